@@ -1,0 +1,205 @@
+package bufq.model;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * One compiled HLO module as read from its dump files: allocations, values, instructions, the
+ * schedule and live ranges, the dump's own claims, and indexes for the questions people ask.
+ *
+ * <p>Immutable once built; safe to share between threads.
+ */
+public final class Module {
+    private final Info info;
+    private final List<BufferAllocation> allocations;
+    private final List<HloValue> values;
+    private final List<HloInstruction> instructions;
+    private final List<String> sequence;
+    private final List<LoadWarning> warnings;
+
+    private final Map<Long, Integer> valueById = new HashMap<>();
+    private final Map<String, List<HloValue>> valuesByName = new HashMap<>();
+    private final Map<String, HloValue> valueByKey = new HashMap<>();
+    private final Map<Integer, BufferAllocation> allocationByIndex = new HashMap<>();
+    private final Map<Integer, List<HloValue>> valuesByAllocation = new HashMap<>();
+    private final Map<String, HloInstruction> instructionByName = new LinkedHashMap<>();
+    private final Map<String, List<String>> usersByOperand = new HashMap<>();
+    private final IntervalIndex liveIndex;
+    private volatile long[] liveBytesByStep;
+
+    /**
+     * What the dump says about itself, beside the lists.
+     *
+     * @param handle            short name commands pick the module by
+     * @param name              program name ({@code jit_step}), or the file stem
+     * @param number            module number from {@code module_NNNN}, or -1
+     * @param backend           {@code cpu}, {@code gpu}, {@code tpu} or {@code unknown}
+     * @param files             the files read, in the order read
+     * @param maxTime           T from {@code HloLiveRange (max T)}, or -1 without live ranges
+     * @param claimedTotalBytes {@code Total bytes used}, or null
+     * @param peakClaim         the dump's peak section, or null
+     * @param stackTraceBytes   header figure of the stack-trace breakdown, or -1
+     * @param stackTrace        root of the stack-trace tree, or null
+     * @param colorTotals       per-colour totals from a memory usage report (may be empty)
+     * @param hasValueDetails   the Used-values section was present
+     * @param truncatedAt       where a truncated file stopped ({@code file:line}), or null
+     */
+    public record Info(String handle, String name, int number, String backend, List<String> files, int maxTime,
+                       Long claimedTotalBytes, PeakClaim peakClaim, long stackTraceBytes, StackTraceNode stackTrace,
+                       SortedMap<Integer, Long> colorTotals, boolean hasValueDetails, String truncatedAt) {
+        public Info {
+            files = List.copyOf(files);
+            colorTotals = Collections.unmodifiableSortedMap(new TreeMap<>(colorTotals));
+        }
+
+        public Info withHandle(String h) {
+            return new Info(h, name, number, backend, files, maxTime, claimedTotalBytes, peakClaim, stackTraceBytes,
+                    stackTrace, colorTotals, hasValueDetails, truncatedAt);
+        }
+    }
+
+    public Module(Info info, List<BufferAllocation> allocations, List<HloValue> values,
+                  List<HloInstruction> instructions, List<String> sequence, List<LoadWarning> warnings) {
+        this.info = info;
+        this.allocations = List.copyOf(allocations);
+        this.values = List.copyOf(values);
+        this.instructions = List.copyOf(instructions);
+        this.sequence = List.copyOf(sequence);
+        this.warnings = List.copyOf(warnings);
+        for (BufferAllocation a : this.allocations) allocationByIndex.put(a.index(), a);
+        int[] starts = new int[this.values.size()];
+        int[] ends = new int[this.values.size()];
+        for (int i = 0; i < this.values.size(); i++) {
+            HloValue v = this.values.get(i);
+            valueById.putIfAbsent(v.id(), i);
+            valuesByName.computeIfAbsent(v.name(), k -> new ArrayList<>(1)).add(v);
+            valueByKey.putIfAbsent(v.key(), v);
+            valuesByAllocation.computeIfAbsent(v.allocation(), k -> new ArrayList<>()).add(v);
+            starts[i] = v.range() == null ? 0 : v.range().start();
+            ends[i] = v.range() == null ? -1 : v.range().end();
+        }
+        for (HloInstruction ins : this.instructions) {
+            instructionByName.putIfAbsent(ins.name(), ins);
+            for (String op : ins.operands()) usersByOperand.computeIfAbsent(op, k -> new ArrayList<>()).add(ins.name());
+        }
+        this.liveIndex = new IntervalIndex(starts, ends);
+    }
+
+    public Info info() { return info; }
+    public String handle() { return info.handle(); }
+    public List<BufferAllocation> allocations() { return allocations; }
+    public List<HloValue> values() { return values; }
+    /** Sequenced instructions in time order, then the others. */
+    public List<HloInstruction> instructions() { return instructions; }
+    /** Instruction names by time. */
+    public List<String> sequence() { return sequence; }
+    public List<LoadWarning> warnings() { return warnings; }
+
+    public Module withHandle(String handle) {
+        return new Module(info.withHandle(handle), allocations, values, instructions, sequence, warnings);
+    }
+
+    public HloValue value(long id) {
+        Integer i = valueById.get(id);
+        return i == null ? null : values.get(i);
+    }
+
+    /** Values defined by the named instruction (all its shape indices). */
+    public List<HloValue> valuesNamed(String name) { return valuesByName.getOrDefault(name, List.of()); }
+    /** The value with this (name, index) key, e.g. {@code fusion{0}} or {@code add.3{}}. */
+    public HloValue valueByKey(String key) { return valueByKey.get(key); }
+    public BufferAllocation allocation(int index) { return allocationByIndex.get(index); }
+    public List<HloValue> valuesIn(int allocation) { return valuesByAllocation.getOrDefault(allocation, List.of()); }
+    public HloInstruction instruction(String name) { return instructionByName.get(name); }
+    /** Names of instructions that take {@code name} as an operand. */
+    public List<String> users(String name) { return usersByOperand.getOrDefault(name, List.of()); }
+
+    /** Time of the named instruction in the sequence, or -1. */
+    public int timeOf(String instruction) {
+        HloInstruction i = instructionByName.get(instruction);
+        return i == null ? -1 : i.time();
+    }
+
+    /** Number of program points (0 when the dump has no schedule). */
+    public int steps() { return info.maxTime() < 0 ? 0 : info.maxTime() + 1; }
+
+    /** Values live at {@code t}, via the interval index, in dump order. */
+    public List<HloValue> liveAt(int t) { return liveDuring(t, t); }
+
+    /** Values whose range overlaps {@code [from, to]}, in dump order. */
+    public List<HloValue> liveDuring(int from, int to) {
+        int[] ids = liveIndex.during(from, to);
+        List<HloValue> out = new ArrayList<>(ids.length);
+        for (int i : ids) out.add(values.get(i));
+        return out;
+    }
+
+    /** Positions (in {@link #values()}) of the values live during {@code [from, to]}. */
+    public int[] livePositions(int from, int to) { return liveIndex.during(from, to); }
+
+    /**
+     * Logical bytes live at each step 0..maxTime, XLA's definition: each value with a live range
+     * counts its shape's {@code ByteSizeOf} from start to end inclusive.
+     */
+    public long[] liveBytesByStep() {
+        long[] r = liveBytesByStep;
+        if (r == null) {
+            int n = steps();
+            long[] diff = new long[n + 1];
+            for (HloValue v : values) {
+                LiveRange lr = v.range();
+                if (lr == null || n == 0) continue;
+                int s = Math.max(0, Math.min(lr.start(), n - 1));
+                int e = Math.max(0, Math.min(lr.end(), n - 1));
+                if (e < s) continue;
+                diff[s] = Math.addExact(diff[s], v.logicalSize());
+                diff[e + 1] = Math.subtractExact(diff[e + 1], v.logicalSize());
+            }
+            r = new long[n];
+            long acc = 0;
+            for (int t = 0; t < n; t++) {
+                acc = Math.addExact(acc, diff[t]);
+                r[t] = acc;
+            }
+            liveBytesByStep = r;
+        }
+        return r.clone();
+    }
+
+    /** Logical bytes live at {@code t}. */
+    public long liveBytesAt(int t) {
+        long s = 0;
+        for (HloValue v : liveAt(t)) s = Math.addExact(s, v.logicalSize());
+        return s;
+    }
+
+    /** The dump's peak time if it printed one, else the first step with the most live bytes, else -1. */
+    public int peakTime() {
+        if (info.peakClaim() != null) return info.peakClaim().time();
+        long[] b = liveBytesByStep();
+        int best = -1;
+        for (int t = 0; t < b.length; t++) if (best < 0 || b[t] > b[best]) best = t;
+        return best;
+    }
+
+    /** Sum of allocation sizes. */
+    public long totalBytes() {
+        long s = 0;
+        for (BufferAllocation a : allocations) s = Math.addExact(s, a.size());
+        return s;
+    }
+
+    /** Distinct colours of allocations and values, ascending. */
+    public List<Integer> colors() {
+        java.util.TreeSet<Integer> c = new java.util.TreeSet<>();
+        for (BufferAllocation a : allocations) c.add(a.color());
+        for (HloValue v : values) c.add(v.color());
+        return List.copyOf(c);
+    }
+}

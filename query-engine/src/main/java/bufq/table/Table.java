@@ -1,0 +1,70 @@
+package bufq.table;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * An immutable typed result table. Cells hold {@code Long}, {@code Double}, {@code String},
+ * {@code Boolean}, {@code List} or {@code null}, as the column type says.
+ *
+ * @param title optional caption (e.g. the part of a multi-table report), may be null
+ * @param notes lines printed under the table (e.g. "3 more rows"), never data
+ */
+public record Table(String title, List<Column> columns, List<List<Object>> rows, List<String> notes) implements Output {
+    public Table {
+        columns = List.copyOf(columns);
+        List<List<Object>> copy = new ArrayList<>(rows.size());
+        for (List<Object> r : rows) {
+            if (r.size() != columns.size())
+                throw new IllegalArgumentException("row has " + r.size() + " cells, table has " + columns.size() + " columns");
+            copy.add(Collections.unmodifiableList(new ArrayList<>(r)));
+        }
+        rows = Collections.unmodifiableList(copy);
+        notes = List.copyOf(notes);
+    }
+
+    public int width() { return columns.size(); }
+    public int size() { return rows.size(); }
+    public Object cell(int row, int col) { return rows.get(row).get(col); }
+
+    /** Index of the column with this name, or -1. */
+    public int columnIndex(String name) {
+        for (int i = 0; i < columns.size(); i++) if (columns.get(i).name().equals(name)) return i;
+        return -1;
+    }
+
+    public Table withTitle(String t) { return new Table(t, columns, rows, notes); }
+
+    public Table withNote(String note) {
+        List<String> n = new ArrayList<>(notes);
+        n.add(note);
+        return new Table(title, columns, rows, n);
+    }
+
+    /** The first {@code max} rows, with a note saying how many were left out. */
+    public Table limit(int max) {
+        if (max < 0 || rows.size() <= max) return this;
+        int more = rows.size() - max;
+        return new Table(title, columns, rows.subList(0, max), notes)
+                .withNote(more + " more row" + (more == 1 ? "" : "s") + " (set maxrows to see more)");
+    }
+
+    public static Builder builder() { return new Builder(); }
+
+    /** Builds a table column by column, then row by row. */
+    public static final class Builder {
+        private String title;
+        private final List<Column> columns = new ArrayList<>();
+        private final List<List<Object>> rows = new ArrayList<>();
+        private final List<String> notes = new ArrayList<>();
+
+        public Builder title(String t) { this.title = t; return this; }
+        public Builder column(String name, ColumnType type) { columns.add(new Column(name, type)); return this; }
+        public Builder row(Object... cells) { rows.add(java.util.Arrays.asList(cells)); return this; }
+        public Builder row(List<Object> cells) { rows.add(cells); return this; }
+        public Builder note(String n) { notes.add(Objects.requireNonNull(n)); return this; }
+        public Table build() { return new Table(title, columns, rows, notes); }
+    }
+}

@@ -1,0 +1,2 @@
+package bufq;
+class Placeholder {}
