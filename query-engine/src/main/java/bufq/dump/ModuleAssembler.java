@@ -64,7 +64,7 @@ final class ModuleAssembler {
 
         // A module known only from its report: allocations with the report's (rounded) sizes.
         if (allocations.isEmpty() && report != null) {
-            for (AllocationLine a : report.allocations.values()) allocations.add(a.toAllocation(false, List.of()));
+            for (AllocationLine a : report.allocations.values()) allocations.add(a.toAllocation(true, List.of()));  // exact only where printed in plain bytes
             allocations.sort((x, y) -> Integer.compare(x.index(), y.index()));
         }
         if (total == null && report != null) total = report.total();
