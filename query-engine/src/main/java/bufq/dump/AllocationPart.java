@@ -51,9 +51,9 @@ final class AllocationPart extends Part {
                 } else {
                     warn(ls.number, "expected an allocation, value or 'Total bytes used' line, found '" + clip(ls.line()) + "'");
                 }
-            } catch (Cursor.Bad | ShapeSyntaxException e) {
+            } catch (RuntimeException e) {
                 if (ls.atEnd() && ls.lastUnterminated) truncatedAt = ls.number;
-                else warn(ls.number, e.getMessage());
+                else warn(ls.number, Part.message(e));
             }
         }
         if (ls.lastUnterminated && truncatedAt == 0 && lines > 0) truncatedAt = lines;

@@ -70,9 +70,9 @@ final class ValuesPart extends Part {
                 } else if (!ls.isBlank()) {
                     throw new Cursor.Bad("expected a value block line, found '" + AllocationPart.clip(ls.line()) + "'");
                 }
-            } catch (Cursor.Bad | ShapeSyntaxException e) {
+            } catch (RuntimeException e) {
                 if (ls.atEnd() && ls.lastUnterminated) truncatedAt = ls.number;
-                else warn(ls.number, e.getMessage());
+                else warn(ls.number, Part.message(e));
             }
         }
         if (ls.lastUnterminated && truncatedAt == 0 && lines > 0) truncatedAt = lines;

@@ -151,6 +151,15 @@ class BadInputTest {
     }
 
     @Test
+    void absurdMaxTimeIsWarnedAndCutDown() throws Exception {
+        Module m = DumpLoader.loadText(NAME, GOOD.replace("HloLiveRange (max 2):", "HloLiveRange (max 2000000000):"));
+        assertEquals(1, m.warningCount(), () -> m.warnings().toString());
+        assertEquals(22, m.warnings().get(0).line());
+        assertEquals(2, m.info().maxTime());
+        assertEquals(3, m.liveBytesByStep().length);
+    }
+
+    @Test
     void warningsAreCappedButCounted() throws Exception {
         StringBuilder b = new StringBuilder("BufferAssignment:\n");
         for (int i = 0; i < 300; i++) b.append("allocation ").append(i).append(": size ?:\n");
