@@ -154,7 +154,7 @@ class BadInputTest {
     void absurdMaxTimeIsWarnedAndCutDown() throws Exception {
         Module m = DumpLoader.loadText(NAME, GOOD.replace("HloLiveRange (max 2):", "HloLiveRange (max 2000000000):"));
         assertEquals(1, m.warningCount(), () -> m.warnings().toString());
-        assertEquals(22, m.warnings().get(0).line());
+        assertEquals(23, m.warnings().get(0).line());
         assertEquals(2, m.info().maxTime());
         assertEquals(3, m.liveBytesByStep().length);
     }
