@@ -150,7 +150,7 @@ final class Checker {
         String fn = c.function().text().toLowerCase(Locale.ROOT);
         if (!FUNCTIONS.contains(fn)) {
             throw new QueryException(new Diagnostic(c.function().start(), c.function().end(), "unknown function '"
-                    + c.function().text() + "'; expected one of " + String.join(", ", FUNCTIONS) + "()",
+                    + c.function().text() + "'; expected one of " + String.join("(), ", FUNCTIONS) + "()",
                     Names.near(c.function().text(), FUNCTIONS)));
         }
         AggKind kind = AggKind.valueOf(fn.toUpperCase(Locale.ROOT));

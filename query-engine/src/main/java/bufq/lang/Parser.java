@@ -43,7 +43,7 @@ public final class Parser {
         List<Item> show = null;
         List<OrderKey> orderBy = null;
         Limit limit = null;
-        boolean afterExpr = false;
+        String last = "";
         while (!check(TokenKind.EOF)) {
             Token t = peek();
             String kw = t.kind() == TokenKind.KEYWORD ? t.text().toLowerCase(Locale.ROOT) : "";
@@ -54,8 +54,14 @@ public final class Parser {
                 case "order" -> { once(orderBy, t); advance(); expectKeyword("by", "after 'order'"); orderBy = orderKeys(); }
                 case "limit" -> { once(limit, t); advance(); limit = limit(); }
                 default -> {
-                    String what = afterExpr ? "expected 'and', 'or' or a clause (where, group by, show, order by, limit)"
-                            : "expected a clause (where, group by, show, order by, limit)";
+                    String clauses = "a clause (where, group by, show, order by, limit)";
+                    String what = switch (last) {
+                        case "where" -> "expected 'and', 'or' or " + clauses;
+                        case "order" -> "expected 'asc', 'desc', ',' or " + clauses;
+                        case "show" -> "expected 'as', ',' or " + clauses;
+                        case "group" -> "expected ',' or " + clauses;
+                        default -> "expected " + clauses;
+                    };
                     QueryException e = error(t, what);
                     if (t.kind() == TokenKind.IDENT) {
                         List<String> near = Names.near(t.text(), CLAUSES);
@@ -65,9 +71,13 @@ public final class Parser {
                     throw e;
                 }
             }
-            afterExpr = "where".equals(kw);
+            last = kw;
         }
         return new Query(entity, where, orEmpty(groupBy), orEmpty(show), orEmpty(orderBy), limit);
+    }
+
+    private static Expr fail(Token t, String message) throws QueryException {
+        throw new QueryException(t.start(), t.end(), message);
     }
 
     private static <T> List<T> orEmpty(List<T> l) { return l == null ? List.of() : l; }
@@ -173,7 +183,9 @@ public final class Parser {
                     advance();
                     return new Literal(t.text().equalsIgnoreCase("true"), t.start(), t.end());
                 }
-                if (t.isKeyword("null")) throw error(t, expected + "; use 'is null' to test for a missing value");
+                if (t.isKeyword("null")) {
+                    return fail(t, expected + " but found 'null'; use 'is null' to test for a missing value");
+                }
                 throw error(t, expected);
             }
             default -> throw error(t, expected);
@@ -218,7 +230,7 @@ public final class Parser {
             case NUMBER -> {
                 Object n = number(t);
                 if (!(n instanceof Long l) || l < 0 || !Lexer.splitNumber(t.text())[1].isEmpty() || l > Integer.MAX_VALUE)
-                    throw new QueryException(t.start(), t.end(), expected + ", found '" + t.text() + "'");
+                    throw new QueryException(t.start(), t.end(), expected + " but found '" + t.text() + "'");
                 advance();
                 return new Step(l, t.start(), t.end());
             }
@@ -298,7 +310,7 @@ public final class Parser {
         if (t.kind() != TokenKind.NUMBER) throw error(t, expected);
         Object n = number(t);
         if (!(n instanceof Long l) || l < 0 || !Lexer.splitNumber(t.text())[1].isEmpty())
-            throw new QueryException(t.start(), t.end(), expected + ", found '" + t.text() + "'");
+            throw new QueryException(t.start(), t.end(), expected + " but found '" + t.text() + "'");
         advance();
         return new Limit(l, t.start(), t.end());
     }
