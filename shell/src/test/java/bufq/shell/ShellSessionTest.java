@@ -156,6 +156,19 @@ class ShellSessionTest {
         assertEquals("m#2", s.current().handle(), "the first new module becomes current");
     }
 
+    @Test
+    void everyCommandHasHelpWithExamples() {
+        Shell s = shell(new Env(Map.of(), false));
+        for (bufq.shell.command.Command c : s.commands().all()) {
+            out.reset();
+            assertEquals(Status.OK, s.execute("help " + c.name()), c.name());
+            assertTrue(out().startsWith(c.synopsis() + "\n"), out());
+            assertTrue(out().contains("Examples:\n  "), out());
+            assertFalse(c.examples().isEmpty(), c.name());
+            assertTrue(c.brief().length() <= 80, "brief fits a line: " + c.name());
+        }
+    }
+
     private static List<Path> listing(Path dir) throws IOException {
         try (var st = Files.list(dir)) {
             return st.sorted().toList();

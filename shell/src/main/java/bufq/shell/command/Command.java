@@ -25,6 +25,13 @@ public interface Command {
     /** What it does, in a sentence or a short paragraph. */
     String description();
 
+    /** One line for the command list: the description's first sentence unless overridden. */
+    default String brief() {
+        String d = description().replace('\n', ' ');
+        int dot = d.indexOf(". ");
+        return dot > 0 ? d.substring(0, dot + 1) : d;
+    }
+
     /** Lines a user can type as they are. */
     List<String> examples();
 

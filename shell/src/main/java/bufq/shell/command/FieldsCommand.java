@@ -16,6 +16,8 @@ final class FieldsCommand implements Command {
     @Override public String name() { return "fields"; }
     @Override public String synopsis() { return "fields [ENTITY]"; }
 
+    @Override public String brief() { return "Lists the fields of an entity (or of all) with their types."; }
+
     @Override public String description() {
         return "Lists the fields a query can filter, show and sort on, with their types: of one entity, or of all.";
     }

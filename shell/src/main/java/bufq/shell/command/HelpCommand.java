@@ -54,10 +54,13 @@ final class HelpCommand implements Command {
             """;
 
     @Override public String name() { return "help"; }
-    @Override public String synopsis() { return "help [COMMAND|query|formats|settings]"; }
+    @Override public String synopsis() { return "help [TOPIC]"; }
+
+    @Override public String brief() { return "Help on a command or topic: query, formats, settings."; }
 
     @Override public String description() {
-        return "Shows the commands, or details and examples for one command or topic.";
+        return "Shows the commands, or details and examples for one: TOPIC is a command name, 'query' (the\n"
+                + "grammar with examples), 'formats' or 'settings'.";
     }
 
     @Override public List<String> examples() { return List.of("help", "help query", "help output", "help settings"); }
@@ -75,9 +78,7 @@ final class HelpCommand implements Command {
         int w = 0;
         for (Command c : shell.commands().all()) w = Math.max(w, c.synopsis().length());
         for (Command c : shell.commands().all()) {
-            String first = c.description().split("\n")[0];
-            int dot = first.indexOf(". ");
-            if (dot > 0) first = first.substring(0, dot + 1);
+            String first = c.brief();
             b.append("  ").append(c.synopsis()).append(" ".repeat(w - c.synopsis().length() + 2)).append(first).append('\n');
         }
         b.append("\nMore: help COMMAND, help query, help formats, help settings.\n");

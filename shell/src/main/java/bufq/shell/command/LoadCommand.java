@@ -14,6 +14,8 @@ final class LoadCommand implements Command {
     @Override public String name() { return "load"; }
     @Override public String synopsis() { return "load PATH..."; }
 
+    @Override public String brief() { return "Reads dumps (files, sibling sets, directories, .gz) and makes the first current."; }
+
     @Override public String description() {
         return "Reads dumps and makes the first new module current. PATH is a *-buffer-assignment.txt file (its\n"
                 + "-buffer-assignment-values.txt, -live-range.txt and -memory-usage-report.txt siblings are joined),\n"

@@ -14,6 +14,8 @@ final class ModulesCommand implements Command {
     @Override public String name() { return "modules"; }
     @Override public String synopsis() { return "modules"; }
 
+    @Override public String brief() { return "Lists the loaded modules; the current one is marked *."; }
+
     @Override public String description() {
         return "Lists the loaded modules with the handle and number 'use' accepts; the current one is marked *.";
     }

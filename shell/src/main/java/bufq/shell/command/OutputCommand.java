@@ -15,6 +15,8 @@ final class OutputCommand implements Command {
     @Override public String name() { return "output"; }
     @Override public String synopsis() { return "output [FILE [--force]]"; }
 
+    @Override public String brief() { return "Sends results to FILE (written atomically), or back to the screen."; }
+
     @Override public String description() {
         return "Sends results to FILE until the next 'output' or the end of the session; with no FILE, back to the\n"
                 + "screen. The file appears whole when the output is switched or closed (written to a temporary\n"

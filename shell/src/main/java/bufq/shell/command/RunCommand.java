@@ -17,6 +17,8 @@ final class RunCommand implements Command {
     @Override public String name() { return "run"; }
     @Override public String synopsis() { return "run FILE"; }
 
+    @Override public String brief() { return "Runs a .bq script of queries and commands."; }
+
     @Override public String description() {
         return "Runs a script: a .bq file holds queries and commands, one per line; '#' starts a comment line; a\n"
                 + "line ending in '\\' or an unfinished query continues on the next. Errors name FILE:LINE; with\n"

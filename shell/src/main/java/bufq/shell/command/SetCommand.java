@@ -16,6 +16,8 @@ final class SetCommand implements Command {
     @Override public String name() { return "set"; }
     @Override public String synopsis() { return "set [NAME [VALUE]]"; }
 
+    @Override public String brief() { return "Shows or changes settings (see 'help settings')."; }
+
     @Override public String description() {
         return "Changes a setting; with NAME alone shows it, with nothing lists them all (see 'help settings').";
     }

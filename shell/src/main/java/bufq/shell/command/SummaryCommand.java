@@ -17,6 +17,8 @@ public final class SummaryCommand implements Command {
     @Override public String name() { return "summary"; }
     @Override public String synopsis() { return "summary"; }
 
+    @Override public String brief() { return "One row per loaded module: sizes, counts, the claimed and recomputed peak."; }
+
     @Override public String description() {
         return "One row per loaded module: backend, files read, counts, total_bytes (sum of allocation sizes, or the\n"
                 + "report's stated total when sizes are only known rounded), the dump's claimed peak (peak_time,\n"
