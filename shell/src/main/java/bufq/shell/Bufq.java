@@ -3,10 +3,7 @@ package bufq.shell;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -94,10 +91,9 @@ public final class Bufq {
             }
         }
         if (!args.actions().isEmpty()) return actions(shell, args, err);
+        if (env.stdinClosed()) return OK; // nothing to read, and descriptor 0 is not ours
         if (!env.interactive()) {
-            BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE)));
-            return script(shell, r, "stdin", err);
+            return script(shell, StatementReader.utf8(in), "stdin", err);
         }
         return repl.apply(in).run(shell);
     }
@@ -107,7 +103,7 @@ public final class Bufq {
         for (Args.Action a : args.actions()) {
             Status st;
             if (a.file()) {
-                try (BufferedReader r = Files.newBufferedReader(Path.of(a.text()), StandardCharsets.UTF_8)) {
+                try (BufferedReader r = StatementReader.utf8(Files.newInputStream(Path.of(a.text())))) {
                     st = toStatus(script(shell, r, a.text(), err));
                 } catch (NoSuchFileException e) {
                     err.println("bufq: cannot read script " + a.text() + ": no such file");
@@ -134,8 +130,8 @@ public final class Bufq {
         try {
             Status st = shell.runScript(new StatementReader(r, shell.engine().entities()), name);
             return st == Status.ERROR ? FAILED : OK;
-        } catch (java.nio.charset.MalformedInputException e) {
-            err.println("bufq: cannot read script " + name + ": not UTF-8 text");
+        } catch (StatementReader.NotTextException e) {
+            err.println("bufq: " + name + ": " + e.getMessage() + "; stopped");
             return USAGE;
         } catch (IOException e) {
             err.println("bufq: cannot read " + name + ": " + e.getMessage());

@@ -11,6 +11,8 @@ import java.util.Set;
  * answered line by line. A line whose first non-blank character is {@code #} is a comment; a line
  * ending in {@code \} continues on the next; so does a query that is visibly unfinished (an open
  * parenthesis or string, or a last word such as {@code and}, {@code where}, {@code ,} or {@code =}).
+ * Binary input (NUL bytes, bytes that are not UTF-8) stops the reader before anything in that
+ * line runs: garbage must never be executed as commands.
  */
 public final class StatementReader {
     /** One statement and the 1-based line it starts on. */
@@ -19,9 +21,26 @@ public final class StatementReader {
     private static final Set<String> CONTINUES = Set.of("where", "and", "or", "not", "by", "show", "order", "group",
             "in", "at", "during", "live", "limit", "is", "as", ",", "=", "!=", "<", "<=", ">", ">=", "~", "..", "(");
 
+    /** The input holds NUL bytes or undecodable bytes: a binary file, not a script. Nothing more is read. */
+    public static final class NotTextException extends IOException {
+        public NotTextException(int line) {
+            super("binary data at line " + line + ", not a script", null);
+        }
+    }
+
     private final BufferedReader in;
     private final Collection<String> entities;
     private int lineNo;
+
+    /**
+     * A line reader over UTF-8 bytes that marks undecodable bytes with U+FFFD instead of failing a
+     * whole buffer at once, so {@link #next} stops exactly at the first bad line.
+     */
+    public static BufferedReader utf8(java.io.InputStream in) {
+        return new BufferedReader(new java.io.InputStreamReader(in, java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPLACE)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPLACE)));
+    }
 
     public StatementReader(BufferedReader in, Collection<String> entities) {
         this.in = in;
@@ -30,11 +49,20 @@ public final class StatementReader {
 
     /** The next statement, or null at the end of input. A trailing unfinished statement is returned as is. */
     public Statement next() throws IOException {
+        try {
+            return read();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new NotTextException(lineNo + 1);
+        }
+    }
+
+    private Statement read() throws IOException {
         StringBuilder buf = new StringBuilder();
         int start = 0;
         String line;
         while ((line = in.readLine()) != null) {
             lineNo++;
+            if (line.indexOf('\0') >= 0 || line.indexOf('\uFFFD') >= 0) throw new NotTextException(lineNo);
             String t = line.strip();
             if (buf.length() == 0) {
                 if (t.isEmpty() || t.startsWith("#")) continue;

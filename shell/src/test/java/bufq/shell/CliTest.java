@@ -1,5 +1,6 @@
 package bufq.shell;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -100,7 +101,8 @@ class CliTest {
                 c("stdin bail", "--bail", "a.txt").in("nope\nvalues limit 1\n").exit(1).notOut("p0"),
                 c("stdin query error location", "a.txt").in("\nvalues x\n").exit(1).err("stdin:2:\nvalues x\n       ^"),
                 c("stdin empty", "a.txt").in("").outExactly(""),
-                c("stdin garbage bytes", "a.txt").in("\u0000\u00ff\n").exit(1).err("unknown command"),
+                c("stdin binary is never run", "a.txt").in("values limit 1\noutput x\u0000y\nvalues\n").exit(2)
+                        .out("p0").notOut("add.1").err("bufq: stdin: binary data at line 2, not a script; stopped"),
                 c("no colour in pipes", "-c", "values", "a.txt").notOut("\033["));
     }
 
@@ -116,13 +118,33 @@ class CliTest {
         assertFalse(r.err.contains("\tat "), () -> "stack trace on stderr:\n" + r.err);
     }
 
+    @Test
+    void stdinThatIsNotUtf8StopsBeforeRunningIt() {
+        byte[] latin1 = "summary\nvalues \u00e9\n".getBytes(StandardCharsets.ISO_8859_1);
+        Result r = run(FakeEngine::new, new Env(Map.of(), false), List.of("a.txt"), latin1);
+        assertEquals(2, r.code, r.err);
+        assertTrue(r.out.contains("(1 row)"), "the first line ran: " + r.out);
+        assertTrue(r.err.contains("bufq: stdin: binary data at line 2, not a script; stopped"), r.err);
+    }
+
+    @Test
+    void closedStdinReadsNothing() {
+        Result r = run(FakeEngine::new, new Env(Map.of(), false, true), List.of("a.txt"),
+                "output /tmp/should-not-exist\n".getBytes(StandardCharsets.UTF_8));
+        assertEquals(new Result(0, "", ""), r);
+    }
+
     record Result(int code, String out, String err) {}
 
     static Result run(Supplier<Engine> engine, Map<String, String> env, List<String> args, String stdin) {
+        return run(engine, new Env(env, false), args, stdin.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static Result run(Supplier<Engine> engine, Env env, List<String> args, byte[] stdin) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Bufq b = new Bufq(new Env(env, false), engine, in -> { throw new AssertionError("no REPL when stdin is not a terminal"); });
-        int code = b.run(args.toArray(String[]::new), new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+        Bufq b = new Bufq(env, engine, in -> { throw new AssertionError("no REPL when stdin is not a terminal"); });
+        int code = b.run(args.toArray(String[]::new), new ByteArrayInputStream(stdin),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }

@@ -7,7 +7,6 @@ import bufq.shell.Status;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -34,12 +33,12 @@ final class RunCommand implements Command {
         if (name.endsWith(".js"))
             throw new CommandException("cannot run " + file + ": JavaScript scripts are not supported in this build");
         Status st;
-        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        try (BufferedReader r = StatementReader.utf8(Files.newInputStream(file))) {
             st = shell.runScript(new StatementReader(r, shell.engine().entities()), args.get(0));
         } catch (NoSuchFileException e) {
             throw new CommandException("cannot read " + file + ": no such file");
-        } catch (java.nio.charset.MalformedInputException e) {
-            throw new CommandException("cannot read " + file + ": not UTF-8 text");
+        } catch (StatementReader.NotTextException e) {
+            throw new CommandException(file + ": " + e.getMessage() + "; stopped");
         } catch (IOException e) {
             throw new CommandException("cannot read " + file + ": " + e.getMessage());
         }
