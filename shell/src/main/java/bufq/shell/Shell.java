@@ -44,6 +44,7 @@ public final class Shell {
     private boolean quit;
     private int scriptDepth;
     private String location;
+    private int terminalWidth;
 
     public Shell(Engine engine, PrintStream out, PrintStream err, Env env) {
         this.engine = engine;
@@ -51,6 +52,17 @@ public final class Shell {
         this.err = err;
         this.env = env;
         this.sink = OutputSink.console(out);
+        this.terminalWidth = columns(env);
+    }
+
+    private static int columns(Env env) {
+        try {
+            int c = Integer.parseInt(env.vars().getOrDefault("COLUMNS", "").trim());
+            if (c >= 20 && c <= 1000) return c;
+        } catch (NumberFormatException e) {
+            // not set or not a number: use the default
+        }
+        return 100;
     }
 
     /**
@@ -259,6 +271,9 @@ public final class Shell {
     public PrintStream out() { return out; }
     public PrintStream err() { return err; }
     public OutputSink sink() { return sink; }
+    /** Columns available for charts: {@code COLUMNS}, or what the REPL's terminal reports, else 100. */
+    public int terminalWidth() { return terminalWidth; }
+    public void setTerminalWidth(int columns) { if (columns >= 20) terminalWidth = columns; }
 
     /** Closes the current sink (publishing a file) and switches to {@code next}. */
     public void switchSink(OutputSink next) throws IOException {
