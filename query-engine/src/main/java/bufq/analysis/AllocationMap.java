@@ -21,7 +21,7 @@ import java.util.List;
  * drawn over the whole span and flagged in the legend.
  */
 final class AllocationMap {
-    static final int ROWS = 16;
+    static final int MAX_ROWS = 24;
     private static final char[] SHADES = {'█', '▓', '▒', '░'};
     private static final String KEYS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -70,31 +70,35 @@ final class AllocationMap {
                 .append(blocks.size() == 1 ? " value" : " values").append(", offset down, step right\n");
         if (blocks.isEmpty() || a.size() <= 0) return o.append("(no values to draw)\n").toString();
         int steps = Math.max(1, m.steps());
-        String[] ylab = new String[ROWS];
-        int lw = 1;
-        for (int r = 0; r < ROWS; r += 4) {
-            ylab[r] = Bytes.human(rowStart(r, a.size()));
+        long[] rows = rowStarts(a, blocks);
+        int nrows = rows.length - 1;
+        boolean exact = nrows < MAX_ROWS || !uniform(rows);
+        String[] ylab = new String[nrows];
+        int lw = Bytes.human(a.size()).length();
+        for (int r = 0; r < nrows; r++) {
+            if (!exact && r % 4 != 0) continue;
+            ylab[r] = Bytes.human(rows[r]);
             lw = Math.max(lw, ylab[r].length());
         }
         int plot = Math.max(8, width - lw - 2);
         int bucket = steps <= plot ? 1 : (steps + plot - 1) / plot;
         int cols = (steps + bucket - 1) / bucket;
-        int[][] owner = new int[ROWS][cols];
+        int[][] owner = new int[nrows][cols];
         for (int[] row : owner) Arrays.fill(row, -1);
         for (int i = 0; i < blocks.size(); i++) {
             Block b = blocks.get(i);
-            int r0 = row(b.value().offset(), a.size());
-            int r1 = row(b.value().offset() + Math.max(1, b.value().size()) - 1, a.size());
-            for (int r = Math.max(0, r0); r <= Math.min(ROWS - 1, r1); r++)
+            int r0 = row(rows, b.value().offset());
+            int r1 = row(rows, b.value().offset() + Math.max(1, b.value().size()) - 1);
+            for (int r = r0; r <= r1; r++)
                 for (int c = b.start() / bucket; c <= b.end() / bucket && c < cols; c++) owner[r][c] = i;
         }
-        char[][] grid = new char[ROWS][cols];
-        for (int r = 0; r < ROWS; r++)
+        char[][] grid = new char[nrows][cols];
+        for (int r = 0; r < nrows; r++)
             for (int c = 0; c < cols; c++) grid[r][c] = owner[r][c] < 0 ? '·' : SHADES[owner[r][c] % SHADES.length];
         // Label each block at its first visible cell: the whole name when the run of cells holds it.
         for (int i = 0; i < blocks.size(); i++) {
             label:
-            for (int r = 0; r < ROWS; r++) {
+            for (int r = 0; r < nrows; r++) {
                 for (int c = 0; c < cols; c++) {
                     if (owner[r][c] != i) continue;
                     int run = 0;
@@ -106,7 +110,7 @@ final class AllocationMap {
                 }
             }
         }
-        for (int r = 0; r < ROWS; r++) {
+        for (int r = 0; r < nrows; r++) {
             String l = ylab[r] == null ? "" : ylab[r];
             o.append(" ".repeat(lw - l.length())).append(l).append(' ').append(ylab[r] == null ? '│' : '┤')
                     .append(grid[r]).append('\n');
@@ -122,16 +126,41 @@ final class AllocationMap {
                 .append(axis).append('\n');
         o.append(TimelineChart.stripEnd(new StringBuilder(" ".repeat(lw + 2)).append(labels.text()))).append('\n');
         if (bucket > 1) o.append("1 column = ").append(bucket).append(" steps; ");
-        o.append("1 row = ").append(Bytes.human((a.size() + ROWS - 1) / ROWS)).append("; · free");
+        o.append(exact ? "1 row per distinct byte range (rows not to scale)" : "1 row = " + Bytes.human(rows[1] - rows[0]))
+                .append("; · free");
         if (blocks.stream().anyMatch(Block::spanned)) o.append("; values without a live range span the whole width");
         return o.append('\n').toString();
     }
 
-    static long rowStart(int r, long size) { return size * r / ROWS; }
+    /**
+     * Row boundaries: one row per byte range between consecutive value offsets/ends when there are
+     * few enough, so every value gets its own rows; otherwise {@link #MAX_ROWS} equal rows.
+     */
+    static long[] rowStarts(BufferAllocation a, List<Block> blocks) {
+        java.util.TreeSet<Long> cuts = new java.util.TreeSet<>();
+        cuts.add(0L);
+        cuts.add(a.size());
+        for (Block b : blocks) {
+            long s = b.value().offset(), e = b.value().offset() + b.value().size();
+            if (s >= 0 && s <= a.size()) cuts.add(s);
+            if (e >= 0 && e <= a.size()) cuts.add(e);
+        }
+        if (cuts.size() - 1 <= MAX_ROWS) return cuts.stream().mapToLong(Long::longValue).toArray();
+        long[] r = new long[MAX_ROWS + 1];
+        for (int i = 0; i <= MAX_ROWS; i++) r[i] = a.size() * i / MAX_ROWS;
+        return r;
+    }
 
-    static int row(long offset, long size) {
-        if (size <= 0) return 0;
-        return (int) Math.min(ROWS - 1, Math.max(0, Math.floorDiv(offset * ROWS, size)));
+    private static boolean uniform(long[] rows) {
+        for (int i = 1; i < rows.length; i++) if (rows[i] - rows[i - 1] != rows[1] - rows[0]) return false;
+        return true;
+    }
+
+    /** The row holding byte {@code offset}. */
+    static int row(long[] rows, long offset) {
+        int i = java.util.Arrays.binarySearch(rows, offset);
+        int r = i >= 0 ? i : -i - 2;
+        return Math.max(0, Math.min(rows.length - 2, r));
     }
 
     static Table legend(BufferAllocation a, List<Block> blocks) {
