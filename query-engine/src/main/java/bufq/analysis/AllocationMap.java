@@ -72,7 +72,7 @@ final class AllocationMap {
         int steps = Math.max(1, m.steps());
         long[] rows = rowStarts(a, blocks);
         int nrows = rows.length - 1;
-        boolean exact = nrows < MAX_ROWS || !uniform(rows);
+        boolean exact = distinctRanges(a, blocks) <= MAX_ROWS;
         String[] ylab = new String[nrows];
         int lw = Bytes.human(a.size()).length();
         for (int r = 0; r < nrows; r++) {
@@ -126,7 +126,7 @@ final class AllocationMap {
                 .append(axis).append('\n');
         o.append(TimelineChart.stripEnd(new StringBuilder(" ".repeat(lw + 2)).append(labels.text()))).append('\n');
         if (bucket > 1) o.append("1 column = ").append(bucket).append(" steps; ");
-        o.append(exact ? "1 row per distinct byte range (rows not to scale)" : "1 row = " + Bytes.human(rows[1] - rows[0]))
+        o.append(exact ? "1 row per distinct byte range (rows not to scale)" : "1 row = " + Bytes.human(rows[1] - rows[0]) + ", later values hide earlier ones sharing a cell")
                 .append("; · free");
         if (blocks.stream().anyMatch(Block::spanned)) o.append("; values without a live range span the whole width");
         return o.append('\n').toString();
@@ -137,6 +137,16 @@ final class AllocationMap {
      * few enough, so every value gets its own rows; otherwise {@link #MAX_ROWS} equal rows.
      */
     static long[] rowStarts(BufferAllocation a, List<Block> blocks) {
+        java.util.TreeSet<Long> cuts = cuts(a, blocks);
+        if (cuts.size() - 1 <= MAX_ROWS) return cuts.stream().mapToLong(Long::longValue).toArray();
+        long[] r = new long[MAX_ROWS + 1];
+        for (int i = 0; i <= MAX_ROWS; i++) r[i] = a.size() * i / MAX_ROWS;
+        return r;
+    }
+
+    static int distinctRanges(BufferAllocation a, List<Block> blocks) { return cuts(a, blocks).size() - 1; }
+
+    private static java.util.TreeSet<Long> cuts(BufferAllocation a, List<Block> blocks) {
         java.util.TreeSet<Long> cuts = new java.util.TreeSet<>();
         cuts.add(0L);
         cuts.add(a.size());
@@ -145,15 +155,7 @@ final class AllocationMap {
             if (s >= 0 && s <= a.size()) cuts.add(s);
             if (e >= 0 && e <= a.size()) cuts.add(e);
         }
-        if (cuts.size() - 1 <= MAX_ROWS) return cuts.stream().mapToLong(Long::longValue).toArray();
-        long[] r = new long[MAX_ROWS + 1];
-        for (int i = 0; i <= MAX_ROWS; i++) r[i] = a.size() * i / MAX_ROWS;
-        return r;
-    }
-
-    private static boolean uniform(long[] rows) {
-        for (int i = 1; i < rows.length; i++) if (rows[i] - rows[i - 1] != rows[1] - rows[0]) return false;
-        return true;
+        return cuts;
     }
 
     /** The row holding byte {@code offset}. */

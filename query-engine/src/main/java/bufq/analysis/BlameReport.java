@@ -66,7 +66,7 @@ final class BlameReport {
         }
         if (by == BlameBy.OP_NAME) {
             b.note("each value counts once at every prefix level of its op_name"
-                    + (depth > 0 ? " up to level " + depth : "") + ", so shares add to 100% per level");
+                    + (depth > 0 ? " up to level " + depth : "") + "; the level-1 rows add up to the peak");
         }
         String tree = StackTree.text(m);
         String source = m.info().stackTrace() != null ? "the dump's own tree"

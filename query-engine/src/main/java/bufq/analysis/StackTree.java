@@ -41,7 +41,9 @@ public final class StackTree {
 
     /**
      * Rebuilds the tree over the values live at the dump's claimed peak step (else bufq's own peak),
-     * each weighing its logical size; the root is named after the module. Null without live ranges.
+     * each weighing its logical size; the root is named after the module. The dump does not say which
+     * computation an instruction belongs to, so unlike XLA's tree a rebuilt one does not nest values of
+     * while bodies under their loop. Null without live ranges.
      */
     public static StackTraceNode rebuild(Module m) {
         int t = peakStep(m);

@@ -72,6 +72,14 @@ class ChartsTest {
         parse(Analyses.allocationMapHtml(m, 1));
     }
 
+    static Document parseUnchecked(String xml) {
+        try {
+            return parse(xml);
+        } catch (Exception e) {
+            throw new IllegalStateException("not well-formed: " + e.getMessage(), e);
+        }
+    }
+
     static Document parse(String xml) throws Exception {
         DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
         f.setNamespaceAware(true);
