@@ -2,7 +2,6 @@ package bufq.analysis;
 
 import bufq.model.BufferAllocation;
 import bufq.model.HloValue;
-import bufq.model.LiveRange;
 import bufq.model.Module;
 import bufq.table.ColumnType;
 import bufq.table.Output;
@@ -13,7 +12,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * {@code fragmentation}: per allocation, its size against the most bytes its values cover at one
@@ -38,7 +36,7 @@ final class FragmentationReport {
         allocs.sort(Comparator.comparingInt(BufferAllocation::index));
         for (BufferAllocation a : allocs) {
             List<HloValue> vs = m.valuesIn(a.index());
-            Usage u = usage(m, vs);
+            Usage u = usage(vs);
             long frag = a.size() - u.peakBytes();
             b.row((long) a.index(), a.kind(), (long) a.color(), a.size(), (long) vs.size(), u.peakBytes(),
                     u.peakTime() < 0 ? null : (long) u.peakTime(), frag, Bytes.share(frag, a.size()));
@@ -70,45 +68,46 @@ final class FragmentationReport {
         return List.of(b.build(), t.build());
     }
 
-    /** Peak over time of the union of byte ranges of the live values, first time it is reached. */
-    static Usage usage(Module m, List<HloValue> values) {
+    /**
+     * Peak over time of the union of byte ranges of the live values, and the first step it is
+     * reached (-1 when no value has a live range). A sweep over start/end events with a coverage tree.
+     */
+    static Usage usage(List<HloValue> values) {
         if (values.isEmpty()) return new Usage(0, -1);
-        List<HloValue> byOffset = new ArrayList<>(values);
-        byOffset.sort(Comparator.comparingLong(HloValue::offset));
-        TreeSet<Integer> times = new TreeSet<>();
-        for (HloValue v : values) if (v.range() != null) times.add(v.range().start());
-        if (times.isEmpty()) return new Usage(union(byOffset, -1), -1);
+        long[] points = new long[2 * values.size()];
+        int k = 0;
+        for (HloValue v : values) {
+            points[k++] = v.offset();
+            points[k++] = v.offset() + Math.max(0, v.size());
+        }
+        CoverageTree tree = new CoverageTree(points);
+        List<HloValue> ranged = new ArrayList<>();
+        for (HloValue v : values) {
+            if (v.range() == null) tree.add(v.offset(), v.offset() + v.size());
+            else if (v.range().end() >= v.range().start()) ranged.add(v);
+        }
+        if (ranged.isEmpty()) return new Usage(tree.covered(), -1);
+        List<HloValue> byStart = new ArrayList<>(ranged), byEnd = new ArrayList<>(ranged);
+        byStart.sort(Comparator.comparingInt(v -> v.range().start()));
+        byEnd.sort(Comparator.comparingInt(v -> v.range().end()));
         long best = -1;
-        int at = -1;
-        for (int t : times) {
-            long u = union(byOffset, t);
-            if (u > best) {
-                best = u;
+        int at = -1, e = 0;
+        for (int i = 0; i < byStart.size(); ) {
+            int t = byStart.get(i).range().start();
+            // Values that ended before t leave first; a value ending at t-1 no longer counts at t.
+            while (e < byEnd.size() && byEnd.get(e).range().end() < t) {
+                HloValue v = byEnd.get(e++);
+                tree.remove(v.offset(), v.offset() + v.size());
+            }
+            for (; i < byStart.size() && byStart.get(i).range().start() == t; i++) {
+                HloValue v = byStart.get(i);
+                tree.add(v.offset(), v.offset() + v.size());
+            }
+            if (tree.covered() > best) {
+                best = tree.covered();
                 at = t;
             }
         }
         return new Usage(best, at);
-    }
-
-    /** Bytes covered by values live at {@code t} (all values when t &lt; 0); input sorted by offset. */
-    private static long union(List<HloValue> byOffset, int t) {
-        long covered = 0, curStart = 0, curEnd = -1;
-        boolean open = false;
-        for (HloValue v : byOffset) {
-            LiveRange r = v.range();
-            if (t >= 0 && r != null && !r.liveAt(t)) continue;
-            long s = v.offset(), e = v.offset() + v.size();
-            if (e <= s) continue;
-            if (!open || s > curEnd) {
-                if (open) covered += curEnd - curStart;
-                curStart = s;
-                curEnd = e;
-                open = true;
-            } else {
-                curEnd = Math.max(curEnd, e);
-            }
-        }
-        if (open) covered += curEnd - curStart;
-        return covered;
     }
 }

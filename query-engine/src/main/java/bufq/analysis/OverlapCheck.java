@@ -8,6 +8,7 @@ import bufq.model.Module;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.PriorityQueue;
 
 /**
  * {@code overlap}: two values of one allocation whose byte ranges intersect while both are live.
@@ -24,21 +25,25 @@ final class OverlapCheck implements CheckRule {
         int found = 0;
         for (BufferAllocation a : m.allocations()) {
             List<HloValue> vs = new ArrayList<>();
-            for (HloValue v : m.valuesIn(a.index())) if (v.range() != null && v.size() > 0) vs.add(v);
-            vs.sort(Comparator.comparingLong(HloValue::offset));
-            // Sweep by offset: only values starting before the current one's end can intersect it.
-            for (int i = 0; i < vs.size(); i++) {
-                HloValue x = vs.get(i);
-                long xEnd = x.offset() + x.size();
-                for (int j = i + 1; j < vs.size() && vs.get(j).offset() < xEnd; j++) {
-                    HloValue y = vs.get(j);
+            for (HloValue v : m.valuesIn(a.index()))
+                if (v.range() != null && v.size() > 0 && v.range().end() >= v.range().start()) vs.add(v);
+            vs.sort(Comparator.comparingInt((HloValue v) -> v.range().start()).thenComparingLong(HloValue::offset));
+            // Sweep by time: compare each value with those still live when it starts (few at once),
+            // not with every value that ever used its bytes (many, in a reused temp buffer).
+            PriorityQueue<HloValue> active = new PriorityQueue<>(Comparator.comparingInt(v -> v.range().end()));
+            for (HloValue y : vs) {
+                while (!active.isEmpty() && active.peek().range().end() < y.range().start()) active.poll();
+                for (HloValue x : active) {
+                    if (x.offset() >= y.offset() + y.size() || y.offset() >= x.offset() + x.size()) continue;
                     if (!conflict(x.range(), y.range())) continue;
                     if (++found <= MAX_FINDINGS) {
-                        r.error(x.label(), "bytes [" + x.offset() + ", " + xEnd + ") live " + x.range() + " overlap "
-                                + y.label() + " bytes [" + y.offset() + ", " + (y.offset() + y.size()) + ") live "
-                                + y.range() + " in allocation " + a.index() + " at steps " + both(x.range(), y.range()));
+                        r.error(y.label(), "bytes [" + y.offset() + ", " + (y.offset() + y.size()) + ") live " + y.range()
+                                + " overlap " + x.label() + " bytes [" + x.offset() + ", " + (x.offset() + x.size())
+                                + ") live " + x.range() + " in allocation " + a.index() + " at steps "
+                                + both(x.range(), y.range()));
                     }
                 }
+                active.add(y);
             }
         }
         if (found > MAX_FINDINGS) r.error(m.handle(), (found - MAX_FINDINGS) + " more overlapping pairs not listed");
