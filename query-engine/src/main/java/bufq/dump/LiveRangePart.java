@@ -90,6 +90,8 @@ final class LiveRangePart extends Part {
         }
         if (ls.lastUnterminated && truncatedAt == 0 && lines > 0) truncatedAt = lines;
         if (peak != null) peak = new PeakClaim(peakTime, peakEntries, cumulative);
+        // XLA always prints the peak section; a section that stops before it was cut off.
+        if (truncatedAt == 0 && maxTime >= 0 && peak == null && lines > 0) truncatedAt = lines;
         checkMaxTime();
         stack = buildTree();
     }

@@ -27,6 +27,9 @@ final class ValuesPart extends Part {
     /** First definition of each instruction, in dump order. */
     final Map<String, HloInstruction> instructions = new LinkedHashMap<>();
 
+    /** Relative line where the last block stopped before its {@code from instruction:} line, or 0. */
+    long incompleteAt;
+
     private final Interner in;
     private long id = -1;
     private List<HloPosition> positions;
@@ -76,6 +79,7 @@ final class ValuesPart extends Part {
             }
         }
         if (ls.lastUnterminated && truncatedAt == 0 && lines > 0) truncatedAt = lines;
+        if (id >= 0 && instruction == null) incompleteAt = lines;
         finish();
     }
 
