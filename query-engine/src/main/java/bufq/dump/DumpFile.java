@@ -15,18 +15,25 @@ import java.util.zip.GZIPInputStream;
  * One file of a module: a real file (read on demand, {@code .gz} inflated) or a frame cut out of
  * stdout-framed text.
  *
- * @param name display name (the path as given, or the frame's header)
- * @param path the file to read, or null for in-memory text
- * @param text the text of an in-memory file, or null
+ * @param name      display name (the path as given, or {@code LOG#FRAME} for a frame)
+ * @param path      the file to read, or null for in-memory text
+ * @param text      the text of an in-memory file, or null
+ * @param origin    the file warnings name (the log a frame was cut from)
+ * @param firstLine line of {@code origin} where this file's text starts (1, or after a frame header)
  */
-public record DumpFile(String name, FileKind kind, Path path, String text) {
+public record DumpFile(String name, FileKind kind, Path path, String text, String origin, long firstLine) {
 
     static DumpFile of(Path path) {
-        return new DumpFile(path.toString(), FileKind.of(path.getFileName().toString()), path, null);
+        return new DumpFile(path.toString(), FileKind.of(path.getFileName().toString()), path, null, path.toString(), 1);
     }
 
     static DumpFile inMemory(String name, String text) {
-        return new DumpFile(name, FileKind.of(name), null, text);
+        return new DumpFile(name, FileKind.of(name), null, text, name, 1);
+    }
+
+    /** A frame named {@code frame} cut from {@code log}, starting at line {@code firstLine} of the log. */
+    static DumpFile frame(String log, String frame, String text, long firstLine) {
+        return new DumpFile(log + "#" + frame, FileKind.of(frame), null, text, log, firstLine);
     }
 
     /** The file's text; a file that is not UTF-8 text is refused. */

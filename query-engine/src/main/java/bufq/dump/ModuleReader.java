@@ -59,7 +59,7 @@ final class ModuleReader {
         DumpFile prev = null;
         long line = 1;
         for (Region r : regions) {
-            if (r.file != prev) { line = 1; prev = r.file; }
+            if (r.file != prev) { line = r.file.firstLine(); prev = r.file; }
             r.firstLine = line;
             line += r.part.lines;
         }
