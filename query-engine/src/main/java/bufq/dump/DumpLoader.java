@@ -115,9 +115,11 @@ public final class DumpLoader {
     }
 
     private static void add(Map<String, List<DumpFile>> groups, Path f) {
-        String key = (f.getParent() == null ? "" : f.getParent() + "/") + FileKind.prefix(f.getFileName().toString());
+        // Keyed by absolute path so a module named twice (its directory and one of its files) loads once.
+        Path abs = f.toAbsolutePath().normalize();
+        String key = abs.getParent() + "/" + FileKind.prefix(abs.getFileName().toString());
         List<DumpFile> g = groups.computeIfAbsent(key, k -> new ArrayList<>());
-        for (DumpFile d : g) if (d.path() != null && d.path().equals(f)) return;
+        for (DumpFile d : g) if (d.path() != null && d.path().toAbsolutePath().normalize().equals(abs)) return;
         g.add(DumpFile.of(f));
     }
 

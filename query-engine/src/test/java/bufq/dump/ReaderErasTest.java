@@ -215,6 +215,15 @@ class ReaderErasTest {
     }
 
     @Test
+    void aModuleNamedTwiceLoadsOnce() throws Exception {
+        Path dir = Fixtures.path("jax010-mlp");
+        Path one = dir.resolve("./module_0012.jit_mlp.cpu_after_optimizations-live-range.txt");
+        List<ModuleSource> s = DumpLoader.discover(List.of(dir, one));
+        assertEquals(1, s.size());
+        assertEquals(4, s.get(0).files().size());
+    }
+
+    @Test
     void loadTextReadsADumpFromMemory() throws Exception {
         Path f = Fixtures.path("late2025/module_0007.jit__unstack.cpu_after_optimizations-buffer-assignment.txt");
         Module m = DumpLoader.loadText(f.getFileName().toString(), Files.readString(f));
