@@ -27,7 +27,7 @@ final class LiveRangePart extends Part {
     int maxTime = -1;
     final List<String> sequence = new ArrayList<>();
     /** key (name{idx}) to range; lines are found again only for the rare warning (see {@link #linesOf}). */
-    final Map<String, LiveRange> ranges = new HashMap<>();
+    final Map<String, LiveRange> ranges;
     PeakClaim peak;
     long stackBytes = -1;
     StackTraceNode stack;
@@ -40,10 +40,13 @@ final class LiveRangePart extends Part {
     private boolean cumulative;
     private final List<Object[]> stackLines = new ArrayList<>(); // {depth, label, percent, total, current, remaining}
 
-    private LiveRangePart(Interner in) { this.in = in; }
+    private LiveRangePart(Interner in, int chars) {
+        this.in = in;
+        this.ranges = new HashMap<>(Math.max(16, chars / 40) * 4 / 3);
+    }
 
     static LiveRangePart parse(String text, int from, int to, Interner in) {
-        LiveRangePart p = new LiveRangePart(in);
+        LiveRangePart p = new LiveRangePart(in, to - from);
         p.read(new Lines(text, from, to, 1));
         return p;
     }
