@@ -85,17 +85,23 @@ public record DiffResult(String before, String after, DiffOptions options, Peak 
 
     /**
      * Change of the peak: the difference of the dumps' own peak figures when both print one,
-     * otherwise of bufq's recomputations (a missing figure counts as 0).
+     * otherwise of bufq's recomputations; 0 when a side has neither (see {@link #peakKnown()}).
      */
     public long peakChange() {
         if (peakBefore.claimed() != null && peakAfter.claimed() != null) return peakAfter.claimed() - peakBefore.claimed();
-        return orZero(peakAfter.recomputed()) - orZero(peakBefore.recomputed());
+        if (peakBefore.recomputed() != null && peakAfter.recomputed() != null)
+            return peakAfter.recomputed() - peakBefore.recomputed();
+        return 0;
+    }
+
+    /** Both sides have a peak figure (claimed or recomputed from live ranges). */
+    public boolean peakKnown() {
+        return peakBefore.claimed() != null && peakAfter.claimed() != null
+                || peakBefore.recomputed() != null && peakAfter.recomputed() != null;
     }
 
     /** The report as typed tables: summary, by op_name, by source line, values only on one side. */
     public List<Output> outputs() {
         return DiffTables.render(this);
     }
-
-    private static long orZero(Long v) { return v == null ? 0 : v; }
 }

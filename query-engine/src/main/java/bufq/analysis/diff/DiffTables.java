@@ -35,7 +35,11 @@ final class DiffTables {
         for (SummaryRow s : r.summary()) t.row(s.measure(), s.before(), s.after(), s.change(), s.changeFraction());
         t.note("peak at step " + step(r.peakBefore()) + " before, " + step(r.peakAfter()) + " after");
         Peak b = r.peakBefore(), a = r.peakAfter();
-        if (b.claimed() != null && a.claimed() != null) {
+        if (!r.peakKnown()) {
+            String who = b.recomputed() == null && a.recomputed() == null ? "neither dump has"
+                    : (b.recomputed() == null ? "before" : "after") + " has no";
+            t.note("peak change unknown: " + who + " live ranges");
+        } else if (b.claimed() != null && a.claimed() != null) {
             t.note("peak change " + signed(r.peakChange()) + " bytes (difference of the dumps' own peak figures)");
         } else {
             t.note("peak change " + signed(r.peakChange()) + " bytes (recomputed; "

@@ -208,4 +208,14 @@ class ModuleDiffTest {
         Table summary = (Table) out.get(0);
         assertEquals(summary.size(), r.summary().size());
     }
+
+    @Test
+    void withoutLiveRangesThePeakIsUnknownNotZero() {
+        Module noRanges = new TinyModule("a", -1).value("t", "f32[8]", "temp", -1, -1, "fusion", MUL, null, -1).build();
+        DiffResult r = ModuleDiff.compare(noRanges, program("b", "").build());
+        assertFalse(r.peakKnown());
+        assertEquals(0, r.peakChange());
+        assertNull(row(r, "peak, recomputed").before());
+        assertTrue(((Table) r.outputs().get(0)).notes().contains("peak change unknown: before has no live ranges"));
+    }
 }
