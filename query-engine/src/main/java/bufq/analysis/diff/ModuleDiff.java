@@ -50,8 +50,8 @@ public final class ModuleDiff {
     public static DiffResult compare(Module before, Module after, DiffOptions options) {
         Objects.requireNonNull(options, "options");
         String[] labels = labels(before, after);
-        Side b = new Side(before, labels[0], options.atPeak());
-        Side a = new Side(after, labels[1], options.atPeak());
+        Side b = new Side(before, options.atPeak());
+        Side a = new Side(after, options.atPeak());
         return new DiffResult(labels[0], labels[1], options, peak(b), peak(a), summary(b, a, options.atPeak()),
                 groups(b, a, f -> f.key().opGroup()), groups(b, a, f -> f.key().source()), unmatched(b, a));
     }
@@ -170,6 +170,7 @@ public final class ModuleDiff {
         if (values.isEmpty()) return;
         List<String> names = new ArrayList<>(values.size());
         for (HloValue v : values) names.add(v.label());
-        out.add(new Unmatched(where, k, values.size(), values.get(0).logicalSize(), names));
+        HloValue first = values.get(0);
+        out.add(new Unmatched(where, k, values.size(), first.shape() == null ? 0 : first.logicalSize(), names));
     }
 }

@@ -15,11 +15,10 @@ final class Side {
 
     /** A value with the keys it is grouped and matched by. */
     record Fact(HloValue value, MatchKey key, boolean liveAtPeak, String allocationKind) {
-        long bytes() { return value.logicalSize(); }
+        long bytes() { return value.shape() == null ? 0 : value.logicalSize(); }
     }
 
     final Module module;
-    final String label;
     final int peakTime;
     final Long claimedPeak;
     final Long recomputedPeak;
@@ -28,9 +27,8 @@ final class Side {
     /** Values live at the peak time, in schedule order. */
     final List<Fact> atPeak;
 
-    Side(Module module, String label, boolean onlyAtPeak) {
+    Side(Module module, boolean onlyAtPeak) {
         this.module = module;
-        this.label = label;
         this.peakTime = module.peakTime();
         this.claimedPeak = module.info().peakClaim() == null ? null : module.info().peakClaim().claimedBytes();
         this.recomputedPeak = peakTime < 0 ? null : module.liveBytesAt(peakTime);
