@@ -19,15 +19,18 @@ import java.util.Objects;
  *                  largest |change| first
  * @param bySource  the same per {@code source_file:source_line}
  * @param unmatched values whose (op_name, source, shape, role) found no partner, largest first
+ * @param renamed   pairs of {@code unmatched} rows that differ only in op_name context (a hint, see
+ *                  {@link Renamed}); they stay in {@code unmatched}
  */
 public record DiffResult(String before, String after, DiffOptions options, Peak peakBefore, Peak peakAfter,
                          List<SummaryRow> summary, List<GroupChange> byOpName, List<GroupChange> bySource,
-                         List<Unmatched> unmatched) {
+                         List<Unmatched> unmatched, List<Renamed> renamed) {
     public DiffResult {
         summary = List.copyOf(summary);
         byOpName = List.copyOf(byOpName);
         bySource = List.copyOf(bySource);
         unmatched = List.copyOf(unmatched);
+        renamed = List.copyOf(renamed);
     }
 
     /**
@@ -77,6 +80,13 @@ public record DiffResult(String before, String after, DiffOptions options, Peak 
         public long bytes() { return bytesEach * count; }
     }
 
+    /**
+     * An "only before" and an "only after" row with the same shape, role, source and count whose
+     * op_names end in the same primitive ({@code .../dot_general}): likely the same values under a
+     * new framework context, as when {@code jax.checkpoint} renames a backward pass. A hint only.
+     */
+    public record Renamed(Unmatched before, Unmatched after) {}
+
     /** True when no difference was found: every summary measure equal, nothing changed or unmatched. */
     public boolean identical() {
         return summary.stream().allMatch(SummaryRow::same) && byOpName.isEmpty() && bySource.isEmpty()
@@ -100,7 +110,10 @@ public record DiffResult(String before, String after, DiffOptions options, Peak 
                 || peakBefore.recomputed() != null && peakAfter.recomputed() != null;
     }
 
-    /** The report as typed tables: summary, by op_name, by source line, values only on one side. */
+    /**
+     * The report as typed tables: summary, by op_name, by source line, values only on one side,
+     * and the likely renamed among those.
+     */
     public List<Output> outputs() {
         return DiffTables.render(this);
     }

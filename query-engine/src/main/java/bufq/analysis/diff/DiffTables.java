@@ -24,7 +24,7 @@ final class DiffTables {
         return List.of(summary(r, scope),
                 groups("live at peak by op_name", "op_name", r.byOpName(), limit),
                 groups("live at peak by source line", "source", r.bySource(), limit),
-                unmatched(r, scope, limit));
+                unmatched(r, scope, limit), renamed(r, scope, limit));
     }
 
     static Table summary(DiffResult r, String scope) {
@@ -96,6 +96,19 @@ final class DiffTables {
         }
         if (r.unmatched().isEmpty()) t.note("every value has a partner with the same op_name, source, shape and role");
         else t.note("values match on (op_name, source, shape, role); equal keys pair up in schedule order");
+        return limit(t.build(), limit);
+    }
+
+    static Table renamed(DiffResult r, String scope, int limit) {
+        Table.Builder t = Table.builder().title("only on one side, likely renamed" + scope)
+                .column("bytes", ColumnType.BYTES).column("count", ColumnType.INT)
+                .column("shape", ColumnType.STRING).column("role", ColumnType.STRING)
+                .column("op_name before", ColumnType.STRING).column("op_name after", ColumnType.STRING);
+        for (DiffResult.Renamed p : r.renamed())
+            t.row(p.before().bytes(), (long) p.before().count(), p.before().key().shape(), p.before().key().role().word(),
+                    p.before().key().opGroup(), p.after().key().opGroup());
+        if (r.renamed().isEmpty()) t.note("no one-side values differ only in op_name context");
+        else t.note("a hint: rows above with equal shape, role, source and count whose op_names end alike");
         return limit(t.build(), limit);
     }
 

@@ -2,6 +2,7 @@ package bufq.analysis.diff;
 
 import bufq.analysis.diff.DiffResult.GroupChange;
 import bufq.analysis.diff.DiffResult.Peak;
+import bufq.analysis.diff.DiffResult.Renamed;
 import bufq.analysis.diff.DiffResult.SummaryRow;
 import bufq.analysis.diff.DiffResult.Unmatched;
 import bufq.analysis.diff.DiffResult.Where;
@@ -52,8 +53,9 @@ public final class ModuleDiff {
         String[] labels = labels(before, after);
         Side b = new Side(before, options.atPeak());
         Side a = new Side(after, options.atPeak());
+        List<Unmatched> unmatched = unmatched(b, a);
         return new DiffResult(labels[0], labels[1], options, peak(b), peak(a), summary(b, a, options.atPeak()),
-                groups(b, a, f -> f.key().opGroup()), groups(b, a, f -> f.key().source()), unmatched(b, a));
+                groups(b, a, f -> f.key().opGroup()), groups(b, a, f -> f.key().source()), unmatched, renamed(unmatched));
     }
 
     private static Peak peak(Side s) {
@@ -172,5 +174,51 @@ public final class ModuleDiff {
         for (HloValue v : values) names.add(v.label());
         HloValue first = values.get(0);
         out.add(new Unmatched(where, k, values.size(), first.shape() == null ? 0 : first.logicalSize(), names));
+    }
+
+    /**
+     * Pairs leftovers that differ only in op_name context, largest first, each row used once; among
+     * several candidates the closest op_name (edit distance) wins.
+     */
+    static List<Renamed> renamed(List<Unmatched> unmatched) {
+        List<Unmatched> after = new ArrayList<>();
+        for (Unmatched u : unmatched) if (u.where() == Where.AFTER) after.add(u);
+        List<Renamed> out = new ArrayList<>();
+        for (Unmatched u : unmatched) {
+            if (u.where() != Where.BEFORE) continue;
+            MatchKey kb = u.key();
+            int best = -1, bestDistance = Integer.MAX_VALUE;
+            for (int i = 0; i < after.size(); i++) {
+                Unmatched v = after.get(i);
+                MatchKey ka = v.key();
+                if (u.count() != v.count() || !kb.shape().equals(ka.shape()) || kb.role() != ka.role()
+                        || !kb.source().equals(ka.source()) || !primitive(kb.opGroup()).equals(primitive(ka.opGroup())))
+                    continue;
+                int d = distance(kb.opGroup(), ka.opGroup());
+                if (d < bestDistance) { best = i; bestDistance = d; }
+            }
+            if (best >= 0) out.add(new Renamed(u, after.remove(best)));
+        }
+        return out;
+    }
+
+    /** Levenshtein distance; op_names are short (tens of characters). */
+    static int distance(String a, String b) {
+        int[] prev = new int[b.length() + 1], cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) prev[j] = j;
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
+            }
+            int[] t = prev; prev = cur; cur = t;
+        }
+        return prev[b.length()];
+    }
+
+    /** The last path part of an op_name ({@code jit(step)/jvp()/div} gives {@code div}). */
+    static String primitive(String opName) {
+        return opName.substring(opName.lastIndexOf('/') + 1);
     }
 }

@@ -52,7 +52,7 @@ class CorpusDiffSweepTest {
             DiffResult r = ModuleDiff.compare(m, other, o);
             addsUp(r, m, other);
             List<Output> parts = r.outputs();
-            assertEquals(4, parts.size());
+            assertEquals(5, parts.size());
             for (Output p : parts) assertFalse(((Table) p).title().isEmpty());
         }
     }

@@ -192,12 +192,12 @@ class ModuleDiffTest {
     }
 
     @Test
-    void outputsAreFourTablesAndHonourTheLimit() {
+    void outputsAreFiveTablesAndHonourTheLimit() {
         TinyModule b = new TinyModule("b", 20);
         for (int i = 0; i < 5; i++) b.temp("t" + i, "f32[" + (i + 1) + "]", i, 20, "op" + i);
         DiffResult r = ModuleDiff.compare(new TinyModule("a", 20).build(), b.build(), new DiffOptions(false, 2));
         List<Output> out = r.outputs();
-        assertEquals(4, out.size());
+        assertEquals(5, out.size());
         Table byOp = (Table) out.get(1);
         assertEquals(2, byOp.size());
         assertEquals("op4", byOp.cell(0, 0), "largest change first");
@@ -217,5 +217,41 @@ class ModuleDiffTest {
         assertEquals(0, r.peakChange());
         assertNull(row(r, "peak, recomputed").before());
         assertTrue(((Table) r.outputs().get(0)).notes().contains("peak change unknown: before has no live ranges"));
+    }
+
+    @Test
+    void leftoversThatDifferOnlyInOpNameContextAreLikelyRenamed() {
+        Module before = new TinyModule("a", 10)
+                .temp("g", "f32[64]", 1, 2, "jit(f)/transpose(jvp())/dot_general")
+                .temp("h", "f32[64]", 1, 2, "jit(f)/jvp()/tanh")
+                .temp("k", "f32[32]", 1, 2, "jit(f)/jvp()/exp").build();
+        Module after = new TinyModule("b", 10)
+                .temp("g2", "f32[64]", 1, 2, "jit(f)/transpose(jvp(jvp()))/checkpoint/dot_general")
+                .temp("h2", "f32[64]", 1, 2, "jit(f)/jvp()/sin")        // other primitive
+                .temp("k2", "f32[16]", 1, 2, "jit(f)/checkpoint/exp")   // other shape
+                .build();
+        DiffResult r = ModuleDiff.compare(before, after);
+        assertEquals(6, r.unmatched().size(), "hints never remove rows");
+        assertEquals(1, r.renamed().size());
+        assertEquals("jit(f)/transpose(jvp())/dot_general", r.renamed().get(0).before().key().opGroup());
+        assertEquals("jit(f)/transpose(jvp(jvp()))/checkpoint/dot_general", r.renamed().get(0).after().key().opGroup());
+        Table t = (Table) r.outputs().get(4);
+        assertEquals(1, t.size());
+        assertEquals(256L, t.cell(0, 0));
+    }
+
+    @Test
+    void theClosestOpNameWinsAmongRenameCandidates() {
+        Module before = new TinyModule("a", 10).temp("t", "f32[64]", 1, 2, "jit(f)/transpose(jvp())/transpose").build();
+        Module after = new TinyModule("b", 10)
+                .temp("far", "f32[128]", 1, 2, "jit(f)/transpose(jvp(jvp()))/checkpoint/rematted/bhqk->bqhd/transpose")
+                .temp("near", "f32[64]", 1, 2, "jit(f)/transpose(jvp(jvp()))/checkpoint/transpose")
+                .temp("far2", "f32[64]", 1, 2, "jit(f)/transpose(jvp(jvp()))/checkpoint/rematted/bhqk->bqhd/transpose")
+                .build();
+        DiffResult r = ModuleDiff.compare(before, after);
+        assertEquals(1, r.renamed().size());
+        assertEquals(List.of("near"), r.renamed().get(0).after().names());
+        assertEquals(3, ModuleDiff.distance("kitten", "sitting"));
+        assertEquals(0, ModuleDiff.distance("", ""));
     }
 }
