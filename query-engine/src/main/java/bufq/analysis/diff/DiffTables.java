@@ -88,7 +88,9 @@ final class DiffTables {
                 .column("shape", ColumnType.STRING).column("role", ColumnType.STRING)
                 .column("op_name", ColumnType.STRING).column("source", ColumnType.STRING)
                 .column("values", ColumnType.LIST);
-        for (Unmatched u : r.unmatched()) {
+        // Only the rows shown are built: two unrelated programs can leave a hundred thousand.
+        List<Unmatched> shown = limit < 0 ? r.unmatched() : r.unmatched().subList(0, Math.min(limit, r.unmatched().size()));
+        for (Unmatched u : shown) {
             List<Object> names = new ArrayList<>(u.names().subList(0, Math.min(NAMES_SHOWN, u.names().size())));
             if (u.names().size() > NAMES_SHOWN) names.add("+" + (u.names().size() - NAMES_SHOWN) + " more");
             t.row(u.where().text(), u.bytes(), (long) u.count(), u.key().shape(), u.key().role().word(),
@@ -96,7 +98,7 @@ final class DiffTables {
         }
         if (r.unmatched().isEmpty()) t.note("every value has a partner with the same op_name, source, shape and role");
         else t.note("values match on (op_name, source, shape, role); equal keys pair up in schedule order");
-        return limit(t.build(), limit);
+        return withMore(t.build(), r.unmatched().size() - shown.size());
     }
 
     static Table renamed(DiffResult r, String scope, int limit) {
@@ -115,8 +117,10 @@ final class DiffTables {
     /** The first {@code max} rows, with a note saying how many were left out. */
     static Table limit(Table t, int max) {
         if (max < 0 || t.size() <= max) return t;
-        int more = t.size() - max;
-        Table cut = new Table(t.title(), t.columns(), t.rows().subList(0, max), t.notes());
-        return cut.withNote(more + " more row" + (more == 1 ? "" : "s") + " (raise the diff limit to see them)");
+        return withMore(new Table(t.title(), t.columns(), t.rows().subList(0, max), t.notes()), t.size() - max);
+    }
+
+    private static Table withMore(Table t, int more) {
+        return more <= 0 ? t : t.withNote(more + " more row" + (more == 1 ? "" : "s") + " (raise the diff limit to see them)");
     }
 }

@@ -148,7 +148,8 @@ public final class ModuleDiff {
 
     private static List<Unmatched> unmatched(Side b, Side a) {
         Map<MatchKey, List<HloValue>> kb = byKey(b.selected), ka = byKey(a.selected);
-        TreeSet<MatchKey> keys = new TreeSet<>(kb.keySet());
+        // Insertion order is enough here: the result is sorted below on a total order.
+        LinkedHashSet<MatchKey> keys = new LinkedHashSet<>(kb.keySet());
         keys.addAll(ka.keySet());
         List<Unmatched> out = new ArrayList<>();
         for (MatchKey k : keys) {
@@ -181,25 +182,28 @@ public final class ModuleDiff {
      * several candidates the closest op_name (edit distance) wins.
      */
     static List<Renamed> renamed(List<Unmatched> unmatched) {
-        List<Unmatched> after = new ArrayList<>();
-        for (Unmatched u : unmatched) if (u.where() == Where.AFTER) after.add(u);
+        // Candidates share everything but the op_name's context: bucket them so the distance is only
+        // computed within a bucket (two unrelated programs can leave thousands of rows).
+        Map<List<Object>, List<Unmatched>> after = new java.util.HashMap<>();
+        for (Unmatched u : unmatched) if (u.where() == Where.AFTER) after.computeIfAbsent(renameKey(u), k -> new ArrayList<>()).add(u);
         List<Renamed> out = new ArrayList<>();
         for (Unmatched u : unmatched) {
             if (u.where() != Where.BEFORE) continue;
-            MatchKey kb = u.key();
-            int best = -1, bestDistance = Integer.MAX_VALUE;
-            for (int i = 0; i < after.size(); i++) {
-                Unmatched v = after.get(i);
-                MatchKey ka = v.key();
-                if (u.count() != v.count() || !kb.shape().equals(ka.shape()) || kb.role() != ka.role()
-                        || !kb.source().equals(ka.source()) || !primitive(kb.opGroup()).equals(primitive(ka.opGroup())))
-                    continue;
-                int d = distance(kb.opGroup(), ka.opGroup());
+            List<Unmatched> candidates = after.get(renameKey(u));
+            if (candidates == null || candidates.isEmpty()) continue;
+            int best = 0, bestDistance = Integer.MAX_VALUE;
+            for (int i = 0; i < candidates.size(); i++) {
+                int d = distance(u.key().opGroup(), candidates.get(i).key().opGroup());
                 if (d < bestDistance) { best = i; bestDistance = d; }
             }
-            if (best >= 0) out.add(new Renamed(u, after.remove(best)));
+            out.add(new Renamed(u, candidates.remove(best)));
         }
         return out;
+    }
+
+    private static List<Object> renameKey(Unmatched u) {
+        MatchKey k = u.key();
+        return List.of(k.shape(), k.role(), k.source(), u.count(), primitive(k.opGroup()));
     }
 
     /** Levenshtein distance; op_names are short (tens of characters). */
