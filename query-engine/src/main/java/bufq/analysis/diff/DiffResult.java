@@ -21,16 +21,19 @@ import java.util.Objects;
  * @param unmatched values whose (op_name, source, shape, role) found no partner, largest first
  * @param renamed   pairs of {@code unmatched} rows that differ only in op_name context (a hint, see
  *                  {@link Renamed}); they stay in {@code unmatched}
+ * @param caveats   what limits the comparison (no live ranges, rounded sizes, no op_name metadata,
+ *                  load warnings), one line each, shown under the summary
  */
 public record DiffResult(String before, String after, DiffOptions options, Peak peakBefore, Peak peakAfter,
                          List<SummaryRow> summary, List<GroupChange> byOpName, List<GroupChange> bySource,
-                         List<Unmatched> unmatched, List<Renamed> renamed) {
+                         List<Unmatched> unmatched, List<Renamed> renamed, List<String> caveats) {
     public DiffResult {
         summary = List.copyOf(summary);
         byOpName = List.copyOf(byOpName);
         bySource = List.copyOf(bySource);
         unmatched = List.copyOf(unmatched);
         renamed = List.copyOf(renamed);
+        caveats = List.copyOf(caveats);
     }
 
     /**

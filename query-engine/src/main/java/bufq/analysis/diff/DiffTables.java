@@ -48,6 +48,7 @@ final class DiffTables {
         }
         mismatchNote(t, "before", b);
         mismatchNote(t, "after", a);
+        for (String c : r.caveats()) t.note(c);
         if (r.identical()) t.note("no differences");
         return t.build();
     }

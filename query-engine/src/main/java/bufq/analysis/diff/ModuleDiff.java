@@ -54,9 +54,25 @@ public final class ModuleDiff {
         Side b = new Side(before, options.atPeak());
         Side a = new Side(after, options.atPeak());
         List<Unmatched> unmatched = unmatched(b, a);
+        List<String> caveats = caveats("before", before, b);
+        caveats.addAll(caveats("after", after, a));
         return new DiffResult(labels[0], labels[1], options, peak(b), peak(a), summary(b, a, options.atPeak()),
-                groups(b, a, f -> f.key().opGroup()), groups(b, a, f -> f.key().source()), unmatched, renamed(unmatched));
+                groups(b, a, f -> f.key().opGroup()), groups(b, a, f -> f.key().source()), unmatched, renamed(unmatched),
+                caveats);
     }
+
+    /** What limits the comparison on one side, so the report says it instead of showing zeros. */
+    private static List<String> caveats(String side, Module m, Side s) {
+        List<String> out = new ArrayList<>();
+        if (s.peakTime < 0) out.add(side + ": no live ranges, so no peak and nothing live at it");
+        if (!m.info().hasValueDetails() && !m.values().isEmpty())
+            out.add(side + ": no Used-values section, so no op_name or source; values match on shape and role only");
+        if (m.allocations().stream().anyMatch(al -> !al.sizeExact()))
+            out.add(side + ": allocation sizes rounded (known only from a memory usage report)");
+        if (m.warningCount() > 0) out.add(side + ": " + m.warningCount() + " load warning" + (m.warningCount() == 1 ? "" : "s"));
+        return out;
+    }
+
 
     private static Peak peak(Side s) {
         return new Peak(s.peakTime, s.module.steps(), s.claimedPeak, s.recomputedPeak);
