@@ -21,9 +21,11 @@ final class DiffTables {
     static List<Output> render(DiffResult r) {
         int limit = r.options().limit();
         String scope = r.options().atPeak() ? " (values live at peak)" : "";
+        Table bySource = groups("live at peak by source line", "source", r.bySource(), limit);
+        if (!r.hasSources()) bySource = new Table(bySource.title(), bySource.columns(), List.of(),
+                List.of("neither dump carries source_file/source_line metadata"));
         return List.of(summary(r, scope),
-                groups("live at peak by op_name", "op_name", r.byOpName(), limit),
-                groups("live at peak by source line", "source", r.bySource(), limit),
+                groups("live at peak by op_name", "op_name", r.byOpName(), limit), bySource,
                 unmatched(r, scope, limit), renamed(r, scope, limit));
     }
 

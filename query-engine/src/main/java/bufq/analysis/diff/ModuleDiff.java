@@ -56,9 +56,15 @@ public final class ModuleDiff {
         List<Unmatched> unmatched = unmatched(b, a);
         List<String> caveats = caveats("before", before, b);
         caveats.addAll(caveats("after", after, a));
+        boolean sources = hasSources(b) || hasSources(a);
         return new DiffResult(labels[0], labels[1], options, peak(b), peak(a), summary(b, a, options.atPeak()),
-                groups(b, a, f -> f.key().opGroup()), groups(b, a, f -> f.key().source()), unmatched, renamed(unmatched),
-                caveats);
+                groups(b, a, f -> f.key().opGroup()),
+                sources ? groups(b, a, f -> f.key().source()) : List.of(), unmatched, renamed(unmatched), caveats, sources);
+    }
+
+    private static boolean hasSources(Side s) {
+        for (Side.Fact f : s.all) if (!Side.NONE.equals(f.key().source())) return true;
+        return false;
     }
 
     /** What limits the comparison on one side, so the report says it instead of showing zeros. */
