@@ -28,9 +28,7 @@ final class Executor {
         List<?> rows = p.indexSlot() >= 0
                 ? p.entity().index().candidates(run.from()[p.indexSlot()], run.to()[p.indexSlot()], ctx)
                 : p.entity().rows().rows(ctx);
-        List<Object[]> out = p.aggregated() ? grouped(p, rows, run) : plain(p, rows, run);
-        if (!p.sort().isEmpty()) out.sort(comparator(p.sort()));
-        if (p.limit() >= 0 && out.size() > p.limit()) out = out.subList(0, (int) Math.min(Integer.MAX_VALUE, p.limit()));
+        List<Object[]> out = p.aggregated() ? limit(sorted(grouped(p, rows, run), p), p) : plain(p, rows, run);
 
         Table.Builder b = Table.builder();
         for (int i = 0; i < p.visible(); i++) b.column(p.cols().get(i).name(), p.cols().get(i).type());
@@ -39,18 +37,40 @@ final class Executor {
         return b.build();
     }
 
+    /**
+     * Filters, then fills only the sort columns, sorts and cuts to the limit, and only then reads
+     * the other columns: {@code order by size desc limit 10} reads 10 shapes, not thousands.
+     */
     private static List<Object[]> plain(Plan p, List<?> rows, Run run) {
-        List<Object[]> out = new ArrayList<>();
         int n = p.cols().size();
         Getter[] gs = new Getter[n];
         for (int i = 0; i < n; i++) gs[i] = p.cols().get(i).getter();
+        boolean[] early = new boolean[n];
+        for (Sort s : p.sort()) early[s.column()] = true;
+        List<Object[]> out = new ArrayList<>();
         for (Object row : rows) {
             if (p.where() != null && !p.where().test(row, run)) continue;
-            Object[] cells = new Object[n];
-            for (int i = 0; i < n; i++) cells[i] = gs[i].get(row, run.ctx());
+            Object[] cells = new Object[n + 1];
+            for (int i = 0; i < n; i++) if (early[i]) cells[i] = gs[i].get(row, run.ctx());
+            cells[n] = row;
             out.add(cells);
         }
+        out = limit(sorted(out, p), p);
+        for (Object[] cells : out) {
+            Object row = cells[n];
+            for (int i = 0; i < n; i++) if (!early[i]) cells[i] = gs[i].get(row, run.ctx());
+        }
         return out;
+    }
+
+    private static List<Object[]> sorted(List<Object[]> rows, Plan p) {
+        if (!p.sort().isEmpty()) rows.sort(comparator(p.sort()));
+        return rows;
+    }
+
+    private static List<Object[]> limit(List<Object[]> rows, Plan p) {
+        if (p.limit() >= 0 && rows.size() > p.limit()) return rows.subList(0, (int) Math.min(Integer.MAX_VALUE, p.limit()));
+        return rows;
     }
 
     private static List<Object[]> grouped(Plan p, List<?> rows, Run run) {

@@ -11,7 +11,6 @@ import bufq.eval.Catalog.FieldDef;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
-import bufq.model.LiveRange;
 import bufq.model.Module;
 import bufq.model.Shape;
 import bufq.table.ColumnType;
@@ -201,5 +200,4 @@ final class StandardFields {
                 null);
     }
 
-    static boolean overlaps(LiveRange r, int from, int to) { return r != null && r.overlaps(from, to); }
 }

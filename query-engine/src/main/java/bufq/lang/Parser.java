@@ -30,6 +30,26 @@ public final class Parser {
         return new Parser(text).query();
     }
 
+    /**
+     * True when {@code text} is an unfinished query that more input could complete (trailing
+     * {@code and}, open parenthesis, open string, {@code where} with nothing after it): the REPL
+     * then asks for a continuation line instead of reporting an error.
+     */
+    public static boolean needsMore(String text) {
+        String src = text == null ? "" : text;
+        if (src.isBlank()) return false;
+        try {
+            parse(src);
+            return false;
+        } catch (QueryException e) {
+            List<Token> ts = Lexer.lex(src);
+            Token last = ts.size() >= 2 ? ts.get(ts.size() - 2) : null;
+            if (last != null && last.kind() == TokenKind.ERROR && last.text().startsWith("\"")
+                    && Lexer.problem(last).startsWith("unterminated")) return true;
+            return e.diagnostic().start() >= src.stripTrailing().length();
+        }
+    }
+
     // query = IDENT { clause } EOF
     private Query query() throws QueryException {
         Token first = peek();
