@@ -130,6 +130,11 @@ final class Executor {
             LiveSlot s = slots.get(i);
             from[i] = time(s.from(), ctx.module(), notes);
             to[i] = s.during() ? time(s.to(), ctx.module(), notes) : from[i];
+            int max = ctx.module().info().maxTime();
+            if (from[i] > max && max >= 0) {
+                String note = "step " + from[i] + " is past the last step (" + max + ")";
+                if (!notes.contains(note)) notes.add(note);
+            }
             if (from[i] > to[i]) {
                 throw new QueryException(s.from().start(), s.to().end(), "'live during' needs its first time before its second, found "
                         + from[i] + ".." + to[i]);
@@ -140,17 +145,19 @@ final class Executor {
 
     private static int time(Ast.Time t, Module m, List<String> notes) throws QueryException {
         if (t instanceof Ast.Step s) {
-            int max = m.info().maxTime();
-            if (s.step() > max) {
-                String note = max < 0 ? "this module has no live ranges, so nothing is live at step " + s.step()
-                        : "step " + s.step() + " is past the last step (" + max + ")";
+            if (m.info().maxTime() < 0) {
+                String note = "this module has no live ranges, so nothing is live at any step";
                 if (!notes.contains(note)) notes.add(note);
             }
             return (int) s.step();
         }
         if (t instanceof Ast.Peak) {
             int p = m.peakTime();
-            if (p < 0) throw new QueryException(t.start(), t.end(), "this module has no live ranges, so 'peak' is undefined");
+            if (p < 0) {
+                // Dumps written without the analysis have no ranges: nothing is live, say why.
+                String note = "this module has no live ranges, so nothing is live at peak";
+                if (!notes.contains(note)) notes.add(note);
+            }
             return p;
         }
         Ast.Named n = (Ast.Named) t;
