@@ -48,7 +48,9 @@ final class Executor {
         boolean[] early = new boolean[n];
         for (Sort s : p.sort()) early[s.column()] = true;
         List<Object[]> out = new ArrayList<>();
+        int seen = 0;
         for (Object row : rows) {
+            if ((++seen & 4095) == 0) checkInterrupt();
             if (p.where() != null && !p.where().test(row, run)) continue;
             Object[] cells = new Object[n + 1];
             for (int i = 0; i < n; i++) if (early[i]) cells[i] = gs[i].get(row, run.ctx());
@@ -61,6 +63,15 @@ final class Executor {
             for (int i = 0; i < n; i++) if (!early[i]) cells[i] = gs[i].get(row, run.ctx());
         }
         return out;
+    }
+
+    /** The shell cancels a long query (Ctrl-C) by interrupting the thread running it. */
+    private static void checkInterrupt() {
+        if (Thread.currentThread().isInterrupted()) throw new Cancelled();
+    }
+
+    static final class Cancelled extends RuntimeException {
+        Cancelled() { super("query cancelled", null, false, false); }
     }
 
     private static List<Object[]> sorted(List<Object[]> rows, Plan p) {
@@ -78,7 +89,9 @@ final class Executor {
         List<Getter> keys = p.groupKeys();
         List<Col> cols = p.cols();
         if (keys.isEmpty()) groups.put(List.of(), accumulators(cols));
+        int seen = 0;
         for (Object row : rows) {
+            if ((++seen & 4095) == 0) checkInterrupt();
             if (p.where() != null && !p.where().test(row, run)) continue;
             List<Object> key;
             if (keys.isEmpty()) key = List.of();

@@ -383,6 +383,4 @@ public final class Parser {
     }
 
     private static String clip(String s) { return s.length() > 40 ? s.substring(0, 37) + "..." : s; }
-
-    String source() { return src; }
 }
