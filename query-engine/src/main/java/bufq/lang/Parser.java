@@ -370,6 +370,11 @@ public final class Parser {
     /** The exception for an unexpected token; call sites {@code throw} it. Bad input explains itself. */
     private QueryException error(Token t, String expected) {
         if (t.kind() == TokenKind.ERROR) return new QueryException(t.start(), t.end(), Lexer.problem(t));
+        if (t.kind() == TokenKind.EOF && current > 0) {
+            // point just after the last token, not at trailing blank lines
+            int at = tokens.get(current - 1).end();
+            return new QueryException(at, at, expected + " but found " + describe(t));
+        }
         return new QueryException(t.start(), t.end(), expected + " but found " + describe(t));
     }
 

@@ -88,4 +88,13 @@ class RobustnessTest {
             bufq.lang.Parser.needsMore(q);
         }
     }
+
+    @Test
+    void unfinishedQueryWithTrailingNewlinePointsAfterTheLastWord() {
+        String q = "values\nwhere color = 1 and\n\n";
+        QueryException e = org.junit.jupiter.api.Assertions.assertThrows(QueryException.class, () -> Query.compile(q, Catalog.standard()));
+        assertEquals("where color = 1 and\n                   ^\nexpected a condition (a field, 'live', 'not' or '(') but found end of query",
+                e.diagnostic().render(q));
+        assertTrue(bufq.lang.Parser.needsMore(q));
+    }
 }
