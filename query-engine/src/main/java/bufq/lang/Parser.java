@@ -96,10 +96,6 @@ public final class Parser {
         return new Query(entity, where, orEmpty(groupBy), orEmpty(show), orEmpty(orderBy), limit);
     }
 
-    private static Expr fail(Token t, String message) throws QueryException {
-        throw new QueryException(t.start(), t.end(), message);
-    }
-
     private static <T> List<T> orEmpty(List<T> l) { return l == null ? List.of() : l; }
 
     private void once(Object seen, Token t) throws QueryException {
@@ -204,7 +200,8 @@ public final class Parser {
                     return new Literal(t.text().equalsIgnoreCase("true"), t.start(), t.end());
                 }
                 if (t.isKeyword("null")) {
-                    return fail(t, expected + " but found 'null'; use 'is null' to test for a missing value");
+                    throw new QueryException(t.start(), t.end(),
+                            expected + " but found 'null'; use 'is null' to test for a missing value");
                 }
                 throw error(t, expected);
             }
