@@ -43,8 +43,7 @@ public final class DefaultEngine implements Engine {
         }
     }
 
-    /** The catalog queries are checked against (the REPL's completer reads it). */
-    public Catalog catalog() { return catalog; }
+    @Override public Catalog catalog() { return catalog; }
 
     /** Replaces the catalog, e.g. with fields that scripts added ({@link Catalog#withField}). */
     public void setCatalog(Catalog c) { catalog = c; }

@@ -55,6 +55,23 @@ class CorpusCliTest {
         }
     }
 
+    /** A module known only from a memory usage report: rounded sizes, so total_bytes is the report's stated total. */
+    @org.junit.jupiter.api.Test
+    void reportOnlyModuleUsesTheStatedTotal() throws IOException {
+        Path corpus = CliTest.root().resolve("../shared/corpus/public").normalize();
+        assumeTrue(Files.isDirectory(corpus), "corpus not found at " + corpus);
+        Path report;
+        try (Stream<Path> s = Files.list(corpus)) {
+            report = s.filter(f -> f.getFileName().toString().endsWith("module_0183.jit__chi_at_q_jit.sm_8.0_gpu-memory-usage-report.txt"))
+                    .findFirst().orElse(null);
+        }
+        assumeTrue(report != null, "report-only corpus file not found");
+        String stated = Files.readAllLines(report).get(0).replaceAll("Total bytes used: (\\d+).*", "$1");
+        CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), List.of("--format", "csv", "-c", "summary", report.toString()), "");
+        assertEquals(0, r.code(), r.err());
+        assertEquals("jit__chi_at_q_jit,gpu,1,46,0,0," + stated + ",,,,0", r.out().split("\n")[1]);
+    }
+
     static void check(Path p) throws Exception {
         CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), List.of("--format", "json", "-c", "summary", p.toString()), "");
         assertEquals(0, r.code(), r.err());
