@@ -49,5 +49,11 @@ class ExampleChartsTest {
         assertEquals(20L, s.cell(0, s.columnIndex("claimed_time")));
         assertEquals(s.cell(0, s.columnIndex("peak_bytes")), s.cell(0, s.columnIndex("claimed_bytes")));
         assertTrue(String.join(" ", s.notes()).contains("holds as many bytes as bufq's first maximum, step 19"));
+        Table blame = (Table) Analyses.blame(m, BlameBy.OP_NAME, 0).get(0);
+        // wrapped_copy.1 has no op_name: blamed on its own name, as XLA's tree does.
+        int row = -1;
+        for (int i = 0; i < blame.size(); i++) if ("wrapped_copy.1".equals(blame.cell(i, 1))) row = i;
+        assertTrue(row >= 0, blame.rows().toString());
+        assertEquals(16L << 20, blame.cell(row, 2));
     }
 }
