@@ -22,6 +22,7 @@ public final class Module {
     private final List<HloInstruction> instructions;
     private final List<String> sequence;
     private final List<LoadWarning> warnings;
+    private final int warningCount;
 
     private final Map<Long, Integer> valueById = new HashMap<>();
     private final Map<String, List<HloValue>> valuesByName = new HashMap<>();
@@ -66,7 +67,18 @@ public final class Module {
 
     public Module(Info info, List<BufferAllocation> allocations, List<HloValue> values,
                   List<HloInstruction> instructions, List<String> sequence, List<LoadWarning> warnings) {
+        this(info, allocations, values, instructions, sequence, warnings, warnings.size());
+    }
+
+    /**
+     * @param warningCount how many warnings the reader raised; {@code warnings} keeps only the first
+     *                     ones (the reader caps them), so this may be larger than its size
+     */
+    public Module(Info info, List<BufferAllocation> allocations, List<HloValue> values,
+                  List<HloInstruction> instructions, List<String> sequence, List<LoadWarning> warnings,
+                  int warningCount) {
         this.info = info;
+        this.warningCount = Math.max(warningCount, warnings.size());
         this.allocations = List.copyOf(allocations);
         this.values = List.copyOf(values);
         this.instructions = List.copyOf(instructions);
@@ -99,10 +111,13 @@ public final class Module {
     public List<HloInstruction> instructions() { return instructions; }
     /** Instruction names by time. */
     public List<String> sequence() { return sequence; }
+    /** The warnings kept in memory (the first ones; see {@link #warningCount()}). */
     public List<LoadWarning> warnings() { return warnings; }
+    /** All warnings raised while loading, including those not kept. */
+    public int warningCount() { return warningCount; }
 
     public Module withHandle(String handle) {
-        return new Module(info.withHandle(handle), allocations, values, instructions, sequence, warnings);
+        return new Module(info.withHandle(handle), allocations, values, instructions, sequence, warnings, warningCount);
     }
 
     public HloValue value(long id) {

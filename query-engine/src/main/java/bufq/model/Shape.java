@@ -92,8 +92,19 @@ public final class Shape {
         if (isTuple()) return 8L * tupleElements.size();
         if ("token".equals(dtype)) return 0;
         if (!isArray()) return 8;
-        long bits = Math.multiplyExact(elementCount(), (long) bitsPerElement());
-        return (bits + 7) / 8;
+        return bytesOf(elementCount());
+    }
+
+    /**
+     * Bytes of {@code n} elements as XLA counts them: packed ({@code ceil(n*E/8)}) when the layout
+     * carries {@code E(bits)}, else whole bytes per element ({@code s4}, {@code pred} take one byte each).
+     */
+    private long bytesOf(long n) {
+        if (elementSizeBits > 0) {
+            long bits = Math.multiplyExact(n, (long) elementSizeBits);
+            return bits / 8 + (bits % 8 == 0 ? 0 : 1);
+        }
+        return Math.multiplyExact(n, (long) ((elementBits(dtype) + 7) / 8));
     }
 
     /**
@@ -116,8 +127,7 @@ public final class Shape {
         for (int i = covered; i < minorToMajor.length; i++) {
             elements = Math.multiplyExact(elements, dims[minorToMajor[i]]);
         }
-        long bits = Math.multiplyExact(elements, (long) bitsPerElement());
-        return (bits + 7) / 8;
+        return bytesOf(elements);
     }
 
     private static long roundUp(long d, long t) {

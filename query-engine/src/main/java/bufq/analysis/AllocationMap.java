@@ -1,0 +1,180 @@
+package bufq.analysis;
+
+import bufq.model.BufferAllocation;
+import bufq.model.HloValue;
+import bufq.model.LiveRange;
+import bufq.model.Module;
+import bufq.table.ColumnType;
+import bufq.table.Output;
+import bufq.table.Table;
+import bufq.table.TextBlock;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * {@code map allocation N}: how the values of one allocation share its bytes over time. Offset runs
+ * down (0 at the top), program steps run right; each value is a block of its offset range by its live
+ * range. Free cells show {@code ·}, so holes and reuse are visible. Values without a live range are
+ * drawn over the whole span and flagged in the legend.
+ */
+final class AllocationMap {
+    static final int MAX_ROWS = 24;
+    private static final char[] SHADES = {'█', '▓', '▒', '░'};
+    private static final String KEYS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+    private AllocationMap() {}
+
+    /** One value placed in the picture. */
+    record Block(HloValue value, String key, int start, int end, boolean spanned) {}
+
+    /** Values of the allocation ordered by start, then offset; unranged values span [0, steps-1]. */
+    static List<Block> blocks(Module m, BufferAllocation a) {
+        int last = Math.max(0, m.steps() - 1);
+        List<HloValue> vs = new ArrayList<>(m.valuesIn(a.index()));
+        vs.sort(Comparator.comparingInt((HloValue v) -> v.range() == null ? -1 : v.range().start())
+                .thenComparingLong(HloValue::offset).thenComparingLong(HloValue::id));
+        List<Block> out = new ArrayList<>(vs.size());
+        for (int i = 0; i < vs.size(); i++) {
+            HloValue v = vs.get(i);
+            LiveRange r = v.range();
+            String key = i < KEYS.length() ? String.valueOf(KEYS.charAt(i)) : "?";
+            if (r == null) out.add(new Block(v, key, 0, last, true));
+            else out.add(new Block(v, key, Math.max(0, Math.min(r.start(), last)), Math.max(0, Math.min(r.end(), last)), false));
+        }
+        return out;
+    }
+
+    static BufferAllocation require(Module m, int allocation) {
+        BufferAllocation a = m.allocation(allocation);
+        if (a == null) throw new IllegalArgumentException("no allocation " + allocation + " in " + m.handle()
+                + " (allocations 0.." + (m.allocations().size() - 1) + ")");
+        return a;
+    }
+
+    static List<Output> run(Module m, int allocation, int width) {
+        BufferAllocation a = require(m, allocation);
+        List<Block> blocks = blocks(m, a);
+        List<Output> out = new ArrayList<>();
+        out.add(new TextBlock(render(m, a, blocks, width)));
+        out.add(legend(a, blocks));
+        return out;
+    }
+
+    static String render(Module m, BufferAllocation a, List<Block> blocks, int width) {
+        StringBuilder o = new StringBuilder();
+        o.append("allocation ").append(a.index()).append(" (").append(a.kind()).append(", ").append(Bytes.human(a.size()))
+                .append(a.color() != 0 ? ", color " + a.color() : "").append("): ").append(blocks.size())
+                .append(blocks.size() == 1 ? " value" : " values").append(", offset down, step right\n");
+        if (blocks.isEmpty() || a.size() <= 0) return o.append("(no values to draw)\n").toString();
+        int steps = Math.max(1, m.steps());
+        long[] rows = rowStarts(a, blocks);
+        int nrows = rows.length - 1;
+        boolean exact = distinctRanges(a, blocks) <= MAX_ROWS;
+        String[] ylab = new String[nrows];
+        int lw = Bytes.human(a.size()).length();
+        for (int r = 0; r < nrows; r++) {
+            if (!exact && r % 4 != 0) continue;
+            ylab[r] = Bytes.human(rows[r]);
+            lw = Math.max(lw, ylab[r].length());
+        }
+        int plot = Math.max(8, width - lw - 2);
+        int bucket = steps <= plot ? 1 : (steps + plot - 1) / plot;
+        int cols = (steps + bucket - 1) / bucket;
+        int[][] owner = new int[nrows][cols];
+        for (int[] row : owner) Arrays.fill(row, -1);
+        for (int i = 0; i < blocks.size(); i++) {
+            Block b = blocks.get(i);
+            int r0 = row(rows, b.value().offset());
+            int r1 = row(rows, b.value().offset() + Math.max(1, b.value().size()) - 1);
+            for (int r = r0; r <= r1; r++)
+                for (int c = b.start() / bucket; c <= b.end() / bucket && c < cols; c++) owner[r][c] = i;
+        }
+        char[][] grid = new char[nrows][cols];
+        for (int r = 0; r < nrows; r++)
+            for (int c = 0; c < cols; c++) grid[r][c] = owner[r][c] < 0 ? '·' : SHADES[owner[r][c] % SHADES.length];
+        // Label each block at its first visible cell: the whole name when the run of cells holds it.
+        for (int i = 0; i < blocks.size(); i++) {
+            label:
+            for (int r = 0; r < nrows; r++) {
+                for (int c = 0; c < cols; c++) {
+                    if (owner[r][c] != i) continue;
+                    int run = 0;
+                    while (c + run < cols && owner[r][c + run] == i) run++;
+                    String name = blocks.get(i).value().label();
+                    String text = run >= name.length() + 2 ? name : blocks.get(i).key();
+                    for (int k = 0; k < text.length() && k < run; k++) grid[r][c + k] = text.charAt(k);
+                    break label;
+                }
+            }
+        }
+        for (int r = 0; r < nrows; r++) {
+            String l = ylab[r] == null ? "" : ylab[r];
+            o.append(" ".repeat(lw - l.length())).append(l).append(' ').append(ylab[r] == null ? '│' : '┤')
+                    .append(grid[r]).append('\n');
+        }
+        char[] axis = new char[cols];
+        Arrays.fill(axis, '─');
+        TimelineChart.Labels labels = new TimelineChart.Labels(plot);
+        for (int c : TimelineChart.marks(cols, 0)) {
+            int t = c == cols - 1 ? steps - 1 : c * bucket;
+            if (labels.place(Integer.toString(t), c)) axis[c] = '┬';
+        }
+        o.append(" ".repeat(lw - Bytes.human(a.size()).length())).append(Bytes.human(a.size())).append(" └")
+                .append(axis).append('\n');
+        o.append(TimelineChart.stripEnd(new StringBuilder(" ".repeat(lw + 2)).append(labels.text()))).append('\n');
+        if (bucket > 1) o.append("1 column = ").append(bucket).append(" steps; ");
+        o.append(exact ? "1 row per distinct byte range (rows not to scale)" : "1 row = " + Bytes.human(rows[1] - rows[0]) + ", later values hide earlier ones sharing a cell")
+                .append("; · free");
+        if (blocks.stream().anyMatch(Block::spanned)) o.append("; values without a live range span the whole width");
+        return o.append('\n').toString();
+    }
+
+    /**
+     * Row boundaries: one row per byte range between consecutive value offsets/ends when there are
+     * few enough, so every value gets its own rows; otherwise {@link #MAX_ROWS} equal rows.
+     */
+    static long[] rowStarts(BufferAllocation a, List<Block> blocks) {
+        java.util.TreeSet<Long> cuts = cuts(a, blocks);
+        if (cuts.size() - 1 <= MAX_ROWS) return cuts.stream().mapToLong(Long::longValue).toArray();
+        long[] r = new long[MAX_ROWS + 1];
+        for (int i = 0; i <= MAX_ROWS; i++) r[i] = a.size() * i / MAX_ROWS;
+        return r;
+    }
+
+    static int distinctRanges(BufferAllocation a, List<Block> blocks) { return cuts(a, blocks).size() - 1; }
+
+    private static java.util.TreeSet<Long> cuts(BufferAllocation a, List<Block> blocks) {
+        java.util.TreeSet<Long> cuts = new java.util.TreeSet<>();
+        cuts.add(0L);
+        cuts.add(a.size());
+        for (Block b : blocks) {
+            long s = b.value().offset(), e = b.value().offset() + b.value().size();
+            if (s >= 0 && s <= a.size()) cuts.add(s);
+            if (e >= 0 && e <= a.size()) cuts.add(e);
+        }
+        return cuts;
+    }
+
+    /** The row holding byte {@code offset}. */
+    static int row(long[] rows, long offset) {
+        int i = java.util.Arrays.binarySearch(rows, offset);
+        int r = i >= 0 ? i : -i - 2;
+        return Math.max(0, Math.min(rows.length - 2, r));
+    }
+
+    static Table legend(BufferAllocation a, List<Block> blocks) {
+        Table.Builder b = Table.builder().title("values in allocation " + a.index())
+                .column("key", ColumnType.STRING).column("value", ColumnType.STRING)
+                .column("offset", ColumnType.BYTES).column("size", ColumnType.BYTES).column("end", ColumnType.BYTES)
+                .column("live", ColumnType.STRING).column("shape", ColumnType.STRING);
+        for (Block k : blocks) {
+            HloValue v = k.value();
+            b.row(k.key(), v.label(), v.offset(), v.size(), v.offset() + v.size(),
+                    v.range() == null ? "none (drawn over the whole span)" : v.range().toString(), v.shape().text());
+        }
+        return b.build();
+    }
+}

@@ -1,0 +1,84 @@
+package bufq.analysis;
+
+import bufq.model.Module;
+import bufq.model.TilingModel;
+import bufq.table.Output;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+
+/**
+ * The memory-explaining commands ({@code peak}, {@code timeline}, {@code map}, {@code padding},
+ * {@code fragmentation}, {@code blame}, {@code check}) as pure functions of a loaded module. Each
+ * returns typed tables or text blocks (so every output format works), or a picture as a string that
+ * the shell writes to a file. All methods are static, side-effect free and thread-safe.
+ *
+ * <p>Quantities use XLA's words: logical bytes are {@code ShapeUtil::ByteSizeOf} of a value's shape,
+ * assigned bytes the dump's {@code size=}; a value is live from the start to the end of its
+ * BufferLiveRange, both inclusive.
+ */
+public final class Analyses {
+    /** Default fold threshold for {@link #peak}: values under 16 KiB become one "small" row. */
+    public static final long DEFAULT_SMALL_THRESHOLD = 16 * 1024;
+
+    private Analyses() {}
+
+    /**
+     * Peak of live bytes per colour and overall, logical and assigned, beside the dump's claim; then
+     * the values live at the (colour's) peak step sorted by logical size.
+     *
+     * @param color          one colour (memory space), or all
+     * @param smallThreshold values with fewer logical bytes fold into one row
+     * @param tiling         extra what-if column when a non-builtin rule is set; may be null
+     */
+    public static List<Output> peak(Module m, OptionalInt color, long smallThreshold, TilingModel tiling) {
+        return PeakReport.run(m, color, smallThreshold, tiling);
+    }
+
+    /** Terminal chart of live logical bytes per step, {@code width} columns wide (y axis included). */
+    public static List<Output> timeline(Module m, OptionalInt color, int width) {
+        return TimelineChart.run(m, color, width);
+    }
+
+    /** Standalone SVG document of live bytes per step, stacked by colour, peak marked. */
+    public static String timelineSvg(Module m, OptionalInt color) { return TimelinePicture.svg(m, color); }
+
+    /** Standalone XHTML page with the timeline SVG and a hover read-out (inline script, no network). */
+    public static String timelineHtml(Module m, OptionalInt color) { return TimelinePicture.html(m, color); }
+
+    /**
+     * Offset-by-step map of one allocation as terminal art plus a legend table.
+     *
+     * @throws IllegalArgumentException when the module has no such allocation (message names the range)
+     */
+    public static List<Output> allocationMap(Module m, int allocation, int width) {
+        return AllocationMap.run(m, allocation, width);
+    }
+
+    /** The allocation map as a standalone SVG document. @throws IllegalArgumentException no such allocation */
+    public static String allocationMapSvg(Module m, int allocation) { return AllocationMapPicture.svg(m, allocation); }
+
+    /** The allocation map as a standalone XHTML page. @throws IllegalArgumentException no such allocation */
+    public static String allocationMapHtml(Module m, int allocation) { return AllocationMapPicture.html(m, allocation); }
+
+    /** Tiling padding: totals per colour, worst values, and by shape; {@code tiling} adds a rule column. */
+    public static List<Output> padding(Module m, TilingModel tiling) { return PaddingReport.run(m, tiling); }
+
+    /** Per allocation: size, peak of live bytes within it, fragmentation; totals per colour. */
+    public static List<Output> fragmentation(Module m) { return FragmentationReport.run(m); }
+
+    /**
+     * Bytes live at the peak by op_name prefix, source line or opcode, then the stack-trace tree.
+     *
+     * @param depth deepest op_name prefix level shown; 0 or less for all
+     */
+    public static List<Output> blame(Module m, BlameBy by, int depth) { return BlameReport.run(m, by, depth); }
+
+    /** Runs the built-in checks and then {@code extra} (e.g. script rules). */
+    public static CheckReport check(Module m, TilingModel tiling, List<? extends CheckRule> extra) {
+        List<CheckRule> rules = new ArrayList<>(Checks.builtins(tiling));
+        if (extra != null) rules.addAll(extra);
+        return Checks.run(m, rules);
+    }
+}

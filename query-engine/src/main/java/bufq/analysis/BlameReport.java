@@ -1,0 +1,116 @@
+package bufq.analysis;
+
+import bufq.model.HloInstruction;
+import bufq.model.HloValue;
+import bufq.model.Module;
+import bufq.table.ColumnType;
+import bufq.table.Output;
+import bufq.table.Table;
+import bufq.table.TextBlock;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+
+/**
+ * {@code blame}: the bytes live at the peak attributed to op_name prefixes ({@code jit(step)},
+ * {@code jit(step)/jvp()}, ...), source lines or opcodes; then the stack-trace tree.
+ */
+final class BlameReport {
+    private BlameReport() {}
+
+    private record Key(int level, String name) {}
+
+    static List<Output> run(Module m, BlameBy by, int depth) {
+        if (m.steps() == 0) {
+            return List.of(Table.builder().title("blame").column("message", ColumnType.STRING)
+                    .row("no live ranges in this dump: blame needs the HloLiveRange section").build());
+        }
+        LiveProfile p = LiveProfile.of(m, OptionalInt.empty());
+        int t = p.peakTime();
+        long peak = p.peakBytes();
+        Map<Key, long[]> acc = new HashMap<>();
+        for (HloValue v : m.liveAt(t)) {
+            HloInstruction ins = m.instruction(v.name());
+            for (Key k : keys(by, ins, depth)) {
+                long[] a = acc.computeIfAbsent(k, x -> new long[2]);
+                a[0] += v.logicalSize();
+                a[1]++;
+            }
+        }
+        List<Map.Entry<Key, long[]>> rows = new ArrayList<>(acc.entrySet());
+        rows.sort(Comparator.comparingLong((Map.Entry<Key, long[]> e) -> e.getValue()[0]).reversed()
+                .thenComparingInt(e -> e.getKey().level()).thenComparing(e -> e.getKey().name()));
+        String what = switch (by) {
+            case OP_NAME -> "op_name";
+            case SOURCE -> "source";
+            case OPCODE -> "opcode";
+        };
+        Table.Builder b = Table.builder()
+                .title("bytes live at peak step " + t + " (" + PeakReport.instructionAt(m, t) + ", " + Bytes.human(peak)
+                        + ") by " + what);
+        if (by == BlameBy.OP_NAME) b.column("level", ColumnType.INT);
+        b.column(what, ColumnType.STRING).column("bytes", ColumnType.BYTES).column("share", ColumnType.PERCENT)
+                .column("values", ColumnType.INT);
+        for (Map.Entry<Key, long[]> e : rows) {
+            List<Object> row = new ArrayList<>();
+            if (by == BlameBy.OP_NAME) row.add((long) e.getKey().level());
+            row.add(e.getKey().name());
+            row.add(e.getValue()[0]);
+            row.add(Bytes.share(e.getValue()[0], peak));
+            row.add(e.getValue()[1]);
+            b.row(row);
+        }
+        if (by == BlameBy.OP_NAME) {
+            b.note("each value counts once at every prefix level of its op_name"
+                    + (depth > 0 ? " up to level " + depth : "") + "; the level-1 rows add up to the peak");
+        }
+        String tree = StackTree.text(m);
+        String source = m.info().stackTrace() != null ? "the dump's own tree"
+                : "rebuilt from the model at step " + StackTree.peakStep(m) + " (the dump printed none)";
+        return List.of(b.build(), new TextBlock("stack trace breakdown, " + source + ":\n" + tree));
+    }
+
+    static List<Key> keys(BlameBy by, HloInstruction ins, int depth) {
+        return switch (by) {
+            case SOURCE -> List.of(new Key(1, orElse(PeakReport.source(ins), "(no source)")));
+            case OPCODE -> List.of(new Key(1, ins == null || ins.opcode() == null ? "(unknown)" : ins.opcode()));
+            case OP_NAME -> {
+                String op = ins == null ? null : ins.opName();
+                if (op == null || op.isEmpty()) yield List.of(new Key(1, "(no op_name)"));
+                List<String> parts = splitOpName(op);
+                List<Key> out = new ArrayList<>();
+                int n = depth > 0 ? Math.min(depth, parts.size()) : parts.size();
+                StringBuilder prefix = new StringBuilder();
+                for (int i = 0; i < n; i++) {
+                    if (i > 0) prefix.append('/');
+                    prefix.append(parts.get(i));
+                    out.add(new Key(i + 1, prefix.toString()));
+                }
+                yield out;
+            }
+        };
+    }
+
+    /** Splits at {@code /} outside parentheses and brackets: {@code jit(f)/jvp(a/b)/div} has three parts. */
+    static List<String> splitOpName(String op) {
+        List<String> parts = new ArrayList<>();
+        int depth = 0, from = 0;
+        for (int i = 0; i < op.length(); i++) {
+            char c = op.charAt(i);
+            if (c == '(' || c == '[' || c == '{') depth++;
+            else if ((c == ')' || c == ']' || c == '}') && depth > 0) depth--;
+            else if (c == '/' && depth == 0) {
+                parts.add(op.substring(from, i));
+                from = i + 1;
+            }
+        }
+        parts.add(op.substring(from));
+        return parts;
+    }
+
+    private static String orElse(String s, String d) { return s == null ? d : s; }
+}

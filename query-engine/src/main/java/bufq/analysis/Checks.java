@@ -1,0 +1,140 @@
+package bufq.analysis;
+
+import bufq.model.BufferAllocation;
+import bufq.model.HloValue;
+import bufq.model.Module;
+import bufq.model.PeakClaim;
+import bufq.model.TilingModel;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.function.BiConsumer;
+
+/** The built-in checks and the runner that turns rules into a {@link CheckReport}. */
+public final class Checks {
+    private Checks() {}
+
+    /** A rule from a name and a body. */
+    public record Rule(String name, BiConsumer<Module, Reporter> body) implements CheckRule {
+        @Override public void run(Module m, Reporter r) { body.accept(m, r); }
+    }
+
+    /**
+     * overlap, outside-allocation, padded-size, orphan-live-range, total-bytes, peak-claim.
+     *
+     * @param tiling the padded-size rule ({@code set tiling}); null means XLA's TPU rule
+     */
+    public static List<CheckRule> builtins(TilingModel tiling) {
+        TilingModel t = tiling == null ? TilingModel.TPU : tiling;
+        return List.of(new OverlapCheck(), new Rule("outside-allocation", Checks::outside),
+                new Rule("padded-size", (m, r) -> paddedSize(m, t, r)), new Rule("orphan-live-range", Checks::orphans),
+                new Rule("total-bytes", Checks::totalBytes), new Rule("peak-claim", Checks::peakClaim));
+    }
+
+    /** Runs the rules in order; a rule that throws yields an ERROR finding and the others still run. */
+    public static CheckReport run(Module m, List<? extends CheckRule> rules) {
+        List<Finding> findings = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (CheckRule rule : rules) {
+            String name = rule.name();
+            names.add(name);
+            try {
+                rule.run(m, (s, subject, message) -> findings.add(new Finding(name, s, subject, message)));
+            } catch (RuntimeException | StackOverflowError e) {
+                findings.add(new Finding(name, Severity.ERROR, m.handle(), "check failed: "
+                        + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())));
+            }
+        }
+        return new CheckReport(m.handle(), names, findings);
+    }
+
+    static void outside(Module m, Reporter r) {
+        for (HloValue v : m.values()) {
+            BufferAllocation a = m.allocation(v.allocation());
+            if (a == null) {
+                r.error(v.label(), "assigned to allocation " + v.allocation() + ", which the dump does not list");
+            } else if (v.offset() < 0 || v.size() < 0) {
+                r.error(v.label(), "negative offset or size (offset " + v.offset() + ", size " + v.size() + ")");
+            } else if (a.sizeExact() && v.offset() + v.size() > a.size()) {
+                r.error(v.label(), "bytes [" + v.offset() + ", " + (v.offset() + v.size()) + ") end past allocation "
+                        + a.index() + " of " + a.size() + " bytes");
+            }
+        }
+    }
+
+    /** Only array values are judged; under XLA's TPU rule only tiled layouts (untiled sizes are logical). */
+    static void paddedSize(Module m, TilingModel t, Reporter r) {
+        for (HloValue v : m.values()) {
+            if (!v.shape().isArray() || !v.shape().hasLayout()) continue;
+            if (t == TilingModel.TPU && v.shape().tiles().isEmpty()) continue;
+            long want = t.paddedBytes(v.shape());
+            if (want != v.size()) {
+                r.error(v.label(), "size " + v.size() + " but the " + t.name() + " tiling rule gives " + want
+                        + " for " + v.shape().text());
+            }
+        }
+    }
+
+    static void orphans(Module m, Reporter r) {
+        OrphanRanges.report(m, r);
+    }
+
+    static void totalBytes(Module m, Reporter r) {
+        Long claimed = m.info().claimedTotalBytes();
+        if (claimed == null || m.allocations().isEmpty()) return;
+        boolean exact = m.allocations().stream().allMatch(BufferAllocation::sizeExact);
+        long sum = m.totalBytes();
+        if (!exact) {
+            r.info(m.handle(), "allocation sizes come from a rounded report; sum " + sum + " vs Total bytes used "
+                    + claimed + " not compared");
+        } else if (sum != claimed) {
+            r.error(m.handle(), "allocations sum to " + sum + " bytes but the dump says Total bytes used: " + claimed
+                    + " (difference " + (sum - claimed) + ")");
+        }
+    }
+
+    static void peakClaim(Module m, Reporter r) {
+        PeakClaim c = m.info().peakClaim();
+        if (c == null || m.steps() == 0) return;
+        if (c.time() < 0 || c.time() >= m.steps()) {
+            r.error(m.handle(), "claimed peak step " + c.time() + " is outside the schedule 0.." + (m.steps() - 1));
+            return;
+        }
+        List<HloValue> live = m.liveAt(c.time());
+        long at = 0;
+        for (HloValue v : live) at += v.logicalSize();
+        if (c.cumulative()) {
+            if (at != c.claimedBytes()) {
+                r.error(m.handle(), "the dump claims " + c.claimedBytes() + " bytes live at step " + c.time()
+                        + " (last cumulative figure) but the values live there sum to " + at);
+            }
+        } else {
+            Map<String, Integer> diff = new HashMap<>();
+            for (PeakClaim.Entry e : c.entries()) diff.merge(e.key(), 1, Integer::sum);
+            for (HloValue v : live) {
+                String k = diff.containsKey(v.key()) ? v.key() : v.name();
+                diff.merge(k, -1, Integer::sum);
+            }
+            diff.values().removeIf(n -> n == 0);
+            if (!diff.isEmpty()) {
+                r.warn(m.handle(), "the names listed live at step " + c.time() + " differ from the values live there: "
+                        + diff);
+            }
+        }
+        int ours = LiveProfile.of(m, OptionalInt.empty()).peakTime();
+        if (ours != c.time()) {
+            int xla = LiveProfile.xlaPeakMoment(m);
+            if (xla == c.time()) {
+                r.info(m.handle(), "the dump's peak step " + c.time() + " is not the first maximum of live bytes (step "
+                        + ours + "); XLA's ComputePeakMemoryMoment counts values one step past their end and weighs "
+                        + "tuple elements as whole tuples, and bufq reproduces its choice");
+            } else {
+                r.warn(m.handle(), "the dump's peak step " + c.time() + " matches neither bufq's first maximum (step "
+                        + ours + ") nor its emulation of XLA's rule (step " + xla + ")");
+            }
+        }
+    }
+}

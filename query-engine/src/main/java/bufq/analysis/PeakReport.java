@@ -1,0 +1,163 @@
+package bufq.analysis;
+
+import bufq.model.HloInstruction;
+import bufq.model.HloValue;
+import bufq.model.Module;
+import bufq.model.PeakClaim;
+import bufq.model.TilingModel;
+import bufq.table.ColumnType;
+import bufq.table.Output;
+import bufq.table.Table;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.OptionalInt;
+
+/**
+ * {@code peak}: the maximum of live bytes over program order, per colour and overall, in logical and
+ * assigned bytes, beside the dump's own claim; then the values live at that moment.
+ */
+final class PeakReport {
+    private PeakReport() {}
+
+    static List<Output> run(Module m, OptionalInt color, long smallThreshold, TilingModel tiling) {
+        if (m.steps() == 0) {
+            return List.of(Table.builder().title("peak").column("message", ColumnType.STRING)
+                    .row("no live ranges in this dump: peak needs the HloLiveRange section "
+                            + "(dumped while --xla_dump_buffer_assignment_analysis is on)").build());
+        }
+        Table summary = summary(m, color);
+        LiveProfile p = LiveProfile.of(m, color);
+        int t = p.peakTime();
+        return List.of(summary, liveAt(m, color, t, p.peakBytes(), smallThreshold, tiling));
+    }
+
+    private static Table summary(Module m, OptionalInt color) {
+        Table.Builder b = Table.builder().title("peak of live bytes (" + m.handle() + ")")
+                .column("color", ColumnType.STRING)
+                .column("peak_time", ColumnType.INT).column("peak_instruction", ColumnType.STRING)
+                .column("peak_bytes", ColumnType.BYTES)
+                .column("assigned_peak_time", ColumnType.INT).column("assigned_peak_bytes", ColumnType.BYTES)
+                .column("claimed_time", ColumnType.INT).column("claimed_bytes", ColumnType.BYTES)
+                .column("bytes_at_claimed_time", ColumnType.BYTES);
+        PeakClaim claim = m.info().peakClaim();
+        List<OptionalInt> rows = new ArrayList<>();
+        if (color.isPresent()) rows.add(color);
+        else {
+            rows.add(OptionalInt.empty());
+            if (m.colors().size() > 1) for (int c : m.colors()) rows.add(OptionalInt.of(c));
+        }
+        for (OptionalInt c : rows) {
+            LiveProfile p = LiveProfile.of(m, c);
+            int t = p.peakTime(), at = p.assignedPeakTime();
+            boolean all = c.isEmpty();
+            Long claimedTime = all && claim != null ? (long) claim.time() : null;
+            Long claimed = all && claim != null ? claim.claimedBytes() : null;
+            Long atClaim = null;
+            if (claim != null && claim.time() >= 0 && claim.time() < p.steps()) atClaim = p.logicalAt(claim.time());
+            b.row(all ? "all" : Integer.toString(c.getAsInt()), (long) t, instructionAt(m, t), p.peakBytes(),
+                    (long) at, p.assignedPeakBytes(), claimedTime, claimed, atClaim);
+        }
+        b.note("peak_bytes: logical bytes (ShapeUtil::ByteSizeOf of each value's shape) live at the first step "
+                + "with the most; assigned: the dump's size= (tiling padding included); a value is live from "
+                + "start to end of its BufferLiveRange, both inclusive");
+        if (claim == null) {
+            b.note("this dump prints no peak claim (\"Live ranges at T (peak)\")");
+        } else {
+            for (String n : claimNotes(m, claim)) b.note(n);
+        }
+        return b.build();
+    }
+
+    /** Says how bufq's figures relate to the dump's claim, naming XLA's quirk when it explains a difference. */
+    static List<String> claimNotes(Module m, PeakClaim claim) {
+        List<String> notes = new ArrayList<>();
+        LiveProfile all = LiveProfile.of(m, OptionalInt.empty());
+        int ours = all.peakTime();
+        int ct = claim.time();
+        long atClaim = ct >= 0 && ct < all.steps() ? all.logicalAt(ct) : -1;
+        if (claim.cumulative()) {
+            if (atClaim == claim.claimedBytes()) {
+                notes.add("the dump's claimed " + Bytes.grouped(claim.claimedBytes()) + " bytes at step " + ct
+                        + " equal bufq's recomputation at that step");
+            } else {
+                notes.add("MISMATCH: the dump claims " + Bytes.grouped(claim.claimedBytes()) + " bytes at step " + ct
+                        + " but the values live there sum to " + Bytes.grouped(atClaim) + " bytes");
+            }
+        }
+        if (ours != ct) {
+            int xla = LiveProfile.xlaPeakMoment(m);
+            String why = xla == ct
+                    ? "bufq reproduces step " + ct + " by emulating ComputePeakMemoryMoment"
+                    : "emulating ComputePeakMemoryMoment gives step " + xla + ", so the difference is not fully explained";
+            notes.add("the dump's peak step " + ct + " (" + Bytes.human(atClaim) + " live) is not bufq's first maximum, "
+                    + "step " + ours + " (" + Bytes.human(all.peakBytes()) + "): XLA keeps a value counted one step "
+                    + "past its end and weighs a tuple element as its whole tuple's table when it picks the moment; "
+                    + why);
+        }
+        return notes;
+    }
+
+    static Table liveAt(Module m, OptionalInt color, int t, long peak, long smallThreshold, TilingModel tiling) {
+        boolean extra = tiling != null && tiling != TilingModel.TPU && tiling != TilingModel.NONE;
+        Table.Builder b = Table.builder()
+                .title("values live at step " + t + " (" + instructionAt(m, t) + ")"
+                        + (color.isPresent() ? ", color " + color.getAsInt() : ""))
+                .column("value", ColumnType.STRING).column("allocation", ColumnType.INT)
+                .column("logical", ColumnType.BYTES).column("share", ColumnType.PERCENT)
+                .column("assigned", ColumnType.BYTES).column("padding", ColumnType.BYTES);
+        if (extra) b.column("tiled_" + tiling.name(), ColumnType.BYTES);
+        b.column("shape", ColumnType.STRING).column("op_name", ColumnType.STRING).column("source", ColumnType.STRING);
+        List<HloValue> live = new ArrayList<>();
+        for (HloValue v : m.liveAt(t)) if (color.isEmpty() || v.color() == color.getAsInt()) live.add(v);
+        live.sort(Comparator.comparingLong(HloValue::logicalSize).reversed().thenComparing(HloValue::label));
+        long smallLogical = 0, smallAssigned = 0, smallTiled = 0;
+        int small = 0;
+        for (HloValue v : live) {
+            long tiled = extra ? tiling.paddedBytes(v.shape()) : 0;
+            if (v.logicalSize() < smallThreshold) {
+                small++;
+                smallLogical += v.logicalSize();
+                smallAssigned += v.size();
+                smallTiled += tiled;
+                continue;
+            }
+            HloInstruction ins = m.instruction(v.name());
+            List<Object> row = new ArrayList<>(List.of(v.label(), (long) v.allocation(), v.logicalSize(),
+                    Bytes.share(v.logicalSize(), peak), v.size(), v.size() - v.logicalSize()));
+            if (extra) row.add(tiled);
+            row.add(v.shape().text());
+            row.add(ins == null ? null : ins.opName());
+            row.add(source(ins));
+            b.row(row);
+        }
+        if (small > 0) {
+            List<Object> row = new ArrayList<>();
+            row.add("small (" + small + " value" + (small == 1 ? "" : "s") + ")");
+            row.add(null);
+            row.add(smallLogical);
+            row.add(Bytes.share(smallLogical, peak));
+            row.add(smallAssigned);
+            row.add(smallAssigned - smallLogical);
+            if (extra) row.add(smallTiled);
+            row.add(null);
+            row.add(null);
+            row.add(null);
+            b.row(row);
+        }
+        b.note(live.size() + " values, " + Bytes.human(peak) + " logical; values under "
+                + Bytes.human(smallThreshold) + " fold into the small row");
+        return b.build();
+    }
+
+    static String instructionAt(Module m, int t) {
+        List<String> seq = m.sequence();
+        return t >= 0 && t < seq.size() ? seq.get(t) : (t >= 0 && t == m.steps() - 1 ? "(end)" : null);
+    }
+
+    static String source(HloInstruction ins) {
+        if (ins == null || ins.sourceFile() == null || ins.sourceFile().isEmpty()) return null;
+        return ins.sourceLine() > 0 ? ins.sourceFile() + ":" + ins.sourceLine() : ins.sourceFile();
+    }
+}

@@ -1,0 +1,144 @@
+package bufq.analysis;
+
+import bufq.model.Module;
+import bufq.table.Output;
+import bufq.table.TextBlock;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.OptionalInt;
+
+/**
+ * {@code timeline}: live logical bytes per step as a terminal bar chart in Unicode eighth blocks,
+ * scaled to a width. With more steps than columns each column shows the maximum of its bucket of
+ * steps, so the peak is never averaged away.
+ */
+final class TimelineChart {
+    static final int HEIGHT = 8;
+    private static final char[] BLOCKS = {'▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'};
+    private static final int NAME_MAX = 18;
+
+    private TimelineChart() {}
+
+    static List<Output> run(Module m, OptionalInt color, int width) {
+        if (m.steps() == 0) return List.of(new TextBlock(
+                "no live ranges in this dump: a timeline needs the HloLiveRange section\n"));
+        LiveProfile p = LiveProfile.of(m, color);
+        return List.of(new TextBlock(render(m, p.logical(), color, width)));
+    }
+
+    static String render(Module m, long[] bytes, OptionalInt color, int width) {
+        int steps = bytes.length;
+        int peakT = LiveProfile.firstMax(bytes);
+        long max = bytes[peakT];
+        String[] ylabels = new String[HEIGHT + 1];
+        ylabels[0] = Bytes.human(max);
+        ylabels[HEIGHT / 2] = Bytes.human(max / 2);
+        ylabels[HEIGHT] = "0";
+        int lw = 0;
+        for (String s : ylabels) if (s != null) lw = Math.max(lw, s.length());
+        int plot = Math.max(8, width - lw - 2);
+        int bucket = steps <= plot ? 1 : (steps + plot - 1) / plot;
+        int cols = (steps + bucket - 1) / bucket;
+        long[] col = new long[cols];
+        for (int t = 0; t < steps; t++) col[t / bucket] = Math.max(col[t / bucket], bytes[t]);
+        int peakC = peakT / bucket;
+
+        StringBuilder out = new StringBuilder();
+        out.append("live bytes (logical), ").append(color.isPresent() ? "color " + color.getAsInt() : "all colors")
+                .append(": peak ").append(Bytes.human(max)).append(" at step ").append(peakT)
+                .append(" (").append(name(m, peakT)).append(")");
+        if (bucket > 1) out.append("; 1 column = ").append(bucket).append(" steps, max shown");
+        out.append('\n');
+        for (int r = 0; r < HEIGHT; r++) {
+            String label = ylabels[r] == null ? "" : ylabels[r];
+            out.append(" ".repeat(lw - label.length())).append(label).append(' ')
+                    .append(ylabels[r] == null ? '│' : '┤');
+            StringBuilder line = new StringBuilder();
+            int base = (HEIGHT - 1 - r) * 8;
+            for (int c = 0; c < cols; c++) {
+                int fill = Math.max(0, Math.min(8, eighths(col[c], max) - base));
+                line.append(fill == 0 ? ' ' : BLOCKS[fill - 1]);
+            }
+            out.append(stripEnd(line)).append('\n');
+        }
+        int[] marks = marks(cols, peakC);
+        char[] axis = new char[cols];
+        Arrays.fill(axis, '─');
+        for (int c : marks) axis[c] = '┬';
+        axis[peakC] = '▲';
+        out.append(" ".repeat(lw - 1)).append("0 └").append(axis).append('\n');
+        String pad = " ".repeat(lw + 2);
+        Labels steps_ = new Labels(plot), names = new Labels(plot);
+        // The peak is placed first so it always gets its label.
+        steps_.place("peak " + peakT, peakC);
+        names.place(name(m, peakT), peakC);
+        for (int c : marks) {
+            if (c == peakC) continue;
+            int t = c == cols - 1 ? steps - 1 : c * bucket;
+            if (steps_.place(Integer.toString(t), c)) names.place(name(m, t), c);
+        }
+        out.append(stripEnd(new StringBuilder(pad).append(steps_.text()))).append('\n');
+        out.append(stripEnd(new StringBuilder(pad).append(names.text()))).append('\n');
+        return out.toString();
+    }
+
+    /** Height of a column in eighths of a row; any non-zero value shows at least one eighth. */
+    static int eighths(long v, long max) {
+        if (v <= 0 || max <= 0) return 0;
+        int e = (int) Math.round((double) v / max * HEIGHT * 8);
+        return Math.max(1, e);
+    }
+
+    /** First, quarter points, last and peak columns. */
+    static int[] marks(int cols, int peakC) {
+        java.util.TreeSet<Integer> s = new java.util.TreeSet<>();
+        s.add(0);
+        s.add(cols - 1);
+        for (int q = 1; q < 4; q++) s.add(cols * q / 4);
+        s.add(peakC);
+        return s.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    static String name(Module m, int t) {
+        String n = PeakReport.instructionAt(m, t);
+        if (n == null) return "?";
+        return n.length() <= NAME_MAX ? n : n.substring(0, NAME_MAX - 1) + "…";
+    }
+
+    static String stripEnd(StringBuilder b) {
+        int e = b.length();
+        while (e > 0 && b.charAt(e - 1) == ' ') e--;
+        return b.substring(0, e);
+    }
+
+    /** One line of labels anchored at columns, never overlapping (one blank between labels). */
+    static final class Labels {
+        private final char[] line;
+        private final boolean[] used;
+
+        Labels(int width) {
+            line = new char[width];
+            Arrays.fill(line, ' ');
+            used = new boolean[line.length];
+        }
+
+        /** Left-aligned at {@code col}, else right-aligned ending there; false when neither fits. */
+        boolean place(String s, int col) {
+            return put(s, col) || put(s, col - s.length() + 1);
+        }
+
+        private boolean put(String s, int start) {
+            int end = start + s.length();
+            if (start < 0 || end > line.length) return false;
+            for (int i = Math.max(0, start - 1); i < Math.min(line.length, end + 1); i++) if (used[i]) return false;
+            for (int i = 0; i < s.length(); i++) {
+                line[start + i] = s.charAt(i);
+                used[start + i] = true;
+            }
+            return true;
+        }
+
+        String text() { return new String(line); }
+    }
+}

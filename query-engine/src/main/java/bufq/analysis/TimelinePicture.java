@@ -1,0 +1,186 @@
+package bufq.analysis;
+
+import bufq.model.Module;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+
+/**
+ * {@code timeline --svg/--html}: live logical bytes per step as a standalone picture, stacked by
+ * colour, with axes and the peak marked. The HTML page adds a hover read-out (step, instruction,
+ * bytes per colour) with inline script only, so it works offline and as an attachment.
+ */
+final class TimelinePicture {
+    static final int W = 960, H = 420, LEFT = 84, RIGHT = 24, TOP = 44, BOTTOM = 64;
+
+    private TimelinePicture() {}
+
+    /** The data behind a picture: per-colour live bytes, stacked in colour order. */
+    record Series(List<Integer> colors, List<long[]> bytes, long[] total) {
+        static Series of(Module m, OptionalInt color) {
+            List<Integer> cs = new ArrayList<>();
+            List<long[]> bs = new ArrayList<>();
+            List<Integer> candidates = color.isPresent() ? List.of(color.getAsInt()) : m.colors();
+            long[] total = new long[m.steps()];
+            for (int c : candidates) {
+                long[] b = LiveProfile.of(m, OptionalInt.of(c)).logical();
+                boolean any = false;
+                for (long x : b) any |= x != 0;
+                if (!any && !color.isPresent()) continue;
+                cs.add(c);
+                bs.add(b);
+                for (int t = 0; t < b.length; t++) total[t] += b[t];
+            }
+            return new Series(cs, bs, total);
+        }
+    }
+
+    static String svg(Module m, OptionalInt color) {
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + svgElement(m, color);
+    }
+
+    static String svgElement(Module m, OptionalInt color) {
+        StringBuilder o = new StringBuilder();
+        o.append("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"chart\" width=\"").append(W).append("\" height=\"")
+                .append(H).append("\" viewBox=\"0 0 ").append(W).append(' ').append(H)
+                .append("\" font-family=\"sans-serif\" font-size=\"12\">\n");
+        String title = m.handle() + ": live bytes by step" + (color.isPresent() ? " (color " + color.getAsInt() + ")" : "");
+        o.append("<title>").append(Xml.esc(title)).append("</title>\n");
+        o.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
+        o.append("<text x=\"").append(LEFT).append("\" y=\"24\" font-size=\"16\" font-weight=\"bold\">")
+                .append(Xml.esc(title)).append("</text>\n");
+        int steps = m.steps();
+        if (steps == 0) {
+            o.append("<text x=\"").append(LEFT).append("\" y=\"").append(H / 2)
+                    .append("\">no live ranges in this dump</text>\n</svg>\n");
+            return o.toString();
+        }
+        Series s = Series.of(m, color);
+        int peakT = LiveProfile.firstMax(s.total());
+        long max = Math.max(1, s.total()[peakT]);
+        double pw = W - LEFT - RIGHT, ph = H - TOP - BOTTOM;
+        double dx = pw / steps;
+        long[] base = new long[steps];
+        for (int i = 0; i < s.colors().size(); i++) {
+            long[] b = s.bytes().get(i);
+            long[] top = new long[steps];
+            for (int t = 0; t < steps; t++) top[t] = base[t] + b[t];
+            StringBuilder d = new StringBuilder();
+            for (int t = 0; t < steps; t++) {
+                double y = y(top[t], max, ph);
+                d.append(t == 0 ? "M" : "L").append(Xml.n(LEFT + t * dx)).append(',').append(Xml.n(y))
+                        .append('H').append(Xml.n(LEFT + (t + 1) * dx));
+            }
+            for (int t = steps - 1; t >= 0; t--) {
+                d.append('L').append(Xml.n(LEFT + (t + 1) * dx)).append(',').append(Xml.n(y(base[t], max, ph)))
+                        .append('H').append(Xml.n(LEFT + t * dx));
+            }
+            d.append('Z');
+            o.append("<path class=\"series\" d=\"").append(d).append("\" fill=\"").append(Xml.color(s.colors().get(i)))
+                    .append("\" fill-opacity=\"0.85\"><title>color ").append(s.colors().get(i)).append("</title></path>\n");
+            base = top;
+        }
+        axes(o, m, steps, max, dx, ph);
+        double px = LEFT + (peakT + 0.5) * dx;
+        o.append("<line id=\"peak\" x1=\"").append(Xml.n(px)).append("\" x2=\"").append(Xml.n(px)).append("\" y1=\"")
+                .append(TOP).append("\" y2=\"").append(Xml.n(TOP + ph)).append("\" stroke=\"#c00\" stroke-dasharray=\"4 3\"/>\n");
+        String label = "peak " + Bytes.human(s.total()[peakT]) + " at step " + peakT + " (" + TimelineChart.name(m, peakT) + ")";
+        boolean right = px > LEFT + pw * 0.6;
+        o.append("<text x=\"").append(Xml.n(right ? px - 4 : px + 4)).append("\" y=\"").append(TOP + 12)
+                .append("\" fill=\"#c00\" text-anchor=\"").append(right ? "end" : "start").append("\">")
+                .append(Xml.esc(label)).append("</text>\n");
+        legend(o, s);
+        o.append("<line id=\"cursor\" x1=\"0\" x2=\"0\" y1=\"").append(TOP).append("\" y2=\"").append(Xml.n(TOP + ph))
+                .append("\" stroke=\"#333\" visibility=\"hidden\"/>\n");
+        o.append("</svg>\n");
+        return o.toString();
+    }
+
+    private static double y(long v, long max, double ph) { return TOP + ph - (double) v / max * ph; }
+
+    private static void axes(StringBuilder o, Module m, int steps, long max, double dx, double ph) {
+        double x0 = LEFT, y0 = TOP + ph, x1 = W - RIGHT;
+        o.append("<g stroke=\"#333\" fill=\"none\"><line x1=\"").append(x0).append("\" y1=\"").append(Xml.n(y0))
+                .append("\" x2=\"").append(x1).append("\" y2=\"").append(Xml.n(y0)).append("\"/><line x1=\"").append(x0)
+                .append("\" y1=\"").append(TOP).append("\" x2=\"").append(x0).append("\" y2=\"").append(Xml.n(y0))
+                .append("\"/></g>\n");
+        for (int i = 0; i <= 4; i++) {
+            long v = max * i / 4;
+            double y = y(v, max, ph);
+            o.append("<line x1=\"").append(x0 - 4).append("\" x2=\"").append(x0).append("\" y1=\"").append(Xml.n(y))
+                    .append("\" y2=\"").append(Xml.n(y)).append("\" stroke=\"#333\"/>");
+            o.append("<text x=\"").append(x0 - 6).append("\" y=\"").append(Xml.n(y + 4))
+                    .append("\" text-anchor=\"end\">").append(Xml.esc(Bytes.human(v))).append("</text>\n");
+        }
+        int ticks = Math.min(steps, 8);
+        for (int i = 0; i < ticks; i++) {
+            int t = ticks == 1 ? 0 : (int) Math.round((double) i * (steps - 1) / (ticks - 1));
+            double x = LEFT + (t + 0.5) * dx;
+            o.append("<line x1=\"").append(Xml.n(x)).append("\" x2=\"").append(Xml.n(x)).append("\" y1=\"")
+                    .append(Xml.n(y0)).append("\" y2=\"").append(Xml.n(y0 + 4)).append("\" stroke=\"#333\"/>");
+            o.append("<text x=\"").append(Xml.n(x)).append("\" y=\"").append(Xml.n(y0 + 16))
+                    .append("\" text-anchor=\"middle\">").append(t).append("<title>")
+                    .append(Xml.esc(PeakReport.instructionAt(m, t))).append("</title></text>\n");
+        }
+        o.append("<text x=\"").append(Xml.n(LEFT + (W - LEFT - RIGHT) / 2.0)).append("\" y=\"").append(H - 28)
+                .append("\" text-anchor=\"middle\">step (position in the instruction sequence)</text>\n");
+        o.append("<text transform=\"translate(16,").append(Xml.n(TOP + ph / 2))
+                .append(") rotate(-90)\" text-anchor=\"middle\">live bytes (logical)</text>\n");
+    }
+
+    private static void legend(StringBuilder o, Series s) {
+        double x = LEFT;
+        for (int c : s.colors()) {
+            o.append("<rect x=\"").append(Xml.n(x)).append("\" y=\"").append(H - 16).append("\" width=\"12\" height=\"12\" fill=\"")
+                    .append(Xml.color(c)).append("\"/><text x=\"").append(Xml.n(x + 16)).append("\" y=\"").append(H - 6)
+                    .append("\">color ").append(c).append("</text>\n");
+            x += 90;
+        }
+    }
+
+    static String html(Module m, OptionalInt color) {
+        String title = m.handle() + ": live bytes by step";
+        String css = "body{font-family:sans-serif;margin:16px;color:#222}"
+                + "#tip{position:absolute;display:none;background:#fff;border:1px solid #888;padding:4px 8px;"
+                + "font-size:12px;pointer-events:none;white-space:pre}";
+        String body = "<h1 style=\"font-size:18px\">" + Xml.esc(title) + "</h1>\n" + svgElement(m, color)
+                + "<div id=\"tip\"></div>\n<p>Hover the chart for the step, its instruction and the live bytes.</p>";
+        return Xml.xhtml(title, css, body, script(m, color));
+    }
+
+    private static String script(Module m, OptionalInt color) {
+        StringBuilder js = new StringBuilder();
+        int steps = m.steps();
+        Series s = steps == 0 ? new Series(List.of(), List.of(), new long[0]) : Series.of(m, color);
+        js.append("var names=[");
+        for (int t = 0; t < steps; t++) js.append(t == 0 ? "" : ",").append(Xml.js(PeakReport.instructionAt(m, t)));
+        js.append("];\nvar colors=").append(s.colors()).append(";\nvar bytes=[");
+        for (int i = 0; i < s.bytes().size(); i++) {
+            js.append(i == 0 ? "[" : ",[");
+            long[] b = s.bytes().get(i);
+            for (int t = 0; t < b.length; t++) js.append(t == 0 ? "" : ",").append(b[t]);
+            js.append(']');
+        }
+        js.append("];\nvar L=").append(LEFT).append(",PW=").append(W - LEFT - RIGHT).append(",N=").append(steps).append(";\n");
+        js.append("""
+                function human(b){var u=['B','KiB','MiB','GiB','TiB'],i=0;while(b>=1024&&i<u.length-1){b/=1024;i++;}
+                  return (i==0?b:b.toFixed(1))+u[i];}
+                var svg=document.getElementById('chart'),tip=document.getElementById('tip'),cur=document.getElementById('cursor');
+                svg.addEventListener('mousemove',function(e){
+                  if(N==0)return;
+                  var p=svg.createSVGPoint();p.x=e.clientX;p.y=e.clientY;
+                  var q=p.matrixTransform(svg.getScreenCTM().inverse());
+                  var t=Math.floor((q.x-L)/PW*N);
+                  if(t<0||t>=N){tip.style.display='none';cur.setAttribute('visibility','hidden');return;}
+                  var total=0,lines=[];
+                  for(var i=0;i<colors.length;i++){total+=bytes[i][t];lines.push('color '+colors[i]+': '+human(bytes[i][t]));}
+                  tip.textContent='step '+t+': '+names[t]+'\\n'+human(total)+' live ('+total+' bytes)'+(colors.length>1?'\\n'+lines.join('\\n'):'');
+                  tip.style.left=(e.pageX+12)+'px';tip.style.top=(e.pageY+12)+'px';tip.style.display='block';
+                  var x=L+(t+0.5)*PW/N;cur.setAttribute('x1',x);cur.setAttribute('x2',x);cur.setAttribute('visibility','visible');
+                });
+                svg.addEventListener('mouseleave',function(){tip.style.display='none';cur.setAttribute('visibility','hidden');});
+                """);
+        return js.toString();
+    }
+}

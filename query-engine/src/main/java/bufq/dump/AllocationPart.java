@@ -1,0 +1,108 @@
+package bufq.dump;
+
+import bufq.model.BufferAllocation;
+import bufq.model.HloValue;
+import bufq.model.Shape;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The allocation section: {@code allocation i: size N, flags:} lines, each followed by its
+ * {@code value: <id name{idx} @c> (size=,offset=): shape} lines, and {@code Total bytes used: N}.
+ * Also reads the {@code Total bytes used} line that jaxlib 0.10 puts atop the values file.
+ */
+final class AllocationPart extends Part {
+    final List<BufferAllocation> allocations = new ArrayList<>();
+    final List<HloValue> values = new ArrayList<>();
+    Long totalBytes;
+    boolean sawHeader;
+
+    private final Interner in;
+    // The allocation being read; its value ids are gathered until the next allocation line.
+    private AllocationLine current;
+    private List<Long> currentIds;
+
+    private AllocationPart(Interner in) { this.in = in; }
+
+    static AllocationPart parse(String text, int from, int to, Interner in) {
+        AllocationPart p = new AllocationPart(in);
+        p.read(new Lines(text, from, to, 1));
+        return p;
+    }
+
+    private void read(Lines ls) {
+        while (ls.next()) {
+            lines = ls.number;
+            if (ls.isBlank()) continue;
+            try {
+                if (ls.startsWith(" value: <")) {
+                    value(ls.line(), ls.number);
+                } else if (ls.startsWith("allocation ")) {
+                    finish();
+                    current = AllocationLine.parse(ls.line(), false, in);
+                    currentIds = new ArrayList<>();
+                } else if (ls.startsWith("Total bytes used:")) {
+                    totalBytes = total(ls.line());
+                } else if (ls.startsWith("BufferAssignment:")) {
+                    sawHeader = true;
+                } else {
+                    warn(ls.number, "expected an allocation, value or 'Total bytes used' line, found '" + clip(ls.line()) + "'");
+                }
+            } catch (Cursor.Bad | ShapeSyntaxException e) {
+                if (ls.atEnd() && ls.lastUnterminated) truncatedAt = ls.number;
+                else warn(ls.number, e.getMessage());
+            }
+        }
+        if (ls.lastUnterminated && truncatedAt == 0 && lines > 0) truncatedAt = lines;
+        finish();
+    }
+
+    private void finish() {
+        if (current != null) allocations.add(current.toAllocation(true, currentIds));
+        current = null;
+    }
+
+    // ' value: <' id ' ' name ['{' idx '}'] [' (phi)'] ' @' color '> (size=' N ',offset=' N '): ' shape
+    private void value(String line, long lineNo) {
+        Cursor c = new Cursor(line);
+        c.expect(" value: <");
+        long id = c.number();
+        c.expect(" ");
+        int nameStart = c.pos;
+        while (!c.atEnd() && c.peek() != '{' && c.peek() != ' ' && c.peek() != '>') c.pos++;
+        String name = in.name(line.substring(nameStart, c.pos));
+        if (name.isEmpty()) throw c.bad("expected a value name");
+        String index = "{}";
+        boolean indexPrinted = false;
+        if (c.peek() == '{') {
+            index = in.name(c.upTo("}") + "}");
+            indexPrinted = true;
+        }
+        boolean phi = c.match(" (phi)");
+        int color = 0;
+        if (c.match(" @")) color = c.intNumber();   // TF-era values without a colour omit it
+        c.expect("> (size=");
+        long size = c.number();
+        c.expect(",offset=");
+        long offset = c.number();
+        c.expect("): ");
+        Shape shape = in.shape(c.rest());
+        if (current == null) throw new Cursor.Bad("value line before any allocation line");
+        currentIds.add(id);
+        values.add(new HloValue(id, name, index, indexPrinted, phi, color, size, offset, current.index, shape,
+                List.of(), List.of(), null));
+    }
+
+    /** {@code Total bytes used: N[ (human)]}. */
+    static long total(String line) {
+        Cursor c = new Cursor(line);
+        c.expect("Total bytes used:");
+        while (c.peek() == ' ') c.pos++;
+        return c.number();
+    }
+
+    static String clip(String s) {
+        return s.length() > 60 ? s.substring(0, 57) + "..." : s;
+    }
+}

@@ -1,0 +1,122 @@
+package bufq.dump;
+
+import bufq.model.Module;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Entry point of the reader. PATH rules: a dump file joins its siblings (same prefix, same
+ * directory: {@code -buffer-assignment.txt}, {@code -buffer-assignment-values.txt},
+ * {@code -live-range.txt}, {@code -memory-usage-report.txt}, each possibly {@code .gz}); a
+ * directory gives every module under it; any other file is read as stdout-framed text or as a
+ * single dump judged by its content.
+ */
+public final class DumpLoader {
+    private DumpLoader() {}
+
+    /** Finds the modules named by {@code paths} without parsing them. */
+    public static List<ModuleSource> discover(List<Path> paths) throws LoadException {
+        Map<String, List<DumpFile>> groups = new LinkedHashMap<>();
+        for (Path p : paths) {
+            if (!Files.exists(p)) throw new LoadException(p.toString(), "no such file or directory");
+            if (Files.isDirectory(p)) {
+                int before = groups.size();
+                List<Path> files;
+                try (Stream<Path> walk = Files.walk(p)) {
+                    files = walk.filter(Files::isRegularFile)
+                            .filter(f -> FileKind.of(f.getFileName().toString()) != FileKind.OTHER)
+                            .sorted().toList();
+                } catch (IOException | java.io.UncheckedIOException e) {
+                    throw new LoadException(p.toString(), "cannot read directory: " + e.getMessage());
+                }
+                for (Path f : files) add(groups, f);
+                if (groups.size() == before && files.isEmpty()) {
+                    throw new LoadException(p.toString(), "no buffer-assignment dumps in " + p);
+                }
+            } else {
+                String fileName = p.getFileName().toString();
+                if (FileKind.of(fileName) != FileKind.OTHER) {
+                    String prefix = FileKind.prefix(fileName);
+                    Path dir = p.toAbsolutePath().getParent();
+                    List<Path> siblings = new ArrayList<>();
+                    try (Stream<Path> list = Files.list(dir)) {
+                        list.filter(f -> {
+                            String n = f.getFileName().toString();
+                            return FileKind.of(n) != FileKind.OTHER && FileKind.prefix(n).equals(prefix);
+                        }).sorted().forEach(siblings::add);
+                    } catch (IOException e) {
+                        throw new LoadException(p.toString(), "cannot list directory: " + e.getMessage());
+                    }
+                    Path given = p.getParent();
+                    for (Path s : siblings) add(groups, given == null ? s.getFileName() : given.resolve(s.getFileName()));
+                } else {
+                    String text = DumpFile.of(p).read();
+                    if (Frames.isFramed(text)) {
+                        for (DumpFile f : Frames.split(p.toString(), text)) addFrame(groups, p.toString(), f);
+                    } else {
+                        ModuleReader.checkLooksLikeDump(p.toString(), text);
+                        String key = p.toString();
+                        groups.computeIfAbsent(key, k -> new ArrayList<>())
+                                .add(new DumpFile(p.toString(), FileKind.OTHER, null, text));
+                    }
+                }
+            }
+        }
+        List<ModuleSource> out = new ArrayList<>();
+        for (Map.Entry<String, List<DumpFile>> e : groups.entrySet()) out.add(source(e.getKey(), e.getValue()));
+        return out;
+    }
+
+    /** Discovers and loads every module. */
+    public static List<Module> load(List<Path> paths) throws LoadException {
+        List<ModuleSource> sources = discover(paths);
+        List<Module> out = new ArrayList<>(sources.size());
+        for (ModuleSource s : sources) out.add(s.load());
+        return out;
+    }
+
+    /**
+     * Loads one module from text held in memory (tests, fuzzers). The name decides the kind as a
+     * file name would; framed text is split into its files.
+     */
+    public static Module loadText(String fileName, String text) throws LoadException {
+        List<DumpFile> files;
+        if (Frames.isFramed(text)) {
+            files = Frames.split(fileName, text);
+        } else {
+            if (FileKind.of(fileName) == FileKind.OTHER) ModuleReader.checkLooksLikeDump(fileName, text);
+            files = List.of(DumpFile.inMemory(fileName, text));
+        }
+        return source(FileKind.prefix(fileName), files).load();
+    }
+
+    private static void add(Map<String, List<DumpFile>> groups, Path f) {
+        String key = (f.getParent() == null ? "" : f.getParent() + "/") + FileKind.prefix(f.getFileName().toString());
+        List<DumpFile> g = groups.computeIfAbsent(key, k -> new ArrayList<>());
+        for (DumpFile d : g) if (d.path() != null && d.path().equals(f)) return;
+        g.add(DumpFile.of(f));
+    }
+
+    private static void addFrame(Map<String, List<DumpFile>> groups, String source, DumpFile f) {
+        String key = source + "#" + FileKind.prefix(f.name());
+        groups.computeIfAbsent(key, k -> new ArrayList<>()).add(f);
+    }
+
+    private static ModuleSource source(String key, List<DumpFile> files) {
+        List<DumpFile> sorted = new ArrayList<>(files);
+        sorted.sort(Comparator.comparingInt(f -> f.kind().ordinal() == FileKind.BUFFER_ASSIGNMENT.ordinal() ? -1 : f.kind().ordinal()));
+        String fileName = sorted.get(0).name();
+        int slash = Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\'));
+        String stem = FileKind.prefix(fileName.substring(slash + 1));
+        String program = DumpNames.program(stem);
+        return new ModuleSource(key, program != null ? program : stem, DumpNames.number(stem), sorted);
+    }
+}

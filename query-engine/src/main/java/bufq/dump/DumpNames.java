@@ -1,0 +1,55 @@
+package bufq.dump;
+
+/**
+ * What a file-name stem says: {@code module_NNNN.<name>.<backend>_after_optimizations}. Flattened
+ * copies ({@code owner_repo__path-module_0003.jit__threefry_seed.cpu}) carry the same parts anywhere
+ * in the name, so the last {@code module_<digits>} is searched for.
+ */
+final class DumpNames {
+    private DumpNames() {}
+
+    /** Index just after {@code module_<digits>}, or -1. */
+    private static int[] moduleMarker(String stem) {
+        int from = stem.length();
+        while (true) {
+            int i = stem.lastIndexOf("module_", from);
+            if (i < 0) return null;
+            int j = i + "module_".length();
+            int k = j;
+            while (k < stem.length() && Character.isDigit(stem.charAt(k))) k++;
+            if (k > j && k - j <= 9) return new int[] {j, k};
+            from = i - 1;
+            if (from < 0) return null;
+        }
+    }
+
+    static int number(String stem) {
+        int[] m = moduleMarker(stem);
+        return m == null ? -1 : Integer.parseInt(stem.substring(m[0], m[1]));
+    }
+
+    /** Program name after {@code module_NNNN.}, or null. */
+    static String program(String stem) {
+        int[] m = moduleMarker(stem);
+        if (m == null || m[1] >= stem.length() || stem.charAt(m[1]) != '.') return null;
+        int start = m[1] + 1;
+        int dot = stem.indexOf('.', start);
+        String p = dot < 0 ? stem.substring(start) : stem.substring(start, dot);
+        return p.isEmpty() ? null : p;
+    }
+
+    /** {@code cpu}, {@code gpu}, {@code tpu} from the backend word, or null when the name has none. */
+    static String backend(String stem) {
+        String s = stem;
+        int a = s.indexOf("_after_optimizations");
+        if (a >= 0) s = s.substring(0, a);
+        int[] m = moduleMarker(s);
+        String tail = m == null ? s : s.substring(m[1]);
+        String p = program(s);
+        if (p != null) tail = tail.substring(Math.min(tail.length(), 1 + p.length()));
+        if (tail.endsWith(".cpu") || tail.equals("cpu") || tail.contains(".cpu.")) return "cpu";
+        if (tail.endsWith("_gpu") || tail.endsWith(".gpu") || tail.contains("_gpu.")) return "gpu";
+        if (tail.endsWith(".tpu") || tail.contains("_tpu")) return "tpu";
+        return null;
+    }
+}

@@ -1,0 +1,208 @@
+package bufq.dump;
+
+import bufq.model.LiveRange;
+import bufq.model.PeakClaim;
+import bufq.model.StackTraceNode;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code HloLiveRange (max T):} section:
+ * <pre>
+ * 'HloLiveRange (max ' T '):'
+ * '  InstructionSequence:'   ('    ' TIME ':' NAME)*
+ * '  BufferLiveRange:'       ('    ' NAME '{' IDX '}:' START '-' END)*
+ * '  Live ranges at ' P ' (peak):'
+ *                            ('    ' KEY ': ' N ' bytes' [' (cumulative: ' M ' bytes)'])*
+ * '  Stack trace breakdown for peak usage: ' N ' bytes'   (numbers may be grouped by spaces)
+ *                            tree lines, indented by '├── ', '└── ', '│   ', '    '
+ * </pre>
+ */
+final class LiveRangePart extends Part {
+    int maxTime = -1;
+    final List<String> sequence = new ArrayList<>();
+    /** key (name{idx}) to range, and the relative line each was read on. */
+    final Map<String, LiveRange> ranges = new LinkedHashMap<>();
+    final Map<String, Long> rangeLines = new LinkedHashMap<>();
+    PeakClaim peak;
+    long stackBytes = -1;
+    StackTraceNode stack;
+
+    private final Interner in;
+    private int mode; // 1 sequence, 2 ranges, 3 peak, 4 stack
+    private int peakTime;
+    private final List<PeakClaim.Entry> peakEntries = new ArrayList<>();
+    private boolean cumulative;
+    private final List<Object[]> stackLines = new ArrayList<>(); // {depth, label, percent, total, current, remaining}
+
+    private LiveRangePart(Interner in) { this.in = in; }
+
+    static LiveRangePart parse(String text, int from, int to, Interner in) {
+        LiveRangePart p = new LiveRangePart(in);
+        p.read(new Lines(text, from, to, 1));
+        return p;
+    }
+
+    private void read(Lines ls) {
+        while (ls.next()) {
+            lines = ls.number;
+            if (ls.isBlank()) continue;
+            String line = ls.line();
+            try {
+                if (line.startsWith("HloLiveRange (max ")) {
+                    Cursor c = new Cursor(line, "HloLiveRange (max ".length(), line.length());
+                    maxTime = c.intNumber();
+                    c.expect("):");
+                } else if (line.equals("  InstructionSequence:")) {
+                    mode = 1;
+                } else if (line.equals("  BufferLiveRange:")) {
+                    mode = 2;
+                } else if (line.startsWith("  Live ranges at ")) {
+                    Cursor c = new Cursor(line, "  Live ranges at ".length(), line.length());
+                    peakTime = c.intNumber();
+                    c.expect(" (peak):");
+                    mode = 3;
+                    peak = new PeakClaim(peakTime, List.of(), false);
+                } else if (line.startsWith("  Stack trace breakdown for peak usage:")) {
+                    Cursor c = new Cursor(line, "  Stack trace breakdown for peak usage:".length(), line.length());
+                    stackBytes = bytes(c);
+                    mode = 4;
+                } else if (line.startsWith("    ")) {
+                    switch (mode) {
+                        case 1 -> sequenceLine(line);
+                        case 2 -> rangeLine(line, ls.number);
+                        case 3 -> peakLine(line);
+                        case 4 -> stackLine(line);
+                        default -> throw new Cursor.Bad("expected a section header before this line");
+                    }
+                } else {
+                    throw new Cursor.Bad("expected a live-range section line, found '" + AllocationPart.clip(line) + "'");
+                }
+            } catch (Cursor.Bad e) {
+                if (ls.atEnd() && ls.lastUnterminated) truncatedAt = ls.number;
+                else warn(ls.number, e.getMessage());
+            }
+        }
+        if (ls.lastUnterminated && truncatedAt == 0 && lines > 0) truncatedAt = lines;
+        if (peak != null) peak = new PeakClaim(peakTime, peakEntries, cumulative);
+        stack = buildTree();
+    }
+
+    // '    ' TIME ':' NAME
+    private void sequenceLine(String line) {
+        Cursor c = new Cursor(line, 4, line.length());
+        int t = c.intNumber();
+        c.expect(":");
+        if (t != sequence.size()) throw c.bad("expected time " + sequence.size() + " in the sequence");
+        sequence.add(in.name(c.rest()));
+    }
+
+    // '    ' NAME '{' IDX '}:' START '-' END
+    private void rangeLine(String line, long lineNo) {
+        int colon = line.lastIndexOf(':');
+        if (colon < 5) throw new Cursor.Bad("expected 'name{index}:start-end'");
+        String key = line.substring(4, colon);
+        if (!key.endsWith("}")) key = key + "{}";
+        Cursor c = new Cursor(line, colon + 1, line.length());
+        int s = c.intNumber();
+        c.expect("-");
+        int e = c.intNumber();
+        if (!c.atEnd()) throw c.bad("expected end of line");
+        key = in.name(key);
+        ranges.put(key, new LiveRange(s, e));
+        rangeLines.put(key, lineNo);
+    }
+
+    // '    ' KEY ': ' N ' bytes' [' (cumulative: ' M ' bytes)']
+    private void peakLine(String line) {
+        int sep = line.lastIndexOf(": ", line.indexOf(" bytes") < 0 ? line.length() : line.indexOf(" bytes"));
+        if (sep < 4) throw new Cursor.Bad("expected 'name: N bytes'");
+        String key = line.substring(4, sep);
+        Cursor c = new Cursor(line, sep + 2, line.length());
+        long b = c.number();
+        c.expect(" bytes");
+        long cum = -1;
+        if (c.match(" (cumulative: ")) {
+            cum = c.number();
+            c.expect(" bytes)");
+            cumulative = true;
+        }
+        if (!c.atEnd()) throw c.bad("expected end of line");
+        peakEntries.add(new PeakClaim.Entry(in.name(key), b, cum));
+    }
+
+    /** A byte count whose digits may be grouped by spaces ({@code 57 600 bytes}). */
+    private static long bytes(Cursor c) {
+        while (c.peek() == ' ') c.pos++;
+        long v = 0;
+        int digits = 0;
+        while (!c.atEnd()) {
+            char ch = c.peek();
+            if (ch >= '0' && ch <= '9') {
+                if (v > (Long.MAX_VALUE - (ch - '0')) / 10) throw c.bad("number too large for 64 bits");
+                v = v * 10 + (ch - '0');
+                digits++;
+                c.pos++;
+            } else if (ch == ' ' && digits > 0 && c.pos + 1 < c.end && Character.isDigit(c.s.charAt(c.pos + 1))) {
+                c.pos++;
+            } else break;
+        }
+        if (digits == 0) throw c.bad("expected a byte count");
+        c.expect(" bytes");
+        return v;
+    }
+
+    // indentation of tree glyphs, then LABEL ' (' PCT '%, total: ' N ' bytes, current: ' N ' bytes, remaining: ' N ' bytes)'
+    private void stackLine(String line) {
+        int i = 4;
+        while (i < line.length()) {
+            char ch = line.charAt(i);
+            if (ch == ' ' || ch == '│' || ch == '├' || ch == '└' || ch == '─') i++;
+            else break;
+        }
+        int depth = i <= 4 ? 0 : (i - 6) / 4;
+        int open = line.lastIndexOf(" (");
+        while (open > i && !Character.isDigit(line.charAt(open + 2))) open = line.lastIndexOf(" (", open - 1);
+        if (open <= i) throw new Cursor.Bad("expected 'label (P%, total: N bytes, ...)'");
+        String label = line.substring(i, open);
+        Cursor c = new Cursor(line, open + 2, line.length());
+        int ps = c.pos;
+        while (!c.atEnd() && (Character.isDigit(c.peek()) || c.peek() == '.')) c.pos++;
+        double pct;
+        try { pct = Double.parseDouble(line.substring(ps, c.pos)); } catch (NumberFormatException e) { throw c.bad("expected a percentage"); }
+        c.expect("%, total:");
+        long total = bytes(c);
+        c.expect(", current:");
+        long current = bytes(c);
+        c.expect(", remaining:");
+        long remaining = bytes(c);
+        c.expect(")");
+        stackLines.add(new Object[] {depth, in.name(label), pct, total, current, remaining});
+    }
+
+    private StackTraceNode buildTree() {
+        if (stackLines.isEmpty()) return null;
+        int[] at = {0};
+        List<StackTraceNode> roots = children(at, 0);
+        if (roots.size() == 1) return roots.get(0);
+        long total = 0;
+        for (StackTraceNode r : roots) total += r.total();
+        return new StackTraceNode("(all)", 100.0, total, 0, 0, roots);
+    }
+
+    private List<StackTraceNode> children(int[] at, int depth) {
+        List<StackTraceNode> out = new ArrayList<>();
+        while (at[0] < stackLines.size()) {
+            Object[] l = stackLines.get(at[0]);
+            int d = (int) l[0];
+            if (d < depth) break;
+            at[0]++;
+            List<StackTraceNode> kids = children(at, d + 1);
+            out.add(new StackTraceNode((String) l[1], (double) l[2], (long) l[3], (long) l[4], (long) l[5], kids));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,125 @@
+package bufq.dump;
+
+import bufq.model.BufferAllocation;
+import bufq.model.HloInstruction;
+import bufq.model.HloValue;
+import bufq.model.LiveRange;
+import bufq.model.Module;
+import bufq.model.Shape;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Joins the parsed parts of one module: values get their Used-values details (by id) and their
+ * BufferLiveRange (by name and canonical index); instructions get their time from the
+ * InstructionSequence. Every join that fails is a warning naming the line.
+ */
+final class ModuleAssembler {
+    private ModuleAssembler() {}
+
+    static Module assemble(ModuleSource source, List<ModuleReader.Region> regions) {
+        Warnings w = new Warnings();
+        List<BufferAllocation> allocations = new ArrayList<>();
+        List<HloValue> rawValues = new ArrayList<>();
+        Long total = null;
+        Map<Long, ValuesPart.Details> details = new HashMap<>();
+        Map<String, HloInstruction> defined = new LinkedHashMap<>();
+        LiveRangePart live = null;
+        ModuleReader.Region liveRegion = null;
+        ReportPart report = null;
+        boolean hasDetails = false;
+        String truncatedAt = null;
+
+        for (ModuleReader.Region r : regions) {
+            Part p = r.part;
+            for (Part.Note n : p.notes) w.add(r.file.name(), r.firstLine + n.line() - 1, n.message());
+            for (int i = 0; i < p.dropped; i++) w.add(r.file.name(), 0, "(warning not kept)");
+            if (p.truncatedAt > 0 && truncatedAt == null) {
+                long at = r.firstLine + p.truncatedAt - 1;
+                truncatedAt = r.file.name() + ":" + at;
+                w.add(r.file.name(), at, "file ends in the middle of a line (truncated?); loaded what it holds");
+            }
+            if (p instanceof AllocationPart a) {
+                allocations.addAll(a.allocations);
+                rawValues.addAll(a.values);
+                if (a.totalBytes != null && total == null) total = a.totalBytes;
+            } else if (p instanceof ValuesPart v) {
+                hasDetails = true;
+                details.putAll(v.details);
+                for (Map.Entry<String, HloInstruction> e : v.instructions.entrySet()) defined.putIfAbsent(e.getKey(), e.getValue());
+            } else if (p instanceof LiveRangePart l) {
+                if (live == null) { live = l; liveRegion = r; }
+                else w.add(r.file.name(), r.firstLine, "second HloLiveRange section ignored");
+            } else if (p instanceof ReportPart rp && report == null) {
+                report = rp;
+            }
+        }
+
+        // A module known only from its report: allocations with the report's (rounded) sizes.
+        if (allocations.isEmpty() && report != null) {
+            for (AllocationLine a : report.allocations.values()) allocations.add(a.toAllocation(true, List.of()));  // exact only where printed in plain bytes
+            allocations.sort((x, y) -> Integer.compare(x.index(), y.index()));
+        }
+        if (total == null && report != null) total = report.total();
+
+        // Values joined with details and live ranges.
+        Map<String, LiveRange> ranges = live == null ? Map.of() : live.ranges;
+        Set<String> joined = new HashSet<>();
+        List<HloValue> values = new ArrayList<>(rawValues.size());
+        boolean tiles = false;
+        for (HloValue v : rawValues) {
+            ValuesPart.Details d = details.get(v.id());
+            LiveRange lr = ranges.get(v.key());
+            if (lr != null) joined.add(v.key());
+            if (!tiles && hasTiles(v.shape())) tiles = true;
+            values.add(new HloValue(v.id(), v.name(), v.index(), v.indexPrinted(), v.phi(), v.color(), v.size(),
+                    v.offset(), v.allocation(), v.shape(), d == null ? List.of() : d.positions(),
+                    d == null ? List.of() : d.uses(), lr));
+        }
+        if (live != null && !rawValues.isEmpty()) {
+            for (Map.Entry<String, LiveRange> e : ranges.entrySet()) {
+                if (!joined.contains(e.getKey())) {
+                    w.add(liveRegion.file.name(), liveRegion.firstLine + live.rangeLines.get(e.getKey()) - 1,
+                            "live range of '" + e.getKey() + "' matches no value in the allocation section");
+                }
+            }
+        }
+
+        // Instructions: sequenced ones in time order, then the others in dump order.
+        List<String> sequence = live == null ? List.of() : live.sequence;
+        List<HloInstruction> instructions = new ArrayList<>(Math.max(sequence.size(), defined.size()));
+        Set<String> seen = new HashSet<>();
+        for (int t = 0; t < sequence.size(); t++) {
+            String name = sequence.get(t);
+            if (!seen.add(name)) continue;
+            HloInstruction d = defined.get(name);
+            instructions.add(d == null ? HloInstruction.sequenced(name, t) : d.withTime(t));
+        }
+        for (HloInstruction d : defined.values()) if (!seen.contains(d.name())) instructions.add(d);
+
+        String stem = source.name();
+        String fileName = source.dumpFiles().get(0).name();
+        int slash = Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\'));
+        String backend = DumpNames.backend(FileKind.prefix(fileName.substring(slash + 1)));
+        if (backend == null) backend = tiles ? "tpu" : "unknown";
+
+        Module.Info info = new Module.Info(stem, stem, source.number(), backend, source.files(),
+                live == null ? -1 : live.maxTime, total, live == null ? null : live.peak,
+                live == null ? -1 : live.stackBytes, live == null ? null : live.stack,
+                report == null ? new TreeMap<>() : report.colorTotals, hasDetails, truncatedAt);
+        return new Module(info, allocations, values, instructions, sequence, w.kept(), w.count());
+    }
+
+    private static boolean hasTiles(Shape s) {
+        if (!s.tiles().isEmpty()) return true;
+        for (Shape e : s.tupleElements()) if (hasTiles(e)) return true;
+        return false;
+    }
+}

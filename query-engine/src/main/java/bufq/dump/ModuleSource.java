@@ -1,0 +1,30 @@
+package bufq.dump;
+
+import bufq.model.Module;
+
+import java.util.List;
+
+/**
+ * One module found by {@link DumpLoader#discover}: its files, not yet parsed. {@link #load()} parses
+ * them (in parallel) into a {@link Module}.
+ *
+ * @param key    unique key: the directory and file prefix shared by the module's files
+ * @param name   program name ({@code jit_step}), or the file stem when the name has none
+ * @param number module number from {@code module_NNNN}, or -1
+ * @param dumpFiles the files, buffer-assignment first
+ */
+public record ModuleSource(String key, String name, int number, List<DumpFile> dumpFiles) {
+    public ModuleSource {
+        dumpFiles = List.copyOf(dumpFiles);
+    }
+
+    /** Display names of the module's files. */
+    public List<String> files() {
+        return dumpFiles.stream().map(DumpFile::name).toList();
+    }
+
+    /** Parses the module. */
+    public Module load() throws LoadException {
+        return ModuleReader.read(this);
+    }
+}

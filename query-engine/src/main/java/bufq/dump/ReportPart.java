@@ -1,0 +1,94 @@
+package bufq.dump;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A memory usage report, either style:
+ * <pre>
+ * 'Total bytes used: ' N ' (' HUMAN ')'            then 'Allocations sorted by size:' rows
+ *     CUM '; ' REST '; allocation ' I ': size ' HUMAN ...   and the same allocation lines again below
+ * 'Memory Space: ' NAME ' (color=' C ')'            per-colour style
+ * 'Total bytes: ' N ' (' HUMAN ')'
+ * </pre>
+ * The per-allocation tables ({@code cumulative_size; size; offset; ...}) are not kept: the dump's
+ * own allocation section says the same exactly.
+ */
+final class ReportPart extends Part {
+    Long totalBytes;
+    final TreeMap<Integer, Long> colorTotals = new TreeMap<>();
+    /** Allocations named by the report, by index (sizes rounded unless in plain bytes). */
+    final Map<Integer, AllocationLine> allocations = new LinkedHashMap<>();
+
+    private final Interner in;
+    private int color = -1;
+
+    private ReportPart(Interner in) { this.in = in; }
+
+    static ReportPart parse(String text, int from, int to, Interner in) {
+        ReportPart p = new ReportPart(in);
+        p.read(new Lines(text, from, to, 1));
+        return p;
+    }
+
+    /** True when {@code text} starts like a memory usage report. */
+    static boolean looksLikeReport(String text) {
+        int i = 0;
+        while (i < text.length() && Character.isWhitespace(text.charAt(i))) i++;
+        if (text.startsWith("Memory Space:", i)) return true;
+        if (!text.startsWith("Total bytes used:", i)) return false;
+        int nl = text.indexOf('\n', i);
+        int j = nl < 0 ? text.length() : nl;
+        while (j < text.length() && Character.isWhitespace(text.charAt(j))) j++;
+        return text.startsWith("Allocations sorted by size", j);
+    }
+
+    private void read(Lines ls) {
+        while (ls.next()) {
+            lines = ls.number;
+            if (ls.isBlank()) continue;
+            String line = ls.line();
+            try {
+                if (line.startsWith("Total bytes used:")) {
+                    totalBytes = AllocationPart.total(line);
+                } else if (line.startsWith("Memory Space:")) {
+                    int c = line.lastIndexOf("(color=");
+                    if (c < 0) throw new Cursor.Bad("expected '(color=N)' after the memory space name");
+                    Cursor cur = new Cursor(line, c + "(color=".length(), line.length());
+                    color = cur.intNumber();
+                    cur.expect(")");
+                } else if (line.startsWith("Total bytes:")) {
+                    Cursor cur = new Cursor(line, "Total bytes:".length(), line.length());
+                    while (cur.peek() == ' ') cur.pos++;
+                    long n = cur.number();
+                    if (color < 0) throw new Cursor.Bad("expected 'Memory Space:' before 'Total bytes:'");
+                    colorTotals.merge(color, n, Math::addExact);
+                } else if (line.startsWith("allocation ")) {
+                    allocation(line);
+                } else {
+                    int a = line.indexOf("; allocation ");
+                    if (a >= 0) allocation(line.substring(a + 2));
+                }
+            } catch (Cursor.Bad | ShapeSyntaxException | ArithmeticException e) {
+                if (ls.atEnd() && ls.lastUnterminated) truncatedAt = ls.number;
+                else warn(ls.number, e.getMessage());
+            }
+        }
+        if (ls.lastUnterminated && truncatedAt == 0 && lines > 0) truncatedAt = lines;
+    }
+
+    private void allocation(String line) {
+        AllocationLine a = AllocationLine.parse(line, true, in);
+        allocations.putIfAbsent(a.index, a);
+    }
+
+    /** The report's grand total: {@code Total bytes used}, else the sum over colours, else null. */
+    Long total() {
+        if (totalBytes != null) return totalBytes;
+        if (colorTotals.isEmpty()) return null;
+        long s = 0;
+        for (long v : colorTotals.values()) s = Math.addExact(s, v);
+        return s;
+    }
+}

@@ -1,0 +1,30 @@
+package bufq.dump;
+
+import bufq.model.LoadWarning;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Warnings of one module, capped in memory: the first {@link #CAP} are kept, the rest only counted. */
+final class Warnings {
+    static final int CAP = 100;
+
+    private final List<LoadWarning> kept = new ArrayList<>();
+    private int count;
+
+    synchronized void add(String file, long line, String message) {
+        count++;
+        if (kept.size() < CAP) kept.add(new LoadWarning(file, line, message));
+    }
+
+    synchronized void addAll(Warnings other) {
+        for (LoadWarning w : other.kept) {
+            count++;
+            if (kept.size() < CAP) kept.add(w);
+        }
+        count += other.count - other.kept.size();
+    }
+
+    synchronized List<LoadWarning> kept() { return List.copyOf(kept); }
+    synchronized int count() { return count; }
+}

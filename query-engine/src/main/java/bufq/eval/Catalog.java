@@ -1,0 +1,149 @@
+package bufq.eval;
+
+import bufq.table.ColumnType;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The entities a query can start with and their fields. Immutable: {@link #withField} returns a new
+ * catalog, so a compiled query keeps the fields it was checked against.
+ */
+public final class Catalog {
+    /** Lists the rows of an entity for one module. */
+    interface RowSource {
+        List<?> rows(EvalContext ctx);
+    }
+
+    /** Whether a row is live somewhere in {@code [from, to]}. */
+    interface LiveTest {
+        boolean overlaps(Object row, int from, int to, EvalContext ctx);
+    }
+
+    /** Rows live somewhere in {@code [from, to]} found through the interval index, in row order. */
+    interface LiveIndex {
+        List<?> candidates(int from, int to, EvalContext ctx);
+    }
+
+    record FieldDef(FieldInfo info, Getter getter) {}
+
+    record Entity(String name, String doc, Map<String, FieldDef> fields, List<String> defaults, RowSource rows,
+                  LiveTest live, LiveIndex index) {
+        Entity with(FieldDef f) {
+            Map<String, FieldDef> m = new LinkedHashMap<>(fields);
+            m.put(f.info().name(), f);
+            return new Entity(name, doc, java.util.Collections.unmodifiableMap(m), defaults, rows, live, index);
+        }
+    }
+
+    private final Map<String, Entity> entities;
+
+    Catalog(Map<String, Entity> entities) {
+        this.entities = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(entities));
+    }
+
+    /** values, allocations, instructions and steps with the fields of issue 3 and a few extras. */
+    public static Catalog standard() { return StandardFields.CATALOG; }
+
+    /**
+     * A catalog with one more (or a replaced) field, e.g. from a script. {@code fn} gets the row
+     * object and returns a value of {@code type} (Integer/Float etc. are widened; anything else is
+     * null); an exception it throws fails the running query with a message naming the field.
+     *
+     * @throws IllegalArgumentException for an unknown entity or a name that is not a plain identifier
+     */
+    public Catalog withField(String entity, String name, ColumnType type, String doc, Function<Object, Object> fn) {
+        Entity e = entities.get(entity);
+        if (e == null) throw new IllegalArgumentException("unknown entity '" + entity + "'; expected one of " + entities());
+        if (name == null || !name.matches("[A-Za-z_][A-Za-z0-9_]*") || bufq.lang.Lexer.KEYWORDS.contains(name.toLowerCase(java.util.Locale.ROOT)))
+            throw new IllegalArgumentException("field name '" + name + "' must be an identifier and not a keyword");
+        Getter g = (row, ctx) -> {
+            Object v;
+            try {
+                v = fn.apply(row);
+            } catch (RuntimeException ex) {
+                throw new FieldFailure(name, ex);
+            }
+            return coerce(v, type);
+        };
+        Map<String, Entity> m = new LinkedHashMap<>(entities);
+        m.put(entity, e.with(new FieldDef(new FieldInfo(name, type, doc == null ? "" : doc), g)));
+        return new Catalog(m);
+    }
+
+    /** Entity names in a stable order. */
+    public List<String> entities() { return List.copyOf(entities.keySet()); }
+
+    /** Fields of {@code entity} in a stable order; empty for an unknown entity. */
+    public List<FieldInfo> fields(String entity) {
+        Entity e = entities.get(entity);
+        if (e == null) return List.of();
+        List<FieldInfo> out = new ArrayList<>();
+        for (FieldDef f : e.fields().values()) out.add(f.info());
+        return out;
+    }
+
+    /** One field, or null. */
+    public FieldInfo field(String entity, String name) {
+        FieldDef f = def(entity, name);
+        return f == null ? null : f.info();
+    }
+
+    /** One-line description of an entity, or null. */
+    public String doc(String entity) {
+        Entity e = entities.get(entity);
+        return e == null ? null : e.doc();
+    }
+
+    /** The columns shown when a query has no {@code show}. */
+    public List<String> defaultColumns(String entity) {
+        Entity e = entities.get(entity);
+        return e == null ? List.of() : e.defaults();
+    }
+
+    /** The row objects of {@code entity} in {@code ctx}'s module (what field functions receive). */
+    public List<?> rows(String entity, EvalContext ctx) {
+        Entity e = entities.get(entity);
+        if (e == null) throw new IllegalArgumentException("unknown entity '" + entity + "'");
+        return e.rows().rows(ctx);
+    }
+
+    /** The value of one field of one row, as a query would see it. */
+    public Object value(String entity, String field, Object row, EvalContext ctx) {
+        FieldDef f = def(entity, field);
+        if (f == null) throw new IllegalArgumentException("unknown field '" + field + "' for " + entity);
+        return f.getter().get(row, ctx);
+    }
+
+    Entity entity(String name) { return entities.get(name); }
+
+    FieldDef def(String entity, String name) {
+        Entity e = entities.get(entity);
+        return e == null ? null : e.fields().get(name);
+    }
+
+    /** Widens a script's result to the column type's Java type; null when it does not fit. */
+    static Object coerce(Object v, ColumnType type) {
+        if (v == null) return null;
+        return switch (type) {
+            case INT, BYTES -> v instanceof Number n && !(v instanceof Double d && (d.isNaN() || d.isInfinite()))
+                    ? Long.valueOf(n.longValue()) : null;
+            case FLOAT, PERCENT -> v instanceof Number n ? Double.valueOf(n.doubleValue()) : null;
+            case STRING -> v instanceof String || v instanceof Character ? v.toString() : null;
+            case BOOL -> v instanceof Boolean ? v : null;
+            case LIST -> v instanceof List<?> l ? List.copyOf(l.stream().map(x -> x == null ? "null" : x).toList()) : null;
+        };
+    }
+
+    /** A script field threw; the query reports it by name. */
+    static final class FieldFailure extends RuntimeException {
+        final String field;
+
+        FieldFailure(String field, RuntimeException cause) {
+            super(cause.getMessage(), cause, false, false);
+            this.field = field;
+        }
+    }
+}

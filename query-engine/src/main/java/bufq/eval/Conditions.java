@@ -1,0 +1,261 @@
+package bufq.eval;
+
+import bufq.eval.Plan.LiveSlot;
+import bufq.eval.Plan.Pred;
+import bufq.lang.Ast;
+import bufq.lang.Ast.*;
+import bufq.lang.Diagnostic;
+import bufq.lang.Names;
+import bufq.lang.QueryException;
+import bufq.table.ColumnType;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/** Type-checks a {@code where} expression and compiles it to closures; regexes are compiled here, once. */
+final class Conditions {
+    private final Catalog.Entity entity;
+    private final String src;
+    final List<LiveSlot> slots = new ArrayList<>();
+    final Map<Live, Integer> slotOf = new IdentityHashMap<>();
+
+    Conditions(Catalog.Entity entity, String src) {
+        this.entity = entity;
+        this.src = src;
+    }
+
+    /** A typed operand: a field getter or a constant. */
+    private record Operand(Expr expr, ColumnType type, Getter getter, Object constant) {
+        boolean literal() { return getter == null; }
+        Object get(Object row, EvalContext ctx) { return getter == null ? constant : getter.get(row, ctx); }
+    }
+
+    Pred compile(Expr e) throws QueryException {
+        if (e instanceof And a) {
+            Pred[] ps = compileAll(a.terms());
+            return (row, run) -> {
+                for (Pred p : ps) if (!p.test(row, run)) return false;
+                return true;
+            };
+        }
+        if (e instanceof Or o) {
+            Pred[] ps = compileAll(o.terms());
+            return (row, run) -> {
+                for (Pred p : ps) if (p.test(row, run)) return true;
+                return false;
+            };
+        }
+        if (e instanceof Not n) {
+            Pred p = compile(n.operand());
+            return (row, run) -> !p.test(row, run);
+        }
+        if (e instanceof Live l) {
+            int slot = slots.size();
+            slots.add(new LiveSlot(l.from(), l.to(), l.during()));
+            slotOf.put(l, slot);
+            Catalog.LiveTest t = entity.live();
+            return (row, run) -> t.overlaps(row, run.from()[slot], run.to()[slot], run.ctx());
+        }
+        if (e instanceof Compare c) return compare(c);
+        if (e instanceof Match m) return match(m);
+        if (e instanceof In in) return in(in);
+        if (e instanceof IsNull n) {
+            Operand o = operand(n.operand());
+            boolean neg = n.negated();
+            return (row, run) -> (o.get(row, run.ctx()) == null) != neg;
+        }
+        if (e instanceof Call c) {
+            throw new QueryException(c.start(), c.end(), "aggregate " + c.function().text() + "() is only allowed in show and order by");
+        }
+        Operand o = operand(e);
+        if (o.type() == ColumnType.BOOL) {
+            return (row, run) -> Boolean.TRUE.equals(o.get(row, run.ctx()));
+        }
+        String hint = o.literal() ? "" : "; compare it, e.g. " + text(e) + (o.type() == ColumnType.STRING ? " = \"...\"" : " > 0");
+        throw new QueryException(e.start(), e.end(), "expected a condition but found " + describe(o) + hint);
+    }
+
+    private Pred[] compileAll(List<Expr> terms) throws QueryException {
+        Pred[] ps = new Pred[terms.size()];
+        for (int i = 0; i < ps.length; i++) ps[i] = compile(terms.get(i));
+        return ps;
+    }
+
+    private Pred compare(Compare c) throws QueryException {
+        Operand l = operand(c.left());
+        Operand r = operand(c.right());
+        for (Operand o : List.of(l, r)) {
+            if (o.type() == ColumnType.LIST)
+                throw new QueryException(o.expr().start(), o.expr().end(), "cannot compare " + describe(o)
+                        + "; lists can only be tested with 'is null'");
+        }
+        String op = c.op();
+        if (numeric(l.type()) && numeric(r.type())) {
+            return (row, run) -> {
+                Object a = l.get(row, run.ctx());
+                Object b = a == null ? null : r.get(row, run.ctx());
+                return b != null && test(op, Values.compareNumbers(a, b));
+            };
+        }
+        if (l.type() == r.type() && l.type() == ColumnType.STRING) {
+            return (row, run) -> {
+                Object a = l.get(row, run.ctx());
+                Object b = a == null ? null : r.get(row, run.ctx());
+                return b != null && test(op, ((String) a).compareTo((String) b));
+            };
+        }
+        if (l.type() == r.type() && l.type() == ColumnType.BOOL) {
+            if (!op.equals("=") && !op.equals("!="))
+                throw new QueryException(c.opStart(), c.opEnd(), "booleans can only be compared with = or !=, found '" + op + "'");
+            return (row, run) -> {
+                Object a = l.get(row, run.ctx());
+                Object b = a == null ? null : r.get(row, run.ctx());
+                return b != null && a.equals(b) == op.equals("=");
+            };
+        }
+        throw mismatch(l, r, "compare");
+    }
+
+    private QueryException mismatch(Operand l, Operand r, String verb) {
+        if (!l.literal() && r.literal()) {
+            return new QueryException(r.expr().start(), r.expr().end(), "expected " + article(l.type()) + " to " + verb
+                    + " with " + describe(l) + " but found " + describe(r));
+        }
+        if (l.literal() && !r.literal()) {
+            return new QueryException(l.expr().start(), l.expr().end(), "expected " + article(r.type()) + " to " + verb
+                    + " with " + describe(r) + " but found " + describe(l));
+        }
+        return new QueryException(l.expr().start(), r.expr().end(), "cannot " + verb + " " + describe(l) + " with " + describe(r));
+    }
+
+    private Pred match(Match m) throws QueryException {
+        Operand l = operand(m.left());
+        if (l.type() != ColumnType.STRING) {
+            throw new QueryException(m.left().start(), m.opEnd(), "operator '" + (m.negated() ? "!~" : "~")
+                    + "' needs a string on its left but found " + describe(l));
+        }
+        Pattern p;
+        try {
+            p = Pattern.compile((String) m.pattern().value());
+        } catch (IllegalArgumentException ex) {
+            String why = ex instanceof PatternSyntaxException pe ? pe.getDescription() : ex.getMessage();
+            throw new QueryException(m.pattern().start(), m.pattern().end(),
+                    "bad regular expression: " + String.valueOf(why).toLowerCase(java.util.Locale.ROOT));
+        } catch (StackOverflowError ex) {
+            throw new QueryException(m.pattern().start(), m.pattern().end(), "regular expression nested too deeply");
+        }
+        boolean neg = m.negated();
+        return (row, run) -> {
+            Object a = l.get(row, run.ctx());
+            return a != null && p.matcher((String) a).find() != neg;
+        };
+    }
+
+    private Pred in(In in) throws QueryException {
+        Operand l = operand(in.left());
+        if (l.type() == ColumnType.LIST)
+            throw new QueryException(in.left().start(), in.left().end(), "cannot test " + describe(l) + " with 'in'");
+        List<Object> items = new ArrayList<>();
+        for (Expr item : in.items()) {
+            Operand r = operand(item);
+            if (!r.literal()) throw new QueryException(item.start(), item.end(), "expected a constant in the 'in' list but found " + describe(r));
+            boolean ok = numeric(l.type()) ? numeric(r.type()) : l.type() == r.type();
+            if (!ok) throw mismatch(l, r, "compare");
+            items.add(r.constant());
+        }
+        boolean neg = in.negated();
+        if (numeric(l.type())) {
+            Object[] ks = items.toArray();
+            return (row, run) -> {
+                Object a = l.get(row, run.ctx());
+                if (a == null) return false;
+                for (Object k : ks) if (Values.compareNumbers(a, k) == 0) return !neg;
+                return neg;
+            };
+        }
+        Set<Object> set = new HashSet<>(items);
+        return (row, run) -> {
+            Object a = l.get(row, run.ctx());
+            return a != null && set.contains(a) != neg;
+        };
+    }
+
+    private Operand operand(Expr e) throws QueryException {
+        if (e instanceof Literal lit) {
+            Object v = lit.value();
+            ColumnType t = v instanceof Long ? ColumnType.INT : v instanceof Double ? ColumnType.FLOAT
+                    : v instanceof Boolean ? ColumnType.BOOL : ColumnType.STRING;
+            return new Operand(e, t, null, v);
+        }
+        if (e instanceof Field f) {
+            Catalog.FieldDef d = field(entity, f.name());
+            return new Operand(e, d.info().type(), d.getter(), null);
+        }
+        throw new QueryException(e.start(), e.end(), "expected a field or a value but found " + text(e));
+    }
+
+    /** The field named {@code n}, or the "unknown field ... did you mean" diagnostic. */
+    static Catalog.FieldDef field(Catalog.Entity entity, Name n) throws QueryException {
+        Catalog.FieldDef d = entity.fields().get(n.text());
+        if (d != null) return d;
+        List<String> near = Names.near(n.text(), entity.fields().keySet());
+        throw new QueryException(new Diagnostic(n.start(), n.end(), "unknown field '" + n.text() + "' for " + entity.name(), near));
+    }
+
+    static boolean numeric(ColumnType t) {
+        return t == ColumnType.INT || t == ColumnType.BYTES || t == ColumnType.FLOAT || t == ColumnType.PERCENT;
+    }
+
+    private static boolean test(String op, int c) {
+        return switch (op) {
+            case "=" -> c == 0;
+            case "!=" -> c != 0;
+            case "<" -> c < 0;
+            case "<=" -> c <= 0;
+            case ">" -> c > 0;
+            default -> c >= 0;
+        };
+    }
+
+    private String describe(Operand o) {
+        if (o.literal()) {
+            return switch (o.type()) {
+                case STRING -> "string " + text(o.expr());
+                case BOOL -> "boolean " + text(o.expr());
+                default -> "number " + text(o.expr());
+            };
+        }
+        return typeName(o.type()) + " field '" + text(o.expr()) + "'";
+    }
+
+    private String text(Ast.Spanned s) {
+        int a = Math.max(0, Math.min(s.start(), src.length())), b = Math.max(a, Math.min(s.end(), src.length()));
+        return src.substring(a, b);
+    }
+
+    private static String article(ColumnType t) {
+        return switch (t) {
+            case INT, BYTES, FLOAT, PERCENT -> "a number";
+            case STRING -> "a string";
+            case BOOL -> "true or false";
+            case LIST -> "a list";
+        };
+    }
+
+    static String typeName(ColumnType t) {
+        return switch (t) {
+            case INT -> "integer";
+            case BYTES -> "bytes";
+            case FLOAT -> "number";
+            case PERCENT -> "percentage";
+            case STRING -> "string";
+            case BOOL -> "boolean";
+            case LIST -> "list";
+        };
+    }
+}

@@ -1,0 +1,190 @@
+package bufq.eval;
+
+import bufq.eval.Plan.Agg;
+import bufq.eval.Plan.Col;
+import bufq.eval.Plan.LiveSlot;
+import bufq.eval.Plan.Run;
+import bufq.eval.Plan.Sort;
+import bufq.lang.Ast;
+import bufq.lang.Diagnostic;
+import bufq.lang.Names;
+import bufq.lang.QueryException;
+import bufq.model.Module;
+import bufq.table.Table;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Runs a {@link Plan} on one module: resolve times, pick rows (interval index or scan), filter, group, sort, limit. */
+final class Executor {
+    private Executor() {}
+
+    static Table run(Plan p, EvalContext ctx) throws QueryException {
+        List<String> notes = new ArrayList<>();
+        Run run = resolve(p.slots(), ctx, notes);
+        List<?> rows = p.indexSlot() >= 0
+                ? p.entity().index().candidates(run.from()[p.indexSlot()], run.to()[p.indexSlot()], ctx)
+                : p.entity().rows().rows(ctx);
+        List<Object[]> out = p.aggregated() ? grouped(p, rows, run) : plain(p, rows, run);
+        if (!p.sort().isEmpty()) out.sort(comparator(p.sort()));
+        if (p.limit() >= 0 && out.size() > p.limit()) out = out.subList(0, (int) Math.min(Integer.MAX_VALUE, p.limit()));
+
+        Table.Builder b = Table.builder();
+        for (int i = 0; i < p.visible(); i++) b.column(p.cols().get(i).name(), p.cols().get(i).type());
+        for (Object[] r : out) b.row(Arrays.asList(Arrays.copyOf(r, p.visible())));
+        for (String n : notes) b.note(n);
+        return b.build();
+    }
+
+    private static List<Object[]> plain(Plan p, List<?> rows, Run run) {
+        List<Object[]> out = new ArrayList<>();
+        int n = p.cols().size();
+        Getter[] gs = new Getter[n];
+        for (int i = 0; i < n; i++) gs[i] = p.cols().get(i).getter();
+        for (Object row : rows) {
+            if (p.where() != null && !p.where().test(row, run)) continue;
+            Object[] cells = new Object[n];
+            for (int i = 0; i < n; i++) cells[i] = gs[i].get(row, run.ctx());
+            out.add(cells);
+        }
+        return out;
+    }
+
+    private static List<Object[]> grouped(Plan p, List<?> rows, Run run) {
+        Map<List<Object>, Accumulator[]> groups = new LinkedHashMap<>();
+        List<Getter> keys = p.groupKeys();
+        List<Col> cols = p.cols();
+        if (keys.isEmpty()) groups.put(List.of(), accumulators(cols));
+        for (Object row : rows) {
+            if (p.where() != null && !p.where().test(row, run)) continue;
+            List<Object> key;
+            if (keys.isEmpty()) key = List.of();
+            else {
+                Object[] k = new Object[keys.size()];
+                for (int i = 0; i < k.length; i++) k[i] = keys.get(i).get(row, run.ctx());
+                key = Arrays.asList(k);
+            }
+            Accumulator[] acc = groups.computeIfAbsent(key, x -> accumulators(cols));
+            for (Accumulator a : acc) if (a != null) a.add(row, run.ctx());
+        }
+        List<Object[]> out = new ArrayList<>(groups.size());
+        for (Map.Entry<List<Object>, Accumulator[]> g : groups.entrySet()) {
+            Object[] cells = new Object[cols.size()];
+            for (int i = 0; i < cells.length; i++) {
+                Col c = cols.get(i);
+                cells[i] = c.agg() != null ? g.getValue()[i].result() : g.getKey().get(c.keyIndex());
+            }
+            out.add(cells);
+        }
+        return out;
+    }
+
+    private static Accumulator[] accumulators(List<Col> cols) {
+        Accumulator[] a = new Accumulator[cols.size()];
+        for (int i = 0; i < a.length; i++) if (cols.get(i).agg() != null) a[i] = new Accumulator(cols.get(i).agg());
+        return a;
+    }
+
+    /** Nulls sort last in either direction; ties keep row order (the sort is stable). */
+    private static Comparator<Object[]> comparator(List<Sort> keys) {
+        return (x, y) -> {
+            for (Sort s : keys) {
+                Object a = x[s.column()], b = y[s.column()];
+                if (a == null || b == null) {
+                    if (a != b) return a == null ? 1 : -1;
+                    continue;
+                }
+                int c = Values.compare(a, b);
+                if (c != 0) return s.desc() ? -c : c;
+            }
+            return 0;
+        };
+    }
+
+    private static Run resolve(List<LiveSlot> slots, EvalContext ctx, List<String> notes) throws QueryException {
+        int[] from = new int[slots.size()], to = new int[slots.size()];
+        for (int i = 0; i < from.length; i++) {
+            LiveSlot s = slots.get(i);
+            from[i] = time(s.from(), ctx.module(), notes);
+            to[i] = s.during() ? time(s.to(), ctx.module(), notes) : from[i];
+            if (from[i] > to[i]) {
+                throw new QueryException(s.from().start(), s.to().end(), "'live during' needs its first time before its second, found "
+                        + from[i] + ".." + to[i]);
+            }
+        }
+        return new Run(ctx, from, to);
+    }
+
+    private static int time(Ast.Time t, Module m, List<String> notes) throws QueryException {
+        if (t instanceof Ast.Step s) {
+            int max = m.info().maxTime();
+            if (s.step() > max) {
+                String note = max < 0 ? "this module has no live ranges, so nothing is live at step " + s.step()
+                        : "step " + s.step() + " is past the last step (" + max + ")";
+                if (!notes.contains(note)) notes.add(note);
+            }
+            return (int) s.step();
+        }
+        if (t instanceof Ast.Peak) {
+            int p = m.peakTime();
+            if (p < 0) throw new QueryException(t.start(), t.end(), "this module has no live ranges, so 'peak' is undefined");
+            return p;
+        }
+        Ast.Named n = (Ast.Named) t;
+        int time = m.timeOf(n.name());
+        if (time >= 0) return time;
+        if (m.instruction(n.name()) != null) {
+            throw new QueryException(t.start(), t.end(), "instruction '" + n.name() + "' is not in the instruction sequence");
+        }
+        throw new QueryException(new Diagnostic(t.start(), t.end(), "unknown instruction '" + n.name() + "' in module "
+                + m.handle() + "; expected a step number, 'peak' or a scheduled instruction name", Names.near(n.name(), m.sequence())));
+    }
+
+    /** One aggregate's running state. Sums of integers stay exact (overflow fails the query). */
+    private static final class Accumulator {
+        private final Agg agg;
+        private long count;
+        private long lsum;
+        private double dsum;
+        private boolean floating;
+        private Object best;
+
+        Accumulator(Agg agg) { this.agg = agg; }
+
+        void add(Object row, EvalContext ctx) {
+            if (agg.kind() == Plan.AggKind.COUNT) { count++; return; }
+            Object v = agg.arg().get(row, ctx);
+            if (v == null) return;
+            count++;
+            switch (agg.kind()) {
+                case SUM, AVG -> {
+                    if (v instanceof Long l && !floating) lsum = Math.addExact(lsum, l);
+                    else { floating = true; dsum += ((Number) v).doubleValue(); }
+                }
+                case MIN -> { if (best == null || Values.compare(v, best) < 0) best = v; }
+                case MAX -> { if (best == null || Values.compare(v, best) > 0) best = v; }
+                default -> { }
+            }
+        }
+
+        Object result() {
+            return switch (agg.kind()) {
+                case COUNT -> count;
+                case SUM -> {
+                    boolean integral = agg.argType() == bufq.table.ColumnType.INT || agg.argType() == bufq.table.ColumnType.BYTES;
+                    if (integral) yield floating ? (long) (lsum + dsum) : lsum;
+                    yield lsum + dsum;
+                }
+                case MIN, MAX -> best;
+                case AVG -> {
+                    if (count == 0) yield null;
+                    double avg = (lsum + dsum) / count;
+                    yield agg.argType() == bufq.table.ColumnType.BYTES ? (Object) Math.round(avg) : (Object) avg;
+                }
+            };
+        }
+    }
+}

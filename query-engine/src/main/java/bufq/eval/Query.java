@@ -1,0 +1,65 @@
+package bufq.eval;
+
+import bufq.lang.Ast;
+import bufq.lang.Parser;
+import bufq.lang.QueryException;
+import bufq.table.Column;
+import bufq.table.Table;
+import java.util.List;
+
+/**
+ * A compiled query: parsed and checked once against a {@link Catalog}, then run on any number of
+ * modules. Immutable and thread-safe. Neither method throws anything but {@link QueryException}.
+ */
+public final class Query {
+    private final String text;
+    private final Ast.Query ast;
+    private final Plan plan;
+
+    private Query(String text, Ast.Query ast, Plan plan) {
+        this.text = text;
+        this.ast = ast;
+        this.plan = plan;
+    }
+
+    /** Parses and checks {@code text}: unknown names, wrong types or arity and bad regexes fail here. */
+    public static Query compile(String text, Catalog catalog) throws QueryException {
+        String src = text == null ? "" : text;
+        try {
+            Ast.Query ast = Parser.parse(src);
+            return new Query(src, ast, Checker.check(ast, catalog == null ? Catalog.standard() : catalog, src));
+        } catch (RuntimeException | StackOverflowError e) {
+            // A bug in bufq must still reach the user as a message, never as a stack trace.
+            throw new QueryException(0, src.length(), "internal error compiling the query: " + e);
+        }
+    }
+
+    /**
+     * Runs on one module. Fails (with a span in the query) when a time cannot be resolved in this
+     * module ({@code live at fusion.9} where no such instruction exists) or a script field throws.
+     */
+    public Table run(EvalContext ctx) throws QueryException {
+        if (ctx == null || ctx.module() == null) throw new QueryException(0, text.length(), "no module loaded");
+        try {
+            return Executor.run(plan, ctx);
+        } catch (Catalog.FieldFailure f) {
+            throw new QueryException(0, text.length(), "field '" + f.field + "' failed: " + f.getMessage());
+        } catch (ArithmeticException e) {
+            throw new QueryException(0, text.length(), "numeric overflow while running the query");
+        } catch (RuntimeException | StackOverflowError e) {
+            throw new QueryException(0, text.length(), "internal error running the query: " + e);
+        }
+    }
+
+    public String text() { return text; }
+    /** The parsed tree (for printing and tools). */
+    public Ast.Query ast() { return ast; }
+    public String entity() { return ast.entity().text(); }
+
+    /** The result's columns, known before running. */
+    public List<Column> columns() {
+        return plan.cols().subList(0, plan.visible()).stream().map(c -> new Column(c.name(), c.type())).toList();
+    }
+
+    @Override public String toString() { return text; }
+}

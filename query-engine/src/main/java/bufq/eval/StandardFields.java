@@ -1,0 +1,205 @@
+package bufq.eval;
+
+import static bufq.table.ColumnType.BOOL;
+import static bufq.table.ColumnType.BYTES;
+import static bufq.table.ColumnType.INT;
+import static bufq.table.ColumnType.LIST;
+import static bufq.table.ColumnType.STRING;
+
+import bufq.eval.Catalog.Entity;
+import bufq.eval.Catalog.FieldDef;
+import bufq.model.BufferAllocation;
+import bufq.model.HloInstruction;
+import bufq.model.HloValue;
+import bufq.model.LiveRange;
+import bufq.model.Module;
+import bufq.model.Shape;
+import bufq.table.ColumnType;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The built-in entities and fields. Getters are plain lambdas over the model: no reflection. */
+final class StandardFields {
+    private StandardFields() {}
+
+    static final Catalog CATALOG = build();
+
+    private interface VF { Object get(HloValue v, EvalContext c); }
+    private interface AF { Object get(BufferAllocation a, EvalContext c); }
+    private interface IF { Object get(HloInstruction i, EvalContext c); }
+    private interface SF { Object get(Step s, EvalContext c); }
+
+    /** Collects fields in declaration order. */
+    private static final class Fields {
+        final Map<String, FieldDef> map = new LinkedHashMap<>();
+
+        Fields add(String name, ColumnType type, String doc, Getter g) {
+            map.put(name, new FieldDef(new FieldInfo(name, type, doc), g));
+            return this;
+        }
+
+        Map<String, FieldDef> done() { return Collections.unmodifiableMap(map); }
+    }
+
+    private static Getter v(VF f) { return (r, c) -> f.get((HloValue) r, c); }
+    private static Getter a(AF f) { return (r, c) -> f.get((BufferAllocation) r, c); }
+    private static Getter i(IF f) { return (r, c) -> f.get((HloInstruction) r, c); }
+    private static Getter s(SF f) { return (r, c) -> f.get((Step) r, c); }
+
+    private static Long l(long x) { return x; }
+    private static Long lineOrNull(int x) { return x < 0 ? null : Long.valueOf(x); }
+    private static String emptyToNull(String s) { return s == null || s.isEmpty() ? null : s; }
+
+    private static Catalog build() {
+        Map<String, Entity> m = new LinkedHashMap<>();
+        m.put("values", values());
+        m.put("allocations", allocations());
+        m.put("instructions", instructions());
+        m.put("steps", steps());
+        return new Catalog(m);
+    }
+
+    private static HloInstruction def(HloValue v, EvalContext c) { return c.module().instruction(v.name()); }
+
+    private static Entity values() {
+        Fields f = new Fields()
+                .add("id", INT, "value id, unique in the module", v((x, c) -> l(x.id())))
+                .add("name", STRING, "defining instruction", v((x, c) -> x.name()))
+                .add("index", STRING, "shape index in the defining instruction's output, {} for the whole", v((x, c) -> x.index()))
+                .add("label", STRING, "name as the allocation section prints it (fusion{0}, add.3)", v((x, c) -> x.label()))
+                .add("color", INT, "memory space of the value (0 default; TPU 1 = VMEM)", v((x, c) -> l(x.color())))
+                .add("size", BYTES, "size= in the allocation section (physical)", v((x, c) -> l(x.size())))
+                .add("offset", INT, "byte offset inside its allocation", v((x, c) -> l(x.offset())))
+                .add("allocation", INT, "index of the allocation holding it", v((x, c) -> l(x.allocation())))
+                .add("kind", STRING, "kind of its allocation (temp, parameter, output, ...)", v((x, c) -> {
+                    BufferAllocation al = c.module().allocation(x.allocation());
+                    return al == null ? null : al.kind();
+                }))
+                .add("shape", STRING, "shape with layout as printed", v((x, c) -> x.shape() == null ? null : x.shape().text()))
+                .add("dtype", STRING, "element type (f32, bf16, tuple, ...)", v((x, c) -> x.shape() == null ? null : x.shape().dtype()))
+                .add("dims", LIST, "dimensions", v((x, c) -> x.shape() == null || !x.shape().isArray() ? null : dims(x.shape())))
+                .add("layout", STRING, "layout text between braces (1,0:T(8,128))", v((x, c) -> x.shape() == null ? null : emptyToNull(x.shape().layoutText())))
+                .add("memory_space", INT, "S(n) of the layout, 0 when absent", v((x, c) -> x.shape() == null ? null : l(x.shape().memorySpace())))
+                .add("logical_size", BYTES, "bytes without padding (XLA's ByteSizeOf)", v((x, c) -> x.shape() == null ? null : l(x.logicalSize())))
+                .add("padded_size", BYTES, "bytes under the current tiling model", v((x, c) -> x.shape() == null ? null : l(c.tiling().paddedBytes(x.shape()))))
+                .add("padding", BYTES, "padded_size - logical_size", v((x, c) -> x.shape() == null ? null
+                        : l(c.tiling().paddedBytes(x.shape()) - x.logicalSize())))
+                .add("start", INT, "first step it is live (null without a live range)", v((x, c) -> x.range() == null ? null : l(x.range().start())))
+                .add("end", INT, "last step it is live, inclusive", v((x, c) -> x.range() == null ? null : l(x.range().end())))
+                .add("duration", INT, "number of steps it is live (end - start + 1)", v((x, c) -> x.range() == null ? null
+                        : l((long) x.range().end() - x.range().start() + 1)))
+                .add("opcode", STRING, "opcode of the defining instruction", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : d.opcode(); }))
+                .add("op_name", STRING, "metadata op_name of the defining instruction", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : d.opName(); }))
+                .add("source_file", STRING, "metadata source_file", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : d.sourceFile(); }))
+                .add("source_line", INT, "metadata source_line", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : lineOrNull(d.sourceLine()); }))
+                .add("uses", LIST, "uses as 'user, operand k'", v((x, c) -> x.uses().stream().map(Object::toString).toList()))
+                .add("num_uses", INT, "number of uses", v((x, c) -> l(x.uses().size())))
+                .add("positions", LIST, "positions as 'instruction [index]'", v((x, c) -> x.positions().stream().map(Object::toString).toList()))
+                .add("live_out", BOOL, "live until the end of the program", v(StandardFields::valueLiveOut))
+                .add("phi", BOOL, "a phi value", v((x, c) -> x.phi()));
+        return new Entity("values", "HLO values with their allocation, shape and live range", f.done(),
+                List.of("id", "label", "color", "size", "offset", "allocation", "shape", "start", "end"),
+                ctx -> ctx.module().values(),
+                (row, from, to, ctx) -> ((HloValue) row).range() != null && ((HloValue) row).range().overlaps(from, to),
+                (from, to, ctx) -> ctx.module().liveDuring(from, to));
+    }
+
+    private static Object valueLiveOut(HloValue x, EvalContext c) {
+        int max = c.module().info().maxTime();
+        if (x.range() != null && max >= 0) return x.range().end() >= max;
+        BufferAllocation al = c.module().allocation(x.allocation());
+        return al != null && al.maybeLiveOut();
+    }
+
+    private static List<Object> dims(Shape s) {
+        List<Object> out = new ArrayList<>(s.rank());
+        for (long d : s.dims()) out.add(d);
+        return out;
+    }
+
+    private static Entity allocations() {
+        Fields f = new Fields()
+                .add("index", INT, "allocation number", a((x, c) -> l(x.index())))
+                .add("size", BYTES, "allocation size", a((x, c) -> l(x.size())))
+                .add("color", INT, "memory space (colour)", a((x, c) -> l(x.color())))
+                .add("kind", STRING, "one word: parameter, parameter-live-out, constant, thread-local, output, live-out, temp", a((x, c) -> x.kind()))
+                .add("parameter", INT, "entry parameter number, null when not a parameter", a((x, c) -> x.isParameter() ? l(x.parameter()) : null))
+                .add("shape", STRING, "parameter or output shape", a((x, c) -> x.parameterShape() != null ? x.parameterShape().text()
+                        : x.outputShape() != null ? x.outputShape().text() : null))
+                .add("shape_index", STRING, "ShapeIndex of a parameter allocation", a((x, c) -> x.shapeIndex()))
+                .add("constant", BOOL, "holds a constant", a((x, c) -> x.constant()))
+                .add("thread_local", BOOL, "thread-local (reducers, fusion bodies)", a((x, c) -> x.threadLocal()))
+                .add("live_out", BOOL, "maybe-live-out", a((x, c) -> x.maybeLiveOut()))
+                .add("temp", BOOL, "a temporary (none of the other kinds, or preallocated-temp)", a((x, c) -> x.isTemp()))
+                .add("output", BOOL, "holds the program's output", a((x, c) -> x.isOutput()))
+                .add("preallocated_temp", BOOL, "preallocated-temp", a((x, c) -> x.preallocatedTemp()))
+                .add("values", LIST, "labels of the values assigned here", a((x, c) -> {
+                    List<Object> out = new ArrayList<>();
+                    for (HloValue v : c.module().valuesIn(x.index())) out.add(v.label());
+                    return out;
+                }))
+                .add("num_values", INT, "number of values assigned here", a((x, c) -> l(c.module().valuesIn(x.index()).size())))
+                .add("pointer", STRING, "TF-era address, else null", a((x, c) -> x.pointer()));
+        return new Entity("allocations", "buffer allocations with their flags", f.done(),
+                List.of("index", "kind", "size", "color", "num_values", "shape"),
+                ctx -> ctx.module().allocations(),
+                (row, from, to, ctx) -> {
+                    for (HloValue v : ctx.module().valuesIn(((BufferAllocation) row).index()))
+                        if (v.range() != null && v.range().overlaps(from, to)) return true;
+                    return false;
+                },
+                StandardFields::liveAllocations);
+    }
+
+    private static List<?> liveAllocations(int from, int to, EvalContext ctx) {
+        Module m = ctx.module();
+        java.util.BitSet seen = new java.util.BitSet();
+        for (HloValue v : m.liveDuring(from, to)) if (v.allocation() >= 0) seen.set(v.allocation());
+        List<BufferAllocation> out = new ArrayList<>();
+        for (BufferAllocation al : m.allocations()) if (al.index() >= 0 && seen.get(al.index())) out.add(al);
+        return out;
+    }
+
+    private static Entity instructions() {
+        Fields f = new Fields()
+                .add("name", STRING, "instruction name", i((x, c) -> x.name()))
+                .add("opcode", STRING, "opcode (fusion, copy, ...)", i((x, c) -> x.opcode()))
+                .add("time", INT, "position in the InstructionSequence, null when not sequenced", i((x, c) -> x.time() < 0 ? null : l(x.time())))
+                .add("shape", STRING, "output shape", i((x, c) -> x.shape() == null ? null : x.shape().text()))
+                .add("op_name", STRING, "metadata op_name", i((x, c) -> x.opName()))
+                .add("source_file", STRING, "metadata source_file", i((x, c) -> x.sourceFile()))
+                .add("source_line", INT, "metadata source_line", i((x, c) -> lineOrNull(x.sourceLine())))
+                .add("operands", LIST, "operand names", i((x, c) -> List.copyOf(x.operands())))
+                .add("users", LIST, "names of instructions using it", i((x, c) -> List.copyOf(c.module().users(x.name()))))
+                .add("attributes", STRING, "text after the operand list (kind=kLoop, calls=...)", i((x, c) -> emptyToNull(x.attributes())))
+                .add("values", LIST, "labels of the values it defines", i((x, c) -> c.module().valuesNamed(x.name()).stream().map(v -> (Object) v.label()).toList()))
+                .add("live_bytes", BYTES, "logical bytes live at its time", i((x, c) -> x.time() < 0 ? null : l(c.module().liveBytesAt(x.time()))));
+        return new Entity("instructions", "HLO instructions with their schedule time and metadata", f.done(),
+                List.of("time", "name", "opcode", "shape", "op_name"),
+                ctx -> ctx.module().instructions(),
+                (row, from, to, ctx) -> { int t = ((HloInstruction) row).time(); return t >= 0 && from <= t && t <= to; },
+                null);
+    }
+
+    private static Entity steps() {
+        Fields f = new Fields()
+                .add("time", INT, "program point", s((x, c) -> l(x.time())))
+                .add("instruction", STRING, "instruction at this point (null after the last)", s((x, c) -> x.instruction()))
+                .add("opcode", STRING, "opcode of that instruction", s((x, c) -> {
+                    HloInstruction in = x.instruction() == null ? null : c.module().instruction(x.instruction());
+                    return in == null ? null : in.opcode();
+                }))
+                .add("live_bytes", BYTES, "logical bytes live here", s((x, c) -> l(x.liveBytes())))
+                .add("live_values", INT, "number of values live here", s((x, c) -> l(x.liveValues())));
+        return new Entity("steps", "program points of the schedule with live bytes", f.done(),
+                List.of("time", "instruction", "live_bytes", "live_values"),
+                ctx -> Step.of(ctx.module()),
+                (row, from, to, ctx) -> { int t = ((Step) row).time(); return from <= t && t <= to; },
+                null);
+    }
+
+    static boolean overlaps(LiveRange r, int from, int to) { return r != null && r.overlaps(from, to); }
+}

@@ -1,0 +1,38 @@
+package bufq.eval;
+
+import bufq.model.HloValue;
+import bufq.model.LiveRange;
+import bufq.model.Module;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One program point of the schedule: the instruction at {@code time}, and the logical bytes and
+ * number of values live there (XLA's definition: both ends of a range inclusive).
+ */
+public record Step(int time, String instruction, long liveBytes, int liveValues) {
+
+    /** Every step 0..maxTime of {@code m}; empty without a schedule. */
+    public static List<Step> of(Module m) {
+        int n = m.steps();
+        long[] bytes = m.liveBytesByStep();
+        int[] diff = new int[n + 1];
+        for (HloValue v : m.values()) {
+            LiveRange r = v.range();
+            if (r == null || n == 0) continue;
+            int s = Math.max(0, Math.min(r.start(), n - 1));
+            int e = Math.max(0, Math.min(r.end(), n - 1));
+            if (e < s) continue;
+            diff[s]++;
+            diff[e + 1]--;
+        }
+        List<Step> out = new ArrayList<>(n);
+        List<String> seq = m.sequence();
+        int live = 0;
+        for (int t = 0; t < n; t++) {
+            live += diff[t];
+            out.add(new Step(t, t < seq.size() ? seq.get(t) : null, t < bytes.length ? bytes[t] : 0, live));
+        }
+        return out;
+    }
+}

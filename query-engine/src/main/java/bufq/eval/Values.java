@@ -1,0 +1,29 @@
+package bufq.eval;
+
+import java.util.List;
+
+/** Comparison of cell values (Long, Double, String, Boolean, List) for conditions and sorting. */
+final class Values {
+    private Values() {}
+
+    static int compareNumbers(Object a, Object b) {
+        if (a instanceof Long x && b instanceof Long y) return Long.compare(x, y);
+        return Double.compare(((Number) a).doubleValue(), ((Number) b).doubleValue());
+    }
+
+    /** Total order within one column; nulls are handled by the caller. */
+    static int compare(Object a, Object b) {
+        if (a instanceof Number && b instanceof Number) return compareNumbers(a, b);
+        if (a instanceof String x && b instanceof String y) return x.compareTo(y);
+        if (a instanceof Boolean x && b instanceof Boolean y) return Boolean.compare(x, y);
+        if (a instanceof List<?> x && b instanceof List<?> y) {
+            for (int i = 0; i < Math.min(x.size(), y.size()); i++) {
+                Object p = x.get(i), q = y.get(i);
+                int c = p == null || q == null ? Boolean.compare(p == null, q == null) : compare(p, q);
+                if (c != 0) return c;
+            }
+            return Integer.compare(x.size(), y.size());
+        }
+        return String.valueOf(a).compareTo(String.valueOf(b));
+    }
+}

@@ -1,0 +1,79 @@
+package bufq.format;
+
+import bufq.table.Table;
+
+/**
+ * {@code csv} and {@code tsv}: a header row, then one line per row with raw values (bytes as plain
+ * integers, fractions as fractions, null as an empty field). No title, row count or notes: the
+ * output is data only. csv quotes per RFC 4180 (fields holding a comma, quote, CR or LF are
+ * enclosed in quotes, quotes doubled); tsv cannot quote, so it escapes {@code \t \n \r \\} as
+ * two-character sequences. Lines end with LF.
+ */
+public final class DelimitedFormatter implements Formatter {
+    public static final DelimitedFormatter CSV = new DelimitedFormatter("csv", ',');
+    public static final DelimitedFormatter TSV = new DelimitedFormatter("tsv", '\t');
+
+    private final String name;
+    private final char separator;
+
+    private DelimitedFormatter(String name, char separator) {
+        this.name = name;
+        this.separator = separator;
+    }
+
+    @Override public String name() { return name; }
+
+    @Override public void write(Table table, FormatOptions options, StringBuilder out) {
+        int w = table.width();
+        if (w == 0) return;
+        for (int c = 0; c < w; c++) {
+            if (c > 0) out.append(separator);
+            field(table.columns().get(c).name(), out);
+        }
+        out.append('\n');
+        for (int r = 0; r < table.size(); r++) {
+            for (int c = 0; c < w; c++) {
+                if (c > 0) out.append(separator);
+                field(Cells.raw(table.cell(r, c)), out);
+            }
+            out.append('\n');
+        }
+    }
+
+    private void field(String s, StringBuilder out) {
+        if (separator == ',') csv(s, out);
+        else tsv(s, out);
+    }
+
+    static void csv(String s, StringBuilder out) {
+        boolean quote = false;
+        for (int i = 0; i < s.length() && !quote; i++) {
+            char ch = s.charAt(i);
+            quote = ch == ',' || ch == '"' || ch == '\n' || ch == '\r';
+        }
+        if (!quote) {
+            out.append(s);
+            return;
+        }
+        out.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (ch == '"') out.append('"');
+            out.append(ch);
+        }
+        out.append('"');
+    }
+
+    static void tsv(String s, StringBuilder out) {
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            switch (ch) {
+                case '\t' -> out.append("\\t");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\\' -> out.append("\\\\");
+                default -> out.append(ch);
+            }
+        }
+    }
+}

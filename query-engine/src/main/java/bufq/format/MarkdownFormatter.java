@@ -1,0 +1,57 @@
+package bufq.format;
+
+import bufq.table.Table;
+
+/**
+ * A GitHub-flavoured Markdown table for bug reports: the title as a bold line, numeric columns
+ * right-aligned ({@code ---:}), {@code |} escaped as {@code \|}, line breaks as {@code <br>}, then the
+ * row count and notes as plain lines. Cells read like the table format (human sizes, {@code null}).
+ */
+public final class MarkdownFormatter implements Formatter {
+    @Override public String name() { return "markdown"; }
+
+    @Override public void write(Table table, FormatOptions options, StringBuilder out) {
+        options = new FormatOptions(options.rawSizes(), false);
+        if (table.title() != null) out.append("**").append(escape(table.title())).append("**\n\n");
+        int w = table.width();
+        if (w > 0) {
+            out.append('|');
+            for (int c = 0; c < w; c++) out.append(' ').append(escape(table.columns().get(c).name())).append(" |");
+            out.append("\n|");
+            for (int c = 0; c < w; c++) out.append(Cells.numeric(table.columns().get(c).type()) ? " ---: |" : " --- |");
+            out.append('\n');
+            for (int r = 0; r < table.size(); r++) {
+                out.append('|');
+                for (int c = 0; c < w; c++) {
+                    String s = Cells.human(table.cell(r, c), table.columns().get(c).type(), options);
+                    out.append(' ').append(escape(s)).append(" |");
+                }
+                out.append('\n');
+            }
+            out.append('\n');
+        }
+        int n = table.size();
+        out.append('(').append(n).append(n == 1 ? " row)" : " rows)").append('\n');
+        for (String note : table.notes()) out.append('\n').append(escape(note)).append('\n');
+    }
+
+    /** Makes text safe inside a table cell: pipes, backslashes before pipes, and line breaks. */
+    static String escape(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            switch (ch) {
+                case '|' -> b.append("\\|");
+                case '\\' -> b.append("\\\\");
+                case '\r' -> {
+                    if (i + 1 < s.length() && s.charAt(i + 1) == '\n') i++;
+                    b.append("<br>");
+                }
+                case '\n' -> b.append("<br>");
+                case '<' -> b.append("&lt;");
+                default -> b.append(ch < 0x20 ? ' ' : ch);
+            }
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,106 @@
+package bufq.format;
+
+import bufq.table.Column;
+import bufq.table.Table;
+
+/**
+ * Aligned plain-text columns for the terminal: an optional title line, a header, a dashed rule, the
+ * rows (numbers right-aligned), a {@code (N rows)} footer, then the table's notes. Nulls print as
+ * {@code null}; control characters in cells are shown escaped so they cannot break the alignment
+ * or drive the terminal. With {@link FormatOptions#color()} the header is bold and nulls dim.
+ */
+public final class TableFormatter implements Formatter {
+    private static final String GAP = "  ";
+    private static final String BOLD = "\033[1m";
+    private static final String DIM = "\033[2m";
+    private static final String RESET = "\033[0m";
+
+    @Override public String name() { return "table"; }
+
+    @Override public void write(Table table, FormatOptions options, StringBuilder out) {
+        int w = table.width();
+        int n = table.size();
+        String[][] cells = new String[n][w];
+        int[] width = new int[w];
+        boolean[] right = new boolean[w];
+        for (int c = 0; c < w; c++) {
+            Column col = table.columns().get(c);
+            right[c] = Cells.numeric(col.type());
+            width[c] = displayWidth(visible(col.name()));
+        }
+        for (int r = 0; r < n; r++) {
+            for (int c = 0; c < w; c++) {
+                String s = visible(Cells.human(table.cell(r, c), table.columns().get(c).type(), options));
+                cells[r][c] = s;
+                width[c] = Math.max(width[c], displayWidth(s));
+            }
+        }
+        if (table.title() != null) out.append(visible(table.title())).append('\n');
+        if (w > 0) {
+            StringBuilder line = new StringBuilder();
+            for (int c = 0; c < w; c++) {
+                String name = visible(table.columns().get(c).name());
+                if (c > 0) line.append(GAP);
+                cell(line, name, width[c], right[c], c == w - 1, options.color() ? BOLD : null);
+            }
+            out.append(stripRight(line)).append('\n');
+            line.setLength(0);
+            for (int c = 0; c < w; c++) {
+                if (c > 0) line.append(GAP);
+                line.append("-".repeat(width[c]));
+            }
+            out.append(line).append('\n');
+            for (int r = 0; r < n; r++) {
+                line.setLength(0);
+                for (int c = 0; c < w; c++) {
+                    boolean isNull = table.cell(r, c) == null;
+                    if (c > 0) line.append(GAP);
+                    cell(line, cells[r][c], width[c], right[c], c == w - 1, isNull && options.color() ? DIM : null);
+                }
+                out.append(stripRight(line)).append('\n');
+            }
+        }
+        out.append('(').append(n).append(n == 1 ? " row)" : " rows)").append('\n');
+        for (String note : table.notes()) out.append(visible(note)).append('\n');
+    }
+
+    private static void cell(StringBuilder line, String s, int width, boolean right, boolean last, String style) {
+        int pad = width - displayWidth(s);
+        if (right) line.append(" ".repeat(pad));
+        if (style != null) line.append(style).append(s).append(RESET);
+        else line.append(s);
+        if (!right && !last) line.append(" ".repeat(pad));
+    }
+
+    private static String stripRight(StringBuilder b) {
+        int end = b.length();
+        while (end > 0 && b.charAt(end - 1) == ' ') end--;
+        return b.substring(0, end);
+    }
+
+    /** Terminal columns, counting code points (the dumps' box-drawing and × are one column each). */
+    static int displayWidth(String s) {
+        return s.codePointCount(0, s.length());
+    }
+
+    /** Escapes newlines, tabs and other control characters as {@code \n}, {@code \t}, {@code \x1b}. */
+    static String visible(String s) {
+        int i = 0;
+        while (i < s.length() && !isControl(s.charAt(i))) i++;
+        if (i == s.length()) return s;
+        StringBuilder b = new StringBuilder(s.length() + 8).append(s, 0, i);
+        for (; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (!isControl(ch)) b.append(ch);
+            else if (ch == '\n') b.append("\\n");
+            else if (ch == '\t') b.append("\\t");
+            else if (ch == '\r') b.append("\\r");
+            else b.append(String.format("\\x%02x", (int) ch));
+        }
+        return b.toString();
+    }
+
+    private static boolean isControl(char ch) {
+        return ch < 0x20 || ch == 0x7f || (ch >= 0x80 && ch < 0xa0);
+    }
+}

@@ -1,0 +1,50 @@
+package bufq.lang;
+
+import java.util.List;
+
+/**
+ * One problem in a query: the half-open span {@code [start, end)} it is about, a lowercase message
+ * saying what was expected and what was found, and near names for "did you mean".
+ */
+public record Diagnostic(int start, int end, String message, List<String> suggestions) {
+    public Diagnostic {
+        if (end < start) end = start;
+        suggestions = List.copyOf(suggestions);
+    }
+
+    public Diagnostic(int start, int end, String message) { this(start, end, message, List.of()); }
+
+    /** The message with its did-you-mean, one line. */
+    public String fullMessage() {
+        if (suggestions.isEmpty()) return message;
+        StringBuilder b = new StringBuilder(message).append("; did you mean ");
+        for (int i = 0; i < suggestions.size(); i++) {
+            if (i > 0) b.append(i == suggestions.size() - 1 ? " or " : ", ");
+            b.append('\'').append(suggestions.get(i)).append('\'');
+        }
+        return b.append('?').toString();
+    }
+
+    /**
+     * The source line holding the error, a caret line under {@code [start, end)} (one caret at
+     * least; clipped to that line) and the message:
+     * <pre>
+     * values where colr = 1
+     *              ^^^^
+     * unknown field 'colr' for values; did you mean 'color'?
+     * </pre>
+     */
+    public String render(String source) {
+        String src = source == null ? "" : source;
+        int s = Math.max(0, Math.min(start, src.length()));
+        int lineStart = src.lastIndexOf('\n', s - 1) + 1;
+        int lineEnd = src.indexOf('\n', s);
+        if (lineEnd < 0) lineEnd = src.length();
+        String line = src.substring(lineStart, lineEnd);
+        int e = Math.max(s + 1, Math.min(end, lineEnd));
+        StringBuilder b = new StringBuilder(line).append('\n');
+        for (int i = lineStart; i < s; i++) b.append(src.charAt(i) == '\t' ? '\t' : ' ');
+        for (int i = s; i < e; i++) b.append('^');
+        return b.append('\n').append(fullMessage()).toString();
+    }
+}

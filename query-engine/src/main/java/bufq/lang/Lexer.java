@@ -1,0 +1,224 @@
+package bufq.lang;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Splits a query into tokens. Never throws: unreadable input becomes {@link TokenKind#ERROR}
+ * tokens, so the highlighter and completer can lex half-typed text; {@link #problem(Token)} says
+ * what is wrong with one.
+ */
+public final class Lexer {
+    /** Reserved words, matched case-insensitively. */
+    public static final Set<String> KEYWORDS = Set.of("where", "group", "by", "show", "order", "asc", "desc",
+            "limit", "and", "or", "not", "in", "is", "null", "live", "at", "during", "peak", "as", "true", "false");
+
+    /** Size units: binary ones are powers of 1024, decimal ones powers of 1000 (matched case-insensitively). */
+    public static final List<String> UNITS = List.of("B", "KiB", "MiB", "GiB", "TiB", "KB", "MB", "GB", "TB");
+
+    private final String src;
+    private int pos;
+    private final List<Token> out = new ArrayList<>();
+
+    private Lexer(String src) { this.src = src == null ? "" : src; }
+
+    /** The tokens of {@code text}, ending with one {@link TokenKind#EOF}. */
+    public static List<Token> lex(String text) {
+        Lexer l = new Lexer(text);
+        l.run();
+        return l.out;
+    }
+
+    private void run() {
+        int n = src.length();
+        while (true) {
+            while (pos < n && Character.isWhitespace(src.charAt(pos))) pos++;
+            if (pos >= n) break;
+            int start = pos;
+            char c = src.charAt(pos);
+            if (isIdentStart(c)) ident(start);
+            else if (isDigit(c) || (c == '-' && pos + 1 < n && isDigit(src.charAt(pos + 1)))) number(start);
+            else if (c == '"') string(start);
+            else symbol(start, c);
+        }
+        out.add(new Token(TokenKind.EOF, n, n, ""));
+    }
+
+    private void ident(int start) {
+        int n = src.length();
+        pos++;
+        while (pos < n) {
+            char c = src.charAt(pos);
+            if (c == '.') {
+                // a dot belongs to a name (fusion.2) unless it starts the '..' of a range
+                if (pos + 1 < n && isIdentPart(src.charAt(pos + 1)) && src.charAt(pos + 1) != '.') { pos++; continue; }
+                break;
+            }
+            if (!isIdentPart(c)) break;
+            pos++;
+        }
+        String text = src.substring(start, pos);
+        boolean kw = KEYWORDS.contains(text.toLowerCase(Locale.ROOT));
+        add(kw ? TokenKind.KEYWORD : TokenKind.IDENT, start);
+    }
+
+    private void number(int start) {
+        int n = src.length();
+        pos++;
+        while (pos < n && isDigit(src.charAt(pos))) pos++;
+        if (pos + 1 < n && src.charAt(pos) == '.' && isDigit(src.charAt(pos + 1))) {
+            pos++;
+            while (pos < n && isDigit(src.charAt(pos))) pos++;
+        }
+        int unitStart = pos;
+        while (pos < n && (Character.isLetter(src.charAt(pos)) || src.charAt(pos) == '_')) pos++;
+        // a number glued to name characters (12abc, 4KiB.x) is one bad token, not two
+        while (pos < n && (isIdentPart(src.charAt(pos)) && src.charAt(pos) != '.')) pos++;
+        String unit = src.substring(unitStart, pos);
+        boolean ok = unit.isEmpty() || unitFactor(unit) != null;
+        add(ok ? TokenKind.NUMBER : TokenKind.ERROR, start);
+    }
+
+    private void string(int start) {
+        int n = src.length();
+        pos++;
+        while (pos < n) {
+            char c = src.charAt(pos);
+            if (c == '\\') { pos = Math.min(n, pos + 2); continue; }
+            pos++;
+            if (c == '"') {
+                add(decodeString(src.substring(start, pos)) == null ? TokenKind.ERROR : TokenKind.STRING, start);
+                return;
+            }
+        }
+        add(TokenKind.ERROR, start);
+    }
+
+    private void symbol(int start, char c) {
+        char d = pos + 1 < src.length() ? src.charAt(pos + 1) : '\0';
+        switch (c) {
+            case '(' -> { pos++; add(TokenKind.LPAREN, start); }
+            case ')' -> { pos++; add(TokenKind.RPAREN, start); }
+            case ',' -> { pos++; add(TokenKind.COMMA, start); }
+            case '~' -> { pos++; add(TokenKind.OPERATOR, start); }
+            case '.' -> {
+                pos += d == '.' ? 2 : 1;
+                add(d == '.' ? TokenKind.DOTDOT : TokenKind.ERROR, start);
+            }
+            case '=' -> { pos += d == '=' ? 2 : 1; add(TokenKind.OPERATOR, start); }
+            case '!' -> {
+                pos += (d == '=' || d == '~') ? 2 : 1;
+                add(pos - start == 2 ? TokenKind.OPERATOR : TokenKind.ERROR, start);
+            }
+            case '<' -> { pos += (d == '=' || d == '>') ? 2 : 1; add(TokenKind.OPERATOR, start); }
+            case '>' -> { pos += d == '=' ? 2 : 1; add(TokenKind.OPERATOR, start); }
+            default -> {
+                pos += Character.charCount(src.codePointAt(pos));
+                add(TokenKind.ERROR, start);
+            }
+        }
+    }
+
+    private void add(TokenKind kind, int start) {
+        out.add(new Token(kind, start, pos, src.substring(start, pos)));
+    }
+
+    static boolean isIdentStart(char c) { return Character.isLetter(c) || c == '_' || c == '%'; }
+    static boolean isIdentPart(char c) { return Character.isLetterOrDigit(c) || c == '_' || c == '-' || c == '.'; }
+    private static boolean isDigit(char c) { return c >= '0' && c <= '9'; }
+
+    /** Bytes per unit, or null when {@code unit} is not one of {@link #UNITS}. */
+    public static Long unitFactor(String unit) {
+        return switch (unit.toLowerCase(Locale.ROOT)) {
+            case "b" -> 1L;
+            case "kib" -> 1L << 10;
+            case "mib" -> 1L << 20;
+            case "gib" -> 1L << 30;
+            case "tib" -> 1L << 40;
+            case "kb" -> 1_000L;
+            case "mb" -> 1_000_000L;
+            case "gb" -> 1_000_000_000L;
+            case "tb" -> 1_000_000_000_000L;
+            default -> null;
+        };
+    }
+
+    /** Splits a NUMBER token into its numeric part and unit ({@code ""} when none). */
+    public static String[] splitNumber(String text) {
+        int i = text.length();
+        while (i > 0 && Character.isLetter(text.charAt(i - 1))) i--;
+        return new String[] {text.substring(0, i), text.substring(i)};
+    }
+
+    /** The value of a NUMBER token as an exact decimal in bytes/units, or null if unreadable. */
+    public static BigDecimal numberValue(String text) {
+        String[] p = splitNumber(text);
+        Long f = p[1].isEmpty() ? Long.valueOf(1) : unitFactor(p[1]);
+        if (f == null || p[0].isEmpty()) return null;
+        try {
+            return new BigDecimal(p[0]).multiply(BigDecimal.valueOf(f));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** The value of a quoted string ({@code "a\"b"} -> {@code a"b}), or null when malformed. */
+    public static String decodeString(String quoted) {
+        if (quoted.length() < 2 || quoted.charAt(0) != '"' || quoted.charAt(quoted.length() - 1) != '"') return null;
+        StringBuilder b = new StringBuilder();
+        int end = quoted.length() - 1;
+        for (int i = 1; i < end; i++) {
+            char c = quoted.charAt(i);
+            if (c != '\\') { b.append(c); continue; }
+            if (++i >= end) return null;
+            char e = quoted.charAt(i);
+            switch (e) {
+                case '"', '\\', '/' -> b.append(e);
+                case 'n' -> b.append('\n');
+                case 't' -> b.append('\t');
+                case 'r' -> b.append('\r');
+                case 'u' -> {
+                    if (i + 4 >= end) return null;
+                    try {
+                        b.append((char) Integer.parseInt(quoted.substring(i + 1, i + 5), 16));
+                    } catch (NumberFormatException | StringIndexOutOfBoundsException x) {
+                        return null;
+                    }
+                    i += 4;
+                }
+                default -> { return null; }
+            }
+        }
+        return b.toString();
+    }
+
+    /** Why an ERROR token is bad, lowercase, for the diagnostic. */
+    public static String problem(Token t) {
+        String s = t.text();
+        if (s.startsWith("\"")) {
+            if (!terminated(s)) return "unterminated string; expected a closing '\"'";
+            return "bad escape in string; expected one of \\\" \\\\ \\n \\t \\r \\/ \\uXXXX";
+        }
+        if (!s.isEmpty() && (Character.isDigit(s.charAt(0)) || s.charAt(0) == '-')) {
+            String[] p = splitNumber(s);
+            if (!p[1].isEmpty() && p[0].matches("-?[0-9]+(\\.[0-9]+)?"))
+                return "unknown size unit '" + p[1] + "'; expected one of " + String.join(", ", UNITS);
+            return "bad number '" + s + "'";
+        }
+        if (s.equals(".")) return "unexpected '.'; expected '..' between two times";
+        if (s.equals("!")) return "unexpected '!'; expected '!=' or '!~' (or 'not')";
+        return "unexpected character '" + s + "'";
+    }
+
+    private static boolean terminated(String s) {
+        for (int i = 1; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\') { i++; continue; }
+            if (c == '"') return i == s.length() - 1;
+        }
+        return false;
+    }
+}

@@ -1,0 +1,368 @@
+package bufq.lang;
+
+import bufq.lang.Ast.*;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Recursive-descent parser: tokens to an {@link Ast.Query}. Methods are named after the grammar
+ * rules in {@code GRAMMAR.md}; each states its rule. Knows no entities or fields (the checker does).
+ */
+public final class Parser {
+    /** Deepest nesting of parentheses and {@code not} accepted, far below what the Java stack holds. */
+    public static final int MAX_DEPTH = 64;
+    private static final List<String> CLAUSES = List.of("where", "group", "show", "order", "limit");
+
+    private final String src;
+    private final List<Token> tokens;
+    private int current;
+    private int depth;
+
+    private Parser(String src) {
+        this.src = src == null ? "" : src;
+        this.tokens = Lexer.lex(this.src);
+    }
+
+    /** Parses a whole query; the first problem becomes the exception's diagnostic. */
+    public static Query parse(String text) throws QueryException {
+        return new Parser(text).query();
+    }
+
+    // query = IDENT { clause } EOF
+    private Query query() throws QueryException {
+        Token first = peek();
+        if (first.kind() != TokenKind.IDENT) {
+            throw error(first, "expected an entity (values, allocations, instructions or steps)");
+        }
+        advance();
+        Name entity = new Name(first.text(), first.start(), first.end());
+        Expr where = null;
+        List<Name> groupBy = null;
+        List<Item> show = null;
+        List<OrderKey> orderBy = null;
+        Limit limit = null;
+        String last = "";
+        while (!check(TokenKind.EOF)) {
+            Token t = peek();
+            String kw = t.kind() == TokenKind.KEYWORD ? t.text().toLowerCase(Locale.ROOT) : "";
+            switch (kw) {
+                case "where" -> { once(where, t); advance(); where = orExpr(); }
+                case "group" -> { once(groupBy, t); advance(); expectKeyword("by", "after 'group'"); groupBy = groupKeys(); }
+                case "show" -> { once(show, t); advance(); show = items(); }
+                case "order" -> { once(orderBy, t); advance(); expectKeyword("by", "after 'order'"); orderBy = orderKeys(); }
+                case "limit" -> { once(limit, t); advance(); limit = limit(); }
+                default -> {
+                    String clauses = "a clause (where, group by, show, order by, limit)";
+                    String what = switch (last) {
+                        case "where" -> "expected 'and', 'or' or " + clauses;
+                        case "order" -> "expected 'asc', 'desc', ',' or " + clauses;
+                        case "show" -> "expected 'as', ',' or " + clauses;
+                        case "group" -> "expected ',' or " + clauses;
+                        default -> "expected " + clauses;
+                    };
+                    QueryException e = error(t, what);
+                    if (t.kind() == TokenKind.IDENT) {
+                        List<String> near = Names.near(t.text(), CLAUSES);
+                        if (!near.isEmpty()) e = new QueryException(new Diagnostic(t.start(), t.end(),
+                                e.diagnostic().message(), near));
+                    }
+                    throw e;
+                }
+            }
+            last = kw;
+        }
+        return new Query(entity, where, orEmpty(groupBy), orEmpty(show), orEmpty(orderBy), limit);
+    }
+
+    private static Expr fail(Token t, String message) throws QueryException {
+        throw new QueryException(t.start(), t.end(), message);
+    }
+
+    private static <T> List<T> orEmpty(List<T> l) { return l == null ? List.of() : l; }
+
+    private void once(Object seen, Token t) throws QueryException {
+        if (seen != null) throw new QueryException(t.start(), t.end(), "'" + t.text() + "' may appear only once");
+    }
+
+    // orExpr = andExpr { "or" andExpr }
+    private Expr orExpr() throws QueryException {
+        List<Expr> terms = new ArrayList<>();
+        terms.add(andExpr());
+        while (matchKeyword("or")) terms.add(andExpr());
+        return terms.size() == 1 ? terms.get(0) : new Or(terms);
+    }
+
+    // andExpr = notExpr { "and" notExpr }
+    private Expr andExpr() throws QueryException {
+        List<Expr> terms = new ArrayList<>();
+        terms.add(notExpr());
+        while (matchKeyword("and")) terms.add(notExpr());
+        return terms.size() == 1 ? terms.get(0) : new And(terms);
+    }
+
+    // notExpr = "not" notExpr | predicate
+    private Expr notExpr() throws QueryException {
+        Token t = peek();
+        if (!matchKeyword("not")) return predicate();
+        enter(t);
+        Expr e = new Not(notExpr(), t.start());
+        depth--;
+        return e;
+    }
+
+    // predicate = "live" liveness | "(" orExpr ")" | operand [ comparison ]
+    private Expr predicate() throws QueryException {
+        Token t = peek();
+        if (t.isKeyword("live")) { advance(); return liveness(t); }
+        if (match(TokenKind.LPAREN)) {
+            enter(t);
+            Expr e = orExpr();
+            expect(TokenKind.RPAREN, "expected ')' to close the '(' at position " + (t.start() + 1));
+            depth--;
+            return e;
+        }
+        Expr left = operand("expected a condition (a field, 'live', 'not' or '(')");
+        return comparison(left);
+    }
+
+    // comparison = OP operand | ("~" | "!~") STRING | ["not"] "in" "(" operand {"," operand} ")" | "is" ["not"] "null"
+    private Expr comparison(Expr left) throws QueryException {
+        Token t = peek();
+        if (t.kind() == TokenKind.OPERATOR) {
+            advance();
+            if (t.text().equals("~") || t.text().equals("!~")) {
+                Token p = peek();
+                if (p.kind() != TokenKind.STRING) throw error(p, "expected a quoted regular expression after '" + t.text() + "'");
+                advance();
+                return new Match(left, new Literal(Lexer.decodeString(p.text()), p.start(), p.end()),
+                        t.text().equals("!~"), t.start(), t.end());
+            }
+            String op = switch (t.text()) { case "==" -> "="; case "<>" -> "!="; default -> t.text(); };
+            Expr right = operand("expected a value or a field after '" + t.text() + "'");
+            return new Compare(op, left, right, t.start(), t.end());
+        }
+        boolean negated = false;
+        if (t.isKeyword("not") && peekAt(1).isKeyword("in")) { advance(); negated = true; }
+        if (matchKeyword("in")) {
+            expect(TokenKind.LPAREN, "expected '(' after 'in'");
+            List<Expr> items = new ArrayList<>();
+            do {
+                items.add(operand("expected a value in the 'in' list"));
+            } while (match(TokenKind.COMMA));
+            Token close = expect(TokenKind.RPAREN, "expected ',' or ')' in the 'in' list");
+            return new In(left, items, negated, t.start(), close.end());
+        }
+        if (matchKeyword("is")) {
+            boolean not = matchKeyword("not");
+            Token n = peek();
+            if (!n.isKeyword("null")) throw error(n, "expected 'null' after '" + (not ? "is not" : "is") + "'");
+            advance();
+            return new IsNull(left, not, n.end());
+        }
+        return left;
+    }
+
+    // operand = IDENT | NUMBER | STRING | "true" | "false"
+    private Expr operand(String expected) throws QueryException {
+        Token t = peek();
+        switch (t.kind()) {
+            case IDENT -> {
+                advance();
+                if (check(TokenKind.LPAREN)) {
+                    throw new QueryException(t.start(), peek().end(),
+                            "function '" + t.text() + "' is only allowed in show and order by, not in conditions");
+                }
+                return new Field(new Name(t.text(), t.start(), t.end()));
+            }
+            case NUMBER -> { advance(); return new Literal(number(t), t.start(), t.end()); }
+            case STRING -> { advance(); return new Literal(Lexer.decodeString(t.text()), t.start(), t.end()); }
+            case KEYWORD -> {
+                if (t.isKeyword("true") || t.isKeyword("false")) {
+                    advance();
+                    return new Literal(t.text().equalsIgnoreCase("true"), t.start(), t.end());
+                }
+                if (t.isKeyword("null")) {
+                    return fail(t, expected + " but found 'null'; use 'is null' to test for a missing value");
+                }
+                throw error(t, expected);
+            }
+            default -> throw error(t, expected);
+        }
+    }
+
+    private Object number(Token t) throws QueryException {
+        BigDecimal v = Lexer.numberValue(t.text());
+        if (v == null) throw new QueryException(t.start(), t.end(), "bad number '" + t.text() + "'");
+        boolean unit = !Lexer.splitNumber(t.text())[1].isEmpty();
+        if (!unit && t.text().contains(".")) return v.doubleValue();
+        try {
+            return v.longValueExact();
+        } catch (ArithmeticException e) {
+            if (unit && v.stripTrailingZeros().scale() > 0)
+                throw new QueryException(t.start(), t.end(), "'" + t.text() + "' is not a whole number of bytes");
+            throw new QueryException(t.start(), t.end(), "number '" + t.text() + "' is too large");
+        }
+    }
+
+    // liveness = "at" time | "during" time ".." time
+    private Expr liveness(Token live) throws QueryException {
+        Token t = peek();
+        if (matchKeyword("at")) {
+            Time at = time();
+            return new Live(at, at, false, live.start(), at.end());
+        }
+        if (matchKeyword("during")) {
+            Time from = time();
+            expect(TokenKind.DOTDOT, "expected '..' between the two times of 'live during'");
+            Time to = time();
+            return new Live(from, to, true, live.start(), to.end());
+        }
+        throw error(t, "expected 'at' or 'during' after 'live'");
+    }
+
+    // time = INTEGER | "peak" | IDENT | STRING
+    private Time time() throws QueryException {
+        Token t = peek();
+        String expected = "expected a step number, 'peak' or an instruction name";
+        switch (t.kind()) {
+            case NUMBER -> {
+                Object n = number(t);
+                if (!(n instanceof Long l) || l < 0 || !Lexer.splitNumber(t.text())[1].isEmpty() || l > Integer.MAX_VALUE)
+                    throw new QueryException(t.start(), t.end(), expected + " but found '" + t.text() + "'");
+                advance();
+                return new Step(l, t.start(), t.end());
+            }
+            case IDENT -> { advance(); return new Named(t.text().startsWith("%") ? t.text().substring(1) : t.text(), t.start(), t.end()); }
+            case STRING -> { advance(); return new Named(Lexer.decodeString(t.text()), t.start(), t.end()); }
+            case KEYWORD -> {
+                if (t.isKeyword("peak")) { advance(); return new Peak(t.start(), t.end()); }
+                throw error(t, expected);
+            }
+            default -> throw error(t, expected);
+        }
+    }
+
+    // groupKeys = IDENT { "," IDENT }
+    private List<Name> groupKeys() throws QueryException {
+        List<Name> out = new ArrayList<>();
+        do {
+            Token t = expect(TokenKind.IDENT, "expected a field to group by");
+            out.add(new Name(t.text(), t.start(), t.end()));
+        } while (match(TokenKind.COMMA));
+        return out;
+    }
+
+    // items = item { "," item };  item = (call | IDENT) ["as" IDENT]
+    private List<Item> items() throws QueryException {
+        List<Item> out = new ArrayList<>();
+        do {
+            Expr e = fieldOrCall("expected a field or an aggregate (count(), sum(f), min(f), max(f), avg(f)) to show");
+            Name alias = null;
+            if (matchKeyword("as")) {
+                Token a = peek();
+                if (a.kind() == TokenKind.KEYWORD) throw error(a, "expected a name after 'as' ('" + a.text() + "' is a reserved word)");
+                a = expect(TokenKind.IDENT, "expected a name after 'as'");
+                alias = new Name(a.text(), a.start(), a.end());
+            }
+            out.add(new Item(e, alias));
+        } while (match(TokenKind.COMMA));
+        return out;
+    }
+
+    // orderKeys = key { "," key };  key = (call | IDENT) ["asc" | "desc"]
+    private List<OrderKey> orderKeys() throws QueryException {
+        List<OrderKey> out = new ArrayList<>();
+        do {
+            Expr e = fieldOrCall("expected a field, alias or aggregate to order by");
+            boolean desc = false;
+            int end = e.end();
+            Token d = peek();
+            if (matchKeyword("desc")) { desc = true; end = d.end(); }
+            else if (matchKeyword("asc")) end = d.end();
+            out.add(new OrderKey(e, desc, e.start(), end));
+        } while (match(TokenKind.COMMA));
+        return out;
+    }
+
+    // call = IDENT "(" [ IDENT { "," IDENT } ] ")"
+    private Expr fieldOrCall(String expected) throws QueryException {
+        Token t = expect(TokenKind.IDENT, expected);
+        Name name = new Name(t.text(), t.start(), t.end());
+        if (!match(TokenKind.LPAREN)) return new Field(name);
+        List<Expr> args = new ArrayList<>();
+        if (!check(TokenKind.RPAREN)) {
+            do {
+                Token a = expect(TokenKind.IDENT, "expected a field name as the argument of " + t.text() + "()");
+                if (check(TokenKind.LPAREN)) throw error(peek(), "expected ',' or ')'; aggregates do not nest");
+                args.add(new Field(new Name(a.text(), a.start(), a.end())));
+            } while (match(TokenKind.COMMA));
+        }
+        Token close = expect(TokenKind.RPAREN, "expected ')' to close " + t.text() + "(");
+        return new Call(name, args, close.end());
+    }
+
+    // limit = INTEGER
+    private Limit limit() throws QueryException {
+        Token t = peek();
+        String expected = "expected a whole number of rows after 'limit'";
+        if (t.kind() != TokenKind.NUMBER) throw error(t, expected);
+        Object n = number(t);
+        if (!(n instanceof Long l) || l < 0 || !Lexer.splitNumber(t.text())[1].isEmpty())
+            throw new QueryException(t.start(), t.end(), expected + " but found '" + t.text() + "'");
+        advance();
+        return new Limit(l, t.start(), t.end());
+    }
+
+    // ---- helpers
+
+    private void enter(Token t) throws QueryException {
+        if (++depth > MAX_DEPTH) throw new QueryException(t.start(), t.end(), "expression nested too deeply (more than " + MAX_DEPTH + " levels)");
+    }
+
+    private Token peek() { return tokens.get(current); }
+    private Token peekAt(int k) { return tokens.get(Math.min(current + k, tokens.size() - 1)); }
+    private boolean check(TokenKind k) { return peek().kind() == k; }
+    private Token advance() {
+        Token t = peek();
+        if (t.kind() != TokenKind.EOF) current++;
+        return t;
+    }
+    private boolean match(TokenKind k) {
+        if (!check(k)) return false;
+        advance();
+        return true;
+    }
+    private boolean matchKeyword(String k) {
+        if (!peek().isKeyword(k)) return false;
+        advance();
+        return true;
+    }
+    private Token expect(TokenKind k, String expected) throws QueryException {
+        if (!check(k)) throw error(peek(), expected);
+        return advance();
+    }
+    private void expectKeyword(String k, String where) throws QueryException {
+        if (!matchKeyword(k)) throw error(peek(), "expected '" + k + "' " + where);
+    }
+
+    /** The exception for an unexpected token; call sites {@code throw} it. Bad input explains itself. */
+    private QueryException error(Token t, String expected) {
+        if (t.kind() == TokenKind.ERROR) return new QueryException(t.start(), t.end(), Lexer.problem(t));
+        return new QueryException(t.start(), t.end(), expected + " but found " + describe(t));
+    }
+
+    static String describe(Token t) {
+        return switch (t.kind()) {
+            case EOF -> "end of query";
+            case STRING -> "string " + clip(t.text());
+            case NUMBER -> "number " + t.text();
+            default -> "'" + clip(t.text()) + "'";
+        };
+    }
+
+    private static String clip(String s) { return s.length() > 40 ? s.substring(0, 37) + "..." : s; }
+
+    String source() { return src; }
+}

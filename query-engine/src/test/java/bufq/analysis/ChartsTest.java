@@ -1,0 +1,89 @@
+package bufq.analysis;
+
+import bufq.model.Module;
+import bufq.table.Table;
+import bufq.table.TextBlock;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.OptionalInt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ChartsTest {
+    /** 30 steps: a parameter live throughout, activations piling up to step 19, then freed. */
+    static Module ramp() {
+        TestModules.Builder b = new TestModules.Builder("jit_ramp");
+        String[] names = new String[30];
+        for (int i = 0; i < 30; i++) names[i] = i == 0 ? "Arg_0.1" : i == 29 ? "tuple.3" : "fusion." + i;
+        b.steps(names).alloc(0, 4096, 0, "parameter").alloc(1, 64 * 1024, 0, "preallocated-temp")
+                .value("Arg_0.1", 0, 0, 4096, "f32[1024]{0}", "0-30");
+        for (int i = 1; i < 20; i++) {
+            int end = 39 - i;   // the first made dies last, as in a backward pass
+            b.value("fusion." + i, 1, (i - 1) * 2048L % (60 * 1024), 2048, "f32[512]{0}", i + "-" + Math.min(end, 28));
+        }
+        b.instruction("fusion.19", "f32[512]{0}", "fusion", "jit(f)/jvp(mlp)/tanh", "f.py", 7);
+        return b.build();
+    }
+
+    @Test
+    void timelineGolden() throws Exception {
+        TextBlock t = (TextBlock) Analyses.timeline(ramp(), OptionalInt.empty(), 60).get(0);
+        Golden.check("timeline-ramp-60.txt", t.text());
+    }
+
+    @Test
+    void timelineBucketsKeepThePeak() throws Exception {
+        TextBlock t = (TextBlock) Analyses.timeline(ramp(), OptionalInt.empty(), 20).get(0);
+        Golden.check("timeline-ramp-20.txt", t.text());
+        assertTrue(t.text().contains("1 column = 3 steps"), t.text());
+        assertTrue(t.text().contains("peak 19"), t.text());
+        for (String line : t.text().split("\n", -1)) {
+            if (line.startsWith("live bytes")) continue;
+            assertTrue(line.codePointCount(0, line.length()) <= 20, "too wide: [" + line + "]");
+        }
+    }
+
+    @Test
+    void allocationMapGolden() throws Exception {
+        var out = Analyses.allocationMap(ramp(), 1, 60);
+        Golden.check("map-ramp-1-60.txt", ((TextBlock) out.get(0)).text());
+        Table legend = (Table) out.get(1);
+        assertEquals(19, legend.size());
+        assertEquals("fusion.1", legend.cell(0, 1));
+    }
+
+    @Test
+    void picturesAreWellFormedXml() throws Exception {
+        Module m = ramp();
+        Document svg = parse(Analyses.timelineSvg(m, OptionalInt.empty()));
+        assertEquals("svg", svg.getDocumentElement().getLocalName());
+        assertTrue(svg.getElementsByTagNameNS("*", "path").getLength() >= 1);
+        Document html = parse(Analyses.timelineHtml(m, OptionalInt.empty()));
+        assertEquals("html", html.getDocumentElement().getLocalName());
+        assertEquals(1, html.getElementsByTagNameNS("http://www.w3.org/2000/svg", "svg").getLength());
+        assertTrue(html.getElementsByTagNameNS("*", "script").item(0).getTextContent().contains("fusion.19"));
+        Document map = parse(Analyses.allocationMapSvg(m, 1));
+        assertEquals(19, map.getElementsByTagNameNS("*", "rect").getLength() - 2);
+        parse(Analyses.allocationMapHtml(m, 1));
+    }
+
+    static Document parseUnchecked(String xml) {
+        try {
+            return parse(xml);
+        } catch (Exception e) {
+            throw new IllegalStateException("not well-formed: " + e.getMessage(), e);
+        }
+    }
+
+    static Document parse(String xml) throws Exception {
+        DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+        f.setNamespaceAware(true);
+        f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", false);
+        return f.newDocumentBuilder().parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
+    }
+}

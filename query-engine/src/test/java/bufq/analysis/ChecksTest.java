@@ -1,0 +1,103 @@
+package bufq.analysis;
+
+import bufq.model.Module;
+import bufq.model.PeakClaim;
+import bufq.model.TilingModel;
+import bufq.table.Table;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Each built-in check on a module doctored to have exactly its problem, and quiet on a clean one. */
+class ChecksTest {
+    static TestModules.Builder clean() {
+        // b takes a's bytes at step 1 where a dies (a hand-over: ranges touch), c lives elsewhere.
+        return new TestModules.Builder("clean").steps("a", "b", "c")
+                .alloc(0, 1024, 0, "preallocated-temp")
+                .value("a", 0, 0, 512, "f32[128]{0}", "0-1")
+                .value("b", 0, 0, 512, "f32[128]{0}", "1-2")
+                .value("c", 0, 512, 512, "f32[128]{0}", "0-3")
+                .total(1024)
+                .claim(1, true, new PeakClaim.Entry("a{}", 512, 512), new PeakClaim.Entry("b{}", 512, 1024),
+                        new PeakClaim.Entry("c{}", 512, 1536));
+    }
+
+    @Test
+    void cleanModuleHasNoFindings() {
+        CheckReport r = Analyses.check(clean().build(), TilingModel.TPU, List.of());
+        assertEquals(List.of(), r.findings(), r.summary());
+        assertFalse(r.hasErrors());
+        assertEquals(6, r.rules().size());
+    }
+
+    @Test
+    void overlapWhileBothLive() {
+        Module m = clean().value("d", 0, 256, 512, "f32[128]{0}", "2-3").total(1024).build();
+        List<Finding> f = Analyses.check(m, null, List.of()).of("overlap");
+        // d [256,768) live 2-3 meets b [0,512) live 1-2 only at step 2 where b ends: a touch, fine;
+        // but c [512,1024) live 0-3 shares steps 2-3 with d.
+        assertEquals(1, f.size(), f.toString());
+        assertEquals(Severity.ERROR, f.get(0).severity());
+        assertEquals("d", f.get(0).subject());
+        assertTrue(f.get(0).message().startsWith("bytes [256, 768) live 2-3 overlap c"), f.get(0).message());
+    }
+
+    @Test
+    void outsideAllocation() {
+        Module m = new TestModules.Builder("o").steps("a").alloc(0, 100, 0, "temp")
+                .value("a", 0, 64, 64, "u8[64]", "0-1").value("z", 7, 0, 8, "u8[8]", "0-1").build();
+        List<Finding> f = Analyses.check(m, null, List.of()).of("outside-allocation");
+        assertEquals(2, f.size(), f.toString());
+        assertTrue(f.get(0).message().contains("end past allocation 0 of 100 bytes"));
+        assertTrue(f.get(1).message().contains("allocation 7"));
+    }
+
+    @Test
+    void paddedSize() {
+        Module m = new TestModules.Builder("p").steps("a").alloc(0, 8192, 0, "temp")
+                .value("a", 0, 0, 4096, "f32[16,64]{1,0:T(8,128)}", "0-1")
+                .value("b", 0, 0, 256, "f32[64]{0}", "0-1").build();
+        List<Finding> f = Analyses.check(m, TilingModel.TPU, List.of()).of("padded-size");
+        assertEquals(1, f.size(), f.toString());
+        assertTrue(f.get(0).message().contains("size 4096 but the tpu tiling rule gives 8192"), f.get(0).message());
+        TilingModel doubling = new TilingModel() {
+            @Override public String name() { return "double"; }
+            @Override public long paddedBytes(bufq.model.Shape s) { return 2 * s.logicalBytes(); }
+        };
+        assertEquals(2, Analyses.check(m, doubling, List.of()).of("padded-size").size());
+    }
+
+    @Test
+    void totalBytes() {
+        List<Finding> f = Analyses.check(clean().total(2048).build(), null, List.of()).of("total-bytes");
+        assertEquals(1, f.size());
+        assertTrue(f.get(0).message().contains("sum to 1024 bytes but the dump says Total bytes used: 2048"));
+    }
+
+    @Test
+    void peakClaim() {
+        Module m = clean().claim(1, true, new PeakClaim.Entry("c{}", 512, 512), new PeakClaim.Entry("a{}", 512, 999))
+                .build();
+        List<Finding> f = Analyses.check(m, null, List.of()).of("peak-claim");
+        assertEquals(Severity.ERROR, f.get(0).severity());
+        assertTrue(f.get(0).message().contains("claims 999 bytes live at step 1"), f.get(0).message());
+    }
+
+    @Test
+    void failingRuleBecomesAFindingAndExtraRulesRun() {
+        CheckRule boom = new Checks.Rule("boom", (m, r) -> { throw new IllegalStateException("bad script"); });
+        CheckRule note = new Checks.Rule("note", (m, r) -> r.warn("x", "looks odd"));
+        CheckReport r = Analyses.check(clean().build(), null, List.of(boom, note));
+        assertTrue(r.hasErrors());
+        assertEquals("check failed: bad script", r.of("boom").get(0).message());
+        assertEquals(Severity.WARN, r.of("note").get(0).severity());
+        Table t = r.table();
+        assertEquals(2, t.size());
+        assertEquals("warn", t.cell(1, 1));
+        assertTrue(t.notes().get(0).startsWith("8 checks"), t.notes().toString());
+    }
+}

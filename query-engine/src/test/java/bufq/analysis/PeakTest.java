@@ -1,0 +1,87 @@
+package bufq.analysis;
+
+import bufq.model.Module;
+import bufq.model.TilingModel;
+import bufq.table.Output;
+import bufq.table.Table;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.OptionalInt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PeakTest {
+    @Test
+    void firstMaximumDiffersFromClaimAndTheQuirkExplainsIt() {
+        Module m = TestModules.unstack();
+        LiveProfile p = LiveProfile.of(m, OptionalInt.empty());
+        // Step 1: Arg (32) + tuple table (32) + four u32[2] (8 each) = 96; step 6 holds 96 too.
+        assertEquals(1, p.peakTime());
+        assertEquals(96, p.peakBytes());
+        assertEquals(96, p.logicalAt(6));
+        assertEquals(6, LiveProfile.xlaPeakMoment(m));
+        // Assigned bytes include the TPU padding: 1024 + 4*512 + 32 at step 1.
+        assertEquals(1024 + 4 * 512 + 32, p.assignedPeakBytes());
+    }
+
+    @Test
+    void summaryPutsClaimBesideRecomputationWithANote() {
+        Module m = TestModules.unstack();
+        List<Output> out = Analyses.peak(m, OptionalInt.empty(), 0, TilingModel.TPU);
+        Table s = (Table) out.get(0);
+        assertEquals("all", s.cell(0, 0));
+        assertEquals(1L, s.cell(0, s.columnIndex("peak_time")));
+        assertEquals(96L, s.cell(0, s.columnIndex("peak_bytes")));
+        assertEquals(6L, s.cell(0, s.columnIndex("claimed_time")));
+        assertEquals(96L, s.cell(0, s.columnIndex("claimed_bytes")));
+        assertEquals(96L, s.cell(0, s.columnIndex("bytes_at_claimed_time")));
+        String notes = String.join("\n", s.notes());
+        assertTrue(notes.contains("equal bufq's recomputation"), notes);
+        assertTrue(notes.contains("reproduces step 6"), notes);
+    }
+
+    @Test
+    void liveValuesSortedBySizeWithShareAndPaddingAndSmallFold() {
+        Module m = TestModules.unstack();
+        Table t = (Table) Analyses.peak(m, OptionalInt.empty(), 16, null).get(1);
+        // Arg_0.1 (32) and the tuple table slice_reduce_fusion{} (32) lead; four 8-byte values fold.
+        assertEquals(3, t.size());
+        assertEquals("Arg_0.1", t.cell(0, 0));
+        assertEquals(32L, t.cell(0, t.columnIndex("logical")));
+        assertEquals(1024L - 32, t.cell(0, t.columnIndex("padding")));
+        assertEquals(32.0 / 96, (Double) t.cell(0, t.columnIndex("share")), 1e-9);
+        assertEquals("x", t.cell(0, t.columnIndex("op_name")));
+        assertEquals("slice_reduce_fusion{}", t.cell(1, 0));
+        assertEquals("/tmp/u.py:12", t.cell(1, t.columnIndex("source")));
+        assertEquals("small (4 values)", t.cell(2, 0));
+        assertEquals(32L, t.cell(2, t.columnIndex("logical")));
+        assertEquals(2048L, t.cell(2, t.columnIndex("assigned")));
+    }
+
+    @Test
+    void perColorRowsAndColorFilter() {
+        Module m = new TestModules.Builder("two").steps("a", "b", "c")
+                .alloc(0, 4096, 0, "temp").alloc(1, 1024, 1, "temp")
+                .value("a", 0, 0, 400, "f32[100]", "0-1")
+                .value("b", 0, 400, 800, "f32[200]", "1-2")
+                .value("c", 1, 0, 1024, "f32[256]", "2-3", 1)
+                .build();
+        Table s = (Table) Analyses.peak(m, OptionalInt.empty(), 0, null).get(0);
+        assertEquals(List.of("all", "0", "1"), List.of(s.cell(0, 0), s.cell(1, 0), s.cell(2, 0)));
+        assertEquals(1824L, s.cell(0, s.columnIndex("peak_bytes")));   // step 2: b + c
+        assertEquals(1200L, s.cell(1, s.columnIndex("peak_bytes")));   // step 1: a + b
+        assertEquals(1L, s.cell(1, s.columnIndex("peak_time")));
+        Table live = (Table) Analyses.peak(m, OptionalInt.of(1), 0, null).get(1);
+        assertEquals(1, live.size());
+        assertEquals("c", live.cell(0, 0));
+    }
+
+    @Test
+    void noScheduleSaysWhy() {
+        Module m = new TestModules.Builder("bare").alloc(0, 16, 0, "temp").value("a", 0, 0, 16, "f32[4]", null).build();
+        Table t = (Table) Analyses.peak(m, OptionalInt.empty(), 0, null).get(0);
+        assertTrue(t.cell(0, 0).toString().contains("no live ranges"));
+    }
+}

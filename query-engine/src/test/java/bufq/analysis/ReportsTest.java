@@ -1,0 +1,137 @@
+package bufq.analysis;
+
+import bufq.model.Module;
+import bufq.model.StackTraceNode;
+import bufq.model.TilingModel;
+import bufq.table.Table;
+import bufq.table.TextBlock;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ReportsTest {
+    @Test
+    void paddingTotalsWorstAndByShape() {
+        Module m = TestModules.unstack();
+        List<?> out = Analyses.padding(m, TilingModel.TPU);
+        Table totals = (Table) out.get(0);
+        // 1024-32 for the argument, 4 x (512-8) for the elements, tuples unpadded.
+        assertEquals(992L + 4 * 504, totals.cell(0, totals.columnIndex("padding_bytes")));
+        assertEquals(5L, totals.cell(0, totals.columnIndex("padded_values")));
+        Table worst = (Table) out.get(1);
+        assertEquals("Arg_0.1", worst.cell(0, 0));
+        assertEquals(1024L, worst.cell(0, worst.columnIndex("rule_tpu")));
+        Table shapes = (Table) out.get(2);
+        assertEquals("u32[2]{0:T(128)}", shapes.cell(0, 0));
+        assertEquals(4L, shapes.cell(0, 1));
+        assertEquals(2016L, shapes.cell(0, shapes.columnIndex("padding_total")));
+    }
+
+    @Test
+    void fragmentationUnionsSharedBytesOverTime() {
+        // Allocation 0 (1000 bytes): a [0,400) live 0-1, b [200,600) live 1-2 (shares bytes with a: union),
+        // c [0,300) live 3-3 reuses a's bytes later. Peak of the union: step 1, [0,600) = 600.
+        Module m = new TestModules.Builder("frag").steps("a", "b", "x", "c")
+                .alloc(0, 1000, 0, "preallocated-temp").alloc(1, 64, 0, "parameter")
+                .value("a", 0, 0, 400, "u8[400]", "0-1").value("b", 0, 200, 400, "u8[400]", "1-2")
+                .value("c", 0, 0, 300, "u8[300]", "3-3").value("p", 1, 0, 64, "u8[64]", "0-4")
+                .build();
+        List<?> out = Analyses.fragmentation(m);
+        Table t = (Table) out.get(0);
+        assertEquals(600L, t.cell(0, t.columnIndex("peak_live_bytes")));
+        assertEquals(1L, t.cell(0, t.columnIndex("peak_time")));
+        assertEquals(400L, t.cell(0, t.columnIndex("fragmentation_bytes")));
+        assertEquals(0.4, (Double) t.cell(0, t.columnIndex("fragmentation")), 1e-9);
+        assertEquals(0L, t.cell(1, t.columnIndex("fragmentation_bytes")));
+        Table totals = (Table) out.get(1);
+        assertEquals(64L, totals.cell(0, totals.columnIndex("parameter_allocation_bytes")));
+        assertEquals(1000L, totals.cell(0, totals.columnIndex("preallocated_temp_allocation_bytes")));
+        assertEquals(400L, totals.cell(0, totals.columnIndex("preallocated_temp_fragmentation_bytes")));
+        assertEquals(1064L, totals.cell(0, totals.columnIndex("total_allocation_bytes")));
+    }
+
+    static Module blameModule() {
+        return new TestModules.Builder("jit_step").steps("p", "d", "t", "e")
+                .alloc(0, 4096, 0, "temp")
+                .value("p", 0, 0, 1000, "u8[1000]", "0-4").value("d", 0, 1000, 600, "u8[600]", "1-2")
+                .value("t", 0, 1600, 300, "u8[300]", "2-2").value("e", 0, 1900, 100, "u8[100]", "3-3")
+                .instruction("p", "u8[1000]", "parameter", "params['layer/w']", null, -1)
+                .instruction("d", "u8[600]", "divide", "jit(step)/jvp(a/b)/div", "m.py", 3)
+                .instruction("t", "u8[300]", "tanh", "jit(step)/jvp(a/b)/tanh", "m.py", 4)
+                .build();
+    }
+
+    @Test
+    void blameByOpNamePrefixLevels() {
+        Table t = (Table) Analyses.blame(blameModule(), BlameBy.OP_NAME, 0).get(0);
+        // Peak at step 2: p (1000) + d (600) + t (300) = 1900.
+        assertTrue(t.title().contains("step 2"), t.title());
+        assertEquals(List.of(1L, "params['layer/w']", 1000L), List.of(t.cell(0, 0), t.cell(0, 1), t.cell(0, 2)));
+        assertEquals(List.of(1L, "jit(step)", 900L), List.of(t.cell(1, 0), t.cell(1, 1), t.cell(1, 2)));
+        assertEquals(List.of(2L, "jit(step)/jvp(a/b)", 900L), List.of(t.cell(2, 0), t.cell(2, 1), t.cell(2, 2)));
+        assertEquals("jit(step)/jvp(a/b)/div", t.cell(3, 1));
+        Table depth1 = (Table) Analyses.blame(blameModule(), BlameBy.OP_NAME, 1).get(0);
+        assertEquals(2, depth1.size());
+        Table bySource = (Table) Analyses.blame(blameModule(), BlameBy.SOURCE, 0).get(0);
+        assertEquals("(no source)", bySource.cell(0, 0));
+        assertEquals("m.py:3", bySource.cell(1, 0));
+        Table byOpcode = (Table) Analyses.blame(blameModule(), BlameBy.OPCODE, 0).get(0);
+        assertEquals("parameter", byOpcode.cell(0, 0));
+    }
+
+    @Test
+    void stackTreeRebuiltLikeXla() {
+        TextBlock tree = (TextBlock) Analyses.blame(blameModule(), BlameBy.OP_NAME, 0).get(1);
+        String expected = """
+                stack trace breakdown, rebuilt from the model at step 2 (the dump printed none):
+                  Stack trace breakdown for peak usage: 1 900 bytes
+                    jit_step (100.0%, total: 1 900 bytes, current: 0 bytes, remaining: 1 900 bytes)
+                      ├── params (52.6%, total: 1 000 bytes, current: 0 bytes, remaining: 1 900 bytes)
+                      │   └── layer (52.6%, total: 1 000 bytes, current: 0 bytes, remaining: 1 900 bytes)
+                      │       └── w (52.6%, total: 1 000 bytes, current: 1 000 bytes, remaining: 900 bytes)
+                      ├── jit(step)/jvp(a/b)/div (31.6%, total: 600 bytes, current: 600 bytes, remaining: 300 bytes)
+                      └── jit(step)/jvp(a/b)/tanh (15.8%, total: 300 bytes, current: 300 bytes, remaining: 0 bytes)
+                """;
+        assertEquals(expected, tree.text());
+    }
+
+    @Test
+    void dumpsOwnTreeIsPrintedAsGiven() {
+        StackTraceNode leaf = new StackTraceNode("x", 100.0, 57600, 57600, 0, List.of());
+        StackTraceNode root = new StackTraceNode("main.2", 100.0, 57600, 0, 57600, List.of(leaf));
+        Module m = new TestModules.Builder("t").steps("x").alloc(0, 57600, 0, "parameter")
+                .value("x", 0, 0, 57600, "u8[57600]", "0-1").tree(root, 57600).build();
+        String text = StackTree.text(m);
+        assertEquals("""
+                  Stack trace breakdown for peak usage: 57 600 bytes
+                    main.2 (100.0%, total: 57 600 bytes, current: 0 bytes, remaining: 57 600 bytes)
+                      └── x (100.0%, total: 57 600 bytes, current: 57 600 bytes, remaining: 0 bytes)
+                """, text);
+    }
+
+    @Test
+    void splitParamsFollowsXla() {
+        assertEquals(List.of("params", "layer", "fc", "w"), StackTree.splitParams("params['layer/fc'].w"));
+        assertEquals(List.of("params ['gap']"), StackTree.splitParams("params ['gap']"));
+        assertEquals(List.of("x"), StackTree.splitParams("x"));
+        assertEquals(List.of("jit(f)/div"), StackTree.splitParams("jit(f)/div"));
+    }
+
+    @Test
+    void opNameSplitsOutsideParens() {
+        assertEquals(List.of("jit(step)", "transpose(jvp(a/b))", "div"),
+                BlameReport.splitOpName("jit(step)/transpose(jvp(a/b))/div"));
+    }
+
+    @Test
+    void bytesFormatting() {
+        assertEquals("512B", Bytes.human(512));
+        assertEquals("1.5KiB", Bytes.human(1536));
+        assertEquals("80MiB", Bytes.human(80L << 20));
+        assertEquals("79 790 088", Bytes.grouped(79790088));
+        assertEquals("100", Bytes.grouped(100));
+    }
+}

@@ -1,0 +1,91 @@
+package bufq.analysis;
+
+import bufq.model.HloValue;
+import bufq.model.LiveRange;
+import bufq.model.Module;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The fast sweeps against brute force on random allocations. */
+class SweepsTest {
+    static Module random(long seed, int n) {
+        Random rnd = new Random(seed);
+        String[] steps = new String[20];
+        for (int i = 0; i < steps.length; i++) steps[i] = "i" + i;
+        TestModules.Builder b = new TestModules.Builder("r" + seed).steps(steps).alloc(0, 64, 0, "preallocated-temp");
+        for (int i = 0; i < n; i++) {
+            int off = rnd.nextInt(8) * 8, size = (1 + rnd.nextInt(3)) * 8;
+            int s = rnd.nextInt(20), e = s + rnd.nextInt(4);
+            b.value("v" + i, 0, off, Math.min(size, 64 - off), "u8[" + Math.min(size, 64 - off) + "]",
+                    rnd.nextInt(10) == 0 ? null : s + "-" + e);
+        }
+        return b.build();
+    }
+
+    @Test
+    void unionPeakMatchesBruteForce() {
+        for (long seed = 0; seed < 200; seed++) {
+            Module m = random(seed, 1 + (int) (seed % 12));
+            List<HloValue> vs = m.valuesIn(0);
+            FragmentationReport.Usage u = FragmentationReport.usage(vs);
+            long best = -1;
+            int at = -1;
+            for (int t = 0; t <= 24; t++) {
+                boolean[] bytes = new boolean[64];
+                boolean anyStarts = false;
+                for (HloValue v : vs) {
+                    LiveRange r = v.range();
+                    if (r != null && r.start() == t) anyStarts = true;
+                    if (r == null || r.liveAt(t)) for (long k = v.offset(); k < v.offset() + v.size(); k++) bytes[(int) k] = true;
+                }
+                long c = 0;
+                for (boolean x : bytes) if (x) c++;
+                if (anyStarts && c > best) {
+                    best = c;
+                    at = t;
+                }
+            }
+            if (at < 0) {
+                boolean[] bytes = new boolean[64];
+                for (HloValue v : vs) for (long k = v.offset(); k < v.offset() + v.size(); k++) bytes[(int) k] = true;
+                best = 0;
+                for (boolean x : bytes) if (x) best++;
+            }
+            assertEquals(best, u.peakBytes(), "seed " + seed);
+            assertEquals(at, u.peakTime(), "seed " + seed);
+        }
+    }
+
+    @Test
+    void overlapSweepFindsEveryConflictingPair() {
+        for (long seed = 0; seed < 200; seed++) {
+            Module m = random(seed, 2 + (int) (seed % 10));
+            List<HloValue> vs = new ArrayList<>();
+            for (HloValue v : m.valuesIn(0)) if (v.range() != null) vs.add(v);
+            int expected = 0;
+            for (int i = 0; i < vs.size(); i++)
+                for (int j = i + 1; j < vs.size(); j++) {
+                    HloValue x = vs.get(i), y = vs.get(j);
+                    boolean bytes = x.offset() < y.offset() + y.size() && y.offset() < x.offset() + x.size();
+                    if (bytes && OverlapCheck.conflict(x.range(), y.range())) expected++;
+                }
+            int found = Math.min(expected, OverlapCheck.MAX_FINDINGS);
+            List<Finding> f = Analyses.check(m, null, List.of()).of("overlap");
+            assertEquals(found, f.size(), "seed " + seed);
+        }
+    }
+
+    @Test
+    void touchIsNotConflict() {
+        assertEquals(false, OverlapCheck.conflict(new LiveRange(0, 3), new LiveRange(3, 5)));
+        assertEquals(false, OverlapCheck.conflict(new LiveRange(3, 5), new LiveRange(0, 3)));
+        assertEquals(true, OverlapCheck.conflict(new LiveRange(0, 4), new LiveRange(3, 5)));
+        assertEquals(true, OverlapCheck.conflict(new LiveRange(2, 4), new LiveRange(3, 3)));
+        assertEquals(false, OverlapCheck.conflict(new LiveRange(0, 2), new LiveRange(3, 5)));
+    }
+}

@@ -1,0 +1,188 @@
+package bufq.dump;
+
+import bufq.model.LoadWarning;
+import bufq.model.Module;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.zip.GZIPOutputStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Input the user can get wrong: refused with a one-line reason, or loaded with located warnings. */
+class BadInputTest {
+    static final String NAME = "module_0001.jit_f.cpu_after_optimizations-buffer-assignment.txt";
+
+    static final String GOOD = """
+            BufferAssignment:
+            allocation 0: size 32, parameter 0, shape |f32[8]| at ShapeIndex {}:
+             value: <0 x.1 @0> (size=32,offset=0): f32[8]{0}
+            allocation 1: size 32, output shape is |f32[8]|, maybe-live-out:
+             value: <1 neg.2 @0> (size=32,offset=0): f32[8]{0}
+
+            Total bytes used: 64 (64B)
+
+            Used values:
+            <0 x.1 @0>
+             positions:
+              x.1
+             uses:
+              neg.2, operand 0
+             from instruction: %x.1 = f32[8]{0} parameter(0)
+            <1 neg.2 @0>
+             positions:
+              neg.2
+             uses:
+             from instruction: %neg.2 = f32[8]{0} negate(%x.1)
+
+
+            HloLiveRange (max 2):
+              InstructionSequence:
+                0:x.1
+                1:neg.2
+              BufferLiveRange:
+                x.1{}:0-2
+                neg.2{}:1-2
+              Live ranges at 1 (peak):
+                x.1{}: 32 bytes (cumulative: 32 bytes)
+                neg.2{}: 32 bytes (cumulative: 64 bytes)
+            """;
+
+    static LoadException refused(String fixture) {
+        LoadException e = assertThrows(LoadException.class, () -> DumpLoader.load(List.of(Fixtures.path(fixture))));
+        assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
+        assertTrue(e.getMessage().startsWith(e.file()), e.getMessage());
+        return e;
+    }
+
+    @Test
+    void goodTextLoadsCleanly() throws Exception {
+        Module m = DumpLoader.loadText(NAME, GOOD);
+        assertEquals(0, m.warningCount(), () -> m.warnings().toString());
+        assertEquals(64L, m.liveBytesAt(1));
+    }
+
+    @Test
+    void binaryFileIsRefused() {
+        assertTrue(refused("binary.bin").reason().contains("binary"));
+    }
+
+    @Test
+    void emptyFileIsRefused() {
+        assertTrue(refused("empty.txt").reason().startsWith("empty file"));
+    }
+
+    @Test
+    void hloTextIsRefused() {
+        LoadException e = refused("hlo-text.txt");
+        assertTrue(e.reason().startsWith("HLO text"), e.getMessage());
+        assertEquals(1, e.line());
+    }
+
+    @Test
+    void directoryWithoutDumpsIsRefused() {
+        assertTrue(refused("empty-dir").reason().startsWith("no buffer-assignment dumps in"));
+    }
+
+    @Test
+    void missingPathIsRefused() {
+        assertTrue(refused("no-such-thing").reason().contains("no such file"));
+    }
+
+    @Test
+    void hloTextUnderADumpNameIsRefused() {
+        LoadException e = assertThrows(LoadException.class, () -> DumpLoader.loadText(NAME, "HloModule m\n\nENTRY %e {}\n"));
+        assertEquals(NAME + ":1: HLO text, not a buffer-assignment dump (expected 'BufferAssignment:')", e.getMessage());
+    }
+
+    @Test
+    void malformedLineIsAWarningAndLoadingGoesOn() throws Exception {
+        String bad = GOOD.replace("allocation 1: size 32, output", "allocation 1: size thirty-two, output");
+        Module m = DumpLoader.loadText(NAME, bad);
+        assertTrue(m.warningCount() >= 1);
+        LoadWarning w = m.warnings().get(0);
+        assertEquals(NAME, w.file());
+        assertEquals(4, w.line());
+        assertTrue(w.message().contains("expected a number"), w.message());
+        assertEquals(1, m.allocations().size());
+        assertNotNull(m.valueByKey("x.1{}").range());
+    }
+
+    @Test
+    void lineNumbersCountAcrossSections() throws Exception {
+        String bad = GOOD.replace("    neg.2{}:1-2", "    neg.2{}:1-two");
+        Module m = DumpLoader.loadText(NAME, bad);
+        assertEquals(1, m.warningCount(), () -> m.warnings().toString());
+        assertEquals(29, m.warnings().get(0).line());
+    }
+
+    @Test
+    void sizesThatOverflowALongAreCaughtNotWrapped() throws Exception {
+        String bad = GOOD.replace("allocation 0: size 32,", "allocation 0: size 99999999999999999999,");
+        Module m = DumpLoader.loadText(NAME, bad);
+        assertEquals(2, m.warnings().get(0).line());
+        assertTrue(m.warnings().get(0).message().contains("too large"), m.warnings().get(0).message());
+        assertTrue(m.allocations().stream().allMatch(a -> a.size() >= 0));
+    }
+
+    @Test
+    void badShapeIsAWarning() throws Exception {
+        String bad = GOOD.replace("(size=32,offset=0): f32[8]{0}\nallocation 1", "(size=32,offset=0): f32[8{0}\nallocation 1");
+        Module m = DumpLoader.loadText(NAME, bad);
+        assertTrue(m.warnings().stream().anyMatch(w -> w.line() == 3 && w.message().contains("shape")), m.warnings().toString());
+    }
+
+    @Test
+    void truncatedFileLoadsWhatItHolds() throws Exception {
+        int cut = GOOD.indexOf("    neg.2{}:1-2") + 8;
+        Module m = DumpLoader.loadText(NAME, GOOD.substring(0, cut));
+        assertEquals(NAME + ":29", m.info().truncatedAt());
+        assertTrue(m.warningCount() >= 1);
+        assertEquals(2, m.values().size());
+        assertNotNull(m.valueByKey("x.1{}").range());
+    }
+
+    @Test
+    void warningsAreCappedButCounted() throws Exception {
+        StringBuilder b = new StringBuilder("BufferAssignment:\n");
+        for (int i = 0; i < 300; i++) b.append("allocation ").append(i).append(": size ?:\n");
+        Module m = DumpLoader.loadText(NAME, b.toString());
+        assertEquals(300, m.warningCount());
+        assertEquals(Warnings.CAP, m.warnings().size());
+    }
+
+    @Test
+    void gzipFilesAndTheirSiblingsLoad(@TempDir Path dir) throws Exception {
+        Path src = Fixtures.path("jax010-mlp");
+        try (var files = Files.list(src)) {
+            for (Path f : files.toList()) {
+                Path gz = dir.resolve(f.getFileName() + ".gz");
+                try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
+                    out.write(Files.readAllBytes(f));
+                }
+            }
+        }
+        Path one = dir.resolve("module_0012.jit_mlp.cpu_after_optimizations-live-range.txt.gz");
+        List<Module> ms = DumpLoader.load(List.of(one));
+        assertEquals(1, ms.size());
+        assertEquals(4, ms.get(0).info().files().size());
+        assertEquals(0, ms.get(0).warningCount());
+        assertEquals(57600L, ms.get(0).liveBytesAt(3));
+    }
+
+    @Test
+    void corruptGzipIsRefused(@TempDir Path dir) throws Exception {
+        Path gz = dir.resolve("module_0001.jit_f.cpu_after_optimizations-buffer-assignment.txt.gz");
+        Files.writeString(gz, "not gzip at all");
+        LoadException e = assertThrows(LoadException.class, () -> DumpLoader.load(List.of(gz)));
+        assertTrue(e.reason().contains("gzip"), e.getMessage());
+    }
+}

@@ -1,0 +1,71 @@
+package bufq.eval;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import bufq.lang.Diagnostic;
+import bufq.lang.QueryException;
+import bufq.model.Module;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** Any input string compiles or fails with a QueryException whose span lies inside the query. */
+class RobustnessTest {
+    private static final String[] WORDS = {
+        "values", "allocations", "instructions", "steps", "where", "group", "by", "show", "order", "limit", "and", "or",
+        "not", "in", "is", "null", "live", "at", "during", "peak", "as", "asc", "desc", "true", "false", "(", ")", ",",
+        "..", "=", "!=", "<", "<=", ">", ">=", "~", "!~", "color", "size", "name", "temp", "id", "count()", "sum(size)",
+        "max(", "avg(name)", "4KiB", "1.5", "-3", "99999999999999999999999", "\"fusion\"", "\"(\"", "\"[a-\"", "\"unterminated",
+        "fusion.1", "p0", "#", "\u00e9", "\n", "0", "13", "live_bytes", "label", "uses", "dims", "kind", "op_name", "1.3B",
+    };
+
+    @Test
+    void randomTokenSoupNeverThrowsAnythingElse() {
+        Random r = new Random(42);
+        Module toy = TestModules.toy();
+        int compiled = 0;
+        for (int i = 0; i < 30_000; i++) {
+            StringBuilder b = new StringBuilder(i % 3 == 0 ? "values " : "");
+            int n = 1 + r.nextInt(12);
+            for (int j = 0; j < n; j++) b.append(WORDS[r.nextInt(WORDS.length)]).append(r.nextInt(4) == 0 ? "" : " ");
+            String q = b.toString();
+            try {
+                Query query = Query.compile(q, Catalog.standard());
+                compiled++;
+                query.run(new EvalContext(toy));
+            } catch (QueryException e) {
+                Diagnostic d = e.diagnostic();
+                assertTrue(d.start() >= 0 && d.start() <= q.length() && d.end() <= q.length(), q + " -> " + d);
+                char first = d.message().charAt(0);
+                assertTrue(Character.isLowerCase(first) || first == '\'', q + " -> " + d.message());
+                assertTrue(!d.message().startsWith("internal error"), q + " -> " + d.message());
+                d.render(q);
+            }
+        }
+        assertTrue(compiled > 50, "the soup should also produce valid queries, got " + compiled);
+    }
+
+    @Test
+    void nullAndHugeInputs() {
+        assertThrowsQuery(null);
+        assertThrowsQuery("values where " + "(".repeat(100_000));
+        assertThrowsQuery("values where name ~ \"" + "(".repeat(10_000) + "\"");
+        assertThrowsQuery("\"" + "\\".repeat(100_001));
+    }
+
+    private static void assertThrowsQuery(String q) {
+        try {
+            Query.compile(q, Catalog.standard());
+        } catch (QueryException e) {
+            return;
+        }
+        throw new AssertionError("expected a QueryException for " + (q == null ? null : q.substring(0, Math.min(40, q.length()))));
+    }
+
+    @Test
+    void renderPointsIntoTheRightLineOfAMultiLineQuery() {
+        String q = "values\nwhere colr = 1\nlimit 3";
+        QueryException e = org.junit.jupiter.api.Assertions.assertThrows(QueryException.class, () -> Query.compile(q, Catalog.standard()));
+        assertEquals("where colr = 1\n      ^^^^\nunknown field 'colr' for values; did you mean 'color'?", e.diagnostic().render(q));
+    }
+}

@@ -1,0 +1,119 @@
+package bufq.format;
+
+import bufq.table.ColumnType;
+import bufq.table.Table;
+import bufq.table.TextBlock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+class FormatterTest {
+    @ParameterizedTest
+    @CsvSource({"0,0B", "1023,1023B", "1024,1.0KiB", "4096,4.0KiB", "1536,1.5KiB", "84737228,80.8MiB",
+            "1048570,1.0MiB", "1048524,1023.9KiB", "1073741824,1.0GiB", "-2048,-2.0KiB"})
+    void humanSizes(long bytes, String expected) {
+        assertEquals(expected, Sizes.human(bytes));
+    }
+
+    @ParameterizedTest
+    @CsvSource({"16384,16384", "16KiB,16384", "16kib,16384", "1.5MiB,1572864", "2GiB,2147483648", "512B,512", "4 KiB,4096"})
+    void parseSizes(String text, long expected) {
+        assertEquals(expected, Sizes.parse(text));
+    }
+
+    @ParameterizedTest
+    @CsvSource({"abc", "16XB", "''", "0.3B", "1.2.3KiB"})
+    void badSizesSayWhatWasExpected(String text) {
+        NumberFormatException e = assertThrows(NumberFormatException.class, () -> Sizes.parse(text));
+        assertTrue(e.getMessage().contains("expected") || e.getMessage().contains("whole"), e.getMessage());
+    }
+
+    /** Reads the csv back with an independent RFC 4180 reader: every cell survives the round trip. */
+    @Test
+    void csvRoundTrips() {
+        Table t = FormatterGoldenTest.mixed();
+        StringBuilder out = new StringBuilder();
+        Formatters.byName("csv").write(t, FormatOptions.DEFAULT, out);
+        List<List<String>> rows = parseCsv(out.toString());
+        assertEquals(t.size() + 1, rows.size());
+        assertEquals(List.of("name", "size", "uses", "share", "avg", "live_out", "dims"), rows.get(0));
+        for (int r = 0; r < t.size(); r++) assertEquals(t.cell(r, 0), rows.get(r + 1).get(0));
+        assertEquals("83886080", rows.get(3).get(1));
+        assertEquals("", rows.get(4).get(1));
+        assertEquals("[x, y,z]", rows.get(4).get(6));
+    }
+
+    @Test
+    void tsvHasNoRawTabsOrNewlinesInsideCells() {
+        StringBuilder out = new StringBuilder();
+        Formatters.byName("tsv").write(FormatterGoldenTest.mixed(), FormatOptions.DEFAULT, out);
+        String[] lines = out.toString().split("\n", -1);
+        assertEquals(FormatterGoldenTest.mixed().size() + 2, lines.length); // header, rows, trailing ""
+        for (int i = 0; i < lines.length - 1; i++) assertEquals(6, lines[i].chars().filter(c -> c == '\t').count(), lines[i]);
+    }
+
+    @Test
+    void tableAlignsNumbersRightAndCountsRows() {
+        Table t = Table.builder().column("name", ColumnType.STRING).column("size", ColumnType.BYTES)
+                .row("a", 4096L).row("longer", 16L).build();
+        StringBuilder out = new StringBuilder();
+        Formatters.byName("table").write(t, FormatOptions.DEFAULT, out);
+        assertEquals("name      size\n------  ------\na       4.0KiB\nlonger     16B\n(2 rows)\n", out.toString());
+    }
+
+    @Test
+    void tableEscapesTerminalControlCharacters() {
+        Table t = Table.builder().column("s", ColumnType.STRING).row("x\033[31my").build();
+        StringBuilder out = new StringBuilder();
+        Formatters.byName("table").write(t, FormatOptions.DEFAULT, out);
+        assertFalse(out.toString().contains("\033"));
+        assertTrue(out.toString().contains("x\\x1b[31my"));
+    }
+
+    @Test
+    void jsonStreamsOneArrayPerTableAndTextAsStrings() {
+        Table t = Table.builder().column("n", ColumnType.INT).row(1L).build();
+        StringBuilder out = new StringBuilder();
+        Formatters.writeAll(List.of(t, new TextBlock("chart \"x\"\n"), t), Formatters.byName("json"), FormatOptions.DEFAULT, out);
+        assertEquals("[\n  {\"n\": 1}\n]\n\"chart \\\"x\\\"\\n\"\n[\n  {\"n\": 1}\n]\n", out.toString());
+    }
+
+    @Test
+    void jsonNonFiniteIsNull() {
+        Table t = Table.builder().column("f", ColumnType.FLOAT).row(Double.NaN).row(Double.POSITIVE_INFINITY).row(1e300).build();
+        StringBuilder out = new StringBuilder();
+        Formatters.byName("json").write(t, FormatOptions.DEFAULT, out);
+        assertTrue(out.toString().contains("{\"f\": null},\n  {\"f\": null}"), out.toString());
+        assertTrue(out.toString().contains("{\"f\": 1.0E300}"), out.toString());
+    }
+
+    @Test
+    void unknownFormatListsTheKnownOnes() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Formatters.byName("xml"));
+        assertEquals("unknown format 'xml' (expected one of table, markdown, csv, tsv, json)", e.getMessage());
+    }
+
+    static List<List<String>> parseCsv(String text) {
+        List<List<String>> rows = new ArrayList<>();
+        List<String> row = new ArrayList<>();
+        StringBuilder cell = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < text.length(); i++) {
+            char ch = text.charAt(i);
+            if (quoted) {
+                if (ch == '"' && i + 1 < text.length() && text.charAt(i + 1) == '"') { cell.append('"'); i++; }
+                else if (ch == '"') quoted = false;
+                else cell.append(ch);
+            } else if (ch == '"') quoted = true;
+            else if (ch == ',') { row.add(cell.toString()); cell.setLength(0); }
+            else if (ch == '\n') { row.add(cell.toString()); cell.setLength(0); rows.add(row); row = new ArrayList<>(); }
+            else cell.append(ch);
+        }
+        return rows;
+    }
+}

@@ -1,0 +1,35 @@
+package bufq.shell;
+
+import bufq.model.Module;
+import bufq.model.TilingModel;
+import bufq.table.ColumnType;
+import bufq.table.Output;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What the shell needs from the query engine: reading dumps and answering queries. The real one
+ * ({@link DefaultEngine}) wraps {@code bufq.dump} and {@code bufq.eval}; tests pass a fake.
+ */
+public interface Engine {
+    /** Reads the modules named by {@code paths}; a failure's message is one line naming file and line. */
+    List<Module> load(List<Path> paths) throws Failure;
+
+    /** Entity names; a line starting with one of them is a query. */
+    List<String> entities();
+
+    /** Fields of an entity, in catalog order; empty for an unknown entity. */
+    List<Field> fields(String entity);
+
+    /** Compiles and runs {@code query} on {@code module}; a failure's message is the rendered diagnostic. */
+    List<Output> query(String query, Module module, TilingModel tiling) throws Failure;
+
+    /** A field of an entity, for {@code fields} and completion. */
+    record Field(String name, ColumnType type, String doc) {}
+
+    /** A user-caused failure: bad dump, bad query. The message is ready to print. */
+    final class Failure extends Exception {
+        public Failure(String message) { super(message, null, false, false); }
+    }
+}

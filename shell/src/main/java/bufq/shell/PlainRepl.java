@@ -1,0 +1,53 @@
+package bufq.shell;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/** A line loop with a prompt and no editing: the fallback REPL, and the one used until JLine's is in. */
+public final class PlainRepl implements Repl {
+    private final BufferedReader in;
+
+    public PlainRepl(InputStream in) {
+        this.in = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+    }
+
+    @Override public int run(Shell shell) {
+        PrintStream out = shell.out();
+        out.println("bufq " + Bufq.VERSION + " - type 'help' for commands, 'help query' for queries, 'quit' to leave.");
+        StringBuilder pending = new StringBuilder();
+        while (true) {
+            String handle = shell.current() == null ? "" : ":" + shell.current().handle();
+            out.print(pending.length() == 0 ? "bufq" + handle + "> " : "   ...> ");
+            out.flush();
+            String line;
+            try {
+                line = in.readLine();
+            } catch (IOException e) {
+                shell.error("cannot read input: " + e.getMessage());
+                return Bufq.FAILED;
+            }
+            if (line == null) {
+                out.println();
+                return Bufq.OK;
+            }
+            String t = line.strip();
+            if (t.endsWith("\\")) {
+                pending.append(t.substring(0, t.length() - 1).stripTrailing()).append(' ');
+                continue;
+            }
+            pending.append(t);
+            String text = pending.toString();
+            if (StatementReader.needsMore(text, shell.engine().entities())) {
+                pending.append(' ');
+                continue;
+            }
+            pending.setLength(0);
+            shell.history().add(text);
+            if (shell.execute(text) == Status.QUIT) return Bufq.OK;
+        }
+    }
+}

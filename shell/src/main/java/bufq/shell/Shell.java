@@ -1,0 +1,289 @@
+package bufq.shell;
+
+import bufq.format.FormatOptions;
+import bufq.format.Formatter;
+import bufq.format.Formatters;
+import bufq.model.LoadWarning;
+import bufq.model.Module;
+import bufq.shell.command.Command;
+import bufq.shell.command.Commands;
+import bufq.table.Output;
+import bufq.table.Table;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * One bufq session: the loaded modules and the current one, settings, the output format and sink,
+ * history. Every way in (REPL, {@code -c}, {@code -f}, stdin, {@code run}) goes through
+ * {@link #execute}: a line that starts with an entity name is a query, anything else a command.
+ * Results go to the sink; messages, errors and timings go to stderr.
+ */
+public final class Shell {
+    /** How many load warnings are printed per module before they are only counted. */
+    static final int WARNINGS_SHOWN = 10;
+
+    private final Engine engine;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Env env;
+    private final Settings settings = new Settings();
+    private final History history = new History();
+    private final Commands commands = Commands.standard();
+    private final List<Module> modules = new ArrayList<>();
+    private Module current;
+    private Formatter format = Formatters.byName("table");
+    private OutputSink sink;
+    private boolean bail;
+    private boolean quit;
+    private int scriptDepth;
+    private String location;
+    private int terminalWidth;
+
+    public Shell(Engine engine, PrintStream out, PrintStream err, Env env) {
+        this.engine = engine;
+        this.out = out;
+        this.err = err;
+        this.env = env;
+        this.sink = OutputSink.console(out);
+        this.terminalWidth = columns(env);
+    }
+
+    private static int columns(Env env) {
+        try {
+            int c = Integer.parseInt(env.vars().getOrDefault("COLUMNS", "").trim());
+            if (c >= 20 && c <= 1000) return c;
+        } catch (NumberFormatException e) {
+            // not set or not a number: use the default
+        }
+        return 100;
+    }
+
+    /**
+     * Runs one statement (a query or a command) and prints its result or its error.
+     * Never throws for anything the user typed.
+     */
+    public Status execute(String line) {
+        String text = line.strip();
+        if (text.isEmpty() || text.startsWith("#")) return Status.OK;
+        long t0 = System.nanoTime();
+        Status st;
+        try {
+            st = isQuery(text) ? runQuery(text) : runCommand(text);
+        } catch (CommandException e) {
+            error(e.getMessage());
+            st = Status.ERROR;
+        } catch (Engine.Failure e) {
+            diagnostic(e.getMessage());
+            st = Status.ERROR;
+        } catch (IOException e) {
+            error("i/o: " + e);
+            st = Status.ERROR;
+        } catch (RuntimeException | StackOverflowError e) {
+            internalError(e);
+            st = Status.ERROR;
+        }
+        if (settings.timer() && st != Status.QUIT)
+            err.printf(Locale.ROOT, "Time: %.1f ms%n", (System.nanoTime() - t0) / 1e6);
+        if (quit) return Status.QUIT;
+        return st;
+    }
+
+    /**
+     * Runs every statement from {@code reader}; errors are printed with {@code source:line}. Stops at
+     * the first error when {@code bail}. Returns ERROR if any statement failed, QUIT on quit.
+     */
+    public Status runScript(StatementReader reader, String source) throws IOException, CommandException {
+        if (scriptDepth >= 16) throw new CommandException("scripts nested too deeply (does a script run itself?)");
+        String saved = location;
+        scriptDepth++;
+        boolean failed = false;
+        try {
+            StatementReader.Statement s;
+            while ((s = reader.next()) != null) {
+                location = source == null ? null : source + ":" + s.line();
+                Status st = execute(s.text());
+                if (st == Status.QUIT) return Status.QUIT;
+                if (st == Status.ERROR) {
+                    failed = true;
+                    if (bail) break;
+                }
+            }
+        } finally {
+            scriptDepth--;
+            location = saved;
+        }
+        return failed ? Status.ERROR : Status.OK;
+    }
+
+    private boolean isQuery(String text) {
+        int i = 0;
+        while (i < text.length() && (Character.isLetterOrDigit(text.charAt(i)) || text.charAt(i) == '_')) i++;
+        return engine.entities().contains(text.substring(0, i));
+    }
+
+    private Status runQuery(String text) throws CommandException, Engine.Failure, IOException {
+        Module m = requireModule();
+        print(engine.query(text, m, settings.tiling()));
+        return Status.OK;
+    }
+
+    private Status runCommand(String text) throws CommandException, Engine.Failure, IOException {
+        List<String> words = Words.split(text);
+        String name = words.get(0);
+        Command c = commands.byName(name);
+        if (c == null) {
+            List<String> known = new ArrayList<>(commands.names());
+            known.addAll(engine.entities());
+            throw new CommandException("unknown command '" + name + "'" + Suggest.hint(name, known)
+                    + " (type 'help' for the list)");
+        }
+        return c.run(this, words.subList(1, words.size()));
+    }
+
+    /** Prints results through the current format; tables are cut to {@code maxrows} in human formats. */
+    public void print(List<? extends Output> outputs) throws IOException {
+        boolean human = Formatters.isHuman(format);
+        List<Output> shown = new ArrayList<>(outputs.size());
+        for (Output o : outputs) {
+            if (o instanceof Table t && human && settings.maxRows() > 0) shown.add(t.limit(settings.maxRows()));
+            else shown.add(o);
+        }
+        StringBuilder b = new StringBuilder();
+        Formatters.writeAll(shown, format, formatOptions(), b);
+        sink.write(b.toString());
+    }
+
+    public void print(Output output) throws IOException { print(List.of(output)); }
+
+    public FormatOptions formatOptions() {
+        boolean color = switch (settings.color()) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> env.interactive();
+        };
+        return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole());
+    }
+
+    /** A line of information for the user (stderr, so stdout stays data). */
+    public void info(String message) { err.println(message); }
+
+    /** Prints a one-line error, with the script location when running one. */
+    public void error(String message) {
+        err.println((location == null ? "" : location + ": ") + "error: " + message);
+    }
+
+    private void diagnostic(String rendered) {
+        if (location != null) err.println(location + ":");
+        err.println(rendered.endsWith("\n") ? rendered.substring(0, rendered.length() - 1) : rendered);
+    }
+
+    /** A bug in bufq, not the user's doing: one line, or the stack trace with BUFQ_DEBUG set. */
+    public void internalError(Throwable e) {
+        err.println((location == null ? "" : location + ": ") + "bufq: internal error: " + e
+                + " (run with BUFQ_DEBUG=1 for the stack trace)");
+        if (env.debug()) e.printStackTrace(err);
+    }
+
+    // ---- modules ----
+
+    /** Loads {@code paths} and adds the modules; the first new one becomes current. */
+    public List<Module> load(List<Path> paths) throws Engine.Failure {
+        List<Module> loaded = addModules(engine.load(paths));
+        for (Module m : loaded) reportWarnings(m);
+        return loaded;
+    }
+
+    /** Adds modules, renaming handles that are taken ({@code name#2}); returns them as added. */
+    public List<Module> addModules(List<Module> fresh) {
+        Set<String> taken = new HashSet<>();
+        for (Module m : modules) taken.add(m.handle());
+        List<Module> added = new ArrayList<>();
+        for (Module m : fresh) {
+            String h = m.handle() == null || m.handle().isBlank() ? "module" : m.handle();
+            String unique = h;
+            for (int k = 2; taken.contains(unique); k++) unique = h + "#" + k;
+            Module u = unique.equals(m.handle()) ? m : m.withHandle(unique);
+            taken.add(unique);
+            modules.add(u);
+            added.add(u);
+        }
+        if (!added.isEmpty()) current = added.get(0);
+        return added;
+    }
+
+    private void reportWarnings(Module m) {
+        List<LoadWarning> w = m.warnings();
+        for (int i = 0; i < Math.min(w.size(), WARNINGS_SHOWN); i++) err.println("bufq: warning: " + w.get(i));
+        if (w.size() > WARNINGS_SHOWN)
+            err.println("bufq: warning: " + (w.size() - WARNINGS_SHOWN) + " more warnings in " + m.handle());
+    }
+
+    public List<Module> modules() { return List.copyOf(modules); }
+
+    /** The current module, or null before anything is loaded. */
+    public Module current() { return current; }
+
+    public Module requireModule() throws CommandException {
+        if (current == null) throw new CommandException("no module loaded (use 'load PATH')");
+        return current;
+    }
+
+    /** Finds a module by handle, by its 1-based number in {@code modules}, or by a unique handle prefix. */
+    public Module findModule(String name) throws CommandException {
+        for (Module m : modules) if (m.handle().equals(name)) return m;
+        if (name.chars().allMatch(Character::isDigit) && !name.isEmpty()) {
+            int n = Integer.parseInt(name);
+            if (n >= 1 && n <= modules.size()) return modules.get(n - 1);
+        }
+        List<Module> prefixed = new ArrayList<>();
+        for (Module m : modules) if (m.handle().startsWith(name)) prefixed.add(m);
+        if (prefixed.size() == 1) return prefixed.get(0);
+        List<String> handles = modules.stream().map(Module::handle).toList();
+        if (prefixed.size() > 1)
+            throw new CommandException("'" + name + "' matches several modules: "
+                    + String.join(", ", prefixed.stream().map(Module::handle).toList()));
+        throw new CommandException("no module '" + name + "'" + Suggest.hint(name, handles)
+                + (modules.isEmpty() ? " (nothing loaded)" : " (see 'modules')"));
+    }
+
+    public void use(Module m) { current = m; }
+
+    // ---- state used by commands ----
+
+    public Engine engine() { return engine; }
+    public Settings settings() { return settings; }
+    public History history() { return history; }
+    public Commands commands() { return commands; }
+    public Env env() { return env; }
+    public Formatter format() { return format; }
+    public void setFormat(Formatter f) { format = f; }
+    public boolean bail() { return bail; }
+    public void setBail(boolean b) { bail = b; }
+    public void requestQuit() { quit = true; }
+    public boolean quitRequested() { return quit; }
+    public PrintStream out() { return out; }
+    public PrintStream err() { return err; }
+    public OutputSink sink() { return sink; }
+    /** Columns available for charts: {@code COLUMNS}, or what the REPL's terminal reports, else 100. */
+    public int terminalWidth() { return terminalWidth; }
+    public void setTerminalWidth(int columns) { if (columns >= 20) terminalWidth = columns; }
+
+    /** Closes the current sink (publishing a file) and switches to {@code next}. */
+    public void switchSink(OutputSink next) throws IOException {
+        OutputSink old = sink;
+        sink = next;
+        old.close();
+    }
+
+    /** Ends the session: publishes any output file. */
+    public void close() throws IOException {
+        switchSink(OutputSink.console(out));
+    }
+}

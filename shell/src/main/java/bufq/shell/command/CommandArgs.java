@@ -1,0 +1,62 @@
+package bufq.shell.command;
+
+import bufq.shell.CommandException;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalInt;
+
+/**
+ * Keyword arguments of the report commands, taken in any order: {@code color 1}, {@code width 100},
+ * {@code --svg FILE}, {@code --force}. Each getter consumes what it reads; {@link #done} rejects
+ * leftovers so typos are errors, not silently ignored.
+ */
+final class CommandArgs {
+    private final List<String> words;
+    private final String usage;
+
+    CommandArgs(List<String> words, String usage) {
+        this.words = new ArrayList<>(words);
+        this.usage = usage;
+    }
+
+    boolean flag(String name) {
+        return words.remove(name);
+    }
+
+    /** The word after {@code keyword}, or null when the keyword is absent. */
+    String value(String keyword) throws CommandException {
+        int i = words.indexOf(keyword);
+        if (i < 0) return null;
+        if (i + 1 >= words.size()) throw new CommandException("'" + keyword + "' needs a value; usage: " + usage);
+        String v = words.get(i + 1);
+        words.remove(i + 1);
+        words.remove(i);
+        return v;
+    }
+
+    OptionalInt integer(String keyword, int min) throws CommandException {
+        String v = value(keyword);
+        if (v == null) return OptionalInt.empty();
+        try {
+            int n = Integer.parseInt(v);
+            if (n >= min) return OptionalInt.of(n);
+        } catch (NumberFormatException e) {
+            // fall through
+        }
+        throw new CommandException("'" + keyword + "' takes a whole number >= " + min + ", not '" + v + "'");
+    }
+
+    /** The next positional word (not a keyword), or null. */
+    String positional() {
+        return words.isEmpty() ? null : words.remove(0);
+    }
+
+    void done() throws CommandException {
+        if (!words.isEmpty())
+            throw new CommandException("unexpected '" + words.get(0) + "'; usage: " + usage);
+    }
+
+    static String lower(String s) { return s.toLowerCase(Locale.ROOT); }
+}

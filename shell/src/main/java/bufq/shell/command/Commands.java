@@ -1,0 +1,44 @@
+package bufq.shell.command;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The command registry: names and aliases to commands, in the order {@code help} lists them. */
+public final class Commands {
+    private final List<Command> all;
+    private final Map<String, Command> byName = new LinkedHashMap<>();
+
+    public Commands(List<Command> commands) {
+        this.all = List.copyOf(commands);
+        for (Command c : all) {
+            byName.put(c.name(), c);
+            for (String a : c.aliases()) byName.put(a, c);
+        }
+    }
+
+    /** Every built-in command. Add a command here. */
+    public static Commands standard() {
+        return new Commands(List.of(
+                new LoadCommand(),
+                new ModulesCommand(),
+                new UseCommand(),
+                new SummaryCommand(),
+                new FieldsCommand(),
+                new FormatCommand(),
+                new SetCommand(),
+                new OutputCommand(),
+                new TimerCommand(),
+                new HistoryCommand(),
+                new RunCommand(),
+                new HelpCommand(),
+                new QuitCommand()));
+    }
+
+    public Command byName(String name) { return byName.get(name); }
+    public List<Command> all() { return all; }
+
+    /** Names and aliases, for completion and "did you mean". */
+    public List<String> names() { return new ArrayList<>(byName.keySet()); }
+}

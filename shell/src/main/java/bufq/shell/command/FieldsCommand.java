@@ -1,0 +1,47 @@
+package bufq.shell.command;
+
+import bufq.shell.CommandException;
+import bufq.shell.Engine;
+import bufq.shell.Shell;
+import bufq.shell.Status;
+import bufq.shell.Suggest;
+import bufq.table.ColumnType;
+import bufq.table.Table;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Locale;
+
+final class FieldsCommand implements Command {
+    @Override public String name() { return "fields"; }
+    @Override public String synopsis() { return "fields [ENTITY]"; }
+
+    @Override public String brief() { return "Lists the fields of an entity (or of all) with their types."; }
+
+    @Override public String description() {
+        return "Lists the fields a query can filter, show and sort on, with their types: of one entity, or of all.";
+    }
+
+    @Override public List<String> examples() { return List.of("fields values", "fields"); }
+
+    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+        arity(args, 0, 1);
+        Engine e = shell.engine();
+        List<String> entities = args.isEmpty() ? e.entities() : List.of(args.get(0));
+        if (!args.isEmpty() && !e.entities().contains(args.get(0)))
+            throw new CommandException("unknown entity '" + args.get(0) + "'" + Suggest.hint(args.get(0), e.entities())
+                    + " (entities: " + String.join(", ", e.entities()) + ")");
+        Table.Builder b = Table.builder();
+        if (args.isEmpty()) b.column("entity", ColumnType.STRING);
+        b.column("field", ColumnType.STRING).column("type", ColumnType.STRING).column("doc", ColumnType.STRING);
+        for (String entity : entities) {
+            for (Engine.Field f : e.fields(entity)) {
+                String type = f.type().name().toLowerCase(Locale.ROOT);
+                if (args.isEmpty()) b.row(entity, f.name(), type, f.doc());
+                else b.row(f.name(), type, f.doc());
+            }
+        }
+        shell.print(b.build());
+        return Status.OK;
+    }
+}

@@ -1,0 +1,35 @@
+package bufq.shell.command;
+
+import bufq.format.Formatters;
+import bufq.shell.CommandException;
+import bufq.shell.Shell;
+import bufq.shell.Status;
+import bufq.shell.Suggest;
+
+import java.util.List;
+
+final class FormatCommand implements Command {
+    @Override public String name() { return "format"; }
+    @Override public String synopsis() { return "format [NAME]"; }
+
+    @Override public String description() {
+        return "Sets how results print: " + String.join(", ", Formatters.names())
+                + " (see 'help formats'). Without NAME, shows the current one.";
+    }
+
+    @Override public List<String> examples() { return List.of("format markdown", "format csv"); }
+
+    @Override public Status run(Shell shell, List<String> args) throws CommandException {
+        arity(args, 0, 1);
+        if (args.isEmpty()) {
+            shell.info("format is " + shell.format().name());
+            return Status.OK;
+        }
+        String name = args.get(0);
+        if (!Formatters.names().contains(name))
+            throw new CommandException("unknown format '" + name + "'" + Suggest.hint(name, Formatters.names())
+                    + " (expected one of " + String.join(", ", Formatters.names()) + ")");
+        shell.setFormat(Formatters.byName(name));
+        return Status.OK;
+    }
+}

@@ -1,0 +1,122 @@
+package bufq.shell.command;
+
+import bufq.shell.CommandException;
+import bufq.shell.Setting;
+import bufq.shell.Shell;
+import bufq.shell.Status;
+import bufq.shell.Suggest;
+import bufq.table.TextBlock;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+final class HelpCommand implements Command {
+    static final String QUERY = """
+            Queries
+
+              <entity> [where <expr>] [group by <field>, ...] [show <item>, ...]
+                       [order by <key> [asc|desc], ...] [limit <n>]
+
+            The clauses after the entity may come in any order, each at most once.
+            Entities: %s ('fields ENTITY' lists the fields of one).
+
+            Expressions: = != < <= > >=, ~ (regex match), in (...), is [not] null, and, or, not, ( ).
+            Numbers may carry size units: 4KiB, 1.5MiB, 2GiB. Strings are in double quotes.
+            Liveness: live at <t> (a step number, peak, or an instruction name such as fusion.2);
+                      live during <a>..<b> (live at any step between a and b).
+            Aggregates in show: count(), sum(f), min(f), max(f), avg(f); 'as name' renames a column and
+            the name can be used in order by. Without show each entity prints sensible default columns.
+
+            Examples
+              values where color=1 and live at 13
+              values where live at peak order by size desc limit 10
+              values where live at peak show sum(logical_size)
+              values where name ~ "fusion" and size >= 4KiB show id, name, size, offset, allocation
+              values group by color show color, count(), sum(size)
+              values where live during 5..9 and color = 1 order by offset
+              allocations where temp order by size desc
+              instructions where opcode = "fusion" and op_name ~ "softmax"
+              steps order by live_bytes desc limit 5
+            """;
+
+    static final String FORMATS = """
+            Formats ('format NAME', or --format NAME on the command line)
+
+              table     aligned columns for the terminal; sizes as 4.0KiB (set rawsizes on for bytes),
+                        fractions as 12.5%, null as null, a (N rows) footer; cut at maxrows rows
+              markdown  a GitHub table for bug reports; same cell text as table; cut at maxrows rows
+              csv       header row, RFC 4180 quoting, raw numbers, null as an empty field; never cut
+              tsv       like csv with tabs; tabs, newlines and backslashes in cells escaped as \\t \\n \\\\
+              json      an array of row objects: numbers as numbers, null as null; never cut. A command
+                        that prints several tables prints one array per table; text (charts) prints
+                        as a JSON string on its own line
+            """;
+
+    @Override public String name() { return "help"; }
+    @Override public String synopsis() { return "help [TOPIC]"; }
+
+    @Override public String brief() { return "Help on a command or topic: query, formats, settings."; }
+
+    @Override public String description() {
+        return "Shows the commands, or details and examples for one: TOPIC is a command name, 'query' (the\n"
+                + "grammar with examples), 'formats' or 'settings'.";
+    }
+
+    @Override public List<String> examples() { return List.of("help", "help query", "help output", "help settings"); }
+
+    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+        arity(args, 0, 1);
+        shell.print(new TextBlock(args.isEmpty() ? overview(shell) : topic(shell, args.get(0))));
+        return Status.OK;
+    }
+
+    private static String overview(Shell shell) {
+        StringBuilder b = new StringBuilder("A line that starts with an entity (")
+                .append(String.join(", ", shell.engine().entities()))
+                .append(") is a query; see 'help query'.\nAnything else is a command:\n\n");
+        int w = 0;
+        for (Command c : shell.commands().all()) w = Math.max(w, c.synopsis().length());
+        for (Command c : shell.commands().all()) {
+            String first = c.brief();
+            b.append("  ").append(c.synopsis()).append(" ".repeat(w - c.synopsis().length() + 2)).append(first).append('\n');
+        }
+        b.append("\nMore: help COMMAND, help query, help formats, help settings.\n");
+        return b.toString();
+    }
+
+    private static String topic(Shell shell, String topic) throws CommandException {
+        switch (topic) {
+            case "query", "queries", "grammar" -> {
+                return String.format(QUERY, String.join(", ", shell.engine().entities()));
+            }
+            case "formats" -> {
+                return FORMATS;
+            }
+            case "settings" -> {
+                return settings();
+            }
+            default -> { }
+        }
+        Command c = shell.commands().byName(topic);
+        if (c == null) {
+            List<String> topics = new ArrayList<>(shell.commands().names());
+            topics.addAll(List.of("query", "formats", "settings"));
+            throw new CommandException("no help on '" + topic + "'" + Suggest.hint(topic, topics)
+                    + " (topics: commands, query, formats, settings)");
+        }
+        StringBuilder b = new StringBuilder(c.synopsis()).append("\n\n").append(c.description()).append('\n');
+        if (!c.aliases().isEmpty()) b.append("\nAlso: ").append(String.join(", ", c.aliases())).append('\n');
+        b.append("\nExamples:\n");
+        for (String e : c.examples()) b.append("  ").append(e).append('\n');
+        if (c.name().equals("format")) b.append('\n').append(FORMATS);
+        return b.toString();
+    }
+
+    private static String settings() {
+        StringBuilder b = new StringBuilder("Settings ('set NAME VALUE'; 'set' lists the current values)\n\n");
+        for (Setting s : Setting.values())
+            b.append(String.format("  %-10s %-12s default %-6s %s%n", s.key(), s.syntax(), s.defaultText(), s.doc()));
+        return b.toString();
+    }
+}

@@ -1,0 +1,26 @@
+package bufq.shell.command;
+
+import bufq.shell.CommandException;
+import bufq.shell.Shell;
+import bufq.shell.Status;
+import bufq.table.ColumnType;
+import bufq.table.Table;
+
+import java.io.IOException;
+import java.util.List;
+
+final class HistoryCommand implements Command {
+    @Override public String name() { return "history"; }
+    @Override public String synopsis() { return "history"; }
+    @Override public String description() { return "Lists the statements entered in this session, oldest first."; }
+    @Override public List<String> examples() { return List.of("history"); }
+
+    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+        arity(args, 0, 0);
+        Table.Builder b = Table.builder().column("#", ColumnType.INT).column("statement", ColumnType.STRING);
+        List<String> h = shell.history().entries();
+        for (int i = 0; i < h.size(); i++) b.row((long) (i + 1), h.get(i));
+        shell.print(b.build());
+        return Status.OK;
+    }
+}

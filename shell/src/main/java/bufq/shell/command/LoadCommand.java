@@ -1,0 +1,38 @@
+package bufq.shell.command;
+
+import bufq.model.Module;
+import bufq.shell.CommandException;
+import bufq.shell.Engine;
+import bufq.shell.Shell;
+import bufq.shell.Status;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+final class LoadCommand implements Command {
+    @Override public String name() { return "load"; }
+    @Override public String synopsis() { return "load PATH..."; }
+
+    @Override public String brief() { return "Reads dumps (files, sibling sets, directories, .gz) and makes the first current."; }
+
+    @Override public String description() {
+        return "Reads dumps and makes the first new module current. PATH is a *-buffer-assignment.txt file (its\n"
+                + "-buffer-assignment-values.txt, -live-range.txt and -memory-usage-report.txt siblings are joined),\n"
+                + "any one of those siblings, a dump directory (every module in it) or a .gz of a file.";
+    }
+
+    @Override public List<String> examples() {
+        return List.of("load examples/jax-mlp/", "load /tmp/dump/module_0042.jit_step.cpu_after_optimizations-buffer-assignment.txt");
+    }
+
+    @Override public Status run(Shell shell, List<String> args) throws CommandException, Engine.Failure {
+        if (args.isEmpty()) throw new CommandException("usage: " + synopsis());
+        List<Path> paths = new ArrayList<>();
+        for (String a : args) paths.add(Path.of(a));
+        for (Module m : shell.load(paths))
+            shell.info("loaded " + m.handle() + " (" + m.info().backend() + ", " + m.info().files().size() + " file"
+                    + (m.info().files().size() == 1 ? "" : "s") + ", " + m.values().size() + " values)");
+        return Status.OK;
+    }
+}

@@ -1,0 +1,56 @@
+package bufq.shell.command;
+
+import bufq.shell.CommandException;
+import bufq.shell.OutputSink;
+import bufq.shell.Shell;
+import bufq.shell.Status;
+
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+final class OutputCommand implements Command {
+    @Override public String name() { return "output"; }
+    @Override public String synopsis() { return "output [FILE [--force]]"; }
+
+    @Override public String brief() { return "Sends results to FILE (written atomically), or back to the screen."; }
+
+    @Override public String description() {
+        return "Sends results to FILE until the next 'output' or the end of the session; with no FILE, back to the\n"
+                + "screen. The file appears whole when the output is switched or closed (written to a temporary\n"
+                + "file beside it, then renamed). An existing file is only replaced with --force.";
+    }
+
+    @Override public List<String> examples() { return List.of("output peak.md", "output report.csv --force", "output"); }
+
+    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+        List<String> rest = new ArrayList<>(args);
+        boolean force = rest.remove("--force");
+        if (rest.size() > 1 || (rest.isEmpty() && force)) throw new CommandException("usage: " + synopsis());
+        if (rest.isEmpty()) {
+            Path was = shell.sink().target();
+            shell.switchSink(OutputSink.console(shell.out()));
+            if (was != null) shell.info("wrote " + was);
+            return Status.OK;
+        }
+        Path target = Path.of(rest.get(0));
+        OutputSink next;
+        try {
+            next = OutputSink.file(target, force);
+        } catch (FileAlreadyExistsException e) {
+            throw new CommandException(target + " exists; use 'output " + rest.get(0) + " --force' to replace it");
+        } catch (IOException e) {
+            throw new CommandException("cannot write " + target + ": " + e.getMessage());
+        }
+        Path was = shell.sink().target();
+        try {
+            shell.switchSink(next);
+        } catch (FileAlreadyExistsException e) {
+            throw new CommandException(was + " appeared meanwhile; kept it and dropped this output");
+        }
+        if (was != null) shell.info("wrote " + was);
+        return Status.OK;
+    }
+}

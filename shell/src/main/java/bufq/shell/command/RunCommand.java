@@ -1,0 +1,47 @@
+package bufq.shell.command;
+
+import bufq.shell.CommandException;
+import bufq.shell.Shell;
+import bufq.shell.StatementReader;
+import bufq.shell.Status;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+
+final class RunCommand implements Command {
+    @Override public String name() { return "run"; }
+    @Override public String synopsis() { return "run FILE"; }
+
+    @Override public String brief() { return "Runs a .bq script of queries and commands."; }
+
+    @Override public String description() {
+        return "Runs a script: a .bq file holds queries and commands, one per line; '#' starts a comment line; a\n"
+                + "line ending in '\\' or an unfinished query continues on the next. Errors name FILE:LINE; with\n"
+                + "--bail the script stops at the first.";
+    }
+
+    @Override public List<String> examples() { return List.of("run examples/report.bq"); }
+
+    @Override public Status run(Shell shell, List<String> args) throws CommandException {
+        arity(args, 1, 1);
+        Path file = Path.of(args.get(0));
+        String name = file.getFileName() == null ? "" : file.getFileName().toString();
+        if (name.endsWith(".js"))
+            throw new CommandException("cannot run " + file + ": JavaScript scripts are not supported in this build");
+        Status st;
+        try (BufferedReader r = StatementReader.utf8(Files.newInputStream(file))) {
+            st = shell.runScript(new StatementReader(r, shell.engine().entities()), args.get(0));
+        } catch (NoSuchFileException e) {
+            throw new CommandException("cannot read " + file + ": no such file");
+        } catch (StatementReader.NotTextException e) {
+            throw new CommandException(file + ": " + e.getMessage() + "; stopped");
+        } catch (IOException e) {
+            throw new CommandException("cannot read " + file + ": " + e.getMessage());
+        }
+        return st;
+    }
+}

@@ -1,0 +1,21 @@
+package bufq.shell.command;
+
+import bufq.shell.CommandException;
+import bufq.shell.Setting;
+import bufq.shell.Shell;
+import bufq.shell.Status;
+
+import java.util.List;
+
+final class TimerCommand implements Command {
+    @Override public String name() { return "timer"; }
+    @Override public String synopsis() { return "timer on|off"; }
+    @Override public String description() { return "Prints the elapsed time after each result (on stderr). Same as 'set timer'."; }
+    @Override public List<String> examples() { return List.of("timer on"); }
+
+    @Override public Status run(Shell shell, List<String> args) throws CommandException {
+        arity(args, 1, 1);
+        shell.settings().set(Setting.TIMER, args.get(0));
+        return Status.OK;
+    }
+}

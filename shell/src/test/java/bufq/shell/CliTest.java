@@ -1,0 +1,151 @@
+package bufq.shell;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * Every command-line case in one table, gojq-style: arguments, stdin, expected exit code and
+ * fragments of stdout and stderr, all through {@link Bufq#run}. The fake engine stands in for the
+ * reader and query language; cases on real dumps live in {@link RealCliTest}.
+ */
+class CliTest {
+    /** One row of the table. {@code out}/{@code err} are fragments that must appear; {@code notOut} must not. */
+    record Case(String name, List<String> args, String stdin, int exit, List<String> out, List<String> err,
+                List<String> notOut, boolean exactOut) {
+        Case exit(int code) { return new Case(name, args, stdin, code, out, err, notOut, exactOut); }
+        Case in(String s) { return new Case(name, args, s, exit, out, err, notOut, exactOut); }
+        Case out(String... s) { return new Case(name, args, stdin, exit, plus(out, s), err, notOut, exactOut); }
+        Case outExactly(String s) { return new Case(name, args, stdin, exit, List.of(s), err, notOut, true); }
+        Case err(String... s) { return new Case(name, args, stdin, exit, out, plus(err, s), notOut, exactOut); }
+        Case notOut(String... s) { return new Case(name, args, stdin, exit, out, err, plus(notOut, s), exactOut); }
+        @Override public String toString() { return name; }
+
+        private static List<String> plus(List<String> a, String[] b) {
+            List<String> r = new ArrayList<>(a);
+            r.addAll(List.of(b));
+            return r;
+        }
+    }
+
+    static Case c(String name, String... args) {
+        return new Case(name, List.of(args), "", 0, List.of(), List.of(), List.of(), false);
+    }
+
+    static List<Case> cases() {
+        return List.of(
+                // usage errors: exit 2
+                c("help", "--help").out("Usage: bufq", "Exit codes:", "2  usage error", "3  a dump could not be loaded"),
+                c("short help", "-h").out("Usage: bufq"),
+                c("version", "--version").out("bufq 0.1.0"),
+                c("unknown option", "--nope").exit(2).err("bufq: unknown option '--nope'", "Try 'bufq --help'"),
+                c("near option", "--bial").exit(2).err("did you mean '--bail'?"),
+                c("missing -c value", "-c").exit(2).err("option '-c' needs a value"),
+                c("bad format", "--format", "xml").exit(2).err("unknown format 'xml' (expected one of table, markdown, csv, tsv, json)"),
+                c("missing script", "-f", "/nonexistent/x.bq").exit(2).err("cannot read script /nonexistent/x.bq: no such file"),
+                // load errors: exit 3, one line
+                c("load error", "-c", "summary", "bad.txt").exit(3).outExactly("")
+                        .err("bufq: bad.txt:1: not a buffer-assignment dump (expected 'BufferAssignment:')"),
+                // summary and formats
+                c("summary table", "-c", "summary", "a.txt").out("module  backend", "a       cpu", "(1 row)"),
+                c("summary json", "--format", "json", "-c", "summary", "a.txt", "b.txt")
+                        .out("[\n  {\"module\": \"a\", \"backend\": \"cpu\", \"files\": 1, \"allocations\": 2, \"values\": 3, "
+                                + "\"instructions\": 4, \"total_bytes\": 192, \"peak_time\": 1, \"peak_bytes\": 192, "
+                                + "\"claimed_peak_bytes\": 192, \"warnings\": 0},\n  {\"module\": \"b\""),
+                c("format=inline", "--format=csv", "-c", "summary", "a.txt").out("module,backend,files,allocations,values,"
+                        + "instructions,total_bytes,peak_time,peak_bytes,claimed_peak_bytes,warnings\na,cpu,1,2,3,4,192,1,192,192,0\n"),
+                c("same name twice", "-c", "modules", "a.txt", "dir/a.txt").out("a#2"),
+                c("format command", "-c", "format markdown", "-c", "values", "a.txt").out("| id | name | size |", "| 2 | add.1 | 128B |"),
+                c("rawsizes", "-c", "set rawsizes on", "-c", "summary", "a.txt").out("  192  ").notOut("192B"),
+                c("maxrows cuts tables", "-c", "set maxrows 2", "-c", "values", "a.txt").out("(2 rows)", "1 more row"),
+                c("maxrows never cuts json", "--format", "json", "-c", "set maxrows 1", "-c", "values", "a.txt").out("\"mul.2\""),
+                // query and command errors: exit 1
+                c("query error caret", "-c", "values whre", "a.txt").exit(1)
+                        .err("values whre\n       ^\nexpected 'where' or end of query"),
+                c("no module", "-c", "values").exit(1).err("error: no module loaded (use 'load PATH')"),
+                c("unknown command", "-c", "sumary", "a.txt").exit(1).err("error: unknown command 'sumary'; did you mean 'summary'?"),
+                c("errors go on", "-c", "sumary", "-c", "values", "a.txt").exit(1).out("add.1"),
+                c("bail stops", "--bail", "-c", "sumary", "-c", "values", "a.txt").exit(1).notOut("add.1"),
+                c("bad setting", "-c", "set maxrows lots").exit(1).err("maxrows takes a whole number >= 0, not 'lots'"),
+                c("unknown setting", "-c", "set colour on").exit(1).err("unknown setting 'colour'; did you mean 'color'?"),
+                c("set lists", "-c", "set").out("maxrows", "200", "threshold", "16.0KiB", "tiling", "tpu"),
+                c("unknown tiling", "-c", "set tiling gpu").exit(1).err("unknown tiling model 'gpu' (known: tpu, none)"),
+                c("use by number", "-c", "use 2", "-c", "modules", "a.txt", "b.txt").out("2  *        b").err("using b"),
+                c("use by prefix", "-c", "use be", "a.txt", "beta.txt").err("using beta"),
+                c("use unknown", "-c", "use zeta", "a.txt", "beta.txt").exit(1).err("no module 'zeta'"),
+                c("fields", "-c", "fields values").out("size", "bytes", "assigned bytes"),
+                c("fields typo", "-c", "fields valeus").exit(1).err("unknown entity 'valeus'; did you mean 'values'?"),
+                c("help lists commands", "-c", "help").out("load PATH...", "output [FILE [--force]]", "help query"),
+                c("help query", "-c", "help query").out("values where live at peak order by size desc limit 10", "live during"),
+                c("help command", "-c", "help set").out("set [NAME [VALUE]]", "Examples:", "set maxrows 50"),
+                c("help settings", "-c", "help settings").out("threshold", "16KiB"),
+                c("help unknown", "-c", "help sumary").exit(1).err("no help on 'sumary'; did you mean 'summary'?"),
+                c("quit stops", "-c", "quit", "-c", "values", "a.txt").notOut("add.1"),
+                c("timer", "-c", "timer on", "-c", "values", "a.txt").err("Time: "),
+                // stdin scripts
+                c("stdin", "a.txt").in("# comment\nvalues limit 1\n\nsummary\n").out("p0", "(1 row)").notOut("add.1"),
+                c("stdin continues unfinished query", "a.txt").in("values limit\n 2\n").out("(2 rows)"),
+                c("stdin backslash", "a.txt").in("values \\\nlimit 1\n").out("(1 row)"),
+                c("stdin errors go on", "a.txt").in("nope\nvalues limit 1\n").exit(1).out("p0").err("stdin:1: error: unknown command 'nope'"),
+                c("stdin bail", "--bail", "a.txt").in("nope\nvalues limit 1\n").exit(1).notOut("p0"),
+                c("stdin query error location", "a.txt").in("\nvalues x\n").exit(1).err("stdin:2:\nvalues x\n       ^"),
+                c("stdin empty", "a.txt").in("").outExactly(""),
+                c("stdin binary is never run", "a.txt").in("values limit 1\noutput x\u0000y\nvalues\n").exit(2)
+                        .out("p0").notOut("add.1").err("bufq: stdin: binary data at line 2, not a script; stopped"),
+                c("no colour in pipes", "-c", "values", "a.txt").notOut("\033["));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void cli(Case k) {
+        Result r = run(() -> new FakeEngine(), Map.of(), k.args(), k.stdin());
+        assertEquals(k.exit(), r.code, () -> "exit code\n--- stdout\n" + r.out + "--- stderr\n" + r.err);
+        if (k.exactOut()) assertEquals(k.out().get(0), r.out);
+        else for (String s : k.out()) assertTrue(r.out.contains(s), () -> "stdout lacks [" + s + "]:\n" + r.out + "--- stderr\n" + r.err);
+        for (String s : k.notOut()) assertFalse(r.out.contains(s), () -> "stdout has [" + s + "]:\n" + r.out);
+        for (String s : k.err()) assertTrue(r.err.contains(s), () -> "stderr lacks [" + s + "]:\n" + r.err);
+        assertFalse(r.err.contains("\tat "), () -> "stack trace on stderr:\n" + r.err);
+    }
+
+    @Test
+    void stdinThatIsNotUtf8StopsBeforeRunningIt() {
+        byte[] latin1 = "summary\nvalues \u00e9\n".getBytes(StandardCharsets.ISO_8859_1);
+        Result r = run(FakeEngine::new, new Env(Map.of(), false), List.of("a.txt"), latin1);
+        assertEquals(2, r.code, r.err);
+        assertTrue(r.out.contains("(1 row)"), "the first line ran: " + r.out);
+        assertTrue(r.err.contains("bufq: stdin: binary data at line 2, not a script; stopped"), r.err);
+    }
+
+    @Test
+    void closedStdinReadsNothing() {
+        Result r = run(FakeEngine::new, new Env(Map.of(), false, true), List.of("a.txt"),
+                "output /tmp/should-not-exist\n".getBytes(StandardCharsets.UTF_8));
+        assertEquals(new Result(0, "", ""), r);
+    }
+
+    record Result(int code, String out, String err) {}
+
+    static Result run(Supplier<Engine> engine, Map<String, String> env, List<String> args, String stdin) {
+        return run(engine, new Env(env, false), args, stdin.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static Result run(Supplier<Engine> engine, Env env, List<String> args, byte[] stdin) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Bufq b = new Bufq(env, engine, in -> { throw new AssertionError("no REPL when stdin is not a terminal"); });
+        int code = b.run(args.toArray(String[]::new), new ByteArrayInputStream(stdin),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,76 @@
+package bufq.shell;
+
+import bufq.model.BufferAllocation;
+import bufq.model.HloInstruction;
+import bufq.model.HloValue;
+import bufq.model.LiveRange;
+import bufq.model.Module;
+import bufq.model.PeakClaim;
+import bufq.model.Shape;
+import bufq.model.TilingModel;
+import bufq.table.ColumnType;
+import bufq.table.Output;
+import bufq.table.Table;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+
+/**
+ * A stand-in engine for shell tests: "loads" any path whose name does not contain "bad" as a small
+ * module named after the file, and answers {@code values} and {@code values limit N}; anything else
+ * is a query error with a caret, like the real diagnostics.
+ */
+final class FakeEngine implements Engine {
+    static Shape f32(long n) {
+        return new Shape("f32[" + n + "]{0}", "f32", new long[]{n}, false, new int[]{0}, List.of(), 0, 0, List.of());
+    }
+
+    /** Three values in two allocations over steps 0..3; the dump claims a peak of 192 bytes at step 1. */
+    static Module module(String name) {
+        List<HloValue> values = List.of(
+                new HloValue(1, "p0", "{}", false, false, 0, 64, 0, 0, f32(16), List.of(), List.of(), new LiveRange(0, 3)),
+                new HloValue(2, "add.1", "{}", false, false, 0, 128, 0, 1, f32(32), List.of(), List.of(), new LiveRange(1, 2)),
+                new HloValue(3, "mul.2", "{}", false, false, 0, 128, 0, 1, f32(32), List.of(), List.of(), new LiveRange(3, 3)));
+        List<BufferAllocation> allocs = List.of(
+                new BufferAllocation(0, 64, 0, 0, f32(16), "{}", null, false, false, false, false, null, true, List.of(1L)),
+                new BufferAllocation(1, 128, 0, -1, null, null, null, false, false, false, false, null, true, List.of(2L, 3L)));
+        List<HloInstruction> ins = List.of(HloInstruction.sequenced("p0", 0), HloInstruction.sequenced("add.1", 1),
+                HloInstruction.sequenced("x", 2), HloInstruction.sequenced("mul.2", 3));
+        PeakClaim claim = new PeakClaim(1, List.of(new PeakClaim.Entry("p0{}", 64, 64), new PeakClaim.Entry("add.1{}", 128, 192)), true);
+        Module.Info info = new Module.Info(name, name, 0, "cpu", List.of(name + "-buffer-assignment.txt"), 3, 192L, claim,
+                -1, null, new TreeMap<>(), true, null);
+        return new Module(info, allocs, values, ins, List.of("p0", "add.1", "x", "mul.2"), List.of());
+    }
+
+    @Override public List<Module> load(List<Path> paths) throws Failure {
+        List<Module> out = new ArrayList<>();
+        for (Path p : paths) {
+            String f = p.getFileName().toString();
+            if (f.contains("bad")) throw new Failure(p + ":1: not a buffer-assignment dump (expected 'BufferAssignment:')");
+            out.add(module(f.replaceAll("\\..*", "")));
+        }
+        return out;
+    }
+
+    @Override public List<String> entities() { return List.of("values", "allocations", "instructions", "steps"); }
+
+    @Override public List<Field> fields(String entity) {
+        return entity.equals("values") ? List.of(new Field("id", ColumnType.INT, "value id"),
+                new Field("size", ColumnType.BYTES, "assigned bytes")) : List.of();
+    }
+
+    @Override public List<Output> query(String query, Module module, TilingModel tiling) throws Failure {
+        if (query.equals("values crash")) throw new IllegalStateException("simulated bug");
+        int limit = Integer.MAX_VALUE;
+        if (query.matches("values limit \\d+")) limit = Integer.parseInt(query.substring(13));
+        else if (!query.equals("values")) {
+            int at = query.indexOf(' ') + 1;
+            throw new Failure(query + "\n" + " ".repeat(at) + "^\nexpected 'where' or end of query");
+        }
+        Table.Builder b = Table.builder().column("id", ColumnType.INT).column("name", ColumnType.STRING).column("size", ColumnType.BYTES);
+        for (HloValue v : module.values().subList(0, Math.min(limit, module.values().size()))) b.row(v.id(), v.name(), v.size());
+        return List.of(b.build());
+    }
+}

@@ -1,0 +1,177 @@
+package bufq.shell;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** The session through {@link Shell#execute}: output files, colour, internal errors, the plain REPL. */
+class ShellSessionTest {
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    Shell shell(Env env) {
+        Shell s = new Shell(new FakeEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), env);
+        s.addModules(List.of(FakeEngine.module("m")));
+        return s;
+    }
+
+    String out() { return out.toString(StandardCharsets.UTF_8); }
+    String err() { return err.toString(StandardCharsets.UTF_8); }
+
+    @Test
+    void outputFileAppearsOnlyWhenClosedAndWhole(@TempDir Path dir) throws IOException {
+        Shell s = shell(new Env(Map.of(), false));
+        Path f = dir.resolve("r.csv");
+        assertEquals(Status.OK, s.execute("format csv"));
+        assertEquals(Status.OK, s.execute("output \"" + f + "\""));
+        assertEquals(Status.OK, s.execute("values"));
+        assertFalse(Files.exists(f), "target must not exist before the output is closed");
+        assertEquals(1, listing(dir).size(), "one temporary file beside the target");
+        assertEquals(Status.OK, s.execute("output"));
+        assertEquals("id,name,size\n1,p0,64\n2,add.1,128\n3,mul.2,128\n", Files.readString(f));
+        assertEquals(List.of(f), listing(dir), "no temporary file left");
+        assertEquals("", out(), "nothing went to the console");
+        assertTrue(err().contains("wrote " + f));
+    }
+
+    @Test
+    void outputNeverClobbersWithoutForce(@TempDir Path dir) throws IOException {
+        Shell s = shell(new Env(Map.of(), false));
+        Path f = Files.writeString(dir.resolve("keep.txt"), "precious\n");
+        assertEquals(Status.ERROR, s.execute("output " + f));
+        assertTrue(err().contains("exists; use 'output " + f + " --force' to replace it"), err());
+        s.execute("values");
+        assertTrue(out().contains("add.1"), "results still go to the console");
+        assertEquals("precious\n", Files.readString(f));
+        assertEquals(Status.OK, s.execute("output " + f + " --force"));
+        s.execute("values limit 1");
+        s.close();
+        assertTrue(Files.readString(f).contains("p0"));
+        assertEquals(List.of(f), listing(dir));
+    }
+
+    @Test
+    void fileCreatedMeanwhileIsKept(@TempDir Path dir) throws IOException {
+        Shell s = shell(new Env(Map.of(), false));
+        Path f = dir.resolve("late.txt");
+        assertEquals(Status.OK, s.execute("output " + f));
+        s.execute("values");
+        Files.writeString(f, "someone else\n");
+        assertEquals(Status.ERROR, s.execute("output"));
+        assertEquals("someone else\n", Files.readString(f));
+        assertEquals(List.of(f), listing(dir));
+    }
+
+    @Test
+    void outputIntoMissingDirectoryIsAnError() {
+        Shell s = shell(new Env(Map.of(), false));
+        assertEquals(Status.ERROR, s.execute("output /nonexistent-dir/x.txt"));
+        assertTrue(err().contains("cannot write /nonexistent-dir/x.txt"), err());
+    }
+
+    @Test
+    void colourOnlyOnATerminalAndNeverWithNoColor() {
+        Shell tty = shell(new Env(Map.of(), true));
+        tty.execute("values");
+        assertTrue(out().contains("\033[1m"), "bold header on a terminal");
+        out.reset();
+        Shell noColor = shell(new Env(Map.of("NO_COLOR", "1"), true));
+        noColor.execute("set color on");
+        noColor.execute("values");
+        assertFalse(out().contains("\033["), "NO_COLOR wins");
+        out.reset();
+        Shell pipe = shell(new Env(Map.of(), false));
+        pipe.execute("values");
+        assertFalse(out().contains("\033["));
+    }
+
+    @Test
+    void internalErrorsAreOneLineUnlessDebugging() {
+        Shell s = shell(new Env(Map.of(), false));
+        assertEquals(Status.ERROR, s.execute("values crash"));
+        assertEquals("bufq: internal error: java.lang.IllegalStateException: simulated bug "
+                + "(run with BUFQ_DEBUG=1 for the stack trace)\n", err());
+        err.reset();
+        Shell d = shell(new Env(Map.of("BUFQ_DEBUG", "1"), false));
+        d.execute("values crash");
+        assertTrue(err().contains("\tat bufq.shell.FakeEngine.query"), err());
+    }
+
+    @Test
+    void scriptErrorsNameFileAndLine(@TempDir Path dir) throws IOException {
+        Path script = Files.writeString(dir.resolve("s.bq"), "# header\nvalues limit 1\n\nnope\nvalues \\\n  limit 2\n");
+        Shell s = shell(new Env(Map.of(), false));
+        assertEquals(Status.ERROR, s.execute("run " + script));
+        assertTrue(err().contains(script + ":4: error: unknown command 'nope'"), err());
+        assertTrue(out().contains("(1 row)") && out().contains("(2 rows)"), out());
+    }
+
+    @Test
+    void scriptThatRunsItselfStops(@TempDir Path dir) throws IOException {
+        Path script = dir.resolve("loop.bq");
+        Files.writeString(script, "run " + script + "\n");
+        Shell s = shell(new Env(Map.of(), false));
+        assertEquals(Status.ERROR, s.execute("run " + script));
+        assertTrue(err().contains("scripts nested too deeply"), err());
+    }
+
+    @Test
+    void jsScriptsAreRefusedClearlyForNow() {
+        Shell s = shell(new Env(Map.of(), false));
+        assertEquals(Status.ERROR, s.execute("run x.js"));
+        assertTrue(err().contains("JavaScript scripts are not supported"), err());
+    }
+
+    @Test
+    void plainReplPromptsWithModuleAndContinues() {
+        Shell s = shell(new Env(Map.of(), true));
+        String typed = "values limit\n1\nset rawsizes on\nhistory\nquit\nvalues\n";
+        int code = new PlainRepl(new ByteArrayInputStream(typed.getBytes(StandardCharsets.UTF_8))).run(s);
+        assertEquals(0, code);
+        String o = out();
+        assertTrue(o.contains("bufq:m> "), o);
+        assertTrue(o.contains("   ...> "), "continuation prompt: " + o);
+        assertTrue(o.contains("values limit 1"), "history shows the joined statement: " + o);
+        assertTrue(o.contains("p0"), o);
+        assertFalse(o.contains("mul.2"), "nothing after quit ran: " + o);
+    }
+
+    @Test
+    void handlesStayUnique() {
+        Shell s = shell(new Env(Map.of(), false));
+        s.addModules(List.of(FakeEngine.module("m"), FakeEngine.module("m")));
+        assertEquals(List.of("m", "m#2", "m#3"), s.modules().stream().map(bufq.model.Module::handle).toList());
+        assertEquals("m#2", s.current().handle(), "the first new module becomes current");
+    }
+
+    @Test
+    void everyCommandHasHelpWithExamples() {
+        Shell s = shell(new Env(Map.of(), false));
+        for (bufq.shell.command.Command c : s.commands().all()) {
+            out.reset();
+            assertEquals(Status.OK, s.execute("help " + c.name()), c.name());
+            assertTrue(out().startsWith(c.synopsis() + "\n"), out());
+            assertTrue(out().contains("Examples:\n  "), out());
+            assertFalse(c.examples().isEmpty(), c.name());
+            assertTrue(c.brief().length() <= 80, "brief fits a line: " + c.name());
+        }
+    }
+
+    private static List<Path> listing(Path dir) throws IOException {
+        try (var st = Files.list(dir)) {
+            return st.sorted().toList();
+        }
+    }
+}
