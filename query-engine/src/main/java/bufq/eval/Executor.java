@@ -22,6 +22,17 @@ import java.util.Map;
 final class Executor {
     private Executor() {}
 
+    /** Rows between two looks at the interrupt flag (a power of two minus one, used as a mask). */
+    private static final int CHECK_EVERY = 255;
+
+    /**
+     * The REPL cancels a running query (Ctrl-C) by interrupting the thread running it. The flag is
+     * left set so the caller can see why the query stopped.
+     */
+    static void checkCancelled() throws QueryException {
+        if (Thread.currentThread().isInterrupted()) throw new QueryException(0, 0, "query cancelled (Ctrl-C)");
+    }
+
     static Table run(Plan p, EvalContext ctx) throws QueryException {
         List<String> notes = new ArrayList<>();
         Run run = resolve(p.slots(), ctx, notes);
@@ -29,6 +40,7 @@ final class Executor {
                 ? p.entity().index().candidates(run.from()[p.indexSlot()], run.to()[p.indexSlot()], ctx)
                 : p.entity().rows().rows(ctx);
         List<Object[]> out = p.aggregated() ? grouped(p, rows, run) : plain(p, rows, run);
+        checkCancelled();
         if (!p.sort().isEmpty()) out.sort(comparator(p.sort()));
         if (p.limit() >= 0 && out.size() > p.limit()) out = out.subList(0, (int) Math.min(Integer.MAX_VALUE, p.limit()));
 
@@ -39,12 +51,14 @@ final class Executor {
         return b.build();
     }
 
-    private static List<Object[]> plain(Plan p, List<?> rows, Run run) {
+    private static List<Object[]> plain(Plan p, List<?> rows, Run run) throws QueryException {
         List<Object[]> out = new ArrayList<>();
         int n = p.cols().size();
         Getter[] gs = new Getter[n];
         for (int i = 0; i < n; i++) gs[i] = p.cols().get(i).getter();
+        int seen = 0;
         for (Object row : rows) {
+            if ((seen++ & CHECK_EVERY) == 0) checkCancelled();
             if (p.where() != null && !p.where().test(row, run)) continue;
             Object[] cells = new Object[n];
             for (int i = 0; i < n; i++) cells[i] = gs[i].get(row, run.ctx());
@@ -53,12 +67,14 @@ final class Executor {
         return out;
     }
 
-    private static List<Object[]> grouped(Plan p, List<?> rows, Run run) {
+    private static List<Object[]> grouped(Plan p, List<?> rows, Run run) throws QueryException {
         Map<List<Object>, Accumulator[]> groups = new LinkedHashMap<>();
         List<Getter> keys = p.groupKeys();
         List<Col> cols = p.cols();
         if (keys.isEmpty()) groups.put(List.of(), accumulators(cols));
+        int seen = 0;
         for (Object row : rows) {
+            if ((seen++ & CHECK_EVERY) == 0) checkCancelled();
             if (p.where() != null && !p.where().test(row, run)) continue;
             List<Object> key;
             if (keys.isEmpty()) key = List.of();
