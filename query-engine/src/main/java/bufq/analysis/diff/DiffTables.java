@@ -33,7 +33,7 @@ final class DiffTables {
         Table.Builder t = Table.builder().title("summary: " + r.before() + " -> " + r.after() + scope)
                 .column("measure", ColumnType.STRING).column("before", ColumnType.BYTES)
                 .column("after", ColumnType.BYTES).column("change", ColumnType.BYTES)
-                .column("change %", ColumnType.PERCENT);
+                .column("change_pct", ColumnType.PERCENT);
         for (SummaryRow s : r.summary()) t.row(s.measure(), s.before(), s.after(), s.change(), s.changeFraction());
         t.note("peak at step " + step(r.peakBefore()) + " before, " + step(r.peakAfter()) + " after");
         Peak b = r.peakBefore(), a = r.peakAfter();
@@ -63,7 +63,7 @@ final class DiffTables {
     }
 
     private static String step(Peak p) {
-        return p.time() < 0 ? "? (no schedule)" : p.time() + " of " + p.steps();
+        return p.time() < 0 ? "? (no schedule)" : p.time() + " (of " + p.steps() + ")";
     }
 
     private static String signed(long v) { return v > 0 ? "+" + v : Long.toString(v); }
@@ -72,8 +72,8 @@ final class DiffTables {
         Table.Builder t = Table.builder().title(title)
                 .column(keyColumn, ColumnType.STRING).column("before", ColumnType.BYTES)
                 .column("after", ColumnType.BYTES).column("change", ColumnType.BYTES)
-                .column("change %", ColumnType.PERCENT).column("values before", ColumnType.INT)
-                .column("values after", ColumnType.INT);
+                .column("change_pct", ColumnType.PERCENT).column("values_before", ColumnType.INT)
+                .column("values_after", ColumnType.INT);
         boolean none = false;
         for (GroupChange g : rows) {
             t.row(g.group(), g.before(), g.after(), g.change(), g.before() == 0 ? null : (double) g.change() / g.before(),
@@ -108,7 +108,7 @@ final class DiffTables {
         Table.Builder t = Table.builder().title("only on one side, likely renamed" + scope)
                 .column("bytes", ColumnType.BYTES).column("count", ColumnType.INT)
                 .column("shape", ColumnType.STRING).column("role", ColumnType.STRING)
-                .column("op_name before", ColumnType.STRING).column("op_name after", ColumnType.STRING);
+                .column("op_name_before", ColumnType.STRING).column("op_name_after", ColumnType.STRING);
         for (DiffResult.Renamed p : r.renamed())
             t.row(p.before().bytes(), (long) p.before().count(), p.before().key().shape(), p.before().key().role().word(),
                     p.before().key().opGroup(), p.after().key().opGroup());
