@@ -133,6 +133,8 @@ class CliTest {
                 c("stdin script on a real dump", SEEDS[4]).realDumps()
                         .in("# the top of the peak\nvalues where live at peak and\n  size > 1KiB order by\n  size desc limit 2\nformat csv\nsteps order by live_bytes desc limit 1\n")
                         .out("(2 rows)", "time,instruction,live_bytes,live_values\n5,multiply_reduce_fusion,49232,7\n"),
+                c("the walkthrough script", "-f", "examples/peak-report.bq", "examples/jax-mlp/").realDumps()
+                        .out("jit_f", "(7 rows)", "82.0MiB", "peak of live bytes", "by op_name").err("0 errors"),
                 c("fields from the catalog", "-c", "fields steps").realDumps().out("live_bytes"),
                 c("peak report", "-c", "peak", SEEDS[4]).realDumps().out("peak of live bytes", "claimed"),
                 c("check passes on a seed", "-c", "check", SEEDS[4]).realDumps().out("peak-claim").err("0 errors"),
