@@ -64,6 +64,9 @@ class CliTest {
                 // load errors: exit 3, one line
                 c("load error", "-c", "summary", "bad.txt").exit(3).outExactly("")
                         .err("bufq: bad.txt:1: not a buffer-assignment dump (expected 'BufferAssignment:')"),
+                c("warnings are capped", "-c", "summary", "warn.txt").out("12\n(1 row)")
+                        .err("bufq: warning: warn.txt:1: malformed value line; expected '<id name @color>'\n",
+                                "bufq: warning: warn.txt:10: ", "bufq: warning: 2 more warnings in warn\n"),
                 // summary and formats
                 c("summary table", "-c", "summary", "a.txt").out("module  backend", "a       cpu", "(1 row)"),
                 c("summary json", "--format", "json", "-c", "summary", "a.txt", "b.txt")
