@@ -184,6 +184,22 @@ class CliTest {
         assertEquals(Files.readString(path, StandardCharsets.UTF_8), actual);
     }
 
+    /** Every example in 'help query' runs on a real dump: the help cannot drift from the language. */
+    @Test
+    void helpQueryExamplesRun() {
+        Result help = run(DefaultEngine::new, Map.of(), List.of("-c", "help query"), "");
+        List<String> args = new ArrayList<>();
+        for (String line : help.out().split("\n"))
+            if (line.matches("  (values|allocations|instructions|steps) .*")) {
+                args.add("-c");
+                args.add(line.strip());
+            }
+        assertEquals(18, args.size(), help.out());
+        args.add(root().resolve(SEEDS[4]).toString());
+        Result r = run(DefaultEngine::new, Map.of(), args, "");
+        assertEquals(new Result(0, r.out(), ""), r);
+    }
+
     @Test
     void stdinThatIsNotUtf8StopsBeforeRunningIt() {
         byte[] latin1 = "summary\nvalues \u00e9\n".getBytes(StandardCharsets.ISO_8859_1);
