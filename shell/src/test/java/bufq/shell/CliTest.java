@@ -79,6 +79,9 @@ class CliTest {
                 c("format command", "-c", "format markdown", "-c", "values", "a.txt").out("| id | name | size |", "| 2 | add.1 | 128B |"),
                 c("rawsizes", "-c", "set rawsizes on", "-c", "summary", "a.txt").out("  192  ").notOut("192B"),
                 c("maxrows cuts tables", "-c", "set maxrows 2", "-c", "values", "a.txt").out("(2 rows)", "1 more row"),
+                c("maxwidth cuts long cells", "-c", "set maxwidth 4", "-c", "values", "a.txt").out("add…").notOut("add.1"),
+                c("maxwidth 0 shows all", "-c", "set maxwidth 0", "-c", "values", "a.txt").out("add.1"),
+                c("maxwidth too small", "-c", "set maxwidth 2").exit(1).err("maxwidth takes 0 (no limit) or at least 4"),
                 c("maxrows never cuts json", "--format", "json", "-c", "set maxrows 1", "-c", "values", "a.txt").out("\"mul.2\""),
                 // query and command errors: exit 1
                 c("query error caret", "-c", "values whre", "a.txt").exit(1)
