@@ -26,7 +26,7 @@ final class AllocationMapPicture {
                 .append("\" viewBox=\"0 0 ").append(W).append(' ').append(H)
                 .append("\" font-family=\"sans-serif\" font-size=\"11\">\n<title>").append(Xml.esc(title)).append("</title>\n");
         o.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
-        o.append("<text x=\"").append(LEFT).append("\" y=\"24\" font-size=\"16\" font-weight=\"bold\">")
+        o.append("<text x=\"").append(LEFT).append("\" y=\"20\" font-size=\"16\" font-weight=\"bold\">")
                 .append(Xml.esc(title)).append("</text>\n");
         int steps = Math.max(1, m.steps());
         double pw = W - LEFT - RIGHT, ph = H - TOP - BOTTOM;

@@ -72,6 +72,26 @@ class ChartsTest {
         parse(Analyses.allocationMapHtml(m, 1));
     }
 
+    @Test
+    void picturesOfLongProgramsStayPictureSized() throws Exception {
+        TestModules.Builder b = new TestModules.Builder("long");
+        String[] names = new String[20000];
+        for (int i = 0; i < names.length; i++) names[i] = "op." + i;
+        b.steps(names).alloc(0, 1 << 20, 0, "temp");
+        for (int i = 0; i < 5000; i++) b.value("op." + (i * 4), 0, (i % 16) * 4096L, 4096, "f32[1024]", (i * 4) + "-" + (i * 4 + 40));
+        b.value("op.12345", 0, 0, 1 << 20, "f32[262144]", "12345-12345");
+        Module m = b.build();
+        String svg = Analyses.timelineSvg(m, OptionalInt.empty());
+        String html = Analyses.timelineHtml(m, OptionalInt.empty());
+        assertTrue(svg.length() < 150_000, "svg has " + svg.length() + " chars");
+        assertTrue(html.length() < 250_000, "html has " + html.length() + " chars");
+        parse(svg);
+        parse(html);
+        // The one-step spike at 12345 survives the bucketing, in the marker and in the hover data.
+        assertTrue(svg.contains("at step 12345 (op.12345)"), svg.substring(0, 2000));
+        assertTrue(html.contains("\"op.12345\""));
+    }
+
     static Document parseUnchecked(String xml) {
         try {
             return parse(xml);
