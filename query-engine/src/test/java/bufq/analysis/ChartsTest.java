@@ -92,6 +92,20 @@ class ChartsTest {
         assertTrue(html.contains("\"op.12345\""));
     }
 
+    @Test
+    void hugeAllocationsDrawTheLargestValues() throws Exception {
+        TestModules.Builder b = new TestModules.Builder("huge").steps("a", "b").alloc(0, 1 << 30, 0, "temp");
+        for (int i = 0; i < 6000; i++) b.value("v." + i, 0, i * 1024L, 1024 + (i == 5999 ? 1 << 20 : 0), "u8[1024]", "0-1");
+        Module m = b.build();
+        Document svg = parse(Analyses.allocationMapSvg(m, 0));
+        assertEquals(AllocationMapPicture.MAX_RECTS + 2, svg.getElementsByTagNameNS("*", "rect").getLength());
+        assertTrue(svg.getDocumentElement().getTextContent().contains("2000 smaller values not drawn"));
+        assertTrue(svg.getDocumentElement().getTextContent().contains("v.5999"), "the largest is drawn");
+        parse(Analyses.allocationMapHtml(m, 0));
+        var out = Analyses.allocationMap(m, 0, 100);
+        assertEquals(6000, ((bufq.table.Table) out.get(1)).size());
+    }
+
     static Document parseUnchecked(String xml) {
         try {
             return parse(xml);
