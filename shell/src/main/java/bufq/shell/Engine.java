@@ -25,6 +25,9 @@ public interface Engine {
     /** Compiles and runs {@code query} on {@code module}; a failure's message is the rendered diagnostic. */
     List<Output> query(String query, Module module, TilingModel tiling) throws Failure;
 
+    /** The catalog queries are checked against, for the REPL's completer and highlighter. */
+    default bufq.eval.Catalog catalog() { return bufq.eval.Catalog.standard(); }
+
     /** A field of an entity, for {@code fields} and completion. */
     record Field(String name, ColumnType type, String doc) {}
 

@@ -37,6 +37,7 @@ public final class Shell {
     private final History history = new History();
     private final Commands commands = Commands.standard();
     private final List<Module> modules = new ArrayList<>();
+    private final java.util.Map<String, ScriptHost> scriptHosts = new java.util.HashMap<>();
     private Module current;
     private Formatter format = Formatters.byName("table");
     private OutputSink sink;
@@ -168,7 +169,7 @@ public final class Shell {
             case "off" -> false;
             default -> env.interactive();
         };
-        return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole());
+        return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(), settings.maxWidth());
     }
 
     /** A line of information for the user (stderr, so stdout stays data). */
@@ -254,6 +255,14 @@ public final class Shell {
     }
 
     public void use(Module m) { current = m; }
+
+    /** Makes {@code run} hand files ending in {@code .extension} to {@code host}. */
+    public void registerScriptHost(String extension, ScriptHost host) {
+        scriptHosts.put(extension.toLowerCase(Locale.ROOT), host);
+    }
+
+    /** The host for files ending in {@code .extension}, or null. */
+    public ScriptHost scriptHost(String extension) { return scriptHosts.get(extension.toLowerCase(Locale.ROOT)); }
 
     // ---- state used by commands ----
 

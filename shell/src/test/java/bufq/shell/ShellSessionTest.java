@@ -75,6 +75,18 @@ class ShellSessionTest {
     }
 
     @Test
+    void outputToTheSameFileTwiceIsRefused(@TempDir Path dir) throws IOException {
+        Shell s = shell(new Env(Map.of(), false));
+        Path f = dir.resolve("same.txt");
+        assertEquals(Status.OK, s.execute("output " + f));
+        assertEquals(Status.ERROR, s.execute("output " + f));
+        assertTrue(err().contains("results already go to " + f), err());
+        s.execute("values limit 1");
+        s.close();
+        assertTrue(Files.readString(f).contains("p0"));
+    }
+
+    @Test
     void outputIntoMissingDirectoryIsAnError() {
         Shell s = shell(new Env(Map.of(), false));
         assertEquals(Status.ERROR, s.execute("output /nonexistent-dir/x.txt"));
@@ -132,6 +144,19 @@ class ShellSessionTest {
         Shell s = shell(new Env(Map.of(), false));
         assertEquals(Status.ERROR, s.execute("run x.js"));
         assertTrue(err().contains("JavaScript scripts are not supported"), err());
+    }
+
+    @Test
+    void runHandsOtherExtensionsToTheirHost() {
+        Shell s = shell(new Env(Map.of(), false));
+        List<Path> ran = new java.util.ArrayList<>();
+        s.registerScriptHost("JS", (sh, file) -> {
+            ran.add(file);
+            return Status.OK;
+        });
+        assertEquals(Status.OK, s.execute("run lib/peak.js"));
+        assertEquals(List.of(Path.of("lib/peak.js")), ran);
+        assertEquals(Status.ERROR, s.execute("run notes.txt"), "unknown kinds are read as .bq and fail to open");
     }
 
     @Test
