@@ -82,8 +82,10 @@ abstract class Source {
                 int count = Math.min(block + n - 1, len - start);
                 b.get(start, buf, 0, count);
                 int last = count - n;
+                int c0 = lit.charAt(0), c1 = n > 1 ? lit.charAt(1) : -1;
                 for (int i = 0; i <= last && i < block; i++) {
-                    if (buf[i] == lit.charAt(0) && matches(buf, i, lit)) return start + i;
+                    // Two bytes before the full compare: "\nX" patterns would otherwise match every line start.
+                    if (buf[i] == c0 && (n == 1 || buf[i + 1] == c1) && matches(buf, i, lit)) return start + i;
                 }
             }
             return -1;
@@ -97,8 +99,9 @@ abstract class Source {
                 int start = Math.max(floor, end - BLOCK - n + 1);
                 int count = end - start;
                 b.get(start, buf, 0, count);
+                int c0 = lit.charAt(0), c1 = n > 1 ? lit.charAt(1) : -1;
                 for (int i = count - n; i >= 0; i--) {
-                    if (buf[i] == lit.charAt(0) && matches(buf, i, lit)) return start + i;
+                    if (buf[i] == c0 && (n == 1 || buf[i + 1] == c1) && matches(buf, i, lit)) return start + i;
                 }
                 if (start == floor) break;
             }
