@@ -94,6 +94,23 @@ class CorpusCliTest {
         assertTrue(diff.out().contains("\"peak, dump's claim\"," + before + "," + after + "," + (after - before) + ","), diff.out());
     }
 
+    /** issue 5: every report command runs on every corpus dump through the shell, and check finds no error. */
+    @TestFactory
+    Stream<DynamicTest> reportCommandsOnEveryCorpusEntry() throws IOException {
+        return summaryJsonOnEveryCorpusEntry().map(t -> DynamicTest.dynamicTest(t.getDisplayName(), () -> {
+            Path p = CliTest.root().resolve("../shared/corpus").normalize().resolve(t.getDisplayName());
+            int modules = DumpLoader.discover(List.of(p)).size();
+            List<String> args = new ArrayList<>();
+            for (int i = 1; i <= modules; i++)
+                args.addAll(List.of("-c", "use " + i, "-c", "peak", "-c", "timeline width 80", "-c", "map 0 width 80",
+                        "-c", "padding", "-c", "fragmentation", "-c", "blame", "-c", "blame by source", "-c", "check"));
+            args.add(p.toString());
+            CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), args, "");
+            assertEquals(0, r.code(), r.err());
+            assertEquals(modules, r.err().split(" 0 errors", -1).length - 1, r.err());
+        }));
+    }
+
     static void check(Path p) throws Exception {
         CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), List.of("--format", "json", "-c", "summary", p.toString()), "");
         assertEquals(0, r.code(), r.err());
