@@ -36,6 +36,7 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
         Path dir = abs.getParent();
         if (dir == null || !Files.isDirectory(dir)) throw new IOException("no such directory: " + dir);
         Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
+        tmp.toFile().deleteOnExit(); // Ctrl-C in a batch run: no temporary file left behind, target untouched
         return new AtomicFile(abs, tmp, force);
     }
 
