@@ -26,6 +26,8 @@ import java.util.Locale;
 public final class Shell {
     /** How many load warnings are printed per module before they are only counted. */
     static final int WARNINGS_SHOWN = 10;
+    /** What an interrupted query or module scan reports (the REPL interrupts on Ctrl-C). */
+    static final String CANCELLED = "query cancelled (Ctrl-C)";
 
     private final Engine engine;
     private final PrintStream out;
@@ -128,7 +130,16 @@ public final class Shell {
 
     private Status runQuery(String text) throws CommandException, Engine.Failure, IOException {
         Module m = requireModule();
-        print(engine.query(text, m, settings.tiling()));
+        List<Output> result;
+        try {
+            result = engine.query(text, m, settings.tiling());
+        } catch (Engine.Failure f) {
+            if (Thread.currentThread().isInterrupted()) throw new CommandException(CANCELLED);
+            throw f;
+        }
+        // Ctrl-C in the REPL interrupts this thread: a query that finished meanwhile is not shown.
+        if (Thread.currentThread().isInterrupted()) throw new CommandException(CANCELLED);
+        print(result);
         return Status.OK;
     }
 
@@ -225,7 +236,7 @@ public final class Shell {
         boolean progress = env.interactive() && all.stream().filter(e -> e.loaded() == null).count() > 1;
         try {
             for (int i = 0; i < all.size(); i++) {
-                if (Thread.currentThread().isInterrupted()) throw new CommandException("cancelled");
+                if (Thread.currentThread().isInterrupted()) throw new CommandException(CANCELLED);
                 if (progress && all.get(i).loaded() == null) {
                     err.print("\rreading module " + (i + 1) + "/" + all.size() + " ");
                     err.flush();

@@ -224,6 +224,20 @@ class ShellSessionTest {
     }
 
     @Test
+    void anInterruptedQueryIsNotShown() {
+        Shell s = shell(new Env(Map.of(), false));
+        Thread.currentThread().interrupt();
+        try {
+            assertEquals(Status.ERROR, s.execute("values"));
+        } finally {
+            Thread.interrupted();
+        }
+        assertEquals("", out());
+        assertTrue(err().contains("error: query cancelled (Ctrl-C)"), err());
+        assertEquals(Status.OK, s.execute("values"), "the next statement runs");
+    }
+
+    @Test
     void progressOnlyOnATerminal() throws Exception {
         Shell tty = shell(new Env(Map.of(), true));
         tty.load(List.of(Path.of("many")));
@@ -246,7 +260,7 @@ class ShellSessionTest {
         } finally {
             Thread.interrupted();
         }
-        assertTrue(err().contains("error: cancelled"), err());
+        assertTrue(err().contains("error: query cancelled (Ctrl-C)"), err());
     }
 
     private static List<Path> listing(Path dir) throws IOException {

@@ -11,70 +11,76 @@ import bufq.shell.ModuleSet;
 import bufq.shell.Shell;
 import bufq.shell.Status;
 import bufq.table.Output;
-import bufq.table.TextBlock;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalInt;
 
+/**
+ * {@code diff A B}: compares two compilations. Each side is a loaded module (handle, number or
+ * unique prefix) or a path; paths are read for the comparison only and not added to the session.
+ * Two directories pair their modules by program name.
+ */
 final class DiffCommand implements Command {
     @Override public String name() { return "diff"; }
-    @Override public String synopsis() { return "diff BEFORE AFTER [--at-peak] [limit N]"; }
-    @Override public String brief() { return "Compares two compilations: peaks, bytes by op_name and source, one-sided values."; }
+    @Override public String synopsis() { return "diff A B [--at-peak] [limit N]"; }
+    @Override public String brief() { return "Compares two compilations: peak, totals, what grew, one-sided values."; }
 
     @Override public String description() {
-        return "Compares two compilations of one program. BEFORE and AFTER are loaded modules (handle, number or\n"
-                + "prefix) or paths to dumps; two directories are compared module by module, paired by program\n"
-                + "name. Values are matched on what survives recompilation (op_name, source line, shape, role),\n"
-                + "never on instruction names. Prints a summary (peaks, totals, per kind), bytes live at peak by\n"
-                + "op_name and by source line, then values on one side only, largest first (N rows each, default\n"
-                + "20). --at-peak limits the comparison to values live at each side's peak.";
+        return "Compares two compilations of a program. A and B are loaded modules (see 'modules') or dump paths\n"
+                + "(files or directories; directories pair their modules by program name). Prints a summary (peak\n"
+                + "per colour, total allocation, parameters, outputs, temps: before, after, change), the biggest\n"
+                + "changes in bytes live at peak grouped by op_name and by source line, then values present on one\n"
+                + "side only, largest first. Values are matched on what survives renaming: op_name, source line,\n"
+                + "shape and role. --at-peak limits every part to values live at each side's peak; 'limit N' caps\n"
+                + "the rows of each part (default 20, -1 for all).";
     }
 
     @Override public List<String> examples() {
-        return List.of("diff 1 2", "diff jit_step jit_step#2 --at-peak", "diff before/ after/ limit 10",
-                "bufq --format markdown -c 'diff old/ new/'");
+        return List.of("diff 1 2", "diff jit_step jit_step#2 --at-peak",
+                "diff before/ after/", "diff a-buffer-assignment.txt b-buffer-assignment.txt limit 50");
     }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException, Engine.Failure {
+    @Override public Status run(Shell shell, List<String> args) throws CommandException, Engine.Failure, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
         boolean atPeak = a.flag("--at-peak");
-        OptionalInt limit = a.integer("limit", 1);
-        String before = a.positional();
-        String after = a.positional();
+        var limit = a.integer("limit", -1);
+        String first = a.positional(), second = a.positional();
         a.done();
-        if (before == null || after == null) throw new CommandException("usage: " + synopsis());
-        DiffOptions options = DiffOptions.DEFAULT.withAtPeak(atPeak).withLimit(limit.orElse(DiffOptions.DEFAULT.limit()));
-        List<Module> left = side(shell, before);
-        List<Module> right = side(shell, after);
-        ModulePairs.Result pairs = ModulePairs.pair(left, right);
+        if (first == null || second == null) throw new CommandException("usage: " + synopsis());
+        DiffOptions options = DiffOptions.DEFAULT.withAtPeak(atPeak);
+        if (limit.isPresent()) options = options.withLimit(limit.getAsInt());
+
+        List<Module> before = side(shell, first), after = side(shell, second);
+        if (before.size() == 1 && after.size() == 1) {
+            shell.print(ModuleDiff.compare(before.get(0), after.get(0), options).outputs());
+            return Status.OK;
+        }
+        ModulePairs.Result pairs = ModulePairs.pair(before, after);
         List<Output> out = new ArrayList<>();
-        for (ModulePairs.Pair p : pairs.pairs()) {
-            if (pairs.pairs().size() > 1) out.add(new TextBlock("== " + p.before().handle() + " vs " + p.after().handle()));
+        for (var p : pairs.pairs()) {
             DiffResult r = ModuleDiff.compare(p.before(), p.after(), options);
-            out.addAll(r.outputs());
+            String title = p.before().handle() + " -> " + p.after().handle();
+            for (Output o : r.outputs()) {
+                out.add(o instanceof bufq.table.Table t ? t.withTitle(title + (t.title() == null ? "" : ": " + t.title())) : o);
+            }
         }
         if (!pairs.onlyBefore().isEmpty() || !pairs.onlyAfter().isEmpty()) out.add(pairs.unpairedTable());
         shell.print(out);
         return Status.OK;
     }
 
-    /** A loaded module by name, else the modules of a path (read for this comparison only). */
-    private static List<Module> side(Shell shell, String arg) throws CommandException, Engine.Failure {
-        CommandException notModule;
-        try {
-            ModuleSet.Entry e = shell.modules().find(arg);
-            return List.of(shell.module(e));
-        } catch (CommandException e) {
-            notModule = e;
+    /** A loaded module by exact handle, else a path on disk (read for this comparison only), else a handle number or prefix. */
+    private static List<Module> side(Shell shell, String word) throws CommandException, Engine.Failure {
+        for (ModuleSet.Entry e : shell.modules().entries()) if (e.handle().equals(word)) return List.of(shell.module(e));
+        Path p = Path.of(word);
+        if (Files.exists(p)) {
+            List<Module> out = new ArrayList<>();
+            for (Engine.Source s : shell.engine().discover(List.of(p))) out.add(s.load());
+            return out;
         }
-        Path p = Path.of(arg);
-        if (!Files.exists(p)) throw notModule;
-        List<Module> out = new ArrayList<>();
-        for (Engine.Source s : shell.engine().discover(List.of(p))) out.add(s.load());
-        return out;
+        return List.of(shell.module(shell.modules().find(word)));
     }
 }
