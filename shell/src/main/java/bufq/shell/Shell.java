@@ -83,7 +83,7 @@ public final class Shell {
             diagnostic(e.getMessage());
             st = Status.ERROR;
         } catch (IOException e) {
-            error("i/o: " + e);
+            error(e.getMessage() == null ? e.toString() : e.getMessage());
             st = Status.ERROR;
         } catch (RuntimeException | StackOverflowError e) {
             internalError(e);
@@ -166,7 +166,21 @@ public final class Shell {
         }
         StringBuilder b = new StringBuilder();
         Formatters.writeAll(shown, format, formatOptions(), b);
-        sink.write(b.toString());
+        try {
+            sink.write(b.toString());
+        } catch (IOException e) {
+            if (sink.isConsole()) throw e;
+            // A full disk: drop the file (it is never published half-written) and go back to the screen.
+            OutputSink broken = sink;
+            sink = OutputSink.console(out);
+            try {
+                broken.close();
+            } catch (IOException expected) {
+                // close() reports that the file was not written; we say so below
+            }
+            throw new IOException("writing " + broken.target() + " failed (" + e.getMessage()
+                    + "); the file was not written and results go to the screen again", e);
+        }
     }
 
     public void print(Output output) throws IOException { print(List.of(output)); }

@@ -87,6 +87,27 @@ class ShellSessionTest {
     }
 
     @Test
+    void aFailedWriteNeverPublishesTheFile(@TempDir Path dir) throws IOException {
+        Path f = dir.resolve("full.txt");
+        int[] writes = {0};
+        OutputSink sink = OutputSink.file(f, false, w -> new java.io.FilterWriter(w) {
+            @Override public void write(String str, int off, int len) throws IOException {
+                if (++writes[0] == 2) throw new IOException("No space left on device");
+                super.write(str, off, len);
+            }
+        });
+        Shell s = shell(new Env(Map.of(), false));
+        s.switchSink(sink);
+        assertEquals(Status.OK, s.execute("values limit 1"));
+        assertEquals(Status.ERROR, s.execute("values"));
+        assertTrue(err().contains("error: writing " + f + " failed (No space left on device); the file was not written"), err());
+        assertEquals(Status.OK, s.execute("values limit 1"));
+        assertTrue(out().contains("p0"), "back on the screen: " + out());
+        s.close();
+        assertEquals(List.of(), listing(dir), "neither the file nor a temporary one");
+    }
+
+    @Test
     void outputIntoMissingDirectoryIsAnError() {
         Shell s = shell(new Env(Map.of(), false));
         assertEquals(Status.ERROR, s.execute("output /nonexistent-dir/x.txt"));
