@@ -26,7 +26,7 @@ import java.util.List;
 final class DiffCommand implements Command {
     @Override public String name() { return "diff"; }
     @Override public String synopsis() { return "diff A B [--at-peak] [limit N]"; }
-    @Override public String brief() { return "Compares two compilations: peak, totals, what grew, one-sided values."; }
+    @Override public String brief() { return "Compares two compilations: peak, totals, op_name changes, one-sided values."; }
 
     @Override public String description() {
         return "Compares two compilations of a program. A and B are loaded modules (see 'modules') or dump paths\n"
@@ -72,7 +72,7 @@ final class DiffCommand implements Command {
         return Status.OK;
     }
 
-    /** A loaded module by exact handle, else a path on disk (read for this comparison only), else a handle number or prefix. */
+    /** A loaded module by exact handle, else a path on disk, else a handle number or prefix. */
     private static List<Module> side(Shell shell, String word) throws CommandException, Engine.Failure {
         for (ModuleSet.Entry e : shell.modules().entries()) if (e.handle().equals(word)) return List.of(shell.module(e));
         Path p = Path.of(word);

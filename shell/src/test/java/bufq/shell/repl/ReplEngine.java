@@ -1,5 +1,7 @@
 package bufq.shell.repl;
 
+import bufq.dump.DumpLoader;
+import bufq.dump.LoadException;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
@@ -29,7 +31,13 @@ final class ReplEngine implements Engine {
     }
 
     @Override public List<Source> discover(List<Path> paths) throws Failure {
-        return new bufq.shell.DefaultEngine().discover(paths);
+        try {
+            List<Source> out = new ArrayList<>();
+            for (Module m : DumpLoader.load(paths)) out.add(Source.of(m));
+            return out;
+        } catch (LoadException e) {
+            throw new Failure(e.getMessage());
+        }
     }
 
     @Override public List<String> entities() { return Catalog.standard().entities(); }
