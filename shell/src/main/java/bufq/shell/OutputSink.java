@@ -37,6 +37,9 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
     static OutputSink file(Path target, boolean force, java.util.function.UnaryOperator<Writer> wrap) throws IOException {
         Path abs = target.toAbsolutePath().normalize();
         if (Files.isDirectory(abs)) throw new IOException(target + " is a directory");
+        // Replacing a device, pipe or symlink by renaming over it would be wrong (/dev/stdout!).
+        if ((Files.exists(abs) || Files.isSymbolicLink(abs)) && !Files.isRegularFile(abs, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+            throw new IOException(target + " is not a regular file");
         if (!force && Files.exists(abs)) throw new FileAlreadyExistsException(target.toString());
         Path dir = abs.getParent();
         if (dir == null || !Files.isDirectory(dir)) throw new IOException("no such directory: " + dir);

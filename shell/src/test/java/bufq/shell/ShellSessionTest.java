@@ -108,6 +108,18 @@ class ShellSessionTest {
     }
 
     @Test
+    void outputNeverRenamesOverDevicesOrLinks(@TempDir Path dir) throws IOException {
+        Shell s = shell(new Env(Map.of(), false));
+        assertEquals(Status.ERROR, s.execute("output /dev/null --force"));
+        assertTrue(err().contains("cannot write /dev/null: /dev/null is not a regular file"), err());
+        Path real = Files.writeString(dir.resolve("real.txt"), "keep\n");
+        Path link = Files.createSymbolicLink(dir.resolve("link.txt"), real);
+        assertEquals(Status.ERROR, s.execute("output " + link + " --force"));
+        assertTrue(Files.isSymbolicLink(link));
+        assertEquals("keep\n", Files.readString(real));
+    }
+
+    @Test
     void outputIntoMissingDirectoryIsAnError() {
         Shell s = shell(new Env(Map.of(), false));
         assertEquals(Status.ERROR, s.execute("output /nonexistent-dir/x.txt"));
