@@ -123,6 +123,12 @@ public final class Checks {
                 r.warn(m.handle(), "the names listed live at step " + c.time() + " differ from the values live there: "
                         + diff);
             }
+            // Old printers weighed every value by its instruction's whole shape.
+            long byInstruction = PeakReport.bytesByInstruction(m, c.time());
+            if (byInstruction != c.claimedBytes()) {
+                r.warn(m.handle(), "the sizes listed live at step " + c.time() + " sum to " + c.claimedBytes()
+                        + " bytes but the values live there weigh " + byInstruction + " by their instructions' shapes");
+            }
         }
         int ours = LiveProfile.of(m, OptionalInt.empty()).peakTime();
         if (ours != c.time()) {

@@ -95,6 +95,27 @@ class ChecksTest {
     }
 
     @Test
+    void oldStylePeakListWeighsTupleElementsAsTheirInstruction() {
+        // Old printers listed `name: N bytes` with N from the instruction's whole shape: the element
+        // slice_reduce_fusion{0} (8 bytes) was listed as 32, the size of the 4-tuple's table.
+        Module m = new TestModules.Builder("old").steps("a", "t").alloc(0, 64, 0, "temp")
+                .value("a", 0, 0, 16, "u32[4]", "0-2").value("t{0}", 0, 16, 8, "u32[2]", "1-2")
+                .instruction("t", "(u32[2], u32[2], u32[2], u32[2])", "fusion", null, null, -1)
+                .claim(1, false, new PeakClaim.Entry("a", 16, 0), new PeakClaim.Entry("t", 32, 0)).build();
+        CheckReport r = Analyses.check(m, null, List.of());
+        assertEquals(List.of(), r.of("peak-claim").stream().filter(f -> f.severity() != Severity.INFO).toList());
+        Module wrong = new TestModules.Builder("old").steps("a", "t").alloc(0, 64, 0, "temp")
+                .value("a", 0, 0, 16, "u32[4]", "0-2").value("t{0}", 0, 16, 8, "u32[2]", "1-2")
+                .instruction("t", "(u32[2], u32[2], u32[2], u32[2])", "fusion", null, null, -1)
+                .claim(1, false, new PeakClaim.Entry("a", 16, 0), new PeakClaim.Entry("t", 8, 0)).build();
+        List<Finding> f = Analyses.check(wrong, null, List.of()).of("peak-claim");
+        assertTrue(f.stream().anyMatch(x -> x.severity() == Severity.WARN && x.message().contains("sum to 24 bytes")
+                && x.message().contains("weigh 48")), f.toString());
+        String notes = String.join(" ", ((Table) Analyses.peak(m, java.util.OptionalInt.empty(), 0, null).get(0)).notes());
+        assertTrue(notes.contains("bufq gets the same sum that way, and 24 bytes with the values' own shapes"), notes);
+    }
+
+    @Test
     void failingRuleBecomesAFindingAndExtraRulesRun() {
         CheckRule boom = new Checks.Rule("boom", (m, r) -> { throw new IllegalStateException("bad script"); });
         CheckRule note = new Checks.Rule("note", (m, r) -> r.warn("x", "looks odd"));
