@@ -76,6 +76,13 @@ class ChecksTest {
             @Override public long paddedBytes(bufq.model.Shape s) { return 2 * s.logicalBytes(); }
         };
         assertEquals(2, Analyses.check(m, doubling, List.of()).of("padded-size").size());
+        // An untiled layout must be its logical size on a TPU dump; on CPU the TPU rule says nothing.
+        for (String backend : List.of("tpu", "cpu")) {
+            Module u = new TestModules.Builder("u").steps("a").alloc(0, 512, 0, "temp").backend(backend)
+                    .value("s", 0, 0, 512, "u32[]{:S(2)}", "0-1").build();
+            assertEquals(backend.equals("tpu") ? 1 : 0, Analyses.check(u, TilingModel.TPU, List.of()).of("padded-size").size(),
+                    backend);
+        }
     }
 
     @Test
