@@ -84,6 +84,28 @@ class CorpusSweepAnalysisTest {
         assertEquals(List.of(), errors);
     }
 
+    /** The reader's era fixtures (TF-era pointers, stdout frames, reports only, ...) are small real shapes too. */
+    @Test
+    void everyAnalysisRunsOnTheReadersEraFixtures() throws Exception {
+        Path dir = root().resolve("query-engine/src/test/resources/fixtures");
+        assumeTrue(Files.isDirectory(dir), "fixtures not found at " + dir);
+        int n = 0;
+        for (String era : List.of("analysis-off", "jax010-mlp", "late2025", "old2024", "report-only", "tf-era", "tpu")) {
+            Path p = dir.resolve(era);
+            if (!Files.exists(p)) continue;
+            for (ModuleSource src : DumpLoader.discover(List.of(p))) {
+                runAll(src.load());
+                n++;
+            }
+        }
+        Path framed = dir.resolve("framed-stdout.log");
+        if (Files.exists(framed)) for (ModuleSource src : DumpLoader.discover(List.of(framed))) {
+            runAll(src.load());
+            n++;
+        }
+        assertTrue(n >= 7, "expected the era fixtures, ran on " + n);
+    }
+
     static int depth(bufq.model.StackTraceNode n) {
         int d = 0;
         for (var c : n.children()) d = Math.max(d, depth(c));
