@@ -81,8 +81,9 @@ final class AllocationMap {
             lw = Math.max(lw, ylab[r].length());
         }
         int plot = Math.max(8, width - lw - 2);
+        int stretch = steps <= plot ? plot / steps : 1;
         int bucket = steps <= plot ? 1 : (steps + plot - 1) / plot;
-        int cols = (steps + bucket - 1) / bucket;
+        int cols = steps <= plot ? steps * stretch : (steps + bucket - 1) / bucket;
         int[][] owner = new int[nrows][cols];
         for (int[] row : owner) Arrays.fill(row, -1);
         for (int i = 0; i < blocks.size(); i++) {
@@ -90,24 +91,25 @@ final class AllocationMap {
             int r0 = row(rows, b.value().offset());
             int r1 = row(rows, b.value().offset() + Math.max(1, b.value().size()) - 1);
             for (int r = r0; r <= r1; r++)
-                for (int c = b.start() / bucket; c <= b.end() / bucket && c < cols; c++) owner[r][c] = i;
+                for (int c = b.start() / bucket * stretch; c < (b.end() / bucket + 1) * stretch && c < cols; c++)
+                    owner[r][c] = i;
         }
         char[][] grid = new char[nrows][cols];
         for (int r = 0; r < nrows; r++)
             for (int c = 0; c < cols; c++) grid[r][c] = owner[r][c] < 0 ? '·' : SHADES[owner[r][c] % SHADES.length];
-        // Label each block at its first visible cell: the whole name when the run of cells holds it.
-        for (int i = 0; i < blocks.size(); i++) {
-            label:
-            for (int r = 0; r < nrows; r++) {
-                for (int c = 0; c < cols; c++) {
-                    if (owner[r][c] != i) continue;
-                    int run = 0;
-                    while (c + run < cols && owner[r][c + run] == i) run++;
-                    String name = blocks.get(i).value().label();
-                    String text = run >= name.length() + 2 ? name : blocks.get(i).key();
-                    for (int k = 0; k < text.length() && k < run; k++) grid[r][c + k] = text.charAt(k);
-                    break label;
-                }
+        // Label each block at its first visible cell (one pass over the grid): the whole name when
+        // the run of cells there holds it, else its key.
+        boolean[] labelled = new boolean[blocks.size()];
+        for (int r = 0; r < nrows; r++) {
+            for (int c = 0; c < cols; c++) {
+                int i = owner[r][c];
+                if (i < 0 || labelled[i]) continue;
+                labelled[i] = true;
+                int run = 0;
+                while (c + run < cols && owner[r][c + run] == i) run++;
+                String name = blocks.get(i).value().label();
+                String text = run >= name.length() + 2 ? name : blocks.get(i).key();
+                for (int k = 0; k < text.length() && k < run; k++) grid[r][c + k] = text.charAt(k);
             }
         }
         for (int r = 0; r < nrows; r++) {
@@ -118,8 +120,8 @@ final class AllocationMap {
         char[] axis = new char[cols];
         Arrays.fill(axis, '─');
         TimelineChart.Labels labels = new TimelineChart.Labels(plot);
-        for (int c : TimelineChart.marks(cols, 0)) {
-            int t = c == cols - 1 ? steps - 1 : c * bucket;
+        for (int c : TimelineChart.marks(cols, 0, stretch)) {
+            int t = c == cols - 1 ? steps - 1 : c / stretch * bucket;
             if (labels.place(Integer.toString(t), c)) axis[c] = '┬';
         }
         o.append(" ".repeat(lw - Bytes.human(a.size()).length())).append(Bytes.human(a.size())).append(" └")

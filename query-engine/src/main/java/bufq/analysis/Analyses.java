@@ -2,7 +2,9 @@ package bufq.analysis;
 
 import bufq.model.Module;
 import bufq.model.TilingModel;
+import bufq.table.ColumnType;
 import bufq.table.Output;
+import bufq.table.Table;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +19,9 @@ import java.util.OptionalInt;
  * <p>Quantities use XLA's words: logical bytes are {@code ShapeUtil::ByteSizeOf} of a value's shape,
  * assigned bytes the dump's {@code size=}; a value is live from the start to the end of its
  * BufferLiveRange, both inclusive.
+ *
+ * <p>Arguments a user can get wrong (a colour or allocation the module does not have) raise
+ * {@link IllegalArgumentException} with a one-line message meant to be shown as is.
  */
 public final class Analyses {
     /** Default fold threshold for {@link #peak}: values under 16 KiB become one "small" row. */
@@ -33,19 +38,53 @@ public final class Analyses {
      * @param tiling         extra what-if column when a non-builtin rule is set; may be null
      */
     public static List<Output> peak(Module m, OptionalInt color, long smallThreshold, TilingModel tiling) {
+        requireColor(m, color);
         return PeakReport.run(m, color, smallThreshold, tiling);
     }
 
     /** Terminal chart of live logical bytes per step, {@code width} columns wide (y axis included). */
     public static List<Output> timeline(Module m, OptionalInt color, int width) {
+        requireColor(m, color);
         return TimelineChart.run(m, color, width);
     }
 
+    /**
+     * The numbers behind the timeline, one row per step: {@code step, instruction, live_bytes,
+     * assigned_bytes}, then {@code color_N} logical bytes per colour when there are several. For
+     * machine formats (csv, json) where a chart is no use.
+     */
+    public static Table timelineTable(Module m, OptionalInt color) {
+        requireColor(m, color);
+        LiveProfile p = LiveProfile.of(m, color);
+        List<Integer> colors = color.isPresent() || m.colors().size() < 2 ? List.of() : m.colors();
+        List<long[]> per = new ArrayList<>();
+        for (int c : colors) per.add(LiveProfile.of(m, OptionalInt.of(c)).logical());
+        Table.Builder b = Table.builder().title("live bytes by step (" + m.handle() + ")")
+                .column("step", ColumnType.INT).column("instruction", ColumnType.STRING)
+                .column("live_bytes", ColumnType.BYTES).column("assigned_bytes", ColumnType.BYTES);
+        for (int c : colors) b.column("color_" + c, ColumnType.BYTES);
+        for (int t = 0; t < p.steps(); t++) {
+            List<Object> row = new ArrayList<>(List.of((long) t));
+            row.add(PeakReport.instructionAt(m, t));
+            row.add(p.logicalAt(t));
+            row.add(p.assignedAt(t));
+            for (long[] bytes : per) row.add(bytes[t]);
+            b.row(row);
+        }
+        return b.build();
+    }
+
     /** Standalone SVG document of live bytes per step, stacked by colour, peak marked. */
-    public static String timelineSvg(Module m, OptionalInt color) { return TimelinePicture.svg(m, color); }
+    public static String timelineSvg(Module m, OptionalInt color) {
+        requireColor(m, color);
+        return TimelinePicture.svg(m, color);
+    }
 
     /** Standalone XHTML page with the timeline SVG and a hover read-out (inline script, no network). */
-    public static String timelineHtml(Module m, OptionalInt color) { return TimelinePicture.html(m, color); }
+    public static String timelineHtml(Module m, OptionalInt color) {
+        requireColor(m, color);
+        return TimelinePicture.html(m, color);
+    }
 
     /**
      * Offset-by-step map of one allocation as terminal art plus a legend table.
@@ -74,6 +113,18 @@ public final class Analyses {
      * @param depth deepest op_name prefix level shown; 0 or less for all
      */
     public static List<Output> blame(Module m, BlameBy by, int depth) { return BlameReport.run(m, by, depth); }
+
+    /**
+     * Rejects a colour the module does not use, so a typo is an error rather than an empty chart.
+     *
+     * @throws IllegalArgumentException naming the colours the module has
+     */
+    public static void requireColor(Module m, OptionalInt color) {
+        if (color.isPresent() && !m.colors().contains(color.getAsInt())) {
+            throw new IllegalArgumentException("no color " + color.getAsInt() + " in " + m.handle() + " (colors: "
+                    + String.join(", ", m.colors().stream().map(String::valueOf).toList()) + ")");
+        }
+    }
 
     /** Runs the built-in checks and then {@code extra} (e.g. script rules). */
     public static CheckReport check(Module m, TilingModel tiling, List<? extends CheckRule> extra) {

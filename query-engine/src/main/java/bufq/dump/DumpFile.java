@@ -3,7 +3,8 @@ package bufq.dump;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,21 +16,88 @@ import java.util.zip.GZIPInputStream;
  * One file of a module: a real file (read on demand, {@code .gz} inflated) or a frame cut out of
  * stdout-framed text.
  *
- * @param name display name (the path as given, or the frame's header)
- * @param path the file to read, or null for in-memory text
- * @param text the text of an in-memory file, or null
+ * @param name      display name (the path as given, or {@code LOG#FRAME} for a frame)
+ * @param path      the file to read, or null for in-memory text
+ * @param text      the text of an in-memory file, or null
+ * @param origin    the file warnings name (the log a frame was cut from)
+ * @param firstLine line of {@code origin} where this file's text starts (1, or after a frame header)
  */
-public record DumpFile(String name, FileKind kind, Path path, String text) {
+public record DumpFile(String name, FileKind kind, Path path, String text, String origin, long firstLine) {
 
     static DumpFile of(Path path) {
-        return new DumpFile(path.toString(), FileKind.of(path.getFileName().toString()), path, null);
+        return new DumpFile(path.toString(), FileKind.of(path.getFileName().toString()), path, null, path.toString(), 1);
     }
 
     static DumpFile inMemory(String name, String text) {
-        return new DumpFile(name, FileKind.of(name), null, text);
+        return new DumpFile(name, FileKind.of(name), null, text, name, 1);
     }
 
-    /** The file's text; a file that is not UTF-8 text is refused. */
+    /** A frame named {@code frame} cut from {@code log}, starting at line {@code firstLine} of the log. */
+    static DumpFile frame(String log, String frame, String text, long firstLine) {
+        return new DumpFile(log + "#" + frame, FileKind.of(frame), null, text, log, firstLine);
+    }
+
+    /**
+     * The file's content for parsing: a plain file is memory-mapped (not read into the heap), a
+     * {@code .gz} inflated. A file whose head is binary or not UTF-8 is refused.
+     */
+    Source open() throws LoadException {
+        if (text != null) return Source.of(text);
+        if (path.getFileName().toString().endsWith(".gz")) {
+            Source s = Source.of(ByteBuffer.wrap(inflate()));
+            checkHead(s);
+            return s;
+        }
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(path)) {
+            long size = ch.size();
+            if (size > Integer.MAX_VALUE) throw new LoadException(name, "file larger than 2 GiB, not supported");
+            Source s = Source.of(ch.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, size));
+            checkHead(s);
+            return s;
+        } catch (NoSuchFileException e) {
+            throw new LoadException(name, "no such file");
+        } catch (IOException e) {
+            throw new LoadException(name, "cannot read: " + e.getMessage());
+        }
+    }
+
+    /** The first lines (up to 8 KiB) as text, for sniffing; refuses binary and non-UTF-8 heads. */
+    static String head(Source s) {
+        int n = Math.min(s.length(), 8192);
+        if (n < s.length()) {
+            int cut = n;
+            while (cut > 0 && s.at(cut - 1) != '\n') cut--;
+            if (cut > 0) n = cut;
+        }
+        return s.text(0, n);
+    }
+
+    private void checkHead(Source s) throws LoadException {
+        int n = Math.min(s.length(), 8192);
+        int cut = n;
+        if (n < s.length()) while (cut > 0 && s.at(cut - 1) != '\n') cut--;
+        byte[] headBytes = new byte[cut];
+        for (int i = 0; i < cut; i++) headBytes[i] = (byte) s.at(i);
+        decode(name, headBytes);
+    }
+
+    private byte[] inflate() throws LoadException {
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(path))) {
+            return in.readAllBytes();
+        } catch (NoSuchFileException e) {
+            throw new LoadException(name, "no such file");
+        } catch (java.util.zip.ZipException e) {
+            throw new LoadException(name, "not a valid gzip file (" + e.getMessage() + ")");
+        } catch (java.io.EOFException e) {
+            throw new LoadException(name, "gzip data ends early (truncated .gz file)");
+        } catch (IOException e) {
+            throw new LoadException(name, "cannot read: " + e.getMessage());
+        } catch (OutOfMemoryError e) {
+            throw new LoadException(name, "inflated .gz does not fit in memory");
+        }
+    }
+
+    /** The whole file's text (for sniffing files of unknown kind); non-UTF-8 text is refused. */
     String read() throws LoadException {
         if (text != null) return text;
         byte[] bytes;
@@ -55,15 +123,39 @@ public record DumpFile(String name, FileKind kind, Path path, String text) {
 
     static String decode(String name, byte[] bytes) throws LoadException {
         for (int i = 0, n = Math.min(bytes.length, 8192); i < n; i++) {
-            if (bytes[i] == 0) throw new LoadException(name, "binary file, not a buffer-assignment dump");
+            if (bytes[i] == 0) throw new LoadException(name, lineOf(bytes, i), "binary file (a NUL byte at column "
+                    + columnOf(bytes, i) + "), not a buffer-assignment dump");
         }
-        try {
-            return StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            throw new LoadException(name, "not UTF-8 text, not a buffer-assignment dump");
+        // Fast path: the JDK's decoder; only text that decoded with replacement characters is
+        // checked strictly (a real dump never holds U+FFFD).
+        String fast = new String(bytes, StandardCharsets.UTF_8);
+        if (fast.indexOf('\uFFFD') < 0) return fast;
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer out = CharBuffer.allocate(bytes.length);
+        CoderResult r = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(in, out, true);
+        if (!r.isError()) r = StandardCharsets.UTF_8.newDecoder().flush(out);
+        if (r.isError()) {
+            int at = in.position();
+            throw new LoadException(name, lineOf(bytes, at), String.format("not UTF-8 text (byte 0x%02x at column %d), "
+                    + "not a buffer-assignment dump", bytes[at] & 0xff, columnOf(bytes, at)));
         }
+        return out.flip().toString();
+    }
+
+    /** 1-based line of byte {@code at}. */
+    private static long lineOf(byte[] b, int at) {
+        long line = 1;
+        for (int i = 0; i < at; i++) if (b[i] == '\n') line++;
+        return line;
+    }
+
+    /** 1-based column (in bytes) of byte {@code at}. */
+    private static int columnOf(byte[] b, int at) {
+        int i = at;
+        while (i > 0 && b[i - 1] != '\n') i--;
+        return at - i + 1;
     }
 }

@@ -5,7 +5,9 @@ import bufq.model.PeakClaim;
 import bufq.model.StackTraceNode;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.List;
 import java.util.Map;
 
@@ -24,9 +26,8 @@ import java.util.Map;
 final class LiveRangePart extends Part {
     int maxTime = -1;
     final List<String> sequence = new ArrayList<>();
-    /** key (name{idx}) to range, and the relative line each was read on. */
-    final Map<String, LiveRange> ranges = new LinkedHashMap<>();
-    final Map<String, Long> rangeLines = new LinkedHashMap<>();
+    /** key (name{idx}) to range; lines are found again only for the rare warning (see {@link #linesOf}). */
+    final Map<String, LiveRange> ranges = new HashMap<>();
     PeakClaim peak;
     long stackBytes = -1;
     StackTraceNode stack;
@@ -34,6 +35,7 @@ final class LiveRangePart extends Part {
     private final Interner in;
     private int mode; // 1 sequence, 2 ranges, 3 peak, 4 stack
     private int peakTime;
+    private long headerLine = 1;
     private final List<PeakClaim.Entry> peakEntries = new ArrayList<>();
     private boolean cumulative;
     private final List<Object[]> stackLines = new ArrayList<>(); // {depth, label, percent, total, current, remaining}
@@ -56,6 +58,7 @@ final class LiveRangePart extends Part {
                     Cursor c = new Cursor(line, "HloLiveRange (max ".length(), line.length());
                     maxTime = c.intNumber();
                     c.expect("):");
+                    headerLine = ls.number;
                 } else if (line.equals("  InstructionSequence:")) {
                     mode = 1;
                 } else if (line.equals("  BufferLiveRange:")) {
@@ -81,14 +84,50 @@ final class LiveRangePart extends Part {
                 } else {
                     throw new Cursor.Bad("expected a live-range section line, found '" + AllocationPart.clip(line) + "'");
                 }
-            } catch (Cursor.Bad e) {
+            } catch (RuntimeException e) {
                 if (ls.atEnd() && ls.lastUnterminated) truncatedAt = ls.number;
-                else warn(ls.number, e.getMessage());
+                else warn(ls.number, Part.message(e));
             }
         }
         if (ls.lastUnterminated && truncatedAt == 0 && lines > 0) truncatedAt = lines;
         if (peak != null) peak = new PeakClaim(peakTime, peakEntries, cumulative);
+        // XLA always prints the peak section; a section that stops before it was cut off.
+        if (truncatedAt == 0 && maxTime >= 0 && peak == null && lines > 0) truncatedAt = lines;
+        checkMaxTime();
         stack = buildTree();
+    }
+
+    /** Relative lines of the BufferLiveRange entries named by {@code keys}, in line order. */
+    static TreeMap<Long, String> linesOf(Set<String> keys, String text) {
+        TreeMap<Long, String> out = new TreeMap<>();
+        Lines ls = new Lines(text, 0, text.length(), 1);
+        boolean inRanges = false;
+        while (ls.next() && out.size() < keys.size()) {
+            if (ls.startsWith("  BufferLiveRange:")) { inRanges = true; continue; }
+            if (!inRanges) continue;
+            if (!ls.startsWith("    ")) break;
+            String line = ls.line();
+            int colon = line.lastIndexOf(':');
+            if (colon < 5) continue;
+            String key = line.substring(4, colon);
+            if (!key.endsWith("}")) key = key + "{}";
+            if (keys.contains(key)) out.put(ls.number, key);
+        }
+        return out;
+    }
+
+    /**
+     * T is the sequence length in every dump seen; a T far beyond the sequence and the ranges would
+     * make per-step tables huge, so it is warned about and cut down.
+     */
+    private void checkMaxTime() {
+        if (maxTime < 0) return;
+        if (maxTime != sequence.size() && truncatedAt == 0) {
+            warn(headerLine, "HloLiveRange (max " + maxTime + ") but the InstructionSequence has " + sequence.size() + " entries");
+        }
+        int bound = sequence.size();
+        for (LiveRange r : ranges.values()) bound = Math.max(bound, r.end());
+        if (maxTime > bound) maxTime = bound;
     }
 
     // '    ' TIME ':' NAME
@@ -111,9 +150,7 @@ final class LiveRangePart extends Part {
         c.expect("-");
         int e = c.intNumber();
         if (!c.atEnd()) throw c.bad("expected end of line");
-        key = in.name(key);
-        ranges.put(key, new LiveRange(s, e));
-        rangeLines.put(key, lineNo);
+        ranges.put(key, new LiveRange(s, e));   // keys are not interned: they die with this part
     }
 
     // '    ' KEY ': ' N ' bytes' [' (cumulative: ' M ' bytes)']
@@ -165,7 +202,9 @@ final class LiveRangePart extends Part {
         }
         int depth = i <= 4 ? 0 : (i - 6) / 4;
         int open = line.lastIndexOf(" (");
-        while (open > i && !Character.isDigit(line.charAt(open + 2))) open = line.lastIndexOf(" (", open - 1);
+        while (open > i && (open + 2 >= line.length() || !Character.isDigit(line.charAt(open + 2)))) {
+            open = line.lastIndexOf(" (", open - 1);
+        }
         if (open <= i) throw new Cursor.Bad("expected 'label (P%, total: N bytes, ...)'");
         String label = line.substring(i, open);
         Cursor c = new Cursor(line, open + 2, line.length());

@@ -26,7 +26,7 @@ public final class Bufq {
     private final Function<InputStream, Repl> repl;
 
     public Bufq() {
-        this(Env.system(), DefaultEngine::new, PlainRepl::new);
+        this(Env.system(), DefaultEngine::new, bufq.shell.repl.JLineRepl::system);
     }
 
     /**
@@ -102,7 +102,15 @@ public final class Bufq {
         boolean failed = false;
         for (Args.Action a : args.actions()) {
             Status st;
-            if (a.file()) {
+            ScriptHost host = a.file() ? hostFor(shell, a.text()) : null;
+            if (host != null) {
+                try {
+                    st = host.run(shell, Path.of(a.text()));
+                } catch (CommandException e) {
+                    shell.error(e.getMessage());
+                    st = Status.ERROR;
+                }
+            } else if (a.file()) {
                 try (BufferedReader r = StatementReader.utf8(Files.newInputStream(Path.of(a.text())))) {
                     st = toStatus(script(shell, r, a.text(), err));
                 } catch (NoSuchFileException e) {
@@ -123,6 +131,11 @@ public final class Bufq {
             }
         }
         return failed ? FAILED : OK;
+    }
+
+    private static ScriptHost hostFor(Shell shell, String file) {
+        int dot = file.lastIndexOf('.');
+        return dot < 0 || file.endsWith(".bq") ? null : shell.scriptHost(file.substring(dot + 1));
     }
 
     /** Runs a script; returns an exit code (USAGE when the file itself cannot be read). */

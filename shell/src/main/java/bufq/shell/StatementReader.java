@@ -1,8 +1,13 @@
 package bufq.shell;
 
+import bufq.lang.Lexer;
+import bufq.lang.Token;
+import bufq.lang.TokenKind;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -10,7 +15,10 @@ import java.util.Set;
  * Cuts a script ({@code -f}, {@code run}, piped stdin) into statements, reading lazily so a pipe is
  * answered line by line. A line whose first non-blank character is {@code #} is a comment; a line
  * ending in {@code \} continues on the next; so does a query that is visibly unfinished (an open
- * parenthesis or string, or a last word such as {@code and}, {@code where}, {@code ,} or {@code =}).
+ * parenthesis or string, or a last word such as {@code and}, {@code where}, {@code ,} or {@code =}),
+ * and a query whose next line starts with a clause keyword ({@code where}, {@code and}, {@code or},
+ * {@code group}, {@code show}, {@code order}, {@code limit}). A query therefore runs once the next
+ * line has been read; in a pipe, a blank line after it makes it run at once.
  * Binary input (NUL bytes, bytes that are not UTF-8) stops the reader before anything in that
  * line runs: garbage must never be executed as commands.
  */
@@ -18,8 +26,12 @@ public final class StatementReader {
     /** One statement and the 1-based line it starts on. */
     public record Statement(String text, int line) {}
 
+    /** Keywords after which a query cannot end. */
     private static final Set<String> CONTINUES = Set.of("where", "and", "or", "not", "by", "show", "order", "group",
-            "in", "at", "during", "live", "limit", "is", "as", ",", "=", "!=", "<", "<=", ">", ">=", "~", "..", "(");
+            "in", "at", "during", "live", "limit", "is", "as");
+
+    /** Keywords that, first on a line, continue the query on the line before. */
+    private static final Set<String> STARTS_CLAUSE = Set.of("where", "and", "or", "group", "show", "order", "limit");
 
     /** The input holds NUL bytes or undecodable bytes: a binary file, not a script. Nothing more is read. */
     public static final class NotTextException extends IOException {
@@ -31,6 +43,7 @@ public final class StatementReader {
     private final BufferedReader in;
     private final Collection<String> entities;
     private int lineNo;
+    private String peeked;
 
     /**
      * A line reader over UTF-8 bytes that marks undecodable bytes with U+FFFD instead of failing a
@@ -60,9 +73,7 @@ public final class StatementReader {
         StringBuilder buf = new StringBuilder();
         int start = 0;
         String line;
-        while ((line = in.readLine()) != null) {
-            lineNo++;
-            if (line.indexOf('\0') >= 0 || line.indexOf('\uFFFD') >= 0) throw new NotTextException(lineNo);
+        while ((line = nextLine()) != null) {
             String t = line.strip();
             if (buf.length() == 0) {
                 if (t.isEmpty() || t.startsWith("#")) continue;
@@ -73,7 +84,7 @@ public final class StatementReader {
                 continue;
             }
             buf.append(t);
-            if (needsMore(buf.toString(), entities)) {
+            if (needsMore(buf.toString(), entities) || isQuery(buf) && continuesOnNextLine()) {
                 buf.append(' ');
                 continue;
             }
@@ -83,30 +94,62 @@ public final class StatementReader {
         return rest.isEmpty() ? null : new Statement(rest, start);
     }
 
-    /** Whether {@code text} is a query that cannot end here. Commands never continue without {@code \}. */
-    public static boolean needsMore(String text, Collection<String> entities) {
-        String t = text.strip();
-        int sp = 0;
-        while (sp < t.length() && !Character.isWhitespace(t.charAt(sp)) && t.charAt(sp) != '(') sp++;
-        if (!entities.contains(t.substring(0, sp).toLowerCase(Locale.ROOT))) return false;
-        int depth = 0;
-        boolean inString = false;
-        for (int i = 0; i < t.length(); i++) {
-            char ch = t.charAt(i);
-            if (inString) {
-                if (ch == '\\') i++;
-                else if (ch == '"') inString = false;
-            } else if (ch == '"') inString = true;
-            else if (ch == '(') depth++;
-            else if (ch == ')') depth--;
+    private String nextLine() throws IOException {
+        String l;
+        if (peeked != null) {
+            l = peeked;
+            peeked = null;
+        } else {
+            l = in.readLine();
+            if (l == null) return null;
         }
-        if (inString || depth > 0) return true;
-        int w = t.length();
-        while (w > 0 && !Character.isWhitespace(t.charAt(w - 1))) w--;
-        String last = t.substring(w).toLowerCase(Locale.ROOT);
-        if (CONTINUES.contains(last)) return true;
-        // A trailing operator glued to the previous word: "size >=", "a,".
-        return last.endsWith(",") || last.endsWith("=") || last.endsWith("<") || last.endsWith(">")
-                || last.endsWith("~") || last.endsWith("..") || last.endsWith("(");
+        lineNo++;
+        if (l.indexOf('\0') >= 0 || l.indexOf('\uFFFD') >= 0) throw new NotTextException(lineNo);
+        return l;
+    }
+
+    private boolean isQuery(CharSequence text) {
+        List<Token> tokens = Lexer.lex(text.toString());
+        return tokens.get(0).kind() == TokenKind.IDENT && entities.contains(tokens.get(0).text().toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * Reads the next line ahead: a complete query still continues when that line starts with a
+     * clause keyword ({@code order by ...}, {@code and ...}), the way people lay out long queries.
+     * So a query runs when the next line arrives, a blank line, or the end of input.
+     */
+    private boolean continuesOnNextLine() throws IOException {
+        String l = in.readLine();
+        if (l == null) return false;
+        peeked = l; // checked for binary data when it is taken
+
+        List<Token> tokens = Lexer.lex(l);
+        return tokens.get(0).kind() == TokenKind.KEYWORD && STARTS_CLAUSE.contains(tokens.get(0).text().toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * Whether {@code text} is a query that cannot end here: an open parenthesis or string, or a last
+     * token that needs more ({@code where}, {@code and}, {@code order by}, {@code ,}, {@code =},
+     * {@code ..}). Uses the query lexer, so it agrees with the parser on what a token is. Commands
+     * never continue without a trailing backslash.
+     */
+    public static boolean needsMore(String text, Collection<String> entities) {
+        List<Token> tokens = Lexer.lex(text);
+        if (tokens.isEmpty() || tokens.get(0).kind() != TokenKind.IDENT
+                || !entities.contains(tokens.get(0).text().toLowerCase(Locale.ROOT))) return false;
+        int depth = 0;
+        for (Token t : tokens) {
+            if (t.kind() == TokenKind.LPAREN) depth++;
+            else if (t.kind() == TokenKind.RPAREN) depth--;
+            else if (t.kind() == TokenKind.ERROR && t.text().startsWith("\"")
+                    && Lexer.problem(t).startsWith("unterminated string")) return true;
+        }
+        if (depth > 0) return true;
+        Token last = tokens.size() >= 2 ? tokens.get(tokens.size() - 2) : tokens.get(0);
+        return switch (last.kind()) {
+            case OPERATOR, COMMA, DOTDOT, LPAREN -> true;
+            case KEYWORD -> CONTINUES.contains(last.text().toLowerCase(Locale.ROOT));
+            default -> false;
+        };
     }
 }

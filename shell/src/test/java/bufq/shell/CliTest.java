@@ -7,7 +7,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,13 +26,17 @@ import static org.junit.jupiter.api.Assertions.*;
 class CliTest {
     /** One row of the table. {@code out}/{@code err} are fragments that must appear; {@code notOut} must not. */
     record Case(String name, List<String> args, String stdin, int exit, List<String> out, List<String> err,
-                List<String> notOut, boolean exactOut) {
-        Case exit(int code) { return new Case(name, args, stdin, code, out, err, notOut, exactOut); }
-        Case in(String s) { return new Case(name, args, s, exit, out, err, notOut, exactOut); }
-        Case out(String... s) { return new Case(name, args, stdin, exit, plus(out, s), err, notOut, exactOut); }
-        Case outExactly(String s) { return new Case(name, args, stdin, exit, List.of(s), err, notOut, true); }
-        Case err(String... s) { return new Case(name, args, stdin, exit, out, plus(err, s), notOut, exactOut); }
-        Case notOut(String... s) { return new Case(name, args, stdin, exit, out, err, plus(notOut, s), exactOut); }
+                List<String> notOut, boolean exactOut, boolean real, String golden) {
+        Case exit(int code) { return new Case(name, args, stdin, code, out, err, notOut, exactOut, real, golden); }
+        Case in(String s) { return new Case(name, args, s, exit, out, err, notOut, exactOut, real, golden); }
+        Case out(String... s) { return new Case(name, args, stdin, exit, plus(out, s), err, notOut, exactOut, real, golden); }
+        Case outExactly(String s) { return new Case(name, args, stdin, exit, List.of(s), err, notOut, true, real, golden); }
+        Case err(String... s) { return new Case(name, args, stdin, exit, out, plus(err, s), notOut, exactOut, real, golden); }
+        Case notOut(String... s) { return new Case(name, args, stdin, exit, out, err, plus(notOut, s), exactOut, real, golden); }
+        /** Runs on the real reader and query engine; paths starting with {@code examples/} or {@code shell/} are taken from the checkout. */
+        Case realDumps() { return new Case(name, args, stdin, exit, out, err, notOut, exactOut, true, golden); }
+        /** Stdout must equal {@code golden/cli/NAME} (regenerate with -Dbufq.updateGolden=true). */
+        Case goldenOut(String file) { return new Case(name, args, stdin, exit, out, err, notOut, exactOut, real, file); }
         @Override public String toString() { return name; }
 
         private static List<String> plus(List<String> a, String[] b) {
@@ -40,7 +47,7 @@ class CliTest {
     }
 
     static Case c(String name, String... args) {
-        return new Case(name, List.of(args), "", 0, List.of(), List.of(), List.of(), false);
+        return new Case(name, List.of(args), "", 0, List.of(), List.of(), List.of(), false, false, null);
     }
 
     static List<Case> cases() {
@@ -57,6 +64,9 @@ class CliTest {
                 // load errors: exit 3, one line
                 c("load error", "-c", "summary", "bad.txt").exit(3).outExactly("")
                         .err("bufq: bad.txt:1: not a buffer-assignment dump (expected 'BufferAssignment:')"),
+                c("warnings are capped", "-c", "summary", "warn.txt").out("12\n(1 row)")
+                        .err("bufq: warning: warn.txt:1: malformed value line; expected '<id name @color>'\n",
+                                "bufq: warning: warn.txt:10: ", "bufq: warning: 2 more warnings in warn\n"),
                 // summary and formats
                 c("summary table", "-c", "summary", "a.txt").out("module  backend", "a       cpu", "(1 row)"),
                 c("summary json", "--format", "json", "-c", "summary", "a.txt", "b.txt")
@@ -69,6 +79,9 @@ class CliTest {
                 c("format command", "-c", "format markdown", "-c", "values", "a.txt").out("| id | name | size |", "| 2 | add.1 | 128B |"),
                 c("rawsizes", "-c", "set rawsizes on", "-c", "summary", "a.txt").out("  192  ").notOut("192B"),
                 c("maxrows cuts tables", "-c", "set maxrows 2", "-c", "values", "a.txt").out("(2 rows)", "1 more row"),
+                c("maxwidth cuts long cells", "-c", "set maxwidth 4", "-c", "values", "a.txt").out("add…").notOut("add.1"),
+                c("maxwidth 0 shows all", "-c", "set maxwidth 0", "-c", "values", "a.txt").out("add.1"),
+                c("maxwidth too small", "-c", "set maxwidth 2").exit(1).err("maxwidth takes 0 (no limit) or at least 4"),
                 c("maxrows never cuts json", "--format", "json", "-c", "set maxrows 1", "-c", "values", "a.txt").out("\"mul.2\""),
                 // query and command errors: exit 1
                 c("query error caret", "-c", "values whre", "a.txt").exit(1)
@@ -83,6 +96,8 @@ class CliTest {
                 c("unknown tiling", "-c", "set tiling gpu").exit(1).err("unknown tiling model 'gpu' (known: tpu, none)"),
                 c("use by number", "-c", "use 2", "-c", "modules", "a.txt", "b.txt").out("2  *        b").err("using b"),
                 c("use by prefix", "-c", "use be", "a.txt", "beta.txt").err("using beta"),
+                c("big directory loads lazily", "-c", "load many", "-c", "modules").out("m39", "false")
+                        .err("loaded m0 (", "found 40 modules; 39 are read when first used"),
                 c("use unknown", "-c", "use zeta", "a.txt", "beta.txt").exit(1).err("no module 'zeta'"),
                 c("fields", "-c", "fields values").out("size", "bytes", "assigned bytes"),
                 c("fields typo", "-c", "fields valeus").exit(1).err("unknown entity 'valeus'; did you mean 'values'?"),
@@ -103,19 +118,91 @@ class CliTest {
                 c("stdin empty", "a.txt").in("").outExactly(""),
                 c("stdin binary is never run", "a.txt").in("values limit 1\noutput x\u0000y\nvalues\n").exit(2)
                         .out("p0").notOut("add.1").err("bufq: stdin: binary data at line 2, not a script; stopped"),
-                c("no colour in pipes", "-c", "values", "a.txt").notOut("\033["));
+                c("no colour in pipes", "-c", "values", "a.txt").notOut("\033["),
+                // the real reader and query language on the bundled examples
+                c("summary of every seed", "--format", "json", "-c", "summary", SEEDS[0], SEEDS[1], SEEDS[2], SEEDS[3], SEEDS[4])
+                        .realDumps().goldenOut("summary-seeds.json"),
+                c("summary of the jax-mlp four-file set", "--format", "json", "-c", "summary", "examples/jax-mlp/").realDumps()
+                        .out("\"module\": \"jit_f\", \"backend\": \"cpu\", \"files\": 4,", "\"total_bytes\": 98566192,",
+                                "\"peak_time\": 20, \"peak_bytes\": 85983236, \"claimed_peak_bytes\": 85983236, \"warnings\": 0}"),
+                c("one sibling finds the set", "-c", "modules", "examples/jax-mlp/module_0000.jit_f.cpu_after_optimizations-live-range.txt")
+                        .realDumps().out("jit_f", "cpu"),
+                c("summary table on a seed", "-c", "summary", SEEDS[4]).realDumps()
+                        .out("004_0cb419b3147a3cb6  tpu", "168.5KiB", "(1 row)"),
+                c("canonical query", "-c", "values where color=1 and live at 13", SEEDS[4]).realDumps()
+                        .out("copy-start.1{0}", "(5 rows)"),
+                c("sum at peak equals the claim", "--format", "csv", "-c", "values where live at peak show sum(logical_size)", SEEDS[4])
+                        .realDumps().outExactly("sum(logical_size)\n43200\n"),
+                c("real query error with caret", "-c", "values where colr = 1", SEEDS[4]).realDumps().exit(1)
+                        .err("values where colr = 1\n             ^^^^\nunknown field 'colr' for values; did you mean 'color'?"),
+                c("directory without dumps", "-c", "summary", "shell/src/main/java").realDumps().exit(3).err("bufq: ", "shell/src/main/java").outExactly(""),
+                c("not a dump", "-c", "summary", "shell/pom.xml").realDumps().exit(3).err("bufq: ", "pom.xml").outExactly(""),
+                c("missing dump", "-c", "summary", "examples/nope.txt").realDumps().exit(3).err("bufq: ").outExactly(""),
+                c("stdin script on a real dump", SEEDS[4]).realDumps()
+                        .in("# the top of the peak\nvalues where live at peak and\n  size > 1KiB order by\n  size desc limit 2\nformat csv\nsteps order by live_bytes desc limit 1\n")
+                        .out("(2 rows)", "time,instruction,live_bytes,live_values\n5,multiply_reduce_fusion,49232,7\n"),
+                c("the walkthrough script", "-f", "examples/peak-report.bq", "examples/jax-mlp/").realDumps()
+                        .out("jit_f", "(7 rows)", "82.0MiB", "peak of live bytes", "by op_name").err("0 errors"),
+                c("fields from the catalog", "-c", "fields steps").realDumps().out("live_bytes"),
+                c("peak report", "-c", "peak", SEEDS[4]).realDumps().out("peak of live bytes", "claimed"),
+                c("check passes on a seed", "-c", "check", SEEDS[4]).realDumps().out("peak-claim").err("0 errors"),
+                c("blame by typo", "-c", "blame by colour", SEEDS[4]).realDumps().exit(1).err("blame by takes op_name, source or opcode"),
+                c("map needs a number", "-c", "map x", SEEDS[4]).realDumps().exit(1).err("expected an allocation number, found 'x'"),
+                c("map of a missing allocation", "-c", "map 99", SEEDS[4]).realDumps().exit(1).err("error: "),
+                c("timeline width", "-c", "timeline width 40", SEEDS[4]).realDumps().out("peak"),
+                c("report option typo", "-c", "timeline colr 1", SEEDS[4]).realDumps().exit(1).err("unexpected 'colr'"));
+    }
+
+    static final String[] SEEDS = {"examples/seeds/000_58de9a4b501a9eb8.txt", "examples/seeds/001_8fa21c8202130165.txt",
+            "examples/seeds/002_186bba49641ec33a.txt", "examples/seeds/003_3ae9b34c349c690e.txt",
+            "examples/seeds/004_0cb419b3147a3cb6.txt"};
+
+    static Path root() {
+        return Path.of(System.getProperty("bufq.root", "..")).toAbsolutePath().normalize();
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
-    void cli(Case k) {
-        Result r = run(() -> new FakeEngine(), Map.of(), k.args(), k.stdin());
+    void cli(Case k) throws IOException {
+        List<String> args = k.args();
+        if (k.real()) {
+            Path root = root();
+            args = args.stream().map(a -> a.startsWith("examples/") || a.startsWith("shell/") ? root.resolve(a).toString() : a).toList();
+        }
+        Result r = run(k.real() ? DefaultEngine::new : FakeEngine::new, Map.of(), args, k.stdin());
         assertEquals(k.exit(), r.code, () -> "exit code\n--- stdout\n" + r.out + "--- stderr\n" + r.err);
+        if (k.golden() != null) golden(k.golden(), r.out);
         if (k.exactOut()) assertEquals(k.out().get(0), r.out);
         else for (String s : k.out()) assertTrue(r.out.contains(s), () -> "stdout lacks [" + s + "]:\n" + r.out + "--- stderr\n" + r.err);
         for (String s : k.notOut()) assertFalse(r.out.contains(s), () -> "stdout has [" + s + "]:\n" + r.out);
         for (String s : k.err()) assertTrue(r.err.contains(s), () -> "stderr lacks [" + s + "]:\n" + r.err);
         assertFalse(r.err.contains("\tat "), () -> "stack trace on stderr:\n" + r.err);
+    }
+
+    static void golden(String file, String actual) throws IOException {
+        Path path = root().resolve("shell/src/test/resources/golden/cli").resolve(file);
+        if (Boolean.getBoolean("bufq.updateGolden")) {
+            Files.createDirectories(path.getParent());
+            Files.writeString(path, actual, StandardCharsets.UTF_8);
+        }
+        assertTrue(Files.exists(path), "missing golden " + path + " (run with -Dbufq.updateGolden=true)");
+        assertEquals(Files.readString(path, StandardCharsets.UTF_8), actual);
+    }
+
+    /** Every example in 'help query' runs on a real dump: the help cannot drift from the language. */
+    @Test
+    void helpQueryExamplesRun() {
+        Result help = run(DefaultEngine::new, Map.of(), List.of("-c", "help query"), "");
+        List<String> args = new ArrayList<>();
+        for (String line : help.out().split("\n"))
+            if (line.matches("  (values|allocations|instructions|steps) .*")) {
+                args.add("-c");
+                args.add(line.strip());
+            }
+        assertEquals(18, args.size(), help.out());
+        args.add(root().resolve(SEEDS[4]).toString());
+        Result r = run(DefaultEngine::new, Map.of(), args, "");
+        assertEquals(new Result(0, r.out(), ""), r);
     }
 
     @Test
