@@ -1,6 +1,5 @@
 package bufq.shell.repl;
 
-import bufq.eval.Catalog;
 import bufq.shell.Env;
 import bufq.shell.Shell;
 import org.jline.terminal.Attributes;
@@ -67,7 +66,7 @@ final class Transcript {
      */
     String run(String input) throws IOException {
         open(new java.io.ByteArrayInputStream((input + "\u0004").getBytes(StandardCharsets.UTF_8)));
-        exit = new JLineRepl(() -> terminal, InputStream.nullInputStream(), Catalog::standard).run(shell);
+        exit = new JLineRepl(() -> terminal, InputStream.nullInputStream()).run(shell);
         return screen();
     }
 
