@@ -119,4 +119,30 @@ class ReplCompleterTest {
         assertTrue(at("load " + tmp + "/du").get(0).startsWith(tmp + "/dumps"), at("load " + tmp + "/du").toString());
         assertEquals(List.of(tmp + "/report.bq"), at("output " + tmp + "/rep"));
     }
+
+    @Test
+    void reportCommandsCompleteFromTheirSynopsis() throws IOException {
+        assertEquals(List.of("by", "depth"), at("blame "));
+        assertEquals(List.of("op_name", "source", "opcode"), at("blame by "));
+        assertEquals(List.of("depth"), at("blame by source "));
+        assertEquals(List.of(), at("blame depth "), "a number: nothing to offer");
+        assertEquals(List.of("color"), at("peak "));
+        assertTrue(at("timeline ").containsAll(List.of("color", "width", "--svg", "--html", "--force")), at("timeline ").toString());
+        Files.writeString(tmp.resolve("chart.svg"), "");
+        assertEquals(List.of(tmp + "/chart.svg"), at("timeline --svg " + tmp + "/cha"));
+        assertTrue(at("diff ").contains("004_0cb419b3147a3cb6"), at("diff ").toString());
+        assertTrue(at("diff 004_0cb419b3147a3cb6 ").contains("004_0cb419b3147a3cb6"), "B is a module too");
+    }
+
+    @Test
+    void synopsisParsing() {
+        SynopsisCompleter map = new SynopsisCompleter("map [allocation] N [width W] [--svg FILE | --html FILE] [--force]");
+        assertEquals(List.of("allocation", "width", "--svg", "--html", "--force"), map.after(List.of()).words());
+        assertEquals(SynopsisCompleter.Want.PATH, map.after(List.of("3", "--html")).want());
+        assertEquals(List.of("width", "--svg", "--html", "--force"), map.after(List.of("allocation", "3")).words());
+        SynopsisCompleter diff = new SynopsisCompleter("diff A B [--at-peak] [limit N]");
+        assertEquals(SynopsisCompleter.Want.MODULE, diff.after(List.of("a")).want());
+        assertEquals(SynopsisCompleter.Want.NOTHING, diff.after(List.of("a", "b")).want(), "both modules given");
+        assertEquals(SynopsisCompleter.Want.NOTHING, diff.after(List.of("a", "b", "limit")).want());
+    }
 }
