@@ -90,6 +90,8 @@ public final class Bufq {
                 return LOAD;
             }
         }
+        // init.js may define fields and tiling models the statements below use; no file, no engine.
+        if (!args.noInit()) shell.scripts().runInit();
         if (!args.actions().isEmpty()) return actions(shell, args, err);
         if (env.stdinClosed()) return OK; // nothing to read, and descriptor 0 is not ours
         if (!env.interactive()) {
@@ -102,7 +104,10 @@ public final class Bufq {
         boolean failed = false;
         for (Args.Action a : args.actions()) {
             Status st;
-            if (a.file()) {
+            if (a.file() && a.text().endsWith(".js")) {
+                st = javaScript(shell, a.text(), err);
+                if (st == null) return USAGE;
+            } else if (a.file()) {
                 try (BufferedReader r = StatementReader.utf8(Files.newInputStream(Path.of(a.text())))) {
                     st = toStatus(script(shell, r, a.text(), err));
                 } catch (NoSuchFileException e) {
@@ -123,6 +128,21 @@ public final class Bufq {
             }
         }
         return failed ? FAILED : OK;
+    }
+
+    /** Runs {@code -f FILE.js}; null when the file cannot be read (a usage error). */
+    private static Status javaScript(Shell shell, String file, PrintStream err) {
+        Path p = Path.of(file);
+        if (!Files.isRegularFile(p)) {
+            err.println("bufq: cannot read script " + file + ": no such file");
+            return null;
+        }
+        try {
+            return shell.scripts().runFile(p);
+        } catch (CommandException e) {
+            shell.error(e.getMessage());
+            return Status.ERROR;
+        }
     }
 
     /** Runs a script; returns an exit code (USAGE when the file itself cannot be read). */

@@ -45,6 +45,7 @@ public final class Shell {
     private int scriptDepth;
     private String location;
     private int terminalWidth;
+    private bufq.shell.script.Scripts scripts;
 
     public Shell(Engine engine, PrintStream out, PrintStream err, Env env) {
         this.engine = engine;
@@ -135,6 +136,9 @@ public final class Shell {
     }
 
     private Status runCommand(String text) throws CommandException, Engine.Failure, IOException {
+        String[] head = text.split("\\s+", 2);
+        Command raw = commands.byName(head[0]);
+        if (raw != null && raw.rawArgs()) return raw.run(this, head.length < 2 ? List.of() : List.of(head[1]));
         List<String> words = Words.split(text);
         String name = words.get(0);
         Command c = commands.byName(name);
@@ -282,8 +286,20 @@ public final class Shell {
         old.close();
     }
 
+    /** JavaScript for this session; the engine itself starts only when a script first runs. */
+    public bufq.shell.script.Scripts scripts() {
+        if (scripts == null) scripts = new bufq.shell.script.Scripts(this);
+        return scripts;
+    }
+
+    /** Checks registered by scripts ({@code bufq.check}); empty, without starting anything, when none ran. */
+    public List<bufq.analysis.CheckRule> scriptChecks() {
+        return scripts == null ? List.of() : scripts.checks();
+    }
+
     /** Ends the session: publishes any output file. */
     public void close() throws IOException {
+        if (scripts != null) scripts.close();
         switchSink(OutputSink.console(out));
     }
 }

@@ -72,6 +72,15 @@ public final class StatementReader {
                 buf.append(t.substring(0, t.length() - 1).stripTrailing()).append(' ');
                 continue;
             }
+            if (isJs(buf.length() == 0 ? t : buf.toString())) {
+                // JavaScript keeps its line breaks: they end // comments and statements.
+                buf.append(buf.length() == 0 ? t : line);
+                if (needsMore(buf.toString(), entities)) {
+                    buf.append('\n');
+                    continue;
+                }
+                return new Statement(buf.toString().strip(), start);
+            }
             buf.append(t);
             if (needsMore(buf.toString(), entities)) {
                 buf.append(' ');
@@ -83,9 +92,19 @@ public final class StatementReader {
         return rest.isEmpty() ? null : new Statement(rest, start);
     }
 
-    /** Whether {@code text} is a query that cannot end here. Commands never continue without {@code \}. */
+    /** Whether {@code text} is a {@code js} command, whose code keeps its line breaks. */
+    public static boolean isJs(String text) {
+        String t = text.stripLeading();
+        return t.startsWith("js") && (t.length() == 2 || Character.isWhitespace(t.charAt(2)));
+    }
+
+    /**
+     * Whether {@code text} is a query that cannot end here, or {@code js} code that is unfinished (an
+     * open bracket, string or comment). Other commands never continue without {@code \}.
+     */
     public static boolean needsMore(String text, Collection<String> entities) {
         String t = text.strip();
+        if (isJs(t)) return t.length() > 2 && bufq.shell.script.JsSource.incomplete(t.substring(3));
         int sp = 0;
         while (sp < t.length() && !Character.isWhitespace(t.charAt(sp)) && t.charAt(sp) != '(') sp++;
         if (!entities.contains(t.substring(0, sp).toLowerCase(Locale.ROOT))) return false;

@@ -16,22 +16,21 @@ final class RunCommand implements Command {
     @Override public String name() { return "run"; }
     @Override public String synopsis() { return "run FILE"; }
 
-    @Override public String brief() { return "Runs a .bq script of queries and commands."; }
+    @Override public String brief() { return "Runs a .bq script of queries and commands, or a .js script."; }
 
     @Override public String description() {
         return "Runs a script: a .bq file holds queries and commands, one per line; '#' starts a comment line; a\n"
                 + "line ending in '\\' or an unfinished query continues on the next. Errors name FILE:LINE; with\n"
-                + "--bail the script stops at the first.";
+                + "--bail the script stops at the first. A FILE ending in .js runs as JavaScript (see scripts/README.md).";
     }
 
-    @Override public List<String> examples() { return List.of("run examples/report.bq"); }
+    @Override public List<String> examples() { return List.of("run examples/report.bq", "run scripts/fields/waste.js"); }
 
     @Override public Status run(Shell shell, List<String> args) throws CommandException {
         arity(args, 1, 1);
         Path file = Path.of(args.get(0));
         String name = file.getFileName() == null ? "" : file.getFileName().toString();
-        if (name.endsWith(".js"))
-            throw new CommandException("cannot run " + file + ": JavaScript scripts are not supported in this build");
+        if (name.endsWith(".js")) return shell.scripts().runFile(file);
         Status st;
         try (BufferedReader r = StatementReader.utf8(Files.newInputStream(file))) {
             st = shell.runScript(new StatementReader(r, shell.engine().entities()), args.get(0));
