@@ -11,8 +11,9 @@ final class ScriptErrors {
      * @param stopReason why the watchdog stopped the script ({@code time}, {@code memory},
      *                   {@code cancelled}), or null
      */
-    static String describe(PolyglotException e, String stopReason, int timeoutSeconds, long heapCap) {
+    static String describe(PolyglotException e, String stopReason, int timeoutSeconds, long heapCap, String source) {
         String where = where(e);
+        if (where == null) where = source; // GraalJS gives some host-access errors no location
         String prefix = where == null ? "" : where + ": ";
         if (stopReason != null || e.isInterrupted() || e.isCancelled() || e.isResourceExhausted())
             return prefix + stopMessage(stopReason == null ? (e.isResourceExhausted() ? "memory" : "cancelled") : stopReason,

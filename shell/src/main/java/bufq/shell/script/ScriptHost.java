@@ -31,6 +31,7 @@ final class ScriptHost implements AutoCloseable {
     private final Watchdog watchdog;
     private final long heapCap;
     private final Value undefined;
+    private String running; // name of the outermost source being evaluated, for errors without a location
 
     /** A script failed; the message names file, line and column. */
     static final class ScriptFailure extends RuntimeException {
@@ -105,6 +106,7 @@ final class ScriptHost implements AutoCloseable {
 
     /** Runs inline code; returns its completion value as text, or null when it is undefined. */
     String evalForDisplay(String code, String name) {
+        running = name;
         return call(() -> {
             Value v = context.eval(Source.newBuilder("js", code, name).cached(false).buildLiteral());
             return v.isNull() && "undefined".equals(v.toString()) ? null : Convert.display(v);
@@ -113,6 +115,7 @@ final class ScriptHost implements AutoCloseable {
 
     /** Runs a script file's text under its name (the name errors show). */
     void evalFile(String text, String name) {
+        running = name;
         call(() -> context.eval(Source.newBuilder("js", text, name).cached(false).buildLiteral()));
     }
 
@@ -128,7 +131,7 @@ final class ScriptHost implements AutoCloseable {
         } catch (PolyglotException e) {
             String reason = watchdog.reason();
             if (reason != null && !e.isInterrupted() && !e.isCancelled()) reason = null;
-            throw new ScriptFailure(ScriptErrors.describe(e, reason, shell.settings().timeoutSeconds(), heapCap));
+            throw new ScriptFailure(ScriptErrors.describe(e, reason, shell.settings().timeoutSeconds(), heapCap, running));
         } catch (IllegalStateException e) {
             if (watchdog.killed()) throw new ScriptFailure(ScriptErrors.stopMessage(watchdog.reason(),
                     shell.settings().timeoutSeconds(), heapCap) + "; the JavaScript engine was reset");

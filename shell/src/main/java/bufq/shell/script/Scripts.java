@@ -27,7 +27,7 @@ import java.util.List;
  */
 public final class Scripts {
     /** Heap a script may hold beyond what was in use when it started: {@code -Dbufq.js.maxheap=BYTES}, default 1 GiB. */
-    static final long DEFAULT_HEAP_CAP = Long.getLong("bufq.js.maxheap", 1L << 30);
+    static long defaultHeapCap() { return Long.getLong("bufq.js.maxheap", 1L << 30); }
 
     private final Shell shell;
     private final long heapCap;
@@ -35,7 +35,7 @@ public final class Scripts {
     private ScriptHost host;
 
     public Scripts(Shell shell) {
-        this(shell, DEFAULT_HEAP_CAP);
+        this(shell, defaultHeapCap());
     }
 
     /** @param heapCap bytes of heap a running script may hold (tests use a small cap) */
