@@ -81,8 +81,9 @@ final class AllocationMap {
             lw = Math.max(lw, ylab[r].length());
         }
         int plot = Math.max(8, width - lw - 2);
+        int stretch = steps <= plot ? plot / steps : 1;
         int bucket = steps <= plot ? 1 : (steps + plot - 1) / plot;
-        int cols = (steps + bucket - 1) / bucket;
+        int cols = steps <= plot ? steps * stretch : (steps + bucket - 1) / bucket;
         int[][] owner = new int[nrows][cols];
         for (int[] row : owner) Arrays.fill(row, -1);
         for (int i = 0; i < blocks.size(); i++) {
@@ -90,7 +91,8 @@ final class AllocationMap {
             int r0 = row(rows, b.value().offset());
             int r1 = row(rows, b.value().offset() + Math.max(1, b.value().size()) - 1);
             for (int r = r0; r <= r1; r++)
-                for (int c = b.start() / bucket; c <= b.end() / bucket && c < cols; c++) owner[r][c] = i;
+                for (int c = b.start() / bucket * stretch; c < (b.end() / bucket + 1) * stretch && c < cols; c++)
+                    owner[r][c] = i;
         }
         char[][] grid = new char[nrows][cols];
         for (int r = 0; r < nrows; r++)
@@ -118,8 +120,8 @@ final class AllocationMap {
         char[] axis = new char[cols];
         Arrays.fill(axis, '─');
         TimelineChart.Labels labels = new TimelineChart.Labels(plot);
-        for (int c : TimelineChart.marks(cols, 0)) {
-            int t = c == cols - 1 ? steps - 1 : c * bucket;
+        for (int c : TimelineChart.marks(cols, 0, stretch)) {
+            int t = c == cols - 1 ? steps - 1 : c / stretch * bucket;
             if (labels.place(Integer.toString(t), c)) axis[c] = '┬';
         }
         o.append(" ".repeat(lw - Bytes.human(a.size()).length())).append(Bytes.human(a.size())).append(" └")

@@ -48,9 +48,14 @@ final class AllocationMapPicture {
                     .append("\" stroke=\"#fff\"").append(b.spanned() ? " stroke-dasharray=\"3 2\"" : "").append(">")
                     .append("<title>").append(Xml.esc(tip)).append("</title></rect>");
             String name = v.label();
-            if (w >= name.length() * 6.5 + 4 && h >= 13) {
+            double len = name.length() * 6.5 + 4;
+            if (w >= len && h >= 13) {
                 o.append("<text x=\"").append(Xml.n(x + 3)).append("\" y=\"").append(Xml.n(y + 11))
                         .append("\" pointer-events=\"none\">").append(Xml.esc(name)).append("</text>");
+            } else if (h >= len && w >= 13) {
+                // Tall and narrow (a short-lived big value): write the name downwards.
+                o.append("<text transform=\"translate(").append(Xml.n(x + 3)).append(',').append(Xml.n(y + 3))
+                        .append(") rotate(90)\" pointer-events=\"none\">").append(Xml.esc(name)).append("</text>");
             }
             o.append("</g>\n");
         }
@@ -78,8 +83,7 @@ final class AllocationMapPicture {
         String title = m.handle() + ": allocation " + a.index();
         String css = "body{font-family:sans-serif;margin:16px;color:#222}g.v:hover rect{stroke:#000;stroke-width:2}"
                 + "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}";
-        StringBuilder body = new StringBuilder("<h1 style=\"font-size:18px\">").append(Xml.esc(title)).append("</h1>\n")
-                .append(svgElement(m, allocation))
+        StringBuilder body = new StringBuilder(svgElement(m, allocation))
                 .append("<table>\n<tr><th>value</th><th>offset</th><th>size</th><th>live</th><th>shape</th></tr>\n");
         for (AllocationMap.Block b : AllocationMap.blocks(m, a)) {
             HloValue v = b.value();

@@ -17,6 +17,9 @@ import java.util.OptionalInt;
  * <p>Quantities use XLA's words: logical bytes are {@code ShapeUtil::ByteSizeOf} of a value's shape,
  * assigned bytes the dump's {@code size=}; a value is live from the start to the end of its
  * BufferLiveRange, both inclusive.
+ *
+ * <p>Arguments a user can get wrong (a colour or allocation the module does not have) raise
+ * {@link IllegalArgumentException} with a one-line message meant to be shown as is.
  */
 public final class Analyses {
     /** Default fold threshold for {@link #peak}: values under 16 KiB become one "small" row. */
@@ -33,19 +36,27 @@ public final class Analyses {
      * @param tiling         extra what-if column when a non-builtin rule is set; may be null
      */
     public static List<Output> peak(Module m, OptionalInt color, long smallThreshold, TilingModel tiling) {
+        requireColor(m, color);
         return PeakReport.run(m, color, smallThreshold, tiling);
     }
 
     /** Terminal chart of live logical bytes per step, {@code width} columns wide (y axis included). */
     public static List<Output> timeline(Module m, OptionalInt color, int width) {
+        requireColor(m, color);
         return TimelineChart.run(m, color, width);
     }
 
     /** Standalone SVG document of live bytes per step, stacked by colour, peak marked. */
-    public static String timelineSvg(Module m, OptionalInt color) { return TimelinePicture.svg(m, color); }
+    public static String timelineSvg(Module m, OptionalInt color) {
+        requireColor(m, color);
+        return TimelinePicture.svg(m, color);
+    }
 
     /** Standalone XHTML page with the timeline SVG and a hover read-out (inline script, no network). */
-    public static String timelineHtml(Module m, OptionalInt color) { return TimelinePicture.html(m, color); }
+    public static String timelineHtml(Module m, OptionalInt color) {
+        requireColor(m, color);
+        return TimelinePicture.html(m, color);
+    }
 
     /**
      * Offset-by-step map of one allocation as terminal art plus a legend table.
@@ -74,6 +85,18 @@ public final class Analyses {
      * @param depth deepest op_name prefix level shown; 0 or less for all
      */
     public static List<Output> blame(Module m, BlameBy by, int depth) { return BlameReport.run(m, by, depth); }
+
+    /**
+     * Rejects a colour the module does not use, so a typo is an error rather than an empty chart.
+     *
+     * @throws IllegalArgumentException naming the colours the module has
+     */
+    public static void requireColor(Module m, OptionalInt color) {
+        if (color.isPresent() && !m.colors().contains(color.getAsInt())) {
+            throw new IllegalArgumentException("no color " + color.getAsInt() + " in " + m.handle() + " (colors: "
+                    + String.join(", ", m.colors().stream().map(String::valueOf).toList()) + ")");
+        }
+    }
 
     /** Runs the built-in checks and then {@code extra} (e.g. script rules). */
     public static CheckReport check(Module m, TilingModel tiling, List<? extends CheckRule> extra) {

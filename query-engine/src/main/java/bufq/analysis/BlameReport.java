@@ -35,7 +35,7 @@ final class BlameReport {
         Map<Key, long[]> acc = new HashMap<>();
         for (HloValue v : m.liveAt(t)) {
             HloInstruction ins = m.instruction(v.name());
-            for (Key k : keys(by, ins, depth)) {
+            for (Key k : keys(by, ins, v.name(), depth)) {
                 long[] a = acc.computeIfAbsent(k, x -> new long[2]);
                 a[0] += v.logicalSize();
                 a[1]++;
@@ -74,13 +74,14 @@ final class BlameReport {
         return List.of(b.build(), new TextBlock("stack trace breakdown, " + source + ":\n" + tree));
     }
 
-    static List<Key> keys(BlameBy by, HloInstruction ins, int depth) {
+    /** Without an op_name a value is blamed on its instruction's name, as XLA's stack-trace tree does. */
+    static List<Key> keys(BlameBy by, HloInstruction ins, String name, int depth) {
         return switch (by) {
             case SOURCE -> List.of(new Key(1, orElse(PeakReport.source(ins), "(no source)")));
             case OPCODE -> List.of(new Key(1, ins == null || ins.opcode() == null ? "(unknown)" : ins.opcode()));
             case OP_NAME -> {
                 String op = ins == null ? null : ins.opName();
-                if (op == null || op.isEmpty()) yield List.of(new Key(1, "(no op_name)"));
+                if (op == null || op.isEmpty()) yield List.of(new Key(1, name));
                 List<String> parts = splitOpName(op);
                 List<Key> out = new ArrayList<>();
                 int n = depth > 0 ? Math.min(depth, parts.size()) : parts.size();

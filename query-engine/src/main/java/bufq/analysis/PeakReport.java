@@ -91,8 +91,10 @@ final class PeakReport {
             String why = xla == ct
                     ? "bufq reproduces step " + ct + " by emulating ComputePeakMemoryMoment"
                     : "emulating ComputePeakMemoryMoment gives step " + xla + ", so the difference is not fully explained";
-            notes.add("the dump's peak step " + ct + " (" + Bytes.human(atClaim) + " live) is not bufq's first maximum, "
-                    + "step " + ours + " (" + Bytes.human(all.peakBytes()) + "): XLA keeps a value counted one step "
+            String same = atClaim == all.peakBytes() ? "holds as many bytes as bufq's first maximum, step " + ours
+                    : "(" + Bytes.human(atClaim) + " live) is not bufq's first maximum, step " + ours + " ("
+                    + Bytes.human(all.peakBytes()) + ")";
+            notes.add("the dump's peak step " + ct + " " + same + ": XLA keeps a value counted one step "
                     + "past its end and weighs a tuple element as its whole tuple's table when it picks the moment; "
                     + why);
         }

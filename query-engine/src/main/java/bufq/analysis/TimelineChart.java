@@ -38,12 +38,17 @@ final class TimelineChart {
         int lw = 0;
         for (String s : ylabels) if (s != null) lw = Math.max(lw, s.length());
         int plot = Math.max(8, width - lw - 2);
+        // Few steps: each takes `stretch` columns to fill the width; many: each column shows the
+        // maximum of `bucket` steps, so the peak is never averaged away.
+        int stretch = steps <= plot ? plot / steps : 1;
         int bucket = steps <= plot ? 1 : (steps + plot - 1) / plot;
-        int cols = (steps + bucket - 1) / bucket;
+        int cols = steps <= plot ? steps * stretch : (steps + bucket - 1) / bucket;
         long[] col = new long[cols];
-        for (int t = 0; t < steps; t++) col[t / bucket] = Math.max(col[t / bucket], bytes[t]);
-        int peakC = peakT / bucket;
-
+        for (int c = 0; c < cols; c++) {
+            int from = c / stretch * bucket, to = Math.min(steps, from + bucket);
+            for (int t = from; t < to; t++) col[c] = Math.max(col[c], bytes[t]);
+        }
+        int peakC = peakT / bucket * stretch + stretch / 2;
         StringBuilder out = new StringBuilder();
         out.append("live bytes (logical), ").append(color.isPresent() ? "color " + color.getAsInt() : "all colors")
                 .append(": peak ").append(Bytes.human(max)).append(" at step ").append(peakT)
@@ -62,10 +67,11 @@ final class TimelineChart {
             }
             out.append(stripEnd(line)).append('\n');
         }
-        int[] marks = marks(cols, peakC);
+        int[] marks = marks(cols, peakC, stretch);
         char[] axis = new char[cols];
         Arrays.fill(axis, '─');
         for (int c : marks) axis[c] = '┬';
+
         axis[peakC] = '▲';
         out.append(" ".repeat(lw - 1)).append("0 └").append(axis).append('\n');
         String pad = " ".repeat(lw + 2);
@@ -75,7 +81,7 @@ final class TimelineChart {
         names.place(name(m, peakT), peakC);
         for (int c : marks) {
             if (c == peakC) continue;
-            int t = c == cols - 1 ? steps - 1 : c * bucket;
+            int t = c == cols - 1 ? steps - 1 : c / stretch * bucket;
             if (steps_.place(Integer.toString(t), c)) names.place(name(m, t), c);
         }
         out.append(stripEnd(new StringBuilder(pad).append(steps_.text()))).append('\n');
@@ -90,12 +96,12 @@ final class TimelineChart {
         return Math.max(1, e);
     }
 
-    /** First, quarter points, last and peak columns. */
-    static int[] marks(int cols, int peakC) {
+    /** First, quarter points, last and peak columns; with stretched steps, the first column of a step. */
+    static int[] marks(int cols, int peakC, int stretch) {
         java.util.TreeSet<Integer> s = new java.util.TreeSet<>();
         s.add(0);
         s.add(cols - 1);
-        for (int q = 1; q < 4; q++) s.add(cols * q / 4);
+        for (int q = 1; q < 4; q++) s.add(cols * q / 4 / stretch * stretch);
         s.add(peakC);
         return s.stream().mapToInt(Integer::intValue).toArray();
     }

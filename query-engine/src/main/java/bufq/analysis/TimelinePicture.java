@@ -88,7 +88,7 @@ final class TimelinePicture {
         String label = "peak " + Bytes.human(s.total()[peakT]) + " at step " + peakT + " (" + TimelineChart.name(m, peakT) + ")";
         boolean right = px > LEFT + pw * 0.6;
         o.append("<text x=\"").append(Xml.n(right ? px - 4 : px + 4)).append("\" y=\"").append(TOP + 12)
-                .append("\" fill=\"#c00\" text-anchor=\"").append(right ? "end" : "start").append("\">")
+                .append("\" fill=\"#c00\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\" text-anchor=\"").append(right ? "end" : "start").append("\">")
                 .append(Xml.esc(label)).append("</text>\n");
         legend(o, s);
         o.append("<line id=\"cursor\" x1=\"0\" x2=\"0\" y1=\"").append(TOP).append("\" y2=\"").append(Xml.n(TOP + ph))
@@ -144,7 +144,7 @@ final class TimelinePicture {
         String css = "body{font-family:sans-serif;margin:16px;color:#222}"
                 + "#tip{position:absolute;display:none;background:#fff;border:1px solid #888;padding:4px 8px;"
                 + "font-size:12px;pointer-events:none;white-space:pre}";
-        String body = "<h1 style=\"font-size:18px\">" + Xml.esc(title) + "</h1>\n" + svgElement(m, color)
+        String body = svgElement(m, color)
                 + "<div id=\"tip\"></div>\n<p>Hover the chart for the step, its instruction and the live bytes.</p>";
         return Xml.xhtml(title, css, body, script(m, color));
     }

@@ -2,6 +2,7 @@ package bufq.dump;
 
 import bufq.model.BufferAllocation;
 import bufq.model.HloValue;
+import bufq.model.LongList;
 import bufq.model.Shape;
 
 import java.util.ArrayList;
@@ -21,7 +22,8 @@ final class AllocationPart extends Part {
     private final Interner in;
     // The allocation being read; its value ids are gathered until the next allocation line.
     private AllocationLine current;
-    private List<Long> currentIds;
+    private long[] currentIds = new long[8];
+    private int currentCount;
 
     private AllocationPart(Interner in) { this.in = in; }
 
@@ -41,7 +43,7 @@ final class AllocationPart extends Part {
                 } else if (ls.startsWith("allocation ")) {
                     finish();
                     current = AllocationLine.parse(ls.line(), false, in);
-                    currentIds = new ArrayList<>();
+                    currentCount = 0;
                 } else if (ls.startsWith("Total bytes used:")) {
                     totalBytes = total(ls.line());
                 } else if (ls.startsWith("BufferAssignment:")) {
@@ -49,9 +51,9 @@ final class AllocationPart extends Part {
                 } else {
                     warn(ls.number, "expected an allocation, value or 'Total bytes used' line, found '" + clip(ls.line()) + "'");
                 }
-            } catch (Cursor.Bad | ShapeSyntaxException e) {
+            } catch (RuntimeException e) {
                 if (ls.atEnd() && ls.lastUnterminated) truncatedAt = ls.number;
-                else warn(ls.number, e.getMessage());
+                else warn(ls.number, Part.message(e));
             }
         }
         if (ls.lastUnterminated && truncatedAt == 0 && lines > 0) truncatedAt = lines;
@@ -59,7 +61,9 @@ final class AllocationPart extends Part {
     }
 
     private void finish() {
-        if (current != null) allocations.add(current.toAllocation(true, currentIds));
+        if (current != null) {
+            allocations.add(current.toAllocation(true, LongList.of(java.util.Arrays.copyOf(currentIds, currentCount))));
+        }
         current = null;
     }
 
@@ -89,7 +93,8 @@ final class AllocationPart extends Part {
         c.expect("): ");
         Shape shape = in.shape(c.rest());
         if (current == null) throw new Cursor.Bad("value line before any allocation line");
-        currentIds.add(id);
+        if (currentCount == currentIds.length) currentIds = java.util.Arrays.copyOf(currentIds, currentCount * 2);
+        currentIds[currentCount++] = id;
         values.add(new HloValue(id, name, index, indexPrinted, phi, color, size, offset, current.index, shape,
                 List.of(), List.of(), null));
     }

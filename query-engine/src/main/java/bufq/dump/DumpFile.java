@@ -57,6 +57,10 @@ public record DumpFile(String name, FileKind kind, Path path, String text) {
         for (int i = 0, n = Math.min(bytes.length, 8192); i < n; i++) {
             if (bytes[i] == 0) throw new LoadException(name, "binary file, not a buffer-assignment dump");
         }
+        // Fast path: the JDK's decoder; only text that decoded with replacement characters is
+        // checked strictly (a real dump never holds U+FFFD).
+        String fast = new String(bytes, StandardCharsets.UTF_8);
+        if (fast.indexOf('\uFFFD') < 0) return fast;
         try {
             return StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)

@@ -78,8 +78,21 @@ public final class DumpLoader {
     /** Discovers and loads every module. */
     public static List<Module> load(List<Path> paths) throws LoadException {
         List<ModuleSource> sources = discover(paths);
-        List<Module> out = new ArrayList<>(sources.size());
-        for (ModuleSource s : sources) out.add(s.load());
+        if (sources.size() == 1) return List.of(sources.get(0).load());
+        // Many small modules (a dump directory): load them side by side; report the first failure
+        // in discovery order so the message does not depend on thread timing.
+        List<Object> results = sources.parallelStream().map(s -> {
+            try {
+                return (Object) s.load();
+            } catch (LoadException e) {
+                return e;
+            }
+        }).toList();
+        List<Module> out = new ArrayList<>(results.size());
+        for (Object r : results) {
+            if (r instanceof LoadException e) throw e;
+            out.add((Module) r);
+        }
         return out;
     }
 

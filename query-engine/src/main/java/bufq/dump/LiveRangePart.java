@@ -34,6 +34,7 @@ final class LiveRangePart extends Part {
     private final Interner in;
     private int mode; // 1 sequence, 2 ranges, 3 peak, 4 stack
     private int peakTime;
+    private long headerLine = 1;
     private final List<PeakClaim.Entry> peakEntries = new ArrayList<>();
     private boolean cumulative;
     private final List<Object[]> stackLines = new ArrayList<>(); // {depth, label, percent, total, current, remaining}
@@ -56,6 +57,7 @@ final class LiveRangePart extends Part {
                     Cursor c = new Cursor(line, "HloLiveRange (max ".length(), line.length());
                     maxTime = c.intNumber();
                     c.expect("):");
+                    headerLine = ls.number;
                 } else if (line.equals("  InstructionSequence:")) {
                     mode = 1;
                 } else if (line.equals("  BufferLiveRange:")) {
@@ -81,14 +83,31 @@ final class LiveRangePart extends Part {
                 } else {
                     throw new Cursor.Bad("expected a live-range section line, found '" + AllocationPart.clip(line) + "'");
                 }
-            } catch (Cursor.Bad e) {
+            } catch (RuntimeException e) {
                 if (ls.atEnd() && ls.lastUnterminated) truncatedAt = ls.number;
-                else warn(ls.number, e.getMessage());
+                else warn(ls.number, Part.message(e));
             }
         }
         if (ls.lastUnterminated && truncatedAt == 0 && lines > 0) truncatedAt = lines;
         if (peak != null) peak = new PeakClaim(peakTime, peakEntries, cumulative);
+        // XLA always prints the peak section; a section that stops before it was cut off.
+        if (truncatedAt == 0 && maxTime >= 0 && peak == null && lines > 0) truncatedAt = lines;
+        checkMaxTime();
         stack = buildTree();
+    }
+
+    /**
+     * T is the sequence length in every dump seen; a T far beyond the sequence and the ranges would
+     * make per-step tables huge, so it is warned about and cut down.
+     */
+    private void checkMaxTime() {
+        if (maxTime < 0) return;
+        if (maxTime != sequence.size() && truncatedAt == 0) {
+            warn(headerLine, "HloLiveRange (max " + maxTime + ") but the InstructionSequence has " + sequence.size() + " entries");
+        }
+        int bound = sequence.size();
+        for (LiveRange r : ranges.values()) bound = Math.max(bound, r.end());
+        if (maxTime > bound) maxTime = bound;
     }
 
     // '    ' TIME ':' NAME
@@ -165,7 +184,9 @@ final class LiveRangePart extends Part {
         }
         int depth = i <= 4 ? 0 : (i - 6) / 4;
         int open = line.lastIndexOf(" (");
-        while (open > i && !Character.isDigit(line.charAt(open + 2))) open = line.lastIndexOf(" (", open - 1);
+        while (open > i && (open + 2 >= line.length() || !Character.isDigit(line.charAt(open + 2)))) {
+            open = line.lastIndexOf(" (", open - 1);
+        }
         if (open <= i) throw new Cursor.Bad("expected 'label (P%, total: N bytes, ...)'");
         String label = line.substring(i, open);
         Cursor c = new Cursor(line, open + 2, line.length());

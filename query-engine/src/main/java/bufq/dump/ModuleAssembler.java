@@ -37,14 +37,21 @@ final class ModuleAssembler {
         boolean hasDetails = false;
         String truncatedAt = null;
 
-        for (ModuleReader.Region r : regions) {
+        for (int ri = 0; ri < regions.size(); ri++) {
+            ModuleReader.Region r = regions.get(ri);
             Part p = r.part;
+            boolean lastOfFile = ri + 1 == regions.size() || regions.get(ri + 1).file != r.file;
+            if (p instanceof ValuesPart v && v.incompleteAt > 0) {
+                // A block cut short at the end of the file is truncation; elsewhere, a malformed block.
+                if (lastOfFile && p.truncatedAt == 0) p.truncatedAt = v.incompleteAt;
+                else if (!lastOfFile) p.warn(v.incompleteAt, "value block ends without its ' from instruction:' line");
+            }
             for (Part.Note n : p.notes) w.add(r.file.name(), r.firstLine + n.line() - 1, n.message());
             for (int i = 0; i < p.dropped; i++) w.add(r.file.name(), 0, "(warning not kept)");
             if (p.truncatedAt > 0 && truncatedAt == null) {
                 long at = r.firstLine + p.truncatedAt - 1;
                 truncatedAt = r.file.name() + ":" + at;
-                w.add(r.file.name(), at, "file ends in the middle of a line (truncated?); loaded what it holds");
+                w.add(r.file.name(), at, "file ends early (truncated?); loaded what it holds");
             }
             if (p instanceof AllocationPart a) {
                 allocations.addAll(a.allocations);

@@ -120,7 +120,9 @@ final class ModuleReader {
     static void checkLooksLikeDump(String name, String text) throws LoadException {
         if (text.isEmpty()) throw new LoadException(name, "empty file, not a buffer-assignment dump");
         if (text.isBlank()) throw new LoadException(name, "blank file, not a buffer-assignment dump");
-        if (text.indexOf('\0') >= 0) throw new LoadException(name, "binary file, not a buffer-assignment dump");
+        for (int k = 0, n = Math.min(text.length(), 8192); k < n; k++) {
+            if (text.charAt(k) == '\0') throw new LoadException(name, "binary file, not a buffer-assignment dump");
+        }
         int i = 0;
         while (i < text.length() && Character.isWhitespace(text.charAt(i))) i++;
         if (ReportPart.looksLikeReport(text)) return;

@@ -22,4 +22,11 @@ abstract class Part {
     }
 
     int dropped;
+
+    /** The warning text for a line that failed: our own messages as they are, anything else named. */
+    static String message(RuntimeException e) {
+        if (e instanceof Cursor.Bad || e instanceof ShapeSyntaxException) return e.getMessage();
+        if (e instanceof ArithmeticException) return "number out of range (" + e.getMessage() + ")";
+        return "unreadable line (" + e.getClass().getSimpleName() + ")";
+    }
 }

@@ -70,9 +70,9 @@ final class ReportPart extends Part {
                     int a = line.indexOf("; allocation ");
                     if (a >= 0) allocation(line.substring(a + 2));
                 }
-            } catch (Cursor.Bad | ShapeSyntaxException | ArithmeticException e) {
+            } catch (RuntimeException e) {
                 if (ls.atEnd() && ls.lastUnterminated) truncatedAt = ls.number;
-                else warn(ls.number, e.getMessage());
+                else warn(ls.number, Part.message(e));
             }
         }
         if (ls.lastUnterminated && truncatedAt == 0 && lines > 0) truncatedAt = lines;

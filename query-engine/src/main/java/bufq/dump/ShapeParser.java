@@ -39,6 +39,12 @@ public final class ShapeParser {
         Shape r = p.shapeRule();
         p.skipComment();
         if (p.pos != text.length()) throw p.error("unexpected '" + text.charAt(p.pos) + "' after shape");
+        try {
+            r.logicalBytes();
+            r.paddedBytes();
+        } catch (ArithmeticException e) {
+            throw new ShapeSyntaxException("size of shape '" + clip(text) + "' overflows 64 bits", 0);
+        }
         Shape prev = cache.putIfAbsent(text, r);
         return prev != null ? prev : r;
     }

@@ -27,6 +27,9 @@ final class ValuesPart extends Part {
     /** First definition of each instruction, in dump order. */
     final Map<String, HloInstruction> instructions = new LinkedHashMap<>();
 
+    /** Relative line where the last block stopped before its {@code from instruction:} line, or 0. */
+    long incompleteAt;
+
     private final Interner in;
     private long id = -1;
     private List<HloPosition> positions;
@@ -70,12 +73,13 @@ final class ValuesPart extends Part {
                 } else if (!ls.isBlank()) {
                     throw new Cursor.Bad("expected a value block line, found '" + AllocationPart.clip(ls.line()) + "'");
                 }
-            } catch (Cursor.Bad | ShapeSyntaxException e) {
+            } catch (RuntimeException e) {
                 if (ls.atEnd() && ls.lastUnterminated) truncatedAt = ls.number;
-                else warn(ls.number, e.getMessage());
+                else warn(ls.number, Part.message(e));
             }
         }
         if (ls.lastUnterminated && truncatedAt == 0 && lines > 0) truncatedAt = lines;
+        if (id >= 0 && instruction == null) incompleteAt = lines;
         finish();
     }
 

@@ -85,6 +85,20 @@ public final class Catalog {
         return out;
     }
 
+    /** The fields of one entity (or of all when {@code entity} is null) as a table: entity, field, type, doc. */
+    public bufq.table.Table fieldTable(String entity) {
+        bufq.table.Table.Builder b = bufq.table.Table.builder()
+                .column("entity", ColumnType.STRING).column("field", ColumnType.STRING)
+                .column("type", ColumnType.STRING).column("doc", ColumnType.STRING);
+        for (Entity e : entities.values()) {
+            if (entity != null && !e.name().equals(entity)) continue;
+            for (FieldDef f : e.fields().values()) {
+                b.row(e.name(), f.info().name(), Conditions.typeName(f.info().type()), f.info().doc());
+            }
+        }
+        return b.build();
+    }
+
     /** One field, or null. */
     public FieldInfo field(String entity, String name) {
         FieldDef f = def(entity, name);

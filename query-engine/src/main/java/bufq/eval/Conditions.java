@@ -88,7 +88,7 @@ final class Conditions {
 
     private Pred compare(Compare c) throws QueryException {
         Operand l = operand(c.left());
-        Operand r = operand(c.right());
+        Operand r = operandOrUnquoted(c.right(), l.type());
         for (Operand o : List.of(l, r)) {
             if (o.type() == ColumnType.LIST)
                 throw new QueryException(o.expr().start(), o.expr().end(), "cannot compare " + describe(o)
@@ -162,7 +162,7 @@ final class Conditions {
             throw new QueryException(in.left().start(), in.left().end(), "cannot test " + describe(l) + " with 'in'");
         List<Object> items = new ArrayList<>();
         for (Expr item : in.items()) {
-            Operand r = operand(item);
+            Operand r = operandOrUnquoted(item, l.type());
             if (!r.literal()) throw new QueryException(item.start(), item.end(), "expected a constant in the 'in' list but found " + describe(r));
             boolean ok = numeric(l.type()) ? numeric(r.type()) : l.type() == r.type();
             if (!ok) throw mismatch(l, r, "compare");
@@ -183,6 +183,16 @@ final class Conditions {
             Object a = l.get(row, run.ctx());
             return a != null && set.contains(a) != neg;
         };
+    }
+
+    /** Like {@link #operand}, but {@code name = fusion.1} explains that strings need quotes. */
+    private Operand operandOrUnquoted(Expr e, ColumnType other) throws QueryException {
+        if (other == ColumnType.STRING && e instanceof Field f && entity.fields().get(f.name().text()) == null
+                && Names.near(f.name().text(), entity.fields().keySet()).isEmpty()) {
+            throw new QueryException(f.start(), f.end(), "unknown field '" + f.name().text() + "' for " + entity.name()
+                    + "; to compare with a string, quote it: \"" + f.name().text() + "\"");
+        }
+        return operand(e);
     }
 
     private Operand operand(Expr e) throws QueryException {

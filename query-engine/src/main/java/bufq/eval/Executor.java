@@ -28,9 +28,7 @@ final class Executor {
         List<?> rows = p.indexSlot() >= 0
                 ? p.entity().index().candidates(run.from()[p.indexSlot()], run.to()[p.indexSlot()], ctx)
                 : p.entity().rows().rows(ctx);
-        List<Object[]> out = p.aggregated() ? grouped(p, rows, run) : plain(p, rows, run);
-        if (!p.sort().isEmpty()) out.sort(comparator(p.sort()));
-        if (p.limit() >= 0 && out.size() > p.limit()) out = out.subList(0, (int) Math.min(Integer.MAX_VALUE, p.limit()));
+        List<Object[]> out = p.aggregated() ? limit(sorted(grouped(p, rows, run), p), p) : plain(p, rows, run);
 
         Table.Builder b = Table.builder();
         for (int i = 0; i < p.visible(); i++) b.column(p.cols().get(i).name(), p.cols().get(i).type());
@@ -39,18 +37,51 @@ final class Executor {
         return b.build();
     }
 
+    /**
+     * Filters, then fills only the sort columns, sorts and cuts to the limit, and only then reads
+     * the other columns: {@code order by size desc limit 10} reads 10 shapes, not thousands.
+     */
     private static List<Object[]> plain(Plan p, List<?> rows, Run run) {
-        List<Object[]> out = new ArrayList<>();
         int n = p.cols().size();
         Getter[] gs = new Getter[n];
         for (int i = 0; i < n; i++) gs[i] = p.cols().get(i).getter();
+        boolean[] early = new boolean[n];
+        for (Sort s : p.sort()) early[s.column()] = true;
+        List<Object[]> out = new ArrayList<>();
+        int seen = 0;
         for (Object row : rows) {
+            if ((++seen & 4095) == 0) checkInterrupt();
             if (p.where() != null && !p.where().test(row, run)) continue;
-            Object[] cells = new Object[n];
-            for (int i = 0; i < n; i++) cells[i] = gs[i].get(row, run.ctx());
+            Object[] cells = new Object[n + 1];
+            for (int i = 0; i < n; i++) if (early[i]) cells[i] = gs[i].get(row, run.ctx());
+            cells[n] = row;
             out.add(cells);
         }
+        out = limit(sorted(out, p), p);
+        for (Object[] cells : out) {
+            Object row = cells[n];
+            for (int i = 0; i < n; i++) if (!early[i]) cells[i] = gs[i].get(row, run.ctx());
+        }
         return out;
+    }
+
+    /** The shell cancels a long query (Ctrl-C) by interrupting the thread running it. */
+    private static void checkInterrupt() {
+        if (Thread.currentThread().isInterrupted()) throw new Cancelled();
+    }
+
+    static final class Cancelled extends RuntimeException {
+        Cancelled() { super("query cancelled", null, false, false); }
+    }
+
+    private static List<Object[]> sorted(List<Object[]> rows, Plan p) {
+        if (!p.sort().isEmpty()) rows.sort(comparator(p.sort()));
+        return rows;
+    }
+
+    private static List<Object[]> limit(List<Object[]> rows, Plan p) {
+        if (p.limit() >= 0 && rows.size() > p.limit()) return rows.subList(0, (int) Math.min(Integer.MAX_VALUE, p.limit()));
+        return rows;
     }
 
     private static List<Object[]> grouped(Plan p, List<?> rows, Run run) {
@@ -58,7 +89,9 @@ final class Executor {
         List<Getter> keys = p.groupKeys();
         List<Col> cols = p.cols();
         if (keys.isEmpty()) groups.put(List.of(), accumulators(cols));
+        int seen = 0;
         for (Object row : rows) {
+            if ((++seen & 4095) == 0) checkInterrupt();
             if (p.where() != null && !p.where().test(row, run)) continue;
             List<Object> key;
             if (keys.isEmpty()) key = List.of();
@@ -110,6 +143,11 @@ final class Executor {
             LiveSlot s = slots.get(i);
             from[i] = time(s.from(), ctx.module(), notes);
             to[i] = s.during() ? time(s.to(), ctx.module(), notes) : from[i];
+            int max = ctx.module().info().maxTime();
+            if (from[i] > max && max >= 0) {
+                String note = "step " + from[i] + " is past the last step (" + max + ")";
+                if (!notes.contains(note)) notes.add(note);
+            }
             if (from[i] > to[i]) {
                 throw new QueryException(s.from().start(), s.to().end(), "'live during' needs its first time before its second, found "
                         + from[i] + ".." + to[i]);
@@ -120,17 +158,19 @@ final class Executor {
 
     private static int time(Ast.Time t, Module m, List<String> notes) throws QueryException {
         if (t instanceof Ast.Step s) {
-            int max = m.info().maxTime();
-            if (s.step() > max) {
-                String note = max < 0 ? "this module has no live ranges, so nothing is live at step " + s.step()
-                        : "step " + s.step() + " is past the last step (" + max + ")";
+            if (m.info().maxTime() < 0) {
+                String note = "this module has no live ranges, so nothing is live at any step";
                 if (!notes.contains(note)) notes.add(note);
             }
             return (int) s.step();
         }
         if (t instanceof Ast.Peak) {
             int p = m.peakTime();
-            if (p < 0) throw new QueryException(t.start(), t.end(), "this module has no live ranges, so 'peak' is undefined");
+            if (p < 0) {
+                // Dumps written without the analysis have no ranges: nothing is live, say why.
+                String note = "this module has no live ranges, so nothing is live at peak";
+                if (!notes.contains(note)) notes.add(note);
+            }
             return p;
         }
         Ast.Named n = (Ast.Named) t;

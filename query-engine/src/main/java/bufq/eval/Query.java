@@ -36,12 +36,15 @@ public final class Query {
 
     /**
      * Runs on one module. Fails (with a span in the query) when a time cannot be resolved in this
-     * module ({@code live at fusion.9} where no such instruction exists) or a script field throws.
+     * module ({@code live at fusion.9} where no such instruction exists), a script field or tiling
+     * model throws, or the running thread is interrupted ("query cancelled"; the interrupt flag stays set).
      */
     public Table run(EvalContext ctx) throws QueryException {
         if (ctx == null || ctx.module() == null) throw new QueryException(0, text.length(), "no module loaded");
         try {
             return Executor.run(plan, ctx);
+        } catch (Executor.Cancelled c) {
+            throw new QueryException(0, text.length(), "query cancelled");
         } catch (Catalog.FieldFailure f) {
             throw new QueryException(0, text.length(), "field '" + f.field + "' failed: " + f.getMessage());
         } catch (ArithmeticException e) {

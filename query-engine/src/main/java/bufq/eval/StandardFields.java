@@ -11,7 +11,6 @@ import bufq.eval.Catalog.FieldDef;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
-import bufq.model.LiveRange;
 import bufq.model.Module;
 import bufq.model.Shape;
 import bufq.table.ColumnType;
@@ -84,9 +83,10 @@ final class StandardFields {
                 .add("layout", STRING, "layout text between braces (1,0:T(8,128))", v((x, c) -> x.shape() == null ? null : emptyToNull(x.shape().layoutText())))
                 .add("memory_space", INT, "S(n) of the layout, 0 when absent", v((x, c) -> x.shape() == null ? null : l(x.shape().memorySpace())))
                 .add("logical_size", BYTES, "bytes without padding (XLA's ByteSizeOf)", v((x, c) -> x.shape() == null ? null : l(x.logicalSize())))
-                .add("padded_size", BYTES, "bytes under the current tiling model", v((x, c) -> x.shape() == null ? null : l(c.tiling().paddedBytes(x.shape()))))
+                .add("padded_size", BYTES, "bytes under the current tiling model", v((x, c) -> x.shape() == null ? null
+                        : l(padded(x.shape(), c))))
                 .add("padding", BYTES, "padded_size - logical_size", v((x, c) -> x.shape() == null ? null
-                        : l(c.tiling().paddedBytes(x.shape()) - x.logicalSize())))
+                        : l(padded(x.shape(), c) - x.logicalSize())))
                 .add("start", INT, "first step it is live (null without a live range)", v((x, c) -> x.range() == null ? null : l(x.range().start())))
                 .add("end", INT, "last step it is live, inclusive", v((x, c) -> x.range() == null ? null : l(x.range().end())))
                 .add("duration", INT, "number of steps it is live (end - start + 1)", v((x, c) -> x.range() == null ? null
@@ -105,6 +105,15 @@ final class StandardFields {
                 ctx -> ctx.module().values(),
                 (row, from, to, ctx) -> ((HloValue) row).range() != null && ((HloValue) row).range().overlaps(from, to),
                 (from, to, ctx) -> ctx.module().liveDuring(from, to));
+    }
+
+    /** The tiling model may be a script: its failure fails the query with the model's name. */
+    private static long padded(Shape s, EvalContext c) {
+        try {
+            return c.tiling().paddedBytes(s);
+        } catch (RuntimeException e) {
+            throw new Catalog.FieldFailure("padded_size (tiling " + c.tiling().name() + ")", e);
+        }
     }
 
     private static Object valueLiveOut(HloValue x, EvalContext c) {
@@ -201,5 +210,4 @@ final class StandardFields {
                 null);
     }
 
-    static boolean overlaps(LiveRange r, int from, int to) { return r != null && r.overlaps(from, to); }
 }

@@ -24,11 +24,15 @@ public final class Completion {
      * @param replaceStart where the word being completed starts (== cursor when none)
      * @param prefix       the part of that word before the cursor
      * @param entity       the query's entity, or null when not yet typed or unknown
+     * @param field        when a {@link Kind#VALUE} is expected, the field it is compared with
+     *                     ({@code name} in {@code name = "fu}), so the REPL can offer that field's
+     *                     values; else null
      * @param expected     what the grammar allows here
      * @param candidates   catalog-derived words that fit (entities, keywords, fields, functions
      *                     with "(", operators), filtered by {@code prefix}, in a useful order
      */
-    public record Context(int replaceStart, String prefix, String entity, Set<Kind> expected, List<String> candidates) {
+    public record Context(int replaceStart, String prefix, String entity, String field, Set<Kind> expected,
+                          List<String> candidates) {
         public Context {
             expected = Set.copyOf(expected);
             candidates = List.copyOf(candidates);
@@ -69,7 +73,8 @@ public final class Completion {
         List<String> out = new ArrayList<>();
         String p = prefix.toLowerCase(Locale.ROOT);
         for (String w : new LinkedHashSet<>(words)) if (w.toLowerCase(Locale.ROOT).startsWith(p)) out.add(w);
-        return new Context(replaceStart, prefix, entity, kinds, out);
+        String field = kinds.contains(Kind.VALUE) ? comparedField(tokens) : null;
+        return new Context(replaceStart, prefix, entity, field, kinds, out);
     }
 
     private static void analyse(List<Token> ts, String entity, Catalog catalog, Set<Kind> kinds, List<String> words) {
@@ -138,6 +143,19 @@ public final class Completion {
             keyword("desc", kinds, words);
         }
         clauses(ts, kinds, words);
+    }
+
+    /** The field left of the last comparison operator or {@code in}, or null. */
+    private static String comparedField(List<Token> ts) {
+        for (int i = ts.size() - 1; i > 0; i--) {
+            Token t = ts.get(i);
+            boolean op = t.kind() == TokenKind.OPERATOR || t.isKeyword("in");
+            if (!op) continue;
+            int j = i - 1;
+            if (t.isKeyword("in") && ts.get(j).isKeyword("not")) j--;
+            return j >= 0 && ts.get(j).kind() == TokenKind.IDENT ? ts.get(j).text() : null;
+        }
+        return null;
     }
 
     /** The clause the cursor is in: where, group, show, order, limit, or "in" inside an open in-list. */

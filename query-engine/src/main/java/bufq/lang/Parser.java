@@ -30,6 +30,26 @@ public final class Parser {
         return new Parser(text).query();
     }
 
+    /**
+     * True when {@code text} is an unfinished query that more input could complete (trailing
+     * {@code and}, open parenthesis, open string, {@code where} with nothing after it): the REPL
+     * then asks for a continuation line instead of reporting an error.
+     */
+    public static boolean needsMore(String text) {
+        String src = text == null ? "" : text;
+        if (src.isBlank()) return false;
+        try {
+            parse(src);
+            return false;
+        } catch (QueryException e) {
+            List<Token> ts = Lexer.lex(src);
+            Token last = ts.size() >= 2 ? ts.get(ts.size() - 2) : null;
+            if (last != null && last.kind() == TokenKind.ERROR && last.text().startsWith("\"")
+                    && Lexer.problem(last).startsWith("unterminated")) return true;
+            return e.diagnostic().start() >= src.stripTrailing().length();
+        }
+    }
+
     // query = IDENT { clause } EOF
     private Query query() throws QueryException {
         Token first = peek();
@@ -74,10 +94,6 @@ public final class Parser {
             last = kw;
         }
         return new Query(entity, where, orEmpty(groupBy), orEmpty(show), orEmpty(orderBy), limit);
-    }
-
-    private static Expr fail(Token t, String message) throws QueryException {
-        throw new QueryException(t.start(), t.end(), message);
     }
 
     private static <T> List<T> orEmpty(List<T> l) { return l == null ? List.of() : l; }
@@ -184,7 +200,8 @@ public final class Parser {
                     return new Literal(t.text().equalsIgnoreCase("true"), t.start(), t.end());
                 }
                 if (t.isKeyword("null")) {
-                    return fail(t, expected + " but found 'null'; use 'is null' to test for a missing value");
+                    throw new QueryException(t.start(), t.end(),
+                            expected + " but found 'null'; use 'is null' to test for a missing value");
                 }
                 throw error(t, expected);
             }
@@ -350,6 +367,11 @@ public final class Parser {
     /** The exception for an unexpected token; call sites {@code throw} it. Bad input explains itself. */
     private QueryException error(Token t, String expected) {
         if (t.kind() == TokenKind.ERROR) return new QueryException(t.start(), t.end(), Lexer.problem(t));
+        if (t.kind() == TokenKind.EOF && current > 0) {
+            // point just after the last token, not at trailing blank lines
+            int at = tokens.get(current - 1).end();
+            return new QueryException(at, at, expected + " but found " + describe(t));
+        }
         return new QueryException(t.start(), t.end(), expected + " but found " + describe(t));
     }
 
@@ -363,6 +385,4 @@ public final class Parser {
     }
 
     private static String clip(String s) { return s.length() > 40 ? s.substring(0, 37) + "..." : s; }
-
-    String source() { return src; }
 }

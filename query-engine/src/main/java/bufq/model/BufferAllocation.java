@@ -18,7 +18,7 @@ public record BufferAllocation(int index, long size, int color, int parameter, S
                                boolean maybeLiveOut, boolean preallocatedTemp, String pointer,
                                boolean sizeExact, List<Long> valueIds) {
     public BufferAllocation {
-        valueIds = List.copyOf(valueIds);
+        valueIds = valueIds instanceof LongList ? valueIds : List.copyOf(valueIds);  // LongList is immutable
     }
 
     public boolean isParameter() { return parameter >= 0; }

@@ -23,16 +23,20 @@ public final class IntervalIndex {
     public IntervalIndex(int[] starts, int[] ends) {
         int n = 0;
         for (int i = 0; i < starts.length; i++) if (ends[i] >= starts[i]) n++;
-        Integer[] order = new Integer[n];
-        for (int i = 0, j = 0; i < starts.length; i++) if (ends[i] >= starts[i]) order[j++] = i;
-        Arrays.sort(order, (a, b) -> Integer.compare(starts[a], starts[b]));
+        // Sort (start, id) pairs packed in longs: no boxing, stable by id for equal starts.
+        long[] order = new long[n];
+        for (int i = 0, j = 0; i < starts.length; i++) {
+            if (ends[i] >= starts[i]) order[j++] = ((long) starts[i] << 32) | (i & 0xffffffffL);
+        }
+        Arrays.sort(order);
         this.starts = new int[n];
         this.ends = new int[n];
         this.ids = new int[n];
         for (int i = 0; i < n; i++) {
-            this.starts[i] = starts[order[i]];
-            this.ends[i] = ends[order[i]];
-            this.ids[i] = order[i];
+            int id = (int) order[i];
+            this.starts[i] = starts[id];
+            this.ends[i] = ends[id];
+            this.ids[i] = id;
         }
         this.maxEnd = new int[n];
         build(0, n);
@@ -76,10 +80,13 @@ public final class IntervalIndex {
 
     /** Ids of the intervals overlapping {@code [from, to]}, in ascending id order. */
     public int[] during(int from, int to) {
-        List<Integer> out = new ArrayList<>();
-        overlapping(from, to, out::add);
-        int[] r = new int[out.size()];
-        for (int i = 0; i < r.length; i++) r[i] = out.get(i);
+        int[][] buf = {new int[16]};
+        int[] n = {0};
+        overlapping(from, to, id -> {
+            if (n[0] == buf[0].length) buf[0] = Arrays.copyOf(buf[0], n[0] * 2);
+            buf[0][n[0]++] = id;
+        });
+        int[] r = Arrays.copyOf(buf[0], n[0]);
         Arrays.sort(r);
         return r;
     }

@@ -3,7 +3,6 @@ package bufq.model;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -24,13 +23,15 @@ public final class Module {
     private final List<LoadWarning> warnings;
     private final int warningCount;
 
-    private final Map<Long, Integer> valueById = new HashMap<>();
-    private final Map<String, List<HloValue>> valuesByName = new HashMap<>();
-    private final Map<String, HloValue> valueByKey = new HashMap<>();
+    // Indexes kept lean (no boxed keys, no per-name lists for singletons): a loaded module should
+    // take less memory than its dump text.
+    private final long[] idsSorted;          // value ids ascending
+    private final int[] idPositions;         // position in values of idsSorted[i]
+    private final Map<String, Object> valuesByName = new HashMap<>();  // HloValue, or HloValue[] when several
     private final Map<Integer, BufferAllocation> allocationByIndex = new HashMap<>();
     private final Map<Integer, List<HloValue>> valuesByAllocation = new HashMap<>();
-    private final Map<String, HloInstruction> instructionByName = new LinkedHashMap<>();
-    private final Map<String, List<String>> usersByOperand = new HashMap<>();
+    private final Map<String, HloInstruction> instructionByName = new HashMap<>();
+    private volatile Map<String, List<String>> usersByOperand;  // built on first use
     private final IntervalIndex liveIndex;
     private volatile long[] liveBytesByStep;
 
@@ -87,19 +88,25 @@ public final class Module {
         for (BufferAllocation a : this.allocations) allocationByIndex.put(a.index(), a);
         int[] starts = new int[this.values.size()];
         int[] ends = new int[this.values.size()];
-        for (int i = 0; i < this.values.size(); i++) {
+        int n = this.values.size();
+        long[] keys = new long[n];
+        for (int i = 0; i < n; i++) {
             HloValue v = this.values.get(i);
-            valueById.putIfAbsent(v.id(), i);
-            valuesByName.computeIfAbsent(v.name(), k -> new ArrayList<>(1)).add(v);
-            valueByKey.putIfAbsent(v.key(), v);
+            keys[i] = v.id();
+            valuesByName.merge(v.name(), v, Module::appendValue);
             valuesByAllocation.computeIfAbsent(v.allocation(), k -> new ArrayList<>()).add(v);
             starts[i] = v.range() == null ? 0 : v.range().start();
             ends[i] = v.range() == null ? -1 : v.range().end();
         }
-        for (HloInstruction ins : this.instructions) {
-            instructionByName.putIfAbsent(ins.name(), ins);
-            for (String op : ins.operands()) usersByOperand.computeIfAbsent(op, k -> new ArrayList<>()).add(ins.name());
+        // Ids sorted with their positions; the first of equal ids wins, as before.
+        long[] packedOrder = sortByKey(keys);
+        this.idsSorted = new long[n];
+        this.idPositions = new int[n];
+        for (int i = 0; i < n; i++) {
+            idPositions[i] = (int) packedOrder[i];
+            idsSorted[i] = keys[idPositions[i]];
         }
+        for (HloInstruction ins : this.instructions) instructionByName.putIfAbsent(ins.name(), ins);
         this.liveIndex = new IntervalIndex(starts, ends);
     }
 
@@ -120,20 +127,76 @@ public final class Module {
         return new Module(info.withHandle(handle), allocations, values, instructions, sequence, warnings, warningCount);
     }
 
+    private static Object appendValue(Object old, Object v) {
+        if (old instanceof HloValue h) return new HloValue[] {h, (HloValue) v};
+        HloValue[] a = (HloValue[]) old;
+        HloValue[] b = java.util.Arrays.copyOf(a, a.length + 1);
+        b[a.length] = (HloValue) v;
+        return b;
+    }
+
+    /** Positions 0..n-1 ordered by key (stable), without boxing. */
+    private static long[] sortByKey(long[] keys) {
+        int n = keys.length;
+        boolean sorted = true;
+        for (int i = 1; i < n && sorted; i++) sorted = keys[i - 1] <= keys[i];
+        long[] out = new long[n];
+        if (sorted) {
+            for (int i = 0; i < n; i++) out[i] = i;
+            return out;
+        }
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) order[i] = i;
+        java.util.Arrays.sort(order, (a, b) -> Long.compare(keys[a], keys[b]));
+        for (int i = 0; i < n; i++) out[i] = order[i];
+        return out;
+    }
+
     public HloValue value(long id) {
-        Integer i = valueById.get(id);
-        return i == null ? null : values.get(i);
+        int i = java.util.Arrays.binarySearch(idsSorted, id);
+        if (i < 0) return null;
+        while (i > 0 && idsSorted[i - 1] == id) i--;   // first of equal ids
+        return values.get(idPositions[i]);
     }
 
     /** Values defined by the named instruction (all its shape indices). */
-    public List<HloValue> valuesNamed(String name) { return valuesByName.getOrDefault(name, List.of()); }
-    /** The value with this (name, index) key, e.g. {@code fusion{0}} or {@code add.3{}}. */
-    public HloValue valueByKey(String key) { return valueByKey.get(key); }
+    public List<HloValue> valuesNamed(String name) {
+        Object o = valuesByName.get(name);
+        if (o == null) return List.of();
+        if (o instanceof HloValue h) return List.of(h);
+        return List.of((HloValue[]) o);
+    }
+
+    /** The value with this (name, index) key, e.g. {@code fusion{0}} or {@code add.3{}}; a bare name means {@code {}}. */
+    public HloValue valueByKey(String key) {
+        int brace = key.endsWith("}") ? key.lastIndexOf('{') : -1;
+        String name = brace < 0 ? key : key.substring(0, brace);
+        String index = brace < 0 ? "{}" : key.substring(brace);
+        Object o = valuesByName.get(name);
+        if (o instanceof HloValue h) return h.index().equals(index) ? h : null;
+        if (o instanceof HloValue[] a) for (HloValue h : a) if (h.index().equals(index)) return h;
+        return null;
+    }
     public BufferAllocation allocation(int index) { return allocationByIndex.get(index); }
     public List<HloValue> valuesIn(int allocation) { return valuesByAllocation.getOrDefault(allocation, List.of()); }
     public HloInstruction instruction(String name) { return instructionByName.get(name); }
     /** Names of instructions that take {@code name} as an operand. */
-    public List<String> users(String name) { return usersByOperand.getOrDefault(name, List.of()); }
+    public List<String> users(String name) {
+        Map<String, List<String>> u = usersByOperand;
+        if (u == null) {
+            synchronized (this) {
+                u = usersByOperand;
+                if (u == null) {
+                    u = new HashMap<>();
+                    for (HloInstruction ins : instructions) {
+                        for (String op : ins.operands()) u.computeIfAbsent(op, k -> new ArrayList<>(2)).add(ins.name());
+                    }
+                    usersByOperand = u;
+                }
+            }
+        }
+        return u.getOrDefault(name, List.of());
+    }
 
     /** Time of the named instruction in the sequence, or -1. */
     public int timeOf(String instruction) {

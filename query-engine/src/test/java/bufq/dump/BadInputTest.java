@@ -151,6 +151,29 @@ class BadInputTest {
     }
 
     @Test
+    void truncationAtALineBoundaryIsNoticed() throws Exception {
+        // Cut after "  neg.2" in the positions of the last value block: the block has no instruction line.
+        int cut = GOOD.indexOf("  neg.2\n uses:\n from") + "  neg.2\n".length();
+        Module m = DumpLoader.loadText(NAME, GOOD.substring(0, cut));
+        assertEquals(NAME + ":18", m.info().truncatedAt());
+        assertEquals(2, m.values().size());
+        // Cut inside the live-range section before its peak lines.
+        int cut2 = GOOD.indexOf("  BufferLiveRange:");
+        Module m2 = DumpLoader.loadText(NAME, GOOD.substring(0, cut2));
+        assertEquals(NAME + ":26", m2.info().truncatedAt());
+        assertEquals(2, m2.sequence().size());
+    }
+
+    @Test
+    void absurdMaxTimeIsWarnedAndCutDown() throws Exception {
+        Module m = DumpLoader.loadText(NAME, GOOD.replace("HloLiveRange (max 2):", "HloLiveRange (max 2000000000):"));
+        assertEquals(1, m.warningCount(), () -> m.warnings().toString());
+        assertEquals(23, m.warnings().get(0).line());
+        assertEquals(2, m.info().maxTime());
+        assertEquals(3, m.liveBytesByStep().length);
+    }
+
+    @Test
     void warningsAreCappedButCounted() throws Exception {
         StringBuilder b = new StringBuilder("BufferAssignment:\n");
         for (int i = 0; i < 300; i++) b.append("allocation ").append(i).append(": size ?:\n");

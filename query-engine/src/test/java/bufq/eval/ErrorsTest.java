@@ -13,6 +13,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ErrorsTest {
     static Stream<Arguments> rendered() {
         return Stream.of(
+                Arguments.of("values where name = fusion.1",
+                        "values where name = fusion.1" + "\n"
+                        + "                    ^^^^^^^^" + "\n"
+                        + "unknown field 'fusion.1' for values; to compare with a string, quote it: \"fusion.1\""),
                 Arguments.of("values where colr = 1",
                         "values where colr = 1" + "\n"
                         + "             ^^^^" + "\n"

@@ -55,4 +55,14 @@ class GrammarDocTest {
         for (String e : Catalog.standard().entities())
             for (FieldInfo f : Catalog.standard().fields(e)) assertTrue(!f.doc().isBlank(), e + "." + f.name());
     }
+
+    @Test
+    void fieldTableForTheFieldsCommand() {
+        bufq.table.Table t = Catalog.standard().fieldTable("steps");
+        assertEquals("[steps, live_bytes, bytes, logical bytes live here]", t.rows().get(3).toString());
+        assertEquals(Catalog.standard().fields("steps").size(), t.size());
+        int all = 0;
+        for (String e : Catalog.standard().entities()) all += Catalog.standard().fields(e).size();
+        assertEquals(all, Catalog.standard().fieldTable(null).size());
+    }
 }

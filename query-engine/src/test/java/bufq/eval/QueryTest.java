@@ -204,4 +204,25 @@ class QueryTest {
         Catalog ints = Catalog.standard().withField("steps", "twice", ColumnType.INT, "", row -> ((Step) row).time() * 2);
         assertEquals("6", rows(Query.compile("steps where time = 3 show twice", ints).run(new EvalContext(TOY))));
     }
+
+    @Test
+    void failingTilingModelAndInterruptAreQueryErrors() throws QueryException {
+        TilingModel broken = new TilingModel() {
+            @Override public String name() { return "broken"; }
+            @Override public long paddedBytes(bufq.model.Shape shape) { throw new IllegalStateException("no rule for " + shape.dtype()); }
+        };
+        QueryException e = assertThrows(QueryException.class,
+                () -> Query.compile("values show padded_size", Catalog.standard()).run(new EvalContext(TOY, broken)));
+        assertEquals("field 'padded_size (tiling broken)' failed: no rule for f32", e.diagnostic().message());
+
+        Module big = TestModules.random(9, 20_000, 100);
+        Query q = Query.compile("values where size > 0", Catalog.standard());
+        Thread.currentThread().interrupt();
+        try {
+            QueryException c = assertThrows(QueryException.class, () -> q.run(new EvalContext(big)));
+            assertEquals("query cancelled", c.diagnostic().message());
+        } finally {
+            Thread.interrupted();
+        }
+    }
 }

@@ -69,4 +69,12 @@ class CompletionTest {
         for (int i = -1; i <= q.length() + 1; i++) Completion.at(q, i, C);
         Completion.at(null, 3, C);
     }
+
+    @org.junit.jupiter.api.Test
+    void valuePositionsNameTheComparedField() {
+        assertEquals("name", Completion.at("values where name = \"fu", 24, C).field());
+        assertEquals("opcode", Completion.at("instructions where opcode in (\"copy\", ", 38, C).field());
+        assertEquals("op_name", Completion.at("instructions where op_name ~ ", 29, C).field());
+        assertEquals(null, Completion.at("values where ", 13, C).field());
+    }
 }

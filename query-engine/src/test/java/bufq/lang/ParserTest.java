@@ -86,4 +86,16 @@ class ParserTest {
         String q = "values where " + "temp and ".repeat(50_000) + "temp";
         assertEquals(50_001, ((Ast.And) Parser.parse(q).where()).terms().size());
     }
+
+    @org.junit.jupiter.api.Test
+    void needsMoreForUnfinishedInputOnly() {
+        for (String q : new String[] {"values where", "values where color = 1 and", "values where (color = 1",
+                "values where name = \"fus", "values where live during 3..", "values show count(", "values group"}) {
+            assertEquals(true, Parser.needsMore(q), q);
+        }
+        for (String q : new String[] {"", "values", "values where color = 1", "values wher", "values where colr = 1 )",
+                "values # x", "values where color = 1 limit 1.5"}) {
+            assertEquals(false, Parser.needsMore(q), q);
+        }
+    }
 }

@@ -104,9 +104,14 @@ public final class Bufq {
         boolean failed = false;
         for (Args.Action a : args.actions()) {
             Status st;
-            if (a.file() && a.text().endsWith(".js")) {
-                st = javaScript(shell, a.text(), err);
-                if (st == null) return USAGE;
+            ScriptHost host = a.file() ? hostFor(shell, a.text()) : null;
+            if (host != null) {
+                try {
+                    st = host.run(shell, Path.of(a.text()));
+                } catch (CommandException e) {
+                    shell.error(e.getMessage());
+                    st = Status.ERROR;
+                }
             } else if (a.file()) {
                 try (BufferedReader r = StatementReader.utf8(Files.newInputStream(Path.of(a.text())))) {
                     st = toStatus(script(shell, r, a.text(), err));
@@ -130,19 +135,9 @@ public final class Bufq {
         return failed ? FAILED : OK;
     }
 
-    /** Runs {@code -f FILE.js}; null when the file cannot be read (a usage error). */
-    private static Status javaScript(Shell shell, String file, PrintStream err) {
-        Path p = Path.of(file);
-        if (!Files.isRegularFile(p)) {
-            err.println("bufq: cannot read script " + file + ": no such file");
-            return null;
-        }
-        try {
-            return shell.scripts().runFile(p);
-        } catch (CommandException e) {
-            shell.error(e.getMessage());
-            return Status.ERROR;
-        }
+    private static ScriptHost hostFor(Shell shell, String file) {
+        int dot = file.lastIndexOf('.');
+        return dot < 0 || file.endsWith(".bq") ? null : shell.scriptHost(file.substring(dot + 1));
     }
 
     /** Runs a script; returns an exit code (USAGE when the file itself cannot be read). */

@@ -1,27 +1,59 @@
 package bufq.shell;
 
+import bufq.dump.DumpLoader;
+import bufq.dump.LoadException;
+import bufq.eval.Catalog;
+import bufq.eval.EvalContext;
+import bufq.eval.FieldInfo;
+import bufq.eval.Query;
+import bufq.lang.QueryException;
 import bufq.model.Module;
 import bufq.model.TilingModel;
 import bufq.table.Output;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
-/**
- * The engine of the real program. TEMPORARY: the dump reader (bufq.dump) and the query language
- * (bufq.eval) have not landed on main yet; this says so instead of pretending. Replaced by the
- * real wiring as soon as they are merged.
- */
-final class DefaultEngine implements Engine {
+/** The real engine: {@code bufq.dump} reads dumps, {@code bufq.eval} compiles and runs queries. */
+public final class DefaultEngine implements Engine {
+    private volatile Catalog catalog = Catalog.standard();
+
     @Override public List<Module> load(List<Path> paths) throws Failure {
-        throw new Failure("this build has no dump reader yet (bufq.dump not merged)");
+        try {
+            return DumpLoader.load(paths);
+        } catch (LoadException e) {
+            throw new Failure(e.getMessage());
+        }
     }
 
-    @Override public List<String> entities() { return List.of("values", "allocations", "instructions", "steps"); }
+    @Override public List<String> entities() { return catalog.entities(); }
 
-    @Override public List<Field> fields(String entity) { return List.of(); }
-
-    @Override public List<Output> query(String query, Module module, TilingModel tiling) throws Failure {
-        throw new Failure("this build has no query engine yet (bufq.eval not merged)");
+    @Override public List<Field> fields(String entity) {
+        List<Field> out = new ArrayList<>();
+        for (FieldInfo f : catalog.fields(entity)) out.add(new Field(f.name(), f.type(), f.doc()));
+        return out;
     }
+
+    @Override public List<Output> query(String text, Module module, TilingModel tiling) throws Failure {
+        try {
+            return List.of(Query.compile(text, catalog).run(new EvalContext(module, tiling)));
+        } catch (QueryException e) {
+            throw new Failure(e.diagnostic().render(text));
+        }
+    }
+
+    @Override public Catalog catalog() { return catalog; }
+
+    @Override public void addField(String entity, String name, bufq.table.ColumnType type, String doc,
+                                   java.util.function.Function<Object, Object> fn) throws Failure {
+        try {
+            catalog = catalog.withField(entity, name, type, doc, fn);
+        } catch (IllegalArgumentException e) {
+            throw new Failure(e.getMessage());
+        }
+    }
+
+    /** Replaces the catalog, e.g. with fields that scripts added ({@link Catalog#withField}). */
+    public void setCatalog(Catalog c) { catalog = c; }
 }

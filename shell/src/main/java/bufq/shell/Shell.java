@@ -37,6 +37,7 @@ public final class Shell {
     private final History history = new History();
     private final Commands commands = Commands.standard();
     private final List<Module> modules = new ArrayList<>();
+    private final java.util.Map<String, ScriptHost> scriptHosts = new java.util.HashMap<>();
     private Module current;
     private Formatter format = Formatters.byName("table");
     private OutputSink sink;
@@ -52,6 +53,8 @@ public final class Shell {
         this.out = out;
         this.err = err;
         this.env = env;
+        // Only a lambda: the JavaScript engine itself starts when a .js file first runs.
+        registerScriptHost("js", (shell, file) -> shell.scripts().runFile(file));
         this.sink = OutputSink.console(out);
         this.terminalWidth = columns(env);
     }
@@ -258,6 +261,14 @@ public final class Shell {
     }
 
     public void use(Module m) { current = m; }
+
+    /** Makes {@code run} hand files ending in {@code .extension} to {@code host}. */
+    public void registerScriptHost(String extension, ScriptHost host) {
+        scriptHosts.put(extension.toLowerCase(Locale.ROOT), host);
+    }
+
+    /** The host for files ending in {@code .extension}, or null. */
+    public ScriptHost scriptHost(String extension) { return scriptHosts.get(extension.toLowerCase(Locale.ROOT)); }
 
     // ---- state used by commands ----
 

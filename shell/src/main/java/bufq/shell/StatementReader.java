@@ -2,7 +2,12 @@ package bufq.shell;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import bufq.lang.Lexer;
+import bufq.lang.Token;
+import bufq.lang.TokenKind;
+
 import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -18,8 +23,9 @@ public final class StatementReader {
     /** One statement and the 1-based line it starts on. */
     public record Statement(String text, int line) {}
 
+    /** Keywords after which a query cannot end. */
     private static final Set<String> CONTINUES = Set.of("where", "and", "or", "not", "by", "show", "order", "group",
-            "in", "at", "during", "live", "limit", "is", "as", ",", "=", "!=", "<", "<=", ">", ">=", "~", "..", "(");
+            "in", "at", "during", "live", "limit", "is", "as");
 
     /** The input holds NUL bytes or undecodable bytes: a binary file, not a script. Nothing more is read. */
     public static final class NotTextException extends IOException {
@@ -100,32 +106,30 @@ public final class StatementReader {
 
     /**
      * Whether {@code text} is a query that cannot end here, or {@code js} code that is unfinished (an
-     * open bracket, string or comment). Other commands never continue without {@code \}.
+     * open bracket, string or comment): for a query, an open parenthesis or string, or a last
+     * token that needs more ({@code where}, {@code and}, {@code order by}, {@code ,}, {@code =},
+     * {@code ..}). Uses the query lexer, so it agrees with the parser on what a token is. Commands
+     * never continue without a trailing backslash.
      */
     public static boolean needsMore(String text, Collection<String> entities) {
         String t = text.strip();
         if (isJs(t)) return t.length() > 2 && bufq.shell.script.JsSource.incomplete(t.substring(3));
-        int sp = 0;
-        while (sp < t.length() && !Character.isWhitespace(t.charAt(sp)) && t.charAt(sp) != '(') sp++;
-        if (!entities.contains(t.substring(0, sp).toLowerCase(Locale.ROOT))) return false;
+        List<Token> tokens = Lexer.lex(text);
+        if (tokens.isEmpty() || tokens.get(0).kind() != TokenKind.IDENT
+                || !entities.contains(tokens.get(0).text().toLowerCase(Locale.ROOT))) return false;
         int depth = 0;
-        boolean inString = false;
-        for (int i = 0; i < t.length(); i++) {
-            char ch = t.charAt(i);
-            if (inString) {
-                if (ch == '\\') i++;
-                else if (ch == '"') inString = false;
-            } else if (ch == '"') inString = true;
-            else if (ch == '(') depth++;
-            else if (ch == ')') depth--;
+        for (Token t : tokens) {
+            if (t.kind() == TokenKind.LPAREN) depth++;
+            else if (t.kind() == TokenKind.RPAREN) depth--;
+            else if (t.kind() == TokenKind.ERROR && t.text().startsWith("\"")
+                    && Lexer.problem(t).startsWith("unterminated string")) return true;
         }
-        if (inString || depth > 0) return true;
-        int w = t.length();
-        while (w > 0 && !Character.isWhitespace(t.charAt(w - 1))) w--;
-        String last = t.substring(w).toLowerCase(Locale.ROOT);
-        if (CONTINUES.contains(last)) return true;
-        // A trailing operator glued to the previous word: "size >=", "a,".
-        return last.endsWith(",") || last.endsWith("=") || last.endsWith("<") || last.endsWith(">")
-                || last.endsWith("~") || last.endsWith("..") || last.endsWith("(");
+        if (depth > 0) return true;
+        Token last = tokens.size() >= 2 ? tokens.get(tokens.size() - 2) : tokens.get(0);
+        return switch (last.kind()) {
+            case OPERATOR, COMMA, DOTDOT, LPAREN -> true;
+            case KEYWORD -> CONTINUES.contains(last.text().toLowerCase(Locale.ROOT));
+            default -> false;
+        };
     }
 }

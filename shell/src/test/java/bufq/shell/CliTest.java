@@ -7,7 +7,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,13 +26,17 @@ import static org.junit.jupiter.api.Assertions.*;
 class CliTest {
     /** One row of the table. {@code out}/{@code err} are fragments that must appear; {@code notOut} must not. */
     record Case(String name, List<String> args, String stdin, int exit, List<String> out, List<String> err,
-                List<String> notOut, boolean exactOut) {
-        Case exit(int code) { return new Case(name, args, stdin, code, out, err, notOut, exactOut); }
-        Case in(String s) { return new Case(name, args, s, exit, out, err, notOut, exactOut); }
-        Case out(String... s) { return new Case(name, args, stdin, exit, plus(out, s), err, notOut, exactOut); }
-        Case outExactly(String s) { return new Case(name, args, stdin, exit, List.of(s), err, notOut, true); }
-        Case err(String... s) { return new Case(name, args, stdin, exit, out, plus(err, s), notOut, exactOut); }
-        Case notOut(String... s) { return new Case(name, args, stdin, exit, out, err, plus(notOut, s), exactOut); }
+                List<String> notOut, boolean exactOut, boolean real, String golden) {
+        Case exit(int code) { return new Case(name, args, stdin, code, out, err, notOut, exactOut, real, golden); }
+        Case in(String s) { return new Case(name, args, s, exit, out, err, notOut, exactOut, real, golden); }
+        Case out(String... s) { return new Case(name, args, stdin, exit, plus(out, s), err, notOut, exactOut, real, golden); }
+        Case outExactly(String s) { return new Case(name, args, stdin, exit, List.of(s), err, notOut, true, real, golden); }
+        Case err(String... s) { return new Case(name, args, stdin, exit, out, plus(err, s), notOut, exactOut, real, golden); }
+        Case notOut(String... s) { return new Case(name, args, stdin, exit, out, err, plus(notOut, s), exactOut, real, golden); }
+        /** Runs on the real reader and query engine; paths starting with {@code examples/} or {@code shell/} are taken from the checkout. */
+        Case realDumps() { return new Case(name, args, stdin, exit, out, err, notOut, exactOut, true, golden); }
+        /** Stdout must equal {@code golden/cli/NAME} (regenerate with -Dbufq.updateGolden=true). */
+        Case goldenOut(String file) { return new Case(name, args, stdin, exit, out, err, notOut, exactOut, real, file); }
         @Override public String toString() { return name; }
 
         private static List<String> plus(List<String> a, String[] b) {
@@ -40,7 +47,7 @@ class CliTest {
     }
 
     static Case c(String name, String... args) {
-        return new Case(name, List.of(args), "", 0, List.of(), List.of(), List.of(), false);
+        return new Case(name, List.of(args), "", 0, List.of(), List.of(), List.of(), false, false, null);
     }
 
     static List<Case> cases() {
@@ -103,19 +110,73 @@ class CliTest {
                 c("stdin empty", "a.txt").in("").outExactly(""),
                 c("stdin binary is never run", "a.txt").in("values limit 1\noutput x\u0000y\nvalues\n").exit(2)
                         .out("p0").notOut("add.1").err("bufq: stdin: binary data at line 2, not a script; stopped"),
-                c("no colour in pipes", "-c", "values", "a.txt").notOut("\033["));
+                c("no colour in pipes", "-c", "values", "a.txt").notOut("\033["),
+                // the real reader and query language on the bundled examples
+                c("summary of every seed", "--format", "json", "-c", "summary", SEEDS[0], SEEDS[1], SEEDS[2], SEEDS[3], SEEDS[4])
+                        .realDumps().goldenOut("summary-seeds.json"),
+                c("summary of the jax-mlp four-file set", "--format", "json", "-c", "summary", "examples/jax-mlp/").realDumps()
+                        .out("\"module\": \"jit_f\", \"backend\": \"cpu\", \"files\": 4,", "\"total_bytes\": 98566192,",
+                                "\"peak_time\": 20, \"peak_bytes\": 85983236, \"claimed_peak_bytes\": 85983236, \"warnings\": 0}"),
+                c("one sibling finds the set", "-c", "modules", "examples/jax-mlp/module_0000.jit_f.cpu_after_optimizations-live-range.txt")
+                        .realDumps().out("jit_f", "cpu"),
+                c("summary table on a seed", "-c", "summary", SEEDS[4]).realDumps()
+                        .out("004_0cb419b3147a3cb6  tpu", "168.5KiB", "(1 row)"),
+                c("canonical query", "-c", "values where color=1 and live at 13", SEEDS[4]).realDumps()
+                        .out("copy-start.1{0}", "(5 rows)"),
+                c("sum at peak equals the claim", "--format", "csv", "-c", "values where live at peak show sum(logical_size)", SEEDS[4])
+                        .realDumps().outExactly("sum(logical_size)\n43200\n"),
+                c("real query error with caret", "-c", "values where colr = 1", SEEDS[4]).realDumps().exit(1)
+                        .err("values where colr = 1\n             ^^^^\nunknown field 'colr' for values; did you mean 'color'?"),
+                c("directory without dumps", "-c", "summary", "shell/src/main/java").realDumps().exit(3).err("bufq: ", "shell/src/main/java").outExactly(""),
+                c("not a dump", "-c", "summary", "shell/pom.xml").realDumps().exit(3).err("bufq: ", "pom.xml").outExactly(""),
+                c("missing dump", "-c", "summary", "examples/nope.txt").realDumps().exit(3).err("bufq: ").outExactly(""),
+                c("stdin script on a real dump", SEEDS[4]).realDumps()
+                        .in("# the top of the peak\nvalues where live at peak and\n  size > 1KiB order by\n  size desc limit 2\nformat csv\nsteps order by live_bytes desc limit 1\n")
+                        .out("(2 rows)", "time,instruction,live_bytes,live_values\n5,multiply_reduce_fusion,49232,7\n"),
+                c("fields from the catalog", "-c", "fields steps").realDumps().out("live_bytes"),
+                c("peak report", "-c", "peak", SEEDS[4]).realDumps().out("peak of live bytes", "claimed"),
+                c("check passes on a seed", "-c", "check", SEEDS[4]).realDumps().out("peak-claim").err("0 errors"),
+                c("blame by typo", "-c", "blame by colour", SEEDS[4]).realDumps().exit(1).err("blame by takes op_name, source or opcode"),
+                c("map needs a number", "-c", "map x", SEEDS[4]).realDumps().exit(1).err("expected an allocation number, found 'x'"),
+                c("map of a missing allocation", "-c", "map 99", SEEDS[4]).realDumps().exit(1).err("error: "),
+                c("timeline width", "-c", "timeline width 40", SEEDS[4]).realDumps().out("peak"),
+                c("report option typo", "-c", "timeline colr 1", SEEDS[4]).realDumps().exit(1).err("unexpected 'colr'"));
+    }
+
+    static final String[] SEEDS = {"examples/seeds/000_58de9a4b501a9eb8.txt", "examples/seeds/001_8fa21c8202130165.txt",
+            "examples/seeds/002_186bba49641ec33a.txt", "examples/seeds/003_3ae9b34c349c690e.txt",
+            "examples/seeds/004_0cb419b3147a3cb6.txt"};
+
+    static Path root() {
+        return Path.of(System.getProperty("bufq.root", "..")).toAbsolutePath().normalize();
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
-    void cli(Case k) {
-        Result r = run(() -> new FakeEngine(), Map.of(), k.args(), k.stdin());
+    void cli(Case k) throws IOException {
+        List<String> args = k.args();
+        if (k.real()) {
+            Path root = root();
+            args = args.stream().map(a -> a.startsWith("examples/") || a.startsWith("shell/") ? root.resolve(a).toString() : a).toList();
+        }
+        Result r = run(k.real() ? DefaultEngine::new : FakeEngine::new, Map.of(), args, k.stdin());
         assertEquals(k.exit(), r.code, () -> "exit code\n--- stdout\n" + r.out + "--- stderr\n" + r.err);
+        if (k.golden() != null) golden(k.golden(), r.out);
         if (k.exactOut()) assertEquals(k.out().get(0), r.out);
         else for (String s : k.out()) assertTrue(r.out.contains(s), () -> "stdout lacks [" + s + "]:\n" + r.out + "--- stderr\n" + r.err);
         for (String s : k.notOut()) assertFalse(r.out.contains(s), () -> "stdout has [" + s + "]:\n" + r.out);
         for (String s : k.err()) assertTrue(r.err.contains(s), () -> "stderr lacks [" + s + "]:\n" + r.err);
         assertFalse(r.err.contains("\tat "), () -> "stack trace on stderr:\n" + r.err);
+    }
+
+    static void golden(String file, String actual) throws IOException {
+        Path path = root().resolve("shell/src/test/resources/golden/cli").resolve(file);
+        if (Boolean.getBoolean("bufq.updateGolden")) {
+            Files.createDirectories(path.getParent());
+            Files.writeString(path, actual, StandardCharsets.UTF_8);
+        }
+        assertTrue(Files.exists(path), "missing golden " + path + " (run with -Dbufq.updateGolden=true)");
+        assertEquals(Files.readString(path, StandardCharsets.UTF_8), actual);
     }
 
     @Test

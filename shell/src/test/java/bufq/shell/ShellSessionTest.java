@@ -135,6 +135,19 @@ class ShellSessionTest {
     }
 
     @Test
+    void runHandsOtherExtensionsToTheirHost() {
+        Shell s = shell(new Env(Map.of(), false));
+        List<Path> ran = new java.util.ArrayList<>();
+        s.registerScriptHost("JS", (sh, file) -> {
+            ran.add(file);
+            return Status.OK;
+        });
+        assertEquals(Status.OK, s.execute("run lib/peak.js"));
+        assertEquals(List.of(Path.of("lib/peak.js")), ran);
+        assertEquals(Status.ERROR, s.execute("run notes.txt"), "unknown kinds are read as .bq and fail to open");
+    }
+
+    @Test
     void plainReplPromptsWithModuleAndContinues() {
         Shell s = shell(new Env(Map.of(), true));
         String typed = "values limit\n1\nset rawsizes on\nhistory\nquit\nvalues\n";

@@ -1,6 +1,7 @@
 package bufq.shell.command;
 
 import bufq.shell.CommandException;
+import bufq.shell.ScriptHost;
 import bufq.shell.Shell;
 import bufq.shell.StatementReader;
 import bufq.shell.Status;
@@ -20,8 +21,9 @@ final class RunCommand implements Command {
 
     @Override public String description() {
         return "Runs a script: a .bq file holds queries and commands, one per line; '#' starts a comment line; a\n"
-                + "line ending in '\\' or an unfinished query continues on the next. Errors name FILE:LINE; with\n"
-                + "--bail the script stops at the first. A FILE ending in .js runs as JavaScript (see scripts/README.md).";
+                + "line ending in '\\' or an unfinished query (open parenthesis or string, trailing 'and', 'where',\n"
+                + "',', '=' ...) continues on the next. Errors name FILE:LINE; with --bail the script stops at the\n"
+                + "first. Files of other kinds (.js) go to their script host when one is installed.";
     }
 
     @Override public List<String> examples() { return List.of("run examples/report.bq", "run scripts/fields/waste.js"); }
@@ -30,7 +32,14 @@ final class RunCommand implements Command {
         arity(args, 1, 1);
         Path file = Path.of(args.get(0));
         String name = file.getFileName() == null ? "" : file.getFileName().toString();
-        if (name.endsWith(".js")) return shell.scripts().runFile(file);
+        int dot = name.lastIndexOf('.');
+        String ext = dot < 0 ? "" : name.substring(dot + 1);
+        if (!ext.isEmpty() && !ext.equals("bq")) {
+            ScriptHost host = shell.scriptHost(ext);
+            if (host != null) return host.run(shell, file);
+            if (ext.equals("js"))
+                throw new CommandException("cannot run " + file + ": JavaScript scripts are not supported in this build");
+        }
         Status st;
         try (BufferedReader r = StatementReader.utf8(Files.newInputStream(file))) {
             st = shell.runScript(new StatementReader(r, shell.engine().entities()), args.get(0));

@@ -1,0 +1,215 @@
+package bufq.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The benchmark of issue 8, run by {@code bench/run}: makes the inputs when missing, measures each
+ * one (warm in a JVM of its own, cold as whole {@code bufq -c summary} processes, the Python
+ * reference parser side by side), prints the markdown report and writes it to
+ * {@code bench/target/results.md}.
+ *
+ * <p>{@code Harness --root DIR [--quick] [--sizes 100k,300k,1m] [--cold N] [--no-python]}
+ */
+public final class Harness {
+    /** One measured input. */
+    record Input(String id, String label, Path path, String family, String size) {}
+
+    final Path root;
+    final Path bench;
+    final Path generated;
+    final PrintStream log;
+    int coldRuns = 5;
+    boolean python = true;
+    boolean quick;
+    List<String> sizes = List.of("100k", "300k", "1m");
+
+    Harness(Path root, PrintStream log) {
+        this.root = root;
+        this.bench = root.resolve("bench");
+        this.generated = bench.resolve("target/generated");
+        this.log = log;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path root = Path.of(".");
+        Harness h = null;
+        List<String> rest = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--root") && i + 1 < args.length) root = Path.of(args[++i]);
+            else rest.add(args[i]);
+        }
+        h = new Harness(root.toAbsolutePath().normalize(), System.err);
+        for (int i = 0; i < rest.size(); i++) {
+            switch (rest.get(i)) {
+                case "--quick" -> { h.quick = true; h.sizes = List.of("100k"); h.coldRuns = 3; }
+                case "--sizes" -> h.sizes = List.of(rest.get(++i).toLowerCase().split(","));
+                case "--cold" -> h.coldRuns = Integer.parseInt(rest.get(++i));
+                case "--no-python" -> h.python = false;
+                default -> { System.err.println("harness: unknown option " + rest.get(i)); System.exit(2); }
+            }
+        }
+        String md = h.run();
+        System.out.println(md);
+        Path out = h.bench.resolve("target/results.md");
+        Files.writeString(out, md, StandardCharsets.UTF_8);
+        System.err.println("written to " + out);
+    }
+
+    Path corpus() { return root.resolve("../shared/corpus").normalize(); }
+    Path transformer() { return corpus().resolve("jax-0.10.2/transformer-12layer"); }
+    Path gpu() {
+        return corpus().resolve("public/jackmcarthur_lorrax_sandbox__Si-04_si_4x4x4_bse-C_lorrax_bse_bgweqp-profile_b1_rtol1e4"
+                + "__module_0037.jit__full_run.sm_8.0_gpu-buffer-assignment.txt");
+    }
+
+    /** Generated inputs (made when missing) and the two real dumps they replicate. */
+    List<Input> inputs() {
+        List<Input> in = new ArrayList<>();
+        if (Files.isDirectory(transformer())) in.add(new Input("corpus-four", "corpus transformer-12layer (4 files)",
+                transformer(), "corpus", "real"));
+        if (Files.exists(gpu())) in.add(new Input("corpus-single", "corpus largest GPU dump (1 file)", gpu(), "corpus", "real"));
+        in.add(new Input("four-28mb", "28 MB module (4 files)", generated.resolve("four-28mb"), "28mb", "50k"));
+        for (String s : sizes) {
+            in.add(new Input("four-" + s, "four-file " + s, generated.resolve("four-" + s), "four", s));
+            in.add(new Input("single-" + s, "single-file " + s, generated.resolve("single-" + s), "single", s));
+        }
+        return in;
+    }
+
+    void ensureGenerated(Input in) {
+        if (in.family().equals("corpus") || Files.isDirectory(in.path())) return;
+        boolean four = !in.family().equals("single");
+        Path src = four ? transformer() : gpu();
+        if (!Files.exists(src)) throw new IllegalStateException("corpus not found at " + src + "; cannot generate " + in.id());
+        String values = in.size().equals("50k") ? "50000" : in.size();
+        log.println("generating " + in.id() + " ...");
+        int rc = Generate.run(new String[]{"--source", src.toString(), "--values", values, "--format", four ? "four" : "single",
+                "--out", in.path().toString()}, log, log);
+        if (rc != 0) throw new IllegalStateException("generation of " + in.id() + " failed");
+    }
+
+    String run() throws Exception {
+        Map<String, Map<String, String>> results = new LinkedHashMap<>();
+        List<Input> inputs = inputs();
+        for (Input in : inputs) ensureGenerated(in);
+        for (Input in : inputs) {
+            Map<String, String> r = new LinkedHashMap<>();
+            boolean big = InProcess.textBytes(in.path()) > 200_000_000L;
+            log.println("measuring " + in.id() + " in-process ...");
+            r.putAll(inProcess(in, big ? 3 : 5, big ? 1 : 2));
+            log.println("measuring " + in.id() + " cold (" + coldRuns + " processes) ...");
+            r.putAll(cold(in));
+            if (python && (!quick || in.family().equals("28mb"))) {
+                log.println("measuring " + in.id() + " with the Python reference ...");
+                r.putAll(pythonRef(in, big ? 1 : 3));
+            }
+            results.put(in.id(), r);
+        }
+        return new Report(inputs, results, sizes, coldRuns).markdown();
+    }
+
+    String java() {
+        Path home = Path.of(System.getProperty("java.home"));
+        return home.resolve("bin/java").toString();
+    }
+
+    Map<String, String> inProcess(Input in, int runs, int warmup) throws Exception {
+        String cp = bench.resolve("target/classes") + java.io.File.pathSeparator + bench.resolve("target/lib/*");
+        Proc p = exec(List.of(java(), "-Xmx2g", "-XX:+UseParallelGC", "-Xss8m", "-cp", cp, "bufq.bench.InProcess",
+                in.path().toString(), "--runs", Integer.toString(runs), "--warmup", Integer.toString(warmup)), false);
+        Map<String, String> r = new LinkedHashMap<>();
+        for (String l : p.out.split("\n")) {
+            int eq = l.indexOf('=');
+            if (eq > 0) r.put("warm." + l.substring(0, eq), l.substring(eq + 1));
+        }
+        if (p.rc != 0 && !r.containsKey("warm.error")) r.put("warm.error", "exit " + p.rc + ": " + lastLine(p.err));
+        return r;
+    }
+
+    /** Whole {@code bufq -c summary} processes with the launcher's JVM flags; median wall time and max RSS. */
+    Map<String, String> cold(Input in) throws Exception {
+        Map<String, String> r = new LinkedHashMap<>();
+        Path jar = root.resolve("shell/target/bufq.jar");
+        if (!Files.exists(jar)) { r.put("cold.error", "shell/target/bufq.jar not built"); return r; }
+        long[] ns = new long[coldRuns];
+        long[] rss = new long[coldRuns];
+        for (int i = 0; i < coldRuns; i++) {
+            Proc p = exec(List.of(java(), "-XX:+UseParallelGC", "-Xss8m", "-jar", jar.toString(), "-c", "summary",
+                    in.path().toString()), true);
+            if (p.rc != 0) { r.put("cold.error", "exit " + p.rc + ": " + lastLine(p.err)); return r; }
+            ns[i] = p.nanos;
+            rss[i] = p.maxRssKb;
+            if (i == 0) r.put("cold.summary", lastLine(p.out));
+        }
+        r.put("cold.ms", InProcess.ms(InProcess.median(ns)));
+        r.put("cold.rss_kb", Long.toString(InProcess.median(rss)));
+        return r;
+    }
+
+    Map<String, String> pythonRef(Input in, int runs) throws Exception {
+        Map<String, String> r = new LinkedHashMap<>();
+        long[] ns = new long[runs];
+        long[] rss = new long[runs];
+        for (int i = 0; i < runs; i++) {
+            Proc p = exec(List.of("python3", bench.resolve("python/xla_buffers.py").toString(), in.path().toString()), true);
+            if (p.rc != 0) { r.put("py.error", "exit " + p.rc + ": " + lastLine(p.err)); return r; }
+            ns[i] = p.nanos;
+            rss[i] = p.maxRssKb;
+            if (i == 0) r.put("py.summary", lastLine(p.out));
+        }
+        r.put("py.ms", InProcess.ms(InProcess.median(ns)));
+        r.put("py.rss_kb", Long.toString(InProcess.median(rss)));
+        return r;
+    }
+
+    record Proc(int rc, String out, String err, long nanos, long maxRssKb) {}
+
+    /** Runs a command; with {@code measureRss} under {@code /usr/bin/time} (max RSS of the child) when present. */
+    Proc exec(List<String> cmd, boolean measureRss) throws IOException, InterruptedException {
+        List<String> full = new ArrayList<>();
+        Path timeOut = null;
+        if (measureRss && Files.isExecutable(Path.of("/usr/bin/time"))) {
+            timeOut = Files.createTempFile("bufq-bench-time", ".txt");
+            full.addAll(List.of("/usr/bin/time", "-o", timeOut.toString(), "-f", "%M"));
+        }
+        full.addAll(cmd);
+        Path out = Files.createTempFile("bufq-bench-out", ".txt"), err = Files.createTempFile("bufq-bench-err", ".txt");
+        try {
+            ProcessBuilder pb = new ProcessBuilder(full).directory(root.toFile())
+                    .redirectOutput(out.toFile()).redirectError(err.toFile());
+            long t0 = System.nanoTime();
+            Process p = pb.start();
+            if (!p.waitFor(20, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                return new Proc(-1, "", "timed out after 20 minutes", 0, -1);
+            }
+            long nanos = System.nanoTime() - t0;
+            long kb = -1;
+            if (timeOut != null) {
+                String t = Files.readString(timeOut).trim();
+                String last = t.substring(t.lastIndexOf('\n') + 1).trim();
+                if (last.matches("\\d+")) kb = Long.parseLong(last);
+            }
+            return new Proc(p.exitValue(), Files.readString(out), Files.readString(err), nanos, kb);
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+            if (timeOut != null) Files.deleteIfExists(timeOut);
+        }
+    }
+
+    private static String lastLine(String s) {
+        String t = s.strip();
+        int nl = t.lastIndexOf('\n');
+        return nl < 0 ? t : t.substring(nl + 1);
+    }
+}

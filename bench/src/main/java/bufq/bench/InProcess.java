@@ -1,0 +1,202 @@
+package bufq.bench;
+
+import bufq.dump.DumpLoader;
+import bufq.eval.Catalog;
+import bufq.eval.EvalContext;
+import bufq.eval.Query;
+import bufq.model.Module;
+import bufq.model.TilingModel;
+import bufq.table.Table;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.function.LongSupplier;
+
+/**
+ * Warm, in-process figures for one input, run in a JVM of its own so heap and VmHWM belong to that
+ * input alone: {@code InProcess PATH [--runs N] [--warmup N]}. Prints {@code key=value} lines that
+ * {@link Harness} collects. Timings are medians; the module of the last load is the one measured
+ * for retained heap and queried.
+ */
+public final class InProcess {
+    /** The fixed query set of issue 8; {@code MID} is replaced by the middle step. */
+    static final List<Map.Entry<String, String>> QUERIES = List.of(
+            Map.entry("q_live_mid", "values where live at MID"),
+            Map.entry("q_live_peak_sum", "values where live at peak show sum(logical_size)"),
+            Map.entry("q_regex", "values where name ~ \"fusion\""),
+            Map.entry("q_group_color", "values group by color show color, count(), sum(size)"),
+            Map.entry("q_steps_top", "steps order by live_bytes desc limit 5"));
+
+    private InProcess() {}
+
+    public static void main(String[] args) throws Exception {
+        try {
+            measure(args);
+        } catch (Exception | OutOfMemoryError e) {
+            System.out.println("error=" + oneLine(e));
+            System.exit(1);
+        }
+    }
+
+    private static void measure(String[] args) throws Exception {
+        Path path = Path.of(args[0]);
+        int runs = 5, warmup = 2;
+        for (int i = 1; i + 1 < args.length; i += 2) {
+            if (args[i].equals("--runs")) runs = Integer.parseInt(args[i + 1]);
+            if (args[i].equals("--warmup")) warmup = Integer.parseInt(args[i + 1]);
+        }
+        PrintStream out = System.out;
+        List<Path> paths = List.of(path);
+        out.println("text_bytes=" + textBytes(path));
+        long baseline = usedHeapAfterGc();
+
+        Module m = null;
+        for (int i = 0; i < warmup; i++) m = DumpLoader.load(paths).get(0);
+        long[] loads = new long[runs], cpu = new long[runs];
+        for (int i = 0; i < runs; i++) {
+            m = null;   // never hold two modules: the 1M input must fit in -Xmx2g by itself
+            long c0 = processCpuNanos(), t0 = System.nanoTime();
+            m = DumpLoader.load(paths).get(0);
+            loads[i] = System.nanoTime() - t0;
+            cpu[i] = processCpuNanos() - c0;
+        }
+        out.println("load_ms=" + ms(median(loads)));
+        // CPU time of the whole JVM (all threads, GC and JIT included) during a load: on a shared
+        // machine this moves less than wall time when other work takes the cores.
+        out.println("load_cpu_ms=" + ms(median(cpu)));
+        out.println("load_min_ms=" + ms(Arrays.stream(loads).min().orElse(0)));
+        out.println("retained_bytes=" + (usedHeapAfterGc() - baseline));
+        out.println("values=" + m.values().size());
+        out.println("steps=" + m.steps());
+        out.println("warnings=" + m.warnings().size());
+        if (!m.warnings().isEmpty()) out.println("first_warning=" + m.warnings().get(0));
+
+        EvalContext ctx = new EvalContext(m, TilingModel.TPU);
+        for (Map.Entry<String, String> q : QUERIES) {
+            String text = q.getValue().replace("MID", Integer.toString(Math.max(0, m.steps() / 2)));
+            try {
+                Query query = Query.compile(text, Catalog.standard());
+                int[] rows = new int[1];
+                Module mm = m;
+                long t = time(runs * 2, 3, () -> {
+                    try {
+                        Table table = query.run(ctx);
+                        rows[0] = table.size();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                    return mm.steps();
+                });
+                out.println(q.getKey() + "_ms=" + ms(t));
+                out.println(q.getKey() + "_rows=" + rows[0]);
+            } catch (Exception | LinkageError e) {
+                out.println(q.getKey() + "_error=" + oneLine(e));
+            }
+        }
+        analysis(out, m, "peak", runs);
+        analysis(out, m, "timeline", runs);
+        out.println("vm_hwm_kb=" + vmHwmKb());
+        java.lang.ref.Reference.reachabilityFence(m);
+    }
+
+    /** {@code bufq.analysis.Analyses.peak/timeline} when that package is on the class path; skipped otherwise. */
+    private static void analysis(PrintStream out, Module m, String which, int runs) {
+        try {
+            Class<?> a = Class.forName("bufq.analysis.Analyses");
+            Method method = which.equals("peak")
+                    ? a.getMethod("peak", Module.class, OptionalInt.class, long.class, TilingModel.class)
+                    : a.getMethod("timeline", Module.class, OptionalInt.class, int.class);
+            Object[] args = which.equals("peak")
+                    ? new Object[]{m, OptionalInt.empty(), 16L * 1024, TilingModel.TPU}
+                    : new Object[]{m, OptionalInt.empty(), 100};
+            long t = time(runs * 2, 2, () -> {
+                try {
+                    return ((List<?>) method.invoke(null, args)).size();
+                } catch (ReflectiveOperationException e) {
+                    throw new IllegalStateException(e.getCause() == null ? e : e.getCause());
+                }
+            });
+            out.println(which + "_ms=" + ms(t));
+        } catch (ClassNotFoundException | NoSuchMethodException e) {
+            out.println(which + "_error=not available on this build (" + e.getMessage() + ")");
+        } catch (RuntimeException e) {
+            out.println(which + "_error=" + oneLine(e));
+        }
+    }
+
+    /** Median wall time of {@code runs} calls after {@code warmup} unmeasured ones. */
+    static long time(int runs, int warmup, LongSupplier body) {
+        long sink = 0;
+        for (int i = 0; i < warmup; i++) sink += body.getAsLong();
+        long[] t = new long[runs];
+        for (int i = 0; i < runs; i++) {
+            long t0 = System.nanoTime();
+            sink += body.getAsLong();
+            t[i] = System.nanoTime() - t0;
+        }
+        if (sink == 42) System.out.print("");   // keep the results alive
+        return median(t);
+    }
+
+    static long median(long[] xs) {
+        long[] s = xs.clone();
+        Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+
+    static String ms(long nanos) { return String.format(java.util.Locale.ROOT, "%.3f", nanos / 1e6); }
+
+    static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : 0;
+    }
+
+    static long usedHeapAfterGc() {
+        for (int i = 0; i < 3; i++) System.gc();
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    static long vmHwmKb() {
+        try {
+            for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (l.startsWith("VmHWM:")) return Long.parseLong(l.replaceAll("[^0-9]", ""));
+            }
+        } catch (Exception e) {
+            return -1;
+        }
+        return -1;
+    }
+
+    /** Size of the dump text: a directory's files, or a file with its siblings of the same module prefix. */
+    static long textBytes(Path p) throws java.io.IOException {
+        List<Path> files = new ArrayList<>();
+        if (Files.isDirectory(p)) {
+            try (var s = Files.walk(p)) { s.filter(Files::isRegularFile).forEach(files::add); }
+        } else {
+            String name = p.getFileName().toString();
+            int cut = name.lastIndexOf("-buffer-assignment");
+            if (cut < 0) cut = name.lastIndexOf("-live-range");
+            if (cut < 0) cut = name.lastIndexOf("-memory-usage-report");
+            String prefix = cut < 0 ? name : name.substring(0, cut + 1);
+            try (var s = Files.list(p.toAbsolutePath().getParent())) {
+                s.filter(f -> f.getFileName().toString().startsWith(prefix)).forEach(files::add);
+            }
+        }
+        long n = 0;
+        for (Path f : files) n += Files.size(f);
+        return n;
+    }
+
+    private static String oneLine(Throwable e) {
+        Throwable c = e;
+        while (c.getCause() != null && c.getCause() != c) c = c.getCause();
+        return (c.getClass().getSimpleName() + ": " + c.getMessage()).replace('\n', ' ');
+    }
+}

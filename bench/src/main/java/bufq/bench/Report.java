@@ -1,0 +1,228 @@
+package bufq.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/** The markdown report of one harness run: machine, scaling tables, bufq against Python, targets. */
+final class Report {
+    private final List<Harness.Input> inputs;
+    private final Map<String, Map<String, String>> r;
+    private final List<String> sizes;
+    private final int coldRuns;
+    private final StringBuilder md = new StringBuilder();
+
+    Report(List<Harness.Input> inputs, Map<String, Map<String, String>> results, List<String> sizes, int coldRuns) {
+        this.inputs = inputs;
+        this.r = results;
+        this.sizes = sizes;
+        this.coldRuns = coldRuns;
+    }
+
+    String markdown() {
+        md.append("## Performance\n\n").append(machine()).append("\n\n");
+        md.append("Reproduce with `bench/run` (inputs are generated under `bench/target/generated/` when missing). "
+                + "Warm figures: median of several loads/runs in one JVM (`-Xmx2g -XX:+UseParallelGC`) per input; "
+                + "cold figures: median of " + coldRuns + " whole `java -jar shell/target/bufq.jar -c summary PATH` processes "
+                + "with the launcher's JVM flags. Sizes in MB are 10^6 bytes.\n\n");
+        scaling("four", "Four-file format (jaxlib 0.10, `transformer-12layer` replicated)");
+        scaling("single", "Single-file format (old-style peak lines, largest GPU dump of the corpus replicated)");
+        List<String> real = new ArrayList<>(), heads = new ArrayList<>();
+        for (Harness.Input in : inputs) {
+            if ((in.family().equals("corpus") || in.family().equals("28mb")) && r.containsKey(in.id())) {
+                real.add(in.id());
+                heads.add(in.label());
+            }
+        }
+        table("The largest real dumps and the 28 MB module", real, heads);
+        versusPython();
+        targets();
+        errors();
+        return md.toString();
+    }
+
+    private static String machine() {
+        String cpu = "unknown CPU";
+        int cores = Runtime.getRuntime().availableProcessors();
+        long memKb = -1;
+        try {
+            for (String l : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                if (l.startsWith("model name")) { cpu = l.substring(l.indexOf(':') + 1).trim(); break; }
+            }
+            for (String l : Files.readAllLines(Path.of("/proc/meminfo"))) {
+                if (l.startsWith("MemTotal:")) memKb = Long.parseLong(l.replaceAll("[^0-9]", ""));
+            }
+        } catch (Exception e) {
+            // not Linux: keep the defaults
+        }
+        String load = "";
+        try {
+            load = "; load average at the end " + Files.readString(Path.of("/proc/loadavg")).trim().split(" ")[0]
+                    + " (other work on the machine inflates the figures)";
+        } catch (Exception e) {
+            // no /proc/loadavg
+        }
+        return String.format(Locale.ROOT, "Machine: %d cores (%s), %.0f GB RAM, Java %s (%s), %s %s; run at %s%s.", cores, cpu,
+                memKb / 1048576.0, System.getProperty("java.version"), System.getProperty("java.vm.name"),
+                System.getProperty("os.name"), System.getProperty("os.version"),
+                java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC).withNano(0), load);
+    }
+
+    private void scaling(String family, String title) {
+        List<String> ids = new ArrayList<>(), heads = new ArrayList<>();
+        for (String s : sizes) {
+            if (r.containsKey(family + "-" + s)) {
+                ids.add(family + "-" + s);
+                heads.add(s.toUpperCase(Locale.ROOT) + " values");
+            }
+        }
+        table(title, ids, heads);
+    }
+
+    private void table(String title, List<String> ids, List<String> heads) {
+        if (ids.isEmpty()) return;
+        md.append("### ").append(title).append("\n\n| | ");
+        md.append(String.join(" | ", heads)).append(" |\n|---|");
+        md.append("---:|".repeat(ids.size())).append('\n');
+        row(ids, "values", m -> m.get("warm.values"));
+        row(ids, "text size (MB)", m -> mb(m.get("warm.text_bytes")));
+        row(ids, "load, warm in-process (ms)", m -> fmt(m.get("warm.load_ms")));
+        row(ids, "CPU time of the JVM during a load (ms)", m -> fmt(m.get("warm.load_cpu_ms")));
+        row(ids, "throughput (MB/s)", m -> throughput(m));
+        row(ids, "load, cold `bufq -c summary` process (ms)", m -> fmt(m.get("cold.ms")));
+        row(ids, "max RSS of that process (MB)", m -> kbToMb(m.get("cold.rss_kb")));
+        row(ids, "retained heap after load (MB)", m -> mb(m.get("warm.retained_bytes")));
+        row(ids, "retained heap / text size", m -> ratio(m.get("warm.retained_bytes"), m.get("warm.text_bytes")));
+        row(ids, "VmHWM of the in-process JVM, -Xmx2g (MB)", m -> kbToMb(m.get("warm.vm_hwm_kb")));
+        row(ids, "load warnings", m -> m.get("warm.warnings"));
+        for (Map.Entry<String, String> q : InProcess.QUERIES) {
+            String k = "warm." + q.getKey();
+            row(ids, "`" + q.getValue().replace("MID", "<middle step>") + "` (ms, rows)",
+                    m -> m.containsKey(k + "_error") ? "n/a" : fmt(m.get(k + "_ms")) + " (" + m.get(k + "_rows") + ")");
+        }
+        row(ids, "`peak` (ms)", m -> m.containsKey("warm.peak_error") ? "n/a" : fmt(m.get("warm.peak_ms")));
+        row(ids, "`timeline` (ms)", m -> m.containsKey("warm.timeline_error") ? "n/a" : fmt(m.get("warm.timeline_ms")));
+        row(ids, "Python reference: time (ms) / max RSS (MB)", m -> m.get("py.ms") == null ? "-"
+                : fmt(m.get("py.ms")) + " / " + kbToMb(m.get("py.rss_kb")));
+        md.append('\n');
+    }
+
+    private void row(List<String> ids, String label, Function<Map<String, String>, String> f) {
+        md.append("| ").append(label).append(" |");
+        for (String id : ids) {
+            String v = f.apply(r.get(id));
+            md.append(' ').append(v == null ? "-" : v).append(" |");
+        }
+        md.append('\n');
+    }
+
+    private void versusPython() {
+        md.append("### bufq against the Python reference parser (`bench/python/xla_buffers.py`), whole processes\n\n");
+        md.append("| input | values | text (MB) | bufq `-c summary` (ms) | bufq max RSS (MB) | Python (ms) | Python max RSS (MB) "
+                + "| time ratio | memory ratio |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (Harness.Input in : inputs) {
+            Map<String, String> m = r.get(in.id());
+            if (m == null || m.get("py.ms") == null) continue;
+            md.append("| ").append(in.label()).append(" | ").append(m.get("warm.values")).append(" | ")
+                    .append(mb(m.get("warm.text_bytes"))).append(" | ").append(fmt(m.get("cold.ms"))).append(" | ")
+                    .append(kbToMb(m.get("cold.rss_kb"))).append(" | ").append(fmt(m.get("py.ms"))).append(" | ")
+                    .append(kbToMb(m.get("py.rss_kb"))).append(" | ").append(times(m.get("py.ms"), m.get("cold.ms")))
+                    .append(" | ").append(times(m.get("py.rss_kb"), m.get("cold.rss_kb"))).append(" |\n");
+        }
+        md.append("\nThe issue quotes about 4 s and 320 MB for a public Python parser on a 28 MB dump; the reference "
+                + "above is the same kind of parser measured on this machine.\n\n");
+    }
+
+    private void targets() {
+        md.append("### Targets (issue 8)\n\n| target | measured | verdict |\n|---|---|---|\n");
+        String big = sizes.contains("1m") ? "1m" : sizes.get(sizes.size() - 1);
+        List<String> large = new ArrayList<>();
+        for (String f : List.of("four", "single")) if (r.containsKey(f + "-" + big)) large.add(f + "-" + big);
+        double minTp = Double.MAX_VALUE;
+        StringBuilder tp = new StringBuilder();
+        for (String id : large) {
+            double t = num(throughput(r.get(id)));
+            minTp = Math.min(minTp, t);
+            tp.append(id).append(' ').append(fmt1(t)).append(" MB/s; ");
+        }
+        target("load >= 150 MB/s in-process on large inputs", tp.toString(), minTp >= 150);
+        double maxLoad = 0;
+        StringBuilder ld = new StringBuilder();
+        for (String id : large) {
+            double t = num(r.get(id).get("warm.load_ms"));
+            maxLoad = Math.max(maxLoad, t);
+            ld.append(id).append(' ').append(fmt1(t / 1000)).append(" s; ");
+        }
+        target("a " + big.toUpperCase(Locale.ROOT) + "-value module loads in a few seconds (<= 5 s) in -Xmx2g", ld.toString(),
+                !large.isEmpty() && maxLoad <= 5000 && large.stream().noneMatch(id -> r.get(id).containsKey("warm.error")));
+        Map<String, String> m28 = r.get("four-28mb");
+        double cold28 = m28 == null ? Double.NaN : num(m28.get("cold.ms"));
+        target("`bufq -c summary` on the 28 MB module < 1 s, whole process", fmt1(cold28) + " ms", cold28 < 1000);
+        double live = 0, worst = 0;
+        String worstQ = "";
+        for (String id : large) {
+            live = Math.max(live, num(r.get(id).get("warm.q_live_mid_ms")));
+            for (Map.Entry<String, String> q : InProcess.QUERIES) {
+                double v = num(r.get(id).get("warm." + q.getKey() + "_ms"));
+                if (Double.isNaN(v) || v > worst) { worst = v; worstQ = id + " `" + q.getValue() + "`"; }
+                if (Double.isNaN(v)) break;
+            }
+        }
+        target("`live at` on " + big.toUpperCase(Locale.ROOT) + " values < 20 ms", fmt1(live) + " ms (worst input)", live < 20);
+        target("every query < 200 ms on " + big.toUpperCase(Locale.ROOT) + " values", "slowest " + fmt1(worst) + " ms: " + worstQ,
+                worst < 200);
+        double maxRatio = 0;
+        String worstIn = "";
+        for (Harness.Input in : inputs) {
+            Map<String, String> m = r.get(in.id());
+            double q = num(ratio(m.get("warm.retained_bytes"), m.get("warm.text_bytes")));
+            if (Double.isNaN(q) || q > maxRatio) { maxRatio = q; worstIn = in.id(); }
+        }
+        target("retained heap <= dump text size", "worst " + fmt2(maxRatio) + "x (" + worstIn + ")", maxRatio <= 1.0);
+        if (m28 != null && m28.get("py.ms") != null) {
+            double tr = num(m28.get("py.ms")) / num(m28.get("cold.ms"));
+            target("an order of magnitude faster than Python on the 28 MB module (whole process)", fmt1(tr) + "x", tr >= 10);
+        }
+        md.append('\n');
+    }
+
+    private void target(String what, String measured, boolean ok) {
+        md.append("| ").append(what).append(" | ").append(measured).append(" | ").append(ok ? "met" : "**not met**")
+                .append(" |\n");
+    }
+
+    private void errors() {
+        StringBuilder e = new StringBuilder();
+        for (Map.Entry<String, Map<String, String>> in : r.entrySet()) {
+            for (Map.Entry<String, String> kv : in.getValue().entrySet()) {
+                if (kv.getKey().endsWith("error") || kv.getKey().endsWith("first_warning")) {
+                    e.append("- ").append(in.getKey()).append(' ').append(kv.getKey()).append(": ").append(kv.getValue())
+                            .append('\n');
+                }
+            }
+        }
+        if (e.length() > 0) md.append("### Errors and skipped measurements\n\n").append(e).append('\n');
+    }
+
+    static String throughput(Map<String, String> m) {
+        double bytes = num(m.get("warm.text_bytes")), ms = num(m.get("warm.load_ms"));
+        return Double.isNaN(bytes) || Double.isNaN(ms) || ms == 0 ? null : fmt1(bytes / 1e6 / (ms / 1000));
+    }
+
+    static double num(String s) {
+        if (s == null) return Double.NaN;
+        try { return Double.parseDouble(s); } catch (NumberFormatException e) { return Double.NaN; }
+    }
+
+    static String mb(String bytes) { double b = num(bytes); return Double.isNaN(b) ? null : fmt1(b / 1e6); }
+    static String kbToMb(String kb) { double k = num(kb); return Double.isNaN(k) || k < 0 ? "-" : fmt1(k * 1024 / 1e6); }
+    static String ratio(String a, String b) { double x = num(a), y = num(b); return Double.isNaN(x / y) ? null : fmt2(x / y); }
+    static String times(String a, String b) { double x = num(a), y = num(b); return Double.isNaN(x / y) ? "-" : fmt1(x / y) + "x"; }
+    static String fmt(String s) { double v = num(s); return Double.isNaN(v) ? "-" : v < 10 ? fmt2(v) : fmt1(v); }
+    static String fmt1(double v) { return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.1f", v); }
+    static String fmt2(double v) { return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.2f", v); }
+}

@@ -1,0 +1,120 @@
+package bufq.analysis.diff;
+
+import bufq.table.Output;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The comparison of two compilations of one program. Immutable; {@link #outputs()} renders it as
+ * typed tables (summary, op_name changes, source-line changes, values only on one side).
+ *
+ * @param before    label of the first module (its handle, or {@code dir/handle} when handles clash)
+ * @param after     label of the second module
+ * @param options   the options it was computed with
+ * @param peakBefore the first module's peak
+ * @param peakAfter  the second module's peak
+ * @param summary   peak, allocation and per-kind totals; always the same measures in the same order
+ * @param byOpName  bytes live at each side's peak per framework op_name, changed groups only,
+ *                  largest |change| first
+ * @param bySource  the same per {@code source_file:source_line}
+ * @param unmatched values whose (op_name, source, shape, role) found no partner, largest first
+ * @param renamed   pairs of {@code unmatched} rows that differ only in op_name context (a hint, see
+ *                  {@link Renamed}); they stay in {@code unmatched}
+ */
+public record DiffResult(String before, String after, DiffOptions options, Peak peakBefore, Peak peakAfter,
+                         List<SummaryRow> summary, List<GroupChange> byOpName, List<GroupChange> bySource,
+                         List<Unmatched> unmatched, List<Renamed> renamed) {
+    public DiffResult {
+        summary = List.copyOf(summary);
+        byOpName = List.copyOf(byOpName);
+        bySource = List.copyOf(bySource);
+        unmatched = List.copyOf(unmatched);
+        renamed = List.copyOf(renamed);
+    }
+
+    /**
+     * One side's peak.
+     *
+     * @param time       the dump's peak step (or bufq's, when the dump printed none); -1 without a schedule
+     * @param steps      program points in the schedule
+     * @param claimed    the dump's own figure (last cumulative number), or null when it printed none
+     * @param recomputed logical bytes live at {@code time} ({@code Module.liveBytesAt}), or null
+     */
+    public record Peak(int time, int steps, Long claimed, Long recomputed) {
+        /** The dump's figure when printed, else the recomputation. */
+        public Long best() { return claimed != null ? claimed : recomputed; }
+    }
+
+    /** A summary measure on both sides; null where a side has no such figure. */
+    public record SummaryRow(String measure, Long before, Long after) {
+        public Long change() { return before == null || after == null ? null : after - before; }
+        /** Change as a fraction of {@code before}; null when undefined. */
+        public Double changeFraction() {
+            Long c = change();
+            return c == null || before == 0 ? null : (double) c / before;
+        }
+        public boolean same() { return Objects.equals(before, after); }
+    }
+
+    /** Bytes live at peak of one group on both sides, with how many values make them up. */
+    public record GroupChange(String group, long before, long after, int valuesBefore, int valuesAfter) {
+        public long change() { return after - before; }
+    }
+
+    public enum Where {
+        BEFORE, AFTER;
+        public String text() { return this == BEFORE ? "only before" : "only after"; }
+    }
+
+    /**
+     * {@code count} values of one key that found no partner on the other side.
+     *
+     * @param bytesEach logical size of one value (all share the shape)
+     * @param names     their names on their side, in schedule order
+     */
+    public record Unmatched(Where where, MatchKey key, int count, long bytesEach, List<String> names) {
+        public Unmatched {
+            names = List.copyOf(names);
+        }
+        public long bytes() { return bytesEach * count; }
+    }
+
+    /**
+     * An "only before" and an "only after" row with the same shape, role, source and count whose
+     * op_names end in the same primitive ({@code .../dot_general}): likely the same values under a
+     * new framework context, as when {@code jax.checkpoint} renames a backward pass. A hint only.
+     */
+    public record Renamed(Unmatched before, Unmatched after) {}
+
+    /** True when no difference was found: every summary measure equal, nothing changed or unmatched. */
+    public boolean identical() {
+        return summary.stream().allMatch(SummaryRow::same) && byOpName.isEmpty() && bySource.isEmpty()
+                && unmatched.isEmpty();
+    }
+
+    /**
+     * Change of the peak: the difference of the dumps' own peak figures when both print one,
+     * otherwise of bufq's recomputations; 0 when a side has neither (see {@link #peakKnown()}).
+     */
+    public long peakChange() {
+        if (peakBefore.claimed() != null && peakAfter.claimed() != null) return peakAfter.claimed() - peakBefore.claimed();
+        if (peakBefore.recomputed() != null && peakAfter.recomputed() != null)
+            return peakAfter.recomputed() - peakBefore.recomputed();
+        return 0;
+    }
+
+    /** Both sides have a peak figure (claimed or recomputed from live ranges). */
+    public boolean peakKnown() {
+        return peakBefore.claimed() != null && peakAfter.claimed() != null
+                || peakBefore.recomputed() != null && peakAfter.recomputed() != null;
+    }
+
+    /**
+     * The report as typed tables: summary, by op_name, by source line, values only on one side,
+     * and the likely renamed among those.
+     */
+    public List<Output> outputs() {
+        return DiffTables.render(this);
+    }
+}

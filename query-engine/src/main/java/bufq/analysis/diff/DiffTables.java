@@ -1,0 +1,122 @@
+package bufq.analysis.diff;
+
+import bufq.analysis.diff.DiffResult.GroupChange;
+import bufq.analysis.diff.DiffResult.Peak;
+import bufq.analysis.diff.DiffResult.SummaryRow;
+import bufq.analysis.diff.DiffResult.Unmatched;
+import bufq.table.ColumnType;
+import bufq.table.Output;
+import bufq.table.Table;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Renders a {@link DiffResult} as typed tables. Pure: the same result gives the same tables. */
+final class DiffTables {
+    /** Names shown per row of the one-side table; the rest is counted. */
+    static final int NAMES_SHOWN = 4;
+
+    private DiffTables() {}
+
+    static List<Output> render(DiffResult r) {
+        int limit = r.options().limit();
+        String scope = r.options().atPeak() ? " (values live at peak)" : "";
+        return List.of(summary(r, scope),
+                groups("live at peak by op_name", "op_name", r.byOpName(), limit),
+                groups("live at peak by source line", "source", r.bySource(), limit),
+                unmatched(r, scope, limit), renamed(r, scope, limit));
+    }
+
+    static Table summary(DiffResult r, String scope) {
+        Table.Builder t = Table.builder().title("summary: " + r.before() + " -> " + r.after() + scope)
+                .column("measure", ColumnType.STRING).column("before", ColumnType.BYTES)
+                .column("after", ColumnType.BYTES).column("change", ColumnType.BYTES)
+                .column("change %", ColumnType.PERCENT);
+        for (SummaryRow s : r.summary()) t.row(s.measure(), s.before(), s.after(), s.change(), s.changeFraction());
+        t.note("peak at step " + step(r.peakBefore()) + " before, " + step(r.peakAfter()) + " after");
+        Peak b = r.peakBefore(), a = r.peakAfter();
+        if (!r.peakKnown()) {
+            String who = b.recomputed() == null && a.recomputed() == null ? "neither dump has"
+                    : (b.recomputed() == null ? "before" : "after") + " has no";
+            t.note("peak change unknown: " + who + " live ranges");
+        } else if (b.claimed() != null && a.claimed() != null) {
+            t.note("peak change " + signed(r.peakChange()) + " bytes (difference of the dumps' own peak figures)");
+        } else {
+            t.note("peak change " + signed(r.peakChange()) + " bytes (recomputed; "
+                    + (b.claimed() == null && a.claimed() == null ? "neither dump prints" : "only one dump prints")
+                    + " a peak figure)");
+        }
+        mismatchNote(t, "before", b);
+        mismatchNote(t, "after", a);
+        if (r.identical()) t.note("no differences");
+        return t.build();
+    }
+
+    /** Says so when a dump's own peak figure differs from the recomputation instead of hiding it. */
+    private static void mismatchNote(Table.Builder t, String side, Peak p) {
+        if (p.claimed() != null && p.recomputed() != null && !p.claimed().equals(p.recomputed()))
+            t.note(side + ": the dump claims " + p.claimed() + " bytes at its peak, bufq recomputes " + p.recomputed()
+                    + " (old-style peak lists may repeat names)");
+    }
+
+    private static String step(Peak p) {
+        return p.time() < 0 ? "? (no schedule)" : p.time() + " of " + p.steps();
+    }
+
+    private static String signed(long v) { return v > 0 ? "+" + v : Long.toString(v); }
+
+    static Table groups(String title, String keyColumn, List<GroupChange> rows, int limit) {
+        Table.Builder t = Table.builder().title(title)
+                .column(keyColumn, ColumnType.STRING).column("before", ColumnType.BYTES)
+                .column("after", ColumnType.BYTES).column("change", ColumnType.BYTES)
+                .column("change %", ColumnType.PERCENT).column("values before", ColumnType.INT)
+                .column("values after", ColumnType.INT);
+        boolean none = false;
+        for (GroupChange g : rows) {
+            t.row(g.group(), g.before(), g.after(), g.change(), g.before() == 0 ? null : (double) g.change() / g.before(),
+                    (long) g.valuesBefore(), (long) g.valuesAfter());
+            none |= Side.NONE.equals(g.group());
+        }
+        if (rows.isEmpty()) t.note("no differences");
+        if (none) t.note(Side.NONE + ": values whose defining instruction carries no " + keyColumn);
+        return limit(t.build(), limit);
+    }
+
+    static Table unmatched(DiffResult r, String scope, int limit) {
+        Table.Builder t = Table.builder().title("values only on one side" + scope)
+                .column("side", ColumnType.STRING).column("bytes", ColumnType.BYTES).column("count", ColumnType.INT)
+                .column("shape", ColumnType.STRING).column("role", ColumnType.STRING)
+                .column("op_name", ColumnType.STRING).column("source", ColumnType.STRING)
+                .column("values", ColumnType.LIST);
+        for (Unmatched u : r.unmatched()) {
+            List<Object> names = new ArrayList<>(u.names().subList(0, Math.min(NAMES_SHOWN, u.names().size())));
+            if (u.names().size() > NAMES_SHOWN) names.add("+" + (u.names().size() - NAMES_SHOWN) + " more");
+            t.row(u.where().text(), u.bytes(), (long) u.count(), u.key().shape(), u.key().role().word(),
+                    u.key().opGroup(), u.key().source(), names);
+        }
+        if (r.unmatched().isEmpty()) t.note("every value has a partner with the same op_name, source, shape and role");
+        else t.note("values match on (op_name, source, shape, role); equal keys pair up in schedule order");
+        return limit(t.build(), limit);
+    }
+
+    static Table renamed(DiffResult r, String scope, int limit) {
+        Table.Builder t = Table.builder().title("only on one side, likely renamed" + scope)
+                .column("bytes", ColumnType.BYTES).column("count", ColumnType.INT)
+                .column("shape", ColumnType.STRING).column("role", ColumnType.STRING)
+                .column("op_name before", ColumnType.STRING).column("op_name after", ColumnType.STRING);
+        for (DiffResult.Renamed p : r.renamed())
+            t.row(p.before().bytes(), (long) p.before().count(), p.before().key().shape(), p.before().key().role().word(),
+                    p.before().key().opGroup(), p.after().key().opGroup());
+        if (r.renamed().isEmpty()) t.note("no one-side values differ only in op_name context");
+        else t.note("a hint: rows above with equal shape, role, source and count whose op_names end alike");
+        return limit(t.build(), limit);
+    }
+
+    /** The first {@code max} rows, with a note saying how many were left out. */
+    static Table limit(Table t, int max) {
+        if (max < 0 || t.size() <= max) return t;
+        int more = t.size() - max;
+        Table cut = new Table(t.title(), t.columns(), t.rows().subList(0, max), t.notes());
+        return cut.withNote(more + " more row" + (more == 1 ? "" : "s") + " (raise the diff limit to see them)");
+    }
+}

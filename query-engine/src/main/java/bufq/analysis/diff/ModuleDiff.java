@@ -1,0 +1,224 @@
+package bufq.analysis.diff;
+
+import bufq.analysis.diff.DiffResult.GroupChange;
+import bufq.analysis.diff.DiffResult.Peak;
+import bufq.analysis.diff.DiffResult.Renamed;
+import bufq.analysis.diff.DiffResult.SummaryRow;
+import bufq.analysis.diff.DiffResult.Unmatched;
+import bufq.analysis.diff.DiffResult.Where;
+import bufq.model.BufferAllocation;
+import bufq.model.HloValue;
+import bufq.model.Module;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+/**
+ * Compares two compilations of one program (a flag, a jaxlib upgrade, a code change): peaks and
+ * totals, bytes live at peak per op_name and per source line, and values present on one side only.
+ *
+ * <p>Instruction names differ between compilations, so values are matched on what survives:
+ * (op_name, source line, shape, role) as a multiset key, pairing equal keys in schedule order.
+ */
+public final class ModuleDiff {
+    /** Allocation kinds ({@link BufferAllocation#kind()}) folded into the summary's rows, in row order. */
+    private static final Map<String, String> KIND_ROWS = new LinkedHashMap<>();
+    static {
+        KIND_ROWS.put("parameter", "parameters");
+        KIND_ROWS.put("parameter-live-out", "parameters");
+        KIND_ROWS.put("output", "outputs");
+        KIND_ROWS.put("live-out", "outputs");
+        KIND_ROWS.put("temp", "temps");
+        KIND_ROWS.put("constant", "constants");
+        KIND_ROWS.put("thread-local", "thread-local");
+    }
+
+    private ModuleDiff() {}
+
+    public static DiffResult compare(Module before, Module after) {
+        return compare(before, after, DiffOptions.DEFAULT);
+    }
+
+    public static DiffResult compare(Module before, Module after, DiffOptions options) {
+        Objects.requireNonNull(options, "options");
+        String[] labels = labels(before, after);
+        Side b = new Side(before, options.atPeak());
+        Side a = new Side(after, options.atPeak());
+        List<Unmatched> unmatched = unmatched(b, a);
+        return new DiffResult(labels[0], labels[1], options, peak(b), peak(a), summary(b, a, options.atPeak()),
+                groups(b, a, f -> f.key().opGroup()), groups(b, a, f -> f.key().source()), unmatched, renamed(unmatched));
+    }
+
+    private static Peak peak(Side s) {
+        return new Peak(s.peakTime, s.module.steps(), s.claimedPeak, s.recomputedPeak);
+    }
+
+    /** Handles, or {@code dir/handle} when both modules share a handle (the same program twice). */
+    private static String[] labels(Module before, Module after) {
+        String hb = before.handle(), ha = after.handle();
+        if (!Objects.equals(hb, ha)) return new String[] {hb, ha};
+        String db = dirOf(before), da = dirOf(after);
+        if (db == null || da == null || db.equals(da)) return new String[] {hb, ha};
+        return new String[] {db + "/" + hb, da + "/" + ha};
+    }
+
+    private static String dirOf(Module m) {
+        if (m.info().files().isEmpty()) return null;
+        Path parent = Path.of(m.info().files().get(0)).getParent();
+        return parent == null || parent.getFileName() == null ? null : parent.getFileName().toString();
+    }
+
+    // ---- summary
+
+    private static List<SummaryRow> summary(Side b, Side a, boolean atPeak) {
+        List<SummaryRow> rows = new ArrayList<>();
+        rows.add(new SummaryRow("peak, dump's claim", b.claimedPeak, a.claimedPeak));
+        rows.add(new SummaryRow("peak, recomputed", b.recomputedPeak, a.recomputedPeak));
+        TreeSet<Integer> colors = new TreeSet<>(b.module.colors());
+        colors.addAll(a.module.colors());
+        for (int c : colors) {
+            rows.add(new SummaryRow("peak, colour " + c, peakOfColor(b, c), peakOfColor(a, c)));
+        }
+        for (int c : colors) {
+            rows.add(new SummaryRow("allocated, colour " + c, allocatedOfColor(b.module, c), allocatedOfColor(a.module, c)));
+        }
+        rows.add(new SummaryRow("allocated, total", b.module.totalBytes(), a.module.totalBytes()));
+        Map<String, Long> kb = byKind(b, atPeak), ka = byKind(a, atPeak);
+        for (String row : List.copyOf(new LinkedHashSet<>(KIND_ROWS.values()))) {
+            String measure = atPeak ? row + ", live at peak" : row + ", allocated";
+            rows.add(new SummaryRow(measure, kb.getOrDefault(row, 0L), ka.getOrDefault(row, 0L)));
+        }
+        return rows;
+    }
+
+    private static Long peakOfColor(Side s, int color) {
+        if (s.recomputedPeak == null) return null;
+        long sum = 0;
+        for (Side.Fact f : s.atPeak) if (f.value().color() == color) sum = Math.addExact(sum, f.bytes());
+        return sum;
+    }
+
+    private static long allocatedOfColor(Module m, int color) {
+        long sum = 0;
+        for (BufferAllocation al : m.allocations()) if (al.color() == color) sum = Math.addExact(sum, al.size());
+        return sum;
+    }
+
+    /** Allocation bytes per summary row, or under {@code atPeak} logical bytes live at peak per row. */
+    private static Map<String, Long> byKind(Side s, boolean atPeak) {
+        Map<String, Long> out = new TreeMap<>();
+        if (atPeak) {
+            for (Side.Fact f : s.atPeak) out.merge(KIND_ROWS.getOrDefault(f.allocationKind(), "temps"), f.bytes(), Math::addExact);
+        } else {
+            for (BufferAllocation al : s.module.allocations())
+                out.merge(KIND_ROWS.getOrDefault(al.kind(), "temps"), al.size(), Math::addExact);
+        }
+        return out;
+    }
+
+    // ---- bytes live at peak per group
+
+    private static List<GroupChange> groups(Side b, Side a, Function<Side.Fact, String> key) {
+        Map<String, long[]> acc = new TreeMap<>(); // group -> {bytesBefore, bytesAfter, nBefore, nAfter}
+        for (Side.Fact f : b.atPeak) add(acc.computeIfAbsent(key.apply(f), k -> new long[4]), 0, f.bytes());
+        for (Side.Fact f : a.atPeak) add(acc.computeIfAbsent(key.apply(f), k -> new long[4]), 1, f.bytes());
+        List<GroupChange> out = new ArrayList<>();
+        acc.forEach((g, v) -> {
+            if (v[0] != v[1]) out.add(new GroupChange(g, v[0], v[1], (int) v[2], (int) v[3]));
+        });
+        out.sort(Comparator.comparingLong((GroupChange g) -> -Math.abs(g.change())).thenComparing(GroupChange::group));
+        return out;
+    }
+
+    private static void add(long[] cell, int side, long bytes) {
+        cell[side] = Math.addExact(cell[side], bytes);
+        cell[side + 2]++;
+    }
+
+    // ---- values on one side only
+
+    private static List<Unmatched> unmatched(Side b, Side a) {
+        Map<MatchKey, List<HloValue>> kb = byKey(b.selected), ka = byKey(a.selected);
+        TreeSet<MatchKey> keys = new TreeSet<>(kb.keySet());
+        keys.addAll(ka.keySet());
+        List<Unmatched> out = new ArrayList<>();
+        for (MatchKey k : keys) {
+            List<HloValue> vb = kb.getOrDefault(k, List.of()), va = ka.getOrDefault(k, List.of());
+            int paired = Math.min(vb.size(), va.size());
+            leftover(out, Where.BEFORE, k, vb.subList(paired, vb.size()));
+            leftover(out, Where.AFTER, k, va.subList(paired, va.size()));
+        }
+        out.sort(Comparator.comparingLong((Unmatched u) -> -u.bytes()).thenComparing(Unmatched::where)
+                .thenComparing(Unmatched::key));
+        return out;
+    }
+
+    private static Map<MatchKey, List<HloValue>> byKey(List<Side.Fact> facts) {
+        Map<MatchKey, List<HloValue>> m = new LinkedHashMap<>();
+        for (Side.Fact f : facts) m.computeIfAbsent(f.key(), k -> new ArrayList<>()).add(f.value());
+        return m;
+    }
+
+    private static void leftover(List<Unmatched> out, Where where, MatchKey k, List<HloValue> values) {
+        if (values.isEmpty()) return;
+        List<String> names = new ArrayList<>(values.size());
+        for (HloValue v : values) names.add(v.label());
+        HloValue first = values.get(0);
+        out.add(new Unmatched(where, k, values.size(), first.shape() == null ? 0 : first.logicalSize(), names));
+    }
+
+    /**
+     * Pairs leftovers that differ only in op_name context, largest first, each row used once; among
+     * several candidates the closest op_name (edit distance) wins.
+     */
+    static List<Renamed> renamed(List<Unmatched> unmatched) {
+        List<Unmatched> after = new ArrayList<>();
+        for (Unmatched u : unmatched) if (u.where() == Where.AFTER) after.add(u);
+        List<Renamed> out = new ArrayList<>();
+        for (Unmatched u : unmatched) {
+            if (u.where() != Where.BEFORE) continue;
+            MatchKey kb = u.key();
+            int best = -1, bestDistance = Integer.MAX_VALUE;
+            for (int i = 0; i < after.size(); i++) {
+                Unmatched v = after.get(i);
+                MatchKey ka = v.key();
+                if (u.count() != v.count() || !kb.shape().equals(ka.shape()) || kb.role() != ka.role()
+                        || !kb.source().equals(ka.source()) || !primitive(kb.opGroup()).equals(primitive(ka.opGroup())))
+                    continue;
+                int d = distance(kb.opGroup(), ka.opGroup());
+                if (d < bestDistance) { best = i; bestDistance = d; }
+            }
+            if (best >= 0) out.add(new Renamed(u, after.remove(best)));
+        }
+        return out;
+    }
+
+    /** Levenshtein distance; op_names are short (tens of characters). */
+    static int distance(String a, String b) {
+        int[] prev = new int[b.length() + 1], cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) prev[j] = j;
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
+            }
+            int[] t = prev; prev = cur; cur = t;
+        }
+        return prev[b.length()];
+    }
+
+    /** The last path part of an op_name ({@code jit(step)/jvp()/div} gives {@code div}). */
+    static String primitive(String opName) {
+        return opName.substring(opName.lastIndexOf('/') + 1);
+    }
+}

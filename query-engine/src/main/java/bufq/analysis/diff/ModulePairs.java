@@ -1,0 +1,62 @@
+package bufq.analysis.diff;
+
+import bufq.model.Module;
+import bufq.table.ColumnType;
+import bufq.table.Table;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Pairs the modules of two dumps (two dump directories, say) for {@link ModuleDiff}: module numbers
+ * change between runs, program names do not. Equal names pair in the order given (module number
+ * order, as the loader returns them); a single module on each side pairs whatever its name.
+ */
+public final class ModulePairs {
+    private ModulePairs() {}
+
+    public record Pair(Module before, Module after) {}
+
+    /** @param onlyBefore modules with no partner after; {@code onlyAfter} the reverse */
+    public record Result(List<Pair> pairs, List<Module> onlyBefore, List<Module> onlyAfter) {
+        public Result {
+            pairs = List.copyOf(pairs);
+            onlyBefore = List.copyOf(onlyBefore);
+            onlyAfter = List.copyOf(onlyAfter);
+        }
+
+        /** Modules without a partner, as a table ({@code side, module, files}); empty when all paired. */
+        public Table unpairedTable() {
+            Table.Builder t = Table.builder().title("modules only on one side")
+                    .column("side", ColumnType.STRING).column("module", ColumnType.STRING)
+                    .column("number", ColumnType.INT);
+            for (Module m : onlyBefore) t.row("only before", m.info().name(), (long) m.info().number());
+            for (Module m : onlyAfter) t.row("only after", m.info().name(), (long) m.info().number());
+            return t.build();
+        }
+    }
+
+    public static Result pair(List<Module> before, List<Module> after) {
+        if (before.size() == 1 && after.size() == 1) return new Result(List.of(new Pair(before.get(0), after.get(0))),
+                List.of(), List.of());
+        Map<String, Deque<Module>> waiting = new LinkedHashMap<>();
+        for (Module m : after) waiting.computeIfAbsent(m.info().name(), k -> new ArrayDeque<>()).add(m);
+        List<Pair> pairs = new ArrayList<>();
+        List<Module> onlyBefore = new ArrayList<>();
+        for (Module m : before) {
+            Deque<Module> q = waiting.get(m.info().name());
+            if (q == null || q.isEmpty()) onlyBefore.add(m);
+            else pairs.add(new Pair(m, q.poll()));
+        }
+        List<Module> onlyAfter = new ArrayList<>();
+        for (Module m : after) {
+            Deque<Module> q = waiting.get(m.info().name());
+            if (q.contains(m)) onlyAfter.add(m);
+        }
+        return new Result(pairs, onlyBefore, onlyAfter);
+    }
+}

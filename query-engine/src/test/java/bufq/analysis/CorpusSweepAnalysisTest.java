@@ -1,0 +1,103 @@
+package bufq.analysis;
+
+import bufq.dump.DumpLoader;
+import bufq.dump.ModuleSource;
+import bufq.model.Module;
+import bufq.model.TilingModel;
+import bufq.table.Output;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** Every analysis on every module of the corpus and the examples: no exception, and check finds no errors. */
+class CorpusSweepAnalysisTest {
+    static Path root() { return Paths.get(System.getProperty("bufq.root", ".")); }
+
+    static List<Path> dumps() {
+        List<Path> paths = new ArrayList<>();
+        Path corpus = root().resolve("../shared/corpus").normalize();
+        assumeTrue(Files.isDirectory(corpus), "corpus not found at " + corpus);
+        paths.add(corpus);
+        Path mlp = root().resolve("examples/jax-mlp");
+        if (Files.isDirectory(mlp)) paths.add(mlp);
+        // Seeds are single files with names the directory scan does not take for dumps: one by one.
+        try (var seeds = Files.list(root().resolve("examples/seeds"))) {
+            seeds.filter(f -> f.toString().endsWith(".txt")).sorted().forEach(paths::add);
+        } catch (java.io.IOException e) {
+            // no seeds in this checkout
+        }
+        return paths;
+    }
+
+    @Test
+    void everyAnalysisRunsOnEveryModuleAndCheckIsClean() throws Exception {
+        List<String> errors = new ArrayList<>();
+        int modules = 0, trees = 0, notes = 0;
+        for (Path p : dumps()) {
+            for (ModuleSource src : DumpLoader.discover(List.of(p))) {
+                Module m = src.load();
+                modules++;
+                String where = src.files().get(0).toString();
+                try {
+                    runAll(m);
+                } catch (RuntimeException e) {
+                    errors.add(where + ": " + e);
+                    e.printStackTrace();
+                }
+                // The dump does not say which computation an instruction sits in, so a rebuilt tree
+                // cannot nest while bodies: compare only where the dump's tree is no deeper.
+                if (m.info().stackTrace() != null && depth(m.info().stackTrace()) <= depth(StackTree.rebuild(m))) {
+                    trees++;
+                    var rebuilt = StackTree.rebuild(m);
+                    String ours = StackTree.render(rebuilt, rebuilt.total())
+                            .replace(" " + rebuilt.label() + " (", " " + m.info().stackTrace().label() + " (");
+                    String theirs = StackTree.text(m);
+                    if (!ours.equals(theirs)) errors.add(where + ": rebuilt stack tree differs:\n" + ours + "\nvs\n" + theirs);
+                }
+                CheckReport r = Analyses.check(m, TilingModel.TPU, List.of());
+                for (Finding f : r.findings())
+                    if (f.severity() == Severity.ERROR) errors.add(where + ": " + f);
+                    else notes++;
+            }
+        }
+        System.out.println("swept " + modules + " modules, " + trees + " stack trees rebuilt, " + notes
+                + " check warnings/notes");
+        assertTrue(modules >= 70, "expected the whole corpus, swept " + modules);
+        assertTrue(trees >= 20, "expected most new-style stack trees to be comparable, got " + trees);
+        assertEquals(List.of(), errors);
+    }
+
+    static int depth(bufq.model.StackTraceNode n) {
+        int d = 0;
+        for (var c : n.children()) d = Math.max(d, depth(c));
+        return d + 1;
+    }
+
+    static void runAll(Module m) {
+        List<Output> out = new ArrayList<>();
+        out.addAll(Analyses.peak(m, OptionalInt.empty(), Analyses.DEFAULT_SMALL_THRESHOLD, TilingModel.TPU));
+        for (int c : m.colors()) out.addAll(Analyses.peak(m, OptionalInt.of(c), 0, TilingModel.NONE));
+        out.addAll(Analyses.timeline(m, OptionalInt.empty(), 100));
+        ChartsTest.parseUnchecked(Analyses.timelineSvg(m, OptionalInt.empty()));
+        ChartsTest.parseUnchecked(Analyses.timelineHtml(m, OptionalInt.empty()));
+        for (var a : m.allocations()) {
+            out.addAll(Analyses.allocationMap(m, a.index(), 80));
+            if (a.index() < 5) {
+                ChartsTest.parseUnchecked(Analyses.allocationMapSvg(m, a.index()));
+                ChartsTest.parseUnchecked(Analyses.allocationMapHtml(m, a.index()));
+            }
+        }
+        out.addAll(Analyses.padding(m, TilingModel.TPU));
+        out.addAll(Analyses.fragmentation(m));
+        for (BlameBy by : BlameBy.values()) out.addAll(Analyses.blame(m, by, 0));
+    }
+}

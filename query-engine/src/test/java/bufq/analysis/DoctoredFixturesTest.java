@@ -1,0 +1,72 @@
+package bufq.analysis;
+
+import bufq.dump.DumpLoader;
+import bufq.model.Module;
+import bufq.model.TilingModel;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code analysis/clean.txt} is a small real-format dump that passes every check; each other fixture
+ * changes one line of it so that exactly the check it is named after reports an error.
+ */
+class DoctoredFixturesTest {
+    static Module load(String name) throws Exception {
+        try (InputStream in = DoctoredFixturesTest.class.getResourceAsStream("/analysis/" + name + ".txt")) {
+            if (in == null) throw new IOException("missing fixture analysis/" + name + ".txt");
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            return DumpLoader.loadText("module_0000.jit_" + name.replace('-', '_')
+                    + ".cpu_after_optimizations-buffer-assignment.txt", text);
+        }
+    }
+
+    @Test
+    void cleanFixtureHasNoErrorsOrWarnings() throws Exception {
+        Module m = load("clean");
+        CheckReport r = Analyses.check(m, TilingModel.TPU, List.of());
+        assertFalse(r.hasErrors(), r.findings().toString());
+        assertEquals(0, r.count(Severity.WARN), r.findings().toString());
+        // The claim (step 4) is XLA's quirky moment, not the first maximum (step 3): a note, no error.
+        assertEquals(1, r.of("peak-claim").size(), r.findings().toString());
+        assertEquals(Severity.INFO, r.of("peak-claim").get(0).severity());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"overlap", "outside-allocation", "padded-size", "orphan-live-range", "total-bytes", "peak-claim"})
+    void eachDoctoredFixtureTripsItsCheckOnly(String check) throws Exception {
+        CheckReport r = Analyses.check(load(check), TilingModel.TPU, List.of());
+        assertTrue(r.hasErrors(), check + ": " + r.findings());
+        for (Finding f : r.findings()) {
+            if (f.severity() == Severity.ERROR) assertEquals(check, f.check(), "unexpected error: " + f);
+        }
+        assertFalse(r.of(check).isEmpty());
+    }
+
+    @Test
+    void overlapNamesBothValuesAndSteps() throws Exception {
+        List<Finding> f = Analyses.check(load("overlap"), null, List.of()).of("overlap");
+        // neg.3 now at [512,1536) shares bytes with exp.2 (steps 2-3) and add.4 (steps 3-4).
+        assertEquals(2, f.size(), f.toString());
+        String first = f.get(0).subject() + " " + f.get(0).message(), second = f.get(1).subject() + " " + f.get(1).message();
+        assertTrue(first.startsWith("neg.3 ") && first.contains("exp.2") && first.endsWith("at steps 2-3"), first);
+        assertTrue(second.startsWith("add.4 ") && second.contains("neg.3") && second.endsWith("at steps 3-4"), second);
+    }
+
+    @Test
+    void everyAnalysisRunsOnTheFixtures() throws Exception {
+        for (String n : List.of("clean", "overlap", "outside-allocation", "padded-size", "orphan-live-range",
+                "total-bytes", "peak-claim")) {
+            CorpusSweepAnalysisTest.runAll(load(n));
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package bufq.analysis;
+
+import bufq.model.Module;
+import bufq.model.TilingModel;
+import bufq.table.Output;
+import bufq.table.TextBlock;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Degenerate modules: every analysis still answers, and user mistakes are one-line errors. */
+class EdgeCasesTest {
+    static List<Module> odd() {
+        return List.of(
+                new TestModules.Builder("empty").build(),
+                new TestModules.Builder("no-values").steps("a", "b").alloc(0, 0, 0, "temp").build(),
+                new TestModules.Builder("zero-sized").steps("a").alloc(0, 0, 0, "temp")
+                        .value("t", 0, 0, 0, "token[]", "0-1").build(),
+                new TestModules.Builder("unranged").alloc(0, 64, 0, "thread-local").value("x", 0, 0, 64, "f32[16]", null).build(),
+                new TestModules.Builder("odd <names> & \"quotes\"").steps("a<b>&\"c\"", "]]>").alloc(0, 64, 0, "temp")
+                        .value("a<b>&\"c\"", 0, 0, 32, "f32[8]", "0-1").value("]]>", 0, 32, 32, "f32[8]", "1-2")
+                        .instruction("]]>", "f32[8]", "add", "jit(f)/</script>", "x.py", 1).build());
+    }
+
+    @Test
+    void everyAnalysisAnswersOnDegenerateModules() throws Exception {
+        for (Module m : odd()) {
+            List<Output> out = new ArrayList<>();
+            out.addAll(Analyses.peak(m, OptionalInt.empty(), 16, TilingModel.TPU));
+            out.addAll(Analyses.timeline(m, OptionalInt.empty(), 40));
+            out.addAll(Analyses.padding(m, null));
+            out.addAll(Analyses.fragmentation(m));
+            for (BlameBy by : BlameBy.values()) out.addAll(Analyses.blame(m, by, 2));
+            for (var a : m.allocations()) {
+                out.addAll(Analyses.allocationMap(m, a.index(), 40));
+                ChartsTest.parse(Analyses.allocationMapSvg(m, a.index()));
+                ChartsTest.parse(Analyses.allocationMapHtml(m, a.index()));
+            }
+            ChartsTest.parse(Analyses.timelineSvg(m, OptionalInt.empty()));
+            ChartsTest.parse(Analyses.timelineHtml(m, OptionalInt.empty()));
+            Analyses.check(m, null, List.of());
+            assertTrue(out.size() > 5, m.handle());
+        }
+    }
+
+    @Test
+    void scriptTextCannotBreakOutOfTheHtml() throws Exception {
+        Module m = odd().get(4);
+        String html = Analyses.timelineHtml(m, OptionalInt.empty());
+        ChartsTest.parse(html);
+        String script = html.substring(html.indexOf("//<![CDATA["), html.indexOf("//]]>"));
+        assertTrue(!script.contains("]]>") && !script.contains("</script"), script);
+    }
+
+    @Test
+    void unknownColorAndAllocationAreOneLineErrors() {
+        Module m = TestModules.unstack();
+        var e = assertThrows(IllegalArgumentException.class, () -> Analyses.peak(m, OptionalInt.of(3), 0, null));
+        assertEquals("no color 3 in jit__unstack (colors: 0)", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Analyses.timelineSvg(m, OptionalInt.of(9)));
+        var a = assertThrows(IllegalArgumentException.class, () -> Analyses.allocationMap(m, 99, 80));
+        assertEquals("no allocation 99 in jit__unstack (allocations 0..6)", a.getMessage());
+    }
+
+    @Test
+    void narrowWidthStillDrawsAChart() {
+        String t = ((TextBlock) Analyses.timeline(ChartsTest.ramp(), OptionalInt.empty(), 5).get(0)).text();
+        assertTrue(t.contains("▲"), t);
+    }
+}

@@ -1,0 +1,59 @@
+package bufq.analysis;
+
+import bufq.dump.DumpLoader;
+import bufq.model.Module;
+import bufq.table.Table;
+import bufq.table.TextBlock;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.OptionalInt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Goldens of the terminal charts on the real jax-mlp example shipped in {@code examples/}. */
+class ExampleChartsTest {
+    static Module mlp() throws Exception {
+        Path p = Paths.get(System.getProperty("bufq.root", "."), "examples", "jax-mlp");
+        return DumpLoader.load(List.of(p)).get(0);
+    }
+
+    @Test
+    void timelineAt80Columns() throws Exception {
+        String t = ((TextBlock) Analyses.timeline(mlp(), OptionalInt.empty(), 80).get(0)).text();
+        Golden.check("timeline-jax-mlp-80.txt", t);
+        for (String line : t.split("\n")) {
+            if (!line.startsWith("live bytes")) assertTrue(line.codePointCount(0, line.length()) <= 80, line);
+        }
+    }
+
+    @Test
+    void mapOfTheTempAllocationAt80Columns() throws Exception {
+        Module m = mlp();
+        int temp = m.allocations().stream().filter(a -> a.preallocatedTemp()).findFirst().orElseThrow().index();
+        var out = Analyses.allocationMap(m, temp, 80);
+        Golden.check("map-jax-mlp-temp-80.txt", ((TextBlock) out.get(0)).text());
+        Table legend = (Table) out.get(1);
+        assertEquals(m.valuesIn(temp).size(), legend.size());
+    }
+
+    @Test
+    void peakAndBlameOnTheExample() throws Exception {
+        Module m = mlp();
+        Table s = (Table) Analyses.peak(m, OptionalInt.empty(), Analyses.DEFAULT_SMALL_THRESHOLD, null).get(0);
+        // Two steps hold the same most bytes; XLA printed the later, bufq reports the first and says so.
+        assertEquals(19L, s.cell(0, s.columnIndex("peak_time")));
+        assertEquals(20L, s.cell(0, s.columnIndex("claimed_time")));
+        assertEquals(s.cell(0, s.columnIndex("peak_bytes")), s.cell(0, s.columnIndex("claimed_bytes")));
+        assertTrue(String.join(" ", s.notes()).contains("holds as many bytes as bufq's first maximum, step 19"));
+        Table blame = (Table) Analyses.blame(m, BlameBy.OP_NAME, 0).get(0);
+        // wrapped_copy.1 has no op_name: blamed on its own name, as XLA's tree does.
+        int row = -1;
+        for (int i = 0; i < blame.size(); i++) if ("wrapped_copy.1".equals(blame.cell(i, 1))) row = i;
+        assertTrue(row >= 0, blame.rows().toString());
+        assertEquals(16L << 20, blame.cell(row, 2));
+    }
+}

@@ -1,0 +1,94 @@
+package bufq.analysis.diff;
+
+import bufq.analysis.diff.DiffResult.GroupChange;
+import bufq.analysis.diff.DiffResult.Unmatched;
+import bufq.analysis.diff.DiffResult.Where;
+import bufq.dump.DumpLoader;
+import bufq.model.HloInstruction;
+import bufq.model.HloValue;
+import bufq.model.Module;
+import bufq.table.Output;
+import bufq.table.Table;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Every module of the corpus, every era: diffed against a copy with every instruction renamed it
+ * is identical (nothing may depend on names), and diffed against its neighbour the parts add up.
+ */
+class CorpusDiffSweepTest {
+    private static final Path CORPUS = Path.of(System.getProperty("bufq.root", "."), "..", "shared", "corpus").normalize();
+
+    @TestFactory
+    Stream<DynamicTest> everyModuleDiffsCleanly() throws Exception {
+        assumeTrue(Files.isDirectory(CORPUS), "corpus not found at " + CORPUS);
+        List<Module> modules = DumpLoader.load(List.of(CORPUS));
+        assertTrue(modules.size() > 10, "corpus holds " + modules.size() + " modules");
+        List<DynamicTest> tests = new ArrayList<>();
+        for (int i = 0; i < modules.size(); i++) {
+            Module m = modules.get(i), next = modules.get((i + 1) % modules.size());
+            String name = CORPUS.relativize(Path.of(m.info().files().get(0))).toString();
+            tests.add(DynamicTest.dynamicTest(name, () -> check(m, next)));
+        }
+        return tests.stream();
+    }
+
+    private static void check(Module m, Module other) {
+        for (boolean atPeak : new boolean[] {false, true}) {
+            DiffOptions o = new DiffOptions(atPeak, -1);
+            DiffResult same = ModuleDiff.compare(m, renamed(m), o);
+            assertTrue(same.identical(), () -> "renamed copy differs: " + same);
+            DiffResult r = ModuleDiff.compare(m, other, o);
+            addsUp(r, m, other);
+            List<Output> parts = r.outputs();
+            assertEquals(5, parts.size());
+            for (Output p : parts) assertFalse(((Table) p).title().isEmpty());
+        }
+    }
+
+    /** Groups partition the values live at peak; leftovers explain the difference of byte totals. */
+    private static void addsUp(DiffResult r, Module before, Module after) {
+        long pb = r.peakBefore().recomputed() == null ? 0 : r.peakBefore().recomputed();
+        long pa = r.peakAfter().recomputed() == null ? 0 : r.peakAfter().recomputed();
+        assertEquals(pa - pb, r.byOpName().stream().mapToLong(GroupChange::change).sum(), "op_name groups");
+        assertEquals(pa - pb, r.bySource().stream().mapToLong(GroupChange::change).sum(), "source groups");
+        List<HloValue> vb = r.options().atPeak() ? live(before) : before.values();
+        List<HloValue> va = r.options().atPeak() ? live(after) : after.values();
+        long only = 0;
+        for (Unmatched u : r.unmatched()) only += u.where() == Where.AFTER ? u.bytes() : -u.bytes();
+        assertEquals(sum(va) - sum(vb), only, "unmatched bytes");
+    }
+
+    private static List<HloValue> live(Module m) {
+        return m.peakTime() < 0 ? List.of() : m.liveAt(m.peakTime());
+    }
+
+    private static long sum(List<HloValue> vs) {
+        return vs.stream().mapToLong(HloValue::logicalSize).sum();
+    }
+
+    /** The same module with every instruction and value renamed, as a second compilation would. */
+    static Module renamed(Module m) {
+        List<HloValue> values = new ArrayList<>();
+        for (HloValue v : m.values())
+            values.add(new HloValue(v.id(), v.name() + "_x", v.index(), v.indexPrinted(), v.phi(), v.color(), v.size(),
+                    v.offset(), v.allocation(), v.shape(), List.of(), List.of(), v.range()));
+        List<HloInstruction> ins = new ArrayList<>();
+        for (HloInstruction i : m.instructions())
+            ins.add(new HloInstruction(i.name() + "_x", i.time(), i.shape(), i.opcode(), i.operands(), i.opName(),
+                    i.sourceFile(), i.sourceLine(), i.attributes()));
+        List<String> seq = m.sequence().stream().map(s -> s + "_x").toList();
+        return new Module(m.info(), m.allocations(), values, ins, seq, m.warnings());
+    }
+}

@@ -1,0 +1,134 @@
+package bufq.analysis.diff;
+
+import bufq.analysis.diff.DiffResult.SummaryRow;
+import bufq.analysis.diff.DiffResult.Unmatched;
+import bufq.analysis.diff.DiffResult.Where;
+import bufq.dump.DumpLoader;
+import bufq.model.HloValue;
+import bufq.model.Module;
+import bufq.table.Output;
+import bufq.table.Table;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** Diffs of real pairs from {@code ../shared/corpus/jax-0.10.2}; skipped when the corpus is absent. */
+class CorpusPairsTest {
+    private static final Path JAX = Path.of(System.getProperty("bufq.root", "."), "..", "shared", "corpus", "jax-0.10.2")
+            .normalize();
+    private static final Pattern CUMULATIVE = Pattern.compile("\\(cumulative: (\\d+) bytes\\)");
+
+    private static Path dir(String rel) {
+        Path p = JAX.resolve(rel);
+        assumeTrue(Files.isDirectory(p), "corpus not found at " + p);
+        return p;
+    }
+
+    private static Module load(String rel) throws Exception {
+        List<Module> ms = DumpLoader.load(List.of(dir(rel)));
+        assertEquals(1, ms.size(), rel);
+        return ms.get(0);
+    }
+
+    /** The dump's own peak figure, read straight from the text: the last cumulative number. */
+    private static long claimedPeak(String rel) throws IOException {
+        try (Stream<Path> files = Files.list(dir(rel))) {
+            Path lr = files.filter(p -> p.getFileName().toString().endsWith("-live-range.txt")).findFirst().orElseThrow();
+            Matcher m = CUMULATIVE.matcher(Files.readString(lr));
+            long last = -1;
+            while (m.find()) last = Long.parseLong(m.group(1));
+            assertTrue(last > 0, "no cumulative figure in " + lr);
+            return last;
+        }
+    }
+
+    private static SummaryRow row(DiffResult r, String measure) {
+        return r.summary().stream().filter(s -> s.measure().equals(measure)).findFirst().orElseThrow();
+    }
+
+    private static long totalLogical(List<HloValue> values) {
+        return values.stream().mapToLong(HloValue::logicalSize).sum();
+    }
+
+    private static long onlyBytes(DiffResult r, Where w) {
+        return r.unmatched().stream().filter(u -> u.where() == w).mapToLong(Unmatched::bytes).sum();
+    }
+
+    /** Every part must add up: groups partition the peak, unmatched values explain the byte totals. */
+    private static void assertConsistent(DiffResult r, Module before, Module after) {
+        long peakDelta = r.peakAfter().recomputed() - r.peakBefore().recomputed();
+        assertEquals(peakDelta, r.byOpName().stream().mapToLong(DiffResult.GroupChange::change).sum(), "op_name groups");
+        assertEquals(peakDelta, r.bySource().stream().mapToLong(DiffResult.GroupChange::change).sum(), "source groups");
+        List<HloValue> vb = r.options().atPeak() ? before.liveAt(before.peakTime()) : before.values();
+        List<HloValue> va = r.options().atPeak() ? after.liveAt(after.peakTime()) : after.values();
+        assertEquals(totalLogical(va) - totalLogical(vb), onlyBytes(r, Where.AFTER) - onlyBytes(r, Where.BEFORE),
+                "matched values have equal sizes, so the leftovers explain the difference");
+    }
+
+    @Test
+    void sameProgramCompiledTwiceIsIdentical() throws Exception {
+        Module a = load("pairs/transformer-4layer"), b = load("pairs/transformer-4layer-again");
+        for (DiffOptions o : List.of(DiffOptions.DEFAULT, DiffOptions.DEFAULT.withAtPeak(true))) {
+            DiffResult r = ModuleDiff.compare(a, b, o);
+            assertTrue(r.identical(), () -> r.toString());
+            assertTrue(r.byOpName().isEmpty() && r.bySource().isEmpty() && r.unmatched().isEmpty() && r.renamed().isEmpty());
+            assertEquals(0, r.peakChange());
+            for (SummaryRow s : r.summary()) assertEquals(0L, s.change(), s.measure());
+            List<Output> parts = r.outputs();
+            for (Output out : parts.subList(1, parts.size())) assertEquals(0, ((Table) out).size(), ((Table) out).title());
+        }
+    }
+
+    @Test
+    void rematerialisationPeakChangeIsTheDifferenceOfTheDumpsOwnFigures() throws Exception {
+        Module plain = load("pairs/transformer-4layer"), remat = load("pairs/transformer-4layer-remat");
+        long expected = claimedPeak("pairs/transformer-4layer-remat") - claimedPeak("pairs/transformer-4layer");
+        DiffResult r = ModuleDiff.compare(plain, remat);
+        assertEquals(expected, r.peakChange());
+        assertEquals(expected, row(r, "peak, dump's claim").change());
+        assertEquals(expected, row(r, "peak, recomputed").change(), "bufq's recomputation agrees with the dumps");
+        assertTrue(expected < 0, "remat lowers the peak");
+        assertFalse(r.identical());
+        assertConsistent(r, plain, remat);
+        // jax.checkpoint names its recomputed ops: they can only exist after.
+        assertTrue(r.unmatched().stream().anyMatch(u -> u.where() == Where.AFTER
+                && u.key().opGroup().contains("rematted_computation")), "rematerialised values show as new");
+        assertTrue(r.unmatched().stream().noneMatch(u -> u.where() == Where.BEFORE
+                && u.key().opGroup().contains("rematted_computation")));
+        // The checkpointed backward pass keeps its primitives under a new op_name context.
+        assertTrue(r.renamed().stream().anyMatch(p -> p.before().key().opGroup().equals("jit(step)/transpose(jvp())/dot_general")
+                && p.after().key().opGroup().equals("jit(step)/transpose(jvp(jvp()))/checkpoint/dot_general")), r.renamed()::toString);
+        DiffResult peak = ModuleDiff.compare(plain, remat, DiffOptions.DEFAULT.withAtPeak(true));
+        assertEquals(expected, peak.peakChange());
+        assertConsistent(peak, plain, remat);
+        assertEquals(expected, onlyBytes(peak, Where.AFTER) - onlyBytes(peak, Where.BEFORE));
+    }
+
+    @Test
+    void twoSizesOfOneProgram() throws Exception {
+        Module small = load("transformer-2layer"), big = load("transformer-12layer");
+        DiffResult r = ModuleDiff.compare(small, big);
+        assertEquals(claimedPeak("transformer-12layer") - claimedPeak("transformer-2layer"), r.peakChange());
+        assertConsistent(r, small, big);
+        // Parameters are named per layer (ps[5]['w1']): layers 2..11 have no partner, 6 weights each.
+        long newParams = r.unmatched().stream().filter(u -> u.key().role() == ValueRole.PARAMETER)
+                .peek(u -> assertEquals(Where.AFTER, u.where(), u.toString())).mapToLong(Unmatched::count).sum();
+        assertEquals(60, newParams);
+        assertTrue(row(r, "allocated, total").change() > 0);
+        assertTrue(r.byOpName().get(0).change() > 0, "the biggest op_name change is growth");
+        DiffResult back = ModuleDiff.compare(big, small);
+        assertEquals(-r.peakChange(), back.peakChange());
+        assertEquals(r.unmatched().size(), back.unmatched().size());
+    }
+}

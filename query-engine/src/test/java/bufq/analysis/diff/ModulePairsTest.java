@@ -1,0 +1,74 @@
+package bufq.analysis.diff;
+
+import bufq.dump.DumpLoader;
+import bufq.model.Module;
+import bufq.table.Table;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+class ModulePairsTest {
+    private static final Path JAX = Path.of(System.getProperty("bufq.root", "."), "..", "shared", "corpus", "jax-0.10.2")
+            .normalize();
+
+    private static Module named(String name, int number) {
+        Module m = new TinyModule(name, 1).temp("t", "f32[1]", 0, 1, "op").build();
+        Module.Info i = m.info();
+        return new Module(new Module.Info(name, name, number, i.backend(), i.files(), i.maxTime(), i.claimedTotalBytes(),
+                i.peakClaim(), i.stackTraceBytes(), i.stackTrace(), i.colorTotals(), i.hasValueDetails(), i.truncatedAt()),
+                m.allocations(), m.values(), m.instructions(), m.sequence(), m.warnings());
+    }
+
+    @Test
+    void pairsByNameInOrderAndReportsLeftovers() {
+        Module a1 = named("jit_f", 1), a2 = named("jit_f", 3), a3 = named("jit_g", 5);
+        Module b1 = named("jit_f", 2), b2 = named("jit_h", 4);
+        ModulePairs.Result r = ModulePairs.pair(List.of(a1, a2, a3), List.of(b1, b2));
+        assertEquals(1, r.pairs().size());
+        assertSame(a1, r.pairs().get(0).before());
+        assertSame(b1, r.pairs().get(0).after());
+        assertEquals(List.of(a2, a3), r.onlyBefore());
+        assertEquals(List.of(b2), r.onlyAfter());
+        Table t = r.unpairedTable();
+        assertEquals(3, t.size());
+        assertEquals("only after", t.cell(2, 0));
+    }
+
+    @Test
+    void singleModulesPairWhateverTheirNames() {
+        ModulePairs.Result r = ModulePairs.pair(List.of(named("a", 0)), List.of(named("b", 0)));
+        assertEquals(1, r.pairs().size());
+        assertTrue(r.onlyBefore().isEmpty() && r.onlyAfter().isEmpty());
+    }
+
+    @Test
+    void dumpDirectoryAgainstTheSameRunWithAnalysisOff() throws Exception {
+        Path on = JAX.resolve("multi-module-dir"), off = JAX.resolve("multi-module-dir-analysis-off");
+        assumeTrue(Files.isDirectory(on) && Files.isDirectory(off), "corpus not found at " + JAX);
+        ModulePairs.Result r = ModulePairs.pair(DumpLoader.load(List.of(on)), DumpLoader.load(List.of(off)));
+        assertEquals(9, r.pairs().size(), "jit__normal appears twice and pairs in order");
+        assertTrue(r.onlyBefore().isEmpty() && r.onlyAfter().isEmpty());
+        for (ModulePairs.Pair p : r.pairs()) {
+            assertEquals(p.before().info().number(), p.after().info().number());
+            DiffResult d = ModuleDiff.compare(p.before(), p.after());
+            assertFalse(d.peakKnown(), "analysis off: no live ranges");
+            assertEquals(0, d.peakChange());
+            assertNull(d.peakAfter().recomputed());
+            // Same compilation: allocations are identical even without the analysis sections.
+            assertEquals(0L, d.summary().stream().filter(s -> s.measure().equals("allocated, total")).findFirst()
+                    .orElseThrow().change());
+            Table summary = (Table) d.outputs().get(0);
+            assertTrue(summary.notes().stream().anyMatch(n -> n.startsWith("peak change unknown: after has no live ranges")),
+                    summary.notes()::toString);
+        }
+    }
+}

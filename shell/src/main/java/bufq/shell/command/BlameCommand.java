@@ -1,0 +1,36 @@
+package bufq.shell.command;
+
+import bufq.analysis.Analyses;
+import bufq.analysis.BlameBy;
+import bufq.shell.CommandException;
+import bufq.shell.Shell;
+import bufq.shell.Status;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.OptionalInt;
+
+final class BlameCommand implements Command {
+    @Override public String name() { return "blame"; }
+    @Override public String synopsis() { return "blame [by op_name|source|opcode] [depth N]"; }
+    @Override public String brief() { return "Who holds the peak: bytes by op_name, source line or opcode."; }
+
+    @Override public String description() {
+        return "Attributes the bytes live at the peak to framework op names (at every level of their '/' path, down\n"
+                + "to depth N), to source file:line, or to opcodes, largest first; then the stack-trace tree (the\n"
+                + "dump's own, or rebuilt from the op names when the dump has none).";
+    }
+
+    @Override public List<String> examples() { return List.of("blame", "blame by source", "blame by op_name depth 3"); }
+
+    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+        CommandArgs a = new CommandArgs(args, synopsis());
+        String byText = a.value("by");
+        OptionalInt depth = a.integer("depth", 0);
+        a.done();
+        BlameBy by = byText == null ? BlameBy.OP_NAME : BlameBy.parse(byText);
+        if (by == null) throw new CommandException("blame by takes op_name, source or opcode, not '" + byText + "'");
+        shell.print(Analyses.blame(shell.requireModule(), by, depth.orElse(0)));
+        return Status.OK;
+    }
+}

@@ -1,0 +1,33 @@
+package bufq.shell.command;
+
+import bufq.analysis.Analyses;
+import bufq.analysis.CheckReport;
+import bufq.shell.CommandException;
+import bufq.shell.Shell;
+import bufq.shell.Status;
+
+import java.io.IOException;
+import java.util.List;
+
+final class CheckCommand implements Command {
+    @Override public String name() { return "check"; }
+    @Override public String synopsis() { return "check"; }
+    @Override public String brief() { return "Consistency checks on the dump; fails (exit 1) when one finds an error."; }
+
+    @Override public String description() {
+        return "Runs the named checks (overlap, outside-allocation, padded-size, orphan-live-range, total-bytes,\n"
+                + "peak-claim), then those scripts registered with bufq.check, and lists their findings with a\n"
+                + "severity. The command fails, so a script or -c run exits 1, when any finding is an error;\n"
+                + "warnings and notes do not fail it.";
+    }
+
+    @Override public List<String> examples() { return List.of("check", "bufq --bail -c check DUMP_DIR"); }
+
+    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+        arity(args, 0, 0);
+        CheckReport r = Analyses.check(shell.requireModule(), shell.settings().tiling(), shell.scriptChecks());
+        shell.print(r.outputs());
+        shell.info(r.summary());
+        return r.hasErrors() ? Status.ERROR : Status.OK;
+    }
+}

@@ -1,0 +1,52 @@
+package bufq.shell.command;
+
+import bufq.analysis.Analyses;
+import bufq.model.Module;
+import bufq.shell.CommandException;
+import bufq.shell.Shell;
+import bufq.shell.Status;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.OptionalInt;
+
+final class MapCommand implements Command {
+    @Override public String name() { return "map"; }
+    @Override public String synopsis() { return "map [allocation] N [width W] [--svg FILE | --html FILE] [--force]"; }
+    @Override public String brief() { return "Offset against time for the values of one allocation."; }
+
+    @Override public String description() {
+        return "Draws allocation N: time across, offset down, each value a block labelled with its name; values\n"
+                + "without a live range span the whole width and are marked. --svg/--html write a picture instead.";
+    }
+
+    @Override public List<String> examples() { return List.of("map 3", "map allocation 3 width 120", "map 3 --svg alloc3.svg"); }
+
+    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+        CommandArgs a = new CommandArgs(args, synopsis());
+        OptionalInt width = a.integer("width", 20);
+        String svg = a.value("--svg");
+        String html = a.value("--html");
+        boolean force = a.flag("--force");
+        String n = a.positional();
+        if ("allocation".equals(n)) n = a.positional();
+        a.done();
+        if (n == null) throw new CommandException("usage: " + synopsis());
+        int index;
+        try {
+            index = Integer.parseInt(n);
+        } catch (NumberFormatException e) {
+            throw new CommandException("expected an allocation number, found '" + n + "'");
+        }
+        if (svg != null && html != null) throw new CommandException("give --svg or --html, not both");
+        Module m = shell.requireModule();
+        try {
+            if (svg != null) Pictures.write(shell, svg, force, Analyses.allocationMapSvg(m, index));
+            else if (html != null) Pictures.write(shell, html, force, Analyses.allocationMapHtml(m, index));
+            else shell.print(Analyses.allocationMap(m, index, width.orElse(shell.terminalWidth())));
+        } catch (IllegalArgumentException e) {
+            throw new CommandException(e.getMessage());
+        }
+        return Status.OK;
+    }
+}

@@ -1,0 +1,32 @@
+package bufq.shell.command;
+
+import bufq.analysis.Analyses;
+import bufq.shell.CommandException;
+import bufq.shell.Shell;
+import bufq.shell.Status;
+
+import java.io.IOException;
+import java.util.List;
+
+final class PeakCommand implements Command {
+    @Override public String name() { return "peak"; }
+    @Override public String synopsis() { return "peak [color N]"; }
+    @Override public String brief() { return "The peak of live bytes, beside the dump's claim, and what is live then."; }
+
+    @Override public String description() {
+        return "Live bytes at every step (logical sizes, and assigned sizes), per colour and overall; the maximum and\n"
+                + "its first step beside the dump's own claim; then the values live at the peak, largest first, with\n"
+                + "their share, padding, shape, op_name and source line. Values under the 'threshold' setting fold\n"
+                + "into one row.";
+    }
+
+    @Override public List<String> examples() { return List.of("peak", "peak color 1", "set threshold 1MiB"); }
+
+    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+        CommandArgs a = new CommandArgs(args, synopsis());
+        var color = a.integer("color", 0);
+        a.done();
+        shell.print(Analyses.peak(shell.requireModule(), color, shell.settings().threshold(), shell.settings().tiling()));
+        return Status.OK;
+    }
+}

@@ -1,0 +1,43 @@
+package bufq.shell.command;
+
+import bufq.analysis.Analyses;
+import bufq.model.Module;
+import bufq.shell.CommandException;
+import bufq.shell.Shell;
+import bufq.shell.Status;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.OptionalInt;
+
+final class TimelineCommand implements Command {
+    @Override public String name() { return "timeline"; }
+    @Override public String synopsis() { return "timeline [color N] [width W] [--svg FILE | --html FILE] [--force]"; }
+    @Override public String brief() { return "A chart of live bytes over the schedule (terminal, SVG or HTML)."; }
+
+    @Override public String description() {
+        return "Charts live logical bytes per step with block characters, W columns wide (default: the terminal),\n"
+                + "peak marked. With --svg or --html writes a standalone picture stacked by colour instead (the HTML\n"
+                + "shows step, instruction and bytes on hover); an existing file is only replaced with --force.";
+    }
+
+    @Override public List<String> examples() {
+        return List.of("timeline", "timeline color 1 width 120", "timeline --html timeline.html");
+    }
+
+    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+        CommandArgs a = new CommandArgs(args, synopsis());
+        OptionalInt color = a.integer("color", 0);
+        OptionalInt width = a.integer("width", 20);
+        String svg = a.value("--svg");
+        String html = a.value("--html");
+        boolean force = a.flag("--force");
+        a.done();
+        if (svg != null && html != null) throw new CommandException("give --svg or --html, not both");
+        Module m = shell.requireModule();
+        if (svg != null) Pictures.write(shell, svg, force, Analyses.timelineSvg(m, color));
+        else if (html != null) Pictures.write(shell, html, force, Analyses.timelineHtml(m, color));
+        else shell.print(Analyses.timeline(m, color, width.orElse(shell.terminalWidth())));
+        return Status.OK;
+    }
+}
