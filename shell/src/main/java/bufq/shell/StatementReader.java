@@ -112,8 +112,8 @@ public final class StatementReader {
      * never continue without a trailing backslash.
      */
     public static boolean needsMore(String text, Collection<String> entities) {
-        String t = text.strip();
-        if (isJs(t)) return t.length() > 2 && bufq.shell.script.JsSource.incomplete(t.substring(3));
+        String js = text.strip();
+        if (isJs(js)) return js.length() > 2 && bufq.shell.script.JsSource.incomplete(js.substring(3));
         List<Token> tokens = Lexer.lex(text);
         if (tokens.isEmpty() || tokens.get(0).kind() != TokenKind.IDENT
                 || !entities.contains(tokens.get(0).text().toLowerCase(Locale.ROOT))) return false;
