@@ -23,7 +23,7 @@
   }
   const live = bufq.query('values where live at peak show logical_size');
   const total = live.reduce((s, r) => s + r.logical_size, 0);
-  print(`Peak at step ${m.peak.time} of ${m.steps.length}: ${human(m.peak.bytes)} live in ${live.length} values.`);
+  print(`Peak at step ${m.peak.time} (of ${m.steps.length} steps): ${human(m.peak.bytes)} live in ${live.length} values.`);
   print('');
   const top = bufq.query(`values where live at peak order by logical_size desc, id limit ${n}`
       + ' show label, logical_size, size, shape, op_name, source_file, source_line');
