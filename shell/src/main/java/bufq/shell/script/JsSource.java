@@ -79,7 +79,7 @@ public final class JsSource {
             if (!Character.isWhitespace(c)) prevSignificant = Character.isLetterOrDigit(c) || c == '_' || c == '$' ? 'a' : c;
             i++;
         }
-        if (depth > 0) return true;
+        if (depth > 0 || !templateDepths.isEmpty()) return true;
         String t = code.stripTrailing();
         return t.endsWith("\\");
     }
