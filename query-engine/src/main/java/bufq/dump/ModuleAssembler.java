@@ -46,12 +46,12 @@ final class ModuleAssembler {
                 if (lastOfFile && p.truncatedAt == 0) p.truncatedAt = v.incompleteAt;
                 else if (!lastOfFile) p.warn(v.incompleteAt, "value block ends without its ' from instruction:' line");
             }
-            for (Part.Note n : p.notes) w.add(r.file.name(), r.firstLine + n.line() - 1, n.message());
-            for (int i = 0; i < p.dropped; i++) w.add(r.file.name(), 0, "(warning not kept)");
+            for (Part.Note n : p.notes) w.add(r.file.origin(), r.firstLine + n.line() - 1, n.message());
+            for (int i = 0; i < p.dropped; i++) w.add(r.file.origin(), 0, "(warning not kept)");
             if (p.truncatedAt > 0 && truncatedAt == null) {
                 long at = r.firstLine + p.truncatedAt - 1;
-                truncatedAt = r.file.name() + ":" + at;
-                w.add(r.file.name(), at, "file ends early (truncated?); loaded what it holds");
+                truncatedAt = r.file.origin() + ":" + at;
+                w.add(r.file.origin(), at, "file ends early (truncated?); loaded what it holds");
             }
             if (p instanceof AllocationPart a) {
                 allocations.addAll(a.allocations);
@@ -63,7 +63,7 @@ final class ModuleAssembler {
                 for (Map.Entry<String, HloInstruction> e : v.instructions.entrySet()) defined.putIfAbsent(e.getKey(), e.getValue());
             } else if (p instanceof LiveRangePart l) {
                 if (live == null) { live = l; liveRegion = r; }
-                else w.add(r.file.name(), r.firstLine, "second HloLiveRange section ignored");
+                else w.add(r.file.origin(), r.firstLine, "second HloLiveRange section ignored");
             } else if (p instanceof ReportPart rp && report == null) {
                 report = rp;
             }
@@ -93,7 +93,7 @@ final class ModuleAssembler {
         if (live != null && !rawValues.isEmpty()) {
             for (Map.Entry<String, LiveRange> e : ranges.entrySet()) {
                 if (!joined.contains(e.getKey())) {
-                    w.add(liveRegion.file.name(), liveRegion.firstLine + live.rangeLines.get(e.getKey()) - 1,
+                    w.add(liveRegion.file.origin(), liveRegion.firstLine + live.rangeLines.get(e.getKey()) - 1,
                             "live range of '" + e.getKey() + "' matches no value in the allocation section");
                 }
             }

@@ -175,7 +175,7 @@ public final class Shell {
             case "off" -> false;
             default -> env.interactive();
         };
-        return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole());
+        return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(), settings.maxWidth());
     }
 
     /** A line of information for the user (stderr, so stdout stays data). */

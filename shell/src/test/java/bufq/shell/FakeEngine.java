@@ -49,7 +49,13 @@ final class FakeEngine implements Engine {
         for (Path p : paths) {
             String f = p.getFileName().toString();
             if (f.contains("bad")) throw new Failure(p + ":1: not a buffer-assignment dump (expected 'BufferAssignment:')");
-            out.add(module(f.replaceAll("\\..*", "")));
+            Module m = module(f.replaceAll("\\..*", ""));
+            if (f.contains("warn")) {
+                List<bufq.model.LoadWarning> w = new ArrayList<>();
+                for (int i = 1; i <= 12; i++) w.add(new bufq.model.LoadWarning(f, i, "malformed value line; expected '<id name @color>'"));
+                m = new Module(m.info(), m.allocations(), m.values(), m.instructions(), m.sequence(), w);
+            }
+            out.add(m);
         }
         return out;
     }

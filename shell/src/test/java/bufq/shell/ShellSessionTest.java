@@ -75,6 +75,18 @@ class ShellSessionTest {
     }
 
     @Test
+    void outputToTheSameFileTwiceIsRefused(@TempDir Path dir) throws IOException {
+        Shell s = shell(new Env(Map.of(), false));
+        Path f = dir.resolve("same.txt");
+        assertEquals(Status.OK, s.execute("output " + f));
+        assertEquals(Status.ERROR, s.execute("output " + f));
+        assertTrue(err().contains("results already go to " + f), err());
+        s.execute("values limit 1");
+        s.close();
+        assertTrue(Files.readString(f).contains("p0"));
+    }
+
+    @Test
     void outputIntoMissingDirectoryIsAnError() {
         Shell s = shell(new Env(Map.of(), false));
         assertEquals(Status.ERROR, s.execute("output /nonexistent-dir/x.txt"));
