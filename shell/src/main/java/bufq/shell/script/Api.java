@@ -193,7 +193,7 @@ final class Api extends Rows.ReadOnly {
             long bytes = host.call(() -> {
                 Value r = fn.execute(Rows.shape(shape));
                 if (!r.isNumber() || !r.fitsInLong() || r.asLong() < 0)
-                    throw new ScriptHost.ScriptFailure("tiling '" + name + "' returned " + r + " for " + shape.text()
+                    throw new ScriptHost.ScriptFailure("tiling '" + name + "' returned " + Convert.display(r) + " for " + shape.text()
                             + "; expected a whole number of bytes >= 0");
                 return r.asLong();
             });

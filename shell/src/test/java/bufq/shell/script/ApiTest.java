@@ -66,4 +66,55 @@ class ApiTest {
         assertTrue(e.contains("js:1:5: syntax error:"), e);
         assertEquals("2\n", h.ok("js 1 + 1"), "the shell goes on");
     }
+
+    @Test
+    void failingScriptsNameTheirLine() {
+        h.ok("js bufq.field('values', 'bad', r => { if (r.id === 11) throw new Error('no ' + r.label); return 1 }, {type: 'int'})");
+        String e = h.fails("values show id, bad");
+        assertTrue(e.contains("field 'bad' failed") && e.matches("(?s).*js:1:\\d+: Error: no add\\.3.*"), e);
+
+        h.ok("js bufq.tiling('broken', s => 'big')");
+        h.ok("set tiling broken");
+        e = h.fails("values where id = 23 show padded_size");
+        assertTrue(e.contains("tiling 'broken' returned big for u32[4,2]{0,1:T(2,128)}; expected a whole number of bytes"), e);
+        h.ok("set tiling tpu");
+
+        h.ok("js bufq.check('explodes', (m, report) => { report.warn(m.values[0], 'first'); null.x })");
+        h.fails("check");
+        String table = h.out();
+        assertTrue(table.contains("explodes") && table.contains("first"), table);
+        assertTrue(table.matches("(?s).*check failed: js:1:\\d+: TypeError.*"), table);
+    }
+
+    @Test
+    void badApiCallsSayWhatWasExpected() {
+        assertTrue(h.fails("js bufq.field('nope', 'x', r => 1)").contains("unknown entity 'nope'; expected one of values"), h.err());
+        assertTrue(h.fails("js bufq.field('values', 'where', r => 1)").contains("must be an identifier and not a keyword"), h.err());
+        assertTrue(h.fails("js bufq.field('values', 'x', 3)").contains("argument 3 must be a function"), h.err());
+        assertTrue(h.fails("js bufq.field('values', 'x', r => 1, {type: 'money'})").contains("unknown field type 'money'"), h.err());
+        assertTrue(h.fails("js bufq.tiling('tpu', s => 1)").contains("'tpu' is built in"), h.err());
+        assertTrue(h.fails("js bufq.check('Bad Name', (m, r) => 1)").contains("must be lowercase"), h.err());
+        assertTrue(h.fails("js bufq.module.value('x')").contains("argument 1 must be a whole number"), h.err());
+    }
+
+    @Test
+    void fieldTypeIsInferredFromResults() {
+        h.ok("js bufq.field('values', 'big', r => r.size > 1000)");
+        h.ok("js bufq.field('values', 'tag', r => 'v' + r.id)");
+        h.ok("js bufq.field('values', 'half', r => r.size / 2)");
+        String f = h.ok("fields values");
+        assertTrue(f.matches("(?s).*big\\s+bool.*"), f);
+        assertTrue(f.matches("(?s).*tag\\s+string.*"), f);
+        assertTrue(f.matches("(?s).*half\\s+int.*"), "whole numbers on the first rows: " + f);
+        assertTrue(h.ok("values where big and tag = \"v11\" show id").contains("11"), h.out());
+    }
+
+    @Test
+    void printFollowsTheOutputFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path f = dir.resolve("o.txt");
+        h.ok("output " + f);
+        h.ok("js print('into the file')");
+        h.ok("output");
+        assertEquals("into the file\n", java.nio.file.Files.readString(f));
+    }
 }

@@ -23,7 +23,7 @@ final class Harness implements AutoCloseable {
     Harness() { this(Map.of()); }
 
     Harness(Map<String, String> env) {
-        shell = new Shell(new RealEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
+        shell = new Shell(new bufq.shell.DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), new Env(env, false));
     }
 

@@ -71,7 +71,7 @@ class MultiLineTest {
     @Test
     void plainReplContinuesUnfinishedJs() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        Shell s = new Shell(new RealEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
+        Shell s = new Shell(new bufq.shell.DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), new Env(Map.of(), true));
         String typed = "js const o = {\n  a: 1, // first\n  b: 2\n}\njs print(o.a + o.b)\nquit\n";
         assertEquals(0, new PlainRepl(new ByteArrayInputStream(typed.getBytes(StandardCharsets.UTF_8))).run(s));
