@@ -52,17 +52,22 @@ final class ScriptErrors {
 
     /** {@code file:line:column} of the error, or of the innermost script frame, or null. */
     static String where(PolyglotException e) {
-        SourceSection s = e.getSourceLocation();
+        SourceSection s = userCode(e.getSourceLocation()) ? e.getSourceLocation() : null;
         if (s == null) {
             for (PolyglotException.StackFrame f : e.getPolyglotStackTrace()) {
-                if (f.isGuestFrame() && f.getSourceLocation() != null) {
+                if (f.isGuestFrame() && userCode(f.getSourceLocation())) {
                     s = f.getSourceLocation();
                     break;
                 }
             }
         }
-        if (s == null || s.getSource() == null) return null;
+        if (s == null) return null;
         return s.getSource().getName() + ":" + s.getStartLine() + ":" + s.getStartColumn();
+    }
+
+    /** A place in the user's script, not in the engine's own builtins ({@code <builtin>}). */
+    private static boolean userCode(SourceSection s) {
+        return s != null && s.getSource() != null && !s.getSource().isInternal() && !s.getSource().getName().startsWith("<");
     }
 
     /** GraalJS puts "file:line:col " and a caret picture into the message; keep only the words. */

@@ -117,4 +117,15 @@ class ApiTest {
         h.ok("output");
         assertEquals("into the file\n", java.nio.file.Files.readString(f));
     }
+
+    @Test
+    void setTilingMakesTheSizeCheckUseTheScriptModel() {
+        assertEquals(bufq.shell.Status.OK, h.run("check"), h.err());
+        h.ok("js bufq.tiling('page64k', s => Math.ceil(s.logical_bytes / 65536) * 65536)");
+        h.ok("set tiling page64k");
+        h.fails("check");
+        assertTrue(h.out().contains("padded-size") && h.out().contains("but the page64k tiling rule gives 65536"), h.out());
+        String sizes = h.ok("values where id = 23 show size, padded_size, padding");
+        assertTrue(sizes.contains("64.0KiB"), sizes);
+    }
 }
