@@ -58,6 +58,11 @@ final class Api extends Rows.ReadOnly {
     @Override public Object getMemberKeys() { return ProxyArray.fromArray(KEYS.toArray()); }
     @Override public boolean hasMember(String key) { return KEYS.contains(key); }
 
+    @Override public String toString() {
+        return "{module, query(text), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), version: "
+                + Convert.show(bufq.shell.Bufq.VERSION) + "}";
+    }
+
     // bufq.query(text) -> array of row objects with the result's columns
     private Object query(Value... a) {
         String text = stringArg(a, 0, "bufq.query(text)");

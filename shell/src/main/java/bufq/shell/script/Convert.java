@@ -2,6 +2,7 @@ package bufq.shell.script;
 
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyArray;
+import org.graalvm.polyglot.proxy.ProxyExecutable;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -43,6 +44,14 @@ final class Convert {
         return s.length() > 100_000 ? s.substring(0, 100_000) + "..." : s;
     }
 
+    /** A Java-side value as JavaScript source would write it (strings quoted, lists bracketed). */
+    static String show(Object v) {
+        if (v == null) return "null";
+        if (v instanceof String s) return '"' + s.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+        if (v instanceof ProxyExecutable) return "[function]";
+        return v.toString();
+    }
+
     /** A read-only array whose elements are made on access, so a million rows cost nothing until read. */
     static final class ReadOnlyArray implements ProxyArray {
         interface Element { Object get(int i); }
@@ -69,5 +78,15 @@ final class Convert {
         }
 
         @Override public long getSize() { return size; }
+
+        @Override public String toString() {
+            StringBuilder b = new StringBuilder("[");
+            for (int i = 0; i < size; i++) {
+                if (i > 0) b.append(", ");
+                if (i == 20 || b.length() > 4000) return b.append("... ").append(size - i).append(" more]").toString();
+                b.append(show(element.get(i)));
+            }
+            return b.append(']').toString();
+        }
     }
 }

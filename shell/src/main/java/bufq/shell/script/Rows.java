@@ -33,6 +33,20 @@ final class Rows {
 
     /** Read-only object: writes and deletes fail with a TypeError in the script. */
     abstract static class ReadOnly implements ProxyObject {
+        /** Shown by {@code js} and {@code print}: {@code {id: 11, label: "add.3", ...}}. */
+        @Override public String toString() {
+            Object keys = getMemberKeys();
+            if (!(keys instanceof ProxyArray a)) return "{}";
+            StringBuilder b = new StringBuilder("{");
+            for (long i = 0; i < a.getSize(); i++) {
+                String k = String.valueOf(a.get(i));
+                if (i > 0) b.append(", ");
+                b.append(k).append(": ").append(Convert.show(getMember(k)));
+                if (b.length() > 4000) return b.append(", ...}").toString();
+            }
+            return b.append('}').toString();
+        }
+
         @Override public void putMember(String key, Value value) {
             throw new UnsupportedOperationException("bufq objects are read-only (cannot set '" + key + "')");
         }
@@ -128,7 +142,11 @@ final class Rows {
                 case "values", "allocations", "instructions", "steps" -> entityArray(key);
                 case "peak" -> {
                     int t = m.peakTime();
-                    yield t < 0 ? null : new ReadOnlyMap(Map.of("time", (long) t, "bytes", m.liveBytesAt(t)));
+                    if (t < 0) yield null;
+                    Map<String, Object> p = new LinkedHashMap<>();
+                    p.put("time", (long) t);
+                    p.put("bytes", m.liveBytesAt(t));
+                    yield new ReadOnlyMap(p);
                 }
                 case "value" -> (ProxyExecutable) a -> row("values", m.value(Api.longArg(a, 0, "bufq.module.value(id)")));
                 case "allocation" -> (ProxyExecutable) a -> row("allocations",
@@ -141,6 +159,14 @@ final class Rows {
 
         @Override public Object getMemberKeys() { return ProxyArray.fromArray(KEYS.toArray()); }
         @Override public boolean hasMember(String key) { return KEYS.contains(key); }
+
+        @Override public String toString() {
+            Module m = ctx.module();
+            return "{handle: " + Convert.show(m.handle()) + ", name: " + Convert.show(m.info().name()) + ", backend: "
+                    + Convert.show(m.info().backend()) + ", values: [" + m.values().size() + " rows], allocations: ["
+                    + m.allocations().size() + " rows], instructions: [" + m.instructions().size() + " rows], steps: ["
+                    + m.steps() + " rows], peak: " + getMember("peak") + ", value(id), allocation(index), instruction(name)}";
+        }
     }
 
     /** What a tiling function receives: the parsed parts of an array shape. */

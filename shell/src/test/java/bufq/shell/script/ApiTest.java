@@ -128,4 +128,12 @@ class ApiTest {
         String sizes = h.ok("values where id = 23 show size, padded_size, padding");
         assertTrue(sizes.contains("64.0KiB"), sizes);
     }
+
+    @Test
+    void valuesDisplayAsJavaScriptWouldWriteThem() {
+        String row = h.ok("js bufq.module.value(11)");
+        assertTrue(row.startsWith("{id: 11, name: \"add.3\", index: \"{}\", label: \"add.3\", color: 0, size: 4096,"), row);
+        assertTrue(h.ok("js bufq.module").matches("\\{handle: \".*\", .*values: \\[\\d+ rows\\].*peak: \\{time: \\d+, bytes: \\d+\\}.*\n"), h.out());
+        assertEquals("[{id: 11, label: \"add.3\"}]\n", h.ok("js bufq.query('values where id = 11 show id, label')"));
+    }
 }
