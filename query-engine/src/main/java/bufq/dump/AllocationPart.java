@@ -24,6 +24,11 @@ final class AllocationPart extends Part {
     private AllocationLine current;
     private long[] currentIds = new long[8];
     private int currentCount;
+    // After an allocation line that was refused: its value lines go with it, without a warning each.
+    private boolean skipping;
+    // Sizes read so far: a module whose sizes add up past Limits.MAX_TOTAL is forged or damaged.
+    private final Limits.Sum allocationBytes = new Limits.Sum();
+    private final Limits.Sum valueBytes = new Limits.Sum();
 
     private AllocationPart(Interner in) { this.in = in; }
 
@@ -39,11 +44,17 @@ final class AllocationPart extends Part {
             if (ls.isBlank()) continue;
             try {
                 if (ls.startsWith(" value: <")) {
+                    if (skipping) continue;
                     value(ls.line(), ls.number);
                 } else if (ls.startsWith("allocation ")) {
                     finish();
-                    current = AllocationLine.parse(ls.line(), false, in);
+                    skipping = true;
+                    AllocationLine a = AllocationLine.parse(ls.line(), false, in);
+                    Limits.bytes(a.size, "size");
+                    allocationBytes.add(a.size, "allocation " + a.index + "'s size");
+                    current = a;
                     currentCount = 0;
+                    skipping = false;
                 } else if (ls.startsWith("Total bytes used:")) {
                     totalBytes = total(ls.line());
                 } else if (ls.startsWith("BufferAssignment:")) {
@@ -87,12 +98,15 @@ final class AllocationPart extends Part {
         int color = 0;
         if (c.match(" @")) color = c.intNumber();   // TF-era values without a colour omit it
         c.expect("> (size=");
-        long size = c.number();
+        long size = Limits.bytes(c.number(), "size");
         c.expect(",offset=");
-        long offset = c.number();
+        long offset = Limits.bytes(c.number(), "offset");
         c.expect("): ");
         Shape shape = in.shape(c.rest());
         if (current == null) throw new Cursor.Bad("value line before any allocation line");
+        long logical = shape.logicalBytes(), padded = shape.paddedBytes();
+        Limits.bytes(Math.max(logical, padded), "shape size");
+        valueBytes.add(Math.max(size, Math.max(logical, padded)), "value " + id);
         if (currentCount == currentIds.length) currentIds = java.util.Arrays.copyOf(currentIds, currentCount * 2);
         currentIds[currentCount++] = id;
         values.add(new HloValue(id, name, index, indexPrinted, phi, color, size, offset, current.index, shape,

@@ -3,7 +3,8 @@ package bufq.dump;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -73,7 +74,6 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
 
     private void checkHead(Source s) throws LoadException {
         int n = Math.min(s.length(), 8192);
-        for (int i = 0; i < n; i++) if (s.at(i) == 0) throw new LoadException(name, "binary file, not a buffer-assignment dump");
         int cut = n;
         if (n < s.length()) while (cut > 0 && s.at(cut - 1) != '\n') cut--;
         byte[] headBytes = new byte[cut];
@@ -123,19 +123,39 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
 
     static String decode(String name, byte[] bytes) throws LoadException {
         for (int i = 0, n = Math.min(bytes.length, 8192); i < n; i++) {
-            if (bytes[i] == 0) throw new LoadException(name, "binary file, not a buffer-assignment dump");
+            if (bytes[i] == 0) throw new LoadException(name, lineOf(bytes, i), "binary file (a NUL byte at column "
+                    + columnOf(bytes, i) + "), not a buffer-assignment dump");
         }
         // Fast path: the JDK's decoder; only text that decoded with replacement characters is
         // checked strictly (a real dump never holds U+FFFD).
         String fast = new String(bytes, StandardCharsets.UTF_8);
         if (fast.indexOf('\uFFFD') < 0) return fast;
-        try {
-            return StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            throw new LoadException(name, "not UTF-8 text, not a buffer-assignment dump");
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer out = CharBuffer.allocate(bytes.length);
+        CoderResult r = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(in, out, true);
+        if (!r.isError()) r = StandardCharsets.UTF_8.newDecoder().flush(out);
+        if (r.isError()) {
+            int at = in.position();
+            throw new LoadException(name, lineOf(bytes, at), String.format("not UTF-8 text (byte 0x%02x at column %d), "
+                    + "not a buffer-assignment dump", bytes[at] & 0xff, columnOf(bytes, at)));
         }
+        return out.flip().toString();
+    }
+
+    /** 1-based line of byte {@code at}. */
+    private static long lineOf(byte[] b, int at) {
+        long line = 1;
+        for (int i = 0; i < at; i++) if (b[i] == '\n') line++;
+        return line;
+    }
+
+    /** 1-based column (in bytes) of byte {@code at}. */
+    private static int columnOf(byte[] b, int at) {
+        int i = at;
+        while (i > 0 && b[i - 1] != '\n') i--;
+        return at - i + 1;
     }
 }

@@ -10,10 +10,10 @@ public final class LoadException extends Exception {
     private final String reason;
 
     public LoadException(String file, long line, String reason) {
-        super(render(file, line, reason));
-        this.file = file;
+        super(render(OneLine.of(file), line, OneLine.of(reason)));
+        this.file = OneLine.of(file);
         this.line = line;
-        this.reason = reason;
+        this.reason = OneLine.of(reason);
     }
 
     public LoadException(String file, String reason) {

@@ -83,7 +83,9 @@ final class ModuleReader {
                 }
             }).toList();
         } catch (CompletionException e) {
-            if (e.getCause() instanceof LoadException le) throw le;
+            // A worker's exception may come back wrapped twice: the fork-join pool rethrows a copy
+            // of it in the calling thread, with the original as its cause.
+            for (Throwable t = e; t != null; t = t.getCause()) if (t instanceof LoadException le) throw le;
             throw e;
         }
     }
@@ -151,7 +153,11 @@ final class ModuleReader {
         if (text.isEmpty()) throw new LoadException(name, "empty file, not a buffer-assignment dump");
         if (text.isBlank()) throw new LoadException(name, "blank file, not a buffer-assignment dump");
         for (int k = 0, n = Math.min(text.length(), 8192); k < n; k++) {
-            if (text.charAt(k) == '\0') throw new LoadException(name, "binary file, not a buffer-assignment dump");
+            if (text.charAt(k) == '\0') {
+                long line = 1;
+                for (int j = 0; j < k; j++) if (text.charAt(j) == '\n') line++;
+                throw new LoadException(name, line, "binary file (a NUL character), not a buffer-assignment dump");
+            }
         }
         int i = 0;
         while (i < text.length() && Character.isWhitespace(text.charAt(i))) i++;

@@ -63,6 +63,7 @@ final class ReportPart extends Part {
                     while (cur.peek() == ' ') cur.pos++;
                     long n = cur.number();
                     if (color < 0) throw new Cursor.Bad("expected 'Memory Space:' before 'Total bytes:'");
+                    colorBytes.add(Limits.bytes(n, "total"), "the total of memory space " + color);
                     colorTotals.merge(color, n, Math::addExact);
                 } else if (line.startsWith("allocation ")) {
                     allocation(line);
@@ -78,9 +79,15 @@ final class ReportPart extends Part {
         if (ls.lastUnterminated && truncatedAt == 0 && lines > 0) truncatedAt = lines;
     }
 
+    // Sizes read so far, bounded as in the allocation section (Limits).
+    private final Limits.Sum colorBytes = new Limits.Sum();
+    private final Limits.Sum allocationBytes = new Limits.Sum();
+
     private void allocation(String line) {
         AllocationLine a = AllocationLine.parse(line, true, in);
-        allocations.putIfAbsent(a.index, a);
+        if (allocations.containsKey(a.index)) return;
+        allocationBytes.add(Limits.bytes(a.size, "size"), "allocation " + a.index + "'s size");
+        allocations.put(a.index, a);
     }
 
     /** The report's grand total: {@code Total bytes used}, else the sum over colours, else null. */

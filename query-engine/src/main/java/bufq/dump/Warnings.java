@@ -14,7 +14,7 @@ final class Warnings {
 
     synchronized void add(String file, long line, String message) {
         count++;
-        if (kept.size() < CAP) kept.add(new LoadWarning(file, line, message));
+        if (kept.size() < CAP) kept.add(new LoadWarning(OneLine.of(file), line, OneLine.of(message)));
     }
 
     synchronized void addAll(Warnings other) {

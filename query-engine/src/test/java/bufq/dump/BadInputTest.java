@@ -125,6 +125,14 @@ class BadInputTest {
     }
 
     @Test
+    void aLiveRangeThatJoinsNoValueIsWarnedAtItsLine() throws Exception {
+        Module m = DumpLoader.loadText(NAME, GOOD.replace(" value: <1 neg.2 @0>", " value: <1 neg.3 @0>"));
+        assertEquals(1, m.warningCount(), () -> m.warnings().toString());
+        assertEquals(29, m.warnings().get(0).line());
+        assertEquals("live range of 'neg.2{}' matches no value in the allocation section", m.warnings().get(0).message());
+    }
+
+    @Test
     void sizesThatOverflowALongAreCaughtNotWrapped() throws Exception {
         String bad = GOOD.replace("allocation 0: size 32,", "allocation 0: size 99999999999999999999,");
         Module m = DumpLoader.loadText(NAME, bad);

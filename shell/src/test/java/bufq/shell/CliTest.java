@@ -96,6 +96,8 @@ class CliTest {
                 c("unknown tiling", "-c", "set tiling gpu").exit(1).err("unknown tiling model 'gpu' (known: tpu, none)"),
                 c("use by number", "-c", "use 2", "-c", "modules", "a.txt", "b.txt").out("2  *        b").err("using b"),
                 c("use by prefix", "-c", "use be", "a.txt", "beta.txt").err("using beta"),
+                c("big directory loads lazily", "-c", "load many", "-c", "modules").out("m39", "false")
+                        .err("loaded m0 (", "found 40 modules; 39 are read when first used"),
                 c("use unknown", "-c", "use zeta", "a.txt", "beta.txt").exit(1).err("no module 'zeta'"),
                 c("fields", "-c", "fields values").out("size", "bytes", "assigned bytes"),
                 c("fields typo", "-c", "fields valeus").exit(1).err("unknown entity 'valeus'; did you mean 'values'?"),

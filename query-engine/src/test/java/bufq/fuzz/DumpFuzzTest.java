@@ -1,0 +1,168 @@
+package bufq.fuzz;
+
+import bufq.analysis.Analyses;
+import bufq.dump.DumpFile;
+import bufq.dump.DumpLoader;
+import bufq.dump.FileKind;
+import bufq.dump.LoadException;
+import bufq.dump.ModuleSource;
+import bufq.eval.Catalog;
+import bufq.eval.EvalContext;
+import bufq.eval.Query;
+import bufq.lang.QueryException;
+import bufq.model.Module;
+import bufq.model.TilingModel;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Random;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Damaged dumps (issue 9): every case ends, within a time bound, with a loaded module (warnings
+ * counted) or a {@link LoadException} whose single line names the file (and the line when the
+ * damage is inside the file); never another exception, an {@code OutOfMemoryError} or a hang.
+ * Each case copies a real module's files to a temporary directory, damages one file, and loads
+ * it through the same path the shell uses; a loaded module is then put through the questions
+ * the shell asks first (peak, checks, a query).
+ */
+class DumpFuzzTest {
+    /** A hang, not a slow machine: a case normally takes milliseconds. */
+    static final long CASE_MILLIS = 20_000;
+
+    @TempDir Path tmp;
+
+    /** The repo's own seed dumps and example: always there, so this part never skips. */
+    @Test
+    void damagedExamplesLoadOrFailInOneLine() throws Exception {
+        Path root = Fuzz.root();
+        List<List<Path>> modules = modules(List.of(root.resolve("examples/seeds"), root.resolve("examples/jax-mlp")));
+        assertTrue(modules.size() >= 6, "examples not found under " + root);
+        fuzz("examples", modules, Fuzz.seed(), Fuzz.budgetMillis(5_000), 200);
+    }
+
+    @Test
+    void damagedCorpusDumpsLoadOrFailInOneLine() throws Exception {
+        Path corpus = Fuzz.corpus();
+        assumeTrue(Files.isDirectory(corpus), "corpus not found at " + corpus);
+        List<List<Path>> modules = modules(List.of(corpus));
+        assertFalse(modules.isEmpty());
+        fuzz("corpus", modules, Fuzz.seed() ^ 0x5eed, Fuzz.budgetMillis(12_000), 300);
+    }
+
+    private void fuzz(String label, List<List<Path>> modules, long seed, long budget, int minCases) throws Exception {
+        Map<Path, byte[]> bytes = new TreeMap<>();
+        for (List<Path> m : modules) for (Path p : m) bytes.put(p, Files.readAllBytes(p));
+        Random r = new Random(seed);
+        DumpMutator.Kind[] kinds = DumpMutator.Kind.values();
+        Tally tally = new Tally();
+        long t0 = System.currentTimeMillis(), until = t0 + budget;
+        int n = 0;
+        for (; n < minCases || System.currentTimeMillis() < until; n++) {
+            List<Path> module = modules.get(r.nextInt(modules.size()));
+            Path victim = module.get(r.nextInt(module.size()));
+            DumpMutator.Kind kind = kinds[r.nextInt(kinds.length)];
+            byte[] damaged = DumpMutator.mutate(kind, bytes.get(victim), r);
+            if (r.nextInt(4) == 0) damaged = DumpMutator.mutate(kinds[r.nextInt(kinds.length)], damaged, r);
+            Path dir = Files.createDirectory(tmp.resolve(label + "-" + n));
+            for (Path p : module) Files.write(dir.resolve(p.getFileName().toString()), p == victim ? damaged : bytes.get(p));
+            Path target = dir.resolve(victim.getFileName().toString());
+            String what = label + " case " + n + " (" + kind + " of " + victim.getFileName() + "), " + Fuzz.replay(seed);
+            check(what, target, damaged, tally);
+        }
+        System.out.println("dump fuzz " + label + ": " + n + " cases in " + (System.currentTimeMillis() - t0) + " ms, "
+                + Fuzz.replay(seed) + ": " + tally);
+    }
+
+    /** Loads {@code target} under a time bound and judges the outcome. */
+    static void check(String what, Path target, byte[] input, Tally tally) {
+        Fuzz.Outcome<List<Module>> o = Fuzz.bounded(what, CASE_MILLIS, () -> {
+            List<Module> ms = DumpLoader.load(List.of(target));
+            for (Module m : ms) exercise(m);
+            return ms;
+        });
+        if (o.thrown() == null) {
+            for (Module m : o.value()) {
+                if (m.warningCount() < m.warnings().size()) throw fail(what, target, input, "warnings not counted", null);
+                for (var w : m.warnings()) {
+                    if (w.toString().matches("(?s).*[\\r\\n].*")) throw fail(what, target, input, "warning of several lines: " + w, null);
+                }
+                tally.loaded++;
+                if (m.warningCount() > 0) tally.warned++;
+            }
+            return;
+        }
+        if (!(o.thrown() instanceof LoadException e)) throw fail(what, target, input, "unexpected " + o.thrown(), o.thrown());
+        String msg = e.getMessage();
+        if (msg.contains("\n") || msg.contains("\r")) throw fail(what, target, input, "message of several lines: " + msg, e);
+        if (e.file() == null || !msg.startsWith(e.file() + ":")) throw fail(what, target, input, "message names no file: " + msg, e);
+        if (!e.file().contains(target.getParent().getFileName().toString()))
+            throw fail(what, target, input, "message names another file: " + msg, e);
+        boolean wholeFile = e.reason().startsWith("empty file") || e.reason().startsWith("blank file");
+        if (e.line() <= 0 && !wholeFile) throw fail(what, target, input, "message names no line: " + msg, e);
+        tally.refused.merge(e.reason().replaceAll("[0-9'\"].*", "").strip(), 1, Integer::sum);
+    }
+
+    /** The first questions the shell asks of a loaded module. */
+    static void exercise(Module m) throws QueryException {
+        m.liveBytesByStep();
+        m.peakTime();
+        m.totalBytes();
+        m.colors();
+        for (var v : m.values()) if (v.range() != null) m.liveAt(v.range().start());
+        Analyses.peak(m, OptionalInt.empty(), Analyses.DEFAULT_SMALL_THRESHOLD, TilingModel.TPU);
+        Analyses.check(m, TilingModel.TPU, List.of());
+        Analyses.fragmentation(m);
+        Query.compile("values where live at peak order by size desc limit 5", Catalog.standard()).run(new EvalContext(m));
+    }
+
+    static AssertionError fail(String what, Path target, byte[] input, String why, Throwable cause) {
+        Path kept = Fuzz.keep(target.getFileName().toString(), input);
+        return new AssertionError(what + ": " + why + (kept == null ? "" : "; input kept at " + kept), cause);
+    }
+
+    /** Module file sets under {@code roots}, as the loader groups them; other files are one module each (the seeds). */
+    static List<List<Path>> modules(List<Path> roots) throws IOException, LoadException {
+        List<List<Path>> out = new ArrayList<>();
+        for (Path root : roots) {
+            if (!Files.isDirectory(root)) continue;
+            boolean dumps = false;
+            try (var walk = Files.walk(root)) {
+                for (Path f : walk.filter(Files::isRegularFile).sorted().toList()) {
+                    String name = f.getFileName().toString();
+                    if (name.endsWith(".md")) continue;   // the corpus's SOURCES.md
+                    if (FileKind.of(name) == FileKind.OTHER) out.add(List.of(f));
+                    else dumps = true;
+                }
+            }
+            if (!dumps) continue;
+            for (ModuleSource s : DumpLoader.discover(List.of(root))) {
+                List<Path> files = s.dumpFiles().stream().map(DumpFile::path).toList();
+                if (files.stream().allMatch(p -> p != null)) out.add(files);
+            }
+        }
+        return out;
+    }
+
+    static final class Tally {
+        int loaded, warned;
+        final Map<String, Integer> refused = new TreeMap<>();
+
+        @Override public String toString() {
+            return loaded + " loaded (" + warned + " with warnings), refused: " + refused;
+        }
+    }
+
+    static byte[] read(Path p) throws IOException { return Files.readAllBytes(p); }
+}

@@ -1,0 +1,92 @@
+package bufq.fuzz;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * What the fuzzers share: the seed ({@code -Dbufq.fuzz.seed=N} replays a run, {@code =random} picks
+ * a fresh one), the time budget, running one case under a time bound, and where failing inputs are
+ * kept for a human to look at.
+ */
+final class Fuzz {
+    private Fuzz() {}
+
+    /** Fixed by default so CI is reproducible; every failure message names it. */
+    static final long DEFAULT_SEED = 20_261_121L;
+
+    static long seed() {
+        String s = System.getProperty("bufq.fuzz.seed", "");
+        if (s.isBlank()) return DEFAULT_SEED;
+        if (s.equals("random")) return System.nanoTime();
+        return Long.parseLong(s.trim());
+    }
+
+    /** Milliseconds a fuzz loop may run; {@code -Dbufq.fuzz.scale=4} runs four times longer. */
+    static long budgetMillis(long base) {
+        double scale = Double.parseDouble(System.getProperty("bufq.fuzz.scale", "1"));
+        return (long) (base * scale);
+    }
+
+    static String replay(long seed) {
+        return "seed " + seed + " (replay: mvn -o test -Dtest=... -Dbufq.fuzz.seed=" + seed + ")";
+    }
+
+    static Path corpus() {
+        return Path.of(System.getProperty("bufq.root", ".")).resolve("../shared/corpus").normalize();
+    }
+
+    /** The checkout root (where {@code examples/} lives). */
+    static Path root() {
+        Path r = Path.of(System.getProperty("bufq.root", ".."));
+        return Files.isDirectory(r.resolve("examples")) ? r : Path.of("..");
+    }
+
+    /** Keeps a failing input under {@code target/fuzz-failures} and returns where. */
+    static Path keep(String name, byte[] input) {
+        try {
+            Path dir = Path.of("target", "fuzz-failures");
+            Files.createDirectories(dir);
+            Path p = dir.resolve(name.replaceAll("[^A-Za-z0-9._-]", "_"));
+            Files.write(p, input);
+            return p.toAbsolutePath();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** The outcome of a bounded call: its value, or what it threw (never a timeout: that fails). */
+    record Outcome<T>(T value, Throwable thrown) {}
+
+    private static final ExecutorService POOL = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "fuzz-case");
+        t.setDaemon(true);   // a hung case must not keep the test JVM alive
+        return t;
+    });
+
+    /**
+     * Runs {@code body} on another thread and waits at most {@code millis}. A case that takes
+     * longer is a hang: the caller gets an AssertionError naming {@code what}.
+     */
+    static <T> Outcome<T> bounded(String what, long millis, Callable<T> body) {
+        Future<T> f = POOL.submit(body);
+        try {
+            return new Outcome<>(f.get(millis, TimeUnit.MILLISECONDS), null);
+        } catch (ExecutionException e) {
+            return new Outcome<>(null, e.getCause());
+        } catch (TimeoutException e) {
+            f.cancel(true);
+            throw new AssertionError("no answer within " + millis + " ms (a hang?): " + what);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted: " + what);
+        }
+    }
+}

@@ -1,0 +1,186 @@
+package bufq.fuzz;
+
+import bufq.dump.DumpLoader;
+import bufq.dump.LoadException;
+import bufq.model.LoadWarning;
+import bufq.model.Module;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The hostile files issue 9 names one by one (empty, binary, a single 50 MB line, sizes that
+ * overflow) and the regressions the dump fuzzer found, each as a fixed case.
+ */
+class HostileDumpsTest {
+    static final String NAME = "module_0001.jit_f.cpu_after_optimizations-buffer-assignment.txt";
+    static final String VALUES = "module_0001.jit_f.cpu_after_optimizations-buffer-assignment-values.txt";
+
+    static final String HEAD = """
+            BufferAssignment:
+            allocation 0: size 32, parameter 0, shape |f32[8]| at ShapeIndex {}:
+             value: <0 x.1 @0> (size=32,offset=0): f32[8]{0}
+            allocation 1: size 32, output shape is |f32[8]|, maybe-live-out:
+             value: <1 neg.2 @0> (size=32,offset=0): f32[8]{0}
+
+            Total bytes used: 64 (64B)
+            """;
+
+    @TempDir Path dir;
+
+    private Path write(String name, byte[] bytes) throws Exception {
+        Path p = dir.resolve(name);
+        Files.write(p, bytes);
+        return p;
+    }
+
+    private static Object load(Path p) {
+        Fuzz.Outcome<List<Module>> o = Fuzz.bounded(p.toString(), 60_000, () -> DumpLoader.load(List.of(p)));
+        if (o.thrown() == null) return o.value().get(0);
+        if (o.thrown() instanceof LoadException e) {
+            assertFalse(e.getMessage().contains("\n") || e.getMessage().contains("\r"), e.getMessage());
+            assertTrue(e.getMessage().startsWith(e.file() + ":") && e.file().startsWith(p.getParent().toString()), e.getMessage());
+            return e;
+        }
+        throw new AssertionError("unexpected " + o.thrown(), o.thrown());
+    }
+
+    private static LoadException refused(Object o) {
+        if (o instanceof LoadException e) return e;
+        throw new AssertionError("expected a refusal, loaded " + o);
+    }
+
+    private static Module loaded(Object o) {
+        if (o instanceof Module m) return m;
+        throw new AssertionError("expected a module: " + ((LoadException) o).getMessage());
+    }
+
+    @Test
+    void emptyFile() throws Exception {
+        LoadException e = refused(load(write(NAME, new byte[0])));
+        assertEquals("empty file, not a buffer-assignment dump", e.reason());
+    }
+
+    @Test
+    void binaryFileNamesTheLineOfItsFirstNul() throws Exception {
+        byte[] b = new byte[4096];
+        new Random(7).nextBytes(b);
+        b[0] = 'a';
+        b[1] = '\n';
+        b[2] = 'b';
+        b[3] = 0;
+        LoadException e = refused(load(write(NAME, b)));
+        assertEquals(2, e.line());
+        assertTrue(e.reason().startsWith("binary file (a NUL byte at column 2)"), e.reason());
+    }
+
+    @Test
+    void invalidUtf8NamesLineAndColumn() throws Exception {
+        byte[] head = HEAD.getBytes(StandardCharsets.UTF_8);
+        byte[] b = Arrays.copyOf(head, head.length + 3);
+        int at = HEAD.indexOf("neg.2") + 1;   // inside line 5
+        System.arraycopy(head, at, b, at + 1, head.length - at);
+        b[at] = (byte) 0xff;
+        LoadException e = refused(load(write(NAME, Arrays.copyOf(b, head.length + 1))));
+        assertEquals(5, e.line());
+        assertTrue(e.reason().startsWith("not UTF-8 text (byte 0xff at column 13)"), e.reason());
+    }
+
+    /** Regression (dump fuzz, seed 20261121): a CR-only file put a carriage return in the message. */
+    @Test
+    void carriageReturnsNeverReachTheMessage() throws Exception {
+        LoadException e = refused(load(write(NAME, "6:tuple.149.0\rallocation 0: size 1:\r".getBytes(StandardCharsets.UTF_8))));
+        assertTrue(e.getMessage().endsWith("found '6:tuple.149.0\\rallocation 0: size 1:\\r')"), e.getMessage());
+    }
+
+    /**
+     * Regression (dump fuzz, seed 20281324): a bad sibling read on another thread escaped as a
+     * CompletionException instead of its LoadException.
+     */
+    @Test
+    void aBadSiblingIsALoadException() throws Exception {
+        write(NAME, HEAD.getBytes(StandardCharsets.UTF_8));
+        Path values = write(VALUES, new byte[] {'U', 's', (byte) 0xc3, '(', '\n'});
+        LoadException e = refused(load(dir.resolve(NAME)));
+        assertEquals(values.toString(), e.file());
+        assertEquals(1, e.line());
+    }
+
+    @Test
+    void aFiftyMegabyteLineOfNothing() throws Exception {
+        byte[] b = new byte[50 << 20];
+        Arrays.fill(b, (byte) 'x');
+        LoadException e = refused(load(write(NAME, b)));
+        assertEquals(1, e.line());
+        assertTrue(e.reason().length() < 200, e.reason());
+    }
+
+    @Test
+    void aFiftyMegabyteInstructionLineLoads() throws Exception {
+        String line = " from instruction: %x.1 = f32[8]{0} constant({" + "1,".repeat(25 << 20) + "1})\n";
+        String text = HEAD + "\nUsed values:\n<0 x.1 @0>\n positions:\n  x.1\n uses:\n" + line;
+        Module m = loaded(load(write(NAME, text.getBytes(StandardCharsets.US_ASCII))));
+        assertEquals(2, m.values().size());
+    }
+
+    @Test
+    void aFiftyMegabyteNumberIsAWarning() throws Exception {
+        String text = HEAD.replace("allocation 1: size 32,", "allocation 1: size " + "9".repeat(50 << 20) + ",");
+        Module m = loaded(load(write(NAME, text.getBytes(StandardCharsets.US_ASCII))));
+        LoadWarning w = m.warnings().get(0);
+        assertEquals(4, w.line());
+        assertTrue(w.message().contains("too large for 64 bits") && w.message().length() < 200, w.message());
+    }
+
+    /** Sizes at the 64-bit edge: refused where they enter, so no later sum can wrap. */
+    @Test
+    void overflowingSizesAreCaughtWhereTheyEnter() throws Exception {
+        String text = HEAD.replace("allocation 1: size 32,", "allocation 1: size 9223372036854775807,")
+                .replace("(size=32,offset=0): f32[8]{0}\nallocation 1", "(size=32,offset=9223372036854775800): f32[8]{0}\nallocation 1");
+        Module m = loaded(load(write(NAME, text.getBytes(StandardCharsets.US_ASCII))));
+        assertEquals(List.of(3L, 4L), m.warnings().stream().map(LoadWarning::line).toList(), m.warnings().toString());
+        assertTrue(m.warnings().get(0).message().contains("offset 9223372036854775800 is more than 2^56 bytes"), m.warnings().toString());
+        assertTrue(m.warnings().get(1).message().contains("size 9223372036854775807 is more than 2^56 bytes"), m.warnings().toString());
+        assertEquals(32, m.totalBytes());
+    }
+
+    @Test
+    void sizesThatAddUpPastTheBoundAreCaught() throws Exception {
+        StringBuilder b = new StringBuilder("BufferAssignment:\n");
+        for (int i = 0; i < 40; i++) b.append("allocation ").append(i).append(": size ").append(1L << 56).append(":\n");
+        Module m = loaded(load(write(NAME, b.toString().getBytes(StandardCharsets.US_ASCII))));
+        assertEquals(32, m.allocations().size());
+        assertEquals(8, m.warningCount());
+        assertEquals(34, m.warnings().get(0).line());
+        assertTrue(m.warnings().get(0).message().contains("allocation 32's size brings this module's sizes past 2^61 bytes"),
+                m.warnings().get(0).message());
+        assertEquals(1L << 61, m.totalBytes());
+    }
+
+    @Test
+    void aShapeWhoseSizeOverflowsIsAWarning() throws Exception {
+        String text = HEAD.replace("(size=32,offset=0): f32[8]{0}\nallocation 1", "(size=32,offset=0): f32[4611686018427387904]{0}\nallocation 1");
+        Module m = loaded(load(write(NAME, text.getBytes(StandardCharsets.US_ASCII))));
+        assertEquals(3, m.warnings().get(0).line());
+        assertTrue(m.warnings().get(0).message().contains("overflows 64 bits"), m.warnings().toString());
+        assertNull(m.value(0));
+    }
+
+    @Test
+    void crlfLineEndingsLoadCleanly() throws Exception {
+        Module m = loaded(load(write(NAME, HEAD.replace("\n", "\r\n").getBytes(StandardCharsets.US_ASCII))));
+        assertEquals(0, m.warningCount(), m.warnings().toString());
+        assertEquals(64, m.totalBytes());
+    }
+}
