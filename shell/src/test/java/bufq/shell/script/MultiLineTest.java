@@ -81,4 +81,14 @@ class MultiLineTest {
         assertEquals("", err.toString(StandardCharsets.UTF_8));
         s.close();
     }
+
+    @Test
+    void replParserAsksForMoreUntilJsIsComplete() {
+        bufq.shell.repl.ReplParser p = new bufq.shell.repl.ReplParser(() -> List.of("values"));
+        org.jline.reader.Parser.ParseContext accept = org.jline.reader.Parser.ParseContext.ACCEPT_LINE;
+        assertThrows(org.jline.reader.EOFError.class, () -> p.parse("js const o = {\n  a: 1, // }", 0, accept));
+        String whole = "js const o = {\n  a: 1, // first\n  b: 2\n}";
+        assertDoesNotThrow(() -> p.parse(whole, whole.length(), accept));
+        assertEquals(whole, bufq.shell.repl.ReplParser.joined(whole), "line breaks reach the engine");
+    }
 }
