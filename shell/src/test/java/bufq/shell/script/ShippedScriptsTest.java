@@ -125,12 +125,12 @@ class ShippedScriptsTest {
         }
     }
 
-    /** Subjects and steps of overlap findings, from the built-in check and from no-overlap.js. */
+    /** Findings (severity, subject, message) of the built-in overlap check and of no-overlap.js. */
     static void sameOverlapFindings(Harness h, Module m) {
         h.shell.addModules(List.of(m));
         CheckReport r = Analyses.check(h.shell.current(), TilingModel.TPU, h.shell.scriptChecks());
-        List<String> builtin = r.of("overlap").stream().map(Finding::subject).sorted().toList();
-        List<String> js = r.of("no-overlap").stream().map(Finding::subject).sorted().toList();
+        List<String> builtin = r.of("overlap").stream().map(f -> f.severity() + " " + f.subject() + ": " + f.message()).sorted().toList();
+        List<String> js = r.of("no-overlap").stream().map(f -> f.severity() + " " + f.subject() + ": " + f.message()).sorted().toList();
         assertEquals(builtin, js, m.handle() + ": " + r.findings());
         assertTrue(r.of("no-overlap").stream().noneMatch(f -> f.message().startsWith("check failed")), r.findings().toString());
     }
@@ -143,9 +143,11 @@ class ShippedScriptsTest {
             Module bad = Doctored.overlapping();
             sameOverlapFindings(h, bad);
             CheckReport r = Analyses.check(bad, TilingModel.TPU, h.shell.scriptChecks());
-            assertEquals(List.of("b"), r.of("no-overlap").stream().map(Finding::subject).toList(), "b overlaps a; c only hands over");
-            assertTrue(r.of("no-overlap").get(0).message().contains("overlap a bytes [0, 64) live 0-3 in allocation 0"),
+            assertEquals(List.of("b", "doctored"), r.of("no-overlap").stream().map(Finding::subject).toList(),
+                    "b overlaps a; c only hands over: " + r.findings());
+            assertEquals("bytes [32, 64) live 2-4 overlap a bytes [0, 64) live 0-3 in allocation 0 at steps 2-3",
                     r.of("no-overlap").get(0).message());
+            assertTrue(r.of("no-overlap").get(1).message().startsWith("1 hand-over "), r.findings().toString());
         }
     }
 
