@@ -224,6 +224,16 @@ class ReaderErasTest {
     }
 
     @Test
+    void aDirectoryAlsoFindsRenamedDumpsButNotHloText() throws Exception {
+        List<ModuleSource> s = DumpLoader.discover(List.of(Fixtures.path("loose")));
+        assertEquals(1, s.size(), s.toString());
+        assertTrue(s.get(0).files().get(0).endsWith("collected-run-7.txt"));
+        Module m = s.get(0).load();
+        assertEquals(0, m.warningCount());
+        assertEquals(208L, m.totalBytes());
+    }
+
+    @Test
     void loadTextReadsADumpFromMemory() throws Exception {
         Path f = Fixtures.path("late2025/module_0007.jit__unstack.cpu_after_optimizations-buffer-assignment.txt");
         Module m = DumpLoader.loadText(f.getFileName().toString(), Files.readString(f));
@@ -235,7 +245,7 @@ class ReaderErasTest {
     @Test
     void directoryLoadsEveryModuleInside() throws Exception {
         List<ModuleSource> all = DumpLoader.discover(List.of(Fixtures.path("")));
-        // tf-era, old2024, late2025, jax010-mlp, analysis-off, tpu, report-only (framed logs are not dump names)
-        assertEquals(7, all.size(), all.toString());
+        // tf-era, old2024, late2025, jax010-mlp, analysis-off, tpu, report-only, loose (framed logs are not dump names)
+        assertEquals(8, all.size(), all.toString());
     }
 }
