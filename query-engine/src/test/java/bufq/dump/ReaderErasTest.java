@@ -234,6 +234,25 @@ class ReaderErasTest {
     }
 
     @Test
+    void veryLongInstructionLinesAreReadWhole() throws Exception {
+        StringBuilder ops = new StringBuilder();
+        for (int i = 0; i < 12; i++) ops.append(i == 0 ? "" : ", ").append(i == 5 || i == 10 ? "/*index=" + i + "*/" : "").append("%x.1");
+        String config = "{\"blob\":\"" + "ab(c)".repeat(4000) + "\"}";
+        String text = BadInputTest.GOOD.replace("%neg.2 = f32[8]{0} negate(%x.1)",
+                "%neg.2 = f32[8]{0} custom-call(" + ops + "), custom_call_target=\"t\", "
+                        + "metadata={op_name=\"a \\\"quoted\\\" }name\" source_file=\"/s.py\" source_line=7}, backend_config=" + config);
+        Module m = DumpLoader.loadText(BadInputTest.NAME, text);
+        assertEquals(0, m.warningCount(), () -> m.warnings().toString());
+        HloInstruction neg = m.instruction("neg.2");
+        assertEquals("custom-call", neg.opcode());
+        assertEquals(12, neg.operands().size());
+        assertEquals("a \"quoted\" }name", neg.opName());
+        assertEquals(7, neg.sourceLine());
+        assertTrue(neg.attributes().length() > 20_000);
+        assertTrue(neg.attributes().endsWith("\"}"));
+    }
+
+    @Test
     void loadTextReadsADumpFromMemory() throws Exception {
         Path f = Fixtures.path("late2025/module_0007.jit__unstack.cpu_after_optimizations-buffer-assignment.txt");
         Module m = DumpLoader.loadText(f.getFileName().toString(), Files.readString(f));
