@@ -45,12 +45,15 @@ public final class Shell {
     private int scriptDepth;
     private String location;
     private int terminalWidth;
+    private bufq.shell.script.Scripts scripts;
 
     public Shell(Engine engine, PrintStream out, PrintStream err, Env env) {
         this.engine = engine;
         this.out = out;
         this.err = err;
         this.env = env;
+        // Only a lambda: the JavaScript engine itself starts when a .js file first runs.
+        registerScriptHost("js", (shell, file) -> shell.scripts().runFile(file));
         this.sink = OutputSink.console(out);
         this.terminalWidth = columns(env);
     }
@@ -144,6 +147,9 @@ public final class Shell {
     }
 
     private Status runCommand(String text) throws CommandException, Engine.Failure, IOException {
+        String[] head = text.split("\\s+", 2);
+        Command raw = commands.byName(head[0]);
+        if (raw != null && raw.rawArgs()) return raw.run(this, head.length < 2 ? List.of() : List.of(head[1]));
         List<String> words = Words.split(text);
         String name = words.get(0);
         Command c = commands.byName(name);
@@ -331,8 +337,20 @@ public final class Shell {
         old.close();
     }
 
+    /** JavaScript for this session; the engine itself starts only when a script first runs. */
+    public bufq.shell.script.Scripts scripts() {
+        if (scripts == null) scripts = new bufq.shell.script.Scripts(this);
+        return scripts;
+    }
+
+    /** Checks registered by scripts ({@code bufq.check}); empty, without starting anything, when none ran. */
+    public List<bufq.analysis.CheckRule> scriptChecks() {
+        return scripts == null ? List.of() : scripts.checks();
+    }
+
     /** Ends the session: publishes any output file. */
     public void close() throws IOException {
+        if (scripts != null) scripts.close();
         switchSink(OutputSink.console(out));
     }
 }
