@@ -90,6 +90,8 @@ class CliTest {
                 c("unknown command", "-c", "sumary", "a.txt").exit(1).err("error: unknown command 'sumary'; did you mean 'summary'?"),
                 c("errors go on", "-c", "sumary", "-c", "values", "a.txt").exit(1).out("add.1"),
                 c("bail stops", "--bail", "-c", "sumary", "-c", "values", "a.txt").exit(1).notOut("add.1"),
+                c("unterminated quote in a command", "-c", "load \"my dump", "a.txt").exit(1)
+                        .err("error: unterminated string starting at column 6"),
                 c("bad setting", "-c", "set maxrows lots").exit(1).err("maxrows takes a whole number >= 0, not 'lots'"),
                 c("unknown setting", "-c", "set colour on").exit(1).err("unknown setting 'colour'; did you mean 'color'?"),
                 c("set lists", "-c", "set").out("maxrows", "200", "threshold", "16.0KiB", "tiling", "tpu"),
