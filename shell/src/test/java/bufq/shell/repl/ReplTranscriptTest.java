@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -139,5 +140,16 @@ class ReplTranscriptTest {
         assertTrue(t.err().contains("query cancelled"), "err: " + t.err() + "\nscreen: " + t.screen());
         assertTrue(t.screen().contains("(1 row)"), "the next query ran: " + t.screen());
         assertEquals(0, t.exit);
+    }
+
+    @Test
+    void withoutATerminalThePlainLoopTakesOver() throws IOException {
+        Transcript t = transcript();
+        t.open(InputStream.nullInputStream());
+        InputStream typed = new java.io.ByteArrayInputStream("values limit 1\n".getBytes(StandardCharsets.UTF_8));
+        int code = new JLineRepl(() -> { throw new IOException("no tty"); }, typed).run(t.shell);
+        assertEquals(0, code);
+        assertTrue(t.err().contains("no line editing (no tty)"), t.err());
+        assertTrue(t.screen().contains("(1 row)"), t.screen());
     }
 }
