@@ -123,7 +123,7 @@ public final class JLineRepl implements Repl {
                     break;
                 }
                 if (history.last() > last) remember(history.get(history.last()));
-                String text = ReplParser.joined(line).strip();
+                String text = ReplParser.toRun(line);
                 if (text.isEmpty()) continue;
                 shell.history().add(text);
                 if (execute(text) == Status.QUIT) break;
@@ -159,7 +159,7 @@ public final class JLineRepl implements Repl {
             try {
                 for (String e : historyFile.load()) {
                     history.add(java.time.Instant.now(), e);
-                    shell.history().add(ReplParser.joined(e));
+                    shell.history().add(ReplParser.toRun(e));
                 }
             } catch (IOException | RuntimeException e) {
                 historyBroken = true;

@@ -152,4 +152,13 @@ class ReplTranscriptTest {
         assertTrue(t.err().contains("no line editing (no tty)"), t.err());
         assertTrue(t.screen().contains("(1 row)"), t.screen());
     }
+
+    @Test
+    void multiLineJavaScriptRunsAsOneStatement() throws IOException {
+        Transcript t = transcript();
+        String s = t.run("js var o = {\n  a: 41, // the answer, almost\n};\njs o.a + 1\n");
+        assertTrue(s.contains(JLineRepl.CONTINUATION), s);
+        assertTrue(s.contains("42"), s + t.err());
+        assertEquals("", t.err());
+    }
 }
