@@ -82,12 +82,14 @@ public final class JLineRepl implements Repl {
         private final HistoryFile historyFile;
         private final DefaultHistory history = new DefaultHistory();
         private final LineReader reader;
+        private final Pager pager;
         private boolean historyBroken;
 
         Session(Shell shell, Terminal terminal) {
             this.shell = shell;
             this.terminal = terminal;
             this.historyFile = new HistoryFile(HistoryFile.location(shell.env().vars()));
+            this.pager = new Pager(shell, terminal);
             ReplParser parser = new ReplParser(() -> shell.engine().entities());
             Supplier<Catalog> catalog = () -> shell.engine().catalog();  // scripts may add fields
             this.reader = LineReaderBuilder.builder()
@@ -132,17 +134,23 @@ public final class JLineRepl implements Repl {
             return Bufq.OK;
         }
 
-        /** Runs one statement; Ctrl-C meanwhile interrupts this thread, which cancels a query. */
+        /**
+         * Runs one statement; Ctrl-C meanwhile interrupts this thread, which cancels a query. Paged
+         * output is shown after that, so Ctrl-C in the pager goes to the pager alone.
+         */
         private Status execute(String text) {
             Thread runner = Thread.currentThread();
             Terminal.SignalHandler previous = terminal.handle(Terminal.Signal.INT, s -> runner.interrupt());
+            Pager.Captured done;
             try {
-                return shell.execute(text);
+                done = pager.capture(() -> shell.execute(text));
             } finally {
                 terminal.handle(Terminal.Signal.INT, previous);
                 Thread.interrupted();  // a late Ctrl-C must not cancel the next statement
-                terminal.flush();
             }
+            pager.show(done.text());
+            terminal.flush();
+            return done.status();
         }
 
         private String prompt() {

@@ -161,4 +161,28 @@ class ReplTranscriptTest {
         assertTrue(s.contains("42"), s + t.err());
         assertEquals("", t.err());
     }
+
+    @Test
+    void withThePagerOnTallResultsGoThroughPagerAndShortOnesPrint() throws IOException {
+        Transcript t = transcript();
+        Path paged = state.resolve("paged.txt");
+        t.env.put("PAGER", "cat > '" + paged + "'");
+        t.rows = 10;
+        String s = t.run("values limit 1\nset pager on\nvalues limit 2\nvalues\n");
+        assertTrue(Files.readString(paged).contains("(25 rows)"), "the tall table was paged");
+        assertFalse(s.contains("(25 rows)"), "and not printed: " + s);
+        assertTrue(s.contains("(2 rows)"), "a short one prints as usual: " + s);
+        assertEquals("", t.err());
+    }
+
+    @Test
+    void thePagerNeverTakesOutputMeantForAFile() throws IOException {
+        Transcript t = transcript();
+        Path paged = state.resolve("paged.txt"), file = state.resolve("out.txt");
+        t.env.put("PAGER", "cat > '" + paged + "'");
+        t.rows = 10;
+        t.run("set pager on\noutput \"" + file + "\"\nvalues\noutput\n");
+        assertTrue(Files.readString(file).contains("(25 rows)"));
+        assertFalse(Files.exists(paged));
+    }
 }
