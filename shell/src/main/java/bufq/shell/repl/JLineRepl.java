@@ -2,8 +2,10 @@ package bufq.shell.repl;
 
 import bufq.eval.Catalog;
 import bufq.shell.Bufq;
+import bufq.shell.CommandException;
 import bufq.shell.PlainRepl;
 import bufq.shell.Repl;
+import bufq.shell.Setting;
 import bufq.shell.Shell;
 import bufq.shell.Status;
 import org.jline.reader.EndOfFileException;
@@ -109,6 +111,13 @@ public final class JLineRepl implements Repl {
 
         int loop() {
             loadHistory();
+            if (Terminal.TYPE_DUMB.equals(terminal.getType()) && "auto".equals(shell.settings().color())) {
+                try {
+                    shell.settings().set(Setting.COLOR, "off");  // a dumb terminal shows escape codes as junk
+                } catch (CommandException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
             shell.out().println("bufq " + Bufq.VERSION + " - type 'help' for commands, 'help query' for queries,"
                     + " Tab to complete, Ctrl-D to leave.");
             shell.out().flush();

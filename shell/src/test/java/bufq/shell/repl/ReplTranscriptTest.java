@@ -185,4 +185,16 @@ class ReplTranscriptTest {
         assertTrue(Files.readString(file).contains("(25 rows)"));
         assertFalse(Files.exists(paged));
     }
+
+    @Test
+    void aDumbTerminalGetsNoColourEvenWithoutNoColor() throws IOException {
+        Transcript t = new Transcript(state);
+        String s = t.run("values limit 1\n");
+        assertTrue(s.contains("(1 row)"), s);
+        assertFalse(t.screen.toString(StandardCharsets.UTF_8).contains("\u001b["), "no escape codes");
+        Transcript ansi = new Transcript(state.resolve("ansi"));
+        ansi.type = "ansi";
+        ansi.run("values limit 1\n");
+        assertTrue(ansi.screen.toString(StandardCharsets.UTF_8).contains("\u001b[1mid"), "a capable terminal gets bold headers");
+    }
 }
