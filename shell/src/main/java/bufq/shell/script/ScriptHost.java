@@ -150,6 +150,9 @@ final class ScriptHost implements AutoCloseable {
     /** Stops the running script (Ctrl-C). */
     void cancel() { watchdog.stop("cancelled"); }
 
+    /** Closes the context at once, as the watchdog does when a script ignores an interrupt. */
+    void kill() { watchdog.kill(); }
+
     /** What queries and field functions see now: the current module and tiling model. */
     EvalContext evalContext() { return new EvalContext(shell.current(), shell.settings().tiling()); }
 

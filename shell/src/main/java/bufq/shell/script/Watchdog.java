@@ -71,12 +71,17 @@ final class Watchdog {
         try {
             context.interrupt(Duration.ofSeconds(2));
         } catch (TimeoutException | RuntimeException e) {
-            killed = true;
-            try {
-                context.close(true);
-            } catch (RuntimeException ignored) {
-                // already closing
-            }
+            kill();
+        }
+    }
+
+    /** Closes the context at once, cancelling what runs: the last resort when interrupting fails. */
+    void kill() {
+        killed = true;
+        try {
+            context.close(true);
+        } catch (RuntimeException ignored) {
+            // already closing
         }
     }
 

@@ -104,4 +104,23 @@ class SandboxTest {
         assertFalse(t.isAlive());
         assertTrue(h.err().contains("script cancelled"), h.err());
     }
+
+    @Test
+    void aContextThatMustBeClosedIsReplacedAndSaysWhatWasLost() throws Exception {
+        h.ok("set timeout 0");
+        h.ok("js bufq.field('values', 'twice', r => r.size * 2, {type: 'int'})");
+        h.ok("js bufq.check('always', (m, report) => report.info('x', 'ran'))");
+        Thread t = new Thread(() -> h.run("js for (;;) {}"));
+        t.start();
+        Thread.sleep(1500);
+        h.shell.scripts().currentHost().kill(); // what the watchdog does when an interrupt is ignored
+        t.join(10_000);
+        assertFalse(t.isAlive());
+        assertTrue(h.err().contains("script cancelled"), h.err());
+        assertTrue(h.err().contains("the JavaScript engine was reset"), h.err());
+        assertEquals("2\n", h.ok("js 1 + 1"), "a fresh context");
+        assertTrue(h.shell.scriptChecks().isEmpty(), "checks of the closed context are dropped");
+        String e = h.fails("values show twice");
+        assertTrue(e.contains("run the script again"), e);
+    }
 }
