@@ -114,6 +114,7 @@ public final class StatementReader {
         }
         lineNo++;
         if (l.indexOf('\0') >= 0 || l.indexOf('\uFFFD') >= 0) throw new NotTextException(lineNo);
+        if (lineNo == 1 && l.startsWith("\uFEFF")) l = l.substring(1); // a byte-order mark from some editors
         return l;
     }
 
