@@ -136,8 +136,11 @@ final class Api extends Rows.ReadOnly {
             Object v;
             try {
                 v = Convert.fromJs(fn.execute(new Rows.Row(entity, row, catalog, ctx)));
-            } catch (RuntimeException e) {
+            } catch (org.graalvm.polyglot.PolyglotException e) {
+                if (e.isInterrupted() || e.isCancelled() || e.isResourceExhausted()) throw e;
                 continue; // the query will report it with the row's context
+            } catch (RuntimeException e) {
+                continue;
             }
             if (v instanceof Long) return ColumnType.INT;
             if (v instanceof Double) return ColumnType.FLOAT;

@@ -129,8 +129,9 @@ final class ScriptHost implements AutoCloseable {
         try {
             return body.get();
         } catch (PolyglotException e) {
+            // Once the watchdog stopped this run, whatever comes out (an interrupt, or a host error
+            // wrapping one) is the stop's doing.
             String reason = watchdog.reason();
-            if (reason != null && !e.isInterrupted() && !e.isCancelled()) reason = null;
             throw new ScriptFailure(ScriptErrors.describe(e, reason, shell.settings().timeoutSeconds(), heapCap, running));
         } catch (IllegalStateException e) {
             if (watchdog.killed()) throw new ScriptFailure(ScriptErrors.stopMessage(watchdog.reason(),

@@ -108,9 +108,11 @@ final class Watchdog {
             if (why == null && overHeap()) why = "memory";
             if (why != null) {
                 stop(why);
+                // Host code may swallow the interrupt (a field read inside try/catch): ask again
+                // every second until this run is over.
                 synchronized (lock) {
-                    // Wait until this run is over before judging the next one.
-                    while (depth > 0 && !closed) {
+                    long until = System.nanoTime() + 1_000_000_000L;
+                    while (depth > 0 && !closed && System.nanoTime() - until < 0) {
                         try {
                             lock.wait(POLL_MS);
                         } catch (InterruptedException e) {

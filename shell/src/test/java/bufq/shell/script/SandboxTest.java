@@ -123,4 +123,16 @@ class SandboxTest {
         String e = h.fails("values show twice");
         assertTrue(e.contains("run the script again"), e);
     }
+
+    @Test
+    void swallowingTheStopDoesNotEscapeIt() {
+        h.ok("set timeout 1");
+        h.ok("js bufq.field('values', 'spin', r => { while (true) {} }, {type: 'int'})");
+        long t0 = System.nanoTime();
+        String e = h.fails("js for (;;) { try { bufq.module.values[0].spin } catch (x) {} }");
+        assertTrue(e.contains("script stopped after the 1 s time limit"), e);
+        assertTrue((System.nanoTime() - t0) / 1e9 < 10, "stopped in time");
+        e = h.fails("js bufq.field('values', 'spin2', r => { while (true) {} })");
+        assertTrue(e.contains("time limit"), "type inference runs under the limit too: " + e);
+    }
 }
