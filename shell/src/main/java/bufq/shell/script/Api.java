@@ -93,6 +93,8 @@ final class Api extends Rows.ReadOnly {
         if (!engine.entities().contains(entity))
             throw new IllegalArgumentException(usage + ": unknown entity '" + entity + "'; expected one of "
                     + String.join(", ", engine.entities()));
+        if (Catalog.standard().field(entity, name) != null)
+            throw new IllegalArgumentException(usage + ": '" + name + "' is a built-in field of " + entity + "; choose another name");
         ColumnType type;
         if (opts != null && opts.hasMember("type") && !opts.getMember("type").isNull()) {
             type = type(Convert.display(opts.getMember("type")));
