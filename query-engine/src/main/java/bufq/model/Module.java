@@ -34,6 +34,7 @@ public final class Module {
     private volatile Map<String, List<String>> usersByOperand;  // built on first use
     private final IntervalIndex liveIndex;
     private volatile long[] liveBytesByStep;
+    private volatile List<Integer> colors;   // built on first use: peak and timeline ask several times per run
 
     /**
      * What the dump says about itself, beside the lists.
@@ -277,9 +278,13 @@ public final class Module {
 
     /** Distinct colours of allocations and values, ascending. */
     public List<Integer> colors() {
-        java.util.TreeSet<Integer> c = new java.util.TreeSet<>();
-        for (BufferAllocation a : allocations) c.add(a.color());
-        for (HloValue v : values) c.add(v.color());
-        return List.copyOf(c);
+        List<Integer> r = colors;
+        if (r == null) {
+            java.util.TreeSet<Integer> c = new java.util.TreeSet<>();
+            for (BufferAllocation a : allocations) c.add(a.color());
+            for (HloValue v : values) c.add(v.color());
+            colors = r = List.copyOf(c);
+        }
+        return r;
     }
 }
