@@ -50,9 +50,31 @@ public final class JLineRepl implements Repl {
         this.fallbackIn = fallbackIn;
     }
 
-    /** The REPL for a real terminal on {@code in} (stdin); what {@code bufq} uses by default. */
+    /**
+     * The REPL for a real terminal on {@code in} (stdin); what {@code bufq} uses by default. Starts
+     * warming up the line editor on a background thread at once, so made before the dumps are
+     * loaded, it is ready when they are.
+     */
     public static Repl system(InputStream in) {
+        Thread warm = new Thread(JLineRepl::warmUp, "bufq-jline-warmup");
+        warm.setDaemon(true);
+        warm.start();
         return new JLineRepl(JLineRepl::systemTerminal, in);
+    }
+
+    /**
+     * Loads and initialises JLine's reader classes (key maps, display, widgets) on a throwaway
+     * in-memory terminal; touches nothing the real terminal uses. Failures only cost the head start.
+     */
+    static void warmUp() {
+        try (Terminal t = new org.jline.terminal.impl.DumbTerminal(null, null, "warmup", "ansi",
+                InputStream.nullInputStream(), java.io.OutputStream.nullOutputStream(),
+                java.nio.charset.StandardCharsets.UTF_8, Terminal.SignalHandler.SIG_IGN)) {
+            LineReaderBuilder.builder().terminal(t).build();
+            knownCapabilities(System.getenv("TERM"));
+        } catch (IOException | RuntimeException | LinkageError e) {
+            // the real start-up does the same work and reports real problems
+        }
     }
 
     static Terminal systemTerminal() throws IOException {
