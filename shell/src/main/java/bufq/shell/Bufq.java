@@ -26,7 +26,7 @@ public final class Bufq {
     private final Function<InputStream, Repl> repl;
 
     public Bufq() {
-        this(Env.system(), DefaultEngine::new, bufq.shell.repl.JLineRepl::system);
+        this(Env.system(), DefaultEngine::new, in -> bufq.shell.repl.JLineRepl.system(in) /* a lambda, not a method reference: batch runs never load it */);
     }
 
     /**

@@ -56,25 +56,18 @@ public final class JLineRepl implements Repl {
      * loaded, it is ready when they are.
      */
     public static Repl system(InputStream in) {
-        Thread warm = new Thread(JLineRepl::warmUp, "bufq-jline-warmup");
+        Thread warm = new Thread(Warmup::run, "bufq-jline-warmup");
         warm.setDaemon(true);
         warm.start();
-        return new JLineRepl(JLineRepl::systemTerminal, in);
-    }
-
-    /**
-     * Loads and initialises JLine's reader classes (key maps, display, widgets) on a throwaway
-     * in-memory terminal; touches nothing the real terminal uses. Failures only cost the head start.
-     */
-    static void warmUp() {
-        try (Terminal t = new org.jline.terminal.impl.DumbTerminal(null, null, "warmup", "ansi",
-                InputStream.nullInputStream(), java.io.OutputStream.nullOutputStream(),
-                java.nio.charset.StandardCharsets.UTF_8, Terminal.SignalHandler.SIG_IGN)) {
-            LineReaderBuilder.builder().terminal(t).build();
-            knownCapabilities(System.getenv("TERM"));
-        } catch (IOException | RuntimeException | LinkageError e) {
-            // the real start-up does the same work and reports real problems
-        }
+        return new JLineRepl(() -> {
+            // JLine's caches are not thread-safe: the real terminal is opened after the warm-up.
+            try {
+                warm.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return systemTerminal();
+        }, in);
     }
 
     static Terminal systemTerminal() throws IOException {
