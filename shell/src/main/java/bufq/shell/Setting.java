@@ -10,10 +10,10 @@ import java.util.Locale;
  * becomes a value. {@code set}, its validation, its listing and the REPL's completion all read this.
  */
 public enum Setting {
-    RAWSIZES("on|off", "off", "print sizes as plain byte counts instead of KiB/MiB (table, markdown)"),
-    MAXROWS("N", "200", "rows shown per table in the table and markdown formats (0 = all); csv/tsv/json are never cut"),
-    MAXWIDTH("N", "64", "widest cell in the table format; longer text is cut with … (0 = no limit)"),
-    COLOR("auto|on|off", "auto", "colour in the table format; auto = only on a terminal; never when NO_COLOR is set"),
+    RAWSIZES("on|off", "off", "sizes as plain byte counts instead of KiB/MiB (table, markdown)"),
+    MAXROWS("N", "200", "rows shown per table in table and markdown (0 = all); data formats never cut"),
+    MAXWIDTH("N", "80", "widest cell in the table format, longer text cut with … (0 = no limit)"),
+    COLOR("auto|on|off", "auto", "colour in the table format: auto = on a terminal; never with NO_COLOR set"),
     TIMER("on|off", "off", "print the elapsed time after each result (on stderr)"),
     PAGER("on|off", "off", "in the interactive shell, show results taller than the terminal through $PAGER (default less -R)"),
     THRESHOLD("SIZE", "16KiB", "values smaller than this fold into one row in the peak report"),

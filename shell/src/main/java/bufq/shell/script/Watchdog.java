@@ -71,12 +71,17 @@ final class Watchdog {
         try {
             context.interrupt(Duration.ofSeconds(2));
         } catch (TimeoutException | RuntimeException e) {
-            killed = true;
-            try {
-                context.close(true);
-            } catch (RuntimeException ignored) {
-                // already closing
-            }
+            kill();
+        }
+    }
+
+    /** Closes the context at once, cancelling what runs: the last resort when interrupting fails. */
+    void kill() {
+        killed = true;
+        try {
+            context.close(true);
+        } catch (RuntimeException ignored) {
+            // already closing
         }
     }
 
@@ -103,9 +108,11 @@ final class Watchdog {
             if (why == null && overHeap()) why = "memory";
             if (why != null) {
                 stop(why);
+                // Host code may swallow the interrupt (a field read inside try/catch): ask again
+                // every second until this run is over.
                 synchronized (lock) {
-                    // Wait until this run is over before judging the next one.
-                    while (depth > 0 && !closed) {
+                    long until = System.nanoTime() + 1_000_000_000L;
+                    while (depth > 0 && !closed && System.nanoTime() - until < 0) {
                         try {
                             lock.wait(POLL_MS);
                         } catch (InterruptedException e) {
