@@ -2,8 +2,10 @@ package bufq.shell.repl;
 
 import bufq.eval.Catalog;
 import bufq.shell.Bufq;
+import bufq.shell.CommandException;
 import bufq.shell.PlainRepl;
 import bufq.shell.Repl;
+import bufq.shell.Setting;
 import bufq.shell.Shell;
 import bufq.shell.Status;
 import org.jline.reader.EndOfFileException;
@@ -82,12 +84,14 @@ public final class JLineRepl implements Repl {
         private final HistoryFile historyFile;
         private final DefaultHistory history = new DefaultHistory();
         private final LineReader reader;
+        private final Pager pager;
         private boolean historyBroken;
 
         Session(Shell shell, Terminal terminal) {
             this.shell = shell;
             this.terminal = terminal;
             this.historyFile = new HistoryFile(HistoryFile.location(shell.env().vars()));
+            this.pager = new Pager(shell, terminal);
             ReplParser parser = new ReplParser(() -> shell.engine().entities());
             Supplier<Catalog> catalog = () -> shell.engine().catalog();  // scripts may add fields
             this.reader = LineReaderBuilder.builder()
@@ -107,6 +111,13 @@ public final class JLineRepl implements Repl {
 
         int loop() {
             loadHistory();
+            if (Terminal.TYPE_DUMB.equals(terminal.getType()) && "auto".equals(shell.settings().color())) {
+                try {
+                    shell.settings().set(Setting.COLOR, "off");  // a dumb terminal shows escape codes as junk
+                } catch (CommandException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
             shell.out().println("bufq " + Bufq.VERSION + " - type 'help' for commands, 'help query' for queries,"
                     + " Tab to complete, Ctrl-D to leave.");
             shell.out().flush();
@@ -123,7 +134,7 @@ public final class JLineRepl implements Repl {
                     break;
                 }
                 if (history.last() > last) remember(history.get(history.last()));
-                String text = ReplParser.joined(line).strip();
+                String text = ReplParser.toRun(line);
                 if (text.isEmpty()) continue;
                 shell.history().add(text);
                 if (execute(text) == Status.QUIT) break;
@@ -132,17 +143,23 @@ public final class JLineRepl implements Repl {
             return Bufq.OK;
         }
 
-        /** Runs one statement; Ctrl-C meanwhile interrupts this thread, which cancels a query. */
+        /**
+         * Runs one statement; Ctrl-C meanwhile interrupts this thread, which cancels a query. Paged
+         * output is shown after that, so Ctrl-C in the pager goes to the pager alone.
+         */
         private Status execute(String text) {
             Thread runner = Thread.currentThread();
             Terminal.SignalHandler previous = terminal.handle(Terminal.Signal.INT, s -> runner.interrupt());
+            Pager.Captured done;
             try {
-                return shell.execute(text);
+                done = pager.capture(() -> shell.execute(text));
             } finally {
                 terminal.handle(Terminal.Signal.INT, previous);
                 Thread.interrupted();  // a late Ctrl-C must not cancel the next statement
-                terminal.flush();
             }
+            pager.show(done.text());
+            terminal.flush();
+            return done.status();
         }
 
         private String prompt() {
@@ -159,7 +176,7 @@ public final class JLineRepl implements Repl {
             try {
                 for (String e : historyFile.load()) {
                     history.add(java.time.Instant.now(), e);
-                    shell.history().add(ReplParser.joined(e));
+                    shell.history().add(ReplParser.toRun(e));
                 }
             } catch (IOException | RuntimeException e) {
                 historyBroken = true;
