@@ -98,6 +98,8 @@ final class Api extends Rows.ReadOnly {
         if (!engine.entities().contains(entity))
             throw new IllegalArgumentException(usage + ": unknown entity '" + entity + "'; expected one of "
                     + String.join(", ", engine.entities()));
+        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*") || bufq.lang.Lexer.KEYWORDS.contains(name.toLowerCase(Locale.ROOT)))
+            throw new IllegalArgumentException(usage + ": field name '" + name + "' must be an identifier and not a keyword");
         if (Catalog.standard().field(entity, name) != null)
             throw new IllegalArgumentException(usage + ": '" + name + "' is a built-in field of " + entity + "; choose another name");
         ColumnType type;
