@@ -15,6 +15,7 @@ import org.jline.reader.UserInterruptException;
 import org.jline.reader.impl.history.DefaultHistory;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
+import org.jline.utils.InfoCmp;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -49,16 +50,58 @@ public final class JLineRepl implements Repl {
         this.fallbackIn = fallbackIn;
     }
 
-    /** The REPL for a real terminal on {@code in} (stdin); what {@code bufq} uses by default. */
+    /**
+     * The REPL for a real terminal on {@code in} (stdin); what {@code bufq} uses by default. Starts
+     * warming up the line editor on a background thread at once, so made before the dumps are
+     * loaded, it is ready when they are.
+     */
     public static Repl system(InputStream in) {
-        return new JLineRepl(JLineRepl::systemTerminal, in);
+        Thread warm = new Thread(Warmup::run, "bufq-jline-warmup");
+        warm.setDaemon(true);
+        warm.start();
+        return new JLineRepl(() -> {
+            // JLine's caches are not thread-safe: the real terminal is opened after the warm-up.
+            try {
+                warm.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return systemTerminal();
+        }, in);
     }
 
     static Terminal systemTerminal() throws IOException {
-        // Only the JNI and exec providers ship; skipping the others' probes keeps startup short.
+        knownCapabilities(System.getenv("TERM"));
+        try {
+            // JNI alone first: the exec provider would start a process ("test -t 1") just to look.
+            return builder().exec(false).dumb(false).build();
+        } catch (IOException | RuntimeException | LinkageError e) {
+            // No native library (a noexec /tmp, say): let JLine use stty, or fall back to dumb.
+            return builder().dumb(true).build();
+        }
+    }
+
+    private static TerminalBuilder builder() {
         // SIG_IGN: Ctrl-C never kills the JVM; JLine still reports it to the handlers we install.
         return TerminalBuilder.builder().system(true).jna(false).jansi(false).ffm(false)
-                .nativeSignals(true).signalHandler(Terminal.SignalHandler.SIG_IGN).build();
+                .nativeSignals(true).signalHandler(Terminal.SignalHandler.SIG_IGN);
+    }
+
+    /**
+     * JLine asks the {@code infocmp} program for the terminal's capabilities, a process start that
+     * costs a third of a second on a busy machine. For the types it ships a description of (xterm,
+     * xterm-256color, screen, ansi, ...) that description is used instead; tmux's own types get
+     * screen's, which tmux documents as compatible. Other types still ask {@code infocmp}.
+     */
+    static void knownCapabilities(String term) {
+        if (term == null || term.isEmpty()) return;
+        String shipped = term.startsWith("tmux") ? term.replaceFirst("^tmux", "screen") : term;
+        try {
+            String caps = InfoCmp.getDefaultInfoCmp(shipped);
+            if (caps != null && !caps.isEmpty()) InfoCmp.setLoadedInfoCmp(term, caps);
+        } catch (RuntimeException | java.io.IOError e) {
+            // not shipped with JLine: infocmp it is
+        }
     }
 
     @Override public int run(Shell shell) {
