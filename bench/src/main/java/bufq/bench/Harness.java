@@ -105,9 +105,17 @@ public final class Harness {
             Map<String, String> r = new LinkedHashMap<>();
             boolean big = InProcess.textBytes(in.path()) > 200_000_000L;
             log.println("measuring " + in.id() + " in-process ...");
-            r.putAll(inProcess(in, big ? 3 : 5, big ? 1 : 2));
+            Map<String, String> warm = inProcess(in, big ? 3 : 5, big ? 1 : 2, "2g");
+            if (warm.getOrDefault("warm.error", "").contains("OutOfMemoryError")) {
+                // Still show how it scales: the same measurement with a heap that holds it, marked as such.
+                log.println("  out of memory in -Xmx2g; measuring again with -Xmx" + BIG_HEAP + " ...");
+                Map<String, String> again = inProcess(in, 1, 0, BIG_HEAP);
+                again.put("warm.oom_2g", warm.get("warm.error"));
+                warm = again;
+            }
+            r.putAll(warm);
             log.println("measuring " + in.id() + " cold (" + coldRuns + " processes) ...");
-            r.putAll(cold(in));
+            r.putAll(cold(in, big ? Math.min(3, coldRuns) : coldRuns));
             if (python && (!quick || in.family().equals("28mb"))) {
                 log.println("measuring " + in.id() + " with the Python reference ...");
                 r.putAll(pythonRef(in, big ? 1 : 3));
@@ -122,11 +130,15 @@ public final class Harness {
         return home.resolve("bin/java").toString();
     }
 
-    Map<String, String> inProcess(Input in, int runs, int warmup) throws Exception {
+    /** Heap of the second attempt when an input does not fit in -Xmx2g. */
+    static final String BIG_HEAP = "8g";
+
+    Map<String, String> inProcess(Input in, int runs, int warmup, String heap) throws Exception {
         String cp = bench.resolve("target/classes") + java.io.File.pathSeparator + bench.resolve("target/lib/*");
-        Proc p = exec(List.of(java(), "-Xmx2g", "-XX:+UseParallelGC", "-Xss8m", "-cp", cp, "bufq.bench.InProcess",
+        Proc p = exec(List.of(java(), "-Xmx" + heap, "-XX:+UseParallelGC", "-Xss8m", "-cp", cp, "bufq.bench.InProcess",
                 in.path().toString(), "--runs", Integer.toString(runs), "--warmup", Integer.toString(warmup)), false);
         Map<String, String> r = new LinkedHashMap<>();
+        r.put("warm.heap", heap);
         for (String l : p.out.split("\n")) {
             int eq = l.indexOf('=');
             if (eq > 0) r.put("warm." + l.substring(0, eq), l.substring(eq + 1));
@@ -136,8 +148,9 @@ public final class Harness {
     }
 
     /** Whole {@code bufq -c summary} processes with the launcher's JVM flags; median wall time and max RSS. */
-    Map<String, String> cold(Input in) throws Exception {
+    Map<String, String> cold(Input in, int coldRuns) throws Exception {
         Map<String, String> r = new LinkedHashMap<>();
+        r.put("cold.runs", Integer.toString(coldRuns));
         Path jar = root.resolve("shell/target/bufq.jar");
         if (!Files.exists(jar)) { r.put("cold.error", "shell/target/bufq.jar not built"); return r; }
         long[] ns = new long[coldRuns];

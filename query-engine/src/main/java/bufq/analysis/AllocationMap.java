@@ -97,19 +97,19 @@ final class AllocationMap {
         char[][] grid = new char[nrows][cols];
         for (int r = 0; r < nrows; r++)
             for (int c = 0; c < cols; c++) grid[r][c] = owner[r][c] < 0 ? '·' : SHADES[owner[r][c] % SHADES.length];
-        // Label each block at its first visible cell: the whole name when the run of cells holds it.
-        for (int i = 0; i < blocks.size(); i++) {
-            label:
-            for (int r = 0; r < nrows; r++) {
-                for (int c = 0; c < cols; c++) {
-                    if (owner[r][c] != i) continue;
-                    int run = 0;
-                    while (c + run < cols && owner[r][c + run] == i) run++;
-                    String name = blocks.get(i).value().label();
-                    String text = run >= name.length() + 2 ? name : blocks.get(i).key();
-                    for (int k = 0; k < text.length() && k < run; k++) grid[r][c + k] = text.charAt(k);
-                    break label;
-                }
+        // Label each block at its first visible cell (one pass over the grid): the whole name when
+        // the run of cells there holds it, else its key.
+        boolean[] labelled = new boolean[blocks.size()];
+        for (int r = 0; r < nrows; r++) {
+            for (int c = 0; c < cols; c++) {
+                int i = owner[r][c];
+                if (i < 0 || labelled[i]) continue;
+                labelled[i] = true;
+                int run = 0;
+                while (c + run < cols && owner[r][c + run] == i) run++;
+                String name = blocks.get(i).value().label();
+                String text = run >= name.length() + 2 ? name : blocks.get(i).key();
+                for (int k = 0; k < text.length() && k < run; k++) grid[r][c + k] = text.charAt(k);
             }
         }
         for (int r = 0; r < nrows; r++) {

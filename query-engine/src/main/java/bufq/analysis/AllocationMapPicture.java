@@ -26,7 +26,7 @@ final class AllocationMapPicture {
                 .append("\" viewBox=\"0 0 ").append(W).append(' ').append(H)
                 .append("\" font-family=\"sans-serif\" font-size=\"11\">\n<title>").append(Xml.esc(title)).append("</title>\n");
         o.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
-        o.append("<text x=\"").append(LEFT).append("\" y=\"24\" font-size=\"16\" font-weight=\"bold\">")
+        o.append("<text x=\"").append(LEFT).append("\" y=\"20\" font-size=\"16\" font-weight=\"bold\">")
                 .append(Xml.esc(title)).append("</text>\n");
         int steps = Math.max(1, m.steps());
         double pw = W - LEFT - RIGHT, ph = H - TOP - BOTTOM;
@@ -34,7 +34,14 @@ final class AllocationMapPicture {
         long size = Math.max(1, a.size());
         o.append("<rect x=\"").append(LEFT).append("\" y=\"").append(TOP).append("\" width=\"").append(Xml.n(pw))
                 .append("\" height=\"").append(Xml.n(ph)).append("\" fill=\"#f4f4f4\" stroke=\"#333\"/>\n");
+        // A picture of 100k rectangles helps no one: draw the largest (by drawn area) and say so.
+        boolean[] drawn = largest(blocks, MAX_RECTS);
+        int skipped = 0;
         for (int i = 0; i < blocks.size(); i++) {
+            if (!drawn[i]) {
+                skipped++;
+                continue;
+            }
             AllocationMap.Block b = blocks.get(i);
             HloValue v = b.value();
             double x = LEFT + b.start() * dx, w = (b.end() - b.start() + 1) * dx;
@@ -59,6 +66,10 @@ final class AllocationMapPicture {
             }
             o.append("</g>\n");
         }
+        if (skipped > 0) {
+            o.append("<text x=\"").append(W - RIGHT).append("\" y=\"").append(TOP - 8).append("\" text-anchor=\"end\">")
+                    .append(skipped).append(" smaller values not drawn</text>\n");
+        }
         for (int i = 0; i <= 4; i++) {
             long off = a.size() * i / 4;
             double y = TOP + ph * i / 4;
@@ -78,6 +89,26 @@ final class AllocationMapPicture {
         return o.toString();
     }
 
+    static final int MAX_RECTS = 4000;
+
+    /** Marks the {@code max} blocks with the largest size-times-steps area (all when there are fewer). */
+    static boolean[] largest(List<AllocationMap.Block> blocks, int max) {
+        boolean[] keep = new boolean[blocks.size()];
+        if (blocks.size() <= max) {
+            java.util.Arrays.fill(keep, true);
+            return keep;
+        }
+        Integer[] order = new Integer[blocks.size()];
+        for (int i = 0; i < order.length; i++) order[i] = i;
+        java.util.Arrays.sort(order, java.util.Comparator.comparingDouble((Integer i) -> -area(blocks.get(i))));
+        for (int k = 0; k < max; k++) keep[order[k]] = true;
+        return keep;
+    }
+
+    private static double area(AllocationMap.Block b) {
+        return (double) Math.max(1, b.value().size()) * (b.end() - b.start() + 1);
+    }
+
     static String html(Module m, int allocation) {
         BufferAllocation a = AllocationMap.require(m, allocation);
         String title = m.handle() + ": allocation " + a.index();
@@ -85,14 +116,20 @@ final class AllocationMapPicture {
                 + "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}";
         StringBuilder body = new StringBuilder(svgElement(m, allocation))
                 .append("<table>\n<tr><th>value</th><th>offset</th><th>size</th><th>live</th><th>shape</th></tr>\n");
-        for (AllocationMap.Block b : AllocationMap.blocks(m, a)) {
-            HloValue v = b.value();
+        List<AllocationMap.Block> blocks = AllocationMap.blocks(m, a);
+        boolean[] listed = largest(blocks, MAX_RECTS);
+        for (int i = 0; i < blocks.size(); i++) {
+            if (!listed[i]) continue;
+            HloValue v = blocks.get(i).value();
             body.append("<tr><td>").append(Xml.esc(v.label())).append("</td><td>").append(v.offset()).append("</td><td>")
                     .append(v.size()).append("</td><td>")
                     .append(v.range() == null ? "none" : v.range().toString()).append("</td><td>")
                     .append(Xml.esc(v.shape().text())).append("</td></tr>\n");
         }
         body.append("</table>");
+        if (blocks.size() > MAX_RECTS) {
+            body.append("\n<p>").append(blocks.size() - MAX_RECTS).append(" smaller values not listed.</p>");
+        }
         return Xml.xhtml(title, css, body.toString(), "// hover shows each value's title; no script needed");
     }
 }

@@ -2,7 +2,9 @@ package bufq.analysis;
 
 import bufq.model.Module;
 import bufq.model.TilingModel;
+import bufq.table.ColumnType;
 import bufq.table.Output;
+import bufq.table.Table;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -44,6 +46,32 @@ public final class Analyses {
     public static List<Output> timeline(Module m, OptionalInt color, int width) {
         requireColor(m, color);
         return TimelineChart.run(m, color, width);
+    }
+
+    /**
+     * The numbers behind the timeline, one row per step: {@code step, instruction, live_bytes,
+     * assigned_bytes}, then {@code color_N} logical bytes per colour when there are several. For
+     * machine formats (csv, json) where a chart is no use.
+     */
+    public static Table timelineTable(Module m, OptionalInt color) {
+        requireColor(m, color);
+        LiveProfile p = LiveProfile.of(m, color);
+        List<Integer> colors = color.isPresent() || m.colors().size() < 2 ? List.of() : m.colors();
+        List<long[]> per = new ArrayList<>();
+        for (int c : colors) per.add(LiveProfile.of(m, OptionalInt.of(c)).logical());
+        Table.Builder b = Table.builder().title("live bytes by step (" + m.handle() + ")")
+                .column("step", ColumnType.INT).column("instruction", ColumnType.STRING)
+                .column("live_bytes", ColumnType.BYTES).column("assigned_bytes", ColumnType.BYTES);
+        for (int c : colors) b.column("color_" + c, ColumnType.BYTES);
+        for (int t = 0; t < p.steps(); t++) {
+            List<Object> row = new ArrayList<>(List.of((long) t));
+            row.add(PeakReport.instructionAt(m, t));
+            row.add(p.logicalAt(t));
+            row.add(p.assignedAt(t));
+            for (long[] bytes : per) row.add(bytes[t]);
+            b.row(row);
+        }
+        return b.build();
     }
 
     /** Standalone SVG document of live bytes per step, stacked by colour, peak marked. */

@@ -23,6 +23,7 @@ final class OverlapCheck implements CheckRule {
 
     @Override public void run(Module m, Reporter r) {
         int found = 0;
+        long handOvers = 0;
         for (BufferAllocation a : m.allocations()) {
             List<HloValue> vs = new ArrayList<>();
             for (HloValue v : m.valuesIn(a.index()))
@@ -35,7 +36,10 @@ final class OverlapCheck implements CheckRule {
                 while (!active.isEmpty() && active.peek().range().end() < y.range().start()) active.poll();
                 for (HloValue x : active) {
                     if (x.offset() >= y.offset() + y.size() || y.offset() >= x.offset() + x.size()) continue;
-                    if (!conflict(x.range(), y.range())) continue;
+                    if (!conflict(x.range(), y.range())) {
+                        if (x.range().overlaps(y.range().start(), y.range().end())) handOvers++;
+                        continue;
+                    }
                     if (++found <= MAX_FINDINGS) {
                         r.error(y.label(), "bytes [" + y.offset() + ", " + (y.offset() + y.size()) + ") live " + y.range()
                                 + " overlap " + x.label() + " bytes [" + x.offset() + ", " + (x.offset() + x.size())
@@ -47,6 +51,10 @@ final class OverlapCheck implements CheckRule {
             }
         }
         if (found > MAX_FINDINGS) r.error(m.handle(), (found - MAX_FINDINGS) + " more overlapping pairs not listed");
+        if (handOvers > 0) {
+            r.info(m.handle(), handOvers + " hand-over" + (handOvers == 1 ? "" : "s") + " (a value taking bytes of one "
+                    + "that dies at the step it is born: ranges touch at one step) are reuse, not overlap");
+        }
     }
 
     /** Live at a common step, other than a one-step hand-over. */

@@ -6,6 +6,7 @@ import bufq.table.TextBlock;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.OptionalInt;
 
 /**
@@ -52,7 +53,7 @@ final class TimelineChart {
         StringBuilder out = new StringBuilder();
         out.append("live bytes (logical), ").append(color.isPresent() ? "color " + color.getAsInt() : "all colors")
                 .append(": peak ").append(Bytes.human(max)).append(" at step ").append(peakT)
-                .append(" (").append(name(m, peakT)).append(")");
+                .append(" (").append(Objects.requireNonNullElse(PeakReport.instructionAt(m, peakT), "?")).append(")");
         if (bucket > 1) out.append("; 1 column = ").append(bucket).append(" steps, max shown");
         out.append('\n');
         for (int r = 0; r < HEIGHT; r++) {

@@ -36,6 +36,39 @@ final class TimelinePicture {
         }
     }
 
+    /**
+     * The series cut into at most {@link #MAX_COLUMNS} columns of consecutive steps, since a picture
+     * cannot show more than its pixels: each column keeps, per stacking level, the maximum of the
+     * stacked tops over its steps (so the peak survives), and the step where the total is highest,
+     * whose instruction and bytes the hover shows.
+     */
+    record Columns(int[] from, int[] to, int[] peakStep, long[][] tops) {
+        static Columns of(Series s, int steps) {
+            int bucket = Math.max(1, (steps + MAX_COLUMNS - 1) / MAX_COLUMNS);
+            int n = (steps + bucket - 1) / bucket, levels = s.colors().size();
+            int[] from = new int[n], to = new int[n], peak = new int[n];
+            long[][] tops = new long[levels][n];
+            for (int i = 0; i < n; i++) {
+                from[i] = i * bucket;
+                to[i] = Math.min(steps, from[i] + bucket);
+                peak[i] = from[i];
+                for (int t = from[i]; t < to[i]; t++) {
+                    long acc = 0;
+                    for (int c = 0; c < levels; c++) {
+                        acc += s.bytes().get(c)[t];
+                        tops[c][i] = Math.max(tops[c][i], acc);
+                    }
+                    if (s.total()[t] > s.total()[peak[i]]) peak[i] = t;
+                }
+            }
+            return new Columns(from, to, peak, tops);
+        }
+
+        int size() { return from.length; }
+    }
+
+    static final int MAX_COLUMNS = 1200;
+
     static String svg(Module m, OptionalInt color) {
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + svgElement(m, color);
     }
@@ -48,7 +81,7 @@ final class TimelinePicture {
         String title = m.handle() + ": live bytes by step" + (color.isPresent() ? " (color " + color.getAsInt() + ")" : "");
         o.append("<title>").append(Xml.esc(title)).append("</title>\n");
         o.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
-        o.append("<text x=\"").append(LEFT).append("\" y=\"24\" font-size=\"16\" font-weight=\"bold\">")
+        o.append("<text x=\"").append(LEFT).append("\" y=\"20\" font-size=\"16\" font-weight=\"bold\">")
                 .append(Xml.esc(title)).append("</text>\n");
         int steps = m.steps();
         if (steps == 0) {
@@ -61,25 +94,22 @@ final class TimelinePicture {
         long max = Math.max(1, s.total()[peakT]);
         double pw = W - LEFT - RIGHT, ph = H - TOP - BOTTOM;
         double dx = pw / steps;
-        long[] base = new long[steps];
+        Columns cols = Columns.of(s, steps);
         for (int i = 0; i < s.colors().size(); i++) {
-            long[] b = s.bytes().get(i);
-            long[] top = new long[steps];
-            for (int t = 0; t < steps; t++) top[t] = base[t] + b[t];
+            long[] top = cols.tops()[i];
+            long[] base = i == 0 ? new long[cols.size()] : cols.tops()[i - 1];
             StringBuilder d = new StringBuilder();
-            for (int t = 0; t < steps; t++) {
-                double y = y(top[t], max, ph);
-                d.append(t == 0 ? "M" : "L").append(Xml.n(LEFT + t * dx)).append(',').append(Xml.n(y))
-                        .append('H').append(Xml.n(LEFT + (t + 1) * dx));
+            for (int k = 0; k < cols.size(); k++) {
+                d.append(k == 0 ? "M" : "L").append(Xml.n(LEFT + cols.from()[k] * dx)).append(',')
+                        .append(Xml.n(y(top[k], max, ph))).append('H').append(Xml.n(LEFT + cols.to()[k] * dx));
             }
-            for (int t = steps - 1; t >= 0; t--) {
-                d.append('L').append(Xml.n(LEFT + (t + 1) * dx)).append(',').append(Xml.n(y(base[t], max, ph)))
-                        .append('H').append(Xml.n(LEFT + t * dx));
+            for (int k = cols.size() - 1; k >= 0; k--) {
+                d.append('L').append(Xml.n(LEFT + cols.to()[k] * dx)).append(',').append(Xml.n(y(base[k], max, ph)))
+                        .append('H').append(Xml.n(LEFT + cols.from()[k] * dx));
             }
             d.append('Z');
             o.append("<path class=\"series\" d=\"").append(d).append("\" fill=\"").append(Xml.color(s.colors().get(i)))
                     .append("\" fill-opacity=\"0.85\"><title>color ").append(s.colors().get(i)).append("</title></path>\n");
-            base = top;
         }
         axes(o, m, steps, max, dx, ph);
         double px = LEFT + (peakT + 0.5) * dx;
@@ -87,8 +117,8 @@ final class TimelinePicture {
                 .append(TOP).append("\" y2=\"").append(Xml.n(TOP + ph)).append("\" stroke=\"#c00\" stroke-dasharray=\"4 3\"/>\n");
         String label = "peak " + Bytes.human(s.total()[peakT]) + " at step " + peakT + " (" + TimelineChart.name(m, peakT) + ")";
         boolean right = px > LEFT + pw * 0.6;
-        o.append("<text x=\"").append(Xml.n(right ? px - 4 : px + 4)).append("\" y=\"").append(TOP + 12)
-                .append("\" fill=\"#c00\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\" text-anchor=\"").append(right ? "end" : "start").append("\">")
+        o.append("<text x=\"").append(Xml.n(right ? px - 4 : px + 4)).append("\" y=\"").append(TOP - 6)
+                .append("\" fill=\"#c00\" text-anchor=\"").append(right ? "end" : "start").append("\">")
                 .append(Xml.esc(label)).append("</text>\n");
         legend(o, s);
         o.append("<line id=\"cursor\" x1=\"0\" x2=\"0\" y1=\"").append(TOP).append("\" y2=\"").append(Xml.n(TOP + ph))
@@ -153,16 +183,22 @@ final class TimelinePicture {
         StringBuilder js = new StringBuilder();
         int steps = m.steps();
         Series s = steps == 0 ? new Series(List.of(), List.of(), new long[0]) : Series.of(m, color);
-        js.append("var names=[");
-        for (int t = 0; t < steps; t++) js.append(t == 0 ? "" : ",").append(Xml.js(PeakReport.instructionAt(m, t)));
+        Columns cols = steps == 0 ? new Columns(new int[0], new int[0], new int[0], new long[0][]) : Columns.of(s, steps);
+        int bucket = cols.size() == 0 ? 1 : cols.to()[0] - cols.from()[0];
+        // Per column: the step with the most bytes, its instruction, and each colour's bytes there.
+        js.append("var peakStep=[");
+        for (int k = 0; k < cols.size(); k++) js.append(k == 0 ? "" : ",").append(cols.peakStep()[k]);
+        js.append("];\nvar names=[");
+        for (int k = 0; k < cols.size(); k++) js.append(k == 0 ? "" : ",").append(Xml.js(PeakReport.instructionAt(m, cols.peakStep()[k])));
         js.append("];\nvar colors=").append(s.colors()).append(";\nvar bytes=[");
         for (int i = 0; i < s.bytes().size(); i++) {
             js.append(i == 0 ? "[" : ",[");
             long[] b = s.bytes().get(i);
-            for (int t = 0; t < b.length; t++) js.append(t == 0 ? "" : ",").append(b[t]);
+            for (int k = 0; k < cols.size(); k++) js.append(k == 0 ? "" : ",").append(b[cols.peakStep()[k]]);
             js.append(']');
         }
-        js.append("];\nvar L=").append(LEFT).append(",PW=").append(W - LEFT - RIGHT).append(",N=").append(steps).append(";\n");
+        js.append("];\nvar L=").append(LEFT).append(",PW=").append(W - LEFT - RIGHT).append(",N=").append(steps)
+                .append(",B=").append(bucket).append(";\n");
         js.append("""
                 function human(b){var u=['B','KiB','MiB','GiB','TiB'],i=0;while(b>=1024&&i<u.length-1){b/=1024;i++;}
                   return (i==0?b:b.toFixed(1))+u[i];}
@@ -173,11 +209,12 @@ final class TimelinePicture {
                   var q=p.matrixTransform(svg.getScreenCTM().inverse());
                   var t=Math.floor((q.x-L)/PW*N);
                   if(t<0||t>=N){tip.style.display='none';cur.setAttribute('visibility','hidden');return;}
-                  var total=0,lines=[];
-                  for(var i=0;i<colors.length;i++){total+=bytes[i][t];lines.push('color '+colors[i]+': '+human(bytes[i][t]));}
-                  tip.textContent='step '+t+': '+names[t]+'\\n'+human(total)+' live ('+total+' bytes)'+(colors.length>1?'\\n'+lines.join('\\n'):'');
+                  var k=Math.floor(t/B),s=peakStep[k],total=0,lines=[];
+                  for(var i=0;i<colors.length;i++){total+=bytes[i][k];lines.push('color '+colors[i]+': '+human(bytes[i][k]));}
+                  var head=B>1?'steps '+(k*B)+'-'+Math.min(N-1,k*B+B-1)+', most at step '+s:'step '+s;
+                  tip.textContent=head+': '+names[k]+'\\n'+human(total)+' live ('+total+' bytes)'+(colors.length>1?'\\n'+lines.join('\\n'):'');
                   tip.style.left=(e.pageX+12)+'px';tip.style.top=(e.pageY+12)+'px';tip.style.display='block';
-                  var x=L+(t+0.5)*PW/N;cur.setAttribute('x1',x);cur.setAttribute('x2',x);cur.setAttribute('visibility','visible');
+                  var x=L+(s+0.5)*PW/N;cur.setAttribute('x1',x);cur.setAttribute('x2',x);cur.setAttribute('visibility','visible');
                 });
                 svg.addEventListener('mouseleave',function(){tip.style.display='none';cur.setAttribute('visibility','hidden');});
                 """);

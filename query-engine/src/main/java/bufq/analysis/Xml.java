@@ -46,8 +46,10 @@ final class Xml {
 
     /** A coordinate with one decimal, locale-independent. */
     static String n(double v) {
-        String s = String.format(Locale.ROOT, "%.1f", v);
-        return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
+        long tenths = Math.round(v * 10);
+        String sign = tenths < 0 ? "-" : "";
+        tenths = Math.abs(tenths);
+        return tenths % 10 == 0 ? sign + tenths / 10 : sign + tenths / 10 + "." + tenths % 10;
     }
 
     static String color(int i) { return PALETTE[Math.floorMod(i, PALETTE.length)]; }

@@ -9,7 +9,7 @@ import java.util.List;
  * One {@code allocation i: ...:} line. Grammar (flags in XLA's fixed order):
  * <pre>
  * 'allocation' INT ':' [' 0x' HEX ','] ' size ' SIZE [', color ' INT]
- *   [', parameter ' INT [', shape |' SHAPE '|'] ' at ShapeIndex {' IDX '}']
+ *   [', parameter ' INT [', shape |' SHAPE '|'] [' at ShapeIndex {' IDX '}']]
  *   [', output shape is |' SHAPE '|'] [', constant'] [', thread-local'] [', maybe-live-out']
  *   [', preallocated-temp'] ':'
  * </pre>
@@ -48,9 +48,10 @@ final class AllocationLine {
         if (c.match(", parameter ")) {
             a.parameter = c.intNumber();
             if (c.match(", shape |")) a.parameterShape = shape(c.upTo("|"), in);
-            c.expect(" at ShapeIndex ");
-            if (c.peek() != '{') throw c.bad("expected '{' of a ShapeIndex");
-            a.shapeIndex = in.name(c.upTo("}") + "}");
+            if (c.match(" at ShapeIndex ")) {    // absent in the oldest dumps
+                if (c.peek() != '{') throw c.bad("expected '{' of a ShapeIndex");
+                a.shapeIndex = in.name(c.upTo("}") + "}");
+            }
         }
         if (c.match(", output shape is |")) a.outputShape = shape(c.upTo("|"), in);
         if (c.match(", constant")) a.constant = true;

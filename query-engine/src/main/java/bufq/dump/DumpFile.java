@@ -16,21 +16,89 @@ import java.util.zip.GZIPInputStream;
  * One file of a module: a real file (read on demand, {@code .gz} inflated) or a frame cut out of
  * stdout-framed text.
  *
- * @param name display name (the path as given, or the frame's header)
- * @param path the file to read, or null for in-memory text
- * @param text the text of an in-memory file, or null
+ * @param name      display name (the path as given, or {@code LOG#FRAME} for a frame)
+ * @param path      the file to read, or null for in-memory text
+ * @param text      the text of an in-memory file, or null
+ * @param origin    the file warnings name (the log a frame was cut from)
+ * @param firstLine line of {@code origin} where this file's text starts (1, or after a frame header)
  */
-public record DumpFile(String name, FileKind kind, Path path, String text) {
+public record DumpFile(String name, FileKind kind, Path path, String text, String origin, long firstLine) {
 
     static DumpFile of(Path path) {
-        return new DumpFile(path.toString(), FileKind.of(path.getFileName().toString()), path, null);
+        return new DumpFile(path.toString(), FileKind.of(path.getFileName().toString()), path, null, path.toString(), 1);
     }
 
     static DumpFile inMemory(String name, String text) {
-        return new DumpFile(name, FileKind.of(name), null, text);
+        return new DumpFile(name, FileKind.of(name), null, text, name, 1);
     }
 
-    /** The file's text; a file that is not UTF-8 text is refused. */
+    /** A frame named {@code frame} cut from {@code log}, starting at line {@code firstLine} of the log. */
+    static DumpFile frame(String log, String frame, String text, long firstLine) {
+        return new DumpFile(log + "#" + frame, FileKind.of(frame), null, text, log, firstLine);
+    }
+
+    /**
+     * The file's content for parsing: a plain file is memory-mapped (not read into the heap), a
+     * {@code .gz} inflated. A file whose head is binary or not UTF-8 is refused.
+     */
+    Source open() throws LoadException {
+        if (text != null) return Source.of(text);
+        if (path.getFileName().toString().endsWith(".gz")) {
+            Source s = Source.of(ByteBuffer.wrap(inflate()));
+            checkHead(s);
+            return s;
+        }
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(path)) {
+            long size = ch.size();
+            if (size > Integer.MAX_VALUE) throw new LoadException(name, "file larger than 2 GiB, not supported");
+            Source s = Source.of(ch.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, size));
+            checkHead(s);
+            return s;
+        } catch (NoSuchFileException e) {
+            throw new LoadException(name, "no such file");
+        } catch (IOException e) {
+            throw new LoadException(name, "cannot read: " + e.getMessage());
+        }
+    }
+
+    /** The first lines (up to 8 KiB) as text, for sniffing; refuses binary and non-UTF-8 heads. */
+    static String head(Source s) {
+        int n = Math.min(s.length(), 8192);
+        if (n < s.length()) {
+            int cut = n;
+            while (cut > 0 && s.at(cut - 1) != '\n') cut--;
+            if (cut > 0) n = cut;
+        }
+        return s.text(0, n);
+    }
+
+    private void checkHead(Source s) throws LoadException {
+        int n = Math.min(s.length(), 8192);
+        for (int i = 0; i < n; i++) if (s.at(i) == 0) throw new LoadException(name, "binary file, not a buffer-assignment dump");
+        int cut = n;
+        if (n < s.length()) while (cut > 0 && s.at(cut - 1) != '\n') cut--;
+        byte[] headBytes = new byte[cut];
+        for (int i = 0; i < cut; i++) headBytes[i] = (byte) s.at(i);
+        decode(name, headBytes);
+    }
+
+    private byte[] inflate() throws LoadException {
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(path))) {
+            return in.readAllBytes();
+        } catch (NoSuchFileException e) {
+            throw new LoadException(name, "no such file");
+        } catch (java.util.zip.ZipException e) {
+            throw new LoadException(name, "not a valid gzip file (" + e.getMessage() + ")");
+        } catch (java.io.EOFException e) {
+            throw new LoadException(name, "gzip data ends early (truncated .gz file)");
+        } catch (IOException e) {
+            throw new LoadException(name, "cannot read: " + e.getMessage());
+        } catch (OutOfMemoryError e) {
+            throw new LoadException(name, "inflated .gz does not fit in memory");
+        }
+    }
+
+    /** The whole file's text (for sniffing files of unknown kind); non-UTF-8 text is refused. */
     String read() throws LoadException {
         if (text != null) return text;
         byte[] bytes;

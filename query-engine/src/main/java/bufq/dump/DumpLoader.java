@@ -65,7 +65,7 @@ public final class DumpLoader {
                         ModuleReader.checkLooksLikeDump(p.toString(), text);
                         String key = p.toString();
                         groups.computeIfAbsent(key, k -> new ArrayList<>())
-                                .add(new DumpFile(p.toString(), FileKind.OTHER, null, text));
+                                .add(new DumpFile(p.toString(), FileKind.OTHER, null, text, p.toString(), 1));
                     }
                 }
             }
@@ -98,12 +98,15 @@ public final class DumpLoader {
 
     /**
      * Loads one module from text held in memory (tests, fuzzers). The name decides the kind as a
-     * file name would; framed text is split into its files.
+     * file name would; of framed text, the first module's frames are loaded.
      */
     public static Module loadText(String fileName, String text) throws LoadException {
         List<DumpFile> files;
         if (Frames.isFramed(text)) {
-            files = Frames.split(fileName, text);
+            // The frames of the first module in the text.
+            List<DumpFile> frames = Frames.split(fileName, text);
+            String first = FileKind.prefix(frames.get(0).name());
+            files = frames.stream().filter(f -> FileKind.prefix(f.name()).equals(first)).toList();
         } else {
             if (FileKind.of(fileName) == FileKind.OTHER) ModuleReader.checkLooksLikeDump(fileName, text);
             files = List.of(DumpFile.inMemory(fileName, text));
@@ -112,14 +115,16 @@ public final class DumpLoader {
     }
 
     private static void add(Map<String, List<DumpFile>> groups, Path f) {
-        String key = (f.getParent() == null ? "" : f.getParent() + "/") + FileKind.prefix(f.getFileName().toString());
+        // Keyed by absolute path so a module named twice (its directory and one of its files) loads once.
+        Path abs = f.toAbsolutePath().normalize();
+        String key = abs.getParent() + "/" + FileKind.prefix(abs.getFileName().toString());
         List<DumpFile> g = groups.computeIfAbsent(key, k -> new ArrayList<>());
-        for (DumpFile d : g) if (d.path() != null && d.path().equals(f)) return;
+        for (DumpFile d : g) if (d.path() != null && d.path().toAbsolutePath().normalize().equals(abs)) return;
         g.add(DumpFile.of(f));
     }
 
     private static void addFrame(Map<String, List<DumpFile>> groups, String source, DumpFile f) {
-        String key = source + "#" + FileKind.prefix(f.name());
+        String key = FileKind.prefix(f.name());
         groups.computeIfAbsent(key, k -> new ArrayList<>()).add(f);
     }
 

@@ -27,18 +27,18 @@ final class Frames {
                 if (!line.endsWith(" ***") || line.length() < BEGIN.length() + 4) {
                     throw new LoadException(source, ls.number, "expected '*** Begin <file> ***'");
                 }
-                if (name != null) out.add(DumpFile.inMemory(name, text.substring(bodyStart, ls.start)));
+                if (name != null) out.add(DumpFile.frame(source, name, text.substring(bodyStart, ls.start), headerLine + 1));
                 name = line.substring(BEGIN.length(), line.length() - 4).trim();
                 int slash = Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\'));
                 if (slash >= 0) name = name.substring(slash + 1);
                 bodyStart = ls.atEnd() ? text.length() : Math.min(text.length(), ls.end + 1);
                 headerLine = ls.number;
             } else if (ls.startsWith(END) && name != null) {
-                out.add(DumpFile.inMemory(name, text.substring(bodyStart, ls.start)));
+                out.add(DumpFile.frame(source, name, text.substring(bodyStart, ls.start), headerLine + 1));
                 name = null;
             }
         }
-        if (name != null) out.add(DumpFile.inMemory(name, text.substring(bodyStart)));
+        if (name != null) out.add(DumpFile.frame(source, name, text.substring(bodyStart), headerLine + 1));
         if (out.isEmpty()) throw new LoadException(source, headerLine, "no '*** Begin <file> ***' frames");
         return out;
     }

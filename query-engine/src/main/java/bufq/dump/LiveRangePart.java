@@ -5,7 +5,9 @@ import bufq.model.PeakClaim;
 import bufq.model.StackTraceNode;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.List;
 import java.util.Map;
 
@@ -24,9 +26,8 @@ import java.util.Map;
 final class LiveRangePart extends Part {
     int maxTime = -1;
     final List<String> sequence = new ArrayList<>();
-    /** key (name{idx}) to range, and the relative line each was read on. */
-    final Map<String, LiveRange> ranges = new LinkedHashMap<>();
-    final Map<String, Long> rangeLines = new LinkedHashMap<>();
+    /** key (name{idx}) to range; lines are found again only for the rare warning (see {@link #linesOf}). */
+    final Map<String, LiveRange> ranges = new HashMap<>();
     PeakClaim peak;
     long stackBytes = -1;
     StackTraceNode stack;
@@ -96,6 +97,25 @@ final class LiveRangePart extends Part {
         stack = buildTree();
     }
 
+    /** Relative lines of the BufferLiveRange entries named by {@code keys}, in line order. */
+    static TreeMap<Long, String> linesOf(Set<String> keys, String text) {
+        TreeMap<Long, String> out = new TreeMap<>();
+        Lines ls = new Lines(text, 0, text.length(), 1);
+        boolean inRanges = false;
+        while (ls.next() && out.size() < keys.size()) {
+            if (ls.startsWith("  BufferLiveRange:")) { inRanges = true; continue; }
+            if (!inRanges) continue;
+            if (!ls.startsWith("    ")) break;
+            String line = ls.line();
+            int colon = line.lastIndexOf(':');
+            if (colon < 5) continue;
+            String key = line.substring(4, colon);
+            if (!key.endsWith("}")) key = key + "{}";
+            if (keys.contains(key)) out.put(ls.number, key);
+        }
+        return out;
+    }
+
     /**
      * T is the sequence length in every dump seen; a T far beyond the sequence and the ranges would
      * make per-step tables huge, so it is warned about and cut down.
@@ -130,9 +150,7 @@ final class LiveRangePart extends Part {
         c.expect("-");
         int e = c.intNumber();
         if (!c.atEnd()) throw c.bad("expected end of line");
-        key = in.name(key);
-        ranges.put(key, new LiveRange(s, e));
-        rangeLines.put(key, lineNo);
+        ranges.put(key, new LiveRange(s, e));   // keys are not interned: they die with this part
     }
 
     // '    ' KEY ': ' N ' bytes' [' (cumulative: ' M ' bytes)']

@@ -29,8 +29,10 @@ final class ModuleAssembler {
         List<BufferAllocation> allocations = new ArrayList<>();
         List<HloValue> rawValues = new ArrayList<>();
         Long total = null;
+        // The first values part's maps take the others' entries: no second copy of a big module.
         Map<Long, ValuesPart.Details> details = new HashMap<>();
         Map<String, HloInstruction> defined = new LinkedHashMap<>();
+        boolean firstValues = true;
         LiveRangePart live = null;
         ModuleReader.Region liveRegion = null;
         ReportPart report = null;
@@ -46,24 +48,33 @@ final class ModuleAssembler {
                 if (lastOfFile && p.truncatedAt == 0) p.truncatedAt = v.incompleteAt;
                 else if (!lastOfFile) p.warn(v.incompleteAt, "value block ends without its ' from instruction:' line");
             }
-            for (Part.Note n : p.notes) w.add(r.file.name(), r.firstLine + n.line() - 1, n.message());
-            for (int i = 0; i < p.dropped; i++) w.add(r.file.name(), 0, "(warning not kept)");
+            for (Part.Note n : p.notes) w.add(r.file.origin(), r.firstLine + n.line() - 1, n.message());
+            for (int i = 0; i < p.dropped; i++) w.add(r.file.origin(), 0, "(warning not kept)");
             if (p.truncatedAt > 0 && truncatedAt == null) {
                 long at = r.firstLine + p.truncatedAt - 1;
-                truncatedAt = r.file.name() + ":" + at;
-                w.add(r.file.name(), at, "file ends early (truncated?); loaded what it holds");
+                truncatedAt = r.file.origin() + ":" + at;
+                w.add(r.file.origin(), at, "file ends early (truncated?); loaded what it holds");
             }
             if (p instanceof AllocationPart a) {
                 allocations.addAll(a.allocations);
                 rawValues.addAll(a.values);
+                a.values.clear();
                 if (a.totalBytes != null && total == null) total = a.totalBytes;
             } else if (p instanceof ValuesPart v) {
                 hasDetails = true;
-                details.putAll(v.details);
-                for (Map.Entry<String, HloInstruction> e : v.instructions.entrySet()) defined.putIfAbsent(e.getKey(), e.getValue());
+                if (firstValues) {
+                    details = v.details;
+                    defined = v.instructions;
+                    firstValues = false;
+                } else {
+                    details.putAll(v.details);
+                    for (Map.Entry<String, HloInstruction> e : v.instructions.entrySet()) defined.putIfAbsent(e.getKey(), e.getValue());
+                    v.details.clear();
+                    v.instructions.clear();
+                }
             } else if (p instanceof LiveRangePart l) {
                 if (live == null) { live = l; liveRegion = r; }
-                else w.add(r.file.name(), r.firstLine, "second HloLiveRange section ignored");
+                else w.add(r.file.origin(), r.firstLine, "second HloLiveRange section ignored");
             } else if (p instanceof ReportPart rp && report == null) {
                 report = rp;
             }
@@ -78,38 +89,38 @@ final class ModuleAssembler {
 
         // Values joined with details and live ranges.
         Map<String, LiveRange> ranges = live == null ? Map.of() : live.ranges;
-        Set<String> joined = new HashSet<>();
-        List<HloValue> values = new ArrayList<>(rawValues.size());
+        int joined = 0;
+        int valueCount = rawValues.size();
+        List<HloValue> values = new ArrayList<>(valueCount);
         boolean tiles = false;
-        for (HloValue v : rawValues) {
-            ValuesPart.Details d = details.get(v.id());
+        for (int k = 0; k < valueCount; k++) {
+            HloValue v = rawValues.set(k, null);   // let the unjoined copy go as we build the joined one
+            ValuesPart.Details d = details.remove(v.id());
             LiveRange lr = ranges.get(v.key());
-            if (lr != null) joined.add(v.key());
+            if (lr != null) joined++;
             if (!tiles && hasTiles(v.shape())) tiles = true;
             values.add(new HloValue(v.id(), v.name(), v.index(), v.indexPrinted(), v.phi(), v.color(), v.size(),
                     v.offset(), v.allocation(), v.shape(), d == null ? List.of() : d.positions(),
                     d == null ? List.of() : d.uses(), lr));
         }
-        if (live != null && !rawValues.isEmpty()) {
-            for (Map.Entry<String, LiveRange> e : ranges.entrySet()) {
-                if (!joined.contains(e.getKey())) {
-                    w.add(liveRegion.file.name(), liveRegion.firstLine + live.rangeLines.get(e.getKey()) - 1,
-                            "live range of '" + e.getKey() + "' matches no value in the allocation section");
-                }
+        if (live != null && valueCount > 0 && joined != ranges.size()) {
+            Set<String> unjoined = new HashSet<>(ranges.keySet());
+            for (HloValue v : values) unjoined.remove(v.key());
+            String text = liveRegion.source.text(liveRegion.from, liveRegion.to);
+            for (Map.Entry<Long, String> e : LiveRangePart.linesOf(unjoined, text).entrySet()) {
+                w.add(liveRegion.file.origin(), liveRegion.firstLine + e.getKey() - 1,
+                        "live range of '" + e.getValue() + "' matches no value in the allocation section");
             }
         }
 
         // Instructions: sequenced ones in time order, then the others in dump order.
         List<String> sequence = live == null ? List.of() : live.sequence;
         List<HloInstruction> instructions = new ArrayList<>(Math.max(sequence.size(), defined.size()));
-        Set<String> seen = new HashSet<>();
         for (int t = 0; t < sequence.size(); t++) {
-            String name = sequence.get(t);
-            if (!seen.add(name)) continue;
-            HloInstruction d = defined.get(name);
-            instructions.add(d == null ? HloInstruction.sequenced(name, t) : d.withTime(t));
+            HloInstruction d = defined.remove(sequence.get(t));   // what stays is not sequenced
+            instructions.add(d == null ? HloInstruction.sequenced(sequence.get(t), t) : d.withTime(t));
         }
-        for (HloInstruction d : defined.values()) if (!seen.contains(d.name())) instructions.add(d);
+        instructions.addAll(defined.values());
 
         String stem = source.name();
         String fileName = source.dumpFiles().get(0).name();

@@ -22,36 +22,43 @@ final class ModuleReader {
     /** A region of one file; {@code part} is filled by parsing. */
     static final class Region {
         final DumpFile file;
-        final String text;
+        final Source source;
         final Kind kind;
         final int from, to;
         Part part;
         long firstLine;
 
-        Region(DumpFile file, String text, Kind kind, int from, int to) {
+        Region(DumpFile file, Source source, Kind kind, int from, int to) {
             this.file = file;
-            this.text = text;
+            this.source = source;
             this.kind = kind;
             this.from = from;
             this.to = to;
         }
 
+        /** Decodes the region (bytes become text only now) and parses it. */
         void parse(Interner in) {
+            String text = source.text(from, to);
             part = switch (kind) {
-                case ALLOCATIONS -> AllocationPart.parse(text, from, to, in);
-                case VALUES -> ValuesPart.parse(text, from, to, in);
-                case LIVE_RANGE -> LiveRangePart.parse(text, from, to, in);
-                case REPORT -> ReportPart.parse(text, from, to, in);
+                case ALLOCATIONS -> AllocationPart.parse(text, 0, text.length(), in);
+                case VALUES -> ValuesPart.parse(text, 0, text.length(), in);
+                case LIVE_RANGE -> LiveRangePart.parse(text, 0, text.length(), in);
+                case REPORT -> ReportPart.parse(text, 0, text.length(), in);
             };
+            int bad = source instanceof Source.Bytes ? text.indexOf('\uFFFD') : -1;
+            if (bad >= 0) {
+                long line = 1;
+                for (int i = 0; i < bad; i++) if (text.charAt(i) == '\n') line++;
+                part.warn(line, "bytes that are not UTF-8 (shown as \uFFFD)");
+            }
         }
     }
 
     static Module read(ModuleSource source) throws LoadException {
-        List<String> texts = readAll(source.dumpFiles());
+        List<Source> sources = openAll(source.dumpFiles());
         List<Region> regions = new ArrayList<>();
-        for (int i = 0; i < texts.size(); i++) {
-            DumpFile f = source.dumpFiles().get(i);
-            regions.addAll(split(f, texts.get(i)));
+        for (int i = 0; i < sources.size(); i++) {
+            regions.addAll(split(source.dumpFiles().get(i), sources.get(i)));
         }
         Interner in = new Interner();
         regions.parallelStream().forEach(r -> r.parse(in));
@@ -59,18 +66,18 @@ final class ModuleReader {
         DumpFile prev = null;
         long line = 1;
         for (Region r : regions) {
-            if (r.file != prev) { line = 1; prev = r.file; }
+            if (r.file != prev) { line = r.file.firstLine(); prev = r.file; }
             r.firstLine = line;
             line += r.part.lines;
         }
         return ModuleAssembler.assemble(source, regions);
     }
 
-    private static List<String> readAll(List<DumpFile> files) throws LoadException {
+    private static List<Source> openAll(List<DumpFile> files) throws LoadException {
         try {
             return files.parallelStream().map(f -> {
                 try {
-                    return f.read();
+                    return f.open();
                 } catch (LoadException e) {
                     throw new CompletionException(e);
                 }
@@ -83,37 +90,60 @@ final class ModuleReader {
         }
     }
 
-    /** Cuts a file at its section headers; refuses text that is no dump at all. */
+    /** Cuts a text held in memory (tests). */
     static List<Region> split(DumpFile f, String text) throws LoadException {
+        return split(f, Source.of(text));
+    }
+
+    /**
+     * Cuts a file at its section headers, and long sections again at allocation lines and value
+     * blocks, so the pieces parse in parallel; refuses text that is no dump at all. Only the
+     * headers a file of this kind can hold are searched for: a scan of a large file costs time.
+     */
+    static List<Region> split(DumpFile f, Source src) throws LoadException {
         List<Region> out = new ArrayList<>();
-        if (f.kind() == FileKind.MEMORY_REPORT || (f.kind() == FileKind.OTHER && ReportPart.looksLikeReport(text))) {
-            if (text.isBlank()) throw new LoadException(f.name(), "empty file, not a memory usage report");
-            out.add(new Region(f, text, Kind.REPORT, 0, text.length()));
+        String head = DumpFile.head(src);
+        FileKind kind = f.kind();
+        if (kind == FileKind.MEMORY_REPORT || (kind == FileKind.OTHER && ReportPart.looksLikeReport(head))) {
+            if (head.isBlank()) throw new LoadException(f.name(), "empty file, not a memory usage report");
+            out.add(new Region(f, src, Kind.REPORT, 0, src.length()));
             return out;
         }
-        checkLooksLikeDump(f.name(), text);
-        int used = lineStart(text, "Used values:", 0);
-        int live = lineStart(text, "HloLiveRange (max ", used < 0 ? 0 : used);
-        int allocEnd = used >= 0 ? used : live >= 0 ? live : text.length();
-        if (allocEnd > 0) out.add(new Region(f, text, Kind.ALLOCATIONS, 0, allocEnd));
-        if (used >= 0) {
-            int end = live >= 0 ? live : text.length();
-            int start = used;
-            while (end - start > CHUNK) {
-                int cut = text.indexOf("\n<", start + CHUNK);
-                if (cut < 0 || cut + 1 >= end) break;
-                out.add(new Region(f, text, Kind.VALUES, start, cut + 1));
-                start = cut + 1;
+        checkLooksLikeDump(f.name(), head);
+        int n = src.length();
+        int used = kind == FileKind.LIVE_RANGE ? -1 : lineStart(src, "Used values:", 0);
+        int live = -1;
+        if (kind != FileKind.VALUES) {
+            // The live-range section ends the file: look for it from the end.
+            if (src.startsWith("HloLiveRange (max ", 0)) live = 0;
+            else {
+                int i = src.lastIndexOf("\nHloLiveRange (max ", used < 0 ? 0 : used);
+                if (i >= 0) live = i + 1;
             }
-            out.add(new Region(f, text, Kind.VALUES, start, end));
+            if (live >= 0 && used > live) used = -1;
         }
-        if (live >= 0) out.add(new Region(f, text, Kind.LIVE_RANGE, live, text.length()));
+        int allocEnd = used >= 0 ? used : live >= 0 ? live : n;
+        chunks(out, f, src, Kind.ALLOCATIONS, 0, allocEnd, "\nallocation ");
+        if (used >= 0) chunks(out, f, src, Kind.VALUES, used, live >= 0 ? live : n, "\n<");
+        if (live >= 0) out.add(new Region(f, src, Kind.LIVE_RANGE, live, n));
         return out;
     }
 
+    /** Regions of about {@link #CHUNK} covering {@code [start, end)}, each cut before a {@code cutAt} line. */
+    private static void chunks(List<Region> out, DumpFile f, Source src, Kind kind, int start, int end, String cutAt) {
+        if (end <= start) return;
+        while (end - start > CHUNK) {
+            int cut = src.indexOf(cutAt, start + CHUNK);
+            if (cut < 0 || cut + 1 >= end) break;
+            out.add(new Region(f, src, kind, start, cut + 1));
+            start = cut + 1;
+        }
+        out.add(new Region(f, src, kind, start, end));
+    }
+
     /** Offset of the first line at or after {@code from} that starts with {@code header}, or -1. */
-    static int lineStart(String text, String header, int from) {
-        if (from == 0 && text.startsWith(header)) return 0;
+    static int lineStart(Source text, String header, int from) {
+        if (from == 0 && text.startsWith(header, 0)) return 0;
         int i = text.indexOf("\n" + header, Math.max(0, from - 1));
         return i < 0 ? -1 : i + 1;
     }

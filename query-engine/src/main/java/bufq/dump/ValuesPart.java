@@ -97,7 +97,7 @@ final class ValuesPart extends Part {
     }
 
     private void finish() {
-        if (id >= 0) details.put(id, new Details(positions, uses, instruction));
+        if (id >= 0) details.put(id, new Details(List.copyOf(positions), List.copyOf(uses), instruction));
         id = -1;
     }
 

@@ -103,8 +103,12 @@ final class Executor {
             Accumulator[] acc = groups.computeIfAbsent(key, x -> accumulators(cols));
             for (Accumulator a : acc) if (a != null) a.add(row, run.ctx());
         }
+        // Groups come out in key order, so `group by color` reads 0, 1, 2 without an `order by`;
+        // an explicit `order by` re-sorts stably afterwards.
+        List<Map.Entry<List<Object>, Accumulator[]>> entries = new ArrayList<>(groups.entrySet());
+        entries.sort((a, b) -> Values.compare(a.getKey(), b.getKey()));
         List<Object[]> out = new ArrayList<>(groups.size());
-        for (Map.Entry<List<Object>, Accumulator[]> g : groups.entrySet()) {
+        for (Map.Entry<List<Object>, Accumulator[]> g : entries) {
             Object[] cells = new Object[cols.size()];
             for (int i = 0; i < cells.length; i++) {
                 Col c = cols.get(i);

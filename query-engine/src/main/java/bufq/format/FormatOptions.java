@@ -3,9 +3,15 @@ package bufq.format;
 /**
  * Rendering options.
  *
- * @param rawSizes print byte counts as plain integers instead of KiB/MiB in the table format
- * @param color    ANSI colour allowed (only the table format uses it)
+ * @param rawSizes     print byte counts as plain integers instead of KiB/MiB in the table format
+ * @param color        ANSI colour allowed (only the table format uses it)
+ * @param maxCellWidth widest cell of the table format in columns, longer text cut with {@code …};
+ *                     0 for no limit (other formats never cut)
  */
-public record FormatOptions(boolean rawSizes, boolean color) {
-    public static final FormatOptions DEFAULT = new FormatOptions(false, false);
+public record FormatOptions(boolean rawSizes, boolean color, int maxCellWidth) {
+    public static final FormatOptions DEFAULT = new FormatOptions(false, false, 0);
+
+    public FormatOptions(boolean rawSizes, boolean color) {
+        this(rawSizes, color, 0);
+    }
 }

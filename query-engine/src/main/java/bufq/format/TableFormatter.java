@@ -7,7 +7,8 @@ import bufq.table.Table;
  * Aligned plain-text columns for the terminal: an optional title line, a header, a dashed rule, the
  * rows (numbers right-aligned), a {@code (N rows)} footer, then the table's notes. Nulls print as
  * {@code null}; control characters in cells are shown escaped so they cannot break the alignment
- * or drive the terminal. With {@link FormatOptions#color()} the header is bold and nulls dim.
+ * or drive the terminal. With {@link FormatOptions#color()} the header is bold and nulls dim; with
+ * {@link FormatOptions#maxCellWidth()} long cells are cut with {@code …}.
  */
 public final class TableFormatter implements Formatter {
     private static final String GAP = "  ";
@@ -30,7 +31,7 @@ public final class TableFormatter implements Formatter {
         }
         for (int r = 0; r < n; r++) {
             for (int c = 0; c < w; c++) {
-                String s = visible(Cells.human(table.cell(r, c), table.columns().get(c).type(), options));
+                String s = cut(visible(Cells.human(table.cell(r, c), table.columns().get(c).type(), options)), options.maxCellWidth());
                 cells[r][c] = s;
                 width[c] = Math.max(width[c], displayWidth(s));
             }
@@ -70,6 +71,13 @@ public final class TableFormatter implements Formatter {
         if (style != null) line.append(style).append(s).append(RESET);
         else line.append(s);
         if (!right && !last) line.append(" ".repeat(pad));
+    }
+
+    /** Shortens {@code s} to {@code max} columns ending in {@code …}; 0 means no limit. */
+    static String cut(String s, int max) {
+        if (max <= 0 || displayWidth(s) <= max) return s;
+        int end = s.offsetByCodePoints(0, Math.max(0, max - 1));
+        return s.substring(0, end) + "…";
     }
 
     private static String stripRight(StringBuilder b) {

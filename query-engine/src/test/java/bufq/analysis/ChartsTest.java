@@ -72,6 +72,40 @@ class ChartsTest {
         parse(Analyses.allocationMapHtml(m, 1));
     }
 
+    @Test
+    void picturesOfLongProgramsStayPictureSized() throws Exception {
+        TestModules.Builder b = new TestModules.Builder("long");
+        String[] names = new String[20000];
+        for (int i = 0; i < names.length; i++) names[i] = "op." + i;
+        b.steps(names).alloc(0, 1 << 20, 0, "temp");
+        for (int i = 0; i < 5000; i++) b.value("op." + (i * 4), 0, (i % 16) * 4096L, 4096, "f32[1024]", (i * 4) + "-" + (i * 4 + 40));
+        b.value("op.12345", 0, 0, 1 << 20, "f32[262144]", "12345-12345");
+        Module m = b.build();
+        String svg = Analyses.timelineSvg(m, OptionalInt.empty());
+        String html = Analyses.timelineHtml(m, OptionalInt.empty());
+        assertTrue(svg.length() < 150_000, "svg has " + svg.length() + " chars");
+        assertTrue(html.length() < 250_000, "html has " + html.length() + " chars");
+        parse(svg);
+        parse(html);
+        // The one-step spike at 12345 survives the bucketing, in the marker and in the hover data.
+        assertTrue(svg.contains("at step 12345 (op.12345)"), svg.substring(0, 2000));
+        assertTrue(html.contains("\"op.12345\""));
+    }
+
+    @Test
+    void hugeAllocationsDrawTheLargestValues() throws Exception {
+        TestModules.Builder b = new TestModules.Builder("huge").steps("a", "b").alloc(0, 1 << 30, 0, "temp");
+        for (int i = 0; i < 6000; i++) b.value("v." + i, 0, i * 1024L, 1024 + (i == 5999 ? 1 << 20 : 0), "u8[1024]", "0-1");
+        Module m = b.build();
+        Document svg = parse(Analyses.allocationMapSvg(m, 0));
+        assertEquals(AllocationMapPicture.MAX_RECTS + 2, svg.getElementsByTagNameNS("*", "rect").getLength());
+        assertTrue(svg.getDocumentElement().getTextContent().contains("2000 smaller values not drawn"));
+        assertTrue(svg.getDocumentElement().getTextContent().contains("v.5999"), "the largest is drawn");
+        parse(Analyses.allocationMapHtml(m, 0));
+        var out = Analyses.allocationMap(m, 0, 100);
+        assertEquals(6000, ((bufq.table.Table) out.get(1)).size());
+    }
+
     static Document parseUnchecked(String xml) {
         try {
             return parse(xml);

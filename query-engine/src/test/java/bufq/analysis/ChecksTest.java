@@ -26,10 +26,17 @@ class ChecksTest {
                         new PeakClaim.Entry("c{}", 512, 1536));
     }
 
+    static List<Finding> errors(CheckReport r, String check) {
+        return r.of(check).stream().filter(f -> f.severity() == Severity.ERROR).toList();
+    }
+
     @Test
     void cleanModuleHasNoFindings() {
         CheckReport r = Analyses.check(clean().build(), TilingModel.TPU, List.of());
-        assertEquals(List.of(), r.findings(), r.summary());
+        // The only finding is the note that a -> b at step 1 is a hand-over, not an overlap.
+        assertEquals(1, r.findings().size(), r.findings().toString());
+        assertEquals(Severity.INFO, r.findings().get(0).severity());
+        assertTrue(r.findings().get(0).message().startsWith("1 hand-over "), r.findings().get(0).message());
         assertFalse(r.hasErrors());
         assertEquals(6, r.rules().size());
     }
@@ -37,7 +44,7 @@ class ChecksTest {
     @Test
     void overlapWhileBothLive() {
         Module m = clean().value("d", 0, 256, 512, "f32[128]{0}", "2-3").total(1024).build();
-        List<Finding> f = Analyses.check(m, null, List.of()).of("overlap");
+        List<Finding> f = errors(Analyses.check(m, null, List.of()), "overlap");
         // d [256,768) live 2-3 meets b [0,512) live 1-2 only at step 2 where b ends: a touch, fine;
         // but c [512,1024) live 0-3 shares steps 2-3 with d.
         assertEquals(1, f.size(), f.toString());
@@ -96,8 +103,8 @@ class ChecksTest {
         assertEquals("check failed: bad script", r.of("boom").get(0).message());
         assertEquals(Severity.WARN, r.of("note").get(0).severity());
         Table t = r.table();
-        assertEquals(2, t.size());
-        assertEquals("warn", t.cell(1, 1));
+        assertEquals(3, t.size());   // the hand-over note, the failure, the warning
+        assertEquals("warn", t.cell(2, 1));
         assertTrue(t.notes().get(0).startsWith("8 checks"), t.notes().toString());
     }
 }

@@ -42,6 +42,7 @@ class CorpusSweepAnalysisTest {
     void everyAnalysisRunsOnEveryModuleAndCheckIsClean() throws Exception {
         List<String> errors = new ArrayList<>();
         int modules = 0, trees = 0, notes = 0;
+        long handOvers = 0;
         for (Path p : dumps()) {
             for (ModuleSource src : DumpLoader.discover(List.of(p))) {
                 Module m = src.load();
@@ -64,15 +65,19 @@ class CorpusSweepAnalysisTest {
                     if (!ours.equals(theirs)) errors.add(where + ": rebuilt stack tree differs:\n" + ours + "\nvs\n" + theirs);
                 }
                 CheckReport r = Analyses.check(m, TilingModel.TPU, List.of());
-                for (Finding f : r.findings())
+                for (Finding f : r.findings()) {
                     if (f.severity() == Severity.ERROR) errors.add(where + ": " + f);
                     else notes++;
+                    if (f.check().equals("overlap") && f.severity() == Severity.INFO)
+                        handOvers += Long.parseLong(f.message().substring(0, f.message().indexOf(' ')));
+                }
             }
         }
         System.out.println("swept " + modules + " modules, " + trees + " stack trees rebuilt, " + notes
-                + " check warnings/notes");
+                + " check warnings/notes, " + handOvers + " hand-overs accepted by the overlap check");
         assertTrue(modules >= 70, "expected the whole corpus, swept " + modules);
         assertTrue(trees >= 20, "expected most new-style stack trees to be comparable, got " + trees);
+        assertTrue(handOvers > 500, "the corpus reuses memory by hand-over; the check saw only " + handOvers);
         assertEquals(List.of(), errors);
     }
 

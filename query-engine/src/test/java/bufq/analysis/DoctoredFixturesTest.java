@@ -54,7 +54,7 @@ class DoctoredFixturesTest {
 
     @Test
     void overlapNamesBothValuesAndSteps() throws Exception {
-        List<Finding> f = Analyses.check(load("overlap"), null, List.of()).of("overlap");
+        List<Finding> f = ChecksTest.errors(Analyses.check(load("overlap"), null, List.of()), "overlap");
         // neg.3 now at [512,1536) shares bytes with exp.2 (steps 2-3) and add.4 (steps 3-4).
         assertEquals(2, f.size(), f.toString());
         String first = f.get(0).subject() + " " + f.get(0).message(), second = f.get(1).subject() + " " + f.get(1).message();

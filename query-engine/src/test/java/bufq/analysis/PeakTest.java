@@ -79,6 +79,22 @@ class PeakTest {
     }
 
     @Test
+    void timelineTableCarriesTheNumbersPerStepAndColor() {
+        Module m = new TestModules.Builder("two").steps("a", "b", "c")
+                .alloc(0, 4096, 0, "temp").alloc(1, 1024, 1, "temp")
+                .value("a", 0, 0, 512, "f32[100]", "0-1")
+                .value("c", 1, 0, 1024, "f32[256]", "2-3", 1)
+                .build();
+        Table t = Analyses.timelineTable(m, OptionalInt.empty());
+        assertEquals(List.of("step", "instruction", "live_bytes", "assigned_bytes", "color_0", "color_1"),
+                t.columns().stream().map(bufq.table.Column::name).toList());
+        assertEquals(4, t.size());
+        assertEquals(List.of(0L, "a", 400L, 512L, 400L, 0L), t.rows().get(0));
+        assertEquals(List.of(2L, "c", 1024L, 1024L, 0L, 1024L), t.rows().get(2));
+        assertEquals(4, Analyses.timelineTable(m, OptionalInt.of(1)).width());
+    }
+
+    @Test
     void noScheduleSaysWhy() {
         Module m = new TestModules.Builder("bare").alloc(0, 16, 0, "temp").value("a", 0, 0, 16, "f32[4]", null).build();
         Table t = (Table) Analyses.peak(m, OptionalInt.empty(), 0, null).get(0);

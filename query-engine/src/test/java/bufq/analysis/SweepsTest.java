@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The fast sweeps against brute force on random allocations. */
 class SweepsTest {
@@ -67,16 +68,21 @@ class SweepsTest {
             Module m = random(seed, 2 + (int) (seed % 10));
             List<HloValue> vs = new ArrayList<>();
             for (HloValue v : m.valuesIn(0)) if (v.range() != null) vs.add(v);
-            int expected = 0;
+            int expected = 0, touches = 0;
             for (int i = 0; i < vs.size(); i++)
                 for (int j = i + 1; j < vs.size(); j++) {
                     HloValue x = vs.get(i), y = vs.get(j);
                     boolean bytes = x.offset() < y.offset() + y.size() && y.offset() < x.offset() + x.size();
                     if (bytes && OverlapCheck.conflict(x.range(), y.range())) expected++;
+                    else if (bytes && x.range().overlaps(y.range().start(), y.range().end())) touches++;
                 }
             int found = Math.min(expected, OverlapCheck.MAX_FINDINGS);
-            List<Finding> f = Analyses.check(m, null, List.of()).of("overlap");
+            List<Finding> f = ChecksTest.errors(Analyses.check(m, null, List.of()), "overlap");
             assertEquals(found, f.size(), "seed " + seed);
+            List<Finding> notes = Analyses.check(m, null, List.of()).of("overlap").stream()
+                    .filter(n -> n.severity() == Severity.INFO).toList();
+            assertEquals(touches == 0 ? 0 : 1, notes.size(), "seed " + seed);
+            if (touches > 0) assertTrue(notes.get(0).message().startsWith(touches + " hand-over"), notes.get(0).message());
         }
     }
 

@@ -135,9 +135,10 @@ final class TestModules {
                         a.preallocatedTemp(), a.pointer(), a.sizeExact(), ids.getOrDefault(a.index(), List.of())));
             }
             List<HloInstruction> ins = new ArrayList<>(instructions);
+            java.util.Set<String> named = new java.util.HashSet<>();
+            for (HloInstruction i : ins) named.add(i.name());
             for (int t = 0; t < sequence.size(); t++) {
-                String n = sequence.get(t);
-                if (ins.stream().noneMatch(i -> i.name().equals(n))) ins.add(HloInstruction.sequenced(n, t));
+                if (named.add(sequence.get(t))) ins.add(HloInstruction.sequenced(sequence.get(t), t));
             }
             int maxTime = sequence.isEmpty() ? -1 : sequence.size();
             Module.Info info = new Module.Info(name, name, 0, backend, List.of(name + ".txt"), maxTime, total, claim,

@@ -125,6 +125,14 @@ class BadInputTest {
     }
 
     @Test
+    void aLiveRangeThatJoinsNoValueIsWarnedAtItsLine() throws Exception {
+        Module m = DumpLoader.loadText(NAME, GOOD.replace(" value: <1 neg.2 @0>", " value: <1 neg.3 @0>"));
+        assertEquals(1, m.warningCount(), () -> m.warnings().toString());
+        assertEquals(29, m.warnings().get(0).line());
+        assertEquals("live range of 'neg.2{}' matches no value in the allocation section", m.warnings().get(0).message());
+    }
+
+    @Test
     void sizesThatOverflowALongAreCaughtNotWrapped() throws Exception {
         String bad = GOOD.replace("allocation 0: size 32,", "allocation 0: size 99999999999999999999,");
         Module m = DumpLoader.loadText(NAME, bad);
@@ -199,6 +207,32 @@ class BadInputTest {
         assertEquals(4, ms.get(0).info().files().size());
         assertEquals(0, ms.get(0).warningCount());
         assertEquals(57600L, ms.get(0).liveBytesAt(3));
+    }
+
+    @Test
+    void latin1HeadIsRefusedAndBadBytesLaterAreWarned(@TempDir Path dir) throws Exception {
+        Path latin = dir.resolve(NAME);
+        byte[] bad = GOOD.replace("BufferAssignment:", "BufferAssignment: caf\u00e9").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        Files.write(latin, bad);
+        LoadException e = assertThrows(LoadException.class, () -> DumpLoader.load(List.of(latin)));
+        assertTrue(e.reason().contains("UTF-8"), e.getMessage());
+
+        // Past the head (8 KiB) a stray byte is a warning on its line, not a refusal.
+        StringBuilder pad = new StringBuilder(GOOD.substring(0, GOOD.indexOf("\nTotal bytes used")));
+        pad.append('\n');
+        for (int i = 0; i < 400; i++) pad.append("allocation ").append(100 + i).append(": size 0:\n");
+        String tail = GOOD.substring(GOOD.indexOf("\nTotal bytes used") + 1);
+        byte[] head = pad.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] rest = tail.replace("from instruction: %neg.2", "from instruction: %neg.2 ").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Path mixed = dir.resolve("module_0002.jit_g.cpu_after_optimizations-buffer-assignment.txt");
+        byte[] all = new byte[head.length + rest.length];
+        System.arraycopy(head, 0, all, 0, head.length);
+        System.arraycopy(rest, 0, all, head.length, rest.length);
+        int at = head.length + tail.indexOf("%x.1 = f32[8]{0} parameter(0)") + 1;
+        all[at] = (byte) 0xff;
+        Files.write(mixed, all);
+        Module m = DumpLoader.load(List.of(mixed)).get(0);
+        assertTrue(m.warnings().stream().anyMatch(w -> w.message().contains("not UTF-8")), m.warnings().toString());
     }
 
     @Test

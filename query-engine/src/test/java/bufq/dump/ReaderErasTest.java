@@ -203,6 +203,27 @@ class ReaderErasTest {
     }
 
     @Test
+    void warningsInAFrameNameTheLogAndItsLine() throws Exception {
+        Path log = Fixtures.path("framed-stdout.log");
+        String text = Files.readString(log).replace("    neg.2{}:1-2\n", "    neg.2{}:1-x\n");
+        Module m = DumpLoader.loadText("run.log", text);
+        assertEquals("jit_neg", m.handle());
+        assertEquals(1, m.warningCount(), () -> m.warnings().toString());
+        assertEquals("run.log", m.warnings().get(0).file());
+        assertEquals(31, m.warnings().get(0).line());
+        assertTrue(m.info().files().get(0).startsWith("run.log#module_0003.jit_neg"), m.info().files().toString());
+    }
+
+    @Test
+    void aModuleNamedTwiceLoadsOnce() throws Exception {
+        Path dir = Fixtures.path("jax010-mlp");
+        Path one = dir.resolve("./module_0012.jit_mlp.cpu_after_optimizations-live-range.txt");
+        List<ModuleSource> s = DumpLoader.discover(List.of(dir, one));
+        assertEquals(1, s.size());
+        assertEquals(4, s.get(0).files().size());
+    }
+
+    @Test
     void loadTextReadsADumpFromMemory() throws Exception {
         Path f = Fixtures.path("late2025/module_0007.jit__unstack.cpu_after_optimizations-buffer-assignment.txt");
         Module m = DumpLoader.loadText(f.getFileName().toString(), Files.readString(f));

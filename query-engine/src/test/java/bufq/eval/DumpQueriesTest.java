@@ -107,11 +107,14 @@ class DumpQueriesTest {
         }
 
         long count = 0, size = 0;
+        List<Object> colors = new ArrayList<>();
         for (List<Object> r : run("values group by color show color, count(), sum(size)", m).rows()) {
+            colors.add(r.get(0));
             count += (Long) r.get(1);
             size += (Long) r.get(2);
         }
         assertEquals(m.values().size(), count, where);
+        assertEquals(colors.stream().sorted().toList(), colors, where + ": groups come out in key order");
         assertEquals(m.values().stream().mapToLong(HloValue::size).sum(), size, where);
 
         assertEquals(m.allocations().stream().filter(BufferAllocation::isTemp).count(),

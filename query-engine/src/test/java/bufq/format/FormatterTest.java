@@ -67,6 +67,21 @@ class FormatterTest {
     }
 
     @Test
+    void tableCutsLongCellsOnlyWhenAsked() {
+        Table t = Table.builder().column("op_name", ColumnType.STRING).column("n", ColumnType.INT)
+                .row("jit(step)/jvp()/transpose/dot_general", 1L).row("short", 2L).build();
+        StringBuilder out = new StringBuilder();
+        Formatters.byName("table").write(t, new FormatOptions(false, false, 12), out);
+        assertEquals("op_name       n\n------------  -\njit(step)/j…  1\nshort         2\n(2 rows)\n", out.toString());
+        out.setLength(0);
+        Formatters.byName("table").write(t, FormatOptions.DEFAULT, out);
+        assertTrue(out.toString().contains("jit(step)/jvp()/transpose/dot_general"));
+        out.setLength(0);
+        Formatters.byName("csv").write(t, new FormatOptions(false, false, 12), out);
+        assertTrue(out.toString().contains("jit(step)/jvp()/transpose/dot_general"), "data formats never cut");
+    }
+
+    @Test
     void tableEscapesTerminalControlCharacters() {
         Table t = Table.builder().column("s", ColumnType.STRING).row("x\033[31my").build();
         StringBuilder out = new StringBuilder();

@@ -26,7 +26,7 @@ public final class Bufq {
     private final Function<InputStream, Repl> repl;
 
     public Bufq() {
-        this(Env.system(), DefaultEngine::new, PlainRepl::new);
+        this(Env.system(), DefaultEngine::new, bufq.shell.repl.JLineRepl::system);
     }
 
     /**

@@ -2,6 +2,7 @@ package bufq.shell;
 
 import bufq.dump.DumpLoader;
 import bufq.dump.LoadException;
+import bufq.dump.ModuleSource;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
@@ -19,12 +20,24 @@ import java.util.List;
 public final class DefaultEngine implements Engine {
     private volatile Catalog catalog = Catalog.standard();
 
-    @Override public List<Module> load(List<Path> paths) throws Failure {
+    @Override public List<Source> discover(List<Path> paths) throws Failure {
+        List<Source> out = new ArrayList<>();
         try {
-            return DumpLoader.load(paths);
+            for (ModuleSource s : DumpLoader.discover(paths)) out.add(new Source() {
+                @Override public String name() { return s.name(); }
+                @Override public List<String> files() { return s.files(); }
+                @Override public Module load() throws Failure {
+                    try {
+                        return s.load();
+                    } catch (LoadException e) {
+                        throw new Failure(e.getMessage());
+                    }
+                }
+            });
         } catch (LoadException e) {
             throw new Failure(e.getMessage());
         }
+        return out;
     }
 
     @Override public List<String> entities() { return catalog.entities(); }

@@ -13,8 +13,31 @@ import java.util.List;
  * ({@link DefaultEngine}) wraps {@code bufq.dump} and {@code bufq.eval}; tests pass a fake.
  */
 public interface Engine {
-    /** Reads the modules named by {@code paths}; a failure's message is one line naming file and line. */
-    List<Module> load(List<Path> paths) throws Failure;
+    /**
+     * Finds the modules named by {@code paths} without parsing them; a failure's message is one line
+     * naming the file (and line).
+     */
+    List<Source> discover(List<Path> paths) throws Failure;
+
+    /** A module found but not yet parsed. */
+    interface Source {
+        /** Program name ({@code jit_step}), or the file stem. */
+        String name();
+
+        List<String> files();
+
+        /** Parses the module; the failure message is one line naming file and line. */
+        Module load() throws Failure;
+
+        /** A source for a module already in memory. */
+        static Source of(Module m) {
+            return new Source() {
+                @Override public String name() { return m.handle(); }
+                @Override public List<String> files() { return m.info().files(); }
+                @Override public Module load() { return m; }
+            };
+        }
+    }
 
     /** Entity names; a line starting with one of them is a query. */
     List<String> entities();

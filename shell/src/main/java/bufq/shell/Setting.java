@@ -12,11 +12,12 @@ import java.util.Locale;
 public enum Setting {
     RAWSIZES("on|off", "off", "print sizes as plain byte counts instead of KiB/MiB (table, markdown)"),
     MAXROWS("N", "200", "rows shown per table in the table and markdown formats (0 = all); csv/tsv/json are never cut"),
+    MAXWIDTH("N", "64", "widest cell in the table format; longer text is cut with … (0 = no limit)"),
     COLOR("auto|on|off", "auto", "colour in the table format; auto = only on a terminal; never when NO_COLOR is set"),
     TIMER("on|off", "off", "print the elapsed time after each result (on stderr)"),
     THRESHOLD("SIZE", "16KiB", "values smaller than this fold into one row in the peak report"),
     TILING("NAME", "tpu", "tiling model used for padded sizes (built in: tpu, none)"),
-    TIMEOUT("SECONDS", "10", "time limit for a script run with 'run' or -f (0 = none)");
+    TIMEOUT("SECONDS", "10", "time limit for a JavaScript script (0 = none)");
 
     private final String syntax;
     private final String defaultText;
@@ -59,7 +60,7 @@ public enum Setting {
                 if (choices().contains(t)) return t;
                 throw new CommandException("color takes auto, on or off, not '" + text + "'");
             }
-            case MAXROWS, TIMEOUT -> {
+            case MAXROWS, MAXWIDTH, TIMEOUT -> {
                 try {
                     int n = Integer.parseInt(t);
                     if (n >= 0) return n;

@@ -28,6 +28,8 @@ public final class Settings {
     /** Validates and stores; the message says what the setting takes. */
     public void set(Setting s, String text) throws CommandException {
         Object v = s.parse(text);
+        if (s == Setting.MAXWIDTH && (Integer) v > 0 && (Integer) v < 4)
+            throw new CommandException("maxwidth takes 0 (no limit) or at least 4, not '" + text + "'");
         if (s == Setting.TILING && !tilings.containsKey((String) v))
             throw new CommandException("unknown tiling model '" + text + "' (known: " + String.join(", ", tilings.keySet()) + ")");
         values.put(s, v);
@@ -43,6 +45,7 @@ public final class Settings {
 
     public boolean rawSizes() { return (Boolean) values.get(Setting.RAWSIZES); }
     public int maxRows() { return (Integer) values.get(Setting.MAXROWS); }
+    public int maxWidth() { return (Integer) values.get(Setting.MAXWIDTH); }
     /** {@code auto}, {@code on} or {@code off}. */
     public String color() { return (String) values.get(Setting.COLOR); }
     public boolean timer() { return (Boolean) values.get(Setting.TIMER); }

@@ -14,10 +14,8 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * One bufq session: the loaded modules and the current one, settings, the output format and sink,
@@ -36,9 +34,8 @@ public final class Shell {
     private final Settings settings = new Settings();
     private final History history = new History();
     private final Commands commands = Commands.standard();
-    private final List<Module> modules = new ArrayList<>();
+    private final ModuleSet modules = new ModuleSet();
     private final java.util.Map<String, ScriptHost> scriptHosts = new java.util.HashMap<>();
-    private Module current;
     private Formatter format = Formatters.byName("table");
     private OutputSink sink;
     private boolean bail;
@@ -169,7 +166,7 @@ public final class Shell {
             case "off" -> false;
             default -> env.interactive();
         };
-        return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole());
+        return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(), settings.maxWidth());
     }
 
     /** A line of information for the user (stderr, so stdout stays data). */
@@ -194,29 +191,58 @@ public final class Shell {
 
     // ---- modules ----
 
-    /** Loads {@code paths} and adds the modules; the first new one becomes current. */
-    public List<Module> load(List<Path> paths) throws Engine.Failure {
-        List<Module> loaded = addModules(engine.load(paths));
-        for (Module m : loaded) reportWarnings(m);
-        return loaded;
+    /** Finds the modules of {@code paths} and adds them; the first becomes current (see {@link ModuleSet}). */
+    public List<ModuleSet.Entry> load(List<Path> paths) throws Engine.Failure {
+        List<ModuleSet.Entry> added = modules.add(engine.discover(paths));
+        for (ModuleSet.Entry e : added) if (e.loaded() != null) reportWarnings(e.loaded());
+        return added;
     }
 
-    /** Adds modules, renaming handles that are taken ({@code name#2}); returns them as added. */
-    public List<Module> addModules(List<Module> fresh) {
-        Set<String> taken = new HashSet<>();
-        for (Module m : modules) taken.add(m.handle());
-        List<Module> added = new ArrayList<>();
-        for (Module m : fresh) {
-            String h = m.handle() == null || m.handle().isBlank() ? "module" : m.handle();
-            String unique = h;
-            for (int k = 2; taken.contains(unique); k++) unique = h + "#" + k;
-            Module u = unique.equals(m.handle()) ? m : m.withHandle(unique);
-            taken.add(unique);
-            modules.add(u);
-            added.add(u);
+    /** Adds modules already in memory (tests, scripts); the first becomes current. */
+    public List<ModuleSet.Entry> addModules(List<Module> fresh) {
+        try {
+            return modules.add(fresh.stream().map(Engine.Source::of).toList());
+        } catch (Engine.Failure e) {
+            throw new IllegalStateException("a module in memory cannot fail to load", e);
         }
-        if (!added.isEmpty()) current = added.get(0);
-        return added;
+    }
+
+    /** The module of {@code e}, parsing it now if it is not in memory (its warnings are printed then). */
+    public Module module(ModuleSet.Entry e) throws Engine.Failure {
+        boolean fresh = e.loaded() == null;
+        Module m = modules.get(e);
+        if (fresh) reportWarnings(m);
+        return m;
+    }
+
+    /**
+     * Calls {@code visit} with every module in turn, parsing those not in memory; shows progress on
+     * a terminal when that takes a while, and stops with "cancelled" when the thread is interrupted
+     * (Ctrl-C in the REPL).
+     */
+    public void forEachModule(ModuleVisitor visit) throws Engine.Failure, CommandException {
+        List<ModuleSet.Entry> all = modules.entries();
+        boolean progress = env.interactive() && all.stream().filter(e -> e.loaded() == null).count() > 1;
+        try {
+            for (int i = 0; i < all.size(); i++) {
+                if (Thread.currentThread().isInterrupted()) throw new CommandException("cancelled");
+                if (progress && all.get(i).loaded() == null) {
+                    err.print("\rreading module " + (i + 1) + "/" + all.size() + " ");
+                    err.flush();
+                }
+                visit.accept(module(all.get(i)));
+            }
+        } finally {
+            if (progress) {
+                err.print("\r\033[K");
+                err.flush();
+            }
+        }
+    }
+
+    /** What {@link #forEachModule} calls. */
+    public interface ModuleVisitor {
+        void accept(Module m) throws Engine.Failure, CommandException;
     }
 
     private void reportWarnings(Module m) {
@@ -226,35 +252,24 @@ public final class Shell {
             err.println("bufq: warning: " + (w.size() - WARNINGS_SHOWN) + " more warnings in " + m.handle());
     }
 
-    public List<Module> modules() { return List.copyOf(modules); }
+    public ModuleSet modules() { return modules; }
 
     /** The current module, or null before anything is loaded. */
-    public Module current() { return current; }
+    public Module current() { return modules.current(); }
 
     public Module requireModule() throws CommandException {
-        if (current == null) throw new CommandException("no module loaded (use 'load PATH')");
-        return current;
+        if (modules.current() == null) throw new CommandException("no module loaded (use 'load PATH')");
+        return modules.current();
     }
 
-    /** Finds a module by handle, by its 1-based number in {@code modules}, or by a unique handle prefix. */
-    public Module findModule(String name) throws CommandException {
-        for (Module m : modules) if (m.handle().equals(name)) return m;
-        if (name.chars().allMatch(Character::isDigit) && !name.isEmpty()) {
-            int n = Integer.parseInt(name);
-            if (n >= 1 && n <= modules.size()) return modules.get(n - 1);
-        }
-        List<Module> prefixed = new ArrayList<>();
-        for (Module m : modules) if (m.handle().startsWith(name)) prefixed.add(m);
-        if (prefixed.size() == 1) return prefixed.get(0);
-        List<String> handles = modules.stream().map(Module::handle).toList();
-        if (prefixed.size() > 1)
-            throw new CommandException("'" + name + "' matches several modules: "
-                    + String.join(", ", prefixed.stream().map(Module::handle).toList()));
-        throw new CommandException("no module '" + name + "'" + Suggest.hint(name, handles)
-                + (modules.isEmpty() ? " (nothing loaded)" : " (see 'modules')"));
+    /** Makes the module called {@code name} (handle, number or unique prefix) current, parsing it if needed. */
+    public Module use(String name) throws CommandException, Engine.Failure {
+        ModuleSet.Entry e = modules.find(name);
+        boolean fresh = e.loaded() == null;
+        modules.use(e);
+        if (fresh) reportWarnings(e.loaded());
+        return e.loaded();
     }
-
-    public void use(Module m) { current = m; }
 
     /** Makes {@code run} hand files ending in {@code .extension} to {@code host}. */
     public void registerScriptHost(String extension, ScriptHost host) {

@@ -1,11 +1,11 @@
 package bufq.shell;
 
-import java.io.BufferedReader;
-import java.io.IOException;
 import bufq.lang.Lexer;
 import bufq.lang.Token;
 import bufq.lang.TokenKind;
 
+import java.io.BufferedReader;
+import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
@@ -15,7 +15,10 @@ import java.util.Set;
  * Cuts a script ({@code -f}, {@code run}, piped stdin) into statements, reading lazily so a pipe is
  * answered line by line. A line whose first non-blank character is {@code #} is a comment; a line
  * ending in {@code \} continues on the next; so does a query that is visibly unfinished (an open
- * parenthesis or string, or a last word such as {@code and}, {@code where}, {@code ,} or {@code =}).
+ * parenthesis or string, or a last word such as {@code and}, {@code where}, {@code ,} or {@code =}),
+ * and a query whose next line starts with a clause keyword ({@code where}, {@code and}, {@code or},
+ * {@code group}, {@code show}, {@code order}, {@code limit}). A query therefore runs once the next
+ * line has been read; in a pipe, a blank line after it makes it run at once.
  * Binary input (NUL bytes, bytes that are not UTF-8) stops the reader before anything in that
  * line runs: garbage must never be executed as commands.
  */
@@ -27,6 +30,9 @@ public final class StatementReader {
     private static final Set<String> CONTINUES = Set.of("where", "and", "or", "not", "by", "show", "order", "group",
             "in", "at", "during", "live", "limit", "is", "as");
 
+    /** Keywords that, first on a line, continue the query on the line before. */
+    private static final Set<String> STARTS_CLAUSE = Set.of("where", "and", "or", "group", "show", "order", "limit");
+
     /** The input holds NUL bytes or undecodable bytes: a binary file, not a script. Nothing more is read. */
     public static final class NotTextException extends IOException {
         public NotTextException(int line) {
@@ -37,6 +43,7 @@ public final class StatementReader {
     private final BufferedReader in;
     private final Collection<String> entities;
     private int lineNo;
+    private String peeked;
 
     /**
      * A line reader over UTF-8 bytes that marks undecodable bytes with U+FFFD instead of failing a
@@ -66,9 +73,7 @@ public final class StatementReader {
         StringBuilder buf = new StringBuilder();
         int start = 0;
         String line;
-        while ((line = in.readLine()) != null) {
-            lineNo++;
-            if (line.indexOf('\0') >= 0 || line.indexOf('\uFFFD') >= 0) throw new NotTextException(lineNo);
+        while ((line = nextLine()) != null) {
             String t = line.strip();
             if (buf.length() == 0) {
                 if (t.isEmpty() || t.startsWith("#")) continue;
@@ -79,7 +84,7 @@ public final class StatementReader {
                 continue;
             }
             buf.append(t);
-            if (needsMore(buf.toString(), entities)) {
+            if (needsMore(buf.toString(), entities) || isQuery(buf) && continuesOnNextLine()) {
                 buf.append(' ');
                 continue;
             }
@@ -87,6 +92,39 @@ public final class StatementReader {
         }
         String rest = buf.toString().strip();
         return rest.isEmpty() ? null : new Statement(rest, start);
+    }
+
+    private String nextLine() throws IOException {
+        String l;
+        if (peeked != null) {
+            l = peeked;
+            peeked = null;
+        } else {
+            l = in.readLine();
+            if (l == null) return null;
+        }
+        lineNo++;
+        if (l.indexOf('\0') >= 0 || l.indexOf('\uFFFD') >= 0) throw new NotTextException(lineNo);
+        return l;
+    }
+
+    private boolean isQuery(CharSequence text) {
+        List<Token> tokens = Lexer.lex(text.toString());
+        return tokens.get(0).kind() == TokenKind.IDENT && entities.contains(tokens.get(0).text().toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * Reads the next line ahead: a complete query still continues when that line starts with a
+     * clause keyword ({@code order by ...}, {@code and ...}), the way people lay out long queries.
+     * So a query runs when the next line arrives, a blank line, or the end of input.
+     */
+    private boolean continuesOnNextLine() throws IOException {
+        String l = in.readLine();
+        if (l == null) return false;
+        peeked = l; // checked for binary data when it is taken
+
+        List<Token> tokens = Lexer.lex(l);
+        return tokens.get(0).kind() == TokenKind.KEYWORD && STARTS_CLAUSE.contains(tokens.get(0).text().toLowerCase(Locale.ROOT));
     }
 
     /**

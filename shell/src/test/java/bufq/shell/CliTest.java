@@ -64,6 +64,9 @@ class CliTest {
                 // load errors: exit 3, one line
                 c("load error", "-c", "summary", "bad.txt").exit(3).outExactly("")
                         .err("bufq: bad.txt:1: not a buffer-assignment dump (expected 'BufferAssignment:')"),
+                c("warnings are capped", "-c", "summary", "warn.txt").out("12\n(1 row)")
+                        .err("bufq: warning: warn.txt:1: malformed value line; expected '<id name @color>'\n",
+                                "bufq: warning: warn.txt:10: ", "bufq: warning: 2 more warnings in warn\n"),
                 // summary and formats
                 c("summary table", "-c", "summary", "a.txt").out("module  backend", "a       cpu", "(1 row)"),
                 c("summary json", "--format", "json", "-c", "summary", "a.txt", "b.txt")
@@ -76,6 +79,9 @@ class CliTest {
                 c("format command", "-c", "format markdown", "-c", "values", "a.txt").out("| id | name | size |", "| 2 | add.1 | 128B |"),
                 c("rawsizes", "-c", "set rawsizes on", "-c", "summary", "a.txt").out("  192  ").notOut("192B"),
                 c("maxrows cuts tables", "-c", "set maxrows 2", "-c", "values", "a.txt").out("(2 rows)", "1 more row"),
+                c("maxwidth cuts long cells", "-c", "set maxwidth 4", "-c", "values", "a.txt").out("add…").notOut("add.1"),
+                c("maxwidth 0 shows all", "-c", "set maxwidth 0", "-c", "values", "a.txt").out("add.1"),
+                c("maxwidth too small", "-c", "set maxwidth 2").exit(1).err("maxwidth takes 0 (no limit) or at least 4"),
                 c("maxrows never cuts json", "--format", "json", "-c", "set maxrows 1", "-c", "values", "a.txt").out("\"mul.2\""),
                 // query and command errors: exit 1
                 c("query error caret", "-c", "values whre", "a.txt").exit(1)
@@ -90,6 +96,8 @@ class CliTest {
                 c("unknown tiling", "-c", "set tiling gpu").exit(1).err("unknown tiling model 'gpu' (known: tpu, none)"),
                 c("use by number", "-c", "use 2", "-c", "modules", "a.txt", "b.txt").out("2  *        b").err("using b"),
                 c("use by prefix", "-c", "use be", "a.txt", "beta.txt").err("using beta"),
+                c("big directory loads lazily", "-c", "load many", "-c", "modules").out("m39", "false")
+                        .err("loaded m0 (", "found 40 modules; 39 are read when first used"),
                 c("use unknown", "-c", "use zeta", "a.txt", "beta.txt").exit(1).err("no module 'zeta'"),
                 c("fields", "-c", "fields values").out("size", "bytes", "assigned bytes"),
                 c("fields typo", "-c", "fields valeus").exit(1).err("unknown entity 'valeus'; did you mean 'values'?"),
@@ -133,6 +141,8 @@ class CliTest {
                 c("stdin script on a real dump", SEEDS[4]).realDumps()
                         .in("# the top of the peak\nvalues where live at peak and\n  size > 1KiB order by\n  size desc limit 2\nformat csv\nsteps order by live_bytes desc limit 1\n")
                         .out("(2 rows)", "time,instruction,live_bytes,live_values\n5,multiply_reduce_fusion,49232,7\n"),
+                c("the walkthrough script", "-f", "examples/peak-report.bq", "examples/jax-mlp/").realDumps()
+                        .out("jit_f", "(7 rows)", "82.0MiB", "peak of live bytes", "by op_name").err("0 errors"),
                 c("fields from the catalog", "-c", "fields steps").realDumps().out("live_bytes"),
                 c("peak report", "-c", "peak", SEEDS[4]).realDumps().out("peak of live bytes", "claimed"),
                 c("check passes on a seed", "-c", "check", SEEDS[4]).realDumps().out("peak-claim").err("0 errors"),
@@ -177,6 +187,22 @@ class CliTest {
         }
         assertTrue(Files.exists(path), "missing golden " + path + " (run with -Dbufq.updateGolden=true)");
         assertEquals(Files.readString(path, StandardCharsets.UTF_8), actual);
+    }
+
+    /** Every example in 'help query' runs on a real dump: the help cannot drift from the language. */
+    @Test
+    void helpQueryExamplesRun() {
+        Result help = run(DefaultEngine::new, Map.of(), List.of("-c", "help query"), "");
+        List<String> args = new ArrayList<>();
+        for (String line : help.out().split("\n"))
+            if (line.matches("  (values|allocations|instructions|steps) .*")) {
+                args.add("-c");
+                args.add(line.strip());
+            }
+        assertEquals(18, args.size(), help.out());
+        args.add(root().resolve(SEEDS[4]).toString());
+        Result r = run(DefaultEngine::new, Map.of(), args, "");
+        assertEquals(new Result(0, r.out(), ""), r);
     }
 
     @Test

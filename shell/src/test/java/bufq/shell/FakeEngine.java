@@ -44,15 +44,38 @@ final class FakeEngine implements Engine {
         return new Module(info, allocs, values, ins, List.of("p0", "add.1", "x", "mul.2"), List.of());
     }
 
-    @Override public List<Module> load(List<Path> paths) throws Failure {
-        List<Module> out = new ArrayList<>();
+    /** Every path is one module named after its file; "bad" files fail when parsed, "many" names a directory of 40. */
+    @Override public List<Source> discover(List<Path> paths) throws Failure {
+        List<Source> out = new ArrayList<>();
         for (Path p : paths) {
             String f = p.getFileName().toString();
-            if (f.contains("bad")) throw new Failure(p + ":1: not a buffer-assignment dump (expected 'BufferAssignment:')");
-            out.add(module(f.replaceAll("\\..*", "")));
+            if (f.contains("missing")) throw new Failure(p + ": no such file or directory");
+            int n = f.startsWith("many") ? 40 : 1;
+            for (int i = 0; i < n; i++) {
+                String name = n == 1 ? f.replaceAll("\\..*", "") : "m" + i;
+                out.add(new Source() {
+                    @Override public String name() { return name; }
+                    @Override public List<String> files() { return List.of(p + (n == 1 ? "" : "/" + name)); }
+                    @Override public Module load() throws Failure {
+                        parsed.incrementAndGet();
+                        if (f.contains("badlast") ? name.equals("m39") : f.contains("bad"))
+                            throw new Failure(p + ":1: not a buffer-assignment dump (expected 'BufferAssignment:')");
+                        Module m = module(name);
+                        if (f.contains("warn")) {
+                            List<bufq.model.LoadWarning> w = new ArrayList<>();
+                            for (int i = 1; i <= 12; i++) w.add(new bufq.model.LoadWarning(f, i, "malformed value line; expected '<id name @color>'"));
+                            m = new Module(m.info(), m.allocations(), m.values(), m.instructions(), m.sequence(), w);
+                        }
+                        return m;
+                    }
+                });
+            }
         }
         return out;
     }
+
+    /** How many modules were parsed, to check laziness. */
+    final java.util.concurrent.atomic.AtomicInteger parsed = new java.util.concurrent.atomic.AtomicInteger();
 
     @Override public List<String> entities() { return List.of("values", "allocations", "instructions", "steps"); }
 

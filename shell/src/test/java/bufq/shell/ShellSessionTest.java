@@ -75,6 +75,18 @@ class ShellSessionTest {
     }
 
     @Test
+    void outputToTheSameFileTwiceIsRefused(@TempDir Path dir) throws IOException {
+        Shell s = shell(new Env(Map.of(), false));
+        Path f = dir.resolve("same.txt");
+        assertEquals(Status.OK, s.execute("output " + f));
+        assertEquals(Status.ERROR, s.execute("output " + f));
+        assertTrue(err().contains("results already go to " + f), err());
+        s.execute("values limit 1");
+        s.close();
+        assertTrue(Files.readString(f).contains("p0"));
+    }
+
+    @Test
     void outputIntoMissingDirectoryIsAnError() {
         Shell s = shell(new Env(Map.of(), false));
         assertEquals(Status.ERROR, s.execute("output /nonexistent-dir/x.txt"));
@@ -165,7 +177,8 @@ class ShellSessionTest {
     void handlesStayUnique() {
         Shell s = shell(new Env(Map.of(), false));
         s.addModules(List.of(FakeEngine.module("m"), FakeEngine.module("m")));
-        assertEquals(List.of("m", "m#2", "m#3"), s.modules().stream().map(bufq.model.Module::handle).toList());
+        assertEquals(List.of("m", "m#2", "m#3"), s.modules().entries().stream().map(ModuleSet.Entry::handle).toList());
+        assertEquals("m#3", s.modules().entries().get(2).loaded().handle(), "the module itself carries the handle");
         assertEquals("m#2", s.current().handle(), "the first new module becomes current");
     }
 
@@ -180,6 +193,60 @@ class ShellSessionTest {
             assertFalse(c.examples().isEmpty(), c.name());
             assertTrue(c.brief().length() <= 80, "brief fits a line: " + c.name());
         }
+    }
+
+    @Test
+    void bigDirectoriesAreReadLazilyWithBoundedMemory() throws Exception {
+        FakeEngine engine = new FakeEngine();
+        Shell s = new Shell(engine, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), new Env(Map.of(), false));
+        s.load(List.of(Path.of("many")));
+        assertEquals(40, s.modules().size());
+        assertEquals(1, engine.parsed.get(), "only the current module is read at load time");
+        assertEquals("m0", s.current().handle());
+        assertEquals(Status.OK, s.execute("summary"));
+        assertEquals(40, out().split("\n").length - 3, "a row per module: " + out());
+        long inMemory = s.modules().entries().stream().filter(e -> e.loaded() != null).count();
+        assertTrue(inMemory <= ModuleSet.CACHE + 1, inMemory + " modules kept in memory");
+        assertEquals(Status.OK, s.execute("use m20"));
+        assertEquals("m20", s.current().handle());
+        assertEquals(Status.OK, s.execute("values limit 1"));
+    }
+
+    @Test
+    void aBadModuleInABigDirectoryFailsWhenRead() throws Exception {
+        Shell s = shell(new Env(Map.of(), false));
+        s.load(List.of(Path.of("many-badlast")));
+        assertEquals(Status.ERROR, s.execute("summary"));
+        assertTrue(err().contains("many-badlast:1: not a buffer-assignment dump"), err());
+        assertEquals(Status.ERROR, s.execute("use m39"));
+        assertEquals(Status.OK, s.execute("use m38"));
+    }
+
+    @Test
+    void progressOnlyOnATerminal() throws Exception {
+        Shell tty = shell(new Env(Map.of(), true));
+        tty.load(List.of(Path.of("many")));
+        tty.execute("summary");
+        assertTrue(err().contains("\rreading module 41/41 "), err());
+        err.reset();
+        Shell pipe = shell(new Env(Map.of(), false));
+        pipe.load(List.of(Path.of("many")));
+        pipe.execute("summary");
+        assertFalse(err().contains("reading module"), err());
+    }
+
+    @Test
+    void interruptCancelsALongSummary() throws Exception {
+        Shell s = shell(new Env(Map.of(), false));
+        s.load(List.of(Path.of("many")));
+        Thread.currentThread().interrupt();
+        try {
+            assertEquals(Status.ERROR, s.execute("summary"));
+        } finally {
+            Thread.interrupted();
+        }
+        assertTrue(err().contains("error: cancelled"), err());
     }
 
     private static List<Path> listing(Path dir) throws IOException {

@@ -43,13 +43,17 @@ class StatementReaderTest {
 
     @Test
     void cutsScriptsIntoStatementsWithTheirFirstLine() throws IOException {
-        String script = "# comment\n\nvalues where\n  size > 1KiB\nsummary\n  # indented comment\nset \\\n  maxrows 5\nvalues where (a\n";
+        String script = "# comment\n\nvalues where\n  size > 1KiB\nsummary\n  # indented comment\nset \\\n  maxrows 5\n"
+                + "values where live at peak\n  order by size desc\n  LIMIT 3\nvalues\n\nwhere x\nvalues where (a\n";
         StatementReader r = new StatementReader(new BufferedReader(new StringReader(script)), ENTITIES);
         List<StatementReader.Statement> got = new ArrayList<>();
         for (StatementReader.Statement s; (s = r.next()) != null; ) got.add(s);
         assertEquals(List.of(new StatementReader.Statement("values where size > 1KiB", 3),
                 new StatementReader.Statement("summary", 5),
                 new StatementReader.Statement("set maxrows 5", 7),
-                new StatementReader.Statement("values where (a", 9)), got);
+                new StatementReader.Statement("values where live at peak order by size desc LIMIT 3", 9),
+                new StatementReader.Statement("values", 12),
+                new StatementReader.Statement("where x", 14),
+                new StatementReader.Statement("values where (a", 15)), got);
     }
 }

@@ -17,20 +17,26 @@ import java.util.Objects;
  * @param summary   peak, allocation and per-kind totals; always the same measures in the same order
  * @param byOpName  bytes live at each side's peak per framework op_name, changed groups only,
  *                  largest |change| first
- * @param bySource  the same per {@code source_file:source_line}
+ * @param bySource  the same per {@code source_file:source_line}; empty when neither dump carries source
+ *                  metadata (jaxlib 0.10 prints {@code stack_frame_id} only), see {@code hasSources}
  * @param unmatched values whose (op_name, source, shape, role) found no partner, largest first
  * @param renamed   pairs of {@code unmatched} rows that differ only in op_name context (a hint, see
  *                  {@link Renamed}); they stay in {@code unmatched}
+ * @param caveats   what limits the comparison (no live ranges, rounded sizes, no op_name metadata,
+ *                  load warnings), one line each, shown under the summary
+ * @param hasSources some value on either side has {@code source_file} metadata
  */
 public record DiffResult(String before, String after, DiffOptions options, Peak peakBefore, Peak peakAfter,
                          List<SummaryRow> summary, List<GroupChange> byOpName, List<GroupChange> bySource,
-                         List<Unmatched> unmatched, List<Renamed> renamed) {
+                         List<Unmatched> unmatched, List<Renamed> renamed, List<String> caveats,
+                         boolean hasSources) {
     public DiffResult {
         summary = List.copyOf(summary);
         byOpName = List.copyOf(byOpName);
         bySource = List.copyOf(bySource);
         unmatched = List.copyOf(unmatched);
         renamed = List.copyOf(renamed);
+        caveats = List.copyOf(caveats);
     }
 
     /**

@@ -21,9 +21,11 @@ final class DiffTables {
     static List<Output> render(DiffResult r) {
         int limit = r.options().limit();
         String scope = r.options().atPeak() ? " (values live at peak)" : "";
+        Table bySource = groups("live at peak by source line", "source", r.bySource(), limit);
+        if (!r.hasSources()) bySource = new Table(bySource.title(), bySource.columns(), List.of(),
+                List.of("neither dump carries source_file/source_line metadata"));
         return List.of(summary(r, scope),
-                groups("live at peak by op_name", "op_name", r.byOpName(), limit),
-                groups("live at peak by source line", "source", r.bySource(), limit),
+                groups("live at peak by op_name", "op_name", r.byOpName(), limit), bySource,
                 unmatched(r, scope, limit), renamed(r, scope, limit));
     }
 
@@ -31,7 +33,7 @@ final class DiffTables {
         Table.Builder t = Table.builder().title("summary: " + r.before() + " -> " + r.after() + scope)
                 .column("measure", ColumnType.STRING).column("before", ColumnType.BYTES)
                 .column("after", ColumnType.BYTES).column("change", ColumnType.BYTES)
-                .column("change %", ColumnType.PERCENT);
+                .column("change_pct", ColumnType.PERCENT);
         for (SummaryRow s : r.summary()) t.row(s.measure(), s.before(), s.after(), s.change(), s.changeFraction());
         t.note("peak at step " + step(r.peakBefore()) + " before, " + step(r.peakAfter()) + " after");
         Peak b = r.peakBefore(), a = r.peakAfter();
@@ -48,6 +50,7 @@ final class DiffTables {
         }
         mismatchNote(t, "before", b);
         mismatchNote(t, "after", a);
+        for (String c : r.caveats()) t.note(c);
         if (r.identical()) t.note("no differences");
         return t.build();
     }
@@ -60,7 +63,7 @@ final class DiffTables {
     }
 
     private static String step(Peak p) {
-        return p.time() < 0 ? "? (no schedule)" : p.time() + " of " + p.steps();
+        return p.time() < 0 ? "? (no schedule)" : p.time() + " (of " + p.steps() + ")";
     }
 
     private static String signed(long v) { return v > 0 ? "+" + v : Long.toString(v); }
@@ -69,8 +72,8 @@ final class DiffTables {
         Table.Builder t = Table.builder().title(title)
                 .column(keyColumn, ColumnType.STRING).column("before", ColumnType.BYTES)
                 .column("after", ColumnType.BYTES).column("change", ColumnType.BYTES)
-                .column("change %", ColumnType.PERCENT).column("values before", ColumnType.INT)
-                .column("values after", ColumnType.INT);
+                .column("change_pct", ColumnType.PERCENT).column("values_before", ColumnType.INT)
+                .column("values_after", ColumnType.INT);
         boolean none = false;
         for (GroupChange g : rows) {
             t.row(g.group(), g.before(), g.after(), g.change(), g.before() == 0 ? null : (double) g.change() / g.before(),
@@ -88,7 +91,9 @@ final class DiffTables {
                 .column("shape", ColumnType.STRING).column("role", ColumnType.STRING)
                 .column("op_name", ColumnType.STRING).column("source", ColumnType.STRING)
                 .column("values", ColumnType.LIST);
-        for (Unmatched u : r.unmatched()) {
+        // Only the rows shown are built: two unrelated programs can leave a hundred thousand.
+        List<Unmatched> shown = limit < 0 ? r.unmatched() : r.unmatched().subList(0, Math.min(limit, r.unmatched().size()));
+        for (Unmatched u : shown) {
             List<Object> names = new ArrayList<>(u.names().subList(0, Math.min(NAMES_SHOWN, u.names().size())));
             if (u.names().size() > NAMES_SHOWN) names.add("+" + (u.names().size() - NAMES_SHOWN) + " more");
             t.row(u.where().text(), u.bytes(), (long) u.count(), u.key().shape(), u.key().role().word(),
@@ -96,14 +101,14 @@ final class DiffTables {
         }
         if (r.unmatched().isEmpty()) t.note("every value has a partner with the same op_name, source, shape and role");
         else t.note("values match on (op_name, source, shape, role); equal keys pair up in schedule order");
-        return limit(t.build(), limit);
+        return withMore(t.build(), r.unmatched().size() - shown.size());
     }
 
     static Table renamed(DiffResult r, String scope, int limit) {
         Table.Builder t = Table.builder().title("only on one side, likely renamed" + scope)
                 .column("bytes", ColumnType.BYTES).column("count", ColumnType.INT)
                 .column("shape", ColumnType.STRING).column("role", ColumnType.STRING)
-                .column("op_name before", ColumnType.STRING).column("op_name after", ColumnType.STRING);
+                .column("op_name_before", ColumnType.STRING).column("op_name_after", ColumnType.STRING);
         for (DiffResult.Renamed p : r.renamed())
             t.row(p.before().bytes(), (long) p.before().count(), p.before().key().shape(), p.before().key().role().word(),
                     p.before().key().opGroup(), p.after().key().opGroup());
@@ -115,8 +120,10 @@ final class DiffTables {
     /** The first {@code max} rows, with a note saying how many were left out. */
     static Table limit(Table t, int max) {
         if (max < 0 || t.size() <= max) return t;
-        int more = t.size() - max;
-        Table cut = new Table(t.title(), t.columns(), t.rows().subList(0, max), t.notes());
-        return cut.withNote(more + " more row" + (more == 1 ? "" : "s") + " (raise the diff limit to see them)");
+        return withMore(new Table(t.title(), t.columns(), t.rows().subList(0, max), t.notes()), t.size() - max);
+    }
+
+    private static Table withMore(Table t, int more) {
+        return more <= 0 ? t : t.withNote(more + " more row" + (more == 1 ? "" : "s") + " (raise the diff limit to see them)");
     }
 }

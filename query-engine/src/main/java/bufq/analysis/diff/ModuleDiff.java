@@ -54,9 +54,31 @@ public final class ModuleDiff {
         Side b = new Side(before, options.atPeak());
         Side a = new Side(after, options.atPeak());
         List<Unmatched> unmatched = unmatched(b, a);
+        List<String> caveats = caveats("before", before, b);
+        caveats.addAll(caveats("after", after, a));
+        boolean sources = hasSources(b) || hasSources(a);
         return new DiffResult(labels[0], labels[1], options, peak(b), peak(a), summary(b, a, options.atPeak()),
-                groups(b, a, f -> f.key().opGroup()), groups(b, a, f -> f.key().source()), unmatched, renamed(unmatched));
+                groups(b, a, f -> f.key().opGroup()),
+                sources ? groups(b, a, f -> f.key().source()) : List.of(), unmatched, renamed(unmatched), caveats, sources);
     }
+
+    private static boolean hasSources(Side s) {
+        for (Side.Fact f : s.all) if (!Side.NONE.equals(f.key().source())) return true;
+        return false;
+    }
+
+    /** What limits the comparison on one side, so the report says it instead of showing zeros. */
+    private static List<String> caveats(String side, Module m, Side s) {
+        List<String> out = new ArrayList<>();
+        if (s.peakTime < 0) out.add(side + ": no live ranges, so no peak and nothing live at it");
+        if (!m.info().hasValueDetails() && !m.values().isEmpty())
+            out.add(side + ": no Used-values section, so no op_name or source; values match on shape and role only");
+        if (m.allocations().stream().anyMatch(al -> !al.sizeExact()))
+            out.add(side + ": allocation sizes rounded (known only from a memory usage report)");
+        if (m.warningCount() > 0) out.add(side + ": " + m.warningCount() + " load warning" + (m.warningCount() == 1 ? "" : "s"));
+        return out;
+    }
+
 
     private static Peak peak(Side s) {
         return new Peak(s.peakTime, s.module.steps(), s.claimedPeak, s.recomputedPeak);
@@ -148,7 +170,8 @@ public final class ModuleDiff {
 
     private static List<Unmatched> unmatched(Side b, Side a) {
         Map<MatchKey, List<HloValue>> kb = byKey(b.selected), ka = byKey(a.selected);
-        TreeSet<MatchKey> keys = new TreeSet<>(kb.keySet());
+        // Insertion order is enough here: the result is sorted below on a total order.
+        LinkedHashSet<MatchKey> keys = new LinkedHashSet<>(kb.keySet());
         keys.addAll(ka.keySet());
         List<Unmatched> out = new ArrayList<>();
         for (MatchKey k : keys) {
@@ -181,25 +204,28 @@ public final class ModuleDiff {
      * several candidates the closest op_name (edit distance) wins.
      */
     static List<Renamed> renamed(List<Unmatched> unmatched) {
-        List<Unmatched> after = new ArrayList<>();
-        for (Unmatched u : unmatched) if (u.where() == Where.AFTER) after.add(u);
+        // Candidates share everything but the op_name's context: bucket them so the distance is only
+        // computed within a bucket (two unrelated programs can leave thousands of rows).
+        Map<List<Object>, List<Unmatched>> after = new java.util.HashMap<>();
+        for (Unmatched u : unmatched) if (u.where() == Where.AFTER) after.computeIfAbsent(renameKey(u), k -> new ArrayList<>()).add(u);
         List<Renamed> out = new ArrayList<>();
         for (Unmatched u : unmatched) {
             if (u.where() != Where.BEFORE) continue;
-            MatchKey kb = u.key();
-            int best = -1, bestDistance = Integer.MAX_VALUE;
-            for (int i = 0; i < after.size(); i++) {
-                Unmatched v = after.get(i);
-                MatchKey ka = v.key();
-                if (u.count() != v.count() || !kb.shape().equals(ka.shape()) || kb.role() != ka.role()
-                        || !kb.source().equals(ka.source()) || !primitive(kb.opGroup()).equals(primitive(ka.opGroup())))
-                    continue;
-                int d = distance(kb.opGroup(), ka.opGroup());
+            List<Unmatched> candidates = after.get(renameKey(u));
+            if (candidates == null || candidates.isEmpty()) continue;
+            int best = 0, bestDistance = Integer.MAX_VALUE;
+            for (int i = 0; i < candidates.size(); i++) {
+                int d = distance(u.key().opGroup(), candidates.get(i).key().opGroup());
                 if (d < bestDistance) { best = i; bestDistance = d; }
             }
-            if (best >= 0) out.add(new Renamed(u, after.remove(best)));
+            out.add(new Renamed(u, candidates.remove(best)));
         }
         return out;
+    }
+
+    private static List<Object> renameKey(Unmatched u) {
+        MatchKey k = u.key();
+        return List.of(k.shape(), k.role(), k.source(), u.count(), primitive(k.opGroup()));
     }
 
     /** Levenshtein distance; op_names are short (tens of characters). */

@@ -24,6 +24,8 @@ final class Side {
     final Long recomputedPeak;
     /** Every value, or only those live at the peak under {@code atPeak}, in schedule order. */
     final List<Fact> selected;
+    /** Every value, in schedule order. */
+    final List<Fact> all;
     /** Values live at the peak time, in schedule order. */
     final List<Fact> atPeak;
 
@@ -43,7 +45,8 @@ final class Side {
         List<Fact> peak = new ArrayList<>();
         for (Fact f : all) if (f.liveAtPeak) peak.add(f);
         this.atPeak = List.copyOf(peak);
-        this.selected = onlyAtPeak ? this.atPeak : List.copyOf(all);
+        this.all = List.copyOf(all);
+        this.selected = onlyAtPeak ? this.atPeak : this.all;
     }
 
     static MatchKey keyOf(Module m, HloValue v) {

@@ -69,7 +69,8 @@ class CorpusPairsTest {
     private static void assertConsistent(DiffResult r, Module before, Module after) {
         long peakDelta = r.peakAfter().recomputed() - r.peakBefore().recomputed();
         assertEquals(peakDelta, r.byOpName().stream().mapToLong(DiffResult.GroupChange::change).sum(), "op_name groups");
-        assertEquals(peakDelta, r.bySource().stream().mapToLong(DiffResult.GroupChange::change).sum(), "source groups");
+        if (r.hasSources()) assertEquals(peakDelta, r.bySource().stream().mapToLong(DiffResult.GroupChange::change).sum(), "source groups");
+        else assertTrue(r.bySource().isEmpty());
         List<HloValue> vb = r.options().atPeak() ? before.liveAt(before.peakTime()) : before.values();
         List<HloValue> va = r.options().atPeak() ? after.liveAt(after.peakTime()) : after.values();
         assertEquals(totalLogical(va) - totalLogical(vb), onlyBytes(r, Where.AFTER) - onlyBytes(r, Where.BEFORE),
@@ -100,6 +101,7 @@ class CorpusPairsTest {
         assertEquals(expected, row(r, "peak, recomputed").change(), "bufq's recomputation agrees with the dumps");
         assertTrue(expected < 0, "remat lowers the peak");
         assertFalse(r.identical());
+        assertFalse(r.hasSources(), "jaxlib 0.10 prints stack_frame_id, not source_file");
         assertConsistent(r, plain, remat);
         // jax.checkpoint names its recomputed ops: they can only exist after.
         assertTrue(r.unmatched().stream().anyMatch(u -> u.where() == Where.AFTER

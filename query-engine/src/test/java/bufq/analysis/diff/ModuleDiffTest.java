@@ -254,4 +254,18 @@ class ModuleDiffTest {
         assertEquals(3, ModuleDiff.distance("kitten", "sitting"));
         assertEquals(0, ModuleDiff.distance("", ""));
     }
+
+    @Test
+    void withoutSourceMetadataTheSourcePartIsEmptyAndSaysWhy() {
+        Module before = new TinyModule("a", 4).temp("t", "f32[8]", 0, 4, MUL).build();
+        Module after = new TinyModule("b", 4).temp("t", "f32[16]", 0, 4, MUL).build();
+        DiffResult r = ModuleDiff.compare(before, after);
+        assertFalse(r.hasSources());
+        assertTrue(r.bySource().isEmpty());
+        assertEquals(1, r.byOpName().size(), "the op_name part still shows the change");
+        Table t = (Table) r.outputs().get(2);
+        assertEquals(0, t.size());
+        assertEquals(List.of("neither dump carries source_file/source_line metadata"), t.notes());
+        assertFalse(r.identical());
+    }
 }

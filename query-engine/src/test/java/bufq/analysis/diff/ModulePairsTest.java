@@ -69,6 +69,8 @@ class ModulePairsTest {
             Table summary = (Table) d.outputs().get(0);
             assertTrue(summary.notes().stream().anyMatch(n -> n.startsWith("peak change unknown: after has no live ranges")),
                     summary.notes()::toString);
+            assertTrue(d.caveats().contains("after: no live ranges, so no peak and nothing live at it"), d.caveats()::toString);
+            assertTrue(d.caveats().stream().noneMatch(c -> c.startsWith("before")), d.caveats()::toString);
         }
     }
 }

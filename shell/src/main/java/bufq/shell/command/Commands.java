@@ -33,6 +33,7 @@ public final class Commands {
                 new FragmentationCommand(),
                 new BlameCommand(),
                 new CheckCommand(),
+                new DiffCommand(),
                 new FormatCommand(),
                 new SetCommand(),
                 new OutputCommand(),

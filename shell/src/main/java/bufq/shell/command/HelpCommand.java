@@ -21,12 +21,16 @@ final class HelpCommand implements Command {
             The clauses after the entity may come in any order, each at most once.
             Entities: %s ('fields ENTITY' lists the fields of one).
 
-            Expressions: = != < <= > >=, ~ (regex match), in (...), is [not] null, and, or, not, ( ).
-            Numbers may carry size units: 4KiB, 1.5MiB, 2GiB. Strings are in double quotes.
+            Expressions: = != < <= > >=, ~ and !~ (regex find), [not] in (...), is [not] null,
+            and, or, not, ( ). A boolean field alone is a test: allocations where temp.
+            Numbers may carry size units: 4KiB, 1.5MiB, 2GiB (powers of 1024; KB, MB, GB are powers
+            of 1000). Strings are in double quotes. Keywords are case-insensitive.
             Liveness: live at <t> (a step number, peak, or an instruction name such as fusion.2);
-                      live during <a>..<b> (live at any step between a and b).
+                      live during <a>..<b> (live at any step between a and b, both included).
             Aggregates in show: count(), sum(f), min(f), max(f), avg(f); 'as name' renames a column and
-            the name can be used in order by. Without show each entity prints sensible default columns.
+            the name can be used in order by. Without show each entity prints its default columns.
+            In scripts a query may go on over several lines: end a line with 'and', 'where', ',' ...,
+            or start the next one with where, and, or, group, show, order or limit.
 
             Examples
               values where color=1 and live at 13
@@ -38,6 +42,8 @@ final class HelpCommand implements Command {
               allocations where temp order by size desc
               instructions where opcode = "fusion" and op_name ~ "softmax"
               steps order by live_bytes desc limit 5
+
+            The full grammar is in query-engine/GRAMMAR.md.
             """;
 
     static final String FORMATS = """

@@ -3,6 +3,7 @@ package bufq.shell.command;
 import bufq.model.Module;
 import bufq.shell.CommandException;
 import bufq.shell.Engine;
+import bufq.shell.ModuleSet;
 import bufq.shell.Shell;
 import bufq.shell.Status;
 
@@ -30,9 +31,15 @@ final class LoadCommand implements Command {
         if (args.isEmpty()) throw new CommandException("usage: " + synopsis());
         List<Path> paths = new ArrayList<>();
         for (String a : args) paths.add(Path.of(a));
-        for (Module m : shell.load(paths))
+        List<ModuleSet.Entry> added = shell.load(paths);
+        for (ModuleSet.Entry e : added) {
+            Module m = e.loaded();
+            if (m == null) continue;
             shell.info("loaded " + m.handle() + " (" + m.info().backend() + ", " + m.info().files().size() + " file"
                     + (m.info().files().size() == 1 ? "" : "s") + ", " + m.values().size() + " values)");
+        }
+        long later = added.stream().filter(e -> e.loaded() == null).count();
+        if (later > 0) shell.info("found " + added.size() + " modules; " + later + " are read when first used");
         return Status.OK;
     }
 }

@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.model.Module;
 import bufq.shell.CommandException;
+import bufq.shell.ModuleSet;
 import bufq.shell.Shell;
 import bufq.shell.Status;
 import bufq.table.ColumnType;
@@ -17,7 +18,8 @@ final class ModulesCommand implements Command {
     @Override public String brief() { return "Lists the loaded modules; the current one is marked *."; }
 
     @Override public String description() {
-        return "Lists the loaded modules with the handle and number 'use' accepts; the current one is marked *.";
+        return "Lists the loaded modules with the handle and number 'use' accepts; the current one is marked *.\n"
+                + "Modules of a big directory are read when first used: backend and values show once they are.";
     }
 
     @Override public List<String> examples() { return List.of("modules"); }
@@ -26,12 +28,14 @@ final class ModulesCommand implements Command {
         arity(args, 0, 0);
         Table.Builder b = Table.builder().column("#", ColumnType.INT).column("current", ColumnType.STRING)
                 .column("module", ColumnType.STRING).column("name", ColumnType.STRING).column("backend", ColumnType.STRING)
-                .column("values", ColumnType.INT).column("files", ColumnType.LIST);
-        List<Module> ms = shell.modules();
-        for (int i = 0; i < ms.size(); i++) {
-            Module m = ms.get(i);
-            b.row((long) (i + 1), m == shell.current() ? "*" : "", m.handle(), m.info().name(), m.info().backend(),
-                    (long) m.values().size(), List.copyOf(m.info().files()));
+                .column("values", ColumnType.INT).column("in_memory", ColumnType.BOOL).column("files", ColumnType.LIST);
+        List<ModuleSet.Entry> es = shell.modules().entries();
+        for (int i = 0; i < es.size(); i++) {
+            ModuleSet.Entry e = es.get(i);
+            Module m = e.loaded();
+            b.row((long) (i + 1), e == shell.modules().currentEntry() ? "*" : "", e.handle(), e.name(),
+                    m == null ? null : m.info().backend(), m == null ? null : (long) m.values().size(), m != null,
+                    List.copyOf(e.files()));
         }
         shell.print(b.build());
         return Status.OK;

@@ -36,6 +36,8 @@ final class OutputCommand implements Command {
             return Status.OK;
         }
         Path target = Path.of(rest.get(0));
+        if (target.toAbsolutePath().normalize().equals(shell.sink().target()))
+            throw new CommandException("results already go to " + target);
         OutputSink next;
         try {
             next = OutputSink.file(target, force);

@@ -26,7 +26,7 @@ final class RunCommand implements Command {
                 + "first. Files of other kinds (.js) go to their script host when one is installed.";
     }
 
-    @Override public List<String> examples() { return List.of("run examples/report.bq"); }
+    @Override public List<String> examples() { return List.of("run examples/peak-report.bq"); }
 
     @Override public Status run(Shell shell, List<String> args) throws CommandException {
         arity(args, 1, 1);

@@ -4,6 +4,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.Module;
 import bufq.model.PeakClaim;
 import bufq.shell.CommandException;
+import bufq.shell.Engine;
 import bufq.shell.Shell;
 import bufq.shell.Status;
 import bufq.table.ColumnType;
@@ -29,36 +30,44 @@ public final class SummaryCommand implements Command {
 
     @Override public List<String> examples() { return List.of("summary", "bufq --format json -c summary DUMP_DIR"); }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException, Engine.Failure {
         arity(args, 0, 0);
-        shell.print(table(shell.modules()));
+        Table.Builder b = header();
+        shell.forEachModule(m -> row(b, m));
+        shell.print(b.build());
         return Status.OK;
     }
 
     /** The summary of {@code modules}, one row each in the given order. */
     public static Table table(List<Module> modules) {
-        Table.Builder b = Table.builder()
+        Table.Builder b = header();
+        for (Module m : modules) row(b, m);
+        return b.build();
+    }
+
+    private static Table.Builder header() {
+        return Table.builder()
                 .column("module", ColumnType.STRING).column("backend", ColumnType.STRING)
                 .column("files", ColumnType.INT).column("allocations", ColumnType.INT)
                 .column("values", ColumnType.INT).column("instructions", ColumnType.INT)
                 .column("total_bytes", ColumnType.BYTES).column("peak_time", ColumnType.INT)
                 .column("peak_bytes", ColumnType.BYTES).column("claimed_peak_bytes", ColumnType.BYTES)
                 .column("warnings", ColumnType.INT);
-        for (Module m : modules) {
-            Module.Info info = m.info();
-            PeakClaim claim = info.peakClaim();
-            boolean hasRanges = info.maxTime() >= 0 && m.values().stream().anyMatch(v -> v.range() != null);
-            Long peakBytes = null;
-            if (hasRanges) {
-                int t = claim != null ? claim.time() : m.peakTime();
-                if (t >= 0) peakBytes = m.liveBytesAt(t);
-            }
-            b.row(m.handle(), info.backend(), (long) info.files().size(), (long) m.allocations().size(),
-                    (long) m.values().size(), (long) m.instructions().size(), totalBytes(m),
-                    claim == null ? null : (long) claim.time(), peakBytes,
-                    claim == null ? null : claim.claimedBytes(), (long) m.warnings().size());
+    }
+
+    private static void row(Table.Builder b, Module m) {
+        Module.Info info = m.info();
+        PeakClaim claim = info.peakClaim();
+        boolean hasRanges = info.maxTime() >= 0 && m.values().stream().anyMatch(v -> v.range() != null);
+        Long peakBytes = null;
+        if (hasRanges) {
+            int t = claim != null ? claim.time() : m.peakTime();
+            if (t >= 0) peakBytes = m.liveBytesAt(t);
         }
-        return b.build();
+        b.row(m.handle(), info.backend(), (long) info.files().size(), (long) m.allocations().size(),
+                (long) m.values().size(), (long) m.instructions().size(), totalBytes(m),
+                claim == null ? null : (long) claim.time(), peakBytes,
+                claim == null ? null : claim.claimedBytes(), (long) m.warnings().size());
     }
 
     /** Sum of allocation sizes; the dump's stated total when some sizes are only known rounded. */

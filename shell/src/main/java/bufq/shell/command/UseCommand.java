@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.model.Module;
 import bufq.shell.CommandException;
+import bufq.shell.Engine;
 import bufq.shell.Shell;
 import bufq.shell.Status;
 
@@ -18,10 +19,9 @@ final class UseCommand implements Command {
 
     @Override public List<String> examples() { return List.of("use jit_step", "use 2", "use jit_st"); }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException {
+    @Override public Status run(Shell shell, List<String> args) throws CommandException, Engine.Failure {
         arity(args, 1, 1);
-        Module m = shell.findModule(args.get(0));
-        shell.use(m);
+        Module m = shell.use(args.get(0));
         shell.info("using " + m.handle());
         return Status.OK;
     }

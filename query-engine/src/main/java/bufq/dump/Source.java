@@ -1,0 +1,81 @@
+package bufq.dump;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The text of one dump file, either a String (in-memory text, frames) or bytes (a memory-mapped
+ * file, or an inflated {@code .gz}). Bytes are decoded a region at a time, just before that region
+ * is parsed, so a large dump never sits in the heap whole, let alone twice (bytes and String).
+ * Offsets are in bytes or chars; cuts are always made at ASCII newlines, so UTF-8 is never split.
+ */
+abstract class Source {
+    abstract int length();
+
+    /** The character or byte at {@code i} (only compared against ASCII). */
+    abstract int at(int i);
+
+    /** The decoded text of {@code [from, to)}. */
+    abstract String text(int from, int to);
+
+    /** First {@code lit} (ASCII) at or after {@code from}, or -1. */
+    int indexOf(String lit, int from) {
+        int n = lit.length(), last = length() - n;
+        int c0 = lit.charAt(0);
+        for (int i = Math.max(0, from); i <= last; i++) {
+            if (at(i) != c0) continue;
+            int k = 1;
+            while (k < n && at(i + k) == lit.charAt(k)) k++;
+            if (k == n) return i;
+        }
+        return -1;
+    }
+
+    /** Last {@code lit} (ASCII) starting at or after {@code floor}, or -1. */
+    int lastIndexOf(String lit, int floor) {
+        int n = lit.length();
+        int c0 = lit.charAt(0);
+        for (int i = length() - n; i >= Math.max(0, floor); i--) {
+            if (at(i) != c0) continue;
+            int k = 1;
+            while (k < n && at(i + k) == lit.charAt(k)) k++;
+            if (k == n) return i;
+        }
+        return -1;
+    }
+
+    boolean startsWith(String lit, int at) {
+        if (at + lit.length() > length()) return false;
+        for (int k = 0; k < lit.length(); k++) if (at(at + k) != lit.charAt(k)) return false;
+        return true;
+    }
+
+    static Source of(String s) { return new Chars(s); }
+    static Source of(ByteBuffer b) { return new Bytes(b); }
+
+    static final class Chars extends Source {
+        final String s;
+        Chars(String s) { this.s = s; }
+        @Override int length() { return s.length(); }
+        @Override int at(int i) { return s.charAt(i); }
+        @Override String text(int from, int to) { return from == 0 && to == s.length() ? s : s.substring(from, to); }
+        @Override int indexOf(String lit, int from) { return s.indexOf(lit, from); }
+        @Override int lastIndexOf(String lit, int floor) {
+            int i = s.lastIndexOf(lit);
+            return i >= floor ? i : -1;
+        }
+    }
+
+    static final class Bytes extends Source {
+        final ByteBuffer b;
+        Bytes(ByteBuffer b) { this.b = b; }
+        @Override int length() { return b.limit(); }
+        @Override int at(int i) { return b.get(i); }
+        @Override String text(int from, int to) {
+            if (b.hasArray()) return new String(b.array(), b.arrayOffset() + from, to - from, StandardCharsets.UTF_8);
+            byte[] chunk = new byte[to - from];
+            b.get(from, chunk);
+            return new String(chunk, StandardCharsets.UTF_8);
+        }
+    }
+}

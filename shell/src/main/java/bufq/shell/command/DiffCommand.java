@@ -1,0 +1,81 @@
+package bufq.shell.command;
+
+import bufq.analysis.diff.DiffOptions;
+import bufq.analysis.diff.DiffResult;
+import bufq.analysis.diff.ModuleDiff;
+import bufq.analysis.diff.ModulePairs;
+import bufq.model.Module;
+import bufq.shell.CommandException;
+import bufq.shell.Engine;
+import bufq.shell.Shell;
+import bufq.shell.Status;
+import bufq.table.Output;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code diff A B}: compares two compilations. Each side is a loaded module (handle, number or
+ * unique prefix) or a path; paths are read for the comparison only and not added to the session.
+ * Two directories pair their modules by program name.
+ */
+final class DiffCommand implements Command {
+    @Override public String name() { return "diff"; }
+    @Override public String synopsis() { return "diff A B [--at-peak] [limit N]"; }
+    @Override public String brief() { return "Compares two compilations: peak, totals, op_name and source changes, one-sided values."; }
+
+    @Override public String description() {
+        return "Compares two compilations of a program. A and B are loaded modules (see 'modules') or dump paths\n"
+                + "(files or directories; directories pair their modules by program name). Prints a summary (peak\n"
+                + "per colour, total allocation, parameters, outputs, temps: before, after, change), the biggest\n"
+                + "changes in bytes live at peak grouped by op_name and by source line, then values present on one\n"
+                + "side only, largest first. Values are matched on what survives renaming: op_name, source line,\n"
+                + "shape and role. --at-peak limits every part to values live at each side's peak; 'limit N' caps\n"
+                + "the rows of each part (default 20, -1 for all).";
+    }
+
+    @Override public List<String> examples() {
+        return List.of("diff 1 2", "diff jit_step jit_step#2 --at-peak",
+                "diff before/ after/", "diff a-buffer-assignment.txt b-buffer-assignment.txt limit 50");
+    }
+
+    @Override public Status run(Shell shell, List<String> args) throws CommandException, Engine.Failure, IOException {
+        CommandArgs a = new CommandArgs(args, synopsis());
+        boolean atPeak = a.flag("--at-peak");
+        var limit = a.integer("limit", -1);
+        String first = a.positional(), second = a.positional();
+        a.done();
+        if (first == null || second == null) throw new CommandException("usage: " + synopsis());
+        DiffOptions options = DiffOptions.DEFAULT.withAtPeak(atPeak);
+        if (limit.isPresent()) options = options.withLimit(limit.getAsInt());
+
+        List<Module> before = side(shell, first), after = side(shell, second);
+        if (before.size() == 1 && after.size() == 1) {
+            shell.print(ModuleDiff.compare(before.get(0), after.get(0), options).outputs());
+            return Status.OK;
+        }
+        ModulePairs.Result pairs = ModulePairs.pair(before, after);
+        List<Output> out = new ArrayList<>();
+        for (var p : pairs.pairs()) {
+            DiffResult r = ModuleDiff.compare(p.before(), p.after(), options);
+            String title = p.before().handle() + " -> " + p.after().handle();
+            for (Output o : r.outputs()) {
+                out.add(o instanceof bufq.table.Table t ? t.withTitle(title + (t.title() == null ? "" : ": " + t.title())) : o);
+            }
+        }
+        if (!pairs.onlyBefore().isEmpty() || !pairs.onlyAfter().isEmpty()) out.add(pairs.unpairedTable());
+        shell.print(out);
+        return Status.OK;
+    }
+
+    /** A loaded module by exact handle, else a path on disk, else a handle number or prefix. */
+    private static List<Module> side(Shell shell, String word) throws CommandException, Engine.Failure {
+        for (Module m : shell.modules()) if (m.handle().equals(word)) return List.of(m);
+        Path p = Path.of(word);
+        if (Files.exists(p)) return shell.engine().load(List.of(p));
+        return List.of(shell.findModule(word));
+    }
+}

@@ -1,0 +1,111 @@
+package bufq.shell.repl;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The REPL's history on disk: {@code $XDG_STATE_HOME/bufq/history}, else
+ * {@code ~/.local/state/bufq/history}. One entry per line, with {@code \n} and {@code \\} escaped so a
+ * multi-line query stays one entry. Saving never writes in place: the file is rebuilt in a temporary
+ * file beside it, synced, and renamed over the old one, so a crash leaves the old history whole.
+ * A save merges: it re-reads the file and appends this session's new entries, so two shells open
+ * at once both keep their lines.
+ */
+public final class HistoryFile {
+    /** Entries kept on disk; the oldest go first. */
+    public static final int MAX_ENTRIES = 2000;
+
+    private final Path path;
+    private final List<String> unsaved = new ArrayList<>();
+
+    public HistoryFile(Path path) {
+        this.path = path;
+    }
+
+    /** Where the history lives for these environment variables (XDG base directory rules). */
+    public static Path location(Map<String, String> env) {
+        String xdg = env.get("XDG_STATE_HOME");
+        if (xdg != null && !xdg.isEmpty() && Path.of(xdg).isAbsolute()) return Path.of(xdg, "bufq", "history");
+        String home = env.get("HOME");
+        if (home == null || home.isEmpty()) home = System.getProperty("user.home");
+        return Path.of(home, ".local", "state", "bufq", "history");
+    }
+
+    public Path path() { return path; }
+
+    /** The saved entries, oldest first; none when the file does not exist yet. */
+    public List<String> load() throws IOException {
+        List<String> out = new ArrayList<>();
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(path, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            return out;
+        }
+        for (String l : lines) if (!l.isEmpty()) out.add(unescape(l));
+        return out;
+    }
+
+    /** Remembers an entry for the next {@link #save()}. */
+    public synchronized void add(String entry) {
+        if (!entry.isBlank()) unsaved.add(entry);
+    }
+
+    /** Appends the entries added since the last save to what is on disk, atomically. */
+    public synchronized void save() throws IOException {
+        if (unsaved.isEmpty()) return;
+        List<String> all = load();
+        all.addAll(unsaved);
+        if (all.size() > MAX_ENTRIES) all = all.subList(all.size() - MAX_ENTRIES, all.size());
+        StringBuilder b = new StringBuilder();
+        for (String e : all) b.append(escape(e)).append('\n');
+        Path dir = path.toAbsolutePath().getParent();
+        Files.createDirectories(dir);
+        Path tmp = Files.createTempFile(dir, ".history.", ".tmp");
+        try {
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE);
+                 OutputStream os = java.nio.channels.Channels.newOutputStream(ch)) {
+                os.write(b.toString().getBytes(StandardCharsets.UTF_8));
+                os.flush();
+                ch.force(true);
+            }
+            try {
+                Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        unsaved.clear();
+    }
+
+    static String escape(String s) {
+        return s.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "");
+    }
+
+    static String unescape(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\' && i + 1 < s.length()) {
+                char d = s.charAt(++i);
+                b.append(d == 'n' ? '\n' : d);
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
+    }
+}

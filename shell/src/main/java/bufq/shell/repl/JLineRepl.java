@@ -1,0 +1,182 @@
+package bufq.shell.repl;
+
+import bufq.eval.Catalog;
+import bufq.shell.Bufq;
+import bufq.shell.PlainRepl;
+import bufq.shell.Repl;
+import bufq.shell.Shell;
+import bufq.shell.Status;
+import org.jline.reader.EndOfFileException;
+import org.jline.reader.LineReader;
+import org.jline.reader.LineReaderBuilder;
+import org.jline.reader.UserInterruptException;
+import org.jline.reader.impl.history.DefaultHistory;
+import org.jline.terminal.Terminal;
+import org.jline.terminal.TerminalBuilder;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.function.Supplier;
+
+/**
+ * The interactive shell on a JLine {@link LineReader}: bufq's own parser (multi-line queries),
+ * completer and highlighter; history in {@link HistoryFile} (saved after every statement, atomically);
+ * a prompt naming the current module. Ctrl-C at the prompt drops the line; while a statement runs
+ * it interrupts the thread running it, which stops a query (the evaluator checks the flag). Ctrl-D
+ * or {@code quit} leaves. If no terminal can be opened the plain line loop takes over.
+ */
+public final class JLineRepl implements Repl {
+    /** Shown on the second and later lines of an unfinished statement. */
+    public static final String CONTINUATION = "   ...> ";
+
+    /** Opens the terminal to talk to; the system one in real use, an in-memory one in tests. */
+    @FunctionalInterface
+    public interface TerminalFactory {
+        Terminal open() throws IOException;
+    }
+
+    private final TerminalFactory terminals;
+    private final InputStream fallbackIn;
+    private final Supplier<Catalog> catalog;
+
+    public JLineRepl(TerminalFactory terminals, InputStream fallbackIn, Supplier<Catalog> catalog) {
+        this.terminals = terminals;
+        this.fallbackIn = fallbackIn;
+        this.catalog = catalog;
+    }
+
+    /** The REPL for a real terminal on {@code in} (stdin); what {@code bufq} uses by default. */
+    public static Repl system(InputStream in) {
+        return new JLineRepl(JLineRepl::systemTerminal, in, Catalog::standard);
+    }
+
+    static Terminal systemTerminal() throws IOException {
+        // Only the JNI and exec providers ship; skipping the others' probes keeps startup short.
+        // SIG_IGN: Ctrl-C never kills the JVM; JLine still reports it to the handlers we install.
+        return TerminalBuilder.builder().system(true).jna(false).jansi(false).ffm(false)
+                .nativeSignals(true).signalHandler(Terminal.SignalHandler.SIG_IGN).build();
+    }
+
+    @Override public int run(Shell shell) {
+        Terminal t;
+        try {
+            t = terminals.open();
+        } catch (IOException | RuntimeException | LinkageError e) {
+            shell.info("bufq: no line editing (" + e.getMessage() + "); reading plain lines");
+            return new PlainRepl(fallbackIn).run(shell);
+        }
+        try (Terminal closing = t) {
+            return new Session(shell, closing).loop();
+        } catch (IOException e) {
+            shell.error("terminal: " + e.getMessage());
+            return Bufq.FAILED;
+        }
+    }
+
+    /** The state of one interactive run. */
+    private final class Session {
+        private final Shell shell;
+        private final Terminal terminal;
+        private final HistoryFile historyFile;
+        private final DefaultHistory history = new DefaultHistory();
+        private final LineReader reader;
+        private boolean historyBroken;
+
+        Session(Shell shell, Terminal terminal) {
+            this.shell = shell;
+            this.terminal = terminal;
+            this.historyFile = new HistoryFile(HistoryFile.location(shell.env().vars()));
+            ReplParser parser = new ReplParser(() -> shell.engine().entities());
+            this.reader = LineReaderBuilder.builder()
+                    .terminal(terminal)
+                    .appName("bufq")
+                    .parser(parser)
+                    .completer(new ReplCompleter(shell, catalog, parser))
+                    .highlighter(new ReplHighlighter(shell, catalog, this::colour))
+                    .history(history)
+                    .variable(LineReader.SECONDARY_PROMPT_PATTERN, CONTINUATION)
+                    .variable(LineReader.HISTORY_SIZE, HistoryFile.MAX_ENTRIES)
+                    // '!' is an operator (!=, !~), not a history reference.
+                    .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true)
+                    .option(LineReader.Option.INSERT_TAB, false)
+                    .build();
+        }
+
+        int loop() {
+            loadHistory();
+            shell.out().println("bufq " + Bufq.VERSION + " - type 'help' for commands, 'help query' for queries,"
+                    + " Tab to complete, Ctrl-D to leave.");
+            shell.out().flush();
+            while (true) {
+                shell.setTerminalWidth(terminal.getWidth());
+                int last = history.last();
+                String line;
+                try {
+                    line = reader.readLine(prompt());
+                } catch (UserInterruptException e) {
+                    continue;  // Ctrl-C at the prompt: drop the line, stay
+                } catch (EndOfFileException e) {
+                    shell.out().println();
+                    break;
+                }
+                if (history.last() > last) remember(history.get(history.last()));
+                String text = ReplParser.joined(line).strip();
+                if (text.isEmpty()) continue;
+                shell.history().add(text);
+                if (execute(text) == Status.QUIT) break;
+            }
+            saveHistory();
+            return Bufq.OK;
+        }
+
+        /** Runs one statement; Ctrl-C meanwhile interrupts this thread, which cancels a query. */
+        private Status execute(String text) {
+            Thread runner = Thread.currentThread();
+            Terminal.SignalHandler previous = terminal.handle(Terminal.Signal.INT, s -> runner.interrupt());
+            try {
+                return shell.execute(text);
+            } finally {
+                terminal.handle(Terminal.Signal.INT, previous);
+                Thread.interrupted();  // a late Ctrl-C must not cancel the next statement
+                terminal.flush();
+            }
+        }
+
+        private String prompt() {
+            String name = shell.current() == null ? "bufq> " : "bufq(" + shell.current().handle() + ")> ";
+            return name.replace("%", "%%");  // JLine expands %-sequences in prompts
+        }
+
+        private boolean colour() {
+            return !shell.env().noColor() && !terminal.getType().startsWith("dumb")
+                    && !"off".equals(shell.settings().color());
+        }
+
+        private void loadHistory() {
+            try {
+                for (String e : historyFile.load()) {
+                    history.add(java.time.Instant.now(), e);
+                    shell.history().add(ReplParser.joined(e));
+                }
+            } catch (IOException | RuntimeException e) {
+                historyBroken = true;
+                shell.info("bufq: cannot read history " + historyFile.path() + ": " + e.getMessage());
+            }
+        }
+
+        private void remember(String entry) {
+            historyFile.add(entry);
+            saveHistory();
+        }
+
+        private void saveHistory() {
+            if (historyBroken) return;  // never overwrite a history we could not read
+            try {
+                historyFile.save();
+            } catch (IOException | RuntimeException e) {
+                historyBroken = true;
+                shell.info("bufq: cannot save history to " + historyFile.path() + ": " + e.getMessage());
+            }
+        }
+    }
+}

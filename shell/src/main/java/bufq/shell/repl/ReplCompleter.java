@@ -1,0 +1,188 @@
+package bufq.shell.repl;
+
+import bufq.eval.Catalog;
+import bufq.eval.EvalContext;
+import bufq.eval.FieldInfo;
+import bufq.eval.Query;
+import bufq.format.Formatters;
+import bufq.lang.Completion;
+import bufq.lang.Lexer;
+import bufq.lang.QueryException;
+import bufq.lang.Token;
+import bufq.lang.TokenKind;
+import bufq.model.Module;
+import bufq.shell.Setting;
+import bufq.shell.Shell;
+import bufq.shell.command.Command;
+import bufq.table.ColumnType;
+import bufq.table.Table;
+import org.jline.reader.Candidate;
+import org.jline.reader.Completer;
+import org.jline.reader.LineReader;
+import org.jline.reader.ParsedLine;
+import org.jline.reader.impl.completer.FileNameCompleter;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * Tab completion that knows where the cursor is. At the start: commands and entities. In a query,
+ * what {@link Completion#at} says the grammar allows (fields of the entity, keywords, clauses),
+ * plus the module's scheduled instruction names after {@code live at}/{@code during} and the
+ * values a string field really has (quoted) after {@code =}, {@code ~} or {@code in (}. After a
+ * command: module handles ({@code use}), paths ({@code load}, {@code run}, {@code output}),
+ * settings and their values ({@code set}), formats, help topics, entities ({@code fields}).
+ */
+public final class ReplCompleter implements Completer {
+    /** Topics {@code help} knows besides command names (see HelpCommand). */
+    static final List<String> HELP_TOPICS = List.of("query", "formats", "settings");
+    /** More candidates than this from one module are cut: nobody reads ten thousand names. */
+    static final int MAX_NAMES = 2000;
+
+    private final Shell shell;
+    private final Supplier<Catalog> catalog;
+    private final ReplParser parser;
+    private final FileNameCompleter files = new FileNameCompleter();
+    private final Map<String, List<String>> distinctCache = new HashMap<>();
+
+    public ReplCompleter(Shell shell, Supplier<Catalog> catalog, ReplParser parser) {
+        this.shell = shell;
+        this.catalog = catalog;
+        this.parser = parser;
+    }
+
+    @Override public void complete(LineReader reader, ParsedLine line, List<Candidate> out) {
+        ReplParser.ReplLine l = line instanceof ReplParser.ReplLine r ? r : parser.split(line.line(), line.cursor());
+        if (l.wordIndex() == 0) {
+            first(l.word().substring(0, l.wordCursor()), out);
+            return;
+        }
+        String head = l.words().get(0).toLowerCase(Locale.ROOT);
+        if (shell.engine().entities().contains(head)) query(l, out);
+        else command(reader, head, l, out);
+    }
+
+    private void first(String prefix, List<Candidate> out) {
+        for (String e : shell.engine().entities())
+            add(out, e, "entities", catalog.get().doc(e), true);
+        for (Command c : shell.commands().all()) add(out, c.name(), "commands", c.brief(), true);
+    }
+
+    // ---- queries ----
+
+    private void query(ReplParser.ReplLine l, List<Candidate> out) {
+        String text = ReplParser.statement(l.line());
+        int cursor = l.cursor();
+        Completion.Context ctx = Completion.at(text, cursor, catalog.get());
+        int wordStart = l.wordStart();
+        String lead = ctx.replaceStart() > wordStart ? text.substring(wordStart, ctx.replaceStart()) : "";
+        String entity = ctx.entity();
+        for (String w : ctx.candidates()) {
+            FieldInfo f = entity == null ? null : catalog.get().field(entity, w);
+            String group = f != null ? "fields" : w.endsWith("(") ? "functions" : "keywords";
+            add(out, lead + w, group, f == null ? null : f.doc(), !w.endsWith("("));
+        }
+        Module m = shell.current();
+        if (m == null) return;
+        String prefix = ctx.prefix();
+        if (ctx.expected().contains(Completion.Kind.INSTRUCTION)) {
+            int n = 0;
+            for (String name : m.sequence()) {
+                if (!name.startsWith(prefix)) continue;
+                add(out, lead + name, "instructions", null, true);
+                if (++n >= MAX_NAMES) break;
+            }
+        }
+        if (ctx.expected().contains(Completion.Kind.VALUE) && entity != null) {
+            String field = fieldBefore(text.substring(0, ctx.replaceStart()), entity);
+            FieldInfo f = field == null ? null : catalog.get().field(entity, field);
+            if (f != null && f.type() == ColumnType.STRING) {
+                int n = 0;
+                for (String v : distinct(m, entity, field)) {
+                    String quoted = quote(v);
+                    if (!quoted.startsWith(prefix) && !v.startsWith(prefix)) continue;
+                    add(out, lead + quoted, field, null, true);
+                    if (++n >= MAX_NAMES) break;
+                }
+            }
+        }
+    }
+
+    /** The field a value is being compared with: the last field name before the operator or list. */
+    private String fieldBefore(String text, String entity) {
+        List<Token> ts = Lexer.lex(text);
+        for (int i = ts.size() - 1; i > 0; i--) {
+            Token t = ts.get(i);
+            if (t.kind() == TokenKind.IDENT && catalog.get().field(entity, t.text()) != null) return t.text();
+            if (t.kind() == TokenKind.KEYWORD && !t.isKeyword("in") && !t.isKeyword("not")) return null;
+        }
+        return null;
+    }
+
+    /** The distinct values of a string field in a module, asked of the query engine itself. */
+    private List<String> distinct(Module m, String entity, String field) {
+        String key = System.identityHashCode(m) + "\0" + entity + "\0" + field;
+        return distinctCache.computeIfAbsent(key, k -> {
+            List<String> vals = new ArrayList<>();
+            try {
+                Table t = Query.compile(entity + " group by " + field + " show " + field, catalog.get())
+                        .run(new EvalContext(m, shell.settings().tiling()));
+                for (List<Object> row : t.rows()) if (row.get(0) instanceof String s) vals.add(s);
+            } catch (QueryException e) {
+                // not groupable, or cancelled: no value candidates
+            }
+            return vals;
+        });
+    }
+
+    static String quote(String s) {
+        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    // ---- commands ----
+
+    private void command(LineReader reader, String name, ParsedLine l, List<Candidate> out) {
+        int arg = l.wordIndex();
+        switch (name) {
+            case "use" -> {
+                if (arg == 1) for (Module m : shell.modules()) add(out, m.handle(), "modules", m.info().name(), true);
+            }
+            case "load", "run", "output" -> files.complete(reader, l, out);
+            case "set" -> {
+                if (arg == 1) {
+                    for (Setting s : Setting.values()) add(out, s.key(), "settings", s.doc(), true);
+                } else if (arg == 2) {
+                    Setting s = Setting.byKey(l.words().get(1));
+                    if (s == Setting.TILING) for (String t : shell.settings().tilingNames()) add(out, t, "tiling", null, true);
+                    else if (s != null) for (String c : s.choices()) add(out, c, s.key(), null, true);
+                }
+            }
+            case "format" -> { if (arg == 1) for (String f : Formatters.names()) add(out, f, "formats", null, true); }
+            case "help" -> {
+                if (arg != 1) return;
+                for (String t : HELP_TOPICS) add(out, t, "topics", null, true);
+                for (String c : shell.commands().names()) add(out, c, "commands", null, true);
+            }
+            case "fields" -> { if (arg == 1) for (String e : shell.engine().entities()) add(out, e, "entities", null, true); }
+            case "timer" -> { if (arg == 1) for (String v : List.of("on", "off")) add(out, v, null, null, true); }
+            default -> { }
+        }
+    }
+
+    private static void add(List<Candidate> out, String value, String group, String descr, boolean complete) {
+        out.add(new Candidate(value, value, group, descr == null || descr.isEmpty() ? null : descr, null, null, complete));
+    }
+
+    /** Candidate values, deduplicated in order; for tests. */
+    static List<String> values(List<Candidate> cs) {
+        Set<String> s = new LinkedHashSet<>();
+        for (Candidate c : cs) s.add(c.value());
+        return new ArrayList<>(s);
+    }
+}

@@ -1,0 +1,126 @@
+package bufq.shell.repl;
+
+import bufq.eval.Catalog;
+import bufq.eval.Query;
+import bufq.lang.Lexer;
+import bufq.lang.QueryException;
+import bufq.lang.Token;
+import bufq.lang.TokenKind;
+import bufq.shell.Shell;
+import org.jline.reader.Highlighter;
+import org.jline.reader.LineReader;
+import org.jline.utils.AttributedString;
+import org.jline.utils.AttributedStringBuilder;
+import org.jline.utils.AttributedStyle;
+
+import java.util.Arrays;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+
+/**
+ * Colours the line as it is typed, from the query engine's lexer: keywords, the entity, fields,
+ * numbers (the unit stands out), strings. The first error of an invalid query is shown in red once
+ * the user has typed past it (an unfinished query is not an error yet), as is the spot JLine
+ * reports through {@link #setErrorIndex}. A command name is bold, or red when unknown. Plain text
+ * when colour is off ({@code NO_COLOR}, a dumb terminal, {@code set color off}).
+ */
+public final class ReplHighlighter implements Highlighter {
+    static final AttributedStyle KEYWORD = AttributedStyle.BOLD.foreground(AttributedStyle.BLUE);
+    static final AttributedStyle ENTITY = AttributedStyle.BOLD;
+    static final AttributedStyle FIELD = AttributedStyle.DEFAULT.foreground(AttributedStyle.CYAN);
+    static final AttributedStyle NUMBER = AttributedStyle.DEFAULT.foreground(AttributedStyle.MAGENTA);
+    static final AttributedStyle UNIT = AttributedStyle.BOLD.foreground(AttributedStyle.MAGENTA);
+    static final AttributedStyle STRING = AttributedStyle.DEFAULT.foreground(AttributedStyle.GREEN);
+    static final AttributedStyle ERROR = AttributedStyle.BOLD.foreground(AttributedStyle.RED).underline();
+    static final AttributedStyle COMMAND = AttributedStyle.BOLD;
+
+    private final Shell shell;
+    private final Supplier<Catalog> catalog;
+    private final BooleanSupplier color;
+    private int errorIndex = -1;
+
+    /** @param color asked on every keystroke, so {@code set color off} takes effect at once */
+    public ReplHighlighter(Shell shell, Supplier<Catalog> catalog, BooleanSupplier color) {
+        this.shell = shell;
+        this.catalog = catalog;
+        this.color = color;
+    }
+
+    @Override public AttributedString highlight(LineReader reader, String buffer) {
+        if (!color.getAsBoolean()) return new AttributedString(buffer);
+        AttributedStyle[] styles = styles(buffer);
+        AttributedStringBuilder b = new AttributedStringBuilder(buffer.length());
+        for (int i = 0; i < buffer.length(); i++) b.style(styles[i]).append(buffer.charAt(i));
+        return b.toAttributedString();
+    }
+
+    /** The style of every character of {@code buffer}. */
+    AttributedStyle[] styles(String buffer) {
+        AttributedStyle[] s = new AttributedStyle[buffer.length()];
+        Arrays.fill(s, AttributedStyle.DEFAULT);
+        if (ReplParser.isQuery(buffer, shell.engine().entities())) query(ReplParser.statement(buffer), s);
+        else command(buffer, s);
+        if (errorIndex >= 0 && errorIndex < s.length) s[errorIndex] = ERROR;
+        return s;
+    }
+
+    private void query(String text, AttributedStyle[] s) {
+        Catalog cat = catalog.get();
+        String entity = null;
+        boolean first = true;
+        for (Token t : Lexer.lex(text)) {
+            AttributedStyle st = switch (t.kind()) {
+                case KEYWORD -> KEYWORD;
+                case STRING -> STRING;
+                case ERROR -> t.end() < text.length() ? ERROR : null;
+                case IDENT -> {
+                    if (first) { entity = t.text().toLowerCase(java.util.Locale.ROOT); yield ENTITY; }
+                    yield entity != null && cat.field(entity, t.text()) != null ? FIELD : null;
+                }
+                case NUMBER -> {
+                    String unit = Lexer.splitNumber(t.text())[1];
+                    paint(s, t.start(), t.end() - unit.length(), NUMBER);
+                    paint(s, t.end() - unit.length(), t.end(), UNIT);
+                    yield null;
+                }
+                default -> null;
+            };
+            first = false;
+            if (st != null) paint(s, t.start(), t.end(), st);
+        }
+        // Only errors the user has typed past: "values where" is unfinished, not wrong.
+        try {
+            Query.compile(text, cat);
+        } catch (QueryException e) {
+            int start = e.diagnostic().start(), end = Math.max(e.diagnostic().end(), start + 1);
+            if (end <= text.stripTrailing().length() && end < text.length()) paint(s, start, end, ERROR);
+        }
+    }
+
+    private void command(String text, AttributedStyle[] s) {
+        int i = 0;
+        while (i < text.length() && Character.isWhitespace(text.charAt(i))) i++;
+        int start = i;
+        while (i < text.length() && !Character.isWhitespace(text.charAt(i))) i++;
+        if (start == i) return;
+        String name = text.substring(start, i);
+        if (name.startsWith("#")) return;
+        if (shell.commands().byName(name) != null) paint(s, start, i, COMMAND);
+        else if (i < text.length()) paint(s, start, i, ERROR);  // typed past an unknown command
+        for (int j = i; j < text.length(); j++) {
+            if (text.charAt(j) != '"') continue;
+            int k = j + 1;
+            while (k < text.length() && text.charAt(k) != '"') k += text.charAt(k) == '\\' ? 2 : 1;
+            paint(s, j, Math.min(k + 1, text.length()), STRING);
+            j = k;
+        }
+    }
+
+    private static void paint(AttributedStyle[] s, int from, int to, AttributedStyle st) {
+        for (int i = Math.max(0, from); i < Math.min(to, s.length); i++) s[i] = st;
+    }
+
+    @Override public void setErrorPattern(Pattern pattern) { }
+    @Override public void setErrorIndex(int index) { errorIndex = index; }
+}

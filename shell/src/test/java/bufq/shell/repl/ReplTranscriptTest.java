@@ -1,0 +1,144 @@
+package bufq.shell.repl;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** The REPL end to end over a dumb terminal: typing, Tab, continuation lines, Ctrl-C, Ctrl-D, history. */
+@Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class ReplTranscriptTest {
+    @TempDir Path state;
+
+    Transcript transcript() {
+        Transcript t = new Transcript(state);
+        t.env.put("NO_COLOR", "1");
+        return t;
+    }
+
+    @Test
+    void typingAQueryPrintsATableUnderAPromptNamingTheModule() throws IOException {
+        Transcript t = transcript();
+        String s = t.run("values where size >= 16KiB order by size desc limit 2\n");
+        assertTrue(s.contains("bufq(004_0cb419b3147a3cb6)> values where size >= 16KiB"), s);
+        assertTrue(s.contains("69  Arg_1.2"), s);
+        assertTrue(s.contains("(2 rows)"), s);
+        assertFalse(s.contains("\u001b["), "NO_COLOR: no escape codes: " + s);
+        assertEquals(0, t.exit);
+        assertEquals("", t.err());
+    }
+
+    @Test
+    void tabCompletesAnEntityAndAField() throws IOException {
+        Transcript t = transcript();
+        t.type = "ansi";
+        t.run("valu\twhere siz\t>= 16KiB limit 1\n");
+        assertEquals(List.of("values where size >= 16KiB limit 1"), t.shell.history().entries());
+        assertTrue(t.screen().contains("(1 row)"), t.screen());
+    }
+
+    @Test
+    void anUnfinishedQueryContinuesOnTheNextLine() throws IOException {
+        Transcript t = transcript();
+        String s = t.run("values where\nsize >= 16KiB and\n(color = 1\n)\n");
+        assertTrue(s.contains(JLineRepl.CONTINUATION), "continuation prompt: " + s);
+        assertEquals(List.of("values where size >= 16KiB and (color = 1 )"), t.shell.history().entries());
+        assertTrue(s.contains("copy-start{0}"), s);
+        assertEquals("", t.err());
+    }
+
+    @Test
+    void backslashContinuesACommand() throws IOException {
+        Transcript t = transcript();
+        t.run("help \\\nformats\n");
+        assertEquals(List.of("help formats"), t.shell.history().entries());
+        assertTrue(t.screen().contains("csv"), t.screen());
+        assertEquals("", t.err());
+    }
+
+    @Test
+    void ctrlCDropsTheLineAndDoesNotExit() throws IOException {
+        Transcript t = transcript();
+        String s = t.run("valu junk\u0003values limit 1\n");
+        assertTrue(s.contains("valu junk"), "the dropped line was on screen: " + s);
+        assertEquals(List.of("values limit 1"), t.shell.history().entries());
+        assertTrue(s.contains("(1 row)"), s);
+        assertFalse(t.err().contains("unknown command"), t.err());
+        assertEquals(0, t.exit);
+    }
+
+    @Test
+    void ctrlDAndQuitLeaveCleanly() throws IOException {
+        Transcript t = transcript();
+        t.run("\u0004values limit 1\n");
+        assertEquals(0, t.exit);
+        assertTrue(t.shell.history().entries().isEmpty(), "nothing after Ctrl-D is read");
+        Transcript q = new Transcript(state.resolve("q"));
+        q.run("quit\nvalues limit 1\n");
+        assertEquals(0, q.exit);
+        assertFalse(q.screen().contains("(1 row)"), q.screen());
+    }
+
+    @Test
+    void historyIsSavedAndComesBackInTheNextSession() throws IOException {
+        Transcript first = transcript();
+        first.run("values limit 1\nvalues where\nsize > 1KiB\n");
+        Path file = state.resolve("bufq/history");
+        assertTrue(Files.isRegularFile(file), "history under XDG_STATE_HOME");
+        assertEquals(List.of("values limit 1", "values where\nsize > 1KiB"), new HistoryFile(file).load());
+        try (var dir = Files.list(file.getParent())) {
+            assertEquals(List.of(file), dir.toList(), "no temporary file left behind");
+        }
+
+        Transcript second = transcript();
+        String s = second.run("history\n");
+        assertTrue(s.contains("values limit 1"), s);
+        assertTrue(s.contains("values where size > 1KiB"), s);
+        assertEquals(List.of("values limit 1", "values where\nsize > 1KiB", "history"), new HistoryFile(file).load());
+    }
+
+    @Test
+    void upArrowRecallsTheLastSessionsLine() throws IOException {
+        transcript().run("values limit 1\n");
+        Transcript second = transcript();
+        second.type = "ansi";  // a dumb terminal has no history keys
+        second.run("\u0010\n");  // Ctrl-P: previous history line
+        // The recalled line ran; being the same as the last entry, it is not stored twice.
+        assertEquals(List.of("values limit 1"), second.shell.history().entries());
+        assertTrue(second.screen().contains("(1 row)"), second.screen());
+    }
+
+    @Test
+    void ctrlCWhileAQueryRunsCancelsItAndTheShellGoesOn() throws Exception {
+        Transcript t = transcript();
+        t.engine.slow = true;
+        PipedOutputStream keys = new PipedOutputStream();
+        PipedInputStream in = new PipedInputStream(keys);
+        t.open(in);
+        Thread repl = new Thread(() -> t.exit = new JLineRepl(() -> t.terminal, java.io.InputStream.nullInputStream(),
+                bufq.eval.Catalog::standard).run(t.shell));
+        repl.start();
+        keys.write("values limit 1\n".getBytes(StandardCharsets.UTF_8));
+        keys.flush();
+        assertTrue(t.engine.slowStarted.await(20, TimeUnit.SECONDS), "the query is running");
+        t.engine.slow = false;
+        t.terminal.raise(org.jline.terminal.Terminal.Signal.INT);  // what Ctrl-C does on a real terminal
+        keys.write("values limit 1\nquit\n".getBytes(StandardCharsets.UTF_8));
+        keys.flush();
+        repl.join(20_000);
+        assertFalse(repl.isAlive(), "the REPL went on and quit");
+        assertTrue(t.err().contains("query cancelled (Ctrl-C)"), t.err());
+        assertTrue(t.screen().contains("(1 row)"), "the next query ran: " + t.screen());
+        assertEquals(0, t.exit);
+    }
+}
