@@ -74,7 +74,6 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
 
     private void checkHead(Source s) throws LoadException {
         int n = Math.min(s.length(), 8192);
-        for (int i = 0; i < n; i++) if (s.at(i) == 0) throw new LoadException(name, "binary file, not a buffer-assignment dump");
         int cut = n;
         if (n < s.length()) while (cut > 0 && s.at(cut - 1) != '\n') cut--;
         byte[] headBytes = new byte[cut];
