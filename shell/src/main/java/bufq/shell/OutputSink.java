@@ -8,6 +8,9 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.channels.FileChannel;
+import java.util.function.UnaryOperator;
 
 /**
  * Where results go: the console, or a file that appears whole or not at all. A file sink writes to
@@ -30,13 +33,21 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
 
     /** Opens a file sink; fails when {@code target} exists and {@code force} is false. */
     public static OutputSink file(Path target, boolean force) throws IOException {
+        return file(target, force, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #file(Path, boolean)}, writing through {@code wrap(writer)}: tests pass a writer that
+     * fails part-way, as a full disk does.
+     */
+    public static OutputSink file(Path target, boolean force, UnaryOperator<Writer> wrap) throws IOException {
         Path abs = target.toAbsolutePath().normalize();
         if (Files.isDirectory(abs)) throw new IOException(target + " is a directory");
         if (!force && Files.exists(abs)) throw new FileAlreadyExistsException(target.toString());
         Path dir = abs.getParent();
         if (dir == null || !Files.isDirectory(dir)) throw new IOException("no such directory: " + dir);
         Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
-        return new AtomicFile(abs, tmp, force);
+        return new AtomicFile(abs, tmp, force, wrap);
     }
 
     static final class Console extends OutputSink {
@@ -60,15 +71,25 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
         private final boolean force;
         private final Writer writer;
         private boolean closed;
+        // A write failed (disk full): the temporary file is incomplete and must never be published.
+        private IOException failed;
 
-        AtomicFile(Path target, Path tmp, boolean force) throws IOException {
+        AtomicFile(Path target, Path tmp, boolean force, UnaryOperator<Writer> wrap) throws IOException {
             this.target = target;
             this.tmp = tmp;
             this.force = force;
-            this.writer = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8);
+            this.writer = wrap.apply(Files.newBufferedWriter(tmp, StandardCharsets.UTF_8));
         }
 
-        @Override public void write(String text) throws IOException { writer.write(text); }
+        @Override public void write(String text) throws IOException {
+            if (failed != null) throw new IOException("writing " + target + " failed earlier (" + failed.getMessage() + ")");
+            try {
+                writer.write(text);
+            } catch (IOException e) {
+                failed = e;
+                throw e;
+            }
+        }
         @Override public boolean isConsole() { return false; }
         @Override public Path target() { return target; }
 
@@ -76,7 +97,19 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
             if (closed) return;
             closed = true;
             try {
-                writer.close();
+                try {
+                    writer.close();
+                } catch (IOException e) {
+                    if (failed == null) failed = e;
+                }
+                if (failed != null) {
+                    throw new IOException("writing " + target + " failed (" + failed.getMessage() + "); "
+                            + (Files.exists(target) ? "the old file is left as it was" : "nothing was written"));
+                }
+                // On disk before the rename, so a power cut cannot publish an empty file.
+                try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+                    ch.force(true);
+                }
                 if (force) {
                     Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 } else {
