@@ -183,4 +183,19 @@ class HostileDumpsTest {
         assertEquals(0, m.warningCount(), m.warnings().toString());
         assertEquals(64, m.totalBytes());
     }
+
+    /** Regression (large-directory test): an interrupted read said "cannot read: null". */
+    @Test
+    void anInterruptedReadSaysCancelled() throws Exception {
+        Path p = write(NAME, HEAD.getBytes(StandardCharsets.US_ASCII));
+        Thread.currentThread().interrupt();
+        try {
+            LoadException e = org.junit.jupiter.api.Assertions.assertThrows(LoadException.class, () -> DumpLoader.load(List.of(p)));
+            assertEquals(p + ": cancelled", e.getMessage());
+            LoadException d = org.junit.jupiter.api.Assertions.assertThrows(LoadException.class, () -> DumpLoader.load(List.of(dir)));
+            assertEquals(dir + ": cancelled", d.getMessage());
+        } finally {
+            Thread.interrupted();
+        }
+    }
 }
