@@ -50,7 +50,7 @@ final class Executor {
         List<Object[]> out = new ArrayList<>();
         int seen = 0;
         for (Object row : rows) {
-            if ((++seen & 4095) == 0) checkInterrupt();
+            if ((seen++ & 4095) == 0) checkInterrupt();  // also on the first row: small inputs cancel too
             if (p.where() != null && !p.where().test(row, run)) continue;
             Object[] cells = new Object[n + 1];
             for (int i = 0; i < n; i++) if (early[i]) cells[i] = gs[i].get(row, run.ctx());
@@ -91,7 +91,7 @@ final class Executor {
         if (keys.isEmpty()) groups.put(List.of(), accumulators(cols));
         int seen = 0;
         for (Object row : rows) {
-            if ((++seen & 4095) == 0) checkInterrupt();
+            if ((seen++ & 4095) == 0) checkInterrupt();  // also on the first row: small inputs cancel too
             if (p.where() != null && !p.where().test(row, run)) continue;
             List<Object> key;
             if (keys.isEmpty()) key = List.of();

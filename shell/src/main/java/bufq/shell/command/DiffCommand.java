@@ -7,6 +7,7 @@ import bufq.analysis.diff.ModulePairs;
 import bufq.model.Module;
 import bufq.shell.CommandException;
 import bufq.shell.Engine;
+import bufq.shell.ModuleSet;
 import bufq.shell.Shell;
 import bufq.shell.Status;
 import bufq.table.Output;
@@ -25,7 +26,7 @@ import java.util.List;
 final class DiffCommand implements Command {
     @Override public String name() { return "diff"; }
     @Override public String synopsis() { return "diff A B [--at-peak] [limit N]"; }
-    @Override public String brief() { return "Compares two compilations: peak, totals, op_name and source changes, one-sided values."; }
+    @Override public String brief() { return "Compares two compilations: peak, totals, op_name changes, one-sided values."; }
 
     @Override public String description() {
         return "Compares two compilations of a program. A and B are loaded modules (see 'modules') or dump paths\n"
@@ -73,9 +74,13 @@ final class DiffCommand implements Command {
 
     /** A loaded module by exact handle, else a path on disk, else a handle number or prefix. */
     private static List<Module> side(Shell shell, String word) throws CommandException, Engine.Failure {
-        for (Module m : shell.modules()) if (m.handle().equals(word)) return List.of(m);
+        for (ModuleSet.Entry e : shell.modules().entries()) if (e.handle().equals(word)) return List.of(shell.module(e));
         Path p = Path.of(word);
-        if (Files.exists(p)) return shell.engine().load(List.of(p));
-        return List.of(shell.findModule(word));
+        if (Files.exists(p)) {
+            List<Module> out = new ArrayList<>();
+            for (Engine.Source s : shell.engine().discover(List.of(p))) out.add(s.load());
+            return out;
+        }
+        return List.of(shell.module(shell.modules().find(word)));
     }
 }

@@ -11,6 +11,7 @@ import bufq.lang.QueryException;
 import bufq.lang.Token;
 import bufq.lang.TokenKind;
 import bufq.model.Module;
+import bufq.shell.ModuleSet;
 import bufq.shell.Setting;
 import bufq.shell.Shell;
 import bufq.shell.command.Command;
@@ -151,7 +152,7 @@ public final class ReplCompleter implements Completer {
         int arg = l.wordIndex();
         switch (name) {
             case "use" -> {
-                if (arg == 1) for (Module m : shell.modules()) add(out, m.handle(), "modules", m.info().name(), true);
+                if (arg == 1) for (ModuleSet.Entry e : shell.modules().entries()) add(out, e.handle(), "modules", e.name(), true);
             }
             case "load", "run", "output" -> files.complete(reader, l, out);
             case "set" -> {

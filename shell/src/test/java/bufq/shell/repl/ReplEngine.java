@@ -30,9 +30,11 @@ final class ReplEngine implements Engine {
         return Path.of(System.getProperty("bufq.root", ".")).resolve("examples/seeds/004_0cb419b3147a3cb6.txt");
     }
 
-    @Override public List<Module> load(List<Path> paths) throws Failure {
+    @Override public List<Source> discover(List<Path> paths) throws Failure {
         try {
-            return DumpLoader.load(paths);
+            List<Source> out = new ArrayList<>();
+            for (Module m : DumpLoader.load(paths)) out.add(Source.of(m));
+            return out;
         } catch (LoadException e) {
             throw new Failure(e.getMessage());
         }
