@@ -58,7 +58,7 @@ class DumpFuzzTest {
         assumeTrue(Files.isDirectory(corpus), "corpus not found at " + corpus);
         List<List<Path>> modules = modules(List.of(corpus));
         assertFalse(modules.isEmpty());
-        fuzz("corpus", modules, Fuzz.seed() ^ 0x5eed, Fuzz.budgetMillis(12_000), 300);
+        fuzz("corpus", modules, Fuzz.seed() ^ 0x5eed, Fuzz.budgetMillis(10_000), 300);
     }
 
     private void fuzz(String label, List<List<Path>> modules, long seed, long budget, int minCases) throws Exception {

@@ -26,7 +26,11 @@ final class PeakCommand implements Command {
         CommandArgs a = new CommandArgs(args, synopsis());
         var color = a.integer("color", 0);
         a.done();
-        shell.print(Analyses.peak(shell.requireModule(), color, shell.settings().threshold(), shell.settings().tiling()));
+        try {
+            shell.print(Analyses.peak(shell.requireModule(), color, shell.settings().threshold(), shell.settings().tiling()));
+        } catch (IllegalArgumentException e) {
+            throw new CommandException(e.getMessage());   // no such colour: Analyses' one-line message
+        }
         return Status.OK;
     }
 }
