@@ -99,6 +99,7 @@ public final class Harness {
 
     String run() throws Exception {
         Map<String, Map<String, String>> results = new LinkedHashMap<>();
+        String loadAtStart = Report.loadAverage();
         List<Input> inputs = inputs();
         for (Input in : inputs) ensureGenerated(in);
         for (Input in : inputs) {
@@ -122,7 +123,7 @@ public final class Harness {
             }
             results.put(in.id(), r);
         }
-        return new Report(inputs, results, sizes, coldRuns).markdown();
+        return new Report(inputs, results, sizes, coldRuns, loadAtStart).markdown();
     }
 
     String java() {
@@ -153,38 +154,41 @@ public final class Harness {
         r.put("cold.runs", Integer.toString(coldRuns));
         Path jar = root.resolve("shell/target/bufq.jar");
         if (!Files.exists(jar)) { r.put("cold.error", "shell/target/bufq.jar not built"); return r; }
-        long[] ns = new long[coldRuns];
-        long[] rss = new long[coldRuns];
+        long[] ns = new long[coldRuns], rss = new long[coldRuns], cpu = new long[coldRuns];
         for (int i = 0; i < coldRuns; i++) {
             Proc p = exec(List.of(java(), "-XX:+UseParallelGC", "-Xss8m", "-jar", jar.toString(), "-c", "summary",
                     in.path().toString()), true);
             if (p.rc != 0) { r.put("cold.error", "exit " + p.rc + ": " + lastLine(p.err)); return r; }
             ns[i] = p.nanos;
             rss[i] = p.maxRssKb;
+            cpu[i] = p.cpuNanos;
             if (i == 0) r.put("cold.summary", lastLine(p.out));
         }
         r.put("cold.ms", InProcess.ms(InProcess.median(ns)));
         r.put("cold.rss_kb", Long.toString(InProcess.median(rss)));
+        if (cpu[0] >= 0) r.put("cold.cpu_ms", InProcess.ms(InProcess.median(cpu)));
         return r;
     }
 
     Map<String, String> pythonRef(Input in, int runs) throws Exception {
         Map<String, String> r = new LinkedHashMap<>();
-        long[] ns = new long[runs];
-        long[] rss = new long[runs];
+        long[] ns = new long[runs], rss = new long[runs], cpu = new long[runs];
         for (int i = 0; i < runs; i++) {
             Proc p = exec(List.of("python3", bench.resolve("python/xla_buffers.py").toString(), in.path().toString()), true);
             if (p.rc != 0) { r.put("py.error", "exit " + p.rc + ": " + lastLine(p.err)); return r; }
             ns[i] = p.nanos;
             rss[i] = p.maxRssKb;
+            cpu[i] = p.cpuNanos;
             if (i == 0) r.put("py.summary", lastLine(p.out));
         }
         r.put("py.ms", InProcess.ms(InProcess.median(ns)));
         r.put("py.rss_kb", Long.toString(InProcess.median(rss)));
+        if (cpu[0] >= 0) r.put("py.cpu_ms", InProcess.ms(InProcess.median(cpu)));
         return r;
     }
 
-    record Proc(int rc, String out, String err, long nanos, long maxRssKb) {}
+    /** A finished child: exit code, output, wall time, and from /usr/bin/time max RSS and user+sys CPU (-1 if unknown). */
+    record Proc(int rc, String out, String err, long nanos, long maxRssKb, long cpuNanos) {}
 
     /** Runs a command; with {@code measureRss} under {@code /usr/bin/time} (max RSS of the child) when present. */
     Proc exec(List<String> cmd, boolean measureRss) throws IOException, InterruptedException {
@@ -192,7 +196,7 @@ public final class Harness {
         Path timeOut = null;
         if (measureRss && Files.isExecutable(Path.of("/usr/bin/time"))) {
             timeOut = Files.createTempFile("bufq-bench-time", ".txt");
-            full.addAll(List.of("/usr/bin/time", "-o", timeOut.toString(), "-f", "%M"));
+            full.addAll(List.of("/usr/bin/time", "-o", timeOut.toString(), "-f", "%M %U %S"));
         }
         full.addAll(cmd);
         Path out = Files.createTempFile("bufq-bench-out", ".txt"), err = Files.createTempFile("bufq-bench-err", ".txt");
@@ -203,16 +207,19 @@ public final class Harness {
             Process p = pb.start();
             if (!p.waitFor(20, TimeUnit.MINUTES)) {
                 p.destroyForcibly();
-                return new Proc(-1, "", "timed out after 20 minutes", 0, -1);
+                return new Proc(-1, "", "timed out after 20 minutes", 0, -1, -1);
             }
             long nanos = System.nanoTime() - t0;
-            long kb = -1;
+            long kb = -1, cpu = -1;
             if (timeOut != null) {
                 String t = Files.readString(timeOut).trim();
-                String last = t.substring(t.lastIndexOf('\n') + 1).trim();
-                if (last.matches("\\d+")) kb = Long.parseLong(last);
+                String[] last = t.substring(t.lastIndexOf('\n') + 1).trim().split(" ");
+                if (last.length == 3 && last[0].matches("\\d+")) {
+                    kb = Long.parseLong(last[0]);
+                    cpu = Math.round((Double.parseDouble(last[1]) + Double.parseDouble(last[2])) * 1e9);
+                }
             }
-            return new Proc(p.exitValue(), Files.readString(out), Files.readString(err), nanos, kb);
+            return new Proc(p.exitValue(), Files.readString(out), Files.readString(err), nanos, kb, cpu);
         } finally {
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);

@@ -16,7 +16,11 @@ final class Report {
     private final int coldRuns;
     private final StringBuilder md = new StringBuilder();
 
-    Report(List<Harness.Input> inputs, Map<String, Map<String, String>> results, List<String> sizes, int coldRuns) {
+    private final String loadAtStart;
+
+    Report(List<Harness.Input> inputs, Map<String, Map<String, String>> results, List<String> sizes, int coldRuns,
+           String loadAtStart) {
+        this.loadAtStart = loadAtStart;
         this.inputs = inputs;
         this.r = results;
         this.sizes = sizes;
@@ -24,7 +28,7 @@ final class Report {
     }
 
     String markdown() {
-        md.append("## Performance\n\n").append(machine()).append("\n\n");
+        md.append("## Performance\n\n").append(machine(loadAtStart)).append("\n\n");
         md.append("Reproduce with `bench/run` (inputs are generated under `bench/target/generated/` when missing). "
                 + "Warm figures: median of several loads/runs in one JVM (`-Xmx2g -XX:+UseParallelGC`) per input; "
                 + "cold figures: median of " + coldRuns + " whole `java -jar shell/target/bufq.jar -c summary PATH` processes "
@@ -45,7 +49,15 @@ final class Report {
         return md.toString();
     }
 
-    private static String machine() {
+    static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim().split(" ")[0];
+        } catch (Exception e) {
+            return "?";
+        }
+    }
+
+    private static String machine(String loadAtStart) {
         String cpu = "unknown CPU";
         int cores = Runtime.getRuntime().availableProcessors();
         long memKb = -1;
@@ -59,13 +71,8 @@ final class Report {
         } catch (Exception e) {
             // not Linux: keep the defaults
         }
-        String load = "";
-        try {
-            load = "; load average at the end " + Files.readString(Path.of("/proc/loadavg")).trim().split(" ")[0]
-                    + " (other work on the machine inflates the figures)";
-        } catch (Exception e) {
-            // no /proc/loadavg
-        }
+        String load = "; load average " + loadAtStart + " at the start, " + loadAverage() + " at the end (above the "
+                + "core count, other work on the machine inflates wall times; CPU times move less)";
         return String.format(Locale.ROOT, "Machine: %d cores (%s), %.0f GB RAM, Java %s (%s), %s %s; run at %s%s.", cores, cpu,
                 memKb / 1048576.0, System.getProperty("java.version"), System.getProperty("java.vm.name"),
                 System.getProperty("os.name"), System.getProperty("os.version"),
@@ -95,12 +102,16 @@ final class Report {
         row(ids, "load, warm in-process (ms)", m -> fmt(m.get("warm.load_ms")));
         row(ids, "CPU time of the JVM during a load (ms)", m -> fmt(m.get("warm.load_cpu_ms")));
         row(ids, "throughput (MB/s)", m -> throughput(m));
+        row(ids, "throughput per CPU second (MB/s)", m -> cpuThroughput(m));
         row(ids, "load, cold `bufq -c summary` process (ms)", m -> fmt(m.get("cold.ms"))
                 + (m.get("cold.ms") != null && !String.valueOf(coldRuns).equals(m.get("cold.runs"))
                 ? " (median of " + m.get("cold.runs") + ")" : ""));
+        row(ids, "CPU time of that process, user+sys (ms)", m -> fmt(m.get("cold.cpu_ms")));
         row(ids, "max RSS of that process (MB)", m -> kbToMb(m.get("cold.rss_kb")));
-        row(ids, "retained heap after load (MB)", m -> mb(m.get("warm.retained_bytes")));
-        row(ids, "retained heap / text size", m -> ratio(m.get("warm.retained_bytes"), m.get("warm.text_bytes")));
+        row(ids, "retained heap after load (MB)", m -> num(m.get("warm.retained_bytes")) < 1e6 ? "< 1"
+                : mb(m.get("warm.retained_bytes")));
+        row(ids, "retained heap / text size", m -> num(m.get("warm.text_bytes")) < 5e6 ? "- (too small to tell)"
+                : ratio(m.get("warm.retained_bytes"), m.get("warm.text_bytes")));
         row(ids, "VmHWM of the in-process JVM (MB)", m -> kbToMb(m.get("warm.vm_hwm_kb")));
         row(ids, "load warnings", m -> m.get("warm.warnings"));
         for (Map.Entry<String, String> q : InProcess.QUERIES) {
@@ -110,8 +121,8 @@ final class Report {
         }
         row(ids, "`peak` (ms)", m -> m.containsKey("warm.peak_error") ? "n/a" : fmt(m.get("warm.peak_ms")));
         row(ids, "`timeline` (ms)", m -> m.containsKey("warm.timeline_error") ? "n/a" : fmt(m.get("warm.timeline_ms")));
-        row(ids, "Python reference: time (ms) / max RSS (MB)", m -> m.get("py.ms") == null ? "-"
-                : fmt(m.get("py.ms")) + " / " + kbToMb(m.get("py.rss_kb")));
+        row(ids, "Python reference: wall (ms) / CPU (ms) / max RSS (MB)", m -> m.get("py.ms") == null ? "-"
+                : fmt(m.get("py.ms")) + " / " + fmt(m.get("py.cpu_ms")) + " / " + kbToMb(m.get("py.rss_kb")));
         md.append('\n');
     }
 
@@ -126,15 +137,18 @@ final class Report {
 
     private void versusPython() {
         md.append("### bufq against the Python reference parser (`bench/python/xla_buffers.py`), whole processes\n\n");
-        md.append("| input | values | text (MB) | bufq `-c summary` (ms) | bufq max RSS (MB) | Python (ms) | Python max RSS (MB) "
-                + "| time ratio | memory ratio |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        md.append("| input | values | text (MB) | bufq `-c summary` wall / CPU (ms) | bufq max RSS (MB) | Python wall / CPU (ms) "
+                + "| Python max RSS (MB) | Python/bufq wall | Python/bufq CPU | Python/bufq memory |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Harness.Input in : inputs) {
             Map<String, String> m = r.get(in.id());
             if (m == null || m.get("py.ms") == null) continue;
             md.append("| ").append(in.label()).append(" | ").append(m.get("warm.values")).append(" | ")
-                    .append(mb(m.get("warm.text_bytes"))).append(" | ").append(fmt(m.get("cold.ms"))).append(" | ")
-                    .append(kbToMb(m.get("cold.rss_kb"))).append(" | ").append(fmt(m.get("py.ms"))).append(" | ")
+                    .append(mb(m.get("warm.text_bytes"))).append(" | ").append(fmt(m.get("cold.ms"))).append(" / ")
+                    .append(fmt(m.get("cold.cpu_ms"))).append(" | ").append(kbToMb(m.get("cold.rss_kb"))).append(" | ")
+                    .append(fmt(m.get("py.ms"))).append(" / ").append(fmt(m.get("py.cpu_ms"))).append(" | ")
                     .append(kbToMb(m.get("py.rss_kb"))).append(" | ").append(times(m.get("py.ms"), m.get("cold.ms")))
+                    .append(" | ").append(times(m.get("py.cpu_ms"), m.get("cold.cpu_ms")))
                     .append(" | ").append(times(m.get("py.rss_kb"), m.get("cold.rss_kb"))).append(" |\n");
         }
         md.append("\nThe issue quotes about 4 s and 320 MB for a public Python parser on a 28 MB dump; the reference "
@@ -151,7 +165,8 @@ final class Report {
         for (String id : large) {
             double t = num(throughput(r.get(id)));
             minTp = Math.min(minTp, t);
-            tp.append(id).append(' ').append(fmt1(t)).append(" MB/s; ");
+            tp.append(id).append(' ').append(fmt1(t)).append(" MB/s (").append(cpuThroughput(r.get(id)))
+                    .append(" per CPU second); ");
         }
         target("load >= 150 MB/s in-process on large inputs", tp.toString(), minTp >= 150);
         double maxLoad = 0;
@@ -168,7 +183,8 @@ final class Report {
                         && large.stream().noneMatch(id -> r.get(id).containsKey("warm.error")));
         Map<String, String> m28 = r.get("four-28mb");
         double cold28 = m28 == null ? Double.NaN : num(m28.get("cold.ms"));
-        target("`bufq -c summary` on the 28 MB module < 1 s, whole process", fmt1(cold28) + " ms", cold28 < 1000);
+        target("`bufq -c summary` on the 28 MB module < 1 s, whole process", fmt1(cold28) + " ms wall, "
+                + (m28 == null ? "-" : fmt(m28.get("cold.cpu_ms"))) + " ms CPU", cold28 < 1000);
         double live = 0, worst = 0;
         String worstQ = "";
         for (String id : large) {
@@ -217,6 +233,11 @@ final class Report {
 
     static String throughput(Map<String, String> m) {
         double bytes = num(m.get("warm.text_bytes")), ms = num(m.get("warm.load_ms"));
+        return Double.isNaN(bytes) || Double.isNaN(ms) || ms == 0 ? null : fmt1(bytes / 1e6 / (ms / 1000));
+    }
+
+    static String cpuThroughput(Map<String, String> m) {
+        double bytes = num(m.get("warm.text_bytes")), ms = num(m.get("warm.load_cpu_ms"));
         return Double.isNaN(bytes) || Double.isNaN(ms) || ms == 0 ? null : fmt1(bytes / 1e6 / (ms / 1000));
     }
 

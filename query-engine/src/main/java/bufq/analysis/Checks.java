@@ -65,11 +65,16 @@ public final class Checks {
         }
     }
 
-    /** Only array values are judged; under XLA's TPU rule only tiled layouts (untiled sizes are logical). */
+    /**
+     * Array values with a layout are judged: on TPU dumps all of them (an untiled one must be its
+     * logical size), elsewhere those with tiles, and every one under a tiling rule other than XLA's
+     * TPU rule (a CPU or GPU layout has no tiles, so the TPU rule has nothing to say about it).
+     */
     static void paddedSize(Module m, TilingModel t, Reporter r) {
+        boolean all = t != TilingModel.TPU || "tpu".equals(m.info().backend());
         for (HloValue v : m.values()) {
             if (!v.shape().isArray() || !v.shape().hasLayout()) continue;
-            if (t == TilingModel.TPU && v.shape().tiles().isEmpty()) continue;
+            if (!all && v.shape().tiles().isEmpty()) continue;
             long want = t.paddedBytes(v.shape());
             if (want != v.size()) {
                 r.error(v.label(), "size " + v.size() + " but the " + t.name() + " tiling rule gives " + want
@@ -122,6 +127,12 @@ public final class Checks {
             if (!diff.isEmpty()) {
                 r.warn(m.handle(), "the names listed live at step " + c.time() + " differ from the values live there: "
                         + diff);
+            }
+            // Old printers weighed every value by its instruction's whole shape.
+            long byInstruction = PeakReport.bytesByInstruction(m, c.time());
+            if (byInstruction != c.claimedBytes()) {
+                r.warn(m.handle(), "the sizes listed live at step " + c.time() + " sum to " + c.claimedBytes()
+                        + " bytes but the values live there weigh " + byInstruction + " by their instructions' shapes");
             }
         }
         int ours = LiveProfile.of(m, OptionalInt.empty()).peakTime();

@@ -34,12 +34,13 @@ final class FragmentationReport {
         Map<Integer, long[]> stats = new TreeMap<>();
         List<BufferAllocation> allocs = new ArrayList<>(m.allocations());
         allocs.sort(Comparator.comparingInt(BufferAllocation::index));
+        List<List<Object>> rows = new ArrayList<>();
         for (BufferAllocation a : allocs) {
             List<HloValue> vs = m.valuesIn(a.index());
             Usage u = usage(vs);
             long frag = a.size() - u.peakBytes();
-            b.row((long) a.index(), a.kind(), (long) a.color(), a.size(), (long) vs.size(), u.peakBytes(),
-                    u.peakTime() < 0 ? null : (long) u.peakTime(), frag, Bytes.share(frag, a.size()));
+            rows.add(java.util.Arrays.asList((long) a.index(), a.kind(), (long) a.color(), a.size(), (long) vs.size(),
+                    u.peakBytes(), u.peakTime() < 0 ? null : (long) u.peakTime(), frag, Bytes.share(frag, a.size())));
             long[] s = stats.computeIfAbsent(a.color(), k -> new long[7]);
             if (a.isParameter()) s[0] += a.size();
             if (a.constant()) s[1] += a.size();
@@ -51,6 +52,9 @@ final class FragmentationReport {
             s[5] += a.size();
             s[6] += frag;
         }
+        // Most wasted bytes first, so a long list starts with what matters; ties by index.
+        rows.sort(Comparator.comparingLong((List<Object> r) -> -(Long) r.get(7)).thenComparingLong(r -> (Long) r.get(0)));
+        rows.forEach(b::row);
         b.note("peak_live_bytes: the most bytes covered at one step by the allocation's live values, counting "
                 + "shared byte ranges once (union of offset ranges); values without a live range count at every step");
         Table.Builder t = Table.builder().title("totals per color (XLA BufferAssignment::Stats names)")

@@ -77,7 +77,15 @@ final class PeakReport {
         int ours = all.peakTime();
         int ct = claim.time();
         long atClaim = ct >= 0 && ct < all.steps() ? all.logicalAt(ct) : -1;
-        if (claim.cumulative()) {
+        if (!claim.cumulative()) {
+            long byInstruction = bytesByInstruction(m, ct);
+            notes.add("the dump lists " + claim.entries().size() + " values at step " + ct + " summing to "
+                    + Bytes.grouped(claim.claimedBytes()) + " bytes (old style: no cumulative figure, and every value "
+                    + "weighed by its instruction's whole shape, so a tuple element counts as the tuple's table); "
+                    + (byInstruction == claim.claimedBytes() ? "bufq gets the same sum that way" : "bufq gets "
+                    + Bytes.grouped(byInstruction) + " that way") + ", and " + Bytes.grouped(atClaim)
+                    + " bytes with the values' own shapes");
+        } else {
             if (atClaim == claim.claimedBytes()) {
                 notes.add("the dump's claimed " + Bytes.grouped(claim.claimedBytes()) + " bytes at step " + ct
                         + " equal bufq's recomputation at that step");
@@ -99,6 +107,13 @@ final class PeakReport {
                     + why);
         }
         return notes;
+    }
+
+    /** Bytes live at {@code t} with each value weighed by its defining instruction's whole shape. */
+    static long bytesByInstruction(Module m, int t) {
+        long s = 0;
+        for (HloValue v : m.liveAt(t)) s += LiveProfile.instructionBytes(m, v);
+        return s;
     }
 
     static Table liveAt(Module m, OptionalInt color, int t, long peak, long smallThreshold, TilingModel tiling) {

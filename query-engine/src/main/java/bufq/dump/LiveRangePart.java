@@ -26,8 +26,13 @@ import java.util.Map;
 final class LiveRangePart extends Part {
     int maxTime = -1;
     final List<String> sequence = new ArrayList<>();
-    /** key (name{idx}) to range; lines are found again only for the rare warning (see {@link #linesOf}). */
-    final Map<String, LiveRange> ranges = new HashMap<>();
+    /**
+     * Ranges by key ({@code name{idx}}); lines are found again only for the rare warning (see
+     * {@link #linesOf}). Whole-value keys ({@code name{}}, most of them) are stored by bare name so
+     * the join can look them up with the value's interned name, without building a key string.
+     */
+    final Map<String, LiveRange> ranges;
+    final Map<String, LiveRange> wholeRanges;
     PeakClaim peak;
     long stackBytes = -1;
     StackTraceNode stack;
@@ -40,10 +45,14 @@ final class LiveRangePart extends Part {
     private boolean cumulative;
     private final List<Object[]> stackLines = new ArrayList<>(); // {depth, label, percent, total, current, remaining}
 
-    private LiveRangePart(Interner in) { this.in = in; }
+    private LiveRangePart(Interner in, int chars) {
+        this.in = in;
+        this.ranges = new HashMap<>();
+        this.wholeRanges = new HashMap<>(Math.max(16, chars / 40) * 4 / 3);
+    }
 
     static LiveRangePart parse(String text, int from, int to, Interner in) {
-        LiveRangePart p = new LiveRangePart(in);
+        LiveRangePart p = new LiveRangePart(in, to - from);
         p.read(new Lines(text, from, to, 1));
         return p;
     }
@@ -97,6 +106,21 @@ final class LiveRangePart extends Part {
         stack = buildTree();
     }
 
+    /** Number of BufferLiveRange entries read. */
+    int rangeCount() { return ranges.size() + wholeRanges.size(); }
+
+    /** The range of a value, by its interned name and canonical index. */
+    LiveRange rangeOf(String name, String index) {
+        return "{}".equals(index) ? wholeRanges.get(name) : ranges.get(name + index);
+    }
+
+    /** All keys ({@code name{idx}}), for the rare unjoined-range warning. */
+    java.util.Set<String> keys() {
+        java.util.Set<String> out = new java.util.HashSet<>(ranges.keySet());
+        for (String n : wholeRanges.keySet()) out.add(n + "{}");
+        return out;
+    }
+
     /** Relative lines of the BufferLiveRange entries named by {@code keys}, in line order. */
     static TreeMap<Long, String> linesOf(Set<String> keys, String text) {
         TreeMap<Long, String> out = new TreeMap<>();
@@ -127,6 +151,7 @@ final class LiveRangePart extends Part {
         }
         int bound = sequence.size();
         for (LiveRange r : ranges.values()) bound = Math.max(bound, r.end());
+        for (LiveRange r : wholeRanges.values()) bound = Math.max(bound, r.end());
         if (maxTime > bound) maxTime = bound;
     }
 
@@ -143,14 +168,15 @@ final class LiveRangePart extends Part {
     private void rangeLine(String line, long lineNo) {
         int colon = line.lastIndexOf(':');
         if (colon < 5) throw new Cursor.Bad("expected 'name{index}:start-end'");
-        String key = line.substring(4, colon);
-        if (!key.endsWith("}")) key = key + "{}";
         Cursor c = new Cursor(line, colon + 1, line.length());
         int s = c.intNumber();
         c.expect("-");
         int e = c.intNumber();
         if (!c.atEnd()) throw c.bad("expected end of line");
-        ranges.put(key, new LiveRange(s, e));   // keys are not interned: they die with this part
+        // Keys are not interned: they die with this part.
+        if (line.startsWith("{}", colon - 2)) wholeRanges.put(line.substring(4, colon - 2), new LiveRange(s, e));
+        else if (line.charAt(colon - 1) != '}') wholeRanges.put(line.substring(4, colon), new LiveRange(s, e));
+        else ranges.put(line.substring(4, colon), new LiveRange(s, e));
     }
 
     // '    ' KEY ': ' N ' bytes' [' (cumulative: ' M ' bytes)']

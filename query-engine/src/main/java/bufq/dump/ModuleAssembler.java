@@ -88,7 +88,6 @@ final class ModuleAssembler {
         if (total == null && report != null) total = report.total();
 
         // Values joined with details and live ranges.
-        Map<String, LiveRange> ranges = live == null ? Map.of() : live.ranges;
         int joined = 0;
         int valueCount = rawValues.size();
         List<HloValue> values = new ArrayList<>(valueCount);
@@ -96,15 +95,15 @@ final class ModuleAssembler {
         for (int k = 0; k < valueCount; k++) {
             HloValue v = rawValues.set(k, null);   // let the unjoined copy go as we build the joined one
             ValuesPart.Details d = details.remove(v.id());
-            LiveRange lr = ranges.get(v.key());
+            LiveRange lr = live == null ? null : live.rangeOf(v.name(), v.index());
             if (lr != null) joined++;
             if (!tiles && hasTiles(v.shape())) tiles = true;
             values.add(new HloValue(v.id(), v.name(), v.index(), v.indexPrinted(), v.phi(), v.color(), v.size(),
                     v.offset(), v.allocation(), v.shape(), d == null ? List.of() : d.positions(),
                     d == null ? List.of() : d.uses(), lr));
         }
-        if (live != null && valueCount > 0 && joined != ranges.size()) {
-            Set<String> unjoined = new HashSet<>(ranges.keySet());
+        if (live != null && valueCount > 0 && joined != live.rangeCount()) {
+            Set<String> unjoined = live.keys();
             for (HloValue v : values) unjoined.remove(v.key());
             String text = liveRegion.source.text(liveRegion.from, liveRegion.to);
             for (Map.Entry<Long, String> e : LiveRangePart.linesOf(unjoined, text).entrySet()) {

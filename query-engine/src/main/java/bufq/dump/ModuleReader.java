@@ -60,7 +60,9 @@ final class ModuleReader {
         for (int i = 0; i < sources.size(); i++) {
             regions.addAll(split(source.dumpFiles().get(i), sources.get(i)));
         }
-        Interner in = new Interner();
+        long chars = 0;
+        for (Source s : sources) chars += s.length();
+        Interner in = new Interner((int) Math.min(1 << 24, chars / 300));
         regions.parallelStream().forEach(r -> r.parse(in));
         // Regions of a file are in order: each starts where the previous one's lines end.
         DumpFile prev = null;

@@ -23,9 +23,9 @@ import java.util.Map;
 final class ValuesPart extends Part {
     record Details(List<HloPosition> positions, List<HloUse> uses, String instruction) {}
 
-    final Map<Long, Details> details = new HashMap<>();
+    final Map<Long, Details> details;
     /** First definition of each instruction, in dump order. */
-    final Map<String, HloInstruction> instructions = new LinkedHashMap<>();
+    final Map<String, HloInstruction> instructions;
 
     /** Relative line where the last block stopped before its {@code from instruction:} line, or 0. */
     long incompleteAt;
@@ -37,10 +37,15 @@ final class ValuesPart extends Part {
     private String instruction;
     private int mode; // 0 none, 1 positions, 2 uses
 
-    private ValuesPart(Interner in) { this.in = in; }
+    private ValuesPart(Interner in, int chars) {
+        this.in = in;
+        int expected = Math.max(16, chars / 200);   // presized: resizing big maps showed in profiles
+        this.details = new HashMap<>(expected * 4 / 3);
+        this.instructions = new LinkedHashMap<>(expected * 4 / 3);
+    }
 
     static ValuesPart parse(String text, int from, int to, Interner in) {
-        ValuesPart p = new ValuesPart(in);
+        ValuesPart p = new ValuesPart(in, to - from);
         p.read(new Lines(text, from, to, 1));
         return p;
     }

@@ -4,7 +4,8 @@ import bufq.table.Table;
 
 /**
  * A GitHub-flavoured Markdown table for bug reports: the title as a bold line, numeric columns
- * right-aligned ({@code ---:}), {@code |} escaped as {@code \|}, line breaks as {@code <br>}, then the
+ * right-aligned ({@code ---:}), {@code |} escaped as {@code \|}, line breaks as {@code <br>}, emphasis
+ * characters ({@code * ` _} outside words) escaped so names render as typed, then the
  * row count and notes as plain lines. Cells read like the table format (human sizes, {@code null}).
  */
 public final class MarkdownFormatter implements Formatter {
@@ -49,6 +50,14 @@ public final class MarkdownFormatter implements Formatter {
                 }
                 case '\n' -> b.append("<br>");
                 case '<' -> b.append("&lt;");
+                case '*', '`' -> b.append('\\').append(ch);
+                case '_' -> {
+                    // jit_f stays as is (GitHub does not emphasise inside words); __main__ is escaped.
+                    boolean inside = i > 0 && i + 1 < s.length() && Character.isLetterOrDigit(s.charAt(i - 1))
+                            && Character.isLetterOrDigit(s.charAt(i + 1));
+                    if (!inside) b.append('\\');
+                    b.append(ch);
+                }
                 default -> b.append(ch < 0x20 ? ' ' : ch);
             }
         }

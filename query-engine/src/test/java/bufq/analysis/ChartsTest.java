@@ -9,6 +9,7 @@ import org.w3c.dom.Document;
 import javax.xml.parsers.DocumentBuilderFactory;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.OptionalInt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -67,6 +68,13 @@ class ChartsTest {
         assertEquals("html", html.getDocumentElement().getLocalName());
         assertEquals(1, html.getElementsByTagNameNS("http://www.w3.org/2000/svg", "svg").getLength());
         assertTrue(html.getElementsByTagNameNS("*", "script").item(0).getTextContent().contains("fusion.19"));
+        for (String page : List.of(Analyses.timelineHtml(m, OptionalInt.empty()), Analyses.allocationMapHtml(m, 1))) {
+            // Standalone: nothing fetched, the only URLs are the XML namespaces.
+            String stripped = page.replace("http://www.w3.org/1999/xhtml", "").replace("http://www.w3.org/2000/svg", "");
+            for (String bad : List.of("http", "src=", "href=", "@import", "url(")) {
+                assertTrue(!stripped.contains(bad), "page refers outside itself: " + bad);
+            }
+        }
         Document map = parse(Analyses.allocationMapSvg(m, 1));
         assertEquals(19, map.getElementsByTagNameNS("*", "rect").getLength() - 2);
         parse(Analyses.allocationMapHtml(m, 1));

@@ -76,6 +76,13 @@ class ChecksTest {
             @Override public long paddedBytes(bufq.model.Shape s) { return 2 * s.logicalBytes(); }
         };
         assertEquals(2, Analyses.check(m, doubling, List.of()).of("padded-size").size());
+        // An untiled layout must be its logical size on a TPU dump; on CPU the TPU rule says nothing.
+        for (String backend : List.of("tpu", "cpu")) {
+            Module u = new TestModules.Builder("u").steps("a").alloc(0, 512, 0, "temp").backend(backend)
+                    .value("s", 0, 0, 512, "u32[]{:S(2)}", "0-1").build();
+            assertEquals(backend.equals("tpu") ? 1 : 0, Analyses.check(u, TilingModel.TPU, List.of()).of("padded-size").size(),
+                    backend);
+        }
     }
 
     @Test
@@ -92,6 +99,27 @@ class ChecksTest {
         List<Finding> f = Analyses.check(m, null, List.of()).of("peak-claim");
         assertEquals(Severity.ERROR, f.get(0).severity());
         assertTrue(f.get(0).message().contains("claims 999 bytes live at step 1"), f.get(0).message());
+    }
+
+    @Test
+    void oldStylePeakListWeighsTupleElementsAsTheirInstruction() {
+        // Old printers listed `name: N bytes` with N from the instruction's whole shape: the element
+        // slice_reduce_fusion{0} (8 bytes) was listed as 32, the size of the 4-tuple's table.
+        Module m = new TestModules.Builder("old").steps("a", "t").alloc(0, 64, 0, "temp")
+                .value("a", 0, 0, 16, "u32[4]", "0-2").value("t{0}", 0, 16, 8, "u32[2]", "1-2")
+                .instruction("t", "(u32[2], u32[2], u32[2], u32[2])", "fusion", null, null, -1)
+                .claim(1, false, new PeakClaim.Entry("a", 16, 0), new PeakClaim.Entry("t", 32, 0)).build();
+        CheckReport r = Analyses.check(m, null, List.of());
+        assertEquals(List.of(), r.of("peak-claim").stream().filter(f -> f.severity() != Severity.INFO).toList());
+        Module wrong = new TestModules.Builder("old").steps("a", "t").alloc(0, 64, 0, "temp")
+                .value("a", 0, 0, 16, "u32[4]", "0-2").value("t{0}", 0, 16, 8, "u32[2]", "1-2")
+                .instruction("t", "(u32[2], u32[2], u32[2], u32[2])", "fusion", null, null, -1)
+                .claim(1, false, new PeakClaim.Entry("a", 16, 0), new PeakClaim.Entry("t", 8, 0)).build();
+        List<Finding> f = Analyses.check(wrong, null, List.of()).of("peak-claim");
+        assertTrue(f.stream().anyMatch(x -> x.severity() == Severity.WARN && x.message().contains("sum to 24 bytes")
+                && x.message().contains("weigh 48")), f.toString());
+        String notes = String.join(" ", ((Table) Analyses.peak(m, java.util.OptionalInt.empty(), 0, null).get(0)).notes());
+        assertTrue(notes.contains("bufq gets the same sum that way, and 24 bytes with the values' own shapes"), notes);
     }
 
     @Test

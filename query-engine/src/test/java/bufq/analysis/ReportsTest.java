@@ -38,9 +38,14 @@ class ReportsTest {
                 .alloc(0, 1000, 0, "preallocated-temp").alloc(1, 64, 0, "parameter")
                 .value("a", 0, 0, 400, "u8[400]", "0-1").value("b", 0, 200, 400, "u8[400]", "1-2")
                 .value("c", 0, 0, 300, "u8[300]", "3-3").value("p", 1, 0, 64, "u8[64]", "0-4")
+                .alloc(2, 5000, 1, "temp").value("w", 2, 0, 100, "u8[100]", "1-2", 1)
                 .build();
         List<?> out = Analyses.fragmentation(m);
         Table t = (Table) out.get(0);
+        // Most waste first: allocation 2 (4900 of 5000 never used), then 0, then the full parameter.
+        assertEquals(List.of(2L, 0L, 1L), List.of(t.cell(0, 0), t.cell(1, 0), t.cell(2, 0)));
+        assertEquals(4900L, t.cell(0, t.columnIndex("fragmentation_bytes")));
+        t = new Table(t.title(), t.columns(), t.rows().subList(1, 3), t.notes());
         assertEquals(600L, t.cell(0, t.columnIndex("peak_live_bytes")));
         assertEquals(1L, t.cell(0, t.columnIndex("peak_time")));
         assertEquals(400L, t.cell(0, t.columnIndex("fragmentation_bytes")));
@@ -51,6 +56,8 @@ class ReportsTest {
         assertEquals(1000L, totals.cell(0, totals.columnIndex("preallocated_temp_allocation_bytes")));
         assertEquals(400L, totals.cell(0, totals.columnIndex("preallocated_temp_fragmentation_bytes")));
         assertEquals(1064L, totals.cell(0, totals.columnIndex("total_allocation_bytes")));
+        assertEquals(List.of(0L, 1L), List.of(totals.cell(0, 0), totals.cell(1, 0)));
+        assertEquals(4900L, totals.cell(1, totals.columnIndex("total_fragmentation_bytes")));
     }
 
     static Module blameModule() {

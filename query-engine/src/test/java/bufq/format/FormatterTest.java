@@ -82,6 +82,16 @@ class FormatterTest {
     }
 
     @Test
+    void markdownKeepsNamesLiteral() {
+        Table t = Table.builder().column("name", ColumnType.STRING)
+                .row("jit_f").row("__main__").row("a*b `x`").row("x_").row("<script>").build();
+        StringBuilder out = new StringBuilder();
+        Formatters.byName("markdown").write(t, FormatOptions.DEFAULT, out);
+        assertEquals("| name |\n| --- |\n| jit_f |\n| \\_\\_main\\_\\_ |\n| a\\*b \\`x\\` |\n| x\\_ |\n| &lt;script> |\n\n(5 rows)\n",
+                out.toString());
+    }
+
+    @Test
     void tableEscapesTerminalControlCharacters() {
         Table t = Table.builder().column("s", ColumnType.STRING).row("x\033[31my").build();
         StringBuilder out = new StringBuilder();

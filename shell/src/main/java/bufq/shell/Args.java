@@ -10,7 +10,8 @@ import java.util.List;
  *
  * @param actions {@code -c} texts and {@code -f} files in the order given
  */
-public record Args(String format, List<Action> actions, boolean bail, boolean help, boolean version, List<String> paths) {
+public record Args(String format, List<Action> actions, boolean bail, boolean help, boolean version, List<String> paths,
+                   boolean noInit) {
     /** Something to run before exiting: a statement ({@code -c}) or a script file ({@code -f}). */
     public record Action(boolean file, String text) {}
 
@@ -20,7 +21,7 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
     }
 
     public static final String USAGE = """
-            Usage: bufq [--format table|markdown|csv|tsv|json] [-c TEXT]... [-f FILE] [--bail] [PATH...]
+            Usage: bufq [--format table|markdown|csv|tsv|json] [-c TEXT]... [-f FILE] [--bail] [--no-init] [PATH...]
 
             Query XLA buffer-assignment dumps. PATH is a *-buffer-assignment.txt file (its -values,
             -live-range and -memory-usage-report siblings are joined), any one of those siblings, a dump
@@ -30,8 +31,10 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
               --format NAME  output format: table (default), markdown, csv, tsv, json
               -c TEXT        run a query or command and print its result; repeatable; exit after the last
               -f FILE        run a script of queries and commands (.bq: one per line, # comments,
-                             a line ending in \\ or an unfinished query continues)
+                             a line ending in \\ or an unfinished query continues); a FILE
+                             ending in .js runs as JavaScript (scripts/README.md)
               --bail         stop at the first failing statement
+              --no-init      do not run $XDG_CONFIG_HOME/bufq/init.js (~/.config/bufq/init.js)
               -h, --help     show this help
               --version      show the version
 
@@ -56,7 +59,7 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
         String format = "table";
         List<Action> actions = new ArrayList<>();
         List<String> paths = new ArrayList<>();
-        boolean bail = false, help = false, version = false, options = true;
+        boolean bail = false, help = false, version = false, options = true, noInit = false;
         for (int i = 0; i < argv.length; i++) {
             String a = argv[i];
             if (!options || !a.startsWith("-") || a.equals("-")) {
@@ -74,6 +77,7 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
                 case "-h", "--help" -> help = true;
                 case "--version" -> version = true;
                 case "--bail" -> bail = true;
+                case "--no-init" -> noInit = true;
                 case "--format" -> {
                     format = inline != null ? inline : value(argv, ++i, a);
                     if (!Formatters.names().contains(format))
@@ -83,12 +87,12 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
                 case "-c", "--command" -> actions.add(new Action(false, inline != null ? inline : value(argv, ++i, a)));
                 case "-f", "--file" -> actions.add(new Action(true, inline != null ? inline : value(argv, ++i, a)));
                 default -> throw new UsageException("unknown option '" + a + "'" + Suggest.hint(a,
-                        List.of("--format", "-c", "-f", "--bail", "--help", "--version")));
+                        List.of("--format", "-c", "-f", "--bail", "--no-init", "--help", "--version")));
             }
             if (inline != null && !(a.equals("--format") || a.equals("--command") || a.equals("--file")))
                 throw new UsageException("option '" + a + "' takes no value");
         }
-        return new Args(format, actions, bail, help, version, paths);
+        return new Args(format, actions, bail, help, version, paths, noInit);
     }
 
     private static String value(String[] argv, int i, String option) throws UsageException {

@@ -90,6 +90,8 @@ public final class Bufq {
                 return LOAD;
             }
         }
+        // init.js may define fields and tiling models the statements below use; no file, no engine.
+        if (!args.noInit()) shell.scripts().runInit();
         if (!args.actions().isEmpty()) return actions(shell, args, err);
         if (env.stdinClosed()) return OK; // nothing to read, and descriptor 0 is not ours
         if (!env.interactive()) {

@@ -58,6 +58,15 @@ public final class DefaultEngine implements Engine {
 
     @Override public Catalog catalog() { return catalog; }
 
+    @Override public void addField(String entity, String name, bufq.table.ColumnType type, String doc,
+                                   java.util.function.Function<Object, Object> fn) throws Failure {
+        try {
+            catalog = catalog.withField(entity, name, type, doc, fn);
+        } catch (IllegalArgumentException e) {
+            throw new Failure(e.getMessage());
+        }
+    }
+
     /** Replaces the catalog, e.g. with fields that scripts added ({@link Catalog#withField}). */
     public void setCatalog(Catalog c) { catalog = c; }
 }

@@ -1,5 +1,6 @@
 package bufq.shell;
 
+import bufq.eval.Catalog;
 import bufq.model.Module;
 import bufq.model.TilingModel;
 import bufq.table.ColumnType;
@@ -7,6 +8,7 @@ import bufq.table.Output;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * What the shell needs from the query engine: reading dumps and answering queries. The real one
@@ -48,8 +50,17 @@ public interface Engine {
     /** Compiles and runs {@code query} on {@code module}; a failure's message is the rendered diagnostic. */
     List<Output> query(String query, Module module, TilingModel tiling) throws Failure;
 
-    /** The catalog queries are checked against, for the REPL's completer and highlighter. */
-    default bufq.eval.Catalog catalog() { return bufq.eval.Catalog.standard(); }
+    /** The catalog queries are checked against: the standard fields plus those scripts added. */
+    default Catalog catalog() { return Catalog.standard(); }
+
+    /**
+     * Adds (or replaces) a field computed by {@code fn} from a row (scripts' {@code bufq.field});
+     * later queries, {@code fields} and completion see it. The message of a failure says why the
+     * name or entity was refused.
+     */
+    default void addField(String entity, String name, ColumnType type, String doc, Function<Object, Object> fn) throws Failure {
+        throw new Failure("this engine cannot add fields");
+    }
 
     /** A field of an entity, for {@code fields} and completion. */
     record Field(String name, ColumnType type, String doc) {}

@@ -8,9 +8,6 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.channels.FileChannel;
-import java.util.function.UnaryOperator;
 
 /**
  * Where results go: the console, or a file that appears whole or not at all. A file sink writes to
@@ -33,20 +30,21 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
 
     /** Opens a file sink; fails when {@code target} exists and {@code force} is false. */
     public static OutputSink file(Path target, boolean force) throws IOException {
-        return file(target, force, UnaryOperator.identity());
+        return file(target, force, w -> w);
     }
 
-    /**
-     * As {@link #file(Path, boolean)}, writing through {@code wrap(writer)}: tests pass a writer that
-     * fails part-way, as a full disk does.
-     */
-    public static OutputSink file(Path target, boolean force, UnaryOperator<Writer> wrap) throws IOException {
+    /** As {@link #file(Path, boolean)}, with the writer wrapped (tests simulate a full disk). */
+    public static OutputSink file(Path target, boolean force, java.util.function.UnaryOperator<Writer> wrap) throws IOException {
         Path abs = target.toAbsolutePath().normalize();
         if (Files.isDirectory(abs)) throw new IOException(target + " is a directory");
+        // Replacing a device, pipe or symlink by renaming over it would be wrong (/dev/stdout!).
+        if ((Files.exists(abs) || Files.isSymbolicLink(abs)) && !Files.isRegularFile(abs, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+            throw new IOException(target + " is not a regular file");
         if (!force && Files.exists(abs)) throw new FileAlreadyExistsException(target.toString());
         Path dir = abs.getParent();
         if (dir == null || !Files.isDirectory(dir)) throw new IOException("no such directory: " + dir);
         Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
+        tmp.toFile().deleteOnExit(); // Ctrl-C in a batch run: no temporary file left behind, target untouched
         return new AtomicFile(abs, tmp, force, wrap);
     }
 
@@ -69,27 +67,30 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
         private final Path target;
         private final Path tmp;
         private final boolean force;
+        private final java.nio.channels.FileChannel channel;
         private final Writer writer;
         private boolean closed;
-        // A write failed (disk full): the temporary file is incomplete and must never be published.
-        private IOException failed;
+        private IOException failure;
 
-        AtomicFile(Path target, Path tmp, boolean force, UnaryOperator<Writer> wrap) throws IOException {
+        AtomicFile(Path target, Path tmp, boolean force, java.util.function.UnaryOperator<Writer> wrap) throws IOException {
             this.target = target;
             this.tmp = tmp;
             this.force = force;
-            this.writer = wrap.apply(Files.newBufferedWriter(tmp, StandardCharsets.UTF_8));
+            this.channel = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE);
+            this.writer = wrap.apply(java.nio.channels.Channels.newWriter(channel, StandardCharsets.UTF_8));
         }
 
+        /** After one failed write (a full disk) every later write fails too, and the file is never published. */
         @Override public void write(String text) throws IOException {
-            if (failed != null) throw new IOException("writing " + target + " failed earlier (" + failed.getMessage() + ")");
+            if (failure != null) throw new IOException("an earlier write to " + target + " failed", failure);
             try {
                 writer.write(text);
             } catch (IOException e) {
-                failed = e;
+                failure = e;
                 throw e;
             }
         }
+
         @Override public boolean isConsole() { return false; }
         @Override public Path target() { return target; }
 
@@ -97,19 +98,17 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
             if (closed) return;
             closed = true;
             try {
-                try {
-                    writer.close();
-                } catch (IOException e) {
-                    if (failed == null) failed = e;
+                if (failure != null) {
+                    try {
+                        writer.close();
+                    } catch (IOException ignored) {
+                        // already failed; the temporary file goes below
+                    }
+                    throw new IOException(target + " was not written: " + failure.getMessage(), failure);
                 }
-                if (failed != null) {
-                    throw new IOException("writing " + target + " failed (" + failed.getMessage() + "); "
-                            + (Files.exists(target) ? "the old file is left as it was" : "nothing was written"));
-                }
-                // On disk before the rename, so a power cut cannot publish an empty file.
-                try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-                    ch.force(true);
-                }
+                writer.flush();
+                channel.force(true); // on disk before the name appears, so a crash cannot publish a torn file
+                writer.close();
                 if (force) {
                     Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 } else {

@@ -39,10 +39,11 @@ public final class PlainRepl implements Repl {
                 pending.append(t.substring(0, t.length() - 1).stripTrailing()).append(' ');
                 continue;
             }
-            pending.append(t);
+            boolean js = StatementReader.isJs(pending.length() == 0 ? t : pending.toString());
+            pending.append(js && pending.length() > 0 ? line : t);
             String text = pending.toString();
             if (StatementReader.needsMore(text, shell.engine().entities())) {
-                pending.append(' ');
+                pending.append(js ? '\n' : ' ');
                 continue;
             }
             pending.setLength(0);

@@ -17,7 +17,7 @@ public enum Setting {
     TIMER("on|off", "off", "print the elapsed time after each result (on stderr)"),
     THRESHOLD("SIZE", "16KiB", "values smaller than this fold into one row in the peak report"),
     TILING("NAME", "tpu", "tiling model used for padded sizes (built in: tpu, none)"),
-    TIMEOUT("SECONDS", "10", "time limit for a JavaScript script (0 = none)");
+    TIMEOUT("SECONDS", "10", "time limit for each call into JavaScript (js, run FILE.js, -f, fields, tilings, checks; 0 = none)");
 
     private final String syntax;
     private final String defaultText;

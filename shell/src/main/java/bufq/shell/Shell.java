@@ -26,6 +26,8 @@ import java.util.Locale;
 public final class Shell {
     /** How many load warnings are printed per module before they are only counted. */
     static final int WARNINGS_SHOWN = 10;
+    /** What an interrupted query or module scan reports (the REPL interrupts on Ctrl-C). */
+    static final String CANCELLED = "query cancelled (Ctrl-C)";
 
     private final Engine engine;
     private final PrintStream out;
@@ -43,12 +45,15 @@ public final class Shell {
     private int scriptDepth;
     private String location;
     private int terminalWidth;
+    private bufq.shell.script.Scripts scripts;
 
     public Shell(Engine engine, PrintStream out, PrintStream err, Env env) {
         this.engine = engine;
         this.out = out;
         this.err = err;
         this.env = env;
+        // Only a lambda: the JavaScript engine itself starts when a .js file first runs.
+        registerScriptHost("js", (shell, file) -> shell.scripts().runFile(file));
         this.sink = OutputSink.console(out);
         this.terminalWidth = columns(env);
     }
@@ -81,7 +86,7 @@ public final class Shell {
             diagnostic(e.getMessage());
             st = Status.ERROR;
         } catch (IOException e) {
-            error("i/o: " + e);
+            error(e.getMessage() == null ? e.toString() : e.getMessage());
             st = Status.ERROR;
         } catch (RuntimeException | StackOverflowError e) {
             internalError(e);
@@ -133,11 +138,23 @@ public final class Shell {
 
     private Status runQuery(String text) throws CommandException, Engine.Failure, IOException {
         Module m = requireModule();
-        print(engine.query(text, m, settings.tiling()));
+        List<Output> result;
+        try {
+            result = engine.query(text, m, settings.tiling());
+        } catch (Engine.Failure f) {
+            if (Thread.currentThread().isInterrupted()) throw new CommandException(CANCELLED);
+            throw f;
+        }
+        // Ctrl-C in the REPL interrupts this thread: a query that finished meanwhile is not shown.
+        if (Thread.currentThread().isInterrupted()) throw new CommandException(CANCELLED);
+        print(result);
         return Status.OK;
     }
 
     private Status runCommand(String text) throws CommandException, Engine.Failure, IOException {
+        String[] head = text.split("\\s+", 2);
+        Command raw = commands.byName(head[0]);
+        if (raw != null && raw.rawArgs()) return raw.run(this, head.length < 2 ? List.of() : List.of(head[1]));
         List<String> words = Words.split(text);
         String name = words.get(0);
         Command c = commands.byName(name);
@@ -160,7 +177,21 @@ public final class Shell {
         }
         StringBuilder b = new StringBuilder();
         Formatters.writeAll(shown, format, formatOptions(), b);
-        sink.write(b.toString());
+        try {
+            sink.write(b.toString());
+        } catch (IOException e) {
+            if (sink.isConsole()) throw e;
+            // A full disk: drop the file (it is never published half-written) and go back to the screen.
+            OutputSink broken = sink;
+            sink = OutputSink.console(out);
+            try {
+                broken.close();
+            } catch (IOException expected) {
+                // close() reports that the file was not written; we say so below
+            }
+            throw new IOException("writing " + broken.target() + " failed (" + e.getMessage()
+                    + "); the file was not written and results go to the screen again", e);
+        }
     }
 
     public void print(Output output) throws IOException { print(List.of(output)); }
@@ -230,7 +261,7 @@ public final class Shell {
         boolean progress = env.interactive() && all.stream().filter(e -> e.loaded() == null).count() > 1;
         try {
             for (int i = 0; i < all.size(); i++) {
-                if (Thread.currentThread().isInterrupted()) throw new CommandException("cancelled");
+                if (Thread.currentThread().isInterrupted()) throw new CommandException(CANCELLED);
                 if (progress && all.get(i).loaded() == null) {
                     err.print("\rreading module " + (i + 1) + "/" + all.size() + " ");
                     err.flush();
@@ -311,8 +342,20 @@ public final class Shell {
         old.close();
     }
 
+    /** JavaScript for this session; the engine itself starts only when a script first runs. */
+    public bufq.shell.script.Scripts scripts() {
+        if (scripts == null) scripts = new bufq.shell.script.Scripts(this);
+        return scripts;
+    }
+
+    /** Checks registered by scripts ({@code bufq.check}); empty, without starting anything, when none ran. */
+    public List<bufq.analysis.CheckRule> scriptChecks() {
+        return scripts == null ? List.of() : scripts.checks();
+    }
+
     /** Ends the session: publishes any output file. */
     public void close() throws IOException {
+        if (scripts != null) scripts.close();
         switchSink(OutputSink.console(out));
     }
 }

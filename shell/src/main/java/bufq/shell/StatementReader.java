@@ -83,6 +83,15 @@ public final class StatementReader {
                 buf.append(t.substring(0, t.length() - 1).stripTrailing()).append(' ');
                 continue;
             }
+            if (isJs(buf.length() == 0 ? t : buf.toString())) {
+                // JavaScript keeps its line breaks: they end // comments and statements.
+                buf.append(buf.length() == 0 ? t : line);
+                if (needsMore(buf.toString(), entities)) {
+                    buf.append('\n');
+                    continue;
+                }
+                return new Statement(buf.toString().strip(), start);
+            }
             buf.append(t);
             if (needsMore(buf.toString(), entities) || isQuery(buf) && continuesOnNextLine()) {
                 buf.append(' ');
@@ -105,6 +114,7 @@ public final class StatementReader {
         }
         lineNo++;
         if (l.indexOf('\0') >= 0 || l.indexOf('\uFFFD') >= 0) throw new NotTextException(lineNo);
+        if (lineNo == 1 && l.startsWith("\uFEFF")) l = l.substring(1); // a byte-order mark from some editors
         return l;
     }
 
@@ -127,13 +137,22 @@ public final class StatementReader {
         return tokens.get(0).kind() == TokenKind.KEYWORD && STARTS_CLAUSE.contains(tokens.get(0).text().toLowerCase(Locale.ROOT));
     }
 
+    /** Whether {@code text} is a {@code js} command, whose code keeps its line breaks. */
+    public static boolean isJs(String text) {
+        String t = text.stripLeading();
+        return t.startsWith("js") && (t.length() == 2 || Character.isWhitespace(t.charAt(2)));
+    }
+
     /**
-     * Whether {@code text} is a query that cannot end here: an open parenthesis or string, or a last
+     * Whether {@code text} is a query that cannot end here, or {@code js} code that is unfinished (an
+     * open bracket, string or comment): for a query, an open parenthesis or string, or a last
      * token that needs more ({@code where}, {@code and}, {@code order by}, {@code ,}, {@code =},
      * {@code ..}). Uses the query lexer, so it agrees with the parser on what a token is. Commands
      * never continue without a trailing backslash.
      */
     public static boolean needsMore(String text, Collection<String> entities) {
+        String js = text.strip();
+        if (isJs(js)) return js.length() > 2 && bufq.shell.script.JsSource.incomplete(js.substring(3));
         List<Token> tokens = Lexer.lex(text);
         if (tokens.isEmpty() || tokens.get(0).kind() != TokenKind.IDENT
                 || !entities.contains(tokens.get(0).text().toLowerCase(Locale.ROOT))) return false;

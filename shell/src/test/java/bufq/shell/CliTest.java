@@ -98,6 +98,8 @@ class CliTest {
                 c("use by prefix", "-c", "use be", "a.txt", "beta.txt").err("using beta"),
                 c("big directory loads lazily", "-c", "load many", "-c", "modules").out("m39", "false")
                         .err("loaded m0 (", "found 40 modules; 39 are read when first used"),
+                c("diff needs two sides", "-c", "diff a", "a.txt").exit(1).err("usage: diff A B"),
+                c("diff unknown side", "-c", "diff a zzz", "a.txt").exit(1).err("no module 'zzz'"),
                 c("use unknown", "-c", "use zeta", "a.txt", "beta.txt").exit(1).err("no module 'zeta'"),
                 c("fields", "-c", "fields values").out("size", "bytes", "assigned bytes"),
                 c("fields typo", "-c", "fields valeus").exit(1).err("unknown entity 'valeus'; did you mean 'values'?"),

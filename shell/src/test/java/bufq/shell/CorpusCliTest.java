@@ -72,6 +72,45 @@ class CorpusCliTest {
         assertEquals("jit__chi_at_q_jit,gpu,1,46,0,0," + stated + ",,,,0", r.out().split("\n")[1]);
     }
 
+    /** issue 7: the reported peak change equals the difference of the two dumps' own peak figures. */
+    @org.junit.jupiter.api.Test
+    void diffOfRealPairs() {
+        Path pairs = CliTest.root().resolve("../shared/corpus/jax-0.10.2/pairs").normalize();
+        assumeTrue(Files.isDirectory(pairs), "corpus not found at " + pairs);
+        String base = pairs.resolve("transformer-4layer").toString();
+        CliTest.Result same = CliTest.run(DefaultEngine::new, Map.of(),
+                List.of("-c", "diff 1 2", base, pairs.resolve("transformer-4layer-again").toString()), "");
+        assertEquals(0, same.code(), same.err());
+        assertTrue(same.out().contains("no differences"), same.out());
+        String remat = pairs.resolve("transformer-4layer-remat").toString();
+        CliTest.Result claims = CliTest.run(DefaultEngine::new, Map.of(), List.of("--format", "csv", "-c", "summary", base, remat), "");
+        String[] rows = claims.out().split("\n");
+        long before = Long.parseLong(rows[1].split(",")[9]);
+        long after = Long.parseLong(rows[2].split(",")[9]);
+        assertNotEquals(before, after, "the remat pair differs");
+        CliTest.Result diff = CliTest.run(DefaultEngine::new, Map.of(),
+                List.of("--format", "csv", "-c", "diff " + base + " " + remat + " limit 3"), "");
+        assertEquals(0, diff.code(), diff.err());
+        assertTrue(diff.out().contains("\"peak, dump's claim\"," + before + "," + after + "," + (after - before) + ","), diff.out());
+    }
+
+    /** issue 5: every report command runs on every corpus dump through the shell, and check finds no error. */
+    @TestFactory
+    Stream<DynamicTest> reportCommandsOnEveryCorpusEntry() throws IOException {
+        return summaryJsonOnEveryCorpusEntry().map(t -> DynamicTest.dynamicTest(t.getDisplayName(), () -> {
+            Path p = CliTest.root().resolve("../shared/corpus").normalize().resolve(t.getDisplayName());
+            int modules = DumpLoader.discover(List.of(p)).size();
+            List<String> args = new ArrayList<>();
+            for (int i = 1; i <= modules; i++)
+                args.addAll(List.of("-c", "use " + i, "-c", "peak", "-c", "timeline width 80", "-c", "map 0 width 80",
+                        "-c", "padding", "-c", "fragmentation", "-c", "blame", "-c", "blame by source", "-c", "check"));
+            args.add(p.toString());
+            CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), args, "");
+            assertEquals(0, r.code(), r.err());
+            assertEquals(modules, r.err().split(" 0 errors", -1).length - 1, r.err());
+        }));
+    }
+
     static void check(Path p) throws Exception {
         CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), List.of("--format", "json", "-c", "summary", p.toString()), "");
         assertEquals(0, r.code(), r.err());

@@ -87,6 +87,39 @@ class ShellSessionTest {
     }
 
     @Test
+    void aFailedWriteNeverPublishesTheFile(@TempDir Path dir) throws IOException {
+        Path f = dir.resolve("full.txt");
+        int[] writes = {0};
+        OutputSink sink = OutputSink.file(f, false, w -> new java.io.FilterWriter(w) {
+            @Override public void write(String str, int off, int len) throws IOException {
+                if (++writes[0] == 2) throw new IOException("No space left on device");
+                super.write(str, off, len);
+            }
+        });
+        Shell s = shell(new Env(Map.of(), false));
+        s.switchSink(sink);
+        assertEquals(Status.OK, s.execute("values limit 1"));
+        assertEquals(Status.ERROR, s.execute("values"));
+        assertTrue(err().contains("error: writing " + f + " failed (No space left on device); the file was not written"), err());
+        assertEquals(Status.OK, s.execute("values limit 1"));
+        assertTrue(out().contains("p0"), "back on the screen: " + out());
+        s.close();
+        assertEquals(List.of(), listing(dir), "neither the file nor a temporary one");
+    }
+
+    @Test
+    void outputNeverRenamesOverDevicesOrLinks(@TempDir Path dir) throws IOException {
+        Shell s = shell(new Env(Map.of(), false));
+        assertEquals(Status.ERROR, s.execute("output /dev/null --force"));
+        assertTrue(err().contains("cannot write /dev/null: /dev/null is not a regular file"), err());
+        Path real = Files.writeString(dir.resolve("real.txt"), "keep\n");
+        Path link = Files.createSymbolicLink(dir.resolve("link.txt"), real);
+        assertEquals(Status.ERROR, s.execute("output " + link + " --force"));
+        assertTrue(Files.isSymbolicLink(link));
+        assertEquals("keep\n", Files.readString(real));
+    }
+
+    @Test
     void outputIntoMissingDirectoryIsAnError() {
         Shell s = shell(new Env(Map.of(), false));
         assertEquals(Status.ERROR, s.execute("output /nonexistent-dir/x.txt"));
@@ -140,10 +173,10 @@ class ShellSessionTest {
     }
 
     @Test
-    void jsScriptsAreRefusedClearlyForNow() {
+    void jsScriptsGoToTheJavaScriptHost() {
         Shell s = shell(new Env(Map.of(), false));
         assertEquals(Status.ERROR, s.execute("run x.js"));
-        assertTrue(err().contains("JavaScript scripts are not supported"), err());
+        assertTrue(err().contains("cannot read x.js: no such file"), err());
     }
 
     @Test
@@ -224,6 +257,20 @@ class ShellSessionTest {
     }
 
     @Test
+    void anInterruptedQueryIsNotShown() {
+        Shell s = shell(new Env(Map.of(), false));
+        Thread.currentThread().interrupt();
+        try {
+            assertEquals(Status.ERROR, s.execute("values"));
+        } finally {
+            Thread.interrupted();
+        }
+        assertEquals("", out());
+        assertTrue(err().contains("error: query cancelled (Ctrl-C)"), err());
+        assertEquals(Status.OK, s.execute("values"), "the next statement runs");
+    }
+
+    @Test
     void progressOnlyOnATerminal() throws Exception {
         Shell tty = shell(new Env(Map.of(), true));
         tty.load(List.of(Path.of("many")));
@@ -246,7 +293,7 @@ class ShellSessionTest {
         } finally {
             Thread.interrupted();
         }
-        assertTrue(err().contains("error: cancelled"), err());
+        assertTrue(err().contains("error: query cancelled (Ctrl-C)"), err());
     }
 
     private static List<Path> listing(Path dir) throws IOException {

@@ -42,6 +42,14 @@ class StatementReaderTest {
     }
 
     @Test
+    void windowsScriptsWork() throws IOException {
+        StatementReader r = new StatementReader(new BufferedReader(new StringReader("\uFEFFsummary\r\nvalues where\r\n  size > 1\r\n")), ENTITIES);
+        assertEquals(new StatementReader.Statement("summary", 1), r.next());
+        assertEquals(new StatementReader.Statement("values where size > 1", 2), r.next());
+        assertNull(r.next());
+    }
+
+    @Test
     void cutsScriptsIntoStatementsWithTheirFirstLine() throws IOException {
         String script = "# comment\n\nvalues where\n  size > 1KiB\nsummary\n  # indented comment\nset \\\n  maxrows 5\n"
                 + "values where live at peak\n  order by size desc\n  LIMIT 3\nvalues\n\nwhere x\nvalues where (a\n";

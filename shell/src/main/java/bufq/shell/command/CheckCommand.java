@@ -16,15 +16,16 @@ final class CheckCommand implements Command {
 
     @Override public String description() {
         return "Runs the named checks (overlap, outside-allocation, padded-size, orphan-live-range, total-bytes,\n"
-                + "peak-claim) and lists their findings with a severity. The command fails, so a script or -c run\n"
-                + "exits 1, when any finding is an error; warnings and notes do not fail it.";
+                + "peak-claim), then those scripts registered with bufq.check, and lists their findings with a\n"
+                + "severity. The command fails, so a script or -c run exits 1, when any finding is an error;\n"
+                + "warnings and notes do not fail it.";
     }
 
     @Override public List<String> examples() { return List.of("check", "bufq --bail -c check DUMP_DIR"); }
 
     @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
         arity(args, 0, 0);
-        CheckReport r = Analyses.check(shell.requireModule(), shell.settings().tiling(), List.of());
+        CheckReport r = Analyses.check(shell.requireModule(), shell.settings().tiling(), shell.scriptChecks());
         shell.print(r.outputs());
         shell.info(r.summary());
         return r.hasErrors() ? Status.ERROR : Status.OK;

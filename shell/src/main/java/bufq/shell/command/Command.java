@@ -32,6 +32,12 @@ public interface Command {
         return dot > 0 ? d.substring(0, dot + 1) : d;
     }
 
+    /**
+     * True when the command takes its argument as raw text (one element, the rest of the line after
+     * the name, quotes and all) instead of words; {@code js} does.
+     */
+    default boolean rawArgs() { return false; }
+
     /** Lines a user can type as they are. */
     List<String> examples();
 

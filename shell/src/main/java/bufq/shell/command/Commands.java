@@ -40,6 +40,7 @@ public final class Commands {
                 new TimerCommand(),
                 new HistoryCommand(),
                 new RunCommand(),
+                new JsCommand(),
                 new HelpCommand(),
                 new QuitCommand()));
     }

@@ -17,16 +17,16 @@ final class RunCommand implements Command {
     @Override public String name() { return "run"; }
     @Override public String synopsis() { return "run FILE"; }
 
-    @Override public String brief() { return "Runs a .bq script of queries and commands."; }
+    @Override public String brief() { return "Runs a .bq script of queries and commands, or a .js script."; }
 
     @Override public String description() {
         return "Runs a script: a .bq file holds queries and commands, one per line; '#' starts a comment line; a\n"
                 + "line ending in '\\' or an unfinished query (open parenthesis or string, trailing 'and', 'where',\n"
                 + "',', '=' ...) continues on the next. Errors name FILE:LINE; with --bail the script stops at the\n"
-                + "first. Files of other kinds (.js) go to their script host when one is installed.";
+                + "first. A FILE ending in .js runs as JavaScript (see scripts/README.md).";
     }
 
-    @Override public List<String> examples() { return List.of("run examples/peak-report.bq"); }
+    @Override public List<String> examples() { return List.of("run examples/peak-report.bq", "run scripts/fields/waste.js"); }
 
     @Override public Status run(Shell shell, List<String> args) throws CommandException {
         arity(args, 1, 1);

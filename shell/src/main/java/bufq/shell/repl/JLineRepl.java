@@ -37,17 +37,19 @@ public final class JLineRepl implements Repl {
 
     private final TerminalFactory terminals;
     private final InputStream fallbackIn;
-    private final Supplier<Catalog> catalog;
 
-    public JLineRepl(TerminalFactory terminals, InputStream fallbackIn, Supplier<Catalog> catalog) {
+    /**
+     * @param terminals  opens the terminal when {@link #run} starts
+     * @param fallbackIn read by the plain line loop if no terminal can be opened
+     */
+    public JLineRepl(TerminalFactory terminals, InputStream fallbackIn) {
         this.terminals = terminals;
         this.fallbackIn = fallbackIn;
-        this.catalog = catalog;
     }
 
     /** The REPL for a real terminal on {@code in} (stdin); what {@code bufq} uses by default. */
     public static Repl system(InputStream in) {
-        return new JLineRepl(JLineRepl::systemTerminal, in, Catalog::standard);
+        return new JLineRepl(JLineRepl::systemTerminal, in);
     }
 
     static Terminal systemTerminal() throws IOException {
@@ -87,6 +89,7 @@ public final class JLineRepl implements Repl {
             this.terminal = terminal;
             this.historyFile = new HistoryFile(HistoryFile.location(shell.env().vars()));
             ReplParser parser = new ReplParser(() -> shell.engine().entities());
+            Supplier<Catalog> catalog = () -> shell.engine().catalog();  // scripts may add fields
             this.reader = LineReaderBuilder.builder()
                     .terminal(terminal)
                     .appName("bufq")

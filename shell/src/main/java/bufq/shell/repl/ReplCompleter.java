@@ -172,7 +172,19 @@ public final class ReplCompleter implements Completer {
             }
             case "fields" -> { if (arg == 1) for (String e : shell.engine().entities()) add(out, e, "entities", null, true); }
             case "timer" -> { if (arg == 1) for (String v : List.of("on", "off")) add(out, v, null, null, true); }
-            default -> { }
+            default -> {
+                Command c = shell.commands().byName(name);
+                if (c == null) return;
+                SynopsisCompleter.Next next = new SynopsisCompleter(c.synopsis()).after(l.words().subList(1, arg));
+                for (String w : next.words()) add(out, w, name, null, true);
+                switch (next.want()) {
+                    case PATH -> files.complete(reader, l, out);
+                    case MODULE -> {
+                        for (ModuleSet.Entry e : shell.modules().entries()) add(out, e.handle(), "modules", e.name(), true);
+                    }
+                    default -> { }
+                }
+            }
         }
     }
 

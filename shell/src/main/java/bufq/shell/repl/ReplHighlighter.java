@@ -1,11 +1,9 @@
 package bufq.shell.repl;
 
 import bufq.eval.Catalog;
-import bufq.eval.Query;
+import bufq.lang.Diagnostic;
+import bufq.lang.Highlight;
 import bufq.lang.Lexer;
-import bufq.lang.QueryException;
-import bufq.lang.Token;
-import bufq.lang.TokenKind;
 import bufq.shell.Shell;
 import org.jline.reader.Highlighter;
 import org.jline.reader.LineReader;
@@ -19,7 +17,7 @@ import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
- * Colours the line as it is typed, from the query engine's lexer: keywords, the entity, fields,
+ * Colours the line as it is typed, from the query engine's {@link Highlight}: keywords, the entity, fields,
  * numbers (the unit stands out), strings. The first error of an invalid query is shown in red once
  * the user has typed past it (an unfinished query is not an error yet), as is the spot JLine
  * reports through {@link #setErrorIndex}. A command name is bold, or red when unknown. Plain text
@@ -31,6 +29,7 @@ public final class ReplHighlighter implements Highlighter {
     static final AttributedStyle FIELD = AttributedStyle.DEFAULT.foreground(AttributedStyle.CYAN);
     static final AttributedStyle NUMBER = AttributedStyle.DEFAULT.foreground(AttributedStyle.MAGENTA);
     static final AttributedStyle UNIT = AttributedStyle.BOLD.foreground(AttributedStyle.MAGENTA);
+    static final AttributedStyle FUNCTION = AttributedStyle.DEFAULT.foreground(AttributedStyle.YELLOW);
     static final AttributedStyle STRING = AttributedStyle.DEFAULT.foreground(AttributedStyle.GREEN);
     static final AttributedStyle ERROR = AttributedStyle.BOLD.foreground(AttributedStyle.RED).underline();
     static final AttributedStyle COMMAND = AttributedStyle.BOLD;
@@ -66,35 +65,33 @@ public final class ReplHighlighter implements Highlighter {
     }
 
     private void query(String text, AttributedStyle[] s) {
-        Catalog cat = catalog.get();
-        String entity = null;
-        boolean first = true;
-        for (Token t : Lexer.lex(text)) {
-            AttributedStyle st = switch (t.kind()) {
+        Highlight.Result r = Highlight.of(text, catalog.get());
+        for (Highlight.Span sp : r.spans()) {
+            AttributedStyle st = switch (sp.style()) {
                 case KEYWORD -> KEYWORD;
+                case ENTITY -> ENTITY;
+                case FIELD -> FIELD;
+                case FUNCTION -> FUNCTION;
                 case STRING -> STRING;
-                case ERROR -> t.end() < text.length() ? ERROR : null;
-                case IDENT -> {
-                    if (first) { entity = t.text().toLowerCase(java.util.Locale.ROOT); yield ENTITY; }
-                    yield entity != null && cat.field(entity, t.text()) != null ? FIELD : null;
-                }
                 case NUMBER -> {
-                    String unit = Lexer.splitNumber(t.text())[1];
-                    paint(s, t.start(), t.end() - unit.length(), NUMBER);
-                    paint(s, t.end() - unit.length(), t.end(), UNIT);
-                    yield null;
+                    String unit = Lexer.splitNumber(text.substring(sp.start(), sp.end()))[1];
+                    paint(s, sp.end() - unit.length(), sp.end(), UNIT);
+                    yield NUMBER;
                 }
+                // A bad token is only an error once the user has typed past it.
+                case ERROR -> sp.end() < text.length() ? ERROR : null;
                 default -> null;
             };
-            first = false;
-            if (st != null) paint(s, t.start(), t.end(), st);
+            if (st == null) continue;
+            int end = sp.style() == Highlight.Style.NUMBER
+                    ? sp.end() - Lexer.splitNumber(text.substring(sp.start(), sp.end()))[1].length() : sp.end();
+            paint(s, sp.start(), end, st);
         }
-        // Only errors the user has typed past: "values where" is unfinished, not wrong.
-        try {
-            Query.compile(text, cat);
-        } catch (QueryException e) {
-            int start = e.diagnostic().start(), end = Math.max(e.diagnostic().end(), start + 1);
-            if (end <= text.stripTrailing().length() && end < text.length()) paint(s, start, end, ERROR);
+        // "values where" is unfinished, not wrong; "values where colr" may still become "color".
+        Diagnostic d = r.error();
+        if (d != null && !r.incomplete()) {
+            int end = Math.max(d.end(), d.start() + 1);
+            if (end < text.length() && end <= text.stripTrailing().length()) paint(s, d.start(), end, ERROR);
         }
     }
 

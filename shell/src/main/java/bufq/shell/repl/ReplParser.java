@@ -44,11 +44,13 @@ public final class ReplParser implements Parser {
      * newlines are spaces. Same length as the input, so offsets into it stay valid.
      */
     public static String statement(String buffer) {
+        if (StatementReader.isJs(buffer)) return buffer; // JavaScript keeps its line breaks (// comments, ASI)
         return buffer.replace("\\\n", "  ").replace('\n', ' ').replace('\r', ' ');
     }
 
     /** The statement to run: like {@link #statement} but {@code \} + newline becomes one space. */
     public static String joined(String buffer) {
+        if (StatementReader.isJs(buffer)) return buffer;
         return statement(buffer.replaceAll("[ \t]*\\\\\r?\n[ \t]*", " "));
     }
 

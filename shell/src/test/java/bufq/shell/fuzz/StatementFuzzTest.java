@@ -23,6 +23,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -64,6 +65,7 @@ class StatementFuzzTest {
         }
         for (Setting s : Setting.values()) pool.add("set " + s.key() + " " + (s.choices().isEmpty() ? s.defaultText() : s.choices().get(0)));
         pool.add("values where live at peak order by size desc limit 5");
+        List<String> cwdBefore = listing(Path.of(""));
         long until = System.currentTimeMillis() + 6_000;
         int n = 0;
         for (; n < 300 || System.currentTimeMillis() < until; n++) {
@@ -76,11 +78,15 @@ class StatementFuzzTest {
             String e = err.toString(StandardCharsets.UTF_8);
             assertTrue(!e.contains("internal error") && !e.contains("\tat "), what + "\n" + e);
             if (st == Status.ERROR) assertTrue(!e.isBlank(), what + ": failed silently");
-            if (st == Status.QUIT) shell = newShell(out, err, dumps);
             // A setting the fuzzer changed stays; start afresh now and then so all of them get tried.
-            if (r.nextInt(50) == 0) shell = newShell(out, err, dumps);
+            if (st == Status.QUIT || r.nextInt(50) == 0) {
+                closeQuietly(shell);
+                shell = newShell(out, err, dumps);
+            }
         }
+        closeQuietly(shell);
         System.out.println("statement fuzz: " + n + " statements, seed " + seed);
+        assertEquals(cwdBefore, listing(Path.of("")), "the fuzzer wrote outside its temporary directory");
     }
 
     /** Regressions the fuzzer found, each a one-line error now. */
@@ -161,13 +167,30 @@ class StatementFuzzTest {
             }
         }
         boolean reads = words.get(0).equals("load") || words.get(0).equals("run") || words.get(0).equals("diff");
+        boolean output = words.get(0).equals("output");
         for (int i = 1; i < words.size(); i++) {
             String w = words.get(i);
-            if (w.contains("/") || w.matches(".*\\.(md|csv|svg|html|bq|js|txt|json)")) {
+            String before = words.get(i - 1);
+            boolean writes = output && !w.equals("--force") || before.equals("--svg") || before.equals("--html");
+            if (writes || w.contains("/") || w.matches(".*\\.(md|csv|svg|html|bq|js|txt|json)")) {
                 words.set(i, reads && r.nextBoolean() ? dumps[r.nextInt(dumps.length)] : tmp.resolve("f" + r.nextInt(5) + "." + ext(w)).toString());
             }
         }
         return String.join(" ", words);
+    }
+
+    private static void closeQuietly(Shell s) {
+        try {
+            s.close();
+        } catch (java.io.IOException e) {
+            // an output file the fuzzer opened could not be published: not what is tested here
+        }
+    }
+
+    private static List<String> listing(Path d) throws java.io.IOException {
+        try (var s = java.nio.file.Files.list(d.toAbsolutePath())) {
+            return s.map(p -> p.getFileName().toString()).sorted().toList();
+        }
     }
 
     private static String ext(String w) {

@@ -64,9 +64,9 @@ class UserFilesTest {
         sink.write("x".repeat(9_000));
         assertThrows(IOException.class, () -> sink.write("y".repeat(9_000)));
         IOException later = assertThrows(IOException.class, () -> sink.write("z"));
-        assertTrue(later.getMessage().contains("failed earlier"), later.getMessage());
+        assertTrue(later.getMessage().contains("an earlier write to " + target + " failed"), later.getMessage());
         IOException closing = assertThrows(IOException.class, sink::close);
-        assertTrue(closing.getMessage().contains("the old file is left as it was"), closing.getMessage());
+        assertTrue(closing.getMessage().startsWith(target + " was not written: No space left on device"), closing.getMessage());
         assertEquals(OLD, Files.readString(target));
         assertEquals(List.of(), leftovers());
     }

@@ -1,6 +1,5 @@
 package bufq.shell.repl;
 
-import bufq.eval.Catalog;
 import bufq.shell.Env;
 import bufq.shell.Shell;
 import org.jline.terminal.Attributes;
@@ -33,6 +32,8 @@ final class Transcript {
 
     /** {@code dumb} (no escape codes) or {@code ansi} (JLine only completes on Tab with a capable terminal). */
     String type = "dumb";
+    /** Errors on the screen too, as a terminal shows them. */
+    boolean errToScreen;
 
     Transcript(Path stateHome) {
         env.put("XDG_STATE_HOME", stateHome.toString());
@@ -52,7 +53,7 @@ final class Transcript {
         a.setControlChar(Attributes.ControlChar.VEOF, 4);
         terminal.setAttributes(a);
         shell = new Shell(engine, new PrintStream(screen, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), new Env(env, true));
+                new PrintStream(errToScreen ? screen : err, true, StandardCharsets.UTF_8), new Env(env, true));
         try {
             shell.load(List.of(ReplEngine.example()));
         } catch (bufq.shell.Engine.Failure e) {
@@ -67,7 +68,7 @@ final class Transcript {
      */
     String run(String input) throws IOException {
         open(new java.io.ByteArrayInputStream((input + "\u0004").getBytes(StandardCharsets.UTF_8)));
-        exit = new JLineRepl(() -> terminal, InputStream.nullInputStream(), Catalog::standard).run(shell);
+        exit = new JLineRepl(() -> terminal, InputStream.nullInputStream()).run(shell);
         return screen();
     }
 

@@ -1,0 +1,41 @@
+// no-overlap: the built-in 'overlap' check written in JavaScript, as a model for house checks.
+// Two values of one allocation must not hold common bytes while both are live. A hand-over, where
+// an instruction's output takes its dying operand's bytes so the two live ranges touch at exactly
+// one step, is how XLA reuses memory and is not reported. Values without a live range are skipped.
+//   run scripts/checks/no-overlap.js
+//   check
+bufq.check('no-overlap', function (module, report) {
+  const MAX_FINDINGS = 100;
+  const byAllocation = new Map();
+  for (const v of module.values) {
+    if (v.start === null || v.size <= 0 || v.end < v.start) continue;
+    const item = { row: v, label: v.label, start: v.start, end: v.end, offset: v.offset, size: v.size };
+    if (!byAllocation.has(v.allocation)) byAllocation.set(v.allocation, []);
+    byAllocation.get(v.allocation).push(item);
+  }
+  const range = x => `${x.start}-${x.end}`;
+  let found = 0, handOvers = 0;
+  for (const [allocation, items] of byAllocation) {
+    items.sort((a, b) => a.start - b.start || a.offset - b.offset);
+    let active = [];
+    for (const y of items) {
+      active = active.filter(x => x.end >= y.start);
+      for (const x of active) {
+        if (x.offset >= y.offset + y.size || y.offset >= x.offset + x.size) continue;
+        const from = Math.max(x.start, y.start), to = Math.min(x.end, y.end);
+        if (from > to) continue;
+        if (from === to && (x.end === y.start || y.end === x.start)) { handOvers++; continue; }
+        if (++found > MAX_FINDINGS) continue;
+        report.error(y.row, `bytes [${y.offset}, ${y.offset + y.size}) live ${range(y)} overlap ${x.label} `
+            + `bytes [${x.offset}, ${x.offset + x.size}) live ${range(x)} in allocation ${allocation} `
+            + `at steps ${from === to ? from : from + '-' + to}`);
+      }
+      active.push(y);
+    }
+  }
+  if (found > MAX_FINDINGS) report.error(module.handle, `${found - MAX_FINDINGS} more overlapping pairs not listed`);
+  if (handOvers > 0) {
+    report.info(module.handle, `${handOvers} hand-over${handOvers === 1 ? '' : 's'} (a value taking bytes of one `
+        + 'that dies at the step it is born: ranges touch at one step) are reuse, not overlap');
+  }
+});

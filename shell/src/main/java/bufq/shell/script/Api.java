@@ -1,0 +1,265 @@
+package bufq.shell.script;
+
+import bufq.analysis.CheckRule;
+import bufq.analysis.Reporter;
+import bufq.eval.Catalog;
+import bufq.eval.EvalContext;
+import bufq.model.Module;
+import bufq.model.Shape;
+import bufq.model.TilingModel;
+import bufq.shell.Engine;
+import bufq.shell.Shell;
+import bufq.table.ColumnType;
+import bufq.table.Output;
+import bufq.table.Table;
+import org.graalvm.polyglot.Value;
+import org.graalvm.polyglot.proxy.ProxyArray;
+import org.graalvm.polyglot.proxy.ProxyExecutable;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The {@code bufq} global: {@code module}, {@code query(text)}, {@code field(entity, name, fn[, options])},
+ * {@code tiling(name, fn)} and {@code check(name, fn)}. Bad arguments fail with a message that says
+ * what was expected; the script sees them as errors at the calling line.
+ */
+final class Api extends Rows.ReadOnly {
+    private static final List<String> KEYS = List.of("module", "query", "field", "tiling", "check", "version");
+    private static final List<String> BUILTIN_TILINGS = List.of("tpu", "none");
+
+    private final Shell shell;
+    private final Scripts scripts;
+    private final ScriptHost host;
+
+    Api(Shell shell, Scripts scripts, ScriptHost host) {
+        this.shell = shell;
+        this.scripts = scripts;
+        this.host = host;
+    }
+
+    @Override public Object getMember(String key) {
+        return switch (key) {
+            case "module" -> {
+                Module m = shell.current();
+                yield m == null ? null : new Rows.ModuleView(m, shell.engine().catalog(), host.evalContext());
+            }
+            case "query" -> (ProxyExecutable) this::query;
+            case "field" -> (ProxyExecutable) this::field;
+            case "tiling" -> (ProxyExecutable) this::tiling;
+            case "check" -> (ProxyExecutable) this::check;
+            case "version" -> bufq.shell.Bufq.VERSION;
+            default -> null;
+        };
+    }
+
+    @Override public Object getMemberKeys() { return ProxyArray.fromArray(KEYS.toArray()); }
+    @Override public boolean hasMember(String key) { return KEYS.contains(key); }
+
+    @Override public String toString() {
+        return "{module, query(text), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), version: "
+                + Convert.show(bufq.shell.Bufq.VERSION) + "}";
+    }
+
+    // bufq.query(text) -> array of row objects with the result's columns
+    private Object query(Value... a) {
+        String text = stringArg(a, 0, "bufq.query(text)");
+        Module m = shell.current();
+        if (m == null) throw new IllegalArgumentException("bufq.query: no module loaded");
+        List<Output> out;
+        try {
+            out = shell.engine().query(text, m, shell.settings().tiling());
+        } catch (Engine.Failure f) {
+            throw new IllegalArgumentException("bufq.query: " + f.getMessage().strip());
+        }
+        for (Output o : out) {
+            if (o instanceof Table t) return new Convert.ReadOnlyArray(t.size(), r -> new Rows.ResultRow(t, r));
+        }
+        return new Convert.ReadOnlyArray(0, r -> null);
+    }
+
+    // bufq.field(entity, name, fn[, {type, doc}])
+    private Object field(Value... a) {
+        String usage = "bufq.field(entity, name, fn[, {type, doc}])";
+        String entity = stringArg(a, 0, usage);
+        String name = stringArg(a, 1, usage);
+        Value fn = functionArg(a, 2, usage);
+        Value opts = a.length > 3 && !a[3].isNull() ? a[3] : null;
+        String doc = opts != null && opts.hasMember("doc") && opts.getMember("doc").isString()
+                ? opts.getMember("doc").asString() : "defined by a script";
+        Engine engine = shell.engine();
+        if (!engine.entities().contains(entity))
+            throw new IllegalArgumentException(usage + ": unknown entity '" + entity + "'; expected one of "
+                    + String.join(", ", engine.entities()));
+        ColumnType type;
+        if (opts != null && opts.hasMember("type") && !opts.getMember("type").isNull()) {
+            type = type(Convert.display(opts.getMember("type")));
+        } else {
+            type = infer(entity, fn);
+        }
+        try {
+            engine.addField(entity, name, type, doc, row -> callField(fn, entity, row));
+        } catch (Engine.Failure | IllegalArgumentException e) {
+            throw new IllegalArgumentException(usage + ": " + e.getMessage());
+        }
+        return host.undefined();
+    }
+
+    private Object callField(Value fn, String entity, Object row) {
+        EvalContext ctx = host.evalContext();
+        Catalog catalog = shell.engine().catalog();
+        return host.call(() -> Convert.fromJs(fn.execute(new Rows.Row(entity, row, catalog, ctx))));
+    }
+
+    private static ColumnType type(String t) {
+        String s = t.toUpperCase(Locale.ROOT);
+        if (s.equals("NUMBER")) return ColumnType.FLOAT;
+        if (s.equals("BOOLEAN")) return ColumnType.BOOL;
+        try {
+            return ColumnType.valueOf(s);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown field type '" + t + "'; expected int, bytes, float, percent, string, bool or list");
+        }
+    }
+
+    /** The type of the first non-null result on the current module's first rows; float without any. */
+    private ColumnType infer(String entity, Value fn) {
+        Module m = shell.current();
+        if (m == null) return ColumnType.FLOAT;
+        EvalContext ctx = host.evalContext();
+        Catalog catalog = shell.engine().catalog();
+        List<?> rows = catalog.rows(entity, ctx);
+        for (int i = 0; i < Math.min(rows.size(), 50); i++) {
+            Object row = rows.get(i);
+            Object v;
+            try {
+                v = Convert.fromJs(fn.execute(new Rows.Row(entity, row, catalog, ctx)));
+            } catch (RuntimeException e) {
+                continue; // the query will report it with the row's context
+            }
+            if (v instanceof Long) return ColumnType.INT;
+            if (v instanceof Double) return ColumnType.FLOAT;
+            if (v instanceof String) return ColumnType.STRING;
+            if (v instanceof Boolean) return ColumnType.BOOL;
+            if (v instanceof List) return ColumnType.LIST;
+        }
+        return ColumnType.FLOAT;
+    }
+
+    // bufq.tiling(name, fn): fn(shape) -> bytes
+    private Object tiling(Value... a) {
+        String usage = "bufq.tiling(name, fn)";
+        String name = stringArg(a, 0, usage);
+        Value fn = functionArg(a, 1, usage);
+        if (!name.matches("[a-z][a-z0-9_-]*"))
+            throw new IllegalArgumentException(usage + ": name '" + name + "' must be lowercase letters, digits, '-' or '_'");
+        if (BUILTIN_TILINGS.contains(name))
+            throw new IllegalArgumentException(usage + ": '" + name + "' is built in; choose another name");
+        shell.settings().registerTiling(new JsTiling(name, fn, host));
+        return host.undefined();
+    }
+
+    // bufq.check(name, fn): fn(module, report)
+    private Object check(Value... a) {
+        String usage = "bufq.check(name, fn)";
+        String name = stringArg(a, 0, usage);
+        Value fn = functionArg(a, 1, usage);
+        if (!name.matches("[a-z][a-z0-9-]*"))
+            throw new IllegalArgumentException(usage + ": name '" + name + "' must be lowercase letters, digits and '-'");
+        scripts.addCheck(new JsCheck(name, fn, host, shell));
+        return host.undefined();
+    }
+
+    /**
+     * A tiling model written in JavaScript. Array shapes go to the script (results cached per shape:
+     * a model must be a function of the shape alone); tuples, tokens and opaque shapes keep their
+     * logical size.
+     */
+    static final class JsTiling implements TilingModel {
+        private final String name;
+        private final Value fn;
+        private final ScriptHost host;
+        private final Map<Shape, Long> cache = new ConcurrentHashMap<>();
+
+        JsTiling(String name, Value fn, ScriptHost host) {
+            this.name = name;
+            this.fn = fn;
+            this.host = host;
+        }
+
+        @Override public String name() { return name; }
+
+        @Override public long paddedBytes(Shape shape) {
+            if (!shape.isArray()) return shape.logicalBytes();
+            Long hit = cache.get(shape);
+            if (hit != null) return hit;
+            long bytes = host.call(() -> {
+                Value r = fn.execute(Rows.shape(shape));
+                if (!r.isNumber() || !r.fitsInLong() || r.asLong() < 0)
+                    throw new ScriptHost.ScriptFailure("tiling '" + name + "' returned " + Convert.display(r) + " for " + shape.text()
+                            + "; expected a whole number of bytes >= 0");
+                return r.asLong();
+            });
+            cache.put(shape, bytes);
+            return bytes;
+        }
+    }
+
+    /** A check written in JavaScript: {@code fn(module, report)}. */
+    static final class JsCheck implements CheckRule {
+        private final String name;
+        private final Value fn;
+        private final ScriptHost host;
+        private final Shell shell;
+
+        JsCheck(String name, Value fn, ScriptHost host, Shell shell) {
+            this.name = name;
+            this.fn = fn;
+            this.host = host;
+            this.shell = shell;
+        }
+
+        @Override public String name() { return name; }
+
+        @Override public void run(Module m, Reporter r) {
+            EvalContext ctx = new EvalContext(m, shell.settings().tiling());
+            Rows.ModuleView view = new Rows.ModuleView(m, shell.engine().catalog(), ctx);
+            Rows.ReadOnlyMap report = new Rows.ReadOnlyMap(Map.of(
+                    "error", (ProxyExecutable) a -> report(r, bufq.analysis.Severity.ERROR, a),
+                    "warn", (ProxyExecutable) a -> report(r, bufq.analysis.Severity.WARN, a),
+                    "info", (ProxyExecutable) a -> report(r, bufq.analysis.Severity.INFO, a)));
+            host.call(() -> fn.execute(view, report));
+        }
+
+        private Object report(Reporter r, bufq.analysis.Severity s, Value[] a) {
+            if (a.length < 2) throw new IllegalArgumentException("report." + s.name().toLowerCase(Locale.ROOT) + "(row, message) needs two arguments");
+            r.report(s, subject(a[0]), Convert.display(a[1]));
+            return host.undefined();
+        }
+
+        private static String subject(Value v) {
+            if (v.isProxyObject() && v.asProxyObject() instanceof Rows.Subject s) return s.subject();
+            return Convert.display(v);
+        }
+    }
+
+    // ---- argument helpers ----
+
+    static String stringArg(Value[] a, int i, String usage) {
+        if (a.length <= i || !a[i].isString()) throw new IllegalArgumentException(usage + ": argument " + (i + 1) + " must be a string");
+        return a[i].asString();
+    }
+
+    static long longArg(Value[] a, int i, String usage) {
+        if (a.length <= i || !a[i].isNumber() || !a[i].fitsInLong())
+            throw new IllegalArgumentException(usage + ": argument " + (i + 1) + " must be a whole number");
+        return a[i].asLong();
+    }
+
+    static Value functionArg(Value[] a, int i, String usage) {
+        if (a.length <= i || !a[i].canExecute()) throw new IllegalArgumentException(usage + ": argument " + (i + 1) + " must be a function");
+        return a[i];
+    }
+}

@@ -1,0 +1,92 @@
+package bufq.shell.script;
+
+import org.graalvm.polyglot.Value;
+import org.graalvm.polyglot.proxy.ProxyArray;
+import org.graalvm.polyglot.proxy.ProxyExecutable;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Cell values between the query engine's types (Long, Double, String, Boolean, List) and JavaScript. */
+final class Convert {
+    private Convert() {}
+
+    /** A Java cell as a JavaScript value: lists become read-only arrays, everything else passes as is. */
+    static Object toJs(Object v) {
+        if (v instanceof List<?> l) return new ReadOnlyArray(l.size(), i -> toJs(l.get(i)));
+        if (v instanceof Integer i) return i.longValue();
+        return v;
+    }
+
+    /** A script's result as a Java cell: null, Boolean, Long (integral numbers), Double, String or List. */
+    static Object fromJs(Value v) {
+        if (v == null || v.isNull()) return null;
+        if (v.isBoolean()) return v.asBoolean();
+        if (v.isNumber()) {
+            if (v.fitsInLong()) return v.asLong();
+            return v.asDouble();
+        }
+        if (v.isString()) return v.asString();
+        if (v.hasArrayElements()) {
+            long n = Math.min(v.getArraySize(), 1_000_000);
+            List<Object> out = new ArrayList<>((int) n);
+            for (long i = 0; i < n; i++) out.add(fromJs(v.getArrayElement(i)));
+            return out;
+        }
+        return v.toString();
+    }
+
+    /** How {@code print} and the {@code js} command show a value: strings raw, the rest as JavaScript shows it. */
+    static String display(Value v) {
+        if (v == null) return "undefined";
+        if (v.isString()) return v.asString();
+        String s = v.toString();
+        return s.length() > 100_000 ? s.substring(0, 100_000) + "..." : s;
+    }
+
+    /** A Java-side value as JavaScript source would write it (strings quoted, lists bracketed). */
+    static String show(Object v) {
+        if (v == null) return "null";
+        if (v instanceof String s) return '"' + s.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+        if (v instanceof ProxyExecutable) return "[function]";
+        return v.toString();
+    }
+
+    /** A read-only array whose elements are made on access, so a million rows cost nothing until read. */
+    static final class ReadOnlyArray implements ProxyArray {
+        interface Element { Object get(int i); }
+
+        private final int size;
+        private final Element element;
+
+        ReadOnlyArray(int size, Element element) {
+            this.size = size;
+            this.element = element;
+        }
+
+        @Override public Object get(long index) {
+            if (index < 0 || index >= size) throw new ArrayIndexOutOfBoundsException("index " + index + " outside 0.." + (size - 1));
+            return element.get((int) index);
+        }
+
+        @Override public void set(long index, Value value) {
+            throw new UnsupportedOperationException("bufq arrays are read-only");
+        }
+
+        @Override public boolean remove(long index) {
+            throw new UnsupportedOperationException("bufq arrays are read-only");
+        }
+
+        @Override public long getSize() { return size; }
+
+        @Override public String toString() {
+            StringBuilder b = new StringBuilder("[");
+            for (int i = 0; i < size; i++) {
+                if (i > 0) b.append(", ");
+                if (i == 20 || b.length() > 4000) return b.append("... ").append(size - i).append(" more]").toString();
+                b.append(show(element.get(i)));
+            }
+            return b.append(']').toString();
+        }
+    }
+}

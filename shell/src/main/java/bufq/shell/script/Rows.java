@@ -1,0 +1,203 @@
+package bufq.shell.script;
+
+import bufq.eval.Catalog;
+import bufq.eval.EvalContext;
+import bufq.eval.FieldInfo;
+import bufq.eval.Step;
+import bufq.model.BufferAllocation;
+import bufq.model.HloInstruction;
+import bufq.model.HloValue;
+import bufq.model.Module;
+import bufq.model.Shape;
+import bufq.table.Table;
+import org.graalvm.polyglot.Value;
+import org.graalvm.polyglot.proxy.ProxyArray;
+import org.graalvm.polyglot.proxy.ProxyExecutable;
+import org.graalvm.polyglot.proxy.ProxyObject;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Read-only JavaScript views of the model. Rows answer with the query language's fields (including
+ * fields scripts added), computed when read: nothing is converted up front.
+ */
+final class Rows {
+    private Rows() {}
+
+    /** Something a check can name in a finding. */
+    interface Subject {
+        String subject();
+    }
+
+    /** Read-only object: writes and deletes fail with a TypeError in the script. */
+    abstract static class ReadOnly implements ProxyObject {
+        /** Shown by {@code js} and {@code print}: {@code {id: 11, label: "add.3", ...}}. */
+        @Override public String toString() {
+            Object keys = getMemberKeys();
+            if (!(keys instanceof ProxyArray a)) return "{}";
+            StringBuilder b = new StringBuilder("{");
+            for (long i = 0; i < a.getSize(); i++) {
+                String k = String.valueOf(a.get(i));
+                if (i > 0) b.append(", ");
+                b.append(k).append(": ").append(Convert.show(getMember(k)));
+                if (b.length() > 4000) return b.append(", ...}").toString();
+            }
+            return b.append('}').toString();
+        }
+
+        @Override public void putMember(String key, Value value) {
+            throw new UnsupportedOperationException("bufq objects are read-only (cannot set '" + key + "')");
+        }
+
+        @Override public boolean removeMember(String key) {
+            throw new UnsupportedOperationException("bufq objects are read-only (cannot delete '" + key + "')");
+        }
+    }
+
+    /** One value, allocation, instruction or step with the fields of its entity. */
+    static final class Row extends ReadOnly implements Subject {
+        final String entity;
+        final Object row;
+        private final Catalog catalog;
+        private final EvalContext ctx;
+
+        Row(String entity, Object row, Catalog catalog, EvalContext ctx) {
+            this.entity = entity;
+            this.row = row;
+            this.catalog = catalog;
+            this.ctx = ctx;
+        }
+
+        @Override public Object getMember(String key) {
+            if (catalog.field(entity, key) == null) return null;
+            return Convert.toJs(catalog.value(entity, key, row, ctx));
+        }
+
+        @Override public Object getMemberKeys() {
+            List<FieldInfo> fs = catalog.fields(entity);
+            return ProxyArray.fromArray(fs.stream().map(FieldInfo::name).toArray());
+        }
+
+        @Override public boolean hasMember(String key) { return catalog.field(entity, key) != null; }
+
+        @Override public String subject() {
+            if (row instanceof HloValue v) return v.label();
+            if (row instanceof BufferAllocation a) return "allocation " + a.index();
+            if (row instanceof HloInstruction i) return i.name();
+            if (row instanceof Step s) return "step " + s.time();
+            return String.valueOf(row);
+        }
+    }
+
+    /** A row of a query result: its columns by name. */
+    static final class ResultRow extends ReadOnly implements Subject {
+        private final Map<String, Object> cells;
+
+        ResultRow(Table t, int r) {
+            cells = new LinkedHashMap<>();
+            for (int c = 0; c < t.width(); c++) cells.put(t.columns().get(c).name(), t.cell(r, c));
+        }
+
+        @Override public Object getMember(String key) { return Convert.toJs(cells.get(key)); }
+        @Override public Object getMemberKeys() { return ProxyArray.fromArray(cells.keySet().toArray()); }
+        @Override public boolean hasMember(String key) { return cells.containsKey(key); }
+
+        @Override public String subject() {
+            for (String k : List.of("label", "name", "instruction", "index", "id", "time"))
+                if (cells.get(k) != null) return (k.equals("index") ? "allocation " : k.equals("time") ? "step " : "") + cells.get(k);
+            return cells.toString();
+        }
+    }
+
+    /** {@code bufq.module}: the entity arrays, the peak and lookups by id, index and name. */
+    static final class ModuleView extends ReadOnly {
+        private static final List<String> KEYS = List.of("handle", "name", "backend", "values", "allocations",
+                "instructions", "steps", "peak", "value", "allocation", "instruction");
+        private final Catalog catalog;
+        private final EvalContext ctx;
+        private final Map<String, List<?>> rows = new LinkedHashMap<>();
+
+        ModuleView(Module m, Catalog catalog, EvalContext ctx) {
+            this.catalog = catalog;
+            this.ctx = ctx;
+        }
+
+        Module module() { return ctx.module(); }
+
+        private Object entityArray(String entity) {
+            List<?> list = rows.computeIfAbsent(entity, e -> catalog.rows(e, ctx));
+            return new Convert.ReadOnlyArray(list.size(), i -> new Row(entity, list.get(i), catalog, ctx));
+        }
+
+        private Object row(String entity, Object r) { return r == null ? null : new Row(entity, r, catalog, ctx); }
+
+        @Override public Object getMember(String key) {
+            Module m = ctx.module();
+            return switch (key) {
+                case "handle" -> m.handle();
+                case "name" -> m.info().name();
+                case "backend" -> m.info().backend();
+                case "values", "allocations", "instructions", "steps" -> entityArray(key);
+                case "peak" -> {
+                    int t = m.peakTime();
+                    if (t < 0) yield null;
+                    Map<String, Object> p = new LinkedHashMap<>();
+                    p.put("time", (long) t);
+                    p.put("bytes", m.liveBytesAt(t));
+                    yield new ReadOnlyMap(p);
+                }
+                case "value" -> (ProxyExecutable) a -> row("values", m.value(Api.longArg(a, 0, "bufq.module.value(id)")));
+                case "allocation" -> (ProxyExecutable) a -> row("allocations",
+                        m.allocation((int) Api.longArg(a, 0, "bufq.module.allocation(index)")));
+                case "instruction" -> (ProxyExecutable) a -> row("instructions",
+                        m.instruction(Api.stringArg(a, 0, "bufq.module.instruction(name)")));
+                default -> null;
+            };
+        }
+
+        @Override public Object getMemberKeys() { return ProxyArray.fromArray(KEYS.toArray()); }
+        @Override public boolean hasMember(String key) { return KEYS.contains(key); }
+
+        @Override public String toString() {
+            Module m = ctx.module();
+            return "{handle: " + Convert.show(m.handle()) + ", name: " + Convert.show(m.info().name()) + ", backend: "
+                    + Convert.show(m.info().backend()) + ", values: [" + m.values().size() + " rows], allocations: ["
+                    + m.allocations().size() + " rows], instructions: [" + m.instructions().size() + " rows], steps: ["
+                    + m.steps() + " rows], peak: " + getMember("peak") + ", value(id), allocation(index), instruction(name)}";
+        }
+    }
+
+    /** What a tiling function receives: the parsed parts of an array shape. */
+    static ProxyObject shape(Shape s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("text", s.text());
+        m.put("dtype", s.dtype());
+        long[] dims = s.dims();
+        m.put("dims", new Convert.ReadOnlyArray(dims.length, i -> dims[i]));
+        int[] m2m = s.minorToMajor();
+        m.put("minor_to_major", m2m == null ? null : new Convert.ReadOnlyArray(m2m.length, i -> (long) m2m[i]));
+        List<long[]> tiles = s.tiles();
+        m.put("tiles", new Convert.ReadOnlyArray(tiles.size(), i -> {
+            long[] t = tiles.get(i);
+            return new Convert.ReadOnlyArray(t.length, j -> t[j]);
+        }));
+        m.put("element_bits", (long) s.bitsPerElement());
+        m.put("element_size_bits", (long) s.elementSizeBits());
+        m.put("memory_space", (long) s.memorySpace());
+        m.put("logical_bytes", s.logicalBytes());
+        return new ReadOnlyMap(m);
+    }
+
+    /** A fixed map as a read-only object. */
+    static final class ReadOnlyMap extends ReadOnly {
+        private final Map<String, Object> m;
+
+        ReadOnlyMap(Map<String, Object> m) { this.m = m; }
+
+        @Override public Object getMember(String key) { return m.get(key); }
+        @Override public Object getMemberKeys() { return ProxyArray.fromArray(m.keySet().toArray()); }
+        @Override public boolean hasMember(String key) { return m.containsKey(key); }
+    }
+}

@@ -1,0 +1,94 @@
+package bufq.shell.script;
+
+import org.graalvm.polyglot.PolyglotException;
+import org.graalvm.polyglot.SourceSection;
+
+/** Turns what a script threw into one message naming the script file, line and column. */
+final class ScriptErrors {
+    private ScriptErrors() {}
+
+    /**
+     * @param stopReason why the watchdog stopped the script ({@code time}, {@code memory},
+     *                   {@code cancelled}), or null
+     */
+    static String describe(PolyglotException e, String stopReason, int timeoutSeconds, long heapCap, String source) {
+        String where = where(e);
+        if (where == null) where = source; // GraalJS gives some host-access errors no location
+        String prefix = where == null ? "" : where + ": ";
+        if (stopReason != null || e.isInterrupted() || e.isCancelled() || e.isResourceExhausted())
+            return prefix + stopMessage(stopReason == null ? (e.isResourceExhausted() ? "memory" : "cancelled") : stopReason,
+                    timeoutSeconds, heapCap);
+        if (e.isSyntaxError()) return prefix + "syntax error: " + syntaxMessage(e) + caret(e.getSourceLocation());
+        if (e.isHostException()) {
+            Throwable h = e.asHostException();
+            String m = h.getMessage() == null ? h.getClass().getSimpleName() : h.getMessage();
+            return prefix + m;
+        }
+        if (e.isInternalError()) return prefix + "internal error in the JavaScript engine: " + e.getMessage();
+        String m = e.getMessage();
+        return prefix + (m == null ? "script failed" : readOnly(m));
+    }
+
+    /** Why the watchdog stopped a script, in words. */
+    static String stopMessage(String reason, int timeoutSeconds, long heapCap) {
+        return switch (reason == null ? "cancelled" : reason) {
+            case "time" -> "script stopped after the " + timeoutSeconds + " s time limit (change it with 'set timeout N', 0 = none)";
+            case "memory" -> "script stopped: it held more than " + (heapCap >> 20) + " MiB of memory";
+            default -> "script cancelled";
+        };
+    }
+
+    private static final java.util.regex.Pattern WRITE = java.util.regex.Pattern.compile(
+            "TypeError: (writeMember|removeMember|writeArrayElement|removeArrayElement)(?: \\(([^)]*)\\))? on .* failed due to: .*");
+
+    /** GraalJS words a refused write as an interop failure; say what happened instead. */
+    private static String readOnly(String m) {
+        java.util.regex.Matcher x = WRITE.matcher(m);
+        if (!x.matches()) return m;
+        String what = x.group(2) == null || x.group(2).isBlank() ? "" : " '" + x.group(2) + "'";
+        return "TypeError: cannot " + (x.group(1).startsWith("remove") ? "delete" : "set") + what
+                + ": bufq objects and arrays are read-only";
+    }
+
+    /** {@code file:line:column} of the error, or of the innermost script frame, or null. */
+    static String where(PolyglotException e) {
+        SourceSection s = userCode(e.getSourceLocation()) ? e.getSourceLocation() : null;
+        if (s == null) {
+            for (PolyglotException.StackFrame f : e.getPolyglotStackTrace()) {
+                if (f.isGuestFrame() && userCode(f.getSourceLocation())) {
+                    s = f.getSourceLocation();
+                    break;
+                }
+            }
+        }
+        if (s == null) return null;
+        return s.getSource().getName() + ":" + s.getStartLine() + ":" + s.getStartColumn();
+    }
+
+    /** A place in the user's script, not in the engine's own builtins ({@code <builtin>}). */
+    private static boolean userCode(SourceSection s) {
+        return s != null && s.getSource() != null && !s.getSource().isInternal() && !s.getSource().getName().startsWith("<");
+    }
+
+    /** GraalJS puts "file:line:col " and a caret picture into the message; keep only the words. */
+    private static String syntaxMessage(PolyglotException e) {
+        String m = e.getMessage() == null ? "" : e.getMessage();
+        int nl = m.indexOf('\n');
+        String first = nl < 0 ? m : m.substring(0, nl);
+        if (first.startsWith("SyntaxError: ")) first = first.substring("SyntaxError: ".length());
+        int sp = first.indexOf(' ');
+        if (sp > 0 && first.substring(0, sp).matches(".*:\\d+:\\d+")) first = first.substring(sp + 1);
+        return first;
+    }
+
+    private static String caret(SourceSection s) {
+        if (s == null || !s.isAvailable() || s.getSource() == null || s.getStartLine() < 1) return "";
+        try {
+            String line = s.getSource().getCharacters(s.getStartLine()).toString();
+            if (line.length() > 200) return "";
+            return "\n  " + line + "\n  " + " ".repeat(Math.max(0, s.getStartColumn() - 1)) + "^";
+        } catch (RuntimeException ex) {
+            return "";
+        }
+    }
+}

@@ -1,0 +1,165 @@
+package bufq.shell.script;
+
+import bufq.analysis.CheckRule;
+import bufq.shell.CommandException;
+import bufq.shell.Env;
+import bufq.shell.Shell;
+import bufq.shell.Status;
+
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * JavaScript in a shell session: {@code js CODE}, {@code run FILE.js}, {@code -f FILE.js}, init.js,
+ * and the checks scripts register. This class never touches GraalVM itself: the engine starts on
+ * the first call that runs JavaScript, so sessions that use none never load it.
+ *
+ * <p>When a runaway script cannot be interrupted, its context is closed; the next JavaScript use
+ * starts a fresh one. Fields, tilings and checks from the closed context then fail (checks are
+ * dropped) with a message asking to run their script again.
+ */
+public final class Scripts {
+    /** Heap a script may hold beyond what was in use when it started: {@code -Dbufq.js.maxheap=BYTES}, default 1 GiB. */
+    static long defaultHeapCap() { return Long.getLong("bufq.js.maxheap", 1L << 30); }
+
+    private final Shell shell;
+    private final long heapCap;
+    private final List<CheckRule> checks = new ArrayList<>();
+    private ScriptHost host;
+
+    public Scripts(Shell shell) {
+        this(shell, defaultHeapCap());
+    }
+
+    /** @param heapCap bytes of heap a running script may hold (tests use a small cap) */
+    public Scripts(Shell shell, long heapCap) {
+        this.shell = shell;
+        this.heapCap = heapCap;
+    }
+
+    /** Whether the JavaScript engine has been started in this session. */
+    public boolean started() { return host != null; }
+
+    /** True when {@code code} is visibly unfinished (open bracket, string, template, comment). Never starts the engine. */
+    public static boolean incomplete(String code) { return JsSource.incomplete(code); }
+
+    /**
+     * Evaluates {@code code} ({@code js CODE}); prints the completion value unless it is undefined.
+     *
+     * @param sourceName how errors name the code, e.g. {@code js}
+     */
+    public Status eval(String code, String sourceName) throws CommandException {
+        ScriptHost h = host();
+        String shown = run(h, () -> h.evalForDisplay(code, sourceName));
+        if (shown != null) {
+            try {
+                shell.sink().write(shown + "\n");
+            } catch (IOException e) {
+                throw new CommandException("cannot write output: " + e.getMessage());
+            }
+        }
+        return Status.OK;
+    }
+
+    /** Runs a JavaScript file ({@code run FILE.js}, {@code -f FILE.js}, init.js). */
+    public Status runFile(Path file) throws CommandException {
+        String text;
+        try {
+            byte[] bytes = Files.readAllBytes(file);
+            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (NoSuchFileException e) {
+            throw new CommandException("cannot read " + file + ": no such file");
+        } catch (CharacterCodingException e) {
+            throw new CommandException(file + ": not UTF-8 text, not a script");
+        } catch (IOException e) {
+            throw new CommandException("cannot read " + file + ": " + e.getMessage());
+        }
+        if (text.indexOf('\0') >= 0) throw new CommandException(file + ": binary data, not a script");
+        ScriptHost h = host();
+        run(h, () -> {
+            h.evalFile(text, file.toString());
+            return null;
+        });
+        return Status.OK;
+    }
+
+    private <T> T run(ScriptHost h, java.util.function.Supplier<T> body) throws CommandException {
+        try {
+            return body.get();
+        } catch (ScriptHost.ScriptFailure e) {
+            if (h.dead()) reset();
+            throw new CommandException(e.getMessage());
+        }
+    }
+
+    /**
+     * {@code $XDG_CONFIG_HOME/bufq/init.js}, else {@code $HOME/.config/bufq/init.js}; null when neither
+     * variable is set.
+     */
+    public static Path initFile(Env env) {
+        String xdg = env.vars().get("XDG_CONFIG_HOME");
+        if (xdg != null && !xdg.isBlank()) return Path.of(xdg, "bufq", "init.js");
+        String home = env.vars().get("HOME");
+        if (home != null && !home.isBlank()) return Path.of(home, ".config", "bufq", "init.js");
+        return null;
+    }
+
+    /** Runs init.js if it exists; an error in it is printed and the session goes on. */
+    public void runInit() {
+        Path f = initFile(shell.env());
+        if (f == null || !Files.isRegularFile(f)) return;
+        try {
+            runFile(f);
+        } catch (CommandException e) {
+            shell.error(e.getMessage());
+        }
+    }
+
+    /** Checks registered with {@code bufq.check}, in registration order (empty before any JavaScript ran). */
+    public List<CheckRule> checks() { return List.copyOf(checks); }
+
+    void addCheck(CheckRule rule) {
+        checks.removeIf(c -> c.name().equals(rule.name()));
+        checks.add(rule);
+    }
+
+    /** Stops the running script, if any (Ctrl-C). Safe to call from another thread. */
+    public void cancel() {
+        ScriptHost h = host;
+        if (h != null) h.cancel();
+    }
+
+    private ScriptHost host() throws CommandException {
+        if (host != null && host.dead()) reset();
+        if (host == null) {
+            try {
+                host = new ScriptHost(shell, this, heapCap);
+            } catch (RuntimeException | LinkageError e) {
+                throw new CommandException("cannot start the JavaScript engine: " + e.getMessage());
+            }
+        }
+        return host;
+    }
+
+    private void reset() {
+        if (host != null) host.close();
+        host = null;
+        checks.clear();
+        shell.info("the JavaScript engine was reset: checks from earlier scripts were dropped, and their fields and"
+                + " tiling models fail until their scripts run again");
+    }
+
+    /** Ends the session's JavaScript. */
+    public void close() {
+        if (host != null) host.close();
+        host = null;
+    }
+}

@@ -1,0 +1,140 @@
+package bufq.shell.script;
+
+import org.graalvm.polyglot.Context;
+
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Stops a script that runs too long, holds too much memory, or is cancelled (Ctrl-C, which the REPL
+ * delivers by interrupting the thread running the statement). One daemon thread per context; it
+ * sleeps while no script runs. Stopping first interrupts the context, which keeps the script's
+ * registrations; if the script does not stop within two seconds the context is closed for good.
+ */
+final class Watchdog {
+    private static final long POLL_MS = 20;
+
+    private final Context context;
+    private final long heapCap;
+    private final Thread thread;
+    private final Object lock = new Object();
+    private int depth;
+    private long deadline;          // System.nanoTime() limit, 0 = none
+    private Thread owner;
+    private long heapLimit;
+    private long lastGc;
+    private volatile String reason;
+    private volatile boolean closed;
+    private volatile boolean killed;
+
+    /** @param heapCap bytes of heap a script may hold beyond what was in use when it started */
+    Watchdog(Context context, long heapCap) {
+        this.context = context;
+        this.heapCap = heapCap;
+        this.thread = new Thread(this::loop, "bufq-js-watchdog");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** A call into JavaScript starts; nested calls share the outermost call's limits. */
+    void enter(int timeoutSeconds) {
+        synchronized (lock) {
+            if (depth++ > 0) return;
+            reason = null;
+            owner = Thread.currentThread();
+            deadline = timeoutSeconds <= 0 ? 0 : System.nanoTime() + timeoutSeconds * 1_000_000_000L;
+            Runtime rt = Runtime.getRuntime();
+            long used = rt.totalMemory() - rt.freeMemory();
+            heapLimit = used + Math.min(heapCap, Math.max(0, (rt.maxMemory() - used) / 2));
+            lock.notifyAll();
+        }
+    }
+
+    void exit() {
+        synchronized (lock) {
+            if (--depth == 0) owner = null;
+        }
+    }
+
+    /** Why the running script was stopped, or null when it was not. */
+    String reason() { return reason; }
+
+    /** The context had to be closed because interrupting it did not work. */
+    boolean killed() { return killed; }
+
+    /** Stops the running script, if any, saying why. */
+    void stop(String why) {
+        synchronized (lock) {
+            if (depth == 0) return;
+            if (reason == null) reason = why;
+        }
+        try {
+            context.interrupt(Duration.ofSeconds(2));
+        } catch (TimeoutException | RuntimeException e) {
+            killed = true;
+            try {
+                context.close(true);
+            } catch (RuntimeException ignored) {
+                // already closing
+            }
+        }
+    }
+
+    void close() {
+        closed = true;
+        thread.interrupt();
+    }
+
+    private void loop() {
+        while (!closed) {
+            String why = null;
+            synchronized (lock) {
+                while (depth == 0 && !closed) {
+                    try {
+                        lock.wait();
+                    } catch (InterruptedException e) {
+                        if (closed) return;
+                    }
+                }
+                if (closed) return;
+                if (deadline != 0 && System.nanoTime() - deadline > 0) why = "time";
+                else if (owner != null && owner.isInterrupted()) why = "cancelled";
+            }
+            if (why == null && overHeap()) why = "memory";
+            if (why != null) {
+                stop(why);
+                synchronized (lock) {
+                    // Wait until this run is over before judging the next one.
+                    while (depth > 0 && !closed) {
+                        try {
+                            lock.wait(POLL_MS);
+                        } catch (InterruptedException e) {
+                            if (closed) return;
+                        }
+                    }
+                }
+                continue;
+            }
+            try {
+                Thread.sleep(POLL_MS);
+            } catch (InterruptedException e) {
+                if (closed) return;
+            }
+        }
+    }
+
+    /** Heap in use past the limit even after a collection (garbage alone does not count). */
+    private boolean overHeap() {
+        Runtime rt = Runtime.getRuntime();
+        long limit;
+        synchronized (lock) {
+            limit = heapLimit;
+        }
+        if (rt.totalMemory() - rt.freeMemory() <= limit) return false;
+        long now = System.nanoTime();
+        if (now - lastGc < 200_000_000L) return false;
+        lastGc = now;
+        System.gc();
+        return rt.totalMemory() - rt.freeMemory() > limit;
+    }
+}

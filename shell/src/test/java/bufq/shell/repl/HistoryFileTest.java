@@ -1,0 +1,84 @@
+package bufq.shell.repl;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** Where history lives and how it is written: whole, merged, never half. */
+class HistoryFileTest {
+    @TempDir Path tmp;
+
+    @Test
+    void locationFollowsXdgThenHome() {
+        assertEquals(Path.of("/x/state/bufq/history"), HistoryFile.location(Map.of("XDG_STATE_HOME", "/x/state", "HOME", "/h")));
+        assertEquals(Path.of("/h/.local/state/bufq/history"), HistoryFile.location(Map.of("HOME", "/h")));
+        assertEquals(Path.of("/h/.local/state/bufq/history"), HistoryFile.location(Map.of("XDG_STATE_HOME", "rel", "HOME", "/h")),
+                "a relative XDG_STATE_HOME is ignored, as the spec says");
+    }
+
+    @Test
+    void multiLineEntriesAndBackslashesRoundTrip() throws IOException {
+        HistoryFile f = new HistoryFile(tmp.resolve("a/b/history"));
+        List<String> entries = List.of("values where\nsize > 1", "help \\\nformats", "values where label = \"a\\\"b\"");
+        entries.forEach(f::add);
+        f.save();
+        assertEquals(entries, new HistoryFile(f.path()).load());
+        assertEquals(3, Files.readAllLines(f.path()).size(), "one line per entry");
+    }
+
+    @Test
+    void twoSessionsBothKeepTheirLines() throws IOException {
+        Path p = tmp.resolve("history");
+        HistoryFile one = new HistoryFile(p), two = new HistoryFile(p);
+        one.add("a");
+        two.add("b");
+        one.save();
+        two.save();
+        one.add("c");
+        one.save();
+        assertEquals(List.of("a", "b", "c"), new HistoryFile(p).load());
+    }
+
+    @Test
+    void oldEntriesFallOffAtTheCap() throws IOException {
+        HistoryFile f = new HistoryFile(tmp.resolve("history"));
+        List<String> many = new ArrayList<>();
+        for (int i = 0; i < HistoryFile.MAX_ENTRIES + 10; i++) many.add("values limit " + i);
+        many.forEach(f::add);
+        f.save();
+        List<String> kept = f.load();
+        assertEquals(HistoryFile.MAX_ENTRIES, kept.size());
+        assertEquals("values limit 10", kept.get(0));
+    }
+
+    @Test
+    void saveReplacesTheFileAndLeavesNoTemporaryFile() throws IOException {
+        Path p = tmp.resolve("history");
+        Files.writeString(p, "old\n");
+        Object inode = Files.getAttribute(p, "unix:ino");
+        HistoryFile f = new HistoryFile(p);
+        f.add("new");
+        f.save();
+        assertEquals(List.of("old", "new"), f.load());
+        assertNotEquals(inode, Files.getAttribute(p, "unix:ino"), "a new file renamed into place, not written in place");
+        try (var s = Files.list(tmp)) {
+            assertEquals(List.of(p), s.toList());
+        }
+    }
+
+    @Test
+    void nothingNewMeansNoWrite() throws IOException {
+        HistoryFile f = new HistoryFile(tmp.resolve("none/history"));
+        f.save();
+        assertFalse(Files.exists(f.path()));
+        assertEquals(List.of(), f.load());
+    }
+}

@@ -1,0 +1,148 @@
+package bufq.shell.repl;
+
+import bufq.shell.Shell;
+import bufq.shell.Status;
+import org.jline.reader.Candidate;
+import org.jline.reader.LineReader;
+import org.jline.reader.LineReaderBuilder;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** The completer on parsed lines, with the bundled example loaded: what Tab offers where. */
+class ReplCompleterTest {
+    @TempDir Path tmp;
+    Shell shell;
+    ReplParser parser;
+    ReplCompleter completer;
+    LineReader reader;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        Transcript t = new Transcript(tmp);
+        shell = t.open(InputStream.nullInputStream());
+        parser = new ReplParser(() -> shell.engine().entities());
+        completer = new ReplCompleter(shell, () -> shell.engine().catalog(), parser);
+        reader = LineReaderBuilder.builder().terminal(t.terminal).parser(parser).build();
+    }
+
+    /** Candidates for the cursor at the end of {@code line}, as JLine would offer them (prefix-filtered). */
+    List<String> at(String line) {
+        ReplParser.ReplLine l = parser.split(line, line.length());
+        List<Candidate> cs = new ArrayList<>();
+        completer.complete(reader, l, cs);
+        String prefix = l.word().substring(0, l.wordCursor());
+        return ReplCompleter.values(cs).stream().filter(v -> v.startsWith(prefix)).toList();
+    }
+
+    @Test
+    void startOfLineOffersEntitiesAndCommands() {
+        assertEquals(List.of("values"), at("val"));
+        List<String> all = at("");
+        assertTrue(all.containsAll(List.of("values", "allocations", "instructions", "steps", "load", "use", "help", "quit")), all.toString());
+        assertEquals(List.of("summary"), at("summ"));
+    }
+
+    @Test
+    void fieldsOfTheEntityAfterWhereShowAndOrderBy() {
+        List<String> s = at("values where s");
+        assertTrue(s.containsAll(List.of("size", "shape", "start")), s.toString());
+        assertTrue(s.stream().allMatch(w -> w.startsWith("s")), s.toString());
+        assertTrue(at("values where ").containsAll(List.of("id", "label", "color", "size", "live", "not")));
+        assertTrue(at("values show label, ").contains("offset"));
+        assertTrue(at("values order by ").contains("size"));
+        assertTrue(at("allocations where ").contains("num_values"), at("allocations where ").toString());
+        assertFalse(at("allocations where ").contains("label"), "values' fields are not allocations' fields");
+        assertTrue(at("values group by ").contains("color"));
+    }
+
+    @Test
+    void keywordsAndClausesAfterACompleteCondition() {
+        List<String> c = at("values where size > 1KiB ");
+        assertTrue(c.containsAll(List.of("and", "or", "order by", "limit")), c.toString());
+        assertEquals(List.of("at", "during"), at("values where live "));
+    }
+
+    @Test
+    void instructionNamesAfterLiveAt() {
+        List<String> c = at("values where live at ");
+        assertTrue(c.containsAll(List.of("peak", "Arg_1.2", "copy-start")), c.toString());
+        assertEquals(List.of("copy-start", "copy-start.1"), at("values where live at copy-s").subList(0, 2));
+        // "0.." is one word for JLine, so the candidate carries it: Tab keeps what was typed.
+        assertTrue(at("values where live during 0..").contains("0..Arg_2.3"), at("values where live during 0..").toString());
+    }
+
+    @Test
+    void quotedNamesInStringPositions() {
+        List<String> c = at("values where label = \"Arg_1");
+        assertTrue(c.contains("\"Arg_1.2\""), c.toString());
+        assertTrue(c.stream().allMatch(v -> v.startsWith("\"Arg_1")), c.toString());
+        assertTrue(at("values where label = ").contains("\"Arg_1.2\""));
+        assertTrue(at("values where label in (\"Arg_1.2\", ").contains("\"Arg_2.3\""));
+        assertTrue(at("values where name ~ ").isEmpty() || !at("values where size = ").contains("\"Arg_1.2\""),
+                "no names for a number field");
+        assertFalse(at("values where size = ").contains("\"Arg_1.2\""));
+    }
+
+    @Test
+    void commandArguments() {
+        assertEquals(List.of("004_0cb419b3147a3cb6"), at("use "));
+        assertTrue(at("set ").containsAll(List.of("rawsizes", "maxrows", "color", "tiling")));
+        assertEquals(List.of("auto", "on", "off"), at("set color "));
+        assertTrue(at("set tiling ").containsAll(List.of("tpu", "none")));
+        assertTrue(at("format ").containsAll(List.of("table", "csv", "json")));
+        assertEquals(List.of("steps"), at("fields st"));
+        assertEquals(List.of("on", "off"), at("timer o"));
+    }
+
+    @Test
+    void everyHelpTopicOfferedIsOneHelpKnows() {
+        List<String> topics = at("help ");
+        assertTrue(topics.containsAll(List.of("query", "formats", "settings", "load", "use")), topics.toString());
+        for (String topic : topics) assertEquals(Status.OK, shell.execute("help " + topic), "help " + topic);
+    }
+
+    @Test
+    void pathsAfterLoadRunAndOutput() throws IOException {
+        Files.writeString(tmp.resolve("report.bq"), "values\n");
+        Files.createDirectories(tmp.resolve("dumps"));
+        assertEquals(List.of(tmp + "/report.bq"), at("run " + tmp + "/rep"));
+        assertTrue(at("load " + tmp + "/du").get(0).startsWith(tmp + "/dumps"), at("load " + tmp + "/du").toString());
+        assertEquals(List.of(tmp + "/report.bq"), at("output " + tmp + "/rep"));
+    }
+
+    @Test
+    void reportCommandsCompleteFromTheirSynopsis() throws IOException {
+        assertEquals(List.of("by", "depth"), at("blame "));
+        assertEquals(List.of("op_name", "source", "opcode"), at("blame by "));
+        assertEquals(List.of("depth"), at("blame by source "));
+        assertEquals(List.of(), at("blame depth "), "a number: nothing to offer");
+        assertEquals(List.of("color"), at("peak "));
+        assertTrue(at("timeline ").containsAll(List.of("color", "width", "--svg", "--html", "--force")), at("timeline ").toString());
+        Files.writeString(tmp.resolve("chart.svg"), "");
+        assertEquals(List.of(tmp + "/chart.svg"), at("timeline --svg " + tmp + "/cha"));
+        assertTrue(at("diff ").contains("004_0cb419b3147a3cb6"), at("diff ").toString());
+        assertTrue(at("diff 004_0cb419b3147a3cb6 ").contains("004_0cb419b3147a3cb6"), "B is a module too");
+    }
+
+    @Test
+    void synopsisParsing() {
+        SynopsisCompleter map = new SynopsisCompleter("map [allocation] N [width W] [--svg FILE | --html FILE] [--force]");
+        assertEquals(List.of("allocation", "width", "--svg", "--html", "--force"), map.after(List.of()).words());
+        assertEquals(SynopsisCompleter.Want.PATH, map.after(List.of("3", "--html")).want());
+        assertEquals(List.of("width", "--svg", "--html", "--force"), map.after(List.of("allocation", "3")).words());
+        SynopsisCompleter diff = new SynopsisCompleter("diff A B [--at-peak] [limit N]");
+        assertEquals(SynopsisCompleter.Want.MODULE, diff.after(List.of("a")).want());
+        assertEquals(SynopsisCompleter.Want.NOTHING, diff.after(List.of("a", "b")).want(), "both modules given");
+        assertEquals(SynopsisCompleter.Want.NOTHING, diff.after(List.of("a", "b", "limit")).want());
+    }
+}

@@ -1,0 +1,81 @@
+package bufq.shell.script;
+
+import bufq.shell.Engine;
+import bufq.shell.Env;
+import bufq.shell.Shell;
+import bufq.shell.Status;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** A shell on the real engine with in-memory streams, for script tests. */
+final class Harness implements AutoCloseable {
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    final Shell shell;
+
+    Harness() { this(Map.of()); }
+
+    Harness(Map<String, String> env) {
+        shell = new Shell(new bufq.shell.DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), new Env(env, false));
+    }
+
+    /** The checkout root (the parent pom sets bufq.root; falls back to the working directory's parent). */
+    static Path root() {
+        String r = System.getProperty("bufq.root");
+        return r != null ? Path.of(r) : Path.of("").toAbsolutePath().getParent();
+    }
+
+    static Path seed(int n) {
+        Path dir = root().resolve("examples/seeds");
+        try (var s = java.nio.file.Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().startsWith(String.format("%03d_", n))).findFirst().orElseThrow();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    Harness load(Path p) {
+        try {
+            shell.load(List.of(p));
+        } catch (Engine.Failure f) {
+            throw new AssertionError(f.getMessage());
+        }
+        return this;
+    }
+
+    Status run(String line) { return shell.execute(line); }
+
+    /** Runs and expects OK, returning what went to stdout. */
+    String ok(String line) {
+        clear();
+        Status st = run(line);
+        assertEquals(Status.OK, st, () -> "'" + line + "' failed: " + err());
+        return out();
+    }
+
+    /** Runs and expects ERROR, returning what went to stderr. */
+    String fails(String line) {
+        clear();
+        Status st = run(line);
+        assertEquals(Status.ERROR, st, () -> "'" + line + "' should fail; out: " + out());
+        return err();
+    }
+
+    String out() { return out.toString(StandardCharsets.UTF_8); }
+    String err() { return err.toString(StandardCharsets.UTF_8); }
+
+    void clear() {
+        out.reset();
+        err.reset();
+    }
+
+    @Override public void close() throws java.io.IOException { shell.close(); }
+}

@@ -1,0 +1,75 @@
+package bufq.shell.script;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * The JavaScript engine starts on first use only: {@code bufq -c summary} loads no GraalVM class,
+ * while {@code -c 'js 1'} does (so the check can fail). Runs the real Main in a child JVM.
+ */
+class LazyEngineTest {
+    record Run(int exit, String log) {}
+
+    static Run bufq(Path config, String... args) throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xlog:class+load=info", "-cp",
+                System.getProperty("java.class.path"), "bufq.shell.Main"));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().put("XDG_CONFIG_HOME", config.toString());
+        pb.redirectErrorStream(true);
+        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        Process p = pb.start();
+        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+        return new Run(p.exitValue(), log);
+    }
+
+    @Test
+    void summaryLoadsNoGraalClass(@TempDir Path config) throws Exception {
+        Files.createDirectories(config.resolve("bufq")); // a config dir without init.js
+        for (Run r : List.of(bufq(config, "-c", "summary", Harness.seed(0).toString()), bufq(config, "-c", "summary"))) {
+            assertTrue(r.log().contains("bufq.shell.Bufq"), "class logging works");
+            assertFalse(r.log().contains(" org.graalvm"), "GraalVM classes were loaded by -c summary");
+            assertFalse(r.log().contains(" com.oracle.truffle"), "Truffle classes were loaded by -c summary");
+        }
+        // Without a dump the session starts, so the init.js lookup ran (and still loaded nothing).
+        assertTrue(bufq(config, "-c", "summary").log().contains("bufq.shell.script.Scripts"), "init.js was looked for");
+    }
+
+    @Test
+    void jsLoadsTheEngineAndInitJsRuns(@TempDir Path config) throws Exception {
+        Files.createDirectories(config.resolve("bufq"));
+        Files.writeString(config.resolve("bufq/init.js"), "var fromInit = 40;\n");
+        Run r = bufq(config, "-c", "js fromInit + 2");
+        assertEquals(0, r.exit(), r.log());
+        assertTrue(r.log().contains(" org.graalvm.polyglot.Context"), "the engine started");
+        assertTrue(r.log().lines().anyMatch(l -> l.equals("42")), "init.js ran before -c: " + tail(r.log()));
+        Run skipped = bufq(config, "--no-init", "-c", "js typeof fromInit");
+        assertTrue(skipped.log().lines().anyMatch(l -> l.equals("undefined")), tail(skipped.log()));
+    }
+
+    @Test
+    void brokenInitJsIsReportedAndTheSessionGoesOn(@TempDir Path config) throws Exception {
+        Files.createDirectories(config.resolve("bufq"));
+        Files.writeString(config.resolve("bufq/init.js"), "let a = 1;\nnot valid(\n");
+        Run r = bufq(config, "-c", "js 6 * 7");
+        assertTrue(r.log().contains(config.resolve("bufq/init.js") + ":2:"), tail(r.log()));
+        assertTrue(r.log().lines().anyMatch(l -> l.equals("42")), tail(r.log()));
+    }
+
+    private static String tail(String log) {
+        List<String> l = log.lines().filter(x -> !x.startsWith("[")).toList();
+        return String.join("\n", l.subList(Math.max(0, l.size() - 20), l.size()));
+    }
+}

@@ -1,0 +1,107 @@
+package bufq.shell.script;
+
+import bufq.shell.Status;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** Every door a script from a bug report might try is shut, and a runaway script is stopped. */
+class SandboxTest {
+    final Harness h = new Harness().load(Harness.seed(0));
+
+    @AfterEach
+    void close() throws Exception { h.close(); }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "host class via Java.type     | Java.type('java.lang.Runtime')                         | Access to host class java.lang.Runtime is not allowed",
+            "Runtime via package global   | java.lang.Runtime.getRuntime().exec('id')              | TypeError",
+            "process builder              | new java.lang.ProcessBuilder(['id']).start()           | TypeError",
+            "node require                 | require('fs')                                          | ReferenceError: require is not defined",
+            "node process                 | process.env.HOME                                       | ReferenceError: process is not defined",
+            "file read via load           | load('/etc/passwd')                                    | Operation is not allowed for: /etc/passwd",
+            "file read via new global     | loadWithNewGlobal('/etc/passwd')                       | not allowed",
+            "thread                       | new Thread(() => 1)                                    | ReferenceError: Thread is not defined",
+            "java thread                  | Java.type('java.lang.Thread')                          | Access to host class java.lang.Thread is not allowed",
+            "environment via System       | java.lang.System.getenv('HOME')                        | TypeError",
+            "environment via Nashorn      | $ENV.HOME                                              | ReferenceError: $ENV is not defined",
+            "other languages              | Polyglot.eval('python', '1')                           | ReferenceError: Polyglot is not defined",
+            "host object reflection       | bufq.module.values[0].getClass()                       | TypeError",
+            "exit the JVM                 | quit()                                                 | ReferenceError: quit is not defined",
+    })
+    void refused(String what, String code, String message) {
+        String e = h.fails("js " + code);
+        assertTrue(e.contains(message), what + ": " + e);
+        assertTrue(e.contains("error: js:"), "names the place: " + e);
+        assertFalse(e.contains("\tat "), "no stack trace: " + e);
+        assertEquals("2\n", h.ok("js 1 + 1"), "the shell goes on");
+    }
+
+    @Test
+    void infiniteLoopStopsAtTheTimeLimitAndKeepsState() {
+        h.ok("set timeout 1");
+        h.ok("js bufq.field('values', 'twice', r => r.size * 2, {type: 'int'})");
+        long t0 = System.nanoTime();
+        String e = h.fails("js while (true) {}");
+        double s = (System.nanoTime() - t0) / 1e9;
+        assertTrue(e.contains("js:1:1: script stopped after the 1 s time limit"), e);
+        assertTrue(s < 6, "stopped in " + s + " s");
+        assertEquals("2\n", h.ok("js 1 + 1"));
+        assertTrue(h.ok("values where id = 11 show twice").contains("8192"), "fields from before still work");
+    }
+
+    @Test
+    void timeLimitAppliesToFieldsCalledByQueries() {
+        h.ok("set timeout 1");
+        h.ok("js bufq.field('values', 'forever', r => { while (true) {} }, {type: 'int'})");
+        String e = h.fails("values show forever");
+        assertTrue(e.contains("field 'forever' failed") && e.contains("time limit"), e);
+    }
+
+    @Test
+    void runawayAllocationIsStopped() throws Exception {
+        h.close();
+        System.setProperty("bufq.js.maxheap", Long.toString(64L << 20));
+        try (Harness small = new Harness().load(Harness.seed(0))) {
+            small.ok("set timeout 60");
+            String e = small.fails("js let keep = []; while (true) keep.push(new Array(100000).fill(7));");
+            assertTrue(e.contains("script stopped: it held more than 64 MiB of memory"), e);
+            assertEquals("2\n", small.ok("js keep = null; 1 + 1"));
+        } finally {
+            System.clearProperty("bufq.js.maxheap");
+        }
+    }
+
+    @Test
+    void ctrlCInterruptsTheRunningScript() throws Exception {
+        h.ok("set timeout 0");
+        AtomicReference<Status> st = new AtomicReference<>();
+        Thread t = new Thread(() -> st.set(h.run("js for (;;) {}")));
+        t.start();
+        Thread.sleep(1500);
+        assertTrue(t.isAlive(), "still looping without a limit");
+        t.interrupt(); // what the REPL does on Ctrl-C
+        t.join(10_000);
+        assertFalse(t.isAlive());
+        assertEquals(Status.ERROR, st.get());
+        assertTrue(h.err().contains("script cancelled"), h.err());
+        assertEquals("2\n", h.ok("js 1 + 1"));
+    }
+
+    @Test
+    void cancelFromAnotherThread() throws Exception {
+        h.ok("set timeout 0");
+        Thread t = new Thread(() -> h.run("js for (;;) {}"));
+        t.start();
+        Thread.sleep(1500);
+        h.shell.scripts().cancel();
+        t.join(10_000);
+        assertFalse(t.isAlive());
+        assertTrue(h.err().contains("script cancelled"), h.err());
+    }
+}
