@@ -46,7 +46,7 @@ class ScriptFuzzTest {
             long t0 = System.nanoTime();
             CliDumpFuzzTest.Run run = CliDumpFuzzTest.bufq(what, "-f", script.toString(), dump.toString());
             long ms = (System.nanoTime() - t0) / 1_000_000;
-            if (ms > 300) System.out.println("slow " + ms + " ms: " + new String(Files.readAllBytes(script), StandardCharsets.ISO_8859_1).replace("\n", " | ").substring(0, Math.min(400, (int) Files.size(script))));
+            if (ms > 2_000) System.out.println("slow " + ms + " ms: " + new String(Files.readAllBytes(script), StandardCharsets.ISO_8859_1).replace("\n", " | ").substring(0, Math.min(400, (int) Files.size(script))));
             String ctx = what + "\nexit " + run.code() + "\nstderr:\n" + run.err();
             assertTrue(!run.err().contains("internal error") && !run.err().contains("\tat "), ctx);
             assertTrue(run.code() == Bufq.OK || run.code() == Bufq.FAILED || run.code() == Bufq.USAGE, ctx);
