@@ -44,7 +44,10 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
     Source open() throws LoadException {
         if (text != null) return Source.of(text);
         if (path.getFileName().toString().endsWith(".gz")) {
-            Source s = Source.of(ByteBuffer.wrap(inflate()));
+            java.io.ByteArrayOutputStream got = new java.io.ByteArrayOutputStream();
+            boolean cut = inflate(got);
+            Source s = Source.of(ByteBuffer.wrap(got.toByteArray()));
+            s.truncated = cut;
             checkHead(s);
             return s;
         }
@@ -83,15 +86,22 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
         decode(name, headBytes);
     }
 
-    private byte[] inflate() throws LoadException {
+    /**
+     * Inflates into {@code out}; true when the gzip data ends early (a cut-off download): what was
+     * inflated so far is kept, as for any truncated file.
+     */
+    private boolean inflate(java.io.ByteArrayOutputStream out) throws LoadException {
         try (InputStream in = new GZIPInputStream(Files.newInputStream(path))) {
-            return in.readAllBytes();
+            byte[] buf = new byte[1 << 16];
+            for (int r; (r = in.read(buf)) >= 0; ) out.write(buf, 0, r);
+            return false;
         } catch (NoSuchFileException e) {
             throw new LoadException(name, "no such file");
+        } catch (java.io.EOFException e) {
+            if (out.size() == 0) throw new LoadException(name, "gzip data ends before any text (truncated .gz file)");
+            return true;
         } catch (java.util.zip.ZipException e) {
             throw new LoadException(name, "not a valid gzip file (" + e.getMessage() + ")");
-        } catch (java.io.EOFException e) {
-            throw new LoadException(name, "gzip data ends early (truncated .gz file)");
         } catch (java.nio.channels.ClosedByInterruptException e) {
             throw new LoadException(name, "cancelled");   // Ctrl-C in the REPL interrupts the reading thread
         } catch (IOException e) {

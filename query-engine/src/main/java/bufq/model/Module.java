@@ -27,13 +27,14 @@ public final class Module {
     // take less memory than its dump text.
     private final long[] idsSorted;          // value ids ascending
     private final int[] idPositions;         // position in values of idsSorted[i]
-    private final Map<String, Object> valuesByName;  // HloValue, or HloValue[] when several
+    private final NameIndex<Object> valuesByName;  // HloValue, or HloValue[] when several
     private final Map<Integer, BufferAllocation> allocationByIndex = new HashMap<>();
     private final Map<Integer, List<HloValue>> valuesByAllocation = new HashMap<>();
-    private final Map<String, HloInstruction> instructionByName;
+    private final NameIndex<HloInstruction> instructionByName;
     private volatile Map<String, List<String>> usersByOperand;  // built on first use
     private final IntervalIndex liveIndex;
     private volatile long[] liveBytesByStep;
+    private volatile List<Integer> colors;   // built on first use: peak and timeline ask several times per run
 
     /**
      * What the dump says about itself, beside the lists.
@@ -80,8 +81,8 @@ public final class Module {
                   int warningCount) {
         this.info = info;
         this.warningCount = Math.max(warningCount, warnings.size());
-        this.valuesByName = new HashMap<>(Math.max(16, values.size() * 4 / 3));
-        this.instructionByName = new HashMap<>(Math.max(16, instructions.size() * 4 / 3));
+        this.valuesByName = new NameIndex<>(values.size());
+        this.instructionByName = new NameIndex<>(instructions.size());
         this.allocations = List.copyOf(allocations);
         this.values = List.copyOf(values);
         this.instructions = List.copyOf(instructions);
@@ -277,9 +278,13 @@ public final class Module {
 
     /** Distinct colours of allocations and values, ascending. */
     public List<Integer> colors() {
-        java.util.TreeSet<Integer> c = new java.util.TreeSet<>();
-        for (BufferAllocation a : allocations) c.add(a.color());
-        for (HloValue v : values) c.add(v.color());
-        return List.copyOf(c);
+        List<Integer> r = colors;
+        if (r == null) {
+            java.util.TreeSet<Integer> c = new java.util.TreeSet<>();
+            for (BufferAllocation a : allocations) c.add(a.color());
+            for (HloValue v : values) c.add(v.color());
+            colors = r = List.copyOf(c);
+        }
+        return r;
     }
 }

@@ -54,6 +54,17 @@ final class CommandArgs {
         throw new CommandException("'" + keyword + "' takes a whole number " + range + ", not '" + v + "'");
     }
 
+    /** {@code color N} checked against the module's colours, so a typo is a one-line error. */
+    OptionalInt color(bufq.model.Module m) throws CommandException {
+        OptionalInt c = integer("color", 0);
+        try {
+            bufq.analysis.Analyses.requireColor(m, c);
+        } catch (IllegalArgumentException e) {
+            throw new CommandException(e.getMessage());
+        }
+        return c;
+    }
+
     /** The next positional word (not a keyword), or null. */
     String positional() {
         return words.isEmpty() ? null : words.remove(0);

@@ -93,6 +93,8 @@ final class Api extends Rows.ReadOnly {
         if (!engine.entities().contains(entity))
             throw new IllegalArgumentException(usage + ": unknown entity '" + entity + "'; expected one of "
                     + String.join(", ", engine.entities()));
+        if (Catalog.standard().field(entity, name) != null)
+            throw new IllegalArgumentException(usage + ": '" + name + "' is a built-in field of " + entity + "; choose another name");
         ColumnType type;
         if (opts != null && opts.hasMember("type") && !opts.getMember("type").isNull()) {
             type = type(Convert.display(opts.getMember("type")));
@@ -136,8 +138,11 @@ final class Api extends Rows.ReadOnly {
             Object v;
             try {
                 v = Convert.fromJs(fn.execute(new Rows.Row(entity, row, catalog, ctx)));
-            } catch (RuntimeException e) {
+            } catch (org.graalvm.polyglot.PolyglotException e) {
+                if (e.isInterrupted() || e.isCancelled() || e.isResourceExhausted()) throw e;
                 continue; // the query will report it with the row's context
+            } catch (RuntimeException e) {
+                continue;
             }
             if (v instanceof Long) return ColumnType.INT;
             if (v instanceof Double) return ColumnType.FLOAT;

@@ -90,6 +90,7 @@ class ApiTest {
     void badApiCallsSayWhatWasExpected() {
         assertTrue(h.fails("js bufq.field('nope', 'x', r => 1)").contains("unknown entity 'nope'; expected one of values"), h.err());
         assertTrue(h.fails("js bufq.field('values', 'where', r => 1)").contains("must be an identifier and not a keyword"), h.err());
+        assertTrue(h.fails("js bufq.field('values', 'size', r => 0)").contains("'size' is a built-in field of values"), h.err());
         assertTrue(h.fails("js bufq.field('values', 'x', 3)").contains("argument 3 must be a function"), h.err());
         assertTrue(h.fails("js bufq.field('values', 'x', r => 1, {type: 'money'})").contains("unknown field type 'money'"), h.err());
         assertTrue(h.fails("js bufq.tiling('tpu', s => 1)").contains("'tpu' is built in"), h.err());
