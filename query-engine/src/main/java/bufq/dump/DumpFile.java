@@ -59,8 +59,10 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
             return s;
         } catch (NoSuchFileException e) {
             throw new LoadException(name, "no such file");
+        } catch (java.nio.channels.ClosedByInterruptException e) {
+            throw new LoadException(name, "cancelled");   // Ctrl-C in the REPL interrupts the reading thread
         } catch (IOException e) {
-            throw new LoadException(name, "cannot read: " + e.getMessage());
+            throw new LoadException(name, "cannot read: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
         }
     }
 
@@ -100,8 +102,10 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
             return true;
         } catch (java.util.zip.ZipException e) {
             throw new LoadException(name, "not a valid gzip file (" + e.getMessage() + ")");
+        } catch (java.nio.channels.ClosedByInterruptException e) {
+            throw new LoadException(name, "cancelled");   // Ctrl-C in the REPL interrupts the reading thread
         } catch (IOException e) {
-            throw new LoadException(name, "cannot read: " + e.getMessage());
+            throw new LoadException(name, "cannot read: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
         } catch (OutOfMemoryError e) {
             throw new LoadException(name, "inflated .gz does not fit in memory");
         }
@@ -125,8 +129,10 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
             throw new LoadException(name, "not a valid gzip file (" + e.getMessage() + ")");
         } catch (java.io.EOFException e) {
             throw new LoadException(name, "gzip data ends early (truncated .gz file)");
+        } catch (java.nio.channels.ClosedByInterruptException e) {
+            throw new LoadException(name, "cancelled");   // Ctrl-C in the REPL interrupts the reading thread
         } catch (IOException e) {
-            throw new LoadException(name, "cannot read: " + e.getMessage());
+            throw new LoadException(name, "cannot read: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
         }
         return decode(name, bytes);
     }

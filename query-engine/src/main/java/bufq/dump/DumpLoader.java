@@ -22,6 +22,11 @@ import java.util.stream.Stream;
 public final class DumpLoader {
     private DumpLoader() {}
 
+    /** Thrown out of a directory walk when the thread is interrupted. */
+    private static final class Cancelled extends RuntimeException {
+        Cancelled() { super(null, null, false, false); }
+    }
+
     /** Finds the modules named by {@code paths} without parsing them. */
     public static List<ModuleSource> discover(List<Path> paths) throws LoadException {
         Map<String, List<DumpFile>> groups = new LinkedHashMap<>();
@@ -31,11 +36,17 @@ public final class DumpLoader {
                 int before = groups.size();
                 List<Path> files;
                 try (Stream<Path> walk = Files.walk(p)) {
-                    files = walk.filter(Files::isRegularFile)
+                    files = walk.peek(f -> {
+                                // A huge or slow directory: Ctrl-C in the REPL interrupts the walk.
+                                if (Thread.currentThread().isInterrupted()) throw new Cancelled();
+                            })
+                            .filter(Files::isRegularFile)
                             .filter(f -> FileKind.of(f.getFileName().toString()) != FileKind.OTHER || isLooseDump(f))
                             .sorted().toList();
                 } catch (IOException | java.io.UncheckedIOException e) {
                     throw new LoadException(p.toString(), "cannot read directory: " + e.getMessage());
+                } catch (Cancelled e) {
+                    throw new LoadException(p.toString(), "cancelled");
                 }
                 for (Path f : files) add(groups, f);
                 if (groups.size() == before && files.isEmpty()) {

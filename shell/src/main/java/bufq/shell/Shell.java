@@ -91,6 +91,11 @@ public final class Shell {
         } catch (RuntimeException | StackOverflowError e) {
             internalError(e);
             st = Status.ERROR;
+        } catch (OutOfMemoryError e) {
+            // The statement asked for more than the heap holds; what it built is garbage now, so
+            // the session goes on.
+            error("out of memory running this statement; the session goes on (a smaller limit or width may fit)");
+            st = Status.ERROR;
         }
         if (settings.timer() && st != Status.QUIT)
             err.printf(Locale.ROOT, "Time: %.1f ms%n", (System.nanoTime() - t0) / 1e6);

@@ -29,7 +29,7 @@ final class TimelineCommand implements Command {
         CommandArgs a = new CommandArgs(args, synopsis());
         Module m = shell.requireModule();
         OptionalInt color = a.color(m);
-        OptionalInt width = a.integer("width", 20);
+        OptionalInt width = a.integer("width", 20, bufq.analysis.Analyses.MAX_WIDTH);
         String svg = a.value("--svg");
         String html = a.value("--html");
         boolean force = a.flag("--force");

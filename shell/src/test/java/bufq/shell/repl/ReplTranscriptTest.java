@@ -197,4 +197,17 @@ class ReplTranscriptTest {
         ansi.run("values limit 1\n");
         assertTrue(ansi.screen.toString(StandardCharsets.UTF_8).contains("\u001b[1mid"), "a capable terminal gets bold headers");
     }
+
+    @Test
+    void historyListsTheRecentPastNotTheOldest() throws IOException {
+        HistoryFile f = new HistoryFile(state.resolve("bufq/history"));
+        for (int i = 0; i < 500; i++) f.add("values limit " + i);
+        f.save();
+        Transcript t = transcript();
+        t.run("history\n");
+        List<String> h = t.shell.history().entries();
+        assertEquals(JLineRepl.EARLIER_LISTED + 1, h.size());
+        assertEquals("values limit 400", h.get(0));
+        assertEquals("history", h.get(h.size() - 1));
+    }
 }
