@@ -136,6 +136,7 @@ class ApiTest {
         assertTrue(row.startsWith("{id: 11, name: \"add.3\", index: \"{}\", label: \"add.3\", color: 0, size: 4096,"), row);
         assertTrue(h.ok("js bufq.module").matches("\\{handle: \".*\", .*values: \\[\\d+ rows\\].*peak: \\{time: \\d+, bytes: \\d+\\}.*\n"), h.out());
         assertEquals("[{id: 11, label: \"add.3\"}]\n", h.ok("js bufq.query('values where id = 11 show id, label')"));
+        assertEquals("[2, 3]\n", h.ok("js [1, 2].map(x => x + 1)"));
     }
 
     @Test
