@@ -42,10 +42,13 @@ public final class Analyses {
         return PeakReport.run(m, color, smallThreshold, tiling);
     }
 
+    /** Widest chart drawn, in columns: a wider request is drawn this wide (a chart is text held in memory). */
+    public static final int MAX_WIDTH = 10_000;
+
     /** Terminal chart of live logical bytes per step, {@code width} columns wide (y axis included). */
     public static List<Output> timeline(Module m, OptionalInt color, int width) {
         requireColor(m, color);
-        return TimelineChart.run(m, color, width);
+        return TimelineChart.run(m, color, Math.min(width, MAX_WIDTH));
     }
 
     /**
@@ -92,7 +95,7 @@ public final class Analyses {
      * @throws IllegalArgumentException when the module has no such allocation (message names the range)
      */
     public static List<Output> allocationMap(Module m, int allocation, int width) {
-        return AllocationMap.run(m, allocation, width);
+        return AllocationMap.run(m, allocation, Math.min(width, MAX_WIDTH));
     }
 
     /** The allocation map as a standalone SVG document. @throws IllegalArgumentException no such allocation */

@@ -44,7 +44,10 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
     Source open() throws LoadException {
         if (text != null) return Source.of(text);
         if (path.getFileName().toString().endsWith(".gz")) {
-            Source s = Source.of(ByteBuffer.wrap(inflate()));
+            java.io.ByteArrayOutputStream got = new java.io.ByteArrayOutputStream();
+            boolean cut = inflate(got);
+            Source s = Source.of(ByteBuffer.wrap(got.toByteArray()));
+            s.truncated = cut;
             checkHead(s);
             return s;
         }
@@ -56,8 +59,10 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
             return s;
         } catch (NoSuchFileException e) {
             throw new LoadException(name, "no such file");
+        } catch (java.nio.channels.ClosedByInterruptException e) {
+            throw new LoadException(name, "cancelled");   // Ctrl-C in the REPL interrupts the reading thread
         } catch (IOException e) {
-            throw new LoadException(name, "cannot read: " + e.getMessage());
+            throw new LoadException(name, "cannot read: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
         }
     }
 
@@ -81,43 +86,41 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
         decode(name, headBytes);
     }
 
-    private byte[] inflate() throws LoadException {
+    /**
+     * Inflates into {@code out}; true when the gzip data ends early (a cut-off download): what was
+     * inflated so far is kept, as for any truncated file.
+     */
+    private boolean inflate(java.io.ByteArrayOutputStream out) throws LoadException {
         try (InputStream in = new GZIPInputStream(Files.newInputStream(path))) {
-            return in.readAllBytes();
+            byte[] buf = new byte[1 << 16];
+            for (int r; (r = in.read(buf)) >= 0; ) out.write(buf, 0, r);
+            return false;
         } catch (NoSuchFileException e) {
             throw new LoadException(name, "no such file");
+        } catch (java.io.EOFException e) {
+            if (out.size() == 0) throw new LoadException(name, "gzip data ends before any text (truncated .gz file)");
+            return true;
         } catch (java.util.zip.ZipException e) {
             throw new LoadException(name, "not a valid gzip file (" + e.getMessage() + ")");
-        } catch (java.io.EOFException e) {
-            throw new LoadException(name, "gzip data ends early (truncated .gz file)");
+        } catch (java.nio.channels.ClosedByInterruptException e) {
+            throw new LoadException(name, "cancelled");   // Ctrl-C in the REPL interrupts the reading thread
         } catch (IOException e) {
-            throw new LoadException(name, "cannot read: " + e.getMessage());
+            throw new LoadException(name, "cannot read: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
         } catch (OutOfMemoryError e) {
             throw new LoadException(name, "inflated .gz does not fit in memory");
         }
     }
 
-    /** The whole file's text (for sniffing files of unknown kind); non-UTF-8 text is refused. */
+    /**
+     * The whole file's text (for files of unknown kind, e.g. a log with framed dumps): opened as
+     * {@link #open()} does (so a cut-off {@code .gz} keeps what it inflated), then decoded whole;
+     * non-UTF-8 text is refused.
+     */
     String read() throws LoadException {
         if (text != null) return text;
-        byte[] bytes;
-        try {
-            if (path.getFileName().toString().endsWith(".gz")) {
-                try (InputStream in = new GZIPInputStream(Files.newInputStream(path))) {
-                    bytes = in.readAllBytes();
-                }
-            } else {
-                bytes = Files.readAllBytes(path);
-            }
-        } catch (NoSuchFileException e) {
-            throw new LoadException(name, "no such file");
-        } catch (java.util.zip.ZipException e) {
-            throw new LoadException(name, "not a valid gzip file (" + e.getMessage() + ")");
-        } catch (java.io.EOFException e) {
-            throw new LoadException(name, "gzip data ends early (truncated .gz file)");
-        } catch (IOException e) {
-            throw new LoadException(name, "cannot read: " + e.getMessage());
-        }
+        Source s = open();
+        byte[] bytes = new byte[s.length()];
+        for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) s.at(i);
         return decode(name, bytes);
     }
 

@@ -22,6 +22,11 @@ import java.util.stream.Stream;
 public final class DumpLoader {
     private DumpLoader() {}
 
+    /** Thrown out of a directory walk when the thread is interrupted. */
+    private static final class Cancelled extends RuntimeException {
+        Cancelled() { super(null, null, false, false); }
+    }
+
     /** Finds the modules named by {@code paths} without parsing them. */
     public static List<ModuleSource> discover(List<Path> paths) throws LoadException {
         Map<String, List<DumpFile>> groups = new LinkedHashMap<>();
@@ -31,11 +36,17 @@ public final class DumpLoader {
                 int before = groups.size();
                 List<Path> files;
                 try (Stream<Path> walk = Files.walk(p)) {
-                    files = walk.filter(Files::isRegularFile)
-                            .filter(f -> FileKind.of(f.getFileName().toString()) != FileKind.OTHER)
+                    files = walk.peek(f -> {
+                                // A huge or slow directory: Ctrl-C in the REPL interrupts the walk.
+                                if (Thread.currentThread().isInterrupted()) throw new Cancelled();
+                            })
+                            .filter(Files::isRegularFile)
+                            .filter(f -> FileKind.of(f.getFileName().toString()) != FileKind.OTHER || isLooseDump(f))
                             .sorted().toList();
                 } catch (IOException | java.io.UncheckedIOException e) {
                     throw new LoadException(p.toString(), "cannot read directory: " + e.getMessage());
+                } catch (Cancelled e) {
+                    throw new LoadException(p.toString(), "cancelled");
                 }
                 for (Path f : files) add(groups, f);
                 if (groups.size() == before && files.isEmpty()) {
@@ -112,6 +123,29 @@ public final class DumpLoader {
             files = List.of(DumpFile.inMemory(fileName, text));
         }
         return source(FileKind.prefix(fileName), files).load();
+    }
+
+    /**
+     * A {@code .txt} file without a dump suffix (a renamed or collected dump) that starts like one.
+     * Only its head is read; HLO text and everything else is passed over silently.
+     */
+    private static boolean isLooseDump(Path f) {
+        String n = f.getFileName().toString();
+        if (!n.endsWith(".txt") && !n.endsWith(".txt.gz")) return false;
+        byte[] head = new byte[64];
+        int got = 0;
+        try (java.io.InputStream raw = Files.newInputStream(f);
+             java.io.InputStream in = n.endsWith(".gz") ? new java.util.zip.GZIPInputStream(raw) : raw) {
+            while (got < head.length) {
+                int r = in.read(head, got, head.length - got);
+                if (r < 0) break;
+                got += r;
+            }
+        } catch (IOException e) {
+            return false;
+        }
+        String start = new String(head, 0, got, java.nio.charset.StandardCharsets.ISO_8859_1).stripLeading();
+        return start.startsWith("BufferAssignment:");
     }
 
     private static void add(Map<String, List<DumpFile>> groups, Path f) {

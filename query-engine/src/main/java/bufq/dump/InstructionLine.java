@@ -42,7 +42,7 @@ final class InstructionLine {
         skipBalanced(c);
         List<String> operands = operands(text, argsStart, c.pos - 1, in);
         String attributes = "";
-        if (c.match(", ")) attributes = c.rest();
+        if (c.match(", ")) attributes = in.name(c.rest());   // shared: parameters, copies and constants often repeat theirs
         else if (!c.atEnd()) throw c.bad("expected ', ' before attributes");
         String opName = null, sourceFile = null;
         int sourceLine = -1;

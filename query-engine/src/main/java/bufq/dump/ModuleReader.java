@@ -27,6 +27,8 @@ final class ModuleReader {
         final int from, to;
         Part part;
         long firstLine;
+        /** The file's content ended early here, whatever the text looks like. */
+        boolean cutOff;
 
         Region(DumpFile file, Source source, Kind kind, int from, int to) {
             this.file = file;
@@ -45,6 +47,7 @@ final class ModuleReader {
                 case LIVE_RANGE -> LiveRangePart.parse(text, 0, text.length(), in);
                 case REPORT -> ReportPart.parse(text, 0, text.length(), in);
             };
+            if (cutOff && part.truncatedAt == 0) part.truncatedAt = Math.max(1, part.lines);
             int bad = source instanceof Source.Bytes ? text.indexOf('\uFFFD') : -1;
             if (bad >= 0) {
                 long line = 1;
@@ -109,6 +112,7 @@ final class ModuleReader {
         if (kind == FileKind.MEMORY_REPORT || (kind == FileKind.OTHER && ReportPart.looksLikeReport(head))) {
             if (head.isBlank()) throw new LoadException(f.name(), "empty file, not a memory usage report");
             out.add(new Region(f, src, Kind.REPORT, 0, src.length()));
+            out.get(0).cutOff = src.truncated;
             return out;
         }
         checkLooksLikeDump(f.name(), head);
@@ -128,6 +132,7 @@ final class ModuleReader {
         chunks(out, f, src, Kind.ALLOCATIONS, 0, allocEnd, "\nallocation ");
         if (used >= 0) chunks(out, f, src, Kind.VALUES, used, live >= 0 ? live : n, "\n<");
         if (live >= 0) out.add(new Region(f, src, Kind.LIVE_RANGE, live, n));
+        if (src.truncated && !out.isEmpty()) out.get(out.size() - 1).cutOff = true;
         return out;
     }
 

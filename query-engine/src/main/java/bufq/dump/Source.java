@@ -10,6 +10,9 @@ import java.nio.charset.StandardCharsets;
  * Offsets are in bytes or chars; cuts are always made at ASCII newlines, so UTF-8 is never split.
  */
 abstract class Source {
+    /** The content ends early (a cut-off .gz): the last region is marked truncated. */
+    boolean truncated;
+
     abstract int length();
 
     /** The character or byte at {@code i} (only compared against ASCII). */

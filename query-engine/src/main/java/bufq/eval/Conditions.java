@@ -140,8 +140,15 @@ final class Conditions {
                     + "' needs a string on its left but found " + describe(l));
         }
         Pattern p;
+        String regex = (String) m.pattern().value();
+        // The JDK's Boyer-Moore set-up is quadratic in a literal's length: a pasted 100,000-character
+        // string took seconds to compile, on every keystroke of the highlighter.
+        if (regex.length() > MAX_REGEX) {
+            throw new QueryException(m.pattern().start(), m.pattern().end(), "regular expression too long ("
+                    + regex.length() + " characters, at most " + MAX_REGEX + ")");
+        }
         try {
-            p = Pattern.compile((String) m.pattern().value());
+            p = Pattern.compile(regex);
         } catch (IllegalArgumentException ex) {
             String why = ex instanceof PatternSyntaxException pe ? pe.getDescription() : ex.getMessage();
             throw new QueryException(m.pattern().start(), m.pattern().end(),
@@ -152,8 +159,48 @@ final class Conditions {
         boolean neg = m.negated();
         return (row, run) -> {
             Object a = l.get(row, run.ctx());
-            return a != null && p.matcher((String) a).find() != neg;
+            if (a == null) return false;
+            try {
+                return p.matcher(new Interruptible((String) a)).find() != neg;
+            } catch (StackOverflowError e) {
+                throw new RegexFailure(m.pattern().start(), m.pattern().end(), "regular expression too complex for a value of "
+                        + ((String) a).length() + " characters (it recursed too deeply)");
+            }
         };
+    }
+
+    /** Longest regular expression accepted, in characters. */
+    static final int MAX_REGEX = 1000;
+
+    /** A regular expression that failed on a value while the query ran; the span is the pattern's. */
+    static final class RegexFailure extends RuntimeException {
+        final int start, end;
+
+        RegexFailure(int start, int end, String message) {
+            super(message, null, false, false);
+            this.start = start;
+            this.end = end;
+        }
+    }
+
+    /**
+     * The text a regex runs over, checking the thread's interrupt now and then: a pattern that
+     * backtracks for ever ({@code (x+x+)+y} on a long attribute) still stops on Ctrl-C.
+     */
+    private static final class Interruptible implements CharSequence {
+        private final String s;
+        private int calls;
+
+        Interruptible(String s) { this.s = s; }
+
+        @Override public char charAt(int i) {
+            if ((++calls & 0xffff) == 0 && Thread.currentThread().isInterrupted()) throw new Executor.Cancelled();
+            return s.charAt(i);
+        }
+
+        @Override public int length() { return s.length(); }
+        @Override public CharSequence subSequence(int start, int end) { return s.substring(start, end); }
+        @Override public String toString() { return s; }
     }
 
     private Pred in(In in) throws QueryException {

@@ -45,6 +45,8 @@ public final class Query {
             return Executor.run(plan, ctx);
         } catch (Executor.Cancelled c) {
             throw new QueryException(0, text.length(), "query cancelled");
+        } catch (Conditions.RegexFailure f) {
+            throw new QueryException(f.start, f.end, f.getMessage());
         } catch (Catalog.FieldFailure f) {
             throw new QueryException(0, text.length(), "field '" + f.field + "' failed: " + f.getMessage());
         } catch (ArithmeticException e) {

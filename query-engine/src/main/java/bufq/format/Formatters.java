@@ -39,8 +39,9 @@ public final class Formatters {
 
     /**
      * Renders several outputs in order. Tables go through {@code f}; text blocks print as is, except
-     * in json where each becomes a JSON string on its own line so the stream stays parseable. In
-     * human formats consecutive outputs are separated by a blank line.
+     * in json where each becomes a JSON string on its own line so the stream stays parseable, and in
+     * markdown where each goes in a code fence so it renders with its lines intact. In human formats
+     * consecutive outputs are separated by a blank line.
      */
     public static void writeAll(List<? extends Output> outputs, Formatter f, FormatOptions options, StringBuilder out) {
         boolean first = true;
@@ -52,6 +53,13 @@ public final class Formatters {
                 if (f instanceof JsonFormatter) {
                     JsonFormatter.string(tb.text(), out);
                     out.append('\n');
+                } else if (f instanceof MarkdownFormatter) {
+                    // A chart or tree keeps its lines and alignment only inside a code fence.
+                    String fence = "```";
+                    while (tb.text().contains(fence)) fence += "`";
+                    out.append(fence).append('\n').append(tb.text());
+                    if (!tb.text().endsWith("\n")) out.append('\n');
+                    out.append(fence).append('\n');
                 } else {
                     out.append(tb.text());
                     if (!tb.text().endsWith("\n")) out.append('\n');

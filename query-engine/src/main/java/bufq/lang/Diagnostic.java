@@ -9,7 +9,24 @@ import java.util.List;
 public record Diagnostic(int start, int end, String message, List<String> suggestions) {
     public Diagnostic {
         if (end < start) end = start;
+        // Messages quote what the user typed ("\n" in a string): keep them one line.
+        message = oneLine(message);
         suggestions = List.copyOf(suggestions);
+    }
+
+    private static String oneLine(String s) {
+        if (s == null) return "";
+        StringBuilder b = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c >= 0x20 && c != 0x7f) {
+                if (b != null) b.append(c);
+                continue;
+            }
+            if (b == null) b = new StringBuilder(s.length() + 8).append(s, 0, i);
+            b.append(c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t" : String.format("\\u%04x", (int) c));
+        }
+        return b == null ? s : b.toString();
     }
 
     public Diagnostic(int start, int end, String message) { this(start, end, message, List.of()); }

@@ -27,10 +27,10 @@ public final class Module {
     // take less memory than its dump text.
     private final long[] idsSorted;          // value ids ascending
     private final int[] idPositions;         // position in values of idsSorted[i]
-    private final Map<String, Object> valuesByName;  // HloValue, or HloValue[] when several
+    private final NameIndex<Object> valuesByName;  // HloValue, or HloValue[] when several
     private final Map<Integer, BufferAllocation> allocationByIndex = new HashMap<>();
     private final Map<Integer, List<HloValue>> valuesByAllocation = new HashMap<>();
-    private final Map<String, HloInstruction> instructionByName;
+    private final NameIndex<HloInstruction> instructionByName;
     private volatile Map<String, List<String>> usersByOperand;  // built on first use
     private final IntervalIndex liveIndex;
     private volatile long[] liveBytesByStep;
@@ -81,8 +81,8 @@ public final class Module {
                   int warningCount) {
         this.info = info;
         this.warningCount = Math.max(warningCount, warnings.size());
-        this.valuesByName = new HashMap<>(Math.max(16, values.size() * 4 / 3));
-        this.instructionByName = new HashMap<>(Math.max(16, instructions.size() * 4 / 3));
+        this.valuesByName = new NameIndex<>(values.size());
+        this.instructionByName = new NameIndex<>(instructions.size());
         this.allocations = List.copyOf(allocations);
         this.values = List.copyOf(values);
         this.instructions = List.copyOf(instructions);

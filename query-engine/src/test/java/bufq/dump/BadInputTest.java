@@ -236,6 +236,21 @@ class BadInputTest {
     }
 
     @Test
+    void cutOffGzipLoadsWhatItHolds(@TempDir Path dir) throws Exception {
+        java.io.ByteArrayOutputStream packed = new java.io.ByteArrayOutputStream();
+        try (OutputStream out = new GZIPOutputStream(packed)) {
+            out.write(GOOD.repeat(1).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        byte[] all = packed.toByteArray();
+        Path gz = dir.resolve(NAME + ".gz");
+        Files.write(gz, java.util.Arrays.copyOf(all, all.length * 2 / 3));
+        Module m = DumpLoader.load(List.of(gz)).get(0);
+        assertNotNull(m.info().truncatedAt(), "truncatedAt");
+        assertTrue(m.warnings().stream().anyMatch(w -> w.message().contains("truncated")), m.warnings().toString());
+        assertFalse(m.allocations().isEmpty());
+    }
+
+    @Test
     void corruptGzipIsRefused(@TempDir Path dir) throws Exception {
         Path gz = dir.resolve("module_0001.jit_f.cpu_after_optimizations-buffer-assignment.txt.gz");
         Files.writeString(gz, "not gzip at all");

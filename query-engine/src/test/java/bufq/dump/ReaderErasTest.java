@@ -224,6 +224,35 @@ class ReaderErasTest {
     }
 
     @Test
+    void aDirectoryAlsoFindsRenamedDumpsButNotHloText() throws Exception {
+        List<ModuleSource> s = DumpLoader.discover(List.of(Fixtures.path("loose")));
+        assertEquals(1, s.size(), s.toString());
+        assertTrue(s.get(0).files().get(0).endsWith("collected-run-7.txt"));
+        Module m = s.get(0).load();
+        assertEquals(0, m.warningCount());
+        assertEquals(208L, m.totalBytes());
+    }
+
+    @Test
+    void veryLongInstructionLinesAreReadWhole() throws Exception {
+        StringBuilder ops = new StringBuilder();
+        for (int i = 0; i < 12; i++) ops.append(i == 0 ? "" : ", ").append(i == 5 || i == 10 ? "/*index=" + i + "*/" : "").append("%x.1");
+        String config = "{\"blob\":\"" + "ab(c)".repeat(4000) + "\"}";
+        String text = BadInputTest.GOOD.replace("%neg.2 = f32[8]{0} negate(%x.1)",
+                "%neg.2 = f32[8]{0} custom-call(" + ops + "), custom_call_target=\"t\", "
+                        + "metadata={op_name=\"a \\\"quoted\\\" }name\" source_file=\"/s.py\" source_line=7}, backend_config=" + config);
+        Module m = DumpLoader.loadText(BadInputTest.NAME, text);
+        assertEquals(0, m.warningCount(), () -> m.warnings().toString());
+        HloInstruction neg = m.instruction("neg.2");
+        assertEquals("custom-call", neg.opcode());
+        assertEquals(12, neg.operands().size());
+        assertEquals("a \"quoted\" }name", neg.opName());
+        assertEquals(7, neg.sourceLine());
+        assertTrue(neg.attributes().length() > 20_000);
+        assertTrue(neg.attributes().endsWith("\"}"));
+    }
+
+    @Test
     void loadTextReadsADumpFromMemory() throws Exception {
         Path f = Fixtures.path("late2025/module_0007.jit__unstack.cpu_after_optimizations-buffer-assignment.txt");
         Module m = DumpLoader.loadText(f.getFileName().toString(), Files.readString(f));
@@ -235,7 +264,7 @@ class ReaderErasTest {
     @Test
     void directoryLoadsEveryModuleInside() throws Exception {
         List<ModuleSource> all = DumpLoader.discover(List.of(Fixtures.path("")));
-        // tf-era, old2024, late2025, jax010-mlp, analysis-off, tpu, report-only (framed logs are not dump names)
-        assertEquals(7, all.size(), all.toString());
+        // tf-era, old2024, late2025, jax010-mlp, analysis-off, tpu, report-only, loose (framed logs are not dump names)
+        assertEquals(8, all.size(), all.toString());
     }
 }

@@ -109,6 +109,14 @@ class FormatterTest {
     }
 
     @Test
+    void markdownFencesText() {
+        StringBuilder out = new StringBuilder();
+        Formatters.writeAll(List.of(new TextBlock("a\n  └── b"), new TextBlock("has ``` inside\n")), Formatters.byName("markdown"),
+                FormatOptions.DEFAULT, out);
+        assertEquals("```\na\n  └── b\n```\n\n````\nhas ``` inside\n````\n", out.toString());
+    }
+
+    @Test
     void jsonNonFiniteIsNull() {
         Table t = Table.builder().column("f", ColumnType.FLOAT).row(Double.NaN).row(Double.POSITIVE_INFINITY).row(1e300).build();
         StringBuilder out = new StringBuilder();

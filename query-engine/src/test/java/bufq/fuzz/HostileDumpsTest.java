@@ -97,7 +97,7 @@ class HostileDumpsTest {
         assertTrue(e.reason().startsWith("not UTF-8 text (byte 0xff at column 13)"), e.reason());
     }
 
-    /** Regression (dump fuzz, seed 20261121): a CR-only file put a carriage return in the message. */
+    /** Regression (found by the dump fuzzer): a CR-only file put a carriage return in the message. */
     @Test
     void carriageReturnsNeverReachTheMessage() throws Exception {
         LoadException e = refused(load(write(NAME, "6:tuple.149.0\rallocation 0: size 1:\r".getBytes(StandardCharsets.UTF_8))));
@@ -105,7 +105,7 @@ class HostileDumpsTest {
     }
 
     /**
-     * Regression (dump fuzz, seed 20281324): a bad sibling read on another thread escaped as a
+     * Regression (found by the dump fuzzer): a bad sibling read on another thread escaped as a
      * CompletionException instead of its LoadException.
      */
     @Test
@@ -182,5 +182,40 @@ class HostileDumpsTest {
         Module m = loaded(load(write(NAME, HEAD.replace("\n", "\r\n").getBytes(StandardCharsets.US_ASCII))));
         assertEquals(0, m.warningCount(), m.warnings().toString());
         assertEquals(64, m.totalBytes());
+    }
+
+    /** Regression (large-directory test): an interrupted read said "cannot read: null". */
+    @Test
+    void anInterruptedReadSaysCancelled() throws Exception {
+        Path p = write(NAME, HEAD.getBytes(StandardCharsets.US_ASCII));
+        Thread.currentThread().interrupt();
+        try {
+            LoadException e = org.junit.jupiter.api.Assertions.assertThrows(LoadException.class, () -> DumpLoader.load(List.of(p)));
+            assertEquals(p + ": cancelled", e.getMessage());
+            LoadException d = org.junit.jupiter.api.Assertions.assertThrows(LoadException.class, () -> DumpLoader.load(List.of(dir)));
+            assertEquals(dir + ": cancelled", d.getMessage());
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
+    /** A damaged {@code .gz}: cut anywhere or with flipped bytes, it loads what it holds or is refused in one line. */
+    @Test
+    void damagedGzipFiles() throws Exception {
+        java.io.ByteArrayOutputStream z = new java.io.ByteArrayOutputStream();
+        try (var gz = new java.util.zip.GZIPOutputStream(z)) {
+            gz.write((HEAD + "\n").repeat(1).getBytes(StandardCharsets.US_ASCII));
+        }
+        byte[] good = z.toByteArray();
+        Random r = new Random(Fuzz.seed());
+        DumpFuzzTest.Tally tally = new DumpFuzzTest.Tally();
+        for (int n = 0; n < 60; n++) {
+            byte[] b = n % 2 == 0 ? Arrays.copyOf(good, r.nextInt(good.length)) : good.clone();
+            if (n % 2 == 1) for (int k = 1 + r.nextInt(4); k > 0; k--) b[r.nextInt(b.length)] ^= (byte) (1 + r.nextInt(255));
+            Path d = Files.createDirectories(dir.resolve("gz" + n));
+            Path p = Files.write(d.resolve(NAME + ".gz"), b);
+            DumpFuzzTest.check("gzip case " + n + ", " + Fuzz.replay(Fuzz.seed()), p, b, tally);
+        }
+        assertTrue(tally.refused.values().stream().mapToInt(Integer::intValue).sum() > 0, tally.toString());
     }
 }

@@ -26,7 +26,7 @@ public final class Bufq {
     private final Function<InputStream, Repl> repl;
 
     public Bufq() {
-        this(Env.system(), DefaultEngine::new, bufq.shell.repl.JLineRepl::system);
+        this(Env.system(), DefaultEngine::new, in -> bufq.shell.repl.JLineRepl.system(in) /* a lambda, not a method reference: batch runs never load it */);
     }
 
     /**
@@ -80,6 +80,8 @@ public final class Bufq {
     }
 
     private int session(Shell shell, Args args, InputStream in, PrintStream err) {
+        // Made before loading: the JLine REPL warms up its line editor while the dumps are read.
+        Repl interactive = args.actions().isEmpty() && !env.stdinClosed() && env.interactive() ? repl.apply(in) : null;
         if (!args.paths().isEmpty()) {
             List<Path> paths = new ArrayList<>();
             for (String p : args.paths()) paths.add(Path.of(p));
@@ -97,7 +99,7 @@ public final class Bufq {
         if (!env.interactive()) {
             return script(shell, StatementReader.utf8(in), "stdin", err);
         }
-        return repl.apply(in).run(shell);
+        return interactive.run(shell);
     }
 
     private int actions(Shell shell, Args args, PrintStream err) {

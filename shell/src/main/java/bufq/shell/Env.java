@@ -22,7 +22,24 @@ public record Env(Map<String, String> vars, boolean interactive, boolean stdinCl
     }
 
     public static Env system() {
-        return new Env(System.getenv(), System.console() != null, stdinReused());
+        return new Env(System.getenv(), terminal(), stdinReused());
+    }
+
+    /**
+     * Whether stdin and stdout are both a terminal. On Linux /proc says so exactly; elsewhere
+     * {@code System.console()} does (on Java 17-21 it is null unless both are a terminal).
+     */
+    static boolean terminal() {
+        try {
+            return isTty(Files.readSymbolicLink(Path.of("/proc/self/fd/0")).toString())
+                    && isTty(Files.readSymbolicLink(Path.of("/proc/self/fd/1")).toString());
+        } catch (IOException | RuntimeException e) {
+            return System.console() != null;
+        }
+    }
+
+    private static boolean isTty(String device) {
+        return device.startsWith("/dev/pts/") || device.startsWith("/dev/tty") || device.equals("/dev/console");
     }
 
     /**

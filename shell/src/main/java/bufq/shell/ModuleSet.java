@@ -15,9 +15,9 @@ import java.util.Set;
  */
 public final class ModuleSet {
     /** Loads of up to this many modules are parsed at once; bigger ones load lazily. */
-    static final int EAGER_LIMIT = 32;
+    public static final int EAGER_LIMIT = 32;
     /** Lazily loaded modules kept in memory besides the current one. */
-    static final int CACHE = 8;
+    public static final int CACHE = 8;
 
     /** One module: its handle, where it comes from, and the parsed module when in memory. */
     public static final class Entry {

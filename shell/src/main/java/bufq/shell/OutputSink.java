@@ -34,7 +34,7 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
     }
 
     /** As {@link #file(Path, boolean)}, with the writer wrapped (tests simulate a full disk). */
-    static OutputSink file(Path target, boolean force, java.util.function.UnaryOperator<Writer> wrap) throws IOException {
+    public static OutputSink file(Path target, boolean force, java.util.function.UnaryOperator<Writer> wrap) throws IOException {
         Path abs = target.toAbsolutePath().normalize();
         if (Files.isDirectory(abs)) throw new IOException(target + " is a directory");
         // Replacing a device, pipe or symlink by renaming over it would be wrong (/dev/stdout!).

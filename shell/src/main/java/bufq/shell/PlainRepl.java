@@ -7,7 +7,7 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
-/** A line loop with a prompt and no editing: the fallback REPL, and the one used until JLine's is in. */
+/** A line loop with a prompt and no editing: the fallback when JLine cannot open the terminal. */
 public final class PlainRepl implements Repl {
     private final BufferedReader in;
 

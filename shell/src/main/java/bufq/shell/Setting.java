@@ -10,11 +10,12 @@ import java.util.Locale;
  * becomes a value. {@code set}, its validation, its listing and the REPL's completion all read this.
  */
 public enum Setting {
-    RAWSIZES("on|off", "off", "print sizes as plain byte counts instead of KiB/MiB (table, markdown)"),
-    MAXROWS("N", "200", "rows shown per table in the table and markdown formats (0 = all); csv/tsv/json are never cut"),
-    MAXWIDTH("N", "64", "widest cell in the table format; longer text is cut with … (0 = no limit)"),
-    COLOR("auto|on|off", "auto", "colour in the table format; auto = only on a terminal; never when NO_COLOR is set"),
+    RAWSIZES("on|off", "off", "sizes as plain byte counts instead of KiB/MiB (table, markdown)"),
+    MAXROWS("N", "200", "rows shown per table in table and markdown (0 = all); data formats never cut"),
+    MAXWIDTH("N", "80", "widest cell in the table format, longer text cut with … (0 = no limit)"),
+    COLOR("auto|on|off", "auto", "colour in the table format: auto = on a terminal; never with NO_COLOR set"),
     TIMER("on|off", "off", "print the elapsed time after each result (on stderr)"),
+    PAGER("on|off", "off", "in the interactive shell, show results taller than the terminal through $PAGER (default less -R)"),
     THRESHOLD("SIZE", "16KiB", "values smaller than this fold into one row in the peak report"),
     TILING("NAME", "tpu", "tiling model used for padded sizes (built in: tpu, none)"),
     TIMEOUT("SECONDS", "10", "time limit for each call into JavaScript (js, run FILE.js, -f, fields, tilings, checks; 0 = none)");
@@ -51,7 +52,7 @@ public enum Setting {
     Object parse(String text) throws CommandException {
         String t = text.trim().toLowerCase(Locale.ROOT);
         switch (this) {
-            case RAWSIZES, TIMER -> {
+            case RAWSIZES, TIMER, PAGER -> {
                 if (t.equals("on") || t.equals("true")) return Boolean.TRUE;
                 if (t.equals("off") || t.equals("false")) return Boolean.FALSE;
                 throw new CommandException(key() + " takes on or off, not '" + text + "'");

@@ -49,6 +49,8 @@ public final class Settings {
     /** {@code auto}, {@code on} or {@code off}. */
     public String color() { return (String) values.get(Setting.COLOR); }
     public boolean timer() { return (Boolean) values.get(Setting.TIMER); }
+    /** Page long results in the interactive shell. */
+    public boolean pager() { return (Boolean) values.get(Setting.PAGER); }
     public long threshold() { return (Long) values.get(Setting.THRESHOLD); }
     public int timeoutSeconds() { return (Integer) values.get(Setting.TIMEOUT); }
     public TilingModel tiling() { return tilings.get((String) values.get(Setting.TILING)); }

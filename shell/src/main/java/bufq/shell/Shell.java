@@ -28,6 +28,8 @@ public final class Shell {
     static final int WARNINGS_SHOWN = 10;
     /** What an interrupted query or module scan reports (the REPL interrupts on Ctrl-C). */
     static final String CANCELLED = "query cancelled (Ctrl-C)";
+    /** A command other than a query stopped by Ctrl-C (e.g. {@code summary} over a big directory). */
+    static final String COMMAND_CANCELLED = "cancelled (Ctrl-C)";
 
     private final Engine engine;
     private final PrintStream out;
@@ -90,6 +92,11 @@ public final class Shell {
             st = Status.ERROR;
         } catch (RuntimeException | StackOverflowError e) {
             internalError(e);
+            st = Status.ERROR;
+        } catch (OutOfMemoryError e) {
+            // The statement asked for more than the heap holds; what it built is garbage now, so
+            // the session goes on.
+            error("out of memory running this statement; the session goes on (a smaller limit or width may fit)");
             st = Status.ERROR;
         }
         if (settings.timer() && st != Status.QUIT)
@@ -256,7 +263,7 @@ public final class Shell {
         boolean progress = env.interactive() && all.stream().filter(e -> e.loaded() == null).count() > 1;
         try {
             for (int i = 0; i < all.size(); i++) {
-                if (Thread.currentThread().isInterrupted()) throw new CommandException(CANCELLED);
+                if (Thread.currentThread().isInterrupted()) throw new CommandException(COMMAND_CANCELLED);
                 if (progress && all.get(i).loaded() == null) {
                     err.print("\rreading module " + (i + 1) + "/" + all.size() + " ");
                     err.flush();

@@ -90,6 +90,8 @@ class CliTest {
                 c("unknown command", "-c", "sumary", "a.txt").exit(1).err("error: unknown command 'sumary'; did you mean 'summary'?"),
                 c("errors go on", "-c", "sumary", "-c", "values", "a.txt").exit(1).out("add.1"),
                 c("bail stops", "--bail", "-c", "sumary", "-c", "values", "a.txt").exit(1).notOut("add.1"),
+                c("unterminated quote in a command", "-c", "load \"my dump", "a.txt").exit(1)
+                        .err("error: unterminated string starting at column 6"),
                 c("bad setting", "-c", "set maxrows lots").exit(1).err("maxrows takes a whole number >= 0, not 'lots'"),
                 c("unknown setting", "-c", "set colour on").exit(1).err("unknown setting 'colour'; did you mean 'color'?"),
                 c("set lists", "-c", "set").out("maxrows", "200", "threshold", "16.0KiB", "tiling", "tpu"),
@@ -143,6 +145,10 @@ class CliTest {
                 c("stdin script on a real dump", SEEDS[4]).realDumps()
                         .in("# the top of the peak\nvalues where live at peak and\n  size > 1KiB order by\n  size desc limit 2\nformat csv\nsteps order by live_bytes desc limit 1\n")
                         .out("(2 rows)", "time,instruction,live_bytes,live_values\n5,multiply_reduce_fusion,49232,7\n"),
+                c("peak of a colour the module lacks", "-c", "peak color 5", "examples/seeds/004_0cb419b3147a3cb6.txt").realDumps()
+                        .exit(1).err("error: no color 5 in 004_0cb419b3147a3cb6 (colors: 0, 1, 2)"),
+                c("timeline of a colour the module lacks", "-c", "timeline color 7", "examples/seeds/004_0cb419b3147a3cb6.txt").realDumps()
+                        .exit(1).err("error: no color 7 in"),
                 c("the walkthrough script", "-f", "examples/peak-report.bq", "examples/jax-mlp/").realDumps()
                         .out("jit_f", "(7 rows)", "82.0MiB", "peak of live bytes", "by op_name").err("0 errors"),
                 c("fields from the catalog", "-c", "fields steps").realDumps().out("live_bytes"),

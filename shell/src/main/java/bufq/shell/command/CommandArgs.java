@@ -37,15 +37,32 @@ final class CommandArgs {
     }
 
     OptionalInt integer(String keyword, int min) throws CommandException {
+        return integer(keyword, min, Integer.MAX_VALUE);
+    }
+
+    /** As {@link #integer(String, int)}, also refusing numbers above {@code max}. */
+    OptionalInt integer(String keyword, int min, int max) throws CommandException {
         String v = value(keyword);
         if (v == null) return OptionalInt.empty();
         try {
             int n = Integer.parseInt(v);
-            if (n >= min) return OptionalInt.of(n);
+            if (n >= min && n <= max) return OptionalInt.of(n);
         } catch (NumberFormatException e) {
             // fall through
         }
-        throw new CommandException("'" + keyword + "' takes a whole number >= " + min + ", not '" + v + "'");
+        String range = max == Integer.MAX_VALUE ? ">= " + min : "from " + min + " to " + max;
+        throw new CommandException("'" + keyword + "' takes a whole number " + range + ", not '" + v + "'");
+    }
+
+    /** {@code color N} checked against the module's colours, so a typo is a one-line error. */
+    OptionalInt color(bufq.model.Module m) throws CommandException {
+        OptionalInt c = integer("color", 0);
+        try {
+            bufq.analysis.Analyses.requireColor(m, c);
+        } catch (IllegalArgumentException e) {
+            throw new CommandException(e.getMessage());
+        }
+        return c;
     }
 
     /** The next positional word (not a keyword), or null. */

@@ -50,8 +50,10 @@ final class HelpCommand implements Command {
             Formats ('format NAME', or --format NAME on the command line)
 
               table     aligned columns for the terminal; sizes as 4.0KiB (set rawsizes on for bytes),
-                        fractions as 12.5%, null as null, a (N rows) footer; cut at maxrows rows
-              markdown  a GitHub table for bug reports; same cell text as table; cut at maxrows rows
+                        fractions as 12.5%, null as null, a (N rows) footer; cut at maxrows rows, cells
+                        wider than maxwidth end in …
+              markdown  a GitHub table for bug reports; same cell text as table, never cut within a
+                        cell; charts and trees in code fences; cut at maxrows rows
               csv       header row, RFC 4180 quoting, raw numbers, null as an empty field; never cut
               tsv       like csv with tabs; tabs, newlines and backslashes in cells escaped as \\t \\n \\\\
               json      an array of row objects: numbers as numbers, null as null; never cut. A command

@@ -12,7 +12,7 @@ import java.util.List;
 final class HistoryCommand implements Command {
     @Override public String name() { return "history"; }
     @Override public String synopsis() { return "history"; }
-    @Override public String description() { return "Lists the statements entered in this session, oldest first."; }
+    @Override public String description() { return "Lists the statements entered, oldest first. In the interactive shell, earlier sessions (the saved history) come first."; }
     @Override public List<String> examples() { return List.of("history"); }
 
     @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {

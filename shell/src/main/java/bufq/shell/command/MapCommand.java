@@ -24,7 +24,7 @@ final class MapCommand implements Command {
 
     @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
-        OptionalInt width = a.integer("width", 20);
+        OptionalInt width = a.integer("width", 20, bufq.analysis.Analyses.MAX_WIDTH);
         String svg = a.value("--svg");
         String html = a.value("--html");
         boolean force = a.flag("--force");

@@ -24,9 +24,10 @@ final class PeakCommand implements Command {
 
     @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
-        var color = a.integer("color", 0);
+        var m = shell.requireModule();
+        var color = a.color(m);
         a.done();
-        shell.print(Analyses.peak(shell.requireModule(), color, shell.settings().threshold(), shell.settings().tiling()));
+        shell.print(Analyses.peak(m, color, shell.settings().threshold(), shell.settings().tiling()));
         return Status.OK;
     }
 }

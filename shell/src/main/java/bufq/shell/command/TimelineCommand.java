@@ -27,14 +27,14 @@ final class TimelineCommand implements Command {
 
     @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
-        OptionalInt color = a.integer("color", 0);
-        OptionalInt width = a.integer("width", 20);
+        Module m = shell.requireModule();
+        OptionalInt color = a.color(m);
+        OptionalInt width = a.integer("width", 20, bufq.analysis.Analyses.MAX_WIDTH);
         String svg = a.value("--svg");
         String html = a.value("--html");
         boolean force = a.flag("--force");
         a.done();
         if (svg != null && html != null) throw new CommandException("give --svg or --html, not both");
-        Module m = shell.requireModule();
         if (svg != null) Pictures.write(shell, svg, force, Analyses.timelineSvg(m, color));
         else if (html != null) Pictures.write(shell, html, force, Analyses.timelineHtml(m, color));
         else shell.print(Analyses.timeline(m, color, width.orElse(shell.terminalWidth())));

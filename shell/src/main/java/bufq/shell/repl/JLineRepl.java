@@ -2,8 +2,10 @@ package bufq.shell.repl;
 
 import bufq.eval.Catalog;
 import bufq.shell.Bufq;
+import bufq.shell.CommandException;
 import bufq.shell.PlainRepl;
 import bufq.shell.Repl;
+import bufq.shell.Setting;
 import bufq.shell.Shell;
 import bufq.shell.Status;
 import org.jline.reader.EndOfFileException;
@@ -13,6 +15,7 @@ import org.jline.reader.UserInterruptException;
 import org.jline.reader.impl.history.DefaultHistory;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
+import org.jline.utils.InfoCmp;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,6 +31,8 @@ import java.util.function.Supplier;
 public final class JLineRepl implements Repl {
     /** Shown on the second and later lines of an unfinished statement. */
     public static final String CONTINUATION = "   ...> ";
+    /** Saved statements of earlier sessions that the {@code history} command lists. */
+    static final int EARLIER_LISTED = 100;
 
     /** Opens the terminal to talk to; the system one in real use, an in-memory one in tests. */
     @FunctionalInterface
@@ -47,16 +52,58 @@ public final class JLineRepl implements Repl {
         this.fallbackIn = fallbackIn;
     }
 
-    /** The REPL for a real terminal on {@code in} (stdin); what {@code bufq} uses by default. */
+    /**
+     * The REPL for a real terminal on {@code in} (stdin); what {@code bufq} uses by default. Starts
+     * warming up the line editor on a background thread at once, so made before the dumps are
+     * loaded, it is ready when they are.
+     */
     public static Repl system(InputStream in) {
-        return new JLineRepl(JLineRepl::systemTerminal, in);
+        Thread warm = new Thread(Warmup::run, "bufq-jline-warmup");
+        warm.setDaemon(true);
+        warm.start();
+        return new JLineRepl(() -> {
+            // JLine's caches are not thread-safe: the real terminal is opened after the warm-up.
+            try {
+                warm.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return systemTerminal();
+        }, in);
     }
 
     static Terminal systemTerminal() throws IOException {
-        // Only the JNI and exec providers ship; skipping the others' probes keeps startup short.
+        knownCapabilities(System.getenv("TERM"));
+        try {
+            // JNI alone first: the exec provider would start a process ("test -t 1") just to look.
+            return builder().exec(false).dumb(false).build();
+        } catch (IOException | RuntimeException | LinkageError e) {
+            // No native library (a noexec /tmp, say): let JLine use stty, or fall back to dumb.
+            return builder().dumb(true).build();
+        }
+    }
+
+    private static TerminalBuilder builder() {
         // SIG_IGN: Ctrl-C never kills the JVM; JLine still reports it to the handlers we install.
         return TerminalBuilder.builder().system(true).jna(false).jansi(false).ffm(false)
-                .nativeSignals(true).signalHandler(Terminal.SignalHandler.SIG_IGN).build();
+                .nativeSignals(true).signalHandler(Terminal.SignalHandler.SIG_IGN);
+    }
+
+    /**
+     * JLine asks the {@code infocmp} program for the terminal's capabilities, a process start that
+     * costs a third of a second on a busy machine. For the types it ships a description of (xterm,
+     * xterm-256color, screen, ansi, ...) that description is used instead; tmux's own types get
+     * screen's, which tmux documents as compatible. Other types still ask {@code infocmp}.
+     */
+    static void knownCapabilities(String term) {
+        if (term == null || term.isEmpty()) return;
+        String shipped = term.startsWith("tmux") ? term.replaceFirst("^tmux", "screen") : term;
+        try {
+            String caps = InfoCmp.getDefaultInfoCmp(shipped);
+            if (caps != null && !caps.isEmpty()) InfoCmp.setLoadedInfoCmp(term, caps);
+        } catch (RuntimeException | java.io.IOError e) {
+            // not shipped with JLine: infocmp it is
+        }
     }
 
     @Override public int run(Shell shell) {
@@ -82,12 +129,14 @@ public final class JLineRepl implements Repl {
         private final HistoryFile historyFile;
         private final DefaultHistory history = new DefaultHistory();
         private final LineReader reader;
+        private final Pager pager;
         private boolean historyBroken;
 
         Session(Shell shell, Terminal terminal) {
             this.shell = shell;
             this.terminal = terminal;
             this.historyFile = new HistoryFile(HistoryFile.location(shell.env().vars()));
+            this.pager = new Pager(shell, terminal);
             ReplParser parser = new ReplParser(() -> shell.engine().entities());
             Supplier<Catalog> catalog = () -> shell.engine().catalog();  // scripts may add fields
             this.reader = LineReaderBuilder.builder()
@@ -107,6 +156,13 @@ public final class JLineRepl implements Repl {
 
         int loop() {
             loadHistory();
+            if (Terminal.TYPE_DUMB.equals(terminal.getType()) && "auto".equals(shell.settings().color())) {
+                try {
+                    shell.settings().set(Setting.COLOR, "off");  // a dumb terminal shows escape codes as junk
+                } catch (CommandException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
             shell.out().println("bufq " + Bufq.VERSION + " - type 'help' for commands, 'help query' for queries,"
                     + " Tab to complete, Ctrl-D to leave.");
             shell.out().flush();
@@ -123,7 +179,7 @@ public final class JLineRepl implements Repl {
                     break;
                 }
                 if (history.last() > last) remember(history.get(history.last()));
-                String text = ReplParser.joined(line).strip();
+                String text = ReplParser.toRun(line);
                 if (text.isEmpty()) continue;
                 shell.history().add(text);
                 if (execute(text) == Status.QUIT) break;
@@ -132,17 +188,23 @@ public final class JLineRepl implements Repl {
             return Bufq.OK;
         }
 
-        /** Runs one statement; Ctrl-C meanwhile interrupts this thread, which cancels a query. */
+        /**
+         * Runs one statement; Ctrl-C meanwhile interrupts this thread, which cancels a query. Paged
+         * output is shown after that, so Ctrl-C in the pager goes to the pager alone.
+         */
         private Status execute(String text) {
             Thread runner = Thread.currentThread();
             Terminal.SignalHandler previous = terminal.handle(Terminal.Signal.INT, s -> runner.interrupt());
+            Pager.Captured done;
             try {
-                return shell.execute(text);
+                done = pager.capture(() -> shell.execute(text));
             } finally {
                 terminal.handle(Terminal.Signal.INT, previous);
                 Thread.interrupted();  // a late Ctrl-C must not cancel the next statement
-                terminal.flush();
             }
+            pager.show(done.text());
+            terminal.flush();
+            return done.status();
         }
 
         private String prompt() {
@@ -157,10 +219,11 @@ public final class JLineRepl implements Repl {
 
         private void loadHistory() {
             try {
-                for (String e : historyFile.load()) {
-                    history.add(java.time.Instant.now(), e);
-                    shell.history().add(ReplParser.joined(e));
-                }
+                java.util.List<String> saved = historyFile.load();
+                for (String e : saved) history.add(java.time.Instant.now(), e);
+                // 'history' lists the recent past (its table is cut at maxrows from the top); Ctrl-R has it all.
+                for (String e : saved.subList(Math.max(0, saved.size() - EARLIER_LISTED), saved.size()))
+                    shell.history().add(ReplParser.toRun(e));
             } catch (IOException | RuntimeException e) {
                 historyBroken = true;
                 shell.info("bufq: cannot read history " + historyFile.path() + ": " + e.getMessage());

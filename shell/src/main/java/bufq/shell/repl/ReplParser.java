@@ -17,7 +17,7 @@ import java.util.function.Supplier;
  * bufq's JLine {@link Parser}. On Enter it throws {@link EOFError} for input that cannot end yet (a
  * query with an open parenthesis or string, a trailing {@code and}/{@code where}/operator, any line
  * ending in {@code \}), so JLine asks for another line; the rule is {@link StatementReader#needsMore},
- * the one scripts use. For completion it cuts the line into words: whitespace separates, a double
+ * the one scripts use ({@code js} code continues while a bracket, string or comment is open). For completion it cuts the line into words: whitespace separates, a double
  * quoted string is one word, and in a query the symbols {@code ( ) , = < > ! ~} end a word too.
  */
 public final class ReplParser implements Parser {
@@ -33,8 +33,9 @@ public final class ReplParser implements Parser {
         if (context == ParseContext.ACCEPT_LINE) {
             String t = line.stripTrailing();
             if (t.endsWith("\\")) throw new EOFError(-1, -1, "line continues", "\\");
-            if (StatementReader.needsMore(statement(line), entities.get()))
-                throw new EOFError(-1, -1, "unfinished query", "query");
+            String text = StatementReader.isJs(line) ? line : statement(line);  // JavaScript keeps its line breaks
+            if (StatementReader.needsMore(text, entities.get()))
+                throw new EOFError(-1, -1, "unfinished statement", "statement");
         }
         return split(line, cursor);
     }
@@ -52,6 +53,11 @@ public final class ReplParser implements Parser {
     public static String joined(String buffer) {
         if (StatementReader.isJs(buffer)) return buffer;
         return statement(buffer.replaceAll("[ \t]*\\\\\r?\n[ \t]*", " "));
+    }
+
+    /** What to run for an accepted buffer: {@link #joined}, except that {@code js} code keeps its lines. */
+    public static String toRun(String buffer) {
+        return (StatementReader.isJs(buffer) ? buffer : joined(buffer)).strip();
     }
 
     /** Whether the buffer's first word is an entity, i.e. the line is a query. */

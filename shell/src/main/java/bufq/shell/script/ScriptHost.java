@@ -129,8 +129,9 @@ final class ScriptHost implements AutoCloseable {
         try {
             return body.get();
         } catch (PolyglotException e) {
+            // Once the watchdog stopped this run, whatever comes out (an interrupt, or a host error
+            // wrapping one) is the stop's doing.
             String reason = watchdog.reason();
-            if (reason != null && !e.isInterrupted() && !e.isCancelled()) reason = null;
             throw new ScriptFailure(ScriptErrors.describe(e, reason, shell.settings().timeoutSeconds(), heapCap, running));
         } catch (IllegalStateException e) {
             if (watchdog.killed()) throw new ScriptFailure(ScriptErrors.stopMessage(watchdog.reason(),
@@ -149,6 +150,9 @@ final class ScriptHost implements AutoCloseable {
 
     /** Stops the running script (Ctrl-C). */
     void cancel() { watchdog.stop("cancelled"); }
+
+    /** Closes the context at once, as the watchdog does when a script ignores an interrupt. */
+    void kill() { watchdog.kill(); }
 
     /** What queries and field functions see now: the current module and tiling model. */
     EvalContext evalContext() { return new EvalContext(shell.current(), shell.settings().tiling()); }

@@ -137,6 +137,9 @@ public final class Scripts {
         if (h != null) h.cancel();
     }
 
+    /** The running host, or null (tests). */
+    ScriptHost currentHost() { return host; }
+
     private ScriptHost host() throws CommandException {
         if (host != null && host.dead()) reset();
         if (host == null) {

@@ -26,6 +26,8 @@ final class Watchdog {
     private volatile String reason;
     private volatile boolean closed;
     private volatile boolean killed;
+    private long run;               // counts outermost calls, so a late stop never hits the next one
+    private boolean stopping;       // an interrupt is under way; the next run waits for it
 
     /** @param heapCap bytes of heap a script may hold beyond what was in use when it started */
     Watchdog(Context context, long heapCap) {
@@ -39,7 +41,16 @@ final class Watchdog {
     /** A call into JavaScript starts; nested calls share the outermost call's limits. */
     void enter(int timeoutSeconds) {
         synchronized (lock) {
+            while (depth == 0 && stopping) {
+                try {
+                    lock.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt(); // keep the flag: the script will see it as Ctrl-C
+                    break;
+                }
+            }
             if (depth++ > 0) return;
+            run++;
             reason = null;
             owner = Thread.currentThread();
             deadline = timeoutSeconds <= 0 ? 0 : System.nanoTime() + timeoutSeconds * 1_000_000_000L;
@@ -64,19 +75,45 @@ final class Watchdog {
 
     /** Stops the running script, if any, saying why. */
     void stop(String why) {
+        long which;
         synchronized (lock) {
             if (depth == 0) return;
             if (reason == null) reason = why;
+            which = run;
+            stopping = true;
         }
+        boolean interrupted = false;
         try {
             context.interrupt(Duration.ofSeconds(2));
+            interrupted = true;
         } catch (TimeoutException | RuntimeException e) {
-            killed = true;
-            try {
-                context.close(true);
-            } catch (RuntimeException ignored) {
-                // already closing
+            // still running two seconds later: close the context, unless that run has ended meanwhile
+        } finally {
+            boolean sameRun;
+            synchronized (lock) {
+                sameRun = run == which && depth > 0;
+                if (interrupted || !sameRun) {
+                    stopping = false;
+                    lock.notifyAll();
+                }
             }
+            if (!interrupted && sameRun) {
+                kill();
+                synchronized (lock) {
+                    stopping = false;
+                    lock.notifyAll();
+                }
+            }
+        }
+    }
+
+    /** Closes the context at once, cancelling what runs: the last resort when interrupting fails. */
+    void kill() {
+        killed = true;
+        try {
+            context.close(true);
+        } catch (RuntimeException ignored) {
+            // already closing
         }
     }
 
@@ -103,9 +140,11 @@ final class Watchdog {
             if (why == null && overHeap()) why = "memory";
             if (why != null) {
                 stop(why);
+                // Host code may swallow the interrupt (a field read inside try/catch): ask again
+                // every second until this run is over.
                 synchronized (lock) {
-                    // Wait until this run is over before judging the next one.
-                    while (depth > 0 && !closed) {
+                    long until = System.nanoTime() + 1_000_000_000L;
+                    while (depth > 0 && !closed && System.nanoTime() - until < 0) {
                         try {
                             lock.wait(POLL_MS);
                         } catch (InterruptedException e) {

@@ -70,4 +70,14 @@ class ReplParserTest {
         String buf = "values where \\\nsize";
         assertEquals(buf.length(), ReplParser.statement(buf).length(), "offsets survive for completion");
     }
+
+    @Test
+    void javascriptContinuesWhileABracketIsOpenAndKeepsItsLines() {
+        continues("js function f(x) {");
+        continues("js var s = `a\n${1 +");
+        accepts("js 1 + 1");
+        accepts("js // a comment\n1 + 1");
+        assertEquals("js // a comment\n1 + 1", ReplParser.toRun("js // a comment\n1 + 1\n"), "line breaks kept for js");
+        assertEquals("values where size > 1", ReplParser.toRun("values where\nsize > 1"));
+    }
 }

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -139,5 +140,87 @@ class ReplTranscriptTest {
         assertTrue(t.err().contains("query cancelled"), "err: " + t.err() + "\nscreen: " + t.screen());
         assertTrue(t.screen().contains("(1 row)"), "the next query ran: " + t.screen());
         assertEquals(0, t.exit);
+    }
+
+    @Test
+    void withoutATerminalThePlainLoopTakesOver() throws IOException {
+        Transcript t = transcript();
+        t.open(InputStream.nullInputStream());
+        InputStream typed = new java.io.ByteArrayInputStream("values limit 1\n".getBytes(StandardCharsets.UTF_8));
+        int code = new JLineRepl(() -> { throw new IOException("no tty"); }, typed).run(t.shell);
+        assertEquals(0, code);
+        assertTrue(t.err().contains("no line editing (no tty)"), t.err());
+        assertTrue(t.screen().contains("(1 row)"), t.screen());
+    }
+
+    @Test
+    void multiLineJavaScriptRunsAsOneStatement() throws IOException {
+        Transcript t = transcript();
+        String s = t.run("js var o = {\n  a: 41, // the answer, almost\n};\njs o.a + 1\n");
+        assertTrue(s.contains(JLineRepl.CONTINUATION), s);
+        assertTrue(s.contains("42"), s + t.err());
+        assertEquals("", t.err());
+    }
+
+    @Test
+    void withThePagerOnTallResultsGoThroughPagerAndShortOnesPrint() throws IOException {
+        Transcript t = transcript();
+        Path paged = state.resolve("paged.txt");
+        t.env.put("PAGER", "cat > '" + paged + "'");
+        t.rows = 10;
+        String s = t.run("values limit 1\nset pager on\nvalues limit 2\nvalues\n");
+        assertTrue(Files.readString(paged).contains("(25 rows)"), "the tall table was paged");
+        assertFalse(s.contains("(25 rows)"), "and not printed: " + s);
+        assertTrue(s.contains("(2 rows)"), "a short one prints as usual: " + s);
+        assertEquals("", t.err());
+    }
+
+    @Test
+    void thePagerNeverTakesOutputMeantForAFile() throws IOException {
+        Transcript t = transcript();
+        Path paged = state.resolve("paged.txt"), file = state.resolve("out.txt");
+        t.env.put("PAGER", "cat > '" + paged + "'");
+        t.rows = 10;
+        t.run("set pager on\noutput \"" + file + "\"\nvalues\noutput\n");
+        assertTrue(Files.readString(file).contains("(25 rows)"));
+        assertFalse(Files.exists(paged));
+    }
+
+    @Test
+    void aDumbTerminalGetsNoColourEvenWithoutNoColor() throws IOException {
+        Transcript t = new Transcript(state);
+        String s = t.run("values limit 1\n");
+        assertTrue(s.contains("(1 row)"), s);
+        assertFalse(t.screen.toString(StandardCharsets.UTF_8).contains("\u001b["), "no escape codes");
+        Transcript ansi = new Transcript(state.resolve("ansi"));
+        ansi.type = "ansi";
+        ansi.run("values limit 1\n");
+        assertTrue(ansi.screen.toString(StandardCharsets.UTF_8).contains("\u001b[1mid"), "a capable terminal gets bold headers");
+    }
+
+    @Test
+    void historyListsTheRecentPastNotTheOldest() throws IOException {
+        HistoryFile f = new HistoryFile(state.resolve("bufq/history"));
+        for (int i = 0; i < 500; i++) f.add("values limit " + i);
+        f.save();
+        Transcript t = transcript();
+        t.run("history\n");
+        List<String> h = t.shell.history().entries();
+        assertEquals(JLineRepl.EARLIER_LISTED + 1, h.size());
+        assertEquals("values limit 400", h.get(0));
+        assertEquals("history", h.get(h.size() - 1));
+    }
+
+    @Test
+    void anUnwritableHistoryIsReportedOnceAndTheShellGoesOn() throws IOException {
+        Path notADir = state.resolve("file");
+        Files.writeString(notADir, "x");
+        Transcript t = transcript();
+        t.env.put("XDG_STATE_HOME", notADir.toString());
+        String s = t.run("values limit 1\nvalues limit 2\n");
+        assertTrue(s.contains("(1 row)") && s.contains("(2 rows)"), s);
+        assertEquals(1, t.err().lines().count(), "one message: " + t.err());
+        assertTrue(t.err().startsWith("bufq: cannot read history " + notADir), t.err());
+        assertEquals("x", Files.readString(notADir), "nothing overwritten");
     }
 }

@@ -32,6 +32,8 @@ final class Transcript {
 
     /** {@code dumb} (no escape codes) or {@code ansi} (JLine only completes on Tab with a capable terminal). */
     String type = "dumb";
+    /** Terminal height. */
+    int rows = 40;
     /** Errors on the screen too, as a terminal shows them. */
     boolean errToScreen;
 
@@ -45,7 +47,7 @@ final class Transcript {
         // Built directly: TerminalBuilder would pick a pseudo-terminal provider for these streams.
         terminal = new DumbTerminal(null, null, "bufq-test", type, in, screen, StandardCharsets.UTF_8,
                 Terminal.SignalHandler.SIG_IGN);
-        terminal.setSize(new Size(120, 40));
+        terminal.setSize(new Size(120, rows));
         // A dumb terminal starts with no signal characters; give it a real tty's Ctrl-C and Ctrl-D.
         Attributes a = terminal.getAttributes();
         a.setLocalFlag(Attributes.LocalFlag.ISIG, true);

@@ -90,6 +90,7 @@ class ApiTest {
     void badApiCallsSayWhatWasExpected() {
         assertTrue(h.fails("js bufq.field('nope', 'x', r => 1)").contains("unknown entity 'nope'; expected one of values"), h.err());
         assertTrue(h.fails("js bufq.field('values', 'where', r => 1)").contains("must be an identifier and not a keyword"), h.err());
+        assertTrue(h.fails("js bufq.field('values', 'size', r => 0)").contains("'size' is a built-in field of values"), h.err());
         assertTrue(h.fails("js bufq.field('values', 'x', 3)").contains("argument 3 must be a function"), h.err());
         assertTrue(h.fails("js bufq.field('values', 'x', r => 1, {type: 'money'})").contains("unknown field type 'money'"), h.err());
         assertTrue(h.fails("js bufq.tiling('tpu', s => 1)").contains("'tpu' is built in"), h.err());
@@ -135,5 +136,16 @@ class ApiTest {
         assertTrue(row.startsWith("{id: 11, name: \"add.3\", index: \"{}\", label: \"add.3\", color: 0, size: 4096,"), row);
         assertTrue(h.ok("js bufq.module").matches("\\{handle: \".*\", .*values: \\[\\d+ rows\\].*peak: \\{time: \\d+, bytes: \\d+\\}.*\n"), h.out());
         assertEquals("[{id: 11, label: \"add.3\"}]\n", h.ok("js bufq.query('values where id = 11 show id, label')"));
+        assertEquals("[2, 3]\n", h.ok("js [1, 2].map(x => x + 1)"));
+    }
+
+    @Test
+    void aCheckQueriesTheModuleItChecks() {
+        h.ok("js bufq.check('count', (m, report) => report.info(m.handle, m.query('values show count()')[0]['count()'] + ' values'))");
+        bufq.model.Module other = Doctored.overlapping();
+        bufq.analysis.CheckReport r = bufq.analysis.Analyses.check(other, null, h.shell.scriptChecks());
+        assertEquals("3 values", r.of("count").get(0).message(), "the doctored module, not the current seed");
+        assertEquals(bufq.shell.Status.OK, h.run("check"));
+        assertTrue(h.out().contains(h.shell.current().values().size() + " values"), h.out());
     }
 }

@@ -104,4 +104,35 @@ class SandboxTest {
         assertFalse(t.isAlive());
         assertTrue(h.err().contains("script cancelled"), h.err());
     }
+
+    @Test
+    void aContextThatMustBeClosedIsReplacedAndSaysWhatWasLost() throws Exception {
+        h.ok("set timeout 0");
+        h.ok("js bufq.field('values', 'twice', r => r.size * 2, {type: 'int'})");
+        h.ok("js bufq.check('always', (m, report) => report.info('x', 'ran'))");
+        Thread t = new Thread(() -> h.run("js for (;;) {}"));
+        t.start();
+        Thread.sleep(1500);
+        h.shell.scripts().currentHost().kill(); // what the watchdog does when an interrupt is ignored
+        t.join(10_000);
+        assertFalse(t.isAlive());
+        assertTrue(h.err().contains("script cancelled"), h.err());
+        assertTrue(h.err().contains("the JavaScript engine was reset"), h.err());
+        assertEquals("2\n", h.ok("js 1 + 1"), "a fresh context");
+        assertTrue(h.shell.scriptChecks().isEmpty(), "checks of the closed context are dropped");
+        String e = h.fails("values show twice");
+        assertTrue(e.contains("run the script again"), e);
+    }
+
+    @Test
+    void swallowingTheStopDoesNotEscapeIt() {
+        h.ok("set timeout 1");
+        h.ok("js bufq.field('values', 'spin', r => { while (true) {} }, {type: 'int'})");
+        long t0 = System.nanoTime();
+        String e = h.fails("js for (;;) { try { bufq.module.values[0].spin } catch (x) {} }");
+        assertTrue(e.contains("script stopped after the 1 s time limit"), e);
+        assertTrue((System.nanoTime() - t0) / 1e9 < 10, "stopped in time");
+        e = h.fails("js bufq.field('values', 'spin2', r => { while (true) {} })");
+        assertTrue(e.contains("time limit"), "type inference runs under the limit too: " + e);
+    }
 }

@@ -116,6 +116,10 @@ class ShippedScriptsTest {
                     assertEquals(Long.parseLong(c[1]) - Long.parseLong(c[2]), Long.parseLong(c[0]), seed + ": " + l);
                 }
                 assertTrue(h.ok("fields values").contains("waste"), "fields lists it");
+                assertNotNull(h.shell.engine().catalog().field("values", "waste"), "completion reads this catalog");
+                var ctx = bufq.lang.Completion.at("values where wa", 15, h.shell.engine().catalog());
+                assertEquals("values", ctx.entity());
+                assertTrue(ctx.expected().contains(bufq.lang.Completion.Kind.FIELD), ctx.toString());
             }
         }
         try (Harness h = new Harness().load(Harness.seed(0))) {

@@ -1,0 +1,14 @@
+/**
+ * The dump reader: turns XLA buffer-assignment dumps of every era into {@link bufq.model.Module}s.
+ *
+ * <p>Flow: {@link bufq.dump.DumpLoader#discover} groups files into modules by prefix (or splits
+ * stdout frames) without parsing; {@link bufq.dump.ModuleSource#load} maps each file, cuts it at
+ * its section headers (and long sections again at allocation lines and value blocks), parses the
+ * regions in parallel with hand-written single-pass scanners (one class per section: allocations,
+ * used values, live range, memory usage report), and the assembler joins them: values to their
+ * details by id and to their live ranges by (name, canonical index), instructions to their time.
+ *
+ * <p>Errors: a malformed line is a located warning and loading goes on; text that is no dump is a
+ * {@link bufq.dump.LoadException} with a one-line reason. Names and shapes are interned per module.
+ */
+package bufq.dump;

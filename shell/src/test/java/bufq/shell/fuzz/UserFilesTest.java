@@ -1,0 +1,141 @@
+package bufq.shell.fuzz;
+
+import bufq.shell.Bufq;
+import bufq.shell.OutputSink;
+import bufq.shell.repl.HistoryFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.FilterWriter;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Files the user owns (issue 9): results sent with {@code output FILE} and the REPL history appear
+ * whole or not at all. Each is written to a temporary file beside the target and renamed over it,
+ * so the old file's bytes are never touched in place: a hard link to the old file still reads the
+ * old text afterwards, and a writer that fails part-way (a full disk) or a session that never ends
+ * (a crash) leaves the old file as it was and no temporary file behind.
+ */
+class UserFilesTest {
+    @TempDir Path dir;
+
+    static final String OLD = "the user's old report\n";
+
+    /** A writer that accepts {@code budget} characters, then fails as a full disk does. */
+    static Writer failingAfter(Writer w, int budget) {
+        return new FilterWriter(w) {
+            int left = budget;
+
+            @Override public void write(String s, int off, int len) throws IOException {
+                if (len > left) {
+                    super.write(s, off, left);
+                    left = 0;
+                    throw new IOException("No space left on device");
+                }
+                left -= len;
+                super.write(s, off, len);
+            }
+        };
+    }
+
+    private Path old(String name) throws IOException {
+        return Files.writeString(dir.resolve(name), OLD);
+    }
+
+    private List<Path> leftovers() throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList();
+        }
+    }
+
+    @Test
+    void aWriterThatFailsPartWayLeavesTheOldFile() throws Exception {
+        Path target = old("report.txt");
+        OutputSink sink = OutputSink.file(target, true, w -> failingAfter(w, 10_000));
+        sink.write("x".repeat(9_000));
+        assertThrows(IOException.class, () -> sink.write("y".repeat(9_000)));
+        IOException later = assertThrows(IOException.class, () -> sink.write("z"));
+        assertTrue(later.getMessage().contains("an earlier write to " + target + " failed"), later.getMessage());
+        IOException closing = assertThrows(IOException.class, sink::close);
+        assertTrue(closing.getMessage().startsWith(target + " was not written: No space left on device"), closing.getMessage());
+        assertEquals(OLD, Files.readString(target));
+        assertEquals(List.of(), leftovers());
+    }
+
+    @Test
+    void aSessionThatNeverEndsLeavesTheOldFile() throws Exception {
+        Path target = old("report.txt");
+        OutputSink sink = OutputSink.file(target, true);
+        sink.write("half of a new report");
+        // The process dies here: nothing has touched the target.
+        assertEquals(OLD, Files.readString(target));
+        sink.close();
+        assertEquals("half of a new report", Files.readString(target));
+    }
+
+    @Test
+    void replacingNeverWritesTheOldFileInPlace() throws Exception {
+        Path target = old("report.txt");
+        Path link = Files.createLink(dir.resolve("old-inode"), target);
+        OutputSink sink = OutputSink.file(target, true);
+        sink.write("new");
+        sink.close();
+        assertEquals("new", Files.readString(target));
+        assertEquals(OLD, Files.readString(link));
+        assertEquals(List.of(), leftovers());
+    }
+
+    @Test
+    void outputRefusesToClobberWithoutForce() throws Exception {
+        Path target = old("peak.csv");
+        Path dump = Path.of(System.getProperty("bufq.root", "..")).resolve("examples/seeds/004_0cb419b3147a3cb6.txt");
+        CliDumpFuzzTest.Run r = CliDumpFuzzTest.bufq("no force", "-c", "output " + target, "-c", "values limit 2", dump.toString());
+        assertEquals(Bufq.FAILED, r.code(), r.err());
+        assertTrue(r.err().contains(target + " exists; use 'output " + target + " --force' to replace it"), r.err());
+        assertEquals(OLD, Files.readString(target));
+
+        r = CliDumpFuzzTest.bufq("force", "-c", "output " + target + " --force", "-c", "format csv", "-c", "values limit 2", dump.toString());
+        assertEquals(Bufq.OK, r.code(), r.err());
+        assertTrue(Files.readString(target).startsWith("id,label,"), Files.readString(target));
+        assertEquals(List.of(), leftovers());
+    }
+
+    @Test
+    void historyIsReplacedByRenameNeverInPlace() throws Exception {
+        Path history = dir.resolve("state/bufq/history");
+        HistoryFile h = new HistoryFile(history);
+        h.add("values limit 1");
+        h.save();
+        Path link = Files.createLink(dir.resolve("old-history"), history);
+        String before = Files.readString(history);
+        h.add("peak");
+        h.save();
+        assertEquals(before, Files.readString(link));
+        assertEquals(List.of("values limit 1", "peak"), new HistoryFile(history).load());
+    }
+
+    @Test
+    void aHistorySaveThatCannotFinishLeavesNoHalfFile() throws Exception {
+        // The history's name is taken by a directory: the save fails, and nothing half-written
+        // (no temporary file, no partial history) is left beside it.
+        Path history = dir.resolve("history");
+        Files.createDirectories(history.resolve("keep"));
+        HistoryFile h = new HistoryFile(history);
+        h.add("values limit 1");
+        assertThrows(IOException.class, h::save);
+        assertTrue(Files.isDirectory(history.resolve("keep")));
+        assertEquals(List.of(), leftovers());
+        try (Stream<Path> s = Files.list(dir)) {
+            assertEquals(List.of("history"), s.map(p -> p.getFileName().toString()).toList());
+        }
+    }
+}
