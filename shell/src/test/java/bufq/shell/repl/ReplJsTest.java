@@ -12,6 +12,7 @@ class ReplJsTest {
     @TempDir Path state;
 
     @Test
+    @org.junit.jupiter.api.Timeout(60) // broken continuation leaves JLine waiting for the end of the code
     void multiLineJsWithCommentsRuns() throws Exception {
         Transcript t = new Transcript(state);
         t.errToScreen = true;
