@@ -198,4 +198,24 @@ class HostileDumpsTest {
             Thread.interrupted();
         }
     }
+
+    /** A damaged {@code .gz}: cut anywhere or with flipped bytes, it loads what it holds or is refused in one line. */
+    @Test
+    void damagedGzipFiles() throws Exception {
+        java.io.ByteArrayOutputStream z = new java.io.ByteArrayOutputStream();
+        try (var gz = new java.util.zip.GZIPOutputStream(z)) {
+            gz.write((HEAD + "\n").repeat(1).getBytes(StandardCharsets.US_ASCII));
+        }
+        byte[] good = z.toByteArray();
+        Random r = new Random(Fuzz.seed());
+        DumpFuzzTest.Tally tally = new DumpFuzzTest.Tally();
+        for (int n = 0; n < 60; n++) {
+            byte[] b = n % 2 == 0 ? Arrays.copyOf(good, r.nextInt(good.length)) : good.clone();
+            if (n % 2 == 1) for (int k = 1 + r.nextInt(4); k > 0; k--) b[r.nextInt(b.length)] ^= (byte) (1 + r.nextInt(255));
+            Path d = Files.createDirectories(dir.resolve("gz" + n));
+            Path p = Files.write(d.resolve(NAME + ".gz"), b);
+            DumpFuzzTest.check("gzip case " + n + ", " + Fuzz.replay(Fuzz.seed()), p, b, tally);
+        }
+        assertTrue(tally.refused.values().stream().mapToInt(Integer::intValue).sum() > 0, tally.toString());
+    }
 }

@@ -210,4 +210,17 @@ class ReplTranscriptTest {
         assertEquals("values limit 400", h.get(0));
         assertEquals("history", h.get(h.size() - 1));
     }
+
+    @Test
+    void anUnwritableHistoryIsReportedOnceAndTheShellGoesOn() throws IOException {
+        Path notADir = state.resolve("file");
+        Files.writeString(notADir, "x");
+        Transcript t = transcript();
+        t.env.put("XDG_STATE_HOME", notADir.toString());
+        String s = t.run("values limit 1\nvalues limit 2\n");
+        assertTrue(s.contains("(1 row)") && s.contains("(2 rows)"), s);
+        assertEquals(1, t.err().lines().count(), "one message: " + t.err());
+        assertTrue(t.err().startsWith("bufq: cannot read history " + notADir), t.err());
+        assertEquals("x", Files.readString(notADir), "nothing overwritten");
+    }
 }
