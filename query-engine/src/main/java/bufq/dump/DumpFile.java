@@ -111,29 +111,16 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
         }
     }
 
-    /** The whole file's text (for sniffing files of unknown kind); non-UTF-8 text is refused. */
+    /**
+     * The whole file's text (for files of unknown kind, e.g. a log with framed dumps): opened as
+     * {@link #open()} does (so a cut-off {@code .gz} keeps what it inflated), then decoded whole;
+     * non-UTF-8 text is refused.
+     */
     String read() throws LoadException {
         if (text != null) return text;
-        byte[] bytes;
-        try {
-            if (path.getFileName().toString().endsWith(".gz")) {
-                try (InputStream in = new GZIPInputStream(Files.newInputStream(path))) {
-                    bytes = in.readAllBytes();
-                }
-            } else {
-                bytes = Files.readAllBytes(path);
-            }
-        } catch (NoSuchFileException e) {
-            throw new LoadException(name, "no such file");
-        } catch (java.util.zip.ZipException e) {
-            throw new LoadException(name, "not a valid gzip file (" + e.getMessage() + ")");
-        } catch (java.io.EOFException e) {
-            throw new LoadException(name, "gzip data ends early (truncated .gz file)");
-        } catch (java.nio.channels.ClosedByInterruptException e) {
-            throw new LoadException(name, "cancelled");   // Ctrl-C in the REPL interrupts the reading thread
-        } catch (IOException e) {
-            throw new LoadException(name, "cannot read: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
-        }
+        Source s = open();
+        byte[] bytes = new byte[s.length()];
+        for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) s.at(i);
         return decode(name, bytes);
     }
 

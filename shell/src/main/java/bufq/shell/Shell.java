@@ -28,6 +28,8 @@ public final class Shell {
     static final int WARNINGS_SHOWN = 10;
     /** What an interrupted query or module scan reports (the REPL interrupts on Ctrl-C). */
     static final String CANCELLED = "query cancelled (Ctrl-C)";
+    /** A command other than a query stopped by Ctrl-C (e.g. {@code summary} over a big directory). */
+    static final String COMMAND_CANCELLED = "cancelled (Ctrl-C)";
 
     private final Engine engine;
     private final PrintStream out;
@@ -261,7 +263,7 @@ public final class Shell {
         boolean progress = env.interactive() && all.stream().filter(e -> e.loaded() == null).count() > 1;
         try {
             for (int i = 0; i < all.size(); i++) {
-                if (Thread.currentThread().isInterrupted()) throw new CommandException(CANCELLED);
+                if (Thread.currentThread().isInterrupted()) throw new CommandException(COMMAND_CANCELLED);
                 if (progress && all.get(i).loaded() == null) {
                     err.print("\rreading module " + (i + 1) + "/" + all.size() + " ");
                     err.flush();

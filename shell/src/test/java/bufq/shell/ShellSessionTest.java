@@ -293,7 +293,7 @@ class ShellSessionTest {
         } finally {
             Thread.interrupted();
         }
-        assertTrue(err().contains("error: query cancelled (Ctrl-C)"), err());
+        assertTrue(err().contains("error: cancelled (Ctrl-C)"), err());
     }
 
     private static List<Path> listing(Path dir) throws IOException {

@@ -31,6 +31,8 @@ import java.util.function.Supplier;
 public final class JLineRepl implements Repl {
     /** Shown on the second and later lines of an unfinished statement. */
     public static final String CONTINUATION = "   ...> ";
+    /** Saved statements of earlier sessions that the {@code history} command lists. */
+    static final int EARLIER_LISTED = 100;
 
     /** Opens the terminal to talk to; the system one in real use, an in-memory one in tests. */
     @FunctionalInterface
@@ -217,10 +219,11 @@ public final class JLineRepl implements Repl {
 
         private void loadHistory() {
             try {
-                for (String e : historyFile.load()) {
-                    history.add(java.time.Instant.now(), e);
+                java.util.List<String> saved = historyFile.load();
+                for (String e : saved) history.add(java.time.Instant.now(), e);
+                // 'history' lists the recent past (its table is cut at maxrows from the top); Ctrl-R has it all.
+                for (String e : saved.subList(Math.max(0, saved.size() - EARLIER_LISTED), saved.size()))
                     shell.history().add(ReplParser.toRun(e));
-                }
             } catch (IOException | RuntimeException e) {
                 historyBroken = true;
                 shell.info("bufq: cannot read history " + historyFile.path() + ": " + e.getMessage());

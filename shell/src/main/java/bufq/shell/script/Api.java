@@ -44,7 +44,7 @@ final class Api extends Rows.ReadOnly {
         return switch (key) {
             case "module" -> {
                 Module m = shell.current();
-                yield m == null ? null : new Rows.ModuleView(m, shell.engine().catalog(), host.evalContext());
+                yield m == null ? null : new Rows.ModuleView(shell.engine().catalog(), host.evalContext(), this::queryOn);
             }
             case "query" -> (ProxyExecutable) this::query;
             case "field" -> (ProxyExecutable) this::field;
@@ -68,11 +68,16 @@ final class Api extends Rows.ReadOnly {
         String text = stringArg(a, 0, "bufq.query(text)");
         Module m = shell.current();
         if (m == null) throw new IllegalArgumentException("bufq.query: no module loaded");
+        return queryOn(text, m);
+    }
+
+    /** Runs {@code text} on {@code m} with the current tiling model; rows as objects keyed by column. */
+    Object queryOn(String text, Module m) {
         List<Output> out;
         try {
             out = shell.engine().query(text, m, shell.settings().tiling());
         } catch (Engine.Failure f) {
-            throw new IllegalArgumentException("bufq.query: " + f.getMessage().strip());
+            throw new IllegalArgumentException("query: " + f.getMessage().strip());
         }
         for (Output o : out) {
             if (o instanceof Table t) return new Convert.ReadOnlyArray(t.size(), r -> new Rows.ResultRow(t, r));
@@ -93,6 +98,8 @@ final class Api extends Rows.ReadOnly {
         if (!engine.entities().contains(entity))
             throw new IllegalArgumentException(usage + ": unknown entity '" + entity + "'; expected one of "
                     + String.join(", ", engine.entities()));
+        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*") || bufq.lang.Lexer.KEYWORDS.contains(name.toLowerCase(Locale.ROOT)))
+            throw new IllegalArgumentException(usage + ": field name '" + name + "' must be an identifier and not a keyword");
         if (Catalog.standard().field(entity, name) != null)
             throw new IllegalArgumentException(usage + ": '" + name + "' is a built-in field of " + entity + "; choose another name");
         ColumnType type;
@@ -173,7 +180,7 @@ final class Api extends Rows.ReadOnly {
         Value fn = functionArg(a, 1, usage);
         if (!name.matches("[a-z][a-z0-9-]*"))
             throw new IllegalArgumentException(usage + ": name '" + name + "' must be lowercase letters, digits and '-'");
-        scripts.addCheck(new JsCheck(name, fn, host, shell));
+        scripts.addCheck(new JsCheck(name, fn, host, shell, this));
         return host.undefined();
     }
 
@@ -218,19 +225,21 @@ final class Api extends Rows.ReadOnly {
         private final Value fn;
         private final ScriptHost host;
         private final Shell shell;
+        private final Api api;
 
-        JsCheck(String name, Value fn, ScriptHost host, Shell shell) {
+        JsCheck(String name, Value fn, ScriptHost host, Shell shell, Api api) {
             this.name = name;
             this.fn = fn;
             this.host = host;
             this.shell = shell;
+            this.api = api;
         }
 
         @Override public String name() { return name; }
 
         @Override public void run(Module m, Reporter r) {
             EvalContext ctx = new EvalContext(m, shell.settings().tiling());
-            Rows.ModuleView view = new Rows.ModuleView(m, shell.engine().catalog(), ctx);
+            Rows.ModuleView view = new Rows.ModuleView(shell.engine().catalog(), ctx, api::queryOn);
             Rows.ReadOnlyMap report = new Rows.ReadOnlyMap(Map.of(
                     "error", (ProxyExecutable) a -> report(r, bufq.analysis.Severity.ERROR, a),
                     "warn", (ProxyExecutable) a -> report(r, bufq.analysis.Severity.WARN, a),

@@ -41,6 +41,8 @@ final class Convert {
         if (v == null) return "undefined";
         if (v.isString()) return v.asString();
         String s = v.toString();
+        // GraalJS writes arrays as "(3)[1, 2, 3]"; show them as JavaScript source would.
+        if (v.hasArrayElements() && !v.isProxyObject() && s.matches("(?s)\\(\\d+\\)\\[.*")) s = s.substring(s.indexOf('['));
         return s.length() > 100_000 ? s.substring(0, 100_000) + "..." : s;
     }
 

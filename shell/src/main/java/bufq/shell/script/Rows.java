@@ -114,14 +114,17 @@ final class Rows {
     /** {@code bufq.module}: the entity arrays, the peak and lookups by id, index and name. */
     static final class ModuleView extends ReadOnly {
         private static final List<String> KEYS = List.of("handle", "name", "backend", "values", "allocations",
-                "instructions", "steps", "peak", "value", "allocation", "instruction");
+                "instructions", "steps", "peak", "value", "allocation", "instruction", "query");
         private final Catalog catalog;
         private final EvalContext ctx;
         private final Map<String, List<?>> rows = new LinkedHashMap<>();
+        private final java.util.function.BiFunction<String, Module, Object> query;
 
-        ModuleView(Module m, Catalog catalog, EvalContext ctx) {
+        /** @param query runs a query on a module and returns the rows as a script sees them */
+        ModuleView(Catalog catalog, EvalContext ctx, java.util.function.BiFunction<String, Module, Object> query) {
             this.catalog = catalog;
             this.ctx = ctx;
+            this.query = query;
         }
 
         Module module() { return ctx.module(); }
@@ -153,6 +156,7 @@ final class Rows {
                         m.allocation((int) Api.longArg(a, 0, "bufq.module.allocation(index)")));
                 case "instruction" -> (ProxyExecutable) a -> row("instructions",
                         m.instruction(Api.stringArg(a, 0, "bufq.module.instruction(name)")));
+                case "query" -> (ProxyExecutable) a -> query.apply(Api.stringArg(a, 0, "module.query(text)"), m);
                 default -> null;
             };
         }
@@ -165,7 +169,7 @@ final class Rows {
             return "{handle: " + Convert.show(m.handle()) + ", name: " + Convert.show(m.info().name()) + ", backend: "
                     + Convert.show(m.info().backend()) + ", values: [" + m.values().size() + " rows], allocations: ["
                     + m.allocations().size() + " rows], instructions: [" + m.instructions().size() + " rows], steps: ["
-                    + m.steps() + " rows], peak: " + getMember("peak") + ", value(id), allocation(index), instruction(name)}";
+                    + m.steps() + " rows], peak: " + getMember("peak") + ", value(id), allocation(index), instruction(name), query(text)}";
         }
     }
 

@@ -107,7 +107,7 @@ class LargeDirectoryTest {
         assertFalse(worker.isAlive(), "summary did not stop on interrupt");
         assertEquals(Status.ERROR, result.get());
         // Between modules the shell notices the interrupt; while one is read, the reader does.
-        assertTrue(err().contains("error: query cancelled (Ctrl-C)") || err().contains(".txt: cancelled\n"), err());
+        assertTrue(err().contains("error: cancelled (Ctrl-C)") || err().contains(".txt: cancelled\n"), err());
         assertFalse(err().contains("reading module " + MODULES + "/"), "stopped early: " + err().length());
         assertTrue(err().contains("\r\033[K"), "the progress line is cleared");
         // Still usable.

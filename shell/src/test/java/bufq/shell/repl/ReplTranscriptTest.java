@@ -197,4 +197,30 @@ class ReplTranscriptTest {
         ansi.run("values limit 1\n");
         assertTrue(ansi.screen.toString(StandardCharsets.UTF_8).contains("\u001b[1mid"), "a capable terminal gets bold headers");
     }
+
+    @Test
+    void historyListsTheRecentPastNotTheOldest() throws IOException {
+        HistoryFile f = new HistoryFile(state.resolve("bufq/history"));
+        for (int i = 0; i < 500; i++) f.add("values limit " + i);
+        f.save();
+        Transcript t = transcript();
+        t.run("history\n");
+        List<String> h = t.shell.history().entries();
+        assertEquals(JLineRepl.EARLIER_LISTED + 1, h.size());
+        assertEquals("values limit 400", h.get(0));
+        assertEquals("history", h.get(h.size() - 1));
+    }
+
+    @Test
+    void anUnwritableHistoryIsReportedOnceAndTheShellGoesOn() throws IOException {
+        Path notADir = state.resolve("file");
+        Files.writeString(notADir, "x");
+        Transcript t = transcript();
+        t.env.put("XDG_STATE_HOME", notADir.toString());
+        String s = t.run("values limit 1\nvalues limit 2\n");
+        assertTrue(s.contains("(1 row)") && s.contains("(2 rows)"), s);
+        assertEquals(1, t.err().lines().count(), "one message: " + t.err());
+        assertTrue(t.err().startsWith("bufq: cannot read history " + notADir), t.err());
+        assertEquals("x", Files.readString(notADir), "nothing overwritten");
+    }
 }

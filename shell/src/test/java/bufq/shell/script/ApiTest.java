@@ -136,5 +136,16 @@ class ApiTest {
         assertTrue(row.startsWith("{id: 11, name: \"add.3\", index: \"{}\", label: \"add.3\", color: 0, size: 4096,"), row);
         assertTrue(h.ok("js bufq.module").matches("\\{handle: \".*\", .*values: \\[\\d+ rows\\].*peak: \\{time: \\d+, bytes: \\d+\\}.*\n"), h.out());
         assertEquals("[{id: 11, label: \"add.3\"}]\n", h.ok("js bufq.query('values where id = 11 show id, label')"));
+        assertEquals("[2, 3]\n", h.ok("js [1, 2].map(x => x + 1)"));
+    }
+
+    @Test
+    void aCheckQueriesTheModuleItChecks() {
+        h.ok("js bufq.check('count', (m, report) => report.info(m.handle, m.query('values show count()')[0]['count()'] + ' values'))");
+        bufq.model.Module other = Doctored.overlapping();
+        bufq.analysis.CheckReport r = bufq.analysis.Analyses.check(other, null, h.shell.scriptChecks());
+        assertEquals("3 values", r.of("count").get(0).message(), "the doctored module, not the current seed");
+        assertEquals(bufq.shell.Status.OK, h.run("check"));
+        assertTrue(h.out().contains(h.shell.current().values().size() + " values"), h.out());
     }
 }
