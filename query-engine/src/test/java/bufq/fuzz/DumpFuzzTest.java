@@ -131,6 +131,12 @@ class DumpFuzzTest {
         Analyses.peak(m, OptionalInt.empty(), Analyses.DEFAULT_SMALL_THRESHOLD, TilingModel.TPU);
         Analyses.check(m, TilingModel.TPU, List.of());
         Analyses.fragmentation(m);
+        Analyses.padding(m, TilingModel.TPU);
+        Analyses.timeline(m, OptionalInt.empty(), 80);
+        Analyses.timelineSvg(m, OptionalInt.empty());
+        for (bufq.analysis.BlameBy by : bufq.analysis.BlameBy.values()) Analyses.blame(m, by, 0);
+        if (!m.allocations().isEmpty()) Analyses.allocationMap(m, m.allocations().get(0).index(), 80);
+        bufq.analysis.diff.ModuleDiff.compare(m, m);
         Query.compile("values where live at peak order by size desc limit 5", Catalog.standard()).run(new EvalContext(m));
     }
 

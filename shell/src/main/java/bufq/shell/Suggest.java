@@ -11,7 +11,7 @@ public final class Suggest {
         String best = null;
         int bestD = Integer.MAX_VALUE;
         for (String c : candidates) {
-            int d = distance(word.toLowerCase(), c.toLowerCase());
+            int d = bufq.lang.Names.editDistance(word.toLowerCase(), c.toLowerCase());
             if (d < bestD) {
                 bestD = d;
                 best = c;
@@ -27,20 +27,4 @@ public final class Suggest {
         return c == null ? "" : "; did you mean '" + c + "'?";
     }
 
-    static int distance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) prev[j] = j;
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
-    }
 }

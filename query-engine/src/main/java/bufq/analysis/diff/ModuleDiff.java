@@ -215,7 +215,7 @@ public final class ModuleDiff {
             if (candidates == null || candidates.isEmpty()) continue;
             int best = 0, bestDistance = Integer.MAX_VALUE;
             for (int i = 0; i < candidates.size(); i++) {
-                int d = distance(u.key().opGroup(), candidates.get(i).key().opGroup());
+                int d = bufq.lang.Names.editDistance(u.key().opGroup(), candidates.get(i).key().opGroup());
                 if (d < bestDistance) { best = i; bestDistance = d; }
             }
             out.add(new Renamed(u, candidates.remove(best)));
@@ -228,20 +228,6 @@ public final class ModuleDiff {
         return List.of(k.shape(), k.role(), k.source(), u.count(), primitive(k.opGroup()));
     }
 
-    /** Levenshtein distance; op_names are short (tens of characters). */
-    static int distance(String a, String b) {
-        int[] prev = new int[b.length() + 1], cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) prev[j] = j;
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
-            }
-            int[] t = prev; prev = cur; cur = t;
-        }
-        return prev[b.length()];
-    }
 
     /** The last path part of an op_name ({@code jit(step)/jvp()/div} gives {@code div}). */
     static String primitive(String opName) {

@@ -251,8 +251,8 @@ class ModuleDiffTest {
         DiffResult r = ModuleDiff.compare(before, after);
         assertEquals(1, r.renamed().size());
         assertEquals(List.of("near"), r.renamed().get(0).after().names());
-        assertEquals(3, ModuleDiff.distance("kitten", "sitting"));
-        assertEquals(0, ModuleDiff.distance("", ""));
+        assertEquals(3, bufq.lang.Names.editDistance("kitten", "sitting"));
+        assertEquals(0, bufq.lang.Names.editDistance("", ""));
     }
 
     @Test
