@@ -156,7 +156,7 @@ public final class Harness {
         if (!Files.exists(jar)) { r.put("cold.error", "shell/target/bufq.jar not built"); return r; }
         long[] ns = new long[coldRuns], rss = new long[coldRuns], cpu = new long[coldRuns];
         for (int i = 0; i < coldRuns; i++) {
-            Proc p = exec(List.of(java(), "-XX:+UseParallelGC", "-Xss8m", "-jar", jar.toString(), "-c", "summary",
+            Proc p = exec(List.of(java(), "-XX:+UseParallelGC", "-Xss8m", "-XX:TieredStopAtLevel=1", "-jar", jar.toString(), "-c", "summary",
                     in.path().toString()), true);
             if (p.rc != 0) { r.put("cold.error", "exit " + p.rc + ": " + lastLine(p.err)); return r; }
             ns[i] = p.nanos;

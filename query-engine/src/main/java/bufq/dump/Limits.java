@@ -21,6 +21,9 @@ final class Limits {
         return v;
     }
 
+    /** Most steps a schedule may have (4 Mi): far more than any real module, small enough for per-step tables. */
+    static final int MAX_STEPS = 1 << 22;
+
     /** A running sum of the sizes of one module's section. */
     static final class Sum {
         private long sum;

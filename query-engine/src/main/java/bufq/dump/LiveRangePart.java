@@ -155,6 +155,12 @@ final class LiveRangePart extends Part {
         if (maxTime > bound) maxTime = bound;
     }
 
+    /** The last step a range may reach: T, the sequence's length (or the header's T, bounded, without one). */
+    private int lastStep() {
+        if (!sequence.isEmpty()) return sequence.size();
+        return maxTime < 0 ? Limits.MAX_STEPS : Math.min(maxTime, Limits.MAX_STEPS);
+    }
+
     // '    ' TIME ':' NAME
     private void sequenceLine(String line) {
         Cursor c = new Cursor(line, 4, line.length());
@@ -173,6 +179,13 @@ final class LiveRangePart extends Part {
         c.expect("-");
         int e = c.intNumber();
         if (!c.atEnd()) throw c.bad("expected end of line");
+        // Ranges end at T at the latest; one far past it would make every per-step table huge.
+        int last = lastStep();
+        if (e > last) {
+            if (s > last) throw new Cursor.Bad("live range " + s + "-" + e + " starts past the last step " + last);
+            warn(lineNo, "live range ends at " + e + ", past the last step " + last + "; cut there");
+            e = last;
+        }
         // Keys are not interned: they die with this part.
         if (line.startsWith("{}", colon - 2)) wholeRanges.put(line.substring(4, colon - 2), new LiveRange(s, e));
         else if (line.charAt(colon - 1) != '}') wholeRanges.put(line.substring(4, colon), new LiveRange(s, e));

@@ -218,4 +218,19 @@ class HostileDumpsTest {
         }
         assertTrue(tally.refused.values().stream().mapToInt(Integer::intValue).sum() > 0, tally.toString());
     }
+
+    /** Regression (dump fuzz, seed 7119198174762): T and a range end at 2^31-1 made a negative-size per-step array. */
+    @Test
+    void aRangePastTheSequenceIsCutAtItsEnd() throws Exception {
+        String live = "\n\nHloLiveRange (max 2147483647):\n  InstructionSequence:\n    0:x.1\n    1:neg.2\n  BufferLiveRange:\n"
+                + "    x.1{}:0-2147483647\n    neg.2{}:1-2\n  Live ranges at 1 (peak):\n"
+                + "    x.1{}: 32 bytes (cumulative: 32 bytes)\n    neg.2{}: 32 bytes (cumulative: 64 bytes)\n";
+        Module m = loaded(load(write(NAME, (HEAD + live).getBytes(StandardCharsets.US_ASCII))));
+        assertEquals(2, m.info().maxTime());
+        assertEquals(3, m.liveBytesByStep().length);
+        assertEquals(2, m.value(0).range().end());
+        assertTrue(m.warnings().stream().anyMatch(w -> w.line() == 15 && w.message().equals("live range ends at 2147483647, past the last step 2; cut there")),
+                m.warnings().toString());
+        DumpFuzzTest.exercise(m);
+    }
 }
