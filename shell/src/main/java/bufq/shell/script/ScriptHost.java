@@ -29,7 +29,6 @@ final class ScriptHost implements AutoCloseable {
     private final Engine engine;
     private final Context context;
     private final Watchdog watchdog;
-    private final long heapCap;
     private final Value undefined;
     private String running; // name of the outermost source being evaluated, for errors without a location
 
@@ -44,7 +43,6 @@ final class ScriptHost implements AutoCloseable {
 
     ScriptHost(Shell shell, Scripts scripts, long heapCap) {
         this.shell = shell;
-        this.heapCap = heapCap;
         if (System.getProperty("polyglotimpl.AttachLibraryFailureAction") == null)
             System.setProperty("polyglotimpl.AttachLibraryFailureAction", "ignore");
         PrintStream quietErr = new PrintStream(OutputStream.nullOutputStream());
@@ -132,10 +130,10 @@ final class ScriptHost implements AutoCloseable {
             // Once the watchdog stopped this run, whatever comes out (an interrupt, or a host error
             // wrapping one) is the stop's doing.
             String reason = watchdog.reason();
-            throw new ScriptFailure(ScriptErrors.describe(e, reason, shell.settings().timeoutSeconds(), heapCap, running));
+            throw new ScriptFailure(ScriptErrors.describe(e, reason, shell.settings().timeoutSeconds(), watchdog.heapAllowance(), running));
         } catch (IllegalStateException e) {
             if (watchdog.killed()) throw new ScriptFailure(ScriptErrors.stopMessage(watchdog.reason(),
-                    shell.settings().timeoutSeconds(), heapCap) + "; the JavaScript engine was reset");
+                    shell.settings().timeoutSeconds(), watchdog.heapAllowance()) + "; the JavaScript engine was reset");
             throw e;
         } finally {
             watchdog.exit();

@@ -22,6 +22,7 @@ final class Watchdog {
     private long deadline;          // System.nanoTime() limit, 0 = none
     private Thread owner;
     private long heapLimit;
+    private long heapAllowance;     // heapLimit minus the heap in use when the run started
     private long lastGc;
     private volatile String reason;
     private volatile boolean closed;
@@ -56,7 +57,8 @@ final class Watchdog {
             deadline = timeoutSeconds <= 0 ? 0 : System.nanoTime() + timeoutSeconds * 1_000_000_000L;
             Runtime rt = Runtime.getRuntime();
             long used = rt.totalMemory() - rt.freeMemory();
-            heapLimit = used + Math.min(heapCap, Math.max(0, (rt.maxMemory() - used) / 2));
+            heapAllowance = Math.min(heapCap, Math.max(0, (rt.maxMemory() - used) / 2));
+            heapLimit = used + heapAllowance;
             lock.notifyAll();
         }
     }
@@ -64,6 +66,13 @@ final class Watchdog {
     void exit() {
         synchronized (lock) {
             if (--depth == 0) owner = null;
+        }
+    }
+
+    /** Bytes the current (or last) run could hold: the cap, or half the free heap when that is less. */
+    long heapAllowance() {
+        synchronized (lock) {
+            return heapAllowance;
         }
     }
 
