@@ -154,36 +154,33 @@ public final class Harness {
         r.put("cold.runs", Integer.toString(coldRuns));
         Path jar = root.resolve("shell/target/bufq.jar");
         if (!Files.exists(jar)) { r.put("cold.error", "shell/target/bufq.jar not built"); return r; }
-        long[] ns = new long[coldRuns], rss = new long[coldRuns], cpu = new long[coldRuns];
-        for (int i = 0; i < coldRuns; i++) {
-            Proc p = exec(List.of(java(), "-XX:+UseParallelGC", "-Xss8m", "-XX:TieredStopAtLevel=1", "-jar", jar.toString(), "-c", "summary",
-                    in.path().toString()), true);
-            if (p.rc != 0) { r.put("cold.error", "exit " + p.rc + ": " + lastLine(p.err)); return r; }
-            ns[i] = p.nanos;
-            rss[i] = p.maxRssKb;
-            cpu[i] = p.cpuNanos;
-            if (i == 0) r.put("cold.summary", lastLine(p.out));
-        }
-        r.put("cold.ms", InProcess.ms(InProcess.median(ns)));
-        r.put("cold.rss_kb", Long.toString(InProcess.median(rss)));
-        if (cpu[0] >= 0) r.put("cold.cpu_ms", InProcess.ms(InProcess.median(cpu)));
+        r.putAll(processes("cold", List.of(java(), "-XX:+UseParallelGC", "-Xss8m", "-XX:TieredStopAtLevel=1", "-jar",
+                jar.toString(), "-c", "summary", in.path().toString()), coldRuns));
         return r;
     }
 
     Map<String, String> pythonRef(Input in, int runs) throws Exception {
+        return processes("py", List.of("python3", bench.resolve("python/xla_buffers.py").toString(), in.path().toString()), runs);
+    }
+
+    /**
+     * Runs {@code command} {@code runs} times as a whole process: the first run's last output line
+     * and the medians of wall time, max RSS and CPU, under keys starting with {@code prefix}.
+     */
+    private Map<String, String> processes(String prefix, List<String> command, int runs) throws Exception {
         Map<String, String> r = new LinkedHashMap<>();
         long[] ns = new long[runs], rss = new long[runs], cpu = new long[runs];
         for (int i = 0; i < runs; i++) {
-            Proc p = exec(List.of("python3", bench.resolve("python/xla_buffers.py").toString(), in.path().toString()), true);
-            if (p.rc != 0) { r.put("py.error", "exit " + p.rc + ": " + lastLine(p.err)); return r; }
+            Proc p = exec(command, true);
+            if (p.rc != 0) { r.put(prefix + ".error", "exit " + p.rc + ": " + lastLine(p.err)); return r; }
             ns[i] = p.nanos;
             rss[i] = p.maxRssKb;
             cpu[i] = p.cpuNanos;
-            if (i == 0) r.put("py.summary", lastLine(p.out));
+            if (i == 0) r.put(prefix + ".summary", lastLine(p.out));
         }
-        r.put("py.ms", InProcess.ms(InProcess.median(ns)));
-        r.put("py.rss_kb", Long.toString(InProcess.median(rss)));
-        if (cpu[0] >= 0) r.put("py.cpu_ms", InProcess.ms(InProcess.median(cpu)));
+        r.put(prefix + ".ms", InProcess.ms(InProcess.median(ns)));
+        r.put(prefix + ".rss_kb", Long.toString(InProcess.median(rss)));
+        if (cpu[0] >= 0) r.put(prefix + ".cpu_ms", InProcess.ms(InProcess.median(cpu)));
         return r;
     }
 
