@@ -38,36 +38,31 @@ final class AllocationPart extends Part {
         return p;
     }
 
-    private void read(Lines ls) {
-        while (ls.next()) {
-            lines = ls.number;
-            if (ls.isBlank()) continue;
-            try {
-                if (ls.startsWith(" value: <")) {
-                    if (skipping) continue;
-                    value(ls.line(), ls.number);
-                } else if (ls.startsWith("allocation ")) {
-                    finish();
-                    skipping = true;
-                    AllocationLine a = AllocationLine.parse(ls.line(), false, in);
-                    Limits.bytes(a.size, "size");
-                    allocationBytes.add(a.size, "allocation " + a.index + "'s size");
-                    current = a;
-                    currentCount = 0;
-                    skipping = false;
-                } else if (ls.startsWith("Total bytes used:")) {
-                    totalBytes = total(ls.line());
-                } else if (ls.startsWith("BufferAssignment:")) {
-                    sawHeader = true;
-                } else {
-                    warn(ls.number, "expected an allocation, value or 'Total bytes used' line, found '" + clip(ls.line()) + "'");
-                }
-            } catch (RuntimeException e) {
-                if (ls.atEnd() && ls.lastUnterminated) truncatedAt = ls.number;
-                else warn(ls.number, Part.message(e));
-            }
+    private void line(Lines ls) {
+        if (ls.isBlank()) return;
+        if (ls.startsWith(" value: <")) {
+            if (skipping) return;
+            value(ls.line(), ls.number);
+        } else if (ls.startsWith("allocation ")) {
+            finish();
+            skipping = true;
+            AllocationLine a = AllocationLine.parse(ls.line(), false, in);
+            Limits.bytes(a.size, "size");
+            allocationBytes.add(a.size, "allocation " + a.index + "'s size");
+            current = a;
+            currentCount = 0;
+            skipping = false;
+        } else if (ls.startsWith("Total bytes used:")) {
+            totalBytes = total(ls.line());
+        } else if (ls.startsWith("BufferAssignment:")) {
+            sawHeader = true;
+        } else {
+            warn(ls.number, "expected an allocation, value or 'Total bytes used' line, found '" + clip(ls.line()) + "'");
         }
-        if (ls.lastUnterminated && truncatedAt == 0 && lines > 0) truncatedAt = lines;
+    }
+
+    private void read(Lines ls) {
+        readLines(ls, this::line);
         finish();
     }
 

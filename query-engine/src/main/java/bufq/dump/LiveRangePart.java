@@ -57,48 +57,43 @@ final class LiveRangePart extends Part {
         return p;
     }
 
-    private void read(Lines ls) {
-        while (ls.next()) {
-            lines = ls.number;
-            if (ls.isBlank()) continue;
-            String line = ls.line();
-            try {
-                if (line.startsWith("HloLiveRange (max ")) {
-                    Cursor c = new Cursor(line, "HloLiveRange (max ".length(), line.length());
-                    maxTime = c.intNumber();
-                    c.expect("):");
-                    headerLine = ls.number;
-                } else if (line.equals("  InstructionSequence:")) {
-                    mode = 1;
-                } else if (line.equals("  BufferLiveRange:")) {
-                    mode = 2;
-                } else if (line.startsWith("  Live ranges at ")) {
-                    Cursor c = new Cursor(line, "  Live ranges at ".length(), line.length());
-                    peakTime = c.intNumber();
-                    c.expect(" (peak):");
-                    mode = 3;
-                    peak = new PeakClaim(peakTime, List.of(), false);
-                } else if (line.startsWith("  Stack trace breakdown for peak usage:")) {
-                    Cursor c = new Cursor(line, "  Stack trace breakdown for peak usage:".length(), line.length());
-                    stackBytes = bytes(c);
-                    mode = 4;
-                } else if (line.startsWith("    ")) {
-                    switch (mode) {
-                        case 1 -> sequenceLine(line);
-                        case 2 -> rangeLine(line, ls.number);
-                        case 3 -> peakLine(line);
-                        case 4 -> stackLine(line);
-                        default -> throw new Cursor.Bad("expected a section header before this line");
-                    }
-                } else {
-                    throw new Cursor.Bad("expected a live-range section line, found '" + AllocationPart.clip(line) + "'");
-                }
-            } catch (RuntimeException e) {
-                if (ls.atEnd() && ls.lastUnterminated) truncatedAt = ls.number;
-                else warn(ls.number, Part.message(e));
+    private void line(Lines ls) {
+        if (ls.isBlank()) return;
+        String line = ls.line();
+        if (line.startsWith("HloLiveRange (max ")) {
+            Cursor c = new Cursor(line, "HloLiveRange (max ".length(), line.length());
+            maxTime = c.intNumber();
+            c.expect("):");
+            headerLine = ls.number;
+        } else if (line.equals("  InstructionSequence:")) {
+            mode = 1;
+        } else if (line.equals("  BufferLiveRange:")) {
+            mode = 2;
+        } else if (line.startsWith("  Live ranges at ")) {
+            Cursor c = new Cursor(line, "  Live ranges at ".length(), line.length());
+            peakTime = c.intNumber();
+            c.expect(" (peak):");
+            mode = 3;
+            peak = new PeakClaim(peakTime, List.of(), false);
+        } else if (line.startsWith("  Stack trace breakdown for peak usage:")) {
+            Cursor c = new Cursor(line, "  Stack trace breakdown for peak usage:".length(), line.length());
+            stackBytes = bytes(c);
+            mode = 4;
+        } else if (line.startsWith("    ")) {
+            switch (mode) {
+                case 1 -> sequenceLine(line);
+                case 2 -> rangeLine(line, ls.number);
+                case 3 -> peakLine(line);
+                case 4 -> stackLine(line);
+                default -> throw new Cursor.Bad("expected a section header before this line");
             }
+        } else {
+            throw new Cursor.Bad("expected a live-range section line, found '" + AllocationPart.clip(line) + "'");
         }
-        if (ls.lastUnterminated && truncatedAt == 0 && lines > 0) truncatedAt = lines;
+    }
+
+    private void read(Lines ls) {
+        readLines(ls, this::line);
         if (peak != null) peak = new PeakClaim(peakTime, peakEntries, cumulative);
         // XLA always prints the peak section; a section that stops before it was cut off.
         if (truncatedAt == 0 && maxTime >= 0 && peak == null && lines > 0) truncatedAt = lines;

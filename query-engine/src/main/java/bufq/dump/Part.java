@@ -29,4 +29,27 @@ abstract class Part {
         if (e instanceof ArithmeticException) return "number out of range (" + e.getMessage() + ")";
         return "unreadable line (" + e.getClass().getSimpleName() + ")";
     }
+
+    /** What a part does with one line of its region; a RuntimeException makes the line a warning. */
+    interface LineReader {
+        void line(Lines ls);
+    }
+
+    /**
+     * Reads every line of a region through {@code reader}. A line that throws becomes a warning
+     * naming it, unless it is the file's last line and has no line end: then the file was cut off
+     * there, and {@link #truncatedAt} says so, as it does when the region's last line is unterminated.
+     */
+    final void readLines(Lines ls, LineReader reader) {
+        while (ls.next()) {
+            lines = ls.number;
+            try {
+                reader.line(ls);
+            } catch (RuntimeException e) {
+                if (ls.atEnd() && ls.lastUnterminated) truncatedAt = ls.number;
+                else warn(ls.number, message(e));
+            }
+        }
+        if (ls.lastUnterminated && truncatedAt == 0 && lines > 0) truncatedAt = lines;
+    }
 }

@@ -44,39 +44,34 @@ final class ReportPart extends Part {
         return text.startsWith("Allocations sorted by size", j);
     }
 
-    private void read(Lines ls) {
-        while (ls.next()) {
-            lines = ls.number;
-            if (ls.isBlank()) continue;
-            String line = ls.line();
-            try {
-                if (line.startsWith("Total bytes used:")) {
-                    totalBytes = AllocationPart.total(line);
-                } else if (line.startsWith("Memory Space:")) {
-                    int c = line.lastIndexOf("(color=");
-                    if (c < 0) throw new Cursor.Bad("expected '(color=N)' after the memory space name");
-                    Cursor cur = new Cursor(line, c + "(color=".length(), line.length());
-                    color = cur.intNumber();
-                    cur.expect(")");
-                } else if (line.startsWith("Total bytes:")) {
-                    Cursor cur = new Cursor(line, "Total bytes:".length(), line.length());
-                    while (cur.peek() == ' ') cur.pos++;
-                    long n = cur.number();
-                    if (color < 0) throw new Cursor.Bad("expected 'Memory Space:' before 'Total bytes:'");
-                    colorBytes.add(Limits.bytes(n, "total"), "the total of memory space " + color);
-                    colorTotals.merge(color, n, Math::addExact);
-                } else if (line.startsWith("allocation ")) {
-                    allocation(line);
-                } else {
-                    int a = line.indexOf("; allocation ");
-                    if (a >= 0) allocation(line.substring(a + 2));
-                }
-            } catch (RuntimeException e) {
-                if (ls.atEnd() && ls.lastUnterminated) truncatedAt = ls.number;
-                else warn(ls.number, Part.message(e));
-            }
+    private void line(Lines ls) {
+        if (ls.isBlank()) return;
+        String line = ls.line();
+        if (line.startsWith("Total bytes used:")) {
+            totalBytes = AllocationPart.total(line);
+        } else if (line.startsWith("Memory Space:")) {
+            int c = line.lastIndexOf("(color=");
+            if (c < 0) throw new Cursor.Bad("expected '(color=N)' after the memory space name");
+            Cursor cur = new Cursor(line, c + "(color=".length(), line.length());
+            color = cur.intNumber();
+            cur.expect(")");
+        } else if (line.startsWith("Total bytes:")) {
+            Cursor cur = new Cursor(line, "Total bytes:".length(), line.length());
+            while (cur.peek() == ' ') cur.pos++;
+            long n = cur.number();
+            if (color < 0) throw new Cursor.Bad("expected 'Memory Space:' before 'Total bytes:'");
+            colorBytes.add(Limits.bytes(n, "total"), "the total of memory space " + color);
+            colorTotals.merge(color, n, Math::addExact);
+        } else if (line.startsWith("allocation ")) {
+            allocation(line);
+        } else {
+            int a = line.indexOf("; allocation ");
+            if (a >= 0) allocation(line.substring(a + 2));
         }
-        if (ls.lastUnterminated && truncatedAt == 0 && lines > 0) truncatedAt = lines;
+    }
+
+    private void read(Lines ls) {
+        readLines(ls, this::line);
     }
 
     // Sizes read so far, bounded as in the allocation section (Limits).

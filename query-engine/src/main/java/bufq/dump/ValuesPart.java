@@ -50,40 +50,35 @@ final class ValuesPart extends Part {
         return p;
     }
 
-    private void read(Lines ls) {
-        while (ls.next()) {
-            lines = ls.number;
-            if (ls.length() == 0) continue;
-            try {
-                char c0 = ls.charAt(0);
-                if (c0 == '<') {
-                    finish();
-                    header(ls.line());
-                } else if (ls.startsWith("  ")) {
-                    if (id < 0) throw new Cursor.Bad("expected a '<id name @color>' header before this line");
-                    if (mode == 1) positions.add(position(ls.line()));
-                    else if (mode == 2) use(ls.line());
-                    else throw new Cursor.Bad("expected ' positions:' or ' uses:' before this line");
-                } else if (ls.startsWith(" positions:")) {
-                    mode = 1;
-                } else if (ls.startsWith(" uses:")) {
-                    mode = 2;
-                } else if (ls.startsWith(" from instruction:")) {
-                    mode = 0;
-                    fromInstruction(ls.text, ls.start + " from instruction:".length(), ls.end);
-                } else if (ls.startsWith("Used values:")) {
-                    // section header
-                } else if (ls.startsWith("Total bytes used:")) {
-                    // handled by the allocation part
-                } else if (!ls.isBlank()) {
-                    throw new Cursor.Bad("expected a value block line, found '" + AllocationPart.clip(ls.line()) + "'");
-                }
-            } catch (RuntimeException e) {
-                if (ls.atEnd() && ls.lastUnterminated) truncatedAt = ls.number;
-                else warn(ls.number, Part.message(e));
-            }
+    private void line(Lines ls) {
+        if (ls.length() == 0) return;
+        char c0 = ls.charAt(0);
+        if (c0 == '<') {
+            finish();
+            header(ls.line());
+        } else if (ls.startsWith("  ")) {
+            if (id < 0) throw new Cursor.Bad("expected a '<id name @color>' header before this line");
+            if (mode == 1) positions.add(position(ls.line()));
+            else if (mode == 2) use(ls.line());
+            else throw new Cursor.Bad("expected ' positions:' or ' uses:' before this line");
+        } else if (ls.startsWith(" positions:")) {
+            mode = 1;
+        } else if (ls.startsWith(" uses:")) {
+            mode = 2;
+        } else if (ls.startsWith(" from instruction:")) {
+            mode = 0;
+            fromInstruction(ls.text, ls.start + " from instruction:".length(), ls.end);
+        } else if (ls.startsWith("Used values:")) {
+            // section header
+        } else if (ls.startsWith("Total bytes used:")) {
+            // handled by the allocation part
+        } else if (!ls.isBlank()) {
+            throw new Cursor.Bad("expected a value block line, found '" + AllocationPart.clip(ls.line()) + "'");
         }
-        if (ls.lastUnterminated && truncatedAt == 0 && lines > 0) truncatedAt = lines;
+    }
+
+    private void read(Lines ls) {
+        readLines(ls, this::line);
         if (id >= 0 && instruction == null) incompleteAt = lines;
         finish();
     }
