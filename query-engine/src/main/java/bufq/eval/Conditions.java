@@ -157,16 +157,38 @@ final class Conditions {
             throw new QueryException(m.pattern().start(), m.pattern().end(), "regular expression nested too deeply");
         }
         boolean neg = m.negated();
+        String literal = literal(regex);
+        if (literal != null) {
+            // No metacharacters: find() is a substring search, done without a Matcher per row.
+            return (row, run) -> {
+                Object a = l.get(row, run.ctx());
+                return a != null && ((String) a).contains(literal) != neg;
+            };
+        }
+        // One Matcher per thread, reset per row: a query over a million values made a million.
+        ThreadLocal<java.util.regex.Matcher> matchers = ThreadLocal.withInitial(() -> p.matcher(""));
         return (row, run) -> {
             Object a = l.get(row, run.ctx());
             if (a == null) return false;
             try {
-                return p.matcher(new Interruptible((String) a)).find() != neg;
+                return matchers.get().reset(new Interruptible((String) a)).find() != neg;
             } catch (StackOverflowError e) {
                 throw new RegexFailure(m.pattern().start(), m.pattern().end(), "regular expression too complex for a value of "
                         + ((String) a).length() + " characters (it recursed too deeply)");
             }
         };
+    }
+
+    /**
+     * The text {@code regex} matches literally, or null when it has a metacharacter (or a surrogate,
+     * where the regex engine works on code points and a substring search on chars).
+     */
+    static String literal(String regex) {
+        for (int i = 0; i < regex.length(); i++) {
+            char c = regex.charAt(i);
+            if ("\\^$.|?*+()[]{}".indexOf(c) >= 0 || Character.isSurrogate(c)) return null;
+        }
+        return regex;
     }
 
     /** Longest regular expression accepted, in characters. */

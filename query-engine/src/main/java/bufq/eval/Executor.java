@@ -32,35 +32,79 @@ final class Executor {
 
         Table.Builder b = Table.builder();
         for (int i = 0; i < p.visible(); i++) b.column(p.cols().get(i).name(), p.cols().get(i).type());
-        for (Object[] r : out) b.row(Arrays.asList(Arrays.copyOf(r, p.visible())));
+        for (Object[] r : out) b.ownedRow(r.length == p.visible() ? r : Arrays.copyOf(r, p.visible()));
         for (String n : notes) b.note(n);
         return b.build();
     }
 
     /**
      * Filters, then fills only the sort columns, sorts and cuts to the limit, and only then reads
-     * the other columns: {@code order by size desc limit 10} reads 10 shapes, not thousands.
+     * the other columns: {@code order by size desc limit 10} reads 10 shapes, not thousands. A limit
+     * well under the number of rows keeps the best rows in a bounded heap ({@link TopK}) instead of
+     * sorting them all; the result is the same as the stable sort's. Returns rows of the visible
+     * columns only, each a fresh array.
      */
     private static List<Object[]> plain(Plan p, List<?> rows, Run run) {
-        int n = p.cols().size();
+        int n = p.cols().size(), vis = p.visible();
         Getter[] gs = new Getter[n];
         for (int i = 0; i < n; i++) gs[i] = p.cols().get(i).getter();
+        Plan.Pred where = p.where();
+        EvalContext ctx = run.ctx();
+        if (p.sort().isEmpty()) {
+            // Row order: the getters run only on the rows kept.
+            int cap = (int) Math.min(rows.size(), p.limit() < 0 ? Integer.MAX_VALUE : p.limit());
+            List<Object> kept = new ArrayList<>(Math.min(cap, 1 << 16));
+            int seen = 0;
+            for (Object row : rows) {
+                if ((seen++ & 4095) == 0) checkInterrupt();  // also on the first row: small inputs cancel too
+                if (where != null && !where.test(row, run)) continue;
+                if (kept.size() < cap) kept.add(row);
+            }
+            List<Object[]> out = new ArrayList<>(kept.size());
+            seen = 0;
+            for (Object row : kept) {
+                if ((seen++ & 4095) == 0) checkInterrupt();
+                Object[] cells = new Object[vis];
+                for (int i = 0; i < vis; i++) cells[i] = gs[i].get(row, ctx);
+                out.add(cells);
+            }
+            return out;
+        }
         boolean[] early = new boolean[n];
-        for (Sort s : p.sort()) early[s.column()] = true;
-        List<Object[]> out = new ArrayList<>();
+        int[] sortCols = p.sort().stream().mapToInt(Sort::column).distinct().toArray();
+        for (int c : sortCols) early[c] = true;
+        Comparator<Object[]> cmp = comparator(p.sort());
+        boolean bounded = p.limit() >= 0 && p.limit() <= rows.size() / 2;
+        TopK<Object[]> top = bounded ? new TopK<>((int) p.limit(), cmp) : null;
+        List<Object[]> all = bounded ? null : new ArrayList<>();
+        Object[] cells = null;
         int seen = 0;
         for (Object row : rows) {
             if ((seen++ & 4095) == 0) checkInterrupt();  // also on the first row: small inputs cancel too
-            if (p.where() != null && !p.where().test(row, run)) continue;
-            Object[] cells = new Object[n + 1];
-            for (int i = 0; i < n; i++) if (early[i]) cells[i] = gs[i].get(row, run.ctx());
+            if (where != null && !where.test(row, run)) continue;
+            if (cells == null) cells = new Object[n + 1];
+            for (int c : sortCols) cells[c] = gs[c].get(row, ctx);
             cells[n] = row;
-            out.add(cells);
+            if (bounded) {
+                if (!top.wouldKeep(cells)) continue;   // the array is reused for the next row
+                top.offer(cells);
+            } else {
+                all.add(cells);
+            }
+            cells = null;
         }
-        out = limit(sorted(out, p), p);
-        for (Object[] cells : out) {
-            Object row = cells[n];
-            for (int i = 0; i < n; i++) if (!early[i]) cells[i] = gs[i].get(row, run.ctx());
+        List<Object[]> best;
+        if (bounded) best = top.result();
+        else {
+            all.sort(cmp);   // stable: ties keep row order
+            best = p.limit() >= 0 && all.size() > p.limit() ? all.subList(0, (int) p.limit()) : all;
+        }
+        List<Object[]> out = new ArrayList<>(best.size());
+        for (Object[] c : best) {
+            Object row = c[n];
+            Object[] r = new Object[vis];
+            for (int i = 0; i < vis; i++) r[i] = early[i] ? c[i] : gs[i].get(row, ctx);
+            out.add(r);
         }
         return out;
     }

@@ -185,7 +185,8 @@ final class StandardFields {
                 .add("users", LIST, "names of instructions using it", i((x, c) -> List.copyOf(c.module().users(x.name()))))
                 .add("attributes", STRING, "text after the operand list (kind=kLoop, calls=...)", i((x, c) -> emptyToNull(x.attributes())))
                 .add("values", LIST, "labels of the values it defines", i((x, c) -> c.module().valuesNamed(x.name()).stream().map(v -> (Object) v.label()).toList()))
-                .add("live_bytes", BYTES, "logical bytes live at its time", i((x, c) -> x.time() < 0 ? null : l(c.module().liveBytesAt(x.time()))));
+                .add("live_bytes", BYTES, "logical bytes live at its time", i((x, c) -> x.time() < 0 ? null
+                        : l(ModuleMemo.of(c.module()).liveBytesAt(c.module(), x.time()))));
         return new Entity("instructions", "HLO instructions with their schedule time and metadata", f.done(),
                 List.of("time", "name", "opcode", "shape", "op_name"),
                 ctx -> ctx.module().instructions(),

@@ -3,8 +3,10 @@ package bufq.eval;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
 import bufq.model.Module;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.RandomAccess;
 
 /**
  * One program point of the schedule: the instruction at {@code time}, and the logical bytes and
@@ -12,10 +14,31 @@ import java.util.List;
  */
 public record Step(int time, String instruction, long liveBytes, int liveValues) {
 
-    /** Every step 0..maxTime of {@code m}; empty without a schedule. */
+    /**
+     * Every step 0..maxTime of {@code m}; empty without a schedule. Unmodifiable. The counts are
+     * computed once per module (a module is immutable), so {@code steps ...} queries after the first
+     * do not sweep a million values again; the steps themselves are made as they are read.
+     */
     public static List<Step> of(Module m) {
+        return ModuleMemo.of(m).steps(m);
+    }
+
+    /** The steps computed afresh, without the per-module memo (what {@link #of} must equal). */
+    static List<Step> compute(Module m) {
         int n = m.steps();
         long[] bytes = m.liveBytesByStep();
+        int[] live = liveValues(m);
+        List<Step> out = new ArrayList<>(n);
+        List<String> seq = m.sequence();
+        for (int t = 0; t < n; t++) {
+            out.add(new Step(t, t < seq.size() ? seq.get(t) : null, t < bytes.length ? bytes[t] : 0, live[t]));
+        }
+        return out;
+    }
+
+    /** Number of values live at each step 0..steps-1, ranges clamped into the schedule. */
+    static int[] liveValues(Module m) {
+        int n = m.steps();
         int[] diff = new int[n + 1];
         for (HloValue v : m.values()) {
             LiveRange r = v.range();
@@ -26,13 +49,29 @@ public record Step(int time, String instruction, long liveBytes, int liveValues)
             diff[s]++;
             diff[e + 1]--;
         }
-        List<Step> out = new ArrayList<>(n);
-        List<String> seq = m.sequence();
+        int[] out = new int[n];
         int live = 0;
-        for (int t = 0; t < n; t++) {
-            live += diff[t];
-            out.add(new Step(t, t < seq.size() ? seq.get(t) : null, t < bytes.length ? bytes[t] : 0, live));
-        }
+        for (int t = 0; t < n; t++) out[t] = live += diff[t];
         return out;
+    }
+
+    /** The steps of one module over its per-step arrays: each {@link Step} is made when read. */
+    static final class Steps extends AbstractList<Step> implements RandomAccess {
+        private final List<String> sequence;
+        private final long[] bytes;
+        private final int[] live;
+
+        Steps(List<String> sequence, long[] bytes, int[] live) {
+            this.sequence = sequence;
+            this.bytes = bytes;
+            this.live = live;
+        }
+
+        @Override public Step get(int t) {
+            if (t < 0 || t >= live.length) throw new IndexOutOfBoundsException("step " + t + " of " + live.length);
+            return new Step(t, t < sequence.size() ? sequence.get(t) : null, t < bytes.length ? bytes[t] : 0, live[t]);
+        }
+
+        @Override public int size() { return live.length; }
     }
 }

@@ -13,6 +13,7 @@ final class Values {
 
     /** Total order within one column; nulls are handled by the caller. */
     static int compare(Object a, Object b) {
+        if (a instanceof Long x && b instanceof Long y) return Long.compare(x, y);   // the common case, first
         if (a instanceof Number && b instanceof Number) return compareNumbers(a, b);
         if (a instanceof String x && b instanceof String y) return x.compareTo(y);
         if (a instanceof Boolean x && b instanceof Boolean y) return Boolean.compare(x, y);

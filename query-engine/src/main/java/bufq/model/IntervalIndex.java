@@ -1,76 +1,59 @@
 package bufq.model;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.function.IntConsumer;
 
 /**
  * Static interval index over inclusive {@code [start, end]} ranges: stabbing and overlap queries in
  * O(log n + k), no scan of every interval.
  *
- * <p>Intervals are sorted by start and laid out as an implicit balanced tree (the middle of each
- * slice is the node); each node keeps the maximum end of its slice so whole subtrees that end
- * before the query are skipped.
+ * <p>A centred interval tree: each node has a centre point and holds the intervals containing it,
+ * once sorted by start and once by end (descending); intervals wholly before the centre go left,
+ * wholly after go right. A query walks at most two root-to-leaf paths and reads each node's lists
+ * only as far as they overlap, so its cost is the depth plus the answer. (An implicit tree sorted
+ * by start with a max-end per subtree, the earlier layout, degrades to a scan of half the module
+ * when a few values live from step 0 to the end, as entry parameters do.)
+ *
+ * <p>The tree is built on the first query, not at load: a module that is never asked costs nothing.
+ * Safe to share between threads.
  */
 public final class IntervalIndex {
-    private final int[] starts;
-    private final int[] ends;
-    private final int[] ids;     // caller's ids, in start order
-    private final int[] maxEnd;  // max end over the slice rooted at each position
+    /** Sets of at most this many intervals are leaves, scanned linearly. */
+    private static final int LEAF = 8;
+
+    private final int count;
+    private int[] rawStarts, rawEnds;   // dropped once the tree is built
+    private volatile Tree tree;
 
     /** @param starts,ends ranges per id (id = array position); entries with end &lt; start are skipped */
     public IntervalIndex(int[] starts, int[] ends) {
         int n = 0;
         for (int i = 0; i < starts.length; i++) if (ends[i] >= starts[i]) n++;
-        // Sort (start, id) pairs packed in longs: no boxing, stable by id for equal starts.
-        long[] order = new long[n];
-        for (int i = 0, j = 0; i < starts.length; i++) {
-            if (ends[i] >= starts[i]) order[j++] = ((long) starts[i] << 32) | (i & 0xffffffffL);
-        }
-        Arrays.sort(order);
-        this.starts = new int[n];
-        this.ends = new int[n];
-        this.ids = new int[n];
-        for (int i = 0; i < n; i++) {
-            int id = (int) order[i];
-            this.starts[i] = starts[id];
-            this.ends[i] = ends[id];
-            this.ids[i] = id;
-        }
-        this.maxEnd = new int[n];
-        build(0, n);
+        this.count = n;
+        this.rawStarts = starts.clone();
+        this.rawEnds = ends.clone();
     }
 
-    private int build(int lo, int hi) {
-        if (lo >= hi) return Integer.MIN_VALUE;
-        int mid = (lo + hi) >>> 1;
-        int m = Math.max(ends[mid], Math.max(build(lo, mid), build(mid + 1, hi)));
-        maxEnd[mid] = m;
-        return m;
-    }
+    public int size() { return count; }
 
-    public int size() { return ids.length; }
-
-    /** Calls {@code sink} with the id of every interval that overlaps {@code [from, to]}. */
-    public void overlapping(int from, int to, IntConsumer sink) {
-        // Iterative walk with an explicit stack keeps deep trees off the Java stack.
-        int[] lo = new int[64], hi = new int[64];
-        int sp = 0;
-        lo[sp] = 0; hi[sp] = ids.length; sp++;
-        while (sp > 0) {
-            sp--;
-            int l = lo[sp], h = hi[sp];
-            if (l >= h) continue;
-            int mid = (l + h) >>> 1;
-            if (maxEnd[mid] < from) continue;           // everything here ends too early
-            if (sp + 2 > lo.length) { lo = Arrays.copyOf(lo, lo.length * 2); hi = Arrays.copyOf(hi, hi.length * 2); }
-            lo[sp] = l; hi[sp] = mid; sp++;             // left half: starts are all <= starts[mid]
-            if (starts[mid] <= to) {
-                if (ends[mid] >= from) sink.accept(ids[mid]);
-                lo[sp] = mid + 1; hi[sp] = h; sp++;     // right half only if some start can be <= to
+    private Tree tree() {
+        Tree t = tree;
+        if (t == null) {
+            synchronized (this) {
+                t = tree;
+                if (t == null) {
+                    tree = t = new Tree(rawStarts, rawEnds, count);
+                    rawStarts = rawEnds = null;
+                }
             }
         }
+        return t;
+    }
+
+    /** Calls {@code sink} with the id of every interval that overlaps {@code [from, to]}, in no particular order; none when {@code from > to}. */
+    public void overlapping(int from, int to, IntConsumer sink) {
+        Hits h = tree().collect(from, to);
+        for (int i = 0; i < h.n; i++) sink.accept(h.ids[i]);
     }
 
     /** Ids of the intervals containing {@code t}. */
@@ -78,16 +61,177 @@ public final class IntervalIndex {
         return during(t, t);
     }
 
-    /** Ids of the intervals overlapping {@code [from, to]}, in ascending id order. */
+    /** Ids of the intervals overlapping {@code [from, to]}, in ascending id order; none when {@code from > to}. */
     public int[] during(int from, int to) {
-        int[][] buf = {new int[16]};
-        int[] n = {0};
-        overlapping(from, to, id -> {
-            if (n[0] == buf[0].length) buf[0] = Arrays.copyOf(buf[0], n[0] * 2);
-            buf[0][n[0]++] = id;
-        });
-        int[] r = Arrays.copyOf(buf[0], n[0]);
-        Arrays.sort(r);
-        return r;
+        Tree t = tree();
+        Hits h = t.collect(from, to);
+        int k = h.n;
+        int[] ids = h.ids.length == k ? h.ids : Arrays.copyOf(h.ids, k);
+        if (k <= 64) {
+            Arrays.sort(ids);
+            return ids;
+        }
+        // Ascending order through a bit set over all ids: O(n/64 + k) instead of a sort.
+        long[] bits = new long[(t.idLimit >>> 6) + 1];
+        for (int id : ids) bits[id >>> 6] |= 1L << id;
+        int j = 0;
+        for (int w = 0; w < bits.length; w++) {
+            long b = bits[w];
+            while (b != 0) {
+                ids[j++] = (w << 6) + Long.numberOfTrailingZeros(b);
+                b &= b - 1;
+            }
+        }
+        return ids;
+    }
+
+    /** A growable list of ids. */
+    private static final class Hits {
+        int[] ids = new int[64];
+        int n;
+
+        void add(int id) {
+            if (n == ids.length) ids = Arrays.copyOf(ids, n * 2);
+            ids[n++] = id;
+        }
+
+        void addAll(int[] src, int off, int len) {
+            if (n + len > ids.length) ids = Arrays.copyOf(ids, Math.max(n + len, n * 2));
+            System.arraycopy(src, off, ids, n, len);
+            n += len;
+        }
+    }
+
+    /** The built tree: node arrays plus each node's intervals by start and by end. */
+    private static final class Tree {
+        final int total, idLimit;
+        // Per node: centre, children (-1 none), slice [off, off + len) of the lists; a leaf has centre unused.
+        int[] center, left, right, off, len;
+        boolean[] leaf;
+        int nodes;
+        final int[] byStartId, byStartKey, byEndId, byEndKey;
+
+        Tree(int[] starts, int[] ends, int n) {
+            this.total = n;
+            this.idLimit = starts.length;
+            long[] s = new long[n], e = new long[n];
+            for (int i = 0, j = 0; i < starts.length; i++) {
+                if (ends[i] < starts[i]) continue;
+                s[j] = ((long) starts[i] << 32) | (i & 0xffffffffL);
+                // By end descending: sort the negated end; ties by id ascending.
+                e[j] = ((long) ~ends[i] << 32) | (i & 0xffffffffL);
+                j++;
+            }
+            Arrays.sort(s);
+            Arrays.sort(e);
+            int[] sId = new int[n], eId = new int[n];
+            for (int i = 0; i < n; i++) { sId[i] = (int) s[i]; eId[i] = (int) e[i]; }
+            s = e = null;
+            int cap = Math.max(16, n / 4);
+            center = new int[cap]; left = new int[cap]; right = new int[cap];
+            off = new int[cap]; len = new int[cap]; leaf = new boolean[cap];
+            byStartId = new int[n]; byStartKey = new int[n]; byEndId = new int[n]; byEndKey = new int[n];
+            if (n > 0) build(starts, ends, sId, eId, 0, n, new int[n], new int[n], new int[]{0});
+            center = Arrays.copyOf(center, nodes); left = Arrays.copyOf(left, nodes); right = Arrays.copyOf(right, nodes);
+            off = Arrays.copyOf(off, nodes); len = Arrays.copyOf(len, nodes); leaf = Arrays.copyOf(leaf, nodes);
+        }
+
+        private int newNode() {
+            if (nodes == center.length) {
+                int cap = nodes * 2;
+                center = Arrays.copyOf(center, cap); left = Arrays.copyOf(left, cap); right = Arrays.copyOf(right, cap);
+                off = Arrays.copyOf(off, cap); len = Arrays.copyOf(len, cap); leaf = Arrays.copyOf(leaf, cap);
+            }
+            return nodes++;
+        }
+
+        /**
+         * Builds the node for the intervals {@code sId[lo..hi)} (by start) and {@code eId[lo..hi)}
+         * (by end, same set), laying its own lists at {@code pos[0]}. Returns the node number.
+         */
+        private int build(int[] starts, int[] ends, int[] sId, int[] eId, int lo, int hi, int[] tmpS, int[] tmpE, int[] pos) {
+            int node = newNode();
+            left[node] = right[node] = -1;
+            int n = hi - lo;
+            if (n <= LEAF) {
+                leaf[node] = true;
+                off[node] = pos[0];
+                len[node] = n;
+                for (int i = lo; i < hi; i++, pos[0]++) {
+                    byStartId[pos[0]] = sId[i];
+                    byStartKey[pos[0]] = starts[sId[i]];
+                    byEndKey[pos[0]] = ends[sId[i]];
+                }
+                return node;
+            }
+            int c = starts[sId[lo + n / 2]];
+            center[node] = c;
+            // Stable three-way partition of both lists: left (end < c), middle, right (start > c).
+            int nl = 0, nm = 0, nr = 0;
+            for (int i = lo; i < hi; i++) {
+                int id = sId[i];
+                if (ends[id] < c) sId[lo + nl++] = id;
+                else if (starts[id] > c) tmpS[lo + nr++] = id;
+                else {
+                    byStartId[pos[0] + nm] = id;
+                    byStartKey[pos[0] + nm] = starts[id];
+                    nm++;
+                }
+            }
+            int el = 0, em = 0, er = 0;
+            for (int i = lo; i < hi; i++) {
+                int id = eId[i];
+                if (ends[id] < c) eId[lo + el++] = id;
+                else if (starts[id] > c) tmpE[lo + er++] = id;
+                else {
+                    byEndId[pos[0] + em] = id;
+                    byEndKey[pos[0] + em] = ends[id];
+                    em++;
+                }
+            }
+            off[node] = pos[0];
+            len[node] = nm;
+            pos[0] += nm;
+            // Right parts follow the left parts in place.
+            System.arraycopy(tmpS, lo, sId, lo + nl, nr);
+            System.arraycopy(tmpE, lo, eId, lo + el, er);
+            // Children first, then the stores: building may grow (replace) the node arrays.
+            int l = nl > 0 ? build(starts, ends, sId, eId, lo, lo + nl, tmpS, tmpE, pos) : -1;
+            int r = nr > 0 ? build(starts, ends, sId, eId, lo + nl, lo + nl + nr, tmpS, tmpE, pos) : -1;
+            left[node] = l;
+            right[node] = r;
+            return node;
+        }
+
+        /** The ids overlapping {@code [from, to]}, in no particular order. */
+        Hits collect(int from, int to) {
+            Hits out = new Hits();
+            if (total == 0 || from > to) return out;
+            int[] stack = new int[64];
+            int sp = 0;
+            stack[sp++] = 0;
+            while (sp > 0) {
+                int node = stack[--sp];
+                if (sp + 2 > stack.length) stack = Arrays.copyOf(stack, stack.length * 2);
+                int o = off[node], l = len[node];
+                if (leaf[node]) {
+                    for (int i = o; i < o + l; i++) if (byStartKey[i] <= to && byEndKey[i] >= from) out.add(byStartId[i]);
+                    continue;
+                }
+                int c = center[node];
+                if (to < c) {
+                    for (int i = o; i < o + l && byStartKey[i] <= to; i++) out.add(byStartId[i]);
+                    if (left[node] >= 0) stack[sp++] = left[node];
+                } else if (from > c) {
+                    for (int i = o; i < o + l && byEndKey[i] >= from; i++) out.add(byEndId[i]);
+                    if (right[node] >= 0) stack[sp++] = right[node];
+                } else {
+                    out.addAll(byStartId, o, l);
+                    if (from < c && left[node] >= 0) stack[sp++] = left[node];    // left ends before c
+                    if (to > c && right[node] >= 0) stack[sp++] = right[node];    // right starts after c
+                }
+            }
+            return out;
+        }
     }
 }

@@ -1,9 +1,11 @@
 package bufq.table;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.RandomAccess;
 
 /**
  * An immutable typed result table. Cells hold {@code Long}, {@code Double}, {@code String},
@@ -19,7 +21,9 @@ public record Table(String title, List<Column> columns, List<List<Object>> rows,
         for (List<Object> r : rows) {
             if (r.size() != columns.size())
                 throw new IllegalArgumentException("row has " + r.size() + " cells, table has " + columns.size() + " columns");
-            copy.add(Collections.unmodifiableList(new ArrayList<>(r)));
+            // Rows are kept as immutable arrays: one copy per row, and none when a table is
+            // re-made from another (withNote, limit) or a row was handed over with Builder.ownedRow.
+            copy.add(r instanceof Row ? r : new Row(r.toArray()));
         }
         rows = Collections.unmodifiableList(copy);
         notes = List.copyOf(notes);
@@ -64,7 +68,24 @@ public record Table(String title, List<Column> columns, List<List<Object>> rows,
         public Builder column(String name, ColumnType type) { columns.add(new Column(name, type)); return this; }
         public Builder row(Object... cells) { rows.add(java.util.Arrays.asList(cells)); return this; }
         public Builder row(List<Object> cells) { rows.add(cells); return this; }
+
+        /**
+         * Adds a row made of {@code cells} without copying it: the table keeps the array, so the
+         * caller must not change it afterwards. For producers of many rows (queries at 1M values).
+         */
+        public Builder ownedRow(Object[] cells) { rows.add(new Row(cells)); return this; }
         public Builder note(String n) { notes.add(Objects.requireNonNull(n)); return this; }
         public Table build() { return new Table(title, columns, rows, notes); }
+    }
+
+    /** An immutable row over an array no one else holds (null cells allowed). */
+    private static final class Row extends AbstractList<Object> implements RandomAccess {
+        private final Object[] cells;
+
+        Row(Object[] cells) { this.cells = cells; }
+
+        @Override public Object get(int i) { return cells[i]; }
+        @Override public int size() { return cells.length; }
+        @Override public Object[] toArray() { return java.util.Arrays.copyOf(cells, cells.length, Object[].class); }
     }
 }

@@ -1,0 +1,79 @@
+package bufq.eval;
+
+import bufq.model.HloValue;
+import bufq.model.LiveRange;
+import bufq.model.Module;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
+
+/**
+ * What queries derive from a whole module and would otherwise recompute on every run: the per-step
+ * counts behind {@code steps} and the live bytes behind {@code instructions.live_bytes}. A module is
+ * immutable, so these are computed once, on first use, and dropped with the module (the map holds
+ * modules weakly and a memo never refers to its module). Thread-safe.
+ */
+final class ModuleMemo {
+    private static final Map<Module, ModuleMemo> MEMO = Collections.synchronizedMap(new WeakHashMap<>());
+
+    private volatile List<Step> steps;
+    private volatile long[] liveBytes;      // exact sums per step, or NONE when they overflow
+    private static final long[] NONE = new long[0];
+
+    private ModuleMemo() {}
+
+    static ModuleMemo of(Module m) {
+        return MEMO.computeIfAbsent(m, k -> new ModuleMemo());
+    }
+
+    List<Step> steps(Module m) {
+        List<Step> s = steps;
+        if (s == null) {
+            synchronized (this) {
+                s = steps;
+                if (s == null) steps = s = new Step.Steps(m.sequence(), m.liveBytesByStep(), Step.liveValues(m));
+            }
+        }
+        return s;
+    }
+
+    /** {@link Module#liveBytesAt} for {@code t}, from one sweep of the module instead of one lookup per call. */
+    long liveBytesAt(Module m, int t) {
+        long[] b = liveBytes;
+        if (b == null) {
+            synchronized (this) {
+                b = liveBytes;
+                if (b == null) liveBytes = b = exactLiveBytes(m);
+            }
+        }
+        return t >= 0 && t < b.length ? b[t] : m.liveBytesAt(t);
+    }
+
+    /**
+     * Logical bytes of the values whose range contains each step 0..steps-1, exactly as summing the
+     * values live there would give, or {@link #NONE} when some sum overflows (the caller then asks
+     * the module, which fails as before). Each partial sum is a subset of the values live at a step.
+     */
+    private static long[] exactLiveBytes(Module m) {
+        int n = m.steps();
+        long[] add = new long[n], drop = new long[n + 1];
+        try {
+            for (HloValue v : m.values()) {
+                LiveRange r = v.range();
+                if (r == null) continue;
+                int s = Math.max(r.start(), 0), e = Math.min(r.end(), n - 1);
+                if (s > e) continue;
+                long b = v.logicalSize();
+                add[s] = Math.addExact(add[s], b);
+                drop[e + 1] = Math.addExact(drop[e + 1], b);
+            }
+            long[] out = new long[n];
+            long live = 0;
+            for (int t = 0; t < n; t++) out[t] = live = Math.addExact(Math.subtractExact(live, drop[t]), add[t]);
+            return out;
+        } catch (ArithmeticException e) {
+            return NONE;
+        }
+    }
+}
