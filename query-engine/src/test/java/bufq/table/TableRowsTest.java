@@ -1,0 +1,49 @@
+package bufq.table;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Rows handed over with ownedRow behave like copied rows: immutable, equal, null cells allowed. */
+class TableRowsTest {
+    @Test
+    void ownedRowsEqualCopiedRows() {
+        Object[] cells = {1L, null, "x"};
+        Table owned = Table.builder().column("a", ColumnType.INT).column("b", ColumnType.STRING)
+                .column("c", ColumnType.STRING).ownedRow(cells).build();
+        Table copied = Table.builder().column("a", ColumnType.INT).column("b", ColumnType.STRING)
+                .column("c", ColumnType.STRING).row(1L, null, "x").build();
+        assertEquals(copied, owned);
+        assertEquals(copied.rows().hashCode(), owned.rows().hashCode());
+        assertEquals(copied.rows().toString(), owned.rows().toString());
+        assertEquals(Arrays.asList(1L, null, "x"), owned.rows().get(0));
+        assertThrows(UnsupportedOperationException.class, () -> owned.rows().get(0).set(0, 2L));
+        assertThrows(UnsupportedOperationException.class, () -> copied.rows().get(0).add(2L));
+        Object[] out = owned.rows().get(0).toArray();
+        out[0] = 9L;   // a copy
+        assertEquals(1L, owned.cell(0, 0));
+    }
+
+    @Test
+    void copiedRowsDoNotFollowTheCallersList() {
+        List<Object> cells = new ArrayList<>(List.of(1L, "a"));
+        Table t = Table.builder().column("a", ColumnType.INT).column("b", ColumnType.STRING).row(cells).build();
+        cells.set(0, 5L);
+        assertEquals(1L, t.cell(0, 0));
+    }
+
+    @Test
+    void remadeTablesShareRows() {
+        Table t = Table.builder().column("a", ColumnType.INT).row(1L).row(2L).row(3L).build();
+        Table n = t.withNote("note");
+        assertSame(t.rows().get(1), n.rows().get(1));
+        assertEquals(List.of(List.of(1L), List.of(2L)), t.limit(2).rows());
+        assertThrows(IllegalArgumentException.class,
+                () -> Table.builder().column("a", ColumnType.INT).ownedRow(new Object[] {1L, 2L}).build());
+    }
+}
