@@ -6,7 +6,6 @@ import bufq.model.LiveRange;
 import bufq.model.Module;
 
 import java.util.OptionalInt;
-import java.util.function.ToLongFunction;
 
 /**
  * Live bytes at every program step for one colour (memory space) or all, in logical bytes
@@ -21,30 +20,59 @@ public final class LiveProfile {
     private final long[] logical;
     private final long[] assigned;
 
+    private final int peakTime, assignedPeakTime;
+
     private LiveProfile(int steps, long[] logical, long[] assigned) {
         this.steps = steps;
         this.logical = logical;
         this.assigned = assigned;
+        this.peakTime = firstMax(logical);
+        this.assignedPeakTime = firstMax(assigned);
     }
 
-    /** The profile of the values of colour {@code color}, or of all values when empty. */
+    /**
+     * The profile of the values of colour {@code color}, or of all values when empty. Computed once
+     * per module and colour (a module is immutable; see {@link AnalysisMemo}).
+     */
     public static LiveProfile of(Module m, OptionalInt color) {
-        int n = m.steps();
-        return new LiveProfile(n, sweep(m, color, n, HloValue::logicalSize), sweep(m, color, n, HloValue::size));
+        return AnalysisMemo.profile(m, color, () -> compute(m, color));
     }
 
-    private static long[] sweep(Module m, OptionalInt color, int n, ToLongFunction<HloValue> size) {
-        long[] diff = new long[n + 1];
-        for (HloValue v : m.values()) {
-            if (color.isPresent() && v.color() != color.getAsInt()) continue;
-            LiveRange r = v.range();
-            if (r == null || n == 0) continue;
-            int s = clamp(r.start(), n), e = clamp(r.end(), n);
-            if (e < s) continue;
-            long b = size.applyAsLong(v);
-            diff[s] = Math.addExact(diff[s], b);
-            diff[e + 1] = Math.subtractExact(diff[e + 1], b);
+    /** The profile computed afresh: one sweep over the values for both sizes. */
+    static LiveProfile compute(Module m, OptionalInt color) {
+        int n = m.steps();
+        long[] dl = new long[n + 1], da = new long[n + 1];
+        boolean one = color.isPresent();
+        int c = one ? color.getAsInt() : 0;
+        // Failures come in the order of the two separate sweeps this replaces: any on logical
+        // sizes first, an overflow of assigned bytes only after.
+        boolean assignedOverflow = false;
+        if (n > 0) {
+            for (HloValue v : m.values()) {
+                if (one && v.color() != c) continue;
+                LiveRange r = v.range();
+                if (r == null) continue;
+                int s = clamp(r.start(), n), e = clamp(r.end(), n);
+                if (e < s) continue;
+                long b = v.logicalSize();
+                dl[s] = Math.addExact(dl[s], b);
+                dl[e + 1] = Math.subtractExact(dl[e + 1], b);
+                if (assignedOverflow) continue;
+                long a = v.size();
+                try {
+                    da[s] = Math.addExact(da[s], a);
+                    da[e + 1] = Math.subtractExact(da[e + 1], a);
+                } catch (ArithmeticException x) {
+                    assignedOverflow = true;
+                }
+            }
         }
+        long[] logical = prefix(dl, n);
+        if (assignedOverflow) throw new ArithmeticException("long overflow");
+        return new LiveProfile(n, logical, prefix(da, n));
+    }
+
+    private static long[] prefix(long[] diff, int n) {
         long[] out = new long[n];
         long acc = 0;
         for (int t = 0; t < n; t++) out[t] = acc = Math.addExact(acc, diff[t]);
@@ -60,10 +88,10 @@ public final class LiveProfile {
     public long assignedAt(int t) { return assigned[t]; }
 
     /** First step with the most logical bytes, or -1 when there are no steps. */
-    public int peakTime() { return firstMax(logical); }
+    public int peakTime() { return peakTime; }
     public long peakBytes() { return steps == 0 ? 0 : logical[peakTime()]; }
     /** First step with the most assigned bytes, or -1. */
-    public int assignedPeakTime() { return firstMax(assigned); }
+    public int assignedPeakTime() { return assignedPeakTime; }
     public long assignedPeakBytes() { return steps == 0 ? 0 : assigned[assignedPeakTime()]; }
 
     static int firstMax(long[] a) {
@@ -81,6 +109,10 @@ public final class LiveProfile {
      * nothing has a live range (as XLA does), or -1 when the module has no schedule.
      */
     public static int xlaPeakMoment(Module m) {
+        return AnalysisMemo.xlaPeakMoment(m, () -> computeXlaPeakMoment(m));
+    }
+
+    static int computeXlaPeakMoment(Module m) {
         int n = m.steps();
         if (n == 0) return -1;
         long[] diff = new long[n + 2];

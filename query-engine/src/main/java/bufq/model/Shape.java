@@ -37,6 +37,10 @@ public final class Shape {
     private final int elementSizeBits;
     private final int memorySpace;
     private final List<Shape> tupleElements;
+    // Derived once: the peak and timeline sweeps ask every value's logical size, and the dtype
+    // switch behind it dominated them at a million values. -1: not known (null dtype, overflow).
+    private final int dtypeBits;
+    private final long logical;
 
     public Shape(String text, String dtype, long[] dims, boolean dynamic, int[] minorToMajor,
                  List<long[]> tiles, int elementSizeBits, int memorySpace, List<Shape> tupleElements) {
@@ -49,6 +53,14 @@ public final class Shape {
         this.elementSizeBits = elementSizeBits;
         this.memorySpace = memorySpace;
         this.tupleElements = List.copyOf(tupleElements);
+        this.dtypeBits = dtype == null ? -1 : elementBits(dtype);
+        long l;
+        try {
+            l = dtype == null ? -1 : computeLogicalBytes();
+        } catch (RuntimeException e) {
+            l = -1;   // overflow or a malformed shape: logicalBytes() recomputes and throws, as it always did
+        }
+        this.logical = l;
     }
 
     /** The text as printed in the dump. */
@@ -70,7 +82,7 @@ public final class Shape {
     public int memorySpace() { return memorySpace; }
     public List<Shape> tupleElements() { return tupleElements; }
     public boolean isTuple() { return "tuple".equals(dtype); }
-    public boolean isArray() { return elementBits(dtype) > 0; }
+    public boolean isArray() { return (dtypeBits >= 0 ? dtypeBits : elementBits(dtype)) > 0; }
 
     /** Number of elements of an array shape (1 for scalars). */
     public long elementCount() {
@@ -89,6 +101,10 @@ public final class Shape {
      * padding; a tuple is its index table (8 bytes per element); token 0; opaque 8.
      */
     public long logicalBytes() {
+        return logical >= 0 ? logical : computeLogicalBytes();
+    }
+
+    private long computeLogicalBytes() {
         if (isTuple()) return 8L * tupleElements.size();
         if ("token".equals(dtype)) return 0;
         if (!isArray()) return 8;
@@ -104,7 +120,7 @@ public final class Shape {
             long bits = Math.multiplyExact(n, (long) elementSizeBits);
             return bits / 8 + (bits % 8 == 0 ? 0 : 1);
         }
-        return Math.multiplyExact(n, (long) ((elementBits(dtype) + 7) / 8));
+        return Math.multiplyExact(n, (long) (((dtypeBits >= 0 ? dtypeBits : elementBits(dtype)) + 7) / 8));
     }
 
     /**
