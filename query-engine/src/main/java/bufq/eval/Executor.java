@@ -30,7 +30,7 @@ final class Executor {
                 : p.entity().rows().rows(ctx);
         List<Object[]> out = p.aggregated() ? limit(sorted(grouped(p, rows, run), p), p) : plain(p, rows, run);
 
-        Table.Builder b = Table.builder();
+        Table.Builder b = Table.builder().expectRows(out.size());
         for (int i = 0; i < p.visible(); i++) b.column(p.cols().get(i).name(), p.cols().get(i).type());
         for (Object[] r : out) b.ownedRow(r.length == p.visible() ? r : Arrays.copyOf(r, p.visible()));
         for (String n : notes) b.note(n);
@@ -53,7 +53,8 @@ final class Executor {
         if (p.sort().isEmpty()) {
             // Row order: the getters run only on the rows kept.
             int cap = (int) Math.min(rows.size(), p.limit() < 0 ? Integer.MAX_VALUE : p.limit());
-            List<Object> kept = new ArrayList<>(Math.min(cap, 1 << 16));
+            // Sized for every row at once: regrowing a list of a million makes large (G1 humongous) copies.
+            List<Object> kept = new ArrayList<>(cap);
             int seen = 0;
             for (Object row : rows) {
                 if ((seen++ & 4095) == 0) checkInterrupt();  // also on the first row: small inputs cancel too
@@ -129,27 +130,39 @@ final class Executor {
     }
 
     private static List<Object[]> grouped(Plan p, List<?> rows, Run run) {
-        Map<List<Object>, Accumulator[]> groups = new LinkedHashMap<>();
         List<Getter> keys = p.groupKeys();
         List<Col> cols = p.cols();
+        // Keyed by the value itself for one key (no list per row), by the list of values for several;
+        // both in first-seen order, which the stable key sort below keeps for keys that compare equal.
+        Map<Object, Accumulator[]> groups = new LinkedHashMap<>();
         if (keys.isEmpty()) groups.put(List.of(), accumulators(cols));
+        java.util.function.Function<Object, Accumulator[]> fresh = x -> accumulators(cols);
+        Getter single = keys.size() == 1 ? keys.get(0) : null;
+        Plan.Pred where = p.where();
+        EvalContext ctx = run.ctx();
         int seen = 0;
         for (Object row : rows) {
             if ((seen++ & 4095) == 0) checkInterrupt();  // also on the first row: small inputs cancel too
-            if (p.where() != null && !p.where().test(row, run)) continue;
-            List<Object> key;
+            if (where != null && !where.test(row, run)) continue;
+            Object key;
             if (keys.isEmpty()) key = List.of();
+            else if (single != null) key = single.get(row, ctx);
             else {
                 Object[] k = new Object[keys.size()];
-                for (int i = 0; i < k.length; i++) k[i] = keys.get(i).get(row, run.ctx());
+                for (int i = 0; i < k.length; i++) k[i] = keys.get(i).get(row, ctx);
                 key = Arrays.asList(k);
             }
-            Accumulator[] acc = groups.computeIfAbsent(key, x -> accumulators(cols));
-            for (Accumulator a : acc) if (a != null) a.add(row, run.ctx());
+            Accumulator[] acc = groups.computeIfAbsent(key, fresh);
+            for (Accumulator a : acc) if (a != null) a.add(row, ctx);
         }
         // Groups come out in key order, so `group by color` reads 0, 1, 2 without an `order by`;
         // an explicit `order by` re-sorts stably afterwards.
-        List<Map.Entry<List<Object>, Accumulator[]>> entries = new ArrayList<>(groups.entrySet());
+        List<Map.Entry<List<Object>, Accumulator[]>> entries = new ArrayList<>(groups.size());
+        for (Map.Entry<Object, Accumulator[]> g : groups.entrySet()) {
+            @SuppressWarnings("unchecked")
+            List<Object> key = single != null ? Arrays.asList(g.getKey()) : (List<Object>) g.getKey();
+            entries.add(Map.entry(key, g.getValue()));
+        }
         entries.sort((a, b) -> Values.compare(a.getKey(), b.getKey()));
         List<Object[]> out = new ArrayList<>(groups.size());
         for (Map.Entry<List<Object>, Accumulator[]> g : entries) {

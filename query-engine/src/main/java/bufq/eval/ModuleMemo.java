@@ -32,7 +32,7 @@ final class ModuleMemo {
         if (s == null) {
             synchronized (this) {
                 s = steps;
-                if (s == null) steps = s = new Step.Steps(m.sequence(), m.liveBytesByStep(), Step.liveValues(m));
+                if (s == null) steps = s = Collections.unmodifiableList(Step.compute(m));
             }
         }
         return s;

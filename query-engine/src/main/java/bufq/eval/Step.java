@@ -3,10 +3,8 @@ package bufq.eval;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
 import bufq.model.Module;
-import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.RandomAccess;
 
 /**
  * One program point of the schedule: the instruction at {@code time}, and the logical bytes and
@@ -15,9 +13,9 @@ import java.util.RandomAccess;
 public record Step(int time, String instruction, long liveBytes, int liveValues) {
 
     /**
-     * Every step 0..maxTime of {@code m}; empty without a schedule. Unmodifiable. The counts are
-     * computed once per module (a module is immutable), so {@code steps ...} queries after the first
-     * do not sweep a million values again; the steps themselves are made as they are read.
+     * Every step 0..maxTime of {@code m}; empty without a schedule. Unmodifiable. Computed once per
+     * module (a module is immutable), so {@code steps ...} queries after the first do not sweep a
+     * million values again.
      */
     public static List<Step> of(Module m) {
         return ModuleMemo.of(m).steps(m);
@@ -53,25 +51,5 @@ public record Step(int time, String instruction, long liveBytes, int liveValues)
         int live = 0;
         for (int t = 0; t < n; t++) out[t] = live += diff[t];
         return out;
-    }
-
-    /** The steps of one module over its per-step arrays: each {@link Step} is made when read. */
-    static final class Steps extends AbstractList<Step> implements RandomAccess {
-        private final List<String> sequence;
-        private final long[] bytes;
-        private final int[] live;
-
-        Steps(List<String> sequence, long[] bytes, int[] live) {
-            this.sequence = sequence;
-            this.bytes = bytes;
-            this.live = live;
-        }
-
-        @Override public Step get(int t) {
-            if (t < 0 || t >= live.length) throw new IndexOutOfBoundsException("step " + t + " of " + live.length);
-            return new Step(t, t < sequence.size() ? sequence.get(t) : null, t < bytes.length ? bytes[t] : 0, live[t]);
-        }
-
-        @Override public int size() { return live.length; }
     }
 }

@@ -61,7 +61,7 @@ public record Table(String title, List<Column> columns, List<List<Object>> rows,
     public static final class Builder {
         private String title;
         private final List<Column> columns = new ArrayList<>();
-        private final List<List<Object>> rows = new ArrayList<>();
+        private final ArrayList<List<Object>> rows = new ArrayList<>();
         private final List<String> notes = new ArrayList<>();
 
         public Builder title(String t) { this.title = t; return this; }
@@ -74,6 +74,9 @@ public record Table(String title, List<Column> columns, List<List<Object>> rows,
          * caller must not change it afterwards. For producers of many rows (queries at 1M values).
          */
         public Builder ownedRow(Object[] cells) { rows.add(new Row(cells)); return this; }
+
+        /** Makes room for {@code n} rows at once (no effect on the result): avoids regrowing a list of a million. */
+        public Builder expectRows(int n) { rows.ensureCapacity(n); return this; }
         public Builder note(String n) { notes.add(Objects.requireNonNull(n)); return this; }
         public Table build() { return new Table(title, columns, rows, notes); }
     }

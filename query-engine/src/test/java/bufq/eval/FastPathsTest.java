@@ -161,4 +161,28 @@ class FastPathsTest {
         // Substrings that do occur: names are op.N.
         assertTrue(run(m, "values where name ~ \"op\" show id").size() == m.values().size());
     }
+
+    /** Grouping by one key (keyed by the value itself) gives each distinct value once, in key order, nulls last. */
+    @Test
+    void groupBySingleKeyWithNulls() throws QueryException {
+        Module m = TestModules.random(12, 600, 40);
+        Table t = run(m, "values group by start show start, count(), sum(size)");
+        java.util.TreeMap<Long, long[]> want = new java.util.TreeMap<>();
+        long[] nulls = new long[2];
+        for (HloValue v : m.values()) {
+            long[] acc = v.range() == null ? nulls : want.computeIfAbsent((long) v.range().start(), k -> new long[2]);
+            acc[0]++;
+            acc[1] += v.size();
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        want.forEach((k, acc) -> rows.add(java.util.Arrays.asList(k, acc[0], acc[1])));
+        if (nulls[0] > 0) rows.add(java.util.Arrays.asList(null, nulls[0], nulls[1]));
+        assertTrue(nulls[0] > 0);
+        assertEquals(rows, t.rows());
+        // Two keys: the same groups split further, same total.
+        Table two = run(m, "values group by start, color show start, color, count()");
+        assertEquals((long) m.values().size(), two.rows().stream().mapToLong(r -> (Long) r.get(2)).sum());
+        assertEquals(run(m, "values group by start show start, count() order by count() desc, start").rows(),
+                run(m, "values group by start show start, count() order by count() desc, start limit 1000").rows());
+    }
 }
