@@ -37,6 +37,10 @@ public final class Shape {
     private final int elementSizeBits;
     private final int memorySpace;
     private final List<Shape> tupleElements;
+    // Sizes computed once: every value, step and query asks for them; -1 when they overflow (the
+    // methods then throw as they would have).
+    private final long logical;
+    private final long padded;
 
     public Shape(String text, String dtype, long[] dims, boolean dynamic, int[] minorToMajor,
                  List<long[]> tiles, int elementSizeBits, int memorySpace, List<Shape> tupleElements) {
@@ -49,6 +53,15 @@ public final class Shape {
         this.elementSizeBits = elementSizeBits;
         this.memorySpace = memorySpace;
         this.tupleElements = List.copyOf(tupleElements);
+        long l, p;
+        try {
+            l = computeLogicalBytes();
+            p = computePaddedBytes();
+        } catch (ArithmeticException e) {
+            l = p = -1;
+        }
+        this.logical = l;
+        this.padded = p;
     }
 
     /** The text as printed in the dump. */
@@ -89,6 +102,10 @@ public final class Shape {
      * padding; a tuple is its index table (8 bytes per element); token 0; opaque 8.
      */
     public long logicalBytes() {
+        return logical >= 0 ? logical : computeLogicalBytes();
+    }
+
+    private long computeLogicalBytes() {
         if (isTuple()) return 8L * tupleElements.size();
         if ("token".equals(dtype)) return 0;
         if (!isArray()) return 8;
@@ -113,7 +130,11 @@ public final class Shape {
      * Without tiles this is the logical size.
      */
     public long paddedBytes() {
-        if (!isArray() || tiles.isEmpty() || minorToMajor == null) return logicalBytes();
+        return padded >= 0 ? padded : computePaddedBytes();
+    }
+
+    private long computePaddedBytes() {
+        if (!isArray() || tiles.isEmpty() || minorToMajor == null) return computeLogicalBytes();
         long[] tile = tiles.get(0);
         int k = tile.length;
         long elements = 1;
