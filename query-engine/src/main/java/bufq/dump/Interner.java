@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class Interner {
     private static final int STRIPES = 64;   // power of two
-    private static final int RECENT = 1 << 12;
+    private static final int RECENT = 1 << 12;   // keep in step with the shift in name()
 
     private final Stripe[] stripes;
     private final ShapeParser shapes;
@@ -59,18 +59,20 @@ final class Interner {
     String name(String text, int from, int to) {
         int h = 0;
         for (int i = from; i < to; i++) h = 31 * h + text.charAt(i);   // String.hashCode's rule
-        int mix = h ^ (h >>> 16);
+        // Multiplicative spreading: names often differ only in trailing digits, so their hashes run in
+        // sequence; masked low bits would pile them into long probe runs.
+        int mix = h * 0x9E3779B9;
         int len = to - from;
         if (recent != null) {
-            int slot = mix & (RECENT - 1);
+            int slot = mix >>> (32 - 12);
             String k = recent[slot];
             if (k != null && recentHashes[slot] == h && k.length() == len && k.regionMatches(0, text, from, len)) return k;
-            k = stripes[mix & (STRIPES - 1)].intern(text, from, to, h, mix >>> 6);
+            k = stripes[mix & (STRIPES - 1)].intern(text, from, to, h, h * 0x85EBCA6B);
             recent[slot] = k;
             recentHashes[slot] = h;
             return k;
         }
-        return stripes[mix & (STRIPES - 1)].intern(text, from, to, h, mix >>> 6);
+        return stripes[mix & (STRIPES - 1)].intern(text, from, to, h, h * 0x85EBCA6B);
     }
 
     /** @throws ShapeSyntaxException on odd text */
@@ -103,7 +105,8 @@ final class Interner {
         private static final class Table {
             final String[] keys;
             final int[] hashes;
-            Table(int n) { keys = new String[n]; hashes = new int[n]; }
+            final int shift;   // a hash's slot is its spread's top bits
+            Table(int n) { keys = new String[n]; hashes = new int[n]; shift = 32 - Integer.numberOfTrailingZeros(n); }
         }
 
         private volatile Table table;
@@ -123,7 +126,7 @@ final class Interner {
             int[] hashes = t.hashes;
             int mask = keys.length - 1;
             int len = to - from;
-            for (int i = spread & mask; ; i = (i + 1) & mask) {
+            for (int i = spread >>> t.shift; ; i = (i + 1) & mask) {
                 String k = keys[i];
                 if (k == null) return null;
                 if (hashes[i] == h && k.length() == len && k.regionMatches(0, text, from, len)) return k;
@@ -136,7 +139,7 @@ final class Interner {
             if (k != null) return k;
             String s = from == 0 && to == text.length() ? text : text.substring(from, to);
             int mask = t.keys.length - 1;
-            int i = spread & mask;
+            int i = spread >>> t.shift;
             while (t.keys[i] != null) i = (i + 1) & mask;
             t.hashes[i] = h;   // before the key: a reader that sees the key sees its hash
             t.keys[i] = s;
@@ -150,7 +153,7 @@ final class Interner {
             for (int j = 0; j < old.keys.length; j++) {
                 if (old.keys[j] == null) continue;
                 int h = old.hashes[j];
-                int i = ((h ^ (h >>> 16)) >>> 6) & mask;
+                int i = (h * 0x85EBCA6B) >>> t.shift;
                 while (t.keys[i] != null) i = (i + 1) & mask;
                 t.keys[i] = old.keys[j];
                 t.hashes[i] = h;

@@ -22,8 +22,8 @@ final class NameTable {
 
     private static int slot(String[] keys, String key) {
         int mask = keys.length - 1;
-        int h = key.hashCode();
-        int i = (h ^ (h >>> 16)) & mask;
+        // Multiplicative spreading: names that differ in trailing digits have hashes in sequence.
+        int i = (key.hashCode() * 0x9E3779B9) >>> (32 - Integer.numberOfTrailingZeros(keys.length));
         for (String k; (k = keys[i]) != null; i = (i + 1) & mask) {
             if (k == key || k.equals(key)) return i;
         }

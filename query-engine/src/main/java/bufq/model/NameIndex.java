@@ -21,8 +21,8 @@ final class NameIndex<V> {
 
     private int slot(String key) {
         int mask = keys.length - 1;
-        int h = key.hashCode();
-        int i = (h ^ (h >>> 16)) & mask;
+        // Multiplicative spreading: names that differ in trailing digits have hashes in sequence.
+        int i = (key.hashCode() * 0x9E3779B9) >>> (32 - Integer.numberOfTrailingZeros(keys.length));
         while (keys[i] != null && !keys[i].equals(key)) i = (i + 1) & mask;
         return i;
     }
