@@ -157,7 +157,7 @@ final class ModuleAssembler {
                 live == null ? -1 : live.stackBytes, live == null ? null : live.stack,
                 report == null ? new TreeMap<>() : report.colorTotals, hasDetails, truncatedAt);
         Module m = new Module(info, allocations, values, instructions, sequence, w.kept(), w.count());
-        if (Boolean.getBoolean("bufq.traceLoad")) {
+        if (ModuleReader.TRACE) {
             System.err.printf("  assemble: blocks %d ms, values %d ms, instructions %d ms, Module %d ms%n", (t1 - t0) / 1_000_000,
                     (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000, (System.nanoTime() - t3) / 1_000_000);
         }

@@ -74,7 +74,8 @@ final class ModuleReader {
         }
     }
 
-    private static final boolean TRACE = Boolean.getBoolean("bufq.traceLoad");
+    /** {@code -Dbufq.traceLoad=true}: the load's phases and each thread's parse time on stderr (big dumps). */
+    static final boolean TRACE = Boolean.getBoolean("bufq.traceLoad");
 
     static Module read(ModuleSource source) throws LoadException {
         long t0 = System.nanoTime();
@@ -92,14 +93,18 @@ final class ModuleReader {
         for (Source s : sources) chars += s.length();
         Interner in = new Interner((int) Math.min(1 << 24, chars / 300));
         long t1 = System.nanoTime();
-        java.util.concurrent.ConcurrentHashMap<String, Long> busy = new java.util.concurrent.ConcurrentHashMap<>();
-        regions.parallelStream().forEach(r -> {
-            long a = System.nanoTime();
-            r.parse(in);
-            if (TRACE) busy.merge(Thread.currentThread().getName() + "/" + r.kind, System.nanoTime() - a, Long::sum);
-        });
+        if (TRACE) {
+            java.util.concurrent.ConcurrentHashMap<String, Long> busy = new java.util.concurrent.ConcurrentHashMap<>();
+            regions.parallelStream().forEach(r -> {
+                long a = System.nanoTime();
+                r.parse(in);
+                busy.merge(Thread.currentThread().getName() + "/" + r.kind, System.nanoTime() - a, Long::sum);
+            });
+            busy.forEach((k, v) -> System.err.println("  " + k + " " + v / 1_000_000 + " ms"));
+        } else {
+            regions.parallelStream().forEach(r -> r.parse(in));
+        }
         long t2 = System.nanoTime();
-        if (TRACE) busy.forEach((k, v) -> System.err.println("  " + k + " " + v / 1_000_000 + " ms"));
         // Regions of a file are in order: each starts where the previous one's lines end.
         DumpFile prev = null;
         long line = 1;
