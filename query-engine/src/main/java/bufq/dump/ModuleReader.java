@@ -93,17 +93,29 @@ final class ModuleReader {
         for (Source s : sources) chars += s.length();
         Interner in = new Interner((int) Math.min(1 << 24, chars / 300));
         long t1 = System.nanoTime();
-        if (TRACE) {
-            java.util.concurrent.ConcurrentHashMap<String, Long> busy = new java.util.concurrent.ConcurrentHashMap<>();
-            regions.parallelStream().forEach(r -> {
-                long a = System.nanoTime();
-                r.parse(in);
-                busy.merge(Thread.currentThread().getName() + "/" + r.kind, System.nanoTime() - a, Long::sum);
-            });
-            busy.forEach((k, v) -> System.err.println("  " + k + " " + v / 1_000_000 + " ms"));
-        } else {
-            regions.parallelStream().forEach(r -> r.parse(in));
+        // Ctrl-C in the REPL interrupts the calling thread; the parsers look at it before each region
+        // (about a megabyte), so a big load stops within a fraction of a second.
+        Thread caller = Thread.currentThread();
+        try {
+            if (TRACE) {
+                java.util.concurrent.ConcurrentHashMap<String, Long> busy = new java.util.concurrent.ConcurrentHashMap<>();
+                regions.parallelStream().forEach(r -> {
+                    long a = System.nanoTime();
+                    parse(r, in, caller);
+                    busy.merge(Thread.currentThread().getName() + "/" + r.kind, System.nanoTime() - a, Long::sum);
+                });
+                busy.forEach((k, v) -> System.err.println("  " + k + " " + v / 1_000_000 + " ms"));
+            } else {
+                regions.parallelStream().forEach(r -> parse(r, in, caller));
+            }
+        } catch (Cancelled e) {
+            throw new LoadException(source.name(), "cancelled");
+        } catch (RuntimeException e) {
+            // The pool may rethrow a worker's exception as a copy with the original as its cause.
+            for (Throwable t = e; t != null; t = t.getCause()) if (t instanceof Cancelled) throw new LoadException(source.name(), "cancelled");
+            throw e;
         }
+        if (caller.isInterrupted()) throw new LoadException(source.name(), "cancelled");
         long t2 = System.nanoTime();
         // Regions of a file are in order: each starts where the previous one's lines end.
         DumpFile prev = null;
@@ -119,6 +131,16 @@ final class ModuleReader {
                     (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, regions.size(), (System.nanoTime() - t2) / 1_000_000);
         }
         return m;
+    }
+
+    /** Thrown out of the parallel parse when the loading thread was interrupted. */
+    private static final class Cancelled extends RuntimeException {
+        Cancelled() { super("cancelled", null, false, false); }
+    }
+
+    private static void parse(Region r, Interner in, Thread caller) {
+        if (caller.isInterrupted()) throw new Cancelled();
+        r.parse(in);
     }
 
     private static List<Source> openAll(List<DumpFile> files) throws LoadException {

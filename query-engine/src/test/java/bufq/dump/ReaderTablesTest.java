@@ -136,4 +136,16 @@ class ReaderTablesTest {
         assertEquals(0, x.time());
         assertEquals(List.of("x.1"), neg.operands());
     }
+
+    @Test
+    void anInterruptedLoadStopsWithCancelled() {
+        Thread.currentThread().interrupt();   // as Ctrl-C in the REPL does to the loading thread
+        try {
+            LoadException e = org.junit.jupiter.api.Assertions.assertThrows(LoadException.class,
+                    () -> DumpLoader.loadText(BadInputTest.NAME, BadInputTest.GOOD));
+            assertTrue(e.getMessage().endsWith("cancelled"), e.getMessage());
+        } finally {
+            Thread.interrupted();
+        }
+    }
 }
