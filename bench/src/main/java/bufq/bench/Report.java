@@ -30,7 +30,7 @@ final class Report {
     String markdown() {
         md.append("## Performance\n\n").append(machine(loadAtStart)).append("\n\n");
         md.append("Reproduce with `bench/run` (inputs are generated under `bench/target/generated/` when missing). "
-                + "Warm figures: median of several loads/runs in one JVM (`-Xmx2g -XX:+UseParallelGC -XX:MaxTenuringThreshold=0`, as the launcher) per input; "
+                + "Warm figures: median of several loads/runs in one JVM (`-Xmx2g` and the launcher's `-Xms1g -XX:+UseParallelGC -XX:MaxTenuringThreshold=0`) per input; "
                 + "cold figures: median of " + coldRuns + " whole `java -jar shell/target/bufq.jar -c summary PATH` processes "
                 + "with the launcher's JVM flags. Sizes in MB are 10^6 bytes.\n\n");
         scaling("four", "Four-file format (jaxlib 0.10, `transformer-12layer` replicated)");
