@@ -136,7 +136,7 @@ public final class Harness {
 
     Map<String, String> inProcess(Input in, int runs, int warmup, String heap) throws Exception {
         String cp = bench.resolve("target/classes") + java.io.File.pathSeparator + bench.resolve("target/lib/*");
-        Proc p = exec(List.of(java(), "-Xmx" + heap, "-XX:+UseParallelGC", "-Xss8m", "-cp", cp, "bufq.bench.InProcess",
+        Proc p = exec(List.of(java(), "-Xmx" + heap, "-Xms1g", "-XX:+UseParallelGC", "-XX:MaxTenuringThreshold=0", "-Xss8m", "-cp", cp, "bufq.bench.InProcess",
                 in.path().toString(), "--runs", Integer.toString(runs), "--warmup", Integer.toString(warmup)), false);
         Map<String, String> r = new LinkedHashMap<>();
         r.put("warm.heap", heap);
@@ -154,7 +154,7 @@ public final class Harness {
         r.put("cold.runs", Integer.toString(coldRuns));
         Path jar = root.resolve("shell/target/bufq.jar");
         if (!Files.exists(jar)) { r.put("cold.error", "shell/target/bufq.jar not built"); return r; }
-        r.putAll(processes("cold", List.of(java(), "-XX:+UseParallelGC", "-Xss8m", "-XX:TieredStopAtLevel=1", "-jar",
+        r.putAll(processes("cold", List.of(java(), "-Xms1g", "-XX:+UseParallelGC", "-XX:MaxTenuringThreshold=0", "-Xss8m", "-XX:TieredStopAtLevel=1", "-jar",
                 jar.toString(), "-c", "summary", in.path().toString()), coldRuns));
         return r;
     }

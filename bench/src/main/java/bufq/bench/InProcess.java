@@ -62,6 +62,9 @@ public final class InProcess {
         long[] loads = new long[runs], cpu = new long[runs];
         for (int i = 0; i < runs; i++) {
             m = null;   // never hold two modules: the 1M input must fit in -Xmx2g by itself
+            // Each timed load starts from a collected heap, as a session's first load does (the JIT
+            // stays warm): otherwise the previous module's garbage decides when collections fall.
+            System.gc();
             long c0 = processCpuNanos(), t0 = System.nanoTime();
             m = DumpLoader.load(paths).get(0);
             loads[i] = System.nanoTime() - t0;

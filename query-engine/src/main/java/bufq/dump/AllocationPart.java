@@ -1,7 +1,6 @@
 package bufq.dump;
 
 import bufq.model.BufferAllocation;
-import bufq.model.HloValue;
 import bufq.model.LongList;
 import bufq.model.Shape;
 
@@ -15,7 +14,7 @@ import java.util.List;
  */
 final class AllocationPart extends Part {
     final List<BufferAllocation> allocations = new ArrayList<>();
-    final List<HloValue> values = new ArrayList<>();
+    final RawValues values = new RawValues();
     Long totalBytes;
     boolean sawHeader;
 
@@ -42,7 +41,7 @@ final class AllocationPart extends Part {
         if (ls.isBlank()) return;
         if (ls.startsWith(" value: <")) {
             if (skipping) return;
-            value(ls.line(), ls.number);
+            value(ls);
         } else if (ls.startsWith("allocation ")) {
             finish();
             skipping = true;
@@ -74,19 +73,21 @@ final class AllocationPart extends Part {
     }
 
     // ' value: <' id ' ' name ['{' idx '}'] [' (phi)'] ' @' color '> (size=' N ',offset=' N '): ' shape
-    private void value(String line, long lineNo) {
-        Cursor c = new Cursor(line);
-        c.expect(" value: <");
+    private void value(Lines ls) {
+        Cursor c = Cursor.at(ls, " value: <".length());
         long id = c.number();
         c.expect(" ");
         int nameStart = c.pos;
         while (!c.atEnd() && c.peek() != '{' && c.peek() != ' ' && c.peek() != '>') c.pos++;
-        String name = in.name(line.substring(nameStart, c.pos));
-        if (name.isEmpty()) throw c.bad("expected a value name");
+        if (c.pos == nameStart) throw c.bad("expected a value name");
+        String name = in.name(c.s, nameStart, c.pos);
         String index = "{}";
         boolean indexPrinted = false;
         if (c.peek() == '{') {
-            index = in.name(c.upTo("}") + "}");
+            int close = c.find("}");
+            if (close < 0) throw c.bad("expected '}'");
+            index = in.name(c.s, c.pos, close + 1);
+            c.pos = close + 1;
             indexPrinted = true;
         }
         boolean phi = c.match(" (phi)");
@@ -97,15 +98,14 @@ final class AllocationPart extends Part {
         c.expect(",offset=");
         long offset = Limits.bytes(c.number(), "offset");
         c.expect("): ");
-        Shape shape = in.shape(c.rest());
+        Shape shape = in.shape(c.s, c.pos, c.end);
         if (current == null) throw new Cursor.Bad("value line before any allocation line");
         long logical = shape.logicalBytes(), padded = shape.paddedBytes();
         Limits.bytes(Math.max(logical, padded), "shape size");
-        valueBytes.add(Math.max(size, Math.max(logical, padded)), "value " + id);
+        valueBytes.add(Math.max(size, Math.max(logical, padded)), "value", id);
         if (currentCount == currentIds.length) currentIds = java.util.Arrays.copyOf(currentIds, currentCount * 2);
         currentIds[currentCount++] = id;
-        values.add(new HloValue(id, name, index, indexPrinted, phi, color, size, offset, current.index, shape,
-                List.of(), List.of(), null));
+        values.add(id, name, index, indexPrinted, phi, color, size, offset, current.index, shape);
     }
 
     /** {@code Total bytes used: N[ (human)]}. */

@@ -13,13 +13,23 @@ final class Cursor {
     final String s;
     int pos;
     final int end;
+    /** Where the line starts in {@link #s}: columns in messages count from here. */
+    private final int lineStart;
 
     Cursor(String s) { this(s, 0, s.length()); }
 
-    Cursor(String s, int pos, int end) {
+    Cursor(String s, int pos, int end) { this(s, pos, end, 0); }
+
+    Cursor(String s, int pos, int end, int lineStart) {
         this.s = s;
         this.pos = pos;
         this.end = end;
+        this.lineStart = lineStart;
+    }
+
+    /** The current line of {@code ls}, read in place (no copy of the line), from column {@code col} (0-based). */
+    static Cursor at(Lines ls, int col) {
+        return new Cursor(ls.text, ls.start + col, ls.end, ls.start);
     }
 
     boolean atEnd() { return pos >= end; }
@@ -58,6 +68,12 @@ final class Cursor {
         return (int) v;
     }
 
+    /** Index of {@code stop} at or after the cursor, within the line; the cursor does not move. */
+    int find(String stop) {
+        int i = s.indexOf(stop, pos);
+        return i < 0 || i + stop.length() > end ? -1 : i;
+    }
+
     /** Text up to (not including) {@code stop}, or to the end when absent. */
     String until(char stop) {
         int i = s.indexOf(stop, pos);
@@ -84,7 +100,7 @@ final class Cursor {
 
     Bad bad(String expected) {
         String found = pos < end ? "found '" + clip(s.substring(pos, Math.min(end, pos + 20))) + "'" : "found end of line";
-        return new Bad(expected + " at column " + (pos + 1) + ", " + found);
+        return new Bad(expected + " at column " + (pos - lineStart + 1) + ", " + found);
     }
 
     private static String clip(String t) {

@@ -17,59 +17,66 @@ import java.util.List;
 final class InstructionLine {
     private InstructionLine() {}
 
-    /** The instruction's name, read without parsing the rest (for de-duplication). */
-    static String name(String text) {
-        int i = text.startsWith("%") ? 1 : 0;
-        int eq = text.indexOf(" = ", i);
-        if (eq < 0) throw new Cursor.Bad("expected '%name = ' in instruction text");
-        return text.substring(i, eq);
-    }
-
-    static HloInstruction parse(String text, Interner in) {
-        Cursor c = new Cursor(text);
-        c.match("%");
-        String name = in.name(c.upTo(" = "));
+    /** Parses {@code text[from, to)} (after any {@code %}), whose name the caller has read already. */
+    static HloInstruction parse(String text, int from, int to, String name, Interner in) {
+        Cursor c = new Cursor(text, from, to, from);
+        int eq = c.find(" = ");
+        if (eq < 0) throw c.bad("expected ' = ' after the instruction name");
+        c.pos = eq + 3;
         int shapeStart = c.pos;
         if (c.peek() == '(') skipBalanced(c);
         else while (!c.atEnd() && c.peek() != ' ') c.pos++;
-        Shape shape = in.shape(text.substring(shapeStart, c.pos));
+        Shape shape = in.shape(text, shapeStart, c.pos);
         c.expect(" ");
         int opStart = c.pos;
         while (!c.atEnd() && c.peek() != '(' && c.peek() != ' ') c.pos++;
-        String opcode = in.name(text.substring(opStart, c.pos));
-        if (opcode.isEmpty() || c.peek() != '(') throw c.bad("expected an opcode and '('");
+        if (c.pos == opStart || c.peek() != '(') throw c.bad("expected an opcode and '('");
+        String opcode = in.name(text, opStart, c.pos);
         int argsStart = c.pos + 1;
         skipBalanced(c);
         List<String> operands = operands(text, argsStart, c.pos - 1, in);
-        String attributes = "";
-        if (c.match(", ")) attributes = in.name(c.rest());   // shared: parameters, copies and constants often repeat theirs
-        else if (!c.atEnd()) throw c.bad("expected ', ' before attributes");
+        String head = "", metadata = null;
+        if (c.match(", ")) {
+            // Two shared pieces: the metadata repeats across layers and copies, the rest names this instruction's own.
+            int md = c.find("metadata={");
+            head = in.name(text, c.pos, md < 0 ? to : md);
+            if (md >= 0) metadata = in.name(text, md, to);
+        } else if (!c.atEnd()) throw c.bad("expected ', ' before attributes");
+        Metadata meta = metadata == null ? Metadata.NONE : in.metadata(metadata);
+        return HloInstruction.of(name, -1, shape, opcode, operands, meta.opName(), meta.sourceFile(), meta.sourceLine(),
+                head, metadata);
+    }
+
+    /** What the reader takes from an instruction's {@code metadata={...}}. */
+    record Metadata(String opName, String sourceFile, int sourceLine) {
+        static final Metadata NONE = new Metadata(null, null, -1);
+    }
+
+    /** Reads {@code metadata={key=value ...}...} (the text from {@code metadata=} to the line's end). */
+    static Metadata metadata(String text, Interner in) {
         String opName = null, sourceFile = null;
         int sourceLine = -1;
-        int md = attributes.indexOf("metadata={");
-        if (md >= 0) {
-            Cursor m = new Cursor(attributes, md + "metadata={".length(), attributes.length());
-            while (!m.atEnd() && m.peek() != '}') {
-                while (m.peek() == ' ') m.pos++;
-                String key = m.upTo("=");
-                String value;
-                if (m.peek() == '"') value = quoted(m);
-                else {
-                    int vs = m.pos;
-                    while (!m.atEnd() && m.peek() != ' ' && m.peek() != '}') m.pos++;
-                    value = attributes.substring(vs, m.pos);
+        Cursor m = new Cursor(text, "metadata={".length(), text.length());
+        while (!m.atEnd() && m.peek() != '}') {
+            while (m.peek() == ' ') m.pos++;
+            String key = m.upTo("=");
+            String value;
+            if (m.peek() == '"') value = quoted(m);
+            else {
+                int vs = m.pos;
+                while (!m.atEnd() && m.peek() != ' ' && m.peek() != '}') m.pos++;
+                value = text.substring(vs, m.pos);
+            }
+            switch (key) {
+                case "op_name" -> opName = in.name(value);
+                case "source_file" -> sourceFile = in.name(value);
+                case "source_line" -> {
+                    try { sourceLine = Integer.parseInt(value); } catch (NumberFormatException e) { throw m.bad("expected a source_line number"); }
                 }
-                switch (key) {
-                    case "op_name" -> opName = in.name(value);
-                    case "source_file" -> sourceFile = in.name(value);
-                    case "source_line" -> {
-                        try { sourceLine = Integer.parseInt(value); } catch (NumberFormatException e) { throw m.bad("expected a source_line number"); }
-                    }
-                    default -> { }
-                }
+                default -> { }
             }
         }
-        return new HloInstruction(name, -1, shape, opcode, operands, opName, sourceFile, sourceLine, attributes);
+        return new Metadata(opName, sourceFile, sourceLine);
     }
 
     /** Moves past a balanced ( ... ) group starting at the cursor, ignoring parens inside quotes. */
@@ -100,7 +107,7 @@ final class InstructionLine {
                 if (ch == ',' || ch == ' ' || ch == ')') break;
                 e++;
             }
-            if (e > p + 1) out.add(in.name(text.substring(p + 1, e)));
+            if (e > p + 1) out.add(in.name(text, p + 1, e));
             i = e;
         }
         return out;

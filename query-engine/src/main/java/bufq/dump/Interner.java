@@ -6,27 +6,159 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One module's shared strings and shapes: equal names and shape texts become one instance, so the
- * loaded model stays smaller than the dump text. Safe for the parallel section parsers.
+ * loaded model stays smaller than the dump text. Each parallel parser takes its own {@link #local()}
+ * view; all views of one module share one table.
+ *
+ * <p>Names are looked up by a range of the region's text, so a name seen before (most are: a value's
+ * name recurs in its positions, its users' use lists, the sequence and the live ranges) costs a hash
+ * and a compare, not a substring. A view first tries a small cache of recent names (names recur
+ * within a few lines), then the shared table, which is split into stripes, each an open-addressing
+ * table behind its own lock. One ConcurrentHashMap spent a third of the load in {@code putVal} and
+ * its shared counter.
  */
 final class Interner {
-    private final ConcurrentHashMap<String, String> names;
-    private final ConcurrentHashMap<String, Shape> shapeCache = new ConcurrentHashMap<>();
-    private final ShapeParser shapes = new ShapeParser(shapeCache);
+    private static final int STRIPES = 64;   // power of two
+    private static final int RECENT = 1 << 12;   // keep in step with the shift in name()
+
+    private final Stripe[] stripes;
+    private final ShapeParser shapes;
+    private final ConcurrentHashMap<String, InstructionLine.Metadata> metadata;
+    // This view's cache of recent names, direct-mapped by hash; null in the root.
+    private final String[] recent;
+    private final int[] recentHashes;
 
     Interner() { this(16); }
 
-    /** @param expectedNames presizes the name table (growing a big concurrent map is costly) */
+    /** @param expectedNames presizes the table (growing a big one is costly) */
     Interner(int expectedNames) {
-        names = new ConcurrentHashMap<>(Math.max(16, expectedNames));
+        stripes = new Stripe[STRIPES];
+        int per = Math.max(16, Integer.highestOneBit(Math.max(1, expectedNames / STRIPES)) * 4);
+        for (int i = 0; i < STRIPES; i++) stripes[i] = new Stripe(per);
+        shapes = new ShapeParser(new ConcurrentHashMap<>());
+        metadata = new ConcurrentHashMap<>();
+        recent = null;
+        recentHashes = null;
     }
 
+    private Interner(Interner root) {
+        stripes = root.stripes;
+        shapes = root.shapes;
+        metadata = root.metadata;
+        recent = new String[RECENT];
+        recentHashes = new int[RECENT];
+    }
+
+    /** A view for one thread: same table, its own cache of recent names. */
+    Interner local() { return new Interner(this); }
+
     String name(String s) {
-        String prev = names.putIfAbsent(s, s);
-        return prev != null ? prev : s;
+        return name(s, 0, s.length());
+    }
+
+    /** The shared instance equal to {@code text[from, to)}. */
+    String name(String text, int from, int to) {
+        int h = 0;
+        for (int i = from; i < to; i++) h = 31 * h + text.charAt(i);   // String.hashCode's rule
+        // Multiplicative spreading: names often differ only in trailing digits, so their hashes run in
+        // sequence; masked low bits would pile them into long probe runs.
+        int mix = h * 0x9E3779B9;
+        int len = to - from;
+        if (recent != null) {
+            int slot = mix >>> (32 - 12);
+            String k = recent[slot];
+            if (k != null && recentHashes[slot] == h && k.length() == len && k.regionMatches(0, text, from, len)) return k;
+            k = stripes[mix & (STRIPES - 1)].intern(text, from, to, h, h * 0x85EBCA6B);
+            recent[slot] = k;
+            recentHashes[slot] = h;
+            return k;
+        }
+        return stripes[mix & (STRIPES - 1)].intern(text, from, to, h, h * 0x85EBCA6B);
     }
 
     /** @throws ShapeSyntaxException on odd text */
     Shape shape(String text) {
         return shapes.shape(text);
+    }
+
+    /** The shape printed at {@code text[from, to)}; its text is looked up without a copy when seen before. */
+    Shape shape(String text, int from, int to) {
+        return shapes.shape(name(text, from, to));
+    }
+
+    /**
+     * One open-addressing table. Reads go without the lock: a racing reader may miss an entry being
+     * added (then it takes the lock and looks again), and never returns a wrong string, because it
+     * only returns a key it has compared (Strings are safely published through their final fields).
+     */
+    /** The fields read from a (shared) {@code metadata={...}} text, read once per distinct text. */
+    InstructionLine.Metadata metadata(String text) {
+        InstructionLine.Metadata m = metadata.get(text);
+        if (m == null) {
+            m = InstructionLine.metadata(text, this);
+            InstructionLine.Metadata prev = metadata.putIfAbsent(text, m);
+            if (prev != null) m = prev;
+        }
+        return m;
+    }
+
+    private static final class Stripe {
+        private static final class Table {
+            final String[] keys;
+            final int[] hashes;
+            final int shift;   // a hash's slot is its spread's top bits
+            Table(int n) { keys = new String[n]; hashes = new int[n]; shift = 32 - Integer.numberOfTrailingZeros(n); }
+        }
+
+        private volatile Table table;
+        private int size;
+
+        Stripe(int capacity) {
+            table = new Table(capacity);
+        }
+
+        String intern(String text, int from, int to, int h, int spread) {
+            String k = find(table, text, from, to, h, spread);
+            return k != null ? k : add(text, from, to, h, spread);
+        }
+
+        private static String find(Table t, String text, int from, int to, int h, int spread) {
+            String[] keys = t.keys;
+            int[] hashes = t.hashes;
+            int mask = keys.length - 1;
+            int len = to - from;
+            for (int i = spread >>> t.shift; ; i = (i + 1) & mask) {
+                String k = keys[i];
+                if (k == null) return null;
+                if (hashes[i] == h && k.length() == len && k.regionMatches(0, text, from, len)) return k;
+            }
+        }
+
+        private synchronized String add(String text, int from, int to, int h, int spread) {
+            Table t = table;
+            String k = find(t, text, from, to, h, spread);
+            if (k != null) return k;
+            String s = from == 0 && to == text.length() ? text : text.substring(from, to);
+            int mask = t.keys.length - 1;
+            int i = spread >>> t.shift;
+            while (t.keys[i] != null) i = (i + 1) & mask;
+            t.hashes[i] = h;   // before the key: a reader that sees the key sees its hash
+            t.keys[i] = s;
+            if (++size * 2 > t.keys.length) grow(t);
+            return s;
+        }
+
+        private void grow(Table old) {
+            Table t = new Table(old.keys.length * 2);
+            int mask = t.keys.length - 1;
+            for (int j = 0; j < old.keys.length; j++) {
+                if (old.keys[j] == null) continue;
+                int h = old.hashes[j];
+                int i = (h * 0x85EBCA6B) >>> t.shift;
+                while (t.keys[i] != null) i = (i + 1) & mask;
+                t.keys[i] = old.keys[j];
+                t.hashes[i] = h;
+            }
+            table = t;
+        }
     }
 }

@@ -30,7 +30,15 @@ final class Limits {
 
         /** Adds {@code v}; past {@link #MAX_TOTAL} the caller's line is refused. */
         void add(long v, String what) {
-            if (v > MAX_TOTAL - sum) throw new Cursor.Bad(what + " brings this module's sizes past 2^61 bytes; not a real dump");
+            add(v, what, Long.MIN_VALUE);
+        }
+
+        /** As {@link #add(long, String)}, naming {@code what + " " + number}: no message is built per line. */
+        void add(long v, String what, long number) {
+            if (v > MAX_TOTAL - sum) {
+                String name = number == Long.MIN_VALUE ? what : what + " " + number;
+                throw new Cursor.Bad(name + " brings this module's sizes past 2^61 bytes; not a real dump");
+            }
             sum += v;
         }
     }

@@ -52,5 +52,15 @@ final class Lines {
     }
     boolean startsWith(String p) { return end - start >= p.length() && text.startsWith(p, start); }
     char charAt(int i) { return start + i < end ? text.charAt(start + i) : '\0'; }
+    /** Column of {@code lit} in the current line, or -1 (the search stops at the line's end). */
+    int indexOf(String lit) {
+        int n = lit.length();
+        char c0 = lit.charAt(0);
+        for (int i = start, last = end - n; i <= last; i++) {
+            if (text.charAt(i) == c0 && text.startsWith(lit, i)) return i - start;
+        }
+        return -1;
+    }
+
     boolean atEnd() { return nextStart >= limit; }
 }

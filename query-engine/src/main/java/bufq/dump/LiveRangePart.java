@@ -32,7 +32,8 @@ final class LiveRangePart extends Part {
      * the join can look them up with the value's interned name, without building a key string.
      */
     final Map<String, LiveRange> ranges;
-    final Map<String, LiveRange> wholeRanges;
+    /** Whole-value ranges by interned name, packed as {@code start << 32 | end}. */
+    final NameTable wholeRanges;
     PeakClaim peak;
     long stackBytes = -1;
     StackTraceNode stack;
@@ -48,16 +49,36 @@ final class LiveRangePart extends Part {
     private LiveRangePart(Interner in, int chars) {
         this.in = in;
         this.ranges = new HashMap<>();
-        this.wholeRanges = new HashMap<>(Math.max(16, chars / 40) * 4 / 3);
+        this.wholeRanges = new NameTable(Math.max(16, chars / 40));
     }
+
+    /** Lines of the first text when the section came in two. */
+    long headLines;
 
     static LiveRangePart parse(String text, int from, int to, Interner in) {
         LiveRangePart p = new LiveRangePart(in, to - from);
-        p.read(new Lines(text, from, to, 1));
+        p.readLines(new Lines(text, from, to, 1), p::line);
+        p.finish();
+        return p;
+    }
+
+    /** The section in two texts, {@code tail} going on where {@code head} stops (after a newline). */
+    static LiveRangePart parse(String head, String tail, Interner in) {
+        LiveRangePart p = new LiveRangePart(in, head.length());
+        p.readLines(new Lines(head, 0, head.length(), 1), p::line);
+        p.headLines = p.lines;
+        p.readLines(new Lines(tail, 0, tail.length(), p.lines + 1), p::line);
+        p.finish();
         return p;
     }
 
     private void line(Lines ls) {
+        // Most lines are sequence and range entries: read them in place.
+        if ((mode == 1 || mode == 2) && ls.startsWith("    ") && ls.charAt(4) > ' ') {
+            if (mode == 1) sequenceLine(ls);
+            else rangeLine(ls);
+            return;
+        }
         if (ls.isBlank()) return;
         String line = ls.line();
         if (line.startsWith("HloLiveRange (max ")) {
@@ -81,8 +102,8 @@ final class LiveRangePart extends Part {
             mode = 4;
         } else if (line.startsWith("    ")) {
             switch (mode) {
-                case 1 -> sequenceLine(line);
-                case 2 -> rangeLine(line, ls.number);
+                case 1 -> sequenceLine(ls);
+                case 2 -> rangeLine(ls);
                 case 3 -> peakLine(line);
                 case 4 -> stackLine(line);
                 default -> throw new Cursor.Bad("expected a section header before this line");
@@ -92,8 +113,7 @@ final class LiveRangePart extends Part {
         }
     }
 
-    private void read(Lines ls) {
-        readLines(ls, this::line);
+    private void finish() {
         if (peak != null) peak = new PeakClaim(peakTime, peakEntries, cumulative);
         // XLA always prints the peak section; a section that stops before it was cut off.
         if (truncatedAt == 0 && maxTime >= 0 && peak == null && lines > 0) truncatedAt = lines;
@@ -106,13 +126,15 @@ final class LiveRangePart extends Part {
 
     /** The range of a value, by its interned name and canonical index. */
     LiveRange rangeOf(String name, String index) {
-        return "{}".equals(index) ? wholeRanges.get(name) : ranges.get(name + index);
+        if (!"{}".equals(index)) return ranges.get(name + index);
+        long packed = wholeRanges.get(name, -1);
+        return packed == -1 ? null : new LiveRange((int) (packed >>> 32), (int) packed);
     }
 
     /** All keys ({@code name{idx}}), for the rare unjoined-range warning. */
     java.util.Set<String> keys() {
         java.util.Set<String> out = new java.util.HashSet<>(ranges.keySet());
-        for (String n : wholeRanges.keySet()) out.add(n + "{}");
+        for (String n : wholeRanges.keys()) out.add(n + "{}");
         return out;
     }
 
@@ -146,7 +168,9 @@ final class LiveRangePart extends Part {
         }
         int bound = sequence.size();
         for (LiveRange r : ranges.values()) bound = Math.max(bound, r.end());
-        for (LiveRange r : wholeRanges.values()) bound = Math.max(bound, r.end());
+        int[] wholeBound = {bound};
+        wholeRanges.forEach((k, packed) -> wholeBound[0] = Math.max(wholeBound[0], (int) packed));
+        bound = wholeBound[0];
         if (maxTime > bound) maxTime = bound;
     }
 
@@ -157,19 +181,20 @@ final class LiveRangePart extends Part {
     }
 
     // '    ' TIME ':' NAME
-    private void sequenceLine(String line) {
-        Cursor c = new Cursor(line, 4, line.length());
+    private void sequenceLine(Lines ls) {
+        Cursor c = Cursor.at(ls, 4);
         int t = c.intNumber();
         c.expect(":");
         if (t != sequence.size()) throw c.bad("expected time " + sequence.size() + " in the sequence");
-        sequence.add(in.name(c.rest()));
+        sequence.add(in.name(c.s, c.pos, c.end));
     }
 
     // '    ' NAME '{' IDX '}:' START '-' END
-    private void rangeLine(String line, long lineNo) {
-        int colon = line.lastIndexOf(':');
-        if (colon < 5) throw new Cursor.Bad("expected 'name{index}:start-end'");
-        Cursor c = new Cursor(line, colon + 1, line.length());
+    private void rangeLine(Lines ls) {
+        String t = ls.text;
+        int colon = t.lastIndexOf(':', ls.end - 1);
+        if (colon < ls.start + 5) throw new Cursor.Bad("expected 'name{index}:start-end'");
+        Cursor c = new Cursor(t, colon + 1, ls.end, ls.start);
         int s = c.intNumber();
         c.expect("-");
         int e = c.intNumber();
@@ -178,13 +203,15 @@ final class LiveRangePart extends Part {
         int last = lastStep();
         if (e > last) {
             if (s > last) throw new Cursor.Bad("live range " + s + "-" + e + " starts past the last step " + last);
-            warn(lineNo, "live range ends at " + e + ", past the last step " + last + "; cut there");
+            warn(ls.number, "live range ends at " + e + ", past the last step " + last + "; cut there");
             e = last;
         }
-        // Keys are not interned: they die with this part.
-        if (line.startsWith("{}", colon - 2)) wholeRanges.put(line.substring(4, colon - 2), new LiveRange(s, e));
-        else if (line.charAt(colon - 1) != '}') wholeRanges.put(line.substring(4, colon), new LiveRange(s, e));
-        else ranges.put(line.substring(4, colon), new LiveRange(s, e));
+        int from = ls.start + 4;
+        long packed = ((long) s << 32) | (e & 0xffffffffL);
+        // Whole-value keys by the interned name (shared with the value); indexed keys die with this part.
+        if (t.startsWith("{}", colon - 2)) wholeRanges.put(in.name(t, from, colon - 2), packed);
+        else if (t.charAt(colon - 1) != '}') wholeRanges.put(in.name(t, from, colon), packed);
+        else ranges.put(t.substring(from, colon), new LiveRange(s, e));
     }
 
     // '    ' KEY ': ' N ' bytes' [' (cumulative: ' M ' bytes)']

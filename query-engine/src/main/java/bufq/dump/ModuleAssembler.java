@@ -2,6 +2,8 @@ package bufq.dump;
 
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
+import bufq.model.HloPosition;
+import bufq.model.HloUse;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
 import bufq.model.Module;
@@ -15,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ForkJoinTask;
 
 /**
  * Joins the parsed parts of one module: values get their Used-values details (by id) and their
@@ -27,11 +30,11 @@ final class ModuleAssembler {
     static Module assemble(ModuleSource source, List<ModuleReader.Region> regions) {
         Warnings w = new Warnings();
         List<BufferAllocation> allocations = new ArrayList<>();
-        List<HloValue> rawValues = new ArrayList<>();
+        List<RawValues> rawValues = new ArrayList<>();
+        List<ValuesPart> detailParts = new ArrayList<>();
         Long total = null;
-        // The first values part's maps take the others' entries: no second copy of a big module.
-        Map<Long, ValuesPart.Details> details = new HashMap<>();
-        Map<String, HloInstruction> defined = new LinkedHashMap<>();
+        // The first values part's map takes the others' entries: no second copy of a big module.
+        List<HloInstruction> defined = new ArrayList<>();
         boolean firstValues = true;
         LiveRangePart live = null;
         ModuleReader.Region liveRegion = null;
@@ -57,19 +60,16 @@ final class ModuleAssembler {
             }
             if (p instanceof AllocationPart a) {
                 allocations.addAll(a.allocations);
-                rawValues.addAll(a.values);
-                a.values.clear();
+                rawValues.add(a.values);
                 if (a.totalBytes != null && total == null) total = a.totalBytes;
             } else if (p instanceof ValuesPart v) {
                 hasDetails = true;
+                detailParts.add(v);
                 if (firstValues) {
-                    details = v.details;
                     defined = v.instructions;
                     firstValues = false;
                 } else {
-                    details.putAll(v.details);
-                    for (Map.Entry<String, HloInstruction> e : v.instructions.entrySet()) defined.putIfAbsent(e.getKey(), e.getValue());
-                    v.details.clear();
+                    defined.addAll(v.instructions);
                     v.instructions.clear();
                 }
             } else if (p instanceof LiveRangePart l) {
@@ -87,20 +87,51 @@ final class ModuleAssembler {
         }
         if (total == null && report != null) total = report.total();
 
-        // Values joined with details and live ranges.
+        long t0 = System.nanoTime();
+        // Used-values blocks by id (a later block of the same id wins, as it always has).
+        int blocks = 0;
+        for (ValuesPart v : detailParts) blocks += v.count;
+        IdTable blockOf = new IdTable(blocks);
+        @SuppressWarnings("unchecked") List<HloPosition>[] positionsOf = (List<HloPosition>[]) new List<?>[blocks];
+        @SuppressWarnings("unchecked") List<HloUse>[] usesOf = (List<HloUse>[]) new List<?>[blocks];
+        int base = 0;
+        for (ValuesPart v : detailParts) {
+            for (int i = 0; i < v.count; i++) blockOf.put(v.ids[i], base + i);
+            System.arraycopy(v.positionsOf, 0, positionsOf, base, v.count);
+            System.arraycopy(v.usesOf, 0, usesOf, base, v.count);
+            base += v.count;
+        }
+        detailParts.clear();
+
+        long t1 = System.nanoTime();
+        // Instructions are put in order on another core while this one joins the values.
+        List<String> sequence = live == null ? List.of() : live.sequence;
+        List<HloInstruction> definedFinal = defined;
+        ForkJoinTask<List<HloInstruction>> instructionTask = ForkJoinTask.adapt(() -> instructions(definedFinal, sequence)).fork();
+        // Values joined with details and live ranges, each made once.
         int joined = 0;
-        int valueCount = rawValues.size();
+        int valueCount = 0;
+        for (RawValues rv : rawValues) valueCount += rv.size;
         List<HloValue> values = new ArrayList<>(valueCount);
         boolean tiles = false;
-        for (int k = 0; k < valueCount; k++) {
-            HloValue v = rawValues.set(k, null);   // let the unjoined copy go as we build the joined one
-            ValuesPart.Details d = details.remove(v.id());
-            LiveRange lr = live == null ? null : live.rangeOf(v.name(), v.index());
-            if (lr != null) joined++;
-            if (!tiles && hasTiles(v.shape())) tiles = true;
-            values.add(new HloValue(v.id(), v.name(), v.index(), v.indexPrinted(), v.phi(), v.color(), v.size(),
-                    v.offset(), v.allocation(), v.shape(), d == null ? List.of() : d.positions(),
-                    d == null ? List.of() : d.uses(), lr));
+        for (RawValues rv : rawValues) {
+            for (int k = 0; k < rv.size; k++) {
+                long id = rv.id[k];
+                List<HloPosition> positions = List.of();
+                List<HloUse> uses = List.of();
+                int b = blockOf.take(id);
+                if (b >= 0) {
+                    positions = positionsOf[b];
+                    uses = usesOf[b];
+                }
+                String name = rv.name[k], index = rv.index[k];
+                LiveRange lr = live == null ? null : live.rangeOf(name, index);
+                if (lr != null) joined++;
+                Shape shape = rv.shape[k];
+                if (!tiles && hasTiles(shape)) tiles = true;
+                values.add(new HloValue(id, name, index, rv.indexPrinted[k], rv.phi[k], rv.color[k], rv.bytes[k],
+                        rv.offset[k], rv.allocation[k], shape, positions, uses, lr));
+            }
         }
         if (live != null && valueCount > 0 && joined != live.rangeCount()) {
             Set<String> unjoined = live.keys();
@@ -112,15 +143,9 @@ final class ModuleAssembler {
             }
         }
 
-        // Instructions: sequenced ones in time order, then the others in dump order.
-        List<String> sequence = live == null ? List.of() : live.sequence;
-        List<HloInstruction> instructions = new ArrayList<>(Math.max(sequence.size(), defined.size()));
-        for (int t = 0; t < sequence.size(); t++) {
-            HloInstruction d = defined.remove(sequence.get(t));   // what stays is not sequenced
-            instructions.add(d == null ? HloInstruction.sequenced(sequence.get(t), t) : d.withTime(t));
-        }
-        instructions.addAll(defined.values());
-
+        long t2 = System.nanoTime();
+        List<HloInstruction> instructions = instructionTask.tryUnfork() ? instructionTask.invoke() : instructionTask.join();
+        long t3 = System.nanoTime();
         String stem = source.name();
         String fileName = source.dumpFiles().get(0).name();
         int slash = Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\'));
@@ -131,7 +156,30 @@ final class ModuleAssembler {
                 live == null ? -1 : live.maxTime, total, live == null ? null : live.peak,
                 live == null ? -1 : live.stackBytes, live == null ? null : live.stack,
                 report == null ? new TreeMap<>() : report.colorTotals, hasDetails, truncatedAt);
-        return new Module(info, allocations, values, instructions, sequence, w.kept(), w.count());
+        Module m = new Module(info, allocations, values, instructions, sequence, w.kept(), w.count());
+        if (ModuleReader.TRACE) {
+            System.err.printf("  assemble: blocks %d ms, values %d ms, instructions %d ms, Module %d ms%n", (t1 - t0) / 1_000_000,
+                    (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000, (System.nanoTime() - t3) / 1_000_000);
+        }
+        return m;
+    }
+
+    /** Sequenced instructions in time order, then the others in dump order; the first definition of a name wins. */
+    private static List<HloInstruction> instructions(List<HloInstruction> defined, List<String> sequence) {
+        NameTable first = new NameTable(defined.size());
+        for (int i = defined.size() - 1; i >= 0; i--) first.put(defined.get(i).name(), i);
+        List<HloInstruction> instructions = new ArrayList<>(Math.max(sequence.size(), defined.size()));
+        for (int t = 0; t < sequence.size(); t++) {
+            String name = sequence.get(t);
+            int d = (int) first.get(name, -1);
+            if (d >= 0) first.put(name, -1);   // what stays is not sequenced
+            instructions.add(d < 0 ? HloInstruction.sequenced(name, t) : defined.get(d).withTime(t));
+        }
+        for (int i = 0; i < defined.size(); i++) {
+            HloInstruction d = defined.get(i);
+            if (first.get(d.name(), -1) == i) instructions.add(d);
+        }
+        return instructions;
     }
 
     private static boolean hasTiles(Shape s) {

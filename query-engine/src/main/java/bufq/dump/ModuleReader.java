@@ -39,7 +39,20 @@ final class ModuleReader {
         }
 
         /** Decodes the region (bytes become text only now) and parses it. */
-        void parse(Interner in) {
+        void parse(Interner shared) {
+            Interner in = shared.local();
+            if (kind == Kind.LIVE_RANGE) {
+                // The stack-trace tree at the end draws with box glyphs: decoded apart, so the
+                // million range lines before it stay one byte per character.
+                int tree = source.lastIndexOf("\n  Stack trace breakdown for peak usage:", from);
+                if (tree >= 0 && tree < to) {
+                    String head = source.text(from, tree + 1), tail = source.text(tree + 1, to);
+                    part = LiveRangePart.parse(head, tail, in);
+                    finish(head, 0);
+                    finish(tail, ((LiveRangePart) part).headLines);
+                    return;
+                }
+            }
             String text = source.text(from, to);
             part = switch (kind) {
                 case ALLOCATIONS -> AllocationPart.parse(text, 0, text.length(), in);
@@ -47,26 +60,63 @@ final class ModuleReader {
                 case LIVE_RANGE -> LiveRangePart.parse(text, 0, text.length(), in);
                 case REPORT -> ReportPart.parse(text, 0, text.length(), in);
             };
+            finish(text, 0);
+        }
+
+        private void finish(String text, long linesBefore) {
             if (cutOff && part.truncatedAt == 0) part.truncatedAt = Math.max(1, part.lines);
             int bad = source instanceof Source.Bytes ? text.indexOf('\uFFFD') : -1;
             if (bad >= 0) {
-                long line = 1;
+                long line = linesBefore + 1;
                 for (int i = 0; i < bad; i++) if (text.charAt(i) == '\n') line++;
                 part.warn(line, "bytes that are not UTF-8 (shown as \uFFFD)");
             }
         }
     }
 
+    /** {@code -Dbufq.traceLoad=true}: the load's phases and each thread's parse time on stderr (big dumps). */
+    static final boolean TRACE = Boolean.getBoolean("bufq.traceLoad");
+
     static Module read(ModuleSource source) throws LoadException {
+        long t0 = System.nanoTime();
         List<Source> sources = openAll(source.dumpFiles());
         List<Region> regions = new ArrayList<>();
+        // With a live-range file of its own, the module's other files need no search for that section
+        // (a backward scan of a 100 MB file).
+        boolean liveFile = false;
+        for (DumpFile f : source.dumpFiles()) liveFile |= f.kind() == FileKind.LIVE_RANGE;
         for (int i = 0; i < sources.size(); i++) {
-            regions.addAll(split(source.dumpFiles().get(i), sources.get(i)));
+            DumpFile f = source.dumpFiles().get(i);
+            regions.addAll(split(f, sources.get(i), !liveFile || f.kind() == FileKind.LIVE_RANGE));
         }
         long chars = 0;
         for (Source s : sources) chars += s.length();
         Interner in = new Interner((int) Math.min(1 << 24, chars / 300));
-        regions.parallelStream().forEach(r -> r.parse(in));
+        long t1 = System.nanoTime();
+        // Ctrl-C in the REPL interrupts the calling thread; the parsers look at it before each region
+        // (about a megabyte), so a big load stops within a fraction of a second.
+        Thread caller = Thread.currentThread();
+        try {
+            if (TRACE) {
+                java.util.concurrent.ConcurrentHashMap<String, Long> busy = new java.util.concurrent.ConcurrentHashMap<>();
+                regions.parallelStream().forEach(r -> {
+                    long a = System.nanoTime();
+                    parse(r, in, caller);
+                    busy.merge(Thread.currentThread().getName() + "/" + r.kind, System.nanoTime() - a, Long::sum);
+                });
+                busy.forEach((k, v) -> System.err.println("  " + k + " " + v / 1_000_000 + " ms"));
+            } else {
+                regions.parallelStream().forEach(r -> parse(r, in, caller));
+            }
+        } catch (Cancelled e) {
+            throw new LoadException(source.name(), "cancelled");
+        } catch (RuntimeException e) {
+            // The pool may rethrow a worker's exception as a copy with the original as its cause.
+            for (Throwable t = e; t != null; t = t.getCause()) if (t instanceof Cancelled) throw new LoadException(source.name(), "cancelled");
+            throw e;
+        }
+        if (caller.isInterrupted()) throw new LoadException(source.name(), "cancelled");
+        long t2 = System.nanoTime();
         // Regions of a file are in order: each starts where the previous one's lines end.
         DumpFile prev = null;
         long line = 1;
@@ -75,7 +125,22 @@ final class ModuleReader {
             r.firstLine = line;
             line += r.part.lines;
         }
-        return ModuleAssembler.assemble(source, regions);
+        Module m = ModuleAssembler.assemble(source, regions);
+        if (TRACE) {
+            System.err.printf("load %s: open+split %d ms, parse %d ms (%d regions), assemble %d ms%n", source.name(),
+                    (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, regions.size(), (System.nanoTime() - t2) / 1_000_000);
+        }
+        return m;
+    }
+
+    /** Thrown out of the parallel parse when the loading thread was interrupted. */
+    private static final class Cancelled extends RuntimeException {
+        Cancelled() { super("cancelled", null, false, false); }
+    }
+
+    private static void parse(Region r, Interner in, Thread caller) {
+        if (caller.isInterrupted()) throw new Cancelled();
+        r.parse(in);
     }
 
     private static List<Source> openAll(List<DumpFile> files) throws LoadException {
@@ -97,7 +162,7 @@ final class ModuleReader {
 
     /** Cuts a text held in memory (tests). */
     static List<Region> split(DumpFile f, String text) throws LoadException {
-        return split(f, Source.of(text));
+        return split(f, Source.of(text), true);
     }
 
     /**
@@ -105,7 +170,7 @@ final class ModuleReader {
      * blocks, so the pieces parse in parallel; refuses text that is no dump at all. Only the
      * headers a file of this kind can hold are searched for: a scan of a large file costs time.
      */
-    static List<Region> split(DumpFile f, Source src) throws LoadException {
+    static List<Region> split(DumpFile f, Source src, boolean mayHoldLiveRanges) throws LoadException {
         List<Region> out = new ArrayList<>();
         String head = DumpFile.head(src);
         FileKind kind = f.kind();
@@ -119,7 +184,7 @@ final class ModuleReader {
         int n = src.length();
         int used = kind == FileKind.LIVE_RANGE ? -1 : lineStart(src, "Used values:", 0);
         int live = -1;
-        if (kind != FileKind.VALUES) {
+        if (kind != FileKind.VALUES && mayHoldLiveRanges) {
             // The live-range section ends the file: look for it from the end.
             if (src.startsWith("HloLiveRange (max ", 0)) live = 0;
             else {

@@ -45,6 +45,12 @@ final class ReportPart extends Part {
     }
 
     private void line(Lines ls) {
+        if (ls.charAt(0) == ' ') {
+            // Table rows, most of the file: only the old style's rows name an allocation.
+            int a = ls.indexOf("; allocation ");
+            if (a >= 0) allocation(ls.text.substring(ls.start + a + 2, ls.end));
+            return;
+        }
         if (ls.isBlank()) return;
         String line = ls.line();
         if (line.startsWith("Total bytes used:")) {

@@ -76,6 +76,8 @@ abstract class Source {
         @Override int at(int i) { return b.get(i); }
         // Searches copy blocks out of the (mapped) buffer: far faster than one get(i) per byte.
         private static final int BLOCK = 1 << 16;
+        private static final int CHUNK_LIMIT = ModuleReader.CHUNK;
+        private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[0]);
 
         @Override int indexOf(String lit, int from) {
             int n = lit.length(), len = length();
@@ -118,9 +120,14 @@ abstract class Source {
 
         @Override String text(int from, int to) {
             if (b.hasArray()) return new String(b.array(), b.arrayOffset() + from, to - from, StandardCharsets.UTF_8);
-            byte[] chunk = new byte[to - from];
-            b.get(from, chunk);
-            return new String(chunk, StandardCharsets.UTF_8);
+            // Regions are about a megabyte each: one copy buffer per thread, not a fresh one per region.
+            int n = to - from;
+            byte[] chunk = SCRATCH.get();
+            if (chunk.length < n) SCRATCH.set(chunk = new byte[Math.max(n, chunk.length * 2)]);
+            b.get(from, chunk, 0, n);
+            String s = new String(chunk, 0, n, StandardCharsets.UTF_8);
+            if (chunk.length > 4 * CHUNK_LIMIT) SCRATCH.set(new byte[0]);   // do not keep a big file's worth
+            return s;
         }
     }
 }

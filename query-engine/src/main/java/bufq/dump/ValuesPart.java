@@ -5,10 +5,8 @@ import bufq.model.HloPosition;
 import bufq.model.HloUse;
 
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The {@code Used values:} section, one block per value:
@@ -21,28 +19,34 @@ import java.util.Map;
  * A region may start in the middle of the section (parallel chunks start at a block header).
  */
 final class ValuesPart extends Part {
-    record Details(List<HloPosition> positions, List<HloUse> uses, String instruction) {}
-
-    final Map<Long, Details> details;
-    /** First definition of each instruction, in dump order. */
-    final Map<String, HloInstruction> instructions;
+    /** Blocks in dump order, as columns: ids and their positions and uses (no boxed map per value). */
+    int count;
+    long[] ids = new long[64];
+    List<HloPosition>[] positionsOf = newLists(64);
+    List<HloUse>[] usesOf = newLists(64);
+    /**
+     * Instructions defined here, in dump order, each once per run of blocks (a tuple's element
+     * values repeat their instruction's line); the assembler keeps the first of each name.
+     */
+    final List<HloInstruction> instructions = new ArrayList<>();
 
     /** Relative line where the last block stopped before its {@code from instruction:} line, or 0. */
     long incompleteAt;
 
     private final Interner in;
     private long id = -1;
-    private List<HloPosition> positions;
-    private List<HloUse> uses;
+    private final ArrayList<HloPosition> positions = new ArrayList<>();
+    private final ArrayList<HloUse> uses = new ArrayList<>();
     private String instruction;
+    private String lastDefined;
     private int mode; // 0 none, 1 positions, 2 uses
 
     private ValuesPart(Interner in, int chars) {
         this.in = in;
-        int expected = Math.max(16, chars / 200);   // presized: resizing big maps showed in profiles
-        this.details = new HashMap<>(expected * 4 / 3);
-        this.instructions = new LinkedHashMap<>(expected * 4 / 3);
     }
+
+    @SuppressWarnings("unchecked")
+    private static <T> List<T>[] newLists(int n) { return (List<T>[]) new List<?>[n]; }
 
     static ValuesPart parse(String text, int from, int to, Interner in) {
         ValuesPart p = new ValuesPart(in, to - from);
@@ -55,11 +59,11 @@ final class ValuesPart extends Part {
         char c0 = ls.charAt(0);
         if (c0 == '<') {
             finish();
-            header(ls.line());
+            header(ls);
         } else if (ls.startsWith("  ")) {
             if (id < 0) throw new Cursor.Bad("expected a '<id name @color>' header before this line");
-            if (mode == 1) positions.add(position(ls.line()));
-            else if (mode == 2) use(ls.line());
+            if (mode == 1) positions.add(position(ls));
+            else if (mode == 2) use(ls);
             else throw new Cursor.Bad("expected ' positions:' or ' uses:' before this line");
         } else if (ls.startsWith(" positions:")) {
             mode = 1;
@@ -83,56 +87,78 @@ final class ValuesPart extends Part {
         finish();
     }
 
-    private void header(String line) {
-        Cursor c = new Cursor(line);
-        c.expect("<");
+    // '<' ID ' ' ...  '>'
+    private void header(Lines ls) {
+        Cursor c = Cursor.at(ls, 1);
         long v = c.number();
         c.expect(" ");
-        if (!line.endsWith(">")) throw new Cursor.Bad("expected '>' at the end of a value header");
+        if (ls.text.charAt(ls.end - 1) != '>') throw new Cursor.Bad("expected '>' at the end of a value header");
         id = v;
-        positions = new ArrayList<>(2);
-        uses = new ArrayList<>(2);
+        positions.clear();
+        uses.clear();
         instruction = null;
         mode = 0;
     }
 
     private void finish() {
-        if (id >= 0) details.put(id, new Details(List.copyOf(positions), List.copyOf(uses), instruction));
+        if (id >= 0) {
+            if (count == ids.length) {
+                int n = count * 2;
+                ids = Arrays.copyOf(ids, n);
+                positionsOf = Arrays.copyOf(positionsOf, n);
+                usesOf = Arrays.copyOf(usesOf, n);
+            }
+            ids[count] = id;
+            positionsOf[count] = List.copyOf(positions);
+            usesOf[count] = List.copyOf(uses);
+            count++;
+        }
         id = -1;
     }
 
     // '  ' NAME [' {' IDX '}']
-    private HloPosition position(String line) {
-        String t = line.substring(2);
-        int sp = t.indexOf(' ');
-        if (sp < 0) return new HloPosition(in.name(t), "{}");
-        String idx = t.substring(sp + 1);
-        if (!idx.startsWith("{") || !idx.endsWith("}")) throw new Cursor.Bad("expected a position 'name {index}', found '" + AllocationPart.clip(t) + "'");
-        return new HloPosition(in.name(t.substring(0, sp)), in.name(idx));
+    private HloPosition position(Lines ls) {
+        String t = ls.text;
+        int from = ls.start + 2, end = ls.end;
+        int sp = t.indexOf(' ', from);
+        if (sp < 0 || sp >= end) return new HloPosition(in.name(t, from, end), "{}");
+        if (t.charAt(sp + 1) != '{' || t.charAt(end - 1) != '}') {
+            throw new Cursor.Bad("expected a position 'name {index}', found '" + AllocationPart.clip(t.substring(from, end)) + "'");
+        }
+        return new HloPosition(in.name(t, from, sp), in.name(t, sp + 1, end));
     }
 
     // '  ' USER ', operand ' K [' {' IDX '}'] | '  (none)'
-    private void use(String line) {
-        if (line.equals("  (none)")) return;
-        Cursor c = new Cursor(line, 2, line.length());
-        String user = c.upTo(", operand ");
+    private void use(Lines ls) {
+        if (ls.length() == 8 && ls.startsWith("  (none)")) return;
+        Cursor c = Cursor.at(ls, 2);
+        int sep = c.find(", operand ");
+        if (sep < 0) throw c.bad("expected ', operand '");
+        String user = in.name(c.s, c.pos, sep);
+        c.pos = sep + ", operand ".length();
         int k = c.intNumber();
         String idx = "{}";
         if (c.match(" ")) {
             if (c.peek() != '{') throw c.bad("expected a shape index '{...}'");
-            idx = in.name(c.upTo("}") + "}");
+            int close = c.find("}");
+            if (close < 0) throw c.bad("expected '}'");
+            idx = in.name(c.s, c.pos, close + 1);
+            c.pos = close + 1;
         }
         if (!c.atEnd()) throw c.bad("expected end of use line");
-        uses.add(new HloUse(in.name(user), k, idx));
+        uses.add(new HloUse(user, k, idx));
     }
 
     private void fromInstruction(String text, int from, int to) {
         if (from < to && text.charAt(from) == ' ') from++;
-        String body = text.substring(from, to);
-        String name = InstructionLine.name(body);
-        instruction = in.name(name.startsWith("%") ? name.substring(1) : name);
-        if (!instructions.containsKey(instruction)) {
-            instructions.put(instruction, InstructionLine.parse(body, in));
+        if (from < to && text.charAt(from) == '%') from++;
+        int eq = text.indexOf(" = ", from);
+        if (eq < 0 || eq + 3 > to) throw new Cursor.Bad("expected '%name = ' in instruction text");
+        String name = in.name(text, from, eq);
+        if (name != lastDefined) {
+            instructions.add(InstructionLine.parse(text, from, to, name, in));
+            lastDefined = name;
         }
+        instruction = name;
     }
 }

@@ -1,29 +1,118 @@
 package bufq.model;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * An instruction as printed in a value's {@code from instruction:} line, joined with its place in the
- * InstructionSequence.
+ * InstructionSequence. Immutable.
  *
- * @param time       position in the sequence, or -1 when not sequenced (fusion bodies, reducers)
- * @param shape      output shape, or null when only the sequence names the instruction
- * @param opcode     e.g. {@code fusion}, or null when unknown
- * @param operands   operand instruction names, without {@code %}
- * @param attributes raw text after the operand list ({@code kind=kLoop, calls=...}), shared, may be empty
+ * <p>The attribute text is kept in two shared pieces, the part before {@code metadata=} and the
+ * metadata itself: metadata repeats across layers and copies of a program, the rest carries the
+ * instruction's own names. (It was a record; the accessors, constructor and equality are as they were.)
  */
-public record HloInstruction(String name, int time, Shape shape, String opcode, List<String> operands,
-                             String opName, String sourceFile, int sourceLine, String attributes) {
-    public HloInstruction {
-        operands = List.copyOf(operands);
+public final class HloInstruction {
+    private static final String METADATA = "metadata={";
+
+    private final String name;
+    private final int time;
+    private final Shape shape;
+    private final String opcode;
+    private final List<String> operands;
+    private final String opName;
+    private final String sourceFile;
+    private final int sourceLine;
+    private final String head;       // attributes before METADATA (or all of them), "" when none
+    private final String metadata;   // from METADATA to the end, or null
+
+    /**
+     * @param time       position in the sequence, or -1 when not sequenced (fusion bodies, reducers)
+     * @param shape      output shape, or null when only the sequence names the instruction
+     * @param opcode     e.g. {@code fusion}, or null when unknown
+     * @param operands   operand instruction names, without {@code %}
+     * @param attributes raw text after the operand list ({@code kind=kLoop, calls=...}), may be empty
+     */
+    public HloInstruction(String name, int time, Shape shape, String opcode, List<String> operands,
+                          String opName, String sourceFile, int sourceLine, String attributes) {
+        this(name, time, shape, opcode, operands, opName, sourceFile, sourceLine, headOf(attributes), metadataOf(attributes));
+    }
+
+    private HloInstruction(String name, int time, Shape shape, String opcode, List<String> operands, String opName,
+                           String sourceFile, int sourceLine, String head, String metadata) {
+        this.name = name;
+        this.time = time;
+        this.shape = shape;
+        this.opcode = opcode;
+        this.operands = List.copyOf(operands);
+        this.opName = opName;
+        this.sourceFile = sourceFile;
+        this.sourceLine = sourceLine;
+        this.head = head;
+        this.metadata = metadata;
+    }
+
+    /**
+     * An instruction whose attribute text comes in its two pieces ({@link #attributes()} is
+     * {@code head + metadata}), each already shared by the caller.
+     */
+    public static HloInstruction of(String name, int time, Shape shape, String opcode, List<String> operands,
+                                    String opName, String sourceFile, int sourceLine, String head, String metadata) {
+        return new HloInstruction(name, time, shape, opcode, operands, opName, sourceFile, sourceLine, head, metadata);
+    }
+
+    /** Where {@code attributes} splits into its own part and its shared metadata: before {@code metadata=}. */
+    public static int metadataStart(String attributes) {
+        return attributes.indexOf(METADATA);
+    }
+
+    private static String headOf(String attributes) {
+        int m = metadataStart(attributes);
+        return m < 0 ? attributes : attributes.substring(0, m);
+    }
+
+    private static String metadataOf(String attributes) {
+        int m = metadataStart(attributes);
+        return m < 0 ? null : attributes.substring(m);
     }
 
     /** Only the sequence named it; the dump printed no defining line. */
     public static HloInstruction sequenced(String name, int time) {
-        return new HloInstruction(name, time, null, null, List.of(), null, null, -1, "");
+        return new HloInstruction(name, time, null, null, List.of(), null, null, -1, "", null);
     }
 
     public HloInstruction withTime(int t) {
-        return new HloInstruction(name, t, shape, opcode, operands, opName, sourceFile, sourceLine, attributes);
+        return new HloInstruction(name, t, shape, opcode, operands, opName, sourceFile, sourceLine, head, metadata);
+    }
+
+    public String name() { return name; }
+    /** Position in the sequence, or -1 when not sequenced (fusion bodies, reducers). */
+    public int time() { return time; }
+    /** Output shape, or null when only the sequence names the instruction. */
+    public Shape shape() { return shape; }
+    /** E.g. {@code fusion}, or null when unknown. */
+    public String opcode() { return opcode; }
+    /** Operand instruction names, without {@code %}. */
+    public List<String> operands() { return operands; }
+    public String opName() { return opName; }
+    public String sourceFile() { return sourceFile; }
+    public int sourceLine() { return sourceLine; }
+    /** Raw text after the operand list ({@code kind=kLoop, calls=...}), may be empty. */
+    public String attributes() { return metadata == null ? head : head + metadata; }
+
+    @Override public boolean equals(Object o) {
+        return o instanceof HloInstruction i && time == i.time && sourceLine == i.sourceLine && name.equals(i.name)
+                && Objects.equals(shape, i.shape) && Objects.equals(opcode, i.opcode) && operands.equals(i.operands)
+                && Objects.equals(opName, i.opName) && Objects.equals(sourceFile, i.sourceFile)
+                && attributes().equals(i.attributes());
+    }
+
+    @Override public int hashCode() {
+        return Objects.hash(name, time, shape, opcode, operands, opName, sourceFile, sourceLine);
+    }
+
+    @Override public String toString() {
+        return "HloInstruction[name=" + name + ", time=" + time + ", shape=" + shape + ", opcode=" + opcode
+                + ", operands=" + operands + ", opName=" + opName + ", sourceFile=" + sourceFile + ", sourceLine="
+                + sourceLine + ", attributes=" + attributes() + "]";
     }
 }

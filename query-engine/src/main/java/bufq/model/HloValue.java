@@ -1,37 +1,132 @@
 package bufq.model;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A value in the allocation section ({@code value: <id name{idx} @c> (size=,offset=): shape}) joined
- * with its Used-values block and its BufferLiveRange.
+ * with its Used-values block and its BufferLiveRange. Immutable.
  *
- * @param index        canonical shape index, {@code "{}"} when none was printed
- * @param indexPrinted whether the dump printed the index (the defining instruction is tuple-shaped)
- * @param allocation   index of the allocation that holds it
- * @param positions    empty when the dump has no Used-values section
- * @param uses         empty when none or unknown
- * @param range        live range, or null (unsequenced values, dumps without live ranges)
+ * <p>A module holds a million of these, so the common cases are stored without objects of their
+ * own: the live range as two ints, the single position a value usually has (its own instruction
+ * and index) as nothing, a single use as the use itself. The accessors give the same lists either
+ * way. (It was a record; the accessors, constructor, equality and text are as they were.)
  */
-public record HloValue(long id, String name, String index, boolean indexPrinted, boolean phi, int color,
-                       long size, long offset, int allocation, Shape shape, List<HloPosition> positions,
-                       List<HloUse> uses, LiveRange range) {
-    public HloValue {
-        positions = List.copyOf(positions);
-        uses = List.copyOf(uses);
+public final class HloValue {
+    private static final int INDEX_PRINTED = 1, PHI = 2, HAS_RANGE = 4, DEFAULT_POSITION = 8;
+
+    private final long id;
+    private final long size;
+    private final long offset;
+    private final String name;
+    private final String index;
+    private final Shape shape;
+    private final Object positions;   // List<HloPosition>, or null for DEFAULT_POSITION
+    private final Object uses;        // List<HloUse>, or one HloUse
+    private final int color;
+    private final int allocation;
+    private final int start, end;
+    private final byte flags;
+
+    /**
+     * @param index        canonical shape index, {@code "{}"} when none was printed
+     * @param indexPrinted whether the dump printed the index (the defining instruction is tuple-shaped)
+     * @param allocation   index of the allocation that holds it
+     * @param positions    empty when the dump has no Used-values section
+     * @param uses         empty when none or unknown
+     * @param range        live range, or null (unsequenced values, dumps without live ranges)
+     */
+    public HloValue(long id, String name, String index, boolean indexPrinted, boolean phi, int color,
+                    long size, long offset, int allocation, Shape shape, List<HloPosition> positions,
+                    List<HloUse> uses, LiveRange range) {
+        this.id = id;
+        this.name = name;
+        this.index = index;
+        this.color = color;
+        this.size = size;
+        this.offset = offset;
+        this.allocation = allocation;
+        this.shape = shape;
+        int f = (indexPrinted ? INDEX_PRINTED : 0) | (phi ? PHI : 0) | (range != null ? HAS_RANGE : 0);
+        if (positions.size() == 1 && isDefault(positions.get(0), name, index)) {
+            f |= DEFAULT_POSITION;
+            this.positions = null;
+        } else {
+            this.positions = List.copyOf(positions);
+        }
+        this.uses = uses.size() == 1 ? Objects.requireNonNull(uses.get(0)) : List.copyOf(uses);
+        this.start = range == null ? 0 : range.start();
+        this.end = range == null ? -1 : range.end();
+        this.flags = (byte) f;
     }
 
+    private static boolean isDefault(HloPosition p, String name, String index) {
+        return p != null && p.instruction().equals(name) && p.index().equals(index);
+    }
+
+    public long id() { return id; }
+    public String name() { return name; }
+    /** Canonical shape index, {@code "{}"} when none was printed. */
+    public String index() { return index; }
+    /** Whether the dump printed the index (the defining instruction is tuple-shaped). */
+    public boolean indexPrinted() { return (flags & INDEX_PRINTED) != 0; }
+    public boolean phi() { return (flags & PHI) != 0; }
+    public int color() { return color; }
+    public long size() { return size; }
+    public long offset() { return offset; }
+    /** Index of the allocation that holds it. */
+    public int allocation() { return allocation; }
+    public Shape shape() { return shape; }
+
+    /** Where the value appears; empty when the dump has no Used-values section. */
+    @SuppressWarnings("unchecked")
+    public List<HloPosition> positions() {
+        return positions == null ? List.of(new HloPosition(name, index)) : (List<HloPosition>) positions;
+    }
+
+    /** Reads of the value; empty when none or unknown. */
+    @SuppressWarnings("unchecked")
+    public List<HloUse> uses() {
+        return uses instanceof HloUse u ? List.of(u) : (List<HloUse>) uses;
+    }
+
+    /** Live range, or null (unsequenced values, dumps without live ranges). */
+    public LiveRange range() { return hasRange() ? new LiveRange(start, end) : null; }
+    public boolean hasRange() { return (flags & HAS_RANGE) != 0; }
+    /** First step of the live range; meaningful only when {@link #hasRange()}. */
+    public int rangeStart() { return start; }
+    /** Last step of the live range (inclusive); meaningful only when {@link #hasRange()}. */
+    public int rangeEnd() { return end; }
+
     /** The name as the allocation section prints it: {@code fusion{0}} or {@code add.3}. */
-    public String label() { return indexPrinted ? name + index : name; }
+    public String label() { return indexPrinted() ? name + index : name; }
 
     /** The (name, index) key that joins a value to its live range. */
     public String key() { return name + index; }
 
     public long logicalSize() { return shape.logicalBytes(); }
     public long paddedSize() { return shape.paddedBytes(); }
-    public boolean liveAt(int t) { return range != null && range.liveAt(t); }
+    public boolean liveAt(int t) { return hasRange() && start <= t && t <= end; }
 
     public HloValue withRange(LiveRange r) {
-        return new HloValue(id, name, index, indexPrinted, phi, color, size, offset, allocation, shape, positions, uses, r);
+        return new HloValue(id, name, index, indexPrinted(), phi(), color, size, offset, allocation, shape, positions(), uses(), r);
+    }
+
+    @Override public boolean equals(Object o) {
+        return o instanceof HloValue v && id == v.id && size == v.size && offset == v.offset && color == v.color
+                && allocation == v.allocation && flags == v.flags && start == v.start && end == v.end
+                && name.equals(v.name) && index.equals(v.index) && Objects.equals(shape, v.shape)
+                && Objects.equals(positions, v.positions) && uses().equals(v.uses());
+    }
+
+    @Override public int hashCode() {
+        return Objects.hash(id, name, index, color, size, offset, allocation, shape, start, end, flags);
+    }
+
+    @Override public String toString() {
+        return "HloValue[id=" + id + ", name=" + name + ", index=" + index + ", indexPrinted=" + indexPrinted()
+                + ", phi=" + phi() + ", color=" + color + ", size=" + size + ", offset=" + offset + ", allocation="
+                + allocation + ", shape=" + shape + ", positions=" + positions() + ", uses=" + uses() + ", range="
+                + range() + "]";
     }
 }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.ForkJoinTask;
 
 /**
  * One compiled HLO module as read from its dump files: allocations, values, instructions, the
@@ -28,8 +29,13 @@ public final class Module {
     private final long[] idsSorted;          // value ids ascending
     private final int[] idPositions;         // position in values of idsSorted[i]
     private final NameIndex<Object> valuesByName;  // HloValue, or HloValue[] when several
-    private final Map<Integer, BufferAllocation> allocationByIndex = new HashMap<>();
-    private final Map<Integer, List<HloValue>> valuesByAllocation = new HashMap<>();
+    private final BufferAllocation[] allocationByIndex;   // by allocation index (dense in every dump seen)
+    private final Map<Integer, BufferAllocation> sparseAllocations;   // indexes past the dense table, if any
+    // Values of each allocation as runs of one int array: positions of allocation i's values are
+    // byAllocation[allocationStart[i] .. allocationStart[i+1]), i its slot in allocationSlots.
+    private final int[] allocationKeys;     // distinct allocation numbers of values, ascending
+    private final int[] allocationStart;
+    private final int[] byAllocation;
     private final NameIndex<HloInstruction> instructionByName;
     private volatile Map<String, List<String>> usersByOperand;  // built on first use
     private final IntervalIndex liveIndex;
@@ -88,29 +94,75 @@ public final class Module {
         this.instructions = List.copyOf(instructions);
         this.sequence = List.copyOf(sequence);
         this.warnings = List.copyOf(warnings);
-        for (BufferAllocation a : this.allocations) allocationByIndex.put(a.index(), a);
-        int[] starts = new int[this.values.size()];
-        int[] ends = new int[this.values.size()];
+        int dense = 0;
+        for (BufferAllocation a : this.allocations) if (a.index() >= 0 && a.index() < 4 * this.allocations.size() + 16) dense = Math.max(dense, a.index() + 1);
+        this.allocationByIndex = new BufferAllocation[dense];
+        Map<Integer, BufferAllocation> sparse = new HashMap<>();
+        for (BufferAllocation a : this.allocations) {
+            if (a.index() >= 0 && a.index() < dense) allocationByIndex[a.index()] = a;   // the last of a repeated index, as before
+            else sparse.put(a.index(), a);
+        }
+        this.sparseAllocations = sparse.isEmpty() ? Map.of() : sparse;
         int n = this.values.size();
+        int[] starts = new int[n];
+        int[] ends = new int[n];
         long[] keys = new long[n];
+        long[] byAlloc = new long[n];   // (allocation, position) packed: sorted, they give each allocation's values in dump order
         for (int i = 0; i < n; i++) {
             HloValue v = this.values.get(i);
             keys[i] = v.id();
-            valuesByName.merge(v.name(), v, Module::appendValue);
-            valuesByAllocation.computeIfAbsent(v.allocation(), k -> new ArrayList<>()).add(v);
-            starts[i] = v.range() == null ? 0 : v.range().start();
-            ends[i] = v.range() == null ? -1 : v.range().end();
+            byAlloc[i] = ((long) v.allocation() << 32) | i;
+            starts[i] = v.hasRange() ? v.rangeStart() : 0;
+            ends[i] = v.hasRange() ? v.rangeEnd() : -1;
         }
-        // Ids sorted with their positions; the first of equal ids wins, as before.
-        long[] packedOrder = sortByKey(keys);
-        this.idsSorted = new long[n];
-        this.idPositions = new int[n];
+        // The sorted indexes are built on another core while this one fills the name tables
+        // (a million-value module: about half a second each).
+        ForkJoinTask<Sorted> sorted = ForkJoinTask.adapt(() -> new Sorted(keys, byAlloc, starts, ends)).fork();
         for (int i = 0; i < n; i++) {
-            idPositions[i] = (int) packedOrder[i];
-            idsSorted[i] = keys[idPositions[i]];
+            HloValue v = this.values.get(i);
+            valuesByName.merge(v.name(), v, Module::appendValue);
         }
         for (HloInstruction ins : this.instructions) instructionByName.putIfAbsent(ins.name(), ins);
-        this.liveIndex = new IntervalIndex(starts, ends);
+        Sorted x = sorted.tryUnfork() ? sorted.invoke() : sorted.join();
+        this.allocationKeys = x.allocationKeys;
+        this.allocationStart = x.allocationStart;
+        this.byAllocation = x.byAllocation;
+        this.idsSorted = x.idsSorted;
+        this.idPositions = x.idPositions;
+        this.liveIndex = x.liveIndex;
+    }
+
+    /** The indexes that come from sorting: by allocation, by id, by time. */
+    private static final class Sorted {
+        final int[] allocationKeys, allocationStart, byAllocation;
+        final long[] idsSorted;
+        final int[] idPositions;
+        final IntervalIndex liveIndex;
+
+        Sorted(long[] keys, long[] byAlloc, int[] starts, int[] ends) {
+            int n = keys.length;
+            java.util.Arrays.sort(byAlloc);
+            int distinct = 0;
+            for (int i = 0; i < n; i++) if (i == 0 || (int) (byAlloc[i] >> 32) != (int) (byAlloc[i - 1] >> 32)) distinct++;
+            allocationKeys = new int[distinct];
+            allocationStart = new int[distinct + 1];
+            byAllocation = new int[n];
+            for (int i = 0, k = -1; i < n; i++) {
+                int a = (int) (byAlloc[i] >> 32);
+                if (k < 0 || allocationKeys[k] != a) { allocationKeys[++k] = a; allocationStart[k] = i; }
+                byAllocation[i] = (int) byAlloc[i];
+            }
+            allocationStart[distinct] = n;
+            // Ids sorted with their positions; the first of equal ids wins, as before.
+            long[] packedOrder = sortByKey(keys);
+            idsSorted = new long[n];
+            idPositions = new int[n];
+            for (int i = 0; i < n; i++) {
+                idPositions[i] = (int) packedOrder[i];
+                idsSorted[i] = keys[idPositions[i]];
+            }
+            liveIndex = new IntervalIndex(starts, ends);
+        }
     }
 
     public Info info() { return info; }
@@ -126,8 +178,29 @@ public final class Module {
     /** All warnings raised while loading, including those not kept. */
     public int warningCount() { return warningCount; }
 
+    /** The same module under another handle; it shares this one's lists and indexes (no rebuild). */
     public Module withHandle(String handle) {
-        return new Module(info.withHandle(handle), allocations, values, instructions, sequence, warnings, warningCount);
+        return new Module(this, info.withHandle(handle));
+    }
+
+    private Module(Module m, Info info) {
+        this.info = info;
+        this.allocations = m.allocations;
+        this.values = m.values;
+        this.instructions = m.instructions;
+        this.sequence = m.sequence;
+        this.warnings = m.warnings;
+        this.warningCount = m.warningCount;
+        this.idsSorted = m.idsSorted;
+        this.idPositions = m.idPositions;
+        this.valuesByName = m.valuesByName;
+        this.allocationByIndex = m.allocationByIndex;
+        this.sparseAllocations = m.sparseAllocations;
+        this.allocationKeys = m.allocationKeys;
+        this.allocationStart = m.allocationStart;
+        this.byAllocation = m.byAllocation;
+        this.instructionByName = m.instructionByName;
+        this.liveIndex = m.liveIndex;
     }
 
     private static Object appendValue(Object old, Object v) {
@@ -180,8 +253,19 @@ public final class Module {
         if (o instanceof HloValue[] a) for (HloValue h : a) if (h.index().equals(index)) return h;
         return null;
     }
-    public BufferAllocation allocation(int index) { return allocationByIndex.get(index); }
-    public List<HloValue> valuesIn(int allocation) { return valuesByAllocation.getOrDefault(allocation, List.of()); }
+    public BufferAllocation allocation(int index) {
+        if (index >= 0 && index < allocationByIndex.length) return allocationByIndex[index];
+        return sparseAllocations.get(index);
+    }
+
+    /** Values held by the allocation, in dump order. */
+    public List<HloValue> valuesIn(int allocation) {
+        int k = java.util.Arrays.binarySearch(allocationKeys, allocation);
+        if (k < 0) return List.of();
+        List<HloValue> out = new ArrayList<>(allocationStart[k + 1] - allocationStart[k]);
+        for (int i = allocationStart[k]; i < allocationStart[k + 1]; i++) out.add(values.get(byAllocation[i]));
+        return Collections.unmodifiableList(out);
+    }
     public HloInstruction instruction(String name) { return instructionByName.get(name); }
     /** Names of instructions that take {@code name} as an operand. */
     public List<String> users(String name) {
@@ -234,10 +318,9 @@ public final class Module {
             int n = steps();
             long[] diff = new long[n + 1];
             for (HloValue v : values) {
-                LiveRange lr = v.range();
-                if (lr == null || n == 0) continue;
-                int s = Math.max(0, Math.min(lr.start(), n - 1));
-                int e = Math.max(0, Math.min(lr.end(), n - 1));
+                if (!v.hasRange() || n == 0) continue;
+                int s = Math.max(0, Math.min(v.rangeStart(), n - 1));
+                int e = Math.max(0, Math.min(v.rangeEnd(), n - 1));
                 if (e < s) continue;
                 diff[s] = Math.addExact(diff[s], v.logicalSize());
                 diff[e + 1] = Math.subtractExact(diff[e + 1], v.logicalSize());

@@ -37,10 +37,10 @@ public final class Shape {
     private final int elementSizeBits;
     private final int memorySpace;
     private final List<Shape> tupleElements;
-    // Derived once: the peak and timeline sweeps ask every value's logical size, and the dtype
-    // switch behind it dominated them at a million values. -1: not known (null dtype, overflow).
-    private final int dtypeBits;
+    // Sizes computed once: every value, step and query asks for them; -1 when they overflow (the
+    // methods then throw as they would have).
     private final long logical;
+    private final long padded;
 
     public Shape(String text, String dtype, long[] dims, boolean dynamic, int[] minorToMajor,
                  List<long[]> tiles, int elementSizeBits, int memorySpace, List<Shape> tupleElements) {
@@ -53,14 +53,15 @@ public final class Shape {
         this.elementSizeBits = elementSizeBits;
         this.memorySpace = memorySpace;
         this.tupleElements = List.copyOf(tupleElements);
-        this.dtypeBits = dtype == null ? -1 : elementBits(dtype);
-        long l;
+        long l, p;
         try {
-            l = dtype == null ? -1 : computeLogicalBytes();
-        } catch (RuntimeException e) {
-            l = -1;   // overflow or a malformed shape: logicalBytes() recomputes and throws, as it always did
+            l = computeLogicalBytes();
+            p = computePaddedBytes();
+        } catch (ArithmeticException e) {
+            l = p = -1;
         }
         this.logical = l;
+        this.padded = p;
     }
 
     /** The text as printed in the dump. */
@@ -82,7 +83,7 @@ public final class Shape {
     public int memorySpace() { return memorySpace; }
     public List<Shape> tupleElements() { return tupleElements; }
     public boolean isTuple() { return "tuple".equals(dtype); }
-    public boolean isArray() { return (dtypeBits >= 0 ? dtypeBits : elementBits(dtype)) > 0; }
+    public boolean isArray() { return elementBits(dtype) > 0; }
 
     /** Number of elements of an array shape (1 for scalars). */
     public long elementCount() {
@@ -120,7 +121,7 @@ public final class Shape {
             long bits = Math.multiplyExact(n, (long) elementSizeBits);
             return bits / 8 + (bits % 8 == 0 ? 0 : 1);
         }
-        return Math.multiplyExact(n, (long) (((dtypeBits >= 0 ? dtypeBits : elementBits(dtype)) + 7) / 8));
+        return Math.multiplyExact(n, (long) ((elementBits(dtype) + 7) / 8));
     }
 
     /**
@@ -129,7 +130,11 @@ public final class Shape {
      * Without tiles this is the logical size.
      */
     public long paddedBytes() {
-        if (!isArray() || tiles.isEmpty() || minorToMajor == null) return logicalBytes();
+        return padded >= 0 ? padded : computePaddedBytes();
+    }
+
+    private long computePaddedBytes() {
+        if (!isArray() || tiles.isEmpty() || minorToMajor == null) return computeLogicalBytes();
         long[] tile = tiles.get(0);
         int k = tile.length;
         long elements = 1;

@@ -1,0 +1,67 @@
+package bufq.dump;
+
+/**
+ * Value ids to positions, open addressing over two primitive arrays: the join of a million
+ * Used-values blocks to their values without a boxed key or an entry object each. Not thread-safe.
+ */
+final class IdTable {
+    private static final long EMPTY = Long.MIN_VALUE;
+    private long[] keys;
+    private int[] vals;
+    private int size;
+
+    IdTable(int expected) {
+        int cap = 16;
+        while (cap < expected * 2L) cap <<= 1;
+        keys = new long[cap];
+        vals = new int[cap];
+        java.util.Arrays.fill(keys, EMPTY);
+    }
+
+    private static int slot(long[] keys, long key) {
+        int mask = keys.length - 1;
+        long h = key * 0x9E3779B97F4A7C15L;
+        int i = (int) (h ^ (h >>> 32)) & mask;
+        while (keys[i] != EMPTY && keys[i] != key) i = (i + 1) & mask;
+        return i;
+    }
+
+    /** Maps {@code id} to {@code v}, replacing what was there (ids are non-negative). */
+    void put(long id, int v) {
+        int i = slot(keys, id);
+        if (keys[i] == EMPTY) {
+            keys[i] = id;
+            if (++size * 2 > keys.length) { vals[i] = v; grow(); return; }
+        }
+        vals[i] = v;
+    }
+
+    /** The position of {@code id}, or -1. */
+    int get(long id) {
+        int i = slot(keys, id);
+        return keys[i] == EMPTY ? -1 : vals[i];
+    }
+
+    /** Like {@link #get}, then maps the id to -1: each block joins one value, as a removal from a map would. */
+    int take(long id) {
+        int i = slot(keys, id);
+        if (keys[i] == EMPTY) return -1;
+        int v = vals[i];
+        vals[i] = -1;
+        return v;
+    }
+
+    private void grow() {
+        long[] ok = keys;
+        int[] ov = vals;
+        keys = new long[ok.length * 2];
+        vals = new int[ok.length * 2];
+        java.util.Arrays.fill(keys, EMPTY);
+        for (int j = 0; j < ok.length; j++) {
+            if (ok[j] == EMPTY) continue;
+            int i = slot(keys, ok[j]);
+            keys[i] = ok[j];
+            vals[i] = ov[j];
+        }
+    }
+}

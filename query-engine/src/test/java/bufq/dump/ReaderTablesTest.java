@@ -1,0 +1,151 @@
+package bufq.dump;
+
+import bufq.model.HloInstruction;
+import bufq.model.LoadWarning;
+import bufq.model.Module;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The reader's own tables (interner, name and id tables) and the paths the fast reader added. */
+class ReaderTablesTest {
+
+    @Test
+    void internerGivesOneInstancePerTextAcrossThreadsAndGrowth() throws Exception {
+        Interner root = new Interner(16);   // tiny: every stripe grows many times
+        int threads = 4, names = 20_000;
+        // Each thread reads the names out of a text of its own, in its own order.
+        List<String> texts = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            List<Integer> order = new ArrayList<>();
+            for (int i = 0; i < names; i++) order.add(i);
+            java.util.Collections.shuffle(order, new Random(t));
+            StringBuilder b = new StringBuilder();
+            for (int i : order) b.append("fusion.").append(i).append('\n');
+            texts.add(b.toString());
+        }
+        Map<String, String> seen = new ConcurrentHashMap<>();
+        List<String> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> ts = new ArrayList<>();
+        for (String text : texts) {
+            Thread th = new Thread(() -> {
+                Interner in = root.local();
+                try { start.await(); } catch (InterruptedException e) { return; }
+                for (int from = 0; from < text.length(); ) {
+                    int nl = text.indexOf('\n', from);
+                    String s = in.name(text, from, nl);
+                    if (!text.regionMatches(from, s, 0, nl - from) || s.length() != nl - from) errors.add("wrong text " + s);
+                    String prev = seen.putIfAbsent(s, s);
+                    if (prev != null && prev != s) errors.add("two instances of " + s);
+                    from = nl + 1;
+                }
+            });
+            ts.add(th);
+            th.start();
+        }
+        start.countDown();
+        for (Thread th : ts) th.join();
+        assertEquals(List.of(), errors);
+        assertEquals(names, seen.size());
+        assertSame(seen.get("fusion.7"), root.name("xx fusion.7 yy", 3, 11));
+    }
+
+    @Test
+    void nameTableAndIdTableAgreeWithHashMaps() {
+        Random r = new Random(8);
+        NameTable names = new NameTable(4);
+        IdTable ids = new IdTable(4);
+        Map<String, Long> namesRef = new HashMap<>();
+        Map<Long, Integer> idsRef = new HashMap<>();
+        for (int i = 0; i < 50_000; i++) {
+            String k = "add." + r.nextInt(20_000);
+            long v = r.nextLong() & Long.MAX_VALUE;
+            assertEquals(!namesRef.containsKey(k), names.put(new String(k), v));   // equal, not identical keys
+            namesRef.put(k, v);
+            long id = r.nextInt(1 << 20) * 7919L;
+            ids.put(id, i);
+            idsRef.put(id, i);
+        }
+        assertEquals(namesRef.size(), names.size());
+        namesRef.forEach((k, v) -> assertEquals(v, names.get(k, -1)));
+        assertEquals(-1, names.get("absent", -1));
+        idsRef.forEach((k, v) -> assertEquals(v, ids.get(k)));
+        assertEquals(-1, ids.get(3));
+        long some = idsRef.keySet().iterator().next();
+        assertEquals(idsRef.get(some), ids.take(some));
+        assertEquals(-1, ids.take(some));   // a block joins one value only
+    }
+
+    static final String TREE = """
+              Stack trace breakdown for peak usage: 64 bytes
+                main (100.0%, total: 64 bytes, current: 0 bytes, remaining: 64 bytes)
+                  ├── neg.2 (50.0%, total: 32 bytes, current: 32 bytes, remaining: 32 bytes)
+                  └── x.1 (fifty, total: 32 bytes, current: 32 bytes, remaining: 0 bytes)
+            """;
+
+    @Test
+    void stackTreeAfterTheRangesIsReadAndItsWarningsKeepTheirLines(@TempDir Path dir) throws Exception {
+        String text = BadInputTest.GOOD + TREE;
+        long badLine = text.substring(0, text.indexOf("└── x.1")).chars().filter(c -> c == '\n').count() + 1;
+        Path file = dir.resolve(BadInputTest.NAME);
+        Files.writeString(file, text);
+        for (Module m : List.of(DumpLoader.loadText(BadInputTest.NAME, text), DumpLoader.load(List.of(file)).get(0))) {
+            assertEquals(64, m.info().stackTraceBytes());
+            assertNotNull(m.info().stackTrace());
+            assertEquals("main", m.info().stackTrace().label());
+            assertEquals(1, m.warnings().size(), m.warnings().toString());
+            LoadWarning w = m.warnings().get(0);
+            assertEquals(badLine, w.line(), w.toString());
+            assertTrue(w.message().startsWith("expected 'label ("), w.message());
+            // The ranges before the tree were read as usual.
+            assertEquals(0, m.valueByKey("x.1").rangeStart());
+            assertEquals(2, m.valueByKey("x.1").rangeEnd());
+        }
+    }
+
+    @Test
+    void instructionsKeepTheirFirstDefinitionAndWholeAttributes() throws Exception {
+        String text = BadInputTest.GOOD
+                .replace("%neg.2 = f32[8]{0} negate(%x.1)", "%neg.2 = f32[8]{0} negate(%x.1), metadata={op_name=\"jit(f)/neg\" source_file=\"f.py\" source_line=7}")
+                .replace("%x.1 = f32[8]{0} parameter(0)", "%x.1 = f32[8]{0} parameter(0), sharding={replicated}, metadata={op_name=\"x\"}");
+        Module m = DumpLoader.loadText(BadInputTest.NAME, text);
+        HloInstruction neg = m.instruction("neg.2");
+        assertEquals("metadata={op_name=\"jit(f)/neg\" source_file=\"f.py\" source_line=7}", neg.attributes());
+        assertEquals("jit(f)/neg", neg.opName());
+        assertEquals("f.py", neg.sourceFile());
+        assertEquals(7, neg.sourceLine());
+        assertEquals(1, neg.time());
+        HloInstruction x = m.instruction("x.1");
+        assertEquals("sharding={replicated}, metadata={op_name=\"x\"}", x.attributes());
+        assertEquals("x", x.opName());
+        assertEquals(0, x.time());
+        assertEquals(List.of("x.1"), neg.operands());
+    }
+
+    @Test
+    void anInterruptedLoadStopsWithCancelled() {
+        Thread.currentThread().interrupt();   // as Ctrl-C in the REPL does to the loading thread
+        try {
+            LoadException e = org.junit.jupiter.api.Assertions.assertThrows(LoadException.class,
+                    () -> DumpLoader.loadText(BadInputTest.NAME, BadInputTest.GOOD));
+            assertTrue(e.getMessage().endsWith("cancelled"), e.getMessage());
+        } finally {
+            Thread.interrupted();
+        }
+    }
+}
