@@ -2,7 +2,6 @@ package bufq.analysis;
 
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
-import bufq.model.LiveRange;
 import bufq.model.Module;
 
 import java.util.OptionalInt;
@@ -50,9 +49,8 @@ public final class LiveProfile {
         if (n > 0) {
             for (HloValue v : m.values()) {
                 if (one && v.color() != c) continue;
-                LiveRange r = v.range();
-                if (r == null) continue;
-                int s = clamp(r.start(), n), e = clamp(r.end(), n);
+                if (!v.hasRange()) continue;
+                int s = clamp(v.rangeStart(), n), e = clamp(v.rangeEnd(), n);
                 if (e < s) continue;
                 long b = v.logicalSize();
                 dl[s] = Math.addExact(dl[s], b);
@@ -117,9 +115,8 @@ public final class LiveProfile {
         if (n == 0) return -1;
         long[] diff = new long[n + 2];
         for (HloValue v : m.values()) {
-            LiveRange r = v.range();
-            if (r == null) continue;
-            int s = Math.max(0, Math.min(r.start(), n)), e = Math.max(0, Math.min(r.end() + 1, n));
+            if (!v.hasRange()) continue;
+            int s = Math.max(0, Math.min(v.rangeStart(), n)), e = Math.max(0, Math.min(v.rangeEnd() + 1, n));
             if (e < s) continue;
             long b = instructionBytes(m, v);
             diff[s] += b;

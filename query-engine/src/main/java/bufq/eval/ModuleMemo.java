@@ -1,7 +1,6 @@
 package bufq.eval;
 
 import bufq.model.HloValue;
-import bufq.model.LiveRange;
 import bufq.model.Module;
 import java.util.Collections;
 import java.util.List;
@@ -60,9 +59,8 @@ final class ModuleMemo {
         long[] add = new long[n], drop = new long[n + 1];
         try {
             for (HloValue v : m.values()) {
-                LiveRange r = v.range();
-                if (r == null) continue;
-                int s = Math.max(r.start(), 0), e = Math.min(r.end(), n - 1);
+                if (!v.hasRange()) continue;
+                int s = Math.max(v.rangeStart(), 0), e = Math.min(v.rangeEnd(), n - 1);
                 if (s > e) continue;
                 long b = v.logicalSize();
                 add[s] = Math.addExact(add[s], b);

@@ -87,10 +87,10 @@ final class StandardFields {
                         : l(padded(x.shape(), c))))
                 .add("padding", BYTES, "padded_size - logical_size", v((x, c) -> x.shape() == null ? null
                         : l(padded(x.shape(), c) - x.logicalSize())))
-                .add("start", INT, "first step it is live (null without a live range)", v((x, c) -> x.range() == null ? null : l(x.range().start())))
-                .add("end", INT, "last step it is live, inclusive", v((x, c) -> x.range() == null ? null : l(x.range().end())))
-                .add("duration", INT, "number of steps it is live (end - start + 1)", v((x, c) -> x.range() == null ? null
-                        : l((long) x.range().end() - x.range().start() + 1)))
+                .add("start", INT, "first step it is live (null without a live range)", v((x, c) -> x.hasRange() ? l(x.rangeStart()) : null))
+                .add("end", INT, "last step it is live, inclusive", v((x, c) -> x.hasRange() ? l(x.rangeEnd()) : null))
+                .add("duration", INT, "number of steps it is live (end - start + 1)", v((x, c) -> !x.hasRange() ? null
+                        : l((long) x.rangeEnd() - x.rangeStart() + 1)))
                 .add("opcode", STRING, "opcode of the defining instruction", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : d.opcode(); }))
                 .add("op_name", STRING, "metadata op_name of the defining instruction", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : d.opName(); }))
                 .add("source_file", STRING, "metadata source_file", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : d.sourceFile(); }))
@@ -103,7 +103,7 @@ final class StandardFields {
         return new Entity("values", "HLO values with their allocation, shape and live range", f.done(),
                 List.of("id", "label", "color", "size", "offset", "allocation", "shape", "start", "end"),
                 ctx -> ctx.module().values(),
-                (row, from, to, ctx) -> ((HloValue) row).range() != null && ((HloValue) row).range().overlaps(from, to),
+                (row, from, to, ctx) -> { HloValue v = (HloValue) row; return v.hasRange() && v.rangeStart() <= to && from <= v.rangeEnd(); },
                 (from, to, ctx) -> ctx.module().liveDuring(from, to));
     }
 
@@ -118,7 +118,7 @@ final class StandardFields {
 
     private static Object valueLiveOut(HloValue x, EvalContext c) {
         int max = c.module().info().maxTime();
-        if (x.range() != null && max >= 0) return x.range().end() >= max;
+        if (x.hasRange() && max >= 0) return x.rangeEnd() >= max;
         BufferAllocation al = c.module().allocation(x.allocation());
         return al != null && al.maybeLiveOut();
     }
@@ -157,7 +157,7 @@ final class StandardFields {
                 ctx -> ctx.module().allocations(),
                 (row, from, to, ctx) -> {
                     for (HloValue v : ctx.module().valuesIn(((BufferAllocation) row).index()))
-                        if (v.range() != null && v.range().overlaps(from, to)) return true;
+                        if (v.hasRange() && v.rangeStart() <= to && from <= v.rangeEnd()) return true;
                     return false;
                 },
                 StandardFields::liveAllocations);

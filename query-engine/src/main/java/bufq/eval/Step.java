@@ -1,7 +1,6 @@
 package bufq.eval;
 
 import bufq.model.HloValue;
-import bufq.model.LiveRange;
 import bufq.model.Module;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,10 +38,9 @@ public record Step(int time, String instruction, long liveBytes, int liveValues)
         int n = m.steps();
         int[] diff = new int[n + 1];
         for (HloValue v : m.values()) {
-            LiveRange r = v.range();
-            if (r == null || n == 0) continue;
-            int s = Math.max(0, Math.min(r.start(), n - 1));
-            int e = Math.max(0, Math.min(r.end(), n - 1));
+            if (!v.hasRange() || n == 0) continue;
+            int s = Math.max(0, Math.min(v.rangeStart(), n - 1));
+            int e = Math.max(0, Math.min(v.rangeEnd(), n - 1));
             if (e < s) continue;
             diff[s]++;
             diff[e + 1]--;
