@@ -10,6 +10,7 @@ import java.util.List;
  */
 final class NameTable {
     private String[] keys;
+    private int[] hashes;   // compared before a key is touched: a probe past other keys costs no cache miss each
     private long[] vals;
     private int size;
 
@@ -17,32 +18,35 @@ final class NameTable {
         int cap = 16;
         while (cap < expected * 2L) cap <<= 1;
         keys = new String[cap];
+        hashes = new int[cap];
         vals = new long[cap];
     }
 
-    private static int slot(String[] keys, String key) {
+    private static int slot(String[] keys, int[] hashes, String key, int h) {
         int mask = keys.length - 1;
         // Multiplicative spreading: names that differ in trailing digits have hashes in sequence.
-        int i = (key.hashCode() * 0x9E3779B9) >>> (32 - Integer.numberOfTrailingZeros(keys.length));
+        int i = (h * 0x9E3779B9) >>> (32 - Integer.numberOfTrailingZeros(keys.length));
         for (String k; (k = keys[i]) != null; i = (i + 1) & mask) {
-            if (k == key || k.equals(key)) return i;
+            if (k == key || (hashes[i] == h && k.equals(key))) return i;
         }
         return i;
     }
 
     /** Sets {@code key}'s value; returns false when the key was there already (its value is replaced). */
     boolean put(String key, long v) {
-        int i = slot(keys, key);
+        int h = key.hashCode();
+        int i = slot(keys, hashes, key, h);
         vals[i] = v;
         if (keys[i] != null) return false;
         keys[i] = key;
+        hashes[i] = h;
         if (++size * 2 > keys.length) grow();
         return true;
     }
 
     /** The value of {@code key}, or {@code missing}. */
     long get(String key, long missing) {
-        int i = slot(keys, key);
+        int i = slot(keys, hashes, key, key.hashCode());
         return keys[i] == null ? missing : vals[i];
     }
 
@@ -63,13 +67,16 @@ final class NameTable {
 
     private void grow() {
         String[] ok = keys;
+        int[] oh = hashes;
         long[] ov = vals;
         keys = new String[ok.length * 2];
+        hashes = new int[ok.length * 2];
         vals = new long[ok.length * 2];
         for (int j = 0; j < ok.length; j++) {
             if (ok[j] == null) continue;
-            int i = slot(keys, ok[j]);
+            int i = slot(keys, hashes, ok[j], oh[j]);
             keys[i] = ok[j];
+            hashes[i] = oh[j];
             vals[i] = ov[j];
         }
     }
