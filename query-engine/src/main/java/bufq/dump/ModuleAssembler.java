@@ -114,6 +114,7 @@ final class ModuleAssembler {
         for (RawValues rv : rawValues) valueCount += rv.size;
         List<HloValue> values = new ArrayList<>(valueCount);
         boolean tiles = false;
+        Shape lastShape = null;
         for (RawValues rv : rawValues) {
             for (int k = 0; k < rv.size; k++) {
                 long id = rv.id[k];
@@ -128,7 +129,7 @@ final class ModuleAssembler {
                 LiveRange lr = live == null ? null : live.rangeOf(name, index);
                 if (lr != null) joined++;
                 Shape shape = rv.shape[k];
-                if (!tiles && hasTiles(shape)) tiles = true;
+                if (!tiles && shape != lastShape) { tiles = hasTiles(shape); lastShape = shape; }   // shapes are shared
                 values.add(new HloValue(id, name, index, rv.indexPrinted[k], rv.phi[k], rv.color[k], rv.bytes[k],
                         rv.offset[k], rv.allocation[k], shape, positions, uses, lr));
             }
