@@ -33,7 +33,7 @@ final class ModuleAssembler {
         List<RawValues> rawValues = new ArrayList<>();
         List<ValuesPart> detailParts = new ArrayList<>();
         Long total = null;
-        // The first values part's map takes the others' entries: no second copy of a big module.
+        // Instructions of every values part, in dump order (the first part's list takes the others').
         List<HloInstruction> defined = new ArrayList<>();
         boolean firstValues = true;
         LiveRangePart live = null;

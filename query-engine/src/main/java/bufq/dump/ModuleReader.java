@@ -4,6 +4,8 @@ import bufq.model.Module;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionException;
 
 /**
@@ -93,29 +95,7 @@ final class ModuleReader {
         for (Source s : sources) chars += s.length();
         Interner in = new Interner((int) Math.min(1 << 24, chars / 300));
         long t1 = System.nanoTime();
-        // Ctrl-C in the REPL interrupts the calling thread; the parsers look at it before each region
-        // (about a megabyte), so a big load stops within a fraction of a second.
-        Thread caller = Thread.currentThread();
-        try {
-            if (TRACE) {
-                java.util.concurrent.ConcurrentHashMap<String, Long> busy = new java.util.concurrent.ConcurrentHashMap<>();
-                regions.parallelStream().forEach(r -> {
-                    long a = System.nanoTime();
-                    parse(r, in, caller);
-                    busy.merge(Thread.currentThread().getName() + "/" + r.kind, System.nanoTime() - a, Long::sum);
-                });
-                busy.forEach((k, v) -> System.err.println("  " + k + " " + v / 1_000_000 + " ms"));
-            } else {
-                regions.parallelStream().forEach(r -> parse(r, in, caller));
-            }
-        } catch (Cancelled e) {
-            throw new LoadException(source.name(), "cancelled");
-        } catch (RuntimeException e) {
-            // The pool may rethrow a worker's exception as a copy with the original as its cause.
-            for (Throwable t = e; t != null; t = t.getCause()) if (t instanceof Cancelled) throw new LoadException(source.name(), "cancelled");
-            throw e;
-        }
-        if (caller.isInterrupted()) throw new LoadException(source.name(), "cancelled");
+        parseAll(regions, in, source.name());
         long t2 = System.nanoTime();
         // Regions of a file are in order: each starts where the previous one's lines end.
         DumpFile prev = null;
@@ -133,14 +113,32 @@ final class ModuleReader {
         return m;
     }
 
+    /**
+     * Parses the regions in parallel. Ctrl-C in the REPL interrupts the calling thread; the parsers
+     * look at it before each region (about a megabyte), so a big load stops within a fraction of a second.
+     */
+    private static void parseAll(List<Region> regions, Interner in, String module) throws LoadException {
+        Thread caller = Thread.currentThread();
+        Map<String, Long> busy = TRACE ? new ConcurrentHashMap<>() : null;
+        try {
+            regions.parallelStream().forEach(r -> {
+                if (caller.isInterrupted()) throw new Cancelled();
+                long a = System.nanoTime();
+                r.parse(in);
+                if (busy != null) busy.merge(Thread.currentThread().getName() + "/" + r.kind, System.nanoTime() - a, Long::sum);
+            });
+        } catch (RuntimeException e) {
+            // The pool may rethrow a worker's exception as a copy with the original as its cause.
+            for (Throwable t = e; t != null; t = t.getCause()) if (t instanceof Cancelled) throw new LoadException(module, "cancelled");
+            throw e;
+        }
+        if (busy != null) busy.forEach((k, v) -> System.err.println("  " + k + " " + v / 1_000_000 + " ms"));
+        if (caller.isInterrupted()) throw new LoadException(module, "cancelled");
+    }
+
     /** Thrown out of the parallel parse when the loading thread was interrupted. */
     private static final class Cancelled extends RuntimeException {
         Cancelled() { super("cancelled", null, false, false); }
-    }
-
-    private static void parse(Region r, Interner in, Thread caller) {
-        if (caller.isInterrupted()) throw new Cancelled();
-        r.parse(in);
     }
 
     private static List<Source> openAll(List<DumpFile> files) throws LoadException {
