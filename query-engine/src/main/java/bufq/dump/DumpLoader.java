@@ -31,6 +31,9 @@ public final class DumpLoader {
     public static List<ModuleSource> discover(List<Path> paths) throws LoadException {
         Map<String, List<DumpFile>> groups = new LinkedHashMap<>();
         for (Path p : paths) {
+            // Path.of("") is the working directory: an empty argument (an unset shell variable) would
+            // otherwise load every dump below it.
+            if (p.toString().isEmpty()) throw new LoadException("''", "empty path, expected a dump file or directory");
             if (!Files.exists(p)) throw new LoadException(p.toString(), "no such file or directory");
             if (Files.isDirectory(p)) {
                 int before = groups.size();

@@ -257,4 +257,10 @@ class BadInputTest {
         LoadException e = assertThrows(LoadException.class, () -> DumpLoader.load(List.of(gz)));
         assertTrue(e.reason().contains("gzip"), e.getMessage());
     }
+
+    @Test
+    void anEmptyPathIsRefusedNotTakenForTheWorkingDirectory() {
+        LoadException e = assertThrows(LoadException.class, () -> DumpLoader.load(List.of(Path.of(""))));
+        assertEquals("'': empty path, expected a dump file or directory", e.getMessage());
+    }
 }
