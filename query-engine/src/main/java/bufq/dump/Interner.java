@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One module's shared strings and shapes: equal names and shape texts become one instance, so the
- * loaded model stays smaller than the dump text. Each parallel parser takes its own {@link #local()}
+ * loaded model stays smaller than the dump text. Each parallel parser takes its own {@link #local(int)}
  * view; all views of one module share one table.
  *
  * <p>Names are looked up by a range of the region's text, so a name seen before (most are: a value's
@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class Interner {
     private static final int STRIPES = 64;   // power of two
-    private static final int RECENT = 1 << 12;   // keep in step with the shift in name()
+    private static final int RECENT_BITS = 12;   // the most a view caches: 4096 names
 
     private final Stripe[] stripes;
     private final ShapeParser shapes;
@@ -26,6 +26,7 @@ final class Interner {
     // This view's cache of recent names, direct-mapped by hash; null in the root.
     private final String[] recent;
     private final int[] recentHashes;
+    private final int recentShift;
 
     Interner() { this(16); }
 
@@ -38,18 +39,27 @@ final class Interner {
         metadata = new ConcurrentHashMap<>();
         recent = null;
         recentHashes = null;
+        recentShift = 32;
     }
 
-    private Interner(Interner root) {
+    private Interner(Interner root, int bits) {
         stripes = root.stripes;
         shapes = root.shapes;
         metadata = root.metadata;
-        recent = new String[RECENT];
-        recentHashes = new int[RECENT];
+        recent = new String[1 << bits];
+        recentHashes = new int[1 << bits];
+        recentShift = 32 - bits;
     }
 
-    /** A view for one thread: same table, its own cache of recent names. */
-    Interner local() { return new Interner(this); }
+    /**
+     * A view for one thread reading {@code chars} characters: same table, its own cache of recent
+     * names, sized to the text (a directory of thousands of small modules would otherwise allocate
+     * a full-size cache per file).
+     */
+    Interner local(int chars) {
+        int bits = 32 - Integer.numberOfLeadingZeros(Math.max(1, chars / 256));
+        return new Interner(this, Math.max(4, Math.min(RECENT_BITS, bits)));
+    }
 
     String name(String s) {
         return name(s, 0, s.length());
@@ -64,7 +74,7 @@ final class Interner {
         int mix = h * 0x9E3779B9;
         int len = to - from;
         if (recent != null) {
-            int slot = mix >>> (32 - 12);
+            int slot = mix >>> recentShift;
             String k = recent[slot];
             if (k != null && recentHashes[slot] == h && k.length() == len && k.regionMatches(0, text, from, len)) return k;
             k = stripes[mix & (STRIPES - 1)].intern(text, from, to, h, h * 0x85EBCA6B);

@@ -42,7 +42,7 @@ final class ModuleReader {
 
         /** Decodes the region (bytes become text only now) and parses it. */
         void parse(Interner shared) {
-            Interner in = shared.local();
+            Interner in = shared.local(to - from);
             if (kind == Kind.LIVE_RANGE) {
                 // The stack-trace tree at the end draws with box glyphs: decoded apart, so the
                 // million range lines before it stay one byte per character.

@@ -44,7 +44,7 @@ class ReaderTablesTest {
         List<Thread> ts = new ArrayList<>();
         for (String text : texts) {
             Thread th = new Thread(() -> {
-                Interner in = root.local();
+                Interner in = root.local(1 << 10);   // a small cache: most names go to the shared table
                 try { start.await(); } catch (InterruptedException e) { return; }
                 for (int from = 0; from < text.length(); ) {
                     int nl = text.indexOf('\n', from);
