@@ -123,7 +123,55 @@ public final class Harness {
             }
             results.put(in.id(), r);
         }
+        Path dir = directory();
+        if (dir != null) {
+            // Issue 8: "a few thousand modules per directory" must feel instant too.
+            Map<String, String> d = new LinkedHashMap<>();
+            d.put("dir.modules_count", Long.toString(moduleCount(dir)));
+            for (String command : List.of("modules", "summary")) {
+                log.println("measuring the directory: -c " + command + " (" + coldRuns + " processes) ...");
+                d.putAll(processes("dir." + command, List.of(root.resolve("bufq").toString(), "-c", command, dir.toString()), coldRuns));
+            }
+            results.put("dir", d);
+        }
         return new Report(inputs, results, sizes, coldRuns, loadAtStart).markdown();
+    }
+
+    /** Modules of the multi-module corpus directory replicated to 3,000 and more (links, renumbered), or null without the corpus. */
+    Path directory() throws IOException {
+        Path src = corpus().resolve("jax-0.10.2/multi-module-dir");
+        if (!Files.isDirectory(src)) return null;
+        Path dir = generated.resolve("dir-3k");
+        if (Files.isDirectory(dir)) return dir;
+        log.println("generating dir-3k ...");
+        Path tmp = generated.resolve("dir-3k.tmp");
+        if (Files.exists(tmp)) try (var old = Files.list(tmp)) { for (Path f : old.toList()) Files.delete(f); }
+        Files.createDirectories(tmp);
+        List<Path> files;
+        try (var list = Files.list(src)) { files = list.sorted().toList(); }
+        java.util.TreeMap<String, List<Path>> modules = new java.util.TreeMap<>();
+        for (Path f : files) {
+            String n = f.getFileName().toString();
+            if (n.startsWith("module_") && n.indexOf('.') > 0) modules.computeIfAbsent(n.substring(0, n.indexOf('.')), k -> new ArrayList<>()).add(f);
+        }
+        int k = 0;
+        while (k < 3000) {
+            for (List<Path> group : modules.values()) {
+                String number = String.format(java.util.Locale.ROOT, "module_%05d", k++);
+                for (Path f : group) {
+                    String n = f.getFileName().toString();
+                    Files.createSymbolicLink(tmp.resolve(number + n.substring(n.indexOf('.'))), f.toAbsolutePath());
+                }
+            }
+        }
+        Files.move(tmp, dir);
+        return dir;
+    }
+
+    private static long moduleCount(Path dir) throws IOException {
+        try (var list = Files.list(dir)) {
+            return list.map(f -> f.getFileName().toString()).map(n -> n.substring(0, n.indexOf('.'))).distinct().count();
+        }
     }
 
     String java() {

@@ -44,6 +44,7 @@ final class Report {
         }
         table("The largest real dumps and the 28 MB module", real, heads);
         versusPython();
+        directory();
         targets();
         errors();
         return md.toString();
@@ -221,6 +222,20 @@ final class Report {
             target("an order of magnitude faster than Python on the 28 MB module (whole process)", fmt1(tr) + "x", tr >= 10);
         }
         md.append('\n');
+    }
+
+    private void directory() {
+        Map<String, String> d = r.get("dir");
+        if (d == null) return;
+        md.append("### A directory of ").append(d.get("dir.modules_count"))
+                .append(" modules (`jax-0.10.2/multi-module-dir` replicated, whole `./bufq` processes)\n\n")
+                .append("| command | wall (ms) | CPU (ms) | max RSS (MB) |\n|---|---:|---:|---:|\n");
+        for (String c : List.of("modules", "summary")) {
+            String p = "dir." + c;
+            md.append("| `bufq -c ").append(c).append(" DIR` | ").append(fmt(d.get(p + ".ms"))).append(" | ")
+                    .append(fmt(d.get(p + ".cpu_ms"))).append(" | ").append(fmt1(num(d.get(p + ".rss_kb")) / 1024)).append(" |\n");
+        }
+        md.append("\n`modules` lists every module without parsing it; `summary` parses them all.\n\n");
     }
 
     private void target(String what, String measured, boolean ok) {
