@@ -48,6 +48,8 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
               3  a dump could not be loaded
 
             Environment: NO_COLOR disables colour; BUFQ_DEBUG=1 prints stack traces of internal errors.
+            The ./bufq launcher also reads BUFQ_JAVA_OPTS (JVM options, e.g. -Xmx8g for a module of
+            millions of values) and BUFQ_NO_CDS=1 (no class-data archives).
 
             Examples:
               bufq examples/jax-mlp/ -c summary
