@@ -262,9 +262,22 @@ public final class Module {
     public List<HloValue> valuesIn(int allocation) {
         int k = java.util.Arrays.binarySearch(allocationKeys, allocation);
         if (k < 0) return List.of();
-        List<HloValue> out = new ArrayList<>(allocationStart[k + 1] - allocationStart[k]);
-        for (int i = allocationStart[k]; i < allocationStart[k + 1]; i++) out.add(values.get(byAllocation[i]));
-        return Collections.unmodifiableList(out);
+        int from = allocationStart[k], size = allocationStart[k + 1] - from;
+        return new ValuesIn(from, size);
+    }
+
+    /** A read-only view of one allocation's values (no copy: `num_values` asks only its size). */
+    private final class ValuesIn extends java.util.AbstractList<HloValue> implements java.util.RandomAccess {
+        private final int from, size;
+
+        ValuesIn(int from, int size) { this.from = from; this.size = size; }
+
+        @Override public HloValue get(int i) {
+            java.util.Objects.checkIndex(i, size);
+            return values.get(byAllocation[from + i]);
+        }
+
+        @Override public int size() { return size; }
     }
     public HloInstruction instruction(String name) { return instructionByName.get(name); }
     /** Names of instructions that take {@code name} as an operand. */
