@@ -19,42 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Input the user can get wrong: refused with a one-line reason, or loaded with located warnings. */
 class BadInputTest {
-    static final String NAME = "module_0001.jit_f.cpu_after_optimizations-buffer-assignment.txt";
+    static final String NAME = TinyDump.NAME;
 
-    static final String GOOD = """
-            BufferAssignment:
-            allocation 0: size 32, parameter 0, shape |f32[8]| at ShapeIndex {}:
-             value: <0 x.1 @0> (size=32,offset=0): f32[8]{0}
-            allocation 1: size 32, output shape is |f32[8]|, maybe-live-out:
-             value: <1 neg.2 @0> (size=32,offset=0): f32[8]{0}
-
-            Total bytes used: 64 (64B)
-
-            Used values:
-            <0 x.1 @0>
-             positions:
-              x.1
-             uses:
-              neg.2, operand 0
-             from instruction: %x.1 = f32[8]{0} parameter(0)
-            <1 neg.2 @0>
-             positions:
-              neg.2
-             uses:
-             from instruction: %neg.2 = f32[8]{0} negate(%x.1)
-
-
-            HloLiveRange (max 2):
-              InstructionSequence:
-                0:x.1
-                1:neg.2
-              BufferLiveRange:
-                x.1{}:0-2
-                neg.2{}:1-2
-              Live ranges at 1 (peak):
-                x.1{}: 32 bytes (cumulative: 32 bytes)
-                neg.2{}: 32 bytes (cumulative: 64 bytes)
-            """;
+    static final String GOOD = TinyDump.COMPLETE;
 
     static LoadException refused(String fixture) {
         LoadException e = assertThrows(LoadException.class, () -> DumpLoader.load(List.of(Fixtures.path(fixture))));

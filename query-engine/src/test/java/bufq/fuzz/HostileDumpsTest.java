@@ -2,6 +2,7 @@ package bufq.fuzz;
 
 import bufq.dump.DumpLoader;
 import bufq.dump.LoadException;
+import bufq.dump.TinyDump;
 import bufq.model.LoadWarning;
 import bufq.model.Module;
 import org.junit.jupiter.api.Test;
@@ -24,18 +25,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * overflow) and the regressions the dump fuzzer found, each as a fixed case.
  */
 class HostileDumpsTest {
-    static final String NAME = "module_0001.jit_f.cpu_after_optimizations-buffer-assignment.txt";
+    static final String NAME = TinyDump.NAME;
     static final String VALUES = "module_0001.jit_f.cpu_after_optimizations-buffer-assignment-values.txt";
 
-    static final String HEAD = """
-            BufferAssignment:
-            allocation 0: size 32, parameter 0, shape |f32[8]| at ShapeIndex {}:
-             value: <0 x.1 @0> (size=32,offset=0): f32[8]{0}
-            allocation 1: size 32, output shape is |f32[8]|, maybe-live-out:
-             value: <1 neg.2 @0> (size=32,offset=0): f32[8]{0}
-
-            Total bytes used: 64 (64B)
-            """;
+    static final String HEAD = TinyDump.ASSIGNMENT;
 
     @TempDir Path dir;
 
