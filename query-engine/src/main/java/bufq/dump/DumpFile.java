@@ -25,7 +25,12 @@ import java.util.zip.GZIPInputStream;
 public record DumpFile(String name, FileKind kind, Path path, String text, String origin, long firstLine) {
 
     static DumpFile of(Path path) {
-        return new DumpFile(path.toString(), FileKind.of(path.getFileName().toString()), path, null, path.toString(), 1);
+        return of(path, path.toString());
+    }
+
+    /** The file at {@code path}, named {@code shown} (the path as the user spelled it) in every message. */
+    static DumpFile of(Path path, String shown) {
+        return new DumpFile(shown, FileKind.of(path.getFileName().toString()), path, null, shown, 1);
     }
 
     static DumpFile inMemory(String name, String text) {
