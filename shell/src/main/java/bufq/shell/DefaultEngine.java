@@ -19,11 +19,26 @@ import java.util.List;
 /** The real engine: {@code bufq.dump} reads dumps, {@code bufq.eval} compiles and runs queries. */
 public final class DefaultEngine implements Engine {
     private volatile Catalog catalog = Catalog.standard();
+    /** Directory relative dump paths are read from; null is the JVM's own. */
+    private final Path base;
+
+    /** Relative dump paths are the JVM working directory's. */
+    public DefaultEngine() {
+        this(null);
+    }
+
+    /**
+     * Relative dump paths are read from {@code base} (the client's working directory under a
+     * resident server) and still shown as given; null means the JVM's working directory.
+     */
+    public DefaultEngine(Path base) {
+        this.base = base;
+    }
 
     @Override public List<Source> discover(List<Path> paths) throws Failure {
         List<Source> out = new ArrayList<>();
         try {
-            for (ModuleSource s : DumpLoader.discover(paths)) out.add(new Source() {
+            for (ModuleSource s : DumpLoader.discover(paths, base)) out.add(new Source() {
                 @Override public String name() { return s.name(); }
                 @Override public List<String> files() { return s.files(); }
                 @Override public Module load() throws Failure {
