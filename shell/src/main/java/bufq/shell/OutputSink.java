@@ -30,17 +30,31 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
 
     /** Opens a file sink; fails when {@code target} exists and {@code force} is false. */
     public static OutputSink file(Path target, boolean force) throws IOException {
-        return file(target, force, w -> w);
+        return file(target, target.toString(), force, w -> w);
+    }
+
+    /**
+     * As {@link #file(Path, boolean)}; errors name the file {@code shown} (the path as the user wrote
+     * it, when {@code target} is that path resolved against their working directory).
+     */
+    public static OutputSink file(Path target, String shown, boolean force) throws IOException {
+        return file(target, shown, force, w -> w);
     }
 
     /** As {@link #file(Path, boolean)}, with the writer wrapped (tests simulate a full disk). */
     public static OutputSink file(Path target, boolean force, java.util.function.UnaryOperator<Writer> wrap) throws IOException {
+        return file(target, target.toString(), force, wrap);
+    }
+
+    private static OutputSink file(Path target, String shown, boolean force, java.util.function.UnaryOperator<Writer> wrap)
+            throws IOException {
+        // Absolute from here on: the temporary file and the rename happen in the target's own directory.
         Path abs = target.toAbsolutePath().normalize();
-        if (Files.isDirectory(abs)) throw new IOException(target + " is a directory");
+        if (Files.isDirectory(abs)) throw new IOException(shown + " is a directory");
         // Replacing a device, pipe or symlink by renaming over it would be wrong (/dev/stdout!).
         if ((Files.exists(abs) || Files.isSymbolicLink(abs)) && !Files.isRegularFile(abs, java.nio.file.LinkOption.NOFOLLOW_LINKS))
-            throw new IOException(target + " is not a regular file");
-        if (!force && Files.exists(abs)) throw new FileAlreadyExistsException(target.toString());
+            throw new IOException(shown + " is not a regular file");
+        if (!force && Files.exists(abs)) throw new FileAlreadyExistsException(shown);
         Path dir = abs.getParent();
         if (dir == null || !Files.isDirectory(dir)) throw new IOException("no such directory: " + dir);
         Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");

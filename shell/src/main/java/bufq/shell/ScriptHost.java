@@ -9,6 +9,9 @@ import java.nio.file.Path;
  * registered, so sessions that never run a script never load it.
  */
 public interface ScriptHost {
-    /** Runs {@code file}; errors it reports itself make the result {@link Status#ERROR}. */
+    /**
+     * Runs {@code file}, a path as the user wrote it: read it from {@code shell.env().resolve(file.toString())}
+     * and name it as written. Errors it reports itself make the result {@link Status#ERROR}.
+     */
     Status run(Shell shell, Path file) throws CommandException;
 }

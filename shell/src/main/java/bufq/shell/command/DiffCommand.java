@@ -76,7 +76,8 @@ final class DiffCommand implements Command {
     private static List<Module> side(Shell shell, String word) throws CommandException, Engine.Failure {
         for (ModuleSet.Entry e : shell.modules().entries()) if (e.handle().equals(word)) return List.of(shell.module(e));
         Path p = Path.of(word);
-        if (Files.exists(p)) {
+        // Checked where the user is; the engine reads it from there too (it has the same base).
+        if (Files.exists(shell.env().resolve(word))) {
             List<Module> out = new ArrayList<>();
             for (Engine.Source s : shell.engine().discover(List.of(p))) out.add(s.load());
             return out;

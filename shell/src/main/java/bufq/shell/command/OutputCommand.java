@@ -36,11 +36,12 @@ final class OutputCommand implements Command {
             return Status.OK;
         }
         Path target = Path.of(rest.get(0));
-        if (target.toAbsolutePath().normalize().equals(shell.sink().target()))
+        Path file = shell.env().resolve(rest.get(0));
+        if (file.toAbsolutePath().normalize().equals(shell.sink().target()))
             throw new CommandException("results already go to " + target);
         OutputSink next;
         try {
-            next = OutputSink.file(target, force);
+            next = OutputSink.file(file, target.toString(), force);
         } catch (FileAlreadyExistsException e) {
             throw new CommandException(target + " exists; use 'output " + rest.get(0) + " --force' to replace it");
         } catch (IOException e) {

@@ -5,6 +5,7 @@ import bufq.shell.ScriptHost;
 import bufq.shell.Shell;
 import bufq.shell.StatementReader;
 import bufq.shell.Status;
+import bufq.shell.UserPaths;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -36,19 +37,20 @@ final class RunCommand implements Command {
         String ext = dot < 0 ? "" : name.substring(dot + 1);
         if (!ext.isEmpty() && !ext.equals("bq")) {
             ScriptHost host = shell.scriptHost(ext);
-            if (host != null) return host.run(shell, file);
+            if (host != null) return host.run(shell, file);   // as written: the host resolves it
             if (ext.equals("js"))
                 throw new CommandException("cannot run " + file + ": JavaScript scripts are not supported in this build");
         }
         Status st;
-        try (BufferedReader r = StatementReader.utf8(Files.newInputStream(file))) {
+        Path read = shell.env().resolve(args.get(0));
+        try (BufferedReader r = StatementReader.utf8(Files.newInputStream(read))) {
             st = shell.runScript(new StatementReader(r, shell.engine().entities()), args.get(0));
         } catch (NoSuchFileException e) {
             throw new CommandException("cannot read " + file + ": no such file");
         } catch (StatementReader.NotTextException e) {
             throw new CommandException(file + ": " + e.getMessage() + "; stopped");
         } catch (IOException e) {
-            throw new CommandException("cannot read " + file + ": " + e.getMessage());
+            throw new CommandException("cannot read " + file + ": " + UserPaths.message(e, read, file.toString()));
         }
         return st;
     }

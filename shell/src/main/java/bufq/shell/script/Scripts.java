@@ -68,11 +68,15 @@ public final class Scripts {
         return Status.OK;
     }
 
-    /** Runs a JavaScript file ({@code run FILE.js}, {@code -f FILE.js}, init.js). */
+    /**
+     * Runs a JavaScript file ({@code run FILE.js}, {@code -f FILE.js}, init.js); {@code file} as the
+     * user wrote it: it is read from {@link Env#resolve} and named as written.
+     */
     public Status runFile(Path file) throws CommandException {
         String text;
+        Path read = shell.env().resolve(file.toString());
         try {
-            byte[] bytes = Files.readAllBytes(file);
+            byte[] bytes = Files.readAllBytes(read);
             text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
         } catch (NoSuchFileException e) {
@@ -80,7 +84,7 @@ public final class Scripts {
         } catch (CharacterCodingException e) {
             throw new CommandException(file + ": not UTF-8 text, not a script");
         } catch (IOException e) {
-            throw new CommandException("cannot read " + file + ": " + e.getMessage());
+            throw new CommandException("cannot read " + file + ": " + bufq.shell.UserPaths.message(e, read, file.toString()));
         }
         if (text.indexOf('\0') >= 0) throw new CommandException(file + ": binary data, not a script");
         ScriptHost h = host();
@@ -115,7 +119,7 @@ public final class Scripts {
     /** Runs init.js if it exists; an error in it is printed and the session goes on. */
     public void runInit() {
         Path f = initFile(shell.env());
-        if (f == null || !Files.isRegularFile(f)) return;
+        if (f == null || !Files.isRegularFile(shell.env().resolve(f.toString()))) return;
         try {
             runFile(f);
         } catch (CommandException e) {
