@@ -80,6 +80,7 @@ public final class Bufq {
             out.println("bufq " + VERSION);
             return OK;
         }
+        if (args.server() != null) return bufq.shell.server.ServerControl.run(args.server(), env.vars(), out, err);
         Shell shell = null;
         try {
             shell = new Shell(engine.apply(env), out, err, env);

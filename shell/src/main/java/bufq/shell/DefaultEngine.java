@@ -32,8 +32,16 @@ public final class DefaultEngine implements Engine {
      * resident server) and still shown as given; null means the JVM's working directory.
      */
     public DefaultEngine(Path base) {
-        this.base = base;
+        this(base, null);
     }
+
+    /** As {@link #DefaultEngine(Path)}, reusing the modules {@code cache} holds (the resident server); null: none. */
+    public DefaultEngine(Path base, ModuleCache cache) {
+        this.base = base;
+        this.cache = cache;
+    }
+
+    private final ModuleCache cache;
 
     @Override public List<Source> discover(List<Path> paths) throws Failure {
         List<Source> out = new ArrayList<>();
@@ -43,7 +51,15 @@ public final class DefaultEngine implements Engine {
                 @Override public List<String> files() { return s.files(); }
                 @Override public Module load() throws Failure {
                     try {
-                        return s.load();
+                        if (cache == null) return s.load();
+                        ModuleCache.Key key = ModuleCache.Key.of(s);
+                        if (key == null) return s.load();
+                        Module m = cache.get(key);
+                        if (m != null) return m;
+                        cache.reserve(key.size());
+                        m = s.load();
+                        cache.put(key, m);
+                        return m;
                     } catch (LoadException e) {
                         throw new Failure(e.getMessage());
                     }
