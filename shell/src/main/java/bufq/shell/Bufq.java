@@ -97,6 +97,14 @@ public final class Bufq {
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
             err.println("bufq: internal error: " + e + " (run with BUFQ_DEBUG=1 for the stack trace)");
             if (env.debug()) e.printStackTrace(err);
+            // Release the JavaScript context and any output file: the resident server goes on after this run.
+            if (shell != null) {
+                try {
+                    shell.close();
+                } catch (IOException | RuntimeException ignored) {
+                    // already reporting the first failure
+                }
+            }
             return FAILED;
         } finally {
             out.flush();

@@ -91,8 +91,12 @@ public final class ModuleCache {
     }
 
     public synchronized String describe() {
-        return entries.size() + " module" + (entries.size() == 1 ? "" : "s") + " parsed ("
-                + String.format("%.1f", bytes / 1e6) + " MB of text, budget " + String.format("%.0f", budget / 1e6)
-                + " MB), " + hits + " reuse" + (hits == 1 ? "" : "s") + ", " + misses + " read" + (misses == 1 ? "" : "s");
+        return entries.size() + " module" + (entries.size() == 1 ? "" : "s") + " parsed (" + size(bytes)
+                + " of text, budget " + size(budget) + "), " + hits + " reuse" + (hits == 1 ? "" : "s") + ", " + misses + " read" + (misses == 1 ? "" : "s");
+    }
+
+    private static String size(long b) {
+        if (b < 1_000_000) return String.format(java.util.Locale.ROOT, "%.1f kB", b / 1e3);
+        return String.format(java.util.Locale.ROOT, "%.1f MB", b / 1e6);
     }
 }
