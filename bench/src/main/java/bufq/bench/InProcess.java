@@ -27,6 +27,8 @@ import java.util.function.LongSupplier;
  */
 public final class InProcess {
     /** The fixed query set of issue 8; {@code MID} is replaced by the middle step. */
+    static final bufq.format.Formatter TABLE = bufq.format.Formatters.byName("table");
+
     static final List<Map.Entry<String, String>> QUERIES = List.of(
             Map.entry("q_live_mid", "values where live at MID"),
             Map.entry("q_live_peak_sum", "values where live at peak show sum(logical_size)"),
@@ -92,6 +94,11 @@ public final class InProcess {
                     try {
                         Table table = query.run(ctx);
                         rows[0] = table.size();
+                        // What the shell then does: print the first 200 rows (its default maxrows) as a
+                        // table. Part of the figure, as rows are computed when read (Table.lazy).
+                        StringBuilder sb = new StringBuilder();
+                        TABLE.write(table.limit(200), bufq.format.FormatOptions.DEFAULT, sb);
+                        if (sb.length() == 0) throw new IllegalStateException("empty rendering");
                     } catch (Exception e) {
                         throw new IllegalStateException(e);
                     }

@@ -59,15 +59,7 @@ public final class Catalog {
         if (e == null) throw new IllegalArgumentException("unknown entity '" + entity + "'; expected one of " + entities());
         if (name == null || !name.matches("[A-Za-z_][A-Za-z0-9_]*") || bufq.lang.Lexer.KEYWORDS.contains(name.toLowerCase(java.util.Locale.ROOT)))
             throw new IllegalArgumentException("field name '" + name + "' must be an identifier and not a keyword");
-        Getter g = (row, ctx) -> {
-            Object v;
-            try {
-                v = fn.apply(row);
-            } catch (RuntimeException ex) {
-                throw new FieldFailure(name, ex);
-            }
-            return coerce(v, type);
-        };
+        Getter g = new ScriptGetter(name, type, fn);
         Map<String, Entity> m = new LinkedHashMap<>(entities);
         m.put(entity, e.with(new FieldDef(new FieldInfo(name, type, doc == null ? "" : doc), g)));
         return new Catalog(m);
@@ -149,6 +141,32 @@ public final class Catalog {
             case BOOL -> v instanceof Boolean ? v : null;
             case LIST -> v instanceof List<?> l ? List.copyOf(l.stream().map(x -> x == null ? "null" : x).toList()) : null;
         };
+    }
+
+    /**
+     * The getter of a field a script added: it calls into the script, so a query reads it while it
+     * runs (inside the script host's guarded call), never later when its table is printed.
+     */
+    static final class ScriptGetter implements Getter {
+        private final String name;
+        private final ColumnType type;
+        private final Function<Object, Object> fn;
+
+        ScriptGetter(String name, ColumnType type, Function<Object, Object> fn) {
+            this.name = name;
+            this.type = type;
+            this.fn = fn;
+        }
+
+        @Override public Object get(Object row, EvalContext ctx) {
+            Object v;
+            try {
+                v = fn.apply(row);
+            } catch (RuntimeException ex) {
+                throw new FieldFailure(name, ex);
+            }
+            return coerce(v, type);
+        }
     }
 
     /** A script field threw; the query reports it by name. */

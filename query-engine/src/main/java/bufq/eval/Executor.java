@@ -10,6 +10,7 @@ import bufq.lang.Diagnostic;
 import bufq.lang.Names;
 import bufq.lang.QueryException;
 import bufq.model.Module;
+import bufq.model.TilingModel;
 import bufq.table.Table;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,6 +30,11 @@ final class Executor {
                 ? p.entity().index().candidates(run.from()[p.indexSlot()], run.to()[p.indexSlot()], ctx)
                 : p.entity().rows().rows(ctx);
         List<Object[]> out = p.aggregated() ? limit(sorted(grouped(p, rows, run), p), p) : plain(p, rows, run);
+        if (out instanceof LazyCells lazy) {
+            List<bufq.table.Column> columns = new ArrayList<>();
+            for (int i = 0; i < p.visible(); i++) columns.add(new bufq.table.Column(p.cols().get(i).name(), p.cols().get(i).type()));
+            return Table.lazy(null, columns, lazy.size(), lazy::get, notes);
+        }
 
         Table.Builder b = Table.builder().expectRows(out.size());
         for (int i = 0; i < p.visible(); i++) b.column(p.cols().get(i).name(), p.cols().get(i).type());
@@ -61,6 +67,12 @@ final class Executor {
                 if (where != null && !where.test(row, run)) continue;
                 if (kept.size() < cap) kept.add(row);
             }
+            if (lazyOk(gs, vis, ctx)) return new LazyCells(kept.size(), i -> {
+                Object row = kept.get(i);
+                Object[] cells = new Object[vis];
+                for (int c = 0; c < vis; c++) cells[c] = gs[c].get(row, ctx);
+                return cells;
+            });
             List<Object[]> out = new ArrayList<>(kept.size());
             seen = 0;
             for (Object row : kept) {
@@ -100,6 +112,13 @@ final class Executor {
             all.sort(cmp);   // stable: ties keep row order
             best = p.limit() >= 0 && all.size() > p.limit() ? all.subList(0, (int) p.limit()) : all;
         }
+        if (lazyOk(gs, vis, ctx)) return new LazyCells(best.size(), k -> {
+            Object[] c = best.get(k);
+            Object row = c[n];
+            Object[] r = new Object[vis];
+            for (int i = 0; i < vis; i++) r[i] = early[i] ? c[i] : gs[i].get(row, ctx);
+            return r;
+        });
         List<Object[]> out = new ArrayList<>(best.size());
         for (Object[] c : best) {
             Object row = c[n];
@@ -108,6 +127,31 @@ final class Executor {
             out.add(r);
         }
         return out;
+    }
+
+    /**
+     * Whether the visible columns may be read after the query returns, when the table is printed
+     * ({@link Table#lazy}): only when none of them runs a script (a script field, or a padded size
+     * under a script's tiling model), whose code must run inside the query's guarded call.
+     */
+    private static boolean lazyOk(Getter[] gs, int vis, EvalContext ctx) {
+        if (ctx.tiling() != TilingModel.TPU && ctx.tiling() != TilingModel.NONE) return false;
+        for (int i = 0; i < vis; i++) if (gs[i] instanceof Catalog.ScriptGetter) return false;
+        return true;
+    }
+
+    /** Rows of visible cells made on reading: {@code get(i)} computes row {@code i} each time. */
+    private static final class LazyCells extends java.util.AbstractList<Object[]> implements java.util.RandomAccess {
+        private final int size;
+        private final java.util.function.IntFunction<Object[]> row;
+
+        LazyCells(int size, java.util.function.IntFunction<Object[]> row) {
+            this.size = size;
+            this.row = row;
+        }
+
+        @Override public Object[] get(int i) { return row.apply(java.util.Objects.checkIndex(i, size)); }
+        @Override public int size() { return size; }
     }
 
     /** The shell cancels a long query (Ctrl-C) by interrupting the thread running it. */

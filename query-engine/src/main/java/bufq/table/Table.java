@@ -17,19 +17,40 @@ import java.util.RandomAccess;
 public record Table(String title, List<Column> columns, List<List<Object>> rows, List<String> notes) implements Output {
     public Table {
         columns = List.copyOf(columns);
-        List<List<Object>> copy = new ArrayList<>(rows.size());
-        for (List<Object> r : rows) {
-            if (r.size() != columns.size())
-                throw new IllegalArgumentException("row has " + r.size() + " cells, table has " + columns.size() + " columns");
-            // Rows are kept as immutable arrays: one copy per row, and none when a table is
-            // re-made from another (withNote, limit) or a row was handed over with Builder.ownedRow.
-            copy.add(r instanceof Row ? r : new Row(r.toArray()));
-        }
-        rows = Collections.unmodifiableList(copy);
         notes = List.copyOf(notes);
+        if (rows instanceof LazyRows l) {
+            // Computed when read, and immutable already.
+            if (l.width != columns.size())
+                throw new IllegalArgumentException("rows have " + l.width + " cells, table has " + columns.size() + " columns");
+        } else {
+            List<List<Object>> copy = new ArrayList<>(rows.size());
+            for (List<Object> r : rows) {
+                if (r.size() != columns.size())
+                    throw new IllegalArgumentException("row has " + r.size() + " cells, table has " + columns.size() + " columns");
+                // Rows are kept as immutable arrays: one copy per row, and none when a table is
+                // re-made from another (withNote, limit) or a row was handed over with Builder.ownedRow.
+                copy.add(r instanceof Row ? r : new Row(r.toArray()));
+            }
+            rows = Collections.unmodifiableList(copy);
+        }
+    }
+
+    /**
+     * A table whose {@code size} rows are computed when read: {@code row.apply(i)} makes row
+     * {@code i}'s cells, a fresh array, each time it is read (the last one read is kept, so a
+     * formatter reading a row cell by cell computes it once). A query result of 600,000 rows of
+     * which the shell shows 200 then computes 200. {@code row} must be pure and cheap, and must not
+     * call back into a script: a script's code runs only inside the guarded calls of the query.
+     */
+    public static Table lazy(String title, List<Column> columns, int size, java.util.function.IntFunction<Object[]> row,
+                             List<String> notes) {
+        return new Table(title, columns, new LazyRows(columns.size(), size, row), notes);
     }
 
     public int width() { return columns.size(); }
+
+    /** Whether rows are computed when read ({@link #lazy}) rather than held. */
+    public boolean computedOnRead() { return rows instanceof LazyRows; }
     public int size() { return rows.size(); }
     public Object cell(int row, int col) { return rows.get(row).get(col); }
 
@@ -79,6 +100,34 @@ public record Table(String title, List<Column> columns, List<List<Object>> rows,
         public Builder expectRows(int n) { rows.ensureCapacity(n); return this; }
         public Builder note(String n) { notes.add(Objects.requireNonNull(n)); return this; }
         public Table build() { return new Table(title, columns, rows, notes); }
+    }
+
+    /** Rows computed on reading; see {@link #lazy}. */
+    private static final class LazyRows extends AbstractList<List<Object>> implements RandomAccess {
+        private final int width, size;
+        private final java.util.function.IntFunction<Object[]> row;
+        private Last last;   // one reference, written whole: a racing reader sees an old row or none, never a mix
+
+        private record Last(int index, Row row) {}
+
+        LazyRows(int width, int size, java.util.function.IntFunction<Object[]> row) {
+            this.width = width;
+            this.size = size;
+            this.row = row;
+        }
+
+        @Override public List<Object> get(int i) {
+            Objects.checkIndex(i, size);
+            Last l = last;
+            if (l != null && l.index == i) return l.row;
+            Object[] cells = row.apply(i);
+            if (cells.length != width) throw new IllegalStateException("row " + i + " has " + cells.length + " cells, expected " + width);
+            Row r = new Row(cells);
+            last = new Last(i, r);
+            return r;
+        }
+
+        @Override public int size() { return size; }
     }
 
     /** An immutable row over an array no one else holds (null cells allowed). */

@@ -2,6 +2,7 @@ package bufq.eval;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import bufq.lang.QueryException;
 import bufq.model.HloValue;
@@ -203,6 +204,34 @@ class QueryTest {
         assertEquals("field 'boom' failed: no", e.diagnostic().message());
         Catalog ints = Catalog.standard().withField("steps", "twice", ColumnType.INT, "", row -> ((Step) row).time() * 2);
         assertEquals("6", rows(Query.compile("steps where time = 3 show twice", ints).run(new EvalContext(TOY))));
+    }
+
+    /**
+     * A result of standard fields is computed when printed; one that shows a script's field, or a
+     * padded size under a tiling model that is not built in, is computed while the query runs, where
+     * the script host guards its calls.
+     */
+    @Test
+    void onlyResultsThatRunNoScriptAreComputedOnRead() throws QueryException {
+        assertTrue(run("values").computedOnRead());
+        assertTrue(run("values order by size desc").computedOnRead());
+        assertTrue(run("values order by size desc limit 2 show name, padded_size").computedOnRead());
+        assertEquals(false, run("values group by color show color, count()").computedOnRead());
+        int[] calls = new int[1];
+        Catalog c = Catalog.standard().withField("values", "probe", ColumnType.INT, "", row -> ++calls[0]);
+        Table t = Query.compile("values show id, probe", c).run(new EvalContext(TOY));
+        assertEquals(false, t.computedOnRead());
+        assertEquals(t.size(), calls[0], "every row's script field was read inside the query");
+        Table w = Query.compile("values where probe > 0 show id", c).run(new EvalContext(TOY));
+        assertTrue(w.computedOnRead(), "a script field in the filter only runs inside the query");
+        TilingModel scripted = new TilingModel() {
+            @Override public String name() { return "page"; }
+            @Override public long paddedBytes(bufq.model.Shape shape) { return 4096; }
+        };
+        Table p = Query.compile("values show id, padded_size", Catalog.standard()).run(new EvalContext(TOY, scripted));
+        assertEquals(false, p.computedOnRead());
+        assertEquals(rows(Query.compile("values show id, size", Catalog.standard()).run(new EvalContext(TOY))),
+                rows(Query.compile("values show id, size", Catalog.standard()).run(new EvalContext(TOY, scripted))));
     }
 
     @Test

@@ -46,4 +46,32 @@ class TableRowsTest {
         assertThrows(IllegalArgumentException.class,
                 () -> Table.builder().column("a", ColumnType.INT).ownedRow(new Object[] {1L, 2L}).build());
     }
+
+    /** A lazy table computes only the rows read, each once per pass, and equals the same table held. */
+    @Test
+    void lazyRowsAreComputedWhenRead() {
+        int[] made = new int[1];
+        List<Column> cols = List.of(new Column("i", ColumnType.INT), new Column("sq", ColumnType.INT));
+        Table lazy = Table.lazy(null, cols, 600_000, i -> {
+            made[0]++;
+            return new Object[] {(long) i, (long) i * i};
+        }, List.of("a note"));
+        assertEquals(0, made[0]);
+        assertEquals(600_000, lazy.size());
+        assertEquals(true, lazy.computedOnRead());
+        Table shown = lazy.limit(200);
+        assertEquals(200, made[0], "limit reads only the rows it keeps");
+        assertEquals(List.of("a note", "599800 more rows (set maxrows to see more)"), shown.notes());
+        made[0] = 0;
+        for (int r = 0; r < 3; r++) for (int c = 0; c < 2; c++) lazy.cell(r, c);
+        assertEquals(3, made[0], "a row read cell by cell is computed once");
+        assertEquals(true, lazy.withNote("x").computedOnRead());
+        Table.Builder b = Table.builder().column("i", ColumnType.INT).column("sq", ColumnType.INT).note("a note");
+        for (long i = 0; i < 5; i++) b.row(i, i * i);
+        assertEquals(b.build(), Table.lazy(null, cols, 5, i -> new Object[] {(long) i, (long) i * i}, List.of("a note")));
+        assertThrows(IndexOutOfBoundsException.class, () -> lazy.cell(600_000, 0));
+        assertThrows(UnsupportedOperationException.class, () -> lazy.rows().get(0).set(0, 1L));
+        Table wrong = Table.lazy(null, cols, 1, i -> new Object[1], List.of());
+        assertThrows(IllegalStateException.class, () -> wrong.cell(0, 0));
+    }
 }
