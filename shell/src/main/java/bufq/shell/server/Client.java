@@ -116,8 +116,9 @@ public final class Client {
     }
 
     /**
-     * Started with stdin closed, the JVM's first opened file takes descriptor 0 (see
-     * {@code Env.stdinReused}); the server must then not read it.
+     * Started with stdin closed, the JVM's first opened file takes descriptor 0; the server must
+     * then not read it. The same rule as {@code Env.stdinReused}, repeated on purpose: the client's
+     * jar holds this class and {@link Wire} only, so that its JVM loads nothing else.
      */
     private static boolean stdinReused() {
         try {
