@@ -57,9 +57,36 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
         if (!force && Files.exists(abs)) throw new FileAlreadyExistsException(shown);
         Path dir = abs.getParent();
         if (dir == null || !Files.isDirectory(dir)) throw new IOException("no such directory: " + dir);
-        Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
+        Path tmp = createTemporary(dir, abs);
         tmp.toFile().deleteOnExit(); // Ctrl-C in a batch run: no temporary file left behind, target untouched
         return new AtomicFile(abs, tmp, force, wrap);
+    }
+
+    /**
+     * The temporary file beside {@code target}, made as the shell's {@code >} would make a file: with
+     * the process's umask (Files.createTempFile makes it 0600, and the renamed file, pasted into a bug
+     * report from a shared directory, could not be read by anyone else), or with the permissions of
+     * the file it replaces.
+     */
+    private static Path createTemporary(Path dir, Path target) throws IOException {
+        java.util.concurrent.ThreadLocalRandom rnd = java.util.concurrent.ThreadLocalRandom.current();
+        for (int attempt = 0; ; attempt++) {
+            Path tmp = dir.resolve("." + target.getFileName() + "." + Long.toUnsignedString(rnd.nextLong(), 36) + ".tmp");
+            try {
+                Files.createFile(tmp);
+            } catch (FileAlreadyExistsException e) {
+                if (attempt < 100) continue;
+                throw e;
+            }
+            if (Files.isRegularFile(target)) {
+                try {
+                    Files.setPosixFilePermissions(tmp, Files.getPosixFilePermissions(target));
+                } catch (UnsupportedOperationException | IOException ignored) {
+                    // not a POSIX file system, or not ours to read: the umask's permissions stay
+                }
+            }
+            return tmp;
+        }
     }
 
     static final class Console extends OutputSink {
@@ -119,6 +146,17 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
                         // already failed; the temporary file goes below
                     }
                     throw new IOException(target + " was not written: " + failure.getMessage(), failure);
+                }
+                // A run cancelled under the resident server (its client hung up: Ctrl-C) ends without
+                // publishing, as the process of a direct run would have died before renaming. (The
+                // channel would refuse anyway: an interrupted thread closes it.)
+                if (Thread.currentThread().isInterrupted()) {
+                    try {
+                        writer.close();
+                    } catch (IOException ignored) {
+                        // closed by the interrupt already; the temporary file goes below
+                    }
+                    throw new IOException(target + " was not written: cancelled");
                 }
                 writer.flush();
                 channel.force(true); // on disk before the name appears, so a crash cannot publish a torn file

@@ -138,4 +138,39 @@ class UserFilesTest {
             assertEquals(List.of("history"), s.map(p -> p.getFileName().toString()).toList());
         }
     }
+
+    /** A new file gets the umask's permissions, as the shell's {@code >} gives; a replaced one keeps its own. */
+    @Test
+    void writtenFilesHaveTheUsualPermissions() throws IOException {
+        Path probe = Files.createFile(dir.resolve("probe"));   // what this process's umask gives
+        Path fresh = dir.resolve("fresh.txt");
+        OutputSink s = OutputSink.file(fresh, false);
+        s.write("x\n");
+        s.close();
+        assertEquals(Files.getPosixFilePermissions(probe), Files.getPosixFilePermissions(fresh));
+        Path kept = old("kept.txt");
+        Files.setPosixFilePermissions(kept, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r-----"));
+        OutputSink t = OutputSink.file(kept, true);
+        t.write("new\n");
+        t.close();
+        assertEquals("new\n", Files.readString(kept));
+        assertEquals("rw-r-----", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(kept)));
+    }
+
+    /** A run cancelled under the resident server (its thread interrupted) publishes nothing. */
+    @Test
+    void aCancelledRunPublishesNothing() throws IOException {
+        Path target = old("cancelled.txt");
+        OutputSink s = OutputSink.file(target, true);
+        s.write("half of a report\n");
+        Thread.currentThread().interrupt();
+        try {
+            IOException e = assertThrows(IOException.class, s::close);
+            assertTrue(e.getMessage().contains("was not written: cancelled"), e.getMessage());
+        } finally {
+            Thread.interrupted();
+        }
+        assertEquals(OLD, Files.readString(target));
+        assertEquals(List.of(), leftovers());
+    }
 }
