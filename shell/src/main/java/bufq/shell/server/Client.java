@@ -65,7 +65,7 @@ public final class Client {
                     return 1;
                 }
                 int n = from.readInt();
-                if (n < 0) throw new IOException("bad frame length " + n);
+                if (n < 0 || n > (1 << 20)) throw new IOException("bad frame length " + n);
                 byte[] b = new byte[n];
                 Wire.readFully(from, b);
                 switch (type) {

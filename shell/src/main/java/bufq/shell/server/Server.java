@@ -332,6 +332,8 @@ public final class Server implements AutoCloseable {
 
     /** Frames written to one client; output of both streams and control frames, one at a time. */
     private static final class Frames {
+        static final int MAX_FRAME = 1 << 16;
+
         private final DataOutputStream to;
 
         Frames(DataOutputStream to) { this.to = to; }
@@ -356,7 +358,8 @@ public final class Server implements AutoCloseable {
             return new OutputStream() {
                 @Override public void write(int b) throws IOException { write(new byte[] {(byte) b}, 0, 1); }
                 @Override public void write(byte[] b, int off, int len) throws IOException {
-                    if (len > 0) send(type, b, off, len);
+                    // At most 64 KB a frame: a 100 MB csv printed at once must not need 100 MB in the client.
+                    for (int done = 0; done < len; done += MAX_FRAME) send(type, b, off + done, Math.min(MAX_FRAME, len - done));
                 }
             };
         }

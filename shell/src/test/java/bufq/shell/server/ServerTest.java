@@ -96,6 +96,14 @@ class ServerTest {
         assertEquals(3, direct(cwd, null, "-c", "summary", "no-such-dump").code());
     }
 
+    /** One print of 300 KB arrives whole and in order (the server cuts it into frames of 64 KB). */
+    @Test void aLargeOutputArrivesWhole() {
+        String[] argv = {"-c", "js 'abcdefghij'.repeat(30000) + '|end'", "-c", "summary", "."};
+        Result d = direct(EXAMPLE, null, argv), s = viaServer(EXAMPLE, null, argv);
+        assertEquals(d, s);
+        assertTrue(s.out().length() > 300_000 && s.out().contains("|end\n"), s.out().length() + " characters");
+    }
+
     @Test void pipedStatementsAreSentWhenTheRunReadsThem() {
         String script = "summary\nvalues where live at peak show count()\n";
         Result d = direct(EXAMPLE, script, "."), s = viaServer(EXAMPLE, script, ".");
