@@ -52,7 +52,16 @@ public final class ModuleCache {
         }
     }
 
-    private record Entry(Module module, long size) {}
+    private static final class Entry {
+        final Module module;
+        final long size;
+        long lastUsed = System.nanoTime();
+
+        Entry(Module module, long size) {
+            this.module = module;
+            this.size = size;
+        }
+    }
 
     public synchronized Module get(Key k) {
         Entry e = entries.get(k);
@@ -61,16 +70,17 @@ public final class ModuleCache {
             return null;
         }
         hits++;
-        return e.module();
+        e.lastUsed = System.nanoTime();
+        return e.module;
     }
 
     /** Keeps {@code m}, dropping the least recently used modules until the budget holds; too big a module is not kept. */
     public synchronized void put(Key k, Module m) {
         if (k.size() > budget) return;
         Entry old = entries.remove(k);
-        if (old != null) bytes -= old.size();
+        if (old != null) bytes -= old.size;
         for (Iterator<Entry> it = entries.values().iterator(); it.hasNext() && bytes + k.size() > budget; ) {
-            bytes -= it.next().size();
+            bytes -= it.next().size;
             it.remove();
         }
         entries.put(k, new Entry(m, k.size()));
@@ -80,7 +90,7 @@ public final class ModuleCache {
     /** Makes room before a load of {@code size} bytes of text, so the old modules do not crowd the new one out of the heap. */
     public synchronized void reserve(long size) {
         for (Iterator<Entry> it = entries.values().iterator(); it.hasNext() && bytes + size > budget; ) {
-            bytes -= it.next().size();
+            bytes -= it.next().size;
             it.remove();
         }
     }
@@ -93,6 +103,18 @@ public final class ModuleCache {
     public synchronized String describe() {
         return entries.size() + " module" + (entries.size() == 1 ? "" : "s") + " parsed (" + size(bytes)
                 + " of text, budget " + size(budget) + "), " + hits + " reuse" + (hits == 1 ? "" : "s") + ", " + misses + " read" + (misses == 1 ? "" : "s");
+    }
+
+    /** One line per module kept, most recently used last: name, first file, text size, idle time. */
+    public synchronized List<String> list() {
+        List<String> out = new ArrayList<>();
+        long now = System.nanoTime();
+        for (Entry e : entries.values()) {
+            List<String> files = e.module.info().files();
+            out.add(e.module.info().name() + "  " + (files.isEmpty() ? "" : files.get(0)) + (files.size() > 1 ? " (+" + (files.size() - 1) + ")" : "")
+                    + "  " + size(e.size) + "  used " + (now - e.lastUsed) / 1_000_000_000L + " s ago");
+        }
+        return out;
     }
 
     private static String size(long b) {

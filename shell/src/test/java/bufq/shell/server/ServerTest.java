@@ -122,6 +122,7 @@ class ServerTest {
         assertTrue(status().contains("0 reuses, 1 read"), status());
         assertEquals(first, viaServer(work, null, "-c", "summary", "d"));
         assertTrue(status().contains("1 reuse, 1 read"), status());
+        assertTrue(status().lines().anyMatch(l -> l.startsWith("    jit_f  d/") && l.contains("(+3)") && l.contains("kB  used ")), status());
         // Named differently (the names are in the output): read again, not reused.
         assertEquals(0, viaServer(dump, null, "-c", "summary", ".").code());
         assertTrue(status().contains("1 reuse, 2 reads"), status());
