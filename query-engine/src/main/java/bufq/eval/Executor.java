@@ -67,21 +67,12 @@ final class Executor {
                 if (where != null && !where.test(row, run)) continue;
                 if (kept.size() < cap) kept.add(row);
             }
-            if (lazyOk(gs, vis, ctx)) return new LazyCells(kept.size(), i -> {
+            return visibleRows(kept.size(), i -> {
                 Object row = kept.get(i);
                 Object[] cells = new Object[vis];
                 for (int c = 0; c < vis; c++) cells[c] = gs[c].get(row, ctx);
                 return cells;
-            });
-            List<Object[]> out = new ArrayList<>(kept.size());
-            seen = 0;
-            for (Object row : kept) {
-                if ((seen++ & 4095) == 0) checkInterrupt();
-                Object[] cells = new Object[vis];
-                for (int i = 0; i < vis; i++) cells[i] = gs[i].get(row, ctx);
-                out.add(cells);
-            }
-            return out;
+            }, lazyOk(gs, vis, ctx));
         }
         boolean[] early = new boolean[n];
         int[] sortCols = p.sort().stream().mapToInt(Sort::column).distinct().toArray();
@@ -112,19 +103,22 @@ final class Executor {
             all.sort(cmp);   // stable: ties keep row order
             best = p.limit() >= 0 && all.size() > p.limit() ? all.subList(0, (int) p.limit()) : all;
         }
-        if (lazyOk(gs, vis, ctx)) return new LazyCells(best.size(), k -> {
+        return visibleRows(best.size(), k -> {
             Object[] c = best.get(k);
             Object row = c[n];
             Object[] r = new Object[vis];
             for (int i = 0; i < vis; i++) r[i] = early[i] ? c[i] : gs[i].get(row, ctx);
             return r;
-        });
-        List<Object[]> out = new ArrayList<>(best.size());
-        for (Object[] c : best) {
-            Object row = c[n];
-            Object[] r = new Object[vis];
-            for (int i = 0; i < vis; i++) r[i] = early[i] ? c[i] : gs[i].get(row, ctx);
-            out.add(r);
+        }, lazyOk(gs, vis, ctx));
+    }
+
+    /** The {@code size} rows {@code make} builds: made when read ({@link LazyCells}), or all of them now. */
+    private static List<Object[]> visibleRows(int size, java.util.function.IntFunction<Object[]> make, boolean lazy) {
+        if (lazy) return new LazyCells(size, make);
+        List<Object[]> out = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+            if ((i & 4095) == 0) checkInterrupt();
+            out.add(make.apply(i));
         }
         return out;
     }
