@@ -71,20 +71,9 @@ public record Env(Map<String, String> vars, boolean interactive, boolean stdinCl
         return device.startsWith("/dev/pts/") || device.startsWith("/dev/tty") || device.equals("/dev/console");
     }
 
-    /**
-     * When bufq starts with stdin closed, the JVM's first opened file (its {@code lib/modules}, or a
-     * jar) takes descriptor 0, and reading "stdin" would run binary garbage as commands. Linux only:
-     * elsewhere, or when /proc is not there, assume stdin is what it seems.
-     */
+    /** bufq was started with stdin closed: see {@link bufq.shell.server.Client#stdinReused}. */
     static boolean stdinReused() {
-        try {
-            Path target = Files.readSymbolicLink(Path.of("/proc/self/fd/0"));
-            String t = target.toString();
-            String home = Path.of(System.getProperty("java.home")).toRealPath().toString();
-            return t.startsWith(home + "/") || t.endsWith(".jar");
-        } catch (IOException | RuntimeException e) {
-            return false;
-        }
+        return bufq.shell.server.Client.stdinReused();
     }
 
     /** {@code NO_COLOR} set to anything non-empty (https://no-color.org). */

@@ -79,15 +79,15 @@ public final class ModuleCache {
         if (k.size() > budget) return;
         Entry old = entries.remove(k);
         if (old != null) bytes -= old.size;
-        for (Iterator<Entry> it = entries.values().iterator(); it.hasNext() && bytes + k.size() > budget; ) {
-            bytes -= it.next().size;
-            it.remove();
-        }
+        reserve(k.size());
         entries.put(k, new Entry(m, k.size()));
         bytes += k.size();
     }
 
-    /** Makes room before a load of {@code size} bytes of text, so the old modules do not crowd the new one out of the heap. */
+    /**
+     * Drops the least recently used modules until {@code size} more bytes fit the budget: before a
+     * load, so the old modules do not crowd the new one out of the heap, and when keeping it.
+     */
     public synchronized void reserve(long size) {
         for (Iterator<Entry> it = entries.values().iterator(); it.hasNext() && bytes + size > budget; ) {
             bytes -= it.next().size;

@@ -116,11 +116,12 @@ public final class Client {
     }
 
     /**
-     * Started with stdin closed, the JVM's first opened file takes descriptor 0; the server must
-     * then not read it. The same rule as {@code Env.stdinReused}, repeated on purpose: the client's
-     * jar holds this class and {@link Wire} only, so that its JVM loads nothing else.
+     * When a JVM starts with stdin closed, its first opened file (its {@code lib/modules}, or a jar)
+     * takes descriptor 0, and reading "stdin" would run binary garbage as commands. Linux only:
+     * elsewhere, or when /proc is not there, stdin is taken for what it seems. The rule lives here,
+     * in the client's two-class jar, and {@code Env} asks it for bufq's own JVM.
      */
-    private static boolean stdinReused() {
+    public static boolean stdinReused() {
         try {
             Path target = Files.readSymbolicLink(Path.of("/proc/self/fd/0"));
             String t = target.toString();

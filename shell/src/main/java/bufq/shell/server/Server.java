@@ -264,7 +264,7 @@ public final class Server implements AutoCloseable {
                 + up % 60 + "s, " + runs + " run" + (runs == 1 ? "" : "s") + "\n"
                 + "  socket: " + socket + "\n"
                 + "  modules: " + cache.describe() + "\n"
-                + cache.list().stream().map(l -> "    " + l + "\n").reduce("", String::concat)
+                + cache.list().stream().map(l -> "    " + l + "\n").collect(java.util.stream.Collectors.joining())
                 + "  heap: " + (rt.totalMemory() - rt.freeMemory()) / (1 << 20) + " MB used of " + rt.maxMemory() / (1 << 20) + " MB\n"
                 + "  stops after " + (idle.isZero() ? "no idle limit" : idle.toMinutes() + " min without a request") + "\n";
     }

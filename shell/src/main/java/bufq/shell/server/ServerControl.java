@@ -58,7 +58,7 @@ public final class ServerControl {
         int code = ask(socket, "status", env, new PrintStream(probe), new PrintStream(new ByteArrayOutputStream()));
         if (code == Bufq.OK) {
             out.println("bufq server: already running");
-            out.print(probe.toString(StandardCharsets.UTF_8).lines().skip(1).map(l -> l + "\n").reduce("", String::concat));
+            out.print(probe.toString(StandardCharsets.UTF_8).lines().skip(1).map(l -> l + "\n").collect(java.util.stream.Collectors.joining()));
             return Bufq.OK;
         }
         if (Server.alive(socket)) {
