@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -198,5 +199,14 @@ class ServerTest {
         assertFalse(Files.exists(socket));
         assertEquals(Wire.FALLBACK, Client.run(socket, "status", new String[0], vars, tmp, true, in(null),
                 new ByteArrayOutputStream(), new ByteArrayOutputStream()));
+    }
+
+    @Test void theServerJvmKeepsCompiledCodeAndTheUsersHeapSize() {
+        List<String> plain = ServerControl.jvmOptions(Map.of());
+        assertTrue(plain.contains("-XX:PerMethodTrapLimit=0"), plain.toString());
+        List<String> sized = ServerControl.jvmOptions(Map.of("BUFQ_JAVA_OPTS", "-Xmx3g"));
+        assertTrue(sized.contains("-Xmx3g"), sized.toString());
+        assertFalse(sized.stream().anyMatch(o -> o.startsWith("-Xms") || o.startsWith("-Xmn")),
+                "BUFQ_JAVA_OPTS sizes the heap alone: " + sized);
     }
 }
