@@ -209,4 +209,14 @@ class ServerTest {
         assertFalse(sized.stream().anyMatch(o -> o.startsWith("-Xms") || o.startsWith("-Xmn")),
                 "BUFQ_JAVA_OPTS sizes the heap alone: " + sized);
     }
+
+    @Test void theWarmUpRunsRealCommandsOnTheExamplesAndSaysWhenItIsDone() throws Exception {
+        Path home = Path.of(System.getProperty("bufq.root", "..")).toAbsolutePath().normalize();
+        Thread t = Server.warmUp(home.toString(), 300_000_000L);
+        assertNotNull(t, "no examples under " + home);
+        assertTrue(status().contains("warm-up: running") || status().contains("warm-up: done"), status());
+        t.join(60_000);
+        assertTrue(status().matches("(?s).*warm-up: done \\([1-9][0-9]* runs on the examples.*"), status());
+        assertNull(Server.warmUp(tmp.toString(), 1), "a checkout without examples has nothing to warm up on");
+    }
 }
