@@ -15,8 +15,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * within a few lines), then the shared table, which is split into stripes, each an open-addressing
  * table behind its own lock. One ConcurrentHashMap spent a third of the load in {@code putVal} and
  * its shared counter.
+ *
+ * <p>A region whose bytes are all ASCII (most are: names, shapes and numbers) is read through its
+ * bytes: a name is hashed eight bytes at a time and compared with a vectorized {@code Arrays.equals}
+ * against the key's own bytes, instead of a char at a time. Both paths hash with one function, so a
+ * name found through one is found through the other.
  */
 final class Interner {
+    private static final java.lang.invoke.VarHandle LONGS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
     private static final int STRIPES = 64;   // power of two
     private static final int RECENT_BITS = 12;   // the most a view caches: 4096 names
 
@@ -25,8 +32,13 @@ final class Interner {
     private final ConcurrentHashMap<String, InstructionLine.Metadata> metadata;
     // This view's cache of recent names, direct-mapped by hash; null in the root.
     private final String[] recent;
+    private final byte[][] recentRaw;   // the ASCII bytes of recent[i], null when it has other characters
     private final int[] recentHashes;
     private final int recentShift;
+    // The text this view parses, when it is all ASCII: its bytes, and where the text starts in them.
+    private String region;
+    private byte[] regionBytes;
+    private int regionOffset;
 
     Interner() { this(16); }
 
@@ -38,6 +50,7 @@ final class Interner {
         shapes = new ShapeParser(new ConcurrentHashMap<>());
         metadata = new ConcurrentHashMap<>();
         recent = null;
+        recentRaw = null;
         recentHashes = null;
         recentShift = 32;
     }
@@ -47,6 +60,7 @@ final class Interner {
         shapes = root.shapes;
         metadata = root.metadata;
         recent = new String[1 << bits];
+        recentRaw = new byte[1 << bits][];
         recentHashes = new int[1 << bits];
         recentShift = 32 - bits;
     }
@@ -61,28 +75,101 @@ final class Interner {
         return new Interner(this, Math.max(4, Math.min(RECENT_BITS, bits)));
     }
 
+    /**
+     * Tells this view that {@code text} is {@code bytes[offset, offset + text.length())}, all ASCII:
+     * names in it are then read from the bytes.
+     */
+    void asciiRegion(String text, byte[] bytes, int offset) {
+        region = text;
+        regionBytes = bytes;
+        regionOffset = offset;
+    }
+
+    /** Whether {@code b[from, to)} is all ASCII, eight bytes at a time. */
+    static boolean ascii(byte[] b, int from, int to) {
+        long any = 0;
+        int i = from;
+        for (; i + 8 <= to; i += 8) any |= (long) LONGS.get(b, i);
+        for (; i < to; i++) any |= b[i];
+        return (any & 0x8080808080808080L) == 0;
+    }
+
     String name(String s) {
         return name(s, 0, s.length());
     }
 
     /** The shared instance equal to {@code text[from, to)}. */
     String name(String text, int from, int to) {
-        int h = 0;
-        for (int i = from; i < to; i++) h = 31 * h + text.charAt(i);   // String.hashCode's rule
-        // Multiplicative spreading: names often differ only in trailing digits, so their hashes run in
-        // sequence; masked low bits would pile them into long probe runs.
+        if (text == region) return name(regionBytes, regionOffset + from, to - from);
+        int h = hash(text, from, to);
+        // Multiplicative spreading of the hash's low bits into the slot's high ones.
         int mix = h * 0x9E3779B9;
         int len = to - from;
         if (recent != null) {
             int slot = mix >>> recentShift;
             String k = recent[slot];
             if (k != null && recentHashes[slot] == h && k.length() == len && k.regionMatches(0, text, from, len)) return k;
-            k = stripes[mix & (STRIPES - 1)].intern(text, from, to, h, h * 0x85EBCA6B);
-            recent[slot] = k;
-            recentHashes[slot] = h;
+            Stripe st = stripes[mix & (STRIPES - 1)];
+            k = st.intern(text, from, to, h, h * 0x85EBCA6B);
+            remember(slot, k, h, st);
             return k;
         }
         return stripes[mix & (STRIPES - 1)].intern(text, from, to, h, h * 0x85EBCA6B);
+    }
+
+    /** The shared instance of the ASCII name {@code b[off, off + len)}. */
+    private String name(byte[] b, int off, int len) {
+        int h = hash(b, off, len);
+        int mix = h * 0x9E3779B9;
+        int slot = mix >>> recentShift;
+        byte[] r = recentRaw[slot];
+        if (r != null && recentHashes[slot] == h && r.length == len && java.util.Arrays.equals(r, 0, len, b, off, off + len)) return recent[slot];
+        Stripe st = stripes[mix & (STRIPES - 1)];
+        String k = st.intern(b, off, len, h, h * 0x85EBCA6B);
+        remember(slot, k, h, st);
+        return k;
+    }
+
+    /** Caches {@code k} (just found in {@code st}) with its bytes, which the table holds already. */
+    private void remember(int slot, String k, int h, Stripe st) {
+        recent[slot] = k;
+        recentHashes[slot] = h;
+        recentRaw[slot] = st.rawOf(k, h * 0x85EBCA6B);
+    }
+
+    /**
+     * The hash of a name: its characters taken eight at a time as the bytes of a long (the low byte
+     * of each), so an ASCII name hashes the same from its text and from its bytes.
+     */
+    static int hash(String s, int from, int to) {
+        long h = (to - from) * 0x9E3779B97F4A7C15L;
+        int i = from;
+        for (; i + 8 <= to; i += 8) {
+            long w = 0;
+            for (int k = 7; k >= 0; k--) w = (w << 8) | (s.charAt(i + k) & 0xFF);
+            h = (h ^ w) * 0xC2B2AE3D27D4EB4FL;
+        }
+        long w = 0;
+        for (int k = to - 1; k >= i; k--) w = (w << 8) | (s.charAt(k) & 0xFF);
+        return finish(h ^ w);
+    }
+
+    static int hash(byte[] b, int off, int len) {
+        long h = len * 0x9E3779B97F4A7C15L;
+        int i = off, to = off + len;
+        for (; i + 8 <= to; i += 8) h = (h ^ (long) LONGS.get(b, i)) * 0xC2B2AE3D27D4EB4FL;
+        long w = 0;
+        for (int k = to - 1; k >= i; k--) w = (w << 8) | (b[k] & 0xFF);
+        return finish(h ^ w);
+    }
+
+    /** MurmurHash3's 64-bit finalizer, folded to 32 bits. */
+    private static int finish(long h) {
+        h *= 0xC2B2AE3D27D4EB4FL;
+        h ^= h >>> 33;
+        h *= 0xFF51AFD7ED558CCDL;
+        h ^= h >>> 33;
+        return (int) h;
     }
 
     /** @throws ShapeSyntaxException on odd text */
@@ -114,9 +201,10 @@ final class Interner {
     private static final class Stripe {
         private static final class Table {
             final String[] keys;
+            final byte[][] raw;   // each key's ASCII bytes, null for a key with other characters
             final int[] hashes;
             final int shift;   // a hash's slot is its spread's top bits
-            Table(int n) { keys = new String[n]; hashes = new int[n]; shift = 32 - Integer.numberOfTrailingZeros(n); }
+            Table(int n) { keys = new String[n]; raw = new byte[n][]; hashes = new int[n]; shift = 32 - Integer.numberOfTrailingZeros(n); }
         }
 
         private volatile Table table;
@@ -128,8 +216,16 @@ final class Interner {
 
         String intern(String text, int from, int to, int h, int spread) {
             String k = find(table, text, from, to, h, spread);
-            return k != null ? k : add(text, from, to, h, spread);
+            return k != null ? k : add(text, from, to, null, 0, h, spread);
         }
+
+        String intern(byte[] b, int off, int len, int h, int spread) {
+            String k = find(table, b, off, len, h, spread);
+            return k != null ? k : add(null, off, off + len, b, off, h, spread);
+        }
+
+        // Lookups take no lock: a slot is written hash, bytes, then key, and a reader that finds a
+        // key without its hash or bytes only misses, then looks again under the lock in add().
 
         private static String find(Table t, String text, int from, int to, int h, int spread) {
             String[] keys = t.keys;
@@ -143,18 +239,65 @@ final class Interner {
             }
         }
 
-        private synchronized String add(String text, int from, int to, int h, int spread) {
+        private static String find(Table t, byte[] b, int off, int len, int h, int spread) {
+            String[] keys = t.keys;
+            int[] hashes = t.hashes;
+            byte[][] raw = t.raw;
+            int mask = keys.length - 1;
+            for (int i = spread >>> t.shift; ; i = (i + 1) & mask) {
+                String k = keys[i];
+                if (k == null) return null;
+                if (hashes[i] != h) continue;
+                byte[] r = raw[i];
+                if (r != null && r.length == len && java.util.Arrays.equals(r, 0, len, b, off, off + len)) return k;
+            }
+        }
+
+        /** Adds {@code text[from, to)}, or when {@code text} is null the ASCII bytes {@code b[off, off + to - from)}. */
+        private synchronized String add(String text, int from, int to, byte[] b, int off, int h, int spread) {
             Table t = table;
-            String k = find(t, text, from, to, h, spread);
+            String k = text != null ? find(t, text, from, to, h, spread) : find(t, b, off, to - from, h, spread);
             if (k != null) return k;
-            String s = from == 0 && to == text.length() ? text : text.substring(from, to);
+            String s;
+            byte[] r;
+            if (text == null) {
+                r = java.util.Arrays.copyOfRange(b, off, off + to - from);
+                s = new String(r, java.nio.charset.StandardCharsets.ISO_8859_1);
+            } else {
+                s = from == 0 && to == text.length() ? text : text.substring(from, to);
+                r = rawOf(s);
+            }
             int mask = t.keys.length - 1;
             int i = spread >>> t.shift;
             while (t.keys[i] != null) i = (i + 1) & mask;
-            t.hashes[i] = h;   // before the key: a reader that sees the key sees its hash
+            t.hashes[i] = h;   // before the key: a reader that sees the key sees its hash and bytes
+            t.raw[i] = r;
             t.keys[i] = s;
             if (++size * 2 > t.keys.length) grow(t);
             return s;
+        }
+
+        /** The bytes the table keeps for its key {@code k}, or null (not ASCII, or a table growing meanwhile). */
+        byte[] rawOf(String k, int spread) {
+            Table t = table;
+            int mask = t.keys.length - 1;
+            for (int i = spread >>> t.shift; ; i = (i + 1) & mask) {
+                String x = t.keys[i];
+                if (x == null) return null;
+                if (x == k) return t.raw[i];
+            }
+        }
+
+        /** The bytes of an all-ASCII {@code s}, else null. */
+        static byte[] rawOf(String s) {
+            int n = s.length();
+            byte[] r = new byte[n];
+            for (int i = 0; i < n; i++) {
+                char c = s.charAt(i);
+                if (c >= 0x80) return null;
+                r[i] = (byte) c;
+            }
+            return r;
         }
 
         private void grow(Table old) {
@@ -166,6 +309,7 @@ final class Interner {
                 int i = (h * 0x85EBCA6B) >>> t.shift;
                 while (t.keys[i] != null) i = (i + 1) & mask;
                 t.keys[i] = old.keys[j];
+                t.raw[i] = old.raw[j];
                 t.hashes[i] = h;
             }
             table = t;

@@ -48,14 +48,16 @@ final class ModuleReader {
                 // million range lines before it stay one byte per character.
                 int tree = source.lastIndexOf("\n  Stack trace breakdown for peak usage:", from);
                 if (tree >= 0 && tree < to) {
-                    String head = source.text(from, tree + 1), tail = source.text(tree + 1, to);
+                    // The tail first: the head's bytes (a per-thread copy) must outlive its parse.
+                    String tail = source.text(tree + 1, to);
+                    String head = source instanceof Source.Bytes bytes ? bytes.text(from, tree + 1, in) : source.text(from, tree + 1);
                     part = LiveRangePart.parse(head, tail, in);
                     finish(head, 0);
                     finish(tail, ((LiveRangePart) part).headLines);
                     return;
                 }
             }
-            String text = source.text(from, to);
+            String text = source instanceof Source.Bytes bytes ? bytes.text(from, to, in) : source.text(from, to);
             part = switch (kind) {
                 case ALLOCATIONS -> AllocationPart.parse(text, 0, text.length(), in);
                 case VALUES -> ValuesPart.parse(text, 0, text.length(), in);

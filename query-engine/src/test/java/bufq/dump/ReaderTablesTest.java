@@ -17,6 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,16 +37,23 @@ class ReaderTablesTest {
             for (int i = 0; i < names; i++) order.add(i);
             java.util.Collections.shuffle(order, new Random(t));
             StringBuilder b = new StringBuilder();
-            for (int i : order) b.append("fusion.").append(i).append('\n');
+            // Names of every length around the 8-byte words the byte path hashes.
+            for (int i : order) b.append("fusion.".substring(0, i % 8)).append(i).append('\n');
             texts.add(b.toString());
         }
         Map<String, String> seen = new ConcurrentHashMap<>();
         List<String> errors = java.util.Collections.synchronizedList(new ArrayList<>());
         CountDownLatch start = new CountDownLatch(1);
         List<Thread> ts = new ArrayList<>();
-        for (String text : texts) {
+        for (int t = 0; t < threads; t++) {
+            String text = texts.get(t);
+            boolean bytes = t % 2 == 1;   // half the threads read the names through the text's bytes
             Thread th = new Thread(() -> {
                 Interner in = root.local(1 << 10);   // a small cache: most names go to the shared table
+                if (bytes) {
+                    byte[] b = ("pad" + text).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                    in.asciiRegion(text, b, 3);
+                }
                 try { start.await(); } catch (InterruptedException e) { return; }
                 for (int from = 0; from < text.length(); ) {
                     int nl = text.indexOf('\n', from);
@@ -63,6 +72,32 @@ class ReaderTablesTest {
         assertEquals(List.of(), errors);
         assertEquals(names, seen.size());
         assertSame(seen.get("fusion.7"), root.name("xx fusion.7 yy", 3, 11));
+    }
+
+    @Test
+    void internerReadsAsciiBytesAndTextAlike() {
+        for (int n = 0; n <= 40; n++) {
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < n; i++) b.append((char) ('a' + (i * 7) % 26));
+            String s = b.toString();
+            byte[] bytes = ("__" + s).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            assertEquals(Interner.hash(s, 0, n), Interner.hash(bytes, 2, n), "length " + n);
+        }
+        Interner root = new Interner(16);
+        Interner text = root.local(100), raw = root.local(100);
+        String region = "a.1 caf\u00e9 cafe b.2";
+        assertFalse(Interner.ascii(region.getBytes(java.nio.charset.StandardCharsets.UTF_8), 0, region.length()));
+        String ascii = "b.2 cafe a.1";
+        raw.asciiRegion(ascii, ascii.getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0);
+        assertTrue(Interner.ascii(ascii.getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, ascii.length()));
+        String a1 = text.name(region, 0, 3), cafeAccent = text.name(region, 4, 8), cafe = text.name(region, 9, 13);
+        assertEquals("caf\u00e9", cafeAccent);
+        assertNotSame(cafeAccent, cafe);
+        assertSame(a1, raw.name(ascii, 9, 12));
+        assertSame(cafe, raw.name(ascii, 4, 8));
+        String b2 = raw.name(ascii, 0, 3);
+        assertSame(b2, text.name(region, 14, 17));
+        assertSame(b2, raw.name(ascii, 0, 3));   // from the view's cache of recent names
     }
 
     @Test

@@ -24,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -108,7 +109,7 @@ public final class Server implements AutoCloseable {
             System.exit(2);
             return;
         }
-        warmUp();
+        warmUp(System.getenv("BUFQ_HOME"), WARM_UP_NANOS);
         log("listening on " + socket + " (pid " + ProcessHandle.current().pid() + ", heap "
                 + Runtime.getRuntime().maxMemory() / (1 << 20) + " MB, idle limit " + idle.toMinutes() + " min)");
         Runtime.getRuntime().addShutdownHook(new Thread(s::close));
@@ -118,32 +119,63 @@ public final class Server implements AutoCloseable {
     }
 
     /**
-     * Reads the bundled example dumps on a thread of its own for up to three seconds, so that the
-     * reader is compiled before the first run arrives (a first read of a 28 MB module right after
-     * start took 0.8 s, against 0.3 s once compiled). Nothing is kept.
+     * How long the warm-up may read the examples; it also stops when the first run arrives. The
+     * first read of the 28 MB module after 1.5 s of warm-up took 560-760 ms of CPU, after 3 s
+     * 430-530, after 6 s 350-410 (the compiler keeps finding work for a while).
      */
-    /** How long the warm-up may read the examples; it also stops when the first run arrives. */
-    private static final long WARM_UP_NANOS = 3_000_000_000L;
-    private static volatile boolean running;
+    private static final long WARM_UP_NANOS = 8_000_000_000L;
+    /** Runs started in this JVM: the warm-up stops when one starts, since the run needs the cores. */
+    private static final java.util.concurrent.atomic.AtomicLong runsStarted = new java.util.concurrent.atomic.AtomicLong();
 
-    private static void warmUp() {
-        String home = System.getenv("BUFQ_HOME");
-        if (home == null) return;
+    /**
+     * Runs a few batch commands on the bundled example dumps over and over, on a thread of its own
+     * at the lowest priority, so that the reader, the queries and the formatters are compiled
+     * before the first run arrives (a first read of a 28 MB module right after start took 0.8 s,
+     * against 0.2-0.3 s once compiled). Nothing is kept: the runs use no module cache and their
+     * output goes nowhere.
+     */
+    /** What {@code --server status} says of the warm-up: the harness waits for it before timing a first read. */
+    private static volatile String warmUp = "none (no examples)";
+
+    /** @return the warm-up's thread, or null when there is nothing to warm up on */
+    static Thread warmUp(String home, long nanos) {
+        if (home == null) return null;
         Path examples = Path.of(home, "examples");
-        if (!Files.isDirectory(examples)) return;
+        if (!Files.isDirectory(examples)) return null;
+        String[][] commands = {
+                {"-c", "summary", "."},
+                {"-c", "peak", "jax-mlp"},
+                {"-c", "values where live at peak order by size desc limit 20 show name, size, shape, op_name", "."},
+                {"--format", "csv", "-c", "values where name ~ \"fusion\" show name, size, offset", "."},
+        };
+        Env env = new Env(Map.of("BUFQ_HOME", home), false, true, examples);
+        PrintStream nowhere = new PrintStream(java.io.OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8);
+        warmUp = "running";
         Thread t = new Thread(() -> {
-            long end = System.nanoTime() + WARM_UP_NANOS;
-            while (System.nanoTime() < end && !running) {
+            long start = System.nanoTime(), end = start + nanos, before = runsStarted.get();
+            int i = 0;
+            for (; System.nanoTime() < end && runsStarted.get() == before; i++) {
+                int code;
                 try {
-                    bufq.dump.DumpLoader.load(java.util.List.of(examples));
-                } catch (bufq.dump.LoadException | RuntimeException e) {
+                    code = Bufq.withEngine(env, e -> new DefaultEngine(e.base(), null), in -> {
+                        throw new IllegalStateException("no interactive sessions");
+                    }).run(commands[i % commands.length], InputStream.nullInputStream(), nowhere, nowhere);
+                } catch (RuntimeException e) {
+                    code = -1;
+                }
+                if (code != 0) {
+                    warmUp = "stopped: '" + String.join(" ", commands[i % commands.length]) + "' on " + examples + " failed";
+                    log("warm-up " + warmUp);
                     return;
                 }
             }
+            warmUp = (runsStarted.get() != before ? "cut short by the first run" : "done") + " (" + i + " runs on the examples in "
+                    + (System.nanoTime() - start) / 100_000_000 / 10.0 + " s)";
         }, "bufq-server-warmup");
         t.setDaemon(true);
         t.setPriority(Thread.MIN_PRIORITY);
         t.start();
+        return t;
     }
 
     private static void log(String line) {
@@ -265,6 +297,7 @@ public final class Server implements AutoCloseable {
                 + "  socket: " + socket + "\n"
                 + "  modules: " + cache.describe() + "\n"
                 + cache.list().stream().map(l -> "    " + l + "\n").collect(java.util.stream.Collectors.joining())
+                + "  warm-up: " + warmUp + "\n"
                 + "  heap: " + (rt.totalMemory() - rt.freeMemory()) / (1 << 20) + " MB used of " + rt.maxMemory() / (1 << 20) + " MB\n"
                 + "  stops after " + (idle.isZero() ? "no idle limit" : idle.toMinutes() + " min without a request") + "\n";
     }
@@ -288,7 +321,7 @@ public final class Server implements AutoCloseable {
             }
             try {
                 runs++;
-                running = true;   // the warm-up, if still going, stops: this run needs the cores
+                runsStarted.incrementAndGet();   // the warm-up, if still going, stops
                 code[0] = Bufq.withEngine(env, e -> new DefaultEngine(e.base(), cache), in -> {
                     throw new IllegalStateException("the server runs no interactive sessions");
                 }).run(req.argv(), stdin, out, err);

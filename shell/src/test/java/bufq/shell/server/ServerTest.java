@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -198,5 +199,24 @@ class ServerTest {
         assertFalse(Files.exists(socket));
         assertEquals(Wire.FALLBACK, Client.run(socket, "status", new String[0], vars, tmp, true, in(null),
                 new ByteArrayOutputStream(), new ByteArrayOutputStream()));
+    }
+
+    @Test void theServerJvmKeepsCompiledCodeAndTheUsersHeapSize() {
+        List<String> plain = ServerControl.jvmOptions(Map.of());
+        assertTrue(plain.contains("-XX:PerMethodTrapLimit=0"), plain.toString());
+        List<String> sized = ServerControl.jvmOptions(Map.of("BUFQ_JAVA_OPTS", "-Xmx3g"));
+        assertTrue(sized.contains("-Xmx3g"), sized.toString());
+        assertFalse(sized.stream().anyMatch(o -> o.startsWith("-Xms") || o.startsWith("-Xmn")),
+                "BUFQ_JAVA_OPTS sizes the heap alone: " + sized);
+    }
+
+    @Test void theWarmUpRunsRealCommandsOnTheExamplesAndSaysWhenItIsDone() throws Exception {
+        Path home = Path.of(System.getProperty("bufq.root", "..")).toAbsolutePath().normalize();
+        Thread t = Server.warmUp(home.toString(), 300_000_000L);
+        assertNotNull(t, "no examples under " + home);
+        assertTrue(status().contains("warm-up: running") || status().contains("warm-up: done"), status());
+        t.join(60_000);
+        assertTrue(status().matches("(?s).*warm-up: done \\([1-9][0-9]* runs on the examples.*"), status());
+        assertNull(Server.warmUp(tmp.toString(), 1), "a checkout without examples has nothing to warm up on");
     }
 }
