@@ -183,7 +183,7 @@ public final class Harness {
             }
             Thread.sleep(500);
         }
-        // The first client run makes the client's class-data archive.
+        // The first client run builds the native client (or makes the Java client's class-data archive).
         for (int i = 0; i < 5; i++) exec(List.of(launcher, "-c", "summary", root.resolve("examples/jax-mlp").toString()), false, serverEnv());
         return true;
     }
