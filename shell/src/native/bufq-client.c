@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -38,13 +39,18 @@ enum { FALLBACK = 200, MAGIC = 0x62756671, VERSION = 1, MAX_FRAME = 1 << 20, BUF
 static int sock = -1;
 static pthread_mutex_t sock_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Writes all of b; 0 on success, -1 with errno set. Retries on EINTR and partial writes. */
+/* Writes all of b; 0 on success, -1 with errno set. Retries on EINTR and partial writes, and
+ * waits when the descriptor was left non-blocking by another program sharing the terminal. */
 static int write_all(int fd, const void *b, size_t n) {
     const char *p = b;
     while (n > 0) {
         ssize_t w = fd == sock ? send(fd, p, n, MSG_NOSIGNAL) : write(fd, p, n);
         if (w < 0) {
             if (errno == EINTR) continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                struct pollfd pf = { .fd = fd, .events = POLLOUT };
+                if (poll(&pf, 1, -1) >= 0 || errno == EINTR) continue;
+            }
             return -1;
         }
         p += w;
@@ -179,8 +185,9 @@ int main(int argc, char **argv) {
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
-    if (!slash) return FALLBACK;
-    if (slash == dir) slash[1] = '\0'; else *slash = '\0';
+    if (!slash) strcpy(dir, ".");   /* a bare name lives in the working directory, as for Java */
+    else if (slash == dir) slash[1] = '\0';
+    else *slash = '\0';
     struct stat st;
     if (!is_private(dir) || stat(path, &st) != 0) return FALLBACK;
 
@@ -189,9 +196,7 @@ int main(int argc, char **argv) {
     strcpy(addr.sun_path, path);
     sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (sock < 0) return FALLBACK;
-    int c;
-    while ((c = connect(sock, (struct sockaddr *) &addr, sizeof addr)) < 0 && errno == EINTR) {}
-    if (c < 0) return FALLBACK;   /* a socket left by a server that died */
+    if (connect(sock, (struct sockaddr *) &addr, sizeof addr) < 0) return FALLBACK;   /* a socket left by a server that died */
 
     char build[PATH_MAX + 32], cwd[PATH_MAX];
     build_string(argv[2], build, sizeof build);
