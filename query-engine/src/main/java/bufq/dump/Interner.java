@@ -83,6 +83,12 @@ final class Interner {
         regionOffset = offset;
     }
 
+    /** Drops the region {@link #asciiRegion} named: its names are read; later ones hash from text. */
+    void forgetRegion() {
+        region = null;
+        regionBytes = null;
+    }
+
     /** Whether {@code b[from, to)} is all ASCII, eight bytes at a time. */
     static boolean ascii(byte[] b, int from, int to) {
         long any = 0;

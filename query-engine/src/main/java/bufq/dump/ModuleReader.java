@@ -44,6 +44,16 @@ final class ModuleReader {
         /** Decodes the region (bytes become text only now) and parses it. */
         void parse(Interner shared) {
             Interner in = shared.local(to - from);
+            try {
+                read(in);
+            } finally {
+                // The part keeps its view of the interner: not the region's text and bytes with it
+                // (at a million values, every region's text held at once until the module is joined).
+                in.forgetRegion();
+            }
+        }
+
+        private void read(Interner in) {
             if (kind == Kind.LIVE_RANGE) {
                 // The stack-trace tree at the end draws with box glyphs: decoded apart, so the
                 // million range lines before it stay one byte per character.
