@@ -160,8 +160,9 @@ final class Report {
                 + "above is the same kind of parser measured on this machine.\n\n");
         if (inputs.stream().noneMatch(in -> r.get(in.id()) != null && r.get(in.id()).get("server.first_ms") != null)) return;
         md.append("#### The same runs through the resident server (`bufq --server start`)\n\n"
-                + "Whole `./bufq -c summary PATH` processes (the launcher and its two-class client) while a server runs: "
-                + "the first read of a dump by an already running server, and a run that reuses the module it parsed.\n\n"
+                + "Whole `./bufq -c summary PATH` processes (the launcher and its native client, or the Java one where no C "
+                + "compiler is found) while a server runs: the first read of a dump by a running server once its warm-up is over, "
+                + "and a run that reuses the module it parsed.\n\n"
                 + "| input | first read (ms) | reused (ms) | Python (ms) | Python/bufq, first read | Python/bufq, reused |\n"
                 + "|---|---:|---:|---:|---:|---:|\n");
         for (Harness.Input in : inputs) {
