@@ -127,6 +127,9 @@ public final class Server implements AutoCloseable {
     /** Runs started in this JVM: the warm-up stops when one starts, since the run needs the cores. */
     private static final java.util.concurrent.atomic.AtomicLong runsStarted = new java.util.concurrent.atomic.AtomicLong();
 
+    /** What {@code --server status} says of the warm-up: the harness waits for it before timing a first read. */
+    private static volatile String warmUpState = "none (no examples)";
+
     /**
      * Runs a few batch commands on the bundled example dumps over and over, on a thread of its own
      * at the lowest priority, so that the reader, the queries and the formatters are compiled
@@ -134,9 +137,6 @@ public final class Server implements AutoCloseable {
      * against 0.2-0.3 s once compiled). Nothing is kept: the runs use no module cache and their
      * output goes nowhere.
      */
-    /** What {@code --server status} says of the warm-up: the harness waits for it before timing a first read. */
-    private static volatile String warmUp = "none (no examples)";
-
     /** @return the warm-up's thread, or null when there is nothing to warm up on */
     static Thread warmUp(String home, long nanos) {
         if (home == null) return null;
@@ -150,7 +150,7 @@ public final class Server implements AutoCloseable {
         };
         Env env = new Env(Map.of("BUFQ_HOME", home), false, true, examples);
         PrintStream nowhere = new PrintStream(java.io.OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8);
-        warmUp = "running";
+        warmUpState = "running";
         Thread t = new Thread(() -> {
             long start = System.nanoTime(), end = start + nanos, before = runsStarted.get();
             int i = 0;
@@ -164,8 +164,8 @@ public final class Server implements AutoCloseable {
                     code = -1;
                 }
                 if (code != 0) {
-                    warmUp = "stopped: '" + String.join(" ", commands[i % commands.length]) + "' on " + examples + " failed";
-                    log("warm-up " + warmUp);
+                    warmUpState = "stopped: '" + String.join(" ", commands[i % commands.length]) + "' on " + examples + " failed";
+                    log("warm-up " + warmUpState);
                     return;
                 }
             }
@@ -173,7 +173,7 @@ public final class Server implements AutoCloseable {
             // few tens of ms), not by the collection it would force in the middle of a user's first
             // read (146 ms there, copying the half-read module as well).
             if (runsStarted.get() == before) System.gc();
-            warmUp = (runsStarted.get() != before ? "cut short by the first run" : "done") + " (" + i + " runs on the examples in "
+            warmUpState = (runsStarted.get() != before ? "cut short by the first run" : "done") + " (" + i + " runs on the examples in "
                     + (System.nanoTime() - start) / 100_000_000 / 10.0 + " s)";
         }, "bufq-server-warmup");
         t.setDaemon(true);
@@ -301,7 +301,7 @@ public final class Server implements AutoCloseable {
                 + "  socket: " + socket + "\n"
                 + "  modules: " + cache.describe() + "\n"
                 + cache.list().stream().map(l -> "    " + l + "\n").collect(java.util.stream.Collectors.joining())
-                + "  warm-up: " + warmUp + "\n"
+                + "  warm-up: " + warmUpState + "\n"
                 + "  heap: " + (rt.totalMemory() - rt.freeMemory()) / (1 << 20) + " MB used of " + rt.maxMemory() / (1 << 20) + " MB\n"
                 + "  stops after " + (idle.isZero() ? "no idle limit" : idle.toMinutes() + " min without a request") + "\n";
     }

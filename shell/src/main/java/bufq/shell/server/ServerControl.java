@@ -134,8 +134,9 @@ public final class ServerControl {
      * after a warm-up: 630-830 ms of CPU without the flag, 280-400 ms with it.
      * <li>A young generation of 1.5 GB where memory allows (16 GB or more): reading the 28 MB
      * module allocates about 150 MB, and a collection during a read copies the half-built module
-     * (40-80 ms); with 1.5 GB most reads finish before the next collection. Memory the young
-     * generation has not touched yet is not resident.
+     * (40-80 ms); with 1.5 GB most reads finish before the next collection. The warm-up touches
+     * all of it: an idle server holds about 1.3 GB once warm (BUFQ_JAVA_OPTS with -Xms, -Xmn or
+     * -Xmx sizes the heap instead).
      * </ul>
      */
     static List<String> jvmOptions(Map<String, String> env) {
