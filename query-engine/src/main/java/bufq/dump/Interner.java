@@ -89,15 +89,6 @@ final class Interner {
         regionBytes = null;
     }
 
-    /** Whether {@code b[from, to)} is all ASCII, eight bytes at a time. */
-    static boolean ascii(byte[] b, int from, int to) {
-        long any = 0;
-        int i = from;
-        for (; i + 8 <= to; i += 8) any |= (long) LONGS.get(b, i);
-        for (; i < to; i++) any |= b[i];
-        return (any & 0x8080808080808080L) == 0;
-    }
-
     String name(String s) {
         return name(s, 0, s.length());
     }

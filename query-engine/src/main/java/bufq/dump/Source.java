@@ -53,6 +53,16 @@ abstract class Source {
         return true;
     }
 
+    /**
+     * Whether {@code text}, decoded from {@code bytes} bytes of UTF-8, was all ASCII, without reading
+     * the bytes again: the decoder gives one char per byte only for ASCII and for a lone bad byte
+     * (U+FFFD); every other sequence gives fewer chars than bytes. On text of one byte per char
+     * (no char above U+00FF) the search for U+FFFD answers at once.
+     */
+    static boolean isAscii(String text, int bytes) {
+        return text.length() == bytes && text.indexOf('\uFFFD') < 0;
+    }
+
     static Source of(String s) { return new Chars(s); }
     static Source of(ByteBuffer b) { return new Bytes(b); }
 
@@ -143,7 +153,7 @@ abstract class Source {
                 if (a.length > 4 * CHUNK_LIMIT) SCRATCH.set(new byte[0]);   // do not keep a big file's worth
             }
             String s = new String(a, off, n, StandardCharsets.UTF_8);
-            if (in != null && s.length() == n && Interner.ascii(a, off, off + n)) in.asciiRegion(s, a, off);
+            if (in != null && isAscii(s, n)) in.asciiRegion(s, a, off);
             return s;
         }
     }
