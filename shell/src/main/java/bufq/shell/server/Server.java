@@ -157,9 +157,7 @@ public final class Server implements AutoCloseable {
             for (; System.nanoTime() < end && runsStarted.get() == before; i++) {
                 int code;
                 try {
-                    code = Bufq.withEngine(env, e -> new DefaultEngine(e.base(), null), in -> {
-                        throw new IllegalStateException("no interactive sessions");
-                    }).run(commands[i % commands.length], InputStream.nullInputStream(), nowhere, nowhere);
+                    code = batch(env, null).run(commands[i % commands.length], InputStream.nullInputStream(), nowhere, nowhere);
                 } catch (RuntimeException e) {
                     code = -1;
                 }
@@ -180,6 +178,13 @@ public final class Server implements AutoCloseable {
         t.setPriority(Thread.MIN_PRIORITY);
         t.start();
         return t;
+    }
+
+    /** bufq for one batch run in {@code env}, reading modules through {@code cache} (null: none); no REPL here. */
+    private static Bufq batch(Env env, ModuleCache cache) {
+        return Bufq.withEngine(env, e -> new DefaultEngine(e.base(), cache), in -> {
+            throw new IllegalStateException("the server runs no interactive sessions");
+        });
     }
 
     private static void log(String line) {
@@ -326,9 +331,7 @@ public final class Server implements AutoCloseable {
             try {
                 runs++;
                 runsStarted.incrementAndGet();   // the warm-up, if still going, stops
-                code[0] = Bufq.withEngine(env, e -> new DefaultEngine(e.base(), cache), in -> {
-                    throw new IllegalStateException("the server runs no interactive sessions");
-                }).run(req.argv(), stdin, out, err);
+                code[0] = batch(env, cache).run(req.argv(), stdin, out, err);
             } catch (OutOfMemoryError e) {
                 cache.clear();
                 err.println("bufq: out of memory in the server; its parsed modules were dropped (BUFQ_JAVA_OPTS=-Xmx... before 'bufq --server start' gives it more)");
