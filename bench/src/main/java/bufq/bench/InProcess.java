@@ -4,7 +4,7 @@ import bufq.dump.DumpLoader;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.Query;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.table.Table;
 import java.io.PrintStream;
@@ -59,7 +59,7 @@ public final class InProcess {
         out.println("text_bytes=" + textBytes(path));
         long baseline = usedHeapAfterGc();
 
-        Module m = null;
+        HloModule m = null;
         for (int i = 0; i < warmup; i++) m = DumpLoader.load(paths).get(0);
         long[] loads = new long[runs], cpu = new long[runs];
         for (int i = 0; i < runs; i++) {
@@ -89,7 +89,7 @@ public final class InProcess {
             try {
                 Query query = Query.compile(text, Catalog.standard());
                 int[] rows = new int[1];
-                Module mm = m;
+                HloModule mm = m;
                 long t = time(runs * 2, 3, () -> {
                     try {
                         Table table = query.run(ctx);
@@ -117,12 +117,12 @@ public final class InProcess {
     }
 
     /** {@code bufq.analysis.Analyses.peak/timeline} when that package is on the class path; skipped otherwise. */
-    private static void analysis(PrintStream out, Module m, String which, int runs) {
+    private static void analysis(PrintStream out, HloModule m, String which, int runs) {
         try {
             Class<?> a = Class.forName("bufq.analysis.Analyses");
             Method method = which.equals("peak")
-                    ? a.getMethod("peak", Module.class, OptionalInt.class, long.class, TilingModel.class)
-                    : a.getMethod("timeline", Module.class, OptionalInt.class, int.class);
+                    ? a.getMethod("peak", HloModule.class, OptionalInt.class, long.class, TilingModel.class)
+                    : a.getMethod("timeline", HloModule.class, OptionalInt.class, int.class);
             Object[] args = which.equals("peak")
                     ? new Object[]{m, OptionalInt.empty(), 16L * 1024, TilingModel.TPU}
                     : new Object[]{m, OptionalInt.empty(), 100};

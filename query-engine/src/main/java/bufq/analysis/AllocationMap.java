@@ -3,7 +3,7 @@ package bufq.analysis;
 import bufq.model.BufferAllocation;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -31,7 +31,7 @@ final class AllocationMap {
     record Block(HloValue value, String key, int start, int end, boolean spanned) {}
 
     /** Values of the allocation ordered by start, then offset; unranged values span [0, steps-1]. */
-    static List<Block> blocks(Module m, BufferAllocation a) {
+    static List<Block> blocks(HloModule m, BufferAllocation a) {
         int last = Math.max(0, m.steps() - 1);
         List<HloValue> vs = new ArrayList<>(m.valuesIn(a.index()));
         vs.sort(Comparator.comparingInt((HloValue v) -> v.range() == null ? -1 : v.range().start())
@@ -47,14 +47,14 @@ final class AllocationMap {
         return out;
     }
 
-    static BufferAllocation require(Module m, int allocation) {
+    static BufferAllocation require(HloModule m, int allocation) {
         BufferAllocation a = m.allocation(allocation);
         if (a == null) throw new IllegalArgumentException("no allocation " + allocation + " in " + m.handle()
                 + " (allocations 0.." + (m.allocations().size() - 1) + ")");
         return a;
     }
 
-    static List<Output> run(Module m, int allocation, int width) {
+    static List<Output> run(HloModule m, int allocation, int width) {
         BufferAllocation a = require(m, allocation);
         List<Block> blocks = blocks(m, a);
         List<Output> out = new ArrayList<>();
@@ -63,7 +63,7 @@ final class AllocationMap {
         return out;
     }
 
-    static String render(Module m, BufferAllocation a, List<Block> blocks, int width) {
+    static String render(HloModule m, BufferAllocation a, List<Block> blocks, int width) {
         StringBuilder o = new StringBuilder();
         o.append("allocation ").append(a.index()).append(" (").append(a.kind()).append(", ").append(Bytes.human(a.size()))
                 .append(a.color() != 0 ? ", color " + a.color() : "").append("): ").append(blocks.size())

@@ -2,7 +2,7 @@ package bufq.analysis;
 
 import bufq.model.BufferAllocation;
 import bufq.model.HloValue;
-import bufq.model.Module;
+import bufq.model.HloModule;
 
 import java.util.List;
 
@@ -12,11 +12,11 @@ final class AllocationMapPicture {
 
     private AllocationMapPicture() {}
 
-    static String svg(Module m, int allocation) {
+    static String svg(HloModule m, int allocation) {
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + svgElement(m, allocation);
     }
 
-    static String svgElement(Module m, int allocation) {
+    static String svgElement(HloModule m, int allocation) {
         BufferAllocation a = AllocationMap.require(m, allocation);
         List<AllocationMap.Block> blocks = AllocationMap.blocks(m, a);
         StringBuilder o = new StringBuilder();
@@ -109,7 +109,7 @@ final class AllocationMapPicture {
         return (double) Math.max(1, b.value().size()) * (b.end() - b.start() + 1);
     }
 
-    static String html(Module m, int allocation) {
+    static String html(HloModule m, int allocation) {
         BufferAllocation a = AllocationMap.require(m, allocation);
         String title = m.handle() + ": allocation " + a.index();
         String css = "body{font-family:sans-serif;margin:16px;color:#222}g.v:hover rect{stroke:#000;stroke-width:2}"

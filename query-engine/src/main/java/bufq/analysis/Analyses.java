@@ -1,6 +1,6 @@
 package bufq.analysis;
 
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.table.ColumnType;
 import bufq.table.Output;
@@ -37,7 +37,7 @@ public final class Analyses {
      * @param smallThreshold values with fewer logical bytes fold into one row
      * @param tiling         extra what-if column when a non-builtin rule is set; may be null
      */
-    public static List<Output> peak(Module m, OptionalInt color, long smallThreshold, TilingModel tiling) {
+    public static List<Output> peak(HloModule m, OptionalInt color, long smallThreshold, TilingModel tiling) {
         requireColor(m, color);
         return PeakReport.run(m, color, smallThreshold, tiling);
     }
@@ -46,7 +46,7 @@ public final class Analyses {
     public static final int MAX_WIDTH = 10_000;
 
     /** Terminal chart of live logical bytes per step, {@code width} columns wide (y axis included). */
-    public static List<Output> timeline(Module m, OptionalInt color, int width) {
+    public static List<Output> timeline(HloModule m, OptionalInt color, int width) {
         requireColor(m, color);
         return TimelineChart.run(m, color, Math.min(width, MAX_WIDTH));
     }
@@ -56,7 +56,7 @@ public final class Analyses {
      * assigned_bytes}, then {@code color_N} logical bytes per colour when there are several. For
      * machine formats (csv, json) where a chart is no use.
      */
-    public static Table timelineTable(Module m, OptionalInt color) {
+    public static Table timelineTable(HloModule m, OptionalInt color) {
         requireColor(m, color);
         LiveProfile p = LiveProfile.of(m, color);
         List<Integer> colors = color.isPresent() || m.colors().size() < 2 ? List.of() : m.colors();
@@ -78,13 +78,13 @@ public final class Analyses {
     }
 
     /** Standalone SVG document of live bytes per step, stacked by colour, peak marked. */
-    public static String timelineSvg(Module m, OptionalInt color) {
+    public static String timelineSvg(HloModule m, OptionalInt color) {
         requireColor(m, color);
         return TimelinePicture.svg(m, color);
     }
 
     /** Standalone XHTML page with the timeline SVG and a hover read-out (inline script, no network). */
-    public static String timelineHtml(Module m, OptionalInt color) {
+    public static String timelineHtml(HloModule m, OptionalInt color) {
         requireColor(m, color);
         return TimelinePicture.html(m, color);
     }
@@ -94,35 +94,35 @@ public final class Analyses {
      *
      * @throws IllegalArgumentException when the module has no such allocation (message names the range)
      */
-    public static List<Output> allocationMap(Module m, int allocation, int width) {
+    public static List<Output> allocationMap(HloModule m, int allocation, int width) {
         return AllocationMap.run(m, allocation, Math.min(width, MAX_WIDTH));
     }
 
     /** The allocation map as a standalone SVG document. @throws IllegalArgumentException no such allocation */
-    public static String allocationMapSvg(Module m, int allocation) { return AllocationMapPicture.svg(m, allocation); }
+    public static String allocationMapSvg(HloModule m, int allocation) { return AllocationMapPicture.svg(m, allocation); }
 
     /** The allocation map as a standalone XHTML page. @throws IllegalArgumentException no such allocation */
-    public static String allocationMapHtml(Module m, int allocation) { return AllocationMapPicture.html(m, allocation); }
+    public static String allocationMapHtml(HloModule m, int allocation) { return AllocationMapPicture.html(m, allocation); }
 
     /** Tiling padding: totals per colour, worst values, and by shape; {@code tiling} adds a rule column. */
-    public static List<Output> padding(Module m, TilingModel tiling) { return PaddingReport.run(m, tiling); }
+    public static List<Output> padding(HloModule m, TilingModel tiling) { return PaddingReport.run(m, tiling); }
 
     /** Per allocation: size, peak of live bytes within it, fragmentation; totals per colour. */
-    public static List<Output> fragmentation(Module m) { return FragmentationReport.run(m); }
+    public static List<Output> fragmentation(HloModule m) { return FragmentationReport.run(m); }
 
     /**
      * Bytes live at the peak by op_name prefix, source line or opcode, then the stack-trace tree.
      *
      * @param depth deepest op_name prefix level shown; 0 or less for all
      */
-    public static List<Output> blame(Module m, BlameBy by, int depth) { return BlameReport.run(m, by, depth); }
+    public static List<Output> blame(HloModule m, BlameBy by, int depth) { return BlameReport.run(m, by, depth); }
 
     /**
      * Rejects a colour the module does not use, so a typo is an error rather than an empty chart.
      *
      * @throws IllegalArgumentException naming the colours the module has
      */
-    public static void requireColor(Module m, OptionalInt color) {
+    public static void requireColor(HloModule m, OptionalInt color) {
         if (color.isPresent() && !m.colors().contains(color.getAsInt())) {
             throw new IllegalArgumentException("no color " + color.getAsInt() + " in " + m.handle() + " (colors: "
                     + String.join(", ", m.colors().stream().map(String::valueOf).toList()) + ")");
@@ -130,7 +130,7 @@ public final class Analyses {
     }
 
     /** Runs the built-in checks and then {@code extra} (e.g. script rules). */
-    public static CheckReport check(Module m, TilingModel tiling, List<? extends CheckRule> extra) {
+    public static CheckReport check(HloModule m, TilingModel tiling, List<? extends CheckRule> extra) {
         List<CheckRule> rules = new ArrayList<>(Checks.builtins(tiling));
         if (extra != null) rules.addAll(extra);
         return Checks.run(m, rules);

@@ -1,6 +1,6 @@
 package bufq.analysis;
 
-import bufq.model.Module;
+import bufq.model.HloModule;
 import java.util.Collections;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -15,19 +15,19 @@ import java.util.function.Supplier;
  * once. The map holds modules weakly and a memo never refers to its module. Thread-safe.
  */
 final class AnalysisMemo {
-    private static final Map<Module, AnalysisMemo> MEMO = Collections.synchronizedMap(new WeakHashMap<>());
+    private static final Map<HloModule, AnalysisMemo> MEMO = Collections.synchronizedMap(new WeakHashMap<>());
 
     private final Map<OptionalInt, LiveProfile> profiles = new ConcurrentHashMap<>();
     private volatile Integer xlaPeakMoment;
 
     private AnalysisMemo() {}
 
-    private static AnalysisMemo of(Module m) {
+    private static AnalysisMemo of(HloModule m) {
         return MEMO.computeIfAbsent(m, k -> new AnalysisMemo());
     }
 
     /** The profile of {@code color} (or all colours), computed by {@code compute} on first use. */
-    static LiveProfile profile(Module m, OptionalInt color, Supplier<LiveProfile> compute) {
+    static LiveProfile profile(HloModule m, OptionalInt color, Supplier<LiveProfile> compute) {
         AnalysisMemo memo = of(m);
         LiveProfile p = memo.profiles.get(color);
         if (p == null) {
@@ -38,7 +38,7 @@ final class AnalysisMemo {
         return p;
     }
 
-    static int xlaPeakMoment(Module m, java.util.function.IntSupplier compute) {
+    static int xlaPeakMoment(HloModule m, java.util.function.IntSupplier compute) {
         AnalysisMemo memo = of(m);
         Integer t = memo.xlaPeakMoment;
         if (t == null) memo.xlaPeakMoment = t = compute.getAsInt();

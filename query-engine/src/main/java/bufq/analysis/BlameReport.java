@@ -2,7 +2,7 @@ package bufq.analysis;
 
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -24,7 +24,7 @@ final class BlameReport {
 
     private record Key(int level, String name) {}
 
-    static List<Output> run(Module m, BlameBy by, int depth) {
+    static List<Output> run(HloModule m, BlameBy by, int depth) {
         if (m.steps() == 0) {
             return List.of(Table.builder().title("blame").column("message", ColumnType.STRING)
                     .row("no live ranges in this dump: blame needs the HloLiveRange section").build());

@@ -1,6 +1,6 @@
 package bufq.analysis;
 
-import bufq.model.Module;
+import bufq.model.HloModule;
 
 /**
  * A named consistency or liveness check over one module. Built-in rules come from
@@ -11,5 +11,5 @@ public interface CheckRule {
     /** Short lowercase name with dashes, e.g. {@code outside-allocation}. */
     String name();
 
-    void run(Module m, Reporter r);
+    void run(HloModule m, Reporter r);
 }

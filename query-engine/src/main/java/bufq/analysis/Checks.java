@@ -2,7 +2,7 @@ package bufq.analysis;
 
 import bufq.model.BufferAllocation;
 import bufq.model.HloValue;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import bufq.model.TilingModel;
 
@@ -18,8 +18,8 @@ public final class Checks {
     private Checks() {}
 
     /** A rule from a name and a body. */
-    public record Rule(String name, BiConsumer<Module, Reporter> body) implements CheckRule {
-        @Override public void run(Module m, Reporter r) { body.accept(m, r); }
+    public record Rule(String name, BiConsumer<HloModule, Reporter> body) implements CheckRule {
+        @Override public void run(HloModule m, Reporter r) { body.accept(m, r); }
     }
 
     /**
@@ -35,7 +35,7 @@ public final class Checks {
     }
 
     /** Runs the rules in order; a rule that throws yields an ERROR finding and the others still run. */
-    public static CheckReport run(Module m, List<? extends CheckRule> rules) {
+    public static CheckReport run(HloModule m, List<? extends CheckRule> rules) {
         List<Finding> findings = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (CheckRule rule : rules) {
@@ -51,7 +51,7 @@ public final class Checks {
         return new CheckReport(m.handle(), names, findings);
     }
 
-    static void outside(Module m, Reporter r) {
+    static void outside(HloModule m, Reporter r) {
         for (HloValue v : m.values()) {
             BufferAllocation a = m.allocation(v.allocation());
             if (a == null) {
@@ -70,7 +70,7 @@ public final class Checks {
      * logical size), elsewhere those with tiles, and every one under a tiling rule other than XLA's
      * TPU rule (a CPU or GPU layout has no tiles, so the TPU rule has nothing to say about it).
      */
-    static void paddedSize(Module m, TilingModel t, Reporter r) {
+    static void paddedSize(HloModule m, TilingModel t, Reporter r) {
         boolean all = t != TilingModel.TPU || "tpu".equals(m.info().backend());
         for (HloValue v : m.values()) {
             if (!v.shape().isArray() || !v.shape().hasLayout()) continue;
@@ -83,11 +83,11 @@ public final class Checks {
         }
     }
 
-    static void orphans(Module m, Reporter r) {
+    static void orphans(HloModule m, Reporter r) {
         OrphanRanges.report(m, r);
     }
 
-    static void totalBytes(Module m, Reporter r) {
+    static void totalBytes(HloModule m, Reporter r) {
         Long claimed = m.info().claimedTotalBytes();
         if (claimed == null || m.allocations().isEmpty()) return;
         boolean exact = m.allocations().stream().allMatch(BufferAllocation::sizeExact);
@@ -101,7 +101,7 @@ public final class Checks {
         }
     }
 
-    static void peakClaim(Module m, Reporter r) {
+    static void peakClaim(HloModule m, Reporter r) {
         PeakClaim c = m.info().peakClaim();
         if (c == null || m.steps() == 0) return;
         if (c.time() < 0 || c.time() >= m.steps()) {

@@ -2,7 +2,7 @@ package bufq.analysis;
 
 import bufq.model.BufferAllocation;
 import bufq.model.HloValue;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -25,7 +25,7 @@ final class FragmentationReport {
     /** The busiest moment of one allocation. */
     record Usage(long peakBytes, int peakTime) {}
 
-    static List<Output> run(Module m) {
+    static List<Output> run(HloModule m) {
         Table.Builder b = Table.builder().title("fragmentation per allocation (" + m.handle() + ")")
                 .column("allocation", ColumnType.INT).column("kind", ColumnType.STRING).column("color", ColumnType.INT)
                 .column("size", ColumnType.BYTES).column("values", ColumnType.INT)

@@ -2,7 +2,7 @@ package bufq.analysis;
 
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
-import bufq.model.Module;
+import bufq.model.HloModule;
 
 import java.util.OptionalInt;
 
@@ -33,12 +33,12 @@ public final class LiveProfile {
      * The profile of the values of colour {@code color}, or of all values when empty. Computed once
      * per module and colour (a module is immutable; see {@link AnalysisMemo}).
      */
-    public static LiveProfile of(Module m, OptionalInt color) {
+    public static LiveProfile of(HloModule m, OptionalInt color) {
         return AnalysisMemo.profile(m, color, () -> compute(m, color));
     }
 
     /** The profile computed afresh: one sweep over the values for both sizes. */
-    static LiveProfile compute(Module m, OptionalInt color) {
+    static LiveProfile compute(HloModule m, OptionalInt color) {
         int n = m.steps();
         long[] dl = new long[n + 1], da = new long[n + 1];
         boolean one = color.isPresent();
@@ -106,11 +106,11 @@ public final class LiveProfile {
      * tuple's index table). Returns the first time the running total reaches its maximum, 0 when
      * nothing has a live range (as XLA does), or -1 when the module has no schedule.
      */
-    public static int xlaPeakMoment(Module m) {
+    public static int xlaPeakMoment(HloModule m) {
         return AnalysisMemo.xlaPeakMoment(m, () -> computeXlaPeakMoment(m));
     }
 
-    static int computeXlaPeakMoment(Module m) {
+    static int computeXlaPeakMoment(HloModule m) {
         int n = m.steps();
         if (n == 0) return -1;
         long[] diff = new long[n + 2];
@@ -135,7 +135,7 @@ public final class LiveProfile {
     }
 
     /** Logical bytes of the instruction that defines {@code v} (its whole output shape), else of the value. */
-    static long instructionBytes(Module m, HloValue v) {
+    static long instructionBytes(HloModule m, HloValue v) {
         HloInstruction ins = m.instruction(v.name());
         if (ins != null && ins.shape() != null) return ins.shape().logicalBytes();
         return v.logicalSize();

@@ -1,7 +1,7 @@
 package bufq.analysis;
 
 import bufq.model.LoadWarning;
-import bufq.model.Module;
+import bufq.model.HloModule;
 
 import java.util.Locale;
 
@@ -14,7 +14,7 @@ import java.util.Locale;
 final class OrphanRanges {
     private OrphanRanges() {}
 
-    static void report(Module m, Reporter r) {
+    static void report(HloModule m, Reporter r) {
         for (LoadWarning w : m.warnings()) {
             if (isOrphan(w.message())) r.error(w.line() > 0 ? w.file() + ":" + w.line() : w.file(), w.message());
         }

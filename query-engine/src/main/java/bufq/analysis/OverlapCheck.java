@@ -3,7 +3,7 @@ package bufq.analysis;
 import bufq.model.BufferAllocation;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
-import bufq.model.Module;
+import bufq.model.HloModule;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -21,7 +21,7 @@ final class OverlapCheck implements CheckRule {
 
     @Override public String name() { return "overlap"; }
 
-    @Override public void run(Module m, Reporter r) {
+    @Override public void run(HloModule m, Reporter r) {
         int found = 0;
         long handOvers = 0;
         for (BufferAllocation a : m.allocations()) {

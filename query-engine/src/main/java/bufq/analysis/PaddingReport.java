@@ -1,7 +1,7 @@
 package bufq.analysis;
 
 import bufq.model.HloValue;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.table.ColumnType;
 import bufq.table.Output;
@@ -23,12 +23,12 @@ final class PaddingReport {
 
     private PaddingReport() {}
 
-    static List<Output> run(Module m, TilingModel tiling) {
+    static List<Output> run(HloModule m, TilingModel tiling) {
         boolean rule = tiling != null && tiling != TilingModel.NONE;
         return List.of(totals(m), worst(m, tiling, rule), byShape(m));
     }
 
-    private static Table totals(Module m) {
+    private static Table totals(HloModule m) {
         Table.Builder b = Table.builder().title("padding totals (" + m.handle() + ")")
                 .column("color", ColumnType.STRING).column("values", ColumnType.INT)
                 .column("padded_values", ColumnType.INT).column("logical_bytes", ColumnType.BYTES)
@@ -52,7 +52,7 @@ final class PaddingReport {
         return b.build();
     }
 
-    private static Table worst(Module m, TilingModel tiling, boolean rule) {
+    private static Table worst(HloModule m, TilingModel tiling, boolean rule) {
         Table.Builder b = Table.builder().title("worst offenders")
                 .column("value", ColumnType.STRING).column("allocation", ColumnType.INT)
                 .column("shape", ColumnType.STRING).column("logical", ColumnType.BYTES)
@@ -74,7 +74,7 @@ final class PaddingReport {
         return b.build();
     }
 
-    private static Table byShape(Module m) {
+    private static Table byShape(HloModule m) {
         Table.Builder b = Table.builder().title("padding by shape and layout")
                 .column("shape", ColumnType.STRING).column("values", ColumnType.INT)
                 .column("logical_each", ColumnType.BYTES).column("assigned_each", ColumnType.BYTES)

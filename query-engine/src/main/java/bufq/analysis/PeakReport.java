@@ -2,7 +2,7 @@ package bufq.analysis;
 
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import bufq.model.TilingModel;
 import bufq.table.ColumnType;
@@ -21,7 +21,7 @@ import java.util.OptionalInt;
 final class PeakReport {
     private PeakReport() {}
 
-    static List<Output> run(Module m, OptionalInt color, long smallThreshold, TilingModel tiling) {
+    static List<Output> run(HloModule m, OptionalInt color, long smallThreshold, TilingModel tiling) {
         if (m.steps() == 0) {
             return List.of(Table.builder().title("peak").column("message", ColumnType.STRING)
                     .row("no live ranges in this dump: peak needs the HloLiveRange section "
@@ -33,7 +33,7 @@ final class PeakReport {
         return List.of(summary, liveAt(m, color, t, p.peakBytes(), smallThreshold, tiling));
     }
 
-    private static Table summary(Module m, OptionalInt color) {
+    private static Table summary(HloModule m, OptionalInt color) {
         Table.Builder b = Table.builder().title("peak of live bytes (" + m.handle() + ")")
                 .column("color", ColumnType.STRING)
                 .column("peak_time", ColumnType.INT).column("peak_instruction", ColumnType.STRING)
@@ -71,7 +71,7 @@ final class PeakReport {
     }
 
     /** Says how bufq's figures relate to the dump's claim, naming XLA's quirk when it explains a difference. */
-    static List<String> claimNotes(Module m, PeakClaim claim) {
+    static List<String> claimNotes(HloModule m, PeakClaim claim) {
         List<String> notes = new ArrayList<>();
         LiveProfile all = LiveProfile.of(m, OptionalInt.empty());
         int ours = all.peakTime();
@@ -110,13 +110,13 @@ final class PeakReport {
     }
 
     /** Bytes live at {@code t} with each value weighed by its defining instruction's whole shape. */
-    static long bytesByInstruction(Module m, int t) {
+    static long bytesByInstruction(HloModule m, int t) {
         long s = 0;
         for (HloValue v : m.liveAt(t)) s += LiveProfile.instructionBytes(m, v);
         return s;
     }
 
-    static Table liveAt(Module m, OptionalInt color, int t, long peak, long smallThreshold, TilingModel tiling) {
+    static Table liveAt(HloModule m, OptionalInt color, int t, long peak, long smallThreshold, TilingModel tiling) {
         boolean extra = tiling != null && tiling != TilingModel.TPU && tiling != TilingModel.NONE;
         Table.Builder b = Table.builder()
                 .title("values live at step " + t + " (" + instructionAt(m, t) + ")"
@@ -193,7 +193,7 @@ final class PeakReport {
         return la - lb;
     }
 
-    static String instructionAt(Module m, int t) {
+    static String instructionAt(HloModule m, int t) {
         List<String> seq = m.sequence();
         return t >= 0 && t < seq.size() ? seq.get(t) : (t >= 0 && t == m.steps() - 1 ? "(end)" : null);
     }

@@ -2,7 +2,7 @@ package bufq.analysis;
 
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import bufq.model.StackTraceNode;
 
@@ -30,7 +30,7 @@ public final class StackTree {
     private StackTree() {}
 
     /** The tree for {@code m}: the dump's when it printed one, else rebuilt. */
-    public static String text(Module m) {
+    public static String text(HloModule m) {
         if (m.info().stackTrace() != null) {
             long header = m.info().stackTraceBytes() >= 0 ? m.info().stackTraceBytes() : m.info().stackTrace().total();
             return render(m.info().stackTrace(), header);
@@ -45,7 +45,7 @@ public final class StackTree {
      * computation an instruction belongs to, so unlike XLA's tree a rebuilt one does not nest values of
      * while bodies under their loop. Null without live ranges.
      */
-    public static StackTraceNode rebuild(Module m) {
+    public static StackTraceNode rebuild(HloModule m) {
         int t = peakStep(m);
         if (t < 0) return null;
         Node root = new Node(m.info().name() == null ? m.handle() : m.info().name());
@@ -63,7 +63,7 @@ public final class StackTree {
         return root.toModel(root.total, remaining);
     }
 
-    static int peakStep(Module m) {
+    static int peakStep(HloModule m) {
         PeakClaim c = m.info().peakClaim();
         if (c != null && c.time() >= 0 && c.time() < m.steps()) return c.time();
         return m.steps() == 0 ? -1 : LiveProfile.of(m, OptionalInt.empty()).peakTime();

@@ -1,6 +1,6 @@
 package bufq.analysis;
 
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.table.Output;
 import bufq.table.TextBlock;
 
@@ -21,14 +21,14 @@ final class TimelineChart {
 
     private TimelineChart() {}
 
-    static List<Output> run(Module m, OptionalInt color, int width) {
+    static List<Output> run(HloModule m, OptionalInt color, int width) {
         if (m.steps() == 0) return List.of(new TextBlock(
                 "no live ranges in this dump: a timeline needs the HloLiveRange section\n"));
         LiveProfile p = LiveProfile.of(m, color);
         return List.of(new TextBlock(render(m, p.logical(), color, width)));
     }
 
-    static String render(Module m, long[] bytes, OptionalInt color, int width) {
+    static String render(HloModule m, long[] bytes, OptionalInt color, int width) {
         int steps = bytes.length;
         int peakT = LiveProfile.firstMax(bytes);
         long max = bytes[peakT];
@@ -107,7 +107,7 @@ final class TimelineChart {
         return s.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    static String name(Module m, int t) {
+    static String name(HloModule m, int t) {
         String n = PeakReport.instructionAt(m, t);
         if (n == null) return "?";
         return n.length() <= NAME_MAX ? n : n.substring(0, NAME_MAX - 1) + "…";

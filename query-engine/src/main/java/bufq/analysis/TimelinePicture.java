@@ -1,6 +1,6 @@
 package bufq.analysis;
 
-import bufq.model.Module;
+import bufq.model.HloModule;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +18,7 @@ final class TimelinePicture {
 
     /** The data behind a picture: per-colour live bytes, stacked in colour order. */
     record Series(List<Integer> colors, List<long[]> bytes, long[] total) {
-        static Series of(Module m, OptionalInt color) {
+        static Series of(HloModule m, OptionalInt color) {
             List<Integer> cs = new ArrayList<>();
             List<long[]> bs = new ArrayList<>();
             List<Integer> candidates = color.isPresent() ? List.of(color.getAsInt()) : m.colors();
@@ -69,11 +69,11 @@ final class TimelinePicture {
 
     static final int MAX_COLUMNS = 1200;
 
-    static String svg(Module m, OptionalInt color) {
+    static String svg(HloModule m, OptionalInt color) {
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + svgElement(m, color);
     }
 
-    static String svgElement(Module m, OptionalInt color) {
+    static String svgElement(HloModule m, OptionalInt color) {
         StringBuilder o = new StringBuilder();
         o.append("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"chart\" width=\"").append(W).append("\" height=\"")
                 .append(H).append("\" viewBox=\"0 0 ").append(W).append(' ').append(H)
@@ -129,7 +129,7 @@ final class TimelinePicture {
 
     private static double y(long v, long max, double ph) { return TOP + ph - (double) v / max * ph; }
 
-    private static void axes(StringBuilder o, Module m, int steps, long max, double dx, double ph) {
+    private static void axes(StringBuilder o, HloModule m, int steps, long max, double dx, double ph) {
         double x0 = LEFT, y0 = TOP + ph, x1 = W - RIGHT;
         o.append("<g stroke=\"#333\" fill=\"none\"><line x1=\"").append(x0).append("\" y1=\"").append(Xml.n(y0))
                 .append("\" x2=\"").append(x1).append("\" y2=\"").append(Xml.n(y0)).append("\"/><line x1=\"").append(x0)
@@ -169,7 +169,7 @@ final class TimelinePicture {
         }
     }
 
-    static String html(Module m, OptionalInt color) {
+    static String html(HloModule m, OptionalInt color) {
         String title = m.handle() + ": live bytes by step";
         String css = "body{font-family:sans-serif;margin:16px;color:#222}"
                 + "#tip{position:absolute;display:none;background:#fff;border:1px solid #888;padding:4px 8px;"
@@ -179,7 +179,7 @@ final class TimelinePicture {
         return Xml.xhtml(title, css, body, script(m, color));
     }
 
-    private static String script(Module m, OptionalInt color) {
+    private static String script(HloModule m, OptionalInt color) {
         StringBuilder js = new StringBuilder();
         int steps = m.steps();
         Series s = steps == 0 ? new Series(List.of(), List.of(), new long[0]) : Series.of(m, color);

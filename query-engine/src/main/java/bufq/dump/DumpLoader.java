@@ -1,6 +1,6 @@
 package bufq.dump;
 
-import bufq.model.Module;
+import bufq.model.HloModule;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -116,12 +116,12 @@ public final class DumpLoader {
     }
 
     /** Discovers and loads every module. */
-    public static List<Module> load(List<Path> paths) throws LoadException {
+    public static List<HloModule> load(List<Path> paths) throws LoadException {
         return load(paths, null);
     }
 
     /** Discovers (as {@link #discover(List, Path)} does) and loads every module. */
-    public static List<Module> load(List<Path> paths, Path base) throws LoadException {
+    public static List<HloModule> load(List<Path> paths, Path base) throws LoadException {
         List<ModuleSource> sources = discover(paths, base);
         if (sources.size() == 1) return List.of(sources.get(0).load());
         // Many small modules (a dump directory): load them side by side; report the first failure
@@ -133,10 +133,10 @@ public final class DumpLoader {
                 return e;
             }
         }).toList();
-        List<Module> out = new ArrayList<>(results.size());
+        List<HloModule> out = new ArrayList<>(results.size());
         for (Object r : results) {
             if (r instanceof LoadException e) throw e;
-            out.add((Module) r);
+            out.add((HloModule) r);
         }
         return out;
     }
@@ -145,7 +145,7 @@ public final class DumpLoader {
      * Loads one module from text held in memory (tests, fuzzers). The name decides the kind as a
      * file name would; of framed text, the first module's frames are loaded.
      */
-    public static Module loadText(String fileName, String text) throws LoadException {
+    public static HloModule loadText(String fileName, String text) throws LoadException {
         List<DumpFile> files;
         if (Frames.isFramed(text)) {
             // The frames of the first module in the text.

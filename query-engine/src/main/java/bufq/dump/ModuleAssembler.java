@@ -6,7 +6,7 @@ import bufq.model.HloPosition;
 import bufq.model.HloUse;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.Shape;
 
 import java.util.ArrayList;
@@ -27,7 +27,7 @@ import java.util.concurrent.ForkJoinTask;
 final class ModuleAssembler {
     private ModuleAssembler() {}
 
-    static Module assemble(ModuleSource source, List<ModuleReader.Region> regions) {
+    static HloModule assemble(ModuleSource source, List<ModuleReader.Region> regions) {
         Warnings w = new Warnings();
         List<BufferAllocation> allocations = new ArrayList<>();
         List<RawValues> rawValues = new ArrayList<>();
@@ -153,13 +153,13 @@ final class ModuleAssembler {
         String backend = DumpNames.backend(FileKind.prefix(fileName.substring(slash + 1)));
         if (backend == null) backend = tiles ? "tpu" : "unknown";
 
-        Module.Info info = new Module.Info(stem, stem, source.number(), backend, source.files(),
+        HloModule.Info info = new HloModule.Info(stem, stem, source.number(), backend, source.files(),
                 live == null ? -1 : live.maxTime, total, live == null ? null : live.peak,
                 live == null ? -1 : live.stackBytes, live == null ? null : live.stack,
                 report == null ? new TreeMap<>() : report.colorTotals, hasDetails, truncatedAt);
-        Module m = new Module(info, allocations, values, instructions, sequence, w.kept(), w.count());
+        HloModule m = new HloModule(info, allocations, values, instructions, sequence, w.kept(), w.count());
         if (ModuleReader.TRACE) {
-            System.err.printf("  assemble: blocks %d ms, values %d ms, instructions %d ms, Module %d ms%n", (t1 - t0) / 1_000_000,
+            System.err.printf("  assemble: blocks %d ms, values %d ms, instructions %d ms, HloModule %d ms%n", (t1 - t0) / 1_000_000,
                     (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000, (System.nanoTime() - t3) / 1_000_000);
         }
         return m;

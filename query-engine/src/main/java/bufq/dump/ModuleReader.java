@@ -1,6 +1,6 @@
 package bufq.dump;
 
-import bufq.model.Module;
+import bufq.model.HloModule;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -92,7 +92,7 @@ final class ModuleReader {
     /** {@code -Dbufq.traceLoad=true}: the load's phases and each thread's parse time on stderr (big dumps). */
     static final boolean TRACE = Boolean.getBoolean("bufq.traceLoad");
 
-    static Module read(ModuleSource source) throws LoadException {
+    static HloModule read(ModuleSource source) throws LoadException {
         long t0 = System.nanoTime();
         List<Source> sources = openAll(source.dumpFiles());
         List<Region> regions = new ArrayList<>();
@@ -118,7 +118,7 @@ final class ModuleReader {
             r.firstLine = line;
             line += r.part.lines;
         }
-        Module m = ModuleAssembler.assemble(source, regions);
+        HloModule m = ModuleAssembler.assemble(source, regions);
         if (TRACE) {
             System.err.printf("load %s: open+split %d ms, parse %d ms (%d regions), assemble %d ms%n", source.name(),
                     (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, regions.size(), (System.nanoTime() - t2) / 1_000_000);

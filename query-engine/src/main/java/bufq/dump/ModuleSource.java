@@ -1,12 +1,12 @@
 package bufq.dump;
 
-import bufq.model.Module;
+import bufq.model.HloModule;
 
 import java.util.List;
 
 /**
  * One module found by {@link DumpLoader#discover}: its files, not yet parsed. {@link #load()} parses
- * them (in parallel) into a {@link Module}.
+ * them (in parallel) into a {@link HloModule}.
  *
  * @param key    unique key: the directory and file prefix shared by the module's files
  * @param name   program name ({@code jit_step}), or the file stem when the name has none
@@ -24,7 +24,7 @@ public record ModuleSource(String key, String name, int number, List<DumpFile> d
     }
 
     /** Parses the module. */
-    public Module load() throws LoadException {
+    public HloModule load() throws LoadException {
         return ModuleReader.read(this);
     }
 }

@@ -1,5 +1,5 @@
 /**
- * The dump reader: turns XLA buffer-assignment dumps of every era into {@link bufq.model.Module}s.
+ * The dump reader: turns XLA buffer-assignment dumps of every era into {@link bufq.model.HloModule}s.
  *
  * <p>Flow: {@link bufq.dump.DumpLoader#discover} groups files into modules by prefix (or splits
  * stdout frames) without parsing; {@link bufq.dump.ModuleSource#load} maps each file, cuts it at

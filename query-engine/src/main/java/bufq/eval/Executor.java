@@ -9,7 +9,7 @@ import bufq.lang.Ast;
 import bufq.lang.Diagnostic;
 import bufq.lang.Names;
 import bufq.lang.QueryException;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.table.Table;
 import java.util.ArrayList;
@@ -255,7 +255,7 @@ final class Executor {
         return new Run(ctx, from, to);
     }
 
-    private static int time(Ast.Time t, Module m, List<String> notes) throws QueryException {
+    private static int time(Ast.Time t, HloModule m, List<String> notes) throws QueryException {
         if (t instanceof Ast.Step s) {
             if (m.info().maxTime() < 0) {
                 String note = "this module has no live ranges, so nothing is live at any step";

@@ -1,7 +1,7 @@
 package bufq.eval;
 
 import bufq.model.HloValue;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +14,7 @@ import java.util.WeakHashMap;
  * modules weakly and a memo never refers to its module). Thread-safe.
  */
 final class ModuleMemo {
-    private static final Map<Module, ModuleMemo> MEMO = Collections.synchronizedMap(new WeakHashMap<>());
+    private static final Map<HloModule, ModuleMemo> MEMO = Collections.synchronizedMap(new WeakHashMap<>());
 
     private volatile List<Step> steps;
     private volatile long[] liveBytes;      // exact sums per step, or NONE when they overflow
@@ -22,11 +22,11 @@ final class ModuleMemo {
 
     private ModuleMemo() {}
 
-    static ModuleMemo of(Module m) {
+    static ModuleMemo of(HloModule m) {
         return MEMO.computeIfAbsent(m, k -> new ModuleMemo());
     }
 
-    List<Step> steps(Module m) {
+    List<Step> steps(HloModule m) {
         List<Step> s = steps;
         if (s == null) {
             synchronized (this) {
@@ -37,8 +37,8 @@ final class ModuleMemo {
         return s;
     }
 
-    /** {@link Module#liveBytesAt} for {@code t}, from one sweep of the module instead of one lookup per call. */
-    long liveBytesAt(Module m, int t) {
+    /** {@link HloModule#liveBytesAt} for {@code t}, from one sweep of the module instead of one lookup per call. */
+    long liveBytesAt(HloModule m, int t) {
         long[] b = liveBytes;
         if (b == null) {
             synchronized (this) {
@@ -54,7 +54,7 @@ final class ModuleMemo {
      * values live there would give, or {@link #NONE} when some sum overflows (the caller then asks
      * the module, which fails as before). Each partial sum is a subset of the values live at a step.
      */
-    private static long[] exactLiveBytes(Module m) {
+    private static long[] exactLiveBytes(HloModule m) {
         int n = m.steps();
         long[] add = new long[n], drop = new long[n + 1];
         try {

@@ -11,7 +11,7 @@ import bufq.eval.Catalog.FieldDef;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.Shape;
 import bufq.table.ColumnType;
 import java.util.ArrayList;
@@ -164,7 +164,7 @@ final class StandardFields {
     }
 
     private static List<?> liveAllocations(int from, int to, EvalContext ctx) {
-        Module m = ctx.module();
+        HloModule m = ctx.module();
         java.util.BitSet seen = new java.util.BitSet();
         for (HloValue v : m.liveDuring(from, to)) if (v.allocation() >= 0) seen.set(v.allocation());
         List<BufferAllocation> out = new ArrayList<>();

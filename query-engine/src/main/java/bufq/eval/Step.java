@@ -1,7 +1,7 @@
 package bufq.eval;
 
 import bufq.model.HloValue;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,12 +16,12 @@ public record Step(int time, String instruction, long liveBytes, int liveValues)
      * module (a module is immutable), so {@code steps ...} queries after the first do not sweep a
      * million values again.
      */
-    public static List<Step> of(Module m) {
+    public static List<Step> of(HloModule m) {
         return ModuleMemo.of(m).steps(m);
     }
 
     /** The steps computed afresh, without the per-module memo (what {@link #of} must equal). */
-    static List<Step> compute(Module m) {
+    static List<Step> compute(HloModule m) {
         int n = m.steps();
         long[] bytes = m.liveBytesByStep();
         int[] live = liveValues(m);
@@ -34,7 +34,7 @@ public record Step(int time, String instruction, long liveBytes, int liveValues)
     }
 
     /** Number of values live at each step 0..steps-1, ranges clamped into the schedule. */
-    static int[] liveValues(Module m) {
+    static int[] liveValues(HloModule m) {
         int n = m.steps();
         int[] diff = new int[n + 1];
         for (HloValue v : m.values()) {

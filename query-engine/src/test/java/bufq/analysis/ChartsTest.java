@@ -1,6 +1,6 @@
 package bufq.analysis;
 
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.table.Table;
 import bufq.table.TextBlock;
 import org.junit.jupiter.api.Test;
@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ChartsTest {
     /** 30 steps: a parameter live throughout, activations piling up to step 19, then freed. */
-    static Module ramp() {
+    static HloModule ramp() {
         TestModules.Builder b = new TestModules.Builder("jit_ramp");
         String[] names = new String[30];
         for (int i = 0; i < 30; i++) names[i] = i == 0 ? "Arg_0.1" : i == 29 ? "tuple.3" : "fusion." + i;
@@ -60,7 +60,7 @@ class ChartsTest {
 
     @Test
     void picturesAreWellFormedXml() throws Exception {
-        Module m = ramp();
+        HloModule m = ramp();
         Document svg = parse(Analyses.timelineSvg(m, OptionalInt.empty()));
         assertEquals("svg", svg.getDocumentElement().getLocalName());
         assertTrue(svg.getElementsByTagNameNS("*", "path").getLength() >= 1);
@@ -88,7 +88,7 @@ class ChartsTest {
         b.steps(names).alloc(0, 1 << 20, 0, "temp");
         for (int i = 0; i < 5000; i++) b.value("op." + (i * 4), 0, (i % 16) * 4096L, 4096, "f32[1024]", (i * 4) + "-" + (i * 4 + 40));
         b.value("op.12345", 0, 0, 1 << 20, "f32[262144]", "12345-12345");
-        Module m = b.build();
+        HloModule m = b.build();
         String svg = Analyses.timelineSvg(m, OptionalInt.empty());
         String html = Analyses.timelineHtml(m, OptionalInt.empty());
         assertTrue(svg.length() < 150_000, "svg has " + svg.length() + " chars");
@@ -104,7 +104,7 @@ class ChartsTest {
     void hugeAllocationsDrawTheLargestValues() throws Exception {
         TestModules.Builder b = new TestModules.Builder("huge").steps("a", "b").alloc(0, 1 << 30, 0, "temp");
         for (int i = 0; i < 6000; i++) b.value("v." + i, 0, i * 1024L, 1024 + (i == 5999 ? 1 << 20 : 0), "u8[1024]", "0-1");
-        Module m = b.build();
+        HloModule m = b.build();
         Document svg = parse(Analyses.allocationMapSvg(m, 0));
         assertEquals(AllocationMapPicture.MAX_RECTS + 2, svg.getElementsByTagNameNS("*", "rect").getLength());
         assertTrue(svg.getDocumentElement().getTextContent().contains("2000 smaller values not drawn"));

@@ -1,6 +1,6 @@
 package bufq.analysis;
 
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import bufq.model.TilingModel;
 import bufq.table.Table;
@@ -43,7 +43,7 @@ class ChecksTest {
 
     @Test
     void overlapWhileBothLive() {
-        Module m = clean().value("d", 0, 256, 512, "f32[128]{0}", "2-3").total(1024).build();
+        HloModule m = clean().value("d", 0, 256, 512, "f32[128]{0}", "2-3").total(1024).build();
         List<Finding> f = errors(Analyses.check(m, null, List.of()), "overlap");
         // d [256,768) live 2-3 meets b [0,512) live 1-2 only at step 2 where b ends: a touch, fine;
         // but c [512,1024) live 0-3 shares steps 2-3 with d.
@@ -55,7 +55,7 @@ class ChecksTest {
 
     @Test
     void outsideAllocation() {
-        Module m = new TestModules.Builder("o").steps("a").alloc(0, 100, 0, "temp")
+        HloModule m = new TestModules.Builder("o").steps("a").alloc(0, 100, 0, "temp")
                 .value("a", 0, 64, 64, "u8[64]", "0-1").value("z", 7, 0, 8, "u8[8]", "0-1").build();
         List<Finding> f = Analyses.check(m, null, List.of()).of("outside-allocation");
         assertEquals(2, f.size(), f.toString());
@@ -65,7 +65,7 @@ class ChecksTest {
 
     @Test
     void paddedSize() {
-        Module m = new TestModules.Builder("p").steps("a").alloc(0, 8192, 0, "temp")
+        HloModule m = new TestModules.Builder("p").steps("a").alloc(0, 8192, 0, "temp")
                 .value("a", 0, 0, 4096, "f32[16,64]{1,0:T(8,128)}", "0-1")
                 .value("b", 0, 0, 256, "f32[64]{0}", "0-1").build();
         List<Finding> f = Analyses.check(m, TilingModel.TPU, List.of()).of("padded-size");
@@ -78,7 +78,7 @@ class ChecksTest {
         assertEquals(2, Analyses.check(m, doubling, List.of()).of("padded-size").size());
         // An untiled layout must be its logical size on a TPU dump; on CPU the TPU rule says nothing.
         for (String backend : List.of("tpu", "cpu")) {
-            Module u = new TestModules.Builder("u").steps("a").alloc(0, 512, 0, "temp").backend(backend)
+            HloModule u = new TestModules.Builder("u").steps("a").alloc(0, 512, 0, "temp").backend(backend)
                     .value("s", 0, 0, 512, "u32[]{:S(2)}", "0-1").build();
             assertEquals(backend.equals("tpu") ? 1 : 0, Analyses.check(u, TilingModel.TPU, List.of()).of("padded-size").size(),
                     backend);
@@ -94,7 +94,7 @@ class ChecksTest {
 
     @Test
     void peakClaim() {
-        Module m = clean().claim(1, true, new PeakClaim.Entry("c{}", 512, 512), new PeakClaim.Entry("a{}", 512, 999))
+        HloModule m = clean().claim(1, true, new PeakClaim.Entry("c{}", 512, 512), new PeakClaim.Entry("a{}", 512, 999))
                 .build();
         List<Finding> f = Analyses.check(m, null, List.of()).of("peak-claim");
         assertEquals(Severity.ERROR, f.get(0).severity());
@@ -105,13 +105,13 @@ class ChecksTest {
     void oldStylePeakListWeighsTupleElementsAsTheirInstruction() {
         // Old printers listed `name: N bytes` with N from the instruction's whole shape: the element
         // slice_reduce_fusion{0} (8 bytes) was listed as 32, the size of the 4-tuple's table.
-        Module m = new TestModules.Builder("old").steps("a", "t").alloc(0, 64, 0, "temp")
+        HloModule m = new TestModules.Builder("old").steps("a", "t").alloc(0, 64, 0, "temp")
                 .value("a", 0, 0, 16, "u32[4]", "0-2").value("t{0}", 0, 16, 8, "u32[2]", "1-2")
                 .instruction("t", "(u32[2], u32[2], u32[2], u32[2])", "fusion", null, null, -1)
                 .claim(1, false, new PeakClaim.Entry("a", 16, 0), new PeakClaim.Entry("t", 32, 0)).build();
         CheckReport r = Analyses.check(m, null, List.of());
         assertEquals(List.of(), r.of("peak-claim").stream().filter(f -> f.severity() != Severity.INFO).toList());
-        Module wrong = new TestModules.Builder("old").steps("a", "t").alloc(0, 64, 0, "temp")
+        HloModule wrong = new TestModules.Builder("old").steps("a", "t").alloc(0, 64, 0, "temp")
                 .value("a", 0, 0, 16, "u32[4]", "0-2").value("t{0}", 0, 16, 8, "u32[2]", "1-2")
                 .instruction("t", "(u32[2], u32[2], u32[2], u32[2])", "fusion", null, null, -1)
                 .claim(1, false, new PeakClaim.Entry("a", 16, 0), new PeakClaim.Entry("t", 8, 0)).build();

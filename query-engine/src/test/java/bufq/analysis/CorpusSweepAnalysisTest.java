@@ -2,7 +2,7 @@ package bufq.analysis;
 
 import bufq.dump.DumpLoader;
 import bufq.dump.ModuleSource;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.table.Output;
 import org.junit.jupiter.api.Test;
@@ -45,7 +45,7 @@ class CorpusSweepAnalysisTest {
         long handOvers = 0;
         for (Path p : dumps()) {
             for (ModuleSource src : DumpLoader.discover(List.of(p))) {
-                Module m = src.load();
+                HloModule m = src.load();
                 modules++;
                 String where = src.files().get(0).toString();
                 try {
@@ -112,7 +112,7 @@ class CorpusSweepAnalysisTest {
         return d + 1;
     }
 
-    static void runAll(Module m) {
+    static void runAll(HloModule m) {
         List<Output> out = new ArrayList<>();
         out.addAll(Analyses.peak(m, OptionalInt.empty(), Analyses.DEFAULT_SMALL_THRESHOLD, TilingModel.TPU));
         for (int c : m.colors()) out.addAll(Analyses.peak(m, OptionalInt.of(c), 0, TilingModel.NONE));

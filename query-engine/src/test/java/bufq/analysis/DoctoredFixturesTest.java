@@ -1,7 +1,7 @@
 package bufq.analysis;
 
 import bufq.dump.DumpLoader;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * changes one line of it so that exactly the check it is named after reports an error.
  */
 class DoctoredFixturesTest {
-    static Module load(String name) throws Exception {
+    static HloModule load(String name) throws Exception {
         try (InputStream in = DoctoredFixturesTest.class.getResourceAsStream("/analysis/" + name + ".txt")) {
             if (in == null) throw new IOException("missing fixture analysis/" + name + ".txt");
             String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -32,7 +32,7 @@ class DoctoredFixturesTest {
 
     @Test
     void cleanFixtureHasNoErrorsOrWarnings() throws Exception {
-        Module m = load("clean");
+        HloModule m = load("clean");
         CheckReport r = Analyses.check(m, TilingModel.TPU, List.of());
         assertFalse(r.hasErrors(), r.findings().toString());
         assertEquals(0, r.count(Severity.WARN), r.findings().toString());

@@ -1,6 +1,6 @@
 package bufq.analysis;
 
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.table.Output;
 import bufq.table.TextBlock;
@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Degenerate modules: every analysis still answers, and user mistakes are one-line errors. */
 class EdgeCasesTest {
-    static List<Module> odd() {
+    static List<HloModule> odd() {
         return List.of(
                 new TestModules.Builder("empty").build(),
                 new TestModules.Builder("no-values").steps("a", "b").alloc(0, 0, 0, "temp").build(),
@@ -30,7 +30,7 @@ class EdgeCasesTest {
 
     @Test
     void everyAnalysisAnswersOnDegenerateModules() throws Exception {
-        for (Module m : odd()) {
+        for (HloModule m : odd()) {
             List<Output> out = new ArrayList<>();
             out.addAll(Analyses.peak(m, OptionalInt.empty(), 16, TilingModel.TPU));
             out.addAll(Analyses.timeline(m, OptionalInt.empty(), 40));
@@ -51,7 +51,7 @@ class EdgeCasesTest {
 
     @Test
     void scriptTextCannotBreakOutOfTheHtml() throws Exception {
-        Module m = odd().get(4);
+        HloModule m = odd().get(4);
         String html = Analyses.timelineHtml(m, OptionalInt.empty());
         ChartsTest.parse(html);
         String script = html.substring(html.indexOf("//<![CDATA["), html.indexOf("//]]>"));
@@ -60,7 +60,7 @@ class EdgeCasesTest {
 
     @Test
     void unknownColorAndAllocationAreOneLineErrors() {
-        Module m = TestModules.unstack();
+        HloModule m = TestModules.unstack();
         var e = assertThrows(IllegalArgumentException.class, () -> Analyses.peak(m, OptionalInt.of(3), 0, null));
         assertEquals("no color 3 in jit__unstack (colors: 0)", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> Analyses.timelineSvg(m, OptionalInt.of(9)));

@@ -1,7 +1,7 @@
 package bufq.analysis;
 
 import bufq.dump.DumpLoader;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.table.Table;
 import bufq.table.TextBlock;
 import org.junit.jupiter.api.Test;
@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Goldens of the terminal charts on the real jax-mlp example shipped in {@code examples/}. */
 class ExampleChartsTest {
-    static Module mlp() throws Exception {
+    static HloModule mlp() throws Exception {
         Path p = Paths.get(System.getProperty("bufq.root", "."), "examples", "jax-mlp");
         return DumpLoader.load(List.of(p)).get(0);
     }
@@ -32,7 +32,7 @@ class ExampleChartsTest {
 
     @Test
     void mapOfTheTempAllocationAt80Columns() throws Exception {
-        Module m = mlp();
+        HloModule m = mlp();
         int temp = m.allocations().stream().filter(a -> a.preallocatedTemp()).findFirst().orElseThrow().index();
         var out = Analyses.allocationMap(m, temp, 80);
         Golden.check("map-jax-mlp-temp-80.txt", ((TextBlock) out.get(0)).text());
@@ -42,7 +42,7 @@ class ExampleChartsTest {
 
     @Test
     void peakAndBlameOnTheExample() throws Exception {
-        Module m = mlp();
+        HloModule m = mlp();
         Table s = (Table) Analyses.peak(m, OptionalInt.empty(), Analyses.DEFAULT_SMALL_THRESHOLD, null).get(0);
         // Two steps hold the same most bytes; XLA printed the later, bufq reports the first and says so.
         assertEquals(19L, s.cell(0, s.columnIndex("peak_time")));

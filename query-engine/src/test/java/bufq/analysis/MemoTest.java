@@ -9,7 +9,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.Shape;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +25,7 @@ class MemoTest {
     }
 
     /** Values of colours 0..2, some tuple elements (printed index), ranges partly outside the schedule. */
-    static Module random(long seed, int n, int steps, long sizeScale) {
+    static HloModule random(long seed, int n, int steps, long sizeScale) {
         Random r = new Random(seed);
         List<HloValue> values = new ArrayList<>();
         List<HloInstruction> ins = new ArrayList<>();
@@ -44,15 +44,15 @@ class MemoTest {
         }
         List<BufferAllocation> allocs = List.of(new BufferAllocation(0, 1, 0, -1, null, null, null, false, false, false, true,
                 null, true, List.of()));
-        Module.Info info = new Module.Info("m" + seed, "m", 0, "tpu", List.of(), steps - 1, null, null, -1, null,
+        HloModule.Info info = new HloModule.Info("m" + seed, "m", 0, "tpu", List.of(), steps - 1, null, null, -1, null,
                 new TreeMap<>(), true, null);
-        return new Module(info, allocs, values, ins, seq, List.of());
+        return new HloModule(info, allocs, values, ins, seq, List.of());
     }
 
     @Test
     void cachedProfilesEqualFreshOnes() {
         for (long seed = 1; seed <= 5; seed++) {
-            Module m = random(seed, 400, 50, 1);
+            HloModule m = random(seed, 400, 50, 1);
             List<OptionalInt> colors = List.of(OptionalInt.empty(), OptionalInt.of(0), OptionalInt.of(1), OptionalInt.of(2));
             for (OptionalInt c : colors) {
                 LiveProfile fresh = LiveProfile.compute(m, c), cached = LiveProfile.of(m, c);
@@ -80,7 +80,7 @@ class MemoTest {
 
     @Test
     void overflowStillFails() {
-        Module big = random(3, 50, 10, Long.MAX_VALUE / 8000);
+        HloModule big = random(3, 50, 10, Long.MAX_VALUE / 8000);
         assertThrows(ArithmeticException.class, () -> LiveProfile.of(big, OptionalInt.empty()));
         assertThrows(ArithmeticException.class, () -> LiveProfile.of(big, OptionalInt.empty()));   // not cached
         Shape huge = new Shape("f32[4611686018427387904,4]", "f32", new long[] {1L << 62, 4}, false, null, List.of(), 0, 0, List.of());

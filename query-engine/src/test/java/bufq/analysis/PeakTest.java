@@ -1,6 +1,6 @@
 package bufq.analysis;
 
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PeakTest {
     @Test
     void firstMaximumDiffersFromClaimAndTheQuirkExplainsIt() {
-        Module m = TestModules.unstack();
+        HloModule m = TestModules.unstack();
         LiveProfile p = LiveProfile.of(m, OptionalInt.empty());
         // Step 1: Arg (32) + tuple table (32) + four u32[2] (8 each) = 96; step 6 holds 96 too.
         assertEquals(1, p.peakTime());
@@ -28,7 +28,7 @@ class PeakTest {
 
     @Test
     void summaryPutsClaimBesideRecomputationWithANote() {
-        Module m = TestModules.unstack();
+        HloModule m = TestModules.unstack();
         List<Output> out = Analyses.peak(m, OptionalInt.empty(), 0, TilingModel.TPU);
         Table s = (Table) out.get(0);
         assertEquals("all", s.cell(0, 0));
@@ -44,7 +44,7 @@ class PeakTest {
 
     @Test
     void liveValuesSortedBySizeWithShareAndPaddingAndSmallFold() {
-        Module m = TestModules.unstack();
+        HloModule m = TestModules.unstack();
         Table t = (Table) Analyses.peak(m, OptionalInt.empty(), 16, null).get(1);
         // Arg_0.1 (32) and the tuple table slice_reduce_fusion{} (32) lead; four 8-byte values fold.
         assertEquals(3, t.size());
@@ -62,7 +62,7 @@ class PeakTest {
 
     @Test
     void perColorRowsAndColorFilter() {
-        Module m = new TestModules.Builder("two").steps("a", "b", "c")
+        HloModule m = new TestModules.Builder("two").steps("a", "b", "c")
                 .alloc(0, 4096, 0, "temp").alloc(1, 1024, 1, "temp")
                 .value("a", 0, 0, 400, "f32[100]", "0-1")
                 .value("b", 0, 400, 800, "f32[200]", "1-2")
@@ -80,7 +80,7 @@ class PeakTest {
 
     @Test
     void timelineTableCarriesTheNumbersPerStepAndColor() {
-        Module m = new TestModules.Builder("two").steps("a", "b", "c")
+        HloModule m = new TestModules.Builder("two").steps("a", "b", "c")
                 .alloc(0, 4096, 0, "temp").alloc(1, 1024, 1, "temp")
                 .value("a", 0, 0, 512, "f32[100]", "0-1")
                 .value("c", 1, 0, 1024, "f32[256]", "2-3", 1)
@@ -96,7 +96,7 @@ class PeakTest {
 
     @Test
     void noScheduleSaysWhy() {
-        Module m = new TestModules.Builder("bare").alloc(0, 16, 0, "temp").value("a", 0, 0, 16, "f32[4]", null).build();
+        HloModule m = new TestModules.Builder("bare").alloc(0, 16, 0, "temp").value("a", 0, 0, 16, "f32[4]", null).build();
         Table t = (Table) Analyses.peak(m, OptionalInt.empty(), 0, null).get(0);
         assertTrue(t.cell(0, 0).toString().contains("no live ranges"));
     }

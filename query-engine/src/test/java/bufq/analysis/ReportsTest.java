@@ -1,6 +1,6 @@
 package bufq.analysis;
 
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.StackTraceNode;
 import bufq.model.TilingModel;
 import bufq.table.Table;
@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ReportsTest {
     @Test
     void paddingTotalsWorstAndByShape() {
-        Module m = TestModules.unstack();
+        HloModule m = TestModules.unstack();
         List<?> out = Analyses.padding(m, TilingModel.TPU);
         Table totals = (Table) out.get(0);
         // 1024-32 for the argument, 4 x (512-8) for the elements, tuples unpadded.
@@ -34,7 +34,7 @@ class ReportsTest {
     void fragmentationUnionsSharedBytesOverTime() {
         // Allocation 0 (1000 bytes): a [0,400) live 0-1, b [200,600) live 1-2 (shares bytes with a: union),
         // c [0,300) live 3-3 reuses a's bytes later. Peak of the union: step 1, [0,600) = 600.
-        Module m = new TestModules.Builder("frag").steps("a", "b", "x", "c")
+        HloModule m = new TestModules.Builder("frag").steps("a", "b", "x", "c")
                 .alloc(0, 1000, 0, "preallocated-temp").alloc(1, 64, 0, "parameter")
                 .value("a", 0, 0, 400, "u8[400]", "0-1").value("b", 0, 200, 400, "u8[400]", "1-2")
                 .value("c", 0, 0, 300, "u8[300]", "3-3").value("p", 1, 0, 64, "u8[64]", "0-4")
@@ -60,7 +60,7 @@ class ReportsTest {
         assertEquals(4900L, totals.cell(1, totals.columnIndex("total_fragmentation_bytes")));
     }
 
-    static Module blameModule() {
+    static HloModule blameModule() {
         return new TestModules.Builder("jit_step").steps("p", "d", "t", "e")
                 .alloc(0, 4096, 0, "temp")
                 .value("p", 0, 0, 1000, "u8[1000]", "0-4").value("d", 0, 1000, 600, "u8[600]", "1-2")
@@ -109,7 +109,7 @@ class ReportsTest {
     void dumpsOwnTreeIsPrintedAsGiven() {
         StackTraceNode leaf = new StackTraceNode("x", 100.0, 57600, 57600, 0, List.of());
         StackTraceNode root = new StackTraceNode("main.2", 100.0, 57600, 0, 57600, List.of(leaf));
-        Module m = new TestModules.Builder("t").steps("x").alloc(0, 57600, 0, "parameter")
+        HloModule m = new TestModules.Builder("t").steps("x").alloc(0, 57600, 0, "parameter")
                 .value("x", 0, 0, 57600, "u8[57600]", "0-1").tree(root, 57600).build();
         String text = StackTree.text(m);
         assertEquals("""

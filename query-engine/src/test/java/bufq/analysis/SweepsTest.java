@@ -2,7 +2,7 @@ package bufq.analysis;
 
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The fast sweeps against brute force on random allocations. */
 class SweepsTest {
-    static Module random(long seed, int n) {
+    static HloModule random(long seed, int n) {
         Random rnd = new Random(seed);
         String[] steps = new String[20];
         for (int i = 0; i < steps.length; i++) steps[i] = "i" + i;
@@ -31,7 +31,7 @@ class SweepsTest {
     @Test
     void unionPeakMatchesBruteForce() {
         for (long seed = 0; seed < 200; seed++) {
-            Module m = random(seed, 1 + (int) (seed % 12));
+            HloModule m = random(seed, 1 + (int) (seed % 12));
             List<HloValue> vs = m.valuesIn(0);
             FragmentationReport.Usage u = FragmentationReport.usage(vs);
             long best = -1;
@@ -65,7 +65,7 @@ class SweepsTest {
     @Test
     void overlapSweepFindsEveryConflictingPair() {
         for (long seed = 0; seed < 200; seed++) {
-            Module m = random(seed, 2 + (int) (seed % 10));
+            HloModule m = random(seed, 2 + (int) (seed % 10));
             List<HloValue> vs = new ArrayList<>();
             for (HloValue v : m.valuesIn(0)) if (v.range() != null) vs.add(v);
             int expected = 0, touches = 0;

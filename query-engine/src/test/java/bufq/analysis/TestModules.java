@@ -4,7 +4,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import bufq.model.Shape;
 import bufq.model.StackTraceNode;
@@ -127,7 +127,7 @@ final class TestModules {
         Builder backend(String b) { backend = b; return this; }
         Builder tree(StackTraceNode n, long bytes) { tree = n; treeBytes = bytes; return this; }
 
-        Module build() {
+        HloModule build() {
             List<BufferAllocation> as = new ArrayList<>();
             for (BufferAllocation a : allocs) {
                 as.add(new BufferAllocation(a.index(), a.size(), a.color(), a.parameter(), a.parameterShape(),
@@ -141,9 +141,9 @@ final class TestModules {
                 if (named.add(sequence.get(t))) ins.add(HloInstruction.sequenced(sequence.get(t), t));
             }
             int maxTime = sequence.isEmpty() ? -1 : sequence.size();
-            Module.Info info = new Module.Info(name, name, 0, backend, List.of(name + ".txt"), maxTime, total, claim,
+            HloModule.Info info = new HloModule.Info(name, name, 0, backend, List.of(name + ".txt"), maxTime, total, claim,
                     treeBytes, tree, new TreeMap<>(), true, null);
-            return new Module(info, as, values, ins, sequence, List.of());
+            return new HloModule(info, as, values, ins, sequence, List.of());
         }
     }
 
@@ -151,7 +151,7 @@ final class TestModules {
      * The seed {@code 000}: XLA printed peak step 6 though step 1 already holds as many logical bytes,
      * because its moment counts tuple elements as whole tuples and values one step past their end.
      */
-    static Module unstack() {
+    static HloModule unstack() {
         String el = "u32[2]{0:T(128)}";
         String tup = "(" + el + ", " + el + ", " + el + ", " + el + ")";
         return new Builder("jit__unstack")

@@ -1,7 +1,7 @@
 package bufq.dump;
 
 import bufq.model.LoadWarning;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,7 +32,7 @@ class BadInputTest {
 
     @Test
     void goodTextLoadsCleanly() throws Exception {
-        Module m = DumpLoader.loadText(NAME, GOOD);
+        HloModule m = DumpLoader.loadText(NAME, GOOD);
         assertEquals(0, m.warningCount(), () -> m.warnings().toString());
         assertEquals(64L, m.liveBytesAt(1));
     }
@@ -73,7 +73,7 @@ class BadInputTest {
     @Test
     void malformedLineIsAWarningAndLoadingGoesOn() throws Exception {
         String bad = GOOD.replace("allocation 1: size 32, output", "allocation 1: size thirty-two, output");
-        Module m = DumpLoader.loadText(NAME, bad);
+        HloModule m = DumpLoader.loadText(NAME, bad);
         assertTrue(m.warningCount() >= 1);
         LoadWarning w = m.warnings().get(0);
         assertEquals(NAME, w.file());
@@ -86,14 +86,14 @@ class BadInputTest {
     @Test
     void lineNumbersCountAcrossSections() throws Exception {
         String bad = GOOD.replace("    neg.2{}:1-2", "    neg.2{}:1-two");
-        Module m = DumpLoader.loadText(NAME, bad);
+        HloModule m = DumpLoader.loadText(NAME, bad);
         assertEquals(1, m.warningCount(), () -> m.warnings().toString());
         assertEquals(29, m.warnings().get(0).line());
     }
 
     @Test
     void aLiveRangeThatJoinsNoValueIsWarnedAtItsLine() throws Exception {
-        Module m = DumpLoader.loadText(NAME, GOOD.replace(" value: <1 neg.2 @0>", " value: <1 neg.3 @0>"));
+        HloModule m = DumpLoader.loadText(NAME, GOOD.replace(" value: <1 neg.2 @0>", " value: <1 neg.3 @0>"));
         assertEquals(1, m.warningCount(), () -> m.warnings().toString());
         assertEquals(29, m.warnings().get(0).line());
         assertEquals("live range of 'neg.2{}' matches no value in the allocation section", m.warnings().get(0).message());
@@ -102,7 +102,7 @@ class BadInputTest {
     @Test
     void sizesThatOverflowALongAreCaughtNotWrapped() throws Exception {
         String bad = GOOD.replace("allocation 0: size 32,", "allocation 0: size 99999999999999999999,");
-        Module m = DumpLoader.loadText(NAME, bad);
+        HloModule m = DumpLoader.loadText(NAME, bad);
         assertEquals(2, m.warnings().get(0).line());
         assertTrue(m.warnings().get(0).message().contains("too large"), m.warnings().get(0).message());
         assertTrue(m.allocations().stream().allMatch(a -> a.size() >= 0));
@@ -111,14 +111,14 @@ class BadInputTest {
     @Test
     void badShapeIsAWarning() throws Exception {
         String bad = GOOD.replace("(size=32,offset=0): f32[8]{0}\nallocation 1", "(size=32,offset=0): f32[8{0}\nallocation 1");
-        Module m = DumpLoader.loadText(NAME, bad);
+        HloModule m = DumpLoader.loadText(NAME, bad);
         assertTrue(m.warnings().stream().anyMatch(w -> w.line() == 3 && w.message().contains("shape")), m.warnings().toString());
     }
 
     @Test
     void truncatedFileLoadsWhatItHolds() throws Exception {
         int cut = GOOD.indexOf("    neg.2{}:1-2") + 8;
-        Module m = DumpLoader.loadText(NAME, GOOD.substring(0, cut));
+        HloModule m = DumpLoader.loadText(NAME, GOOD.substring(0, cut));
         assertEquals(NAME + ":29", m.info().truncatedAt());
         assertTrue(m.warningCount() >= 1);
         assertEquals(2, m.values().size());
@@ -129,19 +129,19 @@ class BadInputTest {
     void truncationAtALineBoundaryIsNoticed() throws Exception {
         // Cut after "  neg.2" in the positions of the last value block: the block has no instruction line.
         int cut = GOOD.indexOf("  neg.2\n uses:\n from") + "  neg.2\n".length();
-        Module m = DumpLoader.loadText(NAME, GOOD.substring(0, cut));
+        HloModule m = DumpLoader.loadText(NAME, GOOD.substring(0, cut));
         assertEquals(NAME + ":18", m.info().truncatedAt());
         assertEquals(2, m.values().size());
         // Cut inside the live-range section before its peak lines.
         int cut2 = GOOD.indexOf("  BufferLiveRange:");
-        Module m2 = DumpLoader.loadText(NAME, GOOD.substring(0, cut2));
+        HloModule m2 = DumpLoader.loadText(NAME, GOOD.substring(0, cut2));
         assertEquals(NAME + ":26", m2.info().truncatedAt());
         assertEquals(2, m2.sequence().size());
     }
 
     @Test
     void absurdMaxTimeIsWarnedAndCutDown() throws Exception {
-        Module m = DumpLoader.loadText(NAME, GOOD.replace("HloLiveRange (max 2):", "HloLiveRange (max 2000000000):"));
+        HloModule m = DumpLoader.loadText(NAME, GOOD.replace("HloLiveRange (max 2):", "HloLiveRange (max 2000000000):"));
         assertEquals(1, m.warningCount(), () -> m.warnings().toString());
         assertEquals(23, m.warnings().get(0).line());
         assertEquals(2, m.info().maxTime());
@@ -152,7 +152,7 @@ class BadInputTest {
     void warningsAreCappedButCounted() throws Exception {
         StringBuilder b = new StringBuilder("BufferAssignment:\n");
         for (int i = 0; i < 300; i++) b.append("allocation ").append(i).append(": size ?:\n");
-        Module m = DumpLoader.loadText(NAME, b.toString());
+        HloModule m = DumpLoader.loadText(NAME, b.toString());
         assertEquals(300, m.warningCount());
         assertEquals(Warnings.CAP, m.warnings().size());
     }
@@ -169,7 +169,7 @@ class BadInputTest {
             }
         }
         Path one = dir.resolve("module_0012.jit_mlp.cpu_after_optimizations-live-range.txt.gz");
-        List<Module> ms = DumpLoader.load(List.of(one));
+        List<HloModule> ms = DumpLoader.load(List.of(one));
         assertEquals(1, ms.size());
         assertEquals(4, ms.get(0).info().files().size());
         assertEquals(0, ms.get(0).warningCount());
@@ -198,7 +198,7 @@ class BadInputTest {
         int at = head.length + tail.indexOf("%x.1 = f32[8]{0} parameter(0)") + 1;
         all[at] = (byte) 0xff;
         Files.write(mixed, all);
-        Module m = DumpLoader.load(List.of(mixed)).get(0);
+        HloModule m = DumpLoader.load(List.of(mixed)).get(0);
         assertTrue(m.warnings().stream().anyMatch(w -> w.message().contains("not UTF-8")), m.warnings().toString());
     }
 
@@ -211,7 +211,7 @@ class BadInputTest {
         byte[] all = packed.toByteArray();
         Path gz = dir.resolve(NAME + ".gz");
         Files.write(gz, java.util.Arrays.copyOf(all, all.length * 2 / 3));
-        Module m = DumpLoader.load(List.of(gz)).get(0);
+        HloModule m = DumpLoader.load(List.of(gz)).get(0);
         assertNotNull(m.info().truncatedAt(), "truncatedAt");
         assertTrue(m.warnings().stream().anyMatch(w -> w.message().contains("truncated")), m.warnings().toString());
         assertFalse(m.allocations().isEmpty());

@@ -2,7 +2,7 @@ package bufq.dump;
 
 import bufq.model.BufferAllocation;
 import bufq.model.HloValue;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -56,12 +56,12 @@ class CorpusSweepTest {
     }
 
     static void check(Path p) throws LoadException {
-        List<Module> modules = DumpLoader.load(List.of(p));
+        List<HloModule> modules = DumpLoader.load(List.of(p));
         assertFalse(modules.isEmpty(), "no module from " + p);
-        for (Module m : modules) checkModule(m);
+        for (HloModule m : modules) checkModule(m);
     }
 
-    static void checkModule(Module m) {
+    static void checkModule(HloModule m) {
         String where = m.info().files().get(0);
         assertEquals(0, m.warningCount(), () -> where + ": warnings " + m.warnings());
         assertTrue(m.info().truncatedAt() == null, where + " truncated at " + m.info().truncatedAt());

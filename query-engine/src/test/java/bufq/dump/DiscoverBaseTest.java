@@ -1,7 +1,7 @@
 package bufq.dump;
 
 import bufq.model.HloValue;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -50,8 +50,8 @@ class DiscoverBaseTest {
     @ValueSource(strings = {"jax010-mlp", "tpu/../tpu", "framed-stdout.log", "loose"})
     void loadedModulesEqualTheAbsoluteLoad(String rel) throws LoadException {
         String cut = FIXTURES + "/";
-        List<Module> abs = DumpLoader.load(List.of(FIXTURES.resolve(rel)));
-        List<Module> got = DumpLoader.load(List.of(Path.of(rel)), FIXTURES);
+        List<HloModule> abs = DumpLoader.load(List.of(FIXTURES.resolve(rel)));
+        List<HloModule> got = DumpLoader.load(List.of(Path.of(rel)), FIXTURES);
         assertEquals(abs.size(), got.size());
         for (int i = 0; i < abs.size(); i++) {
             assertEquals(fingerprint(abs.get(i), cut), fingerprint(got.get(i), ""));
@@ -68,10 +68,10 @@ class DiscoverBaseTest {
         Files.writeString(base.resolve("d/loose.txt"), bad);
         Files.writeString(base.resolve("run.log"), "*** Begin " + TinyDump.NAME + " ***\n" + bad + "*** End " + TinyDump.NAME + " ***\n");
         for (String rel : List.of("d", "d/" + TinyDump.NAME, "./d/../d/loose.txt", "run.log")) {
-            List<Module> abs = DumpLoader.load(List.of(base.resolve(rel)));
-            List<Module> got = DumpLoader.load(List.of(Path.of(rel)), base);
+            List<HloModule> abs = DumpLoader.load(List.of(base.resolve(rel)));
+            List<HloModule> got = DumpLoader.load(List.of(Path.of(rel)), base);
             List<String> warnings = new ArrayList<>();
-            for (Module m : got) m.warnings().forEach(w -> warnings.add(w.toString()));
+            for (HloModule m : got) m.warnings().forEach(w -> warnings.add(w.toString()));
             assertFalse(warnings.isEmpty(), rel);
             for (String w : warnings) assertTrue(w.startsWith(Path.of(rel).toString()) || w.startsWith("d/"), w);
             for (int i = 0; i < abs.size(); i++) assertEquals(fingerprint(abs.get(i), base + "/"), fingerprint(got.get(i), ""));
@@ -131,8 +131,8 @@ class DiscoverBaseTest {
                 {"examples/jax-mlp", "module_0000.jit_f.cpu_after_optimizations-live-range.txt"}}) {
             Path base = root.resolve(c[0]);
             String baseCut = c[0].isEmpty() ? cut : base + "/";
-            List<Module> abs = DumpLoader.load(List.of(base.resolve(c[1])));
-            List<Module> got = DumpLoader.load(List.of(Path.of(c[1])), base);
+            List<HloModule> abs = DumpLoader.load(List.of(base.resolve(c[1])));
+            List<HloModule> got = DumpLoader.load(List.of(Path.of(c[1])), base);
             assertEquals(abs.size(), got.size(), c[1]);
             for (int i = 0; i < abs.size(); i++) assertEquals(fingerprint(abs.get(i), baseCut), fingerprint(got.get(i), ""), c[1]);
             assertEquals(describe(DumpLoader.discover(List.of(base.resolve(c[1]))), baseCut),
@@ -153,7 +153,7 @@ class DiscoverBaseTest {
         return out;
     }
 
-    private static List<String> fingerprint(Module m, String cut) {
+    private static List<String> fingerprint(HloModule m, String cut) {
         List<String> out = new ArrayList<>();
         out.add(m.info().handle() + " " + m.info().name() + " " + m.info().backend() + " " + m.info().maxTime()
                 + " " + m.info().claimedTotalBytes() + " " + m.info().colorTotals() + " " + strip(m.info().truncatedAt(), cut));

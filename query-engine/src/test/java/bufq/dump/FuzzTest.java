@@ -1,6 +1,6 @@
 package bufq.dump;
 
-import bufq.model.Module;
+import bufq.model.HloModule;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -37,7 +37,7 @@ class FuzzTest {
             String[] seed = seeds.get(round % seeds.size());
             String text = mutate(seed[1], rnd, 1 + rnd.nextInt(4));
             try {
-                Module m = DumpLoader.loadText(seed[0], text);
+                HloModule m = DumpLoader.loadText(seed[0], text);
                 m.liveBytesByStep();
                 m.peakTime();
                 m.totalBytes();

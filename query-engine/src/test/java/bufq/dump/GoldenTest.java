@@ -4,7 +4,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.LoadWarning;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import bufq.model.Shape;
 import bufq.model.StackTraceNode;
@@ -26,9 +26,9 @@ class GoldenTest {
     @ParameterizedTest
     @ValueSource(strings = {"tf-era", "old2024", "late2025", "jax010-mlp", "analysis-off", "tpu", "report-only"})
     void readerOutputMatchesGolden(String fixture) throws Exception {
-        List<Module> ms = DumpLoader.load(List.of(Fixtures.path(fixture)));
+        List<HloModule> ms = DumpLoader.load(List.of(Fixtures.path(fixture)));
         StringBuilder b = new StringBuilder();
-        for (Module m : ms) render(m, Fixtures.path("").toString() + "/", b);
+        for (HloModule m : ms) render(m, Fixtures.path("").toString() + "/", b);
         Path golden = Path.of(System.getProperty("bufq.root", "."), "query-engine/src/test/resources/golden", fixture + ".txt");
         if (Boolean.getBoolean("bufq.updateGolden")) {
             Files.createDirectories(golden.getParent());
@@ -37,8 +37,8 @@ class GoldenTest {
         assertEquals(Files.readString(golden), b.toString(), "golden " + golden);
     }
 
-    static void render(Module m, String strip, StringBuilder b) {
-        Module.Info i = m.info();
+    static void render(HloModule m, String strip, StringBuilder b) {
+        HloModule.Info i = m.info();
         b.append("module ").append(i.handle()).append(" name=").append(i.name()).append(" number=").append(i.number())
                 .append(" backend=").append(i.backend()).append('\n');
         for (String f : i.files()) b.append("  file ").append(f.replace(strip, "")).append('\n');

@@ -6,7 +6,7 @@ import bufq.model.HloPosition;
 import bufq.model.HloUse;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import bufq.model.StackTraceNode;
 import org.junit.jupiter.api.Test;
@@ -22,17 +22,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** One small dump per era and backend, checked field by field. */
 class ReaderErasTest {
-    static Module only(String fixture) throws LoadException {
-        List<Module> ms = DumpLoader.load(List.of(Fixtures.path(fixture)));
+    static HloModule only(String fixture) throws LoadException {
+        List<HloModule> ms = DumpLoader.load(List.of(Fixtures.path(fixture)));
         assertEquals(1, ms.size(), "modules in " + fixture);
-        Module m = ms.get(0);
+        HloModule m = ms.get(0);
         assertEquals(0, m.warningCount(), () -> "warnings: " + m.warnings());
         return m;
     }
 
     @Test
     void jaxlib010FourFileSetJoinsItsFiles() throws Exception {
-        Module m = only("jax010-mlp");
+        HloModule m = only("jax010-mlp");
         assertEquals(4, m.info().files().size());
         assertEquals("jit_mlp", m.handle());
         assertEquals(12, m.info().number());
@@ -71,7 +71,7 @@ class ReaderErasTest {
 
     @Test
     void late2025SingleFileWithStackTree() throws Exception {
-        Module m = only("late2025");
+        HloModule m = only("late2025");
         assertEquals(2, m.info().files().size());
         BufferAllocation a0 = m.allocation(0);
         assertTrue(a0.isOutput());
@@ -106,7 +106,7 @@ class ReaderErasTest {
 
     @Test
     void oldStylePeakListsRepeatedNames() throws Exception {
-        Module m = only("old2024");
+        HloModule m = only("old2024");
         assertEquals("gpu", m.info().backend());
         PeakClaim p = m.info().peakClaim();
         assertFalse(p.cumulative());
@@ -125,7 +125,7 @@ class ReaderErasTest {
 
     @Test
     void tfEraPointersAndOldHlo() throws Exception {
-        Module m = only("tf-era");
+        HloModule m = only("tf-era");
         assertEquals("0x55d0c8a1e2f0", m.allocation(0).pointer());
         assertEquals(204L, m.info().claimedTotalBytes());
         assertEquals(204L, m.totalBytes());
@@ -143,7 +143,7 @@ class ReaderErasTest {
 
     @Test
     void analysisOffSetHasAllocationsAndReportOnly() throws Exception {
-        Module m = only("analysis-off");
+        HloModule m = only("analysis-off");
         assertFalse(m.info().hasValueDetails());
         assertNull(m.info().peakClaim());
         assertEquals(m.info().claimedTotalBytes().longValue(), m.totalBytes());
@@ -154,7 +154,7 @@ class ReaderErasTest {
 
     @Test
     void tpuDumpIsDetectedByTilesAndSizesArePadded() throws Exception {
-        Module m = only("tpu");
+        HloModule m = only("tpu");
         assertEquals("tpu", m.info().backend());
         assertEquals("jit_dynamic_slice", m.handle());
         assertEquals(59, m.info().number());
@@ -174,7 +174,7 @@ class ReaderErasTest {
 
     @Test
     void reportAloneGivesRoundedAllocations() throws Exception {
-        Module m = only("report-only");
+        HloModule m = only("report-only");
         assertEquals(18980L, m.info().claimedTotalBytes());
         assertEquals(8, m.allocations().size());
         BufferAllocation a1 = m.allocation(1);
@@ -191,11 +191,11 @@ class ReaderErasTest {
         assertEquals(2, s.size());
         assertEquals("jit_neg", s.get(0).name());
         assertEquals(2, s.get(0).files().size());
-        Module neg = s.get(0).load();
+        HloModule neg = s.get(0).load();
         assertEquals(0, neg.warningCount(), () -> neg.warnings().toString());
         assertEquals(64L, neg.liveBytesAt(1));
         assertEquals(64L, neg.info().peakClaim().claimedBytes());
-        Module id = s.get(1).load();
+        HloModule id = s.get(1).load();
         assertEquals(0, id.warningCount());
         assertTrue(id.allocation(0).isParameter());
         assertTrue(id.allocation(0).maybeLiveOut());
@@ -206,7 +206,7 @@ class ReaderErasTest {
     void warningsInAFrameNameTheLogAndItsLine() throws Exception {
         Path log = Fixtures.path("framed-stdout.log");
         String text = Files.readString(log).replace("    neg.2{}:1-2\n", "    neg.2{}:1-x\n");
-        Module m = DumpLoader.loadText("run.log", text);
+        HloModule m = DumpLoader.loadText("run.log", text);
         assertEquals("jit_neg", m.handle());
         assertEquals(1, m.warningCount(), () -> m.warnings().toString());
         assertEquals("run.log", m.warnings().get(0).file());
@@ -228,7 +228,7 @@ class ReaderErasTest {
         List<ModuleSource> s = DumpLoader.discover(List.of(Fixtures.path("loose")));
         assertEquals(1, s.size(), s.toString());
         assertTrue(s.get(0).files().get(0).endsWith("collected-run-7.txt"));
-        Module m = s.get(0).load();
+        HloModule m = s.get(0).load();
         assertEquals(0, m.warningCount());
         assertEquals(208L, m.totalBytes());
     }
@@ -241,7 +241,7 @@ class ReaderErasTest {
         String text = BadInputTest.GOOD.replace("%neg.2 = f32[8]{0} negate(%x.1)",
                 "%neg.2 = f32[8]{0} custom-call(" + ops + "), custom_call_target=\"t\", "
                         + "metadata={op_name=\"a \\\"quoted\\\" }name\" source_file=\"/s.py\" source_line=7}, backend_config=" + config);
-        Module m = DumpLoader.loadText(BadInputTest.NAME, text);
+        HloModule m = DumpLoader.loadText(BadInputTest.NAME, text);
         assertEquals(0, m.warningCount(), () -> m.warnings().toString());
         HloInstruction neg = m.instruction("neg.2");
         assertEquals("custom-call", neg.opcode());
@@ -255,7 +255,7 @@ class ReaderErasTest {
     @Test
     void loadTextReadsADumpFromMemory() throws Exception {
         Path f = Fixtures.path("late2025/module_0007.jit__unstack.cpu_after_optimizations-buffer-assignment.txt");
-        Module m = DumpLoader.loadText(f.getFileName().toString(), Files.readString(f));
+        HloModule m = DumpLoader.loadText(f.getFileName().toString(), Files.readString(f));
         assertEquals("jit__unstack", m.handle());
         assertEquals(4, m.values().size());
         assertEquals(0, m.warningCount());

@@ -2,7 +2,7 @@ package bufq.dump;
 
 import bufq.model.HloInstruction;
 import bufq.model.LoadWarning;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -141,7 +141,7 @@ class ReaderTablesTest {
         long badLine = text.substring(0, text.indexOf("└── x.1")).chars().filter(c -> c == '\n').count() + 1;
         Path file = dir.resolve(BadInputTest.NAME);
         Files.writeString(file, text);
-        for (Module m : List.of(DumpLoader.loadText(BadInputTest.NAME, text), DumpLoader.load(List.of(file)).get(0))) {
+        for (HloModule m : List.of(DumpLoader.loadText(BadInputTest.NAME, text), DumpLoader.load(List.of(file)).get(0))) {
             assertEquals(64, m.info().stackTraceBytes());
             assertNotNull(m.info().stackTrace());
             assertEquals("main", m.info().stackTrace().label());
@@ -160,7 +160,7 @@ class ReaderTablesTest {
         String text = BadInputTest.GOOD
                 .replace("%neg.2 = f32[8]{0} negate(%x.1)", "%neg.2 = f32[8]{0} negate(%x.1), metadata={op_name=\"jit(f)/neg\" source_file=\"f.py\" source_line=7}")
                 .replace("%x.1 = f32[8]{0} parameter(0)", "%x.1 = f32[8]{0} parameter(0), sharding={replicated}, metadata={op_name=\"x\"}");
-        Module m = DumpLoader.loadText(BadInputTest.NAME, text);
+        HloModule m = DumpLoader.loadText(BadInputTest.NAME, text);
         HloInstruction neg = m.instruction("neg.2");
         assertEquals("metadata={op_name=\"jit(f)/neg\" source_file=\"f.py\" source_line=7}", neg.attributes());
         assertEquals("jit(f)/neg", neg.opName());

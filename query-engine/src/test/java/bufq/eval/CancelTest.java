@@ -5,14 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import bufq.lang.QueryException;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The REPL cancels a running query by interrupting its thread; the evaluator must notice. */
 class CancelTest {
-    private static final Module BIG = TestModules.random(7, 5000, 200);
+    private static final HloModule BIG = TestModules.random(7, 5000, 200);
 
     @AfterEach
     void clearFlag() { Thread.interrupted(); }

@@ -9,7 +9,7 @@ import bufq.dump.DumpLoader;
 import bufq.lang.QueryException;
 import bufq.model.BufferAllocation;
 import bufq.model.HloValue;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import bufq.table.Table;
 import java.io.IOException;
@@ -72,16 +72,16 @@ class DumpQueriesTest {
     }
 
     private static void checkAll(Path p) throws Exception {
-        List<Module> modules = DumpLoader.load(List.of(p));
+        List<HloModule> modules = DumpLoader.load(List.of(p));
         assertFalse(modules.isEmpty());
-        for (Module m : modules) check(m);
+        for (HloModule m : modules) check(m);
     }
 
-    private static Table run(String q, Module m) throws QueryException {
+    private static Table run(String q, HloModule m) throws QueryException {
         return Query.compile(q, Catalog.standard()).run(new EvalContext(m));
     }
 
-    static void check(Module m) throws QueryException {
+    static void check(HloModule m) throws QueryException {
         String where = m.info().files().isEmpty() ? m.handle() : m.info().files().get(0);
         for (String q : EXAMPLES) run(q, m);
 

@@ -11,7 +11,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.Shape;
 import bufq.table.Table;
 import java.util.ArrayList;
@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 
 /** The fast paths of the executor give exactly what the plain ones give. */
 class FastPathsTest {
-    private static Table run(Module m, String q) throws QueryException {
+    private static Table run(HloModule m, String q) throws QueryException {
         return Query.compile(q, Catalog.standard()).run(new EvalContext(m));
     }
 
@@ -35,7 +35,7 @@ class FastPathsTest {
             "size desc", "start", "end desc", "op_name desc, color", "color",
         };
         for (long seed = 1; seed <= 4; seed++) {
-            Module m = TestModules.random(seed, 700, 60);   // many ties; 1 in 20 values without a range (nulls)
+            HloModule m = TestModules.random(seed, 700, 60);   // many ties; 1 in 20 values without a range (nulls)
             for (String o : orders) {
                 for (String where : new String[] {"", "where color != 1 "}) {
                     String base = "values " + where + "order by " + o + " show id, color, start, end, dtype";
@@ -53,7 +53,7 @@ class FastPathsTest {
     /** Sort keys that are not shown still order the rows, and the hidden column is dropped. */
     @Test
     void topKWithHiddenSortColumn() throws QueryException {
-        Module m = TestModules.random(9, 500, 40);
+        HloModule m = TestModules.random(9, 500, 40);
         Table all = run(m, "values order by start desc, size show id");
         Table top = run(m, "values order by start desc, size limit 13 show id");
         assertEquals(1, top.width());
@@ -84,7 +84,7 @@ class FastPathsTest {
     /** The steps read from the per-module memo equal a fresh computation, and are computed once. */
     @Test
     void cachedStepsEqualFreshComputation() throws QueryException {
-        for (Module m : List.of(TestModules.toy(), TestModules.random(5, 300, 50), oddRanges())) {
+        for (HloModule m : List.of(TestModules.toy(), TestModules.random(5, 300, 50), oddRanges())) {
             List<Step> cached = Step.of(m);
             assertEquals(Step.compute(m), cached);
             assertEquals(Step.compute(m).hashCode(), cached.hashCode());
@@ -95,7 +95,7 @@ class FastPathsTest {
             assertEquals(3, t.size());
         }
         // A module with the same content is a different module: its own memo.
-        Module a = TestModules.random(5, 300, 50), b = TestModules.random(5, 300, 50);
+        HloModule a = TestModules.random(5, 300, 50), b = TestModules.random(5, 300, 50);
         assertEquals(Step.of(a), Step.of(b));
         assertTrue(Step.of(a) != Step.of(b));
     }
@@ -103,7 +103,7 @@ class FastPathsTest {
     /** instructions.live_bytes from the one-sweep memo equals summing the values live at each time. */
     @Test
     void instructionLiveBytesEqualLiveBytesAt() throws QueryException {
-        for (Module m : List.of(TestModules.toy(), TestModules.random(6, 400, 30), oddRanges())) {
+        for (HloModule m : List.of(TestModules.toy(), TestModules.random(6, 400, 30), oddRanges())) {
             Table t = run(m, "instructions show name, time, live_bytes");
             for (List<Object> row : t.rows()) {
                 Long time = (Long) row.get(1);
@@ -114,7 +114,7 @@ class FastPathsTest {
     }
 
     /** Ranges that start before 0, end past the last step, or are empty; an instruction past the end. */
-    static Module oddRanges() {
+    static HloModule oddRanges() {
         Shape s = TestModules.plain("f32", 8);
         List<HloValue> values = List.of(
                 TestModules.value(1, "a", "{}", 0, 32, 0, 0, s, new LiveRange(-3, 1), List.of()),
@@ -129,7 +129,7 @@ class FastPathsTest {
                 TestModules.ins("c", 4, s, "copy", null, List.of()),
                 TestModules.ins("d", 7, s, "copy", null, List.of()),
                 TestModules.ins("e", -1, s, "copy", null, List.of()));
-        return new Module(TestModules.info("odd", 4), allocs, values, ins, List.of("a", "x", "b", "y", "c"), List.of());
+        return new HloModule(TestModules.info("odd", 4), allocs, values, ins, List.of("a", "x", "b", "y", "c"), List.of());
     }
 
     /** A literal pattern (a substring search) selects what the regex engine selects. */
@@ -141,7 +141,7 @@ class FastPathsTest {
         for (String meta : new String[] {"a.b", "^a", "a$", "a|b", "a?", "a*", "a+", "(a)", "[a]", "a{2}", "\\d", "\uD83D\uDE00"}) {
             assertNull(Conditions.literal(meta), meta);
         }
-        Module m = TestModules.random(7, 400, 120);
+        HloModule m = TestModules.random(7, 400, 120);
         for (String lit : new String[] {"op", "op.1", "op.11", "1", "p.2", "", "zz", "op.119"}) {
             assertEquals(lit.contains("."), Conditions.literal(lit) == null, lit);
             String text = lit.replace(".", "[.]");   // a literal for the substring path when it has no dot
@@ -165,7 +165,7 @@ class FastPathsTest {
     /** Grouping by one key (keyed by the value itself) gives each distinct value once, in key order, nulls last. */
     @Test
     void groupBySingleKeyWithNulls() throws QueryException {
-        Module m = TestModules.random(12, 600, 40);
+        HloModule m = TestModules.random(12, 600, 40);
         Table t = run(m, "values group by start show start, count(), sum(size)");
         java.util.TreeMap<Long, long[]> want = new java.util.TreeMap<>();
         long[] nulls = new long[2];

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import bufq.lang.QueryException;
 import bufq.model.HloValue;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.table.Column;
 import bufq.table.ColumnType;
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /** The evaluator on the hand-built toy module (see {@link TestModules#toy()} for its timeline). */
 class QueryTest {
-    private static final Module TOY = TestModules.toy();
+    private static final HloModule TOY = TestModules.toy();
 
     static Table run(String q) throws QueryException {
         return Query.compile(q, Catalog.standard()).run(new EvalContext(TOY, TilingModel.TPU));
@@ -156,7 +156,7 @@ class QueryTest {
     @Test
     void indexPathMatchesBruteForce() throws QueryException {
         for (long seed = 1; seed <= 5; seed++) {
-            Module m = TestModules.random(seed, 3000, 200);
+            HloModule m = TestModules.random(seed, 3000, 200);
             EvalContext ctx = new EvalContext(m);
             for (int t = 0; t <= 200; t += 13) {
                 Table viaIndex = Query.compile("values where live at " + t + " and color = 1 show id", Catalog.standard()).run(ctx);
@@ -244,7 +244,7 @@ class QueryTest {
                 () -> Query.compile("values show padded_size", Catalog.standard()).run(new EvalContext(TOY, broken)));
         assertEquals("field 'padded_size (tiling broken)' failed: no rule for f32", e.diagnostic().message());
 
-        Module big = TestModules.random(9, 20_000, 100);
+        HloModule big = TestModules.random(9, 20_000, 100);
         Query q = Query.compile("values where size > 0", Catalog.standard());
         Thread.currentThread().interrupt();
         try {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import bufq.lang.Diagnostic;
 import bufq.lang.QueryException;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +22,7 @@ class RobustnessTest {
     @Test
     void randomTokenSoupNeverThrowsAnythingElse() {
         Random r = new Random(42);
-        Module toy = TestModules.toy();
+        HloModule toy = TestModules.toy();
         int compiled = 0;
         for (int i = 0; i < 12_000; i++) {
             StringBuilder b = new StringBuilder(i % 3 == 0 ? "values " : "");

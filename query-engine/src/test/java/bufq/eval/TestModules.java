@@ -6,7 +6,7 @@ import bufq.model.HloPosition;
 import bufq.model.HloUse;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.Shape;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,8 +27,8 @@ final class TestModules {
         return new Shape(t.append(']').toString(), dtype, dims, false, null, List.of(), 0, 0, List.of());
     }
 
-    static Module.Info info(String handle, int maxTime) {
-        return new Module.Info(handle, handle, 0, "tpu", List.of(), maxTime, null, null, -1, null,
+    static HloModule.Info info(String handle, int maxTime) {
+        return new HloModule.Info(handle, handle, 0, "tpu", List.of(), maxTime, null, null, -1, null,
                 new TreeMap<>(), true, null);
     }
 
@@ -63,7 +63,7 @@ final class TestModules {
      * -  add.9        6  c0     4   none  u32[]{:T(128)} (thread-local)
      * </pre>
      */
-    static Module toy() {
+    static HloModule toy() {
         Shape s0 = array("f32[16,64]{1,0:T(8,128)}", "f32", new long[] {16, 64}, new int[] {1, 0}, new long[] {8, 128}, 0);
         Shape s1 = plain("f32", 256);
         Shape s2 = array("f32[8,128]{1,0:T(8,128)S(1)}", "f32", new long[] {8, 128}, new int[] {1, 0}, new long[] {8, 128}, 1);
@@ -94,12 +94,12 @@ final class TestModules {
                 ins("copy.3", 4, s4, "copy", "jit(f)/copy", List.of("fusion.2")),
                 ins("tuple.4", 5, s5, "tuple", null, List.of("copy.3")),
                 ins("add.9", -1, s6, "add", null, List.of()));
-        return new Module(info("toy", 6), allocs, values, ins,
+        return new HloModule(info("toy", 6), allocs, values, ins,
                 List.of("p0", "p1", "fusion.1", "fusion.2", "copy.3", "tuple.4"), List.of());
     }
 
     /** A module of {@code n} values with random ranges over {@code steps} steps, colours 0..2. */
-    static Module random(long seed, int n, int steps) {
+    static HloModule random(long seed, int n, int steps) {
         Random r = new Random(seed);
         List<HloValue> values = new ArrayList<>();
         List<BufferAllocation> allocs = new ArrayList<>();
@@ -118,7 +118,7 @@ final class TestModules {
             values.add(value(i * 2L + 1, name, "{" + i + "}", color, s.logicalBytes(), 0, i, s, range, List.of()));
             allocs.add(alloc(i, s.logicalBytes(), color, -1, false, false, null, List.of(i * 2L + 1)));
         }
-        return new Module(info("random" + seed, steps), allocs, values, ins, seq, List.of());
+        return new HloModule(info("random" + seed, steps), allocs, values, ins, seq, List.of());
     }
 
     private static LiveRange rangeOf(Random r, int steps) {

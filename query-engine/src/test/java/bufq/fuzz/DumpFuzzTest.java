@@ -10,7 +10,7 @@ import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.Query;
 import bufq.lang.QueryException;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -92,13 +92,13 @@ class DumpFuzzTest {
 
     /** Loads {@code target} under a time bound and judges the outcome. */
     static void check(String what, Path target, byte[] input, Tally tally) {
-        Fuzz.Outcome<List<Module>> o = Fuzz.bounded(what, CASE_MILLIS, () -> {
-            List<Module> ms = DumpLoader.load(List.of(target));
-            for (Module m : ms) exercise(m);
+        Fuzz.Outcome<List<HloModule>> o = Fuzz.bounded(what, CASE_MILLIS, () -> {
+            List<HloModule> ms = DumpLoader.load(List.of(target));
+            for (HloModule m : ms) exercise(m);
             return ms;
         });
         if (o.thrown() == null) {
-            for (Module m : o.value()) {
+            for (HloModule m : o.value()) {
                 if (m.warningCount() < m.warnings().size()) throw fail(what, target, input, "warnings not counted", null);
                 for (var w : m.warnings()) {
                     if (w.toString().matches("(?s).*[\\r\\n].*")) throw fail(what, target, input, "warning of several lines: " + w, null);
@@ -122,7 +122,7 @@ class DumpFuzzTest {
     }
 
     /** The first questions the shell asks of a loaded module. */
-    static void exercise(Module m) throws QueryException {
+    static void exercise(HloModule m) throws QueryException {
         m.liveBytesByStep();
         m.peakTime();
         m.totalBytes();
@@ -145,7 +145,7 @@ class DumpFuzzTest {
         return new AssertionError(what + ": " + why + (kept == null ? "" : "; input kept at " + kept), cause);
     }
 
-    /** Module file sets under {@code roots}, as the loader groups them; other files are one module each (the seeds). */
+    /** HloModule file sets under {@code roots}, as the loader groups them; other files are one module each (the seeds). */
     static List<List<Path>> modules(List<Path> roots) throws IOException, LoadException {
         List<List<Path>> out = new ArrayList<>();
         for (Path root : roots) {

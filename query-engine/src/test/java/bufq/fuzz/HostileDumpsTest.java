@@ -4,7 +4,7 @@ import bufq.dump.DumpLoader;
 import bufq.dump.LoadException;
 import bufq.dump.TinyDump;
 import bufq.model.LoadWarning;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,7 +39,7 @@ class HostileDumpsTest {
     }
 
     private static Object load(Path p) {
-        Fuzz.Outcome<List<Module>> o = Fuzz.bounded(p.toString(), 60_000, () -> DumpLoader.load(List.of(p)));
+        Fuzz.Outcome<List<HloModule>> o = Fuzz.bounded(p.toString(), 60_000, () -> DumpLoader.load(List.of(p)));
         if (o.thrown() == null) return o.value().get(0);
         if (o.thrown() instanceof LoadException e) {
             assertFalse(e.getMessage().contains("\n") || e.getMessage().contains("\r"), e.getMessage());
@@ -54,8 +54,8 @@ class HostileDumpsTest {
         throw new AssertionError("expected a refusal, loaded " + o);
     }
 
-    private static Module loaded(Object o) {
-        if (o instanceof Module m) return m;
+    private static HloModule loaded(Object o) {
+        if (o instanceof HloModule m) return m;
         throw new AssertionError("expected a module: " + ((LoadException) o).getMessage());
     }
 
@@ -123,14 +123,14 @@ class HostileDumpsTest {
     void aFiftyMegabyteInstructionLineLoads() throws Exception {
         String line = " from instruction: %x.1 = f32[8]{0} constant({" + "1,".repeat(25 << 20) + "1})\n";
         String text = HEAD + "\nUsed values:\n<0 x.1 @0>\n positions:\n  x.1\n uses:\n" + line;
-        Module m = loaded(load(write(NAME, text.getBytes(StandardCharsets.US_ASCII))));
+        HloModule m = loaded(load(write(NAME, text.getBytes(StandardCharsets.US_ASCII))));
         assertEquals(2, m.values().size());
     }
 
     @Test
     void aFiftyMegabyteNumberIsAWarning() throws Exception {
         String text = HEAD.replace("allocation 1: size 32,", "allocation 1: size " + "9".repeat(50 << 20) + ",");
-        Module m = loaded(load(write(NAME, text.getBytes(StandardCharsets.US_ASCII))));
+        HloModule m = loaded(load(write(NAME, text.getBytes(StandardCharsets.US_ASCII))));
         LoadWarning w = m.warnings().get(0);
         assertEquals(4, w.line());
         assertTrue(w.message().contains("too large for 64 bits") && w.message().length() < 200, w.message());
@@ -141,7 +141,7 @@ class HostileDumpsTest {
     void overflowingSizesAreCaughtWhereTheyEnter() throws Exception {
         String text = HEAD.replace("allocation 1: size 32,", "allocation 1: size 9223372036854775807,")
                 .replace("(size=32,offset=0): f32[8]{0}\nallocation 1", "(size=32,offset=9223372036854775800): f32[8]{0}\nallocation 1");
-        Module m = loaded(load(write(NAME, text.getBytes(StandardCharsets.US_ASCII))));
+        HloModule m = loaded(load(write(NAME, text.getBytes(StandardCharsets.US_ASCII))));
         assertEquals(List.of(3L, 4L), m.warnings().stream().map(LoadWarning::line).toList(), m.warnings().toString());
         assertTrue(m.warnings().get(0).message().contains("offset 9223372036854775800 is more than 2^56 bytes"), m.warnings().toString());
         assertTrue(m.warnings().get(1).message().contains("size 9223372036854775807 is more than 2^56 bytes"), m.warnings().toString());
@@ -152,7 +152,7 @@ class HostileDumpsTest {
     void sizesThatAddUpPastTheBoundAreCaught() throws Exception {
         StringBuilder b = new StringBuilder("BufferAssignment:\n");
         for (int i = 0; i < 40; i++) b.append("allocation ").append(i).append(": size ").append(1L << 56).append(":\n");
-        Module m = loaded(load(write(NAME, b.toString().getBytes(StandardCharsets.US_ASCII))));
+        HloModule m = loaded(load(write(NAME, b.toString().getBytes(StandardCharsets.US_ASCII))));
         assertEquals(32, m.allocations().size());
         assertEquals(8, m.warningCount());
         assertEquals(34, m.warnings().get(0).line());
@@ -164,7 +164,7 @@ class HostileDumpsTest {
     @Test
     void aShapeWhoseSizeOverflowsIsAWarning() throws Exception {
         String text = HEAD.replace("(size=32,offset=0): f32[8]{0}\nallocation 1", "(size=32,offset=0): f32[4611686018427387904]{0}\nallocation 1");
-        Module m = loaded(load(write(NAME, text.getBytes(StandardCharsets.US_ASCII))));
+        HloModule m = loaded(load(write(NAME, text.getBytes(StandardCharsets.US_ASCII))));
         assertEquals(3, m.warnings().get(0).line());
         assertTrue(m.warnings().get(0).message().contains("overflows 64 bits"), m.warnings().toString());
         assertNull(m.value(0));
@@ -172,7 +172,7 @@ class HostileDumpsTest {
 
     @Test
     void crlfLineEndingsLoadCleanly() throws Exception {
-        Module m = loaded(load(write(NAME, HEAD.replace("\n", "\r\n").getBytes(StandardCharsets.US_ASCII))));
+        HloModule m = loaded(load(write(NAME, HEAD.replace("\n", "\r\n").getBytes(StandardCharsets.US_ASCII))));
         assertEquals(0, m.warningCount(), m.warnings().toString());
         assertEquals(64, m.totalBytes());
     }
@@ -218,7 +218,7 @@ class HostileDumpsTest {
         String live = "\n\nHloLiveRange (max 2147483647):\n  InstructionSequence:\n    0:x.1\n    1:neg.2\n  BufferLiveRange:\n"
                 + "    x.1{}:0-2147483647\n    neg.2{}:1-2\n  Live ranges at 1 (peak):\n"
                 + "    x.1{}: 32 bytes (cumulative: 32 bytes)\n    neg.2{}: 32 bytes (cumulative: 64 bytes)\n";
-        Module m = loaded(load(write(NAME, (HEAD + live).getBytes(StandardCharsets.US_ASCII))));
+        HloModule m = loaded(load(write(NAME, (HEAD + live).getBytes(StandardCharsets.US_ASCII))));
         assertEquals(2, m.info().maxTime());
         assertEquals(3, m.liveBytesByStep().length);
         assertEquals(2, m.value(0).range().end());

@@ -12,7 +12,7 @@ import bufq.lang.Highlight;
 import bufq.lang.Parser;
 import bufq.lang.QueryException;
 import bufq.model.HloInstruction;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.table.Table;
 import org.junit.jupiter.api.Test;
 
@@ -36,9 +36,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class QueryFuzzTest {
     static final Catalog CATALOG = Catalog.standard();
 
-    static List<Module> modules() throws Exception {
+    static List<HloModule> modules() throws Exception {
         Path root = Fuzz.root();
-        List<Module> ms = new ArrayList<>(DumpLoader.load(List.of(root.resolve("examples/jax-mlp"))));
+        List<HloModule> ms = new ArrayList<>(DumpLoader.load(List.of(root.resolve("examples/jax-mlp"))));
         ms.addAll(DumpLoader.load(List.of(root.resolve("examples/seeds/004_0cb419b3147a3cb6.txt"))));
         return ms;
     }
@@ -67,12 +67,12 @@ class QueryFuzzTest {
     @Test
     void randomAndMutatedQueriesEndInAResultOrAPositionedDiagnostic() throws Exception {
         long seed = Fuzz.seed();
-        List<Module> modules = modules();
+        List<HloModule> modules = modules();
         List<String> examples = documentedExamples();
         assertTrue(examples.size() >= 9, "documented examples: " + examples);
         Random r = new Random(seed);
         List<String> names = new ArrayList<>();
-        for (Module m : modules) for (HloInstruction i : m.instructions()) names.add(i.name());
+        for (HloModule m : modules) for (HloInstruction i : m.instructions()) names.add(i.name());
         QueryGen gen = new QueryGen(CATALOG, r, names);
         int[] tally = new int[3];   // generated, compiled, ran
         long t0 = System.currentTimeMillis(), until = t0 + Fuzz.budgetMillis(8_000);
@@ -84,7 +84,7 @@ class QueryFuzzTest {
                 case 2 -> gen.mutate(examples.get(r.nextInt(examples.size())));
                 default -> gen.mutate(gen.query());
             };
-            Module m = modules.get(r.nextInt(modules.size()));
+            HloModule m = modules.get(r.nextInt(modules.size()));
             String what = "case " + n + " " + quote(q) + ", " + Fuzz.replay(seed);
             Fuzz.Outcome<Integer> o = Fuzz.bounded(what, 20_000, () -> judge(q, m, r.nextInt(q.length() + 1)));
             if (o.thrown() != null) throw new AssertionError(what + ": " + o.thrown(), o.thrown());
@@ -100,7 +100,7 @@ class QueryFuzzTest {
     }
 
     /** 0: a diagnostic at compile time, 1: at run time, 2: a result. Throws for anything else. */
-    static int judge(String q, Module m, int cursor) {
+    static int judge(String q, HloModule m, int cursor) {
         Highlight.of(q, CATALOG);
         Completion.at(q, cursor, CATALOG);
         Parser.needsMore(q);
@@ -204,7 +204,7 @@ class QueryFuzzTest {
         assertEquals("regular expression too long (100000 characters, at most 1000)", e.diagnostic().message());
     }
 
-    static Module withName(String name) throws Exception {
+    static HloModule withName(String name) throws Exception {
         String dump = "BufferAssignment:\nallocation 0: size 32, parameter 0, shape |f32[8]| at ShapeIndex {}:\n"
                 + " value: <0 " + name + " @0> (size=32,offset=0): f32[8]{0}\n";
         return DumpLoader.loadText("module_0001.jit_f.cpu_after_optimizations-buffer-assignment.txt", dump);
@@ -213,7 +213,7 @@ class QueryFuzzTest {
     @Test
     void aBacktrackingRegexStopsOnInterrupt() throws Exception {
         // JDK 17 memoizes simple loops; a back-reference still makes it backtrack for hours.
-        Module m = withName("x".repeat(40));
+        HloModule m = withName("x".repeat(40));
         String q = "values where name ~ \"(x+)+\\\\1y\"";
         java.util.concurrent.atomic.AtomicReference<Object> result = new java.util.concurrent.atomic.AtomicReference<>();
         Thread t = new Thread(() -> {
@@ -234,7 +234,7 @@ class QueryFuzzTest {
 
     @Test
     void aRegexThatRecursesTooDeeplyIsADiagnostic() throws Exception {
-        Module m = withName("ab".repeat(200_000));
+        HloModule m = withName("ab".repeat(200_000));
         String q = "values where name ~ \"(a|b)*c\"";
         Fuzz.Outcome<Table> o = Fuzz.bounded(q, 60_000, () -> Query.compile(q, CATALOG).run(new EvalContext(m)));
         if (o.thrown() == null) return;   // a JVM with a big stack may just answer

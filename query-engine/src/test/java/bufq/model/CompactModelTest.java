@@ -76,13 +76,13 @@ class CompactModelTest {
     void withHandleSharesTheIndexes() {
         HloValue x = new HloValue(0, "x", "{}", false, false, 0, 32, 0, 0, F32, List.of(), List.of(), new LiveRange(0, 1));
         HloValue y = new HloValue(1, "y", "{}", false, false, 0, 32, 32, 0, F32, List.of(), List.of(), new LiveRange(1, 1));
-        Module.Info info = new Module.Info("m", "m", -1, "cpu", List.of("f"), 1, 64L, null, -1, null,
+        HloModule.Info info = new HloModule.Info("m", "m", -1, "cpu", List.of("f"), 1, 64L, null, -1, null,
                 new java.util.TreeMap<>(), false, null);
         BufferAllocation a = new BufferAllocation(0, 64, 0, -1, null, null, null, false, false, false, false, null, true,
                 List.of(0L, 1L));
-        Module m = new Module(info, List.of(a), List.of(x, y), List.of(HloInstruction.sequenced("x", 0)), List.of("x", "y"),
+        HloModule m = new HloModule(info, List.of(a), List.of(x, y), List.of(HloInstruction.sequenced("x", 0)), List.of("x", "y"),
                 List.of());
-        Module h = m.withHandle("other");
+        HloModule h = m.withHandle("other");
         assertEquals("other", h.handle());
         assertSame(m.values(), h.values());
         assertEquals(List.of(x, y), h.valuesIn(0));

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-/** The lean indexes of {@link Module} answer like plain maps would. */
+/** The lean indexes of {@link HloModule} answer like plain maps would. */
 class ModuleIndexTest {
     static final Shape F32 = new Shape("f32[4]{0}", "f32", new long[] {4}, false, new int[] {0}, List.of(), 0, 0, List.of());
 
@@ -19,7 +19,7 @@ class ModuleIndexTest {
                 List.of(), List.of(), r);
     }
 
-    static Module module() {
+    static HloModule module() {
         List<HloValue> values = List.of(
                 value(9, "t.1", "{}", 0, new LiveRange(0, 3)),
                 value(3, "t.1", "{0}", 0, new LiveRange(1, 2)),
@@ -33,13 +33,13 @@ class ModuleIndexTest {
                 new HloInstruction("x", 0, F32, "parameter", List.of(), null, null, -1, ""),
                 new HloInstruction("t.1", 1, F32, "tuple", List.of("x", "x"), null, null, -1, ""),
                 new HloInstruction("y", 2, F32, "negate", List.of("x"), null, null, -1, ""));
-        Module.Info info = new Module.Info("m", "m", 0, "cpu", List.of("f"), 3, 80L, null, -1, null, new TreeMap<>(), true, null);
-        return new Module(info, allocs, values, ins, List.of("x", "t.1", "y"), List.of(), 0);
+        HloModule.Info info = new HloModule.Info("m", "m", 0, "cpu", List.of("f"), 3, 80L, null, -1, null, new TreeMap<>(), true, null);
+        return new HloModule(info, allocs, values, ins, List.of("x", "t.1", "y"), List.of(), 0);
     }
 
     @Test
     void lookupsById() {
-        Module m = module();
+        HloModule m = module();
         assertEquals("x", m.value(5).name());
         assertEquals("{0}", m.value(3).index());
         assertNull(m.value(4));
@@ -48,7 +48,7 @@ class ModuleIndexTest {
 
     @Test
     void lookupsByNameAndKey() {
-        Module m = module();
+        HloModule m = module();
         assertEquals(3, m.valuesNamed("t.1").size());
         assertEquals(1, m.valuesNamed("x").size());
         assertEquals(List.of(), m.valuesNamed("nope"));
@@ -62,7 +62,7 @@ class ModuleIndexTest {
 
     @Test
     void usersAndAllocations() {
-        Module m = module();
+        HloModule m = module();
         assertEquals(List.of("t.1", "t.1", "y"), m.users("x"));
         assertEquals(List.of(), m.users("y"));
         assertEquals(3, m.valuesIn(0).size());

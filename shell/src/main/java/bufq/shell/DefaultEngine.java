@@ -8,7 +8,7 @@ import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
 import bufq.eval.Query;
 import bufq.lang.QueryException;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.table.Output;
 
@@ -49,12 +49,12 @@ public final class DefaultEngine implements Engine {
             for (ModuleSource s : DumpLoader.discover(paths, base)) out.add(new Source() {
                 @Override public String name() { return s.name(); }
                 @Override public List<String> files() { return s.files(); }
-                @Override public Module load() throws Failure {
+                @Override public HloModule load() throws Failure {
                     try {
                         if (cache == null) return s.load();
                         ModuleCache.Key key = ModuleCache.Key.of(s);
                         if (key == null) return s.load();
-                        Module m = cache.get(key);
+                        HloModule m = cache.get(key);
                         if (m != null) return m;
                         // Room for the read as well as for the module: while it runs, a load holds
                         // about three times its text (a million-value module, 585 MB of text, peaks
@@ -83,7 +83,7 @@ public final class DefaultEngine implements Engine {
         return out;
     }
 
-    @Override public List<Output> query(String text, Module module, TilingModel tiling) throws Failure {
+    @Override public List<Output> query(String text, HloModule module, TilingModel tiling) throws Failure {
         try {
             return List.of(Query.compile(text, catalog).run(new EvalContext(module, tiling)));
         } catch (QueryException e) {

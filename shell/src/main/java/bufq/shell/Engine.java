@@ -1,7 +1,7 @@
 package bufq.shell;
 
 import bufq.eval.Catalog;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.table.ColumnType;
 import bufq.table.Output;
@@ -29,14 +29,14 @@ public interface Engine {
         List<String> files();
 
         /** Parses the module; the failure message is one line naming file and line. */
-        Module load() throws Failure;
+        HloModule load() throws Failure;
 
         /** A source for a module already in memory. */
-        static Source of(Module m) {
+        static Source of(HloModule m) {
             return new Source() {
                 @Override public String name() { return m.handle(); }
                 @Override public List<String> files() { return m.info().files(); }
-                @Override public Module load() { return m; }
+                @Override public HloModule load() { return m; }
             };
         }
     }
@@ -48,7 +48,7 @@ public interface Engine {
     List<Field> fields(String entity);
 
     /** Compiles and runs {@code query} on {@code module}; a failure's message is the rendered diagnostic. */
-    List<Output> query(String query, Module module, TilingModel tiling) throws Failure;
+    List<Output> query(String query, HloModule module, TilingModel tiling) throws Failure;
 
     /** The catalog queries are checked against: the standard fields plus those scripts added. */
     default Catalog catalog() { return Catalog.standard(); }

@@ -2,7 +2,7 @@ package bufq.shell;
 
 import bufq.dump.DumpFile;
 import bufq.dump.ModuleSource;
-import bufq.model.Module;
+import bufq.model.HloModule;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -53,17 +53,17 @@ public final class ModuleCache {
     }
 
     private static final class Entry {
-        final Module module;
+        final HloModule module;
         final long size;
         long lastUsed = System.nanoTime();
 
-        Entry(Module module, long size) {
+        Entry(HloModule module, long size) {
             this.module = module;
             this.size = size;
         }
     }
 
-    public synchronized Module get(Key k) {
+    public synchronized HloModule get(Key k) {
         Entry e = entries.get(k);
         if (e == null) {
             misses++;
@@ -75,7 +75,7 @@ public final class ModuleCache {
     }
 
     /** Keeps {@code m}, dropping the least recently used modules until the budget holds; too big a module is not kept. */
-    public synchronized void put(Key k, Module m) {
+    public synchronized void put(Key k, HloModule m) {
         if (k.size() > budget) return;
         Entry old = entries.remove(k);
         if (old != null) bytes -= old.size;

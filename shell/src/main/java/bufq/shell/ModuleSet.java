@@ -1,6 +1,6 @@
 package bufq.shell;
 
-import bufq.model.Module;
+import bufq.model.HloModule;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -24,10 +24,10 @@ public final class ModuleSet {
         private final String handle;
         private final Engine.Source source;
         private final boolean lazy;
-        private Module module;
+        private HloModule module;
         private long lastUse;
 
-        Entry(String handle, Engine.Source source, boolean lazy, Module module) {
+        Entry(String handle, Engine.Source source, boolean lazy, HloModule module) {
             this.handle = handle;
             this.source = source;
             this.lazy = lazy;
@@ -39,7 +39,7 @@ public final class ModuleSet {
         public String name() { return source.name(); }
         public List<String> files() { return source.files(); }
         /** The parsed module, or null while it is not in memory. */
-        public Module loaded() { return module; }
+        public HloModule loaded() { return module; }
     }
 
     private final List<Entry> entries = new ArrayList<>();
@@ -52,7 +52,7 @@ public final class ModuleSet {
      */
     public List<Entry> add(List<Engine.Source> sources) throws Engine.Failure {
         boolean lazy = sources.size() > EAGER_LIMIT;
-        List<Module> parsed = lazy ? null : parseAll(sources);
+        List<HloModule> parsed = lazy ? null : parseAll(sources);
         List<Entry> added = new ArrayList<>();
         Set<String> taken = new HashSet<>();
         for (Entry e : entries) taken.add(e.handle);
@@ -71,7 +71,7 @@ public final class ModuleSet {
     }
 
     /** Parses in parallel; the first failure in the given order is reported, whatever the timing. */
-    private static List<Module> parseAll(List<Engine.Source> sources) throws Engine.Failure {
+    private static List<HloModule> parseAll(List<Engine.Source> sources) throws Engine.Failure {
         if (sources.size() == 1) return List.of(sources.get(0).load());
         List<Object> results = sources.parallelStream().map(s -> {
             try {
@@ -80,20 +80,20 @@ public final class ModuleSet {
                 return f;
             }
         }).toList();
-        List<Module> out = new ArrayList<>();
+        List<HloModule> out = new ArrayList<>();
         for (Object r : results) {
             if (r instanceof Engine.Failure f) throw f;
-            out.add((Module) r);
+            out.add((HloModule) r);
         }
         return out;
     }
 
-    private static Module named(Module m, String handle) {
+    private static HloModule named(HloModule m, String handle) {
         return handle.equals(m.handle()) ? m : m.withHandle(handle);
     }
 
     /** The parsed module of {@code e}, parsing it if needed and dropping the least recently used beyond the cache. */
-    public Module get(Entry e) throws Engine.Failure {
+    public HloModule get(Entry e) throws Engine.Failure {
         if (e.module == null) {
             e.module = named(e.source.load(), e.handle);
             evict(e);
@@ -118,7 +118,7 @@ public final class ModuleSet {
     public Entry currentEntry() { return current; }
 
     /** The current module (always parsed), or null before anything is loaded. */
-    public Module current() { return current == null ? null : current.module; }
+    public HloModule current() { return current == null ? null : current.module; }
 
     public List<Entry> entries() { return List.copyOf(entries); }
 

@@ -4,7 +4,7 @@ import bufq.format.FormatOptions;
 import bufq.format.Formatter;
 import bufq.format.Formatters;
 import bufq.model.LoadWarning;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.shell.command.Command;
 import bufq.shell.command.Commands;
 import bufq.table.Output;
@@ -139,7 +139,7 @@ public final class Shell {
     }
 
     private Status runQuery(String text) throws CommandException, Engine.Failure, IOException {
-        Module m = requireModule();
+        HloModule m = requireModule();
         List<Output> result;
         try {
             result = engine.query(text, m, settings.tiling());
@@ -237,7 +237,7 @@ public final class Shell {
     }
 
     /** Adds modules already in memory (tests, scripts); the first becomes current. */
-    public List<ModuleSet.Entry> addModules(List<Module> fresh) {
+    public List<ModuleSet.Entry> addModules(List<HloModule> fresh) {
         try {
             return modules.add(fresh.stream().map(Engine.Source::of).toList());
         } catch (Engine.Failure e) {
@@ -246,9 +246,9 @@ public final class Shell {
     }
 
     /** The module of {@code e}, parsing it now if it is not in memory (its warnings are printed then). */
-    public Module module(ModuleSet.Entry e) throws Engine.Failure {
+    public HloModule module(ModuleSet.Entry e) throws Engine.Failure {
         boolean fresh = e.loaded() == null;
-        Module m = modules.get(e);
+        HloModule m = modules.get(e);
         if (fresh) reportWarnings(m);
         return m;
     }
@@ -280,10 +280,10 @@ public final class Shell {
 
     /** What {@link #forEachModule} calls. */
     public interface ModuleVisitor {
-        void accept(Module m) throws Engine.Failure, CommandException;
+        void accept(HloModule m) throws Engine.Failure, CommandException;
     }
 
-    private void reportWarnings(Module m) {
+    private void reportWarnings(HloModule m) {
         List<LoadWarning> w = m.warnings();
         for (int i = 0; i < Math.min(w.size(), WARNINGS_SHOWN); i++) err.println("bufq: warning: " + w.get(i));
         if (w.size() > WARNINGS_SHOWN)
@@ -293,15 +293,15 @@ public final class Shell {
     public ModuleSet modules() { return modules; }
 
     /** The current module, or null before anything is loaded. */
-    public Module current() { return modules.current(); }
+    public HloModule current() { return modules.current(); }
 
-    public Module requireModule() throws CommandException {
+    public HloModule requireModule() throws CommandException {
         if (modules.current() == null) throw new CommandException("no module loaded (use 'load PATH')");
         return modules.current();
     }
 
     /** Makes the module called {@code name} (handle, number or unique prefix) current, parsing it if needed. */
-    public Module use(String name) throws CommandException, Engine.Failure {
+    public HloModule use(String name) throws CommandException, Engine.Failure {
         ModuleSet.Entry e = modules.find(name);
         boolean fresh = e.loaded() == null;
         modules.use(e);

@@ -1,7 +1,7 @@
 package bufq.shell;
 
 import bufq.dump.DumpLoader;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -118,7 +118,7 @@ class CorpusCliTest {
         String[] lines = r.out().split("\n");
         assertEquals("[", lines[0]);
         assertEquals("]", lines[lines.length - 1]);
-        List<Module> modules = DumpLoader.load(List.of(p));
+        List<HloModule> modules = DumpLoader.load(List.of(p));
         assertEquals(modules.size(), lines.length - 2, "one row per module");
         for (int i = 1; i < lines.length - 1; i++) {
             Matcher m = ROW.matcher(lines[i]);

@@ -4,7 +4,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import bufq.model.Shape;
 import bufq.model.TilingModel;
@@ -28,7 +28,7 @@ final class FakeEngine implements Engine {
     }
 
     /** Three values in two allocations over steps 0..3; the dump claims a peak of 192 bytes at step 1. */
-    static Module module(String name) {
+    static HloModule module(String name) {
         List<HloValue> values = List.of(
                 new HloValue(1, "p0", "{}", false, false, 0, 64, 0, 0, f32(16), List.of(), List.of(), new LiveRange(0, 3)),
                 new HloValue(2, "add.1", "{}", false, false, 0, 128, 0, 1, f32(32), List.of(), List.of(), new LiveRange(1, 2)),
@@ -39,9 +39,9 @@ final class FakeEngine implements Engine {
         List<HloInstruction> ins = List.of(HloInstruction.sequenced("p0", 0), HloInstruction.sequenced("add.1", 1),
                 HloInstruction.sequenced("x", 2), HloInstruction.sequenced("mul.2", 3));
         PeakClaim claim = new PeakClaim(1, List.of(new PeakClaim.Entry("p0{}", 64, 64), new PeakClaim.Entry("add.1{}", 128, 192)), true);
-        Module.Info info = new Module.Info(name, name, 0, "cpu", List.of(name + "-buffer-assignment.txt"), 3, 192L, claim,
+        HloModule.Info info = new HloModule.Info(name, name, 0, "cpu", List.of(name + "-buffer-assignment.txt"), 3, 192L, claim,
                 -1, null, new TreeMap<>(), true, null);
-        return new Module(info, allocs, values, ins, List.of("p0", "add.1", "x", "mul.2"), List.of());
+        return new HloModule(info, allocs, values, ins, List.of("p0", "add.1", "x", "mul.2"), List.of());
     }
 
     /** Every path is one module named after its file; "bad" files fail when parsed, "many" names a directory of 40. */
@@ -56,15 +56,15 @@ final class FakeEngine implements Engine {
                 out.add(new Source() {
                     @Override public String name() { return name; }
                     @Override public List<String> files() { return List.of(p + (n == 1 ? "" : "/" + name)); }
-                    @Override public Module load() throws Failure {
+                    @Override public HloModule load() throws Failure {
                         parsed.incrementAndGet();
                         if (f.contains("badlast") ? name.equals("m39") : f.contains("bad"))
                             throw new Failure(p + ":1: not a buffer-assignment dump (expected 'BufferAssignment:')");
-                        Module m = module(name);
+                        HloModule m = module(name);
                         if (f.contains("warn")) {
                             List<bufq.model.LoadWarning> w = new ArrayList<>();
                             for (int i = 1; i <= 12; i++) w.add(new bufq.model.LoadWarning(f, i, "malformed value line; expected '<id name @color>'"));
-                            m = new Module(m.info(), m.allocations(), m.values(), m.instructions(), m.sequence(), w);
+                            m = new HloModule(m.info(), m.allocations(), m.values(), m.instructions(), m.sequence(), w);
                         }
                         return m;
                     }
@@ -84,7 +84,7 @@ final class FakeEngine implements Engine {
                 new Field("size", ColumnType.BYTES, "assigned bytes")) : List.of();
     }
 
-    @Override public List<Output> query(String query, Module module, TilingModel tiling) throws Failure {
+    @Override public List<Output> query(String query, HloModule module, TilingModel tiling) throws Failure {
         if (query.equals("values crash")) throw new IllegalStateException("simulated bug");
         int limit = Integer.MAX_VALUE;
         if (query.matches("values limit \\d+")) limit = Integer.parseInt(query.substring(13));

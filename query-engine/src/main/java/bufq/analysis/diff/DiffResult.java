@@ -45,7 +45,7 @@ public record DiffResult(String before, String after, DiffOptions options, Peak 
      * @param time       the dump's peak step (or bufq's, when the dump printed none); -1 without a schedule
      * @param steps      program points in the schedule
      * @param claimed    the dump's own figure (last cumulative number), or null when it printed none
-     * @param recomputed logical bytes live at {@code time} ({@code Module.liveBytesAt}), or null
+     * @param recomputed logical bytes live at {@code time} ({@code HloModule.liveBytesAt}), or null
      */
     public record Peak(int time, int steps, Long claimed, Long recomputed) {
         /** The dump's figure when printed, else the recomputation. */

@@ -8,7 +8,7 @@ import bufq.analysis.diff.DiffResult.Unmatched;
 import bufq.analysis.diff.DiffResult.Where;
 import bufq.model.BufferAllocation;
 import bufq.model.HloValue;
-import bufq.model.Module;
+import bufq.model.HloModule;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,11 +44,11 @@ public final class ModuleDiff {
 
     private ModuleDiff() {}
 
-    public static DiffResult compare(Module before, Module after) {
+    public static DiffResult compare(HloModule before, HloModule after) {
         return compare(before, after, DiffOptions.DEFAULT);
     }
 
-    public static DiffResult compare(Module before, Module after, DiffOptions options) {
+    public static DiffResult compare(HloModule before, HloModule after, DiffOptions options) {
         Objects.requireNonNull(options, "options");
         String[] labels = labels(before, after);
         Side b = new Side(before, options.atPeak());
@@ -68,7 +68,7 @@ public final class ModuleDiff {
     }
 
     /** What limits the comparison on one side, so the report says it instead of showing zeros. */
-    private static List<String> caveats(String side, Module m, Side s) {
+    private static List<String> caveats(String side, HloModule m, Side s) {
         List<String> out = new ArrayList<>();
         if (s.peakTime < 0) out.add(side + ": no live ranges, so no peak and nothing live at it");
         if (!m.info().hasValueDetails() && !m.values().isEmpty())
@@ -85,7 +85,7 @@ public final class ModuleDiff {
     }
 
     /** Handles, or {@code dir/handle} when both modules share a handle (the same program twice). */
-    private static String[] labels(Module before, Module after) {
+    private static String[] labels(HloModule before, HloModule after) {
         String hb = before.handle(), ha = after.handle();
         if (!Objects.equals(hb, ha)) return new String[] {hb, ha};
         String db = dirOf(before), da = dirOf(after);
@@ -93,7 +93,7 @@ public final class ModuleDiff {
         return new String[] {db + "/" + hb, da + "/" + ha};
     }
 
-    private static String dirOf(Module m) {
+    private static String dirOf(HloModule m) {
         if (m.info().files().isEmpty()) return null;
         Path parent = Path.of(m.info().files().get(0)).getParent();
         return parent == null || parent.getFileName() == null ? null : parent.getFileName().toString();
@@ -129,7 +129,7 @@ public final class ModuleDiff {
         return sum;
     }
 
-    private static long allocatedOfColor(Module m, int color) {
+    private static long allocatedOfColor(HloModule m, int color) {
         long sum = 0;
         for (BufferAllocation al : m.allocations()) if (al.color() == color) sum = Math.addExact(sum, al.size());
         return sum;

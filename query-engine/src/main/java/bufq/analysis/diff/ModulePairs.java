@@ -1,6 +1,6 @@
 package bufq.analysis.diff;
 
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.table.ColumnType;
 import bufq.table.Table;
 
@@ -19,10 +19,10 @@ import java.util.Map;
 public final class ModulePairs {
     private ModulePairs() {}
 
-    public record Pair(Module before, Module after) {}
+    public record Pair(HloModule before, HloModule after) {}
 
     /** @param onlyBefore modules with no partner after; {@code onlyAfter} the reverse */
-    public record Result(List<Pair> pairs, List<Module> onlyBefore, List<Module> onlyAfter) {
+    public record Result(List<Pair> pairs, List<HloModule> onlyBefore, List<HloModule> onlyAfter) {
         public Result {
             pairs = List.copyOf(pairs);
             onlyBefore = List.copyOf(onlyBefore);
@@ -34,27 +34,27 @@ public final class ModulePairs {
             Table.Builder t = Table.builder().title("modules only on one side")
                     .column("side", ColumnType.STRING).column("module", ColumnType.STRING)
                     .column("number", ColumnType.INT);
-            for (Module m : onlyBefore) t.row("only before", m.info().name(), (long) m.info().number());
-            for (Module m : onlyAfter) t.row("only after", m.info().name(), (long) m.info().number());
+            for (HloModule m : onlyBefore) t.row("only before", m.info().name(), (long) m.info().number());
+            for (HloModule m : onlyAfter) t.row("only after", m.info().name(), (long) m.info().number());
             return t.build();
         }
     }
 
-    public static Result pair(List<Module> before, List<Module> after) {
+    public static Result pair(List<HloModule> before, List<HloModule> after) {
         if (before.size() == 1 && after.size() == 1) return new Result(List.of(new Pair(before.get(0), after.get(0))),
                 List.of(), List.of());
-        Map<String, Deque<Module>> waiting = new LinkedHashMap<>();
-        for (Module m : after) waiting.computeIfAbsent(m.info().name(), k -> new ArrayDeque<>()).add(m);
+        Map<String, Deque<HloModule>> waiting = new LinkedHashMap<>();
+        for (HloModule m : after) waiting.computeIfAbsent(m.info().name(), k -> new ArrayDeque<>()).add(m);
         List<Pair> pairs = new ArrayList<>();
-        List<Module> onlyBefore = new ArrayList<>();
-        for (Module m : before) {
-            Deque<Module> q = waiting.get(m.info().name());
+        List<HloModule> onlyBefore = new ArrayList<>();
+        for (HloModule m : before) {
+            Deque<HloModule> q = waiting.get(m.info().name());
             if (q == null || q.isEmpty()) onlyBefore.add(m);
             else pairs.add(new Pair(m, q.poll()));
         }
-        List<Module> onlyAfter = new ArrayList<>();
-        for (Module m : after) {
-            Deque<Module> q = waiting.get(m.info().name());
+        List<HloModule> onlyAfter = new ArrayList<>();
+        for (HloModule m : after) {
+            Deque<HloModule> q = waiting.get(m.info().name());
             if (q.contains(m)) onlyAfter.add(m);
         }
         return new Result(pairs, onlyBefore, onlyAfter);

@@ -3,7 +3,7 @@ package bufq.analysis.diff;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
-import bufq.model.Module;
+import bufq.model.HloModule;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,7 +18,7 @@ final class Side {
         long bytes() { return value.shape() == null ? 0 : value.logicalSize(); }
     }
 
-    final Module module;
+    final HloModule module;
     final int peakTime;
     final Long claimedPeak;
     final Long recomputedPeak;
@@ -29,7 +29,7 @@ final class Side {
     /** Values live at the peak time, in schedule order. */
     final List<Fact> atPeak;
 
-    Side(Module module, boolean onlyAtPeak) {
+    Side(HloModule module, boolean onlyAtPeak) {
         this.module = module;
         this.peakTime = module.peakTime();
         this.claimedPeak = module.info().peakClaim() == null ? null : module.info().peakClaim().claimedBytes();
@@ -49,12 +49,12 @@ final class Side {
         this.selected = onlyAtPeak ? this.atPeak : this.all;
     }
 
-    static MatchKey keyOf(Module m, HloValue v) {
+    static MatchKey keyOf(HloModule m, HloValue v) {
         return new MatchKey(opGroup(m, v), source(m, v), v.shape() == null ? "?" : v.shape().text(), ValueRole.of(m, v));
     }
 
     /** The framework op_name of the defining instruction, else {@code (opcode)}, else {@code (none)}. */
-    static String opGroup(Module m, HloValue v) {
+    static String opGroup(HloModule m, HloValue v) {
         HloInstruction ins = m.instruction(v.name());
         if (ins == null) return NONE;
         if (ins.opName() != null && !ins.opName().isEmpty()) return ins.opName();
@@ -63,7 +63,7 @@ final class Side {
     }
 
     /** {@code source_file:source_line} of the defining instruction, else {@code (none)}. */
-    static String source(Module m, HloValue v) {
+    static String source(HloModule m, HloValue v) {
         HloInstruction ins = m.instruction(v.name());
         if (ins == null || ins.sourceFile() == null || ins.sourceFile().isEmpty()) return NONE;
         return ins.sourceLine() >= 0 ? ins.sourceFile() + ":" + ins.sourceLine() : ins.sourceFile();

@@ -3,7 +3,7 @@ package bufq.analysis.diff;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
-import bufq.model.Module;
+import bufq.model.HloModule;
 
 /**
  * What a value is for, judged from the value itself rather than its allocation: a donated parameter's
@@ -19,7 +19,7 @@ public enum ValueRole {
      * instruction (opcode {@code parameter} in a parameter allocation). Output: live out (range
      * ends at the last step). Without instruction or live-range details, the allocation's kind decides.
      */
-    public static ValueRole of(Module m, HloValue v) {
+    public static ValueRole of(HloModule m, HloValue v) {
         HloInstruction ins = m.instruction(v.name());
         String opcode = ins == null ? null : ins.opcode();
         BufferAllocation a = m.allocation(v.allocation());
@@ -35,7 +35,7 @@ public enum ValueRole {
         return TEMP;
     }
 
-    private static boolean liveOut(Module m, HloValue v) {
+    private static boolean liveOut(HloModule m, HloValue v) {
         return v.range() != null && m.info().maxTime() >= 0 && v.range().end() >= m.info().maxTime();
     }
 }

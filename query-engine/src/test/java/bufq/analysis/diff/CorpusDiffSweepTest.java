@@ -6,7 +6,7 @@ import bufq.analysis.diff.DiffResult.Where;
 import bufq.dump.DumpLoader;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.table.Output;
 import bufq.table.Table;
 import org.junit.jupiter.api.DynamicTest;
@@ -33,18 +33,18 @@ class CorpusDiffSweepTest {
     @TestFactory
     Stream<DynamicTest> everyModuleDiffsCleanly() throws Exception {
         assumeTrue(Files.isDirectory(CORPUS), "corpus not found at " + CORPUS);
-        List<Module> modules = DumpLoader.load(List.of(CORPUS));
+        List<HloModule> modules = DumpLoader.load(List.of(CORPUS));
         assertTrue(modules.size() > 10, "corpus holds " + modules.size() + " modules");
         List<DynamicTest> tests = new ArrayList<>();
         for (int i = 0; i < modules.size(); i++) {
-            Module m = modules.get(i), next = modules.get((i + 1) % modules.size());
+            HloModule m = modules.get(i), next = modules.get((i + 1) % modules.size());
             String name = CORPUS.relativize(Path.of(m.info().files().get(0))).toString();
             tests.add(DynamicTest.dynamicTest(name, () -> check(m, next)));
         }
         return tests.stream();
     }
 
-    private static void check(Module m, Module other) {
+    private static void check(HloModule m, HloModule other) {
         for (boolean atPeak : new boolean[] {false, true}) {
             DiffOptions o = new DiffOptions(atPeak, -1);
             DiffResult same = ModuleDiff.compare(m, renamed(m), o);
@@ -58,7 +58,7 @@ class CorpusDiffSweepTest {
     }
 
     /** Groups partition the values live at peak; leftovers explain the difference of byte totals. */
-    private static void addsUp(DiffResult r, Module before, Module after) {
+    private static void addsUp(DiffResult r, HloModule before, HloModule after) {
         long pb = r.peakBefore().recomputed() == null ? 0 : r.peakBefore().recomputed();
         long pa = r.peakAfter().recomputed() == null ? 0 : r.peakAfter().recomputed();
         assertEquals(pa - pb, r.byOpName().stream().mapToLong(GroupChange::change).sum(), "op_name groups");
@@ -71,7 +71,7 @@ class CorpusDiffSweepTest {
         assertEquals(sum(va) - sum(vb), only, "unmatched bytes");
     }
 
-    private static List<HloValue> live(Module m) {
+    private static List<HloValue> live(HloModule m) {
         return m.peakTime() < 0 ? List.of() : m.liveAt(m.peakTime());
     }
 
@@ -80,7 +80,7 @@ class CorpusDiffSweepTest {
     }
 
     /** The same module with every instruction and value renamed, as a second compilation would. */
-    static Module renamed(Module m) {
+    static HloModule renamed(HloModule m) {
         List<HloValue> values = new ArrayList<>();
         for (HloValue v : m.values())
             values.add(new HloValue(v.id(), v.name() + "_x", v.index(), v.indexPrinted(), v.phi(), v.color(), v.size(),
@@ -90,6 +90,6 @@ class CorpusDiffSweepTest {
             ins.add(new HloInstruction(i.name() + "_x", i.time(), i.shape(), i.opcode(), i.operands(), i.opName(),
                     i.sourceFile(), i.sourceLine(), i.attributes()));
         List<String> seq = m.sequence().stream().map(s -> s + "_x").toList();
-        return new Module(m.info(), m.allocations(), values, ins, seq, m.warnings());
+        return new HloModule(m.info(), m.allocations(), values, ins, seq, m.warnings());
     }
 }

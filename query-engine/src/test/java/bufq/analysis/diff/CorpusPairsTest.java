@@ -5,7 +5,7 @@ import bufq.analysis.diff.DiffResult.Unmatched;
 import bufq.analysis.diff.DiffResult.Where;
 import bufq.dump.DumpLoader;
 import bufq.model.HloValue;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.table.Output;
 import bufq.table.Table;
 import org.junit.jupiter.api.Test;
@@ -35,8 +35,8 @@ class CorpusPairsTest {
         return p;
     }
 
-    private static Module load(String rel) throws Exception {
-        List<Module> ms = DumpLoader.load(List.of(dir(rel)));
+    private static HloModule load(String rel) throws Exception {
+        List<HloModule> ms = DumpLoader.load(List.of(dir(rel)));
         assertEquals(1, ms.size(), rel);
         return ms.get(0);
     }
@@ -66,7 +66,7 @@ class CorpusPairsTest {
     }
 
     /** Every part must add up: groups partition the peak, unmatched values explain the byte totals. */
-    private static void assertConsistent(DiffResult r, Module before, Module after) {
+    private static void assertConsistent(DiffResult r, HloModule before, HloModule after) {
         long peakDelta = r.peakAfter().recomputed() - r.peakBefore().recomputed();
         assertEquals(peakDelta, r.byOpName().stream().mapToLong(DiffResult.GroupChange::change).sum(), "op_name groups");
         if (r.hasSources()) assertEquals(peakDelta, r.bySource().stream().mapToLong(DiffResult.GroupChange::change).sum(), "source groups");
@@ -79,7 +79,7 @@ class CorpusPairsTest {
 
     @Test
     void sameProgramCompiledTwiceIsIdentical() throws Exception {
-        Module a = load("pairs/transformer-4layer"), b = load("pairs/transformer-4layer-again");
+        HloModule a = load("pairs/transformer-4layer"), b = load("pairs/transformer-4layer-again");
         for (DiffOptions o : List.of(DiffOptions.DEFAULT, DiffOptions.DEFAULT.withAtPeak(true))) {
             DiffResult r = ModuleDiff.compare(a, b, o);
             assertTrue(r.identical(), () -> r.toString());
@@ -93,7 +93,7 @@ class CorpusPairsTest {
 
     @Test
     void rematerialisationPeakChangeIsTheDifferenceOfTheDumpsOwnFigures() throws Exception {
-        Module plain = load("pairs/transformer-4layer"), remat = load("pairs/transformer-4layer-remat");
+        HloModule plain = load("pairs/transformer-4layer"), remat = load("pairs/transformer-4layer-remat");
         long expected = claimedPeak("pairs/transformer-4layer-remat") - claimedPeak("pairs/transformer-4layer");
         DiffResult r = ModuleDiff.compare(plain, remat);
         assertEquals(expected, r.peakChange());
@@ -119,7 +119,7 @@ class CorpusPairsTest {
 
     @Test
     void twoSizesOfOneProgram() throws Exception {
-        Module small = load("transformer-2layer"), big = load("transformer-12layer");
+        HloModule small = load("transformer-2layer"), big = load("transformer-12layer");
         DiffResult r = ModuleDiff.compare(small, big);
         assertEquals(claimedPeak("transformer-12layer") - claimedPeak("transformer-2layer"), r.peakChange());
         assertConsistent(r, small, big);

@@ -3,7 +3,7 @@ package bufq.analysis.diff;
 import bufq.dump.DumpLoader;
 import bufq.format.FormatOptions;
 import bufq.format.Formatters;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -28,12 +28,12 @@ class DiffGoldenTest {
 
     @Test
     void tinyProgramAsTable() throws IOException {
-        Module before = new TinyModule("jit_f", 10)
+        HloModule before = new TinyModule("jit_f", 10)
                 .value("p0", "f32[16,16]", "parameter", 0, 10, "parameter", "x", null, -1)
                 .temp("fusion", "f32[16,16]", 2, 6, "jit(f)/mul")
                 .value("fusion.1", "f32[16,32]", "temp", 3, 5, "fusion", "jit(f)/add", "f.py", 7)
                 .value("out", "f32[16,16]", "output", 7, 10, "fusion", "jit(f)/mul", "f.py", 9).claim(3, 4096).build();
-        Module after = new TinyModule("jit_g", 10)
+        HloModule after = new TinyModule("jit_g", 10)
                 .value("p0.1", "f32[16,16]", "parameter", 0, 10, "parameter", "x", null, -1)
                 .temp("fusion.3", "f32[16,16]", 2, 6, "jit(f)/mul")
                 .value("fusion.4", "f32[16,64]", "temp", 3, 5, "fusion", "jit(f)/add", "f.py", 7)
@@ -44,8 +44,8 @@ class DiffGoldenTest {
     @Test
     void rematPairAsMarkdown() throws Exception {
         assumeTrue(Files.isDirectory(PAIRS), "corpus not found at " + PAIRS);
-        Module plain = DumpLoader.load(List.of(PAIRS.resolve("transformer-4layer"))).get(0);
-        Module remat = DumpLoader.load(List.of(PAIRS.resolve("transformer-4layer-remat"))).get(0);
+        HloModule plain = DumpLoader.load(List.of(PAIRS.resolve("transformer-4layer"))).get(0);
+        HloModule remat = DumpLoader.load(List.of(PAIRS.resolve("transformer-4layer-remat"))).get(0);
         check(ModuleDiff.compare(plain, remat, new DiffOptions(false, 6)), "markdown", "transformer-4layer-remat.md");
     }
 

@@ -4,7 +4,7 @@ import bufq.analysis.diff.DiffResult.GroupChange;
 import bufq.analysis.diff.DiffResult.SummaryRow;
 import bufq.analysis.diff.DiffResult.Unmatched;
 import bufq.analysis.diff.DiffResult.Where;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.table.Output;
 import bufq.table.Table;
 import org.junit.jupiter.api.Test;
@@ -45,8 +45,8 @@ class ModuleDiffTest {
 
     @Test
     void extraTempIsOnlyAfterAndChangesItsOpName() {
-        Module before = program("a", "").build();
-        Module after = program("b", "").temp("fusion.2", "f32[16,32]", 4, 4, ADD).build();
+        HloModule before = program("a", "").build();
+        HloModule after = program("b", "").temp("fusion.2", "f32[16,32]", 4, 4, ADD).build();
         DiffResult r = ModuleDiff.compare(before, after);
         assertFalse(r.identical());
         assertEquals(1, r.unmatched().size());
@@ -66,8 +66,8 @@ class ModuleDiffTest {
 
     @Test
     void shapeChangeLeavesOneOnEachSide() {
-        Module before = program("a", "").build();
-        Module after = new TinyModule("b", 10)
+        HloModule before = program("a", "").build();
+        HloModule after = new TinyModule("b", 10)
                 .value("p0", "f32[16,16]", "parameter", 0, 10, "parameter", null, null, -1)
                 .temp("fusion", "f32[16,16]", 2, 6, MUL)
                 .temp("fusion.1", "f32[32,32]", 3, 5, ADD)
@@ -83,8 +83,8 @@ class ModuleDiffTest {
 
     @Test
     void layoutIsPartOfTheShape() {
-        Module before = new TinyModule("a", 4).temp("t", "f32[8,8]{1,0}", 0, 4, MUL).build();
-        Module after = new TinyModule("b", 4).temp("t", "f32[8,8]{0,1}", 0, 4, MUL).build();
+        HloModule before = new TinyModule("a", 4).temp("t", "f32[8,8]{1,0}", 0, 4, MUL).build();
+        HloModule after = new TinyModule("b", 4).temp("t", "f32[8,8]{0,1}", 0, 4, MUL).build();
         DiffResult r = ModuleDiff.compare(before, after);
         assertEquals(2, r.unmatched().size());
         assertTrue(r.byOpName().isEmpty(), "same bytes per op_name");
@@ -92,10 +92,10 @@ class ModuleDiffTest {
 
     @Test
     void sourceLineAndRoleAreMatchKeys() {
-        Module before = new TinyModule("a", 4)
+        HloModule before = new TinyModule("a", 4)
                 .value("t", "f32[8]", "temp", 0, 2, "fusion", MUL, "f.py", 1)
                 .value("u", "f32[8]", "temp", 0, 2, "fusion", MUL, "f.py", 1).build();
-        Module after = new TinyModule("b", 4)
+        HloModule after = new TinyModule("b", 4)
                 .value("t", "f32[8]", "temp", 0, 2, "fusion", MUL, "f.py", 2)      // moved line
                 .value("u", "f32[8]", "temp", 0, 4, "fusion", MUL, "f.py", 1).build(); // now live out: output
         DiffResult r = ModuleDiff.compare(before, after);
@@ -110,7 +110,7 @@ class ModuleDiffTest {
     void multisetPairsInScheduleOrderAndCountsLeftovers() {
         TinyModule b = new TinyModule("a", 20);
         for (int i = 0; i < 3; i++) b.temp("layer" + i, "f32[64]", 5 * i, 5 * i + 1, MUL);
-        Module after = new TinyModule("b", 20).temp("x", "f32[64]", 0, 1, MUL).build();
+        HloModule after = new TinyModule("b", 20).temp("x", "f32[64]", 0, 1, MUL).build();
         DiffResult r = ModuleDiff.compare(b.build(), after);
         assertEquals(1, r.unmatched().size());
         Unmatched u = r.unmatched().get(0);
@@ -128,7 +128,7 @@ class ModuleDiffTest {
                 .valueIn(donated, "act", "f32[256]", 0, 4, 6, "fusion", MUL, null, -1)
                 .valueIn(donated, "w_new", "f32[256]", 0, 7, 10, "fusion", "jit(f)/sub", null, -1)
                 .valueIn(donated, "no_details", "f32[256]", 0, -1, -1, null, null, null, -1);
-        Module m = t.build();
+        HloModule m = t.build();
         assertEquals(ValueRole.PARAMETER, ValueRole.of(m, m.values().get(0)));
         assertEquals(ValueRole.TEMP, ValueRole.of(m, m.values().get(1)));
         assertEquals(ValueRole.OUTPUT, ValueRole.of(m, m.values().get(2)));
@@ -137,7 +137,7 @@ class ModuleDiffTest {
 
     @Test
     void opNameFallsBackToOpcodeThenNone() {
-        Module m = new TinyModule("a", 4)
+        HloModule m = new TinyModule("a", 4)
                 .value("c", "f32[2]", "constant", 0, 4, "constant", null, null, -1)
                 .value("bare", "f32[2]", "temp", 0, 1, null, null, null, -1)
                 .temp("f", "f32[2]", 0, 1, MUL).build();
@@ -149,8 +149,8 @@ class ModuleDiffTest {
 
     @Test
     void peakChangeUsesTheDumpsFiguresWhenBothPrintThem() {
-        Module before = program("a", "").claim(3, 5000).build();
-        Module after = program("b", "").claim(3, 5100).build();
+        HloModule before = program("a", "").claim(3, 5000).build();
+        HloModule after = program("b", "").claim(3, 5100).build();
         DiffResult r = ModuleDiff.compare(before, after);
         assertEquals(100, r.peakChange());
         assertEquals(100L, row(r, "peak, dump's claim").change());
@@ -181,8 +181,8 @@ class ModuleDiffTest {
 
     @Test
     void atPeakLimitsEveryPartToValuesLiveAtPeak() {
-        Module before = program("a", "").build();
-        Module after = program("b", "").temp("early", "f32[512]", 0, 1, MUL).build();  // dead at peak (3)
+        HloModule before = program("a", "").build();
+        HloModule after = program("b", "").temp("early", "f32[512]", 0, 1, MUL).build();  // dead at peak (3)
         assertEquals(1, ModuleDiff.compare(before, after).unmatched().size());
         DiffResult r = ModuleDiff.compare(before, after, DiffOptions.DEFAULT.withAtPeak(true));
         assertTrue(r.unmatched().isEmpty(), () -> r.unmatched().toString());
@@ -211,7 +211,7 @@ class ModuleDiffTest {
 
     @Test
     void withoutLiveRangesThePeakIsUnknownNotZero() {
-        Module noRanges = new TinyModule("a", -1).value("t", "f32[8]", "temp", -1, -1, "fusion", MUL, null, -1).build();
+        HloModule noRanges = new TinyModule("a", -1).value("t", "f32[8]", "temp", -1, -1, "fusion", MUL, null, -1).build();
         DiffResult r = ModuleDiff.compare(noRanges, program("b", "").build());
         assertFalse(r.peakKnown());
         assertEquals(0, r.peakChange());
@@ -221,11 +221,11 @@ class ModuleDiffTest {
 
     @Test
     void leftoversThatDifferOnlyInOpNameContextAreLikelyRenamed() {
-        Module before = new TinyModule("a", 10)
+        HloModule before = new TinyModule("a", 10)
                 .temp("g", "f32[64]", 1, 2, "jit(f)/transpose(jvp())/dot_general")
                 .temp("h", "f32[64]", 1, 2, "jit(f)/jvp()/tanh")
                 .temp("k", "f32[32]", 1, 2, "jit(f)/jvp()/exp").build();
-        Module after = new TinyModule("b", 10)
+        HloModule after = new TinyModule("b", 10)
                 .temp("g2", "f32[64]", 1, 2, "jit(f)/transpose(jvp(jvp()))/checkpoint/dot_general")
                 .temp("h2", "f32[64]", 1, 2, "jit(f)/jvp()/sin")        // other primitive
                 .temp("k2", "f32[16]", 1, 2, "jit(f)/checkpoint/exp")   // other shape
@@ -242,8 +242,8 @@ class ModuleDiffTest {
 
     @Test
     void theClosestOpNameWinsAmongRenameCandidates() {
-        Module before = new TinyModule("a", 10).temp("t", "f32[64]", 1, 2, "jit(f)/transpose(jvp())/transpose").build();
-        Module after = new TinyModule("b", 10)
+        HloModule before = new TinyModule("a", 10).temp("t", "f32[64]", 1, 2, "jit(f)/transpose(jvp())/transpose").build();
+        HloModule after = new TinyModule("b", 10)
                 .temp("far", "f32[128]", 1, 2, "jit(f)/transpose(jvp(jvp()))/checkpoint/rematted/bhqk->bqhd/transpose")
                 .temp("near", "f32[64]", 1, 2, "jit(f)/transpose(jvp(jvp()))/checkpoint/transpose")
                 .temp("far2", "f32[64]", 1, 2, "jit(f)/transpose(jvp(jvp()))/checkpoint/rematted/bhqk->bqhd/transpose")
@@ -257,8 +257,8 @@ class ModuleDiffTest {
 
     @Test
     void withoutSourceMetadataTheSourcePartIsEmptyAndSaysWhy() {
-        Module before = new TinyModule("a", 4).temp("t", "f32[8]", 0, 4, MUL).build();
-        Module after = new TinyModule("b", 4).temp("t", "f32[16]", 0, 4, MUL).build();
+        HloModule before = new TinyModule("a", 4).temp("t", "f32[8]", 0, 4, MUL).build();
+        HloModule after = new TinyModule("b", 4).temp("t", "f32[16]", 0, 4, MUL).build();
         DiffResult r = ModuleDiff.compare(before, after);
         assertFalse(r.hasSources());
         assertTrue(r.bySource().isEmpty());

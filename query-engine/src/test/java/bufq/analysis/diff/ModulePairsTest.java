@@ -1,7 +1,7 @@
 package bufq.analysis.diff;
 
 import bufq.dump.DumpLoader;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.table.Table;
 import org.junit.jupiter.api.Test;
 
@@ -20,18 +20,18 @@ class ModulePairsTest {
     private static final Path JAX = Path.of(System.getProperty("bufq.root", "."), "..", "shared", "corpus", "jax-0.10.2")
             .normalize();
 
-    private static Module named(String name, int number) {
-        Module m = new TinyModule(name, 1).temp("t", "f32[1]", 0, 1, "op").build();
-        Module.Info i = m.info();
-        return new Module(new Module.Info(name, name, number, i.backend(), i.files(), i.maxTime(), i.claimedTotalBytes(),
+    private static HloModule named(String name, int number) {
+        HloModule m = new TinyModule(name, 1).temp("t", "f32[1]", 0, 1, "op").build();
+        HloModule.Info i = m.info();
+        return new HloModule(new HloModule.Info(name, name, number, i.backend(), i.files(), i.maxTime(), i.claimedTotalBytes(),
                 i.peakClaim(), i.stackTraceBytes(), i.stackTrace(), i.colorTotals(), i.hasValueDetails(), i.truncatedAt()),
                 m.allocations(), m.values(), m.instructions(), m.sequence(), m.warnings());
     }
 
     @Test
     void pairsByNameInOrderAndReportsLeftovers() {
-        Module a1 = named("jit_f", 1), a2 = named("jit_f", 3), a3 = named("jit_g", 5);
-        Module b1 = named("jit_f", 2), b2 = named("jit_h", 4);
+        HloModule a1 = named("jit_f", 1), a2 = named("jit_f", 3), a3 = named("jit_g", 5);
+        HloModule b1 = named("jit_f", 2), b2 = named("jit_h", 4);
         ModulePairs.Result r = ModulePairs.pair(List.of(a1, a2, a3), List.of(b1, b2));
         assertEquals(1, r.pairs().size());
         assertSame(a1, r.pairs().get(0).before());

@@ -4,7 +4,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import bufq.model.Shape;
 
@@ -88,11 +88,11 @@ final class TinyModule {
         return this;
     }
 
-    Module build() {
-        Module.Info info = new Module.Info(handle, handle, 0, "cpu", List.of("/d/" + handle + "/f.txt"), maxTime,
+    HloModule build() {
+        HloModule.Info info = new HloModule.Info(handle, handle, 0, "cpu", List.of("/d/" + handle + "/f.txt"), maxTime,
                 null, claim, -1, null, new TreeMap<>(), true, null);
         List<String> seq = new ArrayList<>();
         for (int t = 0; t <= maxTime; t++) seq.add("i" + t);
-        return new Module(info, allocations, values, instructions, seq, List.of());
+        return new HloModule(info, allocations, values, instructions, seq, List.of());
     }
 }

@@ -55,7 +55,7 @@ final class CommandArgs {
     }
 
     /** {@code color N} checked against the module's colours, so a typo is a one-line error. */
-    OptionalInt color(bufq.model.Module m) throws CommandException {
+    OptionalInt color(bufq.model.HloModule m) throws CommandException {
         OptionalInt c = integer("color", 0);
         try {
             bufq.analysis.Analyses.requireColor(m, c);

@@ -4,7 +4,7 @@ import bufq.analysis.diff.DiffOptions;
 import bufq.analysis.diff.DiffResult;
 import bufq.analysis.diff.ModuleDiff;
 import bufq.analysis.diff.ModulePairs;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.shell.CommandException;
 import bufq.shell.Engine;
 import bufq.shell.ModuleSet;
@@ -53,7 +53,7 @@ final class DiffCommand implements Command {
         DiffOptions options = DiffOptions.DEFAULT.withAtPeak(atPeak);
         if (limit.isPresent()) options = options.withLimit(limit.getAsInt());
 
-        List<Module> before = side(shell, first), after = side(shell, second);
+        List<HloModule> before = side(shell, first), after = side(shell, second);
         if (before.size() == 1 && after.size() == 1) {
             shell.print(ModuleDiff.compare(before.get(0), after.get(0), options).outputs());
             return Status.OK;
@@ -73,12 +73,12 @@ final class DiffCommand implements Command {
     }
 
     /** A loaded module by exact handle, else a path on disk, else a handle number or prefix. */
-    private static List<Module> side(Shell shell, String word) throws CommandException, Engine.Failure {
+    private static List<HloModule> side(Shell shell, String word) throws CommandException, Engine.Failure {
         for (ModuleSet.Entry e : shell.modules().entries()) if (e.handle().equals(word)) return List.of(shell.module(e));
         Path p = Path.of(word);
         // Checked where the user is; the engine reads it from there too (it has the same base).
         if (Files.exists(shell.env().resolve(word))) {
-            List<Module> out = new ArrayList<>();
+            List<HloModule> out = new ArrayList<>();
             for (Engine.Source s : shell.engine().discover(List.of(p))) out.add(s.load());
             return out;
         }

@@ -1,6 +1,6 @@
 package bufq.shell.command;
 
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.shell.CommandException;
 import bufq.shell.Engine;
 import bufq.shell.ModuleSet;
@@ -33,7 +33,7 @@ final class LoadCommand implements Command {
         for (String a : args) paths.add(Path.of(a));
         List<ModuleSet.Entry> added = shell.load(paths);
         for (ModuleSet.Entry e : added) {
-            Module m = e.loaded();
+            HloModule m = e.loaded();
             if (m == null) continue;
             shell.info("loaded " + m.handle() + " (" + m.info().backend() + ", " + m.info().files().size() + " file"
                     + (m.info().files().size() == 1 ? "" : "s") + ", " + m.values().size() + " values)");

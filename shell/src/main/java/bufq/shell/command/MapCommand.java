@@ -1,7 +1,7 @@
 package bufq.shell.command;
 
 import bufq.analysis.Analyses;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.shell.CommandException;
 import bufq.shell.Shell;
 import bufq.shell.Status;
@@ -39,7 +39,7 @@ final class MapCommand implements Command {
             throw new CommandException("expected an allocation number, found '" + n + "'");
         }
         if (svg != null && html != null) throw new CommandException("give --svg or --html, not both");
-        Module m = shell.requireModule();
+        HloModule m = shell.requireModule();
         try {
             if (svg != null) Pictures.write(shell, svg, force, Analyses.allocationMapSvg(m, index));
             else if (html != null) Pictures.write(shell, html, force, Analyses.allocationMapHtml(m, index));

@@ -1,6 +1,6 @@
 package bufq.shell.command;
 
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.shell.CommandException;
 import bufq.shell.ModuleSet;
 import bufq.shell.Shell;
@@ -32,7 +32,7 @@ final class ModulesCommand implements Command {
         List<ModuleSet.Entry> es = shell.modules().entries();
         for (int i = 0; i < es.size(); i++) {
             ModuleSet.Entry e = es.get(i);
-            Module m = e.loaded();
+            HloModule m = e.loaded();
             b.row((long) (i + 1), e == shell.modules().currentEntry() ? "*" : "", e.handle(), e.name(),
                     m == null ? null : m.info().backend(), m == null ? null : (long) m.values().size(), m != null,
                     List.copyOf(e.files()));

@@ -1,7 +1,7 @@
 package bufq.shell.command;
 
 import bufq.model.BufferAllocation;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import bufq.shell.CommandException;
 import bufq.shell.Engine;
@@ -39,9 +39,9 @@ public final class SummaryCommand implements Command {
     }
 
     /** The summary of {@code modules}, one row each in the given order. */
-    public static Table table(List<Module> modules) {
+    public static Table table(List<HloModule> modules) {
         Table.Builder b = header();
-        for (Module m : modules) row(b, m);
+        for (HloModule m : modules) row(b, m);
         return b.build();
     }
 
@@ -55,8 +55,8 @@ public final class SummaryCommand implements Command {
                 .column("warnings", ColumnType.INT);
     }
 
-    private static void row(Table.Builder b, Module m) {
-        Module.Info info = m.info();
+    private static void row(Table.Builder b, HloModule m) {
+        HloModule.Info info = m.info();
         PeakClaim claim = info.peakClaim();
         boolean hasRanges = info.maxTime() >= 0 && m.values().stream().anyMatch(v -> v.range() != null);
         Long peakBytes = null;
@@ -71,7 +71,7 @@ public final class SummaryCommand implements Command {
     }
 
     /** Sum of allocation sizes; the dump's stated total when some sizes are only known rounded. */
-    static Long totalBytes(Module m) {
+    static Long totalBytes(HloModule m) {
         boolean exact = true;
         for (BufferAllocation a : m.allocations()) exact &= a.sizeExact();
         if (exact) return m.totalBytes();

@@ -1,7 +1,7 @@
 package bufq.shell.command;
 
 import bufq.analysis.Analyses;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.shell.CommandException;
 import bufq.shell.Shell;
 import bufq.shell.Status;
@@ -27,7 +27,7 @@ final class TimelineCommand implements Command {
 
     @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
-        Module m = shell.requireModule();
+        HloModule m = shell.requireModule();
         OptionalInt color = a.color(m);
         OptionalInt width = a.integer("width", 20, bufq.analysis.Analyses.MAX_WIDTH);
         String svg = a.value("--svg");

@@ -1,6 +1,6 @@
 package bufq.shell.command;
 
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.shell.CommandException;
 import bufq.shell.Engine;
 import bufq.shell.Shell;
@@ -21,7 +21,7 @@ final class UseCommand implements Command {
 
     @Override public Status run(Shell shell, List<String> args) throws CommandException, Engine.Failure {
         arity(args, 1, 1);
-        Module m = shell.use(args.get(0));
+        HloModule m = shell.use(args.get(0));
         shell.info("using " + m.handle());
         return Status.OK;
     }

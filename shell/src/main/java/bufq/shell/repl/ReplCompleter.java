@@ -10,7 +10,7 @@ import bufq.lang.Lexer;
 import bufq.lang.QueryException;
 import bufq.lang.Token;
 import bufq.lang.TokenKind;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.shell.ModuleSet;
 import bufq.shell.Setting;
 import bufq.shell.Shell;
@@ -92,7 +92,7 @@ public final class ReplCompleter implements Completer {
             String group = f != null ? "fields" : w.endsWith("(") ? "functions" : "keywords";
             add(out, lead + w, group, f == null ? null : f.doc(), !w.endsWith("("));
         }
-        Module m = shell.current();
+        HloModule m = shell.current();
         if (m == null) return;
         String prefix = ctx.prefix();
         if (ctx.expected().contains(Completion.Kind.INSTRUCTION)) {
@@ -130,7 +130,7 @@ public final class ReplCompleter implements Completer {
     }
 
     /** The distinct values of a string field in a module, asked of the query engine itself. */
-    private List<String> distinct(Module m, String entity, String field) {
+    private List<String> distinct(HloModule m, String entity, String field) {
         String key = System.identityHashCode(m) + "\0" + entity + "\0" + field;
         return distinctCache.computeIfAbsent(key, k -> {
             List<String> vals = new ArrayList<>();

@@ -4,7 +4,7 @@ import bufq.analysis.CheckRule;
 import bufq.analysis.Reporter;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.Shape;
 import bufq.model.TilingModel;
 import bufq.shell.Engine;
@@ -43,7 +43,7 @@ final class Api extends Rows.ReadOnly {
     @Override public Object getMember(String key) {
         return switch (key) {
             case "module" -> {
-                Module m = shell.current();
+                HloModule m = shell.current();
                 yield m == null ? null : new Rows.ModuleView(shell.engine().catalog(), host.evalContext(), this::queryOn);
             }
             case "query" -> (ProxyExecutable) this::query;
@@ -66,13 +66,13 @@ final class Api extends Rows.ReadOnly {
     // bufq.query(text) -> array of row objects with the result's columns
     private Object query(Value... a) {
         String text = stringArg(a, 0, "bufq.query(text)");
-        Module m = shell.current();
+        HloModule m = shell.current();
         if (m == null) throw new IllegalArgumentException("bufq.query: no module loaded");
         return queryOn(text, m);
     }
 
     /** Runs {@code text} on {@code m} with the current tiling model; rows as objects keyed by column. */
-    Object queryOn(String text, Module m) {
+    Object queryOn(String text, HloModule m) {
         List<Output> out;
         try {
             out = shell.engine().query(text, m, shell.settings().tiling());
@@ -135,7 +135,7 @@ final class Api extends Rows.ReadOnly {
 
     /** The type of the first non-null result on the current module's first rows; float without any. */
     private ColumnType infer(String entity, Value fn) {
-        Module m = shell.current();
+        HloModule m = shell.current();
         if (m == null) return ColumnType.FLOAT;
         EvalContext ctx = host.evalContext();
         Catalog catalog = shell.engine().catalog();
@@ -237,7 +237,7 @@ final class Api extends Rows.ReadOnly {
 
         @Override public String name() { return name; }
 
-        @Override public void run(Module m, Reporter r) {
+        @Override public void run(HloModule m, Reporter r) {
             EvalContext ctx = new EvalContext(m, shell.settings().tiling());
             Rows.ModuleView view = new Rows.ModuleView(shell.engine().catalog(), ctx, api::queryOn);
             Rows.ReadOnlyMap report = new Rows.ReadOnlyMap(Map.of(

@@ -7,7 +7,7 @@ import bufq.eval.Step;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.Shape;
 import bufq.table.Table;
 import org.graalvm.polyglot.Value;
@@ -118,16 +118,16 @@ final class Rows {
         private final Catalog catalog;
         private final EvalContext ctx;
         private final Map<String, List<?>> rows = new LinkedHashMap<>();
-        private final java.util.function.BiFunction<String, Module, Object> query;
+        private final java.util.function.BiFunction<String, HloModule, Object> query;
 
         /** @param query runs a query on a module and returns the rows as a script sees them */
-        ModuleView(Catalog catalog, EvalContext ctx, java.util.function.BiFunction<String, Module, Object> query) {
+        ModuleView(Catalog catalog, EvalContext ctx, java.util.function.BiFunction<String, HloModule, Object> query) {
             this.catalog = catalog;
             this.ctx = ctx;
             this.query = query;
         }
 
-        Module module() { return ctx.module(); }
+        HloModule module() { return ctx.module(); }
 
         private Object entityArray(String entity) {
             List<?> list = rows.computeIfAbsent(entity, e -> catalog.rows(e, ctx));
@@ -137,7 +137,7 @@ final class Rows {
         private Object row(String entity, Object r) { return r == null ? null : new Row(entity, r, catalog, ctx); }
 
         @Override public Object getMember(String key) {
-            Module m = ctx.module();
+            HloModule m = ctx.module();
             return switch (key) {
                 case "handle" -> m.handle();
                 case "name" -> m.info().name();
@@ -165,7 +165,7 @@ final class Rows {
         @Override public boolean hasMember(String key) { return KEYS.contains(key); }
 
         @Override public String toString() {
-            Module m = ctx.module();
+            HloModule m = ctx.module();
             return "{handle: " + Convert.show(m.handle()) + ", name: " + Convert.show(m.info().name()) + ", backend: "
                     + Convert.show(m.info().backend()) + ", values: [" + m.values().size() + " rows], allocations: ["
                     + m.allocations().size() + " rows], instructions: [" + m.instructions().size() + " rows], steps: ["

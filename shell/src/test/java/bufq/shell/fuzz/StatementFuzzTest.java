@@ -119,7 +119,7 @@ class StatementFuzzTest {
             @Override public List<Source> discover(List<Path> paths) throws Failure { return real.discover(paths); }
             @Override public List<String> entities() { return real.entities(); }
             @Override public List<Field> fields(String entity) { return real.fields(entity); }
-            @Override public List<bufq.table.Output> query(String q, bufq.model.Module m, bufq.model.TilingModel t) throws Failure {
+            @Override public List<bufq.table.Output> query(String q, bufq.model.HloModule m, bufq.model.TilingModel t) throws Failure {
                 // More than any heap may hold: an OutOfMemoryError at once, without touching memory.
                 if (q.contains("greedy")) return List.of(new bufq.table.TextBlock(String.valueOf(new long[Integer.MAX_VALUE].length)));
                 return real.query(q, m, t);

@@ -7,7 +7,7 @@ import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
 import bufq.eval.Query;
 import bufq.lang.QueryException;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.shell.Engine;
 import bufq.table.Output;
@@ -33,7 +33,7 @@ final class ReplEngine implements Engine {
     @Override public List<Source> discover(List<Path> paths) throws Failure {
         try {
             List<Source> out = new ArrayList<>();
-            for (Module m : DumpLoader.load(paths)) out.add(Source.of(m));
+            for (HloModule m : DumpLoader.load(paths)) out.add(Source.of(m));
             return out;
         } catch (LoadException e) {
             throw new Failure(e.getMessage());
@@ -48,7 +48,7 @@ final class ReplEngine implements Engine {
         return out;
     }
 
-    @Override public List<Output> query(String query, Module module, TilingModel tiling) throws Failure {
+    @Override public List<Output> query(String query, HloModule module, TilingModel tiling) throws Failure {
         try {
             if (slow) {
                 try {

@@ -142,7 +142,7 @@ class ApiTest {
     @Test
     void aCheckQueriesTheModuleItChecks() {
         h.ok("js bufq.check('count', (m, report) => report.info(m.handle, m.query('values show count()')[0]['count()'] + ' values'))");
-        bufq.model.Module other = Doctored.overlapping();
+        bufq.model.HloModule other = Doctored.overlapping();
         bufq.analysis.CheckReport r = bufq.analysis.Analyses.check(other, null, h.shell.scriptChecks());
         assertEquals("3 values", r.of("count").get(0).message(), "the doctored module, not the current seed");
         assertEquals(bufq.shell.Status.OK, h.run("check"));

@@ -4,7 +4,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.Shape;
 
 import java.util.List;
@@ -19,7 +19,7 @@ final class Doctored {
     }
 
     /** In allocation 0: a [0,64) live 0-3; b [32,64) live 2-4 overlaps it; c [0,32) live 3-5 takes a's bytes at the hand-over step 3. */
-    static Module overlapping() {
+    static HloModule overlapping() {
         List<HloValue> values = List.of(
                 new HloValue(1, "a", "{}", false, false, 0, 64, 0, 0, f32(16), List.of(), List.of(), new LiveRange(0, 3)),
                 new HloValue(2, "b", "{}", false, false, 0, 32, 32, 0, f32(8), List.of(), List.of(), new LiveRange(2, 4)),
@@ -29,8 +29,8 @@ final class Doctored {
         List<String> seq = List.of("a", "x", "b", "c", "y", "z");
         List<HloInstruction> ins = new java.util.ArrayList<>();
         for (int i = 0; i < seq.size(); i++) ins.add(HloInstruction.sequenced(seq.get(i), i));
-        Module.Info info = new Module.Info("doctored", "doctored", 0, "cpu", List.of("doctored-buffer-assignment.txt"), 5, 256L,
+        HloModule.Info info = new HloModule.Info("doctored", "doctored", 0, "cpu", List.of("doctored-buffer-assignment.txt"), 5, 256L,
                 null, -1, null, new TreeMap<>(), true, null);
-        return new Module(info, allocs, values, ins, seq, List.of());
+        return new HloModule(info, allocs, values, ins, seq, List.of());
     }
 }

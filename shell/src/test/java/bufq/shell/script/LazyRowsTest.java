@@ -4,7 +4,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.Shape;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /** A module with a million values reaches a script without being converted: rows are made when read. */
 class LazyRowsTest {
-    static Module million() {
+    static HloModule million() {
         int n = 1_000_000;
         Shape s = Doctored.f32(16);
         List<HloValue> values = new ArrayList<>(n);
@@ -34,9 +34,9 @@ class LazyRowsTest {
             seq.add("i" + t);
             ins.add(HloInstruction.sequenced("i" + t, t));
         }
-        Module.Info info = new Module.Info("big", "big", 0, "cpu", List.of("big-buffer-assignment.txt"), 100, null, null, -1,
+        HloModule.Info info = new HloModule.Info("big", "big", 0, "cpu", List.of("big-buffer-assignment.txt"), 100, null, null, -1,
                 null, new TreeMap<>(), true, null);
-        return new Module(info, allocs, values, ins, seq, List.of());
+        return new HloModule(info, allocs, values, ins, seq, List.of());
     }
 
     @Test

@@ -5,7 +5,7 @@ import bufq.analysis.CheckReport;
 import bufq.analysis.Finding;
 import bufq.dump.DumpLoader;
 import bufq.model.HloValue;
-import bufq.model.Module;
+import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.shell.Setting;
 import org.junit.jupiter.api.Test;
@@ -32,10 +32,10 @@ class ShippedScriptsTest {
     static Path corpus() { return Harness.root().resolve("../shared/corpus").normalize(); }
 
     /** Every module of the corpus, loaded directory by directory. */
-    static List<Module> corpusModules() throws Exception {
+    static List<HloModule> corpusModules() throws Exception {
         Path c = corpus();
         assumeTrue(Files.isDirectory(c), "corpus not found at " + c);
-        List<Module> out = new ArrayList<>();
+        List<HloModule> out = new ArrayList<>();
         List<Path> dirs;
         try (Stream<Path> w = Files.walk(c)) {
             dirs = w.filter(Files::isDirectory).sorted().toList();
@@ -51,21 +51,21 @@ class ShippedScriptsTest {
         return out;
     }
 
-    static List<Module> seedModules() throws Exception {
-        List<Module> out = new ArrayList<>();
+    static List<HloModule> seedModules() throws Exception {
+        List<HloModule> out = new ArrayList<>();
         for (Path p : seeds()) out.addAll(DumpLoader.load(List.of(p)));
         return out;
     }
 
     /** Compares tpu.js with the built-in rule on every array value; returns how many were compared. */
-    static int compareTiling(List<Module> modules) throws Exception {
+    static int compareTiling(List<HloModule> modules) throws Exception {
         try (Harness h = new Harness()) {
             h.ok("run " + script("tiling/tpu.js"));
             h.shell.settings().set(Setting.TILING, "tpu-js");
             TilingModel js = h.shell.settings().tiling();
             assertEquals("tpu-js", js.name());
             int compared = 0;
-            for (Module m : modules) {
+            for (HloModule m : modules) {
                 for (HloValue v : m.values()) {
                     if (v.shape() == null || !v.shape().isArray()) continue;
                     assertEquals(TilingModel.TPU.paddedBytes(v.shape()), js.paddedBytes(v.shape()),
@@ -79,7 +79,7 @@ class ShippedScriptsTest {
 
     @Test
     void tpuJsMatchesTheBuiltinRuleOnTheSeeds() throws Exception {
-        List<Module> ms = seedModules();
+        List<HloModule> ms = seedModules();
         long tiled = ms.stream().flatMap(m -> m.values().stream()).filter(v -> v.shape() != null && !v.shape().tiles().isEmpty()).count();
         assertTrue(tiled > 0, "the seeds have tiled TPU values");
         assertTrue(compareTiling(ms) > 0);
@@ -130,7 +130,7 @@ class ShippedScriptsTest {
     }
 
     /** Findings (severity, subject, message) of the built-in overlap check and of no-overlap.js. */
-    static void sameOverlapFindings(Harness h, Module m) {
+    static void sameOverlapFindings(Harness h, HloModule m) {
         h.shell.addModules(List.of(m));
         CheckReport r = Analyses.check(h.shell.current(), TilingModel.TPU, h.shell.scriptChecks());
         List<String> builtin = r.of("overlap").stream().map(f -> f.severity() + " " + f.subject() + ": " + f.message()).sorted().toList();
@@ -143,8 +143,8 @@ class ShippedScriptsTest {
     void noOverlapAgreesWithTheBuiltinCheck() throws Exception {
         try (Harness h = new Harness()) {
             h.ok("run " + script("checks/no-overlap.js"));
-            for (Module m : seedModules()) sameOverlapFindings(h, m);
-            Module bad = Doctored.overlapping();
+            for (HloModule m : seedModules()) sameOverlapFindings(h, m);
+            HloModule bad = Doctored.overlapping();
             sameOverlapFindings(h, bad);
             CheckReport r = Analyses.check(bad, TilingModel.TPU, h.shell.scriptChecks());
             assertEquals(List.of("b", "doctored"), r.of("no-overlap").stream().map(Finding::subject).toList(),
@@ -157,11 +157,11 @@ class ShippedScriptsTest {
 
     @Test
     void noOverlapAgreesOnTheCorpus() throws Exception {
-        List<Module> ms = corpusModules();
+        List<HloModule> ms = corpusModules();
         try (Harness h = new Harness()) {
             h.ok("set timeout 60");
             h.ok("run " + script("checks/no-overlap.js"));
-            for (Module m : ms) sameOverlapFindings(h, m);
+            for (HloModule m : ms) sameOverlapFindings(h, m);
         }
     }
 

@@ -15,7 +15,7 @@ import java.util.concurrent.ForkJoinTask;
  *
  * <p>Immutable once built; safe to share between threads.
  */
-public final class Module {
+public final class HloModule {
     private final Info info;
     private final List<BufferAllocation> allocations;
     private final List<HloValue> values;
@@ -73,7 +73,7 @@ public final class Module {
         }
     }
 
-    public Module(Info info, List<BufferAllocation> allocations, List<HloValue> values,
+    public HloModule(Info info, List<BufferAllocation> allocations, List<HloValue> values,
                   List<HloInstruction> instructions, List<String> sequence, List<LoadWarning> warnings) {
         this(info, allocations, values, instructions, sequence, warnings, warnings.size());
     }
@@ -82,7 +82,7 @@ public final class Module {
      * @param warningCount how many warnings the reader raised; {@code warnings} keeps only the first
      *                     ones (the reader caps them), so this may be larger than its size
      */
-    public Module(Info info, List<BufferAllocation> allocations, List<HloValue> values,
+    public HloModule(Info info, List<BufferAllocation> allocations, List<HloValue> values,
                   List<HloInstruction> instructions, List<String> sequence, List<LoadWarning> warnings,
                   int warningCount) {
         this.info = info;
@@ -120,7 +120,7 @@ public final class Module {
         ForkJoinTask<Sorted> sorted = ForkJoinTask.adapt(() -> new Sorted(keys, byAlloc, starts, ends)).fork();
         for (int i = 0; i < n; i++) {
             HloValue v = this.values.get(i);
-            valuesByName.merge(v.name(), v, Module::appendValue);
+            valuesByName.merge(v.name(), v, HloModule::appendValue);
         }
         for (HloInstruction ins : this.instructions) instructionByName.putIfAbsent(ins.name(), ins);
         Sorted x = sorted.tryUnfork() ? sorted.invoke() : sorted.join();
@@ -179,11 +179,11 @@ public final class Module {
     public int warningCount() { return warningCount; }
 
     /** The same module under another handle; it shares this one's lists and indexes (no rebuild). */
-    public Module withHandle(String handle) {
-        return new Module(this, info.withHandle(handle));
+    public HloModule withHandle(String handle) {
+        return new HloModule(this, info.withHandle(handle));
     }
 
-    private Module(Module m, Info info) {
+    private HloModule(HloModule m, Info info) {
         this.info = info;
         this.allocations = m.allocations;
         this.values = m.values;
