@@ -186,7 +186,7 @@ final class StandardFields {
                 .add("attributes", STRING, "text after the operand list (kind=kLoop, calls=...)", i((x, c) -> emptyToNull(x.attributes())))
                 .add("values", LIST, "labels of the values it defines", i((x, c) -> c.module().valuesNamed(x.name()).stream().map(v -> (Object) v.label()).toList()))
                 .add("live_bytes", BYTES, "logical bytes live at its time", i((x, c) -> x.time() < 0 ? null
-                        : l(ModuleMemo.of(c.module()).liveBytesAt(c.module(), x.time()))));
+                        : l(c.module().liveness().liveBytes(x.time()))));
         return new Entity("instructions", "HLO instructions with their schedule time and metadata", f.done(),
                 List.of("time", "name", "opcode", "shape", "op_name"),
                 ctx -> ctx.module().instructions(),
@@ -202,10 +202,11 @@ final class StandardFields {
                     HloInstruction in = x.instruction() == null ? null : c.module().instruction(x.instruction());
                     return in == null ? null : in.opcode();
                 }))
-                .add("live_bytes", BYTES, "logical bytes live here", s((x, c) -> l(x.liveBytes())))
+                .add("live_bytes", BYTES, "logical bytes of the values live here (shared bytes counted per value)", s((x, c) -> l(x.liveBytes())))
+                .add("occupied_bytes", BYTES, "bytes held here: per allocation, each byte of the live values once", s((x, c) -> l(x.occupiedBytes())))
                 .add("live_values", INT, "number of values live here", s((x, c) -> l(x.liveValues())));
         return new Entity("steps", "program points of the schedule with live bytes", f.done(),
-                List.of("time", "instruction", "live_bytes", "live_values"),
+                List.of("time", "instruction", "live_bytes", "occupied_bytes", "live_values"),
                 ctx -> Step.of(ctx.module()),
                 (row, from, to, ctx) -> { int t = ((Step) row).time(); return from <= t && t <= to; },
                 null);

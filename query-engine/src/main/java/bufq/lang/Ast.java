@@ -135,7 +135,7 @@ public final class Ast {
     }
 
     /** A program point in {@code live at}/{@code live during}. */
-    public sealed interface Time extends Spanned permits Step, Peak, Named {
+    public sealed interface Time extends Spanned permits Step, Peak, ClaimedPeak, Named {
         String print();
     }
 
@@ -143,8 +143,14 @@ public final class Ast {
         public String print() { return Long.toString(step); }
     }
 
+    /** The peak: the first step with the most occupied bytes. */
     public record Peak(int start, int end) implements Time {
         public String print() { return "peak"; }
+    }
+
+    /** The step the dump itself labels as its peak. */
+    public record ClaimedPeak(int start, int end) implements Time {
+        public String print() { return "claimed_peak"; }
     }
 
     /** An instruction name, resolved to its time when the query runs on a module. */

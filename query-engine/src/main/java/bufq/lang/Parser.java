@@ -239,10 +239,10 @@ public final class Parser {
         throw error(t, "expected 'at' or 'during' after 'live'");
     }
 
-    // time = INTEGER | "peak" | IDENT | STRING
+    // time = INTEGER | "peak" | "claimed_peak" | IDENT | STRING
     private Time time() throws QueryException {
         Token t = peek();
-        String expected = "expected a step number, 'peak' or an instruction name";
+        String expected = "expected a step number, 'peak', 'claimed_peak' or an instruction name";
         switch (t.kind()) {
             case NUMBER -> {
                 Object n = number(t);
@@ -255,6 +255,7 @@ public final class Parser {
             case STRING -> { advance(); return new Named(Lexer.decodeString(t.text()), t.start(), t.end()); }
             case KEYWORD -> {
                 if (t.isKeyword("peak")) { advance(); return new Peak(t.start(), t.end()); }
+                if (t.isKeyword("claimed_peak")) { advance(); return new ClaimedPeak(t.start(), t.end()); }
                 throw error(t, expected);
             }
             default -> throw error(t, expected);
