@@ -6,6 +6,7 @@ import bufq.lang.QueryException;
 import bufq.table.Column;
 import bufq.table.Table;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A compiled query: parsed and checked once against a {@link Catalog}, then run on any number of
@@ -59,7 +60,8 @@ public final class Query {
     public String text() { return text; }
     /** The parsed tree (for printing and tools). */
     public Ast.Query ast() { return ast; }
-    public String entity() { return ast.entity().text(); }
+    /** The entity queried, as the catalog names it (lowercase, whatever case was typed). */
+    public String entity() { return ast.entity().text().toLowerCase(Locale.ROOT); }
 
     /** The result's columns, known before running. */
     public List<Column> columns() {
