@@ -112,6 +112,33 @@ final class Executor {
         }, lazyOk(gs, vis, ctx));
     }
 
+    /**
+     * The entity rows a plain query keeps, in its order and cut to its limit, without reading its
+     * columns: what commands that act on a selection ({@code why}, {@code whatif}) need.
+     */
+    static List<Object> select(Plan p, EvalContext ctx) throws QueryException {
+        Run run = resolve(p.slots(), ctx, new ArrayList<>());
+        List<?> rows = p.indexSlot() >= 0
+                ? p.entity().index().candidates(run.from()[p.indexSlot()], run.to()[p.indexSlot()], ctx)
+                : p.entity().rows().rows(ctx);
+        int n = p.cols().size();
+        int[] sortCols = p.sort().stream().mapToInt(Sort::column).distinct().toArray();
+        List<Object[]> kept = new ArrayList<>();
+        int seen = 0;
+        for (Object row : rows) {
+            if ((seen++ & 4095) == 0) checkInterrupt();
+            if (p.where() != null && !p.where().test(row, run)) continue;
+            Object[] cells = new Object[n + 1];
+            for (int c : sortCols) cells[c] = p.cols().get(c).getter().get(row, ctx);
+            cells[n] = row;
+            kept.add(cells);
+        }
+        List<Object[]> best = limit(sorted(kept, p), p);
+        List<Object> out = new ArrayList<>(best.size());
+        for (Object[] c : best) out.add(c[n]);
+        return out;
+    }
+
     /** The {@code size} rows {@code make} builds: made when read ({@link LazyCells}), or all of them now. */
     private static List<Object[]> visibleRows(int size, java.util.function.IntFunction<Object[]> make, boolean lazy) {
         if (lazy) return new LazyCells(size, make);
