@@ -3,6 +3,7 @@ package bufq.shell;
 import bufq.format.FormatOptions;
 import bufq.format.Formatter;
 import bufq.format.Formatters;
+import bufq.format.MarkdownFormatter;
 import bufq.model.LoadWarning;
 import bufq.model.HloModule;
 import bufq.shell.command.Command;
@@ -47,6 +48,10 @@ public final class Shell {
     private int scriptDepth;
     private String location;
     private int terminalWidth;
+    /** The statement running, until its first result is printed (for the echo setting). */
+    private String statement;
+    /** Whether anything went to the current sink yet: markdown results are kept apart by a blank line. */
+    private boolean sinkUsed;
     private bufq.shell.script.Scripts scripts;
 
     public Shell(Engine engine, PrintStream out, PrintStream err, Env env) {
@@ -79,6 +84,7 @@ public final class Shell {
         if (text.isEmpty() || StatementReader.isComment(text)) return Status.OK;
         long t0 = System.nanoTime();
         Status st;
+        statement = text;
         try {
             st = isQuery(text) ? runQuery(text) : runCommand(text);
         } catch (CommandException e) {
@@ -171,8 +177,14 @@ public final class Shell {
         return c.run(this, words.subList(1, words.size()));
     }
 
-    /** Prints results through the current format; tables are cut to {@code maxrows} in human formats. */
-    public void print(List<? extends Output> outputs) throws IOException {
+    /**
+     * Prints results through the current format; tables are cut to {@code maxrows} in human formats.
+     * In markdown each statement's results start after a blank line, so pasted results render as
+     * separate tables; with {@code echo on} the statement heads them.
+     *
+     * @throws CommandException the format cannot hold these results (csv of several tables)
+     */
+    public void print(List<? extends Output> outputs) throws IOException, CommandException {
         boolean human = Formatters.isHuman(format);
         List<Output> shown = new ArrayList<>(outputs.size());
         for (Output o : outputs) {
@@ -180,7 +192,19 @@ public final class Shell {
             else shown.add(o);
         }
         StringBuilder b = new StringBuilder();
-        Formatters.writeAll(shown, format, formatOptions(), b);
+        boolean markdown = format instanceof MarkdownFormatter;
+        if (markdown && sinkUsed) b.append('\n');
+        if (human && settings.echo() && statement != null) {
+            if (markdown) b.append("#### `").append(statement.replace("`", "'")).append("`\n\n");
+            else b.append("-- ").append(statement).append('\n');
+        }
+        statement = null;
+        try {
+            Formatters.writeAll(shown, format, formatOptions(), b);
+        } catch (IllegalArgumentException e) {
+            throw new CommandException(e.getMessage());
+        }
+        sinkUsed = true;
         try {
             sink.write(b.toString());
         } catch (IOException e) {
@@ -198,7 +222,7 @@ public final class Shell {
         }
     }
 
-    public void print(Output output) throws IOException { print(List.of(output)); }
+    public void print(Output output) throws IOException, CommandException { print(List.of(output)); }
 
     public FormatOptions formatOptions() {
         boolean color = switch (settings.color()) {
@@ -343,6 +367,7 @@ public final class Shell {
     public void switchSink(OutputSink next) throws IOException {
         OutputSink old = sink;
         sink = next;
+        sinkUsed = false;
         old.close();
     }
 
