@@ -34,6 +34,7 @@ public final class Commands {
                 new BlameCommand(),
                 new CheckCommand(),
                 new DiffCommand(),
+                new ExportCommand(),
                 new FormatCommand(),
                 new SetCommand(),
                 new OutputCommand(),
