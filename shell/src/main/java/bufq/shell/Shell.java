@@ -5,6 +5,7 @@ import bufq.format.Formatter;
 import bufq.format.Formatters;
 import bufq.model.LoadWarning;
 import bufq.model.HloModule;
+import bufq.model.TilingModel;
 import bufq.shell.command.Command;
 import bufq.shell.command.Commands;
 import bufq.table.Output;
@@ -90,13 +91,18 @@ public final class Shell {
         } catch (IOException e) {
             error(e.getMessage() == null ? e.toString() : e.getMessage());
             st = Status.ERROR;
-        } catch (RuntimeException | StackOverflowError e) {
-            internalError(e);
+        } catch (TilingModel.Failure e) {
+            error(e.getMessage());
             st = Status.ERROR;
         } catch (OutOfMemoryError e) {
             // The statement asked for more than the heap holds; what it built is garbage now, so
             // the session goes on.
             error("out of memory running this statement; the session goes on (a smaller limit or width may fit)");
+            st = Status.ERROR;
+        } catch (RuntimeException | Error e) {
+            // Any Error (a StackOverflowError, a class a library could not initialise) ends this
+            // statement only: earlier results and the output file stay.
+            internalError(e);
             st = Status.ERROR;
         }
         if (settings.timer() && st != Status.QUIT)
