@@ -147,11 +147,14 @@ public final class Shell {
     private Status runQuery(String text) throws CommandException, Engine.Failure, IOException {
         HloModule m = requireModule();
         List<Output> result;
-        try {
-            result = engine.query(text, m, settings.tiling());
-        } catch (Engine.Failure f) {
-            if (Thread.currentThread().isInterrupted()) throw new CommandException(CANCELLED);
-            throw f;
+        try (QueryDeadline limit = QueryDeadline.start(settings.timeoutSeconds())) {
+            try {
+                result = engine.query(text, m, settings.tiling());
+            } catch (Engine.Failure f) {
+                if (limit.expired()) throw new CommandException(limit.message());
+                if (Thread.currentThread().isInterrupted()) throw new CommandException(CANCELLED);
+                throw f;
+            }
         }
         // Ctrl-C in the REPL interrupts this thread: a query that finished meanwhile is not shown.
         if (Thread.currentThread().isInterrupted()) throw new CommandException(CANCELLED);

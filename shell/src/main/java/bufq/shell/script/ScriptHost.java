@@ -85,11 +85,12 @@ final class ScriptHost implements AutoCloseable {
             return undefined;
         });
         // console.* would write to the context's streams directly; send them where print goes.
-        call(() -> context.eval("js", "console.log = console.info = console.debug = print;"
+        // bufq's own code, so without the user's time limit: a first eval loads many classes.
+        call(0, () -> context.eval("js", "console.log = console.info = console.debug = print;"
                 + " console.warn = console.error = printErr;"));
         // The classes that carry a host error into a script initialise here, on a shallow stack: a
         // StackOverflowError while a class initialises would leave it unusable for the whole JVM.
-        call(() -> context.eval("js", "try { bufq.query(); } catch (e) { String(e.message); }"));
+        call(0, () -> context.eval("js", "try { bufq.query(); } catch (e) { String(e.message); }"));
     }
 
     private static String join(Value[] args) {
@@ -133,8 +134,12 @@ final class ScriptHost implements AutoCloseable {
      * script throws comes back as a {@link ScriptFailure} with its location.
      */
     <T> T call(Supplier<T> body) {
+        return call(shell.settings().timeoutSeconds(), body);
+    }
+
+    private <T> T call(int timeoutSeconds, Supplier<T> body) {
         if (watchdog.killed()) throw new ScriptFailure("the JavaScript engine was stopped; run the script again");
-        watchdog.enter(shell.settings().timeoutSeconds());
+        watchdog.enter(timeoutSeconds);
         try {
             return body.get();
         } catch (PolyglotException e) {
