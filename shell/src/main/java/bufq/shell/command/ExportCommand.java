@@ -58,7 +58,7 @@ final class ExportCommand implements Command {
             throw new CommandException(e.getMessage());
         }
         PprofExport.Summary[] s = new PprofExport.Summary[1];
-        write(shell, file, force, out -> s[0] = PprofExport.write(m, step, at == null ? "peak" : at, by, out));
+        write(file, force, out -> s[0] = PprofExport.write(m, step, at == null ? "peak" : at, by, out));
         shell.info("wrote " + file + ": " + s[0].samples() + " values live at step " + step + ", "
                 + s[0].bytes() + " bytes occupied; open it with 'go tool pprof -http=: " + file + "'");
         return Status.OK;
@@ -69,10 +69,9 @@ final class ExportCommand implements Command {
     }
 
     /** Writes {@code file} whole or not at all, as {@code output} does. */
-    private static void write(Shell shell, String file, boolean force, Body body) throws CommandException {
-        Path target = shell.env().resolve(file);
+    private static void write(String file, boolean force, Body body) throws CommandException {
         try {
-            OutputSink sink = OutputSink.file(target, Path.of(file).toString(), force);
+            OutputSink sink = OutputSink.file(Path.of(file), force);
             boolean written = false;
             try {
                 OutputStream out = new BufferedOutputStream(sink.stream(), 1 << 16);
