@@ -29,18 +29,12 @@ public final class DumpLoader {
         Cancelled() { super(null, null, false, false); }
     }
 
-    /** Finds the modules named by {@code paths} without parsing them; relative paths are the JVM's. */
-    public static List<ModuleSource> discover(List<Path> paths) throws LoadException {
-        return discover(paths, null);
-    }
-
     /**
-     * Finds the modules named by {@code paths} as if the working directory were {@code base}: a
-     * relative path is read from {@code base.resolve(p)}, but every name produced (file names,
-     * origins, keys, warnings, errors) is what {@link #discover(List)} would give when run in
-     * {@code base}. An absolute path ignores {@code base}; a null {@code base} is the JVM's directory.
+     * Finds the modules named by {@code paths} without parsing them. Relative paths are the JVM's
+     * working directory's; every name produced (file names, origins, keys, warnings, errors) is
+     * spelled as the path was given.
      */
-    public static List<ModuleSource> discover(List<Path> paths, Path base) throws LoadException {
+    public static List<ModuleSource> discover(List<Path> paths) throws LoadException {
         Map<String, List<DumpFile>> groups = new LinkedHashMap<>();
         // Modules of proto files, by file: loaded after the text groups (ProtoSources).
         Map<String, List<ModuleSource>> protos = new LinkedHashMap<>();
@@ -48,13 +42,11 @@ public final class DumpLoader {
             // Path.of("") is the working directory: an empty argument (an unset shell variable) would
             // otherwise load every dump below it.
             if (p.toString().isEmpty()) throw new LoadException("''", "empty path, expected a dump file or directory");
-            // `read` is where the file is; `p` is how the user named it, and all that is ever shown.
-            Path read = base == null || p.isAbsolute() ? p : base.resolve(p);
-            if (!Files.exists(read)) throw new LoadException(p.toString(), "no such file or directory");
-            if (Files.isDirectory(read)) {
+            if (!Files.exists(p)) throw new LoadException(p.toString(), "no such file or directory");
+            if (Files.isDirectory(p)) {
                 int before = groups.size();
                 List<Path> files;
-                try (Stream<Path> walk = Files.walk(read)) {
+                try (Stream<Path> walk = Files.walk(p)) {
                     files = walk.peek(f -> {
                                 // A huge or slow directory: Ctrl-C in the REPL interrupts the walk.
                                 if (Thread.currentThread().isInterrupted()) throw new Cancelled();
@@ -62,7 +54,6 @@ public final class DumpLoader {
                             .filter(Files::isRegularFile)
                             .filter(f -> FileKind.of(f.getFileName().toString()) != FileKind.OTHER || isLooseDump(f)
                                     || ProtoSources.walkReads(f.getFileName().toString()))
-                            .map(f -> shown(p, read, f))
                             .sorted().toList();
                 } catch (IOException | java.io.UncheckedIOException e) {
                     throw new LoadException(p.toString(), "cannot read directory: " + e.getMessage());
@@ -72,13 +63,13 @@ public final class DumpLoader {
                 List<Path> protoFiles = new ArrayList<>();
                 for (Path f : files) {
                     if (ProtoSources.isProto(f.getFileName().toString())) protoFiles.add(f);
-                    else add(groups, read == p ? f : base.resolve(f), f);
+                    else add(groups, f);
                 }
                 for (Path f : protoFiles) {
                     // A module dumped both ways is read from its text set, which holds the dump's own peak.
-                    Path abs = (read == p ? f : base.resolve(f)).toAbsolutePath().normalize();
+                    Path abs = f.toAbsolutePath().normalize();
                     if (groups.containsKey(abs.getParent() + "/" + ProtoSources.textPrefix(abs.getFileName().toString()))) continue;
-                    if (!protos.containsKey(abs.toString())) protos.put(abs.toString(), ProtoSources.sources(read == p ? f : base.resolve(f), f.toString()));
+                    if (!protos.containsKey(abs.toString())) protos.put(abs.toString(), ProtoSources.sources(f, f.toString()));
                 }
                 if (groups.size() == before && files.isEmpty()) {
                     throw new LoadException(p.toString(), "no buffer-assignment dumps in " + p);
@@ -86,11 +77,11 @@ public final class DumpLoader {
             } else {
                 String fileName = p.getFileName().toString();
                 if (ProtoSources.isProto(fileName)) {
-                    String abs = read.toAbsolutePath().normalize().toString();
-                    if (!protos.containsKey(abs)) protos.put(abs, ProtoSources.sources(read, p.toString()));
+                    String abs = p.toAbsolutePath().normalize().toString();
+                    if (!protos.containsKey(abs)) protos.put(abs, ProtoSources.sources(p, p.toString()));
                 } else if (FileKind.of(fileName) != FileKind.OTHER) {
                     String prefix = FileKind.prefix(fileName);
-                    Path dir = read.toAbsolutePath().getParent();
+                    Path dir = p.toAbsolutePath().getParent();
                     List<Path> siblings = new ArrayList<>();
                     try (Stream<Path> list = Files.list(dir)) {
                         list.filter(f -> {
@@ -103,10 +94,10 @@ public final class DumpLoader {
                     Path given = p.getParent();
                     for (Path s : siblings) {
                         Path shown = given == null ? s.getFileName() : given.resolve(s.getFileName());
-                        add(groups, read == p ? shown : base.resolve(shown), shown);
+                        add(groups, shown);
                     }
                 } else {
-                    String text = DumpFile.of(read, p.toString()).read();
+                    String text = DumpFile.of(p, p.toString()).read();
                     if (Frames.isFramed(text)) {
                         for (DumpFile f : Frames.split(p.toString(), text)) addFrame(groups, p.toString(), f);
                     } else {
@@ -124,24 +115,9 @@ public final class DumpLoader {
         return out;
     }
 
-    /**
-     * A file found walking {@code read} (the directory {@code given} names), spelled under
-     * {@code given}: exactly what walking {@code given} from the base directory would yield.
-     */
-    private static Path shown(Path given, Path read, Path f) {
-        if (read == given) return f;
-        int n = read.getNameCount();
-        return f.getNameCount() == n ? given : given.resolve(f.subpath(n, f.getNameCount()));
-    }
-
     /** Discovers and loads every module. */
     public static List<HloModule> load(List<Path> paths) throws LoadException {
-        return load(paths, null);
-    }
-
-    /** Discovers (as {@link #discover(List, Path)} does) and loads every module. */
-    public static List<HloModule> load(List<Path> paths, Path base) throws LoadException {
-        List<ModuleSource> sources = discover(paths, base);
+        List<ModuleSource> sources = discover(paths);
         if (sources.size() == 1) return List.of(sources.get(0).load());
         // Many small modules (a dump directory): load them side by side; report the first failure
         // in discovery order so the message does not depend on thread timing.
@@ -201,14 +177,14 @@ public final class DumpLoader {
         return start.startsWith("BufferAssignment:");
     }
 
-    /** Adds the file at {@code f}, shown as {@code shown}. */
-    private static void add(Map<String, List<DumpFile>> groups, Path f, Path shown) {
+    /** Adds the file at {@code f}, named as it is spelled. */
+    private static void add(Map<String, List<DumpFile>> groups, Path f) {
         // Keyed by absolute path so a module named twice (its directory and one of its files) loads once.
         Path abs = f.toAbsolutePath().normalize();
         String key = abs.getParent() + "/" + FileKind.prefix(abs.getFileName().toString());
         List<DumpFile> g = groups.computeIfAbsent(key, k -> new ArrayList<>());
         for (DumpFile d : g) if (d.path() != null && d.path().toAbsolutePath().normalize().equals(abs)) return;
-        g.add(DumpFile.of(f, shown.toString()));
+        g.add(DumpFile.of(f, f.toString()));
     }
 
     private static void addFrame(Map<String, List<DumpFile>> groups, String source, DumpFile f) {
