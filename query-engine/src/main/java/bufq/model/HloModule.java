@@ -23,6 +23,7 @@ public final class HloModule {
     private final List<String> sequence;
     private final List<LoadWarning> warnings;
     private final int warningCount;
+    private final List<HeapEvent> heapEvents;
 
     // Indexes kept lean (no boxed keys, no per-name lists for singletons): a loaded module should
     // take less memory than its dump text.
@@ -85,7 +86,15 @@ public final class HloModule {
     public HloModule(Info info, List<BufferAllocation> allocations, List<HloValue> values,
                   List<HloInstruction> instructions, List<String> sequence, List<LoadWarning> warnings,
                   int warningCount) {
+        this(info, allocations, values, instructions, sequence, warnings, warningCount, List.of());
+    }
+
+    /** @param heapEvents the heap-simulator trace, in order (proto dumps; empty for text) */
+    public HloModule(Info info, List<BufferAllocation> allocations, List<HloValue> values,
+                  List<HloInstruction> instructions, List<String> sequence, List<LoadWarning> warnings,
+                  int warningCount, List<HeapEvent> heapEvents) {
         this.info = info;
+        this.heapEvents = List.copyOf(heapEvents);
         this.warningCount = Math.max(warningCount, warnings.size());
         this.valuesByName = new NameIndex<>(values.size());
         this.instructionByName = new NameIndex<>(instructions.size());
@@ -177,6 +186,8 @@ public final class HloModule {
     public List<LoadWarning> warnings() { return warnings; }
     /** All warnings raised while loading, including those not kept. */
     public int warningCount() { return warningCount; }
+    /** The heap-simulator trace in simulation order; empty unless read from a proto that has one. */
+    public List<HeapEvent> heapEvents() { return heapEvents; }
 
     /** The same module under another handle; it shares this one's lists and indexes (no rebuild). */
     public HloModule withHandle(String handle) {
@@ -201,6 +212,7 @@ public final class HloModule {
         this.sequence = m.sequence;
         this.warnings = warnings;
         this.warningCount = warningCount;
+        this.heapEvents = m.heapEvents;
         this.idsSorted = m.idsSorted;
         this.idPositions = m.idPositions;
         this.valuesByName = m.valuesByName;
