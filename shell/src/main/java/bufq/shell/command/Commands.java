@@ -1,12 +1,15 @@
 package bufq.shell.command;
 
+import bufq.shell.session.Command;
+import bufq.shell.session.CommandTable;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /** The command registry: names and aliases to commands, in the order {@code help} lists them. */
-public final class Commands {
+public final class Commands implements CommandTable {
     private final List<Command> all;
     private final Map<String, Command> byName = new LinkedHashMap<>();
 
@@ -45,9 +48,7 @@ public final class Commands {
                 new QuitCommand()));
     }
 
-    public Command byName(String name) { return byName.get(name); }
-    public List<Command> all() { return all; }
-
-    /** Names and aliases, for completion and "did you mean". */
-    public List<String> names() { return new ArrayList<>(byName.keySet()); }
+    @Override public Command byName(String name) { return byName.get(name); }
+    @Override public List<Command> all() { return all; }
+    @Override public List<String> names() { return new ArrayList<>(byName.keySet()); }
 }
