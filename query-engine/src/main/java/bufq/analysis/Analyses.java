@@ -1,6 +1,7 @@
 package bufq.analysis;
 
 import bufq.model.HloModule;
+import bufq.model.HloValue;
 import bufq.model.TilingModel;
 import bufq.table.ColumnType;
 import bufq.table.Output;
@@ -116,6 +117,13 @@ public final class Analyses {
      * @param depth deepest op_name prefix level shown; 0 or less for all
      */
     public static List<Output> blame(HloModule m, BlameBy by, int depth) { return BlameReport.run(m, by, depth); }
+
+    /** {@code why}: for each value, what it is, where it is born, its uses, why it ends there, its idle stretches. */
+    public static List<WhyReport> why(HloModule m, List<HloValue> values) {
+        List<WhyReport> out = new ArrayList<>(values.size());
+        for (HloValue v : values) out.add(WhyReport.of(m, v));
+        return out;
+    }
 
     /**
      * Rejects a colour the module does not use, so a typo is an error rather than an empty chart.

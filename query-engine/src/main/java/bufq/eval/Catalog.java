@@ -127,7 +127,8 @@ public final class Catalog {
         return f.getter().get(row, ctx);
     }
 
-    Entity entity(String name) { return entities.get(name); }
+    /** The entity called {@code name}, in any case ({@code VALUES} is {@code values}); null when none. */
+    Entity entity(String name) { return entities.get(name.toLowerCase(Locale.ROOT)); }
 
     FieldDef def(String entity, String name) {
         Entity e = entities.get(entity);
@@ -138,7 +139,8 @@ public final class Catalog {
     static Object coerce(Object v, ColumnType type) {
         if (v == null) return null;
         return switch (type) {
-            case INT, BYTES -> v instanceof Number n && !(v instanceof Double d && (d.isNaN() || d.isInfinite()))
+            // A double outside long's range would saturate (2^80 shown as 8.0EiB): it does not fit.
+            case INT, BYTES -> v instanceof Number n && !(v instanceof Double d && !(d >= -0x1p63 && d < 0x1p63))
                     ? Long.valueOf(n.longValue()) : null;
             case FLOAT, PERCENT -> v instanceof Number n ? Double.valueOf(n.doubleValue()) : null;
             case STRING -> v instanceof String || v instanceof Character ? v.toString() : null;

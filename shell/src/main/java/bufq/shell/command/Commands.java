@@ -6,6 +6,7 @@ import bufq.shell.session.CommandTable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** The command registry: names and aliases to commands, in the order {@code help} lists them. */
@@ -35,6 +36,7 @@ public final class Commands implements CommandTable {
                 new PaddingCommand(),
                 new FragmentationCommand(),
                 new BlameCommand(),
+                new WhyCommand(),
                 new CheckCommand(),
                 new DiffCommand(),
                 new FormatCommand(),
@@ -48,7 +50,8 @@ public final class Commands implements CommandTable {
                 new QuitCommand()));
     }
 
-    @Override public Command byName(String name) { return byName.get(name); }
+    /** The command called {@code name} (or an alias), in any case: {@code SUMMARY} is {@code summary}. */
+    @Override public Command byName(String name) { return byName.get(name.toLowerCase(Locale.ROOT)); }
     @Override public List<Command> all() { return all; }
     @Override public List<String> names() { return new ArrayList<>(byName.keySet()); }
 }

@@ -65,7 +65,7 @@ public final class ReplCompleter implements Completer {
             return;
         }
         String head = l.words().get(0).toLowerCase(Locale.ROOT);
-        if (shell.engine().entities().contains(head)) query(l, out);
+        if (shell.engine().entities().contains(head.toLowerCase(Locale.ROOT))) query(l, out);
         else command(reader, head, l, out);
     }
 
