@@ -39,6 +39,7 @@ public final class Commands implements CommandTable {
                 new WhyCommand(),
                 new CheckCommand(),
                 new DiffCommand(),
+                new ExportCommand(),
                 new FormatCommand(),
                 new SetCommand(),
                 new OutputCommand(),
