@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.TreeSet;
 
 /**
  * {@code timeline}: occupied bytes per step (see {@code Liveness}) as a terminal bar chart in Unicode eighth blocks,
@@ -26,7 +27,8 @@ final class TimelineChart {
         Liveness l = m.liveness();
         if (l.peakTime() < 0) return List.of(new TextBlock(
                 "no live ranges in this dump: a timeline needs the HloLiveRange section\n"));
-        return List.of(new TextBlock(render(m, l.occupiedBytesByStep(color), l.peakTime(color), color, width)));
+        return List.of(new TextBlock(render(m, l.occupiedBytesByStep(color), l.peakTime(color), color, width),
+                Analyses.timelineTable(m, color)));
     }
 
     /** The chart of {@code bytes} per step with the peak, step {@code peakT}, marked. */
@@ -100,7 +102,7 @@ final class TimelineChart {
 
     /** First, quarter points, last and peak columns; with stretched steps, the first column of a step. */
     static int[] marks(int cols, int peakC, int stretch) {
-        java.util.TreeSet<Integer> s = new java.util.TreeSet<>();
+        TreeSet<Integer> s = new TreeSet<>();
         s.add(0);
         s.add(cols - 1);
         for (int q = 1; q < 4; q++) s.add(cols * q / 4 / stretch * stretch);

@@ -3,6 +3,9 @@ package bufq.dump;
 import bufq.model.HloModule;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,13 +14,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
 
 /**
  * Entry point of the reader. PATH rules: a dump file joins its siblings (same prefix, same
  * directory: {@code -buffer-assignment.txt}, {@code -buffer-assignment-values.txt},
  * {@code -live-range.txt}, {@code -memory-usage-report.txt}, each possibly {@code .gz}); a
  * directory gives every module under it; any other file is read as stdout-framed text or as a
- * single dump judged by its content.
+ * single dump judged by its content. Proto files ({@code .hlo.pb}, a bare buffer-assignment
+ * {@code .pb}, a profile's {@code .xplane.pb}, each possibly {@code .gz}) are read by
+ * {@link ProtoSources}; in a directory, a module whose text set is there is read from the text.
  */
 public final class DumpLoader {
     private DumpLoader() {}
@@ -27,52 +33,59 @@ public final class DumpLoader {
         Cancelled() { super(null, null, false, false); }
     }
 
-    /** Finds the modules named by {@code paths} without parsing them; relative paths are the JVM's. */
-    public static List<ModuleSource> discover(List<Path> paths) throws LoadException {
-        return discover(paths, null);
-    }
-
     /**
-     * Finds the modules named by {@code paths} as if the working directory were {@code base}: a
-     * relative path is read from {@code base.resolve(p)}, but every name produced (file names,
-     * origins, keys, warnings, errors) is what {@link #discover(List)} would give when run in
-     * {@code base}. An absolute path ignores {@code base}; a null {@code base} is the JVM's directory.
+     * Finds the modules named by {@code paths} without parsing them. Relative paths are the JVM's
+     * working directory's; every name produced (file names, origins, keys, warnings, errors) is
+     * spelled as the path was given.
      */
-    public static List<ModuleSource> discover(List<Path> paths, Path base) throws LoadException {
+    public static List<ModuleSource> discover(List<Path> paths) throws LoadException {
         Map<String, List<DumpFile>> groups = new LinkedHashMap<>();
+        // Modules of proto files, by file: loaded after the text groups (ProtoSources).
+        Map<String, List<ModuleSource>> protos = new LinkedHashMap<>();
         for (Path p : paths) {
             // Path.of("") is the working directory: an empty argument (an unset shell variable) would
             // otherwise load every dump below it.
             if (p.toString().isEmpty()) throw new LoadException("''", "empty path, expected a dump file or directory");
-            // `read` is where the file is; `p` is how the user named it, and all that is ever shown.
-            Path read = base == null || p.isAbsolute() ? p : base.resolve(p);
-            if (!Files.exists(read)) throw new LoadException(p.toString(), "no such file or directory");
-            if (Files.isDirectory(read)) {
+            if (!Files.exists(p)) throw new LoadException(p.toString(), "no such file or directory");
+            if (Files.isDirectory(p)) {
                 int before = groups.size();
                 List<Path> files;
-                try (Stream<Path> walk = Files.walk(read)) {
+                try (Stream<Path> walk = Files.walk(p)) {
                     files = walk.peek(f -> {
                                 // A huge or slow directory: Ctrl-C in the REPL interrupts the walk.
                                 if (Thread.currentThread().isInterrupted()) throw new Cancelled();
                             })
                             .filter(Files::isRegularFile)
-                            .filter(f -> FileKind.of(f.getFileName().toString()) != FileKind.OTHER || isLooseDump(f))
-                            .map(f -> shown(p, read, f))
+                            .filter(f -> FileKind.of(f.getFileName().toString()) != FileKind.OTHER || isLooseDump(f)
+                                    || ProtoSources.walkReads(f.getFileName().toString()))
                             .sorted().toList();
-                } catch (IOException | java.io.UncheckedIOException e) {
+                } catch (IOException | UncheckedIOException e) {
                     throw new LoadException(p.toString(), "cannot read directory: " + e.getMessage());
                 } catch (Cancelled e) {
                     throw new LoadException(p.toString(), "cancelled");
                 }
-                for (Path f : files) add(groups, read == p ? f : base.resolve(f), f);
+                List<Path> protoFiles = new ArrayList<>();
+                for (Path f : files) {
+                    if (ProtoSources.isProto(f.getFileName().toString())) protoFiles.add(f);
+                    else add(groups, f);
+                }
+                for (Path f : protoFiles) {
+                    // A module dumped both ways is read from its text set, which holds the dump's own peak.
+                    Path abs = f.toAbsolutePath().normalize();
+                    if (groups.containsKey(abs.getParent() + "/" + ProtoSources.textPrefix(abs.getFileName().toString()))) continue;
+                    if (!protos.containsKey(abs.toString())) protos.put(abs.toString(), ProtoSources.sources(f, f.toString()));
+                }
                 if (groups.size() == before && files.isEmpty()) {
                     throw new LoadException(p.toString(), "no buffer-assignment dumps in " + p);
                 }
             } else {
                 String fileName = p.getFileName().toString();
-                if (FileKind.of(fileName) != FileKind.OTHER) {
+                if (ProtoSources.isProto(fileName)) {
+                    String abs = p.toAbsolutePath().normalize().toString();
+                    if (!protos.containsKey(abs)) protos.put(abs, ProtoSources.sources(p, p.toString()));
+                } else if (FileKind.of(fileName) != FileKind.OTHER) {
                     String prefix = FileKind.prefix(fileName);
-                    Path dir = read.toAbsolutePath().getParent();
+                    Path dir = p.toAbsolutePath().getParent();
                     List<Path> siblings = new ArrayList<>();
                     try (Stream<Path> list = Files.list(dir)) {
                         list.filter(f -> {
@@ -85,10 +98,10 @@ public final class DumpLoader {
                     Path given = p.getParent();
                     for (Path s : siblings) {
                         Path shown = given == null ? s.getFileName() : given.resolve(s.getFileName());
-                        add(groups, read == p ? shown : base.resolve(shown), shown);
+                        add(groups, shown);
                     }
                 } else {
-                    String text = DumpFile.of(read, p.toString()).read();
+                    String text = DumpFile.of(p, p.toString()).read();
                     if (Frames.isFramed(text)) {
                         for (DumpFile f : Frames.split(p.toString(), text)) addFrame(groups, p.toString(), f);
                     } else {
@@ -102,27 +115,13 @@ public final class DumpLoader {
         }
         List<ModuleSource> out = new ArrayList<>();
         for (Map.Entry<String, List<DumpFile>> e : groups.entrySet()) out.add(source(e.getKey(), e.getValue()));
+        for (List<ModuleSource> l : protos.values()) out.addAll(l);
         return out;
-    }
-
-    /**
-     * A file found walking {@code read} (the directory {@code given} names), spelled under
-     * {@code given}: exactly what walking {@code given} from the base directory would yield.
-     */
-    private static Path shown(Path given, Path read, Path f) {
-        if (read == given) return f;
-        int n = read.getNameCount();
-        return f.getNameCount() == n ? given : given.resolve(f.subpath(n, f.getNameCount()));
     }
 
     /** Discovers and loads every module. */
     public static List<HloModule> load(List<Path> paths) throws LoadException {
-        return load(paths, null);
-    }
-
-    /** Discovers (as {@link #discover(List, Path)} does) and loads every module. */
-    public static List<HloModule> load(List<Path> paths, Path base) throws LoadException {
-        List<ModuleSource> sources = discover(paths, base);
+        List<ModuleSource> sources = discover(paths);
         if (sources.size() == 1) return List.of(sources.get(0).load());
         // Many small modules (a dump directory): load them side by side; report the first failure
         // in discovery order so the message does not depend on thread timing.
@@ -168,8 +167,8 @@ public final class DumpLoader {
         if (!n.endsWith(".txt") && !n.endsWith(".txt.gz")) return false;
         byte[] head = new byte[64];
         int got = 0;
-        try (java.io.InputStream raw = Files.newInputStream(f);
-             java.io.InputStream in = n.endsWith(".gz") ? new java.util.zip.GZIPInputStream(raw) : raw) {
+        try (InputStream raw = Files.newInputStream(f);
+             InputStream in = n.endsWith(".gz") ? new GZIPInputStream(raw) : raw) {
             while (got < head.length) {
                 int r = in.read(head, got, head.length - got);
                 if (r < 0) break;
@@ -178,18 +177,18 @@ public final class DumpLoader {
         } catch (IOException e) {
             return false;
         }
-        String start = new String(head, 0, got, java.nio.charset.StandardCharsets.ISO_8859_1).stripLeading();
+        String start = new String(head, 0, got, StandardCharsets.ISO_8859_1).stripLeading();
         return start.startsWith("BufferAssignment:");
     }
 
-    /** Adds the file at {@code f}, shown as {@code shown}. */
-    private static void add(Map<String, List<DumpFile>> groups, Path f, Path shown) {
+    /** Adds the file at {@code f}, named as it is spelled. */
+    private static void add(Map<String, List<DumpFile>> groups, Path f) {
         // Keyed by absolute path so a module named twice (its directory and one of its files) loads once.
         Path abs = f.toAbsolutePath().normalize();
         String key = abs.getParent() + "/" + FileKind.prefix(abs.getFileName().toString());
         List<DumpFile> g = groups.computeIfAbsent(key, k -> new ArrayList<>());
         for (DumpFile d : g) if (d.path() != null && d.path().toAbsolutePath().normalize().equals(abs)) return;
-        g.add(DumpFile.of(f, shown.toString()));
+        g.add(DumpFile.of(f, f.toString()));
     }
 
     private static void addFrame(Map<String, List<DumpFile>> groups, String source, DumpFile f) {

@@ -12,8 +12,10 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -23,6 +25,7 @@ final class Conditions {
     private final String src;
     final List<LiveSlot> slots = new ArrayList<>();
     final Map<Live, Integer> slotOf = new IdentityHashMap<>();
+    final List<Plan.RegexHint> regexHints = new ArrayList<>();
 
     Conditions(Catalog.Entity entity, String src) {
         this.entity = entity;
@@ -152,7 +155,7 @@ final class Conditions {
         } catch (IllegalArgumentException ex) {
             String why = ex instanceof PatternSyntaxException pe ? pe.getDescription() : ex.getMessage();
             throw new QueryException(m.pattern().start(), m.pattern().end(),
-                    "bad regular expression: " + String.valueOf(why).toLowerCase(java.util.Locale.ROOT));
+                    "bad regular expression: " + String.valueOf(why).toLowerCase(Locale.ROOT));
         } catch (StackOverflowError ex) {
             throw new QueryException(m.pattern().start(), m.pattern().end(), "regular expression nested too deeply");
         }
@@ -165,8 +168,9 @@ final class Conditions {
                 return a != null && ((String) a).contains(literal) != neg;
             };
         }
+        if (!neg && !l.literal() && m.left() instanceof Field f) regexHints.add(new Plan.RegexHint(f.name().text(), p, l.getter()));
         // One Matcher per thread, reset per row: a query over a million values made a million.
-        ThreadLocal<java.util.regex.Matcher> matchers = ThreadLocal.withInitial(() -> p.matcher(""));
+        ThreadLocal<Matcher> matchers = ThreadLocal.withInitial(() -> p.matcher(""));
         return (row, run) -> {
             Object a = l.get(row, run.ctx());
             if (a == null) return false;

@@ -11,13 +11,21 @@ import bufq.lang.Names;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.TilingModel;
+import bufq.table.Column;
+import bufq.table.ColumnType;
 import bufq.table.Table;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.RandomAccess;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+import java.util.regex.Matcher;
 
 /** Runs a {@link Plan} on one module: resolve times, pick rows (interval index or scan), filter, group, sort, limit. */
 final class Executor {
@@ -30,9 +38,10 @@ final class Executor {
                 ? p.entity().index().candidates(run.from()[p.indexSlot()], run.to()[p.indexSlot()], ctx)
                 : p.entity().rows().rows(ctx);
         List<Object[]> out = p.aggregated() ? limit(sorted(grouped(p, rows, run), p), p) : plain(p, rows, run);
+        if (out.isEmpty()) notes.addAll(regexHints(p, ctx));
         if (out instanceof LazyCells lazy) {
-            List<bufq.table.Column> columns = new ArrayList<>();
-            for (int i = 0; i < p.visible(); i++) columns.add(new bufq.table.Column(p.cols().get(i).name(), p.cols().get(i).type()));
+            List<Column> columns = new ArrayList<>();
+            for (int i = 0; i < p.visible(); i++) columns.add(new Column(p.cols().get(i).name(), p.cols().get(i).type()));
             return Table.lazy(null, columns, lazy.size(), lazy::get, notes);
         }
 
@@ -41,6 +50,32 @@ final class Executor {
         for (Object[] r : out) b.ownedRow(r.length == p.visible() ? r : Arrays.copyOf(r, p.visible()));
         for (String n : notes) b.note(n);
         return b.build();
+    }
+
+    /**
+     * For a query that found nothing: each pattern with metacharacters that matches no row's
+     * field at all while its text, read literally, occurs in some, is told (one scan per such pattern).
+     */
+    private static List<String> regexHints(Plan p, EvalContext ctx) {
+        List<String> out = new ArrayList<>();
+        for (Plan.RegexHint h : p.regexHints()) {
+            String text = h.pattern().pattern();
+            Matcher m = h.pattern().matcher("");
+            int literal = 0, seen = 0;
+            boolean matched = false;
+            for (Object row : p.entity().rows().rows(ctx)) {
+                if ((seen++ & 4095) == 0) checkInterrupt();
+                if (h.getter().get(row, ctx) instanceof String s) {
+                    if (m.reset(s).find()) { matched = true; break; }
+                    if (s.contains(text)) literal++;
+                }
+            }
+            if (!matched && literal > 0) {
+                out.add("the regular expression \"" + text + "\" matches no " + h.field() + ", but its text read literally is in "
+                        + literal + "; escape its metacharacters with a backslash (\\( \\) \\. \\[) to match them as written");
+            }
+        }
+        return out;
     }
 
     /**
@@ -112,8 +147,35 @@ final class Executor {
         }, lazyOk(gs, vis, ctx));
     }
 
+    /**
+     * The entity rows a plain query keeps, in its order and cut to its limit, without reading its
+     * columns: what commands that act on a selection ({@code why}, {@code whatif}) need.
+     */
+    static List<Object> select(Plan p, EvalContext ctx) throws QueryException {
+        Run run = resolve(p.slots(), ctx, new ArrayList<>());
+        List<?> rows = p.indexSlot() >= 0
+                ? p.entity().index().candidates(run.from()[p.indexSlot()], run.to()[p.indexSlot()], ctx)
+                : p.entity().rows().rows(ctx);
+        int n = p.cols().size();
+        int[] sortCols = p.sort().stream().mapToInt(Sort::column).distinct().toArray();
+        List<Object[]> kept = new ArrayList<>();
+        int seen = 0;
+        for (Object row : rows) {
+            if ((seen++ & 4095) == 0) checkInterrupt();
+            if (p.where() != null && !p.where().test(row, run)) continue;
+            Object[] cells = new Object[n + 1];
+            for (int c : sortCols) cells[c] = p.cols().get(c).getter().get(row, ctx);
+            cells[n] = row;
+            kept.add(cells);
+        }
+        List<Object[]> best = limit(sorted(kept, p), p);
+        List<Object> out = new ArrayList<>(best.size());
+        for (Object[] c : best) out.add(c[n]);
+        return out;
+    }
+
     /** The {@code size} rows {@code make} builds: made when read ({@link LazyCells}), or all of them now. */
-    private static List<Object[]> visibleRows(int size, java.util.function.IntFunction<Object[]> make, boolean lazy) {
+    private static List<Object[]> visibleRows(int size, IntFunction<Object[]> make, boolean lazy) {
         if (lazy) return new LazyCells(size, make);
         List<Object[]> out = new ArrayList<>(size);
         for (int i = 0; i < size; i++) {
@@ -135,16 +197,16 @@ final class Executor {
     }
 
     /** Rows of visible cells made on reading: {@code get(i)} computes row {@code i} each time. */
-    private static final class LazyCells extends java.util.AbstractList<Object[]> implements java.util.RandomAccess {
+    private static final class LazyCells extends AbstractList<Object[]> implements RandomAccess {
         private final int size;
-        private final java.util.function.IntFunction<Object[]> row;
+        private final IntFunction<Object[]> row;
 
-        LazyCells(int size, java.util.function.IntFunction<Object[]> row) {
+        LazyCells(int size, IntFunction<Object[]> row) {
             this.size = size;
             this.row = row;
         }
 
-        @Override public Object[] get(int i) { return row.apply(java.util.Objects.checkIndex(i, size)); }
+        @Override public Object[] get(int i) { return row.apply(Objects.checkIndex(i, size)); }
         @Override public int size() { return size; }
     }
 
@@ -174,7 +236,7 @@ final class Executor {
         // both in first-seen order, which the stable key sort below keeps for keys that compare equal.
         Map<Object, Accumulator[]> groups = new LinkedHashMap<>();
         if (keys.isEmpty()) groups.put(List.of(), accumulators(cols));
-        java.util.function.Function<Object, Accumulator[]> fresh = x -> accumulators(cols);
+        Function<Object, Accumulator[]> fresh = x -> accumulators(cols);
         Getter single = keys.size() == 1 ? keys.get(0) : null;
         Plan.Pred where = p.where();
         EvalContext ctx = run.ctx();
@@ -256,7 +318,7 @@ final class Executor {
     }
 
     private static int time(Ast.Time t, HloModule m, List<String> notes) throws QueryException {
-        if (t instanceof Ast.Step s) {
+        if (t instanceof Ast.StepNumber s) {
             if (m.info().maxTime() < 0) {
                 String note = "this module has no live ranges, so nothing is live at any step";
                 if (!notes.contains(note)) notes.add(note);
@@ -321,7 +383,7 @@ final class Executor {
             return switch (agg.kind()) {
                 case COUNT -> count;
                 case SUM -> {
-                    boolean integral = agg.argType() == bufq.table.ColumnType.INT || agg.argType() == bufq.table.ColumnType.BYTES;
+                    boolean integral = agg.argType() == ColumnType.INT || agg.argType() == ColumnType.BYTES;
                     if (integral) yield floating ? (long) (lsum + dsum) : lsum;
                     yield lsum + dsum;
                 }
@@ -329,7 +391,7 @@ final class Executor {
                 case AVG -> {
                     if (count == 0) yield null;
                     double avg = (lsum + dsum) / count;
-                    yield agg.argType() == bufq.table.ColumnType.BYTES ? (Object) Math.round(avg) : (Object) avg;
+                    yield agg.argType() == ColumnType.BYTES ? (Object) Math.round(avg) : (Object) avg;
                 }
             };
         }

@@ -94,7 +94,7 @@ class PeakTest {
         assertEquals(4, t.size());
         assertEquals(List.of(0L, "a", 512L, 400L, 512L, 0L), t.rows().get(0));
         assertEquals(List.of(2L, "c", 1024L, 1024L, 0L, 1024L), t.rows().get(2));
-        assertEquals(List.of("peak: step 2 (1KiB occupied)"), t.notes());
+        assertEquals(List.of("peak: step 2 (1.0KiB occupied)"), t.notes());
         assertEquals(4, Analyses.timelineTable(m, OptionalInt.of(1)).width());
     }
 

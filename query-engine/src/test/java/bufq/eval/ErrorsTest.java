@@ -24,7 +24,7 @@ class ErrorsTest {
                 Arguments.of("valus",
                         "valus" + "\n"
                         + "^^^^^" + "\n"
-                        + "unknown entity 'valus'; expected one of values, allocations, instructions, steps; did you mean 'values'?"),
+                        + "unknown entity 'valus'; expected one of values, allocations, instructions, steps, uses; did you mean 'values'?"),
                 Arguments.of("",
                         "" + "\n"
                         + "^" + "\n"
@@ -185,10 +185,10 @@ class ErrorsTest {
                         "values where live at -1" + "\n"
                         + "                     ^^" + "\n"
                         + "expected a step number, 'peak', 'claimed_peak' or an instruction name but found '-1'"),
-                Arguments.of("values # x",
-                        "values # x" + "\n"
+                Arguments.of("values @ x",
+                        "values @ x" + "\n"
                         + "       ^" + "\n"
-                        + "unexpected character '#'"),
+                        + "unexpected character '@'"),
                 Arguments.of("values where a.b",
                         "values where a.b" + "\n"
                         + "             ^^^" + "\n"

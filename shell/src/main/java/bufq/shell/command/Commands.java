@@ -1,12 +1,16 @@
 package bufq.shell.command;
 
+import bufq.shell.session.Command;
+import bufq.shell.session.CommandTable;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** The command registry: names and aliases to commands, in the order {@code help} lists them. */
-public final class Commands {
+public final class Commands implements CommandTable {
     private final List<Command> all;
     private final Map<String, Command> byName = new LinkedHashMap<>();
 
@@ -32,8 +36,10 @@ public final class Commands {
                 new PaddingCommand(),
                 new FragmentationCommand(),
                 new BlameCommand(),
+                new WhyCommand(),
                 new CheckCommand(),
                 new DiffCommand(),
+                new ExportCommand(),
                 new FormatCommand(),
                 new SetCommand(),
                 new OutputCommand(),
@@ -45,9 +51,8 @@ public final class Commands {
                 new QuitCommand()));
     }
 
-    public Command byName(String name) { return byName.get(name); }
-    public List<Command> all() { return all; }
-
-    /** Names and aliases, for completion and "did you mean". */
-    public List<String> names() { return new ArrayList<>(byName.keySet()); }
+    /** The command called {@code name} (or an alias), in any case: {@code SUMMARY} is {@code summary}. */
+    @Override public Command byName(String name) { return byName.get(name.toLowerCase(Locale.ROOT)); }
+    @Override public List<Command> all() { return all; }
+    @Override public List<String> names() { return new ArrayList<>(byName.keySet()); }
 }

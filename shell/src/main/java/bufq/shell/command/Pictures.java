@@ -1,8 +1,8 @@
 package bufq.shell.command;
 
-import bufq.shell.CommandException;
-import bufq.shell.OutputSink;
-import bufq.shell.Shell;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.OutputSink;
+import bufq.shell.session.Shell;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -13,8 +13,8 @@ final class Pictures {
     private Pictures() {}
 
     static void write(Shell shell, String file, boolean force, String content) throws CommandException {
-        Path target = shell.env().resolve(file);
-        try (OutputSink sink = OutputSink.file(target, Path.of(file).toString(), force)) {
+        Path target = Path.of(file);
+        try (OutputSink sink = OutputSink.file(target, force)) {
             sink.write(content);
         } catch (FileAlreadyExistsException e) {
             throw new CommandException(file + " exists; add --force to replace it");

@@ -2,16 +2,21 @@ package bufq.shell.script;
 
 import bufq.analysis.CheckRule;
 import bufq.analysis.Reporter;
+import bufq.analysis.Severity;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
+import bufq.lang.Lexer;
 import bufq.model.HloModule;
 import bufq.model.Shape;
 import bufq.model.TilingModel;
-import bufq.shell.Engine;
-import bufq.shell.Shell;
+import bufq.shell.session.Engine;
+import bufq.shell.session.Shell;
 import bufq.table.ColumnType;
 import bufq.table.Output;
+import bufq.table.Sizes;
 import bufq.table.Table;
+import org.graalvm.polyglot.PolyglotException;
+import org.graalvm.polyglot.SourceSection;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyArray;
 import org.graalvm.polyglot.proxy.ProxyExecutable;
@@ -27,14 +32,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * what was expected; the script sees them as errors at the calling line.
  */
 final class Api extends Rows.ReadOnly {
-    private static final List<String> KEYS = List.of("module", "query", "field", "tiling", "check", "version");
+    private static final List<String> KEYS = List.of("module", "query", "field", "tiling", "check", "format", "version");
     private static final List<String> BUILTIN_TILINGS = List.of("tpu", "none");
 
     private final Shell shell;
     private final Scripts scripts;
-    private final ScriptHost host;
+    private final JsContext host;
 
-    Api(Shell shell, Scripts scripts, ScriptHost host) {
+    Api(Shell shell, Scripts scripts, JsContext host) {
         this.shell = shell;
         this.scripts = scripts;
         this.host = host;
@@ -50,7 +55,8 @@ final class Api extends Rows.ReadOnly {
             case "field" -> (ProxyExecutable) this::field;
             case "tiling" -> (ProxyExecutable) this::tiling;
             case "check" -> (ProxyExecutable) this::check;
-            case "version" -> bufq.shell.Bufq.VERSION;
+            case "format" -> new Rows.ReadOnlyMap(Map.of("bytes", (ProxyExecutable) this::bytes));
+            case "version" -> Shell.VERSION;
             default -> null;
         };
     }
@@ -59,8 +65,13 @@ final class Api extends Rows.ReadOnly {
     @Override public boolean hasMember(String key) { return KEYS.contains(key); }
 
     @Override public String toString() {
-        return "{module, query(text), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), version: "
-                + Convert.show(bufq.shell.Bufq.VERSION) + "}";
+        return "{module, query(text), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), format.bytes(n), version: "
+                + Convert.show(Shell.VERSION) + "}";
+    }
+
+    // bufq.format.bytes(n) -> "512B", "16.0MiB": sizes as bufq's own tables print them
+    private Object bytes(Value... a) {
+        return Sizes.human(longArg(a, 0, "bufq.format.bytes(n)"));
     }
 
     // bufq.query(text) -> array of row objects with the result's columns
@@ -77,7 +88,10 @@ final class Api extends Rows.ReadOnly {
         try {
             out = shell.engine().query(text, m, shell.settings().tiling());
         } catch (Engine.Failure f) {
-            throw new IllegalArgumentException("query: " + f.getMessage().strip());
+            // The diagnostic's last line is its message; the query and caret above it would be
+            // repeated in every enclosing error.
+            String d = f.getMessage().strip();
+            throw new IllegalArgumentException("query '" + text + "': " + d.substring(d.lastIndexOf('\n') + 1));
         }
         for (Output o : out) {
             if (o instanceof Table t) return new Convert.ReadOnlyArray(t.size(), r -> new Rows.ResultRow(t, r));
@@ -98,7 +112,7 @@ final class Api extends Rows.ReadOnly {
         if (!engine.entities().contains(entity))
             throw new IllegalArgumentException(usage + ": unknown entity '" + entity + "'; expected one of "
                     + String.join(", ", engine.entities()));
-        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*") || bufq.lang.Lexer.KEYWORDS.contains(name.toLowerCase(Locale.ROOT)))
+        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*") || Lexer.KEYWORDS.contains(name.toLowerCase(Locale.ROOT)))
             throw new IllegalArgumentException(usage + ": field name '" + name + "' must be an identifier and not a keyword");
         if (Catalog.standard().field(entity, name) != null)
             throw new IllegalArgumentException(usage + ": '" + name + "' is a built-in field of " + entity + "; choose another name");
@@ -108,18 +122,27 @@ final class Api extends Rows.ReadOnly {
         } else {
             type = infer(entity, fn);
         }
+        Object key = new Object(); // this registration, for JsContext.callback
+        String what = "field '" + name + "' of " + entity;
         try {
-            engine.addField(entity, name, type, doc, row -> callField(fn, entity, row));
+            engine.addField(entity, name, type, doc, row -> callField(key, what, fn, entity, row));
         } catch (Engine.Failure | IllegalArgumentException e) {
             throw new IllegalArgumentException(usage + ": " + e.getMessage());
         }
         return host.undefined();
     }
 
-    private Object callField(Value fn, String entity, Object row) {
+    private Object callField(Object key, String what, Value fn, String entity, Object row) {
         EvalContext ctx = host.evalContext();
         Catalog catalog = shell.engine().catalog();
-        return host.call(() -> Convert.fromJs(fn.execute(new Rows.Row(entity, row, catalog, ctx))));
+        return host.callback(key, what, () -> {
+            Value v = fn.execute(new Rows.Row(entity, row, catalog, ctx));
+            try {
+                return Convert.fromJs(v);
+            } catch (IllegalArgumentException e) {
+                throw new JsContext.ScriptFailure(definedAt(fn) + what + " " + e.getMessage());
+            }
+        });
     }
 
     private static ColumnType type(String t) {
@@ -145,7 +168,7 @@ final class Api extends Rows.ReadOnly {
             Object v;
             try {
                 v = Convert.fromJs(fn.execute(new Rows.Row(entity, row, catalog, ctx)));
-            } catch (org.graalvm.polyglot.PolyglotException e) {
+            } catch (PolyglotException e) {
                 if (e.isInterrupted() || e.isCancelled() || e.isResourceExhausted()) throw e;
                 continue; // the query will report it with the row's context
             } catch (RuntimeException e) {
@@ -192,10 +215,10 @@ final class Api extends Rows.ReadOnly {
     static final class JsTiling implements TilingModel {
         private final String name;
         private final Value fn;
-        private final ScriptHost host;
+        private final JsContext host;
         private final Map<Shape, Long> cache = new ConcurrentHashMap<>();
 
-        JsTiling(String name, Value fn, ScriptHost host) {
+        JsTiling(String name, Value fn, JsContext host) {
             this.name = name;
             this.fn = fn;
             this.host = host;
@@ -207,13 +230,20 @@ final class Api extends Rows.ReadOnly {
             if (!shape.isArray()) return shape.logicalBytes();
             Long hit = cache.get(shape);
             if (hit != null) return hit;
-            long bytes = host.call(() -> {
-                Value r = fn.execute(Rows.shape(shape));
-                if (!r.isNumber() || !r.fitsInLong() || r.asLong() < 0)
-                    throw new ScriptHost.ScriptFailure("tiling '" + name + "' returned " + Convert.display(r) + " for " + shape.text()
-                            + "; expected a whole number of bytes >= 0");
-                return r.asLong();
-            });
+            String what = "tiling model '" + name + "'";
+            long bytes;
+            try {
+                bytes = host.callback(this, what, () -> {
+                    Value r = fn.execute(Rows.shape(shape));
+                    if (!r.isNumber() || !r.fitsInLong() || r.asLong() < 0)
+                        throw new TilingModel.Failure(definedAt(fn) + what + " returned "
+                                + (r.isString() ? Convert.show(r.asString()) : Convert.display(r)) + " for " + shape.text()
+                                + "; expected a whole number of bytes >= 0");
+                    return r.asLong();
+                });
+            } catch (JsContext.ScriptFailure f) {
+                throw new TilingModel.Failure(what + " failed for " + shape.text() + ": " + f.getMessage());
+            }
             cache.put(shape, bytes);
             return bytes;
         }
@@ -223,11 +253,11 @@ final class Api extends Rows.ReadOnly {
     static final class JsCheck implements CheckRule {
         private final String name;
         private final Value fn;
-        private final ScriptHost host;
+        private final JsContext host;
         private final Shell shell;
         private final Api api;
 
-        JsCheck(String name, Value fn, ScriptHost host, Shell shell, Api api) {
+        JsCheck(String name, Value fn, JsContext host, Shell shell, Api api) {
             this.name = name;
             this.fn = fn;
             this.host = host;
@@ -241,13 +271,13 @@ final class Api extends Rows.ReadOnly {
             EvalContext ctx = new EvalContext(m, shell.settings().tiling());
             Rows.ModuleView view = new Rows.ModuleView(shell.engine().catalog(), ctx, api::queryOn);
             Rows.ReadOnlyMap report = new Rows.ReadOnlyMap(Map.of(
-                    "error", (ProxyExecutable) a -> report(r, bufq.analysis.Severity.ERROR, a),
-                    "warn", (ProxyExecutable) a -> report(r, bufq.analysis.Severity.WARN, a),
-                    "info", (ProxyExecutable) a -> report(r, bufq.analysis.Severity.INFO, a)));
-            host.call(() -> fn.execute(view, report));
+                    "error", (ProxyExecutable) a -> report(r, Severity.ERROR, a),
+                    "warn", (ProxyExecutable) a -> report(r, Severity.WARN, a),
+                    "info", (ProxyExecutable) a -> report(r, Severity.INFO, a)));
+            host.callback(this, "check '" + name + "'", () -> fn.execute(view, report));
         }
 
-        private Object report(Reporter r, bufq.analysis.Severity s, Value[] a) {
+        private Object report(Reporter r, Severity s, Value[] a) {
             if (a.length < 2) throw new IllegalArgumentException("report." + s.name().toLowerCase(Locale.ROOT) + "(row, message) needs two arguments");
             r.report(s, subject(a[0]), Convert.display(a[1]));
             return host.undefined();
@@ -257,6 +287,13 @@ final class Api extends Rows.ReadOnly {
             if (v.isProxyObject() && v.asProxyObject() instanceof Rows.Subject s) return s.subject();
             return Convert.display(v);
         }
+    }
+
+    /** {@code file:line:column: } of a script function's definition, or nothing when GraalJS gives none. */
+    static String definedAt(Value fn) {
+        SourceSection s = fn.getSourceLocation();
+        if (s == null || s.getSource() == null) return "";
+        return s.getSource().getName() + ":" + s.getStartLine() + ":" + s.getStartColumn() + ": ";
     }
 
     // ---- argument helpers ----
