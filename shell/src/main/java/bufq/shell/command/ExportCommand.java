@@ -27,8 +27,9 @@ final class ExportCommand implements Command {
     @Override public String description() {
         return "export pprof FILE writes the values live at one step (default: the peak; 'at claimed_peak' is the\n"
                 + "dump's own label) as a gzipped pprof profile: one sample per value, its space the bytes it\n"
-                + "occupies, its stack the op_name path with the source line as leaf ('by op_name' or 'by source'\n"
-                + "for one of the two alone), labels value, shape, dtype, allocation and color. Open it with\n"
+                + "occupies (each byte once, as blame counts), its stack the Python stack where the dump has one\n"
+                + "(.hlo.pb), else the op_name path with the source line as leaf ('by op_name' or 'by source' for\n"
+                + "one of the two alone), labels value, shape, dtype, allocation and color. Open it with\n"
                 + "'go tool pprof -top FILE' or 'go tool pprof -http=: FILE'; '-diff_base OLD' compares two.\n"
                 + "The file is written to a temporary file and renamed; an existing one is only replaced with --force.";
     }
