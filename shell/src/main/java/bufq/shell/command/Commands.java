@@ -33,6 +33,7 @@ public final class Commands {
                 new PaddingCommand(),
                 new FragmentationCommand(),
                 new BlameCommand(),
+                new PeaksCommand(),
                 new WhyCommand(),
                 new CheckCommand(),
                 new DiffCommand(),
