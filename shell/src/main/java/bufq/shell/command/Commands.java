@@ -37,6 +37,7 @@ public final class Commands {
                 new WhyCommand(),
                 new CheckCommand(),
                 new DiffCommand(),
+                new ExportCommand(),
                 new FormatCommand(),
                 new SetCommand(),
                 new OutputCommand(),
