@@ -47,7 +47,10 @@ public final class Analyses {
     /** Widest chart drawn, in columns: a wider request is drawn this wide (a chart is text held in memory). */
     public static final int MAX_WIDTH = 10_000;
 
-    /** Terminal chart of live logical bytes per step, {@code width} columns wide (y axis included). */
+    /**
+     * Terminal chart of live logical bytes per step, {@code width} columns wide (y axis included),
+     * carrying {@link #timelineTable} as its data for csv and json.
+     */
     public static List<Output> timeline(HloModule m, OptionalInt color, int width) {
         requireColor(m, color);
         return TimelineChart.run(m, color, Math.min(width, MAX_WIDTH));
@@ -119,6 +122,16 @@ public final class Analyses {
      * @param depth deepest op_name prefix level shown; 0 or less for all
      */
     public static List<Output> blame(HloModule m, BlameBy by, int depth) { return BlameReport.run(m, by, depth); }
+
+    /**
+     * {@code peaks}: the local maxima of occupied bytes whose prominence (as SciPy defines it) is at
+     * least {@code share} of the highest, highest first; the highest step is always listed.
+     */
+    public static Table peaks(HloModule m, OptionalInt color, double share) {
+        requireColor(m, color);
+        if (!(share >= 0 && share <= 1)) throw new IllegalArgumentException("min_share must be from 0 to 1 (0% to 100%), not " + share);
+        return PeaksReport.run(m, color, share);
+    }
 
     /** {@code why}: for each value, what it is, where it is born, its uses, why it ends there, its idle stretches. */
     public static List<WhyReport> why(HloModule m, List<HloValue> values) {

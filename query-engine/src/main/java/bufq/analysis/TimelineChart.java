@@ -26,7 +26,7 @@ final class TimelineChart {
         if (m.steps() == 0) return List.of(new TextBlock(
                 "no live ranges in this dump: a timeline needs the HloLiveRange section\n"));
         LiveProfile p = LiveProfile.of(m, color);
-        return List.of(new TextBlock(render(m, p.logical(), color, width)));
+        return List.of(new TextBlock(render(m, p.logical(), color, width), Analyses.timelineTable(m, color)));
     }
 
     static String render(HloModule m, long[] bytes, OptionalInt color, int width) {

@@ -13,6 +13,7 @@ import bufq.shell.session.Engine;
 import bufq.shell.session.Shell;
 import bufq.table.ColumnType;
 import bufq.table.Output;
+import bufq.table.Sizes;
 import bufq.table.Table;
 import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.SourceSection;
@@ -31,7 +32,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * what was expected; the script sees them as errors at the calling line.
  */
 final class Api extends Rows.ReadOnly {
-    private static final List<String> KEYS = List.of("module", "query", "field", "tiling", "check", "version");
+    private static final List<String> KEYS = List.of("module", "query", "field", "tiling", "check", "format", "version");
     private static final List<String> BUILTIN_TILINGS = List.of("tpu", "none");
 
     private final Shell shell;
@@ -54,6 +55,7 @@ final class Api extends Rows.ReadOnly {
             case "field" -> (ProxyExecutable) this::field;
             case "tiling" -> (ProxyExecutable) this::tiling;
             case "check" -> (ProxyExecutable) this::check;
+            case "format" -> new Rows.ReadOnlyMap(Map.of("bytes", (ProxyExecutable) this::bytes));
             case "version" -> Shell.VERSION;
             default -> null;
         };
@@ -63,8 +65,13 @@ final class Api extends Rows.ReadOnly {
     @Override public boolean hasMember(String key) { return KEYS.contains(key); }
 
     @Override public String toString() {
-        return "{module, query(text), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), version: "
+        return "{module, query(text), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), format.bytes(n), version: "
                 + Convert.show(Shell.VERSION) + "}";
+    }
+
+    // bufq.format.bytes(n) -> "512B", "16.0MiB": sizes as bufq's own tables print them
+    private Object bytes(Value... a) {
+        return Sizes.human(longArg(a, 0, "bufq.format.bytes(n)"));
     }
 
     // bufq.query(text) -> array of row objects with the result's columns

@@ -4,6 +4,7 @@ import bufq.analysis.CheckRule;
 import bufq.format.FormatOptions;
 import bufq.format.Formatter;
 import bufq.format.Formatters;
+import bufq.format.MarkdownFormatter;
 import bufq.model.HloModule;
 import bufq.model.LoadWarning;
 import bufq.model.TilingModel;
@@ -51,6 +52,10 @@ public final class Shell {
     private int scriptDepth;
     private String location;
     private int terminalWidth;
+    /** The statement running, until its first result is printed (for the echo setting). */
+    private String statement;
+    /** Whether anything went to the current sink yet: markdown results are kept apart by a blank line. */
+    private boolean sinkUsed;
     private ScriptEngine scripts;
 
     /**
@@ -88,6 +93,7 @@ public final class Shell {
         if (text.isEmpty() || StatementReader.isComment(text)) return Status.OK;
         long t0 = System.nanoTime();
         Status st;
+        statement = text;
         try {
             st = isQuery(text) ? runQuery(text) : runCommand(text);
         } catch (CommandException e) {
@@ -188,8 +194,14 @@ public final class Shell {
         return c.run(this, words.subList(1, words.size()));
     }
 
-    /** Prints results through the current format; tables are cut to {@code maxrows} in human formats. */
-    public void print(List<? extends Output> outputs) throws IOException {
+    /**
+     * Prints results through the current format; tables are cut to {@code maxrows} in human formats.
+     * In markdown each statement's results start after a blank line, so pasted results render as
+     * separate tables; with {@code echo on} the statement heads them.
+     *
+     * @throws CommandException the format cannot hold these results (csv of several tables)
+     */
+    public void print(List<? extends Output> outputs) throws IOException, CommandException {
         boolean human = Formatters.isHuman(format);
         List<Output> shown = new ArrayList<>(outputs.size());
         for (Output o : outputs) {
@@ -197,7 +209,19 @@ public final class Shell {
             else shown.add(o);
         }
         StringBuilder b = new StringBuilder();
-        Formatters.writeAll(shown, format, formatOptions(), b);
+        boolean markdown = format instanceof MarkdownFormatter;
+        if (markdown && sinkUsed) b.append('\n');
+        if (human && settings.echo() && statement != null) {
+            if (markdown) b.append("#### `").append(statement.replace("`", "'")).append("`\n\n");
+            else b.append("-- ").append(statement).append('\n');
+        }
+        statement = null;
+        try {
+            Formatters.writeAll(shown, format, formatOptions(), b);
+        } catch (IllegalArgumentException e) {
+            throw new CommandException(e.getMessage());
+        }
+        sinkUsed = true;
         try {
             sink.write(b.toString());
         } catch (IOException e) {
@@ -215,7 +239,7 @@ public final class Shell {
         }
     }
 
-    public void print(Output output) throws IOException { print(List.of(output)); }
+    public void print(Output output) throws IOException, CommandException { print(List.of(output)); }
 
     public FormatOptions formatOptions() {
         boolean color = switch (settings.color()) {
@@ -370,6 +394,7 @@ public final class Shell {
     public void switchSink(OutputSink next) throws IOException {
         OutputSink old = sink;
         sink = next;
+        sinkUsed = false;
         old.close();
     }
 

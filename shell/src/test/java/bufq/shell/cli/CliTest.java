@@ -142,6 +142,19 @@ class CliTest {
                         .out("(1 row)\nmodule").notOut("error"),
                 c("sql comments in a script", SEEDS[4]).in("-- the totals\nsummary\n# one value\nvalues limit 1 -- the first\n").realDumps()
                         .out("module", "(1 row)").notOut("error"),
+                // several results in markdown render as separate tables; echo heads them with the statement (item 12)
+                c("markdown results apart", "--format", "markdown", "-c", "values limit 1", "-c", "summary", SEEDS[4]).realDumps()
+                        .out("(1 row)\n\n| module |"),
+                c("echo heads results", "--format", "markdown", "-c", "set echo on", "-c", "values limit 1", "-c", "summary",
+                        SEEDS[4]).realDumps().out("#### `values limit 1`\n\n| id |", "(1 row)\n\n#### `summary`\n\n| module |"),
+                c("echo in the table format", "-c", "set echo on", "-c", "summary", SEEDS[4]).realDumps().out("-- summary\nmodule"),
+                // one json document per statement; csv refuses several tables; timeline data is numbers (item 6)
+                c("json peak is one document", "--format", "json", "-c", "peak", SEEDS[4]).realDumps()
+                        .out("{\n  \"peak_of_live_bytes\": [\n").notOut("]\n["),
+                c("csv of several tables is refused", "--format", "csv", "-c", "peak", SEEDS[4]).realDumps().exit(1)
+                        .err("error: csv holds one table, but this gives 2", "use the json format"),
+                c("timeline in csv is numbers", "--format", "csv", "-c", "timeline", SEEDS[4]).realDumps()
+                        .out("step,instruction,live_bytes,assigned_bytes,", "\n0,Arg_1.2,").notOut("█"),
                 c("summary table on a seed", "-c", "summary", SEEDS[4]).realDumps()
                         .out("004_0cb419b3147a3cb6  tpu", "168.5KiB", "(1 row)"),
                 c("canonical query", "-c", "values where color=1 and live at 13", SEEDS[4]).realDumps()

@@ -90,10 +90,13 @@ class CorpusCliTest {
         long before = Long.parseLong(rows[1].split(",")[9]);
         long after = Long.parseLong(rows[2].split(",")[9]);
         assertNotEquals(before, after, "the remat pair differs");
+        // diff gives several tables: one json object of them (csv holds one table and refuses)
         CliTest.Result diff = CliTest.run(DefaultEngine::new, Map.of(),
-                List.of("--format", "csv", "-c", "diff " + base + " " + remat + " limit 3"), "");
+                List.of("--format", "json", "-c", "diff " + base + " " + remat + " limit 3"), "");
         assertEquals(0, diff.code(), diff.err());
-        assertTrue(diff.out().contains("\"peak, dump's claim\"," + before + "," + after + "," + (after - before) + ","), diff.out());
+        assertTrue(diff.out().startsWith("{\n  \"summary\": ["), diff.out());
+        assertTrue(diff.out().contains("{\"measure\": \"peak, dump's claim\", \"before\": " + before + ", \"after\": " + after
+                + ", \"change\": " + (after - before) + ","), diff.out());
     }
 
     /** issue 5: every report command runs on every corpus dump through the shell, and check finds no error. */
