@@ -1,5 +1,6 @@
 package bufq.analysis;
 
+import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.TilingModel;
@@ -46,7 +47,10 @@ public final class Analyses {
     /** Widest chart drawn, in columns: a wider request is drawn this wide (a chart is text held in memory). */
     public static final int MAX_WIDTH = 10_000;
 
-    /** Terminal chart of live logical bytes per step, {@code width} columns wide (y axis included). */
+    /**
+     * Terminal chart of live logical bytes per step, {@code width} columns wide (y axis included),
+     * carrying {@link #timelineTable} as its data for csv and json.
+     */
     public static List<Output> timeline(HloModule m, OptionalInt color, int width) {
         requireColor(m, color);
         return TimelineChart.run(m, color, Math.min(width, MAX_WIDTH));
@@ -118,7 +122,8 @@ public final class Analyses {
     public static List<Output> fragmentation(HloModule m) { return FragmentationReport.run(m); }
 
     /**
-     * Bytes live at the peak by op_name prefix, source line or opcode, then the stack-trace tree.
+     * Bytes occupied at the peak by op_name prefix, source line or opcode (each byte once: see
+     * {@link OccupiedShares}), then the stack-trace tree.
      *
      * @param depth deepest op_name prefix level shown; 0 or less for all
      */
@@ -130,6 +135,18 @@ public final class Analyses {
         for (HloValue v : values) out.add(WhyReport.of(m, v));
         return out;
     }
+
+    /**
+     * The instruction's source as {@code blame by source} names it: {@code file:line}, the file alone
+     * without a line, or null when the dump gives none.
+     */
+    public static String source(HloInstruction ins) { return PeakReport.source(ins); }
+
+    /**
+     * An op_name's levels as {@code blame by op_name} counts them: split at {@code /} outside
+     * parentheses and brackets ({@code jit(f)/jvp(a/b)/div} has three).
+     */
+    public static List<String> opNamePath(String opName) { return BlameReport.splitOpName(opName); }
 
     /**
      * Rejects a colour the module does not use, so a typo is an error rather than an empty chart.

@@ -2,9 +2,10 @@ package bufq.shell.command;
 
 import bufq.analysis.Analyses;
 import bufq.analysis.BlameBy;
-import bufq.shell.CommandException;
-import bufq.shell.Shell;
-import bufq.shell.Status;
+import bufq.shell.session.Command;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.Shell;
+import bufq.shell.session.Status;
 
 import java.io.IOException;
 import java.util.List;
@@ -16,9 +17,10 @@ final class BlameCommand implements Command {
     @Override public String brief() { return "Who holds the peak: bytes by op_name, source line or opcode."; }
 
     @Override public String description() {
-        return "Attributes the bytes live at the peak to framework op names (at every level of their '/' path, down\n"
-                + "to depth N), to source file:line, or to opcodes, largest first; then the stack-trace tree (the\n"
-                + "dump's own, or rebuilt from the op names when the dump has none).";
+        return "Attributes the bytes occupied at the peak to framework op names (at every level of their '/' path,\n"
+                + "down to depth N), to source file:line, or to opcodes, largest first; a byte two values share (a\n"
+                + "hand-over, a buffer a loop aliases) counts once, for the value listed first at its offset. Then\n"
+                + "the stack-trace tree (the dump's own, or rebuilt from the op names when the dump has none).";
     }
 
     @Override public List<String> examples() { return List.of("blame", "blame by source", "blame by op_name depth 3"); }

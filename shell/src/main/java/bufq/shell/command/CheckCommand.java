@@ -2,9 +2,10 @@ package bufq.shell.command;
 
 import bufq.analysis.Analyses;
 import bufq.analysis.CheckReport;
-import bufq.shell.CommandException;
-import bufq.shell.Shell;
-import bufq.shell.Status;
+import bufq.shell.session.Command;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.Shell;
+import bufq.shell.session.Status;
 
 import java.io.IOException;
 import java.util.List;
@@ -16,7 +17,8 @@ final class CheckCommand implements Command {
 
     @Override public String description() {
         return "Runs the named checks (overlap, outside-allocation, padded-size, orphan-live-range, total-bytes,\n"
-                + "peak-claim), then those scripts registered with bufq.check, and lists their findings with a\n"
+                + "peak-claim, duplicate-id, inverted-range), then those scripts registered with bufq.check, and\n"
+                + "lists their findings with a\n"
                 + "severity. The command fails, so a script or -c run exits 1, when any finding is an error;\n"
                 + "warnings and notes do not fail it.";
     }
