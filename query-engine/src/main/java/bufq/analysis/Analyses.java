@@ -129,6 +129,16 @@ public final class Analyses {
      */
     public static List<Output> blame(HloModule m, BlameBy by, int depth) { return BlameReport.run(m, by, depth); }
 
+    /**
+     * {@code peaks}: the local maxima of occupied bytes whose prominence (as SciPy defines it) is at
+     * least {@code share} of the highest, highest first; the highest step is always listed.
+     */
+    public static Table peaks(HloModule m, OptionalInt color, double share) {
+        requireColor(m, color);
+        if (!(share >= 0 && share <= 1)) throw new IllegalArgumentException("min_share must be from 0 to 1 (0% to 100%), not " + share);
+        return PeaksReport.run(m, color, share);
+    }
+
     /** {@code why}: for each value, what it is, where it is born, its uses, why it ends there, its idle stretches. */
     public static List<WhyReport> why(HloModule m, List<HloValue> values) {
         List<WhyReport> out = new ArrayList<>(values.size());

@@ -160,6 +160,8 @@ class WhyCorpusTest {
     void idleStretchesAgreeWithTheDumpOnEveryModule() throws Exception {
         int modules = 0, stretches = 0;
         for (ModuleSource src : DumpLoader.discover(List.of(corpus()))) {
+            // The dump text is the oracle: protos (.hlo.pb, profiles) have none to read.
+            if (!src.files().stream().allMatch(f -> f.endsWith(".txt"))) continue;
             HloModule m = src.load();
             RawDump raw = RawDump.read(src.files());
             modules++;
