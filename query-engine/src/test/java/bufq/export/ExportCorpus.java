@@ -5,6 +5,7 @@ import bufq.analysis.BlameBy;
 import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
 import bufq.table.Table;
+import bufq.testing.Corpus;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +22,7 @@ final class ExportCorpus {
 
     static Path corpus() {
         Path c = Paths.get(System.getProperty("bufq.root", ".")).resolve("../shared/corpus").normalize();
-        assumeTrue(Files.isDirectory(c), "corpus not found at " + c + ": skipping the export tests that read it");
+        Corpus.require(c);
         return c;
     }
 

@@ -1,11 +1,11 @@
 package bufq.dump.proto;
 
 import bufq.dump.DumpLoader;
-import bufq.dump.LoadException;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
+import bufq.testing.Corpus;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -37,7 +37,7 @@ class ProtoAgreesWithTextTest {
 
     static List<Path> hloProtos() throws IOException {
         Path c = corpus();
-        assumeTrue(Files.isDirectory(c), "corpus not found at " + c);
+        Corpus.require(c);
         try (Stream<Path> s = Files.walk(c)) {
             return s.filter(p -> p.getFileName().toString().endsWith(".hlo.pb")).sorted().toList();
         }

@@ -1,6 +1,7 @@
 package bufq.shell.cli;
 
 import bufq.shell.session.DefaultEngine;
+import bufq.shell.testing.Corpus;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +23,7 @@ class ExportCommandTest {
 
     private static Path pair() {
         Path p = CliTest.root().resolve("../shared/corpus/jax-0.10.2/pairs/transformer-4layer").normalize();
-        assumeTrue(Files.isDirectory(p), "corpus not found at " + p);
+        Corpus.require(p);
         return p;
     }
 

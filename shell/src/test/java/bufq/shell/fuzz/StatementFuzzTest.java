@@ -67,9 +67,11 @@ class StatementFuzzTest {
         for (Setting s : Setting.values()) pool.add("set " + s.key() + " " + (s.choices().isEmpty() ? s.defaultText() : s.choices().get(0)));
         pool.add("values where live at peak order by size desc limit 5");
         List<String> cwdBefore = listing(Path.of(""));
-        long until = System.currentTimeMillis() + 6_000;
+        int cases = Seeds.cases(300);
+        long t0 = System.currentTimeMillis();
         int n = 0;
-        for (; n < 300 || System.currentTimeMillis() < until; n++) {
+        for (; n < cases; n++) {
+            Seeds.safetyNet(t0, n, cases, seed);
             String stmt = mutate(pool.get(r.nextInt(pool.size())), r, dumps);
             if (stmt.startsWith("quit") || stmt.startsWith("exit")) continue;
             out.reset();
