@@ -198,6 +198,7 @@ public final class Completion {
         kinds.add(Kind.INSTRUCTION);
         keyword("peak", kinds, words);
         keyword("claimed_peak", kinds, words);
+        words.add("peak(");
     }
 
     private static void clauses(List<Token> ts, Set<Kind> kinds, List<String> words) {

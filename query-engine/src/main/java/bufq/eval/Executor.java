@@ -10,6 +10,7 @@ import bufq.lang.Diagnostic;
 import bufq.lang.Names;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
+import bufq.model.Prominence;
 import bufq.model.TilingModel;
 import bufq.table.Column;
 import bufq.table.ColumnType;
@@ -22,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.RandomAccess;
 import java.util.function.Function;
 import java.util.function.IntFunction;
@@ -341,6 +343,14 @@ final class Executor {
                 if (!notes.contains(note)) notes.add(note);
             }
             return p;
+        }
+        if (t instanceof Ast.RankedPeak r) {
+            List<Prominence.Ranked> peaks = Prominence.ranked(m.liveness().occupiedBytesByStep(OptionalInt.empty()), Prominence.DEFAULT_SHARE);
+            if (r.rank() > peaks.size()) {
+                throw new QueryException(t.start(), t.end(), "module " + m.handle() + " has " + peaks.size() + " peak"
+                        + (peaks.size() == 1 ? "" : "s") + " with a prominence of at least 20% of the highest; see 'peaks'");
+            }
+            return peaks.get((int) r.rank() - 1).step();
         }
         Ast.Named n = (Ast.Named) t;
         int time = m.timeOf(n.name());
