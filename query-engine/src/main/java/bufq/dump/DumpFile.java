@@ -93,7 +93,7 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
         if (n < s.length()) while (cut > 0 && s.at(cut - 1) != '\n') cut--;
         byte[] headBytes = new byte[cut];
         for (int i = 0; i < cut; i++) headBytes[i] = (byte) s.at(i);
-        decode(name, headBytes);
+        decode(name, kind, headBytes);
     }
 
     /**
@@ -131,13 +131,14 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
         DumpText s = open();
         byte[] bytes = new byte[s.length()];
         for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) s.at(i);
-        return decode(name, bytes);
+        return decode(name, kind, bytes);
     }
 
-    static String decode(String name, byte[] bytes) throws LoadException {
+    /** The text of {@code bytes}; refuses binary or non-UTF-8 bytes, as not a file of {@code kind}. */
+    static String decode(String name, FileKind kind, byte[] bytes) throws LoadException {
         for (int i = 0, n = Math.min(bytes.length, 8192); i < n; i++) {
             if (bytes[i] == 0) throw new LoadException(name, lineOf(bytes, i), "binary file (a NUL byte at column "
-                    + columnOf(bytes, i) + "), not a buffer-assignment dump");
+                    + columnOf(bytes, i) + "), not a " + kind.noun());
         }
         // Fast path: the JDK's decoder; only text that decoded with replacement characters is
         // checked strictly (a real dump never holds U+FFFD).
@@ -153,7 +154,7 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
         if (r.isError()) {
             int at = in.position();
             throw new LoadException(name, lineOf(bytes, at), String.format("not UTF-8 text (byte 0x%02x at column %d), "
-                    + "not a buffer-assignment dump", bytes[at] & 0xff, columnOf(bytes, at)));
+                    + "not a %s", bytes[at] & 0xff, columnOf(bytes, at), kind.noun()));
         }
         return out.flip().toString();
     }
