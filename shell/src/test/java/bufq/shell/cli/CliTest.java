@@ -229,11 +229,12 @@ class CliTest {
         for (String line : help.out().split("\n")) assertTrue(line.length() <= 80, line);
         assertTrue(help.out().contains("\n  summary                   One row per loaded module"), help.out());
         Result values = run(DefaultEngine::new, new Env(Map.of("COLUMNS", "80"), true),
-                List.of("-c", "values order by id limit 5", "examples/jax-mlp/"), new byte[0]);
+                List.of("-c", "values order by id limit 5", root().resolve("examples/jax-mlp").toString()), new byte[0]);
         for (String line : values.out().split("\n")) assertTrue(line.length() <= 80, line);
         assertTrue(values.out().contains("(5 rows)"), values.out());
         // a pipe gets every column
-        Result piped = run(DefaultEngine::new, Map.of("COLUMNS", "80"), List.of("-c", "values order by id limit 5", "examples/jax-mlp/"), "");
+        Result piped = run(DefaultEngine::new, Map.of("COLUMNS", "80"),
+                List.of("-c", "values order by id limit 5", root().resolve("examples/jax-mlp").toString()), "");
         assertTrue(piped.out().lines().anyMatch(l -> l.length() > 80), piped.out());
     }
 
