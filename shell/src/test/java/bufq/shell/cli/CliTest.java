@@ -228,7 +228,7 @@ class CliTest {
         Result help = run(DefaultEngine::new, Map.of("COLUMNS", "80"), List.of("-c", "help"), "");
         for (String line : help.out().split("\n")) assertTrue(line.length() <= 80, line);
         assertTrue(help.out().contains("\n  summary                   One row per loaded module"), help.out());
-        Result values = run(DefaultEngine::new, new Env(Map.of("COLUMNS", "80"), true),
+        Result values = run(DefaultEngine::new, new Env(Map.of("COLUMNS", "80", "NO_COLOR", "1"), true),
                 List.of("-c", "values order by id limit 5", root().resolve("examples/jax-mlp").toString()), new byte[0]);
         for (String line : values.out().split("\n")) assertTrue(line.length() <= 80, line);
         assertTrue(values.out().contains("(5 rows)"), values.out());
