@@ -4,14 +4,14 @@ import bufq.dump.DumpLoader;
 import bufq.dump.ModuleSource;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.model.RangeEnd;
 import bufq.model.RangeEnd.Reason;
+import bufq.model.RangeEnd;
 import bufq.model.UseSchedule;
 import bufq.table.Output;
 import bufq.table.Table;
+import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class WhyCorpusTest {
     private static Path corpus() {
         Path c = CorpusSweepAnalysisTest.root().resolve("../shared/corpus").normalize();
-        assumeTrue(Files.isDirectory(c), "corpus not found at " + c + "; skipping");
+        Corpus.require(c);
         return c;
     }
 

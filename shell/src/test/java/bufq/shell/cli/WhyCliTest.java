@@ -1,10 +1,10 @@
 package bufq.shell.cli;
 
 import bufq.shell.session.DefaultEngine;
+import bufq.shell.testing.Corpus;
 
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class WhyCliTest {
     private static String dump(String dir) {
         Path p = CliTest.root().resolve("../shared/corpus/jax-0.10.2").resolve(dir).normalize();
-        assumeTrue(Files.isDirectory(p), "corpus not found at " + p + "; skipping");
+        Corpus.require(p);
         return p.toString();
     }
 
