@@ -1,6 +1,7 @@
 package bufq.dump.proto;
 
 import bufq.dump.DumpLoader;
+import bufq.dump.LoadException;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
