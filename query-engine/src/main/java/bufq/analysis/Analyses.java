@@ -61,6 +61,12 @@ public final class Analyses {
      * assigned_bytes}, then {@code color_N} logical bytes per colour when there are several. For
      * machine formats (csv, json) where a chart is no use.
      */
+    /**
+     * The heap-simulator trace's bytes after each event (a proto dump's), charted {@code width}
+     * columns wide, then its peak beside bufq's per-step peak with what makes them differ.
+     */
+    public static List<Output> eventTimeline(HloModule m, int width) { return EventTimeline.run(m, width); }
+
     public static Table timelineTable(HloModule m, OptionalInt color) {
         requireColor(m, color);
         LiveProfile p = LiveProfile.of(m, color);

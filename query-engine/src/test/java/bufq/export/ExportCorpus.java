@@ -41,6 +41,11 @@ final class ExportCorpus {
         }
     }
 
+    /** A proto dump: its instructions carry whole Python stacks. */
+    static HloModule withStacks() throws Exception {
+        return load(corpus().resolve("jax-0.10.2-proto/transformer-2layer/module_0000.jit_step.cpu_after_optimizations.hlo.pb"));
+    }
+
     static HloModule load(Path p) throws Exception {
         return DumpLoader.load(List.of(p)).get(0);
     }

@@ -174,7 +174,8 @@ class StatementFuzzTest {
         for (int i = 1; i < words.size(); i++) {
             String w = words.get(i);
             String before = words.get(i - 1);
-            boolean writes = output && !w.equals("--force") || before.equals("--svg") || before.equals("--html");
+            boolean writes = output && !w.equals("--force") || before.equals("--svg") || before.equals("--html")
+                    || words.get(0).equals("export") && i == 2;   // export pprof|perfetto FILE
             if (writes || w.contains("/") || w.matches(".*\\.(md|csv|svg|html|bq|js|txt|json|gz)")) {
                 words.set(i, reads && r.nextBoolean() ? dumps[r.nextInt(dumps.length)] : tmp.resolve("f" + r.nextInt(5) + "." + ext(w)).toString());
             }
