@@ -127,7 +127,7 @@ public final class InProcess {
      */
     private static void why(PrintStream out, HloModule m, int runs) {
         try {
-            List<HloValue> live = m.liveAt(m.peakTime());
+            List<HloValue> live = m.liveAt(m.liveness().peakTime());
             if (live.isEmpty()) {
                 out.println("why_error=nothing live at the peak");
                 return;
