@@ -9,6 +9,7 @@ import static bufq.table.ColumnType.STRING;
 import bufq.eval.Catalog.Entity;
 import bufq.eval.Catalog.FieldDef;
 import bufq.model.BufferAllocation;
+import bufq.model.DumpPart;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
@@ -19,10 +20,14 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** The built-in entities and fields. Getters are plain lambdas over the model: no reflection. */
 final class StandardFields {
     private StandardFields() {}
+
+    /** What a field read from the values' blocks or the instructions' lines needs (set before the catalog is built). */
+    private static final Set<DumpPart> USED = Set.of(DumpPart.USED_VALUES);
 
     static final Catalog CATALOG = build();
 
@@ -36,7 +41,11 @@ final class StandardFields {
         final Map<String, FieldDef> map = new LinkedHashMap<>();
 
         Fields add(String name, ColumnType type, String doc, Getter g) {
-            map.put(name, new FieldDef(new FieldInfo(name, type, doc), g));
+            return add(name, type, doc, g, Set.of());
+        }
+
+        Fields add(String name, ColumnType type, String doc, Getter g, Set<DumpPart> needs) {
+            map.put(name, new FieldDef(new FieldInfo(name, type, doc), g, needs));
             return this;
         }
 
@@ -91,13 +100,13 @@ final class StandardFields {
                 .add("end", INT, "last step it is live, inclusive", v((x, c) -> x.hasRange() ? l(x.rangeEnd()) : null))
                 .add("duration", INT, "number of steps it is live (end - start + 1)", v((x, c) -> !x.hasRange() ? null
                         : l((long) x.rangeEnd() - x.rangeStart() + 1)))
-                .add("opcode", STRING, "opcode of the defining instruction", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : d.opcode(); }))
-                .add("op_name", STRING, "metadata op_name of the defining instruction", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : d.opName(); }))
-                .add("source_file", STRING, "metadata source_file", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : d.sourceFile(); }))
-                .add("source_line", INT, "metadata source_line", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : lineOrNull(d.sourceLine()); }))
-                .add("uses", LIST, "uses as 'user, operand k'", v((x, c) -> x.uses().stream().map(Object::toString).toList()))
-                .add("num_uses", INT, "number of uses", v((x, c) -> l(x.uses().size())))
-                .add("positions", LIST, "positions as 'instruction [index]'", v((x, c) -> x.positions().stream().map(Object::toString).toList()))
+                .add("opcode", STRING, "opcode of the defining instruction", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : d.opcode(); }), USED)
+                .add("op_name", STRING, "metadata op_name of the defining instruction", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : d.opName(); }), USED)
+                .add("source_file", STRING, "metadata source_file", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : d.sourceFile(); }), USED)
+                .add("source_line", INT, "metadata source_line", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : lineOrNull(d.sourceLine()); }), USED)
+                .add("uses", LIST, "uses as 'user, operand k'", v((x, c) -> x.uses().stream().map(Object::toString).toList()), USED)
+                .add("num_uses", INT, "number of uses", v((x, c) -> l(x.uses().size())), USED)
+                .add("positions", LIST, "positions as 'instruction [index]'", v((x, c) -> x.positions().stream().map(Object::toString).toList()), USED)
                 .add("live_out", BOOL, "live until the end of the program", v(StandardFields::valueLiveOut))
                 .add("phi", BOOL, "a phi value", v((x, c) -> x.phi()));
         return new Entity("values", "HLO values with their allocation, shape and live range", f.done(),
@@ -191,7 +200,7 @@ final class StandardFields {
                 List.of("time", "name", "opcode", "shape", "op_name"),
                 ctx -> ctx.module().instructions(),
                 (row, from, to, ctx) -> { int t = ((HloInstruction) row).time(); return t >= 0 && from <= t && t <= to; },
-                null);
+                null, USED);
     }
 
     private static Entity steps() {
@@ -201,7 +210,7 @@ final class StandardFields {
                 .add("opcode", STRING, "opcode of that instruction", s((x, c) -> {
                     HloInstruction in = x.instruction() == null ? null : c.module().instruction(x.instruction());
                     return in == null ? null : in.opcode();
-                }))
+                }), USED)
                 .add("live_bytes", BYTES, "logical bytes live here", s((x, c) -> l(x.liveBytes())))
                 .add("live_values", INT, "number of values live here", s((x, c) -> l(x.liveValues())));
         return new Entity("steps", "program points of the schedule with live bytes", f.done(),

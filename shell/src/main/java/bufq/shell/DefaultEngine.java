@@ -8,13 +8,16 @@ import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
 import bufq.eval.Query;
 import bufq.lang.QueryException;
+import bufq.model.DumpPart;
 import bufq.model.HloModule;
+import bufq.model.PartUnavailableException;
 import bufq.model.TilingModel;
 import bufq.table.Output;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /** The real engine: {@code bufq.dump} reads dumps, {@code bufq.eval} compiles and runs queries. */
 public final class DefaultEngine implements Engine {
@@ -46,12 +49,22 @@ public final class DefaultEngine implements Engine {
     @Override public List<Source> discover(List<Path> paths) throws Failure {
         List<Source> out = new ArrayList<>();
         try {
-            for (ModuleSource s : DumpLoader.discover(paths, base)) out.add(new Source() {
+            for (ModuleSource s : DumpLoader.discover(paths, base)) out.add(source(s, Set.of()));
+        } catch (LoadException e) {
+            throw new Failure(e.getMessage());
+        }
+        return out;
+    }
+
+    /** {@code s}, read with {@code now} (the other parts on first use). */
+    private Source source(ModuleSource s, Set<DumpPart> now) {
+        return new Source() {
                 @Override public String name() { return s.name(); }
                 @Override public List<String> files() { return s.files(); }
+                @Override public Source reading(Set<DumpPart> parts) { return source(s, parts); }
                 @Override public HloModule load() throws Failure {
                     try {
-                        if (cache == null) return s.load();
+                        if (cache == null) return s.load(now);
                         ModuleCache.Key key = ModuleCache.Key.of(s);
                         if (key == null) return s.load();
                         HloModule m = cache.get(key);
@@ -61,18 +74,14 @@ public final class DefaultEngine implements Engine {
                         // near 2 GB of heap). Kept modules crowding it made the second and later
                         // first reads of that module through the server 7-8 s instead of 4.
                         cache.reserve(3 * key.size());
-                        m = s.load();
+                        m = s.load(now);
                         cache.put(key, m);
                         return m;
                     } catch (LoadException e) {
                         throw new Failure(e.getMessage());
                     }
                 }
-            });
-        } catch (LoadException e) {
-            throw new Failure(e.getMessage());
-        }
-        return out;
+            };
     }
 
     @Override public List<String> entities() { return catalog.entities(); }
@@ -84,8 +93,20 @@ public final class DefaultEngine implements Engine {
     }
 
     @Override public List<Output> query(String text, HloModule module, TilingModel tiling) throws Failure {
+        Query q;
         try {
-            return List.of(Query.compile(text, catalog).run(new EvalContext(module, tiling)));
+            q = Query.compile(text, catalog);
+        } catch (QueryException e) {
+            throw new Failure(e.diagnostic().render(text));
+        }
+        try {
+            // The parts it reads first, as a load: Ctrl-C stops the read, a changed file is one line.
+            module.read(q.needs());
+        } catch (PartUnavailableException e) {
+            throw new Failure(e.getMessage());
+        }
+        try {
+            return List.of(q.run(new EvalContext(module, tiling)));
         } catch (QueryException e) {
             throw new Failure(e.diagnostic().render(text));
         }

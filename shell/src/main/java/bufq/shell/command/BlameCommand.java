@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.analysis.Analyses;
 import bufq.analysis.BlameBy;
+import bufq.model.DumpPart;
 import bufq.shell.CommandException;
 import bufq.shell.Shell;
 import bufq.shell.Status;
@@ -9,9 +10,13 @@ import bufq.shell.Status;
 import java.io.IOException;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.Set;
 
 final class BlameCommand implements Command {
     @Override public String name() { return "blame"; }
+    /** The Used values section: op names, source lines and opcodes. */
+    @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
+
     @Override public String synopsis() { return "blame [by op_name|source|opcode] [depth N]"; }
     @Override public String brief() { return "Who holds the peak: bytes by op_name, source line or opcode."; }
 

@@ -1,5 +1,6 @@
 package bufq.shell.command;
 
+import bufq.model.DumpPart;
 import bufq.shell.CommandException;
 import bufq.shell.Engine;
 import bufq.shell.Shell;
@@ -7,6 +8,7 @@ import bufq.shell.Status;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A shell command. Adding one is one class and one line in {@link Commands#standard()}; its
@@ -37,6 +39,12 @@ public interface Command {
      * the name, quotes and all) instead of words; {@code js} does.
      */
     default boolean rawArgs() { return false; }
+
+    /**
+     * The dump parts the command reads beyond what every loaded module holds: the shell reads them
+     * before running it (with a load's progress and Ctrl-C), and a batch run with its load.
+     */
+    default Set<DumpPart> needs() { return Set.of(); }
 
     /** Lines a user can type as they are. */
     List<String> examples();
