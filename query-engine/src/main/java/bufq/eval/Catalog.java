@@ -5,6 +5,7 @@ import bufq.table.ColumnType;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -68,7 +69,7 @@ public final class Catalog {
     public Catalog withField(String entity, String name, ColumnType type, String doc, Function<Object, Object> fn) {
         Entity e = entities.get(entity);
         if (e == null) throw new IllegalArgumentException("unknown entity '" + entity + "'; expected one of " + entities());
-        if (name == null || !name.matches("[A-Za-z_][A-Za-z0-9_]*") || bufq.lang.Lexer.KEYWORDS.contains(name.toLowerCase(java.util.Locale.ROOT)))
+        if (name == null || !name.matches("[A-Za-z_][A-Za-z0-9_]*") || bufq.lang.Lexer.KEYWORDS.contains(name.toLowerCase(Locale.ROOT)))
             throw new IllegalArgumentException("field name '" + name + "' must be an identifier and not a keyword");
         Getter g = new ScriptGetter(name, type, fn);
         Map<String, Entity> m = new LinkedHashMap<>(entities);
@@ -148,7 +149,8 @@ public final class Catalog {
         return f.getter().get(row, ctx);
     }
 
-    Entity entity(String name) { return entities.get(name); }
+    /** The entity called {@code name}, in any case ({@code VALUES} is {@code values}); null when none. */
+    Entity entity(String name) { return entities.get(name.toLowerCase(Locale.ROOT)); }
 
     FieldDef def(String entity, String name) {
         Entity e = entities.get(entity);

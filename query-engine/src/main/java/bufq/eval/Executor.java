@@ -18,6 +18,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 
 /** Runs a {@link Plan} on one module: resolve times, pick rows (interval index or scan), filter, group, sort, limit. */
 final class Executor {
@@ -30,6 +31,7 @@ final class Executor {
                 ? p.entity().index().candidates(run.from()[p.indexSlot()], run.to()[p.indexSlot()], ctx)
                 : p.entity().rows().rows(ctx);
         List<Object[]> out = p.aggregated() ? limit(sorted(grouped(p, rows, run), p), p) : plain(p, rows, run);
+        if (out.isEmpty()) notes.addAll(regexHints(p, ctx));
         if (out instanceof LazyCells lazy) {
             List<bufq.table.Column> columns = new ArrayList<>();
             for (int i = 0; i < p.visible(); i++) columns.add(new bufq.table.Column(p.cols().get(i).name(), p.cols().get(i).type()));
@@ -41,6 +43,32 @@ final class Executor {
         for (Object[] r : out) b.ownedRow(r.length == p.visible() ? r : Arrays.copyOf(r, p.visible()));
         for (String n : notes) b.note(n);
         return b.build();
+    }
+
+    /**
+     * For a query that found nothing: each pattern with metacharacters that matches no row's
+     * field at all while its text, read literally, occurs in some, is told (one scan per such pattern).
+     */
+    private static List<String> regexHints(Plan p, EvalContext ctx) {
+        List<String> out = new ArrayList<>();
+        for (Plan.RegexHint h : p.regexHints()) {
+            String text = h.pattern().pattern();
+            Matcher m = h.pattern().matcher("");
+            int literal = 0, seen = 0;
+            boolean matched = false;
+            for (Object row : p.entity().rows().rows(ctx)) {
+                if ((seen++ & 4095) == 0) checkInterrupt();
+                if (h.getter().get(row, ctx) instanceof String s) {
+                    if (m.reset(s).find()) { matched = true; break; }
+                    if (s.contains(text)) literal++;
+                }
+            }
+            if (!matched && literal > 0) {
+                out.add("the regular expression \"" + text + "\" matches no " + h.field() + ", but its text read literally is in "
+                        + literal + "; escape its metacharacters with a backslash (\\( \\) \\. \\[) to match them as written");
+            }
+        }
+        return out;
     }
 
     /**
@@ -110,6 +138,33 @@ final class Executor {
             for (int i = 0; i < vis; i++) r[i] = early[i] ? c[i] : gs[i].get(row, ctx);
             return r;
         }, lazyOk(gs, vis, ctx));
+    }
+
+    /**
+     * The entity rows a plain query keeps, in its order and cut to its limit, without reading its
+     * columns: what commands that act on a selection ({@code why}, {@code whatif}) need.
+     */
+    static List<Object> select(Plan p, EvalContext ctx) throws QueryException {
+        Run run = resolve(p.slots(), ctx, new ArrayList<>());
+        List<?> rows = p.indexSlot() >= 0
+                ? p.entity().index().candidates(run.from()[p.indexSlot()], run.to()[p.indexSlot()], ctx)
+                : p.entity().rows().rows(ctx);
+        int n = p.cols().size();
+        int[] sortCols = p.sort().stream().mapToInt(Sort::column).distinct().toArray();
+        List<Object[]> kept = new ArrayList<>();
+        int seen = 0;
+        for (Object row : rows) {
+            if ((seen++ & 4095) == 0) checkInterrupt();
+            if (p.where() != null && !p.where().test(row, run)) continue;
+            Object[] cells = new Object[n + 1];
+            for (int c : sortCols) cells[c] = p.cols().get(c).getter().get(row, ctx);
+            cells[n] = row;
+            kept.add(cells);
+        }
+        List<Object[]> best = limit(sorted(kept, p), p);
+        List<Object> out = new ArrayList<>(best.size());
+        for (Object[] c : best) out.add(c[n]);
+        return out;
     }
 
     /** The {@code size} rows {@code make} builds: made when read ({@link LazyCells}), or all of them now. */

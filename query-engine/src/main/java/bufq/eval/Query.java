@@ -8,6 +8,7 @@ import bufq.table.Column;
 import bufq.table.Table;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -46,9 +47,27 @@ public final class Query {
      * model throws, or the running thread is interrupted ("query cancelled"; the interrupt flag stays set).
      */
     public Table run(EvalContext ctx) throws QueryException {
+        return guarded(ctx, () -> Executor.run(plan, ctx));
+    }
+
+    /**
+     * The rows of the entity that a plain query selects (its {@code where}, {@code live} clauses,
+     * {@code order by} and {@code limit}; its {@code show} is ignored), as model objects: values are
+     * {@code HloValue}s. For commands that act on a selection. Fails like {@link #run}, and for a
+     * query that groups or aggregates.
+     */
+    public List<Object> select(EvalContext ctx) throws QueryException {
+        if (plan.aggregated()) throw new QueryException(0, text.length(), "a selection cannot group or aggregate: drop 'group by' and aggregates");
+        return guarded(ctx, () -> Executor.select(plan, ctx));
+    }
+
+    private interface Work<T> { T run() throws QueryException; }
+
+    /** Runs {@code work} on {@code ctx}'s module, turning every failure into a {@link QueryException}. */
+    private <T> T guarded(EvalContext ctx, Work<T> work) throws QueryException {
         if (ctx == null || ctx.module() == null) throw new QueryException(0, text.length(), "no module loaded");
         try {
-            return Executor.run(plan, ctx);
+            return work.run();
         } catch (Executor.Cancelled c) {
             throw new QueryException(0, text.length(), "query cancelled");
         } catch (Conditions.RegexFailure f) {
@@ -100,7 +119,8 @@ public final class Query {
     public String text() { return text; }
     /** The parsed tree (for printing and tools). */
     public Ast.Query ast() { return ast; }
-    public String entity() { return ast.entity().text(); }
+    /** The entity queried, as the catalog names it (lowercase, whatever case was typed). */
+    public String entity() { return ast.entity().text().toLowerCase(Locale.ROOT); }
 
     /** The result's columns, known before running. */
     public List<Column> columns() {

@@ -82,7 +82,7 @@ public final class Shell {
      */
     public Status execute(String line) {
         String text = line.strip();
-        if (text.isEmpty() || text.startsWith("#")) return Status.OK;
+        if (text.isEmpty() || StatementReader.isComment(text)) return Status.OK;
         long t0 = System.nanoTime();
         Status st;
         try {
@@ -145,7 +145,7 @@ public final class Shell {
     private boolean isQuery(String text) {
         int i = 0;
         while (i < text.length() && (Character.isLetterOrDigit(text.charAt(i)) || text.charAt(i) == '_')) i++;
-        return engine.entities().contains(text.substring(0, i));
+        return engine.entities().contains(text.substring(0, i).toLowerCase(Locale.ROOT));
     }
 
     private Status runQuery(String text) throws CommandException, Engine.Failure, IOException {
@@ -167,6 +167,8 @@ public final class Shell {
         String[] head = text.split("\\s+", 2);
         Command raw = commands.byName(head[0]);
         if (raw != null && raw.rawArgs()) return raw.run(this, head.length < 2 ? List.of() : List.of(head[1]));
+        // "summary;" as in SQL shells: the ';' ends the statement (code after 'js' keeps its own)
+        if (text.endsWith(";")) text = text.substring(0, text.length() - 1).stripTrailing();
         List<String> words = Words.split(text);
         String name = words.get(0);
         Command c = commands.byName(name);
