@@ -48,8 +48,16 @@ final class ModuleAssembler {
 
         for (ModuleReader.Region r : regions) {
             if (r.kind == ModuleReader.Kind.VALUES) {
-                // Joined apart, now or on first use, with its own warnings.
+                // Joined apart, now or on first use, with its own warnings; a file that ends early says so now.
                 valueRegions.add(r);
+                long at = r.lastOfFile ? r.endsEarlyAt() : 0;
+                if (at > 0) {
+                    r.truncationReported = true;
+                    if (truncatedAt == null) {
+                        truncatedAt = r.file.origin() + ":" + at;
+                        w.add(r.file.origin(), at, "file ends early (truncated?); loaded what it holds");
+                    }
+                }
                 continue;
             }
             Part p = r.part;
@@ -152,7 +160,7 @@ final class ModuleAssembler {
             }
             for (Part.Note n : v.notes) w.add(r.file.origin(), r.firstLine() + n.line() - 1, n.message());
             for (int i = 0; i < v.dropped; i++) w.add(r.file.origin(), 0, "(warning not kept)");
-            if (v.truncatedAt > 0 && !truncated) {
+            if (v.truncatedAt > 0 && !truncated && !r.truncationReported) {
                 truncated = true;
                 w.add(r.file.origin(), r.firstLine() + v.truncatedAt - 1, "file ends early (truncated?); loaded what it holds");
             }

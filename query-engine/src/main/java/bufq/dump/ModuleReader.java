@@ -36,6 +36,8 @@ final class ModuleReader {
         Region prev;
         /** No region follows this one in its file. */
         boolean lastOfFile = true;
+        /** The load reported that the file ends early here (so a later read of the region does not again). */
+        boolean truncationReported;
         private long firstLine;
         /** The file's content ended early here, whatever the text looks like. */
         boolean cutOff;
@@ -62,6 +64,26 @@ final class ModuleReader {
         /** Lines in the region; one not parsed is followed by another, so it ends with its last line's newline. */
         private long lineCount() {
             return part != null ? part.lines : source.count('\n', from, to);
+        }
+
+        /**
+         * Where the file ends early in this region, the last of its file, as a line, or 0: from the
+         * parse, or, for a Used values region not parsed, from its last bytes alone (the file was cut
+         * off, its last line has no newline, or its last value block has no instruction line).
+         */
+        long endsEarlyAt() {
+            if (part instanceof ValuesPart v && v.incompleteAt > 0 && v.truncatedAt == 0) v.truncatedAt = v.incompleteAt;
+            if (part != null) return part.truncatedAt == 0 ? 0 : firstLine() + part.truncatedAt - 1;
+            boolean unterminated = to > from && source.at(to - 1) != '\n';
+            if (!cutOff && !unterminated && !lastBlockIncomplete()) return 0;
+            long lines = source.count('\n', from, to) + (unterminated ? 1 : 0);
+            return firstLine() + Math.max(1, lines) - 1;
+        }
+
+        private boolean lastBlockIncomplete() {
+            int last = source.lastIndexOf("\n<", from);
+            int header = last >= 0 ? last + 1 : source.startsWith("<", from) ? from : -1;
+            return header >= 0 && source.indexOf("\n from instruction:", header) < 0;
         }
 
         /** Decodes the region (bytes become text only now) and parses it. */

@@ -33,7 +33,8 @@ final class UsedValuesReader implements UsedValues.Reader {
     }
 
     /** A region still to parse; the first of its file knows its first line (the regions before it are parsed). */
-    private record Pending(DumpFile file, Stamp stamp, int from, int to, long firstLine, boolean lastOfFile) {}
+    private record Pending(DumpFile file, Stamp stamp, int from, int to, long firstLine, boolean lastOfFile,
+                           boolean truncationReported) {}
 
     private final String module;
     private List<ModuleReader.Region> parsed;   // parsed with the module, until joined
@@ -56,7 +57,7 @@ final class UsedValuesReader implements UsedValues.Reader {
         for (ModuleReader.Region r : regions) {
             boolean first = r.prev == null || r.prev.kind != ModuleReader.Kind.VALUES;
             pending.add(new Pending(r.file, stamps.get(source.dumpFiles().indexOf(r.file)), r.from, r.to,
-                    first ? r.firstLine() : 0, r.lastOfFile));
+                    first ? r.firstLine() : 0, r.lastOfFile, r.truncationReported));
         }
     }
 
@@ -89,6 +90,7 @@ final class UsedValuesReader implements UsedValues.Reader {
                 else r.prev = prev;
                 r.lastOfFile = p.lastOfFile();
                 r.cutOff = p.lastOfFile() && src.truncated;
+                r.truncationReported = p.truncationReported();
                 regions.add(r);
                 prev = r;
                 chars += p.to() - p.from();

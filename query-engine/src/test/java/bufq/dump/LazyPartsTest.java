@@ -5,14 +5,19 @@ import bufq.analysis.BlameBy;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
+import bufq.eval.Query;
 import bufq.format.FormatOptions;
 import bufq.format.Formatters;
 import bufq.model.DumpPart;
+import bufq.model.HloInstruction;
 import bufq.model.HloModule;
+import bufq.model.PartUnavailableException;
 import bufq.model.TilingModel;
 import bufq.table.Output;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -27,10 +32,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -84,6 +96,77 @@ class LazyPartsTest {
         assertEquals(whole.warningCount(), lazy.warningCount(), where);
         assertEquals(whole.values(), lazy.values(), where);
         assertEquals(whole.instructions(), lazy.instructions(), where);
+    }
+
+    /** The four files of a corpus module, copied where a test may change them. */
+    private static Path copy(Path dir) throws IOException {
+        Path src = CorpusSweepTest.corpus().resolve("jax-0.10.2/transformer-2layer");
+        assumeTrue(Files.isDirectory(src), "corpus not found at " + src);
+        Path ba = null;
+        try (Stream<Path> files = Files.list(src)) {
+            for (Path f : files.toList()) {
+                Path to = Files.copy(f, dir.resolve(f.getFileName()));
+                if (FileKind.of(to.getFileName().toString()) == FileKind.BUFFER_ASSIGNMENT) ba = to;
+            }
+        }
+        return ba;
+    }
+
+    @Test
+    void concurrentFirstUsesShareOneRead(@TempDir Path dir) throws Exception {
+        HloModule m = DumpLoader.load(List.of(copy(dir))).get(0);
+        assertFalse(m.isRead(DumpPart.USED_VALUES));
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<List<HloInstruction>>> got = new ArrayList<>();
+            for (int i = 0; i < 4; i++) got.add(pool.submit(() -> { start.await(); return m.instructions(); }));
+            start.countDown();
+            List<HloInstruction> first = got.get(0).get();
+            for (Future<List<HloInstruction>> f : got) assertSame(first, f.get());
+        } finally {
+            pool.shutdownNow();
+        }
+        assertTrue(m.isRead(DumpPart.USED_VALUES));
+    }
+
+    @Test
+    void aCancelledReadKeepsNothingAndTheNextUseReads(@TempDir Path dir) throws Exception {
+        HloModule m = DumpLoader.load(List.of(copy(dir))).get(0);
+        Thread.currentThread().interrupt();
+        PartUnavailableException e;
+        try {
+            e = assertThrows(PartUnavailableException.class, () -> m.values().get(0).uses());
+        } finally {
+            Thread.interrupted();
+        }
+        assertTrue(e.cancelled(), e.getMessage());
+        assertFalse(m.isRead(DumpPart.USED_VALUES));
+        assertFalse(m.instructions().isEmpty());
+        assertTrue(m.isRead(DumpPart.USED_VALUES));
+    }
+
+    @Test
+    void aValuesFileChangedSinceTheLoadIsOneLine(@TempDir Path dir) throws Exception {
+        Path ba = copy(dir);
+        HloModule m = DumpLoader.load(List.of(ba)).get(0);
+        Path values = dir.resolve(ba.getFileName().toString().replace("-buffer-assignment.txt", "-buffer-assignment-values.txt"));
+        Files.writeString(values, "<1 x @0>\n", java.nio.file.StandardOpenOption.APPEND);
+        PartUnavailableException e = assertThrows(PartUnavailableException.class, () -> m.read(EnumSet.of(DumpPart.USED_VALUES)));
+        assertFalse(e.cancelled());
+        assertEquals(values + ": changed since the module was loaded; load it again", e.getMessage());
+        // What the load read still answers.
+        assertTrue(m.liveBytesAt(m.peakTime()) > 0);
+    }
+
+    @Test
+    void aQuerySaysWhichPartsItNeeds() throws Exception {
+        assertEquals(Set.of(), Query.compile("values where live at peak show count(), sum(size)", CATALOG).needs());
+        assertEquals(Set.of(), Query.compile("steps order by live_bytes desc limit 3", CATALOG).needs());
+        assertEquals(Set.of(DumpPart.USED_VALUES), Query.compile("values where op_name ~ \"dot\" show count()", CATALOG).needs());
+        assertEquals(Set.of(DumpPart.USED_VALUES), Query.compile("values group by opcode show opcode, count()", CATALOG).needs());
+        assertEquals(Set.of(DumpPart.USED_VALUES), Query.compile("instructions show count()", CATALOG).needs());
+        assertEquals(Set.of(DumpPart.USED_VALUES), Query.compile("steps show time, opcode", CATALOG).needs());
     }
 
     /** Field by field of every entity (only those that need no part, or all), and the analyses likewise. */
