@@ -45,6 +45,7 @@ final class ModuleAssembler {
         ModuleReader.Region liveRegion = null;
         ReportPart report = null;
         String truncatedAt = null;
+        List<ModuleReader.Region> allocationRegions = new ArrayList<>();
 
         for (ModuleReader.Region r : regions) {
             if (r.kind == ModuleReader.Kind.VALUES) {
@@ -69,6 +70,7 @@ final class ModuleAssembler {
                 w.add(r.file.origin(), at, "file ends early (truncated?); loaded what it holds");
             }
             if (p instanceof AllocationPart a) {
+                allocationRegions.add(r);
                 allocations.addAll(a.allocations);
                 rawValues.add(a.values);
                 if (a.totalBytes != null && total == null) total = a.totalBytes;
@@ -130,7 +132,13 @@ final class ModuleAssembler {
                 live == null ? -1 : live.maxTime, total, live == null ? null : live.peak,
                 live == null ? -1 : live.stackBytes, live == null ? null : live.stack,
                 report == null ? new TreeMap<>() : report.colorTotals, !valueRegions.isEmpty(), truncatedAt);
-        HloModule m = new HloModule(info, allocations, values, sequence, w.kept(), w.count(), details);
+        HloModule m = new HloModule(info, allocations, values, sequence, w.kept(), w.count(), List.of(), details);
+        // The model's id index shows shared ids for free; only then are their lines looked for.
+        List<List<HloValue>> shared = m.valuesSharingAnId();
+        if (!shared.isEmpty()) {
+            warnSharedIds(shared, allocationRegions, w);
+            m = m.withWarnings(w.kept(), w.count());
+        }
         // Parsed with the rest (or absent): joined now, as part of the load.
         if (reader.parsed()) m.read(java.util.EnumSet.of(DumpPart.USED_VALUES));
         if (ModuleReader.TRACE) {
@@ -198,6 +206,29 @@ final class ModuleAssembler {
         }
         List<HloInstruction> instructions = instructionTask.tryUnfork() ? instructionTask.invoke() : instructionTask.join();
         return new UsedValues(values, positions, uses, instructions, w.kept(), w.count());
+    }
+
+    /** A warning at every value line of an id seen before (the first line of each id answers {@code value(id)}). */
+    private static void warnSharedIds(List<List<HloValue>> shared, List<ModuleReader.Region> regions, Warnings w) {
+        Set<Long> ids = new HashSet<>();
+        for (List<HloValue> g : shared) ids.add(g.get(0).id());
+        Map<Long, String> firstAt = new HashMap<>();
+        for (ModuleReader.Region r : regions) {
+            String text = r.source.text(r.from, r.to);
+            Lines ls = new Lines(text, 0, text.length(), 1);
+            while (ls.next()) {
+                if (!ls.startsWith(" value: <")) continue;
+                int from = ls.start + " value: <".length(), to = from;
+                while (to < ls.end && Character.isDigit(ls.text.charAt(to))) to++;
+                if (to == from || to - from > 18) continue;
+                long id = Long.parseLong(ls.text, from, to, 10);
+                if (!ids.contains(id)) continue;
+                long line = r.firstLine() + ls.number - 1;
+                String first = firstAt.putIfAbsent(id, r.file.origin() + ":" + line);
+                if (first != null) w.add(r.file.origin(), line, "value id " + id + " was already used at " + first
+                        + "; ids must be unique (lookups by id find the first)");
+            }
+        }
     }
 
     /** Sequenced instructions in time order, then the others in dump order; the first definition of a name wins. */

@@ -161,7 +161,8 @@ public final class Catalog {
     static Object coerce(Object v, ColumnType type) {
         if (v == null) return null;
         return switch (type) {
-            case INT, BYTES -> v instanceof Number n && !(v instanceof Double d && (d.isNaN() || d.isInfinite()))
+            // A double outside long's range would saturate (2^80 shown as 8.0EiB): it does not fit.
+            case INT, BYTES -> v instanceof Number n && !(v instanceof Double d && !(d >= -0x1p63 && d < 0x1p63))
                     ? Long.valueOf(n.longValue()) : null;
             case FLOAT, PERCENT -> v instanceof Number n ? Double.valueOf(n.doubleValue()) : null;
             case STRING -> v instanceof String || v instanceof Character ? v.toString() : null;

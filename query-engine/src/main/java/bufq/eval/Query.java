@@ -4,6 +4,7 @@ import bufq.lang.Ast;
 import bufq.lang.Parser;
 import bufq.lang.QueryException;
 import bufq.model.DumpPart;
+import bufq.model.TilingModel;
 import bufq.table.Column;
 import bufq.table.Table;
 import java.util.EnumSet;
@@ -74,6 +75,8 @@ public final class Query {
             throw new QueryException(f.start, f.end, f.getMessage());
         } catch (Catalog.FieldFailure f) {
             throw new QueryException(0, text.length(), "field '" + f.field + "' failed: " + f.getMessage());
+        } catch (TilingModel.Failure f) {
+            throw new QueryException(0, text.length(), f.getMessage());
         } catch (ArithmeticException e) {
             throw new QueryException(0, text.length(), "numeric overflow while running the query");
         } catch (RuntimeException | StackOverflowError e) {

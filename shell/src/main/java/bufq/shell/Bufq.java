@@ -71,7 +71,7 @@ public final class Bufq {
                 code = Math.max(code, FAILED);
             }
             return code;
-        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+        } catch (RuntimeException | Error e) {
             err.println("bufq: internal error: " + e + " (run with BUFQ_DEBUG=1 for the stack trace)");
             if (env.debug()) e.printStackTrace(err);
             // Release the JavaScript context and publish nothing half-written.
@@ -125,6 +125,9 @@ public final class Bufq {
                     st = host.run(shell, Path.of(a.text()));
                 } catch (CommandException e) {
                     shell.error(e.getMessage());
+                    st = Status.ERROR;
+                } catch (RuntimeException | StackOverflowError | LinkageError e) {
+                    shell.internalError(e); // ends this script only, as Shell.execute does for a statement
                     st = Status.ERROR;
                 }
             } else if (a.file()) {

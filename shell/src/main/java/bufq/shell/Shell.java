@@ -9,6 +9,7 @@ import bufq.model.DumpPart;
 import bufq.model.LoadWarning;
 import bufq.model.HloModule;
 import bufq.model.PartUnavailableException;
+import bufq.model.TilingModel;
 import bufq.shell.command.Command;
 import bufq.shell.command.Commands;
 import bufq.table.Output;
@@ -100,13 +101,18 @@ public final class Shell {
             // A part of a module read on first use, deep in a command: stopped by Ctrl-C, or its file changed.
             error(e.cancelled() ? COMMAND_CANCELLED : e.getMessage());
             st = Status.ERROR;
-        } catch (RuntimeException | StackOverflowError e) {
-            internalError(e);
+        } catch (TilingModel.Failure e) {
+            error(e.getMessage());
             st = Status.ERROR;
         } catch (OutOfMemoryError e) {
             // The statement asked for more than the heap holds; what it built is garbage now, so
             // the session goes on.
             error("out of memory running this statement; the session goes on (a smaller limit or width may fit)");
+            st = Status.ERROR;
+        } catch (RuntimeException | Error e) {
+            // Any Error (a StackOverflowError, a class a library could not initialise) ends this
+            // statement only: earlier results and the output file stay.
+            internalError(e);
             st = Status.ERROR;
         }
         if (settings.timer() && st != Status.QUIT)
@@ -151,11 +157,14 @@ public final class Shell {
     private Status runQuery(String text) throws CommandException, Engine.Failure, IOException {
         HloModule m = requireModule();
         List<Output> result;
-        try {
-            result = engine.query(text, m, settings.tiling());
-        } catch (Engine.Failure f) {
-            if (Thread.currentThread().isInterrupted()) throw new CommandException(CANCELLED);
-            throw f;
+        try (QueryDeadline limit = QueryDeadline.start(settings.timeoutSeconds())) {
+            try {
+                result = engine.query(text, m, settings.tiling());
+            } catch (Engine.Failure f) {
+                if (limit.expired()) throw new CommandException(limit.message());
+                if (Thread.currentThread().isInterrupted()) throw new CommandException(CANCELLED);
+                throw f;
+            }
         }
         // Ctrl-C in the REPL interrupts this thread: a query that finished meanwhile is not shown.
         if (Thread.currentThread().isInterrupted()) throw new CommandException(CANCELLED);
