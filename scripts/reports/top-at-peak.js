@@ -6,13 +6,7 @@
   if (m === null) throw new Error('load a dump first');
   const n = typeof TOP_N === 'number' ? TOP_N : 10;
 
-  function human(bytes) {
-    if (bytes === null) return '';
-    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-    let v = bytes, u = 0;
-    while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
-    return u === 0 ? `${bytes} B` : `${v.toFixed(1)} ${units[u]}`;
-  }
+  const human = bytes => bytes === null ? '' : bufq.format.bytes(bytes);
   const cell = s => s === null || s === undefined ? '' : String(s).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
   print(`# Memory at the peak of ${m.name} (${m.backend})`);

@@ -47,7 +47,10 @@ public final class Analyses {
     /** Widest chart drawn, in columns: a wider request is drawn this wide (a chart is text held in memory). */
     public static final int MAX_WIDTH = 10_000;
 
-    /** Terminal chart of live logical bytes per step, {@code width} columns wide (y axis included). */
+    /**
+     * Terminal chart of live logical bytes per step, {@code width} columns wide (y axis included),
+     * carrying {@link #timelineTable} as its data for csv and json.
+     */
     public static List<Output> timeline(HloModule m, OptionalInt color, int width) {
         requireColor(m, color);
         return TimelineChart.run(m, color, Math.min(width, MAX_WIDTH));

@@ -135,17 +135,14 @@ final class TimelinePicture {
                 .append("\" x2=\"").append(x1).append("\" y2=\"").append(Xml.n(y0)).append("\"/><line x1=\"").append(x0)
                 .append("\" y1=\"").append(TOP).append("\" x2=\"").append(x0).append("\" y2=\"").append(Xml.n(y0))
                 .append("\"/></g>\n");
-        for (int i = 0; i <= 4; i++) {
-            long v = max * i / 4;
+        for (long v : Ticks.bytes(max)) {
             double y = y(v, max, ph);
             o.append("<line x1=\"").append(x0 - 4).append("\" x2=\"").append(x0).append("\" y1=\"").append(Xml.n(y))
                     .append("\" y2=\"").append(Xml.n(y)).append("\" stroke=\"#333\"/>");
             o.append("<text x=\"").append(x0 - 6).append("\" y=\"").append(Xml.n(y + 4))
                     .append("\" text-anchor=\"end\">").append(Xml.esc(Bytes.human(v))).append("</text>\n");
         }
-        int ticks = Math.min(steps, 8);
-        for (int i = 0; i < ticks; i++) {
-            int t = ticks == 1 ? 0 : (int) Math.round((double) i * (steps - 1) / (ticks - 1));
+        for (int t : Ticks.steps(steps, 12)) {
             double x = LEFT + (t + 0.5) * dx;
             o.append("<line x1=\"").append(Xml.n(x)).append("\" x2=\"").append(Xml.n(x)).append("\" y1=\"")
                     .append(Xml.n(y0)).append("\" y2=\"").append(Xml.n(y0 + 4)).append("\" stroke=\"#333\"/>");
@@ -171,7 +168,8 @@ final class TimelinePicture {
 
     static String html(HloModule m, OptionalInt color) {
         String title = m.handle() + ": live bytes by step";
-        String css = "body{font-family:sans-serif;margin:16px;color:#222}"
+        // the picture takes the window's width (its viewBox keeps the proportions)
+        String css = "body{font-family:sans-serif;margin:16px;color:#222}svg{width:100%;height:auto}"
                 + "#tip{position:absolute;display:none;background:#fff;border:1px solid #888;padding:4px 8px;"
                 + "font-size:12px;pointer-events:none;white-space:pre}";
         String body = svgElement(m, color)

@@ -34,9 +34,10 @@ final class ModuleAssembler {
      * @param regions every region of the module, in file order; those of the Used values section may
      *                be unparsed (read on first use)
      * @param stamps  each file's size and time when it was opened, in the order of the source's files
+     * @param w       warnings so far (files skipped), to which the join's are added
      */
-    static HloModule assemble(ModuleSource source, List<ModuleReader.Region> regions, List<UsedValuesReader.Stamp> stamps) {
-        Warnings w = new Warnings();
+    static HloModule assemble(ModuleSource source, List<ModuleReader.Region> regions, List<UsedValuesReader.Stamp> stamps,
+                              Warnings w) {
         List<BufferAllocation> allocations = new ArrayList<>();
         List<RawValues> rawValues = new ArrayList<>();
         List<ModuleReader.Region> valueRegions = new ArrayList<>();

@@ -4,11 +4,16 @@ import bufq.model.DumpPart;
 import bufq.model.HloModule;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * Reads one module: its files in parallel, each file cut at its section headers (and the long
@@ -28,7 +33,7 @@ final class ModuleReader {
     /** A region of one file; {@code part} is filled by parsing (it stays null while the region waits for a first use). */
     static final class Region {
         final DumpFile file;
-        final Source source;
+        final DumpText source;
         final Kind kind;
         final int from, to;
         Part part;
@@ -42,7 +47,7 @@ final class ModuleReader {
         /** The file's content ended early here, whatever the text looks like. */
         boolean cutOff;
 
-        Region(DumpFile file, Source source, Kind kind, int from, int to) {
+        Region(DumpFile file, DumpText source, Kind kind, int from, int to) {
             this.file = file;
             this.source = source;
             this.kind = kind;
@@ -106,14 +111,14 @@ final class ModuleReader {
                 if (tree >= 0 && tree < to) {
                     // The tail first: the head's bytes (a per-thread copy) must outlive its parse.
                     String tail = source.text(tree + 1, to);
-                    String head = source instanceof Source.Bytes bytes ? bytes.text(from, tree + 1, in) : source.text(from, tree + 1);
+                    String head = source instanceof DumpText.Bytes bytes ? bytes.text(from, tree + 1, in) : source.text(from, tree + 1);
                     part = LiveRangePart.parse(head, tail, in);
                     finish(head, 0);
                     finish(tail, ((LiveRangePart) part).headLines);
                     return;
                 }
             }
-            String text = source instanceof Source.Bytes bytes ? bytes.text(from, to, in) : source.text(from, to);
+            String text = source instanceof DumpText.Bytes bytes ? bytes.text(from, to, in) : source.text(from, to);
             part = switch (kind) {
                 case ALLOCATIONS -> AllocationPart.parse(text, 0, text.length(), in);
                 case VALUES -> ValuesPart.parse(text, 0, text.length(), in);
@@ -125,7 +130,7 @@ final class ModuleReader {
 
         private void finish(String text, long linesBefore) {
             if (cutOff && part.truncatedAt == 0) part.truncatedAt = Math.max(1, part.lines);
-            int bad = source instanceof Source.Bytes ? text.indexOf('\uFFFD') : -1;
+            int bad = source instanceof DumpText.Bytes ? text.indexOf('\uFFFD') : -1;
             if (bad >= 0) {
                 long line = linesBefore + 1;
                 for (int i = 0; i < bad; i++) if (text.charAt(i) == '\n') line++;
@@ -137,19 +142,30 @@ final class ModuleReader {
     /** {@code -Dbufq.traceLoad=true}: the load's phases and each thread's parse time on stderr (big dumps). */
     static final boolean TRACE = Boolean.getBoolean("bufq.traceLoad");
 
-    static HloModule read(ModuleSource source, java.util.Set<DumpPart> now) throws LoadException {
+    static HloModule read(ModuleSource source, Set<DumpPart> now) throws LoadException {
         long t0 = System.nanoTime();
-        List<Source> sources = openAll(source.dumpFiles());
+        List<DumpFile> files = source.dumpFiles();
+        List<Object> opened = openAll(files);
         List<UsedValuesReader.Stamp> stamps = new ArrayList<>();
-        for (DumpFile f : source.dumpFiles()) stamps.add(UsedValuesReader.Stamp.of(f));
+        for (DumpFile f : files) stamps.add(UsedValuesReader.Stamp.of(f));
         List<Region> regions = new ArrayList<>();
+        Warnings skipped = new Warnings();
         // With a live-range file of its own, the module's other files need no search for that section
         // (a backward scan of a 100 MB file).
         boolean liveFile = false;
-        for (DumpFile f : source.dumpFiles()) liveFile |= f.kind() == FileKind.LIVE_RANGE;
-        for (int i = 0; i < sources.size(); i++) {
-            DumpFile f = source.dumpFiles().get(i);
-            regions.addAll(split(f, sources.get(i), !liveFile || f.kind() == FileKind.LIVE_RANGE));
+        for (int i = 0; i < files.size(); i++) liveFile |= files.get(i).kind() == FileKind.LIVE_RANGE && opened.get(i) instanceof DumpText;
+        for (int i = 0; i < files.size(); i++) {
+            DumpFile f = files.get(i);
+            try {
+                if (opened.get(i) instanceof LoadException e) throw e;
+                DumpText src = (DumpText) opened.get(i);
+                regions.addAll(split(f, src, !liveFile || f.kind() == FileKind.LIVE_RANGE));
+            } catch (LoadException e) {
+                // A bad sibling (a report with a stray byte, a shuffled live-range file) costs only
+                // what it holds; the buffer-assignment file, or a module's only file, is the module.
+                if (files.size() == 1 || f.kind() == FileKind.BUFFER_ASSIGNMENT || Thread.currentThread().isInterrupted()) throw e;
+                skipped.add(f.origin(), e.line(), e.reason() + "; file skipped, the module is read from its other files");
+            }
         }
         // Regions of a file are in order: each starts where the previous one's lines end.
         for (int i = 1; i < regions.size(); i++) {
@@ -171,7 +187,7 @@ final class ModuleReader {
         long t1 = System.nanoTime();
         parseAll(parsed, in, source.name());
         long t2 = System.nanoTime();
-        HloModule m = ModuleAssembler.assemble(source, regions, stamps);
+        HloModule m = ModuleAssembler.assemble(source, regions, stamps, skipped);
         if (TRACE) {
             System.err.printf("load %s: open+split %d ms, parse %d ms (%d regions), assemble %d ms%n", source.name(),
                     (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, regions.size(), (System.nanoTime() - t2) / 1_000_000);
@@ -193,8 +209,8 @@ final class ModuleReader {
         Thread caller = Thread.currentThread();
         Map<String, Long> busy = TRACE ? new ConcurrentHashMap<>() : null;
         Region[] order = regions.toArray(new Region[0]);
-        java.util.Arrays.sort(order, java.util.Comparator.comparingLong(ModuleReader::cost).reversed());
-        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        Arrays.sort(order, Comparator.comparingLong(ModuleReader::cost).reversed());
+        AtomicInteger next = new AtomicInteger();
         Runnable worker = () -> {
             for (int i; (i = next.getAndIncrement()) < order.length; ) {
                 if (caller.isInterrupted()) throw new Cancelled();
@@ -204,10 +220,10 @@ final class ModuleReader {
                 if (busy != null) busy.merge(Thread.currentThread().getName() + "/" + r.kind, System.nanoTime() - a, Long::sum);
             }
         };
-        int helpers = Math.min(order.length - 1, java.util.concurrent.ForkJoinPool.getCommonPoolParallelism());
+        int helpers = Math.min(order.length - 1, ForkJoinPool.getCommonPoolParallelism());
         List<ForkJoinTask<?>> tasks = new ArrayList<>();
         // Per helper: 0 not started, 1 started, -1 called off before it started.
-        java.util.concurrent.atomic.AtomicIntegerArray state = new java.util.concurrent.atomic.AtomicIntegerArray(Math.max(0, helpers));
+        AtomicIntegerArray state = new AtomicIntegerArray(Math.max(0, helpers));
         for (int k = 0; k < helpers; k++) {
             int self = k;
             tasks.add(ForkJoinTask.adapt(() -> { if (state.compareAndSet(self, 0, 1)) worker.run(); }).fork());
@@ -247,26 +263,20 @@ final class ModuleReader {
         Cancelled() { super("cancelled", null, false, false); }
     }
 
-    private static List<Source> openAll(List<DumpFile> files) throws LoadException {
-        try {
-            return files.parallelStream().map(f -> {
-                try {
-                    return f.open();
-                } catch (LoadException e) {
-                    throw new CompletionException(e);
-                }
-            }).toList();
-        } catch (CompletionException e) {
-            // A worker's exception may come back wrapped twice: the fork-join pool rethrows a copy
-            // of it in the calling thread, with the original as its cause.
-            for (Throwable t = e; t != null; t = t.getCause()) if (t instanceof LoadException le) throw le;
-            throw e;
-        }
+    /** Opens the files in parallel: each one's {@link DumpText}, or the {@link LoadException} that refused it. */
+    private static List<Object> openAll(List<DumpFile> files) {
+        return files.parallelStream().map(f -> {
+            try {
+                return (Object) f.open();
+            } catch (LoadException e) {
+                return e;
+            }
+        }).toList();
     }
 
     /** Cuts a text held in memory (tests). */
     static List<Region> split(DumpFile f, String text) throws LoadException {
-        return split(f, Source.of(text), true);
+        return split(f, DumpText.of(text), true);
     }
 
     /**
@@ -274,7 +284,7 @@ final class ModuleReader {
      * blocks, so the pieces parse in parallel; refuses text that is no dump at all. Only the
      * headers a file of this kind can hold are searched for: a scan of a large file costs time.
      */
-    static List<Region> split(DumpFile f, Source src, boolean mayHoldLiveRanges) throws LoadException {
+    static List<Region> split(DumpFile f, DumpText src, boolean mayHoldLiveRanges) throws LoadException {
         List<Region> out = new ArrayList<>();
         String head = DumpFile.head(src);
         FileKind kind = f.kind();
@@ -284,7 +294,7 @@ final class ModuleReader {
             out.get(0).cutOff = src.truncated;
             return out;
         }
-        checkLooksLikeDump(f.name(), head);
+        checkLooksLikeDump(f.name(), kind, head);
         int n = src.length();
         int used = kind == FileKind.LIVE_RANGE ? -1 : lineStart(src, "Used values:", 0);
         int live = -1;
@@ -306,7 +316,7 @@ final class ModuleReader {
     }
 
     /** Regions of about {@link #CHUNK} covering {@code [start, end)}, each cut before a {@code cutAt} line. */
-    private static void chunks(List<Region> out, DumpFile f, Source src, Kind kind, int start, int end, String cutAt) {
+    private static void chunks(List<Region> out, DumpFile f, DumpText src, Kind kind, int start, int end, String cutAt) {
         if (end <= start) return;
         while (end - start > CHUNK) {
             int cut = src.indexOf(cutAt, start + CHUNK);
@@ -318,7 +328,7 @@ final class ModuleReader {
     }
 
     /** Offset of the first line at or after {@code from} that starts with {@code header}, or -1. */
-    static int lineStart(Source text, String header, int from) {
+    static int lineStart(DumpText text, String header, int from) {
         if (from == 0 && text.startsWith(header, 0)) return 0;
         int i = text.indexOf("\n" + header, Math.max(0, from - 1));
         return i < 0 ? -1 : i + 1;
@@ -326,13 +336,19 @@ final class ModuleReader {
 
     /** Refuses text that is not a buffer-assignment dump, with a one-line reason. */
     static void checkLooksLikeDump(String name, String text) throws LoadException {
-        if (text.isEmpty()) throw new LoadException(name, "empty file, not a buffer-assignment dump");
-        if (text.isBlank()) throw new LoadException(name, "blank file, not a buffer-assignment dump");
+        checkLooksLikeDump(name, FileKind.OTHER, text);
+    }
+
+    /** As {@link #checkLooksLikeDump(String, String)}, saying what a file of {@code kind} should be. */
+    static void checkLooksLikeDump(String name, FileKind kind, String text) throws LoadException {
+        String noun = kind.noun();
+        if (text.isEmpty()) throw new LoadException(name, "empty file, not a " + noun);
+        if (text.isBlank()) throw new LoadException(name, "blank file, not a " + noun);
         for (int k = 0, n = Math.min(text.length(), 8192); k < n; k++) {
             if (text.charAt(k) == '\0') {
                 long line = 1;
                 for (int j = 0; j < k; j++) if (text.charAt(j) == '\n') line++;
-                throw new LoadException(name, line, "binary file (a NUL character), not a buffer-assignment dump");
+                throw new LoadException(name, line, "binary file (a NUL character), not a " + noun);
             }
         }
         int i = 0;
@@ -341,13 +357,13 @@ final class ModuleReader {
         String[] starts = {"BufferAssignment:", "allocation ", "Total bytes used:", "Used values:", "HloLiveRange (max "};
         for (String s : starts) if (text.startsWith(s, i)) return;
         if (text.startsWith("HloModule ", i)) {
-            throw new LoadException(name, 1, "HLO text, not a buffer-assignment dump (expected 'BufferAssignment:')");
+            throw new LoadException(name, 1, "HLO text, not a " + noun + " (expected '" + kind.header() + "')");
         }
         long line = 1;
         for (int k = 0; k < i; k++) if (text.charAt(k) == '\n') line++;
         int eol = text.indexOf('\n', i);
         String first = text.substring(i, eol < 0 ? text.length() : eol);
         if (first.length() > 40) first = first.substring(0, 37) + "...";
-        throw new LoadException(name, line, "not a buffer-assignment dump (expected 'BufferAssignment:', found '" + first + "')");
+        throw new LoadException(name, line, "not a " + noun + " (expected '" + kind.header() + "', found '" + first + "')");
     }
 }

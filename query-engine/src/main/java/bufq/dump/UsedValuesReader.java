@@ -72,13 +72,13 @@ final class UsedValuesReader implements UsedValues.Reader {
     }
 
     private List<ModuleReader.Region> reread() {
-        Map<DumpFile, Source> open = new HashMap<>();
+        Map<DumpFile, DumpText> open = new HashMap<>();
         List<ModuleReader.Region> regions = new ArrayList<>(pending.size());
         ModuleReader.Region prev = null;
         long chars = 0;
         try {
             for (Pending p : pending) {
-                Source src = open.get(p.file());
+                DumpText src = open.get(p.file());
                 if (src == null) {
                     if (!Stamp.of(p.file()).equals(p.stamp())) throw changed(p.file());
                     src = p.file().open();

@@ -1,8 +1,12 @@
 package bufq.eval;
 
+import bufq.lang.Lexer;
 import bufq.model.DumpPart;
 import bufq.table.ColumnType;
+import bufq.table.Table;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -46,14 +50,14 @@ public final class Catalog {
         Entity with(FieldDef f) {
             Map<String, FieldDef> m = new LinkedHashMap<>(fields);
             m.put(f.info().name(), f);
-            return new Entity(name, doc, java.util.Collections.unmodifiableMap(m), defaults, rows, live, index, needs);
+            return new Entity(name, doc, Collections.unmodifiableMap(m), defaults, rows, live, index, needs);
         }
     }
 
     private final Map<String, Entity> entities;
 
     Catalog(Map<String, Entity> entities) {
-        this.entities = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(entities));
+        this.entities = Collections.unmodifiableMap(new LinkedHashMap<>(entities));
     }
 
     /** values, allocations, instructions and steps with the fields of issue 3 and a few extras. */
@@ -69,12 +73,12 @@ public final class Catalog {
     public Catalog withField(String entity, String name, ColumnType type, String doc, Function<Object, Object> fn) {
         Entity e = entities.get(entity);
         if (e == null) throw new IllegalArgumentException("unknown entity '" + entity + "'; expected one of " + entities());
-        if (name == null || !name.matches("[A-Za-z_][A-Za-z0-9_]*") || bufq.lang.Lexer.KEYWORDS.contains(name.toLowerCase(Locale.ROOT)))
+        if (name == null || !name.matches("[A-Za-z_][A-Za-z0-9_]*") || Lexer.KEYWORDS.contains(name.toLowerCase(Locale.ROOT)))
             throw new IllegalArgumentException("field name '" + name + "' must be an identifier and not a keyword");
         Getter g = new ScriptGetter(name, type, fn);
         Map<String, Entity> m = new LinkedHashMap<>(entities);
         // A script may read anything of the module: every part is read before a query that uses it runs.
-        m.put(entity, e.with(new FieldDef(new FieldInfo(name, type, doc == null ? "" : doc), g, java.util.EnumSet.allOf(DumpPart.class))));
+        m.put(entity, e.with(new FieldDef(new FieldInfo(name, type, doc == null ? "" : doc), g, EnumSet.allOf(DumpPart.class))));
         return new Catalog(m);
     }
 
@@ -91,8 +95,8 @@ public final class Catalog {
     }
 
     /** The fields of one entity (or of all when {@code entity} is null) as a table: entity, field, type, doc. */
-    public bufq.table.Table fieldTable(String entity) {
-        bufq.table.Table.Builder b = bufq.table.Table.builder()
+    public Table fieldTable(String entity) {
+        Table.Builder b = Table.builder()
                 .column("entity", ColumnType.STRING).column("field", ColumnType.STRING)
                 .column("type", ColumnType.STRING).column("doc", ColumnType.STRING);
         for (Entity e : entities.values()) {

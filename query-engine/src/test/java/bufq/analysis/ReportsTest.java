@@ -7,6 +7,7 @@ import bufq.table.Table;
 import bufq.table.TextBlock;
 import org.junit.jupiter.api.Test;
 
+import bufq.table.Sizes;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -137,7 +138,9 @@ class ReportsTest {
     void bytesFormatting() {
         assertEquals("512B", Bytes.human(512));
         assertEquals("1.5KiB", Bytes.human(1536));
-        assertEquals("80MiB", Bytes.human(80L << 20));
+        // one formatter for charts, reports and tables: always one decimal above 1 KiB
+        assertEquals("80.0MiB", Bytes.human(80L << 20));
+        assertEquals(Sizes.human(80L << 20), Bytes.human(80L << 20));
         assertEquals("79 790 088", Bytes.grouped(79790088));
         assertEquals("100", Bytes.grouped(100));
     }

@@ -1,6 +1,7 @@
 package bufq.format;
 
 import bufq.table.ColumnType;
+import bufq.table.Sizes;
 import bufq.table.Table;
 import bufq.table.TextBlock;
 import org.junit.jupiter.api.Test;
@@ -101,11 +102,14 @@ class FormatterTest {
     }
 
     @Test
-    void jsonStreamsOneArrayPerTableAndTextAsStrings() {
+    void jsonIsOneDocumentAndTextAloneAString() {
         Table t = Table.builder().column("n", ColumnType.INT).row(1L).build();
         StringBuilder out = new StringBuilder();
         Formatters.writeAll(List.of(t, new TextBlock("chart \"x\"\n"), t), Formatters.byName("json"), FormatOptions.DEFAULT, out);
-        assertEquals("[\n  {\"n\": 1}\n]\n\"chart \\\"x\\\"\\n\"\n[\n  {\"n\": 1}\n]\n", out.toString());
+        assertEquals("{\n  \"table_1\": [\n    {\"n\": 1}\n  ],\n  \"table_2\": [\n    {\"n\": 1}\n  ]\n}\n", out.toString());
+        out.setLength(0);
+        Formatters.writeAll(List.of(new TextBlock("chart \"x\"\n")), Formatters.byName("json"), FormatOptions.DEFAULT, out);
+        assertEquals("\"chart \\\"x\\\"\\n\"\n", out.toString());
     }
 
     @Test

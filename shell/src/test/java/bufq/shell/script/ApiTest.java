@@ -1,5 +1,6 @@
 package bufq.shell.script;
 
+import bufq.table.Sizes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +24,14 @@ class ApiTest {
         assertTrue(Integer.parseInt(n) > 5, n);
         assertEquals("true\n", h.ok("js Object.keys(bufq.module.values[0]).includes('padded_size')"));
         assertEquals("true\n", h.ok("js typeof bufq.module.peak.time === 'number' && bufq.module.peak.bytes > 0"));
+    }
+
+    @Test
+    void formatBytesIsTheTablesFormatter() {
+        // the same text a table cell shows, not a script's own "16.0 MiB"
+        assertEquals("512B 4.0KiB 16.0MiB\n", h.ok("js print(bufq.format.bytes(512), bufq.format.bytes(4096), bufq.format.bytes(16 * 1024 * 1024))"));
+        assertEquals(Sizes.human(4096) + "\n", h.ok("js bufq.format.bytes(bufq.module.value(11).size)"));
+        assertTrue(h.fails("js bufq.format.bytes('x')").contains("bufq.format.bytes(n): argument 1 must be a whole number"));
     }
 
     @Test
@@ -121,7 +130,7 @@ class ApiTest {
 
     @Test
     void setTilingMakesTheSizeCheckUseTheScriptModel() {
-        assertEquals(bufq.shell.Status.OK, h.run("check"), h.err());
+        assertEquals(bufq.shell.session.Status.OK, h.run("check"), h.err());
         h.ok("js bufq.tiling('page64k', s => Math.ceil(s.logical_bytes / 65536) * 65536)");
         h.ok("set tiling page64k");
         h.fails("check");
@@ -145,7 +154,7 @@ class ApiTest {
         bufq.model.HloModule other = Doctored.overlapping();
         bufq.analysis.CheckReport r = bufq.analysis.Analyses.check(other, null, h.shell.scriptChecks());
         assertEquals("3 values", r.of("count").get(0).message(), "the doctored module, not the current seed");
-        assertEquals(bufq.shell.Status.OK, h.run("check"));
+        assertEquals(bufq.shell.session.Status.OK, h.run("check"));
         assertTrue(h.out().contains(h.shell.current().values().size() + " values"), h.out());
     }
 }
