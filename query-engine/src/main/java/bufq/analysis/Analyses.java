@@ -61,6 +61,12 @@ public final class Analyses {
      * assigned_bytes}, then {@code color_N} logical bytes per colour when there are several. For
      * machine formats (csv, json) where a chart is no use.
      */
+    /**
+     * The heap-simulator trace's bytes after each event (a proto dump's), charted {@code width}
+     * columns wide, then its peak beside bufq's per-step peak with what makes them differ.
+     */
+    public static List<Output> eventTimeline(HloModule m, int width) { return EventTimeline.run(m, width); }
+
     public static Table timelineTable(HloModule m, OptionalInt color) {
         requireColor(m, color);
         LiveProfile p = LiveProfile.of(m, color);
@@ -122,6 +128,16 @@ public final class Analyses {
      * @param depth deepest op_name prefix level shown; 0 or less for all
      */
     public static List<Output> blame(HloModule m, BlameBy by, int depth) { return BlameReport.run(m, by, depth); }
+
+    /**
+     * {@code peaks}: the local maxima of occupied bytes whose prominence (as SciPy defines it) is at
+     * least {@code share} of the highest, highest first; the highest step is always listed.
+     */
+    public static Table peaks(HloModule m, OptionalInt color, double share) {
+        requireColor(m, color);
+        if (!(share >= 0 && share <= 1)) throw new IllegalArgumentException("min_share must be from 0 to 1 (0% to 100%), not " + share);
+        return PeaksReport.run(m, color, share);
+    }
 
     /** {@code why}: for each value, what it is, where it is born, its uses, why it ends there, its idle stretches. */
     public static List<WhyReport> why(HloModule m, List<HloValue> values) {

@@ -10,6 +10,7 @@ import bufq.lang.Diagnostic;
 import bufq.lang.Names;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
+import bufq.model.Prominence;
 import bufq.model.TilingModel;
 import bufq.table.Column;
 import bufq.table.ColumnType;
@@ -333,6 +334,14 @@ final class Executor {
                 if (!notes.contains(note)) notes.add(note);
             }
             return p;
+        }
+        if (t instanceof Ast.RankedPeak r) {
+            List<Prominence.Ranked> peaks = Prominence.ranked(m.liveBytesByStep(), Prominence.DEFAULT_SHARE);
+            if (r.rank() > peaks.size()) {
+                throw new QueryException(t.start(), t.end(), "module " + m.handle() + " has " + peaks.size() + " peak"
+                        + (peaks.size() == 1 ? "" : "s") + " with a prominence of at least 20% of the highest; see 'peaks'");
+            }
+            return peaks.get((int) r.rank() - 1).step();
         }
         Ast.Named n = (Ast.Named) t;
         int time = m.timeOf(n.name());

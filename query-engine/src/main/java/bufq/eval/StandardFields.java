@@ -74,6 +74,8 @@ final class StandardFields {
         m.put("instructions", instructions());
         m.put("steps", steps());
         m.put("uses", uses());
+        m.put("events", ProtoEntities.events());
+        m.put("modules", ProtoEntities.modules());
         return new Catalog(m);
     }
 

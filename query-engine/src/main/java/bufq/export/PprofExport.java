@@ -27,8 +27,8 @@ import static bufq.export.ProfileFields.*;
  * format {@code go tool pprof} and {@code jax.profiler.device_memory_profile()} share). One sample
  * per live value with two figures, {@code objects/count} (1) and {@code space/bytes}, the value's
  * share of the occupied bytes (see {@link OccupiedShares}); its location stack per
- * {@link ProfileStacks}; labels {@code value}, {@code shape}, {@code dtype} (strings) and
- * {@code allocation}, {@code color} (numbers). Written field by field with protobuf's
+ * {@link ProfileStacks}; labels {@code value}, {@code shape}, {@code dtype}, {@code allocation} and
+ * {@code color}. Written field by field with protobuf's
  * {@link CodedOutputStream}: samples as they are made, then the functions, locations and strings
  * they refer to.
  */
@@ -123,12 +123,13 @@ public final class PprofExport {
         for (int i = 0; i < live.size(); i++) {
             HloValue v = live.get(i);
             List<Long> stack = locationIds(v);   // leaf first
+            // Strings all: pprof drops a numeric label whose value is 0 (allocation 0, colour 0).
             long[][] labels = {
-                    {valueKey, string(v.label()), 0},
-                    {shapeKey, string(v.shape().text()), 0},
-                    {dtypeKey, string(v.shape().dtype()), 0},
-                    {allocationKey, -1, v.allocation()},
-                    {colorKey, -1, v.color()},
+                    {valueKey, string(v.label())},
+                    {shapeKey, string(v.shape().text())},
+                    {dtypeKey, string(v.shape().dtype())},
+                    {allocationKey, string(String.valueOf(v.allocation()))},
+                    {colorKey, string(String.valueOf(v.color()))},
             };
             writeSample(o, stack, new long[] {1, shares[i]}, labels);
             total += shares[i];
@@ -184,7 +185,8 @@ public final class PprofExport {
     }
 
     /**
-     * The value's frames, root first. An op_name level is named by its whole path so that pprof's
+     * The value's frames, root first. By stack, the instruction's Python stack when the dump has one
+     * (a proto dump's stack frames: pprof's {@code -lines} then lists source lines). An op_name level is named by its whole path so that pprof's
      * cumulative figure for it is {@code blame by op_name}'s row; a value without an op_name stands
      * under its instruction's name, as in blame and XLA's stack-trace tree.
      */
@@ -194,6 +196,10 @@ public final class PprofExport {
         Frame leaf = source == null ? null : new Frame(source, ins.sourceFile(), Math.max(0, ins.sourceLine()));
         if (by == ProfileStacks.SOURCE) return List.of(leaf == null ? new Frame("(no source)", "", 0) : leaf);
         List<Frame> out = new ArrayList<>();
+        if (by == ProfileStacks.STACK && ins != null && !ins.stack().isEmpty()) {
+            for (String frame : ins.stack()) out.add(pythonFrame(frame));
+            return out;
+        }
         String op = ins == null ? null : ins.opName();
         if (op == null || op.isEmpty()) {
             out.add(new Frame(v.name(), "", 0));
@@ -207,6 +213,24 @@ public final class PprofExport {
         }
         if (by == ProfileStacks.STACK && leaf != null) out.add(leaf);
         return out;
+    }
+
+    /** A frame of {@link HloInstruction#stack()}, {@code file:line (function)}, as pprof's function, file and line. */
+    private static Frame pythonFrame(String frame) {
+        int paren = frame.endsWith(")") ? frame.lastIndexOf(" (") : -1;
+        String where = paren < 0 ? frame : frame.substring(0, paren);
+        String function = paren < 0 ? where : frame.substring(paren + 2, frame.length() - 1);
+        int colon = where.lastIndexOf(':');
+        long line = 0;
+        if (colon > 0) {
+            try {
+                line = Long.parseLong(where.substring(colon + 1));
+                where = where.substring(0, colon);
+            } catch (NumberFormatException e) {
+                // no line number: the whole text is the file
+            }
+        }
+        return new Frame(function, where, line);
     }
 
     private long location(Frame f) {
@@ -239,7 +263,7 @@ public final class PprofExport {
         o.writeInt64(VALUE_TYPE_UNIT, unit);
     }
 
-    /** A sample: packed location ids and values, then labels ({key, str} or {key, -1, num}). */
+    /** A sample: packed location ids and values, then string labels ({key, str}). */
     private static void writeSample(CodedOutputStream o, List<Long> locationIds, long[] values, long[][] labels)
             throws IOException {
         int ids = 0;
@@ -260,14 +284,12 @@ public final class PprofExport {
             o.writeTag(SAMPLE_LABEL, WireFormat.WIRETYPE_LENGTH_DELIMITED);
             o.writeUInt32NoTag(labelSize(l));
             o.writeInt64(LABEL_KEY, l[0]);
-            if (l[1] >= 0) o.writeInt64(LABEL_STR, l[1]);
-            else o.writeInt64(LABEL_NUM, l[2]);
+            o.writeInt64(LABEL_STR, l[1]);
         }
     }
 
     private static int labelSize(long[] l) {
-        return CodedOutputStream.computeInt64Size(LABEL_KEY, l[0])
-                + (l[1] >= 0 ? CodedOutputStream.computeInt64Size(LABEL_STR, l[1]) : CodedOutputStream.computeInt64Size(LABEL_NUM, l[2]));
+        return CodedOutputStream.computeInt64Size(LABEL_KEY, l[0]) + CodedOutputStream.computeInt64Size(LABEL_STR, l[1]);
     }
 
     private static int packedSize(int field, int dataSize) {

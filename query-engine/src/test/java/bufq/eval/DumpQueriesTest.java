@@ -1,5 +1,6 @@
 package bufq.eval;
 
+import bufq.testing.Corpus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -54,7 +55,7 @@ class DumpQueriesTest {
     @TestFactory
     Stream<DynamicTest> corpus() throws IOException {
         Path corpus = root().resolve("../shared/corpus").normalize();
-        assumeTrue(Files.isDirectory(corpus), "corpus not found at " + corpus);
+        Corpus.require(corpus);
         List<Path> dirs = new ArrayList<>();
         try (Stream<Path> s = Files.walk(corpus, 3)) {
             s.filter(p -> !p.equals(corpus) && Files.isDirectory(p) && hasTxt(p)).sorted().forEach(dirs::add);

@@ -24,7 +24,7 @@ class ErrorsTest {
                 Arguments.of("valus",
                         "valus" + "\n"
                         + "^^^^^" + "\n"
-                        + "unknown entity 'valus'; expected one of values, allocations, instructions, steps; did you mean 'values'?"),
+                        + "unknown entity 'valus'; expected one of values, allocations, instructions, steps, uses, events, modules; did you mean 'values'?"),
                 Arguments.of("",
                         "" + "\n"
                         + "^" + "\n"

@@ -90,6 +90,20 @@ class GoToolPprofTest {
     }
 
     @Test
+    void withWholePythonStacksLinesListBlameBySource() throws Exception {
+        HloModule m = ExportCorpus.withStacks();
+        Map<String, Long> blame = nonZero(ExportCorpus.blame(m, BlameBy.SOURCE));
+        blame.remove("(no source)");
+        assertTrue(blame.size() > 2, "the module blames several source lines: " + blame);
+        Map<String, Long> byLine = new TreeMap<>();
+        for (var e : top("-lines", export(m, "stack.pb.gz", ProfileStacks.STACK).toString()).entrySet()) {
+            int space = e.getKey().lastIndexOf(' ');   // "function file:line"
+            if (space > 0) byLine.merge(e.getKey().substring(space + 1), e.getValue(), Long::sum);
+        }
+        assertEquals(blame, byLine);
+    }
+
+    @Test
     void diffBaseShowsTheRematChange() throws Exception {
         Path before = export(ExportCorpus.pair(false), "before.pb.gz", ProfileStacks.STACK);
         Path after = export(ExportCorpus.pair(true), "after.pb.gz", ProfileStacks.STACK);

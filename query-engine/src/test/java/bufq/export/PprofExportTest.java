@@ -85,8 +85,8 @@ class PprofExportTest {
             assertEquals(v.label(), s.strLabels().get("value"));
             assertEquals(v.shape().text(), s.strLabels().get("shape"));
             assertEquals(v.shape().dtype(), s.strLabels().get("dtype"));
-            assertEquals(v.allocation(), s.numLabels().get("allocation"));
-            assertEquals(v.color(), s.numLabels().get("color"));
+            assertEquals(String.valueOf(v.allocation()), s.strLabels().get("allocation"));
+            assertEquals(String.valueOf(v.color()), s.strLabels().get("color"));
         }
     }
 
@@ -133,6 +133,28 @@ class PprofExportTest {
             }
         }
         assertTrue(withSource > 0, "the module has values with source lines");
+    }
+
+    @Test
+    void aProtoDumpsWholePythonStackIsTheStack() throws Exception {
+        HloModule m = ExportCorpus.withStacks();
+        int t = LiveProfile.of(m, OptionalInt.empty()).peakTime();
+        DecodedProfile p = export(m, t, ProfileStacks.STACK);
+        int withStack = 0;
+        for (int i = 0; i < p.samples.size(); i++) {
+            var ins = m.instruction(m.liveAt(t).get(i).name());
+            if (ins == null || ins.stack().isEmpty()) continue;
+            withStack++;
+            DecodedProfile.Sample s = p.samples.get(i);
+            List<String> frames = new ArrayList<>();
+            for (int k = s.locationIds().size() - 1; k >= 0; k--) {
+                long[] loc = p.locations.get(s.locationIds().get(k));
+                long[] fn = p.functions.get(loc[0]);
+                frames.add(p.string(fn[1]) + ":" + loc[1] + " (" + p.string(fn[0]) + ")");
+            }
+            assertEquals(ins.stack(), frames);
+        }
+        assertTrue(withStack > 0, "the proto dump's values have stacks");
     }
 
     @Test

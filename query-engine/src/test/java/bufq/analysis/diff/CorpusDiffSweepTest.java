@@ -5,14 +5,14 @@ import bufq.analysis.diff.DiffResult.Unmatched;
 import bufq.analysis.diff.DiffResult.Where;
 import bufq.dump.DumpLoader;
 import bufq.model.HloInstruction;
-import bufq.model.HloValue;
 import bufq.model.HloModule;
+import bufq.model.HloValue;
 import bufq.table.Output;
 import bufq.table.Table;
+import bufq.testing.Corpus;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +32,7 @@ class CorpusDiffSweepTest {
 
     @TestFactory
     Stream<DynamicTest> everyModuleDiffsCleanly() throws Exception {
-        assumeTrue(Files.isDirectory(CORPUS), "corpus not found at " + CORPUS);
+        Corpus.require(CORPUS);
         List<HloModule> modules = DumpLoader.load(List.of(CORPUS));
         assertTrue(modules.size() > 10, "corpus holds " + modules.size() + " modules");
         List<DynamicTest> tests = new ArrayList<>();

@@ -4,10 +4,11 @@ import bufq.analysis.diff.DiffResult.SummaryRow;
 import bufq.analysis.diff.DiffResult.Unmatched;
 import bufq.analysis.diff.DiffResult.Where;
 import bufq.dump.DumpLoader;
-import bufq.model.HloValue;
 import bufq.model.HloModule;
+import bufq.model.HloValue;
 import bufq.table.Output;
 import bufq.table.Table;
+import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -31,7 +32,7 @@ class CorpusPairsTest {
 
     private static Path dir(String rel) {
         Path p = JAX.resolve(rel);
-        assumeTrue(Files.isDirectory(p), "corpus not found at " + p);
+        Corpus.require(p);
         return p;
     }
 

@@ -6,6 +6,7 @@ import bufq.dump.ModuleSource;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
+import bufq.eval.ModuleRow;
 import bufq.eval.Query;
 import bufq.lang.QueryException;
 import bufq.model.DumpPart;
@@ -60,6 +61,10 @@ public final class DefaultEngine implements Engine {
     }
 
     @Override public List<Output> query(String text, HloModule module, TilingModel tiling) throws Failure {
+        return query(text, module, tiling, null);
+    }
+
+    @Override public List<Output> query(String text, HloModule module, TilingModel tiling, List<ModuleRow> modules) throws Failure {
         Query q;
         try {
             q = Query.compile(text, catalog);
@@ -73,7 +78,7 @@ public final class DefaultEngine implements Engine {
             throw new Failure(e.getMessage());
         }
         try {
-            return List.of(q.run(new EvalContext(module, tiling)));
+            return List.of(q.run(new EvalContext(module, tiling, modules)));
         } catch (QueryException e) {
             throw new Failure(e.diagnostic().render(text));
         }

@@ -1,6 +1,7 @@
 package bufq.shell.session;
 
 import bufq.analysis.CheckRule;
+import bufq.eval.ModuleRow;
 import bufq.format.FormatOptions;
 import bufq.format.Formatter;
 import bufq.format.Formatters;
@@ -163,9 +164,16 @@ public final class Shell {
     }
 
     private boolean isQuery(String text) {
+        String word = firstWord(text);
+        // A command named like an entity ('modules') runs as the command when given alone.
+        if (commands.byName(word) != null && text.strip().length() == word.length()) return false;
+        return engine.entities().contains(word.toLowerCase(Locale.ROOT));
+    }
+
+    private static String firstWord(String text) {
         int i = 0;
         while (i < text.length() && (Character.isLetterOrDigit(text.charAt(i)) || text.charAt(i) == '_')) i++;
-        return engine.entities().contains(text.substring(0, i).toLowerCase(Locale.ROOT));
+        return text.substring(0, i);
     }
 
     private Status runQuery(String text) throws CommandException, Engine.Failure, IOException {
@@ -173,7 +181,13 @@ public final class Shell {
         List<Output> result;
         try (QueryDeadline limit = QueryDeadline.start(settings.timeoutSeconds())) {
             try {
-                result = engine.query(text, m, settings.tiling());
+                List<ModuleRow> rows = null;
+                if (firstWord(text).toLowerCase(Locale.ROOT).equals("modules")) {
+                    List<ModuleRow> all = new ArrayList<>();
+                    forEachModule(x -> all.add(ModuleRow.of(x, x.handle().equals(m.handle()))));
+                    rows = all;
+                }
+                result = engine.query(text, m, settings.tiling(), rows);
             } catch (Engine.Failure f) {
                 if (limit.expired()) throw new CommandException(limit.message());
                 if (Thread.currentThread().isInterrupted()) throw new CommandException(CANCELLED);

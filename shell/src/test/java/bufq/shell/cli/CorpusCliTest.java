@@ -4,6 +4,7 @@ import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import bufq.shell.session.DefaultEngine;
+import bufq.shell.testing.Corpus;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -34,7 +35,7 @@ class CorpusCliTest {
     @TestFactory
     Stream<DynamicTest> summaryJsonOnEveryCorpusEntry() throws IOException {
         Path corpus = CliTest.root().resolve("../shared/corpus").normalize();
-        assumeTrue(Files.isDirectory(corpus), "corpus not found at " + corpus);
+        Corpus.require(corpus);
         List<Path> entries = new ArrayList<>();
         try (Stream<Path> walk = Files.walk(corpus)) {
             walk.filter(p -> Files.isDirectory(p) ? hasDumpFiles(p) : isDumpFile(p)).sorted().forEach(entries::add);
@@ -60,7 +61,7 @@ class CorpusCliTest {
     @org.junit.jupiter.api.Test
     void reportOnlyModuleUsesTheStatedTotal() throws IOException {
         Path corpus = CliTest.root().resolve("../shared/corpus/public").normalize();
-        assumeTrue(Files.isDirectory(corpus), "corpus not found at " + corpus);
+        Corpus.require(corpus);
         Path report;
         try (Stream<Path> s = Files.list(corpus)) {
             report = s.filter(f -> f.getFileName().toString().endsWith("module_0183.jit__chi_at_q_jit.sm_8.0_gpu-memory-usage-report.txt"))
@@ -77,7 +78,7 @@ class CorpusCliTest {
     @org.junit.jupiter.api.Test
     void diffOfRealPairs() {
         Path pairs = CliTest.root().resolve("../shared/corpus/jax-0.10.2/pairs").normalize();
-        assumeTrue(Files.isDirectory(pairs), "corpus not found at " + pairs);
+        Corpus.require(pairs);
         String base = pairs.resolve("transformer-4layer").toString();
         CliTest.Result same = CliTest.run(DefaultEngine::new, Map.of(),
                 List.of("-c", "diff 1 2", base, pairs.resolve("transformer-4layer-again").toString()), "");

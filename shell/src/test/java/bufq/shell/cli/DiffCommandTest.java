@@ -3,6 +3,7 @@ package bufq.shell.cli;
 import bufq.shell.repl.PlainRepl;
 import bufq.shell.session.DefaultEngine;
 import bufq.shell.session.Env;
+import bufq.shell.testing.Corpus;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
@@ -41,7 +42,7 @@ class DiffCommandTest {
 
     @Test
     void rematPairReportsThePeakChangeTheDumpsClaim() throws Exception {
-        assumeTrue(Files.isDirectory(PAIRS), "corpus not found at " + PAIRS);
+        Corpus.require(PAIRS);
         Path before = PAIRS.resolve("transformer-4layer"), after = PAIRS.resolve("transformer-4layer-remat");
         Run r = bufq("--format", "markdown", "-c", "diff " + before + " " + after);
         assertEquals(0, r.exit(), r.err());

@@ -1,10 +1,10 @@
 package bufq.shell.cli;
 
 import bufq.shell.session.DefaultEngine;
+import bufq.shell.testing.Corpus;
 
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class WhyCliTest {
     private static String dump(String dir) {
         Path p = CliTest.root().resolve("../shared/corpus/jax-0.10.2").resolve(dir).normalize();
-        assumeTrue(Files.isDirectory(p), "corpus not found at " + p + "; skipping");
+        Corpus.require(p);
         return p.toString();
     }
 
@@ -81,5 +81,26 @@ class WhyCliTest {
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("   87  wrapped_add  tuple.23        0    43  tuple"), r.out());
         assertTrue(r.out().contains("undonated_parameter"), r.out());
+    }
+
+    @Test
+    void peaksListsTheHighestFirstAndPeakNSelectsOne() {
+        String t = dump("transformer-2layer");
+        CliTest.Result r = run(t, "peaks min_share 5%");
+        assertEquals(0, r.code(), r.err());
+        String[] rows = r.out().split("\n");
+        assertTrue(rows[3].startsWith("   1    82   82  copy_bitcast_fusion.5"), r.out());
+        assertTrue(rows[4].startsWith("   2   120  120  add_bitcast_fusion.1"), r.out());
+        CliTest.Result second = run(t, "values where live at peak(1) show count()",
+                "values where live at 82 show count()");
+        String[] counts = second.out().split("\n");
+        assertEquals(counts[2], counts[6], "peak(1) is the highest step: " + second.out());
+        for (String[] c : new String[][] {{"peaks min_share 20", "min_share takes a percentage"},
+                {"peaks min_share 120%", "min_share takes a percentage"}, {"peaks color 7", "no color 7"},
+                {"values where live at peak(5)", "has 1 peak with a prominence of at least 20%"}}) {
+            CliTest.Result bad = run(t, c[0]);
+            assertEquals(1, bad.code(), c[0]);
+            assertTrue(bad.err().contains(c[1]), c[0] + ": " + bad.err());
+        }
     }
 }

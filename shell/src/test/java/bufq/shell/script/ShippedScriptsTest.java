@@ -8,6 +8,7 @@ import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.TilingModel;
 import bufq.shell.session.Setting;
+import bufq.shell.testing.Corpus;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -34,7 +35,7 @@ class ShippedScriptsTest {
     /** Every module of the corpus, loaded directory by directory. */
     static List<HloModule> corpusModules() throws Exception {
         Path c = corpus();
-        assumeTrue(Files.isDirectory(c), "corpus not found at " + c);
+        Corpus.require(c);
         List<HloModule> out = new ArrayList<>();
         List<Path> dirs;
         try (Stream<Path> w = Files.walk(c)) {
