@@ -300,7 +300,9 @@ public final class Shell {
             case "off" -> false;
             default -> env.interactive();
         };
-        return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(), settings.maxWidth());
+        // On a terminal a table fits its width; a pipe or a file gets every column.
+        int fit = env.interactive() && sink.isConsole() ? terminalWidth : 0;
+        return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(), settings.maxWidth(), fit);
     }
 
     /** A line of information for the user (stderr, so stdout stays data). */
