@@ -261,7 +261,9 @@ public final class Shell {
             case "off" -> false;
             default -> env.interactive();
         };
-        return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(), settings.maxWidth());
+        // On a terminal, csv and tsv escape control characters too; a file gets the data exact.
+        return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(), settings.maxWidth(),
+                env.interactive() && sink.isConsole());
     }
 
     /** A line of information for the user (stderr, so stdout stays data). */
