@@ -95,7 +95,7 @@ class FormatterTest {
     @Test
     void csvAndTsvEscapeControlCharactersOnATerminalOnly() {
         Table t = Table.builder().column("op_name", ColumnType.STRING).row("a\033[31m\007b\tc\nd").build();
-        FormatOptions terminal = new FormatOptions(false, false, 0, true);
+        FormatOptions terminal = new FormatOptions(false, false, 0, 0, true);
         for (String f : List.of("csv", "tsv")) {
             StringBuilder shown = new StringBuilder(), file = new StringBuilder();
             Formatters.byName(f).write(t, terminal, shown);
@@ -107,6 +107,27 @@ class FormatterTest {
         StringBuilder tsv = new StringBuilder();
         Formatters.byName("tsv").write(t, terminal, tsv);
         assertEquals("op_name\na\\x1b[31m\\x07b\\tc\\nd\n", tsv.toString(), "tsv's own escapes are not escaped twice");
+    }
+
+    @Test
+    void tableFitsTheTerminalCuttingTextThenLeavingOutColumns() {
+        Table t = Table.builder().column("id", ColumnType.INT).column("label", ColumnType.STRING)
+                .column("size", ColumnType.BYTES).column("shape", ColumnType.STRING).column("start", ColumnType.INT)
+                .row(1L, "convert_element_type_fusion.12345", 4096L, "f32[4096,1024,8]{2,1,0:T(8,128)}", 3L).build();
+        StringBuilder out = new StringBuilder();
+        Formatters.byName("table").write(t, new FormatOptions(false, false, 0, 60), out);
+        for (String line : out.toString().split("\n")) assertTrue(line.length() <= 60, line);
+        // the two long text columns share the cut
+        assertTrue(out.toString().contains(" convert_element_ty…  4.0KiB  f32[4096,1024,8]{2,…"), out.toString());
+        // narrower still: text stops at its floor and columns go from the right, named in a note
+        out.setLength(0);
+        Formatters.byName("table").write(t, new FormatOptions(false, false, 0, 40), out);
+        for (String line : out.toString().split("\n")) assertTrue(line.length() <= 40 || line.startsWith("1 column "), line);
+        assertTrue(out.toString().contains("\n1 column left out to fit 40 columns: start (show picks columns;"), out.toString());
+        // no width: every column, nothing cut
+        out.setLength(0);
+        Formatters.byName("table").write(t, FormatOptions.DEFAULT, out);
+        assertTrue(out.toString().contains("f32[4096,1024,8]{2,1,0:T(8,128)}  "), out.toString());
     }
 
     @Test

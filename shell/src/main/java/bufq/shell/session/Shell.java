@@ -261,9 +261,11 @@ public final class Shell {
             case "off" -> false;
             default -> env.interactive();
         };
-        // On a terminal, csv and tsv escape control characters too; a file gets the data exact.
+        // On a terminal a table fits its width and csv and tsv escape control characters; a pipe
+        // or a file gets every column and the data exact.
+        boolean terminal = env.interactive() && sink.isConsole();
         return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(), settings.maxWidth(),
-                env.interactive() && sink.isConsole());
+                terminal ? terminalWidth : 0, terminal);
     }
 
     /** A line of information for the user (stderr, so stdout stays data). */

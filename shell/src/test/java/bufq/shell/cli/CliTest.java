@@ -178,7 +178,7 @@ class CliTest {
                 c("fields from the catalog", "-c", "fields steps").realDumps().out("live_bytes"),
                 c("peak report", "-c", "peak", SEEDS[4]).realDumps().out("peak of live bytes", "claimed"),
                 c("check passes on a seed", "-c", "check", SEEDS[4]).realDumps().out("peak-claim").err("0 errors"),
-                c("blame by typo", "-c", "blame by colour", SEEDS[4]).realDumps().exit(1).err("blame by takes op_name, source or opcode"),
+                c("blame by typo", "-c", "blame by colour", SEEDS[4]).realDumps().exit(1).err("blame by takes op_name, source, opcode or stack"),
                 c("map needs a number", "-c", "map x", SEEDS[4]).realDumps().exit(1).err("expected an allocation number, found 'x'"),
                 c("map of a missing allocation", "-c", "map 99", SEEDS[4]).realDumps().exit(1).err("error: "),
                 c("timeline width", "-c", "timeline width 40", SEEDS[4]).realDumps().out("peak"),
@@ -222,6 +222,22 @@ class CliTest {
     }
 
     /** Every example in 'help query' runs on a real dump: the help cannot drift from the language. */
+    /** Issue 18, item 9: at 80 columns help's descriptions start near the left and a terminal's tables do not wrap. */
+    @Test
+    void eightyColumnsFitHelpAndTables() {
+        Result help = run(DefaultEngine::new, Map.of("COLUMNS", "80"), List.of("-c", "help"), "");
+        for (String line : help.out().split("\n")) assertTrue(line.length() <= 80, line);
+        assertTrue(help.out().contains("\n  summary                   One row per loaded module"), help.out());
+        Result values = run(DefaultEngine::new, new Env(Map.of("COLUMNS", "80", "NO_COLOR", "1"), true),
+                List.of("-c", "values order by id limit 5", root().resolve("examples/jax-mlp").toString()), new byte[0]);
+        for (String line : values.out().split("\n")) assertTrue(line.length() <= 80, line);
+        assertTrue(values.out().contains("(5 rows)"), values.out());
+        // a pipe gets every column
+        Result piped = run(DefaultEngine::new, Map.of("COLUMNS", "80"),
+                List.of("-c", "values order by id limit 5", root().resolve("examples/jax-mlp").toString()), "");
+        assertTrue(piped.out().lines().anyMatch(l -> l.length() > 80), piped.out());
+    }
+
     @Test
     void helpQueryExamplesRun() {
         Result help = run(DefaultEngine::new, Map.of(), List.of("-c", "help query"), "");
