@@ -35,15 +35,15 @@ class WhyCliTest {
         String rnn = dump("rnn-scan");
         CliTest.Result byId = run(rnn, "why 87");
         assertEquals(0, byId.code(), byId.err());
-        assertTrue(byId.out().startsWith("why wrapped_add (id 87): what it is\n"), byId.out());
+        assertTrue(byId.out().startsWith("what it is: wrapped_add (id 87)\n"), byId.out());
         assertTrue(byId.out().contains("carry   held as tuple.23 {0}\n"), byId.out());
         assertEquals(byId.out(), run(rnn, "why wrapped_add").out(), "a name selects the same value");
         CliTest.Result element = run(rnn, "why while.15{1}");
         assertEquals(0, element.code(), element.err());
-        assertTrue(element.out().startsWith("why while.15{1} (id 180)"), element.out());
+        assertTrue(element.out().startsWith("what it is: while.15{1} (id 180)"), element.out());
         CliTest.Result query = run(rnn, "why values where live at peak order by size desc limit 2");
         assertEquals(0, query.code(), query.err());
-        assertEquals(2, query.out().split(": what it is\n", -1).length - 1, query.out());
+        assertEquals(2, query.out().split("what it is: ", -1).length - 1, query.out());
     }
 
     @Test
@@ -53,7 +53,7 @@ class WhyCliTest {
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("{\"reason\": \"undonated_parameter\", \"detail\": \"entry parameter 12, not donated\"}"), r.out());
         assertTrue(r.out().contains("\"peak_inside\": "), r.out());
-        assertFalse(r.out().contains("why x.1"), "titles are not data in json");
+        assertTrue(r.out().contains("\"why_it_ends\": ["), "parts are named by their titles: " + r.out());
     }
 
     @Test
@@ -102,5 +102,19 @@ class WhyCliTest {
             assertEquals(1, bad.code(), c[0]);
             assertTrue(bad.err().contains(c[1]), c[0] + ": " + bad.err());
         }
+    }
+
+    @Test
+    void theScriptApiReturnsTheSameParts() {
+        String rnn = dump("rnn-scan");
+        CliTest.Result js = run(rnn, "js const w = bufq.why(87); print(Object.keys(w).join(','), w.what[0].value, w.end[0].reason, "
+                + "w.end[0].detail, w.idle[0].from, w.idle[0].steps, w.uses.length)");
+        assertEquals(0, js.code(), js.err());
+        assertEquals("what,born,uses,end,idle wrapped_add carry held as tuple.23 {0} 36 7 3\n", js.out());
+        CliTest.Result json = CliTest.run(DefaultEngine::new, Map.of(), List.of("--format", "json", "-c", "why 87", rnn), "");
+        assertTrue(json.out().contains("\"idle_stretches\": [\n    {\"from\": 36, \"to\": 42, \"steps\": 7, \"byte_steps\": 28,"), json.out());
+        CliTest.Result bad = run(rnn, "js bufq.why(99999)");
+        assertEquals(1, bad.code());
+        assertTrue(bad.err().contains("bufq.why(id): no value with id 99999"), bad.err());
     }
 }
