@@ -54,21 +54,28 @@ final class BlameReport {
             case OP_NAME -> "op_name";
             case SOURCE -> "source";
             case OPCODE -> "opcode";
+            case STACK -> "stack";
         };
         Table.Builder b = Table.builder()
                 .title("bytes occupied at peak step " + t + " (" + PeakReport.instructionAt(m, t) + ", " + Bytes.human(peak)
                         + ") by " + what);
-        if (by == BlameBy.OP_NAME) b.column("level", ColumnType.INT);
+        boolean levels = by == BlameBy.OP_NAME || by == BlameBy.STACK;
+        if (levels) b.column("level", ColumnType.INT);
         b.column(what, ColumnType.STRING).column("bytes", ColumnType.BYTES).column("share", ColumnType.PERCENT)
                 .column("values", ColumnType.INT);
         for (Map.Entry<Key, long[]> e : rows) {
             List<Object> row = new ArrayList<>();
-            if (by == BlameBy.OP_NAME) row.add((long) e.getKey().level());
+            if (levels) row.add((long) e.getKey().level());
             row.add(e.getKey().name());
             row.add(e.getValue()[0]);
             row.add(Bytes.share(e.getValue()[0], peak));
             row.add(e.getValue()[1]);
             b.row(row);
+        }
+        if (by == BlameBy.STACK) {
+            b.note("each value counts once at every depth of its instruction's Python stack, outermost frame first"
+                    + (depth > 0 ? ", down to depth " + depth : "") + "; a row names the frame at its depth (> separates the callers "
+                    + "above it); the level-1 rows add up to the peak; without stacks (text dumps) the source line stands for one");
         }
         if (by == BlameBy.OP_NAME) {
             b.note("each value counts once at every prefix level of its op_name"
@@ -85,6 +92,19 @@ final class BlameReport {
         return switch (by) {
             case SOURCE -> List.of(new Key(1, orElse(PeakReport.source(ins), "(no source)")));
             case OPCODE -> List.of(new Key(1, ins == null || ins.opcode() == null ? "(unknown)" : ins.opcode()));
+            case STACK -> {
+                List<String> stack = ins == null ? List.of() : ins.stack();
+                if (stack.isEmpty()) yield List.of(new Key(1, orElse(PeakReport.source(ins), "(no source)")));
+                List<Key> out = new ArrayList<>();
+                int n = depth > 0 ? Math.min(depth, stack.size()) : stack.size();
+                StringBuilder path = new StringBuilder();
+                for (int i = 0; i < n; i++) {
+                    if (i > 0) path.append(" > ");
+                    path.append(stack.get(i));
+                    out.add(new Key(i + 1, path.toString()));
+                }
+                yield out;
+            }
             case OP_NAME -> {
                 String op = ins == null ? null : ins.opName();
                 if (op == null || op.isEmpty()) yield List.of(new Key(1, name));

@@ -81,6 +81,19 @@ class ProtoQueriesTest {
     }
 
     @Test
+    void blameByStackUsesWholeStacks() throws Exception {
+        HloModule m = DumpLoader.load(List.of(corpus("bf16-mlp/module_0000.jit_f.cpu_after_optimizations.hlo.pb"))).get(0);
+        assertTrue(m.instructions().stream().anyMatch(i -> i.stack().size() >= 3), "stacks from stack_frame_index");
+        Table t = (Table) Analyses.blame(m, bufq.analysis.BlameBy.STACK, 0).get(0);
+        Table byOp = (Table) Analyses.blame(m, bufq.analysis.BlameBy.OPCODE, 0).get(0);
+        long level1 = 0, all = 0;
+        for (List<Object> r : t.rows()) if ((Long) r.get(0) == 1) level1 += (Long) r.get(2);
+        for (List<Object> r : byOp.rows()) all += (Long) r.get(1);
+        assertEquals(all, level1, "level-1 rows add up to the peak");
+        assertTrue(t.rows().stream().anyMatch(r -> (Long) r.get(0) == 3 && r.get(1).toString().split(" > ").length == 3), t.toString());
+    }
+
+    @Test
     void liveDoesNotApplyToEvents() throws Exception {
         bufq.lang.QueryException e = org.junit.jupiter.api.Assertions.assertThrows(bufq.lang.QueryException.class,
                 () -> Query.compile("events where live at 3", Catalog.standard()));

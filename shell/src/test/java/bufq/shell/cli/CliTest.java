@@ -178,7 +178,7 @@ class CliTest {
                 c("fields from the catalog", "-c", "fields steps").realDumps().out("live_bytes"),
                 c("peak report", "-c", "peak", SEEDS[4]).realDumps().out("peak of live bytes", "claimed"),
                 c("check passes on a seed", "-c", "check", SEEDS[4]).realDumps().out("peak-claim").err("0 errors"),
-                c("blame by typo", "-c", "blame by colour", SEEDS[4]).realDumps().exit(1).err("blame by takes op_name, source or opcode"),
+                c("blame by typo", "-c", "blame by colour", SEEDS[4]).realDumps().exit(1).err("blame by takes op_name, source, opcode or stack"),
                 c("map needs a number", "-c", "map x", SEEDS[4]).realDumps().exit(1).err("expected an allocation number, found 'x'"),
                 c("map of a missing allocation", "-c", "map 99", SEEDS[4]).realDumps().exit(1).err("error: "),
                 c("timeline width", "-c", "timeline width 40", SEEDS[4]).realDumps().out("peak"),
