@@ -222,6 +222,22 @@ class CliTest {
     }
 
     /** Every example in 'help query' runs on a real dump: the help cannot drift from the language. */
+    /** Issue 18, item 9: at 80 columns help's descriptions start near the left and a terminal's tables do not wrap. */
+    @Test
+    void eightyColumnsFitHelpAndTables() {
+        Result help = run(DefaultEngine::new, Map.of("COLUMNS", "80"), List.of("-c", "help"), "");
+        for (String line : help.out().split("\n")) assertTrue(line.length() <= 80, line);
+        assertTrue(help.out().contains("\n  summary                   One row per loaded module"), help.out());
+        Result values = run(DefaultEngine::new, new Env(Map.of("COLUMNS", "80", "NO_COLOR", "1"), true),
+                List.of("-c", "values order by id limit 5", root().resolve("examples/jax-mlp").toString()), new byte[0]);
+        for (String line : values.out().split("\n")) assertTrue(line.length() <= 80, line);
+        assertTrue(values.out().contains("(5 rows)"), values.out());
+        // a pipe gets every column
+        Result piped = run(DefaultEngine::new, Map.of("COLUMNS", "80"),
+                List.of("-c", "values order by id limit 5", root().resolve("examples/jax-mlp").toString()), "");
+        assertTrue(piped.out().lines().anyMatch(l -> l.length() > 80), piped.out());
+    }
+
     @Test
     void helpQueryExamplesRun() {
         Result help = run(DefaultEngine::new, Map.of(), List.of("-c", "help query"), "");
