@@ -66,7 +66,7 @@ public final class SummaryCommand implements Command {
             if (t >= 0) peakBytes = m.liveBytesAt(t);
         }
         b.row(m.handle(), info.backend(), (long) info.files().size(), (long) m.allocations().size(),
-                (long) m.values().size(), (long) m.instructions().size(), totalBytes(m),
+                (long) m.values().size(), (long) m.instructionCount(), totalBytes(m),
                 claim == null ? null : (long) claim.time(), peakBytes,
                 claim == null ? null : claim.claimedBytes(), (long) m.warnings().size());
     }
