@@ -300,9 +300,11 @@ public final class Shell {
             case "off" -> false;
             default -> env.interactive();
         };
-        // On a terminal a table fits its width; a pipe or a file gets every column.
-        int fit = env.interactive() && sink.isConsole() ? terminalWidth : 0;
-        return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(), settings.maxWidth(), fit);
+        // On a terminal a table fits its width and csv and tsv escape control characters; a pipe
+        // or a file gets every column and the data exact.
+        boolean terminal = env.interactive() && sink.isConsole();
+        return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(), settings.maxWidth(),
+                terminal ? terminalWidth : 0, terminal);
     }
 
     /** A line of information for the user (stderr, so stdout stays data). */
