@@ -34,6 +34,8 @@ public final class Commands {
                 new BlameCommand(),
                 new CheckCommand(),
                 new DiffCommand(),
+                new WhatifCommand(),
+                new AdviseCommand(),
                 new FormatCommand(),
                 new SetCommand(),
                 new OutputCommand(),
