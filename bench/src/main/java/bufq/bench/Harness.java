@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * reference parser side by side), prints the markdown report and writes it to
  * {@code bench/target/results.md}.
  *
- * <p>{@code Harness --root DIR [--quick] [--sizes 100k,300k,1m] [--cold N] [--no-python] [--no-server]}
+ * <p>{@code Harness --root DIR [--quick] [--sizes 100k,300k,1m] [--cold N] [--no-python]}
  */
 public final class Harness {
     /** One measured input. */
@@ -29,7 +29,6 @@ public final class Harness {
     final PrintStream log;
     int coldRuns = 5;
     boolean python = true;
-    boolean server = true;
     boolean quick;
     List<String> sizes = List.of("100k", "300k", "1m");
 
@@ -55,7 +54,6 @@ public final class Harness {
                 case "--sizes" -> h.sizes = List.of(rest.get(++i).toLowerCase().split(","));
                 case "--cold" -> h.coldRuns = Integer.parseInt(rest.get(++i));
                 case "--no-python" -> h.python = false;
-                case "--no-server" -> h.server = false;
                 default -> { System.err.println("harness: unknown option " + rest.get(i)); System.exit(2); }
             }
         }
@@ -104,11 +102,7 @@ public final class Harness {
         String loadAtStart = Report.loadAverage();
         List<Input> inputs = inputs();
         for (Input in : inputs) ensureGenerated(in);
-        try {
-            measure(inputs, results);
-        } finally {
-            stopServer();
-        }
+        measure(inputs, results);
         return new Report(inputs, results, sizes, coldRuns, loadAtStart).markdown();
     }
 
@@ -128,10 +122,6 @@ public final class Harness {
             r.putAll(warm);
             log.println("measuring " + in.id() + " cold (" + coldRuns + " processes) ...");
             r.putAll(cold(in, big ? Math.min(3, coldRuns) : coldRuns));
-            if (server) {
-                log.println("measuring " + in.id() + " through the resident server ...");
-                r.putAll(viaServer(in, big ? Math.min(3, coldRuns) : coldRuns));
-            }
             if (python && (!quick || in.family().equals("28mb"))) {
                 log.println("measuring " + in.id() + " with the Python reference ...");
                 r.putAll(pythonRef(in, big ? 1 : 3));
@@ -145,87 +135,10 @@ public final class Harness {
             d.put("dir.modules_count", Long.toString(moduleCount(dir)));
             for (String command : List.of("modules", "summary")) {
                 log.println("measuring the directory: -c " + command + " (" + coldRuns + " processes) ...");
-                d.putAll(processes("dir." + command, List.of(root.resolve("bufq").toString(), "-c", command, dir.toString()), coldRuns, NO_SERVER));
+                d.putAll(processes("dir." + command, List.of(root.resolve("bufq").toString(), "-c", command, dir.toString()), coldRuns));
             }
             results.put("dir", d);
         }
-    }
-
-    // ---- the resident server (bufq --server start)
-
-    /** XDG_RUNTIME_DIR of the server runs: a socket directory of the harness's own, not the user's server. */
-    private Path serverRuntime;
-
-    private Map<String, String> serverEnv() {
-        return Map.of("XDG_RUNTIME_DIR", serverRuntime.toString(), "BUFQ_SERVER_IDLE", "30");
-    }
-
-    private boolean startServer() throws Exception {
-        if (serverRuntime != null) return true;
-        Path dir = bench.resolve("target/server-run");
-        Files.createDirectories(dir);
-        Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
-        serverRuntime = dir;
-        String launcher = root.resolve("bufq").toString();
-        Proc p = exec(List.of(launcher, "--server", "start"), false, serverEnv());
-        if (p.rc != 0) {
-            log.println("  the server did not start: " + lastLine(p.err + p.out));
-            serverRuntime = null;
-            return false;
-        }
-        // A user starts the server once and runs bufq later: the first read is timed once the server's
-        // warm-up (a few seconds of runs on the bundled examples) is over, as it would be by then.
-        for (int waited = 0; waited < 30; waited++) {
-            Proc st = exec(List.of(launcher, "--server", "status"), false, serverEnv());
-            if (!st.out.contains("warm-up: running")) {
-                log.println("  server " + lastLine(st.out.lines().filter(l -> l.contains("warm-up:")).findFirst().orElse("(no warm-up line)")).trim());
-                break;
-            }
-            Thread.sleep(500);
-        }
-        // The first client run builds the native client (or makes the Java client's class-data archive).
-        for (int i = 0; i < 5; i++) exec(List.of(launcher, "-c", "summary", root.resolve("examples/jax-mlp").toString()), false, serverEnv());
-        return true;
-    }
-
-    private void stopServer() throws Exception {
-        if (serverRuntime == null) return;
-        exec(List.of(root.resolve("bufq").toString(), "--server", "stop"), false, serverEnv());
-        serverRuntime = null;
-    }
-
-    /**
-     * Whole {@code bufq -c summary PATH} processes while the server runs: the first read of the
-     * dump (each run names the path differently, {@code DIR/./.}, so the server reads it again
-     * instead of reusing it) and runs that reuse the parsed module.
-     */
-    Map<String, String> viaServer(Input in, int runs) throws Exception {
-        Map<String, String> r = new LinkedHashMap<>();
-        if (!startServer()) { r.put("server.error", "the server did not start"); return r; }
-        String launcher = root.resolve("bufq").toString();
-        long[] first = new long[runs];
-        for (int i = 0; i < runs; i++) {
-            Path p = in.path().toAbsolutePath();
-            Path spelled = Files.isDirectory(p) ? p : p.getParent();
-            for (int k = 0; k <= i; k++) spelled = spelled.resolve(".");
-            if (!Files.isDirectory(p)) spelled = spelled.resolve(p.getFileName());
-            Proc pr = exec(List.of(launcher, "-c", "summary", spelled.toString()), true, serverEnv());
-            if (pr.rc != 0) { r.put("server.error", "exit " + pr.rc + ": " + lastLine(pr.err)); return r; }
-            first[i] = pr.nanos;
-        }
-        r.put("server.first_ms", InProcess.ms(InProcess.median(first)));
-        exec(List.of(launcher, "-c", "summary", in.path().toString()), false, serverEnv());   // the read the runs below reuse
-        r.putAll(processes("server.again", List.of(launcher, "-c", "summary", in.path().toString()), runs, serverEnv()));
-        // A server that stopped (a rebuilt jar, a crash) leaves the launcher running bufq itself:
-        // figures that would pass for the server's without being its.
-        Proc status = exec(List.of(launcher, "--server", "status"), false, serverEnv());
-        if (status.rc != 0 || !status.out.contains("bufq server: running")) {
-            r.remove("server.first_ms");
-            r.keySet().removeIf(k -> k.startsWith("server.again"));
-            r.put("server.error", "the server stopped during these runs; see " + serverRuntime.resolve("bufq"));
-            serverRuntime = null;
-        }
-        return r;
     }
 
     /** Modules of the multi-module corpus directory replicated to 3,000 and more (links, renumbered), or null without the corpus. */
@@ -300,10 +213,10 @@ public final class Harness {
         if (!Files.exists(jar)) { r.put("cold.error", "shell/target/bufq.jar not built"); return r; }
         String launcher = root.resolve("bufq").toString();
         if (!launcherReady) {   // the first batch run after a build makes the archive: not one to time
-            exec(List.of(launcher, "-c", "summary", root.resolve("examples/jax-mlp").toString()), false, NO_SERVER);
+            exec(List.of(launcher, "-c", "summary", root.resolve("examples/jax-mlp").toString()), false);
             launcherReady = true;
         }
-        r.putAll(processes("cold", List.of(launcher, "-c", "summary", in.path().toString()), coldRuns, NO_SERVER));
+        r.putAll(processes("cold", List.of(launcher, "-c", "summary", in.path().toString()), coldRuns));
         return r;
     }
 
@@ -316,17 +229,10 @@ public final class Harness {
      * and the medians of wall time, max RSS and CPU, under keys starting with {@code prefix}.
      */
     private Map<String, String> processes(String prefix, List<String> command, int runs) throws Exception {
-        return processes(prefix, command, runs, Map.of());
-    }
-
-    /** Cold runs are bufq's own JVM: a server the user started for this checkout must not answer them. */
-    static final Map<String, String> NO_SERVER = Map.of("BUFQ_NO_SERVER", "1");
-
-    private Map<String, String> processes(String prefix, List<String> command, int runs, Map<String, String> env) throws Exception {
         Map<String, String> r = new LinkedHashMap<>();
         long[] ns = new long[runs], rss = new long[runs], cpu = new long[runs];
         for (int i = 0; i < runs; i++) {
-            Proc p = exec(command, true, env);
+            Proc p = exec(command, true);
             if (p.rc != 0) { r.put(prefix + ".error", "exit " + p.rc + ": " + lastLine(p.err)); return r; }
             ns[i] = p.nanos;
             rss[i] = p.maxRssKb;
@@ -344,10 +250,6 @@ public final class Harness {
 
     /** Runs a command; with {@code measureRss} under {@code /usr/bin/time} (max RSS of the child) when present. */
     Proc exec(List<String> cmd, boolean measureRss) throws IOException, InterruptedException {
-        return exec(cmd, measureRss, Map.of());
-    }
-
-    Proc exec(List<String> cmd, boolean measureRss, Map<String, String> env) throws IOException, InterruptedException {
         List<String> full = new ArrayList<>();
         Path timeOut = null;
         if (measureRss && Files.isExecutable(Path.of("/usr/bin/time"))) {
@@ -359,7 +261,6 @@ public final class Harness {
         try {
             ProcessBuilder pb = new ProcessBuilder(full).directory(root.toFile())
                     .redirectOutput(out.toFile()).redirectError(err.toFile());
-            pb.environment().putAll(env);
             long t0 = System.nanoTime();
             Process p = pb.start();
             if (!p.waitFor(20, TimeUnit.MINUTES)) {

@@ -110,9 +110,6 @@ final class Report {
                 ? " (median of " + m.get("cold.runs") + ")" : ""));
         row(ids, "CPU time of that process, user+sys (ms)", m -> fmt(m.get("cold.cpu_ms")));
         row(ids, "max RSS of that process (MB)", m -> kbToMb(m.get("cold.rss_kb")));
-        row(ids, "`bufq -c summary` through the server, first read of the dump (ms)", m -> fmt(m.get("server.first_ms")));
-        row(ids, "the same, parsed module reused (ms)", m -> fmt(m.get("server.again.ms")));
-        row(ids, "max RSS of that client process (MB)", m -> kbToMb(m.get("server.again.rss_kb")));
         row(ids, "retained heap after load (MB)", m -> num(m.get("warm.retained_bytes")) < 1e6 ? "< 1"
                 : mb(m.get("warm.retained_bytes")));
         row(ids, "retained heap / text size", m -> num(m.get("warm.text_bytes")) < 5e6 ? "- (too small to tell)"
@@ -158,22 +155,6 @@ final class Report {
         }
         md.append("\nThe issue quotes about 4 s and 320 MB for a public Python parser on a 28 MB dump; the reference "
                 + "above is the same kind of parser measured on this machine.\n\n");
-        if (inputs.stream().noneMatch(in -> r.get(in.id()) != null && r.get(in.id()).get("server.first_ms") != null)) return;
-        md.append("#### The same runs through the resident server (`bufq --server start`)\n\n"
-                + "Whole `./bufq -c summary PATH` processes (the launcher and its native client, or the Java one where no C "
-                + "compiler is found) while a server runs: the first read of a dump by a running server once its warm-up is over, "
-                + "and a run that reuses the module it parsed.\n\n"
-                + "| input | first read (ms) | reused (ms) | Python (ms) | Python/bufq, first read | Python/bufq, reused |\n"
-                + "|---|---:|---:|---:|---:|---:|\n");
-        for (Harness.Input in : inputs) {
-            Map<String, String> m = r.get(in.id());
-            if (m == null || m.get("server.first_ms") == null) continue;
-            md.append("| ").append(in.label()).append(" | ").append(fmt(m.get("server.first_ms"))).append(" | ")
-                    .append(fmt(m.get("server.again.ms"))).append(" | ").append(fmt(m.get("py.ms"))).append(" | ")
-                    .append(m.get("py.ms") == null ? "-" : times(m.get("py.ms"), m.get("server.first_ms"))).append(" | ")
-                    .append(m.get("py.ms") == null ? "-" : times(m.get("py.ms"), m.get("server.again.ms"))).append(" |\n");
-        }
-        md.append('\n');
     }
 
     private void targets() {
@@ -239,14 +220,8 @@ final class Report {
         target("retained heap <= dump text size (inputs over 5 MB)", "worst " + fmt2(maxRatio) + "x (" + worstIn + ")", maxRatio <= 1.0);
         if (m28 != null && m28.get("py.ms") != null) {
             double tr = num(m28.get("py.ms")) / num(m28.get("cold.ms"));
-            target("an order of magnitude faster than Python on the 28 MB module (whole process), bufq's own JVM",
+            target("an order of magnitude faster than Python on the 28 MB module (whole process)",
                     fmt1(tr) + "x", tr >= 10);
-            if (m28.get("server.first_ms") != null) {
-                double first = num(m28.get("py.ms")) / num(m28.get("server.first_ms"));
-                double again = num(m28.get("py.ms")) / num(m28.get("server.again.ms"));
-                target("the same through the resident server: first read of the dump", fmt1(first) + "x", first >= 10);
-                target("the same through the resident server: the parsed module reused", fmt1(again) + "x", again >= 10);
-            }
         }
         md.append('\n');
     }

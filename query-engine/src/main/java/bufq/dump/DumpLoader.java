@@ -27,44 +27,35 @@ public final class DumpLoader {
         Cancelled() { super(null, null, false, false); }
     }
 
-    /** Finds the modules named by {@code paths} without parsing them; relative paths are the JVM's. */
-    public static List<ModuleSource> discover(List<Path> paths) throws LoadException {
-        return discover(paths, null);
-    }
-
     /**
-     * Finds the modules named by {@code paths} as if the working directory were {@code base}: a
-     * relative path is read from {@code base.resolve(p)}, but every name produced (file names,
-     * origins, keys, warnings, errors) is what {@link #discover(List)} would give when run in
-     * {@code base}. An absolute path ignores {@code base}; a null {@code base} is the JVM's directory.
+     * Finds the modules named by {@code paths} without parsing them. Relative paths are the JVM's
+     * working directory's; every name produced (file names, origins, keys, warnings, errors) is
+     * spelled as the path was given.
      */
-    public static List<ModuleSource> discover(List<Path> paths, Path base) throws LoadException {
+    public static List<ModuleSource> discover(List<Path> paths) throws LoadException {
         Map<String, List<DumpFile>> groups = new LinkedHashMap<>();
         for (Path p : paths) {
             // Path.of("") is the working directory: an empty argument (an unset shell variable) would
             // otherwise load every dump below it.
             if (p.toString().isEmpty()) throw new LoadException("''", "empty path, expected a dump file or directory");
-            // `read` is where the file is; `p` is how the user named it, and all that is ever shown.
-            Path read = base == null || p.isAbsolute() ? p : base.resolve(p);
-            if (!Files.exists(read)) throw new LoadException(p.toString(), "no such file or directory");
-            if (Files.isDirectory(read)) {
+            if (!Files.exists(p)) throw new LoadException(p.toString(), "no such file or directory");
+            if (Files.isDirectory(p)) {
                 int before = groups.size();
                 List<Path> files;
-                try (Stream<Path> walk = Files.walk(read)) {
+                try (Stream<Path> walk = Files.walk(p)) {
                     files = walk.peek(f -> {
                                 // A huge or slow directory: Ctrl-C in the REPL interrupts the walk.
                                 if (Thread.currentThread().isInterrupted()) throw new Cancelled();
                             })
                             .filter(Files::isRegularFile)
                             .filter(f -> FileKind.of(f.getFileName().toString()) != FileKind.OTHER || isLooseDump(f))
-                            .map(f -> shown(p, read, f))
                             .sorted().toList();
                 } catch (IOException | java.io.UncheckedIOException e) {
                     throw new LoadException(p.toString(), "cannot read directory: " + e.getMessage());
                 } catch (Cancelled e) {
                     throw new LoadException(p.toString(), "cancelled");
                 }
-                for (Path f : files) add(groups, read == p ? f : base.resolve(f), f);
+                for (Path f : files) add(groups, f);
                 if (groups.size() == before && files.isEmpty()) {
                     throw new LoadException(p.toString(), "no buffer-assignment dumps in " + p);
                 }
@@ -72,7 +63,7 @@ public final class DumpLoader {
                 String fileName = p.getFileName().toString();
                 if (FileKind.of(fileName) != FileKind.OTHER) {
                     String prefix = FileKind.prefix(fileName);
-                    Path dir = read.toAbsolutePath().getParent();
+                    Path dir = p.toAbsolutePath().getParent();
                     List<Path> siblings = new ArrayList<>();
                     try (Stream<Path> list = Files.list(dir)) {
                         list.filter(f -> {
@@ -85,10 +76,10 @@ public final class DumpLoader {
                     Path given = p.getParent();
                     for (Path s : siblings) {
                         Path shown = given == null ? s.getFileName() : given.resolve(s.getFileName());
-                        add(groups, read == p ? shown : base.resolve(shown), shown);
+                        add(groups, shown);
                     }
                 } else {
-                    String text = DumpFile.of(read, p.toString()).read();
+                    String text = DumpFile.of(p, p.toString()).read();
                     if (Frames.isFramed(text)) {
                         for (DumpFile f : Frames.split(p.toString(), text)) addFrame(groups, p.toString(), f);
                     } else {
@@ -105,24 +96,9 @@ public final class DumpLoader {
         return out;
     }
 
-    /**
-     * A file found walking {@code read} (the directory {@code given} names), spelled under
-     * {@code given}: exactly what walking {@code given} from the base directory would yield.
-     */
-    private static Path shown(Path given, Path read, Path f) {
-        if (read == given) return f;
-        int n = read.getNameCount();
-        return f.getNameCount() == n ? given : given.resolve(f.subpath(n, f.getNameCount()));
-    }
-
     /** Discovers and loads every module. */
     public static List<HloModule> load(List<Path> paths) throws LoadException {
-        return load(paths, null);
-    }
-
-    /** Discovers (as {@link #discover(List, Path)} does) and loads every module. */
-    public static List<HloModule> load(List<Path> paths, Path base) throws LoadException {
-        List<ModuleSource> sources = discover(paths, base);
+        List<ModuleSource> sources = discover(paths);
         if (sources.size() == 1) return List.of(sources.get(0).load());
         // Many small modules (a dump directory): load them side by side; report the first failure
         // in discovery order so the message does not depend on thread timing.
@@ -182,14 +158,14 @@ public final class DumpLoader {
         return start.startsWith("BufferAssignment:");
     }
 
-    /** Adds the file at {@code f}, shown as {@code shown}. */
-    private static void add(Map<String, List<DumpFile>> groups, Path f, Path shown) {
+    /** Adds the file at {@code f}, named as it is spelled. */
+    private static void add(Map<String, List<DumpFile>> groups, Path f) {
         // Keyed by absolute path so a module named twice (its directory and one of its files) loads once.
         Path abs = f.toAbsolutePath().normalize();
         String key = abs.getParent() + "/" + FileKind.prefix(abs.getFileName().toString());
         List<DumpFile> g = groups.computeIfAbsent(key, k -> new ArrayList<>());
         for (DumpFile d : g) if (d.path() != null && d.path().toAbsolutePath().normalize().equals(abs)) return;
-        g.add(DumpFile.of(f, shown.toString()));
+        g.add(DumpFile.of(f, f.toString()));
     }
 
     private static void addFrame(Map<String, List<DumpFile>> groups, String source, DumpFile f) {

@@ -4,6 +4,7 @@ import bufq.table.ColumnType;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -57,7 +58,7 @@ public final class Catalog {
     public Catalog withField(String entity, String name, ColumnType type, String doc, Function<Object, Object> fn) {
         Entity e = entities.get(entity);
         if (e == null) throw new IllegalArgumentException("unknown entity '" + entity + "'; expected one of " + entities());
-        if (name == null || !name.matches("[A-Za-z_][A-Za-z0-9_]*") || bufq.lang.Lexer.KEYWORDS.contains(name.toLowerCase(java.util.Locale.ROOT)))
+        if (name == null || !name.matches("[A-Za-z_][A-Za-z0-9_]*") || bufq.lang.Lexer.KEYWORDS.contains(name.toLowerCase(Locale.ROOT)))
             throw new IllegalArgumentException("field name '" + name + "' must be an identifier and not a keyword");
         Getter g = new ScriptGetter(name, type, fn);
         Map<String, Entity> m = new LinkedHashMap<>(entities);
@@ -123,7 +124,8 @@ public final class Catalog {
         return f.getter().get(row, ctx);
     }
 
-    Entity entity(String name) { return entities.get(name); }
+    /** The entity called {@code name}, in any case ({@code VALUES} is {@code values}); null when none. */
+    Entity entity(String name) { return entities.get(name.toLowerCase(Locale.ROOT)); }
 
     FieldDef def(String entity, String name) {
         Entity e = entities.get(entity);
@@ -134,7 +136,8 @@ public final class Catalog {
     static Object coerce(Object v, ColumnType type) {
         if (v == null) return null;
         return switch (type) {
-            case INT, BYTES -> v instanceof Number n && !(v instanceof Double d && (d.isNaN() || d.isInfinite()))
+            // A double outside long's range would saturate (2^80 shown as 8.0EiB): it does not fit.
+            case INT, BYTES -> v instanceof Number n && !(v instanceof Double d && !(d >= -0x1p63 && d < 0x1p63))
                     ? Long.valueOf(n.longValue()) : null;
             case FLOAT, PERCENT -> v instanceof Number n ? Double.valueOf(n.doubleValue()) : null;
             case STRING -> v instanceof String || v instanceof Character ? v.toString() : null;

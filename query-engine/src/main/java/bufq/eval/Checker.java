@@ -76,7 +76,7 @@ final class Checker {
 
         long limit = q.limit() == null ? -1 : q.limit().n();
         return new Plan(entity, where, indexSlot, List.copyOf(conds.slots), aggregated, List.copyOf(keyGetters),
-                List.copyOf(cols), visible, List.copyOf(sort), limit);
+                List.copyOf(cols), visible, List.copyOf(sort), limit, List.copyOf(conds.regexHints));
     }
 
     /** The liveness slot to drive the scan from the interval index: a top-level {@code live} term of a conjunction. */

@@ -23,6 +23,7 @@ final class Conditions {
     private final String src;
     final List<LiveSlot> slots = new ArrayList<>();
     final Map<Live, Integer> slotOf = new IdentityHashMap<>();
+    final List<Plan.RegexHint> regexHints = new ArrayList<>();
 
     Conditions(Catalog.Entity entity, String src) {
         this.entity = entity;
@@ -165,6 +166,7 @@ final class Conditions {
                 return a != null && ((String) a).contains(literal) != neg;
             };
         }
+        if (!neg && !l.literal() && m.left() instanceof Field f) regexHints.add(new Plan.RegexHint(f.name().text(), p, l.getter()));
         // One Matcher per thread, reset per row: a query over a million values made a million.
         ThreadLocal<java.util.regex.Matcher> matchers = ThreadLocal.withInitial(() -> p.matcher(""));
         return (row, run) -> {

@@ -18,6 +18,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 
 /** Runs a {@link Plan} on one module: resolve times, pick rows (interval index or scan), filter, group, sort, limit. */
 final class Executor {
@@ -30,6 +31,7 @@ final class Executor {
                 ? p.entity().index().candidates(run.from()[p.indexSlot()], run.to()[p.indexSlot()], ctx)
                 : p.entity().rows().rows(ctx);
         List<Object[]> out = p.aggregated() ? limit(sorted(grouped(p, rows, run), p), p) : plain(p, rows, run);
+        if (out.isEmpty()) notes.addAll(regexHints(p, ctx));
         if (out instanceof LazyCells lazy) {
             List<bufq.table.Column> columns = new ArrayList<>();
             for (int i = 0; i < p.visible(); i++) columns.add(new bufq.table.Column(p.cols().get(i).name(), p.cols().get(i).type()));
@@ -41,6 +43,32 @@ final class Executor {
         for (Object[] r : out) b.ownedRow(r.length == p.visible() ? r : Arrays.copyOf(r, p.visible()));
         for (String n : notes) b.note(n);
         return b.build();
+    }
+
+    /**
+     * For a query that found nothing: each pattern with metacharacters that matches no row's
+     * field at all while its text, read literally, occurs in some, is told (one scan per such pattern).
+     */
+    private static List<String> regexHints(Plan p, EvalContext ctx) {
+        List<String> out = new ArrayList<>();
+        for (Plan.RegexHint h : p.regexHints()) {
+            String text = h.pattern().pattern();
+            Matcher m = h.pattern().matcher("");
+            int literal = 0, seen = 0;
+            boolean matched = false;
+            for (Object row : p.entity().rows().rows(ctx)) {
+                if ((seen++ & 4095) == 0) checkInterrupt();
+                if (h.getter().get(row, ctx) instanceof String s) {
+                    if (m.reset(s).find()) { matched = true; break; }
+                    if (s.contains(text)) literal++;
+                }
+            }
+            if (!matched && literal > 0) {
+                out.add("the regular expression \"" + text + "\" matches no " + h.field() + ", but its text read literally is in "
+                        + literal + "; escape its metacharacters with a backslash (\\( \\) \\. \\[) to match them as written");
+            }
+        }
+        return out;
     }
 
     /**

@@ -3,13 +3,14 @@ package bufq.eval;
 import bufq.lang.Ast;
 import bufq.table.ColumnType;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * A checked query ready to run: closures over the catalog's getters, column layout and sort keys.
  * Immutable; everything that depends on the module (instruction times, peak) is resolved per run.
  */
 record Plan(Catalog.Entity entity, Pred where, int indexSlot, List<LiveSlot> slots, boolean aggregated,
-            List<Getter> groupKeys, List<Col> cols, int visible, List<Sort> sort, long limit) {
+            List<Getter> groupKeys, List<Col> cols, int visible, List<Sort> sort, long limit, List<RegexHint> regexHints) {
 
     /** A compiled condition. */
     interface Pred {
@@ -34,4 +35,11 @@ record Plan(Catalog.Entity entity, Pred where, int indexSlot, List<LiveSlot> slo
     record Col(String name, ColumnType type, Getter getter, int keyIndex, Agg agg) {}
 
     record Sort(int column, boolean desc) {}
+
+    /**
+     * A {@code field ~ "..."} whose pattern has regex metacharacters: when a query finds nothing,
+     * the executor checks whether the pattern's text, read literally, would have matched
+     * ({@code ~ "jvp()/div"}, where {@code ()} is an empty group, not parentheses).
+     */
+    record RegexHint(String field, Pattern pattern, Getter getter) {}
 }

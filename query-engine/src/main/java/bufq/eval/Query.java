@@ -3,9 +3,11 @@ package bufq.eval;
 import bufq.lang.Ast;
 import bufq.lang.Parser;
 import bufq.lang.QueryException;
+import bufq.model.TilingModel;
 import bufq.table.Column;
 import bufq.table.Table;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A compiled query: parsed and checked once against a {@link Catalog}, then run on any number of
@@ -67,6 +69,8 @@ public final class Query {
             throw new QueryException(f.start, f.end, f.getMessage());
         } catch (Catalog.FieldFailure f) {
             throw new QueryException(0, text.length(), "field '" + f.field + "' failed: " + f.getMessage());
+        } catch (TilingModel.Failure f) {
+            throw new QueryException(0, text.length(), f.getMessage());
         } catch (ArithmeticException e) {
             throw new QueryException(0, text.length(), "numeric overflow while running the query");
         } catch (RuntimeException | StackOverflowError e) {
@@ -77,7 +81,8 @@ public final class Query {
     public String text() { return text; }
     /** The parsed tree (for printing and tools). */
     public Ast.Query ast() { return ast; }
-    public String entity() { return ast.entity().text(); }
+    /** The entity queried, as the catalog names it (lowercase, whatever case was typed). */
+    public String entity() { return ast.entity().text().toLowerCase(Locale.ROOT); }
 
     /** The result's columns, known before running. */
     public List<Column> columns() {

@@ -53,7 +53,7 @@ public final class Completion {
         if (!tokens.isEmpty()) {
             Token last = tokens.get(tokens.size() - 1);
             boolean word = last.kind() == TokenKind.IDENT || last.kind() == TokenKind.KEYWORD || last.kind() == TokenKind.NUMBER;
-            if (last.end() == cur && (word || last.kind() == TokenKind.ERROR && last.text().startsWith("\""))) {
+            if (last.end() == cur && (word || last.kind() == TokenKind.ERROR && Lexer.isString(last))) {
                 replaceStart = last.start();
                 prefix = last.text();
                 tokens.remove(tokens.size() - 1);
@@ -66,7 +66,7 @@ public final class Completion {
             kinds.add(Kind.ENTITY);
             words.addAll(catalog.entities());
         } else {
-            String e = tokens.get(0).text();
+            String e = tokens.get(0).text().toLowerCase(Locale.ROOT);
             entity = catalog.entities().contains(e) ? e : null;
             analyse(tokens, entity, catalog, kinds, words);
         }

@@ -4,6 +4,7 @@ import bufq.eval.Catalog;
 import bufq.eval.Query;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Styles for a query as typed, for the REPL's highlighter: one span per token, plus the first
@@ -40,7 +41,7 @@ public final class Highlight {
                 case OPERATOR, DOTDOT, LPAREN, RPAREN, COMMA -> Style.OPERATOR;
                 case IDENT -> {
                     if (i == 0) {
-                        boolean known = catalog.entities().contains(t.text());
+                        boolean known = catalog.entities().contains(t.text().toLowerCase(Locale.ROOT));
                         if (known) entity = t.text();
                         yield known ? Style.ENTITY : Style.PLAIN;
                     }

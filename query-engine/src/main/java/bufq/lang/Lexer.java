@@ -39,9 +39,10 @@ public final class Lexer {
             if (pos >= n) break;
             int start = pos;
             char c = src.charAt(pos);
+            if (isCommentAt(src, pos)) { skipComment(); continue; }
             if (isIdentStart(c)) ident(start);
             else if (isDigit(c) || (c == '-' && pos + 1 < n && isDigit(src.charAt(pos + 1)))) number(start);
-            else if (c == '"') string(start);
+            else if (c == '"' || c == '\'') string(start, c);
             else symbol(start, c);
         }
         out.add(new Token(TokenKind.EOF, n, n, ""));
@@ -82,19 +83,48 @@ public final class Lexer {
         add(ok ? TokenKind.NUMBER : TokenKind.ERROR, start);
     }
 
-    private void string(int start) {
+    // A string is STRING when its escapes are those of a regular expression (decodeRegex); the
+    // parser asks for plain-string escapes (decodeString) where the string is not a pattern.
+    private void string(int start, char quote) {
         int n = src.length();
         pos++;
         while (pos < n) {
             char c = src.charAt(pos);
             if (c == '\\') { pos = Math.min(n, pos + 2); continue; }
             pos++;
-            if (c == '"') {
-                add(decodeString(src.substring(start, pos)) == null ? TokenKind.ERROR : TokenKind.STRING, start);
+            if (c == quote) {
+                add(decodeRegex(src.substring(start, pos)) == null ? TokenKind.ERROR : TokenKind.STRING, start);
                 return;
             }
         }
         add(TokenKind.ERROR, start);
+    }
+
+    /**
+     * Whether a comment starts at {@code i}: {@code --} (as in SQL) or {@code #} at the start or
+     * after a blank (so {@code jit_f#2} stays one word). A comment runs to the end of the line.
+     */
+    static boolean isCommentAt(String s, int i) {
+        char c = s.charAt(i);
+        if (c == '-') return i + 1 < s.length() && s.charAt(i + 1) == '-';
+        return c == '#' && (i == 0 || Character.isWhitespace(s.charAt(i - 1)));
+    }
+
+    private void skipComment() {
+        while (pos < src.length() && src.charAt(pos) != '\n') pos++;
+    }
+
+    /**
+     * Where a comment starts in one line of a query, outside strings, or -1: a script joins a
+     * query's lines, so each line's comment is cut first.
+     */
+    public static int commentStart(String line) {
+        int from = 0;
+        for (Token t : lex(line)) {
+            for (int i = from; i < t.start(); i++) if (isCommentAt(line, i)) return i;
+            from = t.end();
+        }
+        return -1;
     }
 
     private void symbol(int start, char c) {
@@ -103,6 +133,7 @@ public final class Lexer {
             case '(' -> { pos++; add(TokenKind.LPAREN, start); }
             case ')' -> { pos++; add(TokenKind.RPAREN, start); }
             case ',' -> { pos++; add(TokenKind.COMMA, start); }
+            case ';' -> { pos++; add(TokenKind.SEMICOLON, start); }
             case '~' -> { pos++; add(TokenKind.OPERATOR, start); }
             case '.' -> {
                 pos += d == '.' ? 2 : 1;
@@ -165,9 +196,27 @@ public final class Lexer {
         }
     }
 
-    /** The value of a quoted string ({@code "a\"b"} -> {@code a"b}), or null when malformed. */
+    /**
+     * The value of a quoted string ({@code "a\"b"} -> {@code a"b}, {@code 'it\'s'} -> {@code it's}),
+     * or null when malformed or holding an escape other than {@code \" \' \\ \/ \n \t \r \}{@code uXXXX}.
+     */
     public static String decodeString(String quoted) {
-        if (quoted.length() < 2 || quoted.charAt(0) != '"' || quoted.charAt(quoted.length() - 1) != '"') return null;
+        return decode(quoted, false);
+    }
+
+    /**
+     * The value of a quoted regular expression (after {@code ~} or {@code !~}): as
+     * {@link #decodeString}, but a backslash before any other character is kept with it, so
+     * {@code "^jit\(step\)"} reaches the regex engine as {@code ^jit\(step\)}. Null when malformed.
+     */
+    public static String decodeRegex(String quoted) {
+        return decode(quoted, true);
+    }
+
+    private static String decode(String quoted, boolean regex) {
+        if (quoted.length() < 2) return null;
+        char q = quoted.charAt(0);
+        if ((q != '"' && q != '\'') || quoted.charAt(quoted.length() - 1) != q) return null;
         StringBuilder b = new StringBuilder();
         int end = quoted.length() - 1;
         for (int i = 1; i < end; i++) {
@@ -176,7 +225,7 @@ public final class Lexer {
             if (++i >= end) return null;
             char e = quoted.charAt(i);
             switch (e) {
-                case '"', '\\', '/' -> b.append(e);
+                case '"', '\'', '\\', '/' -> b.append(e);
                 case 'n' -> b.append('\n');
                 case 't' -> b.append('\t');
                 case 'r' -> b.append('\r');
@@ -189,7 +238,10 @@ public final class Lexer {
                     }
                     i += 4;
                 }
-                default -> { return null; }
+                default -> {
+                    if (!regex) return null;
+                    b.append('\\').append(e);
+                }
             }
         }
         return b.toString();
@@ -198,9 +250,9 @@ public final class Lexer {
     /** Why an ERROR token is bad, lowercase, for the diagnostic. */
     public static String problem(Token t) {
         String s = t.text();
-        if (s.startsWith("\"")) {
-            if (!terminated(s)) return "unterminated string; expected a closing '\"'";
-            return "bad escape in string; expected one of \\\" \\\\ \\n \\t \\r \\/ \\uXXXX";
+        if (isString(t)) {
+            if (!terminated(s)) return "unterminated string; expected a closing '" + s.charAt(0) + "'";
+            return BAD_ESCAPE;
         }
         if (!s.isEmpty() && (Character.isDigit(s.charAt(0)) || s.charAt(0) == '-')) {
             String[] p = splitNumber(s);
@@ -213,11 +265,26 @@ public final class Lexer {
         return "unexpected character '" + s + "'";
     }
 
+    /** What a string with an escape {@link #decodeString} refuses is told. */
+    public static final String BAD_ESCAPE = "bad escape in string; expected one of \\\" \\' \\\\ \\n \\t \\r \\/ \\uXXXX"
+            + " (other escapes such as \\( are for regular expressions after ~)";
+
+    /** Whether {@code t} is a string or the start of one (an ERROR token that opens with a quote). */
+    public static boolean isString(Token t) {
+        return !t.text().isEmpty() && (t.text().charAt(0) == '"' || t.text().charAt(0) == '\'');
+    }
+
+    /** Whether {@code t} is a string whose closing quote is missing. */
+    public static boolean isUnterminatedString(Token t) {
+        return t.kind() == TokenKind.ERROR && isString(t) && !terminated(t.text());
+    }
+
     private static boolean terminated(String s) {
+        char q = s.charAt(0);
         for (int i = 1; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c == '\\') { i++; continue; }
-            if (c == '"') return i == s.length() - 1;
+            if (c == q) return i == s.length() - 1;
         }
         return false;
     }

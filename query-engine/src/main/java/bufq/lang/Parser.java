@@ -44,13 +44,12 @@ public final class Parser {
         } catch (QueryException e) {
             List<Token> ts = Lexer.lex(src);
             Token last = ts.size() >= 2 ? ts.get(ts.size() - 2) : null;
-            if (last != null && last.kind() == TokenKind.ERROR && last.text().startsWith("\"")
-                    && Lexer.problem(last).startsWith("unterminated")) return true;
+            if (last != null && Lexer.isUnterminatedString(last)) return true;
             return e.diagnostic().start() >= src.stripTrailing().length();
         }
     }
 
-    // query = IDENT { clause } EOF
+    // query = IDENT { clause } [ ";" ] EOF
     private Query query() throws QueryException {
         Token first = peek();
         if (first.kind() != TokenKind.IDENT) {
@@ -66,6 +65,11 @@ public final class Parser {
         String last = "";
         while (!check(TokenKind.EOF)) {
             Token t = peek();
+            if (match(TokenKind.SEMICOLON)) {
+                // a statement's end, as in SQL shells; one statement per query
+                if (!check(TokenKind.EOF)) throw error(peek(), "expected nothing after ';' (one query at a time)");
+                break;
+            }
             String kw = t.kind() == TokenKind.KEYWORD ? t.text().toLowerCase(Locale.ROOT) : "";
             switch (kw) {
                 case "where" -> { once(where, t); advance(); where = orExpr(); }
@@ -152,11 +156,11 @@ public final class Parser {
                 Token p = peek();
                 if (p.kind() != TokenKind.STRING) throw error(p, "expected a quoted regular expression after '" + t.text() + "'");
                 advance();
-                return new Match(left, new Literal(Lexer.decodeString(p.text()), p.start(), p.end()),
+                return new Match(left, new Literal(Lexer.decodeRegex(p.text()), p.start(), p.end()),
                         t.text().equals("!~"), t.start(), t.end());
             }
             String op = switch (t.text()) { case "==" -> "="; case "<>" -> "!="; default -> t.text(); };
-            Expr right = operand("expected a value or a field after '" + t.text() + "'");
+            Expr right = value("expected a value or a field after '" + t.text() + "'");
             return new Compare(op, left, right, t.start(), t.end());
         }
         boolean negated = false;
@@ -165,7 +169,7 @@ public final class Parser {
             expect(TokenKind.LPAREN, "expected '(' after 'in'");
             List<Expr> items = new ArrayList<>();
             do {
-                items.add(operand("expected a value in the 'in' list"));
+                items.add(value("expected a value in the 'in' list"));
             } while (match(TokenKind.COMMA));
             Token close = expect(TokenKind.RPAREN, "expected ',' or ')' in the 'in' list");
             return new In(left, items, negated, t.start(), close.end());
@@ -178,6 +182,40 @@ public final class Parser {
             return new IsNull(left, not, n.end());
         }
         return left;
+    }
+
+    // value = operand, where text glued to a name (jit(step)/div, a/b) asks to be quoted
+    private Expr value(String expected) throws QueryException {
+        Token t = peek();
+        Token next = peekAt(1);
+        boolean glued = next.start() == t.end() && switch (next.kind()) {
+            case EOF, RPAREN, COMMA, SEMICOLON -> false;
+            default -> true;
+        };
+        if (t.kind() == TokenKind.IDENT && glued) {
+            int end = wordEnd(t.start());
+            String word = src.substring(t.start(), end);
+            throw new QueryException(t.start(), end, "unquoted text '" + clip(word) + "'; to compare with a string, quote it: "
+                    + quote(word));
+        }
+        return operand(expected);
+    }
+
+    /** Where the unquoted text starting at {@code from} ends: at a blank, or a ',', ')' or ';' outside its own parentheses. */
+    private int wordEnd(int from) {
+        int depth = 0;
+        int i = from;
+        for (; i < src.length(); i++) {
+            char c = src.charAt(i);
+            if (Character.isWhitespace(c) || c == ';' || (depth == 0 && (c == ',' || c == ')'))) break;
+            if (c == '(') depth++;
+            else if (c == ')') depth--;
+        }
+        return i;
+    }
+
+    private static String quote(String text) {
+        return '"' + text.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
     }
 
     // operand = IDENT | NUMBER | STRING | "true" | "false"
@@ -193,7 +231,7 @@ public final class Parser {
                 return new Field(new Name(t.text(), t.start(), t.end()));
             }
             case NUMBER -> { advance(); return new Literal(number(t), t.start(), t.end()); }
-            case STRING -> { advance(); return new Literal(Lexer.decodeString(t.text()), t.start(), t.end()); }
+            case STRING -> { advance(); return new Literal(string(t), t.start(), t.end()); }
             case KEYWORD -> {
                 if (t.isKeyword("true") || t.isKeyword("false")) {
                     advance();
@@ -207,6 +245,13 @@ public final class Parser {
             }
             default -> throw error(t, expected);
         }
+    }
+
+    /** A STRING token's text; escapes only a regular expression has ({@code \\(}) are refused here. */
+    private static String string(Token t) throws QueryException {
+        String v = Lexer.decodeString(t.text());
+        if (v == null) throw new QueryException(t.start(), t.end(), Lexer.BAD_ESCAPE);
+        return v;
     }
 
     private Object number(Token t) throws QueryException {
@@ -252,7 +297,7 @@ public final class Parser {
                 return new Step(l, t.start(), t.end());
             }
             case IDENT -> { advance(); return new Named(t.text().startsWith("%") ? t.text().substring(1) : t.text(), t.start(), t.end()); }
-            case STRING -> { advance(); return new Named(Lexer.decodeString(t.text()), t.start(), t.end()); }
+            case STRING -> { advance(); return new Named(string(t), t.start(), t.end()); }
             case KEYWORD -> {
                 if (t.isKeyword("peak")) { advance(); return new Peak(t.start(), t.end()); }
                 throw error(t, expected);

@@ -8,11 +8,13 @@ public enum TokenKind {
     IDENT,
     /** An integer or decimal, optionally with a size unit ({@code 13}, {@code 1.5MiB}). */
     NUMBER,
-    /** A double-quoted string with escapes; text includes the quotes. */
+    /** A string in double or single quotes with escapes; text includes the quotes. */
     STRING,
     /** {@code = != < <= > >= ~}. */
     OPERATOR,
     LPAREN, RPAREN, COMMA,
+    /** {@code ;} ending a statement, as in SQL shells. */
+    SEMICOLON,
     /** {@code ..} in {@code live during a..b}. */
     DOTDOT,
     /** Input the lexer could not read (stray character, unterminated string, unknown unit). */

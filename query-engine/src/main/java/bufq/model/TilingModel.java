@@ -7,8 +7,19 @@ package bufq.model;
 public interface TilingModel {
     String name();
 
-    /** Physical bytes of {@code shape}; non-array shapes may return their logical size. */
+    /**
+     * Physical bytes of {@code shape}; non-array shapes may return their logical size.
+     *
+     * @throws Failure when a model written by a user fails or gives no size for {@code shape}
+     */
     long paddedBytes(Shape shape);
+
+    /** A user's tiling model failed; the message names the model and the shape and says why. */
+    final class Failure extends RuntimeException {
+        public Failure(String message) {
+            super(message, null, false, false);
+        }
+    }
 
     /** XLA's TPU rule: first tile only, minor dims padded to tile multiples (see {@link Shape#paddedBytes()}). */
     TilingModel TPU = new TilingModel() {

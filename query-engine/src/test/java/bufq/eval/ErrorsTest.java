@@ -185,10 +185,10 @@ class ErrorsTest {
                         "values where live at -1" + "\n"
                         + "                     ^^" + "\n"
                         + "expected a step number, 'peak' or an instruction name but found '-1'"),
-                Arguments.of("values # x",
-                        "values # x" + "\n"
+                Arguments.of("values @ x",
+                        "values @ x" + "\n"
                         + "       ^" + "\n"
-                        + "unexpected character '#'"),
+                        + "unexpected character '@'"),
                 Arguments.of("values where a.b",
                         "values where a.b" + "\n"
                         + "             ^^^" + "\n"

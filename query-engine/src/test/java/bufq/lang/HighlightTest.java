@@ -24,9 +24,9 @@ class HighlightTest {
 
     @Test
     void errorsAndIncompleteInput() {
-        Highlight.Result bad = Highlight.of("values where colr = 1 #", Catalog.standard());
+        Highlight.Result bad = Highlight.of("values where colr = 1 @", Catalog.standard());
         assertEquals(22, bad.error().start());  // syntax errors come before name errors
-        assertEquals("#:ERROR", styles(bad, "values where colr = 1 #").replaceAll(".* ", ""));
+        assertEquals("@:ERROR", styles(bad, "values where colr = 1 @").replaceAll(".* ", ""));
         Highlight.Result open = Highlight.of("values where color = 1 and", Catalog.standard());
         assertEquals(true, open.incomplete());
         Highlight.Result ok = Highlight.of("steps", Catalog.standard());

@@ -26,10 +26,15 @@ class LexerTest {
                 Arguments.of("count()", "IDENT:count LPAREN:( RPAREN:) EOF:"),
                 Arguments.of("a != b !~ c <> d", "IDENT:a OPERATOR:!= IDENT:b OPERATOR:!~ IDENT:c OPERATOR:<> IDENT:d EOF:"),
                 // errors become tokens, the lexer goes on
-                Arguments.of("size > 4Kb2 #", "IDENT:size OPERATOR:> ERROR:4Kb2 ERROR:# EOF:"),
+                Arguments.of("size > 4Kb2 @", "IDENT:size OPERATOR:> ERROR:4Kb2 ERROR:@ EOF:"),
                 Arguments.of("4XiB", "ERROR:4XiB EOF:"),
                 Arguments.of("name = \"open", "IDENT:name OPERATOR:= ERROR:\"open EOF:"),
-                Arguments.of("\"bad \\q\"", "ERROR:\"bad \\q\" EOF:"),
+                // a backslash before q is a regex escape: a string (the parser refuses it outside ~); a short unicode escape is no escape at all
+                Arguments.of("\"bad \\q\"", "STRING:\"bad \\q\" EOF:"),
+                Arguments.of("\"bad \\u12\"", "ERROR:\"bad \\u12\" EOF:"),
+                Arguments.of("name = 'it\\'s' ;", "IDENT:name OPERATOR:= STRING:'it\\'s' SEMICOLON:; EOF:"),
+                Arguments.of("size -- a comment\n# another\nlimit", "IDENT:size KEYWORD:limit EOF:"),
+                Arguments.of("use jit_f#2", "IDENT:use IDENT:jit_f ERROR:# NUMBER:2 EOF:"),
                 Arguments.of("a . b ! c", "IDENT:a ERROR:. IDENT:b ERROR:! IDENT:c EOF:"),
                 Arguments.of("", "EOF:"));
     }
@@ -52,7 +57,7 @@ class LexerTest {
                 Lexer.problem(Lexer.lex("4XiB").get(0)));
         assertEquals("unterminated string; expected a closing '\"'", Lexer.problem(Lexer.lex("\"abc").get(0)));
         assertEquals("unterminated string; expected a closing '\"'", Lexer.problem(Lexer.lex("\"abc\\\"").get(0)));
-        assertEquals("unexpected character '#'", Lexer.problem(Lexer.lex("#").get(0)));
+        assertEquals("unexpected character '@'", Lexer.problem(Lexer.lex("@").get(0)));
     }
 
     @Test

@@ -94,7 +94,7 @@ class ParserTest {
             assertEquals(true, Parser.needsMore(q), q);
         }
         for (String q : new String[] {"", "values", "values where color = 1", "values wher", "values where colr = 1 )",
-                "values # x", "values where color = 1 limit 1.5"}) {
+                "values @ x", "values where color = 1 limit 1.5"}) {
             assertEquals(false, Parser.needsMore(q), q);
         }
     }

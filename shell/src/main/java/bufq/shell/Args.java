@@ -11,7 +11,7 @@ import java.util.List;
  * @param actions {@code -c} texts and {@code -f} files in the order given
  */
 public record Args(String format, List<Action> actions, boolean bail, boolean help, boolean version, List<String> paths,
-                   boolean noInit, String server) {
+                   boolean noInit) {
     /** Something to run before exiting: a statement ({@code -c}) or a script file ({@code -f}). */
     public record Action(boolean file, String text) {}
 
@@ -22,7 +22,6 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
 
     public static final String USAGE = """
             Usage: bufq [--format table|markdown|csv|tsv|json] [-c TEXT]... [-f FILE] [--bail] [--no-init] [PATH...]
-                   bufq --server start|stop|status
 
             Query XLA buffer-assignment dumps. PATH is a *-buffer-assignment.txt file (its -values,
             -live-range and -memory-usage-report siblings are joined), any one of those siblings, a dump
@@ -36,13 +35,6 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
                              ending in .js runs as JavaScript (scripts/README.md)
               --bail         stop at the first failing statement
               --no-init      do not run $XDG_CONFIG_HOME/bufq/init.js (~/.config/bufq/init.js)
-              --server start start a resident bufq process for this checkout; while it runs, the
-                             launcher hands it every batch run (-c, -f, piped statements), which
-                             then skips the JVM start and reuses dumps it already parsed
-                             (unchanged files only); BUFQ_SERVER_IDLE=MINUTES ends it after that
-                             long unused (default 60, 0 = never); BUFQ_NO_SERVER=1 bypasses it
-              --server stop|status
-                             stop it, or show what it holds
               -h, --help     show this help
               --version      show the version
 
@@ -57,8 +49,7 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
 
             Environment: NO_COLOR disables colour; BUFQ_DEBUG=1 prints stack traces of internal errors.
             The ./bufq launcher also reads BUFQ_JAVA_OPTS (JVM options, e.g. -Xmx8g for a module of
-            millions of values), BUFQ_NO_CDS=1 (no class-data archives) and BUFQ_CLIENT=java (hand
-            runs to the server with the Java client instead of the native one it builds with cc).
+            millions of values) and BUFQ_NO_CDS=1 (no class-data archives).
 
             Examples:
               bufq examples/jax-mlp/ -c summary
@@ -71,7 +62,6 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
         List<Action> actions = new ArrayList<>();
         List<String> paths = new ArrayList<>();
         boolean bail = false, help = false, version = false, options = true, noInit = false;
-        String server = null;
         for (int i = 0; i < argv.length; i++) {
             String a = argv[i];
             if (!options || !a.startsWith("-") || a.equals("-")) {
@@ -96,22 +86,15 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
                         throw new UsageException("unknown format '" + format + "' (expected one of "
                                 + String.join(", ", Formatters.names()) + ")");
                 }
-                case "--server" -> {
-                    server = inline != null ? inline : value(argv, ++i, a);
-                    if (!bufq.shell.server.ServerControl.ACTIONS.contains(server))
-                        throw new UsageException("unknown server action '" + server + "' (expected start, stop or status)");
-                }
                 case "-c", "--command" -> actions.add(new Action(false, inline != null ? inline : value(argv, ++i, a)));
                 case "-f", "--file" -> actions.add(new Action(true, inline != null ? inline : value(argv, ++i, a)));
                 default -> throw new UsageException("unknown option '" + a + "'" + Suggest.hint(a,
-                        List.of("--format", "-c", "-f", "--bail", "--no-init", "--server", "--help", "--version")));
+                        List.of("--format", "-c", "-f", "--bail", "--no-init", "--help", "--version")));
             }
-            if (inline != null && !(a.equals("--format") || a.equals("--command") || a.equals("--file") || a.equals("--server")))
+            if (inline != null && !(a.equals("--format") || a.equals("--command") || a.equals("--file")))
                 throw new UsageException("option '" + a + "' takes no value");
         }
-        if (server != null && (!actions.isEmpty() || !paths.isEmpty()))
-            throw new UsageException("--server " + server + " takes no dumps, -c or -f");
-        return new Args(format, actions, bail, help, version, paths, noInit, server);
+        return new Args(format, actions, bail, help, version, paths, noInit);
     }
 
     private static String value(String[] argv, int i, String option) throws UsageException {

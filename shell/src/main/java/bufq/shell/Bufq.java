@@ -22,42 +22,16 @@ public final class Bufq {
     public static final String VERSION = "0.1.0";
 
     private final Env env;
-    private final Function<Env, Engine> engine;
+    private final Supplier<Engine> engine;
     private final Function<InputStream, Repl> repl;
 
-    public Bufq() {
-        this(Env.system(), in -> bufq.shell.repl.JLineRepl.system(in) /* a lambda, not a method reference: batch runs never load it */);
-    }
-
-    /** The real engine, reading relative dump paths from {@code env.cwd()}. */
-    public Bufq(Env env, Function<InputStream, Repl> repl) {
-        this(Bufq::defaultEngine, env, repl);
-    }
-
     /**
-     * @param engine made once per run; it does not see {@code env}, so it reads relative dump
-     *               paths from the JVM's working directory (tests with fake engines)
+     * @param env    the process surroundings (tests pretend)
+     * @param engine made once per run (tests pass a fake)
      * @param repl   makes the interactive loop for a terminal on {@code in}; only called when one is
      *               needed, so batch runs never load its classes
      */
     public Bufq(Env env, Supplier<Engine> engine, Function<InputStream, Repl> repl) {
-        this(e -> engine.get(), env, repl);
-    }
-
-    /**
-     * As the constructors, with an engine made from the run's {@link Env}, so it can read relative
-     * dump paths from {@code env.cwd()} (a resident server serving a client in another directory).
-     */
-    public static Bufq withEngine(Env env, Function<Env, Engine> engine, Function<InputStream, Repl> repl) {
-        return new Bufq(engine, env, repl);
-    }
-
-    /** The real engine for {@code env}: relative dump paths are files under {@code env.cwd()}. */
-    public static Engine defaultEngine(Env env) {
-        return new DefaultEngine(env.base());
-    }
-
-    private Bufq(Function<Env, Engine> engine, Env env, Function<InputStream, Repl> repl) {
         this.env = env;
         this.engine = engine;
         this.repl = repl;
@@ -80,10 +54,9 @@ public final class Bufq {
             out.println("bufq " + VERSION);
             return OK;
         }
-        if (args.server() != null) return bufq.shell.server.ServerControl.run(args.server(), env.vars(), out, err);
         Shell shell = null;
         try {
-            shell = new Shell(engine.apply(env), out, err, env);
+            shell = new Shell(engine.get(), out, err, env);
             shell.setFormat(bufq.format.Formatters.byName(args.format()));
             shell.setBail(args.bail());
             int code = session(shell, args, in, err);
@@ -94,10 +67,10 @@ public final class Bufq {
                 code = Math.max(code, FAILED);
             }
             return code;
-        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+        } catch (RuntimeException | Error e) {
             err.println("bufq: internal error: " + e + " (run with BUFQ_DEBUG=1 for the stack trace)");
             if (env.debug()) e.printStackTrace(err);
-            // Release the JavaScript context and any output file: the resident server goes on after this run.
+            // Release the JavaScript context and publish nothing half-written.
             if (shell != null) {
                 try {
                     shell.close();
@@ -142,20 +115,23 @@ public final class Bufq {
             ScriptHost host = a.file() ? hostFor(shell, a.text()) : null;
             if (host != null) {
                 try {
-                    st = host.run(shell, Path.of(a.text()));   // the host opens it via env.resolve
+                    st = host.run(shell, Path.of(a.text()));
                 } catch (CommandException e) {
                     shell.error(e.getMessage());
                     st = Status.ERROR;
+                } catch (RuntimeException | StackOverflowError | LinkageError e) {
+                    shell.internalError(e); // ends this script only, as Shell.execute does for a statement
+                    st = Status.ERROR;
                 }
             } else if (a.file()) {
-                Path file = env.resolve(a.text());
+                Path file = Path.of(a.text());
                 try (BufferedReader r = StatementReader.utf8(Files.newInputStream(file))) {
                     st = toStatus(script(shell, r, a.text(), err));
                 } catch (NoSuchFileException e) {
                     err.println("bufq: cannot read script " + a.text() + ": no such file");
                     return USAGE;
                 } catch (IOException e) {
-                    err.println("bufq: cannot read script " + a.text() + ": " + UserPaths.message(e, file, a.text()));
+                    err.println("bufq: cannot read script " + a.text() + ": " + UserPaths.message(e));
                     return USAGE;
                 }
                 if (st == null) return USAGE;

@@ -19,51 +19,16 @@ import java.util.List;
 /** The real engine: {@code bufq.dump} reads dumps, {@code bufq.eval} compiles and runs queries. */
 public final class DefaultEngine implements Engine {
     private volatile Catalog catalog = Catalog.standard();
-    /** Directory relative dump paths are read from; null is the JVM's own. */
-    private final Path base;
-
-    /** Relative dump paths are the JVM working directory's. */
-    public DefaultEngine() {
-        this(null);
-    }
-
-    /**
-     * Relative dump paths are read from {@code base} (the client's working directory under a
-     * resident server) and still shown as given; null means the JVM's working directory.
-     */
-    public DefaultEngine(Path base) {
-        this(base, null);
-    }
-
-    /** As {@link #DefaultEngine(Path)}, reusing the modules {@code cache} holds (the resident server); null: none. */
-    public DefaultEngine(Path base, ModuleCache cache) {
-        this.base = base;
-        this.cache = cache;
-    }
-
-    private final ModuleCache cache;
 
     @Override public List<Source> discover(List<Path> paths) throws Failure {
         List<Source> out = new ArrayList<>();
         try {
-            for (ModuleSource s : DumpLoader.discover(paths, base)) out.add(new Source() {
+            for (ModuleSource s : DumpLoader.discover(paths)) out.add(new Source() {
                 @Override public String name() { return s.name(); }
                 @Override public List<String> files() { return s.files(); }
                 @Override public HloModule load() throws Failure {
                     try {
-                        if (cache == null) return s.load();
-                        ModuleCache.Key key = ModuleCache.Key.of(s);
-                        if (key == null) return s.load();
-                        HloModule m = cache.get(key);
-                        if (m != null) return m;
-                        // Room for the read as well as for the module: while it runs, a load holds
-                        // about three times its text (a million-value module, 585 MB of text, peaks
-                        // near 2 GB of heap). Kept modules crowding it made the second and later
-                        // first reads of that module through the server 7-8 s instead of 4.
-                        cache.reserve(3 * key.size());
-                        m = s.load();
-                        cache.put(key, m);
-                        return m;
+                        return s.load();
                     } catch (LoadException e) {
                         throw new Failure(e.getMessage());
                     }

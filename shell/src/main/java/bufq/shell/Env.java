@@ -11,47 +11,18 @@ import java.util.Map;
  * @param vars        environment variables ({@code NO_COLOR}, {@code BUFQ_DEBUG}, ...)
  * @param interactive stdin and stdout are a terminal
  * @param stdinClosed bufq was started with stdin closed ({@code <&-}); read nothing from it
- * @param cwd         the user's working directory (absolute): relative paths the user writes are
- *                    files there. Not the JVM's under a resident server, which serves many clients.
  */
-public record Env(Map<String, String> vars, boolean interactive, boolean stdinClosed, Path cwd) {
+public record Env(Map<String, String> vars, boolean interactive, boolean stdinClosed) {
     public Env {
         vars = Map.copyOf(vars);
-        cwd = cwd.toAbsolutePath();
     }
 
-    /** Working directory: the JVM's. */
-    public Env(Map<String, String> vars, boolean interactive, boolean stdinClosed) {
-        this(vars, interactive, stdinClosed, jvmCwd());
-    }
-
-    /** Working directory: the JVM's. */
     public Env(Map<String, String> vars, boolean interactive) {
         this(vars, interactive, false);
     }
 
     public static Env system() {
-        return new Env(System.getenv(), terminal(), stdinReused(), jvmCwd());
-    }
-
-    private static Path jvmCwd() {
-        return Path.of("").toAbsolutePath();
-    }
-
-    /**
-     * The file a path the user wrote names: an absolute path as is, a relative one under
-     * {@link #cwd()}. Open this, but show the user's spelling in messages. When {@code cwd} is the
-     * JVM's own directory the path comes back unchanged (relative), so nothing differs from a plain run.
-     */
-    public Path resolve(String userPath) {
-        Path p = Path.of(userPath);
-        if (p.isAbsolute() || cwd.equals(jvmCwd())) return p;
-        return cwd.resolve(p);
-    }
-
-    /** The directory dump paths are read from by an engine: null when it is the JVM's own. */
-    public Path base() {
-        return cwd.equals(jvmCwd()) ? null : cwd;
+        return new Env(System.getenv(), terminal(), stdinReused());
     }
 
     /**
@@ -71,9 +42,19 @@ public record Env(Map<String, String> vars, boolean interactive, boolean stdinCl
         return device.startsWith("/dev/pts/") || device.startsWith("/dev/tty") || device.equals("/dev/console");
     }
 
-    /** bufq was started with stdin closed: see {@link bufq.shell.server.Client#stdinReused}. */
+    /**
+     * Whether bufq was started with stdin closed ({@code <&-}): the JVM then opens one of its own
+     * files (the jar, a module of the JDK) as the lowest free descriptor, 0, and reading "stdin"
+     * would read that file. On Linux /proc shows what descriptor 0 is; elsewhere: false.
+     */
     static boolean stdinReused() {
-        return bufq.shell.server.Client.stdinReused();
+        try {
+            String t = Files.readSymbolicLink(Path.of("/proc/self/fd/0")).toString();
+            String home = Path.of(System.getProperty("java.home")).toRealPath().toString();
+            return t.startsWith(home + "/") || t.endsWith(".jar");
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /** {@code NO_COLOR} set to anything non-empty (https://no-color.org). */

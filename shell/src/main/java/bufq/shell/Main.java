@@ -1,10 +1,14 @@
 package bufq.shell;
 
-/** Entry point of the {@code bufq} jar; all behaviour lives in {@link Bufq#run}. */
+import bufq.shell.repl.JLineRepl;
+
+/** Entry point of the {@code bufq} jar: wires the real engine and REPL; all behaviour lives in {@link Bufq#run}. */
 public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
-        System.exit(new Bufq().run(args, System.in, System.out, System.err));
+        // A lambda, not a method reference: batch runs never load the REPL's classes.
+        Bufq bufq = new Bufq(Env.system(), DefaultEngine::new, in -> JLineRepl.system(in));
+        System.exit(bufq.run(args, System.in, System.out, System.err));
     }
 }

@@ -30,24 +30,12 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
 
     /** Opens a file sink; fails when {@code target} exists and {@code force} is false. */
     public static OutputSink file(Path target, boolean force) throws IOException {
-        return file(target, target.toString(), force, w -> w);
-    }
-
-    /**
-     * As {@link #file(Path, boolean)}; errors name the file {@code shown} (the path as the user wrote
-     * it, when {@code target} is that path resolved against their working directory).
-     */
-    public static OutputSink file(Path target, String shown, boolean force) throws IOException {
-        return file(target, shown, force, w -> w);
+        return file(target, force, w -> w);
     }
 
     /** As {@link #file(Path, boolean)}, with the writer wrapped (tests simulate a full disk). */
     public static OutputSink file(Path target, boolean force, java.util.function.UnaryOperator<Writer> wrap) throws IOException {
-        return file(target, target.toString(), force, wrap);
-    }
-
-    private static OutputSink file(Path target, String shown, boolean force, java.util.function.UnaryOperator<Writer> wrap)
-            throws IOException {
+        String shown = target.toString();
         // Absolute from here on: the temporary file and the rename happen in the target's own directory.
         Path abs = target.toAbsolutePath().normalize();
         if (Files.isDirectory(abs)) throw new IOException(shown + " is a directory");
@@ -147,8 +135,7 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
                     }
                     throw new IOException(target + " was not written: " + failure.getMessage(), failure);
                 }
-                // A run cancelled under the resident server (its client hung up: Ctrl-C) ends without
-                // publishing, as the process of a direct run would have died before renaming. (The
+                // A statement cancelled with Ctrl-C ends without publishing a partial result. (The
                 // channel would refuse anyway: an interrupted thread closes it.)
                 if (Thread.currentThread().isInterrupted()) {
                     try {

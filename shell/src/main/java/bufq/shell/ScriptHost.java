@@ -10,8 +10,7 @@ import java.nio.file.Path;
  */
 public interface ScriptHost {
     /**
-     * Runs {@code file}, a path as the user wrote it: read it from {@code shell.env().resolve(file.toString())}
-     * and name it as written. Errors it reports itself make the result {@link Status#ERROR}.
+     * Runs {@code file}, a path as the user wrote it (errors name it so). Errors it reports itself make the result {@link Status#ERROR}.
      */
     Status run(Shell shell, Path file) throws CommandException;
 }

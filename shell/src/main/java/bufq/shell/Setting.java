@@ -18,7 +18,7 @@ public enum Setting {
     PAGER("on|off", "off", "in the interactive shell, show results taller than the terminal through $PAGER (default less -R)"),
     THRESHOLD("SIZE", "16KiB", "values smaller than this fold into one row in the peak report"),
     TILING("NAME", "tpu", "tiling model used for padded sizes (built in: tpu, none)"),
-    TIMEOUT("SECONDS", "10", "time limit for each call into JavaScript (js, run FILE.js, -f, fields, tilings, checks; 0 = none)");
+    TIMEOUT("SECONDS", "10", "time limit for each query and each call into JavaScript (js, run FILE.js, -f, fields, tilings, checks; 0 = none)");
 
     private final String syntax;
     private final String defaultText;

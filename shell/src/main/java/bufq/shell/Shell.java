@@ -5,6 +5,7 @@ import bufq.format.Formatter;
 import bufq.format.Formatters;
 import bufq.model.LoadWarning;
 import bufq.model.HloModule;
+import bufq.model.TilingModel;
 import bufq.shell.command.Command;
 import bufq.shell.command.Commands;
 import bufq.table.Output;
@@ -76,7 +77,7 @@ public final class Shell {
      */
     public Status execute(String line) {
         String text = line.strip();
-        if (text.isEmpty() || text.startsWith("#")) return Status.OK;
+        if (text.isEmpty() || StatementReader.isComment(text)) return Status.OK;
         long t0 = System.nanoTime();
         Status st;
         try {
@@ -90,13 +91,18 @@ public final class Shell {
         } catch (IOException e) {
             error(e.getMessage() == null ? e.toString() : e.getMessage());
             st = Status.ERROR;
-        } catch (RuntimeException | StackOverflowError e) {
-            internalError(e);
+        } catch (TilingModel.Failure e) {
+            error(e.getMessage());
             st = Status.ERROR;
         } catch (OutOfMemoryError e) {
             // The statement asked for more than the heap holds; what it built is garbage now, so
             // the session goes on.
             error("out of memory running this statement; the session goes on (a smaller limit or width may fit)");
+            st = Status.ERROR;
+        } catch (RuntimeException | Error e) {
+            // Any Error (a StackOverflowError, a class a library could not initialise) ends this
+            // statement only: earlier results and the output file stay.
+            internalError(e);
             st = Status.ERROR;
         }
         if (settings.timer() && st != Status.QUIT)
@@ -135,17 +141,20 @@ public final class Shell {
     private boolean isQuery(String text) {
         int i = 0;
         while (i < text.length() && (Character.isLetterOrDigit(text.charAt(i)) || text.charAt(i) == '_')) i++;
-        return engine.entities().contains(text.substring(0, i));
+        return engine.entities().contains(text.substring(0, i).toLowerCase(Locale.ROOT));
     }
 
     private Status runQuery(String text) throws CommandException, Engine.Failure, IOException {
         HloModule m = requireModule();
         List<Output> result;
-        try {
-            result = engine.query(text, m, settings.tiling());
-        } catch (Engine.Failure f) {
-            if (Thread.currentThread().isInterrupted()) throw new CommandException(CANCELLED);
-            throw f;
+        try (QueryDeadline limit = QueryDeadline.start(settings.timeoutSeconds())) {
+            try {
+                result = engine.query(text, m, settings.tiling());
+            } catch (Engine.Failure f) {
+                if (limit.expired()) throw new CommandException(limit.message());
+                if (Thread.currentThread().isInterrupted()) throw new CommandException(CANCELLED);
+                throw f;
+            }
         }
         // Ctrl-C in the REPL interrupts this thread: a query that finished meanwhile is not shown.
         if (Thread.currentThread().isInterrupted()) throw new CommandException(CANCELLED);
@@ -157,6 +166,8 @@ public final class Shell {
         String[] head = text.split("\\s+", 2);
         Command raw = commands.byName(head[0]);
         if (raw != null && raw.rawArgs()) return raw.run(this, head.length < 2 ? List.of() : List.of(head[1]));
+        // "summary;" as in SQL shells: the ';' ends the statement (code after 'js' keeps its own)
+        if (text.endsWith(";")) text = text.substring(0, text.length() - 1).stripTrailing();
         List<String> words = Words.split(text);
         String name = words.get(0);
         Command c = commands.byName(name);

@@ -13,7 +13,8 @@ import java.util.Set;
 
 /**
  * Cuts a script ({@code -f}, {@code run}, piped stdin) into statements, reading lazily so a pipe is
- * answered line by line. A line whose first non-blank character is {@code #} is a comment; a line
+ * answered line by line. A line whose first non-blank characters are {@code #} or {@code --} is a
+ * comment, and so is the rest of a query's line from a {@code #} or {@code --} outside a string; a line
  * ending in {@code \} continues on the next; so does a query that is visibly unfinished (an open
  * parenthesis or string, or a last word such as {@code and}, {@code where}, {@code ,} or {@code =}),
  * and a query whose next line starts with a clause keyword ({@code where}, {@code and}, {@code or},
@@ -76,7 +77,7 @@ public final class StatementReader {
         while ((line = nextLine()) != null) {
             String t = line.strip();
             if (buf.length() == 0) {
-                if (t.isEmpty() || t.startsWith("#")) continue;
+                if (t.isEmpty() || isComment(t)) continue;
                 start = lineNo;
             }
             if (t.endsWith("\\")) {
@@ -91,6 +92,11 @@ public final class StatementReader {
                     continue;
                 }
                 return new Statement(buf.toString().strip(), start);
+            }
+            if (isQuery(buf.length() == 0 ? t : buf)) {
+                // the lines are joined with blanks, so a comment must end where its line does
+                int c = Lexer.commentStart(t);
+                if (c >= 0) t = t.substring(0, c).stripTrailing();
             }
             buf.append(t);
             if (needsMore(buf.toString(), entities) || isQuery(buf) && continuesOnNextLine()) {
@@ -137,6 +143,11 @@ public final class StatementReader {
         return tokens.get(0).kind() == TokenKind.KEYWORD && STARTS_CLAUSE.contains(tokens.get(0).text().toLowerCase(Locale.ROOT));
     }
 
+    /** Whether a stripped line is a comment: it starts with {@code #} or {@code --}, as in shell and SQL scripts. */
+    public static boolean isComment(String line) {
+        return line.startsWith("#") || line.startsWith("--");
+    }
+
     /** Whether {@code text} is a {@code js} command, whose code keeps its line breaks. */
     public static boolean isJs(String text) {
         String t = text.stripLeading();
@@ -160,8 +171,7 @@ public final class StatementReader {
         for (Token t : tokens) {
             if (t.kind() == TokenKind.LPAREN) depth++;
             else if (t.kind() == TokenKind.RPAREN) depth--;
-            else if (t.kind() == TokenKind.ERROR && t.text().startsWith("\"")
-                    && Lexer.problem(t).startsWith("unterminated string")) return true;
+            else if (Lexer.isUnterminatedString(t)) return true;
         }
         if (depth > 0) return true;
         Token last = tokens.size() >= 2 ? tokens.get(tokens.size() - 2) : tokens.get(0);

@@ -131,6 +131,13 @@ class CliTest {
                                 "\"peak_time\": 20, \"peak_bytes\": 85983236, \"claimed_peak_bytes\": 85983236, \"warnings\": 0}"),
                 c("one sibling finds the set", "-c", "modules", "examples/jax-mlp/module_0000.jit_f.cpu_after_optimizations-live-range.txt")
                         .realDumps().out("jit_f", "cpu"),
+                // habits from SQL shells (issue 18, item 10)
+                c("trailing semicolons", "-c", "values limit 1;", "-c", "summary;", SEEDS[4]).realDumps()
+                        .out("(1 row)\nmodule").notOut("error"),
+                c("upper-case query and command", "-c", "VALUES LIMIT 1", "-c", "SUMMARY", SEEDS[4]).realDumps()
+                        .out("(1 row)\nmodule").notOut("error"),
+                c("sql comments in a script", SEEDS[4]).in("-- the totals\nsummary\n# one value\nvalues limit 1 -- the first\n").realDumps()
+                        .out("module", "(1 row)").notOut("error"),
                 c("summary table on a seed", "-c", "summary", SEEDS[4]).realDumps()
                         .out("004_0cb419b3147a3cb6  tpu", "168.5KiB", "(1 row)"),
                 c("canonical query", "-c", "values where color=1 and live at 13", SEEDS[4]).realDumps()

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -41,7 +42,7 @@ class ExamplesTest {
         for (String dump : first.substring("# run: ".length()).trim().split("\\s+")) args.add(ROOT.resolve(dump).toString());
 
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        int code = new Bufq().run(args.toArray(String[]::new), new ByteArrayInputStream(new byte[0]),
+        int code = new Bufq(new Env(Map.of(), false), DefaultEngine::new, PlainRepl::new).run(args.toArray(String[]::new), new ByteArrayInputStream(new byte[0]),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         String text = out.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, script + " failed: " + err.toString(StandardCharsets.UTF_8));

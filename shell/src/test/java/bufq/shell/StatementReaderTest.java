@@ -64,4 +64,17 @@ class StatementReaderTest {
                 new StatementReader.Statement("where x", 14),
                 new StatementReader.Statement("values where (a", 15)), got);
     }
+
+    @Test
+    void sqlCommentsAreSkippedAndCutFromQueryLines() throws IOException {
+        String script = "-- totals first\nsummary\n  -- indented\nvalues where color = 1 -- the big colour\n"
+                + "  and size > 1KiB # only big ones\n  order by size desc\ntimeline --svg t.svg\n";
+        StatementReader r = new StatementReader(new BufferedReader(new StringReader(script)), ENTITIES);
+        List<StatementReader.Statement> got = new ArrayList<>();
+        for (StatementReader.Statement s; (s = r.next()) != null; ) got.add(s);
+        assertEquals(List.of(new StatementReader.Statement("summary", 2),
+                new StatementReader.Statement("values where color = 1 and size > 1KiB order by size desc", 4),
+                // a command's words are its own: --svg is an option, not a comment
+                new StatementReader.Statement("timeline --svg t.svg", 7)), got);
+    }
 }

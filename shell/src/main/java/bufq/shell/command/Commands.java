@@ -3,6 +3,7 @@ package bufq.shell.command;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** The command registry: names and aliases to commands, in the order {@code help} lists them. */
@@ -47,7 +48,8 @@ public final class Commands {
                 new QuitCommand()));
     }
 
-    public Command byName(String name) { return byName.get(name); }
+    /** The command called {@code name} (or an alias), in any case: {@code SUMMARY} is {@code summary}. */
+    public Command byName(String name) { return byName.get(name.toLowerCase(Locale.ROOT)); }
     public List<Command> all() { return all; }
 
     /** Names and aliases, for completion and "did you mean". */

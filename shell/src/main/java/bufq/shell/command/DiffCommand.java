@@ -76,8 +76,7 @@ final class DiffCommand implements Command {
     private static List<HloModule> side(Shell shell, String word) throws CommandException, Engine.Failure {
         for (ModuleSet.Entry e : shell.modules().entries()) if (e.handle().equals(word)) return List.of(shell.module(e));
         Path p = Path.of(word);
-        // Checked where the user is; the engine reads it from there too (it has the same base).
-        if (Files.exists(shell.env().resolve(word))) {
+        if (Files.exists(p)) {
             List<HloModule> out = new ArrayList<>();
             for (Engine.Source s : shell.engine().discover(List.of(p))) out.add(s.load());
             return out;

@@ -24,7 +24,9 @@ final class HelpCommand implements Command {
             Expressions: = != < <= > >=, ~ and !~ (regex find), [not] in (...), is [not] null,
             and, or, not, ( ). A boolean field alone is a test: allocations where temp.
             Numbers may carry size units: 4KiB, 1.5MiB, 2GiB (powers of 1024; KB, MB, GB are powers
-            of 1000). Strings are in double quotes. Keywords are case-insensitive.
+            of 1000). Strings are in double or single quotes; text with ( ) or / needs them:
+            op_name = "jit(step)/jvp()/div". After ~ a backslash escapes for the regex: "^jit\\(step\\)".
+            Keywords and entities are case-insensitive; a trailing ; is fine; -- and # start comments.
             Liveness: live at <t> (a step number, peak, or an instruction name such as fusion.2);
                       live during <a>..<b> (live at any step between a and b, both included).
             Aggregates in show: count(), sum(f), min(f), max(f), avg(f); 'as name' renames a column and

@@ -36,12 +36,11 @@ final class OutputCommand implements Command {
             return Status.OK;
         }
         Path target = Path.of(rest.get(0));
-        Path file = shell.env().resolve(rest.get(0));
-        if (file.toAbsolutePath().normalize().equals(shell.sink().target()))
+        if (target.toAbsolutePath().normalize().equals(shell.sink().target()))
             throw new CommandException("results already go to " + target);
         OutputSink next;
         try {
-            next = OutputSink.file(file, target.toString(), force);
+            next = OutputSink.file(target, force);
         } catch (FileAlreadyExistsException e) {
             throw new CommandException(target + " exists; use 'output " + rest.get(0) + " --force' to replace it");
         } catch (IOException e) {

@@ -13,8 +13,8 @@ final class Pictures {
     private Pictures() {}
 
     static void write(Shell shell, String file, boolean force, String content) throws CommandException {
-        Path target = shell.env().resolve(file);
-        try (OutputSink sink = OutputSink.file(target, Path.of(file).toString(), force)) {
+        Path target = Path.of(file);
+        try (OutputSink sink = OutputSink.file(target, force)) {
             sink.write(content);
         } catch (FileAlreadyExistsException e) {
             throw new CommandException(file + " exists; add --force to replace it");

@@ -37,20 +37,19 @@ final class RunCommand implements Command {
         String ext = dot < 0 ? "" : name.substring(dot + 1);
         if (!ext.isEmpty() && !ext.equals("bq")) {
             ScriptHost host = shell.scriptHost(ext);
-            if (host != null) return host.run(shell, file);   // as written: the host resolves it
+            if (host != null) return host.run(shell, file);
             if (ext.equals("js"))
                 throw new CommandException("cannot run " + file + ": JavaScript scripts are not supported in this build");
         }
         Status st;
-        Path read = shell.env().resolve(args.get(0));
-        try (BufferedReader r = StatementReader.utf8(Files.newInputStream(read))) {
+        try (BufferedReader r = StatementReader.utf8(Files.newInputStream(file))) {
             st = shell.runScript(new StatementReader(r, shell.engine().entities()), args.get(0));
         } catch (NoSuchFileException e) {
             throw new CommandException("cannot read " + file + ": no such file");
         } catch (StatementReader.NotTextException e) {
             throw new CommandException(file + ": " + e.getMessage() + "; stopped");
         } catch (IOException e) {
-            throw new CommandException("cannot read " + file + ": " + UserPaths.message(e, read, file.toString()));
+            throw new CommandException("cannot read " + file + ": " + UserPaths.message(e));
         }
         return st;
     }

@@ -49,10 +49,7 @@ public final class ReplCompleter implements Completer {
     private final Shell shell;
     private final Supplier<Catalog> catalog;
     private final ReplParser parser;
-    private final FileNameCompleter files = new FileNameCompleter() {
-        // Paths complete from the user's directory, which a resident server's JVM does not share.
-        @Override protected java.nio.file.Path getUserDir() { return shell.env().cwd(); }
-    };
+    private final FileNameCompleter files = new FileNameCompleter();
     private final Map<String, List<String>> distinctCache = new HashMap<>();
 
     public ReplCompleter(Shell shell, Supplier<Catalog> catalog, ReplParser parser) {
@@ -68,7 +65,7 @@ public final class ReplCompleter implements Completer {
             return;
         }
         String head = l.words().get(0).toLowerCase(Locale.ROOT);
-        if (shell.engine().entities().contains(head)) query(l, out);
+        if (shell.engine().entities().contains(head.toLowerCase(Locale.ROOT))) query(l, out);
         else command(reader, head, l, out);
     }
 

@@ -12,6 +12,7 @@ import bufq.shell.Shell;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
+import org.graalvm.polyglot.SourceSection;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyArray;
 import org.graalvm.polyglot.proxy.ProxyExecutable;
@@ -77,7 +78,10 @@ final class Api extends Rows.ReadOnly {
         try {
             out = shell.engine().query(text, m, shell.settings().tiling());
         } catch (Engine.Failure f) {
-            throw new IllegalArgumentException("query: " + f.getMessage().strip());
+            // The diagnostic's last line is its message; the query and caret above it would be
+            // repeated in every enclosing error.
+            String d = f.getMessage().strip();
+            throw new IllegalArgumentException("query '" + text + "': " + d.substring(d.lastIndexOf('\n') + 1));
         }
         for (Output o : out) {
             if (o instanceof Table t) return new Convert.ReadOnlyArray(t.size(), r -> new Rows.ResultRow(t, r));
@@ -108,18 +112,27 @@ final class Api extends Rows.ReadOnly {
         } else {
             type = infer(entity, fn);
         }
+        Object key = new Object(); // this registration, for ScriptHost.callback
+        String what = "field '" + name + "' of " + entity;
         try {
-            engine.addField(entity, name, type, doc, row -> callField(fn, entity, row));
+            engine.addField(entity, name, type, doc, row -> callField(key, what, fn, entity, row));
         } catch (Engine.Failure | IllegalArgumentException e) {
             throw new IllegalArgumentException(usage + ": " + e.getMessage());
         }
         return host.undefined();
     }
 
-    private Object callField(Value fn, String entity, Object row) {
+    private Object callField(Object key, String what, Value fn, String entity, Object row) {
         EvalContext ctx = host.evalContext();
         Catalog catalog = shell.engine().catalog();
-        return host.call(() -> Convert.fromJs(fn.execute(new Rows.Row(entity, row, catalog, ctx))));
+        return host.callback(key, what, () -> {
+            Value v = fn.execute(new Rows.Row(entity, row, catalog, ctx));
+            try {
+                return Convert.fromJs(v);
+            } catch (IllegalArgumentException e) {
+                throw new ScriptHost.ScriptFailure(definedAt(fn) + what + " " + e.getMessage());
+            }
+        });
     }
 
     private static ColumnType type(String t) {
@@ -207,13 +220,20 @@ final class Api extends Rows.ReadOnly {
             if (!shape.isArray()) return shape.logicalBytes();
             Long hit = cache.get(shape);
             if (hit != null) return hit;
-            long bytes = host.call(() -> {
-                Value r = fn.execute(Rows.shape(shape));
-                if (!r.isNumber() || !r.fitsInLong() || r.asLong() < 0)
-                    throw new ScriptHost.ScriptFailure("tiling '" + name + "' returned " + Convert.display(r) + " for " + shape.text()
-                            + "; expected a whole number of bytes >= 0");
-                return r.asLong();
-            });
+            String what = "tiling model '" + name + "'";
+            long bytes;
+            try {
+                bytes = host.callback(this, what, () -> {
+                    Value r = fn.execute(Rows.shape(shape));
+                    if (!r.isNumber() || !r.fitsInLong() || r.asLong() < 0)
+                        throw new TilingModel.Failure(definedAt(fn) + what + " returned "
+                                + (r.isString() ? Convert.show(r.asString()) : Convert.display(r)) + " for " + shape.text()
+                                + "; expected a whole number of bytes >= 0");
+                    return r.asLong();
+                });
+            } catch (ScriptHost.ScriptFailure f) {
+                throw new TilingModel.Failure(what + " failed for " + shape.text() + ": " + f.getMessage());
+            }
             cache.put(shape, bytes);
             return bytes;
         }
@@ -244,7 +264,7 @@ final class Api extends Rows.ReadOnly {
                     "error", (ProxyExecutable) a -> report(r, bufq.analysis.Severity.ERROR, a),
                     "warn", (ProxyExecutable) a -> report(r, bufq.analysis.Severity.WARN, a),
                     "info", (ProxyExecutable) a -> report(r, bufq.analysis.Severity.INFO, a)));
-            host.call(() -> fn.execute(view, report));
+            host.callback(this, "check '" + name + "'", () -> fn.execute(view, report));
         }
 
         private Object report(Reporter r, bufq.analysis.Severity s, Value[] a) {
@@ -257,6 +277,13 @@ final class Api extends Rows.ReadOnly {
             if (v.isProxyObject() && v.asProxyObject() instanceof Rows.Subject s) return s.subject();
             return Convert.display(v);
         }
+    }
+
+    /** {@code file:line:column: } of a script function's definition, or nothing when GraalJS gives none. */
+    static String definedAt(Value fn) {
+        SourceSection s = fn.getSourceLocation();
+        if (s == null || s.getSource() == null) return "";
+        return s.getSource().getName() + ":" + s.getStartLine() + ":" + s.getStartColumn() + ": ";
     }
 
     // ---- argument helpers ----

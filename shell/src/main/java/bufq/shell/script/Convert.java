@@ -18,19 +18,34 @@ final class Convert {
         return v;
     }
 
-    /** A script's result as a Java cell: null, Boolean, Long (integral numbers), Double, String or List. */
+    /** How deep arrays in a script's result may nest; deeper (or an array that contains itself) is refused. */
+    static final int MAX_ARRAY_DEPTH = 64;
+
+    /**
+     * A script's result as a Java cell: null, Boolean, Long (integral numbers), Double, String or
+     * List. Fails with a plain message on a result no cell can hold: a BigInt beyond a double, or
+     * arrays nested deeper than {@link #MAX_ARRAY_DEPTH} (as an array that contains itself is).
+     */
     static Object fromJs(Value v) {
+        return fromJs(v, 0);
+    }
+
+    private static Object fromJs(Value v, int depth) {
         if (v == null || v.isNull()) return null;
         if (v.isBoolean()) return v.asBoolean();
         if (v.isNumber()) {
             if (v.fitsInLong()) return v.asLong();
-            return v.asDouble();
+            if (v.fitsInDouble()) return v.asDouble();
+            throw new IllegalArgumentException("returned a number too large for a double (a BigInt?): use Number(x) to round it");
         }
         if (v.isString()) return v.asString();
         if (v.hasArrayElements()) {
+            if (depth >= MAX_ARRAY_DEPTH)
+                throw new IllegalArgumentException("returned arrays nested more than " + MAX_ARRAY_DEPTH
+                        + " deep, or an array that contains itself");
             long n = Math.min(v.getArraySize(), 1_000_000);
             List<Object> out = new ArrayList<>((int) n);
-            for (long i = 0; i < n; i++) out.add(fromJs(v.getArrayElement(i)));
+            for (long i = 0; i < n; i++) out.add(fromJs(v.getArrayElement(i), depth + 1));
             return out;
         }
         return v.toString();

@@ -16,6 +16,9 @@ import org.graalvm.polyglot.proxy.ProxyExecutable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -31,6 +34,11 @@ final class ScriptHost implements AutoCloseable {
     private final Watchdog watchdog;
     private final Value undefined;
     private String running; // name of the outermost source being evaluated, for errors without a location
+    /** Fields, tiling models and checks whose function is running now (see {@link #callback}). */
+    private final Set<Object> computing = Collections.newSetFromMap(new IdentityHashMap<>());
+
+    /** How many script functions bufq may be inside at once (a field whose query reads a field whose query ...). */
+    static final int MAX_NESTING = 16;
 
     /** A script failed; the message names file, line and column. */
     static final class ScriptFailure extends RuntimeException {
@@ -77,8 +85,12 @@ final class ScriptHost implements AutoCloseable {
             return undefined;
         });
         // console.* would write to the context's streams directly; send them where print goes.
-        call(() -> context.eval("js", "console.log = console.info = console.debug = print;"
+        // bufq's own code, so without the user's time limit: a first eval loads many classes.
+        call(0, () -> context.eval("js", "console.log = console.info = console.debug = print;"
                 + " console.warn = console.error = printErr;"));
+        // The classes that carry a host error into a script initialise here, on a shallow stack: a
+        // StackOverflowError while a class initialises would leave it unusable for the whole JVM.
+        call(0, () -> context.eval("js", "try { bufq.query(); } catch (e) { String(e.message); }"));
     }
 
     private static String join(Value[] args) {
@@ -122,8 +134,12 @@ final class ScriptHost implements AutoCloseable {
      * script throws comes back as a {@link ScriptFailure} with its location.
      */
     <T> T call(Supplier<T> body) {
+        return call(shell.settings().timeoutSeconds(), body);
+    }
+
+    private <T> T call(int timeoutSeconds, Supplier<T> body) {
         if (watchdog.killed()) throw new ScriptFailure("the JavaScript engine was stopped; run the script again");
-        watchdog.enter(shell.settings().timeoutSeconds());
+        watchdog.enter(timeoutSeconds);
         try {
             return body.get();
         } catch (PolyglotException e) {
@@ -131,12 +147,40 @@ final class ScriptHost implements AutoCloseable {
             // wrapping one) is the stop's doing.
             String reason = watchdog.reason();
             throw new ScriptFailure(ScriptErrors.describe(e, reason, shell.settings().timeoutSeconds(), watchdog.heapAllowance(), running));
+        } catch (StackOverflowError e) {
+            // Host code between two script frames ran out of stack; only this run ends.
+            throw new ScriptFailure((running == null ? "" : running + ": ")
+                    + "the script ran out of stack (does it call itself without end?)");
         } catch (IllegalStateException e) {
             if (watchdog.killed()) throw new ScriptFailure(ScriptErrors.stopMessage(watchdog.reason(),
                     shell.settings().timeoutSeconds(), watchdog.heapAllowance()) + "; the JavaScript engine was reset");
             throw e;
         } finally {
             watchdog.exit();
+        }
+    }
+
+    /**
+     * Runs a field's, tiling model's or check's function for bufq, under {@link #call}. A function
+     * that needs its own result while computing it (a field that prints or queries its own row, a
+     * tiling model whose query needs padded sizes) would recurse until the stack runs out: it is
+     * refused, as is nesting deeper than {@link #MAX_NESTING}. The script sees the refusal as an
+     * error at its calling line.
+     *
+     * @param key  identifies the function (the same object on every call)
+     * @param what how messages name it, e.g. {@code field 'p' of values}
+     */
+    <T> T callback(Object key, String what, Supplier<T> body) {
+        if (computing.contains(key))
+            throw new ScriptFailure(what + " is needed while it is being computed: its function reads it again"
+                    + " (through a row, print or a query), which would never end");
+        if (computing.size() >= MAX_NESTING)
+            throw new ScriptFailure(what + ": scripts calling bufq calling scripts nest more than " + MAX_NESTING + " deep");
+        computing.add(key);
+        try {
+            return call(body);
+        } finally {
+            computing.remove(key);
         }
     }
 

@@ -70,13 +70,12 @@ public final class Scripts {
 
     /**
      * Runs a JavaScript file ({@code run FILE.js}, {@code -f FILE.js}, init.js); {@code file} as the
-     * user wrote it: it is read from {@link Env#resolve} and named as written.
+     * user wrote it: errors name it as written.
      */
     public Status runFile(Path file) throws CommandException {
         String text;
-        Path read = shell.env().resolve(file.toString());
         try {
-            byte[] bytes = Files.readAllBytes(read);
+            byte[] bytes = Files.readAllBytes(file);
             text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
         } catch (NoSuchFileException e) {
@@ -84,7 +83,7 @@ public final class Scripts {
         } catch (CharacterCodingException e) {
             throw new CommandException(file + ": not UTF-8 text, not a script");
         } catch (IOException e) {
-            throw new CommandException("cannot read " + file + ": " + bufq.shell.UserPaths.message(e, read, file.toString()));
+            throw new CommandException("cannot read " + file + ": " + bufq.shell.UserPaths.message(e));
         }
         if (text.indexOf('\0') >= 0) throw new CommandException(file + ": binary data, not a script");
         ScriptHost h = host();
@@ -119,7 +118,7 @@ public final class Scripts {
     /** Runs init.js if it exists; an error in it is printed and the session goes on. */
     public void runInit() {
         Path f = initFile(shell.env());
-        if (f == null || !Files.isRegularFile(shell.env().resolve(f.toString()))) return;
+        if (f == null || !Files.isRegularFile(f)) return;
         try {
             runFile(f);
         } catch (CommandException e) {

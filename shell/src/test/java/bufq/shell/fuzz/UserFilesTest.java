@@ -157,7 +157,7 @@ class UserFilesTest {
         assertEquals("rw-r-----", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(kept)));
     }
 
-    /** A run cancelled under the resident server (its thread interrupted) publishes nothing. */
+    /** A statement cancelled with Ctrl-C (its thread interrupted) publishes nothing. */
     @Test
     void aCancelledRunPublishesNothing() throws IOException {
         Path target = old("cancelled.txt");

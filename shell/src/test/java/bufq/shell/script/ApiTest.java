@@ -76,7 +76,7 @@ class ApiTest {
         h.ok("js bufq.tiling('broken', s => 'big')");
         h.ok("set tiling broken");
         e = h.fails("values where id = 23 show padded_size");
-        assertTrue(e.contains("tiling 'broken' returned big for u32[4,2]{0,1:T(2,128)}; expected a whole number of bytes"), e);
+        assertTrue(e.contains("js:1:23: tiling model 'broken' returned \"big\" for u32[4,2]{0,1:T(2,128)}; expected a whole number of bytes"), e);
         h.ok("set tiling tpu");
 
         h.ok("js bufq.check('explodes', (m, report) => { report.warn(m.values[0], 'first'); null.x })");
