@@ -10,6 +10,7 @@ import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.Liveness;
 import bufq.model.TilingModel;
+import bufq.model.UseSchedule;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -111,11 +112,11 @@ public final class WhatIf {
                 logical[i] = 0;
                 end[i] = start[i] - 1;
             } else if (e instanceof Edit.End x) {
-                long at = x.atLastUse() ? UseTimes.last(module, v) : x.instruction() != null ? timeOf(x) : x.step();
+                long at = x.atLastUse() ? UseSchedule.lastUse(module, v) : x.instruction() != null ? timeOf(x) : x.step();
                 if (at >= 0) shorten(i, (int) Math.min(at, Integer.MAX_VALUE));
             } else if (e instanceof Edit.Donate) {
                 BufferAllocation a = module.allocation(v.allocation());
-                if (a != null && a.isParameter()) shorten(i, Math.max(UseTimes.last(module, v), start[i]));
+                if (a != null && a.isParameter()) shorten(i, Math.max(UseSchedule.lastUse(module, v), start[i]));
             } else if (e instanceof Edit.Scale x) {
                 size[i] = Math.round(size[i] * x.factor());
                 logical[i] = Math.round(logical[i] * x.factor());
@@ -135,30 +136,25 @@ public final class WhatIf {
     }
 
     /**
-     * Splits the value's range around the peak it is idle across: it lives until its last use at or
-     * before the peak (its birth if none) and again from its first use after the peak. A value read
-     * at the peak itself, or not live there, is left as it is.
+     * Removes the idle stretch around the peak from the value's range ({@link UseSchedule#idleAt}):
+     * it lives until the step before that stretch and again from the step after it, when it is read
+     * again. A value read at the peak, or not live there, is left as it is.
      */
     private void remat(int i, HloValue v) {
         int peak = before.peakTime();
         if (!(start[i] <= peak && peak <= end[i])) return;
-        int[] uses = UseTimes.of(module, v);
-        int lastBefore = start[i], firstAfter = -1;
-        for (int t : uses) {
-            if (t <= peak) lastBefore = Math.max(lastBefore, t);
-            else if (firstAfter < 0) firstAfter = t;
-        }
-        if (lastBefore >= peak) return;
+        UseSchedule.Stretch idle = UseSchedule.idleAt(module, v, peak);
+        if (idle == null) return;
         int oldEnd = end[i];
-        end[i] = lastBefore;
-        if (firstAfter >= 0 && firstAfter <= oldEnd) {
+        end[i] = Math.max(start[i], idle.from() - 1);
+        if (idle.to() < oldEnd) {
             int k = grow();
             allocation[k] = allocation[i];
             color[k] = color[i];
             offset[k] = offset[i];
             size[k] = size[i];
             logical[k] = logical[i];
-            start[k] = firstAfter;
+            start[k] = idle.to() + 1;
             end[k] = oldEnd;
             owner[k] = owner[i];
         }
