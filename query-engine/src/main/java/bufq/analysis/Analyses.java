@@ -1,6 +1,8 @@
 package bufq.analysis;
 
+import bufq.model.HloInstruction;
 import bufq.model.HloModule;
+import bufq.model.HloValue;
 import bufq.model.TilingModel;
 import bufq.table.ColumnType;
 import bufq.table.Output;
@@ -111,11 +113,31 @@ public final class Analyses {
     public static List<Output> fragmentation(HloModule m) { return FragmentationReport.run(m); }
 
     /**
-     * Bytes live at the peak by op_name prefix, source line or opcode, then the stack-trace tree.
+     * Bytes occupied at the peak by op_name prefix, source line or opcode (each byte once: see
+     * {@link OccupiedShares}), then the stack-trace tree.
      *
      * @param depth deepest op_name prefix level shown; 0 or less for all
      */
     public static List<Output> blame(HloModule m, BlameBy by, int depth) { return BlameReport.run(m, by, depth); }
+
+    /** {@code why}: for each value, what it is, where it is born, its uses, why it ends there, its idle stretches. */
+    public static List<WhyReport> why(HloModule m, List<HloValue> values) {
+        List<WhyReport> out = new ArrayList<>(values.size());
+        for (HloValue v : values) out.add(WhyReport.of(m, v));
+        return out;
+    }
+
+    /**
+     * The instruction's source as {@code blame by source} names it: {@code file:line}, the file alone
+     * without a line, or null when the dump gives none.
+     */
+    public static String source(HloInstruction ins) { return PeakReport.source(ins); }
+
+    /**
+     * An op_name's levels as {@code blame by op_name} counts them: split at {@code /} outside
+     * parentheses and brackets ({@code jit(f)/jvp(a/b)/div} has three).
+     */
+    public static List<String> opNamePath(String opName) { return BlameReport.splitOpName(opName); }
 
     /**
      * Rejects a colour the module does not use, so a typo is an error rather than an empty chart.

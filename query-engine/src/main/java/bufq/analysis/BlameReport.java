@@ -16,8 +16,9 @@ import java.util.Map;
 import java.util.OptionalInt;
 
 /**
- * {@code blame}: the bytes live at the peak attributed to op_name prefixes ({@code jit(step)},
- * {@code jit(step)/jvp()}, ...), source lines or opcodes; then the stack-trace tree.
+ * {@code blame}: the bytes occupied at the peak attributed to op_name prefixes ({@code jit(step)},
+ * {@code jit(step)/jvp()}, ...), source lines or opcodes, each byte once ({@link OccupiedShares}); then
+ * the stack-trace tree.
  */
 final class BlameReport {
     private BlameReport() {}
@@ -29,15 +30,20 @@ final class BlameReport {
             return List.of(Table.builder().title("blame").column("message", ColumnType.STRING)
                     .row("no live ranges in this dump: blame needs the HloLiveRange section").build());
         }
-        LiveProfile p = LiveProfile.of(m, OptionalInt.empty());
-        int t = p.peakTime();
-        long peak = p.peakBytes();
+        int t = LiveProfile.of(m, OptionalInt.empty()).peakTime();
+        // Each byte once: a value's share of what its allocation holds then, not its logical size,
+        // which counts twice the bytes of a hand-over or of a buffer a loop aliases.
+        List<HloValue> live = m.liveAt(t);
+        long[] shares = OccupiedShares.of(live);
+        long peak = 0;
         Map<Key, long[]> acc = new HashMap<>();
-        for (HloValue v : m.liveAt(t)) {
+        for (int i = 0; i < live.size(); i++) {
+            HloValue v = live.get(i);
             HloInstruction ins = m.instruction(v.name());
+            peak += shares[i];
             for (Key k : keys(by, ins, v.name(), depth)) {
                 long[] a = acc.computeIfAbsent(k, x -> new long[2]);
-                a[0] += v.logicalSize();
+                a[0] += shares[i];
                 a[1]++;
             }
         }
@@ -50,7 +56,7 @@ final class BlameReport {
             case OPCODE -> "opcode";
         };
         Table.Builder b = Table.builder()
-                .title("bytes live at peak step " + t + " (" + PeakReport.instructionAt(m, t) + ", " + Bytes.human(peak)
+                .title("bytes occupied at peak step " + t + " (" + PeakReport.instructionAt(m, t) + ", " + Bytes.human(peak)
                         + ") by " + what);
         if (by == BlameBy.OP_NAME) b.column("level", ColumnType.INT);
         b.column(what, ColumnType.STRING).column("bytes", ColumnType.BYTES).column("share", ColumnType.PERCENT)

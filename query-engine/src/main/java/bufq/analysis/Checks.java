@@ -23,7 +23,8 @@ public final class Checks {
     }
 
     /**
-     * overlap, outside-allocation, padded-size, orphan-live-range, total-bytes, peak-claim.
+     * overlap, outside-allocation, padded-size, orphan-live-range, total-bytes, peak-claim, duplicate-id,
+     * inverted-range.
      *
      * @param tiling the padded-size rule ({@code set tiling}); null means XLA's TPU rule
      */
@@ -31,7 +32,25 @@ public final class Checks {
         TilingModel t = tiling == null ? TilingModel.TPU : tiling;
         return List.of(new OverlapCheck(), new Rule("outside-allocation", Checks::outside),
                 new Rule("padded-size", (m, r) -> paddedSize(m, t, r)), new Rule("orphan-live-range", Checks::orphans),
-                new Rule("total-bytes", Checks::totalBytes), new Rule("peak-claim", Checks::peakClaim));
+                new Rule("total-bytes", Checks::totalBytes), new Rule("peak-claim", Checks::peakClaim),
+                new Rule("duplicate-id", Checks::duplicateIds), new Rule("inverted-range", Checks::invertedRanges));
+    }
+
+    /** Ids are unique in XLA's dumps; a shared one makes lookups by id see only the first value. */
+    static void duplicateIds(HloModule m, Reporter r) {
+        for (List<HloValue> group : m.valuesSharingAnId()) {
+            List<String> labels = group.stream().map(HloValue::label).toList();
+            r.error(labels.get(0), "value id " + group.get(0).id() + " is shared by " + group.size() + " values: "
+                    + String.join(", ", labels));
+        }
+    }
+
+    /** A live range that starts after it ends (the reader warns too): the value is never live. */
+    static void invertedRanges(HloModule m, Reporter r) {
+        for (HloValue v : m.values()) {
+            if (v.hasRange() && v.rangeStart() > v.rangeEnd())
+                r.error(v.label(), "live range " + v.rangeStart() + "-" + v.rangeEnd() + " starts after it ends");
+        }
     }
 
     /** Runs the rules in order; a rule that throws yields an ERROR finding and the others still run. */

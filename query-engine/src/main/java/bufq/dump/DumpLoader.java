@@ -17,7 +17,9 @@ import java.util.stream.Stream;
  * directory: {@code -buffer-assignment.txt}, {@code -buffer-assignment-values.txt},
  * {@code -live-range.txt}, {@code -memory-usage-report.txt}, each possibly {@code .gz}); a
  * directory gives every module under it; any other file is read as stdout-framed text or as a
- * single dump judged by its content.
+ * single dump judged by its content. Proto files ({@code .hlo.pb}, a bare buffer-assignment
+ * {@code .pb}, a profile's {@code .xplane.pb}, each possibly {@code .gz}) are read by
+ * {@link ProtoSources}; in a directory, a module whose text set is there is read from the text.
  */
 public final class DumpLoader {
     private DumpLoader() {}
@@ -34,6 +36,8 @@ public final class DumpLoader {
      */
     public static List<ModuleSource> discover(List<Path> paths) throws LoadException {
         Map<String, List<DumpFile>> groups = new LinkedHashMap<>();
+        // Modules of proto files, by file: loaded after the text groups (ProtoSources).
+        Map<String, List<ModuleSource>> protos = new LinkedHashMap<>();
         for (Path p : paths) {
             // Path.of("") is the working directory: an empty argument (an unset shell variable) would
             // otherwise load every dump below it.
@@ -48,20 +52,34 @@ public final class DumpLoader {
                                 if (Thread.currentThread().isInterrupted()) throw new Cancelled();
                             })
                             .filter(Files::isRegularFile)
-                            .filter(f -> FileKind.of(f.getFileName().toString()) != FileKind.OTHER || isLooseDump(f))
+                            .filter(f -> FileKind.of(f.getFileName().toString()) != FileKind.OTHER || isLooseDump(f)
+                                    || ProtoSources.walkReads(f.getFileName().toString()))
                             .sorted().toList();
                 } catch (IOException | java.io.UncheckedIOException e) {
                     throw new LoadException(p.toString(), "cannot read directory: " + e.getMessage());
                 } catch (Cancelled e) {
                     throw new LoadException(p.toString(), "cancelled");
                 }
-                for (Path f : files) add(groups, f);
+                List<Path> protoFiles = new ArrayList<>();
+                for (Path f : files) {
+                    if (ProtoSources.isProto(f.getFileName().toString())) protoFiles.add(f);
+                    else add(groups, f);
+                }
+                for (Path f : protoFiles) {
+                    // A module dumped both ways is read from its text set, which holds the dump's own peak.
+                    Path abs = f.toAbsolutePath().normalize();
+                    if (groups.containsKey(abs.getParent() + "/" + ProtoSources.textPrefix(abs.getFileName().toString()))) continue;
+                    if (!protos.containsKey(abs.toString())) protos.put(abs.toString(), ProtoSources.sources(f, f.toString()));
+                }
                 if (groups.size() == before && files.isEmpty()) {
                     throw new LoadException(p.toString(), "no buffer-assignment dumps in " + p);
                 }
             } else {
                 String fileName = p.getFileName().toString();
-                if (FileKind.of(fileName) != FileKind.OTHER) {
+                if (ProtoSources.isProto(fileName)) {
+                    String abs = p.toAbsolutePath().normalize().toString();
+                    if (!protos.containsKey(abs)) protos.put(abs, ProtoSources.sources(p, p.toString()));
+                } else if (FileKind.of(fileName) != FileKind.OTHER) {
                     String prefix = FileKind.prefix(fileName);
                     Path dir = p.toAbsolutePath().getParent();
                     List<Path> siblings = new ArrayList<>();
@@ -93,6 +111,7 @@ public final class DumpLoader {
         }
         List<ModuleSource> out = new ArrayList<>();
         for (Map.Entry<String, List<DumpFile>> e : groups.entrySet()) out.add(source(e.getKey(), e.getValue()));
+        for (List<ModuleSource> l : protos.values()) out.addAll(l);
         return out;
     }
 

@@ -199,6 +199,8 @@ final class LiveRangePart extends Part {
         c.expect("-");
         int e = c.intNumber();
         if (!c.atEnd()) throw c.bad("expected end of line");
+        // Kept as printed (the 'inverted-range' check reports it), but said at once.
+        if (s > e) warn(ls.number, "live range " + s + "-" + e + " starts after it ends");
         // Ranges end at T at the latest; one far past it would make every per-step table huge.
         int last = lastStep();
         if (e > last) {

@@ -41,6 +41,7 @@ final class ModuleAssembler {
         ReportPart report = null;
         boolean hasDetails = false;
         String truncatedAt = null;
+        List<ModuleReader.Region> allocationRegions = new ArrayList<>();
 
         for (int ri = 0; ri < regions.size(); ri++) {
             ModuleReader.Region r = regions.get(ri);
@@ -59,6 +60,7 @@ final class ModuleAssembler {
                 w.add(r.file.origin(), at, "file ends early (truncated?); loaded what it holds");
             }
             if (p instanceof AllocationPart a) {
+                allocationRegions.add(r);
                 allocations.addAll(a.allocations);
                 rawValues.add(a.values);
                 if (a.totalBytes != null && total == null) total = a.totalBytes;
@@ -158,11 +160,40 @@ final class ModuleAssembler {
                 live == null ? -1 : live.stackBytes, live == null ? null : live.stack,
                 report == null ? new TreeMap<>() : report.colorTotals, hasDetails, truncatedAt);
         HloModule m = new HloModule(info, allocations, values, instructions, sequence, w.kept(), w.count());
+        // The model's id index shows shared ids for free; only then are their lines looked for.
+        List<List<HloValue>> shared = m.valuesSharingAnId();
+        if (!shared.isEmpty()) {
+            warnSharedIds(shared, allocationRegions, w);
+            m = m.withWarnings(w.kept(), w.count());
+        }
         if (ModuleReader.TRACE) {
             System.err.printf("  assemble: blocks %d ms, values %d ms, instructions %d ms, HloModule %d ms%n", (t1 - t0) / 1_000_000,
                     (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000, (System.nanoTime() - t3) / 1_000_000);
         }
         return m;
+    }
+
+    /** A warning at every value line of an id seen before (the first line of each id answers {@code value(id)}). */
+    private static void warnSharedIds(List<List<HloValue>> shared, List<ModuleReader.Region> regions, Warnings w) {
+        Set<Long> ids = new HashSet<>();
+        for (List<HloValue> g : shared) ids.add(g.get(0).id());
+        Map<Long, String> firstAt = new HashMap<>();
+        for (ModuleReader.Region r : regions) {
+            String text = r.source.text(r.from, r.to);
+            Lines ls = new Lines(text, 0, text.length(), 1);
+            while (ls.next()) {
+                if (!ls.startsWith(" value: <")) continue;
+                int from = ls.start + " value: <".length(), to = from;
+                while (to < ls.end && Character.isDigit(ls.text.charAt(to))) to++;
+                if (to == from || to - from > 18) continue;
+                long id = Long.parseLong(ls.text, from, to, 10);
+                if (!ids.contains(id)) continue;
+                long line = r.firstLine + ls.number - 1;
+                String first = firstAt.putIfAbsent(id, r.file.origin() + ":" + line);
+                if (first != null) w.add(r.file.origin(), line, "value id " + id + " was already used at " + first
+                        + "; ids must be unique (lookups by id find the first)");
+            }
+        }
     }
 
     /** Sequenced instructions in time order, then the others in dump order; the first definition of a name wins. */

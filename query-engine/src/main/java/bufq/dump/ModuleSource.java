@@ -12,10 +12,22 @@ import java.util.List;
  * @param name   program name ({@code jit_step}), or the file stem when the name has none
  * @param number module number from {@code module_NNNN}, or -1
  * @param dumpFiles the files, buffer-assignment first
+ * @param loader how a module of a proto file loads ({@link ProtoSources}); null for text dumps
  */
-public record ModuleSource(String key, String name, int number, List<DumpFile> dumpFiles) {
+public record ModuleSource(String key, String name, int number, List<DumpFile> dumpFiles, Loader loader) {
+    /** Loads a module that is not a text dump. */
+    @FunctionalInterface
+    public interface Loader {
+        HloModule load() throws LoadException;
+    }
+
     public ModuleSource {
         dumpFiles = List.copyOf(dumpFiles);
+    }
+
+    /** A text dump's module. */
+    public ModuleSource(String key, String name, int number, List<DumpFile> dumpFiles) {
+        this(key, name, number, dumpFiles, null);
     }
 
     /** Display names of the module's files. */
@@ -25,6 +37,6 @@ public record ModuleSource(String key, String name, int number, List<DumpFile> d
 
     /** Parses the module. */
     public HloModule load() throws LoadException {
-        return ModuleReader.read(this);
+        return loader != null ? loader.load() : ModuleReader.read(this);
     }
 }

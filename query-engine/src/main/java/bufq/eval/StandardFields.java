@@ -12,7 +12,9 @@ import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
+import bufq.model.RangeEnd;
 import bufq.model.Shape;
+import bufq.model.UseSchedule;
 import bufq.table.ColumnType;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -30,6 +32,7 @@ final class StandardFields {
     private interface AF { Object get(BufferAllocation a, EvalContext c); }
     private interface IF { Object get(HloInstruction i, EvalContext c); }
     private interface SF { Object get(Step s, EvalContext c); }
+    private interface UF { Object get(ValueUse u, EvalContext c); }
 
     /** Collects fields in declaration order. */
     private static final class Fields {
@@ -47,8 +50,10 @@ final class StandardFields {
     private static Getter a(AF f) { return (r, c) -> f.get((BufferAllocation) r, c); }
     private static Getter i(IF f) { return (r, c) -> f.get((HloInstruction) r, c); }
     private static Getter s(SF f) { return (r, c) -> f.get((Step) r, c); }
+    private static Getter u(UF f) { return (r, c) -> f.get((ValueUse) r, c); }
 
     private static Long l(long x) { return x; }
+    private static Long stepOrNull(int x) { return x < 0 ? null : Long.valueOf(x); }
     private static Long lineOrNull(int x) { return x < 0 ? null : Long.valueOf(x); }
     private static String emptyToNull(String s) { return s == null || s.isEmpty() ? null : s; }
 
@@ -58,6 +63,7 @@ final class StandardFields {
         m.put("allocations", allocations());
         m.put("instructions", instructions());
         m.put("steps", steps());
+        m.put("uses", uses());
         return new Catalog(m);
     }
 
@@ -97,6 +103,23 @@ final class StandardFields {
                 .add("source_line", INT, "metadata source_line", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : lineOrNull(d.sourceLine()); }))
                 .add("uses", LIST, "uses as 'user, operand k'", v((x, c) -> x.uses().stream().map(Object::toString).toList()))
                 .add("num_uses", INT, "number of uses", v((x, c) -> l(x.uses().size())))
+                .add("use_count", INT, "number of uses by scheduled instructions", v((x, c) -> l(UseSchedule.scheduledUses(c.module(), x))))
+                .add("first_use", INT, "step of its first use (null when no use is scheduled)", v((x, c) -> stepOrNull(UseSchedule.firstUse(c.module(), x))))
+                .add("last_use", INT, "step of its last use (null when no use is scheduled)", v((x, c) -> stepOrNull(UseSchedule.lastUse(c.module(), x))))
+                .add("idle_steps", INT, "longest run of steps it is live but not used (null without a live range)", v((x, c) -> {
+                    if (!x.hasRange()) return null;
+                    UseSchedule.Stretch s = UseSchedule.longestIdle(c.module(), x);
+                    return l(s == null ? 0 : s.steps());
+                }))
+                .add("idle_byte_steps", INT, "size x idle_steps: what its longest idle stretch holds, in byte-steps", v((x, c) -> {
+                    if (!x.hasRange()) return null;
+                    UseSchedule.Stretch s = UseSchedule.longestIdle(c.module(), x);
+                    return l(s == null ? 0 : Math.multiplyExact(x.size(), (long) s.steps()));
+                }))
+                .add("idle_at_peak", BOOL, "the peak falls in a stretch where it is live but not used", v((x, c) ->
+                        UseSchedule.idleAt(c.module(), x, c.module().peakTime()) != null))
+                .add("end_reason", STRING, "why its live range ends there: last_use, live_out, undonated_parameter, carry, ...", v((x, c) ->
+                        RangeEnd.of(c.module(), x).reason().word()))
                 .add("positions", LIST, "positions as 'instruction [index]'", v((x, c) -> x.positions().stream().map(Object::toString).toList()))
                 .add("live_out", BOOL, "live until the end of the program", v(StandardFields::valueLiveOut))
                 .add("phi", BOOL, "a phi value", v((x, c) -> x.phi()));
@@ -211,4 +234,29 @@ final class StandardFields {
                 null);
     }
 
+    private static Entity uses() {
+        Fields f = new Fields()
+                .add("value", INT, "id of the value read", u((x, c) -> l(x.value().id())))
+                .add("label", STRING, "the value as the allocation section prints it", u((x, c) -> x.value().label()))
+                .add("user", STRING, "instruction that reads it", u((x, c) -> x.use().use().user()))
+                .add("operand", INT, "operand number of the value in the user", u((x, c) -> l(x.use().use().operand())))
+                .add("index", STRING, "shape index in the operand, {} for the whole", u((x, c) -> x.use().use().index()))
+                .add("time", INT, "step the user runs at, null when not scheduled", u((x, c) -> stepOrNull(x.use().step())))
+                .add("opcode", STRING, "opcode of the user", u((x, c) -> {
+                    HloInstruction in = c.module().instruction(x.use().use().user());
+                    return in == null ? null : in.opcode();
+                }))
+                .add("op_name", STRING, "metadata op_name of the user", u((x, c) -> {
+                    HloInstruction in = c.module().instruction(x.use().use().user());
+                    return in == null ? null : in.opName();
+                }))
+                .add("size", BYTES, "size= of the value read", u((x, c) -> l(x.value().size())))
+                .add("last", BOOL, "the value's last scheduled use", u((x, c) -> x.use().step() >= 0
+                        && x.use().step() == UseSchedule.lastUse(c.module(), x.value())));
+        return new Entity("uses", "reads of values by instructions (HloUse), in schedule order per value", f.done(),
+                List.of("value", "label", "user", "operand", "time", "opcode"),
+                ctx -> ValueUse.all(ctx.module()),
+                (row, from, to, ctx) -> { int t = ((ValueUse) row).use().step(); return t >= 0 && from <= t && t <= to; },
+                null);
+    }
 }

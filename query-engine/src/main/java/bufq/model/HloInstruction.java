@@ -24,6 +24,7 @@ public final class HloInstruction {
     private final int sourceLine;
     private final String head;       // attributes before METADATA (or all of them), "" when none
     private final String metadata;   // from METADATA to the end, or null
+    private final List<String> stack; // full Python stack, outermost frame first; empty when unknown
 
     /**
      * @param time       position in the sequence, or -1 when not sequenced (fusion bodies, reducers)
@@ -34,11 +35,11 @@ public final class HloInstruction {
      */
     public HloInstruction(String name, int time, Shape shape, String opcode, List<String> operands,
                           String opName, String sourceFile, int sourceLine, String attributes) {
-        this(name, time, shape, opcode, operands, opName, sourceFile, sourceLine, headOf(attributes), metadataOf(attributes));
+        this(name, time, shape, opcode, operands, opName, sourceFile, sourceLine, headOf(attributes), metadataOf(attributes), List.of());
     }
 
     private HloInstruction(String name, int time, Shape shape, String opcode, List<String> operands, String opName,
-                           String sourceFile, int sourceLine, String head, String metadata) {
+                           String sourceFile, int sourceLine, String head, String metadata, List<String> stack) {
         this.name = name;
         this.time = time;
         this.shape = shape;
@@ -49,6 +50,7 @@ public final class HloInstruction {
         this.sourceLine = sourceLine;
         this.head = head;
         this.metadata = metadata;
+        this.stack = stack;
     }
 
     /**
@@ -57,7 +59,18 @@ public final class HloInstruction {
      */
     public static HloInstruction of(String name, int time, Shape shape, String opcode, List<String> operands,
                                     String opName, String sourceFile, int sourceLine, String head, String metadata) {
-        return new HloInstruction(name, time, shape, opcode, operands, opName, sourceFile, sourceLine, head, metadata);
+        return new HloInstruction(name, time, shape, opcode, operands, opName, sourceFile, sourceLine, head, metadata, List.of());
+    }
+
+    /**
+     * As {@link #of}, with the instruction's whole Python stack (outermost frame first, each
+     * {@code file:line (function)}), as a proto dump's {@code stack_frame_index} gives it.
+     */
+    public static HloInstruction withStack(String name, int time, Shape shape, String opcode, List<String> operands,
+                                           String opName, String sourceFile, int sourceLine, String head, String metadata,
+                                           List<String> stack) {
+        return new HloInstruction(name, time, shape, opcode, operands, opName, sourceFile, sourceLine, head, metadata,
+                List.copyOf(stack));
     }
 
     /** Where {@code attributes} splits into its own part and its shared metadata: before {@code metadata=}. */
@@ -77,11 +90,11 @@ public final class HloInstruction {
 
     /** Only the sequence named it; the dump printed no defining line. */
     public static HloInstruction sequenced(String name, int time) {
-        return new HloInstruction(name, time, null, null, List.of(), null, null, -1, "", null);
+        return new HloInstruction(name, time, null, null, List.of(), null, null, -1, "", null, List.of());
     }
 
     public HloInstruction withTime(int t) {
-        return new HloInstruction(name, t, shape, opcode, operands, opName, sourceFile, sourceLine, head, metadata);
+        return new HloInstruction(name, t, shape, opcode, operands, opName, sourceFile, sourceLine, head, metadata, stack);
     }
 
     public String name() { return name; }
@@ -96,6 +109,11 @@ public final class HloInstruction {
     public String opName() { return opName; }
     public String sourceFile() { return sourceFile; }
     public int sourceLine() { return sourceLine; }
+    /**
+     * The whole Python stack that made the instruction, outermost frame first, each
+     * {@code file:line (function)}; empty when the dump has only {@code source_file:source_line}.
+     */
+    public List<String> stack() { return stack; }
     /** Raw text after the operand list ({@code kind=kLoop, calls=...}), may be empty. */
     public String attributes() { return metadata == null ? head : head + metadata; }
 

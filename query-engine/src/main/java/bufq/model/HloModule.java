@@ -23,6 +23,7 @@ public final class HloModule {
     private final List<String> sequence;
     private final List<LoadWarning> warnings;
     private final int warningCount;
+    private final List<HeapEvent> heapEvents;
 
     // Indexes kept lean (no boxed keys, no per-name lists for singletons): a loaded module should
     // take less memory than its dump text.
@@ -85,7 +86,15 @@ public final class HloModule {
     public HloModule(Info info, List<BufferAllocation> allocations, List<HloValue> values,
                   List<HloInstruction> instructions, List<String> sequence, List<LoadWarning> warnings,
                   int warningCount) {
+        this(info, allocations, values, instructions, sequence, warnings, warningCount, List.of());
+    }
+
+    /** @param heapEvents the heap-simulator trace, in order (proto dumps; empty for text) */
+    public HloModule(Info info, List<BufferAllocation> allocations, List<HloValue> values,
+                  List<HloInstruction> instructions, List<String> sequence, List<LoadWarning> warnings,
+                  int warningCount, List<HeapEvent> heapEvents) {
         this.info = info;
+        this.heapEvents = List.copyOf(heapEvents);
         this.warningCount = Math.max(warningCount, warnings.size());
         this.valuesByName = new NameIndex<>(values.size());
         this.instructionByName = new NameIndex<>(instructions.size());
@@ -177,20 +186,33 @@ public final class HloModule {
     public List<LoadWarning> warnings() { return warnings; }
     /** All warnings raised while loading, including those not kept. */
     public int warningCount() { return warningCount; }
+    /** The heap-simulator trace in simulation order; empty unless read from a proto that has one. */
+    public List<HeapEvent> heapEvents() { return heapEvents; }
 
     /** The same module under another handle; it shares this one's lists and indexes (no rebuild). */
     public HloModule withHandle(String handle) {
-        return new HloModule(this, info.withHandle(handle));
+        return new HloModule(this, info.withHandle(handle), warnings, warningCount);
     }
 
-    private HloModule(HloModule m, Info info) {
+    /**
+     * The same module with other load warnings (the reader's, once the indexes showed what only
+     * they can, such as values sharing an id); it shares this one's lists and indexes.
+     *
+     * @param count all warnings, including those not kept
+     */
+    public HloModule withWarnings(List<LoadWarning> kept, int count) {
+        return new HloModule(this, info, List.copyOf(kept), count);
+    }
+
+    private HloModule(HloModule m, Info info, List<LoadWarning> warnings, int warningCount) {
         this.info = info;
         this.allocations = m.allocations;
         this.values = m.values;
         this.instructions = m.instructions;
         this.sequence = m.sequence;
-        this.warnings = m.warnings;
-        this.warningCount = m.warningCount;
+        this.warnings = warnings;
+        this.warningCount = warningCount;
+        this.heapEvents = m.heapEvents;
         this.idsSorted = m.idsSorted;
         this.idPositions = m.idPositions;
         this.valuesByName = m.valuesByName;
@@ -225,6 +247,21 @@ public final class HloModule {
         for (int i = 0; i < n; i++) order[i] = i;
         java.util.Arrays.sort(order, (a, b) -> Long.compare(keys[a], keys[b]));
         for (int i = 0; i < n; i++) out[i] = order[i];
+        return out;
+    }
+
+    /**
+     * Groups of values that share an id, in id order (a damaged dump: ids are unique in XLA's);
+     * empty for a sound module. {@link #value} answers with the first of each group.
+     */
+    public List<List<HloValue>> valuesSharingAnId() {
+        List<List<HloValue>> out = new ArrayList<>();
+        for (int i = 1; i < idsSorted.length; i++) {
+            if (idsSorted[i] != idsSorted[i - 1] || (i > 1 && idsSorted[i - 2] == idsSorted[i])) continue;
+            List<HloValue> group = new ArrayList<>();
+            for (int j = i - 1; j < idsSorted.length && idsSorted[j] == idsSorted[i]; j++) group.add(values.get(idPositions[j]));
+            out.add(group);
+        }
         return out;
     }
 

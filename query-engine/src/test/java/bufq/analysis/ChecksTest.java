@@ -38,7 +38,7 @@ class ChecksTest {
         assertEquals(Severity.INFO, r.findings().get(0).severity());
         assertTrue(r.findings().get(0).message().startsWith("1 hand-over "), r.findings().get(0).message());
         assertFalse(r.hasErrors());
-        assertEquals(6, r.rules().size());
+        assertEquals(8, r.rules().size());
     }
 
     @Test
@@ -133,6 +133,6 @@ class ChecksTest {
         Table t = r.table();
         assertEquals(3, t.size());   // the hand-over note, the failure, the warning
         assertEquals("warn", t.cell(2, 1));
-        assertTrue(t.notes().get(0).startsWith("8 checks"), t.notes().toString());
+        assertTrue(t.notes().get(0).startsWith("10 checks"), t.notes().toString());
     }
 }

@@ -42,7 +42,8 @@ class DoctoredFixturesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"overlap", "outside-allocation", "padded-size", "orphan-live-range", "total-bytes", "peak-claim"})
+    @ValueSource(strings = {"overlap", "outside-allocation", "padded-size", "orphan-live-range", "total-bytes", "peak-claim",
+            "duplicate-id", "inverted-range"})
     void eachDoctoredFixtureTripsItsCheckOnly(String check) throws Exception {
         CheckReport r = Analyses.check(load(check), TilingModel.TPU, List.of());
         assertTrue(r.hasErrors(), check + ": " + r.findings());
@@ -63,9 +64,24 @@ class DoctoredFixturesTest {
     }
 
     @Test
+    void sharedIdsAndInvertedRangesAreWarnedAtLoadWithTheirLine() throws Exception {
+        HloModule dup = load("duplicate-id");
+        assertEquals(1, dup.warningCount(), dup.warnings().toString());
+        String w = dup.warnings().get(0).toString();
+        assertTrue(w.contains(":9:") && w.contains("value id 3 was already used at ") && w.endsWith(
+                ":7; ids must be unique (lookups by id find the first)"), w);
+        assertTrue(ChecksTest.errors(Analyses.check(dup, null, List.of()), "duplicate-id").get(0).message()
+                .equals("value id 3 is shared by 2 values: add.4, mul.5"));
+        HloModule inv = load("inverted-range");
+        assertEquals(1, inv.warningCount(), inv.warnings().toString());
+        assertTrue(inv.warnings().get(0).toString().contains(":56:") && inv.warnings().get(0).toString()
+                .endsWith("live range 3-1 starts after it ends"), inv.warnings().toString());
+    }
+
+    @Test
     void everyAnalysisRunsOnTheFixtures() throws Exception {
         for (String n : List.of("clean", "overlap", "outside-allocation", "padded-size", "orphan-live-range",
-                "total-bytes", "peak-claim")) {
+                "total-bytes", "peak-claim", "duplicate-id", "inverted-range")) {
             CorpusSweepAnalysisTest.runAll(load(n));
         }
     }

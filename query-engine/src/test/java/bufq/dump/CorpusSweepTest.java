@@ -65,6 +65,8 @@ class CorpusSweepTest {
         String where = m.info().files().get(0);
         assertEquals(0, m.warningCount(), () -> where + ": warnings " + m.warnings());
         assertTrue(m.info().truncatedAt() == null, where + " truncated at " + m.info().truncatedAt());
+        // A proto claims no total (ProtoAgreesWithTextTest holds it to the text of the same module).
+        if (where.endsWith(".pb") || where.contains(".pb#")) return;
         assertNotNull(m.info().claimedTotalBytes(), where + ": no Total bytes used");
         boolean exact = m.allocations().stream().allMatch(BufferAllocation::sizeExact);
         if (exact) assertEquals(m.info().claimedTotalBytes().longValue(), m.totalBytes(), where + ": total bytes");

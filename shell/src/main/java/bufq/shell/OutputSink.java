@@ -1,8 +1,10 @@
 package bufq.shell;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.Writer;
+import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -22,6 +24,15 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
     @Override public abstract void close() throws IOException;
 
     public abstract boolean isConsole();
+
+    /**
+     * The sink as bytes, for binary files (a gzipped profile); text written before is flushed first.
+     * Write through it, then close the sink (not the stream), which publishes the file.
+     */
+    public abstract OutputStream stream() throws IOException;
+
+    /** Ends without publishing: a file sink removes its temporary file and leaves the target as it was. */
+    public abstract void discard();
 
     /** The target path, or null for the console. */
     public abstract Path target();
@@ -88,6 +99,8 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
         }
 
         @Override public void close() { out.flush(); }
+        @Override public OutputStream stream() { return out; }
+        @Override public void discard() { out.flush(); }
         @Override public boolean isConsole() { return true; }
         @Override public Path target() { return null; }
     }
@@ -122,6 +135,41 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
 
         @Override public boolean isConsole() { return false; }
         @Override public Path target() { return target; }
+
+        @Override public void discard() {
+            if (closed) return;
+            closed = true;
+            try {
+                writer.close();
+            } catch (IOException ignored) {
+                // nothing to publish; the temporary file goes below
+            }
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException ignored) {
+                // deleteOnExit removes it at the latest
+            }
+        }
+
+        /** Bytes straight to the temporary file; a failed write fails the sink as {@link #write} does. */
+        @Override public OutputStream stream() throws IOException {
+            write("");
+            writer.flush();
+            OutputStream raw = Channels.newOutputStream(channel);
+            return new OutputStream() {
+                @Override public void write(int b) throws IOException { write(new byte[] {(byte) b}, 0, 1); }
+
+                @Override public void write(byte[] b, int off, int len) throws IOException {
+                    if (failure != null) throw new IOException("an earlier write to " + target + " failed", failure);
+                    try {
+                        raw.write(b, off, len);
+                    } catch (IOException e) {
+                        failure = e;
+                        throw e;
+                    }
+                }
+            };
+        }
 
         @Override public void close() throws IOException {
             if (closed) return;

@@ -16,9 +16,10 @@ final class BlameCommand implements Command {
     @Override public String brief() { return "Who holds the peak: bytes by op_name, source line or opcode."; }
 
     @Override public String description() {
-        return "Attributes the bytes live at the peak to framework op names (at every level of their '/' path, down\n"
-                + "to depth N), to source file:line, or to opcodes, largest first; then the stack-trace tree (the\n"
-                + "dump's own, or rebuilt from the op names when the dump has none).";
+        return "Attributes the bytes occupied at the peak to framework op names (at every level of their '/' path,\n"
+                + "down to depth N), to source file:line, or to opcodes, largest first; a byte two values share (a\n"
+                + "hand-over, a buffer a loop aliases) counts once, for the value listed first at its offset. Then\n"
+                + "the stack-trace tree (the dump's own, or rebuilt from the op names when the dump has none).";
     }
 
     @Override public List<String> examples() { return List.of("blame", "blame by source", "blame by op_name depth 3"); }

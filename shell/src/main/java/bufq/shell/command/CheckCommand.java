@@ -16,7 +16,8 @@ final class CheckCommand implements Command {
 
     @Override public String description() {
         return "Runs the named checks (overlap, outside-allocation, padded-size, orphan-live-range, total-bytes,\n"
-                + "peak-claim), then those scripts registered with bufq.check, and lists their findings with a\n"
+                + "peak-claim, duplicate-id, inverted-range), then those scripts registered with bufq.check, and\n"
+                + "lists their findings with a\n"
                 + "severity. The command fails, so a script or -c run exits 1, when any finding is an error;\n"
                 + "warnings and notes do not fail it.";
     }

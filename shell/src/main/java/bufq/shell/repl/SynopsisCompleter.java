@@ -10,7 +10,7 @@ import java.util.Set;
  * added later) complete without code here: {@code blame [by op_name|source|opcode] [depth N]} offers
  * {@code by} and {@code depth}, then {@code op_name}, {@code source}, {@code opcode} after {@code by}.
  * Lower-case words and {@code --flags} are literals; {@code a|b} are choices for the word after the
- * literal before them; upper-case words are placeholders: {@code FILE}/{@code PATH} ask for a path,
+ * literal before them, or for a positional word ({@code export pprof|perfetto FILE}); upper-case words are placeholders: {@code FILE}/{@code PATH} ask for a path,
  * {@code MODULE}, {@code A}, {@code B} for a module handle, anything else for free text.
  */
 final class SynopsisCompleter {
@@ -29,7 +29,8 @@ final class SynopsisCompleter {
         for (int i = 1; i < parts.length; i++) {  // parts[0] is the command's name
             String p = parts[i];
             if (p.isEmpty() || p.equals("|")) continue;
-            if (p.contains("|")) items.add(new Item(p, false, List.of(p.split("\\|"))));
+            // An upper-case choice ({@code at peak|STEP}) is a placeholder, not a word to offer.
+            if (p.contains("|")) items.add(new Item(p, false, List.of(p.split("\\|")).stream().filter(SynopsisCompleter::isLiteral).toList()));
             else items.add(new Item(p, isLiteral(p), List.of()));
         }
     }
@@ -53,9 +54,12 @@ final class SynopsisCompleter {
         int placeholders = 0;
         for (Item it : items) {
             if (it.literal() && !typed.contains(it.text())) words.add(it.text());
-            if (!it.literal() && it.choices().isEmpty() && !follows(it)) {
-                // a positional placeholder: the first one not yet filled decides
-                if (placeholders++ == positionals(typed) && want == Want.NOTHING) want = want(it.text());
+            if (!it.literal() && !follows(it)) {
+                // a positional placeholder, or a choice of words in its place ({@code export pprof|perfetto
+                // FILE}): the first one not yet filled decides
+                if (placeholders++ != positionals(typed)) continue;
+                if (!it.choices().isEmpty()) words.addAll(it.choices());
+                else if (want == Want.NOTHING) want = want(it.text());
             }
         }
         return new Next(new ArrayList<>(words), want);

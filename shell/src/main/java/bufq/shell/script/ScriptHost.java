@@ -74,13 +74,18 @@ final class ScriptHost implements AutoCloseable {
                 .build();
         this.watchdog = new Watchdog(context, heapCap);
         this.undefined = context.eval("js", "undefined");
-        Value g = context.getBindings("js");
-        g.putMember("bufq", new Api(shell, scripts, this));
-        g.putMember("print", (ProxyExecutable) args -> {
+        // Globals no script can replace, shadow or delete (a script from a bug report must not be
+        // able to turn the checks of the scripts after it into no-ops): non-writable and
+        // non-configurable, so assigning or deleting throws and a top-level let/const of the same
+        // name is a SyntaxError. The API object itself refuses writes.
+        Value define = context.eval("js", "(function (name, value) { Object.defineProperty(globalThis, name,"
+                + " {value: value, writable: false, enumerable: true, configurable: false}); })");
+        define.execute("bufq", new Api(shell, scripts, this));
+        define.execute("print", (ProxyExecutable) args -> {
             write(shell, false, join(args));
             return undefined;
         });
-        g.putMember("printErr", (ProxyExecutable) args -> {
+        define.execute("printErr", (ProxyExecutable) args -> {
             write(shell, true, join(args));
             return undefined;
         });

@@ -172,7 +172,7 @@ class StatementFuzzTest {
             String w = words.get(i);
             String before = words.get(i - 1);
             boolean writes = output && !w.equals("--force") || before.equals("--svg") || before.equals("--html");
-            if (writes || w.contains("/") || w.matches(".*\\.(md|csv|svg|html|bq|js|txt|json)")) {
+            if (writes || w.contains("/") || w.matches(".*\\.(md|csv|svg|html|bq|js|txt|json|gz)")) {
                 words.set(i, reads && r.nextBoolean() ? dumps[r.nextInt(dumps.length)] : tmp.resolve("f" + r.nextInt(5) + "." + ext(w)).toString());
             }
         }

@@ -1,0 +1,134 @@
+package bufq.analysis;
+
+import bufq.model.BufferAllocation;
+import bufq.model.HloInstruction;
+import bufq.model.HloModule;
+import bufq.model.HloPosition;
+import bufq.model.HloValue;
+import bufq.model.RangeEnd;
+import bufq.model.UseSchedule;
+import bufq.model.UseSchedule.Stretch;
+import bufq.model.UseSchedule.TimedUse;
+import bufq.table.ColumnType;
+import bufq.table.Output;
+import bufq.table.Table;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * {@code why VALUE}: what keeps one value alive, in parts that are each a typed table: what it is,
+ * where it is born, its positions and uses in schedule order, why its live range ends where it
+ * ends, and its idle stretches.
+ *
+ * @param what  shape, logical and assigned size, allocation, offset, colour
+ * @param born  step and defining instruction with its metadata
+ * @param uses  positions and uses in schedule order
+ * @param end   the rule that ends its live range ({@link RangeEnd})
+ * @param idle  idle stretches, longest first
+ */
+public record WhyReport(Table what, Table born, Table uses, Table end, Table idle) {
+    /** Idle stretches shown per value; the rest are counted in a note. */
+    static final int MAX_STRETCHES = 5;
+
+    /** The parts in the order they print. */
+    public List<Output> tables() { return List.of(what, born, uses, end, idle); }
+
+    static WhyReport of(HloModule m, HloValue v) {
+        String name = v.label() + " (id " + v.id() + ")";
+        return new WhyReport(what(m, v, name), born(m, v, name), uses(m, v, name), end(m, v, name), idle(m, v, name));
+    }
+
+    private static Table what(HloModule m, HloValue v, String name) {
+        BufferAllocation a = m.allocation(v.allocation());
+        return Table.builder().title("why " + name + ": what it is")
+                .column("value", ColumnType.STRING).column("id", ColumnType.INT).column("shape", ColumnType.STRING)
+                .column("logical", ColumnType.BYTES).column("assigned", ColumnType.BYTES)
+                .column("allocation", ColumnType.INT).column("kind", ColumnType.STRING)
+                .column("offset", ColumnType.INT).column("color", ColumnType.INT)
+                .row(v.label(), v.id(), v.shape() == null ? null : v.shape().text(), v.shape() == null ? null : v.logicalSize(),
+                        v.size(), (long) v.allocation(), a == null ? null : a.kind(), v.offset(), (long) v.color())
+                .build();
+    }
+
+    private static Table born(HloModule m, HloValue v, String name) {
+        HloInstruction ins = m.instruction(v.name());
+        int last = UseSchedule.lastUse(m, v);
+        return Table.builder().title("why " + name + ": born")
+                .column("step", ColumnType.INT).column("instruction", ColumnType.STRING).column("opcode", ColumnType.STRING)
+                .column("op_name", ColumnType.STRING).column("source", ColumnType.STRING)
+                .column("live_from", ColumnType.INT).column("live_to", ColumnType.INT).column("last_use", ColumnType.INT)
+                .row(stepOrNull(m.timeOf(v.name())), v.name(), ins == null ? null : ins.opcode(),
+                        ins == null ? null : ins.opName(), PeakReport.source(ins),
+                        v.hasRange() ? (Object) (long) v.rangeStart() : null, v.hasRange() ? (Object) (long) v.rangeEnd() : null,
+                        stepOrNull(last))
+                .build();
+    }
+
+    /** Positions, then uses, in schedule order; each use names the position it reads through. */
+    private static Table uses(HloModule m, HloValue v, String name) {
+        record Row(int step, int order, Object[] cells) {}
+        List<Row> rows = new ArrayList<>();
+        List<HloPosition> positions = v.positions();
+        for (int i = 0; i < positions.size(); i++) {
+            HloPosition p = positions.get(i);
+            HloInstruction ins = m.instruction(p.instruction());
+            int t = m.timeOf(p.instruction());
+            rows.add(new Row(t, i, new Object[] {stepOrNull(t), p.toString(), null, null,
+                    ins == null ? null : ins.opcode(), ins == null ? null : ins.opName()}));
+        }
+        for (TimedUse u : UseSchedule.timed(m, v)) {
+            HloInstruction user = m.instruction(u.use().user());
+            HloPosition through = through(v, user, u.use().operand());
+            rows.add(new Row(u.step(), positions.size() + u.order(), new Object[] {stepOrNull(u.step()),
+                    through == null ? null : through.toString(), u.use().user(), (long) u.use().operand(),
+                    user == null ? null : user.opcode(), user == null ? null : user.opName()}));
+        }
+        rows.sort(Comparator.comparingInt((Row r) -> r.step() < 0 ? Integer.MAX_VALUE : r.step()).thenComparingInt(Row::order));
+        Table.Builder b = Table.builder().title("why " + name + ": positions and uses in schedule order")
+                .column("step", ColumnType.INT).column("position", ColumnType.STRING).column("user", ColumnType.STRING)
+                .column("operand", ColumnType.INT).column("opcode", ColumnType.STRING).column("op_name", ColumnType.STRING);
+        for (Row r : rows) b.ownedRow(r.cells());
+        if (v.uses().isEmpty()) b.note("the dump lists no uses");
+        b.note("a row with a user is a use, read through the position it names; the others are positions");
+        return b.build();
+    }
+
+    /** The position whose instruction is operand {@code k} of {@code user}, or null when the dump does not say. */
+    private static HloPosition through(HloValue v, HloInstruction user, int k) {
+        if (user == null || k < 0 || k >= user.operands().size()) return null;
+        String operand = user.operands().get(k);
+        for (HloPosition p : v.positions()) if (p.instruction().equals(operand)) return p;
+        return null;
+    }
+
+    /** One row per clause of the explanation, so each stays readable in a terminal's table. */
+    private static Table end(HloModule m, HloValue v, String name) {
+        RangeEnd e = RangeEnd.of(m, v);
+        Table.Builder b = Table.builder().title("why " + name + ": why it ends where it ends")
+                .column("reason", ColumnType.STRING).column("detail", ColumnType.STRING);
+        for (String c : e.clauses()) b.row(e.reason().word(), c);
+        return b.build();
+    }
+
+    private static Table idle(HloModule m, HloValue v, String name) {
+        int peak = m.peakTime();
+        List<Stretch> all = new ArrayList<>(UseSchedule.idleStretches(m, v));
+        all.sort(Comparator.comparingInt(Stretch::steps).reversed().thenComparingInt(Stretch::from));
+        Table.Builder b = Table.builder().title("why " + name + ": idle stretches (live, not used), longest first")
+                .column("from", ColumnType.INT).column("to", ColumnType.INT).column("steps", ColumnType.INT)
+                .column("byte_steps", ColumnType.INT).column("peak_inside", ColumnType.BOOL);
+        for (Stretch s : all.subList(0, Math.min(MAX_STRETCHES, all.size()))) {
+            b.row((long) s.from(), (long) s.to(), (long) s.steps(), Math.multiplyExact(v.size(), (long) s.steps()),
+                    peak >= 0 && s.contains(peak));
+        }
+        if (all.size() > MAX_STRETCHES) b.note((all.size() - MAX_STRETCHES) + " shorter stretches not shown");
+        if (!v.hasRange()) b.note("no live range in the dump");
+        else if (all.isEmpty()) b.note("used at every step of its live range");
+        b.note("byte_steps: assigned bytes x steps; a step is busy when the value is born there or an instruction reads it");
+        return b.build();
+    }
+
+    static Long stepOrNull(int t) { return t < 0 ? null : (long) t; }
+}

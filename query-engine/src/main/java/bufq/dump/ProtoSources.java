@@ -1,0 +1,147 @@
+package bufq.dump;
+
+import bufq.dump.proto.ProtoException;
+import bufq.dump.proto.ProtoReader;
+
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.ZipException;
+
+/**
+ * The modules of proto files ({@code .pb}, {@code .pb.gz}) for {@link DumpLoader}: an
+ * {@code .hlo.pb} or a bare buffer-assignment proto is one module, read when loaded; a profile's
+ * {@code .xplane.pb} is read when found and gives one module per HloProto it carries. The kind is
+ * judged by content. Errors become {@link LoadException}s naming the byte offset and message path.
+ */
+final class ProtoSources {
+    private ProtoSources() {}
+
+    private static final String REPORT = "-memory-usage-report.pb";
+
+    /** A {@code .pb} or {@code .pb.gz} name. */
+    static boolean isProto(String fileName) {
+        return FileKind.stripGz(fileName).endsWith(".pb");
+    }
+
+    /**
+     * Whether a directory walk reads the file: every proto but memory usage reports (the module's
+     * {@code .hlo.pb} holds more) and modules before optimizations (no buffer assignment yet).
+     */
+    static boolean walkReads(String fileName) {
+        String n = FileKind.stripGz(fileName);
+        return n.endsWith(".pb") && !n.endsWith(REPORT) && !n.contains("before_optimizations");
+    }
+
+    /** The stem a text dump of the same module would have: {@code module_0000.jit_f.cpu_after_optimizations}. */
+    static String textPrefix(String fileName) {
+        String n = FileKind.stripGz(fileName);
+        if (n.endsWith(".hlo.pb")) return n.substring(0, n.length() - ".hlo.pb".length());
+        return n.substring(0, n.length() - ".pb".length());
+    }
+
+    /** The modules of the proto file at {@code read}, named {@code shown} in every message. */
+    static List<ModuleSource> sources(Path read, String shown) throws LoadException {
+        String fileName = read.getFileName().toString();
+        if (FileKind.stripGz(fileName).endsWith(REPORT)) {
+            throw new LoadException(shown, "a memory usage report proto: bufq reads the module's .hlo.pb (or its text report)");
+        }
+        String key = read.toAbsolutePath().normalize().toString();
+        String stem = textPrefix(fileName);
+        String program = DumpNames.program(stem);
+        String name = program != null ? program : stem;
+        int number = DumpNames.number(stem);
+        String nameBackend = DumpNames.backend(stem);
+        String backend = nameBackend == null ? "unknown" : nameBackend;
+        byte[] head = head(read, shown);
+        ProtoReader.Kind guess = ProtoReader.sniff(head, head.length);
+        if (guess != ProtoReader.Kind.XSPACE) {
+            DumpFile f = DumpFile.of(read, shown);
+            return List.of(new ModuleSource(key, name, number, List.of(f), () -> {
+                byte[] bytes = bytes(read, shown);
+                try {
+                    return ProtoReader.load(bytes, 0, bytes.length, 0, shown, name, number, backend);
+                } catch (ProtoException e) {
+                    throw new LoadException(shown, e.getMessage());
+                }
+            }));
+        }
+        byte[] bytes = bytes(read, shown);
+        List<ProtoReader.Embedded> modules;
+        String profileBackend;
+        try {
+            modules = ProtoReader.xspaceModules(bytes);
+            profileBackend = nameBackend != null ? nameBackend : ProtoReader.xspaceBackend(bytes);
+        } catch (ProtoException e) {
+            throw new LoadException(shown, e.getMessage());
+        }
+        List<ModuleSource> out = new ArrayList<>(modules.size());
+        for (ProtoReader.Embedded m : modules) {
+            // Named apart (as a frame of a log is), so each module of the file is its own source.
+            String part = shown + "#" + m.name();
+            DumpFile f = new DumpFile(part, FileKind.OTHER, null, null, shown, 1);
+            String moduleName = m.name().replaceFirst("\\(\\d+\\)$", "");
+            out.add(new ModuleSource(key + "#" + m.name(), moduleName, m.number(), List.of(f), () -> {
+                try {
+                    return ProtoReader.load(bytes, m.from(), m.length(), m.from(), part, moduleName, m.number(), profileBackend);
+                } catch (ProtoException e) {
+                    throw new LoadException(part, e.getMessage());
+                }
+            }));
+        }
+        return out;
+    }
+
+    /** The first 4 KiB (inflated), enough to judge the kind. */
+    private static byte[] head(Path read, String shown) throws LoadException {
+        byte[] b = new byte[1 << 12];
+        int got = 0;
+        try (InputStream raw = Files.newInputStream(read);
+             InputStream in = read.getFileName().toString().endsWith(".gz") ? new GZIPInputStream(raw) : raw) {
+            while (got < b.length) {
+                int r = in.read(b, got, b.length - got);
+                if (r < 0) break;
+                got += r;
+            }
+        } catch (NoSuchFileException e) {
+            throw new LoadException(shown, "no such file");
+        } catch (EOFException e) {
+            // a cut-off .gz: what was inflated is the head
+        } catch (ZipException e) {
+            throw new LoadException(shown, "not a valid gzip file (" + e.getMessage() + ")");
+        } catch (IOException e) {
+            throw new LoadException(shown, "cannot read: " + e.getMessage());
+        }
+        return java.util.Arrays.copyOf(b, got);
+    }
+
+    /** The whole file, inflated when {@code .gz}; a cut-off {@code .gz} keeps what it inflated (the parse then says where it ends). */
+    static byte[] bytes(Path read, String shown) throws LoadException {
+        try {
+            if (!read.getFileName().toString().endsWith(".gz")) return Files.readAllBytes(read);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            try (InputStream in = new GZIPInputStream(Files.newInputStream(read))) {
+                byte[] buf = new byte[1 << 16];
+                for (int r; (r = in.read(buf)) >= 0; ) out.write(buf, 0, r);
+            } catch (EOFException e) {
+                if (out.size() == 0) throw new LoadException(shown, "gzip data ends before any bytes (truncated .gz file)");
+            }
+            return out.toByteArray();
+        } catch (NoSuchFileException e) {
+            throw new LoadException(shown, "no such file");
+        } catch (ZipException e) {
+            throw new LoadException(shown, "not a valid gzip file (" + e.getMessage() + ")");
+        } catch (OutOfMemoryError e) {
+            throw new LoadException(shown, "the proto does not fit in memory");
+        } catch (IOException e) {
+            throw new LoadException(shown, "cannot read: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+        }
+    }
+}

@@ -1,0 +1,487 @@
+package bufq.dump.proto;
+
+import bufq.dump.proto.Messages.Alias;
+import bufq.dump.proto.Messages.Allocation;
+import bufq.dump.proto.Messages.Assigned;
+import bufq.dump.proto.Messages.Assignment;
+import bufq.dump.proto.Messages.BufferAlias;
+import bufq.dump.proto.Messages.Computation;
+import bufq.dump.proto.Messages.Event;
+import bufq.dump.proto.Messages.HloProto;
+import bufq.dump.proto.Messages.Instruction;
+import bufq.dump.proto.Messages.Layout;
+import bufq.dump.proto.Messages.LogicalBuffer;
+import bufq.dump.proto.Messages.Metadata;
+import bufq.dump.proto.Messages.Module;
+import bufq.dump.proto.Messages.ShapeP;
+import bufq.dump.proto.Messages.StackIndex;
+import bufq.dump.proto.Messages.Trace;
+import bufq.dump.proto.Wire.LongBuilder;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads {@code xla.HloProto} and {@code xla.BufferAssignmentProto} into {@link Messages}: one method
+ * per message, its fields by the numbers of {@link Fields}; fields it does not list are skipped.
+ */
+final class HloProtoParser {
+    private final Wire w;
+
+    private HloProtoParser(Wire w) {
+        this.w = w;
+    }
+
+    /** An {@code xla.HloProto} held in {@code bytes[from, from + length)}, {@code base} its offset in the file. */
+    static HloProto hloProto(byte[] bytes, int from, int length, long base) throws ProtoException {
+        Wire w = new Wire(bytes, from, length, base, "HloProto");
+        HloProtoParser p = new HloProtoParser(w);
+        Module module = null;
+        Assignment assignment = null;
+        for (int f; (f = w.next()) != 0; ) {
+            switch (f) {
+                case Fields.HloProto.HLO_MODULE -> {
+                    int l = w.enter("hlo_module", -1);
+                    module = p.module();
+                    w.leave(l);
+                }
+                case Fields.HloProto.BUFFER_ASSIGNMENT -> {
+                    int l = w.enter("buffer_assignment", -1);
+                    assignment = p.assignment();
+                    w.leave(l);
+                }
+                default -> w.skip();
+            }
+        }
+        return new HloProto(module, assignment);
+    }
+
+    /** A bare {@code xla.BufferAssignmentProto} (what {@code memory_analysis()} serializes). */
+    static Assignment bufferAssignment(byte[] bytes, int from, int length, long base) throws ProtoException {
+        Wire w = new Wire(bytes, from, length, base, "BufferAssignmentProto");
+        return new HloProtoParser(w).assignment();
+    }
+
+    // ---- xla_data.proto ----
+
+    private ShapeP shape() throws ProtoException {
+        int type = 0;
+        LongBuilder dims = new LongBuilder();
+        List<Boolean> dynamic = new ArrayList<>(0);
+        List<ShapeP> tuple = new ArrayList<>(0);
+        Layout layout = null;
+        for (int f; (f = w.next()) != 0; ) {
+            switch (f) {
+                case Fields.ShapeProto.ELEMENT_TYPE -> type = w.int32("element_type");
+                case Fields.ShapeProto.DIMENSIONS -> w.int64s("dimensions", dims);
+                case Fields.ShapeProto.IS_DYNAMIC_DIMENSION -> {
+                    LongBuilder b = new LongBuilder();
+                    w.int64s("is_dynamic_dimension", b);
+                    for (long x : b.build()) dynamic.add(x != 0);
+                }
+                case Fields.ShapeProto.TUPLE_SHAPES -> {
+                    int l = w.enter("tuple_shapes", tuple.size());
+                    tuple.add(shape());
+                    w.leave(l);
+                }
+                case Fields.ShapeProto.LAYOUT -> {
+                    int l = w.enter("layout", -1);
+                    layout = layout();
+                    w.leave(l);
+                }
+                default -> w.skip();
+            }
+        }
+        boolean[] dyn = new boolean[dynamic.size()];
+        for (int i = 0; i < dyn.length; i++) dyn[i] = dynamic.get(i);
+        return new ShapeP(type, dims.build(), dyn, tuple, layout);
+    }
+
+    private Layout layout() throws ProtoException {
+        LongBuilder m2m = new LongBuilder();
+        List<long[]> tiles = new ArrayList<>(0);
+        long bits = 0, space = 0;
+        for (int f; (f = w.next()) != 0; ) {
+            switch (f) {
+                case Fields.LayoutProto.MINOR_TO_MAJOR -> w.int64s("minor_to_major", m2m);
+                case Fields.LayoutProto.TILES -> {
+                    int l = w.enter("tiles", tiles.size());
+                    LongBuilder d = new LongBuilder();
+                    for (int g; (g = w.next()) != 0; ) {
+                        if (g == Fields.TileProto.DIMENSIONS) w.int64s("dimensions", d);
+                        else w.skip();
+                    }
+                    tiles.add(d.build());
+                    w.leave(l);
+                }
+                case Fields.LayoutProto.ELEMENT_SIZE_IN_BITS -> bits = w.int64("element_size_in_bits");
+                case Fields.LayoutProto.MEMORY_SPACE -> space = w.int64("memory_space");
+                default -> w.skip();
+            }
+        }
+        return new Layout(m2m.build(), tiles, bits, space);
+    }
+
+    private Metadata metadata() throws ProtoException {
+        String type = "", name = "", file = "";
+        int line = 0, frame = 0;
+        for (int f; (f = w.next()) != 0; ) {
+            switch (f) {
+                case Fields.OpMetadata.OP_TYPE -> type = w.string("op_type");
+                case Fields.OpMetadata.OP_NAME -> name = w.string("op_name");
+                case Fields.OpMetadata.SOURCE_FILE -> file = w.string("source_file");
+                case Fields.OpMetadata.SOURCE_LINE -> line = w.int32("source_line");
+                case Fields.OpMetadata.STACK_FRAME_ID -> frame = w.int32("stack_frame_id");
+                default -> w.skip();
+            }
+        }
+        return new Metadata(type, name, file, line, frame);
+    }
+
+    // ---- hlo.proto: the module ----
+
+    private Instruction instruction() throws ProtoException {
+        String name = "", opcode = "";
+        ShapeP shape = null;
+        Metadata md = Metadata.NONE;
+        long param = 0, tupleIndex = 0, id = 0;
+        LongBuilder operands = new LongBuilder(), called = new LongBuilder();
+        for (int f; (f = w.next()) != 0; ) {
+            switch (f) {
+                case Fields.HloInstructionProto.NAME -> name = w.string("name");
+                case Fields.HloInstructionProto.OPCODE -> opcode = w.string("opcode");
+                case Fields.HloInstructionProto.SHAPE -> {
+                    int l = w.enter("shape", -1);
+                    shape = shape();
+                    w.leave(l);
+                }
+                case Fields.HloInstructionProto.METADATA -> {
+                    int l = w.enter("metadata", -1);
+                    md = metadata();
+                    w.leave(l);
+                }
+                case Fields.HloInstructionProto.PARAMETER_NUMBER -> param = w.int64("parameter_number");
+                case Fields.HloInstructionProto.TUPLE_INDEX -> tupleIndex = w.int64("tuple_index");
+                case Fields.HloInstructionProto.ID -> id = w.int64("id");
+                case Fields.HloInstructionProto.OPERAND_IDS -> w.int64s("operand_ids", operands);
+                case Fields.HloInstructionProto.CALLED_COMPUTATION_IDS -> w.int64s("called_computation_ids", called);
+                default -> w.skip();
+            }
+        }
+        return new Instruction(name, opcode, shape, md, param, tupleIndex, id, operands.build(), called.build());
+    }
+
+    private Computation computation() throws ProtoException {
+        String name = "";
+        List<Instruction> instructions = new ArrayList<>();
+        long id = 0, root = 0;
+        for (int f; (f = w.next()) != 0; ) {
+            switch (f) {
+                case Fields.HloComputationProto.NAME -> name = w.string("name");
+                case Fields.HloComputationProto.INSTRUCTIONS -> {
+                    int l = w.enter("instructions", instructions.size());
+                    instructions.add(instruction());
+                    w.leave(l);
+                }
+                case Fields.HloComputationProto.ID -> id = w.int64("id");
+                case Fields.HloComputationProto.ROOT_ID -> root = w.int64("root_id");
+                default -> w.skip();
+            }
+        }
+        return new Computation(name, instructions, id, root);
+    }
+
+    private Map<Long, long[]> schedule() throws ProtoException {
+        Map<Long, long[]> out = new HashMap<>();
+        int n = 0;
+        for (int f; (f = w.next()) != 0; ) {
+            if (f != Fields.HloScheduleProto.SEQUENCES) {
+                w.skip();
+                continue;
+            }
+            int l = w.enter("sequences", n++);
+            long key = 0;
+            long[] ids = Messages.NO_LONGS;
+            for (int g; (g = w.next()) != 0; ) {
+                switch (g) {
+                    case Fields.MapEntry.KEY -> key = w.int64("key");
+                    case Fields.MapEntry.VALUE -> {
+                        int l2 = w.enter("value", -1);
+                        LongBuilder b = new LongBuilder();
+                        for (int h; (h = w.next()) != 0; ) {
+                            if (h == Fields.HloScheduleProto_InstructionSequence.INSTRUCTION_IDS) w.int64s("instruction_ids", b);
+                            else w.skip();
+                        }
+                        ids = b.build();
+                        w.leave(l2);
+                    }
+                    default -> w.skip();
+                }
+            }
+            out.put(key, ids);
+            w.leave(l);
+        }
+        return out;
+    }
+
+    private List<Alias> aliases() throws ProtoException {
+        List<Alias> out = new ArrayList<>();
+        for (int f; (f = w.next()) != 0; ) {
+            if (f != Fields.HloInputOutputAliasProto.ENTRIES) {
+                w.skip();
+                continue;
+            }
+            int l = w.enter("entries", out.size());
+            LongBuilder output = new LongBuilder(), paramIndex = new LongBuilder();
+            long param = 0;
+            for (int g; (g = w.next()) != 0; ) {
+                switch (g) {
+                    case Fields.HloInputOutputAliasProto_AliasEntryProto.OUTPUT_SHAPE_INDEX -> w.int64s("output_shape_index", output);
+                    case Fields.HloInputOutputAliasProto_AliasEntryProto.PARAMETER_NUMBER -> param = w.int64("parameter_number");
+                    case Fields.HloInputOutputAliasProto_AliasEntryProto.PARAMETER_SHAPE_INDEX -> w.int64s("parameter_shape_index", paramIndex);
+                    default -> w.skip();
+                }
+            }
+            out.add(new Alias(output.build(), param, paramIndex.build()));
+            w.leave(l);
+        }
+        return out;
+    }
+
+    private StackIndex stackIndex() throws ProtoException {
+        List<String> files = new ArrayList<>(), functions = new ArrayList<>();
+        List<int[]> locations = new ArrayList<>(), frames = new ArrayList<>();
+        for (int f; (f = w.next()) != 0; ) {
+            switch (f) {
+                case Fields.StackFrameIndexProto.FILE_NAMES -> files.add(w.string("file_names"));
+                case Fields.StackFrameIndexProto.FUNCTION_NAMES -> functions.add(w.string("function_names"));
+                case Fields.StackFrameIndexProto.FILE_LOCATIONS -> {
+                    int l = w.enter("file_locations", locations.size());
+                    int[] loc = new int[4];
+                    for (int g; (g = w.next()) != 0; ) {
+                        switch (g) {
+                            case Fields.StackFrameIndexProto_FileLocation.FILE_NAME_ID -> loc[0] = w.int32("file_name_id");
+                            case Fields.StackFrameIndexProto_FileLocation.FUNCTION_NAME_ID -> loc[1] = w.int32("function_name_id");
+                            case Fields.StackFrameIndexProto_FileLocation.LINE -> loc[2] = w.int32("line");
+                            case Fields.StackFrameIndexProto_FileLocation.COLUMN -> loc[3] = w.int32("column");
+                            default -> w.skip();
+                        }
+                    }
+                    locations.add(loc);
+                    w.leave(l);
+                }
+                case Fields.StackFrameIndexProto.STACK_FRAMES -> {
+                    int l = w.enter("stack_frames", frames.size());
+                    int[] fr = new int[2];
+                    for (int g; (g = w.next()) != 0; ) {
+                        switch (g) {
+                            case Fields.StackFrameIndexProto_StackFrame.FILE_LOCATION_ID -> fr[0] = w.int32("file_location_id");
+                            case Fields.StackFrameIndexProto_StackFrame.PARENT_FRAME_ID -> fr[1] = w.int32("parent_frame_id");
+                            default -> w.skip();
+                        }
+                    }
+                    frames.add(fr);
+                    w.leave(l);
+                }
+                default -> w.skip();
+            }
+        }
+        return new StackIndex(files, functions, locations, frames);
+    }
+
+    private Module module() throws ProtoException {
+        String name = "", entryName = "";
+        List<Computation> computations = new ArrayList<>();
+        long entryId = 0;
+        Map<Long, long[]> schedule = Map.of();
+        List<Alias> aliases = List.of();
+        StackIndex stacks = StackIndex.NONE;
+        for (int f; (f = w.next()) != 0; ) {
+            switch (f) {
+                case Fields.HloModuleProto.NAME -> name = w.string("name");
+                case Fields.HloModuleProto.ENTRY_COMPUTATION_NAME -> entryName = w.string("entry_computation_name");
+                case Fields.HloModuleProto.COMPUTATIONS -> {
+                    int l = w.enter("computations", computations.size());
+                    computations.add(computation());
+                    w.leave(l);
+                }
+                case Fields.HloModuleProto.ENTRY_COMPUTATION_ID -> entryId = w.int64("entry_computation_id");
+                case Fields.HloModuleProto.SCHEDULE -> {
+                    int l = w.enter("schedule", -1);
+                    schedule = schedule();
+                    w.leave(l);
+                }
+                case Fields.HloModuleProto.INPUT_OUTPUT_ALIAS -> {
+                    int l = w.enter("input_output_alias", -1);
+                    aliases = aliases();
+                    w.leave(l);
+                }
+                case Fields.HloModuleProto.STACK_FRAME_INDEX -> {
+                    int l = w.enter("stack_frame_index", -1);
+                    stacks = stackIndex();
+                    w.leave(l);
+                }
+                default -> w.skip();
+            }
+        }
+        return new Module(name, entryName, computations, entryId, schedule, aliases, stacks);
+    }
+
+    // ---- hlo.proto: the buffer assignment ----
+
+    /** A LogicalBufferProto.Location: {instruction id, shape index, name}. */
+    private record Location(long instructionId, long[] index, String name) {}
+
+    private Location location() throws ProtoException {
+        long id = 0;
+        String name = "";
+        LongBuilder index = new LongBuilder();
+        for (int f; (f = w.next()) != 0; ) {
+            switch (f) {
+                case Fields.LogicalBufferProto_Location.INSTRUCTION_ID -> id = w.int64("instruction_id");
+                case Fields.LogicalBufferProto_Location.INSTRUCTION_NAME -> name = w.string("instruction_name");
+                case Fields.LogicalBufferProto_Location.SHAPE_INDEX -> w.int64s("shape_index", index);
+                default -> w.skip();
+            }
+        }
+        return new Location(id, index.build(), name);
+    }
+
+    private LogicalBuffer logicalBuffer() throws ProtoException {
+        long id = 0, size = 0, color = 0;
+        Location at = new Location(0, Messages.NO_LONGS, "");
+        for (int f; (f = w.next()) != 0; ) {
+            switch (f) {
+                case Fields.LogicalBufferProto.ID -> id = w.int64("id");
+                case Fields.LogicalBufferProto.SIZE -> size = w.int64("size");
+                case Fields.LogicalBufferProto.COLOR -> color = w.int64("color");
+                case Fields.LogicalBufferProto.DEFINED_AT -> {
+                    int l = w.enter("defined_at", -1);
+                    at = location();
+                    w.leave(l);
+                }
+                default -> w.skip();
+            }
+        }
+        return new LogicalBuffer(id, size, at.instructionId(), at.name(), at.index(), color);
+    }
+
+    private Allocation allocation() throws ProtoException {
+        long index = 0, size = 0, param = 0, color = 0;
+        boolean threadLocal = false, entryParam = false, liveOut = false, tuple = false, constant = false;
+        List<Assigned> assigned = new ArrayList<>();
+        LongBuilder paramIndex = new LongBuilder();
+        for (int f; (f = w.next()) != 0; ) {
+            switch (f) {
+                case Fields.BufferAllocationProto.INDEX -> index = w.int64("index");
+                case Fields.BufferAllocationProto.SIZE -> size = w.int64("size");
+                case Fields.BufferAllocationProto.IS_THREAD_LOCAL -> threadLocal = w.bool("is_thread_local");
+                case Fields.BufferAllocationProto.IS_ENTRY_COMPUTATION_PARAMETER -> entryParam = w.bool("is_entry_computation_parameter");
+                case Fields.BufferAllocationProto.PARAMETER_NUMBER -> param = w.int64("parameter_number");
+                case Fields.BufferAllocationProto.MAYBE_LIVE_OUT -> liveOut = w.bool("maybe_live_out");
+                case Fields.BufferAllocationProto.COLOR -> color = w.int64("color");
+                case Fields.BufferAllocationProto.PARAMETER_SHAPE_INDEX -> w.int64s("parameter_shape_index", paramIndex);
+                case Fields.BufferAllocationProto.IS_TUPLE -> tuple = w.bool("is_tuple");
+                case Fields.BufferAllocationProto.IS_CONSTANT -> constant = w.bool("is_constant");
+                case Fields.BufferAllocationProto.ASSIGNED -> {
+                    int l = w.enter("assigned", assigned.size());
+                    long id = 0, offset = 0, s = 0;
+                    for (int g; (g = w.next()) != 0; ) {
+                        switch (g) {
+                            case Fields.BufferAllocationProto_Assigned.LOGICAL_BUFFER_ID -> id = w.int64("logical_buffer_id");
+                            case Fields.BufferAllocationProto_Assigned.OFFSET -> offset = w.int64("offset");
+                            case Fields.BufferAllocationProto_Assigned.SIZE -> s = w.int64("size");
+                            default -> w.skip();
+                        }
+                    }
+                    assigned.add(new Assigned(id, offset, s));
+                    w.leave(l);
+                }
+                default -> w.skip();
+            }
+        }
+        return new Allocation(index, size, threadLocal, entryParam, param, liveOut, color, assigned, paramIndex.build(),
+                tuple, constant);
+    }
+
+    private Trace trace() throws ProtoException {
+        List<Event> events = new ArrayList<>();
+        boolean whole = false;
+        long allocation = 0;
+        for (int f; (f = w.next()) != 0; ) {
+            switch (f) {
+                case Fields.HeapSimulatorTrace.EVENTS -> {
+                    int l = w.enter("events", events.size());
+                    int kind = 0;
+                    long buffer = 0, share = 0;
+                    String computation = "", instruction = "";
+                    for (int g; (g = w.next()) != 0; ) {
+                        switch (g) {
+                            case Fields.HeapSimulatorTrace_Event.KIND -> kind = w.int32("kind");
+                            case Fields.HeapSimulatorTrace_Event.BUFFER_ID -> buffer = w.int64("buffer_id");
+                            case Fields.HeapSimulatorTrace_Event.COMPUTATION_NAME -> computation = w.string("computation_name");
+                            case Fields.HeapSimulatorTrace_Event.INSTRUCTION_NAME -> instruction = w.string("instruction_name");
+                            case Fields.HeapSimulatorTrace_Event.SHARE_WITH_CANONICAL_ID -> share = w.int64("share_with_canonical_id");
+                            default -> w.skip();
+                        }
+                    }
+                    if (kind < 0 || kind > 2) throw w.error("event kind " + kind + ", expected 0 (ALLOC), 1 (FREE) or 2 (SHARE_WITH)");
+                    events.add(new Event(kind, buffer, computation, instruction, share));
+                    w.leave(l);
+                }
+                case Fields.HeapSimulatorTrace.WHOLE_MODULE_SIMULATION -> whole = w.bool("whole_module_simulation");
+                case Fields.HeapSimulatorTrace.BUFFER_ALLOCATION_INDEX -> allocation = w.int64("buffer_allocation_index");
+                default -> w.skip();
+            }
+        }
+        return new Trace(events, whole, allocation);
+    }
+
+    private Assignment assignment() throws ProtoException {
+        List<LogicalBuffer> buffers = new ArrayList<>();
+        List<BufferAlias> aliases = new ArrayList<>();
+        List<Allocation> allocations = new ArrayList<>();
+        List<Trace> traces = new ArrayList<>();
+        for (int f; (f = w.next()) != 0; ) {
+            switch (f) {
+                case Fields.BufferAssignmentProto.LOGICAL_BUFFERS -> {
+                    int l = w.enter("logical_buffers", buffers.size());
+                    buffers.add(logicalBuffer());
+                    w.leave(l);
+                }
+                case Fields.BufferAssignmentProto.BUFFER_ALIASES -> {
+                    int l = w.enter("buffer_aliases", aliases.size());
+                    long source = 0;
+                    Location at = new Location(0, Messages.NO_LONGS, "");
+                    for (int g; (g = w.next()) != 0; ) {
+                        switch (g) {
+                            case Fields.BufferAssignmentProto_BufferAlias.SOURCE_BUFFER_ID -> source = w.int64("source_buffer_id");
+                            case Fields.BufferAssignmentProto_BufferAlias.LOCATION -> {
+                                int l2 = w.enter("location", -1);
+                                at = location();
+                                w.leave(l2);
+                            }
+                            default -> w.skip();
+                        }
+                    }
+                    aliases.add(new BufferAlias(source, at.instructionId(), at.name(), at.index()));
+                    w.leave(l);
+                }
+                case Fields.BufferAssignmentProto.BUFFER_ALLOCATIONS -> {
+                    int l = w.enter("buffer_allocations", allocations.size());
+                    allocations.add(allocation());
+                    w.leave(l);
+                }
+                case Fields.BufferAssignmentProto.HEAP_SIMULATOR_TRACES -> {
+                    int l = w.enter("heap_simulator_traces", traces.size());
+                    traces.add(trace());
+                    w.leave(l);
+                }
+                default -> w.skip();
+            }
+        }
+        return new Assignment(buffers, aliases, allocations, traces);
+    }
+}

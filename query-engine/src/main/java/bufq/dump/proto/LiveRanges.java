@@ -1,0 +1,144 @@
+package bufq.dump.proto;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Live ranges computed from the schedule and the uses, as XLA's {@code HloLiveRange} does for a
+ * module-scoped heap simulation (what the text dump's {@code -live-range.txt} prints):
+ * <ul>
+ * <li>the schedule is flattened: the entry's sequence, each while's condition and body (and each
+ *     call's or conditional's computations) placed before the instruction that runs them;</li>
+ * <li>a value starts at its defining instruction (a parameter at its computation's start) and ends
+ *     at its last position or use, a while's use counted at its body's parameter; a position in a
+ *     computation's root extends it to that computation's end; an entry parameter that no output
+ *     aliases lives to the end;</li>
+ * <li>values sharing a buffer (the proto's {@code buffer_aliases}) are cut so they do not overlap:
+ *     each ends where the next one starts.</li>
+ * </ul>
+ */
+final class LiveRanges {
+    final List<String> sequence = new ArrayList<>();
+    final int[] time;                 // instruction -> time, -1 when not scheduled
+    final int endTime;                // schedule_end_time: the flattened schedule's length
+    final int[] start, end;           // per value; start -1 when the value has no range
+    private final int[][] span;       // computation -> {start, end}, null when not flattened
+
+    LiveRanges(Graph g, Dataflow d, Map<Long, long[]> schedule, List<long[]> aliasGroups, Map<Long, Integer> valueOfBuffer,
+               List<Messages.Alias> ioAliases) {
+        time = new int[g.size()];
+        Arrays.fill(time, -1);
+        span = new int[g.module.computations().size()][];
+        if (g.entry >= 0) flatten(g, g.entry, schedule);
+        endTime = sequence.size();
+        int nv = d.values.size();
+        start = new int[nv];
+        end = new int[nv];
+        Arrays.fill(start, -1);
+        for (int v = 0; v < nv; v++) {
+            Dataflow.Value val = d.values.get(v);
+            if (!val.live) continue;
+            int i = val.instruction;
+            if (time[i] < 0) continue;
+            int c = g.computationOf[i];
+            boolean param = g.opcode(i).equals("parameter");
+            int s = param ? span[c][0] : time[i];
+            int definitionEnd = g.isRoot(i) ? span[c][1] : time[i];
+            int e = definitionEnd;
+            for (int p = 1; p < val.positions.size(); p++) {
+                int at = val.positions.get(p)[0];
+                int t;
+                if (g.isRoot(at)) {
+                    int[] sp = span[g.computationOf[at]];
+                    if (sp == null) continue;
+                    t = sp[1];
+                } else {
+                    t = time[at];
+                    if (t < 0) continue;
+                }
+                e = Math.max(e, t);
+            }
+            if (param && c == g.entry && !aliased(ioAliases, g.ins[i].parameterNumber(), val.index)) {
+                e = endTime;
+            } else {
+                e = Math.max(e, lastUse(g, val));
+            }
+            start[v] = s;
+            end[v] = e;
+        }
+        normalize(aliasGroups, valueOfBuffer);
+    }
+
+    private void flatten(Graph g, int c, Map<Long, long[]> schedule) {
+        if (span[c] != null) return;
+        long[] ids = schedule.get(g.module.computations().get(c).id());
+        if (ids == null) return;
+        int from = sequence.size();
+        span[c] = new int[] {from, from};   // marks it as being flattened (no recursion through a cycle)
+        for (long id : ids) {
+            Integer i = g.byId.get(id);
+            if (i == null) continue;
+            String op = g.opcode(i);
+            if (op.equals("call") || op.equals("conditional")) {
+                for (int callee : g.called(i)) if (callee >= 0) flatten(g, callee, schedule);
+            } else if (op.equals("while")) {
+                int[] parts = g.whileParts(i);
+                if (parts[0] >= 0) flatten(g, parts[0], schedule);
+                if (parts[1] >= 0) flatten(g, parts[1], schedule);
+            }
+            if (time[i] >= 0) continue;
+            time[i] = sequence.size();
+            sequence.add(g.name(i));
+        }
+        span[c] = new int[] {from, sequence.size()};
+    }
+
+    private int lastUse(Graph g, Dataflow.Value v) {
+        int e = -1;
+        for (Dataflow.Use u : v.uses) {
+            int used = u.user();
+            if (g.opcode(used).equals("while")) {
+                int body = g.whileParts(used)[1];
+                int p = body < 0 ? -1 : g.parameter(body, 0);
+                if (p >= 0) used = p;
+            }
+            if (time[used] >= 0) e = Math.max(e, time[used]);
+        }
+        return e;
+    }
+
+    private static boolean aliased(List<Messages.Alias> aliases, long parameter, int[] index) {
+        for (Messages.Alias a : aliases) {
+            if (a.parameterNumber() != parameter || a.parameterIndex().length != index.length) continue;
+            boolean same = true;
+            for (int k = 0; k < index.length; k++) same &= a.parameterIndex()[k] == index[k];
+            if (same) return true;
+        }
+        return false;
+    }
+
+    /** HloLiveRange's NormalizeAliasedBuffers over each group of values sharing a buffer. */
+    private void normalize(List<long[]> groups, Map<Long, Integer> valueOfBuffer) {
+        for (long[] group : groups) {
+            List<Integer> vs = new ArrayList<>();
+            Map<Integer, Long> idOf = new HashMap<>();
+            for (long id : group) {
+                Integer v = valueOfBuffer.get(id);
+                if (v != null && start[v] >= 0) {
+                    vs.add(v);
+                    idOf.put(v, id);
+                }
+            }
+            vs.sort((a, b) -> start[a] != start[b] ? Integer.compare(start[a], start[b])
+                    : end[a] != end[b] ? Integer.compare(end[a], end[b]) : Long.compare(idOf.get(a), idOf.get(b)));
+            for (int k = 0; k + 1 < vs.size(); k++) {
+                int a = vs.get(k), b = vs.get(k + 1);
+                end[b] = Math.max(end[a], end[b]);
+                end[a] = Math.min(end[a], start[b]);
+            }
+        }
+    }
+}

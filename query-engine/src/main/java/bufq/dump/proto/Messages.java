@@ -1,0 +1,58 @@
+package bufq.dump.proto;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The parts of XLA's messages bufq reads (see {@code src/main/proto/bufq_xla_subset.proto}), as
+ * plain records. Absent fields hold proto3 defaults: 0, "", empty arrays and lists, null messages.
+ */
+final class Messages {
+    private Messages() {}
+
+    static final long[] NO_LONGS = new long[0];
+
+    record Layout(long[] minorToMajor, List<long[]> tiles, long elementSizeBits, long memorySpace) {}
+
+    /** {@code layout} is null when the shape carries none. */
+    record ShapeP(int elementType, long[] dims, boolean[] dynamic, List<ShapeP> tuple, Layout layout) {}
+
+    record Metadata(String opType, String opName, String sourceFile, int sourceLine, int stackFrameId) {
+        static final Metadata NONE = new Metadata("", "", "", 0, 0);
+    }
+
+    record Instruction(String name, String opcode, ShapeP shape, Metadata metadata, long parameterNumber,
+                       long tupleIndex, long id, long[] operandIds, long[] calledIds) {}
+
+    record Computation(String name, List<Instruction> instructions, long id, long rootId) {}
+
+    /** Flat arrays of StackFrameIndexProto; locations are {file, function, line, column}, frames {location, parent}, ids 1-based. */
+    record StackIndex(List<String> files, List<String> functions, List<int[]> locations, List<int[]> frames) {
+        static final StackIndex NONE = new StackIndex(List.of(), List.of(), List.of(), List.of());
+    }
+
+    record Alias(long[] outputIndex, long parameterNumber, long[] parameterIndex) {}
+
+    record Module(String name, String entryName, List<Computation> computations, long entryId,
+                  Map<Long, long[]> schedule, List<Alias> aliases, StackIndex stacks) {}
+
+    record LogicalBuffer(long id, long size, long instructionId, String instructionName, long[] shapeIndex, long color) {}
+
+    record Assigned(long bufferId, long offset, long size) {}
+
+    record Allocation(long index, long size, boolean threadLocal, boolean entryParameter, long parameterNumber,
+                      boolean maybeLiveOut, long color, List<Assigned> assigned, long[] parameterShapeIndex,
+                      boolean tuple, boolean constant) {}
+
+    record Event(int kind, long bufferId, String computation, String instruction, long shareWith) {}
+
+    record Trace(List<Event> events, boolean wholeModule, long allocationIndex) {}
+
+    record BufferAlias(long sourceId, long instructionId, String instructionName, long[] shapeIndex) {}
+
+    record Assignment(List<LogicalBuffer> buffers, List<BufferAlias> aliases, List<Allocation> allocations,
+                      List<Trace> traces) {}
+
+    /** An HloProto; either part may be null (a bare BufferAssignmentProto has no module). */
+    record HloProto(Module module, Assignment assignment) {}
+}

@@ -1,0 +1,132 @@
+package bufq.dump.proto;
+
+import bufq.dump.proto.Messages.Layout;
+import bufq.dump.proto.Messages.ShapeP;
+import bufq.model.Shape;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns {@code xla.ShapeProto} into bufq's {@link Shape}, with the text XLA prints for it
+ * ({@code f32[16,64]{1,0:T(8,128)S(1)}}, tuples as {@code (a, b)}), so a module read from a proto
+ * shows and compares the shapes its text dump shows. One instance per module shares equal shapes.
+ */
+final class Shapes {
+    static final int TUPLE = 13;
+
+    /** xla.PrimitiveType numbers to the names XLA prints. */
+    private static final String[] TYPES = new String[35];
+
+    static {
+        String[] pairs = {"1 pred", "2 s8", "3 s16", "4 s32", "5 s64", "6 u8", "7 u16", "8 u32", "9 u64", "10 f16",
+                "11 f32", "12 f64", "13 tuple", "14 opaque", "15 c64", "16 bf16", "17 token", "18 c128", "19 f8e5m2",
+                "20 f8e4m3fn", "21 s4", "22 u4", "23 f8e4m3b11fnuz", "24 f8e5m2fnuz", "25 f8e4m3fnuz", "26 s2", "27 u2",
+                "28 f8e4m3", "29 f8e3m4", "30 s1", "31 u1", "32 f4e2m1fn", "33 f8e8m0fnu", "34 buffer"};
+        for (String p : pairs) {
+            int sp = p.indexOf(' ');
+            TYPES[Integer.parseInt(p.substring(0, sp))] = p.substring(sp + 1);
+        }
+    }
+
+    private final Map<String, Shape> shared = new HashMap<>();
+
+    /** The element type's printed name, or null for a number XLA does not define. */
+    static String typeName(int type) {
+        return type > 0 && type < TYPES.length ? TYPES[type] : null;
+    }
+
+    /** The shape, with layout as XLA prints it; null for a null proto. */
+    Shape shape(ShapeP p) {
+        if (p == null) return null;
+        return shape(p, true);
+    }
+
+    /** The shape without layout ({@code f32[16,64]}), as allocation lines print parameter shapes. */
+    Shape bare(ShapeP p) {
+        if (p == null) return null;
+        return shape(p, false);
+    }
+
+    private Shape shape(ShapeP p, boolean withLayout) {
+        String text = text(p, withLayout);
+        Shape s = shared.get(text);
+        if (s != null) return s;
+        String dtype = typeName(p.elementType());
+        if (dtype == null) dtype = "unknown";
+        if (p.elementType() == TUPLE) {
+            List<Shape> elements = new ArrayList<>(p.tuple().size());
+            for (ShapeP e : p.tuple()) elements.add(shape(e, withLayout));
+            s = new Shape(text, "tuple", new long[0], false, null, List.of(), 0, 0, elements);
+        } else {
+            Layout l = withLayout ? p.layout() : null;
+            boolean dynamic = false;
+            for (boolean d : p.dynamic()) dynamic |= d;
+            int[] m2m = null;
+            if (l != null && p.dims().length > 0) {
+                m2m = new int[l.minorToMajor().length];
+                for (int i = 0; i < m2m.length; i++) m2m[i] = (int) l.minorToMajor()[i];
+            }
+            List<long[]> tiles = l == null ? List.of() : l.tiles();
+            s = new Shape(text, dtype, p.dims().clone(), dynamic, m2m, tiles, l == null ? 0 : (int) l.elementSizeBits(),
+                    l == null ? 0 : (int) l.memorySpace(), List.of());
+        }
+        shared.put(text, s);
+        return s;
+    }
+
+    /** The shape's text as XLA prints it. */
+    static String text(ShapeP p, boolean withLayout) {
+        StringBuilder b = new StringBuilder();
+        append(b, p, withLayout);
+        return b.toString();
+    }
+
+    private static void append(StringBuilder b, ShapeP p, boolean withLayout) {
+        String dtype = typeName(p.elementType());
+        if (p.elementType() == TUPLE) {
+            b.append('(');
+            for (int k = 0; k < p.tuple().size(); k++) {
+                if (k > 0) b.append(", ");
+                if (k > 0 && k % 5 == 0) b.append("/*index=").append(k).append("*/");
+                append(b, p.tuple().get(k), withLayout);
+            }
+            b.append(')');
+            return;
+        }
+        b.append(dtype == null ? "unknown" : dtype).append('[');
+        long[] d = p.dims();
+        for (int i = 0; i < d.length; i++) {
+            if (i > 0) b.append(',');
+            if (i < p.dynamic().length && p.dynamic()[i]) b.append("<=");
+            b.append(d[i]);
+        }
+        b.append(']');
+        Layout l = p.layout();
+        if (!withLayout || l == null) return;
+        StringBuilder extra = new StringBuilder();
+        if (!l.tiles().isEmpty()) {
+            extra.append('T');
+            for (long[] t : l.tiles()) {
+                extra.append('(');
+                for (int i = 0; i < t.length; i++) {
+                    if (i > 0) extra.append(',');
+                    extra.append(t[i] == Long.MIN_VALUE ? "*" : String.valueOf(t[i]));
+                }
+                extra.append(')');
+            }
+        }
+        if (l.elementSizeBits() > 0) extra.append("E(").append(l.elementSizeBits()).append(')');
+        if (l.memorySpace() != 0) extra.append("S(").append(l.memorySpace()).append(')');
+        if (d.length == 0 && extra.length() == 0) return;   // XLA prints a scalar's default layout as nothing
+        b.append('{');
+        for (int i = 0; i < l.minorToMajor().length; i++) {
+            if (i > 0) b.append(',');
+            b.append(l.minorToMajor()[i]);
+        }
+        if (extra.length() > 0) b.append(':').append(extra);
+        b.append('}');
+    }
+}

@@ -1,0 +1,205 @@
+package bufq.dump.proto;
+
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.WireFormat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A {@link CodedInputStream} over one proto's bytes that knows where it is: the byte offset and the
+ * path of messages and fields being read, for errors such as
+ * {@code byte 1234 (HloProto.buffer_assignment.buffer_allocations[3]): ...}. Every read checks the
+ * wire type the subset expects, so a message of another kind fails at its first mismatching field.
+ */
+final class Wire {
+    private static final int MAX_DEPTH = 64;
+
+    private final CodedInputStream in;
+    private final long base;
+    private final int from;
+    private final String[] names = new String[MAX_DEPTH + 1];
+    private final int[] indexes = new int[MAX_DEPTH + 1];
+    private int depth;
+    private int tag;
+
+    /** Reads {@code bytes[from, from + length)}; offsets in errors count from {@code base} (the slice's place in its file). */
+    Wire(byte[] bytes, int from, int length, long base, String root) {
+        this.in = CodedInputStream.newInstance(bytes, from, length);
+        this.in.setRecursionLimit(Integer.MAX_VALUE);   // nesting is bounded by this class's own depth check
+        this.base = base;
+        this.from = from;
+        names[0] = root;
+        indexes[0] = -1;
+    }
+
+    /** The next field number of the current message, or 0 at its end. */
+    int next() throws ProtoException {
+        try {
+            tag = in.readTag();
+        } catch (IOException e) {
+            throw error(e);
+        }
+        if (tag != 0 && WireFormat.getTagFieldNumber(tag) == 0) throw error("field number 0 (not a proto message)");
+        return WireFormat.getTagFieldNumber(tag);
+    }
+
+    /** Skips the field just read by {@link #next()} (one the subset does not list). */
+    void skip() throws ProtoException {
+        try {
+            if (WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_END_GROUP || !in.skipField(tag)) {
+                throw error("unexpected end-group marker");
+            }
+        } catch (IOException e) {
+            throw error(e);
+        }
+    }
+
+    long int64(String field) throws ProtoException {
+        expect(WireFormat.WIRETYPE_VARINT, field);
+        try {
+            return in.readInt64();
+        } catch (IOException e) {
+            throw error(e);
+        }
+    }
+
+    int int32(String field) throws ProtoException {
+        return (int) int64(field);
+    }
+
+    boolean bool(String field) throws ProtoException {
+        return int64(field) != 0;
+    }
+
+    String string(String field) throws ProtoException {
+        expect(WireFormat.WIRETYPE_LENGTH_DELIMITED, field);
+        try {
+            return in.readStringRequireUtf8();
+        } catch (IOException e) {
+            throw error(e);
+        }
+    }
+
+    /** A {@code bytes} field: where its bytes start in the stream's array, and how many. */
+    int[] bytesSpan(String field) throws ProtoException {
+        expect(WireFormat.WIRETYPE_LENGTH_DELIMITED, field);
+        try {
+            int n = in.readRawVarint32();
+            if (n < 0 || n > in.getBytesUntilLimit() && in.getBytesUntilLimit() >= 0) throw error("length " + n + " runs past the end of the data");
+            int at = from + in.getTotalBytesRead();
+            in.skipRawBytes(n);
+            return new int[] {at, n};
+        } catch (IOException e) {
+            throw error(e);
+        }
+    }
+
+    /** A repeated int64, packed or not: appends to {@code into}. */
+    void int64s(String field, LongBuilder into) throws ProtoException {
+        int wt = WireFormat.getTagWireType(tag);
+        try {
+            if (wt == WireFormat.WIRETYPE_VARINT) {
+                into.add(in.readInt64());
+            } else if (wt == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
+                int limit = in.pushLimit(in.readRawVarint32());
+                while (in.getBytesUntilLimit() > 0) into.add(in.readInt64());
+                in.popLimit(limit);
+            } else {
+                throw wrongType(field, "varint or packed varints");
+            }
+        } catch (IOException e) {
+            throw error(e);
+        }
+    }
+
+    /** Enters a sub-message field ({@code index} its position when repeated, else -1); pair with {@link #leave(int)}. */
+    int enter(String field, int index) throws ProtoException {
+        expect(WireFormat.WIRETYPE_LENGTH_DELIMITED, field);
+        if (depth == MAX_DEPTH) throw error("messages nested deeper than " + MAX_DEPTH);
+        try {
+            int length = in.readRawVarint32();
+            if (length < 0) throw error("negative length");
+            int old = in.pushLimit(length);
+            depth++;
+            names[depth] = field;
+            indexes[depth] = index;
+            return old;
+        } catch (IOException e) {
+            throw error(e);
+        }
+    }
+
+    void leave(int oldLimit) throws ProtoException {
+        if (in.getBytesUntilLimit() != 0) throw error("message ends inside a field");
+        in.popLimit(oldLimit);
+        depth--;
+    }
+
+    /** Whether the whole input was read (call at depth 0 after {@link #next()} returned 0). */
+    boolean atEnd() throws ProtoException {
+        try {
+            return in.isAtEnd();
+        } catch (IOException e) {
+            throw error(e);
+        }
+    }
+
+    long offset() { return base + in.getTotalBytesRead(); }
+
+    String path() {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i <= depth; i++) {
+            if (i > 0) b.append('.');
+            b.append(names[i]);
+            if (indexes[i] >= 0) b.append('[').append(indexes[i]).append(']');
+        }
+        return b.toString();
+    }
+
+    ProtoException error(String reason) {
+        return new ProtoException(offset(), path(), reason);
+    }
+
+    private ProtoException error(IOException e) {
+        String m = e.getMessage() == null ? e.toString() : e.getMessage();
+        if (m.contains("truncated") || m.contains("ended unexpectedly")) m = "data ends inside a field (truncated file?)";
+        else if (m.contains("malformed varint")) m = "malformed varint";
+        else if (m.contains("invalid tag")) m = "invalid field tag";
+        else if (m.contains("invalid UTF-8")) m = "string field is not UTF-8";
+        return error(m.toLowerCase(java.util.Locale.ROOT).replaceAll("\\.$", "").lines().findFirst().orElse(m));
+    }
+
+    private void expect(int wireType, String field) throws ProtoException {
+        if (WireFormat.getTagWireType(tag) != wireType) throw wrongType(field, TYPES[wireType]);
+    }
+
+    private ProtoException wrongType(String field, String expected) {
+        int wt = WireFormat.getTagWireType(tag);
+        return error("field " + WireFormat.getTagFieldNumber(tag) + " (" + field + ") has wire type "
+                + (wt < TYPES.length ? TYPES[wt] : String.valueOf(wt)) + ", expected " + expected
+                + " (not the message bufq expected here)");
+    }
+
+    private static final String[] TYPES = {"varint", "fixed64", "length-delimited", "start-group", "end-group", "fixed32", "6", "7"};
+
+    /** Decodes UTF-8 from a {@code bytes} field read by {@link #bytesSpan}. */
+    static String utf8(byte[] array, int[] span) {
+        return new String(array, span[0], span[1], StandardCharsets.UTF_8);
+    }
+
+    /** A growable long array (repeated int64 fields without boxing). */
+    static final class LongBuilder {
+        private long[] a = new long[4];
+        private int n;
+
+        void add(long v) {
+            if (n == a.length) a = java.util.Arrays.copyOf(a, n * 2);
+            a[n++] = v;
+        }
+
+        long[] build() { return n == 0 ? Messages.NO_LONGS : java.util.Arrays.copyOf(a, n); }
+
+        void clear() { n = 0; }
+    }
+}

@@ -1,0 +1,155 @@
+package bufq.dump.proto;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Finds the modules of a profile capture: in the XSpace's {@code /host:metadata} plane, each event
+ * metadata's stat named {@code Hlo Proto} holds one module's {@code xla.HloProto} as bytes (what
+ * XProf's memory viewer reads), and its {@code program_id} stat the program number. Only the slices
+ * are found here; each module is parsed when loaded.
+ */
+final class XSpaceReader {
+    private XSpaceReader() {}
+
+    static final String METADATA_PLANE = "/host:metadata";
+    static final String HLO_PROTO_STAT = "Hlo Proto";
+    static final String PROGRAM_ID_STAT = "program_id";
+
+    private record Stat(long metadataId, long number, int[] bytes) {}
+
+    private record EventMetadata(long id, String name, List<Stat> stats) {}
+
+    private record Plane(String name, List<EventMetadata> events, Map<Long, String> statNames) {}
+
+    static List<ProtoReader.Embedded> modules(byte[] bytes) throws ProtoException {
+        List<ProtoReader.Embedded> out = new ArrayList<>();
+        boolean metadataPlane = false;
+        for (Plane p : planes(bytes, true)) {
+            if (!p.name().equals(METADATA_PLANE)) continue;
+            metadataPlane = true;
+            for (EventMetadata e : p.events()) {
+                int[] hlo = null;
+                int number = -1;
+                for (Stat s : e.stats()) {
+                    String n = p.statNames().get(s.metadataId());
+                    if (HLO_PROTO_STAT.equals(n) && s.bytes() != null) hlo = s.bytes();
+                    else if (PROGRAM_ID_STAT.equals(n)) number = (int) s.number();
+                }
+                if (hlo != null) out.add(new ProtoReader.Embedded(e.name(), number, hlo[0], hlo[1]));
+            }
+        }
+        if (!metadataPlane) throw new ProtoException(0, "XSpace", "no " + METADATA_PLANE + " plane: the profile carries no modules");
+        if (out.isEmpty()) throw new ProtoException(0, "XSpace", "the " + METADATA_PLANE + " plane carries no '" + HLO_PROTO_STAT + "' stats");
+        return out;
+    }
+
+    static String backend(byte[] bytes) throws ProtoException {
+        String backend = "unknown";
+        for (Plane p : planes(bytes, false)) {
+            String n = p.name();
+            if (n.startsWith("/device:TPU")) return "tpu";
+            if (n.startsWith("/device:GPU")) return "gpu";
+            if (n.startsWith("/host:CPU") || n.startsWith("/device:CPU")) backend = "cpu";
+        }
+        return backend;
+    }
+
+    private static List<Plane> planes(byte[] bytes, boolean withMetadata) throws ProtoException {
+        Wire w = new Wire(bytes, 0, bytes.length, 0, "XSpace");
+        List<Plane> out = new ArrayList<>();
+        for (int f; (f = w.next()) != 0; ) {
+            if (f != Fields.XSpace.PLANES) {
+                w.skip();
+                continue;
+            }
+            int l = w.enter("planes", out.size());
+            out.add(plane(w, withMetadata));
+            w.leave(l);
+        }
+        return out;
+    }
+
+    private static Plane plane(Wire w, boolean withMetadata) throws ProtoException {
+        String name = "";
+        List<EventMetadata> events = new ArrayList<>();
+        Map<Long, String> statNames = new HashMap<>();
+        int entries = 0, statEntries = 0;
+        for (int f; (f = w.next()) != 0; ) {
+            switch (f) {
+                case Fields.XPlane.NAME -> name = w.string("name");
+                case Fields.XPlane.EVENT_METADATA -> {
+                    if (!withMetadata) { w.skip(); break; }
+                    int l = w.enter("event_metadata", entries++);
+                    for (int g; (g = w.next()) != 0; ) {
+                        if (g == Fields.MapEntry.VALUE) {
+                            int l2 = w.enter("value", -1);
+                            events.add(eventMetadata(w));
+                            w.leave(l2);
+                        } else {
+                            w.skip();
+                        }
+                    }
+                    w.leave(l);
+                }
+                case Fields.XPlane.STAT_METADATA -> {
+                    if (!withMetadata) { w.skip(); break; }
+                    int l = w.enter("stat_metadata", statEntries++);
+                    for (int g; (g = w.next()) != 0; ) {
+                        if (g == Fields.MapEntry.VALUE) {
+                            int l2 = w.enter("value", -1);
+                            long id = 0;
+                            String n = "";
+                            for (int h; (h = w.next()) != 0; ) {
+                                switch (h) {
+                                    case Fields.XStatMetadata.ID -> id = w.int64("id");
+                                    case Fields.XStatMetadata.NAME -> n = w.string("name");
+                                    default -> w.skip();
+                                }
+                            }
+                            statNames.put(id, n);
+                            w.leave(l2);
+                        } else {
+                            w.skip();
+                        }
+                    }
+                    w.leave(l);
+                }
+                default -> w.skip();
+            }
+        }
+        return new Plane(name, events, statNames);
+    }
+
+    private static EventMetadata eventMetadata(Wire w) throws ProtoException {
+        long id = 0;
+        String name = "";
+        List<Stat> stats = new ArrayList<>(2);
+        for (int f; (f = w.next()) != 0; ) {
+            switch (f) {
+                case Fields.XEventMetadata.ID -> id = w.int64("id");
+                case Fields.XEventMetadata.NAME -> name = w.string("name");
+                case Fields.XEventMetadata.STATS -> {
+                    int l = w.enter("stats", stats.size());
+                    long metadata = 0, number = 0;
+                    int[] span = null;
+                    for (int g; (g = w.next()) != 0; ) {
+                        switch (g) {
+                            case Fields.XStat.METADATA_ID -> metadata = w.int64("metadata_id");
+                            case Fields.XStat.INT64_VALUE -> number = w.int64("int64_value");
+                            case Fields.XStat.UINT64_VALUE -> number = w.int64("uint64_value");
+                            case Fields.XStat.BYTES_VALUE -> span = w.bytesSpan("bytes_value");
+                            default -> w.skip();
+                        }
+                    }
+                    stats.add(new Stat(metadata, number, span));
+                    w.leave(l);
+                }
+                default -> w.skip();
+            }
+        }
+        return new EventMetadata(id, name, stats);
+    }
+}

@@ -1,0 +1,197 @@
+package bufq.analysis;
+
+import bufq.dump.DumpLoader;
+import bufq.dump.ModuleSource;
+import bufq.model.HloModule;
+import bufq.model.HloValue;
+import bufq.model.RangeEnd;
+import bufq.model.RangeEnd.Reason;
+import bufq.model.UseSchedule;
+import bufq.table.Output;
+import bufq.table.Table;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * {@code why} on the real corpus, held to the dump's own text ({@link RawDump}): every reason a
+ * range ends is checked against the printed uses, positions, ranges and allocation flags, and idle
+ * stretches are recomputed from the printed uses on every module.
+ */
+class WhyCorpusTest {
+    private static Path corpus() {
+        Path c = CorpusSweepAnalysisTest.root().resolve("../shared/corpus").normalize();
+        assumeTrue(Files.isDirectory(c), "corpus not found at " + c + "; skipping");
+        return c;
+    }
+
+    private record Loaded(HloModule module, RawDump raw) {}
+
+    private static Loaded load(String dir) throws Exception {
+        Path p = corpus().resolve("jax-0.10.2").resolve(dir);
+        ModuleSource src = DumpLoader.discover(List.of(p)).get(0);
+        return new Loaded(src.load(), RawDump.read(src.files()));
+    }
+
+    private static final List<String> WALKED = List.of("transformer-2layer", "rnn-scan", "pairs/transformer-4layer",
+            "pairs/transformer-4layer-remat");
+
+    @Test
+    void everyValueLiveAtThePeakIsExplained() throws Exception {
+        for (String dir : WALKED) {
+            Loaded l = load(dir);
+            HloModule m = l.module();
+            int peak = m.peakTime();
+            List<HloValue> live = m.liveAt(peak);
+            assertFalse(live.isEmpty(), dir);
+            for (WhyReport r : Analyses.why(m, live)) {
+                for (Output o : r.tables()) assertTrue(o instanceof Table);
+                assertEquals(1, r.what().size());
+                assertFalse(r.end().size() == 0, dir);
+                assertFalse(r.end().cell(0, 0).equals(Reason.UNEXPLAINED.word()), dir + ": " + r.end());
+            }
+        }
+    }
+
+    @Test
+    void everyReasonHoldsAgainstTheDumpsOwnText() throws Exception {
+        Map<Reason, Integer> seen = new EnumMap<>(Reason.class);
+        for (String dir : WALKED) {
+            Loaded l = load(dir);
+            HloModule m = l.module();
+            RawDump raw = l.raw();
+            for (HloValue v : m.values()) {
+                RangeEnd e = RangeEnd.of(m, v);
+                seen.merge(e.reason(), 1, Integer::sum);
+                RawDump.Value rv = raw.values.get(v.id());
+                int[] range = rv == null ? null : raw.range(rv);
+                String where = dir + " value " + v.id() + " " + v.label() + ": " + e;
+                if (range == null) {
+                    assertEquals(Reason.NO_RANGE, e.reason(), where);
+                    continue;
+                }
+                int end = range[1];
+                assertEquals(end, e.end(), where);
+                String alloc = raw.allocationOf.get(v.id());
+                boolean parameterAllocation = alloc.matches("size \\d+, parameter \\d+.*");
+                boolean donated = alloc.contains("maybe-live-out");
+                switch (e.reason()) {
+                    case UNDONATED_PARAMETER -> {
+                        assertEquals(raw.maxTime, end, where);
+                        assertEquals("parameter", rv.opcode(), where);
+                        assertTrue(parameterAllocation && !donated, where);
+                    }
+                    case LIVE_OUT -> assertEquals(raw.maxTime, end, where);
+                    case LAST_USE -> {
+                        int last = -1;
+                        for (String u : rv.users()) if (raw.step(u) <= end) last = Math.max(last, raw.step(u));
+                        assertEquals(end, last, where);
+                    }
+                    case LOOP_INIT -> assertTrue(rv.users().stream().anyMatch(u -> raw.step(u) > end), where);
+                    case CARRY -> assertTrue(rv.positions().stream().anyMatch(p -> raw.step(p) >= 0 && raw.step(p) + 1 == end), where);
+                    case ALIAS -> assertTrue(rv.positions().stream().anyMatch(p -> raw.step(p) == end), where);
+                    case LOOP_PARAMETER -> assertTrue("parameter".equals(rv.opcode()) && !parameterAllocation, where);
+                    case NO_USES -> assertTrue(rv.users().isEmpty(), where);
+                    default -> throw new AssertionError("unexpected reason: " + where);
+                }
+                if (e.reason() == Reason.LAST_USE && "parameter".equals(rv.opcode()) && parameterAllocation) {
+                    assertTrue(donated, "a parameter that ends at its last use is donated: " + where);
+                    assertTrue(e.detail().contains("donated"), where);
+                }
+            }
+        }
+        for (Reason r : List.of(Reason.LAST_USE, Reason.LIVE_OUT, Reason.UNDONATED_PARAMETER, Reason.CARRY, Reason.LOOP_INIT))
+            assertTrue(seen.getOrDefault(r, 0) > 0, "no " + r + " in " + seen);
+    }
+
+    @Test
+    void namedCases() throws Exception {
+        Loaded t = load("transformer-2layer");
+        HloModule m = t.module();
+        // A donated parameter (allocation 0: parameter 0, maybe-live-out) ends at its last use.
+        HloValue w1 = m.valueByKey("params_0___w1__.1");
+        RangeEnd donated = RangeEnd.of(m, w1);
+        assertEquals(Reason.LAST_USE, donated.reason());
+        assertEquals(18, donated.end());
+        assertEquals(18, t.raw().ranges.get("params_0___w1__.1{}")[1]);
+        assertTrue(donated.detail().contains("donated parameter (0)"), donated.detail());
+        // The batch is not donated: live to the end though its last use is earlier.
+        HloValue x = m.valueByKey("x.1");
+        RangeEnd undonated = RangeEnd.of(m, x);
+        assertEquals(Reason.UNDONATED_PARAMETER, undonated.reason());
+        assertEquals(146, undonated.end());
+        assertEquals(UseSchedule.lastUse(m, x), undonated.lastUse());
+        assertTrue(undonated.lastUse() < 146);
+        assertTrue(undonated.detail().contains("donating it would free its bytes after step " + undonated.lastUse()));
+        // The updated weights are the program's outputs.
+        HloValue out = m.valueByKey("multiply_subtract_fusion.11");
+        assertEquals(Reason.LIVE_OUT, RangeEnd.of(m, out).reason());
+        assertEquals(146, out.rangeEnd());
+
+        Loaded r = load("rnn-scan");
+        HloModule rnn = r.module();
+        // The loop counter's increment is the body's result at tuple.23 {0}: held until while.15 (step 44).
+        HloValue add = rnn.valueByKey("wrapped_add");
+        RangeEnd carry = RangeEnd.of(rnn, add);
+        assertEquals(Reason.CARRY, carry.reason());
+        assertEquals("tuple.23 {0}", carry.position().toString());
+        assertEquals(43, r.raw().step("tuple.23"));
+        assertEquals(44, r.raw().ranges.get("wrapped_add{}")[1]);
+        assertEquals("while.15", rnn.sequence().get(carry.end()));
+        // The state handed to the loop ends where the loop begins.
+        RangeEnd init = RangeEnd.of(rnn, rnn.valueByKey("copy.4"));
+        assertEquals(Reason.LOOP_INIT, init.reason());
+        assertEquals("while.15", init.use().user());
+    }
+
+    /** Idle stretches from the printed uses and ranges, on every module of the corpus. */
+    @Test
+    void idleStretchesAgreeWithTheDumpOnEveryModule() throws Exception {
+        int modules = 0, stretches = 0;
+        for (ModuleSource src : DumpLoader.discover(List.of(corpus()))) {
+            HloModule m = src.load();
+            RawDump raw = RawDump.read(src.files());
+            modules++;
+            for (HloValue v : m.values()) {
+                RawDump.Value rv = raw.values.get(v.id());
+                int[] range = rv == null ? null : raw.range(rv);
+                List<int[]> expected = new ArrayList<>();
+                if (range != null) {
+                    TreeSet<Integer> busy = new TreeSet<>();
+                    busy.add(range[0]);
+                    for (String u : rv.users()) {
+                        int s = raw.step(u);
+                        if (s >= range[0] && s <= range[1]) busy.add(s);
+                    }
+                    int run = -1;
+                    for (int t = range[0]; t <= range[1]; t++) {
+                        if (!busy.contains(t) && run < 0) run = t;
+                        if (busy.contains(t) && run >= 0) { expected.add(new int[] {run, t - 1}); run = -1; }
+                    }
+                    if (run >= 0) expected.add(new int[] {run, range[1]});
+                }
+                List<UseSchedule.Stretch> got = rv == null ? List.of() : UseSchedule.idleStretches(m, v);
+                String where = src.files().get(0) + " value " + v.id();
+                assertEquals(expected.size(), got.size(), where);
+                for (int i = 0; i < got.size(); i++) {
+                    assertEquals(expected.get(i)[0], got.get(i).from(), where);
+                    assertEquals(expected.get(i)[1], got.get(i).to(), where);
+                }
+                stretches += got.size();
+            }
+        }
+        assertTrue(modules >= 40, "swept " + modules);
+        assertTrue(stretches > 1000, "found " + stretches);
+    }
+}

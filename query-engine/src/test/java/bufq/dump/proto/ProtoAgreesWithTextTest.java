@@ -1,0 +1,117 @@
+package bufq.dump.proto;
+
+import bufq.dump.DumpLoader;
+import bufq.dump.LoadException;
+import bufq.model.BufferAllocation;
+import bufq.model.HloInstruction;
+import bufq.model.HloModule;
+import bufq.model.HloValue;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Every module of {@code ../shared/corpus/jax-0.10.2-proto} read from its {@code .hlo.pb} and from
+ * its text set gives the same model: allocations, values (size, offset, allocation, shape, phi,
+ * positions, uses, live range), instructions (opcode, shape, op_name, operands, time), the schedule
+ * and the live bytes of every step. The proto's live ranges are computed from its schedule and the
+ * uses its dataflow finds (see {@code LiveRanges}), so this also holds them to the text's
+ * {@code -live-range.txt}.
+ */
+class ProtoAgreesWithTextTest {
+    static Path corpus() {
+        Path root = Path.of(System.getProperty("bufq.root", "."));
+        return root.resolve("../shared/corpus/jax-0.10.2-proto").normalize();
+    }
+
+    static List<Path> hloProtos() throws IOException {
+        Path c = corpus();
+        assumeTrue(Files.isDirectory(c), "corpus not found at " + c);
+        try (Stream<Path> s = Files.walk(c)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".hlo.pb")).sorted().toList();
+        }
+    }
+
+    static Path textOf(Path pb) {
+        String n = pb.getFileName().toString();
+        return pb.resolveSibling(n.substring(0, n.length() - ".hlo.pb".length()) + "-buffer-assignment.txt");
+    }
+
+    @TestFactory
+    Stream<DynamicTest> protoAndTextAgree() throws IOException {
+        List<Path> pbs = hloProtos();
+        assertFalse(pbs.isEmpty());
+        return pbs.stream().map(pb -> DynamicTest.dynamicTest(corpus().relativize(pb).toString(), () -> {
+            HloModule proto = DumpLoader.load(List.of(pb)).get(0);
+            HloModule text = DumpLoader.load(List.of(textOf(pb))).get(0);
+            assertEquals(List.of(), differences(text, proto));
+        }));
+    }
+
+    /** What differs, one line each (empty when the two agree). */
+    static List<String> differences(HloModule text, HloModule proto) {
+        List<String> d = new ArrayList<>();
+        if (!text.info().name().equals(proto.info().name())) d.add("name " + text.info().name() + " vs " + proto.info().name());
+        if (proto.warningCount() != 0) d.add("warnings " + proto.warnings());
+        if (text.allocations().size() != proto.allocations().size()) d.add("allocation count " + text.allocations().size() + " vs " + proto.allocations().size());
+        for (BufferAllocation a : text.allocations()) {
+            BufferAllocation b = proto.allocation(a.index());
+            if (b == null) { d.add("allocation " + a.index() + " missing"); continue; }
+            String ta = describe(a), pa = describe(b);
+            if (!ta.equals(pa)) d.add("allocation " + a.index() + ": " + ta + " vs " + pa);
+        }
+        if (text.values().size() != proto.values().size()) d.add("value count " + text.values().size() + " vs " + proto.values().size());
+        for (HloValue v : text.values()) {
+            HloValue w = proto.value(v.id());
+            if (w == null) { d.add("value " + v.id() + " missing"); continue; }
+            String tv = describe(v), pv = describe(w);
+            if (!tv.equals(pv)) d.add("value " + v.id() + ":\n    " + tv + "\n vs " + pv);
+        }
+        if (!text.sequence().equals(proto.sequence())) d.add("sequence " + text.sequence() + " vs " + proto.sequence());
+        if (text.info().maxTime() != proto.info().maxTime()) d.add("max time " + text.info().maxTime() + " vs " + proto.info().maxTime());
+        for (HloInstruction i : text.instructions()) {
+            HloInstruction j = proto.instruction(i.name());
+            if (j == null) { d.add("instruction " + i.name() + " missing"); continue; }
+            if (i.time() != j.time()) d.add("instruction " + i.name() + " at " + i.time() + " vs " + j.time());
+            if (i.opcode() == null) continue;   // the text knows it only from the sequence; the proto says more
+            String ti = describe(i, i.sourceFile() != null), pi = describe(j, i.sourceFile() != null);
+            if (!ti.equals(pi)) d.add("instruction " + i.name() + ": " + ti + " vs " + pi);
+        }
+        if (!Arrays.equals(text.liveBytesByStep(), proto.liveBytesByStep())) {
+            d.add("live bytes by step " + Arrays.toString(text.liveBytesByStep()) + " vs " + Arrays.toString(proto.liveBytesByStep()));
+        }
+        return d;
+    }
+
+    private static String describe(BufferAllocation a) {
+        return "size=" + a.size() + " color=" + a.color() + " param=" + a.parameter() + " pshape=" + a.parameterShape()
+                + " index=" + a.shapeIndex() + " output=" + a.outputShape() + " constant=" + a.constant() + " tl="
+                + a.threadLocal() + " liveout=" + a.maybeLiveOut() + " kind=" + a.kind() + " values=" + sorted(a.valueIds());
+    }
+
+    private static String describe(HloValue v) {
+        return v.label() + (v.phi() ? " (phi)" : "") + " size=" + v.size() + " offset=" + v.offset() + " alloc=" + v.allocation()
+                + " color=" + v.color() + " shape=" + v.shape() + " range=" + v.range()
+                + " positions=" + sorted(v.positions()) + " uses=" + sorted(v.uses());
+    }
+
+    private static String describe(HloInstruction i, boolean source) {
+        return i.opcode() + " t=" + i.time() + " shape=" + i.shape() + " op_name=" + i.opName() + " operands=" + i.operands()
+                + (source ? " source=" + i.sourceFile() + ":" + i.sourceLine() : "");
+    }
+
+    private static List<String> sorted(List<?> l) {
+        return l.stream().map(String::valueOf).sorted().toList();
+    }
+}

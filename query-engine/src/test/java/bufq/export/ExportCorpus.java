@@ -1,0 +1,56 @@
+package bufq.export;
+
+import bufq.analysis.Analyses;
+import bufq.analysis.BlameBy;
+import bufq.dump.DumpLoader;
+import bufq.model.HloModule;
+import bufq.table.Table;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** Corpus modules the export tests use, and bufq's own figures to hold the exports to. */
+final class ExportCorpus {
+    private ExportCorpus() {}
+
+    static Path corpus() {
+        Path c = Paths.get(System.getProperty("bufq.root", ".")).resolve("../shared/corpus").normalize();
+        assumeTrue(Files.isDirectory(c), "corpus not found at " + c + ": skipping the export tests that read it");
+        return c;
+    }
+
+    /** The 4-layer transformer without (false) or with (true) jax.checkpoint: the diff pair. */
+    static HloModule pair(boolean remat) throws Exception {
+        return load(corpus().resolve("jax-0.10.2/pairs/transformer-4layer" + (remat ? "-remat" : "")));
+    }
+
+    /** A GPU module with source lines whose values share bytes at the peak (a loop's aliased buffers). */
+    static HloModule gpuWithSources() throws Exception {
+        try (var files = Files.list(corpus().resolve("public"))) {
+            Path p = files.filter(f -> f.getFileName().toString().contains("C_heuristic_4gb")
+                    && f.getFileName().toString().endsWith("-buffer-assignment.txt")).findFirst().orElse(null);
+            assumeTrue(p != null, "the C_heuristic_4gb GPU dump is not in the corpus");
+            return load(p);
+        }
+    }
+
+    static HloModule load(Path p) throws Exception {
+        return DumpLoader.load(List.of(p)).get(0);
+    }
+
+    /** {@code blame by BY}'s rows at the peak: name to bytes (op_name rows of every level). */
+    static Map<String, Long> blame(HloModule m, BlameBy by) {
+        Table t = (Table) Analyses.blame(m, by, 0).get(0);
+        int name = t.columnIndex(by == BlameBy.SOURCE ? "source" : by == BlameBy.OP_NAME ? "op_name" : "opcode");
+        int bytes = t.columnIndex("bytes");
+        Map<String, Long> out = new TreeMap<>();
+        for (int r = 0; r < t.size(); r++) out.put((String) t.cell(r, name), (Long) t.cell(r, bytes));
+        return out;
+    }
+}

@@ -1,0 +1,91 @@
+package bufq.shell.command;
+
+import bufq.export.PprofExport;
+import bufq.export.ProfileStacks;
+import bufq.model.HloModule;
+import bufq.shell.CommandException;
+import bufq.shell.OutputSink;
+import bufq.shell.Shell;
+import bufq.shell.Status;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Path;
+import java.util.List;
+
+final class ExportCommand implements Command {
+    @Override public String name() { return "export"; }
+
+    @Override public String synopsis() {
+        return "export pprof|perfetto FILE [at peak|claimed_peak|STEP] [by stack|op_name|source] [--force]";
+    }
+
+    @Override public String brief() { return "Writes the module for pprof (values live at a step) or Perfetto (the schedule)."; }
+
+    @Override public String description() {
+        return "export pprof FILE writes the values live at one step (default: the peak; 'at claimed_peak' is the\n"
+                + "dump's own label) as a gzipped pprof profile: one sample per value, its space the bytes it\n"
+                + "occupies, its stack the op_name path with the source line as leaf ('by op_name' or 'by source'\n"
+                + "for one of the two alone), labels value, shape, dtype, allocation and color. Open it with\n"
+                + "'go tool pprof -top FILE' or 'go tool pprof -http=: FILE'; '-diff_base OLD' compares two.\n"
+                + "The file is written to a temporary file and renamed; an existing one is only replaced with --force.";
+    }
+
+    @Override public List<String> examples() {
+        return List.of("export pprof peak.pb.gz", "export pprof step40.pb.gz at 40 by source",
+                "export pprof label.pb.gz at claimed_peak --force");
+    }
+
+    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+        CommandArgs a = new CommandArgs(args, synopsis());
+        String format = a.positional();
+        String file = a.positional();
+        String at = a.value("at");
+        String byText = a.value("by");
+        boolean force = a.flag("--force");
+        a.done();
+        if (format == null || file == null) throw new CommandException("usage: " + synopsis());
+        HloModule m = shell.requireModule();
+        if (!format.equals("pprof")) throw new CommandException("export writes pprof, not '" + format + "'");
+        ProfileStacks by = byText == null ? ProfileStacks.STACK : ProfileStacks.parse(byText);
+        if (by == null) throw new CommandException("export pprof by takes stack, op_name or source, not '" + byText + "'");
+        int step;
+        try {
+            step = PprofExport.step(m, at == null ? "peak" : at);
+        } catch (IllegalArgumentException e) {
+            throw new CommandException(e.getMessage());
+        }
+        PprofExport.Summary[] s = new PprofExport.Summary[1];
+        write(file, force, out -> s[0] = PprofExport.write(m, step, at == null ? "peak" : at, by, out));
+        shell.info("wrote " + file + ": " + s[0].samples() + " values live at step " + step + ", "
+                + s[0].bytes() + " bytes occupied; open it with 'go tool pprof -http=: " + file + "'");
+        return Status.OK;
+    }
+
+    private interface Body {
+        void write(OutputStream out) throws IOException;
+    }
+
+    /** Writes {@code file} whole or not at all, as {@code output} does. */
+    private static void write(String file, boolean force, Body body) throws CommandException {
+        try {
+            OutputSink sink = OutputSink.file(Path.of(file), force);
+            boolean written = false;
+            try {
+                OutputStream out = new BufferedOutputStream(sink.stream(), 1 << 16);
+                body.write(out);
+                out.flush();
+                written = true;
+            } finally {
+                if (!written) sink.discard();   // a failure or Ctrl-C half-way leaves no file
+            }
+            sink.close();
+        } catch (FileAlreadyExistsException e) {
+            throw new CommandException(file + " exists; add --force to replace it");
+        } catch (IOException e) {
+            throw new CommandException("cannot write " + file + ": " + e.getMessage());
+        }
+    }
+}

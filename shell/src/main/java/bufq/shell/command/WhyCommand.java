@@ -1,0 +1,86 @@
+package bufq.shell.command;
+
+import bufq.analysis.Analyses;
+import bufq.analysis.WhyReport;
+import bufq.eval.EvalContext;
+import bufq.eval.Query;
+import bufq.lang.QueryException;
+import bufq.model.HloModule;
+import bufq.model.HloValue;
+import bufq.shell.CommandException;
+import bufq.shell.Shell;
+import bufq.shell.Status;
+import bufq.table.Output;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code why VALUE}: what keeps a value alive; VALUE is an id, a name or a values query. */
+final class WhyCommand implements Command {
+    @Override public String name() { return "why"; }
+    @Override public String synopsis() { return "why ID|NAME|QUERY"; }
+    @Override public String brief() { return "Why a value is live: its uses, why its range ends there, its idle stretches."; }
+
+    @Override public String description() {
+        return "Explains values, each in parts: what it is (shape, sizes, allocation, offset, colour); where it is\n"
+                + "born (step, opcode, op_name, source); its positions and uses in schedule order; why its live range\n"
+                + "ends where it ends (its last use, an output of the program, an entry parameter that is not donated,\n"
+                + "a loop's input, carry or parameter, no uses listed); and its idle stretches, the runs of steps in\n"
+                + "which it is live but nothing reads it. The value is an id (42), a name (fusion.3, or fusion.3{1} for\n"
+                + "one tuple element; a bare name of a tuple-shaped instruction takes all its elements), or a query\n"
+                + "on values that selects them.";
+    }
+
+    @Override public List<String> examples() {
+        return List.of("why 42", "why fusion.3", "why fusion.3{1}", "why values where live at peak order by size desc limit 3");
+    }
+
+    @Override public boolean rawArgs() { return true; }
+
+    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+        String text = args.isEmpty() ? "" : args.get(0).strip();
+        if (text.isEmpty()) throw new CommandException("usage: " + synopsis());
+        HloModule m = shell.requireModule();
+        List<HloValue> values = select(shell, m, text);
+        if (values.isEmpty()) {
+            shell.info("no values selected");
+            return Status.OK;
+        }
+        List<Output> out = new ArrayList<>();
+        for (WhyReport r : Analyses.why(m, values)) out.addAll(r.tables());
+        shell.print(out);
+        return Status.OK;
+    }
+
+    /** The values {@code text} names: an id, a name with or without its index, or a query on values. */
+    static List<HloValue> select(Shell shell, HloModule m, String text) throws CommandException {
+        if (text.matches("[0-9]+")) {
+            HloValue v = m.value(Long.parseLong(text));
+            if (v == null) throw new CommandException("no value with id " + text + " in " + m.handle());
+            return List.of(v);
+        }
+        String first = text.split("\\s+", 2)[0];
+        if (shell.engine().entities().contains(first)) {
+            if (!first.equals("values")) throw new CommandException("why takes a query on values, not on " + first);
+            try {
+                Query q = Query.compile(text, shell.engine().catalog());
+                List<HloValue> out = new ArrayList<>();
+                for (Object o : q.select(new EvalContext(m, shell.settings().tiling()))) out.add((HloValue) o);
+                return out;
+            } catch (QueryException e) {
+                throw new CommandException(e.diagnostic().render(text).stripTrailing());
+            }
+        }
+        String name = text.startsWith("%") ? text.substring(1) : text;
+        if (name.endsWith("}")) {
+            HloValue v = m.valueByKey(name);
+            if (v == null) throw new CommandException("no value " + name + " in " + m.handle());
+            return List.of(v);
+        }
+        List<HloValue> named = m.valuesNamed(name);
+        if (named.isEmpty()) throw new CommandException("no value named " + name + " in " + m.handle()
+                + "; expected an id, a name such as fusion.3 or fusion.3{1}, or a query on values");
+        return named;
+    }
+}
