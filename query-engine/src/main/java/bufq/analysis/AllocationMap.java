@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * {@code map allocation N}: how the values of one allocation share its bytes over time. Offset runs
@@ -139,7 +140,7 @@ final class AllocationMap {
      * few enough, so every value gets its own rows; otherwise {@link #MAX_ROWS} equal rows.
      */
     static long[] rowStarts(BufferAllocation a, List<Block> blocks) {
-        java.util.TreeSet<Long> cuts = cuts(a, blocks);
+        TreeSet<Long> cuts = cuts(a, blocks);
         if (cuts.size() - 1 <= MAX_ROWS) return cuts.stream().mapToLong(Long::longValue).toArray();
         long[] r = new long[MAX_ROWS + 1];
         for (int i = 0; i <= MAX_ROWS; i++) r[i] = a.size() * i / MAX_ROWS;
@@ -148,8 +149,8 @@ final class AllocationMap {
 
     static int distinctRanges(BufferAllocation a, List<Block> blocks) { return cuts(a, blocks).size() - 1; }
 
-    private static java.util.TreeSet<Long> cuts(BufferAllocation a, List<Block> blocks) {
-        java.util.TreeSet<Long> cuts = new java.util.TreeSet<>();
+    private static TreeSet<Long> cuts(BufferAllocation a, List<Block> blocks) {
+        TreeSet<Long> cuts = new TreeSet<>();
         cuts.add(0L);
         cuts.add(a.size());
         for (Block b : blocks) {
@@ -162,7 +163,7 @@ final class AllocationMap {
 
     /** The row holding byte {@code offset}. */
     static int row(long[] rows, long offset) {
-        int i = java.util.Arrays.binarySearch(rows, offset);
+        int i = Arrays.binarySearch(rows, offset);
         int r = i >= 0 ? i : -i - 2;
         return Math.max(0, Math.min(rows.length - 2, r));
     }

@@ -4,6 +4,8 @@ import bufq.model.BufferAllocation;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
 
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 
 /** {@code map allocation N --svg/--html}: one rectangle per value, offset down, step right, with titles. */
@@ -95,12 +97,12 @@ final class AllocationMapPicture {
     static boolean[] largest(List<AllocationMap.Block> blocks, int max) {
         boolean[] keep = new boolean[blocks.size()];
         if (blocks.size() <= max) {
-            java.util.Arrays.fill(keep, true);
+            Arrays.fill(keep, true);
             return keep;
         }
         Integer[] order = new Integer[blocks.size()];
         for (int i = 0; i < order.length; i++) order[i] = i;
-        java.util.Arrays.sort(order, java.util.Comparator.comparingDouble((Integer i) -> -area(blocks.get(i))));
+        Arrays.sort(order, Comparator.comparingDouble((Integer i) -> -area(blocks.get(i))));
         for (int k = 0; k < max; k++) keep[order[k]] = true;
         return keep;
     }

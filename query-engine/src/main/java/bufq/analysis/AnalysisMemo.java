@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.OptionalInt;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -38,7 +39,7 @@ final class AnalysisMemo {
         return p;
     }
 
-    static int xlaPeakMoment(HloModule m, java.util.function.IntSupplier compute) {
+    static int xlaPeakMoment(HloModule m, IntSupplier compute) {
         AnalysisMemo memo = of(m);
         Integer t = memo.xlaPeakMoment;
         if (t == null) memo.xlaPeakMoment = t = compute.getAsInt();

@@ -5,6 +5,7 @@ import bufq.table.Output;
 import bufq.table.Table;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * What {@code check} found: every finding in rule order, and which rules ran.
@@ -30,7 +31,7 @@ public record CheckReport(String module, List<String> rules, List<Finding> findi
         Table.Builder b = Table.builder().title("check " + module)
                 .column("check", ColumnType.STRING).column("severity", ColumnType.STRING)
                 .column("subject", ColumnType.STRING).column("message", ColumnType.STRING);
-        for (Finding f : findings) b.row(f.check(), f.severity().name().toLowerCase(java.util.Locale.ROOT), f.subject(), f.message());
+        for (Finding f : findings) b.row(f.check(), f.severity().name().toLowerCase(Locale.ROOT), f.subject(), f.message());
         b.note(summary());
         return b.build();
     }

@@ -8,6 +8,7 @@ import bufq.table.Output;
 import bufq.table.Table;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +40,7 @@ final class FragmentationReport {
             List<HloValue> vs = m.valuesIn(a.index());
             Usage u = usage(vs);
             long frag = a.size() - u.peakBytes();
-            rows.add(java.util.Arrays.asList((long) a.index(), a.kind(), (long) a.color(), a.size(), (long) vs.size(),
+            rows.add(Arrays.asList((long) a.index(), a.kind(), (long) a.color(), a.size(), (long) vs.size(),
                     u.peakBytes(), u.peakTime() < 0 ? null : (long) u.peakTime(), frag, Bytes.share(frag, a.size())));
             long[] s = stats.computeIfAbsent(a.color(), k -> new long[7]);
             if (a.isParameter()) s[0] += a.size();

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.TreeSet;
 
 /**
  * {@code timeline}: live logical bytes per step as a terminal bar chart in Unicode eighth blocks,
@@ -99,7 +100,7 @@ final class TimelineChart {
 
     /** First, quarter points, last and peak columns; with stretched steps, the first column of a step. */
     static int[] marks(int cols, int peakC, int stretch) {
-        java.util.TreeSet<Integer> s = new java.util.TreeSet<>();
+        TreeSet<Integer> s = new TreeSet<>();
         s.add(0);
         s.add(cols - 1);
         for (int q = 1; q < 4; q++) s.add(cols * q / 4 / stretch * stretch);

@@ -5,6 +5,7 @@ import bufq.model.LongList;
 import bufq.model.Shape;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -67,7 +68,7 @@ final class AllocationPart extends Part {
 
     private void finish() {
         if (current != null) {
-            allocations.add(current.toAllocation(true, LongList.of(java.util.Arrays.copyOf(currentIds, currentCount))));
+            allocations.add(current.toAllocation(true, LongList.of(Arrays.copyOf(currentIds, currentCount))));
         }
         current = null;
     }
@@ -103,7 +104,7 @@ final class AllocationPart extends Part {
         long logical = shape.logicalBytes(), padded = shape.paddedBytes();
         Limits.bytes(Math.max(logical, padded), "shape size");
         valueBytes.add(Math.max(size, Math.max(logical, padded)), "value", id);
-        if (currentCount == currentIds.length) currentIds = java.util.Arrays.copyOf(currentIds, currentCount * 2);
+        if (currentCount == currentIds.length) currentIds = Arrays.copyOf(currentIds, currentCount * 2);
         currentIds[currentCount++] = id;
         values.add(id, name, index, indexPrinted, phi, color, size, offset, current.index, shape);
     }

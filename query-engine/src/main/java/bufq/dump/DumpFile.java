@@ -1,9 +1,13 @@
 package bufq.dump;
 
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.zip.GZIPInputStream;
+import java.util.zip.ZipException;
 
 /**
  * One file of a module: a real file (read on demand, {@code .gz} inflated) or a frame cut out of
@@ -46,25 +51,25 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
      * The file's content for parsing: a plain file is memory-mapped (not read into the heap), a
      * {@code .gz} inflated. A file whose head is binary or not UTF-8 is refused.
      */
-    Source open() throws LoadException {
-        if (text != null) return Source.of(text);
+    DumpText open() throws LoadException {
+        if (text != null) return DumpText.of(text);
         if (path.getFileName().toString().endsWith(".gz")) {
-            java.io.ByteArrayOutputStream got = new java.io.ByteArrayOutputStream();
+            ByteArrayOutputStream got = new ByteArrayOutputStream();
             boolean cut = inflate(got);
-            Source s = Source.of(ByteBuffer.wrap(got.toByteArray()));
+            DumpText s = DumpText.of(ByteBuffer.wrap(got.toByteArray()));
             s.truncated = cut;
             checkHead(s);
             return s;
         }
-        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(path)) {
+        try (FileChannel ch = FileChannel.open(path)) {
             long size = ch.size();
             if (size > Integer.MAX_VALUE) throw new LoadException(name, "file larger than 2 GiB, not supported");
-            Source s = Source.of(ch.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, size));
+            DumpText s = DumpText.of(ch.map(FileChannel.MapMode.READ_ONLY, 0, size));
             checkHead(s);
             return s;
         } catch (NoSuchFileException e) {
             throw new LoadException(name, "no such file");
-        } catch (java.nio.channels.ClosedByInterruptException e) {
+        } catch (ClosedByInterruptException e) {
             throw new LoadException(name, "cancelled");   // Ctrl-C in the REPL interrupts the reading thread
         } catch (IOException e) {
             throw new LoadException(name, "cannot read: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
@@ -72,7 +77,7 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
     }
 
     /** The first lines (up to 8 KiB) as text, for sniffing; refuses binary and non-UTF-8 heads. */
-    static String head(Source s) {
+    static String head(DumpText s) {
         int n = Math.min(s.length(), 8192);
         if (n < s.length()) {
             int cut = n;
@@ -82,7 +87,7 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
         return s.text(0, n);
     }
 
-    private void checkHead(Source s) throws LoadException {
+    private void checkHead(DumpText s) throws LoadException {
         int n = Math.min(s.length(), 8192);
         int cut = n;
         if (n < s.length()) while (cut > 0 && s.at(cut - 1) != '\n') cut--;
@@ -95,19 +100,19 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
      * Inflates into {@code out}; true when the gzip data ends early (a cut-off download): what was
      * inflated so far is kept, as for any truncated file.
      */
-    private boolean inflate(java.io.ByteArrayOutputStream out) throws LoadException {
+    private boolean inflate(ByteArrayOutputStream out) throws LoadException {
         try (InputStream in = new GZIPInputStream(Files.newInputStream(path))) {
             byte[] buf = new byte[1 << 16];
             for (int r; (r = in.read(buf)) >= 0; ) out.write(buf, 0, r);
             return false;
         } catch (NoSuchFileException e) {
             throw new LoadException(name, "no such file");
-        } catch (java.io.EOFException e) {
+        } catch (EOFException e) {
             if (out.size() == 0) throw new LoadException(name, "gzip data ends before any text (truncated .gz file)");
             return true;
-        } catch (java.util.zip.ZipException e) {
+        } catch (ZipException e) {
             throw new LoadException(name, "not a valid gzip file (" + e.getMessage() + ")");
-        } catch (java.nio.channels.ClosedByInterruptException e) {
+        } catch (ClosedByInterruptException e) {
             throw new LoadException(name, "cancelled");   // Ctrl-C in the REPL interrupts the reading thread
         } catch (IOException e) {
             throw new LoadException(name, "cannot read: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
@@ -123,7 +128,7 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
      */
     String read() throws LoadException {
         if (text != null) return text;
-        Source s = open();
+        DumpText s = open();
         byte[] bytes = new byte[s.length()];
         for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) s.at(i);
         return decode(name, bytes);

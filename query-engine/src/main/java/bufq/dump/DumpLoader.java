@@ -3,6 +3,9 @@ package bufq.dump;
 import bufq.model.HloModule;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
 
 /**
  * Entry point of the reader. PATH rules: a dump file joins its siblings (same prefix, same
@@ -55,7 +59,7 @@ public final class DumpLoader {
                             .filter(f -> FileKind.of(f.getFileName().toString()) != FileKind.OTHER || isLooseDump(f)
                                     || ProtoSources.walkReads(f.getFileName().toString()))
                             .sorted().toList();
-                } catch (IOException | java.io.UncheckedIOException e) {
+                } catch (IOException | UncheckedIOException e) {
                     throw new LoadException(p.toString(), "cannot read directory: " + e.getMessage());
                 } catch (Cancelled e) {
                     throw new LoadException(p.toString(), "cancelled");
@@ -163,8 +167,8 @@ public final class DumpLoader {
         if (!n.endsWith(".txt") && !n.endsWith(".txt.gz")) return false;
         byte[] head = new byte[64];
         int got = 0;
-        try (java.io.InputStream raw = Files.newInputStream(f);
-             java.io.InputStream in = n.endsWith(".gz") ? new java.util.zip.GZIPInputStream(raw) : raw) {
+        try (InputStream raw = Files.newInputStream(f);
+             InputStream in = n.endsWith(".gz") ? new GZIPInputStream(raw) : raw) {
             while (got < head.length) {
                 int r = in.read(head, got, head.length - got);
                 if (r < 0) break;
@@ -173,7 +177,7 @@ public final class DumpLoader {
         } catch (IOException e) {
             return false;
         }
-        String start = new String(head, 0, got, java.nio.charset.StandardCharsets.ISO_8859_1).stripLeading();
+        String start = new String(head, 0, got, StandardCharsets.ISO_8859_1).stripLeading();
         return start.startsWith("BufferAssignment:");
     }
 

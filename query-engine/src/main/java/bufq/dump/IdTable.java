@@ -1,5 +1,7 @@
 package bufq.dump;
 
+import java.util.Arrays;
+
 /**
  * Value ids to positions, open addressing over two primitive arrays: the join of a million
  * Used-values blocks to their values without a boxed key or an entry object each. Not thread-safe.
@@ -15,7 +17,7 @@ final class IdTable {
         while (cap < expected * 2L) cap <<= 1;
         keys = new long[cap];
         vals = new int[cap];
-        java.util.Arrays.fill(keys, EMPTY);
+        Arrays.fill(keys, EMPTY);
     }
 
     private static int slot(long[] keys, long key) {
@@ -56,7 +58,7 @@ final class IdTable {
         int[] ov = vals;
         keys = new long[ok.length * 2];
         vals = new int[ok.length * 2];
-        java.util.Arrays.fill(keys, EMPTY);
+        Arrays.fill(keys, EMPTY);
         for (int j = 0; j < ok.length; j++) {
             if (ok[j] == EMPTY) continue;
             int i = slot(keys, ok[j]);

@@ -6,10 +6,11 @@ import bufq.model.StackTraceNode;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Set;
-import java.util.TreeMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The {@code HloLiveRange (max T):} section:
@@ -132,8 +133,8 @@ final class LiveRangePart extends Part {
     }
 
     /** All keys ({@code name{idx}}), for the rare unjoined-range warning. */
-    java.util.Set<String> keys() {
-        java.util.Set<String> out = new java.util.HashSet<>(ranges.keySet());
+    Set<String> keys() {
+        Set<String> out = new HashSet<>(ranges.keySet());
         for (String n : wholeRanges.keys()) out.add(n + "{}");
         return out;
     }

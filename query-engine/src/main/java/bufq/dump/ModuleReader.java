@@ -3,11 +3,15 @@ package bufq.dump;
 import bufq.model.HloModule;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Reads one module: its files in parallel, each file cut at its section headers (and the long
@@ -25,7 +29,7 @@ final class ModuleReader {
     /** A region of one file; {@code part} is filled by parsing. */
     static final class Region {
         final DumpFile file;
-        final Source source;
+        final DumpText source;
         final Kind kind;
         final int from, to;
         Part part;
@@ -33,7 +37,7 @@ final class ModuleReader {
         /** The file's content ended early here, whatever the text looks like. */
         boolean cutOff;
 
-        Region(DumpFile file, Source source, Kind kind, int from, int to) {
+        Region(DumpFile file, DumpText source, Kind kind, int from, int to) {
             this.file = file;
             this.source = source;
             this.kind = kind;
@@ -61,14 +65,14 @@ final class ModuleReader {
                 if (tree >= 0 && tree < to) {
                     // The tail first: the head's bytes (a per-thread copy) must outlive its parse.
                     String tail = source.text(tree + 1, to);
-                    String head = source instanceof Source.Bytes bytes ? bytes.text(from, tree + 1, in) : source.text(from, tree + 1);
+                    String head = source instanceof DumpText.Bytes bytes ? bytes.text(from, tree + 1, in) : source.text(from, tree + 1);
                     part = LiveRangePart.parse(head, tail, in);
                     finish(head, 0);
                     finish(tail, ((LiveRangePart) part).headLines);
                     return;
                 }
             }
-            String text = source instanceof Source.Bytes bytes ? bytes.text(from, to, in) : source.text(from, to);
+            String text = source instanceof DumpText.Bytes bytes ? bytes.text(from, to, in) : source.text(from, to);
             part = switch (kind) {
                 case ALLOCATIONS -> AllocationPart.parse(text, 0, text.length(), in);
                 case VALUES -> ValuesPart.parse(text, 0, text.length(), in);
@@ -80,7 +84,7 @@ final class ModuleReader {
 
         private void finish(String text, long linesBefore) {
             if (cutOff && part.truncatedAt == 0) part.truncatedAt = Math.max(1, part.lines);
-            int bad = source instanceof Source.Bytes ? text.indexOf('\uFFFD') : -1;
+            int bad = source instanceof DumpText.Bytes ? text.indexOf('\uFFFD') : -1;
             if (bad >= 0) {
                 long line = linesBefore + 1;
                 for (int i = 0; i < bad; i++) if (text.charAt(i) == '\n') line++;
@@ -94,7 +98,7 @@ final class ModuleReader {
 
     static HloModule read(ModuleSource source) throws LoadException {
         long t0 = System.nanoTime();
-        List<Source> sources = openAll(source.dumpFiles());
+        List<DumpText> sources = openAll(source.dumpFiles());
         List<Region> regions = new ArrayList<>();
         // With a live-range file of its own, the module's other files need no search for that section
         // (a backward scan of a 100 MB file).
@@ -105,7 +109,7 @@ final class ModuleReader {
             regions.addAll(split(f, sources.get(i), !liveFile || f.kind() == FileKind.LIVE_RANGE));
         }
         long chars = 0;
-        for (Source s : sources) chars += s.length();
+        for (DumpText s : sources) chars += s.length();
         Interner in = new Interner((int) Math.min(1 << 24, chars / 300));
         long t1 = System.nanoTime();
         parseAll(regions, in, source.name());
@@ -138,8 +142,8 @@ final class ModuleReader {
         Thread caller = Thread.currentThread();
         Map<String, Long> busy = TRACE ? new ConcurrentHashMap<>() : null;
         Region[] order = regions.toArray(new Region[0]);
-        java.util.Arrays.sort(order, java.util.Comparator.comparingLong(ModuleReader::cost).reversed());
-        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        Arrays.sort(order, Comparator.comparingLong(ModuleReader::cost).reversed());
+        AtomicInteger next = new AtomicInteger();
         Runnable worker = () -> {
             for (int i; (i = next.getAndIncrement()) < order.length; ) {
                 if (caller.isInterrupted()) throw new Cancelled();
@@ -149,7 +153,7 @@ final class ModuleReader {
                 if (busy != null) busy.merge(Thread.currentThread().getName() + "/" + r.kind, System.nanoTime() - a, Long::sum);
             }
         };
-        int helpers = Math.min(order.length - 1, java.util.concurrent.ForkJoinPool.getCommonPoolParallelism());
+        int helpers = Math.min(order.length - 1, ForkJoinPool.getCommonPoolParallelism());
         List<ForkJoinTask<?>> tasks = new ArrayList<>();
         for (int k = 0; k < helpers; k++) tasks.add(ForkJoinTask.adapt(worker).fork());
         RuntimeException failed = null;
@@ -185,7 +189,7 @@ final class ModuleReader {
         Cancelled() { super("cancelled", null, false, false); }
     }
 
-    private static List<Source> openAll(List<DumpFile> files) throws LoadException {
+    private static List<DumpText> openAll(List<DumpFile> files) throws LoadException {
         try {
             return files.parallelStream().map(f -> {
                 try {
@@ -204,7 +208,7 @@ final class ModuleReader {
 
     /** Cuts a text held in memory (tests). */
     static List<Region> split(DumpFile f, String text) throws LoadException {
-        return split(f, Source.of(text), true);
+        return split(f, DumpText.of(text), true);
     }
 
     /**
@@ -212,7 +216,7 @@ final class ModuleReader {
      * blocks, so the pieces parse in parallel; refuses text that is no dump at all. Only the
      * headers a file of this kind can hold are searched for: a scan of a large file costs time.
      */
-    static List<Region> split(DumpFile f, Source src, boolean mayHoldLiveRanges) throws LoadException {
+    static List<Region> split(DumpFile f, DumpText src, boolean mayHoldLiveRanges) throws LoadException {
         List<Region> out = new ArrayList<>();
         String head = DumpFile.head(src);
         FileKind kind = f.kind();
@@ -244,7 +248,7 @@ final class ModuleReader {
     }
 
     /** Regions of about {@link #CHUNK} covering {@code [start, end)}, each cut before a {@code cutAt} line. */
-    private static void chunks(List<Region> out, DumpFile f, Source src, Kind kind, int start, int end, String cutAt) {
+    private static void chunks(List<Region> out, DumpFile f, DumpText src, Kind kind, int start, int end, String cutAt) {
         if (end <= start) return;
         while (end - start > CHUNK) {
             int cut = src.indexOf(cutAt, start + CHUNK);
@@ -256,7 +260,7 @@ final class ModuleReader {
     }
 
     /** Offset of the first line at or after {@code from} that starts with {@code header}, or -1. */
-    static int lineStart(Source text, String header, int from) {
+    static int lineStart(DumpText text, String header, int from) {
         if (from == 0 && text.startsWith(header, 0)) return 0;
         int i = text.indexOf("\n" + header, Math.max(0, from - 1));
         return i < 0 ? -1 : i + 1;

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
@@ -119,7 +120,7 @@ final class ProtoSources {
         } catch (IOException e) {
             throw new LoadException(shown, "cannot read: " + e.getMessage());
         }
-        return java.util.Arrays.copyOf(b, got);
+        return Arrays.copyOf(b, got);
     }
 
     /** The whole file, inflated when {@code .gz}; a cut-off {@code .gz} keeps what it inflated (the parse then says where it ends). */

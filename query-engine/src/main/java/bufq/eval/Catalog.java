@@ -1,7 +1,10 @@
 package bufq.eval;
 
+import bufq.lang.Lexer;
 import bufq.table.ColumnType;
+import bufq.table.Table;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -35,14 +38,14 @@ public final class Catalog {
         Entity with(FieldDef f) {
             Map<String, FieldDef> m = new LinkedHashMap<>(fields);
             m.put(f.info().name(), f);
-            return new Entity(name, doc, java.util.Collections.unmodifiableMap(m), defaults, rows, live, index);
+            return new Entity(name, doc, Collections.unmodifiableMap(m), defaults, rows, live, index);
         }
     }
 
     private final Map<String, Entity> entities;
 
     Catalog(Map<String, Entity> entities) {
-        this.entities = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(entities));
+        this.entities = Collections.unmodifiableMap(new LinkedHashMap<>(entities));
     }
 
     /** values, allocations, instructions and steps with the fields of issue 3 and a few extras. */
@@ -58,7 +61,7 @@ public final class Catalog {
     public Catalog withField(String entity, String name, ColumnType type, String doc, Function<Object, Object> fn) {
         Entity e = entities.get(entity);
         if (e == null) throw new IllegalArgumentException("unknown entity '" + entity + "'; expected one of " + entities());
-        if (name == null || !name.matches("[A-Za-z_][A-Za-z0-9_]*") || bufq.lang.Lexer.KEYWORDS.contains(name.toLowerCase(Locale.ROOT)))
+        if (name == null || !name.matches("[A-Za-z_][A-Za-z0-9_]*") || Lexer.KEYWORDS.contains(name.toLowerCase(Locale.ROOT)))
             throw new IllegalArgumentException("field name '" + name + "' must be an identifier and not a keyword");
         Getter g = new ScriptGetter(name, type, fn);
         Map<String, Entity> m = new LinkedHashMap<>(entities);
@@ -79,8 +82,8 @@ public final class Catalog {
     }
 
     /** The fields of one entity (or of all when {@code entity} is null) as a table: entity, field, type, doc. */
-    public bufq.table.Table fieldTable(String entity) {
-        bufq.table.Table.Builder b = bufq.table.Table.builder()
+    public Table fieldTable(String entity) {
+        Table.Builder b = Table.builder()
                 .column("entity", ColumnType.STRING).column("field", ColumnType.STRING)
                 .column("type", ColumnType.STRING).column("doc", ColumnType.STRING);
         for (Entity e : entities.values()) {

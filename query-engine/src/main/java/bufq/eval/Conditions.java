@@ -12,8 +12,10 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -153,7 +155,7 @@ final class Conditions {
         } catch (IllegalArgumentException ex) {
             String why = ex instanceof PatternSyntaxException pe ? pe.getDescription() : ex.getMessage();
             throw new QueryException(m.pattern().start(), m.pattern().end(),
-                    "bad regular expression: " + String.valueOf(why).toLowerCase(java.util.Locale.ROOT));
+                    "bad regular expression: " + String.valueOf(why).toLowerCase(Locale.ROOT));
         } catch (StackOverflowError ex) {
             throw new QueryException(m.pattern().start(), m.pattern().end(), "regular expression nested too deeply");
         }
@@ -168,7 +170,7 @@ final class Conditions {
         }
         if (!neg && !l.literal() && m.left() instanceof Field f) regexHints.add(new Plan.RegexHint(f.name().text(), p, l.getter()));
         // One Matcher per thread, reset per row: a query over a million values made a million.
-        ThreadLocal<java.util.regex.Matcher> matchers = ThreadLocal.withInitial(() -> p.matcher(""));
+        ThreadLocal<Matcher> matchers = ThreadLocal.withInitial(() -> p.matcher(""));
         return (row, run) -> {
             Object a = l.get(row, run.ctx());
             if (a == null) return false;

@@ -11,13 +11,20 @@ import bufq.lang.Names;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.TilingModel;
+import bufq.table.Column;
+import bufq.table.ColumnType;
 import bufq.table.Table;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.RandomAccess;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 
 /** Runs a {@link Plan} on one module: resolve times, pick rows (interval index or scan), filter, group, sort, limit. */
@@ -33,8 +40,8 @@ final class Executor {
         List<Object[]> out = p.aggregated() ? limit(sorted(grouped(p, rows, run), p), p) : plain(p, rows, run);
         if (out.isEmpty()) notes.addAll(regexHints(p, ctx));
         if (out instanceof LazyCells lazy) {
-            List<bufq.table.Column> columns = new ArrayList<>();
-            for (int i = 0; i < p.visible(); i++) columns.add(new bufq.table.Column(p.cols().get(i).name(), p.cols().get(i).type()));
+            List<Column> columns = new ArrayList<>();
+            for (int i = 0; i < p.visible(); i++) columns.add(new Column(p.cols().get(i).name(), p.cols().get(i).type()));
             return Table.lazy(null, columns, lazy.size(), lazy::get, notes);
         }
 
@@ -168,7 +175,7 @@ final class Executor {
     }
 
     /** The {@code size} rows {@code make} builds: made when read ({@link LazyCells}), or all of them now. */
-    private static List<Object[]> visibleRows(int size, java.util.function.IntFunction<Object[]> make, boolean lazy) {
+    private static List<Object[]> visibleRows(int size, IntFunction<Object[]> make, boolean lazy) {
         if (lazy) return new LazyCells(size, make);
         List<Object[]> out = new ArrayList<>(size);
         for (int i = 0; i < size; i++) {
@@ -190,16 +197,16 @@ final class Executor {
     }
 
     /** Rows of visible cells made on reading: {@code get(i)} computes row {@code i} each time. */
-    private static final class LazyCells extends java.util.AbstractList<Object[]> implements java.util.RandomAccess {
+    private static final class LazyCells extends AbstractList<Object[]> implements RandomAccess {
         private final int size;
-        private final java.util.function.IntFunction<Object[]> row;
+        private final IntFunction<Object[]> row;
 
-        LazyCells(int size, java.util.function.IntFunction<Object[]> row) {
+        LazyCells(int size, IntFunction<Object[]> row) {
             this.size = size;
             this.row = row;
         }
 
-        @Override public Object[] get(int i) { return row.apply(java.util.Objects.checkIndex(i, size)); }
+        @Override public Object[] get(int i) { return row.apply(Objects.checkIndex(i, size)); }
         @Override public int size() { return size; }
     }
 
@@ -229,7 +236,7 @@ final class Executor {
         // both in first-seen order, which the stable key sort below keeps for keys that compare equal.
         Map<Object, Accumulator[]> groups = new LinkedHashMap<>();
         if (keys.isEmpty()) groups.put(List.of(), accumulators(cols));
-        java.util.function.Function<Object, Accumulator[]> fresh = x -> accumulators(cols);
+        Function<Object, Accumulator[]> fresh = x -> accumulators(cols);
         Getter single = keys.size() == 1 ? keys.get(0) : null;
         Plan.Pred where = p.where();
         EvalContext ctx = run.ctx();
@@ -311,7 +318,7 @@ final class Executor {
     }
 
     private static int time(Ast.Time t, HloModule m, List<String> notes) throws QueryException {
-        if (t instanceof Ast.Step s) {
+        if (t instanceof Ast.StepNumber s) {
             if (m.info().maxTime() < 0) {
                 String note = "this module has no live ranges, so nothing is live at any step";
                 if (!notes.contains(note)) notes.add(note);
@@ -368,7 +375,7 @@ final class Executor {
             return switch (agg.kind()) {
                 case COUNT -> count;
                 case SUM -> {
-                    boolean integral = agg.argType() == bufq.table.ColumnType.INT || agg.argType() == bufq.table.ColumnType.BYTES;
+                    boolean integral = agg.argType() == ColumnType.INT || agg.argType() == ColumnType.BYTES;
                     if (integral) yield floating ? (long) (lsum + dsum) : lsum;
                     yield lsum + dsum;
                 }
@@ -376,7 +383,7 @@ final class Executor {
                 case AVG -> {
                     if (count == 0) yield null;
                     double avg = (lsum + dsum) / count;
-                    yield agg.argType() == bufq.table.ColumnType.BYTES ? (Object) Math.round(avg) : (Object) avg;
+                    yield agg.argType() == ColumnType.BYTES ? (Object) Math.round(avg) : (Object) avg;
                 }
             };
         }

@@ -17,6 +17,7 @@ import bufq.model.Shape;
 import bufq.model.UseSchedule;
 import bufq.table.ColumnType;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -188,7 +189,7 @@ final class StandardFields {
 
     private static List<?> liveAllocations(int from, int to, EvalContext ctx) {
         HloModule m = ctx.module();
-        java.util.BitSet seen = new java.util.BitSet();
+        BitSet seen = new BitSet();
         for (HloValue v : m.liveDuring(from, to)) if (v.allocation() >= 0) seen.set(v.allocation());
         List<BufferAllocation> out = new ArrayList<>();
         for (BufferAllocation al : m.allocations()) if (al.index() >= 0 && seen.get(al.index())) out.add(al);

@@ -1,6 +1,7 @@
 package bufq.eval;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
@@ -52,7 +53,7 @@ final class TopK<T> {
     List<T> result() {
         Integer[] order = new Integer[size];
         for (int i = 0; i < size; i++) order[i] = i;
-        java.util.Arrays.sort(order, (a, b) -> compare(a, b));
+        Arrays.sort(order, (a, b) -> compare(a, b));
         List<T> out = new ArrayList<>(size);
         for (Integer i : order) out.add((T) heap[i]);
         return out;

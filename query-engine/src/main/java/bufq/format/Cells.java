@@ -3,6 +3,7 @@ package bufq.format;
 import bufq.table.ColumnType;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.List;
 import java.util.Locale;
 
@@ -59,7 +60,7 @@ final class Cells {
     static String shortDouble(double d) {
         if (!Double.isFinite(d)) return String.valueOf(d);
         if (d != 0 && Math.abs(d) < 0.001) return Double.toString(d); // keep tiny values visible
-        BigDecimal b = new BigDecimal(d).setScale(3, java.math.RoundingMode.HALF_EVEN).stripTrailingZeros();
+        BigDecimal b = new BigDecimal(d).setScale(3, RoundingMode.HALF_EVEN).stripTrailingZeros();
         if (b.scale() < 1) b = b.setScale(1);
         return b.toPlainString();
     }

@@ -135,11 +135,12 @@ public final class Ast {
     }
 
     /** A program point in {@code live at}/{@code live during}. */
-    public sealed interface Time extends Spanned permits Step, Peak, Named {
+    public sealed interface Time extends Spanned permits StepNumber, Peak, Named {
         String print();
     }
 
-    public record Step(long step, int start, int end) implements Time {
+    /** A step of the schedule given by its number ({@code live at 12}). */
+    public record StepNumber(long step, int start, int end) implements Time {
         public String print() { return Long.toString(step); }
     }
 

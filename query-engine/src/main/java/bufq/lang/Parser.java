@@ -294,7 +294,7 @@ public final class Parser {
                 if (!(n instanceof Long l) || l < 0 || !Lexer.splitNumber(t.text())[1].isEmpty() || l > Integer.MAX_VALUE)
                     throw new QueryException(t.start(), t.end(), expected + " but found '" + t.text() + "'");
                 advance();
-                return new Step(l, t.start(), t.end());
+                return new StepNumber(l, t.start(), t.end());
             }
             case IDENT -> { advance(); return new Named(t.text().startsWith("%") ? t.text().substring(1) : t.text(), t.start(), t.end()); }
             case STRING -> { advance(); return new Named(string(t), t.start(), t.end()); }

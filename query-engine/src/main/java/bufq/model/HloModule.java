@@ -1,12 +1,17 @@
 package bufq.model;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.RandomAccess;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ForkJoinTask;
 
 /**
@@ -150,7 +155,7 @@ public final class HloModule {
 
         Sorted(long[] keys, long[] byAlloc, int[] starts, int[] ends) {
             int n = keys.length;
-            java.util.Arrays.sort(byAlloc);
+            Arrays.sort(byAlloc);
             int distinct = 0;
             for (int i = 0; i < n; i++) if (i == 0 || (int) (byAlloc[i] >> 32) != (int) (byAlloc[i - 1] >> 32)) distinct++;
             allocationKeys = new int[distinct];
@@ -228,7 +233,7 @@ public final class HloModule {
     private static Object appendValue(Object old, Object v) {
         if (old instanceof HloValue h) return new HloValue[] {h, (HloValue) v};
         HloValue[] a = (HloValue[]) old;
-        HloValue[] b = java.util.Arrays.copyOf(a, a.length + 1);
+        HloValue[] b = Arrays.copyOf(a, a.length + 1);
         b[a.length] = (HloValue) v;
         return b;
     }
@@ -245,7 +250,7 @@ public final class HloModule {
         }
         Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) order[i] = i;
-        java.util.Arrays.sort(order, (a, b) -> Long.compare(keys[a], keys[b]));
+        Arrays.sort(order, (a, b) -> Long.compare(keys[a], keys[b]));
         for (int i = 0; i < n; i++) out[i] = order[i];
         return out;
     }
@@ -266,7 +271,7 @@ public final class HloModule {
     }
 
     public HloValue value(long id) {
-        int i = java.util.Arrays.binarySearch(idsSorted, id);
+        int i = Arrays.binarySearch(idsSorted, id);
         if (i < 0) return null;
         while (i > 0 && idsSorted[i - 1] == id) i--;   // first of equal ids
         return values.get(idPositions[i]);
@@ -297,20 +302,20 @@ public final class HloModule {
 
     /** Values held by the allocation, in dump order. */
     public List<HloValue> valuesIn(int allocation) {
-        int k = java.util.Arrays.binarySearch(allocationKeys, allocation);
+        int k = Arrays.binarySearch(allocationKeys, allocation);
         if (k < 0) return List.of();
         int from = allocationStart[k], size = allocationStart[k + 1] - from;
         return new ValuesIn(from, size);
     }
 
     /** A read-only view of one allocation's values (no copy: `num_values` asks only its size). */
-    private final class ValuesIn extends java.util.AbstractList<HloValue> implements java.util.RandomAccess {
+    private final class ValuesIn extends AbstractList<HloValue> implements RandomAccess {
         private final int from, size;
 
         ValuesIn(int from, int size) { this.from = from; this.size = size; }
 
         @Override public HloValue get(int i) {
-            java.util.Objects.checkIndex(i, size);
+            Objects.checkIndex(i, size);
             return values.get(byAllocation[from + i]);
         }
 
@@ -413,7 +418,7 @@ public final class HloModule {
     public List<Integer> colors() {
         List<Integer> r = colors;
         if (r == null) {
-            java.util.TreeSet<Integer> c = new java.util.TreeSet<>();
+            TreeSet<Integer> c = new TreeSet<>();
             for (BufferAllocation a : allocations) c.add(a.color());
             for (HloValue v : values) c.add(v.color());
             colors = r = List.copyOf(c);

@@ -1,6 +1,7 @@
 package bufq.model;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
@@ -75,10 +76,10 @@ public final class UseSchedule {
             int s = m.timeOf(u.user());
             if (s >= v.rangeStart() && s <= v.rangeEnd()) t[n++] = s;
         }
-        java.util.Arrays.sort(t, 0, n);
+        Arrays.sort(t, 0, n);
         int k = 0;
         for (int i = 0; i < n; i++) if (k == 0 || t[i] != t[k - 1]) t[k++] = t[i];
-        return java.util.Arrays.copyOf(t, k);
+        return Arrays.copyOf(t, k);
     }
 
     /** Idle stretches of {@code v} in schedule order; empty without a live range. */

@@ -2,10 +2,12 @@ package bufq.table;
 
 import java.util.AbstractList;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.RandomAccess;
+import java.util.function.IntFunction;
 
 /**
  * An immutable typed result table. Cells hold {@code Long}, {@code Double}, {@code String},
@@ -42,7 +44,7 @@ public record Table(String title, List<Column> columns, List<List<Object>> rows,
      * which the shell shows 200 then computes 200. {@code row} must be pure and cheap, and must not
      * call back into a script: a script's code runs only inside the guarded calls of the query.
      */
-    public static Table lazy(String title, List<Column> columns, int size, java.util.function.IntFunction<Object[]> row,
+    public static Table lazy(String title, List<Column> columns, int size, IntFunction<Object[]> row,
                              List<String> notes) {
         return new Table(title, columns, new LazyRows(columns.size(), size, row), notes);
     }
@@ -87,7 +89,7 @@ public record Table(String title, List<Column> columns, List<List<Object>> rows,
 
         public Builder title(String t) { this.title = t; return this; }
         public Builder column(String name, ColumnType type) { columns.add(new Column(name, type)); return this; }
-        public Builder row(Object... cells) { rows.add(java.util.Arrays.asList(cells)); return this; }
+        public Builder row(Object... cells) { rows.add(Arrays.asList(cells)); return this; }
         public Builder row(List<Object> cells) { rows.add(cells); return this; }
 
         /**
@@ -105,12 +107,12 @@ public record Table(String title, List<Column> columns, List<List<Object>> rows,
     /** Rows computed on reading; see {@link #lazy}. */
     private static final class LazyRows extends AbstractList<List<Object>> implements RandomAccess {
         private final int width, size;
-        private final java.util.function.IntFunction<Object[]> row;
+        private final IntFunction<Object[]> row;
         private Last last;   // one reference, written whole: a racing reader sees an old row or none, never a mix
 
         private record Last(int index, Row row) {}
 
-        LazyRows(int width, int size, java.util.function.IntFunction<Object[]> row) {
+        LazyRows(int width, int size, IntFunction<Object[]> row) {
             this.width = width;
             this.size = size;
             this.row = row;
@@ -138,6 +140,6 @@ public record Table(String title, List<Column> columns, List<List<Object>> rows,
 
         @Override public Object get(int i) { return cells[i]; }
         @Override public int size() { return cells.length; }
-        @Override public Object[] toArray() { return java.util.Arrays.copyOf(cells, cells.length, Object[].class); }
+        @Override public Object[] toArray() { return Arrays.copyOf(cells, cells.length, Object[].class); }
     }
 }

@@ -86,12 +86,12 @@ class ReaderTablesTest {
         Interner root = new Interner(16);
         Interner text = root.local(100), raw = root.local(100);
         String region = "a.1 caf\u00e9 cafe b.2";
-        assertFalse(Source.isAscii(region, region.getBytes(java.nio.charset.StandardCharsets.UTF_8).length));
+        assertFalse(DumpText.isAscii(region, region.getBytes(java.nio.charset.StandardCharsets.UTF_8).length));
         byte[] loneBadByte = {'a', (byte) 0x80, 'b'};
-        assertFalse(Source.isAscii(new String(loneBadByte, java.nio.charset.StandardCharsets.UTF_8), loneBadByte.length));
+        assertFalse(DumpText.isAscii(new String(loneBadByte, java.nio.charset.StandardCharsets.UTF_8), loneBadByte.length));
         String ascii = "b.2 cafe a.1";
         raw.asciiRegion(ascii, ascii.getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0);
-        assertTrue(Source.isAscii(ascii, ascii.getBytes(java.nio.charset.StandardCharsets.UTF_8).length));
+        assertTrue(DumpText.isAscii(ascii, ascii.getBytes(java.nio.charset.StandardCharsets.UTF_8).length));
         String a1 = text.name(region, 0, 3), cafeAccent = text.name(region, 4, 8), cafe = text.name(region, 9, 13);
         assertEquals("caf\u00e9", cafeAccent);
         assertNotSame(cafeAccent, cafe);

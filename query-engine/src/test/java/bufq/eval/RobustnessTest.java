@@ -83,8 +83,8 @@ class RobustnessTest {
             } catch (QueryException e) {
                 e.diagnostic().render(q);
             }
-            bufq.lang.Completion.at(q, r.nextInt(q.length() + 1), Catalog.standard());
-            bufq.lang.Highlight.of(q, Catalog.standard());
+            bufq.assist.Completion.at(q, r.nextInt(q.length() + 1), Catalog.standard());
+            bufq.assist.Highlight.of(q, Catalog.standard());
             bufq.lang.Parser.needsMore(q);
         }
     }

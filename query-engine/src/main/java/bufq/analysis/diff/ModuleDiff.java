@@ -6,13 +6,15 @@ import bufq.analysis.diff.DiffResult.Renamed;
 import bufq.analysis.diff.DiffResult.SummaryRow;
 import bufq.analysis.diff.DiffResult.Unmatched;
 import bufq.analysis.diff.DiffResult.Where;
+import bufq.lang.Names;
 import bufq.model.BufferAllocation;
-import bufq.model.HloValue;
 import bufq.model.HloModule;
+import bufq.model.HloValue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -206,7 +208,7 @@ public final class ModuleDiff {
     static List<Renamed> renamed(List<Unmatched> unmatched) {
         // Candidates share everything but the op_name's context: bucket them so the distance is only
         // computed within a bucket (two unrelated programs can leave thousands of rows).
-        Map<List<Object>, List<Unmatched>> after = new java.util.HashMap<>();
+        Map<List<Object>, List<Unmatched>> after = new HashMap<>();
         for (Unmatched u : unmatched) if (u.where() == Where.AFTER) after.computeIfAbsent(renameKey(u), k -> new ArrayList<>()).add(u);
         List<Renamed> out = new ArrayList<>();
         for (Unmatched u : unmatched) {
@@ -215,7 +217,7 @@ public final class ModuleDiff {
             if (candidates == null || candidates.isEmpty()) continue;
             int best = 0, bestDistance = Integer.MAX_VALUE;
             for (int i = 0; i < candidates.size(); i++) {
-                int d = bufq.lang.Names.editDistance(u.key().opGroup(), candidates.get(i).key().opGroup());
+                int d = Names.editDistance(u.key().opGroup(), candidates.get(i).key().opGroup());
                 if (d < bestDistance) { best = i; bestDistance = d; }
             }
             out.add(new Renamed(u, candidates.remove(best)));

@@ -5,6 +5,8 @@ import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
 
+import java.util.Locale;
+
 /**
  * What a value is for, judged from the value itself rather than its allocation: a donated parameter's
  * buffer also holds temporaries and the updated weights, and those must not match as parameters.
@@ -12,7 +14,7 @@ import bufq.model.HloModule;
 public enum ValueRole {
     PARAMETER, OUTPUT, TEMP, CONSTANT;
 
-    public String word() { return name().toLowerCase(java.util.Locale.ROOT); }
+    public String word() { return name().toLowerCase(Locale.ROOT); }
 
     /**
      * Constant: a {@code constant} instruction or allocation. Parameter: an entry parameter

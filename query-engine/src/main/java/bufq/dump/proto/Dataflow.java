@@ -3,6 +3,7 @@ package bufq.dump.proto;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -256,7 +257,7 @@ final class Dataflow {
         }
         for (Value v : values) {
             if (!v.live) continue;
-            Set<Integer> rootPositions = new java.util.HashSet<>();
+            Set<Integer> rootPositions = new HashSet<>();
             for (int[] p : v.positions) if (g.isRoot(p[0])) rootPositions.add(p[0]);
             for (int[] p : v.positions) {
                 int at = p[0];

@@ -6,6 +6,7 @@ import bufq.dump.proto.Messages.Module;
 import bufq.dump.proto.Messages.ShapeP;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -133,7 +134,7 @@ final class Graph {
         out.add(prefix);
         if (s == null) return;
         for (int k = 0; k < s.tuple().size(); k++) {
-            int[] p = java.util.Arrays.copyOf(prefix, prefix.length + 1);
+            int[] p = Arrays.copyOf(prefix, prefix.length + 1);
             p[prefix.length] = k;
             walk(s.tuple().get(k), p, out);
         }

@@ -20,6 +20,7 @@ import bufq.model.LoadWarning;
 import bufq.model.Shape;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -252,7 +253,7 @@ final class ModuleBuilder {
             }
             f = frame[1];
         }
-        java.util.Collections.reverse(frames);
+        Collections.reverse(frames);
         return frames;
     }
 

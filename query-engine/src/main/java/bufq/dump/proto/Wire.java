@@ -5,6 +5,8 @@ import com.google.protobuf.WireFormat;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * A {@link CodedInputStream} over one proto's bytes that knows where it is: the byte offset and the
@@ -167,7 +169,7 @@ final class Wire {
         else if (m.contains("malformed varint")) m = "malformed varint";
         else if (m.contains("invalid tag")) m = "invalid field tag";
         else if (m.contains("invalid UTF-8")) m = "string field is not UTF-8";
-        return error(m.toLowerCase(java.util.Locale.ROOT).replaceAll("\\.$", "").lines().findFirst().orElse(m));
+        return error(m.toLowerCase(Locale.ROOT).replaceAll("\\.$", "").lines().findFirst().orElse(m));
     }
 
     private void expect(int wireType, String field) throws ProtoException {
@@ -194,11 +196,11 @@ final class Wire {
         private int n;
 
         void add(long v) {
-            if (n == a.length) a = java.util.Arrays.copyOf(a, n * 2);
+            if (n == a.length) a = Arrays.copyOf(a, n * 2);
             a[n++] = v;
         }
 
-        long[] build() { return n == 0 ? Messages.NO_LONGS : java.util.Arrays.copyOf(a, n); }
+        long[] build() { return n == 0 ? Messages.NO_LONGS : Arrays.copyOf(a, n); }
 
         void clear() { n = 0; }
     }

@@ -1,6 +1,8 @@
 package bufq.shell.command;
 
-import bufq.shell.CommandException;
+import bufq.analysis.Analyses;
+import bufq.model.HloModule;
+import bufq.shell.session.CommandException;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -55,10 +57,10 @@ final class CommandArgs {
     }
 
     /** {@code color N} checked against the module's colours, so a typo is a one-line error. */
-    OptionalInt color(bufq.model.HloModule m) throws CommandException {
+    OptionalInt color(HloModule m) throws CommandException {
         OptionalInt c = integer("color", 0);
         try {
-            bufq.analysis.Analyses.requireColor(m, c);
+            Analyses.requireColor(m, c);
         } catch (IllegalArgumentException e) {
             throw new CommandException(e.getMessage());
         }

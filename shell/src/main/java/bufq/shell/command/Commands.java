@@ -1,5 +1,8 @@
 package bufq.shell.command;
 
+import bufq.shell.session.Command;
+import bufq.shell.session.CommandTable;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -7,7 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /** The command registry: names and aliases to commands, in the order {@code help} lists them. */
-public final class Commands {
+public final class Commands implements CommandTable {
     private final List<Command> all;
     private final Map<String, Command> byName = new LinkedHashMap<>();
 
@@ -51,9 +54,7 @@ public final class Commands {
     }
 
     /** The command called {@code name} (or an alias), in any case: {@code SUMMARY} is {@code summary}. */
-    public Command byName(String name) { return byName.get(name.toLowerCase(Locale.ROOT)); }
-    public List<Command> all() { return all; }
-
-    /** Names and aliases, for completion and "did you mean". */
-    public List<String> names() { return new ArrayList<>(byName.keySet()); }
+    @Override public Command byName(String name) { return byName.get(name.toLowerCase(Locale.ROOT)); }
+    @Override public List<Command> all() { return all; }
+    @Override public List<String> names() { return new ArrayList<>(byName.keySet()); }
 }

@@ -5,12 +5,14 @@ import bufq.analysis.diff.DiffResult;
 import bufq.analysis.diff.ModuleDiff;
 import bufq.analysis.diff.ModulePairs;
 import bufq.model.HloModule;
-import bufq.shell.CommandException;
-import bufq.shell.Engine;
-import bufq.shell.ModuleSet;
-import bufq.shell.Shell;
-import bufq.shell.Status;
+import bufq.shell.session.Command;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.Engine;
+import bufq.shell.session.ModuleSet;
+import bufq.shell.session.Shell;
+import bufq.shell.session.Status;
 import bufq.table.Output;
+import bufq.table.Table;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -64,7 +66,7 @@ final class DiffCommand implements Command {
             DiffResult r = ModuleDiff.compare(p.before(), p.after(), options);
             String title = p.before().handle() + " -> " + p.after().handle();
             for (Output o : r.outputs()) {
-                out.add(o instanceof bufq.table.Table t ? t.withTitle(title + (t.title() == null ? "" : ": " + t.title())) : o);
+                out.add(o instanceof Table t ? t.withTitle(title + (t.title() == null ? "" : ": " + t.title())) : o);
             }
         }
         if (!pairs.onlyBefore().isEmpty() || !pairs.onlyAfter().isEmpty()) out.add(pairs.unpairedTable());
@@ -78,7 +80,7 @@ final class DiffCommand implements Command {
         Path p = Path.of(word);
         if (Files.exists(p)) {
             List<HloModule> out = new ArrayList<>();
-            for (Engine.Source s : shell.engine().discover(List.of(p))) out.add(s.load());
+            for (Engine.FoundModule s : shell.engine().discover(List.of(p))) out.add(s.load());
             return out;
         }
         return List.of(shell.module(shell.modules().find(word)));

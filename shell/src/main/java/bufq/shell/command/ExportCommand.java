@@ -3,10 +3,13 @@ package bufq.shell.command;
 import bufq.export.PprofExport;
 import bufq.export.ProfileStacks;
 import bufq.model.HloModule;
-import bufq.shell.CommandException;
-import bufq.shell.OutputSink;
-import bufq.shell.Shell;
-import bufq.shell.Status;
+import bufq.shell.session.Command;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.OutputSink;
+import bufq.shell.session.Shell;
+import bufq.shell.session.Status;
+
+
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;

@@ -1,9 +1,10 @@
 package bufq.shell.command;
 
 import bufq.analysis.Analyses;
-import bufq.shell.CommandException;
-import bufq.shell.Shell;
-import bufq.shell.Status;
+import bufq.shell.session.Command;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.Shell;
+import bufq.shell.session.Status;
 
 import java.io.IOException;
 import java.util.List;

@@ -1,11 +1,12 @@
 package bufq.shell.command;
 
 import bufq.model.HloModule;
-import bufq.shell.CommandException;
-import bufq.shell.Engine;
-import bufq.shell.ModuleSet;
-import bufq.shell.Shell;
-import bufq.shell.Status;
+import bufq.shell.session.Command;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.Engine;
+import bufq.shell.session.ModuleSet;
+import bufq.shell.session.Shell;
+import bufq.shell.session.Status;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

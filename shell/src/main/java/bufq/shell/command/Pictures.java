@@ -1,8 +1,8 @@
 package bufq.shell.command;
 
-import bufq.shell.CommandException;
-import bufq.shell.OutputSink;
-import bufq.shell.Shell;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.OutputSink;
+import bufq.shell.session.Shell;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;

@@ -1,8 +1,9 @@
 package bufq.shell.command;
 
-import bufq.shell.CommandException;
-import bufq.shell.Shell;
-import bufq.shell.Status;
+import bufq.shell.session.Command;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.Shell;
+import bufq.shell.session.Status;
 
 import java.util.List;
 

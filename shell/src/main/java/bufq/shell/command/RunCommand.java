@@ -1,11 +1,11 @@
 package bufq.shell.command;
 
-import bufq.shell.CommandException;
-import bufq.shell.ScriptHost;
-import bufq.shell.Shell;
-import bufq.shell.StatementReader;
-import bufq.shell.Status;
-import bufq.shell.UserPaths;
+import bufq.shell.session.Command;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.Shell;
+import bufq.shell.session.StatementReader;
+import bufq.shell.session.Status;
+import bufq.shell.session.UserPaths;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -32,18 +32,10 @@ final class RunCommand implements Command {
     @Override public Status run(Shell shell, List<String> args) throws CommandException {
         arity(args, 1, 1);
         Path file = Path.of(args.get(0));
-        String name = file.getFileName() == null ? "" : file.getFileName().toString();
-        int dot = name.lastIndexOf('.');
-        String ext = dot < 0 ? "" : name.substring(dot + 1);
-        if (!ext.isEmpty() && !ext.equals("bq")) {
-            ScriptHost host = shell.scriptHost(ext);
-            if (host != null) return host.run(shell, file);
-            if (ext.equals("js"))
-                throw new CommandException("cannot run " + file + ": JavaScript scripts are not supported in this build");
-        }
+        if (shell.isScriptFile(file)) return shell.scripts().runFile(file);
         Status st;
         try (BufferedReader r = StatementReader.utf8(Files.newInputStream(file))) {
-            st = shell.runScript(new StatementReader(r, shell.engine().entities()), args.get(0));
+            st = shell.runScript(shell.statements(r), args.get(0));
         } catch (NoSuchFileException e) {
             throw new CommandException("cannot read " + file + ": no such file");
         } catch (StatementReader.NotTextException e) {

@@ -1,10 +1,11 @@
 package bufq.shell.command;
 
-import bufq.shell.CommandException;
-import bufq.shell.Setting;
-import bufq.shell.Shell;
-import bufq.shell.Status;
-import bufq.shell.Suggest;
+import bufq.shell.session.Command;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.Setting;
+import bufq.shell.session.Shell;
+import bufq.shell.session.Status;
+import bufq.shell.session.Suggest;
 import bufq.table.ColumnType;
 import bufq.table.Table;
 

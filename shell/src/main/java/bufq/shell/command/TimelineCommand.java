@@ -2,9 +2,10 @@ package bufq.shell.command;
 
 import bufq.analysis.Analyses;
 import bufq.model.HloModule;
-import bufq.shell.CommandException;
-import bufq.shell.Shell;
-import bufq.shell.Status;
+import bufq.shell.session.Command;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.Shell;
+import bufq.shell.session.Status;
 
 import java.io.IOException;
 import java.util.List;
@@ -29,7 +30,7 @@ final class TimelineCommand implements Command {
         CommandArgs a = new CommandArgs(args, synopsis());
         HloModule m = shell.requireModule();
         OptionalInt color = a.color(m);
-        OptionalInt width = a.integer("width", 20, bufq.analysis.Analyses.MAX_WIDTH);
+        OptionalInt width = a.integer("width", 20, Analyses.MAX_WIDTH);
         String svg = a.value("--svg");
         String html = a.value("--html");
         boolean force = a.flag("--force");

@@ -1,5 +1,6 @@
 package bufq.shell.command;
 
+import bufq.shell.session.Command;
 import bufq.analysis.Analyses;
 import bufq.analysis.WhyReport;
 import bufq.eval.EvalContext;
@@ -7,9 +8,9 @@ import bufq.eval.Query;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.shell.CommandException;
-import bufq.shell.Shell;
-import bufq.shell.Status;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.Shell;
+import bufq.shell.session.Status;
 import bufq.table.Output;
 
 import java.io.IOException;

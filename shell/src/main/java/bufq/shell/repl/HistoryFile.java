@@ -2,6 +2,7 @@ package bufq.shell.repl;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -75,7 +76,7 @@ public final class HistoryFile {
         Path tmp = Files.createTempFile(dir, ".history.", ".tmp");
         try {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE);
-                 OutputStream os = java.nio.channels.Channels.newOutputStream(ch)) {
+                 OutputStream os = Channels.newOutputStream(ch)) {
                 os.write(b.toString().getBytes(StandardCharsets.UTF_8));
                 os.flush();
                 ch.force(true);

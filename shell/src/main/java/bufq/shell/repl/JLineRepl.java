@@ -1,13 +1,12 @@
 package bufq.shell.repl;
 
 import bufq.eval.Catalog;
-import bufq.shell.Bufq;
-import bufq.shell.CommandException;
-import bufq.shell.PlainRepl;
-import bufq.shell.Repl;
-import bufq.shell.Setting;
-import bufq.shell.Shell;
-import bufq.shell.Status;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.ExitCode;
+import bufq.shell.session.Repl;
+import bufq.shell.session.Setting;
+import bufq.shell.session.Shell;
+import bufq.shell.session.Status;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
 import org.jline.reader.LineReaderBuilder;
@@ -17,8 +16,11 @@ import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 import org.jline.utils.InfoCmp;
 
+import java.io.IOError;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Instant;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -101,7 +103,7 @@ public final class JLineRepl implements Repl {
         try {
             String caps = InfoCmp.getDefaultInfoCmp(shipped);
             if (caps != null && !caps.isEmpty()) InfoCmp.setLoadedInfoCmp(term, caps);
-        } catch (RuntimeException | java.io.IOError e) {
+        } catch (RuntimeException | IOError e) {
             // not shipped with JLine: infocmp it is
         }
     }
@@ -118,7 +120,7 @@ public final class JLineRepl implements Repl {
             return new Session(shell, closing).loop();
         } catch (IOException e) {
             shell.error("terminal: " + e.getMessage());
-            return Bufq.FAILED;
+            return ExitCode.FAILED;
         }
     }
 
@@ -137,7 +139,7 @@ public final class JLineRepl implements Repl {
             this.terminal = terminal;
             this.historyFile = new HistoryFile(HistoryFile.location(shell.env().vars()));
             this.pager = new Pager(shell, terminal);
-            ReplParser parser = new ReplParser(() -> shell.engine().entities());
+            ReplParser parser = new ReplParser(() -> shell.engine().entities(), code -> shell.scripts().incomplete(code));
             Supplier<Catalog> catalog = () -> shell.engine().catalog();  // scripts may add fields
             this.reader = LineReaderBuilder.builder()
                     .terminal(terminal)
@@ -163,7 +165,7 @@ public final class JLineRepl implements Repl {
                     throw new IllegalStateException(e);
                 }
             }
-            shell.out().println("bufq " + Bufq.VERSION + " - type 'help' for commands, 'help query' for queries,"
+            shell.out().println("bufq " + Shell.VERSION + " - type 'help' for commands, 'help query' for queries,"
                     + " Tab to complete, Ctrl-D to leave.");
             shell.out().flush();
             while (true) {
@@ -185,7 +187,7 @@ public final class JLineRepl implements Repl {
                 if (execute(text) == Status.QUIT) break;
             }
             saveHistory();
-            return Bufq.OK;
+            return ExitCode.OK;
         }
 
         /**
@@ -219,8 +221,8 @@ public final class JLineRepl implements Repl {
 
         private void loadHistory() {
             try {
-                java.util.List<String> saved = historyFile.load();
-                for (String e : saved) history.add(java.time.Instant.now(), e);
+                List<String> saved = historyFile.load();
+                for (String e : saved) history.add(Instant.now(), e);
                 // 'history' lists the recent past (its table is cut at maxrows from the top); Ctrl-R has it all.
                 for (String e : saved.subList(Math.max(0, saved.size() - EARLIER_LISTED), saved.size()))
                     shell.history().add(ReplParser.toRun(e));

@@ -1,8 +1,8 @@
 package bufq.shell.repl;
 
-import bufq.shell.OutputSink;
-import bufq.shell.Shell;
-import bufq.shell.Status;
+import bufq.shell.session.OutputSink;
+import bufq.shell.session.Shell;
+import bufq.shell.session.Status;
 import org.jline.terminal.Terminal;
 
 import java.io.ByteArrayOutputStream;

@@ -2,9 +2,9 @@ package bufq.shell.repl;
 
 import bufq.eval.Catalog;
 import bufq.lang.Diagnostic;
-import bufq.lang.Highlight;
+import bufq.assist.Highlight;
 import bufq.lang.Lexer;
-import bufq.shell.Shell;
+import bufq.shell.session.Shell;
 import org.jline.reader.Highlighter;
 import org.jline.reader.LineReader;
 import org.jline.utils.AttributedString;

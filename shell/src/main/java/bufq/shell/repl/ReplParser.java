@@ -1,6 +1,6 @@
 package bufq.shell.repl;
 
-import bufq.shell.StatementReader;
+import bufq.shell.session.StatementReader;
 import org.jline.reader.CompletingParsedLine;
 import org.jline.reader.EOFError;
 import org.jline.reader.ParsedLine;
@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -24,9 +25,15 @@ public final class ReplParser implements Parser {
     private static final String QUERY_SEPARATORS = "(),=<>!~";
 
     private final Supplier<? extends Collection<String>> entities;
+    private final Predicate<String> scriptIncomplete;
 
-    public ReplParser(Supplier<? extends Collection<String>> entities) {
+    /**
+     * @param entities         the entity names (they change when scripts add fields)
+     * @param scriptIncomplete whether {@code js} code is unfinished: the session's script engine's rule
+     */
+    public ReplParser(Supplier<? extends Collection<String>> entities, Predicate<String> scriptIncomplete) {
         this.entities = entities;
+        this.scriptIncomplete = scriptIncomplete;
     }
 
     @Override public ParsedLine parse(String line, int cursor, ParseContext context) throws SyntaxError {
@@ -34,7 +41,7 @@ public final class ReplParser implements Parser {
             String t = line.stripTrailing();
             if (t.endsWith("\\")) throw new EOFError(-1, -1, "line continues", "\\");
             String text = StatementReader.isJs(line) ? line : statement(line);  // JavaScript keeps its line breaks
-            if (StatementReader.needsMore(text, entities.get()))
+            if (StatementReader.needsMore(text, entities.get(), scriptIncomplete))
                 throw new EOFError(-1, -1, "unfinished statement", "statement");
         }
         return split(line, cursor);

@@ -3,6 +3,7 @@ package bufq.shell.repl;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -36,7 +37,7 @@ final class SynopsisCompleter {
     }
 
     private static boolean isLiteral(String p) {
-        return p.startsWith("--") || !p.equals(p.toUpperCase(java.util.Locale.ROOT));
+        return p.startsWith("--") || !p.equals(p.toUpperCase(Locale.ROOT));
     }
 
     /** What to offer after {@code typed} (the arguments before the word being completed). */

@@ -2,16 +2,19 @@ package bufq.shell.script;
 
 import bufq.analysis.CheckRule;
 import bufq.analysis.Reporter;
+import bufq.analysis.Severity;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
+import bufq.lang.Lexer;
 import bufq.model.HloModule;
 import bufq.model.Shape;
 import bufq.model.TilingModel;
-import bufq.shell.Engine;
-import bufq.shell.Shell;
+import bufq.shell.session.Engine;
+import bufq.shell.session.Shell;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
+import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.SourceSection;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyArray;
@@ -33,9 +36,9 @@ final class Api extends Rows.ReadOnly {
 
     private final Shell shell;
     private final Scripts scripts;
-    private final ScriptHost host;
+    private final JsContext host;
 
-    Api(Shell shell, Scripts scripts, ScriptHost host) {
+    Api(Shell shell, Scripts scripts, JsContext host) {
         this.shell = shell;
         this.scripts = scripts;
         this.host = host;
@@ -51,7 +54,7 @@ final class Api extends Rows.ReadOnly {
             case "field" -> (ProxyExecutable) this::field;
             case "tiling" -> (ProxyExecutable) this::tiling;
             case "check" -> (ProxyExecutable) this::check;
-            case "version" -> bufq.shell.Bufq.VERSION;
+            case "version" -> Shell.VERSION;
             default -> null;
         };
     }
@@ -61,7 +64,7 @@ final class Api extends Rows.ReadOnly {
 
     @Override public String toString() {
         return "{module, query(text), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), version: "
-                + Convert.show(bufq.shell.Bufq.VERSION) + "}";
+                + Convert.show(Shell.VERSION) + "}";
     }
 
     // bufq.query(text) -> array of row objects with the result's columns
@@ -102,7 +105,7 @@ final class Api extends Rows.ReadOnly {
         if (!engine.entities().contains(entity))
             throw new IllegalArgumentException(usage + ": unknown entity '" + entity + "'; expected one of "
                     + String.join(", ", engine.entities()));
-        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*") || bufq.lang.Lexer.KEYWORDS.contains(name.toLowerCase(Locale.ROOT)))
+        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*") || Lexer.KEYWORDS.contains(name.toLowerCase(Locale.ROOT)))
             throw new IllegalArgumentException(usage + ": field name '" + name + "' must be an identifier and not a keyword");
         if (Catalog.standard().field(entity, name) != null)
             throw new IllegalArgumentException(usage + ": '" + name + "' is a built-in field of " + entity + "; choose another name");
@@ -112,7 +115,7 @@ final class Api extends Rows.ReadOnly {
         } else {
             type = infer(entity, fn);
         }
-        Object key = new Object(); // this registration, for ScriptHost.callback
+        Object key = new Object(); // this registration, for JsContext.callback
         String what = "field '" + name + "' of " + entity;
         try {
             engine.addField(entity, name, type, doc, row -> callField(key, what, fn, entity, row));
@@ -130,7 +133,7 @@ final class Api extends Rows.ReadOnly {
             try {
                 return Convert.fromJs(v);
             } catch (IllegalArgumentException e) {
-                throw new ScriptHost.ScriptFailure(definedAt(fn) + what + " " + e.getMessage());
+                throw new JsContext.ScriptFailure(definedAt(fn) + what + " " + e.getMessage());
             }
         });
     }
@@ -158,7 +161,7 @@ final class Api extends Rows.ReadOnly {
             Object v;
             try {
                 v = Convert.fromJs(fn.execute(new Rows.Row(entity, row, catalog, ctx)));
-            } catch (org.graalvm.polyglot.PolyglotException e) {
+            } catch (PolyglotException e) {
                 if (e.isInterrupted() || e.isCancelled() || e.isResourceExhausted()) throw e;
                 continue; // the query will report it with the row's context
             } catch (RuntimeException e) {
@@ -205,10 +208,10 @@ final class Api extends Rows.ReadOnly {
     static final class JsTiling implements TilingModel {
         private final String name;
         private final Value fn;
-        private final ScriptHost host;
+        private final JsContext host;
         private final Map<Shape, Long> cache = new ConcurrentHashMap<>();
 
-        JsTiling(String name, Value fn, ScriptHost host) {
+        JsTiling(String name, Value fn, JsContext host) {
             this.name = name;
             this.fn = fn;
             this.host = host;
@@ -231,7 +234,7 @@ final class Api extends Rows.ReadOnly {
                                 + "; expected a whole number of bytes >= 0");
                     return r.asLong();
                 });
-            } catch (ScriptHost.ScriptFailure f) {
+            } catch (JsContext.ScriptFailure f) {
                 throw new TilingModel.Failure(what + " failed for " + shape.text() + ": " + f.getMessage());
             }
             cache.put(shape, bytes);
@@ -243,11 +246,11 @@ final class Api extends Rows.ReadOnly {
     static final class JsCheck implements CheckRule {
         private final String name;
         private final Value fn;
-        private final ScriptHost host;
+        private final JsContext host;
         private final Shell shell;
         private final Api api;
 
-        JsCheck(String name, Value fn, ScriptHost host, Shell shell, Api api) {
+        JsCheck(String name, Value fn, JsContext host, Shell shell, Api api) {
             this.name = name;
             this.fn = fn;
             this.host = host;
@@ -261,13 +264,13 @@ final class Api extends Rows.ReadOnly {
             EvalContext ctx = new EvalContext(m, shell.settings().tiling());
             Rows.ModuleView view = new Rows.ModuleView(shell.engine().catalog(), ctx, api::queryOn);
             Rows.ReadOnlyMap report = new Rows.ReadOnlyMap(Map.of(
-                    "error", (ProxyExecutable) a -> report(r, bufq.analysis.Severity.ERROR, a),
-                    "warn", (ProxyExecutable) a -> report(r, bufq.analysis.Severity.WARN, a),
-                    "info", (ProxyExecutable) a -> report(r, bufq.analysis.Severity.INFO, a)));
+                    "error", (ProxyExecutable) a -> report(r, Severity.ERROR, a),
+                    "warn", (ProxyExecutable) a -> report(r, Severity.WARN, a),
+                    "info", (ProxyExecutable) a -> report(r, Severity.INFO, a)));
             host.callback(this, "check '" + name + "'", () -> fn.execute(view, report));
         }
 
-        private Object report(Reporter r, bufq.analysis.Severity s, Value[] a) {
+        private Object report(Reporter r, Severity s, Value[] a) {
             if (a.length < 2) throw new IllegalArgumentException("report." + s.name().toLowerCase(Locale.ROOT) + "(row, message) needs two arguments");
             r.report(s, subject(a[0]), Convert.display(a[1]));
             return host.undefined();

@@ -1,5 +1,7 @@
 package bufq.shell.script;
 
+import java.util.ArrayDeque;
+
 /**
  * Tells whether a piece of JavaScript typed at the prompt is visibly unfinished, so the REPL and the
  * script reader ask for more lines. Pure Java: deciding this must not start the JavaScript engine.
@@ -15,7 +17,7 @@ public final class JsSource {
         char prevSignificant = '(';
         int n = code.length();
         int i = 0;
-        java.util.ArrayDeque<Integer> templateDepths = new java.util.ArrayDeque<>();
+        ArrayDeque<Integer> templateDepths = new ArrayDeque<>();
         while (i < n) {
             char c = code.charAt(i);
             if (c == '/' && i + 1 < n && code.charAt(i + 1) == '/') {

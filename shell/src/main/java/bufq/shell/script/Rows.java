@@ -6,8 +6,8 @@ import bufq.eval.FieldInfo;
 import bufq.eval.Step;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
-import bufq.model.HloValue;
 import bufq.model.HloModule;
+import bufq.model.HloValue;
 import bufq.model.Shape;
 import bufq.table.Table;
 import org.graalvm.polyglot.Value;
@@ -18,6 +18,7 @@ import org.graalvm.polyglot.proxy.ProxyObject;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * Read-only JavaScript views of the model. Rows answer with the query language's fields (including
@@ -118,10 +119,10 @@ final class Rows {
         private final Catalog catalog;
         private final EvalContext ctx;
         private final Map<String, List<?>> rows = new LinkedHashMap<>();
-        private final java.util.function.BiFunction<String, HloModule, Object> query;
+        private final BiFunction<String, HloModule, Object> query;
 
         /** @param query runs a query on a module and returns the rows as a script sees them */
-        ModuleView(Catalog catalog, EvalContext ctx, java.util.function.BiFunction<String, HloModule, Object> query) {
+        ModuleView(Catalog catalog, EvalContext ctx, BiFunction<String, HloModule, Object> query) {
             this.catalog = catalog;
             this.ctx = ctx;
             this.query = query;

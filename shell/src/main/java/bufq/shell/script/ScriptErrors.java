@@ -3,6 +3,9 @@ package bufq.shell.script;
 import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.SourceSection;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 /** Turns what a script threw into one message naming the script file, line and column. */
 final class ScriptErrors {
     private ScriptErrors() {}
@@ -38,12 +41,12 @@ final class ScriptErrors {
         };
     }
 
-    private static final java.util.regex.Pattern WRITE = java.util.regex.Pattern.compile(
+    private static final Pattern WRITE = Pattern.compile(
             "TypeError: (writeMember|removeMember|writeArrayElement|removeArrayElement)(?: \\(([^)]*)\\))? on .* failed due to: .*");
 
     /** GraalJS words a refused write as an interop failure; say what happened instead. */
     private static String readOnly(String m) {
-        java.util.regex.Matcher x = WRITE.matcher(m);
+        Matcher x = WRITE.matcher(m);
         if (!x.matches()) return m;
         String what = x.group(2) == null || x.group(2).isBlank() ? "" : " '" + x.group(2) + "'";
         return "TypeError: cannot " + (x.group(1).startsWith("remove") ? "delete" : "set") + what

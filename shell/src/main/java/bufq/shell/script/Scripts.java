@@ -1,12 +1,15 @@
 package bufq.shell.script;
 
 import bufq.analysis.CheckRule;
-import bufq.shell.CommandException;
-import bufq.shell.Env;
-import bufq.shell.Shell;
-import bufq.shell.Status;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.Env;
+import bufq.shell.session.ScriptEngine;
+import bufq.shell.session.Shell;
+import bufq.shell.session.Status;
+import bufq.shell.session.UserPaths;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +18,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * JavaScript in a shell session: {@code js CODE}, {@code run FILE.js}, {@code -f FILE.js}, init.js,
@@ -25,14 +29,14 @@ import java.util.List;
  * starts a fresh one. Fields, tilings and checks from the closed context then fail (checks are
  * dropped) with a message asking to run their script again.
  */
-public final class Scripts {
+public final class Scripts implements ScriptEngine {
     /** Heap a script may hold beyond what was in use when it started: {@code -Dbufq.js.maxheap=BYTES}, default 1 GiB. */
     static long defaultHeapCap() { return Long.getLong("bufq.js.maxheap", 1L << 30); }
 
     private final Shell shell;
     private final long heapCap;
     private final List<CheckRule> checks = new ArrayList<>();
-    private ScriptHost host;
+    private JsContext host;
 
     public Scripts(Shell shell) {
         this(shell, defaultHeapCap());
@@ -47,16 +51,18 @@ public final class Scripts {
     /** Whether the JavaScript engine has been started in this session. */
     public boolean started() { return host != null; }
 
+    @Override public String extension() { return "js"; }
+
     /** True when {@code code} is visibly unfinished (open bracket, string, template, comment). Never starts the engine. */
-    public static boolean incomplete(String code) { return JsSource.incomplete(code); }
+    @Override public boolean incomplete(String code) { return JsSource.incomplete(code); }
 
     /**
      * Evaluates {@code code} ({@code js CODE}); prints the completion value unless it is undefined.
      *
      * @param sourceName how errors name the code, e.g. {@code js}
      */
-    public Status eval(String code, String sourceName) throws CommandException {
-        ScriptHost h = host();
+    @Override public Status eval(String code, String sourceName) throws CommandException {
+        JsContext h = host();
         String shown = run(h, () -> h.evalForDisplay(code, sourceName));
         if (shown != null) {
             try {
@@ -72,21 +78,21 @@ public final class Scripts {
      * Runs a JavaScript file ({@code run FILE.js}, {@code -f FILE.js}, init.js); {@code file} as the
      * user wrote it: errors name it as written.
      */
-    public Status runFile(Path file) throws CommandException {
+    @Override public Status runFile(Path file) throws CommandException {
         String text;
         try {
             byte[] bytes = Files.readAllBytes(file);
             text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+                    .decode(ByteBuffer.wrap(bytes)).toString();
         } catch (NoSuchFileException e) {
             throw new CommandException("cannot read " + file + ": no such file");
         } catch (CharacterCodingException e) {
             throw new CommandException(file + ": not UTF-8 text, not a script");
         } catch (IOException e) {
-            throw new CommandException("cannot read " + file + ": " + bufq.shell.UserPaths.message(e));
+            throw new CommandException("cannot read " + file + ": " + UserPaths.message(e));
         }
         if (text.indexOf('\0') >= 0) throw new CommandException(file + ": binary data, not a script");
-        ScriptHost h = host();
+        JsContext h = host();
         run(h, () -> {
             h.evalFile(text, file.toString());
             return null;
@@ -94,10 +100,10 @@ public final class Scripts {
         return Status.OK;
     }
 
-    private <T> T run(ScriptHost h, java.util.function.Supplier<T> body) throws CommandException {
+    private <T> T run(JsContext h, Supplier<T> body) throws CommandException {
         try {
             return body.get();
-        } catch (ScriptHost.ScriptFailure e) {
+        } catch (JsContext.ScriptFailure e) {
             if (h.dead()) reset();
             throw new CommandException(e.getMessage());
         }
@@ -116,7 +122,7 @@ public final class Scripts {
     }
 
     /** Runs init.js if it exists; an error in it is printed and the session goes on. */
-    public void runInit() {
+    @Override public void runInit() {
         Path f = initFile(shell.env());
         if (f == null || !Files.isRegularFile(f)) return;
         try {
@@ -127,7 +133,7 @@ public final class Scripts {
     }
 
     /** Checks registered with {@code bufq.check}, in registration order (empty before any JavaScript ran). */
-    public List<CheckRule> checks() { return List.copyOf(checks); }
+    @Override public List<CheckRule> checks() { return List.copyOf(checks); }
 
     void addCheck(CheckRule rule) {
         checks.removeIf(c -> c.name().equals(rule.name()));
@@ -135,19 +141,19 @@ public final class Scripts {
     }
 
     /** Stops the running script, if any (Ctrl-C). Safe to call from another thread. */
-    public void cancel() {
-        ScriptHost h = host;
+    @Override public void cancel() {
+        JsContext h = host;
         if (h != null) h.cancel();
     }
 
     /** The running host, or null (tests). */
-    ScriptHost currentHost() { return host; }
+    JsContext currentHost() { return host; }
 
-    private ScriptHost host() throws CommandException {
+    private JsContext host() throws CommandException {
         if (host != null && host.dead()) reset();
         if (host == null) {
             try {
-                host = new ScriptHost(shell, this, heapCap);
+                host = new JsContext(shell, this, heapCap);
             } catch (RuntimeException | LinkageError e) {
                 throw new CommandException("cannot start the JavaScript engine: " + e.getMessage());
             }
@@ -164,7 +170,7 @@ public final class Scripts {
     }
 
     /** Ends the session's JavaScript. */
-    public void close() {
+    @Override public void close() {
         if (host != null) host.close();
         host = null;
     }

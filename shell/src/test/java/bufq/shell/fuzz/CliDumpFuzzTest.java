@@ -1,8 +1,9 @@
 package bufq.shell.fuzz;
 
-import bufq.shell.Bufq;
-import bufq.shell.DefaultEngine;
-import bufq.shell.Env;
+import bufq.shell.cli.Bufq;
+import bufq.shell.session.DefaultEngine;
+import bufq.shell.session.Env;
+import bufq.shell.session.ExitCode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -68,15 +69,15 @@ class CliDumpFuzzTest {
         List<String> lines = r.err.isEmpty() ? List.of() : Arrays.asList(r.err.split("\n", -1)).subList(0, r.err.split("\n", -1).length - 1);
         assertTrue(r.err.isEmpty() || r.err.endsWith("\n"), ctx);
         switch (r.code) {
-            case Bufq.OK -> {
+            case ExitCode.OK -> {
                 // Warnings, and information such as check's summary line; no error.
                 for (String l : lines) assertTrue(!l.startsWith("error: ") && !l.startsWith("bufq: ") || l.startsWith("bufq: warning: "), ctx);
             }
-            case Bufq.FAILED -> {
+            case ExitCode.FAILED -> {
                 // A command's one-line error, or 'check' reporting errors in the dump (its table on stdout).
                 assertTrue(lines.stream().anyMatch(l -> l.startsWith("error: ")) || r.out.contains("error"), ctx);
             }
-            case Bufq.LOAD -> {
+            case ExitCode.LOAD -> {
                 assertEquals(1, lines.size(), ctx);
                 assertTrue(lines.get(0).startsWith("bufq: " + file.getParent()), ctx);
                 assertTrue(lines.get(0).matches("bufq: [^:]+(:\\d+)?: .+"), ctx);
@@ -111,7 +112,7 @@ class CliDumpFuzzTest {
             Path p = write((String) c[0], NAME, (byte[]) c[1]);
             Run r = bufq((String) c[0], "-c", "peak", p.toString());
             judge((String) c[0], r, p);
-            assertEquals(Bufq.LOAD, r.code, c[0] + ": " + r.err);
+            assertEquals(ExitCode.LOAD, r.code, c[0] + ": " + r.err);
             assertTrue(r.err.contains((String) c[2]), c[0] + ": " + r.err);
         }
     }

@@ -1,10 +1,11 @@
 package bufq.shell.fuzz;
 
-import bufq.shell.DefaultEngine;
-import bufq.shell.Env;
-import bufq.shell.ModuleSet;
-import bufq.shell.Shell;
-import bufq.shell.Status;
+import bufq.shell.cli.Bufq;
+import bufq.shell.session.DefaultEngine;
+import bufq.shell.session.Env;
+import bufq.shell.session.ModuleSet;
+import bufq.shell.session.Shell;
+import bufq.shell.session.Status;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,7 +60,7 @@ class LargeDirectoryTest {
     final ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
 
     Shell shell(boolean terminal) throws Exception {
-        Shell s = new Shell(new DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
+        Shell s = Bufq.shell(new DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), new Env(Map.of(), terminal));
         assertEquals(Status.OK, s.execute("load " + dir), err());
         return s;
@@ -121,7 +122,7 @@ class LargeDirectoryTest {
 
     @Test
     void anInterruptedLoadIsCancelled() throws Exception {
-        Shell s = new Shell(new DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
+        Shell s = Bufq.shell(new DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), new Env(Map.of(), true));
         Thread.currentThread().interrupt();
         Status st;

@@ -1,6 +1,6 @@
 package bufq.shell.fuzz;
 
-import bufq.shell.Bufq;
+import bufq.shell.session.ExitCode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,8 +49,8 @@ class ScriptFuzzTest {
             if (ms > 2_000) System.out.println("slow " + ms + " ms: " + new String(Files.readAllBytes(script), StandardCharsets.ISO_8859_1).replace("\n", " | ").substring(0, Math.min(400, (int) Files.size(script))));
             String ctx = what + "\nexit " + run.code() + "\nstderr:\n" + run.err();
             assertTrue(!run.err().contains("internal error") && !run.err().contains("\tat "), ctx);
-            assertTrue(run.code() == Bufq.OK || run.code() == Bufq.FAILED || run.code() == Bufq.USAGE, ctx);
-            if (run.code() == Bufq.USAGE) assertTrue(run.err().contains(script + ": ") && run.err().contains("stopped"), ctx);
+            assertTrue(run.code() == ExitCode.OK || run.code() == ExitCode.FAILED || run.code() == ExitCode.USAGE, ctx);
+            if (run.code() == ExitCode.USAGE) assertTrue(run.err().contains(script + ": ") && run.err().contains("stopped"), ctx);
             Files.delete(script);
         }
         System.out.println("script fuzz: " + n + " scripts, seed " + seed);
@@ -76,7 +76,7 @@ class ScriptFuzzTest {
         Path script = tmp.resolve("self.bq");
         Files.writeString(script, "run " + script + "\n");
         CliDumpFuzzTest.Run run = CliDumpFuzzTest.bufq("self", "-f", script.toString());
-        assertEquals(Bufq.FAILED, run.code(), run.err());
+        assertEquals(ExitCode.FAILED, run.code(), run.err());
         assertTrue(run.err().contains("scripts nested too deeply"), run.err());
     }
 }

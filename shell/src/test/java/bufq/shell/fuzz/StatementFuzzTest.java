@@ -1,11 +1,12 @@
 package bufq.shell.fuzz;
 
-import bufq.shell.DefaultEngine;
-import bufq.shell.Env;
-import bufq.shell.Setting;
-import bufq.shell.Shell;
-import bufq.shell.Status;
-import bufq.shell.command.Command;
+import bufq.shell.cli.Bufq;
+import bufq.shell.session.Command;
+import bufq.shell.session.DefaultEngine;
+import bufq.shell.session.Env;
+import bufq.shell.session.Setting;
+import bufq.shell.session.Shell;
+import bufq.shell.session.Status;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -115,8 +116,8 @@ class StatementFuzzTest {
     @Test
     void runningOutOfMemoryLeavesTheShellUp() throws Exception {
         DefaultEngine real = new DefaultEngine();
-        bufq.shell.Engine greedy = new bufq.shell.Engine() {
-            @Override public List<Source> discover(List<Path> paths) throws Failure { return real.discover(paths); }
+        bufq.shell.session.Engine greedy = new bufq.shell.session.Engine() {
+            @Override public List<FoundModule> discover(List<Path> paths) throws Failure { return real.discover(paths); }
             @Override public List<String> entities() { return real.entities(); }
             @Override public List<Field> fields(String entity) { return real.fields(entity); }
             @Override public List<bufq.table.Output> query(String q, bufq.model.HloModule m, bufq.model.TilingModel t) throws Failure {
@@ -126,7 +127,7 @@ class StatementFuzzTest {
             }
         };
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        Shell shell = new Shell(greedy, new PrintStream(out, true, StandardCharsets.UTF_8),
+        Shell shell = Bufq.shell(greedy, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), new Env(Map.of(), false));
         Path root = Path.of(System.getProperty("bufq.root", ".."));
         assertTrue(shell.execute("load " + root.resolve("examples/jax-mlp")) == Status.OK, err.toString(StandardCharsets.UTF_8));
@@ -137,7 +138,7 @@ class StatementFuzzTest {
     }
 
     private Shell newShell(ByteArrayOutputStream out, ByteArrayOutputStream err, String[] dumps) {
-        Shell s = new Shell(new DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
+        Shell s = Bufq.shell(new DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), new Env(Map.of(), false));
         for (String d : dumps) s.execute("load " + d);
         return s;

@@ -1,8 +1,8 @@
 package bufq.shell.fuzz;
 
-import bufq.shell.Bufq;
-import bufq.shell.OutputSink;
 import bufq.shell.repl.HistoryFile;
+import bufq.shell.session.ExitCode;
+import bufq.shell.session.OutputSink;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -99,12 +99,12 @@ class UserFilesTest {
         Path target = old("peak.csv");
         Path dump = Path.of(System.getProperty("bufq.root", "..")).resolve("examples/seeds/004_0cb419b3147a3cb6.txt");
         CliDumpFuzzTest.Run r = CliDumpFuzzTest.bufq("no force", "-c", "output " + target, "-c", "values limit 2", dump.toString());
-        assertEquals(Bufq.FAILED, r.code(), r.err());
+        assertEquals(ExitCode.FAILED, r.code(), r.err());
         assertTrue(r.err().contains(target + " exists; use 'output " + target + " --force' to replace it"), r.err());
         assertEquals(OLD, Files.readString(target));
 
         r = CliDumpFuzzTest.bufq("force", "-c", "output " + target + " --force", "-c", "format csv", "-c", "values limit 2", dump.toString());
-        assertEquals(Bufq.OK, r.code(), r.err());
+        assertEquals(ExitCode.OK, r.code(), r.err());
         assertTrue(Files.readString(target).startsWith("id,label,"), Files.readString(target));
         assertEquals(List.of(), leftovers());
     }

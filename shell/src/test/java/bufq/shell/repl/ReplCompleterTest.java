@@ -1,7 +1,7 @@
 package bufq.shell.repl;
 
-import bufq.shell.Shell;
-import bufq.shell.Status;
+import bufq.shell.session.Shell;
+import bufq.shell.session.Status;
 import org.jline.reader.Candidate;
 import org.jline.reader.LineReader;
 import org.jline.reader.LineReaderBuilder;
@@ -30,7 +30,7 @@ class ReplCompleterTest {
     void setUp() throws IOException {
         Transcript t = new Transcript(tmp);
         shell = t.open(InputStream.nullInputStream());
-        parser = new ReplParser(() -> shell.engine().entities());
+        parser = new ReplParser(() -> shell.engine().entities(), code -> shell.scripts().incomplete(code));
         completer = new ReplCompleter(shell, () -> shell.engine().catalog(), parser);
         reader = LineReaderBuilder.builder().terminal(t.terminal).parser(parser).build();
     }

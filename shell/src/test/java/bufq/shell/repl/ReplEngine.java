@@ -9,7 +9,7 @@ import bufq.eval.Query;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.TilingModel;
-import bufq.shell.Engine;
+import bufq.shell.session.Engine;
 import bufq.table.Output;
 
 import java.nio.file.Path;
@@ -30,10 +30,10 @@ final class ReplEngine implements Engine {
         return Path.of(System.getProperty("bufq.root", ".")).resolve("examples/seeds/004_0cb419b3147a3cb6.txt");
     }
 
-    @Override public List<Source> discover(List<Path> paths) throws Failure {
+    @Override public List<FoundModule> discover(List<Path> paths) throws Failure {
         try {
-            List<Source> out = new ArrayList<>();
-            for (HloModule m : DumpLoader.load(paths)) out.add(Source.of(m));
+            List<FoundModule> out = new ArrayList<>();
+            for (HloModule m : DumpLoader.load(paths)) out.add(FoundModule.of(m));
             return out;
         } catch (LoadException e) {
             throw new Failure(e.getMessage());

@@ -1,5 +1,6 @@
 package bufq.shell.repl;
 
+import bufq.shell.script.JsSource;
 import org.jline.reader.EOFError;
 import org.jline.reader.Parser.ParseContext;
 import org.junit.jupiter.api.Test;
@@ -10,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /** When Enter asks for another line, and how a line is cut into words for completion. */
 class ReplParserTest {
-    final ReplParser parser = new ReplParser(() -> List.of("values", "allocations", "instructions", "steps"));
+    final ReplParser parser = new ReplParser(() -> List.of("values", "allocations", "instructions", "steps"), JsSource::incomplete);
 
     void accepts(String line) {
         assertDoesNotThrow(() -> parser.parse(line, line.length(), ParseContext.ACCEPT_LINE), line);

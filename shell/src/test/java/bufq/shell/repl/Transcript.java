@@ -1,7 +1,8 @@
 package bufq.shell.repl;
 
-import bufq.shell.Env;
-import bufq.shell.Shell;
+import bufq.shell.cli.Bufq;
+import bufq.shell.session.Env;
+import bufq.shell.session.Shell;
 import org.jline.terminal.Attributes;
 import org.jline.terminal.Size;
 import org.jline.terminal.Terminal;
@@ -54,11 +55,11 @@ final class Transcript {
         a.setControlChar(Attributes.ControlChar.VINTR, 3);
         a.setControlChar(Attributes.ControlChar.VEOF, 4);
         terminal.setAttributes(a);
-        shell = new Shell(engine, new PrintStream(screen, true, StandardCharsets.UTF_8),
+        shell = Bufq.shell(engine, new PrintStream(screen, true, StandardCharsets.UTF_8),
                 new PrintStream(errToScreen ? screen : err, true, StandardCharsets.UTF_8), new Env(env, true));
         try {
             shell.load(List.of(ReplEngine.example()));
-        } catch (bufq.shell.Engine.Failure e) {
+        } catch (bufq.shell.session.Engine.Failure e) {
             throw new AssertionError(e.getMessage());
         }
         return shell;

@@ -121,7 +121,7 @@ class ApiTest {
 
     @Test
     void setTilingMakesTheSizeCheckUseTheScriptModel() {
-        assertEquals(bufq.shell.Status.OK, h.run("check"), h.err());
+        assertEquals(bufq.shell.session.Status.OK, h.run("check"), h.err());
         h.ok("js bufq.tiling('page64k', s => Math.ceil(s.logical_bytes / 65536) * 65536)");
         h.ok("set tiling page64k");
         h.fails("check");
@@ -145,7 +145,7 @@ class ApiTest {
         bufq.model.HloModule other = Doctored.overlapping();
         bufq.analysis.CheckReport r = bufq.analysis.Analyses.check(other, null, h.shell.scriptChecks());
         assertEquals("3 values", r.of("count").get(0).message(), "the doctored module, not the current seed");
-        assertEquals(bufq.shell.Status.OK, h.run("check"));
+        assertEquals(bufq.shell.session.Status.OK, h.run("check"));
         assertTrue(h.out().contains(h.shell.current().values().size() + " values"), h.out());
     }
 }

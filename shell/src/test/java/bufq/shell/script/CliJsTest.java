@@ -1,9 +1,9 @@
 package bufq.shell.script;
 
-import bufq.shell.Bufq;
-import bufq.shell.DefaultEngine;
-import bufq.shell.Env;
-import bufq.shell.PlainRepl;
+import bufq.shell.cli.Bufq;
+import bufq.shell.repl.PlainRepl;
+import bufq.shell.session.DefaultEngine;
+import bufq.shell.session.Env;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 

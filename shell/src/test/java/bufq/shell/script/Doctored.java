@@ -2,9 +2,9 @@ package bufq.shell.script;
 
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
+import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
-import bufq.model.HloModule;
 import bufq.model.Shape;
 
 import java.util.List;

@@ -1,9 +1,11 @@
 package bufq.shell.script;
 
-import bufq.shell.Engine;
-import bufq.shell.Env;
-import bufq.shell.Shell;
-import bufq.shell.Status;
+import bufq.shell.cli.Bufq;
+import bufq.shell.session.DefaultEngine;
+import bufq.shell.session.Engine;
+import bufq.shell.session.Env;
+import bufq.shell.session.Shell;
+import bufq.shell.session.Status;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -23,7 +25,7 @@ final class Harness implements AutoCloseable {
     Harness() { this(Map.of()); }
 
     Harness(Map<String, String> env) {
-        shell = new Shell(new bufq.shell.DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
+        shell = Bufq.shell(new DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), new Env(env, false));
     }
 

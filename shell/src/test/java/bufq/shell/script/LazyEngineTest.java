@@ -23,7 +23,7 @@ class LazyEngineTest {
     static Run bufq(Path config, String... args) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java, "-Xlog:class+load=info", "-cp",
-                System.getProperty("java.class.path"), "bufq.shell.Main"));
+                System.getProperty("java.class.path"), "bufq.shell.cli.Main"));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().put("XDG_CONFIG_HOME", config.toString());
@@ -39,7 +39,7 @@ class LazyEngineTest {
     void summaryLoadsNoGraalClass(@TempDir Path config) throws Exception {
         Files.createDirectories(config.resolve("bufq")); // a config dir without init.js
         for (Run r : List.of(bufq(config, "-c", "summary", Harness.seed(0).toString()), bufq(config, "-c", "summary"))) {
-            assertTrue(r.log().contains("bufq.shell.Bufq"), "class logging works");
+            assertTrue(r.log().contains("bufq.shell.cli.Bufq"), "class logging works");
             assertFalse(r.log().contains(" org.graalvm"), "GraalVM classes were loaded by -c summary");
             assertFalse(r.log().contains(" com.oracle.truffle"), "Truffle classes were loaded by -c summary");
         }

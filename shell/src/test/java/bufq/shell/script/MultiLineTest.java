@@ -1,13 +1,15 @@
 package bufq.shell.script;
 
-import bufq.shell.PlainRepl;
-import bufq.shell.Env;
-import bufq.shell.Shell;
-import bufq.shell.StatementReader;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import bufq.shell.cli.Bufq;
+import bufq.shell.repl.PlainRepl;
+import bufq.shell.session.DefaultEngine;
+import bufq.shell.session.Env;
+import bufq.shell.session.Shell;
+import bufq.shell.session.StatementReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
@@ -49,15 +51,15 @@ class MultiLineTest {
     void statementReaderKeepsLineBreaksOfJs() throws Exception {
         String script = "js function twice(x) {\n  // a comment that would swallow the rest on one line\n  return 2 * x\n}\n"
                 + "js twice(21)\nset maxrows 5\n";
-        StatementReader r = new StatementReader(new BufferedReader(new StringReader(script)), List.of("values"));
+        StatementReader r = new StatementReader(new BufferedReader(new StringReader(script)), List.of("values"), JsSource::incomplete);
         StatementReader.Statement s = r.next();
         assertEquals(1, s.line());
         assertEquals("js function twice(x) {\n  // a comment that would swallow the rest on one line\n  return 2 * x\n}", s.text());
         assertEquals("js twice(21)", r.next().text());
         assertEquals("set maxrows 5", r.next().text());
         assertNull(r.next());
-        assertTrue(StatementReader.needsMore("js [1,", List.of()));
-        assertFalse(StatementReader.needsMore("jsx [1,", List.of()), "only the js command");
+        assertTrue(StatementReader.needsMore("js [1,", List.of(), JsSource::incomplete));
+        assertFalse(StatementReader.needsMore("jsx [1,", List.of(), JsSource::incomplete), "only the js command");
     }
 
     @Test
@@ -71,7 +73,7 @@ class MultiLineTest {
     @Test
     void plainReplContinuesUnfinishedJs() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        Shell s = new Shell(new bufq.shell.DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
+        Shell s = Bufq.shell(new DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), new Env(Map.of(), true));
         String typed = "js const o = {\n  a: 1, // first\n  b: 2\n}\njs print(o.a + o.b)\nquit\n";
         assertEquals(0, new PlainRepl(new ByteArrayInputStream(typed.getBytes(StandardCharsets.UTF_8))).run(s));
@@ -84,7 +86,7 @@ class MultiLineTest {
 
     @Test
     void replParserAsksForMoreUntilJsIsComplete() {
-        bufq.shell.repl.ReplParser p = new bufq.shell.repl.ReplParser(() -> List.of("values"));
+        bufq.shell.repl.ReplParser p = new bufq.shell.repl.ReplParser(() -> List.of("values"), JsSource::incomplete);
         org.jline.reader.Parser.ParseContext accept = org.jline.reader.Parser.ParseContext.ACCEPT_LINE;
         assertThrows(org.jline.reader.EOFError.class, () -> p.parse("js const o = {\n  a: 1, // }", 0, accept));
         String whole = "js const o = {\n  a: 1, // first\n  b: 2\n}";

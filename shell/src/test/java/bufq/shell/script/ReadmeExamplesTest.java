@@ -1,10 +1,10 @@
 package bufq.shell.script;
 
-import bufq.shell.Bufq;
-import bufq.shell.DefaultEngine;
-import bufq.shell.Env;
-import bufq.shell.PlainRepl;
-import bufq.shell.Status;
+import bufq.shell.cli.Bufq;
+import bufq.shell.repl.PlainRepl;
+import bufq.shell.session.DefaultEngine;
+import bufq.shell.session.Env;
+import bufq.shell.session.Status;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;

@@ -1,9 +1,10 @@
 package bufq.shell.script;
 
-import bufq.shell.Bufq;
-import bufq.shell.DefaultEngine;
-import bufq.shell.Env;
-import bufq.shell.PlainRepl;
+import bufq.shell.cli.Bufq;
+import bufq.shell.repl.PlainRepl;
+import bufq.shell.session.DefaultEngine;
+import bufq.shell.session.Env;
+import bufq.shell.session.ExitCode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -151,7 +152,7 @@ class ReentryTest {
                 new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         String e = err.toString(StandardCharsets.UTF_8);
-        assertEquals(Bufq.FAILED, code, e);
+        assertEquals(ExitCode.FAILED, code, e);
         assertTrue(e.contains("is needed while it is being computed"), e);
         String written = Files.readString(file);
         assertTrue(written.contains("count()") && written.contains("26") && written.contains("after"), written);

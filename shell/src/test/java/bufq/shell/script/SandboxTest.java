@@ -1,6 +1,6 @@
 package bufq.shell.script;
 
-import bufq.shell.Status;
+import bufq.shell.session.Status;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -113,7 +113,7 @@ class SandboxTest {
         Thread t = new Thread(() -> h.run("js for (;;) {}"));
         t.start();
         Thread.sleep(1500);
-        h.shell.scripts().currentHost().kill(); // what the watchdog does when an interrupt is ignored
+        ((Scripts) h.shell.scripts()).currentHost().kill(); // what the watchdog does when an interrupt is ignored
         t.join(10_000);
         assertFalse(t.isAlive());
         assertTrue(h.err().contains("script cancelled"), h.err());

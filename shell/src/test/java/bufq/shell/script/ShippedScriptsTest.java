@@ -4,10 +4,10 @@ import bufq.analysis.Analyses;
 import bufq.analysis.CheckReport;
 import bufq.analysis.Finding;
 import bufq.dump.DumpLoader;
-import bufq.model.HloValue;
 import bufq.model.HloModule;
+import bufq.model.HloValue;
 import bufq.model.TilingModel;
-import bufq.shell.Setting;
+import bufq.shell.session.Setting;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -117,9 +117,9 @@ class ShippedScriptsTest {
                 }
                 assertTrue(h.ok("fields values").contains("waste"), "fields lists it");
                 assertNotNull(h.shell.engine().catalog().field("values", "waste"), "completion reads this catalog");
-                var ctx = bufq.lang.Completion.at("values where wa", 15, h.shell.engine().catalog());
+                var ctx = bufq.assist.Completion.at("values where wa", 15, h.shell.engine().catalog());
                 assertEquals("values", ctx.entity());
-                assertTrue(ctx.expected().contains(bufq.lang.Completion.Kind.FIELD), ctx.toString());
+                assertTrue(ctx.expected().contains(bufq.assist.Completion.Kind.FIELD), ctx.toString());
             }
         }
         try (Harness h = new Harness().load(Harness.seed(0))) {

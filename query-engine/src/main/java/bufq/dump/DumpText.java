@@ -1,0 +1,160 @@
+package bufq.dump;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The text of one dump file, either a String (in-memory text, frames) or bytes (a memory-mapped
+ * file, or an inflated {@code .gz}). Bytes are decoded a region at a time, just before that region
+ * is parsed, so a large dump never sits in the heap whole, let alone twice (bytes and String).
+ * Offsets are in bytes or chars; cuts are always made at ASCII newlines, so UTF-8 is never split.
+ */
+abstract class DumpText {
+    /** The content ends early (a cut-off .gz): the last region is marked truncated. */
+    boolean truncated;
+
+    abstract int length();
+
+    /** The character or byte at {@code i} (only compared against ASCII). */
+    abstract int at(int i);
+
+    /** The decoded text of {@code [from, to)}. */
+    abstract String text(int from, int to);
+
+    /** First {@code lit} (ASCII) at or after {@code from}, or -1. */
+    int indexOf(String lit, int from) {
+        int n = lit.length(), last = length() - n;
+        int c0 = lit.charAt(0);
+        for (int i = Math.max(0, from); i <= last; i++) {
+            if (at(i) != c0) continue;
+            int k = 1;
+            while (k < n && at(i + k) == lit.charAt(k)) k++;
+            if (k == n) return i;
+        }
+        return -1;
+    }
+
+    /** Last {@code lit} (ASCII) starting at or after {@code floor}, or -1. */
+    int lastIndexOf(String lit, int floor) {
+        int n = lit.length();
+        int c0 = lit.charAt(0);
+        for (int i = length() - n; i >= Math.max(0, floor); i--) {
+            if (at(i) != c0) continue;
+            int k = 1;
+            while (k < n && at(i + k) == lit.charAt(k)) k++;
+            if (k == n) return i;
+        }
+        return -1;
+    }
+
+    boolean startsWith(String lit, int at) {
+        if (at + lit.length() > length()) return false;
+        for (int k = 0; k < lit.length(); k++) if (at(at + k) != lit.charAt(k)) return false;
+        return true;
+    }
+
+    /**
+     * Whether {@code text}, decoded from {@code bytes} bytes of UTF-8, was all ASCII, without reading
+     * the bytes again: the decoder gives one char per byte only for ASCII and for a lone bad byte
+     * (U+FFFD); every other sequence gives fewer chars than bytes. On text of one byte per char
+     * (no char above U+00FF) the search for U+FFFD answers at once.
+     */
+    static boolean isAscii(String text, int bytes) {
+        return text.length() == bytes && text.indexOf('\uFFFD') < 0;
+    }
+
+    static DumpText of(String s) { return new Chars(s); }
+    static DumpText of(ByteBuffer b) { return new Bytes(b); }
+
+    static final class Chars extends DumpText {
+        final String s;
+        Chars(String s) { this.s = s; }
+        @Override int length() { return s.length(); }
+        @Override int at(int i) { return s.charAt(i); }
+        @Override String text(int from, int to) { return from == 0 && to == s.length() ? s : s.substring(from, to); }
+        @Override int indexOf(String lit, int from) { return s.indexOf(lit, from); }
+        @Override int lastIndexOf(String lit, int floor) {
+            int i = s.lastIndexOf(lit);
+            return i >= floor ? i : -1;
+        }
+    }
+
+    static final class Bytes extends DumpText {
+        final ByteBuffer b;
+        Bytes(ByteBuffer b) { this.b = b; }
+        @Override int length() { return b.limit(); }
+        @Override int at(int i) { return b.get(i); }
+        // Searches copy blocks out of the (mapped) buffer: far faster than one get(i) per byte.
+        private static final int BLOCK = 1 << 16;
+        private static final int CHUNK_LIMIT = ModuleReader.CHUNK;
+        private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[0]);
+
+        @Override int indexOf(String lit, int from) {
+            int n = lit.length(), len = length();
+            byte[] buf = new byte[BLOCK + n];
+            int block = 1 << 12;   // small first: the next cut is usually near
+            for (int start = Math.max(0, from); start <= len - n; start += block, block = Math.min(BLOCK, block * 2)) {
+                int count = Math.min(block + n - 1, len - start);
+                b.get(start, buf, 0, count);
+                int last = count - n;
+                int c0 = lit.charAt(0), c1 = n > 1 ? lit.charAt(1) : -1;
+                for (int i = 0; i <= last && i < block; i++) {
+                    // Two bytes before the full compare: "\nX" patterns would otherwise match every line start.
+                    if (buf[i] == c0 && (n == 1 || buf[i + 1] == c1) && matches(buf, i, lit)) return start + i;
+                }
+            }
+            return -1;
+        }
+
+        @Override int lastIndexOf(String lit, int floor) {
+            int n = lit.length(), len = length();
+            byte[] buf = new byte[BLOCK + n];
+            floor = Math.max(0, floor);
+            for (int end = len; end - n >= floor; end -= BLOCK) {
+                int start = Math.max(floor, end - BLOCK - n + 1);
+                int count = end - start;
+                b.get(start, buf, 0, count);
+                int c0 = lit.charAt(0), c1 = n > 1 ? lit.charAt(1) : -1;
+                for (int i = count - n; i >= 0; i--) {
+                    if (buf[i] == c0 && (n == 1 || buf[i + 1] == c1) && matches(buf, i, lit)) return start + i;
+                }
+                if (start == floor) break;
+            }
+            return -1;
+        }
+
+        private static boolean matches(byte[] buf, int i, String lit) {
+            for (int k = 1; k < lit.length(); k++) if (buf[i + k] != lit.charAt(k)) return false;
+            return true;
+        }
+
+        @Override String text(int from, int to) {
+            return text(from, to, null);
+        }
+
+        /**
+         * The decoded text of {@code [from, to)}; when it is all ASCII and {@code in} is given, tells
+         * {@code in} where its bytes are (valid until this thread's next call), for a faster read of
+         * its names.
+         */
+        String text(int from, int to, Interner in) {
+            int n = to - from;
+            byte[] a;
+            int off;
+            if (b.hasArray()) {
+                a = b.array();
+                off = b.arrayOffset() + from;
+            } else {
+                // Regions are about a megabyte each: one copy buffer per thread, not a fresh one per region.
+                a = SCRATCH.get();
+                if (a.length < n) SCRATCH.set(a = new byte[Math.max(n, a.length * 2)]);
+                b.get(from, a, 0, n);
+                off = 0;
+                if (a.length > 4 * CHUNK_LIMIT) SCRATCH.set(new byte[0]);   // do not keep a big file's worth
+            }
+            String s = new String(a, off, n, StandardCharsets.UTF_8);
+            if (in != null && isAscii(s, n)) in.asciiRegion(s, a, off);
+            return s;
+        }
+    }
+}

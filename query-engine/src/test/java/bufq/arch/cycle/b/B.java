@@ -1,0 +1,8 @@
+package bufq.arch.cycle.b;
+
+import bufq.arch.cycle.a.A;
+
+/** The other half of the package cycle that {@code PackageCycleTest} must report. */
+public final class B {
+    public A partner() { return new A(); }
+}

@@ -1,0 +1,105 @@
+package bufq.shell.cli;
+
+import bufq.format.Formatters;
+import bufq.shell.session.Suggest;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The parsed command line: {@code bufq [--format F] [-c TEXT]... [-f FILE] [--bail] [PATH...]}.
+ *
+ * @param actions {@code -c} texts and {@code -f} files in the order given
+ */
+public record Args(String format, List<Action> actions, boolean bail, boolean help, boolean version, List<String> paths,
+                   boolean noInit) {
+    /** Something to run before exiting: a statement ({@code -c}) or a script file ({@code -f}). */
+    public record Action(boolean file, String text) {}
+
+    /** A bad command line; the message is one line. Exit code 2. */
+    public static final class UsageException extends Exception {
+        public UsageException(String message) { super(message, null, false, false); }
+    }
+
+    public static final String USAGE = """
+            Usage: bufq [--format table|markdown|csv|tsv|json] [-c TEXT]... [-f FILE] [--bail] [--no-init] [PATH...]
+
+            Query XLA buffer-assignment dumps. PATH is a *-buffer-assignment.txt file (its -values,
+            -live-range and -memory-usage-report siblings are joined), any one of those siblings, a dump
+            directory, or a .gz of a file. The first module loaded is current.
+
+            Options:
+              --format NAME  output format: table (default), markdown, csv, tsv, json
+              -c TEXT        run a query or command and print its result; repeatable; exit after the last
+              -f FILE        run a script of queries and commands (.bq: one per line, # comments,
+                             a line ending in \\ or an unfinished query continues); a FILE
+                             ending in .js runs as JavaScript (scripts/README.md)
+              --bail         stop at the first failing statement
+              --no-init      do not run $XDG_CONFIG_HOME/bufq/init.js (~/.config/bufq/init.js)
+              -h, --help     show this help
+              --version      show the version
+
+            Without -c or -f, bufq reads statements from stdin when it is not a terminal (no prompt),
+            and opens the interactive shell when it is. Type 'help' there, or see 'bufq -c help'.
+
+            Exit codes:
+              0  success
+              1  a query or command failed
+              2  usage error (bad option, unreadable -f script)
+              3  a dump could not be loaded
+
+            Environment: NO_COLOR disables colour; BUFQ_DEBUG=1 prints stack traces of internal errors.
+            The ./bufq launcher also reads BUFQ_JAVA_OPTS (JVM options, e.g. -Xmx8g for a module of
+            millions of values) and BUFQ_NO_CDS=1 (no class-data archives).
+
+            Examples:
+              bufq examples/jax-mlp/ -c summary
+              bufq --format json -c 'values where live at peak order by size desc limit 10' DUMP
+              echo 'steps order by live_bytes desc limit 5' | bufq DUMP
+            """;
+
+    public static Args parse(String[] argv) throws UsageException {
+        String format = "table";
+        List<Action> actions = new ArrayList<>();
+        List<String> paths = new ArrayList<>();
+        boolean bail = false, help = false, version = false, options = true, noInit = false;
+        for (int i = 0; i < argv.length; i++) {
+            String a = argv[i];
+            if (!options || !a.startsWith("-") || a.equals("-")) {
+                paths.add(a);
+                continue;
+            }
+            String inline = null;
+            int eq = a.indexOf('=');
+            if (a.startsWith("--") && eq > 0) {
+                inline = a.substring(eq + 1);
+                a = a.substring(0, eq);
+            }
+            switch (a) {
+                case "--" -> options = false;
+                case "-h", "--help" -> help = true;
+                case "--version" -> version = true;
+                case "--bail" -> bail = true;
+                case "--no-init" -> noInit = true;
+                case "--format" -> {
+                    format = inline != null ? inline : value(argv, ++i, a);
+                    if (!Formatters.names().contains(format))
+                        throw new UsageException("unknown format '" + format + "' (expected one of "
+                                + String.join(", ", Formatters.names()) + ")");
+                }
+                case "-c", "--command" -> actions.add(new Action(false, inline != null ? inline : value(argv, ++i, a)));
+                case "-f", "--file" -> actions.add(new Action(true, inline != null ? inline : value(argv, ++i, a)));
+                default -> throw new UsageException("unknown option '" + a + "'" + Suggest.hint(a,
+                        List.of("--format", "-c", "-f", "--bail", "--no-init", "--help", "--version")));
+            }
+            if (inline != null && !(a.equals("--format") || a.equals("--command") || a.equals("--file")))
+                throw new UsageException("option '" + a + "' takes no value");
+        }
+        return new Args(format, actions, bail, help, version, paths, noInit);
+    }
+
+    private static String value(String[] argv, int i, String option) throws UsageException {
+        if (i >= argv.length) throw new UsageException("option '" + option + "' needs a value");
+        return argv[i];
+    }
+}

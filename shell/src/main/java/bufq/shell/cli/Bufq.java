@@ -1,0 +1,193 @@
+package bufq.shell.cli;
+
+import bufq.format.Formatters;
+import bufq.shell.command.Commands;
+import bufq.shell.script.Scripts;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.Engine;
+import bufq.shell.session.Env;
+import bufq.shell.session.ExitCode;
+import bufq.shell.session.Repl;
+import bufq.shell.session.Shell;
+import bufq.shell.session.StatementReader;
+import bufq.shell.session.Status;
+import bufq.shell.session.UserPaths;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The {@code bufq} program: parses the command line, loads the dumps, then runs {@code -c}/{@code -f},
+ * piped stdin, or the interactive shell. Takes its streams as arguments so tests drive the real
+ * entry point. Exit codes: {@link ExitCode}. With {@link Main}, the one place that wires a session:
+ * the engine, the commands, the script engine and the REPL are made here and handed to the
+ * {@link Shell}, which knows them only by their interfaces.
+ */
+public final class Bufq {
+    private final Env env;
+    private final Supplier<Engine> engine;
+    private final Function<InputStream, Repl> repl;
+
+    /**
+     * @param env    the process surroundings (tests pretend)
+     * @param engine made once per run (tests pass a fake)
+     * @param repl   makes the interactive loop for a terminal on {@code in}; only called when one is
+     *               needed, so batch runs never load its classes
+     */
+    public Bufq(Env env, Supplier<Engine> engine, Function<InputStream, Repl> repl) {
+        this.env = env;
+        this.engine = engine;
+        this.repl = repl;
+    }
+
+    /**
+     * A session with the standard commands and JavaScript. The script engine is made on first use
+     * (a lambda, not a constructor reference: a session that runs no script never loads its class).
+     */
+    public static Shell shell(Engine engine, PrintStream out, PrintStream err, Env env) {
+        return new Shell(engine, Commands.standard(), shell -> new Scripts(shell), out, err, env);
+    }
+
+    public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) {
+        Args args;
+        try {
+            args = Args.parse(argv);
+        } catch (Args.UsageException e) {
+            err.println("bufq: " + e.getMessage());
+            err.println("Try 'bufq --help' for more information.");
+            return ExitCode.USAGE;
+        }
+        if (args.help()) {
+            out.print(Args.USAGE);
+            return ExitCode.OK;
+        }
+        if (args.version()) {
+            out.println("bufq " + Shell.VERSION);
+            return ExitCode.OK;
+        }
+        Shell shell = null;
+        try {
+            shell = shell(engine.get(), out, err, env);
+            shell.setFormat(Formatters.byName(args.format()));
+            shell.setBail(args.bail());
+            int code = session(shell, args, in, err);
+            try {
+                shell.close();
+            } catch (IOException e) {
+                err.println("bufq: cannot write output: " + e.getMessage());
+                code = Math.max(code, ExitCode.FAILED);
+            }
+            return code;
+        } catch (RuntimeException | Error e) {
+            err.println("bufq: internal error: " + e + " (run with BUFQ_DEBUG=1 for the stack trace)");
+            if (env.debug()) e.printStackTrace(err);
+            // Release the JavaScript context and publish nothing half-written.
+            if (shell != null) {
+                try {
+                    shell.close();
+                } catch (IOException | RuntimeException ignored) {
+                    // already reporting the first failure
+                }
+            }
+            return ExitCode.FAILED;
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    private int session(Shell shell, Args args, InputStream in, PrintStream err) {
+        // Made before loading: the JLine REPL warms up its line editor while the dumps are read.
+        Repl interactive = args.actions().isEmpty() && !env.stdinClosed() && env.interactive() ? repl.apply(in) : null;
+        if (!args.paths().isEmpty()) {
+            List<Path> paths = new ArrayList<>();
+            for (String p : args.paths()) paths.add(Path.of(p));
+            try {
+                shell.load(paths);
+            } catch (Engine.Failure e) {
+                err.println("bufq: " + e.getMessage());
+                return ExitCode.LOAD;
+            }
+        }
+        // init.js may define fields and tiling models the statements below use; no file, no engine.
+        if (!args.noInit()) shell.scripts().runInit();
+        if (!args.actions().isEmpty()) return actions(shell, args, err);
+        if (env.stdinClosed()) return ExitCode.OK; // nothing to read, and descriptor 0 is not ours
+        if (!env.interactive()) {
+            return script(shell, StatementReader.utf8(in), "stdin", err);
+        }
+        return interactive.run(shell);
+    }
+
+    private int actions(Shell shell, Args args, PrintStream err) {
+        boolean failed = false;
+        for (Args.Action a : args.actions()) {
+            Status st;
+            if (a.file() && shell.isScriptFile(Path.of(a.text()))) {
+                try {
+                    st = shell.scripts().runFile(Path.of(a.text()));
+                } catch (CommandException e) {
+                    shell.error(e.getMessage());
+                    st = Status.ERROR;
+                } catch (RuntimeException | StackOverflowError | LinkageError e) {
+                    shell.internalError(e); // ends this script only, as Shell.execute does for a statement
+                    st = Status.ERROR;
+                }
+            } else if (a.file()) {
+                Path file = Path.of(a.text());
+                try (BufferedReader r = StatementReader.utf8(Files.newInputStream(file))) {
+                    st = toStatus(script(shell, r, a.text(), err));
+                } catch (NoSuchFileException e) {
+                    err.println("bufq: cannot read script " + a.text() + ": no such file");
+                    return ExitCode.USAGE;
+                } catch (IOException e) {
+                    err.println("bufq: cannot read script " + a.text() + ": " + UserPaths.message(e));
+                    return ExitCode.USAGE;
+                }
+                if (st == null) return ExitCode.USAGE;
+            } else {
+                st = shell.execute(a.text());
+            }
+            if (st == Status.QUIT) break;
+            if (st == Status.ERROR) {
+                failed = true;
+                if (shell.bail()) break;
+            }
+        }
+        return failed ? ExitCode.FAILED : ExitCode.OK;
+    }
+
+    /** Runs a script; returns an exit code (USAGE when the file itself cannot be read). */
+    private int script(Shell shell, BufferedReader r, String name, PrintStream err) {
+        try {
+            Status st = shell.runScript(shell.statements(r), name);
+            return st == Status.ERROR ? ExitCode.FAILED : ExitCode.OK;
+        } catch (StatementReader.NotTextException e) {
+            err.println("bufq: " + name + ": " + e.getMessage() + "; stopped");
+            return ExitCode.USAGE;
+        } catch (IOException e) {
+            err.println("bufq: cannot read " + name + ": " + e.getMessage());
+            return ExitCode.USAGE;
+        } catch (CommandException e) {
+            err.println("bufq: " + e.getMessage());
+            return ExitCode.FAILED;
+        }
+    }
+
+    private static Status toStatus(int code) {
+        return switch (code) {
+            case ExitCode.OK -> Status.OK;
+            case ExitCode.FAILED -> Status.ERROR;
+            default -> null;
+        };
+    }
+}

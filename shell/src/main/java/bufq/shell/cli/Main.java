@@ -1,0 +1,16 @@
+package bufq.shell.cli;
+
+import bufq.shell.repl.JLineRepl;
+import bufq.shell.session.DefaultEngine;
+import bufq.shell.session.Env;
+
+/** Entry point of the {@code bufq} jar: wires the real engine and REPL; all behaviour lives in {@link Bufq#run}. */
+public final class Main {
+    private Main() {}
+
+    public static void main(String[] args) {
+        // A lambda, not a method reference: batch runs never load the REPL's classes.
+        Bufq bufq = new Bufq(Env.system(), DefaultEngine::new, in -> JLineRepl.system(in));
+        System.exit(bufq.run(args, System.in, System.out, System.err));
+    }
+}

@@ -1,0 +1,60 @@
+package bufq.shell.repl;
+
+import bufq.shell.session.ExitCode;
+import bufq.shell.session.Repl;
+import bufq.shell.session.Shell;
+import bufq.shell.session.StatementReader;
+import bufq.shell.session.Status;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/** A line loop with a prompt and no editing: the fallback when JLine cannot open the terminal. */
+public final class PlainRepl implements Repl {
+    private final BufferedReader in;
+
+    public PlainRepl(InputStream in) {
+        this.in = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+    }
+
+    @Override public int run(Shell shell) {
+        PrintStream out = shell.out();
+        out.println("bufq " + Shell.VERSION + " - type 'help' for commands, 'help query' for queries, 'quit' to leave.");
+        StringBuilder pending = new StringBuilder();
+        while (true) {
+            String handle = shell.current() == null ? "" : ":" + shell.current().handle();
+            out.print(pending.length() == 0 ? "bufq" + handle + "> " : "   ...> ");
+            out.flush();
+            String line;
+            try {
+                line = in.readLine();
+            } catch (IOException e) {
+                shell.error("cannot read input: " + e.getMessage());
+                return ExitCode.FAILED;
+            }
+            if (line == null) {
+                out.println();
+                return ExitCode.OK;
+            }
+            String t = line.strip();
+            if (t.endsWith("\\")) {
+                pending.append(t.substring(0, t.length() - 1).stripTrailing()).append(' ');
+                continue;
+            }
+            boolean js = StatementReader.isJs(pending.length() == 0 ? t : pending.toString());
+            pending.append(js && pending.length() > 0 ? line : t);
+            String text = pending.toString();
+            if (shell.needsMore(text)) {
+                pending.append(js ? '\n' : ' ');
+                continue;
+            }
+            pending.setLength(0);
+            shell.history().add(text);
+            if (shell.execute(text) == Status.QUIT) return ExitCode.OK;
+        }
+    }
+}

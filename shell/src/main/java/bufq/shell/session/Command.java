@@ -1,0 +1,50 @@
+package bufq.shell.session;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * A shell command. Adding one is one class and one line in {@code bufq.shell.command.Commands.standard()}; its
+ * synopsis, description and examples are what {@code help} prints.
+ */
+public interface Command {
+    /** The word that invokes it. */
+    String name();
+
+    /** Other words that invoke it. */
+    default List<String> aliases() { return List.of(); }
+
+    /** Usage in one line, e.g. {@code set NAME VALUE}. */
+    String synopsis();
+
+    /** What it does, in a sentence or a short paragraph. */
+    String description();
+
+    /** One line for the command list: the description's first sentence unless overridden. */
+    default String brief() {
+        String d = description().replace('\n', ' ');
+        int dot = d.indexOf(". ");
+        return dot > 0 ? d.substring(0, dot + 1) : d;
+    }
+
+    /**
+     * True when the command takes its argument as raw text (one element, the rest of the line after
+     * the name, quotes and all) instead of words; {@code js} does.
+     */
+    default boolean rawArgs() { return false; }
+
+    /** Lines a user can type as they are. */
+    List<String> examples();
+
+    /**
+     * Runs with the words after the command name. Results go through {@link Shell#print}, messages
+     * through {@link Shell#info}. Throws for user errors; the shell prints them.
+     */
+    Status run(Shell shell, List<String> args) throws CommandException, Engine.Failure, IOException;
+
+    /** Fails unless {@code args} has between {@code min} and {@code max} words. */
+    default void arity(List<String> args, int min, int max) throws CommandException {
+        if (args.size() < min || args.size() > max)
+            throw new CommandException("usage: " + synopsis());
+    }
+}

@@ -1,0 +1,74 @@
+package bufq.shell.session;
+
+import bufq.dump.DumpLoader;
+import bufq.dump.LoadException;
+import bufq.dump.ModuleSource;
+import bufq.eval.Catalog;
+import bufq.eval.EvalContext;
+import bufq.eval.FieldInfo;
+import bufq.eval.Query;
+import bufq.lang.QueryException;
+import bufq.model.HloModule;
+import bufq.model.TilingModel;
+import bufq.table.ColumnType;
+import bufq.table.Output;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/** The real engine: {@code bufq.dump} reads dumps, {@code bufq.eval} compiles and runs queries. */
+public final class DefaultEngine implements Engine {
+    private volatile Catalog catalog = Catalog.standard();
+
+    @Override public List<FoundModule> discover(List<Path> paths) throws Failure {
+        List<FoundModule> out = new ArrayList<>();
+        try {
+            for (ModuleSource s : DumpLoader.discover(paths)) out.add(new FoundModule() {
+                @Override public String name() { return s.name(); }
+                @Override public List<String> files() { return s.files(); }
+                @Override public HloModule load() throws Failure {
+                    try {
+                        return s.load();
+                    } catch (LoadException e) {
+                        throw new Failure(e.getMessage());
+                    }
+                }
+            });
+        } catch (LoadException e) {
+            throw new Failure(e.getMessage());
+        }
+        return out;
+    }
+
+    @Override public List<String> entities() { return catalog.entities(); }
+
+    @Override public List<Field> fields(String entity) {
+        List<Field> out = new ArrayList<>();
+        for (FieldInfo f : catalog.fields(entity)) out.add(new Field(f.name(), f.type(), f.doc()));
+        return out;
+    }
+
+    @Override public List<Output> query(String text, HloModule module, TilingModel tiling) throws Failure {
+        try {
+            return List.of(Query.compile(text, catalog).run(new EvalContext(module, tiling)));
+        } catch (QueryException e) {
+            throw new Failure(e.diagnostic().render(text));
+        }
+    }
+
+    @Override public Catalog catalog() { return catalog; }
+
+    @Override public void addField(String entity, String name, ColumnType type, String doc,
+                                   Function<Object, Object> fn) throws Failure {
+        try {
+            catalog = catalog.withField(entity, name, type, doc, fn);
+        } catch (IllegalArgumentException e) {
+            throw new Failure(e.getMessage());
+        }
+    }
+
+    /** Replaces the catalog, e.g. with fields that scripts added ({@link Catalog#withField}). */
+    public void setCatalog(Catalog c) { catalog = c; }
+}

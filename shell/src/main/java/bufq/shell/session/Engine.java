@@ -1,0 +1,72 @@
+package bufq.shell.session;
+
+import bufq.eval.Catalog;
+import bufq.model.HloModule;
+import bufq.model.TilingModel;
+import bufq.table.ColumnType;
+import bufq.table.Output;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * What the shell needs from the query engine: reading dumps and answering queries. The real one
+ * ({@link DefaultEngine}) wraps {@code bufq.dump} and {@code bufq.eval}; tests pass a fake.
+ */
+public interface Engine {
+    /**
+     * Finds the modules named by {@code paths} without parsing them; a failure's message is one line
+     * naming the file (and line).
+     */
+    List<FoundModule> discover(List<Path> paths) throws Failure;
+
+    /** A module found but not yet parsed. */
+    interface FoundModule {
+        /** Program name ({@code jit_step}), or the file stem. */
+        String name();
+
+        List<String> files();
+
+        /** Parses the module; the failure message is one line naming file and line. */
+        HloModule load() throws Failure;
+
+        /** A source for a module already in memory. */
+        static FoundModule of(HloModule m) {
+            return new FoundModule() {
+                @Override public String name() { return m.handle(); }
+                @Override public List<String> files() { return m.info().files(); }
+                @Override public HloModule load() { return m; }
+            };
+        }
+    }
+
+    /** Entity names; a line starting with one of them is a query. */
+    List<String> entities();
+
+    /** Fields of an entity, in catalog order; empty for an unknown entity. */
+    List<Field> fields(String entity);
+
+    /** Compiles and runs {@code query} on {@code module}; a failure's message is the rendered diagnostic. */
+    List<Output> query(String query, HloModule module, TilingModel tiling) throws Failure;
+
+    /** The catalog queries are checked against: the standard fields plus those scripts added. */
+    default Catalog catalog() { return Catalog.standard(); }
+
+    /**
+     * Adds (or replaces) a field computed by {@code fn} from a row (scripts' {@code bufq.field});
+     * later queries, {@code fields} and completion see it. The message of a failure says why the
+     * name or entity was refused.
+     */
+    default void addField(String entity, String name, ColumnType type, String doc, Function<Object, Object> fn) throws Failure {
+        throw new Failure("this engine cannot add fields");
+    }
+
+    /** A field of an entity, for {@code fields} and completion. */
+    record Field(String name, ColumnType type, String doc) {}
+
+    /** A user-caused failure: bad dump, bad query. The message is ready to print. */
+    final class Failure extends Exception {
+        public Failure(String message) { super(message, null, false, false); }
+    }
+}

@@ -1,0 +1,150 @@
+package bufq.shell.session;
+
+import bufq.model.HloModule;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The modules of a session, each under a unique handle. A load of a few modules parses them all
+ * at once (in parallel); a big dump directory is only discovered, and its modules are parsed when
+ * first used, with at most {@link #CACHE} of them kept in memory besides the current one, so
+ * memory stays bounded however many modules a directory holds.
+ */
+public final class ModuleSet {
+    /** Loads of up to this many modules are parsed at once; bigger ones load lazily. */
+    public static final int EAGER_LIMIT = 32;
+    /** Lazily loaded modules kept in memory besides the current one. */
+    public static final int CACHE = 8;
+
+    /** One module: its handle, where it comes from, and the parsed module when in memory. */
+    public static final class Entry {
+        private final String handle;
+        private final Engine.FoundModule source;
+        private final boolean lazy;
+        private HloModule module;
+        private long lastUse;
+
+        Entry(String handle, Engine.FoundModule source, boolean lazy, HloModule module) {
+            this.handle = handle;
+            this.source = source;
+            this.lazy = lazy;
+            this.module = module;
+        }
+
+        public String handle() { return handle; }
+        /** Program name as the files say. */
+        public String name() { return source.name(); }
+        public List<String> files() { return source.files(); }
+        /** The parsed module, or null while it is not in memory. */
+        public HloModule loaded() { return module; }
+    }
+
+    private final List<Entry> entries = new ArrayList<>();
+    private Entry current;
+    private long clock;
+
+    /**
+     * Adds the modules of {@code sources} under unique handles ({@code name}, {@code name#2}, ...) and
+     * makes the first current (parsing it). Small sets are parsed now, so a bad file fails the add.
+     */
+    public List<Entry> add(List<Engine.FoundModule> sources) throws Engine.Failure {
+        boolean lazy = sources.size() > EAGER_LIMIT;
+        List<HloModule> parsed = lazy ? null : parseAll(sources);
+        List<Entry> added = new ArrayList<>();
+        Set<String> taken = new HashSet<>();
+        for (Entry e : entries) taken.add(e.handle);
+        for (int i = 0; i < sources.size(); i++) {
+            Engine.FoundModule s = sources.get(i);
+            String h = s.name() == null || s.name().isBlank() ? "module" : s.name();
+            String unique = h;
+            for (int k = 2; taken.contains(unique); k++) unique = h + "#" + k;
+            taken.add(unique);
+            Entry e = new Entry(unique, s, lazy, parsed == null ? null : named(parsed.get(i), unique));
+            entries.add(e);
+            added.add(e);
+        }
+        if (!added.isEmpty()) use(added.get(0));
+        return added;
+    }
+
+    /** Parses in parallel; the first failure in the given order is reported, whatever the timing. */
+    private static List<HloModule> parseAll(List<Engine.FoundModule> sources) throws Engine.Failure {
+        if (sources.size() == 1) return List.of(sources.get(0).load());
+        List<Object> results = sources.parallelStream().map(s -> {
+            try {
+                return (Object) s.load();
+            } catch (Engine.Failure f) {
+                return f;
+            }
+        }).toList();
+        List<HloModule> out = new ArrayList<>();
+        for (Object r : results) {
+            if (r instanceof Engine.Failure f) throw f;
+            out.add((HloModule) r);
+        }
+        return out;
+    }
+
+    private static HloModule named(HloModule m, String handle) {
+        return handle.equals(m.handle()) ? m : m.withHandle(handle);
+    }
+
+    /** The parsed module of {@code e}, parsing it if needed and dropping the least recently used beyond the cache. */
+    public HloModule get(Entry e) throws Engine.Failure {
+        if (e.module == null) {
+            e.module = named(e.source.load(), e.handle);
+            evict(e);
+        }
+        e.lastUse = ++clock;
+        return e.module;
+    }
+
+    private void evict(Entry keep) {
+        List<Entry> held = new ArrayList<>();
+        for (Entry e : entries) if (e.lazy && e.module != null && e != keep && e != current) held.add(e);
+        held.sort((a, b) -> Long.compare(a.lastUse, b.lastUse));
+        for (int i = 0; i < held.size() - (CACHE - 1); i++) held.get(i).module = null;
+    }
+
+    /** Parses {@code e} and makes it current. */
+    public void use(Entry e) throws Engine.Failure {
+        get(e);
+        current = e;
+    }
+
+    public Entry currentEntry() { return current; }
+
+    /** The current module (always parsed), or null before anything is loaded. */
+    public HloModule current() { return current == null ? null : current.module; }
+
+    public List<Entry> entries() { return List.copyOf(entries); }
+
+    public int size() { return entries.size(); }
+
+    /** By handle, by 1-based number in {@link #entries()}, or by a prefix that matches one handle only. */
+    public Entry find(String name) throws CommandException {
+        for (Entry e : entries) if (e.handle.equals(name)) return e;
+        if (!name.isEmpty() && name.chars().allMatch(Character::isDigit)) {
+            try {
+                int n = Integer.parseInt(name);
+                if (n >= 1 && n <= entries.size()) return entries.get(n - 1);
+            } catch (NumberFormatException ignored) {
+                // too long to be a number of ours; try it as a name
+            }
+        }
+        List<Entry> prefixed = new ArrayList<>();
+        for (Entry e : entries) if (e.handle.startsWith(name)) prefixed.add(e);
+        if (prefixed.size() == 1) return prefixed.get(0);
+        List<String> handles = entries.stream().map(Entry::handle).toList();
+        if (prefixed.size() > 1) {
+            List<String> some = prefixed.stream().limit(10).map(Entry::handle).toList();
+            throw new CommandException("'" + name + "' matches " + prefixed.size() + " modules: " + String.join(", ", some)
+                    + (prefixed.size() > 10 ? ", ..." : ""));
+        }
+        throw new CommandException("no module '" + name + "'" + Suggest.hint(name, handles)
+                + (entries.isEmpty() ? " (nothing loaded)" : " (see 'modules')"));
+    }
+}

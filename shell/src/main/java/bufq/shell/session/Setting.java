@@ -1,0 +1,87 @@
+package bufq.shell.session;
+
+import bufq.format.Sizes;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Every session setting, in one place: its name, the values it takes, its default and how text
+ * becomes a value. {@code set}, its validation, its listing and the REPL's completion all read this.
+ */
+public enum Setting {
+    RAWSIZES("on|off", "off", "sizes as plain byte counts instead of KiB/MiB (table, markdown)"),
+    MAXROWS("N", "200", "rows shown per table in table and markdown (0 = all); data formats never cut"),
+    MAXWIDTH("N", "80", "widest cell in the table format, longer text cut with … (0 = no limit)"),
+    COLOR("auto|on|off", "auto", "colour in the table format: auto = on a terminal; never with NO_COLOR set"),
+    TIMER("on|off", "off", "print the elapsed time after each result (on stderr)"),
+    PAGER("on|off", "off", "in the interactive shell, show results taller than the terminal through $PAGER (default less -R)"),
+    THRESHOLD("SIZE", "16KiB", "values smaller than this fold into one row in the peak report"),
+    TILING("NAME", "tpu", "tiling model used for padded sizes (built in: tpu, none)"),
+    TIMEOUT("SECONDS", "10", "time limit for each query and each call into JavaScript (js, run FILE.js, -f, fields, tilings, checks; 0 = none)");
+
+    private final String syntax;
+    private final String defaultText;
+    private final String doc;
+
+    Setting(String syntax, String defaultText, String doc) {
+        this.syntax = syntax;
+        this.defaultText = defaultText;
+        this.doc = doc;
+    }
+
+    /** The name used by {@code set}: the constant in lower case. */
+    public String key() { return name().toLowerCase(Locale.ROOT); }
+    /** The accepted values, e.g. {@code on|off} or {@code N}. */
+    public String syntax() { return syntax; }
+    public String defaultText() { return defaultText; }
+    public String doc() { return doc; }
+
+    /** Fixed choices for completion; empty when the value is free (a number, a size, a name). */
+    public List<String> choices() {
+        return syntax.contains("|") ? List.of(syntax.split("\\|")) : List.of();
+    }
+
+    /** The setting called {@code key}, or null. */
+    public static Setting byKey(String key) {
+        for (Setting s : values()) if (s.key().equals(key.toLowerCase(Locale.ROOT))) return s;
+        return null;
+    }
+
+    /** Converts text to this setting's value type; the message says what was expected. */
+    Object parse(String text) throws CommandException {
+        String t = text.trim().toLowerCase(Locale.ROOT);
+        switch (this) {
+            case RAWSIZES, TIMER, PAGER -> {
+                if (t.equals("on") || t.equals("true")) return Boolean.TRUE;
+                if (t.equals("off") || t.equals("false")) return Boolean.FALSE;
+                throw new CommandException(key() + " takes on or off, not '" + text + "'");
+            }
+            case COLOR -> {
+                if (choices().contains(t)) return t;
+                throw new CommandException("color takes auto, on or off, not '" + text + "'");
+            }
+            case MAXROWS, MAXWIDTH, TIMEOUT -> {
+                try {
+                    int n = Integer.parseInt(t);
+                    if (n >= 0) return n;
+                } catch (NumberFormatException e) {
+                    // fall through to the message
+                }
+                throw new CommandException(key() + " takes a whole number >= 0, not '" + text + "'");
+            }
+            case THRESHOLD -> {
+                try {
+                    return Sizes.parse(text);
+                } catch (NumberFormatException e) {
+                    throw new CommandException("threshold: " + e.getMessage());
+                }
+            }
+            case TILING -> {
+                if (t.isEmpty()) throw new CommandException("tiling takes a model name such as tpu or none");
+                return t;
+            }
+            default -> throw new IllegalStateException(name());
+        }
+    }
+}

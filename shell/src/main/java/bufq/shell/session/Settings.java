@@ -1,0 +1,64 @@
+package bufq.shell.session;
+
+import bufq.format.Sizes;
+import bufq.model.TilingModel;
+
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The current value of every {@link Setting}, and the tiling models {@code set tiling} may pick. */
+public final class Settings {
+    private final EnumMap<Setting, Object> values = new EnumMap<>(Setting.class);
+    private final Map<String, TilingModel> tilings = new LinkedHashMap<>();
+
+    public Settings() {
+        registerTiling(TilingModel.TPU);
+        registerTiling(TilingModel.NONE);
+        for (Setting s : Setting.values()) {
+            try {
+                values.put(s, s.parse(s.defaultText()));
+            } catch (CommandException e) {
+                throw new IllegalStateException("bad default for " + s, e);
+            }
+        }
+    }
+
+    /** Validates and stores; the message says what the setting takes. */
+    public void set(Setting s, String text) throws CommandException {
+        Object v = s.parse(text);
+        if (s == Setting.MAXWIDTH && (Integer) v > 0 && (Integer) v < 4)
+            throw new CommandException("maxwidth takes 0 (no limit) or at least 4, not '" + text + "'");
+        if (s == Setting.TILING && !tilings.containsKey((String) v))
+            throw new CommandException("unknown tiling model '" + text + "' (known: " + String.join(", ", tilings.keySet()) + ")");
+        values.put(s, v);
+    }
+
+    /** The value as {@code set} shows it. */
+    public String text(Setting s) {
+        Object v = values.get(s);
+        if (v instanceof Boolean b) return b ? "on" : "off";
+        if (s == Setting.THRESHOLD) return Sizes.human((Long) v);
+        return String.valueOf(v);
+    }
+
+    public boolean rawSizes() { return (Boolean) values.get(Setting.RAWSIZES); }
+    public int maxRows() { return (Integer) values.get(Setting.MAXROWS); }
+    public int maxWidth() { return (Integer) values.get(Setting.MAXWIDTH); }
+    /** {@code auto}, {@code on} or {@code off}. */
+    public String color() { return (String) values.get(Setting.COLOR); }
+    public boolean timer() { return (Boolean) values.get(Setting.TIMER); }
+    /** Page long results in the interactive shell. */
+    public boolean pager() { return (Boolean) values.get(Setting.PAGER); }
+    public long threshold() { return (Long) values.get(Setting.THRESHOLD); }
+    public int timeoutSeconds() { return (Integer) values.get(Setting.TIMEOUT); }
+    public TilingModel tiling() { return tilings.get((String) values.get(Setting.TILING)); }
+
+    /** The tiling model registered as {@code name}, or null. */
+    public TilingModel tilingNamed(String name) { return tilings.get(name); }
+
+    /** Makes a tiling model selectable with {@code set tiling NAME} (scripts add their own). */
+    public void registerTiling(TilingModel m) { tilings.put(m.name(), m); }
+    public List<String> tilingNames() { return List.copyOf(tilings.keySet()); }
+}

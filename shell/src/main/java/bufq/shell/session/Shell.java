@@ -1,0 +1,392 @@
+package bufq.shell.session;
+
+import bufq.analysis.CheckRule;
+import bufq.format.FormatOptions;
+import bufq.format.Formatter;
+import bufq.format.Formatters;
+import bufq.model.HloModule;
+import bufq.model.LoadWarning;
+import bufq.model.TilingModel;
+import bufq.table.Output;
+import bufq.table.Table;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * One bufq session: the loaded modules and the current one, settings, the output format and sink,
+ * history. Every way in (REPL, {@code -c}, {@code -f}, stdin, {@code run}) goes through
+ * {@link #execute}: a line that starts with an entity name is a query, anything else a command.
+ * Results go to the sink; messages, errors and timings go to stderr. What it runs comes from
+ * outside (the command line's wiring): the engine, the commands and the script engine.
+ */
+public final class Shell {
+    public static final String VERSION = "0.1.0";
+    /** How many load warnings are printed per module before they are only counted. */
+    static final int WARNINGS_SHOWN = 10;
+    /** What an interrupted query or module scan reports (the REPL interrupts on Ctrl-C). */
+    static final String CANCELLED = "query cancelled (Ctrl-C)";
+    /** A command other than a query stopped by Ctrl-C (e.g. {@code summary} over a big directory). */
+    static final String COMMAND_CANCELLED = "cancelled (Ctrl-C)";
+
+    private final Engine engine;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Env env;
+    private final Settings settings = new Settings();
+    private final History history = new History();
+    private final CommandTable commands;
+    private final Function<Shell, ScriptEngine> scriptEngine;
+    private final ModuleSet modules = new ModuleSet();
+    private Formatter format = Formatters.byName("table");
+    private OutputSink sink;
+    private boolean bail;
+    private boolean quit;
+    private int scriptDepth;
+    private String location;
+    private int terminalWidth;
+    private ScriptEngine scripts;
+
+    /**
+     * @param scriptEngine makes the session's script engine on first use, so sessions that run no
+     *                     script never load its classes
+     */
+    public Shell(Engine engine, CommandTable commands, Function<Shell, ScriptEngine> scriptEngine,
+                 PrintStream out, PrintStream err, Env env) {
+        this.engine = engine;
+        this.commands = commands;
+        this.scriptEngine = scriptEngine;
+        this.out = out;
+        this.err = err;
+        this.env = env;
+        this.sink = OutputSink.console(out);
+        this.terminalWidth = columns(env);
+    }
+
+    private static int columns(Env env) {
+        try {
+            int c = Integer.parseInt(env.vars().getOrDefault("COLUMNS", "").trim());
+            if (c >= 20 && c <= 1000) return c;
+        } catch (NumberFormatException e) {
+            // not set or not a number: use the default
+        }
+        return 100;
+    }
+
+    /**
+     * Runs one statement (a query or a command) and prints its result or its error.
+     * Never throws for anything the user typed.
+     */
+    public Status execute(String line) {
+        String text = line.strip();
+        if (text.isEmpty() || StatementReader.isComment(text)) return Status.OK;
+        long t0 = System.nanoTime();
+        Status st;
+        try {
+            st = isQuery(text) ? runQuery(text) : runCommand(text);
+        } catch (CommandException e) {
+            error(e.getMessage());
+            st = Status.ERROR;
+        } catch (Engine.Failure e) {
+            diagnostic(e.getMessage());
+            st = Status.ERROR;
+        } catch (IOException e) {
+            error(e.getMessage() == null ? e.toString() : e.getMessage());
+            st = Status.ERROR;
+        } catch (TilingModel.Failure e) {
+            error(e.getMessage());
+            st = Status.ERROR;
+        } catch (OutOfMemoryError e) {
+            // The statement asked for more than the heap holds; what it built is garbage now, so
+            // the session goes on.
+            error("out of memory running this statement; the session goes on (a smaller limit or width may fit)");
+            st = Status.ERROR;
+        } catch (RuntimeException | Error e) {
+            // Any Error (a StackOverflowError, a class a library could not initialise) ends this
+            // statement only: earlier results and the output file stay.
+            internalError(e);
+            st = Status.ERROR;
+        }
+        if (settings.timer() && st != Status.QUIT)
+            err.printf(Locale.ROOT, "Time: %.1f ms%n", (System.nanoTime() - t0) / 1e6);
+        if (quit) return Status.QUIT;
+        return st;
+    }
+
+    /**
+     * Runs every statement from {@code reader}; errors are printed with {@code source:line}. Stops at
+     * the first error when {@code bail}. Returns ERROR if any statement failed, QUIT on quit.
+     */
+    public Status runScript(StatementReader reader, String source) throws IOException, CommandException {
+        if (scriptDepth >= 16) throw new CommandException("scripts nested too deeply (does a script run itself?)");
+        String saved = location;
+        scriptDepth++;
+        boolean failed = false;
+        try {
+            StatementReader.Statement s;
+            while ((s = reader.next()) != null) {
+                location = source == null ? null : source + ":" + s.line();
+                Status st = execute(s.text());
+                if (st == Status.QUIT) return Status.QUIT;
+                if (st == Status.ERROR) {
+                    failed = true;
+                    if (bail) break;
+                }
+            }
+        } finally {
+            scriptDepth--;
+            location = saved;
+        }
+        return failed ? Status.ERROR : Status.OK;
+    }
+
+    private boolean isQuery(String text) {
+        int i = 0;
+        while (i < text.length() && (Character.isLetterOrDigit(text.charAt(i)) || text.charAt(i) == '_')) i++;
+        return engine.entities().contains(text.substring(0, i).toLowerCase(Locale.ROOT));
+    }
+
+    private Status runQuery(String text) throws CommandException, Engine.Failure, IOException {
+        HloModule m = requireModule();
+        List<Output> result;
+        try (QueryDeadline limit = QueryDeadline.start(settings.timeoutSeconds())) {
+            try {
+                result = engine.query(text, m, settings.tiling());
+            } catch (Engine.Failure f) {
+                if (limit.expired()) throw new CommandException(limit.message());
+                if (Thread.currentThread().isInterrupted()) throw new CommandException(CANCELLED);
+                throw f;
+            }
+        }
+        // Ctrl-C in the REPL interrupts this thread: a query that finished meanwhile is not shown.
+        if (Thread.currentThread().isInterrupted()) throw new CommandException(CANCELLED);
+        print(result);
+        return Status.OK;
+    }
+
+    private Status runCommand(String text) throws CommandException, Engine.Failure, IOException {
+        String[] head = text.split("\\s+", 2);
+        Command raw = commands.byName(head[0]);
+        if (raw != null && raw.rawArgs()) return raw.run(this, head.length < 2 ? List.of() : List.of(head[1]));
+        // "summary;" as in SQL shells: the ';' ends the statement (code after 'js' keeps its own)
+        if (text.endsWith(";")) text = text.substring(0, text.length() - 1).stripTrailing();
+        List<String> words = Words.split(text);
+        String name = words.get(0);
+        Command c = commands.byName(name);
+        if (c == null) {
+            List<String> known = new ArrayList<>(commands.names());
+            known.addAll(engine.entities());
+            throw new CommandException("unknown command '" + name + "'" + Suggest.hint(name, known)
+                    + " (type 'help' for the list)");
+        }
+        return c.run(this, words.subList(1, words.size()));
+    }
+
+    /** Prints results through the current format; tables are cut to {@code maxrows} in human formats. */
+    public void print(List<? extends Output> outputs) throws IOException {
+        boolean human = Formatters.isHuman(format);
+        List<Output> shown = new ArrayList<>(outputs.size());
+        for (Output o : outputs) {
+            if (o instanceof Table t && human && settings.maxRows() > 0) shown.add(t.limit(settings.maxRows()));
+            else shown.add(o);
+        }
+        StringBuilder b = new StringBuilder();
+        Formatters.writeAll(shown, format, formatOptions(), b);
+        try {
+            sink.write(b.toString());
+        } catch (IOException e) {
+            if (sink.isConsole()) throw e;
+            // A full disk: drop the file (it is never published half-written) and go back to the screen.
+            OutputSink broken = sink;
+            sink = OutputSink.console(out);
+            try {
+                broken.close();
+            } catch (IOException expected) {
+                // close() reports that the file was not written; we say so below
+            }
+            throw new IOException("writing " + broken.target() + " failed (" + e.getMessage()
+                    + "); the file was not written and results go to the screen again", e);
+        }
+    }
+
+    public void print(Output output) throws IOException { print(List.of(output)); }
+
+    public FormatOptions formatOptions() {
+        boolean color = switch (settings.color()) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> env.interactive();
+        };
+        return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(), settings.maxWidth());
+    }
+
+    /** A line of information for the user (stderr, so stdout stays data). */
+    public void info(String message) { err.println(message); }
+
+    /** Prints a one-line error, with the script location when running one. */
+    public void error(String message) {
+        err.println((location == null ? "" : location + ": ") + "error: " + message);
+    }
+
+    private void diagnostic(String rendered) {
+        if (location != null) err.println(location + ":");
+        err.println(rendered.endsWith("\n") ? rendered.substring(0, rendered.length() - 1) : rendered);
+    }
+
+    /** A bug in bufq, not the user's doing: one line, or the stack trace with BUFQ_DEBUG set. */
+    public void internalError(Throwable e) {
+        err.println((location == null ? "" : location + ": ") + "bufq: internal error: " + e
+                + " (run with BUFQ_DEBUG=1 for the stack trace)");
+        if (env.debug()) e.printStackTrace(err);
+    }
+
+    // ---- modules ----
+
+    /** Finds the modules of {@code paths} and adds them; the first becomes current (see {@link ModuleSet}). */
+    public List<ModuleSet.Entry> load(List<Path> paths) throws Engine.Failure {
+        List<ModuleSet.Entry> added = modules.add(engine.discover(paths));
+        for (ModuleSet.Entry e : added) if (e.loaded() != null) reportWarnings(e.loaded());
+        return added;
+    }
+
+    /** Adds modules already in memory (tests, scripts); the first becomes current. */
+    public List<ModuleSet.Entry> addModules(List<HloModule> fresh) {
+        try {
+            return modules.add(fresh.stream().map(Engine.FoundModule::of).toList());
+        } catch (Engine.Failure e) {
+            throw new IllegalStateException("a module in memory cannot fail to load", e);
+        }
+    }
+
+    /** The module of {@code e}, parsing it now if it is not in memory (its warnings are printed then). */
+    public HloModule module(ModuleSet.Entry e) throws Engine.Failure {
+        boolean fresh = e.loaded() == null;
+        HloModule m = modules.get(e);
+        if (fresh) reportWarnings(m);
+        return m;
+    }
+
+    /**
+     * Calls {@code visit} with every module in turn, parsing those not in memory; shows progress on
+     * a terminal when that takes a while, and stops with "cancelled" when the thread is interrupted
+     * (Ctrl-C in the REPL).
+     */
+    public void forEachModule(ModuleVisitor visit) throws Engine.Failure, CommandException {
+        List<ModuleSet.Entry> all = modules.entries();
+        boolean progress = env.interactive() && all.stream().filter(e -> e.loaded() == null).count() > 1;
+        try {
+            for (int i = 0; i < all.size(); i++) {
+                if (Thread.currentThread().isInterrupted()) throw new CommandException(COMMAND_CANCELLED);
+                if (progress && all.get(i).loaded() == null) {
+                    err.print("\rreading module " + (i + 1) + "/" + all.size() + " ");
+                    err.flush();
+                }
+                visit.accept(module(all.get(i)));
+            }
+        } finally {
+            if (progress) {
+                err.print("\r\033[K");
+                err.flush();
+            }
+        }
+    }
+
+    /** What {@link #forEachModule} calls. */
+    public interface ModuleVisitor {
+        void accept(HloModule m) throws Engine.Failure, CommandException;
+    }
+
+    private void reportWarnings(HloModule m) {
+        List<LoadWarning> w = m.warnings();
+        for (int i = 0; i < Math.min(w.size(), WARNINGS_SHOWN); i++) err.println("bufq: warning: " + w.get(i));
+        if (w.size() > WARNINGS_SHOWN)
+            err.println("bufq: warning: " + (w.size() - WARNINGS_SHOWN) + " more warnings in " + m.handle());
+    }
+
+    public ModuleSet modules() { return modules; }
+
+    /** The current module, or null before anything is loaded. */
+    public HloModule current() { return modules.current(); }
+
+    public HloModule requireModule() throws CommandException {
+        if (modules.current() == null) throw new CommandException("no module loaded (use 'load PATH')");
+        return modules.current();
+    }
+
+    /** Makes the module called {@code name} (handle, number or unique prefix) current, parsing it if needed. */
+    public HloModule use(String name) throws CommandException, Engine.Failure {
+        ModuleSet.Entry e = modules.find(name);
+        boolean fresh = e.loaded() == null;
+        modules.use(e);
+        if (fresh) reportWarnings(e.loaded());
+        return e.loaded();
+    }
+
+    /** Whether {@code file} is a script of the script engine's language (by its extension). */
+    public boolean isScriptFile(Path file) {
+        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
+        return name.endsWith("." + scripts().extension());
+    }
+
+    /** Statements of a {@code .bq} script or of stdin, read from {@code r}. */
+    public StatementReader statements(BufferedReader r) {
+        return new StatementReader(r, engine.entities(), this::scriptIncomplete);
+    }
+
+    /** Whether {@code text} is a statement that cannot end here (see {@link StatementReader#needsMore}). */
+    public boolean needsMore(String text) {
+        return StatementReader.needsMore(text, engine.entities(), this::scriptIncomplete);
+    }
+
+    private boolean scriptIncomplete(String code) { return scripts().incomplete(code); }
+
+    // ---- state used by commands ----
+
+    public Engine engine() { return engine; }
+    public Settings settings() { return settings; }
+    public History history() { return history; }
+    public CommandTable commands() { return commands; }
+    public Env env() { return env; }
+    public Formatter format() { return format; }
+    public void setFormat(Formatter f) { format = f; }
+    public boolean bail() { return bail; }
+    public void setBail(boolean b) { bail = b; }
+    public void requestQuit() { quit = true; }
+    public boolean quitRequested() { return quit; }
+    public PrintStream out() { return out; }
+    public PrintStream err() { return err; }
+    public OutputSink sink() { return sink; }
+    /** Columns available for charts: {@code COLUMNS}, or what the REPL's terminal reports, else 100. */
+    public int terminalWidth() { return terminalWidth; }
+    public void setTerminalWidth(int columns) { if (columns >= 20) terminalWidth = columns; }
+
+    /** Closes the current sink (publishing a file) and switches to {@code next}. */
+    public void switchSink(OutputSink next) throws IOException {
+        OutputSink old = sink;
+        sink = next;
+        old.close();
+    }
+
+    /** The session's script engine, made on first use; its language runtime starts only when a script runs. */
+    public ScriptEngine scripts() {
+        if (scripts == null) scripts = scriptEngine.apply(this);
+        return scripts;
+    }
+
+    /** Checks registered by scripts ({@code bufq.check}); empty, without starting anything, when none ran. */
+    public List<CheckRule> scriptChecks() {
+        return scripts == null ? List.of() : scripts.checks();
+    }
+
+    /** Ends the session: publishes any output file. */
+    public void close() throws IOException {
+        if (scripts != null) scripts.close();
+        switchSink(OutputSink.console(out));
+    }
+}

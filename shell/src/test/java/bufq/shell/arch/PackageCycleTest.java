@@ -1,0 +1,50 @@
+package bufq.shell.arch;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The shell is a one-way graph with one wiring point: {@code cli} builds the engine, the commands,
+ * the script engine and the REPL and hands them to the session; {@code command}, {@code repl} and
+ * {@code script} depend on {@code session}, which knows them only through its interfaces.
+ */
+class PackageCycleTest {
+    static final ArchRule NO_CYCLES = slices().matching("bufq.(**)").should().beFreeOfCycles();
+
+    private static final JavaClasses SHELL = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("bufq.shell");
+
+    @Test
+    void noPackageCycles() {
+        NO_CYCLES.check(SHELL);
+    }
+
+    @Test
+    void theSessionKnowsNoImplementation() {
+        noClasses().that().resideInAPackage("bufq.shell.session..")
+                .should().dependOnClassesThat().resideInAnyPackage(
+                        "bufq.shell.cli..", "bufq.shell.command..", "bufq.shell.repl..", "bufq.shell.script..")
+                .check(SHELL);
+    }
+
+    @Test
+    void onlyTheCommandLineWires() {
+        noClasses().that().resideInAnyPackage("bufq.shell.command..", "bufq.shell.repl..", "bufq.shell.script..")
+                .should().dependOnClassesThat().resideInAPackage("bufq.shell.cli..")
+                .check(SHELL);
+    }
+
+    /** The import found the shell's classes (a rule over nothing would pass). */
+    @Test
+    void theShellWasImported() {
+        assertTrue(SHELL.containPackage("bufq.shell.session") && SHELL.containPackage("bufq.shell.cli"));
+    }
+}

@@ -1,0 +1,257 @@
+package bufq.shell.cli;
+
+import bufq.shell.session.DefaultEngine;
+import bufq.shell.session.Engine;
+import bufq.shell.session.Env;
+import bufq.shell.session.FakeEngine;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * Every command-line case in one table, gojq-style: arguments, stdin, expected exit code and
+ * fragments of stdout and stderr, all through {@link Bufq#run}. The fake engine stands in for the
+ * reader and query language; cases on real dumps live in {@link RealCliTest}.
+ */
+class CliTest {
+    /** One row of the table. {@code out}/{@code err} are fragments that must appear; {@code notOut} must not. */
+    record Case(String name, List<String> args, String stdin, int exit, List<String> out, List<String> err,
+                List<String> notOut, boolean exactOut, boolean real, String golden) {
+        Case exit(int code) { return new Case(name, args, stdin, code, out, err, notOut, exactOut, real, golden); }
+        Case in(String s) { return new Case(name, args, s, exit, out, err, notOut, exactOut, real, golden); }
+        Case out(String... s) { return new Case(name, args, stdin, exit, plus(out, s), err, notOut, exactOut, real, golden); }
+        Case outExactly(String s) { return new Case(name, args, stdin, exit, List.of(s), err, notOut, true, real, golden); }
+        Case err(String... s) { return new Case(name, args, stdin, exit, out, plus(err, s), notOut, exactOut, real, golden); }
+        Case notOut(String... s) { return new Case(name, args, stdin, exit, out, err, plus(notOut, s), exactOut, real, golden); }
+        /** Runs on the real reader and query engine; paths starting with {@code examples/} or {@code shell/} are taken from the checkout. */
+        Case realDumps() { return new Case(name, args, stdin, exit, out, err, notOut, exactOut, true, golden); }
+        /** Stdout must equal {@code golden/cli/NAME} (regenerate with -Dbufq.updateGolden=true). */
+        Case goldenOut(String file) { return new Case(name, args, stdin, exit, out, err, notOut, exactOut, real, file); }
+        @Override public String toString() { return name; }
+
+        private static List<String> plus(List<String> a, String[] b) {
+            List<String> r = new ArrayList<>(a);
+            r.addAll(List.of(b));
+            return r;
+        }
+    }
+
+    static Case c(String name, String... args) {
+        return new Case(name, List.of(args), "", 0, List.of(), List.of(), List.of(), false, false, null);
+    }
+
+    static List<Case> cases() {
+        return List.of(
+                // usage errors: exit 2
+                c("help", "--help").out("Usage: bufq", "Exit codes:", "2  usage error", "3  a dump could not be loaded"),
+                c("short help", "-h").out("Usage: bufq"),
+                c("version", "--version").out("bufq 0.1.0"),
+                c("unknown option", "--nope").exit(2).err("bufq: unknown option '--nope'", "Try 'bufq --help'"),
+                c("near option", "--bial").exit(2).err("did you mean '--bail'?"),
+                c("missing -c value", "-c").exit(2).err("option '-c' needs a value"),
+                c("bad format", "--format", "xml").exit(2).err("unknown format 'xml' (expected one of table, markdown, csv, tsv, json)"),
+                c("missing script", "-f", "/nonexistent/x.bq").exit(2).err("cannot read script /nonexistent/x.bq: no such file"),
+                // load errors: exit 3, one line
+                c("load error", "-c", "summary", "bad.txt").exit(3).outExactly("")
+                        .err("bufq: bad.txt:1: not a buffer-assignment dump (expected 'BufferAssignment:')"),
+                c("warnings are capped", "-c", "summary", "warn.txt").out("12\n(1 row)")
+                        .err("bufq: warning: warn.txt:1: malformed value line; expected '<id name @color>'\n",
+                                "bufq: warning: warn.txt:10: ", "bufq: warning: 2 more warnings in warn\n"),
+                // summary and formats
+                c("summary table", "-c", "summary", "a.txt").out("module  backend", "a       cpu", "(1 row)"),
+                c("summary json", "--format", "json", "-c", "summary", "a.txt", "b.txt")
+                        .out("[\n  {\"module\": \"a\", \"backend\": \"cpu\", \"files\": 1, \"allocations\": 2, \"values\": 3, "
+                                + "\"instructions\": 4, \"total_bytes\": 192, \"peak_time\": 1, \"peak_bytes\": 192, "
+                                + "\"claimed_peak_bytes\": 192, \"warnings\": 0},\n  {\"module\": \"b\""),
+                c("format=inline", "--format=csv", "-c", "summary", "a.txt").out("module,backend,files,allocations,values,"
+                        + "instructions,total_bytes,peak_time,peak_bytes,claimed_peak_bytes,warnings\na,cpu,1,2,3,4,192,1,192,192,0\n"),
+                c("same name twice", "-c", "modules", "a.txt", "dir/a.txt").out("a#2"),
+                c("format command", "-c", "format markdown", "-c", "values", "a.txt").out("| id | name | size |", "| 2 | add.1 | 128B |"),
+                c("rawsizes", "-c", "set rawsizes on", "-c", "summary", "a.txt").out("  192  ").notOut("192B"),
+                c("maxrows cuts tables", "-c", "set maxrows 2", "-c", "values", "a.txt").out("(2 rows)", "1 more row"),
+                c("maxwidth cuts long cells", "-c", "set maxwidth 4", "-c", "values", "a.txt").out("add…").notOut("add.1"),
+                c("maxwidth 0 shows all", "-c", "set maxwidth 0", "-c", "values", "a.txt").out("add.1"),
+                c("maxwidth too small", "-c", "set maxwidth 2").exit(1).err("maxwidth takes 0 (no limit) or at least 4"),
+                c("maxrows never cuts json", "--format", "json", "-c", "set maxrows 1", "-c", "values", "a.txt").out("\"mul.2\""),
+                // query and command errors: exit 1
+                c("query error caret", "-c", "values whre", "a.txt").exit(1)
+                        .err("values whre\n       ^\nexpected 'where' or end of query"),
+                c("no module", "-c", "values").exit(1).err("error: no module loaded (use 'load PATH')"),
+                c("unknown command", "-c", "sumary", "a.txt").exit(1).err("error: unknown command 'sumary'; did you mean 'summary'?"),
+                c("errors go on", "-c", "sumary", "-c", "values", "a.txt").exit(1).out("add.1"),
+                c("bail stops", "--bail", "-c", "sumary", "-c", "values", "a.txt").exit(1).notOut("add.1"),
+                c("unterminated quote in a command", "-c", "load \"my dump", "a.txt").exit(1)
+                        .err("error: unterminated string starting at column 6"),
+                c("bad setting", "-c", "set maxrows lots").exit(1).err("maxrows takes a whole number >= 0, not 'lots'"),
+                c("unknown setting", "-c", "set colour on").exit(1).err("unknown setting 'colour'; did you mean 'color'?"),
+                c("set lists", "-c", "set").out("maxrows", "200", "threshold", "16.0KiB", "tiling", "tpu"),
+                c("unknown tiling", "-c", "set tiling gpu").exit(1).err("unknown tiling model 'gpu' (known: tpu, none)"),
+                c("use by number", "-c", "use 2", "-c", "modules", "a.txt", "b.txt").out("2  *        b").err("using b"),
+                c("use by prefix", "-c", "use be", "a.txt", "beta.txt").err("using beta"),
+                c("big directory loads lazily", "-c", "load many", "-c", "modules").out("m39", "false")
+                        .err("loaded m0 (", "found 40 modules; 39 are read when first used"),
+                c("diff needs two sides", "-c", "diff a", "a.txt").exit(1).err("usage: diff A B"),
+                c("diff unknown side", "-c", "diff a zzz", "a.txt").exit(1).err("no module 'zzz'"),
+                c("use unknown", "-c", "use zeta", "a.txt", "beta.txt").exit(1).err("no module 'zeta'"),
+                c("fields", "-c", "fields values").out("size", "bytes", "assigned bytes"),
+                c("fields typo", "-c", "fields valeus").exit(1).err("unknown entity 'valeus'; did you mean 'values'?"),
+                c("help lists commands", "-c", "help").out("load PATH...", "output [FILE [--force]]", "help query"),
+                c("help query", "-c", "help query").out("values where live at peak order by size desc limit 10", "live during"),
+                c("help command", "-c", "help set").out("set [NAME [VALUE]]", "Examples:", "set maxrows 50"),
+                c("help settings", "-c", "help settings").out("threshold", "16KiB"),
+                c("help unknown", "-c", "help sumary").exit(1).err("no help on 'sumary'; did you mean 'summary'?"),
+                c("quit stops", "-c", "quit", "-c", "values", "a.txt").notOut("add.1"),
+                c("timer", "-c", "timer on", "-c", "values", "a.txt").err("Time: "),
+                // stdin scripts
+                c("stdin", "a.txt").in("# comment\nvalues limit 1\n\nsummary\n").out("p0", "(1 row)").notOut("add.1"),
+                c("stdin continues unfinished query", "a.txt").in("values limit\n 2\n").out("(2 rows)"),
+                c("stdin backslash", "a.txt").in("values \\\nlimit 1\n").out("(1 row)"),
+                c("stdin errors go on", "a.txt").in("nope\nvalues limit 1\n").exit(1).out("p0").err("stdin:1: error: unknown command 'nope'"),
+                c("stdin bail", "--bail", "a.txt").in("nope\nvalues limit 1\n").exit(1).notOut("p0"),
+                c("stdin query error location", "a.txt").in("\nvalues x\n").exit(1).err("stdin:2:\nvalues x\n       ^"),
+                c("stdin empty", "a.txt").in("").outExactly(""),
+                c("stdin binary is never run", "a.txt").in("values limit 1\noutput x\u0000y\nvalues\n").exit(2)
+                        .out("p0").notOut("add.1").err("bufq: stdin: binary data at line 2, not a script; stopped"),
+                c("no colour in pipes", "-c", "values", "a.txt").notOut("\033["),
+                // the real reader and query language on the bundled examples
+                c("summary of every seed", "--format", "json", "-c", "summary", SEEDS[0], SEEDS[1], SEEDS[2], SEEDS[3], SEEDS[4])
+                        .realDumps().goldenOut("summary-seeds.json"),
+                c("summary of the jax-mlp four-file set", "--format", "json", "-c", "summary", "examples/jax-mlp/").realDumps()
+                        .out("\"module\": \"jit_f\", \"backend\": \"cpu\", \"files\": 4,", "\"total_bytes\": 98566192,",
+                                "\"peak_time\": 20, \"peak_bytes\": 85983236, \"claimed_peak_bytes\": 85983236, \"warnings\": 0}"),
+                c("one sibling finds the set", "-c", "modules", "examples/jax-mlp/module_0000.jit_f.cpu_after_optimizations-live-range.txt")
+                        .realDumps().out("jit_f", "cpu"),
+                // habits from SQL shells (issue 18, item 10)
+                c("trailing semicolons", "-c", "values limit 1;", "-c", "summary;", SEEDS[4]).realDumps()
+                        .out("(1 row)\nmodule").notOut("error"),
+                c("upper-case query and command", "-c", "VALUES LIMIT 1", "-c", "SUMMARY", SEEDS[4]).realDumps()
+                        .out("(1 row)\nmodule").notOut("error"),
+                c("sql comments in a script", SEEDS[4]).in("-- the totals\nsummary\n# one value\nvalues limit 1 -- the first\n").realDumps()
+                        .out("module", "(1 row)").notOut("error"),
+                c("summary table on a seed", "-c", "summary", SEEDS[4]).realDumps()
+                        .out("004_0cb419b3147a3cb6  tpu", "168.5KiB", "(1 row)"),
+                c("canonical query", "-c", "values where color=1 and live at 13", SEEDS[4]).realDumps()
+                        .out("copy-start.1{0}", "(5 rows)"),
+                c("sum at peak equals the claim", "--format", "csv", "-c", "values where live at peak show sum(logical_size)", SEEDS[4])
+                        .realDumps().outExactly("sum(logical_size)\n43200\n"),
+                c("real query error with caret", "-c", "values where colr = 1", SEEDS[4]).realDumps().exit(1)
+                        .err("values where colr = 1\n             ^^^^\nunknown field 'colr' for values; did you mean 'color'?"),
+                c("directory without dumps", "-c", "summary", "shell/src/main/java").realDumps().exit(3).err("bufq: ", "shell/src/main/java").outExactly(""),
+                c("not a dump", "-c", "summary", "shell/pom.xml").realDumps().exit(3).err("bufq: ", "pom.xml").outExactly(""),
+                c("missing dump", "-c", "summary", "examples/nope.txt").realDumps().exit(3).err("bufq: ").outExactly(""),
+                c("stdin script on a real dump", SEEDS[4]).realDumps()
+                        .in("# the top of the peak\nvalues where live at peak and\n  size > 1KiB order by\n  size desc limit 2\nformat csv\nsteps order by live_bytes desc limit 1\n")
+                        .out("(2 rows)", "time,instruction,live_bytes,live_values\n5,multiply_reduce_fusion,49232,7\n"),
+                c("peak of a colour the module lacks", "-c", "peak color 5", "examples/seeds/004_0cb419b3147a3cb6.txt").realDumps()
+                        .exit(1).err("error: no color 5 in 004_0cb419b3147a3cb6 (colors: 0, 1, 2)"),
+                c("timeline of a colour the module lacks", "-c", "timeline color 7", "examples/seeds/004_0cb419b3147a3cb6.txt").realDumps()
+                        .exit(1).err("error: no color 7 in"),
+                c("the walkthrough script", "-f", "examples/peak-report.bq", "examples/jax-mlp/").realDumps()
+                        .out("jit_f", "(7 rows)", "82.0MiB", "peak of live bytes", "by op_name").err("0 errors"),
+                c("fields from the catalog", "-c", "fields steps").realDumps().out("live_bytes"),
+                c("peak report", "-c", "peak", SEEDS[4]).realDumps().out("peak of live bytes", "claimed"),
+                c("check passes on a seed", "-c", "check", SEEDS[4]).realDumps().out("peak-claim").err("0 errors"),
+                c("blame by typo", "-c", "blame by colour", SEEDS[4]).realDumps().exit(1).err("blame by takes op_name, source or opcode"),
+                c("map needs a number", "-c", "map x", SEEDS[4]).realDumps().exit(1).err("expected an allocation number, found 'x'"),
+                c("map of a missing allocation", "-c", "map 99", SEEDS[4]).realDumps().exit(1).err("error: "),
+                c("timeline width", "-c", "timeline width 40", SEEDS[4]).realDumps().out("peak"),
+                c("report option typo", "-c", "timeline colr 1", SEEDS[4]).realDumps().exit(1).err("unexpected 'colr'"));
+    }
+
+    static final String[] SEEDS = {"examples/seeds/000_58de9a4b501a9eb8.txt", "examples/seeds/001_8fa21c8202130165.txt",
+            "examples/seeds/002_186bba49641ec33a.txt", "examples/seeds/003_3ae9b34c349c690e.txt",
+            "examples/seeds/004_0cb419b3147a3cb6.txt"};
+
+    static Path root() {
+        return Path.of(System.getProperty("bufq.root", "..")).toAbsolutePath().normalize();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void cli(Case k) throws IOException {
+        List<String> args = k.args();
+        if (k.real()) {
+            Path root = root();
+            args = args.stream().map(a -> a.startsWith("examples/") || a.startsWith("shell/") ? root.resolve(a).toString() : a).toList();
+        }
+        Result r = run(k.real() ? DefaultEngine::new : FakeEngine::new, Map.of(), args, k.stdin());
+        assertEquals(k.exit(), r.code, () -> "exit code\n--- stdout\n" + r.out + "--- stderr\n" + r.err);
+        if (k.golden() != null) golden(k.golden(), r.out);
+        if (k.exactOut()) assertEquals(k.out().get(0), r.out);
+        else for (String s : k.out()) assertTrue(r.out.contains(s), () -> "stdout lacks [" + s + "]:\n" + r.out + "--- stderr\n" + r.err);
+        for (String s : k.notOut()) assertFalse(r.out.contains(s), () -> "stdout has [" + s + "]:\n" + r.out);
+        for (String s : k.err()) assertTrue(r.err.contains(s), () -> "stderr lacks [" + s + "]:\n" + r.err);
+        assertFalse(r.err.contains("\tat "), () -> "stack trace on stderr:\n" + r.err);
+    }
+
+    static void golden(String file, String actual) throws IOException {
+        Path path = root().resolve("shell/src/test/resources/golden/cli").resolve(file);
+        if (Boolean.getBoolean("bufq.updateGolden")) {
+            Files.createDirectories(path.getParent());
+            Files.writeString(path, actual, StandardCharsets.UTF_8);
+        }
+        assertTrue(Files.exists(path), "missing golden " + path + " (run with -Dbufq.updateGolden=true)");
+        assertEquals(Files.readString(path, StandardCharsets.UTF_8), actual);
+    }
+
+    /** Every example in 'help query' runs on a real dump: the help cannot drift from the language. */
+    @Test
+    void helpQueryExamplesRun() {
+        Result help = run(DefaultEngine::new, Map.of(), List.of("-c", "help query"), "");
+        List<String> args = new ArrayList<>();
+        for (String line : help.out().split("\n"))
+            if (line.matches("  (values|allocations|instructions|steps) .*")) {
+                args.add("-c");
+                args.add(line.strip());
+            }
+        assertEquals(18, args.size(), help.out());
+        args.add(root().resolve(SEEDS[4]).toString());
+        Result r = run(DefaultEngine::new, Map.of(), args, "");
+        assertEquals(new Result(0, r.out(), ""), r);
+    }
+
+    @Test
+    void stdinThatIsNotUtf8StopsBeforeRunningIt() {
+        byte[] latin1 = "summary\nvalues \u00e9\n".getBytes(StandardCharsets.ISO_8859_1);
+        Result r = run(FakeEngine::new, new Env(Map.of(), false), List.of("a.txt"), latin1);
+        assertEquals(2, r.code, r.err);
+        assertTrue(r.out.contains("(1 row)"), "the first line ran: " + r.out);
+        assertTrue(r.err.contains("bufq: stdin: binary data at line 2, not a script; stopped"), r.err);
+    }
+
+    @Test
+    void closedStdinReadsNothing() {
+        Result r = run(FakeEngine::new, new Env(Map.of(), false, true), List.of("a.txt"),
+                "output /tmp/should-not-exist\n".getBytes(StandardCharsets.UTF_8));
+        assertEquals(new Result(0, "", ""), r);
+    }
+
+    record Result(int code, String out, String err) {}
+
+    static Result run(Supplier<Engine> engine, Map<String, String> env, List<String> args, String stdin) {
+        return run(engine, new Env(env, false), args, stdin.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static Result run(Supplier<Engine> engine, Env env, List<String> args, byte[] stdin) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Bufq b = new Bufq(env, engine, in -> { throw new AssertionError("no REPL when stdin is not a terminal"); });
+        int code = b.run(args.toArray(String[]::new), new ByteArrayInputStream(stdin),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,136 @@
+package bufq.shell.cli;
+
+import bufq.dump.DumpLoader;
+import bufq.model.HloModule;
+import bufq.model.PeakClaim;
+import bufq.shell.session.DefaultEngine;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * {@code bufq --format json -c summary PATH} on every file and every dump directory of
+ * {@code ../shared/corpus}: exit 0, nothing on stderr, one JSON row per module with the columns of
+ * issue 2 in order, and the recomputed peak equal to the dump's claimed one wherever it prints
+ * cumulative figures.
+ */
+class CorpusCliTest {
+    static final Pattern ROW = Pattern.compile("  \\{\"module\": \"[^\"]+\", \"backend\": \"[a-z]+\", \"files\": (\\d+), "
+            + "\"allocations\": \\d+, \"values\": \\d+, \"instructions\": \\d+, \"total_bytes\": (\\d+|null), "
+            + "\"peak_time\": (\\d+|null), \"peak_bytes\": (\\d+|null), \"claimed_peak_bytes\": (\\d+|null), \"warnings\": 0},?");
+
+    @TestFactory
+    Stream<DynamicTest> summaryJsonOnEveryCorpusEntry() throws IOException {
+        Path corpus = CliTest.root().resolve("../shared/corpus").normalize();
+        assumeTrue(Files.isDirectory(corpus), "corpus not found at " + corpus);
+        List<Path> entries = new ArrayList<>();
+        try (Stream<Path> walk = Files.walk(corpus)) {
+            walk.filter(p -> Files.isDirectory(p) ? hasDumpFiles(p) : isDumpFile(p)).sorted().forEach(entries::add);
+        }
+        assertTrue(entries.size() > 50, "expected the whole corpus, found " + entries.size());
+        return entries.stream().map(p -> DynamicTest.dynamicTest(corpus.relativize(p).toString(), () -> check(p)));
+    }
+
+    private static boolean isDumpFile(Path p) {
+        String n = p.getFileName().toString();
+        return Files.isRegularFile(p) && n.endsWith(".txt") && n.contains("module_");
+    }
+
+    private static boolean hasDumpFiles(Path dir) {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.anyMatch(CorpusCliTest::isDumpFile);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** A module known only from a memory usage report: rounded sizes, so total_bytes is the report's stated total. */
+    @org.junit.jupiter.api.Test
+    void reportOnlyModuleUsesTheStatedTotal() throws IOException {
+        Path corpus = CliTest.root().resolve("../shared/corpus/public").normalize();
+        assumeTrue(Files.isDirectory(corpus), "corpus not found at " + corpus);
+        Path report;
+        try (Stream<Path> s = Files.list(corpus)) {
+            report = s.filter(f -> f.getFileName().toString().endsWith("module_0183.jit__chi_at_q_jit.sm_8.0_gpu-memory-usage-report.txt"))
+                    .findFirst().orElse(null);
+        }
+        assumeTrue(report != null, "report-only corpus file not found");
+        String stated = Files.readAllLines(report).get(0).replaceAll("Total bytes used: (\\d+).*", "$1");
+        CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), List.of("--format", "csv", "-c", "summary", report.toString()), "");
+        assertEquals(0, r.code(), r.err());
+        assertEquals("jit__chi_at_q_jit,gpu,1,46,0,0," + stated + ",,,,0", r.out().split("\n")[1]);
+    }
+
+    /** issue 7: the reported peak change equals the difference of the two dumps' own peak figures. */
+    @org.junit.jupiter.api.Test
+    void diffOfRealPairs() {
+        Path pairs = CliTest.root().resolve("../shared/corpus/jax-0.10.2/pairs").normalize();
+        assumeTrue(Files.isDirectory(pairs), "corpus not found at " + pairs);
+        String base = pairs.resolve("transformer-4layer").toString();
+        CliTest.Result same = CliTest.run(DefaultEngine::new, Map.of(),
+                List.of("-c", "diff 1 2", base, pairs.resolve("transformer-4layer-again").toString()), "");
+        assertEquals(0, same.code(), same.err());
+        assertTrue(same.out().contains("no differences"), same.out());
+        String remat = pairs.resolve("transformer-4layer-remat").toString();
+        CliTest.Result claims = CliTest.run(DefaultEngine::new, Map.of(), List.of("--format", "csv", "-c", "summary", base, remat), "");
+        String[] rows = claims.out().split("\n");
+        long before = Long.parseLong(rows[1].split(",")[9]);
+        long after = Long.parseLong(rows[2].split(",")[9]);
+        assertNotEquals(before, after, "the remat pair differs");
+        CliTest.Result diff = CliTest.run(DefaultEngine::new, Map.of(),
+                List.of("--format", "csv", "-c", "diff " + base + " " + remat + " limit 3"), "");
+        assertEquals(0, diff.code(), diff.err());
+        assertTrue(diff.out().contains("\"peak, dump's claim\"," + before + "," + after + "," + (after - before) + ","), diff.out());
+    }
+
+    /** issue 5: every report command runs on every corpus dump through the shell, and check finds no error. */
+    @TestFactory
+    Stream<DynamicTest> reportCommandsOnEveryCorpusEntry() throws IOException {
+        return summaryJsonOnEveryCorpusEntry().map(t -> DynamicTest.dynamicTest(t.getDisplayName(), () -> {
+            Path p = CliTest.root().resolve("../shared/corpus").normalize().resolve(t.getDisplayName());
+            int modules = DumpLoader.discover(List.of(p)).size();
+            List<String> args = new ArrayList<>();
+            for (int i = 1; i <= modules; i++)
+                args.addAll(List.of("-c", "use " + i, "-c", "peak", "-c", "timeline width 80", "-c", "map 0 width 80",
+                        "-c", "padding", "-c", "fragmentation", "-c", "blame", "-c", "blame by source", "-c", "check"));
+            args.add(p.toString());
+            CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), args, "");
+            assertEquals(0, r.code(), r.err());
+            assertEquals(modules, r.err().split(" 0 errors", -1).length - 1, r.err());
+        }));
+    }
+
+    static void check(Path p) throws Exception {
+        CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), List.of("--format", "json", "-c", "summary", p.toString()), "");
+        assertEquals(0, r.code(), r.err());
+        assertEquals("", r.err());
+        String[] lines = r.out().split("\n");
+        assertEquals("[", lines[0]);
+        assertEquals("]", lines[lines.length - 1]);
+        List<HloModule> modules = DumpLoader.load(List.of(p));
+        assertEquals(modules.size(), lines.length - 2, "one row per module");
+        for (int i = 1; i < lines.length - 1; i++) {
+            Matcher m = ROW.matcher(lines[i]);
+            assertTrue(m.matches(), "row shape: " + lines[i]);
+            assertNotEquals("0", m.group(1), "files");
+            assertNotEquals("null", m.group(2), "total_bytes");
+            PeakClaim claim = modules.get(i - 1).info().peakClaim();
+            // New-style claims print cumulative figures that the recomputation must hit exactly;
+            // old-style lists may repeat names, so their sum is not a peak (FORMAT.md).
+            if (claim != null && claim.cumulative())
+                assertEquals(m.group(5), m.group(4), "peak_bytes equals the claimed peak: " + lines[i]);
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package bufq.shell.cli;
+
+import bufq.shell.repl.PlainRepl;
+import bufq.shell.session.DefaultEngine;
+import bufq.shell.session.Env;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** The {@code diff} command through the real entry point: handles, paths, directories, errors. */
+class DiffCommandTest {
+    private static final Path ROOT = CliTest.root();
+    private static final Path PAIRS = ROOT.resolve("../shared/corpus/jax-0.10.2/pairs").normalize();
+
+    record Run(int exit, String out, String err) {}
+
+    static Run bufq(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        int code = new Bufq(new Env(Map.of(), false), DefaultEngine::new, PlainRepl::new).run(args, new ByteArrayInputStream(new byte[0]),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aModuleAgainstItselfByHandleHasNoChanges() {
+        String seed = ROOT.resolve("examples/seeds/004_0cb419b3147a3cb6.txt").toString();
+        Run r = bufq("-c", "diff 1 1", seed);
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("every value has a partner"), r.out());
+        assertTrue(r.out().contains("no differences"), "op_name and source parts are empty: " + r.out());
+    }
+
+    @Test
+    void rematPairReportsThePeakChangeTheDumpsClaim() throws Exception {
+        assumeTrue(Files.isDirectory(PAIRS), "corpus not found at " + PAIRS);
+        Path before = PAIRS.resolve("transformer-4layer"), after = PAIRS.resolve("transformer-4layer-remat");
+        Run r = bufq("--format", "markdown", "-c", "diff " + before + " " + after);
+        assertEquals(0, r.exit(), r.err());
+        long claimBefore = lastCumulative(before), claimAfter = lastCumulative(after);
+        assertTrue(r.out().contains("peak change " + (claimAfter - claimBefore) + " bytes"), r.out());
+        assertTrue(r.out().contains("| jit(step)/jvp()/div |"), r.out());
+    }
+
+    @Test
+    void unknownSideIsACommandError() {
+        String seed = ROOT.resolve("examples/seeds/004_0cb419b3147a3cb6.txt").toString();
+        Run r = bufq("-c", "diff 1 nosuchmodule", seed);
+        assertEquals(1, r.exit());
+        assertTrue(r.err().contains("no module 'nosuchmodule'"), r.err());
+        assertEquals(1, bufq("-c", "diff 1", seed).exit(), "missing side");
+    }
+
+    /** The dump's own last "(cumulative: N bytes)" figure, read from the text, not through bufq. */
+    private static long lastCumulative(Path dir) throws Exception {
+        try (var files = Files.list(dir)) {
+            Path live = files.filter(p -> p.getFileName().toString().endsWith("-live-range.txt")).findFirst().orElseThrow();
+            long last = -1;
+            for (String line : Files.readAllLines(live)) {
+                int i = line.indexOf("(cumulative: ");
+                if (i >= 0) last = Long.parseLong(line.substring(i + 13, line.indexOf(" bytes)", i)));
+            }
+            return last;
+        }
+    }
+}

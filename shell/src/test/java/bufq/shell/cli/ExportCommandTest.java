@@ -1,0 +1,68 @@
+package bufq.shell.cli;
+
+import bufq.shell.session.DefaultEngine;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPInputStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** {@code export} through the real entry point: files appear whole, mistakes are one line. */
+class ExportCommandTest {
+    @TempDir Path dir;
+
+    private static Path pair() {
+        Path p = CliTest.root().resolve("../shared/corpus/jax-0.10.2/pairs/transformer-4layer").normalize();
+        assumeTrue(Files.isDirectory(p), "corpus not found at " + p);
+        return p;
+    }
+
+    private static CliTest.Result bufq(String... args) {
+        return CliTest.run(DefaultEngine::new, Map.of(), List.of(args), "");
+    }
+
+    @Test
+    void writesAGzippedProfileAndRefusesToReplaceIt() throws Exception {
+        Path f = dir.resolve("peak.pb.gz");
+        CliTest.Result r = bufq("-c", "export pprof " + f + " at claimed_peak by op_name", pair().toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.err().startsWith("wrote " + f + ": 83 values live at step 151, 149061640 bytes occupied"), r.err());
+        try (GZIPInputStream in = new GZIPInputStream(Files.newInputStream(f))) {
+            assertTrue(in.readAllBytes().length > 1000);
+        }
+        CliTest.Result again = bufq("-c", "export pprof " + f, pair().toString());
+        assertEquals(1, again.code());
+        assertEquals("error: " + f + " exists; add --force to replace it\n", again.err());
+        assertEquals(0, bufq("-c", "export pprof " + f + " --force", pair().toString()).code());
+    }
+
+    @Test
+    void mistakesAreOneLineAndLeaveNoFile() throws Exception {
+        Path f = dir.resolve("x.pb.gz");
+        String[][] cases = {
+                {"export pprof " + f + " at 99999", "'at' takes peak, claimed_peak or a step from 0 to 292, not '99999'"},
+                {"export pprof " + f + " by line", "export pprof by takes stack, op_name or source, not 'line'"},
+                {"export svg " + f, "export writes pprof, not 'svg'"},
+                {"export pprof", "usage: export pprof|perfetto FILE [at peak|claimed_peak|STEP] [by stack|op_name|source] [--force]"},
+                {"export pprof " + f + " depth 3", "unexpected 'depth'; usage: export pprof|perfetto FILE [at peak|claimed_peak|STEP] [by stack|op_name|source] [--force]"},
+        };
+        for (String[] c : cases) {
+            CliTest.Result r = bufq("-c", c[0], pair().toString());
+            assertEquals(1, r.code(), c[0]);
+            assertEquals("error: " + c[1] + "\n", r.err(), c[0]);
+        }
+        assertFalse(Files.exists(f));
+        try (var left = Files.list(dir)) {
+            assertEquals(0, left.count(), "no temporary file left behind");
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package bufq.shell.cli;
+
+import bufq.shell.session.DefaultEngine;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** {@code why} and the {@code uses} entity through the command line, on corpus dumps. */
+class WhyCliTest {
+    private static String dump(String dir) {
+        Path p = CliTest.root().resolve("../shared/corpus/jax-0.10.2").resolve(dir).normalize();
+        assumeTrue(Files.isDirectory(p), "corpus not found at " + p + "; skipping");
+        return p.toString();
+    }
+
+    private static CliTest.Result run(String dump, String... statements) {
+        List<String> args = new ArrayList<>();
+        for (String s : statements) args.addAll(List.of("-c", s));
+        args.add(dump);
+        return CliTest.run(DefaultEngine::new, Map.of(), args, "");
+    }
+
+    @Test
+    void anIdANameATupleElementAndAQuerySelectValues() {
+        String rnn = dump("rnn-scan");
+        CliTest.Result byId = run(rnn, "why 87");
+        assertEquals(0, byId.code(), byId.err());
+        assertTrue(byId.out().startsWith("why wrapped_add (id 87): what it is\n"), byId.out());
+        assertTrue(byId.out().contains("carry   held as tuple.23 {0}\n"), byId.out());
+        assertEquals(byId.out(), run(rnn, "why wrapped_add").out(), "a name selects the same value");
+        CliTest.Result element = run(rnn, "why while.15{1}");
+        assertEquals(0, element.code(), element.err());
+        assertTrue(element.out().startsWith("why while.15{1} (id 180)"), element.out());
+        CliTest.Result query = run(rnn, "why values where live at peak order by size desc limit 2");
+        assertEquals(0, query.code(), query.err());
+        assertEquals(2, query.out().split(": what it is\n", -1).length - 1, query.out());
+    }
+
+    @Test
+    void everyPartIsATableInJson() {
+        CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(),
+                List.of("--format", "json", "-c", "why x.1", dump("transformer-2layer")), "");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("{\"reason\": \"undonated_parameter\", \"detail\": \"entry parameter 12, not donated\"}"), r.out());
+        assertTrue(r.out().contains("\"peak_inside\": "), r.out());
+        assertFalse(r.out().contains("why x.1"), "titles are not data in json");
+    }
+
+    @Test
+    void badSelectionsAreOneLineErrors() {
+        String t = dump("transformer-2layer");
+        for (String[] c : new String[][] {
+                {"why 999999", "no value with id 999999"},
+                {"why no_such_instruction", "no value named no_such_instruction"},
+                {"why x.1{3}", "no value x.1{3}"},
+                {"why allocations where temp", "why takes a query on values, not on allocations"},
+                {"why values group by color show count()", "cannot group or aggregate"},
+                {"why values where colr = 1", "did you mean 'color'"},
+                {"why", "usage: why"}}) {
+            CliTest.Result r = run(t, c[0]);
+            assertEquals(1, r.code(), c[0]);
+            assertTrue(r.err().contains(c[1]), c[0] + ": " + r.err());
+            assertFalse(r.err().contains("Exception"), r.err());
+        }
+    }
+
+    @Test
+    void usesAndIdleFieldsAnswerQueries() {
+        CliTest.Result r = run(dump("rnn-scan"), "uses where value = 87",
+                "values where id = 146 show last_use, first_use, use_count, idle_steps, idle_at_peak, end_reason");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("   87  wrapped_add  tuple.23        0    43  tuple"), r.out());
+        assertTrue(r.out().contains("undonated_parameter"), r.out());
+    }
+}
