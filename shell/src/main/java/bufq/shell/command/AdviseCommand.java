@@ -5,10 +5,11 @@ import bufq.advise.Rule;
 import bufq.advise.Rules;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
-import bufq.shell.CommandException;
-import bufq.shell.Engine;
-import bufq.shell.Shell;
-import bufq.shell.Status;
+import bufq.shell.session.Command;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.Engine;
+import bufq.shell.session.Shell;
+import bufq.shell.session.Status;
 
 import java.io.IOException;
 import java.util.List;

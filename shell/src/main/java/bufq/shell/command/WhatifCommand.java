@@ -2,10 +2,11 @@ package bufq.shell.command;
 
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
-import bufq.shell.CommandException;
-import bufq.shell.Engine;
-import bufq.shell.Shell;
-import bufq.shell.Status;
+import bufq.shell.session.Command;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.Engine;
+import bufq.shell.session.Shell;
+import bufq.shell.session.Status;
 import bufq.whatif.EditParser;
 import bufq.whatif.Outcome;
 import bufq.whatif.WhatIf;
