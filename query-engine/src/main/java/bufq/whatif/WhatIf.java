@@ -23,7 +23,9 @@ import java.util.function.Function;
  * Applies edits to a copy of a module's live ranges and sizes and recomputes occupancy and the peak
  * with the same sweep as the module's own ({@link Liveness#compute}). The loaded module is never
  * changed. A what-if moves ranges and sizes under the current schedule and offsets: XLA's scheduler
- * and buffer assignment are not re-run, so its figures bound what a change could save.
+ * and buffer assignment are not re-run, so its figures bound what a change could save. Edits change
+ * assigned sizes, which occupancy counts; live (logical) bytes stay those of the values' shapes,
+ * except for dropped values, which are gone.
  */
 public final class WhatIf {
     private final HloModule module;
@@ -119,10 +121,8 @@ public final class WhatIf {
                 if (a != null && a.isParameter()) shorten(i, Math.max(UseSchedule.lastUse(module, v), start[i]));
             } else if (e instanceof Edit.Scale x) {
                 size[i] = Math.round(size[i] * x.factor());
-                logical[i] = Math.round(logical[i] * x.factor());
             } else if (e instanceof Edit.Resize x) {
                 size[i] = x.bytes();
-                logical[i] = x.bytes();
             } else if (e instanceof Edit.Remat) {
                 remat(i, v);
             }
@@ -184,7 +184,7 @@ public final class WhatIf {
             HloValue v = module.values().get(i);
             if (size[i] <= 0 || v.shape() == null || !v.shape().isArray() || v.logicalSize() <= 0) continue;
             // Earlier edits scaled the value: keep their ratio on the new model's size.
-            size[i] = Math.round(model.paddedBytes(v.shape()) * ((double) logical[i] / v.logicalSize()));
+            size[i] = Math.round(model.paddedBytes(v.shape()) * (v.size() > 0 ? (double) size[i] / v.size() : 1.0));
         }
         return all;
     }
