@@ -26,8 +26,11 @@ public sealed interface Edit {
         public boolean atLastUse() { return step < 0 && instruction == null; }
     }
 
-    /** {@code donate NAME} or {@code donate where EXPR}: parameters end at their last use. */
-    record Donate(String text, Where where, String parameter) implements Edit {}
+    /**
+     * {@code donate NAME} or {@code donate where EXPR}: parameters end at their last use;
+     * {@code parameterOffset} is where NAME starts in the statement (-1 without one).
+     */
+    record Donate(String text, Where where, String parameter, int parameterOffset) implements Edit {}
 
     /** {@code scale where EXPR by F}: sizes times {@code factor} (0.5 for f32 to bf16). */
     record Scale(String text, Where where, double factor) implements Edit {}
@@ -41,8 +44,8 @@ public sealed interface Edit {
      */
     record Remat(String text, Where where) implements Edit {}
 
-    /** {@code tiling NAME}: every value sized by another tiling model. */
-    record Tiling(String text, String name) implements Edit {
+    /** {@code tiling NAME}: every value sized by another tiling model; {@code offset} is where the name starts in the statement. */
+    record Tiling(String text, String name, int offset) implements Edit {
         @Override public Where where() { return null; }
     }
 }

@@ -85,14 +85,14 @@ public final class EditParser {
                 int at = lastBefore(t, "at", base, "'at last_use' or 'at STEP' after the condition");
                 Token target = t.get(at + 1);
                 Edit.Where w = where(t, 1, at, base);
-                if (target.kind() == TokenKind.IDENT && target.text().equals("last_use")) return new Edit.End(text, w, -1, null);
-                if (target.kind() == TokenKind.NUMBER) return new Edit.End(text, w, wholeNumber(target, base, "a step"), null);
-                if (target.kind() == TokenKind.IDENT) return new Edit.End(text, w, -1, target.text());
+                if (target.kind() == TokenKind.IDENT && target.text().equals("last_use")) return new Edit.End(text, w, -1, null, base + target.start());
+                if (target.kind() == TokenKind.NUMBER) return new Edit.End(text, w, wholeNumber(target, base, "a step"), null, base + target.start());
+                if (target.kind() == TokenKind.IDENT) return new Edit.End(text, w, -1, target.text(), base + target.start());
                 throw error(base, target, "expected last_use, a step or an instruction name after 'at'");
             }
             case "donate": {
-                if (t.size() == 3 && t.get(1).kind() == TokenKind.IDENT) return new Edit.Donate(text, null, t.get(1).text());
-                if (t.get(1).isKeyword("where")) return new Edit.Donate(text, where(t, 1, t.size() - 1, base), null);
+                if (t.size() == 3 && t.get(1).kind() == TokenKind.IDENT) return new Edit.Donate(text, null, t.get(1).text(), base + t.get(1).start());
+                if (t.get(1).isKeyword("where")) return new Edit.Donate(text, where(t, 1, t.size() - 1, base), null, -1);
                 throw error(base, t.get(1), "expected a parameter's name or 'where' after 'donate'");
             }
             case "scale": {
@@ -114,7 +114,7 @@ public final class EditParser {
             case "tiling": {
                 if (t.size() != 3 || t.get(1).kind() != TokenKind.IDENT)
                     throw error(base, t.get(Math.min(1, t.size() - 1)), "expected a tiling model's name after 'tiling'");
-                return new Edit.Tiling(text, t.get(1).text());
+                return new Edit.Tiling(text, t.get(1).text(), base + t.get(1).start());
             }
             default:
                 throw error(base, kind, "unknown edit '" + kind.text() + "'; expected " + String.join(", ", KINDS)

@@ -177,7 +177,7 @@ public final class WhatIf {
 
     private int[] retile(Edit.Tiling t) throws QueryException {
         TilingModel model = tilings.apply(t.name());
-        if (model == null) throw new QueryException(t.text().indexOf(t.name()), t.text().length(), "unknown tiling model '" + t.name() + "'");
+        if (model == null) throw new QueryException(t.offset(), t.offset() + t.name().length(), "unknown tiling model '" + t.name() + "'");
         int[] all = new int[n];
         for (int i = 0; i < n; i++) {
             all[i] = i;
@@ -192,15 +192,15 @@ public final class WhatIf {
     private long timeOf(Edit.End x) throws QueryException {
         int t = module.timeOf(x.instruction());
         if (t < 0) {
-            int at = x.where().offset() + x.text().length();
-            throw new QueryException(Math.max(0, at - x.instruction().length()), at, "no scheduled instruction '" + x.instruction() + "' in " + module.handle());
+            throw new QueryException(x.targetOffset(), x.targetOffset() + x.instruction().length(),
+                    "no scheduled instruction '" + x.instruction() + "' in " + module.handle());
         }
         return t;
     }
 
     private int[] parameter(Edit.Donate d) throws QueryException {
         List<HloValue> vs = module.valuesNamed(d.parameter());
-        int at = d.text().lastIndexOf(d.parameter());
+        int at = d.parameterOffset();
         if (vs.isEmpty()) throw new QueryException(at, at + d.parameter().length(), "no value named '" + d.parameter() + "' in " + module.handle());
         List<Integer> out = new ArrayList<>();
         for (HloValue v : vs) {

@@ -47,6 +47,15 @@ class EditParserTest {
     }
 
     @Test
+    void namesAfterAtDonateAndTilingKnowWhereTheyAre() throws QueryException {
+        String s = "drop where id = 1; end where id = 2 at fusion.3; donate Arg_0; tiling page64k";
+        List<Edit> e = parse(s).edits();
+        assertEquals(s.indexOf("fusion.3"), ((Edit.End) e.get(1)).targetOffset());
+        assertEquals(s.indexOf("Arg_0"), ((Edit.Donate) e.get(2)).parameterOffset());
+        assertEquals(s.indexOf("page64k"), ((Edit.Tiling) e.get(3)).offset());
+    }
+
+    @Test
     void aSemicolonInAStringDoesNotSplit() throws QueryException {
         EditParser.Parsed p = parse("drop where op_name = \"a;b\"");
         assertEquals(1, p.edits().size());
