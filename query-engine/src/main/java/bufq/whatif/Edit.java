@@ -22,7 +22,7 @@ public sealed interface Edit {
      * {@code end where EXPR at last_use | STEP | INSTRUCTION}: ranges end earlier (never later);
      * {@code step} is -1 with {@code instruction} null for {@code last_use}.
      */
-    record End(String text, Where where, long step, String instruction) implements Edit {
+    record End(String text, Where where, long step, String instruction, int targetOffset) implements Edit {
         public boolean atLastUse() { return step < 0 && instruction == null; }
     }
 
