@@ -73,4 +73,33 @@ class WhatifCliTest {
         assertTrue(r.out().contains("whatif remat where id"), r.out());
         assertTrue(r.out().strip().endsWith("true"), r.out());
     }
+
+    /** The README's whatif and advise transcripts are real: each shown line is in the output, in order, up to its "...". */
+    @Test
+    void readmeTranscriptsAreReal() throws Exception {
+        List<String> readme = Files.readAllLines(CliTest.root().resolve("README.md"));
+        int from = readme.indexOf("## What can I change? `whatif` and `advise`");
+        assertTrue(from >= 0, "README has the whatif section");
+        int checked = 0;
+        for (int i = from + 1; i < readme.size() && !readme.get(i).startsWith("## "); i++) {
+            String line = readme.get(i);
+            if (!line.startsWith("$ ./bufq -c ")) continue;
+            String rest = line.substring("$ ./bufq -c ".length());
+            int q = rest.charAt(0) == '\'' ? rest.indexOf('\'', 1) : rest.indexOf(' ');
+            String statement = rest.charAt(0) == '\'' ? rest.substring(1, q) : rest.substring(0, q);
+            String path = rest.substring(q + 1).strip().replace("../shared/corpus/jax-0.10.2/", "");
+            CliTest.Result r = run("-c", statement, dump(path));
+            assertEquals(0, r.code(), r.err());
+            List<String> out = List.of(r.out().split("\n"));
+            int at = 0;
+            for (int k = i + 1; !readme.get(k).equals("```") && !readme.get(k).equals("..."); k++) {
+                String shown = readme.get(k).strip();
+                if (shown.equals("...")) break;
+                while (at < out.size() && !out.get(at).strip().equals(shown)) at++;
+                assertTrue(at < out.size(), "README line " + (k + 1) + " is not in the output of " + statement + ": " + shown);
+            }
+            checked++;
+        }
+        assertEquals(2, checked, "transcripts checked");
+    }
 }
