@@ -179,8 +179,6 @@ public final class HloModule {
         }
     }
 
-    private volatile Liveness tmpLiveness;
-    public Liveness liveness() { Liveness l = tmpLiveness; if (l == null) tmpLiveness = l = Liveness.of(this); return l; }
     public Info info() { return info; }
     public String handle() { return info.handle(); }
     public List<BufferAllocation> allocations() { return allocations; }
