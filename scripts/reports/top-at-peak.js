@@ -6,13 +6,7 @@
   if (m === null) throw new Error('load a dump first');
   const n = typeof TOP_N === 'number' ? TOP_N : 10;
 
-  function human(bytes) {
-    if (bytes === null) return '';
-    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-    let v = bytes, u = 0;
-    while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
-    return u === 0 ? `${bytes} B` : `${v.toFixed(1)} ${units[u]}`;
-  }
+  const human = bytes => bytes === null ? '' : bufq.format.bytes(bytes);
   const cell = s => s === null || s === undefined ? '' : String(s).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
   print(`# Memory at the peak of ${m.name} (${m.backend})`);
@@ -23,7 +17,11 @@
   }
   const live = bufq.query('values where live at peak show logical_size');
   const total = live.reduce((s, r) => s + r.logical_size, 0);
-  print(`Peak at step ${m.peak.time} (of ${m.steps.length} steps): ${human(m.peak.bytes)} live in ${live.length} values.`);
+  print(`Peak at step ${m.peak.time} (of ${m.steps.length} steps): ${human(m.peak.bytes)} occupied, `
+      + `${human(m.peak.live_bytes)} logical in ${live.length} values.`);
+  if (m.peak.claimed_time !== null && m.peak.claimed_time !== m.peak.time) {
+    print(`(The dump labels step ${m.peak.claimed_time} its peak; see \`peak\` for why they differ.)`);
+  }
   print('');
   const top = bufq.query(`values where live at peak order by logical_size desc, id limit ${n}`
       + ' show label, logical_size, size, shape, op_name, source_file, source_line');

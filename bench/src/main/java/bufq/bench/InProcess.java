@@ -1,14 +1,18 @@
 package bufq.bench;
 
+import bufq.analysis.Analyses;
+import bufq.analysis.WhyReport;
 import bufq.dump.DumpLoader;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.Query;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
+import bufq.model.HloValue;
 import bufq.whatif.EditParser;
 import bufq.whatif.WhatIf;
 import bufq.model.TilingModel;
+import bufq.table.Output;
 import bufq.table.Table;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -116,9 +120,36 @@ public final class InProcess {
         }
         analysis(out, m, "peak", runs);
         analysis(out, m, "timeline", runs);
+        why(out, m, runs);
         whatif(out, m, runs);
         out.println("vm_hwm_kb=" + vmHwmKb());
         java.lang.ref.Reference.reachabilityFence(m);
+    }
+
+    /**
+     * {@code why} on the largest value live at the peak, as the shell answers it: the report's
+     * tables computed and printed (the value is chosen once, outside the timing).
+     */
+    private static void why(PrintStream out, HloModule m, int runs) {
+        try {
+            List<HloValue> live = m.liveAt(m.liveness().peakTime());
+            if (live.isEmpty()) {
+                out.println("why_error=nothing live at the peak");
+                return;
+            }
+            HloValue biggest = live.get(0);
+            for (HloValue v : live) if (v.size() > biggest.size()) biggest = v;
+            List<HloValue> one = List.of(biggest);
+            long t = time(runs * 2, 3, () -> {
+                StringBuilder sb = new StringBuilder();
+                for (WhyReport r : Analyses.why(m, one))
+                    for (Output o : r.tables()) TABLE.write((Table) o, bufq.format.FormatOptions.DEFAULT, sb);
+                return sb.length();
+            });
+            out.println("why_ms=" + ms(t));
+        } catch (RuntimeException e) {
+            out.println("why_error=" + oneLine(e));
+        }
     }
 
     /** {@code bufq.analysis.Analyses.peak/timeline} when that package is on the class path; skipped otherwise. */

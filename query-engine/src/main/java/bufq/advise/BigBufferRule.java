@@ -1,6 +1,6 @@
 package bufq.advise;
 
-import bufq.format.Sizes;
+import bufq.table.Sizes;
 import bufq.model.HloValue;
 
 import java.util.ArrayList;

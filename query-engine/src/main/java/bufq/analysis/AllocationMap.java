@@ -41,11 +41,22 @@ final class AllocationMap {
         for (int i = 0; i < vs.size(); i++) {
             HloValue v = vs.get(i);
             LiveRange r = v.range();
-            String key = i < KEYS.length() ? String.valueOf(KEYS.charAt(i)) : "?";
+            String key = key(i);
             if (r == null) out.add(new Block(v, key, 0, last, true));
             else out.add(new Block(v, key, Math.max(0, Math.min(r.start(), last)), Math.max(0, Math.min(r.end(), last)), false));
         }
         return out;
+    }
+
+    /** The key of the {@code i}-th value: A..Z, a..z, 0..9, then two characters (AA, AB, ...), so keys never run out. */
+    static String key(int i) {
+        int n = KEYS.length();
+        StringBuilder b = new StringBuilder();
+        for (int k = i; ; k = k / n - 1) {
+            b.insert(0, KEYS.charAt(k % n));
+            if (k < n) break;
+        }
+        return b.toString();
     }
 
     static BufferAllocation require(HloModule m, int allocation) {
@@ -58,13 +69,20 @@ final class AllocationMap {
     static List<Output> run(HloModule m, int allocation, int width) {
         BufferAllocation a = require(m, allocation);
         List<Block> blocks = blocks(m, a);
+        boolean[] shown = new boolean[blocks.size()];
         List<Output> out = new ArrayList<>();
-        out.add(new TextBlock(render(m, a, blocks, width)));
-        out.add(legend(a, blocks));
+        out.add(new TextBlock(render(m, a, blocks, width, shown)));
+        out.add(legend(a, blocks, shown));
         return out;
     }
 
-    static String render(HloModule m, BufferAllocation a, List<Block> blocks, int width) {
+    /** Offsets as offsets: the exact byte, as the dump and the legend print them (a size would round). */
+    static String offset(long bytes) {
+        return Long.toString(bytes);
+    }
+
+    /** The picture; {@code shown[i]} is set for each value with at least one visible cell. */
+    static String render(HloModule m, BufferAllocation a, List<Block> blocks, int width, boolean[] shown) {
         StringBuilder o = new StringBuilder();
         o.append("allocation ").append(a.index()).append(" (").append(a.kind()).append(", ").append(Bytes.human(a.size()))
                 .append(a.color() != 0 ? ", color " + a.color() : "").append("): ").append(blocks.size())
@@ -75,10 +93,10 @@ final class AllocationMap {
         int nrows = rows.length - 1;
         boolean exact = distinctRanges(a, blocks) <= MAX_ROWS;
         String[] ylab = new String[nrows];
-        int lw = Bytes.human(a.size()).length();
+        int lw = offset(a.size()).length();
         for (int r = 0; r < nrows; r++) {
             if (!exact && r % 4 != 0) continue;
-            ylab[r] = Bytes.human(rows[r]);
+            ylab[r] = offset(rows[r]);
             lw = Math.max(lw, ylab[r].length());
         }
         int plot = Math.max(8, width - lw - 2);
@@ -100,12 +118,11 @@ final class AllocationMap {
             for (int c = 0; c < cols; c++) grid[r][c] = owner[r][c] < 0 ? '·' : SHADES[owner[r][c] % SHADES.length];
         // Label each block at its first visible cell (one pass over the grid): the whole name when
         // the run of cells there holds it, else its key.
-        boolean[] labelled = new boolean[blocks.size()];
         for (int r = 0; r < nrows; r++) {
             for (int c = 0; c < cols; c++) {
                 int i = owner[r][c];
-                if (i < 0 || labelled[i]) continue;
-                labelled[i] = true;
+                if (i < 0 || shown[i]) continue;
+                shown[i] = true;
                 int run = 0;
                 while (c + run < cols && owner[r][c + run] == i) run++;
                 String name = blocks.get(i).value().label();
@@ -125,7 +142,7 @@ final class AllocationMap {
             int t = c == cols - 1 ? steps - 1 : c / stretch * bucket;
             if (labels.place(Integer.toString(t), c)) axis[c] = '┬';
         }
-        o.append(" ".repeat(lw - Bytes.human(a.size()).length())).append(Bytes.human(a.size())).append(" └")
+        o.append(" ".repeat(lw - offset(a.size()).length())).append(offset(a.size())).append(" └")
                 .append(axis).append('\n');
         o.append(TimelineChart.stripEnd(new StringBuilder(" ".repeat(lw + 2)).append(labels.text()))).append('\n');
         if (bucket > 1) o.append("1 column = ").append(bucket).append(" steps; ");
@@ -168,16 +185,28 @@ final class AllocationMap {
         return Math.max(0, Math.min(rows.length - 2, r));
     }
 
-    static Table legend(BufferAllocation a, List<Block> blocks) {
+    /**
+     * Every value the picture shows, by key: offsets and ends as exact byte positions (not sizes).
+     * Values wholly hidden under later ones are counted in a note, not listed.
+     */
+    static Table legend(BufferAllocation a, List<Block> blocks, boolean[] shown) {
         Table.Builder b = Table.builder().title("values in allocation " + a.index())
                 .column("key", ColumnType.STRING).column("value", ColumnType.STRING)
-                .column("offset", ColumnType.BYTES).column("size", ColumnType.BYTES).column("end", ColumnType.BYTES)
+                .column("offset", ColumnType.INT).column("size", ColumnType.BYTES).column("end", ColumnType.INT)
                 .column("live", ColumnType.STRING).column("shape", ColumnType.STRING);
-        for (Block k : blocks) {
+        int hidden = 0;
+        for (int i = 0; i < blocks.size(); i++) {
+            Block k = blocks.get(i);
+            if (!shown[i]) {
+                hidden++;
+                continue;
+            }
             HloValue v = k.value();
             b.row(k.key(), v.label(), v.offset(), v.size(), v.offset() + v.size(),
                     v.range() == null ? "none (drawn over the whole span)" : v.range().toString(), v.shape().text());
         }
+        if (hidden > 0) b.note(hidden + " value" + (hidden == 1 ? "" : "s") + " hidden under later ones sharing their cells"
+                + " (values where allocation = " + a.index() + " lists all)");
         return b.build();
     }
 }

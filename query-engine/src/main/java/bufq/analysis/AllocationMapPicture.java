@@ -72,15 +72,12 @@ final class AllocationMapPicture {
             o.append("<text x=\"").append(W - RIGHT).append("\" y=\"").append(TOP - 8).append("\" text-anchor=\"end\">")
                     .append(skipped).append(" smaller values not drawn</text>\n");
         }
-        for (int i = 0; i <= 4; i++) {
-            long off = a.size() * i / 4;
-            double y = TOP + ph * i / 4;
+        for (long off : Ticks.bytes(a.size())) {
+            double y = TOP + ph * off / a.size();
             o.append("<text x=\"").append(LEFT - 6).append("\" y=\"").append(Xml.n(y + 4)).append("\" text-anchor=\"end\">")
                     .append(Xml.esc(Bytes.human(off))).append("</text>\n");
         }
-        int ticks = Math.min(steps, 8);
-        for (int i = 0; i < ticks; i++) {
-            int t = ticks == 1 ? 0 : (int) Math.round((double) i * (steps - 1) / (ticks - 1));
+        for (int t : Ticks.steps(steps, 12)) {
             o.append("<text x=\"").append(Xml.n(LEFT + (t + 0.5) * dx)).append("\" y=\"").append(Xml.n(TOP + ph + 16))
                     .append("\" text-anchor=\"middle\">").append(t).append("</text>\n");
         }
@@ -114,7 +111,7 @@ final class AllocationMapPicture {
     static String html(HloModule m, int allocation) {
         BufferAllocation a = AllocationMap.require(m, allocation);
         String title = m.handle() + ": allocation " + a.index();
-        String css = "body{font-family:sans-serif;margin:16px;color:#222}g.v:hover rect{stroke:#000;stroke-width:2}"
+        String css = "body{font-family:sans-serif;margin:16px;color:#222}svg{width:100%;height:auto}g.v:hover rect{stroke:#000;stroke-width:2}"
                 + "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}";
         StringBuilder body = new StringBuilder(svgElement(m, allocation))
                 .append("<table>\n<tr><th>value</th><th>offset</th><th>size</th><th>live</th><th>shape</th></tr>\n");

@@ -9,14 +9,20 @@ public enum BlameBy {
     /** {@code source_file:source_line}. */
     SOURCE,
     /** The defining instruction's opcode. */
-    OPCODE;
+    OPCODE,
+    /**
+     * The Python stack that made the defining instruction, at every depth from the outermost frame
+     * (a proto dump's {@code stack_frame_index}); the source line when the dump has no stacks.
+     */
+    STACK;
 
-    /** Parses {@code op_name}, {@code source} or {@code opcode} (case-insensitive), else null. */
+    /** Parses {@code op_name}, {@code source}, {@code opcode} or {@code stack} (case-insensitive), else null. */
     public static BlameBy parse(String s) {
         return switch (s.toLowerCase(Locale.ROOT)) {
             case "op_name", "opname", "op" -> OP_NAME;
             case "source", "src", "line" -> SOURCE;
             case "opcode" -> OPCODE;
+            case "stack", "stacks" -> STACK;
             default -> null;
         };
     }

@@ -3,6 +3,7 @@ package bufq.analysis;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
+import bufq.model.Liveness;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -13,7 +14,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
 
 /**
  * {@code blame}: the bytes occupied at the peak attributed to op_name prefixes ({@code jit(step)},
@@ -26,11 +26,9 @@ final class BlameReport {
     private record Key(int level, String name) {}
 
     static List<Output> run(HloModule m, BlameBy by, int depth) {
-        if (m.steps() == 0) {
-            return List.of(Table.builder().title("blame").column("message", ColumnType.STRING)
-                    .row("no live ranges in this dump: blame needs the HloLiveRange section").build());
-        }
-        int t = LiveProfile.of(m, OptionalInt.empty()).peakTime();
+        Liveness l = m.liveness();
+        int t = l.peakTime();
+        if (t < 0) return List.of(new TextBlock(PeakReport.NO_RANGES));
         // Each byte once: a value's share of what its allocation holds then, not its logical size,
         // which counts twice the bytes of a hand-over or of a buffer a loop aliases.
         List<HloValue> live = m.liveAt(t);
@@ -54,29 +52,37 @@ final class BlameReport {
             case OP_NAME -> "op_name";
             case SOURCE -> "source";
             case OPCODE -> "opcode";
+            case STACK -> "stack";
         };
         Table.Builder b = Table.builder()
                 .title("bytes occupied at peak step " + t + " (" + PeakReport.instructionAt(m, t) + ", " + Bytes.human(peak)
                         + ") by " + what);
-        if (by == BlameBy.OP_NAME) b.column("level", ColumnType.INT);
+        boolean levels = by == BlameBy.OP_NAME || by == BlameBy.STACK;
+        if (levels) b.column("level", ColumnType.INT);
         b.column(what, ColumnType.STRING).column("bytes", ColumnType.BYTES).column("share", ColumnType.PERCENT)
                 .column("values", ColumnType.INT);
         for (Map.Entry<Key, long[]> e : rows) {
             List<Object> row = new ArrayList<>();
-            if (by == BlameBy.OP_NAME) row.add((long) e.getKey().level());
+            if (levels) row.add((long) e.getKey().level());
             row.add(e.getKey().name());
             row.add(e.getValue()[0]);
             row.add(Bytes.share(e.getValue()[0], peak));
             row.add(e.getValue()[1]);
             b.row(row);
         }
+        if (by == BlameBy.STACK) {
+            b.note("each value counts once at every depth of its instruction's Python stack, outermost frame first"
+                    + (depth > 0 ? ", down to depth " + depth : "") + "; a row names the frame at its depth (> separates the callers "
+                    + "above it); the level-1 rows add up to the peak; without stacks (text dumps) the source line stands for one");
+        }
         if (by == BlameBy.OP_NAME) {
             b.note("each value counts once at every prefix level of its op_name"
                     + (depth > 0 ? " up to level " + depth : "") + "; the level-1 rows add up to the peak");
         }
         String tree = StackTree.text(m);
-        String source = m.info().stackTrace() != null ? "the dump's own tree"
-                : "rebuilt from the model at step " + StackTree.peakStep(m) + " (the dump printed none)";
+        String source = StackTree.usesDumpTree(m) ? "the dump's own tree"
+                : "rebuilt from the model at peak step " + t + (m.info().stackTrace() != null
+                ? " (the dump's own tree is for its label, step " + l.claimedPeakTime() + ")" : " (the dump printed none)");
         return List.of(b.build(), new TextBlock("stack trace breakdown, " + source + ":\n" + tree));
     }
 
@@ -85,6 +91,19 @@ final class BlameReport {
         return switch (by) {
             case SOURCE -> List.of(new Key(1, orElse(PeakReport.source(ins), "(no source)")));
             case OPCODE -> List.of(new Key(1, ins == null || ins.opcode() == null ? "(unknown)" : ins.opcode()));
+            case STACK -> {
+                List<String> stack = ins == null ? List.of() : ins.stack();
+                if (stack.isEmpty()) yield List.of(new Key(1, orElse(PeakReport.source(ins), "(no source)")));
+                List<Key> out = new ArrayList<>();
+                int n = depth > 0 ? Math.min(depth, stack.size()) : stack.size();
+                StringBuilder path = new StringBuilder();
+                for (int i = 0; i < n; i++) {
+                    if (i > 0) path.append(" > ");
+                    path.append(stack.get(i));
+                    out.add(new Key(i + 1, path.toString()));
+                }
+                yield out;
+            }
             case OP_NAME -> {
                 String op = ins == null ? null : ins.opName();
                 if (op == null || op.isEmpty()) yield List.of(new Key(1, name));

@@ -15,7 +15,9 @@ import bufq.table.Table;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code why VALUE}: what keeps one value alive, in parts that are each a typed table: what it is,
@@ -33,7 +35,18 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
     static final int MAX_STRETCHES = 5;
 
     /** The parts in the order they print. */
-    public List<Output> tables() { return List.of(what, born, uses, end, idle); }
+    public List<Output> tables() { return List.copyOf(parts().values()); }
+
+    /** The parts by name, in print order: what, born, uses, end, idle (the script API's keys). */
+    public Map<String, Table> parts() {
+        Map<String, Table> m = new LinkedHashMap<>();
+        m.put("what", what);
+        m.put("born", born);
+        m.put("uses", uses);
+        m.put("end", end);
+        m.put("idle", idle);
+        return m;
+    }
 
     static WhyReport of(HloModule m, HloValue v) {
         String name = v.label() + " (id " + v.id() + ")";
@@ -42,7 +55,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
 
     private static Table what(HloModule m, HloValue v, String name) {
         BufferAllocation a = m.allocation(v.allocation());
-        return Table.builder().title("why " + name + ": what it is")
+        return Table.builder().title("what it is: " + name)
                 .column("value", ColumnType.STRING).column("id", ColumnType.INT).column("shape", ColumnType.STRING)
                 .column("logical", ColumnType.BYTES).column("assigned", ColumnType.BYTES)
                 .column("allocation", ColumnType.INT).column("kind", ColumnType.STRING)
@@ -55,7 +68,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
     private static Table born(HloModule m, HloValue v, String name) {
         HloInstruction ins = m.instruction(v.name());
         int last = UseSchedule.lastUse(m, v);
-        return Table.builder().title("why " + name + ": born")
+        return Table.builder().title("born: " + name)
                 .column("step", ColumnType.INT).column("instruction", ColumnType.STRING).column("opcode", ColumnType.STRING)
                 .column("op_name", ColumnType.STRING).column("source", ColumnType.STRING)
                 .column("live_from", ColumnType.INT).column("live_to", ColumnType.INT).column("last_use", ColumnType.INT)
@@ -86,7 +99,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
                     user == null ? null : user.opcode(), user == null ? null : user.opName()}));
         }
         rows.sort(Comparator.comparingInt((Row r) -> r.step() < 0 ? Integer.MAX_VALUE : r.step()).thenComparingInt(Row::order));
-        Table.Builder b = Table.builder().title("why " + name + ": positions and uses in schedule order")
+        Table.Builder b = Table.builder().title("uses: " + name + ", positions and uses in schedule order")
                 .column("step", ColumnType.INT).column("position", ColumnType.STRING).column("user", ColumnType.STRING)
                 .column("operand", ColumnType.INT).column("opcode", ColumnType.STRING).column("op_name", ColumnType.STRING);
         for (Row r : rows) b.ownedRow(r.cells());
@@ -106,17 +119,17 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
     /** One row per clause of the explanation, so each stays readable in a terminal's table. */
     private static Table end(HloModule m, HloValue v, String name) {
         RangeEnd e = RangeEnd.of(m, v);
-        Table.Builder b = Table.builder().title("why " + name + ": why it ends where it ends")
+        Table.Builder b = Table.builder().title("why it ends: " + name)
                 .column("reason", ColumnType.STRING).column("detail", ColumnType.STRING);
         for (String c : e.clauses()) b.row(e.reason().word(), c);
         return b.build();
     }
 
     private static Table idle(HloModule m, HloValue v, String name) {
-        int peak = m.peakTime();
+        int peak = m.liveness().peakTime();
         List<Stretch> all = new ArrayList<>(UseSchedule.idleStretches(m, v));
         all.sort(Comparator.comparingInt(Stretch::steps).reversed().thenComparingInt(Stretch::from));
-        Table.Builder b = Table.builder().title("why " + name + ": idle stretches (live, not used), longest first")
+        Table.Builder b = Table.builder().title("idle stretches: " + name + ", live but not used, longest first")
                 .column("from", ColumnType.INT).column("to", ColumnType.INT).column("steps", ColumnType.INT)
                 .column("byte_steps", ColumnType.INT).column("peak_inside", ColumnType.BOOL);
         for (Stretch s : all.subList(0, Math.min(MAX_STRETCHES, all.size()))) {

@@ -197,6 +197,8 @@ public final class Completion {
         kinds.add(Kind.NUMBER);
         kinds.add(Kind.INSTRUCTION);
         keyword("peak", kinds, words);
+        keyword("claimed_peak", kinds, words);
+        words.add("peak(");
     }
 
     private static void clauses(List<Token> ts, Set<Kind> kinds, List<String> words) {

@@ -29,6 +29,16 @@ import java.util.zip.ZipException;
  */
 public record DumpFile(String name, FileKind kind, Path path, String text, String origin, long firstLine) {
 
+    /** How many times its own size a {@code .gz} may inflate to (dumps compress about 10 times). */
+    static final int MAX_INFLATE_RATIO = 50;
+    /** What any {@code .gz} may inflate to, whatever its size. */
+    static final long MIN_INFLATE_LIMIT = 64L << 20;
+
+    /** Bytes a {@code .gz} of {@code compressed} bytes may inflate to: a gzip bomb is refused within a second. */
+    static long inflateLimit(long compressed) {
+        return Math.min(Integer.MAX_VALUE - 16, Math.max(MIN_INFLATE_LIMIT, compressed * MAX_INFLATE_RATIO));
+    }
+
     static DumpFile of(Path path) {
         return of(path, path.toString());
     }
@@ -53,6 +63,10 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
      */
     DumpText open() throws LoadException {
         if (text != null) return DumpText.of(text);
+        // A FIFO would block for ever and a device such as /dev/zero never end: only regular files.
+        if (Files.exists(path) && !Files.isRegularFile(path))
+            throw new LoadException(name, Files.isDirectory(path) ? "a directory, not a dump file"
+                    : "not a regular file (a FIFO, device or socket), not a dump");
         if (path.getFileName().toString().endsWith(".gz")) {
             ByteArrayOutputStream got = new ByteArrayOutputStream();
             boolean cut = inflate(got);
@@ -93,7 +107,7 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
         if (n < s.length()) while (cut > 0 && s.at(cut - 1) != '\n') cut--;
         byte[] headBytes = new byte[cut];
         for (int i = 0; i < cut; i++) headBytes[i] = (byte) s.at(i);
-        decode(name, headBytes);
+        decode(name, kind, headBytes);
     }
 
     /**
@@ -102,8 +116,14 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
      */
     private boolean inflate(ByteArrayOutputStream out) throws LoadException {
         try (InputStream in = new GZIPInputStream(Files.newInputStream(path))) {
+            long limit = inflateLimit(Files.size(path));
             byte[] buf = new byte[1 << 16];
-            for (int r; (r = in.read(buf)) >= 0; ) out.write(buf, 0, r);
+            for (int r; (r = in.read(buf)) >= 0; ) {
+                out.write(buf, 0, r);
+                if (out.size() > limit)
+                    throw new LoadException(name, "inflates to more than " + (limit >> 20) + " MiB (" + MAX_INFLATE_RATIO
+                            + " times its size, at least " + (MIN_INFLATE_LIMIT >> 20) + " MiB): refused as a gzip bomb");
+            }
             return false;
         } catch (NoSuchFileException e) {
             throw new LoadException(name, "no such file");
@@ -131,13 +151,14 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
         DumpText s = open();
         byte[] bytes = new byte[s.length()];
         for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) s.at(i);
-        return decode(name, bytes);
+        return decode(name, kind, bytes);
     }
 
-    static String decode(String name, byte[] bytes) throws LoadException {
+    /** The text of {@code bytes}; refuses binary or non-UTF-8 bytes, as not a file of {@code kind}. */
+    static String decode(String name, FileKind kind, byte[] bytes) throws LoadException {
         for (int i = 0, n = Math.min(bytes.length, 8192); i < n; i++) {
             if (bytes[i] == 0) throw new LoadException(name, lineOf(bytes, i), "binary file (a NUL byte at column "
-                    + columnOf(bytes, i) + "), not a buffer-assignment dump");
+                    + columnOf(bytes, i) + "), not a " + kind.noun());
         }
         // Fast path: the JDK's decoder; only text that decoded with replacement characters is
         // checked strictly (a real dump never holds U+FFFD).
@@ -153,7 +174,7 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
         if (r.isError()) {
             int at = in.position();
             throw new LoadException(name, lineOf(bytes, at), String.format("not UTF-8 text (byte 0x%02x at column %d), "
-                    + "not a buffer-assignment dump", bytes[at] & 0xff, columnOf(bytes, at)));
+                    + "not a %s", bytes[at] & 0xff, columnOf(bytes, at), kind.noun()));
         }
         return out.flip().toString();
     }

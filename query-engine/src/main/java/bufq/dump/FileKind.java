@@ -12,6 +12,26 @@ public enum FileKind {
 
     FileKind(String suffix) { this.suffix = suffix; }
 
+    /** What a file of this kind is, for messages: "not a " + noun. */
+    String noun() {
+        return switch (this) {
+            case VALUES -> "buffer-assignment values file";
+            case LIVE_RANGE -> "live-range file";
+            case MEMORY_REPORT -> "memory usage report";
+            case BUFFER_ASSIGNMENT, OTHER -> "buffer-assignment dump";
+        };
+    }
+
+    /** The first line a file of this kind starts with, for messages. */
+    String header() {
+        return switch (this) {
+            case VALUES -> "Used values:";
+            case LIVE_RANGE -> "HloLiveRange (max N):";
+            case MEMORY_REPORT -> "a memory usage report";
+            case BUFFER_ASSIGNMENT, OTHER -> "BufferAssignment:";
+        };
+    }
+
     /** The kind of a file name ({@code .gz} allowed). */
     public static FileKind of(String fileName) {
         String n = stripGz(fileName);

@@ -27,8 +27,8 @@ import java.util.concurrent.ForkJoinTask;
 final class ModuleAssembler {
     private ModuleAssembler() {}
 
-    static HloModule assemble(ModuleSource source, List<ModuleReader.Region> regions) {
-        Warnings w = new Warnings();
+    /** @param w warnings so far (files skipped), to which the join's are added */
+    static HloModule assemble(ModuleSource source, List<ModuleReader.Region> regions, Warnings w) {
         List<BufferAllocation> allocations = new ArrayList<>();
         List<RawValues> rawValues = new ArrayList<>();
         List<ValuesPart> detailParts = new ArrayList<>();

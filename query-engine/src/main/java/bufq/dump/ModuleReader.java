@@ -7,7 +7,6 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
@@ -98,15 +97,28 @@ final class ModuleReader {
 
     static HloModule read(ModuleSource source) throws LoadException {
         long t0 = System.nanoTime();
-        List<DumpText> sources = openAll(source.dumpFiles());
+        List<DumpFile> files = source.dumpFiles();
+        List<Object> opened = openAll(files);
+        List<DumpText> sources = new ArrayList<>();
         List<Region> regions = new ArrayList<>();
+        Warnings skipped = new Warnings();
         // With a live-range file of its own, the module's other files need no search for that section
         // (a backward scan of a 100 MB file).
         boolean liveFile = false;
-        for (DumpFile f : source.dumpFiles()) liveFile |= f.kind() == FileKind.LIVE_RANGE;
-        for (int i = 0; i < sources.size(); i++) {
-            DumpFile f = source.dumpFiles().get(i);
-            regions.addAll(split(f, sources.get(i), !liveFile || f.kind() == FileKind.LIVE_RANGE));
+        for (int i = 0; i < files.size(); i++) liveFile |= files.get(i).kind() == FileKind.LIVE_RANGE && opened.get(i) instanceof DumpText;
+        for (int i = 0; i < files.size(); i++) {
+            DumpFile f = files.get(i);
+            try {
+                if (opened.get(i) instanceof LoadException e) throw e;
+                DumpText src = (DumpText) opened.get(i);
+                regions.addAll(split(f, src, !liveFile || f.kind() == FileKind.LIVE_RANGE));
+                sources.add(src);
+            } catch (LoadException e) {
+                // A bad sibling (a report with a stray byte, a shuffled live-range file) costs only
+                // what it holds; the buffer-assignment file, or a module's only file, is the module.
+                if (files.size() == 1 || f.kind() == FileKind.BUFFER_ASSIGNMENT || Thread.currentThread().isInterrupted()) throw e;
+                skipped.add(f.origin(), e.line(), e.reason() + "; file skipped, the module is read from its other files");
+            }
         }
         long chars = 0;
         for (DumpText s : sources) chars += s.length();
@@ -122,7 +134,7 @@ final class ModuleReader {
             r.firstLine = line;
             line += r.part.lines;
         }
-        HloModule m = ModuleAssembler.assemble(source, regions);
+        HloModule m = ModuleAssembler.assemble(source, regions, skipped);
         if (TRACE) {
             System.err.printf("load %s: open+split %d ms, parse %d ms (%d regions), assemble %d ms%n", source.name(),
                     (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, regions.size(), (System.nanoTime() - t2) / 1_000_000);
@@ -189,21 +201,15 @@ final class ModuleReader {
         Cancelled() { super("cancelled", null, false, false); }
     }
 
-    private static List<DumpText> openAll(List<DumpFile> files) throws LoadException {
-        try {
-            return files.parallelStream().map(f -> {
-                try {
-                    return f.open();
-                } catch (LoadException e) {
-                    throw new CompletionException(e);
-                }
-            }).toList();
-        } catch (CompletionException e) {
-            // A worker's exception may come back wrapped twice: the fork-join pool rethrows a copy
-            // of it in the calling thread, with the original as its cause.
-            for (Throwable t = e; t != null; t = t.getCause()) if (t instanceof LoadException le) throw le;
-            throw e;
-        }
+    /** Opens the files in parallel: each one's {@link DumpText}, or the {@link LoadException} that refused it. */
+    private static List<Object> openAll(List<DumpFile> files) {
+        return files.parallelStream().map(f -> {
+            try {
+                return (Object) f.open();
+            } catch (LoadException e) {
+                return e;
+            }
+        }).toList();
     }
 
     /** Cuts a text held in memory (tests). */
@@ -226,7 +232,7 @@ final class ModuleReader {
             out.get(0).cutOff = src.truncated;
             return out;
         }
-        checkLooksLikeDump(f.name(), head);
+        checkLooksLikeDump(f.name(), kind, head);
         int n = src.length();
         int used = kind == FileKind.LIVE_RANGE ? -1 : lineStart(src, "Used values:", 0);
         int live = -1;
@@ -268,13 +274,19 @@ final class ModuleReader {
 
     /** Refuses text that is not a buffer-assignment dump, with a one-line reason. */
     static void checkLooksLikeDump(String name, String text) throws LoadException {
-        if (text.isEmpty()) throw new LoadException(name, "empty file, not a buffer-assignment dump");
-        if (text.isBlank()) throw new LoadException(name, "blank file, not a buffer-assignment dump");
+        checkLooksLikeDump(name, FileKind.OTHER, text);
+    }
+
+    /** As {@link #checkLooksLikeDump(String, String)}, saying what a file of {@code kind} should be. */
+    static void checkLooksLikeDump(String name, FileKind kind, String text) throws LoadException {
+        String noun = kind.noun();
+        if (text.isEmpty()) throw new LoadException(name, "empty file, not a " + noun);
+        if (text.isBlank()) throw new LoadException(name, "blank file, not a " + noun);
         for (int k = 0, n = Math.min(text.length(), 8192); k < n; k++) {
             if (text.charAt(k) == '\0') {
                 long line = 1;
                 for (int j = 0; j < k; j++) if (text.charAt(j) == '\n') line++;
-                throw new LoadException(name, line, "binary file (a NUL character), not a buffer-assignment dump");
+                throw new LoadException(name, line, "binary file (a NUL character), not a " + noun);
             }
         }
         int i = 0;
@@ -283,13 +295,13 @@ final class ModuleReader {
         String[] starts = {"BufferAssignment:", "allocation ", "Total bytes used:", "Used values:", "HloLiveRange (max "};
         for (String s : starts) if (text.startsWith(s, i)) return;
         if (text.startsWith("HloModule ", i)) {
-            throw new LoadException(name, 1, "HLO text, not a buffer-assignment dump (expected 'BufferAssignment:')");
+            throw new LoadException(name, 1, "HLO text, not a " + noun + " (expected '" + kind.header() + "')");
         }
         long line = 1;
         for (int k = 0; k < i; k++) if (text.charAt(k) == '\n') line++;
         int eol = text.indexOf('\n', i);
         String first = text.substring(i, eol < 0 ? text.length() : eol);
         if (first.length() > 40) first = first.substring(0, 37) + "...";
-        throw new LoadException(name, line, "not a buffer-assignment dump (expected 'BufferAssignment:', found '" + first + "')");
+        throw new LoadException(name, line, "not a " + noun + " (expected '" + kind.header() + "', found '" + first + "')");
     }
 }

@@ -58,6 +58,9 @@ final class Conditions {
             return (row, run) -> !p.test(row, run);
         }
         if (e instanceof Live l) {
+            if (entity.live() == null) {
+                throw new QueryException(l.start(), l.end(), entity.name() + " have no live range: 'live' does not apply to them");
+            }
             int slot = slots.size();
             slots.add(new LiveSlot(l.from(), l.to(), l.during()));
             slotOf.put(l, slot);

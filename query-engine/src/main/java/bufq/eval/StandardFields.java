@@ -65,6 +65,8 @@ final class StandardFields {
         m.put("instructions", instructions());
         m.put("steps", steps());
         m.put("uses", uses());
+        m.put("events", ProtoEntities.events());
+        m.put("modules", ProtoEntities.modules());
         return new Catalog(m);
     }
 
@@ -118,7 +120,7 @@ final class StandardFields {
                     return l(s == null ? 0 : Math.multiplyExact(x.size(), (long) s.steps()));
                 }))
                 .add("idle_at_peak", BOOL, "the peak falls in a stretch where it is live but not used", v((x, c) ->
-                        UseSchedule.idleAt(c.module(), x, c.module().peakTime()) != null))
+                        UseSchedule.idleAt(c.module(), x, c.module().liveness().peakTime()) != null))
                 .add("end_reason", STRING, "why its live range ends there: last_use, live_out, undonated_parameter, carry, ...", v((x, c) ->
                         RangeEnd.of(c.module(), x).reason().word()))
                 .add("positions", LIST, "positions as 'instruction [index]'", v((x, c) -> x.positions().stream().map(Object::toString).toList()))
@@ -210,7 +212,7 @@ final class StandardFields {
                 .add("attributes", STRING, "text after the operand list (kind=kLoop, calls=...)", i((x, c) -> emptyToNull(x.attributes())))
                 .add("values", LIST, "labels of the values it defines", i((x, c) -> c.module().valuesNamed(x.name()).stream().map(v -> (Object) v.label()).toList()))
                 .add("live_bytes", BYTES, "logical bytes live at its time", i((x, c) -> x.time() < 0 ? null
-                        : l(ModuleMemo.of(c.module()).liveBytesAt(c.module(), x.time()))));
+                        : l(c.module().liveness().liveBytes(x.time()))));
         return new Entity("instructions", "HLO instructions with their schedule time and metadata", f.done(),
                 List.of("time", "name", "opcode", "shape", "op_name"),
                 ctx -> ctx.module().instructions(),
@@ -226,10 +228,11 @@ final class StandardFields {
                     HloInstruction in = x.instruction() == null ? null : c.module().instruction(x.instruction());
                     return in == null ? null : in.opcode();
                 }))
-                .add("live_bytes", BYTES, "logical bytes live here", s((x, c) -> l(x.liveBytes())))
+                .add("live_bytes", BYTES, "logical bytes of the values live here (shared bytes counted per value)", s((x, c) -> l(x.liveBytes())))
+                .add("occupied_bytes", BYTES, "bytes held here: per allocation, each byte of the live values once", s((x, c) -> l(x.occupiedBytes())))
                 .add("live_values", INT, "number of values live here", s((x, c) -> l(x.liveValues())));
         return new Entity("steps", "program points of the schedule with live bytes", f.done(),
-                List.of("time", "instruction", "live_bytes", "live_values"),
+                List.of("time", "instruction", "live_bytes", "occupied_bytes", "live_values"),
                 ctx -> Step.of(ctx.module()),
                 (row, from, to, ctx) -> { int t = ((Step) row).time(); return from <= t && t <= to; },
                 null);

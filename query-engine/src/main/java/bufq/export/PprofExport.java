@@ -1,12 +1,10 @@
 package bufq.export;
 
 import bufq.analysis.Analyses;
-import bufq.analysis.LiveProfile;
 import bufq.analysis.OccupiedShares;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.model.PeakClaim;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
 
@@ -17,7 +15,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.zip.GZIPOutputStream;
 
 import static bufq.export.ProfileFields.*;
@@ -27,8 +24,8 @@ import static bufq.export.ProfileFields.*;
  * format {@code go tool pprof} and {@code jax.profiler.device_memory_profile()} share). One sample
  * per live value with two figures, {@code objects/count} (1) and {@code space/bytes}, the value's
  * share of the occupied bytes (see {@link OccupiedShares}); its location stack per
- * {@link ProfileStacks}; labels {@code value}, {@code shape}, {@code dtype} (strings) and
- * {@code allocation}, {@code color} (numbers). Written field by field with protobuf's
+ * {@link ProfileStacks}; labels {@code value}, {@code shape}, {@code dtype}, {@code allocation} and
+ * {@code color}. Written field by field with protobuf's
  * {@link CodedOutputStream}: samples as they are made, then the functions, locations and strings
  * they refer to.
  */
@@ -81,13 +78,13 @@ public final class PprofExport {
         if (m.steps() == 0) throw new IllegalArgumentException(m.handle() + " has no live ranges, so no step to export");
         switch (at) {
             case "peak" -> {
-                return LiveProfile.of(m, OptionalInt.empty()).peakTime();
+                return m.liveness().peakTime();
             }
             case "claimed_peak" -> {
-                PeakClaim c = m.info().peakClaim();
-                if (c == null || c.time() < 0 || c.time() >= m.steps())
+                int c = m.liveness().claimedPeakTime();
+                if (c < 0 || c >= m.steps())
                     throw new IllegalArgumentException(m.handle() + " has no peak label of its own; use 'at peak' or a step");
-                return c.time();
+                return c;
             }
             default -> {
                 try {
@@ -123,12 +120,13 @@ public final class PprofExport {
         for (int i = 0; i < live.size(); i++) {
             HloValue v = live.get(i);
             List<Long> stack = locationIds(v);   // leaf first
+            // Strings all: pprof drops a numeric label whose value is 0 (allocation 0, colour 0).
             long[][] labels = {
-                    {valueKey, string(v.label()), 0},
-                    {shapeKey, string(v.shape().text()), 0},
-                    {dtypeKey, string(v.shape().dtype()), 0},
-                    {allocationKey, -1, v.allocation()},
-                    {colorKey, -1, v.color()},
+                    {valueKey, string(v.label())},
+                    {shapeKey, string(v.shape().text())},
+                    {dtypeKey, string(v.shape().dtype())},
+                    {allocationKey, string(String.valueOf(v.allocation()))},
+                    {colorKey, string(String.valueOf(v.color()))},
             };
             writeSample(o, stack, new long[] {1, shares[i]}, labels);
             total += shares[i];
@@ -184,7 +182,8 @@ public final class PprofExport {
     }
 
     /**
-     * The value's frames, root first. An op_name level is named by its whole path so that pprof's
+     * The value's frames, root first. By stack, the instruction's Python stack when the dump has one
+     * (a proto dump's stack frames: pprof's {@code -lines} then lists source lines). An op_name level is named by its whole path so that pprof's
      * cumulative figure for it is {@code blame by op_name}'s row; a value without an op_name stands
      * under its instruction's name, as in blame and XLA's stack-trace tree.
      */
@@ -194,6 +193,10 @@ public final class PprofExport {
         Frame leaf = source == null ? null : new Frame(source, ins.sourceFile(), Math.max(0, ins.sourceLine()));
         if (by == ProfileStacks.SOURCE) return List.of(leaf == null ? new Frame("(no source)", "", 0) : leaf);
         List<Frame> out = new ArrayList<>();
+        if (by == ProfileStacks.STACK && ins != null && !ins.stack().isEmpty()) {
+            for (String frame : ins.stack()) out.add(pythonFrame(frame));
+            return out;
+        }
         String op = ins == null ? null : ins.opName();
         if (op == null || op.isEmpty()) {
             out.add(new Frame(v.name(), "", 0));
@@ -207,6 +210,24 @@ public final class PprofExport {
         }
         if (by == ProfileStacks.STACK && leaf != null) out.add(leaf);
         return out;
+    }
+
+    /** A frame of {@link HloInstruction#stack()}, {@code file:line (function)}, as pprof's function, file and line. */
+    private static Frame pythonFrame(String frame) {
+        int paren = frame.endsWith(")") ? frame.lastIndexOf(" (") : -1;
+        String where = paren < 0 ? frame : frame.substring(0, paren);
+        String function = paren < 0 ? where : frame.substring(paren + 2, frame.length() - 1);
+        int colon = where.lastIndexOf(':');
+        long line = 0;
+        if (colon > 0) {
+            try {
+                line = Long.parseLong(where.substring(colon + 1));
+                where = where.substring(0, colon);
+            } catch (NumberFormatException e) {
+                // no line number: the whole text is the file
+            }
+        }
+        return new Frame(function, where, line);
     }
 
     private long location(Frame f) {
@@ -239,7 +260,7 @@ public final class PprofExport {
         o.writeInt64(VALUE_TYPE_UNIT, unit);
     }
 
-    /** A sample: packed location ids and values, then labels ({key, str} or {key, -1, num}). */
+    /** A sample: packed location ids and values, then string labels ({key, str}). */
     private static void writeSample(CodedOutputStream o, List<Long> locationIds, long[] values, long[][] labels)
             throws IOException {
         int ids = 0;
@@ -260,14 +281,12 @@ public final class PprofExport {
             o.writeTag(SAMPLE_LABEL, WireFormat.WIRETYPE_LENGTH_DELIMITED);
             o.writeUInt32NoTag(labelSize(l));
             o.writeInt64(LABEL_KEY, l[0]);
-            if (l[1] >= 0) o.writeInt64(LABEL_STR, l[1]);
-            else o.writeInt64(LABEL_NUM, l[2]);
+            o.writeInt64(LABEL_STR, l[1]);
         }
     }
 
     private static int labelSize(long[] l) {
-        return CodedOutputStream.computeInt64Size(LABEL_KEY, l[0])
-                + (l[1] >= 0 ? CodedOutputStream.computeInt64Size(LABEL_STR, l[1]) : CodedOutputStream.computeInt64Size(LABEL_NUM, l[2]));
+        return CodedOutputStream.computeInt64Size(LABEL_KEY, l[0]) + CodedOutputStream.computeInt64Size(LABEL_STR, l[1]);
     }
 
     private static int packedSize(int field, int dataSize) {

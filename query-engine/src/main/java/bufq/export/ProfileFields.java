@@ -28,7 +28,6 @@ final class ProfileFields {
 
     static final int LABEL_KEY = 1;
     static final int LABEL_STR = 2;
-    static final int LABEL_NUM = 3;
 
     static final int MAPPING_ID = 1;
     static final int MAPPING_FILENAME = 5;

@@ -5,8 +5,9 @@ import java.util.Locale;
 /** What a pprof sample's location stack is made of ({@code export pprof ... by stack|op_name|source}). */
 public enum ProfileStacks {
     /**
-     * The value's Python stack: its op_name path split on {@code /}, root first, with its source
-     * {@code file:line} as the leaf when the dump names one.
+     * The value's Python stack: the whole stack where the dump has one (a {@code .hlo.pb}'s stack
+     * frames, each a function with its file and line), else its op_name path split on {@code /}, root
+     * first, with its source {@code file:line} as the leaf when the dump names one.
      */
     STACK,
     /** Only the op_name path, one frame per prefix ({@code jit(step)}, {@code jit(step)/jvp()}, ...). */

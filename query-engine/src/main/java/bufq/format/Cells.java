@@ -1,6 +1,7 @@
 package bufq.format;
 
 import bufq.table.ColumnType;
+import bufq.table.Sizes;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;

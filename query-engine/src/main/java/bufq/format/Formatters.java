@@ -7,6 +7,7 @@ import bufq.table.TextBlock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** The output formats by name, and rendering of a command's outputs (tables and text) in one of them. */
@@ -38,33 +39,105 @@ public final class Formatters {
     }
 
     /**
-     * Renders several outputs in order. Tables go through {@code f}; text blocks print as is, except
-     * in json where each becomes a JSON string on its own line so the stream stays parseable, and in
-     * markdown where each goes in a code fence so it renders with its lines intact. In human formats
-     * consecutive outputs are separated by a blank line.
+     * Renders one statement's outputs. Human formats (table, markdown) print them in order, a blank
+     * line between two; a text block prints as is, in markdown inside a code fence so a chart keeps
+     * its lines. Data formats print data: a chart's numbers ({@link TextBlock#data}) instead of its
+     * drawing, and a drawing without numbers is left out when there are tables beside it. Then
+     * json prints one document: the table's array when there is one, else an object of named tables
+     * (keys from the titles, see {@link #key}); csv and tsv hold one table and refuse more.
+     *
+     * @throws IllegalArgumentException csv or tsv of several tables; the message names them and says what to use
      */
     public static void writeAll(List<? extends Output> outputs, Formatter f, FormatOptions options, StringBuilder out) {
-        boolean first = true;
-        for (Output o : outputs) {
-            if (!first && isHuman(f)) out.append('\n');
-            first = false;
-            if (o instanceof Table t) f.write(t, options, out);
-            else if (o instanceof TextBlock tb) {
-                if (f instanceof JsonFormatter) {
-                    JsonFormatter.string(tb.text(), out);
-                    out.append('\n');
-                } else if (f instanceof MarkdownFormatter) {
-                    // A chart or tree keeps its lines and alignment only inside a code fence.
-                    String fence = "```";
-                    while (tb.text().contains(fence)) fence += "`";
-                    out.append(fence).append('\n').append(tb.text());
-                    if (!tb.text().endsWith("\n")) out.append('\n');
-                    out.append(fence).append('\n');
-                } else {
-                    out.append(tb.text());
-                    if (!tb.text().endsWith("\n")) out.append('\n');
-                }
+        if (isHuman(f)) {
+            boolean first = true;
+            for (Output o : outputs) {
+                if (!first) out.append('\n');
+                first = false;
+                if (o instanceof Table t) f.write(t, options, out);
+                else if (o instanceof TextBlock tb) text(tb.text(), f instanceof MarkdownFormatter, out);
             }
+            return;
         }
+        List<Output> data = data(outputs);
+        if (f instanceof JsonFormatter && data.size() > 1) {
+            json(data, options, out);
+            return;
+        }
+        if (data.size() > 1) {
+            throw new IllegalArgumentException(f.name() + " holds one table, but this gives " + data.size() + " ("
+                    + String.join(", ", keys(data)) + "); use the json format for all of them (one object of named"
+                    + " tables), or a query for the one you need");
+        }
+        for (Output o : data) {
+            if (o instanceof Table t) f.write(t, options, out);
+            else if (o instanceof TextBlock tb && f instanceof JsonFormatter) {
+                JsonFormatter.string(tb.text(), out);
+                out.append('\n');
+            } else if (o instanceof TextBlock tb) text(tb.text(), false, out);
+        }
+    }
+
+    private static void text(String text, boolean fenced, StringBuilder out) {
+        String fence = "```";
+        while (fenced && text.contains(fence)) fence += "`";
+        if (fenced) out.append(fence).append('\n');
+        out.append(text);
+        if (!text.endsWith("\n")) out.append('\n');
+        if (fenced) out.append(fence).append('\n');
+    }
+
+    /** What data formats print: tables, charts' tables, and text only when there is nothing else. */
+    private static List<Output> data(List<? extends Output> outputs) {
+        List<Output> tables = new ArrayList<>();
+        for (Output o : outputs) {
+            if (o instanceof Table t) tables.add(t);
+            else if (o instanceof TextBlock tb && tb.data() != null) tables.add(tb.data());
+        }
+        return tables.isEmpty() ? List.copyOf(outputs) : tables;
+    }
+
+    private static void json(List<Output> data, FormatOptions options, StringBuilder out) {
+        List<String> keys = keys(data);
+        out.append("{\n");
+        for (int i = 0; i < data.size(); i++) {
+            out.append("  ");
+            JsonFormatter.string(keys.get(i), out);
+            out.append(": ");
+            StringBuilder one = new StringBuilder();
+            if (data.get(i) instanceof Table t) new JsonFormatter().write(t, options, one);
+            else JsonFormatter.string(((TextBlock) data.get(i)).text(), one);
+            // nested one level: every line after the first moves two columns right
+            out.append(one.toString().stripTrailing().replace("\n", "\n  "));
+            out.append(i + 1 < data.size() ? ",\n" : "\n");
+        }
+        out.append("}\n");
+    }
+
+    /** Unique keys for several outputs: each table's {@link #key}, numbered when two agree. */
+    private static List<String> keys(List<Output> data) {
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < data.size(); i++) {
+            String k = data.get(i) instanceof Table t && t.title() != null ? key(t.title()) : "";
+            if (k.isEmpty()) k = (data.get(i) instanceof Table ? "table_" : "text_") + (i + 1);
+            String base = k;
+            for (int n = 2; keys.contains(k); n++) k = base + "_" + n;
+            keys.add(k);
+        }
+        return keys;
+    }
+
+    /**
+     * A table's key in a json object: its title up to the first detail (a digit, parenthesis, colon
+     * or comma), lowercase, words joined by {@code _}: "values live at step 13 (fusion.5)" is
+     * {@code values_live_at_step}, the same for every module.
+     */
+    public static String key(String title) {
+        StringBuilder b = new StringBuilder();
+        for (char c : title.toLowerCase(Locale.ROOT).toCharArray()) {
+            if (Character.isDigit(c) || c == '(' || c == ':' || c == ',') break;
+            b.append(Character.isLetter(c) ? c : ' ');
+        }
+        return String.join("_", b.toString().trim().split("\\s+"));
     }
 }

@@ -8,8 +8,8 @@ import java.util.List;
  * A JSON array of row objects, one row per line, keys in column order: integers and sizes as JSON
  * integers, floats and fractions as JSON numbers (non-finite as null), booleans, null as null, lists
  * as arrays, strings escaped per RFC 8259. The title and notes are not data and are left out. A
- * command that yields several tables prints one array per table, each starting on its own line (a
- * stream that {@code jq} reads as consecutive documents).
+ * command that yields several tables prints one object of named arrays ({@link Formatters#writeAll}),
+ * so every statement's output is one JSON document.
  */
 public final class JsonFormatter implements Formatter {
     @Override public String name() { return "json"; }

@@ -284,10 +284,10 @@ public final class Parser {
         throw error(t, "expected 'at' or 'during' after 'live'");
     }
 
-    // time = INTEGER | "peak" | IDENT | STRING
+    // time = INTEGER | "peak" [ "(" INTEGER ")" ] | "claimed_peak" | IDENT | STRING
     private Time time() throws QueryException {
         Token t = peek();
-        String expected = "expected a step number, 'peak' or an instruction name";
+        String expected = "expected a step number, 'peak', 'claimed_peak' or an instruction name";
         switch (t.kind()) {
             case NUMBER -> {
                 Object n = number(t);
@@ -299,11 +299,26 @@ public final class Parser {
             case IDENT -> { advance(); return new Named(t.text().startsWith("%") ? t.text().substring(1) : t.text(), t.start(), t.end()); }
             case STRING -> { advance(); return new Named(string(t), t.start(), t.end()); }
             case KEYWORD -> {
-                if (t.isKeyword("peak")) { advance(); return new Peak(t.start(), t.end()); }
+                if (t.isKeyword("peak")) {
+                    advance();
+                    return match(TokenKind.LPAREN) ? rankedPeak(t) : new Peak(t.start(), t.end());
+                }
+                if (t.isKeyword("claimed_peak")) { advance(); return new ClaimedPeak(t.start(), t.end()); }
                 throw error(t, expected);
             }
             default -> throw error(t, expected);
         }
+    }
+
+    // "peak" "(" INTEGER ")", after the "(": the N-th prominent peak, counted from 1
+    private Time rankedPeak(Token peak) throws QueryException {
+        Token n = peek();
+        Object v = n.kind() == TokenKind.NUMBER ? number(n) : null;
+        if (!(v instanceof Long rank) || rank < 1 || !Lexer.splitNumber(n.text())[1].isEmpty())
+            throw error(n, "expected a peak number from 1 (peak(1) is the peak) after 'peak('");
+        advance();
+        Token close = expect(TokenKind.RPAREN, "expected ')' after the peak number");
+        return new RankedPeak(rank, peak.start(), close.end());
     }
 
     // groupKeys = IDENT { "," IDENT }

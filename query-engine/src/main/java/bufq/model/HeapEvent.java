@@ -9,8 +9,8 @@ package bufq.model;
  * @param value       the value (logical buffer) id
  * @param instruction the instruction the simulator was processing
  * @param computation that instruction's computation
- * @param bytes       bytes the event takes (+) or gives back (-): 0 for a share, and for the free of
- *                    a buffer others still share
+ * @param bytes       bytes the event takes (+) or gives back (-): 0 for a share of bytes another
+ *                    value holds, and for the free of a buffer others still share
  * @param heapBytes   the simulated heap's bytes after the event (per trace)
  * @param allocation  the allocation holding the value, or -1 when the assignment does not place it
  * @param shareWith   the canonical value a SHARE_WITH reuses, else -1

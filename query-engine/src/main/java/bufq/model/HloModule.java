@@ -43,10 +43,10 @@ public final class HloModule {
     private final int[] allocationStart;
     private final int[] byAllocation;
     private final NameIndex<HloInstruction> instructionByName;
-    private volatile Map<String, List<String>> usersByOperand;  // built on first use
     private final IntervalIndex liveIndex;
-    private volatile long[] liveBytesByStep;
-    private volatile List<Integer> colors;   // built on first use: peak and timeline ask several times per run
+    // Derived data, each computed once on first use and shared with copies under another handle.
+    private final Lazy<Map<String, List<String>>> usersByOperand;
+    private final Lazy<Liveness> liveness;
 
     /**
      * What the dump says about itself, beside the lists.
@@ -144,6 +144,8 @@ public final class HloModule {
         this.idsSorted = x.idsSorted;
         this.idPositions = x.idPositions;
         this.liveIndex = x.liveIndex;
+        this.usersByOperand = new Lazy<>(this::buildUsers);
+        this.liveness = new Lazy<>(() -> Liveness.of(this));
     }
 
     /** The indexes that come from sorting: by allocation, by id, by time. */
@@ -228,6 +230,8 @@ public final class HloModule {
         this.byAllocation = m.byAllocation;
         this.instructionByName = m.instructionByName;
         this.liveIndex = m.liveIndex;
+        this.usersByOperand = m.usersByOperand;
+        this.liveness = m.liveness;
     }
 
     private static Object appendValue(Object old, Object v) {
@@ -324,20 +328,15 @@ public final class HloModule {
     public HloInstruction instruction(String name) { return instructionByName.get(name); }
     /** Names of instructions that take {@code name} as an operand. */
     public List<String> users(String name) {
-        Map<String, List<String>> u = usersByOperand;
-        if (u == null) {
-            synchronized (this) {
-                u = usersByOperand;
-                if (u == null) {
-                    u = new HashMap<>();
-                    for (HloInstruction ins : instructions) {
-                        for (String op : ins.operands()) u.computeIfAbsent(op, k -> new ArrayList<>(2)).add(ins.name());
-                    }
-                    usersByOperand = u;
-                }
-            }
+        return usersByOperand.get().getOrDefault(name, List.of());
+    }
+
+    private Map<String, List<String>> buildUsers() {
+        Map<String, List<String>> u = new HashMap<>();
+        for (HloInstruction ins : instructions) {
+            for (String op : ins.operands()) u.computeIfAbsent(op, k -> new ArrayList<>(2)).add(ins.name());
         }
-        return u.getOrDefault(name, List.of());
+        return u;
     }
 
     /** Time of the named instruction in the sequence, or -1. */
@@ -364,48 +363,12 @@ public final class HloModule {
     public int[] livePositions(int from, int to) { return liveIndex.during(from, to); }
 
     /**
-     * Logical bytes live at each step 0..maxTime, XLA's definition: each value with a live range
-     * counts its shape's {@code ByteSizeOf} from start to end inclusive.
+     * Live and occupied bytes per step, the peak and the dump's claimed peak: computed once for this
+     * module (and its copies under other handles) by one sweep, then shared. See {@link Liveness}.
+     *
+     * @throws ArithmeticException when a byte sum overflows a long (not kept: asked again, it fails again)
      */
-    public long[] liveBytesByStep() {
-        long[] r = liveBytesByStep;
-        if (r == null) {
-            int n = steps();
-            long[] diff = new long[n + 1];
-            for (HloValue v : values) {
-                if (!v.hasRange() || n == 0) continue;
-                int s = Math.max(0, Math.min(v.rangeStart(), n - 1));
-                int e = Math.max(0, Math.min(v.rangeEnd(), n - 1));
-                if (e < s) continue;
-                diff[s] = Math.addExact(diff[s], v.logicalSize());
-                diff[e + 1] = Math.subtractExact(diff[e + 1], v.logicalSize());
-            }
-            r = new long[n];
-            long acc = 0;
-            for (int t = 0; t < n; t++) {
-                acc = Math.addExact(acc, diff[t]);
-                r[t] = acc;
-            }
-            liveBytesByStep = r;
-        }
-        return r.clone();
-    }
-
-    /** Logical bytes live at {@code t}. */
-    public long liveBytesAt(int t) {
-        long s = 0;
-        for (HloValue v : liveAt(t)) s = Math.addExact(s, v.logicalSize());
-        return s;
-    }
-
-    /** The dump's peak time if it printed one, else the first step with the most live bytes, else -1. */
-    public int peakTime() {
-        if (info.peakClaim() != null) return info.peakClaim().time();
-        long[] b = liveBytesByStep();
-        int best = -1;
-        for (int t = 0; t < b.length; t++) if (best < 0 || b[t] > b[best]) best = t;
-        return best;
-    }
+    public Liveness liveness() { return liveness.get(); }
 
     /** Sum of allocation sizes. */
     public long totalBytes() {
@@ -414,15 +377,6 @@ public final class HloModule {
         return s;
     }
 
-    /** Distinct colours of allocations and values, ascending. */
-    public List<Integer> colors() {
-        List<Integer> r = colors;
-        if (r == null) {
-            TreeSet<Integer> c = new TreeSet<>();
-            for (BufferAllocation a : allocations) c.add(a.color());
-            for (HloValue v : values) c.add(v.color());
-            colors = r = List.copyOf(c);
-        }
-        return r;
-    }
+    /** Distinct colours of allocations and values, ascending (from {@link #liveness()}). */
+    public List<Integer> colors() { return liveness().colors(); }
 }

@@ -1,6 +1,6 @@
 package bufq.whatif;
 
-import bufq.format.Sizes;
+import bufq.table.Sizes;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;

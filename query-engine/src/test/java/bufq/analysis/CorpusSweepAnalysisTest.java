@@ -2,9 +2,12 @@ package bufq.analysis;
 
 import bufq.dump.DumpLoader;
 import bufq.dump.ModuleSource;
+import bufq.format.FormatOptions;
+import bufq.format.Formatters;
 import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.table.Output;
+import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -15,6 +18,7 @@ import java.util.List;
 import java.util.OptionalInt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -25,7 +29,7 @@ class CorpusSweepAnalysisTest {
     static List<Path> dumps() {
         List<Path> paths = new ArrayList<>();
         Path corpus = root().resolve("../shared/corpus").normalize();
-        assumeTrue(Files.isDirectory(corpus), "corpus not found at " + corpus);
+        Corpus.require(corpus);
         paths.add(corpus);
         Path mlp = root().resolve("examples/jax-mlp");
         if (Files.isDirectory(mlp)) paths.add(mlp);
@@ -56,12 +60,15 @@ class CorpusSweepAnalysisTest {
                 }
                 // The dump does not say which computation an instruction sits in, so a rebuilt tree
                 // cannot nest while bodies: compare only where the dump's tree is no deeper.
-                if (m.info().stackTrace() != null && depth(m.info().stackTrace()) <= depth(StackTree.rebuild(m))) {
+                // The dump's tree is for its label step: rebuild at that step to compare.
+                int label = m.liveness().claimedPeakTime();
+                if (m.info().stackTrace() != null && label >= 0 && depth(m.info().stackTrace()) <= depth(StackTree.rebuild(m, label))) {
                     trees++;
-                    var rebuilt = StackTree.rebuild(m);
+                    var rebuilt = StackTree.rebuild(m, label);
                     String ours = StackTree.render(rebuilt, rebuilt.total())
                             .replace(" " + rebuilt.label() + " (", " " + m.info().stackTrace().label() + " (");
-                    String theirs = StackTree.text(m);
+                    long header = m.info().stackTraceBytes() >= 0 ? m.info().stackTraceBytes() : m.info().stackTrace().total();
+                    String theirs = StackTree.render(m.info().stackTrace(), header);
                     if (!ours.equals(theirs)) errors.add(where + ": rebuilt stack tree differs:\n" + ours + "\nvs\n" + theirs);
                 }
                 CheckReport r = Analyses.check(m, TilingModel.TPU, List.of());
@@ -112,22 +119,37 @@ class CorpusSweepAnalysisTest {
         return d + 1;
     }
 
+    /**
+     * Runs every analysis on {@code m} and checks what each claims: it answers (at least one
+     * table or text), and its answer prints in every format; pictures are well-formed XML.
+     */
     static void runAll(HloModule m) {
-        List<Output> out = new ArrayList<>();
-        out.addAll(Analyses.peak(m, OptionalInt.empty(), Analyses.DEFAULT_SMALL_THRESHOLD, TilingModel.TPU));
-        for (int c : m.colors()) out.addAll(Analyses.peak(m, OptionalInt.of(c), 0, TilingModel.NONE));
-        out.addAll(Analyses.timeline(m, OptionalInt.empty(), 100));
+        answers(m, "peak", Analyses.peak(m, OptionalInt.empty(), Analyses.DEFAULT_SMALL_THRESHOLD, TilingModel.TPU));
+        for (int c : m.colors()) answers(m, "peak of colour " + c, Analyses.peak(m, OptionalInt.of(c), 0, TilingModel.NONE));
+        answers(m, "timeline", Analyses.timeline(m, OptionalInt.empty(), 100));
         ChartsTest.parseUnchecked(Analyses.timelineSvg(m, OptionalInt.empty()));
         ChartsTest.parseUnchecked(Analyses.timelineHtml(m, OptionalInt.empty()));
         for (var a : m.allocations()) {
-            out.addAll(Analyses.allocationMap(m, a.index(), 80));
+            answers(m, "map of allocation " + a.index(), Analyses.allocationMap(m, a.index(), 80));
             if (a.index() < 5) {
                 ChartsTest.parseUnchecked(Analyses.allocationMapSvg(m, a.index()));
                 ChartsTest.parseUnchecked(Analyses.allocationMapHtml(m, a.index()));
             }
         }
-        out.addAll(Analyses.padding(m, TilingModel.TPU));
-        out.addAll(Analyses.fragmentation(m));
-        for (BlameBy by : BlameBy.values()) out.addAll(Analyses.blame(m, by, 0));
+        answers(m, "padding", Analyses.padding(m, TilingModel.TPU));
+        answers(m, "fragmentation", Analyses.fragmentation(m));
+        for (BlameBy by : BlameBy.values()) answers(m, "blame by " + by, Analyses.blame(m, by, 0));
+    }
+
+    private static void answers(HloModule m, String analysis, List<? extends Output> out) {
+        assertFalse(out.isEmpty(), analysis + " of " + m.handle() + " answered nothing");
+        // One output at a time: csv and tsv hold one table each.
+        for (Output o : out) {
+            for (String format : Formatters.names()) {
+                StringBuilder b = new StringBuilder();
+                Formatters.writeAll(List.of(o), Formatters.byName(format), FormatOptions.DEFAULT, b);
+                assertFalse(b.toString().isBlank(), analysis + " of " + m.handle() + " printed nothing as " + format);
+            }
+        }
     }
 }

@@ -114,4 +114,33 @@ final class RawDump {
 
     /** Step of an instruction, or -1. */
     int step(String instruction) { return time.getOrDefault(instruction, -1); }
+
+    /**
+     * Occupied bytes at every step 0..maxTime: per allocation, the union of the byte ranges
+     * {@code [offset, offset + size)} of the values live there, each byte once (a plain scan).
+     */
+    long[] occupancy() {
+        long[] out = new long[maxTime + 1];
+        for (int t = 0; t <= maxTime; t++) {
+            Map<Long, List<long[]>> spans = new HashMap<>();
+            for (Map.Entry<Long, long[]> e : placement.entrySet()) {
+                Value v = values.get(e.getKey());
+                int[] r = v == null ? null : ranges.get(v.key());
+                long[] p = e.getValue();
+                if (r != null && r[0] <= t && t <= r[1] && p[2] > 0)
+                    spans.computeIfAbsent(p[0], k -> new ArrayList<>()).add(new long[] {p[1], p[1] + p[2]});
+            }
+            long total = 0;
+            for (List<long[]> list : spans.values()) {
+                list.sort((a, b) -> Long.compare(a[0], b[0]));
+                long end = Long.MIN_VALUE;
+                for (long[] s : list) {
+                    if (s[0] > end) { total += s[1] - s[0]; end = s[1]; }
+                    else if (s[1] > end) { total += s[1] - end; end = s[1]; }
+                }
+            }
+            out[t] = total;
+        }
+        return out;
+    }
 }

@@ -7,6 +7,7 @@ import bufq.table.Table;
 import bufq.table.TextBlock;
 import org.junit.jupiter.api.Test;
 
+import bufq.table.Sizes;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -46,8 +47,8 @@ class ReportsTest {
         assertEquals(List.of(2L, 0L, 1L), List.of(t.cell(0, 0), t.cell(1, 0), t.cell(2, 0)));
         assertEquals(4900L, t.cell(0, t.columnIndex("fragmentation_bytes")));
         t = new Table(t.title(), t.columns(), t.rows().subList(1, 3), t.notes());
-        assertEquals(600L, t.cell(0, t.columnIndex("peak_live_bytes")));
-        assertEquals(1L, t.cell(0, t.columnIndex("peak_time")));
+        assertEquals(600L, t.cell(0, t.columnIndex("max_occupied_bytes")));
+        assertEquals(1L, t.cell(0, t.columnIndex("max_time")));
         assertEquals(400L, t.cell(0, t.columnIndex("fragmentation_bytes")));
         assertEquals(0.4, (Double) t.cell(0, t.columnIndex("fragmentation")), 1e-9);
         assertEquals(0L, t.cell(1, t.columnIndex("fragmentation_bytes")));
@@ -93,7 +94,7 @@ class ReportsTest {
     void stackTreeRebuiltLikeXla() {
         TextBlock tree = (TextBlock) Analyses.blame(blameModule(), BlameBy.OP_NAME, 0).get(1);
         String expected = """
-                stack trace breakdown, rebuilt from the model at step 2 (the dump printed none):
+                stack trace breakdown, rebuilt from the model at peak step 2 (the dump printed none):
                   Stack trace breakdown for peak usage: 1 900 bytes
                     jit_step (100.0%, total: 1 900 bytes, current: 0 bytes, remaining: 1 900 bytes)
                       ├── params (52.6%, total: 1 000 bytes, current: 0 bytes, remaining: 1 900 bytes)
@@ -137,7 +138,9 @@ class ReportsTest {
     void bytesFormatting() {
         assertEquals("512B", Bytes.human(512));
         assertEquals("1.5KiB", Bytes.human(1536));
-        assertEquals("80MiB", Bytes.human(80L << 20));
+        // one formatter for charts, reports and tables: always one decimal above 1 KiB
+        assertEquals("80.0MiB", Bytes.human(80L << 20));
+        assertEquals(Sizes.human(80L << 20), Bytes.human(80L << 20));
         assertEquals("79 790 088", Bytes.grouped(79790088));
         assertEquals("100", Bytes.grouped(100));
     }

@@ -34,7 +34,7 @@ class BadInputTest {
     void goodTextLoadsCleanly() throws Exception {
         HloModule m = DumpLoader.loadText(NAME, GOOD);
         assertEquals(0, m.warningCount(), () -> m.warnings().toString());
-        assertEquals(64L, m.liveBytesAt(1));
+        assertEquals(64L, m.liveness().liveBytes(1));
     }
 
     @Test
@@ -145,7 +145,7 @@ class BadInputTest {
         assertEquals(1, m.warningCount(), () -> m.warnings().toString());
         assertEquals(23, m.warnings().get(0).line());
         assertEquals(2, m.info().maxTime());
-        assertEquals(3, m.liveBytesByStep().length);
+        assertEquals(3, m.liveness().steps());
     }
 
     @Test
@@ -173,7 +173,7 @@ class BadInputTest {
         assertEquals(1, ms.size());
         assertEquals(4, ms.get(0).info().files().size());
         assertEquals(0, ms.get(0).warningCount());
-        assertEquals(57600L, ms.get(0).liveBytesAt(3));
+        assertEquals(57600L, ms.get(0).liveness().liveBytes(3));
     }
 
     @Test

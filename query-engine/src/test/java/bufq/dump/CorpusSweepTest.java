@@ -1,9 +1,10 @@
 package bufq.dump;
 
 import bufq.model.BufferAllocation;
-import bufq.model.HloValue;
 import bufq.model.HloModule;
+import bufq.model.HloValue;
 import bufq.model.PeakClaim;
+import bufq.testing.Corpus;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -36,7 +37,7 @@ class CorpusSweepTest {
     @TestFactory
     Stream<DynamicTest> everyCorpusEntryLoadsAndChecks() throws IOException {
         Path corpus = corpus();
-        assumeTrue(Files.isDirectory(corpus), "corpus not found at " + corpus);
+        Corpus.require(corpus);
         List<Path> entries = new ArrayList<>();
         try (Stream<Path> walk = Files.walk(corpus)) {
             walk.filter(p -> !p.equals(corpus))
@@ -74,7 +75,7 @@ class CorpusSweepTest {
         PeakClaim peak = m.info().peakClaim();
         if (peak != null) {
             if (peak.cumulative()) {
-                assertEquals(peak.claimedBytes(), m.liveBytesAt(peak.time()), where + ": recomputed peak");
+                assertEquals(peak.claimedBytes(), m.liveness().liveBytes(peak.time()), where + ": recomputed peak");
             } else {
                 List<String> live = new ArrayList<>();
                 for (HloValue v : m.liveAt(peak.time())) live.add(v.name());

@@ -34,7 +34,6 @@ public final class TinyDump {
              uses:
              from instruction: %neg.2 = f32[8]{0} negate(%x.1)
 
-
             HloLiveRange (max 2):
               InstructionSequence:
                 0:x.1

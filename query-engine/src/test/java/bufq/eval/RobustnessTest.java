@@ -1,9 +1,15 @@
 package bufq.eval;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import bufq.assist.Completion;
+import bufq.assist.Highlight;
 import bufq.lang.Diagnostic;
+import bufq.lang.Parser;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import java.util.Random;
@@ -65,7 +71,7 @@ class RobustnessTest {
     @Test
     void renderPointsIntoTheRightLineOfAMultiLineQuery() {
         String q = "values\nwhere colr = 1\nlimit 3";
-        QueryException e = org.junit.jupiter.api.Assertions.assertThrows(QueryException.class, () -> Query.compile(q, Catalog.standard()));
+        QueryException e = assertThrows(QueryException.class, () -> Query.compile(q, Catalog.standard()));
         assertEquals("where colr = 1\n      ^^^^\nunknown field 'colr' for values; did you mean 'color'?", e.diagnostic().render(q));
     }
 
@@ -73,28 +79,48 @@ class RobustnessTest {
     void randomCharactersThroughEveryEntryPoint() {
         Random r = new Random(11);
         String alphabet = "values where live at during peak show count( sum( ) , . .. = != < > ~ ! \" \\ 4KiB 1.5 - % # \n\u00e9\ud83d";
+        int compiled = 0, refused = 0;
         for (int i = 0; i < 8_000; i++) {
             StringBuilder b = new StringBuilder();
             int n = r.nextInt(40);
             for (int j = 0; j < n; j++) b.append(alphabet.charAt(r.nextInt(alphabet.length())));
             String q = b.toString();
+            Diagnostic error = null;
             try {
                 Query.compile(q, Catalog.standard());
+                compiled++;
             } catch (QueryException e) {
-                e.diagnostic().render(q);
+                error = e.diagnostic();
+                refused++;
+                assertTrue(0 <= error.start() && error.start() <= error.end() && error.end() <= q.length(), "span in the text: " + q);
+                assertFalse(error.message().isBlank(), q);
+                assertTrue(error.render(q).contains("^"), "the caret is drawn: " + q);
             }
-            bufq.assist.Completion.at(q, r.nextInt(q.length() + 1), Catalog.standard());
-            bufq.assist.Highlight.of(q, Catalog.standard());
-            bufq.lang.Parser.needsMore(q);
+            int cursor = r.nextInt(q.length() + 1);
+            Completion.Context ctx = Completion.at(q, cursor, Catalog.standard());
+            assertTrue(0 <= ctx.replaceStart() && ctx.replaceStart() <= cursor, "completion replaces before the cursor: " + q);
+            Highlight.Result h = Highlight.of(q, Catalog.standard());
+            int last = 0;
+            for (Highlight.Span sp : h.spans()) {
+                assertTrue(last <= sp.start() && sp.start() <= sp.end() && sp.end() <= q.length(), "spans in order, in the text: " + q);
+                last = sp.end();
+            }
+            // The highlighter marks exactly what the compiler refuses (a blank line is not marked), and
+            // says when it is only unfinished.
+            Diagnostic marked = q.isBlank() ? null : error;
+            assertEquals(marked, h.error(), q);
+            assertEquals(marked != null && Parser.needsMore(q), h.incomplete(), q);
         }
+        assertEquals(8_000, compiled + refused, "every case judged");
+        assertTrue(refused > 0, "random text is mostly refused, each time with a drawn diagnostic");
     }
 
     @Test
     void unfinishedQueryWithTrailingNewlinePointsAfterTheLastWord() {
         String q = "values\nwhere color = 1 and\n\n";
-        QueryException e = org.junit.jupiter.api.Assertions.assertThrows(QueryException.class, () -> Query.compile(q, Catalog.standard()));
+        QueryException e = assertThrows(QueryException.class, () -> Query.compile(q, Catalog.standard()));
         assertEquals("where color = 1 and\n                   ^\nexpected a condition (a field, 'live', 'not' or '(') but found end of query",
                 e.diagnostic().render(q));
-        assertTrue(bufq.lang.Parser.needsMore(q));
+        assertTrue(Parser.needsMore(q));
     }
 }

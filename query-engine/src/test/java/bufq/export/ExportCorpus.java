@@ -5,6 +5,7 @@ import bufq.analysis.BlameBy;
 import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
 import bufq.table.Table;
+import bufq.testing.Corpus;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +22,7 @@ final class ExportCorpus {
 
     static Path corpus() {
         Path c = Paths.get(System.getProperty("bufq.root", ".")).resolve("../shared/corpus").normalize();
-        assumeTrue(Files.isDirectory(c), "corpus not found at " + c + ": skipping the export tests that read it");
+        Corpus.require(c);
         return c;
     }
 
@@ -38,6 +39,11 @@ final class ExportCorpus {
             assumeTrue(p != null, "the C_heuristic_4gb GPU dump is not in the corpus");
             return load(p);
         }
+    }
+
+    /** A proto dump: its instructions carry whole Python stacks. */
+    static HloModule withStacks() throws Exception {
+        return load(corpus().resolve("jax-0.10.2-proto/transformer-2layer/module_0000.jit_step.cpu_after_optimizations.hlo.pb"));
     }
 
     static HloModule load(Path p) throws Exception {

@@ -1,7 +1,6 @@
 package bufq.export;
 
 import bufq.analysis.BlameBy;
-import bufq.analysis.LiveProfile;
 import bufq.model.HloModule;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -15,7 +14,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -50,7 +48,7 @@ class GoToolPprofTest {
     private Path export(HloModule m, String name, ProfileStacks by) throws IOException {
         Path f = dir.resolve(name);
         try (OutputStream out = Files.newOutputStream(f)) {
-            PprofExport.write(m, LiveProfile.of(m, OptionalInt.empty()).peakTime(), "peak", by, out);
+            PprofExport.write(m, m.liveness().peakTime(), "peak", by, out);
         }
         return f;
     }
@@ -87,6 +85,20 @@ class GoToolPprofTest {
         // The default stack's leaves are the same source lines; values without one end in their op_name.
         Map<String, Long> leaves = top(export(m, "stack.pb.gz", ProfileStacks.STACK).toString());
         for (var e : blame.entrySet()) if (!e.getKey().equals("(no source)")) assertEquals(e.getValue(), leaves.get(e.getKey()), e.getKey());
+    }
+
+    @Test
+    void withWholePythonStacksLinesListBlameBySource() throws Exception {
+        HloModule m = ExportCorpus.withStacks();
+        Map<String, Long> blame = nonZero(ExportCorpus.blame(m, BlameBy.SOURCE));
+        blame.remove("(no source)");
+        assertTrue(blame.size() > 2, "the module blames several source lines: " + blame);
+        Map<String, Long> byLine = new TreeMap<>();
+        for (var e : top("-lines", export(m, "stack.pb.gz", ProfileStacks.STACK).toString()).entrySet()) {
+            int space = e.getKey().lastIndexOf(' ');   // "function file:line"
+            if (space > 0) byLine.merge(e.getKey().substring(space + 1), e.getValue(), Long::sum);
+        }
+        assertEquals(blame, byLine);
     }
 
     @Test

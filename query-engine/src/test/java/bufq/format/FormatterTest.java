@@ -1,6 +1,7 @@
 package bufq.format;
 
 import bufq.table.ColumnType;
+import bufq.table.Sizes;
 import bufq.table.Table;
 import bufq.table.TextBlock;
 import org.junit.jupiter.api.Test;
@@ -92,6 +93,27 @@ class FormatterTest {
     }
 
     @Test
+    void tableFitsTheTerminalCuttingTextThenLeavingOutColumns() {
+        Table t = Table.builder().column("id", ColumnType.INT).column("label", ColumnType.STRING)
+                .column("size", ColumnType.BYTES).column("shape", ColumnType.STRING).column("start", ColumnType.INT)
+                .row(1L, "convert_element_type_fusion.12345", 4096L, "f32[4096,1024,8]{2,1,0:T(8,128)}", 3L).build();
+        StringBuilder out = new StringBuilder();
+        Formatters.byName("table").write(t, new FormatOptions(false, false, 0, 60), out);
+        for (String line : out.toString().split("\n")) assertTrue(line.length() <= 60, line);
+        // the two long text columns share the cut
+        assertTrue(out.toString().contains(" convert_element_ty…  4.0KiB  f32[4096,1024,8]{2,…"), out.toString());
+        // narrower still: text stops at its floor and columns go from the right, named in a note
+        out.setLength(0);
+        Formatters.byName("table").write(t, new FormatOptions(false, false, 0, 40), out);
+        for (String line : out.toString().split("\n")) assertTrue(line.length() <= 40 || line.startsWith("1 column "), line);
+        assertTrue(out.toString().contains("\n1 column left out to fit 40 columns: start (show picks columns;"), out.toString());
+        // no width: every column, nothing cut
+        out.setLength(0);
+        Formatters.byName("table").write(t, FormatOptions.DEFAULT, out);
+        assertTrue(out.toString().contains("f32[4096,1024,8]{2,1,0:T(8,128)}  "), out.toString());
+    }
+
+    @Test
     void tableEscapesTerminalControlCharacters() {
         Table t = Table.builder().column("s", ColumnType.STRING).row("x\033[31my").build();
         StringBuilder out = new StringBuilder();
@@ -101,11 +123,14 @@ class FormatterTest {
     }
 
     @Test
-    void jsonStreamsOneArrayPerTableAndTextAsStrings() {
+    void jsonIsOneDocumentAndTextAloneAString() {
         Table t = Table.builder().column("n", ColumnType.INT).row(1L).build();
         StringBuilder out = new StringBuilder();
         Formatters.writeAll(List.of(t, new TextBlock("chart \"x\"\n"), t), Formatters.byName("json"), FormatOptions.DEFAULT, out);
-        assertEquals("[\n  {\"n\": 1}\n]\n\"chart \\\"x\\\"\\n\"\n[\n  {\"n\": 1}\n]\n", out.toString());
+        assertEquals("{\n  \"table_1\": [\n    {\"n\": 1}\n  ],\n  \"table_2\": [\n    {\"n\": 1}\n  ]\n}\n", out.toString());
+        out.setLength(0);
+        Formatters.writeAll(List.of(new TextBlock("chart \"x\"\n")), Formatters.byName("json"), FormatOptions.DEFAULT, out);
+        assertEquals("\"chart \\\"x\\\"\\n\"\n", out.toString());
     }
 
     @Test

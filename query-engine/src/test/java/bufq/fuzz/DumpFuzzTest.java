@@ -12,6 +12,7 @@ import bufq.eval.Query;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.TilingModel;
+import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,27 +53,28 @@ class DumpFuzzTest {
         roots.add(root.resolve("query-engine/src/test/resources/fixtures"));
         List<List<Path>> modules = modules(roots);
         assertTrue(modules.size() >= 12, "examples not found under " + root + ": " + modules.size());
-        fuzz("examples", modules, Fuzz.seed(), Fuzz.budgetMillis(5_000), 200);
+        fuzz("examples", modules, Fuzz.seed(), Fuzz.cases(200));
     }
 
     @Test
     void damagedCorpusDumpsLoadOrFailInOneLine() throws Exception {
         Path corpus = Fuzz.corpus();
-        assumeTrue(Files.isDirectory(corpus), "corpus not found at " + corpus);
+        Corpus.require(corpus);
         List<List<Path>> modules = modules(List.of(corpus));
         assertFalse(modules.isEmpty());
-        fuzz("corpus", modules, Fuzz.seed(), Fuzz.budgetMillis(10_000), 300);
+        fuzz("corpus", modules, Fuzz.seed(), Fuzz.cases(300));
     }
 
-    private void fuzz(String label, List<List<Path>> modules, long seed, long budget, int minCases) throws Exception {
+    private void fuzz(String label, List<List<Path>> modules, long seed, int cases) throws Exception {
         Map<Path, byte[]> bytes = new TreeMap<>();
         for (List<Path> m : modules) for (Path p : m) bytes.put(p, Files.readAllBytes(p));
         Random r = new Random(seed ^ label.hashCode());   // each part its own stream, one seed to replay
         DumpMutator.Kind[] kinds = DumpMutator.Kind.values();
         Tally tally = new Tally();
-        long t0 = System.currentTimeMillis(), until = t0 + budget;
+        long t0 = System.currentTimeMillis();
         int n = 0;
-        for (; n < minCases || System.currentTimeMillis() < until; n++) {
+        for (; n < cases; n++) {
+            Fuzz.safetyNet(t0, n, cases, seed);
             List<Path> module = modules.get(r.nextInt(modules.size()));
             Path victim = module.get(r.nextInt(module.size()));
             DumpMutator.Kind kind = kinds[r.nextInt(kinds.length)];
@@ -126,8 +128,8 @@ class DumpFuzzTest {
 
     /** The first questions the shell asks of a loaded module. */
     static void exercise(HloModule m) throws QueryException {
-        m.liveBytesByStep();
-        m.peakTime();
+        m.liveness();
+        m.liveness().peakTime();
         m.totalBytes();
         m.colors();
         for (var v : m.values()) if (v.range() != null) m.liveAt(v.range().start());

@@ -13,8 +13,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * What the fuzzers share: the seed ({@code -Dbufq.fuzz.seed=N} replays a run, {@code =random} picks
- * a fresh one), the time budget, running one case under a time bound, and where failing inputs are
- * kept for a human to look at.
+ * a fresh one), the number of cases per seed, the safety net, running one case under a time bound,
+ * and where failing inputs are kept for a human to look at.
  */
 final class Fuzz {
     private Fuzz() {}
@@ -29,10 +29,23 @@ final class Fuzz {
         return Long.parseLong(s.trim());
     }
 
-    /** Milliseconds a fuzz loop may run; {@code -Dbufq.fuzz.scale=4} runs four times longer. */
-    static long budgetMillis(long base) {
+    /**
+     * Cases a fuzz loop runs for one seed: {@code base}, times {@code -Dbufq.fuzz.scale} (default 1).
+     * The count decides how much runs, never the clock, so a seed always runs the same cases.
+     */
+    static int cases(int base) {
         double scale = Double.parseDouble(System.getProperty("bufq.fuzz.scale", "1"));
-        return (long) (base * scale);
+        return (int) Math.max(1, Math.round(base * scale));
+    }
+
+    /** Wall time a whole fuzz loop may take before it counts as stalled: far above what its cases need. */
+    static final long SAFETY_NET_MILLIS = 15 * 60_000L;
+
+    /** Fails a loop started at {@code startMillis} that is still running past the safety net (a stall, not a normal end). */
+    static void safetyNet(long startMillis, int done, int cases, long seed) {
+        if (System.currentTimeMillis() - startMillis > SAFETY_NET_MILLIS)
+            throw new AssertionError("fuzz loop stalled: " + done + " of " + cases + " cases in "
+                    + SAFETY_NET_MILLIS / 60_000 + " minutes, " + replay(seed));
     }
 
     static String replay(long seed) {

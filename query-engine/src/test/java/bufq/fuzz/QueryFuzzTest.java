@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -75,9 +76,11 @@ class QueryFuzzTest {
         for (HloModule m : modules) for (HloInstruction i : m.instructions()) names.add(i.name());
         QueryGen gen = new QueryGen(CATALOG, r, names);
         int[] tally = new int[3];   // generated, compiled, ran
-        long t0 = System.currentTimeMillis(), until = t0 + Fuzz.budgetMillis(8_000);
+        int cases = Fuzz.cases(2_000);
+        long t0 = System.currentTimeMillis();
         int n = 0;
-        for (; n < 2_000 || System.currentTimeMillis() < until; n++) {
+        for (; n < cases; n++) {
+            Fuzz.safetyNet(t0, n, cases, seed);
             int mode = r.nextInt(4);
             String q = switch (mode) {
                 case 0, 1 -> gen.query();
@@ -215,7 +218,7 @@ class QueryFuzzTest {
         // JDK 17 memoizes simple loops; a back-reference still makes it backtrack for hours.
         HloModule m = withName("x".repeat(40));
         String q = "values where name ~ \"(x+)+\\\\1y\"";
-        java.util.concurrent.atomic.AtomicReference<Object> result = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<Object> result = new AtomicReference<>();
         Thread t = new Thread(() -> {
             try {
                 result.set(Query.compile(q, CATALOG).run(new EvalContext(m)));
@@ -224,22 +227,38 @@ class QueryFuzzTest {
             }
         });
         t.start();
-        Thread.sleep(300);
-        assertTrue(t.isAlive(), "the pattern should still be backtracking");
+        // Interrupted only once it is inside the matcher: the stop must come from the regex's own
+        // check, not from the evaluator before it starts matching.
+        while (t.isAlive() && !inRegex(t)) Thread.onSpinWait();
+        assertTrue(t.isAlive(), "the pattern should still be backtracking: " + result.get());
         t.interrupt();
         t.join(20_000);
         assertTrue(!t.isAlive(), "the regex did not stop on interrupt");
         assertTrue(result.get() instanceof QueryException e && e.diagnostic().message().equals("query cancelled"), String.valueOf(result.get()));
     }
 
+    private static boolean inRegex(Thread t) {
+        for (StackTraceElement e : t.getStackTrace()) if (e.getClassName().startsWith("java.util.regex.")) return true;
+        return false;
+    }
+
     @Test
     void aRegexThatRecursesTooDeeplyIsADiagnostic() throws Exception {
         HloModule m = withName("ab".repeat(200_000));
         String q = "values where name ~ \"(a|b)*c\"";
-        Fuzz.Outcome<Table> o = Fuzz.bounded(q, 60_000, () -> Query.compile(q, CATALOG).run(new EvalContext(m)));
-        if (o.thrown() == null) return;   // a JVM with a big stack may just answer
-        assertTrue(o.thrown() instanceof QueryException, String.valueOf(o.thrown()));
-        QueryException e = (QueryException) o.thrown();
+        // A thread with a small stack, so the recursion overflows whatever -Xss the JVM runs with.
+        AtomicReference<Object> result = new AtomicReference<>();
+        Thread t = new Thread(null, () -> {
+            try {
+                result.set(Query.compile(q, CATALOG).run(new EvalContext(m)));
+            } catch (QueryException e) {
+                result.set(e);
+            }
+        }, "small-stack", 256 * 1024);
+        t.start();
+        t.join();
+        assertTrue(result.get() instanceof QueryException, String.valueOf(result.get()));
+        QueryException e = (QueryException) result.get();
         checkDiagnostic(q, e);
         assertEquals("regular expression too complex for a value of 400000 characters (it recursed too deeply)", e.diagnostic().message());
         assertEquals(q.indexOf('"'), e.diagnostic().start());

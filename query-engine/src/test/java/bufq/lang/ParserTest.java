@@ -24,6 +24,7 @@ class ParserTest {
                 Arguments.of("values where live during 5..9 and color = 1 order by offset",
                         "values where ((live during 5..9) and (color = 1)) order by offset"),
                 Arguments.of("allocations where temp order by size desc", "allocations where temp order by size desc"),
+                Arguments.of("values where live at peak(2) order by size desc", "values where (live at peak(2)) order by size desc"),
                 Arguments.of("instructions where opcode = \"fusion\" and op_name ~ \"softmax\"",
                         "instructions where ((opcode = \"fusion\") and (op_name ~ \"softmax\"))"),
                 Arguments.of("steps order by live_bytes desc limit 5", "steps order by live_bytes desc limit 5"),

@@ -269,8 +269,9 @@ final class ModuleBuilder {
 
     /**
      * The traces' events in order. Heap bytes are counted per trace: an ALLOC adds the value's size;
-     * a SHARE_WITH adds nothing (it reuses its canonical value's bytes); a FREE gives the bytes back
-     * once no value sharing them is left.
+     * a SHARE_WITH adds nothing while its canonical value holds the bytes, and takes them again when
+     * that value was freed just before (XLA frees an in-place operand, then lets its output share
+     * it); a FREE gives the bytes back once no value sharing them is left.
      */
     private static List<HeapEvent> events(Assignment a, Map<Long, LogicalBuffer> buffers, Map<Long, Integer> allocationOf) {
         List<HeapEvent> out = new ArrayList<>();
@@ -295,7 +296,11 @@ final class ModuleBuilder {
                         kind = "SHARE_WITH";
                         long c = canonical.getOrDefault(e.shareWith(), e.shareWith());
                         canonical.put(e.bufferId(), c);
-                        holders.merge(c, 1, Integer::sum);
+                        // XLA frees an in-place operand just before its output shares it: the bytes come back.
+                        if (holders.merge(c, 1, Integer::sum) == 1) {
+                            LogicalBuffer cb = buffers.get(c);
+                            bytes = cb == null ? size : cb.size();
+                        }
                     }
                     default -> {
                         kind = "FREE";

@@ -4,6 +4,7 @@ import bufq.dump.DumpLoader;
 import bufq.format.FormatOptions;
 import bufq.format.Formatters;
 import bufq.model.HloModule;
+import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -43,7 +44,7 @@ class DiffGoldenTest {
 
     @Test
     void rematPairAsMarkdown() throws Exception {
-        assumeTrue(Files.isDirectory(PAIRS), "corpus not found at " + PAIRS);
+        Corpus.require(PAIRS);
         HloModule plain = DumpLoader.load(List.of(PAIRS.resolve("transformer-4layer"))).get(0);
         HloModule remat = DumpLoader.load(List.of(PAIRS.resolve("transformer-4layer-remat"))).get(0);
         check(ModuleDiff.compare(plain, remat, new DiffOptions(false, 6)), "markdown", "transformer-4layer-remat.md");

@@ -3,9 +3,9 @@ package bufq.analysis.diff;
 import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
 import bufq.table.Table;
+import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -53,7 +53,8 @@ class ModulePairsTest {
     @Test
     void dumpDirectoryAgainstTheSameRunWithAnalysisOff() throws Exception {
         Path on = JAX.resolve("multi-module-dir"), off = JAX.resolve("multi-module-dir-analysis-off");
-        assumeTrue(Files.isDirectory(on) && Files.isDirectory(off), "corpus not found at " + JAX);
+        Corpus.require(on);
+        Corpus.require(off);
         ModulePairs.Result r = ModulePairs.pair(DumpLoader.load(List.of(on)), DumpLoader.load(List.of(off)));
         assertEquals(9, r.pairs().size(), "jit__normal appears twice and pairs in order");
         assertTrue(r.onlyBefore().isEmpty() && r.onlyAfter().isEmpty());

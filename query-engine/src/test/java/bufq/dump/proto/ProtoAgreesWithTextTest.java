@@ -6,6 +6,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
+import bufq.testing.Corpus;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -37,7 +39,7 @@ class ProtoAgreesWithTextTest {
 
     static List<Path> hloProtos() throws IOException {
         Path c = corpus();
-        assumeTrue(Files.isDirectory(c), "corpus not found at " + c);
+        Corpus.require(c);
         try (Stream<Path> s = Files.walk(c)) {
             return s.filter(p -> p.getFileName().toString().endsWith(".hlo.pb")).sorted().toList();
         }
@@ -57,6 +59,61 @@ class ProtoAgreesWithTextTest {
             HloModule text = DumpLoader.load(List.of(textOf(pb))).get(0);
             assertEquals(List.of(), differences(text, proto));
         }));
+    }
+
+    /** The profile capture's modules, each against the text dump of the same program number. */
+    @TestFactory
+    Stream<DynamicTest> profileModulesAgreeWithTheirText() throws IOException {
+        Path profile = corpus().resolve("profile/profile.xplane.pb");
+        assumeTrue(Files.isRegularFile(profile), "profile not found at " + profile);
+        List<HloModule> modules;
+        try {
+            modules = DumpLoader.load(List.of(profile));
+        } catch (LoadException e) {
+            throw new AssertionError(e.getMessage(), e);
+        }
+        assertEquals(7, modules.size(), "modules of the profile");
+        List<Path> texts;
+        try (Stream<Path> s = Files.list(profile.getParent())) {
+            texts = s.filter(p -> p.getFileName().toString().endsWith("-buffer-assignment.txt")).sorted().toList();
+        }
+        assertEquals(7, texts.size());
+        return modules.stream().map(m -> DynamicTest.dynamicTest(m.info().files().get(0), () -> {
+            String number = String.format("module_%04d.", m.info().number());
+            Path text = texts.stream().filter(t -> t.getFileName().toString().startsWith(number)).findFirst()
+                    .orElseThrow(() -> new AssertionError("no text dump for program " + m.info().number()));
+            assertEquals(List.of(), differences(DumpLoader.load(List.of(text)).get(0), m));
+        }));
+    }
+
+    /** {@code ma-buffer-assignment.pb} (a bare BufferAssignmentProto) agrees with the text on allocations and value placement. */
+    @TestFactory
+    Stream<DynamicTest> bareAssignmentsAgreeOnAllocations() throws IOException {
+        List<Path> pbs = hloProtos();
+        return pbs.stream().filter(pb -> Files.exists(pb.resolveSibling("ma-buffer-assignment.pb")))
+                .map(pb -> DynamicTest.dynamicTest(corpus().relativize(pb.getParent()).toString(), () -> {
+                    HloModule bare = DumpLoader.load(List.of(pb.resolveSibling("ma-buffer-assignment.pb"))).get(0);
+                    HloModule text = DumpLoader.load(List.of(textOf(pb))).get(0);
+                    assertEquals(0, bare.warningCount(), () -> bare.warnings().toString());
+                    assertEquals(text.totalBytes(), bare.totalBytes());
+                    List<String> d = new ArrayList<>();
+                    assertEquals(text.allocations().size(), bare.allocations().size());
+                    for (BufferAllocation a : text.allocations()) {
+                        BufferAllocation b = bare.allocation(a.index());
+                        String ta = a.size() + " " + a.color() + " " + a.parameter() + " " + a.constant() + " " + a.threadLocal()
+                                + " " + a.maybeLiveOut() + " " + sorted(a.valueIds());
+                        String tb = b == null ? "missing" : b.size() + " " + b.color() + " " + b.parameter() + " " + b.constant()
+                                + " " + b.threadLocal() + " " + b.maybeLiveOut() + " " + sorted(b.valueIds());
+                        if (!ta.equals(tb)) d.add("allocation " + a.index() + ": " + ta + " vs " + tb);
+                    }
+                    for (HloValue v : text.values()) {
+                        HloValue w = bare.value(v.id());
+                        String tv = v.index() + " size=" + v.size() + " offset=" + v.offset() + " alloc=" + v.allocation();
+                        String tw = w == null ? "missing" : w.index() + " size=" + w.size() + " offset=" + w.offset() + " alloc=" + w.allocation();
+                        if (!tv.equals(tw)) d.add("value " + v.id() + ": " + tv + " vs " + tw);
+                    }
+                    assertEquals(List.of(), d);
+                }));
     }
 
     /** What differs, one line each (empty when the two agree). */
@@ -88,9 +145,10 @@ class ProtoAgreesWithTextTest {
             String ti = describe(i, i.sourceFile() != null), pi = describe(j, i.sourceFile() != null);
             if (!ti.equals(pi)) d.add("instruction " + i.name() + ": " + ti + " vs " + pi);
         }
-        if (!Arrays.equals(text.liveBytesByStep(), proto.liveBytesByStep())) {
-            d.add("live bytes by step " + Arrays.toString(text.liveBytesByStep()) + " vs " + Arrays.toString(proto.liveBytesByStep()));
-        }
+        long[] tl = text.liveness().liveBytesByStep(OptionalInt.empty()), pl = proto.liveness().liveBytesByStep(OptionalInt.empty());
+        if (!Arrays.equals(tl, pl)) d.add("live bytes by step " + Arrays.toString(tl) + " vs " + Arrays.toString(pl));
+        long[] to = text.liveness().occupiedBytesByStep(OptionalInt.empty()), po = proto.liveness().occupiedBytesByStep(OptionalInt.empty());
+        if (!Arrays.equals(to, po)) d.add("occupied bytes by step " + Arrays.toString(to) + " vs " + Arrays.toString(po));
         return d;
     }
 

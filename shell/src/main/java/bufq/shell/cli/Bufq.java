@@ -144,6 +144,12 @@ public final class Bufq {
                 }
             } else if (a.file()) {
                 Path file = Path.of(a.text());
+                try {
+                    UserPaths.requireRegularFile(file);
+                } catch (IOException e) {
+                    err.println("bufq: cannot read script " + a.text() + ": " + e.getMessage());
+                    return ExitCode.USAGE;
+                }
                 try (BufferedReader r = StatementReader.utf8(Files.newInputStream(file))) {
                     st = toStatus(script(shell, r, a.text(), err));
                 } catch (NoSuchFileException e) {

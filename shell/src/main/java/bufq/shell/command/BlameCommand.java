@@ -13,17 +13,19 @@ import java.util.OptionalInt;
 
 final class BlameCommand implements Command {
     @Override public String name() { return "blame"; }
-    @Override public String synopsis() { return "blame [by op_name|source|opcode] [depth N]"; }
-    @Override public String brief() { return "Who holds the peak: bytes by op_name, source line or opcode."; }
+    @Override public String synopsis() { return "blame [by op_name|source|opcode|stack] [depth N]"; }
+    @Override public String brief() { return "Who holds the peak: bytes by op_name, source line, opcode or Python stack."; }
 
     @Override public String description() {
         return "Attributes the bytes occupied at the peak to framework op names (at every level of their '/' path,\n"
                 + "down to depth N), to source file:line, or to opcodes, largest first; a byte two values share (a\n"
                 + "hand-over, a buffer a loop aliases) counts once, for the value listed first at its offset. Then\n"
-                + "the stack-trace tree (the dump's own, or rebuilt from the op names when the dump has none).";
+                + "the stack-trace tree (the dump's own, or rebuilt from the op names when the dump has none).\n"
+                + "'by stack' uses each instruction's whole Python stack where the dump has one (proto dumps), at every\n"
+                + "depth from the outermost frame, else its source line.";
     }
 
-    @Override public List<String> examples() { return List.of("blame", "blame by source", "blame by op_name depth 3"); }
+    @Override public List<String> examples() { return List.of("blame", "blame by source", "blame by op_name depth 3", "blame by stack depth 4"); }
 
     @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
@@ -31,7 +33,7 @@ final class BlameCommand implements Command {
         OptionalInt depth = a.integer("depth", 0);
         a.done();
         BlameBy by = byText == null ? BlameBy.OP_NAME : BlameBy.parse(byText);
-        if (by == null) throw new CommandException("blame by takes op_name, source or opcode, not '" + byText + "'");
+        if (by == null) throw new CommandException("blame by takes op_name, source, opcode or stack, not '" + byText + "'");
         shell.print(Analyses.blame(shell.requireModule(), by, depth.orElse(0)));
         return Status.OK;
     }

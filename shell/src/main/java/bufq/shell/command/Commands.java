@@ -36,6 +36,7 @@ public final class Commands implements CommandTable {
                 new PaddingCommand(),
                 new FragmentationCommand(),
                 new BlameCommand(),
+                new PeaksCommand(),
                 new WhyCommand(),
                 new CheckCommand(),
                 new DiffCommand(),

@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.export.PprofExport;
 import bufq.export.ProfileStacks;
+import bufq.export.TraceExport;
 import bufq.model.HloModule;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
@@ -14,6 +15,8 @@ import bufq.shell.session.Status;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,15 +33,20 @@ final class ExportCommand implements Command {
     @Override public String description() {
         return "export pprof FILE writes the values live at one step (default: the peak; 'at claimed_peak' is the\n"
                 + "dump's own label) as a gzipped pprof profile: one sample per value, its space the bytes it\n"
-                + "occupies, its stack the op_name path with the source line as leaf ('by op_name' or 'by source'\n"
-                + "for one of the two alone), labels value, shape, dtype, allocation and color. Open it with\n"
+                + "occupies (each byte once, as blame counts), its stack the Python stack where the dump has one\n"
+                + "(.hlo.pb), else the op_name path with the source line as leaf ('by op_name' or 'by source' for\n"
+                + "one of the two alone), labels value, shape, dtype, allocation and color. Open it with\n"
                 + "'go tool pprof -top FILE' or 'go tool pprof -http=: FILE'; '-diff_base OLD' compares two.\n"
-                + "The file is written to a temporary file and renamed; an existing one is only replaced with --force.";
+                + "export perfetto FILE writes the whole schedule as Chrome trace-event JSON for ui.perfetto.dev or\n"
+                + "chrome://tracing, one step = one microsecond: a slice per step named by its instruction, a counter\n"
+                + "of occupied bytes per colour, the peak marked, and per allocation a slice per value over its live\n"
+                + "range (shape, size, offset, op_name, source in its args). It is streamed: a million values work.\n"
+                + "Files are written to a temporary file and renamed; an existing one is only replaced with --force.";
     }
 
     @Override public List<String> examples() {
         return List.of("export pprof peak.pb.gz", "export pprof step40.pb.gz at 40 by source",
-                "export pprof label.pb.gz at claimed_peak --force");
+                "export pprof label.pb.gz at claimed_peak --force", "export perfetto trace.json");
     }
 
     @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
@@ -51,7 +59,19 @@ final class ExportCommand implements Command {
         a.done();
         if (format == null || file == null) throw new CommandException("usage: " + synopsis());
         HloModule m = shell.requireModule();
-        if (!format.equals("pprof")) throw new CommandException("export writes pprof, not '" + format + "'");
+        if (format.equals("perfetto")) {
+            if (at != null || byText != null) throw new CommandException("export perfetto takes no 'at' or 'by': it traces every step");
+            TraceExport.Summary[] t = new TraceExport.Summary[1];
+            try {
+                write(file, force, out -> t[0] = TraceExport.write(m, new OutputStreamWriter(out, StandardCharsets.UTF_8)));
+            } catch (IllegalArgumentException e) {
+                throw new CommandException(e.getMessage());   // no live ranges: nothing written
+            }
+            shell.info("wrote " + file + ": " + m.steps() + " steps, " + t[0].slices() + " values on " + t[0].allocations()
+                    + " allocations; open it at https://ui.perfetto.dev (Open trace file) or chrome://tracing");
+            return Status.OK;
+        }
+        if (!format.equals("pprof")) throw new CommandException("export writes pprof or perfetto, not '" + format + "'");
         ProfileStacks by = byText == null ? ProfileStacks.STACK : ProfileStacks.parse(byText);
         if (by == null) throw new CommandException("export pprof by takes stack, op_name or source, not '" + byText + "'");
         int step;

@@ -34,6 +34,11 @@ final class RunCommand implements Command {
         Path file = Path.of(args.get(0));
         if (shell.isScriptFile(file)) return shell.scripts().runFile(file);
         Status st;
+        try {
+            UserPaths.requireRegularFile(file);
+        } catch (IOException e) {
+            throw new CommandException("cannot read " + file + ": " + e.getMessage());
+        }
         try (BufferedReader r = StatementReader.utf8(Files.newInputStream(file))) {
             st = shell.runScript(shell.statements(r), args.get(0));
         } catch (NoSuchFileException e) {

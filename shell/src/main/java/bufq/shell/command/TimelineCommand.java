@@ -13,22 +13,27 @@ import java.util.OptionalInt;
 
 final class TimelineCommand implements Command {
     @Override public String name() { return "timeline"; }
-    @Override public String synopsis() { return "timeline [color N] [width W] [--svg FILE | --html FILE] [--force]"; }
+    @Override public String synopsis() { return "timeline [by steps|events] [color N] [width W] [--svg FILE | --html FILE] [--force]"; }
     @Override public String brief() { return "A chart of live bytes over the schedule (terminal, SVG or HTML)."; }
 
     @Override public String description() {
         return "Charts live logical bytes per step with block characters, W columns wide (default: the terminal),\n"
                 + "peak marked. With --svg or --html writes a standalone picture stacked by colour instead (the HTML\n"
-                + "shows step, instruction and bytes on hover); an existing file is only replaced with --force.";
+                + "shows step, instruction and bytes on hover); an existing file is only replaced with --force.\n"
+                + "'by events' charts a proto dump's heap-simulator trace instead (heap bytes after each ALLOC, FREE\n"
+                + "or SHARE_WITH, XProf's x-axis) and sets the trace's own peak beside bufq's per-step peak.";
     }
 
     @Override public List<String> examples() {
-        return List.of("timeline", "timeline color 1 width 120", "timeline --html timeline.html");
+        return List.of("timeline", "timeline color 1 width 120", "timeline --html timeline.html", "timeline by events");
     }
 
     @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
         HloModule m = shell.requireModule();
+        String by = a.value("by");
+        if (by != null && !by.equals("steps") && !by.equals("events"))
+            throw new CommandException("timeline by takes steps or events, not '" + by + "'");
         OptionalInt color = a.color(m);
         OptionalInt width = a.integer("width", 20, Analyses.MAX_WIDTH);
         String svg = a.value("--svg");
@@ -36,6 +41,11 @@ final class TimelineCommand implements Command {
         boolean force = a.flag("--force");
         a.done();
         if (svg != null && html != null) throw new CommandException("give --svg or --html, not both");
+        if ("events".equals(by)) {
+            if (svg != null || html != null || color.isPresent()) throw new CommandException("timeline by events takes only width W");
+            shell.print(Analyses.eventTimeline(m, width.orElse(shell.terminalWidth())));
+            return Status.OK;
+        }
         if (svg != null) Pictures.write(shell, svg, force, Analyses.timelineSvg(m, color));
         else if (html != null) Pictures.write(shell, html, force, Analyses.timelineHtml(m, color));
         else shell.print(Analyses.timeline(m, color, width.orElse(shell.terminalWidth())));

@@ -57,7 +57,7 @@ final class WhyCommand implements Command {
     /** The values {@code text} names: an id, a name with or without its index, or a query on values. */
     static List<HloValue> select(Shell shell, HloModule m, String text) throws CommandException {
         if (text.matches("[0-9]+")) {
-            HloValue v = m.value(Long.parseLong(text));
+            HloValue v = text.length() <= 18 ? m.value(Long.parseLong(text)) : null;   // longer: past any id
             if (v == null) throw new CommandException("no value with id " + text + " in " + m.handle());
             return List.of(v);
         }

@@ -1,5 +1,6 @@
 package bufq.shell.script;
 
+import bufq.analysis.Analyses;
 import bufq.analysis.CheckRule;
 import bufq.analysis.Reporter;
 import bufq.analysis.Severity;
@@ -8,12 +9,14 @@ import bufq.eval.EvalContext;
 import bufq.lang.Lexer;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
+import bufq.model.HloValue;
 import bufq.model.Shape;
 import bufq.model.TilingModel;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Shell;
 import bufq.table.ColumnType;
 import bufq.table.Output;
+import bufq.table.Sizes;
 import bufq.table.Table;
 import bufq.whatif.EditParser;
 import bufq.whatif.Outcome;
@@ -24,6 +27,7 @@ import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyArray;
 import org.graalvm.polyglot.proxy.ProxyExecutable;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -36,7 +40,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * what was expected; the script sees them as errors at the calling line.
  */
 final class Api extends Rows.ReadOnly {
-    private static final List<String> KEYS = List.of("module", "query", "field", "tiling", "check", "whatif", "version");
+    private static final List<String> KEYS = List.of("module", "query", "why", "field", "tiling", "check", "whatif", "format", "version");
     private static final List<String> BUILTIN_TILINGS = List.of("tpu", "none");
 
     private final Shell shell;
@@ -56,10 +60,12 @@ final class Api extends Rows.ReadOnly {
                 yield m == null ? null : new Rows.ModuleView(shell.engine().catalog(), host.evalContext(), this::queryOn);
             }
             case "query" -> (ProxyExecutable) this::query;
+            case "why" -> (ProxyExecutable) this::why;
             case "field" -> (ProxyExecutable) this::field;
             case "tiling" -> (ProxyExecutable) this::tiling;
             case "check" -> (ProxyExecutable) this::check;
             case "whatif" -> (ProxyExecutable) this::whatif;
+            case "format" -> new Rows.ReadOnlyMap(Map.of("bytes", (ProxyExecutable) this::bytes));
             case "version" -> Shell.VERSION;
             default -> null;
         };
@@ -69,8 +75,28 @@ final class Api extends Rows.ReadOnly {
     @Override public boolean hasMember(String key) { return KEYS.contains(key); }
 
     @Override public String toString() {
-        return "{module, query(text), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), whatif(edits), version: "
+        return "{module, query(text), why(id), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), whatif(edits), format.bytes(n), version: "
                 + Convert.show(Shell.VERSION) + "}";
+    }
+
+    // bufq.why(id) -> {what, born, uses, end, idle}: each part of the why command, as an array of rows
+    private Object why(Value... a) {
+        long id = longArg(a, 0, "bufq.why(id)");
+        HloModule m = shell.current();
+        if (m == null) throw new IllegalArgumentException("bufq.why: no module loaded");
+        HloValue v = m.value(id);
+        if (v == null) throw new IllegalArgumentException("bufq.why(id): no value with id " + id + " in " + m.handle());
+        Map<String, Object> parts = new LinkedHashMap<>();
+        for (Map.Entry<String, Table> e : Analyses.why(m, List.of(v)).get(0).parts().entrySet()) {
+            Table t = e.getValue();
+            parts.put(e.getKey(), new Convert.ReadOnlyArray(t.size(), r -> new Rows.ResultRow(t, r)));
+        }
+        return new Rows.ReadOnlyMap(parts);
+    }
+
+    // bufq.format.bytes(n) -> "512B", "16.0MiB": sizes as bufq's own tables print them
+    private Object bytes(Value... a) {
+        return Sizes.human(longArg(a, 0, "bufq.format.bytes(n)"));
     }
 
     // bufq.query(text) -> array of row objects with the result's columns

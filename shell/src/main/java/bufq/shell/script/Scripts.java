@@ -78,9 +78,15 @@ public final class Scripts implements ScriptEngine {
      * Runs a JavaScript file ({@code run FILE.js}, {@code -f FILE.js}, init.js); {@code file} as the
      * user wrote it: errors name it as written.
      */
+    /** The largest JavaScript file bufq runs: anything bigger is data, not a script. */
+    static final long MAX_SCRIPT_BYTES = 16L << 20;
+
     @Override public Status runFile(Path file) throws CommandException {
         String text;
         try {
+            UserPaths.requireRegularFile(file);
+            if (Files.exists(file) && Files.size(file) > MAX_SCRIPT_BYTES)
+                throw new IOException("larger than " + (MAX_SCRIPT_BYTES >> 20) + " MiB, not a script");
             byte[] bytes = Files.readAllBytes(file);
             text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes)).toString();

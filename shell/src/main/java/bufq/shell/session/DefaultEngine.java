@@ -6,6 +6,7 @@ import bufq.dump.ModuleSource;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
+import bufq.eval.ModuleRow;
 import bufq.eval.Query;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
@@ -51,8 +52,12 @@ public final class DefaultEngine implements Engine {
     }
 
     @Override public List<Output> query(String text, HloModule module, TilingModel tiling) throws Failure {
+        return query(text, module, tiling, null);
+    }
+
+    @Override public List<Output> query(String text, HloModule module, TilingModel tiling, List<ModuleRow> modules) throws Failure {
         try {
-            return List.of(Query.compile(text, catalog).run(new EvalContext(module, tiling)));
+            return List.of(Query.compile(text, catalog).run(new EvalContext(module, tiling, modules)));
         } catch (QueryException e) {
             throw new Failure(e.diagnostic().render(text));
         }

@@ -1,6 +1,7 @@
 package bufq.shell.session;
 
 import bufq.eval.Catalog;
+import bufq.eval.ModuleRow;
 import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.table.ColumnType;
@@ -49,6 +50,11 @@ public interface Engine {
 
     /** Compiles and runs {@code query} on {@code module}; a failure's message is the rendered diagnostic. */
     List<Output> query(String query, HloModule module, TilingModel tiling) throws Failure;
+
+    /** As {@link #query(String, HloModule, TilingModel)}, the {@code modules} entity listing {@code modules}. */
+    default List<Output> query(String query, HloModule module, TilingModel tiling, List<ModuleRow> modules) throws Failure {
+        return query(query, module, tiling);
+    }
 
     /** The catalog queries are checked against: the standard fields plus those scripts added. */
     default Catalog catalog() { return Catalog.standard(); }

@@ -1,6 +1,6 @@
 package bufq.shell.session;
 
-import bufq.format.Sizes;
+import bufq.table.Sizes;
 
 import java.util.List;
 import java.util.Locale;
@@ -15,7 +15,8 @@ public enum Setting {
     MAXWIDTH("N", "80", "widest cell in the table format, longer text cut with … (0 = no limit)"),
     COLOR("auto|on|off", "auto", "colour in the table format: auto = on a terminal; never with NO_COLOR set"),
     TIMER("on|off", "off", "print the elapsed time after each result (on stderr)"),
-    PAGER("on|off", "off", "in the interactive shell, show results taller than the terminal through $PAGER (default less -R)"),
+    ECHO("on|off", "off", "print each statement above its results: a heading in markdown, a -- line in the table format"),
+    PAGER("on|off", "off", "in the interactive shell, show results taller than the terminal through $PAGER (default less -RS)"),
     THRESHOLD("SIZE", "16KiB", "values smaller than this fold into one row in the peak report"),
     TILING("NAME", "tpu", "tiling model used for padded sizes (built in: tpu, none)"),
     TIMEOUT("SECONDS", "10", "time limit for each query and each call into JavaScript (js, run FILE.js, -f, fields, tilings, checks; 0 = none)");
@@ -52,7 +53,7 @@ public enum Setting {
     Object parse(String text) throws CommandException {
         String t = text.trim().toLowerCase(Locale.ROOT);
         switch (this) {
-            case RAWSIZES, TIMER, PAGER -> {
+            case RAWSIZES, TIMER, PAGER, ECHO -> {
                 if (t.equals("on") || t.equals("true")) return Boolean.TRUE;
                 if (t.equals("off") || t.equals("false")) return Boolean.FALSE;
                 throw new CommandException(key() + " takes on or off, not '" + text + "'");

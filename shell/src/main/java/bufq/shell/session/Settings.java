@@ -1,6 +1,6 @@
 package bufq.shell.session;
 
-import bufq.format.Sizes;
+import bufq.table.Sizes;
 import bufq.model.TilingModel;
 
 import java.util.EnumMap;
@@ -49,6 +49,7 @@ public final class Settings {
     /** {@code auto}, {@code on} or {@code off}. */
     public String color() { return (String) values.get(Setting.COLOR); }
     public boolean timer() { return (Boolean) values.get(Setting.TIMER); }
+    public boolean echo() { return (Boolean) values.get(Setting.ECHO); }
     /** Page long results in the interactive shell. */
     public boolean pager() { return (Boolean) values.get(Setting.PAGER); }
     public long threshold() { return (Long) values.get(Setting.THRESHOLD); }

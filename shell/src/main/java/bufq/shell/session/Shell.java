@@ -1,9 +1,11 @@
 package bufq.shell.session;
 
 import bufq.analysis.CheckRule;
+import bufq.eval.ModuleRow;
 import bufq.format.FormatOptions;
 import bufq.format.Formatter;
 import bufq.format.Formatters;
+import bufq.format.MarkdownFormatter;
 import bufq.model.HloModule;
 import bufq.model.LoadWarning;
 import bufq.model.TilingModel;
@@ -51,6 +53,10 @@ public final class Shell {
     private int scriptDepth;
     private String location;
     private int terminalWidth;
+    /** The statement running, until its first result is printed (for the echo setting). */
+    private String statement;
+    /** Whether anything went to the current sink yet: markdown results are kept apart by a blank line. */
+    private boolean sinkUsed;
     private ScriptEngine scripts;
 
     /**
@@ -88,6 +94,7 @@ public final class Shell {
         if (text.isEmpty() || StatementReader.isComment(text)) return Status.OK;
         long t0 = System.nanoTime();
         Status st;
+        statement = text;
         try {
             st = isQuery(text) ? runQuery(text) : runCommand(text);
         } catch (CommandException e) {
@@ -147,9 +154,16 @@ public final class Shell {
     }
 
     private boolean isQuery(String text) {
+        String word = firstWord(text);
+        // A command named like an entity ('modules') runs as the command when given alone.
+        if (commands.byName(word) != null && text.strip().length() == word.length()) return false;
+        return engine.entities().contains(word.toLowerCase(Locale.ROOT));
+    }
+
+    private static String firstWord(String text) {
         int i = 0;
         while (i < text.length() && (Character.isLetterOrDigit(text.charAt(i)) || text.charAt(i) == '_')) i++;
-        return engine.entities().contains(text.substring(0, i).toLowerCase(Locale.ROOT));
+        return text.substring(0, i);
     }
 
     private Status runQuery(String text) throws CommandException, Engine.Failure, IOException {
@@ -157,7 +171,13 @@ public final class Shell {
         List<Output> result;
         try (QueryDeadline limit = QueryDeadline.start(settings.timeoutSeconds())) {
             try {
-                result = engine.query(text, m, settings.tiling());
+                List<ModuleRow> rows = null;
+                if (firstWord(text).toLowerCase(Locale.ROOT).equals("modules")) {
+                    List<ModuleRow> all = new ArrayList<>();
+                    forEachModule(x -> all.add(ModuleRow.of(x, x.handle().equals(m.handle()))));
+                    rows = all;
+                }
+                result = engine.query(text, m, settings.tiling(), rows);
             } catch (Engine.Failure f) {
                 if (limit.expired()) throw new CommandException(limit.message());
                 if (Thread.currentThread().isInterrupted()) throw new CommandException(CANCELLED);
@@ -188,8 +208,14 @@ public final class Shell {
         return c.run(this, words.subList(1, words.size()));
     }
 
-    /** Prints results through the current format; tables are cut to {@code maxrows} in human formats. */
-    public void print(List<? extends Output> outputs) throws IOException {
+    /**
+     * Prints results through the current format; tables are cut to {@code maxrows} in human formats.
+     * In markdown each statement's results start after a blank line, so pasted results render as
+     * separate tables; with {@code echo on} the statement heads them.
+     *
+     * @throws CommandException the format cannot hold these results (csv of several tables)
+     */
+    public void print(List<? extends Output> outputs) throws IOException, CommandException {
         boolean human = Formatters.isHuman(format);
         List<Output> shown = new ArrayList<>(outputs.size());
         for (Output o : outputs) {
@@ -197,7 +223,19 @@ public final class Shell {
             else shown.add(o);
         }
         StringBuilder b = new StringBuilder();
-        Formatters.writeAll(shown, format, formatOptions(), b);
+        boolean markdown = format instanceof MarkdownFormatter;
+        if (markdown && sinkUsed) b.append('\n');
+        if (human && settings.echo() && statement != null) {
+            if (markdown) b.append("#### `").append(statement.replace("`", "'")).append("`\n\n");
+            else b.append("-- ").append(statement).append('\n');
+        }
+        statement = null;
+        try {
+            Formatters.writeAll(shown, format, formatOptions(), b);
+        } catch (IllegalArgumentException e) {
+            throw new CommandException(e.getMessage());
+        }
+        sinkUsed = true;
         try {
             sink.write(b.toString());
         } catch (IOException e) {
@@ -215,7 +253,7 @@ public final class Shell {
         }
     }
 
-    public void print(Output output) throws IOException { print(List.of(output)); }
+    public void print(Output output) throws IOException, CommandException { print(List.of(output)); }
 
     public FormatOptions formatOptions() {
         boolean color = switch (settings.color()) {
@@ -223,7 +261,9 @@ public final class Shell {
             case "off" -> false;
             default -> env.interactive();
         };
-        return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(), settings.maxWidth());
+        // On a terminal a table fits its width; a pipe or a file gets every column.
+        int fit = env.interactive() && sink.isConsole() ? terminalWidth : 0;
+        return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(), settings.maxWidth(), fit);
     }
 
     /** A line of information for the user (stderr, so stdout stays data). */
@@ -370,6 +410,7 @@ public final class Shell {
     public void switchSink(OutputSink next) throws IOException {
         OutputSink old = sink;
         sink = next;
+        sinkUsed = false;
         old.close();
     }
 

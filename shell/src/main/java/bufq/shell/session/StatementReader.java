@@ -45,7 +45,14 @@ public final class StatementReader {
         public NotTextException(int line) {
             super("binary data at line " + line + ", not a script", null);
         }
+
+        private NotTextException(String message) {
+            super(message, null);
+        }
     }
+
+    /** The longest line a script may have; a longer one is data (say {@code -f /dev/zero}), read no further. */
+    public static final int MAX_LINE = 1 << 20;
 
     private final BufferedReader in;
     private final Collection<String> entities;
@@ -128,13 +135,35 @@ public final class StatementReader {
             l = peeked;
             peeked = null;
         } else {
-            l = in.readLine();
+            l = readLine();
             if (l == null) return null;
         }
         lineNo++;
         if (l.indexOf('\0') >= 0 || l.indexOf('\uFFFD') >= 0) throw new NotTextException(lineNo);
         if (lineNo == 1 && l.startsWith("\uFEFF")) l = l.substring(1); // a byte-order mark from some editors
         return l;
+    }
+
+    /**
+     * As {@link BufferedReader#readLine}, but stops at a NUL (binary data) or past {@link #MAX_LINE}
+     * characters, so an endless line is refused at once instead of filling the heap.
+     */
+    private String readLine() throws IOException {
+        StringBuilder b = new StringBuilder();
+        int c;
+        while ((c = in.read()) >= 0) {
+            if (c == '\n') return b.toString();
+            if (c == '\r') {
+                in.mark(1);
+                if (in.read() != '\n') in.reset();
+                return b.toString();
+            }
+            if (c == 0) throw new NotTextException(lineNo + 1);
+            if (b.length() >= MAX_LINE)
+                throw new NotTextException("line " + (lineNo + 1) + " is longer than " + (MAX_LINE >> 20) + " Mi characters, not a script");
+            b.append((char) c);
+        }
+        return b.length() == 0 ? null : b.toString();
     }
 
     private boolean isQuery(CharSequence text) {

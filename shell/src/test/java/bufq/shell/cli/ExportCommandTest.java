@@ -1,6 +1,7 @@
 package bufq.shell.cli;
 
 import bufq.shell.session.DefaultEngine;
+import bufq.shell.testing.Corpus;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +23,7 @@ class ExportCommandTest {
 
     private static Path pair() {
         Path p = CliTest.root().resolve("../shared/corpus/jax-0.10.2/pairs/transformer-4layer").normalize();
-        assumeTrue(Files.isDirectory(p), "corpus not found at " + p);
+        Corpus.require(p);
         return p;
     }
 
@@ -46,12 +47,24 @@ class ExportCommandTest {
     }
 
     @Test
+    void writesAPerfettoTrace() throws Exception {
+        Path f = dir.resolve("trace.json");
+        CliTest.Result r = bufq("-c", "export perfetto " + f, pair().toString());
+        assertEquals(0, r.code(), r.err());
+        assertEquals("wrote " + f + ": 293 steps, 278 values on 33 allocations; open it at https://ui.perfetto.dev"
+                + " (Open trace file) or chrome://tracing\n", r.err());
+        String text = Files.readString(f);
+        assertTrue(text.startsWith("{\"traceEvents\":[") && text.endsWith("}}\n"), text.substring(0, 40));
+    }
+
+    @Test
     void mistakesAreOneLineAndLeaveNoFile() throws Exception {
         Path f = dir.resolve("x.pb.gz");
         String[][] cases = {
                 {"export pprof " + f + " at 99999", "'at' takes peak, claimed_peak or a step from 0 to 292, not '99999'"},
                 {"export pprof " + f + " by line", "export pprof by takes stack, op_name or source, not 'line'"},
-                {"export svg " + f, "export writes pprof, not 'svg'"},
+                {"export svg " + f, "export writes pprof or perfetto, not 'svg'"},
+                {"export perfetto " + f + " at peak", "export perfetto takes no 'at' or 'by': it traces every step"},
                 {"export pprof", "usage: export pprof|perfetto FILE [at peak|claimed_peak|STEP] [by stack|op_name|source] [--force]"},
                 {"export pprof " + f + " depth 3", "unexpected 'depth'; usage: export pprof|perfetto FILE [at peak|claimed_peak|STEP] [by stack|op_name|source] [--force]"},
         };

@@ -1,10 +1,10 @@
 package bufq.shell.cli;
 
 import bufq.shell.session.DefaultEngine;
+import bufq.shell.testing.Corpus;
 
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class WhyCliTest {
     private static String dump(String dir) {
         Path p = CliTest.root().resolve("../shared/corpus/jax-0.10.2").resolve(dir).normalize();
-        assumeTrue(Files.isDirectory(p), "corpus not found at " + p + "; skipping");
+        Corpus.require(p);
         return p.toString();
     }
 
@@ -35,15 +35,15 @@ class WhyCliTest {
         String rnn = dump("rnn-scan");
         CliTest.Result byId = run(rnn, "why 87");
         assertEquals(0, byId.code(), byId.err());
-        assertTrue(byId.out().startsWith("why wrapped_add (id 87): what it is\n"), byId.out());
+        assertTrue(byId.out().startsWith("what it is: wrapped_add (id 87)\n"), byId.out());
         assertTrue(byId.out().contains("carry   held as tuple.23 {0}\n"), byId.out());
         assertEquals(byId.out(), run(rnn, "why wrapped_add").out(), "a name selects the same value");
         CliTest.Result element = run(rnn, "why while.15{1}");
         assertEquals(0, element.code(), element.err());
-        assertTrue(element.out().startsWith("why while.15{1} (id 180)"), element.out());
+        assertTrue(element.out().startsWith("what it is: while.15{1} (id 180)"), element.out());
         CliTest.Result query = run(rnn, "why values where live at peak order by size desc limit 2");
         assertEquals(0, query.code(), query.err());
-        assertEquals(2, query.out().split(": what it is\n", -1).length - 1, query.out());
+        assertEquals(2, query.out().split("what it is: ", -1).length - 1, query.out());
     }
 
     @Test
@@ -53,7 +53,7 @@ class WhyCliTest {
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("{\"reason\": \"undonated_parameter\", \"detail\": \"entry parameter 12, not donated\"}"), r.out());
         assertTrue(r.out().contains("\"peak_inside\": "), r.out());
-        assertFalse(r.out().contains("why x.1"), "titles are not data in json");
+        assertTrue(r.out().contains("\"why_it_ends\": ["), "parts are named by their titles: " + r.out());
     }
 
     @Test
@@ -81,5 +81,40 @@ class WhyCliTest {
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("   87  wrapped_add  tuple.23        0    43  tuple"), r.out());
         assertTrue(r.out().contains("undonated_parameter"), r.out());
+    }
+
+    @Test
+    void peaksListsTheHighestFirstAndPeakNSelectsOne() {
+        String t = dump("transformer-2layer");
+        CliTest.Result r = run(t, "peaks min_share 5%");
+        assertEquals(0, r.code(), r.err());
+        String[] rows = r.out().split("\n");
+        assertTrue(rows[3].startsWith("   1    82   82  copy_bitcast_fusion.5"), r.out());
+        assertTrue(rows[4].startsWith("   2   120  120  add_bitcast_fusion.1"), r.out());
+        CliTest.Result second = run(t, "values where live at peak(1) show count()",
+                "values where live at 82 show count()");
+        String[] counts = second.out().split("\n");
+        assertEquals(counts[2], counts[6], "peak(1) is the highest step: " + second.out());
+        for (String[] c : new String[][] {{"peaks min_share 20", "min_share takes a percentage"},
+                {"peaks min_share 120%", "min_share takes a percentage"}, {"peaks color 7", "no color 7"},
+                {"values where live at peak(5)", "has 1 peak with a prominence of at least 20%"}}) {
+            CliTest.Result bad = run(t, c[0]);
+            assertEquals(1, bad.code(), c[0]);
+            assertTrue(bad.err().contains(c[1]), c[0] + ": " + bad.err());
+        }
+    }
+
+    @Test
+    void theScriptApiReturnsTheSameParts() {
+        String rnn = dump("rnn-scan");
+        CliTest.Result js = run(rnn, "js const w = bufq.why(87); print(Object.keys(w).join(','), w.what[0].value, w.end[0].reason, "
+                + "w.end[0].detail, w.idle[0].from, w.idle[0].steps, w.uses.length)");
+        assertEquals(0, js.code(), js.err());
+        assertEquals("what,born,uses,end,idle wrapped_add carry held as tuple.23 {0} 36 7 3\n", js.out());
+        CliTest.Result json = CliTest.run(DefaultEngine::new, Map.of(), List.of("--format", "json", "-c", "why 87", rnn), "");
+        assertTrue(json.out().contains("\"idle_stretches\": [\n    {\"from\": 36, \"to\": 42, \"steps\": 7, \"byte_steps\": 28,"), json.out());
+        CliTest.Result bad = run(rnn, "js bufq.why(99999)");
+        assertEquals(1, bad.code());
+        assertTrue(bad.err().contains("bufq.why(id): no value with id 99999"), bad.err());
     }
 }

@@ -127,9 +127,11 @@ class CliDumpFuzzTest {
         assertTrue(sources.size() >= 6, "examples not found under " + root);
         Random r = new Random(seed);
         String[] commands = {"peak", "check", "summary", "values where live at peak limit 3", "timeline", "fragmentation"};
-        long until = System.currentTimeMillis() + 4_000;
+        int cases = Seeds.cases(60);
+        long t0 = System.currentTimeMillis();
         int n = 0;
-        for (; n < 60 || System.currentTimeMillis() < until; n++) {
+        for (; n < cases; n++) {
+            Seeds.safetyNet(t0, n, cases, seed);
             Path src = sources.get(r.nextInt(sources.size()));
             byte[] b = damage(Files.readAllBytes(src), r);
             Path p = write("case-" + n, src.getFileName().toString(), b);

@@ -67,9 +67,11 @@ class StatementFuzzTest {
         for (Setting s : Setting.values()) pool.add("set " + s.key() + " " + (s.choices().isEmpty() ? s.defaultText() : s.choices().get(0)));
         pool.add("values where live at peak order by size desc limit 5");
         List<String> cwdBefore = listing(Path.of(""));
-        long until = System.currentTimeMillis() + 6_000;
+        int cases = Seeds.cases(300);
+        long t0 = System.currentTimeMillis();
         int n = 0;
-        for (; n < 300 || System.currentTimeMillis() < until; n++) {
+        for (; n < cases; n++) {
+            Seeds.safetyNet(t0, n, cases, seed);
             String stmt = mutate(pool.get(r.nextInt(pool.size())), r, dumps);
             if (stmt.startsWith("quit") || stmt.startsWith("exit")) continue;
             out.reset();
@@ -172,7 +174,8 @@ class StatementFuzzTest {
         for (int i = 1; i < words.size(); i++) {
             String w = words.get(i);
             String before = words.get(i - 1);
-            boolean writes = output && !w.equals("--force") || before.equals("--svg") || before.equals("--html");
+            boolean writes = output && !w.equals("--force") || before.equals("--svg") || before.equals("--html")
+                    || words.get(0).equals("export") && i == 2;   // export pprof|perfetto FILE
             if (writes || w.contains("/") || w.matches(".*\\.(md|csv|svg|html|bq|js|txt|json|gz)")) {
                 words.set(i, reads && r.nextBoolean() ? dumps[r.nextInt(dumps.length)] : tmp.resolve("f" + r.nextInt(5) + "." + ext(w)).toString());
             }

@@ -1,5 +1,6 @@
 package bufq.shell.script;
 
+import bufq.table.Sizes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +24,14 @@ class ApiTest {
         assertTrue(Integer.parseInt(n) > 5, n);
         assertEquals("true\n", h.ok("js Object.keys(bufq.module.values[0]).includes('padded_size')"));
         assertEquals("true\n", h.ok("js typeof bufq.module.peak.time === 'number' && bufq.module.peak.bytes > 0"));
+    }
+
+    @Test
+    void formatBytesIsTheTablesFormatter() {
+        // the same text a table cell shows, not a script's own "16.0 MiB"
+        assertEquals("512B 4.0KiB 16.0MiB\n", h.ok("js print(bufq.format.bytes(512), bufq.format.bytes(4096), bufq.format.bytes(16 * 1024 * 1024))"));
+        assertEquals(Sizes.human(4096) + "\n", h.ok("js bufq.format.bytes(bufq.module.value(11).size)"));
+        assertTrue(h.fails("js bufq.format.bytes('x')").contains("bufq.format.bytes(n): argument 1 must be a whole number"));
     }
 
     @Test
@@ -134,7 +143,7 @@ class ApiTest {
     void valuesDisplayAsJavaScriptWouldWriteThem() {
         String row = h.ok("js bufq.module.value(11)");
         assertTrue(row.startsWith("{id: 11, name: \"add.3\", index: \"{}\", label: \"add.3\", color: 0, size: 4096,"), row);
-        assertTrue(h.ok("js bufq.module").matches("\\{handle: \".*\", .*values: \\[\\d+ rows\\].*peak: \\{time: \\d+, bytes: \\d+\\}.*\n"), h.out());
+        assertTrue(h.ok("js bufq.module").matches("\\{handle: \".*\", .*values: \\[\\d+ rows\\].*peak: \\{time: \\d+, bytes: \\d+, live_bytes: \\d+, claimed_time: (\\d+|null)\\}.*\n"), h.out());
         assertEquals("[{id: 11, label: \"add.3\"}]\n", h.ok("js bufq.query('values where id = 11 show id, label')"));
         assertEquals("[2, 3]\n", h.ok("js [1, 2].map(x => x + 1)"));
     }

@@ -32,7 +32,7 @@ class CliJsTest {
                 new Case("field from -f used by -c", List.of("-f", root("scripts/fields/waste.js"), "-c",
                         "values where waste > 1KiB show label, waste", seed), 0, List.of("add.3", "4.0KiB"), List.of(), List.of()),
                 new Case("report script", List.of("-f", root("scripts/reports/top-at-peak.js"), mlp), 0,
-                        List.of("# Memory at the peak of jit_f (cpu)", "| w1.1 | 16.0 MiB |"), List.of(), List.of()),
+                        List.of("# Memory at the peak of jit_f (cpu)", "| w1.1 | 16.0MiB |"), List.of(), List.of()),
                 new Case("check from -f fails the run", List.of("-c", "js bufq.check('strict', (m, r) => r.error(m.values[0], 'no'))",
                         "-c", "check", seed), 1, List.of("strict", "no"), List.of("9 checks"), List.of()),
                 new Case("error names the place", List.of("-c", "js nosuch()"), 1, List.of(),

@@ -19,7 +19,34 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /** A shell on the real engine with in-memory streams, for script tests. */
 final class Harness implements AutoCloseable {
     final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    final Watched err = new Watched();
+
+    /** Bytes written by another thread (a running script), with a wait for what they say. */
+    static final class Watched extends ByteArrayOutputStream {
+        @Override public synchronized void write(int b) {
+            super.write(b);
+            notifyAll();
+        }
+
+        @Override public synchronized void write(byte[] b, int off, int len) {
+            super.write(b, off, len);
+            notifyAll();
+        }
+
+        /**
+         * Blocks until {@code text} has been written: a script says it started with
+         * {@code printErr(...)} instead of the test sleeping and hoping. The one-minute bound
+         * only keeps a broken script from hanging the build.
+         */
+        synchronized void await(String text) throws InterruptedException {
+            long until = System.currentTimeMillis() + 60_000;
+            while (!toString(StandardCharsets.UTF_8).contains(text)) {
+                long left = until - System.currentTimeMillis();
+                if (left <= 0) throw new AssertionError("never written: " + text + "; got: " + toString(StandardCharsets.UTF_8));
+                wait(left);
+            }
+        }
+    }
     final Shell shell;
 
     Harness() { this(Map.of()); }

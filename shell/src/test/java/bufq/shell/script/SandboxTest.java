@@ -46,11 +46,8 @@ class SandboxTest {
     void infiniteLoopStopsAtTheTimeLimitAndKeepsState() {
         h.ok("set timeout 1");
         h.ok("js bufq.field('values', 'twice', r => r.size * 2, {type: 'int'})");
-        long t0 = System.nanoTime();
         String e = h.fails("js while (true) {}");
-        double s = (System.nanoTime() - t0) / 1e9;
         assertTrue(e.contains("js:1:1: script stopped after the 1 s time limit"), e);
-        assertTrue(s < 6, "stopped in " + s + " s");
         assertEquals("2\n", h.ok("js 1 + 1"));
         assertTrue(h.ok("values where id = 11 show twice").contains("8192"), "fields from before still work");
     }
@@ -81,9 +78,9 @@ class SandboxTest {
     void ctrlCInterruptsTheRunningScript() throws Exception {
         h.ok("set timeout 0");
         AtomicReference<Status> st = new AtomicReference<>();
-        Thread t = new Thread(() -> st.set(h.run("js for (;;) {}")));
+        Thread t = new Thread(() -> st.set(h.run("js printErr('looping'); for (;;) {}")));
         t.start();
-        Thread.sleep(1500);
+        h.err.await("looping");
         assertTrue(t.isAlive(), "still looping without a limit");
         t.interrupt(); // what the REPL does on Ctrl-C
         t.join(10_000);
@@ -96,9 +93,9 @@ class SandboxTest {
     @Test
     void cancelFromAnotherThread() throws Exception {
         h.ok("set timeout 0");
-        Thread t = new Thread(() -> h.run("js for (;;) {}"));
+        Thread t = new Thread(() -> h.run("js printErr('looping'); for (;;) {}"));
         t.start();
-        Thread.sleep(1500);
+        h.err.await("looping");
         h.shell.scripts().cancel();
         t.join(10_000);
         assertFalse(t.isAlive());
@@ -110,9 +107,9 @@ class SandboxTest {
         h.ok("set timeout 0");
         h.ok("js bufq.field('values', 'twice', r => r.size * 2, {type: 'int'})");
         h.ok("js bufq.check('always', (m, report) => report.info('x', 'ran'))");
-        Thread t = new Thread(() -> h.run("js for (;;) {}"));
+        Thread t = new Thread(() -> h.run("js printErr('looping'); for (;;) {}"));
         t.start();
-        Thread.sleep(1500);
+        h.err.await("looping");
         ((Scripts) h.shell.scripts()).currentHost().kill(); // what the watchdog does when an interrupt is ignored
         t.join(10_000);
         assertFalse(t.isAlive());
@@ -128,10 +125,8 @@ class SandboxTest {
     void swallowingTheStopDoesNotEscapeIt() {
         h.ok("set timeout 1");
         h.ok("js bufq.field('values', 'spin', r => { while (true) {} }, {type: 'int'})");
-        long t0 = System.nanoTime();
         String e = h.fails("js for (;;) { try { bufq.module.values[0].spin } catch (x) {} }");
         assertTrue(e.contains("script stopped after the 1 s time limit"), e);
-        assertTrue((System.nanoTime() - t0) / 1e9 < 10, "stopped in time");
         e = h.fails("js bufq.field('values', 'spin2', r => { while (true) {} })");
         assertTrue(e.contains("time limit"), "type inference runs under the limit too: " + e);
     }

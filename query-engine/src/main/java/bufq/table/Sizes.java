@@ -1,8 +1,11 @@
-package bufq.format;
+package bufq.table;
 
 import java.util.Locale;
 
-/** Byte counts for people: {@code 512B}, {@code 4.0KiB}, {@code 80.8MiB} (binary units, one decimal). */
+/**
+ * Byte counts for people: {@code 512B}, {@code 4.0KiB}, {@code 80.8MiB} (binary units, one decimal).
+ * The one size formatter: tables, charts, reports and the scripts' {@code bufq.format.bytes} all print through it.
+ */
 public final class Sizes {
     private static final String[] UNITS = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
 

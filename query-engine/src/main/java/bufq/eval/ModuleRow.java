@@ -1,0 +1,51 @@
+package bufq.eval;
+
+import bufq.model.HeapEvent;
+import bufq.model.HloModule;
+import bufq.model.Liveness;
+import bufq.model.PeakClaim;
+
+import java.util.List;
+
+/**
+ * One row of the {@code modules} entity: what {@code summary} tells of a module, kept without the
+ * module itself, so a session can list thousands of modules while holding only a few in memory.
+ *
+ * @param kind             {@code text}, {@code hlo-proto} (an {@code .hlo.pb}), {@code assignment-proto}
+ *                         (a bare BufferAssignmentProto) or {@code profile} (a module of an {@code .xplane.pb})
+ * @param peakBytes        bytes occupied at the peak ({@code Liveness.peakBytes}), -1 without live ranges
+ * @param peakTime         the peak step, -1 without live ranges
+ * @param tracePeakBytes   the heap-simulator trace's own peak, -1 without a trace
+ */
+public record ModuleRow(String handle, String name, String file, String kind, String backend, long values,
+                        long allocations, long instructions, long totalBytes, long peakBytes, int peakTime,
+                        int claimedPeakTime, long claimedPeakBytes, long events, long tracePeakBytes, long warnings,
+                        boolean current) {
+
+    /** The row of {@code m}; {@code current} marks the session's current module. */
+    public static ModuleRow of(HloModule m, boolean current) {
+        Liveness l = m.liveness();
+        int peak = l.peakTime();
+        long tracePeak = -1;
+        for (HeapEvent e : m.heapEvents()) tracePeak = Math.max(tracePeak, e.heapBytes());
+        PeakClaim claim = m.info().peakClaim();
+        String file = m.info().files().isEmpty() ? null : m.info().files().get(0);
+        return new ModuleRow(m.handle(), m.info().name(), file, kind(m, file), m.info().backend(), m.values().size(),
+                m.allocations().size(), m.instructions().size(), m.totalBytes(), peak < 0 ? -1 : l.peakBytes(), peak,
+                claim == null ? -1 : claim.time(), claim == null ? -1 : claim.claimedBytes(), m.heapEvents().size(),
+                tracePeak, m.warningCount(), current);
+    }
+
+    private static String kind(HloModule m, String file) {
+        if (file == null) return "text";
+        String f = file.endsWith(".gz") ? file.substring(0, file.length() - 3) : file;
+        if (f.contains(".pb#")) return "profile";
+        if (f.endsWith(".pb")) return m.info().hasValueDetails() ? "hlo-proto" : "assignment-proto";
+        return "text";
+    }
+
+    /** Rows of several modules, none current. */
+    public static List<ModuleRow> of(List<HloModule> modules) {
+        return modules.stream().map(m -> of(m, false)).toList();
+    }
+}

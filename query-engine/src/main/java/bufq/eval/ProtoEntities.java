@@ -1,0 +1,91 @@
+package bufq.eval;
+
+import static bufq.table.ColumnType.BOOL;
+import static bufq.table.ColumnType.BYTES;
+import static bufq.table.ColumnType.INT;
+import static bufq.table.ColumnType.STRING;
+
+import bufq.eval.Catalog.Entity;
+import bufq.eval.Catalog.FieldDef;
+import bufq.model.HeapEvent;
+import bufq.model.HloValue;
+import bufq.table.ColumnType;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The entities that reach past one text dump: {@code events} (the heap-simulator trace of a proto
+ * dump, in simulation order) and {@code modules} (every module of the session, one row each).
+ */
+final class ProtoEntities {
+    private ProtoEntities() {}
+
+    private interface EF { Object get(HeapEvent e, EvalContext c); }
+    private interface MF { Object get(ModuleRow m); }
+
+    private static final class Fields {
+        final Map<String, FieldDef> map = new LinkedHashMap<>();
+
+        Fields add(String name, ColumnType type, String doc, Getter g) {
+            map.put(name, new FieldDef(new FieldInfo(name, type, doc), g));
+            return this;
+        }
+    }
+
+    private static Getter e(EF f) { return (r, c) -> f.get((HeapEvent) r, c); }
+    private static Getter m(MF f) { return (r, c) -> f.get((ModuleRow) r); }
+    private static Long l(long x) { return x; }
+    private static Long orNull(long x) { return x < 0 ? null : x; }
+
+    static Entity events() {
+        Fields f = new Fields()
+                .add("seq", INT, "position in the heap-simulator trace, from 0 (XProf's x-axis)", e((x, c) -> l(x.seq())))
+                .add("kind", STRING, "ALLOC, FREE or SHARE_WITH", e((x, c) -> x.kind()))
+                .add("value", INT, "id of the value (logical buffer)", e((x, c) -> l(x.value())))
+                .add("label", STRING, "the value as the allocation section prints it", e((x, c) -> {
+                    HloValue v = c.module().value(x.value());
+                    return v == null ? null : v.label();
+                }))
+                .add("instruction", STRING, "instruction the event names (this XLA names the value's defining one, on FREE too)",
+                        e((x, c) -> x.instruction()))
+                .add("computation", STRING, "that instruction's computation", e((x, c) -> x.computation()))
+                .add("step", INT, "that instruction's step, null when not scheduled", e((x, c) -> orNull(c.module().timeOf(x.instruction()))))
+                .add("bytes", BYTES, "bytes taken (+) or given back (-): 0 for a share of held bytes and for freeing bytes still shared",
+                        e((x, c) -> l(x.bytes())))
+                .add("heap_bytes", BYTES, "bytes of the simulated heap after the event", e((x, c) -> l(x.heapBytes())))
+                .add("allocation", INT, "allocation holding the value", e((x, c) -> orNull(x.allocation())))
+                .add("share_with", INT, "the value whose bytes a SHARE_WITH reuses", e((x, c) -> orNull(x.shareWith())));
+        return new Entity("events", "heap-simulator trace events (proto dumps), in simulation order",
+                Collections.unmodifiableMap(f.map), List.of("seq", "kind", "value", "label", "instruction", "bytes", "heap_bytes"),
+                ctx -> ctx.module().heapEvents(), null, null);
+    }
+
+    static Entity modules() {
+        Fields f = new Fields()
+                .add("handle", STRING, "the module's handle ('use' takes it)", m(ModuleRow::handle))
+                .add("name", STRING, "program name", m(ModuleRow::name))
+                .add("file", STRING, "first file read", m(ModuleRow::file))
+                .add("kind", STRING, "text, hlo-proto, assignment-proto (bare BufferAssignmentProto) or profile", m(ModuleRow::kind))
+                .add("backend", STRING, "cpu, gpu, tpu or unknown", m(ModuleRow::backend))
+                .add("values", INT, "number of values", m(x -> l(x.values())))
+                .add("allocations", INT, "number of allocations", m(x -> l(x.allocations())))
+                .add("instructions", INT, "number of instructions", m(x -> l(x.instructions())))
+                .add("total_bytes", BYTES, "sum of allocation sizes", m(x -> l(x.totalBytes())))
+                .add("peak_bytes", BYTES, "bytes occupied at the peak (each byte of an allocation once)", m(x -> orNull(x.peakBytes())))
+                .add("peak_time", INT, "the peak: first step with the most occupied bytes", m(x -> orNull(x.peakTime())))
+                .add("claimed_peak_time", INT, "the dump's own peak step", m(x -> orNull(x.claimedPeakTime())))
+                .add("claimed_peak_bytes", BYTES, "the dump's own peak figure", m(x -> orNull(x.claimedPeakBytes())))
+                .add("events", INT, "heap-simulator trace events (proto dumps)", m(x -> l(x.events())))
+                .add("trace_peak_bytes", BYTES, "the trace's own peak heap bytes", m(x -> orNull(x.tracePeakBytes())))
+                .add("warnings", INT, "load warnings", m(x -> l(x.warnings())))
+                .add("current", BOOL, "the session's current module", m(ModuleRow::current));
+        return new Entity("modules", "every loaded module, one row each (a dump directory, a profile)",
+                Collections.unmodifiableMap(f.map),
+                List.of("handle", "kind", "backend", "values", "allocations", "total_bytes", "peak_bytes", "peak_time"),
+                EvalContext::moduleRows, null, null);
+    }
+
+}

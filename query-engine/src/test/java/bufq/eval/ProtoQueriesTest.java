@@ -1,0 +1,102 @@
+package bufq.eval;
+
+import bufq.analysis.Analyses;
+import bufq.dump.DumpLoader;
+import bufq.model.HeapEvent;
+import bufq.model.HloModule;
+import bufq.table.Output;
+import bufq.table.Table;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** The {@code events} and {@code modules} entities and {@code timeline by events} on the proto corpus. */
+class ProtoQueriesTest {
+    static Path corpus(String rel) {
+        Path p = Path.of(System.getProperty("bufq.root", ".")).resolve("../shared/corpus/jax-0.10.2-proto").resolve(rel).normalize();
+        assumeTrue(Files.exists(p), "corpus not found at " + p);
+        return p;
+    }
+
+    static HloModule cnn() throws Exception {
+        return DumpLoader.load(List.of(corpus("cnn/module_0000.jit_step.cpu_after_optimizations.hlo.pb"))).get(0);
+    }
+
+    static Table run(String q, EvalContext ctx) throws Exception {
+        return Query.compile(q, Catalog.standard()).run(ctx);
+    }
+
+    @Test
+    void eventsAreTheTraceInOrderWithARunningHeap() throws Exception {
+        HloModule m = cnn();
+        List<HeapEvent> events = m.heapEvents();
+        assertFalse(events.isEmpty());
+        Table t = run("events show seq, kind, bytes, heap_bytes", new EvalContext(m));
+        assertEquals(events.size(), t.rows().size());
+        long heap = 0;
+        for (int i = 0; i < t.rows().size(); i++) {
+            List<Object> r = t.rows().get(i);
+            assertEquals((long) i, r.get(0));
+            heap += (Long) r.get(2);
+            assertEquals(heap, r.get(3), "heap after event " + i);
+        }
+        assertEquals(0L, heap, "every byte the trace takes it gives back");
+        Table kinds = run("events group by kind show kind, count() order by kind", new EvalContext(m));
+        assertEquals("ALLOC", kinds.rows().get(0).get(0));
+        assertEquals(kinds.rows().get(1).get(1), (long) events.stream().filter(e -> e.kind().equals("FREE")).count());
+    }
+
+    @Test
+    void modulesRankAcrossAProfile() throws Exception {
+        List<HloModule> all = DumpLoader.load(List.of(corpus("profile/profile.xplane.pb")));
+        assertEquals(7, all.size());
+        EvalContext ctx = new EvalContext(all.get(0), null, ModuleRow.of(all));
+        Table t = run("modules order by peak_bytes desc limit 5 show handle, kind, peak_bytes", ctx);
+        assertEquals(5, t.rows().size());
+        for (int i = 1; i < 5; i++) assertTrue((Long) t.rows().get(i - 1).get(2) >= (Long) t.rows().get(i).get(2));
+        for (List<Object> r : t.rows()) assertEquals("profile", r.get(1));
+        long max = all.stream().mapToLong(m -> m.liveness().peakBytes()).max().orElseThrow();
+        assertEquals(max, t.rows().get(0).get(2));
+        // Without the session's list, the entity is the one module.
+        assertEquals(1, run("modules", new EvalContext(all.get(0))).rows().size());
+    }
+
+    @Test
+    void eventTimelineSetsTheTracePeakBesideTheStepPeak() throws Exception {
+        HloModule m = cnn();
+        List<Output> out = Analyses.eventTimeline(m, 80);
+        Table cmp = (Table) out.get(1);
+        long tracePeak = m.heapEvents().stream().mapToLong(HeapEvent::heapBytes).max().orElseThrow();
+        assertEquals(tracePeak, cmp.rows().get(0).get(1));
+        long stepPeak = m.liveness().peakBytes();
+        assertEquals(stepPeak, cmp.rows().get(1).get(1));
+        assertEquals(stepPeak, (Long) cmp.rows().get(2).get(1) + (Long) cmp.rows().get(3).get(1), "traced + outside = the step's bytes");
+    }
+
+    @Test
+    void blameByStackUsesWholeStacks() throws Exception {
+        HloModule m = DumpLoader.load(List.of(corpus("bf16-mlp/module_0000.jit_f.cpu_after_optimizations.hlo.pb"))).get(0);
+        assertTrue(m.instructions().stream().anyMatch(i -> i.stack().size() >= 3), "stacks from stack_frame_index");
+        Table t = (Table) Analyses.blame(m, bufq.analysis.BlameBy.STACK, 0).get(0);
+        Table byOp = (Table) Analyses.blame(m, bufq.analysis.BlameBy.OPCODE, 0).get(0);
+        long level1 = 0, all = 0;
+        for (List<Object> r : t.rows()) if ((Long) r.get(0) == 1) level1 += (Long) r.get(2);
+        for (List<Object> r : byOp.rows()) all += (Long) r.get(1);
+        assertEquals(all, level1, "level-1 rows add up to the peak");
+        assertTrue(t.rows().stream().anyMatch(r -> (Long) r.get(0) == 3 && r.get(1).toString().split(" > ").length == 3), t.toString());
+    }
+
+    @Test
+    void liveDoesNotApplyToEvents() throws Exception {
+        bufq.lang.QueryException e = org.junit.jupiter.api.Assertions.assertThrows(bufq.lang.QueryException.class,
+                () -> Query.compile("events where live at 3", Catalog.standard()));
+        assertTrue(e.getMessage().contains("'live' does not apply"), e.getMessage());
+    }
+}

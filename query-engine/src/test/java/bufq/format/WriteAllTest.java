@@ -1,0 +1,71 @@
+package bufq.format;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import bufq.table.ColumnType;
+import bufq.table.Output;
+import bufq.table.Table;
+import bufq.table.TextBlock;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** One statement's outputs in each format (issue 18, item 6): one json document, csv of one table, charts as numbers. */
+class WriteAllTest {
+    private static final Table PEAK = Table.builder().title("peak of live bytes (jit_f)").column("peak_bytes", ColumnType.BYTES)
+            .row(10L).build();
+    private static final Table LIVE = Table.builder().title("values live at step 3 (fusion.1)").column("value", ColumnType.STRING)
+            .row("a").row("b").build();
+    private static final Table STEPS = Table.builder().title("live bytes by step (jit_f)").column("step", ColumnType.INT)
+            .column("live_bytes", ColumnType.BYTES).row(0L, 5L).row(1L, 10L).build();
+
+    private static String write(List<Output> outs, String format) {
+        StringBuilder b = new StringBuilder();
+        Formatters.writeAll(outs, Formatters.byName(format), FormatOptions.DEFAULT, b);
+        return b.toString();
+    }
+
+    @Test
+    void severalTablesAreOneJsonObjectKeyedByTitle() {
+        assertEquals("{\n"
+                + "  \"peak_of_live_bytes\": [\n"
+                + "    {\"peak_bytes\": 10}\n"
+                + "  ],\n"
+                + "  \"values_live_at_step\": [\n"
+                + "    {\"value\": \"a\"},\n"
+                + "    {\"value\": \"b\"}\n"
+                + "  ]\n"
+                + "}\n", write(List.of(PEAK, LIVE), "json"));
+        // one table stays the array it always was
+        assertEquals("[\n  {\"peak_bytes\": 10}\n]\n", write(List.of(PEAK), "json"));
+        // untitled and equal titles still get distinct keys
+        assertEquals(List.of("table_1", "table_2"), List.of(write(List.of(LIVE.withTitle(null), LIVE.withTitle(null)), "json")
+                .lines().filter(l -> l.endsWith("[")).map(l -> l.strip().split("\"")[1]).toArray()));
+    }
+
+    @Test
+    void csvOfSeveralTablesIsRefusedWithAHint() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> write(List.of(PEAK, LIVE), "csv"));
+        assertEquals("csv holds one table, but this gives 2 (peak_of_live_bytes, values_live_at_step); use the json format"
+                + " for all of them (one object of named tables), or a query for the one you need", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> write(List.of(PEAK, LIVE), "tsv"));
+    }
+
+    @Test
+    void chartsPrintTheirNumbersInDataFormats() {
+        TextBlock chart = new TextBlock("▁▂█\n", STEPS);
+        assertEquals("step,live_bytes\n0,5\n1,10\n", write(List.of(chart), "csv"));
+        assertEquals("[\n  {\"step\": 0, \"live_bytes\": 5},\n  {\"step\": 1, \"live_bytes\": 10}\n]\n", write(List.of(chart), "json"));
+        assertEquals("▁▂█\n", write(List.of(chart), "table"));
+        // a drawing without numbers beside a table is left out of data formats; alone it is kept
+        assertEquals("value\na\nb\n", write(List.of(new TextBlock("picture\n"), LIVE), "csv"));
+        assertEquals("\"help text\"\n", write(List.of(new TextBlock("help text")), "json"));
+    }
+
+    @Test
+    void keysAreTheStableStartOfTitles() {
+        assertEquals("values_live_at_step", Formatters.key("values live at step 13 (fusion.5), 2 values"));
+        assertEquals("summary", Formatters.key("summary: a -> b"));
+        assertEquals("check_jit_f", Formatters.key("check jit_f"));
+    }
+}

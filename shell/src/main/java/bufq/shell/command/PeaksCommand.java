@@ -1,0 +1,53 @@
+package bufq.shell.command;
+
+import bufq.analysis.Analyses;
+import bufq.model.Prominence;
+import bufq.shell.session.Command;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.Shell;
+import bufq.shell.session.Status;
+
+import java.io.IOException;
+import java.util.List;
+
+/** {@code peaks [color N] [min_share P]}: every prominent peak of occupied bytes, not only the highest. */
+final class PeaksCommand implements Command {
+    @Override public String name() { return "peaks"; }
+    @Override public String synopsis() { return "peaks [color N] [min_share P]"; }
+    @Override public String brief() { return "Every peak of occupied bytes whose prominence is at least P of the highest."; }
+
+    @Override public String description() {
+        return "Lists the local maxima of occupied bytes over the schedule whose prominence is at least P of the\n"
+                + "highest (default 20%, as scipy.signal.find_peaks(prominence=max/5)), highest first: step, instruction,\n"
+                + "bytes, prominence and the op_name prefixes holding most of it. The highest step is always listed,\n"
+                + "even at an end of the schedule. P is a percentage (20%) or a fraction (0.2). 'live at peak(N)'\n"
+                + "in a query selects what is live at peak N.";
+    }
+
+    @Override public List<String> examples() {
+        return List.of("peaks", "peaks min_share 5%", "peaks color 1", "values where live at peak(2) order by size desc limit 5");
+    }
+
+    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+        CommandArgs a = new CommandArgs(args, synopsis());
+        var m = shell.requireModule();
+        var color = a.color(m);
+        String share = a.value("min_share");
+        a.done();
+        shell.print(Analyses.peaks(m, color, share == null ? Prominence.DEFAULT_SHARE : share(share)));
+        return Status.OK;
+    }
+
+    /** {@code 20%} or {@code 0.2}. */
+    static double share(String text) throws CommandException {
+        boolean percent = text.endsWith("%");
+        try {
+            double v = Double.parseDouble(percent ? text.substring(0, text.length() - 1) : text);
+            if (percent) v /= 100;
+            if (v >= 0 && v <= 1 && !text.startsWith("+")) return v;
+        } catch (NumberFormatException e) {
+            // fall through
+        }
+        throw new CommandException("min_share takes a percentage from 0% to 100% (20%) or a fraction from 0 to 1 (0.2), not '" + text + "'");
+    }
+}

@@ -1,0 +1,74 @@
+package bufq.shell.cli;
+
+import bufq.shell.session.DefaultEngine;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** Proto dumps through the command line: a profile's modules, the modules entity, events, bad protos. */
+class ProtoCliTest {
+    private static String dump(String rel) {
+        Path p = CliTest.root().resolve("../shared/corpus/jax-0.10.2-proto").resolve(rel).normalize();
+        assumeTrue(Files.exists(p), "corpus not found at " + p + "; skipping");
+        return p.toString();
+    }
+
+    private static CliTest.Result run(String dump, String... statements) {
+        List<String> args = new ArrayList<>();
+        for (String s : statements) args.addAll(List.of("-c", s));
+        args.add(dump);
+        return CliTest.run(DefaultEngine::new, Map.of(), args, "");
+    }
+
+    @Test
+    void modulesAloneIsTheCommandAndWithClausesTheEntity() {
+        String profile = dump("profile/profile.xplane.pb");
+        CliTest.Result command = run(profile, "modules");
+        assertEquals(0, command.code(), command.err());
+        assertTrue(command.out().startsWith("#  current  module"), command.out());
+        CliTest.Result query = run(profile, "modules order by peak_bytes desc limit 5");
+        assertEquals(0, query.code(), query.err());
+        assertTrue(query.out().startsWith("handle                  kind     backend  values"), query.out());
+        assertTrue(query.out().contains("\njit_f                   profile  cpu          26"), query.out());
+        assertTrue(query.out().endsWith("(5 rows)\n"), query.out());
+    }
+
+    @Test
+    void eventsAndTheirTimeline() {
+        String hlo = dump("bf16-mlp/module_0000.jit_f.cpu_after_optimizations.hlo.pb");
+        CliTest.Result r = run(hlo, "events where kind = \"SHARE_WITH\" show seq, label, share_with, bytes", "timeline by events width 60");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("  8  convert_convert_fusion          74  8.0MiB"), r.out());
+        assertTrue(r.out().contains("heap-simulator trace peak"), r.out());
+    }
+
+    @Test
+    void badProtosAreOneLineLoadErrors() throws Exception {
+        Path dir = Files.createTempDirectory("bufq-proto");
+        byte[] good = Files.readAllBytes(Path.of(dump("bf16-mlp/module_0000.jit_f.cpu_after_optimizations.hlo.pb")));
+        Files.write(dir.resolve("cut.hlo.pb"), java.util.Arrays.copyOf(good, good.length / 2));
+        Files.write(dir.resolve("empty.hlo.pb"), new byte[0]);
+        Files.write(dir.resolve("report.hlo.pb"), Files.readAllBytes(Path.of(dump(
+                "bf16-mlp/module_0000.jit_f.cpu_after_optimizations-memory-usage-report.pb"))));
+        for (String[] c : new String[][] {
+                {"cut.hlo.pb", "cut.hlo.pb: byte "},
+                {"empty.hlo.pb", "empty.hlo.pb: byte 0: empty file"},
+                {"report.hlo.pb", "report.hlo.pb: byte "}}) {
+            CliTest.Result r = run(dir.resolve(c[0]).toString(), "summary");
+            assertEquals(3, r.code(), c[0] + ": " + r.err());
+            assertTrue(r.err().contains(c[1]), c[0] + ": " + r.err());
+            assertEquals(1, r.err().strip().lines().count(), r.err());
+            assertFalse(r.err().contains("Exception"), r.err());
+        }
+    }
+}
