@@ -9,8 +9,10 @@ package bufq.format;
  *                     0 for no limit (other formats never cut)
  * @param lineWidth    the terminal's width: the table format cuts text columns, then leaves out
  *                     columns from the right (saying which) so no line wraps; 0 for no limit
+ * @param terminal     the text goes to a terminal: csv and tsv show control characters escaped
+ *                     ({@code \x1b}), as the other formats always do; files keep the data exact
  */
-public record FormatOptions(boolean rawSizes, boolean color, int maxCellWidth, int lineWidth) {
+public record FormatOptions(boolean rawSizes, boolean color, int maxCellWidth, int lineWidth, boolean terminal) {
     public static final FormatOptions DEFAULT = new FormatOptions(false, false, 0, 0);
 
     public FormatOptions(boolean rawSizes, boolean color) {
@@ -19,5 +21,9 @@ public record FormatOptions(boolean rawSizes, boolean color, int maxCellWidth, i
 
     public FormatOptions(boolean rawSizes, boolean color, int maxCellWidth) {
         this(rawSizes, color, maxCellWidth, 0);
+    }
+
+    public FormatOptions(boolean rawSizes, boolean color, int maxCellWidth, int lineWidth) {
+        this(rawSizes, color, maxCellWidth, lineWidth, false);
     }
 }

@@ -1,5 +1,6 @@
 package bufq.dump;
 
+import bufq.model.DumpPart;
 import bufq.model.LoadWarning;
 import bufq.model.HloModule;
 import org.junit.jupiter.api.Test;
@@ -8,6 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
 
@@ -199,6 +201,8 @@ class BadInputTest {
         all[at] = (byte) 0xff;
         Files.write(mixed, all);
         HloModule m = DumpLoader.load(List.of(mixed)).get(0);
+        // The byte is in the Used values section: its warning comes when the section is read.
+        m.read(EnumSet.of(DumpPart.USED_VALUES));
         assertTrue(m.warnings().stream().anyMatch(w -> w.message().contains("not UTF-8")), m.warnings().toString());
     }
 

@@ -93,6 +93,23 @@ class FormatterTest {
     }
 
     @Test
+    void csvAndTsvEscapeControlCharactersOnATerminalOnly() {
+        Table t = Table.builder().column("op_name", ColumnType.STRING).row("a\033[31m\007b\tc\nd").build();
+        FormatOptions terminal = new FormatOptions(false, false, 0, 0, true);
+        for (String f : List.of("csv", "tsv")) {
+            StringBuilder shown = new StringBuilder(), file = new StringBuilder();
+            Formatters.byName(f).write(t, terminal, shown);
+            Formatters.byName(f).write(t, FormatOptions.DEFAULT, file);
+            assertFalse(shown.toString().contains("\033") || shown.toString().contains("\007"), f + ": " + shown);
+            assertTrue(shown.toString().contains("a\\x1b[31m\\x07b"), f + ": " + shown);
+            assertTrue(file.toString().contains("a\033[31m\007b"), f + " keeps the data exact in files: " + file);
+        }
+        StringBuilder tsv = new StringBuilder();
+        Formatters.byName("tsv").write(t, terminal, tsv);
+        assertEquals("op_name\na\\x1b[31m\\x07b\\tc\\nd\n", tsv.toString(), "tsv's own escapes are not escaped twice");
+    }
+
+    @Test
     void tableFitsTheTerminalCuttingTextThenLeavingOutColumns() {
         Table t = Table.builder().column("id", ColumnType.INT).column("label", ColumnType.STRING)
                 .column("size", ColumnType.BYTES).column("shape", ColumnType.STRING).column("start", ColumnType.INT)

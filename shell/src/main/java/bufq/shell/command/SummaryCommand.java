@@ -65,7 +65,7 @@ public final class SummaryCommand implements Command {
         Liveness l = m.liveness();
         int t = l.peakTime();
         b.row(m.handle(), info.backend(), (long) info.files().size(), (long) m.allocations().size(),
-                (long) m.values().size(), (long) m.instructions().size(), totalBytes(m),
+                (long) m.values().size(), (long) m.instructionCount(), totalBytes(m),
                 t < 0 ? null : (long) t, t < 0 ? null : l.peakBytes(),
                 claim == null ? null : (long) claim.time(), claim == null ? null : claim.claimedBytes(),
                 (long) m.warnings().size());
