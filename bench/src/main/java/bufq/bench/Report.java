@@ -129,6 +129,7 @@ final class Report {
         }
         row(ids, "`peak` (ms)", m -> m.containsKey("warm.peak_error") ? "n/a" : fmt(m.get("warm.peak_ms")));
         row(ids, "`timeline` (ms)", m -> m.containsKey("warm.timeline_error") ? "n/a" : fmt(m.get("warm.timeline_ms")));
+        row(ids, "`whatif` remat + scale (ms)", m -> m.containsKey("warm.whatif_error") ? "n/a" : fmt(m.get("warm.whatif_ms")));
         row(ids, "Python reference: wall (ms) / CPU (ms) / max RSS (MB)", m -> m.get("py.ms") == null ? "-"
                 : fmt(m.get("py.ms")) + " / " + fmt(m.get("py.cpu_ms")) + " / " + kbToMb(m.get("py.rss_kb")));
         md.append('\n');
