@@ -1,7 +1,9 @@
 // no-overlap: the built-in 'overlap' check written in JavaScript, as a model for house checks.
 // Two values of one allocation must not hold common bytes while both are live. A hand-over, where
 // an instruction's output takes its dying operand's bytes so the two live ranges touch at exactly
-// one step, is how XLA reuses memory and is not reported. Values without a live range are skipped.
+// one step (the operand, born earlier, ends where the output starts), is how XLA reuses memory and
+// is not reported; two values born at the same step in the same bytes are. Values without a live
+// range are skipped.
 //   run scripts/checks/no-overlap.js
 //   check
 bufq.check('no-overlap', function (module, report) {
@@ -9,11 +11,13 @@ bufq.check('no-overlap', function (module, report) {
   const byAllocation = new Map();
   for (const v of module.values) {
     if (v.start === null || v.size <= 0 || v.end < v.start) continue;
-    const item = { row: v, label: v.label, start: v.start, end: v.end, offset: v.offset, size: v.size };
+    const item = { row: v, name: v.name, label: v.label, start: v.start, end: v.end, offset: v.offset, size: v.size };
     if (!byAllocation.has(v.allocation)) byAllocation.set(v.allocation, []);
     byAllocation.get(v.allocation).push(item);
   }
   const range = x => `${x.start}-${x.end}`;
+  // dying ends at the step born starts, was born before it, by another instruction.
+  const handsOver = (dying, born) => dying.end === born.start && dying.start < born.start && dying.name !== born.name;
   let found = 0, handOvers = 0;
   for (const [allocation, items] of byAllocation) {
     items.sort((a, b) => a.start - b.start || a.offset - b.offset);
@@ -24,7 +28,7 @@ bufq.check('no-overlap', function (module, report) {
         if (x.offset >= y.offset + y.size || y.offset >= x.offset + x.size) continue;
         const from = Math.max(x.start, y.start), to = Math.min(x.end, y.end);
         if (from > to) continue;
-        if (from === to && (x.end === y.start || y.end === x.start)) { handOvers++; continue; }
+        if (from === to && (handsOver(x, y) || handsOver(y, x))) { handOvers++; continue; }
         if (++found > MAX_FINDINGS) continue;
         report.error(y.row, `bytes [${y.offset}, ${y.offset + y.size}) live ${range(y)} overlap ${x.label} `
             + `bytes [${x.offset}, ${x.offset + x.size}) live ${range(x)} in allocation ${allocation} `

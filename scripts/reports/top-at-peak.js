@@ -17,7 +17,11 @@
   }
   const live = bufq.query('values where live at peak show logical_size');
   const total = live.reduce((s, r) => s + r.logical_size, 0);
-  print(`Peak at step ${m.peak.time} (of ${m.steps.length} steps): ${human(m.peak.bytes)} live in ${live.length} values.`);
+  print(`Peak at step ${m.peak.time} (of ${m.steps.length} steps): ${human(m.peak.bytes)} occupied, `
+      + `${human(m.peak.live_bytes)} logical in ${live.length} values.`);
+  if (m.peak.claimed_time !== null && m.peak.claimed_time !== m.peak.time) {
+    print(`(The dump labels step ${m.peak.claimed_time} its peak; see \`peak\` for why they differ.)`);
+  }
   print('');
   const top = bufq.query(`values where live at peak order by logical_size desc, id limit ${n}`
       + ' show label, logical_size, size, shape, op_name, source_file, source_line');

@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * reference parser side by side), prints the markdown report and writes it to
  * {@code bench/target/results.md}.
  *
- * <p>{@code Harness --root DIR [--quick] [--sizes 100k,300k,1m] [--cold N] [--no-python]}
+ * <p>{@code Harness --root DIR [--quick] [--sizes 100k,300k,1m] [--cold N] [--no-python] [--inputs ID,...] [--no-warm] [--no-dir]}
  */
 public final class Harness {
     /** One measured input. */
@@ -29,6 +29,10 @@ public final class Harness {
     final PrintStream log;
     int coldRuns = 5;
     boolean python = true;
+    boolean warm = true;
+    boolean dir = true;
+    /** Input ids to measure (e.g. four-28mb, four-1m); null: all. */
+    List<String> only;
     boolean quick;
     List<String> sizes = List.of("100k", "300k", "1m");
 
@@ -54,6 +58,9 @@ public final class Harness {
                 case "--sizes" -> h.sizes = List.of(rest.get(++i).toLowerCase().split(","));
                 case "--cold" -> h.coldRuns = Integer.parseInt(rest.get(++i));
                 case "--no-python" -> h.python = false;
+                case "--inputs" -> h.only = List.of(rest.get(++i).toLowerCase().split(","));
+                case "--no-warm" -> h.warm = false;
+                case "--no-dir" -> h.dir = false;
                 default -> { System.err.println("harness: unknown option " + rest.get(i)); System.exit(2); }
             }
         }
@@ -100,7 +107,8 @@ public final class Harness {
     String run() throws Exception {
         Map<String, Map<String, String>> results = new LinkedHashMap<>();
         String loadAtStart = Report.loadAverage();
-        List<Input> inputs = inputs();
+        List<Input> inputs = new ArrayList<>(inputs());
+        if (only != null) inputs.removeIf(in -> !only.contains(in.id()));
         for (Input in : inputs) ensureGenerated(in);
         measure(inputs, results);
         return new Report(inputs, results, sizes, coldRuns, loadAtStart).markdown();
@@ -110,25 +118,22 @@ public final class Harness {
         for (Input in : inputs) {
             Map<String, String> r = new LinkedHashMap<>();
             boolean big = InProcess.textBytes(in.path()) > 200_000_000L;
-            log.println("measuring " + in.id() + " in-process ...");
-            Map<String, String> warm = inProcess(in, big ? 3 : 5, big ? 1 : 2, "2g");
-            if (warm.getOrDefault("warm.error", "").contains("OutOfMemoryError")) {
-                // Still show how it scales: the same measurement with a heap that holds it, marked as such.
-                log.println("  out of memory in -Xmx2g; measuring again with -Xmx" + BIG_HEAP + " ...");
-                Map<String, String> again = inProcess(in, 1, 0, BIG_HEAP);
-                again.put("warm.oom_2g", warm.get("warm.error"));
-                warm = again;
+            if (warm) {
+                log.println("measuring " + in.id() + " in-process ...");
+                r.putAll(warm(in, big));
+            } else {
+                r.put("warm.values", "-");
+                r.put("warm.text_bytes", Long.toString(InProcess.textBytes(in.path())));
             }
-            r.putAll(warm);
-            log.println("measuring " + in.id() + " cold (" + coldRuns + " processes) ...");
-            r.putAll(cold(in, big ? Math.min(3, coldRuns) : coldRuns));
-            if (python && (!quick || in.family().equals("28mb"))) {
-                log.println("measuring " + in.id() + " with the Python reference ...");
-                r.putAll(pythonRef(in, big ? 1 : 3));
-            }
+            int runs = big ? Math.min(3, coldRuns) : coldRuns;
+            boolean py = python && (!quick || in.family().equals("28mb"));
+            log.println("measuring " + in.id() + " cold (" + runs + " processes of each command"
+                    + (py ? ", the Python reference in turn" : "") + ") ...");
+            // Side by side on the 28 MB module (issue 23's targets); elsewhere Python's long runs fewer times.
+            r.putAll(cold(in, runs, !py ? 0 : in.family().equals("28mb") ? runs : big ? 1 : Math.min(3, runs)));
             results.put(in.id(), r);
         }
-        Path dir = directory();
+        Path dir = this.dir ? directory() : null;
         if (dir != null) {
             // Issue 8: "a few thousand modules per directory" must feel instant too.
             Map<String, String> d = new LinkedHashMap<>();
@@ -139,6 +144,19 @@ public final class Harness {
             }
             results.put("dir", d);
         }
+    }
+
+    /** The in-process measurement; an input that does not fit in -Xmx2g is measured again in a bigger heap. */
+    private Map<String, String> warm(Input in, boolean big) throws Exception {
+        Map<String, String> warm = inProcess(in, big ? 3 : 5, big ? 1 : 2, "2g");
+        if (warm.getOrDefault("warm.error", "").contains("OutOfMemoryError")) {
+            // Still show how it scales: the same measurement with a heap that holds it, marked as such.
+            log.println("  out of memory in -Xmx2g; measuring again with -Xmx" + BIG_HEAP + " ...");
+            Map<String, String> again = inProcess(in, 1, 0, BIG_HEAP);
+            again.put("warm.oom_2g", warm.get("warm.error"));
+            warm = again;
+        }
+        return warm;
     }
 
     /** Modules of the multi-module corpus directory replicated to 3,000 and more (links, renumbered), or null without the corpus. */
@@ -203,12 +221,22 @@ public final class Harness {
     private boolean launcherReady;
 
     /**
-     * Whole {@code bufq -c summary PATH} processes through the launcher, as a user runs them (its JVM
-     * flags and its batch class-data archive); median wall time and max RSS.
+     * The batch commands of issue 23, timed as whole processes: {@code bufq -c summary} needs only the
+     * allocations and live ranges, the query as well, {@code blame} the Used values section too.
+     * Keys: {@code cold} (summary), {@code cold.query}, {@code cold.blame}.
      */
-    Map<String, String> cold(Input in, int coldRuns) throws Exception {
+    static final List<Map.Entry<String, String>> COLD = List.of(Map.entry("cold", "summary"),
+            Map.entry("cold.query", "values where live at peak show count(), sum(size)"), Map.entry("cold.blame", "blame"));
+
+    /**
+     * Whole {@code bufq -c COMMAND PATH} processes through the launcher, as a user runs them (its JVM
+     * flags and its batch class-data archive), and {@code pyRuns} runs of the Python reference
+     * ({@code py}): one of each in turn, so a machine whose load drifts treats them alike; medians of
+     * wall time, CPU and max RSS.
+     */
+    Map<String, String> cold(Input in, int runs, int pyRuns) throws Exception {
         Map<String, String> r = new LinkedHashMap<>();
-        r.put("cold.runs", Integer.toString(coldRuns));
+        r.put("cold.runs", Integer.toString(runs));
         Path jar = root.resolve("shell/target/bufq.jar");
         if (!Files.exists(jar)) { r.put("cold.error", "shell/target/bufq.jar not built"); return r; }
         String launcher = root.resolve("bufq").toString();
@@ -216,12 +244,51 @@ public final class Harness {
             exec(List.of(launcher, "-c", "summary", root.resolve("examples/jax-mlp").toString()), false);
             launcherReady = true;
         }
-        r.putAll(processes("cold", List.of(launcher, "-c", "summary", in.path().toString()), coldRuns));
+        Map<String, List<String>> commands = new LinkedHashMap<>();
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        for (Map.Entry<String, String> c : COLD) {
+            commands.put(c.getKey(), List.of(launcher, "-c", c.getValue(), in.path().toString()));
+            counts.put(c.getKey(), runs);
+        }
+        if (pyRuns > 0) {
+            commands.put("py", List.of("python3", bench.resolve("python/xla_buffers.py").toString(), in.path().toString()));
+            counts.put("py", pyRuns);
+        }
+        r.putAll(inTurn(commands, counts));
         return r;
     }
 
-    Map<String, String> pythonRef(Input in, int runs) throws Exception {
-        return processes("py", List.of("python3", bench.resolve("python/xla_buffers.py").toString(), in.path().toString()), runs);
+    /** Each command run its count of times, one of each in turn; the keys of {@link #processes} per command. */
+    private Map<String, String> inTurn(Map<String, List<String>> commands, Map<String, Integer> counts) throws Exception {
+        Map<String, long[][]> got = new LinkedHashMap<>();
+        Map<String, String> r = new LinkedHashMap<>();
+        int most = 0;
+        for (Map.Entry<String, Integer> c : counts.entrySet()) {
+            got.put(c.getKey(), new long[3][c.getValue()]);
+            most = Math.max(most, c.getValue());
+        }
+        for (int i = 0; i < most; i++) {
+            for (Map.Entry<String, List<String>> c : commands.entrySet()) {
+                String prefix = c.getKey();
+                if (i >= counts.get(prefix) || r.containsKey(prefix + ".error")) continue;
+                Proc p = exec(c.getValue(), true);
+                if (p.rc != 0) { r.put(prefix + ".error", "exit " + p.rc + ": " + lastLine(p.err)); continue; }
+                long[][] g = got.get(prefix);
+                g[0][i] = p.nanos;
+                g[1][i] = p.maxRssKb;
+                g[2][i] = p.cpuNanos;
+                if (i == 0) r.put(prefix + ".summary", lastLine(p.out));
+            }
+        }
+        for (Map.Entry<String, long[][]> e : got.entrySet()) {
+            String prefix = e.getKey();
+            if (r.containsKey(prefix + ".error")) continue;
+            long[][] g = e.getValue();
+            r.put(prefix + ".ms", InProcess.ms(InProcess.median(g[0])));
+            r.put(prefix + ".rss_kb", Long.toString(InProcess.median(g[1])));
+            if (g[2][0] >= 0) r.put(prefix + ".cpu_ms", InProcess.ms(InProcess.median(g[2])));
+        }
+        return r;
     }
 
     /**

@@ -6,8 +6,11 @@ import bufq.dump.DumpLoader;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.Query;
+import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
+import bufq.whatif.EditParser;
+import bufq.whatif.WhatIf;
 import bufq.model.TilingModel;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -21,6 +24,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
@@ -117,6 +121,7 @@ public final class InProcess {
         analysis(out, m, "peak", runs);
         analysis(out, m, "timeline", runs);
         why(out, m, runs);
+        whatif(out, m, runs);
         out.println("vm_hwm_kb=" + vmHwmKb());
         java.lang.ref.Reference.reachabilityFence(m);
     }
@@ -127,7 +132,7 @@ public final class InProcess {
      */
     private static void why(PrintStream out, HloModule m, int runs) {
         try {
-            List<HloValue> live = m.liveAt(m.peakTime());
+            List<HloValue> live = m.liveAt(m.liveness().peakTime());
             if (live.isEmpty()) {
                 out.println("why_error=nothing live at the peak");
                 return;
@@ -169,6 +174,26 @@ public final class InProcess {
             out.println(which + "_error=not available on this build (" + e.getMessage() + ")");
         } catch (RuntimeException e) {
             out.println(which + "_error=" + oneLine(e));
+        }
+    }
+
+    /** The edits of issue 20's bench row: rematerialise the large values at the peak, halve the f32 ones. */
+    static final String WHATIF = "remat where live at peak and size > 1MiB; scale where dtype = \"f32\" by 0.5";
+
+    /** {@code whatif} on the loaded module: parse, select, edit, recompute occupancy and the peak. */
+    private static void whatif(PrintStream out, HloModule m, int runs) {
+        try {
+            long t = time(runs * 2, 2, () -> {
+                try {
+                    var p = EditParser.parse(WHATIF, Set.copyOf(Catalog.standard().entities()));
+                    return WhatIf.run(m, p.edits(), Catalog.standard(), TilingModel.TPU, n -> null).after().peakTime();
+                } catch (QueryException e) {
+                    throw new IllegalStateException(e.getMessage());
+                }
+            });
+            out.println("whatif_ms=" + ms(t));
+        } catch (RuntimeException e) {
+            out.println("whatif_error=" + oneLine(e));
         }
     }
 

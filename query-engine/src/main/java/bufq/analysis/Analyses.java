@@ -3,6 +3,7 @@ package bufq.analysis;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
+import bufq.model.Liveness;
 import bufq.model.TilingModel;
 import bufq.table.ColumnType;
 import bufq.table.Output;
@@ -32,8 +33,9 @@ public final class Analyses {
     private Analyses() {}
 
     /**
-     * Peak of live bytes per colour and overall, logical and assigned, beside the dump's claim; then
-     * the values live at the (colour's) peak step sorted by logical size.
+     * The peak (first step with the most occupied bytes, see {@link Liveness}) per colour and overall,
+     * with the live bytes then, beside the dump's own label; then the values live at the (colour's)
+     * peak step sorted by logical size. Without live ranges, one line saying there is no peak.
      *
      * @param color          one colour (memory space), or all
      * @param smallThreshold values with fewer logical bytes fold into one row
@@ -48,8 +50,8 @@ public final class Analyses {
     public static final int MAX_WIDTH = 10_000;
 
     /**
-     * Terminal chart of live logical bytes per step, {@code width} columns wide (y axis included),
-     * carrying {@link #timelineTable} as its data for csv and json.
+     * Terminal chart of occupied bytes per step with the peak marked, {@code width} columns wide (y
+     * axis included), carrying {@link #timelineTable} as its data for csv and json.
      */
     public static List<Output> timeline(HloModule m, OptionalInt color, int width) {
         requireColor(m, color);
@@ -57,9 +59,9 @@ public final class Analyses {
     }
 
     /**
-     * The numbers behind the timeline, one row per step: {@code step, instruction, live_bytes,
-     * assigned_bytes}, then {@code color_N} logical bytes per colour when there are several. For
-     * machine formats (csv, json) where a chart is no use.
+     * The numbers behind the timeline, one row per step: {@code step, instruction, occupied_bytes,
+     * live_bytes}, then {@code color_N} occupied bytes per colour when there are several. For
+     * machine formats (csv, json) where a chart is no use; a note names the peak step.
      */
     /**
      * The heap-simulator trace's bytes after each event (a proto dump's), charted {@code width}
@@ -69,22 +71,25 @@ public final class Analyses {
 
     public static Table timelineTable(HloModule m, OptionalInt color) {
         requireColor(m, color);
-        LiveProfile p = LiveProfile.of(m, color);
-        List<Integer> colors = color.isPresent() || m.colors().size() < 2 ? List.of() : m.colors();
+        Liveness l = m.liveness();
+        List<Integer> colors = color.isPresent() || l.colors().size() < 2 ? List.of() : l.colors();
+        long[] occupied = l.occupiedBytesByStep(color), live = l.liveBytesByStep(color);
         List<long[]> per = new ArrayList<>();
-        for (int c : colors) per.add(LiveProfile.of(m, OptionalInt.of(c)).logical());
-        Table.Builder b = Table.builder().title("live bytes by step (" + m.handle() + ")")
+        for (int c : colors) per.add(l.occupiedBytesByStep(OptionalInt.of(c)));
+        Table.Builder b = Table.builder().title("occupied bytes by step (" + m.handle() + ")")
                 .column("step", ColumnType.INT).column("instruction", ColumnType.STRING)
-                .column("live_bytes", ColumnType.BYTES).column("assigned_bytes", ColumnType.BYTES);
+                .column("occupied_bytes", ColumnType.BYTES).column("live_bytes", ColumnType.BYTES);
         for (int c : colors) b.column("color_" + c, ColumnType.BYTES);
-        for (int t = 0; t < p.steps(); t++) {
+        for (int t = 0; t < l.steps(); t++) {
             List<Object> row = new ArrayList<>(List.of((long) t));
             row.add(PeakReport.instructionAt(m, t));
-            row.add(p.logicalAt(t));
-            row.add(p.assignedAt(t));
+            row.add(occupied[t]);
+            row.add(live[t]);
             for (long[] bytes : per) row.add(bytes[t]);
             b.row(row);
         }
+        int p = l.peakTime(color);
+        if (p >= 0) b.note("peak: step " + p + " (" + Bytes.human(occupied[p]) + " occupied)");
         return b.build();
     }
 
@@ -118,12 +123,13 @@ public final class Analyses {
     /** Tiling padding: totals per colour, worst values, and by shape; {@code tiling} adds a rule column. */
     public static List<Output> padding(HloModule m, TilingModel tiling) { return PaddingReport.run(m, tiling); }
 
-    /** Per allocation: size, peak of live bytes within it, fragmentation; totals per colour. */
+    /** Per allocation: size, the most bytes its live values cover at once, fragmentation; totals per colour. */
     public static List<Output> fragmentation(HloModule m) { return FragmentationReport.run(m); }
 
     /**
      * Bytes occupied at the peak by op_name prefix, source line or opcode (each byte once: see
-     * {@link OccupiedShares}), then the stack-trace tree.
+     * {@link OccupiedShares}), then the stack-trace tree at the peak. Without live ranges, one line
+     * saying there is no peak.
      *
      * @param depth deepest op_name prefix level shown; 0 or less for all
      */

@@ -3,6 +3,7 @@ package bufq.analysis;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
+import bufq.model.Liveness;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -13,7 +14,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
 
 /**
  * {@code blame}: the bytes occupied at the peak attributed to op_name prefixes ({@code jit(step)},
@@ -26,11 +26,9 @@ final class BlameReport {
     private record Key(int level, String name) {}
 
     static List<Output> run(HloModule m, BlameBy by, int depth) {
-        if (m.steps() == 0) {
-            return List.of(Table.builder().title("blame").column("message", ColumnType.STRING)
-                    .row("no live ranges in this dump: blame needs the HloLiveRange section").build());
-        }
-        int t = LiveProfile.of(m, OptionalInt.empty()).peakTime();
+        Liveness l = m.liveness();
+        int t = l.peakTime();
+        if (t < 0) return List.of(new TextBlock(PeakReport.NO_RANGES));
         // Each byte once: a value's share of what its allocation holds then, not its logical size,
         // which counts twice the bytes of a hand-over or of a buffer a loop aliases.
         List<HloValue> live = m.liveAt(t);
@@ -82,8 +80,9 @@ final class BlameReport {
                     + (depth > 0 ? " up to level " + depth : "") + "; the level-1 rows add up to the peak");
         }
         String tree = StackTree.text(m);
-        String source = m.info().stackTrace() != null ? "the dump's own tree"
-                : "rebuilt from the model at step " + StackTree.peakStep(m) + " (the dump printed none)";
+        String source = StackTree.usesDumpTree(m) ? "the dump's own tree"
+                : "rebuilt from the model at peak step " + t + (m.info().stackTrace() != null
+                ? " (the dump's own tree is for its label, step " + l.claimedPeakTime() + ")" : " (the dump printed none)");
         return List.of(b.build(), new TextBlock("stack trace breakdown, " + source + ":\n" + tree));
     }
 

@@ -3,6 +3,7 @@ package bufq.analysis;
 import bufq.model.HeapEvent;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
+import bufq.model.Liveness;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -90,27 +91,26 @@ final class EventTimeline {
     private static Table comparison(HloModule m, List<HeapEvent> events, int peak) {
         Set<Integer> traced = new HashSet<>();
         for (HeapEvent e : events) if (e.allocation() >= 0) traced.add(e.allocation());
-        long[] live = m.liveBytesByStep();
-        int t = LiveProfile.firstMax(live.length == 0 ? new long[] {0} : live);
+        Liveness l = m.liveness();
+        int t = l.peakTime();
         HeapEvent pe = events.get(peak);
         Table.Builder b = Table.builder().title("the trace's peak and bufq's per-step peak")
                 .column("measure", ColumnType.STRING).column("bytes", ColumnType.BYTES).column("at", ColumnType.STRING);
         b.row("heap-simulator trace peak", pe.heapBytes(), "event " + peak + " (" + pe.kind() + " " + pe.instruction() + ")");
-        if (live.length == 0) {
+        if (t < 0) {
             b.note("no live ranges: bufq has no per-step peak to compare");
             return b.build();
         }
-        long inTraced = 0, outside = 0, assignedInTraced = 0;
-        for (HloValue v : m.liveAt(t)) {
-            if (traced.contains(v.allocation())) {
-                inTraced += v.logicalSize();
-                assignedInTraced += v.size();
-            } else {
-                outside += v.logicalSize();
-            }
+        // Each value's share of the bytes its allocation holds then, so the two parts add up to the peak.
+        List<HloValue> live = m.liveAt(t);
+        long[] shares = OccupiedShares.of(live);
+        long inTraced = 0, outside = 0;
+        for (int i = 0; i < live.size(); i++) {
+            if (traced.contains(live.get(i).allocation())) inTraced += shares[i];
+            else outside += shares[i];
         }
         String step = "step " + t + " (" + PeakReport.instructionAt(m, t) + ")";
-        b.row("bufq per-step peak (live logical bytes)", live[t], step);
+        b.row("bufq's peak (occupied bytes)", l.peakBytes(), step);
         b.row("  of it in the traced allocation" + (traced.size() == 1 ? "" : "s") + " " + traced, inTraced, step);
         b.row("  of it outside the trace (parameters, constants, outputs, thread-local)", outside, step);
         b.note("the trace simulates only allocation" + (traced.size() == 1 ? " " : "s ") + traced
@@ -119,9 +119,7 @@ final class EventTimeline {
         long gap = Math.abs(pe.heapBytes() - inTraced);
         if (gap == 0) b.note("inside the trace the two agree: the trace's peak is what bufq counts there at step " + t);
         else b.note("inside the trace the two differ by " + Bytes.human(gap)
-                + ": the trace counts assigned sizes (" + Bytes.human(assignedInTraced) + " at step " + t
-                + "), counts bytes a SHARE_WITH reuses once, and peaks between events, where a step counts every value "
-                + "whose inclusive live range covers it");
+                + ": the trace peaks between events, where a step counts every value whose inclusive live range covers it");
         return b.build();
     }
 }

@@ -13,8 +13,9 @@ import java.util.PriorityQueue;
 /**
  * {@code overlap}: two values of one allocation whose byte ranges intersect while both are live.
  * A hand-over, where an instruction's output takes its dying operand's bytes so the two ranges
- * touch at exactly one step (one ends where the other starts), is how XLA reuses memory, not a
- * conflict. Values without a live range cannot be judged and are skipped.
+ * touch at exactly one step (the operand, born earlier, ends where the output starts), is how XLA
+ * reuses memory, not a conflict. Two values born at the same step in the same bytes (two outputs
+ * of one instruction) are. Values without a live range cannot be judged and are skipped.
  */
 final class OverlapCheck implements CheckRule {
     static final int MAX_FINDINGS = 100;
@@ -36,7 +37,7 @@ final class OverlapCheck implements CheckRule {
                 while (!active.isEmpty() && active.peek().range().end() < y.range().start()) active.poll();
                 for (HloValue x : active) {
                     if (x.offset() >= y.offset() + y.size() || y.offset() >= x.offset() + x.size()) continue;
-                    if (!conflict(x.range(), y.range())) {
+                    if (!conflict(x, y)) {
                         if (x.range().overlaps(y.range().start(), y.range().end())) handOvers++;
                         continue;
                     }
@@ -58,11 +59,17 @@ final class OverlapCheck implements CheckRule {
     }
 
     /** Live at a common step, other than a one-step hand-over. */
-    static boolean conflict(LiveRange a, LiveRange b) {
-        int from = Math.max(a.start(), b.start()), to = Math.min(a.end(), b.end());
+    static boolean conflict(HloValue a, HloValue b) {
+        LiveRange ra = a.range(), rb = b.range();
+        int from = Math.max(ra.start(), rb.start()), to = Math.min(ra.end(), rb.end());
         if (from > to) return false;
-        boolean touch = from == to && (a.end() == b.start() || b.end() == a.start());
-        return !touch;
+        return from != to || !(handsOver(a, b) || handsOver(b, a));
+    }
+
+    /** {@code dying} ends at the step {@code born} starts, was born before it, by another instruction. */
+    private static boolean handsOver(HloValue dying, HloValue born) {
+        return dying.range().end() == born.range().start() && dying.range().start() < born.range().start()
+                && !dying.name().equals(born.name());
     }
 
     private static String both(LiveRange a, LiveRange b) {

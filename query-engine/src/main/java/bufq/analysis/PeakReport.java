@@ -3,11 +3,13 @@ package bufq.analysis;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
+import bufq.model.Liveness;
 import bufq.model.PeakClaim;
 import bufq.model.TilingModel;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
+import bufq.table.TextBlock;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -15,108 +17,91 @@ import java.util.List;
 import java.util.OptionalInt;
 
 /**
- * {@code peak}: the maximum of live bytes over program order, per colour and overall, in logical and
- * assigned bytes, beside the dump's own claim; then the values live at that moment.
+ * {@code peak}: the peak (the first step with the most occupied bytes) per colour and overall, beside
+ * the live (logical) bytes then and the dump's own label; then the values live at that step.
  */
 final class PeakReport {
     private PeakReport() {}
 
+    /** What {@code peak} and {@code blame} print, once and in full, for a dump without live ranges. */
+    static final String NO_RANGES = "no live ranges in this dump, so no peak: it needs the HloLiveRange section "
+            + "(dumped while --xla_dump_buffer_assignment_analysis is on)\n";
+
     static List<Output> run(HloModule m, OptionalInt color, long smallThreshold, TilingModel tiling) {
-        if (m.steps() == 0) {
-            return List.of(Table.builder().title("peak").column("message", ColumnType.STRING)
-                    .row("no live ranges in this dump: peak needs the HloLiveRange section "
-                            + "(dumped while --xla_dump_buffer_assignment_analysis is on)").build());
-        }
-        Table summary = summary(m, color);
-        LiveProfile p = LiveProfile.of(m, color);
-        int t = p.peakTime();
-        return List.of(summary, liveAt(m, color, t, p.peakBytes(), smallThreshold, tiling));
+        Liveness l = m.liveness();
+        if (l.peakTime() < 0) return List.of(new TextBlock(NO_RANGES));
+        int t = l.peakTime(color);
+        return List.of(summary(m, color), liveAt(m, color, t, smallThreshold, tiling));
     }
 
     private static Table summary(HloModule m, OptionalInt color) {
-        Table.Builder b = Table.builder().title("peak of live bytes (" + m.handle() + ")")
+        Liveness l = m.liveness();
+        Table.Builder b = Table.builder().title("peak of occupied bytes (" + m.handle() + ")")
                 .column("color", ColumnType.STRING)
                 .column("peak_time", ColumnType.INT).column("peak_instruction", ColumnType.STRING)
-                .column("peak_bytes", ColumnType.BYTES)
-                .column("assigned_peak_time", ColumnType.INT).column("assigned_peak_bytes", ColumnType.BYTES)
-                .column("claimed_time", ColumnType.INT).column("claimed_bytes", ColumnType.BYTES)
-                .column("bytes_at_claimed_time", ColumnType.BYTES);
+                .column("peak_bytes", ColumnType.BYTES).column("live_bytes", ColumnType.BYTES)
+                .column("claimed_peak_time", ColumnType.INT).column("claimed_peak_bytes", ColumnType.BYTES)
+                .column("occupied_at_claimed", ColumnType.BYTES);
         PeakClaim claim = m.info().peakClaim();
         List<OptionalInt> rows = new ArrayList<>();
         if (color.isPresent()) rows.add(color);
         else {
             rows.add(OptionalInt.empty());
-            if (m.colors().size() > 1) for (int c : m.colors()) rows.add(OptionalInt.of(c));
+            if (l.colors().size() > 1) for (int c : l.colors()) rows.add(OptionalInt.of(c));
         }
+        int ct = l.claimedPeakTime();
         for (OptionalInt c : rows) {
-            LiveProfile p = LiveProfile.of(m, c);
-            int t = p.peakTime(), at = p.assignedPeakTime();
+            int t = l.peakTime(c);
             boolean all = c.isEmpty();
-            Long claimedTime = all && claim != null ? (long) claim.time() : null;
+            Long claimedTime = all && claim != null ? (long) ct : null;
             Long claimed = all && claim != null ? claim.claimedBytes() : null;
             Long atClaim = null;
-            if (claim != null && claim.time() >= 0 && claim.time() < p.steps()) atClaim = p.logicalAt(claim.time());
-            b.row(all ? "all" : Integer.toString(c.getAsInt()), (long) t, instructionAt(m, t), p.peakBytes(),
-                    (long) at, p.assignedPeakBytes(), claimedTime, claimed, atClaim);
+            if (ct >= 0 && ct < l.steps()) atClaim = all ? l.occupiedBytes(ct) : l.occupiedBytes(ct, c.getAsInt());
+            long live = all ? l.liveBytes(t) : l.liveBytes(t, c.getAsInt());
+            b.row(all ? "all" : Integer.toString(c.getAsInt()), (long) t, instructionAt(m, t), l.peakBytes(c), live,
+                    claimedTime, claimed, atClaim);
         }
-        b.note("peak_bytes: logical bytes (ShapeUtil::ByteSizeOf of each value's shape) live at the first step "
-                + "with the most; assigned: the dump's size= (tiling padding included); a value is live from "
-                + "start to end of its BufferLiveRange, both inclusive");
+        b.note("peak_bytes: bytes occupied at the first step with the most (per allocation, each byte of the live "
+                + "values' [offset, offset+size) once); live_bytes: logical sizes of the values live then, summed "
+                + "(a byte two values share counts twice); a value is live from start to end of its BufferLiveRange, "
+                + "both inclusive");
         if (claim == null) {
-            b.note("this dump prints no peak claim (\"Live ranges at T (peak)\")");
+            b.note("this dump prints no peak label (\"Live ranges at T (peak)\")");
         } else {
             for (String n : claimNotes(m, claim)) b.note(n);
         }
         return b.build();
     }
 
-    /** Says how bufq's figures relate to the dump's claim, naming XLA's quirk when it explains a difference. */
+    /** How the dump's label relates to bufq's figures, and why it is not the peak when it is not. */
     static List<String> claimNotes(HloModule m, PeakClaim claim) {
         List<String> notes = new ArrayList<>();
-        LiveProfile all = LiveProfile.of(m, OptionalInt.empty());
-        int ours = all.peakTime();
+        Liveness l = m.liveness();
         int ct = claim.time();
-        long atClaim = ct >= 0 && ct < all.steps() ? all.logicalAt(ct) : -1;
+        long atClaim = ct >= 0 && ct < l.steps() ? l.liveBytes(ct) : -1;
         if (!claim.cumulative()) {
-            long byInstruction = bytesByInstruction(m, ct);
+            long byInstruction = ClaimedPeak.bytesByInstruction(m, ct);
             notes.add("the dump lists " + claim.entries().size() + " values at step " + ct + " summing to "
                     + Bytes.grouped(claim.claimedBytes()) + " bytes (old style: no cumulative figure, and every value "
                     + "weighed by its instruction's whole shape, so a tuple element counts as the tuple's table); "
                     + (byInstruction == claim.claimedBytes() ? "bufq gets the same sum that way" : "bufq gets "
                     + Bytes.grouped(byInstruction) + " that way") + ", and " + Bytes.grouped(atClaim)
                     + " bytes with the values' own shapes");
+        } else if (atClaim == claim.claimedBytes()) {
+            notes.add("claimed_peak_bytes, the dump's " + Bytes.grouped(claim.claimedBytes()) + " bytes at step " + ct
+                    + ", equal the live bytes bufq sums there");
         } else {
-            if (atClaim == claim.claimedBytes()) {
-                notes.add("the dump's claimed " + Bytes.grouped(claim.claimedBytes()) + " bytes at step " + ct
-                        + " equal bufq's recomputation at that step");
-            } else {
-                notes.add("MISMATCH: the dump claims " + Bytes.grouped(claim.claimedBytes()) + " bytes at step " + ct
-                        + " but the values live there sum to " + Bytes.grouped(atClaim) + " bytes");
-            }
+            notes.add("MISMATCH: the dump claims " + Bytes.grouped(claim.claimedBytes()) + " bytes at step " + ct
+                    + " but the values live there sum to " + Bytes.grouped(atClaim) + " bytes");
         }
-        if (ours != ct) {
-            int xla = LiveProfile.xlaPeakMoment(m);
-            String why = xla == ct
-                    ? "bufq reproduces step " + ct + " by emulating ComputePeakMemoryMoment"
-                    : "emulating ComputePeakMemoryMoment gives step " + xla + ", so the difference is not fully explained";
-            String same = atClaim == all.peakBytes() ? "holds as many bytes as bufq's first maximum, step " + ours
-                    : "(" + Bytes.human(atClaim) + " live) is not bufq's first maximum, step " + ours + " ("
-                    + Bytes.human(all.peakBytes()) + ")";
-            notes.add("the dump's peak step " + ct + " " + same + ": XLA keeps a value counted one step "
-                    + "past its end and weighs a tuple element as its whole tuple's table when it picks the moment; "
-                    + why);
-        }
+        String why = ClaimedPeak.note(m);
+        if (why != null) notes.add(why);
         return notes;
     }
 
-    /** Bytes live at {@code t} with each value weighed by its defining instruction's whole shape. */
-    static long bytesByInstruction(HloModule m, int t) {
-        long s = 0;
-        for (HloValue v : m.liveAt(t)) s += LiveProfile.instructionBytes(m, v);
-        return s;
-    }
-
-    static Table liveAt(HloModule m, OptionalInt color, int t, long peak, long smallThreshold, TilingModel tiling) {
+    static Table liveAt(HloModule m, OptionalInt color, int t, long smallThreshold, TilingModel tiling) {
+        Liveness l = m.liveness();
+        long peak = color.isPresent() ? l.liveBytes(t, color.getAsInt()) : l.liveBytes(t);
         boolean extra = tiling != null && tiling != TilingModel.TPU && tiling != TilingModel.NONE;
         Table.Builder b = Table.builder()
                 .title("values live at step " + t + " (" + instructionAt(m, t) + ")"
@@ -170,8 +155,9 @@ final class PeakReport {
             row.add(null);
             b.row(row);
         }
-        b.note(live.size() + " values, " + Bytes.human(peak) + " logical; values under "
-                + Bytes.human(smallThreshold) + " fold into the small row");
+        b.note(live.size() + " values, " + Bytes.human(peak) + " logical (share is of that), "
+                + Bytes.human(color.isPresent() ? l.occupiedBytes(t, color.getAsInt()) : l.occupiedBytes(t))
+                + " occupied; values under " + Bytes.human(smallThreshold) + " fold into the small row");
         return b.build();
     }
 

@@ -10,6 +10,6 @@ final class Series {
 
     /** Occupied bytes at every step for one colour or all. */
     static long[] occupied(HloModule m, OptionalInt color) {
-        return LiveProfile.of(m, color).logical();
+        return m.liveness().occupiedBytesByStep(color);
     }
 }

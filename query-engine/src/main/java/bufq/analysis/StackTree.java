@@ -3,7 +3,6 @@ package bufq.analysis;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
-import bufq.model.PeakClaim;
 import bufq.model.StackTraceNode;
 
 import java.util.ArrayList;
@@ -12,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -29,9 +27,9 @@ public final class StackTree {
 
     private StackTree() {}
 
-    /** The tree for {@code m}: the dump's when it printed one, else rebuilt. */
+    /** The tree for {@code m} at the peak: the dump's when it printed one for that step, else rebuilt. */
     public static String text(HloModule m) {
-        if (m.info().stackTrace() != null) {
+        if (usesDumpTree(m)) {
             long header = m.info().stackTraceBytes() >= 0 ? m.info().stackTraceBytes() : m.info().stackTrace().total();
             return render(m.info().stackTrace(), header);
         }
@@ -40,13 +38,15 @@ public final class StackTree {
     }
 
     /**
-     * Rebuilds the tree over the values live at the dump's claimed peak step (else bufq's own peak),
+     * Rebuilds the tree over the values live at the peak (the module's liveness peakTime),
      * each weighing its logical size; the root is named after the module. The dump does not say which
      * computation an instruction belongs to, so unlike XLA's tree a rebuilt one does not nest values of
      * while bodies under their loop. Null without live ranges.
      */
-    public static StackTraceNode rebuild(HloModule m) {
-        int t = peakStep(m);
+    public static StackTraceNode rebuild(HloModule m) { return rebuild(m, m.liveness().peakTime()); }
+
+    /** The tree over the values live at step {@code t}, as {@link #rebuild(HloModule)} builds it; null when {@code t < 0}. */
+    public static StackTraceNode rebuild(HloModule m, int t) {
         if (t < 0) return null;
         Node root = new Node(m.info().name() == null ? m.handle() : m.info().name());
         for (HloValue v : m.liveAt(t)) {
@@ -63,10 +63,14 @@ public final class StackTree {
         return root.toModel(root.total, remaining);
     }
 
-    static int peakStep(HloModule m) {
-        PeakClaim c = m.info().peakClaim();
-        if (c != null && c.time() >= 0 && c.time() < m.steps()) return c.time();
-        return m.steps() == 0 ? -1 : LiveProfile.of(m, OptionalInt.empty()).peakTime();
+    /**
+     * The dump printed a tree and it is for the peak: the dump labels the peak step, or labels none
+     * (then the tree's step is unknown), or has no live ranges to rebuild one from.
+     */
+    static boolean usesDumpTree(HloModule m) {
+        if (m.info().stackTrace() == null) return false;
+        int p = m.liveness().peakTime(), c = m.liveness().claimedPeakTime();
+        return p < 0 || c < 0 || p == c;
     }
 
     /** XLA's SplitParamsString: {@code params['layer/fc'].w} becomes {@code params, layer, fc, w}. */

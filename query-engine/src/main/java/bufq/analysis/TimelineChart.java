@@ -1,6 +1,7 @@
 package bufq.analysis;
 
 import bufq.model.HloModule;
+import bufq.model.Liveness;
 import bufq.table.Output;
 import bufq.table.TextBlock;
 
@@ -11,7 +12,7 @@ import java.util.OptionalInt;
 import java.util.TreeSet;
 
 /**
- * {@code timeline}: live logical bytes per step as a terminal bar chart in Unicode eighth blocks,
+ * {@code timeline}: occupied bytes per step (see {@code Liveness}) as a terminal bar chart in Unicode eighth blocks,
  * scaled to a width. With more steps than columns each column shows the maximum of its bucket of
  * steps, so the peak is never averaged away.
  */
@@ -23,15 +24,16 @@ final class TimelineChart {
     private TimelineChart() {}
 
     static List<Output> run(HloModule m, OptionalInt color, int width) {
-        if (m.steps() == 0) return List.of(new TextBlock(
+        Liveness l = m.liveness();
+        if (l.peakTime() < 0) return List.of(new TextBlock(
                 "no live ranges in this dump: a timeline needs the HloLiveRange section\n"));
-        LiveProfile p = LiveProfile.of(m, color);
-        return List.of(new TextBlock(render(m, p.logical(), color, width), Analyses.timelineTable(m, color)));
+        return List.of(new TextBlock(render(m, l.occupiedBytesByStep(color), l.peakTime(color), color, width),
+                Analyses.timelineTable(m, color)));
     }
 
-    static String render(HloModule m, long[] bytes, OptionalInt color, int width) {
+    /** The chart of {@code bytes} per step with the peak, step {@code peakT}, marked. */
+    static String render(HloModule m, long[] bytes, int peakT, OptionalInt color, int width) {
         int steps = bytes.length;
-        int peakT = LiveProfile.firstMax(bytes);
         long max = bytes[peakT];
         String[] ylabels = new String[HEIGHT + 1];
         ylabels[0] = Bytes.human(max);
@@ -52,7 +54,7 @@ final class TimelineChart {
         }
         int peakC = peakT / bucket * stretch + stretch / 2;
         StringBuilder out = new StringBuilder();
-        out.append("live bytes (logical), ").append(color.isPresent() ? "color " + color.getAsInt() : "all colors")
+        out.append("occupied bytes, ").append(color.isPresent() ? "color " + color.getAsInt() : "all colors")
                 .append(": peak ").append(Bytes.human(max)).append(" at step ").append(peakT)
                 .append(" (").append(Objects.requireNonNullElse(PeakReport.instructionAt(m, peakT), "?")).append(")");
         if (bucket > 1) out.append("; 1 column = ").append(bucket).append(" steps, max shown");

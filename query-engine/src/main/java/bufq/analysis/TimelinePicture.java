@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.OptionalInt;
 
 /**
- * {@code timeline --svg/--html}: live logical bytes per step as a standalone picture, stacked by
+ * {@code timeline --svg/--html}: occupied bytes per step as a standalone picture, stacked by
  * colour, with axes and the peak marked. The HTML page adds a hover read-out (step, instruction,
  * bytes per colour) with inline script only, so it works offline and as an attachment.
  */
@@ -16,7 +16,7 @@ final class TimelinePicture {
 
     private TimelinePicture() {}
 
-    /** The data behind a picture: per-colour live bytes, stacked in colour order. */
+    /** The data behind a picture: per-colour occupied bytes, stacked in colour order. */
     record Series(List<Integer> colors, List<long[]> bytes, long[] total) {
         static Series of(HloModule m, OptionalInt color) {
             List<Integer> cs = new ArrayList<>();
@@ -24,7 +24,7 @@ final class TimelinePicture {
             List<Integer> candidates = color.isPresent() ? List.of(color.getAsInt()) : m.colors();
             long[] total = new long[m.steps()];
             for (int c : candidates) {
-                long[] b = LiveProfile.of(m, OptionalInt.of(c)).logical();
+                long[] b = m.liveness().occupiedBytesByStep(OptionalInt.of(c));
                 boolean any = false;
                 for (long x : b) any |= x != 0;
                 if (!any && !color.isPresent()) continue;
@@ -78,19 +78,19 @@ final class TimelinePicture {
         o.append("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"chart\" width=\"").append(W).append("\" height=\"")
                 .append(H).append("\" viewBox=\"0 0 ").append(W).append(' ').append(H)
                 .append("\" font-family=\"sans-serif\" font-size=\"12\">\n");
-        String title = m.handle() + ": live bytes by step" + (color.isPresent() ? " (color " + color.getAsInt() + ")" : "");
+        String title = m.handle() + ": occupied bytes by step" + (color.isPresent() ? " (color " + color.getAsInt() + ")" : "");
         o.append("<title>").append(Xml.esc(title)).append("</title>\n");
         o.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
         o.append("<text x=\"").append(LEFT).append("\" y=\"20\" font-size=\"16\" font-weight=\"bold\">")
                 .append(Xml.esc(title)).append("</text>\n");
         int steps = m.steps();
-        if (steps == 0) {
+        if (m.liveness().peakTime() < 0) {
             o.append("<text x=\"").append(LEFT).append("\" y=\"").append(H / 2)
                     .append("\">no live ranges in this dump</text>\n</svg>\n");
             return o.toString();
         }
         Series s = Series.of(m, color);
-        int peakT = LiveProfile.firstMax(s.total());
+        int peakT = m.liveness().peakTime(color);
         long max = Math.max(1, s.total()[peakT]);
         double pw = W - LEFT - RIGHT, ph = H - TOP - BOTTOM;
         double dx = pw / steps;
@@ -153,7 +153,7 @@ final class TimelinePicture {
         o.append("<text x=\"").append(Xml.n(LEFT + (W - LEFT - RIGHT) / 2.0)).append("\" y=\"").append(H - 28)
                 .append("\" text-anchor=\"middle\">step (position in the instruction sequence)</text>\n");
         o.append("<text transform=\"translate(16,").append(Xml.n(TOP + ph / 2))
-                .append(") rotate(-90)\" text-anchor=\"middle\">live bytes (logical)</text>\n");
+                .append(") rotate(-90)\" text-anchor=\"middle\">occupied bytes</text>\n");
     }
 
     private static void legend(StringBuilder o, Series s) {
@@ -167,13 +167,13 @@ final class TimelinePicture {
     }
 
     static String html(HloModule m, OptionalInt color) {
-        String title = m.handle() + ": live bytes by step";
+        String title = m.handle() + ": occupied bytes by step";
         // the picture takes the window's width (its viewBox keeps the proportions)
         String css = "body{font-family:sans-serif;margin:16px;color:#222}svg{width:100%;height:auto}"
                 + "#tip{position:absolute;display:none;background:#fff;border:1px solid #888;padding:4px 8px;"
                 + "font-size:12px;pointer-events:none;white-space:pre}";
         String body = svgElement(m, color)
-                + "<div id=\"tip\"></div>\n<p>Hover the chart for the step, its instruction and the live bytes.</p>";
+                + "<div id=\"tip\"></div>\n<p>Hover the chart for the step, its instruction and the occupied bytes.</p>";
         return Xml.xhtml(title, css, body, script(m, color));
     }
 
@@ -210,7 +210,7 @@ final class TimelinePicture {
                   var k=Math.floor(t/B),s=peakStep[k],total=0,lines=[];
                   for(var i=0;i<colors.length;i++){total+=bytes[i][k];lines.push('color '+colors[i]+': '+human(bytes[i][k]));}
                   var head=B>1?'steps '+(k*B)+'-'+Math.min(N-1,k*B+B-1)+', most at step '+s:'step '+s;
-                  tip.textContent=head+': '+names[k]+'\\n'+human(total)+' live ('+total+' bytes)'+(colors.length>1?'\\n'+lines.join('\\n'):'');
+                  tip.textContent=head+': '+names[k]+'\\n'+human(total)+' occupied ('+total+' bytes)'+(colors.length>1?'\\n'+lines.join('\\n'):'');
                   tip.style.left=(e.pageX+12)+'px';tip.style.top=(e.pageY+12)+'px';tip.style.display='block';
                   var x=L+(s+0.5)*PW/N;cur.setAttribute('x1',x);cur.setAttribute('x2',x);cur.setAttribute('visibility','visible');
                 });

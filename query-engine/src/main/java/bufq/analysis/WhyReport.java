@@ -126,7 +126,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
     }
 
     private static Table idle(HloModule m, HloValue v, String name) {
-        int peak = m.peakTime();
+        int peak = m.liveness().peakTime();
         List<Stretch> all = new ArrayList<>(UseSchedule.idleStretches(m, v));
         all.sort(Comparator.comparingInt(Stretch::steps).reversed().thenComparingInt(Stretch::from));
         Table.Builder b = Table.builder().title("idle stretches: " + name + ", live but not used, longest first")

@@ -197,6 +197,7 @@ public final class Completion {
         kinds.add(Kind.NUMBER);
         kinds.add(Kind.INSTRUCTION);
         keyword("peak", kinds, words);
+        keyword("claimed_peak", kinds, words);
         words.add("peak(");
     }
 

@@ -21,6 +21,13 @@ abstract class DumpText {
     /** The decoded text of {@code [from, to)}. */
     abstract String text(int from, int to);
 
+    /** How many times the ASCII character {@code c} occurs in {@code [from, to)}. */
+    long count(char c, int from, int to) {
+        long n = 0;
+        for (int i = from; i < to; i++) if (at(i) == c) n++;
+        return n;
+    }
+
     /** First {@code lit} (ASCII) at or after {@code from}, or -1. */
     int indexOf(String lit, int from) {
         int n = lit.length(), last = length() - n;
@@ -121,6 +128,17 @@ abstract class DumpText {
                 if (start == floor) break;
             }
             return -1;
+        }
+
+        @Override long count(char c, int from, int to) {
+            byte[] buf = new byte[BLOCK];
+            long n = 0;
+            for (int start = from; start < to; start += BLOCK) {
+                int len = Math.min(BLOCK, to - start);
+                b.get(start, buf, 0, len);
+                for (int i = 0; i < len; i++) if (buf[i] == c) n++;
+            }
+            return n;
         }
 
         private static boolean matches(byte[] buf, int i, String lit) {

@@ -1,6 +1,7 @@
 package bufq.dump;
 
 import bufq.model.BufferAllocation;
+import bufq.model.DumpPart;
 import bufq.model.HloInstruction;
 import bufq.model.HloPosition;
 import bufq.model.HloUse;
@@ -8,6 +9,7 @@ import bufq.model.HloValue;
 import bufq.model.LiveRange;
 import bufq.model.HloModule;
 import bufq.model.Shape;
+import bufq.model.UsedValues;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,42 +22,51 @@ import java.util.TreeMap;
 import java.util.concurrent.ForkJoinTask;
 
 /**
- * Joins the parsed parts of one module: values get their Used-values details (by id) and their
- * BufferLiveRange (by name and canonical index); instructions get their time from the
+ * Joins the parsed parts of one module: values get their BufferLiveRange (by name and canonical
+ * index); the Used values section, parsed now or on first use, is joined apart by
+ * {@link #usedValues}: values get their details (by id), instructions their time from the
  * InstructionSequence. Every join that fails is a warning naming the line.
  */
 final class ModuleAssembler {
     private ModuleAssembler() {}
 
-    /** @param w warnings so far (files skipped), to which the join's are added */
-    static HloModule assemble(ModuleSource source, List<ModuleReader.Region> regions, Warnings w) {
+    /**
+     * @param regions every region of the module, in file order; those of the Used values section may
+     *                be unparsed (read on first use)
+     * @param stamps  each file's size and time when it was opened, in the order of the source's files
+     * @param w       warnings so far (files skipped), to which the join's are added
+     */
+    static HloModule assemble(ModuleSource source, List<ModuleReader.Region> regions, List<UsedValuesReader.Stamp> stamps,
+                              Warnings w) {
         List<BufferAllocation> allocations = new ArrayList<>();
         List<RawValues> rawValues = new ArrayList<>();
-        List<ValuesPart> detailParts = new ArrayList<>();
+        List<ModuleReader.Region> valueRegions = new ArrayList<>();
         Long total = null;
-        // Instructions of every values part, in dump order (the first part's list takes the others').
-        List<HloInstruction> defined = new ArrayList<>();
-        boolean firstValues = true;
         LiveRangePart live = null;
         ModuleReader.Region liveRegion = null;
         ReportPart report = null;
-        boolean hasDetails = false;
         String truncatedAt = null;
         List<ModuleReader.Region> allocationRegions = new ArrayList<>();
 
-        for (int ri = 0; ri < regions.size(); ri++) {
-            ModuleReader.Region r = regions.get(ri);
-            Part p = r.part;
-            boolean lastOfFile = ri + 1 == regions.size() || regions.get(ri + 1).file != r.file;
-            if (p instanceof ValuesPart v && v.incompleteAt > 0) {
-                // A block cut short at the end of the file is truncation; elsewhere, a malformed block.
-                if (lastOfFile && p.truncatedAt == 0) p.truncatedAt = v.incompleteAt;
-                else if (!lastOfFile) p.warn(v.incompleteAt, "value block ends without its ' from instruction:' line");
+        for (ModuleReader.Region r : regions) {
+            if (r.kind == ModuleReader.Kind.VALUES) {
+                // Joined apart, now or on first use, with its own warnings; a file that ends early says so now.
+                valueRegions.add(r);
+                long at = r.lastOfFile ? r.endsEarlyAt() : 0;
+                if (at > 0) {
+                    r.truncationReported = true;
+                    if (truncatedAt == null) {
+                        truncatedAt = r.file.origin() + ":" + at;
+                        w.add(r.file.origin(), at, "file ends early (truncated?); loaded what it holds");
+                    }
+                }
+                continue;
             }
-            for (Part.Note n : p.notes) w.add(r.file.origin(), r.firstLine + n.line() - 1, n.message());
+            Part p = r.part;
+            for (Part.Note n : p.notes) w.add(r.file.origin(), r.firstLine() + n.line() - 1, n.message());
             for (int i = 0; i < p.dropped; i++) w.add(r.file.origin(), 0, "(warning not kept)");
             if (p.truncatedAt > 0 && truncatedAt == null) {
-                long at = r.firstLine + p.truncatedAt - 1;
+                long at = r.firstLine() + p.truncatedAt - 1;
                 truncatedAt = r.file.origin() + ":" + at;
                 w.add(r.file.origin(), at, "file ends early (truncated?); loaded what it holds");
             }
@@ -64,19 +75,9 @@ final class ModuleAssembler {
                 allocations.addAll(a.allocations);
                 rawValues.add(a.values);
                 if (a.totalBytes != null && total == null) total = a.totalBytes;
-            } else if (p instanceof ValuesPart v) {
-                hasDetails = true;
-                detailParts.add(v);
-                if (firstValues) {
-                    defined = v.instructions;
-                    firstValues = false;
-                } else {
-                    defined.addAll(v.instructions);
-                    v.instructions.clear();
-                }
             } else if (p instanceof LiveRangePart l) {
                 if (live == null) { live = l; liveRegion = r; }
-                else w.add(r.file.origin(), r.firstLine, "second HloLiveRange section ignored");
+                else w.add(r.file.origin(), r.firstLine(), "second HloLiveRange section ignored");
             } else if (p instanceof ReportPart rp && report == null) {
                 report = rp;
             }
@@ -89,28 +90,11 @@ final class ModuleAssembler {
         }
         if (total == null && report != null) total = report.total();
 
-        long t0 = System.nanoTime();
-        // Used-values blocks by id (a later block of the same id wins, as it always has).
-        int blocks = 0;
-        for (ValuesPart v : detailParts) blocks += v.count;
-        IdTable blockOf = new IdTable(blocks);
-        @SuppressWarnings("unchecked") List<HloPosition>[] positionsOf = (List<HloPosition>[]) new List<?>[blocks];
-        @SuppressWarnings("unchecked") List<HloUse>[] usesOf = (List<HloUse>[]) new List<?>[blocks];
-        int base = 0;
-        for (ValuesPart v : detailParts) {
-            for (int i = 0; i < v.count; i++) blockOf.put(v.ids[i], base + i);
-            System.arraycopy(v.positionsOf, 0, positionsOf, base, v.count);
-            System.arraycopy(v.usesOf, 0, usesOf, base, v.count);
-            base += v.count;
-        }
-        detailParts.clear();
-
         long t1 = System.nanoTime();
-        // Instructions are put in order on another core while this one joins the values.
         List<String> sequence = live == null ? List.of() : live.sequence;
-        List<HloInstruction> definedFinal = defined;
-        ForkJoinTask<List<HloInstruction>> instructionTask = ForkJoinTask.adapt(() -> instructions(definedFinal, sequence)).fork();
-        // Values joined with details and live ranges, each made once.
+        UsedValuesReader reader = new UsedValuesReader(source, valueRegions, stamps);
+        UsedValues.Deferred details = new UsedValues.Deferred(reader);
+        // Values joined with their live ranges, each made once; their details are the section's.
         int joined = 0;
         int valueCount = 0;
         for (RawValues rv : rawValues) valueCount += rv.size;
@@ -119,21 +103,13 @@ final class ModuleAssembler {
         Shape lastShape = null;
         for (RawValues rv : rawValues) {
             for (int k = 0; k < rv.size; k++) {
-                long id = rv.id[k];
-                List<HloPosition> positions = List.of();
-                List<HloUse> uses = List.of();
-                int b = blockOf.take(id);
-                if (b >= 0) {
-                    positions = positionsOf[b];
-                    uses = usesOf[b];
-                }
                 String name = rv.name[k], index = rv.index[k];
                 LiveRange lr = live == null ? null : live.rangeOf(name, index);
                 if (lr != null) joined++;
                 Shape shape = rv.shape[k];
                 if (!tiles && shape != lastShape) { tiles = hasTiles(shape); lastShape = shape; }   // shapes are shared
-                values.add(new HloValue(id, name, index, rv.indexPrinted[k], rv.phi[k], rv.color[k], rv.bytes[k],
-                        rv.offset[k], rv.allocation[k], shape, positions, uses, lr));
+                values.add(HloValue.deferred(rv.id[k], name, index, rv.indexPrinted[k], rv.phi[k], rv.color[k], rv.bytes[k],
+                        rv.offset[k], rv.allocation[k], shape, lr, details, values.size()));
             }
         }
         if (live != null && valueCount > 0 && joined != live.rangeCount()) {
@@ -141,14 +117,12 @@ final class ModuleAssembler {
             for (HloValue v : values) unjoined.remove(v.key());
             String text = liveRegion.source.text(liveRegion.from, liveRegion.to);
             for (Map.Entry<Long, String> e : LiveRangePart.linesOf(unjoined, text).entrySet()) {
-                w.add(liveRegion.file.origin(), liveRegion.firstLine + e.getKey() - 1,
+                w.add(liveRegion.file.origin(), liveRegion.firstLine() + e.getKey() - 1,
                         "live range of '" + e.getValue() + "' matches no value in the allocation section");
             }
         }
 
         long t2 = System.nanoTime();
-        List<HloInstruction> instructions = instructionTask.tryUnfork() ? instructionTask.invoke() : instructionTask.join();
-        long t3 = System.nanoTime();
         String stem = source.name();
         String fileName = source.dumpFiles().get(0).name();
         int slash = Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\'));
@@ -158,19 +132,81 @@ final class ModuleAssembler {
         HloModule.Info info = new HloModule.Info(stem, stem, source.number(), backend, source.files(),
                 live == null ? -1 : live.maxTime, total, live == null ? null : live.peak,
                 live == null ? -1 : live.stackBytes, live == null ? null : live.stack,
-                report == null ? new TreeMap<>() : report.colorTotals, hasDetails, truncatedAt);
-        HloModule m = new HloModule(info, allocations, values, instructions, sequence, w.kept(), w.count());
+                report == null ? new TreeMap<>() : report.colorTotals, !valueRegions.isEmpty(), truncatedAt);
+        HloModule m = new HloModule(info, allocations, values, sequence, w.kept(), w.count(), List.of(), details);
         // The model's id index shows shared ids for free; only then are their lines looked for.
         List<List<HloValue>> shared = m.valuesSharingAnId();
         if (!shared.isEmpty()) {
             warnSharedIds(shared, allocationRegions, w);
             m = m.withWarnings(w.kept(), w.count());
         }
+        // Parsed with the rest (or absent): joined now, as part of the load.
+        if (reader.parsed()) m.read(java.util.EnumSet.of(DumpPart.USED_VALUES));
         if (ModuleReader.TRACE) {
-            System.err.printf("  assemble: blocks %d ms, values %d ms, instructions %d ms, HloModule %d ms%n", (t1 - t0) / 1_000_000,
-                    (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000, (System.nanoTime() - t3) / 1_000_000);
+            System.err.printf("  assemble: values %d ms, HloModule %d ms%n", (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000);
         }
         return m;
+    }
+
+    /**
+     * Joins a parsed Used values section to a module's values: each value's block (by id; a later
+     * block of the same id wins, as it always has), the instructions it defines put in time order.
+     * Its warnings (with lines) and a truncation go to {@code w}.
+     */
+    static UsedValues usedValues(List<ModuleReader.Region> regions, List<HloValue> values, List<String> sequence) {
+        Warnings w = new Warnings();
+        List<ValuesPart> parts = new ArrayList<>();
+        // Instructions of every values part, in dump order (the first part's list takes the others').
+        List<HloInstruction> defined = new ArrayList<>();
+        boolean firstValues = true;
+        boolean truncated = false;
+        for (ModuleReader.Region r : regions) {
+            ValuesPart v = (ValuesPart) r.part;
+            if (v.incompleteAt > 0) {
+                // A block cut short at the end of the file is truncation; elsewhere, a malformed block.
+                if (r.lastOfFile && v.truncatedAt == 0) v.truncatedAt = v.incompleteAt;
+                else if (!r.lastOfFile) v.warn(v.incompleteAt, "value block ends without its ' from instruction:' line");
+            }
+            for (Part.Note n : v.notes) w.add(r.file.origin(), r.firstLine() + n.line() - 1, n.message());
+            for (int i = 0; i < v.dropped; i++) w.add(r.file.origin(), 0, "(warning not kept)");
+            if (v.truncatedAt > 0 && !truncated && !r.truncationReported) {
+                truncated = true;
+                w.add(r.file.origin(), r.firstLine() + v.truncatedAt - 1, "file ends early (truncated?); loaded what it holds");
+            }
+            parts.add(v);
+            if (firstValues) {
+                defined = v.instructions;
+                firstValues = false;
+            } else {
+                defined.addAll(v.instructions);
+                v.instructions.clear();
+            }
+        }
+        int blocks = 0;
+        for (ValuesPart v : parts) blocks += v.count;
+        IdTable blockOf = new IdTable(blocks);
+        @SuppressWarnings("unchecked") List<HloPosition>[] positionsOf = (List<HloPosition>[]) new List<?>[blocks];
+        @SuppressWarnings("unchecked") List<HloUse>[] usesOf = (List<HloUse>[]) new List<?>[blocks];
+        int base = 0;
+        for (ValuesPart v : parts) {
+            for (int i = 0; i < v.count; i++) blockOf.put(v.ids[i], base + i);
+            System.arraycopy(v.positionsOf, 0, positionsOf, base, v.count);
+            System.arraycopy(v.usesOf, 0, usesOf, base, v.count);
+            base += v.count;
+        }
+        parts.clear();
+        // Instructions are put in order on another core while this one joins the values.
+        List<HloInstruction> definedFinal = defined;
+        ForkJoinTask<List<HloInstruction>> instructionTask = ForkJoinTask.adapt(() -> instructions(definedFinal, sequence)).fork();
+        List<List<HloPosition>> positions = new ArrayList<>(values.size());
+        List<List<HloUse>> uses = new ArrayList<>(values.size());
+        for (HloValue v : values) {
+            int b = blockOf.take(v.id());
+            positions.add(b < 0 ? List.of() : positionsOf[b]);
+            uses.add(b < 0 ? List.of() : usesOf[b]);
+        }
+        List<HloInstruction> instructions = instructionTask.tryUnfork() ? instructionTask.invoke() : instructionTask.join();
+        return new UsedValues(values, positions, uses, instructions, w.kept(), w.count());
     }
 
     /** A warning at every value line of an id seen before (the first line of each id answers {@code value(id)}). */
@@ -188,7 +224,7 @@ final class ModuleAssembler {
                 if (to == from || to - from > 18) continue;
                 long id = Long.parseLong(ls.text, from, to, 10);
                 if (!ids.contains(id)) continue;
-                long line = r.firstLine + ls.number - 1;
+                long line = r.firstLine() + ls.number - 1;
                 String first = firstAt.putIfAbsent(id, r.file.origin() + ":" + line);
                 if (first != null) w.add(r.file.origin(), line, "value id " + id + " was already used at " + first
                         + "; ids must be unique (lookups by id find the first)");

@@ -1,5 +1,6 @@
 package bufq.dump;
 
+import bufq.model.DumpPart;
 import bufq.model.HloModule;
 
 import java.util.ArrayList;
@@ -7,15 +8,19 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * Reads one module: its files in parallel, each file cut at its section headers (and the long
  * {@code Used values} section cut again at value blocks) so the pieces parse in parallel, then
- * hands the parts to {@link ModuleAssembler}.
+ * hands the parts to {@link ModuleAssembler}. The {@code Used values} section is only cut, not
+ * parsed, unless the load asks for it ({@link DumpPart#USED_VALUES}): {@link UsedValuesReader}
+ * reads it on first use.
  */
 final class ModuleReader {
     private ModuleReader() {}
@@ -25,14 +30,20 @@ final class ModuleReader {
 
     enum Kind { ALLOCATIONS, VALUES, LIVE_RANGE, REPORT }
 
-    /** A region of one file; {@code part} is filled by parsing. */
+    /** A region of one file; {@code part} is filled by parsing (it stays null while the region waits for a first use). */
     static final class Region {
         final DumpFile file;
         final DumpText source;
         final Kind kind;
         final int from, to;
         Part part;
-        long firstLine;
+        /** The region before this one in the same file, or null. */
+        Region prev;
+        /** No region follows this one in its file. */
+        boolean lastOfFile = true;
+        /** The load reported that the file ends early here (so a later read of the region does not again). */
+        boolean truncationReported;
+        private long firstLine;
         /** The file's content ended early here, whatever the text looks like. */
         boolean cutOff;
 
@@ -42,6 +53,42 @@ final class ModuleReader {
             this.kind = kind;
             this.from = from;
             this.to = to;
+        }
+
+        /**
+         * Line of the file where the region starts. The lines of a region not parsed are counted
+         * only when asked: a warning in a later region of a single-file dump needs them.
+         */
+        long firstLine() {
+            if (firstLine == 0) firstLine = prev == null ? file.firstLine() : prev.firstLine() + prev.lineCount();
+            return firstLine;
+        }
+
+        void firstLine(long line) { firstLine = line; }
+
+        /** Lines in the region; one not parsed is followed by another, so it ends with its last line's newline. */
+        private long lineCount() {
+            return part != null ? part.lines : source.count('\n', from, to);
+        }
+
+        /**
+         * Where the file ends early in this region, the last of its file, as a line, or 0: from the
+         * parse, or, for a Used values region not parsed, from its last bytes alone (the file was cut
+         * off, its last line has no newline, or its last value block has no instruction line).
+         */
+        long endsEarlyAt() {
+            if (part instanceof ValuesPart v && v.incompleteAt > 0 && v.truncatedAt == 0) v.truncatedAt = v.incompleteAt;
+            if (part != null) return part.truncatedAt == 0 ? 0 : firstLine() + part.truncatedAt - 1;
+            boolean unterminated = to > from && source.at(to - 1) != '\n';
+            if (!cutOff && !unterminated && !lastBlockIncomplete()) return 0;
+            long lines = source.count('\n', from, to) + (unterminated ? 1 : 0);
+            return firstLine() + Math.max(1, lines) - 1;
+        }
+
+        private boolean lastBlockIncomplete() {
+            int last = source.lastIndexOf("\n<", from);
+            int header = last >= 0 ? last + 1 : source.startsWith("<", from) ? from : -1;
+            return header >= 0 && source.indexOf("\n from instruction:", header) < 0;
         }
 
         /** Decodes the region (bytes become text only now) and parses it. */
@@ -95,11 +142,12 @@ final class ModuleReader {
     /** {@code -Dbufq.traceLoad=true}: the load's phases and each thread's parse time on stderr (big dumps). */
     static final boolean TRACE = Boolean.getBoolean("bufq.traceLoad");
 
-    static HloModule read(ModuleSource source) throws LoadException {
+    static HloModule read(ModuleSource source, Set<DumpPart> now) throws LoadException {
         long t0 = System.nanoTime();
         List<DumpFile> files = source.dumpFiles();
         List<Object> opened = openAll(files);
-        List<DumpText> sources = new ArrayList<>();
+        List<UsedValuesReader.Stamp> stamps = new ArrayList<>();
+        for (DumpFile f : files) stamps.add(UsedValuesReader.Stamp.of(f));
         List<Region> regions = new ArrayList<>();
         Warnings skipped = new Warnings();
         // With a live-range file of its own, the module's other files need no search for that section
@@ -112,7 +160,6 @@ final class ModuleReader {
                 if (opened.get(i) instanceof LoadException e) throw e;
                 DumpText src = (DumpText) opened.get(i);
                 regions.addAll(split(f, src, !liveFile || f.kind() == FileKind.LIVE_RANGE));
-                sources.add(src);
             } catch (LoadException e) {
                 // A bad sibling (a report with a stray byte, a shuffled live-range file) costs only
                 // what it holds; the buffer-assignment file, or a module's only file, is the module.
@@ -120,21 +167,27 @@ final class ModuleReader {
                 skipped.add(f.origin(), e.line(), e.reason() + "; file skipped, the module is read from its other files");
             }
         }
+        // Regions of a file are in order: each starts where the previous one's lines end.
+        for (int i = 1; i < regions.size(); i++) {
+            if (regions.get(i).file == regions.get(i - 1).file) {
+                regions.get(i).prev = regions.get(i - 1);
+                regions.get(i - 1).lastOfFile = false;
+            }
+        }
+        boolean valuesNow = now.contains(DumpPart.USED_VALUES);
+        List<Region> parsed = new ArrayList<>();
         long chars = 0;
-        for (DumpText s : sources) chars += s.length();
+        for (Region r : regions) {
+            if (valuesNow || r.kind != Kind.VALUES) {
+                parsed.add(r);
+                chars += r.to - r.from;
+            }
+        }
         Interner in = new Interner((int) Math.min(1 << 24, chars / 300));
         long t1 = System.nanoTime();
-        parseAll(regions, in, source.name());
+        parseAll(parsed, in, source.name());
         long t2 = System.nanoTime();
-        // Regions of a file are in order: each starts where the previous one's lines end.
-        DumpFile prev = null;
-        long line = 1;
-        for (Region r : regions) {
-            if (r.file != prev) { line = r.file.firstLine(); prev = r.file; }
-            r.firstLine = line;
-            line += r.part.lines;
-        }
-        HloModule m = ModuleAssembler.assemble(source, regions, skipped);
+        HloModule m = ModuleAssembler.assemble(source, regions, stamps, skipped);
         if (TRACE) {
             System.err.printf("load %s: open+split %d ms, parse %d ms (%d regions), assemble %d ms%n", source.name(),
                     (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, regions.size(), (System.nanoTime() - t2) / 1_000_000);
@@ -148,9 +201,11 @@ final class ModuleReader {
      * live-range section of a four-file set is one region, and the slowest to read per byte: split
      * in list order, one core finished 30 ms before the other on the 28 MB module). Ctrl-C in the
      * REPL interrupts the calling thread; the parsers look at it before each region (about a
-     * megabyte), so a big load stops within a fraction of a second.
+     * megabyte), so a big load stops within a fraction of a second. A helper that no thread has
+     * started when the caller is done is called off rather than waited for: the pool's threads may
+     * be waiting for this read themselves (a model accessor reading a part on first use).
      */
-    private static void parseAll(List<Region> regions, Interner in, String module) throws LoadException {
+    static void parseAll(List<Region> regions, Interner in, String module) throws LoadException {
         Thread caller = Thread.currentThread();
         Map<String, Long> busy = TRACE ? new ConcurrentHashMap<>() : null;
         Region[] order = regions.toArray(new Region[0]);
@@ -167,7 +222,12 @@ final class ModuleReader {
         };
         int helpers = Math.min(order.length - 1, ForkJoinPool.getCommonPoolParallelism());
         List<ForkJoinTask<?>> tasks = new ArrayList<>();
-        for (int k = 0; k < helpers; k++) tasks.add(ForkJoinTask.adapt(worker).fork());
+        // Per helper: 0 not started, 1 started, -1 called off before it started.
+        AtomicIntegerArray state = new AtomicIntegerArray(Math.max(0, helpers));
+        for (int k = 0; k < helpers; k++) {
+            int self = k;
+            tasks.add(ForkJoinTask.adapt(() -> { if (state.compareAndSet(self, 0, 1)) worker.run(); }).fork());
+        }
         RuntimeException failed = null;
         try {
             worker.run();
@@ -175,9 +235,11 @@ final class ModuleReader {
             failed = e;
             next.set(order.length);   // the helpers stop after their current region
         }
-        for (ForkJoinTask<?> t : tasks) {
+        for (int k = 0; k < tasks.size(); k++) {
+            ForkJoinTask<?> t = tasks.get(k);
             try {
-                if (!t.tryUnfork()) t.join();   // a helper no thread took is simply dropped: the regions are done
+                // A helper no thread took is simply dropped: the regions are done.
+                if (!t.tryUnfork() && !state.compareAndSet(k, 0, -1)) t.join();
             } catch (RuntimeException e) {
                 if (failed == null) failed = e;
             }

@@ -1,8 +1,11 @@
 package bufq.dump;
 
+import bufq.model.DumpPart;
 import bufq.model.HloModule;
 
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One module found by {@link DumpLoader#discover}: its files, not yet parsed. {@link #load()} parses
@@ -35,8 +38,19 @@ public record ModuleSource(String key, String name, int number, List<DumpFile> d
         return dumpFiles.stream().map(DumpFile::name).toList();
     }
 
-    /** Parses the module. */
+    /**
+     * Parses the module, leaving each {@link DumpPart} to be read on first use (the module's
+     * accessors read it when asked).
+     */
     public HloModule load() throws LoadException {
-        return loader != null ? loader.load() : ModuleReader.read(this);
+        return load(EnumSet.noneOf(DumpPart.class));
+    }
+
+    /**
+     * Parses the module with the parts in {@code now} (in the same parallel read); the others are
+     * read on first use. A proto's loader reads everything at once.
+     */
+    public HloModule load(Set<DumpPart> now) throws LoadException {
+        return loader != null ? loader.load() : ModuleReader.read(this, now);
     }
 }

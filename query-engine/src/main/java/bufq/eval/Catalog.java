@@ -1,14 +1,17 @@
 package bufq.eval;
 
 import bufq.lang.Lexer;
+import bufq.model.DumpPart;
 import bufq.table.ColumnType;
 import bufq.table.Table;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -31,14 +34,23 @@ public final class Catalog {
         List<?> candidates(int from, int to, EvalContext ctx);
     }
 
-    record FieldDef(FieldInfo info, Getter getter) {}
+    /** A field and the dump parts its getter reads, besides those every module holds (see {@link #needs}). */
+    record FieldDef(FieldInfo info, Getter getter, Set<DumpPart> needs) {
+        FieldDef(FieldInfo info, Getter getter) { this(info, getter, Set.of()); }
+    }
 
+    /** An entity; {@code needs} are the parts its rows come from (instructions print in the Used values section). */
     record Entity(String name, String doc, Map<String, FieldDef> fields, List<String> defaults, RowSource rows,
-                  LiveTest live, LiveIndex index) {
+                  LiveTest live, LiveIndex index, Set<DumpPart> needs) {
+        Entity(String name, String doc, Map<String, FieldDef> fields, List<String> defaults, RowSource rows,
+               LiveTest live, LiveIndex index) {
+            this(name, doc, fields, defaults, rows, live, index, Set.of());
+        }
+
         Entity with(FieldDef f) {
             Map<String, FieldDef> m = new LinkedHashMap<>(fields);
             m.put(f.info().name(), f);
-            return new Entity(name, doc, Collections.unmodifiableMap(m), defaults, rows, live, index);
+            return new Entity(name, doc, Collections.unmodifiableMap(m), defaults, rows, live, index, needs);
         }
     }
 
@@ -65,7 +77,8 @@ public final class Catalog {
             throw new IllegalArgumentException("field name '" + name + "' must be an identifier and not a keyword");
         Getter g = new ScriptGetter(name, type, fn);
         Map<String, Entity> m = new LinkedHashMap<>(entities);
-        m.put(entity, e.with(new FieldDef(new FieldInfo(name, type, doc == null ? "" : doc), g)));
+        // A script may read anything of the module: every part is read before a query that uses it runs.
+        m.put(entity, e.with(new FieldDef(new FieldInfo(name, type, doc == null ? "" : doc), g, EnumSet.allOf(DumpPart.class))));
         return new Catalog(m);
     }
 
@@ -105,6 +118,19 @@ public final class Catalog {
     public String doc(String entity) {
         Entity e = entities.get(entity);
         return e == null ? null : e.doc();
+    }
+
+    /**
+     * The dump parts that reading {@code field} of {@code entity} (or listing the entity's rows, when
+     * {@code field} is null) needs beyond what every loaded module holds; empty for unknown names. A
+     * compiled query sums them ({@link Query#needs()}) so the part is read before the query runs.
+     */
+    public Set<DumpPart> needs(String entity, String field) {
+        Entity e = entities.get(entity);
+        if (e == null) return Set.of();
+        if (field == null) return e.needs();
+        FieldDef f = e.fields().get(field);
+        return f == null ? Set.of() : f.needs();
     }
 
     /** The columns shown when a query has no {@code show}. */

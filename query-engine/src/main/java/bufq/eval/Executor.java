@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.RandomAccess;
 import java.util.function.Function;
 import java.util.function.IntFunction;
@@ -327,7 +328,7 @@ final class Executor {
             return (int) s.step();
         }
         if (t instanceof Ast.Peak) {
-            int p = m.peakTime();
+            int p = m.liveness().peakTime();
             if (p < 0) {
                 // Dumps written without the analysis have no ranges: nothing is live, say why.
                 String note = "this module has no live ranges, so nothing is live at peak";
@@ -335,8 +336,16 @@ final class Executor {
             }
             return p;
         }
+        if (t instanceof Ast.ClaimedPeak) {
+            int p = m.liveness().claimedPeakTime();
+            if (p < 0) {
+                String note = "this module's dump labels no peak step, so nothing is live at claimed_peak";
+                if (!notes.contains(note)) notes.add(note);
+            }
+            return p;
+        }
         if (t instanceof Ast.RankedPeak r) {
-            List<Prominence.Ranked> peaks = Prominence.ranked(m.liveBytesByStep(), Prominence.DEFAULT_SHARE);
+            List<Prominence.Ranked> peaks = Prominence.ranked(m.liveness().occupiedBytesByStep(OptionalInt.empty()), Prominence.DEFAULT_SHARE);
             if (r.rank() > peaks.size()) {
                 throw new QueryException(t.start(), t.end(), "module " + m.handle() + " has " + peaks.size() + " peak"
                         + (peaks.size() == 1 ? "" : "s") + " with a prominence of at least 20% of the highest; see 'peaks'");
@@ -350,7 +359,7 @@ final class Executor {
             throw new QueryException(t.start(), t.end(), "instruction '" + n.name() + "' is not in the instruction sequence");
         }
         throw new QueryException(new Diagnostic(t.start(), t.end(), "unknown instruction '" + n.name() + "' in module "
-                + m.handle() + "; expected a step number, 'peak' or a scheduled instruction name", Names.near(n.name(), m.sequence())));
+                + m.handle() + "; expected a step number, 'peak', 'claimed_peak' or a scheduled instruction name", Names.near(n.name(), m.sequence())));
     }
 
     /** One aggregate's running state. Sums of integers stay exact (overflow fails the query). */

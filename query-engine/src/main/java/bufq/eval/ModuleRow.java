@@ -2,6 +2,7 @@ package bufq.eval;
 
 import bufq.model.HeapEvent;
 import bufq.model.HloModule;
+import bufq.model.Liveness;
 import bufq.model.PeakClaim;
 
 import java.util.List;
@@ -12,8 +13,8 @@ import java.util.List;
  *
  * @param kind             {@code text}, {@code hlo-proto} (an {@code .hlo.pb}), {@code assignment-proto}
  *                         (a bare BufferAssignmentProto) or {@code profile} (a module of an {@code .xplane.pb})
- * @param peakBytes        most logical bytes live at one step, -1 without live ranges
- * @param peakTime         first step with {@code peakBytes}, -1 without live ranges
+ * @param peakBytes        bytes occupied at the peak ({@code Liveness.peakBytes}), -1 without live ranges
+ * @param peakTime         the peak step, -1 without live ranges
  * @param tracePeakBytes   the heap-simulator trace's own peak, -1 without a trace
  */
 public record ModuleRow(String handle, String name, String file, String kind, String backend, long values,
@@ -23,15 +24,14 @@ public record ModuleRow(String handle, String name, String file, String kind, St
 
     /** The row of {@code m}; {@code current} marks the session's current module. */
     public static ModuleRow of(HloModule m, boolean current) {
-        long[] live = m.liveBytesByStep();
-        int peak = -1;
-        for (int t = 0; t < live.length; t++) if (peak < 0 || live[t] > live[peak]) peak = t;
+        Liveness l = m.liveness();
+        int peak = l.peakTime();
         long tracePeak = -1;
         for (HeapEvent e : m.heapEvents()) tracePeak = Math.max(tracePeak, e.heapBytes());
         PeakClaim claim = m.info().peakClaim();
         String file = m.info().files().isEmpty() ? null : m.info().files().get(0);
         return new ModuleRow(m.handle(), m.info().name(), file, kind(m, file), m.info().backend(), m.values().size(),
-                m.allocations().size(), m.instructions().size(), m.totalBytes(), peak < 0 ? -1 : live[peak], peak,
+                m.allocations().size(), m.instructionCount(), m.totalBytes(), peak < 0 ? -1 : l.peakBytes(), peak,
                 claim == null ? -1 : claim.time(), claim == null ? -1 : claim.claimedBytes(), m.heapEvents().size(),
                 tracePeak, m.warningCount(), current);
     }

@@ -3,11 +3,14 @@ package bufq.eval;
 import bufq.lang.Ast;
 import bufq.lang.Parser;
 import bufq.lang.QueryException;
+import bufq.model.DumpPart;
 import bufq.model.TilingModel;
 import bufq.table.Column;
 import bufq.table.Table;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * A compiled query: parsed and checked once against a {@link Catalog}, then run on any number of
@@ -17,11 +20,13 @@ public final class Query {
     private final String text;
     private final Ast.Query ast;
     private final Plan plan;
+    private final Set<DumpPart> needs;
 
-    private Query(String text, Ast.Query ast, Plan plan) {
+    private Query(String text, Ast.Query ast, Plan plan, Set<DumpPart> needs) {
         this.text = text;
         this.ast = ast;
         this.plan = plan;
+        this.needs = needs;
     }
 
     /** Parses and checks {@code text}: unknown names, wrong types or arity and bad regexes fail here. */
@@ -29,7 +34,8 @@ public final class Query {
         String src = text == null ? "" : text;
         try {
             Ast.Query ast = Parser.parse(src);
-            return new Query(src, ast, Checker.check(ast, catalog == null ? Catalog.standard() : catalog, src));
+            Catalog c = catalog == null ? Catalog.standard() : catalog;
+            return new Query(src, ast, Checker.check(ast, c, src), needs(ast, c));
         } catch (RuntimeException | StackOverflowError e) {
             // A bug in bufq must still reach the user as a message, never as a stack trace.
             throw new QueryException(0, src.length(), "internal error compiling the query: " + e);
@@ -76,6 +82,41 @@ public final class Query {
         } catch (RuntimeException | StackOverflowError e) {
             throw new QueryException(0, text.length(), "internal error running the query: " + e);
         }
+    }
+
+    /**
+     * The dump parts this query reads beyond what every loaded module holds (the entity's rows and
+     * every field it names). A caller reads them first ({@link bufq.model.HloModule#read}) to show a
+     * read's progress and let it be cancelled; {@link #run} reads them itself otherwise.
+     */
+    public Set<DumpPart> needs() { return needs; }
+
+    private static Set<DumpPart> needs(Ast.Query q, Catalog c) {
+        String entity = q.entity().text();
+        Set<DumpPart> out = EnumSet.noneOf(DumpPart.class);
+        out.addAll(c.needs(entity, null));
+        List<String> fields = new java.util.ArrayList<>();
+        fields(q.where(), fields);
+        for (Ast.Name n : q.groupBy()) fields.add(n.text());
+        for (Ast.Item i : q.show()) fields(i.expr(), fields);
+        for (Ast.OrderKey k : q.orderBy()) fields(k.expr(), fields);
+        if (q.show().isEmpty()) fields.addAll(c.defaultColumns(entity));
+        for (String f : fields) out.addAll(c.needs(entity, f));
+        return java.util.Collections.unmodifiableSet(out);
+    }
+
+    /** The names of the fields {@code e} reads (an alias in {@code order by} is no field: it needs nothing). */
+    private static void fields(Ast.Expr e, List<String> out) {
+        if (e instanceof Ast.Field f) out.add(f.name().text());
+        else if (e instanceof Ast.And a) a.terms().forEach(t -> fields(t, out));
+        else if (e instanceof Ast.Or o) o.terms().forEach(t -> fields(t, out));
+        else if (e instanceof Ast.Not n) fields(n.operand(), out);
+        else if (e instanceof Ast.Compare c) { fields(c.left(), out); fields(c.right(), out); }
+        else if (e instanceof Ast.Match m) fields(m.left(), out);
+        else if (e instanceof Ast.In in) { fields(in.left(), out); in.items().forEach(t -> fields(t, out)); }
+        else if (e instanceof Ast.IsNull n) fields(n.operand(), out);
+        else if (e instanceof Ast.Call call) call.args().forEach(t -> fields(t, out));
+        // Live and Literal read no field.
     }
 
     public String text() { return text; }

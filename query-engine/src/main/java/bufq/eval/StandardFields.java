@@ -9,6 +9,7 @@ import static bufq.table.ColumnType.STRING;
 import bufq.eval.Catalog.Entity;
 import bufq.eval.Catalog.FieldDef;
 import bufq.model.BufferAllocation;
+import bufq.model.DumpPart;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
@@ -22,10 +23,14 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** The built-in entities and fields. Getters are plain lambdas over the model: no reflection. */
 final class StandardFields {
     private StandardFields() {}
+
+    /** What a field read from the values' blocks or the instructions' lines needs (set before the catalog is built). */
+    private static final Set<DumpPart> USED = Set.of(DumpPart.USED_VALUES);
 
     static final Catalog CATALOG = build();
 
@@ -40,7 +45,11 @@ final class StandardFields {
         final Map<String, FieldDef> map = new LinkedHashMap<>();
 
         Fields add(String name, ColumnType type, String doc, Getter g) {
-            map.put(name, new FieldDef(new FieldInfo(name, type, doc), g));
+            return add(name, type, doc, g, Set.of());
+        }
+
+        Fields add(String name, ColumnType type, String doc, Getter g, Set<DumpPart> needs) {
+            map.put(name, new FieldDef(new FieldInfo(name, type, doc), g, needs));
             return this;
         }
 
@@ -100,30 +109,30 @@ final class StandardFields {
                 .add("end", INT, "last step it is live, inclusive", v((x, c) -> x.hasRange() ? l(x.rangeEnd()) : null))
                 .add("duration", INT, "number of steps it is live (end - start + 1)", v((x, c) -> !x.hasRange() ? null
                         : l((long) x.rangeEnd() - x.rangeStart() + 1)))
-                .add("opcode", STRING, "opcode of the defining instruction", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : d.opcode(); }))
-                .add("op_name", STRING, "metadata op_name of the defining instruction", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : d.opName(); }))
-                .add("source_file", STRING, "metadata source_file", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : d.sourceFile(); }))
-                .add("source_line", INT, "metadata source_line", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : lineOrNull(d.sourceLine()); }))
-                .add("uses", LIST, "uses as 'user, operand k'", v((x, c) -> x.uses().stream().map(Object::toString).toList()))
-                .add("num_uses", INT, "number of uses", v((x, c) -> l(x.uses().size())))
-                .add("use_count", INT, "number of uses by scheduled instructions", v((x, c) -> l(UseSchedule.scheduledUses(c.module(), x))))
-                .add("first_use", INT, "step of its first use (null when no use is scheduled)", v((x, c) -> stepOrNull(UseSchedule.firstUse(c.module(), x))))
-                .add("last_use", INT, "step of its last use (null when no use is scheduled)", v((x, c) -> stepOrNull(UseSchedule.lastUse(c.module(), x))))
+                .add("opcode", STRING, "opcode of the defining instruction", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : d.opcode(); }), USED)
+                .add("op_name", STRING, "metadata op_name of the defining instruction", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : d.opName(); }), USED)
+                .add("source_file", STRING, "metadata source_file", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : d.sourceFile(); }), USED)
+                .add("source_line", INT, "metadata source_line", v((x, c) -> { HloInstruction d = def(x, c); return d == null ? null : lineOrNull(d.sourceLine()); }), USED)
+                .add("uses", LIST, "uses as 'user, operand k'", v((x, c) -> x.uses().stream().map(Object::toString).toList()), USED)
+                .add("num_uses", INT, "number of uses", v((x, c) -> l(x.uses().size())), USED)
+                .add("use_count", INT, "number of uses by scheduled instructions", v((x, c) -> l(UseSchedule.scheduledUses(c.module(), x))), USED)
+                .add("first_use", INT, "step of its first use (null when no use is scheduled)", v((x, c) -> stepOrNull(UseSchedule.firstUse(c.module(), x))), USED)
+                .add("last_use", INT, "step of its last use (null when no use is scheduled)", v((x, c) -> stepOrNull(UseSchedule.lastUse(c.module(), x))), USED)
                 .add("idle_steps", INT, "longest run of steps it is live but not used (null without a live range)", v((x, c) -> {
                     if (!x.hasRange()) return null;
                     UseSchedule.Stretch s = UseSchedule.longestIdle(c.module(), x);
                     return l(s == null ? 0 : s.steps());
-                }))
+                }), USED)
                 .add("idle_byte_steps", INT, "size x idle_steps: what its longest idle stretch holds, in byte-steps", v((x, c) -> {
                     if (!x.hasRange()) return null;
                     UseSchedule.Stretch s = UseSchedule.longestIdle(c.module(), x);
                     return l(s == null ? 0 : Math.multiplyExact(x.size(), (long) s.steps()));
-                }))
+                }), USED)
                 .add("idle_at_peak", BOOL, "the peak falls in a stretch where it is live but not used", v((x, c) ->
-                        UseSchedule.idleAt(c.module(), x, c.module().peakTime()) != null))
+                        UseSchedule.idleAt(c.module(), x, c.module().liveness().peakTime()) != null), USED)
                 .add("end_reason", STRING, "why its live range ends there: last_use, live_out, undonated_parameter, carry, ...", v((x, c) ->
-                        RangeEnd.of(c.module(), x).reason().word()))
-                .add("positions", LIST, "positions as 'instruction [index]'", v((x, c) -> x.positions().stream().map(Object::toString).toList()))
+                        RangeEnd.of(c.module(), x).reason().word()), USED)
+                .add("positions", LIST, "positions as 'instruction [index]'", v((x, c) -> x.positions().stream().map(Object::toString).toList()), USED)
                 .add("live_out", BOOL, "live until the end of the program", v(StandardFields::valueLiveOut))
                 .add("phi", BOOL, "a phi value", v((x, c) -> x.phi()));
         return new Entity("values", "HLO values with their allocation, shape and live range", f.done(),
@@ -212,12 +221,12 @@ final class StandardFields {
                 .add("attributes", STRING, "text after the operand list (kind=kLoop, calls=...)", i((x, c) -> emptyToNull(x.attributes())))
                 .add("values", LIST, "labels of the values it defines", i((x, c) -> c.module().valuesNamed(x.name()).stream().map(v -> (Object) v.label()).toList()))
                 .add("live_bytes", BYTES, "logical bytes live at its time", i((x, c) -> x.time() < 0 ? null
-                        : l(ModuleMemo.of(c.module()).liveBytesAt(c.module(), x.time()))));
+                        : l(c.module().liveness().liveBytes(x.time()))));
         return new Entity("instructions", "HLO instructions with their schedule time and metadata", f.done(),
                 List.of("time", "name", "opcode", "shape", "op_name"),
                 ctx -> ctx.module().instructions(),
                 (row, from, to, ctx) -> { int t = ((HloInstruction) row).time(); return t >= 0 && from <= t && t <= to; },
-                null);
+                null, USED);
     }
 
     private static Entity steps() {
@@ -227,11 +236,12 @@ final class StandardFields {
                 .add("opcode", STRING, "opcode of that instruction", s((x, c) -> {
                     HloInstruction in = x.instruction() == null ? null : c.module().instruction(x.instruction());
                     return in == null ? null : in.opcode();
-                }))
-                .add("live_bytes", BYTES, "logical bytes live here", s((x, c) -> l(x.liveBytes())))
+                }), USED)
+                .add("live_bytes", BYTES, "logical bytes of the values live here (shared bytes counted per value)", s((x, c) -> l(x.liveBytes())))
+                .add("occupied_bytes", BYTES, "bytes held here: per allocation, each byte of the live values once", s((x, c) -> l(x.occupiedBytes())))
                 .add("live_values", INT, "number of values live here", s((x, c) -> l(x.liveValues())));
         return new Entity("steps", "program points of the schedule with live bytes", f.done(),
-                List.of("time", "instruction", "live_bytes", "live_values"),
+                List.of("time", "instruction", "live_bytes", "occupied_bytes", "live_values"),
                 ctx -> Step.of(ctx.module()),
                 (row, from, to, ctx) -> { int t = ((Step) row).time(); return from <= t && t <= to; },
                 null);
@@ -260,6 +270,6 @@ final class StandardFields {
                 List.of("value", "label", "user", "operand", "time", "opcode"),
                 ctx -> ValueUse.all(ctx.module()),
                 (row, from, to, ctx) -> { int t = ((ValueUse) row).use().step(); return t >= 0 && from <= t && t <= to; },
-                null);
+                null, USED);
     }
 }

@@ -1,12 +1,10 @@
 package bufq.export;
 
 import bufq.analysis.Analyses;
-import bufq.analysis.LiveProfile;
 import bufq.analysis.OccupiedShares;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.model.PeakClaim;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
 
@@ -17,7 +15,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.zip.GZIPOutputStream;
 
 import static bufq.export.ProfileFields.*;
@@ -81,13 +78,13 @@ public final class PprofExport {
         if (m.steps() == 0) throw new IllegalArgumentException(m.handle() + " has no live ranges, so no step to export");
         switch (at) {
             case "peak" -> {
-                return LiveProfile.of(m, OptionalInt.empty()).peakTime();
+                return m.liveness().peakTime();
             }
             case "claimed_peak" -> {
-                PeakClaim c = m.info().peakClaim();
-                if (c == null || c.time() < 0 || c.time() >= m.steps())
+                int c = m.liveness().claimedPeakTime();
+                if (c < 0 || c >= m.steps())
                     throw new IllegalArgumentException(m.handle() + " has no peak label of its own; use 'at peak' or a step");
-                return c.time();
+                return c;
             }
             default -> {
                 try {

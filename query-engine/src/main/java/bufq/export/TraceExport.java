@@ -1,13 +1,11 @@
 package bufq.export;
 
 import bufq.analysis.Analyses;
-import bufq.analysis.LiveProfile;
 import bufq.format.JsonFormatter;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.model.PeakClaim;
 
 import java.io.IOException;
 import java.io.Writer;
@@ -68,10 +66,10 @@ public final class TraceExport {
         metadata(SCHEDULE_PID, 1, "thread_name", "schedule");
         schedule();
         occupied();
-        int peak = LiveProfile.of(module, OptionalInt.empty()).peakTime();
+        int peak = module.liveness().peakTime();
         instant("peak", peak);
-        PeakClaim claim = module.info().peakClaim();
-        if (claim != null && claim.time() >= 0 && claim.time() < module.steps()) instant("claimed_peak", claim.time());
+        int claimed = module.liveness().claimedPeakTime();
+        if (claimed >= 0 && claimed < module.steps()) instant("claimed_peak", claimed);
         int allocations = 0;
         for (BufferAllocation a : module.allocations()) if (allocation(a)) allocations++;
         out.write("\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":{");
@@ -81,7 +79,7 @@ public final class TraceExport {
         line.append(",\"time_unit\":");
         JsonFormatter.string(TIME_UNIT, line);
         line.append(",\"steps\":").append(module.steps()).append(",\"peak_step\":").append(peak);
-        if (claim != null) line.append(",\"claimed_peak_step\":").append(claim.time());
+        if (claimed >= 0) line.append(",\"claimed_peak_step\":").append(claimed);
         out.append(line).write("}}\n");
         return allocations;
     }
@@ -100,7 +98,7 @@ public final class TraceExport {
     private void occupied() throws IOException {
         List<Integer> colors = module.colors();
         long[][] bytes = new long[colors.size()][];
-        for (int c = 0; c < colors.size(); c++) bytes[c] = Occupancy.byStep(module, colors.get(c));
+        for (int c = 0; c < colors.size(); c++) bytes[c] = module.liveness().occupiedBytesByStep(OptionalInt.of(colors.get(c)));
         for (int t = 0; t <= module.steps(); t++) {
             boolean changed = t == 0 || t == module.steps();
             for (int c = 0; c < colors.size() && !changed; c++) changed = bytes[c][t] != bytes[c][t - 1];

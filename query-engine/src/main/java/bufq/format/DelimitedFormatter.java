@@ -7,7 +7,8 @@ import bufq.table.Table;
  * integers, fractions as fractions, null as an empty field). No title, row count or notes: the
  * output is data only. csv quotes per RFC 4180 (fields holding a comma, quote, CR or LF are
  * enclosed in quotes, quotes doubled); tsv cannot quote, so it escapes {@code \t \n \r \\} as
- * two-character sequences. Lines end with LF.
+ * two-character sequences. Lines end with LF. On a terminal ({@link FormatOptions#terminal()})
+ * other control characters are shown as {@code \x1b}.
  */
 public final class DelimitedFormatter implements Formatter {
     public static final DelimitedFormatter CSV = new DelimitedFormatter("csv", ',');
@@ -28,21 +29,29 @@ public final class DelimitedFormatter implements Formatter {
         if (w == 0) return;
         for (int c = 0; c < w; c++) {
             if (c > 0) out.append(separator);
-            field(table.columns().get(c).name(), out);
+            field(table.columns().get(c).name(), options.terminal(), out);
         }
         out.append('\n');
         for (int r = 0; r < table.size(); r++) {
             for (int c = 0; c < w; c++) {
                 if (c > 0) out.append(separator);
-                field(Cells.raw(table.cell(r, c)), out);
+                field(Cells.raw(table.cell(r, c)), options.terminal(), out);
             }
             out.append('\n');
         }
     }
 
-    private void field(String s, StringBuilder out) {
-        if (separator == ',') csv(s, out);
-        else tsv(s, out);
+    /** On a terminal, an escape or bell byte from a dump's op_name must not reach it raw. */
+    private void field(String s, boolean terminal, StringBuilder out) {
+        if (separator == ',') {
+            csv(terminal ? TableFormatter.visible(s) : s, out);
+        } else if (!terminal) {
+            tsv(s, out);
+        } else {
+            StringBuilder t = new StringBuilder(s.length());
+            tsv(s, t);
+            out.append(TableFormatter.visible(t.toString()));
+        }
     }
 
     static void csv(String s, StringBuilder out) {

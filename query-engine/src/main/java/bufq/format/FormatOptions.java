@@ -7,11 +7,23 @@ package bufq.format;
  * @param color        ANSI colour allowed (only the table format uses it)
  * @param maxCellWidth widest cell of the table format in columns, longer text cut with {@code …};
  *                     0 for no limit (other formats never cut)
+ * @param lineWidth    the terminal's width: the table format cuts text columns, then leaves out
+ *                     columns from the right (saying which) so no line wraps; 0 for no limit
+ * @param terminal     the text goes to a terminal: csv and tsv show control characters escaped
+ *                     ({@code \x1b}), as the other formats always do; files keep the data exact
  */
-public record FormatOptions(boolean rawSizes, boolean color, int maxCellWidth) {
-    public static final FormatOptions DEFAULT = new FormatOptions(false, false, 0);
+public record FormatOptions(boolean rawSizes, boolean color, int maxCellWidth, int lineWidth, boolean terminal) {
+    public static final FormatOptions DEFAULT = new FormatOptions(false, false, 0, 0);
 
     public FormatOptions(boolean rawSizes, boolean color) {
-        this(rawSizes, color, 0);
+        this(rawSizes, color, 0, 0);
+    }
+
+    public FormatOptions(boolean rawSizes, boolean color, int maxCellWidth) {
+        this(rawSizes, color, maxCellWidth, 0);
+    }
+
+    public FormatOptions(boolean rawSizes, boolean color, int maxCellWidth, int lineWidth) {
+        this(rawSizes, color, maxCellWidth, lineWidth, false);
     }
 }

@@ -135,7 +135,7 @@ public final class Ast {
     }
 
     /** A program point in {@code live at}/{@code live during}. */
-    public sealed interface Time extends Spanned permits StepNumber, Peak, RankedPeak, Named {
+    public sealed interface Time extends Spanned permits StepNumber, Peak, RankedPeak, ClaimedPeak, Named {
         String print();
     }
 
@@ -144,8 +144,14 @@ public final class Ast {
         public String print() { return Long.toString(step); }
     }
 
+    /** The peak: the first step with the most occupied bytes. */
     public record Peak(int start, int end) implements Time {
         public String print() { return "peak"; }
+    }
+
+    /** The step the dump itself labels as its peak. */
+    public record ClaimedPeak(int start, int end) implements Time {
+        public String print() { return "claimed_peak"; }
     }
 
     /** {@code peak(N)}: the N-th highest of the module's prominent peaks ({@code peaks}), 1 being the peak. */

@@ -14,7 +14,7 @@ import java.util.Set;
 public final class Lexer {
     /** Reserved words, matched case-insensitively. */
     public static final Set<String> KEYWORDS = Set.of("where", "group", "by", "show", "order", "asc", "desc",
-            "limit", "and", "or", "not", "in", "is", "null", "live", "at", "during", "peak", "as", "true", "false");
+            "limit", "and", "or", "not", "in", "is", "null", "live", "at", "during", "peak", "claimed_peak", "as", "true", "false");
 
     /** Size units: binary ones are powers of 1024, decimal ones powers of 1000 (matched case-insensitively). */
     public static final List<String> UNITS = List.of("B", "KiB", "MiB", "GiB", "TiB", "KB", "MB", "GB", "TB");

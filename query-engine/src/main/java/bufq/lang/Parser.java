@@ -284,10 +284,10 @@ public final class Parser {
         throw error(t, "expected 'at' or 'during' after 'live'");
     }
 
-    // time = INTEGER | "peak" [ "(" INTEGER ")" ] | IDENT | STRING
+    // time = INTEGER | "peak" [ "(" INTEGER ")" ] | "claimed_peak" | IDENT | STRING
     private Time time() throws QueryException {
         Token t = peek();
-        String expected = "expected a step number, 'peak' or an instruction name";
+        String expected = "expected a step number, 'peak', 'claimed_peak' or an instruction name";
         switch (t.kind()) {
             case NUMBER -> {
                 Object n = number(t);
@@ -303,6 +303,7 @@ public final class Parser {
                     advance();
                     return match(TokenKind.LPAREN) ? rankedPeak(t) : new Peak(t.start(), t.end());
                 }
+                if (t.isKeyword("claimed_peak")) { advance(); return new ClaimedPeak(t.start(), t.end()); }
                 throw error(t, expected);
             }
             default -> throw error(t, expected);

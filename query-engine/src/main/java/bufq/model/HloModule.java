@@ -11,7 +11,6 @@ import java.util.Objects;
 import java.util.RandomAccess;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.ForkJoinTask;
 
 /**
@@ -24,8 +23,9 @@ public final class HloModule {
     private final Info info;
     private final List<BufferAllocation> allocations;
     private final List<HloValue> values;
-    private final List<HloInstruction> instructions;
     private final List<String> sequence;
+    // Instructions, and the values' positions and uses: read with the module or on first use.
+    private final UsedValues.Deferred details;
     private final List<LoadWarning> warnings;
     private final int warningCount;
     private final List<HeapEvent> heapEvents;
@@ -42,11 +42,10 @@ public final class HloModule {
     private final int[] allocationKeys;     // distinct allocation numbers of values, ascending
     private final int[] allocationStart;
     private final int[] byAllocation;
-    private final NameIndex<HloInstruction> instructionByName;
-    private volatile Map<String, List<String>> usersByOperand;  // built on first use
+    private volatile NameIndex<Integer> firstTime;   // sequence names to their first step, built on first use
     private final IntervalIndex liveIndex;
-    private volatile long[] liveBytesByStep;
-    private volatile List<Integer> colors;   // built on first use: peak and timeline ask several times per run
+    // Liveness, computed once on first use and shared with copies under another handle.
+    private final Lazy<Liveness> liveness;
 
     /**
      * What the dump says about itself, beside the lists.
@@ -98,16 +97,30 @@ public final class HloModule {
     public HloModule(Info info, List<BufferAllocation> allocations, List<HloValue> values,
                   List<HloInstruction> instructions, List<String> sequence, List<LoadWarning> warnings,
                   int warningCount, List<HeapEvent> heapEvents) {
+        this(info, allocations, values, sequence, warnings, warningCount, heapEvents,
+                UsedValues.Deferred.of(UsedValues.of(instructions)));
+    }
+
+    /**
+     * A module whose instructions, and whose values' positions and uses, come from {@code details}:
+     * read already, or read on first use (values made by {@link HloValue#deferred} with the same
+     * {@code details}, their slot their position in {@code values}).
+     *
+     * @param warnings     the warnings of the parts read at load (the section's own come with it)
+     * @param warningCount how many those parts raised
+     */
+    public HloModule(Info info, List<BufferAllocation> allocations, List<HloValue> values, List<String> sequence,
+                     List<LoadWarning> warnings, int warningCount, List<HeapEvent> heapEvents, UsedValues.Deferred details) {
         this.info = info;
         this.heapEvents = List.copyOf(heapEvents);
         this.warningCount = Math.max(warningCount, warnings.size());
         this.valuesByName = new NameIndex<>(values.size());
-        this.instructionByName = new NameIndex<>(instructions.size());
         this.allocations = List.copyOf(allocations);
         this.values = List.copyOf(values);
-        this.instructions = List.copyOf(instructions);
         this.sequence = List.copyOf(sequence);
         this.warnings = List.copyOf(warnings);
+        this.details = details;
+        details.bind(this.values, this.sequence);
         int dense = 0;
         for (BufferAllocation a : this.allocations) if (a.index() >= 0 && a.index() < 4 * this.allocations.size() + 16) dense = Math.max(dense, a.index() + 1);
         this.allocationByIndex = new BufferAllocation[dense];
@@ -136,7 +149,6 @@ public final class HloModule {
             HloValue v = this.values.get(i);
             valuesByName.merge(v.name(), v, HloModule::appendValue);
         }
-        for (HloInstruction ins : this.instructions) instructionByName.putIfAbsent(ins.name(), ins);
         Sorted x = sorted.tryUnfork() ? sorted.invoke() : sorted.join();
         this.allocationKeys = x.allocationKeys;
         this.allocationStart = x.allocationStart;
@@ -144,6 +156,7 @@ public final class HloModule {
         this.idsSorted = x.idsSorted;
         this.idPositions = x.idPositions;
         this.liveIndex = x.liveIndex;
+        this.liveness = new Lazy<>(() -> Liveness.of(this));
     }
 
     /** The indexes that come from sorting: by allocation, by id, by time. */
@@ -183,14 +196,62 @@ public final class HloModule {
     public String handle() { return info.handle(); }
     public List<BufferAllocation> allocations() { return allocations; }
     public List<HloValue> values() { return values; }
-    /** Sequenced instructions in time order, then the others. */
-    public List<HloInstruction> instructions() { return instructions; }
+
+    /**
+     * Sequenced instructions in time order, then the others. Reads the Used values section if it is
+     * not read yet (instructions print there).
+     *
+     * @throws PartUnavailableException when that read fails
+     */
+    public List<HloInstruction> instructions() { return details.get().instructions(); }
+
+    /**
+     * How many {@link #instructions()} there are, without reading the Used values section when it is
+     * not read yet: the scheduled steps, plus the unscheduled instructions that define values. XLA
+     * prints a block for each value of the allocation section, and the instruction line of that block
+     * defines the value's own name, so those are the names of values missing from the schedule.
+     */
+    public int instructionCount() {
+        if (details.isRead()) return details.get().instructions().size();
+        java.util.Set<String> unscheduled = new java.util.HashSet<>();
+        for (HloValue v : values) if (firstTime(v.name()) < 0) unscheduled.add(v.name());
+        return sequence.size() + unscheduled.size();
+    }
+
     /** Instruction names by time. */
     public List<String> sequence() { return sequence; }
-    /** The warnings kept in memory (the first ones; see {@link #warningCount()}). */
-    public List<LoadWarning> warnings() { return warnings; }
-    /** All warnings raised while loading, including those not kept. */
-    public int warningCount() { return warningCount; }
+
+    /**
+     * The warnings kept in memory (the first ones; see {@link #warningCount()}) of the parts read so
+     * far: a part read on first use adds its own then.
+     */
+    public List<LoadWarning> warnings() {
+        if (!details.isRead() || details.get().warnings().isEmpty()) return warnings;
+        List<LoadWarning> all = new ArrayList<>(warnings);
+        all.addAll(details.get().warnings());
+        return List.copyOf(all);
+    }
+
+    /** All warnings raised reading the parts read so far, including those not kept. */
+    public int warningCount() { return warningCount + (details.isRead() ? details.get().warningCount() : 0); }
+
+    /** Whether {@code part} is in memory (read with the module, or since). */
+    public boolean isRead(DumpPart part) {
+        return switch (part) {
+            case USED_VALUES -> details.isRead();
+        };
+    }
+
+    /**
+     * Reads the parts not read yet, each once (the first of concurrent callers reads, the others
+     * wait). Model accessors read what they need on their own; callers that want a read's
+     * progress and cancellation up front (the shell, before running a statement) call this.
+     *
+     * @throws PartUnavailableException when a read fails (cancelled, or a file changed)
+     */
+    public void read(java.util.Set<DumpPart> parts) {
+        if (parts.contains(DumpPart.USED_VALUES)) details.get();
+    }
     /** The heap-simulator trace in simulation order; empty unless read from a proto that has one. */
     public List<HeapEvent> heapEvents() { return heapEvents; }
 
@@ -213,8 +274,8 @@ public final class HloModule {
         this.info = info;
         this.allocations = m.allocations;
         this.values = m.values;
-        this.instructions = m.instructions;
         this.sequence = m.sequence;
+        this.details = m.details;
         this.warnings = warnings;
         this.warningCount = warningCount;
         this.heapEvents = m.heapEvents;
@@ -226,8 +287,8 @@ public final class HloModule {
         this.allocationKeys = m.allocationKeys;
         this.allocationStart = m.allocationStart;
         this.byAllocation = m.byAllocation;
-        this.instructionByName = m.instructionByName;
         this.liveIndex = m.liveIndex;
+        this.liveness = m.liveness;
     }
 
     private static Object appendValue(Object old, Object v) {
@@ -321,29 +382,33 @@ public final class HloModule {
 
         @Override public int size() { return size; }
     }
-    public HloInstruction instruction(String name) { return instructionByName.get(name); }
-    /** Names of instructions that take {@code name} as an operand. */
-    public List<String> users(String name) {
-        Map<String, List<String>> u = usersByOperand;
-        if (u == null) {
-            synchronized (this) {
-                u = usersByOperand;
-                if (u == null) {
-                    u = new HashMap<>();
-                    for (HloInstruction ins : instructions) {
-                        for (String op : ins.operands()) u.computeIfAbsent(op, k -> new ArrayList<>(2)).add(ins.name());
-                    }
-                    usersByOperand = u;
-                }
-            }
-        }
-        return u.getOrDefault(name, List.of());
-    }
+    /**
+     * The named instruction, or null. Reads the Used values section if it is not read yet.
+     *
+     * @throws PartUnavailableException when that read fails
+     */
+    public HloInstruction instruction(String name) { return details.get().instruction(name); }
 
-    /** Time of the named instruction in the sequence, or -1. */
-    public int timeOf(String instruction) {
-        HloInstruction i = instructionByName.get(instruction);
-        return i == null ? -1 : i.time();
+    /**
+     * Names of instructions that take {@code name} as an operand. Reads the Used values section if
+     * it is not read yet.
+     *
+     * @throws PartUnavailableException when that read fails
+     */
+    public List<String> users(String name) { return details.get().users(name); }
+
+    /** Time of the named instruction in the sequence (its first step), or -1. */
+    public int timeOf(String instruction) { return firstTime(instruction); }
+
+    private int firstTime(String name) {
+        NameIndex<Integer> f = firstTime;
+        if (f == null) {
+            f = new NameIndex<>(sequence.size());
+            for (int t = 0; t < sequence.size(); t++) f.putIfAbsent(sequence.get(t), t);
+            firstTime = f;
+        }
+        Integer t = f.get(name);
+        return t == null ? -1 : t;
     }
 
     /** Number of program points (0 when the dump has no schedule). */
@@ -364,48 +429,12 @@ public final class HloModule {
     public int[] livePositions(int from, int to) { return liveIndex.during(from, to); }
 
     /**
-     * Logical bytes live at each step 0..maxTime, XLA's definition: each value with a live range
-     * counts its shape's {@code ByteSizeOf} from start to end inclusive.
+     * Live and occupied bytes per step, the peak and the dump's claimed peak: computed once for this
+     * module (and its copies under other handles) by one sweep, then shared. See {@link Liveness}.
+     *
+     * @throws ArithmeticException when a byte sum overflows a long (not kept: asked again, it fails again)
      */
-    public long[] liveBytesByStep() {
-        long[] r = liveBytesByStep;
-        if (r == null) {
-            int n = steps();
-            long[] diff = new long[n + 1];
-            for (HloValue v : values) {
-                if (!v.hasRange() || n == 0) continue;
-                int s = Math.max(0, Math.min(v.rangeStart(), n - 1));
-                int e = Math.max(0, Math.min(v.rangeEnd(), n - 1));
-                if (e < s) continue;
-                diff[s] = Math.addExact(diff[s], v.logicalSize());
-                diff[e + 1] = Math.subtractExact(diff[e + 1], v.logicalSize());
-            }
-            r = new long[n];
-            long acc = 0;
-            for (int t = 0; t < n; t++) {
-                acc = Math.addExact(acc, diff[t]);
-                r[t] = acc;
-            }
-            liveBytesByStep = r;
-        }
-        return r.clone();
-    }
-
-    /** Logical bytes live at {@code t}. */
-    public long liveBytesAt(int t) {
-        long s = 0;
-        for (HloValue v : liveAt(t)) s = Math.addExact(s, v.logicalSize());
-        return s;
-    }
-
-    /** The dump's peak time if it printed one, else the first step with the most live bytes, else -1. */
-    public int peakTime() {
-        if (info.peakClaim() != null) return info.peakClaim().time();
-        long[] b = liveBytesByStep();
-        int best = -1;
-        for (int t = 0; t < b.length; t++) if (best < 0 || b[t] > b[best]) best = t;
-        return best;
-    }
+    public Liveness liveness() { return liveness.get(); }
 
     /** Sum of allocation sizes. */
     public long totalBytes() {
@@ -414,15 +443,6 @@ public final class HloModule {
         return s;
     }
 
-    /** Distinct colours of allocations and values, ascending. */
-    public List<Integer> colors() {
-        List<Integer> r = colors;
-        if (r == null) {
-            TreeSet<Integer> c = new TreeSet<>();
-            for (BufferAllocation a : allocations) c.add(a.color());
-            for (HloValue v : values) c.add(v.color());
-            colors = r = List.copyOf(c);
-        }
-        return r;
-    }
+    /** Distinct colours of allocations and values, ascending (from {@link #liveness()}). */
+    public List<Integer> colors() { return liveness().colors(); }
 }

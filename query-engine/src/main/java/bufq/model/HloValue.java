@@ -13,7 +13,7 @@ import java.util.Objects;
  * way. (It was a record; the accessors, constructor, equality and text are as they were.)
  */
 public final class HloValue {
-    private static final int INDEX_PRINTED = 1, PHI = 2, HAS_RANGE = 4, DEFAULT_POSITION = 8;
+    private static final int INDEX_PRINTED = 1, PHI = 2, HAS_RANGE = 4;
 
     private final long id;
     private final long size;
@@ -21,11 +21,12 @@ public final class HloValue {
     private final String name;
     private final String index;
     private final Shape shape;
-    private final Object positions;   // List<HloPosition>, or null for DEFAULT_POSITION
-    private final Object uses;        // List<HloUse>, or one HloUse
+    private final Object positions;   // List<HloPosition>, null for the one default position, or the module's UsedValues.Deferred
+    private final Object uses;        // List<HloUse>, or one HloUse; null when positions is deferred
     private final int color;
     private final int allocation;
     private final int start, end;
+    private final int slot;           // position in the module's values, where a deferred section keeps its details
     private final byte flags;
 
     /**
@@ -47,17 +48,63 @@ public final class HloValue {
         this.offset = offset;
         this.allocation = allocation;
         this.shape = shape;
-        int f = (indexPrinted ? INDEX_PRINTED : 0) | (phi ? PHI : 0) | (range != null ? HAS_RANGE : 0);
-        if (positions.size() == 1 && isDefault(positions.get(0), name, index)) {
-            f |= DEFAULT_POSITION;
-            this.positions = null;
-        } else {
-            this.positions = List.copyOf(positions);
-        }
-        this.uses = uses.size() == 1 ? Objects.requireNonNull(uses.get(0)) : List.copyOf(uses);
+        this.positions = packPositions(positions, name, index);
+        this.uses = packUses(uses);
         this.start = range == null ? 0 : range.start();
         this.end = range == null ? -1 : range.end();
-        this.flags = (byte) f;
+        this.slot = -1;
+        this.flags = (byte) ((indexPrinted ? INDEX_PRINTED : 0) | (phi ? PHI : 0) | (range != null ? HAS_RANGE : 0));
+    }
+
+    /**
+     * A value whose positions and uses are in its module's Used values section, read on first use:
+     * {@code slot} is the value's position in the module's list of values.
+     */
+    public static HloValue deferred(long id, String name, String index, boolean indexPrinted, boolean phi, int color,
+                                    long size, long offset, int allocation, Shape shape, LiveRange range,
+                                    UsedValues.Deferred details, int slot) {
+        return new HloValue(id, name, index, color, size, offset, allocation, shape, Objects.requireNonNull(details), null,
+                range == null ? 0 : range.start(), range == null ? -1 : range.end(), slot,
+                (byte) ((indexPrinted ? INDEX_PRINTED : 0) | (phi ? PHI : 0) | (range != null ? HAS_RANGE : 0)));
+    }
+
+    private HloValue(long id, String name, String index, int color, long size, long offset, int allocation, Shape shape,
+                     Object positions, Object uses, int start, int end, int slot, byte flags) {
+        this.id = id;
+        this.name = name;
+        this.index = index;
+        this.color = color;
+        this.size = size;
+        this.offset = offset;
+        this.allocation = allocation;
+        this.shape = shape;
+        this.positions = positions;
+        this.uses = uses;
+        this.start = start;
+        this.end = end;
+        this.slot = slot;
+        this.flags = flags;
+    }
+
+    /** Positions as stored: null for the usual single one (the value's own instruction and index). */
+    static Object packPositions(List<HloPosition> positions, String name, String index) {
+        if (positions.size() == 1 && isDefault(positions.get(0), name, index)) return null;
+        return List.copyOf(positions);
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<HloPosition> unpackPositions(Object packed, String name, String index) {
+        return packed == null ? List.of(new HloPosition(name, index)) : (List<HloPosition>) packed;
+    }
+
+    /** Uses as stored: a single use as itself. */
+    static Object packUses(List<HloUse> uses) {
+        return uses.size() == 1 ? Objects.requireNonNull(uses.get(0)) : List.copyOf(uses);
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<HloUse> unpackUses(Object packed) {
+        return packed instanceof HloUse u ? List.of(u) : (List<HloUse>) packed;
     }
 
     private static boolean isDefault(HloPosition p, String name, String index) {
@@ -78,16 +125,26 @@ public final class HloValue {
     public int allocation() { return allocation; }
     public Shape shape() { return shape; }
 
-    /** Where the value appears; empty when the dump has no Used-values section. */
-    @SuppressWarnings("unchecked")
+    /**
+     * Where the value appears; empty when the dump has no Used-values section. Reads the module's
+     * Used values section if it is not read yet.
+     *
+     * @throws PartUnavailableException when that read fails (cancelled, or the file changed)
+     */
     public List<HloPosition> positions() {
-        return positions == null ? List.of(new HloPosition(name, index)) : (List<HloPosition>) positions;
+        if (positions instanceof UsedValues.Deferred d) return d.get().positions(slot, this);
+        return unpackPositions(positions, name, index);
     }
 
-    /** Reads of the value; empty when none or unknown. */
-    @SuppressWarnings("unchecked")
+    /**
+     * Reads of the value; empty when none or unknown. Reads the module's Used values section if it
+     * is not read yet.
+     *
+     * @throws PartUnavailableException when that read fails (cancelled, or the file changed)
+     */
     public List<HloUse> uses() {
-        return uses instanceof HloUse u ? List.of(u) : (List<HloUse>) uses;
+        if (positions instanceof UsedValues.Deferred d) return d.get().uses(slot);
+        return unpackUses(uses);
     }
 
     /** Live range, or null (unsequenced values, dumps without live ranges). */
@@ -108,15 +165,18 @@ public final class HloValue {
     public long paddedSize() { return shape.paddedBytes(); }
     public boolean liveAt(int t) { return hasRange() && start <= t && t <= end; }
 
+    /** The same value with another live range; a deferred section stays deferred. */
     public HloValue withRange(LiveRange r) {
-        return new HloValue(id, name, index, indexPrinted(), phi(), color, size, offset, allocation, shape, positions(), uses(), r);
+        int f = (flags & ~HAS_RANGE) | (r != null ? HAS_RANGE : 0);
+        return new HloValue(id, name, index, color, size, offset, allocation, shape, positions, uses,
+                r == null ? 0 : r.start(), r == null ? -1 : r.end(), slot, (byte) f);
     }
 
     @Override public boolean equals(Object o) {
         return o instanceof HloValue v && id == v.id && size == v.size && offset == v.offset && color == v.color
                 && allocation == v.allocation && flags == v.flags && start == v.start && end == v.end
                 && name.equals(v.name) && index.equals(v.index) && Objects.equals(shape, v.shape)
-                && Objects.equals(positions, v.positions) && uses().equals(v.uses());
+                && positions().equals(v.positions()) && uses().equals(v.uses());
     }
 
     @Override public int hashCode() {

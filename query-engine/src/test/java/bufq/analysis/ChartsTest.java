@@ -44,7 +44,7 @@ class ChartsTest {
         assertTrue(t.text().contains("1 column = 3 steps"), t.text());
         assertTrue(t.text().contains("peak 19"), t.text());
         for (String line : t.text().split("\n", -1)) {
-            if (line.startsWith("live bytes")) continue;
+            if (line.startsWith("occupied bytes")) continue;
             assertTrue(line.codePointCount(0, line.length()) <= 20, "too wide: [" + line + "]");
         }
     }

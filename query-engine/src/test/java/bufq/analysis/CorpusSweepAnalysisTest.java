@@ -60,12 +60,15 @@ class CorpusSweepAnalysisTest {
                 }
                 // The dump does not say which computation an instruction sits in, so a rebuilt tree
                 // cannot nest while bodies: compare only where the dump's tree is no deeper.
-                if (m.info().stackTrace() != null && depth(m.info().stackTrace()) <= depth(StackTree.rebuild(m))) {
+                // The dump's tree is for its label step: rebuild at that step to compare.
+                int label = m.liveness().claimedPeakTime();
+                if (m.info().stackTrace() != null && label >= 0 && depth(m.info().stackTrace()) <= depth(StackTree.rebuild(m, label))) {
                     trees++;
-                    var rebuilt = StackTree.rebuild(m);
+                    var rebuilt = StackTree.rebuild(m, label);
                     String ours = StackTree.render(rebuilt, rebuilt.total())
                             .replace(" " + rebuilt.label() + " (", " " + m.info().stackTrace().label() + " (");
-                    String theirs = StackTree.text(m);
+                    long header = m.info().stackTraceBytes() >= 0 ? m.info().stackTraceBytes() : m.info().stackTrace().total();
+                    String theirs = StackTree.render(m.info().stackTrace(), header);
                     if (!ours.equals(theirs)) errors.add(where + ": rebuilt stack tree differs:\n" + ours + "\nvs\n" + theirs);
                 }
                 CheckReport r = Analyses.check(m, TilingModel.TPU, List.of());

@@ -1,9 +1,11 @@
 package bufq.analysis;
 
 import bufq.model.HloModule;
+import bufq.model.Liveness;
 import bufq.model.TilingModel;
 import bufq.table.Output;
 import bufq.table.Table;
+import bufq.table.TextBlock;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -16,14 +18,15 @@ class PeakTest {
     @Test
     void firstMaximumDiffersFromClaimAndTheQuirkExplainsIt() {
         HloModule m = TestModules.unstack();
-        LiveProfile p = LiveProfile.of(m, OptionalInt.empty());
-        // Step 1: Arg (32) + tuple table (32) + four u32[2] (8 each) = 96; step 6 holds 96 too.
-        assertEquals(1, p.peakTime());
-        assertEquals(96, p.peakBytes());
-        assertEquals(96, p.logicalAt(6));
-        assertEquals(6, LiveProfile.xlaPeakMoment(m));
-        // Assigned bytes include the TPU padding: 1024 + 4*512 + 32 at step 1.
-        assertEquals(1024 + 4 * 512 + 32, p.assignedPeakBytes());
+        Liveness l = m.liveness();
+        // Step 1: Arg (32) + tuple table (32) + four u32[2] (8 each) = 96 logical; step 6 holds 96 too.
+        assertEquals(96, l.liveBytes(1));
+        assertEquals(96, l.liveBytes(6));
+        assertEquals(6, ClaimedPeak.xlaMoment(m));
+        assertEquals(6, l.claimedPeakTime());
+        // Occupied bytes are the dump's size= (TPU padding included), each byte once: 1024 + 4*512 + 32 at step 1.
+        assertEquals(1, l.peakTime());
+        assertEquals(1024 + 4 * 512 + 32, l.peakBytes());
     }
 
     @Test
@@ -33,13 +36,13 @@ class PeakTest {
         Table s = (Table) out.get(0);
         assertEquals("all", s.cell(0, 0));
         assertEquals(1L, s.cell(0, s.columnIndex("peak_time")));
-        assertEquals(96L, s.cell(0, s.columnIndex("peak_bytes")));
-        assertEquals(6L, s.cell(0, s.columnIndex("claimed_time")));
-        assertEquals(96L, s.cell(0, s.columnIndex("claimed_bytes")));
-        assertEquals(96L, s.cell(0, s.columnIndex("bytes_at_claimed_time")));
+        assertEquals(3104L, s.cell(0, s.columnIndex("peak_bytes")));
+        assertEquals(96L, s.cell(0, s.columnIndex("live_bytes")));
+        assertEquals(6L, s.cell(0, s.columnIndex("claimed_peak_time")));
+        assertEquals(96L, s.cell(0, s.columnIndex("claimed_peak_bytes")));
         String notes = String.join("\n", s.notes());
-        assertTrue(notes.contains("equal bufq's recomputation"), notes);
-        assertTrue(notes.contains("reproduces step 6"), notes);
+        assertTrue(notes.contains("equal the live bytes bufq sums there"), notes);
+        assertTrue(notes.contains("the dump labels step 6 its peak; it holds as many occupied bytes"), notes);
     }
 
     @Test
@@ -86,18 +89,23 @@ class PeakTest {
                 .value("c", 1, 0, 1024, "f32[256]", "2-3", 1)
                 .build();
         Table t = Analyses.timelineTable(m, OptionalInt.empty());
-        assertEquals(List.of("step", "instruction", "live_bytes", "assigned_bytes", "color_0", "color_1"),
+        assertEquals(List.of("step", "instruction", "occupied_bytes", "live_bytes", "color_0", "color_1"),
                 t.columns().stream().map(bufq.table.Column::name).toList());
         assertEquals(4, t.size());
-        assertEquals(List.of(0L, "a", 400L, 512L, 400L, 0L), t.rows().get(0));
+        assertEquals(List.of(0L, "a", 512L, 400L, 512L, 0L), t.rows().get(0));
         assertEquals(List.of(2L, "c", 1024L, 1024L, 0L, 1024L), t.rows().get(2));
+        assertEquals(List.of("peak: step 2 (1.0KiB occupied)"), t.notes());
         assertEquals(4, Analyses.timelineTable(m, OptionalInt.of(1)).width());
     }
 
     @Test
     void noScheduleSaysWhy() {
         HloModule m = new TestModules.Builder("bare").alloc(0, 16, 0, "temp").value("a", 0, 0, 16, "f32[4]", null).build();
-        Table t = (Table) Analyses.peak(m, OptionalInt.empty(), 0, null).get(0);
-        assertTrue(t.cell(0, 0).toString().contains("no live ranges"));
+        List<Output> out = Analyses.peak(m, OptionalInt.empty(), 0, null);
+        assertEquals(1, out.size());
+        String text = ((TextBlock) out.get(0)).text();
+        assertTrue(text.startsWith("no live ranges in this dump, so no peak"), text);
+        assertTrue(text.length() > 80 && text.contains("--xla_dump_buffer_assignment_analysis"), text);
+        assertEquals(out, Analyses.blame(m, BlameBy.OP_NAME, 0));
     }
 }

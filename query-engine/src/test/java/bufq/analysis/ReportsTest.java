@@ -47,8 +47,8 @@ class ReportsTest {
         assertEquals(List.of(2L, 0L, 1L), List.of(t.cell(0, 0), t.cell(1, 0), t.cell(2, 0)));
         assertEquals(4900L, t.cell(0, t.columnIndex("fragmentation_bytes")));
         t = new Table(t.title(), t.columns(), t.rows().subList(1, 3), t.notes());
-        assertEquals(600L, t.cell(0, t.columnIndex("peak_live_bytes")));
-        assertEquals(1L, t.cell(0, t.columnIndex("peak_time")));
+        assertEquals(600L, t.cell(0, t.columnIndex("max_occupied_bytes")));
+        assertEquals(1L, t.cell(0, t.columnIndex("max_time")));
         assertEquals(400L, t.cell(0, t.columnIndex("fragmentation_bytes")));
         assertEquals(0.4, (Double) t.cell(0, t.columnIndex("fragmentation")), 1e-9);
         assertEquals(0L, t.cell(1, t.columnIndex("fragmentation_bytes")));
@@ -94,7 +94,7 @@ class ReportsTest {
     void stackTreeRebuiltLikeXla() {
         TextBlock tree = (TextBlock) Analyses.blame(blameModule(), BlameBy.OP_NAME, 0).get(1);
         String expected = """
-                stack trace breakdown, rebuilt from the model at step 2 (the dump printed none):
+                stack trace breakdown, rebuilt from the model at peak step 2 (the dump printed none):
                   Stack trace breakdown for peak usage: 1 900 bytes
                     jit_step (100.0%, total: 1 900 bytes, current: 0 bytes, remaining: 1 900 bytes)
                       ├── params (52.6%, total: 1 000 bytes, current: 0 bytes, remaining: 1 900 bytes)

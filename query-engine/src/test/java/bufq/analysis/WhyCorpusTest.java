@@ -52,7 +52,7 @@ class WhyCorpusTest {
         for (String dir : WALKED) {
             Loaded l = load(dir);
             HloModule m = l.module();
-            int peak = m.peakTime();
+            int peak = m.liveness().peakTime();
             List<HloValue> live = m.liveAt(peak);
             assertFalse(live.isEmpty(), dir);
             for (WhyReport r : Analyses.why(m, live)) {

@@ -25,7 +25,7 @@ class CompletionTest {
                 Arguments.of("values where color |", "= != < <= > >= ~ !~ in not in is and or", "OPERATOR"),
                 Arguments.of("values where color = 1 |", "and or group by show order by limit", ""),
                 Arguments.of("values where live |", "at during", ""),
-                Arguments.of("values where live at |", "peak peak(", "INSTRUCTION"),
+                Arguments.of("values where live at |", "peak claimed_peak peak(", "INSTRUCTION"),
                 Arguments.of("values where live at pe|", "peak peak(", ""),
                 Arguments.of("values where live during 3|", "", "NUMBER"),
                 Arguments.of("values where live during 3 |", "..", ""),

@@ -75,7 +75,7 @@ class CorpusSweepTest {
         PeakClaim peak = m.info().peakClaim();
         if (peak != null) {
             if (peak.cumulative()) {
-                assertEquals(peak.claimedBytes(), m.liveBytesAt(peak.time()), where + ": recomputed peak");
+                assertEquals(peak.claimedBytes(), m.liveness().liveBytes(peak.time()), where + ": recomputed peak");
             } else {
                 List<String> live = new ArrayList<>();
                 for (HloValue v : m.liveAt(peak.time())) live.add(v.name());

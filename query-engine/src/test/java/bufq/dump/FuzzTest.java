@@ -38,8 +38,8 @@ class FuzzTest {
             String text = mutate(seed[1], rnd, 1 + rnd.nextInt(4));
             try {
                 HloModule m = DumpLoader.loadText(seed[0], text);
-                m.liveBytesByStep();
-                m.peakTime();
+                m.liveness();
+                m.liveness().peakTime();
                 m.totalBytes();
                 m.users("x");
             } catch (LoadException e) {

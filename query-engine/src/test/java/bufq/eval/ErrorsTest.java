@@ -76,7 +76,7 @@ class ErrorsTest {
                 Arguments.of("values where live at",
                         "values where live at" + "\n"
                         + "                    ^" + "\n"
-                        + "expected a step number, 'peak' or an instruction name but found end of query"),
+                        + "expected a step number, 'peak', 'claimed_peak' or an instruction name but found end of query"),
                 Arguments.of("values where live during 3 5",
                         "values where live during 3 5" + "\n"
                         + "                           ^" + "\n"
@@ -184,7 +184,7 @@ class ErrorsTest {
                 Arguments.of("values where live at -1",
                         "values where live at -1" + "\n"
                         + "                     ^^" + "\n"
-                        + "expected a step number, 'peak' or an instruction name but found '-1'"),
+                        + "expected a step number, 'peak', 'claimed_peak' or an instruction name but found '-1'"),
                 Arguments.of("values @ x",
                         "values @ x" + "\n"
                         + "       ^" + "\n"

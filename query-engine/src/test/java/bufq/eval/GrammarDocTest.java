@@ -59,7 +59,7 @@ class GrammarDocTest {
     @Test
     void fieldTableForTheFieldsCommand() {
         bufq.table.Table t = Catalog.standard().fieldTable("steps");
-        assertEquals("[steps, live_bytes, bytes, logical bytes live here]", t.rows().get(3).toString());
+        assertEquals("[steps, live_bytes, bytes, logical bytes of the values live here (shared bytes counted per value)]", t.rows().get(3).toString());
         assertEquals(Catalog.standard().fields("steps").size(), t.size());
         int all = 0;
         for (String e : Catalog.standard().entities()) all += Catalog.standard().fields(e).size();

@@ -62,7 +62,7 @@ class ProtoQueriesTest {
         assertEquals(5, t.rows().size());
         for (int i = 1; i < 5; i++) assertTrue((Long) t.rows().get(i - 1).get(2) >= (Long) t.rows().get(i).get(2));
         for (List<Object> r : t.rows()) assertEquals("profile", r.get(1));
-        long max = all.stream().mapToLong(m -> java.util.Arrays.stream(m.liveBytesByStep()).max().orElse(0)).max().orElseThrow();
+        long max = all.stream().mapToLong(m -> m.liveness().peakBytes()).max().orElseThrow();
         assertEquals(max, t.rows().get(0).get(2));
         // Without the session's list, the entity is the one module.
         assertEquals(1, run("modules", new EvalContext(all.get(0))).rows().size());
@@ -75,7 +75,7 @@ class ProtoQueriesTest {
         Table cmp = (Table) out.get(1);
         long tracePeak = m.heapEvents().stream().mapToLong(HeapEvent::heapBytes).max().orElseThrow();
         assertEquals(tracePeak, cmp.rows().get(0).get(1));
-        long stepPeak = java.util.Arrays.stream(m.liveBytesByStep()).max().orElseThrow();
+        long stepPeak = m.liveness().peakBytes();
         assertEquals(stepPeak, cmp.rows().get(1).get(1));
         assertEquals(stepPeak, (Long) cmp.rows().get(2).get(1) + (Long) cmp.rows().get(3).get(1), "traced + outside = the step's bytes");
     }

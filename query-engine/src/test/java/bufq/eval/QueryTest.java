@@ -44,7 +44,7 @@ class QueryTest {
     @Test
     void liveAtPeakOrderedBySize() throws QueryException {
         // peak of the toy is step 4 (12320 logical bytes): p0, fusion.2, copy.3
-        assertEquals(4, TOY.peakTime());
+        assertEquals(4, TOY.liveness().peakTime());
         assertEquals("4|copy.3\n0|p0\n3|fusion.2", rows(run("values where live at peak order by size desc limit 10 show id, name")));
         assertEquals("4|copy.3", rows(run("values where live at peak order by size desc limit 1 show id, name")));
     }
@@ -53,7 +53,7 @@ class QueryTest {
     void sumAtPeakEqualsLiveBytes() throws QueryException {
         Table t = run("values where live at peak show sum(logical_size)");
         assertEquals("sum(logical_size):bytes", header(t));
-        assertEquals(TOY.liveBytesAt(4), t.cell(0, 0));
+        assertEquals(TOY.liveness().liveBytes(4), t.cell(0, 0));
         assertEquals(12320L, t.cell(0, 0));
     }
 
@@ -95,8 +95,8 @@ class QueryTest {
     @Test
     void stepsByLiveBytes() throws QueryException {
         Table t = run("steps order by live_bytes desc limit 5");
-        assertEquals("time:int instruction:string live_bytes:bytes live_values:int", header(t));
-        assertEquals("4|copy.3|12320|3\n5|tuple.4|12296|3\n6|null|12296|3\n3|fusion.2|9248|4\n2|fusion.1|9216|3", rows(t));
+        assertEquals("time:int instruction:string live_bytes:bytes occupied_bytes:bytes live_values:int", header(t));
+        assertEquals("4|copy.3|12320|24608|3\n5|tuple.4|12296|24584|3\n6|null|12296|24584|3\n3|fusion.2|9248|13344|4\n2|fusion.1|9216|13312|3", rows(t));
     }
 
     @Test
@@ -171,9 +171,9 @@ class QueryTest {
                 assertEquals(bruteDuring, during.rows().stream().map(r -> r.get(0)).toList());
             }
             Table sum = Query.compile("values where live at peak show sum(logical_size)", Catalog.standard()).run(ctx);
-            assertEquals(m.liveBytesAt(m.peakTime()), sum.cell(0, 0));
+            assertEquals(m.liveness().liveBytes(m.liveness().peakTime()), sum.cell(0, 0));
             Table steps = Query.compile("steps order by live_bytes desc limit 1", Catalog.standard()).run(ctx);
-            assertEquals(m.liveBytesAt(m.peakTime()), steps.cell(0, 2));
+            assertEquals(m.liveness().liveBytes(m.liveness().peakTime()), steps.cell(0, 2));
         }
     }
 
@@ -182,7 +182,7 @@ class QueryTest {
         Query q = Query.compile("values where live at fusion.3", Catalog.standard());
         QueryException e = assertThrows(QueryException.class, () -> q.run(new EvalContext(TOY)));
         assertEquals("values where live at fusion.3\n                     ^^^^^^^^\n"
-                + "unknown instruction 'fusion.3' in module toy; expected a step number, 'peak' or a scheduled instruction name;"
+                + "unknown instruction 'fusion.3' in module toy; expected a step number, 'peak', 'claimed_peak' or a scheduled instruction name;"
                 + " did you mean 'fusion.1' or 'fusion.2'?", e.diagnostic().render(q.text()));
         QueryException e2 = assertThrows(QueryException.class,
                 () -> Query.compile("values where live at add.9", Catalog.standard()).run(new EvalContext(TOY)));

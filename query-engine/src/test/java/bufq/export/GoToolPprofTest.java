@@ -1,7 +1,6 @@
 package bufq.export;
 
 import bufq.analysis.BlameBy;
-import bufq.analysis.LiveProfile;
 import bufq.model.HloModule;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -15,7 +14,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -50,7 +48,7 @@ class GoToolPprofTest {
     private Path export(HloModule m, String name, ProfileStacks by) throws IOException {
         Path f = dir.resolve(name);
         try (OutputStream out = Files.newOutputStream(f)) {
-            PprofExport.write(m, LiveProfile.of(m, OptionalInt.empty()).peakTime(), "peak", by, out);
+            PprofExport.write(m, m.liveness().peakTime(), "peak", by, out);
         }
         return f;
     }

@@ -1,7 +1,6 @@
 package bufq.export;
 
 import bufq.analysis.BlameBy;
-import bufq.analysis.LiveProfile;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import org.junit.jupiter.api.Test;
@@ -16,7 +15,6 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -66,7 +64,7 @@ class PprofExportTest {
     @Test
     void profileHasPprofsHeaderAndOneSamplePerLiveValueAddingUpToTheOccupiedBytes() throws Exception {
         HloModule m = ExportCorpus.pair(false);
-        int t = LiveProfile.of(m, OptionalInt.empty()).peakTime();
+        int t = m.liveness().peakTime();
         DecodedProfile p = export(m, t, ProfileStacks.STACK);
         assertEquals("", p.strings.get(0));
         assertEquals(List.of("objects/count", "space/bytes"),
@@ -93,7 +91,7 @@ class PprofExportTest {
     @Test
     void bySourceGivesBlameBySourceAndByOpNameItsEveryLevelWhereValuesShareBytes() throws Exception {
         for (HloModule m : List.of(ExportCorpus.gpuWithSources(), ExportCorpus.pair(true))) {
-            int t = LiveProfile.of(m, OptionalInt.empty()).peakTime();
+            int t = m.liveness().peakTime();
             DecodedProfile bySource = export(m, t, ProfileStacks.SOURCE);
             Map<String, Long> leaves = new TreeMap<>();
             for (DecodedProfile.Sample s : bySource.samples) {
@@ -115,7 +113,7 @@ class PprofExportTest {
     @Test
     void theDefaultStackIsTheOpNamePathWithTheSourceLineAsLeaf() throws Exception {
         HloModule m = ExportCorpus.gpuWithSources();
-        int t = LiveProfile.of(m, OptionalInt.empty()).peakTime();
+        int t = m.liveness().peakTime();
         DecodedProfile p = export(m, t, ProfileStacks.STACK);
         int withSource = 0;
         for (int i = 0; i < p.samples.size(); i++) {
@@ -138,7 +136,7 @@ class PprofExportTest {
     @Test
     void aProtoDumpsWholePythonStackIsTheStack() throws Exception {
         HloModule m = ExportCorpus.withStacks();
-        int t = LiveProfile.of(m, OptionalInt.empty()).peakTime();
+        int t = m.liveness().peakTime();
         DecodedProfile p = export(m, t, ProfileStacks.STACK);
         int withStack = 0;
         for (int i = 0; i < p.samples.size(); i++) {
@@ -160,7 +158,7 @@ class PprofExportTest {
     @Test
     void stepsByName() throws Exception {
         HloModule m = ExportCorpus.pair(false);
-        assertEquals(LiveProfile.of(m, OptionalInt.empty()).peakTime(), PprofExport.step(m, "peak"));
+        assertEquals(m.liveness().peakTime(), PprofExport.step(m, "peak"));
         assertEquals(m.info().peakClaim().time(), PprofExport.step(m, "claimed_peak"));
         assertEquals(7, PprofExport.step(m, "7"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PprofExport.step(m, "9999"));

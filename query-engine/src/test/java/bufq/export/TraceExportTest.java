@@ -1,6 +1,5 @@
 package bufq.export;
 
-import bufq.analysis.LiveProfile;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import org.junit.jupiter.api.Test;
@@ -106,7 +105,7 @@ class TraceExportTest {
                     Arrays.fill(series, ts, series.length, (Long) a.getValue());
                 }
             }
-            assertEquals(LiveProfile.of(m, OptionalInt.empty()).peakTime(), peak);
+            assertEquals(m.liveness().peakTime(), peak);
             assertEquals(m.colors().size(), byColor.size());
             long atPeak = 0;
             for (int c : m.colors()) {

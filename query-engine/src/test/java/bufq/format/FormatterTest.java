@@ -93,6 +93,44 @@ class FormatterTest {
     }
 
     @Test
+    void csvAndTsvEscapeControlCharactersOnATerminalOnly() {
+        Table t = Table.builder().column("op_name", ColumnType.STRING).row("a\033[31m\007b\tc\nd").build();
+        FormatOptions terminal = new FormatOptions(false, false, 0, 0, true);
+        for (String f : List.of("csv", "tsv")) {
+            StringBuilder shown = new StringBuilder(), file = new StringBuilder();
+            Formatters.byName(f).write(t, terminal, shown);
+            Formatters.byName(f).write(t, FormatOptions.DEFAULT, file);
+            assertFalse(shown.toString().contains("\033") || shown.toString().contains("\007"), f + ": " + shown);
+            assertTrue(shown.toString().contains("a\\x1b[31m\\x07b"), f + ": " + shown);
+            assertTrue(file.toString().contains("a\033[31m\007b"), f + " keeps the data exact in files: " + file);
+        }
+        StringBuilder tsv = new StringBuilder();
+        Formatters.byName("tsv").write(t, terminal, tsv);
+        assertEquals("op_name\na\\x1b[31m\\x07b\\tc\\nd\n", tsv.toString(), "tsv's own escapes are not escaped twice");
+    }
+
+    @Test
+    void tableFitsTheTerminalCuttingTextThenLeavingOutColumns() {
+        Table t = Table.builder().column("id", ColumnType.INT).column("label", ColumnType.STRING)
+                .column("size", ColumnType.BYTES).column("shape", ColumnType.STRING).column("start", ColumnType.INT)
+                .row(1L, "convert_element_type_fusion.12345", 4096L, "f32[4096,1024,8]{2,1,0:T(8,128)}", 3L).build();
+        StringBuilder out = new StringBuilder();
+        Formatters.byName("table").write(t, new FormatOptions(false, false, 0, 60), out);
+        for (String line : out.toString().split("\n")) assertTrue(line.length() <= 60, line);
+        // the two long text columns share the cut
+        assertTrue(out.toString().contains(" convert_element_ty…  4.0KiB  f32[4096,1024,8]{2,…"), out.toString());
+        // narrower still: text stops at its floor and columns go from the right, named in a note
+        out.setLength(0);
+        Formatters.byName("table").write(t, new FormatOptions(false, false, 0, 40), out);
+        for (String line : out.toString().split("\n")) assertTrue(line.length() <= 40 || line.startsWith("1 column "), line);
+        assertTrue(out.toString().contains("\n1 column left out to fit 40 columns: start (show picks columns;"), out.toString());
+        // no width: every column, nothing cut
+        out.setLength(0);
+        Formatters.byName("table").write(t, FormatOptions.DEFAULT, out);
+        assertTrue(out.toString().contains("f32[4096,1024,8]{2,1,0:T(8,128)}  "), out.toString());
+    }
+
+    @Test
     void tableEscapesTerminalControlCharacters() {
         Table t = Table.builder().column("s", ColumnType.STRING).row("x\033[31my").build();
         StringBuilder out = new StringBuilder();

@@ -128,8 +128,8 @@ class DumpFuzzTest {
 
     /** The first questions the shell asks of a loaded module. */
     static void exercise(HloModule m) throws QueryException {
-        m.liveBytesByStep();
-        m.peakTime();
+        m.liveness();
+        m.liveness().peakTime();
         m.totalBytes();
         m.colors();
         for (var v : m.values()) if (v.range() != null) m.liveAt(v.range().start());

@@ -68,7 +68,7 @@ class ModuleIndexTest {
         assertEquals(3, m.valuesIn(0).size());
         assertEquals(List.of(9L, 3L, 7L), m.allocation(0).valueIds());
         assertEquals(3, m.liveAt(2).size());
-        assertEquals(48L, m.liveBytesAt(2));
+        assertEquals(48L, m.liveness().liveBytes(2));
     }
 
     @Test

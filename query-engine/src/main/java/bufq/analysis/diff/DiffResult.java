@@ -42,15 +42,13 @@ public record DiffResult(String before, String after, DiffOptions options, Peak 
     /**
      * One side's peak.
      *
-     * @param time       the dump's peak step (or bufq's, when the dump printed none); -1 without a schedule
+     * @param time       the peak step (the module's {@code liveness().peakTime()}); -1 without live ranges
      * @param steps      program points in the schedule
-     * @param claimed    the dump's own figure (last cumulative number), or null when it printed none
-     * @param recomputed logical bytes live at {@code time} ({@code HloModule.liveBytesAt}), or null
+     * @param claimed    the dump's own figure at its label step (last cumulative number), or null when it printed none
+     * @param recomputed bytes occupied at {@code time} ({@code liveness().peakBytes()}), or null
+     * @param claimedTime the step the dump labels as its peak, or -1
      */
-    public record Peak(int time, int steps, Long claimed, Long recomputed) {
-        /** The dump's figure when printed, else the recomputation. */
-        public Long best() { return claimed != null ? claimed : recomputed; }
-    }
+    public record Peak(int time, int steps, Long claimed, Long recomputed, int claimedTime) {}
 
     /** A summary measure on both sides; null where a side has no such figure. */
     public record SummaryRow(String measure, Long before, Long after) {
@@ -99,21 +97,14 @@ public record DiffResult(String before, String after, DiffOptions options, Peak 
                 && unmatched.isEmpty();
     }
 
-    /**
-     * Change of the peak: the difference of the dumps' own peak figures when both print one,
-     * otherwise of bufq's recomputations; 0 when a side has neither (see {@link #peakKnown()}).
-     */
+    /** Change of the peak's occupied bytes; 0 when a side has no live ranges (see {@link #peakKnown()}). */
     public long peakChange() {
-        if (peakBefore.claimed() != null && peakAfter.claimed() != null) return peakAfter.claimed() - peakBefore.claimed();
-        if (peakBefore.recomputed() != null && peakAfter.recomputed() != null)
-            return peakAfter.recomputed() - peakBefore.recomputed();
-        return 0;
+        return peakKnown() ? peakAfter.recomputed() - peakBefore.recomputed() : 0;
     }
 
-    /** Both sides have a peak figure (claimed or recomputed from live ranges). */
+    /** Both sides have a peak (live ranges to recompute it from). */
     public boolean peakKnown() {
-        return peakBefore.claimed() != null && peakAfter.claimed() != null
-                || peakBefore.recomputed() != null && peakAfter.recomputed() != null;
+        return peakBefore.recomputed() != null && peakAfter.recomputed() != null;
     }
 
     /**

@@ -41,12 +41,8 @@ final class DiffTables {
             String who = b.recomputed() == null && a.recomputed() == null ? "neither dump has"
                     : (b.recomputed() == null ? "before" : "after") + " has no";
             t.note("peak change unknown: " + who + " live ranges");
-        } else if (b.claimed() != null && a.claimed() != null) {
-            t.note("peak change " + signed(r.peakChange()) + " bytes (difference of the dumps' own peak figures)");
         } else {
-            t.note("peak change " + signed(r.peakChange()) + " bytes (recomputed; "
-                    + (b.claimed() == null && a.claimed() == null ? "neither dump prints" : "only one dump prints")
-                    + " a peak figure)");
+            t.note("peak change " + signed(r.peakChange()) + " bytes (occupied bytes at each side's peak, recomputed)");
         }
         mismatchNote(t, "before", b);
         mismatchNote(t, "after", a);
@@ -55,11 +51,11 @@ final class DiffTables {
         return t.build();
     }
 
-    /** Says so when a dump's own peak figure differs from the recomputation instead of hiding it. */
+    /** Says so when a dump labels another step than the peak, instead of hiding it. */
     private static void mismatchNote(Table.Builder t, String side, Peak p) {
-        if (p.claimed() != null && p.recomputed() != null && !p.claimed().equals(p.recomputed()))
-            t.note(side + ": the dump claims " + p.claimed() + " bytes at its peak, bufq recomputes " + p.recomputed()
-                    + " (old-style peak lists may repeat names)");
+        if (p.claimedTime() >= 0 && p.time() >= 0 && p.claimedTime() != p.time())
+            t.note(side + ": the dump labels step " + p.claimedTime() + " its peak; the peak of occupied bytes is step "
+                    + p.time() + " (see peak)");
     }
 
     private static String step(Peak p) {

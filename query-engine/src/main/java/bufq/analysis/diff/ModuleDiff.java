@@ -83,7 +83,7 @@ public final class ModuleDiff {
 
 
     private static Peak peak(Side s) {
-        return new Peak(s.peakTime, s.module.steps(), s.claimedPeak, s.recomputedPeak);
+        return new Peak(s.peakTime, s.module.steps(), s.claimedPeak, s.recomputedPeak, s.module.liveness().claimedPeakTime());
     }
 
     /** Handles, or {@code dir/handle} when both modules share a handle (the same program twice). */
@@ -105,12 +105,12 @@ public final class ModuleDiff {
 
     private static List<SummaryRow> summary(Side b, Side a, boolean atPeak) {
         List<SummaryRow> rows = new ArrayList<>();
-        rows.add(new SummaryRow("peak, dump's claim", b.claimedPeak, a.claimedPeak));
-        rows.add(new SummaryRow("peak, recomputed", b.recomputedPeak, a.recomputedPeak));
+        rows.add(new SummaryRow("peak, occupied", b.recomputedPeak, a.recomputedPeak));
+        rows.add(new SummaryRow("claimed peak (dump's label)", b.claimedPeak, a.claimedPeak));
         TreeSet<Integer> colors = new TreeSet<>(b.module.colors());
         colors.addAll(a.module.colors());
         for (int c : colors) {
-            rows.add(new SummaryRow("peak, colour " + c, peakOfColor(b, c), peakOfColor(a, c)));
+            rows.add(new SummaryRow("peak, occupied, colour " + c, peakOfColor(b, c), peakOfColor(a, c)));
         }
         for (int c : colors) {
             rows.add(new SummaryRow("allocated, colour " + c, allocatedOfColor(b.module, c), allocatedOfColor(a.module, c)));
@@ -124,11 +124,10 @@ public final class ModuleDiff {
         return rows;
     }
 
+    /** Bytes of {@code color} occupied at the side's peak step (0 when the side has no such colour). */
     private static Long peakOfColor(Side s, int color) {
         if (s.recomputedPeak == null) return null;
-        long sum = 0;
-        for (Side.Fact f : s.atPeak) if (f.value().color() == color) sum = Math.addExact(sum, f.bytes());
-        return sum;
+        return s.module.colors().contains(color) ? s.module.liveness().occupiedBytes(s.peakTime, color) : 0L;
     }
 
     private static long allocatedOfColor(HloModule m, int color) {

@@ -4,6 +4,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
+import bufq.model.Liveness;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -31,9 +32,10 @@ final class Side {
 
     Side(HloModule module, boolean onlyAtPeak) {
         this.module = module;
-        this.peakTime = module.peakTime();
+        Liveness l = module.liveness();
+        this.peakTime = l.peakTime();
         this.claimedPeak = module.info().peakClaim() == null ? null : module.info().peakClaim().claimedBytes();
-        this.recomputedPeak = peakTime < 0 ? null : module.liveBytesAt(peakTime);
+        this.recomputedPeak = peakTime < 0 ? null : l.peakBytes();
         List<Fact> all = new ArrayList<>(module.values().size());
         for (HloValue v : module.values()) {
             BufferAllocation a = module.allocation(v.allocation());

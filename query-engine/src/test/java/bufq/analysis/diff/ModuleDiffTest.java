@@ -148,18 +148,17 @@ class ModuleDiffTest {
     }
 
     @Test
-    void peakChangeUsesTheDumpsFiguresWhenBothPrintThem() {
+    void peakChangeIsOccupiedBytesAndTheLabelsAreShownBeside() {
         HloModule before = program("a", "").claim(3, 5000).build();
         HloModule after = program("b", "").claim(3, 5100).build();
         DiffResult r = ModuleDiff.compare(before, after);
-        assertEquals(100, r.peakChange());
-        assertEquals(100L, row(r, "peak, dump's claim").change());
-        assertEquals(0L, row(r, "peak, recomputed").change());
+        assertEquals(0, r.peakChange());
+        assertEquals(100L, row(r, "claimed peak (dump's label)").change());
+        assertEquals(0L, row(r, "peak, occupied").change());
         assertFalse(r.identical(), "the claims differ");
-        // Only one side claims: fall back to the recomputation.
         DiffResult half = ModuleDiff.compare(before, program("b", "").build());
         assertEquals(0, half.peakChange());
-        assertNull(row(half, "peak, dump's claim").change());
+        assertNull(row(half, "claimed peak (dump's label)").change());
     }
 
     @Test
@@ -172,8 +171,8 @@ class ModuleDiffTest {
         assertEquals(1024L, row(r, "outputs, allocated").before());
         assertEquals(3072L, row(r, "temps, allocated").before());
         assertEquals(7168L, row(r, "temps, allocated").after());
-        assertEquals(0L, row(r, "peak, colour 1").before());
-        assertEquals(4096L, row(r, "peak, colour 1").after());
+        assertEquals(0L, row(r, "peak, occupied, colour 1").before());
+        assertEquals(4096L, row(r, "peak, occupied, colour 1").after());
         assertEquals(4096L, row(r, "allocated, colour 1").change());
         assertEquals(5120L, row(r, "allocated, total").before());
         assertEquals(4096.0 / 5120, row(r, "allocated, total").changeFraction(), 1e-12);
@@ -215,7 +214,7 @@ class ModuleDiffTest {
         DiffResult r = ModuleDiff.compare(noRanges, program("b", "").build());
         assertFalse(r.peakKnown());
         assertEquals(0, r.peakChange());
-        assertNull(row(r, "peak, recomputed").before());
+        assertNull(row(r, "peak, occupied").before());
         assertTrue(((Table) r.outputs().get(0)).notes().contains("peak change unknown: before has no live ranges"));
     }
 

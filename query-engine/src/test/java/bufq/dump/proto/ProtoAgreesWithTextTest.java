@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -144,9 +145,10 @@ class ProtoAgreesWithTextTest {
             String ti = describe(i, i.sourceFile() != null), pi = describe(j, i.sourceFile() != null);
             if (!ti.equals(pi)) d.add("instruction " + i.name() + ": " + ti + " vs " + pi);
         }
-        if (!Arrays.equals(text.liveBytesByStep(), proto.liveBytesByStep())) {
-            d.add("live bytes by step " + Arrays.toString(text.liveBytesByStep()) + " vs " + Arrays.toString(proto.liveBytesByStep()));
-        }
+        long[] tl = text.liveness().liveBytesByStep(OptionalInt.empty()), pl = proto.liveness().liveBytesByStep(OptionalInt.empty());
+        if (!Arrays.equals(tl, pl)) d.add("live bytes by step " + Arrays.toString(tl) + " vs " + Arrays.toString(pl));
+        long[] to = text.liveness().occupiedBytesByStep(OptionalInt.empty()), po = proto.liveness().occupiedBytesByStep(OptionalInt.empty());
+        if (!Arrays.equals(to, po)) d.add("occupied bytes by step " + Arrays.toString(to) + " vs " + Arrays.toString(po));
         return d;
     }
 

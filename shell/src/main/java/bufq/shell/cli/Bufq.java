@@ -13,6 +13,8 @@ import bufq.shell.session.StatementReader;
 import bufq.shell.session.Status;
 import bufq.shell.session.UserPaths;
 
+import bufq.model.DumpPart;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,7 +23,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -111,8 +115,11 @@ public final class Bufq {
         if (!args.paths().isEmpty()) {
             List<Path> paths = new ArrayList<>();
             for (String p : args.paths()) paths.add(Path.of(p));
+            // The parts of the dumps that the -c statements read come in the load's own parallel pass.
+            Set<DumpPart> parts = EnumSet.noneOf(DumpPart.class);
+            for (Args.Action a : args.actions()) if (!a.file()) parts.addAll(shell.needs(a.text()));
             try {
-                shell.load(paths);
+                shell.load(paths, parts);
             } catch (Engine.Failure e) {
                 err.println("bufq: " + e.getMessage());
                 return ExitCode.LOAD;

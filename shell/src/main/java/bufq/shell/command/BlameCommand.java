@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.analysis.Analyses;
 import bufq.analysis.BlameBy;
+import bufq.model.DumpPart;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Shell;
@@ -10,9 +11,13 @@ import bufq.shell.session.Status;
 import java.io.IOException;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.Set;
 
 final class BlameCommand implements Command {
     @Override public String name() { return "blame"; }
+    /** The Used values section: op names, source lines and opcodes. */
+    @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
+
     @Override public String synopsis() { return "blame [by op_name|source|opcode|stack] [depth N]"; }
     @Override public String brief() { return "Who holds the peak: bytes by op_name, source line, opcode or Python stack."; }
 

@@ -40,6 +40,8 @@ public final class Commands implements CommandTable {
                 new WhyCommand(),
                 new CheckCommand(),
                 new DiffCommand(),
+                new WhatifCommand(),
+                new AdviseCommand(),
                 new ExportCommand(),
                 new FormatCommand(),
                 new SetCommand(),

@@ -4,6 +4,7 @@ import bufq.analysis.diff.DiffOptions;
 import bufq.analysis.diff.DiffResult;
 import bufq.analysis.diff.ModuleDiff;
 import bufq.analysis.diff.ModulePairs;
+import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
@@ -19,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * {@code diff A B}: compares two compilations. Each side is a loaded module (handle, number or
@@ -27,6 +29,9 @@ import java.util.List;
  */
 final class DiffCommand implements Command {
     @Override public String name() { return "diff"; }
+    /** The Used values section: values are matched by instruction text. */
+    @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
+
     @Override public String synopsis() { return "diff A B [--at-peak] [limit N]"; }
     @Override public String brief() { return "Compares two compilations: peak, totals, op_name changes, one-sided values."; }
 

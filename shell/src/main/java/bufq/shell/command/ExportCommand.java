@@ -3,6 +3,7 @@ package bufq.shell.command;
 import bufq.export.PprofExport;
 import bufq.export.ProfileStacks;
 import bufq.export.TraceExport;
+import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
@@ -20,9 +21,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 
 final class ExportCommand implements Command {
     @Override public String name() { return "export"; }
+
+    /** The Used values section: a profile's frames are op names and source lines. */
+    @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
 
     @Override public String synopsis() {
         return "export pprof|perfetto FILE [at peak|claimed_peak|STEP] [by stack|op_name|source] [--force]";

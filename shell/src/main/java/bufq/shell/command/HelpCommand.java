@@ -84,17 +84,50 @@ final class HelpCommand implements Command {
     }
 
     private static String overview(Shell shell) {
-        StringBuilder b = new StringBuilder("A line that starts with an entity (")
-                .append(String.join(", ", shell.engine().entities()))
-                .append(") is a query; see 'help query'.\nAnything else is a command:\n\n");
+        StringBuilder b = new StringBuilder();
+        String intro = "A line that starts with an entity (" + String.join(", ", shell.engine().entities())
+                + ") is a query; see 'help query'. Anything else is a command:";
+        for (String l : wrap(intro, Math.max(20, shell.terminalWidth() - 1))) b.append(l).append('\n');
+        b.append('\n');
+        // Synopses up to SYNOPSIS_COLUMN wide share a line with their description; a longer one
+        // (map's is 68) gets a line of its own, so descriptions start near the left on any terminal.
         int w = 0;
-        for (Command c : shell.commands().all()) w = Math.max(w, c.synopsis().length());
+        for (Command c : shell.commands().all()) w = Math.max(w, Math.min(SYNOPSIS_COLUMN, c.synopsis().length()));
+        int room = Math.max(20, shell.terminalWidth() - w - 5);
         for (Command c : shell.commands().all()) {
-            String first = c.brief();
-            b.append("  ").append(c.synopsis()).append(" ".repeat(w - c.synopsis().length() + 2)).append(first).append('\n');
+            if (c.synopsis().length() > w) {
+                for (String l : wrap(c.synopsis(), Math.max(20, shell.terminalWidth() - 3))) b.append("  ").append(l).append('\n');
+                b.append(" ".repeat(w + 2));
+            } else {
+                b.append("  ").append(c.synopsis()).append(" ".repeat(w - c.synopsis().length()));
+            }
+            List<String> lines = wrap(c.brief(), room);
+            for (int i = 0; i < lines.size(); i++) {
+                if (i > 0) b.append(" ".repeat(w + 2));
+                b.append("  ").append(lines.get(i)).append('\n');
+            }
         }
         b.append("\nMore: help COMMAND, help query, help formats, help settings.\n");
         return b.toString();
+    }
+
+    /** Widest synopsis that shares its line with the description in 'help'. */
+    static final int SYNOPSIS_COLUMN = 24;
+
+    /** {@code text} in lines of at most {@code width} characters, broken at blanks (a longer word stays whole). */
+    static List<String> wrap(String text, int width) {
+        List<String> out = new ArrayList<>();
+        StringBuilder line = new StringBuilder();
+        for (String word : text.split(" ")) {
+            if (line.length() > 0 && line.length() + 1 + word.length() > width) {
+                out.add(line.toString());
+                line.setLength(0);
+            }
+            if (line.length() > 0) line.append(' ');
+            line.append(word);
+        }
+        out.add(line.toString());
+        return out;
     }
 
     private static String topic(Shell shell, String topic) throws CommandException {

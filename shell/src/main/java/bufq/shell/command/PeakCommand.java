@@ -1,6 +1,7 @@
 package bufq.shell.command;
 
 import bufq.analysis.Analyses;
+import bufq.model.DumpPart;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Shell;
@@ -8,9 +9,13 @@ import bufq.shell.session.Status;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Set;
 
 final class PeakCommand implements Command {
     @Override public String name() { return "peak"; }
+    /** The Used values section: op names, and XLA's peak sized by instruction shapes. */
+    @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
+
     @Override public String synopsis() { return "peak [color N]"; }
     @Override public String brief() { return "The peak of live bytes, beside the dump's claim, and what is live then."; }
 

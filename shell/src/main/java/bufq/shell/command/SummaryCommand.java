@@ -1,7 +1,9 @@
 package bufq.shell.command;
 
+import bufq.analysis.ClaimedPeak;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
+import bufq.model.Liveness;
 import bufq.model.PeakClaim;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
@@ -19,14 +21,15 @@ public final class SummaryCommand implements Command {
     @Override public String name() { return "summary"; }
     @Override public String synopsis() { return "summary"; }
 
-    @Override public String brief() { return "One row per loaded module: sizes, counts, the claimed and recomputed peak."; }
+    @Override public String brief() { return "One row per loaded module: sizes, counts, the peak and the dump's own label."; }
 
     @Override public String description() {
         return "One row per loaded module: backend, files read, counts, total_bytes (sum of allocation sizes, or the\n"
-                + "report's stated total when sizes are only known rounded), the dump's claimed peak (peak_time,\n"
-                + "claimed_peak_bytes) and bufq's own recomputation at that time (peak_bytes: logical sizes of the\n"
-                + "values live then; at bufq's own peak when the dump claims none; null without live ranges), and\n"
-                + "the number of load warnings.";
+                + "report's stated total when sizes are only known rounded), the peak (peak_time: the first step with\n"
+                + "the most occupied bytes; peak_bytes: the bytes occupied then, each byte of an allocation once), the\n"
+                + "dump's own label (claimed_peak_time, claimed_peak_bytes: XLA's step and figure, which need not be\n"
+                + "the maximum), and the number of load warnings. Peak columns are null without live ranges; a note\n"
+                + "says why a label differs from the peak.";
     }
 
     @Override public List<String> examples() { return List.of("summary", "bufq --format json -c summary DUMP_DIR"); }
@@ -52,23 +55,22 @@ public final class SummaryCommand implements Command {
                 .column("files", ColumnType.INT).column("allocations", ColumnType.INT)
                 .column("values", ColumnType.INT).column("instructions", ColumnType.INT)
                 .column("total_bytes", ColumnType.BYTES).column("peak_time", ColumnType.INT)
-                .column("peak_bytes", ColumnType.BYTES).column("claimed_peak_bytes", ColumnType.BYTES)
-                .column("warnings", ColumnType.INT);
+                .column("peak_bytes", ColumnType.BYTES).column("claimed_peak_time", ColumnType.INT)
+                .column("claimed_peak_bytes", ColumnType.BYTES).column("warnings", ColumnType.INT);
     }
 
     private static void row(Table.Builder b, HloModule m) {
         HloModule.Info info = m.info();
         PeakClaim claim = info.peakClaim();
-        boolean hasRanges = info.maxTime() >= 0 && m.values().stream().anyMatch(v -> v.range() != null);
-        Long peakBytes = null;
-        if (hasRanges) {
-            int t = claim != null ? claim.time() : m.peakTime();
-            if (t >= 0) peakBytes = m.liveBytesAt(t);
-        }
+        Liveness l = m.liveness();
+        int t = l.peakTime();
         b.row(m.handle(), info.backend(), (long) info.files().size(), (long) m.allocations().size(),
-                (long) m.values().size(), (long) m.instructions().size(), totalBytes(m),
-                claim == null ? null : (long) claim.time(), peakBytes,
-                claim == null ? null : claim.claimedBytes(), (long) m.warnings().size());
+                (long) m.values().size(), (long) m.instructionCount(), totalBytes(m),
+                t < 0 ? null : (long) t, t < 0 ? null : l.peakBytes(),
+                claim == null ? null : (long) claim.time(), claim == null ? null : claim.claimedBytes(),
+                (long) m.warnings().size());
+        String why = ClaimedPeak.note(m);
+        if (why != null) b.note(m.handle() + ": " + why);
     }
 
     /** Sum of allocation sizes; the dump's stated total when some sizes are only known rounded. */

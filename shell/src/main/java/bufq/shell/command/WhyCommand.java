@@ -6,6 +6,7 @@ import bufq.analysis.WhyReport;
 import bufq.eval.EvalContext;
 import bufq.eval.Query;
 import bufq.lang.QueryException;
+import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.shell.session.CommandException;
@@ -16,10 +17,14 @@ import bufq.table.Output;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /** {@code why VALUE}: what keeps a value alive; VALUE is an id, a name or a values query. */
 final class WhyCommand implements Command {
     @Override public String name() { return "why"; }
+    /** The Used values section: the values' uses and the instructions' lines. */
+    @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
+
     @Override public String synopsis() { return "why ID|NAME|QUERY"; }
     @Override public String brief() { return "Why a value is live: its uses, why its range ends there, its idle stretches."; }
 

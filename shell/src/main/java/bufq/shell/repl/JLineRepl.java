@@ -165,8 +165,8 @@ public final class JLineRepl implements Repl {
                     throw new IllegalStateException(e);
                 }
             }
-            shell.out().println("bufq " + Shell.VERSION + " - type 'help' for commands, 'help query' for queries,"
-                    + " Tab to complete, Ctrl-D to leave.");
+            // under 80 columns, so the first line a user sees does not wrap
+            shell.out().println("bufq " + Shell.VERSION + " - 'help' for commands and queries, Tab completes, Ctrl-D leaves.");
             shell.out().flush();
             while (true) {
                 shell.setTerminalWidth(terminal.getWidth());

@@ -14,12 +14,12 @@ import java.util.function.Supplier;
 
 /**
  * {@code set pager on}: a statement's console output is collected, and when it is taller than the
- * terminal it goes through {@code $PAGER} (default {@code less -R}, which keeps colours) instead of
+ * terminal it goes through {@code $PAGER} (default {@code less -RS}, which keeps colours and scrolls wide lines sideways instead of wrapping them) instead of
  * scrolling away. Output sent to a file with {@code output} is never paged. JLine stops reading
  * the terminal meanwhile, so the pager gets every key.
  */
 final class Pager {
-    static final String DEFAULT = "less -R";
+    static final String DEFAULT = "less -RS";
 
     private final Shell shell;
     private final Terminal terminal;

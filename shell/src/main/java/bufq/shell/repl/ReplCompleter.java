@@ -93,24 +93,20 @@ public final class ReplCompleter implements Completer {
         if (m == null) return;
         String prefix = ctx.prefix();
         if (ctx.expected().contains(Completion.Kind.INSTRUCTION)) {
-            int n = 0;
-            for (String name : m.sequence()) {
-                if (!name.startsWith(prefix)) continue;
-                add(out, lead + name, "instructions", null, true);
-                if (++n >= MAX_NAMES) break;
-            }
+            List<String> names = new ArrayList<>();
+            for (String name : m.sequence()) if (name.startsWith(prefix)) names.add(name);
+            addCapped(out, lead, names, "instructions");
         }
         if (ctx.expected().contains(Completion.Kind.VALUE) && entity != null) {
             String field = fieldBefore(text.substring(0, ctx.replaceStart()), entity);
             FieldInfo f = field == null ? null : catalog.get().field(entity, field);
             if (f != null && f.type() == ColumnType.STRING) {
-                int n = 0;
+                List<String> values = new ArrayList<>();
                 for (String v : distinct(m, entity, field)) {
                     String quoted = quote(v);
-                    if (!quoted.startsWith(prefix) && !v.startsWith(prefix)) continue;
-                    add(out, lead + quoted, field, null, true);
-                    if (++n >= MAX_NAMES) break;
+                    if (quoted.startsWith(prefix) || v.startsWith(prefix)) values.add(quoted);
                 }
+                addCapped(out, lead, values, field);
             }
         }
     }
@@ -186,6 +182,25 @@ public final class ReplCompleter implements Completer {
                 }
             }
         }
+    }
+
+    /**
+     * Adds the first {@link #MAX_NAMES} of {@code matching}. When more match, one more candidate
+     * holds what all of them start with: Tab inserts the prefix common to its candidates, and that
+     * must be the whole list's, never one computed from the cut list (all params_* and peak gave
+     * "p" while other names existed).
+     */
+    static void addCapped(List<Candidate> out, String lead, List<String> matching, String group) {
+        for (int i = 0; i < Math.min(matching.size(), MAX_NAMES); i++) add(out, lead + matching.get(i), group, null, true);
+        if (matching.size() <= MAX_NAMES) return;
+        String common = matching.get(0);
+        for (String s : matching) {
+            int k = 0;
+            while (k < common.length() && k < s.length() && common.charAt(k) == s.charAt(k)) k++;
+            common = common.substring(0, k);
+        }
+        int more = matching.size() - MAX_NAMES;
+        out.add(new Candidate(lead + common, "… " + more + " more (type more letters)", group, null, null, null, false));
     }
 
     private static void add(List<Candidate> out, String value, String group, String descr, boolean complete) {

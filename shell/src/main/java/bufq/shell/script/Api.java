@@ -7,6 +7,7 @@ import bufq.analysis.Severity;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.lang.Lexer;
+import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.Shape;
@@ -17,6 +18,9 @@ import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Sizes;
 import bufq.table.Table;
+import bufq.whatif.EditParser;
+import bufq.whatif.Outcome;
+import bufq.whatif.WhatIf;
 import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.SourceSection;
 import org.graalvm.polyglot.Value;
@@ -27,6 +31,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -35,7 +40,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * what was expected; the script sees them as errors at the calling line.
  */
 final class Api extends Rows.ReadOnly {
-    private static final List<String> KEYS = List.of("module", "query", "why", "field", "tiling", "check", "format", "version");
+    private static final List<String> KEYS = List.of("module", "query", "why", "field", "tiling", "check", "whatif", "format", "version");
     private static final List<String> BUILTIN_TILINGS = List.of("tpu", "none");
 
     private final Shell shell;
@@ -59,6 +64,7 @@ final class Api extends Rows.ReadOnly {
             case "field" -> (ProxyExecutable) this::field;
             case "tiling" -> (ProxyExecutable) this::tiling;
             case "check" -> (ProxyExecutable) this::check;
+            case "whatif" -> (ProxyExecutable) this::whatif;
             case "format" -> new Rows.ReadOnlyMap(Map.of("bytes", (ProxyExecutable) this::bytes));
             case "version" -> Shell.VERSION;
             default -> null;
@@ -69,7 +75,7 @@ final class Api extends Rows.ReadOnly {
     @Override public boolean hasMember(String key) { return KEYS.contains(key); }
 
     @Override public String toString() {
-        return "{module, query(text), why(id), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), format.bytes(n), version: "
+        return "{module, query(text), why(id), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), whatif(edits), format.bytes(n), version: "
                 + Convert.show(Shell.VERSION) + "}";
     }
 
@@ -116,6 +122,24 @@ final class Api extends Rows.ReadOnly {
             if (o instanceof Table t) return new Convert.ReadOnlyArray(t.size(), r -> new Rows.ResultRow(t, r));
         }
         return new Convert.ReadOnlyArray(0, r -> null);
+    }
+
+    // bufq.whatif(edits) -> the edited copy of the current module, as bufq.module shows a module
+    private Object whatif(Value... a) {
+        String usage = "bufq.whatif(edits)";
+        String text = stringArg(a, 0, usage);
+        HloModule m = shell.current();
+        if (m == null) throw new IllegalArgumentException(usage + ": no module loaded");
+        Catalog catalog = shell.engine().catalog();
+        try {
+            EditParser.Parsed p = EditParser.parse(text, Set.copyOf(catalog.entities()));
+            if (p.query() != null)
+                throw new IllegalArgumentException(usage + ": edits only; query the module it returns (.query(text))");
+            Outcome o = WhatIf.run(m, p.edits(), catalog, shell.settings().tiling(), shell.settings()::tilingNamed);
+            return new Rows.ModuleView(catalog, new EvalContext(o.editedModule(), shell.settings().tiling()), this::queryOn);
+        } catch (QueryException e) {
+            throw new IllegalArgumentException(usage + ": " + e.getMessage() + " in '" + text + "'");
+        }
     }
 
     // bufq.field(entity, name, fn[, {type, doc}])

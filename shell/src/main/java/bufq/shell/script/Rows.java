@@ -8,6 +8,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
+import bufq.model.Liveness;
 import bufq.model.Shape;
 import bufq.table.Table;
 import org.graalvm.polyglot.Value;
@@ -145,11 +146,14 @@ final class Rows {
                 case "backend" -> m.info().backend();
                 case "values", "allocations", "instructions", "steps" -> entityArray(key);
                 case "peak" -> {
-                    int t = m.peakTime();
+                    Liveness l = m.liveness();
+                    int t = l.peakTime();
                     if (t < 0) yield null;
                     Map<String, Object> p = new LinkedHashMap<>();
                     p.put("time", (long) t);
-                    p.put("bytes", m.liveBytesAt(t));
+                    p.put("bytes", l.peakBytes());
+                    p.put("live_bytes", l.liveBytes(t));
+                    p.put("claimed_time", l.claimedPeakTime() < 0 ? null : (long) l.claimedPeakTime());
                     yield new ReadOnlyMap(p);
                 }
                 case "value" -> (ProxyExecutable) a -> row("values", m.value(Api.longArg(a, 0, "bufq.module.value(id)")));

@@ -1,7 +1,10 @@
 package bufq.shell.session;
 
+import bufq.model.DumpPart;
+
 import java.io.IOException;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A shell command. Adding one is one class and one line in {@code bufq.shell.command.Commands.standard()}; its
@@ -32,6 +35,12 @@ public interface Command {
      * the name, quotes and all) instead of words; {@code js} does.
      */
     default boolean rawArgs() { return false; }
+
+    /**
+     * The dump parts the command reads beyond what every loaded module holds: the shell reads them
+     * before running it (with a load's progress and Ctrl-C), and a batch run with its load.
+     */
+    default Set<DumpPart> needs() { return Set.of(); }
 
     /** Lines a user can type as they are. */
     List<String> examples();

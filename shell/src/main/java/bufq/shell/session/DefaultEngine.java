@@ -9,7 +9,9 @@ import bufq.eval.FieldInfo;
 import bufq.eval.ModuleRow;
 import bufq.eval.Query;
 import bufq.lang.QueryException;
+import bufq.model.DumpPart;
 import bufq.model.HloModule;
+import bufq.model.PartUnavailableException;
 import bufq.model.TilingModel;
 import bufq.table.ColumnType;
 import bufq.table.Output;
@@ -17,6 +19,7 @@ import bufq.table.Output;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 
 /** The real engine: {@code bufq.dump} reads dumps, {@code bufq.eval} compiles and runs queries. */
@@ -26,21 +29,27 @@ public final class DefaultEngine implements Engine {
     @Override public List<FoundModule> discover(List<Path> paths) throws Failure {
         List<FoundModule> out = new ArrayList<>();
         try {
-            for (ModuleSource s : DumpLoader.discover(paths)) out.add(new FoundModule() {
-                @Override public String name() { return s.name(); }
-                @Override public List<String> files() { return s.files(); }
-                @Override public HloModule load() throws Failure {
-                    try {
-                        return s.load();
-                    } catch (LoadException e) {
-                        throw new Failure(e.getMessage());
-                    }
-                }
-            });
+            for (ModuleSource s : DumpLoader.discover(paths)) out.add(source(s, Set.of()));
         } catch (LoadException e) {
             throw new Failure(e.getMessage());
         }
         return out;
+    }
+
+    /** {@code s}, read with {@code now} (the other parts on first use). */
+    private FoundModule source(ModuleSource s, Set<DumpPart> now) {
+        return new FoundModule() {
+            @Override public String name() { return s.name(); }
+            @Override public List<String> files() { return s.files(); }
+            @Override public FoundModule reading(Set<DumpPart> parts) { return source(s, parts); }
+            @Override public HloModule load() throws Failure {
+                try {
+                    return s.load(now);
+                } catch (LoadException e) {
+                    throw new Failure(e.getMessage());
+                }
+            }
+        };
     }
 
     @Override public List<String> entities() { return catalog.entities(); }
@@ -56,8 +65,20 @@ public final class DefaultEngine implements Engine {
     }
 
     @Override public List<Output> query(String text, HloModule module, TilingModel tiling, List<ModuleRow> modules) throws Failure {
+        Query q;
         try {
-            return List.of(Query.compile(text, catalog).run(new EvalContext(module, tiling, modules)));
+            q = Query.compile(text, catalog);
+        } catch (QueryException e) {
+            throw new Failure(e.diagnostic().render(text));
+        }
+        try {
+            // The parts it reads first, as a load: Ctrl-C stops the read, a changed file is one line.
+            module.read(q.needs());
+        } catch (PartUnavailableException e) {
+            throw new Failure(e.getMessage());
+        }
+        try {
+            return List.of(q.run(new EvalContext(module, tiling, modules)));
         } catch (QueryException e) {
             throw new Failure(e.diagnostic().render(text));
         }

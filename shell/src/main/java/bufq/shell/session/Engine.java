@@ -2,13 +2,16 @@ package bufq.shell.session;
 
 import bufq.eval.Catalog;
 import bufq.eval.ModuleRow;
+import bufq.model.DumpPart;
 import bufq.model.HloModule;
+import bufq.model.PartUnavailableException;
 import bufq.model.TilingModel;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -31,6 +34,27 @@ public interface Engine {
 
         /** Parses the module; the failure message is one line naming file and line. */
         HloModule load() throws Failure;
+
+        /**
+         * This source, whose {@link #load()} also reads {@code parts} (in the load itself where the
+         * engine can: a batch run whose statements need them reads them in the same parallel pass).
+         */
+        default FoundModule reading(Set<DumpPart> parts) {
+            FoundModule self = this;
+            return new FoundModule() {
+                @Override public String name() { return self.name(); }
+                @Override public List<String> files() { return self.files(); }
+                @Override public HloModule load() throws Failure {
+                    HloModule m = self.load();
+                    try {
+                        m.read(parts);
+                    } catch (PartUnavailableException e) {
+                        throw new Failure(e.getMessage());
+                    }
+                    return m;
+                }
+            };
+        }
 
         /** A source for a module already in memory. */
         static FoundModule of(HloModule m) {

@@ -16,7 +16,7 @@ public enum Setting {
     COLOR("auto|on|off", "auto", "colour in the table format: auto = on a terminal; never with NO_COLOR set"),
     TIMER("on|off", "off", "print the elapsed time after each result (on stderr)"),
     ECHO("on|off", "off", "print each statement above its results: a heading in markdown, a -- line in the table format"),
-    PAGER("on|off", "off", "in the interactive shell, show results taller than the terminal through $PAGER (default less -R)"),
+    PAGER("on|off", "off", "in the interactive shell, show results taller than the terminal through $PAGER (default less -RS)"),
     THRESHOLD("SIZE", "16KiB", "values smaller than this fold into one row in the peak report"),
     TILING("NAME", "tpu", "tiling model used for padded sizes (built in: tpu, none)"),
     TIMEOUT("SECONDS", "10", "time limit for each query and each call into JavaScript (js, run FILE.js, -f, fields, tilings, checks; 0 = none)");

@@ -56,6 +56,9 @@ public final class Settings {
     public int timeoutSeconds() { return (Integer) values.get(Setting.TIMEOUT); }
     public TilingModel tiling() { return tilings.get((String) values.get(Setting.TILING)); }
 
+    /** The tiling model registered as {@code name}, or null. */
+    public TilingModel tilingNamed(String name) { return tilings.get(name); }
+
     /** Makes a tiling model selectable with {@code set tiling NAME} (scripts add their own). */
     public void registerTiling(TilingModel m) { tilings.put(m.name(), m); }
     public List<String> tilingNames() { return List.copyOf(tilings.keySet()); }

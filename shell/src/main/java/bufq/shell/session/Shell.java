@@ -5,9 +5,13 @@ import bufq.eval.ModuleRow;
 import bufq.format.FormatOptions;
 import bufq.format.Formatter;
 import bufq.format.Formatters;
+import bufq.eval.Query;
 import bufq.format.MarkdownFormatter;
+import bufq.lang.QueryException;
+import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.LoadWarning;
+import bufq.model.PartUnavailableException;
 import bufq.model.TilingModel;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -17,8 +21,10 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -105,6 +111,10 @@ public final class Shell {
             st = Status.ERROR;
         } catch (IOException e) {
             error(e.getMessage() == null ? e.toString() : e.getMessage());
+            st = Status.ERROR;
+        } catch (PartUnavailableException e) {
+            // A part of a module read on first use, deep in a command: stopped by Ctrl-C, or its file changed.
+            error(e.cancelled() ? COMMAND_CANCELLED : e.getMessage());
             st = Status.ERROR;
         } catch (TilingModel.Failure e) {
             error(e.getMessage());
@@ -205,7 +215,36 @@ public final class Shell {
             throw new CommandException("unknown command '" + name + "'" + Suggest.hint(name, known)
                     + " (type 'help' for the list)");
         }
+        HloModule m = current();
+        if (m != null && !c.needs().isEmpty()) read(m, c.needs());
         return c.run(this, words.subList(1, words.size()));
+    }
+
+    /** Reads {@code parts} of {@code m} not read yet, as a load: Ctrl-C stops it, a failure is one line. */
+    private void read(HloModule m, Set<DumpPart> parts) throws CommandException {
+        try {
+            m.read(parts);
+        } catch (PartUnavailableException e) {
+            throw new CommandException(e.cancelled() ? COMMAND_CANCELLED : e.getMessage());
+        }
+    }
+
+    /**
+     * The dump parts {@code statement} reads beyond what every loaded module holds: a query's, as its
+     * compilation says, or a command's; none for a statement that does not compile.
+     */
+    public Set<DumpPart> needs(String statement) {
+        String text = statement.strip();
+        if (text.isEmpty() || text.startsWith("#")) return Set.of();
+        if (isQuery(text)) {
+            try {
+                return Query.compile(text, engine.catalog()).needs();
+            } catch (QueryException e) {
+                return Set.of();
+            }
+        }
+        Command c = commands.byName(text.split("\\s+", 2)[0]);
+        return c == null ? Set.of() : c.needs();
     }
 
     /**
@@ -261,7 +300,11 @@ public final class Shell {
             case "off" -> false;
             default -> env.interactive();
         };
-        return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(), settings.maxWidth());
+        // On a terminal a table fits its width and csv and tsv escape control characters; a pipe
+        // or a file gets every column and the data exact.
+        boolean terminal = env.interactive() && sink.isConsole();
+        return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(), settings.maxWidth(),
+                terminal ? terminalWidth : 0, terminal);
     }
 
     /** A line of information for the user (stderr, so stdout stays data). */
@@ -288,7 +331,14 @@ public final class Shell {
 
     /** Finds the modules of {@code paths} and adds them; the first becomes current (see {@link ModuleSet}). */
     public List<ModuleSet.Entry> load(List<Path> paths) throws Engine.Failure {
-        List<ModuleSet.Entry> added = modules.add(engine.discover(paths));
+        return load(paths, Set.of());
+    }
+
+    /** As {@link #load(List)}, reading {@code parts} with each module (a batch run's statements need them). */
+    public List<ModuleSet.Entry> load(List<Path> paths, Set<DumpPart> parts) throws Engine.Failure {
+        List<Engine.FoundModule> found = engine.discover(paths);
+        if (!parts.isEmpty()) found = found.stream().map(s -> s.reading(parts)).toList();
+        List<ModuleSet.Entry> added = modules.add(found);
         for (ModuleSet.Entry e : added) if (e.loaded() != null) reportWarnings(e.loaded());
         return added;
     }

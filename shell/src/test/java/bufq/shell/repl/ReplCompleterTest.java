@@ -81,6 +81,46 @@ class ReplCompleterTest {
         assertTrue(at("values where live during 0..").contains("0..Arg_2.3"), at("values where live during 0..").toString());
     }
 
+    /** What Tab inserts: the prefix common to every candidate's value, as JLine computes it. */
+    static String inserted(List<Candidate> cs) {
+        String common = null;
+        for (Candidate c : cs) {
+            String v = c.value();
+            if (common == null) { common = v; continue; }
+            int k = 0;
+            while (k < common.length() && k < v.length() && common.charAt(k) == v.charAt(k)) k++;
+            common = common.substring(0, k);
+        }
+        return common == null ? "" : common;
+    }
+
+    @Test
+    void aCutListNeverInsertsItsOwnPrefix() {
+        // the 28 MB module's order: thousands of params_* first, other names after the cut
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < ReplCompleter.MAX_NAMES + 5; i++) names.add("params_" + i);
+        names.add("fusion.1");
+        List<Candidate> cs = new ArrayList<>();
+        ReplCompleter.addCapped(cs, "", names, "instructions");
+        assertEquals(ReplCompleter.MAX_NAMES + 1, cs.size());
+        assertEquals("", inserted(cs), "Tab must not insert 'params_' while fusion.1 matches too");
+        // when every match shares a prefix, that prefix is still offered
+        cs.clear();
+        ReplCompleter.addCapped(cs, "0..", names.subList(0, ReplCompleter.MAX_NAMES + 5), "instructions");
+        assertEquals("0..params_", inserted(cs));
+        assertTrue(cs.get(cs.size() - 1).displ().contains("5 more"), cs.get(cs.size() - 1).displ());
+        // a list that is not cut has no extra candidate
+        cs.clear();
+        ReplCompleter.addCapped(cs, "", List.of("a.1", "a.2"), "instructions");
+        assertEquals(List.of("a.1", "a.2"), ReplCompleter.values(cs));
+    }
+
+    @Test
+    void valuesOfEveryStringFieldAfterEquals() {
+        assertTrue(at("values where opcode = ").size() > 0, at("values where opcode = ").toString());
+        assertTrue(at("values where dtype = ").contains("\"f32\""), at("values where dtype = ").toString());
+    }
+
     @Test
     void quotedNamesInStringPositions() {
         List<String> c = at("values where label = \"Arg_1");

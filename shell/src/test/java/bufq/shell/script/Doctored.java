@@ -33,4 +33,19 @@ final class Doctored {
                 null, -1, null, new TreeMap<>(), true, null);
         return new HloModule(info, allocs, values, ins, seq, List.of());
     }
+
+    /** Two outputs of instruction d born at step 0 in the same bytes: an overlap, not a hand-over. */
+    static HloModule twoOutputs() {
+        List<HloValue> values = List.of(
+                new HloValue(1, "d", "{0}", true, false, 0, 64, 0, 0, f32(16), List.of(), List.of(), new LiveRange(0, 2)),
+                new HloValue(2, "d", "{1}", true, false, 0, 64, 0, 0, f32(16), List.of(), List.of(), new LiveRange(0, 0)));
+        List<BufferAllocation> allocs = List.of(
+                new BufferAllocation(0, 64, 0, -1, null, null, null, false, false, false, false, null, true, List.of(1L, 2L)));
+        List<String> seq = List.of("d", "x", "y");
+        List<HloInstruction> ins = new java.util.ArrayList<>();
+        for (int i = 0; i < seq.size(); i++) ins.add(HloInstruction.sequenced(seq.get(i), i));
+        HloModule.Info info = new HloModule.Info("outputs", "outputs", 0, "cpu", List.of("outputs-buffer-assignment.txt"), 2, 64L,
+                null, -1, null, new TreeMap<>(), true, null);
+        return new HloModule(info, allocs, values, ins, seq, List.of());
+    }
 }

@@ -3,6 +3,7 @@ package bufq.shell.script;
 import bufq.analysis.Analyses;
 import bufq.analysis.CheckReport;
 import bufq.analysis.Finding;
+import bufq.analysis.Severity;
 import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
@@ -153,6 +154,11 @@ class ShippedScriptsTest {
             assertEquals("bytes [32, 64) live 2-4 overlap a bytes [0, 64) live 0-3 in allocation 0 at steps 2-3",
                     r.of("no-overlap").get(0).message());
             assertTrue(r.of("no-overlap").get(1).message().startsWith("1 hand-over "), r.findings().toString());
+            HloModule outputs = Doctored.twoOutputs();
+            sameOverlapFindings(h, outputs);
+            CheckReport o = Analyses.check(outputs, TilingModel.TPU, h.shell.scriptChecks());
+            assertEquals(List.of("d{1}"), o.of("no-overlap").stream().map(Finding::subject).toList(), o.findings().toString());
+            assertEquals(Severity.ERROR, o.of("no-overlap").get(0).severity());
         }
     }
 

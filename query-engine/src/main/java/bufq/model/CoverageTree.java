@@ -1,4 +1,4 @@
-package bufq.analysis;
+package bufq.model;
 
 import java.util.Arrays;
 

@@ -1,0 +1,81 @@
+package bufq.advise;
+
+import bufq.model.BufferAllocation;
+import bufq.model.HloInstruction;
+import bufq.model.HloModule;
+import bufq.model.HloUse;
+import bufq.model.HloValue;
+import bufq.model.Liveness;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** What the rules ask of a module: its peak, the values live there, each value's instruction and uses. */
+public final class Facts {
+    private final HloModule module;
+    private final Liveness liveness;
+    private final List<HloValue> atPeak;
+
+    Facts(HloModule module) {
+        this.module = module;
+        this.liveness = module.liveness();
+        int t = liveness.peakTime();
+        List<HloValue> live = new ArrayList<>(t < 0 ? List.of() : module.liveAt(t));
+        live.sort(Comparator.comparingLong(HloValue::size).reversed());
+        this.atPeak = List.copyOf(live);
+    }
+
+    public HloModule module() { return module; }
+    public int peakTime() { return liveness.peakTime(); }
+    public long peakBytes() { return liveness.peakBytes(); }
+
+    /** Values live at the peak, largest first. */
+    public List<HloValue> atPeak() { return atPeak; }
+
+    /** The op_name of the value's defining instruction, or "" when the dump has none. */
+    public String opName(HloValue v) {
+        HloInstruction i = module.instruction(v.name());
+        return i == null || i.opName() == null ? "" : i.opName();
+    }
+
+    /** {@code file:line} of the value's defining instruction, or null. */
+    public String source(HloValue v) {
+        HloInstruction i = module.instruction(v.name());
+        if (i == null || i.sourceFile() == null || i.sourceFile().isEmpty()) return null;
+        return i.sourceLine() >= 0 ? i.sourceFile() + ":" + i.sourceLine() : i.sourceFile();
+    }
+
+    /** op_names of the instructions that read {@code v}. */
+    public List<String> userOpNames(HloValue v) {
+        List<String> out = new ArrayList<>();
+        for (HloUse u : v.uses()) {
+            HloInstruction i = module.instruction(u.user());
+            if (i != null && i.opName() != null) out.add(i.opName());
+        }
+        return out;
+    }
+
+    /** Whether the dump lists a use of {@code v} at step {@code t}. */
+    public boolean usedAt(HloValue v, int t) {
+        for (HloUse u : v.uses()) if (module.timeOf(u.user()) == t) return true;
+        return false;
+    }
+
+    /** The allocation holding {@code v}, or null. */
+    public BufferAllocation allocation(HloValue v) { return module.allocation(v.allocation()); }
+
+    /** A {@code where} condition selecting exactly these values by id. */
+    public static String byId(List<HloValue> vs) {
+        if (vs.size() == 1) return "id = " + vs.get(0).id();
+        return "id in (" + vs.stream().map(v -> Long.toString(v.id())).collect(Collectors.joining(", ")) + ")";
+    }
+
+    /** {@link #byId} shortened for printing: the first ids and how many more. */
+    public static String byIdShown(List<HloValue> vs) {
+        if (vs.size() <= 6) return byId(vs);
+        return "id in (" + vs.subList(0, 5).stream().map(v -> Long.toString(v.id())).collect(Collectors.joining(", "))
+                + ", ... " + (vs.size() - 5) + " more)";
+    }
+}

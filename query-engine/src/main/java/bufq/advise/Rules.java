@@ -1,0 +1,13 @@
+package bufq.advise;
+
+import java.util.List;
+
+/** The built-in rules, in the order their findings are listed when they save the same. */
+public final class Rules {
+    private Rules() {}
+
+    public static List<Rule> standard() {
+        return List.of(new BigBufferRule(), new ActivationRule(), new DonationRule(), new HalfPrecisionRule(),
+                new PaddingRule(), new IdleRule(), new FragmentationRule());
+    }
+}

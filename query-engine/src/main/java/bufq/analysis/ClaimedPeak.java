@@ -1,0 +1,124 @@
+package bufq.analysis;
+
+import bufq.model.HloInstruction;
+import bufq.model.HloModule;
+import bufq.model.HloValue;
+import bufq.model.Liveness;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The dump's own peak label ({@code Live ranges at P (peak)}) against bufq's peak, the first step
+ * with the most occupied bytes: XLA's rule for picking the label, and the one-line explanation
+ * {@code peak} and {@code summary} print when the two differ.
+ */
+public final class ClaimedPeak {
+    private ClaimedPeak() {}
+
+    /**
+     * The moment XLA's {@code HloLiveRange::ComputePeakMemoryMoment} picks: events (start, added)
+     * and (end + 1, released) per value, sorted so that at one time additions come first; the
+     * running sum of each defining instruction's whole-shape size is largest at the returned time
+     * (first such). So at time t it still counts values whose range ended at t - 1, while the dump
+     * then lists the values live at t. 0 when nothing has a live range (as XLA does), -1 without a
+     * schedule.
+     */
+    public static int xlaMoment(HloModule m) {
+        int n = m.steps();
+        if (n == 0) return -1;
+        long[] diff = new long[n + 2];
+        for (HloValue v : m.values()) {
+            if (!v.hasRange()) continue;
+            int s = Math.max(0, Math.min(v.rangeStart(), n)), e = Math.max(0, Math.min(v.rangeEnd() + 1, n));
+            if (e < s) continue;
+            long b = instructionBytes(m, v);
+            diff[s] += b;
+            diff[e + 1] -= b;
+        }
+        long acc = 0, best = 0;
+        int at = 0;
+        for (int t = 0; t <= n; t++) {
+            acc += diff[t];
+            if (acc > best) {
+                best = acc;
+                at = t;
+            }
+        }
+        return at;
+    }
+
+    /** Logical bytes of the instruction that defines {@code v} (its whole output shape), else of the value. */
+    static long instructionBytes(HloModule m, HloValue v) {
+        HloInstruction ins = m.instruction(v.name());
+        if (ins != null && ins.shape() != null) return ins.shape().logicalBytes();
+        return v.logicalSize();
+    }
+
+    /** Bytes live at {@code t} with each value weighed by its defining instruction's whole shape. */
+    static long bytesByInstruction(HloModule m, int t) {
+        long s = 0;
+        for (HloValue v : m.liveAt(t)) s += instructionBytes(m, v);
+        return s;
+    }
+
+    /**
+     * One line saying why the dump's label is not the peak, with numbers: which values live at the
+     * peak its list leaves out, and whether XLA's rule explains the label; then, when the logical sum
+     * exceeds occupancy at the step with the most live bytes, how many bytes are shared there. Null
+     * when the label is the peak (or either is missing).
+     */
+    public static String note(HloModule m) {
+        Liveness l = m.liveness();
+        int p = l.peakTime(), c = l.claimedPeakTime();
+        if (p < 0 || c < 0 || c >= l.steps() || p == c) return null;
+        if (l.occupiedBytes(c) == l.peakBytes()) {
+            return "the dump labels step " + c + " its peak; it holds as many occupied bytes (" + Bytes.human(l.peakBytes())
+                    + ") as step " + p + ", the first step with that many, which is the peak";
+        }
+        StringBuilder o = new StringBuilder("the dump labels step ").append(c).append(" its peak (")
+                .append(Bytes.human(l.occupiedBytes(c))).append(" occupied) but step ").append(p).append(" holds ")
+                .append(Bytes.human(l.peakBytes())).append(": ");
+        List<HloValue> missing = new ArrayList<>();
+        long missingBytes = 0;
+        for (HloValue v : m.liveAt(p)) {
+            if (v.liveAt(c)) continue;
+            missing.add(v);
+            missingBytes += v.logicalSize();
+        }
+        missing.sort(Comparator.comparingLong(HloValue::logicalSize).reversed().thenComparing(PeakReport::compareLabels));
+        o.append("its list leaves out ").append(missing.size()).append(" value").append(missing.size() == 1 ? "" : "s")
+                .append(" live at step ").append(p).append(" (").append(Bytes.human(missingBytes));
+        for (int i = 0; i < Math.min(3, missing.size()); i++) {
+            HloValue v = missing.get(i);
+            o.append(i == 0 ? ": " : ", ").append(v.label()).append(' ').append(Bytes.human(v.logicalSize()));
+        }
+        if (missing.size() > 3) o.append(", ...");
+        o.append(')');
+        int xla = xlaMoment(m);
+        o.append(xla == c ? "; XLA's ComputePeakMemoryMoment picks step " + c + " because it adds the values born at a "
+                + "step before releasing those whose range ended the step before"
+                : "; emulating XLA's ComputePeakMemoryMoment gives step " + xla + ", so the label is not fully explained");
+        String shared = sharedNote(m);
+        if (shared != null) o.append("; ").append(shared);
+        return o.toString();
+    }
+
+    /**
+     * At the first step with the most live (logical) bytes, when they exceed the bytes occupied
+     * then: how many assigned bytes are held by two live values at once. Null otherwise.
+     */
+    static String sharedNote(HloModule m) {
+        Liveness l = m.liveness();
+        int t = -1;
+        for (int s = 0; s < l.steps(); s++) if (t < 0 || l.liveBytes(s) > l.liveBytes(t)) t = s;
+        if (t < 0 || l.liveBytes(t) <= l.occupiedBytes(t)) return null;
+        long assigned = 0;
+        for (HloValue v : m.liveAt(t)) assigned += v.size();
+        long shared = assigned - l.occupiedBytes(t);
+        if (shared <= 0) return null;
+        return "step " + t + " has the most live bytes (" + Bytes.human(l.liveBytes(t)) + ") because "
+                + Bytes.human(shared) + " there are held by two live values at once (a hand-over), counted twice";
+    }
+}

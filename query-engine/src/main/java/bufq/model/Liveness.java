@@ -1,0 +1,362 @@
+package bufq.model;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.TreeSet;
+
+/**
+ * What a module's live ranges say about memory over time, computed once per module by one sweep
+ * ({@link HloModule#liveness()}) and shared by queries, analyses and scripts. Immutable and
+ * thread-safe.
+ *
+ * <p>Two figures per program step {@code t} (a value is live at {@code t} when {@code start <= t <=
+ * end}, both inclusive, ranges cut to the schedule):
+ * <ul>
+ *   <li>{@link #liveBytes(int) live bytes}: the sum of the logical sizes ({@code ShapeUtil::ByteSizeOf})
+ *       of the values live then, as XLA prints them. Two values holding the same bytes (a hand-over,
+ *       a while loop's carried values) count twice.
+ *   <li>{@link #occupiedBytes(int) occupied bytes}: for each allocation, the union of the byte ranges
+ *       {@code [offset, offset + size)} of its values live then, each byte once, summed over
+ *       allocations; a value without an offset (negative) counts its size. This is memory as it is
+ *       held.
+ * </ul>
+ * <p><b>The peak</b> is the first step where occupied bytes are largest ({@link #peakTime()}; per
+ * colour {@link #peakTime(int)}); -1 when no value has a live range. The dump's own label, which XLA
+ * picks by another rule, is {@link #claimedPeakTime()}.
+ *
+ * <p>{@link #compute} runs the same sweep on edited inputs (other ranges or sizes), so a what-if
+ * gets occupancy and the peak without a second implementation.
+ */
+public final class Liveness {
+    private final int steps;
+    private final int[] colors;              // ascending
+    private final long[] live, occupied;     // all colours
+    private final long[][] liveByColor, occupiedByColor;   // per slot of colors
+    private final int[] liveValues;
+    private final int peakTime;
+    private final int[] peakByColor;
+    private final int claimedPeakTime;
+    private final int[] allocationKeys;      // ascending allocation numbers that hold values
+    private final long[] allocationMaxBytes;
+    private final int[] allocationMaxTime;
+
+    /**
+     * Per-value inputs of the sweep, one array entry per value (all arrays the same length). Arrays
+     * are the caller's: {@link #of(HloModule)} returns fresh copies that may be edited.
+     *
+     * @param allocation  allocation number holding the value
+     * @param color       colour (memory space)
+     * @param offset      offset in the allocation, negative when unknown (the value then counts its size)
+     * @param size        assigned bytes (the dump's {@code size=})
+     * @param logicalSize logical bytes ({@code ShapeUtil::ByteSizeOf} of the shape)
+     * @param start       first live step; a value without a live range has {@code end < start}
+     * @param end         last live step, inclusive
+     */
+    public record Inputs(int[] allocation, int[] color, long[] offset, long[] size, long[] logicalSize,
+                         int[] start, int[] end) {
+        public Inputs {
+            int n = allocation.length;
+            if (color.length != n || offset.length != n || size.length != n || logicalSize.length != n
+                    || start.length != n || end.length != n) {
+                throw new IllegalArgumentException("liveness inputs of different lengths");
+            }
+        }
+
+        /** The module's values as inputs, in {@link HloModule#values()} order (fresh arrays). */
+        public static Inputs of(HloModule m) {
+            List<HloValue> vs = m.values();
+            int n = vs.size();
+            Inputs in = new Inputs(new int[n], new int[n], new long[n], new long[n], new long[n], new int[n], new int[n]);
+            for (int i = 0; i < n; i++) {
+                HloValue v = vs.get(i);
+                in.allocation[i] = v.allocation();
+                in.color[i] = v.color();
+                in.offset[i] = v.offset();
+                in.size[i] = v.size();
+                in.logicalSize[i] = v.logicalSize();
+                in.start[i] = v.hasRange() ? v.rangeStart() : 0;
+                in.end[i] = v.hasRange() ? v.rangeEnd() : -1;
+            }
+            return in;
+        }
+
+        int count() { return allocation.length; }
+    }
+
+    /** The module's liveness; {@link HloModule#liveness()} holds it, so call that instead. */
+    static Liveness of(HloModule m) {
+        int[] extra = new int[m.allocations().size()];
+        for (int i = 0; i < extra.length; i++) extra[i] = m.allocations().get(i).color();
+        PeakClaim claim = m.info().peakClaim();
+        return new Liveness(m.steps(), Inputs.of(m), claim == null ? -1 : claim.time(), extra);
+    }
+
+    /**
+     * Live and occupied bytes per step, the peak and per-allocation maxima for edited inputs: the
+     * one sweep behind {@link HloModule#liveness()}.
+     *
+     * @param steps           number of program steps (ranges are cut to {@code 0..steps-1})
+     * @param claimedPeakTime the step a dump labels as its peak, or -1
+     * @throws ArithmeticException when a byte sum overflows a long
+     */
+    public static Liveness compute(int steps, Inputs inputs, int claimedPeakTime) {
+        return new Liveness(steps, inputs, claimedPeakTime, new int[0]);
+    }
+
+    private Liveness(int steps, Inputs in, int claimedPeakTime, int[] extraColors) {
+        int n = in.count();
+        this.steps = Math.max(0, steps);
+        this.claimedPeakTime = claimedPeakTime;
+        TreeSet<Integer> cs = new TreeSet<>();
+        for (int c : extraColors) cs.add(c);
+        int last = Integer.MIN_VALUE;
+        for (int c : in.color) if (c != last) { cs.add(c); last = c; }
+        colors = cs.stream().mapToInt(Integer::intValue).toArray();
+        int k = colors.length;
+        long[][] liveDiff = new long[k][this.steps + 1], occDiff = new long[k][this.steps + 1];
+        int[] countDiff = new int[this.steps + 1];
+        boolean anyRange = false;
+        // Logical sizes and value counts: a difference array per colour.
+        for (int i = 0; i < n; i++) {
+            int s = Math.max(in.start[i], 0), e = Math.min(in.end[i], this.steps - 1);
+            if (s > e) continue;
+            anyRange = true;
+            int slot = Arrays.binarySearch(colors, in.color[i]);
+            long b = in.logicalSize[i];
+            liveDiff[slot][s] = Math.addExact(liveDiff[slot][s], b);
+            liveDiff[slot][e + 1] = Math.subtractExact(liveDiff[slot][e + 1], b);
+            countDiff[s]++;
+            countDiff[e + 1]--;
+        }
+        // Occupancy: per allocation (and colour), a sweep over time with a coverage structure.
+        long[] byAlloc = new long[n];
+        for (int i = 0; i < n; i++) byAlloc[i] = ((long) in.allocation[i] << 32) | i;
+        Arrays.sort(byAlloc);
+        int groups = 0;
+        for (int i = 0; i < n; i++) if (i == 0 || (int) (byAlloc[i] >> 32) != (int) (byAlloc[i - 1] >> 32)) groups++;
+        allocationKeys = new int[groups];
+        allocationMaxBytes = new long[groups];
+        allocationMaxTime = new int[groups];
+        for (int from = 0, g = 0; from < n; g++) {
+            int a = (int) (byAlloc[from] >> 32), to = from;
+            while (to < n && (int) (byAlloc[to] >> 32) == a) to++;
+            int[] members = new int[to - from];
+            for (int i = from; i < to; i++) members[i - from] = (int) byAlloc[i];
+            allocationKeys[g] = a;
+            sweepAllocation(in, members, occDiff, g);
+            from = to;
+        }
+        liveByColor = new long[k][];
+        occupiedByColor = new long[k][];
+        for (int c = 0; c < k; c++) {
+            liveByColor[c] = prefix(liveDiff[c], this.steps);
+            occupiedByColor[c] = prefix(occDiff[c], this.steps);
+        }
+        live = k == 1 ? liveByColor[0] : sum(liveByColor, this.steps);
+        occupied = k == 1 ? occupiedByColor[0] : sum(occupiedByColor, this.steps);
+        liveValues = new int[this.steps];
+        for (int t = 0, acc = 0; t < this.steps; t++) liveValues[t] = acc += countDiff[t];
+        peakTime = anyRange ? firstMax(occupied) : -1;
+        peakByColor = new int[k];
+        for (int c = 0; c < k; c++) peakByColor[c] = anyRange ? firstMax(occupiedByColor[c]) : -1;
+    }
+
+    /**
+     * Adds one allocation's occupancy to {@code occDiff} (per colour, as differences between
+     * consecutive steps) and records its busiest moment as group {@code g}. Values of one
+     * allocation normally share a colour; if not, each colour's values form their own union.
+     */
+    private void sweepAllocation(Inputs in, int[] members, long[][] occDiff, int g) {
+        long max = 0;
+        int maxTime = -1;
+        boolean oneColor = true;
+        for (int i : members) oneColor &= in.color[i] == in.color[members[0]];
+        if (!oneColor) {
+            Integer[] boxed = Arrays.stream(members).boxed().toArray(Integer[]::new);
+            Arrays.sort(boxed, (x, y) -> Integer.compare(in.color[x], in.color[y]));
+            for (int i = 0; i < members.length; i++) members[i] = boxed[i];
+        }
+        for (int from = 0; from < members.length; ) {
+            int color = in.color[members[from]], to = from;
+            while (to < members.length && in.color[members[to]] == color) to++;
+            long[] diff = occDiff[Arrays.binarySearch(colors, color)];
+            long[] m = sweepColor(in, Arrays.copyOfRange(members, from, to), diff);
+            if (m[0] > max || maxTime < 0 && m[1] >= 0 && m[0] == max) {
+                max = m[0];
+                maxTime = (int) m[1];
+            }
+            from = to;
+        }
+        allocationMaxBytes[g] = max;
+        allocationMaxTime[g] = maxTime;
+    }
+
+    /**
+     * Occupancy of one allocation's values of one colour: adds it to {@code diff}; returns the
+     * largest union of byte ranges at one step, counting values without a live range as always
+     * there, and its first step (-1 when none of the values has a live range).
+     */
+    private long[] sweepColor(Inputs in, int[] vs, long[] diff) {
+        int n = steps;
+        int ranged = 0, unranged = 0;
+        for (int i : vs) {
+            if (Math.max(in.start[i], 0) <= Math.min(in.end[i], n - 1)) ranged++;
+            else if (in.end[i] < in.start[i]) unranged++;
+        }
+        long[] points = new long[2 * vs.length];
+        int p = 0;
+        for (int i : vs) {
+            if (in.offset[i] < 0 || in.size[i] <= 0) continue;
+            points[p++] = in.offset[i];
+            points[p++] = Math.addExact(in.offset[i], in.size[i]);
+        }
+        CoverageTree permanent = null;
+        if (unranged > 0) {
+            permanent = new CoverageTree(Arrays.copyOf(points, p));
+            for (int i : vs) if (in.end[i] < in.start[i]) add(permanent, in, i);
+        }
+        if (ranged == 0) return new long[] {permanent == null ? 0 : permanent.covered(), -1};
+        // Events: removal at end + 1 sorts before an addition at the same step.
+        long[] events = new long[2 * ranged];
+        int e = 0;
+        for (int k = 0; k < vs.length; k++) {
+            int i = vs[k];
+            int s = Math.max(in.start[i], 0), end = Math.min(in.end[i], n - 1);
+            if (s > end) continue;
+            events[e++] = ((long) s << 33) | (1L << 32) | k;
+            events[e++] = ((long) (end + 1) << 33) | k;
+        }
+        Arrays.sort(events);
+        CoverageTree tree = new CoverageTree(Arrays.copyOf(points, p));
+        long covered = 0, best = -1, loose = 0;
+        int bestAt = -1;
+        for (int x = 0; x < events.length; ) {
+            int t = (int) (events[x] >>> 33);
+            for (; x < events.length && (int) (events[x] >>> 33) == t; x++) {
+                int i = vs[(int) events[x]];
+                boolean adding = (events[x] & (1L << 32)) != 0;
+                if (in.offset[i] < 0) loose = adding ? Math.addExact(loose, in.size[i]) : loose - in.size[i];
+                else if (adding) add(tree, in, i);
+                else remove(tree, in, i);
+                if (permanent != null && in.offset[i] >= 0) {
+                    if (adding) add(permanent, in, i);
+                    else remove(permanent, in, i);
+                }
+            }
+            if (t >= n) break;
+            long now = Math.addExact(tree.covered(), loose);
+            diff[t] = Math.addExact(diff[t], now - covered);
+            covered = now;
+            long withPermanent = permanent == null ? now : Math.addExact(permanent.covered(), loose);
+            if (withPermanent > best) {
+                best = withPermanent;
+                bestAt = t;
+            }
+        }
+        return new long[] {best, bestAt};
+    }
+
+    private static void add(CoverageTree tree, Inputs in, int i) {
+        if (in.offset[i] >= 0 && in.size[i] > 0) tree.add(in.offset[i], in.offset[i] + in.size[i]);
+    }
+
+    private static void remove(CoverageTree tree, Inputs in, int i) {
+        if (in.offset[i] >= 0 && in.size[i] > 0) tree.remove(in.offset[i], in.offset[i] + in.size[i]);
+    }
+
+    private static long[] prefix(long[] diff, int n) {
+        long[] out = new long[n];
+        long acc = 0;
+        for (int t = 0; t < n; t++) out[t] = acc = Math.addExact(acc, diff[t]);
+        return out;
+    }
+
+    private static long[] sum(long[][] rows, int n) {
+        long[] out = new long[n];
+        for (long[] r : rows) for (int t = 0; t < n; t++) out[t] = Math.addExact(out[t], r[t]);
+        return out;
+    }
+
+    private static int firstMax(long[] a) {
+        int best = -1;
+        for (int t = 0; t < a.length; t++) if (best < 0 || a[t] > a[best]) best = t;
+        return best;
+    }
+
+    private int slot(int color) {
+        int s = Arrays.binarySearch(colors, color);
+        if (s < 0) throw new IllegalArgumentException("no color " + color + " in this module");
+        return s;
+    }
+
+    /** Number of program steps (0 without a schedule). */
+    public int steps() { return steps; }
+
+    /** Distinct colours of the allocations and values, ascending. */
+    public List<Integer> colors() { return Arrays.stream(colors).boxed().toList(); }
+
+    /** Logical bytes of the values live at {@code t}; 0 outside the schedule. */
+    public long liveBytes(int t) { return at(live, t); }
+
+    /** Logical bytes of the values of {@code color} live at {@code t}. @throws IllegalArgumentException unknown colour */
+    public long liveBytes(int t, int color) { return at(liveByColor[slot(color)], t); }
+
+    /** Bytes held at {@code t}: per allocation the union of the live values' byte ranges, summed. */
+    public long occupiedBytes(int t) { return at(occupied, t); }
+
+    /** {@link #occupiedBytes(int)} for one colour. @throws IllegalArgumentException unknown colour */
+    public long occupiedBytes(int t, int color) { return at(occupiedByColor[slot(color)], t); }
+
+    /** Number of values live at {@code t}. */
+    public int liveValues(int t) { return t >= 0 && t < steps ? liveValues[t] : 0; }
+
+    /** Live (logical) bytes at every step of one colour, or of all when empty; a fresh array. */
+    public long[] liveBytesByStep(OptionalInt color) {
+        return (color.isPresent() ? liveByColor[slot(color.getAsInt())] : live).clone();
+    }
+
+    /** Occupied bytes at every step of one colour, or of all when empty; a fresh array. */
+    public long[] occupiedBytesByStep(OptionalInt color) {
+        return (color.isPresent() ? occupiedByColor[slot(color.getAsInt())] : occupied).clone();
+    }
+
+    /** The peak: the first step with the most occupied bytes, or -1 when no value has a live range. */
+    public int peakTime() { return peakTime; }
+
+    /** Occupied bytes at the peak; 0 without one. */
+    public long peakBytes() { return peakTime < 0 ? 0 : occupied[peakTime]; }
+
+    /** The first step with the most occupied bytes of {@code color}, or -1 without live ranges. */
+    public int peakTime(int color) { return peakByColor[slot(color)]; }
+
+    /** Occupied bytes of {@code color} at its peak; 0 without one. */
+    public long peakBytes(int color) {
+        int t = peakTime(color);
+        return t < 0 ? 0 : occupiedByColor[slot(color)][t];
+    }
+
+    /** {@link #peakTime()} or {@link #peakTime(int)}. */
+    public int peakTime(OptionalInt color) { return color.isPresent() ? peakTime(color.getAsInt()) : peakTime(); }
+
+    /** {@link #peakBytes()} or {@link #peakBytes(int)}. */
+    public long peakBytes(OptionalInt color) { return color.isPresent() ? peakBytes(color.getAsInt()) : peakBytes(); }
+
+    /** The step the dump labels as its peak ({@code Live ranges at P (peak)}), or -1. Not the maximum in general. */
+    public int claimedPeakTime() { return claimedPeakTime; }
+
+    /**
+     * The busiest moment of one allocation: the most bytes its values cover at one step (union of
+     * byte ranges; values without a live range count at every step) and the first such step (-1
+     * when none of its values has a live range); {@code (0, -1)} for an allocation without values.
+     */
+    public AllocationUse allocationUse(int allocation) {
+        int g = Arrays.binarySearch(allocationKeys, allocation);
+        return g < 0 ? new AllocationUse(0, -1) : new AllocationUse(allocationMaxBytes[g], allocationMaxTime[g]);
+    }
+
+    /** One allocation's busiest moment: bytes covered then, and the first such step (-1 without live ranges). */
+    public record AllocationUse(long maxBytes, int maxTime) {}
+
+    private long at(long[] a, int t) { return t >= 0 && t < steps ? a[t] : 0; }
+}

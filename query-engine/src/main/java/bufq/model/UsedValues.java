@@ -1,0 +1,138 @@
+package bufq.model;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a module's {@code Used values:} section adds to the rest of the dump: each value's positions
+ * and uses, and the instructions as their defining lines print them (joined with the schedule).
+ * Immutable. A module holds it through a {@link Deferred}, which reads it on first use when the
+ * reader left the section for later ({@link DumpPart#USED_VALUES}).
+ */
+public final class UsedValues {
+    /** Reads the section of one module, joined to its values (in {@code values} order) and schedule. */
+    @FunctionalInterface
+    public interface Reader {
+        /** @throws PartUnavailableException when cancelled, or when a file changed since the load */
+        UsedValues read(List<HloValue> values, List<String> sequence);
+    }
+
+    // Per value (its position in the module's list): positions (null: the one default position,
+    // its own instruction and index) and uses (one HloUse, or a list).
+    private final Object[] positions;
+    private final Object[] uses;
+    private final List<HloInstruction> instructions;
+    private final NameIndex<HloInstruction> byName;
+    private final List<LoadWarning> warnings;
+    private final int warningCount;
+    private volatile Map<String, List<String>> usersByOperand;   // built on first use
+
+    /**
+     * @param values       the module's values, in order
+     * @param positions    per value, its positions (null or empty when it has no block)
+     * @param uses         per value, its uses (null or empty when none)
+     * @param instructions sequenced instructions in time order, then the others
+     * @param warnings     warnings reading the section raised (the first ones kept)
+     * @param warningCount how many it raised
+     */
+    public UsedValues(List<HloValue> values, List<List<HloPosition>> positions, List<List<HloUse>> uses,
+                      List<HloInstruction> instructions, List<LoadWarning> warnings, int warningCount) {
+        int n = values.size();
+        this.positions = new Object[n];
+        this.uses = new Object[n];
+        for (int i = 0; i < n; i++) {
+            HloValue v = values.get(i);
+            List<HloPosition> p = positions.get(i) == null ? List.of() : positions.get(i);
+            List<HloUse> u = uses.get(i) == null ? List.of() : uses.get(i);
+            this.positions[i] = HloValue.packPositions(p, v.name(), v.index());
+            this.uses[i] = HloValue.packUses(u);
+        }
+        this.instructions = List.copyOf(instructions);
+        this.byName = new NameIndex<>(this.instructions.size());
+        for (HloInstruction ins : this.instructions) byName.putIfAbsent(ins.name(), ins);
+        this.warnings = List.copyOf(warnings);
+        this.warningCount = Math.max(warningCount, warnings.size());
+    }
+
+    /** Instructions only (a module built in memory: its values carry their own positions and uses). */
+    static UsedValues of(List<HloInstruction> instructions) {
+        return new UsedValues(List.of(), List.of(), List.of(), instructions, List.of(), 0);
+    }
+
+    List<HloPosition> positions(int slot, HloValue v) { return HloValue.unpackPositions(positions[slot], v.name(), v.index()); }
+
+    List<HloUse> uses(int slot) { return HloValue.unpackUses(uses[slot]); }
+
+    List<HloInstruction> instructions() { return instructions; }
+
+    HloInstruction instruction(String name) { return byName.get(name); }
+
+    List<LoadWarning> warnings() { return warnings; }
+
+    int warningCount() { return warningCount; }
+
+    List<String> users(String name) {
+        Map<String, List<String>> u = usersByOperand;
+        if (u == null) {
+            synchronized (this) {
+                u = usersByOperand;
+                if (u == null) {
+                    u = new HashMap<>();
+                    for (HloInstruction ins : instructions) {
+                        for (String op : ins.operands()) u.computeIfAbsent(op, k -> new ArrayList<>(2)).add(ins.name());
+                    }
+                    usersByOperand = u;
+                }
+            }
+        }
+        return u.getOrDefault(name, List.of());
+    }
+
+    /**
+     * The section of one module, read once on first use and shared by every copy of the module
+     * ({@link HloModule#withHandle}) and its values. Thread-safe: concurrent first uses wait for one read.
+     */
+    public static final class Deferred {
+        private final Reader reader;
+        private List<HloValue> values;
+        private List<String> sequence;
+        private volatile UsedValues read;
+
+        /** A section still to be read by {@code reader}. */
+        public Deferred(Reader reader) {
+            this.reader = reader;
+        }
+
+        /** A section already read. */
+        public static Deferred of(UsedValues read) {
+            Deferred d = new Deferred(null);
+            d.read = read;
+            return d;
+        }
+
+        /** The module's lists, which the read joins to; set once by the module. */
+        synchronized void bind(List<HloValue> values, List<String> sequence) {
+            if (this.values == null) {
+                this.values = values;
+                this.sequence = sequence;
+            }
+        }
+
+        public boolean isRead() { return read != null; }
+
+        /** The section, reading it now if needed. @throws PartUnavailableException if the read fails */
+        UsedValues get() {
+            UsedValues r = read;
+            if (r != null) return r;
+            synchronized (this) {
+                if (read == null) {
+                    if (values == null) throw new IllegalStateException("values deferred to a section no module holds");
+                    read = reader.read(values, sequence);
+                }
+                return read;
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package bufq.advise;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import bufq.dump.DumpLoader;
+import bufq.eval.Catalog;
+import bufq.model.HloModule;
+import bufq.model.TilingModel;
+import bufq.table.Output;
+import bufq.table.Table;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/** {@code advise} runs on every module of the corpus and the seeds: every finding lowers the peak, ranked. */
+class AdviseSweepTest {
+    @TestFactory
+    Stream<DynamicTest> everyCorpusModule() throws Exception {
+        Path corpus = AdvisorTest.corpus();
+        assumeTrue(Files.isDirectory(corpus), "corpus not found at " + corpus);
+        List<Path> inputs;
+        try (Stream<Path> s = Stream.concat(Files.list(corpus.resolve("public")), Stream.concat(
+                Files.list(corpus.resolve("jax-0.10.2")).filter(Files::isDirectory),
+                Files.list(AdvisorTest.root().resolve("examples/seeds"))))) {
+            inputs = s.filter(p -> !p.getFileName().toString().endsWith(".md")).sorted().toList();
+        }
+        return inputs.stream().map(p -> DynamicTest.dynamicTest(corpus.getParent().relativize(p).toString(), () -> {
+            List<HloModule> modules;
+            try {
+                modules = DumpLoader.load(List.of(p));
+            } catch (Exception e) {
+                return;   // files the reader refuses are the reader's tests' business
+            }
+            for (HloModule m : modules) {
+                List<Advisor.Measured> found = Advisor.run(m, Rules.standard(), Catalog.standard(), TilingModel.TPU, n -> null);
+                for (int i = 0; i < found.size(); i++) {
+                    assertTrue(found.get(i).saves() > 0, m.handle() + ": " + found.get(i));
+                    if (i > 0) assertTrue(found.get(i).saves() <= found.get(i - 1).saves(), m.handle());
+                }
+                List<Output> report = Advisor.report(m, found);
+                assertEquals(found.size(), ((Table) report.get(0)).size(), m.handle());
+            }
+        }));
+    }
+}

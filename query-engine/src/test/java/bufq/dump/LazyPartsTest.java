@@ -1,0 +1,210 @@
+package bufq.dump;
+
+import bufq.analysis.Analyses;
+import bufq.analysis.BlameBy;
+import bufq.eval.Catalog;
+import bufq.eval.EvalContext;
+import bufq.eval.FieldInfo;
+import bufq.eval.Query;
+import bufq.format.FormatOptions;
+import bufq.format.Formatters;
+import bufq.model.DumpPart;
+import bufq.model.HloInstruction;
+import bufq.model.HloModule;
+import bufq.model.PartUnavailableException;
+import bufq.model.TilingModel;
+import bufq.table.Output;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Every corpus module loaded with its Used values section left for first use answers exactly as one
+ * loaded whole: a digest of every field of every entity, and of every analysis's output. What the
+ * catalog says needs no part is computed first and must not read the section.
+ */
+class LazyPartsTest {
+    private static final Catalog CATALOG = Catalog.standard();
+
+    @TestFactory
+    Stream<DynamicTest> aLazyModuleAnswersAsAWholeOne() throws IOException {
+        Path corpus = CorpusSweepTest.corpus();
+        assumeTrue(Files.isDirectory(corpus), "corpus not found at " + corpus);
+        List<ModuleSource> sources = new ArrayList<>();
+        try (Stream<Path> walk = Files.walk(corpus)) {
+            for (Path p : walk.filter(f -> Files.isRegularFile(f) && FileKind.of(f.getFileName().toString()) == FileKind.BUFFER_ASSIGNMENT)
+                    .sorted().toList()) {
+                try {
+                    sources.addAll(DumpLoader.discover(List.of(p)));
+                } catch (LoadException e) {
+                    throw new AssertionError(e.getMessage());
+                }
+            }
+        }
+        assertFalse(sources.isEmpty());
+        return sources.stream().map(s -> DynamicTest.dynamicTest(corpus.relativize(Path.of(s.files().get(0)).toAbsolutePath().normalize()).toString(),
+                () -> compare(s)));
+    }
+
+    static void compare(ModuleSource s) throws LoadException {
+        HloModule whole = s.load(EnumSet.allOf(DumpPart.class));
+        HloModule lazy = s.load();
+        String where = s.files().get(0);
+        assertTrue(whole.isRead(DumpPart.USED_VALUES), where);
+        boolean deferred = whole.info().hasValueDetails();
+        assertEquals(!deferred, lazy.isRead(DumpPart.USED_VALUES), where + ": a section to defer is deferred");
+
+        // What needs no part, first: the section stays unread.
+        Map<String, String> cheap = digests(whole, false), cheapLazy = digests(lazy, false);
+        assertEquals(whole.instructions().size(), lazy.instructionCount(), where + ": instruction count without the section");
+        assertEquals(cheap, cheapLazy, where);
+        assertEquals(!deferred, lazy.isRead(DumpPart.USED_VALUES), where + ": fields that need no part read none");
+
+        // Then everything, which reads it.
+        assertEquals(digests(whole, true), digests(lazy, true), where);
+        assertTrue(lazy.isRead(DumpPart.USED_VALUES), where);
+        assertEquals(whole.instructionCount(), lazy.instructionCount(), where);
+        assertEquals(whole.warnings(), lazy.warnings(), where);
+        assertEquals(whole.warningCount(), lazy.warningCount(), where);
+        assertEquals(whole.values(), lazy.values(), where);
+        assertEquals(whole.instructions(), lazy.instructions(), where);
+    }
+
+    /** The four files of a corpus module, copied where a test may change them. */
+    private static Path copy(Path dir) throws IOException {
+        Path src = CorpusSweepTest.corpus().resolve("jax-0.10.2/transformer-2layer");
+        assumeTrue(Files.isDirectory(src), "corpus not found at " + src);
+        Path ba = null;
+        try (Stream<Path> files = Files.list(src)) {
+            for (Path f : files.toList()) {
+                Path to = Files.copy(f, dir.resolve(f.getFileName()));
+                if (FileKind.of(to.getFileName().toString()) == FileKind.BUFFER_ASSIGNMENT) ba = to;
+            }
+        }
+        return ba;
+    }
+
+    @Test
+    void concurrentFirstUsesShareOneRead(@TempDir Path dir) throws Exception {
+        HloModule m = DumpLoader.load(List.of(copy(dir))).get(0);
+        assertFalse(m.isRead(DumpPart.USED_VALUES));
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<List<HloInstruction>>> got = new ArrayList<>();
+            for (int i = 0; i < 4; i++) got.add(pool.submit(() -> { start.await(); return m.instructions(); }));
+            start.countDown();
+            List<HloInstruction> first = got.get(0).get();
+            for (Future<List<HloInstruction>> f : got) assertSame(first, f.get());
+        } finally {
+            pool.shutdownNow();
+        }
+        assertTrue(m.isRead(DumpPart.USED_VALUES));
+    }
+
+    @Test
+    void aCancelledReadKeepsNothingAndTheNextUseReads(@TempDir Path dir) throws Exception {
+        HloModule m = DumpLoader.load(List.of(copy(dir))).get(0);
+        Thread.currentThread().interrupt();
+        PartUnavailableException e;
+        try {
+            e = assertThrows(PartUnavailableException.class, () -> m.values().get(0).uses());
+        } finally {
+            Thread.interrupted();
+        }
+        assertTrue(e.cancelled(), e.getMessage());
+        assertFalse(m.isRead(DumpPart.USED_VALUES));
+        assertFalse(m.instructions().isEmpty());
+        assertTrue(m.isRead(DumpPart.USED_VALUES));
+    }
+
+    @Test
+    void aValuesFileChangedSinceTheLoadIsOneLine(@TempDir Path dir) throws Exception {
+        Path ba = copy(dir);
+        HloModule m = DumpLoader.load(List.of(ba)).get(0);
+        Path values = dir.resolve(ba.getFileName().toString().replace("-buffer-assignment.txt", "-buffer-assignment-values.txt"));
+        Files.writeString(values, "<1 x @0>\n", java.nio.file.StandardOpenOption.APPEND);
+        PartUnavailableException e = assertThrows(PartUnavailableException.class, () -> m.read(EnumSet.of(DumpPart.USED_VALUES)));
+        assertFalse(e.cancelled());
+        assertEquals(values + ": changed since the module was loaded; load it again", e.getMessage());
+        // What the load read still answers.
+        assertTrue(m.liveness().peakBytes() > 0);
+    }
+
+    @Test
+    void aQuerySaysWhichPartsItNeeds() throws Exception {
+        assertEquals(Set.of(), Query.compile("values where live at peak show count(), sum(size)", CATALOG).needs());
+        assertEquals(Set.of(), Query.compile("steps order by live_bytes desc limit 3", CATALOG).needs());
+        assertEquals(Set.of(DumpPart.USED_VALUES), Query.compile("values where op_name ~ \"dot\" show count()", CATALOG).needs());
+        assertEquals(Set.of(DumpPart.USED_VALUES), Query.compile("values group by opcode show opcode, count()", CATALOG).needs());
+        assertEquals(Set.of(DumpPart.USED_VALUES), Query.compile("instructions show count()", CATALOG).needs());
+        assertEquals(Set.of(DumpPart.USED_VALUES), Query.compile("steps show time, opcode", CATALOG).needs());
+    }
+
+    /** Field by field of every entity (only those that need no part, or all), and the analyses likewise. */
+    private static Map<String, String> digests(HloModule m, boolean all) {
+        Map<String, String> out = new LinkedHashMap<>();
+        EvalContext ctx = new EvalContext(m, TilingModel.TPU);
+        for (String entity : CATALOG.entities()) {
+            if (!all && !CATALOG.needs(entity, null).isEmpty()) continue;
+            List<?> rows = CATALOG.rows(entity, ctx);
+            for (FieldInfo f : CATALOG.fields(entity)) {
+                if (!all && !CATALOG.needs(entity, f.name()).isEmpty()) continue;
+                StringBuilder b = new StringBuilder();
+                for (Object row : rows) b.append(CATALOG.value(entity, f.name(), row, ctx)).append('\n');
+                out.put(entity + "." + f.name(), sha(b.toString()));
+            }
+        }
+        out.put("timeline", text(Analyses.timeline(m, OptionalInt.empty(), 80)));
+        out.put("padding", text(Analyses.padding(m, TilingModel.TPU)));
+        out.put("fragmentation", text(Analyses.fragmentation(m)));
+        if (all) {
+            out.put("peak", text(Analyses.peak(m, OptionalInt.empty(), Analyses.DEFAULT_SMALL_THRESHOLD, TilingModel.TPU)));
+            for (BlameBy by : BlameBy.values()) out.put("blame " + by, text(Analyses.blame(m, by, 0)));
+            out.put("check", sha(Analyses.check(m, TilingModel.TPU, List.of()).toString()));
+        }
+        return out;
+    }
+
+    private static String text(List<Output> outputs) {
+        StringBuilder b = new StringBuilder();
+        Formatters.writeAll(outputs, Formatters.byName("table"), FormatOptions.DEFAULT, b);
+        return sha(b.toString());
+    }
+
+    private static String sha(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
+        }
+    }
+}

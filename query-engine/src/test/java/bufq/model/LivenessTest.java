@@ -1,0 +1,145 @@
+package bufq.model;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** The liveness sweep against a brute force written here, on random modules; and its contract. */
+class LivenessTest {
+    static Shape u8(long n) {
+        return new Shape("u8[" + n + "]", "u8", new long[] {n}, false, null, List.of(), 0, 0, List.of());
+    }
+
+    /** Values in three allocations and two colours, overlapping bytes, ranges partly outside the schedule. */
+    static HloModule random(long seed, int n, int steps) {
+        Random r = new Random(seed);
+        List<HloValue> values = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            int a = r.nextInt(steps + 4) - 2, b = a + r.nextInt(steps / 3 + 1) - (r.nextInt(15) == 0 ? 3 : 0);
+            LiveRange range = r.nextInt(12) == 0 ? null : new LiveRange(a, b);
+            int alloc = r.nextInt(3);
+            long size = 1 + r.nextInt(40), offset = r.nextInt(9) == 0 ? -1 : r.nextInt(60);
+            values.add(new HloValue(i, "v" + i, "{}", false, false, alloc == 2 ? 1 : 0, size, offset, alloc,
+                    u8(1 + r.nextInt(50)), List.of(), List.of(), range));
+        }
+        List<BufferAllocation> allocs = new ArrayList<>();
+        for (int a = 0; a < 3; a++) {
+            allocs.add(new BufferAllocation(a, 128, a == 2 ? 1 : 0, -1, null, null, null, false, false, false, false, null, true, List.of()));
+        }
+        HloModule.Info info = new HloModule.Info("r" + seed, "r", 0, "tpu", List.of(), steps - 1, null,
+                new PeakClaim(steps / 2, List.of(), true), -1, null, new TreeMap<>(), true, null);
+        return new HloModule(info, allocs, values, List.of(), List.of(), List.of());
+    }
+
+    /** Per step: for each allocation, mark each byte a live value covers; count marks; add sizes without offset. */
+    static long[] bruteOccupied(HloModule m, Integer color) {
+        long[] out = new long[m.steps()];
+        for (int t = 0; t < out.length; t++) {
+            for (int a = 0; a < 3; a++) {
+                boolean[] held = new boolean[200];
+                for (HloValue v : m.values()) {
+                    if (v.allocation() != a || !v.liveAt(t) || (color != null && v.color() != color)) continue;
+                    if (v.offset() < 0) out[t] += v.size();
+                    else for (long k = v.offset(); k < v.offset() + v.size(); k++) held[(int) k] = true;
+                }
+                for (boolean h : held) if (h) out[t]++;
+            }
+        }
+        return out;
+    }
+
+    static long[] bruteLive(HloModule m, Integer color) {
+        long[] out = new long[m.steps()];
+        for (int t = 0; t < out.length; t++)
+            for (HloValue v : m.values()) if (v.liveAt(t) && (color == null || v.color() == color)) out[t] += v.logicalSize();
+        return out;
+    }
+
+    static int firstMax(long[] a) {
+        int best = -1;
+        for (int i = 0; i < a.length; i++) if (best < 0 || a[i] > a[best]) best = i;
+        return best;
+    }
+
+    @Test
+    void agreesWithBruteForceOnRandomModules() {
+        for (long seed = 1; seed <= 60; seed++) {
+            HloModule m = random(seed, 5 + (int) (seed * 7 % 90), 3 + (int) (seed % 40));
+            Liveness l = m.liveness();
+            String where = "seed " + seed;
+            long[] occupied = bruteOccupied(m, null);
+            assertArrayEquals(occupied, l.occupiedBytesByStep(OptionalInt.empty()), where);
+            assertArrayEquals(bruteLive(m, null), l.liveBytesByStep(OptionalInt.empty()), where);
+            assertEquals(firstMax(occupied), l.peakTime(), where);
+            assertEquals(occupied[l.peakTime()], l.peakBytes(), where);
+            assertEquals(m.steps() / 2, l.claimedPeakTime(), where);
+            for (int c : List.of(0, 1)) {
+                long[] oc = bruteOccupied(m, c);
+                assertArrayEquals(oc, l.occupiedBytesByStep(OptionalInt.of(c)), where + " colour " + c);
+                assertArrayEquals(bruteLive(m, c), l.liveBytesByStep(OptionalInt.of(c)), where + " colour " + c);
+                assertEquals(firstMax(oc), l.peakTime(c), where + " colour " + c);
+                for (int t = 0; t < m.steps(); t++) assertEquals(oc[t], l.occupiedBytes(t, c));
+            }
+            for (int t = 0; t < m.steps(); t++) assertEquals(m.liveAt(t).size(), l.liveValues(t), where + " t " + t);
+        }
+    }
+
+    @Test
+    void computedOnceAndSharedWithCopiesUnderAnotherHandle() {
+        HloModule m = random(3, 40, 12);
+        Liveness l = m.liveness();
+        assertSame(l, m.liveness());
+        assertSame(l, m.withHandle("other").liveness());
+    }
+
+    @Test
+    void computeOnEditedInputsMovesThePeak() {
+        HloModule m = random(4, 50, 20);
+        Liveness.Inputs in = Liveness.Inputs.of(m);
+        // One huge value alone in a fresh allocation, live at step 7 only: the peak moves there.
+        in.allocation()[0] = 99;
+        in.offset()[0] = 0;
+        in.size()[0] = 1 << 20;
+        in.start()[0] = 7;
+        in.end()[0] = 7;
+        Liveness w = Liveness.compute(m.steps(), in, -1);
+        assertEquals(7, w.peakTime());
+        assertEquals(-1, w.claimedPeakTime());
+        Liveness.Inputs without = Liveness.Inputs.of(m);
+        without.end()[0] = without.start()[0] - 1;
+        assertEquals(Liveness.compute(m.steps(), without, -1).occupiedBytes(7) + (1 << 20), w.occupiedBytes(7));
+        assertEquals(new Liveness.AllocationUse(1 << 20, 7), w.allocationUse(99));
+        assertEquals(m.liveness().occupiedBytes(3), Liveness.compute(m.steps(), Liveness.Inputs.of(m), 9).occupiedBytes(3));
+    }
+
+    @Test
+    void noLiveRangesMeansNoPeak() {
+        HloModule.Info info = new HloModule.Info("bare", "bare", 0, "cpu", List.of(), -1, null, null, -1, null,
+                new TreeMap<>(), true, null);
+        HloModule m = new HloModule(info, List.of(), List.of(new HloValue(1, "a", "{}", false, false, 0, 16, 0, 0, u8(16),
+                List.of(), List.of(), null)), List.of(), List.of(), List.of());
+        assertEquals(-1, m.liveness().peakTime());
+        assertEquals(0, m.liveness().peakBytes());
+        assertEquals(0, m.liveness().steps());
+        assertEquals(-1, m.liveness().claimedPeakTime());
+    }
+
+    @Test
+    void overflowFailsEveryTime() {
+        List<HloValue> values = new ArrayList<>();
+        Shape huge = new Shape("u8[4611686018427387904]", "u8", new long[] {1L << 62}, false, null, List.of(), 0, 0, List.of());
+        for (int i = 0; i < 3; i++) values.add(new HloValue(i, "v" + i, "{}", false, false, 0, 8, 0, i, huge, List.of(), List.of(), new LiveRange(0, 1)));
+        HloModule.Info info = new HloModule.Info("big", "big", 0, "cpu", List.of(), 1, null, null, -1, null, new TreeMap<>(), true, null);
+        HloModule m = new HloModule(info, List.of(), values, List.of(), List.of(), List.of());
+        assertThrows(ArithmeticException.class, m::liveness);
+        assertThrows(ArithmeticException.class, m::liveness);   // not kept
+    }
+}

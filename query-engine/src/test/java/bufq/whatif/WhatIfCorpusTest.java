@@ -1,0 +1,91 @@
+package bufq.whatif;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import bufq.dump.DumpLoader;
+import bufq.eval.Catalog;
+import bufq.lang.QueryException;
+import bufq.model.HloModule;
+import bufq.model.HloValue;
+import bufq.model.TilingModel;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Every edit kind on real dumps, against {@link Recompute}: the peak (bytes and step) and the
+ * occupancy at every step of the edited copy must be what a plain recomputation gives.
+ */
+class WhatIfCorpusTest {
+    static final List<String> MODULES = List.of("jax-0.10.2/transformer-2layer", "jax-0.10.2/rnn-scan", "jax-0.10.2/bf16-mlp",
+            "jax-0.10.2/cnn", "jax-0.10.2/pairs/transformer-4layer",
+            "public/patrick-toulme_justabyte__tpp-ref_hlo_module_0031.jit_reference_attention-buffer-assignment.txt",
+            "public/jackmcarthur_lorrax_sandbox__MoS2-02_mos2_3x3_nosym-21_lorrax_scan_C-profile__module_0657.jit__scan_window.sm_8.0_gpu-buffer-assignment.txt");
+
+    static Path corpus() {
+        return Path.of(System.getProperty("bufq.root", ".")).resolve("../shared/corpus").normalize();
+    }
+
+    static HloModule load(String rel) throws IOException {
+        Path p = corpus().resolve(rel);
+        assumeTrue(Files.exists(p), "corpus module not found at " + p);
+        try {
+            return DumpLoader.load(List.of(p)).get(0);
+        } catch (Exception e) {
+            throw new IOException(e);
+        }
+    }
+
+    /** Edits that touch something on any module with a peak: the peak's values, parameters, everything. */
+    static List<String> edits(HloModule m) {
+        long largest = 0;
+        for (HloValue v : m.liveAt(m.liveness().peakTime())) largest = Math.max(largest, v.size());
+        int mid = m.liveness().peakTime() / 2;
+        return List.of("drop where live at peak and size >= " + largest, "end where live at peak at last_use",
+                "end where live at peak at " + mid, "remat where live at peak", "scale where live at peak by 0.5",
+                "size where live at peak and size > 1KiB = 1KiB", "donate where allocation >= 0", "tiling none",
+                "remat where live at peak and size > 1MiB; drop where size < 4KiB; scale where dtype = \"f32\" by 0.5");
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyEditAgreesWithAPlainRecomputation() throws IOException {
+        assumeTrue(Files.isDirectory(corpus()), "corpus not found at " + corpus());
+        List<DynamicTest> tests = new ArrayList<>();
+        for (String rel : MODULES) {
+            HloModule m = load(rel);
+            for (String text : edits(m)) tests.add(DynamicTest.dynamicTest(rel + ": " + text, () -> check(m, text)));
+        }
+        return tests.stream();
+    }
+
+    static void check(HloModule m, String text) throws QueryException {
+        List<Edit> edits = EditParser.parse(text, Set.copyOf(Catalog.standard().entities())).edits();
+        Outcome o = WhatIf.run(m, edits, Catalog.standard(), TilingModel.TPU, n -> "none".equals(n) ? TilingModel.NONE : null);
+        List<Recompute.Segment> segs = Recompute.apply(m, edits);
+        long[] expected = Recompute.occupancy(m, segs);
+        assertArrayEquals(expected, o.after().occupiedBytesByStep(OptionalInt.empty()), text);
+        int peak = Recompute.peakTime(m, segs);
+        assertEquals(peak, o.after().peakTime(), text);
+        assertEquals(expected[peak], o.after().peakBytes(), text);
+        assertEquals(o.before().peakBytes() - o.after().peakBytes(), o.saved());
+        if (text.startsWith("drop where live at peak")) assertTrue(o.effects().get(0).values() >= 1, text);
+        if (text.equals("scale where live at peak by 0.5")) {   // every byte held at the peak belongs to a value halved
+            int t = o.before().peakTime();
+            assertTrue(o.after().occupiedBytes(t) < o.before().occupiedBytes(t), text);
+        }
+        // The edited copy as a module gives the same figures again.
+        HloModule edited = o.editedModule();
+        assertArrayEquals(expected, edited.liveness().occupiedBytesByStep(OptionalInt.empty()), text);
+        assertTrue(edited.handle().endsWith("(what if)"));
+    }
+}

@@ -1,0 +1,49 @@
+package bufq.shell.command;
+
+import bufq.advise.Advisor;
+import bufq.advise.Rule;
+import bufq.advise.Rules;
+import bufq.lang.QueryException;
+import bufq.model.HloModule;
+import bufq.shell.session.Command;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.Engine;
+import bufq.shell.session.Shell;
+import bufq.shell.session.Status;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** {@code advise}: ranked suggestions, each measured with {@code whatif}. */
+final class AdviseCommand implements Command {
+    @Override public String name() { return "advise"; }
+    @Override public String synopsis() { return "advise"; }
+
+    @Override public String brief() { return "Ranked changes that would lower the peak, each measured with whatif."; }
+
+    @Override public String description() {
+        return "Looks for the telltale signs of XLA's OOM guide and measures each with 'whatif' (the peak\n"
+                + "recomputed under the change, never estimated); lists them by bytes saved, with the 'whatif'\n"
+                + "line that reproduces each and the values behind it. Rules:\n"
+                + Rules.standard().stream().map(r -> "  " + String.format("%-14s", r.name()) + r.description())
+                        .collect(Collectors.joining("\n"))
+                + "\n'format markdown' first to paste it into an issue.";
+    }
+
+    @Override public List<String> examples() { return List.of("advise", "format markdown", "advise"); }
+
+    @Override public Status run(Shell shell, List<String> args) throws CommandException, Engine.Failure, IOException {
+        arity(args, 0, 0);
+        HloModule m = shell.requireModule();
+        if (m.liveness().peakTime() < 0) throw new CommandException(m.handle() + " has no live ranges, so there is no peak to lower");
+        List<Rule> rules = Rules.standard();
+        try {
+            shell.print(Advisor.report(m, Advisor.run(m, rules, shell.engine().catalog(), shell.settings().tiling(),
+                    shell.settings()::tilingNamed)));
+        } catch (QueryException e) {
+            throw new Engine.Failure("advise: " + e.getMessage());
+        }
+        return Status.OK;
+    }
+}

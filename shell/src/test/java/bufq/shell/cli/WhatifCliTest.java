@@ -1,0 +1,105 @@
+package bufq.shell.cli;
+
+import bufq.shell.session.DefaultEngine;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** {@code whatif}, {@code advise} and {@code bufq.whatif} through the command line, on a corpus dump. */
+class WhatifCliTest {
+    private static String dump(String dir) {
+        Path p = CliTest.root().resolve("../shared/corpus/jax-0.10.2").resolve(dir).normalize();
+        assumeTrue(Files.isDirectory(p), "corpus not found at " + p + "; skipping");
+        return p.toString();
+    }
+
+    private static CliTest.Result run(String... argsThenDump) {
+        return CliTest.run(DefaultEngine::new, Map.of(), List.of(argsThenDump), "");
+    }
+
+    private static List<String> cs(String... statements) {
+        List<String> args = new ArrayList<>();
+        for (String s : statements) args.addAll(List.of("-c", s));
+        return args;
+    }
+
+    @Test
+    void whatifPrintsThePeakBeforeAndAfterThenTheQueryOnTheEditedCopy() {
+        List<String> args = cs("whatif remat where live at peak and size > 1MiB; steps order by live_bytes desc limit 1");
+        args.add(dump("transformer-2layer"));
+        CliTest.Result r = run(args.toArray(String[]::new));
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().startsWith("whatif (jit_step)\ncase "), r.out());
+        assertTrue(r.out().contains("\nnow "), r.out());
+        assertTrue(r.out().contains("\nwhat if "), r.out());
+        assertTrue(r.out().contains("a bound under the current schedule"), r.out());
+        assertTrue(r.out().contains("\nleave the peak set\n"), r.out());
+        assertTrue(r.out().contains("\ntime  instruction"), "the final query's table: " + r.out());
+    }
+
+    @Test
+    void aBadEditIsACaretUnderTheStatement() {
+        List<String> args = cs("whatif scale where size > 1MiB by x");
+        args.add(dump("transformer-2layer"));
+        CliTest.Result r = run(args.toArray(String[]::new));
+        assertEquals(1, r.code());
+        String line = "scale where size > 1MiB by x";
+        assertTrue(r.err().contains(line + "\n" + " ".repeat(line.indexOf(" x") + 1) + "^"), r.err());
+        assertTrue(r.err().contains("expected a factor such as 0.5 after 'by'"), r.err());
+        List<String> field = cs("whatif drop where colr = 1");
+        field.add(dump("transformer-2layer"));
+        r = run(field.toArray(String[]::new));
+        assertTrue(r.err().contains("drop where colr = 1\n           ^^^^"), "the caret is under the field in the whatif: " + r.err());
+    }
+
+    @Test
+    void adviseIsMarkdownReadyAndJsSearchesOverEdits() {
+        List<String> args = new ArrayList<>(List.of("--format", "markdown"));
+        args.addAll(cs("advise", "js print(bufq.whatif('scale where dtype = \"f32\" by 0.5').peak.bytes < bufq.module.peak.bytes)"));
+        args.add(dump("transformer-2layer"));
+        CliTest.Result r = run(args.toArray(String[]::new));
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("| rank | rule | saves | of_peak | finding | whatif |"), r.out());
+        assertTrue(r.out().contains("| activations |"), r.out());
+        assertTrue(r.out().contains("whatif remat where id"), r.out());
+        assertTrue(r.out().strip().endsWith("true"), r.out());
+    }
+
+    /** The README's whatif and advise transcripts are real: each shown line is in the output, in order, up to its "...". */
+    @Test
+    void readmeTranscriptsAreReal() throws Exception {
+        List<String> readme = Files.readAllLines(CliTest.root().resolve("README.md"));
+        int from = readme.indexOf("## What can I change? `whatif` and `advise`");
+        assertTrue(from >= 0, "README has the whatif section");
+        int checked = 0;
+        for (int i = from + 1; i < readme.size() && !readme.get(i).startsWith("## "); i++) {
+            String line = readme.get(i);
+            if (!line.startsWith("$ ./bufq -c ")) continue;
+            String rest = line.substring("$ ./bufq -c ".length());
+            int q = rest.charAt(0) == '\'' ? rest.indexOf('\'', 1) : rest.indexOf(' ');
+            String statement = rest.charAt(0) == '\'' ? rest.substring(1, q) : rest.substring(0, q);
+            String path = rest.substring(q + 1).strip().replace("../shared/corpus/jax-0.10.2/", "");
+            CliTest.Result r = run("-c", statement, dump(path));
+            assertEquals(0, r.code(), r.err());
+            List<String> out = List.of(r.out().split("\n"));
+            int at = 0;
+            for (int k = i + 1; !readme.get(k).equals("```") && !readme.get(k).equals("..."); k++) {
+                String shown = readme.get(k).strip();
+                if (shown.equals("...")) break;
+                while (at < out.size() && !out.get(at).strip().equals(shown)) at++;
+                assertTrue(at < out.size(), "README line " + (k + 1) + " is not in the output of " + statement + ": " + shown);
+            }
+            checked++;
+        }
+        assertEquals(2, checked, "transcripts checked");
+    }
+}
