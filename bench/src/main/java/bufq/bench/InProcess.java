@@ -183,15 +183,24 @@ public final class InProcess {
     /** {@code whatif} on the loaded module: parse, select, edit, recompute occupancy and the peak. */
     private static void whatif(PrintStream out, HloModule m, int runs) {
         try {
+            var threads = ManagementFactory.getThreadMXBean();
+            long[] cpu = new long[runs * 2];
+            int[] k = {0};
             long t = time(runs * 2, 2, () -> {
+                long c0 = threads.getCurrentThreadCpuTime();
                 try {
                     var p = EditParser.parse(WHATIF, Set.copyOf(Catalog.standard().entities()));
                     return WhatIf.run(m, p.edits(), Catalog.standard(), TilingModel.TPU, n -> null).after().peakTime();
                 } catch (QueryException e) {
                     throw new IllegalStateException(e.getMessage());
+                } finally {
+                    if (k[0] < 2) k[0]++;   // the warm-up calls
+                    else cpu[k[0]++ - 2] = threads.getCurrentThreadCpuTime() - c0;
                 }
             });
             out.println("whatif_ms=" + ms(t));
+            // The thread's own CPU time (whatif runs on one thread): steadier than wall time on a busy machine.
+            out.println("whatif_cpu_ms=" + ms(median(cpu)));
         } catch (RuntimeException e) {
             out.println("whatif_error=" + oneLine(e));
         }

@@ -12,6 +12,7 @@ import bufq.shell.session.Shell;
 import bufq.shell.session.Status;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -28,7 +29,8 @@ final class AdviseCommand implements Command {
                 + "line that reproduces each and the values behind it. Rules:\n"
                 + Rules.standard().stream().map(r -> "  " + String.format("%-14s", r.name()) + r.description())
                         .collect(Collectors.joining("\n"))
-                + "\n'format markdown' first to paste it into an issue.";
+                + "\nScripts add rules with bufq.rule(name, fn) (see scripts/README.md). 'format markdown' first to\n"
+                + "paste it into an issue.";
     }
 
     @Override public List<String> examples() { return List.of("advise", "format markdown", "advise"); }
@@ -37,12 +39,15 @@ final class AdviseCommand implements Command {
         arity(args, 0, 0);
         HloModule m = shell.requireModule();
         if (m.liveness().peakTime() < 0) throw new CommandException(m.handle() + " has no live ranges, so there is no peak to lower");
-        List<Rule> rules = Rules.standard();
+        List<Rule> rules = new ArrayList<>(Rules.standard());
+        rules.addAll(shell.scriptRules());
         try {
             shell.print(Advisor.report(m, Advisor.run(m, rules, shell.engine().catalog(), shell.settings().tiling(),
                     shell.settings()::tilingNamed)));
         } catch (QueryException e) {
             throw new Engine.Failure("advise: " + e.getMessage());
+        } catch (Rule.Failure e) {
+            throw new CommandException("advise: " + e.getMessage());
         }
         return Status.OK;
     }

@@ -1,6 +1,9 @@
 package bufq.shell.script;
 
 import bufq.analysis.Analyses;
+import bufq.advise.Advice;
+import bufq.advise.Facts;
+import bufq.advise.Rule;
 import bufq.analysis.CheckRule;
 import bufq.analysis.Reporter;
 import bufq.analysis.Severity;
@@ -28,6 +31,7 @@ import org.graalvm.polyglot.proxy.ProxyArray;
 import org.graalvm.polyglot.proxy.ProxyExecutable;
 
 import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -40,7 +44,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * what was expected; the script sees them as errors at the calling line.
  */
 final class Api extends Rows.ReadOnly {
-    private static final List<String> KEYS = List.of("module", "query", "why", "field", "tiling", "check", "whatif", "format", "version");
+    private static final List<String> KEYS = List.of("module", "query", "why", "field", "tiling", "check", "rule", "whatif", "format", "version");
     private static final List<String> BUILTIN_TILINGS = List.of("tpu", "none");
 
     private final Shell shell;
@@ -64,6 +68,7 @@ final class Api extends Rows.ReadOnly {
             case "field" -> (ProxyExecutable) this::field;
             case "tiling" -> (ProxyExecutable) this::tiling;
             case "check" -> (ProxyExecutable) this::check;
+            case "rule" -> (ProxyExecutable) this::rule;
             case "whatif" -> (ProxyExecutable) this::whatif;
             case "format" -> new Rows.ReadOnlyMap(Map.of("bytes", (ProxyExecutable) this::bytes));
             case "version" -> Shell.VERSION;
@@ -75,7 +80,7 @@ final class Api extends Rows.ReadOnly {
     @Override public boolean hasMember(String key) { return KEYS.contains(key); }
 
     @Override public String toString() {
-        return "{module, query(text), why(id), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), whatif(edits), format.bytes(n), version: "
+        return "{module, query(text), why(id), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), rule(name, fn), whatif(edits), format.bytes(n), version: "
                 + Convert.show(Shell.VERSION) + "}";
     }
 
@@ -289,6 +294,71 @@ final class Api extends Rows.ReadOnly {
             }
             cache.put(shape, bytes);
             return bytes;
+        }
+    }
+
+    // bufq.rule(name, fn): fn(module) -> [{finding, whatif}], each measured by advise
+    private Object rule(Value... a) {
+        String usage = "bufq.rule(name, fn)";
+        String name = stringArg(a, 0, usage);
+        Value fn = functionArg(a, 1, usage);
+        if (!name.matches("[a-z][a-z0-9-]*"))
+            throw new IllegalArgumentException(usage + ": name '" + name + "' must be lowercase letters, digits and '-'");
+        scripts.addRule(new JsRule(name, fn, host, shell, this));
+        return host.undefined();
+    }
+
+    /**
+     * An {@code advise} rule written in JavaScript: {@code fn(module)} returns findings as
+     * {@code {finding, whatif}} objects; advise measures each {@code whatif} like a built-in rule's.
+     */
+    static final class JsRule implements Rule {
+        private final String name;
+        private final Value fn;
+        private final JsContext host;
+        private final Shell shell;
+        private final Api api;
+
+        JsRule(String name, Value fn, JsContext host, Shell shell, Api api) {
+            this.name = name;
+            this.fn = fn;
+            this.host = host;
+            this.shell = shell;
+            this.api = api;
+        }
+
+        @Override public String name() { return name; }
+        @Override public String description() { return "defined by a script"; }
+
+        @Override public List<Advice> find(Facts facts) {
+            EvalContext ctx = new EvalContext(facts.module(), shell.settings().tiling());
+            Rows.ModuleView view = new Rows.ModuleView(shell.engine().catalog(), ctx, api::queryOn);
+            String what = "rule '" + name + "'";
+            try {
+                return findIn(view, what);
+            } catch (JsContext.ScriptFailure f) {
+                throw new Rule.Failure(f.getMessage());
+            }
+        }
+
+        private List<Advice> findIn(Rows.ModuleView view, String what) {
+            return host.callback(this, what, () -> {
+                Value r = fn.execute(view);
+                if (!r.hasArrayElements())
+                    throw new JsContext.ScriptFailure(definedAt(fn) + what + " returned " + Convert.display(r)
+                            + "; expected an array of {finding, whatif}");
+                List<Advice> out = new ArrayList<>();
+                for (long i = 0; i < r.getArraySize(); i++) {
+                    Value e = r.getArrayElement(i);
+                    if (!e.hasMember("finding") || !e.hasMember("whatif") || !e.getMember("finding").isString()
+                            || !e.getMember("whatif").isString())
+                        throw new JsContext.ScriptFailure(definedAt(fn) + what + " returned element " + i
+                                + " without string 'finding' and 'whatif'");
+                    String edit = e.getMember("whatif").asString().strip().replaceFirst("^whatif\\s+", "");
+                    out.add(new Advice(name, e.getMember("finding").asString(), edit, edit, List.of(), 0));
+                }
+                return out;
+            });
         }
     }
 

@@ -1,5 +1,6 @@
 package bufq.shell.script;
 
+import bufq.advise.Rule;
 import bufq.analysis.CheckRule;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Env;
@@ -36,6 +37,7 @@ public final class Scripts implements ScriptEngine {
     private final Shell shell;
     private final long heapCap;
     private final List<CheckRule> checks = new ArrayList<>();
+    private final List<Rule> rules = new ArrayList<>();
     private JsContext host;
 
     public Scripts(Shell shell) {
@@ -141,6 +143,14 @@ public final class Scripts implements ScriptEngine {
     /** Checks registered with {@code bufq.check}, in registration order (empty before any JavaScript ran). */
     @Override public List<CheckRule> checks() { return List.copyOf(checks); }
 
+    /** Rules registered with {@code bufq.rule}, in registration order. */
+    @Override public List<Rule> rules() { return List.copyOf(rules); }
+
+    void addRule(Rule rule) {
+        rules.removeIf(r -> r.name().equals(rule.name()));
+        rules.add(rule);
+    }
+
     void addCheck(CheckRule rule) {
         checks.removeIf(c -> c.name().equals(rule.name()));
         checks.add(rule);
@@ -171,6 +181,7 @@ public final class Scripts implements ScriptEngine {
         if (host != null) host.close();
         host = null;
         checks.clear();
+        rules.clear();
         shell.info("the JavaScript engine was reset: checks from earlier scripts were dropped, and their fields and"
                 + " tiling models fail until their scripts run again");
     }

@@ -1,5 +1,6 @@
 package bufq.shell.session;
 
+import bufq.advise.Rule;
 import bufq.analysis.CheckRule;
 
 import java.nio.file.Path;
@@ -33,6 +34,9 @@ public interface ScriptEngine {
 
     /** Checks scripts registered, in registration order. */
     List<CheckRule> checks();
+
+    /** {@code advise} rules scripts registered ({@code bufq.rule}), in registration order. */
+    default List<Rule> rules() { return List.of(); }
 
     /** Stops the running script, if any (Ctrl-C). Safe to call from another thread. */
     void cancel();

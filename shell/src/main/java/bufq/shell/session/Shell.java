@@ -1,5 +1,6 @@
 package bufq.shell.session;
 
+import bufq.advise.Rule;
 import bufq.analysis.CheckRule;
 import bufq.eval.ModuleRow;
 import bufq.format.FormatOptions;
@@ -469,6 +470,11 @@ public final class Shell {
     }
 
     /** Checks registered by scripts ({@code bufq.check}); empty, without starting anything, when none ran. */
+    /** {@code advise} rules that scripts registered. */
+    public List<Rule> scriptRules() {
+        return scripts == null ? List.of() : scripts.rules();
+    }
+
     public List<CheckRule> scriptChecks() {
         return scripts == null ? List.of() : scripts.checks();
     }

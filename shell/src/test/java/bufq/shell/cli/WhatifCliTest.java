@@ -74,6 +74,21 @@ class WhatifCliTest {
         assertTrue(r.out().strip().endsWith("true"), r.out());
     }
 
+    @Test
+    void scriptsAddRulesThatAdviseMeasures() {
+        List<String> args = cs("js bufq.rule('halve-f32', m => [{finding: 'halve the f32 values at the peak', "
+                        + "whatif: 'scale where dtype = \"f32\" and live at peak by 0.5'}])",
+                "js bufq.rule('nothing', m => [{finding: 'changes nothing', whatif: 'drop where size < 0'}])",
+                "advise", "js bufq.rule('bad', m => 3)", "advise");
+        args.add(dump("transformer-2layer"));
+        CliTest.Result r = run(args.toArray(String[]::new));
+        assertTrue(r.out().contains("halve-f32"), r.out());
+        assertTrue(r.out().contains("halve the f32 values at the peak"), r.out());
+        assertTrue(!r.out().contains("changes nothing"), "a finding that saves nothing is left out: " + r.out());
+        assertTrue(r.err().contains("advise: js:1:18: rule 'bad' returned 3; expected an array of {finding, whatif}"), r.err());
+        assertEquals(1, r.code());
+    }
+
     /** The README's whatif and advise transcripts are real: each shown line is in the output, in order, up to its "...". */
     @Test
     void readmeTranscriptsAreReal() throws Exception {
