@@ -40,7 +40,7 @@ final class PaddingReport {
         for (HloValue v : m.values()) {
             for (long[] a : List.of(acc.get("all"), byColor.computeIfAbsent(v.color(), k -> new long[5]))) {
                 a[0]++;
-                if (v.size() != v.logicalSize()) a[1]++;
+                if (padded(v)) a[1]++;
                 a[2] += v.logicalSize();
                 a[3] += v.size();
                 a[4] += v.size() - v.logicalSize();
@@ -60,7 +60,7 @@ final class PaddingReport {
                 .column("padding_share", ColumnType.PERCENT);
         if (rule) b.column("rule_" + tiling.name(), ColumnType.BYTES);
         List<HloValue> padded = new ArrayList<>();
-        for (HloValue v : m.values()) if (v.size() != v.logicalSize()) padded.add(v);
+        for (HloValue v : m.values()) if (padded(v)) padded.add(v);
         padded.sort(Comparator.comparingLong((HloValue v) -> v.size() - v.logicalSize()).reversed()
                 .thenComparing(HloValue::label));
         for (HloValue v : padded.subList(0, Math.min(WORST, padded.size()))) {
@@ -70,8 +70,14 @@ final class PaddingReport {
             b.row(row);
         }
         if (padded.size() > WORST) b.note((padded.size() - WORST) + " more padded values");
-        if (padded.isEmpty()) b.note("no value's assigned size differs from its logical size");
+        if (padded.isEmpty()) b.note("no value's assigned size exceeds its logical size");
         return b.build();
+    }
+
+    /** Padded: assigned more than its logical size (a smaller assignment, such as a slice of a
+     *  larger buffer's bytes, is not padding). */
+    private static boolean padded(HloValue v) {
+        return v.size() > v.logicalSize();
     }
 
     private static Table byShape(HloModule m) {
@@ -82,7 +88,7 @@ final class PaddingReport {
         record Group(String shape, long logical, long assigned, long[] count) {}
         Map<String, Group> groups = new LinkedHashMap<>();
         for (HloValue v : m.values()) {
-            if (v.size() == v.logicalSize()) continue;
+            if (!padded(v)) continue;
             String k = v.shape().text() + "\u0000" + v.size();
             groups.computeIfAbsent(k, x -> new Group(v.shape().text(), v.logicalSize(), v.size(), new long[1])).count()[0]++;
         }

@@ -27,7 +27,8 @@ import java.util.Map;
  * ends, its idle stretches, and what it weighs at the peak.
  *
  * @param what  shape, logical and assigned size, allocation, offset, colour
- * @param born  step and defining instruction with its metadata
+ * @param born  step and defining instruction with its metadata, then one row per frame of its
+ *              Python stack where the dump has one ({@link HloInstruction#stack()})
  * @param uses  positions and uses in schedule order
  * @param end   the rule that ends its live range ({@link RangeEnd})
  * @param idle  idle stretches, longest first
@@ -73,15 +74,18 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
     private static Table born(HloModule m, HloValue v, String name) {
         HloInstruction ins = m.instruction(v.name());
         int last = UseSchedule.lastUse(m, v);
-        return Table.builder().title("born: " + name)
+        Table.Builder b = Table.builder().title("born: " + name)
                 .column("step", ColumnType.INT).column("instruction", ColumnType.STRING).column("opcode", ColumnType.STRING)
                 .column("op_name", ColumnType.STRING).column("source", ColumnType.STRING)
                 .column("live_from", ColumnType.INT).column("live_to", ColumnType.INT).column("last_use", ColumnType.INT)
                 .row(stepOrNull(m.timeOf(v.name())), v.name(), ins == null ? null : ins.opcode(),
                         ins == null ? null : ins.opName(), PeakReport.source(ins),
                         v.hasRange() ? (Object) (long) v.rangeStart() : null, v.hasRange() ? (Object) (long) v.rangeEnd() : null,
-                        stepOrNull(last))
-                .build();
+                        stepOrNull(last));
+        List<String> stack = ins == null ? List.of() : ins.stack();
+        for (String frame : stack) b.row(null, null, null, null, frame, null, null, null);
+        if (!stack.isEmpty()) b.note("the rows after the first are the Python stack that made it, outermost frame first");
+        return b.build();
     }
 
     /** Positions, then uses, in schedule order; each use names the position it reads through. */

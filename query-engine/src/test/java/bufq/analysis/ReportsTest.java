@@ -32,6 +32,23 @@ class ReportsTest {
     }
 
     @Test
+    void paddingCountsOnlyValuesAssignedMoreThanTheirLogicalSize() {
+        // "big" is assigned 64 of its 400 logical bytes: smaller, not padded; "pad" has 100 -> 128.
+        HloModule m = new TestModules.Builder("small").steps("a", "b")
+                .alloc(0, 1000, 0, "preallocated-temp")
+                .value("big", 0, 0, 64, "u8[400]", "0-0").value("pad", 0, 128, 128, "u8[100]", "1-1").build();
+        List<?> out = Analyses.padding(m, TilingModel.NONE);
+        Table totals = (Table) out.get(0);
+        assertEquals(1L, totals.cell(0, totals.columnIndex("padded_values")));
+        Table worst = (Table) out.get(1);
+        assertEquals(1, worst.size());
+        assertEquals("pad", worst.cell(0, 0));
+        Table shapes = (Table) out.get(2);
+        assertEquals(1, shapes.size());
+        assertEquals("u8[100]", shapes.cell(0, 0));
+    }
+
+    @Test
     void fragmentationUnionsSharedBytesOverTime() {
         // Allocation 0 (1000 bytes): a [0,400) live 0-1, b [200,600) live 1-2 (shares bytes with a: union),
         // c [0,300) live 3-3 reuses a's bytes later. Peak of the union: step 1, [0,600) = 600.

@@ -2,6 +2,7 @@ package bufq.analysis;
 
 import bufq.dump.DumpLoader;
 import bufq.dump.ModuleSource;
+import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloUse;
 import bufq.model.HloValue;
@@ -269,5 +270,25 @@ class WhyCorpusTest {
         }
         assertTrue(modules >= 40, "swept " + modules);
         assertTrue(stretches > 1000, "found " + stretches);
+    }
+
+    @Test
+    void bornListsThePythonStackOfAProtoDump() throws Exception {
+        Path pb = corpus().resolve("jax-0.10.2-proto/transformer-2layer/module_0000.jit_step.cpu_after_optimizations.hlo.pb");
+        HloModule m = DumpLoader.discover(List.of(Corpus.require(pb))).get(0).load();
+        int withStack = 0;
+        for (HloValue v : m.values()) {
+            HloInstruction ins = m.instruction(v.name());
+            List<String> stack = ins == null ? List.of() : ins.stack();
+            Table born = Analyses.why(m, List.of(v)).get(0).born();
+            assertEquals(1 + stack.size(), born.size(), v.label());
+            assertEquals(v.name(), born.rows().get(0).get(1), v.label());
+            for (int i = 0; i < stack.size(); i++) {
+                assertEquals(stack.get(i), born.rows().get(1 + i).get(4), v.label() + " frame " + i);
+                assertEquals(null, born.rows().get(1 + i).get(1), v.label() + " frame " + i);
+            }
+            if (stack.size() > 1) withStack++;
+        }
+        assertTrue(withStack > 0, "some value of the proto dump has a stack of more than one frame");
     }
 }

@@ -18,7 +18,7 @@ public final class TinyDump {
             Total bytes used: 64 (64B)
             """;
 
-    /** The whole dump: the allocation section, Used values and the live ranges with a peak. */
+    /** The whole dump: the allocation section, Used values and, after two blank lines as XLA writes them, the live ranges with a peak. */
     public static final String COMPLETE = ASSIGNMENT + """
 
             Used values:
@@ -33,6 +33,7 @@ public final class TinyDump {
               neg.2
              uses:
              from instruction: %neg.2 = f32[8]{0} negate(%x.1)
+
 
             HloLiveRange (max 2):
               InstructionSequence:

@@ -3,21 +3,17 @@ package bufq.export;
 import bufq.analysis.BlameBy;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
+import bufq.testing.ProtoFile;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -168,14 +164,9 @@ class PprofExportTest {
 
     @Test
     void theFieldNumbersAreTheDocumentedProtos() throws Exception {
-        Path proto = Paths.get(System.getProperty("bufq.root", ".")).resolve("query-engine/src/main/proto/profile.proto");
-        String text = Files.readString(proto);
         Map<String, Integer> documented = new HashMap<>();
-        Matcher msg = Pattern.compile("message (\\w+) \\{([^}]*)\\}").matcher(text);
-        while (msg.find()) {
-            Matcher f = Pattern.compile("(?m)^\\s+(?:repeated )?\\w+ (\\w+) = (\\d+);").matcher(msg.group(2));
-            while (f.find()) documented.put(snake(msg.group(1)) + "_" + f.group(1), Integer.parseInt(f.group(2)));
-        }
+        ProtoFile.read("query-engine/src/main/proto/profile.proto").messages().forEach((message, fields) ->
+                fields.forEach((field, number) -> documented.put(snake(message) + "_" + field, number)));
         int checked = 0;
         for (var field : ProfileFields.class.getDeclaredFields()) {
             field.setAccessible(true);

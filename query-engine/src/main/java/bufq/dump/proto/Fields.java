@@ -3,7 +3,7 @@ package bufq.dump.proto;
 /**
  * Field numbers of the messages bufq reads, one class per message (nested messages as
  * {@code Outer_Inner}), named and numbered as in {@code src/main/proto/bufq_xla_subset.proto};
- * {@code FieldNumbersTest} holds the two to each other.
+ * {@code FieldsTest} (reading that file's text) holds the two to each other.
  */
 final class Fields {
     private Fields() {}

@@ -36,6 +36,7 @@ final class OutputCommand implements Command {
             if (was != null) shell.info("wrote " + was);
             return Status.OK;
         }
+        if (rest.get(0).isEmpty()) throw new CommandException("output: a file name is expected, not an empty one");
         Path target = Path.of(rest.get(0));
         if (target.toAbsolutePath().normalize().equals(shell.sink().target()))
             throw new CommandException("results already go to " + target);

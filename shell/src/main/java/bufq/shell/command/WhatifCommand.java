@@ -20,7 +20,7 @@ final class WhatifCommand implements Command {
     @Override public String name() { return "whatif"; }
     @Override public String synopsis() { return "whatif EDIT [; EDIT ...] [; QUERY]"; }
 
-    @Override public String brief() { return "Recomputes the peak under edits of the live ranges and sizes (remat, donation, dtype)."; }
+    @Override public String brief() { return "Recomputes the peak with edited live ranges and sizes (remat, donation, dtype)."; }
 
     @Override public String description() {
         return "Edits a copy of the module's live ranges and sizes, recomputes occupied bytes per step with the\n"

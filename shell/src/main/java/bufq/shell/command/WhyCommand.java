@@ -30,7 +30,8 @@ final class WhyCommand implements Command {
 
     @Override public String description() {
         return "Explains values, each in parts: what it is (shape, sizes, allocation, offset, colour); where it is\n"
-                + "born (step, opcode, op_name, source); its positions and uses in schedule order; why its live range\n"
+                + "born (step, opcode, op_name, source, then one row per frame of its Python stack where a .hlo.pb\n"
+                + "dump has one); its positions and uses in schedule order; why its live range\n"
                 + "ends where it ends (its last use, an output of the program, an entry parameter that is not donated,\n"
                 + "a loop's input, carry or parameter, no uses listed); its idle stretches, the runs of steps in which\n"
                 + "it is live but nothing reads it; and at the peak: whether it is live, the bytes it holds then and\n"

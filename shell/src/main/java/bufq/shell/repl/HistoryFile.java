@@ -2,10 +2,15 @@ package bufq.shell.repl;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -14,6 +19,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The REPL's history on disk: {@code $XDG_STATE_HOME/bufq/history}, else
@@ -22,6 +28,9 @@ import java.util.Map;
  * file beside it, synced, and renamed over the old one, so a crash leaves the old history whole.
  * A save merges: it re-reads the file and appends this session's new entries, so two shells open
  * at once both keep their lines.
+ * A file with bytes that are not UTF-8 (an editor's or another tool's damage) is not fatal: its
+ * readable lines are kept and written back as the history, the damaged file is set aside beside it
+ * as {@code history.unreadable-N}, and the notice callback says so once.
  */
 public final class HistoryFile {
     /** Entries kept on disk; the oldest go first. */
@@ -29,9 +38,16 @@ public final class HistoryFile {
 
     private final Path path;
     private final List<String> unsaved = new ArrayList<>();
+    private final Consumer<String> notices;
 
     public HistoryFile(Path path) {
+        this(path, notice -> { });
+    }
+
+    /** {@code notices} hears, in one line, when a damaged history file was set aside. */
+    public HistoryFile(Path path, Consumer<String> notices) {
         this.path = path;
+        this.notices = notices;
     }
 
     /** Where the history lives for these environment variables (XDG base directory rules). */
@@ -45,17 +61,53 @@ public final class HistoryFile {
 
     public Path path() { return path; }
 
-    /** The saved entries, oldest first; none when the file does not exist yet. */
+    /**
+     * The saved entries, oldest first; none when the file does not exist yet. Lines that are not
+     * UTF-8 are dropped; if there were any, the file is set aside and the readable lines rewritten.
+     */
     public List<String> load() throws IOException {
         List<String> out = new ArrayList<>();
-        List<String> lines;
+        byte[] bytes;
         try {
-            lines = Files.readAllLines(path, StandardCharsets.UTF_8);
+            bytes = Files.readAllBytes(path);
         } catch (NoSuchFileException e) {
             return out;
         }
-        for (String l : lines) if (!l.isEmpty()) out.add(unescape(l));
+        CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        int unreadable = 0;
+        for (int start = 0; start < bytes.length; ) {
+            int end = start;
+            while (end < bytes.length && bytes[end] != '\n') end++;
+            try {
+                String line = utf8.decode(ByteBuffer.wrap(bytes, start, end - start)).toString().replace("\r", "");
+                if (!line.isEmpty()) out.add(unescape(line));
+            } catch (CharacterCodingException e) {
+                unreadable++;
+            }
+            start = end + 1;
+        }
+        if (unreadable > 0) {
+            Path aside = setAside();
+            write(out);
+            notices.accept("history " + path + " had " + unreadable + (unreadable == 1 ? " line that is" : " lines that are")
+                    + " not UTF-8; kept the " + out.size() + " readable entries, the damaged file is now " + aside);
+        }
         return out;
+    }
+
+    /** Moves the damaged file to the first free {@code NAME.unreadable-N} beside it. */
+    private Path setAside() throws IOException {
+        for (int n = 1; ; n++) {
+            Path aside = path.resolveSibling(path.getFileName() + ".unreadable-" + n);
+            try {
+                Files.move(path, aside);
+                return aside;
+            } catch (FileAlreadyExistsException taken) {
+                // try the next number
+            }
+        }
     }
 
     /** Remembers an entry for the next {@link #save()}. */
@@ -69,6 +121,12 @@ public final class HistoryFile {
         List<String> all = load();
         all.addAll(unsaved);
         if (all.size() > MAX_ENTRIES) all = all.subList(all.size() - MAX_ENTRIES, all.size());
+        write(all);
+        unsaved.clear();
+    }
+
+    /** Replaces the file with these entries: a synced temporary file renamed over it. */
+    private void write(List<String> all) throws IOException {
         StringBuilder b = new StringBuilder();
         for (String e : all) b.append(escape(e)).append('\n');
         Path dir = path.toAbsolutePath().getParent();
@@ -89,7 +147,6 @@ public final class HistoryFile {
         } finally {
             Files.deleteIfExists(tmp);
         }
-        unsaved.clear();
     }
 
     static String escape(String s) {

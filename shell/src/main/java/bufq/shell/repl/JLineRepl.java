@@ -137,7 +137,7 @@ public final class JLineRepl implements Repl {
         Session(Shell shell, Terminal terminal) {
             this.shell = shell;
             this.terminal = terminal;
-            this.historyFile = new HistoryFile(HistoryFile.location(shell.env().vars()));
+            this.historyFile = new HistoryFile(HistoryFile.location(shell.env().vars()), notice -> shell.info("bufq: " + notice));
             this.pager = new Pager(shell, terminal);
             ReplParser parser = new ReplParser(() -> shell.engine().entities(), code -> shell.scripts().incomplete(code));
             Supplier<Catalog> catalog = () -> shell.engine().catalog();  // scripts may add fields

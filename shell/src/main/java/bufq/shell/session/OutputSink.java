@@ -7,7 +7,9 @@ import java.io.Writer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -52,6 +54,7 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
     /** As {@link #file(Path, boolean)}, with the writer wrapped (tests simulate a full disk). */
     public static OutputSink file(Path target, boolean force, UnaryOperator<Writer> wrap) throws IOException {
         String shown = target.toString();
+        if (shown.isEmpty()) throw new IOException("a file name is expected, not an empty one");
         // Absolute from here on: the temporary file and the rename happen in the target's own directory.
         Path abs = target.toAbsolutePath().normalize();
         if (Files.isDirectory(abs)) throw new IOException(shown + " is a directory");
@@ -61,7 +64,15 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
         if (!force && Files.exists(abs)) throw new FileAlreadyExistsException(shown);
         Path dir = abs.getParent();
         if (dir == null || !Files.isDirectory(dir)) throw new IOException("no such directory: " + dir);
-        Path tmp = createTemporary(dir, abs);
+        Path tmp;
+        try {
+            tmp = createTemporary(dir, abs);
+        } catch (AccessDeniedException e) {
+            // The exception names the temporary file, which the user never asked for.
+            throw new IOException("directory " + dir + " is not writable");
+        } catch (FileSystemException e) {
+            throw new IOException("cannot create a file in " + dir + (e.getReason() == null ? "" : ": " + e.getReason()));
+        }
         tmp.toFile().deleteOnExit(); // Ctrl-C in a batch run: no temporary file left behind, target untouched
         return new AtomicFile(abs, tmp, force, wrap);
     }

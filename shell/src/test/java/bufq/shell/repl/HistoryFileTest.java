@@ -81,4 +81,31 @@ class HistoryFileTest {
         assertFalse(Files.exists(f.path()));
         assertEquals(List.of(), f.load());
     }
+
+    @Test
+    void aFileThatIsNotUtf8KeepsItsReadableLinesIsSetAsideAndSavingGoesOn() throws IOException {
+        Path p = tmp.resolve("history");
+        byte[] bad = {'v', 'a', 'l', 'u', 'e', 's', ' ', (byte) 0xC3, (byte) 0x28, '\n'};
+        try (var out = Files.newOutputStream(p)) {
+            out.write("values limit 1\n".getBytes());
+            out.write(bad);
+            out.write("help\n".getBytes());
+        }
+        List<String> notices = new ArrayList<>();
+        HistoryFile f = new HistoryFile(p, notices::add);
+        assertEquals(List.of("values limit 1", "help"), f.load());
+        Path aside = tmp.resolve("history.unreadable-1");
+        assertTrue(Files.exists(aside), "the damaged file is set aside beside itself");
+        assertEquals(1, notices.size(), notices.toString());
+        assertTrue(notices.get(0).contains("1 line that is not UTF-8; kept the 2 readable entries"), notices.get(0));
+        assertTrue(notices.get(0).contains(aside.toString()), notices.get(0));
+
+        f.add("tiling");
+        f.save();
+        assertEquals(List.of("values limit 1", "help", "tiling"), new HistoryFile(p).load());
+        assertEquals(1, notices.size(), "said once: the rewritten history reads cleanly");
+        try (var s = Files.list(tmp)) {
+            assertEquals(2, s.count(), "the history and the one file set aside, no temporaries");
+        }
+    }
 }
