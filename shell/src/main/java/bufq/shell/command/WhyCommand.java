@@ -26,7 +26,7 @@ final class WhyCommand implements Command {
     @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
 
     @Override public String synopsis() { return "why ID|NAME|QUERY"; }
-    @Override public String brief() { return "Why a value is live: its uses, why its range ends there, idle stretches, weight at the peak."; }
+    @Override public String brief() { return "Why a value is live: its uses, why its range ends there, idle time, the peak."; }
 
     @Override public String description() {
         return "Explains values, each in parts: what it is (shape, sizes, allocation, offset, colour); where it is\n"
