@@ -1,6 +1,7 @@
 package bufq.shell.cli;
 
 import bufq.shell.session.DefaultEngine;
+import bufq.shell.testing.Corpus;
 
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
@@ -18,7 +19,6 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Proto dumps through the command line: a profile's modules, the modules entity, events, bad protos. */
 class ProtoCliTest {
@@ -26,9 +26,7 @@ class ProtoCliTest {
     private static final int HLO_PROTO_HLO_MODULE = 1;
 
     private static String dump(String rel) {
-        Path p = CliTest.root().resolve("../shared/corpus/jax-0.10.2-proto").resolve(rel).normalize();
-        assumeTrue(Files.exists(p), "corpus not found at " + p + "; skipping");
-        return p.toString();
+        return Corpus.require("jax-0.10.2-proto/" + rel).toString();
     }
 
     private static CliTest.Result run(String dump, String... statements) {

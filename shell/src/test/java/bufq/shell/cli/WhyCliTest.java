@@ -5,7 +5,6 @@ import bufq.shell.testing.Corpus;
 
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,14 +12,11 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** {@code why} and the {@code uses} entity through the command line, on corpus dumps. */
 class WhyCliTest {
     private static String dump(String dir) {
-        Path p = CliTest.root().resolve("../shared/corpus/jax-0.10.2").resolve(dir).normalize();
-        Corpus.require(p);
-        return p.toString();
+        return Corpus.require("jax-0.10.2/" + dir).toString();
     }
 
     private static CliTest.Result run(String dump, String... statements) {

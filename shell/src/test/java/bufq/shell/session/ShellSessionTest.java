@@ -159,6 +159,24 @@ class ShellSessionTest {
     }
 
     @Test
+    void aKilledRunsTemporaryFileIsRemovedAndNothingElse(@TempDir Path dir) throws Exception {
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        long dead = gone.pid(), alive = ProcessHandle.current().pid();
+        Path stale = Files.writeString(dir.resolve(".r.csv." + dead + "-abc.tmp"), "half a result");
+        Path live = Files.writeString(dir.resolve(".r.csv." + alive + "-abc.tmp"), "being written");
+        Path unproven = Files.writeString(dir.resolve(".r.csv.abc.tmp"), "no pid: not provably ours");
+        Path other = Files.writeString(dir.resolve(".q.csv." + dead + "-abc.tmp"), "another file's");
+        Shell s = shell(new Env(Map.of(), false));
+        assertEquals(Status.OK, s.execute("output " + dir.resolve("r.csv")));
+        assertFalse(Files.exists(stale), "the dead writer's temporary file is gone");
+        assertTrue(Files.exists(live) && Files.exists(unproven) && Files.exists(other), listing(dir).toString());
+        s.execute("values limit 1");
+        s.close();
+        assertEquals(List.of(other, live, unproven, dir.resolve("r.csv")), listing(dir).stream().sorted().toList());
+    }
+
+    @Test
     void anEmptyOutputNameAsksForAFileName() {
         Shell s = shell(new Env(Map.of(), false));
         assertEquals(Status.ERROR, s.execute("output \"\""));
