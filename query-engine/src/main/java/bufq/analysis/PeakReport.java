@@ -7,13 +7,17 @@ import bufq.model.Liveness;
 import bufq.model.PeakClaim;
 import bufq.model.TilingModel;
 import bufq.table.ColumnType;
+import bufq.table.NaturalOrder;
 import bufq.table.Output;
 import bufq.table.Table;
 import bufq.table.TextBlock;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 
 /**
@@ -106,7 +110,7 @@ final class PeakReport {
         Table.Builder b = Table.builder()
                 .title("values live at step " + t + " (" + instructionAt(m, t) + ")"
                         + (color.isPresent() ? ", color " + color.getAsInt() : ""))
-                .column("value", ColumnType.STRING).column("allocation", ColumnType.INT)
+                .column("value", ColumnType.STRING).column("count", ColumnType.INT).column("allocation", ColumnType.INT)
                 .column("logical", ColumnType.BYTES).column("share", ColumnType.PERCENT)
                 .column("assigned", ColumnType.BYTES).column("padding", ColumnType.BYTES);
         if (extra) b.column("tiled_" + tiling.name(), ColumnType.BYTES);
@@ -116,25 +120,44 @@ final class PeakReport {
         live.sort(Comparator.comparingLong(HloValue::logicalSize).reversed().thenComparing(PeakReport::compareLabels));
         long smallLogical = 0, smallAssigned = 0, smallTiled = 0;
         int small = 0;
+        // Values of one op_name and shape (a loop's 200 identical buffers) share one row with their count.
+        Map<List<Object>, List<HloValue>> groups = new LinkedHashMap<>();
         for (HloValue v : live) {
-            long tiled = extra ? tiling.paddedBytes(v.shape()) : 0;
             if (v.logicalSize() < smallThreshold) {
                 small++;
                 smallLogical += v.logicalSize();
                 smallAssigned += v.size();
-                smallTiled += tiled;
+                if (extra) smallTiled += tiling.paddedBytes(v.shape());
                 continue;
             }
             HloInstruction ins = m.instruction(v.name());
+            List<Object> key = Arrays.asList(ins == null ? null : ins.opName(), v.shape().text());
+            groups.computeIfAbsent(key, k -> new ArrayList<>(1)).add(v);
+        }
+        List<List<HloValue>> rows = new ArrayList<>(groups.values());
+        // Stable: equal totals keep the order by size and name.
+        rows.sort(Comparator.comparingLong((List<HloValue> g) -> g.size() * g.get(0).logicalSize()).reversed());
+        int grouped = 0;
+        for (List<HloValue> g : rows) {
+            HloValue v = g.get(0);
+            HloInstruction ins = m.instruction(v.name());
+            long logical = 0, assigned = 0, tiled = 0;
+            for (HloValue w : g) {
+                logical += w.logicalSize();
+                assigned += w.size();
+            }
+            if (extra) tiled = g.size() * tiling.paddedBytes(v.shape());
+            if (g.size() > 1) grouped++;
             // One array per row, handed to the table: tens of thousands of rows at a 1M-value peak.
-            Object[] row = new Object[extra ? 10 : 9];
+            Object[] row = new Object[extra ? 11 : 10];
             int k = 0;
-            row[k++] = v.label();
-            row[k++] = (long) v.allocation();
-            row[k++] = v.logicalSize();
-            row[k++] = Bytes.share(v.logicalSize(), peak);
-            row[k++] = v.size();
-            row[k++] = v.size() - v.logicalSize();
+            row[k++] = g.size() == 1 ? v.label() : v.label() + " .. " + g.get(g.size() - 1).label();
+            row[k++] = (long) g.size();
+            row[k++] = g.size() == 1 ? (Object) (long) v.allocation() : null;
+            row[k++] = logical;
+            row[k++] = Bytes.share(logical, peak);
+            row[k++] = assigned;
+            row[k++] = assigned - logical;
             if (extra) row[k++] = tiled;
             row[k++] = v.shape().text();
             row[k++] = ins == null ? null : ins.opName();
@@ -144,6 +167,7 @@ final class PeakReport {
         if (small > 0) {
             List<Object> row = new ArrayList<>();
             row.add("small (" + small + " value" + (small == 1 ? "" : "s") + ")");
+            row.add((long) small);
             row.add(null);
             row.add(smallLogical);
             row.add(Bytes.share(smallLogical, peak));
@@ -157,26 +181,16 @@ final class PeakReport {
         }
         b.note(live.size() + " values, " + Bytes.human(peak) + " logical (share is of that), "
                 + Bytes.human(color.isPresent() ? l.occupiedBytes(t, color.getAsInt()) : l.occupiedBytes(t))
-                + " occupied; values under " + Bytes.human(smallThreshold) + " fold into the small row");
+                + " occupied; values under " + Bytes.human(smallThreshold) + " fold into the small row"
+                + (grouped > 0 ? "; values of one op_name and shape share a row (count; value names the first and last)" : ""));
         return b.build();
     }
 
-    /** {@code a.label().compareTo(b.label())} without building the labels (name, then the printed index). */
+    /** Natural order of the labels ({@code copy.2} before {@code copy.10}) without building them: name, then index. */
     static int compareLabels(HloValue a, HloValue b) {
-        String an = a.name(), bn = b.name();
-        String ai = a.indexPrinted() ? a.index() : "", bi = b.indexPrinted() ? b.index() : "";
-        int c = an.compareTo(bn);
-        if (an.length() == bn.length()) return c != 0 ? c : ai.compareTo(bi);
-        // Names of different lengths decide unless one is a prefix of the other.
-        if (!(an.length() < bn.length() ? bn.startsWith(an) : an.startsWith(bn))) return c;
-        int la = an.length() + ai.length(), lb = bn.length() + bi.length();
-        int n = Math.min(la, lb);
-        for (int i = 0; i < n; i++) {
-            char x = i < an.length() ? an.charAt(i) : ai.charAt(i - an.length());
-            char y = i < bn.length() ? bn.charAt(i) : bi.charAt(i - bn.length());
-            if (x != y) return x - y;
-        }
-        return la - lb;
+        int c = NaturalOrder.INSTANCE.compare(a.name(), b.name());
+        if (c != 0) return c;
+        return NaturalOrder.INSTANCE.compare(a.indexPrinted() ? a.index() : "", b.indexPrinted() ? b.index() : "");
     }
 
     static String instructionAt(HloModule m, int t) {

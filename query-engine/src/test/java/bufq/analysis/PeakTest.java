@@ -3,11 +3,13 @@ package bufq.analysis;
 import bufq.model.HloModule;
 import bufq.model.Liveness;
 import bufq.model.TilingModel;
+import bufq.table.NaturalOrder;
 import bufq.table.Output;
 import bufq.table.Table;
 import bufq.table.TextBlock;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 
@@ -107,5 +109,39 @@ class PeakTest {
         assertTrue(text.startsWith("no live ranges in this dump, so no peak"), text);
         assertTrue(text.length() > 80 && text.contains("--xla_dump_buffer_assignment_analysis"), text);
         assertEquals(out, Analyses.blame(m, BlameBy.OP_NAME, 0));
+    }
+
+    @Test
+    void identicalValuesShareOneRowWithACountAndNamesSortNaturally() {
+        TestModules.Builder b = new TestModules.Builder("loop").steps("a", "b").alloc(0, 1 << 20, 0, "temp");
+        // Twelve copies of one op_name and shape, listed in the dump's text order (.1, .10, .11, .12, .2, ...).
+        List<String> names = new ArrayList<>();
+        for (int i = 1; i <= 12; i++) names.add("copy." + i);
+        names.sort(null);
+        long off = 0;
+        for (String n : names) {
+            b.value(n, 0, off, 400, "f32[100]", "0-1").instruction(n, "f32[100]", "copy", "jit(f)/while/body", null, 0);
+            off += 400;
+        }
+        b.value("copy.13", 0, off, 400, "f32[100]", "0-1").instruction("copy.13", "f32[100]", "copy", "jit(f)/other", null, 0);
+        b.value("big.3", 0, off + 400, 800, "f32[200]", "0-1");
+        b.value("big.20", 0, off + 1200, 800, "f32[200]", "0-1");
+        Table t = (Table) Analyses.peak(b.build(), OptionalInt.empty(), 0, null).get(1);
+        // The twelve copies first (4800 bytes in all), then the two values without an op_name, then copy.13.
+        assertEquals(3, t.size(), t.toString());
+        assertEquals("copy.1 .. copy.12", t.cell(0, 0));
+        assertEquals(12L, t.cell(0, t.columnIndex("count")));
+        assertEquals(4800L, t.cell(0, t.columnIndex("logical")));
+        assertEquals("big.3 .. big.20", t.cell(1, 0));
+        assertEquals(2L, t.cell(1, t.columnIndex("count")));
+        assertEquals("copy.13", t.cell(2, 0));
+        assertEquals(1L, t.cell(2, t.columnIndex("count")));
+    }
+
+    @Test
+    void naturalOrderReadsDigitRunsAsNumbers() {
+        List<String> names = new ArrayList<>(List.of("copy.100", "copy.10", "copy.2", "copy.1", "b", "a.9"));
+        names.sort(NaturalOrder.INSTANCE);
+        assertEquals(List.of("a.9", "b", "copy.1", "copy.2", "copy.10", "copy.100"), names);
     }
 }
