@@ -3,8 +3,8 @@ package bufq.bench;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import bufq.bench.testing.Corpus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -16,16 +16,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The generator's understanding of the format, checked on the two real dumps it replicates. */
 class GenerateTest {
-    static final Path CORPUS = Path.of(System.getProperty("bufq.root", "."), "..", "shared", "corpus").normalize();
-    static final Path TRANSFORMER = CORPUS.resolve("jax-0.10.2/transformer-12layer");
-    static final Path GPU = CORPUS.resolve("public/jackmcarthur_lorrax_sandbox__Si-04_si_4x4x4_bse-C_lorrax_bse_bgweqp-"
+    static final Path TRANSFORMER = Corpus.dir().resolve("jax-0.10.2/transformer-12layer");
+    static final Path GPU = Corpus.dir().resolve("public/jackmcarthur_lorrax_sandbox__Si-04_si_4x4x4_bse-C_lorrax_bse_bgweqp-"
             + "profile_b1_rtol1e4__module_0037.jit__full_run.sm_8.0_gpu-buffer-assignment.txt");
 
     @TempDir Path tmp;
 
     /** One copy must reproduce the real files byte for byte, peak section and stack tree included. */
     @Test void oneCopyReproducesTheFourFileSource() throws Exception {
-        assumeTrue(Files.isDirectory(TRANSFORMER), "corpus not found at " + TRANSFORMER);
+        Corpus.require(TRANSFORMER);
         Path out = tmp.resolve("t1");
         assertEquals(0, Generate.run(new String[]{"--source", TRANSFORMER.toString(), "--values", "1", "--out",
                 out.toString()}, System.out, System.err));
@@ -38,7 +37,7 @@ class GenerateTest {
     }
 
     @Test void oneCopyReproducesTheSingleFileSource() throws Exception {
-        assumeTrue(Files.exists(GPU), "corpus not found at " + GPU);
+        Corpus.require(GPU);
         Path out = tmp.resolve("g1");
         assertEquals(0, Generate.run(new String[]{"--source", GPU.toString(), "--values", "1", "--format", "single",
                 "--out", out.toString()}, System.out, System.err));
@@ -49,7 +48,7 @@ class GenerateTest {
 
     /** Replicas get fresh ids and names, and the schedule grows by one source length per copy. */
     @Test void replicasAreFreshAndShifted() throws Exception {
-        assumeTrue(Files.exists(GPU), "corpus not found at " + GPU);
+        Corpus.require(GPU);
         Replicator r = new Replicator(SourceDump.read(GPU), 3);
         Set<String> keys = new HashSet<>();
         for (int k = 0; k < 3; k++) {

@@ -25,6 +25,9 @@ final class BlameReport {
 
     private record Key(int level, String name) {}
 
+    /** The one bucket of values without an op_name (single copy.NNNNN values would each get a row). */
+    static final String NO_OP_NAME = "(no op_name)";
+
     static List<Output> run(HloModule m, BlameBy by, int depth) {
         Liveness l = m.liveness();
         int t = l.peakTime();
@@ -39,7 +42,7 @@ final class BlameReport {
             HloValue v = live.get(i);
             HloInstruction ins = m.instruction(v.name());
             peak += shares[i];
-            for (Key k : keys(by, ins, v.name(), depth)) {
+            for (Key k : keys(by, ins, depth)) {
                 long[] a = acc.computeIfAbsent(k, x -> new long[2]);
                 a[0] += shares[i];
                 a[1]++;
@@ -86,8 +89,8 @@ final class BlameReport {
         return List.of(b.build(), new TextBlock("stack trace breakdown, " + source + ":\n" + tree));
     }
 
-    /** Without an op_name a value is blamed on its instruction's name, as XLA's stack-trace tree does. */
-    static List<Key> keys(BlameBy by, HloInstruction ins, String name, int depth) {
+    /** Values without an op_name share one bucket, so a module's thousands of copies do not each get a row. */
+    static List<Key> keys(BlameBy by, HloInstruction ins, int depth) {
         return switch (by) {
             case SOURCE -> List.of(new Key(1, orElse(PeakReport.source(ins), "(no source)")));
             case OPCODE -> List.of(new Key(1, ins == null || ins.opcode() == null ? "(unknown)" : ins.opcode()));
@@ -106,7 +109,7 @@ final class BlameReport {
             }
             case OP_NAME -> {
                 String op = ins == null ? null : ins.opName();
-                if (op == null || op.isEmpty()) yield List.of(new Key(1, name));
+                if (op == null || op.isEmpty()) yield List.of(new Key(1, NO_OP_NAME));
                 List<String> parts = splitOpName(op);
                 List<Key> out = new ArrayList<>();
                 int n = depth > 0 ? Math.min(depth, parts.size()) : parts.size();

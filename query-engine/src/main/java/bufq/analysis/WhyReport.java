@@ -4,7 +4,9 @@ import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloPosition;
+import bufq.model.HloUse;
 import bufq.model.HloValue;
+import bufq.model.Liveness;
 import bufq.model.RangeEnd;
 import bufq.model.UseSchedule;
 import bufq.model.UseSchedule.Stretch;
@@ -22,22 +24,24 @@ import java.util.Map;
 /**
  * {@code why VALUE}: what keeps one value alive, in parts that are each a typed table: what it is,
  * where it is born, its positions and uses in schedule order, why its live range ends where it
- * ends, and its idle stretches.
+ * ends, its idle stretches, and what it weighs at the peak.
  *
  * @param what  shape, logical and assigned size, allocation, offset, colour
- * @param born  step and defining instruction with its metadata
+ * @param born  step and defining instruction with its metadata, then one row per frame of its
+ *              Python stack where the dump has one ({@link HloInstruction#stack()})
  * @param uses  positions and uses in schedule order
  * @param end   the rule that ends its live range ({@link RangeEnd})
  * @param idle  idle stretches, longest first
+ * @param peak  at the peak: live or not, its share of the occupied bytes, what freeing it earlier saves
  */
-public record WhyReport(Table what, Table born, Table uses, Table end, Table idle) {
+public record WhyReport(Table what, Table born, Table uses, Table end, Table idle, Table peak) {
     /** Idle stretches shown per value; the rest are counted in a note. */
     static final int MAX_STRETCHES = 5;
 
     /** The parts in the order they print. */
     public List<Output> tables() { return List.copyOf(parts().values()); }
 
-    /** The parts by name, in print order: what, born, uses, end, idle (the script API's keys). */
+    /** The parts by name, in print order: what, born, uses, end, idle, peak (the script API's keys). */
     public Map<String, Table> parts() {
         Map<String, Table> m = new LinkedHashMap<>();
         m.put("what", what);
@@ -45,12 +49,14 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
         m.put("uses", uses);
         m.put("end", end);
         m.put("idle", idle);
+        m.put("peak", peak);
         return m;
     }
 
     static WhyReport of(HloModule m, HloValue v) {
         String name = v.label() + " (id " + v.id() + ")";
-        return new WhyReport(what(m, v, name), born(m, v, name), uses(m, v, name), end(m, v, name), idle(m, v, name));
+        return new WhyReport(what(m, v, name), born(m, v, name), uses(m, v, name), end(m, v, name), idle(m, v, name),
+                atPeak(m, v, name));
     }
 
     private static Table what(HloModule m, HloValue v, String name) {
@@ -68,15 +74,18 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
     private static Table born(HloModule m, HloValue v, String name) {
         HloInstruction ins = m.instruction(v.name());
         int last = UseSchedule.lastUse(m, v);
-        return Table.builder().title("born: " + name)
+        Table.Builder b = Table.builder().title("born: " + name)
                 .column("step", ColumnType.INT).column("instruction", ColumnType.STRING).column("opcode", ColumnType.STRING)
                 .column("op_name", ColumnType.STRING).column("source", ColumnType.STRING)
                 .column("live_from", ColumnType.INT).column("live_to", ColumnType.INT).column("last_use", ColumnType.INT)
                 .row(stepOrNull(m.timeOf(v.name())), v.name(), ins == null ? null : ins.opcode(),
                         ins == null ? null : ins.opName(), PeakReport.source(ins),
                         v.hasRange() ? (Object) (long) v.rangeStart() : null, v.hasRange() ? (Object) (long) v.rangeEnd() : null,
-                        stepOrNull(last))
-                .build();
+                        stepOrNull(last));
+        List<String> stack = ins == null ? List.of() : ins.stack();
+        for (String frame : stack) b.row(null, null, null, null, frame, null, null, null);
+        if (!stack.isEmpty()) b.note("the rows after the first are the Python stack that made it, outermost frame first");
+        return b.build();
     }
 
     /** Positions, then uses, in schedule order; each use names the position it reads through. */
@@ -141,6 +150,80 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
         else if (all.isEmpty()) b.note("used at every step of its live range");
         b.note("byte_steps: assigned bytes x steps; a step is busy when the value is born there or an instruction reads it");
         return b.build();
+    }
+
+    /**
+     * The value at the peak ({@link Liveness#peakTime()}): whether it is live then, the bytes it holds
+     * then ({@link OccupiedShares}, so bytes it shares with another value count once) and their share
+     * of the occupied bytes, and what ending its live range at its last use at or before the peak (or
+     * at its birth) would save: the peak recomputed by {@link Liveness#compute} with that one end
+     * moved, before minus after. The peak may move to another step; the saving is the drop of the
+     * highest step, not of this one.
+     */
+    private static Table atPeak(HloModule m, HloValue v, String name) {
+        Liveness l = m.liveness();
+        int peak = l.peakTime();
+        long before = l.peakBytes();
+        boolean live = peak >= 0 && v.liveAt(peak);
+        Long held = null, after = null, saves = null;
+        Double share = null;
+        int freeAt = -1;
+        String why;
+        if (peak < 0) why = "no live ranges in the dump, so no peak";
+        else if (!live) {
+            why = "not live at the peak, so freeing it earlier saves nothing there";
+            held = 0L;
+            share = 0.0;
+            after = before;
+            saves = 0L;
+        } else {
+            List<HloValue> at = m.liveAt(peak);
+            long[] shares = OccupiedShares.of(at);
+            held = 0L;
+            for (int i = 0; i < at.size(); i++) if (at.get(i) == v) held = shares[i];
+            share = Bytes.share(held, before);
+            freeAt = lastUseBefore(m, v, peak);
+            if (freeAt == peak) {
+                why = freeAt == v.rangeStart() ? "born at the peak, so it cannot end before it"
+                        : "used at the peak, so it cannot end before it";
+                after = before;
+            } else {
+                Liveness.Inputs in = Liveness.Inputs.of(m);
+                in.end()[indexOf(m.values(), v)] = freeAt;
+                Liveness edited = Liveness.compute(l.steps(), in, l.claimedPeakTime());
+                after = edited.peakBytes();
+                why = (freeAt == v.rangeStart() ? "nothing reads it between its birth and the peak: ended at its birth, step "
+                        : "ended at its last use before the peak, step ") + freeAt + ", the peak recomputed "
+                        + (after == before ? "does not drop: another step holds as much" : "drops by saves")
+                        + (edited.peakTime() != peak ? "; the highest step is then " + edited.peakTime() : "");
+            }
+            saves = before - after;
+        }
+        Table.Builder b = Table.builder().title("at the peak: " + name)
+                .column("peak", ColumnType.INT).column("live", ColumnType.BOOL).column("held", ColumnType.BYTES)
+                .column("share", ColumnType.PERCENT).column("free_at", ColumnType.INT).column("peak_bytes", ColumnType.BYTES)
+                .column("peak_after", ColumnType.BYTES).column("saves", ColumnType.BYTES)
+                .row(stepOrNull(peak), live, held, share, stepOrNull(freeAt), peak < 0 ? null : before, after, saves);
+        b.note(why);
+        if (live) b.note("held: its bytes at the peak, each byte once (blame's rule); free_at: its last use at or before the peak, "
+                + "or its birth");
+        return b.build();
+    }
+
+    /** Position of {@code v} itself in {@code values} (the liveness inputs' order). */
+    private static int indexOf(List<HloValue> values, HloValue v) {
+        for (int i = 0; i < values.size(); i++) if (values.get(i) == v) return i;
+        throw new IllegalArgumentException("value " + v.id() + " is not in its module");
+    }
+
+    /** The last step in {@code [birth, peak]} at which {@code v} is used, or its birth when none is. */
+    private static int lastUseBefore(HloModule m, HloValue v, int peak) {
+        int best = v.rangeStart();
+        for (HloUse u : v.uses()) {
+            int t = m.timeOf(u.user());
+            if (t > best && t <= peak) best = t;
+        }
+        return best;
     }
 
     static Long stepOrNull(int t) { return t < 0 ? null : (long) t; }

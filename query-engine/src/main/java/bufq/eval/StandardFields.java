@@ -102,9 +102,9 @@ final class StandardFields {
                 .add("memory_space", INT, "S(n) of the layout, 0 when absent", v((x, c) -> x.shape() == null ? null : l(x.shape().memorySpace())))
                 .add("logical_size", BYTES, "bytes without padding (XLA's ByteSizeOf)", v((x, c) -> x.shape() == null ? null : l(x.logicalSize())))
                 .add("padded_size", BYTES, "bytes under the current tiling model", v((x, c) -> x.shape() == null ? null
-                        : l(padded(x.shape(), c))))
+                        : l(padded(x, c))))
                 .add("padding", BYTES, "padded_size - logical_size", v((x, c) -> x.shape() == null ? null
-                        : l(padded(x.shape(), c) - x.logicalSize())))
+                        : l(padded(x, c) - x.logicalSize())))
                 .add("start", INT, "first step it is live (null without a live range)", v((x, c) -> x.hasRange() ? l(x.rangeStart()) : null))
                 .add("end", INT, "last step it is live, inclusive", v((x, c) -> x.hasRange() ? l(x.rangeEnd()) : null))
                 .add("duration", INT, "number of steps it is live (end - start + 1)", v((x, c) -> !x.hasRange() ? null
@@ -143,9 +143,9 @@ final class StandardFields {
     }
 
     /** The tiling model may be a script: its failure fails the query with the model's name. */
-    private static long padded(Shape s, EvalContext c) {
+    private static long padded(HloValue x, EvalContext c) {
         try {
-            return c.tiling().paddedBytes(s);
+            return c.tiling().paddedBytes(x, c.module());
         } catch (RuntimeException e) {
             throw new Catalog.FieldFailure("padded_size (tiling " + c.tiling().name() + ")", e);
         }

@@ -2,7 +2,6 @@ package bufq.advise;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import bufq.dump.DumpLoader;
 import bufq.eval.Catalog;
@@ -10,6 +9,7 @@ import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.table.Output;
 import bufq.table.Table;
+import bufq.testing.Corpus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,8 +21,7 @@ import org.junit.jupiter.api.TestFactory;
 class AdviseSweepTest {
     @TestFactory
     Stream<DynamicTest> everyCorpusModule() throws Exception {
-        Path corpus = AdvisorTest.corpus();
-        assumeTrue(Files.isDirectory(corpus), "corpus not found at " + corpus);
+        Path corpus = Corpus.require(Corpus.dir());
         List<Path> inputs;
         try (Stream<Path> s = Stream.concat(Files.list(corpus.resolve("public")), Stream.concat(
                 Files.list(corpus.resolve("jax-0.10.2")).filter(Files::isDirectory),

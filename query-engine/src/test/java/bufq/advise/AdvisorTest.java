@@ -3,7 +3,6 @@ package bufq.advise;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import bufq.dump.DumpLoader;
 import bufq.eval.Catalog;
@@ -12,11 +11,11 @@ import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.table.Output;
 import bufq.table.Table;
+import bufq.testing.Corpus;
 import bufq.whatif.EditParser;
 import bufq.whatif.Outcome;
 import bufq.whatif.RecomputeAccess;
 import bufq.whatif.WhatIf;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,10 +26,6 @@ import org.junit.jupiter.api.TestFactory;
 
 /** {@code advise} on real dumps: findings exist where the issue expects them, and every saving is recomputed. */
 class AdvisorTest {
-    static Path corpus() {
-        return Path.of(System.getProperty("bufq.root", ".")).resolve("../shared/corpus").normalize();
-    }
-
     static Path root() { return Path.of(System.getProperty("bufq.root", ".")); }
 
     /** Modules and a rule each must report. */
@@ -42,8 +37,7 @@ class AdvisorTest {
             new String[] {"seeds:004_0cb419b3147a3cb6.txt", "padding"});
 
     static HloModule load(String rel) throws Exception {
-        Path p = rel.startsWith("seeds:") ? root().resolve("examples/seeds").resolve(rel.substring(6)) : corpus().resolve(rel);
-        assumeTrue(Files.exists(p), "corpus module not found at " + p);
+        Path p = rel.startsWith("seeds:") ? root().resolve("examples/seeds").resolve(rel.substring(6)) : Corpus.require(rel);
         return DumpLoader.load(List.of(p)).get(0);
     }
 

@@ -3,6 +3,7 @@ package bufq.analysis;
 import bufq.model.HloModule;
 import bufq.table.Table;
 import bufq.table.TextBlock;
+import bufq.testing.Golden;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 
@@ -34,13 +35,13 @@ class ChartsTest {
     @Test
     void timelineGolden() throws Exception {
         TextBlock t = (TextBlock) Analyses.timeline(ramp(), OptionalInt.empty(), 60).get(0);
-        Golden.check("timeline-ramp-60.txt", t.text());
+        Golden.check(Golden.file("query-engine", "analysis/timeline-ramp-60.txt"), t.text());
     }
 
     @Test
     void timelineBucketsKeepThePeak() throws Exception {
         TextBlock t = (TextBlock) Analyses.timeline(ramp(), OptionalInt.empty(), 20).get(0);
-        Golden.check("timeline-ramp-20.txt", t.text());
+        Golden.check(Golden.file("query-engine", "analysis/timeline-ramp-20.txt"), t.text());
         assertTrue(t.text().contains("1 column = 3 steps"), t.text());
         assertTrue(t.text().contains("peak 19"), t.text());
         for (String line : t.text().split("\n", -1)) {
@@ -52,7 +53,7 @@ class ChartsTest {
     @Test
     void allocationMapGolden() throws Exception {
         var out = Analyses.allocationMap(ramp(), 1, 60);
-        Golden.check("map-ramp-1-60.txt", ((TextBlock) out.get(0)).text());
+        Golden.check(Golden.file("query-engine", "analysis/map-ramp-1-60.txt"), ((TextBlock) out.get(0)).text());
         Table legend = (Table) out.get(1);
         assertEquals(19, legend.size());
         assertEquals("fusion.1", legend.cell(0, 1));

@@ -28,8 +28,7 @@ class CorpusSweepAnalysisTest {
 
     static List<Path> dumps() {
         List<Path> paths = new ArrayList<>();
-        Path corpus = root().resolve("../shared/corpus").normalize();
-        Corpus.require(corpus);
+        Path corpus = Corpus.require(Corpus.dir());
         paths.add(corpus);
         Path mlp = root().resolve("examples/jax-mlp");
         if (Files.isDirectory(mlp)) paths.add(mlp);

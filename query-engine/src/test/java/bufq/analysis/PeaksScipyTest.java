@@ -3,11 +3,11 @@ package bufq.analysis;
 import bufq.dump.DumpLoader;
 import bufq.dump.ModuleSource;
 import bufq.model.Prominence;
+import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
 
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +15,6 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * bufq's peaks against scipy's on every corpus module with live ranges. {@code scipy-peaks.tsv} was
@@ -25,8 +24,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class PeaksScipyTest {
     @Test
     void sameSeriesSamePeaksSameProminencesOnEveryModule() throws Exception {
-        Path corpus = CorpusSweepAnalysisTest.root().resolve("../shared/corpus").normalize();
-        assumeTrue(Files.isDirectory(corpus), "corpus not found at " + corpus + "; skipping");
+        Path corpus = Corpus.require(Corpus.dir());
         List<String> lines;
         try (InputStream in = PeaksScipyTest.class.getResourceAsStream("scipy-peaks.tsv")) {
             assertNotNull(in, "scipy-peaks.tsv");

@@ -2,7 +2,9 @@ package bufq.analysis;
 
 import bufq.dump.DumpLoader;
 import bufq.dump.ModuleSource;
+import bufq.model.HloInstruction;
 import bufq.model.HloModule;
+import bufq.model.HloUse;
 import bufq.model.HloValue;
 import bufq.model.RangeEnd.Reason;
 import bufq.model.RangeEnd;
@@ -14,9 +16,11 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -155,6 +159,77 @@ class WhyCorpusTest {
         assertEquals("while.15", init.use().user());
     }
 
+    /**
+     * The at-the-peak part against a plain per-step union of byte ranges: for every value live at the
+     * peak, its saving is the highest step's bytes before minus after ending its range at its last
+     * use at or before the peak (or its birth), each step's bytes recounted here from scratch.
+     */
+    @Test
+    void atThePeakSavingsAgreeWithAPlainUnionOfByteRanges() throws Exception {
+        for (String dir : List.of("transformer-2layer", "rnn-scan")) {
+            HloModule m = load(dir).module();
+            int steps = m.steps();
+            long[] base = new long[steps];
+            for (int t = 0; t < steps; t++) base[t] = occupied(m.values(), t, null);
+            int peak = 0;
+            for (int t = 1; t < steps; t++) if (base[t] > base[peak]) peak = t;
+            long before = base[peak];
+            assertEquals(peak, m.liveness().peakTime(), dir);
+            assertEquals(before, m.liveness().peakBytes(), dir);
+            List<HloValue> live = m.liveAt(peak);
+            long heldSum = 0;
+            int saving = 0;
+            for (HloValue v : live) {
+                Table t = Analyses.why(m, List.of(v)).get(0).peak();
+                String where = dir + " value " + v.id() + " " + v.label();
+                assertEquals(Boolean.TRUE, t.cell(0, t.columnIndex("live")), where);
+                assertEquals((long) peak, t.cell(0, t.columnIndex("peak")), where);
+                heldSum += (Long) t.cell(0, t.columnIndex("held"));
+                int freeAt = v.rangeStart();
+                for (HloUse u : v.uses()) {
+                    int s = m.timeOf(u.user());
+                    if (s > freeAt && s <= peak) freeAt = s;
+                }
+                assertEquals((long) freeAt, t.cell(0, t.columnIndex("free_at")), where);
+                long after = 0;
+                for (int s = 0; s < steps; s++) {
+                    long bytes = s > freeAt && v.liveAt(s) ? occupied(m.values(), s, v) : base[s];
+                    after = Math.max(after, bytes);
+                }
+                long expected = freeAt == peak ? 0 : before - after;
+                assertEquals(expected, t.cell(0, t.columnIndex("saves")), where);
+                if (expected > 0) saving++;
+            }
+            assertEquals(before, heldSum, dir + ": the values' held bytes add up to the peak");
+            assertTrue(saving > 0, dir + ": some value live at the peak saves bytes when freed earlier");
+        }
+    }
+
+    /** Bytes held at step {@code t}: per allocation the union of its live values' byte ranges, without {@code skip}. */
+    private static long occupied(List<HloValue> values, int t, HloValue skip) {
+        Map<Integer, List<long[]>> byAllocation = new TreeMap<>();
+        long loose = 0;
+        for (HloValue v : values) {
+            if (v == skip || !v.liveAt(t) || v.size() <= 0) continue;
+            if (v.offset() < 0) loose += v.size();
+            else byAllocation.computeIfAbsent(v.allocation(), a -> new ArrayList<>()).add(new long[] {v.offset(), v.offset() + v.size()});
+        }
+        long total = loose;
+        for (List<long[]> ranges : byAllocation.values()) {
+            ranges.sort(Comparator.comparingLong(r -> r[0]));
+            long from = -1, to = -1;
+            for (long[] r : ranges) {
+                if (r[0] > to) {
+                    total += to - from;
+                    from = r[0];
+                    to = r[1];
+                } else to = Math.max(to, r[1]);
+            }
+            total += to - from;
+        }
+        return total;
+    }
+
     /** Idle stretches from the printed uses and ranges, on every module of the corpus. */
     @Test
     void idleStretchesAgreeWithTheDumpOnEveryModule() throws Exception {
@@ -195,5 +270,25 @@ class WhyCorpusTest {
         }
         assertTrue(modules >= 40, "swept " + modules);
         assertTrue(stretches > 1000, "found " + stretches);
+    }
+
+    @Test
+    void bornListsThePythonStackOfAProtoDump() throws Exception {
+        Path pb = corpus().resolve("jax-0.10.2-proto/transformer-2layer/module_0000.jit_step.cpu_after_optimizations.hlo.pb");
+        HloModule m = DumpLoader.discover(List.of(Corpus.require(pb))).get(0).load();
+        int withStack = 0;
+        for (HloValue v : m.values()) {
+            HloInstruction ins = m.instruction(v.name());
+            List<String> stack = ins == null ? List.of() : ins.stack();
+            Table born = Analyses.why(m, List.of(v)).get(0).born();
+            assertEquals(1 + stack.size(), born.size(), v.label());
+            assertEquals(v.name(), born.rows().get(0).get(1), v.label());
+            for (int i = 0; i < stack.size(); i++) {
+                assertEquals(stack.get(i), born.rows().get(1 + i).get(4), v.label() + " frame " + i);
+                assertEquals(null, born.rows().get(1 + i).get(1), v.label() + " frame " + i);
+            }
+            if (stack.size() > 1) withStack++;
+        }
+        assertTrue(withStack > 0, "some value of the proto dump has a stack of more than one frame");
     }
 }

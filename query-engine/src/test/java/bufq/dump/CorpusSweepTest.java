@@ -20,7 +20,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Loads every file and every directory under {@code ../shared/corpus} and checks the reader's
@@ -29,15 +28,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * names); every live range joins a value; every tiled TPU value's size is its padded size.
  */
 class CorpusSweepTest {
-    static Path corpus() {
-        Path root = Path.of(System.getProperty("bufq.root", "."));
-        return root.resolve("../shared/corpus").normalize();
-    }
-
     @TestFactory
     Stream<DynamicTest> everyCorpusEntryLoadsAndChecks() throws IOException {
-        Path corpus = corpus();
-        Corpus.require(corpus);
+        Path corpus = Corpus.require(Corpus.dir());
         List<Path> entries = new ArrayList<>();
         try (Stream<Path> walk = Files.walk(corpus)) {
             walk.filter(p -> !p.equals(corpus))

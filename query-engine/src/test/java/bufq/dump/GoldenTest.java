@@ -8,19 +8,17 @@ import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import bufq.model.Shape;
 import bufq.model.StackTraceNode;
+import bufq.testing.Golden;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Golden files: every field the reader fills, rendered as text, for one fixture per era. Run with
- * {@code -Dbufq.updateGolden=true} to rewrite them after an intended change (and read the diff).
+ * {@code -Dbufq.updateGoldens=true} to rewrite them after an intended change (and read the diff).
  */
 class GoldenTest {
     @ParameterizedTest
@@ -29,12 +27,7 @@ class GoldenTest {
         List<HloModule> ms = DumpLoader.load(List.of(Fixtures.path(fixture)));
         StringBuilder b = new StringBuilder();
         for (HloModule m : ms) render(m, Fixtures.path("").toString() + "/", b);
-        Path golden = Path.of(System.getProperty("bufq.root", "."), "query-engine/src/test/resources/golden", fixture + ".txt");
-        if (Boolean.getBoolean("bufq.updateGolden")) {
-            Files.createDirectories(golden.getParent());
-            Files.writeString(golden, b.toString());
-        }
-        assertEquals(Files.readString(golden), b.toString(), "golden " + golden);
+        Golden.check(Golden.file("query-engine", fixture + ".txt"), b.toString());
     }
 
     static void render(HloModule m, String strip, StringBuilder b) {

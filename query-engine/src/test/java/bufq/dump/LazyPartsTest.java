@@ -14,6 +14,7 @@ import bufq.model.HloModule;
 import bufq.model.PartUnavailableException;
 import bufq.model.TilingModel;
 import bufq.table.Output;
+import bufq.testing.Corpus;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -44,7 +45,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Every corpus module loaded with its Used values section left for first use answers exactly as one
@@ -56,8 +56,7 @@ class LazyPartsTest {
 
     @TestFactory
     Stream<DynamicTest> aLazyModuleAnswersAsAWholeOne() throws IOException {
-        Path corpus = CorpusSweepTest.corpus();
-        assumeTrue(Files.isDirectory(corpus), "corpus not found at " + corpus);
+        Path corpus = Corpus.require(Corpus.dir());
         List<ModuleSource> sources = new ArrayList<>();
         try (Stream<Path> walk = Files.walk(corpus)) {
             for (Path p : walk.filter(f -> Files.isRegularFile(f) && FileKind.of(f.getFileName().toString()) == FileKind.BUFFER_ASSIGNMENT)
@@ -100,8 +99,7 @@ class LazyPartsTest {
 
     /** The four files of a corpus module, copied where a test may change them. */
     private static Path copy(Path dir) throws IOException {
-        Path src = CorpusSweepTest.corpus().resolve("jax-0.10.2/transformer-2layer");
-        assumeTrue(Files.isDirectory(src), "corpus not found at " + src);
+        Path src = Corpus.require("jax-0.10.2/transformer-2layer");
         Path ba = null;
         try (Stream<Path> files = Files.list(src)) {
             for (Path f : files.toList()) {

@@ -1,6 +1,5 @@
 package bufq.eval;
 
-import bufq.testing.Corpus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,6 +12,7 @@ import bufq.model.HloValue;
 import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import bufq.table.Table;
+import bufq.testing.Corpus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,8 +54,7 @@ class DumpQueriesTest {
 
     @TestFactory
     Stream<DynamicTest> corpus() throws IOException {
-        Path corpus = root().resolve("../shared/corpus").normalize();
-        Corpus.require(corpus);
+        Path corpus = Corpus.require(Corpus.dir());
         List<Path> dirs = new ArrayList<>();
         try (Stream<Path> s = Files.walk(corpus, 3)) {
             s.filter(p -> !p.equals(corpus) && Files.isDirectory(p) && hasTxt(p)).sorted().forEach(dirs::add);

@@ -6,23 +6,20 @@ import bufq.model.HeapEvent;
 import bufq.model.HloModule;
 import bufq.table.Output;
 import bufq.table.Table;
+import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The {@code events} and {@code modules} entities and {@code timeline by events} on the proto corpus. */
 class ProtoQueriesTest {
     static Path corpus(String rel) {
-        Path p = Path.of(System.getProperty("bufq.root", ".")).resolve("../shared/corpus/jax-0.10.2-proto").resolve(rel).normalize();
-        assumeTrue(Files.exists(p), "corpus not found at " + p);
-        return p;
+        return Corpus.require("jax-0.10.2-proto/" + rel);
     }
 
     static HloModule cnn() throws Exception {

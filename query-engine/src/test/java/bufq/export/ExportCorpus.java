@@ -9,7 +9,6 @@ import bufq.testing.Corpus;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -21,9 +20,7 @@ final class ExportCorpus {
     private ExportCorpus() {}
 
     static Path corpus() {
-        Path c = Paths.get(System.getProperty("bufq.root", ".")).resolve("../shared/corpus").normalize();
-        Corpus.require(c);
-        return c;
+        return Corpus.require(Corpus.dir());
     }
 
     /** The 4-layer transformer without (false) or with (true) jax.checkpoint: the diff pair. */

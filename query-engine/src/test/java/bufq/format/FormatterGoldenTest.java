@@ -2,24 +2,19 @@ package bufq.format;
 
 import bufq.table.ColumnType;
 import bufq.table.Table;
+import bufq.testing.Golden;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
  * Every format on a few tables against golden files in {@code golden/format/}. To regenerate after an
- * intended change: {@code mvn -o -pl query-engine test -Dtest=FormatterGoldenTest -Dbufq.updateGolden=true},
+ * intended change: {@code mvn -o -pl query-engine test -Dtest=FormatterGoldenTest -Dbufq.updateGoldens=true},
  * then read the diff.
  */
 class FormatterGoldenTest {
@@ -62,15 +57,6 @@ class FormatterGoldenTest {
         StringBuilder out = new StringBuilder();
         Formatters.byName(format).write(table, options, out);
         String actual = out.toString();
-        if (Boolean.getBoolean("bufq.updateGolden")) {
-            Path dir = Path.of(System.getProperty("bufq.root", "."), "query-engine/src/test/resources/golden/format");
-            Files.createDirectories(dir);
-            Files.writeString(dir.resolve(golden), actual, StandardCharsets.UTF_8);
-            return;
-        }
-        try (InputStream in = getClass().getResourceAsStream("/golden/format/" + golden)) {
-            assertNotNull(in, "missing golden file golden/format/" + golden + " (run with -Dbufq.updateGolden=true)");
-            assertEquals(new String(in.readAllBytes(), StandardCharsets.UTF_8), actual);
-        }
+        Golden.check(Golden.file("query-engine", "format/" + golden), actual);
     }
 }

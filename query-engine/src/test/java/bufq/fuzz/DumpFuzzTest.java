@@ -28,7 +28,6 @@ import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Damaged dumps (issue 9): every case ends, within a time bound, with a loaded module (warnings
@@ -58,8 +57,7 @@ class DumpFuzzTest {
 
     @Test
     void damagedCorpusDumpsLoadOrFailInOneLine() throws Exception {
-        Path corpus = Fuzz.corpus();
-        Corpus.require(corpus);
+        Path corpus = Corpus.require(Corpus.dir());
         List<List<Path>> modules = modules(List.of(corpus));
         assertFalse(modules.isEmpty());
         fuzz("corpus", modules, Fuzz.seed(), Fuzz.cases(300));

@@ -52,10 +52,6 @@ final class Fuzz {
         return "seed " + seed + " (replay: mvn -o test -Dtest=... -Dbufq.fuzz.seed=" + seed + ")";
     }
 
-    static Path corpus() {
-        return Path.of(System.getProperty("bufq.root", ".")).resolve("../shared/corpus").normalize();
-    }
-
     /** The checkout root (where {@code examples/} lives). */
     static Path root() {
         Path r = Path.of(System.getProperty("bufq.root", ".."));

@@ -3,7 +3,6 @@ package bufq.whatif;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import bufq.dump.DumpLoader;
 import bufq.eval.Catalog;
@@ -11,8 +10,8 @@ import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.TilingModel;
+import bufq.testing.Corpus;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,13 +31,8 @@ class WhatIfCorpusTest {
             "public/patrick-toulme_justabyte__tpp-ref_hlo_module_0031.jit_reference_attention-buffer-assignment.txt",
             "public/jackmcarthur_lorrax_sandbox__MoS2-02_mos2_3x3_nosym-21_lorrax_scan_C-profile__module_0657.jit__scan_window.sm_8.0_gpu-buffer-assignment.txt");
 
-    static Path corpus() {
-        return Path.of(System.getProperty("bufq.root", ".")).resolve("../shared/corpus").normalize();
-    }
-
     static HloModule load(String rel) throws IOException {
-        Path p = corpus().resolve(rel);
-        assumeTrue(Files.exists(p), "corpus module not found at " + p);
+        Path p = Corpus.require(rel);
         try {
             return DumpLoader.load(List.of(p)).get(0);
         } catch (Exception e) {
@@ -59,7 +53,7 @@ class WhatIfCorpusTest {
 
     @TestFactory
     Stream<DynamicTest> everyEditAgreesWithAPlainRecomputation() throws IOException {
-        assumeTrue(Files.isDirectory(corpus()), "corpus not found at " + corpus());
+        Corpus.require(Corpus.dir());
         List<DynamicTest> tests = new ArrayList<>();
         for (String rel : MODULES) {
             HloModule m = load(rel);

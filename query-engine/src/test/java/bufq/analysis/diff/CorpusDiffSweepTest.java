@@ -21,14 +21,13 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Every module of the corpus, every era: diffed against a copy with every instruction renamed it
  * is identical (nothing may depend on names), and diffed against its neighbour the parts add up.
  */
 class CorpusDiffSweepTest {
-    private static final Path CORPUS = Path.of(System.getProperty("bufq.root", "."), "..", "shared", "corpus").normalize();
+    private static final Path CORPUS = Corpus.dir();
 
     @TestFactory
     Stream<DynamicTest> everyModuleDiffsCleanly() throws Exception {

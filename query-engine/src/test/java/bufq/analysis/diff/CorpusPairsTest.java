@@ -22,12 +22,10 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Diffs of real pairs from {@code ../shared/corpus/jax-0.10.2}; skipped when the corpus is absent. */
 class CorpusPairsTest {
-    private static final Path JAX = Path.of(System.getProperty("bufq.root", "."), "..", "shared", "corpus", "jax-0.10.2")
-            .normalize();
+    private static final Path JAX = Corpus.dir().resolve("jax-0.10.2");
     private static final Pattern CUMULATIVE = Pattern.compile("\\(cumulative: (\\d+) bytes\\)");
 
     private static Path dir(String rel) {

@@ -5,27 +5,21 @@ import bufq.format.FormatOptions;
 import bufq.format.Formatters;
 import bufq.model.HloModule;
 import bufq.testing.Corpus;
+import bufq.testing.Golden;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Rendered diffs against golden files in {@code golden/diff/}; the remat one is the README example.
  * To regenerate after an intended change:
- * {@code mvn -o -pl query-engine test -Dtest=DiffGoldenTest -Dbufq.updateGolden=true}, then read the diff.
+ * {@code mvn -o -pl query-engine test -Dtest=DiffGoldenTest -Dbufq.updateGoldens=true}, then read the diff.
  */
 class DiffGoldenTest {
-    private static final Path PAIRS = Path.of(System.getProperty("bufq.root", "."), "..", "shared", "corpus",
-            "jax-0.10.2", "pairs").normalize();
+    private static final Path PAIRS = Corpus.dir().resolve("jax-0.10.2/pairs");
 
     @Test
     void tinyProgramAsTable() throws IOException {
@@ -53,16 +47,6 @@ class DiffGoldenTest {
     private void check(DiffResult r, String format, String golden) throws IOException {
         StringBuilder out = new StringBuilder();
         Formatters.writeAll(r.outputs(), Formatters.byName(format), FormatOptions.DEFAULT, out);
-        String actual = out.toString();
-        if (Boolean.getBoolean("bufq.updateGolden")) {
-            Path dir = Path.of(System.getProperty("bufq.root", "."), "query-engine/src/test/resources/golden/diff");
-            Files.createDirectories(dir);
-            Files.writeString(dir.resolve(golden), actual, StandardCharsets.UTF_8);
-            return;
-        }
-        try (InputStream in = getClass().getResourceAsStream("/golden/diff/" + golden)) {
-            assertNotNull(in, "missing golden file golden/diff/" + golden + " (run with -Dbufq.updateGolden=true)");
-            assertEquals(new String(in.readAllBytes(), StandardCharsets.UTF_8), actual);
-        }
+        Golden.check(Golden.file("query-engine", "diff/" + golden), out.toString());
     }
 }

@@ -14,11 +14,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class ModulePairsTest {
-    private static final Path JAX = Path.of(System.getProperty("bufq.root", "."), "..", "shared", "corpus", "jax-0.10.2")
-            .normalize();
+    private static final Path JAX = Corpus.dir().resolve("jax-0.10.2");
 
     private static HloModule named(String name, int number) {
         HloModule m = new TinyModule(name, 1).temp("t", "f32[1]", 0, 1, "op").build();

@@ -21,7 +21,6 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Every module of {@code ../shared/corpus/jax-0.10.2-proto} read from its {@code .hlo.pb} and from
@@ -33,8 +32,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class ProtoAgreesWithTextTest {
     static Path corpus() {
-        Path root = Path.of(System.getProperty("bufq.root", "."));
-        return root.resolve("../shared/corpus/jax-0.10.2-proto").normalize();
+        return Corpus.dir().resolve("jax-0.10.2-proto");
     }
 
     static List<Path> hloProtos() throws IOException {
@@ -64,8 +62,7 @@ class ProtoAgreesWithTextTest {
     /** The profile capture's modules, each against the text dump of the same program number. */
     @TestFactory
     Stream<DynamicTest> profileModulesAgreeWithTheirText() throws IOException {
-        Path profile = corpus().resolve("profile/profile.xplane.pb");
-        assumeTrue(Files.isRegularFile(profile), "profile not found at " + profile);
+        Path profile = Corpus.require(corpus().resolve("profile/profile.xplane.pb"));
         List<HloModule> modules;
         try {
             modules = DumpLoader.load(List.of(profile));

@@ -21,7 +21,8 @@ final class OutputCommand implements Command {
     @Override public String description() {
         return "Sends results to FILE until the next 'output' or the end of the session; with no FILE, back to the\n"
                 + "screen. The file appears whole when the output is switched or closed (written to a temporary\n"
-                + "file beside it, then renamed). An existing file is only replaced with --force.";
+                + "file beside it, then renamed; one left by a killed run is removed the next time). An existing file\n"
+                + "is only replaced with --force.";
     }
 
     @Override public List<String> examples() { return List.of("output peak.md", "output report.csv --force", "output"); }
@@ -36,6 +37,7 @@ final class OutputCommand implements Command {
             if (was != null) shell.info("wrote " + was);
             return Status.OK;
         }
+        if (rest.get(0).isEmpty()) throw new CommandException("output: a file name is expected, not an empty one");
         Path target = Path.of(rest.get(0));
         if (target.toAbsolutePath().normalize().equals(shell.sink().target()))
             throw new CommandException("results already go to " + target);

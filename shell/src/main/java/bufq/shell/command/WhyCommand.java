@@ -26,14 +26,17 @@ final class WhyCommand implements Command {
     @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
 
     @Override public String synopsis() { return "why ID|NAME|QUERY"; }
-    @Override public String brief() { return "Why a value is live: its uses, why its range ends there, its idle stretches."; }
+    @Override public String brief() { return "Why a value is live: its uses, why its range ends there, idle time, the peak."; }
 
     @Override public String description() {
         return "Explains values, each in parts: what it is (shape, sizes, allocation, offset, colour); where it is\n"
-                + "born (step, opcode, op_name, source); its positions and uses in schedule order; why its live range\n"
+                + "born (step, opcode, op_name, source, then one row per frame of its Python stack where a .hlo.pb\n"
+                + "dump has one); its positions and uses in schedule order; why its live range\n"
                 + "ends where it ends (its last use, an output of the program, an entry parameter that is not donated,\n"
-                + "a loop's input, carry or parameter, no uses listed); and its idle stretches, the runs of steps in\n"
-                + "which it is live but nothing reads it. The value is an id (42), a name (fusion.3, or fusion.3{1} for\n"
+                + "a loop's input, carry or parameter, no uses listed); its idle stretches, the runs of steps in which\n"
+                + "it is live but nothing reads it; and at the peak: whether it is live, the bytes it holds then and\n"
+                + "their share, and what ending it at its last use before the peak would save (the peak recomputed).\n"
+                + "The value is an id (42), a name (fusion.3, or fusion.3{1} for\n"
                 + "one tuple element; a bare name of a tuple-shaped instruction takes all its elements), or a query\n"
                 + "on values that selects them.";
     }

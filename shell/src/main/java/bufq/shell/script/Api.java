@@ -84,7 +84,7 @@ final class Api extends Rows.ReadOnly {
                 + Convert.show(Shell.VERSION) + "}";
     }
 
-    // bufq.why(id) -> {what, born, uses, end, idle}: each part of the why command, as an array of rows
+    // bufq.why(id) -> {what, born, uses, end, idle, peak}: each part of the why command, as an array of rows
     private Object why(Value... a) {
         long id = longArg(a, 0, "bufq.why(id)");
         HloModule m = shell.current();

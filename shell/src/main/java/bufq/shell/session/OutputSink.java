@@ -7,7 +7,11 @@ import java.io.Writer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -15,12 +19,15 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Where results go: the console, or a file that appears whole or not at all. A file sink writes to
  * a temporary file in the target's directory and moves it into place on {@link #close()}, so a
  * reader never sees half a result and a crash leaves the old file untouched. Without
  * {@code force} an existing file is never replaced, even one created while we were writing.
+ * Temporary files carry the writer's pid, so opening a file sink deletes those of dead writers.
  */
 public abstract sealed class OutputSink implements AutoCloseable permits OutputSink.Console, OutputSink.AtomicFile {
     public abstract void write(String text) throws IOException;
@@ -52,6 +59,7 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
     /** As {@link #file(Path, boolean)}, with the writer wrapped (tests simulate a full disk). */
     public static OutputSink file(Path target, boolean force, UnaryOperator<Writer> wrap) throws IOException {
         String shown = target.toString();
+        if (shown.isEmpty()) throw new IOException("a file name is expected, not an empty one");
         // Absolute from here on: the temporary file and the rename happen in the target's own directory.
         Path abs = target.toAbsolutePath().normalize();
         if (Files.isDirectory(abs)) throw new IOException(shown + " is a directory");
@@ -61,9 +69,47 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
         if (!force && Files.exists(abs)) throw new FileAlreadyExistsException(shown);
         Path dir = abs.getParent();
         if (dir == null || !Files.isDirectory(dir)) throw new IOException("no such directory: " + dir);
-        Path tmp = createTemporary(dir, abs);
+        removeDeadTemporaries(dir, abs.getFileName().toString());
+        Path tmp;
+        try {
+            tmp = createTemporary(dir, abs);
+        } catch (AccessDeniedException e) {
+            // The exception names the temporary file, which the user never asked for.
+            throw new IOException("directory " + dir + " is not writable");
+        } catch (FileSystemException e) {
+            throw new IOException("cannot create a file in " + dir + (e.getReason() == null ? "" : ": " + e.getReason()));
+        }
         tmp.toFile().deleteOnExit(); // Ctrl-C in a batch run: no temporary file left behind, target untouched
         return new AtomicFile(abs, tmp, force, wrap);
+    }
+
+    /** {@code .NAME.PID-RANDOM.tmp}: the writer's pid lets a later run tell a dead writer's file from a live one's. */
+    private static final Pattern TEMPORARY = Pattern.compile("\\.(.+)\\.(\\d+)-[0-9a-z]+\\.tmp");
+
+    /**
+     * Deletes the temporary files that killed runs (kill -9, a power cut) left beside {@code name}:
+     * only names this class makes for that file, only regular files, only when the pid in the name
+     * is no longer alive. Anything else, a live writer's file included, is left alone.
+     */
+    private static void removeDeadTemporaries(Path dir, String name) {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, p -> {
+            Matcher m = TEMPORARY.matcher(p.getFileName().toString());
+            return m.matches() && m.group(1).equals(name);
+        })) {
+            for (Path p : entries) {
+                Matcher m = TEMPORARY.matcher(p.getFileName().toString());
+                if (!m.matches() || !Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) continue;
+                long pid;
+                try {
+                    pid = Long.parseLong(m.group(2));
+                } catch (NumberFormatException tooLong) {
+                    continue;
+                }
+                if (ProcessHandle.of(pid).isEmpty()) Files.deleteIfExists(p);
+            }
+        } catch (IOException | DirectoryIteratorException e) {
+            // cleaning up is a courtesy: a directory we cannot list or a file we cannot delete stays
+        }
     }
 
     /**
@@ -75,7 +121,8 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
     private static Path createTemporary(Path dir, Path target) throws IOException {
         ThreadLocalRandom rnd = ThreadLocalRandom.current();
         for (int attempt = 0; ; attempt++) {
-            Path tmp = dir.resolve("." + target.getFileName() + "." + Long.toUnsignedString(rnd.nextLong(), 36) + ".tmp");
+            Path tmp = dir.resolve("." + target.getFileName() + "." + ProcessHandle.current().pid() + "-"
+                    + Long.toUnsignedString(rnd.nextLong(), 36) + ".tmp");
             try {
                 Files.createFile(tmp);
             } catch (FileAlreadyExistsException e) {

@@ -4,6 +4,7 @@ import bufq.shell.session.DefaultEngine;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Env;
 import bufq.shell.session.FakeEngine;
+import bufq.shell.testing.Golden;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -13,7 +14,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +39,7 @@ class CliTest {
         Case notOut(String... s) { return new Case(name, args, stdin, exit, out, err, plus(notOut, s), exactOut, real, golden); }
         /** Runs on the real reader and query engine; paths starting with {@code examples/} or {@code shell/} are taken from the checkout. */
         Case realDumps() { return new Case(name, args, stdin, exit, out, err, notOut, exactOut, true, golden); }
-        /** Stdout must equal {@code golden/cli/NAME} (regenerate with -Dbufq.updateGolden=true). */
+        /** Stdout must equal {@code golden/cli/NAME} (regenerate with -Dbufq.updateGoldens=true). */
         Case goldenOut(String file) { return new Case(name, args, stdin, exit, out, err, notOut, exactOut, real, file); }
         @Override public String toString() { return name; }
 
@@ -218,13 +218,7 @@ class CliTest {
     }
 
     static void golden(String file, String actual) throws IOException {
-        Path path = root().resolve("shell/src/test/resources/golden/cli").resolve(file);
-        if (Boolean.getBoolean("bufq.updateGolden")) {
-            Files.createDirectories(path.getParent());
-            Files.writeString(path, actual, StandardCharsets.UTF_8);
-        }
-        assertTrue(Files.exists(path), "missing golden " + path + " (run with -Dbufq.updateGolden=true)");
-        assertEquals(Files.readString(path, StandardCharsets.UTF_8), actual);
+        Golden.check(Golden.file("shell", "cli/" + file), actual);
     }
 
     /** Every example in 'help query' runs on a real dump: the help cannot drift from the language. */

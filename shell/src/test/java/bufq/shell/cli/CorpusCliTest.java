@@ -36,8 +36,7 @@ class CorpusCliTest {
 
     @TestFactory
     Stream<DynamicTest> summaryJsonOnEveryCorpusEntry() throws IOException {
-        Path corpus = CliTest.root().resolve("../shared/corpus").normalize();
-        Corpus.require(corpus);
+        Path corpus = Corpus.require(Corpus.dir());
         List<Path> entries = new ArrayList<>();
         try (Stream<Path> walk = Files.walk(corpus)) {
             walk.filter(p -> Files.isDirectory(p) ? hasDumpFiles(p) : isDumpFile(p)).sorted().forEach(entries::add);
@@ -62,8 +61,7 @@ class CorpusCliTest {
     /** A module known only from a memory usage report: rounded sizes, so total_bytes is the report's stated total. */
     @org.junit.jupiter.api.Test
     void reportOnlyModuleUsesTheStatedTotal() throws IOException {
-        Path corpus = CliTest.root().resolve("../shared/corpus/public").normalize();
-        Corpus.require(corpus);
+        Path corpus = Corpus.require("public");
         Path report;
         try (Stream<Path> s = Files.list(corpus)) {
             report = s.filter(f -> f.getFileName().toString().endsWith("module_0183.jit__chi_at_q_jit.sm_8.0_gpu-memory-usage-report.txt"))
@@ -79,8 +77,7 @@ class CorpusCliTest {
     /** issue 7: the reported peak change equals the difference of the two modules' peaks as summary reports them. */
     @org.junit.jupiter.api.Test
     void diffOfRealPairs() {
-        Path pairs = CliTest.root().resolve("../shared/corpus/jax-0.10.2/pairs").normalize();
-        Corpus.require(pairs);
+        Path pairs = Corpus.require("jax-0.10.2/pairs");
         String base = pairs.resolve("transformer-4layer").toString();
         CliTest.Result same = CliTest.run(DefaultEngine::new, Map.of(),
                 List.of("-c", "diff 1 2", base, pairs.resolve("transformer-4layer-again").toString()), "");
@@ -105,7 +102,7 @@ class CorpusCliTest {
     @TestFactory
     Stream<DynamicTest> reportCommandsOnEveryCorpusEntry() throws IOException {
         return summaryJsonOnEveryCorpusEntry().map(t -> DynamicTest.dynamicTest(t.getDisplayName(), () -> {
-            Path p = CliTest.root().resolve("../shared/corpus").normalize().resolve(t.getDisplayName());
+            Path p = Corpus.dir().resolve(t.getDisplayName());
             int modules = DumpLoader.discover(List.of(p)).size();
             List<String> args = new ArrayList<>();
             for (int i = 1; i <= modules; i++)

@@ -15,12 +15,11 @@ import java.nio.file.Path;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.*;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The {@code diff} command through the real entry point: handles, paths, directories, errors. */
 class DiffCommandTest {
     private static final Path ROOT = CliTest.root();
-    private static final Path PAIRS = ROOT.resolve("../shared/corpus/jax-0.10.2/pairs").normalize();
+    private static final Path PAIRS = Corpus.dir().resolve("jax-0.10.2/pairs");
 
     record Run(int exit, String out, String err) {}
 

@@ -3,6 +3,7 @@ package bufq.shell.cli;
 import bufq.shell.repl.PlainRepl;
 import bufq.shell.session.DefaultEngine;
 import bufq.shell.session.Env;
+import bufq.shell.testing.Golden;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -23,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * Every walkthrough script in {@code examples/} runs on the dump its {@code # run:} header names,
  * succeeds, and prints exactly its golden {@code .out} file beside it, so the walkthroughs stay
- * true as bufq changes. Regenerate with {@code -Dbufq.updateGolden=true}.
+ * true as bufq changes. Regenerate with {@code -Dbufq.updateGoldens=true}.
  */
 class ExamplesTest {
     private static final Path ROOT = CliTest.root();
@@ -50,11 +51,6 @@ class ExamplesTest {
         String text = out.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, script + " failed: " + err.toString(StandardCharsets.UTF_8));
 
-        Path golden = Path.of(script.toString().replaceAll("\\.bq$", ".out"));
-        if (Boolean.getBoolean("bufq.updateGolden") || !Files.exists(golden)) {
-            assertTrue(Boolean.getBoolean("bufq.updateGolden"), "missing golden " + golden + " (run with -Dbufq.updateGolden=true)");
-            Files.writeString(golden, text);
-        }
-        assertEquals(Files.readString(golden), text, script + " output changed; regenerate with -Dbufq.updateGolden=true if intended");
+        Golden.check(Path.of(script.toString().replaceAll("\\.bq$", ".out")), text);
     }
 }

@@ -15,15 +15,13 @@ import java.util.zip.GZIPInputStream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** {@code export} through the real entry point: files appear whole, mistakes are one line. */
 class ExportCommandTest {
     @TempDir Path dir;
 
     private static Path pair() {
-        Path p = CliTest.root().resolve("../shared/corpus/jax-0.10.2/pairs/transformer-4layer").normalize();
-        Corpus.require(p);
+        Path p = Corpus.require("jax-0.10.2/pairs/transformer-4layer");
         return p;
     }
 

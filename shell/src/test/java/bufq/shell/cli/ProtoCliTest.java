@@ -1,8 +1,14 @@
 package bufq.shell.cli;
 
 import bufq.shell.session.DefaultEngine;
+import bufq.shell.testing.Corpus;
 
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.WireFormat;
 import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,14 +19,14 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Proto dumps through the command line: a profile's modules, the modules entity, events, bad protos. */
 class ProtoCliTest {
+    /** {@code HloProto.hlo_module} in XLA's hlo.proto. */
+    private static final int HLO_PROTO_HLO_MODULE = 1;
+
     private static String dump(String rel) {
-        Path p = CliTest.root().resolve("../shared/corpus/jax-0.10.2-proto").resolve(rel).normalize();
-        assumeTrue(Files.exists(p), "corpus not found at " + p + "; skipping");
-        return p.toString();
+        return Corpus.require("jax-0.10.2-proto/" + rel).toString();
     }
 
     private static CliTest.Result run(String dump, String... statements) {
@@ -70,5 +76,35 @@ class ProtoCliTest {
             assertEquals(1, r.err().strip().lines().count(), r.err());
             assertFalse(r.err().contains("Exception"), r.err());
         }
+    }
+
+    /** Like XLA's {@code before_optimizations.hlo.pb}: the module, no buffer assignment, named directly. */
+    @Test
+    void aModuleWithoutBufferAssignmentIsRefusedInOneLine() throws Exception {
+        byte[] good = Files.readAllBytes(Path.of(dump("bf16-mlp/module_0000.jit_f.cpu_after_optimizations.hlo.pb")));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+        CodedInputStream in = CodedInputStream.newInstance(good);
+        int modules = 0;
+        for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+            if (WireFormat.getTagFieldNumber(tag) == HLO_PROTO_HLO_MODULE) {
+                out.writeBytes(HLO_PROTO_HLO_MODULE, in.readBytes());
+                modules++;
+            } else {
+                in.skipField(tag);
+            }
+        }
+        out.flush();
+        assertEquals(1, modules, "the corpus proto has its module");
+        Path file = Files.createTempDirectory("bufq-proto").resolve("module_0000.jit_f.cpu_before_optimizations.hlo.pb");
+        Files.write(file, bytes.toByteArray());
+
+        CliTest.Result r = run(file.toString(), "summary");
+        assertEquals(3, r.code(), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().contains(file.getFileName() + ": byte "), r.err());
+        assertTrue(r.err().contains("no buffer_assignment"), r.err());
+        assertFalse(r.err().contains("Exception"), r.err());
+        assertFalse(r.err().contains("\tat "), r.err());
     }
 }

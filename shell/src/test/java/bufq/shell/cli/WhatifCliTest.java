@@ -1,25 +1,22 @@
 package bufq.shell.cli;
 
 import bufq.shell.session.DefaultEngine;
+import bufq.shell.testing.Corpus;
 
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** {@code whatif}, {@code advise} and {@code bufq.whatif} through the command line, on a corpus dump. */
 class WhatifCliTest {
     private static String dump(String dir) {
-        Path p = CliTest.root().resolve("../shared/corpus/jax-0.10.2").resolve(dir).normalize();
-        assumeTrue(Files.isDirectory(p), "corpus not found at " + p + "; skipping");
-        return p.toString();
+        return Corpus.require("jax-0.10.2/" + dir).toString();
     }
 
     private static CliTest.Result run(String... argsThenDump) {

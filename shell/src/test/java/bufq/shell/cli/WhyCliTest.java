@@ -5,7 +5,6 @@ import bufq.shell.testing.Corpus;
 
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,14 +12,11 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** {@code why} and the {@code uses} entity through the command line, on corpus dumps. */
 class WhyCliTest {
     private static String dump(String dir) {
-        Path p = CliTest.root().resolve("../shared/corpus/jax-0.10.2").resolve(dir).normalize();
-        Corpus.require(p);
-        return p.toString();
+        return Corpus.require("jax-0.10.2/" + dir).toString();
     }
 
     private static CliTest.Result run(String dump, String... statements) {
@@ -108,11 +104,12 @@ class WhyCliTest {
     void theScriptApiReturnsTheSameParts() {
         String rnn = dump("rnn-scan");
         CliTest.Result js = run(rnn, "js const w = bufq.why(87); print(Object.keys(w).join(','), w.what[0].value, w.end[0].reason, "
-                + "w.end[0].detail, w.idle[0].from, w.idle[0].steps, w.uses.length)");
+                + "w.end[0].detail, w.idle[0].from, w.idle[0].steps, w.uses.length, w.peak[0].live, w.peak[0].saves)");
         assertEquals(0, js.code(), js.err());
-        assertEquals("what,born,uses,end,idle wrapped_add carry held as tuple.23 {0} 36 7 3\n", js.out());
+        assertEquals("what,born,uses,end,idle,peak wrapped_add carry held as tuple.23 {0} 36 7 3 false 0\n", js.out());
         CliTest.Result json = CliTest.run(DefaultEngine::new, Map.of(), List.of("--format", "json", "-c", "why 87", rnn), "");
         assertTrue(json.out().contains("\"idle_stretches\": [\n    {\"from\": 36, \"to\": 42, \"steps\": 7, \"byte_steps\": 28,"), json.out());
+        assertTrue(json.out().contains("\"at_the_peak\": [\n    {\"peak\": 50, \"live\": false, \"held\": 0,"), json.out());
         CliTest.Result bad = run(rnn, "js bufq.why(99999)");
         assertEquals(1, bad.code());
         assertTrue(bad.err().contains("bufq.why(id): no value with id 99999"), bad.err());

@@ -11,12 +11,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -61,12 +64,25 @@ class LargeDirectoryTest {
 
     Shell shell(boolean terminal) throws Exception {
         Shell s = Bufq.shell(new DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), new Env(Map.of(), terminal));
+                new PrintStream(errSink, true, StandardCharsets.UTF_8), new Env(Map.of(), terminal));
         assertEquals(Status.OK, s.execute("load " + dir), err());
         return s;
     }
 
     String err() { return err.toString(StandardCharsets.UTF_8); }
+
+    /** Opens when the progress line on {@link #errSink} reaches module 20: a test waits on it instead of polling. */
+    final CountDownLatch atModule20 = new CountDownLatch(1);
+    final OutputStream errSink = new OutputStream() {
+        @Override public void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override public synchronized void write(byte[] b, int off, int len) {
+            err.write(b, off, len);
+            if (atModule20.getCount() > 0 && err().contains("\rreading module 20/" + MODULES + " ")) atModule20.countDown();
+        }
+    };
 
     static long inMemory(Shell s) {
         return s.modules().entries().stream().filter(e -> e.loaded() != null).count();
@@ -98,11 +114,7 @@ class LargeDirectoryTest {
         AtomicReference<Status> result = new AtomicReference<>();
         Thread worker = new Thread(() -> result.set(s.execute("summary")), "summary");
         worker.start();
-        long deadline = System.currentTimeMillis() + 60_000;
-        while (!err().contains("\rreading module 20/" + MODULES) && worker.isAlive() && System.currentTimeMillis() < deadline) {
-            Thread.sleep(5);
-        }
-        assertTrue(err().contains("\rreading module 20/" + MODULES + " "), "progress on a terminal: " + err());
+        assertTrue(atModule20.await(60, TimeUnit.SECONDS), "no progress line for module 20 on a terminal: " + err());
         worker.interrupt();
         worker.join(20_000);
         assertFalse(worker.isAlive(), "summary did not stop on interrupt");

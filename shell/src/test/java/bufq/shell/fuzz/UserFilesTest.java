@@ -6,12 +6,16 @@ import bufq.shell.session.OutputSink;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
 import java.io.FilterWriter;
 import java.io.IOException;
 import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -172,5 +176,48 @@ class UserFilesTest {
         }
         assertEquals(OLD, Files.readString(target));
         assertEquals(List.of(), leftovers());
+    }
+
+    /**
+     * Issue 17: 300 histories (fixed seed) of good lines with random bytes spliced into some of
+     * them. Loading never fails, keeps every good line in order, leaves a history that is UTF-8, and
+     * the session still saves.
+     */
+    @Test
+    void historiesWithRandomBytesKeepTheirGoodLinesAndStillSave() throws IOException {
+        Random rnd = new Random(17);
+        for (int c = 0; c < 300; c++) {
+            Path home = Files.createDirectory(dir.resolve("case" + c));
+            Path p = home.resolve("history");
+            List<String> good = new ArrayList<>();
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            for (int l = rnd.nextInt(6); l >= 0; l--) {
+                if (rnd.nextInt(3) == 0) {
+                    byte[] junk = new byte[1 + rnd.nextInt(12)];
+                    rnd.nextBytes(junk);
+                    junk[0] = (byte) (0x80 | (junk[0] & 0x3F));  // a stray continuation byte: never UTF-8
+                    for (int j = 0; j < junk.length; j++) if (junk[j] == '\n') junk[j] = (byte) 0xFF;
+                    bytes.writeBytes(junk);
+                } else {
+                    String line = "values limit " + rnd.nextInt(1000) + (rnd.nextBoolean() ? " -- é" : "");
+                    good.add(line);
+                    bytes.writeBytes(line.getBytes(StandardCharsets.UTF_8));
+                }
+                bytes.write('\n');
+            }
+            Files.write(p, bytes.toByteArray());
+            List<String> notices = new ArrayList<>();
+            HistoryFile f = new HistoryFile(p, notices::add);
+            assertEquals(good, f.load(), "case " + c);
+            f.add("tiling");
+            f.save();
+            List<String> saved = new ArrayList<>(good);
+            saved.add("tiling");
+            assertEquals(saved, Files.readAllLines(p, StandardCharsets.UTF_8), "case " + c + ": UTF-8 and whole");
+            try (Stream<Path> files = Files.list(home)) {
+                assertEquals(notices.size() + 1, files.count(), "case " + c + ": one file set aside per notice, no temporaries");
+            }
+            assertTrue(notices.size() <= 1, "case " + c + ": said once: " + notices);
+        }
     }
 }

@@ -57,11 +57,17 @@ class TmuxEndToEndTest {
         return s == null ? "" : s;
     }
 
-    /** Waits up to 30 s for the screen to satisfy {@code test}; returns the last screen seen. */
-    String waitFor(Predicate<String> test) throws IOException, InterruptedException {
+    /**
+     * The screen once it satisfies {@code test}, or the test fails naming {@code what} and showing the
+     * screen. bufq runs in tmux, another process that offers nothing to wait on, so this checks the
+     * screen every 100 ms; the pause only paces the checks, the condition decides, and 30 s is a bound
+     * far above the few hundred milliseconds a step takes.
+     */
+    String waitFor(String what, Predicate<String> test) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         String s = screen();
-        while (!test.test(s) && System.nanoTime() < deadline) {
+        while (!test.test(s)) {
+            if (System.nanoTime() > deadline) fail("no " + what + " within 30 s; the screen:\n" + s);
             Thread.sleep(100);
             s = screen();
         }
@@ -88,27 +94,27 @@ class TmuxEndToEndTest {
                 + " ./bufq examples/seeds/004_0cb419b3147a3cb6.txt; sleep 30";
         assertNotNull(tmux("new-session", "-d", "-s", "bufq", "-x", "120", "-y", "40", command), "tmux session");
 
-        String s = waitFor(x -> x.contains("bufq(004_0cb419b3147a3cb6)>"));
-        assertTrue(s.contains("bufq(004_0cb419b3147a3cb6)>"), "prompt naming the module:\n" + s);
+        waitFor("prompt naming the module", x -> x.contains("bufq(004_0cb419b3147a3cb6)>"));
 
         tmux("send-keys", "-t", "bufq", "val", "Tab");
-        s = waitFor(x -> x.contains(")> values"));
-        assertTrue(s.contains("bufq(004_0cb419b3147a3cb6)> values"), "Tab completed val to values:\n" + s);
+        waitFor("Tab completing val to values", x -> x.contains("bufq(004_0cb419b3147a3cb6)> values"));
 
         tmux("send-keys", "-t", "bufq", "where size >= 16KiB order by size desc limit 2", "Enter");
-        s = waitFor(x -> x.contains("(2 rows)"));
-        assertTrue(s.contains("(2 rows)"), "a table:\n" + s);
+        String s = waitFor("table of 2 rows", x -> x.contains("(2 rows)"));
         assertTrue(s.contains("label") && s.contains("Arg_1.2") && s.contains("32.0KiB"), s);
 
         tmux("send-keys", "-t", "bufq", "C-d");
-        assertTrue(Files.exists(state.resolve("bufq/history")) || waitForFile(state.resolve("bufq/history")),
-                "history written");
+        waitForFile(state.resolve("bufq/history"));
         assertEquals(List.of("values where size >= 16KiB order by size desc limit 2"),
                 new HistoryFile(state.resolve("bufq/history")).load());
     }
 
-    static boolean waitForFile(Path p) throws InterruptedException {
-        for (int i = 0; i < 100 && !Files.exists(p); i++) Thread.sleep(100);
-        return Files.exists(p);
+    /** Waits for the exiting bufq (another process) to write {@code p}, checking as {@link #waitFor} does. */
+    static void waitForFile(Path p) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Files.exists(p)) {
+            if (System.nanoTime() > deadline) fail("bufq wrote no history at " + p + " within 30 s of Ctrl-D");
+            Thread.sleep(100);
+        }
     }
 }

@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.*;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The four scripts in scripts/ on real dumps: the seeds always, the corpus when present. */
 class ShippedScriptsTest {
@@ -31,7 +30,7 @@ class ShippedScriptsTest {
         }
     }
 
-    static Path corpus() { return Harness.root().resolve("../shared/corpus").normalize(); }
+    static Path corpus() { return Corpus.dir(); }
 
     /** Every module of the corpus, loaded directory by directory. */
     static List<HloModule> corpusModules() throws Exception {

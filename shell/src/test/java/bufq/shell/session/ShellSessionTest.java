@@ -12,13 +12,16 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The session through {@link Shell#execute}: output files, colour, internal errors, the plain REPL. */
 class ShellSessionTest {
@@ -129,6 +132,56 @@ class ShellSessionTest {
         Shell s = shell(new Env(Map.of(), false));
         assertEquals(Status.ERROR, s.execute("output /nonexistent-dir/x.txt"));
         assertTrue(err().contains("cannot write /nonexistent-dir/x.txt"), err());
+    }
+
+    @Test
+    void aReadOnlyDirectoryIsNamedAsTheUsersPathNotTheTemporaryFile(@TempDir Path tmp) throws IOException {
+        Path dir = Files.createDirectory(tmp.resolve("ro"));
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("r-xr-xr-x"));
+        if (!refusesNewFiles(dir)) dir = Path.of("/sys");  // root writes anywhere; sysfs refuses even root
+        assumeTrue(refusesNewFiles(dir), "no directory here refuses new files");
+        Path target = dir.resolve("out.md");
+        Shell s = shell(new Env(Map.of(), false));
+        assertEquals(Status.ERROR, s.execute("output " + target));
+        assertTrue(err().contains("error: cannot write " + target + ": directory " + dir + " is not writable\n"), err());
+        assertFalse(err().contains(".tmp"), "the temporary file is ours, not the user's: " + err());
+    }
+
+    private static boolean refusesNewFiles(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) return false;
+        Path probe = dir.resolve("probe-" + ProcessHandle.current().pid());
+        try {
+            Files.delete(Files.createFile(probe));
+            return false;
+        } catch (AccessDeniedException e) {
+            return true;
+        }
+    }
+
+    @Test
+    void aKilledRunsTemporaryFileIsRemovedAndNothingElse(@TempDir Path dir) throws Exception {
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        long dead = gone.pid(), alive = ProcessHandle.current().pid();
+        Path stale = Files.writeString(dir.resolve(".r.csv." + dead + "-abc.tmp"), "half a result");
+        Path live = Files.writeString(dir.resolve(".r.csv." + alive + "-abc.tmp"), "being written");
+        Path unproven = Files.writeString(dir.resolve(".r.csv.abc.tmp"), "no pid: not provably ours");
+        Path other = Files.writeString(dir.resolve(".q.csv." + dead + "-abc.tmp"), "another file's");
+        Shell s = shell(new Env(Map.of(), false));
+        assertEquals(Status.OK, s.execute("output " + dir.resolve("r.csv")));
+        assertFalse(Files.exists(stale), "the dead writer's temporary file is gone");
+        assertTrue(Files.exists(live) && Files.exists(unproven) && Files.exists(other), listing(dir).toString());
+        s.execute("values limit 1");
+        s.close();
+        assertEquals(List.of(other, live, unproven, dir.resolve("r.csv")), listing(dir).stream().sorted().toList());
+    }
+
+    @Test
+    void anEmptyOutputNameAsksForAFileName() {
+        Shell s = shell(new Env(Map.of(), false));
+        assertEquals(Status.ERROR, s.execute("output \"\""));
+        assertTrue(err().contains("output: a file name is expected, not an empty one"), err());
+        assertFalse(err().contains("is a directory"), err());
     }
 
     @Test

@@ -1,0 +1,36 @@
+package bufq.bench.testing;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Where the tests find the real dumps: {@code ../shared/corpus} next to the checkout. On a user's
+ * clone without it the corpus tests skip with a message; CI runs with
+ * {@code -Dbufq.requireCorpus=true} ({@code .ci/run}), which turns a missing corpus into a failure.
+ */
+public final class Corpus {
+    private Corpus() {}
+
+    /** The corpus directory (it may not exist). */
+    public static Path dir() {
+        return Path.of(System.getProperty("bufq.root", ".")).resolve("../shared/corpus").toAbsolutePath().normalize();
+    }
+
+    /** {@code path} (a file or directory of the corpus), or the test skips (fails under {@code bufq.requireCorpus}). */
+    public static Path require(Path path) {
+        if (!Files.exists(path)) {
+            String message = "corpus not found at " + path;
+            if (Boolean.getBoolean("bufq.requireCorpus")) fail(message + " (bufq.requireCorpus is set)");
+            assumeTrue(false, message + "; skipping");
+        }
+        return path;
+    }
+
+    /** {@code dir()/relative}, required as {@link #require(Path)} does. */
+    public static Path require(String relative) {
+        return require(dir().resolve(relative));
+    }
+}
