@@ -199,7 +199,7 @@ public final class PprofExport {
         }
         String op = ins == null ? null : ins.opName();
         if (op == null || op.isEmpty()) {
-            out.add(new Frame(v.name(), "", 0));
+            out.add(new Frame("(no op_name)", "", 0));   // blame's one bucket for values without op_name
         } else {
             StringBuilder prefix = new StringBuilder();
             for (String part : Analyses.opNamePath(op)) {
