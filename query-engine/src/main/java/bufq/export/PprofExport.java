@@ -199,7 +199,8 @@ public final class PprofExport {
         }
         String op = ins == null ? null : ins.opName();
         if (op == null || op.isEmpty()) {
-            out.add(new Frame("(no op_name)", "", 0));   // blame's one bucket for values without op_name
+            // by op_name: blame's one bucket for values without op_name; under a stack: the value's name
+            out.add(new Frame(by == ProfileStacks.STACK ? v.name() : "(no op_name)", "", 0));
         } else {
             StringBuilder prefix = new StringBuilder();
             for (String part : Analyses.opNamePath(op)) {
