@@ -7,7 +7,10 @@
 // a multiple of itself (dimensions past the rank count as 1, so a scalar with T(128) holds 128
 // elements); the remaining major dimensions are not padded. Bytes are elements times the element
 // width, packed when the layout carries E(bits).
-bufq.tiling('tpu-js', function (shape) {
+//
+// One rule is not the shape's: on a TPU dump, a scalar without a layout in a thread-local
+// allocation takes 4 KiB (the dumps print size=4096 for it). `place` says where the value is held.
+bufq.tiling('tpu-js', function (shape, place) {
   function bytesOf(elements) {
     if (shape.element_size_bits > 0) return Math.ceil(elements * shape.element_size_bits / 8);
     return elements * Math.ceil(shape.element_bits / 8);
@@ -15,6 +18,7 @@ bufq.tiling('tpu-js', function (shape) {
 
   const dims = shape.dims;
   const m2m = shape.minor_to_major;
+  if (place.backend === 'tpu' && place.thread_local && dims.length === 0 && m2m === null) return 4096;
   if (shape.tiles.length === 0 || m2m === null) {
     let n = 1;
     for (let i = 0; i < dims.length; i++) n *= dims[i];

@@ -11,6 +11,7 @@ import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.lang.Lexer;
 import bufq.lang.QueryException;
+import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.Shape;
@@ -256,15 +257,18 @@ final class Api extends Rows.ReadOnly {
     }
 
     /**
-     * A tiling model written in JavaScript. Array shapes go to the script (results cached per shape:
-     * a model must be a function of the shape alone); tuples, tokens and opaque shapes keep their
-     * logical size.
+     * A tiling model written in JavaScript. Array shapes go to the script with where the value is
+     * held ({@link Rows#place}), results cached per shape and place: a model must be a function of
+     * the two alone. Tuples, tokens and opaque shapes keep their logical size.
      */
     static final class JsTiling implements TilingModel {
         private final String name;
         private final Value fn;
         private final JsContext host;
-        private final Map<Shape, Long> cache = new ConcurrentHashMap<>();
+        private final Map<Key, Long> cache = new ConcurrentHashMap<>();
+
+        /** What a result depends on: the shape, and the place facts {@link Rows#place} gives. */
+        private record Key(Shape shape, String backend, boolean threadLocal) {}
 
         JsTiling(String name, Value fn, JsContext host) {
             this.name = name;
@@ -274,15 +278,26 @@ final class Api extends Rows.ReadOnly {
 
         @Override public String name() { return name; }
 
+        /** A shape held nowhere in particular: the place is unknown (no backend, not thread-local). */
         @Override public long paddedBytes(Shape shape) {
+            return paddedBytes(new Key(shape, null, false));
+        }
+
+        @Override public long paddedBytes(HloValue v, HloModule m) {
+            BufferAllocation a = m.allocation(v.allocation());
+            return paddedBytes(new Key(v.shape(), m.info().backend(), a != null && a.threadLocal()));
+        }
+
+        private long paddedBytes(Key key) {
+            Shape shape = key.shape();
             if (!shape.isArray()) return shape.logicalBytes();
-            Long hit = cache.get(shape);
+            Long hit = cache.get(key);
             if (hit != null) return hit;
             String what = "tiling model '" + name + "'";
             long bytes;
             try {
                 bytes = host.callback(this, what, () -> {
-                    Value r = fn.execute(Rows.shape(shape));
+                    Value r = fn.execute(Rows.shape(shape), Rows.place(key.backend(), key.threadLocal()));
                     if (!r.isNumber() || !r.fitsInLong() || r.asLong() < 0)
                         throw new TilingModel.Failure(definedAt(fn) + what + " returned "
                                 + (r.isString() ? Convert.show(r.asString()) : Convert.display(r)) + " for " + shape.text()
@@ -292,7 +307,7 @@ final class Api extends Rows.ReadOnly {
             } catch (JsContext.ScriptFailure f) {
                 throw new TilingModel.Failure(what + " failed for " + shape.text() + ": " + f.getMessage());
             }
-            cache.put(shape, bytes);
+            cache.put(key, bytes);
             return bytes;
         }
     }

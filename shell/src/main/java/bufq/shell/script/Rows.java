@@ -199,6 +199,17 @@ final class Rows {
         return new ReadOnlyMap(m);
     }
 
+    /**
+     * What a tiling function receives second: where the value is held, for rules that the shape
+     * alone does not give (on TPU, a layout-less scalar in a thread-local allocation takes 4 KiB).
+     */
+    static ProxyObject place(String backend, boolean threadLocal) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("backend", backend);
+        m.put("thread_local", threadLocal);
+        return new ReadOnlyMap(m);
+    }
+
     /** A fixed map as a read-only object. */
     static final class ReadOnlyMap extends ReadOnly {
         private final Map<String, Object> m;

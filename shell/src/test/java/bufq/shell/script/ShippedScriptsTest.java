@@ -69,7 +69,7 @@ class ShippedScriptsTest {
             for (HloModule m : modules) {
                 for (HloValue v : m.values()) {
                     if (v.shape() == null || !v.shape().isArray()) continue;
-                    assertEquals(TilingModel.TPU.paddedBytes(v.shape()), js.paddedBytes(v.shape()),
+                    assertEquals(TilingModel.TPU.paddedBytes(v, m), js.paddedBytes(v, m),
                             () -> m.info().files().get(0) + ": " + v.label() + " " + v.shape().text());
                     compared++;
                 }
