@@ -94,7 +94,7 @@ public final class Checks {
         for (HloValue v : m.values()) {
             if (!v.shape().isArray() || !v.shape().hasLayout()) continue;
             if (!all && v.shape().tiles().isEmpty()) continue;
-            long want = t.paddedBytes(v.shape());
+            long want = t.paddedBytes(v, m);
             if (want != v.size()) {
                 r.error(v.label(), "size " + v.size() + " but the " + t.name() + " tiling rule gives " + want
                         + " for " + v.shape().text());

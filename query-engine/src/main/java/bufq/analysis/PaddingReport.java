@@ -66,7 +66,7 @@ final class PaddingReport {
         for (HloValue v : padded.subList(0, Math.min(WORST, padded.size()))) {
             List<Object> row = new ArrayList<>(List.of(v.label(), (long) v.allocation(), v.shape().text(), v.logicalSize(),
                     v.size(), v.size() - v.logicalSize(), Bytes.share(v.size() - v.logicalSize(), v.size())));
-            if (rule) row.add(tiling.paddedBytes(v.shape()));
+            if (rule) row.add(tiling.paddedBytes(v, m));
             b.row(row);
         }
         if (padded.size() > WORST) b.note((padded.size() - WORST) + " more padded values");

@@ -127,7 +127,7 @@ final class PeakReport {
                 small++;
                 smallLogical += v.logicalSize();
                 smallAssigned += v.size();
-                if (extra) smallTiled += tiling.paddedBytes(v.shape());
+                if (extra) smallTiled += tiling.paddedBytes(v, m);
                 continue;
             }
             HloInstruction ins = m.instruction(v.name());
@@ -145,8 +145,8 @@ final class PeakReport {
             for (HloValue w : g) {
                 logical += w.logicalSize();
                 assigned += w.size();
+                if (extra) tiled += tiling.paddedBytes(w, m);
             }
-            if (extra) tiled = g.size() * tiling.paddedBytes(v.shape());
             if (g.size() > 1) grouped++;
             // One array per row, handed to the table: tens of thousands of rows at a 1M-value peak.
             Object[] row = new Object[extra ? 11 : 10];

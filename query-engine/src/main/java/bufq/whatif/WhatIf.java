@@ -184,7 +184,7 @@ public final class WhatIf {
             HloValue v = module.values().get(i);
             if (size[i] <= 0 || v.shape() == null || !v.shape().isArray() || v.logicalSize() <= 0) continue;
             // Earlier edits scaled the value: keep their ratio on the new model's size.
-            size[i] = Math.round(model.paddedBytes(v.shape()) * (v.size() > 0 ? (double) size[i] / v.size() : 1.0));
+            size[i] = Math.round(model.paddedBytes(v, module) * (v.size() > 0 ? (double) size[i] / v.size() : 1.0));
         }
         return all;
     }
