@@ -65,8 +65,8 @@ final class ModuleBuilder {
             g = new Graph(m);
             d = new Dataflow(g);
             for (LogicalBuffer b : a.buffers()) {
-                Integer i = g.byId.get(b.instructionId());
-                if (i == null) continue;
+                int i = g.number(b.instructionId());
+                if (i < 0) continue;
                 int v = d.valueAt(i, b.shapeIndex());
                 if (v >= 0) valueOfBuffer.put(b.id(), v);
             }
@@ -125,8 +125,8 @@ final class ModuleBuilder {
             return new HloValue(b.id(), name, index, b.shapeIndex().length > 0, false, (int) b.color(), as.size(),
                     as.offset(), allocation, s, List.of(), List.of(), null);
         }
-        Integer i = g.byId.get(b.instructionId());
-        Instruction ins = i == null ? null : g.ins[i];
+        int i = g.number(b.instructionId());
+        Instruction ins = i < 0 ? null : g.ins[i];
         String name = ins != null ? ins.name() : b.instructionName();
         if (ins == null) warn("logical buffer " + b.id() + " is defined at instruction id " + b.instructionId() + ", which the module lacks");
         Shape shape = ins == null ? null : shapes.shape(Graph.subshape(ins.shape(), b.shapeIndex()));
@@ -175,8 +175,8 @@ final class ModuleBuilder {
         for (Map.Entry<Long, Integer> e : valueOfBuffer.entrySet()) bufferOfValue.put(e.getValue(), e.getKey());
         Map<Long, Long> parent = new HashMap<>();
         for (BufferAlias a : aliases) {
-            Integer i = g.byId.get(a.instructionId());
-            if (i == null) continue;
+            int i = g.number(a.instructionId());
+            if (i < 0) continue;
             int v = d.valueAt(i, a.shapeIndex());
             Long other = v < 0 ? null : bufferOfValue.get(v);
             if (other == null) continue;
