@@ -45,16 +45,17 @@ final class ModuleBuilder {
      * @param name    the module's name when the proto has none (a bare assignment: the file stem)
      * @param number  module number ({@code module_NNNN}, a profile's program id), or -1
      * @param backend {@code cpu}, {@code gpu}, {@code tpu} or {@code unknown}
+     * @param format  what the module was read from ({@link HloModule.Info#format()})
      */
-    static HloModule build(Messages.HloProto p, String file, String name, int number, String backend) {
-        return new ModuleBuilder(file).module(p, name, number, backend);
+    static HloModule build(Messages.HloProto p, String file, String name, int number, String backend, String format) {
+        return new ModuleBuilder(file).module(p, name, number, backend, format);
     }
 
     private void warn(String message) {
         warnings.add(new LoadWarning(file, 0, message));
     }
 
-    private HloModule module(Messages.HloProto p, String fallbackName, int number, String backend) {
+    private HloModule module(Messages.HloProto p, String fallbackName, int number, String backend, String format) {
         Module m = p.module();
         Assignment a = p.assignment();
         Graph g = null;
@@ -111,7 +112,7 @@ final class ModuleBuilder {
 
         String moduleName = m != null && !m.name().isEmpty() ? m.name() : fallbackName;
         HloModule.Info info = new HloModule.Info(moduleName, moduleName, number, backend, List.of(file),
-                lr == null || sequence.isEmpty() ? -1 : lr.endTime, null, null, -1, null, new TreeMap<>(), m != null, null);
+                lr == null || sequence.isEmpty() ? -1 : lr.endTime, null, null, -1, null, new TreeMap<>(), m != null, null, format);
         return new HloModule(info, allocations, values, instructions, sequence, warnings, warnings.size(), events);
     }
 
