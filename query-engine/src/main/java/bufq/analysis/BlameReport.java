@@ -31,7 +31,7 @@ final class BlameReport {
     static List<Output> run(HloModule m, BlameBy by, int depth) {
         Liveness l = m.liveness();
         int t = l.peakTime();
-        if (t < 0) return List.of(new TextBlock(PeakReport.NO_RANGES));
+        if (t < 0) return List.of(new TextBlock(PeakReport.noRanges(m)));
         // Each byte once: a value's share of what its allocation holds then, not its logical size,
         // which counts twice the bytes of a hand-over or of a buffer a loop aliases.
         List<HloValue> live = m.liveAt(t);

@@ -89,7 +89,11 @@ final class ProtoSources {
         String key = read.toAbsolutePath().normalize().toString();
         String stem = textPrefix(fileName);
         String program = DumpNames.program(stem);
-        String name = program != null ? program : stem;
+        // Not a dump's name (memory_analysis()'s bytes saved as ma-buffer-assignment.pb): the proto's own
+        // module name when it has one, else its directory's name, which tells modules apart better than the file's.
+        Path parent = read.toAbsolutePath().normalize().getParent();
+        String dirName = parent == null || parent.getFileName() == null ? null : parent.getFileName().toString();
+        String name = program != null ? program : dirName != null ? dirName : stem;
         int number = DumpNames.number(stem);
         String nameBackend = DumpNames.backend(stem);
         String backend = nameBackend == null ? "unknown" : nameBackend;

@@ -58,6 +58,15 @@ class ProtoKindsTest {
     }
 
     @Test
+    void aBareAssignmentIsNamedAfterItsDirectoryAndItsPeakSaysWhyThereIsNone() throws Exception {
+        HloModule m = DumpLoader.load(List.of(ProtoQueriesTest.corpus("rnn-scan/ma-buffer-assignment.pb"))).get(0);
+        assertEquals("rnn-scan", m.info().name());
+        String peak = bufq.analysis.Analyses.peak(m, java.util.OptionalInt.empty(), 0, null).toString()
+                + bufq.analysis.Analyses.blame(m, bufq.analysis.BlameBy.OP_NAME, 1);
+        assertTrue(peak.contains("bare BufferAssignmentProto") && !peak.contains("xla_dump_buffer_assignment_analysis"), peak);
+    }
+
+    @Test
     void randomBinaryIsRefusedInOneLine(@TempDir Path dir) throws Exception {
         byte[] noise = new byte[5000];
         new Random(21).nextBytes(noise);
