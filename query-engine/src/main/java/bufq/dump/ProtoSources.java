@@ -84,7 +84,8 @@ final class ProtoSources {
     static List<ModuleSource> sources(Path read, String shown) throws LoadException {
         String fileName = read.getFileName().toString();
         if (FileKind.stripGz(fileName).endsWith(REPORT)) {
-            throw new LoadException(shown, "a memory usage report proto: bufq reads the module's .hlo.pb (or its text report)");
+            throw new LoadException(shown, "a memory usage report proto (allocation sizes and the instructions in each, no values, "
+                    + "offsets or live ranges) is not a module by itself: open the .hlo.pb beside it, or its text dump");
         }
         String key = read.toAbsolutePath().normalize().toString();
         String stem = textPrefix(fileName);

@@ -67,6 +67,13 @@ class ProtoKindsTest {
     }
 
     @Test
+    void aMemoryUsageReportProtoSaysWhatToOpenInstead() throws Exception {
+        Path report = ProtoQueriesTest.corpus("cnn/module_0000.jit_step.cpu_after_optimizations-memory-usage-report.pb");
+        LoadException e = assertThrows(LoadException.class, () -> DumpLoader.load(List.of(report)));
+        assertTrue(e.getMessage().contains("not a module by itself: open the .hlo.pb beside it"), e.getMessage());
+    }
+
+    @Test
     void randomBinaryIsRefusedInOneLine(@TempDir Path dir) throws Exception {
         byte[] noise = new byte[5000];
         new Random(21).nextBytes(noise);
