@@ -146,11 +146,13 @@ public record Outcome(HloModule module, Liveness before, Liveness after, List<Ef
     private String rangesAfter(int position) {
         List<String> parts = new ArrayList<>();
         int n = module.values().size();
+        boolean held = false;   // some part still has bytes: "dropped" only when none has
         for (int k = position; k < ranges.owner().length; k = Math.max(k + 1, n)) {
             if (ranges.owner()[k] != position) continue;
-            if (ranges.size()[k] == 0) return "dropped";
-            if (ranges.end()[k] >= ranges.start()[k]) parts.add(ranges.start()[k] + ".." + ranges.end()[k]);
+            if (ranges.size()[k] != 0) held = true;
+            if (ranges.end()[k] >= ranges.start()[k] && ranges.size()[k] != 0) parts.add(ranges.start()[k] + ".." + ranges.end()[k]);
         }
+        if (!held) return "dropped";
         return parts.isEmpty() ? null : String.join(", ", parts);
     }
 }

@@ -41,6 +41,7 @@ public final class WhatIf {
     private int[] allocation, color, start, end, owner;
     private long[] offset, size, logical;
     private int entries;
+    private int[] second;   // per value, the entry of its second part once remat split it (-1: none); null before any remat
 
     private WhatIf(HloModule m, Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings) {
         this.module = m;
@@ -103,31 +104,53 @@ public final class WhatIf {
                 Arrays.copyOf(size, entries));
     }
 
-    /** Applies one edit; returns the positions (in the module's values) it selected. */
+    /**
+     * Applies one edit; returns the positions (in the module's values) it selected. An edit applies
+     * to every part of a value: after {@code remat} also to the part that comes back after the peak.
+     */
     private int[] apply(Edit e) throws QueryException {
         if (e instanceof Edit.Tiling t) return retile(t);
         int[] chosen = e instanceof Edit.Donate d && d.parameter() != null ? parameter(d) : select(e.where());
         for (int i : chosen) {
             HloValue v = module.values().get(i);
+            int j = second == null ? -1 : second[i];   // the returning part, if any
             if (e instanceof Edit.Drop) {
-                size[i] = 0;
-                logical[i] = 0;
-                end[i] = start[i] - 1;
+                drop(i);
+                if (j >= 0) drop(j);
             } else if (e instanceof Edit.End x) {
                 long at = x.atLastUse() ? UseSchedule.lastUse(module, v) : x.instruction() != null ? timeOf(x) : x.step();
-                if (at >= 0) shorten(i, (int) Math.min(at, Integer.MAX_VALUE));
+                if (at >= 0) endAt(i, j, (int) Math.min(at, Integer.MAX_VALUE));
             } else if (e instanceof Edit.Donate) {
                 BufferAllocation a = module.allocation(v.allocation());
-                if (a != null && a.isParameter()) shorten(i, Math.max(UseSchedule.lastUse(module, v), start[i]));
+                if (a != null && a.isParameter()) endAt(i, j, Math.max(UseSchedule.lastUse(module, v), start[i]));
             } else if (e instanceof Edit.Scale x) {
                 size[i] = Math.round(size[i] * x.factor());
+                if (j >= 0) size[j] = Math.round(size[j] * x.factor());
             } else if (e instanceof Edit.Resize x) {
                 size[i] = x.bytes();
+                if (j >= 0) size[j] = x.bytes();
             } else if (e instanceof Edit.Remat) {
-                remat(i, v);
+                if (j < 0) remat(i, v);
             }
         }
         return chosen;
+    }
+
+    private void drop(int k) {
+        size[k] = 0;
+        logical[k] = 0;
+        end[k] = start[k] - 1;
+    }
+
+    /**
+     * Ends the value at step {@code t}: its first part {@code i} as {@link #shorten} does; its
+     * returning part {@code j} (-1: none) is cut at {@code t} too, or not live at all when {@code t}
+     * comes before it starts.
+     */
+    private void endAt(int i, int j, int t) {
+        shorten(i, t);
+        if (j < 0 || end[j] < start[j] || t >= end[j]) return;
+        end[j] = t >= start[j] ? t : start[j] - 1;
     }
 
     /** Ends entry {@code i} at {@code t} if that is earlier; a range never grows and never ends before it starts. */
@@ -157,6 +180,11 @@ public final class WhatIf {
             start[k] = idle.to() + 1;
             end[k] = oldEnd;
             owner[k] = owner[i];
+            if (second == null) {
+                second = new int[n];
+                Arrays.fill(second, -1);
+            }
+            second[i] = k;
         }
     }
 
