@@ -207,12 +207,13 @@ public final class WhatIf {
         TilingModel model = tilings.apply(t.name());
         if (model == null) throw new QueryException(t.offset(), t.offset() + t.name().length(), "unknown tiling model '" + t.name() + "'");
         int[] all = new int[n];
-        for (int i = 0; i < n; i++) {
-            all[i] = i;
-            HloValue v = module.values().get(i);
-            if (size[i] <= 0 || v.shape() == null || !v.shape().isArray() || v.logicalSize() <= 0) continue;
+        for (int i = 0; i < n; i++) all[i] = i;
+        // Every part, the returning parts of rematerialised values too.
+        for (int k = 0; k < entries; k++) {
+            HloValue v = module.values().get(owner[k]);
+            if (size[k] <= 0 || v.shape() == null || !v.shape().isArray() || v.logicalSize() <= 0) continue;
             // Earlier edits scaled the value: keep their ratio on the new model's size.
-            size[i] = Math.round(model.paddedBytes(v, module) * (v.size() > 0 ? (double) size[i] / v.size() : 1.0));
+            size[k] = Math.round(model.paddedBytes(v, module) * (v.size() > 0 ? (double) size[k] / v.size() : 1.0));
         }
         return all;
     }
