@@ -111,6 +111,7 @@ public final class WhatIf {
     private int[] apply(Edit e) throws QueryException {
         if (e instanceof Edit.Tiling t) return retile(t);
         int[] chosen = e instanceof Edit.Donate d && d.parameter() != null ? parameter(d) : select(e.where());
+        if (e instanceof Edit.Donate) chosen = parametersOnly(chosen);   // only parameters can be donated: the tally counts them
         for (int i : chosen) {
             HloValue v = module.values().get(i);
             int j = second == null ? -1 : second[i];   // the returning part, if any
@@ -121,8 +122,7 @@ public final class WhatIf {
                 long at = x.atLastUse() ? UseSchedule.lastUse(module, v) : x.instruction() != null ? timeOf(x) : x.step();
                 if (at >= 0) endAt(i, j, (int) Math.min(at, Integer.MAX_VALUE));
             } else if (e instanceof Edit.Donate) {
-                BufferAllocation a = module.allocation(v.allocation());
-                if (a != null && a.isParameter()) endAt(i, j, Math.max(UseSchedule.lastUse(module, v), start[i]));
+                endAt(i, j, Math.max(UseSchedule.lastUse(module, v), start[i]));
             } else if (e instanceof Edit.Scale x) {
                 size[i] = Math.round(size[i] * x.factor());
                 if (j >= 0) size[j] = Math.round(size[j] * x.factor());
@@ -225,6 +225,16 @@ public final class WhatIf {
                     "no scheduled instruction '" + x.instruction() + "' in " + module.handle());
         }
         return t;
+    }
+
+    private int[] parametersOnly(int[] chosen) {
+        int k = 0;
+        int[] out = new int[chosen.length];
+        for (int i : chosen) {
+            BufferAllocation a = module.allocation(module.values().get(i).allocation());
+            if (a != null && a.isParameter()) out[k++] = i;
+        }
+        return Arrays.copyOf(out, k);
     }
 
     private int[] parameter(Edit.Donate d) throws QueryException {

@@ -99,6 +99,10 @@ class WhatIfCorpusTest {
         assertEquals(expected[peak], o.after().peakBytes(), text);
         assertEquals(o.before().peakBytes() - o.after().peakBytes(), o.saved());
         if (text.startsWith("drop where live at peak")) assertTrue(o.effects().get(0).values() >= 1, text);
+        if (text.equals("donate where allocation >= 0")) {   // the tally counts what can be donated: parameters
+            long parameters = m.values().stream().filter(v -> m.allocation(v.allocation()) != null && m.allocation(v.allocation()).isParameter()).count();
+            assertEquals(parameters, o.effects().get(0).values(), text);
+        }
         if (text.equals("scale where live at peak by 0.5")) {   // every byte held at the peak belongs to a value halved
             int t = o.before().peakTime();
             assertTrue(o.after().occupiedBytes(t) < o.before().occupiedBytes(t), text);
