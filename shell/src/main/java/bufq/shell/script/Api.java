@@ -142,7 +142,7 @@ final class Api extends Rows.ReadOnly {
             if (p.query() != null)
                 throw new IllegalArgumentException(usage + ": edits only; query the module it returns (.query(text))");
             Outcome o = WhatIf.run(m, p.edits(), catalog, shell.settings().tiling(), shell.settings()::tilingNamed);
-            return new Rows.ModuleView(catalog, new EvalContext(o.editedModule(), shell.settings().tiling()), this::queryOn);
+            return new Rows.ModuleView(catalog, new EvalContext(o.editedModule(), shell.settings().tiling()), this::queryOn, Outcome.BOUND);
         } catch (QueryException e) {
             throw new IllegalArgumentException(usage + ": " + e.getMessage() + " in '" + text + "'");
         }
@@ -312,7 +312,7 @@ final class Api extends Rows.ReadOnly {
         }
     }
 
-    // bufq.rule(name, fn): fn(module) -> [{finding, whatif}], each measured by advise
+    // bufq.rule(name, fn): fn(module) -> [{finding, whatif[, values]}], each measured by advise
     private Object rule(Value... a) {
         String usage = "bufq.rule(name, fn)";
         String name = stringArg(a, 0, usage);
@@ -325,7 +325,8 @@ final class Api extends Rows.ReadOnly {
 
     /**
      * An {@code advise} rule written in JavaScript: {@code fn(module)} returns findings as
-     * {@code {finding, whatif}} objects; advise measures each {@code whatif} like a built-in rule's.
+     * {@code {finding, whatif}} objects, optionally with {@code values} (ids, for the evidence table);
+     * advise measures each {@code whatif} like a built-in rule's.
      */
     static final class JsRule implements Rule {
         private final String name;
@@ -350,13 +351,13 @@ final class Api extends Rows.ReadOnly {
             Rows.ModuleView view = new Rows.ModuleView(shell.engine().catalog(), ctx, api::queryOn);
             String what = "rule '" + name + "'";
             try {
-                return findIn(view, what);
+                return findIn(view, what, facts.module());
             } catch (JsContext.ScriptFailure f) {
                 throw new Rule.Failure(f.getMessage());
             }
         }
 
-        private List<Advice> findIn(Rows.ModuleView view, String what) {
+        private List<Advice> findIn(Rows.ModuleView view, String what, HloModule m) {
             return host.callback(this, what, () -> {
                 Value r = fn.execute(view);
                 if (!r.hasArrayElements())
@@ -370,10 +371,33 @@ final class Api extends Rows.ReadOnly {
                         throw new JsContext.ScriptFailure(definedAt(fn) + what + " returned element " + i
                                 + " without string 'finding' and 'whatif'");
                     String edit = e.getMember("whatif").asString().strip().replaceFirst("^whatif\\s+", "");
-                    out.add(new Advice(name, e.getMember("finding").asString(), edit, edit, List.of(), 0));
+                    out.add(new Advice(name, e.getMember("finding").asString(), edit, evidence(e, i, what, m), 0));
                 }
                 return out;
             });
+        }
+
+        /**
+         * The finding's optional {@code values}: ids of the values behind it (or rows with an
+         * {@code id}), for the evidence table, largest first.
+         */
+        private List<HloValue> evidence(Value e, long i, String what, HloModule m) {
+            if (!e.hasMember("values") || e.getMember("values").isNull()) return List.of();
+            Value vs = e.getMember("values");
+            if (!vs.hasArrayElements())
+                throw new JsContext.ScriptFailure(definedAt(fn) + what + " returned element " + i + " whose 'values' is not an array of ids");
+            List<HloValue> out = new ArrayList<>();
+            for (long k = 0; k < vs.getArraySize(); k++) {
+                Value x = vs.getArrayElement(k);
+                Value id = x.hasMember("id") ? x.getMember("id") : x;
+                HloValue v = id.isNumber() && id.fitsInLong() ? m.value(id.asLong()) : null;
+                if (v == null)
+                    throw new JsContext.ScriptFailure(definedAt(fn) + what + " returned element " + i + " whose 'values' holds "
+                            + Convert.display(x) + ", not the id of a value of " + m.handle());
+                out.add(v);
+            }
+            out.sort((a, b) -> Long.compare(b.size(), a.size()));
+            return out;
         }
     }
 
