@@ -104,6 +104,64 @@ public final class Liveness {
         return new Liveness(steps, inputs, claimedPeakTime, new int[0]);
     }
 
+    /**
+     * {@code base} with some whole allocations replaced: {@code removed} is the sweep of those
+     * allocations' values as {@code base} had them, {@code added} of the same allocations' values as
+     * they are now (same steps). Live bytes and value counts add over values and occupancy over
+     * allocations, so the result equals a full {@link #compute} on the edited inputs, at the cost
+     * of the allocations that changed. A what-if that edits a few values uses it.
+     *
+     * @throws IllegalArgumentException when a colour or allocation of {@code removed} or
+     *                                  {@code added} is not in {@code base}, or the step counts differ
+     */
+    public static Liveness patch(Liveness base, Liveness removed, Liveness added) {
+        return new Liveness(base, removed, added);
+    }
+
+    private Liveness(Liveness base, Liveness removed, Liveness added) {
+        if (removed.steps != base.steps || added.steps != base.steps) throw new IllegalArgumentException("step counts differ");
+        steps = base.steps;
+        claimedPeakTime = base.claimedPeakTime;
+        colors = base.colors;
+        int k = colors.length;
+        liveByColor = new long[k][];
+        occupiedByColor = new long[k][];
+        for (int c = 0; c < k; c++) {
+            liveByColor[c] = base.liveByColor[c].clone();
+            occupiedByColor[c] = base.occupiedByColor[c].clone();
+        }
+        liveValues = base.liveValues.clone();
+        for (int sign = -1; sign <= 1; sign += 2) {
+            Liveness part = sign < 0 ? removed : added;
+            for (int pc = 0; pc < part.colors.length; pc++) {
+                int c = Arrays.binarySearch(colors, part.colors[pc]);
+                if (c < 0) throw new IllegalArgumentException("colour " + part.colors[pc] + " is not in the base");
+                long[] l = liveByColor[c], o = occupiedByColor[c], pl = part.liveByColor[pc], po = part.occupiedByColor[pc];
+                for (int t = 0; t < steps; t++) {
+                    l[t] = Math.addExact(l[t], sign * pl[t]);
+                    o[t] = Math.addExact(o[t], sign * po[t]);
+                }
+            }
+            for (int t = 0; t < steps; t++) liveValues[t] += sign * part.liveValues[t];
+        }
+        live = k == 1 ? liveByColor[0] : sum(liveByColor, steps);
+        occupied = k == 1 ? occupiedByColor[0] : sum(occupiedByColor, steps);
+        boolean anyRange = false;
+        for (int t = 0; t < steps && !anyRange; t++) anyRange = liveValues[t] > 0;
+        peakTime = anyRange ? firstMax(occupied) : -1;
+        peakByColor = new int[k];
+        for (int c = 0; c < k; c++) peakByColor[c] = anyRange ? firstMax(occupiedByColor[c]) : -1;
+        allocationKeys = base.allocationKeys;
+        allocationMaxBytes = base.allocationMaxBytes.clone();
+        allocationMaxTime = base.allocationMaxTime.clone();
+        for (int g = 0; g < added.allocationKeys.length; g++) {
+            int at = Arrays.binarySearch(allocationKeys, added.allocationKeys[g]);
+            if (at < 0) throw new IllegalArgumentException("allocation " + added.allocationKeys[g] + " is not in the base");
+            allocationMaxBytes[at] = added.allocationMaxBytes[g];
+            allocationMaxTime[at] = added.allocationMaxTime[g];
+        }
+    }
+
     private Liveness(int steps, Inputs in, int claimedPeakTime, int[] extraColors) {
         int n = in.count();
         this.steps = Math.max(0, steps);

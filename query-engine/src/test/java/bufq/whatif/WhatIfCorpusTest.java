@@ -110,6 +110,15 @@ class WhatIfCorpusTest {
         // The edited copy as a module gives the same figures again.
         HloModule edited = o.editedModule();
         assertArrayEquals(expected, edited.liveness().occupiedBytesByStep(OptionalInt.empty()), text);
+        // Live bytes, value counts and the peak per colour too: a patched sweep must equal a full one.
+        assertArrayEquals(edited.liveness().liveBytesByStep(OptionalInt.empty()), o.after().liveBytesByStep(OptionalInt.empty()), text);
+        for (int t = 0; t < m.steps(); t++) assertEquals(edited.liveness().liveValues(t), o.after().liveValues(t), text + " at " + t);
+        for (int c : o.after().colors()) {
+            assertEquals(edited.liveness().peakTime(c), o.after().peakTime(c), text + " colour " + c);
+            assertArrayEquals(edited.liveness().occupiedBytesByStep(OptionalInt.of(c)), o.after().occupiedBytesByStep(OptionalInt.of(c)), text);
+        }
+        for (var a : m.allocations())
+            assertEquals(edited.liveness().allocationUse(a.index()), o.after().allocationUse(a.index()), text + " allocation " + a.index());
         assertTrue(edited.handle().endsWith("(what if)"));
     }
 
