@@ -1,6 +1,7 @@
 package bufq.analysis;
 
 import bufq.model.BufferAllocation;
+import bufq.model.EarlierEnd;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloPosition;
@@ -17,6 +18,7 @@ import bufq.table.Table;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,10 +55,29 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
         return m;
     }
 
-    static WhyReport of(HloModule m, HloValue v) {
+    /**
+     * What the values live at the peak hold then ({@link OccupiedShares}), computed once for all the
+     * values one {@code why} explains rather than once per value.
+     */
+    static final class PeakHoldings {
+        private final Map<HloValue, Long> held = new IdentityHashMap<>();
+
+        PeakHoldings(HloModule m) {
+            int peak = m.liveness().peakTime();
+            if (peak < 0) return;
+            List<HloValue> at = m.liveAt(peak);
+            long[] shares = OccupiedShares.of(at);
+            for (int i = 0; i < at.size(); i++) held.put(at.get(i), shares[i]);
+        }
+
+        /** Bytes {@code v} holds at the peak; 0 when it is not live then. */
+        long of(HloValue v) { return held.getOrDefault(v, 0L); }
+    }
+
+    static WhyReport of(HloModule m, HloValue v, PeakHoldings holdings) {
         String name = v.label() + " (id " + v.id() + ")";
         return new WhyReport(what(m, v, name), born(m, v, name), uses(m, v, name), end(m, v, name), idle(m, v, name),
-                atPeak(m, v, name));
+                atPeak(m, v, name, holdings));
     }
 
     private static Table what(HloModule m, HloValue v, String name) {
@@ -156,11 +177,12 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
      * The value at the peak ({@link Liveness#peakTime()}): whether it is live then, the bytes it holds
      * then ({@link OccupiedShares}, so bytes it shares with another value count once) and their share
      * of the occupied bytes, and what ending its live range at its last use at or before the peak (or
-     * at its birth) would save: the peak recomputed by {@link Liveness#compute} with that one end
-     * moved, before minus after. The peak may move to another step; the saving is the drop of the
+     * at its birth) would save: the peak recomputed with that one end moved ({@link EarlierEnd}, the
+     * same figure as {@link Liveness#compute} on the edited inputs), before minus after. The peak
+     * may move to another step; the saving is the drop of the
      * highest step, not of this one.
      */
-    private static Table atPeak(HloModule m, HloValue v, String name) {
+    private static Table atPeak(HloModule m, HloValue v, String name, PeakHoldings holdings) {
         Liveness l = m.liveness();
         int peak = l.peakTime();
         long before = l.peakBytes();
@@ -177,10 +199,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
             after = before;
             saves = 0L;
         } else {
-            List<HloValue> at = m.liveAt(peak);
-            long[] shares = OccupiedShares.of(at);
-            held = 0L;
-            for (int i = 0; i < at.size(); i++) if (at.get(i) == v) held = shares[i];
+            held = holdings.of(v);
             share = Bytes.share(held, before);
             freeAt = lastUseBefore(m, v, peak);
             if (freeAt == peak) {
@@ -188,9 +207,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
                         : "used at the peak, so it cannot end before it";
                 after = before;
             } else {
-                Liveness.Inputs in = Liveness.Inputs.of(m);
-                in.end()[indexOf(m.values(), v)] = freeAt;
-                Liveness edited = Liveness.compute(l.steps(), in, l.claimedPeakTime());
+                EarlierEnd edited = EarlierEnd.of(m, v, freeAt);
                 after = edited.peakBytes();
                 why = (freeAt == v.rangeStart() ? "nothing reads it between its birth and the peak: ended at its birth, step "
                         : "ended at its last use before the peak, step ") + freeAt + ", the peak recomputed "
@@ -208,12 +225,6 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
         if (live) b.note("held: its bytes at the peak, each byte once (blame's rule); free_at: its last use at or before the peak, "
                 + "or its birth");
         return b.build();
-    }
-
-    /** Position of {@code v} itself in {@code values} (the liveness inputs' order). */
-    private static int indexOf(List<HloValue> values, HloValue v) {
-        for (int i = 0; i < values.size(); i++) if (values.get(i) == v) return i;
-        throw new IllegalArgumentException("value " + v.id() + " is not in its module");
     }
 
     /** The last step in {@code [birth, peak]} at which {@code v} is used, or its birth when none is. */

@@ -1,10 +1,17 @@
 package bufq.shell.cli;
 
 import bufq.shell.session.DefaultEngine;
+import bufq.shell.session.Env;
+import bufq.shell.session.Shell;
+import bufq.shell.session.Status;
 import bufq.shell.testing.Corpus;
 
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -113,5 +120,24 @@ class WhyCliTest {
         CliTest.Result bad = run(rnn, "js bufq.why(99999)");
         assertEquals(1, bad.code());
         assertTrue(bad.err().contains("bufq.why(id): no value with id 99999"), bad.err());
+    }
+
+    @Test
+    void ctrlCStopsWhyBetweenTwoValues() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        Shell s = Bufq.shell(new DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), new Env(Map.of(), false));
+        s.load(List.of(Path.of(dump("rnn-scan"))));
+        assertEquals(Status.OK, s.execute("why 87"), "reads the uses once, before the interrupt");
+        out.reset();
+        Thread.currentThread().interrupt();
+        try {
+            assertEquals(Status.ERROR, s.execute("why 87"));
+        } finally {
+            Thread.interrupted();
+        }
+        assertEquals("", out.toString(StandardCharsets.UTF_8));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("error: cancelled (Ctrl-C)"), err.toString(StandardCharsets.UTF_8));
+        assertEquals(Status.OK, s.execute("why 87"), "the next statement runs");
     }
 }
