@@ -262,6 +262,9 @@ public final class Lexer {
         }
         if (s.equals(".")) return "unexpected '.'; expected '..' between two times";
         if (s.equals("!")) return "unexpected '!'; expected '!=' or '!~' (or 'not')";
+        // the issue's own example orders by size * idle_steps: name the field that is that product
+        if (s.equals("*") || s.equals("+") || s.equals("/"))
+            return "unexpected '" + s + "': queries have no arithmetic (size * idle_steps is the field idle_byte_steps)";
         return "unexpected character '" + s + "'";
     }
 

@@ -189,6 +189,10 @@ class ErrorsTest {
                         "values @ x" + "\n"
                         + "       ^" + "\n"
                         + "unexpected character '@'"),
+                Arguments.of("values where live at peak and idle_at_peak order by size * idle_steps desc limit 10",
+                        "values where live at peak and idle_at_peak order by size * idle_steps desc limit 10" + "\n"
+                        + "                                                         ^" + "\n"
+                        + "unexpected '*': queries have no arithmetic (size * idle_steps is the field idle_byte_steps)"),
                 Arguments.of("values where a.b",
                         "values where a.b" + "\n"
                         + "             ^^^" + "\n"
