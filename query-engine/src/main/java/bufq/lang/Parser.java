@@ -284,7 +284,7 @@ public final class Parser {
         throw error(t, "expected 'at' or 'during' after 'live'");
     }
 
-    // time = INTEGER | "peak" [ "(" INTEGER ")" ] | "claimed_peak" | IDENT | STRING
+    // time = INTEGER | "peak" [ "(" INTEGER { "," peakOption } ")" ] | "claimed_peak" | IDENT | STRING
     private Time time() throws QueryException {
         Token t = peek();
         String expected = "expected a step number, 'peak', 'claimed_peak' or an instruction name";
@@ -310,15 +310,52 @@ public final class Parser {
         }
     }
 
-    // "peak" "(" INTEGER ")", after the "(": the N-th prominent peak, counted from 1
+    // "peak" "(" INTEGER { "," peakOption } ")", after the "(": the N-th prominent peak, counted
+    // from 1, as 'peaks' with the same options numbers them
     private Time rankedPeak(Token peak) throws QueryException {
         Token n = peek();
         Object v = n.kind() == TokenKind.NUMBER ? number(n) : null;
         if (!(v instanceof Long rank) || rank < 1 || !Lexer.splitNumber(n.text())[1].isEmpty())
             throw error(n, "expected a peak number from 1 (peak(1) is the peak) after 'peak('");
         advance();
-        Token close = expect(TokenKind.RPAREN, "expected ')' after the peak number");
-        return new RankedPeak(rank, peak.start(), close.end());
+        Long color = null;
+        Double share = null;
+        while (match(TokenKind.COMMA)) {
+            Token o = peek();
+            String word = o.kind() == TokenKind.IDENT ? o.text().toLowerCase(Locale.ROOT) : "";
+            if (word.equals("color") && color == null) { advance(); color = peakColor(); }
+            else if (word.equals("min_share") && share == null) { advance(); share = minShare(); }
+            else throw error(o, "expected 'color N' or 'min_share P' (each once) after ',' in 'peak(N, ...)'");
+        }
+        Token close = expect(TokenKind.RPAREN, "expected ')' or ', color N' or ', min_share P' after the peak number");
+        return new RankedPeak(rank, color, share, peak.start(), close.end());
+    }
+
+    // peakOption = "color" INTEGER | "min_share" NUMBER [ "%" ]; this is the INTEGER after "color"
+    private Long peakColor() throws QueryException {
+        Token n = peek();
+        Object v = n.kind() == TokenKind.NUMBER ? number(n) : null;
+        if (!(v instanceof Long c) || !Lexer.splitNumber(n.text())[1].isEmpty() || c > Integer.MAX_VALUE)
+            throw error(n, "expected a colour number after 'color'");
+        advance();
+        return c;
+    }
+
+    // the NUMBER [ "%" ] after "min_share": a percentage (5%) or a fraction (0.05), from 0 to 1
+    private Double minShare() throws QueryException {
+        Token n = peek();
+        Object v = n.kind() == TokenKind.NUMBER && Lexer.splitNumber(n.text())[1].isEmpty() ? number(n) : null;
+        String expected = "expected a percentage from 0% to 100% (5%) or a fraction from 0 to 1 (0.05) after 'min_share'";
+        if (!(v instanceof Number num)) throw error(n, expected);
+        advance();
+        double share = num.doubleValue();
+        Token pct = peek();
+        if (pct.kind() == TokenKind.IDENT && pct.text().equals("%") && pct.start() == n.end()) {
+            advance();
+            share /= 100;
+        }
+        if (!(share >= 0 && share <= 1)) throw new QueryException(n.start(), pct.text().equals("%") ? pct.end() : n.end(), expected);
+        return share;
     }
 
     // groupKeys = IDENT { "," IDENT }

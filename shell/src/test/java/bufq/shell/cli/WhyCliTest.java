@@ -94,13 +94,21 @@ class WhyCliTest {
         String[] rows = r.out().split("\n");
         assertTrue(rows[3].startsWith("   1    82   82  copy_bitcast_fusion.5"), r.out());
         assertTrue(rows[4].startsWith("   2   120  120  add_bitcast_fusion.1"), r.out());
+        assertTrue(r.out().contains("'live at peak(N, min_share 5%)' selects what is live at peak N"), r.out());
         CliTest.Result second = run(t, "values where live at peak(1) show count()",
-                "values where live at 82 show count()");
+                "values where live at 82 show count()", "values where live at peak(2, min_share 5%) show count()",
+                "values where live at 120 show count()");
         String[] counts = second.out().split("\n");
         assertEquals(counts[2], counts[6], "peak(1) is the highest step: " + second.out());
+        assertEquals(counts[10], counts[14], "peak(2, min_share 5%) is row 2 of 'peaks min_share 5%': " + second.out());
         for (String[] c : new String[][] {{"peaks min_share 20", "min_share takes a percentage"},
                 {"peaks min_share 120%", "min_share takes a percentage"}, {"peaks color 7", "no color 7"},
-                {"values where live at peak(5)", "has 1 peak with a prominence of at least 20%"}}) {
+                {"values where live at peak(5)", "has 1 peak with a prominence of at least 20% of the highest; see 'peaks'"},
+                {"values where live at peak(3, min_share 5%)", "has 2 peaks with a prominence of at least 5% of the highest; "
+                        + "see 'peaks min_share 5%'"},
+                {"values where live at peak(1, color 9)", "has no color 9"},
+                {"values where live at peak(1, colour 0)", "expected 'color N' or 'min_share P'"},
+                {"values where live at peak(1, min_share 150%)", "expected a percentage from 0% to 100%"}}) {
             CliTest.Result bad = run(t, c[0]);
             assertEquals(1, bad.code(), c[0]);
             assertTrue(bad.err().contains(c[1]), c[0] + ": " + bad.err());
