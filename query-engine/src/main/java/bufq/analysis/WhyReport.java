@@ -43,15 +43,18 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
     /** The parts in the order they print. */
     public List<Output> tables() { return List.copyOf(parts().values()); }
 
-    /** The parts by name, in print order: what, born, uses, end, idle, peak (the script API's keys). */
+    /**
+     * The parts by name, in print order, named as the json format names them from their titles
+     * (what_it_is, born, uses, why_it_ends, idle_stretches, at_the_peak): the script API's keys.
+     */
     public Map<String, Table> parts() {
         Map<String, Table> m = new LinkedHashMap<>();
-        m.put("what", what);
+        m.put("what_it_is", what);
         m.put("born", born);
         m.put("uses", uses);
-        m.put("end", end);
-        m.put("idle", idle);
-        m.put("peak", peak);
+        m.put("why_it_ends", end);
+        m.put("idle_stretches", idle);
+        m.put("at_the_peak", peak);
         return m;
     }
 
@@ -113,20 +116,21 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
     private static Table uses(HloModule m, HloValue v, String name) {
         record Row(int step, int order, Object[] cells) {}
         List<Row> rows = new ArrayList<>();
+        java.util.Set<String> named = new java.util.TreeSet<>();   // opcodes read from a name
         List<HloPosition> positions = v.positions();
         for (int i = 0; i < positions.size(); i++) {
             HloPosition p = positions.get(i);
             HloInstruction ins = m.instruction(p.instruction());
             int t = m.timeOf(p.instruction());
             rows.add(new Row(t, i, new Object[] {stepOrNull(t), p.toString(), null, null,
-                    ins == null ? null : ins.opcode(), ins == null ? null : ins.opName()}));
+                    ins == null || ins.opcode() == null ? opcodeFromName(p.instruction(), named) : ins.opcode(), ins == null ? null : ins.opName()}));
         }
         for (TimedUse u : UseSchedule.timed(m, v)) {
             HloInstruction user = m.instruction(u.use().user());
             HloPosition through = through(v, user, u.use().operand());
             rows.add(new Row(u.step(), positions.size() + u.order(), new Object[] {stepOrNull(u.step()),
                     through == null ? null : through.toString(), u.use().user(), (long) u.use().operand(),
-                    user == null ? null : user.opcode(), user == null ? null : user.opName()}));
+                    user == null || user.opcode() == null ? opcodeFromName(u.use().user(), named) : user.opcode(), user == null ? null : user.opName()}));
         }
         rows.sort(Comparator.comparingInt((Row r) -> r.step() < 0 ? Integer.MAX_VALUE : r.step()).thenComparingInt(Row::order));
         Table.Builder b = Table.builder().title("uses: " + name + ", positions and uses in schedule order")
@@ -134,8 +138,26 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
                 .column("operand", ColumnType.INT).column("opcode", ColumnType.STRING).column("op_name", ColumnType.STRING);
         for (Row r : rows) b.ownedRow(r.cells());
         if (v.uses().isEmpty()) b.note("the dump lists no uses");
+        if (!named.isEmpty()) b.note("opcode of " + String.join(", ", named) + ": from the name, as XLA names an instruction "
+                + "after its opcode (the dump lists no instruction for one that defines no value)");
         b.note("a row with a user is a use, read through the position it names; the others are positions");
         return b.build();
+    }
+
+    /** Opcodes that only pass a buffer on: the instructions a position or use may name without defining a value. */
+    private static final java.util.Set<String> FORWARDING = java.util.Set.of("bitcast", "get-tuple-element", "tuple", "while",
+            "conditional", "call", "domain", "add-dependency", "opt-barrier", "optimization-barrier", "copy-start", "copy-done",
+            "async-start", "async-done", "send", "send-done", "recv", "recv-done");
+
+    /**
+     * The opcode an instruction the dump does not list is named after ({@code bitcast.6} is a bitcast),
+     * when that is an opcode that passes a buffer on; else null. Adds the name to {@code named}.
+     */
+    private static String opcodeFromName(String instruction, java.util.Set<String> named) {
+        String stem = instruction.replaceFirst("\\.[0-9]+$", "");
+        if (!FORWARDING.contains(stem)) return null;
+        named.add(instruction);
+        return stem;
     }
 
     /** The position whose instruction is operand {@code k} of {@code user}, or null when the dump does not say. */
@@ -166,7 +188,12 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
             b.row((long) s.from(), (long) s.to(), (long) s.steps(), Math.multiplyExact(v.size(), (long) s.steps()),
                     peak >= 0 && s.contains(peak));
         }
-        if (all.size() > MAX_STRETCHES) b.note((all.size() - MAX_STRETCHES) + " shorter stretches not shown");
+        if (all.size() > MAX_STRETCHES) {
+            b.note((all.size() - MAX_STRETCHES) + " shorter stretches not shown");
+            for (Stretch s : all.subList(MAX_STRETCHES, all.size())) {
+                if (peak >= 0 && s.contains(peak)) b.note("the peak, step " + peak + ", falls in one of them: " + s.from() + ".." + s.to());
+            }
+        }
         if (!v.hasRange()) b.note("no live range in the dump");
         else if (all.isEmpty()) b.note("used at every step of its live range");
         b.note("byte_steps: assigned bytes x steps; a step is busy when the value is born there or an instruction reads it");

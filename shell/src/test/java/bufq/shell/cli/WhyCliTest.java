@@ -60,6 +60,23 @@ class WhyCliTest {
     }
 
     @Test
+    void aBareTupleNameListsTheTupleFirstThenItsElements() {
+        CliTest.Result r = run(dump("rnn-scan"), "why while.15");
+        assertEquals(0, r.code(), r.err());
+        List<String> titles = r.out().lines().filter(l -> l.startsWith("what it is: ")).toList();
+        assertTrue(titles.get(0).startsWith("what it is: while.15{} "), titles.toString());
+        assertTrue(titles.get(1).startsWith("what it is: while.15{0} "), titles.toString());
+    }
+
+    @Test
+    void aPositionThatDefinesNoValueShowsTheOpcodeItIsNamedAfter() {
+        CliTest.Result r = run(dump("transformer-2layer"), "why x.1");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches(" *\\d+  bitcast  +null +null  bitcast .*")), r.out());
+        assertTrue(r.out().contains("opcode of bitcast: from the name"), r.out());
+    }
+
+    @Test
     void badSelectionsAreOneLineErrors() {
         String t = dump("transformer-2layer");
         for (String[] c : new String[][] {
@@ -118,13 +135,25 @@ class WhyCliTest {
     @Test
     void theScriptApiReturnsTheSameParts() {
         String rnn = dump("rnn-scan");
-        CliTest.Result js = run(rnn, "js const w = bufq.why(87); print(Object.keys(w).join(','), w.what[0].value, w.end[0].reason, "
-                + "w.end[0].detail, w.idle[0].from, w.idle[0].steps, w.uses.length, w.peak[0].live, w.peak[0].saves)");
+        CliTest.Result js = run(rnn, "js const w = bufq.why(87); print(Object.keys(w).join(','), w.what_it_is[0].value, "
+                + "w.why_it_ends[0].reason, w.why_it_ends[0].detail, w.idle_stretches[0].from, w.idle_stretches[0].steps, "
+                + "w.uses.length, w.at_the_peak[0].live, w.at_the_peak[0].saves)");
         assertEquals(0, js.code(), js.err());
-        assertEquals("what,born,uses,end,idle,peak wrapped_add carry held as tuple.23 {0} 36 7 3 false 0\n", js.out());
+        assertEquals("what_it_is,born,uses,why_it_ends,idle_stretches,at_the_peak wrapped_add carry held as tuple.23 {0} 36 7 3 false 0\n",
+                js.out());
+        CliTest.Result byName = run(rnn, "js print(JSON.stringify(bufq.why('wrapped_add')) === JSON.stringify(bufq.why(87)),"
+                + " bufq.why('while.15{1}').what_it_is[0].id)");
+        assertEquals("true 180\n", byName.out(), byName.err());
         CliTest.Result json = CliTest.run(DefaultEngine::new, Map.of(), List.of("--format", "json", "-c", "why 87", rnn), "");
+        for (String key : List.of("what_it_is", "born", "uses", "why_it_ends", "idle_stretches", "at_the_peak"))
+            assertTrue(json.out().contains("\"" + key + "\": ["), "the script's keys are the json keys: " + key);
+        CliTest.Result two = CliTest.run(DefaultEngine::new, Map.of(), List.of("--format", "json", "-c", "why while.15", rnn), "");
+        assertTrue(two.out().startsWith("[\n  {\n    \"what_it_is\": ["), "several values: an array of objects: " + two.out());
+        assertFalse(two.out().contains("what_it_is_2"), two.out());
         assertTrue(json.out().contains("\"idle_stretches\": [\n    {\"from\": 36, \"to\": 42, \"steps\": 7, \"byte_steps\": 28,"), json.out());
         assertTrue(json.out().contains("\"at_the_peak\": [\n    {\"peak\": 50, \"live\": false, \"held\": 0,"), json.out());
+        CliTest.Result ambiguous = run(rnn, "js bufq.why('while.15')");
+        assertTrue(ambiguous.err().contains("names 7 values"), ambiguous.err());
         CliTest.Result bad = run(rnn, "js bufq.why(99999)");
         assertEquals(1, bad.code());
         assertTrue(bad.err().contains("bufq.why(id): no value with id 99999"), bad.err());
