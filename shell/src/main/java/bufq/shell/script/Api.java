@@ -260,13 +260,19 @@ final class Api extends Rows.ReadOnly {
         return host.undefined();
     }
 
+    /** The name a check or an advise rule is registered under (argument 0): lowercase words joined by '-'. */
+    private static String registeredName(Value[] a, String usage) {
+        String name = stringArg(a, 0, usage);
+        if (!name.matches("[a-z][a-z0-9-]*"))
+            throw new IllegalArgumentException(usage + ": name '" + name + "' must be lowercase letters, digits and '-'");
+        return name;
+    }
+
     // bufq.check(name, fn): fn(module, report)
     private Object check(Value... a) {
         String usage = "bufq.check(name, fn)";
-        String name = stringArg(a, 0, usage);
+        String name = registeredName(a, usage);
         Value fn = functionArg(a, 1, usage);
-        if (!name.matches("[a-z][a-z0-9-]*"))
-            throw new IllegalArgumentException(usage + ": name '" + name + "' must be lowercase letters, digits and '-'");
         scripts.addCheck(new JsCheck(name, fn, host, shell, this));
         return host.undefined();
     }
@@ -330,10 +336,8 @@ final class Api extends Rows.ReadOnly {
     // bufq.rule(name, fn): fn(module) -> [{finding, whatif}], each measured by advise
     private Object rule(Value... a) {
         String usage = "bufq.rule(name, fn)";
-        String name = stringArg(a, 0, usage);
+        String name = registeredName(a, usage);
         Value fn = functionArg(a, 1, usage);
-        if (!name.matches("[a-z][a-z0-9-]*"))
-            throw new IllegalArgumentException(usage + ": name '" + name + "' must be lowercase letters, digits and '-'");
         scripts.addRule(new JsRule(name, fn, host, shell, this));
         return host.undefined();
     }
