@@ -114,6 +114,7 @@ public final class Completion {
         }
         switch (last.kind()) {
             case DOTDOT -> { time(kinds, words); return; }
+            case ARITH -> { fields(entity, catalog, kinds, words); kinds.add(Kind.NUMBER); return; }
             case LPAREN -> {
                 if (prev != null && prev.isKeyword("in")) { kinds.add(Kind.VALUE); return; }
                 if (prev != null && prev.isKeyword("peak")) { kinds.add(Kind.PEAK); return; }

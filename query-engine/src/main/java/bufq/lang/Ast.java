@@ -54,7 +54,7 @@ public final class Ast {
 
     /** Expressions: conditions in {@code where}, operands, and calls in {@code show}/{@code order by}. */
     public sealed interface Expr extends Spanned permits And, Or, Not, Compare, Match, In, IsNull, Live, Field,
-            Literal, Call {
+            Literal, Call, Arith {
         /** Fully parenthesised form that shows the tree's shape. */
         String print();
     }
@@ -123,6 +123,13 @@ public final class Ast {
             if (value instanceof String s) return '"' + s.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
             return String.valueOf(value);
         }
+    }
+
+    /** {@code left op right} with op one of {@code * / +}: arithmetic on fields and numbers, in {@code order by}. */
+    public record Arith(String op, Expr left, Expr right) implements Expr {
+        public int start() { return left.start(); }
+        public int end() { return right.end(); }
+        public String print() { return "(" + left.print() + " " + op + " " + right.print() + ")"; }
     }
 
     /** {@code count()}, {@code sum(size)}: aggregates, only in {@code show} and {@code order by}. */

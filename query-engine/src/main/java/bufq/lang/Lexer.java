@@ -135,6 +135,7 @@ public final class Lexer {
             case ',' -> { pos++; add(TokenKind.COMMA, start); }
             case ';' -> { pos++; add(TokenKind.SEMICOLON, start); }
             case '~' -> { pos++; add(TokenKind.OPERATOR, start); }
+            case '*', '/', '+' -> { pos++; add(TokenKind.ARITH, start); }
             case '.' -> {
                 pos += d == '.' ? 2 : 1;
                 add(d == '.' ? TokenKind.DOTDOT : TokenKind.ERROR, start);
@@ -262,9 +263,6 @@ public final class Lexer {
         }
         if (s.equals(".")) return "unexpected '.'; expected '..' between two times";
         if (s.equals("!")) return "unexpected '!'; expected '!=' or '!~' (or 'not')";
-        // the issue's own example orders by size * idle_steps: name the field that is that product
-        if (s.equals("*") || s.equals("+") || s.equals("/"))
-            return "unexpected '" + s + "': queries have no arithmetic (size * idle_steps is the field idle_byte_steps)";
         return "unexpected character '" + s + "'";
     }
 

@@ -385,11 +385,11 @@ public final class Parser {
         return out;
     }
 
-    // orderKeys = key { "," key };  key = (call | IDENT) ["asc" | "desc"]
+    // orderKeys = key { "," key };  key = (sum | call | IDENT) ["asc" | "desc"]
     private List<OrderKey> orderKeys() throws QueryException {
         List<OrderKey> out = new ArrayList<>();
         do {
-            Expr e = fieldOrCall("expected a field, alias or aggregate to order by");
+            Expr e = sum();
             boolean desc = false;
             int end = e.end();
             Token d = peek();
@@ -398,6 +398,36 @@ public final class Parser {
             out.add(new OrderKey(e, desc, e.start(), end));
         } while (match(TokenKind.COMMA));
         return out;
+    }
+
+    // sum = product { "+" product }
+    private Expr sum() throws QueryException {
+        Expr left = product();
+        while (check(TokenKind.ARITH) && peek().text().equals("+")) {
+            advance();
+            left = new Arith("+", left, product());
+        }
+        return left;
+    }
+
+    // product = factor { ( "*" | "/" ) factor }
+    private Expr product() throws QueryException {
+        Expr left = factor();
+        while (check(TokenKind.ARITH) && !peek().text().equals("+")) {
+            String op = advance().text();
+            left = new Arith(op, left, factor());
+        }
+        return left;
+    }
+
+    // factor = call | IDENT | NUMBER
+    private Expr factor() throws QueryException {
+        Token t = peek();
+        if (t.kind() == TokenKind.NUMBER) {
+            advance();
+            return new Literal(number(t), t.start(), t.end());
+        }
+        return fieldOrCall("expected a field, alias, aggregate or number to order by");
     }
 
     // call = IDENT "(" [ IDENT { "," IDENT } ] ")"
@@ -464,6 +494,10 @@ public final class Parser {
     /** The exception for an unexpected token; call sites {@code throw} it. Bad input explains itself. */
     private QueryException error(Token t, String expected) {
         if (t.kind() == TokenKind.ERROR) return new QueryException(t.start(), t.end(), Lexer.problem(t));
+        if (t.kind() == TokenKind.ARITH) {
+            return new QueryException(t.start(), t.end(), "unexpected '" + t.text() + "': arithmetic works only in 'order by' "
+                    + "(order by size * idle_steps desc); elsewhere name a field");
+        }
         if (t.kind() == TokenKind.EOF && current > 0) {
             // point just after the last token, not at trailing blank lines
             int at = tokens.get(current - 1).end();

@@ -189,10 +189,14 @@ class ErrorsTest {
                         "values @ x" + "\n"
                         + "       ^" + "\n"
                         + "unexpected character '@'"),
-                Arguments.of("values where live at peak and idle_at_peak order by size * idle_steps desc limit 10",
-                        "values where live at peak and idle_at_peak order by size * idle_steps desc limit 10" + "\n"
-                        + "                                                         ^" + "\n"
-                        + "unexpected '*': queries have no arithmetic (size * idle_steps is the field idle_byte_steps)"),
+                Arguments.of("values where size * 2 > 1",
+                        "values where size * 2 > 1" + "\n"
+                        + "                  ^" + "\n"
+                        + "unexpected '*': arithmetic works only in 'order by' (order by size * idle_steps desc); elsewhere name a field"),
+                Arguments.of("values order by name * 2",
+                        "values order by name * 2" + "\n"
+                        + "                ^^^^" + "\n"
+                        + "arithmetic needs numeric fields but found string field 'name'"),
                 Arguments.of("values where a.b",
                         "values where a.b" + "\n"
                         + "             ^^^" + "\n"

@@ -60,6 +60,19 @@ class WhyCliTest {
     }
 
     @Test
+    void theIssuesExampleOrdersByAProduct() {
+        String t = dump("pairs/transformer-4layer");
+        CliTest.Result product = run(t, "values where live at peak and idle_at_peak order by size * idle_steps desc limit 10 show id");
+        CliTest.Result field = run(t, "values where live at peak and idle_at_peak order by idle_byte_steps desc limit 10 show id");
+        assertEquals(0, product.code(), product.err());
+        assertEquals(field.out(), product.out(), "size * idle_steps is idle_byte_steps");
+        assertTrue(product.out().contains("(10 rows)"), product.out());
+        CliTest.Result shown = run(t, "values where id = 1324 order by size * idle_steps + 1 desc show id");
+        assertEquals(0, shown.code(), shown.err());
+        assertTrue(shown.out().contains("1324"), shown.out());
+    }
+
+    @Test
     void aBareTupleNameListsTheTupleFirstThenItsElements() {
         CliTest.Result r = run(dump("rnn-scan"), "why while.15");
         assertEquals(0, r.code(), r.err());
