@@ -109,6 +109,14 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
         List<String> stack = ins == null ? List.of() : ins.stack();
         for (String frame : stack) b.row(null, null, null, null, frame, null, null, null);
         if (!stack.isEmpty()) b.note("the rows after the first are the Python stack that made it, outermost frame first");
+        int step = m.timeOf(v.name());
+        if (v.hasRange() && step >= 0 && v.rangeStart() != step) {
+            // the idle stretches count from the live range's start, so say which birth they use
+            b.note("live from step " + v.rangeStart() + ", " + (v.rangeStart() < step ? "before" : "after") + " its instruction at step "
+                    + step + (v.rangeStart() < step && ins != null && "parameter".equals(ins.opcode())
+                    ? " (a parameter is live from the start of the program)" : "")
+                    + "; its idle stretches start after step " + v.rangeStart() + ", the start of its live range");
+        }
         return b.build();
     }
 
