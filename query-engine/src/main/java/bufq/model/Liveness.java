@@ -40,8 +40,9 @@ public final class Liveness {
     private final int[] allocationKeys;      // ascending allocation numbers that hold values
     private final long[] allocationMaxBytes;
     private final int[] allocationMaxTime;
-    private final int[] firstMaxTree;        // first step of the most occupied bytes per node; leaves at leafBase
-    private final int leafBase;
+    // First step of the most occupied bytes per node of a tree over the steps, leaves from
+    // firstMaxTree.length / 2; built on first use (why), as most uses (whatif's patches) never ask.
+    private volatile int[] firstMaxTree;
 
     /**
      * Per-value inputs of the sweep, one array entry per value (all arrays the same length). Arrays
@@ -218,12 +219,6 @@ public final class Liveness {
         liveValues = new int[this.steps];
         for (int t = 0, acc = 0; t < this.steps; t++) liveValues[t] = acc += countDiff[t];
         peakTime = anyRange ? firstMax(occupied) : -1;
-        int base = 1;
-        while (base < this.steps) base <<= 1;
-        leafBase = base;
-        firstMaxTree = new int[2 * base];
-        for (int i = 0; i < base; i++) firstMaxTree[base + i] = i < this.steps ? i : -1;
-        for (int i = base - 1; i > 0; i--) firstMaxTree[i] = earlierOrMore(firstMaxTree[2 * i], firstMaxTree[2 * i + 1]);
         peakByColor = new int[k];
         for (int c = 0; c < k; c++) peakByColor[c] = anyRange ? firstMax(occupiedByColor[c]) : -1;
     }
@@ -417,12 +412,26 @@ public final class Liveness {
         from = Math.max(from, 0);
         to = Math.min(to, steps - 1);
         if (from > to) return -1;
-        int left = -1, right = -1;
-        for (int l = from + leafBase, r = to + leafBase + 1; l < r; l >>= 1, r >>= 1) {
-            if ((l & 1) != 0) left = earlierOrMore(left, firstMaxTree[l++]);
-            if ((r & 1) != 0) right = earlierOrMore(firstMaxTree[--r], right);
+        int[] tree = firstMaxTree();
+        int leaves = tree.length / 2, left = -1, right = -1;
+        for (int l = from + leaves, r = to + leaves + 1; l < r; l >>= 1, r >>= 1) {
+            if ((l & 1) != 0) left = earlierOrMore(left, tree[l++]);
+            if ((r & 1) != 0) right = earlierOrMore(tree[--r], right);
         }
         return earlierOrMore(left, right);
+    }
+
+    /** The tree behind {@link #firstMaxStep}; two threads may both build it, to equal arrays. */
+    private int[] firstMaxTree() {
+        int[] tree = firstMaxTree;
+        if (tree != null) return tree;
+        int leaves = 1;
+        while (leaves < steps) leaves <<= 1;
+        tree = new int[2 * leaves];
+        for (int i = 0; i < leaves; i++) tree[leaves + i] = i < steps ? i : -1;
+        for (int i = leaves - 1; i > 0; i--) tree[i] = earlierOrMore(tree[2 * i], tree[2 * i + 1]);
+        firstMaxTree = tree;
+        return tree;
     }
 
     /** Of two steps, {@code a} before {@code b} (or -1 for none), the one with more occupied bytes; {@code a} on a tie. */
