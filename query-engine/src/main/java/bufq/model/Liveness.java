@@ -151,6 +151,8 @@ public final class Liveness {
         boolean anyRange = false;
         for (int t = 0; t < steps && !anyRange; t++) anyRange = liveValues[t] > 0;
         peakTime = anyRange ? firstMax(occupied) : -1;
+        leafBase = base.leafBase;
+        firstMaxTree = firstMaxTree();
         peakByColor = new int[k];
         for (int c = 0; c < k; c++) peakByColor[c] = anyRange ? firstMax(occupiedByColor[c]) : -1;
         allocationKeys = base.allocationKeys;
@@ -218,12 +220,8 @@ public final class Liveness {
         liveValues = new int[this.steps];
         for (int t = 0, acc = 0; t < this.steps; t++) liveValues[t] = acc += countDiff[t];
         peakTime = anyRange ? firstMax(occupied) : -1;
-        int base = 1;
-        while (base < this.steps) base <<= 1;
-        leafBase = base;
-        firstMaxTree = new int[2 * base];
-        for (int i = 0; i < base; i++) firstMaxTree[base + i] = i < this.steps ? i : -1;
-        for (int i = base - 1; i > 0; i--) firstMaxTree[i] = earlierOrMore(firstMaxTree[2 * i], firstMaxTree[2 * i + 1]);
+        leafBase = leafBase(this.steps);
+        firstMaxTree = firstMaxTree();
         peakByColor = new int[k];
         for (int c = 0; c < k; c++) peakByColor[c] = anyRange ? firstMax(occupiedByColor[c]) : -1;
     }
@@ -423,6 +421,21 @@ public final class Liveness {
             if ((r & 1) != 0) right = earlierOrMore(firstMaxTree[--r], right);
         }
         return earlierOrMore(left, right);
+    }
+
+    /** The first leaf of {@link #firstMaxTree}: the smallest power of two holding every step. */
+    private static int leafBase(int steps) {
+        int base = 1;
+        while (base < steps) base <<= 1;
+        return base;
+    }
+
+    /** The range-max tree over {@link #occupied} behind {@link #firstMaxStep}; needs it and {@link #leafBase} set. */
+    private int[] firstMaxTree() {
+        int[] tree = new int[2 * leafBase];
+        for (int i = 0; i < leafBase; i++) tree[leafBase + i] = i < steps ? i : -1;
+        for (int i = leafBase - 1; i > 0; i--) tree[i] = earlierOrMore(tree[2 * i], tree[2 * i + 1]);
+        return tree;
     }
 
     /** Of two steps, {@code a} before {@code b} (or -1 for none), the one with more occupied bytes; {@code a} on a tie. */
