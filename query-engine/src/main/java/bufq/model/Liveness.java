@@ -40,9 +40,8 @@ public final class Liveness {
     private final int[] allocationKeys;      // ascending allocation numbers that hold values
     private final long[] allocationMaxBytes;
     private final int[] allocationMaxTime;
-    // First step of the most occupied bytes per node of a tree over the steps, leaves from
-    // firstMaxTree.length / 2; built on first use (why), as most uses (whatif's patches) never ask.
-    private volatile int[] firstMaxTree;
+    private final int[] firstMaxTree;        // first step of the most occupied bytes per node; leaves at leafBase
+    private final int leafBase;
 
     /**
      * Per-value inputs of the sweep, one array entry per value (all arrays the same length). Arrays
@@ -152,6 +151,8 @@ public final class Liveness {
         boolean anyRange = false;
         for (int t = 0; t < steps && !anyRange; t++) anyRange = liveValues[t] > 0;
         peakTime = anyRange ? firstMax(occupied) : -1;
+        leafBase = base.leafBase;
+        firstMaxTree = firstMaxTree();
         peakByColor = new int[k];
         for (int c = 0; c < k; c++) peakByColor[c] = anyRange ? firstMax(occupiedByColor[c]) : -1;
         allocationKeys = base.allocationKeys;
@@ -219,6 +220,8 @@ public final class Liveness {
         liveValues = new int[this.steps];
         for (int t = 0, acc = 0; t < this.steps; t++) liveValues[t] = acc += countDiff[t];
         peakTime = anyRange ? firstMax(occupied) : -1;
+        leafBase = leafBase(this.steps);
+        firstMaxTree = firstMaxTree();
         peakByColor = new int[k];
         for (int c = 0; c < k; c++) peakByColor[c] = anyRange ? firstMax(occupiedByColor[c]) : -1;
     }
@@ -412,25 +415,26 @@ public final class Liveness {
         from = Math.max(from, 0);
         to = Math.min(to, steps - 1);
         if (from > to) return -1;
-        int[] tree = firstMaxTree();
-        int leaves = tree.length / 2, left = -1, right = -1;
-        for (int l = from + leaves, r = to + leaves + 1; l < r; l >>= 1, r >>= 1) {
-            if ((l & 1) != 0) left = earlierOrMore(left, tree[l++]);
-            if ((r & 1) != 0) right = earlierOrMore(tree[--r], right);
+        int left = -1, right = -1;
+        for (int l = from + leafBase, r = to + leafBase + 1; l < r; l >>= 1, r >>= 1) {
+            if ((l & 1) != 0) left = earlierOrMore(left, firstMaxTree[l++]);
+            if ((r & 1) != 0) right = earlierOrMore(firstMaxTree[--r], right);
         }
         return earlierOrMore(left, right);
     }
 
-    /** The tree behind {@link #firstMaxStep}; two threads may both build it, to equal arrays. */
+    /** The first leaf of {@link #firstMaxTree}: the smallest power of two holding every step. */
+    private static int leafBase(int steps) {
+        int base = 1;
+        while (base < steps) base <<= 1;
+        return base;
+    }
+
+    /** The range-max tree over {@link #occupied} behind {@link #firstMaxStep}; needs it and {@link #leafBase} set. */
     private int[] firstMaxTree() {
-        int[] tree = firstMaxTree;
-        if (tree != null) return tree;
-        int leaves = 1;
-        while (leaves < steps) leaves <<= 1;
-        tree = new int[2 * leaves];
-        for (int i = 0; i < leaves; i++) tree[leaves + i] = i < steps ? i : -1;
-        for (int i = leaves - 1; i > 0; i--) tree[i] = earlierOrMore(tree[2 * i], tree[2 * i + 1]);
-        firstMaxTree = tree;
+        int[] tree = new int[2 * leafBase];
+        for (int i = 0; i < leafBase; i++) tree[leafBase + i] = i < steps ? i : -1;
+        for (int i = leafBase - 1; i > 0; i--) tree[i] = earlierOrMore(tree[2 * i], tree[2 * i + 1]);
         return tree;
     }
 
