@@ -44,25 +44,26 @@ final class BlameCommand implements Command {
         BlameBy by = byText == null ? BlameBy.OP_NAME : BlameBy.parse(byText);
         if (by == null) throw new CommandException("blame by takes op_name, source, opcode or stack, not '" + byText + "'");
         HloModule m = shell.requireModule();
-        if (!m.info().hasValueDetails() && !m.values().isEmpty()) throw new CommandException(noDetails(m));
+        String unreadable = m.info().hasValueDetails() || m.values().isEmpty() ? null : unreadableValuesFile(m);
+        if (unreadable != null) throw new CommandException(unreadable);
         shell.print(Analyses.blame(m, by, depth.orElse(0)));
         return Status.OK;
     }
 
     /**
-     * Why {@code m} has no op_names, source lines or opcodes to blame: its Used values file could not
-     * be read (the load skipped it, saying why), or the dump has none.
+     * When {@code m} has a Used values file that the load could not read (it skipped the file with a
+     * warning saying why): that there is nothing to blame, naming the file and the reason. Null
+     * otherwise; a dump written without the section keeps its report's own stack-trace tree.
      */
-    static String noDetails(HloModule m) {
+    static String unreadableValuesFile(HloModule m) {
         for (LoadWarning w : m.warnings()) {
             Path f = Path.of(w.file()).getFileName();
-            if (f != null && FileKind.of(f.toString()) == FileKind.VALUES) {
+            if (f != null && FileKind.of(f.toString()) == FileKind.VALUES && w.message().contains("file skipped")) {
                 String why = w.message().replace("; file skipped, the module is read from its other files", "");
                 return "no op_name, source line or opcode to blame: " + (w.line() > 0 ? w.file() + ":" + w.line() : w.file())
                         + " could not be read at load: " + why;
             }
         }
-        return "no op_name, source line or opcode to blame: the dump of " + m.handle() + " has no Used values section "
-                + "(XLA writes it to *-buffer-assignment-values.txt, or after 'Used values:' in the buffer-assignment file)";
+        return null;
     }
 }
