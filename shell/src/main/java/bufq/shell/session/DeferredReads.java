@@ -33,6 +33,7 @@ final class DeferredReads {
 
     private final PrintStream err;
     private final Env env;
+    private final long progressBytes;
     /** Modules whose read parts' warnings were printed (or printed with the load). */
     private final Set<HloModule> reported = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Map<HloModule, Background> background = new IdentityHashMap<>();
@@ -41,8 +42,14 @@ final class DeferredReads {
     private record Background(Thread thread, CompletableFuture<Void> done) {}
 
     DeferredReads(PrintStream err, Env env) {
+        this(err, env, PROGRESS_BYTES);
+    }
+
+    /** @param progressBytes the size from which a file's read shows a progress line */
+    DeferredReads(PrintStream err, Env env, long progressBytes) {
         this.err = err;
         this.env = env;
+        this.progressBytes = progressBytes;
     }
 
     /** A module's warnings were printed with its load: those of the parts it read then are printed. */
@@ -151,7 +158,7 @@ final class DeferredReads {
             if (p.getFileName() == null || FileKind.of(p.getFileName().toString()) != FileKind.VALUES) continue;
             try {
                 long size = Files.size(p);
-                if (size < PROGRESS_BYTES) return null;
+                if (size < progressBytes) return null;
                 return String.format(Locale.ROOT, "reading %s (%.1f MB) for op_name, uses and instructions ",
                         p.getFileName(), size / 1e6);
             } catch (IOException | RuntimeException e) {

@@ -213,4 +213,26 @@ class DeferredSectionTest {
         String e = err.toString(StandardCharsets.UTF_8);
         assertEquals("bufq: warning: m-buffer-assignment-values.txt:9: bad line\n", e);
     }
+
+    /** On a terminal a read of a big values file says what it reads, and clears the line after; never on a pipe. */
+    @Test
+    void aDeferredReadShowsProgressOnATerminal() throws Exception {
+        Path dump = Corpus.require("jax-0.10.2/transformer-2layer");
+        for (boolean terminal : List.of(true, false)) {
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            // Threshold 0: the corpus files are small; the rule is the same.
+            DeferredReads reads = new DeferredReads(new PrintStream(err, true, StandardCharsets.UTF_8), new Env(Map.of(), terminal), 0);
+            HloModule m = bufq.dump.DumpLoader.load(List.of(dump)).get(0);
+            assertFalse(m.isRead(DumpPart.USED_VALUES));
+            reads.read(m, Set.of(DumpPart.USED_VALUES));
+            assertTrue(m.isRead(DumpPart.USED_VALUES));
+            String e = err.toString(StandardCharsets.UTF_8);
+            if (!terminal) {
+                assertEquals("", e);
+                continue;
+            }
+            assertTrue(e.startsWith("\rreading module_0000.jit_step.cpu_after_optimizations-buffer-assignment-values.txt ("), e);
+            assertTrue(e.endsWith(" MB) for op_name, uses and instructions \r\033[K"), e);
+        }
+    }
 }
