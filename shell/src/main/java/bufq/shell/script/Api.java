@@ -81,17 +81,32 @@ final class Api extends Rows.ReadOnly {
     @Override public boolean hasMember(String key) { return KEYS.contains(key); }
 
     @Override public String toString() {
-        return "{module, query(text), why(id), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), rule(name, fn), whatif(edits), format.bytes(n), version: "
+        return "{module, query(text), why(id or name), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), rule(name, fn), whatif(edits), format.bytes(n), version: "
                 + Convert.show(Shell.VERSION) + "}";
     }
 
-    // bufq.why(id) -> {what, born, uses, end, idle, peak}: each part of the why command, as an array of rows
+    // bufq.why(id or name) -> {what_it_is, born, uses, why_it_ends, idle_stretches, at_the_peak}: each
+    // part of the why command under its json key, as an array of rows
     private Object why(Value... a) {
-        long id = longArg(a, 0, "bufq.why(id)");
         HloModule m = shell.current();
         if (m == null) throw new IllegalArgumentException("bufq.why: no module loaded");
-        HloValue v = m.value(id);
-        if (v == null) throw new IllegalArgumentException("bufq.why(id): no value with id " + id + " in " + m.handle());
+        HloValue v;
+        if (a.length > 0 && a[0].isString()) {
+            String name = a[0].asString();
+            List<HloValue> named = name.endsWith("}") ? (m.valueByKey(name) == null ? List.of() : List.of(m.valueByKey(name)))
+                    : m.valuesNamed(name);
+            if (named.isEmpty()) throw new IllegalArgumentException("bufq.why(name): no value named " + name + " in " + m.handle());
+            if (named.size() > 1) {
+                throw new IllegalArgumentException("bufq.why(name): " + name + " names " + named.size() + " values ("
+                        + named.stream().map(HloValue::label).limit(4).collect(java.util.stream.Collectors.joining(", "))
+                        + (named.size() > 4 ? ", ..." : "") + "); name one element, e.g. " + named.get(named.size() - 1).label());
+            }
+            v = named.get(0);
+        } else {
+            long id = longArg(a, 0, "bufq.why(id or name)");
+            v = m.value(id);
+            if (v == null) throw new IllegalArgumentException("bufq.why(id): no value with id " + id + " in " + m.handle());
+        }
         Map<String, Object> parts = new LinkedHashMap<>();
         for (Map.Entry<String, Table> e : Analyses.why(m, List.of(v)).get(0).parts().entrySet()) {
             Table t = e.getValue();
