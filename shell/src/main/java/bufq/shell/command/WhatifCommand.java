@@ -36,9 +36,11 @@ final class WhatifCommand implements Command {
                 + "  scale where EXPR by F           sizes times F (0.5: f32 to bf16)\n"
                 + "  size where EXPR = N             sizes set to N (e.g. 4MiB)\n"
                 + "  tiling NAME                     every value sized by another tiling model\n"
+                + "An edit applies to the whole value: after remat, also to the part that comes back after the peak.\n"
+                + "'donate where' changes (and counts) only the entry parameters among the values it selects.\n"
                 + "A query after the edits (e.g. 'steps order by occupied_bytes desc limit 5') runs on the edited copy.\n"
                 + "A what-if keeps the schedule and offsets: XLA's scheduler and buffer assignment are not re-run,\n"
-                + "so the figure is a bound under the current schedule.";
+                + "so the figure is a bound under the current schedule (the 'basis' column says so in every format).";
     }
 
     @Override public List<String> examples() {
