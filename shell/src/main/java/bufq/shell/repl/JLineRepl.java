@@ -186,6 +186,7 @@ public final class JLineRepl implements Repl {
                 shell.setTerminalWidth(terminal.getWidth());
                 int last = history.last();
                 String line;
+                shell.idle();
                 try {
                     line = reader.readLine(prompt());
                 } catch (UserInterruptException e) {
