@@ -26,6 +26,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.function.Function;
 
 /**
@@ -119,6 +120,10 @@ public final class Shell {
             st = Status.ERROR;
         } catch (TilingModel.Failure e) {
             error(e.getMessage());
+            st = Status.ERROR;
+        } catch (CancellationException e) {
+            // An analysis that checks for Ctrl-C between its steps (check) stops without a report.
+            error(COMMAND_CANCELLED);
             st = Status.ERROR;
         } catch (OutOfMemoryError e) {
             // The statement asked for more than the heap holds; what it built is garbage now, so
