@@ -24,7 +24,8 @@ class ReportsTest {
         assertEquals(5L, totals.cell(0, totals.columnIndex("padded_values")));
         Table worst = (Table) out.get(1);
         assertEquals("Arg_0.1", worst.cell(0, 0));
-        assertEquals(1024L, worst.cell(0, worst.columnIndex("rule_tpu")));
+        assertEquals(1024L, worst.cell(0, worst.columnIndex("padded")));
+        assertTrue(totals.title().contains("tiling model 'tpu'"), totals.title());
         Table shapes = (Table) out.get(2);
         assertEquals("u32[2]{0:T(128)}", shapes.cell(0, 0));
         assertEquals(4L, shapes.cell(0, 1));
@@ -37,15 +38,43 @@ class ReportsTest {
         HloModule m = new TestModules.Builder("small").steps("a", "b")
                 .alloc(0, 1000, 0, "preallocated-temp")
                 .value("big", 0, 0, 64, "u8[400]", "0-0").value("pad", 0, 128, 128, "u8[100]", "1-1").build();
-        List<?> out = Analyses.padding(m, TilingModel.NONE);
+        List<?> out = Analyses.padding(m, ROUND_TO_128);
         Table totals = (Table) out.get(0);
         assertEquals(1L, totals.cell(0, totals.columnIndex("padded_values")));
+        assertEquals(28L, totals.cell(0, totals.columnIndex("padding_bytes")), "never negative: big's 64 < 400 is no padding");
+        assertTrue(String.join("\n", totals.notes()).contains("1 value is assigned less than its logical size"), totals.notes().toString());
         Table worst = (Table) out.get(1);
         assertEquals(1, worst.size());
         assertEquals("pad", worst.cell(0, 0));
         Table shapes = (Table) out.get(2);
         assertEquals(1, shapes.size());
         assertEquals("u8[100]", shapes.cell(0, 0));
+    }
+
+    /** A model that hands out 128-byte blocks. */
+    static final TilingModel ROUND_TO_128 = new TilingModel() {
+        @Override public String name() { return "round128"; }
+        @Override public long paddedBytes(bufq.model.Shape s) { return (s.logicalBytes() + 127) / 128 * 128; }
+    };
+
+    @Test
+    void paddingFollowsTheTilingModelNotTheDumpsSizes() {
+        // Both values are assigned exactly their logical size; only the model pads them.
+        HloModule m = new TestModules.Builder("model").steps("a", "b")
+                .alloc(0, 1000, 0, "preallocated-temp")
+                .value("x", 0, 0, 100, "u8[100]", "0-0").value("y", 0, 128, 300, "u8[300]", "1-1").build();
+        Table none = (Table) Analyses.padding(m, TilingModel.NONE).get(0);
+        assertEquals(0L, none.cell(0, none.columnIndex("padded_values")));
+        List<?> out = Analyses.padding(m, ROUND_TO_128);
+        Table totals = (Table) out.get(0);
+        assertEquals(2L, totals.cell(0, totals.columnIndex("padded_values")));
+        assertEquals(28L + 84, totals.cell(0, totals.columnIndex("padding_bytes")));
+        assertEquals(512L, totals.cell(0, totals.columnIndex("padded_bytes")));
+        assertTrue(totals.title().contains("tiling model 'round128'"), totals.title());
+        Table worst = (Table) out.get(1);
+        assertEquals("y", worst.cell(0, 0));
+        assertEquals(300L, worst.cell(0, worst.columnIndex("assigned")));
+        assertEquals(384L, worst.cell(0, worst.columnIndex("padded")));
     }
 
     @Test
