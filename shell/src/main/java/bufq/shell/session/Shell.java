@@ -313,6 +313,11 @@ public final class Shell {
                 terminal ? terminalWidth : 0, terminal);
     }
 
+    /** Results, their notes included, go to the terminal the user reads stderr on. */
+    public boolean notesOnScreen() {
+        return env.interactive() && sink.isConsole() && Formatters.isHuman(format);
+    }
+
     /** A line of information for the user (stderr, so stdout stays data). */
     public void info(String message) { err.println(message); }
 
