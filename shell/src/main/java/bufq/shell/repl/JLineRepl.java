@@ -215,7 +215,12 @@ public final class JLineRepl implements Repl {
          */
         private Status execute(String text) {
             Thread runner = Thread.currentThread();
-            Terminal.SignalHandler previous = terminal.handle(Terminal.Signal.INT, s -> runner.interrupt());
+            Terminal.SignalHandler previous = terminal.handle(Terminal.Signal.INT, s -> {
+                // The terminal echoed "^C" where the cursor was: "cancelled" goes on a line of its own.
+                terminal.writer().println();
+                terminal.flush();
+                runner.interrupt();
+            });
             Pager.Captured done;
             try {
                 done = pager.capture(() -> shell.execute(text));

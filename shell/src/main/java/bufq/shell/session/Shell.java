@@ -101,6 +101,7 @@ public final class Shell {
         String text = line.strip();
         if (text.isEmpty() || StatementReader.isComment(text)) return Status.OK;
         long t0 = System.nanoTime();
+        boolean timed = settings.timer();  // 'timer on' itself is not timed
         Status st;
         statement = text;
         try {
@@ -136,7 +137,7 @@ public final class Shell {
             internalError(e);
             st = Status.ERROR;
         }
-        if (settings.timer() && st != Status.QUIT)
+        if (timed && settings.timer() && st != Status.QUIT)
             err.printf(Locale.ROOT, "Time: %.1f ms%n", (System.nanoTime() - t0) / 1e6);
         if (quit) return Status.QUIT;
         return st;

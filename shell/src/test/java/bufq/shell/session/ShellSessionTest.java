@@ -346,6 +346,18 @@ class ShellSessionTest {
     }
 
     @Test
+    void timerTimesTheStatementsAfterItNotItself() {
+        Shell s = shell(new Env(Map.of(), false));
+        s.execute("timer on");
+        assertFalse(err().contains("Time: "), "timer on timed itself: " + err());
+        s.execute("values");
+        assertTrue(err().contains("Time: "), err());
+        err.reset();
+        s.execute("timer off");
+        assertFalse(err().contains("Time: "), err());
+    }
+
+    @Test
     void anInterruptedQueryIsNotShown() {
         Shell s = shell(new Env(Map.of(), false));
         Thread.currentThread().interrupt();
