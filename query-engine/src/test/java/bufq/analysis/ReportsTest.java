@@ -11,6 +11,7 @@ import bufq.table.Sizes;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ReportsTest {
@@ -150,6 +151,30 @@ class ReportsTest {
                       └── jit(step)/jvp(a/b)/tanh (15.8%, total: 300 bytes, current: 300 bytes, remaining: 0 bytes)
                 """;
         assertEquals(expected, tree.text());
+    }
+
+    @Test
+    void blamesTreeBucketsValuesWithoutOpNameOrdersNaturallyAndObeysMaxLines() {
+        // Twelve copies without op_name and three equal fusions with one: copy.N would each be a level-1 row.
+        TestModules.Builder b = new TestModules.Builder("big").steps("s0", "s1").alloc(0, 1 << 20, 0, "preallocated-temp");
+        for (int i = 1; i <= 12; i++) {
+            b.value("copy." + i, 0, i * 1000L, 100, "u8[100]", "0-1").instruction("copy." + i, "u8[100]", "copy", null, null, -1);
+        }
+        long offset = 100_000;
+        for (String f : List.of("fusion.10", "fusion.2", "fusion.1")) {
+            b.value(f, 0, offset += 1000, 500, "u8[500]", "0-1")
+                    .instruction(f, "u8[500]", "fusion", "jit(f)/" + f, null, -1);
+        }
+        HloModule m = b.build();
+        TextBlock tree = (TextBlock) Analyses.blame(m, BlameBy.OP_NAME, 0, 0).get(1);
+        String text = tree.text();
+        assertFalse(text.contains("copy.1 "), text);
+        assertTrue(text.contains("(no op_name, 12 values) (44.4%, total: 1 200 bytes"), text);
+        int f1 = text.indexOf("jit(f)/fusion.1 "), f2 = text.indexOf("jit(f)/fusion.2 "), f10 = text.indexOf("jit(f)/fusion.10 ");
+        assertTrue(f1 >= 0 && f1 < f2 && f2 < f10, "natural order: " + text);
+        String cut = ((TextBlock) Analyses.blame(m, BlameBy.OP_NAME, 0, 3).get(1)).text();
+        assertEquals(1 + 1 + 3 + 1, cut.split("\n").length, cut);  // title, header, 3 node lines, the cut line
+        assertTrue(cut.contains("... 2 more lines of the tree (set maxrows 0 shows all)"), cut);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package bufq.shell.command;
 
 import bufq.analysis.Analyses;
+import bufq.format.Formatters;
 import bufq.analysis.BlameBy;
 import bufq.model.DumpPart;
 import bufq.shell.session.Command;
@@ -39,7 +40,9 @@ final class BlameCommand implements Command {
         a.done();
         BlameBy by = byText == null ? BlameBy.OP_NAME : BlameBy.parse(byText);
         if (by == null) throw new CommandException("blame by takes op_name, source, opcode or stack, not '" + byText + "'");
-        shell.print(Analyses.blame(shell.requireModule(), by, depth.orElse(0)));
+        // The tree is text, which print does not cut: cut it at maxrows here, as tables are.
+        int maxLines = Formatters.isHuman(shell.format()) ? shell.settings().maxRows() : 0;
+        shell.print(Analyses.blame(shell.requireModule(), by, depth.orElse(0), maxLines));
         return Status.OK;
     }
 }
