@@ -234,6 +234,13 @@ class CliTest {
                 List.of("-c", "values order by id limit 5", root().resolve("examples/jax-mlp").toString()), new byte[0]);
         for (String line : values.out().split("\n")) assertTrue(line.length() <= 80, line);
         assertTrue(values.out().contains("(5 rows)"), values.out());
+        // summary and peak: every line fits, notes included; the empty and detail columns go first
+        Result reports = run(DefaultEngine::new, new Env(Map.of("COLUMNS", "80", "NO_COLOR", "1"), true),
+                List.of("-c", "summary", "-c", "peak", root().resolve("examples/jax-mlp").toString()), new byte[0]);
+        for (String line : reports.out().split("\n")) assertTrue(line.length() <= 80, line);
+        assertTrue(reports.out().contains("peak_time  peak_bytes"), "summary keeps its peak: " + reports.out());
+        assertTrue(reports.out().matches("(?s).*value .*logical .*shape .*op_name.*"), "peak keeps shape and op_name: " + reports.out());
+        assertTrue(reports.out().contains("columns left out to fit 80 columns: allocation"), reports.out());
         // a pipe gets every column
         Result piped = run(DefaultEngine::new, Map.of("COLUMNS", "80"),
                 List.of("-c", "values order by id limit 5", root().resolve("examples/jax-mlp").toString()), "");
