@@ -131,6 +131,12 @@ final class JsContext implements AutoCloseable {
         });
     }
 
+    /** Runs inline code; returns its completion value as JSON ({@code null} for undefined). */
+    String evalForJson(String code, String name) {
+        running = name;
+        return call(() -> Convert.json(context.eval(Source.newBuilder("js", code, name).cached(false).buildLiteral())));
+    }
+
     /** Runs a script file's text under its name (the name errors show). */
     void evalFile(String text, String name) {
         running = name;

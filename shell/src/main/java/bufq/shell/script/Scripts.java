@@ -88,10 +88,12 @@ public final class Scripts implements ScriptEngine {
      */
     @Override public Status eval(String code, String sourceName) throws CommandException {
         JsContext h = host();
-        String shown = run(h, () -> h.evalForDisplay(code, sourceName));
+        boolean json = "json".equals(shell.format().name());
+        String shown = run(h, () -> json ? h.evalForJson(code, sourceName) : h.evalForDisplay(code, sourceName));
         if (shown != null) {
             try {
-                shell.sink().write(shown + "\n");
+                if (json) shell.printJson(shown + "\n");  // a value as a JSON document, as every result in json
+                else shell.sink().write(shown + "\n");
             } catch (IOException e) {
                 throw new CommandException("cannot write output: " + e.getMessage());
             }

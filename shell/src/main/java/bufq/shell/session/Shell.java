@@ -65,6 +65,10 @@ public final class Shell {
     private String statement;
     /** Whether anything went to the current sink yet: markdown results are kept apart by a blank line. */
     private boolean sinkUsed;
+    /** A batch run's first json result, held until a second makes them an array (see printJson). */
+    private String heldJson;
+    private boolean jsonArray;
+    private boolean oneJsonDocument;
     private ScriptEngine scripts;
 
     /**
@@ -282,8 +286,48 @@ public final class Shell {
             throw new CommandException(e.getMessage());
         }
         sinkUsed = true;
+        if (format.name().equals("json")) {
+            printJson(b.toString());
+            return;
+        }
+        write(b.toString());
+    }
+
+    /**
+     * Writes one JSON document. A batch run ({@link #setOneJsonDocument}) gets one document in all:
+     * its first result alone, or, once a second comes, an array of the results in order (closed
+     * when the output ends, the format changes or the run ends), so {@code json.load} reads any run.
+     */
+    public void printJson(String document) throws IOException {
+        if (!oneJsonDocument) {
+            write(document);
+            return;
+        }
+        String d = document.endsWith("\n") ? document.substring(0, document.length() - 1) : document;
+        if (jsonArray) {
+            write(",\n" + d);
+        } else if (heldJson == null) {
+            heldJson = d;
+        } else {
+            write("[\n" + heldJson + ",\n" + d);
+            heldJson = null;
+            jsonArray = true;
+        }
+    }
+
+    /** Ends the run's JSON: the one held result, or the array's close. */
+    private void endJson() throws IOException {
+        String held = heldJson;
+        boolean array = jsonArray;
+        heldJson = null;
+        jsonArray = false;
+        if (held != null) write(held + "\n");
+        if (array) write("\n]\n");
+    }
+
+    private void write(String text) throws IOException {
         try {
-            sink.write(b.toString());
+            sink.write(text);
         } catch (IOException e) {
             if (sink.isConsole()) throw e;
             // A full disk: drop the file (it is never published half-written) and go back to the screen.
@@ -454,7 +498,18 @@ public final class Shell {
     public CommandTable commands() { return commands; }
     public Env env() { return env; }
     public Formatter format() { return format; }
-    public void setFormat(Formatter f) { format = f; }
+    public void setFormat(Formatter f) {
+        if (f != format) {
+            try {
+                endJson();
+            } catch (IOException e) {
+                error(e.getMessage());
+            }
+        }
+        format = f;
+    }
+    /** A batch run: its json results make one document (see {@link #printJson}). */
+    public void setOneJsonDocument(boolean on) { oneJsonDocument = on; }
     public boolean bail() { return bail; }
     public void setBail(boolean b) { bail = b; }
     public void requestQuit() { quit = true; }
@@ -468,6 +523,7 @@ public final class Shell {
 
     /** Closes the current sink (publishing a file) and switches to {@code next}. */
     public void switchSink(OutputSink next) throws IOException {
+        if (!(sink.isConsole() && next.isConsole())) endJson();  // the document ends with its file
         OutputSink old = sink;
         sink = next;
         sinkUsed = false;
@@ -493,6 +549,7 @@ public final class Shell {
     /** Ends the session: publishes any output file. */
     public void close() throws IOException {
         if (scripts != null) scripts.close();
+        endJson();
         switchSink(OutputSink.console(out));
     }
 }
