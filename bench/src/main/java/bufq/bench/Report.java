@@ -129,6 +129,10 @@ final class Report {
         }
         row(ids, "`peak` (ms)", m -> m.containsKey("warm.peak_error") ? "n/a" : fmt(m.get("warm.peak_ms")));
         row(ids, "`timeline` (ms)", m -> m.containsKey("warm.timeline_error") ? "n/a" : fmt(m.get("warm.timeline_ms")));
+        row(ids, "`why` on the largest value at the peak: wall / CPU (ms)", m -> m.containsKey("warm.why_error") ? "n/a"
+                : fmt(m.get("warm.why_ms")) + " / " + fmt(m.get("warm.why_cpu_ms")));
+        row(ids, "`why values where live at peak`: values, wall / CPU (ms)", m -> m.containsKey("warm.why_error") ? "n/a"
+                : m.get("warm.why_batch_values") + ", " + fmt(m.get("warm.why_batch_ms")) + " / " + fmt(m.get("warm.why_batch_cpu_ms")));
         row(ids, "`whatif` remat + scale (ms)", m -> m.containsKey("warm.whatif_error") ? "n/a" : fmt(m.get("warm.whatif_ms")));
         row(ids, "Python reference: wall (ms) / CPU (ms) / max RSS (MB)", m -> m.get("py.ms") == null ? "-"
                 : fmt(m.get("py.ms")) + " / " + fmt(m.get("py.cpu_ms")) + " / " + kbToMb(m.get("py.rss_kb")));

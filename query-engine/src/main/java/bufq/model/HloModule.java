@@ -331,6 +331,15 @@ public final class HloModule {
         return out;
     }
 
+    /** Position of {@code v} (this very object) in {@link #values()}, or -1 when it is not one of them. */
+    public int positionOf(HloValue v) {
+        int i = Arrays.binarySearch(idsSorted, v.id());
+        if (i < 0) return -1;
+        while (i > 0 && idsSorted[i - 1] == v.id()) i--;   // first of equal ids
+        for (; i < idsSorted.length && idsSorted[i] == v.id(); i++) if (values.get(idPositions[i]) == v) return idPositions[i];
+        return -1;
+    }
+
     public HloValue value(long id) {
         int i = Arrays.binarySearch(idsSorted, id);
         if (i < 0) return null;

@@ -40,6 +40,8 @@ public final class Liveness {
     private final int[] allocationKeys;      // ascending allocation numbers that hold values
     private final long[] allocationMaxBytes;
     private final int[] allocationMaxTime;
+    private final int[] firstMaxTree;        // first step of the most occupied bytes per node; leaves at leafBase
+    private final int leafBase;
 
     /**
      * Per-value inputs of the sweep, one array entry per value (all arrays the same length). Arrays
@@ -104,6 +106,66 @@ public final class Liveness {
         return new Liveness(steps, inputs, claimedPeakTime, new int[0]);
     }
 
+    /**
+     * {@code base} with some whole allocations replaced: {@code removed} is the sweep of those
+     * allocations' values as {@code base} had them, {@code added} of the same allocations' values as
+     * they are now (same steps). Live bytes and value counts add over values and occupancy over
+     * allocations, so the result equals a full {@link #compute} on the edited inputs, at the cost
+     * of the allocations that changed. A what-if that edits a few values uses it.
+     *
+     * @throws IllegalArgumentException when a colour or allocation of {@code removed} or
+     *                                  {@code added} is not in {@code base}, or the step counts differ
+     */
+    public static Liveness patch(Liveness base, Liveness removed, Liveness added) {
+        return new Liveness(base, removed, added);
+    }
+
+    private Liveness(Liveness base, Liveness removed, Liveness added) {
+        if (removed.steps != base.steps || added.steps != base.steps) throw new IllegalArgumentException("step counts differ");
+        steps = base.steps;
+        claimedPeakTime = base.claimedPeakTime;
+        colors = base.colors;
+        int k = colors.length;
+        liveByColor = new long[k][];
+        occupiedByColor = new long[k][];
+        for (int c = 0; c < k; c++) {
+            liveByColor[c] = base.liveByColor[c].clone();
+            occupiedByColor[c] = base.occupiedByColor[c].clone();
+        }
+        liveValues = base.liveValues.clone();
+        for (int sign = -1; sign <= 1; sign += 2) {
+            Liveness part = sign < 0 ? removed : added;
+            for (int pc = 0; pc < part.colors.length; pc++) {
+                int c = Arrays.binarySearch(colors, part.colors[pc]);
+                if (c < 0) throw new IllegalArgumentException("colour " + part.colors[pc] + " is not in the base");
+                long[] l = liveByColor[c], o = occupiedByColor[c], pl = part.liveByColor[pc], po = part.occupiedByColor[pc];
+                for (int t = 0; t < steps; t++) {
+                    l[t] = Math.addExact(l[t], sign * pl[t]);
+                    o[t] = Math.addExact(o[t], sign * po[t]);
+                }
+            }
+            for (int t = 0; t < steps; t++) liveValues[t] += sign * part.liveValues[t];
+        }
+        live = k == 1 ? liveByColor[0] : sum(liveByColor, steps);
+        occupied = k == 1 ? occupiedByColor[0] : sum(occupiedByColor, steps);
+        boolean anyRange = false;
+        for (int t = 0; t < steps && !anyRange; t++) anyRange = liveValues[t] > 0;
+        peakTime = anyRange ? firstMax(occupied) : -1;
+        leafBase = base.leafBase;
+        firstMaxTree = firstMaxTree();
+        peakByColor = new int[k];
+        for (int c = 0; c < k; c++) peakByColor[c] = anyRange ? firstMax(occupiedByColor[c]) : -1;
+        allocationKeys = base.allocationKeys;
+        allocationMaxBytes = base.allocationMaxBytes.clone();
+        allocationMaxTime = base.allocationMaxTime.clone();
+        for (int g = 0; g < added.allocationKeys.length; g++) {
+            int at = Arrays.binarySearch(allocationKeys, added.allocationKeys[g]);
+            if (at < 0) throw new IllegalArgumentException("allocation " + added.allocationKeys[g] + " is not in the base");
+            allocationMaxBytes[at] = added.allocationMaxBytes[g];
+            allocationMaxTime[at] = added.allocationMaxTime[g];
+        }
+    }
+
     private Liveness(int steps, Inputs in, int claimedPeakTime, int[] extraColors) {
         int n = in.count();
         this.steps = Math.max(0, steps);
@@ -158,6 +220,8 @@ public final class Liveness {
         liveValues = new int[this.steps];
         for (int t = 0, acc = 0; t < this.steps; t++) liveValues[t] = acc += countDiff[t];
         peakTime = anyRange ? firstMax(occupied) : -1;
+        leafBase = leafBase(this.steps);
+        firstMaxTree = firstMaxTree();
         peakByColor = new int[k];
         for (int c = 0; c < k; c++) peakByColor[c] = anyRange ? firstMax(occupiedByColor[c]) : -1;
     }
@@ -341,6 +405,45 @@ public final class Liveness {
 
     /** {@link #peakBytes()} or {@link #peakBytes(int)}. */
     public long peakBytes(OptionalInt color) { return color.isPresent() ? peakBytes(color.getAsInt()) : peakBytes(); }
+
+    /**
+     * The first step of {@code [from, to]} (cut to the schedule) with the most occupied bytes, or -1
+     * when the range holds no step; O(log steps), so a what-if that changes a few runs of steps can
+     * find its new peak without a second sweep.
+     */
+    public int firstMaxStep(int from, int to) {
+        from = Math.max(from, 0);
+        to = Math.min(to, steps - 1);
+        if (from > to) return -1;
+        int left = -1, right = -1;
+        for (int l = from + leafBase, r = to + leafBase + 1; l < r; l >>= 1, r >>= 1) {
+            if ((l & 1) != 0) left = earlierOrMore(left, firstMaxTree[l++]);
+            if ((r & 1) != 0) right = earlierOrMore(firstMaxTree[--r], right);
+        }
+        return earlierOrMore(left, right);
+    }
+
+    /** The first leaf of {@link #firstMaxTree}: the smallest power of two holding every step. */
+    private static int leafBase(int steps) {
+        int base = 1;
+        while (base < steps) base <<= 1;
+        return base;
+    }
+
+    /** The range-max tree over {@link #occupied} behind {@link #firstMaxStep}; needs it and {@link #leafBase} set. */
+    private int[] firstMaxTree() {
+        int[] tree = new int[2 * leafBase];
+        for (int i = 0; i < leafBase; i++) tree[leafBase + i] = i < steps ? i : -1;
+        for (int i = leafBase - 1; i > 0; i--) tree[i] = earlierOrMore(tree[2 * i], tree[2 * i + 1]);
+        return tree;
+    }
+
+    /** Of two steps, {@code a} before {@code b} (or -1 for none), the one with more occupied bytes; {@code a} on a tie. */
+    private int earlierOrMore(int a, int b) {
+        if (a < 0) return b;
+        if (b < 0) return a;
+        return occupied[b] > occupied[a] ? b : a;
+    }
 
     /** The step the dump labels as its peak ({@code Live ranges at P (peak)}), or -1. Not the maximum in general. */
     public int claimedPeakTime() { return claimedPeakTime; }

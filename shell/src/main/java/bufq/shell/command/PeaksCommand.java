@@ -21,11 +21,14 @@ final class PeaksCommand implements Command {
                 + "highest (default 20%, as scipy.signal.find_peaks(prominence=max/5)), highest first: step, instruction,\n"
                 + "bytes, prominence and the op_name prefixes holding most of it. The highest step is always listed,\n"
                 + "even at an end of the schedule. P is a percentage (20%) or a fraction (0.2). 'live at peak(N)'\n"
-                + "in a query selects what is live at peak N.";
+                + "in a query selects what is live at row N of 'peaks'; with options, name them the same way:\n"
+                + "'live at peak(N, color 1, min_share 5%)' is row N of 'peaks color 1 min_share 5%' (the table's note\n"
+                + "prints the spelling).";
     }
 
     @Override public List<String> examples() {
-        return List.of("peaks", "peaks min_share 5%", "peaks color 1", "values where live at peak(2) order by size desc limit 5");
+        return List.of("peaks", "peaks min_share 5%", "peaks color 1", "values where live at peak(2) order by size desc limit 5",
+                "values where live at peak(2, min_share 5%) show count()");
     }
 
     @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {

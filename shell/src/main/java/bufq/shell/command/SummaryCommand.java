@@ -73,9 +73,12 @@ public final class SummaryCommand implements Command {
         if (why != null) b.note(m.handle() + ": " + why);
     }
 
-    /** Sum of allocation sizes; the dump's stated total when some sizes are only known rounded. */
+    /**
+     * Sum of allocation sizes; the dump's stated total when some sizes are only known rounded, or when
+     * no allocation is known (a per-colour report read alone lists none by index).
+     */
     static Long totalBytes(HloModule m) {
-        boolean exact = true;
+        boolean exact = !m.allocations().isEmpty();
         for (BufferAllocation a : m.allocations()) exact &= a.sizeExact();
         if (exact) return m.totalBytes();
         if (m.info().claimedTotalBytes() != null) return m.info().claimedTotalBytes();

@@ -123,6 +123,10 @@ public final class Shell {
             // A part of a module read on first use, deep in a command: stopped by Ctrl-C, or its file changed.
             error(e.cancelled() ? COMMAND_CANCELLED : e.getMessage());
             st = Status.ERROR;
+        } catch (CancellationException e) {
+            // An analysis over many values (why) stopped by Ctrl-C between two of them.
+            error(COMMAND_CANCELLED);
+            st = Status.ERROR;
         } catch (TilingModel.Failure e) {
             error(e.getMessage());
             st = Status.ERROR;
