@@ -124,15 +124,11 @@ public final class Shell {
             error(e.cancelled() ? COMMAND_CANCELLED : e.getMessage());
             st = Status.ERROR;
         } catch (CancellationException e) {
-            // An analysis over many values (why) stopped by Ctrl-C between two of them.
+            // An analysis stopped by Ctrl-C between two of its steps (why's values, check's rules): no report.
             error(COMMAND_CANCELLED);
             st = Status.ERROR;
         } catch (TilingModel.Failure e) {
             error(e.getMessage());
-            st = Status.ERROR;
-        } catch (CancellationException e) {
-            // An analysis that checks for Ctrl-C between its steps (check) stops without a report.
-            error(COMMAND_CANCELLED);
             st = Status.ERROR;
         } catch (OutOfMemoryError e) {
             // The statement asked for more than the heap holds; what it built is garbage now, so
