@@ -6,6 +6,7 @@ import bufq.eval.Query;
 import bufq.lang.Diagnostic;
 import bufq.lang.QueryException;
 import bufq.model.BufferAllocation;
+import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.Liveness;
@@ -14,7 +15,9 @@ import bufq.model.UseSchedule;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -315,6 +318,29 @@ public final class WhatIf {
             out.add(position(v));
         }
         return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /**
+     * The dump parts a what-if reads beyond the allocation section and the live ranges: its
+     * conditions' (as their compilation says), the uses behind {@code last_use}, {@code donate} and
+     * {@code remat}, and everything when a query follows (the edited copy carries positions, uses
+     * and instructions). A condition that does not compile needs nothing (running it fails first).
+     */
+    public static Set<DumpPart> needs(List<Edit> edits, String query, Catalog catalog) {
+        Set<DumpPart> out = EnumSet.noneOf(DumpPart.class);
+        if (query != null) out.add(DumpPart.USED_VALUES);
+        for (Edit e : edits) {
+            if (e instanceof Edit.Remat || e instanceof Edit.Donate || e instanceof Edit.End x && x.atLastUse()) {
+                out.add(DumpPart.USED_VALUES);
+            }
+            if (e.where() == null) continue;
+            try {
+                out.addAll(Query.compile(PREFIX + e.where().condition(), catalog).needs());
+            } catch (QueryException ignored) {
+                // reported when the what-if runs
+            }
+        }
+        return out;
     }
 
     private static final String PREFIX = "values where ";

@@ -89,6 +89,9 @@ class AdvisorTest {
             assertTrue(x.saves() >= floor && x.saves() <= last, "ranked by saving, none under " + floor + ": " + found);
             assertTrue(x.saves() <= m.liveness().peakBytes(), x.toString());
             last = x.saves();
+            if (x.advice().rule().equals("donation"))
+                assertTrue(x.advice().finding().matches("(1 parameter is not donated but matches|\\d+ parameters are not donated but match) .*"),
+                        x.advice().finding());
             if (x.advice().rule().equals("idle")) {
                 for (var v : x.advice().values()) {
                     BufferAllocation a = m.allocation(v.allocation());

@@ -5,6 +5,7 @@ import bufq.advise.Rule;
 import bufq.advise.Rules;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
+import bufq.model.DumpPart;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
@@ -14,11 +15,14 @@ import bufq.shell.session.Status;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /** {@code advise}: ranked suggestions, each measured with {@code whatif}. */
 final class AdviseCommand implements Command {
     @Override public String name() { return "advise"; }
+    /** The Used values section: rules name op_names, opcodes and uses. */
+    @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
     @Override public String synopsis() { return "advise"; }
 
     @Override public String brief() { return "Ranked changes that would lower the peak, each measured with whatif."; }

@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.analysis.Analyses;
 import bufq.model.Prominence;
+import bufq.model.DumpPart;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Shell;
@@ -9,10 +10,13 @@ import bufq.shell.session.Status;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Set;
 
 /** {@code peaks [color N] [min_share P]}: every prominent peak of occupied bytes, not only the highest. */
 final class PeaksCommand implements Command {
     @Override public String name() { return "peaks"; }
+    /** The Used values section: the op_name prefixes holding each peak. */
+    @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
     @Override public String synopsis() { return "peaks [color N] [min_share P]"; }
     @Override public String brief() { return "Every peak of occupied bytes whose prominence is at least P of the highest."; }
 

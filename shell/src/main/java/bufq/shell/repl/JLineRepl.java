@@ -202,6 +202,7 @@ public final class JLineRepl implements Repl {
                 shell.setTerminalWidth(terminal.getWidth());
                 int last = history.last();
                 String line;
+                shell.idle();
                 try {
                     idle.prompting();
                     line = reader.readLine(prompt());
