@@ -120,11 +120,11 @@ final class PeakReport {
         Table.Builder b = Table.builder()
                 .title("values live at step " + t + " (" + instructionAt(m, t) + ")"
                         + (color.isPresent() ? ", color " + color.getAsInt() : ""))
-                .column("value", ColumnType.STRING).column("count", ColumnType.INT).column("allocation", ColumnType.INT)
+                .column("value", ColumnType.STRING).column("count", ColumnType.INT).optionalColumn("allocation", ColumnType.INT)
                 .column("logical", ColumnType.BYTES).column("share", ColumnType.PERCENT)
-                .column("assigned", ColumnType.BYTES).column("padding", ColumnType.BYTES);
+                .optionalColumn("assigned", ColumnType.BYTES).column("padding", ColumnType.BYTES);
         if (extra) b.column("tiled_" + tiling.name(), ColumnType.BYTES);
-        b.column("shape", ColumnType.STRING).column("op_name", ColumnType.STRING).column("source", ColumnType.STRING);
+        b.column("shape", ColumnType.STRING).column("op_name", ColumnType.STRING).optionalColumn("source", ColumnType.STRING);
         List<HloValue> live = new ArrayList<>();
         for (HloValue v : m.liveAt(t)) if (color.isEmpty() || v.color() == color.getAsInt()) live.add(v);
         live.sort(Comparator.comparingLong(HloValue::logicalSize).reversed().thenComparing(PeakReport::compareLabels));
