@@ -1,5 +1,6 @@
 package bufq.shell.repl;
 
+import bufq.shell.testing.Corpus;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -128,13 +129,11 @@ class TmuxEndToEndTest {
     void aGeneratedModuleAtEightyColumns() throws IOException, InterruptedException {
         assumeTrue(tmuxInstalled(), "tmux not installed");
         Path root = Path.of(System.getProperty("bufq.root", "..")).toAbsolutePath().normalize();
-        Path bench = root.resolve("bench/target/classes");
-        Path source = root.getParent().resolve("shared/corpus/jax-0.10.2/transformer-12layer");
-        assumeTrue(Files.isDirectory(bench.resolve("bufq/bench")), "the bench is not built");
-        assumeTrue(Files.isDirectory(source), "no corpus at " + source);
+        Path source = Corpus.require("jax-0.10.2/transformer-12layer");
         Path dump = state.resolve("generated");
+        // The generator (a test dependency) runs in a JVM of its own: it ends with System.exit.
         Process gen = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-                bench + java.io.File.pathSeparator + System.getProperty("java.class.path"), "bufq.bench.Generate",
+                System.getProperty("java.class.path"), "bufq.bench.Generate",
                 "--source", source.toString(), "--values", "3000", "--format", "four", "--out", dump.toString())
                 .redirectErrorStream(true).start();
         String said = new String(gen.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
