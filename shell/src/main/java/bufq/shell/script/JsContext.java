@@ -99,6 +99,7 @@ final class JsContext implements AutoCloseable {
         // The classes that carry a host error into a script initialise here, on a shallow stack: a
         // StackOverflowError while a class initialises would leave it unusable for the whole JVM.
         call(0, () -> context.eval("js", "try { bufq.query(); } catch (e) { String(e.message); }"));
+        call(0, () -> { Hardening.lockdown(context); return null; });
     }
 
     private static String join(Value[] args) {

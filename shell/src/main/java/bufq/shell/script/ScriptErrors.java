@@ -44,8 +44,17 @@ final class ScriptErrors {
     private static final Pattern WRITE = Pattern.compile(
             "TypeError: (writeMember|removeMember|writeArrayElement|removeArrayElement)(?: \\(([^)]*)\\))? on .* failed due to: .*");
 
-    /** GraalJS words a refused write as an interop failure; say what happened instead. */
+    private static final Pattern FROZEN = Pattern.compile("(TypeError: Cannot assign to read only property '[^']*') of (.*)", Pattern.DOTALL);
+
+    /**
+     * GraalJS words a refused write as an interop failure; say what happened instead. A write to a
+     * frozen built-in names the object by printing all of it (Array.prototype: a kilobyte): name it.
+     */
     private static String readOnly(String m) {
+        Matcher f = FROZEN.matcher(m);
+        if (f.matches() && f.group(2).length() > 60)
+            return f.group(1) + " of a frozen object: bufq freezes JavaScript's built-ins before any script runs,"
+                    + " so that no script changes what the scripts after it see";
         Matcher x = WRITE.matcher(m);
         if (!x.matches()) return m;
         String what = x.group(2) == null || x.group(2).isBlank() ? "" : " '" + x.group(2) + "'";

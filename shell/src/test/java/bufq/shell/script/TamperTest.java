@@ -42,4 +42,62 @@ class TamperTest {
         assertTrue(all.contains("flagged by a later script"), evil + ":\n" + all);
         assertEquals("ok\n", h.ok("js print('ok')"), "print is still bufq's");
     }
+
+    /** What a later check sees of the module through the built-ins: for-of, map, forEach, push, Object.keys, JSON, Map, Set. */
+    static final String COUNTING_CHECK = "js bufq.check('counting', (m, r) => {"
+            + " const seen = []; for (const v of m.values) seen.push(v.name);"
+            + " let each = 0; m.values.forEach(() => each++);"
+            + " const byName = new Map(); for (const v of m.values) byName.set(v.name, v);"
+            + " const keys = Object.keys({a: 1, b: 2}).length;"
+            + " r.error(m.values[0], 'seen ' + [seen.length, m.values.map(v => v).length, each, new Set(seen).size > 0,"
+            + " byName.size > 0, keys, JSON.stringify({k: 1}), Array.isArray(seen), Math.max(1, 2)].join(' '));"
+            + " })";
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {
+            "Array.prototype[Symbol.iterator] = function* () {}",
+            "Object.defineProperty(Array.prototype, Symbol.iterator, {value: function* () {}})",
+            "Object.getPrototypeOf([][Symbol.iterator]()).next = () => ({done: true})",
+            "Array.prototype.map = () => []",
+            "Array.prototype.forEach = () => undefined",
+            "Array.prototype.push = () => 0",
+            "Array.prototype.join = () => 'seen 0'",
+            "Object.keys = () => []",
+            "JSON.stringify = () => '{}'",
+            "Map.prototype.set = function () { return this; }",
+            "Set.prototype.add = function () { return this; }",
+            "Math.max = () => 0",
+            "Array.isArray = () => false",
+            "Map = function () { return {set() {}, get size() { return 0; }}; }",
+            "globalThis.JSON = {stringify: () => '{}'}",
+            "delete Array.prototype.map",
+            "Function.prototype.call = () => undefined",
+            "Object.setPrototypeOf(Array.prototype, null)",
+    })
+    void aLaterCheckSeesTheBuiltInsUnchanged(String evil) {
+        String clean = h.ok("js print(bufq.module.values.length)").strip();
+        h.run("js " + evil); // refused, or harmless: what matters is what the next script sees
+        assertFalse(h.err().contains("internal error"), h.err());
+        h.ok(COUNTING_CHECK);
+        h.clear();
+        h.run("check");
+        String all = h.out() + h.err();
+        String n = clean;
+        assertTrue(all.contains("seen " + n + " " + n + " " + n + " true true 2 {\"k\":1} true 2"), evil + ":\n" + all);
+    }
+
+    @org.junit.jupiter.api.Test
+    void aScriptMayStillOverrideInheritedNamesOnItsOwnObjects() {
+        // Frozen prototypes would make these plain assignments throw; bufq keeps them working.
+        assertEquals("E: boom 3 x\n", h.ok("js const e = new Error('boom'); e.name = 'E';"
+                + " function P() {} P.prototype.toString = function () { return 'x'; };"
+                + " const o = {}; o.valueOf = () => 3; print(String(e) + ' ' + (+o) + ' ' + new P())"));
+        h.run("js Object.prototype.toString = () => 'evil'");
+        assertTrue(h.err().contains("Cannot assign to read only property 'toString'"), h.err());
+        h.clear();
+        h.run("js Array.prototype[Symbol.iterator] = function* () {}");
+        assertEquals("error: js:1:1: TypeError: Cannot assign to read only property 'Symbol(Symbol.iterator)' of a frozen object:"
+                + " bufq freezes JavaScript's built-ins before any script runs, so that no script changes what the scripts after it see\n", h.err());
+        assertEquals("[object Object]\n", h.ok("js print(String({}))"));
+    }
 }
