@@ -317,6 +317,12 @@ public final class HloModule {
     }
 
     /**
+     * Ids that head more than one block of the {@code Used values} section, with how many (reads
+     * the section): a block wrongly numbered gives its positions and uses to another value.
+     */
+    public Map<Long, Integer> blocksSharingAnId() { return details.get().sharedBlockIds(); }
+
+    /**
      * Groups of values that share an id, in id order (a damaged dump: ids are unique in XLA's);
      * empty for a sound module. {@link #value} answers with the first of each group.
      */
