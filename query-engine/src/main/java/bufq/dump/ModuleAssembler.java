@@ -37,7 +37,7 @@ final class ModuleAssembler {
      * @param w       warnings so far (files skipped), to which the join's are added
      */
     static HloModule assemble(ModuleSource source, List<ModuleReader.Region> regions, List<UsedValuesReader.Stamp> stamps,
-                              Warnings w) {
+                              Warnings w, List<DumpFile> skippedFiles) {
         List<BufferAllocation> allocations = new ArrayList<>();
         List<RawValues> rawValues = new ArrayList<>();
         List<ModuleReader.Region> valueRegions = new ArrayList<>();
@@ -129,7 +129,9 @@ final class ModuleAssembler {
         String backend = DumpNames.backend(FileKind.prefix(fileName.substring(slash + 1)));
         if (backend == null) backend = tiles ? "tpu" : "unknown";
 
-        HloModule.Info info = new HloModule.Info(stem, stem, source.number(), backend, source.files(),
+        // The files read: a skipped sibling (warned about) is not one of the module's files.
+        List<String> files = source.dumpFiles().stream().filter(f -> !skippedFiles.contains(f)).map(DumpFile::name).toList();
+        HloModule.Info info = new HloModule.Info(stem, stem, source.number(), backend, files,
                 live == null ? -1 : live.maxTime, total, live == null ? null : live.peak,
                 live == null ? -1 : live.stackBytes, live == null ? null : live.stack,
                 report == null ? new TreeMap<>() : report.colorTotals, !valueRegions.isEmpty(), truncatedAt);

@@ -65,8 +65,12 @@ class HostileFilesTest {
         assertTrue(r.err().contains("cannot read script " + bq + ": not a regular file (a FIFO, device or socket), not a script"), r.err());
         Path js = fifo("fifo.js");
         r = run("--no-init", "-c", "run " + js, "-c", "run " + bq, "-f", js.toString());
-        assertEquals(ExitCode.FAILED, r.code(), r.err());
+        assertEquals(ExitCode.USAGE, r.code(), "-f with an unreadable script is a usage error, .js as .bq: " + r.err());
         assertEquals(3, r.err().split("not a regular file \\(a FIFO, device or socket\\), not a script", -1).length - 1, r.err());
+        assertTrue(r.err().contains("bufq: cannot read script " + js + ": not a regular file"), r.err());
+        r = run("--no-init", "-f", dir.resolve("missing.js").toString());
+        assertEquals(ExitCode.USAGE, r.code(), r.err());
+        assertEquals("bufq: cannot read script " + dir.resolve("missing.js") + ": no such file\n", r.err());
     }
 
     @Test
@@ -144,5 +148,21 @@ class HostileFilesTest {
         r = run("--no-init", "-c", "summary", text.toString());
         assertEquals(ExitCode.LOAD, r.code(), r.err());
         assertTrue(r.err().contains(text + ":1: not a buffer-assignment dump (expected 'BufferAssignment:', found 'xxx"), r.err());
+    }
+
+    @Test
+    void aFifoBesideADumpInALoadedDirectoryIsNamedAndNotCounted() throws Exception {
+        Path m = Files.createDirectory(dir.resolve("m"));
+        Path mlp = Path.of(System.getProperty("bufq.root", "..")).resolve("examples/jax-mlp");
+        try (var files = Files.list(mlp)) {
+            for (Path f : files.toList()) {
+                if (!f.getFileName().toString().endsWith("-memory-usage-report.txt")) Files.copy(f, m.resolve(f.getFileName()));
+            }
+        }
+        Path report = fifo("m/module_0000.jit_f.cpu_after_optimizations-memory-usage-report.txt");
+        Result r = run("--no-init", "--format", "csv", "-c", "summary", m.toString());
+        assertEquals(ExitCode.OK, r.code(), r.err());
+        assertTrue(r.err().contains(report + ": not a regular file (a FIFO, device or socket), not a dump; file skipped"), r.err());
+        assertTrue(r.out().contains("\njit_f,cpu,3,"), "the three files read, not the skipped one: " + r.out());
     }
 }
