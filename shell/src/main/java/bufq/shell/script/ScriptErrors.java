@@ -18,6 +18,12 @@ final class ScriptErrors {
         String where = where(e);
         if (where == null) where = source; // GraalJS gives some host-access errors no location
         String prefix = where == null ? "" : where + ": ";
+        // The engine reports a host stack overflow (a script recursing through bufq.query) as
+        // exhausted resources too: it is the stack, not the heap the watchdog limits.
+        if (stopReason == null && e.isResourceExhausted() && e.getMessage() != null
+                && e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("stack overflow"))
+            return prefix + "script stopped: it called itself too deep (through bufq.query, a field or a tiling model?) and ran"
+                    + " out of stack";
         if (stopReason != null || e.isInterrupted() || e.isCancelled() || e.isResourceExhausted())
             return prefix + stopMessage(stopReason == null ? (e.isResourceExhausted() ? "memory" : "cancelled") : stopReason,
                     timeoutSeconds, heapCap);
