@@ -74,6 +74,9 @@ final class Gunzip {
             return new Inflated(out.toArray(), truncated);
         } catch (NoSuchFileException e) {
             throw new LoadException(shown, "no such file");
+        } catch (EOFException e) {
+            // Cut inside the gzip header: nothing was inflated.
+            throw new LoadException(shown, "gzip data ends before any " + noun + " (truncated .gz file)");
         } catch (ZipException e) {
             throw new LoadException(shown, "not a valid gzip file (" + e.getMessage() + ")");
         } catch (ClosedByInterruptException e) {
