@@ -100,4 +100,42 @@ class TamperTest {
                 + " bufq freezes JavaScript's built-ins before any script runs, so that no script changes what the scripts after it see\n", h.err());
         assertEquals("[object Object]\n", h.ok("js print(String({}))"));
     }
+
+    /**
+     * Random tampering, fixed seed and count (-Dbufq.fuzz.seed=N replays): writes, redefinitions,
+     * deletions and prototype swaps of the built-ins' members, piled up in one session; after every
+     * ten, a newly registered check must still see the module whole.
+     */
+    @org.junit.jupiter.api.Test
+    void randomTamperingNeverBlindsALaterCheck() {
+        long seed = Long.getLong("bufq.fuzz.seed", 20261126L);
+        java.util.Random r = new java.util.Random(seed);
+        String[] objects = {"Array.prototype", "Object", "Object.prototype", "Function.prototype", "Map.prototype", "Set.prototype",
+                "JSON", "Math", "String.prototype", "Number.prototype", "Reflect", "Symbol", "Promise.prototype", "RegExp.prototype",
+                "Error.prototype", "console", "Object.getPrototypeOf([][Symbol.iterator]())",
+                "Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()))", "Array", "Map", "globalThis"};
+        String[] members = {"Symbol.iterator", "'map'", "'forEach'", "'push'", "'keys'", "'stringify'", "'max'", "'set'", "'add'",
+                "'next'", "'join'", "'call'", "'apply'", "'isArray'", "'length'", "'toString'", "'Array'", "'JSON'", "'Map'", "'Set'"};
+        String[] values = {"() => undefined", "function* () {}", "() => []", "null", "0", "() => ({done: true})", "'x'"};
+        String clean = h.ok("js print(bufq.module.values.length)").strip();
+        for (int n = 1; n <= 60; n++) {
+            String o = objects[r.nextInt(objects.length)], m = members[r.nextInt(members.length)], v = values[r.nextInt(values.length)];
+            String evil = switch (r.nextInt(4)) {
+                case 0 -> o + "[" + m + "] = " + v;
+                case 1 -> "Object.defineProperty(" + o + ", " + m + ", {value: " + v + "})";
+                case 2 -> "delete " + o + "[" + m + "]";
+                default -> "Object.setPrototypeOf(" + o + ", " + (r.nextBoolean() ? "null" : "{}") + ")";
+            };
+            h.clear();
+            h.run("js " + evil);
+            assertFalse(h.err().contains("internal error"), evil + ": " + h.err());
+            if (n % 10 != 0) continue;
+            h.ok(COUNTING_CHECK);
+            h.clear();
+            h.run("check");
+            String all = h.out() + h.err();
+            assertTrue(all.contains("seen " + clean + " " + clean + " " + clean + " true true 2 {\"k\":1} true 2"),
+                    "after case " + n + " (" + evil + "), seed " + seed + ":\n" + all);
+        }
+    }
 }
