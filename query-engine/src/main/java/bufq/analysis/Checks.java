@@ -44,6 +44,12 @@ public final class Checks {
             r.error(labels.get(0), "value id " + group.get(0).id() + " is shared by " + group.size() + " values: "
                     + String.join(", ", labels));
         }
+        // Blocks of the Used values section, once a statement or the load has read it (check leaves it unread).
+        for (var e : m.blocksSharingAnId().entrySet()) {
+            HloValue v = m.value(e.getKey());
+            r.error(v == null ? "id " + e.getKey() : v.label(), "value id " + e.getKey() + " heads " + e.getValue()
+                    + " blocks of the Used values section; the last one's positions and uses are kept");
+        }
     }
 
     /** A live range that starts after it ends (the reader warns too): the value is never live. */

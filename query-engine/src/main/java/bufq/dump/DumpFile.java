@@ -1,9 +1,6 @@
 package bufq.dump;
 
-import java.io.ByteArrayOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.channels.ClosedByInterruptException;
@@ -14,8 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.zip.GZIPInputStream;
-import java.util.zip.ZipException;
+import java.util.Arrays;
 
 /**
  * One file of a module: a real file (read on demand, {@code .gz} inflated) or a frame cut out of
@@ -28,16 +24,6 @@ import java.util.zip.ZipException;
  * @param firstLine line of {@code origin} where this file's text starts (1, or after a frame header)
  */
 public record DumpFile(String name, FileKind kind, Path path, String text, String origin, long firstLine) {
-
-    /** How many times its own size a {@code .gz} may inflate to (dumps compress about 10 times). */
-    static final int MAX_INFLATE_RATIO = 50;
-    /** What any {@code .gz} may inflate to, whatever its size. */
-    static final long MIN_INFLATE_LIMIT = 64L << 20;
-
-    /** Bytes a {@code .gz} of {@code compressed} bytes may inflate to: a gzip bomb is refused within a second. */
-    static long inflateLimit(long compressed) {
-        return Math.min(Integer.MAX_VALUE - 16, Math.max(MIN_INFLATE_LIMIT, compressed * MAX_INFLATE_RATIO));
-    }
 
     static DumpFile of(Path path) {
         return of(path, path.toString());
@@ -68,11 +54,9 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
             throw new LoadException(name, Files.isDirectory(path) ? "a directory, not a dump file"
                     : "not a regular file (a FIFO, device or socket), not a dump");
         if (path.getFileName().toString().endsWith(".gz")) {
-            ByteArrayOutputStream got = new ByteArrayOutputStream();
-            boolean cut = inflate(got);
-            DumpText s = DumpText.of(ByteBuffer.wrap(got.toByteArray()));
-            s.truncated = cut;
-            checkHead(s);
+            Gunzip.Inflated got = Gunzip.inflate(path, name, "text", this::checkInflatedHead);
+            DumpText s = DumpText.of(ByteBuffer.wrap(got.bytes()));
+            s.truncated = got.truncated();
             return s;
         }
         try (FileChannel ch = FileChannel.open(path)) {
@@ -111,34 +95,25 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
     }
 
     /**
-     * Inflates into {@code out}; true when the gzip data ends early (a cut-off download): what was
-     * inflated so far is kept, as for any truncated file.
+     * Judges a {@code .gz} by its first inflated bytes, before the rest is inflated: binary or
+     * non-UTF-8 text is refused, and so is a file named as a dump that does not start like one.
      */
-    private boolean inflate(ByteArrayOutputStream out) throws LoadException {
-        try (InputStream in = new GZIPInputStream(Files.newInputStream(path))) {
-            long limit = inflateLimit(Files.size(path));
-            byte[] buf = new byte[1 << 16];
-            for (int r; (r = in.read(buf)) >= 0; ) {
-                out.write(buf, 0, r);
-                if (out.size() > limit)
-                    throw new LoadException(name, "inflates to more than " + (limit >> 20) + " MiB (" + MAX_INFLATE_RATIO
-                            + " times its size, at least " + (MIN_INFLATE_LIMIT >> 20) + " MiB): refused as a gzip bomb");
-            }
-            return false;
-        } catch (NoSuchFileException e) {
-            throw new LoadException(name, "no such file");
-        } catch (EOFException e) {
-            if (out.size() == 0) throw new LoadException(name, "gzip data ends before any text (truncated .gz file)");
-            return true;
-        } catch (ZipException e) {
-            throw new LoadException(name, "not a valid gzip file (" + e.getMessage() + ")");
-        } catch (ClosedByInterruptException e) {
-            throw new LoadException(name, "cancelled");   // Ctrl-C in the REPL interrupts the reading thread
-        } catch (IOException e) {
-            throw new LoadException(name, "cannot read: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
-        } catch (OutOfMemoryError e) {
-            throw new LoadException(name, "inflated .gz does not fit in memory");
+    private void checkInflatedHead(byte[] head, int n, boolean whole) throws LoadException {
+        for (int i = 0; i < n; i++) {
+            if (head[i] == 0) throw new LoadException(name, lineOf(head, i), "binary file (a NUL byte at column "
+                    + columnOf(head, i) + "), not a " + kind.noun());
         }
+        int cut = n;
+        if (!whole) {
+            while (cut > 0 && head[cut - 1] != '\n') cut--;
+            if (cut == 0) {   // one long line: cut after its last ASCII byte, so no UTF-8 sequence is split
+                cut = n;
+                while (cut > 0 && head[cut - 1] < 0) cut--;
+            }
+        }
+        String text = decode(name, kind, Arrays.copyOf(head, cut));
+        if (kind == FileKind.BUFFER_ASSIGNMENT || kind == FileKind.VALUES || kind == FileKind.LIVE_RANGE)
+            ModuleReader.checkLooksLikeDump(name, kind, text);
     }
 
     /**

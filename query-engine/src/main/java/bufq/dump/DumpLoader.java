@@ -55,7 +55,8 @@ public final class DumpLoader {
                                 // A huge or slow directory: Ctrl-C in the REPL interrupts the walk.
                                 if (Thread.currentThread().isInterrupted()) throw new Cancelled();
                             })
-                            .filter(Files::isRegularFile)
+                            // A FIFO or device named as a dump file is kept, so the load names it (it is never read).
+                            .filter(f -> Files.isRegularFile(f) || (!Files.isDirectory(f) && FileKind.of(f.getFileName().toString()) != FileKind.OTHER))
                             .filter(f -> FileKind.of(f.getFileName().toString()) != FileKind.OTHER || isLooseDump(f)
                                     || ProtoSources.walkReads(f.getFileName().toString()))
                             .sorted().toList();

@@ -37,7 +37,7 @@ final class ModuleAssembler {
      * @param w       warnings so far (files skipped), to which the join's are added
      */
     static HloModule assemble(ModuleSource source, List<ModuleReader.Region> regions, List<UsedValuesReader.Stamp> stamps,
-                              Warnings w) {
+                              Warnings w, List<DumpFile> skippedFiles) {
         List<BufferAllocation> allocations = new ArrayList<>();
         List<RawValues> rawValues = new ArrayList<>();
         List<ModuleReader.Region> valueRegions = new ArrayList<>();
@@ -129,7 +129,9 @@ final class ModuleAssembler {
         String backend = DumpNames.backend(FileKind.prefix(fileName.substring(slash + 1)));
         if (backend == null) backend = tiles ? "tpu" : "unknown";
 
-        HloModule.Info info = new HloModule.Info(stem, stem, source.number(), backend, source.files(),
+        // The files read: a skipped sibling (warned about) is not one of the module's files.
+        List<String> files = source.dumpFiles().stream().filter(f -> !skippedFiles.contains(f)).map(DumpFile::name).toList();
+        HloModule.Info info = new HloModule.Info(stem, stem, source.number(), backend, files,
                 live == null ? -1 : live.maxTime, total, live == null ? null : live.peak,
                 live == null ? -1 : live.stackBytes, live == null ? null : live.stack,
                 report == null ? new TreeMap<>() : report.colorTotals, !valueRegions.isEmpty(), truncatedAt);
@@ -188,8 +190,27 @@ final class ModuleAssembler {
         @SuppressWarnings("unchecked") List<HloPosition>[] positionsOf = (List<HloPosition>[]) new List<?>[blocks];
         @SuppressWarnings("unchecked") List<HloUse>[] usesOf = (List<HloUse>[]) new List<?>[blocks];
         int base = 0;
+        // A block whose id an earlier block used: the later one's positions and uses win, so say where.
+        Map<Long, String> firstBlockAt = new HashMap<>();
+        Map<Long, Integer> sharedBlockIds = new java.util.TreeMap<>();
+        // Values that share an id (warned about with the allocation section) have a block each: no second warning.
+        List<Set<Long>> valueIdsShared = new ArrayList<>(1);
+        for (int k = 0; k < parts.size(); k++) {
+            ValuesPart v = parts.get(k);
+            ModuleReader.Region r = regions.get(k);
+            for (int i = 0; i < v.count; i++) {
+                long line = r.firstLine() + v.headerLines[i] - 1;
+                if (blockOf.get(v.ids[i]) >= 0 && !idsOfSharedValues(values, valueIdsShared).contains(v.ids[i])) {
+                    w.add(r.file.origin(), line, "value id " + v.ids[i] + " was already used by the block at "
+                            + firstBlockAt.get(v.ids[i]) + "; ids must be unique (the later block's positions and uses are kept)");
+                    sharedBlockIds.merge(v.ids[i], 2, (a, b) -> a + 1);
+                } else {
+                    firstBlockAt.putIfAbsent(v.ids[i], r.file.origin() + ":" + line);
+                }
+                blockOf.put(v.ids[i], base + i);
+            }
+        }
         for (ValuesPart v : parts) {
-            for (int i = 0; i < v.count; i++) blockOf.put(v.ids[i], base + i);
             System.arraycopy(v.positionsOf, 0, positionsOf, base, v.count);
             System.arraycopy(v.usesOf, 0, usesOf, base, v.count);
             base += v.count;
@@ -206,7 +227,17 @@ final class ModuleAssembler {
             uses.add(b < 0 ? List.of() : usesOf[b]);
         }
         List<HloInstruction> instructions = instructionTask.tryUnfork() ? instructionTask.invoke() : instructionTask.join();
-        return new UsedValues(values, positions, uses, instructions, w.kept(), w.count());
+        return new UsedValues(values, positions, uses, instructions, w.kept(), w.count(), sharedBlockIds);
+    }
+
+    /** Ids more than one of {@code values} has, computed once into {@code memo} (only when a block id repeats). */
+    private static Set<Long> idsOfSharedValues(List<HloValue> values, List<Set<Long>> memo) {
+        if (memo.isEmpty()) {
+            Set<Long> seen = new HashSet<>(), shared = new HashSet<>();
+            for (HloValue v : values) if (!seen.add(v.id())) shared.add(v.id());
+            memo.add(shared);
+        }
+        return memo.get(0);
     }
 
     /** A warning at every value line of an id seen before (the first line of each id answers {@code value(id)}). */

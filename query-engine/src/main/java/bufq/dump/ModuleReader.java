@@ -150,6 +150,7 @@ final class ModuleReader {
         for (DumpFile f : files) stamps.add(UsedValuesReader.Stamp.of(f));
         List<Region> regions = new ArrayList<>();
         Warnings skipped = new Warnings();
+        List<DumpFile> skippedFiles = new ArrayList<>();
         // With a live-range file of its own, the module's other files need no search for that section
         // (a backward scan of a 100 MB file).
         boolean liveFile = false;
@@ -165,6 +166,7 @@ final class ModuleReader {
                 // what it holds; the buffer-assignment file, or a module's only file, is the module.
                 if (files.size() == 1 || f.kind() == FileKind.BUFFER_ASSIGNMENT || Thread.currentThread().isInterrupted()) throw e;
                 skipped.add(f.origin(), e.line(), e.reason() + "; file skipped, the module is read from its other files");
+                skippedFiles.add(f);
             }
         }
         // Regions of a file are in order: each starts where the previous one's lines end.
@@ -187,7 +189,7 @@ final class ModuleReader {
         long t1 = System.nanoTime();
         parseAll(parsed, in, source.name());
         long t2 = System.nanoTime();
-        HloModule m = ModuleAssembler.assemble(source, regions, stamps, skipped);
+        HloModule m = ModuleAssembler.assemble(source, regions, stamps, skipped, skippedFiles);
         if (TRACE) {
             System.err.printf("load %s: open+split %d ms, parse %d ms (%d regions), assemble %d ms%n", source.name(),
                     (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, regions.size(), (System.nanoTime() - t2) / 1_000_000);

@@ -22,6 +22,8 @@ final class ValuesPart extends Part {
     /** Blocks in dump order, as columns: ids and their positions and uses (no boxed map per value). */
     int count;
     long[] ids = new long[64];
+    /** Relative line of each block's header (for a warning about an id used twice). */
+    long[] headerLines = new long[64];
     List<HloPosition>[] positionsOf = newLists(64);
     List<HloUse>[] usesOf = newLists(64);
     /**
@@ -35,6 +37,7 @@ final class ValuesPart extends Part {
 
     private final Interner in;
     private long id = -1;
+    private long headerLine;
     private final ArrayList<HloPosition> positions = new ArrayList<>();
     private final ArrayList<HloUse> uses = new ArrayList<>();
     private String instruction;
@@ -94,6 +97,7 @@ final class ValuesPart extends Part {
         c.expect(" ");
         if (ls.text.charAt(ls.end - 1) != '>') throw new Cursor.Bad("expected '>' at the end of a value header");
         id = v;
+        headerLine = ls.number;
         positions.clear();
         uses.clear();
         instruction = null;
@@ -105,10 +109,12 @@ final class ValuesPart extends Part {
             if (count == ids.length) {
                 int n = count * 2;
                 ids = Arrays.copyOf(ids, n);
+                headerLines = Arrays.copyOf(headerLines, n);
                 positionsOf = Arrays.copyOf(positionsOf, n);
                 usesOf = Arrays.copyOf(usesOf, n);
             }
             ids[count] = id;
+            headerLines[count] = headerLine;
             positionsOf[count] = List.copyOf(positions);
             usesOf[count] = List.copyOf(uses);
             count++;

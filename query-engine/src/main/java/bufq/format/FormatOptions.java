@@ -9,8 +9,8 @@ package bufq.format;
  *                     0 for no limit (other formats never cut)
  * @param lineWidth    the terminal's width: the table format cuts text columns, then leaves out
  *                     columns from the right (saying which) so no line wraps; 0 for no limit
- * @param terminal     the text goes to a terminal: csv and tsv show control characters escaped
- *                     ({@code \x1b}), as the other formats always do; files keep the data exact
+ * @param terminal     the text goes to a terminal: csv, tsv and markdown show control characters
+ *                     escaped ({@code \x1b}), as table and json always do; files keep the data exact
  */
 public record FormatOptions(boolean rawSizes, boolean color, int maxCellWidth, int lineWidth, boolean terminal) {
     public static final FormatOptions DEFAULT = new FormatOptions(false, false, 0, 0);

@@ -12,12 +12,13 @@ public final class MarkdownFormatter implements Formatter {
     @Override public String name() { return "markdown"; }
 
     @Override public void write(Table table, FormatOptions options, StringBuilder out) {
+        boolean terminal = options.terminal();
         options = new FormatOptions(options.rawSizes(), false);
-        if (table.title() != null) out.append("**").append(escape(table.title())).append("**\n\n");
+        if (table.title() != null) out.append("**").append(escape(table.title(), terminal)).append("**\n\n");
         int w = table.width();
         if (w > 0) {
             out.append('|');
-            for (int c = 0; c < w; c++) out.append(' ').append(escape(table.columns().get(c).name())).append(" |");
+            for (int c = 0; c < w; c++) out.append(' ').append(escape(table.columns().get(c).name(), terminal)).append(" |");
             out.append("\n|");
             for (int c = 0; c < w; c++) out.append(Cells.numeric(table.columns().get(c).type()) ? " ---: |" : " --- |");
             out.append('\n');
@@ -25,7 +26,7 @@ public final class MarkdownFormatter implements Formatter {
                 out.append('|');
                 for (int c = 0; c < w; c++) {
                     String s = Cells.human(table.cell(r, c), table.columns().get(c).type(), options);
-                    out.append(' ').append(escape(s)).append(" |");
+                    out.append(' ').append(escape(s, terminal)).append(" |");
                 }
                 out.append('\n');
             }
@@ -33,11 +34,15 @@ public final class MarkdownFormatter implements Formatter {
         }
         int n = table.size();
         out.append('(').append(n).append(n == 1 ? " row)" : " rows)").append('\n');
-        for (String note : table.notes()) out.append('\n').append(escape(note)).append('\n');
+        for (String note : table.notes()) out.append('\n').append(escape(note, terminal)).append('\n');
     }
 
-    /** Makes text safe inside a table cell: pipes, backslashes before pipes, and line breaks. */
-    static String escape(String s) {
+    /**
+     * Makes text safe inside a table cell: pipes, backslashes before pipes, and line breaks. Other
+     * control characters are shown escaped ({@code \x1b}) on a terminal, where they would drive it,
+     * and kept exact in a file or pipe, as csv and tsv do.
+     */
+    static String escape(String s, boolean terminal) {
         StringBuilder b = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {
             char ch = s.charAt(i);
@@ -58,7 +63,10 @@ public final class MarkdownFormatter implements Formatter {
                     if (!inside) b.append('\\');
                     b.append(ch);
                 }
-                default -> b.append(ch < 0x20 ? ' ' : ch);
+                default -> {
+                    if (terminal) b.append(TableFormatter.visible(String.valueOf(ch)));
+                    else b.append(ch);
+                }
             }
         }
         return b.toString();

@@ -346,6 +346,13 @@ public final class HloModule {
     }
 
     /**
+     * Ids that head more than one block of the {@code Used values} section, with how many: a block
+     * wrongly numbered gives its positions and uses to another value. Empty until the section is
+     * read (this does not read it: statements on bytes alone leave it unread).
+     */
+    public Map<Long, Integer> blocksSharingAnId() { return details.isRead() ? details.get().sharedBlockIds() : Map.of(); }
+
+    /**
      * Groups of values that share an id, in id order (a damaged dump: ids are unique in XLA's);
      * empty for a sound module. {@link #value} answers with the first of each group.
      */

@@ -27,6 +27,7 @@ public final class UsedValues {
     private final NameIndex<HloInstruction> byName;
     private final List<LoadWarning> warnings;
     private final int warningCount;
+    private final Map<Long, Integer> sharedBlockIds;
     private volatile Map<String, List<String>> usersByOperand;   // built on first use
 
     /**
@@ -39,6 +40,17 @@ public final class UsedValues {
      */
     public UsedValues(List<HloValue> values, List<List<HloPosition>> positions, List<List<HloUse>> uses,
                       List<HloInstruction> instructions, List<LoadWarning> warnings, int warningCount) {
+        this(values, positions, uses, instructions, warnings, warningCount, Map.of());
+    }
+
+    /**
+     * As above, with the ids that head more than one block of the section (id to number of blocks;
+     * the last block's positions and uses are kept).
+     */
+    public UsedValues(List<HloValue> values, List<List<HloPosition>> positions, List<List<HloUse>> uses,
+                      List<HloInstruction> instructions, List<LoadWarning> warnings, int warningCount,
+                      Map<Long, Integer> sharedBlockIds) {
+        this.sharedBlockIds = Map.copyOf(sharedBlockIds);
         int n = values.size();
         this.positions = new Object[n];
         this.uses = new Object[n];
@@ -72,6 +84,8 @@ public final class UsedValues {
     List<LoadWarning> warnings() { return warnings; }
 
     int warningCount() { return warningCount; }
+
+    Map<Long, Integer> sharedBlockIds() { return sharedBlockIds; }
 
     List<String> users(String name) {
         Map<String, List<String>> u = usersByOperand;

@@ -94,4 +94,20 @@ class BadSiblingTest {
         LoadException e = assertThrows(LoadException.class, this::loadOne);
         assertTrue(e.getMessage().contains("binary file (a NUL byte at column 6), not a buffer-assignment dump"), e.getMessage());
     }
+
+    @Test
+    void anIdUsedTwiceInTheValuesFileIsWarnedAtItsLineAndFailsCheck() throws Exception {
+        Path values = copy("-buffer-assignment-values.txt");
+        String text = Files.readString(values);
+        assertTrue(text.contains("\n<1 reduce_sum.4 @0>\n"));
+        Files.writeString(values, text.replace("\n<1 reduce_sum.4 @0>\n", "\n<0 reduce_sum.4 @0>\n"));
+        HloModule m = loadOne();
+        m.read(java.util.EnumSet.of(bufq.model.DumpPart.USED_VALUES));
+        assertEquals(1, m.warningCount(), m.warnings().toString());
+        assertEquals(values + ":11: value id 0 was already used by the block at " + values + ":5; ids must be unique"
+                + " (the later block's positions and uses are kept)", m.warnings().get(0).toString());
+        var r = bufq.analysis.Analyses.check(m, bufq.model.TilingModel.TPU, List.of());
+        assertEquals(List.of("value id 0 heads 2 blocks of the Used values section; the last one's positions and uses are kept"),
+                r.of("duplicate-id").stream().map(f -> f.message()).toList(), r.findings().toString());
+    }
 }

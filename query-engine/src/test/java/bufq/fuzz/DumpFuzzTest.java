@@ -63,6 +63,65 @@ class DumpFuzzTest {
         fuzz("corpus", modules, Fuzz.seed(), Fuzz.cases(300));
     }
 
+    /**
+     * Hostile {@code .gz} files (issue 17): one file of an example module gzipped with binary bytes,
+     * NULs or invalid UTF-8 before or after its text, cut or corrupted gzip data, or a bomb of
+     * repeated text past the free expansion. Each loads, or is refused in one line naming the file.
+     */
+    @Test
+    void hostileGzipFilesLoadOrFailInOneLine() throws Exception {
+        Path root = Fuzz.root();
+        List<List<Path>> modules = modules(List.of(root.resolve("examples/seeds"), root.resolve("examples/jax-mlp")));
+        long seed = Fuzz.seed();
+        Random r = new Random(seed ^ "gzip".hashCode());
+        int cases = Fuzz.cases(40);
+        Tally tally = new Tally();
+        long t0 = System.currentTimeMillis();
+        int bombs = 0;
+        for (int n = 0; n < cases; n++) {
+            Fuzz.safetyNet(t0, n, cases, seed);
+            List<Path> module = modules.get(r.nextInt(modules.size()));
+            Path victim = module.get(r.nextInt(module.size()));
+            byte[] text = Files.readAllBytes(victim);
+            int kind = r.nextInt(6);
+            if (kind == 3 && bombs++ >= 2) kind = 0;   // a bomb inflates 64 MiB: two per run are enough
+            java.io.ByteArrayOutputStream raw = new java.io.ByteArrayOutputStream();
+            try (java.util.zip.GZIPOutputStream gz = new java.util.zip.GZIPOutputStream(raw, 1 << 16) {{ def.setLevel(1); }}) {
+                byte[] noise = new byte[1 + r.nextInt(16384)];
+                r.nextBytes(noise);
+                switch (kind) {
+                    case 0 -> { gz.write(noise); gz.write(text); }                       // binary before the text
+                    case 1 -> { gz.write(text); gz.write(noise); }                       // binary after it
+                    case 2 -> { gz.write(new byte[noise.length]); gz.write(text); }      // NULs before it
+                    case 3 -> {                                                          // a bomb of one line
+                        int eol = 0;
+                        while (eol < text.length && eol < 200 && text[eol] != '\n') eol++;
+                        byte[] line = (new String(text, 0, eol, java.nio.charset.StandardCharsets.ISO_8859_1) + "\n")
+                                .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+                        java.io.ByteArrayOutputStream block = new java.io.ByteArrayOutputStream(1 << 20);
+                        while (block.size() < 1 << 20) block.write(line);
+                        for (int mib = 0; mib < 66; mib++) block.writeTo(gz);
+                    }
+                    default -> gz.write(text);                                           // cut or corrupted below
+                }
+            }
+            byte[] gzipped = raw.toByteArray();
+            if (kind == 4) gzipped = java.util.Arrays.copyOf(gzipped, r.nextInt(gzipped.length));
+            if (kind == 5 && gzipped.length > 20) gzipped[10 + r.nextInt(gzipped.length - 10)] ^= (byte) (1 + r.nextInt(255));
+            Path dir = Files.createDirectory(tmp.resolve("gzip-" + n));
+            for (Path p : module) if (p != victim) Files.write(dir.resolve(p.getFileName().toString()), Files.readAllBytes(p));
+            Path target = dir.resolve(victim.getFileName() + ".gz");
+            Files.write(target, gzipped);
+            check("gzip case " + n + " (kind " + kind + " of " + victim.getFileName() + "), " + Fuzz.replay(seed), target, gzipped, tally);
+            try (var files = Files.list(dir)) {
+                for (Path p : files.toList()) Files.delete(p);
+            }
+            Files.delete(dir);
+        }
+        System.out.println("dump fuzz gzip: " + cases + " cases in " + (System.currentTimeMillis() - t0) + " ms, "
+                + Fuzz.replay(seed) + ": " + tally);
+    }
+
     private void fuzz(String label, List<List<Path>> modules, long seed, int cases) throws Exception {
         Map<Path, byte[]> bytes = new TreeMap<>();
         for (List<Path> m : modules) for (Path p : m) bytes.put(p, Files.readAllBytes(p));
@@ -115,7 +174,7 @@ class DumpFuzzTest {
         if (!e.file().contains(target.getParent().getFileName().toString()))
             throw fail(what, target, input, "message names another file: " + msg, e);
         // Problems of the file as a whole have no line to name.
-        boolean wholeFile = java.util.stream.Stream.of("empty file", "blank file", "not a valid gzip", "gzip data", "inflated .gz",
+        boolean wholeFile = java.util.stream.Stream.of("empty file", "blank file", "not a valid gzip", "gzip data", "inflated .gz", "inflates",
                         "a memory usage report proto")
                 .anyMatch(e.reason()::startsWith);
         // A proto has no lines: its errors name the byte offset ("byte N (message path): ...").

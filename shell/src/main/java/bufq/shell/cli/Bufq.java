@@ -145,6 +145,12 @@ public final class Bufq {
         for (Args.Action a : args.actions()) {
             Status st;
             if (a.file() && shell.isScriptFile(Path.of(a.text()))) {
+                // A -f file that cannot be read is a usage error (exit 2), JavaScript or not.
+                String unreadable = unreadable(Path.of(a.text()));
+                if (unreadable != null) {
+                    err.println("bufq: cannot read script " + a.text() + ": " + unreadable);
+                    return ExitCode.USAGE;
+                }
                 try {
                     st = shell.scripts().runFile(Path.of(a.text()));
                 } catch (CommandException e) {
@@ -182,6 +188,18 @@ public final class Bufq {
             }
         }
         return failed ? ExitCode.FAILED : ExitCode.OK;
+    }
+
+    /** Why a script file cannot be read (missing, a directory, FIFO or device, no permission), or null. */
+    private static String unreadable(Path file) {
+        try {
+            UserPaths.requireRegularFile(file);
+        } catch (IOException e) {
+            return UserPaths.message(e);
+        }
+        if (!Files.exists(file)) return "no such file";
+        if (!Files.isReadable(file)) return "permission denied";
+        return null;
     }
 
     /** Runs a script; returns an exit code (USAGE when the file itself cannot be read). */

@@ -1,5 +1,8 @@
 package bufq.shell.repl;
 
+import bufq.shell.session.TempFiles;
+
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -16,6 +19,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -131,7 +135,14 @@ public final class HistoryFile {
         for (String e : all) b.append(escape(e)).append('\n');
         Path dir = path.toAbsolutePath().getParent();
         Files.createDirectories(dir);
-        Path tmp = Files.createTempFile(dir, ".history.", ".tmp");
+        // Named with pid and host like output files, so a killed session's temporary file is removed here.
+        TempFiles.removeDead(dir);
+        Path tmp = TempFiles.create(dir, path.getFileName().toString());
+        try {
+            Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));   // what one typed is private
+        } catch (UnsupportedOperationException | IOException ignored) {
+            // not a POSIX file system
+        }
         try {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE);
                  OutputStream os = Channels.newOutputStream(ch)) {

@@ -137,7 +137,11 @@ final class Api extends Rows.ReadOnly {
             // The diagnostic's last line is its message; the query and caret above it would be
             // repeated in every enclosing error.
             String d = f.getMessage().strip();
-            throw new IllegalArgumentException("query '" + text + "': " + d.substring(d.lastIndexOf('\n') + 1));
+            String last = d.substring(d.lastIndexOf('\n') + 1);
+            // Too deep a nesting: the innermost refusal alone, not wrapped again at each of 16 levels (1.5 KB).
+            int deep = last.lastIndexOf(JsContext.TOO_DEEP);
+            if (deep >= 0) throw new IllegalArgumentException(last.substring(deep));
+            throw new IllegalArgumentException("query '" + text + "': " + last);
         }
         for (Output o : out) {
             if (o instanceof Table t) return new Convert.ReadOnlyArray(t.size(), r -> new Rows.ResultRow(t, r));

@@ -42,6 +42,8 @@ final class JsContext implements AutoCloseable {
 
     /** How many script functions bufq may be inside at once (a field whose query reads a field whose query ...). */
     static final int MAX_NESTING = 16;
+    /** Starts the refusal at {@link #MAX_NESTING}: each enclosing query passes it on alone, not inside its own words. */
+    static final String TOO_DEEP = "too deep: ";
 
     /** A script failed; the message names file, line and column. */
     static final class ScriptFailure extends RuntimeException {
@@ -99,6 +101,7 @@ final class JsContext implements AutoCloseable {
         // The classes that carry a host error into a script initialise here, on a shallow stack: a
         // StackOverflowError while a class initialises would leave it unusable for the whole JVM.
         call(0, () -> context.eval("js", "try { bufq.query(); } catch (e) { String(e.message); }"));
+        call(0, () -> { Hardening.lockdown(context); return null; });
     }
 
     private static String join(Value[] args) {
@@ -193,7 +196,8 @@ final class JsContext implements AutoCloseable {
             throw new ScriptFailure(what + " is needed while it is being computed: its function reads it again"
                     + " (through a row, print or a query), which would never end");
         if (computing.size() >= MAX_NESTING)
-            throw new ScriptFailure(what + ": scripts calling bufq calling scripts nest more than " + MAX_NESTING + " deep");
+            throw new ScriptFailure(TOO_DEEP + what + " would nest scripts calling bufq calling scripts more than "
+                    + MAX_NESTING + " deep");
         computing.add(key);
         try {
             return call(body);

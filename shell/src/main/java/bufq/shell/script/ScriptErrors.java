@@ -18,6 +18,12 @@ final class ScriptErrors {
         String where = where(e);
         if (where == null) where = source; // GraalJS gives some host-access errors no location
         String prefix = where == null ? "" : where + ": ";
+        // The engine reports a host stack overflow (a script recursing through bufq.query) as
+        // exhausted resources too: it is the stack, not the heap the watchdog limits.
+        if (stopReason == null && e.isResourceExhausted() && e.getMessage() != null
+                && e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("stack overflow"))
+            return prefix + "script stopped: it called itself too deep (through bufq.query, a field or a tiling model?) and ran"
+                    + " out of stack";
         if (stopReason != null || e.isInterrupted() || e.isCancelled() || e.isResourceExhausted())
             return prefix + stopMessage(stopReason == null ? (e.isResourceExhausted() ? "memory" : "cancelled") : stopReason,
                     timeoutSeconds, heapCap);
@@ -44,8 +50,17 @@ final class ScriptErrors {
     private static final Pattern WRITE = Pattern.compile(
             "TypeError: (writeMember|removeMember|writeArrayElement|removeArrayElement)(?: \\(([^)]*)\\))? on .* failed due to: .*");
 
-    /** GraalJS words a refused write as an interop failure; say what happened instead. */
+    private static final Pattern FROZEN = Pattern.compile("(TypeError: Cannot assign to read only property '[^']*') of (.*)", Pattern.DOTALL);
+
+    /**
+     * GraalJS words a refused write as an interop failure; say what happened instead. A write to a
+     * frozen built-in names the object by printing all of it (Array.prototype: a kilobyte): name it.
+     */
     private static String readOnly(String m) {
+        Matcher f = FROZEN.matcher(m);
+        if (f.matches() && f.group(2).length() > 60)
+            return f.group(1) + " of a frozen object: bufq freezes JavaScript's built-ins before any script runs,"
+                    + " so that no script changes what the scripts after it see";
         Matcher x = WRITE.matcher(m);
         if (!x.matches()) return m;
         String what = x.group(2) == null || x.group(2).isBlank() ? "" : " '" + x.group(2) + "'";

@@ -8,8 +8,6 @@ import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.DirectoryIteratorException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -17,17 +15,15 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.UnaryOperator;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Where results go: the console, or a file that appears whole or not at all. A file sink writes to
  * a temporary file in the target's directory and moves it into place on {@link #close()}, so a
  * reader never sees half a result and a crash leaves the old file untouched. Without
  * {@code force} an existing file is never replaced, even one created while we were writing.
- * Temporary files carry the writer's pid, so opening a file sink deletes those of dead writers.
+ * Temporary files carry the writer's pid and host ({@link TempFiles}), so opening a file sink deletes
+ * those of dead writers on this host in its directory.
  */
 public abstract sealed class OutputSink implements AutoCloseable permits OutputSink.Console, OutputSink.AtomicFile {
     public abstract void write(String text) throws IOException;
@@ -66,10 +62,11 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
         // Replacing a device, pipe or symlink by renaming over it would be wrong (/dev/stdout!).
         if ((Files.exists(abs) || Files.isSymbolicLink(abs)) && !Files.isRegularFile(abs, LinkOption.NOFOLLOW_LINKS))
             throw new IOException(shown + " is not a regular file");
-        if (!force && Files.exists(abs)) throw new FileAlreadyExistsException(shown);
         Path dir = abs.getParent();
+        // Before the "exists" refusal: a killed run's temporary file goes even when this write is refused.
+        if (dir != null && Files.isDirectory(dir)) TempFiles.removeDead(dir);
+        if (!force && Files.exists(abs)) throw new FileAlreadyExistsException(shown);
         if (dir == null || !Files.isDirectory(dir)) throw new IOException("no such directory: " + dir);
-        removeDeadTemporaries(dir, abs.getFileName().toString());
         Path tmp;
         try {
             tmp = createTemporary(dir, abs);
@@ -83,35 +80,6 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
         return new AtomicFile(abs, tmp, force, wrap);
     }
 
-    /** {@code .NAME.PID-RANDOM.tmp}: the writer's pid lets a later run tell a dead writer's file from a live one's. */
-    private static final Pattern TEMPORARY = Pattern.compile("\\.(.+)\\.(\\d+)-[0-9a-z]+\\.tmp");
-
-    /**
-     * Deletes the temporary files that killed runs (kill -9, a power cut) left beside {@code name}:
-     * only names this class makes for that file, only regular files, only when the pid in the name
-     * is no longer alive. Anything else, a live writer's file included, is left alone.
-     */
-    private static void removeDeadTemporaries(Path dir, String name) {
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, p -> {
-            Matcher m = TEMPORARY.matcher(p.getFileName().toString());
-            return m.matches() && m.group(1).equals(name);
-        })) {
-            for (Path p : entries) {
-                Matcher m = TEMPORARY.matcher(p.getFileName().toString());
-                if (!m.matches() || !Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) continue;
-                long pid;
-                try {
-                    pid = Long.parseLong(m.group(2));
-                } catch (NumberFormatException tooLong) {
-                    continue;
-                }
-                if (ProcessHandle.of(pid).isEmpty()) Files.deleteIfExists(p);
-            }
-        } catch (IOException | DirectoryIteratorException e) {
-            // cleaning up is a courtesy: a directory we cannot list or a file we cannot delete stays
-        }
-    }
-
     /**
      * The temporary file beside {@code target}, made as the shell's {@code >} would make a file: with
      * the process's umask (Files.createTempFile makes it 0600, and the renamed file, pasted into a bug
@@ -119,25 +87,15 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
      * the file it replaces.
      */
     private static Path createTemporary(Path dir, Path target) throws IOException {
-        ThreadLocalRandom rnd = ThreadLocalRandom.current();
-        for (int attempt = 0; ; attempt++) {
-            Path tmp = dir.resolve("." + target.getFileName() + "." + ProcessHandle.current().pid() + "-"
-                    + Long.toUnsignedString(rnd.nextLong(), 36) + ".tmp");
+        Path tmp = TempFiles.create(dir, target.getFileName().toString());
+        if (Files.isRegularFile(target)) {
             try {
-                Files.createFile(tmp);
-            } catch (FileAlreadyExistsException e) {
-                if (attempt < 100) continue;
-                throw e;
+                Files.setPosixFilePermissions(tmp, Files.getPosixFilePermissions(target));
+            } catch (UnsupportedOperationException | IOException ignored) {
+                // not a POSIX file system, or not ours to read: the umask's permissions stay
             }
-            if (Files.isRegularFile(target)) {
-                try {
-                    Files.setPosixFilePermissions(tmp, Files.getPosixFilePermissions(target));
-                } catch (UnsupportedOperationException | IOException ignored) {
-                    // not a POSIX file system, or not ours to read: the umask's permissions stay
-                }
-            }
-            return tmp;
         }
+        return tmp;
     }
 
     static final class Console extends OutputSink {

@@ -108,4 +108,22 @@ class HistoryFileTest {
             assertEquals(2, s.count(), "the history and the one file set aside, no temporaries");
         }
     }
+
+    @Test
+    void aKilledSessionsTemporaryFileIsRemovedByTheNextSave() throws Exception {
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        String here = bufq.shell.session.TempFiles.host();
+        Path stale = Files.writeString(tmp.resolve(".history." + gone.pid() + "@" + here + "-abc.tmp"), "half a history");
+        Path foreign = Files.writeString(tmp.resolve(".history.x1.tmp"), "what Files.createTempFile made: not provably dead");
+        HistoryFile f = new HistoryFile(tmp.resolve("history"));
+        f.add("summary");
+        f.save();
+        try (var s = Files.list(tmp)) {
+            assertEquals(List.of(foreign, f.path()), s.sorted().toList());
+        }
+        assertFalse(Files.exists(stale));
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(f.path())),
+                "the history stays private");
+    }
 }

@@ -78,10 +78,27 @@ class ReentryTest {
     }
 
     @Test
+    void fieldsNestedTooDeepAreRefusedInOneShortLine() {
+        StringBuilder js = new StringBuilder("js ");
+        for (int i = 0; i < 30; i++) {
+            js.append("bufq.field('values', 'f").append(i).append("', v => bufq.query('values where id = 0 show f")
+                    .append(i + 1).append("').length, {type: 'int'}); ");
+        }
+        h.ok(js.append("bufq.field('values', 'f30', v => 1, {type: 'int'})").toString());
+        String e = h.fails("values show f0 limit 1");
+        String last = e.strip().substring(e.strip().lastIndexOf('\n') + 1);
+        assertTrue(last.matches("field 'f0' failed: js:1:\\d+: too deep: field 'f1[67]' of values would nest scripts calling bufq"
+                + " calling scripts more than 16 deep"), last);
+        stillWorks();
+    }
+
+    @Test
     void runawayRecursionEndsTheStatementOnly() {
         String e = h.fails("js function f(n) { return bufq.query('values show count()').length + f(n + 1) } f(0)");
         assertTrue(e.contains("error: js:1:"), e);
         assertFalse(e.contains("\tat "), e);
+        assertTrue(e.contains("script stopped: it called itself too deep (through bufq.query, a field or a tiling model?) and ran out of stack"), e);
+        assertFalse(e.contains("MiB of memory"), "a stack overflow is not the heap limit: " + e);
         stillWorks();
     }
 

@@ -159,21 +159,38 @@ class ShellSessionTest {
     }
 
     @Test
-    void aKilledRunsTemporaryFileIsRemovedAndNothingElse(@TempDir Path dir) throws Exception {
+    void aKilledRunsTemporaryFilesAreRemovedAndNothingElse(@TempDir Path dir) throws Exception {
         Process gone = new ProcessBuilder("true").start();
         gone.waitFor();
         long dead = gone.pid(), alive = ProcessHandle.current().pid();
-        Path stale = Files.writeString(dir.resolve(".r.csv." + dead + "-abc.tmp"), "half a result");
-        Path live = Files.writeString(dir.resolve(".r.csv." + alive + "-abc.tmp"), "being written");
+        String here = TempFiles.host();
+        Path stale = Files.writeString(dir.resolve(".r.csv." + dead + "@" + here + "-abc.tmp"), "half a result");
+        Path staleOther = Files.writeString(dir.resolve(".q.csv." + dead + "@" + here + "-abc.tmp"), "another file's, dead");
+        Path live = Files.writeString(dir.resolve(".r.csv." + alive + "@" + here + "-abc.tmp"), "being written");
+        Path elsewhere = Files.writeString(dir.resolve(".r.csv." + dead + "@other-host-abc.tmp"), "another machine's writer");
         Path unproven = Files.writeString(dir.resolve(".r.csv.abc.tmp"), "no pid: not provably ours");
-        Path other = Files.writeString(dir.resolve(".q.csv." + dead + "-abc.tmp"), "another file's");
+        Path noHost = Files.writeString(dir.resolve(".r.csv." + dead + "-abc.tmp"), "no host: not provably this machine's");
         Shell s = shell(new Env(Map.of(), false));
         assertEquals(Status.OK, s.execute("output " + dir.resolve("r.csv")));
-        assertFalse(Files.exists(stale), "the dead writer's temporary file is gone");
-        assertTrue(Files.exists(live) && Files.exists(unproven) && Files.exists(other), listing(dir).toString());
+        assertFalse(Files.exists(stale) || Files.exists(staleOther), "the dead writers' temporary files are gone: " + listing(dir));
+        assertTrue(Files.exists(live) && Files.exists(elsewhere) && Files.exists(unproven) && Files.exists(noHost), listing(dir).toString());
         s.execute("values limit 1");
         s.close();
-        assertEquals(List.of(other, live, unproven, dir.resolve("r.csv")), listing(dir).stream().sorted().toList());
+        assertEquals(java.util.stream.Stream.of(noHost, elsewhere, live, unproven, dir.resolve("r.csv")).sorted().toList(),
+                listing(dir).stream().sorted().toList());
+    }
+
+    @Test
+    void aKilledRunsTemporaryFileIsRemovedEvenWhenTheWriteIsRefused(@TempDir Path dir) throws Exception {
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        Path target = Files.writeString(dir.resolve("r.csv"), "an earlier result");
+        Path stale = Files.writeString(dir.resolve(".r.csv." + gone.pid() + "@" + TempFiles.host() + "-abc.tmp"), "half a result");
+        Shell s = shell(new Env(Map.of(), false));
+        assertEquals(Status.ERROR, s.execute("output " + target));
+        s.close();
+        assertTrue(err().contains("--force"), err());
+        assertEquals(List.of(target), listing(dir), "the refusal still removed the dead writer's file");
     }
 
     @Test
