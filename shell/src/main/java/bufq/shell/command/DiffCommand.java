@@ -85,7 +85,7 @@ final class DiffCommand implements Command {
         Path p = Path.of(word);
         if (Files.exists(p)) {
             List<HloModule> out = new ArrayList<>();
-            for (Engine.FoundModule s : shell.engine().discover(List.of(p))) out.add(s.load());
+            for (Engine.FoundModule s : shell.discover(List.of(p))) out.add(s.load());
             return out;
         }
         return List.of(shell.module(shell.modules().find(word)));

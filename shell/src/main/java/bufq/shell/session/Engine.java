@@ -12,6 +12,7 @@ import bufq.table.Output;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -21,9 +22,10 @@ import java.util.function.Function;
 public interface Engine {
     /**
      * Finds the modules named by {@code paths} without parsing them; a failure's message is one line
-     * naming the file (and line).
+     * naming the file (and line). Each directory that holds files it cannot read as a module says
+     * so to {@code skipped} in one line naming them (and why).
      */
-    List<FoundModule> discover(List<Path> paths) throws Failure;
+    List<FoundModule> discover(List<Path> paths, Consumer<String> skipped) throws Failure;
 
     /** A module found but not yet parsed. */
     interface FoundModule {

@@ -337,11 +337,16 @@ public final class Shell {
 
     /** As {@link #load(List)}, reading {@code parts} with each module (a batch run's statements need them). */
     public List<ModuleSet.Entry> load(List<Path> paths, Set<DumpPart> parts) throws Engine.Failure {
-        List<Engine.FoundModule> found = engine.discover(paths);
+        List<Engine.FoundModule> found = discover(paths);
         if (!parts.isEmpty()) found = found.stream().map(s -> s.reading(parts)).toList();
         List<ModuleSet.Entry> added = modules.add(found);
         for (ModuleSet.Entry e : added) if (e.loaded() != null) reportWarnings(e.loaded());
         return added;
+    }
+
+    /** The modules of {@code paths}, not yet parsed; the files a directory scan skipped are one warning line. */
+    public List<Engine.FoundModule> discover(List<Path> paths) throws Engine.Failure {
+        return engine.discover(paths, line -> err.println("bufq: warning: " + line));
     }
 
     /** Adds modules already in memory (tests, scripts); the first becomes current. */
