@@ -60,7 +60,6 @@ public final class DumpLoader {
             if (p.toString().isEmpty()) throw new LoadException("''", "empty path, expected a dump file or directory");
             if (!Files.exists(p)) throw new LoadException(p.toString(), "no such file or directory");
             if (Files.isDirectory(p)) {
-                int before = groups.size() + protos.size();
                 List<Path> files;
                 try (Stream<Path> walk = Files.walk(p)) {
                     files = walk.peek(f -> {
@@ -106,7 +105,8 @@ public final class DumpLoader {
                     if (!protos.containsKey(abs.toString())) protos.put(abs.toString(), ProtoSources.sources(f, f.toString()));
                 }
                 String skips = passed.isEmpty() ? null : skippedLine(passed);
-                if (groups.size() + protos.size() == before) {
+                // Every file not passed over was taken (a module named twice loads once, but it was found).
+                if (passed.size() == files.size()) {
                     throw new LoadException(p.toString(), "no buffer-assignment dumps in " + p + (skips == null ? "" : "; " + skips));
                 }
                 if (skips != null) skipped.accept(p + ": " + skips);

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What a module's live ranges say about memory over time, computed once per module by one sweep
@@ -104,7 +105,17 @@ public final class Liveness {
         return new Liveness(steps, inputs, claimedPeakTime, new int[0]);
     }
 
+    /**
+     * Sweeps run in this JVM: the tests count them to show that every command reads the one a module
+     * holds. A statistic only; bufq itself never reads it.
+     */
+    private static final AtomicLong SWEEPS = new AtomicLong();
+
+    /** How many sweeps (module liveness or {@link #compute} on edited inputs) this JVM has run. */
+    public static long sweepsRun() { return SWEEPS.get(); }
+
     private Liveness(int steps, Inputs in, int claimedPeakTime, int[] extraColors) {
+        SWEEPS.incrementAndGet();
         int n = in.count();
         this.steps = Math.max(0, steps);
         this.claimedPeakTime = claimedPeakTime;

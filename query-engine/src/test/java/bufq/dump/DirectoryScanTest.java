@@ -62,6 +62,12 @@ class DirectoryScanTest {
     }
 
     @Test
+    void aDirectoryNamedTwiceLoadsItsModulesOnce(@TempDir Path dir) throws Exception {
+        Files.copy(Fixtures.path("loose/collected-run-7.txt"), dir.resolve("collected-run-7.txt"));
+        assertEquals(1, DumpLoader.discover(List.of(dir, dir)).size());
+    }
+
+    @Test
     void aLongListOfSkippedFilesIsOneLineNamingTheFirstFew(@TempDir Path dir) throws Exception {
         Files.copy(Fixtures.path("loose/collected-run-7.txt"), dir.resolve("collected-run-7.txt"));
         for (int i = 1; i <= 5; i++) Files.writeString(dir.resolve("notes" + i + ".txt"), "notes\n");
