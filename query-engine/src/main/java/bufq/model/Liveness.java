@@ -128,12 +128,14 @@ public final class Liveness {
         long[][] liveDiff = new long[k][this.steps + 1], occDiff = new long[k][this.steps + 1];
         int[] countDiff = new int[this.steps + 1];
         boolean anyRange = false;
+        boolean[] rangedColor = new boolean[k];   // a colour with no live range has no peak
         // Logical sizes and value counts: a difference array per colour.
         for (int i = 0; i < n; i++) {
             int s = Math.max(in.start[i], 0), e = Math.min(in.end[i], this.steps - 1);
             if (s > e) continue;
             anyRange = true;
             int slot = Arrays.binarySearch(colors, in.color[i]);
+            rangedColor[slot] = true;
             long b = in.logicalSize[i];
             liveDiff[slot][s] = Math.addExact(liveDiff[slot][s], b);
             liveDiff[slot][e + 1] = Math.subtractExact(liveDiff[slot][e + 1], b);
@@ -170,7 +172,7 @@ public final class Liveness {
         for (int t = 0, acc = 0; t < this.steps; t++) liveValues[t] = acc += countDiff[t];
         peakTime = anyRange ? firstMax(occupied) : -1;
         peakByColor = new int[k];
-        for (int c = 0; c < k; c++) peakByColor[c] = anyRange ? firstMax(occupiedByColor[c]) : -1;
+        for (int c = 0; c < k; c++) peakByColor[c] = rangedColor[c] ? firstMax(occupiedByColor[c]) : -1;
     }
 
     /**
@@ -338,7 +340,7 @@ public final class Liveness {
     /** Occupied bytes at the peak; 0 without one. */
     public long peakBytes() { return peakTime < 0 ? 0 : occupied[peakTime]; }
 
-    /** The first step with the most occupied bytes of {@code color}, or -1 without live ranges. */
+    /** The first step with the most occupied bytes of {@code color}, or -1 when none of its values has a live range. */
     public int peakTime(int color) { return peakByColor[slot(color)]; }
 
     /** Occupied bytes of {@code color} at its peak; 0 without one. */

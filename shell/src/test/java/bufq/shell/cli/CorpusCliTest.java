@@ -31,7 +31,7 @@ class CorpusCliTest {
     static final Pattern ROW = Pattern.compile("  \\{\"module\": \"[^\"]+\", \"backend\": \"[a-z]+\", \"files\": (\\d+), "
             + "\"allocations\": \\d+, \"values\": \\d+, \"instructions\": \\d+, \"total_bytes\": (\\d+|null), "
             + "\"peak_time\": (\\d+|null), \"peak_bytes\": (\\d+|null), \"claimed_peak_time\": (\\d+|null), "
-            + "\"claimed_peak_bytes\": (\\d+|null), \"warnings\": 0},?");
+            + "\"claimed_peak_bytes\": (\\d+|null), \"warnings\": 0, \"peak_note\": (null|\"(?:[^\"\\\\]|\\\\.)*\")},?");
 
     @TestFactory
     Stream<DynamicTest> summaryJsonOnEveryCorpusEntry() throws IOException {

@@ -127,4 +127,15 @@ class OnePeakEveryCommandTest {
                 "run " + CliTest.root().resolve("scripts/reports/top-at-peak.js"));
         assertEquals(1, Liveness.sweepsRun() - before);
     }
+
+    /** json keeps the note that says why the label is not the peak, as a field; the other formats do not add a column. */
+    @Test
+    void jsonKeepsThePeakNoteAsAField() {
+        String note = "\"peak_note\": \"the dump labels step " + claimed + " its peak";
+        assertTrue(run("--format", "json", "summary").contains(note), note);
+        assertTrue(run("--format", "json", "peak").contains(note), note);
+        String table = run("summary");
+        assertTrue(!table.contains("peak_note") && table.contains("jit_loss: the dump labels step " + claimed), table);
+        assertTrue(!run("--format", "csv", "summary").contains("peak_note"));
+    }
 }
