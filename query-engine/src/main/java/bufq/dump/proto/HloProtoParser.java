@@ -12,7 +12,7 @@ import bufq.dump.proto.Messages.Instruction;
 import bufq.dump.proto.Messages.Layout;
 import bufq.dump.proto.Messages.LogicalBuffer;
 import bufq.dump.proto.Messages.Metadata;
-import bufq.dump.proto.Messages.Module;
+import bufq.dump.proto.Messages.HloModuleProto;
 import bufq.dump.proto.Messages.ShapeP;
 import bufq.dump.proto.Messages.StackIndex;
 import bufq.dump.proto.Messages.Trace;
@@ -38,7 +38,7 @@ final class HloProtoParser {
     static HloProto hloProto(byte[] bytes, int from, int length, long base) throws ProtoException {
         Wire w = new Wire(bytes, from, length, base, "HloProto");
         HloProtoParser p = new HloProtoParser(w);
-        Module module = null;
+        HloModuleProto module = null;
         Assignment assignment = null;
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
@@ -291,7 +291,7 @@ final class HloProtoParser {
         return new StackIndex(files, functions, locations, frames);
     }
 
-    private Module module() throws ProtoException {
+    private HloModuleProto module() throws ProtoException {
         String name = "", entryName = "";
         List<Computation> computations = new ArrayList<>();
         long entryId = 0;
@@ -326,7 +326,7 @@ final class HloProtoParser {
                 default -> w.skip();
             }
         }
-        return new Module(name, entryName, computations, entryId, schedule, aliases, stacks);
+        return new HloModuleProto(name, entryName, computations, entryId, schedule, aliases, stacks);
     }
 
     // ---- hlo.proto: the buffer assignment ----
