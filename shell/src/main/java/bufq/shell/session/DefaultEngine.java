@@ -53,6 +53,14 @@ public final class DefaultEngine implements Engine {
         };
     }
 
+    @Override public Set<DumpPart> needs(String query) {
+        try {
+            return Query.compile(query, catalog).needs();
+        } catch (QueryException e) {
+            return Set.of();
+        }
+    }
+
     @Override public List<String> entities() { return catalog.entities(); }
 
     @Override public List<Field> fields(String entity) {

@@ -86,6 +86,12 @@ public interface Engine {
     default Catalog catalog() { return Catalog.standard(); }
 
     /**
+     * The dump parts {@code query} reads, as its compilation against {@link #catalog()} says; none
+     * when it does not compile, and none for an engine whose modules are always whole (a fake).
+     */
+    default Set<DumpPart> needs(String query) { return Set.of(); }
+
+    /**
      * Adds (or replaces) a field computed by {@code fn} from a row (scripts' {@code bufq.field});
      * later queries, {@code fields} and completion see it. The message of a failure says why the
      * name or entity was refused.

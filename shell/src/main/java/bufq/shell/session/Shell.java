@@ -6,9 +6,7 @@ import bufq.eval.ModuleRow;
 import bufq.format.FormatOptions;
 import bufq.format.Formatter;
 import bufq.format.Formatters;
-import bufq.eval.Query;
 import bufq.format.MarkdownFormatter;
-import bufq.lang.QueryException;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.LoadWarning;
@@ -238,11 +236,7 @@ public final class Shell {
         String text = statement.strip();
         if (text.isEmpty() || text.startsWith("#")) return Set.of();
         if (isQuery(text)) {
-            try {
-                return Query.compile(text, engine.catalog()).needs();
-            } catch (QueryException e) {
-                return Set.of();
-            }
+            return engine.needs(text);
         }
         Command c = commands.byName(text.split("\\s+", 2)[0]);
         return c == null ? Set.of() : c.needs();
