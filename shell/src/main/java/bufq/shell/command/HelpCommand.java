@@ -28,8 +28,9 @@ final class HelpCommand implements Command {
             of 1000). Strings are in double or single quotes; text with ( ) or / needs them:
             op_name = "jit(step)/jvp()/div". After ~ a backslash escapes for the regex: "^jit\\(step\\)".
             Keywords and entities are case-insensitive; a trailing ; is fine; -- and # start comments.
-            Liveness: live at <t> (a step number, peak, peak(N) for the N-th of 'peaks', or an
-                      instruction name such as fusion.2);
+            Liveness: live at <t> (a step number, peak: the first step with the most occupied bytes,
+                      peak(N) for the N-th of 'peaks', claimed_peak: the step the dump labels its
+                      peak, or an instruction name such as fusion.2);
                       live during <a>..<b> (live at any step between a and b, both included).
             Aggregates in show: count(), sum(f), min(f), max(f), avg(f); 'as name' renames a column and
             the name can be used in order by. Without show each entity prints its default columns.
