@@ -131,6 +131,7 @@ public final class Harness {
                     + (py ? ", the Python reference in turn" : "") + ") ...");
             // Side by side on the 28 MB module (issue 23's targets); elsewhere Python's long runs fewer times.
             r.putAll(cold(in, runs, !py ? 0 : in.family().equals("28mb") ? runs : big ? 1 : Math.min(3, runs)));
+            if (in.id().equals(largestFour(inputs))) r.putAll(perfetto(in));
             results.put(in.id(), r);
         }
         Path dir = this.dir ? directory() : null;
@@ -144,6 +145,30 @@ public final class Harness {
             }
             results.put("dir", d);
         }
+    }
+
+    /** The id of the largest generated four-file input measured (four-1m in a full run), or null. */
+    private String largestFour(List<Input> inputs) {
+        String best = null;
+        for (Input in : inputs) if (in.family().equals("four")) best = in.id();   // sizes run small to large
+        return best;
+    }
+
+    /**
+     * Issue 22: one {@code bufq -c 'export perfetto FILE'} process on {@code in}: wall, CPU, max RSS
+     * and the file's size (the trace is streamed; this shows what a million values make).
+     */
+    Map<String, String> perfetto(Input in) throws Exception {
+        Path file = generated.resolve(in.id() + "-trace.json");
+        Files.deleteIfExists(file);
+        log.println("measuring " + in.id() + ": export perfetto (one process) ...");
+        Map<String, String> r = processes("perfetto", List.of(root.resolve("bufq").toString(), "-c",
+                "export perfetto " + file, in.path().toString()), 1);
+        if (Files.exists(file)) {
+            r.put("perfetto.bytes", Long.toString(Files.size(file)));
+            Files.delete(file);
+        }
+        return r;
     }
 
     /** The in-process measurement; an input that does not fit in -Xmx2g is measured again in a bigger heap. */

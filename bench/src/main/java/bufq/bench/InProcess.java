@@ -129,8 +129,10 @@ public final class InProcess {
     }
 
     /**
-     * {@code why} on the largest value live at the peak, as the shell answers it: the report's
-     * tables computed and printed (the value is chosen once, outside the timing).
+     * {@code why} as the shell answers it, the report's tables computed and printed: on the largest
+     * value live at the peak ({@code why_ms}), and on every value live at the peak, what {@code why
+     * values where live at peak} prints ({@code why_batch_ms}, fewer runs). Each with the thread's own
+     * CPU time, steadier than wall time on a shared machine. The values are chosen outside the timing.
      */
     private static void why(PrintStream out, HloModule m, int runs) {
         try {
@@ -141,17 +143,29 @@ public final class InProcess {
             }
             HloValue biggest = live.get(0);
             for (HloValue v : live) if (v.size() > biggest.size()) biggest = v;
-            List<HloValue> one = List.of(biggest);
-            long t = time(runs * 2, 3, () -> {
-                StringBuilder sb = new StringBuilder();
-                for (WhyReport r : Analyses.why(m, one))
-                    for (Output o : r.tables()) TABLE.write((Table) o, FormatOptions.DEFAULT, sb);
-                return sb.length();
-            });
-            out.println("why_ms=" + ms(t));
+            timeWhy(out, "why", m, List.of(biggest), runs * 2, 3);
+            out.println("why_batch_values=" + live.size());
+            timeWhy(out, "why_batch", m, live, Math.max(3, runs / 2), 1);
         } catch (RuntimeException e) {
             out.println("why_error=" + oneLine(e));
         }
+    }
+
+    private static void timeWhy(PrintStream out, String key, HloModule m, List<HloValue> values, int runs, int warmup) {
+        var threads = ManagementFactory.getThreadMXBean();
+        long[] cpu = new long[runs];
+        int[] k = {0};
+        long t = time(runs, warmup, () -> {
+            long c0 = threads.getCurrentThreadCpuTime();
+            StringBuilder sb = new StringBuilder();
+            for (WhyReport r : Analyses.why(m, values))
+                for (Output o : r.tables()) TABLE.write((Table) o, FormatOptions.DEFAULT, sb);
+            if (k[0] < warmup) k[0]++;
+            else cpu[k[0]++ - warmup] = threads.getCurrentThreadCpuTime() - c0;
+            return sb.length();
+        });
+        out.println(key + "_ms=" + ms(t));
+        out.println(key + "_cpu_ms=" + ms(median(cpu)));
     }
 
     /** {@code Analyses.peak} or {@code Analyses.timeline} on {@code m}, timed. */

@@ -32,7 +32,7 @@ final class ActivationRule implements Rule {
             List<HloValue> vs = g.getValue();
             out.add(new Advice(name(), vs.size() + (vs.size() == 1 ? " activation" : " activations") + " from " + g.getKey()
                     + " wait across the peak for the backward pass: rematerialise (jax.checkpoint)",
-                    "remat where " + Facts.byId(vs), "remat where " + Facts.byIdShown(vs), vs, 0));
+                    "remat where " + Facts.byId(vs), vs, 0));
         }
         out.sort((a, b) -> Long.compare(total(b), total(a)));
         return out.size() > GROUPS ? out.subList(0, GROUPS) : out;

@@ -10,13 +10,13 @@ import java.util.List;
  *
  * @param rule    the rule's name
  * @param finding one line saying what was seen and what to do
- * @param edit    the {@code whatif} edits that model the change (null when the bytes are measured
- *                otherwise, as fragmentation's are)
- * @param shown   the edit as printed: the same text, with a long id list shortened
+ * @param edit    the {@code whatif} edits that model the change, in full (the report prints them as
+ *                they are, so a pasted line reproduces the saving); null when the bytes are not a
+ *                peak saving but measured otherwise, as the packing loss is
  * @param values  the evidence, largest first
  * @param bytes   bytes at stake when {@code edit} is null; else ignored (the what-if measures them)
  */
-public record Advice(String rule, String finding, String edit, String shown, List<HloValue> values, long bytes) {
+public record Advice(String rule, String finding, String edit, List<HloValue> values, long bytes) {
     public Advice {
         values = List.copyOf(values);
     }

@@ -22,7 +22,7 @@ final class BigBufferRule implements Rule {
             out.add(new Advice(name(), String.format("%s (%s, %s) holds %.0f%% of the peak on its own%s", v.label(),
                     v.shape() == null ? "?" : v.shape().text(), Sizes.human(v.size()), 100.0 * v.size() / f.peakBytes(),
                     f.opName(v).isEmpty() ? "" : "; made by " + f.opName(v)),
-                    "drop where " + where, "drop where " + where, List.of(v), 0));
+                    "drop where " + where, List.of(v), 0));
         }
         return out;
     }

@@ -36,8 +36,8 @@ final class DonationRule implements Rule {
         if (candidates.isEmpty()) return List.of();
         candidates.sort((a, b) -> Long.compare(b.size(), a.size()));
         return List.of(new Advice(name(), candidates.size() + (candidates.size() == 1 ? " parameter is" : " parameters are")
-                + " not donated but match an output's shape and dtype: pass donate_argnums",
-                "donate where " + Facts.byId(candidates), "donate where " + Facts.byIdShown(candidates), candidates, 0));
+                + " not donated but " + (candidates.size() == 1 ? "matches" : "match") + " an output's shape and dtype: pass donate_argnums",
+                "donate where " + Facts.byId(candidates), candidates, 0));
     }
 
     /** dtype and dimensions, without layout: what donation needs to match. */

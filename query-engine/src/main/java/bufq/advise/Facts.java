@@ -71,11 +71,4 @@ public final class Facts {
         if (vs.size() == 1) return "id = " + vs.get(0).id();
         return "id in (" + vs.stream().map(v -> Long.toString(v.id())).collect(Collectors.joining(", ")) + ")";
     }
-
-    /** {@link #byId} shortened for printing: the first ids and how many more. */
-    public static String byIdShown(List<HloValue> vs) {
-        if (vs.size() <= 6) return byId(vs);
-        return "id in (" + vs.subList(0, 5).stream().map(v -> Long.toString(v.id())).collect(Collectors.joining(", "))
-                + ", ... " + (vs.size() - 5) + " more)";
-    }
 }

@@ -24,6 +24,6 @@ final class FragmentationRule implements Rule {
         long loss = total - f.peakBytes();
         if (loss < SHARE * f.peakBytes()) return List.of();
         return List.of(new Advice(name(), "the allocations reserve " + Sizes.human(total) + " for a peak of "
-                + Sizes.human(f.peakBytes()) + ": buffer assignment could not pack the rest", null, null, List.of(), loss));
+                + Sizes.human(f.peakBytes()) + ": buffer assignment could not pack the rest", null, List.of(), loss));
     }
 }

@@ -24,7 +24,6 @@ final class HalfPrecisionRule implements Rule {
         }
         if (big.isEmpty()) return List.of();
         return List.of(new Advice(name(), big.size() + " large f32 " + (big.size() == 1 ? "buffer is" : "buffers are")
-                + " live at the peak: bf16 would halve them", "scale where " + Facts.byId(big) + " by 0.5",
-                "scale where " + Facts.byIdShown(big) + " by 0.5", big, 0));
+                + " live at the peak: bf16 would halve them", "scale where " + Facts.byId(big) + " by 0.5", big, 0));
     }
 }

@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * Large values idle at the peak (live, not read there, read again later) that are not activations
  * (those have their own rule): freeing each after its last use before the peak and making it again
- * for its next use is what {@code remat} measures.
+ * for its next use is what {@code remat} measures. Entry parameters and constants are left out:
+ * a program cannot make its inputs again (a parameter's bytes are freed by donation instead).
  */
 final class IdleRule implements Rule {
     static final double SHARE = 0.02;
@@ -26,11 +27,18 @@ final class IdleRule implements Rule {
         for (HloValue v : f.atPeak()) {
             if (out.size() == LISTED || v.size() < SHARE * f.peakBytes()) break;   // largest first
             if (ActivationRule.isActivation(f, v) || f.usedAt(v, f.peakTime()) || !usedAfter(f, v)) continue;
+            if (isInput(f, v)) continue;   // a program cannot remat its inputs: donation is the donation rule's
             String where = Facts.byId(List.of(v));
             out.add(new Advice(name(), v.label() + " (" + Sizes.human(v.size()) + ") is idle across the peak until step " + nextUse(f, v),
-                    "remat where " + where, "remat where " + where, List.of(v), 0));
+                    "remat where " + where, List.of(v), 0));
         }
         return out;
+    }
+
+    /** Entry parameters and constants: made before the program runs, so there is nothing to recompute. */
+    static boolean isInput(Facts f, HloValue v) {
+        var a = f.allocation(v);
+        return a != null && (a.isParameter() || a.constant());
     }
 
     private static boolean usedAfter(Facts f, HloValue v) { return nextUse(f, v) >= 0; }

@@ -31,7 +31,7 @@ final class PaddingRule implements Rule {
             if (pad < SHARE * f.peakBytes()) continue;
             long logical = vs.get(0).logicalSize();   // one shape, one logical size
             out.add(new Advice(name(), vs.size() + " x " + e.getKey() + " padded from " + logical + " bytes: change the layout or the dims",
-                    "size where " + Facts.byId(vs) + " = " + logical, "size where " + Facts.byIdShown(vs) + " = " + logical, vs, 0));
+                    "size where " + Facts.byId(vs) + " = " + logical, vs, 0));
         }
         return out;
     }

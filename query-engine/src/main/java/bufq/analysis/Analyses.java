@@ -12,6 +12,7 @@ import bufq.table.Table;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.concurrent.CancellationException;
 
 /**
  * The memory-explaining commands ({@code peak}, {@code timeline}, {@code map}, {@code padding},
@@ -145,10 +146,20 @@ public final class Analyses {
         return PeaksReport.run(m, color, share);
     }
 
-    /** {@code why}: for each value, what it is, where it is born, its uses, why it ends there, its idle stretches. */
+    /**
+     * {@code why}: for each value, what it is, where it is born, its uses, why it ends there, its idle
+     * stretches and its weight at the peak.
+     *
+     * @throws CancellationException when the thread is interrupted (Ctrl-C) before the last value;
+     *         the interrupt flag stays set
+     */
     public static List<WhyReport> why(HloModule m, List<HloValue> values) {
         List<WhyReport> out = new ArrayList<>(values.size());
-        for (HloValue v : values) out.add(WhyReport.of(m, v));
+        WhyReport.PeakHoldings holdings = new WhyReport.PeakHoldings(m);
+        for (HloValue v : values) {
+            if (Thread.currentThread().isInterrupted()) throw new CancellationException("why cancelled");
+            out.add(WhyReport.of(m, v, holdings));
+        }
         return out;
     }
 

@@ -128,8 +128,7 @@ public final class Checks {
             return;
         }
         List<HloValue> live = m.liveAt(c.time());
-        long at = 0;
-        for (HloValue v : live) at += v.logicalSize();
+        long at = m.liveness().liveBytes(c.time());
         if (c.cumulative()) {
             if (at != c.claimedBytes()) {
                 r.error(m.handle(), "the dump claims " + c.claimedBytes() + " bytes live at step " + c.time()

@@ -1,6 +1,5 @@
 package bufq.analysis;
 
-import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.Liveness;
@@ -17,51 +16,11 @@ import java.util.List;
 public final class ClaimedPeak {
     private ClaimedPeak() {}
 
-    /**
-     * The moment XLA's {@code HloLiveRange::ComputePeakMemoryMoment} picks: events (start, added)
-     * and (end + 1, released) per value, sorted so that at one time additions come first; the
-     * running sum of each defining instruction's whole-shape size is largest at the returned time
-     * (first such). So at time t it still counts values whose range ended at t - 1, while the dump
-     * then lists the values live at t. 0 when nothing has a live range (as XLA does), -1 without a
-     * schedule.
-     */
-    public static int xlaMoment(HloModule m) {
-        int n = m.steps();
-        if (n == 0) return -1;
-        long[] diff = new long[n + 2];
-        for (HloValue v : m.values()) {
-            if (!v.hasRange()) continue;
-            int s = Math.max(0, Math.min(v.rangeStart(), n)), e = Math.max(0, Math.min(v.rangeEnd() + 1, n));
-            if (e < s) continue;
-            long b = instructionBytes(m, v);
-            diff[s] += b;
-            diff[e + 1] -= b;
-        }
-        long acc = 0, best = 0;
-        int at = 0;
-        for (int t = 0; t <= n; t++) {
-            acc += diff[t];
-            if (acc > best) {
-                best = acc;
-                at = t;
-            }
-        }
-        return at;
-    }
-
-    /** Logical bytes of the instruction that defines {@code v} (its whole output shape), else of the value. */
-    static long instructionBytes(HloModule m, HloValue v) {
-        HloInstruction ins = m.instruction(v.name());
-        if (ins != null && ins.shape() != null) return ins.shape().logicalBytes();
-        return v.logicalSize();
-    }
+    /** XLA's {@code ComputePeakMemoryMoment} for {@code m}: see {@link Liveness#xlaPeakMoment()}. */
+    public static int xlaMoment(HloModule m) { return m.liveness().xlaPeakMoment(); }
 
     /** Bytes live at {@code t} with each value weighed by its defining instruction's whole shape. */
-    static long bytesByInstruction(HloModule m, int t) {
-        long s = 0;
-        for (HloValue v : m.liveAt(t)) s += instructionBytes(m, v);
-        return s;
-    }
+    static long bytesByInstruction(HloModule m, int t) { return m.liveness().liveBytesByInstruction(t); }
 
     /**
      * One line saying why the dump's label is not the peak, with numbers: which values live at the

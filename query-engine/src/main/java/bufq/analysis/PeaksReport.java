@@ -1,5 +1,6 @@
 package bufq.analysis;
 
+import bufq.lang.Ast;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
@@ -45,9 +46,19 @@ final class PeaksReport {
         }
         if (m.steps() == 0) b.note("no live ranges in this dump: peaks need the HloLiveRange section");
         else if (none) b.note(PeakReport.noPeakOfColor(color.getAsInt()).strip());
-        b.note("'live at peak(N)' selects what is live at peak N; 'to' ends a flat top (scipy reports its middle step)");
+        b.note("'live at " + selector("N", color, share) + "' selects what is live at peak N; 'to' ends a flat top "
+                + "(scipy reports its middle step)");
         b.note("scipy: scipy.signal.find_peaks(x, prominence=" + share + " * max(x)) finds it; it never finds the first or last step");
         return b.build();
+    }
+
+    /**
+     * How a query names row {@code rank} of this table: {@code peak(2)}, or with the options that are not
+     * the default, {@code peak(2, color 1, min_share 5%)}, as {@code peak(N, ...)} in a query parses them.
+     */
+    static String selector(String rank, OptionalInt color, double share) {
+        return "peak(" + rank + (color.isPresent() ? ", color " + color.getAsInt() : "")
+                + (share == Prominence.DEFAULT_SHARE ? "" : ", min_share " + Ast.RankedPeak.percent(share)) + ")";
     }
 
     /** The op_name prefixes holding the most assigned bytes live at {@code t}, each with its bytes. */

@@ -1,6 +1,7 @@
 package bufq.analysis;
 
 import bufq.model.BufferAllocation;
+import bufq.model.EarlierEnd;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloPosition;
@@ -17,6 +18,7 @@ import bufq.table.Table;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,22 +43,44 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
     /** The parts in the order they print. */
     public List<Output> tables() { return List.copyOf(parts().values()); }
 
-    /** The parts by name, in print order: what, born, uses, end, idle, peak (the script API's keys). */
+    /**
+     * The parts by name, in print order, named as the json format names them from their titles
+     * (what_it_is, born, uses, why_it_ends, idle_stretches, at_the_peak): the script API's keys.
+     */
     public Map<String, Table> parts() {
         Map<String, Table> m = new LinkedHashMap<>();
-        m.put("what", what);
+        m.put("what_it_is", what);
         m.put("born", born);
         m.put("uses", uses);
-        m.put("end", end);
-        m.put("idle", idle);
-        m.put("peak", peak);
+        m.put("why_it_ends", end);
+        m.put("idle_stretches", idle);
+        m.put("at_the_peak", peak);
         return m;
     }
 
-    static WhyReport of(HloModule m, HloValue v) {
+    /**
+     * What the values live at the peak hold then ({@link OccupiedShares}), computed once for all the
+     * values one {@code why} explains rather than once per value.
+     */
+    static final class PeakHoldings {
+        private final Map<HloValue, Long> held = new IdentityHashMap<>();
+
+        PeakHoldings(HloModule m) {
+            int peak = m.liveness().peakTime();
+            if (peak < 0) return;
+            List<HloValue> at = m.liveAt(peak);
+            long[] shares = OccupiedShares.of(at);
+            for (int i = 0; i < at.size(); i++) held.put(at.get(i), shares[i]);
+        }
+
+        /** Bytes {@code v} holds at the peak; 0 when it is not live then. */
+        long of(HloValue v) { return held.getOrDefault(v, 0L); }
+    }
+
+    static WhyReport of(HloModule m, HloValue v, PeakHoldings holdings) {
         String name = v.label() + " (id " + v.id() + ")";
         return new WhyReport(what(m, v, name), born(m, v, name), uses(m, v, name), end(m, v, name), idle(m, v, name),
-                atPeak(m, v, name));
+                atPeak(m, v, name, holdings));
     }
 
     private static Table what(HloModule m, HloValue v, String name) {
@@ -85,6 +109,14 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
         List<String> stack = ins == null ? List.of() : ins.stack();
         for (String frame : stack) b.row(null, null, null, null, frame, null, null, null);
         if (!stack.isEmpty()) b.note("the rows after the first are the Python stack that made it, outermost frame first");
+        int step = m.timeOf(v.name());
+        if (v.hasRange() && step >= 0 && v.rangeStart() != step) {
+            // the idle stretches count from the live range's start, so say which birth they use
+            b.note("live from step " + v.rangeStart() + ", " + (v.rangeStart() < step ? "before" : "after") + " its instruction at step "
+                    + step + (v.rangeStart() < step && ins != null && "parameter".equals(ins.opcode())
+                    ? " (a parameter is live from the start of the program)" : "")
+                    + "; its idle stretches start after step " + v.rangeStart() + ", the start of its live range");
+        }
         return b.build();
     }
 
@@ -92,20 +124,21 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
     private static Table uses(HloModule m, HloValue v, String name) {
         record Row(int step, int order, Object[] cells) {}
         List<Row> rows = new ArrayList<>();
+        java.util.Set<String> named = new java.util.TreeSet<>();   // opcodes read from a name
         List<HloPosition> positions = v.positions();
         for (int i = 0; i < positions.size(); i++) {
             HloPosition p = positions.get(i);
             HloInstruction ins = m.instruction(p.instruction());
             int t = m.timeOf(p.instruction());
             rows.add(new Row(t, i, new Object[] {stepOrNull(t), p.toString(), null, null,
-                    ins == null ? null : ins.opcode(), ins == null ? null : ins.opName()}));
+                    ins == null || ins.opcode() == null ? opcodeFromName(p.instruction(), named) : ins.opcode(), ins == null ? null : ins.opName()}));
         }
         for (TimedUse u : UseSchedule.timed(m, v)) {
             HloInstruction user = m.instruction(u.use().user());
             HloPosition through = through(v, user, u.use().operand());
             rows.add(new Row(u.step(), positions.size() + u.order(), new Object[] {stepOrNull(u.step()),
                     through == null ? null : through.toString(), u.use().user(), (long) u.use().operand(),
-                    user == null ? null : user.opcode(), user == null ? null : user.opName()}));
+                    user == null || user.opcode() == null ? opcodeFromName(u.use().user(), named) : user.opcode(), user == null ? null : user.opName()}));
         }
         rows.sort(Comparator.comparingInt((Row r) -> r.step() < 0 ? Integer.MAX_VALUE : r.step()).thenComparingInt(Row::order));
         Table.Builder b = Table.builder().title("uses: " + name + ", positions and uses in schedule order")
@@ -113,8 +146,26 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
                 .column("operand", ColumnType.INT).column("opcode", ColumnType.STRING).column("op_name", ColumnType.STRING);
         for (Row r : rows) b.ownedRow(r.cells());
         if (v.uses().isEmpty()) b.note("the dump lists no uses");
+        if (!named.isEmpty()) b.note("opcode of " + String.join(", ", named) + ": from the name, as XLA names an instruction "
+                + "after its opcode (the dump lists no instruction for one that defines no value)");
         b.note("a row with a user is a use, read through the position it names; the others are positions");
         return b.build();
+    }
+
+    /** Opcodes that only pass a buffer on: the instructions a position or use may name without defining a value. */
+    private static final java.util.Set<String> FORWARDING = java.util.Set.of("bitcast", "get-tuple-element", "tuple", "while",
+            "conditional", "call", "domain", "add-dependency", "opt-barrier", "optimization-barrier", "copy-start", "copy-done",
+            "async-start", "async-done", "send", "send-done", "recv", "recv-done");
+
+    /**
+     * The opcode an instruction the dump does not list is named after ({@code bitcast.6} is a bitcast),
+     * when that is an opcode that passes a buffer on; else null. Adds the name to {@code named}.
+     */
+    private static String opcodeFromName(String instruction, java.util.Set<String> named) {
+        String stem = instruction.replaceFirst("\\.[0-9]+$", "");
+        if (!FORWARDING.contains(stem)) return null;
+        named.add(instruction);
+        return stem;
     }
 
     /** The position whose instruction is operand {@code k} of {@code user}, or null when the dump does not say. */
@@ -145,7 +196,12 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
             b.row((long) s.from(), (long) s.to(), (long) s.steps(), Math.multiplyExact(v.size(), (long) s.steps()),
                     peak >= 0 && s.contains(peak));
         }
-        if (all.size() > MAX_STRETCHES) b.note((all.size() - MAX_STRETCHES) + " shorter stretches not shown");
+        if (all.size() > MAX_STRETCHES) {
+            b.note((all.size() - MAX_STRETCHES) + " shorter stretches not shown");
+            for (Stretch s : all.subList(MAX_STRETCHES, all.size())) {
+                if (peak >= 0 && s.contains(peak)) b.note("the peak, step " + peak + ", falls in one of them: " + s.from() + ".." + s.to());
+            }
+        }
         if (!v.hasRange()) b.note("no live range in the dump");
         else if (all.isEmpty()) b.note("used at every step of its live range");
         b.note("byte_steps: assigned bytes x steps; a step is busy when the value is born there or an instruction reads it");
@@ -156,11 +212,12 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
      * The value at the peak ({@link Liveness#peakTime()}): whether it is live then, the bytes it holds
      * then ({@link OccupiedShares}, so bytes it shares with another value count once) and their share
      * of the occupied bytes, and what ending its live range at its last use at or before the peak (or
-     * at its birth) would save: the peak recomputed by {@link Liveness#compute} with that one end
-     * moved, before minus after. The peak may move to another step; the saving is the drop of the
+     * at its birth) would save: the peak recomputed with that one end moved ({@link EarlierEnd}, the
+     * same figure as {@link Liveness#compute} on the edited inputs), before minus after. The peak
+     * may move to another step; the saving is the drop of the
      * highest step, not of this one.
      */
-    private static Table atPeak(HloModule m, HloValue v, String name) {
+    private static Table atPeak(HloModule m, HloValue v, String name, PeakHoldings holdings) {
         Liveness l = m.liveness();
         int peak = l.peakTime();
         long before = l.peakBytes();
@@ -177,10 +234,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
             after = before;
             saves = 0L;
         } else {
-            List<HloValue> at = m.liveAt(peak);
-            long[] shares = OccupiedShares.of(at);
-            held = 0L;
-            for (int i = 0; i < at.size(); i++) if (at.get(i) == v) held = shares[i];
+            held = holdings.of(v);
             share = Bytes.share(held, before);
             freeAt = lastUseBefore(m, v, peak);
             if (freeAt == peak) {
@@ -188,9 +242,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
                         : "used at the peak, so it cannot end before it";
                 after = before;
             } else {
-                Liveness.Inputs in = Liveness.Inputs.of(m);
-                in.end()[indexOf(m.values(), v)] = freeAt;
-                Liveness edited = Liveness.compute(l.steps(), in, l.claimedPeakTime());
+                EarlierEnd edited = EarlierEnd.of(m, v, freeAt);
                 after = edited.peakBytes();
                 why = (freeAt == v.rangeStart() ? "nothing reads it between its birth and the peak: ended at its birth, step "
                         : "ended at its last use before the peak, step ") + freeAt + ", the peak recomputed "
@@ -208,12 +260,6 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
         if (live) b.note("held: its bytes at the peak, each byte once (blame's rule); free_at: its last use at or before the peak, "
                 + "or its birth");
         return b.build();
-    }
-
-    /** Position of {@code v} itself in {@code values} (the liveness inputs' order). */
-    private static int indexOf(List<HloValue> values, HloValue v) {
-        for (int i = 0; i < values.size(); i++) if (values.get(i) == v) return i;
-        throw new IllegalArgumentException("value " + v.id() + " is not in its module");
     }
 
     /** The last step in {@code [birth, peak]} at which {@code v} is used, or its birth when none is. */

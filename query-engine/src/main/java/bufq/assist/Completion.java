@@ -21,7 +21,11 @@ public final class Completion {
     private Completion() {}
 
     /** Kinds of things the grammar allows at a point. */
-    public enum Kind { ENTITY, CLAUSE, KEYWORD, FIELD, FUNCTION, OPERATOR, VALUE, NUMBER, INSTRUCTION, NAME }
+    public enum Kind {
+        ENTITY, CLAUSE, KEYWORD, FIELD, FUNCTION, OPERATOR, VALUE, NUMBER, INSTRUCTION, NAME,
+        /** The number of a peak in {@code peak(N)}: the REPL offers the module's peaks, each with its step. */
+        PEAK
+    }
 
     /**
      * @param replaceStart where the word being completed starts (== cursor when none)
@@ -110,8 +114,10 @@ public final class Completion {
         }
         switch (last.kind()) {
             case DOTDOT -> { time(kinds, words); return; }
+            case ARITH -> { fields(entity, catalog, kinds, words); kinds.add(Kind.NUMBER); return; }
             case LPAREN -> {
                 if (prev != null && prev.isKeyword("in")) { kinds.add(Kind.VALUE); return; }
+                if (prev != null && prev.isKeyword("peak")) { kinds.add(Kind.PEAK); return; }
                 if (prev != null && prev.kind() == TokenKind.IDENT) { fields(entity, catalog, kinds, words); return; }
                 condition(entity, catalog, kinds, words);
                 return;
@@ -123,6 +129,13 @@ public final class Completion {
             }
             case COMMA -> {
                 if ("in".equals(clause)) { kinds.add(Kind.VALUE); return; }
+                if (insidePeak(ts)) {
+                    // peak(N, color C, min_share P): the options of the peaks command
+                    kinds.add(Kind.KEYWORD);
+                    words.add("color");
+                    words.add("min_share");
+                    return;
+                }
                 fields(entity, catalog, kinds, words);
                 if ("show".equals(clause) || "order".equals(clause)) functions(kinds, words);
                 return;
@@ -175,6 +188,15 @@ public final class Completion {
             if (t.kind() == TokenKind.RPAREN) inList = false;
         }
         return inList ? "in" : clause;
+    }
+
+    /** Whether the cursor is inside {@code peak( ... )}, after its opening parenthesis. */
+    private static boolean insidePeak(List<Token> ts) {
+        for (int i = ts.size() - 1; i > 0; i--) {
+            if (ts.get(i).kind() == TokenKind.RPAREN) return false;
+            if (ts.get(i).kind() == TokenKind.LPAREN) return ts.get(i - 1).isKeyword("peak");
+        }
+        return false;
     }
 
     private static boolean startsOperand(Token prev) {

@@ -109,6 +109,17 @@ final class Checker {
     }
 
     private int orderColumn(Expr e, boolean aggregated, boolean noGroup) throws QueryException {
+        if (e instanceof Arith a) {
+            if (aggregated) {
+                throw new QueryException(a.start(), a.end(), "arithmetic in 'order by' works on the fields of rows, not on groups"
+                        + " or aggregates; order by a group key, an aggregate or a show alias");
+            }
+            Numeric n = numeric(a);
+            String text = a.print();
+            cols.add(new Col(text.substring(1, text.length() - 1), n.type(), n.getter(), -1, null));
+            return cols.size() - 1;
+        }
+        if (e instanceof Literal l) throw new QueryException(l.start(), l.end(), "a number alone orders nothing; name a field");
         if (e instanceof Field f) {
             String n = f.name().text();
             for (int i = 0; i < items.size(); i++) {
@@ -144,6 +155,44 @@ final class Checker {
         cols.add(column(e, e.print(), aggregated, noGroup));
         return cols.size() - 1;
     }
+
+    /** A numeric term of an {@code order by} key: its type and a getter (null when a field is null). */
+    private record Numeric(ColumnType type, Getter getter) {}
+
+    private Numeric numeric(Expr e) throws QueryException {
+        if (e instanceof Literal l && l.value() instanceof Number num) {
+            return new Numeric(num instanceof Double ? ColumnType.FLOAT : ColumnType.INT, (row, ctx) -> num);
+        }
+        if (e instanceof Field f) {
+            Catalog.FieldDef d = Conditions.field(entity, f.name());
+            ColumnType t = d.info().type();
+            if (!Conditions.numeric(t)) {
+                throw new QueryException(f.start(), f.end(), "arithmetic needs numeric fields but found "
+                        + Conditions.typeName(t) + " field '" + f.name().text() + "'");
+            }
+            return new Numeric(t, d.getter());
+        }
+        if (e instanceof Arith a) {
+            Numeric l = numeric(a.left()), r = numeric(a.right());
+            boolean whole = a.op().equals("/") ? false : whole(l.type()) && whole(r.type());
+            String op = a.op();
+            Getter lg = l.getter(), rg = r.getter();
+            Getter g = (row, ctx) -> {
+                Object x = lg.get(row, ctx), y = rg.get(row, ctx);
+                if (!(x instanceof Number p) || !(y instanceof Number q)) return null;
+                if (whole) {
+                    long u = p.longValue(), v = q.longValue();
+                    return op.equals("*") ? Math.multiplyExact(u, v) : Math.addExact(u, v);
+                }
+                double u = p.doubleValue(), v = q.doubleValue();
+                return switch (op) { case "*" -> u * v; case "/" -> v == 0 ? null : u / v; default -> u + v; };
+            };
+            return new Numeric(whole ? ColumnType.INT : ColumnType.FLOAT, g);
+        }
+        throw new QueryException(e.start(), e.end(), "arithmetic takes fields and numbers, not " + e.print());
+    }
+
+    private static boolean whole(ColumnType t) { return t == ColumnType.INT || t == ColumnType.BYTES; }
 
     // call = count() | sum(f) | min(f) | max(f) | avg(f)
     private Agg aggregate(Call c) throws QueryException {

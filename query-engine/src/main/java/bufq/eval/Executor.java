@@ -345,10 +345,21 @@ final class Executor {
             return p;
         }
         if (t instanceof Ast.RankedPeak r) {
-            List<Prominence.Ranked> peaks = Prominence.ranked(m.liveness().occupiedBytesByStep(OptionalInt.empty()), Prominence.DEFAULT_SHARE);
+            // numbered as 'peaks' with the same options numbers its rows
+            OptionalInt color = r.color() == null ? OptionalInt.empty() : OptionalInt.of(r.color().intValue());
+            if (color.isPresent() && !m.liveness().colors().contains(color.getAsInt())) {
+                throw new QueryException(t.start(), t.end(), "module " + m.handle() + " has no color " + r.color()
+                        + "; its colors are " + m.liveness().colors());
+            }
+            double share = r.minShare() == null ? Prominence.DEFAULT_SHARE : r.minShare();
+            List<Prominence.Ranked> peaks = Prominence.ranked(m.liveness().occupiedBytesByStep(color), share);
             if (r.rank() > peaks.size()) {
+                String options = (color.isPresent() ? " color " + r.color() : "") + (r.minShare() == null ? "" : " min_share "
+                        + Ast.RankedPeak.percent(share));
                 throw new QueryException(t.start(), t.end(), "module " + m.handle() + " has " + peaks.size() + " peak"
-                        + (peaks.size() == 1 ? "" : "s") + " with a prominence of at least 20% of the highest; see 'peaks'");
+                        + (peaks.size() == 1 ? "" : "s") + (color.isPresent() ? " of color " + r.color() : "")
+                        + " with a prominence of at least " + Ast.RankedPeak.percent(share) + " of the highest; see 'peaks"
+                        + options + "'");
             }
             return peaks.get((int) r.rank() - 1).step();
         }

@@ -116,6 +116,7 @@ public final class Query {
         else if (e instanceof Ast.In in) { fields(in.left(), out); in.items().forEach(t -> fields(t, out)); }
         else if (e instanceof Ast.IsNull n) fields(n.operand(), out);
         else if (e instanceof Ast.Call call) call.args().forEach(t -> fields(t, out));
+        else if (e instanceof Ast.Arith a) { fields(a.left(), out); fields(a.right(), out); }
         // Live and Literal read no field.
     }
 

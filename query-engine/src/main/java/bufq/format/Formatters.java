@@ -97,9 +97,29 @@ public final class Formatters {
         return tables.isEmpty() ? List.copyOf(outputs) : tables;
     }
 
+    /**
+     * One object of named tables; or, when the outputs are the same parts over and over (why on
+     * several values: what_it_is, born, ... then what_it_is, born, ... again), an array of such
+     * objects, one per repetition, rather than keys numbered {@code _2}, {@code _3}.
+     */
     private static void json(List<Output> data, FormatOptions options, StringBuilder out) {
-        List<String> keys = keys(data);
-        out.append("{\n");
+        int group = repeatedGroup(data);
+        if (group == 0) {
+            out.append(object(data, keys(data), options)).append('\n');
+            return;
+        }
+        out.append("[\n");
+        for (int from = 0; from < data.size(); from += group) {
+            List<Output> one = data.subList(from, from + group);
+            out.append("  ").append(object(one, keys(one), options).replace("\n", "\n  "));
+            out.append(from + group < data.size() ? ",\n" : "\n");
+        }
+        out.append("]\n");
+    }
+
+    /** {@code { "key": [rows], ... }}, without a final newline. */
+    private static String object(List<Output> data, List<String> keys, FormatOptions options) {
+        StringBuilder out = new StringBuilder("{\n");
         for (int i = 0; i < data.size(); i++) {
             out.append("  ");
             JsonFormatter.string(keys.get(i), out);
@@ -111,7 +131,21 @@ public final class Formatters {
             out.append(one.toString().stripTrailing().replace("\n", "\n  "));
             out.append(i + 1 < data.size() ? ",\n" : "\n");
         }
-        out.append("}\n");
+        return out.append("}").toString();
+    }
+
+    /**
+     * The length of the group of distinct keys that {@code data}'s keys repeat, at least twice and
+     * exactly; 0 when they do not.
+     */
+    private static int repeatedGroup(List<Output> data) {
+        List<String> base = new ArrayList<>();
+        for (Output o : data) base.add(o instanceof Table t && t.title() != null ? key(t.title()) : "");
+        int g = base.subList(1, base.size()).indexOf(base.get(0)) + 1;
+        if (g <= 0 || base.get(0).isEmpty() || base.size() % g != 0) return 0;
+        if (new java.util.HashSet<>(base.subList(0, g)).size() != g) return 0;
+        for (int i = g; i < base.size(); i++) if (!base.get(i).equals(base.get(i % g))) return 0;
+        return g;
     }
 
     /** Unique keys for several outputs: each table's {@link #key}, numbered when two agree. */

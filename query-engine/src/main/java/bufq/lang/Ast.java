@@ -54,7 +54,7 @@ public final class Ast {
 
     /** Expressions: conditions in {@code where}, operands, and calls in {@code show}/{@code order by}. */
     public sealed interface Expr extends Spanned permits And, Or, Not, Compare, Match, In, IsNull, Live, Field,
-            Literal, Call {
+            Literal, Call, Arith {
         /** Fully parenthesised form that shows the tree's shape. */
         String print();
     }
@@ -125,6 +125,13 @@ public final class Ast {
         }
     }
 
+    /** {@code left op right} with op one of {@code * / +}: arithmetic on fields and numbers, in {@code order by}. */
+    public record Arith(String op, Expr left, Expr right) implements Expr {
+        public int start() { return left.start(); }
+        public int end() { return right.end(); }
+        public String print() { return "(" + left.print() + " " + op + " " + right.print() + ")"; }
+    }
+
     /** {@code count()}, {@code sum(size)}: aggregates, only in {@code show} and {@code order by}. */
     public record Call(Name function, List<Expr> args, int end) implements Expr {
         public Call { args = List.copyOf(args); }
@@ -154,9 +161,25 @@ public final class Ast {
         public String print() { return "claimed_peak"; }
     }
 
-    /** {@code peak(N)}: the N-th highest of the module's prominent peaks ({@code peaks}), 1 being the peak. */
-    public record RankedPeak(long rank, int start, int end) implements Time {
-        public String print() { return "peak(" + rank + ")"; }
+    /**
+     * {@code peak(N)}: the N-th highest of the module's prominent peaks, 1 being the peak, as the
+     * {@code peaks} command with the same options numbers them.
+     *
+     * @param color    the colour whose occupied bytes are ranked ({@code peaks color N}), or null for all
+     * @param minShare the least prominence as a fraction of the highest ({@code peaks min_share P}), or
+     *                 null for the default (20%)
+     */
+    public record RankedPeak(long rank, Long color, Double minShare, int start, int end) implements Time {
+        public String print() {
+            return "peak(" + rank + (color == null ? "" : ", color " + color)
+                    + (minShare == null ? "" : ", min_share " + percent(minShare)) + ")";
+        }
+
+        /** A fraction as the percentage {@code peaks} and {@code peak(N, min_share P)} take: 0.05 is {@code 5%}. */
+        public static String percent(double share) {
+            return java.math.BigDecimal.valueOf(share).movePointRight(2).round(new java.math.MathContext(10))
+                    .stripTrailingZeros().toPlainString() + "%";
+        }
     }
 
     /** An instruction name, resolved to its time when the query runs on a module. */

@@ -135,6 +135,7 @@ public final class Lexer {
             case ',' -> { pos++; add(TokenKind.COMMA, start); }
             case ';' -> { pos++; add(TokenKind.SEMICOLON, start); }
             case '~' -> { pos++; add(TokenKind.OPERATOR, start); }
+            case '*', '/', '+' -> { pos++; add(TokenKind.ARITH, start); }
             case '.' -> {
                 pos += d == '.' ? 2 : 1;
                 add(d == '.' ? TokenKind.DOTDOT : TokenKind.ERROR, start);

@@ -284,7 +284,7 @@ public final class Parser {
         throw error(t, "expected 'at' or 'during' after 'live'");
     }
 
-    // time = INTEGER | "peak" [ "(" INTEGER ")" ] | "claimed_peak" | IDENT | STRING
+    // time = INTEGER | "peak" [ "(" INTEGER { "," peakOption } ")" ] | "claimed_peak" | IDENT | STRING
     private Time time() throws QueryException {
         Token t = peek();
         String expected = "expected a step number, 'peak', 'claimed_peak' or an instruction name";
@@ -310,15 +310,52 @@ public final class Parser {
         }
     }
 
-    // "peak" "(" INTEGER ")", after the "(": the N-th prominent peak, counted from 1
+    // "peak" "(" INTEGER { "," peakOption } ")", after the "(": the N-th prominent peak, counted
+    // from 1, as 'peaks' with the same options numbers them
     private Time rankedPeak(Token peak) throws QueryException {
         Token n = peek();
         Object v = n.kind() == TokenKind.NUMBER ? number(n) : null;
         if (!(v instanceof Long rank) || rank < 1 || !Lexer.splitNumber(n.text())[1].isEmpty())
             throw error(n, "expected a peak number from 1 (peak(1) is the peak) after 'peak('");
         advance();
-        Token close = expect(TokenKind.RPAREN, "expected ')' after the peak number");
-        return new RankedPeak(rank, peak.start(), close.end());
+        Long color = null;
+        Double share = null;
+        while (match(TokenKind.COMMA)) {
+            Token o = peek();
+            String word = o.kind() == TokenKind.IDENT ? o.text().toLowerCase(Locale.ROOT) : "";
+            if (word.equals("color") && color == null) { advance(); color = peakColor(); }
+            else if (word.equals("min_share") && share == null) { advance(); share = minShare(); }
+            else throw error(o, "expected 'color N' or 'min_share P' (each once) after ',' in 'peak(N, ...)'");
+        }
+        Token close = expect(TokenKind.RPAREN, "expected ')' or ', color N' or ', min_share P' after the peak number");
+        return new RankedPeak(rank, color, share, peak.start(), close.end());
+    }
+
+    // peakOption = "color" INTEGER | "min_share" NUMBER [ "%" ]; this is the INTEGER after "color"
+    private Long peakColor() throws QueryException {
+        Token n = peek();
+        Object v = n.kind() == TokenKind.NUMBER ? number(n) : null;
+        if (!(v instanceof Long c) || !Lexer.splitNumber(n.text())[1].isEmpty() || c > Integer.MAX_VALUE)
+            throw error(n, "expected a colour number after 'color'");
+        advance();
+        return c;
+    }
+
+    // the NUMBER [ "%" ] after "min_share": a percentage (5%) or a fraction (0.05), from 0 to 1
+    private Double minShare() throws QueryException {
+        Token n = peek();
+        Object v = n.kind() == TokenKind.NUMBER && Lexer.splitNumber(n.text())[1].isEmpty() ? number(n) : null;
+        String expected = "expected a percentage from 0% to 100% (5%) or a fraction from 0 to 1 (0.05) after 'min_share'";
+        if (!(v instanceof Number num)) throw error(n, expected);
+        advance();
+        double share = num.doubleValue();
+        Token pct = peek();
+        if (pct.kind() == TokenKind.IDENT && pct.text().equals("%") && pct.start() == n.end()) {
+            advance();
+            share /= 100;
+        }
+        if (!(share >= 0 && share <= 1)) throw new QueryException(n.start(), pct.text().equals("%") ? pct.end() : n.end(), expected);
+        return share;
     }
 
     // groupKeys = IDENT { "," IDENT }
@@ -348,11 +385,11 @@ public final class Parser {
         return out;
     }
 
-    // orderKeys = key { "," key };  key = (call | IDENT) ["asc" | "desc"]
+    // orderKeys = key { "," key };  key = (sum | call | IDENT) ["asc" | "desc"]
     private List<OrderKey> orderKeys() throws QueryException {
         List<OrderKey> out = new ArrayList<>();
         do {
-            Expr e = fieldOrCall("expected a field, alias or aggregate to order by");
+            Expr e = sum();
             boolean desc = false;
             int end = e.end();
             Token d = peek();
@@ -361,6 +398,36 @@ public final class Parser {
             out.add(new OrderKey(e, desc, e.start(), end));
         } while (match(TokenKind.COMMA));
         return out;
+    }
+
+    // sum = product { "+" product }
+    private Expr sum() throws QueryException {
+        Expr left = product();
+        while (check(TokenKind.ARITH) && peek().text().equals("+")) {
+            advance();
+            left = new Arith("+", left, product());
+        }
+        return left;
+    }
+
+    // product = factor { ( "*" | "/" ) factor }
+    private Expr product() throws QueryException {
+        Expr left = factor();
+        while (check(TokenKind.ARITH) && !peek().text().equals("+")) {
+            String op = advance().text();
+            left = new Arith(op, left, factor());
+        }
+        return left;
+    }
+
+    // factor = call | IDENT | NUMBER
+    private Expr factor() throws QueryException {
+        Token t = peek();
+        if (t.kind() == TokenKind.NUMBER) {
+            advance();
+            return new Literal(number(t), t.start(), t.end());
+        }
+        return fieldOrCall("expected a field, alias, aggregate or number to order by");
     }
 
     // call = IDENT "(" [ IDENT { "," IDENT } ] ")"
@@ -427,6 +494,10 @@ public final class Parser {
     /** The exception for an unexpected token; call sites {@code throw} it. Bad input explains itself. */
     private QueryException error(Token t, String expected) {
         if (t.kind() == TokenKind.ERROR) return new QueryException(t.start(), t.end(), Lexer.problem(t));
+        if (t.kind() == TokenKind.ARITH) {
+            return new QueryException(t.start(), t.end(), "unexpected '" + t.text() + "': arithmetic works only in 'order by' "
+                    + "(order by size * idle_steps desc); elsewhere name a field");
+        }
         if (t.kind() == TokenKind.EOF && current > 0) {
             // point just after the last token, not at trailing blank lines
             int at = tokens.get(current - 1).end();

@@ -12,6 +12,8 @@ public enum TokenKind {
     STRING,
     /** {@code = != < <= > >= ~}. */
     OPERATOR,
+    /** {@code * / +}: arithmetic, only in an {@code order by} key. */
+    ARITH,
     LPAREN, RPAREN, COMMA,
     /** {@code ;} ending a statement, as in SQL shells. */
     SEMICOLON,

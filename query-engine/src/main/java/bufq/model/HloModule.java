@@ -233,6 +233,23 @@ public final class HloModule {
         return List.copyOf(all);
     }
 
+    /**
+     * The warnings kept of reading {@code part} (read with the module, or since); empty while it is
+     * not read. They are also in {@link #warnings()}.
+     */
+    public List<LoadWarning> warnings(DumpPart part) {
+        return switch (part) {
+            case USED_VALUES -> details.isRead() ? details.get().warnings() : List.of();
+        };
+    }
+
+    /** How many warnings reading {@code part} raised, including those not kept; 0 while it is not read. */
+    public int warningCount(DumpPart part) {
+        return switch (part) {
+            case USED_VALUES -> details.isRead() ? details.get().warningCount() : 0;
+        };
+    }
+
     /** All warnings raised reading the parts read so far, including those not kept. */
     public int warningCount() { return warningCount + (details.isRead() ? details.get().warningCount() : 0); }
 
@@ -331,6 +348,15 @@ public final class HloModule {
             out.add(group);
         }
         return out;
+    }
+
+    /** Position of {@code v} (this very object) in {@link #values()}, or -1 when it is not one of them. */
+    public int positionOf(HloValue v) {
+        int i = Arrays.binarySearch(idsSorted, v.id());
+        if (i < 0) return -1;
+        while (i > 0 && idsSorted[i - 1] == v.id()) i--;   // first of equal ids
+        for (; i < idsSorted.length && idsSorted[i] == v.id(); i++) if (values.get(idPositions[i]) == v) return idPositions[i];
+        return -1;
     }
 
     public HloValue value(long id) {

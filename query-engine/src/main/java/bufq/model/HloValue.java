@@ -40,20 +40,8 @@ public final class HloValue {
     public HloValue(long id, String name, String index, boolean indexPrinted, boolean phi, int color,
                     long size, long offset, int allocation, Shape shape, List<HloPosition> positions,
                     List<HloUse> uses, LiveRange range) {
-        this.id = id;
-        this.name = name;
-        this.index = index;
-        this.color = color;
-        this.size = size;
-        this.offset = offset;
-        this.allocation = allocation;
-        this.shape = shape;
-        this.positions = packPositions(positions, name, index);
-        this.uses = packUses(uses);
-        this.start = range == null ? 0 : range.start();
-        this.end = range == null ? -1 : range.end();
-        this.slot = -1;
-        this.flags = (byte) ((indexPrinted ? INDEX_PRINTED : 0) | (phi ? PHI : 0) | (range != null ? HAS_RANGE : 0));
+        this(id, name, index, color, size, offset, allocation, shape, packPositions(positions, name, index), packUses(uses),
+                range == null ? 0 : range.start(), range == null ? -1 : range.end(), -1, flags(indexPrinted, phi, range));
     }
 
     /**
@@ -64,8 +52,11 @@ public final class HloValue {
                                     long size, long offset, int allocation, Shape shape, LiveRange range,
                                     UsedValues.Deferred details, int slot) {
         return new HloValue(id, name, index, color, size, offset, allocation, shape, Objects.requireNonNull(details), null,
-                range == null ? 0 : range.start(), range == null ? -1 : range.end(), slot,
-                (byte) ((indexPrinted ? INDEX_PRINTED : 0) | (phi ? PHI : 0) | (range != null ? HAS_RANGE : 0)));
+                range == null ? 0 : range.start(), range == null ? -1 : range.end(), slot, flags(indexPrinted, phi, range));
+    }
+
+    private static byte flags(boolean indexPrinted, boolean phi, LiveRange range) {
+        return (byte) ((indexPrinted ? INDEX_PRINTED : 0) | (phi ? PHI : 0) | (range != null ? HAS_RANGE : 0));
     }
 
     private HloValue(long id, String name, String index, int color, long size, long offset, int allocation, Shape shape,

@@ -41,6 +41,10 @@ public final class Liveness {
     private final int[] allocationKeys;      // ascending allocation numbers that hold values
     private final long[] allocationMaxBytes;
     private final int[] allocationMaxTime;
+    private final long[] liveByInstruction;  // null for edited inputs (compute)
+    private final int xlaPeakMoment;
+    private final int[] firstMaxTree;        // first step of the most occupied bytes per node; leaves at leafBase
+    private final int leafBase;
 
     /**
      * Per-value inputs of the sweep, one array entry per value (all arrays the same length). Arrays
@@ -90,7 +94,28 @@ public final class Liveness {
         int[] extra = new int[m.allocations().size()];
         for (int i = 0; i < extra.length; i++) extra[i] = m.allocations().get(i).color();
         PeakClaim claim = m.info().peakClaim();
-        return new Liveness(m.steps(), Inputs.of(m), claim == null ? -1 : claim.time(), extra);
+        return new Liveness(m.steps(), Inputs.of(m), claim == null ? -1 : claim.time(), extra, instructionBytes(m));
+    }
+
+    /**
+     * Per value (in {@link HloModule#values()} order), the logical bytes of the instruction that
+     * defines it, its whole output shape, as XLA's {@code ShapeUtil::ByteSizeOf(instruction->shape())}
+     * weighs it: the value's own size, except that an element of a tuple-shaped instruction (its index
+     * printed) weighs the tuple's table, the size of the instruction's {@code {}} value. Taken from
+     * the allocation section only, so the Used values section (where instructions print) stays unread.
+     */
+    static long[] instructionBytes(HloModule m) {
+        List<HloValue> vs = m.values();
+        long[] out = new long[vs.size()];
+        for (int i = 0; i < out.length; i++) {
+            HloValue v = vs.get(i);
+            out[i] = v.logicalSize();
+            if (!v.indexPrinted() || v.index().equals("{}")) continue;
+            for (HloValue top : m.valuesNamed(v.name())) {
+                if (top.index().equals("{}") && top.shape() != null && top.shape().isTuple()) out[i] = top.logicalSize();
+            }
+        }
+        return out;
     }
 
     /**
@@ -102,7 +127,70 @@ public final class Liveness {
      * @throws ArithmeticException when a byte sum overflows a long
      */
     public static Liveness compute(int steps, Inputs inputs, int claimedPeakTime) {
-        return new Liveness(steps, inputs, claimedPeakTime, new int[0]);
+        return new Liveness(steps, inputs, claimedPeakTime, new int[0], null);
+    }
+
+    /**
+     * {@code base} with some whole allocations replaced: {@code removed} is the sweep of those
+     * allocations' values as {@code base} had them, {@code added} of the same allocations' values as
+     * they are now (same steps). Live bytes and value counts add over values and occupancy over
+     * allocations, so the result equals a full {@link #compute} on the edited inputs, at the cost
+     * of the allocations that changed. A what-if that edits a few values uses it.
+     *
+     * @throws IllegalArgumentException when a colour or allocation of {@code removed} or
+     *                                  {@code added} is not in {@code base}, or the step counts differ
+     */
+    public static Liveness patch(Liveness base, Liveness removed, Liveness added) {
+        return new Liveness(base, removed, added);
+    }
+
+    private Liveness(Liveness base, Liveness removed, Liveness added) {
+        if (removed.steps != base.steps || added.steps != base.steps) throw new IllegalArgumentException("step counts differ");
+        steps = base.steps;
+        claimedPeakTime = base.claimedPeakTime;
+        colors = base.colors;
+        int k = colors.length;
+        liveByColor = new long[k][];
+        occupiedByColor = new long[k][];
+        for (int c = 0; c < k; c++) {
+            liveByColor[c] = base.liveByColor[c].clone();
+            occupiedByColor[c] = base.occupiedByColor[c].clone();
+        }
+        liveValues = base.liveValues.clone();
+        for (int sign = -1; sign <= 1; sign += 2) {
+            Liveness part = sign < 0 ? removed : added;
+            for (int pc = 0; pc < part.colors.length; pc++) {
+                int c = Arrays.binarySearch(colors, part.colors[pc]);
+                if (c < 0) throw new IllegalArgumentException("colour " + part.colors[pc] + " is not in the base");
+                long[] l = liveByColor[c], o = occupiedByColor[c], pl = part.liveByColor[pc], po = part.occupiedByColor[pc];
+                for (int t = 0; t < steps; t++) {
+                    l[t] = Math.addExact(l[t], sign * pl[t]);
+                    o[t] = Math.addExact(o[t], sign * po[t]);
+                }
+            }
+            for (int t = 0; t < steps; t++) liveValues[t] += sign * part.liveValues[t];
+        }
+        live = k == 1 ? liveByColor[0] : sum(liveByColor, steps);
+        occupied = k == 1 ? occupiedByColor[0] : sum(occupiedByColor, steps);
+        boolean anyRange = false;
+        for (int t = 0; t < steps && !anyRange; t++) anyRange = liveValues[t] > 0;
+        peakTime = anyRange ? firstMax(occupied) : -1;
+        leafBase = base.leafBase;
+        firstMaxTree = firstMaxTree();
+        peakByColor = new int[k];
+        // Edits keep every value in its colour: a colour has a peak when it had one.
+        for (int c = 0; c < k; c++) peakByColor[c] = anyRange && base.peakByColor[c] >= 0 ? firstMax(occupiedByColor[c]) : -1;
+        liveByInstruction = null;   // an edited liveness has no instructions
+        xlaPeakMoment = -1;
+        allocationKeys = base.allocationKeys;
+        allocationMaxBytes = base.allocationMaxBytes.clone();
+        allocationMaxTime = base.allocationMaxTime.clone();
+        for (int g = 0; g < added.allocationKeys.length; g++) {
+            int at = Arrays.binarySearch(allocationKeys, added.allocationKeys[g]);
+            if (at < 0) throw new IllegalArgumentException("allocation " + added.allocationKeys[g] + " is not in the base");
+            allocationMaxBytes[at] = added.allocationMaxBytes[g];
+            allocationMaxTime[at] = added.allocationMaxTime[g];
+        }
     }
 
     /**
@@ -111,10 +199,11 @@ public final class Liveness {
      */
     private static final AtomicLong SWEEPS = new AtomicLong();
 
-    /** How many sweeps (module liveness or {@link #compute} on edited inputs) this JVM has run. */
+    /** How many full sweeps (a module's liveness, or {@link #compute} on edited inputs) this JVM has run. */
     public static long sweepsRun() { return SWEEPS.get(); }
 
-    private Liveness(int steps, Inputs in, int claimedPeakTime, int[] extraColors) {
+    /** @param byInstruction per value, its defining instruction's bytes ({@link #instructionBytes}); null when unknown */
+    private Liveness(int steps, Inputs in, int claimedPeakTime, int[] extraColors, long[] byInstruction) {
         SWEEPS.incrementAndGet();
         int n = in.count();
         this.steps = Math.max(0, steps);
@@ -142,6 +231,25 @@ public final class Liveness {
             countDiff[s]++;
             countDiff[e + 1]--;
         }
+        // The same ranges weighed by instruction shapes: per step, and XLA's peak moment.
+        long[] byInstructionDiff = byInstruction == null ? null : new long[this.steps + 1];
+        long[] xlaDiff = byInstruction == null ? null : new long[this.steps + 2];
+        for (int i = 0; byInstruction != null && i < n; i++) {
+            if (in.end[i] < in.start[i]) continue;
+            long b = byInstruction[i];
+            int s = Math.max(in.start[i], 0), e = Math.min(in.end[i], this.steps - 1);
+            if (s <= e) {
+                byInstructionDiff[s] = Math.addExact(byInstructionDiff[s], b);
+                byInstructionDiff[e + 1] = Math.subtractExact(byInstructionDiff[e + 1], b);
+            }
+            // XLA releases a value at end + 1, after the additions of that step.
+            int xs = Math.min(s, this.steps), xe = Math.max(0, Math.min(in.end[i] + 1, this.steps));
+            if (xe < xs) continue;
+            xlaDiff[xs] = Math.addExact(xlaDiff[xs], b);
+            xlaDiff[xe + 1] = Math.subtractExact(xlaDiff[xe + 1], b);
+        }
+        liveByInstruction = byInstruction == null ? null : prefix(byInstructionDiff, this.steps);
+        xlaPeakMoment = byInstruction == null || this.steps == 0 ? -1 : xlaMoment(xlaDiff);
         // Occupancy: per allocation (and colour), a sweep over time with a coverage structure.
         long[] byAlloc = new long[n];
         for (int i = 0; i < n; i++) byAlloc[i] = ((long) in.allocation[i] << 32) | i;
@@ -171,6 +279,8 @@ public final class Liveness {
         liveValues = new int[this.steps];
         for (int t = 0, acc = 0; t < this.steps; t++) liveValues[t] = acc += countDiff[t];
         peakTime = anyRange ? firstMax(occupied) : -1;
+        leafBase = leafBase(this.steps);
+        firstMaxTree = firstMaxTree();
         peakByColor = new int[k];
         for (int c = 0; c < k; c++) peakByColor[c] = rangedColor[c] ? firstMax(occupiedByColor[c]) : -1;
     }
@@ -291,6 +401,20 @@ public final class Liveness {
         return out;
     }
 
+    /** The first time (0..steps) whose running sum of {@code diff} is largest and positive; 0 when none is. */
+    private static int xlaMoment(long[] diff) {
+        long acc = 0, best = 0;
+        int at = 0;
+        for (int t = 0; t < diff.length - 1; t++) {
+            acc += diff[t];
+            if (acc > best) {
+                best = acc;
+                at = t;
+            }
+        }
+        return at;
+    }
+
     private static int firstMax(long[] a) {
         int best = -1;
         for (int t = 0; t < a.length; t++) if (best < 0 || a[t] > a[best]) best = t;
@@ -354,6 +478,66 @@ public final class Liveness {
 
     /** {@link #peakBytes()} or {@link #peakBytes(int)}. */
     public long peakBytes(OptionalInt color) { return color.isPresent() ? peakBytes(color.getAsInt()) : peakBytes(); }
+
+    /**
+     * Bytes live at {@code t} with each value weighed by its defining instruction's whole shape (a
+     * tuple element as the tuple's table), as old dumps list their peak; 0 outside the schedule.
+     *
+     * @throws IllegalStateException on a liveness of edited inputs ({@link #compute}), which has no instructions
+     */
+    public long liveBytesByInstruction(int t) {
+        if (liveByInstruction == null) throw new IllegalStateException("liveness of edited inputs has no instruction sizes");
+        return at(liveByInstruction, t);
+    }
+
+    /**
+     * The moment XLA's {@code HloLiveRange::ComputePeakMemoryMoment} picks: events (start, added)
+     * and (end + 1, released) per value, sorted so that at one time additions come first; the
+     * running sum of each defining instruction's whole-shape size is largest at the returned time
+     * (first such). So at time t it still counts values whose range ended at t - 1, while the dump
+     * then lists the values live at t. 0 when nothing has a live range (as XLA does), -1 without a
+     * schedule or for a liveness of edited inputs.
+     */
+    public int xlaPeakMoment() { return xlaPeakMoment; }
+
+    /**
+     * The first step of {@code [from, to]} (cut to the schedule) with the most occupied bytes, or -1
+     * when the range holds no step; O(log steps), so a what-if that changes a few runs of steps can
+     * find its new peak without a second sweep.
+     */
+    public int firstMaxStep(int from, int to) {
+        from = Math.max(from, 0);
+        to = Math.min(to, steps - 1);
+        if (from > to) return -1;
+        int left = -1, right = -1;
+        for (int l = from + leafBase, r = to + leafBase + 1; l < r; l >>= 1, r >>= 1) {
+            if ((l & 1) != 0) left = earlierOrMore(left, firstMaxTree[l++]);
+            if ((r & 1) != 0) right = earlierOrMore(firstMaxTree[--r], right);
+        }
+        return earlierOrMore(left, right);
+    }
+
+    /** The first leaf of {@link #firstMaxTree}: the smallest power of two holding every step. */
+    private static int leafBase(int steps) {
+        int base = 1;
+        while (base < steps) base <<= 1;
+        return base;
+    }
+
+    /** The range-max tree over {@link #occupied} behind {@link #firstMaxStep}; needs it and {@link #leafBase} set. */
+    private int[] firstMaxTree() {
+        int[] tree = new int[2 * leafBase];
+        for (int i = 0; i < leafBase; i++) tree[leafBase + i] = i < steps ? i : -1;
+        for (int i = leafBase - 1; i > 0; i--) tree[i] = earlierOrMore(tree[2 * i], tree[2 * i + 1]);
+        return tree;
+    }
+
+    /** Of two steps, {@code a} before {@code b} (or -1 for none), the one with more occupied bytes; {@code a} on a tie. */
+    private int earlierOrMore(int a, int b) {
+        if (a < 0) return b;
+        if (b < 0) return a;
+        return occupied[b] > occupied[a] ? b : a;
+    }
 
     /** The step the dump labels as its peak ({@code Live ranges at P (peak)}), or -1. Not the maximum in general. */
     public int claimedPeakTime() { return claimedPeakTime; }

@@ -24,6 +24,9 @@ import java.util.List;
  * @param ranges  the edited copy's entries
  */
 public record Outcome(HloModule module, Liveness before, Liveness after, List<Effect> effects, Ranges ranges) {
+    /** What a what-if figure is; printed under the report, and a column so every format carries it. */
+    public static final String BOUND = "a bound under the current schedule and offsets: ranges and sizes move, XLA's scheduler and buffer assignment do not re-run";
+
     /** Rows listed of the values that leave or enter the peak set. */
     public static final int LISTED = 10;
 
@@ -69,14 +72,15 @@ public record Outcome(HloModule module, Liveness before, Liveness after, List<Ef
         List<Output> out = new ArrayList<>();
         Table.Builder peak = Table.builder().title("whatif (" + module.handle() + ")")
                 .column("case", ColumnType.STRING).column("peak_step", ColumnType.INT).column("instruction", ColumnType.STRING)
-                .column("occupied_bytes", ColumnType.BYTES).column("live_bytes", ColumnType.BYTES).column("live_values", ColumnType.INT);
-        peak.row(caseRow("now", before));
-        peak.row(caseRow("what if", after));
+                .column("occupied_bytes", ColumnType.BYTES).column("live_bytes", ColumnType.BYTES).column("live_values", ColumnType.INT)
+                .column("basis", ColumnType.STRING);
+        peak.row(caseRow("now", before, "as compiled"));
+        peak.row(caseRow("what if", after, "bound under the current schedule"));
         long b = before.peakBytes(), a = after.peakBytes();
         peak.note(String.format("peak %s -> %s (%s%s), step %d -> %d", Sizes.human(b), Sizes.human(a),
                 a <= b ? "saves " + Sizes.human(b - a) : "costs " + Sizes.human(a - b),
                 b == 0 ? "" : String.format(", %+.1f%%", 100.0 * (a - b) / b), before.peakTime(), after.peakTime()));
-        peak.note("a bound under the current schedule and offsets: ranges and sizes move, XLA's scheduler and buffer assignment do not re-run");
+        peak.note(BOUND);
         out.add(peak.build());
 
         Table.Builder edits = Table.builder().title("edits")
@@ -95,11 +99,11 @@ public record Outcome(HloModule module, Liveness before, Liveness after, List<Ef
         return out;
     }
 
-    private List<Object> caseRow(String name, Liveness l) {
+    private List<Object> caseRow(String name, Liveness l, String basis) {
         int t = l.peakTime();
         List<String> seq = module.sequence();
         return java.util.Arrays.asList(name, (long) t, t >= 0 && t < seq.size() ? seq.get(t) : null, l.peakBytes(),
-                l.liveBytes(t), (long) l.liveValues(t));
+                l.liveBytes(t), (long) l.liveValues(t), basis);
     }
 
     private Table valueList(String title, BitSet which) {
@@ -146,11 +150,13 @@ public record Outcome(HloModule module, Liveness before, Liveness after, List<Ef
     private String rangesAfter(int position) {
         List<String> parts = new ArrayList<>();
         int n = module.values().size();
+        boolean held = false;   // some part still has bytes: "dropped" only when none has
         for (int k = position; k < ranges.owner().length; k = Math.max(k + 1, n)) {
             if (ranges.owner()[k] != position) continue;
-            if (ranges.size()[k] == 0) return "dropped";
-            if (ranges.end()[k] >= ranges.start()[k]) parts.add(ranges.start()[k] + ".." + ranges.end()[k]);
+            if (ranges.size()[k] != 0) held = true;
+            if (ranges.end()[k] >= ranges.start()[k] && ranges.size()[k] != 0) parts.add(ranges.start()[k] + ".." + ranges.end()[k]);
         }
+        if (!held) return "dropped";
         return parts.isEmpty() ? null : String.join(", ", parts);
     }
 }

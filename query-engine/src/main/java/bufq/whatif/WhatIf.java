@@ -6,6 +6,7 @@ import bufq.eval.Query;
 import bufq.lang.Diagnostic;
 import bufq.lang.QueryException;
 import bufq.model.BufferAllocation;
+import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.Liveness;
@@ -14,9 +15,9 @@ import bufq.model.UseSchedule;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.IdentityHashMap;
+import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -34,13 +35,13 @@ public final class WhatIf {
     private final Function<String, TilingModel> tilings;
     private final Liveness before;
     private final int steps;
-    private Map<HloValue, Integer> positions;   // built on first selection
 
     // The edited copy: one entry per value, then the second parts of rematerialised values.
     private final int n;
     private int[] allocation, color, start, end, owner;
     private long[] offset, size, logical;
     private int entries;
+    private int[] second;   // per value, the entry of its second part once remat split it (-1: none); null before any remat
 
     private WhatIf(HloModule m, Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings) {
         this.module = m;
@@ -80,14 +81,73 @@ public final class WhatIf {
         List<Outcome.Effect> effects = new ArrayList<>();
         Liveness now = w.before;
         for (Edit e : edits) {
-            int[] chosen = w.apply(e);
+            int[] chosen = w.choose(e);
             long bytes = 0;
             for (int i : chosen) bytes = Math.addExact(bytes, m.values().get(i).size());
-            Liveness next = w.liveness();
+            Liveness next = w.applyAndSweep(e, chosen, now);
             effects.add(new Outcome.Effect(e, chosen.length, bytes, next.peakBytes(), now.peakBytes() - next.peakBytes()));
             now = next;
         }
         return new Outcome(m, w.before, now, effects, w.editedRanges());
+    }
+
+    /**
+     * An edit selecting at most this share of the entries is swept again only in the allocations
+     * it touches ({@link Liveness#patch}); a larger one (and {@code tiling}) sweeps everything.
+     */
+    private static final int PATCH_SHARE = 8;   // 1/8
+
+    /**
+     * Applies edit {@code e} to the values {@code chosen} and returns the liveness after it: the
+     * allocations of the chosen values swept before and after the edit and patched into
+     * {@code now} when they are few, else a full sweep.
+     */
+    private Liveness applyAndSweep(Edit e, int[] chosen, Liveness now) throws QueryException {
+        int[] members = e instanceof Edit.Tiling || chosen.length > entries / PATCH_SHARE ? null : membersOfAllocations(chosen);
+        if (members == null) {
+            apply(e, chosen);
+            return liveness();
+        }
+        Liveness.Inputs was = inputs(members, members.length);
+        int entriesBefore = entries;
+        apply(e, chosen);
+        int[] is = Arrays.copyOf(members, members.length + entries - entriesBefore);   // and the parts remat added
+        for (int k = entriesBefore; k < entries; k++) is[members.length + k - entriesBefore] = k;
+        return Liveness.patch(now, Liveness.compute(steps, was, -1), Liveness.compute(steps, inputs(is, is.length), -1));
+    }
+
+    /** Every entry held in an allocation that holds one of {@code chosen}; null when an allocation number is negative. */
+    private int[] membersOfAllocations(int[] chosen) {
+        java.util.BitSet touched = new java.util.BitSet();
+        for (int i : chosen) {
+            if (allocation[i] < 0) return null;
+            touched.set(allocation[i]);
+        }
+        int[] out = new int[Math.min(entries, 16)];
+        int c = 0;
+        for (int k = 0; k < entries; k++) {
+            if (allocation[k] < 0 || !touched.get(allocation[k])) continue;
+            if (c == out.length) out = Arrays.copyOf(out, Math.min(entries, 2 * c));
+            out[c++] = k;
+        }
+        return Arrays.copyOf(out, c);
+    }
+
+    /** The entries {@code which[0..count)} as sweep inputs (fresh arrays). */
+    private Liveness.Inputs inputs(int[] which, int count) {
+        Liveness.Inputs in = new Liveness.Inputs(new int[count], new int[count], new long[count], new long[count], new long[count],
+                new int[count], new int[count]);
+        for (int x = 0; x < count; x++) {
+            int k = which[x];
+            in.allocation()[x] = allocation[k];
+            in.color()[x] = color[k];
+            in.offset()[x] = offset[k];
+            in.size()[x] = size[k];
+            in.logicalSize()[x] = logical[k];
+            in.start()[x] = start[k];
+            in.end()[x] = end[k];
+        }
+        return in;
     }
 
     private Liveness liveness() {
@@ -103,31 +163,67 @@ public final class WhatIf {
                 Arrays.copyOf(size, entries));
     }
 
-    /** Applies one edit; returns the positions (in the module's values) it selected. */
-    private int[] apply(Edit e) throws QueryException {
-        if (e instanceof Edit.Tiling t) return retile(t);
+    /** The positions (in the module's values) edit {@code e} selects: every value for {@code tiling}. */
+    private int[] choose(Edit e) throws QueryException {
+        if (e instanceof Edit.Tiling t) {
+            if (tilings.apply(t.name()) == null)
+                throw new QueryException(t.offset(), t.offset() + t.name().length(), "unknown tiling model '" + t.name() + "'");
+            int[] all = new int[n];
+            for (int i = 0; i < n; i++) all[i] = i;
+            return all;
+        }
         int[] chosen = e instanceof Edit.Donate d && d.parameter() != null ? parameter(d) : select(e.where());
+        if (e instanceof Edit.Donate) chosen = parametersOnly(chosen);   // only parameters can be donated: the tally counts them
+        return chosen;
+    }
+
+    /**
+     * Applies edit {@code e} to the values {@code chosen}. An edit applies to every part of a value:
+     * after {@code remat} also to the part that comes back after the peak.
+     */
+    private void apply(Edit e, int[] chosen) throws QueryException {
+        if (e instanceof Edit.Tiling t) {
+            retile(tilings.apply(t.name()));
+            return;
+        }
         for (int i : chosen) {
             HloValue v = module.values().get(i);
+            int j = second == null ? -1 : second[i];   // the returning part, if any
             if (e instanceof Edit.Drop) {
-                size[i] = 0;
-                logical[i] = 0;
-                end[i] = start[i] - 1;
+                drop(i);
+                if (j >= 0) drop(j);
             } else if (e instanceof Edit.End x) {
                 long at = x.atLastUse() ? UseSchedule.lastUse(module, v) : x.instruction() != null ? timeOf(x) : x.step();
-                if (at >= 0) shorten(i, (int) Math.min(at, Integer.MAX_VALUE));
+                if (at >= 0) endAt(i, j, (int) Math.min(at, Integer.MAX_VALUE));
             } else if (e instanceof Edit.Donate) {
-                BufferAllocation a = module.allocation(v.allocation());
-                if (a != null && a.isParameter()) shorten(i, Math.max(UseSchedule.lastUse(module, v), start[i]));
+                endAt(i, j, Math.max(UseSchedule.lastUse(module, v), start[i]));
             } else if (e instanceof Edit.Scale x) {
                 size[i] = Math.round(size[i] * x.factor());
+                if (j >= 0) size[j] = Math.round(size[j] * x.factor());
             } else if (e instanceof Edit.Resize x) {
                 size[i] = x.bytes();
+                if (j >= 0) size[j] = x.bytes();
             } else if (e instanceof Edit.Remat) {
-                remat(i, v);
+                if (j < 0) remat(i, v);
             }
         }
-        return chosen;
+    }
+
+    private void drop(int k) {
+        size[k] = 0;
+        logical[k] = 0;
+        end[k] = start[k] - 1;
+    }
+
+    /**
+     * Ends the value at step {@code t}: its first part {@code i} as {@link #shorten} does; its
+     * returning part {@code j} (-1: none) is cut at {@code t} too, or not live at all when {@code t}
+     * comes before it starts.
+     */
+    private void endAt(int i, int j, int t) {
+        shorten(i, t);
+        if (j < 0 || end[j] < start[j] || t >= end[j]) return;
+        end[j] = t >= start[j] ? t : start[j] - 1;
     }
 
     /** Ends entry {@code i} at {@code t} if that is earlier; a range never grows and never ends before it starts. */
@@ -157,6 +253,11 @@ public final class WhatIf {
             start[k] = idle.to() + 1;
             end[k] = oldEnd;
             owner[k] = owner[i];
+            if (second == null) {
+                second = new int[n];
+                Arrays.fill(second, -1);
+            }
+            second[i] = k;
         }
     }
 
@@ -175,18 +276,14 @@ public final class WhatIf {
         return entries++;
     }
 
-    private int[] retile(Edit.Tiling t) throws QueryException {
-        TilingModel model = tilings.apply(t.name());
-        if (model == null) throw new QueryException(t.offset(), t.offset() + t.name().length(), "unknown tiling model '" + t.name() + "'");
-        int[] all = new int[n];
-        for (int i = 0; i < n; i++) {
-            all[i] = i;
-            HloValue v = module.values().get(i);
-            if (size[i] <= 0 || v.shape() == null || !v.shape().isArray() || v.logicalSize() <= 0) continue;
+    private void retile(TilingModel model) {
+        // Every part, the returning parts of rematerialised values too.
+        for (int k = 0; k < entries; k++) {
+            HloValue v = module.values().get(owner[k]);
+            if (size[k] <= 0 || v.shape() == null || !v.shape().isArray() || v.logicalSize() <= 0) continue;
             // Earlier edits scaled the value: keep their ratio on the new model's size.
-            size[i] = Math.round(model.paddedBytes(v, module) * (v.size() > 0 ? (double) size[i] / v.size() : 1.0));
+            size[k] = Math.round(model.paddedBytes(v, module) * (v.size() > 0 ? (double) size[k] / v.size() : 1.0));
         }
-        return all;
     }
 
     private long timeOf(Edit.End x) throws QueryException {
@@ -196,6 +293,16 @@ public final class WhatIf {
                     "no scheduled instruction '" + x.instruction() + "' in " + module.handle());
         }
         return t;
+    }
+
+    private int[] parametersOnly(int[] chosen) {
+        int k = 0;
+        int[] out = new int[chosen.length];
+        for (int i : chosen) {
+            BufferAllocation a = module.allocation(module.values().get(i).allocation());
+            if (a != null && a.isParameter()) out[k++] = i;
+        }
+        return Arrays.copyOf(out, k);
     }
 
     private int[] parameter(Edit.Donate d) throws QueryException {
@@ -213,6 +320,29 @@ public final class WhatIf {
         return out.stream().mapToInt(Integer::intValue).toArray();
     }
 
+    /**
+     * The dump parts a what-if reads beyond the allocation section and the live ranges: its
+     * conditions' (as their compilation says), the uses behind {@code last_use}, {@code donate} and
+     * {@code remat}, and everything when a query follows (the edited copy carries positions, uses
+     * and instructions). A condition that does not compile needs nothing (running it fails first).
+     */
+    public static Set<DumpPart> needs(List<Edit> edits, String query, Catalog catalog) {
+        Set<DumpPart> out = EnumSet.noneOf(DumpPart.class);
+        if (query != null) out.add(DumpPart.USED_VALUES);
+        for (Edit e : edits) {
+            if (e instanceof Edit.Remat || e instanceof Edit.Donate || e instanceof Edit.End x && x.atLastUse()) {
+                out.add(DumpPart.USED_VALUES);
+            }
+            if (e.where() == null) continue;
+            try {
+                out.addAll(Query.compile(PREFIX + e.where().condition(), catalog).needs());
+            } catch (QueryException ignored) {
+                // reported when the what-if runs
+            }
+        }
+        return out;
+    }
+
     private static final String PREFIX = "values where ";
 
     /** Positions of the values {@code where} selects, in module order. */
@@ -226,17 +356,33 @@ public final class WhatIf {
             int s = Math.max(w.offset(), d.start() + shift), t = Math.max(s + 1, d.end() + shift);
             throw new QueryException(new Diagnostic(s, t, d.message(), d.suggestions()));
         }
+        // Rows come in module order: one walk along the values finds their positions (no map of a
+        // million boxed positions); a row out of that order is looked up by id.
         int[] out = new int[rows.size()];
-        for (int k = 0; k < out.length; k++) out[k] = position((HloValue) rows.get(k));
-        Arrays.sort(out);
+        List<HloValue> values = module.values();
+        int p = 0;
+        boolean inOrder = true;
+        for (int k = 0; k < out.length; k++) {
+            HloValue v = (HloValue) rows.get(k);
+            if (inOrder) {
+                int q = p;
+                while (q < n && values.get(q) != v) q++;
+                if (q < n) {
+                    out[k] = q;
+                    p = q + 1;
+                    continue;
+                }
+                inOrder = false;   // from here on, by id
+            }
+            out[k] = position(v);
+        }
+        if (!inOrder) Arrays.sort(out);
         return out;
     }
 
     private int position(HloValue v) {
-        if (positions == null) {
-            positions = new IdentityHashMap<>(n * 2);
-            for (int i = 0; i < n; i++) positions.put(module.values().get(i), i);
-        }
-        return positions.get(v);
+        int p = module.positionOf(v);
+        if (p < 0) throw new IllegalStateException("a selected value is not one of " + module.handle() + "'s");
+        return p;
     }
 }

@@ -51,10 +51,8 @@ class AdvisorTest {
     static void check(HloModule m, String rule) throws Exception {
         List<Advisor.Measured> found = Advisor.run(m, Rules.standard(), Catalog.standard(), TilingModel.TPU, n -> null);
         assertTrue(found.stream().anyMatch(x -> x.advice().rule().equals(rule)), m.handle() + " should report " + rule + ": " + found);
-        long last = Long.MAX_VALUE;
+        checkRanking(m, found);
         for (Advisor.Measured x : found) {
-            assertTrue(x.saves() > 0 && x.saves() <= last, "ranked by saving, none zero: " + found);
-            last = x.saves();
             Advice a = x.advice();
             assertFalse(a.finding().isBlank());
             if (a.edit() == null) {
@@ -71,8 +69,61 @@ class AdvisorTest {
             assertEquals(o.saved(), x.saves());
             assertFalse(a.values().isEmpty(), "evidence for " + a.finding());
         }
+        checkReport(m, found);
+    }
+
+    /**
+     * Findings that lower the peak come first, largest saving first, none below the minimum; no idle
+     * finding rematerialises an entry parameter or a constant; the packing loss comes after them.
+     */
+    static void checkRanking(HloModule m, List<Advisor.Measured> found) {
+        long last = Long.MAX_VALUE, floor = Advisor.minimumSaving(m.liveness().peakBytes());
+        boolean beyond = false;
+        for (Advisor.Measured x : found) {
+            if (!x.lowersPeak()) {
+                beyond = true;
+                assertTrue(x.saves() > 0, x.toString());
+                continue;
+            }
+            assertFalse(beyond, "peak savings rank before the packing loss: " + found);
+            assertTrue(x.saves() >= floor && x.saves() <= last, "ranked by saving, none under " + floor + ": " + found);
+            assertTrue(x.saves() <= m.liveness().peakBytes(), x.toString());
+            last = x.saves();
+            if (x.advice().rule().equals("donation"))
+                assertTrue(x.advice().finding().matches("(1 parameter is not donated but matches|\\d+ parameters are not donated but match) .*"),
+                        x.advice().finding());
+            if (x.advice().rule().equals("idle")) {
+                for (var v : x.advice().values()) {
+                    BufferAllocation a = m.allocation(v.allocation());
+                    assertFalse(a != null && (a.isParameter() || a.constant()), "no remat of an input: " + x);
+                }
+            }
+        }
+    }
+
+    /**
+     * The report: every peak saving in the ranked table with of_peak at most 100% and a whatif line
+     * that, run as it is printed, gives that saving; the packing loss in a table of its own.
+     */
+    static void checkReport(HloModule m, List<Advisor.Measured> found) throws Exception {
         List<Output> report = Advisor.report(m, found);
-        assertEquals(found.size(), ((Table) report.get(0)).size());
+        Table ranked = (Table) report.get(0);
+        long lowering = found.stream().filter(Advisor.Measured::lowersPeak).count();
+        assertEquals(lowering, ranked.size(), m.handle());
+        int saves = ranked.columnIndex("saves"), share = ranked.columnIndex("of_peak"), line = ranked.columnIndex("whatif");
+        for (int r = 0; r < ranked.size(); r++) {
+            String text = (String) ranked.cell(r, line);
+            assertTrue(text.startsWith("whatif "), text);
+            var edits = EditParser.parse(text.substring("whatif ".length()), Set.copyOf(Catalog.standard().entities())).edits();
+            Outcome o = WhatIf.run(m, edits, Catalog.standard(), TilingModel.TPU, n -> null);
+            assertEquals(((Number) ranked.cell(r, saves)).longValue(), o.saved(), m.handle() + ": the printed line reproduces the saving: " + text);
+            assertTrue(((Number) ranked.cell(r, share)).doubleValue() <= 1.0, m.handle() + ": " + text);
+        }
+        if (lowering < found.size()) {
+            Table beyond = (Table) report.get(1);
+            assertEquals("beyond the peak", beyond.title());
+            assertEquals(found.size() - lowering, beyond.size());
+        }
     }
 
     static long max(long[] a) {

@@ -104,15 +104,19 @@ class ChecksTest {
     @Test
     void oldStylePeakListWeighsTupleElementsAsTheirInstruction() {
         // Old printers listed `name: N bytes` with N from the instruction's whole shape: the element
-        // slice_reduce_fusion{0} (8 bytes) was listed as 32, the size of the 4-tuple's table.
+        // slice_reduce_fusion{0} (8 bytes) was listed as 32, the size of the 4-tuple's table. The
+        // allocation section lists that table as the value t{} (here without a live range), whose
+        // shape is the instruction's: bufq weighs elements by it without reading the Used values.
         HloModule m = new TestModules.Builder("old").steps("a", "t").alloc(0, 64, 0, "temp")
                 .value("a", 0, 0, 16, "u32[4]", "0-2").value("t{0}", 0, 16, 8, "u32[2]", "1-2")
+                .value("t{}", 0, 32, 32, "(u32[2], u32[2], u32[2], u32[2])", null)
                 .instruction("t", "(u32[2], u32[2], u32[2], u32[2])", "fusion", null, null, -1)
                 .claim(1, false, new PeakClaim.Entry("a", 16, 0), new PeakClaim.Entry("t", 32, 0)).build();
         CheckReport r = Analyses.check(m, null, List.of());
         assertEquals(List.of(), r.of("peak-claim").stream().filter(f -> f.severity() != Severity.INFO).toList());
         HloModule wrong = new TestModules.Builder("old").steps("a", "t").alloc(0, 64, 0, "temp")
                 .value("a", 0, 0, 16, "u32[4]", "0-2").value("t{0}", 0, 16, 8, "u32[2]", "1-2")
+                .value("t{}", 0, 32, 32, "(u32[2], u32[2], u32[2], u32[2])", null)
                 .instruction("t", "(u32[2], u32[2], u32[2], u32[2])", "fusion", null, null, -1)
                 .claim(1, false, new PeakClaim.Entry("a", 16, 0), new PeakClaim.Entry("t", 8, 0)).build();
         List<Finding> f = Analyses.check(wrong, null, List.of()).of("peak-claim");

@@ -189,6 +189,14 @@ class ErrorsTest {
                         "values @ x" + "\n"
                         + "       ^" + "\n"
                         + "unexpected character '@'"),
+                Arguments.of("values where size * 2 > 1",
+                        "values where size * 2 > 1" + "\n"
+                        + "                  ^" + "\n"
+                        + "unexpected '*': arithmetic works only in 'order by' (order by size * idle_steps desc); elsewhere name a field"),
+                Arguments.of("values order by name * 2",
+                        "values order by name * 2" + "\n"
+                        + "                ^^^^" + "\n"
+                        + "arithmetic needs numeric fields but found string field 'name'"),
                 Arguments.of("values where a.b",
                         "values where a.b" + "\n"
                         + "             ^^^" + "\n"

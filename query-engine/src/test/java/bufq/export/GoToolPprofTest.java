@@ -42,7 +42,10 @@ class GoToolPprofTest {
         } catch (IOException | InterruptedException e) {
             // not installed
         }
-        assumeTrue(found, "'go' is not on the PATH: skipping the go tool pprof checks (install golang-go; .ci/run does)");
+        String why = "'go' is not on the PATH: skipping the go tool pprof checks (install golang-go; .ci/run does)";
+        // Maven's console prints a test's output but not an assumption's message: say it here too.
+        if (!found) System.err.println("GoToolPprofTest: " + why);
+        assumeTrue(found, why);
     }
 
     private Path export(HloModule m, String name, ProfileStacks by) throws IOException {

@@ -151,6 +151,19 @@ class FormatterTest {
     }
 
     @Test
+    void jsonOfTheSamePartsAgainIsAnArrayOfObjects() {
+        Table a = Table.builder().title("what it is: x").column("n", ColumnType.INT).row(1L).build();
+        Table b = Table.builder().title("born: x").column("n", ColumnType.INT).row(2L).build();
+        StringBuilder out = new StringBuilder();
+        Formatters.writeAll(List.of(a, b, a, b), Formatters.byName("json"), FormatOptions.DEFAULT, out);
+        String one = "  {\n    \"what_it_is\": [\n      {\"n\": 1}\n    ],\n    \"born\": [\n      {\"n\": 2}\n    ]\n  }";
+        assertEquals("[\n" + one + ",\n" + one + "\n]\n", out.toString());
+        out.setLength(0);
+        Formatters.writeAll(List.of(a, b, a), Formatters.byName("json"), FormatOptions.DEFAULT, out);
+        assertTrue(out.toString().startsWith("{\n") && out.toString().contains("\"what_it_is_2\""), "not whole groups: " + out);
+    }
+
+    @Test
     void markdownFencesText() {
         StringBuilder out = new StringBuilder();
         Formatters.writeAll(List.of(new TextBlock("a\n  └── b"), new TextBlock("has ``` inside\n")), Formatters.byName("markdown"),

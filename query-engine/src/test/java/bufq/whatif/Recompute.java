@@ -16,6 +16,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * The what-if semantics written out again, plainly, for tests: edits applied to a list of byte
@@ -45,19 +46,30 @@ final class Recompute {
         return out;
     }
 
-    /** Applies {@code edits} in order, as the whatif documentation describes them. */
+    /** Applies {@code edits} in order, as the whatif documentation describes them; {@code tiling none} and {@code tpu} only. */
     static List<Segment> apply(HloModule m, List<Edit> edits) throws QueryException {
+        return apply(m, edits, n -> "none".equals(n) ? TilingModel.NONE : "tpu".equals(n) ? TilingModel.TPU : null);
+    }
+
+    /**
+     * Applies {@code edits} in order, as the whatif documentation describes them. A value is the
+     * list of its segments (two after {@code remat}); every edit applies to all of them.
+     */
+    static List<Segment> apply(HloModule m, List<Edit> edits, Function<String, TilingModel> tilings) throws QueryException {
         List<Segment> segs = of(m);
-        Map<HloValue, Segment> first = new IdentityHashMap<>();
-        for (Segment s : segs) first.put(s.value, s);
+        Map<HloValue, List<Segment>> parts = new IdentityHashMap<>();
+        for (Segment s : segs) parts.computeIfAbsent(s.value, k -> new ArrayList<>()).add(s);
         int peak = peakTime(m, of(m));
         for (Edit e : edits) {
             if (e instanceof Edit.Tiling t) {
-                TilingModel model = "none".equals(t.name()) ? TilingModel.NONE : TilingModel.TPU;
+                TilingModel model = tilings.apply(t.name());
                 for (Segment s : segs) {
                     HloValue v = s.value;
-                    if (s.size > 0 && v.shape() != null && v.shape().isArray() && v.logicalSize() > 0)
-                        s.size = model.paddedBytes(v.shape());
+                    if (s.size > 0 && v.shape() != null && v.shape().isArray() && v.logicalSize() > 0) {
+                        // the value as held (a TPU thread-local scalar takes 4 KiB), times what earlier edits scaled it by
+                        double ratio = v.size() > 0 ? (double) s.size / v.size() : 1.0;
+                        s.size = Math.round(model.paddedBytes(v, m) * ratio);
+                    }
                 }
                 continue;
             }
@@ -65,7 +77,8 @@ final class Recompute {
             if (e instanceof Edit.Donate d && d.parameter() != null) chosen.addAll(m.valuesNamed(d.parameter()));
             else for (Object o : Query.compile("values where " + e.where().condition(), Catalog.standard()).select(new EvalContext(m))) chosen.add((HloValue) o);
             for (HloValue v : chosen) {
-                Segment s = first.get(v);
+                List<Segment> mine = parts.get(v);
+                Segment s = mine.get(0);
                 int last = -1;
                 List<Integer> uses = new ArrayList<>();
                 for (HloUse u : v.uses()) {
@@ -73,18 +86,17 @@ final class Recompute {
                     last = Math.max(last, t);
                     if (t >= 0) uses.add(t);
                 }
-                if (e instanceof Edit.Drop) s.size = 0;
-                else if (e instanceof Edit.Scale x) s.size = Math.round(s.size * x.factor());
-                else if (e instanceof Edit.Resize x) s.size = x.bytes();
+                if (e instanceof Edit.Drop) for (Segment p : mine) p.size = 0;
+                else if (e instanceof Edit.Scale x) for (Segment p : mine) p.size = Math.round(p.size * x.factor());
+                else if (e instanceof Edit.Resize x) for (Segment p : mine) p.size = x.bytes();
                 else if (e instanceof Edit.End x) {
                     int at = x.atLastUse() ? last : x.instruction() != null ? m.timeOf(x.instruction()) : (int) x.step();
-                    if (at >= 0 && s.end >= s.start && at < s.end) s.end = Math.max(at, s.start);
+                    if (at >= 0) cut(segs, mine, at);
                 } else if (e instanceof Edit.Donate) {
                     BufferAllocation a = m.allocation(v.allocation());
-                    int at = Math.max(last, s.start);
-                    if (a != null && a.isParameter() && s.end >= s.start && at < s.end) s.end = at;
+                    if (a != null && a.isParameter()) cut(segs, mine, Math.max(last, s.start));
                 } else if (e instanceof Edit.Remat) {
-                    if (s.start > peak || s.end < peak) continue;
+                    if (mine.size() > 1 || s.start > peak || s.end < peak) continue;
                     int before = s.start;
                     Integer after = null;
                     for (int t : uses) {
@@ -92,12 +104,34 @@ final class Recompute {
                         else if (after == null || t < after) after = t;
                     }
                     if (before >= peak) continue;
-                    if (after != null && after <= s.end) segs.add(new Segment(v, s.size, after, s.end));
+                    if (after != null && after <= s.end) {
+                        Segment back = new Segment(v, s.size, after, s.end);
+                        segs.add(back);
+                        mine.add(back);
+                    }
                     s.end = before;
                 }
             }
         }
         return segs;
+    }
+
+    /**
+     * The value ends at step {@code at}: nothing of it is live after {@code at}. Its first segment
+     * keeps at least its first step (a range never ends before it starts); a later segment starting
+     * after {@code at} is gone.
+     */
+    private static void cut(List<Segment> segs, List<Segment> mine, int at) {
+        for (int k = mine.size() - 1; k >= 0; k--) {
+            Segment p = mine.get(k);
+            if (p.end < p.start || at >= p.end) continue;
+            if (at >= p.start) p.end = at;
+            else if (k == 0) p.end = p.start;
+            else {
+                segs.remove(p);
+                mine.remove(k);
+            }
+        }
     }
 
     /** Occupied bytes at each step: per allocation, the union of the live segments' byte ranges. */

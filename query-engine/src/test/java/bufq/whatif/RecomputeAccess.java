@@ -13,4 +13,10 @@ public final class RecomputeAccess {
     public static long[] occupancy(HloModule m, List<Edit> edits) throws QueryException {
         return Recompute.occupancy(m, Recompute.apply(m, edits));
     }
+
+    /** The same with {@code tiling NAME} looked up in {@code tilings} (a script's models). */
+    public static long[] occupancy(HloModule m, List<Edit> edits, java.util.function.Function<String, bufq.model.TilingModel> tilings)
+            throws QueryException {
+        return Recompute.occupancy(m, Recompute.apply(m, edits, tilings));
+    }
 }

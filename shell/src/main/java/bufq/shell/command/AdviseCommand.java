@@ -5,6 +5,7 @@ import bufq.advise.Rule;
 import bufq.advise.Rules;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
+import bufq.model.DumpPart;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
@@ -14,11 +15,14 @@ import bufq.shell.session.Status;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /** {@code advise}: ranked suggestions, each measured with {@code whatif}. */
 final class AdviseCommand implements Command {
     @Override public String name() { return "advise"; }
+    /** The Used values section: rules name op_names, opcodes and uses. */
+    @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
     @Override public String synopsis() { return "advise"; }
 
     @Override public String brief() { return "Ranked changes that would lower the peak, each measured with whatif."; }
@@ -29,7 +33,10 @@ final class AdviseCommand implements Command {
                 + "line that reproduces each and the values behind it. Rules:\n"
                 + Rules.standard().stream().map(r -> "  " + String.format("%-14s", r.name()) + r.description())
                         .collect(Collectors.joining("\n"))
-                + "\nScripts add rules with bufq.rule(name, fn) (see scripts/README.md). 'format markdown' first to\n"
+                + "\nFindings saving less than " + String.format("%.1f%%", 100 * Advisor.MIN_SHARE) + " of the peak are left out. The packing loss\n"
+                + "(bytes the allocations reserve beyond the peak) is listed apart: it is not a saving of the peak.\n"
+                + "A dump without live ranges has no peak: advise says so and does nothing.\n"
+                + "Scripts add rules with bufq.rule(name, fn) (see scripts/README.md). 'format markdown' first to\n"
                 + "paste it into an issue.";
     }
 
@@ -38,7 +45,13 @@ final class AdviseCommand implements Command {
     @Override public Status run(Shell shell, List<String> args) throws CommandException, Engine.Failure, IOException {
         arity(args, 0, 0);
         HloModule m = shell.requireModule();
-        if (m.liveness().peakTime() < 0) throw new CommandException(m.handle() + " has no live ranges, so there is no peak to lower");
+        if (m.liveness().peakTime() < 0) {
+            // Not an error: the dump was made without live ranges. Every rule measures the peak its
+            // change lowers, so none applies; say so and which questions still have answers.
+            shell.info("advise: " + m.handle() + " has no live ranges, so no peak to lower and no rule applies"
+                    + " (each measures a peak); sizes, padding and allocations still answer: try 'allocations' or 'values order by padding desc'");
+            return Status.OK;
+        }
         List<Rule> rules = new ArrayList<>(Rules.standard());
         rules.addAll(shell.scriptRules());
         try {

@@ -2,13 +2,17 @@ package bufq.shell.command;
 
 import bufq.analysis.Analyses;
 import bufq.analysis.BlameBy;
+import bufq.dump.FileKind;
 import bufq.model.DumpPart;
+import bufq.model.HloModule;
+import bufq.model.LoadWarning;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Shell;
 import bufq.shell.session.Status;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -39,7 +43,27 @@ final class BlameCommand implements Command {
         a.done();
         BlameBy by = byText == null ? BlameBy.OP_NAME : BlameBy.parse(byText);
         if (by == null) throw new CommandException("blame by takes op_name, source, opcode or stack, not '" + byText + "'");
-        shell.print(Analyses.blame(shell.requireModule(), by, depth.orElse(0)));
+        HloModule m = shell.requireModule();
+        String unreadable = m.info().hasValueDetails() || m.values().isEmpty() ? null : unreadableValuesFile(m);
+        if (unreadable != null) throw new CommandException(unreadable);
+        shell.print(Analyses.blame(m, by, depth.orElse(0)));
         return Status.OK;
+    }
+
+    /**
+     * When {@code m} has a Used values file that the load could not read (it skipped the file with a
+     * warning saying why): that there is nothing to blame, naming the file and the reason. Null
+     * otherwise; a dump written without the section keeps its report's own stack-trace tree.
+     */
+    static String unreadableValuesFile(HloModule m) {
+        for (LoadWarning w : m.warnings()) {
+            Path f = Path.of(w.file()).getFileName();
+            if (f != null && FileKind.of(f.toString()) == FileKind.VALUES && w.message().contains("file skipped")) {
+                String why = w.message().replace("; file skipped, the module is read from its other files", "");
+                return "no op_name, source line or opcode to blame: " + (w.line() > 0 ? w.file() + ":" + w.line() : w.file())
+                        + " could not be read at load: " + why;
+            }
+        }
+        return null;
     }
 }

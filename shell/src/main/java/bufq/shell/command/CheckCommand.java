@@ -2,7 +2,6 @@ package bufq.shell.command;
 
 import bufq.analysis.Analyses;
 import bufq.analysis.CheckReport;
-import bufq.model.DumpPart;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Shell;
@@ -10,12 +9,9 @@ import bufq.shell.session.Status;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.Set;
 
 final class CheckCommand implements Command {
     @Override public String name() { return "check"; }
-    /** The Used values section: XLA's peak moment sizes values by their instruction's shape. */
-    @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
 
     @Override public String synopsis() { return "check"; }
     @Override public String brief() { return "Consistency checks on the dump; fails (exit 1) when one finds an error."; }

@@ -31,6 +31,8 @@ final class DiffCommand implements Command {
     @Override public String name() { return "diff"; }
     /** The Used values section: values are matched by instruction text. */
     @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
+    /** Its sides, not the current module: {@link #side} reads their parts. */
+    @Override public boolean needsCurrentModule() { return false; }
 
     @Override public String synopsis() { return "diff A B [--at-peak] [limit N]"; }
     @Override public String brief() { return "Compares two compilations: peak, totals, op_name changes, one-sided values."; }
@@ -81,13 +83,20 @@ final class DiffCommand implements Command {
 
     /** A loaded module by exact handle, else a path on disk, else a handle number or prefix. */
     private static List<HloModule> side(Shell shell, String word) throws CommandException, Engine.Failure {
-        for (ModuleSet.Entry e : shell.modules().entries()) if (e.handle().equals(word)) return List.of(shell.module(e));
+        for (ModuleSet.Entry e : shell.modules().entries()) if (e.handle().equals(word)) return read(shell, shell.module(e));
         Path p = Path.of(word);
         if (Files.exists(p)) {
             List<HloModule> out = new ArrayList<>();
-            for (Engine.FoundModule s : shell.discover(List.of(p))) out.add(s.load());
+            Set<DumpPart> parts = new DiffCommand().needs();
+            for (Engine.FoundModule s : shell.discover(List.of(p))) out.add(s.reading(parts).load());
             return out;
         }
-        return List.of(shell.module(shell.modules().find(word)));
+        return read(shell, shell.module(shell.modules().find(word)));
+    }
+
+    /** A loaded side with the parts the comparison reads, read up front as a load is (progress, Ctrl-C). */
+    private static List<HloModule> read(Shell shell, HloModule m) throws CommandException {
+        shell.readParts(m, new DiffCommand().needs());
+        return List.of(m);
     }
 }

@@ -29,9 +29,11 @@ final class HelpCommand implements Command {
             op_name = "jit(step)/jvp()/div". After ~ a backslash escapes for the regex: "^jit\\(step\\)".
             Keywords and entities are case-insensitive; a trailing ; is fine; -- and # start comments.
             Liveness: live at <t> (a step number, peak: the first step with the most occupied bytes,
-                      peak(N) for the N-th of 'peaks', claimed_peak: the step the dump labels its
+                      peak(N) for the N-th of 'peaks' (peak(N, min_share 5%%) or peak(N, color 1)
+                      for 'peaks' with those options), claimed_peak: the step the dump labels its
                       peak, or an instruction name such as fusion.2);
                       live during <a>..<b> (live at any step between a and b, both included).
+            Order by also takes arithmetic on numeric fields: order by size * idle_steps desc (* / +).
             Aggregates in show: count(), sum(f), min(f), max(f), avg(f); 'as name' renames a column and
             the name can be used in order by. Without show each entity prints its default columns.
             In scripts a query may go on over several lines: end a line with 'and', 'where', ',' ...,

@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.analysis.Analyses;
 import bufq.model.Prominence;
+import bufq.model.DumpPart;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Shell;
@@ -9,10 +10,13 @@ import bufq.shell.session.Status;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Set;
 
 /** {@code peaks [color N] [min_share P]}: every prominent peak of occupied bytes, not only the highest. */
 final class PeaksCommand implements Command {
     @Override public String name() { return "peaks"; }
+    /** The Used values section: the op_name prefixes holding each peak. */
+    @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
     @Override public String synopsis() { return "peaks [color N] [min_share P]"; }
     @Override public String brief() { return "Every peak of occupied bytes whose prominence is at least P of the highest."; }
 
@@ -21,11 +25,14 @@ final class PeaksCommand implements Command {
                 + "highest (default 20%, as scipy.signal.find_peaks(prominence=max/5)), highest first: step, instruction,\n"
                 + "bytes, prominence and the op_name prefixes holding most of it. The highest step is always listed,\n"
                 + "even at an end of the schedule. P is a percentage (20%) or a fraction (0.2). 'live at peak(N)'\n"
-                + "in a query selects what is live at peak N.";
+                + "in a query selects what is live at row N of 'peaks'; with options, name them the same way:\n"
+                + "'live at peak(N, color 1, min_share 5%)' is row N of 'peaks color 1 min_share 5%' (the table's note\n"
+                + "prints the spelling).";
     }
 
     @Override public List<String> examples() {
-        return List.of("peaks", "peaks min_share 5%", "peaks color 1", "values where live at peak(2) order by size desc limit 5");
+        return List.of("peaks", "peaks min_share 5%", "peaks color 1", "values where live at peak(2) order by size desc limit 5",
+                "values where live at peak(2, min_share 5%) show count()");
     }
 
     @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {

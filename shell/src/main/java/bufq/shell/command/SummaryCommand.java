@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.analysis.ClaimedPeak;
 import bufq.model.BufferAllocation;
+import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.Liveness;
 import bufq.model.PeakClaim;
@@ -28,8 +29,9 @@ public final class SummaryCommand implements Command {
                 + "report's stated total when sizes are only known rounded), the peak (peak_time: the first step with\n"
                 + "the most occupied bytes; peak_bytes: the bytes occupied then, each byte of an allocation once), the\n"
                 + "dump's own label (claimed_peak_time, claimed_peak_bytes: XLA's step and figure, which need not be\n"
-                + "the maximum), and the number of load warnings. Peak columns are null without live ranges; a note\n"
-                + "says why a label differs from the peak.";
+                + "the maximum), and the number of load warnings so far: the Used values file (op_name, uses,\n"
+                + "instructions) is read on first use, and its warnings count from then on (a note says when it is\n"
+                + "unread). Peak columns are null without live ranges; a note says why a label differs from the peak.";
     }
 
     @Override public List<String> examples() { return List.of("summary", "bufq --format json -c summary DUMP_DIR"); }
@@ -37,7 +39,12 @@ public final class SummaryCommand implements Command {
     @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException, Engine.Failure {
         arity(args, 0, 0);
         Table.Builder b = header();
-        shell.forEachModule(m -> row(b, m));
+        int[] unread = {0};
+        shell.forEachModule(m -> {
+            row(b, m);
+            if (!m.isRead(DumpPart.USED_VALUES)) unread[0]++;
+        });
+        if (unread[0] > 0) b.note(unreadNote(unread[0]));
         shell.print(b.build());
         return Status.OK;
     }
@@ -45,8 +52,19 @@ public final class SummaryCommand implements Command {
     /** The summary of {@code modules}, one row each in the given order. */
     public static Table table(List<HloModule> modules) {
         Table.Builder b = header();
-        for (HloModule m : modules) row(b, m);
+        int unread = 0;
+        for (HloModule m : modules) {
+            row(b, m);
+            if (!m.isRead(DumpPart.USED_VALUES)) unread++;
+        }
+        if (unread > 0) b.note(unreadNote(unread));
         return b.build();
+    }
+
+    /** Says that warnings counts the parts read so far, when {@code unread} modules left one unread. */
+    private static String unreadNote(int unread) {
+        return "warnings: of the parts read so far; " + (unread == 1 ? "the" : unread + " modules'")
+                + " Used values file (op_name, uses, instructions) is read on first use, its warnings then";
     }
 
     private static Table.Builder header() {
@@ -70,13 +88,16 @@ public final class SummaryCommand implements Command {
                 (long) m.values().size(), (long) m.instructionCount(), totalBytes(m),
                 t < 0 ? null : (long) t, t < 0 ? null : l.peakBytes(),
                 claim == null ? null : (long) claim.time(), claim == null ? null : claim.claimedBytes(),
-                (long) m.warnings().size(), why);
+                (long) m.warningCount(), why);
         if (why != null) b.note(m.handle() + ": " + why);
     }
 
-    /** Sum of allocation sizes; the dump's stated total when some sizes are only known rounded. */
+    /**
+     * Sum of allocation sizes; the dump's stated total when some sizes are only known rounded, or when
+     * no allocation is known (a per-colour report read alone lists none by index).
+     */
     static Long totalBytes(HloModule m) {
-        boolean exact = true;
+        boolean exact = !m.allocations().isEmpty();
         for (BufferAllocation a : m.allocations()) exact &= a.sizeExact();
         if (exact) return m.totalBytes();
         if (m.info().claimedTotalBytes() != null) return m.info().claimedTotalBytes();

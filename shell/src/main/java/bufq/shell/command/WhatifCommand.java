@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
+import bufq.model.DumpPart;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
@@ -18,6 +19,8 @@ import java.util.Set;
 /** {@code whatif EDIT [; EDIT ...] [; QUERY]}: the peak recomputed under edits of a copy of the live ranges and sizes. */
 final class WhatifCommand implements Command {
     @Override public String name() { return "whatif"; }
+    /** At most the Used values section ({@link #needs(Shell, String)} says for given edits). */
+    @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
     @Override public String synopsis() { return "whatif EDIT [; EDIT ...] [; QUERY]"; }
 
     @Override public String brief() { return "Recomputes the peak with edited live ranges and sizes (remat, donation, dtype)."; }
@@ -33,9 +36,11 @@ final class WhatifCommand implements Command {
                 + "  scale where EXPR by F           sizes times F (0.5: f32 to bf16)\n"
                 + "  size where EXPR = N             sizes set to N (e.g. 4MiB)\n"
                 + "  tiling NAME                     every value sized by another tiling model\n"
+                + "An edit applies to the whole value: after remat, also to the part that comes back after the peak.\n"
+                + "'donate where' changes (and counts) only the entry parameters among the values it selects.\n"
                 + "A query after the edits (e.g. 'steps order by occupied_bytes desc limit 5') runs on the edited copy.\n"
                 + "A what-if keeps the schedule and offsets: XLA's scheduler and buffer assignment are not re-run,\n"
-                + "so the figure is a bound under the current schedule.";
+                + "so the figure is a bound under the current schedule (the 'basis' column says so in every format).";
     }
 
     @Override public List<String> examples() {
@@ -46,6 +51,16 @@ final class WhatifCommand implements Command {
     }
 
     @Override public boolean rawArgs() { return true; }
+
+    /** Exactly what these edits, their conditions and any query after them read. */
+    @Override public Set<DumpPart> needs(Shell shell, String args) {
+        try {
+            EditParser.Parsed p = EditParser.parse(args, Set.copyOf(shell.engine().entities()));
+            return WhatIf.needs(p.edits(), p.query(), shell.engine().catalog());
+        } catch (QueryException e) {
+            return Set.of();   // reported when it runs
+        }
+    }
 
     @Override public Status run(Shell shell, List<String> args) throws CommandException, Engine.Failure, IOException {
         if (args.isEmpty() || args.get(0).isBlank()) throw new CommandException("usage: " + synopsis());

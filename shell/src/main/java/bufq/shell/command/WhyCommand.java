@@ -87,9 +87,32 @@ final class WhyCommand implements Command {
             if (v == null) throw new CommandException("no value " + name + " in " + m.handle());
             return List.of(v);
         }
-        List<HloValue> named = m.valuesNamed(name);
+        List<HloValue> named = new ArrayList<>(m.valuesNamed(name));
         if (named.isEmpty()) throw new CommandException("no value named " + name + " in " + m.handle()
                 + "; expected an id, a name such as fusion.3 or fusion.3{1}, or a query on values");
+        named.sort(WhyCommand::byTupleIndex);   // the tuple {} first, then {0}, {1}, ..., {1,0}
         return named;
+    }
+
+    /** Tuple indices in tree order: {@code {}} before {@code {0}} before {@code {0,1}} before {@code {1}}; numbers compared as numbers. */
+    static int byTupleIndex(HloValue a, HloValue b) {
+        long[] x = indexPath(a.index()), y = indexPath(b.index());
+        for (int i = 0; i < Math.min(x.length, y.length); i++) if (x[i] != y[i]) return Long.compare(x[i], y[i]);
+        return Integer.compare(x.length, y.length);
+    }
+
+    private static long[] indexPath(String index) {
+        String inner = index == null ? "" : index.replaceAll("[{}\\s]", "");
+        if (inner.isEmpty()) return new long[0];
+        String[] parts = inner.split(",");
+        long[] out = new long[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            try {
+                out[i] = Long.parseLong(parts[i]);
+            } catch (NumberFormatException e) {
+                out[i] = Long.MAX_VALUE;
+            }
+        }
+        return out;
     }
 }

@@ -15,6 +15,7 @@ import org.jline.reader.impl.history.DefaultHistory;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 import org.jline.utils.InfoCmp;
+import org.jline.utils.Signals;
 
 import java.io.IOError;
 import java.io.IOException;
@@ -76,13 +77,26 @@ public final class JLineRepl implements Repl {
 
     static Terminal systemTerminal() throws IOException {
         knownCapabilities(System.getenv("TERM"));
+        Terminal t;
         try {
             // JNI alone first: the exec provider would start a process ("test -t 1") just to look.
-            return builder().exec(false).dumb(false).build();
+            t = builder().exec(false).dumb(false).build();
         } catch (IOException | RuntimeException | LinkageError e) {
             // No native library (a noexec /tmp, say): let JLine use stty, or fall back to dumb.
-            return builder().dumb(true).build();
+            t = builder().dumb(true).build();
         }
+        return interruptible(t);
+    }
+
+    /**
+     * A dumb terminal ({@code TERM=dumb}, or no usable tty driver) leaves the line discipline cooked,
+     * so Ctrl-C reaches the JVM as SIGINT, which JLine registers no handler for there: the process
+     * would die at the prompt. The signal is raised on the terminal instead, where the line reader and
+     * a running statement handle it as they do on a real terminal.
+     */
+    static Terminal interruptible(Terminal t) {
+        if (t.getType().startsWith(Terminal.TYPE_DUMB)) Signals.register("INT", () -> t.raise(Terminal.Signal.INT));
+        return t;
     }
 
     private static TerminalBuilder builder() {
@@ -172,10 +186,14 @@ public final class JLineRepl implements Repl {
                 shell.setTerminalWidth(terminal.getWidth());
                 int last = history.last();
                 String line;
+                shell.idle();
                 try {
                     line = reader.readLine(prompt());
                 } catch (UserInterruptException e) {
-                    continue;  // Ctrl-C at the prompt: drop the line, stay
+                    // Ctrl-C at the prompt: drop the line, stay. A dumb terminal leaves the cursor after
+                    // the echoed ^C: the next prompt starts a line of its own.
+                    if (terminal.getType().startsWith(Terminal.TYPE_DUMB)) shell.out().println();
+                    continue;
                 } catch (EndOfFileException e) {
                     shell.out().println();
                     break;

@@ -30,6 +30,7 @@ public final class PlainRepl implements Repl {
             out.print(pending.length() == 0 ? "bufq" + handle + "> " : "   ...> ");
             out.flush();
             String line;
+            shell.idle();
             try {
                 line = in.readLine();
             } catch (IOException e) {

@@ -11,11 +11,14 @@ import bufq.lang.QueryException;
 import bufq.lang.Token;
 import bufq.lang.TokenKind;
 import bufq.model.HloModule;
+import bufq.model.HloValue;
+import bufq.model.Prominence;
 import bufq.shell.session.Command;
 import bufq.shell.session.ModuleSet;
 import bufq.shell.session.Setting;
 import bufq.shell.session.Shell;
 import bufq.table.ColumnType;
+import bufq.table.Sizes;
 import bufq.table.Table;
 import org.jline.reader.Candidate;
 import org.jline.reader.Completer;
@@ -29,6 +32,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -78,10 +82,12 @@ public final class ReplCompleter implements Completer {
     // ---- queries ----
 
     private void query(ReplParser.ReplLine l, List<Candidate> out) {
-        String text = ReplParser.statement(l.line());
-        int cursor = l.cursor();
+        query(ReplParser.statement(l.line()), l.cursor(), l.wordStart(), out);
+    }
+
+    /** Candidates for a query {@code text} (perhaps the tail of a command line) with the cursor and word start in it. */
+    private void query(String text, int cursor, int wordStart, List<Candidate> out) {
         Completion.Context ctx = Completion.at(text, cursor, catalog.get());
-        int wordStart = l.wordStart();
         String lead = ctx.replaceStart() > wordStart ? text.substring(wordStart, ctx.replaceStart()) : "";
         String entity = ctx.entity();
         for (String w : ctx.candidates()) {
@@ -92,6 +98,15 @@ public final class ReplCompleter implements Completer {
         HloModule m = shell.current();
         if (m == null) return;
         String prefix = ctx.prefix();
+        if (ctx.expected().contains(Completion.Kind.PEAK)) {
+            // peak(N): the rows of 'peaks' (default options), each with its step and bytes
+            List<Prominence.Ranked> peaks = Prominence.ranked(m.liveness().occupiedBytesByStep(OptionalInt.empty()),
+                    Prominence.DEFAULT_SHARE);
+            for (int i = 0; i < peaks.size(); i++) {
+                Prominence.Ranked p = peaks.get(i);
+                add(out, lead + (i + 1), "peaks", "step " + p.step() + ", " + Sizes.human(p.bytes()), false);
+            }
+        }
         if (ctx.expected().contains(Completion.Kind.INSTRUCTION)) {
             List<String> names = new ArrayList<>();
             for (String name : m.sequence()) if (name.startsWith(prefix)) names.add(name);
@@ -167,6 +182,7 @@ public final class ReplCompleter implements Completer {
                 for (String c : shell.commands().names()) add(out, c, "commands", null, true);
             }
             case "fields" -> { if (arg == 1) for (String e : shell.engine().entities()) add(out, e, "entities", null, true); }
+            case "why" -> why(l, out);
             case "timer" -> { if (arg == 1) for (String v : List.of("on", "off")) add(out, v, null, null, true); }
             default -> {
                 Command c = shell.commands().byName(name);
@@ -182,6 +198,37 @@ public final class ReplCompleter implements Completer {
                 }
             }
         }
+    }
+
+    /**
+     * {@code why VALUE}: the module's value names and labels ({@code fusion.3}, {@code fusion.3{1}}),
+     * ids when digits are typed, {@code values}; after {@code why values}, what a query takes there.
+     */
+    private void why(ParsedLine l, List<Candidate> out) {
+        HloModule m = shell.current();
+        if (m == null) return;
+        if (l.wordIndex() >= 2 && l.words().get(1).equalsIgnoreCase("values")) {
+            String line = ReplParser.statement(l.line());
+            int from = line.toLowerCase(Locale.ROOT).indexOf("values");
+            int wordStart = l instanceof ReplParser.ReplLine r ? r.wordStart() : l.cursor() - l.wordCursor();
+            query(line.substring(from), l.cursor() - from, Math.max(0, wordStart - from), out);
+            return;
+        }
+        if (l.wordIndex() != 1) return;
+        String prefix = l.word().substring(0, l.wordCursor());
+        if ("values".startsWith(prefix)) add(out, "values", "entities", "why values where ...: the values a query selects", true);
+        Set<String> names = new LinkedHashSet<>();
+        boolean digits = !prefix.isEmpty() && prefix.chars().allMatch(Character::isDigit);
+        for (HloValue v : m.values()) {
+            if (digits) {
+                String id = Long.toString(v.id());
+                if (id.startsWith(prefix)) names.add(id);
+                continue;
+            }
+            if (v.name().startsWith(prefix)) names.add(v.name());
+            if (v.label().startsWith(prefix)) names.add(v.label());
+        }
+        addCapped(out, "", new ArrayList<>(names), "values");
     }
 
     /**

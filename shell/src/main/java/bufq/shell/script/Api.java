@@ -81,17 +81,32 @@ final class Api extends Rows.ReadOnly {
     @Override public boolean hasMember(String key) { return KEYS.contains(key); }
 
     @Override public String toString() {
-        return "{module, query(text), why(id), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), rule(name, fn), whatif(edits), format.bytes(n), version: "
+        return "{module, query(text), why(id or name), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), rule(name, fn), whatif(edits), format.bytes(n), version: "
                 + Convert.show(Shell.VERSION) + "}";
     }
 
-    // bufq.why(id) -> {what, born, uses, end, idle, peak}: each part of the why command, as an array of rows
+    // bufq.why(id or name) -> {what_it_is, born, uses, why_it_ends, idle_stretches, at_the_peak}: each
+    // part of the why command under its json key, as an array of rows
     private Object why(Value... a) {
-        long id = longArg(a, 0, "bufq.why(id)");
         HloModule m = shell.current();
         if (m == null) throw new IllegalArgumentException("bufq.why: no module loaded");
-        HloValue v = m.value(id);
-        if (v == null) throw new IllegalArgumentException("bufq.why(id): no value with id " + id + " in " + m.handle());
+        HloValue v;
+        if (a.length > 0 && a[0].isString()) {
+            String name = a[0].asString();
+            List<HloValue> named = name.endsWith("}") ? (m.valueByKey(name) == null ? List.of() : List.of(m.valueByKey(name)))
+                    : m.valuesNamed(name);
+            if (named.isEmpty()) throw new IllegalArgumentException("bufq.why(name): no value named " + name + " in " + m.handle());
+            if (named.size() > 1) {
+                throw new IllegalArgumentException("bufq.why(name): " + name + " names " + named.size() + " values ("
+                        + named.stream().map(HloValue::label).limit(4).collect(java.util.stream.Collectors.joining(", "))
+                        + (named.size() > 4 ? ", ..." : "") + "); name one element, e.g. " + named.get(named.size() - 1).label());
+            }
+            v = named.get(0);
+        } else {
+            long id = longArg(a, 0, "bufq.why(id or name)");
+            v = m.value(id);
+            if (v == null) throw new IllegalArgumentException("bufq.why(id): no value with id " + id + " in " + m.handle());
+        }
         Map<String, Object> parts = new LinkedHashMap<>();
         for (Map.Entry<String, Table> e : Analyses.why(m, List.of(v)).get(0).parts().entrySet()) {
             Table t = e.getValue();
@@ -142,7 +157,7 @@ final class Api extends Rows.ReadOnly {
             if (p.query() != null)
                 throw new IllegalArgumentException(usage + ": edits only; query the module it returns (.query(text))");
             Outcome o = WhatIf.run(m, p.edits(), catalog, shell.settings().tiling(), shell.settings()::tilingNamed);
-            return new Rows.ModuleView(catalog, new EvalContext(o.editedModule(), shell.settings().tiling()), this::queryOn);
+            return new Rows.ModuleView(catalog, new EvalContext(o.editedModule(), shell.settings().tiling()), this::queryOn, Outcome.BOUND);
         } catch (QueryException e) {
             throw new IllegalArgumentException(usage + ": " + e.getMessage() + " in '" + text + "'");
         }
@@ -245,13 +260,19 @@ final class Api extends Rows.ReadOnly {
         return host.undefined();
     }
 
+    /** The name a check or an advise rule is registered under (argument 0): lowercase words joined by '-'. */
+    private static String registeredName(Value[] a, String usage) {
+        String name = stringArg(a, 0, usage);
+        if (!name.matches("[a-z][a-z0-9-]*"))
+            throw new IllegalArgumentException(usage + ": name '" + name + "' must be lowercase letters, digits and '-'");
+        return name;
+    }
+
     // bufq.check(name, fn): fn(module, report)
     private Object check(Value... a) {
         String usage = "bufq.check(name, fn)";
-        String name = stringArg(a, 0, usage);
+        String name = registeredName(a, usage);
         Value fn = functionArg(a, 1, usage);
-        if (!name.matches("[a-z][a-z0-9-]*"))
-            throw new IllegalArgumentException(usage + ": name '" + name + "' must be lowercase letters, digits and '-'");
         scripts.addCheck(new JsCheck(name, fn, host, shell, this));
         return host.undefined();
     }
@@ -312,20 +333,19 @@ final class Api extends Rows.ReadOnly {
         }
     }
 
-    // bufq.rule(name, fn): fn(module) -> [{finding, whatif}], each measured by advise
+    // bufq.rule(name, fn): fn(module) -> [{finding, whatif[, values]}], each measured by advise
     private Object rule(Value... a) {
         String usage = "bufq.rule(name, fn)";
-        String name = stringArg(a, 0, usage);
+        String name = registeredName(a, usage);
         Value fn = functionArg(a, 1, usage);
-        if (!name.matches("[a-z][a-z0-9-]*"))
-            throw new IllegalArgumentException(usage + ": name '" + name + "' must be lowercase letters, digits and '-'");
         scripts.addRule(new JsRule(name, fn, host, shell, this));
         return host.undefined();
     }
 
     /**
      * An {@code advise} rule written in JavaScript: {@code fn(module)} returns findings as
-     * {@code {finding, whatif}} objects; advise measures each {@code whatif} like a built-in rule's.
+     * {@code {finding, whatif}} objects, optionally with {@code values} (ids, for the evidence table);
+     * advise measures each {@code whatif} like a built-in rule's.
      */
     static final class JsRule implements Rule {
         private final String name;
@@ -350,13 +370,13 @@ final class Api extends Rows.ReadOnly {
             Rows.ModuleView view = new Rows.ModuleView(shell.engine().catalog(), ctx, api::queryOn);
             String what = "rule '" + name + "'";
             try {
-                return findIn(view, what);
+                return findIn(view, what, facts.module());
             } catch (JsContext.ScriptFailure f) {
                 throw new Rule.Failure(f.getMessage());
             }
         }
 
-        private List<Advice> findIn(Rows.ModuleView view, String what) {
+        private List<Advice> findIn(Rows.ModuleView view, String what, HloModule m) {
             return host.callback(this, what, () -> {
                 Value r = fn.execute(view);
                 if (!r.hasArrayElements())
@@ -370,10 +390,33 @@ final class Api extends Rows.ReadOnly {
                         throw new JsContext.ScriptFailure(definedAt(fn) + what + " returned element " + i
                                 + " without string 'finding' and 'whatif'");
                     String edit = e.getMember("whatif").asString().strip().replaceFirst("^whatif\\s+", "");
-                    out.add(new Advice(name, e.getMember("finding").asString(), edit, edit, List.of(), 0));
+                    out.add(new Advice(name, e.getMember("finding").asString(), edit, evidence(e, i, what, m), 0));
                 }
                 return out;
             });
+        }
+
+        /**
+         * The finding's optional {@code values}: ids of the values behind it (or rows with an
+         * {@code id}), for the evidence table, largest first.
+         */
+        private List<HloValue> evidence(Value e, long i, String what, HloModule m) {
+            if (!e.hasMember("values") || e.getMember("values").isNull()) return List.of();
+            Value vs = e.getMember("values");
+            if (!vs.hasArrayElements())
+                throw new JsContext.ScriptFailure(definedAt(fn) + what + " returned element " + i + " whose 'values' is not an array of ids");
+            List<HloValue> out = new ArrayList<>();
+            for (long k = 0; k < vs.getArraySize(); k++) {
+                Value x = vs.getArrayElement(k);
+                Value id = x.hasMember("id") ? x.getMember("id") : x;
+                HloValue v = id.isNumber() && id.fitsInLong() ? m.value(id.asLong()) : null;
+                if (v == null)
+                    throw new JsContext.ScriptFailure(definedAt(fn) + what + " returned element " + i + " whose 'values' holds "
+                            + Convert.display(x) + ", not the id of a value of " + m.handle());
+                out.add(v);
+            }
+            out.sort((a, b) -> Long.compare(b.size(), a.size()));
+            return out;
         }
     }
 

@@ -116,17 +116,24 @@ final class Rows {
     /** {@code bufq.module}: the entity arrays, the peak and lookups by id, index and name. */
     static final class ModuleView extends ReadOnly {
         private static final List<String> KEYS = List.of("handle", "name", "backend", "values", "allocations",
-                "instructions", "steps", "peak", "value", "allocation", "instruction", "query");
+                "instructions", "steps", "peak", "value", "allocation", "instruction", "query", "note");
         private final Catalog catalog;
         private final EvalContext ctx;
         private final Map<String, List<?>> rows = new LinkedHashMap<>();
         private final BiFunction<String, HloModule, Object> query;
+        private final String note;
 
         /** @param query runs a query on a module and returns the rows as a script sees them */
         ModuleView(Catalog catalog, EvalContext ctx, BiFunction<String, HloModule, Object> query) {
+            this(catalog, ctx, query, null);
+        }
+
+        /** @param note what the figures are ({@code bufq.whatif}'s: a bound under the current schedule); null for a loaded module */
+        ModuleView(Catalog catalog, EvalContext ctx, BiFunction<String, HloModule, Object> query, String note) {
             this.catalog = catalog;
             this.ctx = ctx;
             this.query = query;
+            this.note = note;
         }
 
         HloModule module() { return ctx.module(); }
@@ -162,6 +169,7 @@ final class Rows {
                 case "instruction" -> (ProxyExecutable) a -> row("instructions",
                         m.instruction(Api.stringArg(a, 0, "bufq.module.instruction(name)")));
                 case "query" -> (ProxyExecutable) a -> query.apply(Api.stringArg(a, 0, "module.query(text)"), m);
+                case "note" -> note;
                 default -> null;
             };
         }

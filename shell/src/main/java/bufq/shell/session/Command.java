@@ -42,6 +42,19 @@ public interface Command {
      */
     default Set<DumpPart> needs() { return Set.of(); }
 
+    /**
+     * Whether {@link #needs()} are parts of the current module, which the shell reads before running
+     * the command; false for a command on other modules ({@code diff}), which reads its own with
+     * {@link Shell#readParts}. A batch run reads them with every module it loads either way.
+     */
+    default boolean needsCurrentModule() { return true; }
+
+    /**
+     * {@link #needs()} of one invocation, for a command whose needs depend on its arguments ({@code
+     * whatif}: its conditions and edits); {@code args} is the rest of the line. By default {@link #needs()}.
+     */
+    default Set<DumpPart> needs(Shell shell, String args) { return needs(); }
+
     /** Lines a user can type as they are. */
     List<String> examples();
 

@@ -24,6 +24,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.function.Function;
 
 /**
@@ -63,6 +64,7 @@ public final class Shell {
     /** Whether anything went to the current sink yet: markdown results are kept apart by a blank line. */
     private boolean sinkUsed;
     private ScriptEngine scripts;
+    private final DeferredReads deferred;
 
     /**
      * @param scriptEngine makes the session's script engine on first use, so sessions that run no
@@ -78,6 +80,7 @@ public final class Shell {
         this.env = env;
         this.sink = OutputSink.console(out);
         this.terminalWidth = columns(env);
+        this.deferred = new DeferredReads(err, env);
     }
 
     private static int columns(Env env) {
@@ -100,6 +103,7 @@ public final class Shell {
         long t0 = System.nanoTime();
         Status st;
         statement = text;
+        deferred.reportNew(loadedModules());   // parts read in the background meanwhile
         try {
             st = isQuery(text) ? runQuery(text) : runCommand(text);
         } catch (CommandException e) {
@@ -115,6 +119,10 @@ public final class Shell {
             // A part of a module read on first use, deep in a command: stopped by Ctrl-C, or its file changed.
             error(e.cancelled() ? COMMAND_CANCELLED : e.getMessage());
             st = Status.ERROR;
+        } catch (CancellationException e) {
+            // An analysis over many values (why) stopped by Ctrl-C between two of them.
+            error(COMMAND_CANCELLED);
+            st = Status.ERROR;
         } catch (TilingModel.Failure e) {
             error(e.getMessage());
             st = Status.ERROR;
@@ -129,6 +137,7 @@ public final class Shell {
             internalError(e);
             st = Status.ERROR;
         }
+        deferred.reportNew(loadedModules());   // parts a statement read on its own (a script, an undeclared use)
         if (settings.timer() && st != Status.QUIT)
             err.printf(Locale.ROOT, "Time: %.1f ms%n", (System.nanoTime() - t0) / 1e6);
         if (quit) return Status.QUIT;
@@ -177,6 +186,7 @@ public final class Shell {
 
     private Status runQuery(String text) throws CommandException, Engine.Failure, IOException {
         HloModule m = requireModule();
+        readParts(m, needs(text));
         List<Output> result;
         try (QueryDeadline limit = QueryDeadline.start(settings.timeoutSeconds())) {
             try {
@@ -202,7 +212,11 @@ public final class Shell {
     private Status runCommand(String text) throws CommandException, Engine.Failure, IOException {
         String[] head = text.split("\\s+", 2);
         Command raw = commands.byName(head[0]);
-        if (raw != null && raw.rawArgs()) return raw.run(this, head.length < 2 ? List.of() : List.of(head[1]));
+        if (raw != null && raw.rawArgs()) {
+            HloModule m = current();
+            if (m != null && raw.needsCurrentModule()) readParts(m, raw.needs(this, head.length < 2 ? "" : head[1]));
+            return raw.run(this, head.length < 2 ? List.of() : List.of(head[1]));
+        }
         // "summary;" as in SQL shells: the ';' ends the statement (code after 'js' keeps its own)
         if (text.endsWith(";")) text = text.substring(0, text.length() - 1).stripTrailing();
         List<String> words = Words.split(text);
@@ -215,14 +229,14 @@ public final class Shell {
                     + " (type 'help' for the list)");
         }
         HloModule m = current();
-        if (m != null && !c.needs().isEmpty()) read(m, c.needs());
+        if (m != null && c.needsCurrentModule()) readParts(m, c.needs(this, head.length < 2 ? "" : head[1]));
         return c.run(this, words.subList(1, words.size()));
     }
 
     /** Reads {@code parts} of {@code m} not read yet, as a load: Ctrl-C stops it, a failure is one line. */
-    private void read(HloModule m, Set<DumpPart> parts) throws CommandException {
+    public void readParts(HloModule m, Set<DumpPart> parts) throws CommandException {
         try {
-            m.read(parts);
+            deferred.read(m, parts);
         } catch (PartUnavailableException e) {
             throw new CommandException(e.cancelled() ? COMMAND_CANCELLED : e.getMessage());
         }
@@ -238,8 +252,9 @@ public final class Shell {
         if (isQuery(text)) {
             return engine.needs(text);
         }
-        Command c = commands.byName(text.split("\\s+", 2)[0]);
-        return c == null ? Set.of() : c.needs();
+        String[] head = text.split("\\s+", 2);
+        Command c = commands.byName(head[0]);
+        return c == null ? Set.of() : c.needs(this, head.length < 2 ? "" : head[1]);
     }
 
     /**
@@ -390,7 +405,25 @@ public final class Shell {
         void accept(HloModule m) throws Engine.Failure, CommandException;
     }
 
+    /**
+     * The prompt waits for input: the current module's parts not read yet are read in the
+     * background (printing nothing; see {@link DeferredReads}).
+     */
+    public void idle() {
+        deferred.startInBackground(current());
+    }
+
+    /** The background read {@link #idle} started for {@code m}, or null (tests wait on it). */
+    java.util.concurrent.CompletableFuture<Void> backgroundRead(HloModule m) { return deferred.backgroundRead(m); }
+
+    private List<HloModule> loadedModules() {
+        List<HloModule> out = new ArrayList<>();
+        for (ModuleSet.Entry e : modules.entries()) if (e.loaded() != null) out.add(e.loaded());
+        return out;
+    }
+
     private void reportWarnings(HloModule m) {
+        deferred.loaded(m);
         List<LoadWarning> w = m.warnings();
         for (int i = 0; i < Math.min(w.size(), WARNINGS_SHOWN); i++) err.println("bufq: warning: " + w.get(i));
         if (w.size() > WARNINGS_SHOWN)

@@ -136,4 +136,22 @@ class CorpusCliTest {
                 assertEquals(Long.toString(l.liveBytes(claim.time())), m.group(6), "claimed_peak_bytes: " + lines[i]);
         }
     }
+
+    /**
+     * A jaxlib 0.10 report read alone (no sibling beside it) lists no allocation indices, only
+     * per-colour tables: total_bytes is its stated "Total bytes", not the 0 B of no allocations.
+     */
+    @org.junit.jupiter.api.Test
+    void perColourReportAloneUsesItsStatedTotal(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        Path src = Corpus.require("jax-0.10.2/multi-module-dir-analysis-off")
+                .resolve("module_0012.jit_mlp.cpu_after_optimizations-memory-usage-report.txt");
+        Path report = Files.copy(src, dir.resolve(src.getFileName()));
+        long stated = 0;
+        for (String line : Files.readAllLines(report))
+            if (line.startsWith("Total bytes: ")) stated += Long.parseLong(line.split(" ")[2]);
+        assertTrue(stated > 0, "the report states its total");
+        CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), List.of("--format", "csv", "-c", "summary", report.toString()), "");
+        assertEquals(0, r.code(), r.err());
+        assertEquals(Long.toString(stated), r.out().split("\n")[1].split(",")[6], r.out());
+    }
 }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code whatif}, {@code advise} and {@code bufq.whatif} through the command line, on a corpus dump. */
@@ -84,6 +85,64 @@ class WhatifCliTest {
         assertTrue(!r.out().contains("changes nothing"), "a finding that saves nothing is left out: " + r.out());
         assertTrue(r.err().contains("advise: js:1:18: rule 'bad' returned 3; expected an array of {finding, whatif}"), r.err());
         assertEquals(1, r.code());
+    }
+
+    /** Every format says what a what-if figure is, and so does the module view scripts get. */
+    @Test
+    void theBoundNoteIsInEveryFormatAndInTheScriptView() {
+        for (String format : List.of("json", "markdown", "table")) {
+            List<String> args = new ArrayList<>(List.of("--format", format));
+            args.addAll(cs("whatif drop where id = 580"));
+            args.add(dump("transformer-2layer"));
+            CliTest.Result r = run(args.toArray(String[]::new));
+            assertEquals(0, r.code(), r.err());
+            assertTrue(r.out().contains("bound under the current schedule"), format + ": " + r.out());
+        }
+        List<String> args = cs("js print(bufq.whatif('drop where id = 580').note)");
+        args.add(dump("transformer-2layer"));
+        CliTest.Result r = run(args.toArray(String[]::new));
+        assertTrue(r.out().startsWith("a bound under the current schedule"), r.out());
+    }
+
+    /** The whatif line of each finding, as json carries it, parses and reproduces the saving (no "... 28 more"). */
+    @Test
+    void adviseJsonLinesReproduceTheirSavings() {
+        List<String> args = new ArrayList<>(List.of("--format", "json"));
+        args.addAll(cs("advise"));
+        args.add(dump("transformer-2layer"));
+        CliTest.Result r = run(args.toArray(String[]::new));
+        assertEquals(0, r.code(), r.err());
+        var m = java.util.regex.Pattern.compile("\"saves\": (\\d+), [^\\n]*\"whatif\": \"whatif ((?:[^\"\\\\]|\\\\.)*)\"").matcher(r.out());
+        int lines = 0;
+        while (m.find()) {
+            lines++;
+            String edit = m.group(2).replace("\\\"", "\"");
+            assertFalse(edit.contains("more)"), edit);
+            List<String> again = new ArrayList<>(List.of("--format", "json"));
+            again.addAll(cs("whatif " + edit));
+            again.add(dump("transformer-2layer"));
+            CliTest.Result w = run(again.toArray(String[]::new));
+            assertEquals(0, w.code(), edit + ": " + w.err());
+            assertTrue(w.out().contains("\"saves\": " + m.group(1) + "}"), "the last edit's row saves " + m.group(1) + ": " + w.out());
+        }
+        assertTrue(lines >= 3, r.out());
+    }
+
+    /** A script's rule can name the values behind its finding; they fill the evidence table. */
+    @Test
+    void scriptRulesGiveEvidence() {
+        List<String> args = cs("js bufq.rule('drop-580', m => [{finding: 'drop the broadcast', whatif: 'drop where id = 580', values: [580]}])",
+                "advise");
+        args.add(dump("transformer-2layer"));
+        CliTest.Result r = run(args.toArray(String[]::new));
+        assertEquals(0, r.code(), r.err());
+        String evidence = r.out().substring(r.out().indexOf("\nevidence\n"));
+        assertTrue(evidence.contains(" 580  broadcast_multiply_fusion.1"), evidence);
+        List<String> bad = cs("js bufq.rule('bad-ids', m => [{finding: 'x', whatif: 'drop where id = 580', values: [999999]}])", "advise");
+        bad.add(dump("transformer-2layer"));
+        r = run(bad.toArray(String[]::new));
+        assertEquals(1, r.code());
+        assertTrue(r.err().contains("whose 'values' holds 999999, not the id of a value of jit_step"), r.err());
     }
 
     /** The README's whatif and advise transcripts are real: each shown line is in the output, in order, up to its "...". */

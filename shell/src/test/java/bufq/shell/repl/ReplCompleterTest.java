@@ -2,6 +2,8 @@ package bufq.shell.repl;
 
 import bufq.shell.session.Shell;
 import bufq.shell.session.Status;
+import bufq.model.HloModule;
+import bufq.model.HloValue;
 import org.jline.reader.Candidate;
 import org.jline.reader.LineReader;
 import org.jline.reader.LineReaderBuilder;
@@ -113,6 +115,40 @@ class ReplCompleterTest {
         cs.clear();
         ReplCompleter.addCapped(cs, "", List.of("a.1", "a.2"), "instructions");
         assertEquals(List.of("a.1", "a.2"), ReplCompleter.values(cs));
+    }
+
+    /** The candidates themselves (value and description), for the cursor at the end of {@code line}. */
+    List<Candidate> candidates(String line) {
+        List<Candidate> cs = new ArrayList<>();
+        completer.complete(reader, parser.split(line, line.length()), cs);
+        return cs;
+    }
+
+    @Test
+    void peakNumbersWithTheirStepsAfterPeakParen() {
+        HloModule m = shell.current();
+        int peak = m.liveness().peakTime();
+        for (String line : List.of("values where live at peak(", "values where live during 0..peak(")) {
+            List<Candidate> cs = candidates(line);
+            Candidate first = cs.stream().filter(c -> c.value().endsWith("1")).findFirst().orElseThrow(() -> new AssertionError(line + ": " + cs));
+            assertTrue(first.descr().startsWith("step " + peak + ", "), line + ": " + first.descr());
+            assertFalse(ReplCompleter.values(cs).contains("size"), line + ": no fields inside peak(");
+        }
+        assertTrue(at("values where live during 0..").contains("0..peak("), at("values where live during 0..").toString());
+    }
+
+    @Test
+    void whyCompletesValueNamesIdsAndQueries() {
+        HloModule m = shell.current();
+        HloValue v = m.values().get(m.values().size() - 1);
+        String name = v.name();
+        List<String> byName = at("why " + name.substring(0, Math.min(3, name.length())));
+        assertTrue(byName.contains(name), byName.toString());
+        List<String> byId = at("why " + v.id());
+        assertTrue(byId.contains(Long.toString(v.id())), byId.toString());
+        assertTrue(at("why val").contains("values"), at("why val").toString());
+        List<String> query = at("why values where live at ");
+        assertTrue(query.contains("peak("), query.toString());
     }
 
     @Test

@@ -81,20 +81,27 @@ class TmuxEndToEndTest {
         if (tmuxInstalled()) tmux("kill-server");
     }
 
-    @Test
-    void tabCompletesAndAQueryPrintsATable() throws IOException, InterruptedException {
+    /**
+     * Starts {@code ./bufq} on the bundled example in tmux session "bufq" with {@code env} (e.g.
+     * "TERM=dumb", or "") and waits for its prompt; "bufq exited N" is printed when it ends.
+     */
+    void startBufq(String env) throws IOException, InterruptedException {
         assumeTrue(tmuxInstalled(), "tmux not installed");
         Path root = Path.of(System.getProperty("bufq.root", "..")).toAbsolutePath().normalize();
         Path launcher = root.resolve("bufq");
         assumeTrue(Files.isExecutable(launcher), "launcher not found at " + launcher);
-        String command = "cd " + quote(root.toString()) + " && env"
+        String command = "cd " + quote(root.toString()) + " && env " + env
                 + " BUFQ_CLASSPATH=" + quote(System.getProperty("java.class.path"))
                 + " JAVA_HOME=" + quote(System.getProperty("java.home"))
                 + " XDG_STATE_HOME=" + quote(state.toString()) + " HOME=" + quote(state.toString())
-                + " ./bufq examples/seeds/004_0cb419b3147a3cb6.txt; sleep 30";
+                + " ./bufq examples/seeds/004_0cb419b3147a3cb6.txt; echo bufq exited $?; sleep 30";
         assertNotNull(tmux("new-session", "-d", "-s", "bufq", "-x", "120", "-y", "40", command), "tmux session");
-
         waitFor("prompt naming the module", x -> x.contains("bufq(004_0cb419b3147a3cb6)>"));
+    }
+
+    @Test
+    void tabCompletesAndAQueryPrintsATable() throws IOException, InterruptedException {
+        startBufq("");
 
         tmux("send-keys", "-t", "bufq", "val", "Tab");
         waitFor("Tab completing val to values", x -> x.contains("bufq(004_0cb419b3147a3cb6)> values"));
@@ -107,6 +114,21 @@ class TmuxEndToEndTest {
         waitForFile(state.resolve("bufq/history"));
         assertEquals(List.of("values where size >= 16KiB order by size desc limit 2"),
                 new HistoryFile(state.resolve("bufq/history")).load());
+    }
+
+    /** TERM=dumb: no raw mode, so Ctrl-C is a SIGINT to the JVM; it must drop the line, not end bufq. */
+    @Test
+    void ctrlCOnADumbTerminalKeepsTheShell() throws IOException, InterruptedException {
+        startBufq("TERM=dumb");
+        tmux("send-keys", "-t", "bufq", "values where", "C-c");
+        String prompt = "bufq(004_0cb419b3147a3cb6)>";
+        waitFor("a new prompt after Ctrl-C", x -> x.indexOf(prompt) != x.lastIndexOf(prompt) || x.contains("bufq exited"));
+        tmux("send-keys", "-t", "bufq", "values where size >= 16KiB show count()", "Enter");
+        String s = waitFor("the query's answer after Ctrl-C", x -> x.contains("(1 row)") || x.contains("bufq exited"));
+        assertFalse(s.contains("bufq exited"), s);
+        assertTrue(s.contains("count()"), s);
+        tmux("send-keys", "-t", "bufq", "C-d");
+        assertTrue(waitFor("bufq leaving on Ctrl-D", x -> x.contains("bufq exited")).contains("bufq exited 0"), screen());
     }
 
     /** Waits for the exiting bufq (another process) to write {@code p}, checking as {@link #waitFor} does. */

@@ -1,0 +1,64 @@
+package bufq.shell.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import bufq.dump.DumpLoader;
+import bufq.model.HloModule;
+import bufq.shell.session.DefaultEngine;
+import bufq.shell.testing.Corpus;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * {@code advise} through the command line on every module of the corpus and the seeds: exit 0, no
+ * stack trace; a module without live ranges gets one line saying so (not an error).
+ */
+class AdviseCliSweepTest {
+    @TestFactory
+    Stream<DynamicTest> adviseRunsOnEveryCorpusModule() throws Exception {
+        Path corpus = Corpus.require(Corpus.dir());
+        List<Path> inputs;
+        try (Stream<Path> s = Stream.concat(Files.list(corpus.resolve("public")), Stream.concat(
+                Files.list(corpus.resolve("jax-0.10.2")).filter(Files::isDirectory),
+                Files.list(CliTest.root().resolve("examples/seeds"))))) {
+            inputs = s.filter(p -> !p.getFileName().toString().endsWith(".md")).sorted().toList();
+        }
+        return inputs.stream().map(p -> DynamicTest.dynamicTest(corpus.getParent().relativize(p).toString(), () -> {
+            List<HloModule> modules;
+            try {
+                modules = DumpLoader.load(List.of(p));
+            } catch (Exception e) {
+                return;   // files the reader refuses are the reader's tests' business
+            }
+            List<String> args = new ArrayList<>();
+            for (HloModule m : modules) args.addAll(List.of("-c", "use " + m.handle(), "-c", "advise"));
+            args.add(p.toString());
+            CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), args, "");
+            assertEquals(0, r.code(), r.err());
+            assertFalse(r.err().contains("Exception") || r.err().contains("\tat "), r.err());
+            long without = modules.stream().filter(m -> m.liveness().peakTime() < 0).count();
+            assertEquals(without, r.err().lines().filter(l -> l.contains("has no live ranges, so no peak to lower")).count(), r.err());
+            assertEquals(modules.size() - without, r.out().lines().filter(l -> l.startsWith("advice (")).count(), r.out());
+        }));
+    }
+
+    /** The line a dump without live ranges gets, and its exit code. */
+    @TestFactory
+    Stream<DynamicTest> aDumpWithoutLiveRangesIsNotAnError() throws Exception {
+        Path dir = Corpus.require("jax-0.10.2/multi-module-dir-analysis-off");
+        return Stream.of(DynamicTest.dynamicTest(dir.getFileName().toString(), () -> {
+            CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), List.of("-c", "advise", dir.toString()), "");
+            assertEquals(0, r.code(), r.err());
+            assertEquals(1, r.err().lines().count(), r.err());
+            assertTrue(r.err().startsWith("advise: ") && r.err().contains("has no live ranges, so no peak to lower and no rule applies"), r.err());
+        }));
+    }
+}
