@@ -145,6 +145,34 @@ public final class Harness {
             }
             results.put("dir", d);
         }
+        Map<String, String> proto = protoLoad();
+        if (proto != null) results.put("proto", proto);
+    }
+
+    /** The corpus module dumped both ways: its {@code .hlo.pb} and its text set. */
+    Path protoModule() { return corpus().resolve("jax-0.10.2-proto/transformer-12layer"); }
+
+    static final String PROTO_STEM = "module_0000.jit_step.cpu_after_optimizations";
+
+    /**
+     * Issue 21's row: {@link ProtoLoad} in a JVM of its own on the largest corpus proto against the
+     * text of the same module; null without the corpus.
+     */
+    Map<String, String> protoLoad() throws Exception {
+        Path dir = protoModule();
+        Path pb = dir.resolve(PROTO_STEM + ".hlo.pb"), txt = dir.resolve(PROTO_STEM + "-buffer-assignment.txt");
+        if (!Files.exists(pb) || !Files.exists(txt)) return null;
+        log.println("measuring the .hlo.pb against its text (ProtoLoad) ...");
+        String cp = bench.resolve("target/classes") + java.io.File.pathSeparator + bench.resolve("target/lib/*");
+        Proc p = exec(List.of(java(), "-Xmx2g", "-Xms1g", "-XX:+UseParallelGC", "-cp", cp, "bufq.bench.ProtoLoad",
+                pb.toString(), txt.toString(), "--runs", quick ? "9" : "21", "--warmup", "40"), false);
+        Map<String, String> r = new LinkedHashMap<>();
+        for (String l : p.out.split("\n")) {
+            int eq = l.indexOf('=');
+            if (eq > 0) r.put("proto." + l.substring(0, eq), l.substring(eq + 1));
+        }
+        if (p.rc != 0) r.put("proto.error", "exit " + p.rc + ": " + lastLine(p.err));
+        return r;
     }
 
     /** The id of the largest generated four-file input measured (four-1m in a full run), or null. */

@@ -46,6 +46,7 @@ final class Report {
         table("The largest real dumps and the 28 MB module", real, heads);
         versusPython();
         directory();
+        protoLoad();
         targets();
         batchTargets();
         errors();
@@ -291,6 +292,30 @@ final class Report {
                     .append(fmt(d.get(p + ".cpu_ms"))).append(" | ").append(fmt1(num(d.get(p + ".rss_kb")) / 1024)).append(" |\n");
         }
         md.append("\n`modules` lists every module without parsing it; `summary` parses them all.\n\n");
+    }
+
+    private void protoLoad() {
+        Map<String, String> p = r.get("proto");
+        if (p == null || p.containsKey("proto.error")) return;
+        md.append("### `.hlo.pb` against the text of the same module (issue 21)\n\n")
+                .append("`jax-0.10.2-proto/transformer-12layer` (").append(p.get("proto.proto_values"))
+                .append(" values) loaded as its `.hlo.pb` and as its text set in turns in one warm JVM, values included; medians.\n\n")
+                .append("| input | wall (ms) | loading thread CPU (ms) | all Java threads' CPU (ms) | µs per value, wall | loading thread CPU | all threads' CPU |\n")
+                .append("|---|---:|---:|---:|---:|---:|---:|\n");
+        for (String k : List.of("proto", "text")) {
+            String q = "proto." + k + "_";
+            md.append("| ").append(k.equals("proto") ? "`.hlo.pb`" : "text set").append(" | ").append(fmt(p.get(q + "load_ms")))
+                    .append(" | ").append(fmt(p.get(q + "thread_cpu_ms"))).append(" | ").append(fmt(p.get(q + "all_threads_cpu_ms")))
+                    .append(" | ").append(fmt(p.get(q + "us_per_value"))).append(" | ").append(fmt(p.get(q + "thread_cpu_us_per_value")))
+                    .append(" | ").append(fmt(p.get(q + "all_threads_cpu_us_per_value"))).append(" |\n");
+        }
+        md.append('\n');
+        double proto = num(p.get("proto.proto_all_threads_cpu_us_per_value")), text = num(p.get("proto.text_all_threads_cpu_us_per_value"));
+        double protoWall = num(p.get("proto.proto_us_per_value")), textWall = num(p.get("proto.text_us_per_value"));
+        md.append("Target \"a `.hlo.pb` loads at least as fast per value as the text\": CPU ").append(fmt2(proto)).append(" against ")
+                .append(fmt2(text)).append(" µs per value, ").append(proto <= text ? "met" : "**not met**").append("; wall ")
+                .append(fmt2(protoWall)).append(" against ").append(fmt2(textWall)).append(" µs, ")
+                .append(protoWall <= textWall ? "met" : "**not met**").append(".\n\n");
     }
 
     private void target(String what, String measured, boolean ok) {

@@ -134,7 +134,12 @@ public final class Analyses {
      *
      * @param depth deepest op_name prefix level shown; 0 or less for all
      */
-    public static List<Output> blame(HloModule m, BlameBy by, int depth) { return BlameReport.run(m, by, depth); }
+    public static List<Output> blame(HloModule m, BlameBy by, int depth) { return BlameReport.run(m, by, depth, 0); }
+
+    /** As {@link #blame(HloModule, BlameBy, int)}, the stack tree cut at {@code maxLines} node lines (0 = all). */
+    public static List<Output> blame(HloModule m, BlameBy by, int depth, int maxLines) {
+        return BlameReport.run(m, by, depth, maxLines);
+    }
 
     /**
      * {@code peaks}: the local maxima of occupied bytes whose prominence (as SciPy defines it) is at

@@ -5,6 +5,7 @@ import bufq.model.HloValue;
 import bufq.model.HloModule;
 import bufq.model.Liveness;
 import bufq.table.ColumnType;
+import bufq.table.NaturalOrder;
 import bufq.table.Output;
 import bufq.table.Table;
 import bufq.table.TextBlock;
@@ -28,10 +29,11 @@ final class BlameReport {
     /** The one bucket of values without an op_name (single copy.NNNNN values would each get a row). */
     static final String NO_OP_NAME = "(no op_name)";
 
-    static List<Output> run(HloModule m, BlameBy by, int depth) {
+    /** @param maxLines node lines of the stack tree shown (the shell's maxrows; 0 = all) */
+    static List<Output> run(HloModule m, BlameBy by, int depth, int maxLines) {
         Liveness l = m.liveness();
         int t = l.peakTime();
-        if (t < 0) return List.of(new TextBlock(PeakReport.NO_RANGES));
+        if (t < 0) return List.of(new TextBlock(PeakReport.noRanges(m)));
         // Each byte once: a value's share of what its allocation holds then, not its logical size,
         // which counts twice the bytes of a hand-over or of a buffer a loop aliases.
         List<HloValue> live = m.liveAt(t);
@@ -50,7 +52,7 @@ final class BlameReport {
         }
         List<Map.Entry<Key, long[]>> rows = new ArrayList<>(acc.entrySet());
         rows.sort(Comparator.comparingLong((Map.Entry<Key, long[]> e) -> e.getValue()[0]).reversed()
-                .thenComparingInt(e -> e.getKey().level()).thenComparing(e -> e.getKey().name()));
+                .thenComparingInt(e -> e.getKey().level()).thenComparing(e -> e.getKey().name(), NaturalOrder.INSTANCE));
         String what = switch (by) {
             case OP_NAME -> "op_name";
             case SOURCE -> "source";
@@ -82,7 +84,7 @@ final class BlameReport {
             b.note("each value counts once at every prefix level of its op_name"
                     + (depth > 0 ? " up to level " + depth : "") + "; the level-1 rows add up to the peak");
         }
-        String tree = StackTree.text(m);
+        String tree = StackTree.display(m, maxLines);
         String source = StackTree.usesDumpTree(m) ? "the dump's own tree"
                 : "rebuilt from the model at peak step " + t + (m.info().stackTrace() != null
                 ? " (the dump's own tree is for its label, step " + l.claimedPeakTime() + ")" : " (the dump printed none)");

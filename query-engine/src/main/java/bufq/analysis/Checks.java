@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.concurrent.CancellationException;
 import java.util.function.BiConsumer;
 
 /** The built-in checks and the runner that turns rules into a {@link CheckReport}. */
@@ -53,16 +54,26 @@ public final class Checks {
         }
     }
 
-    /** Runs the rules in order; a rule that throws yields an ERROR finding and the others still run. */
+    /**
+     * Runs the rules in order; a rule that throws yields an ERROR finding and the others still run.
+     *
+     * @throws CancellationException when the thread is interrupted (Ctrl-C in the shell) before or
+     *         during a rule: a cancelled check has no report, and the rule it stopped did not fail
+     */
     public static CheckReport run(HloModule m, List<? extends CheckRule> rules) {
         List<Finding> findings = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (CheckRule rule : rules) {
             String name = rule.name();
             names.add(name);
+            if (Thread.currentThread().isInterrupted()) throw new CancellationException("check cancelled");
             try {
                 rule.run(m, (s, subject, message) -> findings.add(new Finding(name, s, subject, message)));
+            } catch (CancellationException e) {
+                throw e;
             } catch (RuntimeException | StackOverflowError e) {
+                // A script stopped by Ctrl-C throws its own failure; the interrupt says whose doing it was.
+                if (Thread.currentThread().isInterrupted()) throw new CancellationException("check cancelled");
                 findings.add(new Finding(name, Severity.ERROR, m.handle(), "check failed: "
                         + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())));
             }

@@ -101,25 +101,60 @@ final class EventTimeline {
             b.note("no live ranges: bufq has no per-step peak to compare");
             return b.build();
         }
-        // Each value's share of the bytes its allocation holds then, so the two parts add up to the peak.
+        long inTraced = tracedBytes(m, traced, t), outside = l.peakBytes() - inTraced;
+        String step = "step " + t + " (" + PeakReport.instructionAt(m, t) + ")";
+        String allocs = "allocation" + (traced.size() == 1 ? " " : "s ") + traced;
+        b.row("bufq's peak (occupied bytes)", l.peakBytes(), step);
+        b.row("  of it in the traced " + allocs, inTraced, step);
+        b.row("  of it outside the trace (parameters, constants, outputs, thread-local)", outside, step);
+        // Where the trace peaks (the step of its peak event's instruction) and where bufq counts most
+        // in the traced allocations: the trace's peak is to be compared there, not at bufq's peak step.
+        Integer traceStep = m.timeOf(pe.instruction());
+        long atTraceStep = traceStep == null ? -1 : tracedBytes(m, traced, traceStep);
+        int mostStep = -1;
+        long most = -1;
+        for (int s = 0; s < l.steps(); s++) {
+            long x = tracedBytes(m, traced, s);
+            if (x > most) { most = x; mostStep = s; }
+        }
+        if (traceStep != null && traceStep != t) {
+            b.row("bufq in the traced " + allocs + " where the trace peaks", atTraceStep,
+                    "step " + traceStep + " (" + PeakReport.instructionAt(m, traceStep) + ")");
+        }
+        if (mostStep >= 0 && mostStep != t && (traceStep == null || mostStep != traceStep)) {
+            b.row("bufq's most in the traced " + allocs, most, "step " + mostStep + " (" + PeakReport.instructionAt(m, mostStep) + ")");
+        }
+        b.note("the trace simulates only " + allocs + ": values elsewhere never appear in it, so its peak leaves out "
+                + Bytes.human(outside) + " live at bufq's peak step");
+        String where = traceStep == null ? null : "step " + traceStep;
+        if (traceStep != null && atTraceStep == pe.heapBytes()) {
+            b.note("inside the trace the two agree: at " + where + ", where the trace peaks, bufq counts the same "
+                    + Bytes.human(atTraceStep) + " in " + allocs);
+        } else if (traceStep != null) {
+            b.note("inside the trace the two differ by " + Bytes.human(Math.abs(pe.heapBytes() - atTraceStep)) + " at " + where
+                    + ", where the trace peaks (" + Bytes.human(pe.heapBytes()) + " in the trace, " + Bytes.human(atTraceStep)
+                    + " in bufq): the trace counts between events, a step every value whose inclusive live range covers it");
+        } else {
+            b.note("the trace's peak event (" + pe.instruction() + ") is not in the schedule: bufq's most in " + allocs + " is "
+                    + Bytes.human(most) + " at step " + mostStep);
+        }
+        if (traceStep != null && traceStep != t) {
+            b.note("bufq's module-wide peak is at step " + t + ", not " + where + ": there " + allocs + " hold"
+                    + (traced.size() == 1 ? "s " : " ") + Bytes.human(inTraced) + " ("
+                    + (inTraced == atTraceStep ? "as at " + where
+                        : (inTraced < atTraceStep ? Bytes.human(atTraceStep - inTraced) + " less" : Bytes.human(inTraced - atTraceStep) + " more")
+                            + " than at " + where)
+                    + ") and values outside the trace " + Bytes.human(outside) + ", which makes the higher total");
+        }
+        return b.build();
+    }
+
+    /** bufq's occupied bytes at step {@code t} in the traced allocations (each value's share, so parts add up). */
+    private static long tracedBytes(HloModule m, Set<Integer> traced, int t) {
         List<HloValue> live = m.liveAt(t);
         long[] shares = OccupiedShares.of(live);
-        long inTraced = 0, outside = 0;
-        for (int i = 0; i < live.size(); i++) {
-            if (traced.contains(live.get(i).allocation())) inTraced += shares[i];
-            else outside += shares[i];
-        }
-        String step = "step " + t + " (" + PeakReport.instructionAt(m, t) + ")";
-        b.row("bufq's peak (occupied bytes)", l.peakBytes(), step);
-        b.row("  of it in the traced allocation" + (traced.size() == 1 ? "" : "s") + " " + traced, inTraced, step);
-        b.row("  of it outside the trace (parameters, constants, outputs, thread-local)", outside, step);
-        b.note("the trace simulates only allocation" + (traced.size() == 1 ? " " : "s ") + traced
-                + ": values elsewhere never appear in it, so its peak leaves out " + Bytes.human(outside)
-                + " live at bufq's peak step");
-        long gap = Math.abs(pe.heapBytes() - inTraced);
-        if (gap == 0) b.note("inside the trace the two agree: the trace's peak is what bufq counts there at step " + t);
-        else b.note("inside the trace the two differ by " + Bytes.human(gap)
-                + ": the trace peaks between events, where a step counts every value whose inclusive live range covers it");
-        return b.build();
+        long in = 0;
+        for (int i = 0; i < live.size(); i++) if (traced.contains(live.get(i).allocation())) in += shares[i];
+        return in;
     }
 }

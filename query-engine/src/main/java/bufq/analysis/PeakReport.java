@@ -36,9 +36,19 @@ final class PeakReport {
         return "no value of color " + color + " has a live range, so color " + color + " has no peak\n";
     }
 
+    /** A bare BufferAssignmentProto never has live ranges, whatever flags were on. */
+    static final String NO_RANGES_BARE = "no live ranges in a bare BufferAssignmentProto (what memory_analysis() "
+            + "serializes: allocations and values, no instructions or schedule), so no peak: open the module's "
+            + ".hlo.pb (XLA_FLAGS=--xla_dump_hlo_as_proto) or its text dump\n";
+
+    /** The message for {@code m} without live ranges. */
+    static String noRanges(HloModule m) {
+        return HloModule.Info.ASSIGNMENT_PROTO.equals(m.info().format()) ? NO_RANGES_BARE : NO_RANGES;
+    }
+
     static List<Output> run(HloModule m, OptionalInt color, long smallThreshold, TilingModel tiling) {
         Liveness l = m.liveness();
-        if (l.peakTime() < 0) return List.of(new TextBlock(NO_RANGES));
+        if (l.peakTime() < 0) return List.of(new TextBlock(noRanges(m)));
         int t = l.peakTime(color);
         if (t < 0) return List.of(new TextBlock(noPeakOfColor(color.getAsInt())));
         return List.of(summary(m, color), liveAt(m, color, t, smallThreshold, tiling));
@@ -122,11 +132,11 @@ final class PeakReport {
         Table.Builder b = Table.builder()
                 .title("values live at step " + t + " (" + instructionAt(m, t) + ")"
                         + (color.isPresent() ? ", color " + color.getAsInt() : ""))
-                .column("value", ColumnType.STRING).column("count", ColumnType.INT).column("allocation", ColumnType.INT)
+                .column("value", ColumnType.STRING).column("count", ColumnType.INT).optionalColumn("allocation", ColumnType.INT)
                 .column("logical", ColumnType.BYTES).column("share", ColumnType.PERCENT)
-                .column("assigned", ColumnType.BYTES).column("padding", ColumnType.BYTES);
+                .optionalColumn("assigned", ColumnType.BYTES).column("padding", ColumnType.BYTES);
         if (extra) b.column("tiled_" + tiling.name(), ColumnType.BYTES);
-        b.column("shape", ColumnType.STRING).column("op_name", ColumnType.STRING).column("source", ColumnType.STRING);
+        b.column("shape", ColumnType.STRING).column("op_name", ColumnType.STRING).optionalColumn("source", ColumnType.STRING);
         List<HloValue> live = new ArrayList<>();
         for (HloValue v : m.liveAt(t)) if (color.isEmpty() || v.color() == color.getAsInt()) live.add(v);
         live.sort(Comparator.comparingLong(HloValue::logicalSize).reversed().thenComparing(PeakReport::compareLabels));

@@ -4,6 +4,7 @@ import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
 import bufq.model.StackTraceNode;
+import bufq.table.NaturalOrder;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -35,6 +36,75 @@ public final class StackTree {
         }
         StackTraceNode root = rebuild(m);
         return root == null ? "" : render(root, root.total());
+    }
+
+    /**
+     * The tree as {@code blame} shows it: as {@link #text}, but each node's children that are values
+     * without an op_name (XLA gives each its own leaf, named after its instruction: thousands of
+     * {@code copy.N} rows on a big module) share one {@code (no op_name)} leaf, names with the same
+     * bytes are in natural order ({@code .2} before {@code .10}), and at most {@code maxLines} node
+     * lines print (0 = all), then a line saying how many were left out.
+     */
+    public static String display(HloModule m, int maxLines) {
+        StackTraceNode root;
+        long header;
+        if (usesDumpTree(m)) {
+            root = m.info().stackTrace();
+            header = m.info().stackTraceBytes() >= 0 ? m.info().stackTraceBytes() : root.total();
+        } else {
+            root = rebuild(m);
+            if (root == null) return "";
+            header = root.total();
+        }
+        StackTraceNode shown = withRemaining(bucketed(root, m), new long[] {root.total()});
+        StringBuilder o = new StringBuilder("  Stack trace breakdown for peak usage: ")
+                .append(Bytes.grouped(header)).append(" bytes\n");
+        int[] left = {maxLines > 0 ? maxLines : Integer.MAX_VALUE};
+        int[] cut = {0};
+        print(shown, "  ", true, o, left, cut);
+        if (cut[0] > 0) o.append("  ... ").append(cut[0]).append(" more line").append(cut[0] == 1 ? "" : "s")
+                .append(" of the tree (set maxrows 0 shows all)\n");
+        return o.toString();
+    }
+
+    /** A leaf naming an instruction without op_name merges into its parent's one (no op_name) leaf. */
+    private static StackTraceNode bucketed(StackTraceNode n, HloModule m) {
+        List<StackTraceNode> kids = new ArrayList<>();
+        double pct = 0;
+        long total = 0, count = 0;
+        for (StackTraceNode k : n.children()) {
+            if (k.children().isEmpty() && withoutOpName(k.label(), m)) {
+                pct += k.percent();
+                total += k.total();
+                count++;
+            } else {
+                kids.add(bucketed(k, m));
+            }
+        }
+        if (count == 1 && kids.size() + 1 == n.children().size()) {
+            // one such leaf: keep its name, it says more than the bucket
+            for (StackTraceNode k : n.children()) if (k.children().isEmpty() && withoutOpName(k.label(), m)) kids.add(k);
+        } else if (count > 0) {
+            kids.add(new StackTraceNode("(no op_name, " + count + " values)", pct, total, total, 0, List.of()));
+        }
+        kids.sort(Comparator.comparingLong(StackTraceNode::total).reversed()
+                .thenComparing(StackTraceNode::label, NaturalOrder.INSTANCE));
+        return new StackTraceNode(n.label(), n.percent(), n.total(), n.current(), n.remaining(), kids);
+    }
+
+    private static boolean withoutOpName(String label, HloModule m) {
+        int brace = label.indexOf('{');
+        HloInstruction ins = m.instruction(brace > 0 ? label.substring(0, brace) : label);
+        return ins != null && (ins.opName() == null || ins.opName().isEmpty());
+    }
+
+    /** XLA's running "remaining" figure, depth first, for a tree whose order changed. */
+    private static StackTraceNode withRemaining(StackTraceNode n, long[] remaining) {
+        remaining[0] -= n.current();
+        long rem = remaining[0];
+        List<StackTraceNode> kids = new ArrayList<>();
+        for (StackTraceNode k : n.children()) kids.add(withRemaining(k, remaining));
+        return new StackTraceNode(n.label(), n.percent(), n.total(), n.current(), rem, kids);
     }
 
     /**
@@ -110,13 +180,29 @@ public final class StackTree {
     }
 
     private static void print(StackTraceNode n, String prefix, boolean last, StringBuilder o) {
+        print(n, prefix, last, o, new int[] {Integer.MAX_VALUE}, new int[1]);
+    }
+
+    /** Prints while {@code left[0]} lines remain; counts the nodes left out in {@code cut[0]}. */
+    private static void print(StackTraceNode n, String prefix, boolean last, StringBuilder o, int[] left, int[] cut) {
+        if (left[0] <= 0) {
+            cut[0] += size(n);
+            return;
+        }
+        left[0]--;
         String connector = prefix.equals("  ") ? "  " : (last ? "└── " : "├── ");
         o.append(prefix).append(connector).append(n.label())
                 .append(String.format(Locale.ROOT, " (%.1f%%, total: %s bytes, current: %s bytes, remaining: %s bytes)",
                         n.percent(), Bytes.grouped(n.total()), Bytes.grouped(n.current()), Bytes.grouped(n.remaining())))
                 .append('\n');
         List<StackTraceNode> kids = n.children();
-        for (int i = 0; i < kids.size(); i++) print(kids.get(i), prefix + (last ? "    " : "│   "), i == kids.size() - 1, o);
+        for (int i = 0; i < kids.size(); i++) print(kids.get(i), prefix + (last ? "    " : "│   "), i == kids.size() - 1, o, left, cut);
+    }
+
+    private static int size(StackTraceNode n) {
+        int s = 1;
+        for (StackTraceNode k : n.children()) s += size(k);
+        return s;
     }
 
     private static final class Node {
@@ -137,6 +223,7 @@ public final class StackTree {
             long rem = remaining[0];
             double pct = all > 0 ? 100.0 * total / all : 0.0;
             List<Node> kids = new ArrayList<>(children.values());
+            // XLA's order (ties by plain string order), so a rebuilt tree equals a printed one; display re-sorts.
             kids.sort(Comparator.comparingLong((Node k) -> k.total).reversed().thenComparing(k -> k.name));
             List<StackTraceNode> out = new ArrayList<>();
             for (Node k : kids) out.add(k.toModel(all, remaining));

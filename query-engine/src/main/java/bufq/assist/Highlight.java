@@ -19,7 +19,8 @@ import java.util.Locale;
 public final class Highlight {
     private Highlight() {}
 
-    public enum Style { KEYWORD, ENTITY, FIELD, FUNCTION, NAME, NUMBER, STRING, OPERATOR, PLAIN, ERROR }
+    /** INSTRUCTION: a name standing for a step ({@code live at NAME}, {@code during A..B}); NAME: an alias. */
+    public enum Style { KEYWORD, ENTITY, FIELD, FUNCTION, NAME, INSTRUCTION, NUMBER, STRING, OPERATOR, PLAIN, ERROR }
 
     public record Span(int start, int end, Style style) {}
 
@@ -52,8 +53,9 @@ public final class Highlight {
                         yield known ? Style.ENTITY : Style.PLAIN;
                     }
                     if (next.kind() == TokenKind.LPAREN) yield Style.FUNCTION;
-                    if (prev != null && (prev.isKeyword("at") || prev.isKeyword("during") || prev.kind() == TokenKind.DOTDOT
-                            || prev.isKeyword("as"))) yield Style.NAME;
+                    if (prev != null && (prev.isKeyword("at") || prev.isKeyword("during") || prev.kind() == TokenKind.DOTDOT))
+                        yield Style.INSTRUCTION;
+                    if (prev != null && prev.isKeyword("as")) yield Style.NAME;
                     yield entity != null && catalog.field(entity, t.text()) != null ? Style.FIELD : Style.PLAIN;
                 }
                 default -> Style.PLAIN;

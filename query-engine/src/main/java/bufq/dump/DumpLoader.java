@@ -112,7 +112,8 @@ public final class DumpLoader {
                 if (skips != null) skipped.accept(p + ": " + skips);
             } else {
                 String fileName = p.getFileName().toString();
-                if (ProtoSources.isProto(fileName)) {
+                // Any other name: a binary head that reads as a proto is one (the kind is judged by content).
+                if (ProtoSources.isProto(fileName) || FileKind.of(fileName) == FileKind.OTHER && ProtoSources.sniffsAsProto(p)) {
                     String abs = p.toAbsolutePath().normalize().toString();
                     if (!protos.containsKey(abs)) protos.put(abs, ProtoSources.sources(p, p.toString()));
                 } else if (FileKind.of(fileName) != FileKind.OTHER) {

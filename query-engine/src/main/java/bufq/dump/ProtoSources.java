@@ -33,6 +33,38 @@ final class ProtoSources {
     }
 
     /**
+     * Whether a file of another name is a proto all the same (a dump saved as {@code mystery.bin}):
+     * its first 4 KiB (inflated when gzip) are binary, as no text dump is, and start as one of the
+     * protos bufq reads. A bounded cost: the head only; a file this passes may still fail to load,
+     * with the proto reader's byte offset and message path.
+     */
+    static boolean sniffsAsProto(Path read) {
+        byte[] head;
+        try {
+            head = head(read, read.toString());
+        } catch (LoadException e) {
+            return false;
+        }
+        return isBinary(head) && ProtoReader.sniff(head, head.length) != null;
+    }
+
+    /** A NUL or a control character no text dump holds: text dumps are UTF-8 lines. */
+    private static boolean isBinary(byte[] head) {
+        for (byte b : head) if (b >= 0 && b < 0x20 && b != '\n' && b != '\r' && b != '\t' && b != '\f') return true;
+        return false;
+    }
+
+    /** Whether the file is gzip: by its name or, under any other name, by gzip's magic bytes. */
+    private static boolean isGzip(Path read) {
+        if (read.getFileName().toString().endsWith(".gz")) return true;
+        try (InputStream in = Files.newInputStream(read)) {
+            return in.read() == 0x1f && in.read() == 0x8b;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
      * Whether a directory walk reads the file: every proto but memory usage reports (the module's
      * {@code .hlo.pb} holds more) and modules before optimizations (no buffer assignment yet).
      */
@@ -58,19 +90,24 @@ final class ProtoSources {
         String n = FileKind.stripGz(fileName);
         if (n.endsWith(".hlo.pb")) return n.substring(0, n.length() - ".hlo.pb".length());
         if (n.endsWith(REPORT)) return n.substring(0, n.length() - REPORT.length());
-        return n.substring(0, n.length() - ".pb".length());
+        return n.endsWith(".pb") ? n.substring(0, n.length() - ".pb".length()) : n;   // a proto under another name: all of it
     }
 
     /** The modules of the proto file at {@code read}, named {@code shown} in every message. */
     static List<ModuleSource> sources(Path read, String shown) throws LoadException {
         String fileName = read.getFileName().toString();
         if (FileKind.stripGz(fileName).endsWith(REPORT)) {
-            throw new LoadException(shown, "a memory usage report proto: bufq reads the module's .hlo.pb (or its text report)");
+            throw new LoadException(shown, "a memory usage report proto (allocation sizes and the instructions in each, no values, "
+                    + "offsets or live ranges) is not a module by itself: open the .hlo.pb beside it, or its text dump");
         }
         String key = read.toAbsolutePath().normalize().toString();
         String stem = textPrefix(fileName);
         String program = DumpNames.program(stem);
-        String name = program != null ? program : stem;
+        // Not a dump's name (memory_analysis()'s bytes saved as ma-buffer-assignment.pb): the proto's own
+        // module name when it has one, else its directory's name, which tells modules apart better than the file's.
+        Path parent = read.toAbsolutePath().normalize().getParent();
+        String dirName = parent == null || parent.getFileName() == null ? null : parent.getFileName().toString();
+        String name = program != null ? program : dirName != null ? dirName : stem;
         int number = DumpNames.number(stem);
         String nameBackend = DumpNames.backend(stem);
         String backend = nameBackend == null ? "unknown" : nameBackend;
@@ -81,7 +118,7 @@ final class ProtoSources {
             return List.of(new ModuleSource(key, name, number, List.of(f), () -> {
                 byte[] bytes = bytes(read, shown);
                 try {
-                    return ProtoReader.load(bytes, 0, bytes.length, 0, shown, name, number, backend);
+                    return ProtoReader.load(bytes, 0, bytes.length, 0, shown, name, number, backend, false);
                 } catch (ProtoException e) {
                     throw new LoadException(shown, e.getMessage());
                 }
@@ -104,7 +141,7 @@ final class ProtoSources {
             String moduleName = m.name().replaceFirst("\\(\\d+\\)$", "");
             out.add(new ModuleSource(key + "#" + m.name(), moduleName, m.number(), List.of(f), () -> {
                 try {
-                    return ProtoReader.load(bytes, m.from(), m.length(), m.from(), part, moduleName, m.number(), profileBackend);
+                    return ProtoReader.load(bytes, m.from(), m.length(), m.from(), part, moduleName, m.number(), profileBackend, true);
                 } catch (ProtoException e) {
                     throw new LoadException(part, e.getMessage());
                 }
@@ -118,7 +155,7 @@ final class ProtoSources {
         byte[] b = new byte[1 << 12];
         int got = 0;
         try (InputStream raw = Files.newInputStream(read);
-             InputStream in = read.getFileName().toString().endsWith(".gz") ? new GZIPInputStream(raw) : raw) {
+             InputStream in = isGzip(read) ? new GZIPInputStream(raw) : raw) {
             while (got < b.length) {
                 int r = in.read(b, got, b.length - got);
                 if (r < 0) break;
@@ -139,7 +176,7 @@ final class ProtoSources {
     /** The whole file, inflated when {@code .gz}; a cut-off {@code .gz} keeps what it inflated (the parse then says where it ends). */
     static byte[] bytes(Path read, String shown) throws LoadException {
         try {
-            if (!read.getFileName().toString().endsWith(".gz")) return Files.readAllBytes(read);
+            if (!isGzip(read)) return Files.readAllBytes(read);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             try (InputStream in = new GZIPInputStream(Files.newInputStream(read))) {
                 byte[] buf = new byte[1 << 16];

@@ -40,7 +40,8 @@ final class Executor {
                 ? p.entity().index().candidates(run.from()[p.indexSlot()], run.to()[p.indexSlot()], ctx)
                 : p.entity().rows().rows(ctx);
         List<Object[]> out = p.aggregated() ? limit(sorted(grouped(p, rows, run), p), p) : plain(p, rows, run);
-        if (out.isEmpty()) notes.addAll(regexHints(p, ctx));
+        // An aggregate has a row (count() 0) even when the pattern matched nothing: ask it too.
+        if (out.isEmpty() || p.aggregated()) notes.addAll(regexHints(p, ctx));
         if (out instanceof LazyCells lazy) {
             List<Column> columns = new ArrayList<>();
             for (int i = 0; i < p.visible(); i++) columns.add(new Column(p.cols().get(i).name(), p.cols().get(i).type()));
@@ -55,7 +56,7 @@ final class Executor {
     }
 
     /**
-     * For a query that found nothing: each pattern with metacharacters that matches no row's
+     * For a query that found nothing, or an aggregate: each pattern with metacharacters that matches no row's
      * field at all while its text, read literally, occurs in some, is told (one scan per such pattern).
      */
     private static List<String> regexHints(Plan p, EvalContext ctx) {

@@ -30,18 +30,10 @@ public record ModuleRow(String handle, String name, String file, String kind, St
         for (HeapEvent e : m.heapEvents()) tracePeak = Math.max(tracePeak, e.heapBytes());
         PeakClaim claim = m.info().peakClaim();
         String file = m.info().files().isEmpty() ? null : m.info().files().get(0);
-        return new ModuleRow(m.handle(), m.info().name(), file, kind(m, file), m.info().backend(), m.values().size(),
+        return new ModuleRow(m.handle(), m.info().name(), file, m.info().format(), m.info().backend(), m.values().size(),
                 m.allocations().size(), m.instructionCount(), m.totalBytes(), peak < 0 ? -1 : l.peakBytes(), peak,
                 claim == null ? -1 : claim.time(), claim == null ? -1 : claim.claimedBytes(), m.heapEvents().size(),
                 tracePeak, m.warningCount(), current);
-    }
-
-    private static String kind(HloModule m, String file) {
-        if (file == null) return "text";
-        String f = file.endsWith(".gz") ? file.substring(0, file.length() - 3) : file;
-        if (f.contains(".pb#")) return "profile";
-        if (f.endsWith(".pb")) return m.info().hasValueDetails() ? "hlo-proto" : "assignment-proto";
-        return "text";
     }
 
     /** Rows of several modules, none current. */

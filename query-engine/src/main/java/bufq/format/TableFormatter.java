@@ -4,8 +4,8 @@ import bufq.table.Column;
 import bufq.table.Table;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntPredicate;
 
 /**
  * Aligned plain-text columns for the terminal: an optional title line, a header, a dashed rule, the
@@ -14,7 +14,8 @@ import java.util.List;
  * or drive the terminal. With {@link FormatOptions#color()} the header is bold and nulls dim; with
  * {@link FormatOptions#maxCellWidth()} long cells are cut with {@code …}; with
  * {@link FormatOptions#lineWidth()} a table wider than the terminal first has its widest text
- * columns cut, then loses columns from the right, with a note naming them.
+ * columns cut, then loses its emptiest and least useful columns, with a note naming them, and notes
+ * are wrapped at spaces.
  */
 public final class TableFormatter implements Formatter {
     private static final String GAP = "  ";
@@ -42,83 +43,157 @@ public final class TableFormatter implements Formatter {
                 width[c] = Math.max(width[c], displayWidth(s));
             }
         }
-        String dropped = fit(table, cells, width, right, options.lineWidth());
-        if (dropped != null) w -= countDropped(dropped);
+        int[] shown = fit(table, cells, width, right, options.lineWidth());
+        String dropped = shown.length < w ? droppedNote(table, shown, options.lineWidth()) : null;
         if (table.title() != null) out.append(visible(table.title())).append('\n');
-        if (w > 0) {
+        if (shown.length > 0) {
             StringBuilder line = new StringBuilder();
-            for (int c = 0; c < w; c++) {
+            for (int i = 0; i < shown.length; i++) {
+                int c = shown[i];
                 String name = visible(table.columns().get(c).name());
-                if (c > 0) line.append(GAP);
-                cell(line, name, width[c], right[c], c == w - 1, options.color() ? BOLD : null);
+                if (i > 0) line.append(GAP);
+                cell(line, name, width[c], right[c], i == shown.length - 1, options.color() ? BOLD : null);
             }
             out.append(stripRight(line)).append('\n');
             line.setLength(0);
-            for (int c = 0; c < w; c++) {
-                if (c > 0) line.append(GAP);
-                line.append("-".repeat(width[c]));
+            for (int i = 0; i < shown.length; i++) {
+                if (i > 0) line.append(GAP);
+                line.append("-".repeat(width[shown[i]]));
             }
             out.append(line).append('\n');
             for (int r = 0; r < n; r++) {
                 line.setLength(0);
-                for (int c = 0; c < w; c++) {
+                for (int i = 0; i < shown.length; i++) {
+                    int c = shown[i];
                     boolean isNull = table.cell(r, c) == null;
-                    if (c > 0) line.append(GAP);
-                    cell(line, cells[r][c], width[c], right[c], c == w - 1, isNull && options.color() ? DIM : null);
+                    if (i > 0) line.append(GAP);
+                    cell(line, cells[r][c], width[c], right[c], i == shown.length - 1, isNull && options.color() ? DIM : null);
                 }
                 out.append(stripRight(line)).append('\n');
             }
         }
         out.append('(').append(n).append(n == 1 ? " row)" : " rows)").append('\n');
-        for (String note : table.notes()) out.append(visible(note)).append('\n');
-        if (dropped != null) out.append(dropped).append('\n');
+        for (String note : table.notes()) wrap(visible(note), options.lineWidth(), out);
+        if (dropped != null) wrap(dropped, options.lineWidth(), out);
     }
 
     /** Narrowest a text column is cut to before columns are left out instead. */
     static final int MIN_TEXT = 10;
 
+    /** How far text columns are cut before optional columns are left out. */
+    static final int SOFT_TEXT = 24;
+
     /**
-     * Makes the table fit {@code lineWidth} columns: cuts the widest text column (never below
-     * {@link #MIN_TEXT} or its header) until it fits, then leaves out columns from the right. Cuts
-     * {@code cells} and {@code width} in place (rows shortened when columns go); returns the note
-     * naming the columns left out, or null when none were.
+     * Makes the table fit {@code lineWidth} columns, giving up what says least first: columns with
+     * nothing in them (every cell null, zero or empty); then text cut to {@link #SOFT_TEXT}; then
+     * the columns the table marks {@link Column#optional() optional}; then text cut to
+     * {@link #MIN_TEXT} (never below a header); then columns from the right. The first column always
+     * stays. Cuts {@code cells} and {@code width} in place; returns the indexes of the columns
+     * shown, in order.
      */
-    private static String fit(Table table, String[][] cells, int[] width, boolean[] right, int lineWidth) {
+    private static int[] fit(Table table, String[][] cells, int[] width, boolean[] right, int lineWidth) {
         int w = width.length;
-        if (lineWidth <= 0 || w == 0 || total(width, w) <= lineWidth) return null;
-        while (total(width, w) > lineWidth) {
+        boolean[] gone = new boolean[w];
+        int[] shown = kept(gone);
+        if (lineWidth <= 0 || w == 0 || total(width, shown) <= lineWidth) return shown;
+        shown = drop(table, width, gone, lineWidth, c -> empty(table, c));
+        cutText(table, cells, width, right, shown, lineWidth, SOFT_TEXT);
+        shown = drop(table, width, gone, lineWidth, c -> table.columns().get(c).optional());
+        cutText(table, cells, width, right, shown, lineWidth, MIN_TEXT);
+        return drop(table, width, gone, lineWidth, c -> true);
+    }
+
+    /** Leaves out columns that pass {@code which}, right to left (never the first), until the table fits. */
+    private static int[] drop(Table table, int[] width, boolean[] gone, int lineWidth, IntPredicate which) {
+        int[] shown = kept(gone);
+        for (int c = gone.length - 1; c >= 1 && total(width, shown) > lineWidth; c--) {
+            if (gone[c] || !which.test(c)) continue;
+            gone[c] = true;
+            shown = kept(gone);
+        }
+        return shown;
+    }
+
+    /** Cuts the widest shown text column, never below {@code floor} or its header, until the table fits. */
+    private static void cutText(Table table, String[][] cells, int[] width, boolean[] right, int[] shown, int lineWidth, int floorText) {
+        while (total(width, shown) > lineWidth) {
             int widest = -1;
-            for (int c = 0; c < w; c++) {
-                int floor = Math.max(MIN_TEXT, displayWidth(table.columns().get(c).name()));
+            for (int c : shown) {
+                int floor = Math.max(floorText, displayWidth(table.columns().get(c).name()));
                 if (!right[c] && width[c] > floor && (widest < 0 || width[c] > width[widest])) widest = c;
             }
-            if (widest < 0) break;
+            if (widest < 0) return;
             // down to the next widest text column at most, so long columns share the cut
-            int floor = Math.max(MIN_TEXT, displayWidth(table.columns().get(widest).name()));
+            int floor = Math.max(floorText, displayWidth(table.columns().get(widest).name()));
             int second = floor;
-            for (int c = 0; c < w; c++) if (c != widest && !right[c]) second = Math.max(second, Math.min(width[c], width[widest]));
-            int next = Math.max(floor, Math.max(second, width[widest] - (total(width, w) - lineWidth)));
+            for (int c : shown) if (c != widest && !right[c]) second = Math.max(second, Math.min(width[c], width[widest]));
+            int next = Math.max(floor, Math.max(second, width[widest] - (total(width, shown) - lineWidth)));
             width[widest] = next < width[widest] ? next : width[widest] - 1;
             for (String[] row : cells) row[widest] = cut(row[widest], width[widest]);
         }
-        int keep = w;
-        while (keep > 1 && total(width, keep) > lineWidth) keep--;
-        if (keep == w) return null;
-        for (int r = 0; r < cells.length; r++) cells[r] = Arrays.copyOf(cells[r], keep);
+    }
+
+    private static int[] kept(boolean[] gone) {
+        int k = 0;
+        for (boolean g : gone) if (!g) k++;
+        int[] out = new int[k];
+        for (int c = 0, i = 0; c < gone.length; c++) if (!gone[c]) out[i++] = c;
+        return out;
+    }
+
+    /** Every cell null, a zero number, or empty text (a column a narrow screen loses nothing by). */
+    private static boolean empty(Table table, int c) {
+        if (table.size() == 0) return false;
+        for (int r = 0; r < table.size(); r++) {
+            Object v = table.cell(r, c);
+            if (v == null) continue;
+            if (v instanceof Number num && num.doubleValue() == 0) continue;
+            if (v instanceof String str && str.isEmpty()) continue;
+            return false;
+        }
+        return true;
+    }
+
+    private static String droppedNote(Table table, int[] shown, int lineWidth) {
         List<String> gone = new ArrayList<>();
-        for (int c = keep; c < w; c++) gone.add(table.columns().get(c).name());
-        return (w - keep) + " column" + (w - keep == 1 ? "" : "s") + " left out to fit " + lineWidth + " columns: "
+        int next = 0;
+        for (int c = 0; c < table.width(); c++) {
+            if (next < shown.length && shown[next] == c) next++;
+            else gone.add(table.columns().get(c).name());
+        }
+        return gone.size() + " column" + (gone.size() == 1 ? "" : "s") + " left out to fit " + lineWidth + " columns: "
                 + String.join(", ", gone) + " (show picks columns; a wider terminal shows more)";
     }
 
-    private static int countDropped(String note) {
-        return Integer.parseInt(note.substring(0, note.indexOf(' ')));
+    /** Appends {@code text} as lines of at most {@code width} columns, broken at spaces (0 = one line). */
+    static void wrap(String text, int width, StringBuilder out) {
+        if (width <= 0 || displayWidth(text) <= width) {
+            out.append(text).append('\n');
+            return;
+        }
+        int start = 0;
+        while (start < text.length()) {
+            if (displayWidth(text.substring(start)) <= width) {
+                out.append(text, start, text.length()).append('\n');
+                break;
+            }
+            int limit = text.offsetByCodePoints(start, width);
+            int brk = text.lastIndexOf(' ', limit);
+            if (brk <= start) {
+                // one word longer than the line: break at the next space, or not at all
+                brk = text.indexOf(' ', limit);
+                if (brk < 0) brk = text.length();
+            }
+            out.append(text, start, brk).append('\n');
+            start = brk;
+            while (start < text.length() && text.charAt(start) == ' ') start++;
+        }
     }
 
-    /** Line width of the first {@code n} columns with their gaps. */
-    private static int total(int[] width, int n) {
+    /** Line width of the columns {@code shown} with their gaps. */
+    private static int total(int[] width, int[] shown) {
         int t = 0;
-        for (int c = 0; c < n; c++) t += width[c] + (c > 0 ? GAP.length() : 0);
+        for (int i = 0; i < shown.length; i++) t += width[shown[i]] + (i > 0 ? GAP.length() : 0);
         return t;
     }
 

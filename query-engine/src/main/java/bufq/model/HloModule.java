@@ -66,15 +66,27 @@ public final class HloModule {
      */
     public record Info(String handle, String name, int number, String backend, List<String> files, int maxTime,
                        Long claimedTotalBytes, PeakClaim peakClaim, long stackTraceBytes, StackTraceNode stackTrace,
-                       SortedMap<Integer, Long> colorTotals, boolean hasValueDetails, String truncatedAt) {
+                       SortedMap<Integer, Long> colorTotals, boolean hasValueDetails, String truncatedAt, String format) {
+        /** What a module was read from: {@code text}, {@code hlo-proto}, {@code assignment-proto} or {@code profile}. */
+        public static final String TEXT = "text", HLO_PROTO = "hlo-proto", ASSIGNMENT_PROTO = "assignment-proto", PROFILE = "profile";
+
         public Info {
             files = List.copyOf(files);
             colorTotals = Collections.unmodifiableSortedMap(new TreeMap<>(colorTotals));
+            if (format == null) format = TEXT;
+        }
+
+        /** A module read from text. */
+        public Info(String handle, String name, int number, String backend, List<String> files, int maxTime,
+                    Long claimedTotalBytes, PeakClaim peakClaim, long stackTraceBytes, StackTraceNode stackTrace,
+                    SortedMap<Integer, Long> colorTotals, boolean hasValueDetails, String truncatedAt) {
+            this(handle, name, number, backend, files, maxTime, claimedTotalBytes, peakClaim, stackTraceBytes, stackTrace,
+                    colorTotals, hasValueDetails, truncatedAt, TEXT);
         }
 
         public Info withHandle(String h) {
             return new Info(h, name, number, backend, files, maxTime, claimedTotalBytes, peakClaim, stackTraceBytes,
-                    stackTrace, colorTotals, hasValueDetails, truncatedAt);
+                    stackTrace, colorTotals, hasValueDetails, truncatedAt, format);
         }
     }
 

@@ -108,6 +108,8 @@ public record Table(String title, List<Column> columns, List<List<Object>> rows,
 
         public Builder title(String t) { this.title = t; return this; }
         public Builder column(String name, ColumnType type) { columns.add(new Column(name, type)); return this; }
+        /** A detail column: a narrow terminal leaves it out before the others. */
+        public Builder optionalColumn(String name, ColumnType type) { columns.add(new Column(name, type, true)); return this; }
         public Builder row(Object... cells) { rows.add(Arrays.asList(cells)); return this; }
         public Builder row(List<Object> cells) { rows.add(cells); return this; }
 

@@ -11,6 +11,7 @@ import bufq.table.Sizes;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ReportsTest {
@@ -24,7 +25,8 @@ class ReportsTest {
         assertEquals(5L, totals.cell(0, totals.columnIndex("padded_values")));
         Table worst = (Table) out.get(1);
         assertEquals("Arg_0.1", worst.cell(0, 0));
-        assertEquals(1024L, worst.cell(0, worst.columnIndex("rule_tpu")));
+        assertEquals(1024L, worst.cell(0, worst.columnIndex("padded")));
+        assertTrue(totals.title().contains("tiling model 'tpu'"), totals.title());
         Table shapes = (Table) out.get(2);
         assertEquals("u32[2]{0:T(128)}", shapes.cell(0, 0));
         assertEquals(4L, shapes.cell(0, 1));
@@ -37,15 +39,43 @@ class ReportsTest {
         HloModule m = new TestModules.Builder("small").steps("a", "b")
                 .alloc(0, 1000, 0, "preallocated-temp")
                 .value("big", 0, 0, 64, "u8[400]", "0-0").value("pad", 0, 128, 128, "u8[100]", "1-1").build();
-        List<?> out = Analyses.padding(m, TilingModel.NONE);
+        List<?> out = Analyses.padding(m, ROUND_TO_128);
         Table totals = (Table) out.get(0);
         assertEquals(1L, totals.cell(0, totals.columnIndex("padded_values")));
+        assertEquals(28L, totals.cell(0, totals.columnIndex("padding_bytes")), "never negative: big's 64 < 400 is no padding");
+        assertTrue(String.join("\n", totals.notes()).contains("1 value is assigned less than its logical size"), totals.notes().toString());
         Table worst = (Table) out.get(1);
         assertEquals(1, worst.size());
         assertEquals("pad", worst.cell(0, 0));
         Table shapes = (Table) out.get(2);
         assertEquals(1, shapes.size());
         assertEquals("u8[100]", shapes.cell(0, 0));
+    }
+
+    /** A model that hands out 128-byte blocks. */
+    static final TilingModel ROUND_TO_128 = new TilingModel() {
+        @Override public String name() { return "round128"; }
+        @Override public long paddedBytes(bufq.model.Shape s) { return (s.logicalBytes() + 127) / 128 * 128; }
+    };
+
+    @Test
+    void paddingFollowsTheTilingModelNotTheDumpsSizes() {
+        // Both values are assigned exactly their logical size; only the model pads them.
+        HloModule m = new TestModules.Builder("model").steps("a", "b")
+                .alloc(0, 1000, 0, "preallocated-temp")
+                .value("x", 0, 0, 100, "u8[100]", "0-0").value("y", 0, 128, 300, "u8[300]", "1-1").build();
+        Table none = (Table) Analyses.padding(m, TilingModel.NONE).get(0);
+        assertEquals(0L, none.cell(0, none.columnIndex("padded_values")));
+        List<?> out = Analyses.padding(m, ROUND_TO_128);
+        Table totals = (Table) out.get(0);
+        assertEquals(2L, totals.cell(0, totals.columnIndex("padded_values")));
+        assertEquals(28L + 84, totals.cell(0, totals.columnIndex("padding_bytes")));
+        assertEquals(512L, totals.cell(0, totals.columnIndex("padded_bytes")));
+        assertTrue(totals.title().contains("tiling model 'round128'"), totals.title());
+        Table worst = (Table) out.get(1);
+        assertEquals("y", worst.cell(0, 0));
+        assertEquals(300L, worst.cell(0, worst.columnIndex("assigned")));
+        assertEquals(384L, worst.cell(0, worst.columnIndex("padded")));
     }
 
     @Test
@@ -121,6 +151,30 @@ class ReportsTest {
                       └── jit(step)/jvp(a/b)/tanh (15.8%, total: 300 bytes, current: 300 bytes, remaining: 0 bytes)
                 """;
         assertEquals(expected, tree.text());
+    }
+
+    @Test
+    void blamesTreeBucketsValuesWithoutOpNameOrdersNaturallyAndObeysMaxLines() {
+        // Twelve copies without op_name and three equal fusions with one: copy.N would each be a level-1 row.
+        TestModules.Builder b = new TestModules.Builder("big").steps("s0", "s1").alloc(0, 1 << 20, 0, "preallocated-temp");
+        for (int i = 1; i <= 12; i++) {
+            b.value("copy." + i, 0, i * 1000L, 100, "u8[100]", "0-1").instruction("copy." + i, "u8[100]", "copy", null, null, -1);
+        }
+        long offset = 100_000;
+        for (String f : List.of("fusion.10", "fusion.2", "fusion.1")) {
+            b.value(f, 0, offset += 1000, 500, "u8[500]", "0-1")
+                    .instruction(f, "u8[500]", "fusion", "jit(f)/" + f, null, -1);
+        }
+        HloModule m = b.build();
+        TextBlock tree = (TextBlock) Analyses.blame(m, BlameBy.OP_NAME, 0, 0).get(1);
+        String text = tree.text();
+        assertFalse(text.contains("copy.1 "), text);
+        assertTrue(text.contains("(no op_name, 12 values) (44.4%, total: 1 200 bytes"), text);
+        int f1 = text.indexOf("jit(f)/fusion.1 "), f2 = text.indexOf("jit(f)/fusion.2 "), f10 = text.indexOf("jit(f)/fusion.10 ");
+        assertTrue(f1 >= 0 && f1 < f2 && f2 < f10, "natural order: " + text);
+        String cut = ((TextBlock) Analyses.blame(m, BlameBy.OP_NAME, 0, 3).get(1)).text();
+        assertEquals(1 + 1 + 3 + 1, cut.split("\n").length, cut);  // title, header, 3 node lines, the cut line
+        assertTrue(cut.contains("... 2 more lines of the tree (set maxrows 0 shows all)"), cut);
     }
 
     @Test

@@ -17,7 +17,7 @@ class HighlightTest {
         String q = "values where name ~ \"f\" and live at fusion.2 show count() as n limit 4KiB";
         Highlight.Result r = Highlight.of(q, Catalog.standard());
         assertEquals("values:ENTITY where:KEYWORD name:FIELD ~:OPERATOR \"f\":STRING and:KEYWORD live:KEYWORD at:KEYWORD "
-                + "fusion.2:NAME show:KEYWORD count:FUNCTION (:OPERATOR ):OPERATOR as:KEYWORD n:NAME limit:KEYWORD 4KiB:NUMBER",
+                + "fusion.2:INSTRUCTION show:KEYWORD count:FUNCTION (:OPERATOR ):OPERATOR as:KEYWORD n:NAME limit:KEYWORD 4KiB:NUMBER",
                 styles(r, q));
         assertEquals("expected a whole number of rows after 'limit' but found '4KiB'", r.error().message());
     }

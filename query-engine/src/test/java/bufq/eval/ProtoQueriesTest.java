@@ -78,6 +78,28 @@ class ProtoQueriesTest {
     }
 
     @Test
+    void theTracePeakIsComparedWhereTheTracePeaks() throws Exception {
+        // The profile's jit_f: the trace peaks at event 9 (step 12) with what bufq counts in its one
+        // traced allocation there; bufq's module-wide peak is at step 15, where that allocation holds less.
+        HloModule m = DumpLoader.load(List.of(corpus("profile/profile.xplane.pb"))).stream()
+                .filter(x -> x.info().name().equals("jit_f")).findFirst().orElseThrow();
+        Table cmp = (Table) Analyses.eventTimeline(m, 80).get(1);
+        long tracePeak = (Long) cmp.rows().get(0).get(1);
+        int stepPeak = m.liveness().peakTime();
+        Integer traceStep = m.timeOf(m.heapEvents().stream().filter(e -> e.heapBytes() == tracePeak).findFirst().orElseThrow().instruction());
+        assertTrue(traceStep != stepPeak, "the case this test is about: two different steps");
+        List<Object> where = cmp.rows().get(4);
+        assertEquals(tracePeak, where.get(1), "bufq counts the trace's peak where the trace peaks");
+        assertTrue(((String) where.get(2)).startsWith("step " + traceStep + " "), where.toString());
+        String notes = String.join("\n", cmp.notes());
+        assertFalse(notes.contains("differ"), notes);
+        assertTrue(notes.contains("agree: at step " + traceStep), notes);
+        long inTracedAtPeak = (Long) cmp.rows().get(2).get(1);
+        assertTrue(notes.contains("module-wide peak is at step " + stepPeak + ", not step " + traceStep), notes);
+        assertTrue(notes.contains(bufq.analysis.Bytes.human(tracePeak - inTracedAtPeak) + " less"), notes);
+    }
+
+    @Test
     void blameByStackUsesWholeStacks() throws Exception {
         HloModule m = DumpLoader.load(List.of(corpus("bf16-mlp/module_0000.jit_f.cpu_after_optimizations.hlo.pb"))).get(0);
         assertTrue(m.instructions().stream().anyMatch(i -> i.stack().size() >= 3), "stacks from stack_frame_index");

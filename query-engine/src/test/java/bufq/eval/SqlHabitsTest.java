@@ -91,4 +91,15 @@ class SqlHabitsTest {
         assertEquals(List.of(), QueryTest.run("values where op_name ~ \"nowhere(x)\"").notes());
         assertEquals(List.of(), QueryTest.run("values where op_name ~ \"c.py\" and color = 7").notes());
     }
+
+    @Test
+    void anAggregateOverAPatternThatMatchesNothingSaysSoToo() throws QueryException {
+        // count() always gives a row (0), so "no rows" cannot be the trigger
+        Table t = QueryTest.run("values where op_name ~ \"jit(f)/copy\" show count()");
+        assertEquals(1, t.size());
+        assertEquals(0L, t.cell(0, 0));
+        assertEquals(1, t.notes().size(), t.notes().toString());
+        assertTrue(t.notes().get(0).startsWith("the regular expression \"jit(f)/copy\" matches no op_name"), t.notes().toString());
+        assertEquals(List.of(), QueryTest.run("values where op_name ~ \"jit.f./copy\" show count()").notes());
+    }
 }

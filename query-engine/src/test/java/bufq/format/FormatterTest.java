@@ -122,12 +122,30 @@ class FormatterTest {
         // narrower still: text stops at its floor and columns go from the right, named in a note
         out.setLength(0);
         Formatters.byName("table").write(t, new FormatOptions(false, false, 0, 40), out);
-        for (String line : out.toString().split("\n")) assertTrue(line.length() <= 40 || line.startsWith("1 column "), line);
-        assertTrue(out.toString().contains("\n1 column left out to fit 40 columns: start (show picks columns;"), out.toString());
+        for (String line : out.toString().split("\n")) assertTrue(line.length() <= 40, line);
+        assertTrue(out.toString().contains("\n1 column left out to fit 40 columns:\nstart (show picks columns;"), out.toString());
         // no width: every column, nothing cut
         out.setLength(0);
         Formatters.byName("table").write(t, FormatOptions.DEFAULT, out);
         assertTrue(out.toString().contains("f32[4096,1024,8]{2,1,0:T(8,128)}  "), out.toString());
+    }
+
+    @Test
+    void aNarrowTableLosesItsEmptyThenOptionalColumnsAndWrapsNotesAtSpaces() {
+        Table t = Table.builder().column("name", ColumnType.STRING).column("allocation", ColumnType.INT)
+                .optionalColumn("detail", ColumnType.STRING).column("bytes", ColumnType.BYTES).column("padding", ColumnType.BYTES)
+                .column("op_name", ColumnType.STRING)
+                .row("fusion.1", null, "something long enough", 4096L, 0L, "jit(step)/jvp()/div")
+                .row("fusion.2", null, "something else entirely", 8192L, 0L, "jit(step)/jvp()/mul")
+                .note("a note long enough that it cannot fit in forty columns and must wrap between words").build();
+        StringBuilder out = new StringBuilder();
+        Formatters.byName("table").write(t, new FormatOptions(false, false, 0, 50), out);
+        String text = out.toString();
+        for (String line : text.split("\n")) assertTrue(line.length() <= 50, line);
+        // the all-null and all-zero columns go first, then the optional one; op_name, at the right, stays
+        assertTrue(text.contains("jit(step)/jvp()/div"), text);
+        assertTrue(text.contains("3 columns left out to fit 50 columns: allocation,\ndetail, padding"), text);
+        assertTrue(text.contains("\na note long enough that it cannot fit in forty\ncolumns and must wrap between words\n"), text);
     }
 
     @Test

@@ -72,7 +72,8 @@ final class DiffTables {
                 .column("values_after", ColumnType.INT);
         boolean none = false;
         for (GroupChange g : rows) {
-            t.row(g.group(), g.before(), g.after(), g.change(), g.before() == 0 ? null : (double) g.change() / g.before(),
+            // No fraction of nothing: a group only after is "new" (data formats too, rather than an empty cell).
+            t.row(g.group(), g.before(), g.after(), g.change(), g.before() == 0 ? "new" : (double) g.change() / g.before(),
                     (long) g.valuesBefore(), (long) g.valuesAfter());
             none |= Side.NONE.equals(g.group());
         }

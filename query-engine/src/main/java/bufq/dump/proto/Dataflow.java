@@ -2,11 +2,9 @@ package bufq.dump.proto;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -45,17 +43,24 @@ final class Dataflow {
     /** Per instruction: its shape indices (preorder) and, for each, the value numbers held there. */
     final int[][][] indexOf;
     final int[][][] sets;
-    private final Map<String, Integer> defined = new HashMap<>();   // "instruction/index" -> value
+    /** Per instruction and index slot: the value defined there, or -1. */
+    private final int[][] defined;
+
+    /** The indices of an array shape: only {@code {}} (shared; most instructions have one). */
+    private static final int[][] LEAF = {new int[0]};
+    private static final int[] UNDEFINED = {-1};
 
     Dataflow(Graph g) {
         this.g = g;
         int n = g.size();
         indexOf = new int[n][][];
         sets = new int[n][][];
+        defined = new int[n][];
         for (int i = 0; i < n; i++) {
-            List<int[]> idx = Graph.indices(g.ins[i].shape());
-            indexOf[i] = idx.toArray(new int[0][]);
+            Messages.ShapeP shape = g.ins[i].shape();
+            indexOf[i] = Graph.isTupleShape(shape) ? Graph.indices(shape).toArray(new int[0][]) : LEAF;
             sets[i] = new int[indexOf[i].length][];
+            defined[i] = indexOf[i].length == 1 ? UNDEFINED : filled(indexOf[i].length);
         }
         for (int i = 0; i < n; i++) {
             if (g.fusionBody[g.computationOf[i]]) continue;
@@ -80,8 +85,14 @@ final class Dataflow {
 
     /** The value defined at {@code instruction} and {@code index}, or -1. */
     int valueAt(int instruction, long[] index) {
-        Integer v = defined.get(key(instruction, toInt(index)));
-        return v == null ? -1 : v;
+        int k = slot(instruction, toInt(index));
+        return k < 0 ? -1 : defined[instruction][k];
+    }
+
+    private static int[] filled(int n) {
+        int[] a = new int[n];
+        Arrays.fill(a, -1);
+        return a;
     }
 
     /** The slot of {@code index} in {@code instruction}'s indices, or -1. */
@@ -97,14 +108,11 @@ final class Dataflow {
         return r;
     }
 
-    private static String key(int instruction, int[] index) {
-        return instruction + "/" + Arrays.toString(index);
-    }
-
     private int newValue(int i, int k, boolean phi) {
         values.add(new Value(i, indexOf[i][k], phi));
         int v = values.size() - 1;
-        defined.put(key(i, indexOf[i][k]), v);
+        if (defined[i] == UNDEFINED) defined[i] = new int[] {v};
+        else defined[i][k] = v;
         sets[i][k] = new int[] {v};
         return v;
     }
@@ -219,15 +227,14 @@ final class Dataflow {
                 }
             }
         }
-        Integer own = defined.get(key(p, idx));
-        if (own != null) return phi(p, k, in);
+        if (defined[p][k] >= 0) return phi(p, k, in);
         return union(in);
     }
 
     /** A phi's set: the one input value other than itself when there is exactly one, else the phi. */
     private int[] phi(int i, int k, List<int[]> inputs) {
-        Integer own = defined.get(key(i, indexOf[i][k]));
-        if (own == null) return union(inputs);
+        int own = defined[i][k];
+        if (own < 0) return union(inputs);
         Set<Integer> in = new LinkedHashSet<>();
         for (int[] s : inputs) if (s != null) for (int v : s) if (v != own) in.add(v);
         if (in.size() == 1) return new int[] {in.iterator().next()};
@@ -235,6 +242,10 @@ final class Dataflow {
     }
 
     private static int[] union(List<int[]> inputs) {
+        int[] only = null;
+        int nonNull = 0;
+        for (int[] s : inputs) if (s != null) { only = s; nonNull++; }
+        if (nonNull == 1) return only;   // one input: its set (sets are kept sorted)
         Set<Integer> in = new LinkedHashSet<>();
         boolean any = false;
         for (int[] s : inputs) if (s != null) { any = true; for (int v : s) in.add(v); }

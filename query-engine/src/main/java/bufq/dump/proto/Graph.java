@@ -7,9 +7,7 @@ import bufq.dump.proto.Messages.ShapeP;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The module's instructions as a graph, numbered densely: operands and users by number, each
@@ -25,8 +23,9 @@ final class Graph {
     final int[] roots;                   // computation -> root instruction number, or -1
     final boolean[] fusionBody;          // computation is called by a fusion (not analysed)
     final int entry;                     // entry computation position
-    final Map<Long, Integer> byId = new HashMap<>();
-    final Map<Long, Integer> computationById = new HashMap<>();
+    private final LongIndex byId;
+    private final LongIndex computationById;
+    private final int[][] parameters;    // computation -> instruction number by parameter number (-1 for none)
     /** Computation position -> the instructions that call it as while body/condition, call or conditional branch. */
     final List<List<Integer>> callers;
     final int[] firstOfComputation;      // computation -> its first instruction number
@@ -40,51 +39,90 @@ final class Graph {
         computationOf = new int[n];
         firstOfComputation = new int[cs.size()];
         roots = new int[cs.size()];
+        byId = new LongIndex(n);
+        computationById = new LongIndex(cs.size());
+        parameters = new int[cs.size()][];
         int k = 0;
         for (int c = 0; c < cs.size(); c++) {
             computationById.put(cs.get(c).id(), c);
             firstOfComputation[c] = k;
+            int[] params = NONE;
             for (Instruction i : cs.get(c).instructions()) {
                 ins[k] = i;
                 computationOf[k] = c;
                 byId.put(i.id(), k);
+                long p = i.parameterNumber();
+                if (i.opcode().equals("parameter") && p >= 0 && p < MAX_PARAMETERS) {
+                    if (p >= params.length) {
+                        int old = params.length;
+                        params = Arrays.copyOf(params, (int) Math.max(p + 1, old * 2L));
+                        Arrays.fill(params, old, params.length, -1);
+                    }
+                    if (params[(int) p] < 0) params[(int) p] = k;
+                }
                 k++;
             }
+            parameters[c] = params;
         }
         for (int c = 0; c < cs.size(); c++) {
-            Integer r = byId.get(cs.get(c).rootId());
-            roots[c] = r == null ? (cs.get(c).instructions().isEmpty() ? -1 : firstOfComputation[c] + cs.get(c).instructions().size() - 1) : r;
+            int r = byId.get(cs.get(c).rootId());
+            roots[c] = r < 0 ? (cs.get(c).instructions().isEmpty() ? -1 : firstOfComputation[c] + cs.get(c).instructions().size() - 1) : r;
         }
-        Integer e = computationById.get(m.entryId());
-        if (e == null) for (int c = 0; c < cs.size(); c++) if (cs.get(c).name().equals(m.entryName())) e = c;
-        if (e == null && !cs.isEmpty()) e = cs.size() - 1;   // callees come before callers: the entry is last
-        entry = e == null ? -1 : e;
+        int e = computationById.get(m.entryId());
+        if (e < 0) for (int c = 0; c < cs.size(); c++) if (cs.get(c).name().equals(m.entryName())) e = c;
+        if (e < 0) e = cs.size() - 1;   // callees come before callers: the entry is last (-1 without computations)
+        entry = e;
         operands = new int[n][];
-        List<List<Integer>> u = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) u.add(new ArrayList<>(2));
+        // Users in instruction order, each once: counted first, then filled, without boxed lists.
+        int[] userCount = new int[n];
         for (int i = 0; i < n; i++) {
             long[] ids = ins[i].operandIds();
-            operands[i] = new int[ids.length];
+            int[] ops = new int[ids.length];
             for (int j = 0; j < ids.length; j++) {
-                Integer o = byId.get(ids[j]);
-                operands[i][j] = o == null ? -1 : o;
-                if (o != null && (u.get(o).isEmpty() || u.get(o).get(u.get(o).size() - 1) != i)) u.get(o).add(i);
+                int o = byId.get(ids[j]);
+                ops[j] = o;
+                if (o >= 0 && !seenBefore(ops, j, o)) userCount[o]++;
             }
+            operands[i] = ops;
         }
         users = new int[n][];
-        for (int i = 0; i < n; i++) users[i] = u.get(i).stream().mapToInt(Integer::intValue).toArray();
+        for (int i = 0; i < n; i++) users[i] = userCount[i] == 0 ? NONE : new int[userCount[i]];
+        int[] filled = new int[n];
+        for (int i = 0; i < n; i++) {
+            int[] ops = operands[i];
+            for (int j = 0; j < ops.length; j++) {
+                int o = ops[j];
+                if (o >= 0 && !seenBefore(ops, j, o)) users[o][filled[o]++] = i;
+            }
+        }
         fusionBody = new boolean[cs.size()];
         callers = new ArrayList<>(cs.size());
         for (int c = 0; c < cs.size(); c++) callers.add(new ArrayList<>(1));
         for (int i = 0; i < n; i++) {
+            long[] called = ins[i].calledIds();
+            if (called.length == 0) continue;
             String op = ins[i].opcode();
-            for (long cid : ins[i].calledIds()) {
-                Integer c = computationById.get(cid);
-                if (c == null) continue;
+            for (long cid : called) {
+                int c = computationById.get(cid);
+                if (c < 0) continue;
                 if (op.equals("fusion")) fusionBody[c] = true;
                 else if (op.equals("while") || op.equals("call") || op.equals("conditional")) callers.get(c).add(i);
             }
         }
+    }
+
+    private static final int[] NONE = new int[0];
+    private static final long MAX_PARAMETERS = 1 << 20;
+
+    /** Whether {@code o} is among {@code ops[0, j)} (an instruction reading one operand twice is its user once). */
+    private static boolean seenBefore(int[] ops, int j, int o) {
+        for (int x = 0; x < j; x++) if (ops[x] == o) return true;
+        return false;
+    }
+
+    /** The instruction number of proto id {@code id}, or -1. */
+    int number(long id) {
+        return byId.get(id);
     }
 
     int size() { return ins.length; }
@@ -100,8 +138,7 @@ final class Graph {
         long[] ids = ins[i].calledIds();
         int[] out = new int[ids.length];
         for (int j = 0; j < ids.length; j++) {
-            Integer c = computationById.get(ids[j]);
-            out[j] = c == null ? -1 : c;
+            out[j] = computationById.get(ids[j]);
         }
         return out;
     }
@@ -115,12 +152,8 @@ final class Graph {
 
     /** The parameter instruction number {@code p} of computation {@code c}, or -1. */
     int parameter(int c, long p) {
-        List<Instruction> list = module.computations().get(c).instructions();
-        for (int j = 0; j < list.size(); j++) {
-            Instruction i = list.get(j);
-            if (i.opcode().equals("parameter") && i.parameterNumber() == p) return firstOfComputation[c] + j;
-        }
-        return -1;
+        int[] params = parameters[c];
+        return p >= 0 && p < params.length ? params[(int) p] : -1;
     }
 
     /** Every shape index of {@code s}, preorder ({@code {}} first), as int arrays. */

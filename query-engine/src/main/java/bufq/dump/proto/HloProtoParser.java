@@ -20,8 +20,11 @@ import bufq.dump.proto.Wire.LongBuilder;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ForkJoinTask;
 
 /**
  * Reads {@code xla.HloProto} and {@code xla.BufferAssignmentProto} into {@link Messages}: one method
@@ -34,28 +37,62 @@ final class HloProtoParser {
         this.w = w;
     }
 
-    /** An {@code xla.HloProto} held in {@code bytes[from, from + length)}, {@code base} its offset in the file. */
+    /**
+     * An {@code xla.HloProto} held in {@code bytes[from, from + length)}, {@code base} its offset in the
+     * file. The buffer assignment is read on another core while this one reads the module (as the
+     * text reader splits its files); an error of either is thrown, the module's first.
+     */
     static HloProto hloProto(byte[] bytes, int from, int length, long base) throws ProtoException {
         Wire w = new Wire(bytes, from, length, base, "HloProto");
         HloProtoParser p = new HloProtoParser(w);
         HloModuleProto module = null;
         Assignment assignment = null;
-        for (int f; (f = w.next()) != 0; ) {
-            switch (f) {
-                case Fields.HloProto.HLO_MODULE -> {
-                    int l = w.enter("hlo_module", -1);
-                    module = p.module();
-                    w.leave(l);
+        ForkJoinTask<Assignment> pending = null;
+        try {
+            for (int f; (f = w.next()) != 0; ) {
+                switch (f) {
+                    case Fields.HloProto.HLO_MODULE -> {
+                        int l = w.enter("hlo_module", -1);
+                        module = p.module();
+                        w.leave(l);
+                    }
+                    case Fields.HloProto.BUFFER_ASSIGNMENT -> {
+                        int l = w.enter("buffer_assignment", -1);
+                        if (pending == null && assignment == null) {
+                            int at = w.position(), n = w.bytesLeft();
+                            long offset = w.offset();
+                            pending = ForkJoinTask.adapt(() -> new HloProtoParser(
+                                    new Wire(bytes, at, n, offset, "HloProto.buffer_assignment")).assignment()).fork();
+                            w.skipRest();
+                        } else {
+                            assignment = p.assignment();   // a second one (proto merges them): read in order
+                        }
+                        w.leave(l);
+                    }
+                    default -> w.skip();
                 }
-                case Fields.HloProto.BUFFER_ASSIGNMENT -> {
-                    int l = w.enter("buffer_assignment", -1);
-                    assignment = p.assignment();
-                    w.leave(l);
-                }
-                default -> w.skip();
             }
+        } catch (ProtoException | RuntimeException e) {
+            if (pending != null) pending.cancel(false);
+            throw e;
+        }
+        if (pending != null) {
+            Assignment first = join(pending);
+            if (assignment == null) assignment = first;
         }
         return new HloProto(module, assignment);
+    }
+
+    /** The forked assignment, its {@link ProtoException} rethrown. */
+    private static Assignment join(ForkJoinTask<Assignment> task) throws ProtoException {
+        try {
+            return task.tryUnfork() ? task.invoke() : task.join();
+        } catch (RuntimeException e) {
+            Throwable c = e;
+            while (c != null && !(c instanceof ProtoException)) c = c.getCause();
+            if (c instanceof ProtoException pe) throw pe;
+            throw e;
+        }
     }
 
     /** A bare {@code xla.BufferAssignmentProto} (what {@code memory_analysis()} serializes). */
@@ -129,9 +166,9 @@ final class HloProtoParser {
         int line = 0, frame = 0;
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
-                case Fields.OpMetadata.OP_TYPE -> type = w.string("op_type");
+                case Fields.OpMetadata.OP_TYPE -> type = w.repeatedString("op_type");
                 case Fields.OpMetadata.OP_NAME -> name = w.string("op_name");
-                case Fields.OpMetadata.SOURCE_FILE -> file = w.string("source_file");
+                case Fields.OpMetadata.SOURCE_FILE -> file = w.repeatedString("source_file");
                 case Fields.OpMetadata.SOURCE_LINE -> line = w.int32("source_line");
                 case Fields.OpMetadata.STACK_FRAME_ID -> frame = w.int32("stack_frame_id");
                 default -> w.skip();
@@ -143,6 +180,14 @@ final class HloProtoParser {
     // ---- hlo.proto: the module ----
 
     private Instruction instruction() throws ProtoException {
+        return instruction(true);
+    }
+
+    /**
+     * An instruction; without {@code full}, its shape and metadata are skipped (read again for the
+     * computations that are not fusion bodies, see {@link #module()}).
+     */
+    private Instruction instruction(boolean full) throws ProtoException {
         String name = "", opcode = "";
         ShapeP shape = null;
         Metadata md = Metadata.NONE;
@@ -151,13 +196,15 @@ final class HloProtoParser {
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
                 case Fields.HloInstructionProto.NAME -> name = w.string("name");
-                case Fields.HloInstructionProto.OPCODE -> opcode = w.string("opcode");
+                case Fields.HloInstructionProto.OPCODE -> opcode = w.repeatedString("opcode");
                 case Fields.HloInstructionProto.SHAPE -> {
+                    if (!full) { w.skip(); continue; }
                     int l = w.enter("shape", -1);
                     shape = shape();
                     w.leave(l);
                 }
                 case Fields.HloInstructionProto.METADATA -> {
+                    if (!full) { w.skip(); continue; }
                     int l = w.enter("metadata", -1);
                     md = metadata();
                     w.leave(l);
@@ -173,7 +220,11 @@ final class HloProtoParser {
         return new Instruction(name, opcode, shape, md, param, tupleIndex, id, operands.build(), called.build());
     }
 
-    private Computation computation() throws ProtoException {
+    /**
+     * A computation, its instructions read without shape and metadata; {@code spans} gets where each
+     * instruction's bytes are ({start, length}).
+     */
+    private Computation computation(List<int[]> spans) throws ProtoException {
         String name = "";
         List<Instruction> instructions = new ArrayList<>();
         long id = 0, root = 0;
@@ -182,7 +233,8 @@ final class HloProtoParser {
                 case Fields.HloComputationProto.NAME -> name = w.string("name");
                 case Fields.HloComputationProto.INSTRUCTIONS -> {
                     int l = w.enter("instructions", instructions.size());
-                    instructions.add(instruction());
+                    spans.add(new int[] {w.position(), w.bytesLeft()});
+                    instructions.add(instruction(false));
                     w.leave(l);
                 }
                 case Fields.HloComputationProto.ID -> id = w.int64("id");
@@ -298,13 +350,16 @@ final class HloProtoParser {
         Map<Long, long[]> schedule = Map.of();
         List<Alias> aliases = List.of();
         StackIndex stacks = StackIndex.NONE;
+        List<List<int[]>> spans = new ArrayList<>();
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
                 case Fields.HloModuleProto.NAME -> name = w.string("name");
                 case Fields.HloModuleProto.ENTRY_COMPUTATION_NAME -> entryName = w.string("entry_computation_name");
                 case Fields.HloModuleProto.COMPUTATIONS -> {
                     int l = w.enter("computations", computations.size());
-                    computations.add(computation());
+                    List<int[]> s = new ArrayList<>();
+                    spans.add(s);
+                    computations.add(computation(s));
                     w.leave(l);
                 }
                 case Fields.HloModuleProto.ENTRY_COMPUTATION_ID -> entryId = w.int64("entry_computation_id");
@@ -326,7 +381,33 @@ final class HloProtoParser {
                 default -> w.skip();
             }
         }
+        completeInstructions(computations, spans);
         return new HloModuleProto(name, entryName, computations, entryId, schedule, aliases, stacks);
+    }
+
+    /**
+     * Reads the shapes and metadata of the instructions outside fusion bodies. Most of a module's
+     * instructions are inside fusions, which bufq does not analyse (their values are not buffers)
+     * and text dumps do not list; their shapes and metadata are the bulk of the proto.
+     */
+    private void completeInstructions(List<Computation> computations, List<List<int[]>> spans) throws ProtoException {
+        Set<Long> fusionBodies = new HashSet<>();
+        for (Computation c : computations) {
+            for (Instruction i : c.instructions()) {
+                if (i.opcode().equals("fusion")) for (long id : i.calledIds()) fusionBodies.add(id);
+            }
+        }
+        String prefix = w.path();
+        for (int c = 0; c < computations.size(); c++) {
+            Computation comp = computations.get(c);
+            if (fusionBodies.contains(comp.id())) continue;
+            List<Instruction> list = comp.instructions();
+            for (int k = 0; k < list.size(); k++) {
+                int[] span = spans.get(c).get(k);
+                Wire again = new Wire(w, span[0], span[1], prefix + ".computations[" + c + "].instructions[" + k + "]");
+                list.set(k, new HloProtoParser(again).instruction(true));
+            }
+        }
     }
 
     // ---- hlo.proto: the buffer assignment ----
@@ -341,7 +422,7 @@ final class HloProtoParser {
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
                 case Fields.LogicalBufferProto_Location.INSTRUCTION_ID -> id = w.int64("instruction_id");
-                case Fields.LogicalBufferProto_Location.INSTRUCTION_NAME -> name = w.string("instruction_name");
+                case Fields.LogicalBufferProto_Location.INSTRUCTION_NAME -> name = w.repeatedString("instruction_name");
                 case Fields.LogicalBufferProto_Location.SHAPE_INDEX -> w.int64s("shape_index", index);
                 default -> w.skip();
             }
@@ -421,8 +502,8 @@ final class HloProtoParser {
                         switch (g) {
                             case Fields.HeapSimulatorTrace_Event.KIND -> kind = w.int32("kind");
                             case Fields.HeapSimulatorTrace_Event.BUFFER_ID -> buffer = w.int64("buffer_id");
-                            case Fields.HeapSimulatorTrace_Event.COMPUTATION_NAME -> computation = w.string("computation_name");
-                            case Fields.HeapSimulatorTrace_Event.INSTRUCTION_NAME -> instruction = w.string("instruction_name");
+                            case Fields.HeapSimulatorTrace_Event.COMPUTATION_NAME -> computation = w.repeatedString("computation_name");
+                            case Fields.HeapSimulatorTrace_Event.INSTRUCTION_NAME -> instruction = w.repeatedString("instruction_name");
                             case Fields.HeapSimulatorTrace_Event.SHARE_WITH_CANONICAL_ID -> share = w.int64("share_with_canonical_id");
                             default -> w.skip();
                         }

@@ -79,8 +79,8 @@ final class LiveRanges {
         int from = sequence.size();
         span[c] = new int[] {from, from};   // marks it as being flattened (no recursion through a cycle)
         for (long id : ids) {
-            Integer i = g.byId.get(id);
-            if (i == null) continue;
+            int i = g.number(id);
+            if (i < 0) continue;
             String op = g.opcode(i);
             if (op.equals("call") || op.equals("conditional")) {
                 for (int callee : g.called(i)) if (callee >= 0) flatten(g, callee, schedule);

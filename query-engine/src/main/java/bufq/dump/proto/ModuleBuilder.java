@@ -18,6 +18,7 @@ import bufq.model.HloValue;
 import bufq.model.LiveRange;
 import bufq.model.LoadWarning;
 import bufq.model.Shape;
+import bufq.model.UsedValues;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -45,16 +46,17 @@ final class ModuleBuilder {
      * @param name    the module's name when the proto has none (a bare assignment: the file stem)
      * @param number  module number ({@code module_NNNN}, a profile's program id), or -1
      * @param backend {@code cpu}, {@code gpu}, {@code tpu} or {@code unknown}
+     * @param format  what the module was read from ({@link HloModule.Info#format()})
      */
-    static HloModule build(Messages.HloProto p, String file, String name, int number, String backend) {
-        return new ModuleBuilder(file).module(p, name, number, backend);
+    static HloModule build(Messages.HloProto p, String file, String name, int number, String backend, String format) {
+        return new ModuleBuilder(file).module(p, name, number, backend, format);
     }
 
     private void warn(String message) {
         warnings.add(new LoadWarning(file, 0, message));
     }
 
-    private HloModule module(Messages.HloProto p, String fallbackName, int number, String backend) {
+    private HloModule module(Messages.HloProto p, String fallbackName, int number, String backend, String format) {
         HloModuleProto m = p.module();
         Assignment a = p.assignment();
         Graph g = null;
@@ -65,8 +67,8 @@ final class ModuleBuilder {
             g = new Graph(m);
             d = new Dataflow(g);
             for (LogicalBuffer b : a.buffers()) {
-                Integer i = g.byId.get(b.instructionId());
-                if (i == null) continue;
+                int i = g.number(b.instructionId());
+                if (i < 0) continue;
                 int v = d.valueAt(i, b.shapeIndex());
                 if (v >= 0) valueOfBuffer.put(b.id(), v);
             }
@@ -82,6 +84,10 @@ final class ModuleBuilder {
 
         List<BufferAllocation> allocations = new ArrayList<>();
         List<HloValue> values = new ArrayList<>();
+        // The instructions, and the values' positions and uses, are made on first use (as the text
+        // reader leaves its Used values section for later): most queries need neither.
+        List<Integer> dataflowValueOf = new ArrayList<>();   // per value slot: its dataflow value, or -1
+        UsedValues.Deferred details = g == null ? null : deferred(g, d, lr, m.stacks(), dataflowValueOf);
         Map<Long, Integer> allocationOf = new HashMap<>();
         for (Allocation al : a.allocations()) {
             List<Long> ids = new ArrayList<>(al.assigned().size());
@@ -94,8 +100,10 @@ final class ModuleBuilder {
                     warn("allocation " + al.index() + " holds logical buffer " + as.bufferId() + ", which the assignment does not define");
                     continue;
                 }
-                HloValue v = value(b, as, (int) al.index(), g, d, lr, valueOfBuffer);
+                HloValue v = value(b, as, (int) al.index(), g, d, lr, valueOfBuffer, details, values.size());
                 values.add(v);
+                Integer dfv = valueOfBuffer.get(b.id());
+                dataflowValueOf.add(dfv == null || g == null ? -1 : dfv);
                 if (rootInstruction >= 0 && d != null) {
                     Integer dv = valueOfBuffer.get(b.id());
                     if (dv != null) for (int[] pos : d.values.get(dv).positions) output |= pos[0] == rootInstruction && d.indexOf[pos[0]][pos[1]].length == 0;
@@ -104,19 +112,42 @@ final class ModuleBuilder {
             allocations.add(allocation(al, ids, output, g));
         }
 
-        List<HloInstruction> instructions = new ArrayList<>();
         List<String> sequence = lr == null ? List.of() : lr.sequence;
-        if (g != null) instructions = instructions(g, lr, m.stacks());
         List<HeapEvent> events = events(a, buffers, allocationOf);
 
         String moduleName = m != null && !m.name().isEmpty() ? m.name() : fallbackName;
         HloModule.Info info = new HloModule.Info(moduleName, moduleName, number, backend, List.of(file),
-                lr == null || sequence.isEmpty() ? -1 : lr.endTime, null, null, -1, null, new TreeMap<>(), m != null, null);
-        return new HloModule(info, allocations, values, instructions, sequence, warnings, warnings.size(), events);
+                lr == null || sequence.isEmpty() ? -1 : lr.endTime, null, null, -1, null, new TreeMap<>(), m != null, null, format);
+        if (details == null) return new HloModule(info, allocations, values, List.of(), sequence, warnings, warnings.size(), events);
+        return new HloModule(info, allocations, values, sequence, warnings, warnings.size(), events, details);
+    }
+
+    /** The instructions and each value's positions and uses, from the dataflow, when first asked for. */
+    private UsedValues.Deferred deferred(Graph g, Dataflow d, LiveRanges lr, StackIndex stacks, List<Integer> dataflowValueOf) {
+        return new UsedValues.Deferred((values, sequence) -> {
+            List<List<HloPosition>> positions = new ArrayList<>(values.size());
+            List<List<HloUse>> uses = new ArrayList<>(values.size());
+            for (int slot = 0; slot < values.size(); slot++) {
+                int dv = dataflowValueOf.get(slot);
+                if (dv < 0) {
+                    positions.add(List.of());
+                    uses.add(List.of());
+                    continue;
+                }
+                Dataflow.Value val = d.values.get(dv);
+                List<HloPosition> ps = new ArrayList<>(val.positions.size());
+                for (int[] p : val.positions) ps.add(new HloPosition(g.name(p[0]), indexText(d.indexOf[p[0]][p[1]])));
+                List<HloUse> us = new ArrayList<>(val.uses.size());
+                for (Dataflow.Use u : val.uses) us.add(new HloUse(g.name(u.user()), u.operand(), indexText(u.index())));
+                positions.add(ps);
+                uses.add(us);
+            }
+            return new UsedValues(values, positions, uses, instructions(g, lr, stacks), List.of(), 0);
+        });
     }
 
     private HloValue value(LogicalBuffer b, Assigned as, int allocation, Graph g, Dataflow d, LiveRanges lr,
-                           Map<Long, Integer> valueOfBuffer) {
+                           Map<Long, Integer> valueOfBuffer, UsedValues.Deferred details, int slot) {
         String index = indexText(b.shapeIndex());
         if (g == null) {
             long iid = b.instructionId();
@@ -125,31 +156,25 @@ final class ModuleBuilder {
             return new HloValue(b.id(), name, index, b.shapeIndex().length > 0, false, (int) b.color(), as.size(),
                     as.offset(), allocation, s, List.of(), List.of(), null);
         }
-        Integer i = g.byId.get(b.instructionId());
-        Instruction ins = i == null ? null : g.ins[i];
+        int i = g.number(b.instructionId());
+        Instruction ins = i < 0 ? null : g.ins[i];
         String name = ins != null ? ins.name() : b.instructionName();
         if (ins == null) warn("logical buffer " + b.id() + " is defined at instruction id " + b.instructionId() + ", which the module lacks");
         Shape shape = ins == null ? null : shapes.shape(Graph.subshape(ins.shape(), b.shapeIndex()));
         if (shape == null) shape = new Shape("bytes[" + b.size() + "]", "u8", new long[] {b.size()}, false, null, List.of(), 0, 0, List.of());
         boolean indexPrinted = ins != null && Graph.isTupleShape(ins.shape());
         Integer dv = valueOfBuffer.get(b.id());
-        List<HloPosition> positions = List.of();
-        List<HloUse> uses = List.of();
         LiveRange range = null;
         boolean phi = false;
         if (dv != null) {
             Dataflow.Value val = d.values.get(dv);
             phi = val.phiDefined;
-            positions = new ArrayList<>(val.positions.size());
-            for (int[] p : val.positions) positions.add(new HloPosition(g.name(p[0]), indexText(d.indexOf[p[0]][p[1]])));
-            uses = new ArrayList<>(val.uses.size());
-            for (Dataflow.Use u : val.uses) uses.add(new HloUse(g.name(u.user()), u.operand(), indexText(u.index())));
             if (lr.start[dv] >= 0) range = new LiveRange(lr.start[dv], lr.end[dv]);
         } else if (ins != null) {
             warn("no value of the dataflow matches logical buffer " + b.id() + " (" + name + index + ")");
         }
-        return new HloValue(b.id(), name == null ? "" : name, index, indexPrinted, phi, (int) b.color(), as.size(),
-                as.offset(), allocation, shape, positions, uses, range);
+        return HloValue.deferred(b.id(), name == null ? "" : name, index, indexPrinted, phi, (int) b.color(), as.size(),
+                as.offset(), allocation, shape, range, details, slot);
     }
 
     private BufferAllocation allocation(Allocation al, List<Long> ids, boolean output, Graph g) {
@@ -175,8 +200,8 @@ final class ModuleBuilder {
         for (Map.Entry<Long, Integer> e : valueOfBuffer.entrySet()) bufferOfValue.put(e.getValue(), e.getKey());
         Map<Long, Long> parent = new HashMap<>();
         for (BufferAlias a : aliases) {
-            Integer i = g.byId.get(a.instructionId());
-            if (i == null) continue;
+            int i = g.number(a.instructionId());
+            if (i < 0) continue;
             int v = d.valueAt(i, a.shapeIndex());
             Long other = v < 0 ? null : bufferOfValue.get(v);
             if (other == null) continue;

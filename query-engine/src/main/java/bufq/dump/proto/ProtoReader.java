@@ -147,10 +147,11 @@ public final class ProtoReader {
      * @param name    the module's name when the proto carries none (a bare assignment)
      * @param number  module number, or -1
      * @param backend {@code cpu}, {@code gpu}, {@code tpu} or {@code unknown}
+     * @param inProfile whether the slice is a module carried by a profile's XSpace (its kind, {@code profile})
      * @throws ProtoException a proto of another kind, or one cut short or malformed
      */
     public static HloModule load(byte[] bytes, int from, int length, long base, String file, String name, int number,
-                                 String backend) throws ProtoException {
+                                 String backend, boolean inProfile) throws ProtoException {
         Kind k = kind(bytes, from, length);
         Messages.HloProto p = switch (k) {
             case HLO_PROTO -> HloProtoParser.hloProto(bytes, from, length, base);
@@ -164,6 +165,8 @@ public final class ProtoReader {
         if (p.module() != null && p.module().computations().isEmpty()) {
             throw new ProtoException(base, "HloProto.hlo_module", "the module has no computations");
         }
-        return ModuleBuilder.build(p, file, name, number, backend);
+        String format = inProfile ? HloModule.Info.PROFILE
+                : k == Kind.HLO_PROTO ? HloModule.Info.HLO_PROTO : HloModule.Info.ASSIGNMENT_PROTO;
+        return ModuleBuilder.build(p, file, name, number, backend, format);
     }
 }

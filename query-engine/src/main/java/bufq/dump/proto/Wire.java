@@ -4,6 +4,8 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.WireFormat;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Locale;
@@ -18,6 +20,8 @@ final class Wire {
     private static final int MAX_DEPTH = 64;
 
     private final CodedInputStream in;
+    private final byte[] bytes;
+    private final StringTable strings;
     private final long base;
     private final int from;
     private final String[] names = new String[MAX_DEPTH + 1];
@@ -28,8 +32,22 @@ final class Wire {
     /** Reads {@code bytes[from, from + length)}; offsets in errors count from {@code base} (the slice's place in its file). */
     Wire(byte[] bytes, int from, int length, long base, String root) {
         this.in = CodedInputStream.newInstance(bytes, from, length);
+        this.bytes = bytes;
+        this.strings = new StringTable();
         this.in.setRecursionLimit(Integer.MAX_VALUE);   // nesting is bounded by this class's own depth check
         this.base = base;
+        this.from = from;
+        names[0] = root;
+        indexes[0] = -1;
+    }
+
+    /** Reads {@code bytes[from, from + length)} of {@code parent}'s array, sharing its strings; errors name {@code root}. */
+    Wire(Wire parent, int from, int length, String root) {
+        this.in = CodedInputStream.newInstance(parent.bytes, from, length);
+        this.in.setRecursionLimit(Integer.MAX_VALUE);
+        this.bytes = parent.bytes;
+        this.strings = parent.strings;
+        this.base = parent.base + (from - parent.from);
         this.from = from;
         names[0] = root;
         indexes[0] = -1;
@@ -80,6 +98,77 @@ final class Wire {
             return in.readStringRequireUtf8();
         } catch (IOException e) {
             throw error(e);
+        }
+    }
+
+    /**
+     * A {@code string} field whose values repeat (opcodes, op_types, source files, the computation and
+     * instruction names of heap events): decoded once per proto and shared.
+     */
+    String repeatedString(String field) throws ProtoException {
+        expect(WireFormat.WIRETYPE_LENGTH_DELIMITED, field);
+        try {
+            int n = in.readRawVarint32();
+            if (n == 0) return "";
+            if (n < 0) throw error("negative length");
+            if (n > MAX_SHARED || n > in.getBytesUntilLimit() && in.getBytesUntilLimit() >= 0) return decode(in.readRawBytes(n), 0, n);
+            int at = in.getTotalBytesRead();
+            in.skipRawBytes(n);   // checks the bytes are there
+            return strings.get(bytes, from + at, n);
+        } catch (IOException e) {
+            throw error(e);
+        }
+    }
+
+    private static final int MAX_SHARED = 256;
+
+    private String decode(byte[] b, int at, int n) throws ProtoException {
+        try {
+            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(b, at, n)).toString();
+        } catch (CharacterCodingException e) {
+            throw error("string field is not UTF-8");
+        }
+    }
+
+    /** Strings of this proto by their bytes: an open-addressing table, decoded on first sight. */
+    private final class StringTable {
+        private String[] texts = new String[1024];
+        private int[] starts = new int[1024], lengths = new int[1024];
+        private int size;
+
+        String get(byte[] b, int at, int n) throws ProtoException {
+            int h = 1;
+            for (int i = at; i < at + n; i++) h = 31 * h + b[i];
+            int mask = texts.length - 1;
+            int i = (h ^ (h >>> 16)) & mask;
+            for (; texts[i] != null; i = (i + 1) & mask) {
+                if (lengths[i] == n && Arrays.equals(b, starts[i], starts[i] + n, b, at, at + n)) return texts[i];
+            }
+            String t = decode(b, at, n);
+            texts[i] = t;
+            starts[i] = at;
+            lengths[i] = n;
+            if (++size * 2 > texts.length) grow(b);
+            return t;
+        }
+
+        private void grow(byte[] b) {
+            String[] ot = texts;
+            int[] os = starts, ol = lengths;
+            texts = new String[ot.length * 2];
+            starts = new int[ot.length * 2];
+            lengths = new int[ot.length * 2];
+            int mask = texts.length - 1;
+            for (int j = 0; j < ot.length; j++) {
+                if (ot[j] == null) continue;
+                int h = 1;
+                for (int i = os[j]; i < os[j] + ol[j]; i++) h = 31 * h + b[i];
+                int i = (h ^ (h >>> 16)) & mask;
+                while (texts[i] != null) i = (i + 1) & mask;
+                texts[i] = ot[j];
+                starts[i] = os[j];
+                lengths[i] = ol[j];
+            }
         }
     }
 
@@ -148,6 +237,21 @@ final class Wire {
     }
 
     long offset() { return base + in.getTotalBytesRead(); }
+
+    /** Where the stream is in the byte array. */
+    int position() { return from + in.getTotalBytesRead(); }
+
+    /** Skips the rest of the current message (one read elsewhere). */
+    void skipRest() throws ProtoException {
+        try {
+            in.skipRawBytes(in.getBytesUntilLimit());
+        } catch (IOException e) {
+            throw error(e);
+        }
+    }
+
+    /** Bytes left in the current message. */
+    int bytesLeft() { return in.getBytesUntilLimit(); }
 
     String path() {
         StringBuilder b = new StringBuilder();

@@ -29,7 +29,9 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
             directory, or a .gz of a file. The first module loaded is current.
 
             Options:
-              --format NAME  output format: table (default), markdown, csv, tsv, json
+              --format NAME  output format: table (default), markdown, csv, tsv, json; in json a run
+                             prints one document: a single result as is, several as an array
+                             of the results in order (statements that print none add nothing)
               -c TEXT        run a query or command and print its result; repeatable; exit after the last
               -f FILE        run a script of queries and commands (.bq: one per line, # comments,
                              a line ending in \\ or an unfinished query continues); a FILE

@@ -127,9 +127,14 @@ public final class Bufq {
         }
         // init.js may define fields and tiling models the statements below use; no file, no engine.
         if (!args.noInit()) shell.scripts().runInit();
-        if (!args.actions().isEmpty()) return actions(shell, args, err);
+        // A batch run's json is one document for json.load: several results make an array.
+        if (!args.actions().isEmpty()) {
+            shell.setOneJsonDocument(true);
+            return actions(shell, args, err);
+        }
         if (env.stdinClosed()) return ExitCode.OK; // nothing to read, and descriptor 0 is not ours
         if (!env.interactive()) {
+            shell.setOneJsonDocument(true);
             return script(shell, StatementReader.utf8(in), "stdin", err);
         }
         return interactive.run(shell);

@@ -3,6 +3,7 @@ package bufq.shell.command;
 import bufq.analysis.Analyses;
 import bufq.analysis.BlameBy;
 import bufq.dump.FileKind;
+import bufq.format.Formatters;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.LoadWarning;
@@ -46,7 +47,9 @@ final class BlameCommand implements Command {
         HloModule m = shell.requireModule();
         String unreadable = m.info().hasValueDetails() || m.values().isEmpty() ? null : unreadableValuesFile(m);
         if (unreadable != null) throw new CommandException(unreadable);
-        shell.print(Analyses.blame(m, by, depth.orElse(0)));
+        // The tree is text, which print does not cut: cut it at maxrows here, as tables are.
+        int maxLines = Formatters.isHuman(shell.format()) ? shell.settings().maxRows() : 0;
+        shell.print(Analyses.blame(m, by, depth.orElse(0), maxLines));
         return Status.OK;
     }
 

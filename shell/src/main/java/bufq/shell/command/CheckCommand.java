@@ -30,7 +30,9 @@ final class CheckCommand implements Command {
         arity(args, 0, 0);
         CheckReport r = Analyses.check(shell.requireModule(), shell.settings().tiling(), shell.scriptChecks());
         shell.print(r.outputs());
-        shell.info(r.summary());
+        // The table's last note is the summary; repeat it on stderr only where that note is not on
+        // the screen (a pipe, an output file, a format without notes), or a terminal shows it twice.
+        if (!shell.notesOnScreen()) shell.info(r.summary());
         return r.hasErrors() ? Status.ERROR : Status.OK;
     }
 }

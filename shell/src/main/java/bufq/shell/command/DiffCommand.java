@@ -64,6 +64,11 @@ final class DiffCommand implements Command {
 
         List<HloModule> before = side(shell, first), after = side(shell, second);
         if (before.size() == 1 && after.size() == 1) {
+            String b = before.get(0).info().name(), af = after.get(0).info().name();
+            // Values match by op_name, source, shape and role: across two programs most find no partner.
+            if (b != null && af != null && !b.equals(af))
+                shell.info("warning: the programs differ (" + b + " vs " + af + "); a diff is meant for two builds"
+                        + " of one program, so most values will have no partner");
             shell.print(ModuleDiff.compare(before.get(0), after.get(0), options).outputs());
             return Status.OK;
         }

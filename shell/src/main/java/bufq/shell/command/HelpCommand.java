@@ -3,6 +3,7 @@ package bufq.shell.command;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Setting;
+import bufq.shell.session.Settings;
 import bufq.shell.session.Shell;
 import bufq.shell.session.Status;
 import bufq.shell.session.Suggest;
@@ -164,7 +165,7 @@ final class HelpCommand implements Command {
     private static String settings() {
         StringBuilder b = new StringBuilder("Settings ('set NAME VALUE'; 'set' lists the current values)\n\n");
         for (Setting s : Setting.values())
-            b.append(String.format("  %-10s %-12s default %-6s %s%n", s.key(), s.syntax(), s.defaultText(), s.doc()));
+            b.append(String.format("  %-10s %-12s default %-7s %s%n", s.key(), s.syntax(), Settings.defaultText(s), s.doc()));
         return b.toString();
     }
 }

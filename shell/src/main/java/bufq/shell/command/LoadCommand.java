@@ -32,7 +32,12 @@ final class LoadCommand implements Command {
         if (args.isEmpty()) throw new CommandException("usage: " + synopsis());
         List<Path> paths = new ArrayList<>();
         for (String a : args) paths.add(Path.of(a));
-        List<ModuleSet.Entry> added = shell.load(paths);
+        List<ModuleSet.Entry> added;
+        try {
+            added = shell.load(paths);
+        } catch (Engine.Failure e) {
+            throw new CommandException(e.getMessage());  // one line, "error:" first, as every command's errors
+        }
         for (ModuleSet.Entry e : added) {
             HloModule m = e.loaded();
             if (m == null) continue;

@@ -15,8 +15,11 @@ final class PaddingCommand implements Command {
     @Override public String brief() { return "Bytes lost to tiling padding: totals, worst values, by shape."; }
 
     @Override public String description() {
-        return "For every value, assigned size minus logical size (the tiling padding): totals per colour, the worst\n"
-                + "values, and the padding grouped by shape and layout. 'set tiling NAME' adds that rule's figure.";
+        return "For every value, its size under the current tiling model ('set tiling NAME') minus its logical size,\n"
+                + "as the padded_size and padding fields: totals per colour, the worst values (beside the dump's\n"
+                + "assigned size) and the padding grouped by shape and layout. Under the built-in tpu model on a TPU\n"
+                + "dump the padded size is the dump's size=. A value assigned less than its logical size (a slice\n"
+                + "of a larger buffer) holds no padding of its own and is left out.";
     }
 
     @Override public List<String> examples() { return List.of("padding", "format markdown", "padding"); }

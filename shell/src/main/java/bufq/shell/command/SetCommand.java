@@ -3,6 +3,7 @@ package bufq.shell.command;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Setting;
+import bufq.shell.session.Settings;
 import bufq.shell.session.Shell;
 import bufq.shell.session.Status;
 import bufq.shell.session.Suggest;
@@ -45,7 +46,7 @@ final class SetCommand implements Command {
     static Table table(Shell shell, List<Setting> settings) {
         Table.Builder b = Table.builder().column("name", ColumnType.STRING).column("value", ColumnType.STRING)
                 .column("values", ColumnType.STRING).column("default", ColumnType.STRING).column("doc", ColumnType.STRING);
-        for (Setting s : settings) b.row(s.key(), shell.settings().text(s), s.syntax(), s.defaultText(), s.doc());
+        for (Setting s : settings) b.row(s.key(), shell.settings().text(s), s.syntax(), Settings.defaultText(s), s.doc());
         return b.build();
     }
 }

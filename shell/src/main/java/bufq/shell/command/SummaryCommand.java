@@ -70,8 +70,8 @@ public final class SummaryCommand implements Command {
     private static Table.Builder header() {
         return Table.builder()
                 .column("module", ColumnType.STRING).column("backend", ColumnType.STRING)
-                .column("files", ColumnType.INT).column("allocations", ColumnType.INT)
-                .column("values", ColumnType.INT).column("instructions", ColumnType.INT)
+                .optionalColumn("files", ColumnType.INT).optionalColumn("allocations", ColumnType.INT)
+                .column("values", ColumnType.INT).optionalColumn("instructions", ColumnType.INT)
                 .column("total_bytes", ColumnType.BYTES).column("peak_time", ColumnType.INT)
                 .column("peak_bytes", ColumnType.BYTES).column("claimed_peak_time", ColumnType.INT)
                 .column("claimed_peak_bytes", ColumnType.BYTES).column("warnings", ColumnType.INT)

@@ -23,7 +23,8 @@ final class TimelineCommand implements Command {
                 + "colour instead (the HTML shows step, instruction and bytes on hover); an existing file is only\n"
                 + "replaced with --force.\n"
                 + "'by events' charts a proto dump's heap-simulator trace instead (heap bytes after each ALLOC, FREE\n"
-                + "or SHARE_WITH, XProf's x-axis) and sets the trace's own peak beside bufq's per-step peak.";
+                + "or SHARE_WITH, XProf's x-axis) and sets the trace's own peak beside bufq's per-step peak, comparing\n"
+                + "them at the step where the trace peaks and at bufq's peak step.";
     }
 
     @Override public List<String> examples() {

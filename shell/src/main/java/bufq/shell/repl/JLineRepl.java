@@ -4,6 +4,7 @@ import bufq.eval.Catalog;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.ExitCode;
 import bufq.shell.session.Repl;
+import bufq.shell.session.ScriptEngine;
 import bufq.shell.session.Setting;
 import bufq.shell.session.Shell;
 import bufq.shell.session.Status;
@@ -43,16 +44,26 @@ public final class JLineRepl implements Repl {
         Terminal open() throws IOException;
     }
 
+    /** How long the prompt waits idle before the script engine starts in the background. */
+    static final long ENGINE_START_IDLE_MS = 300;
+
     private final TerminalFactory terminals;
     private final InputStream fallbackIn;
+    private final long engineStartIdleMs;
 
     /**
      * @param terminals  opens the terminal when {@link #run} starts
      * @param fallbackIn read by the plain line loop if no terminal can be opened
      */
     public JLineRepl(TerminalFactory terminals, InputStream fallbackIn) {
+        this(terminals, fallbackIn, ENGINE_START_IDLE_MS);
+    }
+
+    /** @param engineStartIdleMs how long the prompt waits idle before the script engine starts */
+    JLineRepl(TerminalFactory terminals, InputStream fallbackIn, long engineStartIdleMs) {
         this.terminals = terminals;
         this.fallbackIn = fallbackIn;
+        this.engineStartIdleMs = engineStartIdleMs;
     }
 
     /**
@@ -130,8 +141,11 @@ public final class JLineRepl implements Repl {
             shell.info("bufq: no line editing (" + e.getMessage() + "); reading plain lines");
             return new PlainRepl(fallbackIn).run(shell);
         }
-        try (Terminal closing = t) {
-            return new Session(shell, closing).loop();
+        // The first 'js' of a session would wait seconds for the engine: start it while the user
+        // reads the prompt (made here, on this thread; only the start runs in the background).
+        ScriptEngine scripts = shell.scripts();
+        try (Terminal closing = t; IdlePrompt idle = new IdlePrompt(engineStartIdleMs, scripts::prepare)) {
+            return new Session(shell, closing, idle).loop();
         } catch (IOException e) {
             shell.error("terminal: " + e.getMessage());
             return ExitCode.FAILED;
@@ -146,10 +160,12 @@ public final class JLineRepl implements Repl {
         private final DefaultHistory history = new DefaultHistory();
         private final LineReader reader;
         private final Pager pager;
+        private final IdlePrompt idle;
         private boolean historyBroken;
 
-        Session(Shell shell, Terminal terminal) {
+        Session(Shell shell, Terminal terminal, IdlePrompt idle) {
             this.shell = shell;
+            this.idle = idle;
             this.terminal = terminal;
             this.historyFile = new HistoryFile(HistoryFile.location(shell.env().vars()), notice -> shell.info("bufq: " + notice));
             this.pager = new Pager(shell, terminal);
@@ -188,6 +204,7 @@ public final class JLineRepl implements Repl {
                 String line;
                 shell.idle();
                 try {
+                    idle.prompting();
                     line = reader.readLine(prompt());
                 } catch (UserInterruptException e) {
                     // Ctrl-C at the prompt: drop the line, stay. A dumb terminal leaves the cursor after
@@ -197,6 +214,8 @@ public final class JLineRepl implements Repl {
                 } catch (EndOfFileException e) {
                     shell.out().println();
                     break;
+                } finally {
+                    idle.busy();
                 }
                 if (history.last() > last) remember(history.get(history.last()));
                 String text = ReplParser.toRun(line);
@@ -214,7 +233,12 @@ public final class JLineRepl implements Repl {
          */
         private Status execute(String text) {
             Thread runner = Thread.currentThread();
-            Terminal.SignalHandler previous = terminal.handle(Terminal.Signal.INT, s -> runner.interrupt());
+            Terminal.SignalHandler previous = terminal.handle(Terminal.Signal.INT, s -> {
+                // The terminal echoed "^C" where the cursor was: "cancelled" goes on a line of its own.
+                terminal.writer().println();
+                terminal.flush();
+                runner.interrupt();
+            });
             Pager.Captured done;
             try {
                 done = pager.capture(() -> shell.execute(text));

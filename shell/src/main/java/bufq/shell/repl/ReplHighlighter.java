@@ -4,6 +4,7 @@ import bufq.eval.Catalog;
 import bufq.lang.Diagnostic;
 import bufq.assist.Highlight;
 import bufq.lang.Lexer;
+import bufq.model.HloModule;
 import bufq.shell.session.Shell;
 import org.jline.reader.Highlighter;
 import org.jline.reader.LineReader;
@@ -80,6 +81,8 @@ public final class ReplHighlighter implements Highlighter {
                 }
                 // A bad token is only an error once the user has typed past it.
                 case ERROR -> sp.end() < text.length() ? ERROR : null;
+                // The query compiles against the catalog alone; the module knows its instructions.
+                case INSTRUCTION -> sp.end() < text.length() && unknownInstruction(text.substring(sp.start(), sp.end())) ? ERROR : null;
                 default -> null;
             };
             if (st == null) continue;
@@ -93,6 +96,12 @@ public final class ReplHighlighter implements Highlighter {
             int end = Math.max(d.end(), d.start() + 1);
             if (end < text.length() && end <= text.stripTrailing().length()) paint(s, d.start(), end, ERROR);
         }
+    }
+
+    /** A step name the current module does not schedule (a cheap index lookup, nothing read). */
+    private boolean unknownInstruction(String name) {
+        HloModule m = shell.current();
+        return m != null && !m.sequence().isEmpty() && m.timeOf(name) < 0;
     }
 
     private void command(String text, AttributedStyle[] s) {

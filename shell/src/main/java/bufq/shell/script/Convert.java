@@ -1,5 +1,6 @@
 package bufq.shell.script;
 
+import bufq.format.JsonFormatter;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyArray;
 import org.graalvm.polyglot.proxy.ProxyExecutable;
@@ -59,6 +60,55 @@ final class Convert {
         // GraalJS writes arrays as "(3)[1, 2, 3]"; show them as JavaScript source would.
         if (v.hasArrayElements() && !v.isProxyObject() && s.matches("(?s)\\(\\d+\\)\\[.*")) s = s.substring(s.indexOf('['));
         return s.length() > 100_000 ? s.substring(0, 100_000) + "..." : s;
+    }
+
+    /**
+     * A script's value as JSON, for the json format: objects and rows by their keys, arrays (a
+     * query's rows too) as arrays, undefined, functions and non-finite numbers as null, 64 levels
+     * at most (deeper, or a cycle, is null). At most {@code 1_000_000} elements in all.
+     */
+    static String json(Value v) {
+        StringBuilder b = new StringBuilder();
+        json(v, 0, b, new int[] {1_000_000});
+        return b.toString();
+    }
+
+    private static void json(Value v, int depth, StringBuilder b, int[] budget) {
+        if (--budget[0] < 0 || depth > 64 || v == null || v.isNull() || v.canExecute()) {
+            b.append("null");
+        } else if (v.isBoolean()) {
+            b.append(v.asBoolean());
+        } else if (v.isNumber()) {
+            if (v.fitsInLong()) b.append(v.asLong());
+            else {
+                double d = v.asDouble();
+                b.append(Double.isFinite(d) ? Double.toString(d) : "null");
+            }
+        } else if (v.isString()) {
+            JsonFormatter.string(v.asString(), b);
+        } else if (v.hasArrayElements()) {
+            b.append('[');
+            for (long i = 0; i < v.getArraySize() && budget[0] > 0; i++) {
+                if (i > 0) b.append(", ");
+                json(v.getArrayElement(i), depth + 1, b, budget);
+            }
+            b.append(']');
+        } else if (v.hasMembers()) {
+            b.append('{');
+            boolean first = true;
+            for (String k : v.getMemberKeys()) {
+                Value m = v.getMember(k);
+                if (m != null && m.canExecute()) continue;  // methods are not data
+                if (!first) b.append(", ");
+                first = false;
+                JsonFormatter.string(k, b);
+                b.append(": ");
+                json(m, depth + 1, b, budget);
+            }
+            b.append('}');
+        } else {
+            JsonFormatter.string(display(v), b);
+        }
     }
 
     /** A Java-side value as JavaScript source would write it (strings quoted, lists bracketed). */

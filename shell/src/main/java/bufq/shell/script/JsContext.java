@@ -131,6 +131,12 @@ final class JsContext implements AutoCloseable {
         });
     }
 
+    /** Runs inline code; returns its completion value as JSON ({@code null} for undefined). */
+    String evalForJson(String code, String name) {
+        running = name;
+        return call(() -> Convert.json(context.eval(Source.newBuilder("js", code, name).cached(false).buildLiteral())));
+    }
+
     /** Runs a script file's text under its name (the name errors show). */
     void evalFile(String text, String name) {
         running = name;
@@ -154,6 +160,10 @@ final class JsContext implements AutoCloseable {
             // Once the watchdog stopped this run, whatever comes out (an interrupt, or a host error
             // wrapping one) is the stop's doing.
             String reason = watchdog.reason();
+            // The engine consumes the Ctrl-C interrupt while stopping the script; set it again so
+            // what called the script (a check, a query's field) ends as cancelled, not as failed.
+            if ("cancelled".equals(reason) || reason == null && (e.isInterrupted() || e.isCancelled()))
+                Thread.currentThread().interrupt();
             throw new ScriptFailure(ScriptErrors.describe(e, reason, shell.settings().timeoutSeconds(), watchdog.heapAllowance(), running));
         } catch (StackOverflowError e) {
             // Host code between two script frames ran out of stack; only this run ends.

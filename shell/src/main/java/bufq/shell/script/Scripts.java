@@ -19,6 +19,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Supplier;
 
 /**
@@ -38,7 +40,9 @@ public final class Scripts implements ScriptEngine {
     private final long heapCap;
     private final List<CheckRule> checks = new ArrayList<>();
     private final List<Rule> rules = new ArrayList<>();
-    private JsContext host;
+    private volatile JsContext host;
+    /** The engine {@link #prepare} is starting in the background, until a script takes it. */
+    private CompletableFuture<JsContext> starting;
 
     public Scripts(Shell shell) {
         this(shell, defaultHeapCap());
@@ -50,8 +54,27 @@ public final class Scripts implements ScriptEngine {
         this.heapCap = heapCap;
     }
 
-    /** Whether the JavaScript engine has been started in this session. */
-    public boolean started() { return host != null; }
+    /** Whether the JavaScript engine has been started (or is starting) in this session. */
+    public synchronized boolean started() { return host != null || starting != null; }
+
+    /**
+     * Starts the engine on a daemon thread (the first start takes seconds): the REPL calls this at
+     * an idle prompt. A script that comes meanwhile waits for that start instead of making its own.
+     */
+    @Override public synchronized void prepare() {
+        if (host != null || starting != null) return;
+        CompletableFuture<JsContext> f = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                f.complete(new JsContext(shell, this, heapCap));
+            } catch (RuntimeException | LinkageError e) {
+                f.completeExceptionally(e);  // the next script starts its own and reports why it cannot
+            }
+        }, "bufq-js-start");
+        t.setDaemon(true);
+        starting = f;
+        t.start();
+    }
 
     @Override public String extension() { return "js"; }
 
@@ -65,10 +88,12 @@ public final class Scripts implements ScriptEngine {
      */
     @Override public Status eval(String code, String sourceName) throws CommandException {
         JsContext h = host();
-        String shown = run(h, () -> h.evalForDisplay(code, sourceName));
+        boolean json = "json".equals(shell.format().name());
+        String shown = run(h, () -> json ? h.evalForJson(code, sourceName) : h.evalForDisplay(code, sourceName));
         if (shown != null) {
             try {
-                shell.sink().write(shown + "\n");
+                if (json) shell.printJson(shown + "\n");  // a value as a JSON document, as every result in json
+                else shell.sink().write(shown + "\n");
             } catch (IOException e) {
                 throw new CommandException("cannot write output: " + e.getMessage());
             }
@@ -166,6 +191,7 @@ public final class Scripts implements ScriptEngine {
     JsContext currentHost() { return host; }
 
     private JsContext host() throws CommandException {
+        takeStarted();
         if (host != null && host.dead()) reset();
         if (host == null) {
             try {
@@ -175,6 +201,29 @@ public final class Scripts implements ScriptEngine {
             }
         }
         return host;
+    }
+
+    /** Waits for the engine {@link #prepare} is starting, if any, and makes it the host. */
+    private void takeStarted() throws CommandException {
+        CompletableFuture<JsContext> f;
+        synchronized (this) {
+            f = starting;
+        }
+        if (f == null) return;
+        JsContext started;
+        try {
+            started = f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CommandException("cancelled (Ctrl-C)");  // the start goes on; the next script takes it
+        } catch (ExecutionException e) {
+            started = null;
+        }
+        synchronized (this) {
+            if (starting == f) starting = null;
+            if (host == null) host = started;
+            else if (started != null) started.close();
+        }
     }
 
     private void reset() {
@@ -187,7 +236,9 @@ public final class Scripts implements ScriptEngine {
     }
 
     /** Ends the session's JavaScript. */
-    @Override public void close() {
+    @Override public synchronized void close() {
+        if (starting != null) starting.thenAccept(JsContext::close);
+        starting = null;
         if (host != null) host.close();
         host = null;
     }

@@ -41,6 +41,13 @@ public interface ScriptEngine {
     /** Stops the running script, if any (Ctrl-C). Safe to call from another thread. */
     void cancel();
 
+    /**
+     * Starts the language runtime on a background thread and returns at once, so the first script
+     * finds it ready; does nothing when it is started or starting. Only the interactive shell calls
+     * this (at an idle prompt): batch runs that run no script never load the runtime.
+     */
+    default void prepare() {}
+
     /** Ends the session's scripting. */
     void close();
 }

@@ -36,8 +36,18 @@ public final class Settings {
     }
 
     /** The value as {@code set} shows it. */
-    public String text(Setting s) {
-        Object v = values.get(s);
+    public String text(Setting s) { return show(s, values.get(s)); }
+
+    /** The default as {@link #text} shows a value, so a listing prints both one way ({@code 16.0KiB}). */
+    public static String defaultText(Setting s) {
+        try {
+            return show(s, s.parse(s.defaultText()));
+        } catch (CommandException e) {
+            throw new IllegalStateException("bad default for " + s, e);
+        }
+    }
+
+    private static String show(Setting s, Object v) {
         if (v instanceof Boolean b) return b ? "on" : "off";
         if (s == Setting.THRESHOLD) return Sizes.human((Long) v);
         return String.valueOf(v);

@@ -63,6 +63,10 @@ public final class Shell {
     private String statement;
     /** Whether anything went to the current sink yet: markdown results are kept apart by a blank line. */
     private boolean sinkUsed;
+    /** A batch run's first json result, held until a second makes them an array (see printJson). */
+    private String heldJson;
+    private boolean jsonArray;
+    private boolean oneJsonDocument;
     private ScriptEngine scripts;
     private final DeferredReads deferred;
 
@@ -101,6 +105,7 @@ public final class Shell {
         String text = line.strip();
         if (text.isEmpty() || StatementReader.isComment(text)) return Status.OK;
         long t0 = System.nanoTime();
+        boolean timed = settings.timer();  // 'timer on' itself is not timed
         Status st;
         statement = text;
         deferred.reportNew(loadedModules());   // parts read in the background meanwhile
@@ -120,7 +125,7 @@ public final class Shell {
             error(e.cancelled() ? COMMAND_CANCELLED : e.getMessage());
             st = Status.ERROR;
         } catch (CancellationException e) {
-            // An analysis over many values (why) stopped by Ctrl-C between two of them.
+            // An analysis stopped by Ctrl-C between two of its steps (why's values, check's rules): no report.
             error(COMMAND_CANCELLED);
             st = Status.ERROR;
         } catch (TilingModel.Failure e) {
@@ -138,7 +143,7 @@ public final class Shell {
             st = Status.ERROR;
         }
         deferred.reportNew(loadedModules());   // parts a statement read on its own (a script, an undeclared use)
-        if (settings.timer() && st != Status.QUIT)
+        if (timed && settings.timer() && st != Status.QUIT)
             err.printf(Locale.ROOT, "Time: %.1f ms%n", (System.nanoTime() - t0) / 1e6);
         if (quit) return Status.QUIT;
         return st;
@@ -285,8 +290,48 @@ public final class Shell {
             throw new CommandException(e.getMessage());
         }
         sinkUsed = true;
+        if (format.name().equals("json")) {
+            printJson(b.toString());
+            return;
+        }
+        write(b.toString());
+    }
+
+    /**
+     * Writes one JSON document. A batch run ({@link #setOneJsonDocument}) gets one document in all:
+     * its first result alone, or, once a second comes, an array of the results in order (closed
+     * when the output ends, the format changes or the run ends), so {@code json.load} reads any run.
+     */
+    public void printJson(String document) throws IOException {
+        if (!oneJsonDocument) {
+            write(document);
+            return;
+        }
+        String d = document.endsWith("\n") ? document.substring(0, document.length() - 1) : document;
+        if (jsonArray) {
+            write(",\n" + d);
+        } else if (heldJson == null) {
+            heldJson = d;
+        } else {
+            write("[\n" + heldJson + ",\n" + d);
+            heldJson = null;
+            jsonArray = true;
+        }
+    }
+
+    /** Ends the run's JSON: the one held result, or the array's close. */
+    private void endJson() throws IOException {
+        String held = heldJson;
+        boolean array = jsonArray;
+        heldJson = null;
+        jsonArray = false;
+        if (held != null) write(held + "\n");
+        if (array) write("\n]\n");
+    }
+
+    private void write(String text) throws IOException {
         try {
-            sink.write(b.toString());
+            sink.write(text);
         } catch (IOException e) {
             if (sink.isConsole()) throw e;
             // A full disk: drop the file (it is never published half-written) and go back to the screen.
@@ -315,6 +360,11 @@ public final class Shell {
         boolean terminal = env.interactive() && sink.isConsole();
         return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(), settings.maxWidth(),
                 terminal ? terminalWidth : 0, terminal);
+    }
+
+    /** Results, their notes included, go to the terminal the user reads stderr on. */
+    public boolean notesOnScreen() {
+        return env.interactive() && sink.isConsole() && Formatters.isHuman(format);
     }
 
     /** A line of information for the user (stderr, so stdout stays data). */
@@ -475,7 +525,18 @@ public final class Shell {
     public CommandTable commands() { return commands; }
     public Env env() { return env; }
     public Formatter format() { return format; }
-    public void setFormat(Formatter f) { format = f; }
+    public void setFormat(Formatter f) {
+        if (f != format) {
+            try {
+                endJson();
+            } catch (IOException e) {
+                error(e.getMessage());
+            }
+        }
+        format = f;
+    }
+    /** A batch run: its json results make one document (see {@link #printJson}). */
+    public void setOneJsonDocument(boolean on) { oneJsonDocument = on; }
     public boolean bail() { return bail; }
     public void setBail(boolean b) { bail = b; }
     public void requestQuit() { quit = true; }
@@ -489,6 +550,7 @@ public final class Shell {
 
     /** Closes the current sink (publishing a file) and switches to {@code next}. */
     public void switchSink(OutputSink next) throws IOException {
+        if (!(sink.isConsole() && next.isConsole())) endJson();  // the document ends with its file
         OutputSink old = sink;
         sink = next;
         sinkUsed = false;
@@ -514,6 +576,7 @@ public final class Shell {
     /** Ends the session: publishes any output file. */
     public void close() throws IOException {
         if (scripts != null) scripts.close();
+        endJson();
         switchSink(OutputSink.console(out));
     }
 }

@@ -112,7 +112,8 @@ class CliTest {
                 c("help lists commands", "-c", "help").out("load PATH...", "output [FILE [--force]]", "help query"),
                 c("help query", "-c", "help query").out("values where live at peak order by size desc limit 10", "live during"),
                 c("help command", "-c", "help set").out("set [NAME [VALUE]]", "Examples:", "set maxrows 50"),
-                c("help settings", "-c", "help settings").out("threshold", "16KiB"),
+                c("help settings", "-c", "help settings").out("threshold", "16.0KiB"),
+                c("set shows value and default one way", "-c", "set", "a.txt").out("threshold  16.0KiB").notOut(" 16KiB"),
                 c("help unknown", "-c", "help sumary").exit(1).err("no help on 'sumary'; did you mean 'summary'?"),
                 c("quit stops", "-c", "quit", "-c", "values", "a.txt").notOut("add.1"),
                 c("timer", "-c", "timer on", "-c", "values", "a.txt").err("Time: "),
@@ -184,6 +185,7 @@ class CliTest {
                 c("peak report", "-c", "peak", SEEDS[4]).realDumps().out("peak of occupied bytes", "claimed_peak_time",
                         "the dump labels step 13 its peak (89.5KiB occupied) but step 5 holds 96.5KiB"),
                 c("check passes on a seed", "-c", "check", SEEDS[4]).realDumps().out("peak-claim").err("0 errors"),
+                c("load error in a session", "-c", "load nosuch.txt", SEEDS[4]).realDumps().exit(1).err("error: nosuch.txt: no such file"),
                 c("blame by typo", "-c", "blame by colour", SEEDS[4]).realDumps().exit(1).err("blame by takes op_name, source, opcode or stack"),
                 c("map needs a number", "-c", "map x", SEEDS[4]).realDumps().exit(1).err("expected an allocation number, found 'x'"),
                 c("map of a missing allocation", "-c", "map 99", SEEDS[4]).realDumps().exit(1).err("error: "),
@@ -232,6 +234,13 @@ class CliTest {
                 List.of("-c", "values order by id limit 5", root().resolve("examples/jax-mlp").toString()), new byte[0]);
         for (String line : values.out().split("\n")) assertTrue(line.length() <= 80, line);
         assertTrue(values.out().contains("(5 rows)"), values.out());
+        // summary and peak: every line fits, notes included; the empty and detail columns go first
+        Result reports = run(DefaultEngine::new, new Env(Map.of("COLUMNS", "80", "NO_COLOR", "1"), true),
+                List.of("-c", "summary", "-c", "peak", root().resolve("examples/jax-mlp").toString()), new byte[0]);
+        for (String line : reports.out().split("\n")) assertTrue(line.length() <= 80, line);
+        assertTrue(reports.out().contains("peak_time  peak_bytes"), "summary keeps its peak: " + reports.out());
+        assertTrue(reports.out().matches("(?s).*value .*logical .*shape .*op_name.*"), "peak keeps shape and op_name: " + reports.out());
+        assertTrue(reports.out().contains("columns left out to fit 80 columns: allocation"), reports.out());
         // a pipe gets every column
         Result piped = run(DefaultEngine::new, Map.of("COLUMNS", "80"),
                 List.of("-c", "values order by id limit 5", root().resolve("examples/jax-mlp").toString()), "");

@@ -77,6 +77,19 @@ class DiffCommandTest {
     }
 
     @Test
+    void differentProgramsWarnAndANewGroupReadsNew() {
+        Path mlp = ROOT.resolve("examples/jax-mlp");
+        Path seed = ROOT.resolve("examples/seeds/004_0cb419b3147a3cb6.txt");
+        Run r = bufq("-c", "diff 1 2", mlp.toString(), seed.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("warning: the programs differ (jit_f vs "), r.err());
+        assertFalse(r.out().contains(" null "), "a group new after reads 'new', not null: " + r.out());
+        assertTrue(r.out().matches("(?s).*live at peak by op_name.*\\s0B\\s+\\S+\\s+\\S+\\s+new\\s.*"), r.out());
+        Run same = bufq("-c", "diff 1 1", seed.toString());
+        assertFalse(same.err().contains("warning"), same.err());
+    }
+
+    @Test
     void unknownSideIsACommandError() {
         String seed = ROOT.resolve("examples/seeds/004_0cb419b3147a3cb6.txt").toString();
         Run r = bufq("-c", "diff 1 nosuchmodule", seed);

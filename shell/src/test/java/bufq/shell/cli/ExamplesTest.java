@@ -39,6 +39,17 @@ class ExamplesTest {
         return scripts.stream().map(script -> DynamicTest.dynamicTest(script.getFileName().toString(), () -> run(script)));
     }
 
+    @org.junit.jupiter.api.Test
+    void theExamplesReadmeListsEveryWalkthroughOnce() throws IOException {
+        String readme = Files.readString(ROOT.resolve("examples/README.md"));
+        try (Stream<Path> s = Files.list(ROOT.resolve("examples"))) {
+            for (Path p : s.filter(x -> x.toString().endsWith(".bq")).toList()) {
+                String row = "| `" + p.getFileName() + "` |";
+                assertEquals(1, readme.split(java.util.regex.Pattern.quote(row), -1).length - 1, row + " rows in examples/README.md");
+            }
+        }
+    }
+
     private static void run(Path script) throws IOException {
         String first = Files.readAllLines(script).get(0);
         assertTrue(first.startsWith("# run: "), script + " must start with '# run: DUMP...'");

@@ -59,6 +59,15 @@ class ReplHighlighterTest {
     }
 
     @Test
+    void unknownInstructionsAreRedOnceTypedPast() {
+        assertEquals(ReplHighlighter.ERROR, style("values where live at nosuch.1 show count()", "nosuch.1"));
+        assertNotEquals(ReplHighlighter.ERROR, style("values where live at nosuch.1", "nosuch.1"), "may still be typed on");
+        assertNotEquals(ReplHighlighter.ERROR, style("values where live at fusion show count()", "fusion"), "scheduled");
+        assertEquals(ReplHighlighter.ERROR, style("values where live during fusion..nosuch show count()", "nosuch"));
+        assertNotEquals(ReplHighlighter.ERROR, style("values show size as nosuch, label", "nosuch"), "an alias is no instruction");
+    }
+
+    @Test
     void commands() {
         assertEquals(ReplHighlighter.COMMAND, style("load x.txt", "load"));
         assertEquals(ReplHighlighter.ERROR, style("lod x.txt", "lod"));

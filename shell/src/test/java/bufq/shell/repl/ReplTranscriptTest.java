@@ -143,6 +143,28 @@ class ReplTranscriptTest {
     }
 
     @Test
+    void theCancelledMessageStartsALineOfItsOwnAfterTheEchoedCtrlC() throws Exception {
+        Transcript t = transcript();
+        t.errToScreen = true;
+        t.engine.slow = true;
+        PipedOutputStream keys = new PipedOutputStream();
+        t.open(new PipedInputStream(keys));
+        Thread repl = new Thread(() -> t.exit = new JLineRepl(() -> t.terminal, java.io.InputStream.nullInputStream()).run(t.shell));
+        repl.start();
+        keys.write("values limit 1\n".getBytes(StandardCharsets.UTF_8));
+        keys.flush();
+        assertTrue(t.engine.slowStarted.await(20, TimeUnit.SECONDS), "the query is running");
+        t.engine.slow = false;
+        t.terminal.writer().print("^C");  // what a real terminal echoes at the cursor
+        t.terminal.raise(org.jline.terminal.Terminal.Signal.INT);
+        keys.write("quit\n".getBytes(StandardCharsets.UTF_8));
+        keys.flush();
+        repl.join(20_000);
+        assertFalse(repl.isAlive());
+        assertTrue(t.screen().contains("^C\nerror: query cancelled"), t.screen());
+    }
+
+    @Test
     void withoutATerminalThePlainLoopTakesOver() throws IOException {
         Transcript t = transcript();
         t.open(InputStream.nullInputStream());

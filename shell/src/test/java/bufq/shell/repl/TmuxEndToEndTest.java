@@ -1,5 +1,6 @@
 package bufq.shell.repl;
 
+import bufq.shell.testing.Corpus;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -114,6 +115,62 @@ class TmuxEndToEndTest {
         waitForFile(state.resolve("bufq/history"));
         assertEquals(List.of("values where size >= 16KiB order by size desc limit 2"),
                 new HistoryFile(state.resolve("bufq/history")).load());
+    }
+
+    /**
+     * Issue 18's "done when", at 80 columns on a module from the bench's generator (built with
+     * {@code mvn -pl bench package}; skipped without it): 4 copies of transformer-12layer, 3,764
+     * values and over 2,000 instruction names, not the 28 MB module (54 copies), which takes too long
+     * to make in a test; both cut the completion list at 2,000 names. Tab after {@code live at }
+     * inserts nothing (item 1); {@code peak} fits 80 columns and keeps op_name (item 9); the blame
+     * tree buckets values without op_name and obeys maxrows (item 7).
+     */
+    @Test
+    void aGeneratedModuleAtEightyColumns() throws IOException, InterruptedException {
+        assumeTrue(tmuxInstalled(), "tmux not installed");
+        Path root = Path.of(System.getProperty("bufq.root", "..")).toAbsolutePath().normalize();
+        Path source = Corpus.require("jax-0.10.2/transformer-12layer");
+        Path dump = state.resolve("generated");
+        // The generator (a test dependency) runs in a JVM of its own: it ends with System.exit.
+        Process gen = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), "bufq.bench.Generate",
+                "--source", source.toString(), "--values", "3000", "--format", "four", "--out", dump.toString())
+                .redirectErrorStream(true).start();
+        String said = new String(gen.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(gen.waitFor(60, TimeUnit.SECONDS) && gen.exitValue() == 0, said);
+
+        String command = "cd " + quote(root.toString()) + " && env"
+                + " BUFQ_CLASSPATH=" + quote(System.getProperty("java.class.path"))
+                + " JAVA_HOME=" + quote(System.getProperty("java.home"))
+                + " XDG_STATE_HOME=" + quote(state.toString()) + " HOME=" + quote(state.toString())
+                + " ./bufq " + quote(dump.toString()) + "; sleep 30";
+        assertNotNull(tmux("new-session", "-d", "-s", "bufq", "-x", "80", "-y", "30", command), "tmux session");
+        waitFor("prompt", x -> x.contains("bufq(jit_step)>"));
+
+        // item 1: the list is cut at 2,000 names, so Tab must not insert their common prefix
+        tmux("send-keys", "-t", "bufq", "values where live at ", "Tab");
+        String s = waitFor("the cut candidate list", x -> x.contains("possibilities") || x.contains("more (type more letters)"));
+        if (s.contains("possibilities")) tmux("send-keys", "-t", "bufq", "n");
+        s = waitFor("the line back", x -> x.lines().anyMatch(l -> l.startsWith("bufq(jit_step)> values where live at")));
+        assertTrue(s.lines().anyMatch(l -> l.equals("bufq(jit_step)> values where live at")), "nothing inserted:\n" + s);
+        tmux("send-keys", "-t", "bufq", "C-u");
+
+        // item 9: peak fits 80 columns, keeping op_name
+        tmux("send-keys", "-t", "bufq", "peak", "Enter");
+        s = waitFor("the peak table", x -> x.contains("value") && x.contains("op_name") && x.contains("columns left out"));
+        String joined = tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "bufq");
+        String peak = joined.substring(joined.lastIndexOf("bufq(jit_step)> peak"));
+        for (String line : peak.split("\n")) assertTrue(line.stripTrailing().length() <= 80, "wider than 80: " + line);
+
+        // item 7: the tree's values without op_name share a leaf, and maxrows cuts it
+        tmux("send-keys", "-t", "bufq", "set maxrows 8", "Enter");
+        tmux("send-keys", "-t", "bufq", "blame", "Enter");
+        s = waitFor("the blame tree", x -> x.contains("more lines of the tree"));
+        joined = tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "bufq");
+        String blame = joined.substring(joined.lastIndexOf("bufq(jit_step)> blame"));
+        assertTrue(blame.contains("(no op_name"), blame);
+        assertFalse(blame.lines().anyMatch(l -> l.matches(".*[├└]── copy\\.\\d+ .*")), "no row per copy: " + blame);
+        tmux("send-keys", "-t", "bufq", "C-d");
     }
 
     /** TERM=dumb: no raw mode, so Ctrl-C is a SIGINT to the JVM; it must drop the line, not end bufq. */

@@ -1,7 +1,9 @@
 package bufq.shell.repl;
 
 import bufq.shell.cli.Bufq;
+import bufq.shell.command.Commands;
 import bufq.shell.session.Env;
+import bufq.shell.session.ScriptEngine;
 import bufq.shell.session.Shell;
 import org.jline.terminal.Attributes;
 import org.jline.terminal.Size;
@@ -17,6 +19,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Drives the real {@link JLineRepl} over in-memory streams through a dumb JLine terminal: what the
@@ -37,6 +40,8 @@ final class Transcript {
     int rows = 40;
     /** Errors on the screen too, as a terminal shows them. */
     boolean errToScreen;
+    /** Makes the session's script engine; null for the real one. */
+    Function<Shell, ScriptEngine> scripts;
 
     Transcript(Path stateHome) {
         env.put("XDG_STATE_HOME", stateHome.toString());
@@ -55,8 +60,10 @@ final class Transcript {
         a.setControlChar(Attributes.ControlChar.VINTR, 3);
         a.setControlChar(Attributes.ControlChar.VEOF, 4);
         terminal.setAttributes(a);
-        shell = Bufq.shell(engine, new PrintStream(screen, true, StandardCharsets.UTF_8),
-                new PrintStream(errToScreen ? screen : err, true, StandardCharsets.UTF_8), new Env(env, true));
+        PrintStream out = new PrintStream(screen, true, StandardCharsets.UTF_8);
+        PrintStream errors = new PrintStream(errToScreen ? screen : err, true, StandardCharsets.UTF_8);
+        shell = scripts == null ? Bufq.shell(engine, out, errors, new Env(env, true))
+                : new Shell(engine, Commands.standard(), scripts, out, errors, new Env(env, true));
         try {
             shell.load(List.of(ReplEngine.example()));
         } catch (bufq.shell.session.Engine.Failure e) {

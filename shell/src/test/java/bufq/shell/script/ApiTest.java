@@ -140,6 +140,21 @@ class ApiTest {
     }
 
     @Test
+    void thePaddingReportUsesTheScriptModelAsQueriesDo() throws Exception {
+        try (Harness mlp = new Harness().load(Harness.root().resolve("examples/jax-mlp"))) {
+            mlp.ok("js bufq.tiling('page64k', s => Math.ceil(s.logical_bytes / 65536) * 65536)");
+            mlp.ok("set tiling page64k");
+            mlp.ok("format csv");
+            String q = mlp.ok("values where padding > 0 show count(), sum(padding)");
+            assertEquals("count(),sum(padding)\n7,458724\n", q);
+            mlp.ok("format json");
+            String report = mlp.ok("padding");
+            assertTrue(report.contains("\"padding_totals\""), report);
+            assertTrue(report.contains("\"padded_values\": 7") && report.contains("\"padding_bytes\": 458724"), report);
+        }
+    }
+
+    @Test
     void valuesDisplayAsJavaScriptWouldWriteThem() {
         String row = h.ok("js bufq.module.value(11)");
         assertTrue(row.startsWith("{id: 11, name: \"add.3\", index: \"{}\", label: \"add.3\", color: 0, size: 4096,"), row);

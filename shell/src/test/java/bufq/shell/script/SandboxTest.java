@@ -91,6 +91,25 @@ class SandboxTest {
     }
 
     @Test
+    void ctrlCDuringCheckCancelsTheCommandWithoutAReport() throws Exception {
+        h.ok("set timeout 0");
+        h.ok("js bufq.check('slow', (m, report) => { printErr('looping'); for (;;) {} })");
+        h.clear();
+        AtomicReference<Status> st = new AtomicReference<>();
+        Thread t = new Thread(() -> st.set(h.run("check")));
+        t.start();
+        h.err.await("looping");
+        t.interrupt(); // what the REPL does on Ctrl-C
+        t.join(10_000);
+        assertFalse(t.isAlive());
+        assertEquals(Status.ERROR, st.get());
+        assertTrue(h.err().contains("error: cancelled (Ctrl-C)"), h.err());
+        assertFalse(h.err().contains("script cancelled") || h.err().contains("1 error"), "no finding for the stopped check: " + h.err());
+        assertFalse(h.out().contains("check "), "no report: " + h.out());
+        assertEquals("2\n", h.ok("js 1 + 1"), "the shell goes on");
+    }
+
+    @Test
     void cancelFromAnotherThread() throws Exception {
         h.ok("set timeout 0");
         Thread t = new Thread(() -> h.run("js printErr('looping'); for (;;) {}"));

@@ -328,6 +328,36 @@ class ShellSessionTest {
     }
 
     @Test
+    void checkSummaryOnceOnATerminalAndOnStderrWhenResultsGoElsewhere() {
+        Shell tty = shell(new Env(Map.of(), true));
+        tty.execute("check");
+        String both = out() + err();
+        assertEquals(1, both.split("checks \\(", -1).length - 1, "one summary on a terminal: " + both);
+        out.reset();
+        err.reset();
+        Shell pipe = shell(new Env(Map.of(), false));
+        pipe.execute("check");
+        assertTrue(err().contains("checks ("), "a pipe's reader sees the summary on stderr: " + err());
+        out.reset();
+        err.reset();
+        tty.execute("format json");
+        tty.execute("check");
+        assertTrue(err().contains("checks ("), "json has no notes, so stderr says it: " + err());
+    }
+
+    @Test
+    void timerTimesTheStatementsAfterItNotItself() {
+        Shell s = shell(new Env(Map.of(), false));
+        s.execute("timer on");
+        assertFalse(err().contains("Time: "), "timer on timed itself: " + err());
+        s.execute("values");
+        assertTrue(err().contains("Time: "), err());
+        err.reset();
+        s.execute("timer off");
+        assertFalse(err().contains("Time: "), err());
+    }
+
+    @Test
     void anInterruptedQueryIsNotShown() {
         Shell s = shell(new Env(Map.of(), false));
         Thread.currentThread().interrupt();
