@@ -6,6 +6,9 @@ import bufq.dump.DumpLoader;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.Query;
+import bufq.format.FormatOptions;
+import bufq.format.Formatter;
+import bufq.format.Formatters;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
@@ -16,7 +19,6 @@ import bufq.table.Output;
 import bufq.table.Table;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
-import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,7 +37,7 @@ import java.util.function.LongSupplier;
  */
 public final class InProcess {
     /** The fixed query set of issue 8; {@code MID} is replaced by the middle step. */
-    static final bufq.format.Formatter TABLE = bufq.format.Formatters.byName("table");
+    static final Formatter TABLE = Formatters.byName("table");
 
     static final List<Map.Entry<String, String>> QUERIES = List.of(
             Map.entry("q_live_mid", "values where live at MID"),
@@ -105,7 +107,7 @@ public final class InProcess {
                         // What the shell then does: print the first 200 rows (its default maxrows) as a
                         // table. Part of the figure, as rows are computed when read (Table.lazy).
                         StringBuilder sb = new StringBuilder();
-                        TABLE.write(table.limit(200), bufq.format.FormatOptions.DEFAULT, sb);
+                        TABLE.write(table.limit(200), FormatOptions.DEFAULT, sb);
                         if (sb.length() == 0) throw new IllegalStateException("empty rendering");
                     } catch (Exception e) {
                         throw new IllegalStateException(e);
@@ -157,7 +159,7 @@ public final class InProcess {
             long c0 = threads.getCurrentThreadCpuTime();
             StringBuilder sb = new StringBuilder();
             for (WhyReport r : Analyses.why(m, values))
-                for (Output o : r.tables()) TABLE.write((Table) o, bufq.format.FormatOptions.DEFAULT, sb);
+                for (Output o : r.tables()) TABLE.write((Table) o, FormatOptions.DEFAULT, sb);
             if (k[0] < warmup) k[0]++;
             else cpu[k[0]++ - warmup] = threads.getCurrentThreadCpuTime() - c0;
             return sb.length();
@@ -166,26 +168,13 @@ public final class InProcess {
         out.println(key + "_cpu_ms=" + ms(median(cpu)));
     }
 
-    /** {@code bufq.analysis.Analyses.peak/timeline} when that package is on the class path; skipped otherwise. */
+    /** {@code Analyses.peak} or {@code Analyses.timeline} on {@code m}, timed. */
     private static void analysis(PrintStream out, HloModule m, String which, int runs) {
         try {
-            Class<?> a = Class.forName("bufq.analysis.Analyses");
-            Method method = which.equals("peak")
-                    ? a.getMethod("peak", HloModule.class, OptionalInt.class, long.class, TilingModel.class)
-                    : a.getMethod("timeline", HloModule.class, OptionalInt.class, int.class);
-            Object[] args = which.equals("peak")
-                    ? new Object[]{m, OptionalInt.empty(), 16L * 1024, TilingModel.TPU}
-                    : new Object[]{m, OptionalInt.empty(), 100};
-            long t = time(runs * 2, 2, () -> {
-                try {
-                    return ((List<?>) method.invoke(null, args)).size();
-                } catch (ReflectiveOperationException e) {
-                    throw new IllegalStateException(e.getCause() == null ? e : e.getCause());
-                }
-            });
+            long t = time(runs * 2, 2, () -> which.equals("peak")
+                    ? Analyses.peak(m, OptionalInt.empty(), 16L * 1024, TilingModel.TPU).size()
+                    : Analyses.timeline(m, OptionalInt.empty(), 100).size());
             out.println(which + "_ms=" + ms(t));
-        } catch (ClassNotFoundException | NoSuchMethodException e) {
-            out.println(which + "_error=not available on this build (" + e.getMessage() + ")");
         } catch (RuntimeException e) {
             out.println(which + "_error=" + oneLine(e));
         }

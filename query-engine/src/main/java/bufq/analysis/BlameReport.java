@@ -88,6 +88,13 @@ final class BlameReport {
         String source = StackTree.usesDumpTree(m) ? "the dump's own tree"
                 : "rebuilt from the model at peak step " + t + (m.info().stackTrace() != null
                 ? " (the dump's own tree is for its label, step " + l.claimedPeakTime() + ")" : " (the dump printed none)");
+        // XLA's tree weighs logical sizes; say so where that is not the table's measure (TPU padding,
+        // bytes two values share at a hand-over).
+        long treeBytes = StackTree.usesDumpTree(m) ? m.info().stackTraceBytes() : l.liveBytes(t);
+        if (treeBytes >= 0 && treeBytes != peak) {
+            source += "; like XLA's it sums logical sizes, " + Bytes.grouped(treeBytes) + " bytes, where the table counts the "
+                    + Bytes.grouped(peak) + " bytes occupied";
+        }
         return List.of(b.build(), new TextBlock("stack trace breakdown, " + source + ":\n" + tree));
     }
 

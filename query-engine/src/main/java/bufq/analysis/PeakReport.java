@@ -31,6 +31,11 @@ final class PeakReport {
     static final String NO_RANGES = "no live ranges in this dump, so no peak: it needs the HloLiveRange section "
             + "(dumped while --xla_dump_buffer_assignment_analysis is on)\n";
 
+    /** What {@code peak}, {@code timeline} and their pictures say of a colour none of whose values has a live range. */
+    static String noPeakOfColor(int color) {
+        return "no value of color " + color + " has a live range, so color " + color + " has no peak\n";
+    }
+
     /** A bare BufferAssignmentProto never has live ranges, whatever flags were on. */
     static final String NO_RANGES_BARE = "no live ranges in a bare BufferAssignmentProto (what memory_analysis() "
             + "serializes: allocations and values, no instructions or schedule), so no peak: open the module's "
@@ -45,6 +50,7 @@ final class PeakReport {
         Liveness l = m.liveness();
         if (l.peakTime() < 0) return List.of(new TextBlock(noRanges(m)));
         int t = l.peakTime(color);
+        if (t < 0) return List.of(new TextBlock(noPeakOfColor(color.getAsInt())));
         return List.of(summary(m, color), liveAt(m, color, t, smallThreshold, tiling));
     }
 
@@ -55,7 +61,7 @@ final class PeakReport {
                 .column("peak_time", ColumnType.INT).column("peak_instruction", ColumnType.STRING)
                 .column("peak_bytes", ColumnType.BYTES).column("live_bytes", ColumnType.BYTES)
                 .column("claimed_peak_time", ColumnType.INT).column("claimed_peak_bytes", ColumnType.BYTES)
-                .column("occupied_at_claimed", ColumnType.BYTES);
+                .column("occupied_at_claimed", ColumnType.BYTES).column("peak_note", ColumnType.NOTE);
         PeakClaim claim = m.info().peakClaim();
         List<OptionalInt> rows = new ArrayList<>();
         if (color.isPresent()) rows.add(color);
@@ -64,16 +70,22 @@ final class PeakReport {
             if (l.colors().size() > 1) for (int c : l.colors()) rows.add(OptionalInt.of(c));
         }
         int ct = l.claimedPeakTime();
+        String why = ClaimedPeak.note(m);
         for (OptionalInt c : rows) {
             int t = l.peakTime(c);
             boolean all = c.isEmpty();
+            if (t < 0) {
+                // A colour without live ranges (only thread-local or unscheduled values): no peak.
+                b.row(Integer.toString(c.getAsInt()), null, null, null, null, null, null, null, null);
+                continue;
+            }
             Long claimedTime = all && claim != null ? (long) ct : null;
             Long claimed = all && claim != null ? claim.claimedBytes() : null;
             Long atClaim = null;
             if (ct >= 0 && ct < l.steps()) atClaim = all ? l.occupiedBytes(ct) : l.occupiedBytes(ct, c.getAsInt());
             long live = all ? l.liveBytes(t) : l.liveBytes(t, c.getAsInt());
             b.row(all ? "all" : Integer.toString(c.getAsInt()), (long) t, instructionAt(m, t), l.peakBytes(c), live,
-                    claimedTime, claimed, atClaim);
+                    claimedTime, claimed, atClaim, all ? why : null);
         }
         b.note("peak_bytes: bytes occupied at the first step with the most (per allocation, each byte of the live "
                 + "values' [offset, offset+size) once); live_bytes: logical sizes of the values live then, summed "

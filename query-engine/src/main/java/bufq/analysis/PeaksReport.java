@@ -29,7 +29,9 @@ final class PeaksReport {
 
     static Table run(HloModule m, OptionalInt color, double share) {
         long[] series = Series.occupied(m, color);
-        List<Prominence.Ranked> peaks = Prominence.ranked(series, share);
+        // A colour none of whose values has a live range has no peak, not a flat one of 0 bytes.
+        boolean none = color.isPresent() && m.steps() > 0 && m.liveness().peakTime(color) < 0;
+        List<Prominence.Ranked> peaks = none ? List.of() : Prominence.ranked(series, share);
         long highest = peaks.isEmpty() ? 0 : peaks.get(0).bytes();
         Table.Builder b = Table.builder()
                 .title("peaks of occupied bytes (" + m.handle() + (color.isPresent() ? ", color " + color.getAsInt() : "")
@@ -43,6 +45,7 @@ final class PeaksReport {
                     Bytes.share(p.bytes(), highest), p.prominence(), p.scipy(), topPrefixes(m, color, p.step()));
         }
         if (m.steps() == 0) b.note("no live ranges in this dump: peaks need the HloLiveRange section");
+        else if (none) b.note(PeakReport.noPeakOfColor(color.getAsInt()).strip());
         b.note("'live at " + selector("N", color, share) + "' selects what is live at peak N; 'to' ends a flat top "
                 + "(scipy reports its middle step)");
         b.note("scipy: scipy.signal.find_peaks(x, prominence=" + share + " * max(x)) finds it; it never finds the first or last step");

@@ -27,6 +27,7 @@ final class TimelineChart {
         Liveness l = m.liveness();
         if (l.peakTime() < 0) return List.of(new TextBlock(
                 "no live ranges in this dump: a timeline needs the HloLiveRange section\n"));
+        if (l.peakTime(color) < 0) return List.of(new TextBlock(PeakReport.noPeakOfColor(color.getAsInt())));
         return List.of(new TextBlock(render(m, l.occupiedBytesByStep(color), l.peakTime(color), color, width),
                 Analyses.timelineTable(m, color)));
     }

@@ -84,9 +84,10 @@ final class TimelinePicture {
         o.append("<text x=\"").append(LEFT).append("\" y=\"20\" font-size=\"16\" font-weight=\"bold\">")
                 .append(Xml.esc(title)).append("</text>\n");
         int steps = m.steps();
-        if (m.liveness().peakTime() < 0) {
+        if (m.liveness().peakTime(color) < 0) {
+            String why = m.liveness().peakTime() < 0 ? "no live ranges in this dump" : PeakReport.noPeakOfColor(color.getAsInt()).strip();
             o.append("<text x=\"").append(LEFT).append("\" y=\"").append(H / 2)
-                    .append("\">no live ranges in this dump</text>\n</svg>\n");
+                    .append("\">").append(Xml.esc(why)).append("</text>\n</svg>\n");
             return o.toString();
         }
         Series s = Series.of(m, color);

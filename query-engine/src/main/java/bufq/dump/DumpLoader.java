@@ -1,6 +1,7 @@
 package bufq.dump;
 
 import bufq.model.HloModule;
+import bufq.table.NaturalOrder;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,9 +11,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 
@@ -33,12 +37,20 @@ public final class DumpLoader {
         Cancelled() { super(null, null, false, false); }
     }
 
+    /** As {@link #discover(List, Consumer)}, dropping the list of files a directory scan skipped. */
+    public static List<ModuleSource> discover(List<Path> paths) throws LoadException {
+        return discover(paths, skipped -> {});
+    }
+
     /**
      * Finds the modules named by {@code paths} without parsing them. Relative paths are the JVM's
      * working directory's; every name produced (file names, origins, keys, warnings, errors) is
-     * spelled as the path was given.
+     * spelled as the path was given. A directory is walked in natural path order ({@code pairs/base}
+     * before {@code pairs/base-remat}, {@code module_2} before {@code module_10}); every file in it
+     * that would load when named loads, and the files it skips are told to {@code skipped} in one
+     * line per directory, with why.
      */
-    public static List<ModuleSource> discover(List<Path> paths) throws LoadException {
+    public static List<ModuleSource> discover(List<Path> paths, Consumer<String> skipped) throws LoadException {
         Map<String, List<DumpFile>> groups = new LinkedHashMap<>();
         // Modules of proto files, by file: loaded after the text groups (ProtoSources).
         Map<String, List<ModuleSource>> protos = new LinkedHashMap<>();
@@ -48,7 +60,6 @@ public final class DumpLoader {
             if (p.toString().isEmpty()) throw new LoadException("''", "empty path, expected a dump file or directory");
             if (!Files.exists(p)) throw new LoadException(p.toString(), "no such file or directory");
             if (Files.isDirectory(p)) {
-                int before = groups.size();
                 List<Path> files;
                 try (Stream<Path> walk = Files.walk(p)) {
                     files = walk.peek(f -> {
@@ -57,28 +68,49 @@ public final class DumpLoader {
                             })
                             // A FIFO or device named as a dump file is kept, so the load names it (it is never read).
                             .filter(f -> Files.isRegularFile(f) || (!Files.isDirectory(f) && FileKind.of(f.getFileName().toString()) != FileKind.OTHER))
-                            .filter(f -> FileKind.of(f.getFileName().toString()) != FileKind.OTHER || isLooseDump(f)
-                                    || ProtoSources.walkReads(f.getFileName().toString()))
-                            .sorted().toList();
+                            .sorted(NATURAL_PATH_ORDER).toList();
                 } catch (IOException | UncheckedIOException e) {
                     throw new LoadException(p.toString(), "cannot read directory: " + e.getMessage());
                 } catch (Cancelled e) {
                     throw new LoadException(p.toString(), "cancelled");
                 }
+                List<String> passed = new ArrayList<>();
                 List<Path> protoFiles = new ArrayList<>();
                 for (Path f : files) {
-                    if (ProtoSources.isProto(f.getFileName().toString())) protoFiles.add(f);
-                    else add(groups, f);
+                    String n = f.getFileName().toString();
+                    if (ProtoSources.isProto(n)) {
+                        if (ProtoSources.walkReads(n) || ProtoSources.isReport(n)) protoFiles.add(f);
+                        else passed.add(p.relativize(f) + " (" + ProtoSources.whyWalkSkips(n) + ")");
+                    } else if (FileKind.of(n) != FileKind.OTHER) {
+                        add(groups, f);
+                    } else {
+                        String why = sniff(f, groups);
+                        if (why != null) passed.add(p.relativize(f) + " (" + why + ")");
+                    }
+                }
+                Set<String> protoModules = new HashSet<>();
+                for (Path f : protoFiles) {
+                    Path abs = f.toAbsolutePath().normalize();
+                    if (!ProtoSources.isReport(abs.getFileName().toString())) protoModules.add(abs.getParent() + "/" + ProtoSources.textPrefix(abs.getFileName().toString()));
                 }
                 for (Path f : protoFiles) {
-                    // A module dumped both ways is read from its text set, which holds the dump's own peak.
+                    // A module dumped both ways is read from its text set, which holds the dump's own peak;
+                    // a memory usage report proto is read through its module's .hlo.pb or text set.
                     Path abs = f.toAbsolutePath().normalize();
-                    if (groups.containsKey(abs.getParent() + "/" + ProtoSources.textPrefix(abs.getFileName().toString()))) continue;
+                    String module = abs.getParent() + "/" + ProtoSources.textPrefix(abs.getFileName().toString());
+                    if (groups.containsKey(module)) continue;
+                    if (ProtoSources.isReport(abs.getFileName().toString())) {
+                        if (!protoModules.contains(module)) passed.add(p.relativize(f) + " (" + ProtoSources.whyWalkSkips(abs.getFileName().toString()) + ")");
+                        continue;
+                    }
                     if (!protos.containsKey(abs.toString())) protos.put(abs.toString(), ProtoSources.sources(f, f.toString()));
                 }
-                if (groups.size() == before && files.isEmpty()) {
-                    throw new LoadException(p.toString(), "no buffer-assignment dumps in " + p);
+                String skips = passed.isEmpty() ? null : skippedLine(passed);
+                // Every file not passed over was taken (a module named twice loads once, but it was found).
+                if (passed.size() == files.size()) {
+                    throw new LoadException(p.toString(), "no buffer-assignment dumps in " + p + (skips == null ? "" : "; " + skips));
                 }
+                if (skips != null) skipped.accept(p + ": " + skips);
             } else {
                 String fileName = p.getFileName().toString();
                 // Any other name: a binary head that reads as a proto is one (the kind is judged by content).
@@ -86,14 +118,14 @@ public final class DumpLoader {
                     String abs = p.toAbsolutePath().normalize().toString();
                     if (!protos.containsKey(abs)) protos.put(abs, ProtoSources.sources(p, p.toString()));
                 } else if (FileKind.of(fileName) != FileKind.OTHER) {
-                    String prefix = FileKind.prefix(fileName);
+                    String set = FileKind.setName(fileName);
                     Path dir = p.toAbsolutePath().getParent();
                     List<Path> siblings = new ArrayList<>();
                     try (Stream<Path> list = Files.list(dir)) {
                         list.filter(f -> {
                             String n = f.getFileName().toString();
-                            return FileKind.of(n) != FileKind.OTHER && FileKind.prefix(n).equals(prefix);
-                        }).sorted().forEach(siblings::add);
+                            return FileKind.of(n) != FileKind.OTHER && FileKind.setName(n).equals(set);
+                        }).sorted(NATURAL_PATH_ORDER).forEach(siblings::add);
                     } catch (IOException e) {
                         throw new LoadException(p.toString(), "cannot list directory: " + e.getMessage());
                     }
@@ -105,7 +137,7 @@ public final class DumpLoader {
                 } else {
                     String text = DumpFile.of(p, p.toString()).read();
                     if (Frames.isFramed(text)) {
-                        for (DumpFile f : Frames.split(p.toString(), text)) addFrame(groups, p.toString(), f);
+                        addFrames(groups, p.toString(), text);
                     } else {
                         ModuleReader.checkLooksLikeDump(p.toString(), text);
                         String key = p.toString();
@@ -151,8 +183,8 @@ public final class DumpLoader {
         if (Frames.isFramed(text)) {
             // The frames of the first module in the text.
             List<DumpFile> frames = Frames.split(fileName, text);
-            String first = FileKind.prefix(frames.get(0).name());
-            files = frames.stream().filter(f -> FileKind.prefix(f.name()).equals(first)).toList();
+            String first = FileKind.setName(frames.get(0).name());
+            files = frames.stream().filter(f -> FileKind.setName(f.name()).equals(first)).toList();
         } else {
             if (FileKind.of(fileName) == FileKind.OTHER) ModuleReader.checkLooksLikeDump(fileName, text);
             files = List.of(DumpFile.inMemory(fileName, text));
@@ -160,14 +192,36 @@ public final class DumpLoader {
         return source(FileKind.prefix(fileName), files).load();
     }
 
+    /** Paths compared name by name, each in {@link NaturalOrder}: {@code a/b} before {@code a-c/d}, {@code m2} before {@code m10}. */
+    static final Comparator<Path> NATURAL_PATH_ORDER = (a, b) -> {
+        for (int i = 0, n = Math.min(a.getNameCount(), b.getNameCount()); i < n; i++) {
+            int c = NaturalOrder.INSTANCE.compare(a.getName(i).toString(), b.getName(i).toString());
+            if (c != 0) return c;
+        }
+        return Integer.compare(a.getNameCount(), b.getNameCount());
+    };
+
+    /** How many skipped files the one line per directory names; the rest are counted. */
+    static final int SKIPPED_NAMED = 3;
+
+    private static String skippedLine(List<String> passed) {
+        StringBuilder b = new StringBuilder("skipped ").append(passed.size()).append(passed.size() == 1 ? " file: " : " files: ");
+        for (int i = 0; i < Math.min(SKIPPED_NAMED, passed.size()); i++) b.append(i == 0 ? "" : ", ").append(passed.get(i));
+        if (passed.size() > SKIPPED_NAMED) b.append(" and ").append(passed.size() - SKIPPED_NAMED).append(" more");
+        return b.toString();
+    }
+
+    /** Bytes of a file's head judged by {@link #sniff}: a framed log's first frame must begin in them. */
+    static final int SNIFF_BYTES = 64 << 10;
+
     /**
-     * A {@code .txt} file without a dump suffix (a renamed or collected dump) that starts like one.
-     * Only its head is read; HLO text and everything else is passed over silently.
+     * Adds a file of a directory whose name says no kind when its content would load when named (a
+     * renamed or collected dump, a memory usage report, a stdout log with framed dumps); returns
+     * null then, else why it is skipped. Only the head is read for the verdict.
      */
-    private static boolean isLooseDump(Path f) {
+    private static String sniff(Path f, Map<String, List<DumpFile>> groups) throws LoadException {
         String n = f.getFileName().toString();
-        if (!n.endsWith(".txt") && !n.endsWith(".txt.gz")) return false;
-        byte[] head = new byte[64];
+        byte[] head = new byte[SNIFF_BYTES];
         int got = 0;
         try (InputStream raw = Files.newInputStream(f);
              InputStream in = n.endsWith(".gz") ? new GZIPInputStream(raw) : raw) {
@@ -177,25 +231,40 @@ public final class DumpLoader {
                 got += r;
             }
         } catch (IOException e) {
-            return false;
+            return n.endsWith(".gz") ? "not gzip: " + e.getMessage() : "cannot read: " + e.getMessage();
         }
-        String start = new String(head, 0, got, StandardCharsets.ISO_8859_1).stripLeading();
-        return start.startsWith("BufferAssignment:");
+        String start = new String(head, 0, got, StandardCharsets.ISO_8859_1);
+        if (Frames.isFramed(start) && start.indexOf('\0') < 0) {
+            addFrames(groups, f.toString(), DumpFile.of(f, f.toString()).read());
+            return null;
+        }
+        try {
+            ModuleReader.checkLooksLikeDump(n, start);
+        } catch (LoadException e) {
+            // The reason without what was expected: the verdict fits in a list of skipped files.
+            String why = e.reason();
+            int cut = why.indexOf(" (expected");
+            return (cut < 0 ? why : why.substring(0, cut)) + (e.line() > 1 ? " (line " + e.line() + ")" : "");
+        }
+        add(groups, f);
+        return null;
     }
 
     /** Adds the file at {@code f}, named as it is spelled. */
     private static void add(Map<String, List<DumpFile>> groups, Path f) {
         // Keyed by absolute path so a module named twice (its directory and one of its files) loads once.
         Path abs = f.toAbsolutePath().normalize();
-        String key = abs.getParent() + "/" + FileKind.prefix(abs.getFileName().toString());
+        String key = abs.getParent() + "/" + FileKind.setName(abs.getFileName().toString());
         List<DumpFile> g = groups.computeIfAbsent(key, k -> new ArrayList<>());
         for (DumpFile d : g) if (d.path() != null && d.path().toAbsolutePath().normalize().equals(abs)) return;
         g.add(DumpFile.of(f, f.toString()));
     }
 
-    private static void addFrame(Map<String, List<DumpFile>> groups, String source, DumpFile f) {
-        String key = FileKind.prefix(f.name());
-        groups.computeIfAbsent(key, k -> new ArrayList<>()).add(f);
+    /** Adds the modules of a stdout log's frames, each frame a file named by its header. */
+    private static void addFrames(Map<String, List<DumpFile>> groups, String log, String text) throws LoadException {
+        for (DumpFile f : Frames.split(log, text)) {
+            groups.computeIfAbsent(FileKind.setName(f.name()), k -> new ArrayList<>()).add(f);
+        }
     }
 
     private static ModuleSource source(String key, List<DumpFile> files) {

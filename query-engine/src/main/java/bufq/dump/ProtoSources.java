@@ -72,10 +72,23 @@ final class ProtoSources {
         return n.endsWith(".pb") && !n.endsWith(REPORT) && !n.contains("before_optimizations");
     }
 
+    /** A memory usage report proto: never a module of its own (its module's .hlo.pb or text set is). */
+    static boolean isReport(String fileName) {
+        return FileKind.stripGz(fileName).endsWith(REPORT);
+    }
+
+    /** Why a directory walk passes over a proto ({@link #walkReads} is false) whose module is not found otherwise. */
+    static String whyWalkSkips(String fileName) {
+        return isReport(fileName)
+                ? "a memory usage report proto without its module's .hlo.pb or text dump"
+                : "a module before optimizations: no buffer assignment yet";
+    }
+
     /** The stem a text dump of the same module would have: {@code module_0000.jit_f.cpu_after_optimizations}. */
     static String textPrefix(String fileName) {
         String n = FileKind.stripGz(fileName);
         if (n.endsWith(".hlo.pb")) return n.substring(0, n.length() - ".hlo.pb".length());
+        if (n.endsWith(REPORT)) return n.substring(0, n.length() - REPORT.length());
         return n.endsWith(".pb") ? n.substring(0, n.length() - ".pb".length()) : n;   // a proto under another name: all of it
     }
 

@@ -327,7 +327,7 @@ final class Conditions {
     private static String article(ColumnType t) {
         return switch (t) {
             case INT, BYTES, FLOAT, PERCENT -> "a number";
-            case STRING -> "a string";
+            case STRING, NOTE -> "a string";
             case BOOL -> "true or false";
             case LIST -> "a list";
         };
@@ -339,7 +339,7 @@ final class Conditions {
             case BYTES -> "bytes";
             case FLOAT -> "number";
             case PERCENT -> "percentage";
-            case STRING -> "string";
+            case STRING, NOTE -> "string";
             case BOOL -> "boolean";
             case LIST -> "list";
         };

@@ -54,7 +54,7 @@ public final class Formatters {
             for (Output o : outputs) {
                 if (!first) out.append('\n');
                 first = false;
-                if (o instanceof Table t) f.write(t, options, out);
+                if (o instanceof Table t) f.write(t.withoutNoteColumns(), options, out);
                 else if (o instanceof TextBlock tb) text(tb.text(), f instanceof MarkdownFormatter, out);
             }
             return;
@@ -70,7 +70,7 @@ public final class Formatters {
                     + " tables), or a query for the one you need");
         }
         for (Output o : data) {
-            if (o instanceof Table t) f.write(t, options, out);
+            if (o instanceof Table t) f.write(f instanceof JsonFormatter ? t : t.withoutNoteColumns(), options, out);
             else if (o instanceof TextBlock tb && f instanceof JsonFormatter) {
                 JsonFormatter.string(tb.text(), out);
                 out.append('\n');

@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * A JSON array of row objects, one row per line, keys in column order: integers and sizes as JSON
  * integers, floats and fractions as JSON numbers (non-finite as null), booleans, null as null, lists
- * as arrays, strings escaped per RFC 8259. The title and notes are not data and are left out. A
+ * as arrays, strings escaped per RFC 8259. The title and notes are not data and are left out; a
+ * {@link bufq.table.ColumnType#NOTE} column, a row's note, is kept as a field. A
  * command that yields several tables prints one object of named arrays ({@link Formatters#writeAll}),
  * so every statement's output is one JSON document.
  */

@@ -42,7 +42,7 @@ public final class HloModule {
     private final int[] allocationKeys;     // distinct allocation numbers of values, ascending
     private final int[] allocationStart;
     private final int[] byAllocation;
-    private volatile NameIndex<Integer> firstTime;   // sequence names to their first step, built on first use
+    private final Lazy<NameIndex<Integer>> firstTime;   // sequence names to their first step, built on first use
     private final IntervalIndex liveIndex;
     // Liveness, computed once on first use and shared with copies under another handle.
     private final Lazy<Liveness> liveness;
@@ -169,6 +169,7 @@ public final class HloModule {
         this.idPositions = x.idPositions;
         this.liveIndex = x.liveIndex;
         this.liveness = new Lazy<>(() -> Liveness.of(this));
+        this.firstTime = new Lazy<>(this::firstTimes);
     }
 
     /** The indexes that come from sorting: by allocation, by id, by time. */
@@ -318,6 +319,7 @@ public final class HloModule {
         this.byAllocation = m.byAllocation;
         this.liveIndex = m.liveIndex;
         this.liveness = m.liveness;
+        this.firstTime = m.firstTime;
     }
 
     private static Object appendValue(Object old, Object v) {
@@ -446,14 +448,14 @@ public final class HloModule {
     public int timeOf(String instruction) { return firstTime(instruction); }
 
     private int firstTime(String name) {
-        NameIndex<Integer> f = firstTime;
-        if (f == null) {
-            f = new NameIndex<>(sequence.size());
-            for (int t = 0; t < sequence.size(); t++) f.putIfAbsent(sequence.get(t), t);
-            firstTime = f;
-        }
-        Integer t = f.get(name);
+        Integer t = firstTime.get().get(name);
         return t == null ? -1 : t;
+    }
+
+    private NameIndex<Integer> firstTimes() {
+        NameIndex<Integer> f = new NameIndex<>(sequence.size());
+        for (int t = 0; t < sequence.size(); t++) f.putIfAbsent(sequence.get(t), t);
+        return f;
     }
 
     /** Number of program points (0 when the dump has no schedule). */

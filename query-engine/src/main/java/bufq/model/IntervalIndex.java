@@ -22,33 +22,20 @@ public final class IntervalIndex {
     private static final int LEAF = 8;
 
     private final int count;
-    private int[] rawStarts, rawEnds;   // dropped once the tree is built
-    private volatile Tree tree;
+    private final Lazy<Tree> tree;   // the ranges are held only until the tree is built
 
     /** @param starts,ends ranges per id (id = array position); entries with end &lt; start are skipped */
     public IntervalIndex(int[] starts, int[] ends) {
         int n = 0;
         for (int i = 0; i < starts.length; i++) if (ends[i] >= starts[i]) n++;
         this.count = n;
-        this.rawStarts = starts.clone();
-        this.rawEnds = ends.clone();
+        int[] s = starts.clone(), e = ends.clone();
+        this.tree = new Lazy<>(() -> new Tree(s, e, count));
     }
 
     public int size() { return count; }
 
-    private Tree tree() {
-        Tree t = tree;
-        if (t == null) {
-            synchronized (this) {
-                t = tree;
-                if (t == null) {
-                    tree = t = new Tree(rawStarts, rawEnds, count);
-                    rawStarts = rawEnds = null;
-                }
-            }
-        }
-        return t;
-    }
+    private Tree tree() { return tree.get(); }
 
     /** Calls {@code sink} with the id of every interval that overlaps {@code [from, to]}, in no particular order; none when {@code from > to}. */
     public void overlapping(int from, int to, IntConsumer sink) {

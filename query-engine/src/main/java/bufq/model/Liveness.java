@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What a module's live ranges say about memory over time, computed once per module by one sweep
@@ -177,7 +178,8 @@ public final class Liveness {
         leafBase = base.leafBase;
         firstMaxTree = firstMaxTree();
         peakByColor = new int[k];
-        for (int c = 0; c < k; c++) peakByColor[c] = anyRange ? firstMax(occupiedByColor[c]) : -1;
+        // Edits keep every value in its colour: a colour has a peak when it had one.
+        for (int c = 0; c < k; c++) peakByColor[c] = anyRange && base.peakByColor[c] >= 0 ? firstMax(occupiedByColor[c]) : -1;
         liveByInstruction = null;   // an edited liveness has no instructions
         xlaPeakMoment = -1;
         allocationKeys = base.allocationKeys;
@@ -191,8 +193,18 @@ public final class Liveness {
         }
     }
 
+    /**
+     * Sweeps run in this JVM: the tests count them to show that every command reads the one a module
+     * holds. A statistic only; bufq itself never reads it.
+     */
+    private static final AtomicLong SWEEPS = new AtomicLong();
+
+    /** How many full sweeps (a module's liveness, or {@link #compute} on edited inputs) this JVM has run. */
+    public static long sweepsRun() { return SWEEPS.get(); }
+
     /** @param byInstruction per value, its defining instruction's bytes ({@link #instructionBytes}); null when unknown */
     private Liveness(int steps, Inputs in, int claimedPeakTime, int[] extraColors, long[] byInstruction) {
+        SWEEPS.incrementAndGet();
         int n = in.count();
         this.steps = Math.max(0, steps);
         this.claimedPeakTime = claimedPeakTime;
@@ -205,12 +217,14 @@ public final class Liveness {
         long[][] liveDiff = new long[k][this.steps + 1], occDiff = new long[k][this.steps + 1];
         int[] countDiff = new int[this.steps + 1];
         boolean anyRange = false;
+        boolean[] rangedColor = new boolean[k];   // a colour with no live range has no peak
         // Logical sizes and value counts: a difference array per colour.
         for (int i = 0; i < n; i++) {
             int s = Math.max(in.start[i], 0), e = Math.min(in.end[i], this.steps - 1);
             if (s > e) continue;
             anyRange = true;
             int slot = Arrays.binarySearch(colors, in.color[i]);
+            rangedColor[slot] = true;
             long b = in.logicalSize[i];
             liveDiff[slot][s] = Math.addExact(liveDiff[slot][s], b);
             liveDiff[slot][e + 1] = Math.subtractExact(liveDiff[slot][e + 1], b);
@@ -268,7 +282,7 @@ public final class Liveness {
         leafBase = leafBase(this.steps);
         firstMaxTree = firstMaxTree();
         peakByColor = new int[k];
-        for (int c = 0; c < k; c++) peakByColor[c] = anyRange ? firstMax(occupiedByColor[c]) : -1;
+        for (int c = 0; c < k; c++) peakByColor[c] = rangedColor[c] ? firstMax(occupiedByColor[c]) : -1;
     }
 
     /**
@@ -450,7 +464,7 @@ public final class Liveness {
     /** Occupied bytes at the peak; 0 without one. */
     public long peakBytes() { return peakTime < 0 ? 0 : occupied[peakTime]; }
 
-    /** The first step with the most occupied bytes of {@code color}, or -1 without live ranges. */
+    /** The first step with the most occupied bytes of {@code color}, or -1 when none of its values has a live range. */
     public int peakTime(int color) { return peakByColor[slot(color)]; }
 
     /** Occupied bytes of {@code color} at its peak; 0 without one. */

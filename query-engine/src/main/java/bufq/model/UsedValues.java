@@ -28,7 +28,7 @@ public final class UsedValues {
     private final List<LoadWarning> warnings;
     private final int warningCount;
     private final Map<Long, Integer> sharedBlockIds;
-    private volatile Map<String, List<String>> usersByOperand;   // built on first use
+    private final Lazy<Map<String, List<String>>> usersByOperand = new Lazy<>(this::usersByOperand);
 
     /**
      * @param values       the module's values, in order
@@ -87,21 +87,15 @@ public final class UsedValues {
 
     Map<Long, Integer> sharedBlockIds() { return sharedBlockIds; }
 
-    List<String> users(String name) {
-        Map<String, List<String>> u = usersByOperand;
-        if (u == null) {
-            synchronized (this) {
-                u = usersByOperand;
-                if (u == null) {
-                    u = new HashMap<>();
-                    for (HloInstruction ins : instructions) {
-                        for (String op : ins.operands()) u.computeIfAbsent(op, k -> new ArrayList<>(2)).add(ins.name());
-                    }
-                    usersByOperand = u;
-                }
-            }
+    List<String> users(String name) { return usersByOperand.get().getOrDefault(name, List.of()); }
+
+    /** Each operand's users, in instruction order: built on the first {@link #users} question. */
+    private Map<String, List<String>> usersByOperand() {
+        Map<String, List<String>> u = new HashMap<>();
+        for (HloInstruction ins : instructions) {
+            for (String op : ins.operands()) u.computeIfAbsent(op, k -> new ArrayList<>(2)).add(ins.name());
         }
-        return u.getOrDefault(name, List.of());
+        return u;
     }
 
     /**

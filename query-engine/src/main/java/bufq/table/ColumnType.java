@@ -15,5 +15,10 @@ public enum ColumnType {
     /** Java {@code Boolean}. */
     BOOL,
     /** Java {@code List<?>} of scalars. */
-    LIST
+    LIST,
+    /**
+     * Java {@code String}, a note about the row (null when none): a field in json, which keeps no
+     * notes; left out of table and markdown, which print it under the table, and of csv and tsv.
+     */
+    NOTE
 }

@@ -56,6 +56,25 @@ public record Table(String title, List<Column> columns, List<List<Object>> rows,
     public int size() { return rows.size(); }
     public Object cell(int row, int col) { return rows.get(row).get(col); }
 
+    /**
+     * This table without its {@link ColumnType#NOTE} columns (itself when it has none): what every
+     * format but json prints.
+     */
+    public Table withoutNoteColumns() {
+        List<Integer> keep = new ArrayList<>();
+        for (int c = 0; c < columns.size(); c++) if (columns.get(c).type() != ColumnType.NOTE) keep.add(c);
+        if (keep.size() == columns.size()) return this;
+        List<Column> cols = new ArrayList<>();
+        for (int c : keep) cols.add(columns.get(c));
+        List<List<Object>> kept = new ArrayList<>(rows.size());
+        for (List<Object> r : rows) {
+            Object[] cells = new Object[keep.size()];
+            for (int i = 0; i < cells.length; i++) cells[i] = r.get(keep.get(i));
+            kept.add(Arrays.asList(cells));
+        }
+        return new Table(title, cols, kept, notes);
+    }
+
     /** Index of the column with this name, or -1. */
     public int columnIndex(String name) {
         for (int i = 0; i < columns.size(); i++) if (columns.get(i).name().equals(name)) return i;

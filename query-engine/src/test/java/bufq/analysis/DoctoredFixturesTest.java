@@ -2,15 +2,32 @@ package bufq.analysis;
 
 import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
+import bufq.advise.Advisor;
+import bufq.advise.Rules;
+import bufq.eval.Catalog;
+import bufq.export.PprofExport;
+import bufq.export.ProfileStacks;
+import bufq.export.TraceExport;
+import bufq.model.HloValue;
+import bufq.model.Liveness;
 import bufq.model.TilingModel;
+import bufq.table.Table;
+import bufq.table.TextBlock;
+import bufq.whatif.EditParser;
+import bufq.whatif.Outcome;
+import bufq.whatif.WhatIf;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.OptionalInt;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -93,11 +110,84 @@ class DoctoredFixturesTest {
                 .endsWith("live range 3-1 starts after it ends"), inv.warnings().toString());
     }
 
+    /**
+     * Every analysis on every fixture (broken ones included) answers, and says what the module's one
+     * liveness says: the same peak step and bytes, the occupancy an independent merge computes, the
+     * value's own range, savings no larger than the peak, an export of exactly the peak's values.
+     */
     @Test
     void everyAnalysisRunsOnTheFixtures() throws Exception {
         for (String n : List.of("clean", "overlap", "outside-allocation", "padded-size", "orphan-live-range",
-                "total-bytes", "peak-claim", "duplicate-id", "inverted-range")) {
-            CorpusSweepAnalysisTest.runAll(load(n));
+                "total-bytes", "peak-claim", "duplicate-id", "inverted-range", "overlap-outputs")) {
+            HloModule m = load(n);
+            // peak, per-colour peak, timeline and its pictures, maps, padding, fragmentation, blame: each
+            // answers and prints in every format; pictures parse.
+            CorpusSweepAnalysisTest.runAll(m);
+            Liveness l = m.liveness();
+            int peak = l.peakTime();
+            assertTrue(peak >= 0, n + " has live ranges");
+            long peakBytes = l.peakBytes();
+            assertEquals(peakBytes, OccupancyOracle.occupied(m, null)[peak], n);
+
+            Table pk = (Table) Analyses.peak(m, OptionalInt.empty(), 0, TilingModel.NONE).get(0);
+            assertEquals((long) peak, cell(pk, 0, "peak_time"), n);
+            assertEquals(peakBytes, cell(pk, 0, "peak_bytes"), n);
+
+            Table peaks = Analyses.peaks(m, OptionalInt.empty(), 0.2);
+            assertEquals(peakBytes, cell(peaks, 0, "bytes"), n);
+            assertTrue((long) cell(peaks, 0, "step") <= peak && peak <= (long) cell(peaks, 0, "to"), n + ": " + peaks.rows());
+
+            Table steps = Analyses.timelineTable(m, OptionalInt.empty());
+            long[] oracle = OccupancyOracle.occupied(m, null);
+            assertEquals(m.steps(), steps.size(), n);
+            for (int t = 0; t < steps.size(); t++) assertEquals(oracle[t], cell(steps, t, "occupied_bytes"), n + " step " + t);
+            assertTrue(steps.notes().contains("peak: step " + peak + " (" + Bytes.human(peakBytes) + " occupied)"), n + ": " + steps.notes());
+
+            // A text dump has no heap-simulator trace: the event timeline says so rather than drawing nothing.
+            String events = ((TextBlock) Analyses.eventTimeline(m, 80).get(0)).text();
+            assertTrue(events.startsWith("no heap-simulator trace in this module"), n + ": " + events);
+
+            List<WhyReport> whys = Analyses.why(m, m.values());
+            for (int i = 0; i < whys.size(); i++) {
+                WhyReport w = whys.get(i);
+                HloValue v = m.values().get(i);
+                assertEquals(v.label(), cell(w.what(), 0, "value"), n);
+                if (v.hasRange()) assertEquals((long) v.rangeStart(), cell(w.born(), 0, "live_from"), n + " " + v.name());
+                assertEquals((long) peak, cell(w.peak(), 0, "peak"), n + " " + v.name());
+            }
+
+            CheckReport check = Analyses.check(m, TilingModel.TPU, List.of());
+            String own = n.equals("overlap-outputs") ? "overlap" : n;
+            for (Finding f : check.findings()) {
+                if (f.severity() == Severity.ERROR) assertEquals(own, f.check(), n + ": unexpected error " + f);
+            }
+            assertEquals(n.equals("clean"), !check.hasErrors(), n + ": " + check.findings());
+
+            // whatif: dropping what is live at the peak saves at most the peak, and says the same before-peak.
+            Outcome o = WhatIf.run(m, EditParser.parse("drop where live at peak", Set.copyOf(Catalog.standard().entities())).edits(),
+                    Catalog.standard(), TilingModel.NONE, name -> null);
+            assertEquals(peakBytes, o.before().peakBytes(), n);
+            assertTrue(o.saved() > 0 && o.saved() <= peakBytes, n + ": saved " + o.saved());
+
+            for (Advisor.Measured a : Advisor.run(m, Rules.standard(), Catalog.standard(), TilingModel.NONE, name -> null)) {
+                assertTrue(a.saves() > 0 && a.saves() <= peakBytes, n + ": " + a);
+            }
+
+            PprofExport.Summary pprof = PprofExport.write(m, PprofExport.step(m, "peak"), "peak", ProfileStacks.parse("stack"),
+                    new ByteArrayOutputStream());
+            assertEquals(m.liveAt(peak).size(), pprof.samples(), n);
+            assertEquals(peakBytes, pprof.bytes(), n);
+
+            StringWriter trace = new StringWriter();
+            TraceExport.Summary t = TraceExport.write(m, trace);
+            assertTrue(t.slices() > 0 && t.counterEvents() > 0, n + ": " + t);
+            assertTrue(trace.toString().contains("\"peak_step\":" + peak), n);
         }
+    }
+
+    private static Object cell(Table t, int row, String column) {
+        int c = t.columnIndex(column);
+        assertTrue(c >= 0, "no column " + column + " in " + t.title());
+        return t.cell(row, c);
     }
 }

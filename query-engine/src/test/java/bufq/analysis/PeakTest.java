@@ -144,4 +144,40 @@ class PeakTest {
         names.sort(NaturalOrder.INSTANCE);
         assertEquals(List.of("a.9", "b", "copy.1", "copy.2", "copy.10", "copy.100"), names);
     }
+
+    /** A colour whose values have no live range (thread-local only) has no peak, not "step 0, 0B". */
+    @Test
+    void aColourWithNothingLiveHasNoPeak() throws Exception {
+        HloModule m = bufq.dump.DumpLoader.load(List.of(bufq.testing.Corpus.requireFile("public",
+                "tcp-hlo_module_0001.jit_convert_element_type-buffer-assignment.txt"))).get(0);
+        assertTrue(m.colors().contains(1), m.colors().toString());
+        assertEquals(-1, m.liveness().peakTime(1));
+        assertTrue(m.liveness().peakTime() >= 0);
+        List<Output> peak = Analyses.peak(m, OptionalInt.of(1), 0, TilingModel.TPU);
+        assertEquals("no value of color 1 has a live range, so color 1 has no peak\n", ((TextBlock) peak.get(0)).text());
+        Table all = (Table) Analyses.peak(m, OptionalInt.empty(), 0, TilingModel.TPU).get(0);
+        for (int r = 0; r < all.size(); r++) {
+            if (all.cell(r, 0).equals("1")) assertEquals(null, all.cell(r, all.columnIndex("peak_time")));
+        }
+        Table peaks = Analyses.peaks(m, OptionalInt.of(1), 0.2);
+        assertEquals(0, peaks.size());
+        assertTrue(peaks.notes().contains("no value of color 1 has a live range, so color 1 has no peak"), peaks.notes().toString());
+        assertEquals("no value of color 1 has a live range, so color 1 has no peak\n",
+                ((TextBlock) Analyses.timeline(m, OptionalInt.of(1), 80).get(0)).text());
+        assertTrue(Analyses.timelineSvg(m, OptionalInt.of(1)).contains(">no value of color 1 has a live range, so color 1 has no peak<"));
+    }
+
+    /** On TPU the rebuilt stack tree weighs logical sizes under a table of occupied bytes: it says which. */
+    @Test
+    void theStackTreeSaysWhenItsMeasureIsNotTheTables() throws Exception {
+        HloModule m = bufq.dump.DumpLoader.load(List.of(java.nio.file.Path.of("../examples/seeds/004_0cb419b3147a3cb6.txt"))).get(0);
+        List<Output> blame = Analyses.blame(m, BlameBy.OP_NAME, 0);
+        String tree = ((TextBlock) blame.get(1)).text();
+        long occupied = m.liveness().peakBytes(), logical = m.liveness().liveBytes(m.liveness().peakTime());
+        assertTrue(occupied != logical);
+        assertTrue(tree.startsWith("stack trace breakdown, rebuilt from the model at peak step " + m.liveness().peakTime()
+                + " (the dump printed none); like XLA's it sums logical sizes, " + Bytes.grouped(logical)
+                + " bytes, where the table counts the " + Bytes.grouped(occupied) + " bytes occupied:\n"), tree);
+        assertTrue(tree.contains("Stack trace breakdown for peak usage: " + Bytes.grouped(logical) + " bytes"), tree);
+    }
 }

@@ -26,7 +26,6 @@ import java.util.TreeSet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code why} on the real corpus, held to the dump's own text ({@link RawDump}): every reason a
@@ -35,9 +34,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class WhyCorpusTest {
     private static Path corpus() {
-        Path c = CorpusSweepAnalysisTest.root().resolve("../shared/corpus").normalize();
-        Corpus.require(c);
-        return c;
+        return Corpus.require(Corpus.dir());
     }
 
     private record Loaded(HloModule module, RawDump raw) {}

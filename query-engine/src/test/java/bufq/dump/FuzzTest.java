@@ -1,5 +1,6 @@
 package bufq.dump;
 
+import bufq.fuzz.Fuzz;
 import bufq.model.HloModule;
 import org.junit.jupiter.api.Test;
 
@@ -32,8 +33,10 @@ class FuzzTest {
             java.nio.file.Path p = Fixtures.path(f);
             seeds.add(new String[] {p.getFileName().toString(), Files.readString(p)});
         }
-        Random rnd = new Random(Long.getLong("fuzz.seed", 42));
-        for (int round = 0; round < Integer.getInteger("fuzz.rounds", 3000); round++) {
+        // The fuzzers' own properties: -Dbufq.fuzz.seed replays, -Dbufq.fuzz.scale runs more cases.
+        long seedUsed = Fuzz.seed();
+        Random rnd = new Random(seedUsed);
+        for (int round = 0, rounds = Fuzz.cases(3000); round < rounds; round++) {
             String[] seed = seeds.get(round % seeds.size());
             String text = mutate(seed[1], rnd, 1 + rnd.nextInt(4));
             try {
@@ -43,9 +46,9 @@ class FuzzTest {
                 m.totalBytes();
                 m.users("x");
             } catch (LoadException e) {
-                if (e.getMessage().contains("\n")) fail("multi-line message: " + e.getMessage());
+                if (e.getMessage().contains("\n")) fail("seed " + seedUsed + ", round " + round + ": multi-line message: " + e.getMessage());
             } catch (RuntimeException e) {
-                AssertionError err = new AssertionError("round " + round + " on " + seed[0] + ": " + e, e);
+                AssertionError err = new AssertionError("seed " + seedUsed + " (-Dbufq.fuzz.seed), round " + round + " on " + seed[0] + ": " + e, e);
                 err.addSuppressed(new RuntimeException("input:\n" + text));
                 throw err;
             }

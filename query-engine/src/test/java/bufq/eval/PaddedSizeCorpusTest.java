@@ -5,7 +5,7 @@ import bufq.dump.ModuleSource;
 import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.table.Table;
-import org.junit.jupiter.api.Assumptions;
+import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -21,8 +21,7 @@ class PaddedSizeCorpusTest {
     @Test
     void paddedSizeIsTheDumpsSizeForEveryTpuValue() throws Exception {
         Query differ = Query.compile("values where padded_size != size show label, shape, size, padded_size", Catalog.standard());
-        Path seeds = Path.of("../examples/seeds"), corpus = Path.of("../../shared/corpus/public");
-        Assumptions.assumeTrue(Files.isDirectory(corpus), "no corpus at " + corpus.toAbsolutePath() + "; skipped");
+        Path seeds = Path.of("../examples/seeds"), corpus = Corpus.require("public");
         List<Path> files = new ArrayList<>();
         try (Stream<Path> s = Files.list(seeds)) { s.filter(p -> p.toString().endsWith(".txt")).forEach(files::add); }
         try (Stream<Path> s = Files.list(corpus)) {

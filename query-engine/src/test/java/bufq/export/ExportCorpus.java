@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Corpus modules the export tests use, and bufq's own figures to hold the exports to. */
 final class ExportCorpus {
@@ -30,12 +29,7 @@ final class ExportCorpus {
 
     /** A GPU module with source lines whose values share bytes at the peak (a loop's aliased buffers). */
     static HloModule gpuWithSources() throws Exception {
-        try (var files = Files.list(corpus().resolve("public"))) {
-            Path p = files.filter(f -> f.getFileName().toString().contains("C_heuristic_4gb")
-                    && f.getFileName().toString().endsWith("-buffer-assignment.txt")).findFirst().orElse(null);
-            assumeTrue(p != null, "the C_heuristic_4gb GPU dump is not in the corpus");
-            return load(p);
-        }
+        return load(Corpus.requireFile("public", "C_heuristic_4gb-profile__module_0121.jit__kernel.sm_8.0_gpu-buffer-assignment.txt"));
     }
 
     /** A proto dump: its instructions carry whole Python stacks. */

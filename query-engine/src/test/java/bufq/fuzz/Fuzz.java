@@ -16,13 +16,13 @@ import java.util.concurrent.TimeoutException;
  * a fresh one), the number of cases per seed, the safety net, running one case under a time bound,
  * and where failing inputs are kept for a human to look at.
  */
-final class Fuzz {
+public final class Fuzz {
     private Fuzz() {}
 
     /** Fixed by default so CI is reproducible; every failure message names it. */
     static final long DEFAULT_SEED = 20_261_121L;
 
-    static long seed() {
+    public static long seed() {
         String s = System.getProperty("bufq.fuzz.seed", "");
         if (s.isBlank()) return DEFAULT_SEED;
         if (s.equals("random")) return System.nanoTime();
@@ -33,7 +33,7 @@ final class Fuzz {
      * Cases a fuzz loop runs for one seed: {@code base}, times {@code -Dbufq.fuzz.scale} (default 1).
      * The count decides how much runs, never the clock, so a seed always runs the same cases.
      */
-    static int cases(int base) {
+    public static int cases(int base) {
         double scale = Double.parseDouble(System.getProperty("bufq.fuzz.scale", "1"));
         return (int) Math.max(1, Math.round(base * scale));
     }

@@ -1,7 +1,10 @@
 package bufq.testing;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -32,5 +35,20 @@ public final class Corpus {
     /** {@code dir()/relative}, required as {@link #require(Path)} does. */
     public static Path require(String relative) {
         return require(dir().resolve(relative));
+    }
+
+    /**
+     * The first file (in name order) directly in the corpus directory {@code relative} whose name
+     * ends with {@code nameEnd}: a test about one named dump skips without it, and fails under
+     * {@code bufq.requireCorpus} as a missing corpus does.
+     */
+    public static Path requireFile(String relative, String nameEnd) {
+        Path d = require(relative);
+        try (Stream<Path> s = Files.list(d)) {
+            Path found = s.filter(f -> f.getFileName().toString().endsWith(nameEnd)).sorted().findFirst().orElse(null);
+            return require(found != null ? found : d.resolve("*" + nameEnd));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

@@ -2,7 +2,7 @@ package bufq.dump.proto;
 
 import bufq.dump.proto.Messages.Computation;
 import bufq.dump.proto.Messages.Instruction;
-import bufq.dump.proto.Messages.Module;
+import bufq.dump.proto.Messages.HloModuleProto;
 import bufq.dump.proto.Messages.ShapeP;
 
 import java.util.ArrayList;
@@ -15,7 +15,7 @@ import java.util.List;
  * from the {@code HloModuleProto}; the dataflow and the live ranges read it.
  */
 final class Graph {
-    final Module module;
+    final HloModuleProto module;
     final Instruction[] ins;
     final int[] computationOf;           // instruction -> computation position
     final int[][] operands;              // instruction -> operand instruction numbers (-1 when unknown)
@@ -30,7 +30,7 @@ final class Graph {
     final List<List<Integer>> callers;
     final int[] firstOfComputation;      // computation -> its first instruction number
 
-    Graph(Module m) {
+    Graph(HloModuleProto m) {
         this.module = m;
         List<Computation> cs = m.computations();
         int n = 0;

@@ -12,7 +12,7 @@ import bufq.dump.proto.Messages.Instruction;
 import bufq.dump.proto.Messages.Layout;
 import bufq.dump.proto.Messages.LogicalBuffer;
 import bufq.dump.proto.Messages.Metadata;
-import bufq.dump.proto.Messages.Module;
+import bufq.dump.proto.Messages.HloModuleProto;
 import bufq.dump.proto.Messages.ShapeP;
 import bufq.dump.proto.Messages.StackIndex;
 import bufq.dump.proto.Messages.Trace;
@@ -45,7 +45,7 @@ final class HloProtoParser {
     static HloProto hloProto(byte[] bytes, int from, int length, long base) throws ProtoException {
         Wire w = new Wire(bytes, from, length, base, "HloProto");
         HloProtoParser p = new HloProtoParser(w);
-        Module module = null;
+        HloModuleProto module = null;
         Assignment assignment = null;
         ForkJoinTask<Assignment> pending = null;
         try {
@@ -343,7 +343,7 @@ final class HloProtoParser {
         return new StackIndex(files, functions, locations, frames);
     }
 
-    private Module module() throws ProtoException {
+    private HloModuleProto module() throws ProtoException {
         String name = "", entryName = "";
         List<Computation> computations = new ArrayList<>();
         long entryId = 0;
@@ -382,7 +382,7 @@ final class HloProtoParser {
             }
         }
         completeInstructions(computations, spans);
-        return new Module(name, entryName, computations, entryId, schedule, aliases, stacks);
+        return new HloModuleProto(name, entryName, computations, entryId, schedule, aliases, stacks);
     }
 
     /**

@@ -33,8 +33,8 @@ final class Messages {
 
     record Alias(long[] outputIndex, long parameterNumber, long[] parameterIndex) {}
 
-    record Module(String name, String entryName, List<Computation> computations, long entryId,
-                  Map<Long, long[]> schedule, List<Alias> aliases, StackIndex stacks) {}
+    record HloModuleProto(String name, String entryName, List<Computation> computations, long entryId,
+                          Map<Long, long[]> schedule, List<Alias> aliases, StackIndex stacks) {}
 
     record LogicalBuffer(long id, long size, long instructionId, String instructionName, long[] shapeIndex, long color) {}
 
@@ -54,5 +54,5 @@ final class Messages {
                       List<Trace> traces) {}
 
     /** An HloProto; either part may be null (a bare BufferAssignmentProto has no module). */
-    record HloProto(Module module, Assignment assignment) {}
+    record HloProto(HloModuleProto module, Assignment assignment) {}
 }

@@ -6,7 +6,7 @@ import bufq.dump.proto.Messages.Assignment;
 import bufq.dump.proto.Messages.BufferAlias;
 import bufq.dump.proto.Messages.Instruction;
 import bufq.dump.proto.Messages.LogicalBuffer;
-import bufq.dump.proto.Messages.Module;
+import bufq.dump.proto.Messages.HloModuleProto;
 import bufq.dump.proto.Messages.StackIndex;
 import bufq.model.BufferAllocation;
 import bufq.model.HeapEvent;
@@ -57,7 +57,7 @@ final class ModuleBuilder {
     }
 
     private HloModule module(Messages.HloProto p, String fallbackName, int number, String backend, String format) {
-        Module m = p.module();
+        HloModuleProto m = p.module();
         Assignment a = p.assignment();
         Graph g = null;
         Dataflow d = null;

@@ -93,7 +93,7 @@ final class DiffCommand implements Command {
         if (Files.exists(p)) {
             List<HloModule> out = new ArrayList<>();
             Set<DumpPart> parts = new DiffCommand().needs();
-            for (Engine.FoundModule s : shell.engine().discover(List.of(p))) out.add(s.reading(parts).load());
+            for (Engine.FoundModule s : shell.discover(List.of(p))) out.add(s.reading(parts).load());
             return out;
         }
         return read(shell, shell.module(shell.modules().find(word)));

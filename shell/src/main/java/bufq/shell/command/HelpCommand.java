@@ -29,9 +29,10 @@ final class HelpCommand implements Command {
             of 1000). Strings are in double or single quotes; text with ( ) or / needs them:
             op_name = "jit(step)/jvp()/div". After ~ a backslash escapes for the regex: "^jit\\(step\\)".
             Keywords and entities are case-insensitive; a trailing ; is fine; -- and # start comments.
-            Liveness: live at <t> (a step number, peak, peak(N) for the N-th of 'peaks' (peak(N,
-                      min_share 5%%) or peak(N, color 1) for 'peaks' with those options), or an
-                      instruction name such as fusion.2);
+            Liveness: live at <t> (a step number, peak: the first step with the most occupied bytes,
+                      peak(N) for the N-th of 'peaks' (peak(N, min_share 5%%) or peak(N, color 1)
+                      for 'peaks' with those options), claimed_peak: the step the dump labels its
+                      peak, or an instruction name such as fusion.2);
                       live during <a>..<b> (live at any step between a and b, both included).
             Order by also takes arithmetic on numeric fields: order by size * idle_steps desc (* / +).
             Aggregates in show: count(), sum(f), min(f), max(f), avg(f); 'as name' renames a column and

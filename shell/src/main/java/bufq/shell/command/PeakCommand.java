@@ -17,13 +17,15 @@ final class PeakCommand implements Command {
     @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
 
     @Override public String synopsis() { return "peak [color N]"; }
-    @Override public String brief() { return "The peak of live bytes, beside the dump's claim, and what is live then."; }
+    @Override public String brief() { return "The peak of occupied bytes, beside the dump's label, and what is live then."; }
 
     @Override public String description() {
-        return "Live bytes at every step (logical sizes, and assigned sizes), per colour and overall; the maximum and\n"
-                + "its first step beside the dump's own claim; then the values live at the peak, largest first, with\n"
+        return "The peak: the first step with the most occupied bytes (per allocation, each byte of the live values'\n"
+                + "[offset, offset+size) once), overall and per colour, with the logical bytes live then, beside the\n"
+                + "dump's own label (claimed_peak_time, claimed_peak_bytes; 'live at claimed_peak' in queries) and a\n"
+                + "note saying why the two differ when they do; then the values live at the peak, largest first, with\n"
                 + "their share, padding, shape, op_name and source line. Values under the 'threshold' setting fold\n"
-                + "into one row.";
+                + "into one row. A colour none of whose values has a live range has no peak.";
     }
 
     @Override public List<String> examples() { return List.of("peak", "peak color 1", "set threshold 1MiB"); }

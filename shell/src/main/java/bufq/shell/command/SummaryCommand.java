@@ -74,7 +74,8 @@ public final class SummaryCommand implements Command {
                 .column("values", ColumnType.INT).optionalColumn("instructions", ColumnType.INT)
                 .column("total_bytes", ColumnType.BYTES).column("peak_time", ColumnType.INT)
                 .column("peak_bytes", ColumnType.BYTES).column("claimed_peak_time", ColumnType.INT)
-                .column("claimed_peak_bytes", ColumnType.BYTES).column("warnings", ColumnType.INT);
+                .column("claimed_peak_bytes", ColumnType.BYTES).column("warnings", ColumnType.INT)
+                .column("peak_note", ColumnType.NOTE);
     }
 
     private static void row(Table.Builder b, HloModule m) {
@@ -82,12 +83,12 @@ public final class SummaryCommand implements Command {
         PeakClaim claim = info.peakClaim();
         Liveness l = m.liveness();
         int t = l.peakTime();
+        String why = ClaimedPeak.note(m);
         b.row(m.handle(), info.backend(), (long) info.files().size(), (long) m.allocations().size(),
                 (long) m.values().size(), (long) m.instructionCount(), totalBytes(m),
                 t < 0 ? null : (long) t, t < 0 ? null : l.peakBytes(),
                 claim == null ? null : (long) claim.time(), claim == null ? null : claim.claimedBytes(),
-                (long) m.warningCount());
-        String why = ClaimedPeak.note(m);
+                (long) m.warningCount(), why);
         if (why != null) b.note(m.handle() + ": " + why);
     }
 

@@ -14,12 +14,14 @@ import java.util.OptionalInt;
 final class TimelineCommand implements Command {
     @Override public String name() { return "timeline"; }
     @Override public String synopsis() { return "timeline [by steps|events] [color N] [width W] [--svg FILE | --html FILE] [--force]"; }
-    @Override public String brief() { return "A chart of live bytes over the schedule (terminal, SVG or HTML)."; }
+    @Override public String brief() { return "A chart of occupied bytes over the schedule (terminal, SVG or HTML)."; }
 
     @Override public String description() {
-        return "Charts live logical bytes per step with block characters, W columns wide (default: the terminal),\n"
-                + "peak marked. With --svg or --html writes a standalone picture stacked by colour instead (the HTML\n"
-                + "shows step, instruction and bytes on hover); an existing file is only replaced with --force.\n"
+        return "Charts occupied bytes per step (each held byte once) with block characters, W columns wide\n"
+                + "(default: the terminal), the peak (the first step with the most) marked; the dump's own label,\n"
+                + "claimed_peak, need not be that step. With --svg or --html writes a standalone picture stacked by\n"
+                + "colour instead (the HTML shows step, instruction and bytes on hover); an existing file is only\n"
+                + "replaced with --force.\n"
                 + "'by events' charts a proto dump's heap-simulator trace instead (heap bytes after each ALLOC, FREE\n"
                 + "or SHARE_WITH, XProf's x-axis) and sets the trace's own peak beside bufq's per-step peak, comparing\n"
                 + "them at the step where the trace peaks and at bufq's peak step.";

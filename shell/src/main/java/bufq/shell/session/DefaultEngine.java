@@ -20,16 +20,17 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /** The real engine: {@code bufq.dump} reads dumps, {@code bufq.eval} compiles and runs queries. */
 public final class DefaultEngine implements Engine {
     private volatile Catalog catalog = Catalog.standard();
 
-    @Override public List<FoundModule> discover(List<Path> paths) throws Failure {
+    @Override public List<FoundModule> discover(List<Path> paths, Consumer<String> skipped) throws Failure {
         List<FoundModule> out = new ArrayList<>();
         try {
-            for (ModuleSource s : DumpLoader.discover(paths)) out.add(source(s, Set.of()));
+            for (ModuleSource s : DumpLoader.discover(paths, skipped)) out.add(source(s, Set.of()));
         } catch (LoadException e) {
             throw new Failure(e.getMessage());
         }
@@ -50,6 +51,14 @@ public final class DefaultEngine implements Engine {
                 }
             }
         };
+    }
+
+    @Override public Set<DumpPart> needs(String query) {
+        try {
+            return Query.compile(query, catalog).needs();
+        } catch (QueryException e) {
+            return Set.of();
+        }
     }
 
     @Override public List<String> entities() { return catalog.entities(); }

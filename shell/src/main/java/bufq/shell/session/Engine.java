@@ -12,6 +12,7 @@ import bufq.table.Output;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -21,9 +22,10 @@ import java.util.function.Function;
 public interface Engine {
     /**
      * Finds the modules named by {@code paths} without parsing them; a failure's message is one line
-     * naming the file (and line).
+     * naming the file (and line). Each directory that holds files it cannot read as a module says
+     * so to {@code skipped} in one line naming them (and why).
      */
-    List<FoundModule> discover(List<Path> paths) throws Failure;
+    List<FoundModule> discover(List<Path> paths, Consumer<String> skipped) throws Failure;
 
     /** A module found but not yet parsed. */
     interface FoundModule {
@@ -82,6 +84,12 @@ public interface Engine {
 
     /** The catalog queries are checked against: the standard fields plus those scripts added. */
     default Catalog catalog() { return Catalog.standard(); }
+
+    /**
+     * The dump parts {@code query} reads, as its compilation against {@link #catalog()} says; none
+     * when it does not compile, and none for an engine whose modules are always whole (a fake).
+     */
+    default Set<DumpPart> needs(String query) { return Set.of(); }
 
     /**
      * Adds (or replaces) a field computed by {@code fn} from a row (scripts' {@code bufq.field});

@@ -6,9 +6,7 @@ import bufq.eval.ModuleRow;
 import bufq.format.FormatOptions;
 import bufq.format.Formatter;
 import bufq.format.Formatters;
-import bufq.eval.Query;
 import bufq.format.MarkdownFormatter;
-import bufq.lang.QueryException;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.LoadWarning;
@@ -257,11 +255,7 @@ public final class Shell {
         String text = statement.strip();
         if (text.isEmpty() || text.startsWith("#")) return Set.of();
         if (isQuery(text)) {
-            try {
-                return Query.compile(text, engine.catalog()).needs();
-            } catch (QueryException e) {
-                return Set.of();
-            }
+            return engine.needs(text);
         }
         String[] head = text.split("\\s+", 2);
         Command c = commands.byName(head[0]);
@@ -402,11 +396,16 @@ public final class Shell {
 
     /** As {@link #load(List)}, reading {@code parts} with each module (a batch run's statements need them). */
     public List<ModuleSet.Entry> load(List<Path> paths, Set<DumpPart> parts) throws Engine.Failure {
-        List<Engine.FoundModule> found = engine.discover(paths);
+        List<Engine.FoundModule> found = discover(paths);
         if (!parts.isEmpty()) found = found.stream().map(s -> s.reading(parts)).toList();
         List<ModuleSet.Entry> added = modules.add(found);
         for (ModuleSet.Entry e : added) if (e.loaded() != null) reportWarnings(e.loaded());
         return added;
+    }
+
+    /** The modules of {@code paths}, not yet parsed; the files a directory scan skipped are one warning line. */
+    public List<Engine.FoundModule> discover(List<Path> paths) throws Engine.Failure {
+        return engine.discover(paths, line -> err.println("bufq: warning: " + line));
     }
 
     /** Adds modules already in memory (tests, scripts); the first becomes current. */

@@ -76,7 +76,7 @@ class CliTest {
                 c("summary json", "--format", "json", "-c", "summary", "a.txt", "b.txt")
                         .out("[\n  {\"module\": \"a\", \"backend\": \"cpu\", \"files\": 1, \"allocations\": 2, \"values\": 3, "
                                 + "\"instructions\": 4, \"total_bytes\": 192, \"peak_time\": 1, \"peak_bytes\": 192, "
-                                + "\"claimed_peak_time\": 1, \"claimed_peak_bytes\": 192, \"warnings\": 0},\n  {\"module\": \"b\""),
+                                + "\"claimed_peak_time\": 1, \"claimed_peak_bytes\": 192, \"warnings\": 0, \"peak_note\": null},\n  {\"module\": \"b\""),
                 c("format=inline", "--format=csv", "-c", "summary", "a.txt").out("module,backend,files,allocations,values,"
                         + "instructions,total_bytes,peak_time,peak_bytes,claimed_peak_time,claimed_peak_bytes,warnings\na,cpu,1,2,3,4,192,1,192,1,192,0\n"),
                 c("same name twice", "-c", "modules", "a.txt", "dir/a.txt").out("a#2"),
@@ -133,7 +133,7 @@ class CliTest {
                         .realDumps().goldenOut("summary-seeds.json"),
                 c("summary of the jax-mlp four-file set", "--format", "json", "-c", "summary", "examples/jax-mlp/").realDumps()
                         .out("\"module\": \"jit_f\", \"backend\": \"cpu\", \"files\": 4,", "\"total_bytes\": 98566192,",
-                                "\"peak_time\": 19, \"peak_bytes\": 85983236, \"claimed_peak_time\": 20, \"claimed_peak_bytes\": 85983236, \"warnings\": 0}"),
+                                "\"peak_time\": 19, \"peak_bytes\": 85983236, \"claimed_peak_time\": 20, \"claimed_peak_bytes\": 85983236, \"warnings\": 0, \"peak_note\": \"the dump labels step 20 its peak; it holds as many occupied bytes (82.0MiB) as step 19"),
                 c("one sibling finds the set", "-c", "modules", "examples/jax-mlp/module_0000.jit_f.cpu_after_optimizations-live-range.txt")
                         .realDumps().out("jit_f", "cpu"),
                 // habits from SQL shells (issue 18, item 10)

@@ -55,6 +55,28 @@ class DiffCommandTest {
     }
 
     @Test
+    void aLoadedPairsDirectoryDiffsForwards() throws Exception {
+        Corpus.require(PAIRS);
+        // Natural path order: transformer-4layer, -again, -remat, so 1 -> 3 is base -> remat.
+        Run r = bufq("--format", "markdown", "-c", "diff 1 3", PAIRS.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("peak change +4194304 bytes"), r.out());
+        r = bufq("-c", "modules", PAIRS.toString());
+        int base = r.out().indexOf("pairs/transformer-4layer/"), again = r.out().indexOf("pairs/transformer-4layer-again/"),
+                remat = r.out().indexOf("pairs/transformer-4layer-remat/");
+        assertTrue(base >= 0 && base < again && again < remat, r.out());
+    }
+
+    @Test
+    void aDirectoryNamesTheFilesItSkipped(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Files.copy(ROOT.resolve("examples/seeds/004_0cb419b3147a3cb6.txt"), dir.resolve("004.txt"));
+        Files.writeString(dir.resolve("notes.txt"), "what I tried\n");
+        Run r = bufq("-c", "summary", dir.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertEquals("bufq: warning: " + dir + ": skipped 1 file: notes.txt (not a buffer-assignment dump)\n", r.err());
+    }
+
+    @Test
     void differentProgramsWarnAndANewGroupReadsNew() {
         Path mlp = ROOT.resolve("examples/jax-mlp");
         Path seed = ROOT.resolve("examples/seeds/004_0cb419b3147a3cb6.txt");

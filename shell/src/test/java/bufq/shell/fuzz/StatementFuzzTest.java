@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
@@ -125,7 +126,7 @@ class StatementFuzzTest {
     void runningOutOfMemoryLeavesTheShellUp() throws Exception {
         DefaultEngine real = new DefaultEngine();
         bufq.shell.session.Engine greedy = new bufq.shell.session.Engine() {
-            @Override public List<FoundModule> discover(List<Path> paths) throws Failure { return real.discover(paths); }
+            @Override public List<FoundModule> discover(List<Path> paths, Consumer<String> skipped) throws Failure { return real.discover(paths, skipped); }
             @Override public List<String> entities() { return real.entities(); }
             @Override public List<Field> fields(String entity) { return real.fields(entity); }
             @Override public List<bufq.table.Output> query(String q, bufq.model.HloModule m, bufq.model.TilingModel t) throws Failure {

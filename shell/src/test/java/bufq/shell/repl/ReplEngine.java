@@ -15,6 +15,7 @@ import bufq.table.Output;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The real reader and query engine behind the {@link Engine} interface, for REPL tests that must
@@ -30,7 +31,7 @@ final class ReplEngine implements Engine {
         return Path.of(System.getProperty("bufq.root", ".")).resolve("examples/seeds/004_0cb419b3147a3cb6.txt");
     }
 
-    @Override public List<FoundModule> discover(List<Path> paths) throws Failure {
+    @Override public List<FoundModule> discover(List<Path> paths, Consumer<String> skipped) throws Failure {
         try {
             List<FoundModule> out = new ArrayList<>();
             for (HloModule m : DumpLoader.load(paths)) out.add(FoundModule.of(m));

@@ -15,6 +15,7 @@ import bufq.table.Table;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.TreeMap;
 
 /**
@@ -45,7 +46,7 @@ public final class FakeEngine implements Engine {
     }
 
     /** Every path is one module named after its file; "bad" files fail when parsed, "many" names a directory of 40. */
-    @Override public List<FoundModule> discover(List<Path> paths) throws Failure {
+    @Override public List<FoundModule> discover(List<Path> paths, Consumer<String> skipped) throws Failure {
         List<FoundModule> out = new ArrayList<>();
         for (Path p : paths) {
             String f = p.getFileName().toString();
