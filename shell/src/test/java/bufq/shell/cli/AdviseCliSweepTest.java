@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
 import bufq.shell.session.DefaultEngine;
-import bufq.shell.testing.Corpus;
+import bufq.testing.Corpus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import bufq.shell.session.DefaultEngine;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Env;
 import bufq.shell.session.FakeEngine;
-import bufq.shell.testing.Golden;
+import bufq.testing.Golden;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;

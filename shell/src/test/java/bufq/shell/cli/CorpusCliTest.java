@@ -5,7 +5,7 @@ import bufq.model.HloModule;
 import bufq.model.Liveness;
 import bufq.model.PeakClaim;
 import bufq.shell.session.DefaultEngine;
-import bufq.shell.testing.Corpus;
+import bufq.testing.Corpus;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 

@@ -3,7 +3,7 @@ package bufq.shell.cli;
 import bufq.shell.repl.PlainRepl;
 import bufq.shell.session.DefaultEngine;
 import bufq.shell.session.Env;
-import bufq.shell.testing.Corpus;
+import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;

@@ -3,7 +3,7 @@ package bufq.shell.cli;
 import bufq.shell.repl.PlainRepl;
 import bufq.shell.session.DefaultEngine;
 import bufq.shell.session.Env;
-import bufq.shell.testing.Golden;
+import bufq.testing.Golden;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 

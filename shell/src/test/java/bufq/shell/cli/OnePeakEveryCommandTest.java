@@ -4,7 +4,7 @@ import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
 import bufq.model.Liveness;
 import bufq.shell.session.DefaultEngine;
-import bufq.shell.testing.Corpus;
+import bufq.testing.Corpus;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,7 +1,7 @@
 package bufq.shell.cli;
 
 import bufq.shell.session.DefaultEngine;
-import bufq.shell.testing.Corpus;
+import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;

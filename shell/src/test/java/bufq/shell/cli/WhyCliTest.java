@@ -4,7 +4,7 @@ import bufq.shell.session.DefaultEngine;
 import bufq.shell.session.Env;
 import bufq.shell.session.Shell;
 import bufq.shell.session.Status;
-import bufq.shell.testing.Corpus;
+import bufq.testing.Corpus;
 
 import org.junit.jupiter.api.Test;
 

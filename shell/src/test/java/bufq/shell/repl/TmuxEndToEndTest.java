@@ -1,6 +1,6 @@
 package bufq.shell.repl;
 
-import bufq.shell.testing.Corpus;
+import bufq.testing.Corpus;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

@@ -9,7 +9,7 @@ import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.TilingModel;
 import bufq.shell.session.Setting;
-import bufq.shell.testing.Corpus;
+import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package bufq.shell.session;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.shell.cli.Bufq;
-import bufq.shell.testing.Corpus;
+import bufq.testing.Corpus;
 import bufq.model.LoadWarning;
 import bufq.model.PartUnavailableException;
 import bufq.model.UsedValues;
