@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import bufq.bench.testing.Corpus;
+import bufq.testing.Corpus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
