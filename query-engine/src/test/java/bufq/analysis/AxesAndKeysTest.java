@@ -8,6 +8,7 @@ import bufq.model.HloModule;
 import bufq.table.ColumnType;
 import bufq.table.Table;
 import bufq.table.TextBlock;
+import bufq.testing.TestModules;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

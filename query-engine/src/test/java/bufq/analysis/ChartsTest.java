@@ -4,6 +4,7 @@ import bufq.model.HloModule;
 import bufq.table.Table;
 import bufq.table.TextBlock;
 import bufq.testing.Golden;
+import bufq.testing.TestModules;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 

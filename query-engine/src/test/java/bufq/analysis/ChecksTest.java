@@ -4,6 +4,7 @@ import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import bufq.model.TilingModel;
 import bufq.table.Table;
+import bufq.testing.TestModules;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -4,6 +4,7 @@ import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.table.Output;
 import bufq.table.TextBlock;
+import bufq.testing.TestModules;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -7,6 +7,7 @@ import bufq.table.NaturalOrder;
 import bufq.table.Output;
 import bufq.table.Table;
 import bufq.table.TextBlock;
+import bufq.testing.TestModules;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

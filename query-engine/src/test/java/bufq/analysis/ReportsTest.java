@@ -8,6 +8,7 @@ import bufq.table.TextBlock;
 import org.junit.jupiter.api.Test;
 
 import bufq.table.Sizes;
+import bufq.testing.TestModules;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -4,6 +4,7 @@ import bufq.model.HloValue;
 import bufq.model.LiveRange;
 import bufq.model.HloModule;
 import bufq.model.Liveness;
+import bufq.testing.TestModules;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.TilingModel;
+import bufq.testing.TestModules;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

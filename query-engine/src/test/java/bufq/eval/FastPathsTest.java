@@ -14,6 +14,7 @@ import bufq.model.LiveRange;
 import bufq.model.HloModule;
 import bufq.model.Shape;
 import bufq.table.Table;
+import bufq.testing.TestModules;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -11,6 +11,7 @@ import bufq.model.TilingModel;
 import bufq.table.Column;
 import bufq.table.ColumnType;
 import bufq.table.Table;
+import bufq.testing.TestModules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;

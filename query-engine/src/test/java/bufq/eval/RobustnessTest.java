@@ -12,6 +12,7 @@ import bufq.lang.Diagnostic;
 import bufq.lang.Parser;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
+import bufq.testing.TestModules;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 

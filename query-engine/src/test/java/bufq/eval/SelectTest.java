@@ -7,6 +7,7 @@ import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.TilingModel;
+import bufq.testing.TestModules;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -6,6 +6,7 @@ import bufq.format.Formatters;
 import bufq.model.HloModule;
 import bufq.testing.Corpus;
 import bufq.testing.Golden;
+import bufq.testing.TestModules;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -23,12 +24,12 @@ class DiffGoldenTest {
 
     @Test
     void tinyProgramAsTable() throws IOException {
-        HloModule before = new TinyModule("jit_f", 10)
+        HloModule before = new TestModules.Tiny("jit_f", 10)
                 .value("p0", "f32[16,16]", "parameter", 0, 10, "parameter", "x", null, -1)
                 .temp("fusion", "f32[16,16]", 2, 6, "jit(f)/mul")
                 .value("fusion.1", "f32[16,32]", "temp", 3, 5, "fusion", "jit(f)/add", "f.py", 7)
                 .value("out", "f32[16,16]", "output", 7, 10, "fusion", "jit(f)/mul", "f.py", 9).claim(3, 4096).build();
-        HloModule after = new TinyModule("jit_g", 10)
+        HloModule after = new TestModules.Tiny("jit_g", 10)
                 .value("p0.1", "f32[16,16]", "parameter", 0, 10, "parameter", "x", null, -1)
                 .temp("fusion.3", "f32[16,16]", 2, 6, "jit(f)/mul")
                 .value("fusion.4", "f32[16,64]", "temp", 3, 5, "fusion", "jit(f)/add", "f.py", 7)

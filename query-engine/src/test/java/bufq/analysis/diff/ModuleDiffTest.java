@@ -7,6 +7,7 @@ import bufq.analysis.diff.DiffResult.Where;
 import bufq.model.HloModule;
 import bufq.table.Output;
 import bufq.table.Table;
+import bufq.testing.TestModules;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -22,8 +23,8 @@ class ModuleDiffTest {
     private static final String ADD = "jit(f)/add";
 
     /** A small training-step-like program; {@code suffix} renames every instruction. */
-    private static TinyModule program(String handle, String suffix) {
-        return new TinyModule(handle, 10)
+    private static TestModules.Tiny program(String handle, String suffix) {
+        return new TestModules.Tiny(handle, 10)
                 .value("p0" + suffix, "f32[16,16]", "parameter", 0, 10, "parameter", null, null, -1)
                 .temp("fusion" + suffix, "f32[16,16]", 2, 6, MUL)
                 .temp("fusion.1" + suffix, "f32[16,32]", 3, 5, ADD)
@@ -67,7 +68,7 @@ class ModuleDiffTest {
     @Test
     void shapeChangeLeavesOneOnEachSide() {
         HloModule before = program("a", "").build();
-        HloModule after = new TinyModule("b", 10)
+        HloModule after = new TestModules.Tiny("b", 10)
                 .value("p0", "f32[16,16]", "parameter", 0, 10, "parameter", null, null, -1)
                 .temp("fusion", "f32[16,16]", 2, 6, MUL)
                 .temp("fusion.1", "f32[32,32]", 3, 5, ADD)
@@ -83,8 +84,8 @@ class ModuleDiffTest {
 
     @Test
     void layoutIsPartOfTheShape() {
-        HloModule before = new TinyModule("a", 4).temp("t", "f32[8,8]{1,0}", 0, 4, MUL).build();
-        HloModule after = new TinyModule("b", 4).temp("t", "f32[8,8]{0,1}", 0, 4, MUL).build();
+        HloModule before = new TestModules.Tiny("a", 4).temp("t", "f32[8,8]{1,0}", 0, 4, MUL).build();
+        HloModule after = new TestModules.Tiny("b", 4).temp("t", "f32[8,8]{0,1}", 0, 4, MUL).build();
         DiffResult r = ModuleDiff.compare(before, after);
         assertEquals(2, r.unmatched().size());
         assertTrue(r.byOpName().isEmpty(), "same bytes per op_name");
@@ -92,10 +93,10 @@ class ModuleDiffTest {
 
     @Test
     void sourceLineAndRoleAreMatchKeys() {
-        HloModule before = new TinyModule("a", 4)
+        HloModule before = new TestModules.Tiny("a", 4)
                 .value("t", "f32[8]", "temp", 0, 2, "fusion", MUL, "f.py", 1)
                 .value("u", "f32[8]", "temp", 0, 2, "fusion", MUL, "f.py", 1).build();
-        HloModule after = new TinyModule("b", 4)
+        HloModule after = new TestModules.Tiny("b", 4)
                 .value("t", "f32[8]", "temp", 0, 2, "fusion", MUL, "f.py", 2)      // moved line
                 .value("u", "f32[8]", "temp", 0, 4, "fusion", MUL, "f.py", 1).build(); // now live out: output
         DiffResult r = ModuleDiff.compare(before, after);
@@ -108,9 +109,9 @@ class ModuleDiffTest {
 
     @Test
     void multisetPairsInScheduleOrderAndCountsLeftovers() {
-        TinyModule b = new TinyModule("a", 20);
+        TestModules.Tiny b = new TestModules.Tiny("a", 20);
         for (int i = 0; i < 3; i++) b.temp("layer" + i, "f32[64]", 5 * i, 5 * i + 1, MUL);
-        HloModule after = new TinyModule("b", 20).temp("x", "f32[64]", 0, 1, MUL).build();
+        HloModule after = new TestModules.Tiny("b", 20).temp("x", "f32[64]", 0, 1, MUL).build();
         DiffResult r = ModuleDiff.compare(b.build(), after);
         assertEquals(1, r.unmatched().size());
         Unmatched u = r.unmatched().get(0);
@@ -122,7 +123,7 @@ class ModuleDiffTest {
 
     @Test
     void donatedParameterBufferHoldsTempsAndOutputs() {
-        TinyModule t = new TinyModule("a", 10);
+        TestModules.Tiny t = new TestModules.Tiny("a", 10);
         int donated = t.allocation(1024, 0, 0, false, false, false, true);
         t.valueIn(donated, "w", "f32[256]", 0, 0, 3, "parameter", null, null, -1)
                 .valueIn(donated, "act", "f32[256]", 0, 4, 6, "fusion", MUL, null, -1)
@@ -137,7 +138,7 @@ class ModuleDiffTest {
 
     @Test
     void opNameFallsBackToOpcodeThenNone() {
-        HloModule m = new TinyModule("a", 4)
+        HloModule m = new TestModules.Tiny("a", 4)
                 .value("c", "f32[2]", "constant", 0, 4, "constant", null, null, -1)
                 .value("bare", "f32[2]", "temp", 0, 1, null, null, null, -1)
                 .temp("f", "f32[2]", 0, 1, MUL).build();
@@ -163,7 +164,7 @@ class ModuleDiffTest {
 
     @Test
     void summaryCountsAllocationsByKindAndColour() {
-        TinyModule t = program("a", "");
+        TestModules.Tiny t = program("a", "");
         int hbm1 = t.allocation(4096, 1, -1, false, false, false, false);
         t.valueIn(hbm1, "v1", "f32[1024]", 1, 3, 4, "fusion", MUL, null, -1);
         DiffResult r = ModuleDiff.compare(program("b", "").build(), t.build());
@@ -192,9 +193,9 @@ class ModuleDiffTest {
 
     @Test
     void outputsAreFiveTablesAndHonourTheLimit() {
-        TinyModule b = new TinyModule("b", 20);
+        TestModules.Tiny b = new TestModules.Tiny("b", 20);
         for (int i = 0; i < 5; i++) b.temp("t" + i, "f32[" + (i + 1) + "]", i, 20, "op" + i);
-        DiffResult r = ModuleDiff.compare(new TinyModule("a", 20).build(), b.build(), new DiffOptions(false, 2));
+        DiffResult r = ModuleDiff.compare(new TestModules.Tiny("a", 20).build(), b.build(), new DiffOptions(false, 2));
         List<Output> out = r.outputs();
         assertEquals(5, out.size());
         Table byOp = (Table) out.get(1);
@@ -210,7 +211,7 @@ class ModuleDiffTest {
 
     @Test
     void withoutLiveRangesThePeakIsUnknownNotZero() {
-        HloModule noRanges = new TinyModule("a", -1).value("t", "f32[8]", "temp", -1, -1, "fusion", MUL, null, -1).build();
+        HloModule noRanges = new TestModules.Tiny("a", -1).value("t", "f32[8]", "temp", -1, -1, "fusion", MUL, null, -1).build();
         DiffResult r = ModuleDiff.compare(noRanges, program("b", "").build());
         assertFalse(r.peakKnown());
         assertEquals(0, r.peakChange());
@@ -220,11 +221,11 @@ class ModuleDiffTest {
 
     @Test
     void leftoversThatDifferOnlyInOpNameContextAreLikelyRenamed() {
-        HloModule before = new TinyModule("a", 10)
+        HloModule before = new TestModules.Tiny("a", 10)
                 .temp("g", "f32[64]", 1, 2, "jit(f)/transpose(jvp())/dot_general")
                 .temp("h", "f32[64]", 1, 2, "jit(f)/jvp()/tanh")
                 .temp("k", "f32[32]", 1, 2, "jit(f)/jvp()/exp").build();
-        HloModule after = new TinyModule("b", 10)
+        HloModule after = new TestModules.Tiny("b", 10)
                 .temp("g2", "f32[64]", 1, 2, "jit(f)/transpose(jvp(jvp()))/checkpoint/dot_general")
                 .temp("h2", "f32[64]", 1, 2, "jit(f)/jvp()/sin")        // other primitive
                 .temp("k2", "f32[16]", 1, 2, "jit(f)/checkpoint/exp")   // other shape
@@ -241,8 +242,8 @@ class ModuleDiffTest {
 
     @Test
     void theClosestOpNameWinsAmongRenameCandidates() {
-        HloModule before = new TinyModule("a", 10).temp("t", "f32[64]", 1, 2, "jit(f)/transpose(jvp())/transpose").build();
-        HloModule after = new TinyModule("b", 10)
+        HloModule before = new TestModules.Tiny("a", 10).temp("t", "f32[64]", 1, 2, "jit(f)/transpose(jvp())/transpose").build();
+        HloModule after = new TestModules.Tiny("b", 10)
                 .temp("far", "f32[128]", 1, 2, "jit(f)/transpose(jvp(jvp()))/checkpoint/rematted/bhqk->bqhd/transpose")
                 .temp("near", "f32[64]", 1, 2, "jit(f)/transpose(jvp(jvp()))/checkpoint/transpose")
                 .temp("far2", "f32[64]", 1, 2, "jit(f)/transpose(jvp(jvp()))/checkpoint/rematted/bhqk->bqhd/transpose")
@@ -256,8 +257,8 @@ class ModuleDiffTest {
 
     @Test
     void withoutSourceMetadataTheSourcePartIsEmptyAndSaysWhy() {
-        HloModule before = new TinyModule("a", 4).temp("t", "f32[8]", 0, 4, MUL).build();
-        HloModule after = new TinyModule("b", 4).temp("t", "f32[16]", 0, 4, MUL).build();
+        HloModule before = new TestModules.Tiny("a", 4).temp("t", "f32[8]", 0, 4, MUL).build();
+        HloModule after = new TestModules.Tiny("b", 4).temp("t", "f32[16]", 0, 4, MUL).build();
         DiffResult r = ModuleDiff.compare(before, after);
         assertFalse(r.hasSources());
         assertTrue(r.bySource().isEmpty());

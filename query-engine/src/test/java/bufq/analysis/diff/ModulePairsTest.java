@@ -4,6 +4,7 @@ import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
 import bufq.table.Table;
 import bufq.testing.Corpus;
+import bufq.testing.TestModules;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -19,7 +20,7 @@ class ModulePairsTest {
     private static final Path JAX = Corpus.dir().resolve("jax-0.10.2");
 
     private static HloModule named(String name, int number) {
-        HloModule m = new TinyModule(name, 1).temp("t", "f32[1]", 0, 1, "op").build();
+        HloModule m = new TestModules.Tiny(name, 1).temp("t", "f32[1]", 0, 1, "op").build();
         HloModule.Info i = m.info();
         return new HloModule(new HloModule.Info(name, name, number, i.backend(), i.files(), i.maxTime(), i.claimedTotalBytes(),
                 i.peakClaim(), i.stackTraceBytes(), i.stackTrace(), i.colorTotals(), i.hasValueDetails(), i.truncatedAt()),
