@@ -195,6 +195,8 @@ public final class TestModules {
         private long treeBytes = -1;
         private String backend = "cpu";
         private long nextId;
+        private Integer maxTime;
+        private List<String> files;
 
         public Builder(String name) { this.name = name; }
 
@@ -243,6 +245,12 @@ public final class TestModules {
 
         public Builder total(long t) { total = t; return this; }
         public Builder backend(String b) { backend = b; return this; }
+        /** The module's max time; without it, the number of steps. */
+        public Builder maxTime(int t) { maxTime = t; return this; }
+        /** The dump files the module names; without it, {@code NAME.txt}. */
+        public Builder files(String... f) { files = List.of(f); return this; }
+        /** The id of the next value (ids count up from 0 unless told). */
+        public Builder firstId(long id) { nextId = id; return this; }
         public Builder tree(StackTraceNode n, long bytes) { tree = n; treeBytes = bytes; return this; }
 
         public HloModule build() {
@@ -258,8 +266,9 @@ public final class TestModules {
             for (int t = 0; t < sequence.size(); t++) {
                 if (named.add(sequence.get(t))) ins.add(HloInstruction.sequenced(sequence.get(t), t));
             }
-            int maxTime = sequence.isEmpty() ? -1 : sequence.size();
-            HloModule.Info info = new HloModule.Info(name, name, 0, backend, List.of(name + ".txt"), maxTime, total, claim,
+            int maxTime = this.maxTime != null ? this.maxTime : sequence.isEmpty() ? -1 : sequence.size();
+            List<String> files = this.files != null ? this.files : List.of(name + ".txt");
+            HloModule.Info info = new HloModule.Info(name, name, 0, backend, files, maxTime, total, claim,
                     treeBytes, tree, new TreeMap<>(), true, null);
             return new HloModule(info, as, values, ins, sequence, List.of());
         }
@@ -304,6 +313,7 @@ public final class TestModules {
         private final List<HloInstruction> instructions = new ArrayList<>();
         private PeakClaim claim;
         private long nextId = 100;
+        private int number;
 
         public Tiny(String handle, int maxTime) {
             this.handle = handle;
@@ -351,13 +361,19 @@ public final class TestModules {
             return value(name, shape, "temp", start, end, "fusion", opName, null, -1);
         }
 
+        /** The module's number in its dump directory (0 unless told). */
+        public Tiny number(int n) {
+            number = n;
+            return this;
+        }
+
         public Tiny claim(int time, long bytes) {
             claim = new PeakClaim(time, List.of(new PeakClaim.Entry("x{}", bytes, bytes)), true);
             return this;
         }
 
         public HloModule build() {
-            HloModule.Info info = new HloModule.Info(handle, handle, 0, "cpu", List.of("/d/" + handle + "/f.txt"), maxTime,
+            HloModule.Info info = new HloModule.Info(handle, handle, number, "cpu", List.of("/d/" + handle + "/f.txt"), maxTime,
                     null, claim, -1, null, new TreeMap<>(), true, null);
             List<String> seq = new ArrayList<>();
             for (int t = 0; t <= maxTime; t++) seq.add("i" + t);

@@ -20,11 +20,7 @@ class ModulePairsTest {
     private static final Path JAX = Corpus.dir().resolve("jax-0.10.2");
 
     private static HloModule named(String name, int number) {
-        HloModule m = new TestModules.Tiny(name, 1).temp("t", "f32[1]", 0, 1, "op").build();
-        HloModule.Info i = m.info();
-        return new HloModule(new HloModule.Info(name, name, number, i.backend(), i.files(), i.maxTime(), i.claimedTotalBytes(),
-                i.peakClaim(), i.stackTraceBytes(), i.stackTrace(), i.colorTotals(), i.hasValueDetails(), i.truncatedAt()),
-                m.allocations(), m.values(), m.instructions(), m.sequence(), m.warnings());
+        return new TestModules.Tiny(name, 1).number(number).temp("t", "f32[1]", 0, 1, "op").build();
     }
 
     @Test
