@@ -36,9 +36,12 @@ public final class ClaimedPeak {
             return "the dump labels step " + c + " its peak; it holds as many occupied bytes (" + Bytes.human(l.peakBytes())
                     + ") as step " + p + ", the first step with that many, which is the peak";
         }
+        String at = Bytes.human(l.occupiedBytes(c)), peak = Bytes.human(l.peakBytes());
         StringBuilder o = new StringBuilder("the dump labels step ").append(c).append(" its peak (")
-                .append(Bytes.human(l.occupiedBytes(c))).append(" occupied) but step ").append(p).append(" holds ")
-                .append(Bytes.human(l.peakBytes())).append(": ");
+                .append(at).append(" occupied) but step ").append(p).append(" holds ").append(peak);
+        // Two figures that round alike would read as a contradiction: say by how much the peak is more.
+        if (at.equals(peak)) o.append(", ").append(l.peakBytes() - l.occupiedBytes(c)).append(" bytes more");
+        o.append(": ");
         List<HloValue> missing = new ArrayList<>();
         long missingBytes = 0;
         for (HloValue v : m.liveAt(p)) {
