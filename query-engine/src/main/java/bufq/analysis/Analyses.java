@@ -5,6 +5,7 @@ import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.Liveness;
 import bufq.model.TilingModel;
+import bufq.table.Column;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -77,21 +78,23 @@ public final class Analyses {
         long[] occupied = l.occupiedBytesByStep(color), live = l.liveBytesByStep(color);
         List<long[]> per = new ArrayList<>();
         for (int c : colors) per.add(l.occupiedBytesByStep(OptionalInt.of(c)));
-        Table.Builder b = Table.builder().title("occupied bytes by step (" + m.handle() + ")")
-                .column("step", ColumnType.INT).column("instruction", ColumnType.STRING)
-                .column("occupied_bytes", ColumnType.BYTES).column("live_bytes", ColumnType.BYTES);
-        for (int c : colors) b.column("color_" + c, ColumnType.BYTES);
-        for (int t = 0; t < l.steps(); t++) {
-            List<Object> row = new ArrayList<>(List.of((long) t));
-            row.add(PeakReport.instructionAt(m, t));
-            row.add(occupied[t]);
-            row.add(live[t]);
-            for (long[] bytes : per) row.add(bytes[t]);
-            b.row(row);
-        }
+        List<Column> columns = new ArrayList<>(List.of(new Column("step", ColumnType.INT),
+                new Column("instruction", ColumnType.STRING), new Column("occupied_bytes", ColumnType.BYTES),
+                new Column("live_bytes", ColumnType.BYTES)));
+        for (int c : colors) columns.add(new Column("color_" + c, ColumnType.BYTES));
         int p = l.peakTime(color);
-        if (p >= 0) b.note("peak: step " + p + " (" + Bytes.human(occupied[p]) + " occupied)");
-        return b.build();
+        List<String> notes = p < 0 ? List.of() : List.of("peak: step " + p + " (" + Bytes.human(occupied[p]) + " occupied)");
+        // Rows when read: the chart carries this table for csv and json, and a million-step schedule
+        // shown as a chart never reads it.
+        return Table.lazy("occupied bytes by step (" + m.handle() + ")", columns, l.steps(), t -> {
+            Object[] row = new Object[4 + per.size()];
+            row[0] = (long) t;
+            row[1] = PeakReport.instructionAt(m, t);
+            row[2] = occupied[t];
+            row[3] = live[t];
+            for (int i = 0; i < per.size(); i++) row[4 + i] = per.get(i)[t];
+            return row;
+        }, notes);
     }
 
     /** Standalone SVG document of live bytes per step, stacked by colour, peak marked. */
