@@ -138,20 +138,24 @@ final class PeakReport {
         if (extra) b.column("tiled_" + tiling.name(), ColumnType.BYTES);
         b.column("shape", ColumnType.STRING).column("op_name", ColumnType.STRING).optionalColumn("source", ColumnType.STRING);
         List<HloValue> live = new ArrayList<>();
-        for (HloValue v : m.liveAt(t)) if (color.isEmpty() || v.color() == color.getAsInt()) live.add(v);
-        live.sort(Comparator.comparingLong(HloValue::logicalSize).reversed().thenComparing(PeakReport::compareLabels));
         long smallLogical = 0, smallAssigned = 0, smallTiled = 0;
         int small = 0;
-        // Values of one op_name and shape (a loop's 200 identical buffers) share one row with their count.
-        Map<List<Object>, List<HloValue>> groups = new LinkedHashMap<>();
-        for (HloValue v : live) {
+        for (HloValue v : m.liveAt(t)) {
+            if (color.isPresent() && v.color() != color.getAsInt()) continue;
             if (v.logicalSize() < smallThreshold) {
+                // Only summed: tens of thousands at a large module's peak need no order.
                 small++;
                 smallLogical += v.logicalSize();
                 smallAssigned += v.size();
                 if (extra) smallTiled += tiling.paddedBytes(v, m);
-                continue;
+            } else {
+                live.add(v);
             }
+        }
+        live.sort(Comparator.comparingLong(HloValue::logicalSize).reversed().thenComparing(PeakReport::compareLabels));
+        // Values of one op_name and shape (a loop's 200 identical buffers) share one row with their count.
+        Map<List<Object>, List<HloValue>> groups = new LinkedHashMap<>();
+        for (HloValue v : live) {
             HloInstruction ins = m.instruction(v.name());
             List<Object> key = Arrays.asList(ins == null ? null : ins.opName(), v.shape().text());
             groups.computeIfAbsent(key, k -> new ArrayList<>(1)).add(v);
@@ -201,7 +205,7 @@ final class PeakReport {
             row.add(null);
             b.row(row);
         }
-        b.note(live.size() + " values, " + Bytes.human(peak) + " logical (share is of that), "
+        b.note((live.size() + small) + " values, " + Bytes.human(peak) + " logical (share is of that), "
                 + Bytes.human(color.isPresent() ? l.occupiedBytes(t, color.getAsInt()) : l.occupiedBytes(t))
                 + " occupied; values under " + Bytes.human(smallThreshold) + " fold into the small row"
                 + (grouped > 0 ? "; values of one op_name and shape share a row (count; value names the first and last)" : ""));
