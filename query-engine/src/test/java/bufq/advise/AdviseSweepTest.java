@@ -6,7 +6,6 @@ import bufq.eval.Catalog;
 import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.testing.Corpus;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
@@ -17,13 +16,8 @@ import org.junit.jupiter.api.TestFactory;
 class AdviseSweepTest {
     @TestFactory
     Stream<DynamicTest> everyCorpusModule() throws Exception {
-        Path corpus = Corpus.require(Corpus.dir());
-        List<Path> inputs;
-        try (Stream<Path> s = Stream.concat(Files.list(corpus.resolve("public")), Stream.concat(
-                Files.list(corpus.resolve("jax-0.10.2")).filter(Files::isDirectory),
-                Files.list(AdvisorTest.root().resolve("examples/seeds"))))) {
-            inputs = s.filter(p -> !p.getFileName().toString().endsWith(".md")).sorted().toList();
-        }
+        Path corpus = Corpus.dir();
+        List<Path> inputs = Corpus.sweepInputs();
         return inputs.stream().map(p -> DynamicTest.dynamicTest(corpus.getParent().relativize(p).toString(), () -> {
             List<HloModule> modules;
             try {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.fail;
@@ -49,6 +50,20 @@ public final class Corpus {
             return require(found != null ? found : d.resolve("*" + nameEnd));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * What a sweep over every real dump loads, in name order: each file of {@code public}, each
+     * directory of {@code jax-0.10.2}, and each seed in the checkout's {@code examples/seeds}
+     * (prose files left out); required as {@link #require(Path)} does.
+     */
+    public static List<Path> sweepInputs() throws IOException {
+        Path corpus = require(dir());
+        Path seeds = Path.of(System.getProperty("bufq.root", ".")).resolve("examples/seeds");
+        try (Stream<Path> s = Stream.concat(Files.list(corpus.resolve("public")), Stream.concat(
+                Files.list(corpus.resolve("jax-0.10.2")).filter(Files::isDirectory), Files.list(seeds)))) {
+            return s.filter(p -> !p.getFileName().toString().endsWith(".md")).sorted().toList();
         }
     }
 }

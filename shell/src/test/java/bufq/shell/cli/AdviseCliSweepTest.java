@@ -8,7 +8,6 @@ import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
 import bufq.shell.session.DefaultEngine;
 import bufq.testing.Corpus;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,13 +23,8 @@ import org.junit.jupiter.api.TestFactory;
 class AdviseCliSweepTest {
     @TestFactory
     Stream<DynamicTest> adviseRunsOnEveryCorpusModule() throws Exception {
-        Path corpus = Corpus.require(Corpus.dir());
-        List<Path> inputs;
-        try (Stream<Path> s = Stream.concat(Files.list(corpus.resolve("public")), Stream.concat(
-                Files.list(corpus.resolve("jax-0.10.2")).filter(Files::isDirectory),
-                Files.list(CliTest.root().resolve("examples/seeds"))))) {
-            inputs = s.filter(p -> !p.getFileName().toString().endsWith(".md")).sorted().toList();
-        }
+        Path corpus = Corpus.dir();
+        List<Path> inputs = Corpus.sweepInputs();
         return inputs.stream().map(p -> DynamicTest.dynamicTest(corpus.getParent().relativize(p).toString(), () -> {
             List<HloModule> modules;
             try {
