@@ -10,6 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.io.File;
+import java.util.Locale;
+import java.util.TreeMap;
 
 /**
  * The benchmark of issue 8, run by {@code bench/run}: makes the inputs when missing, measures each
@@ -163,7 +166,7 @@ public final class Harness {
         Path pb = dir.resolve(PROTO_STEM + ".hlo.pb"), txt = dir.resolve(PROTO_STEM + "-buffer-assignment.txt");
         if (!Files.exists(pb) || !Files.exists(txt)) return null;
         log.println("measuring the .hlo.pb against its text (ProtoLoad) ...");
-        String cp = bench.resolve("target/classes") + java.io.File.pathSeparator + bench.resolve("target/lib/*");
+        String cp = bench.resolve("target/classes") + File.pathSeparator + bench.resolve("target/lib/*");
         Proc p = exec(List.of(java(), "-Xmx2g", "-Xms1g", "-XX:+UseParallelGC", "-cp", cp, "bufq.bench.ProtoLoad",
                 pb.toString(), txt.toString(), "--runs", quick ? "9" : "21", "--warmup", "40"), false);
         Map<String, String> r = new LinkedHashMap<>();
@@ -224,7 +227,7 @@ public final class Harness {
         Files.createDirectories(tmp);
         List<Path> files;
         try (var list = Files.list(src)) { files = list.sorted().toList(); }
-        java.util.TreeMap<String, List<Path>> modules = new java.util.TreeMap<>();
+        TreeMap<String, List<Path>> modules = new TreeMap<>();
         for (Path f : files) {
             String n = f.getFileName().toString();
             if (n.startsWith("module_") && n.indexOf('.') > 0) modules.computeIfAbsent(n.substring(0, n.indexOf('.')), k -> new ArrayList<>()).add(f);
@@ -232,7 +235,7 @@ public final class Harness {
         int k = 0;
         while (k < 3000) {
             for (List<Path> group : modules.values()) {
-                String number = String.format(java.util.Locale.ROOT, "module_%05d", k++);
+                String number = String.format(Locale.ROOT, "module_%05d", k++);
                 for (Path f : group) {
                     String n = f.getFileName().toString();
                     Files.createSymbolicLink(tmp.resolve(number + n.substring(n.indexOf('.'))), f.toAbsolutePath());
@@ -258,7 +261,7 @@ public final class Harness {
     static final String BIG_HEAP = "8g";
 
     Map<String, String> inProcess(Input in, int runs, int warmup, String heap) throws Exception {
-        String cp = bench.resolve("target/classes") + java.io.File.pathSeparator + bench.resolve("target/lib/*");
+        String cp = bench.resolve("target/classes") + File.pathSeparator + bench.resolve("target/lib/*");
         Proc p = exec(List.of(java(), "-Xmx" + heap, "-Xms1g", "-XX:+UseParallelGC", "-XX:MaxTenuringThreshold=0", "-Xss8m", "-cp", cp, "bufq.bench.InProcess",
                 in.path().toString(), "--runs", Integer.toString(runs), "--warmup", Integer.toString(warmup)), false);
         Map<String, String> r = new LinkedHashMap<>();

@@ -28,6 +28,8 @@ import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.LongSupplier;
+import java.io.IOException;
+import java.util.Locale;
 
 /**
  * Warm, in-process figures for one input, run in a JVM of its own so heap and VmHWM belong to that
@@ -229,7 +231,7 @@ public final class InProcess {
         return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 
-    static String ms(long nanos) { return String.format(java.util.Locale.ROOT, "%.3f", nanos / 1e6); }
+    static String ms(long nanos) { return String.format(Locale.ROOT, "%.3f", nanos / 1e6); }
 
     static long processCpuNanos() {
         return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
@@ -253,7 +255,7 @@ public final class InProcess {
     }
 
     /** Size of the dump text: a directory's files, or a file with its siblings of the same module prefix. */
-    static long textBytes(Path p) throws java.io.IOException {
+    static long textBytes(Path p) throws IOException {
         List<Path> files = new ArrayList<>();
         if (Files.isDirectory(p)) {
             try (var s = Files.walk(p)) { s.filter(Files::isRegularFile).forEach(files::add); }

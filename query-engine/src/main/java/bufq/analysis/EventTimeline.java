@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.Arrays;
 
 /**
  * {@code timeline by events}: the heap-simulator trace's bytes after each event, the x-axis XProf's
@@ -72,7 +73,7 @@ final class EventTimeline {
             b.append(line, 0, end).append('\n');
         }
         char[] axis = new char[cols];
-        java.util.Arrays.fill(axis, '─');
+        Arrays.fill(axis, '─');
         axis[peak / bucket] = '▲';
         b.append(" ".repeat(lw - 1)).append("0 └").append(axis).append('\n');
         String last = Integer.toString(n - 1);

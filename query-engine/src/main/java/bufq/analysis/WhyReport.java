@@ -22,6 +22,8 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * {@code why VALUE}: what keeps one value alive, in parts that are each a typed table: what it is,
@@ -124,7 +126,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
     private static Table uses(HloModule m, HloValue v, String name) {
         record Row(int step, int order, Object[] cells) {}
         List<Row> rows = new ArrayList<>();
-        java.util.Set<String> named = new java.util.TreeSet<>();   // opcodes read from a name
+        Set<String> named = new TreeSet<>();   // opcodes read from a name
         List<HloPosition> positions = v.positions();
         for (int i = 0; i < positions.size(); i++) {
             HloPosition p = positions.get(i);
@@ -153,7 +155,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
     }
 
     /** Opcodes that only pass a buffer on: the instructions a position or use may name without defining a value. */
-    private static final java.util.Set<String> FORWARDING = java.util.Set.of("bitcast", "get-tuple-element", "tuple", "while",
+    private static final Set<String> FORWARDING = Set.of("bitcast", "get-tuple-element", "tuple", "while",
             "conditional", "call", "domain", "add-dependency", "opt-barrier", "optimization-barrier", "copy-start", "copy-done",
             "async-start", "async-done", "send", "send-done", "recv", "recv-done");
 
@@ -161,7 +163,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
      * The opcode an instruction the dump does not list is named after ({@code bitcast.6} is a bitcast),
      * when that is an opcode that passes a buffer on; else null. Adds the name to {@code named}.
      */
-    private static String opcodeFromName(String instruction, java.util.Set<String> named) {
+    private static String opcodeFromName(String instruction, Set<String> named) {
         String stem = instruction.replaceFirst("\\.[0-9]+$", "");
         if (!FORWARDING.contains(stem)) return null;
         named.add(instruction);

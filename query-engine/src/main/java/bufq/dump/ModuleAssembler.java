@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ForkJoinTask;
+import java.util.EnumSet;
 
 /**
  * Joins the parsed parts of one module: values get their BufferLiveRange (by name and canonical
@@ -143,7 +144,7 @@ final class ModuleAssembler {
             m = m.withWarnings(w.kept(), w.count());
         }
         // Parsed with the rest (or absent): joined now, as part of the load.
-        if (reader.parsed()) m.read(java.util.EnumSet.of(DumpPart.USED_VALUES));
+        if (reader.parsed()) m.read(EnumSet.of(DumpPart.USED_VALUES));
         if (ModuleReader.TRACE) {
             System.err.printf("  assemble: values %d ms, HloModule %d ms%n", (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000);
         }
@@ -192,7 +193,7 @@ final class ModuleAssembler {
         int base = 0;
         // A block whose id an earlier block used: the later one's positions and uses win, so say where.
         Map<Long, String> firstBlockAt = new HashMap<>();
-        Map<Long, Integer> sharedBlockIds = new java.util.TreeMap<>();
+        Map<Long, Integer> sharedBlockIds = new TreeMap<>();
         // Values that share an id (warned about with the allocation section) have a block each: no second warning.
         List<Set<Long>> valueIdsShared = new ArrayList<>(1);
         for (int k = 0; k < parts.size(); k++) {

@@ -11,6 +11,8 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.ArrayList;
+import java.util.Collections;
 
 /**
  * A compiled query: parsed and checked once against a {@link Catalog}, then run on any number of
@@ -95,14 +97,14 @@ public final class Query {
         String entity = q.entity().text();
         Set<DumpPart> out = EnumSet.noneOf(DumpPart.class);
         out.addAll(c.needs(entity, null));
-        List<String> fields = new java.util.ArrayList<>();
+        List<String> fields = new ArrayList<>();
         fields(q.where(), fields);
         for (Ast.Name n : q.groupBy()) fields.add(n.text());
         for (Ast.Item i : q.show()) fields(i.expr(), fields);
         for (Ast.OrderKey k : q.orderBy()) fields(k.expr(), fields);
         if (q.show().isEmpty()) fields.addAll(c.defaultColumns(entity));
         for (String f : fields) out.addAll(c.needs(entity, f));
-        return java.util.Collections.unmodifiableSet(out);
+        return Collections.unmodifiableSet(out);
     }
 
     /** The names of the fields {@code e} reads (an alias in {@code order by} is no field: it needs nothing). */

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.HashSet;
 
 /** The output formats by name, and rendering of a command's outputs (tables and text) in one of them. */
 public final class Formatters {
@@ -143,7 +144,7 @@ public final class Formatters {
         for (Output o : data) base.add(o instanceof Table t && t.title() != null ? key(t.title()) : "");
         int g = base.subList(1, base.size()).indexOf(base.get(0)) + 1;
         if (g <= 0 || base.get(0).isEmpty() || base.size() % g != 0) return 0;
-        if (new java.util.HashSet<>(base.subList(0, g)).size() != g) return 0;
+        if (new HashSet<>(base.subList(0, g)).size() != g) return 0;
         for (int i = g; i < base.size(); i++) if (!base.get(i).equals(base.get(i % g))) return 0;
         return g;
     }

@@ -2,6 +2,8 @@ package bufq.lang;
 
 import java.util.List;
 import java.util.stream.Collectors;
+import java.math.BigDecimal;
+import java.math.MathContext;
 
 /** The query tree: sealed records with source spans, built by {@link Parser}, checked in {@code bufq.eval}. */
 public final class Ast {
@@ -177,7 +179,7 @@ public final class Ast {
 
         /** A fraction as the percentage {@code peaks} and {@code peak(N, min_share P)} take: 0.05 is {@code 5%}. */
         public static String percent(double share) {
-            return java.math.BigDecimal.valueOf(share).movePointRight(2).round(new java.math.MathContext(10))
+            return BigDecimal.valueOf(share).movePointRight(2).round(new MathContext(10))
                     .stripTrailingZeros().toPlainString() + "%";
         }
     }

@@ -12,6 +12,8 @@ import java.util.RandomAccess;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ForkJoinTask;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * One compiled HLO module as read from its dump files: allocations, values, instructions, the
@@ -226,7 +228,7 @@ public final class HloModule {
      */
     public int instructionCount() {
         if (details.isRead()) return details.get().instructions().size();
-        java.util.Set<String> unscheduled = new java.util.HashSet<>();
+        Set<String> unscheduled = new HashSet<>();
         for (HloValue v : values) if (firstTime(v.name()) < 0) unscheduled.add(v.name());
         return sequence.size() + unscheduled.size();
     }
@@ -279,7 +281,7 @@ public final class HloModule {
      *
      * @throws PartUnavailableException when a read fails (cancelled, or a file changed)
      */
-    public void read(java.util.Set<DumpPart> parts) {
+    public void read(Set<DumpPart> parts) {
         if (parts.contains(DumpPart.USED_VALUES)) details.get();
     }
     /** The heap-simulator trace in simulation order; empty unless read from a proto that has one. */

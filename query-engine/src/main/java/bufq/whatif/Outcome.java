@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Arrays;
 
 /**
  * What a what-if changed: the module's liveness before and after the edits, each edit's effect, and
@@ -102,7 +103,7 @@ public record Outcome(HloModule module, Liveness before, Liveness after, List<Ef
     private List<Object> caseRow(String name, Liveness l, String basis) {
         int t = l.peakTime();
         List<String> seq = module.sequence();
-        return java.util.Arrays.asList(name, (long) t, t >= 0 && t < seq.size() ? seq.get(t) : null, l.peakBytes(),
+        return Arrays.asList(name, (long) t, t >= 0 && t < seq.size() ? seq.get(t) : null, l.peakBytes(),
                 l.liveBytes(t), (long) l.liveValues(t), basis);
     }
 

@@ -19,6 +19,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.BitSet;
 
 /**
  * Applies edits to a copy of a module's live ranges and sizes and recomputes occupancy and the peak
@@ -118,7 +119,7 @@ public final class WhatIf {
 
     /** Every entry held in an allocation that holds one of {@code chosen}; null when an allocation number is negative. */
     private int[] membersOfAllocations(int[] chosen) {
-        java.util.BitSet touched = new java.util.BitSet();
+        BitSet touched = new BitSet();
         for (int i : chosen) {
             if (allocation[i] < 0) return null;
             touched.set(allocation[i]);

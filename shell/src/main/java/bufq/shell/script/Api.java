@@ -38,6 +38,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 /**
  * The {@code bufq} global: {@code module}, {@code query(text)}, {@code field(entity, name, fn[, options])},
@@ -98,7 +99,7 @@ final class Api extends Rows.ReadOnly {
             if (named.isEmpty()) throw new IllegalArgumentException("bufq.why(name): no value named " + name + " in " + m.handle());
             if (named.size() > 1) {
                 throw new IllegalArgumentException("bufq.why(name): " + name + " names " + named.size() + " values ("
-                        + named.stream().map(HloValue::label).limit(4).collect(java.util.stream.Collectors.joining(", "))
+                        + named.stream().map(HloValue::label).limit(4).collect(Collectors.joining(", "))
                         + (named.size() > 4 ? ", ..." : "") + "); name one element, e.g. " + named.get(named.size() - 1).label());
             }
             v = named.get(0);

@@ -5,6 +5,7 @@ import org.graalvm.polyglot.SourceSection;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.Locale;
 
 /** Turns what a script threw into one message naming the script file, line and column. */
 final class ScriptErrors {
@@ -21,7 +22,7 @@ final class ScriptErrors {
         // The engine reports a host stack overflow (a script recursing through bufq.query) as
         // exhausted resources too: it is the stack, not the heap the watchdog limits.
         if (stopReason == null && e.isResourceExhausted() && e.getMessage() != null
-                && e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("stack overflow"))
+                && e.getMessage().toLowerCase(Locale.ROOT).contains("stack overflow"))
             return prefix + "script stopped: it called itself too deep (through bufq.query, a field or a tiling model?) and ran"
                     + " out of stack";
         if (stopReason != null || e.isInterrupted() || e.isCancelled() || e.isResourceExhausted())

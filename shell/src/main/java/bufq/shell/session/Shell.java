@@ -26,6 +26,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.function.Function;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * One bufq session: the loaded modules and the current one, settings, the output format and sink,
@@ -464,7 +465,7 @@ public final class Shell {
     }
 
     /** The background read {@link #idle} started for {@code m}, or null (tests wait on it). */
-    java.util.concurrent.CompletableFuture<Void> backgroundRead(HloModule m) { return deferred.backgroundRead(m); }
+    CompletableFuture<Void> backgroundRead(HloModule m) { return deferred.backgroundRead(m); }
 
     private List<HloModule> loadedModules() {
         List<HloModule> out = new ArrayList<>();
