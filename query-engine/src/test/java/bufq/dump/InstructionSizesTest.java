@@ -10,9 +10,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.stream.Stream;
@@ -29,18 +27,7 @@ class InstructionSizesTest {
     @TestFactory
     Stream<DynamicTest> instructionWeightsFromTheAllocationSectionEqualTheInstructions() throws IOException {
         Path corpus = Corpus.require(Corpus.dir());
-        List<ModuleSource> sources = new ArrayList<>();
-        try (Stream<Path> walk = Files.walk(corpus)) {
-            for (Path p : walk.filter(f -> Files.isRegularFile(f) && FileKind.of(f.getFileName().toString()) == FileKind.BUFFER_ASSIGNMENT)
-                    .sorted().toList()) {
-                try {
-                    sources.addAll(DumpLoader.discover(List.of(p)));
-                } catch (LoadException e) {
-                    throw new AssertionError(e.getMessage());
-                }
-            }
-        }
-        assertFalse(sources.isEmpty());
+        List<ModuleSource> sources = LazyPartsTest.everyBufferAssignment(corpus);
         return sources.stream().map(s -> DynamicTest.dynamicTest(s.files().get(0), () -> compare(s)));
     }
 

@@ -54,9 +54,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LazyPartsTest {
     private static final Catalog CATALOG = Catalog.standard();
 
-    @TestFactory
-    Stream<DynamicTest> aLazyModuleAnswersAsAWholeOne() throws IOException {
-        Path corpus = Corpus.require(Corpus.dir());
+    /** The module of every {@code -buffer-assignment.txt} file under {@code corpus}, in path order (not empty). */
+    static List<ModuleSource> everyBufferAssignment(Path corpus) throws IOException {
         List<ModuleSource> sources = new ArrayList<>();
         try (Stream<Path> walk = Files.walk(corpus)) {
             for (Path p : walk.filter(f -> Files.isRegularFile(f) && FileKind.of(f.getFileName().toString()) == FileKind.BUFFER_ASSIGNMENT)
@@ -69,6 +68,13 @@ class LazyPartsTest {
             }
         }
         assertFalse(sources.isEmpty());
+        return sources;
+    }
+
+    @TestFactory
+    Stream<DynamicTest> aLazyModuleAnswersAsAWholeOne() throws IOException {
+        Path corpus = Corpus.require(Corpus.dir());
+        List<ModuleSource> sources = everyBufferAssignment(corpus);
         return sources.stream().map(s -> DynamicTest.dynamicTest(corpus.relativize(Path.of(s.files().get(0)).toAbsolutePath().normalize()).toString(),
                 () -> compare(s)));
     }
