@@ -164,9 +164,7 @@ class DeferredSectionTest {
             return new UsedValues(List.of(), List.of(), List.of(), List.of(),
                     List.of(new LoadWarning("m-buffer-assignment-values.txt", 9, "bad line")), 1);
         });
-        HloModule.Info info = new HloModule.Info("m", "m", 0, "cpu", List.of("m-buffer-assignment.txt"), -1, null, null,
-                -1, null, new TreeMap<>(), true, null);
-        HloModule m = new HloModule(info, List.of(), List.of(), List.of(), List.of(), 0, List.of(), section);
+        HloModule m = emptyModuleReading(section);
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
         Shell shell = Bufq.shell(new DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), new Env(Map.of(), false));
@@ -192,14 +190,19 @@ class DeferredSectionTest {
         assertEquals(1, e.split("bad line", -1).length - 1, e);
     }
 
+    /** A module "m" of no values whose Used values section is {@code section}, read on first use. */
+    static HloModule emptyModuleReading(UsedValues.Deferred section) {
+        HloModule.Info info = new HloModule.Info("m", "m", 0, "cpu", List.of("m-buffer-assignment.txt"), -1, null, null,
+                -1, null, new TreeMap<>(), true, null);
+        return new HloModule(info, List.of(), List.of(), List.of(), List.of(), 0, List.of(), section);
+    }
+
     /** A finished background read's warnings print before the next statement, once. */
     @Test
     void backgroundWarningsPrintBeforeTheNextStatement() throws Exception {
         UsedValues.Deferred section = new UsedValues.Deferred((values, sequence) -> new UsedValues(List.of(), List.of(),
                 List.of(), List.of(), List.of(new LoadWarning("m-buffer-assignment-values.txt", 9, "bad line")), 1));
-        HloModule.Info info = new HloModule.Info("m", "m", 0, "cpu", List.of("m-buffer-assignment.txt"), -1, null, null,
-                -1, null, new TreeMap<>(), true, null);
-        HloModule m = new HloModule(info, List.of(), List.of(), List.of(), List.of(), 0, List.of(), section);
+        HloModule m = emptyModuleReading(section);
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
         Shell shell = Bufq.shell(new DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), new Env(Map.of(), false));
