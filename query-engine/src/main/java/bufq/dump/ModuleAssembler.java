@@ -4,6 +4,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.DumpPart;
 import bufq.model.HloInstruction;
 import bufq.model.HloPosition;
+import bufq.model.IdTable;
 import bufq.model.HloUse;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;

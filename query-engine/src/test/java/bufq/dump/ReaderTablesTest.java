@@ -1,6 +1,7 @@
 package bufq.dump;
 
 import bufq.model.HloInstruction;
+import bufq.model.IdTable;
 import bufq.model.LoadWarning;
 import bufq.model.HloModule;
 import org.junit.jupiter.api.Test;
@@ -126,6 +127,28 @@ class ReaderTablesTest {
         long some = idsRef.keySet().iterator().next();
         assertEquals(idsRef.get(some), ids.take(some));
         assertEquals(-1, ids.take(some));   // a block joins one value only
+    }
+
+    @Test
+    void idTableKeepsProtoIdsAndEveryLong() {
+        // XLA's instruction ids: the computation in the upper 32 bits, a small number in the lower.
+        IdTable ids = new IdTable(4);
+        Map<Long, Integer> ref = new HashMap<>();
+        for (int c = 0; c < 300; c++) {
+            for (int n = 0; n < 40; n++) {
+                long id = (long) c << 32 | n;
+                ids.put(id, ref.size());
+                ref.put(id, ref.size());
+            }
+        }
+        ids.put(Long.MIN_VALUE, 7);        // a proto may hold any int64, the table's own marker too
+        ids.put(-1L, 8);
+        ref.forEach((k, v) -> assertEquals(v, ids.get(k)));
+        assertEquals(7, ids.get(Long.MIN_VALUE));
+        assertEquals(8, ids.get(-1L));
+        assertEquals(-1, ids.get(300L << 32));
+        assertEquals(7, ids.take(Long.MIN_VALUE));
+        assertEquals(-1, ids.get(Long.MIN_VALUE));
     }
 
     static final String TREE = """

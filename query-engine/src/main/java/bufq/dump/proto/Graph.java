@@ -4,6 +4,7 @@ import bufq.dump.proto.Messages.Computation;
 import bufq.dump.proto.Messages.Instruction;
 import bufq.dump.proto.Messages.HloModuleProto;
 import bufq.dump.proto.Messages.ShapeP;
+import bufq.model.IdTable;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,8 +24,8 @@ final class Graph {
     final int[] roots;                   // computation -> root instruction number, or -1
     final boolean[] fusionBody;          // computation is called by a fusion (not analysed)
     final int entry;                     // entry computation position
-    private final LongIndex byId;
-    private final LongIndex computationById;
+    private final IdTable byId;
+    private final IdTable computationById;
     private final int[][] parameters;    // computation -> instruction number by parameter number (-1 for none)
     /** Computation position -> the instructions that call it as while body/condition, call or conditional branch. */
     final List<List<Integer>> callers;
@@ -39,8 +40,8 @@ final class Graph {
         computationOf = new int[n];
         firstOfComputation = new int[cs.size()];
         roots = new int[cs.size()];
-        byId = new LongIndex(n);
-        computationById = new LongIndex(cs.size());
+        byId = new IdTable(n);
+        computationById = new IdTable(cs.size());
         parameters = new int[cs.size()][];
         int k = 0;
         for (int c = 0; c < cs.size(); c++) {

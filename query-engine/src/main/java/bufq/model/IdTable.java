@@ -1,18 +1,25 @@
-package bufq.dump;
+package bufq.model;
 
 import java.util.Arrays;
 
 /**
- * Value ids to positions, open addressing over two primitive arrays: the join of a million
- * Used-values blocks to their values without a boxed key or an entry object each. Not thread-safe.
+ * Long ids to ints, open addressing over two primitive arrays, without a boxed key or an entry
+ * object each: the text reader joins a million Used-values blocks to their values with it, the
+ * proto reader numbers instruction, computation and logical-buffer ids. XLA's instruction ids
+ * carry their computation in the upper 32 bits, which {@code Long.hashCode} folds onto the lower
+ * ones (a {@code HashMap<Long, Integer>} of them chains); the multiplicative mix here, folded,
+ * spreads both those and sequential value ids. Any long is a key. Not thread-safe.
  */
-final class IdTable {
+public final class IdTable {
     private static final long EMPTY = Long.MIN_VALUE;
     private long[] keys;
     private int[] vals;
     private int size;
+    // Long.MIN_VALUE marks free slots, so that one key is kept aside.
+    private boolean hasMinKey;
+    private int minKeyValue;
 
-    IdTable(int expected) {
+    public IdTable(int expected) {
         int cap = 16;
         while (cap < expected * 2L) cap <<= 1;
         keys = new long[cap];
@@ -28,8 +35,13 @@ final class IdTable {
         return i;
     }
 
-    /** Maps {@code id} to {@code v}, replacing what was there (ids are non-negative). */
-    void put(long id, int v) {
+    /** Maps {@code id} to {@code v}, replacing what was there. */
+    public void put(long id, int v) {
+        if (id == EMPTY) {
+            hasMinKey = true;
+            minKeyValue = v;
+            return;
+        }
         int i = slot(keys, id);
         if (keys[i] == EMPTY) {
             keys[i] = id;
@@ -38,14 +50,20 @@ final class IdTable {
         vals[i] = v;
     }
 
-    /** The position of {@code id}, or -1. */
-    int get(long id) {
+    /** What {@code id} maps to, or -1 when nothing. */
+    public int get(long id) {
+        if (id == EMPTY) return hasMinKey ? minKeyValue : -1;
         int i = slot(keys, id);
         return keys[i] == EMPTY ? -1 : vals[i];
     }
 
     /** Like {@link #get}, then maps the id to -1: each block joins one value, as a removal from a map would. */
-    int take(long id) {
+    public int take(long id) {
+        if (id == EMPTY) {
+            int v = hasMinKey ? minKeyValue : -1;
+            minKeyValue = -1;
+            return v;
+        }
         int i = slot(keys, id);
         if (keys[i] == EMPTY) return -1;
         int v = vals[i];
