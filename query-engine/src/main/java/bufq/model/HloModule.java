@@ -14,6 +14,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ForkJoinTask;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * One compiled HLO module as read from its dump files: allocations, values, instructions, the
@@ -30,7 +31,7 @@ public final class HloModule {
     private final UsedValues.Deferred details;
     private final List<LoadWarning> warnings;
     private final int warningCount;
-    private final List<HeapEvent> heapEvents;
+    private final Lazy<List<HeapEvent>> heapEvents;   // the trace's events are made on first use
 
     // Indexes kept lean (no boxed keys, no per-name lists for singletons): a loaded module should
     // take less memory than its dump text.
@@ -125,8 +126,20 @@ public final class HloModule {
      */
     public HloModule(Info info, List<BufferAllocation> allocations, List<HloValue> values, List<String> sequence,
                      List<LoadWarning> warnings, int warningCount, List<HeapEvent> heapEvents, UsedValues.Deferred details) {
+        this(info, allocations, values, sequence, warnings, warningCount, constant(List.copyOf(heapEvents)), details);
+    }
+
+    private static <T> Supplier<T> constant(T t) { return () -> t; }
+
+    /**
+     * As above, the heap-simulator trace's events made by {@code heapEvents} on first use (once;
+     * it must not fail: the reader checked the trace at load).
+     */
+    public HloModule(Info info, List<BufferAllocation> allocations, List<HloValue> values, List<String> sequence,
+                     List<LoadWarning> warnings, int warningCount, Supplier<List<HeapEvent>> heapEvents,
+                     UsedValues.Deferred details) {
         this.info = info;
-        this.heapEvents = List.copyOf(heapEvents);
+        this.heapEvents = new Lazy<>(() -> List.copyOf(heapEvents.get()));
         this.warningCount = Math.max(warningCount, warnings.size());
         this.valuesByName = new NameIndex<>(values.size());
         this.allocations = List.copyOf(allocations);
@@ -285,7 +298,7 @@ public final class HloModule {
         if (parts.contains(DumpPart.USED_VALUES)) details.get();
     }
     /** The heap-simulator trace in simulation order; empty unless read from a proto that has one. */
-    public List<HeapEvent> heapEvents() { return heapEvents; }
+    public List<HeapEvent> heapEvents() { return heapEvents.get(); }
 
     /** The same module under another handle; it shares this one's lists and indexes (no rebuild). */
     public HloModule withHandle(String handle) {

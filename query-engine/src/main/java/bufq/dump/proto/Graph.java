@@ -22,7 +22,7 @@ final class Graph {
     final int[][] operands;              // instruction -> operand instruction numbers (-1 when unknown)
     final int[][] users;                 // instruction -> users in instruction order, each once
     final int[] roots;                   // computation -> root instruction number, or -1
-    final boolean[] fusionBody;          // computation is called by a fusion (not analysed)
+    final boolean[] fusionBody;          // computation is called by a fusion (not analysed; its instructions not read)
     final int entry;                     // entry computation position
     private final IdTable byId;
     private final IdTable computationById;
@@ -97,6 +97,7 @@ final class Graph {
             }
         }
         fusionBody = new boolean[cs.size()];
+        for (int c = 0; c < cs.size(); c++) fusionBody[c] = cs.get(c).fusionBody();
         callers = new ArrayList<>(cs.size());
         for (int c = 0; c < cs.size(); c++) callers.add(new ArrayList<>(1));
         for (int i = 0; i < n; i++) {

@@ -179,15 +179,8 @@ final class HloProtoParser {
 
     // ---- hlo.proto: the module ----
 
+    /** An instruction, every field bufq reads. */
     private Instruction instruction() throws ProtoException {
-        return instruction(true);
-    }
-
-    /**
-     * An instruction; without {@code full}, its shape and metadata are skipped (read again for the
-     * computations that are not fusion bodies, see {@link #module()}).
-     */
-    private Instruction instruction(boolean full) throws ProtoException {
         String name = "", opcode = "";
         ShapeP shape = null;
         Metadata md = Metadata.NONE;
@@ -198,13 +191,11 @@ final class HloProtoParser {
                 case Fields.HloInstructionProto.NAME -> name = w.string("name");
                 case Fields.HloInstructionProto.OPCODE -> opcode = w.repeatedString("opcode");
                 case Fields.HloInstructionProto.SHAPE -> {
-                    if (!full) { w.skip(); continue; }
                     int l = w.enter("shape", -1);
                     shape = shape();
                     w.leave(l);
                 }
                 case Fields.HloInstructionProto.METADATA -> {
-                    if (!full) { w.skip(); continue; }
                     int l = w.enter("metadata", -1);
                     md = metadata();
                     w.leave(l);
@@ -221,20 +212,47 @@ final class HloProtoParser {
     }
 
     /**
-     * A computation, its instructions read without shape and metadata; {@code spans} gets where each
-     * instruction's bytes are ({start, length}).
+     * The two fields of an instruction the first pass over a module reads (whether it is a fusion,
+     * and what it calls): enough to tell fusion bodies apart before the rest is read.
      */
-    private Computation computation(List<int[]> spans) throws ProtoException {
+    private record Skimmed(String opcode, long[] calledIds) {}
+
+    private static final Skimmed NOT_A_FUSION = new Skimmed("", Messages.NO_LONGS);
+
+    /** Reads up to the opcode (the second field as XLA writes them) and, for a fusion only, the rest. */
+    private Skimmed skim() throws ProtoException {
+        String opcode = null;
+        LongBuilder called = new LongBuilder();
+        for (int f; (f = w.next()) != 0; ) {
+            switch (f) {
+                case Fields.HloInstructionProto.OPCODE -> {
+                    opcode = w.repeatedString("opcode");
+                    if (!opcode.equals("fusion")) {
+                        w.skipRest();
+                        return NOT_A_FUSION;
+                    }
+                }
+                case Fields.HloInstructionProto.CALLED_COMPUTATION_IDS -> w.int64s("called_computation_ids", called);
+                default -> w.skip();
+            }
+        }
+        return opcode == null ? NOT_A_FUSION : new Skimmed(opcode, called.build());
+    }
+
+    /**
+     * A computation, its instructions only skimmed ({@link #skim}) into {@code skimmed}; {@code spans}
+     * gets where each instruction's bytes are ({start, length}), for the second pass.
+     */
+    private Computation computation(List<int[]> spans, List<Skimmed> skimmed) throws ProtoException {
         String name = "";
-        List<Instruction> instructions = new ArrayList<>();
         long id = 0, root = 0;
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
                 case Fields.HloComputationProto.NAME -> name = w.string("name");
                 case Fields.HloComputationProto.INSTRUCTIONS -> {
-                    int l = w.enter("instructions", instructions.size());
+                    int l = w.enter("instructions", spans.size());
                     spans.add(new int[] {w.position(), w.bytesLeft()});
-                    instructions.add(instruction(false));
+                    skimmed.add(skim());
                     w.leave(l);
                 }
                 case Fields.HloComputationProto.ID -> id = w.int64("id");
@@ -242,7 +260,7 @@ final class HloProtoParser {
                 default -> w.skip();
             }
         }
-        return new Computation(name, instructions, id, root);
+        return new Computation(name, new ArrayList<>(0), id, root, false);
     }
 
     private Map<Long, long[]> schedule() throws ProtoException {
@@ -351,6 +369,7 @@ final class HloProtoParser {
         List<Alias> aliases = List.of();
         StackIndex stacks = StackIndex.NONE;
         List<List<int[]>> spans = new ArrayList<>();
+        List<List<Skimmed>> skimmed = new ArrayList<>();
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
                 case Fields.HloModuleProto.NAME -> name = w.string("name");
@@ -358,8 +377,10 @@ final class HloProtoParser {
                 case Fields.HloModuleProto.COMPUTATIONS -> {
                     int l = w.enter("computations", computations.size());
                     List<int[]> s = new ArrayList<>();
+                    List<Skimmed> k = new ArrayList<>();
                     spans.add(s);
-                    computations.add(computation(s));
+                    skimmed.add(k);
+                    computations.add(computation(s, k));
                     w.leave(l);
                 }
                 case Fields.HloModuleProto.ENTRY_COMPUTATION_ID -> entryId = w.int64("entry_computation_id");
@@ -381,33 +402,41 @@ final class HloProtoParser {
                 default -> w.skip();
             }
         }
-        completeInstructions(computations, spans);
+        computations = completeInstructions(computations, spans, skimmed);
         return new HloModuleProto(name, entryName, computations, entryId, schedule, aliases, stacks);
     }
 
     /**
-     * Reads the shapes and metadata of the instructions outside fusion bodies. Most of a module's
-     * instructions are inside fusions, which bufq does not analyse (their values are not buffers)
-     * and text dumps do not list; their shapes and metadata are the bulk of the proto.
+     * Reads the instructions outside fusion bodies in full; a fusion body keeps none. Most of a
+     * module's instructions are inside fusions, which bufq does not analyse (their values are not
+     * buffers) and text dumps do not list; their names, shapes and metadata are the bulk of the proto.
      */
-    private void completeInstructions(List<Computation> computations, List<List<int[]>> spans) throws ProtoException {
+    private List<Computation> completeInstructions(List<Computation> computations, List<List<int[]>> spans,
+                                                   List<List<Skimmed>> skimmed) throws ProtoException {
         Set<Long> fusionBodies = new HashSet<>();
-        for (Computation c : computations) {
-            for (Instruction i : c.instructions()) {
+        for (List<Skimmed> list : skimmed) {
+            for (Skimmed i : list) {
                 if (i.opcode().equals("fusion")) for (long id : i.calledIds()) fusionBodies.add(id);
             }
         }
         String prefix = w.path();
+        List<Computation> out = new ArrayList<>(computations.size());
         for (int c = 0; c < computations.size(); c++) {
             Computation comp = computations.get(c);
-            if (fusionBodies.contains(comp.id())) continue;
-            List<Instruction> list = comp.instructions();
-            for (int k = 0; k < list.size(); k++) {
-                int[] span = spans.get(c).get(k);
-                Wire again = new Wire(w, span[0], span[1], prefix + ".computations[" + c + "].instructions[" + k + "]");
-                list.set(k, new HloProtoParser(again).instruction(true));
+            if (fusionBodies.contains(comp.id())) {
+                out.add(new Computation(comp.name(), List.of(), comp.id(), comp.rootId(), true));
+                continue;
             }
+            List<int[]> s = spans.get(c);
+            List<Instruction> list = new ArrayList<>(s.size());
+            for (int k = 0; k < s.size(); k++) {
+                int[] span = s.get(k);
+                Wire again = new Wire(w, span[0], span[1], prefix + ".computations[" + c + "].instructions[" + k + "]");
+                list.add(new HloProtoParser(again).instruction());
+            }
+            out.add(new Computation(comp.name(), list, comp.id(), comp.rootId(), false));
         }
+        return out;
     }
 
     // ---- hlo.proto: the buffer assignment ----

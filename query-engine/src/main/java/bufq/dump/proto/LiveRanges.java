@@ -2,7 +2,6 @@ package bufq.dump.proto;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -27,8 +26,8 @@ final class LiveRanges {
     final int[] start, end;           // per value; start -1 when the value has no range
     private final int[][] span;       // computation -> {start, end}, null when not flattened
 
-    LiveRanges(Graph g, Dataflow d, Map<Long, long[]> schedule, List<long[]> aliasGroups, Map<Long, Integer> valueOfBuffer,
-               List<Messages.Alias> ioAliases) {
+    /** @param aliasGroups groups of values sharing a buffer, each sorted by its buffers' ids */
+    LiveRanges(Graph g, Dataflow d, Map<Long, long[]> schedule, List<int[]> aliasGroups, List<Messages.Alias> ioAliases) {
         time = new int[g.size()];
         Arrays.fill(time, -1);
         span = new int[g.module.computations().size()][];
@@ -69,7 +68,7 @@ final class LiveRanges {
             start[v] = s;
             end[v] = e;
         }
-        normalize(aliasGroups, valueOfBuffer);
+        normalize(aliasGroups);
     }
 
     private void flatten(Graph g, int c, Map<Long, long[]> schedule) {
@@ -121,19 +120,12 @@ final class LiveRanges {
     }
 
     /** HloLiveRange's NormalizeAliasedBuffers over each group of values sharing a buffer. */
-    private void normalize(List<long[]> groups, Map<Long, Integer> valueOfBuffer) {
-        for (long[] group : groups) {
-            List<Integer> vs = new ArrayList<>();
-            Map<Integer, Long> idOf = new HashMap<>();
-            for (long id : group) {
-                Integer v = valueOfBuffer.get(id);
-                if (v != null && start[v] >= 0) {
-                    vs.add(v);
-                    idOf.put(v, id);
-                }
-            }
-            vs.sort((a, b) -> start[a] != start[b] ? Integer.compare(start[a], start[b])
-                    : end[a] != end[b] ? Integer.compare(end[a], end[b]) : Long.compare(idOf.get(a), idOf.get(b)));
+    private void normalize(List<int[]> groups) {
+        for (int[] group : groups) {
+            List<Integer> vs = new ArrayList<>(group.length);
+            for (int v : group) if (start[v] >= 0) vs.add(v);
+            // A stable sort: values starting and ending together stay in buffer id order.
+            vs.sort((a, b) -> start[a] != start[b] ? Integer.compare(start[a], start[b]) : Integer.compare(end[a], end[b]));
             for (int k = 0; k + 1 < vs.size(); k++) {
                 int a = vs.get(k), b = vs.get(k + 1);
                 end[b] = Math.max(end[a], end[b]);

@@ -24,7 +24,8 @@ final class Messages {
     record Instruction(String name, String opcode, ShapeP shape, Metadata metadata, long parameterNumber,
                        long tupleIndex, long id, long[] operandIds, long[] calledIds) {}
 
-    record Computation(String name, List<Instruction> instructions, long id, long rootId) {}
+    /** A fusion body's instructions are not read ({@code instructions} is empty): bufq does not analyse them. */
+    record Computation(String name, List<Instruction> instructions, long id, long rootId, boolean fusionBody) {}
 
     /** Flat arrays of StackFrameIndexProto; locations are {file, function, line, column}, frames {location, parent}, ids 1-based. */
     record StackIndex(List<String> files, List<String> functions, List<int[]> locations, List<int[]> frames) {

@@ -15,17 +15,21 @@ import bufq.model.HloModule;
 import bufq.model.HloPosition;
 import bufq.model.HloUse;
 import bufq.model.HloValue;
+import bufq.model.IdTable;
 import bufq.model.LiveRange;
 import bufq.model.LoadWarning;
+import bufq.model.LongList;
 import bufq.model.Shape;
 import bufq.model.UsedValues;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Maps an {@code HloProto} (or a bare {@code BufferAssignmentProto}) to the model text dumps load
@@ -59,76 +63,87 @@ final class ModuleBuilder {
     private HloModule module(Messages.HloProto p, String fallbackName, int number, String backend, String format) {
         HloModuleProto m = p.module();
         Assignment a = p.assignment();
+        List<LogicalBuffer> bufferList = a.buffers();
+        // Logical buffers by id; each buffer's dataflow value and allocation by its position in the list.
+        IdTable bufferById = new IdTable(bufferList.size());
+        for (int k = 0; k < bufferList.size(); k++) bufferById.put(bufferList.get(k).id(), k);
+        int[] valueOfBuffer = new int[bufferList.size()];
+        Arrays.fill(valueOfBuffer, -1);
         Graph g = null;
         Dataflow d = null;
         LiveRanges lr = null;
-        Map<Long, Integer> valueOfBuffer = new HashMap<>();
         if (m != null) {
             g = new Graph(m);
             d = new Dataflow(g);
-            for (LogicalBuffer b : a.buffers()) {
+            for (int k = 0; k < bufferList.size(); k++) {
+                LogicalBuffer b = bufferList.get(k);
                 int i = g.number(b.instructionId());
-                if (i < 0) continue;
-                int v = d.valueAt(i, b.shapeIndex());
-                if (v >= 0) valueOfBuffer.put(b.id(), v);
+                if (i >= 0) valueOfBuffer[bufferById.get(b.id())] = d.valueAt(i, b.shapeIndex());
             }
             if (m.schedule().isEmpty()) warn("the module has no schedule: no live ranges");
-            lr = new LiveRanges(g, d, m.schedule(), aliasGroups(a.aliases(), g, d, valueOfBuffer), valueOfBuffer, m.aliases());
+            lr = new LiveRanges(g, d, m.schedule(), aliasGroups(a.aliases(), g, d, bufferList, bufferById, valueOfBuffer),
+                    m.aliases());
         }
         // A bare BufferAssignmentProto (m == null) names no instructions and has no shapes, schedule or
         // live ranges: values are named #COMPUTATION.INSTRUCTION after their instruction id, shaped bytes[SIZE].
 
-        Map<Long, LogicalBuffer> buffers = new HashMap<>();
-        for (LogicalBuffer b : a.buffers()) buffers.put(b.id(), b);
         int rootInstruction = g == null || g.entry < 0 ? -1 : g.roots[g.entry];
 
         List<BufferAllocation> allocations = new ArrayList<>();
         List<HloValue> values = new ArrayList<>();
         // The instructions, and the values' positions and uses, are made on first use (as the text
         // reader leaves its Used values section for later): most queries need neither.
-        List<Integer> dataflowValueOf = new ArrayList<>();   // per value slot: its dataflow value, or -1
+        int total = 0;
+        for (Allocation al : a.allocations()) total += al.assigned().size();
+        int[] dataflowValueOf = new int[total];   // per value slot: its dataflow value, or -1
         UsedValues.Deferred details = g == null ? null : deferred(g, d, lr, m.stacks(), dataflowValueOf);
-        Map<Long, Integer> allocationOf = new HashMap<>();
+        int[] allocationOf = new int[bufferList.size()];
+        Arrays.fill(allocationOf, -1);
         for (Allocation al : a.allocations()) {
-            List<Long> ids = new ArrayList<>(al.assigned().size());
+            long[] ids = new long[al.assigned().size()];
+            int n = 0;
             boolean output = false;
             for (Assigned as : al.assigned()) {
-                LogicalBuffer b = buffers.get(as.bufferId());
-                ids.add(as.bufferId());
-                allocationOf.put(as.bufferId(), (int) al.index());
-                if (b == null) {
+                int k = bufferById.get(as.bufferId());
+                ids[n++] = as.bufferId();
+                if (k < 0) {
                     warn("allocation " + al.index() + " holds logical buffer " + as.bufferId() + ", which the assignment does not define");
                     continue;
                 }
-                HloValue v = value(b, as, (int) al.index(), g, d, lr, valueOfBuffer, details, values.size());
+                allocationOf[k] = (int) al.index();
+                LogicalBuffer b = bufferList.get(k);
+                int dv = valueOfBuffer[k];
+                HloValue v = value(b, as, (int) al.index(), g, d, lr, dv, details, values.size());
+                dataflowValueOf[values.size()] = g == null ? -1 : dv;
                 values.add(v);
-                Integer dfv = valueOfBuffer.get(b.id());
-                dataflowValueOf.add(dfv == null || g == null ? -1 : dfv);
-                if (rootInstruction >= 0 && d != null) {
-                    Integer dv = valueOfBuffer.get(b.id());
-                    if (dv != null) for (int[] pos : d.values.get(dv).positions) output |= pos[0] == rootInstruction && d.indexOf[pos[0]][pos[1]].length == 0;
+                if (rootInstruction >= 0 && dv >= 0) {
+                    for (int[] pos : d.values.get(dv).positions) output |= pos[0] == rootInstruction && d.indexOf[pos[0]][pos[1]].length == 0;
                 }
             }
-            allocations.add(allocation(al, ids, output, g));
+            allocations.add(allocation(al, LongList.of(ids), output, g));
         }
 
         List<String> sequence = lr == null ? List.of() : lr.sequence;
-        List<HeapEvent> events = events(a, buffers, allocationOf);
+        List<Messages.Trace> traces = a.traces();
+        Supplier<List<HeapEvent>> events = () -> events(traces, bufferList, bufferById, allocationOf);
 
         String moduleName = m != null && !m.name().isEmpty() ? m.name() : fallbackName;
         HloModule.Info info = new HloModule.Info(moduleName, moduleName, number, backend, List.of(file),
                 lr == null || sequence.isEmpty() ? -1 : lr.endTime, null, null, -1, null, new TreeMap<>(), m != null, null, format);
-        if (details == null) return new HloModule(info, allocations, values, List.of(), sequence, warnings, warnings.size(), events);
+        if (details == null) {
+            return new HloModule(info, allocations, values, sequence, warnings, warnings.size(), events,
+                    UsedValues.Deferred.of(new UsedValues(List.of(), List.of(), List.of(), List.of(), List.of(), 0)));
+        }
         return new HloModule(info, allocations, values, sequence, warnings, warnings.size(), events, details);
     }
 
     /** The instructions and each value's positions and uses, from the dataflow, when first asked for. */
-    private UsedValues.Deferred deferred(Graph g, Dataflow d, LiveRanges lr, StackIndex stacks, List<Integer> dataflowValueOf) {
+    private UsedValues.Deferred deferred(Graph g, Dataflow d, LiveRanges lr, StackIndex stacks, int[] dataflowValueOf) {
         return new UsedValues.Deferred((values, sequence) -> {
             List<List<HloPosition>> positions = new ArrayList<>(values.size());
             List<List<HloUse>> uses = new ArrayList<>(values.size());
             for (int slot = 0; slot < values.size(); slot++) {
-                int dv = dataflowValueOf.get(slot);
+                int dv = dataflowValueOf[slot];
                 if (dv < 0) {
                     positions.add(List.of());
                     uses.add(List.of());
@@ -146,8 +161,9 @@ final class ModuleBuilder {
         });
     }
 
+    /** @param dv the logical buffer's dataflow value, or -1 */
     private HloValue value(LogicalBuffer b, Assigned as, int allocation, Graph g, Dataflow d, LiveRanges lr,
-                           Map<Long, Integer> valueOfBuffer, UsedValues.Deferred details, int slot) {
+                           int dv, UsedValues.Deferred details, int slot) {
         String index = indexText(b.shapeIndex());
         if (g == null) {
             long iid = b.instructionId();
@@ -163,10 +179,9 @@ final class ModuleBuilder {
         Shape shape = ins == null ? null : shapes.shape(Graph.subshape(ins.shape(), b.shapeIndex()));
         if (shape == null) shape = new Shape("bytes[" + b.size() + "]", "u8", new long[] {b.size()}, false, null, List.of(), 0, 0, List.of());
         boolean indexPrinted = ins != null && Graph.isTupleShape(ins.shape());
-        Integer dv = valueOfBuffer.get(b.id());
         LiveRange range = null;
         boolean phi = false;
-        if (dv != null) {
+        if (dv >= 0) {
             Dataflow.Value val = d.values.get(dv);
             phi = val.phiDefined;
             if (lr.start[dv] >= 0) range = new LiveRange(lr.start[dv], lr.end[dv]);
@@ -177,7 +192,7 @@ final class ModuleBuilder {
                 as.offset(), allocation, shape, range, details, slot);
     }
 
-    private BufferAllocation allocation(Allocation al, List<Long> ids, boolean output, Graph g) {
+    private BufferAllocation allocation(Allocation al, LongList ids, boolean output, Graph g) {
         int parameter = al.entryParameter() ? (int) al.parameterNumber() : -1;
         Shape parameterShape = null;
         String shapeIndex = null;
@@ -194,40 +209,56 @@ final class ModuleBuilder {
                 outputShape, al.constant(), al.threadLocal(), al.maybeLiveOut(), plain && !ids.isEmpty(), null, true, ids);
     }
 
-    /** Values sharing a buffer: each alias joins its source buffer with the value defined at its location. */
-    private static List<long[]> aliasGroups(List<BufferAlias> aliases, Graph g, Dataflow d, Map<Long, Integer> valueOfBuffer) {
-        Map<Integer, Long> bufferOfValue = new HashMap<>();
-        for (Map.Entry<Long, Integer> e : valueOfBuffer.entrySet()) bufferOfValue.put(e.getValue(), e.getKey());
-        Map<Long, Long> parent = new HashMap<>();
+    /**
+     * Values sharing a buffer: each alias joins its source buffer with the value defined at its
+     * location. Groups of dataflow values; a group's values sorted by their buffers' ids.
+     */
+    private static List<int[]> aliasGroups(List<BufferAlias> aliases, Graph g, Dataflow d, List<LogicalBuffer> buffers,
+                                           IdTable bufferById, int[] valueOfBuffer) {
+        if (aliases.isEmpty()) return List.of();
+        int[] bufferOfValue = new int[d.values.size()];   // a value's buffer position (the last one listed)
+        Arrays.fill(bufferOfValue, -1);
+        for (int k = 0; k < valueOfBuffer.length; k++) if (valueOfBuffer[k] >= 0) bufferOfValue[valueOfBuffer[k]] = k;
+        // Union-find over buffer positions (-1: in no group); a source id the assignment does not
+        // define gets a position after its buffers: it still joins the values aliased to it.
+        int[] parent = new int[buffers.size() + aliases.size()];
+        Arrays.fill(parent, -1);
+        IdTable undefined = new IdTable(4);
+        int extras = 0;
         for (BufferAlias a : aliases) {
             int i = g.number(a.instructionId());
             if (i < 0) continue;
             int v = d.valueAt(i, a.shapeIndex());
-            Long other = v < 0 ? null : bufferOfValue.get(v);
-            if (other == null) continue;
-            long x = find(parent, a.sourceId()), y = find(parent, other);
-            if (x != y) parent.put(x, y);
+            int other = v < 0 ? -1 : bufferOfValue[v];
+            if (other < 0) continue;
+            int source = bufferById.get(a.sourceId());
+            if (source < 0 && (source = undefined.get(a.sourceId())) < 0) undefined.put(a.sourceId(), source = buffers.size() + extras++);
+            int x = find(parent, source), y = find(parent, other);
+            if (x != y) parent[x] = y;
         }
-        Map<Long, List<Long>> groups = new HashMap<>();
-        for (Long id : new ArrayList<>(parent.keySet())) groups.computeIfAbsent(find(parent, id), k -> new ArrayList<>()).add(id);
-        List<long[]> out = new ArrayList<>();
-        for (Map.Entry<Long, List<Long>> e : groups.entrySet()) {
-            List<Long> ids = e.getValue();
-            if (!ids.contains(e.getKey())) ids.add(e.getKey());
-            out.add(ids.stream().mapToLong(Long::longValue).toArray());
+        Map<Integer, List<Integer>> groups = new TreeMap<>();
+        for (int k = 0; k < parent.length; k++) if (parent[k] >= 0) groups.computeIfAbsent(find(parent, k), r -> new ArrayList<>()).add(k);
+        List<int[]> out = new ArrayList<>(groups.size());
+        for (List<Integer> members : groups.values()) {
+            List<int[]> byId = new ArrayList<>(members.size());
+            for (int k : members) if (k < valueOfBuffer.length && valueOfBuffer[k] >= 0) byId.add(new int[] {k, valueOfBuffer[k]});
+            byId.sort((x, y) -> Long.compare(buffers.get(x[0]).id(), buffers.get(y[0]).id()));
+            int[] vs = new int[byId.size()];
+            for (int j = 0; j < vs.length; j++) vs[j] = byId.get(j)[1];
+            out.add(vs);
         }
         return out;
     }
 
-    private static long find(Map<Long, Long> parent, long x) {
-        Long p = parent.get(x);
-        if (p == null) {
-            parent.putIfAbsent(x, x);
-            return x;
+    private static int find(int[] parent, int x) {
+        if (parent[x] < 0) parent[x] = x;
+        int r = x;
+        while (parent[r] != r) r = parent[r];
+        while (parent[x] != r) {
+            int next = parent[x];
+            parent[x] = r;
+            x = next;
         }
-        if (p == x) return x;
-        long r = find(parent, p);
-        parent.put(x, r);
         return r;
     }
 
@@ -298,50 +329,65 @@ final class ModuleBuilder {
      * that value was freed just before (XLA frees an in-place operand, then lets its output share
      * it); a FREE gives the bytes back once no value sharing them is left.
      */
-    private static List<HeapEvent> events(Assignment a, Map<Long, LogicalBuffer> buffers, Map<Long, Integer> allocationOf) {
-        List<HeapEvent> out = new ArrayList<>();
+    private static List<HeapEvent> events(List<Messages.Trace> traces, List<LogicalBuffer> buffers, IdTable bufferById,
+                                          int[] allocationOf) {
+        int n = 0;
+        for (Messages.Trace t : traces) n += t.events().size();
+        List<HeapEvent> out = new ArrayList<>(n);
         int seq = 0;
-        for (Messages.Trace t : a.traces()) {
+        int nb = buffers.size();
+        // By buffer position; ids the assignment does not define get positions after its buffers.
+        IdTable extra = new IdTable(4);
+        int[] canonical = new int[nb + 16];   // the position whose bytes a buffer holds, -1: its own
+        int[] holders = new int[nb + 16];     // per canonical position: how many buffers hold its bytes
+        int extras = 0;
+        for (Messages.Trace t : traces) {
             long heap = 0;
-            Map<Long, Long> canonical = new HashMap<>();   // value -> the value whose bytes it holds
-            Map<Long, Integer> holders = new HashMap<>();  // canonical value -> values holding its bytes
+            Arrays.fill(canonical, -1);
+            Arrays.fill(holders, 0);
             for (Messages.Event e : t.events()) {
-                LogicalBuffer b = buffers.get(e.bufferId());
-                long size = b == null ? 0 : b.size();
+                int p = bufferById.get(e.bufferId());
+                int w = e.kind() == 2 ? bufferById.get(e.shareWith()) : 0;
+                if (p < 0 || w < 0) {
+                    if (p < 0 && (p = extra.get(e.bufferId())) < 0) extra.put(e.bufferId(), p = nb + extras++);
+                    if (w < 0 && (w = extra.get(e.shareWith())) < 0) extra.put(e.shareWith(), w = nb + extras++);
+                    if (nb + extras > canonical.length) {
+                        int old = canonical.length;
+                        canonical = Arrays.copyOf(canonical, old * 2);
+                        holders = Arrays.copyOf(holders, old * 2);
+                        Arrays.fill(canonical, old, canonical.length, -1);
+                    }
+                }
+                long size = p < nb ? buffers.get(p).size() : 0;
                 long bytes = 0;
                 String kind;
                 switch (e.kind()) {
                     case 0 -> {
                         kind = "ALLOC";
-                        canonical.put(e.bufferId(), e.bufferId());
-                        holders.merge(e.bufferId(), 1, Integer::sum);
+                        canonical[p] = -1;
+                        holders[p]++;
                         bytes = size;
                     }
                     case 2 -> {
                         kind = "SHARE_WITH";
-                        long c = canonical.getOrDefault(e.shareWith(), e.shareWith());
-                        canonical.put(e.bufferId(), c);
+                        int c = canonical[w] >= 0 ? canonical[w] : w;
+                        canonical[p] = c;
                         // XLA frees an in-place operand just before its output shares it: the bytes come back.
-                        if (holders.merge(c, 1, Integer::sum) == 1) {
-                            LogicalBuffer cb = buffers.get(c);
-                            bytes = cb == null ? size : cb.size();
-                        }
+                        if (++holders[c] == 1) bytes = c < nb ? buffers.get(c).size() : size;
                     }
                     default -> {
                         kind = "FREE";
-                        long c = canonical.getOrDefault(e.bufferId(), e.bufferId());
-                        int left = holders.merge(c, -1, Integer::sum);
-                        if (left <= 0) {
-                            LogicalBuffer cb = buffers.get(c);
-                            bytes = -(cb == null ? size : cb.size());
-                            holders.remove(c);
+                        int c = canonical[p] >= 0 ? canonical[p] : p;
+                        if (--holders[c] <= 0) {
+                            bytes = -(c < nb ? buffers.get(c).size() : size);
+                            holders[c] = 0;
                         }
-                        canonical.remove(e.bufferId());
+                        canonical[p] = -1;
                     }
                 }
                 heap += bytes;
                 out.add(new HeapEvent(seq++, kind, e.bufferId(), e.instruction(), e.computation(), bytes, heap,
-                        allocationOf.getOrDefault(e.bufferId(), -1), e.kind() == 2 ? e.shareWith() : -1));
+                        p < nb ? allocationOf[p] : -1, e.kind() == 2 ? e.shareWith() : -1));
             }
         }
         return out;

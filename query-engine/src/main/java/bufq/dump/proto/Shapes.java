@@ -6,6 +6,7 @@ import bufq.model.Shape;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -32,6 +33,9 @@ final class Shapes {
     }
 
     private final Map<String, Shape> shared = new HashMap<>();
+    // The same proto shape is asked for again and again (a tuple's elements, each value at an index
+    // of it, an instruction and its values): by identity, without printing its text each time.
+    private final Map<ShapeP, Shape> withLayoutOf = new IdentityHashMap<>(), bareOf = new IdentityHashMap<>();
 
     /** The element type's printed name, or null for a number XLA does not define. */
     static String typeName(int type) {
@@ -51,6 +55,15 @@ final class Shapes {
     }
 
     private Shape shape(ShapeP p, boolean withLayout) {
+        Map<ShapeP, Shape> seen = withLayout ? withLayoutOf : bareOf;
+        Shape s = seen.get(p);
+        if (s != null) return s;
+        s = make(p, withLayout);
+        seen.put(p, s);
+        return s;
+    }
+
+    private Shape make(ShapeP p, boolean withLayout) {
         String text = text(p, withLayout);
         Shape s = shared.get(text);
         if (s != null) return s;
