@@ -18,7 +18,10 @@ import bufq.dump.proto.Messages.StackIndex;
 import bufq.dump.proto.Messages.Trace;
 import bufq.dump.proto.Wire.LongBuilder;
 
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -32,9 +35,19 @@ import java.util.concurrent.ForkJoinTask;
  */
 final class HloProtoParser {
     private final Wire w;
+    /** The instructions' OpMetadata bytes, copied for reading later (shared by one module's parsers). */
+    private final ByteArrayOutputStream metadataCopy;
+    /** The module's shapes, made as they are read (shared by one module's parsers). */
+    private final Shapes shapes;
 
     private HloProtoParser(Wire w) {
+        this(w, new ByteArrayOutputStream(0), new Shapes());
+    }
+
+    private HloProtoParser(Wire w, ByteArrayOutputStream metadataCopy, Shapes shapes) {
         this.w = w;
+        this.metadataCopy = metadataCopy;
+        this.shapes = shapes;
     }
 
     /**
@@ -103,22 +116,27 @@ final class HloProtoParser {
 
     // ---- xla_data.proto ----
 
+    private static final boolean[] NO_BOOLEANS = new boolean[0];
+
     private ShapeP shape() throws ProtoException {
         int type = 0;
         LongBuilder dims = new LongBuilder();
-        List<Boolean> dynamic = new ArrayList<>(0);
-        List<ShapeP> tuple = new ArrayList<>(0);
+        boolean[] dynamic = NO_BOOLEANS;
+        List<ShapeP> tuple = List.of();
         Layout layout = null;
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
                 case Fields.ShapeProto.ELEMENT_TYPE -> type = w.int32("element_type");
                 case Fields.ShapeProto.DIMENSIONS -> w.int64s("dimensions", dims);
                 case Fields.ShapeProto.IS_DYNAMIC_DIMENSION -> {
-                    LongBuilder b = new LongBuilder();
-                    w.int64s("is_dynamic_dimension", b);
-                    for (long x : b.build()) dynamic.add(x != 0);
+                    scratch.clear();
+                    w.int64s("is_dynamic_dimension", scratch);
+                    int old = dynamic.length;
+                    dynamic = Arrays.copyOf(dynamic, old + scratch.size());
+                    for (int i = 0; i < scratch.size(); i++) dynamic[old + i] = scratch.get(i) != 0;
                 }
                 case Fields.ShapeProto.TUPLE_SHAPES -> {
+                    if (tuple.isEmpty()) tuple = new ArrayList<>();
                     int l = w.enter("tuple_shapes", tuple.size());
                     tuple.add(shape());
                     w.leave(l);
@@ -131,19 +149,22 @@ final class HloProtoParser {
                 default -> w.skip();
             }
         }
-        boolean[] dyn = new boolean[dynamic.size()];
-        for (int i = 0; i < dyn.length; i++) dyn[i] = dynamic.get(i);
-        return new ShapeP(type, dims.build(), dyn, tuple, layout);
+        ShapeP read = new ShapeP(type, dims.build(), dynamic, tuple, layout, null);
+        return new ShapeP(type, read.dims(), dynamic, tuple, layout, shapes.printed(read));
     }
 
+    /** A builder for repeated fields read and copied out at once (no nesting inside them). */
+    private final LongBuilder scratch = new LongBuilder();
+
     private Layout layout() throws ProtoException {
-        LongBuilder m2m = new LongBuilder();
-        List<long[]> tiles = new ArrayList<>(0);
+        scratch.clear();
+        List<long[]> tiles = List.of();
         long bits = 0, space = 0;
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
-                case Fields.LayoutProto.MINOR_TO_MAJOR -> w.int64s("minor_to_major", m2m);
+                case Fields.LayoutProto.MINOR_TO_MAJOR -> w.int64s("minor_to_major", scratch);
                 case Fields.LayoutProto.TILES -> {
+                    if (tiles.isEmpty()) tiles = new ArrayList<>(1);
                     int l = w.enter("tiles", tiles.size());
                     LongBuilder d = new LongBuilder();
                     for (int g; (g = w.next()) != 0; ) {
@@ -158,7 +179,15 @@ final class HloProtoParser {
                 default -> w.skip();
             }
         }
-        return new Layout(m2m.build(), tiles, bits, space);
+        return new Layout(scratch.build(), tiles, bits, space);
+    }
+
+    /**
+     * The OpMetadata at {@code metadata}'s span of {@code bytes} (a module's copied metadata), read
+     * when first needed; errors name the file's byte offset and {@code path}.
+     */
+    static Metadata metadata(byte[] bytes, Messages.MetadataSpan span, String path) throws ProtoException {
+        return new HloProtoParser(new Wire(bytes, span.at(), span.length(), span.offset(), path)).metadata();
     }
 
     private Metadata metadata() throws ProtoException {
@@ -183,7 +212,7 @@ final class HloProtoParser {
     private Instruction instruction() throws ProtoException {
         String name = "", opcode = "";
         ShapeP shape = null;
-        Metadata md = Metadata.NONE;
+        Messages.MetadataSpan md = null;
         long param = 0, tupleIndex = 0, id = 0;
         LongBuilder operands = new LongBuilder(), called = new LongBuilder();
         for (int f; (f = w.next()) != 0; ) {
@@ -196,9 +225,10 @@ final class HloProtoParser {
                     w.leave(l);
                 }
                 case Fields.HloInstructionProto.METADATA -> {
-                    int l = w.enter("metadata", -1);
-                    md = metadata();
-                    w.leave(l);
+                    // Copied, not read: only the instructions' list (made on first use) shows it.
+                    int[] span = w.bytesSpan("metadata");
+                    md = new Messages.MetadataSpan(metadataCopy.size(), span[1], w.offset() - span[1]);
+                    metadataCopy.write(w.array(), span[0], span[1]);
                 }
                 case Fields.HloInstructionProto.PARAMETER_NUMBER -> param = w.int64("parameter_number");
                 case Fields.HloInstructionProto.TUPLE_INDEX -> tupleIndex = w.int64("tuple_index");
@@ -211,48 +241,46 @@ final class HloProtoParser {
         return new Instruction(name, opcode, shape, md, param, tupleIndex, id, operands.build(), called.build());
     }
 
+    private static final byte[] FUSION = "fusion".getBytes(StandardCharsets.US_ASCII);
+
     /**
-     * The two fields of an instruction the first pass over a module reads (whether it is a fusion,
-     * and what it calls): enough to tell fusion bodies apart before the rest is read.
+     * The first pass over an instruction: reads up to its opcode (the second field as XLA writes
+     * them) and, for a fusion only, the rest, adding the computations it calls to {@code fusionBodies}.
      */
-    private record Skimmed(String opcode, long[] calledIds) {}
-
-    private static final Skimmed NOT_A_FUSION = new Skimmed("", Messages.NO_LONGS);
-
-    /** Reads up to the opcode (the second field as XLA writes them) and, for a fusion only, the rest. */
-    private Skimmed skim() throws ProtoException {
-        String opcode = null;
-        LongBuilder called = new LongBuilder();
+    private void skim(LongBuilder fusionBodies) throws ProtoException {
         for (int f; (f = w.next()) != 0; ) {
-            switch (f) {
-                case Fields.HloInstructionProto.OPCODE -> {
-                    opcode = w.repeatedString("opcode");
-                    if (!opcode.equals("fusion")) {
-                        w.skipRest();
-                        return NOT_A_FUSION;
-                    }
-                }
-                case Fields.HloInstructionProto.CALLED_COMPUTATION_IDS -> w.int64s("called_computation_ids", called);
-                default -> w.skip();
+            if (f != Fields.HloInstructionProto.OPCODE) {
+                w.skip();
+                continue;
             }
+            if (!w.bytesEqual("opcode", FUSION)) {
+                w.skipRest();
+                return;
+            }
+            for (int g; (g = w.next()) != 0; ) {
+                if (g == Fields.HloInstructionProto.CALLED_COMPUTATION_IDS) w.int64s("called_computation_ids", fusionBodies);
+                else w.skip();
+            }
+            return;
         }
-        return opcode == null ? NOT_A_FUSION : new Skimmed(opcode, called.build());
     }
 
     /**
-     * A computation, its instructions only skimmed ({@link #skim}) into {@code skimmed}; {@code spans}
-     * gets where each instruction's bytes are ({start, length}), for the second pass.
+     * A computation, its instructions only skimmed ({@link #skim}); {@code span} gets where its bytes
+     * are ({start, length}), for the second pass over those that are not fusion bodies.
      */
-    private Computation computation(List<int[]> spans, List<Skimmed> skimmed) throws ProtoException {
+    private Computation computation(int[] span, LongBuilder fusionBodies) throws ProtoException {
+        span[0] = w.position();
+        span[1] = w.bytesLeft();
         String name = "";
         long id = 0, root = 0;
+        int n = 0;
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
                 case Fields.HloComputationProto.NAME -> name = w.string("name");
                 case Fields.HloComputationProto.INSTRUCTIONS -> {
-                    int l = w.enter("instructions", spans.size());
-                    spans.add(new int[] {w.position(), w.bytesLeft()});
-                    skimmed.add(skim());
+                    int l = w.enter("instructions", n++);
+                    skim(fusionBodies);
                     w.leave(l);
                 }
                 case Fields.HloComputationProto.ID -> id = w.int64("id");
@@ -260,7 +288,22 @@ final class HloProtoParser {
                 default -> w.skip();
             }
         }
-        return new Computation(name, new ArrayList<>(0), id, root, false);
+        return new Computation(name, List.of(), id, root, false);
+    }
+
+    /** The second pass over a computation: its instructions in full. */
+    private List<Instruction> instructions() throws ProtoException {
+        List<Instruction> out = new ArrayList<>();
+        for (int f; (f = w.next()) != 0; ) {
+            if (f != Fields.HloComputationProto.INSTRUCTIONS) {
+                w.skip();
+                continue;
+            }
+            int l = w.enter("instructions", out.size());
+            out.add(instruction());
+            w.leave(l);
+        }
+        return out;
     }
 
     private Map<Long, long[]> schedule() throws ProtoException {
@@ -368,19 +411,17 @@ final class HloProtoParser {
         Map<Long, long[]> schedule = Map.of();
         List<Alias> aliases = List.of();
         StackIndex stacks = StackIndex.NONE;
-        List<List<int[]>> spans = new ArrayList<>();
-        List<List<Skimmed>> skimmed = new ArrayList<>();
+        List<int[]> spans = new ArrayList<>();
+        LongBuilder fusionBodies = new LongBuilder();
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
                 case Fields.HloModuleProto.NAME -> name = w.string("name");
                 case Fields.HloModuleProto.ENTRY_COMPUTATION_NAME -> entryName = w.string("entry_computation_name");
                 case Fields.HloModuleProto.COMPUTATIONS -> {
                     int l = w.enter("computations", computations.size());
-                    List<int[]> s = new ArrayList<>();
-                    List<Skimmed> k = new ArrayList<>();
-                    spans.add(s);
-                    skimmed.add(k);
-                    computations.add(computation(s, k));
+                    int[] span = new int[2];
+                    spans.add(span);
+                    computations.add(computation(span, fusionBodies));
                     w.leave(l);
                 }
                 case Fields.HloModuleProto.ENTRY_COMPUTATION_ID -> entryId = w.int64("entry_computation_id");
@@ -402,8 +443,9 @@ final class HloProtoParser {
                 default -> w.skip();
             }
         }
-        computations = completeInstructions(computations, spans, skimmed);
-        return new HloModuleProto(name, entryName, computations, entryId, schedule, aliases, stacks);
+        computations = completeInstructions(computations, spans, fusionBodies.build());
+        return new HloModuleProto(name, entryName, computations, entryId, schedule, aliases, stacks, metadataCopy.toByteArray(),
+                shapes);
     }
 
     /**
@@ -411,30 +453,22 @@ final class HloProtoParser {
      * module's instructions are inside fusions, which bufq does not analyse (their values are not
      * buffers) and text dumps do not list; their names, shapes and metadata are the bulk of the proto.
      */
-    private List<Computation> completeInstructions(List<Computation> computations, List<List<int[]>> spans,
-                                                   List<List<Skimmed>> skimmed) throws ProtoException {
+    private List<Computation> completeInstructions(List<Computation> computations, List<int[]> spans, long[] fusionCallees)
+            throws ProtoException {
         Set<Long> fusionBodies = new HashSet<>();
-        for (List<Skimmed> list : skimmed) {
-            for (Skimmed i : list) {
-                if (i.opcode().equals("fusion")) for (long id : i.calledIds()) fusionBodies.add(id);
-            }
-        }
+        for (long id : fusionCallees) fusionBodies.add(id);
         String prefix = w.path();
         List<Computation> out = new ArrayList<>(computations.size());
         for (int c = 0; c < computations.size(); c++) {
             Computation comp = computations.get(c);
-            if (fusionBodies.contains(comp.id())) {
-                out.add(new Computation(comp.name(), List.of(), comp.id(), comp.rootId(), true));
-                continue;
+            boolean fusionBody = fusionBodies.contains(comp.id());
+            List<Instruction> list = List.of();
+            if (!fusionBody) {
+                int[] span = spans.get(c);
+                list = new HloProtoParser(new Wire(w, span[0], span[1], prefix + ".computations[" + c + "]"), metadataCopy, shapes)
+                        .instructions();
             }
-            List<int[]> s = spans.get(c);
-            List<Instruction> list = new ArrayList<>(s.size());
-            for (int k = 0; k < s.size(); k++) {
-                int[] span = s.get(k);
-                Wire again = new Wire(w, span[0], span[1], prefix + ".computations[" + c + "].instructions[" + k + "]");
-                list.add(new HloProtoParser(again).instruction());
-            }
-            out.add(new Computation(comp.name(), list, comp.id(), comp.rootId(), false));
+            out.add(new Computation(comp.name(), list, comp.id(), comp.rootId(), fusionBody));
         }
         return out;
     }

@@ -1,5 +1,7 @@
 package bufq.dump.proto;
 
+import bufq.model.Shape;
+
 import java.util.List;
 import java.util.Map;
 
@@ -14,14 +16,24 @@ final class Messages {
 
     record Layout(long[] minorToMajor, List<long[]> tiles, long elementSizeBits, long memorySpace) {}
 
-    /** {@code layout} is null when the shape carries none. */
-    record ShapeP(int elementType, long[] dims, boolean[] dynamic, List<ShapeP> tuple, Layout layout) {}
+    /**
+     * {@code layout} is null when the shape carries none; {@code printed} is the model's shape of it
+     * (with layout), made as it is read while its parts are at hand.
+     */
+    record ShapeP(int elementType, long[] dims, boolean[] dynamic, List<ShapeP> tuple, Layout layout, Shape printed) {}
 
     record Metadata(String opType, String opName, String sourceFile, int sourceLine, int stackFrameId) {
         static final Metadata NONE = new Metadata("", "", "", 0, 0);
     }
 
-    record Instruction(String name, String opcode, ShapeP shape, Metadata metadata, long parameterNumber,
+    /**
+     * Where an instruction's {@code OpMetadata} is kept unread: {@code length} bytes at {@code at} in
+     * its module's {@link HloModuleProto#metadata()}, which were at byte {@code offset} of the file.
+     */
+    record MetadataSpan(int at, int length, long offset) {}
+
+    /** {@code metadata} is null when the instruction has none; it is read when first needed. */
+    record Instruction(String name, String opcode, ShapeP shape, MetadataSpan metadata, long parameterNumber,
                        long tupleIndex, long id, long[] operandIds, long[] calledIds) {}
 
     /** A fusion body's instructions are not read ({@code instructions} is empty): bufq does not analyse them. */
@@ -34,8 +46,14 @@ final class Messages {
 
     record Alias(long[] outputIndex, long parameterNumber, long[] parameterIndex) {}
 
+    /**
+     * @param metadata the instructions' OpMetadata messages, copied out of the file one after the
+     *                 other (an instruction's {@link MetadataSpan} says where its own is)
+     * @param shapes   the shapes made while reading it, to share with those made later
+     */
     record HloModuleProto(String name, String entryName, List<Computation> computations, long entryId,
-                          Map<Long, long[]> schedule, List<Alias> aliases, StackIndex stacks) {}
+                          Map<Long, long[]> schedule, List<Alias> aliases, StackIndex stacks, byte[] metadata,
+                          Shapes shapes) {}
 
     record LogicalBuffer(long id, long size, long instructionId, String instructionName, long[] shapeIndex, long color) {}
 

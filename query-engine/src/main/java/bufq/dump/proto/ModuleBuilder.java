@@ -40,10 +40,11 @@ import java.util.function.Supplier;
 final class ModuleBuilder {
     private final String file;
     private final List<LoadWarning> warnings = new ArrayList<>();
-    private final Shapes shapes = new Shapes();
+    private final Shapes shapes;
 
-    private ModuleBuilder(String file) {
+    private ModuleBuilder(String file, Shapes shapes) {
         this.file = file;
+        this.shapes = shapes;
     }
 
     /**
@@ -53,7 +54,7 @@ final class ModuleBuilder {
      * @param format  what the module was read from ({@link HloModule.Info#format()})
      */
     static HloModule build(Messages.HloProto p, String file, String name, int number, String backend, String format) {
-        return new ModuleBuilder(file).module(p, name, number, backend, format);
+        return new ModuleBuilder(file, p.module() == null ? new Shapes() : p.module().shapes()).module(p, name, number, backend, format);
     }
 
     private void warn(String message) {
@@ -157,7 +158,10 @@ final class ModuleBuilder {
                 positions.add(ps);
                 uses.add(us);
             }
-            return new UsedValues(values, positions, uses, instructions(g, lr, stacks), List.of(), 0);
+            List<LoadWarning> unread = new ArrayList<>();
+            List<HloInstruction> instructions = instructions(g, lr, stacks, unread);
+            return new UsedValues(values, positions, uses, instructions, unread.size() > MAX_WARNINGS
+                    ? unread.subList(0, MAX_WARNINGS) : unread, unread.size());
         });
     }
 
@@ -263,7 +267,10 @@ final class ModuleBuilder {
     }
 
     /** Scheduled instructions by time, then the others in module order; fusion bodies left out as in text dumps. */
-    private List<HloInstruction> instructions(Graph g, LiveRanges lr, StackIndex stacks) {
+    private static final int MAX_WARNINGS = 100;
+
+    /** @param unread gets a warning for each instruction whose metadata cannot be read (it then has none) */
+    private List<HloInstruction> instructions(Graph g, LiveRanges lr, StackIndex stacks, List<LoadWarning> unread) {
         List<HloInstruction> out = new ArrayList<>(g.size());
         HloInstruction[] byTime = new HloInstruction[lr.sequence.size()];
         List<HloInstruction> rest = new ArrayList<>();
@@ -273,7 +280,16 @@ final class ModuleBuilder {
             Instruction ins = g.ins[i];
             List<String> operands = new ArrayList<>(g.operands[i].length);
             for (int o : g.operands[i]) operands.add(o < 0 ? "?" : g.name(o));
-            Messages.Metadata md = ins.metadata();
+            Messages.Metadata md = Messages.Metadata.NONE;
+            if (ins.metadata() != null) {
+                int c = g.computationOf[i];
+                try {
+                    md = HloProtoParser.metadata(g.module.metadata(), ins.metadata(), "HloProto.hlo_module.computations[" + c
+                            + "].instructions[" + (i - g.firstOfComputation[c]) + "].metadata");
+                } catch (ProtoException e) {
+                    unread.add(new LoadWarning(file, 0, e.getMessage()));
+                }
+            }
             List<String> stack = md.stackFrameId() > 0 ? stackOf.computeIfAbsent(md.stackFrameId(), f -> stack(stacks, f)) : List.of();
             String file = md.sourceFile().isEmpty() ? null : md.sourceFile();
             int line = md.sourceFile().isEmpty() ? -1 : md.sourceLine();

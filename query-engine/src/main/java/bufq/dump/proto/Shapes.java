@@ -5,6 +5,7 @@ import bufq.dump.proto.Messages.ShapeP;
 import bufq.model.Shape;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -36,6 +37,7 @@ final class Shapes {
     // The same proto shape is asked for again and again (a tuple's elements, each value at an index
     // of it, an instruction and its values): by identity, without printing its text each time.
     private final Map<ShapeP, Shape> withLayoutOf = new IdentityHashMap<>(), bareOf = new IdentityHashMap<>();
+    private final Map<ArrayKey, Shape> arrays = new HashMap<>();
 
     /** The element type's printed name, or null for a number XLA does not define. */
     static String typeName(int type) {
@@ -54,7 +56,13 @@ final class Shapes {
         return shape(p, false);
     }
 
+    /** The shape of {@code p} (with layout) as it is read: its tuple elements already have theirs. */
+    Shape printed(ShapeP p) {
+        return make(p, true);
+    }
+
     private Shape shape(ShapeP p, boolean withLayout) {
+        if (withLayout && p.printed() != null) return p.printed();
         Map<ShapeP, Shape> seen = withLayout ? withLayoutOf : bareOf;
         Shape s = seen.get(p);
         if (s != null) return s;
@@ -64,28 +72,92 @@ final class Shapes {
     }
 
     private Shape make(ShapeP p, boolean withLayout) {
+        if (p.elementType() == TUPLE) {
+            // The elements first (each made once), then the tuple's text from theirs.
+            List<Shape> elements = new ArrayList<>(p.tuple().size());
+            for (ShapeP e : p.tuple()) elements.add(shape(e, withLayout));
+            StringBuilder b = new StringBuilder().append('(');
+            for (int k = 0; k < elements.size(); k++) {
+                if (k > 0) b.append(", ");
+                if (k > 0 && k % 5 == 0) b.append("/*index=").append(k).append("*/");
+                b.append(elements.get(k).text());
+            }
+            String text = b.append(')').toString();
+            Shape s = shared.get(text);
+            if (s != null) return s;
+            s = new Shape(text, "tuple", new long[0], false, null, List.of(), 0, 0, elements);
+            shared.put(text, s);
+            return s;
+        }
+        ArrayKey key = new ArrayKey(p, withLayout);
+        Shape s = arrays.get(key);
+        if (s != null) return s;
+        s = makeArray(p, withLayout);
+        arrays.put(key, s);
+        return s;
+    }
+
+    /**
+     * An array shape compared by what its text prints (element type, dimensions, dynamic marks and,
+     * with layout, the layout): equal shapes of different instructions find their Shape without
+     * printing the text again.
+     */
+    private static final class ArrayKey {
+        private final ShapeP p;
+        private final boolean withLayout;
+        private final int hash;
+
+        ArrayKey(ShapeP p, boolean withLayout) {
+            this.p = p;
+            this.withLayout = withLayout;
+            int h = p.elementType() * 31 + Arrays.hashCode(p.dims());
+            h = h * 31 + Arrays.hashCode(p.dynamic());
+            Layout l = withLayout ? p.layout() : null;
+            if (l != null) {
+                h = h * 31 + Arrays.hashCode(l.minorToMajor());
+                h = h * 31 + (int) l.elementSizeBits() * 7 + (int) l.memorySpace();
+                for (long[] t : l.tiles()) h = h * 31 + Arrays.hashCode(t);
+            }
+            this.hash = withLayout ? h : ~h;
+        }
+
+        @Override public int hashCode() { return hash; }
+
+        @Override public boolean equals(Object o) {
+            if (!(o instanceof ArrayKey k) || k.hash != hash || k.withLayout != withLayout) return false;
+            ShapeP q = k.p;
+            if (q.elementType() != p.elementType() || !Arrays.equals(q.dims(), p.dims()) || !Arrays.equals(q.dynamic(), p.dynamic())) {
+                return false;
+            }
+            if (!withLayout) return true;
+            Layout a = p.layout(), b = q.layout();
+            if (a == null || b == null) return a == b;
+            if (!Arrays.equals(a.minorToMajor(), b.minorToMajor()) || a.elementSizeBits() != b.elementSizeBits()
+                    || a.memorySpace() != b.memorySpace() || a.tiles().size() != b.tiles().size()) {
+                return false;
+            }
+            for (int i = 0; i < a.tiles().size(); i++) if (!Arrays.equals(a.tiles().get(i), b.tiles().get(i))) return false;
+            return true;
+        }
+    }
+
+    private Shape makeArray(ShapeP p, boolean withLayout) {
         String text = text(p, withLayout);
         Shape s = shared.get(text);
         if (s != null) return s;
         String dtype = typeName(p.elementType());
         if (dtype == null) dtype = "unknown";
-        if (p.elementType() == TUPLE) {
-            List<Shape> elements = new ArrayList<>(p.tuple().size());
-            for (ShapeP e : p.tuple()) elements.add(shape(e, withLayout));
-            s = new Shape(text, "tuple", new long[0], false, null, List.of(), 0, 0, elements);
-        } else {
-            Layout l = withLayout ? p.layout() : null;
-            boolean dynamic = false;
-            for (boolean d : p.dynamic()) dynamic |= d;
-            int[] m2m = null;
-            if (l != null && p.dims().length > 0) {
-                m2m = new int[l.minorToMajor().length];
-                for (int i = 0; i < m2m.length; i++) m2m[i] = (int) l.minorToMajor()[i];
-            }
-            List<long[]> tiles = l == null ? List.of() : l.tiles();
-            s = new Shape(text, dtype, p.dims().clone(), dynamic, m2m, tiles, l == null ? 0 : (int) l.elementSizeBits(),
-                    l == null ? 0 : (int) l.memorySpace(), List.of());
+        Layout l = withLayout ? p.layout() : null;
+        boolean dynamic = false;
+        for (boolean d : p.dynamic()) dynamic |= d;
+        int[] m2m = null;
+        if (l != null && p.dims().length > 0) {
+            m2m = new int[l.minorToMajor().length];
+            for (int i = 0; i < m2m.length; i++) m2m[i] = (int) l.minorToMajor()[i];
         }
+        List<long[]> tiles = l == null ? List.of() : l.tiles();
+        s = new Shape(text, dtype, p.dims().clone(), dynamic, m2m, tiles, l == null ? 0 : (int) l.elementSizeBits(),
+                l == null ? 0 : (int) l.memorySpace(), List.of());
         shared.put(text, s);
         return s;
     }

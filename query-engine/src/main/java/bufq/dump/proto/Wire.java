@@ -122,6 +122,20 @@ final class Wire {
 
     private static final int MAX_SHARED = 256;
 
+    /** Whether a {@code string} field holds exactly {@code expected}'s bytes; nothing is decoded. */
+    boolean bytesEqual(String field, byte[] expected) throws ProtoException {
+        expect(WireFormat.WIRETYPE_LENGTH_DELIMITED, field);
+        try {
+            int n = in.readRawVarint32();
+            if (n < 0) throw error("negative length");
+            int at = from + in.getTotalBytesRead();
+            in.skipRawBytes(n);   // checks the bytes are there
+            return n == expected.length && Arrays.equals(bytes, at, at + n, expected, 0, n);
+        } catch (IOException e) {
+            throw error(e);
+        }
+    }
+
     private String decode(byte[] b, int at, int n) throws ProtoException {
         try {
             return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(b, at, n)).toString();
@@ -238,6 +252,9 @@ final class Wire {
 
     long offset() { return base + in.getTotalBytesRead(); }
 
+    /** The array this reads ({@link #bytesSpan} positions are in it). */
+    byte[] array() { return bytes; }
+
     /** Where the stream is in the byte array. */
     int position() { return from + in.getTotalBytesRead(); }
 
@@ -305,6 +322,10 @@ final class Wire {
         }
 
         long[] build() { return n == 0 ? Messages.NO_LONGS : Arrays.copyOf(a, n); }
+
+        int size() { return n; }
+
+        long get(int i) { return a[i]; }
 
         void clear() { n = 0; }
     }
