@@ -99,10 +99,8 @@ public final class DumpLoader {
                     Path abs = f.toAbsolutePath().normalize();
                     String module = abs.getParent() + "/" + ProtoSources.textPrefix(abs.getFileName().toString());
                     if (groups.containsKey(module)) continue;
-                    if (ProtoSources.isReport(abs.getFileName().toString())) {
-                        if (!protoModules.contains(module)) passed.add(p.relativize(f) + " (" + ProtoSources.whyWalkSkips(abs.getFileName().toString()) + ")");
-                        continue;
-                    }
+                    // Read by its module's .hlo.pb; alone, it is a module of its own (as a text report alone is).
+                    if (ProtoSources.isReport(abs.getFileName().toString()) && protoModules.contains(module)) continue;
                     if (!protos.containsKey(abs.toString())) protos.put(abs.toString(), ProtoSources.sources(f, f.toString()));
                 }
                 String skips = passed.isEmpty() ? null : skippedLine(passed);
@@ -114,23 +112,18 @@ public final class DumpLoader {
             } else {
                 String fileName = p.getFileName().toString();
                 // Any other name: a binary head that reads as a proto is one (the kind is judged by content).
-                if (ProtoSources.isProto(fileName) || FileKind.of(fileName) == FileKind.OTHER && ProtoSources.sniffsAsProto(p)) {
+                // A memory usage report proto named alone is read with its module, as a text report is:
+                // through the .hlo.pb beside it (ProtoSources), else the text set beside it, else alone.
+                boolean reportOfTextSet = ProtoSources.isReport(fileName) && ProtoSources.moduleOfReport(p) == null
+                        && !textSet(p, ProtoSources.textPrefix(fileName)).isEmpty();
+                if (!reportOfTextSet && (ProtoSources.isProto(fileName)
+                        || FileKind.of(fileName) == FileKind.OTHER && ProtoSources.sniffsAsProto(p))) {
                     String abs = p.toAbsolutePath().normalize().toString();
                     if (!protos.containsKey(abs)) protos.put(abs, ProtoSources.sources(p, p.toString()));
-                } else if (FileKind.of(fileName) != FileKind.OTHER) {
-                    String set = FileKind.setName(fileName);
-                    Path dir = p.toAbsolutePath().getParent();
-                    List<Path> siblings = new ArrayList<>();
-                    try (Stream<Path> list = Files.list(dir)) {
-                        list.filter(f -> {
-                            String n = f.getFileName().toString();
-                            return FileKind.of(n) != FileKind.OTHER && FileKind.setName(n).equals(set);
-                        }).sorted(NATURAL_PATH_ORDER).forEach(siblings::add);
-                    } catch (IOException e) {
-                        throw new LoadException(p.toString(), "cannot list directory: " + e.getMessage());
-                    }
+                } else if (reportOfTextSet || FileKind.of(fileName) != FileKind.OTHER) {
+                    String set = reportOfTextSet ? ProtoSources.textPrefix(fileName) : FileKind.setName(fileName);
                     Path given = p.getParent();
-                    for (Path s : siblings) {
+                    for (Path s : textSet(p, set)) {
                         Path shown = given == null ? s.getFileName() : given.resolve(s.getFileName());
                         add(groups, shown);
                     }
@@ -275,5 +268,20 @@ public final class DumpLoader {
         String stem = FileKind.prefix(fileName.substring(slash + 1));
         String program = DumpNames.program(stem);
         return new ModuleSource(key, program != null ? program : stem, DumpNames.number(stem), sorted);
+    }
+
+    /** The text dump files beside {@code p} whose set is {@code set}, in natural order. */
+    private static List<Path> textSet(Path p, String set) throws LoadException {
+        Path dir = p.toAbsolutePath().getParent();
+        List<Path> siblings = new ArrayList<>();
+        try (Stream<Path> list = Files.list(dir)) {
+            list.filter(f -> {
+                String n = f.getFileName().toString();
+                return FileKind.of(n) != FileKind.OTHER && FileKind.setName(n).equals(set);
+            }).sorted(NATURAL_PATH_ORDER).forEach(siblings::add);
+        } catch (IOException e) {
+            throw new LoadException(p.toString(), "cannot list directory: " + e.getMessage());
+        }
+        return siblings;
     }
 }

@@ -64,24 +64,44 @@ final class ProtoSources {
     }
 
     /**
-     * Whether a directory walk reads the file: every proto but memory usage reports (the module's
-     * {@code .hlo.pb} holds more) and modules before optimizations (no buffer assignment yet).
+     * Whether a directory walk reads the file as a module of its own: every proto but memory usage
+     * reports (read with their module's {@code .hlo.pb}, or alone when it is missing) and modules
+     * before optimizations (no buffer assignment yet).
      */
     static boolean walkReads(String fileName) {
         String n = FileKind.stripGz(fileName);
         return n.endsWith(".pb") && !n.endsWith(REPORT) && !n.contains("before_optimizations");
     }
 
-    /** A memory usage report proto: never a module of its own (its module's .hlo.pb or text set is). */
+    /** A memory usage report proto: read with its module's .hlo.pb (or text set) beside it, else alone. */
     static boolean isReport(String fileName) {
         return FileKind.stripGz(fileName).endsWith(REPORT);
     }
 
-    /** Why a directory walk passes over a proto ({@link #walkReads} is false) whose module is not found otherwise. */
+    /** Why a directory walk passes over a proto ({@link #walkReads} is false and it is not a report). */
     static String whyWalkSkips(String fileName) {
-        return isReport(fileName)
-                ? "a memory usage report proto without its module's .hlo.pb or text dump"
-                : "a module before optimizations: no buffer assignment yet";
+        return "a module before optimizations: no buffer assignment yet";
+    }
+
+    /** The module's {@code .hlo.pb} (or {@code .hlo.pb.gz}) beside a memory usage report proto, or null. */
+    static Path moduleOfReport(Path report) {
+        return sibling(report, ".hlo.pb");
+    }
+
+    /** The memory usage report proto (or its {@code .gz}) beside a module's {@code .hlo.pb}, or null. */
+    static Path reportOfModule(Path hloPb) {
+        String n = FileKind.stripGz(hloPb.getFileName().toString());
+        return n.endsWith(".hlo.pb") ? sibling(hloPb, REPORT) : null;
+    }
+
+    private static Path sibling(Path file, String suffix) {
+        Path dir = file.getParent();
+        String stem = textPrefix(file.getFileName().toString());
+        for (String name : new String[] {stem + suffix, stem + suffix + ".gz"}) {
+            Path p = dir == null ? Path.of(name) : dir.resolve(name);
+            if (Files.isRegularFile(p)) return p;
+        }
+        return null;
     }
 
     /** The stem a text dump of the same module would have: {@code module_0000.jit_f.cpu_after_optimizations}. */
@@ -95,9 +115,11 @@ final class ProtoSources {
     /** The modules of the proto file at {@code read}, named {@code shown} in every message. */
     static List<ModuleSource> sources(Path read, String shown) throws LoadException {
         String fileName = read.getFileName().toString();
-        if (FileKind.stripGz(fileName).endsWith(REPORT)) {
-            throw new LoadException(shown, "a memory usage report proto (allocation sizes and the instructions in each, no values, "
-                    + "offsets or live ranges) is not a module by itself: open the .hlo.pb beside it, or its text dump");
+        if (isReport(fileName)) {
+            // Read as the report part of its module's .hlo.pb when that is beside it; else alone, as a
+            // text report alone is (the totals of each memory space, no allocations or values).
+            Path module = moduleOfReport(read);
+            if (module != null) return sources(module, shownSibling(read, shown, module));
         }
         String key = read.toAbsolutePath().normalize().toString();
         String stem = textPrefix(fileName);
@@ -110,14 +132,23 @@ final class ProtoSources {
         int number = DumpNames.number(stem);
         String nameBackend = DumpNames.backend(stem);
         String backend = nameBackend == null ? "unknown" : nameBackend;
+        if (isReport(fileName)) {
+            DumpFile f = DumpFile.of(read, shown);
+            return List.of(new ModuleSource(key, name, number, List.of(f),
+                    () -> ProtoReader.reportAlone(report(read, shown), name, number, backend)));
+        }
         byte[] head = head(read, shown);
         ProtoReader.Kind guess = ProtoReader.sniff(head, head.length);
         if (guess != ProtoReader.Kind.XSPACE) {
             DumpFile f = DumpFile.of(read, shown);
-            return List.of(new ModuleSource(key, name, number, List.of(f), () -> {
+            Path reportPath = reportOfModule(read);
+            String reportShown = reportPath == null ? null : shownSibling(read, shown, reportPath);
+            List<DumpFile> files = reportPath == null ? List.of(f) : List.of(f, DumpFile.of(reportPath, reportShown));
+            return List.of(new ModuleSource(key, name, number, files, () -> {
+                ProtoReader.Report report = reportPath == null ? null : report(reportPath, reportShown);
                 byte[] bytes = bytes(read, shown);
                 try {
-                    return ProtoReader.load(bytes, 0, bytes.length, 0, shown, name, number, backend, false);
+                    return ProtoReader.load(bytes, 0, bytes.length, 0, shown, name, number, backend, false, report);
                 } catch (ProtoException e) {
                     throw new LoadException(shown, e.getMessage());
                 }
@@ -147,6 +178,22 @@ final class ProtoSources {
             }));
         }
         return out;
+    }
+
+    /** A memory usage report proto's totals by colour. */
+    private static ProtoReader.Report report(Path read, String shown) throws LoadException {
+        byte[] bytes = bytes(read, shown);
+        try {
+            return new ProtoReader.Report(shown, ProtoReader.reportTotals(bytes));
+        } catch (ProtoException e) {
+            throw new LoadException(shown, e.getMessage());
+        }
+    }
+
+    /** {@code sibling} named as {@code file} was ({@code shown}): in the same directory as given. */
+    private static String shownSibling(Path file, String shown, Path sibling) {
+        Path given = Path.of(shown).getParent();
+        return given == null ? sibling.getFileName().toString() : given.resolve(sibling.getFileName()).toString();
     }
 
     /** The first 4 KiB (inflated), enough to judge the kind. */

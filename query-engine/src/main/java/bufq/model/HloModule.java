@@ -70,8 +70,12 @@ public final class HloModule {
     public record Info(String handle, String name, int number, String backend, List<String> files, int maxTime,
                        Long claimedTotalBytes, PeakClaim peakClaim, long stackTraceBytes, StackTraceNode stackTrace,
                        SortedMap<Integer, Long> colorTotals, boolean hasValueDetails, String truncatedAt, String format) {
-        /** What a module was read from: {@code text}, {@code hlo-proto}, {@code assignment-proto} or {@code profile}. */
-        public static final String TEXT = "text", HLO_PROTO = "hlo-proto", ASSIGNMENT_PROTO = "assignment-proto", PROFILE = "profile";
+        /**
+         * What a module was read from: {@code text}, {@code hlo-proto}, {@code assignment-proto},
+         * {@code profile}, or {@code report-proto} (a memory usage report proto without its module).
+         */
+        public static final String TEXT = "text", HLO_PROTO = "hlo-proto", ASSIGNMENT_PROTO = "assignment-proto", PROFILE = "profile",
+                REPORT_PROTO = "report-proto";
 
         public Info {
             files = List.copyOf(files);

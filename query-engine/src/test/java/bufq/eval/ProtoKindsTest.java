@@ -67,10 +67,13 @@ class ProtoKindsTest {
     }
 
     @Test
-    void aMemoryUsageReportProtoSaysWhatToOpenInstead() throws Exception {
+    void aMemoryUsageReportProtoNamedOpensItsModulesHloPb() throws Exception {
         Path report = ProtoQueriesTest.corpus("cnn/module_0000.jit_step.cpu_after_optimizations-memory-usage-report.pb");
-        LoadException e = assertThrows(LoadException.class, () -> DumpLoader.load(List.of(report)));
-        assertTrue(e.getMessage().contains("not a module by itself: open the .hlo.pb beside it"), e.getMessage());
+        List<HloModule> ms = DumpLoader.load(List.of(report));
+        assertEquals(1, ms.size());
+        assertEquals("hlo-proto", ms.get(0).info().format());
+        assertEquals(List.of(report.resolveSibling("module_0000.jit_step.cpu_after_optimizations.hlo.pb").toString(),
+                report.toString()), ms.get(0).info().files());
     }
 
     @Test

@@ -252,6 +252,19 @@ final class Fields {
         static final int BYTES_VALUE = 6;
     }
 
+    /** MemoryUsageReportProto (numbers read off jaxlib 0.10.2's files: see the .proto's note) */
+    static final class MemoryUsageReportProto {
+        private MemoryUsageReportProto() {}
+        static final int MEMORY_SPACES = 1;
+    }
+
+    /** MemoryUsageReportProto.MemorySpace */
+    static final class MemoryUsageReportProto_MemorySpace {
+        private MemoryUsageReportProto_MemorySpace() {}
+        static final int TOTAL_BYTES = 1;
+        static final int COLOR = 2;
+    }
+
     /** How protobuf writes a {@code map<K, V>} field: a repeated message of key and value. */
     static final class MapEntry {
         private MapEntry() {}

@@ -53,15 +53,18 @@ final class ModuleBuilder {
      * @param backend {@code cpu}, {@code gpu}, {@code tpu} or {@code unknown}
      * @param format  what the module was read from ({@link HloModule.Info#format()})
      */
-    static HloModule build(Messages.HloProto p, String file, String name, int number, String backend, String format) {
-        return new ModuleBuilder(file, p.module() == null ? new Shapes() : p.module().shapes()).module(p, name, number, backend, format);
+    static HloModule build(Messages.HloProto p, String file, String name, int number, String backend, String format,
+                           ProtoReader.Report report) {
+        return new ModuleBuilder(file, p.module() == null ? new Shapes() : p.module().shapes())
+                .module(p, name, number, backend, format, report);
     }
 
     private void warn(String message) {
         warnings.add(new LoadWarning(file, 0, message));
     }
 
-    private HloModule module(Messages.HloProto p, String fallbackName, int number, String backend, String format) {
+    private HloModule module(Messages.HloProto p, String fallbackName, int number, String backend, String format,
+                             ProtoReader.Report report) {
         HloModuleProto m = p.module();
         Assignment a = p.assignment();
         List<LogicalBuffer> bufferList = a.buffers();
@@ -129,8 +132,11 @@ final class ModuleBuilder {
         Supplier<List<HeapEvent>> events = () -> events(traces, bufferList, bufferById, allocationOf);
 
         String moduleName = m != null && !m.name().isEmpty() ? m.name() : fallbackName;
-        HloModule.Info info = new HloModule.Info(moduleName, moduleName, number, backend, List.of(file),
-                lr == null || sequence.isEmpty() ? -1 : lr.endTime, null, null, -1, null, new TreeMap<>(), m != null, null, format);
+        // The report proto read beside it gives what the text set's report does: each memory space's total.
+        List<String> files = report == null ? List.of(file) : List.of(file, report.file());
+        HloModule.Info info = new HloModule.Info(moduleName, moduleName, number, backend, files,
+                lr == null || sequence.isEmpty() ? -1 : lr.endTime, null, null, -1, null,
+                report == null ? new TreeMap<>() : report.colorTotals(), m != null, null, format);
         if (details == null) {
             return new HloModule(info, allocations, values, sequence, warnings, warnings.size(), events,
                     UsedValues.Deferred.of(new UsedValues(List.of(), List.of(), List.of(), List.of(), List.of(), 0)));

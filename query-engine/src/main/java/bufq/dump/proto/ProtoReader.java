@@ -6,6 +6,7 @@ import com.google.protobuf.WireFormat;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.SortedMap;
 
 /**
  * Reads the protos XLA and the profiler write: an {@code xla.HloProto} ({@code *.hlo.pb}, the
@@ -152,6 +153,35 @@ public final class ProtoReader {
      */
     public static HloModule load(byte[] bytes, int from, int length, long base, String file, String name, int number,
                                  String backend, boolean inProfile) throws ProtoException {
+        return load(bytes, from, length, base, file, name, number, backend, inProfile, null);
+    }
+
+    /**
+     * A memory usage report proto read beside its module: the file's name and the totals of each
+     * memory space by colour ({@link #reportTotals}).
+     */
+    public record Report(String file, SortedMap<Integer, Long> colorTotals) {}
+
+    /**
+     * The totals by colour of a memory usage report proto ({@code *-memory-usage-report.pb}), what
+     * the text report's {@code Memory Space} / {@code Total bytes} lines give.
+     *
+     * @throws ProtoException a proto of another kind, or one cut short or malformed
+     */
+    public static SortedMap<Integer, Long> reportTotals(byte[] bytes) throws ProtoException {
+        return ReportReader.colorTotals(bytes, 0, bytes.length, 0);
+    }
+
+    /** A module known only from its memory usage report proto: no allocations or values, the totals by colour. */
+    public static HloModule reportAlone(Report report, String name, int number, String backend) {
+        HloModule.Info info = new HloModule.Info(name, name, number, backend, List.of(report.file()), -1, null, null, -1,
+                null, report.colorTotals(), false, null, HloModule.Info.REPORT_PROTO);
+        return new HloModule(info, List.of(), List.of(), List.of(), List.of(), List.of(), 0);
+    }
+
+    /** As above, with the module's memory usage report proto when one was read beside it (else null). */
+    public static HloModule load(byte[] bytes, int from, int length, long base, String file, String name, int number,
+                                 String backend, boolean inProfile, Report report) throws ProtoException {
         Kind k = kind(bytes, from, length);
         Messages.HloProto p = switch (k) {
             case HLO_PROTO -> HloProtoParser.hloProto(bytes, from, length, base);
@@ -167,6 +197,6 @@ public final class ProtoReader {
         }
         String format = inProfile ? HloModule.Info.PROFILE
                 : k == Kind.HLO_PROTO ? HloModule.Info.HLO_PROTO : HloModule.Info.ASSIGNMENT_PROTO;
-        return ModuleBuilder.build(p, file, name, number, backend, format);
+        return ModuleBuilder.build(p, file, name, number, backend, format, report);
     }
 }
