@@ -254,7 +254,15 @@ final class Dataflow {
         return r;
     }
 
-    /** Positions in module order (defining position first), then uses as {@code HloValue::ComputeUses} lists them. */
+    /**
+     * Positions in module order (defining position first), then uses as {@code HloValue::ComputeUses}
+     * lists them, users in module order. XLA's own order (what the text dump prints) is not in the
+     * proto: it walks computations and instructions in the order they were added to the module, and
+     * each instruction's users in the order they were added, with a removed user's place taken by the
+     * last one ({@code HloInstruction::Users::RemoveUser}); {@code HloModule::ToProto} writes
+     * computations and instructions in post order and writes no users. The same positions and uses
+     * are found, in another order where compilation moved things.
+     */
     private void positionsAndUses() {
         for (int i = 0; i < g.size(); i++) {
             for (int k = 0; k < sets[i].length; k++) {

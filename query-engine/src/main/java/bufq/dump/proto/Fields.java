@@ -64,6 +64,7 @@ final class Fields {
         static final int INSTRUCTIONS = 2;
         static final int ID = 5;
         static final int ROOT_ID = 6;
+        static final int IS_FUSION_COMPUTATION = 7;
     }
 
     /** HloScheduleProto */

@@ -18,7 +18,6 @@ import bufq.dump.proto.Messages.StackIndex;
 import bufq.dump.proto.Messages.Trace;
 import bufq.dump.proto.Wire.LongBuilder;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,15 +35,15 @@ import java.util.concurrent.ForkJoinTask;
 final class HloProtoParser {
     private final Wire w;
     /** The instructions' OpMetadata bytes, copied for reading later (shared by one module's parsers). */
-    private final ByteArrayOutputStream metadataCopy;
+    private final MetadataCopy metadataCopy;
     /** The module's shapes, made as they are read (shared by one module's parsers). */
     private final Shapes shapes;
 
     private HloProtoParser(Wire w) {
-        this(w, new ByteArrayOutputStream(0), new Shapes());
+        this(w, new MetadataCopy(), new Shapes());
     }
 
-    private HloProtoParser(Wire w, ByteArrayOutputStream metadataCopy, Shapes shapes) {
+    private HloProtoParser(Wire w, MetadataCopy metadataCopy, Shapes shapes) {
         this.w = w;
         this.metadataCopy = metadataCopy;
         this.shapes = shapes;
@@ -120,7 +119,11 @@ final class HloProtoParser {
 
     private ShapeP shape() throws ProtoException {
         int type = 0;
-        LongBuilder dims = new LongBuilder();
+        // Builders reused by nesting depth: a tuple's elements are read inside it.
+        if (shapeDepth == dimsAt.length) dimsAt = Arrays.copyOf(dimsAt, shapeDepth * 2);
+        if (dimsAt[shapeDepth] == null) dimsAt[shapeDepth] = new LongBuilder();
+        LongBuilder dims = dimsAt[shapeDepth++];
+        dims.clear();
         boolean[] dynamic = NO_BOOLEANS;
         List<ShapeP> tuple = List.of();
         Layout layout = null;
@@ -149,12 +152,42 @@ final class HloProtoParser {
                 default -> w.skip();
             }
         }
+        shapeDepth--;
         ShapeP read = new ShapeP(type, dims.build(), dynamic, tuple, layout, null);
         return new ShapeP(type, read.dims(), dynamic, tuple, layout, shapes.printed(read));
     }
 
+    /** Where the instructions' metadata are in the proto, copied into one array of exactly their size at the end. */
+    private static final class MetadataCopy {
+        private final LongBuilder spans = new LongBuilder();   // start << 32 | length
+        private int size;
+
+        /** Notes {@code length} bytes at {@code start}; returns where they will be in {@link #bytes}. */
+        int add(int start, int length) {
+            spans.add((long) start << 32 | length);
+            int at = size;
+            size = Math.addExact(size, length);
+            return at;
+        }
+
+        byte[] bytes(byte[] source) {
+            byte[] out = new byte[size];
+            int at = 0;
+            for (int i = 0; i < spans.size(); i++) {
+                long sp = spans.get(i);
+                int n = (int) sp;
+                System.arraycopy(source, (int) (sp >>> 32), out, at, n);
+                at += n;
+            }
+            return out;
+        }
+    }
+
     /** A builder for repeated fields read and copied out at once (no nesting inside them). */
     private final LongBuilder scratch = new LongBuilder();
+    private final LongBuilder operandScratch = new LongBuilder(), calledScratch = new LongBuilder();
+    private LongBuilder[] dimsAt = new LongBuilder[4];
+    private int shapeDepth;
 
     private Layout layout() throws ProtoException {
         scratch.clear();
@@ -214,7 +247,9 @@ final class HloProtoParser {
         ShapeP shape = null;
         Messages.MetadataSpan md = null;
         long param = 0, tupleIndex = 0, id = 0;
-        LongBuilder operands = new LongBuilder(), called = new LongBuilder();
+        LongBuilder operands = operandScratch, called = calledScratch;
+        operands.clear();
+        called.clear();
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
                 case Fields.HloInstructionProto.NAME -> name = w.string("name");
@@ -227,8 +262,7 @@ final class HloProtoParser {
                 case Fields.HloInstructionProto.METADATA -> {
                     // Copied, not read: only the instructions' list (made on first use) shows it.
                     int[] span = w.bytesSpan("metadata");
-                    md = new Messages.MetadataSpan(metadataCopy.size(), span[1], w.offset() - span[1]);
-                    metadataCopy.write(w.array(), span[0], span[1]);
+                    md = new Messages.MetadataSpan(metadataCopy.add(span[0], span[1]), span[1], w.offset() - span[1]);
                 }
                 case Fields.HloInstructionProto.PARAMETER_NUMBER -> param = w.int64("parameter_number");
                 case Fields.HloInstructionProto.TUPLE_INDEX -> tupleIndex = w.int64("tuple_index");
@@ -266,29 +300,39 @@ final class HloProtoParser {
     }
 
     /**
-     * A computation, its instructions only skimmed ({@link #skim}); {@code span} gets where its bytes
-     * are ({start, length}), for the second pass over those that are not fusion bodies.
+     * The first pass over a computation: its id, root, whether XLA marks it a fusion body, and where
+     * its bytes are ({@code span}: start, length) for the second pass over those that are not fusion
+     * bodies. Its instructions are skipped, unless {@code fusionBodies} is given: then they are
+     * skimmed ({@link #skim}) for the computations fusions call, which a proto without the marks needs.
      */
     private Computation computation(int[] span, LongBuilder fusionBodies) throws ProtoException {
         span[0] = w.position();
         span[1] = w.bytesLeft();
-        String name = "";
+        int[] name = null;
         long id = 0, root = 0;
+        boolean fusion = false;
         int n = 0;
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
-                case Fields.HloComputationProto.NAME -> name = w.string("name");
+                case Fields.HloComputationProto.NAME -> name = w.bytesSpan("name");
                 case Fields.HloComputationProto.INSTRUCTIONS -> {
+                    if (fusionBodies == null) {
+                        w.skip();
+                        n++;
+                        continue;
+                    }
                     int l = w.enter("instructions", n++);
                     skim(fusionBodies);
                     w.leave(l);
                 }
                 case Fields.HloComputationProto.ID -> id = w.int64("id");
                 case Fields.HloComputationProto.ROOT_ID -> root = w.int64("root_id");
+                case Fields.HloComputationProto.IS_FUSION_COMPUTATION -> fusion = w.bool("is_fusion_computation");
                 default -> w.skip();
             }
         }
-        return new Computation(name, List.of(), id, root, false);
+        // A fusion body's name is never shown: it stays undecoded.
+        return new Computation(fusion || name == null ? "" : w.utf8(name, "name"), List.of(), id, root, fusion);
     }
 
     /** The second pass over a computation: its instructions in full. */
@@ -421,7 +465,7 @@ final class HloProtoParser {
                     int l = w.enter("computations", computations.size());
                     int[] span = new int[2];
                     spans.add(span);
-                    computations.add(computation(span, fusionBodies));
+                    computations.add(computation(span, null));
                     w.leave(l);
                 }
                 case Fields.HloModuleProto.ENTRY_COMPUTATION_ID -> entryId = w.int64("entry_computation_id");
@@ -443,8 +487,21 @@ final class HloProtoParser {
                 default -> w.skip();
             }
         }
+        boolean marked = false;
+        for (Computation c : computations) marked |= c.fusionBody();
+        if (!marked && !computations.isEmpty()) {
+            // No computation is marked (a proto from before XLA wrote is_fusion_computation): the
+            // fusion bodies are what fusion instructions call, found by skimming every instruction.
+            List<Computation> again = new ArrayList<>(computations.size());
+            for (int c = 0; c < computations.size(); c++) {
+                int[] span = spans.get(c);
+                again.add(new HloProtoParser(new Wire(w, span[0], span[1], w.path() + ".computations[" + c + "]"), metadataCopy, shapes)
+                        .computation(new int[2], fusionBodies));
+            }
+            computations = again;
+        }
         computations = completeInstructions(computations, spans, fusionBodies.build());
-        return new HloModuleProto(name, entryName, computations, entryId, schedule, aliases, stacks, metadataCopy.toByteArray(),
+        return new HloModuleProto(name, entryName, computations, entryId, schedule, aliases, stacks, metadataCopy.bytes(w.array()),
                 shapes);
     }
 
@@ -461,7 +518,7 @@ final class HloProtoParser {
         List<Computation> out = new ArrayList<>(computations.size());
         for (int c = 0; c < computations.size(); c++) {
             Computation comp = computations.get(c);
-            boolean fusionBody = fusionBodies.contains(comp.id());
+            boolean fusionBody = comp.fusionBody() || fusionBodies.contains(comp.id());
             List<Instruction> list = List.of();
             if (!fusionBody) {
                 int[] span = spans.get(c);
@@ -469,6 +526,17 @@ final class HloProtoParser {
                         .instructions();
             }
             out.add(new Computation(comp.name(), list, comp.id(), comp.rootId(), fusionBody));
+        }
+        // A computation a fusion calls that XLA did not mark is a fusion body all the same.
+        Set<Long> called = new HashSet<>();
+        for (Computation c : out) {
+            for (Instruction i : c.instructions()) if (i.opcode().equals("fusion")) for (long id : i.calledIds()) called.add(id);
+        }
+        for (int c = 0; c < out.size(); c++) {
+            Computation comp = out.get(c);
+            if (!comp.fusionBody() && called.contains(comp.id())) {
+                out.set(c, new Computation(comp.name(), List.of(), comp.id(), comp.rootId(), true));
+            }
         }
         return out;
     }
@@ -481,7 +549,8 @@ final class HloProtoParser {
     private Location location() throws ProtoException {
         long id = 0;
         String name = "";
-        LongBuilder index = new LongBuilder();
+        LongBuilder index = scratch;
+        index.clear();
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
                 case Fields.LogicalBufferProto_Location.INSTRUCTION_ID -> id = w.int64("instruction_id");

@@ -306,6 +306,15 @@ final class Wire {
 
     private static final String[] TYPES = {"varint", "fixed64", "length-delimited", "start-group", "end-group", "fixed32", "6", "7"};
 
+    /** A {@code string} field read by {@link #bytesSpan}, decoded now; errors name {@code field}. */
+    String utf8(int[] span, String field) throws ProtoException {
+        try {
+            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes, span[0], span[1])).toString();
+        } catch (CharacterCodingException e) {
+            throw error("string field " + field + " is not UTF-8");
+        }
+    }
+
     /** Decodes UTF-8 from a {@code bytes} field read by {@link #bytesSpan}. */
     static String utf8(byte[] array, int[] span) {
         return new String(array, span[0], span[1], StandardCharsets.UTF_8);

@@ -28,7 +28,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
  * positions, uses, live range), instructions (opcode, shape, op_name, operands, time), the schedule
  * and the live bytes of every step. The proto's live ranges are computed from its schedule and the
  * uses its dataflow finds (see {@code LiveRanges}), so this also holds them to the text's
- * {@code -live-range.txt}.
+ * {@code -live-range.txt}. Positions and uses are compared as sets: their order in the text is
+ * XLA's in-memory order of instructions and users, which the proto does not record (see
+ * {@code Dataflow#positionsAndUses}).
  */
 class ProtoAgreesWithTextTest {
     static Path corpus() {
