@@ -12,7 +12,6 @@ import java.util.RandomAccess;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ForkJoinTask;
-import java.util.HashSet;
 import java.util.Set;
 
 /**
@@ -230,15 +229,30 @@ public final class HloModule {
      */
     public int instructionCount() {
         if (details.isRead()) return details.get().instructions().size();
-        Set<String> unscheduled = new HashSet<>();
         int steps = sequence.size();
+        // Most values start at their own instruction's step: a look at the sequence settles them.
+        // The others' names are looked for in one pass over the sequence (a table of those few
+        // names, not one of every step's: a million-step module has a hundred thousand of them).
+        List<String> names = new ArrayList<>();
         for (HloValue v : values) {
-            // Most values start at their own instruction's step: a look at the sequence, no name lookup.
             int t = v.hasRange() ? v.rangeStart() : -1;
-            if (t >= 0 && t < steps && sequence.get(t).equals(v.name())) continue;
-            if (firstTime(v.name()) < 0) unscheduled.add(v.name());
+            if (t < 0 || t >= steps || !sequence.get(t).equals(v.name())) names.add(v.name());
         }
-        return steps + unscheduled.size();
+        if (names.isEmpty()) return steps;
+        NameIndex<boolean[]> others = new NameIndex<>(names.size());
+        int otherCount = 0;
+        for (String name : names) {
+            if (others.get(name) == null) {
+                others.putIfAbsent(name, new boolean[1]);
+                otherCount++;
+            }
+        }
+        int scheduled = 0;
+        for (String name : sequence) {
+            boolean[] seen = others.get(name);
+            if (seen != null && !seen[0]) { seen[0] = true; scheduled++; }
+        }
+        return steps + otherCount - scheduled;
     }
 
     /** Instruction names by time. */
