@@ -112,7 +112,7 @@ final class ModuleAssembler {
             Shape lastShape = null;
             for (int k = 0; k < rv.size; k++) {
                 String name = rv.name[k], index = rv.index[k];
-                LiveRange lr = ranges == null ? null : ranges.rangeOf(name, index);
+                LiveRange lr = ranges == null ? null : ranges.rangeOf(name, rv.symbol[k], index);
                 if (lr != null) joinedIn[b]++;
                 Shape shape = rv.shape[k];
                 if (!tilesIn[b] && shape != lastShape) { tilesIn[b] = hasTiles(shape); lastShape = shape; }   // shapes are shared
