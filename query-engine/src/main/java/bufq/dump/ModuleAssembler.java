@@ -158,7 +158,7 @@ final class ModuleAssembler {
         // Parsed with the rest (or absent): joined now, as part of the load.
         if (reader.parsed()) m.read(EnumSet.of(DumpPart.USED_VALUES));
         if (ModuleReader.TRACE) {
-            System.err.printf("  assemble: values %d ms, HloModule %d ms%n", (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000);
+            System.err.printf("  assemble: values %d ms, HloModule %d ms (joined %d of %d ranges)%n", (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000, joined, live == null ? 0 : live.rangeCount());
         }
         return m;
     }
