@@ -13,6 +13,7 @@ import bufq.model.Shape;
 import bufq.model.UsedValues;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -21,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ForkJoinTask;
+import java.util.stream.IntStream;
 import java.util.EnumSet;
 
 /**
@@ -95,25 +97,35 @@ final class ModuleAssembler {
         long t1 = System.nanoTime();
         List<String> sequence = live == null ? List.of() : live.sequence;
         UsedValuesReader reader = new UsedValuesReader(source, valueRegions, stamps);
-        UsedValues.Deferred details = new UsedValues.Deferred(reader);
+        UsedValues.Deferred details = new UsedValues.Deferred(reader, instructionCount(live, rawValues));
         // Values joined with their live ranges, each made once; their details are the section's.
-        int joined = 0;
-        int valueCount = 0;
-        for (RawValues rv : rawValues) valueCount += rv.size;
-        List<HloValue> values = new ArrayList<>(valueCount);
-        boolean tiles = false;
-        Shape lastShape = null;
-        for (RawValues rv : rawValues) {
+        // Each region's values are joined on whichever core is free (a million values: a second on one).
+        int blocks = rawValues.size();
+        int[] firstOf = new int[blocks + 1];
+        for (int b = 0; b < blocks; b++) firstOf[b + 1] = firstOf[b] + rawValues.get(b).size;
+        int valueCount = firstOf[blocks];
+        HloValue[] joinedValues = new HloValue[valueCount];
+        int[] joinedIn = new int[blocks];
+        boolean[] tilesIn = new boolean[blocks];
+        LiveRangePart ranges = live;
+        IntStream.range(0, blocks).parallel().forEach(b -> {
+            RawValues rv = rawValues.get(b);
+            Shape lastShape = null;
             for (int k = 0; k < rv.size; k++) {
                 String name = rv.name[k], index = rv.index[k];
-                LiveRange lr = live == null ? null : live.rangeOf(name, index);
-                if (lr != null) joined++;
+                LiveRange lr = ranges == null ? null : ranges.rangeOf(name, rv.symbol[k], index);
+                if (lr != null) joinedIn[b]++;
                 Shape shape = rv.shape[k];
-                if (!tiles && shape != lastShape) { tiles = hasTiles(shape); lastShape = shape; }   // shapes are shared
-                values.add(HloValue.deferred(rv.id[k], name, index, rv.indexPrinted[k], rv.phi[k], rv.color[k], rv.bytes[k],
-                        rv.offset[k], rv.allocation[k], shape, lr, details, values.size()));
+                if (!tilesIn[b] && shape != lastShape) { tilesIn[b] = hasTiles(shape); lastShape = shape; }   // shapes are shared
+                int at = firstOf[b] + k;
+                joinedValues[at] = HloValue.deferred(rv.id[k], name, index, rv.indexPrinted[k], rv.phi[k], rv.color[k], rv.bytes[k],
+                        rv.offset[k], rv.allocation[k], shape, lr, details, at);
             }
-        }
+        });
+        int joined = 0;
+        boolean tiles = false;
+        for (int b = 0; b < blocks; b++) { joined += joinedIn[b]; tiles |= tilesIn[b]; }
+        List<HloValue> values = Arrays.asList(joinedValues);
         if (live != null && valueCount > 0 && joined != live.rangeCount()) {
             Set<String> unjoined = live.keys();
             for (HloValue v : values) unjoined.remove(v.key());
@@ -147,9 +159,32 @@ final class ModuleAssembler {
         // Parsed with the rest (or absent): joined now, as part of the load.
         if (reader.parsed()) m.read(EnumSet.of(DumpPart.USED_VALUES));
         if (ModuleReader.TRACE) {
-            System.err.printf("  assemble: values %d ms, HloModule %d ms%n", (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000);
+            System.err.printf("  assemble: values %d ms, HloModule %d ms (joined %d of %d ranges)%n", (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000, joined, live == null ? 0 : live.rangeCount());
         }
         return m;
+    }
+
+    /**
+     * How many instructions the Used values section will hold, without reading it: the scheduled
+     * steps, plus the distinct names of values no step defines (XLA prints a block for each value
+     * of the allocation section, its instruction line defining the value's own name). By the
+     * names' symbols, so a million values cost array reads, not name lookups.
+     */
+    private static int instructionCount(LiveRangePart live, List<RawValues> rawValues) {
+        int steps = live == null ? 0 : live.sequence.size();
+        int symbols = 0;
+        for (int t = 0; t < steps; t++) symbols = Math.max(symbols, live.sequenceSymbols[t] + 1);
+        for (RawValues rv : rawValues) for (int k = 0; k < rv.size; k++) symbols = Math.max(symbols, rv.symbol[k] + 1);
+        boolean[] named = new boolean[symbols];   // a step's name, or a value name counted already
+        for (int t = 0; t < steps; t++) named[live.sequenceSymbols[t]] = true;
+        int unscheduled = 0;
+        for (RawValues rv : rawValues) {
+            for (int k = 0; k < rv.size; k++) {
+                int s = rv.symbol[k];
+                if (!named[s]) { named[s] = true; unscheduled++; }
+            }
+        }
+        return steps + unscheduled;
     }
 
     /**
