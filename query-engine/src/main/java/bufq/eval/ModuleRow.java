@@ -12,7 +12,8 @@ import java.util.List;
  * module itself, so a session can list thousands of modules while holding only a few in memory.
  *
  * @param kind             {@code text}, {@code hlo-proto} (an {@code .hlo.pb}), {@code assignment-proto}
- *                         (a bare BufferAssignmentProto) or {@code profile} (a module of an {@code .xplane.pb})
+ *                         (a bare BufferAssignmentProto), {@code profile} (a module of an {@code .xplane.pb})
+ *                         or {@code report-proto} (a memory usage report proto without its module)
  * @param peakBytes        bytes occupied at the peak ({@code Liveness.peakBytes}), -1 without live ranges
  * @param peakTime         the peak step, -1 without live ranges
  * @param tracePeakBytes   the heap-simulator trace's own peak, -1 without a trace

@@ -68,7 +68,7 @@ final class ProtoEntities {
                 .add("handle", STRING, "the module's handle ('use' takes it)", m(ModuleRow::handle))
                 .add("name", STRING, "program name", m(ModuleRow::name))
                 .add("file", STRING, "first file read", m(ModuleRow::file))
-                .add("kind", STRING, "text, hlo-proto, assignment-proto (bare BufferAssignmentProto) or profile", m(ModuleRow::kind))
+                .add("kind", STRING, "text, hlo-proto, assignment-proto (bare BufferAssignmentProto), profile or report-proto (a memory usage report proto alone)", m(ModuleRow::kind))
                 .add("backend", STRING, "cpu, gpu, tpu or unknown", m(ModuleRow::backend))
                 .add("values", INT, "number of values", m(x -> l(x.values())))
                 .add("allocations", INT, "number of allocations", m(x -> l(x.allocations())))

@@ -25,8 +25,9 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
             Usage: bufq [--format table|markdown|csv|tsv|json] [-c TEXT]... [-f FILE] [--bail] [--no-init] [PATH...]
 
             Query XLA buffer-assignment dumps. PATH is a *-buffer-assignment.txt file (its -values,
-            -live-range and -memory-usage-report siblings are joined), any one of those siblings, a dump
-            directory, or a .gz of a file. The first module loaded is current.
+            -live-range and -memory-usage-report siblings are joined), any one of those siblings, an
+            .hlo.pb (its -memory-usage-report.pb sibling is joined), a bare buffer-assignment .pb, a
+            profile's .xplane.pb, a dump directory, or a .gz of a file. The first module loaded is current.
 
             Options:
               --format NAME  output format: table (default), markdown, csv, tsv, json; in json a run

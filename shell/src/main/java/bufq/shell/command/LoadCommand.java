@@ -21,7 +21,8 @@ final class LoadCommand implements Command {
     @Override public String description() {
         return "Reads dumps and makes the first new module current. PATH is a *-buffer-assignment.txt file (its\n"
                 + "-buffer-assignment-values.txt, -live-range.txt and -memory-usage-report.txt siblings are joined),\n"
-                + "any one of those siblings, a dump directory (every module in it) or a .gz of a file.";
+                + "any one of those siblings, an .hlo.pb (its -memory-usage-report.pb sibling is joined), a bare\n"
+                + "buffer-assignment .pb, a profile's .xplane.pb, a dump directory (every module in it) or a .gz of a file.";
     }
 
     @Override public List<String> examples() {
