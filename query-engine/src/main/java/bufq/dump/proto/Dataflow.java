@@ -2,7 +2,6 @@ package bufq.dump.proto;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -276,8 +275,8 @@ final class Dataflow {
         }
         for (Value v : values) {
             if (!v.live) continue;
-            Set<Integer> rootPositions = new HashSet<>();
-            for (int[] p : v.positions) if (g.isRoot(p[0])) rootPositions.add(p[0]);
+            boolean anyRoot = false;
+            for (int[] p : v.positions) anyRoot |= g.isRoot(p[0]);
             for (int[] p : v.positions) {
                 int at = p[0];
                 int[] idx = indexOf[at][p[1]];
@@ -285,11 +284,18 @@ final class Dataflow {
                     int[] ops = g.operands[user];
                     for (int o = 0; o < ops.length; o++) {
                         if (ops[o] != at) continue;
-                        if (mayUse(user, idx) || rootPositions.contains(user)) v.uses.add(new Use(user, o, idx));
+                        if (mayUse(user, idx) || anyRoot && isRootPosition(v, user)) v.uses.add(new Use(user, o, idx));
                     }
                 }
             }
         }
+    }
+
+    /** Whether {@code user} is a computation's root at which {@code v} appears. */
+    private boolean isRootPosition(Value v, int user) {
+        if (!g.isRoot(user)) return false;
+        for (int[] p : v.positions) if (p[0] == user) return true;
+        return false;
     }
 
     /** XLA's MayUseOperandValue: which operands an instruction reads rather than passes through. */

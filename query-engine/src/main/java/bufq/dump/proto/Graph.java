@@ -24,7 +24,7 @@ final class Graph {
     final int[] roots;                   // computation -> root instruction number, or -1
     final boolean[] fusionBody;          // computation is called by a fusion (not analysed; its instructions not read)
     final int entry;                     // entry computation position
-    private final IdTable byId;
+    private final InstructionIds byId;
     private final IdTable computationById;
     private final int[][] parameters;    // computation -> instruction number by parameter number (-1 for none)
     /** Computation position -> the instructions that call it as while body/condition, call or conditional branch. */
@@ -40,7 +40,7 @@ final class Graph {
         computationOf = new int[n];
         firstOfComputation = new int[cs.size()];
         roots = new int[cs.size()];
-        byId = new IdTable(n);
+        byId = new InstructionIds(cs, n);
         computationById = new IdTable(cs.size());
         parameters = new int[cs.size()][];
         int k = 0;
@@ -51,7 +51,7 @@ final class Graph {
             for (Instruction i : cs.get(c).instructions()) {
                 ins[k] = i;
                 computationOf[k] = c;
-                byId.put(i.id(), k);
+                byId.put(i.id(), c, k);
                 long p = i.parameterNumber();
                 if (i.opcode().equals("parameter") && p >= 0 && p < MAX_PARAMETERS) {
                     if (p >= params.length) {
@@ -110,6 +110,74 @@ final class Graph {
                 if (op.equals("fusion")) fusionBody[c] = true;
                 else if (op.equals("while") || op.equals("call") || op.equals("conditional")) callers.get(c).add(i);
             }
+        }
+    }
+
+    /**
+     * Instruction ids to numbers. XLA's ids are the computation's id in the upper 32 bits and a
+     * small number in the lower ones; while a module's ids follow that pattern they are found by
+     * two array reads (computation id, then number within it), checked against the instruction's
+     * own id, and only ids that do not fit go through a hash table.
+     */
+    private final class InstructionIds {
+        private final int[] computationOfHigh;   // upper 32 bits -> computation position + 1, 0 for none
+        private final int[][] byLow;             // computation position -> lower 32 bits -> number + 1
+        private final IdTable others;
+
+        InstructionIds(List<Computation> cs, int n) {
+            long maxHigh = -1;
+            for (Computation c : cs) for (Instruction i : c.instructions()) maxHigh = Math.max(maxHigh, i.id() >>> 32);
+            boolean dense = maxHigh >= 0 && maxHigh < 4L * cs.size() + 64;
+            computationOfHigh = dense ? new int[(int) maxHigh + 1] : new int[0];
+            byLow = new int[cs.size()][];
+            others = new IdTable(dense ? 4 : n);
+            if (!dense) return;
+            for (int c = 0; c < cs.size(); c++) {
+                List<Instruction> list = cs.get(c).instructions();
+                if (list.isEmpty()) continue;
+                long high = list.get(0).id() >>> 32;
+                long maxLow = -1;
+                boolean one = true;
+                for (Instruction i : list) {
+                    one &= i.id() >>> 32 == high;
+                    maxLow = Math.max(maxLow, i.id() & 0xffffffffL);
+                }
+                if (!one || computationOfHigh[(int) high] != 0 || maxLow >= 4L * list.size() + 64) continue;
+                computationOfHigh[(int) high] = c + 1;
+                byLow[c] = new int[(int) maxLow + 1];
+            }
+        }
+
+        private int otherCount;
+
+        /** Maps {@code id} (of computation {@code c}) to {@code k}; an id given twice keeps the last, as a map would. */
+        void put(long id, int c, int k) {
+            long high = id >>> 32;
+            int[] low = byLow[c];
+            if (low != null && high < computationOfHigh.length && computationOfHigh[(int) high] == c + 1) {
+                low[(int) (id & 0xffffffffL)] = k + 1;
+                if (otherCount > 0) others.take(id);
+            } else {
+                others.put(id, k);
+                otherCount++;
+            }
+        }
+
+        int get(long id) {
+            if (otherCount > 0) {
+                int k = others.get(id);
+                if (k >= 0) return k;
+            }
+            long high = id >>> 32;
+            if (high < computationOfHigh.length) {
+                int c = computationOfHigh[(int) high] - 1;
+                long low = id & 0xffffffffL;
+                if (c >= 0 && low < byLow[c].length) {
+                    int k = byLow[c][(int) low] - 1;
+                    if (k >= 0 && ins[k].id() == id) return k;
+                }
+            }
+            return -1;
         }
     }
 
