@@ -34,18 +34,21 @@ import java.util.concurrent.ForkJoinTask;
  */
 final class HloProtoParser {
     private final Wire w;
-    /** The instructions' OpMetadata bytes, copied for reading later (shared by one module's parsers). */
-    private final MetadataCopy metadataCopy;
+    /**
+     * Bytes kept for reading later, copied out of the proto: the instructions' OpMetadata (shared
+     * by one module's parsers), or the heap-simulator events' names (the assignment's parser).
+     */
+    private final Copied copied;
     /** The module's shapes, made as they are read (shared by one module's parsers). */
     private final Shapes shapes;
 
     private HloProtoParser(Wire w) {
-        this(w, new MetadataCopy(), new Shapes());
+        this(w, new Copied(), new Shapes());
     }
 
-    private HloProtoParser(Wire w, MetadataCopy metadataCopy, Shapes shapes) {
+    private HloProtoParser(Wire w, Copied copied, Shapes shapes) {
         this.w = w;
-        this.metadataCopy = metadataCopy;
+        this.copied = copied;
         this.shapes = shapes;
     }
 
@@ -157,8 +160,8 @@ final class HloProtoParser {
         return new ShapeP(type, read.dims(), dynamic, tuple, layout, shapes.printed(read));
     }
 
-    /** Where the instructions' metadata are in the proto, copied into one array of exactly their size at the end. */
-    private static final class MetadataCopy {
+    /** Spans of the proto noted as it is read, copied into one array of exactly their size at the end. */
+    private static final class Copied {
         private final LongBuilder spans = new LongBuilder();   // start << 32 | length
         private int size;
 
@@ -262,7 +265,7 @@ final class HloProtoParser {
                 case Fields.HloInstructionProto.METADATA -> {
                     // Copied, not read: only the instructions' list (made on first use) shows it.
                     int[] span = w.bytesSpan("metadata");
-                    md = new Messages.MetadataSpan(metadataCopy.add(span[0], span[1]), span[1], w.offset() - span[1]);
+                    md = new Messages.MetadataSpan(copied.add(span[0], span[1]), span[1], w.offset() - span[1]);
                 }
                 case Fields.HloInstructionProto.PARAMETER_NUMBER -> param = w.int64("parameter_number");
                 case Fields.HloInstructionProto.TUPLE_INDEX -> tupleIndex = w.int64("tuple_index");
@@ -495,13 +498,13 @@ final class HloProtoParser {
             List<Computation> again = new ArrayList<>(computations.size());
             for (int c = 0; c < computations.size(); c++) {
                 int[] span = spans.get(c);
-                again.add(new HloProtoParser(new Wire(w, span[0], span[1], w.path() + ".computations[" + c + "]"), metadataCopy, shapes)
+                again.add(new HloProtoParser(new Wire(w, span[0], span[1], w.path() + ".computations[" + c + "]"), copied, shapes)
                         .computation(new int[2], fusionBodies));
             }
             computations = again;
         }
         computations = completeInstructions(computations, spans, fusionBodies.build());
-        return new HloModuleProto(name, entryName, computations, entryId, schedule, aliases, stacks, metadataCopy.bytes(w.array()),
+        return new HloModuleProto(name, entryName, computations, entryId, schedule, aliases, stacks, copied.bytes(w.array()),
                 shapes);
     }
 
@@ -522,7 +525,7 @@ final class HloProtoParser {
             List<Instruction> list = List.of();
             if (!fusionBody) {
                 int[] span = spans.get(c);
-                list = new HloProtoParser(new Wire(w, span[0], span[1], prefix + ".computations[" + c + "]"), metadataCopy, shapes)
+                list = new HloProtoParser(new Wire(w, span[0], span[1], prefix + ".computations[" + c + "]"), copied, shapes)
                         .instructions();
             }
             out.add(new Computation(comp.name(), list, comp.id(), comp.rootId(), fusionBody));
@@ -543,18 +546,18 @@ final class HloProtoParser {
 
     // ---- hlo.proto: the buffer assignment ----
 
-    /** A LogicalBufferProto.Location: {instruction id, shape index, name}. */
-    private record Location(long instructionId, long[] index, String name) {}
+    /** A LogicalBufferProto.Location: {instruction id, shape index, name (copied: see {@link Messages.Event#name})}. */
+    private record Location(long instructionId, long[] index, long name) {}
 
     private Location location() throws ProtoException {
         long id = 0;
-        String name = "";
+        long name = Event.NO_NAME;
         LongBuilder index = scratch;
         index.clear();
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
                 case Fields.LogicalBufferProto_Location.INSTRUCTION_ID -> id = w.int64("instruction_id");
-                case Fields.LogicalBufferProto_Location.INSTRUCTION_NAME -> name = w.repeatedString("instruction_name");
+                case Fields.LogicalBufferProto_Location.INSTRUCTION_NAME -> name = copyName("instruction_name");
                 case Fields.LogicalBufferProto_Location.SHAPE_INDEX -> w.int64s("shape_index", index);
                 default -> w.skip();
             }
@@ -564,7 +567,7 @@ final class HloProtoParser {
 
     private LogicalBuffer logicalBuffer() throws ProtoException {
         long id = 0, size = 0, color = 0;
-        Location at = new Location(0, Messages.NO_LONGS, "");
+        Location at = new Location(0, Messages.NO_LONGS, Event.NO_NAME);
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
                 case Fields.LogicalBufferProto.ID -> id = w.int64("id");
@@ -619,6 +622,12 @@ final class HloProtoParser {
                 tuple, constant);
     }
 
+    /** A string field noted for copying: {@link Event#name} reads it from the assignment's copied names. */
+    private long copyName(String field) throws ProtoException {
+        int[] span = w.bytesSpan(field);
+        return (long) copied.add(span[0], span[1]) << 32 | span[1];
+    }
+
     private Trace trace() throws ProtoException {
         List<Event> events = new ArrayList<>();
         boolean whole = false;
@@ -629,13 +638,14 @@ final class HloProtoParser {
                     int l = w.enter("events", events.size());
                     int kind = 0;
                     long buffer = 0, share = 0;
-                    String computation = "", instruction = "";
+                    // The names are copied, not decoded: the events are made when first asked for.
+                    long computation = Event.NO_NAME, instruction = Event.NO_NAME;
                     for (int g; (g = w.next()) != 0; ) {
                         switch (g) {
                             case Fields.HeapSimulatorTrace_Event.KIND -> kind = w.int32("kind");
                             case Fields.HeapSimulatorTrace_Event.BUFFER_ID -> buffer = w.int64("buffer_id");
-                            case Fields.HeapSimulatorTrace_Event.COMPUTATION_NAME -> computation = w.repeatedString("computation_name");
-                            case Fields.HeapSimulatorTrace_Event.INSTRUCTION_NAME -> instruction = w.repeatedString("instruction_name");
+                            case Fields.HeapSimulatorTrace_Event.COMPUTATION_NAME -> computation = copyName("computation_name");
+                            case Fields.HeapSimulatorTrace_Event.INSTRUCTION_NAME -> instruction = copyName("instruction_name");
                             case Fields.HeapSimulatorTrace_Event.SHARE_WITH_CANONICAL_ID -> share = w.int64("share_with_canonical_id");
                             default -> w.skip();
                         }
@@ -667,7 +677,7 @@ final class HloProtoParser {
                 case Fields.BufferAssignmentProto.BUFFER_ALIASES -> {
                     int l = w.enter("buffer_aliases", aliases.size());
                     long source = 0;
-                    Location at = new Location(0, Messages.NO_LONGS, "");
+                    Location at = new Location(0, Messages.NO_LONGS, Event.NO_NAME);
                     for (int g; (g = w.next()) != 0; ) {
                         switch (g) {
                             case Fields.BufferAssignmentProto_BufferAlias.SOURCE_BUFFER_ID -> source = w.int64("source_buffer_id");
@@ -695,6 +705,6 @@ final class HloProtoParser {
                 default -> w.skip();
             }
         }
-        return new Assignment(buffers, aliases, allocations, traces);
+        return new Assignment(buffers, aliases, allocations, traces, copied.bytes(w.array()));
     }
 }

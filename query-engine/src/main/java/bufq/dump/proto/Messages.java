@@ -2,6 +2,7 @@ package bufq.dump.proto;
 
 import bufq.model.Shape;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
@@ -55,7 +56,8 @@ final class Messages {
                           Map<Long, long[]> schedule, List<Alias> aliases, StackIndex stacks, byte[] metadata,
                           Shapes shapes) {}
 
-    record LogicalBuffer(long id, long size, long instructionId, String instructionName, long[] shapeIndex, long color) {}
+    /** {@code instructionName} is copied, as an event's names are ({@link Event#name} reads it). */
+    record LogicalBuffer(long id, long size, long instructionId, long instructionName, long[] shapeIndex, long color) {}
 
     record Assigned(long bufferId, long offset, long size) {}
 
@@ -63,14 +65,29 @@ final class Messages {
                       boolean maybeLiveOut, long color, List<Assigned> assigned, long[] parameterShapeIndex,
                       boolean tuple, boolean constant) {}
 
-    record Event(int kind, long bufferId, String computation, String instruction, long shareWith) {}
+    /**
+     * A heap-simulator event; its names are where they are in {@link Assignment#eventNames}
+     * ({@code offset << 32 | length}, {@link #NO_NAME} when absent), read by {@link #name}.
+     */
+    record Event(int kind, long bufferId, long computation, long instruction, long shareWith) {
+        static final long NO_NAME = -1;
+
+        /** A name of this event (its {@code computation} or {@code instruction}) from the copied bytes. */
+        static String name(byte[] eventNames, long at) {
+            return at == NO_NAME ? "" : new String(eventNames, (int) (at >>> 32), (int) at, StandardCharsets.UTF_8);
+        }
+    }
 
     record Trace(List<Event> events, boolean wholeModule, long allocationIndex) {}
 
-    record BufferAlias(long sourceId, long instructionId, String instructionName, long[] shapeIndex) {}
+    record BufferAlias(long sourceId, long instructionId, long instructionName, long[] shapeIndex) {}
 
+    /**
+     * @param eventNames the bytes of the events' names and the logical buffers' instruction names,
+     *                   copied out of the proto (see {@link Event#name})
+     */
     record Assignment(List<LogicalBuffer> buffers, List<BufferAlias> aliases, List<Allocation> allocations,
-                      List<Trace> traces) {}
+                      List<Trace> traces, byte[] eventNames) {}
 
     /** An HloProto; either part may be null (a bare BufferAssignmentProto has no module). */
     record HloProto(HloModuleProto module, Assignment assignment) {}

@@ -41,6 +41,8 @@ final class ModuleBuilder {
     private final String file;
     private final List<LoadWarning> warnings = new ArrayList<>();
     private final Shapes shapes;
+    /** The assignment's copied names (logical buffers' instructions, events'): {@link Messages.Event#name}. */
+    private byte[] names;
 
     private ModuleBuilder(String file, Shapes shapes) {
         this.file = file;
@@ -67,6 +69,7 @@ final class ModuleBuilder {
                              ProtoReader.Report report) {
         HloModuleProto m = p.module();
         Assignment a = p.assignment();
+        names = a.eventNames();
         List<LogicalBuffer> bufferList = a.buffers();
         // Logical buffers by id; each buffer's dataflow value and allocation by its position in the list.
         IdTable bufferById = new IdTable(bufferList.size());
@@ -129,7 +132,8 @@ final class ModuleBuilder {
 
         List<String> sequence = lr == null ? List.of() : lr.sequence;
         List<Messages.Trace> traces = a.traces();
-        Supplier<List<HeapEvent>> events = () -> events(traces, bufferList, bufferById, allocationOf);
+        byte[] eventNames = a.eventNames();
+        Supplier<List<HeapEvent>> events = () -> events(traces, eventNames, bufferList, bufferById, allocationOf);
 
         String moduleName = m != null && !m.name().isEmpty() ? m.name() : fallbackName;
         // The report proto read beside it gives what the text set's report does: each memory space's total.
@@ -177,14 +181,15 @@ final class ModuleBuilder {
         String index = indexText(b.shapeIndex());
         if (g == null) {
             long iid = b.instructionId();
-            String name = b.instructionName().isEmpty() ? "#" + (iid >>> 32) + "." + (iid & 0xffffffffL) : b.instructionName();
+            String named = Messages.Event.name(names, b.instructionName());
+            String name = named.isEmpty() ? "#" + (iid >>> 32) + "." + (iid & 0xffffffffL) : named;
             Shape s = new Shape("bytes[" + b.size() + "]", "u8", new long[] {b.size()}, false, null, List.of(), 0, 0, List.of());
             return new HloValue(b.id(), name, index, b.shapeIndex().length > 0, false, (int) b.color(), as.size(),
                     as.offset(), allocation, s, List.of(), List.of(), null);
         }
         int i = g.number(b.instructionId());
         Instruction ins = i < 0 ? null : g.ins[i];
-        String name = ins != null ? ins.name() : b.instructionName();
+        String name = ins != null ? ins.name() : Messages.Event.name(names, b.instructionName());
         if (ins == null) warn("logical buffer " + b.id() + " is defined at instruction id " + b.instructionId() + ", which the module lacks");
         Shape shape = ins == null ? null : shapes.shape(Graph.subshape(ins.shape(), b.shapeIndex()));
         if (shape == null) shape = new Shape("bytes[" + b.size() + "]", "u8", new long[] {b.size()}, false, null, List.of(), 0, 0, List.of());
@@ -351,8 +356,9 @@ final class ModuleBuilder {
      * that value was freed just before (XLA frees an in-place operand, then lets its output share
      * it); a FREE gives the bytes back once no value sharing them is left.
      */
-    private static List<HeapEvent> events(List<Messages.Trace> traces, List<LogicalBuffer> buffers, IdTable bufferById,
-                                          int[] allocationOf) {
+    private static List<HeapEvent> events(List<Messages.Trace> traces, byte[] eventNames, List<LogicalBuffer> buffers,
+                                          IdTable bufferById, int[] allocationOf) {
+        Map<String, String> names = new HashMap<>();   // one String per distinct name
         int n = 0;
         for (Messages.Trace t : traces) n += t.events().size();
         List<HeapEvent> out = new ArrayList<>(n);
@@ -408,7 +414,9 @@ final class ModuleBuilder {
                     }
                 }
                 heap += bytes;
-                out.add(new HeapEvent(seq++, kind, e.bufferId(), e.instruction(), e.computation(), bytes, heap,
+                String instruction = names.computeIfAbsent(Messages.Event.name(eventNames, e.instruction()), x -> x);
+                String computation = names.computeIfAbsent(Messages.Event.name(eventNames, e.computation()), x -> x);
+                out.add(new HeapEvent(seq++, kind, e.bufferId(), instruction, computation, bytes, heap,
                         p < nb ? allocationOf[p] : -1, e.kind() == 2 ? e.shareWith() : -1));
             }
         }
