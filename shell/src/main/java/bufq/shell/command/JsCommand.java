@@ -28,6 +28,9 @@ final class JsCommand implements Command {
 
     @Override public boolean rawArgs() { return true; }
 
+    /** Yes: JavaScript runs after the init script, as it always has. */
+    @Override public boolean usesScripts(Shell shell, String args) { return true; }
+
     @Override public Status run(Shell shell, List<String> args) throws CommandException {
         if (args.isEmpty() || args.get(0).isBlank()) throw new CommandException("usage: " + synopsis());
         return shell.scripts().eval(args.get(0), "js");

@@ -8,6 +8,7 @@ import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Shell;
 import bufq.shell.session.Status;
+import bufq.whatif.Edit;
 import bufq.whatif.EditParser;
 import bufq.whatif.Outcome;
 import bufq.whatif.WhatIf;
@@ -59,6 +60,20 @@ final class WhatifCommand implements Command {
             return WhatIf.needs(p.edits(), p.query(), shell.engine().catalog());
         } catch (QueryException e) {
             return Set.of();   // reported when it runs
+        }
+    }
+
+    /**
+     * Edits or a query that do not compile against the fields known now, or a {@code tiling NAME} edit of
+     * a model not known yet: the init script may define them.
+     */
+    @Override public boolean usesScripts(Shell shell, String args) {
+        try {
+            EditParser.Parsed p = EditParser.parse(args, Set.copyOf(shell.engine().entities()));
+            WhatIf.needs(p.edits(), p.query(), shell.engine().catalog());
+            return p.edits().stream().anyMatch(e -> e instanceof Edit.Tiling t && shell.settings().tilingNamed(t.name()) == null);
+        } catch (QueryException e) {
+            return true;
         }
     }
 

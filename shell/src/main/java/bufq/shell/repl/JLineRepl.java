@@ -4,7 +4,6 @@ import bufq.eval.Catalog;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.ExitCode;
 import bufq.shell.session.Repl;
-import bufq.shell.session.ScriptEngine;
 import bufq.shell.session.Setting;
 import bufq.shell.session.Shell;
 import bufq.shell.session.Status;
@@ -44,26 +43,26 @@ public final class JLineRepl implements Repl {
         Terminal open() throws IOException;
     }
 
-    /** How long the prompt waits idle before the script engine starts in the background. */
-    static final long ENGINE_START_IDLE_MS = 300;
+    /** How long the prompt waits idle before its idle work ({@link Shell#idle}) starts in the background. */
+    static final long IDLE_MS = 300;
 
     private final TerminalFactory terminals;
     private final InputStream fallbackIn;
-    private final long engineStartIdleMs;
+    private final long idleMs;
 
     /**
      * @param terminals  opens the terminal when {@link #run} starts
      * @param fallbackIn read by the plain line loop if no terminal can be opened
      */
     public JLineRepl(TerminalFactory terminals, InputStream fallbackIn) {
-        this(terminals, fallbackIn, ENGINE_START_IDLE_MS);
+        this(terminals, fallbackIn, IDLE_MS);
     }
 
-    /** @param engineStartIdleMs how long the prompt waits idle before the script engine starts */
-    JLineRepl(TerminalFactory terminals, InputStream fallbackIn, long engineStartIdleMs) {
+    /** @param idleMs how long the prompt waits idle before its idle work starts */
+    JLineRepl(TerminalFactory terminals, InputStream fallbackIn, long idleMs) {
         this.terminals = terminals;
         this.fallbackIn = fallbackIn;
-        this.engineStartIdleMs = engineStartIdleMs;
+        this.idleMs = idleMs;
     }
 
     /**
@@ -141,11 +140,10 @@ public final class JLineRepl implements Repl {
             shell.info("bufq: no line editing (" + e.getMessage() + "); reading plain lines");
             return new PlainRepl(fallbackIn).run(shell);
         }
-        // The first 'js' of a session would wait seconds for the engine: start it while the user
-        // reads the prompt (made here, on this thread; only the start runs in the background).
-        ScriptEngine scripts = shell.scripts();
-        try (Terminal closing = t; IdlePrompt idle = new IdlePrompt(engineStartIdleMs, scripts::prepare)) {
-            return new Session(shell, closing, idle).loop();
+        // The script engine is made here, on this thread; an idle prompt only starts it in the background.
+        shell.scripts();
+        try (Terminal closing = t) {
+            return new Session(shell, closing).loop();
         } catch (IOException e) {
             shell.error("terminal: " + e.getMessage());
             return ExitCode.FAILED;
@@ -163,9 +161,8 @@ public final class JLineRepl implements Repl {
         private final IdlePrompt idle;
         private boolean historyBroken;
 
-        Session(Shell shell, Terminal terminal, IdlePrompt idle) {
+        Session(Shell shell, Terminal terminal) {
             this.shell = shell;
-            this.idle = idle;
             this.terminal = terminal;
             this.historyFile = new HistoryFile(HistoryFile.location(shell.env().vars()), notice -> shell.info("bufq: " + notice));
             this.pager = new Pager(shell, terminal);
@@ -184,6 +181,13 @@ public final class JLineRepl implements Repl {
                     .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true)
                     .option(LineReader.Option.INSERT_TAB, false)
                     .build();
+            // While the user reads the prompt: deferred reads, the script engine's start (the first 'js'
+            // would wait seconds for it) and init.js, whose output is printed above the prompt.
+            this.idle = new IdlePrompt(idleMs, stillIdle -> shell.idle(stillIdle, this::printAbove));
+        }
+
+        private void printAbove(String text) {
+            reader.printAbove(text.endsWith("\n") ? text.substring(0, text.length() - 1) : text);
         }
 
         int loop() {
@@ -198,11 +202,16 @@ public final class JLineRepl implements Repl {
             // under 80 columns, so the first line a user sees does not wrap
             shell.out().println("bufq " + Shell.VERSION + " - 'help' for commands and queries, Tab completes, Ctrl-D leaves.");
             shell.out().flush();
+            try (IdlePrompt closing = idle) {
+                return prompts();
+            }
+        }
+
+        private int prompts() {
             while (true) {
                 shell.setTerminalWidth(terminal.getWidth());
                 int last = history.last();
                 String line;
-                shell.idle();
                 try {
                     idle.prompting();
                     line = reader.readLine(prompt());

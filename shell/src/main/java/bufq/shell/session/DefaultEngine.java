@@ -61,6 +61,15 @@ public final class DefaultEngine implements Engine {
         }
     }
 
+    @Override public boolean compiles(String query) {
+        try {
+            Query.compile(query, catalog);
+            return true;
+        } catch (QueryException e) {
+            return false;
+        }
+    }
+
     @Override public List<String> entities() { return catalog.entities(); }
 
     @Override public List<Field> fields(String entity) {

@@ -91,6 +91,9 @@ public interface Engine {
      */
     default Set<DumpPart> needs(String query) { return Set.of(); }
 
+    /** Whether {@code query} compiles against {@link #catalog()} as it is now (true for a fake engine). */
+    default boolean compiles(String query) { return true; }
+
     /**
      * Adds (or replaces) a field computed by {@code fn} from a row (scripts' {@code bufq.field});
      * later queries, {@code fields} and completion see it. The message of a failure says why the
