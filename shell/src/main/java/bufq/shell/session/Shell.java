@@ -6,6 +6,7 @@ import bufq.eval.ModuleRow;
 import bufq.format.FormatOptions;
 import bufq.format.Formatter;
 import bufq.format.Formatters;
+import bufq.format.JsonFormatter;
 import bufq.format.MarkdownFormatter;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
@@ -336,6 +337,21 @@ public final class Shell {
             heldJson = null;
             jsonArray = true;
         }
+    }
+
+    /**
+     * A line a script prints ({@code print}). In json it is a document of its own, {@code {"print": LINE}}
+     * (an entry of a batch run's array), so the output stays JSON that {@code jq} and {@code json.load}
+     * read; in the other formats the line as it is.
+     */
+    public void printLine(String line) throws IOException {
+        if (!format.name().equals("json")) {
+            write(line + "\n");
+            return;
+        }
+        StringBuilder b = new StringBuilder("{\"print\": ");
+        JsonFormatter.string(line, b);
+        printJson(b.append("}\n").toString());
     }
 
     /** Ends the run's JSON: the one held result, or the array's close. */

@@ -99,4 +99,18 @@ class JsonEveryCommandTest {
         assertTrue(one.hasArrayElements() && one.getArraySize() == 1 && one.getArrayElement(0).hasMember("label"),
                 "a single result is itself, not wrapped");
     }
+
+    /** What a script prints ({@code print}) in json is an entry {@code {"print": LINE}}: the whole output stays one document. */
+    @Test
+    void printedLinesStayJson() {
+        String out = run("--format", "json", "-c", "js print('a \"quoted\" line'); print(1, 2); 42", "-c", "values limit 1", MLP);
+        Value all = parse("a run whose script prints", out);
+        assertEquals(4, all.getArraySize(), out);
+        assertEquals("a \"quoted\" line", all.getArrayElement(0).getMember("print").asString());
+        assertEquals("1 2", all.getArrayElement(1).getMember("print").asString());
+        assertEquals(42, all.getArrayElement(2).asInt());
+        Value alone = parse("a print alone", run("--format", "json", "-c", "js print('x')", MLP));
+        assertEquals("x", alone.getMember("print").asString());
+        assertTrue(run("-c", "js print('plain')", MLP).equals("plain\n"), "other formats print the line as it is");
+    }
 }
