@@ -112,7 +112,8 @@ final class Conditions {
             return (row, run) -> {
                 Object a = l.get(row, run.ctx());
                 Object b = a == null ? null : r.get(row, run.ctx());
-                return b != null && test(op, ((String) a).compareTo((String) b));
+                // = and != are equality; < and > order as 'order by' does (NaturalOrder: fusion.2 < fusion.10)
+                return b != null && test(op, Values.compare(a, b));
             };
         }
         if (l.type() == r.type() && l.type() == ColumnType.BOOL) {

@@ -35,6 +35,8 @@ final class HelpCommand implements Command {
                       peak, or an instruction name such as fusion.2);
                       live during <a>..<b> (live at any step between a and b, both included).
             Order by also takes arithmetic on numeric fields: order by size * idle_steps desc (* / +).
+            Strings order naturally, since HLO names end in numbers: digit runs compare by value, so
+            fusion.2 comes before fusion.10 (order by, group by, min, max, < and > alike).
             Aggregates in show: count(), sum(f), min(f), max(f), avg(f); 'as name' renames a column and
             the name can be used in order by. Without show each entity prints its default columns.
             In scripts a query may go on over several lines: end a line with 'and', 'where', ',' ...,
