@@ -68,7 +68,8 @@ final class HelpCommand implements Command {
               tsv       like csv with tabs; tabs, newlines and backslashes in cells escaped as \\t \\n \\\\
               json      an array of row objects: numbers as numbers, null as null; never cut. A command
                         that prints several tables prints one array per table; text (charts) prints
-                        as a JSON string on its own line
+                        as a JSON string on its own line. A script's print(...) lines are documents
+                        {"print": "LINE"}, so the output stays JSON for jq
             """;
 
     @Override public String name() { return "help"; }

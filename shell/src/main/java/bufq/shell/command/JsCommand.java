@@ -17,8 +17,9 @@ final class JsCommand implements Command {
     @Override public String description() {
         return "Evaluates JavaScript in the session's sandbox and prints the value unless it is undefined. The\n"
                 + "global 'bufq' holds module, query(text), field(entity, name, fn), tiling(name, fn) and\n"
-                + "check(name, fn); print(...) writes to the output. Unfinished code (an open bracket, string or\n"
-                + "comment) continues on the next line. A script is stopped after 'set timeout' seconds or by Ctrl-C.";
+                + "check(name, fn), all read-only; print(...) writes to the output (in json, {\"print\": LINE}).\n"
+                + "Unfinished code (an open bracket, string or comment) continues on the next line. A script is\n"
+                + "stopped after 'set timeout' seconds or by Ctrl-C. init.js (see --help) runs before the first.";
     }
 
     @Override public List<String> examples() {
