@@ -64,17 +64,22 @@ final class WhatifCommand implements Command {
     }
 
     /**
-     * Edits or a query that do not compile against the fields known now, or a {@code tiling NAME} edit of
-     * a model not known yet: the init script may define them.
+     * Conditions or a query that do not check against the fields known now, or a {@code tiling NAME}
+     * edit of a model not known yet: the init script may define them. Not for edits that do not parse.
      */
     @Override public boolean usesScripts(Shell shell, String args) {
+        EditParser.Parsed p;
         try {
-            EditParser.Parsed p = EditParser.parse(args, Set.copyOf(shell.engine().entities()));
-            WhatIf.needs(p.edits(), p.query(), shell.engine().catalog());
-            return p.edits().stream().anyMatch(e -> e instanceof Edit.Tiling t && shell.settings().tilingNamed(t.name()) == null);
+            p = EditParser.parse(args, Set.copyOf(shell.engine().entities()));
         } catch (QueryException e) {
-            return true;
+            return false;
         }
+        if (p.query() != null && shell.engine().unresolved(p.query())) return true;
+        for (Edit e : p.edits()) {
+            if (e instanceof Edit.Tiling t && shell.settings().tilingNamed(t.name()) == null) return true;
+            if (e.where() != null && shell.engine().unresolved("values where " + e.where().condition())) return true;
+        }
+        return false;
     }
 
     @Override public Status run(Shell shell, List<String> args) throws CommandException, Engine.Failure, IOException {

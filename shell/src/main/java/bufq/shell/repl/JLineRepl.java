@@ -186,8 +186,13 @@ public final class JLineRepl implements Repl {
             this.idle = new IdlePrompt(idleMs, stillIdle -> shell.idle(stillIdle, this::printAbove));
         }
 
+        /** What init.js printed at an idle prompt, above the prompt; dropped once the terminal is closed (the session ended). */
         private void printAbove(String text) {
-            reader.printAbove(text.endsWith("\n") ? text.substring(0, text.length() - 1) : text);
+            try {
+                reader.printAbove(text.endsWith("\n") ? text.substring(0, text.length() - 1) : text);
+            } catch (RuntimeException | IOError e) {
+                // the session ended while init.js ran: nobody reads this terminal any more
+            }
         }
 
         int loop() {

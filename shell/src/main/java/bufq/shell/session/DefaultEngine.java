@@ -8,6 +8,7 @@ import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
 import bufq.eval.ModuleRow;
 import bufq.eval.Query;
+import bufq.lang.Parser;
 import bufq.lang.QueryException;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
@@ -61,12 +62,17 @@ public final class DefaultEngine implements Engine {
         }
     }
 
-    @Override public boolean compiles(String query) {
+    @Override public boolean unresolved(String query) {
         try {
-            Query.compile(query, catalog);
-            return true;
+            Parser.parse(query);
         } catch (QueryException e) {
             return false;
+        }
+        try {
+            Query.compile(query, catalog);
+            return false;
+        } catch (QueryException e) {
+            return true;
         }
     }
 

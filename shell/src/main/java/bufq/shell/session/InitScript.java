@@ -13,9 +13,10 @@ import java.util.function.Consumer;
  * that needs no script never starts the script engine for it. It runs once, before the first of:
  * <ul>
  *   <li>a script ({@code js}, {@code run FILE.js}, {@code -f FILE.js});</li>
- *   <li>a statement that may depend on what it registers ({@link Shell#usesScripts}): a query that does
- *       not compile against the fields known so far, and the commands that say so ({@code fields},
- *       {@code check}, {@code advise}, {@code set tiling NAME} of a model not known, ...);</li>
+ *   <li>a statement that may depend on what it registers ({@link Shell#usesScripts}): a query that
+ *       names a field not known so far (it parses but does not check), and the commands that say
+ *       so ({@code fields}, {@code check}, {@code advise}, {@code set tiling NAME} of a model not
+ *       known, ...);</li>
  *   <li>an idle interactive prompt ({@link Shell#idle}): what it prints is shown above the prompt, and a
  *       statement entered meanwhile waits for it.</li>
  * </ul>

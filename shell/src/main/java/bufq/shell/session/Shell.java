@@ -270,13 +270,13 @@ public final class Shell {
 
     /**
      * Whether {@code statement} may depend on what the user's init script registers or runs, so a
-     * pending one runs first (see {@link InitScript}): a query that does not compile against the
-     * fields known now (init.js may define the fields it names), or a command that says so
+     * pending one runs first (see {@link InitScript}): a query that parses but does not check against
+     * the fields known now (init.js may define the fields it names), or a command that says so
      * ({@link Command#usesScripts}: js, fields, check, advise, set tiling NAME of a model not known, ...).
      */
     boolean usesScripts(String statement) {
         String text = statement.strip();
-        if (isQuery(text)) return !engine.compiles(text);
+        if (isQuery(text)) return engine.unresolved(text);
         String[] head = text.split("\\s+", 2);
         Command c = commands.byName(head[0]);
         return c != null && c.usesScripts(this, head.length < 2 ? "" : head[1].strip());

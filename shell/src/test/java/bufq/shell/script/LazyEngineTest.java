@@ -63,6 +63,9 @@ class LazyEngineTest {
         assertEquals(0, field.exit(), tail(field.log()));
         assertTrue(field.log().contains(" org.graalvm.polyglot.Context"), "the query ran init.js");
         assertFalse(field.log().contains("error"), tail(field.log()));
+        Run syntax = bufq(config, "-c", "values wher size > 0", dump);
+        assertEquals(1, syntax.exit(), tail(syntax.log()));
+        assertFalse(syntax.log().contains(" org.graalvm"), "no field mends a syntax error: init.js waits");
         Run fields = bufq(config, "-c", "fields values", dump);
         assertTrue(fields.log().contains("size_kib"), "fields lists what init.js defined: " + tail(fields.log()));
 
