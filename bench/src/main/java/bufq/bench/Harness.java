@@ -262,7 +262,7 @@ public final class Harness {
 
     Map<String, String> inProcess(Input in, int runs, int warmup, String heap) throws Exception {
         String cp = bench.resolve("target/classes") + File.pathSeparator + bench.resolve("target/lib/*");
-        Proc p = exec(List.of(java(), "-Xmx" + heap, "-Xms1g", "-XX:+UseParallelGC", "-XX:MaxTenuringThreshold=0", "-Xss8m", "-cp", cp, "bufq.bench.InProcess",
+        Proc p = exec(List.of(java(), "-Xmx" + heap, "-Xms2g", "-XX:+UseParallelGC", "-XX:MaxTenuringThreshold=0", "-Xss8m", "-cp", cp, "bufq.bench.InProcess",
                 in.path().toString(), "--runs", Integer.toString(runs), "--warmup", Integer.toString(warmup)), false);
         Map<String, String> r = new LinkedHashMap<>();
         r.put("warm.heap", heap);

@@ -30,7 +30,7 @@ final class Report {
     String markdown() {
         md.append("## Performance\n\n").append(machine(loadAtStart)).append("\n\n");
         md.append("Reproduce with `bench/run` (inputs are generated under `bench/target/generated/` when missing). "
-                + "Warm figures: median of several loads/runs in one JVM (`-Xmx2g` and the launcher's `-Xms1g -XX:+UseParallelGC -XX:MaxTenuringThreshold=0`) per input; "
+                + "Warm figures: median of several loads/runs in one JVM (`-Xmx2g` and the launcher's `-Xms2g -XX:+UseParallelGC -XX:MaxTenuringThreshold=0`) per input; "
                 + "cold figures: median of " + coldRuns + " whole `./bufq -c summary PATH` processes "
                 + "(the launcher, with its JVM flags and batch class-data archive). A query's time is compiling it, running it "
                 + "and printing the first 200 rows as a table, as the shell does. Sizes in MB are 10^6 bytes.\n\n");

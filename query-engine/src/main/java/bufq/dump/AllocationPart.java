@@ -81,7 +81,8 @@ final class AllocationPart extends Part {
         int nameStart = c.pos;
         while (!c.atEnd() && c.peek() != '{' && c.peek() != ' ' && c.peek() != '>') c.pos++;
         if (c.pos == nameStart) throw c.bad("expected a value name");
-        String name = in.name(c.s, nameStart, c.pos);
+        int symbol = in.symbol(c.s, nameStart, c.pos);
+        String name = in.lastName();
         String index = "{}";
         boolean indexPrinted = false;
         if (c.peek() == '{') {
@@ -106,7 +107,7 @@ final class AllocationPart extends Part {
         valueBytes.add(Math.max(size, Math.max(logical, padded)), "value", id);
         if (currentCount == currentIds.length) currentIds = Arrays.copyOf(currentIds, currentCount * 2);
         currentIds[currentCount++] = id;
-        values.add(id, name, index, indexPrinted, phi, color, size, offset, current.index, shape);
+        values.add(id, name, symbol, index, indexPrinted, phi, color, size, offset, current.index, shape);
     }
 
     /** {@code Total bytes used: N[ (human)]}. */

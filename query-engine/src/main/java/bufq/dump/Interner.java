@@ -6,6 +6,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One module's shared strings and shapes: equal names and shape texts become one instance, so the
@@ -32,11 +33,18 @@ final class Interner {
     private static final int RECENT_BITS = 12;   // the most a view caches: 4096 names
 
     private final Stripe[] stripes;
+    // Numbers the names in the order they are first added, for all views of one module: the parts
+    // keep a name's symbol beside it, and a join by symbol is an array index, not a lookup.
+    private final AtomicInteger symbols;
     private final ShapeParser shapes;
     private final ConcurrentHashMap<String, InstructionLine.Metadata> metadata;
     // This view's cache of recent names, direct-mapped by hash; null in the root.
     private final String[] recent;
     private final int[] recentHashes;
+    private final int[] recentSymbols;
+    // The name the last symbol() call found, and the holder a stripe leaves it in (a view is one thread's).
+    private String lastName;
+    private final String[] found = new String[1];
     private final int recentShift;
     // The text this view parses, when it is all ASCII: its bytes, and where the text starts in them.
     private String region;
@@ -48,21 +56,25 @@ final class Interner {
     /** @param expectedNames presizes the table (growing a big one is costly) */
     Interner(int expectedNames) {
         stripes = new Stripe[STRIPES];
+        symbols = new AtomicInteger();
         int per = Math.max(16, Integer.highestOneBit(Math.max(1, expectedNames / STRIPES)) * 4);
-        for (int i = 0; i < STRIPES; i++) stripes[i] = new Stripe(per);
+        for (int i = 0; i < STRIPES; i++) stripes[i] = new Stripe(per, symbols);
         shapes = new ShapeParser(new ConcurrentHashMap<>());
         metadata = new ConcurrentHashMap<>();
         recent = null;
         recentHashes = null;
+        recentSymbols = null;
         recentShift = 32;
     }
 
     private Interner(Interner root, int bits) {
         stripes = root.stripes;
+        symbols = root.symbols;
         shapes = root.shapes;
         metadata = root.metadata;
         recent = new String[1 << bits];
         recentHashes = new int[1 << bits];
+        recentSymbols = new int[1 << bits];
         recentShift = 32 - bits;
     }
 
@@ -98,21 +110,56 @@ final class Interner {
 
     /** The shared instance equal to {@code text[from, to)}. */
     String name(String text, int from, int to) {
+        if (recent != null) {
+            symbol(text, from, to);
+            return lastName;
+        }
+        // The root may be called from several threads: its own holder each call.
+        String[] holder = new String[1];
+        symbol(text, from, to, holder);
+        return holder[0];
+    }
+
+    /**
+     * The symbol of {@code text[from, to)}: a number from 0 up, one per distinct name of the module,
+     * in the order the names were first added; {@link #lastName()} is then the shared instance.
+     */
+    int symbol(String text, int from, int to) {
         int h = text == region ? hash(regionBytes, regionOffset + from, to - from) : hash(text, from, to);
         // Multiplicative spreading of the hash's low bits into the slot's high ones.
         int mix = h * 0x9E3779B9;
         int len = to - from;
+        Stripe stripe = stripes[mix & (STRIPES - 1)];
         if (recent != null) {
             int slot = mix >>> recentShift;
             String k = recent[slot];
-            if (k != null && recentHashes[slot] == h && k.length() == len && k.regionMatches(0, text, from, len)) return k;
-            k = stripes[mix & (STRIPES - 1)].intern(text, from, to, h, h * 0x85EBCA6B);
-            recent[slot] = k;
+            if (k != null && recentHashes[slot] == h && k.length() == len && k.regionMatches(0, text, from, len)) {
+                lastName = k;
+                return recentSymbols[slot];
+            }
+            int symbol = stripe.intern(text, from, to, h, h * 0x85EBCA6B, found);
+            recent[slot] = lastName = found[0];
             recentHashes[slot] = h;
-            return k;
+            recentSymbols[slot] = symbol;
+            return symbol;
         }
-        return stripes[mix & (STRIPES - 1)].intern(text, from, to, h, h * 0x85EBCA6B);
+        String[] holder = new String[1];
+        int symbol = stripe.intern(text, from, to, h, h * 0x85EBCA6B, holder);
+        lastName = holder[0];
+        return symbol;
     }
+
+    /** The symbol of {@code text[from, to)}, its shared instance left in {@code holder[0]}: for the root, which threads share. */
+    private int symbol(String text, int from, int to, String[] holder) {
+        int h = text == region ? hash(regionBytes, regionOffset + from, to - from) : hash(text, from, to);
+        return stripes[(h * 0x9E3779B9) & (STRIPES - 1)].intern(text, from, to, h, h * 0x85EBCA6B, holder);
+    }
+
+    /** The name the last {@link #symbol} call of this view found. */
+    String lastName() { return lastName; }
+
+    /** How many symbols the module's names have taken so far (an upper bound on any symbol, plus one). */
+    int symbolCount() { return symbols.get(); }
 
     /**
      * The hash of a name: its characters taken eight at a time as the bytes of a long (the low byte
@@ -179,46 +226,71 @@ final class Interner {
         private static final class Table {
             final String[] keys;
             final int[] hashes;
+            final int[] symbols;
             final int shift;   // a hash's slot is its spread's top bits
-            Table(int n) { keys = new String[n]; hashes = new int[n]; shift = 32 - Integer.numberOfTrailingZeros(n); }
+            Table(int n) {
+                keys = new String[n];
+                hashes = new int[n];
+                symbols = new int[n];
+                shift = 32 - Integer.numberOfTrailingZeros(n);
+            }
         }
 
         private volatile Table table;
         private int size;
+        private final AtomicInteger next;
 
-        Stripe(int capacity) {
+        Stripe(int capacity, AtomicInteger next) {
             table = new Table(capacity);
+            this.next = next;
         }
 
-        String intern(String text, int from, int to, int h, int spread) {
-            String k = find(table, text, from, to, h, spread);
-            return k != null ? k : add(text, from, to, h, spread);
+        /** The name's symbol; its shared instance is left in {@code found[0]}. */
+        int intern(String text, int from, int to, int h, int spread, String[] found) {
+            Table t = table;
+            int i = find(t, text, from, to, h, spread);
+            if (i >= 0) {
+                // Pairs with the fence before a key is stored: the key's symbol is the one written.
+                VarHandle.acquireFence();
+                found[0] = t.keys[i];
+                return t.symbols[i];
+            }
+            return add(text, from, to, h, spread, found);
         }
 
-        private static String find(Table t, String text, int from, int to, int h, int spread) {
+        /** The slot of the name in {@code t}, or -1. */
+        private static int find(Table t, String text, int from, int to, int h, int spread) {
             String[] keys = t.keys;
             int[] hashes = t.hashes;
             int mask = keys.length - 1;
             int len = to - from;
             for (int i = spread >>> t.shift; ; i = (i + 1) & mask) {
                 String k = keys[i];
-                if (k == null) return null;
-                if (hashes[i] == h && k.length() == len && k.regionMatches(0, text, from, len)) return k;
+                if (k == null) return -1;
+                if (hashes[i] == h && k.length() == len && k.regionMatches(0, text, from, len)) return i;
             }
         }
 
-        private synchronized String add(String text, int from, int to, int h, int spread) {
+        private synchronized int add(String text, int from, int to, int h, int spread, String[] found) {
             Table t = table;
-            String k = find(t, text, from, to, h, spread);
-            if (k != null) return k;
+            int at = find(t, text, from, to, h, spread);
+            if (at >= 0) {
+                found[0] = t.keys[at];
+                return t.symbols[at];
+            }
             String s = from == 0 && to == text.length() ? text : text.substring(from, to);
             int mask = t.keys.length - 1;
             int i = spread >>> t.shift;
             while (t.keys[i] != null) i = (i + 1) & mask;
-            t.hashes[i] = h;   // before the key: a reader that sees the key sees its hash
+            int symbol = next.getAndIncrement();
+            t.hashes[i] = h;
+            t.symbols[i] = symbol;
+            // Hash and symbol before the key: a reader that finds the key without the lock reads both.
+            VarHandle.releaseFence();
             t.keys[i] = s;
             if (++size * 2 > t.keys.length) grow(t);
-            return s;
+            found[0] = s;
+            return symbol;
         }
 
         private void grow(Table old) {
@@ -231,6 +303,7 @@ final class Interner {
                 while (t.keys[i] != null) i = (i + 1) & mask;
                 t.keys[i] = old.keys[j];
                 t.hashes[i] = h;
+                t.symbols[i] = old.symbols[j];
             }
             table = t;
         }

@@ -5,6 +5,7 @@ import bufq.model.PeakClaim;
 import bufq.model.StackTraceNode;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -33,8 +34,16 @@ final class LiveRangePart extends Part {
      * the join can look them up with the value's interned name, without building a key string.
      */
     final Map<String, LiveRange> ranges;
-    /** Whole-value ranges by interned name, packed as {@code start << 32 | end}. */
-    final NameTable wholeRanges;
+    /**
+     * Whole-value ranges by the name's symbol in the module's {@link Interner}, packed as
+     * {@code start << 32 | end}, {@link #NO_RANGE} where none: the join with a million values is an
+     * array index each, not a lookup by name.
+     */
+    private long[] wholeBySymbol = new long[0];
+    /** The symbols of the whole-value ranges read, and their names, in line order. */
+    private int[] wholeSymbols = new int[16];
+    private final List<String> wholeNames = new ArrayList<>();
+    static final long NO_RANGE = -1;
     PeakClaim peak;
     long stackBytes = -1;
     StackTraceNode stack;
@@ -50,7 +59,6 @@ final class LiveRangePart extends Part {
     private LiveRangePart(Interner in, int chars) {
         this.in = in;
         this.ranges = new HashMap<>();
-        this.wholeRanges = new NameTable(Math.max(16, chars / 40));
     }
 
     /** Lines of the first text when the section came in two. */
@@ -123,20 +131,37 @@ final class LiveRangePart extends Part {
     }
 
     /** Number of BufferLiveRange entries read. */
-    int rangeCount() { return ranges.size() + wholeRanges.size(); }
+    int rangeCount() { return ranges.size() + wholeNames.size(); }
 
-    /** The range of a value, by its interned name and canonical index. */
-    LiveRange rangeOf(String name, String index) {
+    /** The range of a value, by its name, the name's symbol (in the interner both were read with) and canonical index. */
+    LiveRange rangeOf(String name, int symbol, String index) {
         if (!"{}".equals(index)) return ranges.get(name + index);
-        long packed = wholeRanges.get(name, -1);
-        return packed == -1 ? null : new LiveRange((int) (packed >>> 32), (int) packed);
+        long packed = symbol < wholeBySymbol.length ? wholeBySymbol[symbol] : NO_RANGE;
+        return packed == NO_RANGE ? null : new LiveRange((int) (packed >>> 32), (int) packed);
     }
 
     /** All keys ({@code name{idx}}), for the rare unjoined-range warning. */
     Set<String> keys() {
         Set<String> out = new HashSet<>(ranges.keySet());
-        for (String n : wholeRanges.keys()) out.add(n + "{}");
+        for (String n : wholeNames) out.add(n + "{}");
         return out;
+    }
+
+    /** Sets the whole-value range of a name (a repeated name's later line wins, as a map's put would). */
+    private void putWhole(int symbol, String name, long packed) {
+        if (symbol >= wholeBySymbol.length) {
+            int n = Math.max(symbol + 1, Math.max(1024, wholeBySymbol.length * 2));
+            int old = wholeBySymbol.length;
+            wholeBySymbol = Arrays.copyOf(wholeBySymbol, n);
+            Arrays.fill(wholeBySymbol, old, n, NO_RANGE);
+        }
+        if (wholeBySymbol[symbol] == NO_RANGE) {
+            int k = wholeNames.size();
+            if (k == wholeSymbols.length) wholeSymbols = Arrays.copyOf(wholeSymbols, k * 2);
+            wholeSymbols[k] = symbol;
+            wholeNames.add(name);
+        }
+        wholeBySymbol[symbol] = packed;
     }
 
     /** Relative lines of the BufferLiveRange entries named by {@code keys}, in line order. */
@@ -169,9 +194,7 @@ final class LiveRangePart extends Part {
         }
         int bound = sequence.size();
         for (LiveRange r : ranges.values()) bound = Math.max(bound, r.end());
-        int[] wholeBound = {bound};
-        wholeRanges.forEach((k, packed) -> wholeBound[0] = Math.max(wholeBound[0], (int) packed));
-        bound = wholeBound[0];
+        for (int k = 0; k < wholeNames.size(); k++) bound = Math.max(bound, (int) wholeBySymbol[wholeSymbols[k]]);
         if (maxTime > bound) maxTime = bound;
     }
 
@@ -212,8 +235,8 @@ final class LiveRangePart extends Part {
         int from = ls.start + 4;
         long packed = ((long) s << 32) | (e & 0xffffffffL);
         // Whole-value keys by the interned name (shared with the value); indexed keys die with this part.
-        if (t.startsWith("{}", colon - 2)) wholeRanges.put(in.name(t, from, colon - 2), packed);
-        else if (t.charAt(colon - 1) != '}') wholeRanges.put(in.name(t, from, colon), packed);
+        if (t.startsWith("{}", colon - 2)) putWhole(in.symbol(t, from, colon - 2), in.lastName(), packed);
+        else if (t.charAt(colon - 1) != '}') putWhole(in.symbol(t, from, colon), in.lastName(), packed);
         else ranges.put(t.substring(from, colon), new LiveRange(s, e));
     }
 

@@ -12,6 +12,7 @@ import bufq.model.Shape;
 import bufq.model.UsedValues;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -20,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ForkJoinTask;
+import java.util.stream.IntStream;
 import java.util.EnumSet;
 
 /**
@@ -96,23 +98,33 @@ final class ModuleAssembler {
         UsedValuesReader reader = new UsedValuesReader(source, valueRegions, stamps);
         UsedValues.Deferred details = new UsedValues.Deferred(reader);
         // Values joined with their live ranges, each made once; their details are the section's.
-        int joined = 0;
-        int valueCount = 0;
-        for (RawValues rv : rawValues) valueCount += rv.size;
-        List<HloValue> values = new ArrayList<>(valueCount);
-        boolean tiles = false;
-        Shape lastShape = null;
-        for (RawValues rv : rawValues) {
+        // Each region's values are joined on whichever core is free (a million values: a second on one).
+        int blocks = rawValues.size();
+        int[] firstOf = new int[blocks + 1];
+        for (int b = 0; b < blocks; b++) firstOf[b + 1] = firstOf[b] + rawValues.get(b).size;
+        int valueCount = firstOf[blocks];
+        HloValue[] joinedValues = new HloValue[valueCount];
+        int[] joinedIn = new int[blocks];
+        boolean[] tilesIn = new boolean[blocks];
+        LiveRangePart ranges = live;
+        IntStream.range(0, blocks).parallel().forEach(b -> {
+            RawValues rv = rawValues.get(b);
+            Shape lastShape = null;
             for (int k = 0; k < rv.size; k++) {
                 String name = rv.name[k], index = rv.index[k];
-                LiveRange lr = live == null ? null : live.rangeOf(name, index);
-                if (lr != null) joined++;
+                LiveRange lr = ranges == null ? null : ranges.rangeOf(name, rv.symbol[k], index);
+                if (lr != null) joinedIn[b]++;
                 Shape shape = rv.shape[k];
-                if (!tiles && shape != lastShape) { tiles = hasTiles(shape); lastShape = shape; }   // shapes are shared
-                values.add(HloValue.deferred(rv.id[k], name, index, rv.indexPrinted[k], rv.phi[k], rv.color[k], rv.bytes[k],
-                        rv.offset[k], rv.allocation[k], shape, lr, details, values.size()));
+                if (!tilesIn[b] && shape != lastShape) { tilesIn[b] = hasTiles(shape); lastShape = shape; }   // shapes are shared
+                int at = firstOf[b] + k;
+                joinedValues[at] = HloValue.deferred(rv.id[k], name, index, rv.indexPrinted[k], rv.phi[k], rv.color[k], rv.bytes[k],
+                        rv.offset[k], rv.allocation[k], shape, lr, details, at);
             }
-        }
+        });
+        int joined = 0;
+        boolean tiles = false;
+        for (int b = 0; b < blocks; b++) { joined += joinedIn[b]; tiles |= tilesIn[b]; }
+        List<HloValue> values = Arrays.asList(joinedValues);
         if (live != null && valueCount > 0 && joined != live.rangeCount()) {
             Set<String> unjoined = live.keys();
             for (HloValue v : values) unjoined.remove(v.key());

@@ -13,6 +13,8 @@ final class RawValues {
     int size;
     long[] id = new long[16];
     String[] name = new String[16];
+    /** The name's symbol in the module's {@link Interner}: the join with the live ranges is by it. */
+    int[] symbol = new int[16];
     /** Canonical index; {@code "{}"} when none was printed. */
     String[] index = new String[16];
     boolean[] indexPrinted = new boolean[16];
@@ -23,12 +25,13 @@ final class RawValues {
     int[] allocation = new int[16];
     Shape[] shape = new Shape[16];
 
-    void add(long id, String name, String index, boolean indexPrinted, boolean phi, int color, long bytes,
+    void add(long id, String name, int symbol, String index, boolean indexPrinted, boolean phi, int color, long bytes,
              long offset, int allocation, Shape shape) {
         if (size == this.id.length) grow();
         int i = size++;
         this.id[i] = id;
         this.name[i] = name;
+        this.symbol[i] = symbol;
         this.index[i] = index;
         this.indexPrinted[i] = indexPrinted;
         this.phi[i] = phi;
@@ -43,6 +46,7 @@ final class RawValues {
         int n = id.length * 2;
         id = Arrays.copyOf(id, n);
         name = Arrays.copyOf(name, n);
+        symbol = Arrays.copyOf(symbol, n);
         index = Arrays.copyOf(index, n);
         indexPrinted = Arrays.copyOf(indexPrinted, n);
         phi = Arrays.copyOf(phi, n);

@@ -12,7 +12,6 @@ import java.util.RandomAccess;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ForkJoinTask;
-import java.util.HashSet;
 import java.util.Set;
 
 /**
@@ -36,7 +35,7 @@ public final class HloModule {
     // take less memory than its dump text.
     private final long[] idsSorted;          // value ids ascending
     private final int[] idPositions;         // position in values of idsSorted[i]
-    private final NameIndex<Object> valuesByName;  // HloValue, or HloValue[] when several
+    private final Lazy<NameIndex<Object>> valuesByName;  // HloValue, or HloValue[] when several; built on first use
     private final BufferAllocation[] allocationByIndex;   // by allocation index (dense in every dump seen)
     private final Map<Integer, BufferAllocation> sparseAllocations;   // indexes past the dense table, if any
     // Values of each allocation as runs of one int array: positions of allocation i's values are
@@ -128,7 +127,6 @@ public final class HloModule {
         this.info = info;
         this.heapEvents = List.copyOf(heapEvents);
         this.warningCount = Math.max(warningCount, warnings.size());
-        this.valuesByName = new NameIndex<>(values.size());
         this.allocations = List.copyOf(allocations);
         this.values = List.copyOf(values);
         this.sequence = List.copyOf(sequence);
@@ -156,14 +154,7 @@ public final class HloModule {
             starts[i] = v.hasRange() ? v.rangeStart() : 0;
             ends[i] = v.hasRange() ? v.rangeEnd() : -1;
         }
-        // The sorted indexes are built on another core while this one fills the name tables
-        // (a million-value module: about half a second each).
-        ForkJoinTask<Sorted> sorted = ForkJoinTask.adapt(() -> new Sorted(keys, byAlloc, starts, ends)).fork();
-        for (int i = 0; i < n; i++) {
-            HloValue v = this.values.get(i);
-            valuesByName.merge(v.name(), v, HloModule::appendValue);
-        }
-        Sorted x = sorted.tryUnfork() ? sorted.invoke() : sorted.join();
+        Sorted x = new Sorted(keys, byAlloc, starts, ends);
         this.allocationKeys = x.allocationKeys;
         this.allocationStart = x.allocationStart;
         this.byAllocation = x.byAllocation;
@@ -172,6 +163,14 @@ public final class HloModule {
         this.liveIndex = x.liveIndex;
         this.liveness = new Lazy<>(() -> Liveness.of(this));
         this.firstTime = new Lazy<>(this::firstTimes);
+        // By name only when a statement asks (a million-value module: half a second that `summary` never needs).
+        this.valuesByName = new Lazy<>(this::valuesByName);
+    }
+
+    private NameIndex<Object> valuesByName() {
+        NameIndex<Object> byName = new NameIndex<>(values.size());
+        for (HloValue v : values) byName.merge(v.name(), v, HloModule::appendValue);
+        return byName;
     }
 
     /** The indexes that come from sorting: by allocation, by id, by time. */
@@ -183,6 +182,8 @@ public final class HloModule {
 
         Sorted(long[] keys, long[] byAlloc, int[] starts, int[] ends) {
             int n = keys.length;
+            // The two sorts on two cores (a million values: a quarter second each).
+            ForkJoinTask<long[]> byId = ForkJoinTask.adapt(() -> sortByKey(keys)).fork();
             Arrays.sort(byAlloc);
             int distinct = 0;
             for (int i = 0; i < n; i++) if (i == 0 || (int) (byAlloc[i] >> 32) != (int) (byAlloc[i - 1] >> 32)) distinct++;
@@ -196,7 +197,7 @@ public final class HloModule {
             }
             allocationStart[distinct] = n;
             // Ids sorted with their positions; the first of equal ids wins, as before.
-            long[] packedOrder = sortByKey(keys);
+            long[] packedOrder = byId.tryUnfork() ? sortByKey(keys) : byId.join();
             idsSorted = new long[n];
             idPositions = new int[n];
             for (int i = 0; i < n; i++) {
@@ -228,9 +229,30 @@ public final class HloModule {
      */
     public int instructionCount() {
         if (details.isRead()) return details.get().instructions().size();
-        Set<String> unscheduled = new HashSet<>();
-        for (HloValue v : values) if (firstTime(v.name()) < 0) unscheduled.add(v.name());
-        return sequence.size() + unscheduled.size();
+        int steps = sequence.size();
+        // Most values start at their own instruction's step: a look at the sequence settles them.
+        // The others' names are looked for in one pass over the sequence (a table of those few
+        // names, not one of every step's: a million-step module has a hundred thousand of them).
+        List<String> names = new ArrayList<>();
+        for (HloValue v : values) {
+            int t = v.hasRange() ? v.rangeStart() : -1;
+            if (t < 0 || t >= steps || !sequence.get(t).equals(v.name())) names.add(v.name());
+        }
+        if (names.isEmpty()) return steps;
+        NameIndex<boolean[]> others = new NameIndex<>(names.size());
+        int otherCount = 0;
+        for (String name : names) {
+            if (others.get(name) == null) {
+                others.putIfAbsent(name, new boolean[1]);
+                otherCount++;
+            }
+        }
+        int scheduled = 0;
+        for (String name : sequence) {
+            boolean[] seen = others.get(name);
+            if (seen != null && !seen[0]) { seen[0] = true; scheduled++; }
+        }
+        return steps + otherCount - scheduled;
     }
 
     /** Instruction names by time. */
@@ -342,6 +364,15 @@ public final class HloModule {
             for (int i = 0; i < n; i++) out[i] = i;
             return out;
         }
+        long lo = Long.MAX_VALUE, hi = Long.MIN_VALUE;
+        for (long k : keys) { lo = Math.min(lo, k); hi = Math.max(hi, k); }
+        if (lo >= 0 && hi <= Integer.MAX_VALUE) {
+            // Ids as XLA prints them: (id, position) packed in one long, a primitive sort, stable by position.
+            for (int i = 0; i < n; i++) out[i] = keys[i] << 32 | i;
+            Arrays.sort(out);
+            for (int i = 0; i < n; i++) out[i] = (int) out[i];
+            return out;
+        }
         Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) order[i] = i;
         Arrays.sort(order, (a, b) -> Long.compare(keys[a], keys[b]));
@@ -389,7 +420,7 @@ public final class HloModule {
 
     /** Values defined by the named instruction (all its shape indices). */
     public List<HloValue> valuesNamed(String name) {
-        Object o = valuesByName.get(name);
+        Object o = valuesByName.get().get(name);
         if (o == null) return List.of();
         if (o instanceof HloValue h) return List.of(h);
         return List.of((HloValue[]) o);
@@ -400,7 +431,7 @@ public final class HloModule {
         int brace = key.endsWith("}") ? key.lastIndexOf('{') : -1;
         String name = brace < 0 ? key : key.substring(0, brace);
         String index = brace < 0 ? "{}" : key.substring(brace);
-        Object o = valuesByName.get(name);
+        Object o = valuesByName.get().get(name);
         if (o instanceof HloValue h) return h.index().equals(index) ? h : null;
         if (o instanceof HloValue[] a) for (HloValue h : a) if (h.index().equals(index)) return h;
         return null;

@@ -1,6 +1,7 @@
 package bufq.model;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 
 /**
@@ -14,15 +15,22 @@ import java.util.function.IntConsumer;
  * by start with a max-end per subtree, the earlier layout, degrades to a scan of half the module
  * when a few values live from step 0 to the end, as entry parameters do.)
  *
- * <p>The tree is built on the first query, not at load: a module that is never asked costs nothing.
- * Safe to share between threads.
+ * <p>The tree is built once it pays: the first {@link #SCANS} queries read every range instead (a
+ * million ranges: a few milliseconds each, where the tree takes a second to build). A batch
+ * {@code summary} asks once or twice; an interactive session soon has its tree. Safe to share
+ * between threads.
  */
 public final class IntervalIndex {
     /** Sets of at most this many intervals are leaves, scanned linearly. */
     private static final int LEAF = 8;
+    /** Queries answered by a scan of every range before the tree is built. */
+    static final int SCANS = 8;
 
     private final int count;
-    private final Lazy<Tree> tree;   // the ranges are held only until the tree is built
+    private final Lazy<Tree> tree;
+    private final AtomicInteger queries = new AtomicInteger();
+    // The ranges, for the scans; dropped once the tree holds them.
+    private volatile int[] starts, ends;
 
     /** @param starts,ends ranges per id (id = array position); entries with end &lt; start are skipped */
     public IntervalIndex(int[] starts, int[] ends) {
@@ -30,15 +38,46 @@ public final class IntervalIndex {
         for (int i = 0; i < starts.length; i++) if (ends[i] >= starts[i]) n++;
         this.count = n;
         int[] s = starts.clone(), e = ends.clone();
-        this.tree = new Lazy<>(() -> new Tree(s, e, count));
+        this.starts = s;
+        this.ends = e;
+        this.tree = new Lazy<>(() -> {
+            Tree t = new Tree(s, e, count);
+            this.starts = null;
+            this.ends = null;
+            return t;
+        });
     }
 
     public int size() { return count; }
 
     private Tree tree() { return tree.get(); }
 
+    /**
+     * The ids overlapping {@code [from, to]} in ascending order by a scan of every range, or null
+     * when the tree answers this query (built now if this is the first past {@link #SCANS}).
+     */
+    private int[] scan(int from, int to) {
+        int[] s = starts, e = ends;
+        if (s == null || queries.incrementAndGet() > SCANS) return null;
+        int k = 0;
+        int[] ids = new int[64];
+        for (int i = 0; i < s.length; i++) {
+            if (s[i] <= to && e[i] >= from && e[i] >= s[i]) {
+                if (k == ids.length) ids = Arrays.copyOf(ids, k * 2);
+                ids[k++] = i;
+            }
+        }
+        return ids.length == k ? ids : Arrays.copyOf(ids, k);
+    }
+
     /** Calls {@code sink} with the id of every interval that overlaps {@code [from, to]}, in no particular order; none when {@code from > to}. */
     public void overlapping(int from, int to, IntConsumer sink) {
+        if (from > to) return;
+        int[] scanned = scan(from, to);
+        if (scanned != null) {
+            for (int id : scanned) sink.accept(id);
+            return;
+        }
         Hits h = tree().collect(from, to);
         for (int i = 0; i < h.n; i++) sink.accept(h.ids[i]);
     }
@@ -50,6 +89,9 @@ public final class IntervalIndex {
 
     /** Ids of the intervals overlapping {@code [from, to]}, in ascending id order; none when {@code from > to}. */
     public int[] during(int from, int to) {
+        if (from > to) return new int[0];
+        int[] scanned = scan(from, to);
+        if (scanned != null) return scanned;
         Tree t = tree();
         Hits h = t.collect(from, to);
         int k = h.n;

@@ -40,4 +40,30 @@ class DumpTextTest {
             assertEquals(expected, count, lit);
         }
     }
+
+    /** Eight bytes at a time: every alignment, literals of one byte, ones that start a line, matches at the very end. */
+    @Test
+    void wordAtATimeSearchFindsEveryOccurrence() {
+        Random rnd = new Random(11);
+        for (int round = 0; round < 40; round++) {
+            StringBuilder b = new StringBuilder();
+            int n = 1 + rnd.nextInt(round < 20 ? 64 : 140_000);
+            while (b.length() < n) b.append("\nUa<x".charAt(rnd.nextInt(5)));
+            if (rnd.nextBoolean()) b.append("\nUsed values:");
+            String text = b.toString();
+            ByteBuffer direct = ByteBuffer.allocateDirect(text.length());
+            direct.put(text.getBytes(StandardCharsets.US_ASCII)).flip();
+            DumpText bytes = DumpText.of(direct);
+            for (String lit : new String[] {"\n", "U", "\nU", "a<", "\nUsed values:", "Ua\n<"}) {
+                int at = -1;
+                while (true) {
+                    int expected = text.indexOf(lit, at + 1);
+                    int found = bytes.indexOf(lit, at + 1);
+                    assertEquals(expected, found, lit + " after " + at + " in " + text.length() + " bytes");
+                    if (found < 0) break;
+                    at = found;
+                }
+            }
+        }
+    }
 }

@@ -20,8 +20,15 @@ class IntervalIndexTest {
         return out.stream().mapToInt(Integer::intValue).toArray();
     }
 
+    /** Both ways an index answers: by its first queries' scans, and by the tree built after them. */
     static void check(int[] starts, int[] ends, int from, int to) {
-        IntervalIndex ix = new IntervalIndex(starts, ends);
+        check(new IntervalIndex(starts, ends), starts, ends, from, to);
+        IntervalIndex built = new IntervalIndex(starts, ends);
+        for (int i = 0; i < IntervalIndex.SCANS; i++) built.during(0, 0);
+        check(built, starts, ends, from, to);
+    }
+
+    static void check(IntervalIndex ix, int[] starts, int[] ends, int from, int to) {
         int[] want = scan(starts, ends, from, to);
         assertArrayEquals(want, ix.during(from, to), "during " + from + ".." + to);
         List<Integer> seen = new ArrayList<>();

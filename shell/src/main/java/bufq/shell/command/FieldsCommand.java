@@ -14,13 +14,17 @@ import java.util.List;
 import java.util.Locale;
 
 final class FieldsCommand implements Command {
+    private static final String VALUES_FILE = "values";
+
     @Override public String name() { return "fields"; }
     @Override public String synopsis() { return "fields [ENTITY]"; }
 
     @Override public String brief() { return "Lists the fields of an entity (or of all) with their types."; }
 
     @Override public String description() {
-        return "Lists the fields a query can filter, show and sort on, with their types: of one entity, or of all.";
+        return "Lists the fields a query can filter, show and sort on, with their types: of one entity, or of all. "
+                + "The reads column marks the fields that come from the Used values section (the values file of a "
+                + "four-file set): the first statement that names one reads that section, once.";
     }
 
     @Override public List<String> examples() { return List.of("fields values", "fields"); }
@@ -37,13 +41,22 @@ final class FieldsCommand implements Command {
                     + " (entities: " + String.join(", ", e.entities()) + ")");
         Table.Builder b = Table.builder();
         if (args.isEmpty()) b.column("entity", ColumnType.STRING);
-        b.column("field", ColumnType.STRING).column("type", ColumnType.STRING).column("doc", ColumnType.STRING);
+        b.column("field", ColumnType.STRING).column("type", ColumnType.STRING).column("reads", ColumnType.STRING)
+                .column("doc", ColumnType.STRING);
+        boolean anyReads = false;
         for (String entity : entities) {
             for (Engine.Field f : e.fields(entity)) {
                 String type = f.type().name().toLowerCase(Locale.ROOT);
-                if (args.isEmpty()) b.row(entity, f.name(), type, f.doc());
-                else b.row(f.name(), type, f.doc());
+                String reads = f.needsValues() ? VALUES_FILE : "";
+                anyReads |= f.needsValues();
+                if (args.isEmpty()) b.row(entity, f.name(), type, reads, f.doc());
+                else b.row(f.name(), type, reads, f.doc());
             }
+        }
+        if (anyReads) {
+            b.note("reads: '" + VALUES_FILE + "' marks the fields that come from the Used values section (a four-file"
+                    + " set's -buffer-assignment-values.txt, often two thirds of the dump), read once, by the first"
+                    + " statement that needs it; the others need only the allocations and live ranges");
         }
         shell.print(b.build());
         return Status.OK;

@@ -80,7 +80,11 @@ public final class DefaultEngine implements Engine {
 
     @Override public List<Field> fields(String entity) {
         List<Field> out = new ArrayList<>();
-        for (FieldInfo f : catalog.fields(entity)) out.add(new Field(f.name(), f.type(), f.doc()));
+        boolean entityNeeds = catalog.needs(entity, null).contains(DumpPart.USED_VALUES);
+        for (FieldInfo f : catalog.fields(entity)) {
+            boolean needs = entityNeeds || catalog.needs(entity, f.name()).contains(DumpPart.USED_VALUES);
+            out.add(new Field(f.name(), f.type(), f.doc(), needs));
+        }
         return out;
     }
 

@@ -107,8 +107,13 @@ public interface Engine {
         throw new Failure("this engine cannot add fields");
     }
 
-    /** A field of an entity, for {@code fields} and completion. */
-    record Field(String name, ColumnType type, String doc) {}
+    /**
+     * A field of an entity, for {@code fields} and completion; {@code needsValues}: reading it reads
+     * the module's Used values section (the values file of a four-file set) if it is not read yet.
+     */
+    record Field(String name, ColumnType type, String doc, boolean needsValues) {
+        public Field(String name, ColumnType type, String doc) { this(name, type, doc, false); }
+    }
 
     /** A user-caused failure: bad dump, bad query. The message is ready to print. */
     final class Failure extends Exception {

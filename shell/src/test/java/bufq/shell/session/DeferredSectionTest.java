@@ -81,6 +81,30 @@ class DeferredSectionTest {
         }
     }
 
+    /**
+     * What {@code fields} says is what happens: a field it marks as reading the values file reads
+     * the section when a query shows it, and every other field leaves the section unread.
+     */
+    @Test
+    void fieldsSaysWhichFieldsReadTheValuesFile() throws Exception {
+        Path dump = Corpus.require("jax-0.10.2/transformer-2layer");
+        Session listing = session(dump);
+        List<Engine.Field> fields = listing.shell().engine().fields("values");
+        assertTrue(fields.stream().anyMatch(Engine.Field::needsValues), "some field needs the values file");
+        assertTrue(fields.stream().anyMatch(f -> !f.needsValues()), "some field does not");
+        assertEquals(Status.OK, listing.shell().execute("fields values"));
+        String table = listing.out().toString(StandardCharsets.UTF_8);
+        assertTrue(table.lines().anyMatch(l -> l.matches("op_name +string +values +.*")), table);
+        assertTrue(table.lines().anyMatch(l -> l.matches("size +bytes {2,}size=.*")), table);
+        for (Engine.Field f : fields) {
+            Session s = session(dump);
+            HloModule m = s.shell().current();
+            String query = "values show " + f.name() + " limit 1";
+            assertEquals(Status.OK, s.shell().execute(query), query + ": " + s.err());
+            assertEquals(f.needsValues(), m.isRead(DumpPart.USED_VALUES), query);
+        }
+    }
+
     /** diff reads the parts of its two sides, not those of the current module. */
     @Test
     void diffReadsItsSidesNotTheCurrentModule() throws Exception {
