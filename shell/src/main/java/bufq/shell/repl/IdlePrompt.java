@@ -4,22 +4,24 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * The REPL's one idle mechanism: each time the prompt has waited {@code idleMillis} with no statement
- * running, it runs the idle work ({@code Shell.idle}: the current module's deferred reads, the script
- * engine's start, a pending init script, in that order) on a daemon thread. The work asks
- * {@link #stillIdle} between its steps, so a statement entered meanwhile stops it there and the rest
- * waits for the next idle prompt; a session that is busy, or a batch run (which has no prompt), never
- * pays for it.
+ * The REPL's one idle mechanism: once the prompt has waited {@code idleMillis} with no key typed and
+ * no statement running, it runs the idle work ({@code Shell.idle}: the current module's deferred
+ * reads, the script engine's start, a pending init script, in that order) on a daemon thread. The
+ * work asks {@link #stillIdle} between its steps: a key typed or a statement entered meanwhile stops
+ * it there (a step already started goes on in the background), and the rest runs once the prompt is
+ * idle again. A session that is busy, or a batch run (which has no prompt), never pays for it.
  */
 final class IdlePrompt implements AutoCloseable {
     private final long idleNanos;
     private final Consumer<BooleanSupplier> work;
     private final Object lock = new Object();
     private boolean atPrompt;
+    /** When the last prompt, key or statement came. */
     private long since;
-    /** Counts prompts; the work runs once per prompt that stays idle. */
-    private long prompts;
-    private long ranAt;
+    /** Counts prompts, keys and statements: the work is idle while this does not move. */
+    private long activity;
+    /** {@link #activity} when the work last started. */
+    private long startedAt = -1;
     private boolean closed;
     private Thread waiter;
 
@@ -34,14 +36,19 @@ final class IdlePrompt implements AutoCloseable {
         synchronized (lock) {
             if (closed) return;
             atPrompt = true;
-            since = System.nanoTime();
-            prompts++;
+            touch();
             if (waiter == null) {
                 waiter = new Thread(this::await, "bufq-idle-prompt");
                 waiter.setDaemon(true);
                 waiter.start();
             }
-            lock.notifyAll();
+        }
+    }
+
+    /** A key changed the line at the prompt: the idle time counts from now, and running work stops at its next step. */
+    void typing() {
+        synchronized (lock) {
+            if (atPrompt) touch();
         }
     }
 
@@ -49,14 +56,14 @@ final class IdlePrompt implements AutoCloseable {
     void busy() {
         synchronized (lock) {
             atPrompt = false;
-            lock.notifyAll();
+            touch();
         }
     }
 
-    /** Whether the prompt still waits for input (the work stops between steps when not). */
+    /** Whether nothing happened at the prompt since the work started (the work stops between steps when not). */
     boolean stillIdle() {
         synchronized (lock) {
-            return atPrompt && !closed;
+            return atPrompt && !closed && activity == startedAt;
         }
     }
 
@@ -67,23 +74,29 @@ final class IdlePrompt implements AutoCloseable {
         }
     }
 
+    private void touch() {
+        since = System.nanoTime();
+        activity++;
+        lock.notifyAll();
+    }
+
     private void await() {
         while (true) {
             synchronized (lock) {
                 try {
                     while (true) {
                         if (closed) return;
-                        long left = atPrompt && ranAt != prompts ? since + idleNanos - System.nanoTime() : Long.MAX_VALUE;
+                        long left = atPrompt && startedAt != activity ? since + idleNanos - System.nanoTime() : Long.MAX_VALUE;
                         if (left <= 0) break;
                         if (left == Long.MAX_VALUE) lock.wait();
                         else lock.wait(Math.max(1, left / 1_000_000L));
                     }
-                    ranAt = prompts;
+                    startedAt = activity;
                 } catch (InterruptedException e) {
                     return;
                 }
             }
-            work.accept(this::stillIdle);
+            work.accept(this::stillIdle);  // its steps are done once each: running it again goes on where it stopped
         }
     }
 }

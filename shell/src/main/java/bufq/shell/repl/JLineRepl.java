@@ -8,12 +8,14 @@ import bufq.shell.session.Setting;
 import bufq.shell.session.Shell;
 import bufq.shell.session.Status;
 import org.jline.reader.EndOfFileException;
+import org.jline.reader.Highlighter;
 import org.jline.reader.LineReader;
 import org.jline.reader.LineReaderBuilder;
 import org.jline.reader.UserInterruptException;
 import org.jline.reader.impl.history.DefaultHistory;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
+import org.jline.utils.AttributedString;
 import org.jline.utils.InfoCmp;
 import org.jline.utils.Signals;
 
@@ -23,6 +25,7 @@ import java.io.InputStream;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /**
  * The interactive shell on a JLine {@link LineReader}: bufq's own parser (multi-line queries),
@@ -173,7 +176,7 @@ public final class JLineRepl implements Repl {
                     .appName("bufq")
                     .parser(parser)
                     .completer(new ReplCompleter(shell, catalog, parser))
-                    .highlighter(new ReplHighlighter(shell, catalog, this::colour))
+                    .highlighter(new KeysSeen(new ReplHighlighter(shell, catalog, this::colour)))
                     .history(history)
                     .variable(LineReader.SECONDARY_PROMPT_PATTERN, CONTINUATION)
                     .variable(LineReader.HISTORY_SIZE, HistoryFile.MAX_ENTRIES)
@@ -184,6 +187,31 @@ public final class JLineRepl implements Repl {
             // While the user reads the prompt: deferred reads, the script engine's start (the first 'js'
             // would wait seconds for it) and init.js, whose output is printed above the prompt.
             this.idle = new IdlePrompt(idleMs, stillIdle -> shell.idle(stillIdle, this::printAbove));
+        }
+
+        /**
+         * Tells the idle prompt of each key that changes the line. JLine redraws the line, asking its
+         * highlighter, after every key: the one per-key hook its API offers.
+         */
+        private final class KeysSeen implements Highlighter {
+            private final Highlighter inner;
+            private String last = "";
+
+            KeysSeen(Highlighter inner) {
+                this.inner = inner;
+            }
+
+            @Override public AttributedString highlight(LineReader r, String buffer) {
+                if (!buffer.equals(last)) {
+                    last = buffer;
+                    if (idle != null) idle.typing();
+                }
+                return inner.highlight(r, buffer);
+            }
+
+            @Override public void refresh(LineReader r) { inner.refresh(r); }
+            @Override public void setErrorPattern(Pattern pattern) { inner.setErrorPattern(pattern); }
+            @Override public void setErrorIndex(int index) { inner.setErrorIndex(index); }
         }
 
         /** What init.js printed at an idle prompt, above the prompt; dropped once the terminal is closed (the session ended). */

@@ -507,8 +507,9 @@ public final class Shell {
      *       is handed to {@code show} (the REPL prints it above the prompt), and a statement that
      *       comes meanwhile waits for it.</li>
      * </ol>
-     * {@code stillIdle} is asked before steps 2 and 3: once a statement was entered, the rest waits
-     * for the next idle prompt. Every step is done once; calling this again goes on where it stopped.
+     * {@code stillIdle} is asked before steps 2 and 3: once a key was typed or a statement entered,
+     * the rest waits for the next idle moment. Every step is done once; calling this again goes on
+     * where it stopped.
      */
     public void idle(BooleanSupplier stillIdle, Consumer<String> show) {
         deferred.startInBackground(current());
