@@ -29,6 +29,8 @@ final class InitScript {
     /** The run in progress and its thread, or null. Guarded by this. */
     private CompletableFuture<Void> running;
     private Thread runner;
+    /** Statements running (a script's inside the statement that runs it). Guarded by this. */
+    private int statements;
     /** Output of a run at an idle prompt, on the thread running it; null otherwise. */
     private volatile Capture capture;
 
@@ -43,15 +45,20 @@ final class InitScript {
     /**
      * Before a statement: waits for a run at an idle prompt (the statement and the script do not share the
      * session's settings and scripts at the same time), or runs a pending script when {@code usesScripts}.
+     * Until {@link #after}, no idle prompt starts one. Each call is paired with one of {@link #after}.
      */
     void before(BooleanSupplier usesScripts) throws CommandException {
         boolean waitOnly;
         synchronized (this) {
+            statements++;
             if (!pending && running == null) return;
-            waitOnly = running != null;
+            waitOnly = running != null && runner != Thread.currentThread();
         }
         if (waitOnly || usesScripts.getAsBoolean()) run();
     }
+
+    /** The statement {@link #before} was called for has ended. */
+    synchronized void after() { statements--; }
 
     /**
      * Runs the script now if it is pending; waits for a run on another thread; returns at once when
@@ -90,7 +97,7 @@ final class InitScript {
     void runIdle(Consumer<String> show) {
         CompletableFuture<Void> mine;
         synchronized (this) {
-            if (!pending || running != null) return;
+            if (!pending || running != null || statements > 0) return;  // a statement came first: it runs it if it needs it
             pending = false;
             mine = running = new CompletableFuture<>();
             runner = Thread.currentThread();

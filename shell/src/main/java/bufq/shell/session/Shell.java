@@ -147,6 +147,8 @@ public final class Shell {
             // statement only: earlier results and the output file stay.
             internalError(e);
             st = Status.ERROR;
+        } finally {
+            init.after();
         }
         deferred.reportNew(loadedModules());   // parts a statement read on its own (a script, an undeclared use)
         if (timed && settings.timer() && st != Status.QUIT)

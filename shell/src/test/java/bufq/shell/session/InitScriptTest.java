@@ -73,4 +73,23 @@ class InitScriptTest {
         s.execute("js 1");
         assertEquals(1, scripts.inits, "it runs once, and a script always has it");
     }
+
+    /** An idle prompt never runs init.js beside a statement: the statement came first, and runs it if it needs it. */
+    @org.junit.jupiter.api.Test
+    void anIdlePromptLeavesItToARunningStatement() throws Exception {
+        Counting scripts = new Counting();
+        Shell s = new Shell(new DefaultEngine(), Commands.standard(), shell -> scripts,
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Env(Map.of(), false));
+        InitScript init = new InitScript(s);
+        init.defer();
+        init.before(() -> false);   // a statement that needs no script is running
+        init.runIdle(shown -> fail("nothing ran: " + shown));
+        assertEquals(0, scripts.inits);
+        init.after();
+        init.runIdle(shown -> { });
+        assertEquals(1, scripts.inits, "idle again, with no statement running");
+        init.runIdle(shown -> { });
+        assertEquals(1, scripts.inits, "once");
+    }
 }
