@@ -150,6 +150,14 @@ public final class Shell {
         } finally {
             init.after();
         }
+        if (!oneJsonDocument && scriptDepth == 0) {
+            try {
+                endJson();   // one document per statement
+            } catch (IOException e) {
+                error(e.getMessage());
+                st = Status.ERROR;
+            }
+        }
         deferred.reportNew(loadedModules());   // parts a statement read on its own (a script, an undeclared use)
         if (timed && settings.timer() && st != Status.QUIT)
             err.printf(Locale.ROOT, "Time: %.1f ms%n", (System.nanoTime() - t0) / 1e6);
@@ -323,10 +331,12 @@ public final class Shell {
      * Writes one JSON document. A batch run ({@link #setOneJsonDocument}) gets one document in all:
      * its first result alone, or, once a second comes, an array of the results in order (closed
      * when the output ends, the format changes or the run ends), so {@code json.load} reads any run.
+     * Otherwise (the interactive shell) each statement is one document in the same way: a statement
+     * that prints lines and a value, or several tables, prints one array.
      */
     public void printJson(String document) throws IOException {
-        if (!oneJsonDocument) {
-            write(document);
+        if (init.capturedSink() != null) {
+            write(document);   // init.js at an idle prompt, between statements: a document of its own
             return;
         }
         String d = document.endsWith("\n") ? document.substring(0, document.length() - 1) : document;
