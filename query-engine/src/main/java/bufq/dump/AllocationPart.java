@@ -79,7 +79,11 @@ final class AllocationPart extends Part {
         long id = c.number();
         c.expect(" ");
         int nameStart = c.pos;
-        while (!c.atEnd() && c.peek() != '{' && c.peek() != ' ' && c.peek() != '>') c.pos++;
+        // One read a character (a million names: peek() three times a character was 7% of a load).
+        String t = c.s;
+        int p = nameStart, end = c.end;
+        for (char ch; p < end && (ch = t.charAt(p)) != '{' && ch != ' ' && ch != '>'; ) p++;
+        c.pos = p;
         if (c.pos == nameStart) throw c.bad("expected a value name");
         int symbol = in.symbol(c.s, nameStart, c.pos);
         String name = in.lastName();

@@ -225,13 +225,13 @@ final class Interner {
     private static final class Stripe {
         private static final class Table {
             final String[] keys;
-            final int[] hashes;
-            final int[] symbols;
+            // Per slot, the key's hash (high half) and symbol (low half): one array, so a probe
+            // costs one cache miss for both.
+            final long[] meta;
             final int shift;   // a hash's slot is its spread's top bits
             Table(int n) {
                 keys = new String[n];
-                hashes = new int[n];
-                symbols = new int[n];
+                meta = new long[n];
                 shift = 32 - Integer.numberOfTrailingZeros(n);
             }
         }
@@ -253,7 +253,7 @@ final class Interner {
                 // Pairs with the fence before a key is stored: the key's symbol is the one written.
                 VarHandle.acquireFence();
                 found[0] = t.keys[i];
-                return t.symbols[i];
+                return (int) t.meta[i];
             }
             return add(text, from, to, h, spread, found);
         }
@@ -261,13 +261,13 @@ final class Interner {
         /** The slot of the name in {@code t}, or -1. */
         private static int find(Table t, String text, int from, int to, int h, int spread) {
             String[] keys = t.keys;
-            int[] hashes = t.hashes;
+            long[] meta = t.meta;
             int mask = keys.length - 1;
             int len = to - from;
             for (int i = spread >>> t.shift; ; i = (i + 1) & mask) {
                 String k = keys[i];
                 if (k == null) return -1;
-                if (hashes[i] == h && k.length() == len && k.regionMatches(0, text, from, len)) return i;
+                if ((int) (meta[i] >>> 32) == h && k.length() == len && k.regionMatches(0, text, from, len)) return i;
             }
         }
 
@@ -276,15 +276,14 @@ final class Interner {
             int at = find(t, text, from, to, h, spread);
             if (at >= 0) {
                 found[0] = t.keys[at];
-                return t.symbols[at];
+                return (int) t.meta[at];
             }
             String s = from == 0 && to == text.length() ? text : text.substring(from, to);
             int mask = t.keys.length - 1;
             int i = spread >>> t.shift;
             while (t.keys[i] != null) i = (i + 1) & mask;
             int symbol = next.getAndIncrement();
-            t.hashes[i] = h;
-            t.symbols[i] = symbol;
+            t.meta[i] = (long) h << 32 | (symbol & 0xFFFFFFFFL);
             // Hash and symbol before the key: a reader that finds the key without the lock reads both.
             VarHandle.releaseFence();
             t.keys[i] = s;
@@ -298,12 +297,11 @@ final class Interner {
             int mask = t.keys.length - 1;
             for (int j = 0; j < old.keys.length; j++) {
                 if (old.keys[j] == null) continue;
-                int h = old.hashes[j];
+                int h = (int) (old.meta[j] >>> 32);
                 int i = (h * 0x85EBCA6B) >>> t.shift;
                 while (t.keys[i] != null) i = (i + 1) & mask;
                 t.keys[i] = old.keys[j];
-                t.hashes[i] = h;
-                t.symbols[i] = old.symbols[j];
+                t.meta[i] = old.meta[j];
             }
             table = t;
         }

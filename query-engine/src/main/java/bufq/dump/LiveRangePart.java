@@ -28,6 +28,8 @@ import java.util.TreeMap;
 final class LiveRangePart extends Part {
     int maxTime = -1;
     final List<String> sequence = new ArrayList<>();
+    /** The symbols of the sequence's names, in step order (see {@link Interner#symbol}). */
+    int[] sequenceSymbols = new int[16];
     /**
      * Ranges by key ({@code name{idx}}); lines are found again only for the rare warning (see
      * {@link #linesOf}). Whole-value keys ({@code name{}}, most of them) are stored by bare name so
@@ -210,7 +212,9 @@ final class LiveRangePart extends Part {
         int t = c.intNumber();
         c.expect(":");
         if (t != sequence.size()) throw c.bad("expected time " + sequence.size() + " in the sequence");
-        sequence.add(in.name(c.s, c.pos, c.end));
+        if (t == sequenceSymbols.length) sequenceSymbols = Arrays.copyOf(sequenceSymbols, t * 2);
+        sequenceSymbols[t] = in.symbol(c.s, c.pos, c.end);
+        sequence.add(in.lastName());
     }
 
     // '    ' NAME '{' IDX '}:' START '-' END

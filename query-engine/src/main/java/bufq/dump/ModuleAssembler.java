@@ -96,7 +96,7 @@ final class ModuleAssembler {
         long t1 = System.nanoTime();
         List<String> sequence = live == null ? List.of() : live.sequence;
         UsedValuesReader reader = new UsedValuesReader(source, valueRegions, stamps);
-        UsedValues.Deferred details = new UsedValues.Deferred(reader);
+        UsedValues.Deferred details = new UsedValues.Deferred(reader, instructionCount(live, rawValues));
         // Values joined with their live ranges, each made once; their details are the section's.
         // Each region's values are joined on whichever core is free (a million values: a second on one).
         int blocks = rawValues.size();
@@ -158,9 +158,32 @@ final class ModuleAssembler {
         // Parsed with the rest (or absent): joined now, as part of the load.
         if (reader.parsed()) m.read(EnumSet.of(DumpPart.USED_VALUES));
         if (ModuleReader.TRACE) {
-            System.err.printf("  assemble: values %d ms, HloModule %d ms%n", (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000);
+            System.err.printf("  assemble: values %d ms, HloModule %d ms (joined %d of %d ranges)%n", (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000, joined, live == null ? 0 : live.rangeCount());
         }
         return m;
+    }
+
+    /**
+     * How many instructions the Used values section will hold, without reading it: the scheduled
+     * steps, plus the distinct names of values no step defines (XLA prints a block for each value
+     * of the allocation section, its instruction line defining the value's own name). By the
+     * names' symbols, so a million values cost array reads, not name lookups.
+     */
+    private static int instructionCount(LiveRangePart live, List<RawValues> rawValues) {
+        int steps = live == null ? 0 : live.sequence.size();
+        int symbols = 0;
+        for (int t = 0; t < steps; t++) symbols = Math.max(symbols, live.sequenceSymbols[t] + 1);
+        for (RawValues rv : rawValues) for (int k = 0; k < rv.size; k++) symbols = Math.max(symbols, rv.symbol[k] + 1);
+        boolean[] named = new boolean[symbols];   // a step's name, or a value name counted already
+        for (int t = 0; t < steps; t++) named[live.sequenceSymbols[t]] = true;
+        int unscheduled = 0;
+        for (RawValues rv : rawValues) {
+            for (int k = 0; k < rv.size; k++) {
+                int s = rv.symbol[k];
+                if (!named[s]) { named[s] = true; unscheduled++; }
+            }
+        }
+        return steps + unscheduled;
     }
 
     /**

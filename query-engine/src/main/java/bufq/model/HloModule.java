@@ -229,6 +229,7 @@ public final class HloModule {
      */
     public int instructionCount() {
         if (details.isRead()) return details.get().instructions().size();
+        if (details.instructionCount() >= 0) return details.instructionCount();
         int steps = sequence.size();
         // Most values start at their own instruction's step: a look at the sequence settles them.
         // The others' names are looked for in one pass over the sequence (a table of those few

@@ -104,14 +104,27 @@ public final class UsedValues {
      */
     public static final class Deferred {
         private final Reader reader;
+        private final int instructionCount;
         private List<HloValue> values;
         private List<String> sequence;
         private volatile UsedValues read;
 
         /** A section still to be read by {@code reader}. */
         public Deferred(Reader reader) {
-            this.reader = reader;
+            this(reader, -1);
         }
+
+        /**
+         * A section still to be read by {@code reader}, which will hold {@code instructionCount}
+         * instructions (as the reader counted them without reading it; -1 when it did not).
+         */
+        public Deferred(Reader reader, int instructionCount) {
+            this.reader = reader;
+            this.instructionCount = instructionCount;
+        }
+
+        /** The instructions the section holds, as counted before reading it; -1 when not counted. */
+        int instructionCount() { return instructionCount; }
 
         /** A section already read. */
         public static Deferred of(UsedValues read) {
