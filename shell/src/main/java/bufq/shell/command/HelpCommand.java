@@ -67,9 +67,9 @@ final class HelpCommand implements Command {
               csv       header row, RFC 4180 quoting, raw numbers, null as an empty field; never cut
               tsv       like csv with tabs; tabs, newlines and backslashes in cells escaped as \\t \\n \\\\
               json      an array of row objects: numbers as numbers, null as null; never cut. A command
-                        that prints several tables prints one array per table; text (charts) prints
-                        as a JSON string on its own line. A script's print(...) lines are documents
-                        {"print": "LINE"}, so the output stays JSON for jq
+                        that prints several tables prints one object of named tables; text prints as
+                        a JSON string. A script's print(...) lines are {"print": "LINE"}. Each statement
+                        (a batch run: the whole run) is one JSON document, for jq and json.load
             """;
 
     @Override public String name() { return "help"; }
