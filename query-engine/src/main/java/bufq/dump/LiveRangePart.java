@@ -270,7 +270,7 @@ final class LiveRangePart extends Part {
         while (!c.atEnd()) {
             char ch = c.peek();
             if (ch >= '0' && ch <= '9') {
-                if (v > (Long.MAX_VALUE - (ch - '0')) / 10) throw c.bad("number too large for 64 bits");
+                if (v > (Long.MAX_VALUE - 9) / 10 && v > (Long.MAX_VALUE - (ch - '0')) / 10) throw c.bad("number too large for 64 bits");
                 v = v * 10 + (ch - '0');
                 digits++;
                 c.pos++;

@@ -109,10 +109,14 @@ final class Conditions {
             };
         }
         if (l.type() == r.type() && l.type() == ColumnType.STRING) {
+            // = and != are plain equality (the common filter, kept cheap); < and > order as 'order by'
+            // does (NaturalOrder: fusion.2 < fusion.10)
+            boolean equality = op.equals("=") || op.equals("!="), equal = op.equals("=");
             return (row, run) -> {
                 Object a = l.get(row, run.ctx());
                 Object b = a == null ? null : r.get(row, run.ctx());
-                return b != null && test(op, ((String) a).compareTo((String) b));
+                if (b == null) return false;
+                return equality ? a.equals(b) == equal : test(op, Values.compare(a, b));
             };
         }
         if (l.type() == r.type() && l.type() == ColumnType.BOOL) {

@@ -1,5 +1,7 @@
 package bufq.eval;
 
+import bufq.table.NaturalOrder;
+
 import java.util.List;
 
 /** Comparison of cell values (Long, Double, String, Boolean, List) for conditions and sorting. */
@@ -11,11 +13,15 @@ final class Values {
         return Double.compare(((Number) a).doubleValue(), ((Number) b).doubleValue());
     }
 
-    /** Total order within one column; nulls are handled by the caller. */
+    /**
+     * Total order within one column; nulls are handled by the caller. Strings compare in
+     * {@link NaturalOrder} (runs of digits by value: {@code fusion.2} before {@code fusion.10}), since
+     * HLO names end in numbers; without digits that is plain character order.
+     */
     static int compare(Object a, Object b) {
         if (a instanceof Long x && b instanceof Long y) return Long.compare(x, y);   // the common case, first
         if (a instanceof Number && b instanceof Number) return compareNumbers(a, b);
-        if (a instanceof String x && b instanceof String y) return x.compareTo(y);
+        if (a instanceof String x && b instanceof String y) return NaturalOrder.INSTANCE.compare(x, y);
         if (a instanceof Boolean x && b instanceof Boolean y) return Boolean.compare(x, y);
         if (a instanceof List<?> x && b instanceof List<?> y) {
             for (int i = 0; i < Math.min(x.size(), y.size()); i++) {

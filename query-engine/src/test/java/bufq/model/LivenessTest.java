@@ -92,6 +92,19 @@ class LivenessTest {
         }
     }
 
+    /** Past 100,000 values the allocations are swept on two cores, each half into its own differences. */
+    @Test
+    void agreesWithBruteForceWhenSweptOnTwoCores() {
+        for (long seed = 1; seed <= 2; seed++) {
+            HloModule m = random(seed, 120_000, 30);
+            Liveness l = m.liveness();
+            long[] occupied = bruteOccupied(m, null);
+            assertArrayEquals(occupied, l.occupiedBytesByStep(OptionalInt.empty()), "seed " + seed);
+            assertEquals(firstMax(occupied), l.peakTime());
+            for (int c : List.of(0, 1)) assertArrayEquals(bruteOccupied(m, c), l.occupiedBytesByStep(OptionalInt.of(c)), "colour " + c);
+        }
+    }
+
     @Test
     void computedOnceAndSharedWithCopiesUnderAnotherHandle() {
         HloModule m = random(3, 40, 12);

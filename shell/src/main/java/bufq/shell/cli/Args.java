@@ -38,7 +38,10 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
                              a line ending in \\ or an unfinished query continues); a FILE
                              ending in .js runs as JavaScript (scripts/README.md)
               --bail         stop at the first failing statement
-              --no-init      do not run $XDG_CONFIG_HOME/bufq/init.js (~/.config/bufq/init.js)
+              --no-init      do not run $XDG_CONFIG_HOME/bufq/init.js (~/.config/bufq/init.js);
+                             without it, init.js runs on first need: before the first script,
+                             fields, check, advise, set tiling of a model not built in, or a
+                             query naming a field bufq does not know (the shell: when idle)
               -h, --help     show this help
               --version      show the version
 

@@ -125,8 +125,9 @@ public final class Bufq {
                 return ExitCode.LOAD;
             }
         }
-        // init.js may define fields and tiling models the statements below use; no file, no engine.
-        if (!args.noInit()) shell.scripts().runInit();
+        // init.js may define fields, tiling models, checks and rules; it runs on first need (a script,
+        // a statement that may use what it defines, an idle prompt), so a run needing none never starts the engine.
+        if (!args.noInit()) shell.deferInit();
         // A batch run's json is one document for json.load: several results make an array.
         if (!args.actions().isEmpty()) {
             shell.setOneJsonDocument(true);

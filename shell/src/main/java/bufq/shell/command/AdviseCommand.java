@@ -42,6 +42,9 @@ final class AdviseCommand implements Command {
 
     @Override public List<String> examples() { return List.of("advise", "format markdown", "advise"); }
 
+    /** Yes: runs the rules the init script may register. */
+    @Override public boolean usesScripts(Shell shell, String args) { return true; }
+
     @Override public Status run(Shell shell, List<String> args) throws CommandException, Engine.Failure, IOException {
         arity(args, 0, 0);
         HloModule m = shell.requireModule();

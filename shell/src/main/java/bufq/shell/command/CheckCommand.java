@@ -26,6 +26,9 @@ final class CheckCommand implements Command {
 
     @Override public List<String> examples() { return List.of("check", "bufq --bail -c check DUMP_DIR"); }
 
+    /** Yes: runs the checks the init script may register. */
+    @Override public boolean usesScripts(Shell shell, String args) { return true; }
+
     @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
         arity(args, 0, 0);
         CheckReport r = Analyses.check(shell.requireModule(), shell.settings().tiling(), shell.scriptChecks());

@@ -29,6 +29,9 @@ final class FieldsCommand implements Command {
 
     @Override public List<String> examples() { return List.of("fields values", "fields"); }
 
+    /** Yes: lists the fields the init script may add. */
+    @Override public boolean usesScripts(Shell shell, String args) { return true; }
+
     @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
         arity(args, 0, 1);
         Engine e = shell.engine();

@@ -35,6 +35,8 @@ final class HelpCommand implements Command {
                       peak, or an instruction name such as fusion.2);
                       live during <a>..<b> (live at any step between a and b, both included).
             Order by also takes arithmetic on numeric fields: order by size * idle_steps desc (* / +).
+            Strings order naturally, since HLO names end in numbers: digit runs compare by value, so
+            fusion.2 comes before fusion.10 (order by, group by, min, max, < and > alike).
             Aggregates in show: count(), sum(f), min(f), max(f), avg(f); 'as name' renames a column and
             the name can be used in order by. Without show each entity prints its default columns.
             In scripts a query may go on over several lines: end a line with 'and', 'where', ',' ...,
@@ -65,8 +67,9 @@ final class HelpCommand implements Command {
               csv       header row, RFC 4180 quoting, raw numbers, null as an empty field; never cut
               tsv       like csv with tabs; tabs, newlines and backslashes in cells escaped as \\t \\n \\\\
               json      an array of row objects: numbers as numbers, null as null; never cut. A command
-                        that prints several tables prints one array per table; text (charts) prints
-                        as a JSON string on its own line
+                        that prints several tables prints one object of named tables; text prints as
+                        a JSON string. A script's print(...) lines are {"print": "LINE"}. Each statement
+                        (a batch run: the whole run) is one JSON document, for jq and json.load
             """;
 
     @Override public String name() { return "help"; }
@@ -100,7 +103,7 @@ final class HelpCommand implements Command {
         int room = Math.max(20, shell.terminalWidth() - w - 5);
         for (Command c : shell.commands().all()) {
             if (c.synopsis().length() > w) {
-                for (String l : wrap(c.synopsis(), Math.max(20, shell.terminalWidth() - 3))) b.append("  ").append(l).append('\n');
+                for (String l : wrapSynopsis(c.synopsis(), Math.max(20, shell.terminalWidth() - 3))) b.append("  ").append(l).append('\n');
                 b.append(" ".repeat(w + 2));
             } else {
                 b.append("  ").append(c.synopsis()).append(" ".repeat(w - c.synopsis().length()));
@@ -134,6 +137,45 @@ final class HelpCommand implements Command {
         return out;
     }
 
+    /** How far a synopsis's later lines are indented past its first, so they read as its continuation. */
+    static final int SYNOPSIS_INDENT = 4;
+
+    /**
+     * A synopsis in lines of at most {@code width} characters, broken only between its top-level
+     * parts: a bracketed option ({@code [by stack|op_name|source]}, {@code [--svg FILE | --html FILE]})
+     * stays on one line. Later lines are indented by {@link #SYNOPSIS_INDENT}.
+     */
+    static List<String> wrapSynopsis(String synopsis, int width) {
+        List<String> parts = new ArrayList<>();
+        StringBuilder part = new StringBuilder();
+        int depth = 0;
+        for (char ch : synopsis.toCharArray()) {
+            if (ch == ' ' && depth == 0) {
+                if (part.length() > 0) parts.add(part.toString());
+                part.setLength(0);
+                continue;
+            }
+            if (ch == '[' || ch == '(') depth++;
+            if ((ch == ']' || ch == ')') && depth > 0) depth--;
+            part.append(ch);
+        }
+        if (part.length() > 0) parts.add(part.toString());
+        List<String> out = new ArrayList<>();
+        StringBuilder line = new StringBuilder();
+        String indent = " ".repeat(SYNOPSIS_INDENT);
+        for (String p : parts) {
+            if (line.length() > 0 && line.length() + 1 + p.length() > width) {
+                out.add(line.toString());
+                line.setLength(0);
+                line.append(indent);
+            }
+            if (line.length() > 0 && !line.toString().equals(indent)) line.append(' ');
+            line.append(p);
+        }
+        out.add(line.toString());
+        return out;
+    }
+
     private static String topic(Shell shell, String topic) throws CommandException {
         switch (topic) {
             case "query", "queries", "grammar" -> {
@@ -154,7 +196,8 @@ final class HelpCommand implements Command {
             throw new CommandException("no help on '" + topic + "'" + Suggest.hint(topic, topics)
                     + " (topics: commands, query, formats, settings)");
         }
-        StringBuilder b = new StringBuilder(c.synopsis()).append("\n\n").append(c.description()).append('\n');
+        StringBuilder b = new StringBuilder(String.join("\n", wrapSynopsis(c.synopsis(), Math.max(20, shell.terminalWidth() - 1))))
+                .append("\n\n").append(c.description()).append('\n');
         if (!c.aliases().isEmpty()) b.append("\nAlso: ").append(String.join(", ", c.aliases())).append('\n');
         b.append("\nExamples:\n");
         for (String e : c.examples()) b.append("  ").append(e).append('\n');

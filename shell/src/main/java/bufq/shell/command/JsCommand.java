@@ -17,8 +17,9 @@ final class JsCommand implements Command {
     @Override public String description() {
         return "Evaluates JavaScript in the session's sandbox and prints the value unless it is undefined. The\n"
                 + "global 'bufq' holds module, query(text), field(entity, name, fn), tiling(name, fn) and\n"
-                + "check(name, fn); print(...) writes to the output. Unfinished code (an open bracket, string or\n"
-                + "comment) continues on the next line. A script is stopped after 'set timeout' seconds or by Ctrl-C.";
+                + "check(name, fn), all read-only; print(...) writes to the output (in json, {\"print\": LINE}).\n"
+                + "Unfinished code (an open bracket, string or comment) continues on the next line. A script is\n"
+                + "stopped after 'set timeout' seconds or by Ctrl-C. init.js (see --help) runs before the first.";
     }
 
     @Override public List<String> examples() {
@@ -27,6 +28,9 @@ final class JsCommand implements Command {
     }
 
     @Override public boolean rawArgs() { return true; }
+
+    /** Yes: JavaScript runs after the init script, as it always has. */
+    @Override public boolean usesScripts(Shell shell, String args) { return true; }
 
     @Override public Status run(Shell shell, List<String> args) throws CommandException {
         if (args.isEmpty() || args.get(0).isBlank()) throw new CommandException("usage: " + synopsis());

@@ -26,6 +26,13 @@ final class SetCommand implements Command {
 
     @Override public List<String> examples() { return List.of("set", "set maxrows 50", "set rawsizes on", "set threshold 64KiB"); }
 
+    /** {@code set tiling NAME} of a model not known yet: the init script may register it. */
+    @Override public boolean usesScripts(Shell shell, String args) {
+        List<String> words = Arrays.asList(args.split("\\s+"));
+        return words.size() == 2 && Setting.byKey(words.get(0)) == Setting.TILING
+                && shell.settings().tilingNamed(words.get(1)) == null;
+    }
+
     @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
         arity(args, 0, 2);
         if (args.isEmpty()) {

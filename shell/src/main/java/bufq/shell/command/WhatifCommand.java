@@ -8,6 +8,7 @@ import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Shell;
 import bufq.shell.session.Status;
+import bufq.whatif.Edit;
 import bufq.whatif.EditParser;
 import bufq.whatif.Outcome;
 import bufq.whatif.WhatIf;
@@ -60,6 +61,25 @@ final class WhatifCommand implements Command {
         } catch (QueryException e) {
             return Set.of();   // reported when it runs
         }
+    }
+
+    /**
+     * Conditions or a query that do not check against the fields known now, or a {@code tiling NAME}
+     * edit of a model not known yet: the init script may define them. Not for edits that do not parse.
+     */
+    @Override public boolean usesScripts(Shell shell, String args) {
+        EditParser.Parsed p;
+        try {
+            p = EditParser.parse(args, Set.copyOf(shell.engine().entities()));
+        } catch (QueryException e) {
+            return false;
+        }
+        if (p.query() != null && shell.engine().unresolved(p.query())) return true;
+        for (Edit e : p.edits()) {
+            if (e instanceof Edit.Tiling t && shell.settings().tilingNamed(t.name()) == null) return true;
+            if (e.where() != null && shell.engine().unresolved("values where " + e.where().condition())) return true;
+        }
+        return false;
     }
 
     @Override public Status run(Shell shell, List<String> args) throws CommandException, Engine.Failure, IOException {

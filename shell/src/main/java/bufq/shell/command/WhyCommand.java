@@ -62,6 +62,12 @@ final class WhyCommand implements Command {
         return Status.OK;
     }
 
+    /** A query on values naming fields not known now: the init script may define them. */
+    @Override public boolean usesScripts(Shell shell, String args) {
+        String first = args.split("\\s+", 2)[0];
+        return first.equals("values") && shell.engine().unresolved(args);
+    }
+
     /** The values {@code text} names: an id, a name with or without its index, or a query on values. */
     static List<HloValue> select(Shell shell, HloModule m, String text) throws CommandException {
         if (text.matches("[0-9]+")) {

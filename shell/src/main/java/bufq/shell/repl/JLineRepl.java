@@ -4,17 +4,18 @@ import bufq.eval.Catalog;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.ExitCode;
 import bufq.shell.session.Repl;
-import bufq.shell.session.ScriptEngine;
 import bufq.shell.session.Setting;
 import bufq.shell.session.Shell;
 import bufq.shell.session.Status;
 import org.jline.reader.EndOfFileException;
+import org.jline.reader.Highlighter;
 import org.jline.reader.LineReader;
 import org.jline.reader.LineReaderBuilder;
 import org.jline.reader.UserInterruptException;
 import org.jline.reader.impl.history.DefaultHistory;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
+import org.jline.utils.AttributedString;
 import org.jline.utils.InfoCmp;
 import org.jline.utils.Signals;
 
@@ -24,6 +25,7 @@ import java.io.InputStream;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /**
  * The interactive shell on a JLine {@link LineReader}: bufq's own parser (multi-line queries),
@@ -44,26 +46,26 @@ public final class JLineRepl implements Repl {
         Terminal open() throws IOException;
     }
 
-    /** How long the prompt waits idle before the script engine starts in the background. */
-    static final long ENGINE_START_IDLE_MS = 300;
+    /** How long the prompt waits idle before its idle work ({@link Shell#idle}) starts in the background. */
+    static final long IDLE_MS = 300;
 
     private final TerminalFactory terminals;
     private final InputStream fallbackIn;
-    private final long engineStartIdleMs;
+    private final long idleMs;
 
     /**
      * @param terminals  opens the terminal when {@link #run} starts
      * @param fallbackIn read by the plain line loop if no terminal can be opened
      */
     public JLineRepl(TerminalFactory terminals, InputStream fallbackIn) {
-        this(terminals, fallbackIn, ENGINE_START_IDLE_MS);
+        this(terminals, fallbackIn, IDLE_MS);
     }
 
-    /** @param engineStartIdleMs how long the prompt waits idle before the script engine starts */
-    JLineRepl(TerminalFactory terminals, InputStream fallbackIn, long engineStartIdleMs) {
+    /** @param idleMs how long the prompt waits idle before its idle work starts */
+    JLineRepl(TerminalFactory terminals, InputStream fallbackIn, long idleMs) {
         this.terminals = terminals;
         this.fallbackIn = fallbackIn;
-        this.engineStartIdleMs = engineStartIdleMs;
+        this.idleMs = idleMs;
     }
 
     /**
@@ -141,11 +143,10 @@ public final class JLineRepl implements Repl {
             shell.info("bufq: no line editing (" + e.getMessage() + "); reading plain lines");
             return new PlainRepl(fallbackIn).run(shell);
         }
-        // The first 'js' of a session would wait seconds for the engine: start it while the user
-        // reads the prompt (made here, on this thread; only the start runs in the background).
-        ScriptEngine scripts = shell.scripts();
-        try (Terminal closing = t; IdlePrompt idle = new IdlePrompt(engineStartIdleMs, scripts::prepare)) {
-            return new Session(shell, closing, idle).loop();
+        // The script engine is made here, on this thread; an idle prompt only starts it in the background.
+        shell.scripts();
+        try (Terminal closing = t) {
+            return new Session(shell, closing).loop();
         } catch (IOException e) {
             shell.error("terminal: " + e.getMessage());
             return ExitCode.FAILED;
@@ -163,9 +164,8 @@ public final class JLineRepl implements Repl {
         private final IdlePrompt idle;
         private boolean historyBroken;
 
-        Session(Shell shell, Terminal terminal, IdlePrompt idle) {
+        Session(Shell shell, Terminal terminal) {
             this.shell = shell;
-            this.idle = idle;
             this.terminal = terminal;
             this.historyFile = new HistoryFile(HistoryFile.location(shell.env().vars()), notice -> shell.info("bufq: " + notice));
             this.pager = new Pager(shell, terminal);
@@ -176,7 +176,7 @@ public final class JLineRepl implements Repl {
                     .appName("bufq")
                     .parser(parser)
                     .completer(new ReplCompleter(shell, catalog, parser))
-                    .highlighter(new ReplHighlighter(shell, catalog, this::colour))
+                    .highlighter(new KeysSeen(new ReplHighlighter(shell, catalog, this::colour)))
                     .history(history)
                     .variable(LineReader.SECONDARY_PROMPT_PATTERN, CONTINUATION)
                     .variable(LineReader.HISTORY_SIZE, HistoryFile.MAX_ENTRIES)
@@ -184,6 +184,43 @@ public final class JLineRepl implements Repl {
                     .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true)
                     .option(LineReader.Option.INSERT_TAB, false)
                     .build();
+            // While the user reads the prompt: deferred reads, the script engine's start (the first 'js'
+            // would wait seconds for it) and init.js, whose output is printed above the prompt.
+            this.idle = new IdlePrompt(idleMs, stillIdle -> shell.idle(stillIdle, this::printAbove));
+        }
+
+        /**
+         * Tells the idle prompt of each key that changes the line. JLine redraws the line, asking its
+         * highlighter, after every key: the one per-key hook its API offers.
+         */
+        private final class KeysSeen implements Highlighter {
+            private final Highlighter inner;
+            private String last = "";
+
+            KeysSeen(Highlighter inner) {
+                this.inner = inner;
+            }
+
+            @Override public AttributedString highlight(LineReader r, String buffer) {
+                if (!buffer.equals(last)) {
+                    last = buffer;
+                    if (idle != null) idle.typing();
+                }
+                return inner.highlight(r, buffer);
+            }
+
+            @Override public void refresh(LineReader r) { inner.refresh(r); }
+            @Override public void setErrorPattern(Pattern pattern) { inner.setErrorPattern(pattern); }
+            @Override public void setErrorIndex(int index) { inner.setErrorIndex(index); }
+        }
+
+        /** What init.js printed at an idle prompt, above the prompt; dropped once the terminal is closed (the session ended). */
+        private void printAbove(String text) {
+            try {
+                reader.printAbove(text.endsWith("\n") ? text.substring(0, text.length() - 1) : text);
+            } catch (RuntimeException | IOError e) {
+                // the session ended while init.js ran: nobody reads this terminal any more
+            }
         }
 
         int loop() {
@@ -198,11 +235,16 @@ public final class JLineRepl implements Repl {
             // under 80 columns, so the first line a user sees does not wrap
             shell.out().println("bufq " + Shell.VERSION + " - 'help' for commands and queries, Tab completes, Ctrl-D leaves.");
             shell.out().flush();
+            try (IdlePrompt closing = idle) {
+                return prompts();
+            }
+        }
+
+        private int prompts() {
             while (true) {
                 shell.setTerminalWidth(terminal.getWidth());
                 int last = history.last();
                 String line;
-                shell.idle();
                 try {
                     idle.prompting();
                     line = reader.readLine(prompt());

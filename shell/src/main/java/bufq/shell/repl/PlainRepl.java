@@ -30,7 +30,9 @@ public final class PlainRepl implements Repl {
             out.print(pending.length() == 0 ? "bufq" + handle + "> " : "   ...> ");
             out.flush();
             String line;
-            shell.idle();
+            // No idle timer in the plain loop: only the idle work's first step (a background read),
+            // never the script engine's start, which a script starts when it needs it.
+            shell.idle(() -> false, shown -> {});
             try {
                 line = in.readLine();
             } catch (IOException e) {

@@ -18,6 +18,7 @@ import bufq.shell.session.ModuleSet;
 import bufq.shell.session.Setting;
 import bufq.shell.session.Shell;
 import bufq.table.ColumnType;
+import bufq.table.NaturalOrder;
 import bufq.table.Sizes;
 import bufq.table.Table;
 import org.jline.reader.Candidate;
@@ -27,6 +28,7 @@ import org.jline.reader.ParsedLine;
 import org.jline.reader.impl.completer.FileNameCompleter;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -163,7 +165,7 @@ public final class ReplCompleter implements Completer {
         int arg = l.wordIndex();
         switch (name) {
             case "use" -> {
-                if (arg == 1) for (ModuleSet.Entry e : shell.modules().entries()) add(out, e.handle(), "modules", e.name(), true);
+                if (arg == 1) addModules(out);
             }
             case "load", "run", "output" -> files.complete(reader, l, out);
             case "set" -> {
@@ -192,7 +194,7 @@ public final class ReplCompleter implements Completer {
                 switch (next.want()) {
                     case PATH -> files.complete(reader, l, out);
                     case MODULE -> {
-                        for (ModuleSet.Entry e : shell.modules().entries()) add(out, e.handle(), "modules", e.name(), true);
+                        addModules(out);
                     }
                     default -> { }
                 }
@@ -232,13 +234,16 @@ public final class ReplCompleter implements Completer {
     }
 
     /**
-     * Adds the first {@link #MAX_NAMES} of {@code matching}. When more match, one more candidate
-     * holds what all of them start with: Tab inserts the prefix common to its candidates, and that
-     * must be the whole list's, never one computed from the cut list (all params_* and peak gave
-     * "p" while other names existed).
+     * Adds the first {@link #MAX_NAMES} of {@code matching} in natural order ({@code fusion.2} before
+     * {@code fusion.10}). When more match, one more candidate, listed last, holds what all of them
+     * start with: Tab inserts the prefix common to its candidates, and that must be the whole
+     * list's, never one computed from the cut list (all params_* and peak gave "p" while other
+     * names existed).
      */
     static void addCapped(List<Candidate> out, String lead, List<String> matching, String group) {
-        for (int i = 0; i < Math.min(matching.size(), MAX_NAMES); i++) add(out, lead + matching.get(i), group, null, true);
+        List<String> names = new ArrayList<>(matching);
+        names.sort(NaturalOrder.INSTANCE);
+        for (int i = 0; i < Math.min(names.size(), MAX_NAMES); i++) addRanked(out, lead + names.get(i), group, null, i + 1);
         if (matching.size() <= MAX_NAMES) return;
         String common = matching.get(0);
         for (String s : matching) {
@@ -247,7 +252,23 @@ public final class ReplCompleter implements Completer {
             common = common.substring(0, k);
         }
         int more = matching.size() - MAX_NAMES;
-        out.add(new Candidate(lead + common, "… " + more + " more (type more letters)", group, null, null, null, false));
+        out.add(new Candidate(lead + common, "… " + more + " more (type more letters)", group, null, null, null, false,
+                Integer.MAX_VALUE));
+    }
+
+    /** Module handles in natural order, each described by its program name. */
+    private void addModules(List<Candidate> out) {
+        List<ModuleSet.Entry> entries = new ArrayList<>(shell.modules().entries());
+        entries.sort(Comparator.comparing(ModuleSet.Entry::handle, NaturalOrder.INSTANCE));
+        for (int i = 0; i < entries.size(); i++) addRanked(out, entries.get(i).handle(), "modules", entries.get(i).name(), i + 1);
+    }
+
+    /**
+     * A candidate listed at {@code rank}: JLine sorts candidates by rank, then by plain string order,
+     * so names ranked in natural order keep it on the screen.
+     */
+    private static void addRanked(List<Candidate> out, String value, String group, String descr, int rank) {
+        out.add(new Candidate(value, value, group, descr == null || descr.isEmpty() ? null : descr, null, null, true, rank));
     }
 
     private static void add(List<Candidate> out, String value, String group, String descr, boolean complete) {

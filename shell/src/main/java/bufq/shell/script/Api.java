@@ -81,6 +81,12 @@ final class Api extends Rows.ReadOnly {
     @Override public Object getMemberKeys() { return ProxyArray.fromArray(KEYS.toArray()); }
     @Override public boolean hasMember(String key) { return KEYS.contains(key); }
 
+    /** {@code bufq.query = f}, {@code delete bufq.query}, {@code bufq.mine = 1}: the API is the same for every script. */
+    @Override String readOnly(String verb, String key) {
+        if (!KEYS.contains(key)) return "bufq is read-only: cannot " + (verb.equals("set") ? "add" : "delete") + " '" + key + "'";
+        return "bufq." + key + " is read-only" + (verb.equals("delete") ? " and cannot be deleted" : "");
+    }
+
     @Override public String toString() {
         return "{module, query(text), why(id or name), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), rule(name, fn), whatif(edits), format.bytes(n), version: "
                 + Convert.show(Shell.VERSION) + "}";

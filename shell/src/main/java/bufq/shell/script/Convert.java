@@ -137,11 +137,11 @@ final class Convert {
         }
 
         @Override public void set(long index, Value value) {
-            throw new UnsupportedOperationException("bufq arrays are read-only");
+            throw ReadOnlyError.of("cannot set element " + index + ": bufq objects and arrays are read-only");
         }
 
         @Override public boolean remove(long index) {
-            throw new UnsupportedOperationException("bufq arrays are read-only");
+            throw ReadOnlyError.of("cannot delete element " + index + ": bufq objects and arrays are read-only");
         }
 
         @Override public long getSize() { return size; }

@@ -119,7 +119,7 @@ final class JsContext implements AutoCloseable {
             return;
         }
         try {
-            shell.sink().write(line + "\n");
+            shell.printLine(line);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write output: " + e.getMessage(), e);
         }
@@ -134,10 +134,16 @@ final class JsContext implements AutoCloseable {
         });
     }
 
-    /** Runs inline code; returns its completion value as JSON ({@code null} for undefined). */
+    /**
+     * Runs inline code; returns its completion value as JSON, or null when it is undefined (as in the
+     * other formats: {@code js print(x)} prints its lines and nothing more).
+     */
     String evalForJson(String code, String name) {
         running = name;
-        return call(() -> Convert.json(context.eval(Source.newBuilder("js", code, name).cached(false).buildLiteral())));
+        return call(() -> {
+            Value v = context.eval(Source.newBuilder("js", code, name).cached(false).buildLiteral());
+            return v.isNull() && "undefined".equals(v.toString()) ? null : Convert.json(v);
+        });
     }
 
     /** Runs a script file's text under its name (the name errors show). */

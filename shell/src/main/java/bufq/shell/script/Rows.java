@@ -50,11 +50,16 @@ final class Rows {
         }
 
         @Override public void putMember(String key, Value value) {
-            throw new UnsupportedOperationException("bufq objects are read-only (cannot set '" + key + "')");
+            throw ReadOnlyError.of(readOnly("set", key));
         }
 
         @Override public boolean removeMember(String key) {
-            throw new UnsupportedOperationException("bufq objects are read-only (cannot delete '" + key + "')");
+            throw ReadOnlyError.of(readOnly("delete", key));
+        }
+
+        /** What a script that tries to {@code set} or {@code delete} member {@code key} is told. */
+        String readOnly(String verb, String key) {
+            return "cannot " + verb + " '" + key + "': bufq objects and arrays are read-only";
         }
     }
 

@@ -154,7 +154,10 @@ public final class Scripts implements ScriptEngine {
         return null;
     }
 
-    /** Runs init.js if it exists; an error in it is printed and the session goes on. */
+    /**
+     * Runs init.js if it exists; an error in it is printed and the session goes on. The shell calls
+     * this on the script's first need (see {@code InitScript}), not at start.
+     */
     @Override public void runInit() {
         Path f = initFile(shell.env());
         if (f == null || !Files.isRegularFile(f)) return;
@@ -191,6 +194,7 @@ public final class Scripts implements ScriptEngine {
     JsContext currentHost() { return host; }
 
     private JsContext host() throws CommandException {
+        shell.runPendingInit();   // a script sees what init.js defined, as when init.js ran at start
         takeStarted();
         if (host != null && host.dead()) reset();
         if (host == null) {

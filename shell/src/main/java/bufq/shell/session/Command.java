@@ -55,6 +55,13 @@ public interface Command {
      */
     default Set<DumpPart> needs(Shell shell, String args) { return needs(); }
 
+    /**
+     * Whether this invocation ({@code args}: the rest of the line) may depend on what the user's init
+     * script registers (fields, tiling models, checks, advise rules) or runs JavaScript: the shell runs
+     * a pending init script before it. False by default.
+     */
+    default boolean usesScripts(Shell shell, String args) { return false; }
+
     /** Lines a user can type as they are. */
     List<String> examples();
 

@@ -8,6 +8,7 @@ import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
 import bufq.eval.ModuleRow;
 import bufq.eval.Query;
+import bufq.lang.Parser;
 import bufq.lang.QueryException;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
@@ -58,6 +59,20 @@ public final class DefaultEngine implements Engine {
             return Query.compile(query, catalog).needs();
         } catch (QueryException e) {
             return Set.of();
+        }
+    }
+
+    @Override public boolean unresolved(String query) {
+        try {
+            Parser.parse(query);
+        } catch (QueryException e) {
+            return false;
+        }
+        try {
+            Query.compile(query, catalog);
+            return false;
+        } catch (QueryException e) {
+            return true;
         }
     }
 

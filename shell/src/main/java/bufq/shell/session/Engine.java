@@ -92,6 +92,13 @@ public interface Engine {
     default Set<DumpPart> needs(String query) { return Set.of(); }
 
     /**
+     * Whether {@code query} parses but does not check against {@link #catalog()} as it is now: it may
+     * name a field a script has yet to define. False when it compiles, and for a syntax error, which
+     * no field mends (and for a fake engine).
+     */
+    default boolean unresolved(String query) { return false; }
+
+    /**
      * Adds (or replaces) a field computed by {@code fn} from a row (scripts' {@code bufq.field});
      * later queries, {@code fields} and completion see it. The message of a failure says why the
      * name or entity was refused.

@@ -6,6 +6,7 @@ import bufq.eval.ModuleRow;
 import bufq.format.FormatOptions;
 import bufq.format.Formatter;
 import bufq.format.Formatters;
+import bufq.format.JsonFormatter;
 import bufq.format.MarkdownFormatter;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
@@ -27,6 +28,8 @@ import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.function.Function;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * One bufq session: the loaded modules and the current one, settings, the output format and sink,
@@ -70,6 +73,7 @@ public final class Shell {
     private boolean oneJsonDocument;
     private ScriptEngine scripts;
     private final DeferredReads deferred;
+    private final InitScript init = new InitScript(this);
 
     /**
      * @param scriptEngine makes the session's script engine on first use, so sessions that run no
@@ -111,6 +115,7 @@ public final class Shell {
         statement = text;
         deferred.reportNew(loadedModules());   // parts read in the background meanwhile
         try {
+            init.before(() -> usesScripts(text));
             st = isQuery(text) ? runQuery(text) : runCommand(text);
         } catch (CommandException e) {
             error(e.getMessage());
@@ -142,6 +147,16 @@ public final class Shell {
             // statement only: earlier results and the output file stay.
             internalError(e);
             st = Status.ERROR;
+        } finally {
+            init.after();
+        }
+        if (!oneJsonDocument && scriptDepth == 0) {
+            try {
+                endJson();   // one document per statement
+            } catch (IOException e) {
+                error(e.getMessage());
+                st = Status.ERROR;
+            }
         }
         deferred.reportNew(loadedModules());   // parts a statement read on its own (a script, an undeclared use)
         if (timed && settings.timer() && st != Status.QUIT)
@@ -264,6 +279,20 @@ public final class Shell {
     }
 
     /**
+     * Whether {@code statement} may depend on what the user's init script registers or runs, so a
+     * pending one runs first (see {@link InitScript}): a query that parses but does not check against
+     * the fields known now (init.js may define the fields it names), or a command that says so
+     * ({@link Command#usesScripts}: js, fields, check, advise, set tiling NAME of a model not known, ...).
+     */
+    boolean usesScripts(String statement) {
+        String text = statement.strip();
+        if (isQuery(text)) return engine.unresolved(text);
+        String[] head = text.split("\\s+", 2);
+        Command c = commands.byName(head[0]);
+        return c != null && c.usesScripts(this, head.length < 2 ? "" : head[1].strip());
+    }
+
+    /**
      * Prints results through the current format; tables are cut to {@code maxrows} in human formats.
      * In markdown each statement's results start after a blank line, so pasted results render as
      * separate tables; with {@code echo on} the statement heads them.
@@ -302,10 +331,12 @@ public final class Shell {
      * Writes one JSON document. A batch run ({@link #setOneJsonDocument}) gets one document in all:
      * its first result alone, or, once a second comes, an array of the results in order (closed
      * when the output ends, the format changes or the run ends), so {@code json.load} reads any run.
+     * Otherwise (the interactive shell) each statement is one document in the same way: a statement
+     * that prints lines and a value, or several tables, prints one array.
      */
     public void printJson(String document) throws IOException {
-        if (!oneJsonDocument) {
-            write(document);
+        if (init.capturedSink() != null) {
+            write(document);   // init.js at an idle prompt, between statements: a document of its own
             return;
         }
         String d = document.endsWith("\n") ? document.substring(0, document.length() - 1) : document;
@@ -320,6 +351,21 @@ public final class Shell {
         }
     }
 
+    /**
+     * A line a script prints ({@code print}). In json it is a document of its own, {@code {"print": LINE}}
+     * (an entry of a batch run's array), so the output stays JSON that {@code jq} and {@code json.load}
+     * read; in the other formats the line as it is.
+     */
+    public void printLine(String line) throws IOException {
+        if (!format.name().equals("json")) {
+            write(line + "\n");
+            return;
+        }
+        StringBuilder b = new StringBuilder("{\"print\": ");
+        JsonFormatter.string(line, b);
+        printJson(b.append("}\n").toString());
+    }
+
     /** Ends the run's JSON: the one held result, or the array's close. */
     private void endJson() throws IOException {
         String held = heldJson;
@@ -331,6 +377,11 @@ public final class Shell {
     }
 
     private void write(String text) throws IOException {
+        OutputSink captured = init.capturedSink();
+        if (captured != null) {
+            captured.write(text);  // the init script run at an idle prompt: shown above the prompt
+            return;
+        }
         try {
             sink.write(text);
         } catch (IOException e) {
@@ -369,11 +420,11 @@ public final class Shell {
     }
 
     /** A line of information for the user (stderr, so stdout stays data). */
-    public void info(String message) { err.println(message); }
+    public void info(String message) { err().println(message); }
 
     /** Prints a one-line error, with the script location when running one. */
     public void error(String message) {
-        err.println((location == null ? "" : location + ": ") + "error: " + message);
+        err().println((location == null ? "" : location + ": ") + "error: " + message);
     }
 
     private void diagnostic(String rendered) {
@@ -383,9 +434,9 @@ public final class Shell {
 
     /** A bug in bufq, not the user's doing: one line, or the stack trace with BUFQ_DEBUG set. */
     public void internalError(Throwable e) {
-        err.println((location == null ? "" : location + ": ") + "bufq: internal error: " + e
+        err().println((location == null ? "" : location + ": ") + "bufq: internal error: " + e
                 + " (run with BUFQ_DEBUG=1 for the stack trace)");
-        if (env.debug()) e.printStackTrace(err);
+        if (env.debug()) e.printStackTrace(err());
     }
 
     // ---- modules ----
@@ -457,11 +508,52 @@ public final class Shell {
     }
 
     /**
-     * The prompt waits for input: the current module's parts not read yet are read in the
-     * background (printing nothing; see {@link DeferredReads}).
+     * The work an idle prompt does, in this order, each step on a thread of its own or on the
+     * caller's (the REPL's idle thread, never the one running statements):
+     * <ol>
+     *   <li>the current module's parts not read yet are read in the background, printing nothing
+     *       (see {@link DeferredReads});</li>
+     *   <li>the script engine starts in the background ({@link ScriptEngine#prepare}), so the first
+     *       {@code js} finds it ready;</li>
+     *   <li>a pending init script runs on the calling thread (see {@link InitScript}); what it prints
+     *       is handed to {@code show} (the REPL prints it above the prompt), and a statement that
+     *       comes meanwhile waits for it.</li>
+     * </ol>
+     * {@code stillIdle} is asked before steps 2 and 3: once a key was typed or a statement entered,
+     * the rest waits for the next idle moment. Every step is done once; calling this again goes on
+     * where it stopped.
      */
-    public void idle() {
+    public void idle(BooleanSupplier stillIdle, Consumer<String> show) {
         deferred.startInBackground(current());
+        if (!stillIdle.getAsBoolean()) return;
+        scripts().prepare();
+        if (!stillIdle.getAsBoolean()) return;
+        init.runIdle(show);
+    }
+
+    /**
+     * Defers the user's init script ({@code $XDG_CONFIG_HOME/bufq/init.js}) to its first need: the
+     * first statement that {@link #usesScripts uses scripts}, the first script, or an idle prompt.
+     */
+    public void deferInit() { init.defer(); }
+
+    /**
+     * Runs the init script now if it is deferred and has not run (waits for it when an idle prompt
+     * is running it); a script about to run calls this first.
+     *
+     * @throws CommandException interrupted (Ctrl-C) while an idle prompt's run of it goes on
+     */
+    public void runPendingInit() throws CommandException { init.run(); }
+
+    /** Runs {@code body} with no script location: the init script's errors name its own file and line. */
+    void outsideScript(Runnable body) {
+        String saved = location;
+        location = null;
+        try {
+            body.run();
+        } finally {
+            location = saved;
+        }
     }
 
     /** The background read {@link #idle} started for {@code m}, or null (tests wait on it). */
@@ -543,8 +635,16 @@ public final class Shell {
     public void requestQuit() { quit = true; }
     public boolean quitRequested() { return quit; }
     public PrintStream out() { return out; }
-    public PrintStream err() { return err; }
-    public OutputSink sink() { return sink; }
+    /** Where messages go: stderr, or the buffer of an init script running at an idle prompt (on its thread). */
+    public PrintStream err() {
+        PrintStream captured = init.capturedErr();
+        return captured != null ? captured : err;
+    }
+    /** Where results go: the sink, or the buffer of an init script running at an idle prompt (on its thread). */
+    public OutputSink sink() {
+        OutputSink captured = init.capturedSink();
+        return captured != null ? captured : sink;
+    }
     /** Columns available for charts: {@code COLUMNS}, or what the REPL's terminal reports, else 100. */
     public int terminalWidth() { return terminalWidth; }
     public void setTerminalWidth(int columns) { if (columns >= 20) terminalWidth = columns; }

@@ -230,6 +230,19 @@ class CliTest {
         Result help = run(DefaultEngine::new, Map.of("COLUMNS", "80"), List.of("-c", "help"), "");
         for (String line : help.out().split("\n")) assertTrue(line.length() <= 80, line);
         assertTrue(help.out().contains("\n  summary                   One row per loaded module"), help.out());
+        // synopses break between their parts, never inside a bracket, and go on indented
+        for (String line : help.out().split("\n")) {
+            long open = line.chars().filter(ch -> ch == '[').count(), close = line.chars().filter(ch -> ch == ']').count();
+            assertEquals(open, close, "a bracket split across lines: " + line);
+        }
+        assertTrue(help.out().contains("\n      [by stack|op_name|source] [--force]\n"), help.out());
+        for (String topic : List.of("export", "timeline", "map")) {
+            Result one = run(DefaultEngine::new, Map.of("COLUMNS", "80"), List.of("-c", "help " + topic), "");
+            for (String line : one.out().split("\n\n")[0].split("\n")) {   // the synopsis, before the description
+                assertTrue(line.length() <= 80, line);
+                assertEquals(line.chars().filter(ch -> ch == '[').count(), line.chars().filter(ch -> ch == ']').count(), line);
+            }
+        }
         Result values = run(DefaultEngine::new, new Env(Map.of("COLUMNS", "80", "NO_COLOR", "1"), true),
                 List.of("-c", "values order by id limit 5", root().resolve("examples/jax-mlp").toString()), new byte[0]);
         for (String line : values.out().split("\n")) assertTrue(line.length() <= 80, line);

@@ -99,4 +99,42 @@ class JsonEveryCommandTest {
         assertTrue(one.hasArrayElements() && one.getArraySize() == 1 && one.getArrayElement(0).hasMember("label"),
                 "a single result is itself, not wrapped");
     }
+
+    /** What a script prints ({@code print}) in json is an entry {@code {"print": LINE}}: the whole output stays one document. */
+    @Test
+    void printedLinesStayJson() {
+        String out = run("--format", "json", "-c", "js print('a \"quoted\" line'); print(1, 2); 42", "-c", "values limit 1", MLP);
+        Value all = parse("a run whose script prints", out);
+        assertEquals(4, all.getArraySize(), out);
+        assertEquals("a \"quoted\" line", all.getArrayElement(0).getMember("print").asString());
+        assertEquals("1 2", all.getArrayElement(1).getMember("print").asString());
+        assertEquals(42, all.getArrayElement(2).asInt());
+        Value alone = parse("a print alone", run("--format", "json", "-c", "js print('x')", MLP));
+        assertEquals("x", alone.getMember("print").asString());
+        assertTrue(run("-c", "js print('plain')", MLP).equals("plain\n"), "other formats print the line as it is");
+    }
+
+    /** The interactive shell prints one document per statement, a script's printed lines and value included. */
+    @Test
+    void eachStatementOfTheShellIsOneDocument() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        bufq.shell.session.Shell shell = Bufq.shell(new DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Env(Map.of(), true));
+        try {
+            shell.load(List.of(java.nio.file.Path.of(MLP)));
+            shell.execute("format json");
+            shell.execute("js print('a'); print('b'); 7");
+            Value v = parse("a statement that prints", out.toString(StandardCharsets.UTF_8));
+            assertEquals(3, v.getArraySize());
+            assertEquals("b", v.getArrayElement(1).getMember("print").asString());
+            out.reset();
+            shell.execute("values limit 1");
+            assertEquals(1, parse("the next statement", out.toString(StandardCharsets.UTF_8)).getArraySize());
+            out.reset();
+            shell.execute("js print('alone')");
+            assertEquals("alone", parse("a print alone", out.toString(StandardCharsets.UTF_8)).getMember("print").asString());
+        } finally {
+            shell.close();
+        }
+    }
 }

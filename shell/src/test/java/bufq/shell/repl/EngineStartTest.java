@@ -33,6 +33,7 @@ class EngineStartTest {
     static final class Counting implements ScriptEngine {
         final CountDownLatch prepared;
         final ScriptEngine real;
+        final CountDownLatch initRan = new CountDownLatch(1);
 
         Counting(ScriptEngine real, CountDownLatch prepared) {
             this.real = real;
@@ -49,7 +50,10 @@ class EngineStartTest {
             return real.eval(code, sourceName);
         }
         @Override public Status runFile(Path file) throws CommandException { return eval("", file.toString()); }
-        @Override public void runInit() {}
+        @Override public void runInit() {
+            if (real != null) real.runInit();
+            initRan.countDown();
+        }
         @Override public boolean incomplete(String code) { return false; }
         @Override public List<CheckRule> checks() { return real == null ? List.of() : real.checks(); }
         @Override public void cancel() {}
@@ -79,6 +83,42 @@ class EngineStartTest {
         assertEquals(0, exit[0]);
         assertTrue(t.screen().contains("\n2\n"), "the engine started on another thread answers: " + t.screen());
         assertFalse(t.screen().contains("error"), t.screen());
+    }
+
+    /**
+     * An idle prompt runs a deferred init.js after starting the engine: what it prints shows above the
+     * prompt, and a statement entered meanwhile waits for it, then sees what it defined.
+     */
+    @Test
+    @Timeout(120)
+    void anIdlePromptRunsInitJs(@TempDir Path config) throws Exception {
+        java.nio.file.Files.createDirectories(config.resolve("bufq"));
+        java.nio.file.Files.writeString(config.resolve("bufq/init.js"),
+                "print('hello from init');\nbufq.tiling('page1k', shape => 1024);\n");
+        Transcript t = new Transcript(state);
+        t.errToScreen = true;
+        t.env.put("XDG_CONFIG_HOME", config.toString());
+        Counting[] made = new Counting[1];
+        t.scripts = shell -> made[0] = new Counting(new Scripts(shell), new CountDownLatch(1));
+        PipedOutputStream keys = new PipedOutputStream();
+        t.open(new PipedInputStream(keys));
+        t.shell.deferInit();
+        t.shell.scripts();   // made now (its engine starts at the idle prompt)
+        Thread repl = new Thread(() -> t.exit = new JLineRepl(() -> t.terminal, java.io.InputStream.nullInputStream(), 0).run(t.shell));
+        repl.start();
+        assertFalse(((Scripts) made[0].real).started(), "nothing ran before the prompt");
+        assertTrue(made[0].initRan.await(60, TimeUnit.SECONDS), "an idle prompt runs init.js");
+        // The statement may come while init.js still prints: it waits for it.
+        keys.write("set tiling page1k\nset tiling\n\u0004".getBytes(StandardCharsets.UTF_8));
+        keys.flush();
+        repl.join(60_000);
+        assertFalse(repl.isAlive());
+        String screen = t.screen();
+        assertTrue(screen.contains("hello from init\n"), screen);
+        // The line typed may echo first; the statement's result waits for init.js and what it printed.
+        assertTrue(screen.indexOf("hello from init") < screen.indexOf("name    value"), "shown before the result: " + screen);
+        assertTrue(screen.contains("tiling  page1k"), "the tiling model init.js defined is there: " + screen);
+        assertFalse(screen.contains("error"), screen);
     }
 
     @Test

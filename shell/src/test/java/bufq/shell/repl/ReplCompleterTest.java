@@ -221,4 +221,26 @@ class ReplCompleterTest {
         assertEquals(SynopsisCompleter.Want.NOTHING, diff.after(List.of("a", "b")).want(), "both modules given");
         assertEquals(SynopsisCompleter.Want.NOTHING, diff.after(List.of("a", "b", "limit")).want());
     }
+
+    /**
+     * Names are listed in natural order ({@code .2} before {@code .10}): JLine shows candidates by
+     * their rank, then by plain string order, so the order JLine would show is checked.
+     */
+    @Test
+    void namesAreListedInNaturalOrder() {
+        for (String line : List.of("values where live at ", "why ", "values where name = ")) {
+            ReplParser.ReplLine l = parser.split(line, line.length());
+            List<Candidate> cs = new ArrayList<>();
+            completer.complete(reader, l, cs);
+            List<String> shown = cs.stream().filter(c -> c.group() != null && List.of("instructions", "values", "name").contains(c.group()))
+                    .sorted().map(Candidate::value).toList();
+            List<String> natural = new ArrayList<>(shown);
+            natural.sort(bufq.table.NaturalOrder.INSTANCE);
+            assertEquals(natural, shown, line);
+        }
+        List<Candidate> cs = new ArrayList<>();
+        ReplCompleter.addCapped(cs, "", List.of("param.1", "fusion.10", "fusion.2", "fusion.1", "fusion.100"), "instructions");
+        assertEquals(List.of("fusion.1", "fusion.2", "fusion.10", "fusion.100", "param.1"),
+                cs.stream().sorted().map(Candidate::value).toList(), "as JLine lists them");
+    }
 }

@@ -42,6 +42,27 @@ class ApiTest {
         assertTrue(e.contains("read-only"), e);
     }
 
+    /**
+     * A write to the bufq API says plainly that bufq.NAME is read-only, also to a script that catches
+     * it (GraalJS's own wording was "writeMember (query) on {...} failed due to: Message not supported"),
+     * and an uncaught one names the script's file and line.
+     */
+    @Test
+    void theApiIsReadOnlyInPlainWords(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        assertEquals("true bufq.query is read-only\n",
+                h.ok("js try { bufq.query = () => 1; } catch (e) { print(e instanceof TypeError, e.message); }"));
+        assertEquals("bufq.check is read-only and cannot be deleted\n", h.ok("js try { delete bufq.check; } catch (e) { print(e.message); }"));
+        assertEquals("bufq is read-only: cannot add 'mine'\n", h.ok("js try { bufq.mine = 1; } catch (e) { print(e.message); }"));
+        assertEquals("cannot set 'size': bufq objects and arrays are read-only\n",
+                h.ok("js try { bufq.module.values[0].size = 1; } catch (e) { print(e.message); }"));
+        assertEquals("cannot set element 0: bufq objects and arrays are read-only\n",
+                h.ok("js try { bufq.module.values[0] = 1; } catch (e) { print(e.message); }"));
+        java.nio.file.Path script = dir.resolve("patch.js");
+        java.nio.file.Files.writeString(script, "let n = 1;\nbufq.version = '2';\n");
+        String e = h.fails("run " + script);
+        assertTrue(e.contains(script + ":2:1: TypeError: bufq.version is read-only"), e);
+    }
+
     @Test
     void queryReturnsRows() {
         assertEquals("[\"add.3\"]\n", h.ok("js JSON.stringify(bufq.query('values where id = 11').map(r => r.label))"));

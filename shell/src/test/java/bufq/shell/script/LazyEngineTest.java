@@ -43,8 +43,39 @@ class LazyEngineTest {
             assertFalse(r.log().contains(" org.graalvm"), "GraalVM classes were loaded by -c summary");
             assertFalse(r.log().contains(" com.oracle.truffle"), "Truffle classes were loaded by -c summary");
         }
-        // Without a dump the session starts, so the init.js lookup ran (and still loaded nothing).
-        assertTrue(bufq(config, "-c", "summary").log().contains("bufq.shell.script.Scripts"), "init.js was looked for");
+    }
+
+    /**
+     * init.js runs on first need: a batch {@code -c summary} with one (even a broken one) never starts
+     * the engine and does not fail on it, while a query naming a field it defines, and {@code fields},
+     * run it first.
+     */
+    @Test
+    void initJsWaitsForAStatementThatNeedsIt(@TempDir Path config) throws Exception {
+        Files.createDirectories(config.resolve("bufq"));
+        Path init = config.resolve("bufq/init.js");
+        Files.writeString(init, "bufq.field('values', 'size_kib', v => v.size / 1024, {type: 'float'});\n");
+        String dump = Harness.seed(0).toString();
+        Run summary = bufq(config, "-c", "summary", dump);
+        assertEquals(0, summary.exit(), tail(summary.log()));
+        assertFalse(summary.log().contains(" org.graalvm"), "init.js started the engine for -c summary");
+        Run field = bufq(config, "-c", "values where size_kib > 0 show count()", dump);
+        assertEquals(0, field.exit(), tail(field.log()));
+        assertTrue(field.log().contains(" org.graalvm.polyglot.Context"), "the query ran init.js");
+        assertFalse(field.log().contains("error"), tail(field.log()));
+        Run syntax = bufq(config, "-c", "values wher size > 0", dump);
+        assertEquals(1, syntax.exit(), tail(syntax.log()));
+        assertFalse(syntax.log().contains(" org.graalvm"), "no field mends a syntax error: init.js waits");
+        Run fields = bufq(config, "-c", "fields values", dump);
+        assertTrue(fields.log().contains("size_kib"), "fields lists what init.js defined: " + tail(fields.log()));
+
+        Files.writeString(init, "let a = 1;\nnot valid(\n");
+        Run broken = bufq(config, "-c", "summary", dump);
+        assertEquals(0, broken.exit(), tail(broken.log()));
+        assertFalse(broken.log().contains("init.js"), "a run that needs no script never reads it: " + tail(broken.log()));
+        Run needed = bufq(config, "-c", "values where size_kib > 0", dump);
+        assertTrue(needed.log().contains(init + ":2:"), "reported with file and line when first needed: " + tail(needed.log()));
+        assertTrue(needed.log().contains("'size_kib'"), tail(needed.log()));
     }
 
     @Test

@@ -28,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Statements that need only the allocation section and the live ranges leave a module's Used
@@ -194,7 +195,7 @@ class DeferredSectionTest {
                 new PrintStream(err, true, StandardCharsets.UTF_8), new Env(Map.of(), false));
         shell.addModules(List.of(m));
 
-        shell.idle();
+        readOnlyAtIdle(shell);
         started.await();
         assertEquals(0, err.size(), "the background read prints nothing");
         // A statement that needs the section waits for the read; Ctrl-C meanwhile stops both.
@@ -206,12 +207,17 @@ class DeferredSectionTest {
         assertFalse(m.isRead(DumpPart.USED_VALUES), "nothing of a stopped read is kept");
 
         release.countDown();
-        shell.idle();   // a stopped background read is not started again
+        readOnlyAtIdle(shell);   // a stopped background read is not started again
         assertEquals(Status.OK, shell.execute("values where op_name ~ \"x\" show count()"));
         assertTrue(m.isRead(DumpPart.USED_VALUES));
         assertEquals(2, reads[0], "read again by the statement");
         String e = err.toString(StandardCharsets.UTF_8);
         assertEquals(1, e.split("bad line", -1).length - 1, e);
+    }
+
+    /** The idle work's first step alone: a statement is entered at once, so the script engine does not start. */
+    static void readOnlyAtIdle(Shell shell) {
+        shell.idle(() -> false, shown -> fail("nothing to show: " + shown));
     }
 
     /** A module "m" of no values whose Used values section is {@code section}, read on first use. */
@@ -231,7 +237,7 @@ class DeferredSectionTest {
         Shell shell = Bufq.shell(new DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), new Env(Map.of(), false));
         shell.addModules(List.of(m));
-        shell.idle();
+        readOnlyAtIdle(shell);
         shell.backgroundRead(m).get();
         assertTrue(m.isRead(DumpPart.USED_VALUES));
         assertEquals(0, err.size(), "nothing printed at the prompt");
