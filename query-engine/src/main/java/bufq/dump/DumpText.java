@@ -63,16 +63,6 @@ abstract class DumpText {
         return true;
     }
 
-    /**
-     * Whether {@code text}, decoded from {@code bytes} bytes of UTF-8, was all ASCII, without reading
-     * the bytes again: the decoder gives one char per byte only for ASCII and for a lone bad byte
-     * (U+FFFD); every other sequence gives fewer chars than bytes. On text of one byte per char
-     * (no char above U+00FF) the search for U+FFFD answers at once.
-     */
-    static boolean isAscii(String text, int bytes) {
-        return text.length() == bytes && text.indexOf('\uFFFD') < 0;
-    }
-
     static DumpText of(String s) { return new Chars(s); }
     static DumpText of(ByteBuffer b) { return new Bytes(b); }
 
@@ -157,6 +147,15 @@ abstract class DumpText {
             return n;
         }
 
+        /** Whether {@code a[off, off + n)} is all ASCII, eight bytes a turn. */
+        static boolean ascii(byte[] a, int off, int n) {
+            int i = off, to = off + n;
+            long high = 0;
+            for (; i + 8 <= to; i += 8) high |= (long) LONGS.get(a, i);
+            for (; i < to; i++) high |= a[i];
+            return (high & 0x8080808080808080L) == 0;
+        }
+
         private static boolean matches(byte[] buf, int i, String lit) {
             for (int k = 0; k < lit.length(); k++) if (buf[i + k] != lit.charAt(k)) return false;
             return true;
@@ -186,9 +185,14 @@ abstract class DumpText {
                 off = 0;
                 if (a.length > 4 * CHUNK_LIMIT) SCRATCH.set(new byte[0]);   // do not keep a big file's worth
             }
-            String s = new String(a, off, n, StandardCharsets.UTF_8);
-            if (in != null && isAscii(s, n)) in.asciiRegion(s, a, off);
-            return s;
+            if (ascii(a, off, n)) {
+                // One copy, no decoding: ASCII is Latin-1 byte for byte (the UTF-8 decoder first
+                // scanned every byte a second time, one per turn without the optimizing compiler).
+                String s = new String(a, off, n, StandardCharsets.ISO_8859_1);
+                if (in != null) in.asciiRegion(s, a, off);
+                return s;
+            }
+            return new String(a, off, n, StandardCharsets.UTF_8);
         }
     }
 }

@@ -87,12 +87,22 @@ class ReaderTablesTest {
         Interner root = new Interner(16);
         Interner text = root.local(100), raw = root.local(100);
         String region = "a.1 caf\u00e9 cafe b.2";
-        assertFalse(DumpText.isAscii(region, region.getBytes(java.nio.charset.StandardCharsets.UTF_8).length));
-        byte[] loneBadByte = {'a', (byte) 0x80, 'b'};
-        assertFalse(DumpText.isAscii(new String(loneBadByte, java.nio.charset.StandardCharsets.UTF_8), loneBadByte.length));
+        byte[] utf8 = region.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertFalse(DumpText.Bytes.ascii(utf8, 0, utf8.length));
+        // A byte past 0x7F is found at every position and alignment, in the eight-byte words and the tail.
+        for (int len = 1; len <= 24; len++) {
+            for (int at = 0; at < len; at++) {
+                byte[] b = new byte[len + 3];
+                java.util.Arrays.fill(b, (byte) 'x');
+                b[1 + at] = (byte) 0x80;
+                assertFalse(DumpText.Bytes.ascii(b, 1, len), len + " bytes, high at " + at);
+                b[1 + at] = 'y';
+                b[0] = b[len + 1] = (byte) 0xC3;   // outside the range: not looked at
+                assertTrue(DumpText.Bytes.ascii(b, 1, len), len + " bytes");
+            }
+        }
         String ascii = "b.2 cafe a.1";
         raw.asciiRegion(ascii, ascii.getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0);
-        assertTrue(DumpText.isAscii(ascii, ascii.getBytes(java.nio.charset.StandardCharsets.UTF_8).length));
         String a1 = text.name(region, 0, 3), cafeAccent = text.name(region, 4, 8), cafe = text.name(region, 9, 13);
         assertEquals("caf\u00e9", cafeAccent);
         assertNotSame(cafeAccent, cafe);
