@@ -15,11 +15,12 @@ import java.util.List;
  */
 final class AllocationPart extends Part {
     final List<BufferAllocation> allocations = new ArrayList<>();
-    final RawValues values = new RawValues();
+    final RawValues values;
     Long totalBytes;
     boolean sawHeader;
 
     private final Interner in;
+    private final Cursor cursor = new Cursor("");
     // The allocation being read; its value ids are gathered until the next allocation line.
     private AllocationLine current;
     private long[] currentIds = new long[8];
@@ -30,10 +31,14 @@ final class AllocationPart extends Part {
     private final Limits.Sum allocationBytes = new Limits.Sum();
     private final Limits.Sum valueBytes = new Limits.Sum();
 
-    private AllocationPart(Interner in) { this.in = in; }
+    private AllocationPart(Interner in, int chars) {
+        this.in = in;
+        // A value line of a real dump is 80-100 characters; the allocation lines are fewer.
+        this.values = new RawValues(chars / 90);
+    }
 
     static AllocationPart parse(String text, int from, int to, Interner in) {
-        AllocationPart p = new AllocationPart(in);
+        AllocationPart p = new AllocationPart(in, to - from);
         p.read(new Lines(text, from, to, 1));
         return p;
     }
@@ -75,7 +80,7 @@ final class AllocationPart extends Part {
 
     // ' value: <' id ' ' name ['{' idx '}'] [' (phi)'] ' @' color '> (size=' N ',offset=' N '): ' shape
     private void value(Lines ls) {
-        Cursor c = Cursor.at(ls, " value: <".length());
+        Cursor c = cursor.reset(ls, " value: <".length());
         long id = c.number();
         c.expect(" ");
         int nameStart = c.pos;

@@ -10,11 +10,11 @@ final class Cursor {
         Bad(String message) { super(message, null, false, false); }
     }
 
-    final String s;
+    String s;
     int pos;
-    final int end;
+    int end;
     /** Where the line starts in {@link #s}: columns in messages count from here. */
-    private final int lineStart;
+    private int lineStart;
 
     Cursor(String s) { this(s, 0, s.length()); }
 
@@ -30,6 +30,27 @@ final class Cursor {
     /** The current line of {@code ls}, read in place (no copy of the line), from column {@code col} (0-based). */
     static Cursor at(Lines ls, int col) {
         return new Cursor(ls.text, ls.start + col, ls.end, ls.start);
+    }
+
+    /**
+     * This cursor moved to the current line of {@code ls}, from column {@code col}: a part that reads
+     * a million lines keeps one cursor instead of making one a line.
+     */
+    Cursor reset(Lines ls, int col) {
+        s = ls.text;
+        pos = ls.start + col;
+        end = ls.end;
+        lineStart = ls.start;
+        return this;
+    }
+
+    /** As {@link #reset(Lines, int)}, over {@code s[pos, end)} of a line starting at {@code lineStart}. */
+    Cursor reset(String s, int pos, int end, int lineStart) {
+        this.s = s;
+        this.pos = pos;
+        this.end = end;
+        this.lineStart = lineStart;
+        return this;
     }
 
     boolean atEnd() { return pos >= end; }

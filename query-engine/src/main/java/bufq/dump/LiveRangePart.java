@@ -1,5 +1,6 @@
 package bufq.dump;
 
+import bufq.model.HloValue;
 import bufq.model.LiveRange;
 import bufq.model.PeakClaim;
 import bufq.model.StackTraceNode;
@@ -51,6 +52,7 @@ final class LiveRangePart extends Part {
     StackTraceNode stack;
 
     private final Interner in;
+    private final Cursor cursor = new Cursor("");
     private int mode; // 1 sequence, 2 ranges, 3 peak, 4 stack
     private int peakTime;
     private long headerLine = 1;
@@ -135,11 +137,17 @@ final class LiveRangePart extends Part {
     /** Number of BufferLiveRange entries read. */
     int rangeCount() { return ranges.size() + wholeNames.size(); }
 
-    /** The range of a value, by its name, the name's symbol (in the interner both were read with) and canonical index. */
-    LiveRange rangeOf(String name, int symbol, String index) {
-        if (!"{}".equals(index)) return ranges.get(name + index);
+    /**
+     * The range of a value, by its name, the name's symbol (in the interner both were read with) and
+     * canonical index, packed by {@link HloValue#packRange}; {@link HloValue#NO_RANGE} when it has none.
+     */
+    long rangeOf(String name, int symbol, String index) {
+        if (!"{}".equals(index)) {
+            LiveRange r = ranges.get(name + index);
+            return r == null ? HloValue.NO_RANGE : HloValue.packRange(r.start(), r.end());
+        }
         long packed = symbol < wholeBySymbol.length ? wholeBySymbol[symbol] : NO_RANGE;
-        return packed == NO_RANGE ? null : new LiveRange((int) (packed >>> 32), (int) packed);
+        return packed == NO_RANGE ? HloValue.NO_RANGE : packed;
     }
 
     /** All keys ({@code name{idx}}), for the rare unjoined-range warning. */
@@ -208,7 +216,7 @@ final class LiveRangePart extends Part {
 
     // '    ' TIME ':' NAME
     private void sequenceLine(Lines ls) {
-        Cursor c = Cursor.at(ls, 4);
+        Cursor c = cursor.reset(ls, 4);
         int t = c.intNumber();
         c.expect(":");
         if (t != sequence.size()) throw c.bad("expected time " + sequence.size() + " in the sequence");
@@ -222,7 +230,7 @@ final class LiveRangePart extends Part {
         String t = ls.text;
         int colon = t.lastIndexOf(':', ls.end - 1);
         if (colon < ls.start + 5) throw new Cursor.Bad("expected 'name{index}:start-end'");
-        Cursor c = new Cursor(t, colon + 1, ls.end, ls.start);
+        Cursor c = cursor.reset(t, colon + 1, ls.end, ls.start);
         int s = c.intNumber();
         c.expect("-");
         int e = c.intNumber();

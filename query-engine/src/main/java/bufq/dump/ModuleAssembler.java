@@ -7,7 +7,6 @@ import bufq.model.HloPosition;
 import bufq.model.IdTable;
 import bufq.model.HloUse;
 import bufq.model.HloValue;
-import bufq.model.LiveRange;
 import bufq.model.HloModule;
 import bufq.model.Shape;
 import bufq.model.UsedValues;
@@ -113,13 +112,13 @@ final class ModuleAssembler {
             Shape lastShape = null;
             for (int k = 0; k < rv.size; k++) {
                 String name = rv.name[k], index = rv.index[k];
-                LiveRange lr = ranges == null ? null : ranges.rangeOf(name, rv.symbol[k], index);
-                if (lr != null) joinedIn[b]++;
+                long range = ranges == null ? HloValue.NO_RANGE : ranges.rangeOf(name, rv.symbol[k], index);
+                if (range != HloValue.NO_RANGE) joinedIn[b]++;
                 Shape shape = rv.shape[k];
                 if (!tilesIn[b] && shape != lastShape) { tilesIn[b] = hasTiles(shape); lastShape = shape; }   // shapes are shared
                 int at = firstOf[b] + k;
                 joinedValues[at] = HloValue.deferred(rv.id[k], name, index, rv.indexPrinted[k], rv.phi[k], rv.color[k], rv.bytes[k],
-                        rv.offset[k], rv.allocation[k], shape, lr, details, at);
+                        rv.offset[k], rv.allocation[k], shape, range, details, at);
             }
         });
         int joined = 0;

@@ -11,19 +11,37 @@ import java.util.Arrays;
  */
 final class RawValues {
     int size;
-    long[] id = new long[16];
-    String[] name = new String[16];
+    long[] id;
+    String[] name;
     /** The name's symbol in the module's {@link Interner}: the join with the live ranges is by it. */
-    int[] symbol = new int[16];
+    int[] symbol;
     /** Canonical index; {@code "{}"} when none was printed. */
-    String[] index = new String[16];
-    boolean[] indexPrinted = new boolean[16];
-    boolean[] phi = new boolean[16];
-    int[] color = new int[16];
-    long[] bytes = new long[16];
-    long[] offset = new long[16];
-    int[] allocation = new int[16];
-    Shape[] shape = new Shape[16];
+    String[] index;
+    boolean[] indexPrinted;
+    boolean[] phi;
+    int[] color;
+    long[] bytes;
+    long[] offset;
+    int[] allocation;
+    Shape[] shape;
+
+    RawValues() { this(16); }
+
+    /** @param expected the values expected (a region's size over a value line's): no growing and copying on the way */
+    RawValues(int expected) {
+        int n = Math.max(16, expected);
+        id = new long[n];
+        name = new String[n];
+        symbol = new int[n];
+        index = new String[n];
+        indexPrinted = new boolean[n];
+        phi = new boolean[n];
+        color = new int[n];
+        bytes = new long[n];
+        offset = new long[n];
+        allocation = new int[n];
+        shape = new Shape[n];
+    }
 
     void add(long id, String name, int symbol, String index, boolean indexPrinted, boolean phi, int color, long bytes,
              long offset, int allocation, Shape shape) {

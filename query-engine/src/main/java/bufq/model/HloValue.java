@@ -51,12 +51,33 @@ public final class HloValue {
     public static HloValue deferred(long id, String name, String index, boolean indexPrinted, boolean phi, int color,
                                     long size, long offset, int allocation, Shape shape, LiveRange range,
                                     UsedValues.Deferred details, int slot) {
+        return deferred(id, name, index, indexPrinted, phi, color, size, offset, allocation, shape,
+                range == null ? NO_RANGE : packRange(range.start(), range.end()), details, slot);
+    }
+
+    /** As {@link #deferred(long, String, String, boolean, boolean, int, long, long, int, Shape, LiveRange, UsedValues.Deferred, int)}, the range packed by {@link #packRange} or {@link #NO_RANGE}. */
+    public static HloValue deferred(long id, String name, String index, boolean indexPrinted, boolean phi, int color,
+                                    long size, long offset, int allocation, Shape shape, long packedRange,
+                                    UsedValues.Deferred details, int slot) {
+        boolean ranged = packedRange != NO_RANGE;
         return new HloValue(id, name, index, color, size, offset, allocation, shape, Objects.requireNonNull(details), null,
-                range == null ? 0 : range.start(), range == null ? -1 : range.end(), slot, flags(indexPrinted, phi, range));
+                ranged ? (int) (packedRange >> 32) : 0, ranged ? (int) packedRange : -1, slot, flags(indexPrinted, phi, ranged));
+    }
+
+    /** No live range, for {@link #deferred(long, String, String, boolean, boolean, int, long, long, int, Shape, long, UsedValues.Deferred, int)}. */
+    public static final long NO_RANGE = Long.MIN_VALUE;
+
+    /** A live range {@code [start, end]} as one long (no object per value when a reader joins a million). */
+    public static long packRange(int start, int end) {
+        return (long) start << 32 | (end & 0xFFFFFFFFL);
     }
 
     private static byte flags(boolean indexPrinted, boolean phi, LiveRange range) {
-        return (byte) ((indexPrinted ? INDEX_PRINTED : 0) | (phi ? PHI : 0) | (range != null ? HAS_RANGE : 0));
+        return flags(indexPrinted, phi, range != null);
+    }
+
+    private static byte flags(boolean indexPrinted, boolean phi, boolean ranged) {
+        return (byte) ((indexPrinted ? INDEX_PRINTED : 0) | (phi ? PHI : 0) | (ranged ? HAS_RANGE : 0));
     }
 
     private HloValue(long id, String name, String index, int color, long size, long offset, int allocation, Shape shape,
