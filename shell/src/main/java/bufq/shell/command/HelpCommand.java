@@ -12,6 +12,8 @@ import bufq.table.TextBlock;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 final class HelpCommand implements Command {
     static final String QUERY = """
@@ -121,6 +123,81 @@ final class HelpCommand implements Command {
     /** Widest synopsis that shares its line with the description in 'help'. */
     static final int SYNOPSIS_COLUMN = 24;
 
+    /**
+     * A command's description fitted to {@code width}: each paragraph of prose (lines that do not
+     * start with a blank) joined and wrapped again; indented lines (tables, examples) and blank
+     * lines kept as written.
+     */
+    static String reflow(String text, int width) {
+        List<String> out = new ArrayList<>();
+        StringBuilder prose = new StringBuilder();
+        // A row of an indented table (NAME  what it does), with the lines that continue it under its text.
+        StringBuilder row = null;
+        int rowColumn = 0, lastColumn = 0;
+        for (String line : text.split("\n", -1)) {
+            boolean indented = !line.isBlank() && Character.isWhitespace(line.charAt(0));
+            if (row != null && indented && leadingBlanks(line) == rowColumn) {
+                row.append(' ').append(line.strip());
+                continue;
+            }
+            if (row != null) {
+                out.addAll(hang(row.toString(), rowColumn, width));
+                row = null;
+            }
+            if (!line.isBlank() && !indented) {
+                if (prose.length() > 0) prose.append(' ');
+                prose.append(line.strip());
+                // A line that ends in a colon introduces what follows: it ends its paragraph.
+                if (line.stripTrailing().endsWith(":")) {
+                    out.addAll(wrap(prose.toString(), width));
+                    prose.setLength(0);
+                }
+                continue;
+            }
+            if (prose.length() > 0) {
+                out.addAll(wrap(prose.toString(), width));
+                prose.setLength(0);
+            }
+            Matcher m = COLUMN.matcher(line);
+            int column = indented && m.find() ? m.end() : -1;
+            // A name as long as its column leaves one blank before the text: the table's column still holds.
+            if (column < 0 && indented && lastColumn > 0 && line.length() > lastColumn && line.charAt(lastColumn - 1) == ' '
+                    && line.charAt(lastColumn) != ' ' && leadingBlanks(line) < lastColumn - 1) column = lastColumn;
+            if (column > 0) {
+                row = new StringBuilder(line.stripTrailing());
+                rowColumn = lastColumn = column;
+            } else {
+                out.add(line);
+                if (line.isBlank()) lastColumn = 0;
+            }
+        }
+        if (row != null) out.addAll(hang(row.toString(), rowColumn, width));
+        if (prose.length() > 0) out.addAll(wrap(prose.toString(), width));
+        return String.join("\n", out);
+    }
+
+    private static int leadingBlanks(String line) {
+        int i = 0;
+        while (i < line.length() && line.charAt(i) == ' ') i++;
+        return i;
+    }
+
+    /**
+     * An indented line (a row of a table of names and what they do) in lines of at most {@code width}:
+     * its text, from {@code column}, continues under itself. A line that fits is kept, and one whose
+     * column leaves too little room.
+     */
+    static List<String> hang(String line, int column, int width) {
+        if (line.length() <= width || column > width / 2) return List.of(line);
+        String pad = " ".repeat(column);
+        List<String> out = new ArrayList<>();
+        List<String> rest = wrap(line.substring(column), width - column);
+        for (int i = 0; i < rest.size(); i++) out.add((i == 0 ? line.substring(0, column) : pad) + rest.get(i));
+        return out;
+    }
+
+    private static final Pattern COLUMN = Pattern.compile("^\\s+\\S.*?\\s{2,}(?=\\S)");
+
     /** {@code text} in lines of at most {@code width} characters, broken at blanks (a longer word stays whole). */
     static List<String> wrap(String text, int width) {
         List<String> out = new ArrayList<>();
@@ -182,7 +259,7 @@ final class HelpCommand implements Command {
                 return String.format(QUERY, String.join(", ", shell.engine().entities()));
             }
             case "formats" -> {
-                return FORMATS;
+                return reflow(FORMATS, Math.max(20, shell.terminalWidth() - 1));
             }
             case "settings" -> {
                 return settings();
@@ -197,11 +274,11 @@ final class HelpCommand implements Command {
                     + " (topics: commands, query, formats, settings)");
         }
         StringBuilder b = new StringBuilder(String.join("\n", wrapSynopsis(c.synopsis(), Math.max(20, shell.terminalWidth() - 1))))
-                .append("\n\n").append(c.description()).append('\n');
+                .append("\n\n").append(reflow(c.description(), Math.max(20, shell.terminalWidth() - 1))).append('\n');
         if (!c.aliases().isEmpty()) b.append("\nAlso: ").append(String.join(", ", c.aliases())).append('\n');
         b.append("\nExamples:\n");
         for (String e : c.examples()) b.append("  ").append(e).append('\n');
-        if (c.name().equals("format")) b.append('\n').append(FORMATS);
+        if (c.name().equals("format")) b.append('\n').append(reflow(FORMATS, Math.max(20, shell.terminalWidth() - 1)));
         return b.toString();
     }
 

@@ -243,6 +243,16 @@ class CliTest {
                 assertEquals(line.chars().filter(ch -> ch == '[').count(), line.chars().filter(ch -> ch == ']').count(), line);
             }
         }
+        // Each command's own page fits too: prose rewrapped, table rows hung under their text.
+        // Examples are commands to copy, kept whole.
+        for (String topic : List.of("load", "peak", "why", "whatif", "advise", "format", "formats", "export", "blame", "set")) {
+            Result page = run(DefaultEngine::new, Map.of("COLUMNS", "80"), List.of("-c", "help " + topic), "");
+            String text = page.out().split("\nExamples:\n")[0];
+            for (String line : text.split("\n")) assertTrue(line.length() <= 80, "help " + topic + ": " + line);
+        }
+        Result advise = run(DefaultEngine::new, Map.of("COLUMNS", "80"), List.of("-c", "help advise"), "");
+        assertTrue(advise.out().contains("\n  fragmentation allocations reserving 5% or more beyond the peak of occupied\n"
+                + "                bytes (the packing loss)\n"), advise.out());
         Result values = run(DefaultEngine::new, new Env(Map.of("COLUMNS", "80", "NO_COLOR", "1"), true),
                 List.of("-c", "values order by id limit 5", root().resolve("examples/jax-mlp").toString()), new byte[0]);
         for (String line : values.out().split("\n")) assertTrue(line.length() <= 80, line);
