@@ -225,6 +225,9 @@ public final class HloModule {
         }
     }
 
+    /** The values grouped by allocation, as the liveness sweep takes them (the index this module keeps, not a copy: read only). */
+    Liveness.Groups allocationGroups() { return new Liveness.Groups(allocationKeys, allocationStart, byAllocation); }
+
     public Info info() { return info; }
     public String handle() { return info.handle(); }
     public List<BufferAllocation> allocations() { return allocations; }

@@ -95,7 +95,7 @@ public final class Liveness {
         int[] extra = new int[m.allocations().size()];
         for (int i = 0; i < extra.length; i++) extra[i] = m.allocations().get(i).color();
         PeakClaim claim = m.info().peakClaim();
-        return new Liveness(m.steps(), Inputs.of(m), claim == null ? -1 : claim.time(), extra, instructionBytes(m));
+        return new Liveness(m.steps(), Inputs.of(m), m.allocationGroups(), claim == null ? -1 : claim.time(), extra, instructionBytes(m));
     }
 
     /**
@@ -128,7 +128,7 @@ public final class Liveness {
      * @throws ArithmeticException when a byte sum overflows a long
      */
     public static Liveness compute(int steps, Inputs inputs, int claimedPeakTime) {
-        return new Liveness(steps, inputs, claimedPeakTime, new int[0], null);
+        return new Liveness(steps, inputs, null, claimedPeakTime, new int[0], null);
     }
 
     /**
@@ -204,7 +204,7 @@ public final class Liveness {
     public static long sweepsRun() { return SWEEPS.get(); }
 
     /** @param byInstruction per value, its defining instruction's bytes ({@link #instructionBytes}); null when unknown */
-    private Liveness(int steps, Inputs in, int claimedPeakTime, int[] extraColors, long[] byInstruction) {
+    private Liveness(int steps, Inputs in, Groups groups, int claimedPeakTime, int[] extraColors, long[] byInstruction) {
         SWEEPS.incrementAndGet();
         int n = in.count();
         this.steps = Math.max(0, steps);
@@ -252,34 +252,23 @@ public final class Liveness {
         liveByInstruction = byInstruction == null ? null : prefix(byInstructionDiff, this.steps);
         xlaPeakMoment = byInstruction == null || this.steps == 0 ? -1 : xlaMoment(xlaDiff);
         // Occupancy: per allocation (and colour), a sweep over time with a coverage structure.
-        long[] byAlloc = new long[n];
-        for (int i = 0; i < n; i++) byAlloc[i] = ((long) in.allocation[i] << 32) | i;
-        Arrays.sort(byAlloc);
-        int groups = 0;
-        for (int i = 0; i < n; i++) if (i == 0 || (int) (byAlloc[i] >> 32) != (int) (byAlloc[i - 1] >> 32)) groups++;
-        allocationKeys = new int[groups];
-        allocationMaxBytes = new long[groups];
-        allocationMaxTime = new int[groups];
-        int[] groupStart = new int[groups + 1];
-        for (int from = 0, g = 0; from < n; g++) {
-            int a = (int) (byAlloc[from] >> 32), to = from;
-            while (to < n && (int) (byAlloc[to] >> 32) == a) to++;
-            allocationKeys[g] = a;
-            groupStart[g] = from;
-            from = to;
-        }
-        groupStart[groups] = n;
+        Groups by = groups != null ? groups : Groups.of(in.allocation);
+        int groupCount = by.keys.length;
+        int[] members = by.members, groupStart = by.start;
+        allocationKeys = by.keys;
+        allocationMaxBytes = new long[groupCount];
+        allocationMaxTime = new int[groupCount];
         if (n < PARALLEL_SWEEP) {
-            sweepGroups(in, byAlloc, groupStart, 0, groups, occDiff);
+            sweepGroups(in, members, groupStart, 0, groupCount, occDiff);
         } else {
             // Two halves of the values on two cores, each into its own differences, then added up
             // (a million values: half a second on one core). Groups are disjoint, so their maxima are too.
             int half = 0;
-            while (half < groups && groupStart[half] < n / 2) half++;
+            while (half < groupCount && groupStart[half] < n / 2) half++;
             long[][] otherDiff = new long[k][this.steps + 1];
-            int split = half, all = groups;
-            ForkJoinTask<?> other = ForkJoinTask.adapt(() -> sweepGroups(in, byAlloc, groupStart, split, all, otherDiff)).fork();
-            sweepGroups(in, byAlloc, groupStart, 0, split, occDiff);
+            int split = half;
+            ForkJoinTask<?> other = ForkJoinTask.adapt(() -> sweepGroups(in, members, groupStart, split, groupCount, otherDiff)).fork();
+            sweepGroups(in, members, groupStart, 0, split, occDiff);
             if (other.tryUnfork()) other.invoke();
             else other.join();
             for (int c = 0; c < k; c++) for (int t = 0; t <= this.steps; t++) occDiff[c][t] = Math.addExact(occDiff[c][t], otherDiff[c][t]);
@@ -304,12 +293,32 @@ public final class Liveness {
     /** Values from which the occupancy sweep runs on two cores. */
     private static final int PARALLEL_SWEEP = 100_000;
 
-    /** Sweeps the allocation groups {@code [from, to)} (their values' positions in {@code byAlloc}'s low halves) into {@code occDiff}. */
-    private void sweepGroups(Inputs in, long[] byAlloc, int[] groupStart, int from, int to, long[][] occDiff) {
-        for (int g = from; g < to; g++) {
-            int[] members = new int[groupStart[g + 1] - groupStart[g]];
-            for (int i = groupStart[g]; i < groupStart[g + 1]; i++) members[i - groupStart[g]] = (int) byAlloc[i];
-            sweepAllocation(in, members, occDiff, g);
+    /** Sweeps the allocation groups {@code [from, to)} into {@code occDiff}. */
+    private void sweepGroups(Inputs in, int[] members, int[] groupStart, int from, int to, long[][] occDiff) {
+        for (int g = from; g < to; g++) sweepAllocation(in, Arrays.copyOfRange(members, groupStart[g], groupStart[g + 1]), occDiff, g);
+    }
+
+    /**
+     * Values grouped by allocation: the distinct allocation numbers ascending ({@code keys}), and
+     * group {@code g}'s value positions, in position order, at {@code members[start[g], start[g + 1])}.
+     * A module has them already ({@link HloModule}'s index by allocation); edited inputs sort theirs.
+     */
+    record Groups(int[] keys, int[] start, int[] members) {
+        static Groups of(int[] allocation) {
+            int n = allocation.length;
+            long[] byAlloc = new long[n];
+            for (int i = 0; i < n; i++) byAlloc[i] = ((long) allocation[i] << 32) | i;
+            Arrays.sort(byAlloc);
+            int groups = 0;
+            for (int i = 0; i < n; i++) if (i == 0 || (int) (byAlloc[i] >> 32) != (int) (byAlloc[i - 1] >> 32)) groups++;
+            int[] keys = new int[groups], start = new int[groups + 1], members = new int[n];
+            for (int i = 0, g = -1; i < n; i++) {
+                int a = (int) (byAlloc[i] >> 32);
+                if (g < 0 || keys[g] != a) { keys[++g] = a; start[g] = i; }
+                members[i] = (int) byAlloc[i];
+            }
+            start[groups] = n;
+            return new Groups(keys, start, members);
         }
     }
 
