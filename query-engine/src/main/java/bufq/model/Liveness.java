@@ -1,7 +1,9 @@
 package bufq.model;
 
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.TreeSet;
 import java.util.concurrent.ForkJoinTask;
@@ -108,13 +110,22 @@ public final class Liveness {
     static long[] instructionBytes(HloModule m) {
         List<HloValue> vs = m.values();
         long[] out = new long[vs.size()];
+        // The tuples' own tables by instruction name: the few values an element looks up (a lookup in
+        // the module's index of every value by name would build that index for this alone).
+        Map<String, Long> tuples = new HashMap<>();
+        boolean elements = false;
         for (int i = 0; i < out.length; i++) {
             HloValue v = vs.get(i);
             out[i] = v.logicalSize();
+            if (!v.indexPrinted()) continue;
+            if (!v.index().equals("{}")) elements = true;
+            else if (v.shape() != null && v.shape().isTuple()) tuples.put(v.name(), v.logicalSize());
+        }
+        for (int i = 0; elements && i < out.length; i++) {
+            HloValue v = vs.get(i);
             if (!v.indexPrinted() || v.index().equals("{}")) continue;
-            for (HloValue top : m.valuesNamed(v.name())) {
-                if (top.index().equals("{}") && top.shape() != null && top.shape().isTuple()) out[i] = top.logicalSize();
-            }
+            Long table = tuples.get(v.name());
+            if (table != null) out[i] = table;
         }
         return out;
     }
