@@ -46,9 +46,11 @@ final class ReportPart extends Part {
 
     private void line(Lines ls) {
         if (ls.charAt(0) == ' ') {
-            // Table rows, most of the file: only the old style's rows name an allocation.
-            int a = ls.indexOf("; allocation ");
-            if (a >= 0) allocation(ls.text.substring(ls.start + a + 2, ls.end));
+            // Table rows, most of the file: only the old style's rows name an allocation, as their
+            // third field ('  8B( 67%);  4B; allocation 0: ...'); the rest of a row (a shapes list in
+            // the newer style, a hundred characters or more) is not read.
+            int a = afterSecondField(ls);
+            if (a >= 0 && ls.text.startsWith("; allocation ", a)) allocation(ls.text.substring(a + 2, ls.end));
             return;
         }
         if (ls.isBlank()) return;
@@ -74,6 +76,16 @@ final class ReportPart extends Part {
             int a = line.indexOf("; allocation ");
             if (a >= 0) allocation(line.substring(a + 2));
         }
+    }
+
+    /** Offset in the text of the row's second ';', or -1 when it has fewer. */
+    private static int afterSecondField(Lines ls) {
+        String t = ls.text;
+        int seen = 0;
+        for (int i = ls.start, end = ls.end; i < end; i++) {
+            if (t.charAt(i) == ';' && ++seen == 2) return i;
+        }
+        return -1;
     }
 
     private void read(Lines ls) {
