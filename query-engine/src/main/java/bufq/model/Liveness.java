@@ -339,6 +339,10 @@ public final class Liveness {
      * allocation normally share a colour; if not, each colour's values form their own union.
      */
     private void sweepAllocation(Inputs in, int[] members, long[][] occDiff, int g) {
+        if (members.length == 1) {
+            sweepOne(in, members[0], occDiff, g);
+            return;
+        }
         long max = 0;
         int maxTime = -1;
         boolean oneColor = true;
@@ -358,6 +362,34 @@ public final class Liveness {
                 maxTime = (int) m[1];
             }
             from = to;
+        }
+        allocationMaxBytes[g] = max;
+        allocationMaxTime[g] = maxTime;
+    }
+
+    /**
+     * {@link #sweepAllocation} of an allocation that holds one value (most of a big module's: 125,000
+     * of 204,000 at a million values), without the event list and coverage tree: the value holds its
+     * bytes from its first step to its last, and its allocation peaks at its first step. The same
+     * figures as the general sweep: a value without an offset counts its size, one with an offset
+     * its positive size; a value without a live range holds its bytes at no step but counts toward
+     * its allocation's maximum when it has an offset.
+     */
+    private void sweepOne(Inputs in, int i, long[][] occDiff, int g) {
+        int n = steps;
+        int s = Math.max(in.start[i], 0), e = Math.min(in.end[i], n - 1);
+        long placed = in.offset[i] >= 0 && in.size[i] > 0 ? in.size[i] : 0;
+        long max = 0;
+        int maxTime = -1;
+        if (s <= e) {
+            long held = in.offset[i] < 0 ? in.size[i] : placed;
+            long[] diff = occDiff[Arrays.binarySearch(colors, in.color[i])];
+            diff[s] = Math.addExact(diff[s], held);
+            if (e + 1 < n) diff[e + 1] = Math.subtractExact(diff[e + 1], held);
+            max = held;
+            maxTime = s;
+        } else if (in.end[i] < in.start[i]) {
+            max = placed;
         }
         allocationMaxBytes[g] = max;
         allocationMaxTime[g] = maxTime;
