@@ -27,6 +27,8 @@ final class AllocationPart extends Part {
     private int currentCount;
     // After an allocation line that was refused: its value lines go with it, without a warning each.
     private boolean skipping;
+    // After a 'Used values:' line: the rest of the region is a section read from elsewhere.
+    private boolean foreignValues;
     // Sizes read so far: a module whose sizes add up past Limits.MAX_TOTAL is forged or damaged.
     private final Limits.Sum allocationBytes = new Limits.Sum();
     private final Limits.Sum valueBytes = new Limits.Sum();
@@ -44,6 +46,7 @@ final class AllocationPart extends Part {
     }
 
     private void line(Lines ls) {
+        if (foreignValues) return;
         if (ls.isBlank()) return;
         if (ls.startsWith(" value: <")) {
             if (skipping) return;
@@ -61,6 +64,12 @@ final class AllocationPart extends Part {
             totalBytes = total(ls.line());
         } else if (ls.startsWith("BufferAssignment:")) {
             sawHeader = true;
+        } else if (ls.startsWith("Used values:")) {
+            // Only where the module has a values file of its own (else the reader cut the section off
+            // before this part): XLA writes none here then, and the values file's section is the one read.
+            warn(ls.number, "a 'Used values:' section in the allocation file of a set with its own values file; "
+                    + "not read (the values file's is), nor the rest of this file");
+            foreignValues = true;
         } else {
             warn(ls.number, "expected an allocation, value or 'Total bytes used' line, found '" + clip(ls.line()) + "'");
         }

@@ -14,6 +14,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.stream.IntStream;
 
 /**
  * Reads one module: its files in parallel, each file cut at its section headers (and the long
@@ -153,14 +154,20 @@ final class ModuleReader {
         List<DumpFile> skippedFiles = new ArrayList<>();
         // With a live-range file of its own, the module's other files need no search for that section
         // (a backward scan of a 100 MB file).
-        boolean liveFile = false;
-        for (int i = 0; i < files.size(); i++) liveFile |= files.get(i).kind() == FileKind.LIVE_RANGE && opened.get(i) instanceof DumpText;
+        // Likewise with a values file of its own (a four-file set): its allocation file is only the
+        // allocations and their total (a forward scan of 100 MB for a header it cannot hold).
+        boolean liveFile = false, valuesFile = false;
+        for (int i = 0; i < files.size(); i++) {
+            liveFile |= files.get(i).kind() == FileKind.LIVE_RANGE && opened.get(i) instanceof DumpText;
+            valuesFile |= files.get(i).kind() == FileKind.VALUES && opened.get(i) instanceof DumpText;
+        }
+        List<Object> cut = splitAll(files, opened, liveFile, valuesFile);
         for (int i = 0; i < files.size(); i++) {
             DumpFile f = files.get(i);
             try {
-                if (opened.get(i) instanceof LoadException e) throw e;
-                DumpText src = (DumpText) opened.get(i);
-                regions.addAll(split(f, src, !liveFile || f.kind() == FileKind.LIVE_RANGE));
+                if (cut.get(i) instanceof LoadException e) throw e;
+                @SuppressWarnings("unchecked") List<Region> parts = (List<Region>) cut.get(i);
+                regions.addAll(parts);
             } catch (LoadException e) {
                 // A bad sibling (a report with a stray byte, a shuffled live-range file) costs only
                 // what it holds; the buffer-assignment file, or a module's only file, is the module.
@@ -276,9 +283,27 @@ final class ModuleReader {
         }).toList();
     }
 
+    /**
+     * Cuts the opened files into regions, the files in parallel (the allocation file's search for a
+     * section it may hold reads all of it: a tenth of a second at a million values, beside the others'):
+     * per file, its regions, or the {@link LoadException} that refused it (at its opening or now).
+     */
+    private static List<Object> splitAll(List<DumpFile> files, List<Object> opened, boolean liveFile, boolean valuesFile) {
+        return IntStream.range(0, files.size()).parallel().mapToObj(i -> {
+            if (opened.get(i) instanceof LoadException e) return (Object) e;
+            DumpFile f = files.get(i);
+            try {
+                return (Object) split(f, (DumpText) opened.get(i), !liveFile || f.kind() == FileKind.LIVE_RANGE,
+                        !valuesFile || f.kind() == FileKind.VALUES);
+            } catch (LoadException e) {
+                return e;
+            }
+        }).toList();
+    }
+
     /** Cuts a text held in memory (tests). */
     static List<Region> split(DumpFile f, String text) throws LoadException {
-        return split(f, DumpText.of(text), true);
+        return split(f, DumpText.of(text), true, true);
     }
 
     /**
@@ -286,7 +311,7 @@ final class ModuleReader {
      * blocks, so the pieces parse in parallel; refuses text that is no dump at all. Only the
      * headers a file of this kind can hold are searched for: a scan of a large file costs time.
      */
-    static List<Region> split(DumpFile f, DumpText src, boolean mayHoldLiveRanges) throws LoadException {
+    static List<Region> split(DumpFile f, DumpText src, boolean mayHoldLiveRanges, boolean mayHoldValues) throws LoadException {
         List<Region> out = new ArrayList<>();
         String head = DumpFile.head(src);
         FileKind kind = f.kind();
@@ -298,7 +323,7 @@ final class ModuleReader {
         }
         checkLooksLikeDump(f.name(), kind, head);
         int n = src.length();
-        int used = kind == FileKind.LIVE_RANGE ? -1 : lineStart(src, "Used values:", 0);
+        int used = kind == FileKind.LIVE_RANGE || !mayHoldValues ? -1 : lineStart(src, "Used values:", 0);
         int live = -1;
         if (kind != FileKind.VALUES && mayHoldLiveRanges) {
             // The live-range section ends the file: look for it from the end.

@@ -234,4 +234,38 @@ class BadInputTest {
         LoadException e = assertThrows(LoadException.class, () -> DumpLoader.load(List.of(Path.of(""))));
         assertEquals("'': empty path, expected a dump file or directory", e.getMessage());
     }
+
+    /**
+     * A four-file set whose allocation file also holds a Used values section (XLA writes none there;
+     * the reader no longer looks for one): one located warning, and the module the set describes.
+     */
+    @Test
+    void usedValuesInTheAllocationFileOfAFourFileSet(@TempDir Path dir) throws Exception {
+        Path src = bufq.testing.Corpus.require("jax-0.10.2/transformer-2layer");
+        Path allocations = null, values = null;
+        try (var files = Files.list(src)) {
+            for (Path f : files.toList()) {
+                Path to = Files.copy(f, dir.resolve(f.getFileName()));
+                String name = f.getFileName().toString();
+                if (name.endsWith("-buffer-assignment.txt")) allocations = to;
+                if (name.endsWith("-buffer-assignment-values.txt")) values = to;
+            }
+        }
+        assertNotNull(allocations);
+        assertNotNull(values);
+        Files.write(allocations, Files.readAllBytes(values), java.nio.file.StandardOpenOption.APPEND);
+        long usedLine = Files.readAllLines(allocations).indexOf("Used values:") + 1;
+        HloModule whole = DumpLoader.load(List.of(src)).get(0);
+        HloModule odd = DumpLoader.load(List.of(dir)).get(0);
+        assertEquals(1, odd.warnings().size(), odd.warnings().toString());
+        LoadWarning w = odd.warnings().get(0);
+        assertTrue(usedLine > 1);
+        assertTrue(w.toString().contains(allocations.getFileName() + ":" + usedLine + ":"), w.toString());
+        assertTrue(w.toString().contains("'Used values:' section in the allocation file"), w.toString());
+        assertEquals(whole.values().size(), odd.values().size());
+        assertEquals(whole.allocations().size(), odd.allocations().size());
+        assertEquals(whole.liveness().peakBytes(), odd.liveness().peakBytes());
+        odd.read(EnumSet.of(DumpPart.USED_VALUES));
+        assertEquals(whole.instructions().size(), odd.instructions().size());
+    }
 }
