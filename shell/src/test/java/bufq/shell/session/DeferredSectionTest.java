@@ -40,10 +40,22 @@ class DeferredSectionTest {
     record Session(Shell shell, ByteArrayOutputStream out, ByteArrayOutputStream err) {}
 
     static Session session(Path dump) throws Engine.Failure {
+        Session s = session();
+        s.shell().load(List.of(dump));
+        return s;
+    }
+
+    /** A shell holding {@code m}, its output and errors captured. */
+    static Session session(HloModule m) {
+        Session s = session();
+        s.shell().addModules(List.of(m));
+        return s;
+    }
+
+    private static Session session() {
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
         Shell s = Bufq.shell(new DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), new Env(Map.of(), false));
-        s.load(List.of(dump));
         return new Session(s, out, err);
     }
 
@@ -190,10 +202,9 @@ class DeferredSectionTest {
                     List.of(new LoadWarning("m-buffer-assignment-values.txt", 9, "bad line")), 1);
         });
         HloModule m = emptyModuleReading(section);
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        Shell shell = Bufq.shell(new DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), new Env(Map.of(), false));
-        shell.addModules(List.of(m));
+        Session session = session(m);
+        Shell shell = session.shell();
+        ByteArrayOutputStream err = session.err();
 
         readOnlyAtIdle(shell);
         started.await();
@@ -233,10 +244,9 @@ class DeferredSectionTest {
         UsedValues.Deferred section = new UsedValues.Deferred((values, sequence) -> new UsedValues(List.of(), List.of(),
                 List.of(), List.of(), List.of(new LoadWarning("m-buffer-assignment-values.txt", 9, "bad line")), 1));
         HloModule m = emptyModuleReading(section);
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        Shell shell = Bufq.shell(new DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), new Env(Map.of(), false));
-        shell.addModules(List.of(m));
+        Session session = session(m);
+        Shell shell = session.shell();
+        ByteArrayOutputStream err = session.err();
         readOnlyAtIdle(shell);
         shell.backgroundRead(m).get();
         assertTrue(m.isRead(DumpPart.USED_VALUES));
