@@ -1,12 +1,10 @@
 package bufq.advise;
 
 
-import bufq.dump.DumpLoader;
 import bufq.eval.Catalog;
 import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.testing.Corpus;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -16,20 +14,12 @@ import org.junit.jupiter.api.TestFactory;
 class AdviseSweepTest {
     @TestFactory
     Stream<DynamicTest> everyCorpusModule() throws Exception {
-        Path corpus = Corpus.dir();
-        List<Path> inputs = Corpus.sweepInputs();
-        return inputs.stream().map(p -> DynamicTest.dynamicTest(corpus.getParent().relativize(p).toString(), () -> {
-            List<HloModule> modules;
-            try {
-                modules = DumpLoader.load(List.of(p));
-            } catch (Exception e) {
-                return;   // files the reader refuses are the reader's tests' business
-            }
+        return Corpus.sweep((p, modules) -> {
             for (HloModule m : modules) {
                 List<Advisor.Measured> found = Advisor.run(m, Rules.standard(), Catalog.standard(), TilingModel.TPU, n -> null);
                 AdvisorTest.checkRanking(m, found);
                 if (!found.isEmpty()) AdvisorTest.checkReport(m, found);
             }
-        }));
+        });
     }
 }

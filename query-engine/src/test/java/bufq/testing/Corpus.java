@@ -1,5 +1,10 @@
 package bufq.testing;
 
+import bufq.dump.DumpLoader;
+import bufq.dump.LoadException;
+import bufq.model.HloModule;
+import org.junit.jupiter.api.DynamicTest;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -65,5 +70,28 @@ public final class Corpus {
                 Files.list(corpus.resolve("jax-0.10.2")).filter(Files::isDirectory), Files.list(seeds)))) {
             return s.filter(p -> !p.getFileName().toString().endsWith(".md")).sorted().toList();
         }
+    }
+
+    /** A check of the modules one sweep input loads into. */
+    public interface ModulesCheck {
+        void check(Path input, List<HloModule> modules) throws Exception;
+    }
+
+    /**
+     * One dynamic test per {@link #sweepInputs() sweep input}, named by its path under the corpus's
+     * parent, that runs {@code check} on the modules it loads; an input the reader refuses is
+     * skipped (the reader's own tests cover refusals).
+     */
+    public static Stream<DynamicTest> sweep(ModulesCheck check) throws IOException {
+        Path corpus = dir();
+        return sweepInputs().stream().map(p -> DynamicTest.dynamicTest(corpus.getParent().relativize(p).toString(), () -> {
+            List<HloModule> modules;
+            try {
+                modules = DumpLoader.load(List.of(p));
+            } catch (LoadException e) {
+                return;
+            }
+            check.check(p, modules);
+        }));
     }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
 import bufq.shell.session.DefaultEngine;
 import bufq.testing.Corpus;
@@ -23,15 +22,7 @@ import org.junit.jupiter.api.TestFactory;
 class AdviseCliSweepTest {
     @TestFactory
     Stream<DynamicTest> adviseRunsOnEveryCorpusModule() throws Exception {
-        Path corpus = Corpus.dir();
-        List<Path> inputs = Corpus.sweepInputs();
-        return inputs.stream().map(p -> DynamicTest.dynamicTest(corpus.getParent().relativize(p).toString(), () -> {
-            List<HloModule> modules;
-            try {
-                modules = DumpLoader.load(List.of(p));
-            } catch (Exception e) {
-                return;   // files the reader refuses are the reader's tests' business
-            }
+        return Corpus.sweep((p, modules) -> {
             List<String> args = new ArrayList<>();
             for (HloModule m : modules) args.addAll(List.of("-c", "use " + m.handle(), "-c", "advise"));
             args.add(p.toString());
@@ -41,7 +32,7 @@ class AdviseCliSweepTest {
             long without = modules.stream().filter(m -> m.liveness().peakTime() < 0).count();
             assertEquals(without, r.err().lines().filter(l -> l.contains("has no live ranges, so no peak to lower")).count(), r.err());
             assertEquals(modules.size() - without, r.out().lines().filter(l -> l.startsWith("advice (")).count(), r.out());
-        }));
+        });
     }
 
     /** The line a dump without live ranges gets, and its exit code. */
