@@ -163,18 +163,18 @@ public final class HloModule {
         int[] starts = new int[n];
         int[] ends = new int[n];
         long[] keys = new long[n];
-        long[] byAlloc = new long[n];   // (allocation, position) packed: sorted, they give each allocation's values in dump order
+        int[] allocation = new int[n];
         for (int i = 0; i < n; i++) {
             HloValue v = this.values.get(i);
             keys[i] = v.id();
-            byAlloc[i] = ((long) v.allocation() << 32) | i;
+            allocation[i] = v.allocation();
             starts[i] = v.hasRange() ? v.rangeStart() : 0;
             ends[i] = v.hasRange() ? v.rangeEnd() : -1;
         }
-        Sorted x = new Sorted(keys, byAlloc, starts, ends);
-        this.allocationKeys = x.allocationKeys;
-        this.allocationStart = x.allocationStart;
-        this.byAllocation = x.byAllocation;
+        Sorted x = new Sorted(keys, allocation, starts, ends);
+        this.allocationKeys = x.byAllocation.keys();
+        this.allocationStart = x.byAllocation.start();
+        this.byAllocation = x.byAllocation.members();
         this.idsSorted = x.idsSorted;
         this.idPositions = x.idPositions;
         this.liveIndex = x.liveIndex;
@@ -192,27 +192,17 @@ public final class HloModule {
 
     /** The indexes that come from sorting: by allocation, by id, by time. */
     private static final class Sorted {
-        final int[] allocationKeys, allocationStart, byAllocation;
+        /** Each allocation's values in dump order: the grouping the occupancy sweep takes too. */
+        final Liveness.Groups byAllocation;
         final long[] idsSorted;
         final int[] idPositions;
         final IntervalIndex liveIndex;
 
-        Sorted(long[] keys, long[] byAlloc, int[] starts, int[] ends) {
+        Sorted(long[] keys, int[] allocation, int[] starts, int[] ends) {
             int n = keys.length;
             // The two sorts on two cores (a million values: a quarter second each).
             ForkJoinTask<long[]> byId = ForkJoinTask.adapt(() -> sortByKey(keys)).fork();
-            Arrays.sort(byAlloc);
-            int distinct = 0;
-            for (int i = 0; i < n; i++) if (i == 0 || (int) (byAlloc[i] >> 32) != (int) (byAlloc[i - 1] >> 32)) distinct++;
-            allocationKeys = new int[distinct];
-            allocationStart = new int[distinct + 1];
-            byAllocation = new int[n];
-            for (int i = 0, k = -1; i < n; i++) {
-                int a = (int) (byAlloc[i] >> 32);
-                if (k < 0 || allocationKeys[k] != a) { allocationKeys[++k] = a; allocationStart[k] = i; }
-                byAllocation[i] = (int) byAlloc[i];
-            }
-            allocationStart[distinct] = n;
+            byAllocation = Liveness.Groups.of(allocation);
             // Ids sorted with their positions; the first of equal ids wins, as before.
             long[] packedOrder = byId.tryUnfork() ? sortByKey(keys) : byId.join();
             idsSorted = new long[n];
