@@ -119,19 +119,27 @@ class ReplTranscriptTest {
         assertTrue(second.screen().contains("(1 row)"), second.screen());
     }
 
-    @Test
-    void ctrlCWhileAQueryRunsCancelsItAndTheShellGoesOn() throws Exception {
-        Transcript t = transcript();
+    /**
+     * Starts the REPL of {@code t} on a thread, reading {@code keys}, and types a query that blocks
+     * until it is cancelled; returns the thread once the query runs.
+     */
+    static Thread replRunningASlowQuery(Transcript t, PipedOutputStream keys) throws Exception {
         t.engine.slow = true;
-        PipedOutputStream keys = new PipedOutputStream();
-        PipedInputStream in = new PipedInputStream(keys);
-        t.open(in);
+        t.open(new PipedInputStream(keys));
         Thread repl = new Thread(() -> t.exit = new JLineRepl(() -> t.terminal, java.io.InputStream.nullInputStream()).run(t.shell));
         repl.start();
         keys.write("values limit 1\n".getBytes(StandardCharsets.UTF_8));
         keys.flush();
         assertTrue(t.engine.slowStarted.await(20, TimeUnit.SECONDS), "the query is running");
         t.engine.slow = false;
+        return repl;
+    }
+
+    @Test
+    void ctrlCWhileAQueryRunsCancelsItAndTheShellGoesOn() throws Exception {
+        Transcript t = transcript();
+        PipedOutputStream keys = new PipedOutputStream();
+        Thread repl = replRunningASlowQuery(t, keys);
         t.terminal.raise(org.jline.terminal.Terminal.Signal.INT);  // what Ctrl-C does on a real terminal
         keys.write("values limit 1\nquit\n".getBytes(StandardCharsets.UTF_8));
         keys.flush();
@@ -146,15 +154,8 @@ class ReplTranscriptTest {
     void theCancelledMessageStartsALineOfItsOwnAfterTheEchoedCtrlC() throws Exception {
         Transcript t = transcript();
         t.errToScreen = true;
-        t.engine.slow = true;
         PipedOutputStream keys = new PipedOutputStream();
-        t.open(new PipedInputStream(keys));
-        Thread repl = new Thread(() -> t.exit = new JLineRepl(() -> t.terminal, java.io.InputStream.nullInputStream()).run(t.shell));
-        repl.start();
-        keys.write("values limit 1\n".getBytes(StandardCharsets.UTF_8));
-        keys.flush();
-        assertTrue(t.engine.slowStarted.await(20, TimeUnit.SECONDS), "the query is running");
-        t.engine.slow = false;
+        Thread repl = replRunningASlowQuery(t, keys);
         t.terminal.writer().print("^C");  // what a real terminal echoes at the cursor
         t.terminal.raise(org.jline.terminal.Terminal.Signal.INT);
         keys.write("quit\n".getBytes(StandardCharsets.UTF_8));
