@@ -41,14 +41,14 @@ final class AllocationPart extends Part {
 
     static AllocationPart parse(String text, int from, int to, Interner in) {
         AllocationPart p = new AllocationPart(in, to - from);
-        p.read(new Lines(text, from, to, 1));
+        p.read(new Lines(text, from, to, 1, in));
         return p;
     }
 
     private void line(Lines ls) {
         if (foreignValues) return;
         if (ls.isBlank()) return;
-        if (ls.startsWith(" value: <")) {
+        if (ls.startsWith(VALUE)) {
             if (skipping) return;
             value(ls);
         } else if (ls.startsWith("allocation ")) {
@@ -87,37 +87,36 @@ final class AllocationPart extends Part {
         current = null;
     }
 
+    private static final Literal VALUE = Literal.of(" value: <"), PHI = Literal.of(" (phi)"), COLOR = Literal.of(" @"),
+            SIZE = Literal.of("> (size="), OFFSET = Literal.of(",offset="), SHAPE = Literal.of("): ");
+
     // ' value: <' id ' ' name ['{' idx '}'] [' (phi)'] ' @' color '> (size=' N ',offset=' N '): ' shape
     private void value(Lines ls) {
-        Cursor c = cursor.reset(ls, " value: <".length());
+        Cursor c = cursor.reset(ls, VALUE.length());
         long id = c.number();
-        c.expect(" ");
+        c.expect(' ');
         int nameStart = c.pos;
-        // One read a character (a million names: peek() three times a character was 7% of a load).
-        String t = c.s;
-        int p = nameStart, end = c.end;
-        for (char ch; p < end && (ch = t.charAt(p)) != '{' && ch != ' ' && ch != '>'; ) p++;
-        c.pos = p;
+        c.skipName();
         if (c.pos == nameStart) throw c.bad("expected a value name");
         int symbol = in.symbol(c.s, nameStart, c.pos);
         String name = in.lastName();
         String index = "{}";
         boolean indexPrinted = false;
         if (c.peek() == '{') {
-            int close = c.find("}");
+            int close = c.find('}');
             if (close < 0) throw c.bad("expected '}'");
             index = in.name(c.s, c.pos, close + 1);
             c.pos = close + 1;
             indexPrinted = true;
         }
-        boolean phi = c.match(" (phi)");
+        boolean phi = c.match(PHI);
         int color = 0;
-        if (c.match(" @")) color = c.intNumber();   // TF-era values without a colour omit it
-        c.expect("> (size=");
+        if (c.match(COLOR)) color = c.intNumber();   // TF-era values without a colour omit it
+        c.expect(SIZE);
         long size = Limits.bytes(c.number(), "size");
-        c.expect(",offset=");
+        c.expect(OFFSET);
         long offset = Limits.bytes(c.number(), "offset");
-        c.expect("): ");
+        c.expect(SHAPE);
         Shape shape = in.shape(c.s, c.pos, c.end);
         if (current == null) throw new Cursor.Bad("value line before any allocation line");
         long logical = shape.logicalBytes(), padded = shape.paddedBytes();

@@ -15,6 +15,12 @@ final class Cursor {
     int end;
     /** Where the line starts in {@link #s}: columns in messages count from here. */
     private int lineStart;
+    /**
+     * The ASCII bytes of {@link #s} where a {@link Lines} had them, else null:
+     * {@code b[base + i] == s.charAt(i)}. The number and literal reads use them (see {@link Lines}).
+     */
+    private byte[] b;
+    private int base;
 
     Cursor(String s) { this(s, 0, s.length()); }
 
@@ -29,7 +35,7 @@ final class Cursor {
 
     /** The current line of {@code ls}, read in place (no copy of the line), from column {@code col} (0-based). */
     static Cursor at(Lines ls, int col) {
-        return new Cursor(ls.text, ls.start + col, ls.end, ls.start);
+        return new Cursor(ls.text).reset(ls, col);
     }
 
     /**
@@ -37,31 +43,60 @@ final class Cursor {
      * a million lines keeps one cursor instead of making one a line.
      */
     Cursor reset(Lines ls, int col) {
+        return reset(ls, ls.start + col, ls.end);
+    }
+
+    /** As {@link #reset(Lines, int)}, over {@code ls.text[pos, end)} of the current line. */
+    Cursor reset(Lines ls, int pos, int end) {
         s = ls.text;
-        pos = ls.start + col;
-        end = ls.end;
+        b = ls.bytes;
+        base = ls.base;
+        this.pos = pos;
+        this.end = end;
         lineStart = ls.start;
         return this;
     }
 
-    /** As {@link #reset(Lines, int)}, over {@code s[pos, end)} of a line starting at {@code lineStart}. */
-    Cursor reset(String s, int pos, int end, int lineStart) {
-        this.s = s;
-        this.pos = pos;
-        this.end = end;
-        this.lineStart = lineStart;
-        return this;
+    boolean atEnd() { return pos >= end; }
+    char peek() {
+        if (pos >= end) return '\0';
+        return b != null ? (char) (b[base + pos] & 0xFF) : s.charAt(pos);
     }
 
-    boolean atEnd() { return pos >= end; }
-    char peek() { return pos < end ? s.charAt(pos) : '\0'; }
-
     boolean match(String lit) {
-        if (s.startsWith(lit, pos) && pos + lit.length() <= end) {
-            pos += lit.length();
-            return true;
+        int n = lit.length();
+        if (pos + n > end) return false;
+        if (b == null) {
+            if (!s.startsWith(lit, pos)) return false;
+        } else {
+            for (int k = 0, i = base + pos; k < n; k++) if (b[i + k] != lit.charAt(k)) return false;
         }
-        return false;
+        pos += n;
+        return true;
+    }
+
+    /** As {@link #match(String)}, for a literal of a line read a million times. */
+    boolean match(Literal lit) {
+        int n = lit.length();
+        if (pos + n > end) return false;
+        if (b == null ? !s.startsWith(lit.text, pos) : !lit.in(b, base + pos)) return false;
+        pos += n;
+        return true;
+    }
+
+    void expect(Literal lit) {
+        if (!match(lit)) throw bad("expected '" + lit + "'");
+    }
+
+    /** Whether the next character is {@code ch}, moving past it if so. */
+    boolean match(char ch) {
+        if (peek() != ch) return false;
+        pos++;
+        return true;
+    }
+
+    void expect(char ch) {
+        if (!match(ch)) throw bad("expected '" + ch + "'");
     }
 
     void expect(String lit) {
@@ -70,6 +105,7 @@ final class Cursor {
 
     /** A non-negative decimal that fits a long; overflow is an error, never wrapped. */
     long number() {
+        if (b != null) return byteNumber();
         int start = pos;
         long v = 0;
         while (pos < end) {
@@ -85,10 +121,45 @@ final class Cursor {
         return v;
     }
 
+    private long byteNumber() {
+        int start = pos;
+        long v = 0;
+        for (int i = base + pos, to = base + end; i < to; i++) {
+            int c = b[i];
+            if (c < '0' || c > '9') break;
+            if (v > (Long.MAX_VALUE - 9) / 10 && v > (Long.MAX_VALUE - (c - '0')) / 10) throw bad("number too large for 64 bits");
+            v = v * 10 + (c - '0');
+            pos++;
+        }
+        if (pos == start) throw bad("expected a number");
+        return v;
+    }
+
     int intNumber() {
         long v = number();
         if (v > Integer.MAX_VALUE) throw bad("number too large");
         return (int) v;
+    }
+
+    /** Moves to the end of a value's name: the first '{', ' ' or '>' (or the line's end). */
+    void skipName() {
+        if (b == null) {
+            for (char ch; pos < end && (ch = s.charAt(pos)) != '{' && ch != ' ' && ch != '>'; ) pos++;
+            return;
+        }
+        int i = base + pos, to = base + end;
+        for (byte ch; i < to && (ch = b[i]) != '{' && ch != ' ' && ch != '>'; ) i++;
+        pos = i - base;
+    }
+
+    /** Index of {@code stop} at or after the cursor, within the line; the cursor does not move. */
+    int find(char stop) {
+        if (b == null) {
+            int i = s.indexOf(stop, pos);
+            return i < 0 || i >= end ? -1 : i;
+        }
+        for (int i = base + pos, to = base + end; i < to; i++) if (b[i] == stop) return i - base;
+        return -1;
     }
 
     /** Index of {@code stop} at or after the cursor, within the line; the cursor does not move. */

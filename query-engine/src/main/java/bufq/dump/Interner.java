@@ -98,6 +98,14 @@ final class Interner {
         regionOffset = offset;
     }
 
+    /** The bytes of {@code text} when it is the ASCII region this view was told of, else null. */
+    byte[] bytesOf(String text) {
+        return text == region ? regionBytes : null;
+    }
+
+    /** Where the region's text starts in {@link #bytesOf its bytes}. */
+    int bytesOffset() { return regionOffset; }
+
     /** Drops the region {@link #asciiRegion} named: its names are read; later ones hash from text. */
     void forgetRegion() {
         region = null;

@@ -70,7 +70,7 @@ final class LiveRangePart extends Part {
 
     static LiveRangePart parse(String text, int from, int to, Interner in) {
         LiveRangePart p = new LiveRangePart(in, to - from);
-        p.readLines(new Lines(text, from, to, 1), p::line);
+        p.readLines(new Lines(text, from, to, 1, in), p::line);
         p.finish();
         return p;
     }
@@ -78,16 +78,18 @@ final class LiveRangePart extends Part {
     /** The section in two texts, {@code tail} going on where {@code head} stops (after a newline). */
     static LiveRangePart parse(String head, String tail, Interner in) {
         LiveRangePart p = new LiveRangePart(in, head.length());
-        p.readLines(new Lines(head, 0, head.length(), 1), p::line);
+        p.readLines(new Lines(head, 0, head.length(), 1, in), p::line);
         p.headLines = p.lines;
         p.readLines(new Lines(tail, 0, tail.length(), p.lines + 1), p::line);
         p.finish();
         return p;
     }
 
+    private static final Literal INDENT = Literal.of("    ");
+
     private void line(Lines ls) {
         // Most lines are sequence and range entries: read them in place.
-        if ((mode == 1 || mode == 2) && ls.startsWith("    ") && ls.charAt(4) > ' ') {
+        if ((mode == 1 || mode == 2) && ls.startsWith(INDENT) && ls.charAt(4) > ' ') {
             if (mode == 1) sequenceLine(ls);
             else rangeLine(ls);
             return;
@@ -218,7 +220,7 @@ final class LiveRangePart extends Part {
     private void sequenceLine(Lines ls) {
         Cursor c = cursor.reset(ls, 4);
         int t = c.intNumber();
-        c.expect(":");
+        c.expect(':');
         if (t != sequence.size()) throw c.bad("expected time " + sequence.size() + " in the sequence");
         if (t == sequenceSymbols.length) sequenceSymbols = Arrays.copyOf(sequenceSymbols, t * 2);
         sequenceSymbols[t] = in.symbol(c.s, c.pos, c.end);
@@ -228,11 +230,11 @@ final class LiveRangePart extends Part {
     // '    ' NAME '{' IDX '}:' START '-' END
     private void rangeLine(Lines ls) {
         String t = ls.text;
-        int colon = t.lastIndexOf(':', ls.end - 1);
+        int colon = ls.lastIndexOf(':');
         if (colon < ls.start + 5) throw new Cursor.Bad("expected 'name{index}:start-end'");
-        Cursor c = cursor.reset(t, colon + 1, ls.end, ls.start);
+        Cursor c = cursor.reset(ls, colon + 1, ls.end);
         int s = c.intNumber();
-        c.expect("-");
+        c.expect('-');
         int e = c.intNumber();
         if (!c.atEnd()) throw c.bad("expected end of line");
         // Kept as printed (the 'inverted-range' check reports it), but said at once.
@@ -247,8 +249,9 @@ final class LiveRangePart extends Part {
         int from = ls.start + 4;
         long packed = ((long) s << 32) | (e & 0xffffffffL);
         // Whole-value keys by the interned name (shared with the value); indexed keys die with this part.
-        if (t.startsWith("{}", colon - 2)) putWhole(in.symbol(t, from, colon - 2), in.lastName(), packed);
-        else if (t.charAt(colon - 1) != '}') putWhole(in.symbol(t, from, colon), in.lastName(), packed);
+        char close = ls.charAt(colon - 1 - ls.start);
+        if (close == '}' && ls.charAt(colon - 2 - ls.start) == '{') putWhole(in.symbol(t, from, colon - 2), in.lastName(), packed);
+        else if (close != '}') putWhole(in.symbol(t, from, colon), in.lastName(), packed);
         else ranges.put(t.substring(from, colon), new LiveRange(s, e));
     }
 
