@@ -11,7 +11,6 @@ import java.util.Objects;
 import java.util.RandomAccess;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.concurrent.ForkJoinTask;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -34,8 +33,10 @@ public final class HloModule {
 
     // Indexes kept lean (no boxed keys, no per-name lists for singletons): a loaded module should
     // take less memory than its dump text.
-    private final long[] idsSorted;          // value ids ascending
-    private final int[] idPositions;         // position in values of idsSorted[i]
+    // Ids ascending with their values' positions: built on first use (a lookup by id; `summary` makes
+    // none: a million values' sort, a tenth of a second of its load).
+    private final Lazy<IdIndex> byId;
+    private final boolean idsMayRepeat;   // false: no two values share an id (known without the index)
     private final Lazy<NameIndex<Object>> valuesByName;  // HloValue, or HloValue[] when several; built on first use
     private final BufferAllocation[] allocationByIndex;   // by allocation index (dense in every dump seen)
     private final Map<Integer, BufferAllocation> sparseAllocations;   // indexes past the dense table, if any
@@ -171,13 +172,13 @@ public final class HloModule {
             starts[i] = v.hasRange() ? v.rangeStart() : 0;
             ends[i] = v.hasRange() ? v.rangeEnd() : -1;
         }
-        Sorted x = new Sorted(keys, allocation, starts, ends);
-        this.allocationKeys = x.byAllocation.keys();
-        this.allocationStart = x.byAllocation.start();
-        this.byAllocation = x.byAllocation.members();
-        this.idsSorted = x.idsSorted;
-        this.idPositions = x.idPositions;
-        this.liveIndex = x.liveIndex;
+        Liveness.Groups groups = Liveness.Groups.of(allocation);
+        this.allocationKeys = groups.keys();
+        this.allocationStart = groups.start();
+        this.byAllocation = groups.members();
+        this.byId = new Lazy<>(() -> IdIndex.of(keys));
+        this.idsMayRepeat = IdIndex.anyShared(keys);
+        this.liveIndex = new IntervalIndex(starts, ends);
         this.liveness = new Lazy<>(() -> Liveness.of(this));
         this.firstTime = new Lazy<>(this::firstTimes);
         // By name only when a statement asks (a million-value module: half a second that `summary` never needs).
@@ -190,28 +191,42 @@ public final class HloModule {
         return byName;
     }
 
-    /** The indexes that come from sorting: by allocation, by id, by time. */
-    private static final class Sorted {
-        /** Each allocation's values in dump order: the grouping the occupancy sweep takes too. */
-        final Liveness.Groups byAllocation;
-        final long[] idsSorted;
-        final int[] idPositions;
-        final IntervalIndex liveIndex;
-
-        Sorted(long[] keys, int[] allocation, int[] starts, int[] ends) {
+    /** Value ids ascending ({@code ids}) and the position in {@link #values} of each ({@code positions}). */
+    private record IdIndex(long[] ids, int[] positions) {
+        /** @param keys the values' ids in position order; equal ids keep that order */
+        static IdIndex of(long[] keys) {
             int n = keys.length;
-            // The two sorts on two cores (a million values: a quarter second each).
-            ForkJoinTask<long[]> byId = ForkJoinTask.adapt(() -> sortByKey(keys)).fork();
-            byAllocation = Liveness.Groups.of(allocation);
-            // Ids sorted with their positions; the first of equal ids wins, as before.
-            long[] packedOrder = byId.tryUnfork() ? sortByKey(keys) : byId.join();
-            idsSorted = new long[n];
-            idPositions = new int[n];
+            long[] packedOrder = sortByKey(keys);
+            long[] ids = new long[n];
+            int[] positions = new int[n];
             for (int i = 0; i < n; i++) {
-                idPositions[i] = (int) packedOrder[i];
-                idsSorted[i] = keys[idPositions[i]];
+                positions[i] = (int) packedOrder[i];
+                ids[i] = keys[positions[i]];
             }
-            liveIndex = new IntervalIndex(starts, ends);
+            return new IdIndex(ids, positions);
+        }
+
+        /**
+         * Whether two of {@code keys} are equal, without sorting them when they are what XLA prints
+         * (small non-negative numbers: a bit each). No module seen has shared ids; this tells so in
+         * one pass, and only a module that has them pays for the index that names them.
+         */
+        static boolean anyShared(long[] keys) {
+            int n = keys.length;
+            long max = -1;
+            for (long k : keys) {
+                if (k < 0) return true;   // cannot say without the index: let it look
+                max = Math.max(max, k);
+            }
+            if (max >= 8L * n + 64) return true;
+            long[] seen = new long[(int) (max >>> 6) + 1];
+            for (long k : keys) {
+                long bit = 1L << k;
+                int word = (int) (k >>> 6);
+                if ((seen[word] & bit) != 0) return true;
+                seen[word] |= bit;
+            }
+            return false;
         }
     }
 
@@ -344,8 +359,8 @@ public final class HloModule {
         this.warnings = warnings;
         this.warningCount = warningCount;
         this.heapEvents = m.heapEvents;
-        this.idsSorted = m.idsSorted;
-        this.idPositions = m.idPositions;
+        this.byId = m.byId;
+        this.idsMayRepeat = m.idsMayRepeat;
         this.valuesByName = m.valuesByName;
         this.allocationByIndex = m.allocationByIndex;
         this.sparseAllocations = m.sparseAllocations;
@@ -404,6 +419,10 @@ public final class HloModule {
      */
     public List<List<HloValue>> valuesSharingAnId() {
         List<List<HloValue>> out = new ArrayList<>();
+        if (!idsMayRepeat) return out;
+        IdIndex index = byId.get();
+        long[] idsSorted = index.ids();
+        int[] idPositions = index.positions();
         for (int i = 1; i < idsSorted.length; i++) {
             if (idsSorted[i] != idsSorted[i - 1] || (i > 1 && idsSorted[i - 2] == idsSorted[i])) continue;
             List<HloValue> group = new ArrayList<>();
@@ -415,6 +434,9 @@ public final class HloModule {
 
     /** Position of {@code v} (this very object) in {@link #values()}, or -1 when it is not one of them. */
     public int positionOf(HloValue v) {
+        IdIndex index = byId.get();
+        long[] idsSorted = index.ids();
+        int[] idPositions = index.positions();
         int i = Arrays.binarySearch(idsSorted, v.id());
         if (i < 0) return -1;
         while (i > 0 && idsSorted[i - 1] == v.id()) i--;   // first of equal ids
@@ -423,10 +445,12 @@ public final class HloModule {
     }
 
     public HloValue value(long id) {
+        IdIndex index = byId.get();
+        long[] idsSorted = index.ids();
         int i = Arrays.binarySearch(idsSorted, id);
         if (i < 0) return null;
         while (i > 0 && idsSorted[i - 1] == id) i--;   // first of equal ids
-        return values.get(idPositions[i]);
+        return values.get(index.positions()[i]);
     }
 
     /** Values defined by the named instruction (all its shape indices). */

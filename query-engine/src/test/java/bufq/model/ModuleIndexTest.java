@@ -46,6 +46,37 @@ class ModuleIndexTest {
         assertNull(m.value(100));
     }
 
+    /**
+     * Shared ids are found without the id index when there are none (a bit per id), and named by it
+     * when there are: random ids, small, huge and negative, against groups made here.
+     */
+    @Test
+    void valuesSharingAnIdAgainstAPlainGrouping() {
+        java.util.Random r = new java.util.Random(5);
+        for (int round = 0; round < 400; round++) {
+            int n = 1 + r.nextInt(30);
+            int kind = r.nextInt(4);
+            List<HloValue> values = new java.util.ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                long id = switch (kind) {
+                    case 0 -> i;                                     // distinct, as XLA numbers them
+                    case 1 -> r.nextInt(2 * n);                      // some repeat
+                    case 2 -> r.nextBoolean() ? -r.nextInt(4) : r.nextInt(n);
+                    default -> (long) r.nextInt(3) * 1_000_000_007L; // far apart
+                };
+                values.add(value(id, "v" + i, "{}", 0, null));
+            }
+            java.util.Collections.shuffle(values, r);
+            TreeMap<Long, List<HloValue>> byId = new TreeMap<>();
+            for (HloValue v : values) byId.computeIfAbsent(v.id(), k -> new java.util.ArrayList<>()).add(v);
+            List<List<HloValue>> want = byId.values().stream().filter(g -> g.size() > 1).toList();
+            HloModule.Info info = new HloModule.Info("m", "m", 0, "cpu", List.of("f"), 3, null, null, -1, null, new TreeMap<>(), true, null);
+            HloModule m = new HloModule(info, List.of(), values, List.of(), List.of(), List.of(), 0);
+            assertEquals(want, m.valuesSharingAnId(), "round " + round);
+            for (List<HloValue> g : byId.values()) assertSame(g.get(0), m.value(g.get(0).id()), "the first of equal ids");
+        }
+    }
+
     @Test
     void lookupsByNameAndKey() {
         HloModule m = module();
