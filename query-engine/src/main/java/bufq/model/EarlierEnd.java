@@ -92,17 +92,16 @@ public record EarlierEnd(long peakBytes, int peakTime) {
             events[e++] = ((long) (Math.min(w.rangeEnd(), to) + 1) << 33) | k;
         }
         Arrays.sort(events);
-        CoverageTree tree = new CoverageTree(points);
+        Coverage tree = new Coverage(new Coverage.Intervals(points));   // interval k + 1 is others[k]'s
         List<long[]> runs = new ArrayList<>();
         int runStart = from;
         for (int x = 0; x < events.length; ) {
             int t = (int) (events[x] >>> 33);
             if (t > runStart) runs.add(new long[] {runStart, t - 1, size - tree.covered()});
             for (; x < events.length && (int) (events[x] >>> 33) == t; x++) {
-                HloValue w = others.get((int) events[x]);
-                long a = Math.max(o, w.offset()), b = Math.min(hi, w.offset() + w.size());
-                if ((events[x] & (1L << 32)) != 0) tree.add(a, b);
-                else tree.remove(a, b);
+                int k = (int) events[x];
+                if ((events[x] & (1L << 32)) != 0) tree.add(k + 1);
+                else tree.remove(k + 1);
             }
             runStart = Math.max(runStart, t);
         }

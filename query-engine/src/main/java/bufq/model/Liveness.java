@@ -317,6 +317,9 @@ public final class Liveness {
     record Groups(int[] keys, int[] start, int[] members) {
         static Groups of(int[] allocation) {
             int n = allocation.length;
+            boolean sorted = true;
+            for (int i = 1; i < n && sorted; i++) sorted = allocation[i - 1] <= allocation[i];
+            if (sorted) return ofSorted(allocation);
             long[] byAlloc = new long[n];
             for (int i = 0; i < n; i++) byAlloc[i] = ((long) allocation[i] << 32) | i;
             Arrays.sort(byAlloc);
@@ -327,6 +330,23 @@ public final class Liveness {
                 int a = (int) (byAlloc[i] >> 32);
                 if (g < 0 || keys[g] != a) { keys[++g] = a; start[g] = i; }
                 members[i] = (int) byAlloc[i];
+            }
+            start[groups] = n;
+            return new Groups(keys, start, members);
+        }
+
+        /**
+         * {@link #of} for allocation numbers in ascending order, as a dump lists its values (each
+         * allocation's after its header, the allocations by number): runs, without the sort.
+         */
+        private static Groups ofSorted(int[] allocation) {
+            int n = allocation.length;
+            int groups = 0;
+            for (int i = 0; i < n; i++) if (i == 0 || allocation[i] != allocation[i - 1]) groups++;
+            int[] keys = new int[groups], start = new int[groups + 1], members = new int[n];
+            for (int i = 0, g = -1; i < n; i++) {
+                if (g < 0 || keys[g] != allocation[i]) { keys[++g] = allocation[i]; start[g] = i; }
+                members[i] = i;
             }
             start[groups] = n;
             return new Groups(keys, start, members);
@@ -407,17 +427,19 @@ public final class Liveness {
             if (Math.max(in.start[i], 0) <= Math.min(in.end[i], n - 1)) ranged++;
             else if (in.end[i] < in.start[i]) unranged++;
         }
-        long[] points = new long[2 * vs.length];
-        int p = 0;
-        for (int i : vs) {
+        // Interval k is value vs[k]'s bytes; a value without an offset or bytes has an empty one.
+        long[] bounds = new long[2 * vs.length];
+        for (int k = 0; k < vs.length; k++) {
+            int i = vs[k];
             if (in.offset[i] < 0 || in.size[i] <= 0) continue;
-            points[p++] = in.offset[i];
-            points[p++] = Math.addExact(in.offset[i], in.size[i]);
+            bounds[2 * k] = in.offset[i];
+            bounds[2 * k + 1] = Math.addExact(in.offset[i], in.size[i]);
         }
-        CoverageTree permanent = null;
+        Coverage.Intervals intervals = new Coverage.Intervals(bounds);
+        Coverage permanent = null;
         if (unranged > 0) {
-            permanent = new CoverageTree(Arrays.copyOf(points, p));
-            for (int i : vs) if (in.end[i] < in.start[i]) add(permanent, in, i);
+            permanent = new Coverage(intervals);
+            for (int k = 0; k < vs.length; k++) if (in.end[vs[k]] < in.start[vs[k]]) permanent.add(k);
         }
         if (ranged == 0) return new long[] {permanent == null ? 0 : permanent.covered(), -1};
         // Events: removal at end + 1 sorts before an addition at the same step.
@@ -431,20 +453,23 @@ public final class Liveness {
             events[e++] = ((long) (end + 1) << 33) | k;
         }
         Arrays.sort(events);
-        CoverageTree tree = new CoverageTree(Arrays.copyOf(points, p));
+        Coverage tree = new Coverage(intervals);
         long covered = 0, best = -1, loose = 0;
         int bestAt = -1;
         for (int x = 0; x < events.length; ) {
             int t = (int) (events[x] >>> 33);
             for (; x < events.length && (int) (events[x] >>> 33) == t; x++) {
-                int i = vs[(int) events[x]];
+                int k = (int) events[x];
+                int i = vs[k];
                 boolean adding = (events[x] & (1L << 32)) != 0;
-                if (in.offset[i] < 0) loose = adding ? Math.addExact(loose, in.size[i]) : loose - in.size[i];
-                else if (adding) add(tree, in, i);
-                else remove(tree, in, i);
-                if (permanent != null && in.offset[i] >= 0) {
-                    if (adding) add(permanent, in, i);
-                    else remove(permanent, in, i);
+                if (in.offset[i] < 0) {
+                    loose = adding ? Math.addExact(loose, in.size[i]) : loose - in.size[i];
+                } else if (adding) {
+                    tree.add(k);
+                    if (permanent != null) permanent.add(k);
+                } else {
+                    tree.remove(k);
+                    if (permanent != null) permanent.remove(k);
                 }
             }
             if (t >= n) break;
@@ -458,14 +483,6 @@ public final class Liveness {
             }
         }
         return new long[] {best, bestAt};
-    }
-
-    private static void add(CoverageTree tree, Inputs in, int i) {
-        if (in.offset[i] >= 0 && in.size[i] > 0) tree.add(in.offset[i], in.offset[i] + in.size[i]);
-    }
-
-    private static void remove(CoverageTree tree, Inputs in, int i) {
-        if (in.offset[i] >= 0 && in.size[i] > 0) tree.remove(in.offset[i], in.offset[i] + in.size[i]);
     }
 
     private static long[] prefix(long[] diff, int n) {

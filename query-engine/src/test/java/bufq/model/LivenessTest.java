@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -67,6 +68,30 @@ class LivenessTest {
         int best = -1;
         for (int i = 0; i < a.length; i++) if (best < 0 || a[i] > a[best]) best = i;
         return best;
+    }
+
+    /** Values grouped by allocation, from numbers in dump order (runs, no sort) or in any order, against a map. */
+    @Test
+    void groupsByAllocationAgainstAPlainGrouping() {
+        Random r = new Random(3);
+        for (int round = 0; round < 300; round++) {
+            int n = r.nextInt(40);
+            int[] allocation = new int[n];
+            for (int i = 0; i < n; i++) allocation[i] = r.nextInt(8) - 2;
+            if (round % 2 == 0) java.util.Arrays.sort(allocation);   // as a dump lists them
+            TreeMap<Integer, List<Integer>> want = new TreeMap<>();
+            for (int i = 0; i < n; i++) want.computeIfAbsent(allocation[i], k -> new ArrayList<>()).add(i);
+            Liveness.Groups g = Liveness.Groups.of(allocation);
+            TreeMap<Integer, List<Integer>> got = new TreeMap<>();
+            assertEquals(want.size(), g.keys().length);
+            for (int k = 0; k < g.keys().length; k++) {
+                List<Integer> members = new ArrayList<>();
+                for (int j = g.start()[k]; j < g.start()[k + 1]; j++) members.add(g.members()[j]);
+                got.put(g.keys()[k], members);
+                if (k > 0) assertTrue(g.keys()[k - 1] < g.keys()[k], "keys ascending");
+            }
+            assertEquals(want, got, "round " + round);
+        }
     }
 
     @Test
