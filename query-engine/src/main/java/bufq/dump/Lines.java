@@ -119,6 +119,16 @@ final class Lines {
         return -1;
     }
 
+    /** Index in {@link #text} of the current line's first {@code c} at or after index {@code from}, or -1. */
+    int indexOf(char c, int from) {
+        if (bytes == null) {
+            int i = text.indexOf(c, from);
+            return i < end ? i : -1;
+        }
+        for (int i = base + from, to = base + end; i < to; i++) if (bytes[i] == c) return i - base;
+        return -1;
+    }
+
     /** Index in {@link #text} of the current line's last {@code c}, or -1. */
     int lastIndexOf(char c) {
         if (bytes == null) {

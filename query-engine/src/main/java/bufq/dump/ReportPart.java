@@ -28,7 +28,7 @@ final class ReportPart extends Part {
 
     static ReportPart parse(String text, int from, int to, Interner in) {
         ReportPart p = new ReportPart(in);
-        p.read(new Lines(text, from, to, 1));
+        p.read(new Lines(text, from, to, 1, in));
         return p;
     }
 
@@ -49,7 +49,8 @@ final class ReportPart extends Part {
             // Table rows, most of the file: only the old style's rows name an allocation, as their
             // third field ('  8B( 67%);  4B; allocation 0: ...'); the rest of a row (a shapes list in
             // the newer style, a hundred characters or more) is not read.
-            int a = afterSecondField(ls);
+            int first = ls.indexOf(';', ls.start);
+            int a = first < 0 ? -1 : ls.indexOf(';', first + 1);
             if (a >= 0 && ls.text.startsWith("; allocation ", a)) allocation(ls.text.substring(a + 2, ls.end));
             return;
         }
@@ -76,16 +77,6 @@ final class ReportPart extends Part {
             int a = line.indexOf("; allocation ");
             if (a >= 0) allocation(line.substring(a + 2));
         }
-    }
-
-    /** Offset in the text of the row's second ';', or -1 when it has fewer. */
-    private static int afterSecondField(Lines ls) {
-        String t = ls.text;
-        int seen = 0;
-        for (int i = ls.start, end = ls.end; i < end; i++) {
-            if (t.charAt(i) == ';' && ++seen == 2) return i;
-        }
-        return -1;
     }
 
     private void read(Lines ls) {

@@ -40,7 +40,8 @@ class LinesTest {
         while (ls.next()) {
             out.add(ls.number + "[" + ls.start + "," + ls.end + ")" + ls.atEnd() + ls.lastUnterminated
                     + " blank=" + ls.isBlank() + " sw=" + ls.startsWith("1") + ls.startsWith(Literal.of(" 1"))
-                    + " c0=" + (int) ls.charAt(0) + " c3=" + (int) ls.charAt(3) + " colon=" + ls.lastIndexOf(':'));
+                    + " c0=" + (int) ls.charAt(0) + " c3=" + (int) ls.charAt(3) + " colon=" + ls.lastIndexOf(':')
+                    + " first=" + ls.indexOf(':', ls.start) + " second=" + ls.indexOf(':', ls.indexOf(':', ls.start) + 1));
             out.add(cursorReads(new Cursor("").reset(ls, 0)));
         }
         return out;
