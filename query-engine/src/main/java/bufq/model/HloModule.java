@@ -165,13 +165,16 @@ public final class HloModule {
         int[] ends = new int[n];
         long[] keys = new long[n];
         int[] allocation = new int[n];
-        for (int i = 0; i < n; i++) {
-            HloValue v = this.values.get(i);
-            keys[i] = v.id();
-            allocation[i] = v.allocation();
-            starts[i] = v.hasRange() ? v.rangeStart() : 0;
-            ends[i] = v.hasRange() ? v.rangeEnd() : -1;
-        }
+        List<HloValue> vs = this.values;
+        Halves.run(n, (from, to) -> {
+            for (int i = from; i < to; i++) {
+                HloValue v = vs.get(i);
+                keys[i] = v.id();
+                allocation[i] = v.allocation();
+                starts[i] = v.hasRange() ? v.rangeStart() : 0;
+                ends[i] = v.hasRange() ? v.rangeEnd() : -1;
+            }
+        });
         Liveness.Groups groups = Liveness.Groups.of(allocation);
         this.allocationKeys = groups.keys();
         this.allocationStart = groups.start();

@@ -73,19 +73,27 @@ public final class Liveness {
 
         /** The module's values as inputs, in {@link HloModule#values()} order (fresh arrays). */
         public static Inputs of(HloModule m) {
+            return of(m, new boolean[m.values().size()]);
+        }
+
+        /** {@link #of(HloModule)}, and in {@code indexPrinted} which values print their index (one pass for both). */
+        static Inputs of(HloModule m, boolean[] indexPrinted) {
             List<HloValue> vs = m.values();
             int n = vs.size();
             Inputs in = new Inputs(new int[n], new int[n], new long[n], new long[n], new long[n], new int[n], new int[n]);
-            for (int i = 0; i < n; i++) {
-                HloValue v = vs.get(i);
-                in.allocation[i] = v.allocation();
-                in.color[i] = v.color();
-                in.offset[i] = v.offset();
-                in.size[i] = v.size();
-                in.logicalSize[i] = v.logicalSize();
-                in.start[i] = v.hasRange() ? v.rangeStart() : 0;
-                in.end[i] = v.hasRange() ? v.rangeEnd() : -1;
-            }
+            Halves.run(n, (from, to) -> {
+                for (int i = from; i < to; i++) {
+                    HloValue v = vs.get(i);
+                    in.allocation[i] = v.allocation();
+                    in.color[i] = v.color();
+                    in.offset[i] = v.offset();
+                    in.size[i] = v.size();
+                    in.logicalSize[i] = v.logicalSize();
+                    in.start[i] = v.hasRange() ? v.rangeStart() : 0;
+                    in.end[i] = v.hasRange() ? v.rangeEnd() : -1;
+                    indexPrinted[i] = v.indexPrinted();
+                }
+            });
             return in;
         }
 
@@ -97,7 +105,10 @@ public final class Liveness {
         int[] extra = new int[m.allocations().size()];
         for (int i = 0; i < extra.length; i++) extra[i] = m.allocations().get(i).color();
         PeakClaim claim = m.info().peakClaim();
-        return new Liveness(m.steps(), Inputs.of(m), m.allocationGroups(), claim == null ? -1 : claim.time(), extra, instructionBytes(m));
+        boolean[] indexPrinted = new boolean[m.values().size()];
+        Inputs in = Inputs.of(m, indexPrinted);
+        return new Liveness(m.steps(), in, m.allocationGroups(), claim == null ? -1 : claim.time(), extra,
+                instructionBytes(m, in.logicalSize, indexPrinted));
     }
 
     /**
@@ -107,23 +118,23 @@ public final class Liveness {
      * printed) weighs the tuple's table, the size of the instruction's {@code {}} value. Taken from
      * the allocation section only, so the Used values section (where instructions print) stays unread.
      */
-    static long[] instructionBytes(HloModule m) {
+    private static long[] instructionBytes(HloModule m, long[] logicalSize, boolean[] indexPrinted) {
         List<HloValue> vs = m.values();
-        long[] out = new long[vs.size()];
+        long[] out = logicalSize.clone();
         // The tuples' own tables by instruction name: the few values an element looks up (a lookup in
         // the module's index of every value by name would build that index for this alone).
         Map<String, Long> tuples = new HashMap<>();
         boolean elements = false;
         for (int i = 0; i < out.length; i++) {
+            if (!indexPrinted[i]) continue;
             HloValue v = vs.get(i);
-            out[i] = v.logicalSize();
-            if (!v.indexPrinted()) continue;
             if (!v.index().equals("{}")) elements = true;
             else if (v.shape() != null && v.shape().isTuple()) tuples.put(v.name(), v.logicalSize());
         }
         for (int i = 0; elements && i < out.length; i++) {
+            if (!indexPrinted[i]) continue;
             HloValue v = vs.get(i);
-            if (!v.indexPrinted() || v.index().equals("{}")) continue;
+            if (v.index().equals("{}")) continue;
             Long table = tuples.get(v.name());
             if (table != null) out[i] = table;
         }
