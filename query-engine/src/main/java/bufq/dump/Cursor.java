@@ -79,7 +79,7 @@ final class Cursor {
     boolean match(Literal lit) {
         int n = lit.length();
         if (pos + n > end) return false;
-        if (b == null ? !s.startsWith(lit.text, pos) : !lit.in(b, base + pos)) return false;
+        if (b == null ? !s.startsWith(lit.text, pos) : !lit.isAt(b, base + pos)) return false;
         pos += n;
         return true;
     }

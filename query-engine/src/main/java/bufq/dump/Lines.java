@@ -103,22 +103,12 @@ final class Lines {
     }
     boolean startsWith(Literal p) {
         if (end - start < p.length()) return false;
-        return bytes == null ? text.startsWith(p.text, start) : p.in(bytes, base + start);
+        return bytes == null ? text.startsWith(p.text, start) : p.isAt(bytes, base + start);
     }
     char charAt(int i) {
         if (start + i >= end) return '\0';
         return bytes != null ? (char) (bytes[base + start + i] & 0xFF) : text.charAt(start + i);
     }
-    /** Column of {@code lit} in the current line, or -1 (the search stops at the line's end). */
-    int indexOf(String lit) {
-        int n = lit.length();
-        char c0 = lit.charAt(0);
-        for (int i = start, last = end - n; i <= last; i++) {
-            if (text.charAt(i) == c0 && text.startsWith(lit, i)) return i - start;
-        }
-        return -1;
-    }
-
     /** Index in {@link #text} of the current line's first {@code c} at or after index {@code from}, or -1. */
     int indexOf(char c, int from) {
         if (bytes == null) {

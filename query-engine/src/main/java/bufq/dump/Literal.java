@@ -26,7 +26,7 @@ final class Literal {
     int length() { return bytes.length; }
 
     /** Whether {@code b[at, at + length)} is this literal (the caller checks the bounds). */
-    boolean in(byte[] b, int at) {
+    boolean isAt(byte[] b, int at) {
         byte[] l = bytes;
         for (int k = 0; k < l.length; k++) if (b[at + k] != l[k]) return false;
         return true;
