@@ -56,7 +56,8 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
 
             Environment: NO_COLOR disables colour; BUFQ_DEBUG=1 prints stack traces of internal errors.
             The ./bufq launcher also reads BUFQ_JAVA_OPTS (JVM options, e.g. -Xmx8g for a module of
-            millions of values) and BUFQ_NO_CDS=1 (no class-data archives).
+            millions of values), BUFQ_NO_CDS=1 (no class-data archives) and BUFQ_DRY_RUN=1 (print
+            the java command line a run would start, and stop).
 
             Examples:
               bufq examples/jax-mlp/ -c summary
