@@ -319,7 +319,9 @@ final class ModuleAssembler {
 
     private static boolean hasTiles(Shape s) {
         if (!s.tiles().isEmpty()) return true;
-        for (Shape e : s.tupleElements()) if (hasTiles(e)) return true;
+        // By index: an iterator per call, a call per value at a million values, was 30 ms of the join.
+        List<Shape> elements = s.tupleElements();
+        for (int i = 0; i < elements.size(); i++) if (hasTiles(elements.get(i))) return true;
         return false;
     }
 }

@@ -239,38 +239,44 @@ public final class Liveness {
         int k = colors.length;
         long[][] liveDiff = new long[k][this.steps + 1], occDiff = new long[k][this.steps + 1];
         int[] countDiff = new int[this.steps + 1];
-        boolean anyRange = false;
         boolean[] rangedColor = new boolean[k];   // a colour with no live range has no peak
-        // Logical sizes and value counts: a difference array per colour.
-        for (int i = 0; i < n; i++) {
-            int s = Math.max(in.start[i], 0), e = Math.min(in.end[i], this.steps - 1);
-            if (s > e) continue;
-            anyRange = true;
-            int slot = Arrays.binarySearch(colors, in.color[i]);
-            rangedColor[slot] = true;
-            long b = in.logicalSize[i];
-            liveDiff[slot][s] = Math.addExact(liveDiff[slot][s], b);
-            liveDiff[slot][e + 1] = Math.subtractExact(liveDiff[slot][e + 1], b);
-            countDiff[s]++;
-            countDiff[e + 1]--;
-        }
-        // The same ranges weighed by instruction shapes: per step, and XLA's peak moment.
+        // The ranges weighed by instruction shapes, per step and for XLA's peak moment: on another
+        // core while this one weighs them by the values' own sizes (two passes over a million values).
         long[] byInstructionDiff = byInstruction == null ? null : new long[this.steps + 1];
         long[] xlaDiff = byInstruction == null ? null : new long[this.steps + 2];
-        for (int i = 0; byInstruction != null && i < n; i++) {
-            if (in.end[i] < in.start[i]) continue;
-            long b = byInstruction[i];
-            int s = Math.max(in.start[i], 0), e = Math.min(in.end[i], this.steps - 1);
-            if (s <= e) {
-                byInstructionDiff[s] = Math.addExact(byInstructionDiff[s], b);
-                byInstructionDiff[e + 1] = Math.subtractExact(byInstructionDiff[e + 1], b);
+        Runnable weighByInstruction = () -> {
+            for (int i = 0; i < n; i++) {
+                if (in.end[i] < in.start[i]) continue;
+                long b = byInstruction[i];
+                int s = Math.max(in.start[i], 0), e = Math.min(in.end[i], this.steps - 1);
+                if (s <= e) {
+                    byInstructionDiff[s] = Math.addExact(byInstructionDiff[s], b);
+                    byInstructionDiff[e + 1] = Math.subtractExact(byInstructionDiff[e + 1], b);
+                }
+                // XLA releases a value at end + 1, after the additions of that step.
+                int xs = Math.min(s, this.steps), xe = Math.max(0, Math.min(in.end[i] + 1, this.steps));
+                if (xe < xs) continue;
+                xlaDiff[xs] = Math.addExact(xlaDiff[xs], b);
+                xlaDiff[xe + 1] = Math.subtractExact(xlaDiff[xe + 1], b);
             }
-            // XLA releases a value at end + 1, after the additions of that step.
-            int xs = Math.min(s, this.steps), xe = Math.max(0, Math.min(in.end[i] + 1, this.steps));
-            if (xe < xs) continue;
-            xlaDiff[xs] = Math.addExact(xlaDiff[xs], b);
-            xlaDiff[xe + 1] = Math.subtractExact(xlaDiff[xe + 1], b);
-        }
+        };
+        // Logical sizes and value counts: a difference array per colour.
+        Runnable weighBySize = () -> {
+            for (int i = 0; i < n; i++) {
+                int s = Math.max(in.start[i], 0), e = Math.min(in.end[i], this.steps - 1);
+                if (s > e) continue;
+                int slot = k == 1 ? 0 : Arrays.binarySearch(colors, in.color[i]);
+                rangedColor[slot] = true;
+                long b = in.logicalSize[i];
+                liveDiff[slot][s] = Math.addExact(liveDiff[slot][s], b);
+                liveDiff[slot][e + 1] = Math.subtractExact(liveDiff[slot][e + 1], b);
+                countDiff[s]++;
+                countDiff[e + 1]--;
+            }
+        };
+        Halves.both(n, weighBySize, byInstruction == null ? () -> { } : weighByInstruction);
+        boolean anyRange = false;
+        for (boolean ranged : rangedColor) anyRange |= ranged;
         liveByInstruction = byInstruction == null ? null : prefix(byInstructionDiff, this.steps);
         xlaPeakMoment = byInstruction == null || this.steps == 0 ? -1 : xlaMoment(xlaDiff);
         // Occupancy: per allocation (and colour), a sweep over time with a coverage structure.

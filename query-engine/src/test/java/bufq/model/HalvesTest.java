@@ -1,6 +1,8 @@
 package bufq.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -18,6 +20,21 @@ class HalvesTest {
             });
             for (int i = 0; i < n; i++) assertEquals(1, visits[i], "index " + i + " of " + n);
             assertEquals(n < Halves.SPLIT ? 1 : 2, pieces.get(), "pieces for " + n);
+        }
+    }
+
+    /** A failing pass fails the call; the other one ran once at most (called off if no thread took it). */
+    @Test
+    void bothPassesRunAndAFailureIsThrown() {
+        for (int n : new int[] {10, Halves.SPLIT}) {
+            AtomicInteger ran = new AtomicInteger();
+            Halves.both(n, ran::incrementAndGet, ran::incrementAndGet);
+            assertEquals(2, ran.get(), "both passes for " + n);
+            AtomicInteger other = new AtomicInteger();
+            ArithmeticException e = assertThrows(ArithmeticException.class,
+                    () -> Halves.both(n, () -> { throw new ArithmeticException("long overflow"); }, other::incrementAndGet));
+            assertEquals("long overflow", e.getMessage());
+            assertTrue(other.get() <= 1, "the other pass at most once, for " + n);
         }
     }
 }
