@@ -341,6 +341,9 @@ public final class Harness {
             if (r.containsKey(prefix + ".error")) continue;
             long[][] g = e.getValue();
             r.put(prefix + ".ms", InProcess.ms(InProcess.median(g[0])));
+            // The spread beside the median: a noisy machine shows in it.
+            r.put(prefix + ".ms_min", InProcess.ms(java.util.Arrays.stream(g[0]).min().orElse(0)));
+            r.put(prefix + ".ms_max", InProcess.ms(java.util.Arrays.stream(g[0]).max().orElse(0)));
             r.put(prefix + ".rss_kb", Long.toString(InProcess.median(g[1])));
             if (g[2][0] >= 0) r.put(prefix + ".cpu_ms", InProcess.ms(InProcess.median(g[2])));
         }

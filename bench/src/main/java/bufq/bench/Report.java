@@ -108,8 +108,8 @@ final class Report {
         row(ids, "throughput (MB/s)", m -> throughput(m));
         row(ids, "throughput per CPU second (MB/s)", m -> cpuThroughput(m));
         row(ids, "load, cold `bufq -c summary` process (ms)", m -> fmt(m.get("cold.ms"))
-                + (m.get("cold.ms") != null && !String.valueOf(coldRuns).equals(m.get("cold.runs"))
-                ? " (median of " + m.get("cold.runs") + ")" : ""));
+                + (m.get("cold.ms") == null ? "" : " (" + (String.valueOf(coldRuns).equals(m.get("cold.runs"))
+                ? "" : "median of " + m.get("cold.runs") + "; ") + "runs " + fmt(m.get("cold.ms_min")) + "-" + fmt(m.get("cold.ms_max")) + ")"));
         row(ids, "CPU time of that process, user+sys (ms)", m -> fmt(m.get("cold.cpu_ms")));
         row(ids, "max RSS of that process (MB)", m -> kbToMb(m.get("cold.rss_kb")));
         for (Map.Entry<String, String> c : Harness.COLD.subList(1, Harness.COLD.size())) {
