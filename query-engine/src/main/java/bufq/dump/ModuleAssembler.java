@@ -149,7 +149,7 @@ final class ModuleAssembler {
                 live == null ? -1 : live.stackBytes, live == null ? null : live.stack,
                 report == null ? new TreeMap<>() : report.colorTotals, !valueRegions.isEmpty(), truncatedAt);
         HloModule m = new HloModule(info, allocations, values, sequence, w.kept(), w.count(), List.of(), details);
-        // The model's id index shows shared ids for free; only then are their lines looked for.
+        // The model rules shared ids out in one pass; only ids it finds shared have their lines looked for.
         List<List<HloValue>> shared = m.valuesSharingAnId();
         if (!shared.isEmpty()) {
             warnSharedIds(shared, allocationRegions, w);
