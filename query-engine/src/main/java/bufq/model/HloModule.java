@@ -151,13 +151,20 @@ public final class HloModule {
         this.warnings = List.copyOf(warnings);
         this.details = details;
         details.bind(this.values, this.sequence);
-        int dense = 0;
-        for (BufferAllocation a : this.allocations) if (a.index() >= 0 && a.index() < 4 * this.allocations.size() + 16) dense = Math.max(dense, a.index() + 1);
+        // Each allocation object read once (200,000 of them at a million values, each a cache miss).
+        List<BufferAllocation> as = this.allocations;
+        int count = as.size(), bound = 4 * count + 16, dense = 0;
+        int[] indexes = new int[count];
+        for (int i = 0; i < count; i++) {
+            int x = indexes[i] = as.get(i).index();
+            if (x >= 0 && x < bound) dense = Math.max(dense, x + 1);
+        }
         this.allocationByIndex = new BufferAllocation[dense];
         Map<Integer, BufferAllocation> sparse = new HashMap<>();
-        for (BufferAllocation a : this.allocations) {
-            if (a.index() >= 0 && a.index() < dense) allocationByIndex[a.index()] = a;   // the last of a repeated index, as before
-            else sparse.put(a.index(), a);
+        for (int i = 0; i < count; i++) {
+            int x = indexes[i];
+            if (x >= 0 && x < dense) allocationByIndex[x] = as.get(i);   // the last of a repeated index, as before
+            else sparse.put(x, as.get(i));
         }
         this.sparseAllocations = sparse.isEmpty() ? Map.of() : sparse;
         int n = this.values.size();

@@ -323,7 +323,12 @@ public final class Liveness {
 
     /** Sweeps the allocation groups {@code [from, to)} into {@code occDiff}. */
     private void sweepGroups(Inputs in, int[] members, int[] groupStart, int from, int to, long[][] occDiff) {
-        for (int g = from; g < to; g++) sweepAllocation(in, Arrays.copyOfRange(members, groupStart[g], groupStart[g + 1]), occDiff, g);
+        for (int g = from; g < to; g++) {
+            int first = groupStart[g], end = groupStart[g + 1];
+            // One value: no copy of the group (125,000 of 204,000 groups at a million values).
+            if (end - first == 1) sweepOne(in, members[first], occDiff, g);
+            else sweepAllocation(in, Arrays.copyOfRange(members, first, end), occDiff, g);
+        }
     }
 
     /**
@@ -393,7 +398,7 @@ public final class Liveness {
             int color = in.color[members[from]], to = from;
             while (to < members.length && in.color[members[to]] == color) to++;
             long[] diff = occDiff[Arrays.binarySearch(colors, color)];
-            long[] m = sweepColor(in, Arrays.copyOfRange(members, from, to), diff);
+            long[] m = sweepColor(in, from == 0 && to == members.length ? members : Arrays.copyOfRange(members, from, to), diff);
             if (m[0] > max || maxTime < 0 && m[1] >= 0 && m[0] == max) {
                 max = m[0];
                 maxTime = (int) m[1];
