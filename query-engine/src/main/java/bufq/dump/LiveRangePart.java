@@ -28,7 +28,7 @@ import java.util.TreeMap;
  */
 final class LiveRangePart extends Part {
     int maxTime = -1;
-    final List<String> sequence = new ArrayList<>();
+    final ArrayList<String> sequence = new ArrayList<>();
     /** The symbols of the sequence's names, in step order (see {@link Interner#symbol}). */
     int[] sequenceSymbols = new int[16];
     /**
@@ -63,7 +63,11 @@ final class LiveRangePart extends Part {
     private LiveRangePart(Interner in, int chars) {
         this.in = in;
         this.ranges = new HashMap<>();
+        this.chars = chars;
     }
+
+    /** Characters of the section's text: no more sequence lines than a seventh of them ('    0:x\n'). */
+    private final int chars;
 
     /** Lines of the first text when the section came in two. */
     long headLines;
@@ -99,6 +103,13 @@ final class LiveRangePart extends Part {
         if (line.startsWith("HloLiveRange (max ")) {
             Cursor c = new Cursor(line, "HloLiveRange (max ".length(), line.length());
             maxTime = c.intNumber();
+            // The sequence has T steps: sized once instead of grown and copied twenty times at a
+            // million steps (a header claiming more than the text can hold sizes nothing).
+            int steps = Math.min(maxTime, Math.min(Limits.MAX_STEPS, chars / 7));
+            if (sequence.isEmpty() && steps > sequenceSymbols.length) {
+                sequence.ensureCapacity(steps);
+                sequenceSymbols = Arrays.copyOf(sequenceSymbols, steps);
+            }
             c.expect("):");
             headerLine = ls.number;
         } else if (line.equals("  InstructionSequence:")) {
@@ -288,7 +299,8 @@ final class LiveRangePart extends Part {
             cumulative = true;
         }
         if (!c.atEnd()) throw c.bad("expected end of line");
-        peakEntries.add(new PeakClaim.Entry(in.name(key), b, cum));
+        // Not interned: a key ('name{index}') is printed once, and no other text holds it.
+        peakEntries.add(new PeakClaim.Entry(key, b, cum));
     }
 
     /** A byte count whose digits may be grouped by spaces ({@code 57 600 bytes}). */
