@@ -70,6 +70,8 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
         List<Action> actions = new ArrayList<>();
         List<String> paths = new ArrayList<>();
         boolean bail = false, help = false, version = false, options = true, noInit = false;
+        // The launcher (./bufq) tells a PATH from an option the same way: an option taking a value
+        // added here is added to its list too.
         for (int i = 0; i < argv.length; i++) {
             String a = argv[i];
             if (!options || !a.startsWith("-") || a.equals("-")) {

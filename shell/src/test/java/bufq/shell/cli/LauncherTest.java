@@ -59,7 +59,7 @@ class LauncherTest {
         for (String[] args : new String[][] {{"-c", "help"}, {"--version"}, {"--format", "json", "-c", "help"}, {"-h"}}) {
             assertFalse(makesArchive(command(launcher, args)), String.join(" ", args));
         }
-        for (String[] args : new String[][] {{"-c", "summary", "dump.txt"}, {"dump.txt"}, {"--format", "csv", "-c", "peak", "--", "-dump"}}) {
+        for (String[] args : new String[][] {{"-c", "summary", "dump.txt"}, {"dump.txt"}, {"--format", "csv", "-c", "peak", "--", "-dump"}, {"-c", "summary", "-"}}) {
             List<String> cmd = command(launcher, args);
             assertTrue(makesArchive(cmd), String.join(" ", args) + ": " + cmd);
             assertTrue(cmd.stream().anyMatch(a -> a.contains("bufq-batch.jsa")), cmd.toString());
