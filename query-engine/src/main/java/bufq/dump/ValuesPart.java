@@ -53,7 +53,7 @@ final class ValuesPart extends Part {
 
     static ValuesPart parse(String text, int from, int to, Interner in) {
         ValuesPart p = new ValuesPart(in, to - from);
-        p.read(new Lines(text, from, to, 1));
+        p.read(new Lines(text, from, to, 1, in));
         return p;
     }
 
