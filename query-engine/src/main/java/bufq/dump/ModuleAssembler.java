@@ -225,8 +225,11 @@ final class ModuleAssembler {
         IdTable blockOf = new IdTable(blocks);
         @SuppressWarnings("unchecked") List<HloPosition>[] positionsOf = (List<HloPosition>[]) new List<?>[blocks];
         @SuppressWarnings("unchecked") List<HloUse>[] usesOf = (List<HloUse>[]) new List<?>[blocks];
-        int base = 0;
-        // A block whose id an earlier block used: the later one's positions and uses win, so say where.
+        // Block j of part k is block partBase[k] + j of the section: the index positionsOf and usesOf take.
+        int[] partBase = new int[parts.size() + 1];
+        for (int k = 0; k < parts.size(); k++) partBase[k + 1] = partBase[k] + parts.get(k).count;
+        // A block whose id an earlier block used: the later one's positions and uses win, so say where
+        // the first one is (found only for such an id, from its place in the section).
         Map<Long, String> firstBlockAt = new HashMap<>();
         Map<Long, Integer> sharedBlockIds = new TreeMap<>();
         // Values that share an id (warned about with the allocation section) have a block each: no second warning.
@@ -235,21 +238,20 @@ final class ModuleAssembler {
             ValuesPart v = parts.get(k);
             ModuleReader.Region r = regions.get(k);
             for (int i = 0; i < v.count; i++) {
-                long line = r.firstLine() + v.headerLines[i] - 1;
-                if (blockOf.get(v.ids[i]) >= 0 && !idsOfSharedValues(values, valueIdsShared).contains(v.ids[i])) {
-                    w.add(r.file.origin(), line, "value id " + v.ids[i] + " was already used by the block at "
-                            + firstBlockAt.get(v.ids[i]) + "; ids must be unique (the later block's positions and uses are kept)");
+                int earlier = blockOf.get(v.ids[i]);
+                if (earlier >= 0 && !idsOfSharedValues(values, valueIdsShared).contains(v.ids[i])) {
+                    String first = firstBlockAt.computeIfAbsent(v.ids[i], id -> blockAt(earlier, partBase, parts, regions));
+                    w.add(r.file.origin(), r.firstLine() + v.headerLines[i] - 1, "value id " + v.ids[i] + " was already used by the block at "
+                            + first + "; ids must be unique (the later block's positions and uses are kept)");
                     sharedBlockIds.merge(v.ids[i], 2, (a, b) -> a + 1);
-                } else {
-                    firstBlockAt.putIfAbsent(v.ids[i], r.file.origin() + ":" + line);
                 }
-                blockOf.put(v.ids[i], base + i);
+                blockOf.put(v.ids[i], partBase[k] + i);
             }
         }
-        for (ValuesPart v : parts) {
-            System.arraycopy(v.positionsOf, 0, positionsOf, base, v.count);
-            System.arraycopy(v.usesOf, 0, usesOf, base, v.count);
-            base += v.count;
+        for (int k = 0; k < parts.size(); k++) {
+            ValuesPart v = parts.get(k);
+            System.arraycopy(v.positionsOf, 0, positionsOf, partBase[k], v.count);
+            System.arraycopy(v.usesOf, 0, usesOf, partBase[k], v.count);
         }
         parts.clear();
         // Instructions are put in order on another core while this one joins the values.
@@ -264,6 +266,14 @@ final class ModuleAssembler {
         }
         List<HloInstruction> instructions = instructionTask.tryUnfork() ? instructionTask.invoke() : instructionTask.join();
         return new UsedValues(values, positions, uses, instructions, w.kept(), w.count(), sharedBlockIds);
+    }
+
+    /** Where block {@code block} of the section (its place over all parts) starts: file and line. */
+    private static String blockAt(int block, int[] partBase, List<ValuesPart> parts, List<ModuleReader.Region> regions) {
+        int k = 0;
+        while (partBase[k + 1] <= block) k++;
+        ModuleReader.Region r = regions.get(k);
+        return r.file.origin() + ":" + (r.firstLine() + parts.get(k).headerLines[block - partBase[k]] - 1);
     }
 
     /** Ids more than one of {@code values} has, computed once into {@code memo} (only when a block id repeats). */

@@ -234,6 +234,49 @@ class ReaderTablesTest {
         }
     }
 
+    /**
+     * A Used values section over several regions (a megabyte each) joins every block to its own
+     * value: a later region's block index is its place in the whole section, not in its region.
+     */
+    @Test
+    void positionsAndUsesOfASectionOfManyRegionsBelongToTheirValues(@TempDir Path dir) throws Exception {
+        int n = 20_000;   // about 2.4 MB of blocks: three regions
+        StringBuilder b = new StringBuilder("BufferAssignment:\n");
+        for (int i = 0; i < n; i++) {
+            b.append("allocation ").append(i).append(": size 16, maybe-live-out:\n");
+            b.append(" value: <").append(i).append(" v.").append(i).append(" @0> (size=16,offset=0): f32[4]{0}\n");
+        }
+        b.append("\nTotal bytes used: ").append(16L * n).append("\n\nUsed values:\n");
+        for (int i = 0; i < n; i++) {
+            b.append('<').append(i).append(" v.").append(i).append(" @0>\n positions:\n  v.").append(i)
+                    .append("\n uses:\n  user.").append(i).append(", operand ").append(i % 3)
+                    .append("\n from instruction: %v.").append(i).append(" = f32[4]{0} parameter(").append(i).append(")\n");
+        }
+        String text = b.toString();
+        assertTrue(text.length() - text.indexOf("Used values:") > 2 * ModuleReader.CHUNK, "the section spans regions");
+        Path file = dir.resolve(BadInputTest.NAME);
+        Files.writeString(file, text);
+        for (HloModule m : List.of(DumpLoader.load(List.of(file)).get(0), DumpLoader.loadText(BadInputTest.NAME, text))) {
+            assertEquals(n, m.values().size());
+            for (int i = 0; i < n; i += 97) {
+                var v = m.value(i);
+                assertEquals("v." + i, v.name());
+                assertEquals(List.of(new bufq.model.HloPosition("v." + i, "{}")), v.positions(), "positions of v." + i);
+                assertEquals(List.of(new bufq.model.HloUse("user." + i, i % 3, "{}")), v.uses(), "uses of v." + i);
+            }
+        }
+        // The last block renumbered to block 5's id, two regions later: the warning names block 5's line.
+        int last = n - 1;
+        String renumbered = text.replace("\n<" + last + " v." + last + " @0>\n", "\n<5 v." + last + " @0>\n");
+        Files.writeString(file, renumbered);
+        HloModule m = DumpLoader.load(List.of(file)).get(0);
+        m.read(java.util.EnumSet.of(bufq.model.DumpPart.USED_VALUES));
+        long block5 = renumbered.substring(0, renumbered.indexOf("\n<5 v.5 @0>\n") + 1).chars().filter(c -> c == '\n').count() + 1;
+        long lastBlock = renumbered.substring(0, renumbered.indexOf("\n<5 v." + last + " @0>\n") + 1).chars().filter(c -> c == '\n').count() + 1;
+        assertEquals(file + ":" + lastBlock + ": value id 5 was already used by the block at " + file + ":" + block5
+                + "; ids must be unique (the later block's positions and uses are kept)", m.warnings().get(0).toString());
+    }
+
     @Test
     void instructionsKeepTheirFirstDefinitionAndWholeAttributes() throws Exception {
         String text = BadInputTest.GOOD
