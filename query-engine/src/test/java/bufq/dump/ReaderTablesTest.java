@@ -277,6 +277,39 @@ class ReaderTablesTest {
                 + "; ids must be unique (the later block's positions and uses are kept)", m.warnings().get(0).toString());
     }
 
+    /** Bad lines megabytes into a section are warned about at their own lines, whichever region holds them. */
+    @Test
+    void warningsInLaterRegionsNameTheirLines(@TempDir Path dir) throws Exception {
+        int n = 40_000;   // allocation lines about 3.4 MB, blocks about 4.8 MB: several regions each
+        StringBuilder b = new StringBuilder("BufferAssignment:\n");
+        for (int i = 0; i < n; i++) {
+            b.append("allocation ").append(i).append(": size 16, maybe-live-out:\n");
+            b.append(" value: <").append(i).append(" v.").append(i).append(" @0> (size=16,offset=0): f32[4]{0}\n");
+        }
+        b.append("\nTotal bytes used: ").append(16L * n).append("\n\nUsed values:\n");
+        for (int i = 0; i < n; i++) {
+            b.append('<').append(i).append(" v.").append(i).append(" @0>\n positions:\n  v.").append(i)
+                    .append("\n uses:\n from instruction: %v.").append(i).append(" = f32[4]{0} parameter(").append(i).append(")\n");
+        }
+        String good = b.toString();
+        int badValue = n - 3, badBlock = n - 5;
+        String text = good.replace(" value: <" + badValue + " v." + badValue + " @0> (size=16,", " value: <" + badValue + " v." + badValue + " @0> (size=x,")
+                .replace("\n uses:\n from instruction: %v." + badBlock + " =", "\n uses:\n  user without operand\n from instruction: %v." + badBlock + " =");
+        long valueLine = lineOf(text, " value: <" + badValue + " ");
+        long blockLine = lineOf(text, "  user without operand");
+        assertTrue(text.indexOf(" value: <" + badValue + " ") > 3 * ModuleReader.CHUNK, "past the third region");
+        Path file = dir.resolve(BadInputTest.NAME);
+        Files.writeString(file, text);
+        HloModule m = DumpLoader.load(List.of(file)).get(0);
+        m.read(java.util.EnumSet.of(bufq.model.DumpPart.USED_VALUES));
+        List<Long> lines = m.warnings().stream().map(LoadWarning::line).toList();
+        assertEquals(List.of(valueLine, blockLine), lines, m.warnings().toString());
+    }
+
+    private static long lineOf(String text, String marker) {
+        return text.substring(0, text.indexOf(marker)).chars().filter(c -> c == '\n').count() + 1;
+    }
+
     @Test
     void instructionsKeepTheirFirstDefinitionAndWholeAttributes() throws Exception {
         String text = BadInputTest.GOOD
