@@ -235,12 +235,11 @@ class ReaderTablesTest {
     }
 
     /**
-     * A Used values section over several regions (a megabyte each) joins every block to its own
-     * value: a later region's block index is its place in the whole section, not in its region.
+     * A single-file dump of {@code n} values, each in an allocation of its own, with a Used values
+     * block each: value i is {@code v.i}, positioned at itself and used by {@code user.i} as operand
+     * {@code i % 3}. About 120 bytes a block, so a few thousand values take a region (a megabyte).
      */
-    @Test
-    void positionsAndUsesOfASectionOfManyRegionsBelongToTheirValues(@TempDir Path dir) throws Exception {
-        int n = 20_000;   // about 2.4 MB of blocks: three regions
+    private static String manyValues(int n) {
         StringBuilder b = new StringBuilder("BufferAssignment:\n");
         for (int i = 0; i < n; i++) {
             b.append("allocation ").append(i).append(": size 16, maybe-live-out:\n");
@@ -252,7 +251,17 @@ class ReaderTablesTest {
                     .append("\n uses:\n  user.").append(i).append(", operand ").append(i % 3)
                     .append("\n from instruction: %v.").append(i).append(" = f32[4]{0} parameter(").append(i).append(")\n");
         }
-        String text = b.toString();
+        return b.toString();
+    }
+
+    /**
+     * A Used values section over several regions (a megabyte each) joins every block to its own
+     * value: a later region's block index is its place in the whole section, not in its region.
+     */
+    @Test
+    void positionsAndUsesOfASectionOfManyRegionsBelongToTheirValues(@TempDir Path dir) throws Exception {
+        int n = 20_000;   // about 2.4 MB of blocks: three regions
+        String text = manyValues(n);
         assertTrue(text.length() - text.indexOf("Used values:") > 2 * ModuleReader.CHUNK, "the section spans regions");
         Path file = dir.resolve(BadInputTest.NAME);
         Files.writeString(file, text);
@@ -271,8 +280,7 @@ class ReaderTablesTest {
         Files.writeString(file, renumbered);
         HloModule m = DumpLoader.load(List.of(file)).get(0);
         m.read(java.util.EnumSet.of(bufq.model.DumpPart.USED_VALUES));
-        long block5 = renumbered.substring(0, renumbered.indexOf("\n<5 v.5 @0>\n") + 1).chars().filter(c -> c == '\n').count() + 1;
-        long lastBlock = renumbered.substring(0, renumbered.indexOf("\n<5 v." + last + " @0>\n") + 1).chars().filter(c -> c == '\n').count() + 1;
+        long block5 = lineOf(renumbered, "<5 v.5 @0>\n"), lastBlock = lineOf(renumbered, "<5 v." + last + " @0>\n");
         assertEquals(file + ":" + lastBlock + ": value id 5 was already used by the block at " + file + ":" + block5
                 + "; ids must be unique (the later block's positions and uses are kept)", m.warnings().get(0).toString());
     }
@@ -280,21 +288,11 @@ class ReaderTablesTest {
     /** Bad lines megabytes into a section are warned about at their own lines, whichever region holds them. */
     @Test
     void warningsInLaterRegionsNameTheirLines(@TempDir Path dir) throws Exception {
-        int n = 40_000;   // allocation lines about 3.4 MB, blocks about 4.8 MB: several regions each
-        StringBuilder b = new StringBuilder("BufferAssignment:\n");
-        for (int i = 0; i < n; i++) {
-            b.append("allocation ").append(i).append(": size 16, maybe-live-out:\n");
-            b.append(" value: <").append(i).append(" v.").append(i).append(" @0> (size=16,offset=0): f32[4]{0}\n");
-        }
-        b.append("\nTotal bytes used: ").append(16L * n).append("\n\nUsed values:\n");
-        for (int i = 0; i < n; i++) {
-            b.append('<').append(i).append(" v.").append(i).append(" @0>\n positions:\n  v.").append(i)
-                    .append("\n uses:\n from instruction: %v.").append(i).append(" = f32[4]{0} parameter(").append(i).append(")\n");
-        }
-        String good = b.toString();
+        int n = 40_000;   // allocation lines about 3.4 MB, blocks about 5 MB: several regions each
         int badValue = n - 3, badBlock = n - 5;
-        String text = good.replace(" value: <" + badValue + " v." + badValue + " @0> (size=16,", " value: <" + badValue + " v." + badValue + " @0> (size=x,")
-                .replace("\n uses:\n from instruction: %v." + badBlock + " =", "\n uses:\n  user without operand\n from instruction: %v." + badBlock + " =");
+        String text = manyValues(n)
+                .replace(" value: <" + badValue + " v." + badValue + " @0> (size=16,", " value: <" + badValue + " v." + badValue + " @0> (size=x,")
+                .replace("\n  user." + badBlock + ", operand ", "\n  user without operand\n  user." + badBlock + ", operand ");
         long valueLine = lineOf(text, " value: <" + badValue + " ");
         long blockLine = lineOf(text, "  user without operand");
         assertTrue(text.indexOf(" value: <" + badValue + " ") > 3 * ModuleReader.CHUNK, "past the third region");
