@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.TreeSet;
-import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -286,7 +285,7 @@ public final class Liveness {
         allocationKeys = by.keys;
         allocationMaxBytes = new long[groupCount];
         allocationMaxTime = new int[groupCount];
-        if (n < PARALLEL_SWEEP) {
+        if (n < Halves.SPLIT) {
             sweepGroups(in, members, groupStart, 0, groupCount, occDiff);
         } else {
             // Two halves of the values on two cores, each into its own differences, then added up
@@ -295,10 +294,8 @@ public final class Liveness {
             while (half < groupCount && groupStart[half] < n / 2) half++;
             long[][] otherDiff = new long[k][this.steps + 1];
             int split = half;
-            ForkJoinTask<?> other = ForkJoinTask.adapt(() -> sweepGroups(in, members, groupStart, split, groupCount, otherDiff)).fork();
-            sweepGroups(in, members, groupStart, 0, split, occDiff);
-            if (other.tryUnfork()) other.invoke();
-            else other.join();
+            Halves.both(n, () -> sweepGroups(in, members, groupStart, 0, split, occDiff),
+                    () -> sweepGroups(in, members, groupStart, split, groupCount, otherDiff));
             for (int c = 0; c < k; c++) for (int t = 0; t <= this.steps; t++) occDiff[c][t] = Math.addExact(occDiff[c][t], otherDiff[c][t]);
         }
         liveByColor = new long[k][];
@@ -317,9 +314,6 @@ public final class Liveness {
         peakByColor = new int[k];
         for (int c = 0; c < k; c++) peakByColor[c] = rangedColor[c] ? firstMax(occupiedByColor[c]) : -1;
     }
-
-    /** Values from which the occupancy sweep runs on two cores. */
-    private static final int PARALLEL_SWEEP = 100_000;
 
     /** Sweeps the allocation groups {@code [from, to)} into {@code occDiff}. */
     private void sweepGroups(Inputs in, int[] members, int[] groupStart, int from, int to, long[][] occDiff) {
