@@ -1,9 +1,6 @@
 package bufq.dump;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -87,7 +84,6 @@ abstract class DumpText {
         // Searches copy blocks out of the (mapped) buffer: far faster than one get(i) per byte.
         private static final int BLOCK = 1 << 16;
         private static final int CHUNK_LIMIT = ModuleReader.CHUNK;
-        private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
         private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[0]);
 
         /**
@@ -99,7 +95,7 @@ abstract class DumpText {
         @Override int indexOf(String lit, int from) {
             int n = lit.length(), len = length();
             int anchor = n > 1 && lit.charAt(0) == '\n' ? 1 : 0;
-            long pattern = (lit.charAt(anchor) & 0xFFL) * 0x0101010101010101L;
+            byte c = (byte) lit.charAt(anchor);
             byte[] buf = new byte[BLOCK + n];
             int block = 1 << 12;   // small first: the next cut is usually near
             for (int start = Math.max(0, from); start <= len - n; start += block, block = Math.min(BLOCK, block * 2)) {
@@ -107,14 +103,13 @@ abstract class DumpText {
                 int count = Math.min(block + n - 1, len - start);
                 b.get(start, buf, 0, count);
                 int last = Math.min(count - n, block - 1);
-                int i = 0;
-                for (; i + 8 <= last + 1; i += 8) {
-                    long w = (long) LONGS.get(buf, i + anchor) ^ pattern;
-                    // A byte of w is zero where the anchor occurs (the classic has-zero-byte test).
-                    if (((w - 0x0101010101010101L) & ~w & 0x8080808080808080L) == 0) continue;
-                    for (int k = i; k < i + 8; k++) if (matches(buf, k, lit)) return start + k;
+                // Candidates k in [0, last], where the anchor byte is at k + anchor.
+                for (int k = 0; k <= last; k++) {
+                    int at = Swar.indexOf(buf, k + anchor, last + anchor + 1, c);
+                    if (at < 0) break;
+                    k = at - anchor;
+                    if (matches(buf, k, lit)) return start + k;
                 }
-                for (; i <= last; i++) if (matches(buf, i, lit)) return start + i;
             }
             return -1;
         }
@@ -147,15 +142,6 @@ abstract class DumpText {
             return n;
         }
 
-        /** Whether {@code a[off, off + n)} is all ASCII, eight bytes a turn. */
-        static boolean ascii(byte[] a, int off, int n) {
-            int i = off, to = off + n;
-            long high = 0;
-            for (; i + 8 <= to; i += 8) high |= (long) LONGS.get(a, i);
-            for (; i < to; i++) high |= a[i];
-            return (high & 0x8080808080808080L) == 0;
-        }
-
         private static boolean matches(byte[] buf, int i, String lit) {
             for (int k = 0; k < lit.length(); k++) if (buf[i + k] != lit.charAt(k)) return false;
             return true;
@@ -185,7 +171,7 @@ abstract class DumpText {
                 off = 0;
                 if (a.length > 4 * CHUNK_LIMIT) SCRATCH.set(new byte[0]);   // do not keep a big file's worth
             }
-            if (ascii(a, off, n)) {
+            if (Swar.ascii(a, off, n)) {
                 // One copy, no decoding: ASCII is Latin-1 byte for byte (the UTF-8 decoder first
                 // scanned every byte a second time, one per turn without the optimizing compiler).
                 String s = new String(a, off, n, StandardCharsets.ISO_8859_1);

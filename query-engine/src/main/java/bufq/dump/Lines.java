@@ -1,9 +1,5 @@
 package bufq.dump;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-
 /**
  * Walks the lines of a region of text without copying it: after {@link #next()} the current line is
  * {@code text[start, end)} (no newline, a trailing CR dropped) and {@link #number} is 1-based in the file.
@@ -15,9 +11,6 @@ import java.nio.ByteOrder;
  * 1.2 s instead of 1.33).
  */
 final class Lines {
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
-
     final String text;
     /** The region's bytes, or null: {@code bytes[base + i] == text.charAt(i)} for every i of the region. */
     final byte[] bytes;
@@ -67,14 +60,8 @@ final class Lines {
 
     /** The next newline at or after {@code from} in the region's bytes, eight bytes a turn, or -1. */
     private int newline(int from) {
-        byte[] b = bytes;
-        int i = base + from, to = base + limit;
-        for (; i + 8 <= to; i += 8) {
-            long w = (long) LONGS.get(b, i) ^ NEWLINES;
-            long zero = (w - 0x0101010101010101L) & ~w & 0x8080808080808080L;
-            if (zero != 0) return i + (Long.numberOfTrailingZeros(zero) >>> 3) - base;
-        }
-        for (; i < to; i++) if (b[i] == '\n') return i - base;
+        int i = Swar.indexOf(bytes, base + from, base + limit, (byte) '\n');
+        if (i >= 0) return i - base;
         // Past the region, as String.indexOf would find it: Part.readLines tells a cut-off file by it.
         return limit < text.length() ? text.indexOf('\n', limit) : -1;
     }
