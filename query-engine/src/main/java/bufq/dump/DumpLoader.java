@@ -75,6 +75,7 @@ public final class DumpLoader {
                     throw new LoadException(p.toString(), "cancelled");
                 }
                 List<String> passed = new ArrayList<>();
+                int byproducts = 0;
                 List<Path> protoFiles = new ArrayList<>();
                 for (Path f : files) {
                     String n = f.getFileName().toString();
@@ -83,9 +84,15 @@ public final class DumpLoader {
                         else passed.add(p.relativize(f) + " (" + ProtoSources.whyWalkSkips(n) + ")");
                     } else if (FileKind.of(n) != FileKind.OTHER) {
                         add(groups, f);
+                    } else if (DumpNames.isOtherXlaOutput(n)) {
+                        // XLA's other dump files (LLVM IR, objects, debug options) sit beside every
+                        // buffer assignment: passed over without a word, as the HLO text below is.
+                        byproducts++;
                     } else {
                         String why = sniff(f, groups);
-                        if (why != null) passed.add(p.relativize(f) + " (" + why + ")");
+                        if (why == null) continue;
+                        if (why.startsWith(HLO_TEXT) && DumpNames.number(n) >= 0) byproducts++;
+                        else passed.add(p.relativize(f) + " (" + why + ")");
                     }
                 }
                 Set<String> protoModules = new HashSet<>();
@@ -105,8 +112,9 @@ public final class DumpLoader {
                 }
                 String skips = passed.isEmpty() ? null : skippedLine(passed);
                 // Every file not passed over was taken (a module named twice loads once, but it was found).
-                if (passed.size() == files.size()) {
-                    throw new LoadException(p.toString(), "no buffer-assignment dumps in " + p + (skips == null ? "" : "; " + skips));
+                if (passed.size() + byproducts == files.size()) {
+                    throw new LoadException(p.toString(), "no buffer-assignment dumps in " + p + (skips == null ? "" : "; " + skips)
+                            + (byproducts == 0 ? "" : "; " + byproducts + " of XLA's other dump files (HLO text, LLVM IR, objects) passed over"));
                 }
                 if (skips != null) skipped.accept(p + ": " + skips);
             } else {
@@ -193,6 +201,9 @@ public final class DumpLoader {
         }
         return Integer.compare(a.getNameCount(), b.getNameCount());
     };
+
+    /** The start of the verdict on HLO text ({@code ModuleReader.checkLooksLikeDump}). */
+    private static final String HLO_TEXT = "HLO text";
 
     /** How many skipped files the one line per directory names; the rest are counted. */
     static final int SKIPPED_NAMED = 3;

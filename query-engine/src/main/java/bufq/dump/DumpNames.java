@@ -1,5 +1,7 @@
 package bufq.dump;
 
+import java.util.List;
+
 /**
  * What a file-name stem says: {@code module_NNNN.<name>.<backend>_after_optimizations}. Flattened
  * copies ({@code owner_repo__path-module_0003.jit__threefry_seed.cpu}) carry the same parts anywhere
@@ -26,6 +28,20 @@ final class DumpNames {
     static int number(String stem) {
         int[] m = moduleMarker(stem);
         return m == null ? -1 : Integer.parseInt(stem.substring(m[0], m[1]));
+    }
+
+    /** Endings of the files XLA writes beside a module's buffer assignment that are never dumps of it. */
+    private static final List<String> OTHER_OUTPUTS = List.of(".ll", ".o", ".debug_options", ".dot",
+            ".html", ".mlir", ".ptx", ".cubin", ".hsaco", ".json", ".pbtxt");
+
+    /**
+     * Whether a file name is one of XLA's other per-module dump files ({@code module_NNNN.NAME.ir-with-opt.ll},
+     * {@code .obj-file....o}, {@code .debug_options}): named {@code module_NNNN.} and ending as no dump does.
+     */
+    static boolean isOtherXlaOutput(String fileName) {
+        if (number(fileName) < 0) return false;
+        for (String end : OTHER_OUTPUTS) if (fileName.endsWith(end)) return true;
+        return false;
     }
 
     /** Program name after {@code module_NNNN.}, or null. */

@@ -48,9 +48,26 @@ class DirectoryScanTest {
         for (ModuleSource m : s) assertTrue(m.load().totalBytes() > 0, m.name());
         assertEquals(1, skipped.size(), skipped.toString());
         String line = skipped.get(0);
-        assertTrue(line.startsWith(dir + ": skipped 2 files: "), line);
-        assertTrue(line.contains("module_0001.jit_f.before_optimizations.txt (HLO text, not a buffer-assignment dump)"), line);
-        assertTrue(line.contains("notes.txt (not a buffer-assignment dump)"), line);
+        // XLA's own HLO text beside the dumps is passed over without a word; the user's notes are named.
+        assertEquals(dir + ": skipped 1 file: notes.txt (not a buffer-assignment dump)", line);
+    }
+
+    /** A real --xla_dump_to directory holds HLO text, LLVM IR, objects and debug options beside each module. */
+    @Test
+    void xlasOtherDumpFilesArePassedOverSilently(@TempDir Path dir) throws Exception {
+        Files.copy(Fixtures.path("loose/collected-run-7.txt"), dir.resolve("collected-run-7.txt"));
+        Files.copy(Fixtures.path("loose/module_0001.jit_f.before_optimizations.txt"), dir.resolve("module_0001.jit_f.before_optimizations.txt"));
+        Files.writeString(dir.resolve("module_0001.jit_f.ir-with-opt.ll"), "; ModuleID = 'x'\n");
+        Files.write(dir.resolve("module_0001.jit_f.obj-file.kernel_module.o"), new byte[] {0x7f, 'E', 'L', 'F', 0, 0});
+        Files.writeString(dir.resolve("module_0001.jit_f.debug_options"), "xla_dump_to: \"dump\"\n");
+        List<String> skipped = new ArrayList<>();
+        assertEquals(1, DumpLoader.discover(List.of(dir), skipped::add).size());
+        assertEquals(List.of(), skipped);
+        // Without a dump among them, the error says what the directory holds.
+        Files.delete(dir.resolve("collected-run-7.txt"));
+        LoadException e = org.junit.jupiter.api.Assertions.assertThrows(LoadException.class, () -> DumpLoader.discover(List.of(dir)));
+        assertEquals(dir + ": no buffer-assignment dumps in " + dir + "; 4 of XLA's other dump files (HLO text, LLVM IR, objects) passed over",
+                e.getMessage());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package bufq.shell.cli;
 
 import bufq.dump.DumpLoader;
+import bufq.dump.FileKind;
 import bufq.model.HloModule;
 import bufq.model.Liveness;
 import bufq.model.PeakClaim;
@@ -46,7 +47,8 @@ class CorpusCliTest {
 
     private static boolean isDumpFile(Path p) {
         String n = p.getFileName().toString();
-        return Files.isRegularFile(p) && n.endsWith(".txt") && n.contains("module_");
+        // A buffer-assignment file or one of its siblings: XLA's HLO text beside them is no dump.
+        return Files.isRegularFile(p) && n.endsWith(".txt") && n.contains("module_") && FileKind.of(n) != FileKind.OTHER;
     }
 
     private static boolean hasDumpFiles(Path dir) {
