@@ -17,9 +17,9 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The remat pair the README quotes (4-layer transformer without and with {@code jax.checkpoint}):
+ * The remat pair docs/commands.md quotes (4-layer transformer without and with {@code jax.checkpoint}):
  * the whatif bound on the first against the second's real peak, and the figures that explain the
- * gap, computed here and looked up in the README's whatif and diff sections.
+ * gap, computed here and looked up in the whatif and diff sections of docs/commands.md.
  */
 class RematPairTest {
     static final String ACTIVATIONS = "live at peak and op_name ~ \"jvp\\(\" and not op_name ~ \"transpose\"";
@@ -41,7 +41,7 @@ class RematPairTest {
     void theReadmeQuotesTheRealNumbers() throws Exception {
         HloModule plain = WhatIfCorpusTest.load("jax-0.10.2/pairs/transformer-4layer");
         HloModule remat = WhatIfCorpusTest.load("jax-0.10.2/pairs/transformer-4layer-remat");
-        String readme = Files.readString(Path.of(System.getProperty("bufq.root", ".")).resolve("README.md"));
+        String readme = Files.readString(Path.of(System.getProperty("bufq.root", ".")).resolve("docs/commands.md"));
         String whatifSection = readme.substring(readme.indexOf("**A what-if against a real `jax.checkpoint`.**"));
         whatifSection = whatifSection.substring(0, whatifSection.indexOf("\n## ")).replace("\n", " ");
         String diffSection = readme.substring(readme.indexOf("## Comparing two compilations"), readme.indexOf("## Opening the answers")).replace("\n", " ");
@@ -64,10 +64,10 @@ class RematPairTest {
                 "from " + mib(bound.before().peakBytes()) + " to " + mib(bound.after().peakBytes()),
                 "peaks at " + mib(real), "from step " + firstBirth + " on",
                 atPeak.size() + " of them (" + mib(atPeakBytes) + ")"))
-            assertTrue(whatifSection.contains(quoted), "the README's whatif section says: " + quoted);
+            assertTrue(whatifSection.contains(quoted), "docs/commands.md's whatif section says: " + quoted);
         String row = "| peak, occupied | " + Sizes.human(plain.liveness().peakBytes()) + " | " + Sizes.human(real) + " | "
                 + Sizes.human(real - plain.liveness().peakBytes()) + " |";
-        assertTrue(diffSection.contains(row), "the README's diff section shows " + row);
+        assertTrue(diffSection.contains(row), "docs/commands.md's diff section shows " + row);
         assertTrue(diffSection.contains("(" + mib(plain.liveness().peakBytes()).replace(" MiB", "") + " -> " + mib(real) + ")"),
                 "the diff section's sentence quotes the same peaks");
     }

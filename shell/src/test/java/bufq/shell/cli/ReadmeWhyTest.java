@@ -17,9 +17,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The README's "Why is it live?" walk-through is what bufq prints: each statement of its code
+ * The "Why is it live?" walk-through of docs/commands.md is what bufq prints: each statement of its code
  * blocks (typed at a prompt, or a {@code ./bufq -c '...' DUMP} line) is run on the corpus dump it
- * names and its output compared with the lines the README shows under it. Where the README leaves
+ * names and its output compared with the lines the page shows under it. Where the page leaves
  * the first parts of a {@code why} out and goes on in the next block, that block is compared with
  * the output from its first line on.
  */
@@ -29,11 +29,11 @@ class ReadmeWhyTest {
 
     @Test
     void walkThroughIsWhatBufqPrints() throws Exception {
-        Path readme = Path.of(System.getProperty("bufq.root", "..")).resolve("README.md");
-        assumeTrue(Files.isRegularFile(readme), "README.md not found at " + readme);
+        Path readme = Path.of(System.getProperty("bufq.root", "..")).resolve("docs/commands.md");
+        assumeTrue(Files.isRegularFile(readme), "docs/commands.md not found at " + readme);
         List<String> lines = Files.readAllLines(readme);
         int start = lines.indexOf("## Why is it live?");
-        assertTrue(start >= 0, "README has '## Why is it live?'");
+        assertTrue(start >= 0, "docs/commands.md has '## Why is it live?'");
         List<List<String>> blocks = new ArrayList<>();
         List<String> block = null;
         for (int i = start + 1; i < lines.size() && !lines.get(i).startsWith("## "); i++) {
@@ -51,7 +51,7 @@ class ReadmeWhyTest {
                 String got = run(pendingDump, pending);
                 String first = b.get(0);
                 int from = got.indexOf(first + "\n");
-                assertTrue(from >= 0, "'" + pending + "' prints the README's line '" + first + "':\n" + got);
+                assertTrue(from >= 0, "'" + pending + "' prints the page's line '" + first + "':\n" + got);
                 assertEquals(String.join("\n", trimmed(b)), String.join("\n", trimmed(List.of(got.substring(from).split("\n", -1)))),
                         pending);
                 statements++;
@@ -88,7 +88,7 @@ class ReadmeWhyTest {
                 i = j;
             }
         }
-        assertTrue(pending == null, "the README ends before the output of '" + pending + "'");
+        assertTrue(pending == null, "the page ends before the output of '" + pending + "'");
         assertTrue(statements >= 5, "checked " + statements + " statements");
     }
 

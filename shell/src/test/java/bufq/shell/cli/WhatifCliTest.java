@@ -145,12 +145,12 @@ class WhatifCliTest {
         assertTrue(r.err().contains("whose 'values' holds 999999, not the id of a value of jit_step"), r.err());
     }
 
-    /** The README's whatif and advise transcripts are real: each shown line is in the output, in order, up to its "...". */
+    /** The whatif and advise transcripts of docs/commands.md are real: each shown line is in the output, in order, up to its "...". */
     @Test
     void readmeTranscriptsAreReal() throws Exception {
-        List<String> readme = Files.readAllLines(CliTest.root().resolve("README.md"));
+        List<String> readme = Files.readAllLines(CliTest.root().resolve("docs/commands.md"));
         int from = readme.indexOf("## What can I change? `whatif` and `advise`");
-        assertTrue(from >= 0, "README has the whatif section");
+        assertTrue(from >= 0, "docs/commands.md has the whatif section");
         int checked = 0;
         for (int i = from + 1; i < readme.size() && !readme.get(i).startsWith("## "); i++) {
             String line = readme.get(i);

@@ -28,8 +28,8 @@ class ReadmeExamplesTest {
 
     static List<Block> blocks() throws Exception {
         List<String> lines = new ArrayList<>(Files.readAllLines(Harness.root().resolve("scripts/README.md")));
-        // The top README's JavaScript section shows transcripts too.
-        List<String> top = Files.readAllLines(Harness.root().resolve("README.md"));
+        // The scripting page of the docs shows transcripts too.
+        List<String> top = Files.readAllLines(Harness.root().resolve("docs/scripting.md"));
         int from = top.indexOf("## Scripting in JavaScript");
         if (from >= 0) {
             int to = from + 1;

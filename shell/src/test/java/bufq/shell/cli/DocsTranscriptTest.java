@@ -1,0 +1,162 @@
+package bufq.shell.cli;
+
+import bufq.shell.session.DefaultEngine;
+import bufq.testing.Corpus;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The README and every page of {@code docs/} show what bufq prints: each {@code $ ./bufq ...} line of
+ * a code block is run (paths as the page spells them, from the repository's root) and every line
+ * shown under it must appear in its output, in order; {@code ...} stands for lines left out. A
+ * transcript on files the repository does not hold (a user's {@code profile.xplane.pb}), one that
+ * writes files or pipes into another program is not run, nor an interactive session (other tests
+ * type those); one on the corpus skips without it.
+ */
+class DocsTranscriptTest {
+    record Transcript(Path page, int line, List<String> words, List<String> shown) {
+        String name() { return CliTest.root().relativize(page) + ":" + line; }
+    }
+
+    static List<Path> pages() throws IOException {
+        Path root = CliTest.root();
+        List<Path> pages = new ArrayList<>(List.of(root.resolve("README.md")));
+        try (Stream<Path> s = Files.list(root.resolve("docs"))) {
+            s.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
+        }
+        return pages;
+    }
+
+    /** The {@code $ ./bufq} transcripts of one page's code blocks. */
+    static List<Transcript> transcripts(Path page) throws IOException {
+        List<String> lines = Files.readAllLines(page);
+        List<Transcript> out = new ArrayList<>();
+        boolean inBlock = false;
+        for (int i = 0; i < lines.size(); i++) {
+            String l = lines.get(i);
+            if (l.startsWith("```")) { inBlock = !inBlock; continue; }
+            if (!inBlock || !l.startsWith("$ ./bufq ")) continue;
+            List<String> shown = new ArrayList<>();
+            int k = i + 1;
+            for (; k < lines.size() && !lines.get(k).startsWith("```") && !lines.get(k).startsWith("$ "); k++) {
+                String s = lines.get(k).strip();
+                if (!s.isEmpty() && !s.equals("...")) shown.add(s);
+            }
+            List<String> words = words(l.substring("$ ./bufq ".length()));
+            // An interactive session (prompts in the output) is ReadmeSessionTest's and ReadmeWhyTest's.
+            boolean interactive = shown.stream().anyMatch(s -> s.startsWith("bufq("));
+            if (words != null && !interactive) out.add(new Transcript(page, i + 1, words, shown));
+            i = k - 1;
+        }
+        return out;
+    }
+
+    /** A command line's words as a POSIX shell splits them, or null for one this test does not run. */
+    static List<String> words(String line) {
+        int hash = line.indexOf("  #");
+        if (hash >= 0) line = line.substring(0, hash);
+        List<String> words = new ArrayList<>();
+        StringBuilder w = null;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (c == '\'' || c == '"') {
+                int end = line.indexOf(c, i + 1);
+                if (end < 0) return null;
+                if (w == null) w = new StringBuilder();
+                w.append(line, i + 1, end);
+                i = end;
+            } else if (c == ' ') {
+                if (w != null) words.add(w.toString());
+                w = null;
+            } else if ("|><;&$*`".indexOf(c) >= 0) {
+                return null;   // pipes, redirections, globs: not a plain run
+            } else {
+                if (w == null) w = new StringBuilder();
+                w.append(c);
+            }
+        }
+        if (w != null) words.add(w.toString());
+        return words;
+    }
+
+    /** The words with each path (or path inside a statement) that exists under the root made absolute; null when one does not. */
+    static List<String> resolved(List<String> words) {
+        Path root = CliTest.root();
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < words.size(); i++) {
+            String w = words.get(i);
+            if (w.startsWith("-")) { out.add(w); continue; }
+            boolean statement = i > 0 && words.get(i - 1).equals("-c");
+            if (statement) {
+                if (w.startsWith("export ") || w.startsWith("output ") || w.contains("--svg") || w.contains("--html")) return null;
+                StringBuilder b = new StringBuilder();
+                for (String t : w.split(" ", -1)) {
+                    if (b.length() > 0) b.append(' ');
+                    b.append(t.contains("/") && Files.exists(root.resolve(t)) ? root.resolve(t).normalize().toString() : t);
+                }
+                out.add(b.toString());
+            } else if (i > 0 && (words.get(i - 1).equals("--format") || words.get(i - 1).startsWith("--") && !words.get(i - 1).equals("--bail"))) {
+                out.add(w);
+            } else {
+                if (w.startsWith("../shared/")) Corpus.require(root.resolve(w).normalize());
+                if (!Files.exists(root.resolve(w))) return null;
+                out.add(root.resolve(w).normalize().toString());
+            }
+        }
+        return out;
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyTranscriptShowsWhatBufqPrints() throws IOException {
+        List<Transcript> all = new ArrayList<>();
+        for (Path p : pages()) all.addAll(transcripts(p));
+        assertTrue(all.size() >= 10, "transcripts found: " + all.size());
+        return all.stream().map(t -> DynamicTest.dynamicTest(t.name(), () -> {
+            List<String> args = resolved(t.words());
+            if (args == null) return;   // a file the repository does not hold, or a statement that writes one
+            CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), args, "");
+            List<String> out = lines(r.out()), err = lines(r.err());
+            int o = 0, e = 0;
+            for (String shown : t.shown()) {
+                int fo = find(out, o, shown);
+                if (fo >= 0) { o = fo + 1; continue; }
+                int fe = find(err, e, shown);
+                assertTrue(fe >= 0, t.name() + ": the line\n  " + shown + "\nis not in what bufq prints (in order):\n" + r.out() + r.err());
+                e = fe + 1;
+            }
+        }));
+    }
+
+    @Test
+    void theReadmesTranscriptsRunOnTheRepositoryOrTheCorpus() throws IOException {
+        List<Transcript> readme = transcripts(CliTest.root().resolve("README.md"));
+        assertTrue(readme.size() >= 4, "README transcripts: " + readme.size());
+        // Every one names files a clone (with the corpus beside it) has: none is passed over silently.
+        for (Transcript t : readme) {
+            for (String w : t.words())
+                if (w.startsWith("../shared/")) Corpus.require(CliTest.root().resolve(w).normalize());
+            assertEquals(t.words().size(), resolved(t.words()).size(), t.name());
+        }
+    }
+
+    private static List<String> lines(String text) {
+        return text.lines().map(String::strip).toList();
+    }
+
+    private static int find(List<String> lines, int from, String line) {
+        for (int i = from; i < lines.size(); i++) if (lines.get(i).equals(line)) return i;
+        return -1;
+    }
+}
