@@ -30,18 +30,23 @@ public record CheckReports(List<CheckReport> reports) {
         for (CheckReport r : reports)
             for (Finding f : r.findings())
                 b.row(r.module(), f.check(), f.severity().name().toLowerCase(Locale.ROOT), f.subject(), f.message());
-        for (CheckReport r : reports) b.note(r.module() + ": " + r.summary());
+        for (CheckReport r : reports) b.note(r.module() + ": " + counts(r.count(Severity.ERROR), r.count(Severity.WARN), r.count(Severity.INFO)));
         b.note(summary());
         return b.build();
     }
 
     public List<Output> outputs() { return List.of(table()); }
 
-    /** {@code 2 modules checked, 1 with errors: 3 errors, 0 warnings, 1 note}. */
+    /** {@code 2 modules checked, 1 with errors: 3 errors, 0 warnings, 1 note (8 checks each: overlap, ...)}. */
     public String summary() {
         long bad = reports.stream().filter(CheckReport::hasErrors).count();
-        long e = count(Severity.ERROR), w = count(Severity.WARN), i = count(Severity.INFO);
-        return reports.size() + " modules checked, " + bad + " with errors: " + e + (e == 1 ? " error, " : " errors, ")
-                + w + (w == 1 ? " warning, " : " warnings, ") + i + (i == 1 ? " note" : " notes");
+        List<String> rules = reports.isEmpty() ? List.of() : reports.get(0).rules();
+        return reports.size() + " modules checked, " + bad + " with errors: "
+                + counts(count(Severity.ERROR), count(Severity.WARN), count(Severity.INFO))
+                + " (" + rules.size() + " checks each: " + String.join(", ", rules) + ")";
+    }
+
+    private static String counts(long e, long w, long i) {
+        return e + (e == 1 ? " error, " : " errors, ") + w + (w == 1 ? " warning, " : " warnings, ") + i + (i == 1 ? " note" : " notes");
     }
 }
