@@ -4,6 +4,7 @@ import bufq.eval.Catalog;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
+import bufq.model.Liveness;
 import bufq.model.TilingModel;
 import bufq.table.ColumnType;
 import bufq.table.Sizes;
@@ -15,6 +16,7 @@ import bufq.whatif.WhatIf;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
@@ -58,26 +60,101 @@ public final class Advisor {
      */
     public static List<Measured> run(HloModule m, List<Rule> rules, Catalog catalog, TilingModel tiling,
                                      Function<String, TilingModel> tilings) throws QueryException {
-        if (m.liveness().peakTime() < 0) return List.of();
-        Facts facts = new Facts(m);
+        return plan(m, rules, catalog, tiling, tilings).found();
+    }
+
+    /**
+     * What {@link #plan} found, and its notes: which twin peaks blocked a fix of the peak alone and
+     * were planned against with it.
+     */
+    public record Plan(List<Measured> found, List<String> notes) {
+        public Plan {
+            found = List.copyOf(found);
+            notes = List.copyOf(notes);
+        }
+    }
+
+    /** Rounds of twin peaks {@link #plan} adds at most (each round adds the peaks the last one's fixes moved to). */
+    static final int TWIN_ROUNDS = 3;
+
+    /**
+     * As {@link #run}, planning against twin peaks: a fix that lowers the peak's own step by at
+     * least {@link #minimumSaving} but saves less because the peak moves to another step nearly as
+     * high (a twin) is blocked by that twin; the rules then run again on the values live at the peak
+     * and at every such twin at once, so their edits change all of them jointly, and those that lower
+     * the peak join the findings. The notes say which twin blocked what.
+     */
+    public static Plan plan(HloModule m, List<Rule> rules, Catalog catalog, TilingModel tiling,
+                            Function<String, TilingModel> tilings) throws QueryException {
+        if (m.liveness().peakTime() < 0) return new Plan(List.of(), List.of());
         long floor = minimumSaving(m.liveness().peakBytes());
         List<Measured> out = new ArrayList<>();
-        for (Rule r : rules) {
-            for (Advice a : r.find(facts)) {
-                long saves = a.bytes();
-                if (a.edit() != null) {
-                    EditParser.Parsed p = EditParser.parse(a.edit(), Set.copyOf(catalog.entities()));
-                    Outcome o = WhatIf.run(m, p.edits(), catalog, tiling, tilings);
-                    saves = o.saved();
-                    if (saves < floor) continue;   // a sign that changes (next to) nothing at the peak is no advice
-                } else if (saves <= 0) {
-                    continue;
+        List<String> notes = new ArrayList<>();
+        Set<String> edits = new HashSet<>();
+        List<Integer> twins = new ArrayList<>();
+        Facts facts = new Facts(m);
+        for (int round = 0; round <= TWIN_ROUNDS; round++) {
+            List<Integer> blockers = new ArrayList<>();
+            for (Rule r : rules) {
+                for (Advice a : r.find(facts)) {
+                    if (a.edit() != null && !edits.add(a.edit())) continue;   // an earlier round measured this edit
+                    long saves = a.bytes();
+                    if (a.edit() != null) {
+                        EditParser.Parsed p = EditParser.parse(a.edit(), Set.copyOf(catalog.entities()));
+                        Outcome o = WhatIf.run(m, p.edits(), catalog, tiling, tilings);
+                        saves = o.saved();
+                        if (saves < floor) {   // a sign that changes (next to) nothing at the peak is no advice...
+                            Integer twin = blockingTwin(m, o, twins, floor);
+                            // ...unless it works at the peak and the peak only moved to a twin
+                            if (twin != null) {
+                                if (!blockers.contains(twin)) blockers.add(twin);
+                                notes.add(blockedNote(m, a, o, twin));
+                            }
+                            continue;
+                        }
+                    } else if (saves <= 0 || round > 0) {
+                        continue;
+                    }
+                    if (round > 0) a = new Advice(a.rule(), a.finding() + " (planned against the peak and its twin"
+                            + (twins.size() == 1 ? " at step " : "s at steps ") + steps(twins) + " at once)", a.edit(), a.values(), a.bytes());
+                    out.add(new Measured(a, saves));
                 }
-                out.add(new Measured(a, saves));
             }
+            if (blockers.isEmpty()) break;
+            twins.addAll(blockers);
+            facts = new Facts(m, twins);
         }
         out.sort(Comparator.comparing((Measured x) -> !x.lowersPeak()).thenComparingLong(x -> -x.saves()));
-        return out;
+        return new Plan(out, notes);
+    }
+
+    /**
+     * The step a fix moved the peak to when it lowered the peak's own step (and every twin planned
+     * already) by at least {@code floor}: a twin that blocks it; null when the fix did not work there.
+     */
+    private static Integer blockingTwin(HloModule m, Outcome o, List<Integer> twins, long floor) {
+        Liveness before = m.liveness(), after = o.after();
+        int peak = before.peakTime();
+        if (before.occupiedBytes(peak) - after.occupiedBytes(peak) < floor) return null;
+        for (int t : twins) if (before.occupiedBytes(t) - after.occupiedBytes(t) < floor) return null;
+        int moved = after.peakTime();
+        if (moved == peak || twins.contains(moved)) return null;
+        return moved;
+    }
+
+    private static String blockedNote(HloModule m, Advice a, Outcome o, int twin) {
+        Liveness before = m.liveness();
+        int peak = before.peakTime();
+        long lowered = before.occupiedBytes(peak) - o.after().occupiedBytes(peak);
+        return String.format("%s: %s lowers step %d by %s, but step %d, a twin peak holding %.1f%% as much, then becomes the peak;"
+                        + " planned against both", a.rule(), "whatif " + a.edit(), peak, Sizes.human(lowered), twin,
+                100.0 * before.occupiedBytes(twin) / before.peakBytes());
+    }
+
+    private static String steps(List<Integer> ts) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < ts.size(); i++) b.append(i == 0 ? "" : i == ts.size() - 1 ? " and " : ", ").append(ts.get(i));
+        return b.toString();
     }
 
     /**
@@ -86,6 +163,12 @@ public final class Advisor {
      * the peak, not a saving of it); then the evidence of each finding.
      */
     public static List<Output> report(HloModule m, List<Measured> found) {
+        return report(m, new Plan(found, List.of()));
+    }
+
+    /** {@link #report(HloModule, List)} with the plan's notes (twin peaks that blocked a fix) under the findings. */
+    public static List<Output> report(HloModule m, Plan plan) {
+        List<Measured> found = plan.found();
         long peak = m.liveness().peakBytes();
         Table.Builder t = Table.builder().title("advice (" + m.handle() + ")")
                 .column("rank", ColumnType.INT).column("rule", ColumnType.STRING).column("saves", ColumnType.BYTES)
@@ -115,7 +198,9 @@ public final class Advisor {
                         f.opName(v).isEmpty() ? null : f.opName(v), f.source(v));
             }
         }
-        if (lowering == 0) t.note("no rule found anything that lowers the peak by " + Sizes.human(minimumSaving(peak)) + " or more");
+        for (String n : plan.notes()) t.note("twin peak: " + n);
+        if (lowering == 0) t.note("no rule found anything that lowers the peak by " + Sizes.human(minimumSaving(peak)) + " or more"
+                + (plan.notes().isEmpty() ? "" : ", even planned against its twin peaks"));
         t.note("savings are peaks recomputed with whatif: a bound under the current schedule and offsets, not a promise");
         List<Output> out = new ArrayList<>(List.of(t.build()));
         if (beyond > 0) {

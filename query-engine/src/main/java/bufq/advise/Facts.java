@@ -8,6 +8,9 @@ import bufq.model.HloValue;
 import bufq.model.Liveness;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -18,20 +21,38 @@ public final class Facts {
     private final Liveness liveness;
     private final List<HloValue> atPeak;
 
+    private final List<Integer> twins;
+
     Facts(HloModule module) {
+        this(module, List.of());
+    }
+
+    /**
+     * Facts planned against the peak and its {@code twins} at once: steps nearly as high, where a
+     * fix of the peak alone only moves the peak. {@link #atPeak} then holds the values live at any
+     * of them, so one edit covers all.
+     */
+    Facts(HloModule module, List<Integer> twins) {
         this.module = module;
         this.liveness = module.liveness();
+        this.twins = List.copyOf(twins);
         int t = liveness.peakTime();
-        List<HloValue> live = new ArrayList<>(t < 0 ? List.of() : module.liveAt(t));
+        Set<HloValue> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<HloValue> live = new ArrayList<>();
+        if (t >= 0) for (HloValue v : module.liveAt(t)) if (seen.add(v)) live.add(v);
+        for (int twin : this.twins) for (HloValue v : module.liveAt(twin)) if (seen.add(v)) live.add(v);
         live.sort(Comparator.comparingLong(HloValue::size).reversed());
         this.atPeak = List.copyOf(live);
     }
+
+    /** Steps nearly as high as the peak that this plan covers too (empty for the peak alone). */
+    public List<Integer> twins() { return twins; }
 
     public HloModule module() { return module; }
     public int peakTime() { return liveness.peakTime(); }
     public long peakBytes() { return liveness.peakBytes(); }
 
-    /** Values live at the peak, largest first. */
+    /** Values live at the peak (and at its {@link #twins}), largest first. */
     public List<HloValue> atPeak() { return atPeak; }
 
     /** The op_name of the value's defining instruction, or "" when the dump has none. */

@@ -125,6 +125,13 @@ final class PeakReport {
         return notes;
     }
 
+    /** The allocation every value of a grouped row is in, or null when they are in several. */
+    static Object oneAllocation(List<HloValue> g) {
+        int a = g.get(0).allocation();
+        for (HloValue w : g) if (w.allocation() != a) return null;
+        return (long) a;
+    }
+
     static Table liveAt(HloModule m, OptionalInt color, int t, long smallThreshold, TilingModel tiling) {
         Liveness l = m.liveness();
         long peak = color.isPresent() ? l.liveBytes(t, color.getAsInt()) : l.liveBytes(t);
@@ -179,7 +186,7 @@ final class PeakReport {
             int k = 0;
             row[k++] = g.size() == 1 ? v.label() : v.label() + " .. " + g.get(g.size() - 1).label();
             row[k++] = (long) g.size();
-            row[k++] = g.size() == 1 ? (Object) (long) v.allocation() : null;
+            row[k++] = oneAllocation(g);
             row[k++] = logical;
             row[k++] = Bytes.share(logical, peak);
             row[k++] = assigned;

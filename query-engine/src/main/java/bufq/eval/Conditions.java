@@ -73,7 +73,7 @@ final class Conditions {
         if (e instanceof IsNull n) {
             Operand o = operand(n.operand());
             boolean neg = n.negated();
-            return (row, run) -> (o.get(row, run.ctx()) == null) != neg;
+            return (row, run) -> Values.missing(o.get(row, run.ctx())) != neg;
         }
         if (e instanceof Call c) {
             throw new QueryException(c.start(), c.end(), "aggregate " + c.function().text() + "() is only allowed in show and order by");
@@ -104,8 +104,8 @@ final class Conditions {
         if (numeric(l.type()) && numeric(r.type())) {
             return (row, run) -> {
                 Object a = l.get(row, run.ctx());
-                Object b = a == null ? null : r.get(row, run.ctx());
-                return b != null && test(op, Values.compareNumbers(a, b));
+                Object b = Values.missing(a) ? null : r.get(row, run.ctx());
+                return !Values.missing(b) && test(op, Values.compareNumbers(a, b));
             };
         }
         if (l.type() == r.type() && l.type() == ColumnType.STRING) {
@@ -253,7 +253,7 @@ final class Conditions {
             Object[] ks = items.toArray();
             return (row, run) -> {
                 Object a = l.get(row, run.ctx());
-                if (a == null) return false;
+                if (Values.missing(a)) return false;
                 for (Object k : ks) if (Values.compareNumbers(a, k) == 0) return !neg;
                 return neg;
             };

@@ -285,13 +285,14 @@ final class Executor {
         return a;
     }
 
-    /** Nulls sort last in either direction; ties keep row order (the sort is stable). */
+    /** Nulls (and NaN) sort last in either direction; ties keep row order (the sort is stable). */
     private static Comparator<Object[]> comparator(List<Sort> keys) {
         return (x, y) -> {
             for (Sort s : keys) {
                 Object a = x[s.column()], b = y[s.column()];
-                if (a == null || b == null) {
-                    if (a != b) return a == null ? 1 : -1;
+                boolean noA = Values.missing(a), noB = Values.missing(b);
+                if (noA || noB) {
+                    if (noA != noB) return noA ? 1 : -1;
                     continue;
                 }
                 int c = Values.compare(a, b);
@@ -388,7 +389,7 @@ final class Executor {
         void add(Object row, EvalContext ctx) {
             if (agg.kind() == Plan.AggKind.COUNT) { count++; return; }
             Object v = agg.arg().get(row, ctx);
-            if (v == null) return;
+            if (Values.missing(v)) return;
             count++;
             switch (agg.kind()) {
                 case SUM, AVG -> {

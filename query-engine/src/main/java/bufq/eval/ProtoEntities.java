@@ -73,7 +73,7 @@ final class ProtoEntities {
                 .add("values", INT, "number of values", m(x -> l(x.values())))
                 .add("allocations", INT, "number of allocations", m(x -> l(x.allocations())))
                 .add("instructions", INT, "number of instructions", m(x -> l(x.instructions())))
-                .add("total_bytes", BYTES, "sum of allocation sizes", m(x -> l(x.totalBytes())))
+                .add("total_bytes", BYTES, "XLA's Total bytes used: sum of allocation sizes, or a report's stated total (as summary)", m(x -> l(x.totalBytes())))
                 .add("peak_bytes", BYTES, "bytes occupied at the peak (each byte of an allocation once)", m(x -> orNull(x.peakBytes())))
                 .add("peak_time", INT, "the peak: first step with the most occupied bytes", m(x -> orNull(x.peakTime())))
                 .add("claimed_peak_time", INT, "the dump's own peak step", m(x -> orNull(x.claimedPeakTime())))

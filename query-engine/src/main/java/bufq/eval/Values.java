@@ -8,6 +8,16 @@ import java.util.List;
 final class Values {
     private Values() {}
 
+    /**
+     * Whether a cell holds no value: null, or a float NaN (a script field's {@code 0/0} or a typo'd
+     * property). As in SQL, every comparison with it is false, {@code is null} holds, it sorts
+     * last and aggregates skip it; IEEE's "NaN is greater than everything" of {@link Double#compare}
+     * would make {@code > 0.5} keep every row.
+     */
+    static boolean missing(Object v) {
+        return v == null || v instanceof Double d && d.isNaN();
+    }
+
     static int compareNumbers(Object a, Object b) {
         if (a instanceof Long x && b instanceof Long y) return Long.compare(x, y);
         return Double.compare(((Number) a).doubleValue(), ((Number) b).doubleValue());

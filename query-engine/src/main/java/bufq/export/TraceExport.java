@@ -34,6 +34,35 @@ public final class TraceExport {
     /** What was written: slices of values, counter events, and allocations (processes). */
     public record Summary(long slices, long counterEvents, int allocations) {}
 
+    /**
+     * What a trace of {@code m} leaves out, as a clause for the line that reports it: the values
+     * without a live range (and so without a slice; on CPU, mostly the thread-local ones) and the
+     * allocations that hold none with one, so "53 values on 10 allocations" is not read as
+     * contradicting {@code summary}'s 104 and 61. Empty when nothing is left out.
+     */
+    public static String leftOut(HloModule m, Summary s) {
+        long unranged = 0, threadLocal = 0;
+        for (HloValue v : m.values()) {
+            if (v.hasRange()) continue;
+            unranged++;
+            BufferAllocation a = m.allocation(v.allocation());
+            if (a != null && a.threadLocal()) threadLocal++;
+        }
+        int allocations = m.allocations().size() - s.allocations();
+        if (unranged == 0 && allocations <= 0) return "";
+        StringBuilder b = new StringBuilder(" (of ").append(m.values().size()).append(" values and ")
+                .append(m.allocations().size()).append(" allocations: ");
+        if (unranged > 0) {
+            b.append(unranged).append(unranged == 1 ? " value has" : " values have").append(" no live range");
+            if (threadLocal == unranged) b.append(unranged == 1 ? ", a thread-local one" : ", all thread-local");
+            else if (threadLocal > 0) b.append(", ").append(threadLocal).append(" of them thread-local");
+            if (allocations > 0) b.append(", and ");
+        }
+        if (allocations > 0) b.append(allocations).append(allocations == 1 ? " allocation holds" : " allocations hold")
+                .append(" no value with one");
+        return b.append(", so they are not drawn)").toString();
+    }
+
     private final HloModule module;
     private final Writer out;
     private final StringBuilder line = new StringBuilder(512);

@@ -64,6 +64,29 @@ public final class Shape {
         this.padded = p;
     }
 
+    /** A copy of {@code s} whose logical size is {@code logical} (a what-if's scaled value), the rest as {@code s}. */
+    private Shape(Shape s, long logical) {
+        this.text = s.text;
+        this.dtype = s.dtype;
+        this.dims = s.dims;
+        this.dynamic = s.dynamic;
+        this.minorToMajor = s.minorToMajor;
+        this.tiles = s.tiles;
+        this.elementSizeBits = s.elementSizeBits;
+        this.memorySpace = s.memorySpace;
+        this.tupleElements = s.tupleElements;
+        this.logical = logical;
+        this.padded = s.padded;
+    }
+
+    /**
+     * This shape weighing {@code logical} bytes: what {@code whatif scale} makes of a value, whose
+     * text and layout stay while its bytes shrink (as a bf16 copy of an f32 array would).
+     */
+    public Shape withLogicalBytes(long logical) {
+        return new Shape(this, Math.max(0, logical));
+    }
+
     /** The text as printed in the dump. */
     public String text() { return text; }
     /** Element type ({@code f32}, {@code bf16}, ...), {@code tuple}, {@code token} or {@code opaque}. */

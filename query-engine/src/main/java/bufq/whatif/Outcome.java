@@ -4,6 +4,7 @@ import bufq.table.Sizes;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
+import bufq.model.Shape;
 import bufq.model.Liveness;
 import bufq.table.ColumnType;
 import bufq.table.Output;
@@ -46,7 +47,7 @@ public record Outcome(HloModule module, Liveness before, Liveness after, List<Ef
      * values; a rematerialised value has two entries) and lives {@code start[k]..end[k]} (not at all
      * when {@code end < start}) with {@code size[k]} bytes.
      */
-    public record Ranges(int[] owner, int[] start, int[] end, long[] size) {}
+    public record Ranges(int[] owner, int[] start, int[] end, long[] size, long[] logical) {}
 
     /** Peak occupied bytes before minus after: what the edits save (negative when they cost). */
     public long saved() { return before.peakBytes() - after.peakBytes(); }
@@ -139,8 +140,11 @@ public record Outcome(HloModule module, Liveness before, Liveness after, List<Ef
             HloValue v = module.values().get(ranges.owner()[k]);
             if (ranges.size()[k] == 0 && v.size() != 0) continue;
             boolean ranged = ranges.end()[k] >= ranges.start()[k];
+            // A scaled or resized value keeps its shape's text but weighs its edited logical bytes.
+            Shape shape = v.shape() == null || ranges.logical()[k] == v.logicalSize() ? v.shape()
+                    : v.shape().withLogicalBytes(ranges.logical()[k]);
             vs.add(new HloValue(v.id(), v.name(), v.index(), v.indexPrinted(), v.phi(), v.color(), ranges.size()[k], v.offset(),
-                    v.allocation(), v.shape(), v.positions(), v.uses(),
+                    v.allocation(), shape, v.positions(), v.uses(),
                     ranged ? new LiveRange(ranges.start()[k], ranges.end()[k]) : null));
         }
         return new HloModule(module.info().withHandle(module.handle() + " (what if)"), module.allocations(), vs,

@@ -161,7 +161,7 @@ public final class WhatIf {
     /** For each entry: the value it belongs to and its range after the edits (an end before the start: not live). */
     private Outcome.Ranges editedRanges() {
         return new Outcome.Ranges(Arrays.copyOf(owner, entries), Arrays.copyOf(start, entries), Arrays.copyOf(end, entries),
-                Arrays.copyOf(size, entries));
+                Arrays.copyOf(size, entries), Arrays.copyOf(logical, entries));
     }
 
     /** The positions (in the module's values) edit {@code e} selects: every value for {@code tiling}. */
@@ -199,15 +199,27 @@ public final class WhatIf {
             } else if (e instanceof Edit.Donate) {
                 endAt(i, j, Math.max(UseSchedule.lastUse(module, v), start[i]));
             } else if (e instanceof Edit.Scale x) {
-                size[i] = Math.round(size[i] * x.factor());
-                if (j >= 0) size[j] = Math.round(size[j] * x.factor());
+                // The logical size scales too, or steps.live_bytes of the copy kept the old figure.
+                scale(i, x.factor());
+                if (j >= 0) scale(j, x.factor());
             } else if (e instanceof Edit.Resize x) {
-                size[i] = x.bytes();
-                if (j >= 0) size[j] = x.bytes();
+                resize(i, x.bytes());
+                if (j >= 0) resize(j, x.bytes());
             } else if (e instanceof Edit.Remat) {
                 if (j < 0) remat(i, v);
             }
         }
+    }
+
+    private void scale(int k, double factor) {
+        size[k] = Math.round(size[k] * factor);
+        logical[k] = Math.round(logical[k] * factor);
+    }
+
+    /** A new assigned size; the logical size keeps its share of it (all of it for an unpadded value). */
+    private void resize(int k, long bytes) {
+        logical[k] = size[k] > 0 ? Math.round(logical[k] * ((double) bytes / size[k])) : Math.min(logical[k], bytes);
+        size[k] = bytes;
     }
 
     private void drop(int k) {

@@ -58,7 +58,7 @@ final class AdviseCommand implements Command {
         List<Rule> rules = new ArrayList<>(Rules.standard());
         rules.addAll(shell.scriptRules());
         try {
-            shell.print(Advisor.report(m, Advisor.run(m, rules, shell.engine().catalog(), shell.settings().tiling(),
+            shell.print(Advisor.report(m, Advisor.plan(m, rules, shell.engine().catalog(), shell.settings().tiling(),
                     shell.settings()::tilingNamed)));
         } catch (QueryException e) {
             throw new Engine.Failure("advise: " + e.getMessage());

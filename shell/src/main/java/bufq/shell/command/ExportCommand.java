@@ -73,7 +73,7 @@ final class ExportCommand implements Command {
                 throw new CommandException(e.getMessage());   // no live ranges: nothing written
             }
             shell.info("wrote " + file + ": " + m.steps() + " steps, " + t[0].slices() + " values on " + t[0].allocations()
-                    + " allocations; open it at https://ui.perfetto.dev (Open trace file) or chrome://tracing");
+                    + " allocations" + TraceExport.leftOut(m, t[0]) + "; open it at https://ui.perfetto.dev (Open trace file) or chrome://tracing");
             return Status.OK;
         }
         if (!format.equals("pprof")) throw new CommandException("export writes pprof or perfetto, not '" + format + "'");

@@ -1,9 +1,9 @@
 package bufq.shell.command;
 
 import bufq.analysis.ClaimedPeak;
-import bufq.model.BufferAllocation;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
+import bufq.model.TotalBytes;
 import bufq.model.Liveness;
 import bufq.model.PeakClaim;
 import bufq.shell.session.Command;
@@ -92,20 +92,8 @@ public final class SummaryCommand implements Command {
         if (why != null) b.note(m.handle() + ": " + why);
     }
 
-    /**
-     * Sum of allocation sizes; the dump's stated total when some sizes are only known rounded, or when
-     * no allocation is known (a per-colour report read alone lists none by index).
-     */
+    /** The one definition {@code modules} shares ({@link TotalBytes}). */
     static Long totalBytes(HloModule m) {
-        boolean exact = !m.allocations().isEmpty();
-        for (BufferAllocation a : m.allocations()) exact &= a.sizeExact();
-        if (exact) return m.totalBytes();
-        if (m.info().claimedTotalBytes() != null) return m.info().claimedTotalBytes();
-        if (!m.info().colorTotals().isEmpty()) {
-            long s = 0;
-            for (long v : m.info().colorTotals().values()) s += v;
-            return s;
-        }
-        return m.totalBytes();
+        return TotalBytes.of(m);
     }
 }

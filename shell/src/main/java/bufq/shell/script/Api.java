@@ -9,6 +9,7 @@ import bufq.analysis.Reporter;
 import bufq.analysis.Severity;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
+import bufq.eval.FieldInfo;
 import bufq.lang.Lexer;
 import bufq.lang.QueryException;
 import bufq.model.BufferAllocation;
@@ -199,36 +200,38 @@ final class Api extends Rows.ReadOnly {
         }
         Object key = new Object(); // this registration, for JsContext.callback
         String what = "field '" + name + "' of " + entity;
+        FieldWatch watch = new FieldWatch(what, engine.catalog().fields(entity).stream().map(FieldInfo::name).toList());
         try {
-            engine.addField(entity, name, type, doc, row -> callField(key, what, fn, entity, row));
+            engine.addField(entity, name, type, doc, row -> callField(key, watch, what, fn, entity, row));
         } catch (Engine.Failure | IllegalArgumentException e) {
             throw new IllegalArgumentException(usage + ": " + e.getMessage());
         }
         return host.undefined();
     }
 
-    private Object callField(Object key, String what, Value fn, String entity, Object row) {
+    private Object callField(Object key, FieldWatch watch, String what, Value fn, String entity, Object row) {
         EvalContext ctx = host.evalContext();
         Catalog catalog = shell.engine().catalog();
         return host.callback(key, what, () -> {
-            Value v = fn.execute(new Rows.Row(entity, row, catalog, ctx));
+            Rows.Row r = new Rows.Row(entity, row, catalog, ctx);
+            Value v = fn.execute(r);
+            Object cell;
             try {
-                return Convert.fromJs(v);
+                cell = Convert.fromJs(v);
             } catch (IllegalArgumentException e) {
                 throw new JsContext.ScriptFailure(definedAt(fn) + what + " " + e.getMessage());
             }
+            return watch.check(r, v, cell, message -> shell.info("warning: " + definedAt(fn) + message));
         });
     }
 
+    /** The types scripts/README.md lists; {@code note} (a row's remark, not data) and other names are refused. */
+    private static final List<String> FIELD_TYPES = List.of("int", "bytes", "float", "percent", "string", "bool", "list");
+
     private static ColumnType type(String t) {
-        String s = t.toUpperCase(Locale.ROOT);
-        if (s.equals("NUMBER")) return ColumnType.FLOAT;
-        if (s.equals("BOOLEAN")) return ColumnType.BOOL;
-        try {
-            return ColumnType.valueOf(s);
-        } catch (IllegalArgumentException e) {
+        if (!FIELD_TYPES.contains(t.toLowerCase(Locale.ROOT)))
             throw new IllegalArgumentException("unknown field type '" + t + "'; expected int, bytes, float, percent, string, bool or list");
-        }
+        return ColumnType.valueOf(t.toUpperCase(Locale.ROOT));
     }
 
     /** The type of the first non-null result on the current module's first rows; float without any. */

@@ -69,6 +69,8 @@ final class Rows {
         final Object row;
         private final Catalog catalog;
         private final EvalContext ctx;
+        /** The first property read that this row's entity lacks (a script's typo), or null. */
+        private String missing;
 
         Row(String entity, Object row, Catalog catalog, EvalContext ctx) {
             this.entity = entity;
@@ -78,16 +80,30 @@ final class Rows {
         }
 
         @Override public Object getMember(String key) {
-            if (catalog.field(entity, key) == null) return null;
+            if (catalog.field(entity, key) == null) {
+                lacks(key);
+                return null;
+            }
             return Convert.toJs(catalog.value(entity, key, row, ctx));
         }
+
+        private void lacks(String key) {
+            if (missing == null && FieldWatch.worthTelling(key)) missing = key;
+        }
+
+        /** The first property a script read that this row does not have, or null. */
+        String missing() { return missing; }
 
         @Override public Object getMemberKeys() {
             List<FieldInfo> fs = catalog.fields(entity);
             return ProxyArray.fromArray(fs.stream().map(FieldInfo::name).toArray());
         }
 
-        @Override public boolean hasMember(String key) { return catalog.field(entity, key) != null; }
+        @Override public boolean hasMember(String key) {
+            if (catalog.field(entity, key) != null) return true;
+            lacks(key);
+            return false;
+        }
 
         @Override public String subject() {
             if (row instanceof HloValue v) return v.label();
