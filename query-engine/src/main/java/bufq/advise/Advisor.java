@@ -138,8 +138,19 @@ public final class Advisor {
         if (before.occupiedBytes(peak) - after.occupiedBytes(peak) < floor) return null;
         for (int t : twins) if (before.occupiedBytes(t) - after.occupiedBytes(t) < floor) return null;
         int moved = after.peakTime();
-        if (moved == peak || twins.contains(moved)) return null;
+        if (moved == peak || twins.contains(moved) || !separate(before, peak, moved, floor)) return null;
         return moved;
+    }
+
+    /**
+     * Whether steps {@code a} and {@code b} are two peaks rather than one plateau or slope: the
+     * occupied bytes between them dip at least {@code floor} below the lower of the two. A fix that
+     * moves the peak to the next step (a remat that leaves the value live next door) has no twin.
+     */
+    private static boolean separate(Liveness l, int a, int b, long floor) {
+        long lower = Math.min(l.occupiedBytes(a), l.occupiedBytes(b));
+        for (int t = Math.min(a, b) + 1; t < Math.max(a, b); t++) if (l.occupiedBytes(t) <= lower - floor) return true;
+        return false;
     }
 
     private static String blockedNote(HloModule m, Advice a, Outcome o, int twin) {
