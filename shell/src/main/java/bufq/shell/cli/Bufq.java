@@ -81,7 +81,7 @@ public final class Bufq {
         Shell shell = null;
         try {
             shell = shell(engine.get(), out, err, env);
-            shell.setFormat(Formatters.byName(args.format()));
+            shell.printer().setFormat(Formatters.byName(args.format()));
             shell.setBail(args.bail());
             int code = session(shell, args, in, err);
             try {
@@ -119,7 +119,7 @@ public final class Bufq {
             Set<DumpPart> parts = EnumSet.noneOf(DumpPart.class);
             for (Args.Action a : args.actions()) if (!a.file()) parts.addAll(shell.needs(a.text()));
             try {
-                shell.load(paths, parts);
+                shell.modules().load(paths, parts);
             } catch (Engine.Failure e) {
                 err.println("bufq: " + e.getMessage());
                 return ExitCode.LOAD;
@@ -130,12 +130,12 @@ public final class Bufq {
         if (!args.noInit()) shell.deferInit();
         // A batch run's json is one document for json.load: several results make an array.
         if (!args.actions().isEmpty()) {
-            shell.setOneJsonDocument(true);
+            shell.printer().setOneJsonDocument(true);
             return actions(shell, args, err);
         }
         if (env.stdinClosed()) return ExitCode.OK; // nothing to read, and descriptor 0 is not ours
         if (!env.interactive()) {
-            shell.setOneJsonDocument(true);
+            shell.printer().setOneJsonDocument(true);
             return script(shell, StatementReader.utf8(in), "stdin", err);
         }
         return interactive.run(shell);
@@ -155,10 +155,10 @@ public final class Bufq {
                 try {
                     st = shell.scripts().runFile(Path.of(a.text()));
                 } catch (CommandException e) {
-                    shell.error(e.getMessage());
+                    shell.printer().error(e.getMessage());
                     st = Status.ERROR;
                 } catch (RuntimeException | StackOverflowError | LinkageError e) {
-                    shell.internalError(e); // ends this script only, as Shell.execute does for a statement
+                    shell.printer().internalError(e); // ends this script only, as Shell.execute does for a statement
                     st = Status.ERROR;
                 }
             } else if (a.file()) {

@@ -8,8 +8,9 @@ import bufq.model.HloModule;
 import bufq.model.DumpPart;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
+import bufq.shell.session.CommandPlan;
 import bufq.shell.session.Engine;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 
 import java.io.IOException;
@@ -22,7 +23,7 @@ import java.util.stream.Collectors;
 final class AdviseCommand implements Command {
     @Override public String name() { return "advise"; }
     /** The Used values section: rules name op_names, opcodes and uses. */
-    @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
+    Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
     @Override public String synopsis() { return "advise"; }
 
     @Override public String brief() { return "Ranked changes that would lower the peak, each measured with whatif."; }
@@ -42,24 +43,27 @@ final class AdviseCommand implements Command {
 
     @Override public List<String> examples() { return List.of("advise", "format markdown", "advise"); }
 
-    /** Yes: runs the rules the init script may register. */
-    @Override public boolean usesScripts(Shell shell, String args) { return true; }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException, Engine.Failure, IOException {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        // uses scripts: runs the rules the init script may register
+        return CommandPlan.words(args, needs(), true, this::run);
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
         arity(args, 0, 0);
-        HloModule m = shell.requireModule();
+        HloModule m = ctx.modules().require();
         if (m.liveness().peakTime() < 0) {
             // Not an error: the dump was made without live ranges. Every rule measures the peak its
             // change lowers, so none applies; say so and which questions still have answers.
-            shell.info("advise: " + m.handle() + " has no live ranges, so no peak to lower and no rule applies"
+            ctx.out().info("advise: " + m.handle() + " has no live ranges, so no peak to lower and no rule applies"
                     + " (each measures a peak); sizes, padding and allocations still answer: try 'allocations' or 'values order by padding desc'");
             return Status.OK;
         }
         List<Rule> rules = new ArrayList<>(Rules.standard());
-        rules.addAll(shell.scriptRules());
+        rules.addAll(ctx.session().scriptRules());
         try {
-            shell.print(Advisor.report(m, Advisor.plan(m, rules, shell.engine().catalog(), shell.settings().tiling(),
-                    shell.settings()::tilingNamed)));
+            ctx.out().print(Advisor.report(m, Advisor.plan(m, rules, ctx.engine().catalog(), ctx.settings().tiling(),
+                    ctx.settings()::tilingNamed)));
         } catch (QueryException e) {
             throw new Engine.Failure("advise: " + e.getMessage());
         } catch (Rule.Failure e) {

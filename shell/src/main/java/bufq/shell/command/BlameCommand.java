@@ -9,7 +9,8 @@ import bufq.model.HloModule;
 import bufq.model.LoadWarning;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandPlan;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 
 import java.io.IOException;
@@ -21,7 +22,7 @@ import java.util.Set;
 final class BlameCommand implements Command {
     @Override public String name() { return "blame"; }
     /** The Used values section: op names, source lines and opcodes. */
-    @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
+    Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
 
     @Override public String synopsis() { return "blame [by op_name|source|opcode|stack] [depth N]"; }
     @Override public String brief() { return "Who holds the peak: bytes by op_name, source line, opcode or Python stack."; }
@@ -37,19 +38,23 @@ final class BlameCommand implements Command {
 
     @Override public List<String> examples() { return List.of("blame", "blame by source", "blame by op_name depth 3", "blame by stack depth 4"); }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        return CommandPlan.words(args, needs(), false, this::run);
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
         String byText = a.value("by");
         OptionalInt depth = a.integer("depth", 0);
         a.done();
         BlameBy by = byText == null ? BlameBy.OP_NAME : BlameBy.parse(byText);
         if (by == null) throw new CommandException("blame by takes op_name, source, opcode or stack, not '" + byText + "'");
-        HloModule m = shell.requireModule();
+        HloModule m = ctx.modules().require();
         String unreadable = m.info().hasValueDetails() || m.values().isEmpty() ? null : unreadableValuesFile(m);
         if (unreadable != null) throw new CommandException(unreadable);
         // The tree is text, which print does not cut: cut it at maxrows here, as tables are.
-        int maxLines = Formatters.isHuman(shell.format()) ? shell.settings().maxRows() : 0;
-        shell.print(Analyses.blame(m, by, depth.orElse(0), maxLines));
+        int maxLines = Formatters.isHuman(ctx.out().format()) ? ctx.settings().maxRows() : 0;
+        ctx.out().print(Analyses.blame(m, by, depth.orElse(0), maxLines));
         return Status.OK;
     }
 

@@ -5,13 +5,15 @@ import bufq.analysis.CheckReport;
 import bufq.analysis.CheckReports;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
+import bufq.shell.session.CommandPlan;
 import bufq.shell.session.Engine;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 final class CheckCommand implements Command {
     @Override public String name() { return "check"; }
@@ -30,28 +32,31 @@ final class CheckCommand implements Command {
 
     @Override public List<String> examples() { return List.of("check", "bufq --bail -c check DUMP_DIR"); }
 
-    /** Yes: runs the checks the init script may register. */
-    @Override public boolean usesScripts(Shell shell, String args) { return true; }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException, Engine.Failure, IOException {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        // uses scripts: runs the checks the init script may register
+        return CommandPlan.words(args, Set.of(), true, this::run);
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
         arity(args, 0, 0);
-        shell.requireModule();
-        if (shell.modules().size() > 1) return checkAll(shell);
-        CheckReport r = Analyses.check(shell.requireModule(), shell.settings().tiling(), shell.scriptChecks());
-        shell.print(r.outputs());
+        ctx.modules().require();
+        if (ctx.modules().set().size() > 1) return checkAll(ctx);
+        CheckReport r = Analyses.check(ctx.modules().require(), ctx.settings().tiling(), ctx.session().scriptChecks());
+        ctx.out().print(r.outputs());
         // The table's last note is the summary; repeat it on stderr only where that note is not on
         // the screen (a pipe, an output file, a format without notes), or a terminal shows it twice.
-        if (!shell.notesOnScreen()) shell.info(r.summary());
+        if (!ctx.out().notesOnScreen()) ctx.out().info(r.summary());
         return r.hasErrors() ? Status.ERROR : Status.OK;
     }
 
     /** Every module of the set, so {@code check DIR} in CI fails when any module has an error. */
-    private static Status checkAll(Shell shell) throws CommandException, Engine.Failure, IOException {
+    private static Status checkAll(CommandContext ctx) throws CommandException, Engine.Failure, IOException {
         List<CheckReport> reports = new ArrayList<>();
-        shell.forEachModule(m -> reports.add(Analyses.check(m, shell.settings().tiling(), shell.scriptChecks())));
+        ctx.modules().forEachModule(m -> reports.add(Analyses.check(m, ctx.settings().tiling(), ctx.session().scriptChecks())));
         CheckReports all = new CheckReports(reports);
-        shell.print(all.outputs());
-        if (!shell.notesOnScreen()) shell.info(all.summary());
+        ctx.out().print(all.outputs());
+        if (!ctx.out().notesOnScreen()) ctx.out().info(all.summary());
         return all.hasErrors() ? Status.ERROR : Status.OK;
     }
 }

@@ -8,9 +8,10 @@ import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
+import bufq.shell.session.CommandPlan;
 import bufq.shell.session.Engine;
 import bufq.shell.session.ModuleSet;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -30,9 +31,7 @@ import java.util.Set;
 final class DiffCommand implements Command {
     @Override public String name() { return "diff"; }
     /** The Used values section: values are matched by instruction text. */
-    @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
-    /** Its sides, not the current module: {@link #side} reads their parts. */
-    @Override public boolean needsCurrentModule() { return false; }
+    private static final Set<DumpPart> NEEDS = Set.of(DumpPart.USED_VALUES);
 
     @Override public String synopsis() { return "diff A B [--at-peak] [limit N]"; }
     @Override public String brief() { return "Compares two compilations: peak, totals, op_name changes, one-sided values."; }
@@ -52,7 +51,13 @@ final class DiffCommand implements Command {
                 "diff before/ after/", "diff a-buffer-assignment.txt b-buffer-assignment.txt limit 50");
     }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException, Engine.Failure, IOException {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        // Its sides, not the current module: side() reads their parts.
+        CommandPlan words = CommandPlan.words(args, NEEDS, false, this::run);
+        return new CommandPlan.Simple(NEEDS, false, false, words::run);
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
         boolean atPeak = a.flag("--at-peak");
         var limit = a.integer("limit", -1);
@@ -62,14 +67,14 @@ final class DiffCommand implements Command {
         DiffOptions options = DiffOptions.DEFAULT.withAtPeak(atPeak);
         if (limit.isPresent()) options = options.withLimit(limit.getAsInt());
 
-        List<HloModule> before = side(shell, first), after = side(shell, second);
+        List<HloModule> before = side(ctx, first), after = side(ctx, second);
         if (before.size() == 1 && after.size() == 1) {
             String b = before.get(0).info().name(), af = after.get(0).info().name();
             // Values match by op_name, source, shape and role: across two programs most find no partner.
             if (b != null && af != null && !b.equals(af))
-                shell.info("warning: the programs differ (" + b + " vs " + af + "); a diff is meant for two builds"
+                ctx.out().info("warning: the programs differ (" + b + " vs " + af + "); a diff is meant for two builds"
                         + " of one program, so most values will have no partner");
-            shell.print(ModuleDiff.compare(before.get(0), after.get(0), options).outputs());
+            ctx.out().print(ModuleDiff.compare(before.get(0), after.get(0), options).outputs());
             return Status.OK;
         }
         ModulePairs.Result pairs = ModulePairs.pair(before, after);
@@ -82,26 +87,26 @@ final class DiffCommand implements Command {
             }
         }
         if (!pairs.onlyBefore().isEmpty() || !pairs.onlyAfter().isEmpty()) out.add(pairs.unpairedTable());
-        shell.print(out);
+        ctx.out().print(out);
         return Status.OK;
     }
 
     /** A loaded module by exact handle, else a path on disk, else a handle number or prefix. */
-    private static List<HloModule> side(Shell shell, String word) throws CommandException, Engine.Failure {
-        for (ModuleSet.Entry e : shell.modules().entries()) if (e.handle().equals(word)) return read(shell, shell.module(e));
+    private static List<HloModule> side(CommandContext ctx, String word) throws CommandException, Engine.Failure {
+        for (ModuleSet.Entry e : ctx.modules().set().entries()) if (e.handle().equals(word)) return read(ctx, ctx.modules().module(e));
         Path p = Path.of(word);
         if (Files.exists(p)) {
             List<HloModule> out = new ArrayList<>();
-            Set<DumpPart> parts = new DiffCommand().needs();
-            for (Engine.FoundModule s : shell.discover(List.of(p))) out.add(s.reading(parts).load());
+            Set<DumpPart> parts = NEEDS;
+            for (Engine.FoundModule s : ctx.modules().discover(List.of(p))) out.add(s.reading(parts).load());
             return out;
         }
-        return read(shell, shell.module(shell.modules().find(word)));
+        return read(ctx, ctx.modules().module(ctx.modules().set().find(word)));
     }
 
     /** A loaded side with the parts the comparison reads, read up front as a load is (progress, Ctrl-C). */
-    private static List<HloModule> read(Shell shell, HloModule m) throws CommandException {
-        shell.readParts(m, new DiffCommand().needs());
+    private static List<HloModule> read(CommandContext ctx, HloModule m) throws CommandException {
+        ctx.modules().readParts(m, NEEDS);
         return List.of(m);
     }
 }

@@ -7,8 +7,9 @@ import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
+import bufq.shell.session.CommandPlan;
 import bufq.shell.session.OutputSink;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 
 
@@ -27,7 +28,7 @@ final class ExportCommand implements Command {
     @Override public String name() { return "export"; }
 
     /** The Used values section: a profile's frames are op names and source lines. */
-    @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
+    Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
 
     @Override public String synopsis() {
         return "export pprof|perfetto FILE [at peak|claimed_peak|STEP] [by stack|op_name|source] [--force]";
@@ -54,7 +55,11 @@ final class ExportCommand implements Command {
                 "export pprof label.pb.gz at claimed_peak --force", "export perfetto trace.json");
     }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        return CommandPlan.words(args, needs(), false, this::run);
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
         String format = a.positional();
         String file = a.positional();
@@ -63,7 +68,7 @@ final class ExportCommand implements Command {
         boolean force = a.flag("--force");
         a.done();
         if (format == null || file == null) throw new CommandException("usage: " + synopsis());
-        HloModule m = shell.requireModule();
+        HloModule m = ctx.modules().require();
         if (format.equals("perfetto")) {
             if (at != null || byText != null) throw new CommandException("export perfetto takes no 'at' or 'by': it traces every step");
             TraceExport.Summary[] t = new TraceExport.Summary[1];
@@ -72,7 +77,7 @@ final class ExportCommand implements Command {
             } catch (IllegalArgumentException e) {
                 throw new CommandException(e.getMessage());   // no live ranges: nothing written
             }
-            shell.info("wrote " + file + ": " + m.steps() + " steps, " + t[0].slices() + " values on " + t[0].allocations()
+            ctx.out().info("wrote " + file + ": " + m.steps() + " steps, " + t[0].slices() + " values on " + t[0].allocations()
                     + " allocations" + TraceExport.leftOut(m, t[0]) + "; open it at https://ui.perfetto.dev (Open trace file) or chrome://tracing");
             return Status.OK;
         }
@@ -87,7 +92,7 @@ final class ExportCommand implements Command {
         }
         PprofExport.Summary[] s = new PprofExport.Summary[1];
         write(file, force, out -> s[0] = PprofExport.write(m, step, at == null ? "peak" : at, by, out));
-        shell.info("wrote " + file + ": " + s[0].samples() + " values live at step " + step + ", "
+        ctx.out().info("wrote " + file + ": " + s[0].samples() + " values live at step " + step + ", "
                 + s[0].bytes() + " bytes occupied; open it with 'go tool pprof -http=: " + file + "'");
         return Status.OK;
     }

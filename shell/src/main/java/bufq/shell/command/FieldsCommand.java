@@ -2,8 +2,9 @@ package bufq.shell.command;
 
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
+import bufq.shell.session.CommandPlan;
 import bufq.shell.session.Engine;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 import bufq.shell.session.Suggest;
 import bufq.table.ColumnType;
@@ -11,6 +12,7 @@ import bufq.table.Table;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Set;
 import java.util.Locale;
 
 final class FieldsCommand implements Command {
@@ -29,12 +31,15 @@ final class FieldsCommand implements Command {
 
     @Override public List<String> examples() { return List.of("fields values", "fields"); }
 
-    /** Yes: lists the fields the init script may add. */
-    @Override public boolean usesScripts(Shell shell, String args) { return true; }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        // uses scripts: lists the fields the init script may add
+        return CommandPlan.words(args, Set.of(), true, this::run);
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
         arity(args, 0, 1);
-        Engine e = shell.engine();
+        Engine e = ctx.engine();
         List<String> entities = args.isEmpty() ? e.entities() : List.of(args.get(0));
         if (!args.isEmpty() && !e.entities().contains(args.get(0)))
             throw new CommandException("unknown entity '" + args.get(0) + "'" + Suggest.hint(args.get(0), e.entities())
@@ -58,7 +63,7 @@ final class FieldsCommand implements Command {
                     + " set's -buffer-assignment-values.txt, often two thirds of the dump), read once, by the first"
                     + " statement that needs it; the others need only the allocations and live ranges");
         }
-        shell.print(b.build());
+        ctx.out().print(b.build());
         return Status.OK;
     }
 }

@@ -3,7 +3,8 @@ package bufq.shell.command;
 import bufq.format.Formatters;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandPlan;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 import bufq.shell.session.Suggest;
 
@@ -20,17 +21,21 @@ final class FormatCommand implements Command {
 
     @Override public List<String> examples() { return List.of("format markdown", "format csv"); }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        return CommandPlan.words(args, this::run);
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException {
         arity(args, 0, 1);
         if (args.isEmpty()) {
-            shell.info("format is " + shell.format().name());
+            ctx.out().info("format is " + ctx.out().format().name());
             return Status.OK;
         }
         String name = args.get(0);
         if (!Formatters.names().contains(name))
             throw new CommandException("unknown format '" + name + "'" + Suggest.hint(name, Formatters.names())
                     + " (expected one of " + String.join(", ", Formatters.names()) + ")");
-        shell.setFormat(Formatters.byName(name));
+        ctx.out().setFormat(Formatters.byName(name));
         return Status.OK;
     }
 }

@@ -3,7 +3,8 @@ package bufq.shell.command;
 import bufq.analysis.Analyses;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandPlan;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 
 import java.io.IOException;
@@ -21,9 +22,13 @@ final class FragmentationCommand implements Command {
 
     @Override public List<String> examples() { return List.of("fragmentation"); }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        return CommandPlan.words(args, this::run);
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
         arity(args, 0, 0);
-        shell.print(Analyses.fragmentation(shell.requireModule()));
+        ctx.out().print(Analyses.fragmentation(ctx.modules().require()));
         return Status.OK;
     }
 }

@@ -2,9 +2,10 @@ package bufq.shell.command;
 
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
+import bufq.shell.session.CommandPlan;
 import bufq.shell.session.Setting;
 import bufq.shell.session.Settings;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 import bufq.shell.session.Suggest;
 import bufq.table.TextBlock;
@@ -86,26 +87,30 @@ final class HelpCommand implements Command {
 
     @Override public List<String> examples() { return List.of("help", "help query", "help output", "help settings"); }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        return CommandPlan.words(args, this::run);
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
         arity(args, 0, 1);
-        shell.print(new TextBlock(args.isEmpty() ? overview(shell) : topic(shell, args.get(0))));
+        ctx.out().print(new TextBlock(args.isEmpty() ? overview(ctx) : topic(ctx, args.get(0))));
         return Status.OK;
     }
 
-    private static String overview(Shell shell) {
+    private static String overview(CommandContext ctx) {
         StringBuilder b = new StringBuilder();
-        String intro = "A line that starts with an entity (" + String.join(", ", shell.engine().entities())
+        String intro = "A line that starts with an entity (" + String.join(", ", ctx.engine().entities())
                 + ") is a query; see 'help query'. Anything else is a command:";
-        for (String l : wrap(intro, Math.max(20, shell.terminalWidth() - 1))) b.append(l).append('\n');
+        for (String l : wrap(intro, Math.max(20, ctx.out().terminalWidth() - 1))) b.append(l).append('\n');
         b.append('\n');
         // Synopses up to SYNOPSIS_COLUMN wide share a line with their description; a longer one
         // (map's is 68) gets a line of its own, so descriptions start near the left on any terminal.
         int w = 0;
-        for (Command c : shell.commands().all()) w = Math.max(w, Math.min(SYNOPSIS_COLUMN, c.synopsis().length()));
-        int room = Math.max(20, shell.terminalWidth() - w - 5);
-        for (Command c : shell.commands().all()) {
+        for (Command c : ctx.session().commands().all()) w = Math.max(w, Math.min(SYNOPSIS_COLUMN, c.synopsis().length()));
+        int room = Math.max(20, ctx.out().terminalWidth() - w - 5);
+        for (Command c : ctx.session().commands().all()) {
             if (c.synopsis().length() > w) {
-                for (String l : wrapSynopsis(c.synopsis(), Math.max(20, shell.terminalWidth() - 3))) b.append("  ").append(l).append('\n');
+                for (String l : wrapSynopsis(c.synopsis(), Math.max(20, ctx.out().terminalWidth() - 3))) b.append("  ").append(l).append('\n');
                 b.append(" ".repeat(w + 2));
             } else {
                 b.append("  ").append(c.synopsis()).append(" ".repeat(w - c.synopsis().length()));
@@ -253,32 +258,32 @@ final class HelpCommand implements Command {
         return out;
     }
 
-    private static String topic(Shell shell, String topic) throws CommandException {
+    private static String topic(CommandContext ctx, String topic) throws CommandException {
         switch (topic) {
             case "query", "queries", "grammar" -> {
-                return String.format(QUERY, String.join(", ", shell.engine().entities()));
+                return String.format(QUERY, String.join(", ", ctx.engine().entities()));
             }
             case "formats" -> {
-                return reflow(FORMATS, Math.max(20, shell.terminalWidth() - 1));
+                return reflow(FORMATS, Math.max(20, ctx.out().terminalWidth() - 1));
             }
             case "settings" -> {
                 return settings();
             }
             default -> { }
         }
-        Command c = shell.commands().byName(topic);
+        Command c = ctx.session().commands().byName(topic);
         if (c == null) {
-            List<String> topics = new ArrayList<>(shell.commands().names());
+            List<String> topics = new ArrayList<>(ctx.session().commands().names());
             topics.addAll(List.of("query", "formats", "settings"));
             throw new CommandException("no help on '" + topic + "'" + Suggest.hint(topic, topics)
                     + " (topics: commands, query, formats, settings)");
         }
-        StringBuilder b = new StringBuilder(String.join("\n", wrapSynopsis(c.synopsis(), Math.max(20, shell.terminalWidth() - 1))))
-                .append("\n\n").append(reflow(c.description(), Math.max(20, shell.terminalWidth() - 1))).append('\n');
+        StringBuilder b = new StringBuilder(String.join("\n", wrapSynopsis(c.synopsis(), Math.max(20, ctx.out().terminalWidth() - 1))))
+                .append("\n\n").append(reflow(c.description(), Math.max(20, ctx.out().terminalWidth() - 1))).append('\n');
         if (!c.aliases().isEmpty()) b.append("\nAlso: ").append(String.join(", ", c.aliases())).append('\n');
         b.append("\nExamples:\n");
         for (String e : c.examples()) b.append("  ").append(e).append('\n');
-        if (c.name().equals("format")) b.append('\n').append(reflow(FORMATS, Math.max(20, shell.terminalWidth() - 1)));
+        if (c.name().equals("format")) b.append('\n').append(reflow(FORMATS, Math.max(20, ctx.out().terminalWidth() - 1)));
         return b.toString();
     }
 

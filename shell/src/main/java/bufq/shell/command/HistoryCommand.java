@@ -2,7 +2,8 @@ package bufq.shell.command;
 
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandPlan;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 import bufq.table.ColumnType;
 import bufq.table.Table;
@@ -16,12 +17,16 @@ final class HistoryCommand implements Command {
     @Override public String description() { return "Lists the statements entered, oldest first. In the interactive shell, earlier sessions (the saved history) come first."; }
     @Override public List<String> examples() { return List.of("history"); }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        return CommandPlan.words(args, this::run);
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
         arity(args, 0, 0);
         Table.Builder b = Table.builder().column("#", ColumnType.INT).column("statement", ColumnType.STRING);
-        List<String> h = shell.history().entries();
+        List<String> h = ctx.session().history().entries();
         for (int i = 0; i < h.size(); i++) b.row((long) (i + 1), h.get(i));
-        shell.print(b.build());
+        ctx.out().print(b.build());
         return Status.OK;
     }
 }

@@ -2,10 +2,12 @@ package bufq.shell.command;
 
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandPlan;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 
 import java.util.List;
+import java.util.Set;
 
 /** {@code js CODE}: evaluates JavaScript inline and prints its value unless it is undefined. */
 final class JsCommand implements Command {
@@ -27,13 +29,11 @@ final class JsCommand implements Command {
                 "js print(bufq.module.peak.bytes)");
     }
 
-    @Override public boolean rawArgs() { return true; }
-
-    /** Yes: JavaScript runs after the init script, as it always has. */
-    @Override public boolean usesScripts(Shell shell, String args) { return true; }
-
-    @Override public Status run(Shell shell, List<String> args) throws CommandException {
-        if (args.isEmpty() || args.get(0).isBlank()) throw new CommandException("usage: " + synopsis());
-        return shell.scripts().eval(args.get(0), "js");
+    /** The code is the rest of the line as typed, quotes and all; JavaScript runs after the init script, as it always has. */
+    @Override public CommandPlan plan(CommandContext ctx, String code) {
+        return new CommandPlan.Simple(Set.of(), true, true, c -> {
+            if (code.isBlank()) throw new CommandException("usage: " + synopsis());
+            return c.session().scripts().eval(code, "js");
+        });
     }
 }

@@ -3,9 +3,10 @@ package bufq.shell.command;
 import bufq.model.HloModule;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
+import bufq.shell.session.CommandPlan;
 import bufq.shell.session.Engine;
 import bufq.shell.session.ModuleSet;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 
 import java.nio.file.Path;
@@ -29,24 +30,28 @@ final class LoadCommand implements Command {
         return List.of("load examples/jax-mlp/", "load /tmp/dump/module_0042.jit_step.cpu_after_optimizations-buffer-assignment.txt");
     }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException, Engine.Failure {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        return CommandPlan.words(args, this::run);
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure {
         if (args.isEmpty()) throw new CommandException("usage: " + synopsis());
         List<Path> paths = new ArrayList<>();
         for (String a : args) paths.add(Path.of(a));
         List<ModuleSet.Entry> added;
         try {
-            added = shell.load(paths);
+            added = ctx.modules().load(paths);
         } catch (Engine.Failure e) {
             throw new CommandException(e.getMessage());  // one line, "error:" first, as every command's errors
         }
         for (ModuleSet.Entry e : added) {
             HloModule m = e.loaded();
             if (m == null) continue;
-            shell.info("loaded " + m.handle() + " (" + m.info().backend() + ", " + m.info().files().size() + " file"
+            ctx.out().info("loaded " + m.handle() + " (" + m.info().backend() + ", " + m.info().files().size() + " file"
                     + (m.info().files().size() == 1 ? "" : "s") + ", " + m.values().size() + " values)");
         }
         long later = added.stream().filter(e -> e.loaded() == null).count();
-        if (later > 0) shell.info("found " + added.size() + " modules; " + later + " are read when first used");
+        if (later > 0) ctx.out().info("found " + added.size() + " modules; " + later + " are read when first used");
         return Status.OK;
     }
 }

@@ -4,7 +4,8 @@ import bufq.analysis.Analyses;
 import bufq.model.HloModule;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandPlan;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 
 import java.io.IOException;
@@ -23,7 +24,11 @@ final class MapCommand implements Command {
 
     @Override public List<String> examples() { return List.of("map 3", "map allocation 3 width 120", "map 3 --svg alloc3.svg"); }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        return CommandPlan.words(args, this::run);
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
         OptionalInt width = a.integer("width", 20, Analyses.MAX_WIDTH);
         String svg = a.value("--svg");
@@ -40,11 +45,11 @@ final class MapCommand implements Command {
             throw new CommandException("expected an allocation number, found '" + n + "'");
         }
         if (svg != null && html != null) throw new CommandException("give --svg or --html, not both");
-        HloModule m = shell.requireModule();
+        HloModule m = ctx.modules().require();
         try {
-            if (svg != null) Pictures.write(shell, svg, force, Analyses.allocationMapSvg(m, index));
-            else if (html != null) Pictures.write(shell, html, force, Analyses.allocationMapHtml(m, index));
-            else shell.print(Analyses.allocationMap(m, index, width.orElse(shell.terminalWidth())));
+            if (svg != null) Pictures.write(ctx, svg, force, Analyses.allocationMapSvg(m, index));
+            else if (html != null) Pictures.write(ctx, html, force, Analyses.allocationMapHtml(m, index));
+            else ctx.out().print(Analyses.allocationMap(m, index, width.orElse(ctx.out().terminalWidth())));
         } catch (IllegalArgumentException e) {
             throw new CommandException(e.getMessage());
         }

@@ -2,8 +2,9 @@ package bufq.shell.command;
 
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
+import bufq.shell.session.CommandPlan;
 import bufq.shell.session.OutputSink;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 
 import java.io.IOException;
@@ -27,19 +28,23 @@ final class OutputCommand implements Command {
 
     @Override public List<String> examples() { return List.of("output peak.md", "output report.csv --force", "output"); }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        return CommandPlan.words(args, this::run);
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
         List<String> rest = new ArrayList<>(args);
         boolean force = rest.remove("--force");
         if (rest.size() > 1 || (rest.isEmpty() && force)) throw new CommandException("usage: " + synopsis());
         if (rest.isEmpty()) {
-            Path was = shell.sink().target();
-            shell.switchSink(OutputSink.console(shell.out()));
-            if (was != null) shell.info("wrote " + was);
+            Path was = ctx.out().sink().target();
+            ctx.out().switchSink(OutputSink.console(ctx.out().out()));
+            if (was != null) ctx.out().info("wrote " + was);
             return Status.OK;
         }
         if (rest.get(0).isEmpty()) throw new CommandException("output: a file name is expected, not an empty one");
         Path target = Path.of(rest.get(0));
-        if (target.toAbsolutePath().normalize().equals(shell.sink().target()))
+        if (target.toAbsolutePath().normalize().equals(ctx.out().sink().target()))
             throw new CommandException("results already go to " + target);
         OutputSink next;
         try {
@@ -49,13 +54,13 @@ final class OutputCommand implements Command {
         } catch (IOException e) {
             throw new CommandException("cannot write " + target + ": " + e.getMessage());
         }
-        Path was = shell.sink().target();
+        Path was = ctx.out().sink().target();
         try {
-            shell.switchSink(next);
+            ctx.out().switchSink(next);
         } catch (FileAlreadyExistsException e) {
             throw new CommandException(was + " appeared meanwhile; kept it and dropped this output");
         }
-        if (was != null) shell.info("wrote " + was);
+        if (was != null) ctx.out().info("wrote " + was);
         return Status.OK;
     }
 }

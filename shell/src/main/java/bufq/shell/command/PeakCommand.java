@@ -4,7 +4,8 @@ import bufq.analysis.Analyses;
 import bufq.model.DumpPart;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandPlan;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 
 import java.io.IOException;
@@ -14,7 +15,7 @@ import java.util.Set;
 final class PeakCommand implements Command {
     @Override public String name() { return "peak"; }
     /** The Used values section: op names, and XLA's peak sized by instruction shapes. */
-    @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
+    Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
 
     @Override public String synopsis() { return "peak [color N]"; }
     @Override public String brief() { return "The peak of occupied bytes, beside the dump's label, and what is live then."; }
@@ -30,12 +31,16 @@ final class PeakCommand implements Command {
 
     @Override public List<String> examples() { return List.of("peak", "peak color 1", "set threshold 1MiB"); }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        return CommandPlan.words(args, needs(), false, this::run);
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
-        var m = shell.requireModule();
+        var m = ctx.modules().require();
         var color = a.color(m);
         a.done();
-        shell.print(Analyses.peak(m, color, shell.settings().threshold(), shell.settings().tiling()));
+        ctx.out().print(Analyses.peak(m, color, ctx.settings().threshold(), ctx.settings().tiling()));
         return Status.OK;
     }
 }

@@ -5,7 +5,8 @@ import bufq.model.Prominence;
 import bufq.model.DumpPart;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandPlan;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 
 import java.io.IOException;
@@ -16,7 +17,7 @@ import java.util.Set;
 final class PeaksCommand implements Command {
     @Override public String name() { return "peaks"; }
     /** The Used values section: the op_name prefixes holding each peak. */
-    @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
+    Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
     @Override public String synopsis() { return "peaks [color N] [min_share P]"; }
     @Override public String brief() { return "Every peak of occupied bytes whose prominence is at least P of the highest."; }
 
@@ -35,13 +36,17 @@ final class PeaksCommand implements Command {
                 "values where live at peak(2, min_share 5%) show count()");
     }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        return CommandPlan.words(args, needs(), false, this::run);
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
-        var m = shell.requireModule();
+        var m = ctx.modules().require();
         var color = a.color(m);
         String share = a.value("min_share");
         a.done();
-        shell.print(Analyses.peaks(m, color, share == null ? Prominence.DEFAULT_SHARE : share(share)));
+        ctx.out().print(Analyses.peaks(m, color, share == null ? Prominence.DEFAULT_SHARE : share(share)));
         return Status.OK;
     }
 

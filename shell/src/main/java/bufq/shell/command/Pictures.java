@@ -2,7 +2,7 @@ package bufq.shell.command;
 
 import bufq.shell.session.CommandException;
 import bufq.shell.session.OutputSink;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandContext;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -12,7 +12,7 @@ import java.nio.file.Path;
 final class Pictures {
     private Pictures() {}
 
-    static void write(Shell shell, String file, boolean force, String content) throws CommandException {
+    static void write(CommandContext ctx, String file, boolean force, String content) throws CommandException {
         Path target = Path.of(file);
         try (OutputSink sink = OutputSink.file(target, force)) {
             sink.write(content);
@@ -21,6 +21,6 @@ final class Pictures {
         } catch (IOException e) {
             throw new CommandException("cannot write " + file + ": " + e.getMessage());
         }
-        shell.info("wrote " + file);
+        ctx.out().info("wrote " + file);
     }
 }

@@ -2,7 +2,8 @@ package bufq.shell.command;
 
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandPlan;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 
 import java.util.List;
@@ -14,9 +15,13 @@ final class QuitCommand implements Command {
     @Override public String description() { return "Leaves bufq (also 'exit', or Ctrl-D), publishing any 'output' file."; }
     @Override public List<String> examples() { return List.of("quit"); }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        return CommandPlan.words(args, this::run);
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException {
         arity(args, 0, 0);
-        shell.requestQuit();
+        ctx.session().requestQuit();
         return Status.QUIT;
     }
 }

@@ -2,7 +2,8 @@ package bufq.shell.command;
 
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandPlan;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.StatementReader;
 import bufq.shell.session.Status;
 import bufq.shell.session.UserPaths;
@@ -29,10 +30,14 @@ final class RunCommand implements Command {
 
     @Override public List<String> examples() { return List.of("run examples/peak-report.bq", "run scripts/fields/waste.js"); }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        return CommandPlan.words(args, this::run);
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException {
         arity(args, 1, 1);
         Path file = Path.of(args.get(0));
-        if (shell.isScriptFile(file)) return shell.scripts().runFile(file);
+        if (ctx.session().isScriptFile(file)) return ctx.session().scripts().runFile(file);
         Status st;
         try {
             UserPaths.requireRegularFile(file);
@@ -40,7 +45,7 @@ final class RunCommand implements Command {
             throw new CommandException("cannot read " + file + ": " + e.getMessage());
         }
         try (BufferedReader r = StatementReader.utf8(Files.newInputStream(file))) {
-            st = shell.runScript(shell.statements(r), args.get(0));
+            st = ctx.session().runScript(ctx.session().statements(r), args.get(0));
         } catch (NoSuchFileException e) {
             throw new CommandException("cannot read " + file + ": no such file");
         } catch (StatementReader.NotTextException e) {

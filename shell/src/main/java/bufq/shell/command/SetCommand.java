@@ -2,9 +2,10 @@ package bufq.shell.command;
 
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
+import bufq.shell.session.CommandPlan;
 import bufq.shell.session.Setting;
 import bufq.shell.session.Settings;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 import bufq.shell.session.Suggest;
 import bufq.table.ColumnType;
@@ -13,6 +14,7 @@ import bufq.table.Table;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 
 final class SetCommand implements Command {
     @Override public String name() { return "set"; }
@@ -26,17 +28,23 @@ final class SetCommand implements Command {
 
     @Override public List<String> examples() { return List.of("set", "set maxrows 50", "set rawsizes on", "set threshold 64KiB"); }
 
-    /** {@code set tiling NAME} of a model not known yet: the init script may register it. */
-    @Override public boolean usesScripts(Shell shell, String args) {
-        List<String> words = Arrays.asList(args.split("\\s+"));
-        return words.size() == 2 && Setting.byKey(words.get(0)) == Setting.TILING
-                && shell.settings().tilingNamed(words.get(1)) == null;
+
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        CommandPlan words = CommandPlan.words(args, this::run);
+        return new CommandPlan.Simple(Set.of(), true, tilingNotKnown(ctx, args), words::run);
     }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+    /** {@code set tiling NAME} of a model not known yet: the init script may register it. */
+    private static boolean tilingNotKnown(CommandContext ctx, String args) {
+        List<String> words = Arrays.asList(args.strip().split("\\s+"));
+        return words.size() == 2 && Setting.byKey(words.get(0)) == Setting.TILING
+                && ctx.settings().tilingNamed(words.get(1)) == null;
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
         arity(args, 0, 2);
         if (args.isEmpty()) {
-            shell.print(table(shell, Arrays.asList(Setting.values())));
+            ctx.out().print(table(ctx, Arrays.asList(Setting.values())));
             return Status.OK;
         }
         Setting s = Setting.byKey(args.get(0));
@@ -45,15 +53,15 @@ final class SetCommand implements Command {
             throw new CommandException("unknown setting '" + args.get(0) + "'" + Suggest.hint(args.get(0), keys)
                     + " (settings: " + String.join(", ", keys) + ")");
         }
-        if (args.size() == 1) shell.print(table(shell, List.of(s)));
-        else shell.settings().set(s, args.get(1));
+        if (args.size() == 1) ctx.out().print(table(ctx, List.of(s)));
+        else ctx.settings().set(s, args.get(1));
         return Status.OK;
     }
 
-    static Table table(Shell shell, List<Setting> settings) {
+    static Table table(CommandContext ctx, List<Setting> settings) {
         Table.Builder b = Table.builder().column("name", ColumnType.STRING).column("value", ColumnType.STRING)
                 .column("values", ColumnType.STRING).column("default", ColumnType.STRING).column("doc", ColumnType.STRING);
-        for (Setting s : settings) b.row(s.key(), shell.settings().text(s), s.syntax(), Settings.defaultText(s), s.doc());
+        for (Setting s : settings) b.row(s.key(), ctx.settings().text(s), s.syntax(), Settings.defaultText(s), s.doc());
         return b.build();
     }
 }

@@ -8,8 +8,9 @@ import bufq.model.Liveness;
 import bufq.model.PeakClaim;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
+import bufq.shell.session.CommandPlan;
 import bufq.shell.session.Engine;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 import bufq.table.ColumnType;
 import bufq.table.Table;
@@ -36,16 +37,20 @@ public final class SummaryCommand implements Command {
 
     @Override public List<String> examples() { return List.of("summary", "bufq --format json -c summary DUMP_DIR"); }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException, Engine.Failure {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        return CommandPlan.words(args, this::run);
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException, Engine.Failure {
         arity(args, 0, 0);
         Table.Builder b = header();
         int[] unread = {0};
-        shell.forEachModule(m -> {
+        ctx.modules().forEachModule(m -> {
             row(b, m);
             if (!m.isRead(DumpPart.USED_VALUES)) unread[0]++;
         });
         if (unread[0] > 0) b.note(unreadNote(unread[0]));
-        shell.print(b.build());
+        ctx.out().print(b.build());
         return Status.OK;
     }
 

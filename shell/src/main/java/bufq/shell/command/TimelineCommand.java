@@ -4,7 +4,8 @@ import bufq.analysis.Analyses;
 import bufq.model.HloModule;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandPlan;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 
 import java.io.IOException;
@@ -31,9 +32,13 @@ final class TimelineCommand implements Command {
         return List.of("timeline", "timeline color 1 width 120", "timeline --html timeline.html", "timeline by events");
     }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        return CommandPlan.words(args, this::run);
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
-        HloModule m = shell.requireModule();
+        HloModule m = ctx.modules().require();
         String by = a.value("by");
         if (by != null && !by.equals("steps") && !by.equals("events"))
             throw new CommandException("timeline by takes steps or events, not '" + by + "'");
@@ -46,12 +51,12 @@ final class TimelineCommand implements Command {
         if (svg != null && html != null) throw new CommandException("give --svg or --html, not both");
         if ("events".equals(by)) {
             if (svg != null || html != null || color.isPresent()) throw new CommandException("timeline by events takes only width W");
-            shell.print(Analyses.eventTimeline(m, width.orElse(shell.terminalWidth())));
+            ctx.out().print(Analyses.eventTimeline(m, width.orElse(ctx.out().terminalWidth())));
             return Status.OK;
         }
-        if (svg != null) Pictures.write(shell, svg, force, Analyses.timelineSvg(m, color));
-        else if (html != null) Pictures.write(shell, html, force, Analyses.timelineHtml(m, color));
-        else shell.print(Analyses.timeline(m, color, width.orElse(shell.terminalWidth())));
+        if (svg != null) Pictures.write(ctx, svg, force, Analyses.timelineSvg(m, color));
+        else if (html != null) Pictures.write(ctx, html, force, Analyses.timelineHtml(m, color));
+        else ctx.out().print(Analyses.timeline(m, color, width.orElse(ctx.out().terminalWidth())));
         return Status.OK;
     }
 }

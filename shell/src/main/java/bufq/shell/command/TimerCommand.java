@@ -2,8 +2,9 @@ package bufq.shell.command;
 
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
+import bufq.shell.session.CommandPlan;
 import bufq.shell.session.Setting;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 
 import java.util.List;
@@ -14,9 +15,13 @@ final class TimerCommand implements Command {
     @Override public String description() { return "Prints the elapsed time after each result (on stderr). Same as 'set timer'."; }
     @Override public List<String> examples() { return List.of("timer on"); }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        return CommandPlan.words(args, this::run);
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException {
         arity(args, 1, 1);
-        shell.settings().set(Setting.TIMER, args.get(0));
+        ctx.settings().set(Setting.TIMER, args.get(0));
         return Status.OK;
     }
 }

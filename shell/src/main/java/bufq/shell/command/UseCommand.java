@@ -3,8 +3,9 @@ package bufq.shell.command;
 import bufq.model.HloModule;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
+import bufq.shell.session.CommandPlan;
 import bufq.shell.session.Engine;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 
 import java.util.List;
@@ -20,10 +21,14 @@ final class UseCommand implements Command {
 
     @Override public List<String> examples() { return List.of("use jit_step", "use 2", "use jit_st"); }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException, Engine.Failure {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        return CommandPlan.words(args, this::run);
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure {
         arity(args, 1, 1);
-        HloModule m = shell.use(args.get(0));
-        shell.info("using " + m.handle());
+        HloModule m = ctx.modules().use(args.get(0));
+        ctx.out().info("using " + m.handle());
         return Status.OK;
     }
 }

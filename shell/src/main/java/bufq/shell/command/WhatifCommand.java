@@ -5,8 +5,9 @@ import bufq.model.HloModule;
 import bufq.model.DumpPart;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
+import bufq.shell.session.CommandPlan;
 import bufq.shell.session.Engine;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 import bufq.whatif.Edit;
 import bufq.whatif.EditParser;
@@ -20,8 +21,6 @@ import java.util.Set;
 /** {@code whatif EDIT [; EDIT ...] [; QUERY]}: the peak recomputed under edits of a copy of the live ranges and sizes. */
 final class WhatifCommand implements Command {
     @Override public String name() { return "whatif"; }
-    /** At most the Used values section ({@link #needs(Shell, String)} says for given edits). */
-    @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
     @Override public String synopsis() { return "whatif EDIT [; EDIT ...] [; QUERY]"; }
 
     @Override public String brief() { return "Recomputes the peak with edited live ranges and sizes (remat, donation, dtype)."; }
@@ -51,49 +50,64 @@ final class WhatifCommand implements Command {
                 "whatif donate where allocation = 0");
     }
 
-    @Override public boolean rawArgs() { return true; }
-
-    /** Exactly what these edits, their conditions and any query after them read. */
-    @Override public Set<DumpPart> needs(Shell shell, String args) {
+    /**
+     * Parses the edits, their conditions and any query after them once: the plan reads exactly what
+     * they read, and uses scripts when a condition or the query does not check against the fields
+     * known now, or a {@code tiling NAME} edit names a model not known yet (the init script may define
+     * them). Edits that do not parse read nothing and report their error when run.
+     */
+    @Override public CommandPlan plan(CommandContext ctx, String text) {
+        EditParser.Parsed parsed;
+        QueryException error;
         try {
-            EditParser.Parsed p = EditParser.parse(args, Set.copyOf(shell.engine().entities()));
-            return WhatIf.needs(p.edits(), p.query(), shell.engine().catalog());
+            parsed = text.isBlank() ? null : EditParser.parse(text, Set.copyOf(ctx.engine().entities()));
+            error = null;
         } catch (QueryException e) {
-            return Set.of();   // reported when it runs
+            parsed = null;
+            error = e;
         }
+        return new Plan(text, parsed, error, ctx);
     }
 
-    /**
-     * Conditions or a query that do not check against the fields known now, or a {@code tiling NAME}
-     * edit of a model not known yet: the init script may define them. Not for edits that do not parse.
-     */
-    @Override public boolean usesScripts(Shell shell, String args) {
-        EditParser.Parsed p;
-        try {
-            p = EditParser.parse(args, Set.copyOf(shell.engine().entities()));
-        } catch (QueryException e) {
+    private final class Plan implements CommandPlan {
+        private final String text;
+        private final EditParser.Parsed parsed;
+        private final QueryException error;
+        private final CommandContext ctx;
+
+        Plan(String text, EditParser.Parsed parsed, QueryException error, CommandContext ctx) {
+            this.text = text;
+            this.parsed = parsed;
+            this.error = error;
+            this.ctx = ctx;
+        }
+
+        @Override public Set<DumpPart> needs() {
+            return parsed == null ? Set.of() : WhatIf.needs(parsed.edits(), parsed.query(), ctx.engine().catalog());
+        }
+
+        @Override public boolean usesScripts() {
+            if (parsed == null) return false;
+            if (parsed.query() != null && ctx.engine().unresolved(parsed.query())) return true;
+            for (Edit e : parsed.edits()) {
+                if (e instanceof Edit.Tiling t && ctx.settings().tilingNamed(t.name()) == null) return true;
+                if (e.where() != null && ctx.engine().unresolved("values where " + e.where().condition())) return true;
+            }
             return false;
         }
-        if (p.query() != null && shell.engine().unresolved(p.query())) return true;
-        for (Edit e : p.edits()) {
-            if (e instanceof Edit.Tiling t && shell.settings().tilingNamed(t.name()) == null) return true;
-            if (e.where() != null && shell.engine().unresolved("values where " + e.where().condition())) return true;
-        }
-        return false;
-    }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException, Engine.Failure, IOException {
-        if (args.isEmpty() || args.get(0).isBlank()) throw new CommandException("usage: " + synopsis());
-        String text = args.get(0);
-        HloModule m = shell.requireModule();
-        try {
-            EditParser.Parsed p = EditParser.parse(text, Set.copyOf(shell.engine().entities()));
-            Outcome o = WhatIf.run(m, p.edits(), shell.engine().catalog(), shell.settings().tiling(), shell.settings()::tilingNamed);
-            shell.print(o.report());
-            if (p.query() != null) shell.print(shell.engine().query(p.query(), o.editedModule(), shell.settings().tiling()));
-        } catch (QueryException e) {
-            throw new Engine.Failure(e.diagnostic().render(text));
+        @Override public Status run(CommandContext c) throws CommandException, Engine.Failure, IOException {
+            if (text.isBlank()) throw new CommandException("usage: " + synopsis());
+            HloModule m = c.modules().require();
+            try {
+                if (error != null) throw error;
+                Outcome o = WhatIf.run(m, parsed.edits(), c.engine().catalog(), c.settings().tiling(), c.settings()::tilingNamed);
+                c.out().print(o.report());
+                if (parsed.query() != null) c.out().print(c.engine().query(parsed.query(), o.editedModule(), c.settings().tiling()));
+            } catch (QueryException e) {
+                throw new Engine.Failure(e.diagnostic().render(text));
+            }
+            return Status.OK;
         }
-        return Status.OK;
     }
 }

@@ -10,7 +10,8 @@ import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.Shell;
+import bufq.shell.session.CommandPlan;
+import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 import bufq.table.Output;
 
@@ -23,7 +24,7 @@ import java.util.Set;
 final class WhyCommand implements Command {
     @Override public String name() { return "why"; }
     /** The Used values section: the values' uses and the instructions' lines. */
-    @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
+    Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
 
     @Override public String synopsis() { return "why ID|NAME|QUERY"; }
     @Override public String brief() { return "Why a value is live: its uses, why its range ends there, idle time, the peak."; }
@@ -45,43 +46,49 @@ final class WhyCommand implements Command {
         return List.of("why 42", "why fusion.3", "why fusion.3{1}", "why values where live at peak order by size desc limit 3");
     }
 
-    @Override public boolean rawArgs() { return true; }
+    /**
+     * The rest of the line as typed (a query keeps its quotes). A query on values naming fields not
+     * known now uses scripts: the init script may define them.
+     */
+    @Override public CommandPlan plan(CommandContext ctx, String args) {
+        String text = args.strip();
+        return new CommandPlan() {
+            @Override public Set<DumpPart> needs() { return WhyCommand.this.needs(); }
+            @Override public boolean usesScripts() {
+                return text.split("\\s+", 2)[0].equals("values") && ctx.engine().unresolved(text);
+            }
+            @Override public Status run(CommandContext c) throws CommandException, IOException { return WhyCommand.this.run(c, text); }
+        };
+    }
 
-    @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
-        String text = args.isEmpty() ? "" : args.get(0).strip();
+    private Status run(CommandContext ctx, String text) throws CommandException, IOException {
         if (text.isEmpty()) throw new CommandException("usage: " + synopsis());
-        HloModule m = shell.requireModule();
-        List<HloValue> values = select(shell, m, text);
+        HloModule m = ctx.modules().require();
+        List<HloValue> values = select(ctx, m, text);
         if (values.isEmpty()) {
-            shell.info("no values selected");
+            ctx.out().info("no values selected");
             return Status.OK;
         }
         List<Output> out = new ArrayList<>();
         for (WhyReport r : Analyses.why(m, values)) out.addAll(r.tables());
-        shell.print(out);
+        ctx.out().print(out);
         return Status.OK;
     }
 
-    /** A query on values naming fields not known now: the init script may define them. */
-    @Override public boolean usesScripts(Shell shell, String args) {
-        String first = args.split("\\s+", 2)[0];
-        return first.equals("values") && shell.engine().unresolved(args);
-    }
-
     /** The values {@code text} names: an id, a name with or without its index, or a query on values. */
-    static List<HloValue> select(Shell shell, HloModule m, String text) throws CommandException {
+    static List<HloValue> select(CommandContext ctx, HloModule m, String text) throws CommandException {
         if (text.matches("[0-9]+")) {
             HloValue v = text.length() <= 18 ? m.value(Long.parseLong(text)) : null;   // longer: past any id
             if (v == null) throw new CommandException("no value with id " + text + " in " + m.handle());
             return List.of(v);
         }
         String first = text.split("\\s+", 2)[0];
-        if (shell.engine().entities().contains(first)) {
+        if (ctx.engine().entities().contains(first)) {
             if (!first.equals("values")) throw new CommandException("why takes a query on values, not on " + first);
             try {
-                Query q = Query.compile(text, shell.engine().catalog());
+                Query q = Query.compile(text, ctx.engine().catalog());
                 List<HloValue> out = new ArrayList<>();
-                for (Object o : q.select(new EvalContext(m, shell.settings().tiling()))) out.add((HloValue) o);
+                for (Object o : q.select(new EvalContext(m, ctx.settings().tiling()))) out.add((HloValue) o);
                 return out;
             } catch (QueryException e) {
                 throw new CommandException(e.diagnostic().render(text).stripTrailing());

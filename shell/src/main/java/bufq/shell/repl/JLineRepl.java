@@ -140,7 +140,7 @@ public final class JLineRepl implements Repl {
         try {
             t = terminals.open();
         } catch (IOException | RuntimeException | LinkageError e) {
-            shell.info("bufq: no line editing (" + e.getMessage() + "); reading plain lines");
+            shell.printer().info("bufq: no line editing (" + e.getMessage() + "); reading plain lines");
             return new PlainRepl(fallbackIn).run(shell);
         }
         // The script engine is made here, on this thread; an idle prompt only starts it in the background.
@@ -148,7 +148,7 @@ public final class JLineRepl implements Repl {
         try (Terminal closing = t) {
             return new Session(shell, closing).loop();
         } catch (IOException e) {
-            shell.error("terminal: " + e.getMessage());
+            shell.printer().error("terminal: " + e.getMessage());
             return ExitCode.FAILED;
         }
     }
@@ -167,7 +167,7 @@ public final class JLineRepl implements Repl {
         Session(Shell shell, Terminal terminal) {
             this.shell = shell;
             this.terminal = terminal;
-            this.historyFile = new HistoryFile(HistoryFile.location(shell.env().vars()), notice -> shell.info("bufq: " + notice));
+            this.historyFile = new HistoryFile(HistoryFile.location(shell.env().vars()), notice -> shell.printer().info("bufq: " + notice));
             this.pager = new Pager(shell, terminal);
             ReplParser parser = new ReplParser(() -> shell.engine().entities(), code -> shell.scripts().incomplete(code));
             Supplier<Catalog> catalog = () -> shell.engine().catalog();  // scripts may add fields
@@ -233,8 +233,8 @@ public final class JLineRepl implements Repl {
                 }
             }
             // under 80 columns, so the first line a user sees does not wrap
-            shell.out().println("bufq " + Shell.VERSION + " - 'help' for commands and queries, Tab completes, Ctrl-D leaves.");
-            shell.out().flush();
+            shell.printer().out().println("bufq " + Shell.VERSION + " - 'help' for commands and queries, Tab completes, Ctrl-D leaves.");
+            shell.printer().out().flush();
             try (IdlePrompt closing = idle) {
                 return prompts();
             }
@@ -242,7 +242,7 @@ public final class JLineRepl implements Repl {
 
         private int prompts() {
             while (true) {
-                shell.setTerminalWidth(terminal.getWidth());
+                shell.printer().setTerminalWidth(terminal.getWidth());
                 int last = history.last();
                 String line;
                 try {
@@ -251,10 +251,10 @@ public final class JLineRepl implements Repl {
                 } catch (UserInterruptException e) {
                     // Ctrl-C at the prompt: drop the line, stay. A dumb terminal leaves the cursor after
                     // the echoed ^C: the next prompt starts a line of its own.
-                    if (terminal.getType().startsWith(Terminal.TYPE_DUMB)) shell.out().println();
+                    if (terminal.getType().startsWith(Terminal.TYPE_DUMB)) shell.printer().out().println();
                     continue;
                 } catch (EndOfFileException e) {
-                    shell.out().println();
+                    shell.printer().out().println();
                     break;
                 } finally {
                     idle.busy();
@@ -312,7 +312,7 @@ public final class JLineRepl implements Repl {
                     shell.history().add(ReplParser.toRun(e));
             } catch (IOException | RuntimeException e) {
                 historyBroken = true;
-                shell.info("bufq: cannot read history " + historyFile.path() + ": " + e.getMessage());
+                shell.printer().info("bufq: cannot read history " + historyFile.path() + ": " + e.getMessage());
             }
         }
 
@@ -327,7 +327,7 @@ public final class JLineRepl implements Repl {
                 historyFile.save();
             } catch (IOException | RuntimeException e) {
                 historyBroken = true;
-                shell.info("bufq: cannot save history to " + historyFile.path() + ": " + e.getMessage());
+                shell.printer().info("bufq: cannot save history to " + historyFile.path() + ": " + e.getMessage());
             }
         }
     }

@@ -37,19 +37,19 @@ final class Pager {
      * {@link #show} once the statement is over (and Ctrl-C no longer cancels anything).
      */
     Captured capture(Supplier<Status> statement) {
-        if (!shell.settings().pager() || !shell.sink().isConsole()) return new Captured(statement.get(), "");
+        if (!shell.settings().pager() || !shell.printer().sink().isConsole()) return new Captured(statement.get(), "");
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         OutputSink capture = OutputSink.console(new PrintStream(buf, true, StandardCharsets.UTF_8));
         Status st;
         try {
-            shell.switchSink(capture);
+            shell.printer().switchSink(capture);
             try {
                 st = statement.get();
             } finally {
-                if (shell.sink() == capture) shell.switchSink(OutputSink.console(shell.out()));
+                if (shell.printer().sink() == capture) shell.printer().switchSink(OutputSink.console(shell.printer().out()));
             }
         } catch (IOException e) {
-            shell.error("pager: " + e.getMessage());
+            shell.printer().error("pager: " + e.getMessage());
             return new Captured(Status.ERROR, buf.toString(StandardCharsets.UTF_8));
         }
         return new Captured(st, buf.toString(StandardCharsets.UTF_8));
@@ -59,8 +59,8 @@ final class Pager {
     void show(String text) {
         if (text.isEmpty()) return;
         if (rows(text, terminal.getWidth()) < Math.max(2, terminal.getHeight() - 1)) {
-            shell.out().print(text);
-            shell.out().flush();
+            shell.printer().out().print(text);
+            shell.printer().out().flush();
             return;
         }
         String cmd = shell.env().vars().getOrDefault("PAGER", "");
@@ -77,8 +77,8 @@ final class Pager {
             }
             p.waitFor();
         } catch (IOException e) {
-            shell.info("bufq: cannot start pager '" + cmd + "': " + e.getMessage());
-            shell.out().print(text);
+            shell.printer().info("bufq: cannot start pager '" + cmd + "': " + e.getMessage());
+            shell.printer().out().print(text);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {

@@ -22,7 +22,7 @@ public final class PlainRepl implements Repl {
     }
 
     @Override public int run(Shell shell) {
-        PrintStream out = shell.out();
+        PrintStream out = shell.printer().out();
         out.println("bufq " + Shell.VERSION + " - type 'help' for commands, 'help query' for queries, 'quit' to leave.");
         StringBuilder pending = new StringBuilder();
         while (true) {
@@ -36,7 +36,7 @@ public final class PlainRepl implements Repl {
             try {
                 line = in.readLine();
             } catch (IOException e) {
-                shell.error("cannot read input: " + e.getMessage());
+                shell.printer().error("cannot read input: " + e.getMessage());
                 return ExitCode.FAILED;
             }
             if (line == null) {

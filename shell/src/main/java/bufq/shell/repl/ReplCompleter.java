@@ -258,7 +258,7 @@ public final class ReplCompleter implements Completer {
 
     /** Module handles in natural order, each described by its program name. */
     private void addModules(List<Candidate> out) {
-        List<ModuleSet.Entry> entries = new ArrayList<>(shell.modules().entries());
+        List<ModuleSet.Entry> entries = new ArrayList<>(shell.modules().set().entries());
         entries.sort(Comparator.comparing(ModuleSet.Entry::handle, NaturalOrder.INSTANCE));
         for (int i = 0; i < entries.size(); i++) addRanked(out, entries.get(i).handle(), "modules", entries.get(i).name(), i + 1);
     }

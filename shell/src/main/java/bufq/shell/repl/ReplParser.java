@@ -1,5 +1,6 @@
 package bufq.shell.repl;
 
+import bufq.shell.session.StatementKind;
 import bufq.shell.session.StatementReader;
 import org.jline.reader.CompletingParsedLine;
 import org.jline.reader.EOFError;
@@ -67,16 +68,8 @@ public final class ReplParser implements Parser {
         return (StatementReader.isJs(buffer) ? buffer : joined(buffer)).strip();
     }
 
-    /** Whether the buffer's first word is an entity, i.e. the line is a query. */
-    static boolean isQuery(String buffer, Collection<String> entities) {
-        String t = buffer.stripLeading();
-        int i = 0;
-        while (i < t.length() && (Character.isLetterOrDigit(t.charAt(i)) || t.charAt(i) == '_')) i++;
-        return entities.contains(t.substring(0, i).toLowerCase(Locale.ROOT));
-    }
-
     ReplLine split(String line, int cursor) {
-        boolean query = isQuery(line, entities.get());
+        boolean query = StatementKind.startsQuery(line, entities.get());  // a query being typed
         List<String> words = new ArrayList<>();
         List<Integer> starts = new ArrayList<>();
         int wordIndex = -1, wordCursor = 0;

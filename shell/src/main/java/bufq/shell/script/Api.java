@@ -221,7 +221,7 @@ final class Api extends Rows.ReadOnly {
             } catch (IllegalArgumentException e) {
                 throw new JsContext.ScriptFailure(definedAt(fn) + what + " " + e.getMessage());
             }
-            return watch.check(r, v, cell, message -> shell.info("warning: " + definedAt(fn) + message));
+            return watch.check(r, v, cell, message -> shell.printer().info("warning: " + definedAt(fn) + message));
         });
     }
 

@@ -61,7 +61,7 @@ final class JsContext implements AutoCloseable {
         PrintStream quietErr = new PrintStream(OutputStream.nullOutputStream());
         this.engine = Engine.newBuilder("js")
                 .option("engine.WarnInterpreterOnly", "false")
-                .out(shell.out()).err(quietErr).build();
+                .out(shell.printer().out()).err(quietErr).build();
         this.context = Context.newBuilder("js")
                 .engine(engine)
                 .allowHostAccess(HostAccess.newBuilder(HostAccess.EXPLICIT).allowArrayAccess(true).allowListAccess(true).build())
@@ -115,11 +115,11 @@ final class JsContext implements AutoCloseable {
 
     private static void write(Shell shell, boolean err, String line) {
         if (err) {
-            shell.err().println(line);
+            shell.printer().err().println(line);
             return;
         }
         try {
-            shell.printLine(line);
+            shell.printer().printLine(line);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write output: " + e.getMessage(), e);
         }

@@ -88,12 +88,12 @@ public final class Scripts implements ScriptEngine {
      */
     @Override public Status eval(String code, String sourceName) throws CommandException {
         JsContext h = host();
-        boolean json = "json".equals(shell.format().name());
+        boolean json = "json".equals(shell.printer().format().name());
         String shown = run(h, () -> json ? h.evalForJson(code, sourceName) : h.evalForDisplay(code, sourceName));
         if (shown != null) {
             try {
-                if (json) shell.printJson(shown + "\n");  // a value as a JSON document, as every result in json
-                else shell.sink().write(shown + "\n");
+                if (json) shell.printer().printJson(shown + "\n");  // a value as a JSON document, as every result in json
+                else shell.printer().sink().write(shown + "\n");
             } catch (IOException e) {
                 throw new CommandException("cannot write output: " + e.getMessage());
             }
@@ -164,7 +164,7 @@ public final class Scripts implements ScriptEngine {
         try {
             runFile(f);
         } catch (CommandException e) {
-            shell.error(e.getMessage());
+            shell.printer().error(e.getMessage());
         }
     }
 
@@ -235,7 +235,7 @@ public final class Scripts implements ScriptEngine {
         host = null;
         checks.clear();
         rules.clear();
-        shell.info("the JavaScript engine was reset: checks from earlier scripts were dropped, and their fields and"
+        shell.printer().info("the JavaScript engine was reset: checks from earlier scripts were dropped, and their fields and"
                 + " tiling models fail until their scripts run again");
     }
 

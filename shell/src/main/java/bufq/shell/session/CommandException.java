@@ -1,7 +1,7 @@
 package bufq.shell.session;
 
 /** A command was used wrongly or could not do its job; the message is one lowercase line for the user. */
-public final class CommandException extends Exception {
+public class CommandException extends Exception {
     public CommandException(String message) {
         super(message, null, false, false);
     }

@@ -102,7 +102,7 @@ final class DeferredReads {
         for (HloModule m : modules) {
             if (m == null || !m.isRead(DumpPart.USED_VALUES) || !reported.add(m)) continue;
             List<LoadWarning> w = m.warnings(DumpPart.USED_VALUES);
-            int shown = Math.min(w.size(), Shell.WARNINGS_SHOWN);
+            int shown = Math.min(w.size(), Modules.WARNINGS_SHOWN);
             for (int i = 0; i < shown; i++) err.println("bufq: warning: " + w.get(i));
             int more = m.warningCount(DumpPart.USED_VALUES) - shown;
             if (more > 0) err.println("bufq: warning: " + more + " more warnings in " + m.handle());

@@ -108,7 +108,7 @@ final class InitScript {
         try {
             shell.scripts().runInit();
         } catch (RuntimeException | LinkageError e) {
-            shell.internalError(e);   // into the capture: shown like the script's own errors
+            shell.printer().internalError(e);   // into the capture: shown like the script's own errors
         } finally {
             capture = null;
             text.flush();

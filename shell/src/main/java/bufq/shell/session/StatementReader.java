@@ -113,13 +113,13 @@ public final class StatementReader {
                 }
                 return new Statement(buf.toString().strip(), start);
             }
-            if (isQuery(buf.length() == 0 ? t : buf)) {
+            if (startsQuery(buf.length() == 0 ? t : buf)) {
                 // the lines are joined with blanks, so a comment must end where its line does
                 int c = Lexer.commentStart(t);
                 if (c >= 0) t = t.substring(0, c).stripTrailing();
             }
             buf.append(t);
-            if (needsMore(buf.toString(), entities, scriptIncomplete) || isQuery(buf) && continuesOnNextLine()) {
+            if (needsMore(buf.toString(), entities, scriptIncomplete) || startsQuery(buf) && continuesOnNextLine()) {
                 buf.append(' ');
                 continue;
             }
@@ -166,9 +166,9 @@ public final class StatementReader {
         return b.length() == 0 ? null : b.toString();
     }
 
-    private boolean isQuery(CharSequence text) {
-        List<Token> tokens = Lexer.lex(text.toString());
-        return tokens.get(0).kind() == TokenKind.IDENT && entities.contains(tokens.get(0).text().toLowerCase(Locale.ROOT));
+    /** A statement that starts as a query may go on over lines (a bare {@code modules} too: {@code where ...} may follow). */
+    private boolean startsQuery(CharSequence text) {
+        return StatementKind.startsQuery(text, entities);
     }
 
     /**
@@ -206,9 +206,8 @@ public final class StatementReader {
     public static boolean needsMore(String text, Collection<String> entities, Predicate<String> scriptIncomplete) {
         String js = text.strip();
         if (isJs(js)) return js.length() > 2 && scriptIncomplete.test(js.substring(3));
+        if (!StatementKind.startsQuery(text, entities)) return false;
         List<Token> tokens = Lexer.lex(text);
-        if (tokens.isEmpty() || tokens.get(0).kind() != TokenKind.IDENT
-                || !entities.contains(tokens.get(0).text().toLowerCase(Locale.ROOT))) return false;
         int depth = 0;
         for (Token t : tokens) {
             if (t.kind() == TokenKind.LPAREN) depth++;

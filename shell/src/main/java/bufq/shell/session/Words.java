@@ -21,7 +21,7 @@ public final class Words {
                     if (c == '\\' && j + 1 < line.length() && (line.charAt(j + 1) == '"' || line.charAt(j + 1) == '\\')) c = line.charAt(++j);
                     w.append(c);
                 }
-                if (j >= line.length()) throw new CommandException("unterminated string starting at column " + (i + 1));
+                if (j >= line.length()) throw new Unterminated(i + 1);
                 i = j;
             } else if (Character.isWhitespace(ch)) {
                 if (inWord) out.add(w.toString());
@@ -34,5 +34,18 @@ public final class Words {
         }
         if (inWord) out.add(w.toString());
         return out;
+    }
+
+    /** A quote not closed; {@code column} counts from 1 in the text split. */
+    public static final class Unterminated extends CommandException {
+        private final int column;
+
+        Unterminated(int column) {
+            super("unterminated string starting at column " + column);
+            this.column = column;
+        }
+
+        /** The same error for text that starts {@code by} characters into the statement. */
+        public Unterminated shifted(int by) { return new Unterminated(column + by); }
     }
 }

@@ -121,7 +121,7 @@ class JsonEveryCommandTest {
         bufq.shell.session.Shell shell = Bufq.shell(new DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Env(Map.of(), true));
         try {
-            shell.load(List.of(java.nio.file.Path.of(MLP)));
+            shell.modules().load(List.of(java.nio.file.Path.of(MLP)));
             shell.execute("format json");
             shell.execute("js print('a'); print('b'); 7");
             Value v = parse("a statement that prints", out.toString(StandardCharsets.UTF_8));

@@ -179,7 +179,7 @@ class WhyCliTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
         Shell s = Bufq.shell(new DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), new Env(Map.of(), false));
-        s.load(List.of(Path.of(dump("rnn-scan"))));
+        s.modules().load(List.of(Path.of(dump("rnn-scan"))));
         assertEquals(Status.OK, s.execute("why 87"), "reads the uses once, before the interrupt");
         out.reset();
         Thread.currentThread().interrupt();

@@ -85,13 +85,13 @@ class LargeDirectoryTest {
     };
 
     static long inMemory(Shell s) {
-        return s.modules().entries().stream().filter(e -> e.loaded() != null).count();
+        return s.modules().set().entries().stream().filter(e -> e.loaded() != null).count();
     }
 
     @Test
     void loadIsLazyAndMemoryStaysBounded() throws Exception {
         Shell s = shell(false);
-        assertEquals(MODULES, s.modules().size());
+        assertEquals(MODULES, s.modules().set().size());
         assertEquals(1, inMemory(s), "only the current module is parsed by load");
         assertEquals("jit_f0", s.current().handle());
         for (int i = MODULES - 1; i > 0; i -= 97) {
@@ -145,9 +145,9 @@ class LargeDirectoryTest {
         }
         assertEquals(Status.ERROR, st);
         assertTrue(err().contains(dir + ": cancelled"), err());
-        assertEquals(0, s.modules().size());
+        assertEquals(0, s.modules().set().size());
         assertEquals(Status.OK, s.execute("load " + dir), err());
-        assertEquals(MODULES, s.modules().size());
+        assertEquals(MODULES, s.modules().set().size());
     }
 
     static List<String> lines(String s) { return List.of(s.split("\n")); }

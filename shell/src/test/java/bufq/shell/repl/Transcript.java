@@ -65,7 +65,7 @@ final class Transcript {
         shell = scripts == null ? Bufq.shell(engine, out, errors, new Env(env, true))
                 : new Shell(engine, Commands.standard(), scripts, out, errors, new Env(env, true));
         try {
-            shell.load(List.of(ReplEngine.example()));
+            shell.modules().load(List.of(ReplEngine.example()));
         } catch (bufq.shell.session.Engine.Failure e) {
             throw new AssertionError(e.getMessage());
         }

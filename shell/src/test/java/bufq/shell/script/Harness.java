@@ -73,7 +73,7 @@ final class Harness implements AutoCloseable {
 
     Harness load(Path p) {
         try {
-            shell.load(List.of(p));
+            shell.modules().load(List.of(p));
         } catch (Engine.Failure f) {
             throw new AssertionError(f.getMessage());
         }

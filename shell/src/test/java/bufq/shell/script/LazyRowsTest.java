@@ -43,7 +43,7 @@ class LazyRowsTest {
     @Test
     void aMillionValuesAreReadCorrectlyThroughTheLazyArray() throws Exception {
         try (Harness h = new Harness()) {
-            h.shell.addModules(List.of(million()));
+            h.shell.modules().addModules(List.of(million()));
             assertEquals("1000000\n", h.ok("js bufq.module.values.length"));
             assertEquals("v.999999 64\n", h.ok("js const last = bufq.module.values[999999]; print(last.label, last.size)"));
             assertEquals("v.500000\n", h.ok("js bufq.module.value(500000).name"));

@@ -132,7 +132,7 @@ class ShippedScriptsTest {
 
     /** Findings (severity, subject, message) of the built-in overlap check and of no-overlap.js. */
     static void sameOverlapFindings(Harness h, HloModule m) {
-        h.shell.addModules(List.of(m));
+        h.shell.modules().addModules(List.of(m));
         CheckReport r = Analyses.check(h.shell.current(), TilingModel.TPU, h.shell.scriptChecks());
         List<String> builtin = r.of("overlap").stream().map(f -> f.severity() + " " + f.subject() + ": " + f.message()).sorted().toList();
         List<String> js = r.of("no-overlap").stream().map(f -> f.severity() + " " + f.subject() + ": " + f.message()).sorted().toList();

@@ -41,14 +41,14 @@ class DeferredSectionTest {
 
     static Session session(Path dump) throws Engine.Failure {
         Session s = session();
-        s.shell().load(List.of(dump));
+        s.shell().modules().load(List.of(dump));
         return s;
     }
 
     /** A shell holding {@code m}, its output and errors captured. */
     static Session session(HloModule m) {
         Session s = session();
-        s.shell().addModules(List.of(m));
+        s.shell().modules().addModules(List.of(m));
         return s;
     }
 
@@ -121,12 +121,12 @@ class DeferredSectionTest {
     @Test
     void diffReadsItsSidesNotTheCurrentModule() throws Exception {
         Session s = session(Corpus.require("jax-0.10.2/pairs"));
-        List<ModuleSet.Entry> all = s.shell().modules().entries();
+        List<ModuleSet.Entry> all = s.shell().modules().set().entries();
         assertEquals(3, all.size());
         HloModule current = s.shell().current();
         assertEquals(Status.OK, s.shell().execute("diff 2 3"), s.err().toString(StandardCharsets.UTF_8));
-        assertTrue(s.shell().module(all.get(1)).isRead(DumpPart.USED_VALUES));
-        assertTrue(s.shell().module(all.get(2)).isRead(DumpPart.USED_VALUES));
+        assertTrue(s.shell().modules().module(all.get(1)).isRead(DumpPart.USED_VALUES));
+        assertTrue(s.shell().modules().module(all.get(2)).isRead(DumpPart.USED_VALUES));
         assertFalse(current.isRead(DumpPart.USED_VALUES), "the current module, not a side, stays unread");
     }
 

@@ -65,7 +65,7 @@ class InitScriptTest {
         Shell s = new Shell(new DefaultEngine(), Commands.standard(), shell -> scripts,
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 new Env(Map.of(), false));
-        s.load(List.of(Path.of(System.getProperty("bufq.root", "..")).toAbsolutePath().normalize().resolve("examples/jax-mlp")));
+        s.modules().load(List.of(Path.of(System.getProperty("bufq.root", "..")).toAbsolutePath().normalize().resolve("examples/jax-mlp")));
         s.deferInit();
         s.execute(statement);
         assertEquals(needs ? 1 : 0, scripts.inits, statement + "\n" + err.toString(StandardCharsets.UTF_8));

@@ -31,7 +31,7 @@ class ShellSessionTest {
     Shell shell(Env env) {
         Shell s = Bufq.shell(new FakeEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), env);
-        s.addModules(List.of(FakeEngine.module("m")));
+        s.modules().addModules(List.of(FakeEngine.module("m")));
         return s;
     }
 
@@ -105,7 +105,7 @@ class ShellSessionTest {
             }
         });
         Shell s = shell(new Env(Map.of(), false));
-        s.switchSink(sink);
+        s.printer().switchSink(sink);
         assertEquals(Status.OK, s.execute("values limit 1"));
         assertEquals(Status.ERROR, s.execute("values"));
         assertTrue(err().contains("error: writing " + f + " failed (No space left on device); the file was not written"), err());
@@ -271,7 +271,7 @@ class ShellSessionTest {
         Shell s = new Shell(new FakeEngine(), Commands.standard(), shell -> recording,
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 new Env(Map.of(), false));
-        s.addModules(List.of(FakeEngine.module("m")));
+        s.modules().addModules(List.of(FakeEngine.module("m")));
         assertEquals(Status.OK, s.execute("run lib/peak.JS"));
         assertEquals(List.of(Path.of("lib/peak.JS")), ran);
         assertTrue(s.needsMore("js if (x) {"), "the engine decides when its code is unfinished");
@@ -297,9 +297,9 @@ class ShellSessionTest {
     @Test
     void handlesStayUnique() {
         Shell s = shell(new Env(Map.of(), false));
-        s.addModules(List.of(FakeEngine.module("m"), FakeEngine.module("m")));
-        assertEquals(List.of("m", "m#2", "m#3"), s.modules().entries().stream().map(ModuleSet.Entry::handle).toList());
-        assertEquals("m#3", s.modules().entries().get(2).loaded().handle(), "the module itself carries the handle");
+        s.modules().addModules(List.of(FakeEngine.module("m"), FakeEngine.module("m")));
+        assertEquals(List.of("m", "m#2", "m#3"), s.modules().set().entries().stream().map(ModuleSet.Entry::handle).toList());
+        assertEquals("m#3", s.modules().set().entries().get(2).loaded().handle(), "the module itself carries the handle");
         assertEquals("m#2", s.current().handle(), "the first new module becomes current");
     }
 
@@ -321,13 +321,13 @@ class ShellSessionTest {
         FakeEngine engine = new FakeEngine();
         Shell s = Bufq.shell(engine, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), new Env(Map.of(), false));
-        s.load(List.of(Path.of("many")));
-        assertEquals(40, s.modules().size());
+        s.modules().load(List.of(Path.of("many")));
+        assertEquals(40, s.modules().set().size());
         assertEquals(1, engine.parsed.get(), "only the current module is read at load time");
         assertEquals("m0", s.current().handle());
         assertEquals(Status.OK, s.execute("summary"));
         assertEquals(40, out().split("\n").length - 3, "a row per module: " + out());
-        long inMemory = s.modules().entries().stream().filter(e -> e.loaded() != null).count();
+        long inMemory = s.modules().set().entries().stream().filter(e -> e.loaded() != null).count();
         assertTrue(inMemory <= ModuleSet.CACHE + 1, inMemory + " modules kept in memory");
         assertEquals(Status.OK, s.execute("use m20"));
         assertEquals("m20", s.current().handle());
@@ -337,7 +337,7 @@ class ShellSessionTest {
     @Test
     void aBadModuleInABigDirectoryFailsWhenRead() throws Exception {
         Shell s = shell(new Env(Map.of(), false));
-        s.load(List.of(Path.of("many-badlast")));
+        s.modules().load(List.of(Path.of("many-badlast")));
         assertEquals(Status.ERROR, s.execute("summary"));
         assertTrue(err().contains("many-badlast:1: not a buffer-assignment dump"), err());
         assertEquals(Status.ERROR, s.execute("use m39"));
@@ -391,12 +391,12 @@ class ShellSessionTest {
     @Test
     void progressOnlyOnATerminal() throws Exception {
         Shell tty = shell(new Env(Map.of(), true));
-        tty.load(List.of(Path.of("many")));
+        tty.modules().load(List.of(Path.of("many")));
         tty.execute("summary");
         assertTrue(err().contains("\rreading module 41/41 "), err());
         err.reset();
         Shell pipe = shell(new Env(Map.of(), false));
-        pipe.load(List.of(Path.of("many")));
+        pipe.modules().load(List.of(Path.of("many")));
         pipe.execute("summary");
         assertFalse(err().contains("reading module"), err());
     }
@@ -404,7 +404,7 @@ class ShellSessionTest {
     @Test
     void interruptCancelsALongSummary() throws Exception {
         Shell s = shell(new Env(Map.of(), false));
-        s.load(List.of(Path.of("many")));
+        s.modules().load(List.of(Path.of("many")));
         Thread.currentThread().interrupt();
         try {
             assertEquals(Status.ERROR, s.execute("summary"));

@@ -1,0 +1,271 @@
+package bufq.shell.session;
+
+import bufq.format.FormatOptions;
+import bufq.format.Formatter;
+import bufq.format.Formatters;
+import bufq.format.JsonFormatter;
+import bufq.format.MarkdownFormatter;
+import bufq.table.Output;
+import bufq.table.Table;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Where a session's results and messages go: results through the output format to the sink (the
+ * screen or an {@code output} file), messages, errors and timings to stderr with the running script's
+ * location. It is the {@link CommandContext#out() output} commands print to. While the init script
+ * runs at an idle prompt both are captured on its thread (see {@link InitScript}).
+ */
+public final class Printer {
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Env env;
+    private final Settings settings;
+    private final Supplier<OutputSink> capturedSink;
+    private final Supplier<PrintStream> capturedErr;
+    private Formatter format = Formatters.byName("table");
+    private OutputSink sink;
+    private int terminalWidth;
+    /** The script file and line running, for messages; null at the prompt. */
+    private String location;
+    /** The statement running, until its first result is printed (for the echo setting). */
+    private String statement;
+    /** Whether anything went to the current sink yet: markdown results are kept apart by a blank line. */
+    private boolean sinkUsed;
+    /** A batch run's first json result, held until a second makes them an array (see printJson). */
+    private String heldJson;
+    private boolean jsonArray;
+    private boolean oneJsonDocument;
+
+    Printer(PrintStream out, PrintStream err, Env env, Settings settings,
+            Supplier<OutputSink> capturedSink, Supplier<PrintStream> capturedErr) {
+        this.out = out;
+        this.err = err;
+        this.env = env;
+        this.settings = settings;
+        this.capturedSink = capturedSink;
+        this.capturedErr = capturedErr;
+        this.sink = OutputSink.console(out);
+        this.terminalWidth = columns(env);
+    }
+
+    private static int columns(Env env) {
+        try {
+            int c = Integer.parseInt(env.vars().getOrDefault("COLUMNS", "").trim());
+            if (c >= 20 && c <= 1000) return c;
+        } catch (NumberFormatException e) {
+            // not set or not a number: use the default
+        }
+        return 100;
+    }
+
+    /**
+     * Prints results through the current format; tables are cut to {@code maxrows} in human formats.
+     * In markdown each statement's results start after a blank line, so pasted results render as
+     * separate tables; with {@code echo on} the statement heads them.
+     *
+     * @throws CommandException the format cannot hold these results (csv of several tables)
+     */
+    public void print(List<? extends Output> outputs) throws IOException, CommandException {
+        boolean human = Formatters.isHuman(format);
+        List<Output> shown = new ArrayList<>(outputs.size());
+        for (Output o : outputs) {
+            if (o instanceof Table t && human && settings.maxRows() > 0) shown.add(t.limit(settings.maxRows()));
+            else shown.add(o);
+        }
+        StringBuilder b = new StringBuilder();
+        boolean markdown = format instanceof MarkdownFormatter;
+        if (markdown && sinkUsed) b.append('\n');
+        if (human && settings.echo() && statement != null) {
+            if (markdown) b.append("#### `").append(statement.replace("`", "'")).append("`\n\n");
+            else b.append("-- ").append(statement).append('\n');
+        }
+        statement = null;
+        try {
+            Formatters.writeAll(shown, format, formatOptions(), b);
+        } catch (IllegalArgumentException e) {
+            throw new CommandException(e.getMessage());
+        }
+        sinkUsed = true;
+        if (format.name().equals("json")) {
+            printJson(b.toString());
+            return;
+        }
+        write(b.toString());
+    }
+
+    public void print(Output output) throws IOException, CommandException { print(List.of(output)); }
+
+    /**
+     * Writes one JSON document. A batch run ({@link #setOneJsonDocument}) gets one document in all:
+     * its first result alone, or, once a second comes, an array of the results in order (closed
+     * when the output ends, the format changes or the run ends), so {@code json.load} reads any run.
+     * Otherwise (the interactive shell) each statement is one document in the same way: a statement
+     * that prints lines and a value, or several tables, prints one array.
+     */
+    public void printJson(String document) throws IOException {
+        if (capturedSink.get() != null) {
+            write(document);   // init.js at an idle prompt, between statements: a document of its own
+            return;
+        }
+        String d = document.endsWith("\n") ? document.substring(0, document.length() - 1) : document;
+        if (jsonArray) {
+            write(",\n" + d);
+        } else if (heldJson == null) {
+            heldJson = d;
+        } else {
+            write("[\n" + heldJson + ",\n" + d);
+            heldJson = null;
+            jsonArray = true;
+        }
+    }
+
+    /**
+     * A line a script prints ({@code print}). In json it is a document of its own, {@code {"print": LINE}}
+     * (an entry of a batch run's array), so the output stays JSON that {@code jq} and {@code json.load}
+     * read; in the other formats the line as it is.
+     */
+    public void printLine(String line) throws IOException {
+        if (!format.name().equals("json")) {
+            write(line + "\n");
+            return;
+        }
+        StringBuilder b = new StringBuilder("{\"print\": ");
+        JsonFormatter.string(line, b);
+        printJson(b.append("}\n").toString());
+    }
+
+    /** Ends the run's JSON: the one held result, or the array's close. */
+    void endJson() throws IOException {
+        String held = heldJson;
+        boolean array = jsonArray;
+        heldJson = null;
+        jsonArray = false;
+        if (held != null) write(held + "\n");
+        if (array) write("\n]\n");
+    }
+
+    /** Ends a statement's JSON document, unless a batch run makes one document of all. */
+    void endStatement() throws IOException {
+        if (!oneJsonDocument) endJson();
+    }
+
+    private void write(String text) throws IOException {
+        OutputSink captured = capturedSink.get();
+        if (captured != null) {
+            captured.write(text);  // the init script run at an idle prompt: shown above the prompt
+            return;
+        }
+        try {
+            sink.write(text);
+        } catch (IOException e) {
+            if (sink.isConsole()) throw e;
+            // A full disk: drop the file (it is never published half-written) and go back to the screen.
+            OutputSink broken = sink;
+            sink = OutputSink.console(out);
+            try {
+                broken.close();
+            } catch (IOException expected) {
+                // close() reports that the file was not written; we say so below
+            }
+            throw new IOException("writing " + broken.target() + " failed (" + e.getMessage()
+                    + "); the file was not written and results go to the screen again", e);
+        }
+    }
+
+    public FormatOptions formatOptions() {
+        boolean color = switch (settings.color()) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> env.interactive();
+        };
+        // On a terminal a table fits its width and csv and tsv escape control characters; a pipe
+        // or a file gets every column and the data exact.
+        boolean terminal = env.interactive() && sink.isConsole();
+        return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(), settings.maxWidth(),
+                terminal ? terminalWidth : 0, terminal);
+    }
+
+    /** Results, their notes included, go to the terminal the user reads stderr on. */
+    public boolean notesOnScreen() {
+        return env.interactive() && sink.isConsole() && Formatters.isHuman(format);
+    }
+
+    /** A line of information for the user (stderr, so stdout stays data). */
+    public void info(String message) { err().println(message); }
+
+    /** Prints a one-line error, with the script location when running one. */
+    public void error(String message) {
+        err().println((location == null ? "" : location + ": ") + "error: " + message);
+    }
+
+    /** A rendered diagnostic (the query, a caret, the message), after the script location. */
+    void diagnostic(String rendered) {
+        if (location != null) err.println(location + ":");
+        err.println(rendered.endsWith("\n") ? rendered.substring(0, rendered.length() - 1) : rendered);
+    }
+
+    /** A bug in bufq, not the user's doing: one line, or the stack trace with BUFQ_DEBUG set. */
+    public void internalError(Throwable e) {
+        err().println((location == null ? "" : location + ": ") + "bufq: internal error: " + e
+                + " (run with BUFQ_DEBUG=1 for the stack trace)");
+        if (env.debug()) e.printStackTrace(err());
+    }
+
+    public Formatter format() { return format; }
+
+    /** Switches the output format; a JSON document under way ends first. */
+    public void setFormat(Formatter f) {
+        if (f != format) {
+            try {
+                endJson();
+            } catch (IOException e) {
+                error(e.getMessage());
+            }
+        }
+        format = f;
+    }
+
+    /** A batch run: its json results make one document (see {@link #printJson}). */
+    public void setOneJsonDocument(boolean on) { oneJsonDocument = on; }
+
+    /** The screen, for output going back to it. */
+    public PrintStream out() { return out; }
+
+    /** Where messages go: stderr, or the buffer of an init script running at an idle prompt (on its thread). */
+    public PrintStream err() {
+        PrintStream captured = capturedErr.get();
+        return captured != null ? captured : err;
+    }
+
+    /** Where results go: the sink, or the buffer of an init script running at an idle prompt (on its thread). */
+    public OutputSink sink() {
+        OutputSink captured = capturedSink.get();
+        return captured != null ? captured : sink;
+    }
+
+    /** Closes the current sink (publishing a file) and switches to {@code next}. */
+    public void switchSink(OutputSink next) throws IOException {
+        if (!(sink.isConsole() && next.isConsole())) endJson();  // the document ends with its file
+        OutputSink old = sink;
+        sink = next;
+        sinkUsed = false;
+        old.close();
+    }
+
+    /** Columns available for charts: {@code COLUMNS}, or what the REPL's terminal reports, else 100. */
+    public int terminalWidth() { return terminalWidth; }
+    public void setTerminalWidth(int columns) { if (columns >= 20) terminalWidth = columns; }
+
+    /** Stderr itself, never the init script's capture: progress lines of a module scan. */
+    PrintStream stderr() { return err; }
+
+    String location() { return location; }
+    void setLocation(String where) { location = where; }
+    /** The statement starting, for the echo setting. */
+    void setStatement(String text) { statement = text; }
+}
