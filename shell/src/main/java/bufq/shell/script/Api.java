@@ -93,8 +93,7 @@ final class Api extends Rows.ReadOnly {
                 + Convert.show(Shell.VERSION) + "}";
     }
 
-    // bufq.why(id or name) -> {what_it_is, born, uses, why_it_ends, idle_stretches, at_the_peak}: each
-    // part of the why command under its json key, as an array of rows
+    // bufq.why(id or name) -> the why command's parts under their json keys (what_it_is, born, ...), rows each
     private Object why(Value... a) {
         HloModule m = shell.current();
         if (m == null) throw new IllegalArgumentException("bufq.why: no module loaded");

@@ -84,7 +84,7 @@ final class InitScript {
             return;
         }
         try {
-            shell.outsideScript(() -> shell.scripts().runInit());
+            shell.printer().outsideScript(() -> shell.scripts().runInit());
         } finally {
             finish(mine);
         }

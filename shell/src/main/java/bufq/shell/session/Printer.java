@@ -265,6 +265,18 @@ public final class Printer {
     PrintStream stderr() { return err; }
 
     String location() { return location; }
+
+    /** Runs {@code body} with no script location: the init script's errors name its own file and line. */
+    void outsideScript(Runnable body) {
+        String saved = location;
+        location = null;
+        try {
+            body.run();
+        } finally {
+            location = saved;
+        }
+    }
+
     void setLocation(String where) { location = where; }
     /** The statement starting, for the echo setting. */
     void setStatement(String text) { statement = text; }

@@ -87,7 +87,7 @@ public final class Shell implements SessionControl {
             StatementRunner.Parsed parsed = runner.parse(text);
             if (runner.usesScripts(parsed)) init.run();
             st = runner.run(parsed);
-        } catch (CommandException e) {
+        } catch (CommandException | TilingModel.Failure e) {
             printer.error(e.getMessage());
             st = Status.ERROR;
         } catch (Engine.Failure e) {
@@ -103,9 +103,6 @@ public final class Shell implements SessionControl {
         } catch (CancellationException e) {
             // An analysis stopped by Ctrl-C between two of its steps (why's values, check's rules): no report.
             printer.error(COMMAND_CANCELLED);
-            st = Status.ERROR;
-        } catch (TilingModel.Failure e) {
-            printer.error(e.getMessage());
             st = Status.ERROR;
         } catch (OutOfMemoryError e) {
             // The statement asked for more than the heap holds; what it built is garbage now, so
@@ -131,8 +128,7 @@ public final class Shell implements SessionControl {
         deferred.reportNew(modules.loaded());   // parts a statement read on its own (a script, an undeclared use)
         if (timed && settings.timer() && st != Status.QUIT)
             printer.err().printf(Locale.ROOT, "Time: %.1f ms%n", (System.nanoTime() - t0) / 1e6);
-        if (quit) return Status.QUIT;
-        return st;
+        return quit ? Status.QUIT : st;
     }
 
     /**
@@ -166,13 +162,11 @@ public final class Shell implements SessionControl {
     public Set<DumpPart> needs(String statement) { return runner.needs(statement); }
 
     /**
-     * The work an idle prompt does, in this order, each step on a thread of its own or on the
-     * caller's (the REPL's idle thread, never the one running statements): the current module's
-     * parts not read yet are read in the background, printing nothing (see {@link DeferredReads});
-     * the script engine starts in the background ({@link ScriptEngine#prepare}); a pending init
-     * script runs on the calling thread (see {@link InitScript}), what it prints handed to {@code
-     * show}. {@code stillIdle} is asked before the last two: once a key was typed or a statement
-     * entered, the rest waits for the next idle moment. Calling this again goes on where it stopped.
+     * The work an idle prompt does, in order, on the REPL's idle thread or threads of their own: the
+     * current module's parts not read yet are read in the background ({@link DeferredReads}); the
+     * script engine starts ({@link ScriptEngine#prepare}); a pending init script runs ({@link
+     * InitScript}), what it prints handed to {@code show}. {@code stillIdle} is asked before the last
+     * two; calling this again goes on where it stopped.
      */
     public void idle(BooleanSupplier stillIdle, Consumer<String> show) {
         deferred.startInBackground(modules.current());
@@ -192,17 +186,6 @@ public final class Shell implements SessionControl {
      * @throws CommandException interrupted (Ctrl-C) while an idle prompt's run of it goes on
      */
     public void runPendingInit() throws CommandException { init.run(); }
-
-    /** Runs {@code body} with no script location: the init script's errors name its own file and line. */
-    void outsideScript(Runnable body) {
-        String saved = printer.location();
-        printer.setLocation(null);
-        try {
-            body.run();
-        } finally {
-            printer.setLocation(saved);
-        }
-    }
 
     /** The background read {@link #idle} started for {@code m}, or null (tests wait on it). */
     CompletableFuture<Void> backgroundRead(HloModule m) { return deferred.backgroundRead(m); }
@@ -237,7 +220,6 @@ public final class Shell implements SessionControl {
     public boolean bail() { return bail; }
     public void setBail(boolean b) { bail = b; }
     @Override public void requestQuit() { quit = true; }
-    public boolean quitRequested() { return quit; }
 
     /** The session's script engine, made on first use; its language runtime starts only when a script runs. */
     @Override public ScriptEngine scripts() {

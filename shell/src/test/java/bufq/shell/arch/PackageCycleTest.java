@@ -42,6 +42,17 @@ class PackageCycleTest {
                 .check(SHELL);
     }
 
+    /**
+     * Commands see the session through {@code CommandContext} (modules, settings, output, and the
+     * session-steering role), wired once; none reaches for the whole shell.
+     */
+    @Test
+    void noCommandDependsOnTheShell() {
+        noClasses().that().resideInAPackage("bufq.shell.command..")
+                .should().dependOnClassesThat().haveFullyQualifiedName("bufq.shell.session.Shell")
+                .check(SHELL);
+    }
+
     /** The import found the shell's classes (a rule over nothing would pass). */
     @Test
     void theShellWasImported() {
