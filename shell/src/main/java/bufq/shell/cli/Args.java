@@ -65,13 +65,25 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
               echo 'steps order by live_bytes desc limit 5' | bufq DUMP
             """;
 
+    /**
+     * Options that take a value (the next argument, or {@code --option=VALUE}). The launcher tells a
+     * PATH from an option's value with this list, and a batch run from an interactive one with
+     * {@link #BATCH_OPTIONS}, without starting a JVM: LauncherTest holds its two lists to these.
+     */
+    public static final List<String> VALUE_OPTIONS = List.of("--format", "-c", "--command", "-f", "--file");
+
+    /** Options after which bufq exits instead of opening the interactive shell. */
+    public static final List<String> BATCH_OPTIONS = List.of("-c", "--command", "-f", "--file", "-h", "--help", "--version");
+
+    /** Every option, for "did you mean". */
+    public static final List<String> OPTIONS = List.of("--format", "-c", "-f", "--bail", "--no-init", "--help", "--version");
+
     public static Args parse(String[] argv) throws UsageException {
         String format = "table";
         List<Action> actions = new ArrayList<>();
         List<String> paths = new ArrayList<>();
         boolean bail = false, help = false, version = false, options = true, noInit = false;
-        // The launcher (./bufq) tells a PATH from an option the same way: an option taking a value
-        // added here is added to its list too.
+        // An option added here goes into the lists above too (the launcher's are checked against them).
         for (int i = 0; i < argv.length; i++) {
             String a = argv[i];
             if (!options || !a.startsWith("-") || a.equals("-")) {
@@ -98,10 +110,9 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
                 }
                 case "-c", "--command" -> actions.add(new Action(false, inline != null ? inline : value(argv, ++i, a)));
                 case "-f", "--file" -> actions.add(new Action(true, inline != null ? inline : value(argv, ++i, a)));
-                default -> throw new UsageException("unknown option '" + a + "'" + Suggest.hint(a,
-                        List.of("--format", "-c", "-f", "--bail", "--no-init", "--help", "--version")));
+                default -> throw new UsageException("unknown option '" + a + "'" + Suggest.hint(a, OPTIONS));
             }
-            if (inline != null && !(a.equals("--format") || a.equals("--command") || a.equals("--file")))
+            if (inline != null && !VALUE_OPTIONS.contains(a))
                 throw new UsageException("option '" + a + "' takes no value");
         }
         return new Args(format, actions, bail, help, version, paths, noInit);

@@ -53,6 +53,29 @@ class LauncherTest {
         return cmd.stream().anyMatch(a -> a.startsWith("-XX:ArchiveClassesAtExit="));
     }
 
+    /**
+     * The launcher classifies arguments without starting a JVM, so it keeps its own copy of two of
+     * Args' option lists: the options that make a batch run, and those that take a value (so their
+     * value is not taken for a dump path). They stay the same lists.
+     */
+    @Test
+    void theLauncherKnowsArgsOptionLists() throws Exception {
+        List<String> script = Files.readAllLines(CliTest.root().resolve("bufq"));
+        assertEquals(new java.util.TreeSet<>(Args.BATCH_OPTIONS), patterns(script, "interactive=0 ;; esac"));
+        assertEquals(new java.util.TreeSet<>(Args.VALUE_OPTIONS), patterns(script, "after_option=1 ;;"));
+    }
+
+    /** The options of the one {@code case} line of {@code script} that ends in {@code action}, '*' dropped. */
+    private static java.util.TreeSet<String> patterns(List<String> script, String action) {
+        List<String> lines = script.stream().filter(l -> l.contains(") " + action)).toList();
+        assertEquals(1, lines.size(), "one case line ending in " + action + ": " + lines);
+        String l = lines.get(0).strip();
+        String alternatives = l.substring(l.startsWith("case") ? l.indexOf(" in ") + 4 : 0, l.indexOf(") " + action));
+        java.util.TreeSet<String> out = new java.util.TreeSet<>();
+        for (String p : alternatives.split("\\|")) out.add(p.strip().replace("*", ""));
+        return out;
+    }
+
     @Test
     void onlyARunThatNamesADumpMakesTheBatchArchive() throws Exception {
         Path launcher = launcher();
