@@ -13,7 +13,7 @@ import java.util.function.Consumer;
  * that needs no script never starts the script engine for it. It runs once, before the first of:
  * <ul>
  *   <li>a script ({@code js}, {@code run FILE.js}, {@code -f FILE.js});</li>
- *   <li>a statement that may depend on what it registers ({@link Shell#usesScripts}): a query that
+ *   <li>a statement that may depend on what it registers ({@link StatementRunner#usesScripts}): a query that
  *       names a field not known so far (it parses but does not check), and the commands that say
  *       so ({@code fields}, {@code check}, {@code advise}, {@code set tiling NAME} of a model not
  *       known, ...);</li>
