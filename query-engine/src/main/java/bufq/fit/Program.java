@@ -44,4 +44,10 @@ public record Program(String handle, String name, ProgramSizes sizes, List<HeldA
     }
 
     public long needsBytes() { return sizes.needsBytes(); }
+
+    /** This program under another handle (a session tells two programs of one name apart as {@code NAME#2}). */
+    public Program renamed(String newHandle) {
+        return new Program(newHandle, name, sizes, arrays.stream()
+                .map(a -> new HeldArray(newHandle, a.allocation(), a.role(), a.shape(), a.bytes())).toList(), tempAllocation, peakBytes);
+    }
 }
