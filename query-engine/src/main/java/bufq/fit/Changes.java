@@ -41,18 +41,20 @@ public final class Changes {
         Set<String> chosen = new HashSet<>();
         List<HeldArray> drop = new ArrayList<>();
         boolean dropHelps = false;
+        // largest first, sorted once; each step walks it from the start, so the set stays the fewest
+        List<HeldArray> bySize = kept.stream().map(Fit.Kept::array)
+                .sorted(Comparator.comparingLong(HeldArray::bytes).reversed().thenComparing(HeldArray::name)).toList();
+        long dropped = 0;
         for (Fit.Step s : steps) {
             if (s.fits() || !s.fitsAlone()) continue;
             dropHelps = true;
-            long need = s.overBytes();
-            for (HeldArray a : drop) if (heldFrom.get(a.name()) <= s.order()) need -= a.bytes();
-            List<HeldArray> candidates = kept.stream().filter(k -> k.heldFrom() <= s.order())
-                    .map(Fit.Kept::array).filter(a -> !chosen.contains(a.name()))
-                    .sorted(Comparator.comparingLong(HeldArray::bytes).reversed().thenComparing(HeldArray::name)).toList();
-            for (HeldArray a : candidates) {
-                if (need <= 0) break;
-                chosen.add(a.name());
+            // arrays chosen at an earlier step were held then, so they are held here too
+            long need = s.overBytes() - dropped;
+            for (int i = 0; i < bySize.size() && need > 0; i++) {
+                HeldArray a = bySize.get(i);
+                if (heldFrom.get(a.name()) > s.order() || !chosen.add(a.name())) continue;
                 drop.add(a);
+                dropped += a.bytes();
                 need -= a.bytes();
             }
         }
@@ -60,13 +62,17 @@ public final class Changes {
             Keep edited = keep.dropping(drop.stream().map(HeldArray::name).toList());
             boolean fixes = Fit.steps(programs, capacity, edited).stream().allMatch(s -> s.fits() || !s.fitsAlone());
             String statement = "fit" + selection + edited.text();
+            boolean first = true;
             for (HeldArray a : drop) {
                 String kind = a.isParameter() ? "donate" : "drop";
                 String why = a.isParameter()
                         ? "a parameter of " + a.program() + " (" + a.shape() + "): donate it (donate_argnums) or delete it after the call"
                         : "an output of " + a.program() + " (" + a.shape() + "): do not keep it (del, or consume it first)";
-                out.add(new Change(kind, a.name(), a.bytes(), null, statement,
-                        why + (fixes ? "" : "; not enough alone, see the temp cuts")));
+                // the statement once, on the first row: it names the whole set
+                out.add(new Change(kind, a.name(), a.bytes(), null, first ? statement : null,
+                        why + (first && drop.size() > 1 ? "; with the " + (drop.size() - 1) + " below, one set" : "")
+                                + (fixes ? "" : "; not enough alone, see the temp cuts")));
+                first = false;
             }
         }
         // Temp to cut: for each step over, by its overflow (a program over alone: by that).

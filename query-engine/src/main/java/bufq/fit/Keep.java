@@ -1,6 +1,7 @@
 package bufq.fit;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -11,13 +12,22 @@ import java.util.Set;
  * {@code all}, {@code none}, {@code parameters}, {@code outputs}, a program's handle (all its
  * arrays), {@code HANDLE:parameters}, {@code HANDLE:outputs} or {@code HANDLE:N} (allocation N).
  */
-public record Keep(List<String> keep, List<String> drop) {
+public final class Keep {
     public static final Keep ALL = new Keep(List.of("all"), List.of());
 
-    public Keep {
-        keep = keep.isEmpty() ? List.of("all") : List.copyOf(keep);
-        drop = List.copyOf(drop);
+    private final List<String> keep, drop;
+    /** Drop specs naming one array ({@code PROGRAM:N}), looked up in a set: a long drop list stays linear. */
+    private final Set<String> dropNames = new HashSet<>();
+    private final List<String> dropOthers = new ArrayList<>();
+
+    public Keep(List<String> keep, List<String> drop) {
+        this.keep = keep.isEmpty() ? List.of("all") : List.copyOf(keep);
+        this.drop = List.copyOf(drop);
+        for (String s : this.drop) (s.matches(".*:\\d+") ? dropNames : dropOthers).add(s);
     }
+
+    public List<String> keep() { return keep; }
+    public List<String> drop() { return drop; }
 
     public Keep dropping(List<String> more) {
         List<String> d = new ArrayList<>(drop);
@@ -27,7 +37,8 @@ public record Keep(List<String> keep, List<String> drop) {
 
     /** Whether {@code a} stays after its program ran. */
     public boolean keeps(HeldArray a) {
-        return keep.stream().anyMatch(s -> matches(s, a)) && drop.stream().noneMatch(s -> matches(s, a));
+        return keep.stream().anyMatch(s -> matches(s, a)) && !dropNames.contains(a.name())
+                && dropOthers.stream().noneMatch(s -> matches(s, a));
     }
 
     /**
