@@ -12,7 +12,10 @@ import java.util.List;
  * @param actions {@code -c} texts and {@code -f} files in the order given
  */
 public record Args(String format, List<Action> actions, boolean bail, boolean help, boolean version, List<String> paths,
-                   boolean noInit) {
+                   boolean noInit, List<Preset> presets) {
+    /** A setting given on the command line ({@code --capacity 16GiB} is {@code set capacity 16GiB}), set before loading. */
+    public record Preset(String setting, String value) {}
+
     /** Something to run before exiting: a statement ({@code -c}) or a script file ({@code -f}). */
     public record Action(boolean file, String text) {}
 
@@ -22,7 +25,8 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
     }
 
     public static final String USAGE = """
-            Usage: bufq [--format table|markdown|csv|tsv|json] [-c TEXT]... [-f FILE] [--bail] [--no-init] [PATH...]
+            Usage: bufq [--format table|markdown|csv|tsv|json] [-c TEXT]... [-f FILE] [--bail] [--no-init]
+                        [--capacity SIZE] [--device NAME] [--reserved SIZE] [PATH...]
 
             Query XLA buffer-assignment dumps. PATH is a *-buffer-assignment.txt file (its -values,
             -live-range and -memory-usage-report siblings are joined), any one of those siblings, an
@@ -38,6 +42,9 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
                              a line ending in \\ or an unfinished query continues); a FILE
                              ending in .js runs as JavaScript (scripts/README.md)
               --bail         stop at the first failing statement
+              --capacity SIZE, --device NAME, --reserved SIZE
+                             what 'fit' checks against: set capacity, device, reserved
+                             (e.g. --capacity 16GiB, --device v5e; 'help device' lists devices)
               --no-init      do not run $XDG_CONFIG_HOME/bufq/init.js (~/.config/bufq/init.js);
                              without it, init.js runs on first need: before the first script,
                              fields, check, advise, set tiling of a model not built in, or a
@@ -69,6 +76,7 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
         String format = "table";
         List<Action> actions = new ArrayList<>();
         List<String> paths = new ArrayList<>();
+        List<Preset> presets = new ArrayList<>();
         boolean bail = false, help = false, version = false, options = true, noInit = false;
         // The launcher (./bufq) tells a PATH from an option the same way: an option taking a value
         // added here is added to its list too.
@@ -98,13 +106,16 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
                 }
                 case "-c", "--command" -> actions.add(new Action(false, inline != null ? inline : value(argv, ++i, a)));
                 case "-f", "--file" -> actions.add(new Action(true, inline != null ? inline : value(argv, ++i, a)));
+                case "--capacity", "--device", "--reserved" ->
+                        presets.add(new Preset(a.substring(2), inline != null ? inline : value(argv, ++i, a)));
                 default -> throw new UsageException("unknown option '" + a + "'" + Suggest.hint(a,
-                        List.of("--format", "-c", "-f", "--bail", "--no-init", "--help", "--version")));
+                        List.of("--format", "-c", "-f", "--bail", "--no-init", "--capacity", "--device", "--reserved", "--help", "--version")));
             }
-            if (inline != null && !(a.equals("--format") || a.equals("--command") || a.equals("--file")))
+            if (inline != null && !(a.equals("--format") || a.equals("--command") || a.equals("--file")
+                    || a.equals("--capacity") || a.equals("--device") || a.equals("--reserved")))
                 throw new UsageException("option '" + a + "' takes no value");
         }
-        return new Args(format, actions, bail, help, version, paths, noInit);
+        return new Args(format, actions, bail, help, version, paths, noInit, List.copyOf(presets));
     }
 
     private static String value(String[] argv, int i, String option) throws UsageException {

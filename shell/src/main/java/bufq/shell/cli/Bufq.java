@@ -8,6 +8,7 @@ import bufq.shell.session.Engine;
 import bufq.shell.session.Env;
 import bufq.shell.session.ExitCode;
 import bufq.shell.session.Repl;
+import bufq.shell.session.Setting;
 import bufq.shell.session.Shell;
 import bufq.shell.session.StatementReader;
 import bufq.shell.session.Status;
@@ -110,6 +111,15 @@ public final class Bufq {
     }
 
     private int session(Shell shell, Args args, InputStream in, PrintStream err) {
+        for (Args.Preset p : args.presets()) {
+            try {
+                shell.settings().set(Setting.byKey(p.setting()), p.value());
+            } catch (CommandException e) {
+                err.println("bufq: --" + p.setting() + ": " + e.getMessage());
+                err.println("Try 'bufq --help' for more information.");
+                return ExitCode.USAGE;
+            }
+        }
         // Made before loading: the JLine REPL warms up its line editor while the dumps are read.
         Repl interactive = args.actions().isEmpty() && !env.stdinClosed() && env.interactive() ? repl.apply(in) : null;
         if (!args.paths().isEmpty()) {

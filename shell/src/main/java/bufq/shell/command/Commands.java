@@ -41,6 +41,7 @@ public final class Commands implements CommandTable {
                 new CheckCommand(),
                 new DiffCommand(),
                 new WhatifCommand(),
+                new FitCommand(),
                 new AdviseCommand(),
                 new ExportCommand(),
                 new FormatCommand(),

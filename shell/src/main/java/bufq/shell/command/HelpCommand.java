@@ -1,5 +1,6 @@
 package bufq.shell.command;
 
+import bufq.fit.Devices;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Setting;
@@ -88,6 +89,10 @@ final class HelpCommand implements Command {
 
     @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
         arity(args, 0, 1);
+        if (args.size() == 1 && (args.get(0).equals("device") || args.get(0).equals("devices"))) {
+            shell.print(Devices.table());   // the accelerators 'set device' knows, with the source of each figure
+            return Status.OK;
+        }
         shell.print(new TextBlock(args.isEmpty() ? overview(shell) : topic(shell, args.get(0))));
         return Status.OK;
     }
@@ -269,9 +274,9 @@ final class HelpCommand implements Command {
         Command c = shell.commands().byName(topic);
         if (c == null) {
             List<String> topics = new ArrayList<>(shell.commands().names());
-            topics.addAll(List.of("query", "formats", "settings"));
+            topics.addAll(List.of("query", "formats", "settings", "device"));
             throw new CommandException("no help on '" + topic + "'" + Suggest.hint(topic, topics)
-                    + " (topics: commands, query, formats, settings)");
+                    + " (topics: commands, query, formats, settings, device)");
         }
         StringBuilder b = new StringBuilder(String.join("\n", wrapSynopsis(c.synopsis(), Math.max(20, shell.terminalWidth() - 1))))
                 .append("\n\n").append(reflow(c.description(), Math.max(20, shell.terminalWidth() - 1))).append('\n');
