@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Diffs of real pairs from {@code ../shared/corpus/jax-0.10.2}; skipped when the corpus is absent. */
+/** Diffs of real pairs from the corpus's {@code jax-0.10.2}; skipped when the corpus is absent. */
 class CorpusPairsTest {
     private static final Path JAX = Corpus.dir().resolve("jax-0.10.2");
     private static final Pattern CUMULATIVE = Pattern.compile("\\(cumulative: (\\d+) bytes\\)");
