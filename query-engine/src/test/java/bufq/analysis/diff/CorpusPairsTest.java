@@ -29,9 +29,7 @@ class CorpusPairsTest {
     private static final Pattern CUMULATIVE = Pattern.compile("\\(cumulative: (\\d+) bytes\\)");
 
     private static Path dir(String rel) {
-        Path p = JAX.resolve(rel);
-        Corpus.require(p);
-        return p;
+        return Corpus.require(JAX.resolve(rel));
     }
 
     private static HloModule load(String rel) throws Exception {
