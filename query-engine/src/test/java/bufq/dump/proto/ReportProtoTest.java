@@ -3,6 +3,7 @@ package bufq.dump.proto;
 import bufq.dump.DumpLoader;
 import bufq.dump.LoadException;
 import bufq.model.HloModule;
+import bufq.testing.Corpus;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -30,7 +31,7 @@ class ReportProtoTest {
 
     static List<Path> reports() throws IOException {
         List<Path> out;
-        try (Stream<Path> s = Files.walk(ProtoAgreesWithTextTest.corpus())) {
+        try (Stream<Path> s = Files.walk(Corpus.requireSome("jax-0.10.2-proto"))) {
             out = s.filter(p -> p.getFileName().toString().endsWith(REPORT_PB)).sorted().toList();
         }
         assertFalse(out.isEmpty(), "memory usage report protos in the corpus");
