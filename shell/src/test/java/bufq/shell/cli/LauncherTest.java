@@ -112,4 +112,32 @@ class LauncherTest {
         cmd = command(launcher, "-c", "summary", tmp.resolve("big.txt").toString());
         assertTrue(cmd.contains("-Xmn2g") && cmd.contains("-Xms3g"), "a big dump gets the 2 GB young generation: " + cmd);
     }
+    /**
+     * Issue 34: an interactive session neither makes nor uses a class-data archive. The archive did
+     * not make the prompt cheaper, and the session that made it ran in the JVM's dump mode, half a
+     * second of CPU more before its prompt. The session needs a terminal: {@code script} gives it one.
+     */
+    @Test
+    void interactiveSessionsMakeNoArchive() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/script")), "script(1) gives the launcher a terminal");
+        Path launcher = launcher();
+        Path archive = tmp.resolve("shell/target/bufq.jsa");
+        Files.writeString(archive, "an archive of an earlier round");
+        Files.setLastModifiedTime(archive, FileTime.fromMillis(System.currentTimeMillis()));
+        ProcessBuilder pb = new ProcessBuilder("/usr/bin/script", "-qec", "bash " + launcher + " dump.txt", "/dev/null")
+                .redirectErrorStream(true);
+        pb.environment().put("BUFQ_DRY_RUN", "1");
+        pb.environment().remove("BUFQ_NO_CDS");
+        pb.environment().remove("BUFQ_JAVA_OPTS");
+        pb.environment().remove("BUFQ_CLASSPATH");
+        Process p = pb.start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the dry run ends");
+        List<String> cmd = out.replace("\r", "").lines().toList();
+        assertTrue(cmd.contains("-jar") && cmd.contains("dump.txt"), "the dry run printed a java command: " + cmd);
+        assertFalse(cmd.contains("-XX:TieredStopAtLevel=1"), "a terminal makes the session interactive: " + cmd);
+        assertFalse(makesArchive(cmd), cmd.toString());
+        assertTrue(cmd.stream().noneMatch(a -> a.startsWith("-XX:SharedArchiveFile=")), cmd.toString());
+    }
 }
