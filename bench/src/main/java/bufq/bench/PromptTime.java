@@ -17,8 +17,8 @@ import java.util.stream.Stream;
  * detached tmux session, its screen read every few milliseconds until the prompt ({@code ...)>})
  * is on it; the wall time from launch to that screen, and the CPU the JVM had used by then (from
  * {@code /proc}: steadier than wall time on a shared machine). Each session is left with Ctrl-D,
- * as a user leaves, so the launcher's interactive class-data archive is made by the first one,
- * which is not counted.
+ * as a user leaves; the first session (the files into the page cache, the jar's classes) is not
+ * counted.
  */
 final class PromptTime {
     private PromptTime() {}
