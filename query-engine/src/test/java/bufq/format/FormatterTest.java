@@ -198,6 +198,25 @@ class FormatterTest {
         assertTrue(out.toString().contains("{\"f\": 1.0E300}"), out.toString());
     }
 
+    /** Issue 30: a float field of 2^-20 printed 9.5367431640625E-7; ordinary magnitudes take no exponent anywhere. */
+    @ParameterizedTest
+    @CsvSource({"9.5367431640625E-7,0.0000009537,0.00000095367431640625", "0.00012345678,0.0001235,0.00012345678",
+            "1234.56789,1234.568,1234.56789", "1.5E-15,1.5e-15,1.5E-15", "-2.0E-5,-0.00002,-0.00002", "0,0.0,0.0"})
+    void floatsReadWithoutExponent(double d, String human, String exact) {
+        Table t = Table.builder().column("f", ColumnType.FLOAT).row(d).build();
+        assertEquals(human, render("table", t).lines().skip(2).findFirst().orElseThrow().strip());
+        assertEquals(exact, render("csv", t).lines().skip(1).findFirst().orElseThrow());
+        String json = render("json", t);
+        assertTrue(json.contains("{\"f\": " + exact + "}"), json);
+        assertEquals(d, Double.parseDouble(exact), 0.0);  // still exact
+    }
+
+    private static String render(String format, Table t) {
+        StringBuilder out = new StringBuilder();
+        Formatters.byName(format).write(t, FormatOptions.DEFAULT, out);
+        return out.toString();
+    }
+
     @Test
     void unknownFormatListsTheKnownOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Formatters.byName("xml"));
