@@ -162,7 +162,7 @@ public final class TableFormatter implements Formatter {
             else gone.add(table.columns().get(c).name());
         }
         return gone.size() + " column" + (gone.size() == 1 ? "" : "s") + " left out to fit " + lineWidth + " columns: "
-                + String.join(", ", gone) + " (show picks columns; a wider terminal shows more)";
+                + String.join(", ", gone) + " (a wider terminal, or format csv, shows them)";
     }
 
     /** Appends {@code text} as lines of at most {@code width} columns, broken at spaces (0 = one line). */

@@ -123,7 +123,9 @@ class FormatterTest {
         out.setLength(0);
         Formatters.byName("table").write(t, new FormatOptions(false, false, 0, 40), out);
         for (String line : out.toString().split("\n")) assertTrue(line.length() <= 40, line);
-        assertTrue(out.toString().contains("\n1 column left out to fit 40 columns:\nstart (show picks columns;"), out.toString());
+        assertTrue(out.toString().contains("\n1 column left out to fit 40 columns:\nstart (a wider terminal, or format"), out.toString());
+        // issue 30: tables of commands that take no show (summary, peak) must not offer it
+        assertFalse(out.toString().contains("show picks"), out.toString());
         // no width: every column, nothing cut
         out.setLength(0);
         Formatters.byName("table").write(t, FormatOptions.DEFAULT, out);

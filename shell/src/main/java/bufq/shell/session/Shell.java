@@ -8,6 +8,7 @@ import bufq.format.Formatter;
 import bufq.format.Formatters;
 import bufq.format.JsonFormatter;
 import bufq.format.MarkdownFormatter;
+import bufq.lang.SqlHabits;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.LoadWarning;
@@ -246,8 +247,9 @@ public final class Shell {
         if (c == null) {
             List<String> known = new ArrayList<>(commands.names());
             known.addAll(engine.entities());
-            throw new CommandException("unknown command '" + name + "'" + Suggest.hint(name, known)
-                    + " (type 'help' for the list)");
+            String sql = SqlHabits.forStatement(text);
+            throw new CommandException("unknown command '" + name + "'" + (sql.isEmpty() ? Suggest.hint(name, known)
+                    + " (type 'help' for the list)" : sql));
         }
         HloModule m = current();
         if (m != null && c.needsCurrentModule()) readParts(m, c.needs(this, head.length < 2 ? "" : head[1]));
