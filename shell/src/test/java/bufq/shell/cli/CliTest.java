@@ -92,6 +92,10 @@ class CliTest {
                         .err("values whre\n       ^\nexpected 'where' or end of query"),
                 c("no module", "-c", "values").exit(1).err("error: no module loaded (use 'load PATH')"),
                 c("unknown command", "-c", "sumary", "a.txt").exit(1).err("error: unknown command 'sumary'; did you mean 'summary'?"),
+                // issue 30: SQL habits point at the bufq form
+                c("select is sql", "-c", "SELECT * FROM values LIMIT 3", "a.txt").exit(1)
+                        .err("error: unknown command 'SELECT'; bufq has no SELECT, queries start with the entity: did you mean 'values limit 3'?"),
+                c("psql quit", "-c", "\\q", "a.txt").exit(1).err("error: unknown command '\\q'; did you mean 'quit'? (or Ctrl-D)"),
                 c("errors go on", "-c", "sumary", "-c", "values", "a.txt").exit(1).out("add.1"),
                 c("bail stops", "--bail", "-c", "sumary", "-c", "values", "a.txt").exit(1).notOut("add.1"),
                 c("unterminated quote in a command", "-c", "load \"my dump", "a.txt").exit(1)
