@@ -119,6 +119,17 @@ class ApiTest {
         assertTrue(table.matches("(?s).*check failed: js:1:\\d+: TypeError.*"), table);
     }
 
+    /** Issue 30: a misspelt member was reported at column 1 as the property after it, with no did-you-mean. */
+    @Test
+    void aMisspeltMemberIsPointedAtAndNamed() {
+        String e = h.fails("js bufq.modul.values");
+        assertTrue(e.contains("js:1:6: TypeError: bufq.modul is undefined, so it has no 'values'; did you mean 'module'?"), e);
+        e = h.fails("js let n = bufq.module.valus.length");
+        assertTrue(e.contains("js:1:21: TypeError: bufq.module.valus is undefined, so it has no 'length'; did you mean 'values'?"), e);
+        e = h.fails("js let o = {}; o.a.b");
+        assertTrue(e.contains("js:1:15: TypeError: o.a is undefined, so it has no 'b'"), e);
+    }
+
     @Test
     void badApiCallsSayWhatWasExpected() {
         assertTrue(h.fails("js bufq.field('nope', 'x', r => 1)").contains("unknown entity 'nope'; expected one of values"), h.err());
