@@ -412,8 +412,9 @@ public final class Shell {
         // On a terminal a table fits its width and csv and tsv escape control characters; a pipe
         // or a file gets every column and the data exact.
         boolean terminal = env.interactive() && sink.isConsole();
+        // 'set maxwidth 0' shows cells whole, as it says: the table is then not cut to the terminal either
         return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(), settings.maxWidth(),
-                terminal ? terminalWidth : 0, terminal);
+                terminal && settings.maxWidth() > 0 ? terminalWidth : 0, terminal);
     }
 
     /** Results, their notes included, go to the terminal the user reads stderr on. */
