@@ -20,6 +20,7 @@ final class ModulesCommand implements Command {
 
     @Override public String description() {
         return "Lists the loaded modules with the handle and number 'use' accepts; the current one is marked *.\n"
+                + "module_id is XLA's number for it (module_0004 in a dump's file names, the program id in a capture).\n"
                 + "Modules of a big directory are read when first used: backend and values show once they are.";
     }
 
@@ -28,13 +29,14 @@ final class ModulesCommand implements Command {
     @Override public Status run(Shell shell, List<String> args) throws CommandException, IOException {
         arity(args, 0, 0);
         Table.Builder b = Table.builder().column("#", ColumnType.INT).column("current", ColumnType.STRING)
-                .column("module", ColumnType.STRING).column("name", ColumnType.STRING).column("backend", ColumnType.STRING)
+                .column("module", ColumnType.STRING).column("name", ColumnType.STRING)
+                .column("module_id", ColumnType.STRING).column("backend", ColumnType.STRING)
                 .column("values", ColumnType.INT).column("in_memory", ColumnType.BOOL).column("files", ColumnType.LIST);
         List<ModuleSet.Entry> es = shell.modules().entries();
         for (int i = 0; i < es.size(); i++) {
             ModuleSet.Entry e = es.get(i);
             HloModule m = e.loaded();
-            b.row((long) (i + 1), e == shell.modules().currentEntry() ? "*" : "", e.handle(), e.name(),
+            b.row((long) (i + 1), e == shell.modules().currentEntry() ? "*" : "", e.handle(), e.name(), e.dumpId(),
                     m == null ? null : m.info().backend(), m == null ? null : (long) m.values().size(), m != null,
                     List.copyOf(e.files()));
         }
