@@ -104,10 +104,7 @@ public final class DumpLoader {
                     // A bare assignment beside the one module it belongs to joins it (issue 30: one program
                     // gave two modules, jit_f and a nameless one).
                     String joins = onlyModuleBeside(abs, groups.keySet(), protoModules);
-                    if (joins != null && ProtoSources.isBareAssignment(f)) {
-                        passed.add(p.relativize(f) + " (the bare buffer assignment of " + joins + " beside it: read as that module)");
-                        continue;
-                    }
+                    if (joins != null && ProtoSources.isBareAssignment(f)) continue;   // read as that module, silently as a report .pb is
                     if (!protos.containsKey(abs.toString())) protos.put(abs.toString(), ProtoSources.sources(f, f.toString()));
                 }
                 String skips = passed.isEmpty() ? null : skippedLine(passed);

@@ -239,9 +239,12 @@ public final class TableFormatter implements Formatter {
     /** Narrowest cut that keeps a head and a tail worth reading; narrower cells keep their start. */
     static final int MIDDLE_CUT_MIN = 8;
 
-    /** Text whose distinguishing part is at its end: a path ({@code /}) or a handle ({@code #}). */
+    /**
+     * Text whose distinguishing part is at its end: a path ({@code /}) or a handle ({@code #}), one
+     * word (prose and lists of several items, which mention paths, keep their start).
+     */
     static boolean pathLike(String s) {
-        return s.indexOf('/') >= 0 || s.indexOf('#') >= 0;
+        return (s.indexOf('/') >= 0 || s.indexOf('#') >= 0) && s.indexOf(' ') < 0;
     }
 
     private static String stripRight(StringBuilder b) {

@@ -60,15 +60,17 @@ public final class ModuleSet {
         List<Entry> added = new ArrayList<>();
         Set<String> taken = new HashSet<>();
         for (Entry e : entries) taken.add(e.handle);
-        Map<String, Integer> named = new HashMap<>();
-        for (Engine.FoundModule s : sources) named.merge(base(s), 1, Integer::sum);
-        for (Entry e : entries) named.merge(e.handle.replaceFirst("#.*", ""), 1, Integer::sum);
+        // ids per name: a repeated name's later modules carry the dump's module number when it tells
+        // them apart (jit_f#0004 says which file it is), else #2, #3
+        Map<String, List<String>> ids = new HashMap<>();
+        for (Engine.FoundModule s : sources) ids.computeIfAbsent(base(s), k -> new ArrayList<>()).add(DumpIds.of(s.files()));
         for (int i = 0; i < sources.size(); i++) {
             Engine.FoundModule s = sources.get(i);
             String h = base(s);
-            // a name that repeats carries the dump's module number, so jit_f#0004 says which file it is
-            String id = named.get(h) > 1 ? DumpIds.of(s.files()) : null;
-            if (id != null) h = h + "#" + id;
+            String id = DumpIds.of(s.files());
+            List<String> same = ids.get(h);
+            if (taken.contains(h) && id != null && !same.contains(null) && same.stream().distinct().count() == same.size()
+                    && !taken.contains(h + "#" + id)) h = h + "#" + id;
             String unique = h;
             for (int k = 2; taken.contains(unique); k++) unique = h + "#" + k;
             taken.add(unique);
