@@ -73,6 +73,23 @@ final class ProtoSources {
         return n.endsWith(".pb") && !n.endsWith(REPORT) && !n.contains("before_optimizations");
     }
 
+    /**
+     * A bare {@code xla.BufferAssignmentProto} (memory_analysis()'s bytes, {@code ma-buffer-assignment.pb}):
+     * no dump's module name, and its head reads as an assignment. Beside the one module it belongs
+     * to, it is that module's assignment again, with less in it (no names, shapes or schedule).
+     */
+    static boolean isBareAssignment(Path read) {
+        String n = FileKind.stripGz(read.getFileName().toString());
+        if (!n.endsWith(".pb") || n.endsWith(".hlo.pb") || n.endsWith(REPORT) || n.endsWith(".xplane.pb")) return false;
+        if (DumpNames.program(textPrefix(n)) != null) return false;
+        try {
+            byte[] head = head(read, read.toString());
+            return ProtoReader.sniff(head, head.length) == ProtoReader.Kind.BUFFER_ASSIGNMENT;
+        } catch (LoadException e) {
+            return false;
+        }
+    }
+
     /** A memory usage report proto: read with its module's .hlo.pb (or text set) beside it, else alone. */
     static boolean isReport(String fileName) {
         return FileKind.stripGz(fileName).endsWith(REPORT);

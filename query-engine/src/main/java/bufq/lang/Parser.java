@@ -87,6 +87,8 @@ public final class Parser {
                         default -> "expected " + clauses;
                     };
                     QueryException e = error(t, what);
+                    QueryException habit = SqlHabits.clause(src, tokens, current, e.diagnostic().message());
+                    if (habit != null) throw habit;
                     if (t.kind() == TokenKind.IDENT) {
                         List<String> near = Names.near(t.text(), CLAUSES);
                         if (!near.isEmpty()) e = new QueryException(new Diagnostic(t.start(), t.end(),
@@ -437,6 +439,7 @@ public final class Parser {
         if (!match(TokenKind.LPAREN)) return new Field(name);
         List<Expr> args = new ArrayList<>();
         if (!check(TokenKind.RPAREN)) {
+            if (check(TokenKind.ARITH) && peek().text().equals("*")) throw SqlHabits.starArgument(t, peek());
             do {
                 Token a = expect(TokenKind.IDENT, "expected a field name as the argument of " + t.text() + "()");
                 if (check(TokenKind.LPAREN)) throw error(peek(), "expected ',' or ')'; aggregates do not nest");

@@ -7,6 +7,7 @@ import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Env;
 import bufq.shell.session.ExitCode;
+import bufq.shell.session.ModuleSet;
 import bufq.shell.session.Repl;
 import bufq.shell.session.Setting;
 import bufq.shell.session.Shell;
@@ -129,7 +130,9 @@ public final class Bufq {
             Set<DumpPart> parts = EnumSet.noneOf(DumpPart.class);
             for (Args.Action a : args.actions()) if (!a.file()) parts.addAll(shell.needs(a.text()));
             try {
-                shell.load(paths, parts);
+                List<ModuleSet.Entry> added = shell.load(paths, parts);
+                // issue 30: a capture or a directory opened on one of many modules says so, and which
+                if (interactive != null && added.size() > 1) shell.info(ModuleSet.openedLine(added, shell.modules().currentEntry()));
             } catch (Engine.Failure e) {
                 err.println("bufq: " + e.getMessage());
                 return ExitCode.LOAD;

@@ -47,7 +47,7 @@ import java.util.stream.Collectors;
  * what was expected; the script sees them as errors at the calling line.
  */
 final class Api extends Rows.ReadOnly {
-    private static final List<String> KEYS = List.of("module", "query", "why", "field", "tiling", "check", "rule", "whatif", "format", "version");
+    static final List<String> KEYS = List.of("module", "query", "why", "field", "tiling", "check", "rule", "whatif", "format", "version");
     private static final List<String> BUILTIN_TILINGS = List.of("tpu", "none");
 
     private final Shell shell;

@@ -3,8 +3,10 @@ package bufq.shell.session;
 import bufq.model.HloModule;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -38,6 +40,8 @@ public final class ModuleSet {
         /** Program name as the files say. */
         public String name() { return source.name(); }
         public List<String> files() { return source.files(); }
+        /** XLA's number for the module ({@code 0004} of {@code module_0004...}), or null. */
+        public String dumpId() { return DumpIds.of(source.files()); }
         /** The parsed module, or null while it is not in memory. */
         public HloModule loaded() { return module; }
     }
@@ -56,9 +60,17 @@ public final class ModuleSet {
         List<Entry> added = new ArrayList<>();
         Set<String> taken = new HashSet<>();
         for (Entry e : entries) taken.add(e.handle);
+        // ids per name: a repeated name's later modules carry the dump's module number when it tells
+        // them apart (jit_f#0004 says which file it is), else #2, #3
+        Map<String, List<String>> ids = new HashMap<>();
+        for (Engine.FoundModule s : sources) ids.computeIfAbsent(base(s), k -> new ArrayList<>()).add(DumpIds.of(s.files()));
         for (int i = 0; i < sources.size(); i++) {
             Engine.FoundModule s = sources.get(i);
-            String h = s.name() == null || s.name().isBlank() ? "module" : s.name();
+            String h = base(s);
+            String id = DumpIds.of(s.files());
+            List<String> same = ids.get(h);
+            if (taken.contains(h) && id != null && !same.contains(null) && same.stream().distinct().count() == same.size()
+                    && !taken.contains(h + "#" + id)) h = h + "#" + id;
             String unique = h;
             for (int k = 2; taken.contains(unique); k++) unique = h + "#" + k;
             taken.add(unique);
@@ -66,8 +78,33 @@ public final class ModuleSet {
             entries.add(e);
             added.add(e);
         }
-        if (!added.isEmpty()) use(added.get(0));
+        if (!added.isEmpty()) use(opening(added));
         return added;
+    }
+
+    /** {@code 7 modules loaded; current: jit_f (the largest peak); 'modules' lists them, 'use' switches}. */
+    public static String openedLine(List<Entry> added, Entry current) {
+        boolean byPeak = current != null && current != added.get(0);
+        return added.size() + " modules loaded; current: " + (current == null ? "none" : current.handle())
+                + (byPeak ? " (the largest peak)" : "") + "; 'modules' lists them, 'use' switches";
+    }
+
+    private static String base(Engine.FoundModule s) {
+        return s.name() == null || s.name().isBlank() ? "module" : s.name();
+    }
+
+    /**
+     * The module to open: the first, but in a profile capture (its first programs are often
+     * two-value helpers) the one with the largest peak among those parsed.
+     */
+    private static Entry opening(List<Entry> added) {
+        Entry best = added.get(0);
+        if (!DumpIds.capture(best.files())) return best;
+        for (Entry e : added) {
+            if (e.module == null || !DumpIds.capture(e.files())) continue;
+            if (best.module == null || e.module.liveness().peakBytes() > best.module.liveness().peakBytes()) best = e;
+        }
+        return best;
     }
 
     /** Parses in parallel; the first failure in the given order is reported, whatever the timing. */

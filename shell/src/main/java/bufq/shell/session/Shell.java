@@ -8,6 +8,7 @@ import bufq.format.Formatter;
 import bufq.format.Formatters;
 import bufq.format.JsonFormatter;
 import bufq.format.MarkdownFormatter;
+import bufq.lang.SqlHabits;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.LoadWarning;
@@ -246,8 +247,9 @@ public final class Shell {
         if (c == null) {
             List<String> known = new ArrayList<>(commands.names());
             known.addAll(engine.entities());
-            throw new CommandException("unknown command '" + name + "'" + Suggest.hint(name, known)
-                    + " (type 'help' for the list)");
+            String sql = SqlHabits.forStatement(text);
+            throw new CommandException("unknown command '" + name + "'" + (sql.isEmpty() ? Suggest.hint(name, known)
+                    + " (type 'help' for the list)" : sql));
         }
         HloModule m = current();
         if (m != null && c.needsCurrentModule()) readParts(m, c.needs(this, head.length < 2 ? "" : head[1]));
@@ -410,8 +412,9 @@ public final class Shell {
         // On a terminal a table fits its width and csv and tsv escape control characters; a pipe
         // or a file gets every column and the data exact.
         boolean terminal = env.interactive() && sink.isConsole();
+        // 'set maxwidth 0' shows cells whole, as it says: the table is then not cut to the terminal either
         return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(), settings.maxWidth(),
-                terminal ? terminalWidth : 0, terminal);
+                terminal && settings.maxWidth() > 0 ? terminalWidth : 0, terminal);
     }
 
     /** Results, their notes included, go to the terminal the user reads stderr on. */

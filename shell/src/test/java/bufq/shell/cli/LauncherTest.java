@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -65,7 +67,22 @@ class LauncherTest {
             List<String> cmd = command(launcher, args);
             assertTrue(makesArchive(cmd), String.join(" ", args) + ": " + cmd);
             assertTrue(cmd.stream().anyMatch(a -> a.contains("bufq-batch.jsa")), cmd.toString());
+            // the run that writes the archive says so as it ends (issue 30), the others do not
+            assertTrue(cmd.contains("-D" + ArchiveNotice.PROPERTY + "=1"), cmd.toString());
         }
+        assertFalse(command(launcher, "-c", "help").contains("-D" + ArchiveNotice.PROPERTY + "=1"));
+    }
+
+    @Test
+    void theArchivingRunSaysWhyItsExitTakesSeconds() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        ArchiveNotice.print(null, err);
+        assertEquals("", bytes.toString(StandardCharsets.UTF_8));
+        ArchiveNotice.print("1", err);
+        String line = bytes.toString(StandardCharsets.UTF_8);
+        assertEquals(1, line.lines().count(), line);
+        assertTrue(line.startsWith("bufq: saving a startup archive"), line);
     }
 
     @Test
