@@ -150,7 +150,7 @@ final class ProtoSources {
                 try {
                     return ProtoReader.load(bytes, 0, bytes.length, 0, shown, name, number, backend, false, report);
                 } catch (ProtoException e) {
-                    throw new LoadException(shown, e.getMessage());
+                    throw new LoadException(shown, e.isCancelled() ? "cancelled" : e.getMessage());
                 }
             }));
         }
@@ -173,7 +173,7 @@ final class ProtoSources {
                 try {
                     return ProtoReader.load(bytes, m.from(), m.length(), m.from(), part, moduleName, m.number(), profileBackend, true);
                 } catch (ProtoException e) {
-                    throw new LoadException(part, e.getMessage());
+                    throw new LoadException(part, e.isCancelled() ? "cancelled" : e.getMessage());
                 }
             }));
         }
