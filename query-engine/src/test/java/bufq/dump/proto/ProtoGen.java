@@ -26,6 +26,7 @@ public final class ProtoGen {
     private final List<long[]> buffers = new ArrayList<>();   // {id, size, instruction id}
     private long[] schedule;
     private long rootId = -1;
+    private byte[] moduleExtra = new byte[0];
 
     /** Adds an instruction; ids are 1-based positions unless given. */
     public long add(String name, String opcode, byte[] shape, long... operands) {
@@ -62,6 +63,20 @@ public final class ProtoGen {
     public ProtoGen noSchedule() {
         this.schedule = new long[0];
         return this;
+    }
+
+    /** Bytes written at the end of the HloModuleProto as they are (unknown fields, groups). */
+    public ProtoGen moduleExtra(byte[] raw) {
+        this.moduleExtra = raw;
+        return this;
+    }
+
+    /** Field {@code field} as {@code depth} groups nested in one another (a proto2 field bufq does not read). */
+    public static byte[] nestedGroups(int field, int depth) {
+        return message(o -> {
+            for (int k = 0; k < depth; k++) o.writeTag(field, com.google.protobuf.WireFormat.WIRETYPE_START_GROUP);
+            for (int k = 0; k < depth; k++) o.writeTag(field, com.google.protobuf.WireFormat.WIRETYPE_END_GROUP);
+        });
     }
 
     public ProtoGen root(long id) {
@@ -118,6 +133,7 @@ public final class ProtoGen {
                 });
                 o.writeByteArray(7, message(s -> s.writeByteArray(1, entry)));
             }
+            o.writeRawBytes(moduleExtra);
         });
         byte[] assignment = message(o -> {
             for (long[] b : buffers) {
