@@ -107,11 +107,13 @@ public final class WhatIf {
         int[] members = e instanceof Edit.Tiling || chosen.length > entries / PATCH_SHARE ? null : membersOfAllocations(chosen);
         if (members == null) {
             apply(e, chosen);
+            Sizes.checkTotal(size, entries, e);
             return liveness();
         }
         Liveness.Inputs was = inputs(members, members.length);
         int entriesBefore = entries;
         apply(e, chosen);
+        Sizes.checkTotal(size, entries, e);
         int[] is = Arrays.copyOf(members, members.length + entries - entriesBefore);   // and the parts remat added
         for (int k = entriesBefore; k < entries; k++) is[members.length + k - entriesBefore] = k;
         return Liveness.patch(now, Liveness.compute(steps, was, -1), Liveness.compute(steps, inputs(is, is.length), -1));
@@ -199,8 +201,8 @@ public final class WhatIf {
             } else if (e instanceof Edit.Donate) {
                 endAt(i, j, Math.max(UseSchedule.lastUse(module, v), start[i]));
             } else if (e instanceof Edit.Scale x) {
-                size[i] = Math.round(size[i] * x.factor());
-                if (j >= 0) size[j] = Math.round(size[j] * x.factor());
+                size[i] = Sizes.scaled(size[i], x.factor(), e.where());
+                if (j >= 0) size[j] = Sizes.scaled(size[j], x.factor(), e.where());
             } else if (e instanceof Edit.Resize x) {
                 size[i] = x.bytes();
                 if (j >= 0) size[j] = x.bytes();
