@@ -156,6 +156,14 @@ final class HloProtoParser {
             }
         }
         shapeDepth--;
+        // Elements past 2^56 (a few hundred dimensions of 2) overflow a long in the sizes made of them.
+        long elements = 1;
+        for (int k = 0; k < dims.size(); k++) {
+            long d = dims.get(k);
+            if (d <= 0) continue;
+            if (elements > Wire.MAX_BYTES / d) throw w.error("dimensions multiply to more than 2^56 elements; not a real shape");
+            elements *= d;
+        }
         ShapeP read = new ShapeP(type, dims.build(), dynamic, tuple, layout, null);
         return new ShapeP(type, read.dims(), dynamic, tuple, layout, shapes.printed(read));
     }
