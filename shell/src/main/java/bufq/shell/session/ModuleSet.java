@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The modules of a session, each under a unique handle. A load of a few modules parses them all
@@ -55,8 +56,35 @@ public final class ModuleSet {
      * makes the first current (parsing it). Small sets are parsed now, so a bad file fails the add.
      */
     public List<Entry> add(List<Engine.FoundModule> sources) throws Engine.Failure {
+        return add(sources, line -> {});
+    }
+
+    /**
+     * As {@link #add(List)}; of several modules parsed now, those that fail are left out and each
+     * told to {@code skipped} in one line (its file and why), unless none loads: then the first
+     * failure is thrown. One bad file in a dump directory costs only its module.
+     */
+    public List<Entry> add(List<Engine.FoundModule> sources, Consumer<String> skipped) throws Engine.Failure {
         boolean lazy = sources.size() > EAGER_LIMIT;
-        List<HloModule> parsed = lazy ? null : parseAll(sources);
+        List<HloModule> parsed = null;
+        if (!lazy) {
+            List<Object> results = parseAll(sources);
+            List<Engine.FoundModule> kept = new ArrayList<>(sources.size());
+            parsed = new ArrayList<>(sources.size());
+            Engine.Failure first = null;
+            for (int i = 0; i < results.size(); i++) {
+                if (results.get(i) instanceof Engine.Failure f) {
+                    if (first == null) first = f;
+                    continue;
+                }
+                kept.add(sources.get(i));
+                parsed.add((HloModule) results.get(i));
+            }
+            // Nothing loaded, or Ctrl-C stopped the load: no partial set.
+            if (first != null && (kept.isEmpty() || Thread.currentThread().isInterrupted())) throw first;
+            for (Object r : results) if (r instanceof Engine.Failure f) skipped.accept(f.getMessage() + "; module skipped");
+            sources = kept;
+        }
         List<Entry> added = new ArrayList<>();
         Set<String> taken = new HashSet<>();
         for (Entry e : entries) taken.add(e.handle);
@@ -107,22 +135,16 @@ public final class ModuleSet {
         return best;
     }
 
-    /** Parses in parallel; the first failure in the given order is reported, whatever the timing. */
-    private static List<HloModule> parseAll(List<Engine.FoundModule> sources) throws Engine.Failure {
+    /** Parses in parallel: per source, in the given order, its module or its {@link Engine.Failure}. */
+    private static List<Object> parseAll(List<Engine.FoundModule> sources) throws Engine.Failure {
         if (sources.size() == 1) return List.of(sources.get(0).load());
-        List<Object> results = sources.parallelStream().map(s -> {
+        return sources.parallelStream().map(s -> {
             try {
                 return (Object) s.load();
             } catch (Engine.Failure f) {
                 return f;
             }
         }).toList();
-        List<HloModule> out = new ArrayList<>();
-        for (Object r : results) {
-            if (r instanceof Engine.Failure f) throw f;
-            out.add((HloModule) r);
-        }
-        return out;
     }
 
     private static HloModule named(HloModule m, String handle) {

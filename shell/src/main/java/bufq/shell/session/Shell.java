@@ -453,7 +453,7 @@ public final class Shell {
     public List<ModuleSet.Entry> load(List<Path> paths, Set<DumpPart> parts) throws Engine.Failure {
         List<Engine.FoundModule> found = discover(paths);
         if (!parts.isEmpty()) found = found.stream().map(s -> s.reading(parts)).toList();
-        List<ModuleSet.Entry> added = modules.add(found);
+        List<ModuleSet.Entry> added = modules.add(found, line -> err.println("bufq: warning: " + line));
         for (ModuleSet.Entry e : added) if (e.loaded() != null) reportWarnings(e.loaded());
         return added;
     }
