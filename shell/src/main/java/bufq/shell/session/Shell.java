@@ -236,7 +236,7 @@ public final class Shell {
         if (raw != null && raw.rawArgs()) {
             HloModule m = current();
             if (m != null && raw.needsCurrentModule()) readParts(m, raw.needs(this, head.length < 2 ? "" : head[1]));
-            return raw.run(this, head.length < 2 ? List.of() : List.of(head[1]));
+            return timed(raw, () -> raw.run(this, head.length < 2 ? List.of() : List.of(head[1])));
         }
         // "summary;" as in SQL shells: the ';' ends the statement (code after 'js' keeps its own)
         if (text.endsWith(";")) text = text.substring(0, text.length() - 1).stripTrailing();
@@ -251,7 +251,26 @@ public final class Shell {
         }
         HloModule m = current();
         if (m != null && c.needsCurrentModule()) readParts(m, c.needs(this, head.length < 2 ? "" : head[1]));
-        return c.run(this, words.subList(1, words.size()));
+        return timed(c, () -> c.run(this, words.subList(1, words.size())));
+    }
+
+    private interface CommandRun { Status run() throws CommandException, Engine.Failure, IOException; }
+
+    /**
+     * Runs a command that evaluates the user's conditions ({@link Command#evaluatesConditions}) under
+     * the query time limit, as a query runs; others run as they are.
+     */
+    private Status timed(Command c, CommandRun run) throws CommandException, Engine.Failure, IOException {
+        if (!c.evaluatesConditions()) return run.run();
+        try (QueryDeadline limit = QueryDeadline.start(settings.timeoutSeconds())) {
+            try {
+                return run.run();
+            } catch (CommandException | Engine.Failure | CancellationException e) {
+                if (limit.expired()) throw new CommandException(limit.message());
+                if (Thread.currentThread().isInterrupted()) throw new CommandException(COMMAND_CANCELLED);
+                throw e;
+            }
+        }
     }
 
     /** Reads {@code parts} of {@code m} not read yet, as a load: Ctrl-C stops it, a failure is one line. */
