@@ -8,6 +8,7 @@ import bufq.format.Formatter;
 import bufq.format.Formatters;
 import bufq.format.JsonFormatter;
 import bufq.format.MarkdownFormatter;
+import bufq.lang.Parser;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.LoadWarning;
@@ -109,6 +110,11 @@ public final class Shell {
     public Status execute(String line) {
         String text = line.strip();
         if (text.isEmpty() || StatementReader.isComment(text)) return Status.OK;
+        if (text.length() > Parser.MAX_LENGTH && !StatementReader.isJs(text)) {
+            // Refused before any lexing: every step below (init check, parts, parse, plan) reads it whole.
+            error("statement too long (more than " + Parser.MAX_LENGTH + " characters); split it, or list values with 'in (...)'");
+            return Status.ERROR;
+        }
         long t0 = System.nanoTime();
         boolean timed = settings.timer();  // 'timer on' itself is not timed
         Status st;
