@@ -8,6 +8,7 @@ import bufq.format.Formatter;
 import bufq.format.Formatters;
 import bufq.format.JsonFormatter;
 import bufq.format.MarkdownFormatter;
+import bufq.format.TableFormatter;
 import bufq.lang.Parser;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
@@ -383,7 +384,7 @@ public final class Shell {
      */
     public void printLine(String line) throws IOException {
         if (!format.name().equals("json")) {
-            write(line + "\n");
+            write(forScreen(line, false) + "\n");
             return;
         }
         StringBuilder b = new StringBuilder("{\"print\": ");
@@ -449,7 +450,17 @@ public final class Shell {
 
     /** Prints a one-line error, with the script location when running one. */
     public void error(String message) {
-        err().println((location == null ? "" : location + ": ") + "error: " + message);
+        err().println((location == null ? "" : location + ": ") + "error: " + forScreen(message, true));
+    }
+
+    /**
+     * Text a script made, as it may be shown: on a terminal its control characters escaped
+     * ({@code \x1b}) as table cells are, so {@code print("\x1b]2;...\x07")} cannot rename the window;
+     * to a file or a pipe exact. {@code toStderr}: for stderr, which a file sink does not take.
+     */
+    public String forScreen(String text, boolean toStderr) {
+        boolean screen = env.interactive() && (toStderr || sink.isConsole());
+        return screen ? TableFormatter.visible(text, true) : text;
     }
 
     private void diagnostic(String rendered) {
