@@ -259,14 +259,21 @@ public final class TableFormatter implements Formatter {
     }
 
     /** Escapes newlines, tabs and other control characters as {@code \n}, {@code \t}, {@code \x1b}. */
-    static String visible(String s) {
+    static String visible(String s) { return visible(s, false); }
+
+    /**
+     * Text for a terminal: control characters escaped ({@code \x1b}, {@code \x07}) so they cannot
+     * drive it (rename the window, move the cursor), as table cells are; with {@code keepLines},
+     * line breaks and tabs stay as they are (what a script prints is text of several lines).
+     */
+    public static String visible(String s, boolean keepLines) {
         int i = 0;
-        while (i < s.length() && !isControl(s.charAt(i))) i++;
+        while (i < s.length() && !(isControl(s.charAt(i)) && !(keepLines && isLayout(s.charAt(i))))) i++;
         if (i == s.length()) return s;
         StringBuilder b = new StringBuilder(s.length() + 8).append(s, 0, i);
         for (; i < s.length(); i++) {
             char ch = s.charAt(i);
-            if (!isControl(ch)) b.append(ch);
+            if (!isControl(ch) || keepLines && isLayout(ch)) b.append(ch);
             else if (ch == '\n') b.append("\\n");
             else if (ch == '\t') b.append("\\t");
             else if (ch == '\r') b.append("\\r");
@@ -274,6 +281,8 @@ public final class TableFormatter implements Formatter {
         }
         return b.toString();
     }
+
+    private static boolean isLayout(char ch) { return ch == '\n' || ch == '\t'; }
 
     private static boolean isControl(char ch) {
         return ch < 0x20 || ch == 0x7f || (ch >= 0x80 && ch < 0xa0);
