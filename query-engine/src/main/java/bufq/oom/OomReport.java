@@ -63,14 +63,14 @@ public final class OomReport {
     static Table modules(OomText text, List<List<ModuleMatch>> ranked, List<HloModule> loaded) {
         Table.Builder b = Table.builder().title("which module and allocation")
                 .column("message", ColumnType.INT).column("rank", ColumnType.INT).column("module", ColumnType.STRING)
-                .column("allocation", ColumnType.INT).column("kind", ColumnType.STRING)
+                .optionalColumn("dump_name", ColumnType.STRING).column("allocation", ColumnType.INT).column("kind", ColumnType.STRING)
                 .column("allocation_size", ColumnType.BYTES).column("evidence", ColumnType.STRING)
                 .column("next", ColumnType.STRING);
         for (int i = 0; i < ranked.size(); i++) {
             OomMessage msg = text.messages().get(i);
             List<ModuleMatch> cs = ranked.get(i);
             if (cs.isEmpty()) {
-                b.row((long) (i + 1), null, null, null, null, null, Unmatched.why(msg, loaded), Unmatched.next(msg, loaded));
+                b.row((long) (i + 1), null, null, null, null, null, null, Unmatched.why(msg, loaded), Unmatched.next(msg, loaded));
                 continue;
             }
             int top = cs.get(0).score();
@@ -82,7 +82,7 @@ public final class OomReport {
                 String evidence = String.join(", ", c.reasons());
                 if (tied > 1 && c.score() == top) evidence += " (ambiguous: " + tied + " modules match as well)";
                 String next = "use " + c.module().handle() + "; " + (a != null ? "map " + a.index() : "peak");
-                b.row((long) (i + 1), (long) (r + 1), c.module().handle(), a == null ? null : (long) a.index(),
+                b.row((long) (i + 1), (long) (r + 1), c.module().handle(), dumpName(c.module()), a == null ? null : (long) a.index(),
                         a == null ? null : a.kind(), a == null ? null : a.size(), evidence, next);
             }
         }
@@ -136,6 +136,12 @@ public final class OomReport {
         }
         if (vs.size() > 3) s.append(String.format(Locale.ROOT, ", +%d more", vs.size() - 3));
         return s.toString();
+    }
+
+    /** {@code module_0008.jit__lambda}: how the dump's files name the module (handles may differ), or null. */
+    static String dumpName(HloModule m) {
+        int n = m.info().number();
+        return n < 0 ? null : String.format(Locale.ROOT, "module_%04d.%s", n, m.info().name());
     }
 
     /** Bytes with thousands separators. */

@@ -22,7 +22,7 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
     }
 
     public static final String USAGE = """
-            Usage: bufq [--format table|markdown|csv|tsv|json] [-c TEXT]... [-f FILE] [--bail] [--no-init] [PATH...]
+            Usage: bufq [--format table|markdown|csv|tsv|json] [-c TEXT]... [-f FILE] [--oom FILE] [--bail] [--no-init] [PATH...]
 
             Query XLA buffer-assignment dumps. PATH is a *-buffer-assignment.txt file (its -values,
             -live-range and -memory-usage-report siblings are joined), any one of those siblings, an
@@ -37,6 +37,8 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
               -f FILE        run a script of queries and commands (.bq: one per line, # comments,
                              a line ending in \\ or an unfinished query continues); a FILE
                              ending in .js runs as JavaScript (scripts/README.md)
+              --oom FILE     join the out-of-memory message in FILE to the dumps (as -c 'oom FILE';
+                             FILE - reads stdin)
               --bail         stop at the first failing statement
               --no-init      do not run $XDG_CONFIG_HOME/bufq/init.js (~/.config/bufq/init.js);
                              without it, init.js runs on first need: before the first script,
@@ -98,10 +100,11 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
                 }
                 case "-c", "--command" -> actions.add(new Action(false, inline != null ? inline : value(argv, ++i, a)));
                 case "-f", "--file" -> actions.add(new Action(true, inline != null ? inline : value(argv, ++i, a)));
+                case "--oom" -> actions.add(new Action(false, "oom " + (inline != null ? inline : value(argv, ++i, a))));
                 default -> throw new UsageException("unknown option '" + a + "'" + Suggest.hint(a,
-                        List.of("--format", "-c", "-f", "--bail", "--no-init", "--help", "--version")));
+                        List.of("--format", "-c", "-f", "--oom", "--bail", "--no-init", "--help", "--version")));
             }
-            if (inline != null && !(a.equals("--format") || a.equals("--command") || a.equals("--file")))
+            if (inline != null && !(a.equals("--format") || a.equals("--command") || a.equals("--file") || a.equals("--oom")))
                 throw new UsageException("option '" + a + "' takes no value");
         }
         return new Args(format, actions, bail, help, version, paths, noInit);
