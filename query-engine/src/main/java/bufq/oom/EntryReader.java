@@ -147,6 +147,23 @@ final class EntryReader {
         close();
     }
 
+    /** Where the first blank outside brackets is, or the end. */
+    private static int depthZeroSpace(String s) {
+        int depth = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '[' || c == '{' || c == '(') depth++;
+            else if (c == ']' || c == '}' || c == ')') depth--;
+            else if (c == ' ' && depth <= 0) return i;
+        }
+        return s.length();
+    }
+
+    private static int indexOr(String s, char c) {
+        int i = s.indexOf(c);
+        return i < 0 ? Integer.MAX_VALUE : i;
+    }
+
     /**
      * The instruction name and opcode of an {@code XLA label}: {@code %iota.2 = s32[..]{..} iota(), ...}
      * (older), {@code fusion.1265.remat3 = fusion(...), kind=...} (newer), or a GPU label's opcode
@@ -162,27 +179,15 @@ final class EntryReader {
         String name = label.substring(0, eq).strip();
         if (name.startsWith("%")) name = name.substring(1);
         if (name.startsWith("ROOT ")) name = name.substring(5).strip();
-        String rest = label.substring(eq + 3);
+        String rest = label.substring(eq + 3).strip();
+        // older labels print the shape first: "f32[1,5]{1,0:T(1,128)} dynamic-slice(...)"; skip it
+        int tokenEnd = depthZeroSpace(rest);
+        String first = rest.substring(0, tokenEnd);
+        if (first.startsWith("(") || (first.contains("[") && first.indexOf('[') < indexOr(first, '(')))
+            rest = rest.substring(tokenEnd).strip();
         int paren = rest.indexOf('(');
-        String opcode = null;
-        if (paren > 0) {
-            // the word just before the operand list: "f32[8]{0} fusion(" or "fusion("
-            int j = paren;
-            while (j > 0 && (Character.isLetterOrDigit(rest.charAt(j - 1)) || rest.charAt(j - 1) == '-' || rest.charAt(j - 1) == '_')) j--;
-            if (j < paren) opcode = rest.substring(j, paren);
-            // a tuple shape opens with "(": the opcode follows it
-            if (j == 0 && rest.startsWith("(")) {
-                int depth = 0, k = 0;
-                for (; k < rest.length(); k++) {
-                    char c = rest.charAt(k);
-                    if (c == '(') depth++;
-                    else if (c == ')' && --depth == 0) break;
-                }
-                String after = rest.substring(Math.min(rest.length(), k + 1)).strip();
-                int p = after.indexOf('(');
-                opcode = p > 0 ? after.substring(0, p).strip() : null;
-            }
-        }
+        String opcode = paren > 0 ? rest.substring(0, paren).strip() : null;
+        if (opcode != null && (opcode.isEmpty() || opcode.contains(" "))) opcode = null;
         return new String[]{name.isEmpty() ? null : name, opcode};
     }
 }

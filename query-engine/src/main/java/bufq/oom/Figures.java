@@ -28,11 +28,16 @@ final class Figures {
             new Rule("preallocated temp allocation", "the preallocated temp", BufferAllocation::preallocatedTemp),
             new Rule("total allocation", "all allocations", a -> true));
 
-    /** TPU's compile-time summary. */
-    private static final List<Rule> TPU = List.of(
-            new Rule("HLO temp", "temp allocations", a -> a.isTemp() && !a.threadLocal()),
-            new Rule("arguments", "entry parameter allocations", BufferAllocation::isParameter),
-            new Rule("output", "output allocations", a -> (a.isOutput() || a.maybeLiveOut()) && !a.isParameter()));
+    /** TPU's compile-time summary, of the allocations of the memory space's colour (hbm 0, vmem 1). */
+    private static List<Rule> tpu(int color) {
+        return List.of(
+                new Rule("HLO temp", "temp allocations of color " + color, a -> a.color() == color && a.isTemp() && !a.threadLocal()),
+                new Rule("arguments", "entry parameter allocations", a -> a.color() == color && a.isParameter()),
+                new Rule("output", "output allocations", a -> a.color() == color && (a.isOutput() || a.maybeLiveOut()) && !a.isParameter()));
+    }
+
+    /** XLA's colour of a TPU memory space: 0 is the default (HBM), 1 VMEM. */
+    static int color(String space) { return "vmem".equals(space) ? 1 : 0; }
 
     static Table table(OomText text, List<List<ModuleMatch>> ranked) {
         Table.Builder b = Table.builder().title("figures re-derived from the dump")
@@ -50,7 +55,8 @@ final class Figures {
                 b.row(k, m.handle(), "requested (allocation " + a.index() + ")", msg.requested().describe(), a.size(),
                         diff(msg.requested(), a.size()), why(msg, msg.requested(), a.size(), null));
             }
-            List<Rule> rules = msg.family() == Family.GPU_ASSIGNMENT ? GPU : msg.family() == Family.TPU_COMPILE ? TPU : List.of();
+            List<Rule> rules = msg.family() == Family.GPU_ASSIGNMENT ? GPU
+                    : msg.family() == Family.TPU_COMPILE ? tpu(color(msg.memorySpace())) : List.of();
             for (Rule r : rules) {
                 ByteSize said = msg.figures().get(r.figure());
                 if (said == null) continue;

@@ -57,7 +57,7 @@ record ModuleMatch(HloModule module, BufferAllocation allocation, int score, Lis
         if (msg.family() == Family.TPU_COMPILE && msg.figures().containsKey("HLO temp")) {
             ByteSize temp = msg.figures().get("HLO temp");
             for (BufferAllocation a : m.allocations()) {
-                if (a.isTemp() && !a.threadLocal() && temp.contains(a.size())) {
+                if (a.isTemp() && !a.threadLocal() && a.color() == Figures.color(msg.memorySpace()) && temp.contains(a.size())) {
                     score += 4;
                     alloc = a;
                     reasons.add("temp allocation " + a.index() + " within the printed HLO temp");
@@ -101,6 +101,6 @@ record ModuleMatch(HloModule module, BufferAllocation allocation, int score, Lis
     static boolean named(HloModule m, String name) {
         String n = m.info().name();
         return name.equals(n) || name.equals(m.handle()) || m.handle().endsWith("." + name)
-                || (n != null && n.endsWith("." + name));
+                || (n != null && (n.endsWith("." + name) || n.startsWith(name + ".")));
     }
 }
