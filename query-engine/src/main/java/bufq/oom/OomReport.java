@@ -3,6 +3,7 @@ package bufq.oom;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
+import bufq.table.Column;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -39,9 +40,9 @@ public final class OomReport {
         Table.Builder b = Table.builder().title("out-of-memory messages")
                 .column("message", ColumnType.INT).column("line", ColumnType.INT).column("family", ColumnType.STRING)
                 .column("requested", ColumnType.STRING).optionalColumn("requested_bytes", ColumnType.BYTES)
-                .column("capacity", ColumnType.STRING).column("used", ColumnType.STRING)
+                .optionalColumn("capacity", ColumnType.STRING).optionalColumn("used", ColumnType.STRING)
                 .optionalColumn("free", ColumnType.STRING).optionalColumn("exceeded", ColumnType.STRING)
-                .column("program", ColumnType.STRING).optionalColumn("device", ColumnType.STRING)
+                .optionalColumn("program", ColumnType.STRING).optionalColumn("device", ColumnType.STRING)
                 .optionalColumn("space", ColumnType.STRING).optionalColumn("allocation_index", ColumnType.INT)
                 .column("buffers", ColumnType.INT);
         int k = 0;
@@ -55,7 +56,27 @@ public final class OomReport {
         }
         b.note("sizes as printed, with the byte counts that print that way where the message rounds them");
         for (OomWarning w : text.allWarnings()) b.note("warning: " + w);
-        return b.build();
+        return withoutEmptyDetails(b.build());
+    }
+
+    /** {@code t} without its optional columns that are null in every row: what a message does not print. */
+    static Table withoutEmptyDetails(Table t) {
+        List<Integer> keep = new ArrayList<>();
+        for (int c = 0; c < t.width(); c++) {
+            boolean empty = t.columns().get(c).optional();
+            for (int r = 0; r < t.size() && empty; r++) empty = t.cell(r, c) == null;
+            if (!empty) keep.add(c);
+        }
+        if (keep.size() == t.width()) return t;
+        List<Column> cols = new ArrayList<>();
+        for (int c : keep) cols.add(t.columns().get(c));
+        List<List<Object>> rows = new ArrayList<>();
+        for (int r = 0; r < t.size(); r++) {
+            List<Object> row = new ArrayList<>();
+            for (int c : keep) row.add(t.cell(r, c));
+            rows.add(row);
+        }
+        return new Table(t.title(), cols, rows, t.notes());
     }
 
     static String text(ByteSize s) { return s == null ? null : s.describe(); }
