@@ -86,12 +86,12 @@ public final class OomReport {
                 .column("message", ColumnType.INT).column("rank", ColumnType.INT).column("module", ColumnType.STRING)
                 .optionalColumn("dump_name", ColumnType.STRING).column("allocation", ColumnType.INT).column("kind", ColumnType.STRING)
                 .column("allocation_size", ColumnType.BYTES).column("evidence", ColumnType.STRING)
-                .column("next", ColumnType.STRING);
+                .column("next", ColumnType.STRING).column("then", ColumnType.STRING);
         for (int i = 0; i < ranked.size(); i++) {
             OomMessage msg = text.messages().get(i);
             List<ModuleMatch> cs = ranked.get(i);
             if (cs.isEmpty()) {
-                b.row((long) (i + 1), null, null, null, null, null, null, Unmatched.why(msg, loaded), Unmatched.next(msg, loaded));
+                b.row((long) (i + 1), null, null, null, null, null, null, Unmatched.why(msg, loaded), Unmatched.next(msg, loaded), null);
                 continue;
             }
             int top = cs.get(0).score();
@@ -102,12 +102,13 @@ public final class OomReport {
                 BufferAllocation a = c.allocation();
                 String evidence = String.join(", ", c.reasons());
                 if (tied > 1 && c.score() == top) evidence += " (ambiguous: " + tied + " modules match as well)";
-                String next = "use " + c.module().handle() + "; " + (a != null ? "map " + a.index() : "peak");
+                String then = a != null ? "map " + a.index() : "peak";
                 b.row((long) (i + 1), (long) (r + 1), c.module().handle(), dumpName(c.module()), a == null ? null : (long) a.index(),
-                        a == null ? null : a.kind(), a == null ? null : a.size(), evidence, next);
+                        a == null ? null : a.kind(), a == null ? null : a.size(), evidence, "use " + c.module().handle(), then);
             }
         }
         if (loaded.isEmpty()) b.note("no modules loaded: load the dump directory of the run (load DIR) to join the messages to it");
+        else b.note("next and then are statements to run in turn: 'use' makes the module current for map, peak and why");
         return b.build();
     }
 
@@ -119,6 +120,7 @@ public final class OomReport {
                 .optionalColumn("allocation_type", ColumnType.STRING).column("module", ColumnType.STRING)
                 .column("values", ColumnType.STRING).column("match", ColumnType.STRING)
                 .column("candidates", ColumnType.INT).column("next", ColumnType.STRING);
+        b.note("next runs on the module of its row (use MODULE first when it is not the current one)");
         for (int i = 0; i < ranked.size(); i++) {
             OomMessage msg = text.messages().get(i);
             List<ModuleMatch> cs = ranked.get(i);
@@ -126,7 +128,7 @@ public final class OomReport {
                 HloModule m = moduleFor(lb, cs);
                 BufferMatch bm = m == null ? new BufferMatch(BufferMatch.NONE, List.of()) : BufferMatch.find(lb, m);
                 List<HloValue> vs = bm.values();
-                String next = vs.isEmpty() ? null : "use " + m.handle() + "; why " + vs.get(0).id();
+                String next = vs.isEmpty() ? null : "why " + vs.get(0).id();
                 b.row((long) (i + 1), lb.rank() >= 0 ? (Object) (long) lb.rank() : null, text(lb.size()), lb.shape(),
                         lb.opName(), lb.source(), shortLabel(lb), lb.allocationType(), m == null ? null : m.handle(),
                         names(vs), bm.kind(), vs.size() > 1 ? (Object) (long) vs.size() : null, next);

@@ -56,7 +56,8 @@ class OomCorpusTest {
         List<Output> out = report(Corpus.require("oom-cpu/pair"));
         assertEquals("module_0008.jit__lambda allocation 15", joined(out));
         Table mods = (Table) out.get(1);
-        assertEquals("use module_0008.jit__lambda; map 15", mods.cell(0, mods.columnIndex("next")));
+        assertEquals("use module_0008.jit__lambda", mods.cell(0, mods.columnIndex("next")));
+        assertEquals("map 15", mods.cell(0, mods.columnIndex("then")));
     }
 
     @Test

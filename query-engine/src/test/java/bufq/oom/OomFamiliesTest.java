@@ -83,7 +83,8 @@ class OomFamiliesTest {
         assertEquals("0 p.1", cell(bufs, 0, "values"));
         assertEquals("size+shape+opcode", cell(bufs, 1, "match"));
         assertEquals("4 fusion.2{}", cell(bufs, 1, "values"));
-        assertEquals("use jit_split; why 4", cell(bufs, 1, "next"));
+        assertEquals("why 4", cell(bufs, 1, "next"));
+        assertEquals("jit_split", cell(bufs, 1, "module"));
         Table figs = table(out, "figures re-derived from the dump");
         for (int r = 0; r < figs.size(); r++) assertEquals("equal", cell(figs, r, "why"), "row " + r);
         assertEquals(6, figs.size(), "requested and five stats rows");
