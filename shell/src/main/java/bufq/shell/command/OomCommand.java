@@ -25,7 +25,7 @@ import java.util.List;
 final class OomCommand implements Command {
     @Override public String name() { return "oom"; }
     @Override public String synopsis() { return "oom FILE|-"; }
-    @Override public String brief() { return "Joins an out-of-memory error message to the loaded modules: which program, allocation and values."; }
+    @Override public String brief() { return "Joins an out-of-memory message to the loaded modules and their values."; }
 
     @Override public String description() {
         return "Reads the out-of-memory messages in FILE (or pasted after 'oom -': an empty line or Ctrl-D ends the\n"
