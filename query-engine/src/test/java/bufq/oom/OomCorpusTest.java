@@ -70,7 +70,7 @@ class OomCorpusTest {
         Table figures = (Table) out.get(out.size() - 1);
         assertEquals("equal", figures.cell(0, figures.columnIndex("why")));
         StringBuilder s = new StringBuilder();
-        Formatters.writeAll(out, Formatters.byName("table"), FormatOptions.DEFAULT, s);
-        System.out.println(s);
+        Formatters.writeAll(out, Formatters.byName("markdown"), FormatOptions.DEFAULT, s);
+        assertTrue(s.toString().contains("| 1 | 1 | module_0008.jit\\_\\_lambda | module_0008.jit\\_\\_lambda | 15 | temp |"), s.toString());
     }
 }
