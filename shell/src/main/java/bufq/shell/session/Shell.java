@@ -77,6 +77,7 @@ public final class Shell {
     private ScriptEngine scripts;
     private final DeferredReads deferred;
     private final InitScript init = new InitScript(this);
+    private Paste paste = Paste.NONE;
 
     /**
      * @param scriptEngine makes the session's script engine on first use, so sessions that run no
@@ -670,6 +671,9 @@ public final class Shell {
     /** A batch run: its json results make one document (see {@link #printJson}). */
     public void setOneJsonDocument(boolean on) { oneJsonDocument = on; }
     public boolean bail() { return bail; }
+    /** Where {@code oom -} reads pasted text (the REPL, a piped script or a batch run sets it). */
+    public Paste paste() { return paste; }
+    public void setPaste(Paste p) { paste = p == null ? Paste.NONE : p; }
     public void setBail(boolean b) { bail = b; }
     public void requestQuit() { quit = true; }
     public boolean quitRequested() { return quit; }
