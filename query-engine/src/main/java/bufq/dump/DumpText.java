@@ -96,9 +96,12 @@ abstract class DumpText {
             int n = lit.length(), len = length();
             int anchor = n > 1 && lit.charAt(0) == '\n' ? 1 : 0;
             byte c = (byte) lit.charAt(anchor);
-            byte[] buf = new byte[BLOCK + n];
             int block = 1 << 12;   // small first: the next cut is usually near
+            // The copy buffer grows with the block: a fresh 64 KiB for every search, most of which end
+            // in the first 4 KiB, was most of the time of a walk from one line to the next.
+            byte[] buf = new byte[block + n];
             for (int start = Math.max(0, from); start <= len - n; start += block, block = Math.min(BLOCK, block * 2)) {
+                if (buf.length < block + n) buf = new byte[block + n];
                 // The block's candidates start in [start, start + block); their bytes reach n - 1 further.
                 int count = Math.min(block + n - 1, len - start);
                 b.get(start, buf, 0, count);

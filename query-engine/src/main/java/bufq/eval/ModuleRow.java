@@ -1,5 +1,6 @@
 package bufq.eval;
 
+import bufq.fit.ProgramSizes;
 import bufq.model.TotalBytes;
 import bufq.model.HeapEvent;
 import bufq.model.HloModule;
@@ -18,11 +19,12 @@ import java.util.List;
  * @param peakBytes        bytes occupied at the peak ({@code Liveness.peakBytes}), -1 without live ranges
  * @param peakTime         the peak step, -1 without live ranges
  * @param tracePeakBytes   the heap-simulator trace's own peak, -1 without a trace
+ * @param sizes            JAX's memory_analysis() figures read from the allocations (issue 29)
  */
 public record ModuleRow(String handle, String name, String file, String kind, String backend, long values,
                         long allocations, long instructions, long totalBytes, long peakBytes, int peakTime,
                         int claimedPeakTime, long claimedPeakBytes, long events, long tracePeakBytes, long warnings,
-                        boolean current) {
+                        boolean current, ProgramSizes sizes) {
 
     /** The row of {@code m}; {@code current} marks the session's current module. */
     public static ModuleRow of(HloModule m, boolean current) {
@@ -35,7 +37,7 @@ public record ModuleRow(String handle, String name, String file, String kind, St
         return new ModuleRow(m.handle(), m.info().name(), file, m.info().format(), m.info().backend(), m.values().size(),
                 m.allocations().size(), m.instructionCount(), TotalBytes.of(m), peak < 0 ? -1 : l.peakBytes(), peak,
                 claim == null ? -1 : claim.time(), claim == null ? -1 : claim.claimedBytes(), m.heapEvents().size(),
-                tracePeak, m.warningCount(), current);
+                tracePeak, m.warningCount(), current, ProgramSizes.of(m));
     }
 
     /** Rows of several modules, none current. */

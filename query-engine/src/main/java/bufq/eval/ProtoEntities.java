@@ -80,6 +80,13 @@ final class ProtoEntities {
                 .add("claimed_peak_bytes", BYTES, "the dump's own peak figure", m(x -> orNull(x.claimedPeakBytes())))
                 .add("events", INT, "heap-simulator trace events (proto dumps)", m(x -> l(x.events())))
                 .add("trace_peak_bytes", BYTES, "the trace's own peak heap bytes", m(x -> orNull(x.tracePeakBytes())))
+                .add("argument_bytes", BYTES, "entry parameter allocations (memory_analysis' argument_size_in_bytes)", m(x -> orNull(x.sizes().argumentBytes())))
+                .add("output_bytes", BYTES, "maybe-live-out allocations (output_size_in_bytes)", m(x -> orNull(x.sizes().outputBytes())))
+                .add("alias_bytes", BYTES, "parameters also live out: donated buffers an output reuses (alias_size_in_bytes)", m(x -> orNull(x.sizes().aliasBytes())))
+                .add("temp_bytes", BYTES, "preallocated temp allocations, requested whole (temp_size_in_bytes)", m(x -> orNull(x.sizes().tempBytes())))
+                .add("code_bytes", BYTES, "generated code; no dump gives it, so null", m(x -> orNull(x.sizes().codeBytes())))
+                .add("constant_bytes", BYTES, "constant allocations", m(x -> orNull(x.sizes().constantBytes())))
+                .add("needs_bytes", BYTES, "what a run asks for: code + arguments + outputs - aliases + temp + constants", m(x -> orNull(x.sizes().needsBytes())))
                 .add("warnings", INT, "load warnings", m(x -> l(x.warnings())))
                 .add("current", BOOL, "the session's current module", m(ModuleRow::current));
         return new Entity("modules", "every loaded module, one row each (a dump directory, a profile)",

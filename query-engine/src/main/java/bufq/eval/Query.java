@@ -73,8 +73,6 @@ public final class Query {
             return work.run();
         } catch (Executor.Cancelled c) {
             throw new QueryException(0, text.length(), "query cancelled");
-        } catch (Conditions.RegexFailure f) {
-            throw new QueryException(f.start, f.end, f.getMessage());
         } catch (Catalog.FieldFailure f) {
             throw new QueryException(0, text.length(), "field '" + f.field + "' failed: " + f.getMessage());
         } catch (TilingModel.Failure f) {

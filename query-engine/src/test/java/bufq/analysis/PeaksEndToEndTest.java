@@ -38,7 +38,7 @@ class PeaksEndToEndTest {
     }
 
     private static HloModule load(String relative) throws Exception {
-        Path file = Corpus.require(Corpus.dir()).resolve(relative);
+        Path file = Corpus.require(relative);
         ModuleSource src = DumpLoader.discover(List.of(file)).get(0);
         return src.load();
     }

@@ -40,7 +40,7 @@ class WhyCorpusTest {
     private record Loaded(HloModule module, RawDump raw) {}
 
     private static Loaded load(String dir) throws Exception {
-        Path p = corpus().resolve("jax-0.10.2").resolve(dir);
+        Path p = Corpus.require("jax-0.10.2/" + dir);
         ModuleSource src = DumpLoader.discover(List.of(p)).get(0);
         return new Loaded(src.load(), RawDump.read(src.files()));
     }
@@ -271,8 +271,8 @@ class WhyCorpusTest {
 
     @Test
     void bornListsThePythonStackOfAProtoDump() throws Exception {
-        Path pb = corpus().resolve("jax-0.10.2-proto/transformer-2layer/module_0000.jit_step.cpu_after_optimizations.hlo.pb");
-        HloModule m = DumpLoader.discover(List.of(Corpus.require(pb))).get(0).load();
+        Path pb = Corpus.require("jax-0.10.2-proto/transformer-2layer/module_0000.jit_step.cpu_after_optimizations.hlo.pb");
+        HloModule m = DumpLoader.discover(List.of(pb)).get(0).load();
         int withStack = 0;
         for (HloValue v : m.values()) {
             HloInstruction ins = m.instruction(v.name());

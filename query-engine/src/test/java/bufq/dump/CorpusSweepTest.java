@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Loads every file and every directory under {@code ../shared/corpus} and checks the reader's
+ * Loads every file and every directory under the corpus ({@link Corpus}) and checks the reader's
  * oracles: zero warnings; allocation sizes add up to {@code Total bytes used}; the recomputed peak
  * equals the last cumulative figure (or, on old-style dumps, the live values are exactly the listed
  * names); every live range joins a value; every tiled TPU value's size is its padded size.

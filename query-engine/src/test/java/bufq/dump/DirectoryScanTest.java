@@ -125,7 +125,7 @@ class DirectoryScanTest {
 
     @Test
     void aDirectoryIsReadInNaturalPathOrder(@TempDir Path dir) throws Exception {
-        // As shared/corpus/jax-0.10.2/pairs: the base before its -again and -remat copies, so
+        // As the corpus's jax-0.10.2/pairs: the base before its -again and -remat copies, so
         // `diff 1 2` compares forwards; module_2 before module_10.
         Path one = Fixtures.path("late2025/module_0007.jit__unstack.cpu_after_optimizations-buffer-assignment.txt");
         for (String sub : List.of("transformer-4layer-remat", "transformer-4layer", "transformer-4layer-again")) {

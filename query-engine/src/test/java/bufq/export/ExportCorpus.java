@@ -24,7 +24,7 @@ final class ExportCorpus {
 
     /** The 4-layer transformer without (false) or with (true) jax.checkpoint: the diff pair. */
     static HloModule pair(boolean remat) throws Exception {
-        return load(corpus().resolve("jax-0.10.2/pairs/transformer-4layer" + (remat ? "-remat" : "")));
+        return load(Corpus.require("jax-0.10.2/pairs/transformer-4layer" + (remat ? "-remat" : "")));
     }
 
     /** A GPU module with source lines whose values share bytes at the peak (a loop's aliased buffers). */
@@ -34,7 +34,7 @@ final class ExportCorpus {
 
     /** A proto dump: its instructions carry whole Python stacks. */
     static HloModule withStacks() throws Exception {
-        return load(corpus().resolve("jax-0.10.2-proto/transformer-2layer/module_0000.jit_step.cpu_after_optimizations.hlo.pb"));
+        return load(Corpus.require("jax-0.10.2-proto/transformer-2layer/module_0000.jit_step.cpu_after_optimizations.hlo.pb"));
     }
 
     static HloModule load(Path p) throws Exception {

@@ -2,6 +2,7 @@ package bufq.export;
 
 import bufq.model.HloModule;
 import bufq.model.HloValue;
+import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -122,7 +123,7 @@ class TraceExportTest {
 
     @Test
     void aModuleWithoutLiveRangesHasNothingToTrace() throws Exception {
-        HloModule m = ExportCorpus.load(ExportCorpus.corpus().resolve("jax-0.10.2/multi-module-dir-analysis-off"));
+        HloModule m = ExportCorpus.load(Corpus.require("jax-0.10.2/multi-module-dir-analysis-off"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> trace(m));
         assertTrue(e.getMessage().endsWith("has no live ranges: no schedule to trace"), e.getMessage());
     }

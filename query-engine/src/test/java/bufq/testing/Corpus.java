@@ -16,26 +16,47 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Where the tests find the real dumps: {@code ../shared/corpus} next to the checkout. On a user's
- * clone without it the corpus tests skip with a message; CI runs with
- * {@code -Dbufq.requireCorpus=true} ({@code .ci/run}), which turns a missing corpus into a failure.
+ * Where the tests find the real dumps: {@code ../shared/corpus} next to the checkout, the one place
+ * a test names it ({@code CorpusAccessTest} holds this). A part of the corpus the checkout carries a
+ * copy of ({@link #copy()}: the same relative paths) is read from that copy on a clone without the
+ * corpus; the rest skips with a message there. CI runs with {@code -Dbufq.requireCorpus=true}
+ * ({@code .ci/run}), which turns a missing corpus into a failure.
  */
 public final class Corpus {
     private Corpus() {}
 
-    /** The corpus directory (it may not exist). */
-    public static Path dir() {
-        return Path.of(System.getProperty("bufq.root", ".")).resolve("../shared/corpus").toAbsolutePath().normalize();
+    /** The corpus as the README and the docs name it, relative to the checkout. */
+    public static final String RELATIVE = "../shared/corpus";
+
+    private static Path root() {
+        return Path.of(System.getProperty("bufq.root", "."));
     }
 
-    /** {@code path} (a file or directory of the corpus), or the test skips (fails under {@code bufq.requireCorpus}). */
+    /** The corpus directory (it may not exist). */
+    public static Path dir() {
+        return root().resolve(RELATIVE).toAbsolutePath().normalize();
+    }
+
+    /**
+     * The checkout's own small copy of part of the corpus, byte for byte and at the same relative
+     * paths (its README.md says where each file comes from), so a clone without the corpus still
+     * runs the tests about those dumps.
+     */
+    public static Path copy() {
+        return root().resolve("query-engine/src/test/resources/corpus").toAbsolutePath().normalize();
+    }
+
+    /**
+     * {@code path} (a file or directory of the corpus); with the corpus absent, its copy under
+     * {@link #copy()} if the checkout carries one; else the test skips (fails under
+     * {@code bufq.requireCorpus}). The corpus directory and its top folders ({@code public},
+     * {@code jax-0.10.2}, ...) have no copy: what walks all of one needs the corpus.
+     */
     public static Path require(Path path) {
-        if (!Files.exists(path)) {
-            String message = "corpus not found at " + path;
-            if (Boolean.getBoolean("bufq.requireCorpus")) fail(message + " (bufq.requireCorpus is set)");
-            assumeTrue(false, message + "; skipping");
-        }
-        return path;
+        if (Files.exists(path)) return path;
+        Path copied = copyOf(path);
+        if (copied != null && copied.getNameCount() - copy().getNameCount() >= 2) return copied;
+        return missing(path);
     }
 
     /** {@code dir()/relative}, required as {@link #require(Path)} does. */
@@ -44,18 +65,47 @@ public final class Corpus {
     }
 
     /**
+     * The corpus folder {@code relative} when the corpus is here; else the part of it the checkout
+     * copies ({@link #copy()}), for a test that holds each file of a folder to a rule and is worth
+     * running on fewer of them; else missing as {@link #require(Path)} says.
+     */
+    public static Path requireSome(String relative) {
+        Path d = dir().resolve(relative);
+        if (Files.exists(d)) return d;
+        Path copied = copyOf(d);
+        return copied != null ? copied : missing(d);
+    }
+
+    /**
      * The first file (in name order) directly in the corpus directory {@code relative} whose name
-     * ends with {@code nameEnd}: a test about one named dump skips without it, and fails under
-     * {@code bufq.requireCorpus} as a missing corpus does.
+     * ends with {@code nameEnd} (with the corpus absent, in its copy): a test about one named dump
+     * skips without it, and fails under {@code bufq.requireCorpus} as a missing corpus does.
      */
     public static Path requireFile(String relative, String nameEnd) {
-        Path d = require(relative);
+        Path d = dir().resolve(relative);
+        if (!Files.isDirectory(d)) d = copyOf(d);
+        if (d == null) return missing(dir().resolve(relative));
         try (Stream<Path> s = Files.list(d)) {
             Path found = s.filter(f -> f.getFileName().toString().endsWith(nameEnd)).sorted().findFirst().orElse(null);
-            return require(found != null ? found : d.resolve("*" + nameEnd));
+            return found != null ? found : missing(dir().resolve(relative).resolve("*" + nameEnd));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The copy of the corpus path {@code path} under {@link #copy()}, or null if the checkout has none. */
+    private static Path copyOf(Path path) {
+        Path p = path.toAbsolutePath().normalize(), corpus = dir();
+        if (!p.startsWith(corpus) || p.equals(corpus)) return null;
+        Path copied = copy().resolve(corpus.relativize(p).toString());
+        return Files.exists(copied) ? copied : null;
+    }
+
+    private static Path missing(Path path) {
+        String message = "corpus not found at " + path;
+        if (Boolean.getBoolean("bufq.requireCorpus")) fail(message + " (bufq.requireCorpus is set)");
+        assumeTrue(false, message + "; skipping");
+        throw new AssertionError("unreachable");
     }
 
     /**

@@ -23,15 +23,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Diffs of real pairs from {@code ../shared/corpus/jax-0.10.2}; skipped when the corpus is absent. */
+/** Diffs of real pairs from the corpus's {@code jax-0.10.2}; skipped when the corpus is absent. */
 class CorpusPairsTest {
     private static final Path JAX = Corpus.dir().resolve("jax-0.10.2");
     private static final Pattern CUMULATIVE = Pattern.compile("\\(cumulative: (\\d+) bytes\\)");
 
     private static Path dir(String rel) {
-        Path p = JAX.resolve(rel);
-        Corpus.require(p);
-        return p;
+        return Corpus.require(JAX.resolve(rel));
     }
 
     private static HloModule load(String rel) throws Exception {

@@ -39,9 +39,9 @@ class DiffGoldenTest {
 
     @Test
     void rematPairAsMarkdown() throws Exception {
-        Corpus.require(PAIRS);
-        HloModule plain = DumpLoader.load(List.of(PAIRS.resolve("transformer-4layer"))).get(0);
-        HloModule remat = DumpLoader.load(List.of(PAIRS.resolve("transformer-4layer-remat"))).get(0);
+        Path pairs = Corpus.require(PAIRS);
+        HloModule plain = DumpLoader.load(List.of(pairs.resolve("transformer-4layer"))).get(0);
+        HloModule remat = DumpLoader.load(List.of(pairs.resolve("transformer-4layer-remat"))).get(0);
         check(ModuleDiff.compare(plain, remat, new DiffOptions(false, 6)), "markdown", "transformer-4layer-remat.md");
     }
 

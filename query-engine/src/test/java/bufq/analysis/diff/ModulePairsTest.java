@@ -47,9 +47,7 @@ class ModulePairsTest {
 
     @Test
     void dumpDirectoryAgainstTheSameRunWithAnalysisOff() throws Exception {
-        Path on = JAX.resolve("multi-module-dir"), off = JAX.resolve("multi-module-dir-analysis-off");
-        Corpus.require(on);
-        Corpus.require(off);
+        Path on = Corpus.require(JAX.resolve("multi-module-dir")), off = Corpus.require(JAX.resolve("multi-module-dir-analysis-off"));
         ModulePairs.Result r = ModulePairs.pair(DumpLoader.load(List.of(on)), DumpLoader.load(List.of(off)));
         assertEquals(9, r.pairs().size(), "jit__normal appears twice and pairs in order");
         assertTrue(r.onlyBefore().isEmpty() && r.onlyAfter().isEmpty());

@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
- * Every module of {@code ../shared/corpus/jax-0.10.2-proto} read from its {@code .hlo.pb} and from
+ * Every module of the corpus's {@code jax-0.10.2-proto} read from its {@code .hlo.pb} and from
  * its text set gives the same model: allocations, values (size, offset, allocation, shape, phi,
  * positions, uses, live range), instructions (opcode, shape, op_name, operands, time), the schedule
  * and the live bytes of every step. The proto's live ranges are computed from its schedule and the
@@ -33,13 +33,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
  * {@code Dataflow#positionsAndUses}).
  */
 class ProtoAgreesWithTextTest {
+    /** The proto corpus, or without it the checkout's copy of two of its folders (bf16-mlp, profile). */
     static Path corpus() {
-        return Corpus.dir().resolve("jax-0.10.2-proto");
+        return Corpus.requireSome("jax-0.10.2-proto");
     }
 
     static List<Path> hloProtos() throws IOException {
         Path c = corpus();
-        Corpus.require(c);
         try (Stream<Path> s = Files.walk(c)) {
             return s.filter(p -> p.getFileName().toString().endsWith(".hlo.pb")).sorted().toList();
         }

@@ -12,7 +12,10 @@ import java.util.List;
  * @param actions {@code -c} texts and {@code -f} files in the order given
  */
 public record Args(String format, List<Action> actions, boolean bail, boolean help, boolean version, List<String> paths,
-                   boolean noInit) {
+                   boolean noInit, List<Preset> presets) {
+    /** A setting given on the command line ({@code --capacity 16GiB} is {@code set capacity 16GiB}), set before loading. */
+    public record Preset(String setting, String value) {}
+
     /** Something to run before exiting: a statement ({@code -c}) or a script file ({@code -f}). */
     public record Action(boolean file, String text) {}
 
@@ -22,7 +25,8 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
     }
 
     public static final String USAGE = """
-            Usage: bufq [--format table|markdown|csv|tsv|json] [-c TEXT]... [-f FILE] [--bail] [--no-init] [PATH...]
+            Usage: bufq [--format table|markdown|csv|tsv|json] [-c TEXT]... [-f FILE] [--oom FILE] [--bail] [--no-init]
+                        [--capacity SIZE] [--device NAME] [--reserved SIZE] [PATH...]
 
             Query XLA buffer-assignment dumps. PATH is a *-buffer-assignment.txt file (its -values,
             -live-range and -memory-usage-report siblings are joined), any one of those siblings, an
@@ -37,7 +41,12 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
               -f FILE        run a script of queries and commands (.bq: one per line, # comments,
                              a line ending in \\ or an unfinished query continues); a FILE
                              ending in .js runs as JavaScript (scripts/README.md)
+              --oom FILE     join the out-of-memory message in FILE to the dumps (as -c 'oom FILE';
+                             FILE - reads stdin)
               --bail         stop at the first failing statement
+              --capacity SIZE, --device NAME, --reserved SIZE
+                             what 'fit' checks against: set capacity, device, reserved
+                             (e.g. --capacity 16GiB, --device v5e; 'help device' lists devices)
               --no-init      do not run $XDG_CONFIG_HOME/bufq/init.js (~/.config/bufq/init.js);
                              without it, init.js runs on first need: before the first script,
                              fields, check, advise, set tiling of a model not built in, or a
@@ -70,18 +79,21 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
      * PATH from an option's value with this list, and a batch run from an interactive one with
      * {@link #BATCH_OPTIONS}, without starting a JVM: LauncherTest holds its two lists to these.
      */
-    public static final List<String> VALUE_OPTIONS = List.of("--format", "-c", "--command", "-f", "--file");
+    public static final List<String> VALUE_OPTIONS = List.of("--format", "-c", "--command", "-f", "--file", "--oom",
+            "--capacity", "--device", "--reserved");
 
     /** Options after which bufq exits instead of opening the interactive shell. */
-    public static final List<String> BATCH_OPTIONS = List.of("-c", "--command", "-f", "--file", "-h", "--help", "--version");
+    public static final List<String> BATCH_OPTIONS = List.of("-c", "--command", "-f", "--file", "--oom", "-h", "--help", "--version");
 
     /** Every option, for "did you mean". */
-    public static final List<String> OPTIONS = List.of("--format", "-c", "-f", "--bail", "--no-init", "--help", "--version");
+    public static final List<String> OPTIONS = List.of("--format", "-c", "-f", "--oom", "--bail", "--no-init", "--capacity",
+            "--device", "--reserved", "--help", "--version");
 
     public static Args parse(String[] argv) throws UsageException {
         String format = "table";
         List<Action> actions = new ArrayList<>();
         List<String> paths = new ArrayList<>();
+        List<Preset> presets = new ArrayList<>();
         boolean bail = false, help = false, version = false, options = true, noInit = false;
         // An option added here goes into the lists above too (the launcher's are checked against them).
         for (int i = 0; i < argv.length; i++) {
@@ -110,12 +122,15 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
                 }
                 case "-c", "--command" -> actions.add(new Action(false, inline != null ? inline : value(argv, ++i, a)));
                 case "-f", "--file" -> actions.add(new Action(true, inline != null ? inline : value(argv, ++i, a)));
+                case "--oom" -> actions.add(new Action(false, "oom " + (inline != null ? inline : value(argv, ++i, a))));
+                case "--capacity", "--device", "--reserved" ->
+                        presets.add(new Preset(a.substring(2), inline != null ? inline : value(argv, ++i, a)));
                 default -> throw new UsageException("unknown option '" + a + "'" + Suggest.hint(a, OPTIONS));
             }
             if (inline != null && !VALUE_OPTIONS.contains(a))
                 throw new UsageException("option '" + a + "' takes no value");
         }
-        return new Args(format, actions, bail, help, version, paths, noInit);
+        return new Args(format, actions, bail, help, version, paths, noInit, List.copyOf(presets));
     }
 
     private static String value(String[] argv, int i, String option) throws UsageException {

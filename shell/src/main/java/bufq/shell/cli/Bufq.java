@@ -6,8 +6,11 @@ import bufq.shell.script.Scripts;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Env;
+import bufq.shell.session.Paste;
 import bufq.shell.session.ExitCode;
+import bufq.shell.session.ModuleSet;
 import bufq.shell.session.Repl;
+import bufq.shell.session.Setting;
 import bufq.shell.session.Shell;
 import bufq.shell.session.StatementReader;
 import bufq.shell.session.Status;
@@ -110,6 +113,15 @@ public final class Bufq {
     }
 
     private int session(Shell shell, Args args, InputStream in, PrintStream err) {
+        for (Args.Preset p : args.presets()) {
+            try {
+                shell.settings().set(Setting.byKey(p.setting()), p.value());
+            } catch (CommandException e) {
+                err.println("bufq: --" + p.setting() + ": " + e.getMessage());
+                err.println("Try 'bufq --help' for more information.");
+                return ExitCode.USAGE;
+            }
+        }
         // Made before loading: the JLine REPL warms up its line editor while the dumps are read.
         Repl interactive = args.actions().isEmpty() && !env.stdinClosed() && env.interactive() ? repl.apply(in) : null;
         if (!args.paths().isEmpty()) {
@@ -119,7 +131,9 @@ public final class Bufq {
             Set<DumpPart> parts = EnumSet.noneOf(DumpPart.class);
             for (Args.Action a : args.actions()) if (!a.file()) parts.addAll(shell.needs(a.text()));
             try {
-                shell.modules().load(paths, parts);
+                List<ModuleSet.Entry> added = shell.modules().load(paths, parts);
+                // issue 30: a capture or a directory opened on one of many modules says so, and which
+                if (interactive != null && added.size() > 1) shell.printer().info(ModuleSet.openedLine(added, shell.modules().set().currentEntry()));
             } catch (Engine.Failure e) {
                 err.println("bufq: " + e.getMessage());
                 return ExitCode.LOAD;
@@ -131,12 +145,17 @@ public final class Bufq {
         // A batch run's json is one document for json.load: several results make an array.
         if (!args.actions().isEmpty()) {
             shell.printer().setOneJsonDocument(true);
+            // `oom -` in a batch run reads all of stdin (a log with blank lines in it)
+            if (!env.stdinClosed()) shell.setPaste(Paste.all(in));
             return actions(shell, args, err);
         }
         if (env.stdinClosed()) return ExitCode.OK; // nothing to read, and descriptor 0 is not ours
         if (!env.interactive()) {
             shell.printer().setOneJsonDocument(true);
-            return script(shell, StatementReader.utf8(in), "stdin", err);
+            BufferedReader statements = StatementReader.utf8(in);
+            // `oom -` in piped statements reads the lines after it, up to an empty line
+            shell.setPaste(Paste.untilBlank(statements, null));
+            return script(shell, statements, "stdin", err);
         }
         return interactive.run(shell);
     }

@@ -4,6 +4,7 @@ import bufq.analysis.diff.DiffOptions;
 import bufq.analysis.diff.DiffResult;
 import bufq.analysis.diff.ModuleDiff;
 import bufq.analysis.diff.ModulePairs;
+import bufq.fit.Growth;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.shell.session.Command;
@@ -33,7 +34,7 @@ final class DiffCommand implements Command {
     /** The Used values section: values are matched by instruction text. */
     private static final Set<DumpPart> NEEDS = Set.of(DumpPart.USED_VALUES);
 
-    @Override public String synopsis() { return "diff A B [--at-peak] [limit N]"; }
+    @Override public String synopsis() { return "diff A B [--at-peak] [limit N] [--fail-over PCT]"; }
     @Override public String brief() { return "Compares two compilations: peak, totals, op_name changes, one-sided values."; }
 
     @Override public String description() {
@@ -43,12 +44,14 @@ final class DiffCommand implements Command {
                 + "changes in bytes live at peak grouped by op_name and by source line, then values present on one\n"
                 + "side only, largest first. Values are matched on what survives renaming: op_name, source line,\n"
                 + "shape and role. --at-peak limits every part to values live at each side's peak; 'limit N' caps\n"
-                + "the rows of each part (default 20, -1 for all).";
+                + "the rows of each part (default 20, -1 for all). --fail-over PCT adds each pair's needs_bytes (see\n"
+                + "'modules') and fails (exit 1 under -c) when a program needs more than PCT percent more after.";
     }
 
     @Override public List<String> examples() {
         return List.of("diff 1 2", "diff jit_step jit_step#2 --at-peak",
-                "diff before/ after/", "diff a-buffer-assignment.txt b-buffer-assignment.txt limit 50");
+                "diff before/ after/", "diff a-buffer-assignment.txt b-buffer-assignment.txt limit 50",
+                "diff before/ after/ --fail-over 10");
     }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
@@ -61,6 +64,7 @@ final class DiffCommand implements Command {
         CommandArgs a = new CommandArgs(args, synopsis());
         boolean atPeak = a.flag("--at-peak");
         var limit = a.integer("limit", -1);
+        double failOver = failOver(a.value("--fail-over"));
         String first = a.positional(), second = a.positional();
         a.done();
         if (first == null || second == null) throw new CommandException("usage: " + synopsis());
@@ -75,7 +79,7 @@ final class DiffCommand implements Command {
                 ctx.out().info("warning: the programs differ (" + b + " vs " + af + "); a diff is meant for two builds"
                         + " of one program, so most values will have no partner");
             ctx.out().print(ModuleDiff.compare(before.get(0), after.get(0), options).outputs());
-            return Status.OK;
+            return guard(ctx, List.of(Growth.of(before.get(0), after.get(0))), failOver);
         }
         ModulePairs.Result pairs = ModulePairs.pair(before, after);
         List<Output> out = new ArrayList<>();
@@ -88,7 +92,34 @@ final class DiffCommand implements Command {
         }
         if (!pairs.onlyBefore().isEmpty() || !pairs.onlyAfter().isEmpty()) out.add(pairs.unpairedTable());
         ctx.out().print(out);
-        return Status.OK;
+        List<Growth> growth = new ArrayList<>();
+        for (var p : pairs.pairs()) growth.add(Growth.of(p.before(), p.after()));
+        return guard(ctx, growth, failOver);
+    }
+
+    /** {@code --fail-over PCT}: the needs_bytes of each pair, and a failure line per program grown more. */
+    private static Status guard(CommandContext ctx, List<Growth> growth, double failOver) throws CommandException, IOException {
+        if (Double.isNaN(failOver)) return Status.OK;
+        ctx.out().print(Growth.table(growth, failOver));
+        boolean failed = false;
+        for (Growth g : growth) {
+            if (!g.over(failOver)) continue;
+            ctx.out().error("diff: " + g.failure(failOver));
+            failed = true;
+        }
+        return failed ? Status.ERROR : Status.OK;
+    }
+
+    private static double failOver(String text) throws CommandException {
+        if (text == null) return Double.NaN;
+        String t = text.endsWith("%") ? text.substring(0, text.length() - 1) : text;
+        try {
+            double d = Double.parseDouble(t);
+            if (d >= 0 && !Double.isInfinite(d)) return d;
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new CommandException("--fail-over takes a percentage >= 0 such as 10 or 2.5%, not '" + text + "'");
     }
 
     /** A loaded module by exact handle, else a path on disk, else a handle number or prefix. */

@@ -1,5 +1,6 @@
 package bufq.shell.command;
 
+import bufq.fit.Devices;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.CommandPlan;
@@ -93,6 +94,10 @@ final class HelpCommand implements Command {
 
     private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
         arity(args, 0, 1);
+        if (args.size() == 1 && (args.get(0).equals("device") || args.get(0).equals("devices"))) {
+            ctx.out().print(Devices.table());   // the accelerators 'set device' knows, with the source of each figure
+            return Status.OK;
+        }
         ctx.out().print(new TextBlock(args.isEmpty() ? overview(ctx) : topic(ctx, args.get(0))));
         return Status.OK;
     }
@@ -274,9 +279,9 @@ final class HelpCommand implements Command {
         Command c = ctx.session().commands().byName(topic);
         if (c == null) {
             List<String> topics = new ArrayList<>(ctx.session().commands().names());
-            topics.addAll(List.of("query", "formats", "settings"));
+            topics.addAll(List.of("query", "formats", "settings", "device"));
             throw new CommandException("no help on '" + topic + "'" + Suggest.hint(topic, topics)
-                    + " (topics: commands, query, formats, settings)");
+                    + " (topics: commands, query, formats, settings, device)");
         }
         StringBuilder b = new StringBuilder(String.join("\n", wrapSynopsis(c.synopsis(), Math.max(20, ctx.out().terminalWidth() - 1))))
                 .append("\n\n").append(reflow(c.description(), Math.max(20, ctx.out().terminalWidth() - 1))).append('\n');

@@ -1,9 +1,11 @@
 package bufq.shell.command;
 
+import bufq.fit.ProgramSizes;
 import bufq.model.HloModule;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.CommandPlan;
+import bufq.shell.session.Engine;
 import bufq.shell.session.ModuleSet;
 import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
@@ -11,7 +13,9 @@ import bufq.table.ColumnType;
 import bufq.table.Table;
 
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 final class ModulesCommand implements Command {
     @Override public String name() { return "modules"; }
@@ -21,7 +25,11 @@ final class ModulesCommand implements Command {
 
     @Override public String description() {
         return "Lists the loaded modules with the handle and number 'use' accepts; the current one is marked *.\n"
-                + "Modules of a big directory are read when first used: backend and values show once they are.";
+                + "module_id is XLA's number for it (module_0004 in a dump's file names, the program id in a capture).\n"
+                + "Modules of a big directory are read when first used: backend and values show once they are.\n"
+                + "argument_bytes, output_bytes, alias_bytes, temp_bytes and code_bytes are JAX's memory_analysis()\n"
+                + "figures read from the allocations (null where the dump does not say); needs_bytes is what a run\n"
+                + "asks the device for: code + arguments + outputs - aliases + temp + constants (see 'fit').";
     }
 
     @Override public List<String> examples() { return List.of("modules"); }
@@ -30,20 +38,31 @@ final class ModulesCommand implements Command {
         return CommandPlan.words(args, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException, Engine.Failure {
         arity(args, 0, 0);
+        // Every module is read for its allocations (a big directory's too, a few held at a time).
+        Map<String, ProgramSizes> sizes = new HashMap<>();
+        ctx.modules().forEachModule(x -> sizes.put(x.handle(), ProgramSizes.of(x)));
         Table.Builder b = Table.builder().column("#", ColumnType.INT).column("current", ColumnType.STRING)
-                .column("module", ColumnType.STRING).column("name", ColumnType.STRING).column("backend", ColumnType.STRING)
-                .column("values", ColumnType.INT).column("in_memory", ColumnType.BOOL).column("files", ColumnType.LIST);
+                .column("module", ColumnType.STRING).column("name", ColumnType.STRING)
+                .column("module_id", ColumnType.STRING).column("backend", ColumnType.STRING)
+                .column("values", ColumnType.INT).column("in_memory", ColumnType.BOOL).column("files", ColumnType.LIST)
+                .column("argument_bytes", ColumnType.BYTES).column("output_bytes", ColumnType.BYTES)
+                .column("alias_bytes", ColumnType.BYTES).column("temp_bytes", ColumnType.BYTES)
+                .column("code_bytes", ColumnType.BYTES).column("needs_bytes", ColumnType.BYTES);
         List<ModuleSet.Entry> es = ctx.modules().set().entries();
         for (int i = 0; i < es.size(); i++) {
             ModuleSet.Entry e = es.get(i);
             HloModule m = e.loaded();
-            b.row((long) (i + 1), e == ctx.modules().set().currentEntry() ? "*" : "", e.handle(), e.name(),
+            ProgramSizes z = sizes.getOrDefault(e.handle(), ProgramSizes.UNKNOWN);
+            b.row((long) (i + 1), e == ctx.modules().set().currentEntry() ? "*" : "", e.handle(), e.name(), e.dumpId(),
                     m == null ? null : m.info().backend(), m == null ? null : (long) m.values().size(), m != null,
-                    List.copyOf(e.files()));
+                    List.copyOf(e.files()), orNull(z.argumentBytes()), orNull(z.outputBytes()), orNull(z.aliasBytes()),
+                    orNull(z.tempBytes()), orNull(z.codeBytes()), orNull(z.needsBytes()));
         }
         ctx.out().print(b.build());
         return Status.OK;
     }
+
+    private static Long orNull(long x) { return x < 0 ? null : x; }
 }

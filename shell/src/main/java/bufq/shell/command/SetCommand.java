@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.Locale;
 
 final class SetCommand implements Command {
     @Override public String name() { return "set"; }
@@ -54,7 +55,12 @@ final class SetCommand implements Command {
                     + " (settings: " + String.join(", ", keys) + ")");
         }
         if (args.size() == 1) ctx.out().print(table(ctx, List.of(s)));
-        else ctx.settings().set(s, args.get(1));
+        else {
+            // a model a script registered is tried on the module now, not at the next query
+            if (s == Setting.TILING) TilingTrial.check(ctx.settings().tilingNamed(args.get(1).trim().toLowerCase(Locale.ROOT)),
+                    ctx.modules().current(), ctx.settings().text(s));
+            ctx.settings().set(s, args.get(1));
+        }
         return Status.OK;
     }
 

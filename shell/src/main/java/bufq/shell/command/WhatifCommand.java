@@ -86,6 +86,9 @@ final class WhatifCommand implements Command {
             return parsed == null ? Set.of() : WhatIf.needs(parsed.edits(), parsed.query(), ctx.engine().catalog());
         }
 
+        /** Its conditions and its query run under the query time limit. */
+        @Override public boolean evaluatesConditions() { return true; }
+
         @Override public boolean usesScripts() {
             if (parsed == null) return false;
             if (parsed.query() != null && ctx.engine().unresolved(parsed.query())) return true;

@@ -54,6 +54,8 @@ final class WhyCommand implements Command {
         String text = args.strip();
         return new CommandPlan() {
             @Override public Set<DumpPart> needs() { return WhyCommand.this.needs(); }
+            /** A query's conditions run under the query time limit. */
+            @Override public boolean evaluatesConditions() { return true; }
             @Override public boolean usesScripts() {
                 return text.split("\\s+", 2)[0].equals("values") && ctx.engine().unresolved(text);
             }

@@ -115,7 +115,7 @@ final class JsContext implements AutoCloseable {
 
     private static void write(Shell shell, boolean err, String line) {
         if (err) {
-            shell.printer().err().println(line);
+            shell.printer().err().println(shell.printer().forScreen(line, true));
             return;
         }
         try {

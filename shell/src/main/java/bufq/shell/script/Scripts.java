@@ -93,7 +93,7 @@ public final class Scripts implements ScriptEngine {
         if (shown != null) {
             try {
                 if (json) shell.printer().printJson(shown + "\n");  // a value as a JSON document, as every result in json
-                else shell.printer().sink().write(shown + "\n");
+                else shell.printer().sink().write(shell.printer().forScreen(shown, false) + "\n");
             } catch (IOException e) {
                 throw new CommandException("cannot write output: " + e.getMessage());
             }

@@ -30,6 +30,12 @@ public interface CommandPlan {
      */
     default boolean usesScripts() { return false; }
 
+    /**
+     * Whether the run evaluates the user's conditions or queries ({@code whatif}, {@code why values
+     * where ...}): it then runs under the query time limit ({@code set timeout}), as a query does.
+     */
+    default boolean evaluatesConditions() { return false; }
+
     /** Runs. Throws for user errors; the shell prints them. */
     Status run(CommandContext ctx) throws CommandException, Engine.Failure, IOException;
 
@@ -53,6 +59,15 @@ public interface CommandPlan {
     /** As {@link #words(String, Set, boolean, WordsBody)}, reading nothing and using no script. */
     static CommandPlan words(String args, WordsBody body) throws CommandException {
         return words(args, Set.of(), false, body);
+    }
+
+    /**
+     * The plan of a command that takes the rest of the line as typed, quotes and all ({@code oom},
+     * {@code fit}): {@code body} gets it as one word, or none when there is nothing after the name.
+     */
+    static CommandPlan text(String args, Set<DumpPart> needs, boolean needsCurrentModule, WordsBody body) {
+        List<String> words = args.isEmpty() ? List.of() : List.of(args);
+        return new Simple(needs, needsCurrentModule, false, ctx -> body.run(ctx, words));
     }
 
     /** What {@link Simple} runs. */

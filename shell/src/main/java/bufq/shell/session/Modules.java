@@ -42,7 +42,7 @@ public final class Modules {
     public List<ModuleSet.Entry> load(List<Path> paths, Set<DumpPart> parts) throws Engine.Failure {
         List<Engine.FoundModule> found = discover(paths);
         if (!parts.isEmpty()) found = found.stream().map(s -> s.reading(parts)).toList();
-        List<ModuleSet.Entry> added = set.add(found);
+        List<ModuleSet.Entry> added = set.add(found, line -> err.println("bufq: warning: " + line));
         for (ModuleSet.Entry e : added) if (e.loaded() != null) reportWarnings(e.loaded());
         return added;
     }

@@ -5,6 +5,7 @@ import bufq.format.Formatter;
 import bufq.format.Formatters;
 import bufq.format.JsonFormatter;
 import bufq.format.MarkdownFormatter;
+import bufq.format.TableFormatter;
 import bufq.table.Output;
 import bufq.table.Table;
 
@@ -131,7 +132,7 @@ public final class Printer {
      */
     public void printLine(String line) throws IOException {
         if (!format.name().equals("json")) {
-            write(line + "\n");
+            write(forScreen(line, false) + "\n");
             return;
         }
         StringBuilder b = new StringBuilder("{\"print\": ");
@@ -186,8 +187,9 @@ public final class Printer {
         // On a terminal a table fits its width and csv and tsv escape control characters; a pipe
         // or a file gets every column and the data exact.
         boolean terminal = env.interactive() && sink.isConsole();
+        // 'set maxwidth 0' shows cells whole, as it says: the table is then not cut to the terminal either
         return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(), settings.maxWidth(),
-                terminal ? terminalWidth : 0, terminal);
+                terminal && settings.maxWidth() > 0 ? terminalWidth : 0, terminal);
     }
 
     /** Results, their notes included, go to the terminal the user reads stderr on. */
@@ -200,7 +202,17 @@ public final class Printer {
 
     /** Prints a one-line error, with the script location when running one. */
     public void error(String message) {
-        err().println((location == null ? "" : location + ": ") + "error: " + message);
+        err().println((location == null ? "" : location + ": ") + "error: " + forScreen(message, true));
+    }
+
+    /**
+     * Text a script made, as it may be shown: on a terminal its control characters escaped
+     * ({@code \x1b}) as table cells are, so {@code print("\x1b]2;...\x07")} cannot rename the window;
+     * to a file or a pipe exact. {@code toStderr}: for stderr, which a file sink does not take.
+     */
+    public String forScreen(String text, boolean toStderr) {
+        boolean screen = env.interactive() && (toStderr || sink.isConsole());
+        return screen ? TableFormatter.visible(text, true) : text;
     }
 
     /** A rendered diagnostic (the query, a caret, the message), after the script location. */

@@ -28,6 +28,9 @@ public interface SessionControl {
     /** Whether {@code file} is a script of the script engine's language (by its extension). */
     boolean isScriptFile(Path file);
 
+    /** Where {@code oom -} reads pasted text. */
+    Paste paste();
+
     /** The session's script engine, made on first use. */
     ScriptEngine scripts();
 

@@ -1,5 +1,7 @@
 package bufq.shell.session;
 
+import bufq.fit.Capacity;
+import bufq.fit.Devices;
 import bufq.table.Sizes;
 
 import java.util.List;
@@ -19,7 +21,10 @@ public enum Setting {
     PAGER("on|off", "off", "in the interactive shell, show results taller than the terminal through $PAGER (default less -RS)"),
     THRESHOLD("SIZE", "16KiB", "values smaller than this fold into one row in the peak report"),
     TILING("NAME", "tpu", "tiling model used for padded sizes (built in: tpu, none)"),
-    TIMEOUT("SECONDS", "10", "time limit for each query and each call into JavaScript (js, run FILE.js, -f, fields, tilings, checks; 0 = none)");
+    TIMEOUT("SECONDS", "10", "time limit for each query and each call into JavaScript (js, run FILE.js, -f, fields, tilings, checks; 0 = none)"),
+    CAPACITY("SIZE", "none", "memory of the device (or process) 'fit' checks against, e.g. 16GiB, 80GB; none = the device's"),
+    DEVICE("NAME", "none", "an accelerator whose memory 'fit' uses when capacity is none (help device lists them)"),
+    RESERVED("SIZE", "none", "of the capacity, what the runtime keeps before any program; none = the device's figure, else 0");
 
     private final String syntax;
     private final String defaultText;
@@ -81,6 +86,23 @@ public enum Setting {
             case TILING -> {
                 if (t.isEmpty()) throw new CommandException("tiling takes a model name such as tpu or none");
                 return t;
+            }
+            case CAPACITY, RESERVED -> {
+                if (t.equals("none")) return "none";
+                try {
+                    long n = Capacity.parseSize(text);
+                    if (n > 0 || this == RESERVED) return text.trim();
+                } catch (NumberFormatException e) {
+                    throw new CommandException(key() + ": " + e.getMessage());
+                }
+                throw new CommandException(key() + " takes a size above 0 or none, not '" + text + "'");
+            }
+            case DEVICE -> {
+                if (t.equals("none")) return "none";
+                Devices.Device d = Devices.byName(t);
+                if (d == null) throw new CommandException("unknown device '" + text + "'" + Suggest.hint(t, Devices.names())
+                        + " (known: " + String.join(", ", Devices.names()) + "; see help device)");
+                return d.name();
             }
             default -> throw new IllegalStateException(name());
         }

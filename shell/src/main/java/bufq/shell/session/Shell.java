@@ -2,6 +2,7 @@ package bufq.shell.session;
 
 import bufq.advise.Rule;
 import bufq.analysis.CheckRule;
+import bufq.lang.Parser;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.PartUnavailableException;
@@ -52,6 +53,7 @@ public final class Shell implements SessionControl {
     private boolean bail;
     private boolean quit;
     private int scriptDepth;
+    private Paste paste = Paste.NONE;
 
     /**
      * @param scriptEngine makes the session's script engine on first use, so sessions that run no
@@ -77,6 +79,11 @@ public final class Shell implements SessionControl {
     public Status execute(String line) {
         String text = line.strip();
         if (text.isEmpty() || StatementReader.isComment(text)) return Status.OK;
+        if (text.length() > Parser.MAX_LENGTH && !StatementReader.isJs(text)) {
+            // Refused before any lexing: every step below (init check, parts, parse, plan) reads it whole.
+            printer.error("statement too long (more than " + Parser.MAX_LENGTH + " characters); split it, or list values with 'in (...)'");
+            return Status.ERROR;
+        }
         long t0 = System.nanoTime();
         boolean timed = settings.timer();  // 'timer on' itself is not timed
         Status st;
@@ -219,6 +226,9 @@ public final class Shell implements SessionControl {
     @Override public CommandTable commands() { return commands; }
     public boolean bail() { return bail; }
     public void setBail(boolean b) { bail = b; }
+    @Override public Paste paste() { return paste; }
+    /** Where {@code oom -} reads pasted text (the REPL, a piped script or a batch run sets it). */
+    public void setPaste(Paste p) { paste = p == null ? Paste.NONE : p; }
     @Override public void requestQuit() { quit = true; }
 
     /** The session's script engine, made on first use; its language runtime starts only when a script runs. */

@@ -19,10 +19,9 @@ public final class StatementKind {
      * @param isCommand whether a word names a command (or an alias)
      */
     public static boolean isQuery(CharSequence line, Collection<String> entities, Predicate<String> isCommand) {
-        String text = line.toString().strip();
-        String word = firstWord(text);
-        if (text.length() == word.length() && isCommand.test(word)) return false;
-        return startsQuery(text, entities);
+        String word = firstWord(line);
+        if (line.toString().strip().length() == word.length() && isCommand.test(word)) return false;
+        return entities.contains(word.toLowerCase(Locale.ROOT));
     }
 
     /** As {@link #isQuery(CharSequence, Collection, Predicate)} with the session's commands. */
@@ -37,14 +36,18 @@ public final class StatementKind {
      * for the whole statement.
      */
     public static boolean startsQuery(CharSequence line, Collection<String> entities) {
-        return entities.contains(firstWord(line.toString()).toLowerCase(Locale.ROOT));
+        return entities.contains(firstWord(line).toLowerCase(Locale.ROOT));
     }
 
-    /** The leading run of letters, digits and underscores of {@code text} (stripped first). */
-    public static String firstWord(String text) {
-        String t = text.stripLeading();
-        int i = 0;
-        while (i < t.length() && (Character.isLetterOrDigit(t.charAt(i)) || t.charAt(i) == '_')) i++;
-        return t.substring(0, i);
+    /**
+     * The leading run of letters, digits and underscores of {@code text}, after its leading
+     * whitespace; reads no further (the statement reader asks on every line of a long statement).
+     */
+    public static String firstWord(CharSequence text) {
+        int s = 0;
+        while (s < text.length() && Character.isWhitespace(text.charAt(s))) s++;
+        int i = s;
+        while (i < text.length() && (Character.isLetterOrDigit(text.charAt(i)) || text.charAt(i) == '_')) i++;
+        return text.subSequence(s, i).toString();
     }
 }

@@ -1,6 +1,7 @@
 package bufq.shell.session;
 
 import bufq.eval.ModuleRow;
+import bufq.lang.SqlHabits;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.table.Output;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 
 /**
  * Runs one statement, a query or a command, with the session's context: the query through the
@@ -48,8 +50,9 @@ final class StatementRunner {
         if (c == null) {
             List<String> known = new ArrayList<>(commands.names());
             known.addAll(engine.entities());
-            throw new CommandException("unknown command '" + name + "'" + Suggest.hint(name, known)
-                    + " (type 'help' for the list)");
+            String sql = SqlHabits.forStatement(text.endsWith(";") ? text.substring(0, text.length() - 1).stripTrailing() : text);
+            throw new CommandException("unknown command '" + name + "'" + (sql.isEmpty() ? Suggest.hint(name, known)
+                    + " (type 'help' for the list)" : sql));
         }
         String args = head.length < 2 ? "" : head[1];
         try {
@@ -93,7 +96,17 @@ final class StatementRunner {
     private Status runCommand(CommandPlan plan) throws CommandException, Engine.Failure, IOException {
         HloModule m = ctx.modules().current();
         if (m != null && plan.needsCurrentModule()) ctx.modules().readParts(m, plan.needs());
-        return plan.run(ctx);
+        if (!plan.evaluatesConditions()) return plan.run(ctx);
+        // The user's conditions run under the query time limit, as a query does.
+        try (QueryDeadline limit = QueryDeadline.start(ctx.settings().timeoutSeconds())) {
+            try {
+                return plan.run(ctx);
+            } catch (CommandException | Engine.Failure | CancellationException e) {
+                if (limit.expired()) throw new CommandException(limit.message());
+                if (Thread.currentThread().isInterrupted()) throw new CommandException(Shell.COMMAND_CANCELLED);
+                throw e;
+            }
+        }
     }
 
     /**

@@ -41,8 +41,8 @@ class DiffCommandTest {
 
     @Test
     void rematPairReportsThePeakChangeOfOccupiedBytesBesideTheLabels() throws Exception {
-        Corpus.require(PAIRS);
-        Path before = PAIRS.resolve("transformer-4layer"), after = PAIRS.resolve("transformer-4layer-remat");
+        Path pairs = Corpus.require(PAIRS);
+        Path before = pairs.resolve("transformer-4layer"), after = pairs.resolve("transformer-4layer-remat");
         Run r = bufq("--format", "json", "-c", "diff " + before + " " + after);
         assertEquals(0, r.exit(), r.err());
         long claimBefore = lastCumulative(before), claimAfter = lastCumulative(after);
@@ -56,12 +56,12 @@ class DiffCommandTest {
 
     @Test
     void aLoadedPairsDirectoryDiffsForwards() throws Exception {
-        Corpus.require(PAIRS);
+        Path pairs = Corpus.require(PAIRS);
         // Natural path order: transformer-4layer, -again, -remat, so 1 -> 3 is base -> remat.
-        Run r = bufq("--format", "markdown", "-c", "diff 1 3", PAIRS.toString());
+        Run r = bufq("--format", "markdown", "-c", "diff 1 3", pairs.toString());
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().contains("peak change +4194304 bytes"), r.out());
-        r = bufq("-c", "modules", PAIRS.toString());
+        r = bufq("--format", "json", "-c", "modules", pairs.toString());   // json: paths whole, however long
         int base = r.out().indexOf("pairs/transformer-4layer/"), again = r.out().indexOf("pairs/transformer-4layer-again/"),
                 remat = r.out().indexOf("pairs/transformer-4layer-remat/");
         assertTrue(base >= 0 && base < again && again < remat, r.out());

@@ -93,7 +93,6 @@ class DocsTranscriptTest {
 
     /** The words with each path (or path inside a statement) that exists under the root made absolute; null when one does not. */
     static List<String> resolved(List<String> words) {
-        Path root = CliTest.root();
         List<String> out = new ArrayList<>();
         for (int i = 0; i < words.size(); i++) {
             String w = words.get(i);
@@ -104,18 +103,25 @@ class DocsTranscriptTest {
                 StringBuilder b = new StringBuilder();
                 for (String t : w.split(" ", -1)) {
                     if (b.length() > 0) b.append(' ');
-                    b.append(t.contains("/") && Files.exists(root.resolve(t)) ? root.resolve(t).normalize().toString() : t);
+                    Path file = t.contains("/") ? file(t) : null;
+                    b.append(file != null && Files.exists(file) ? file.toString() : t);
                 }
                 out.add(b.toString());
             } else if (i > 0 && (words.get(i - 1).equals("--format") || words.get(i - 1).startsWith("--") && !words.get(i - 1).equals("--bail"))) {
                 out.add(w);
             } else {
-                if (w.startsWith("../shared/")) Corpus.require(root.resolve(w).normalize());
-                if (!Files.exists(root.resolve(w))) return null;
-                out.add(root.resolve(w).normalize().toString());
+                Path file = file(w);
+                if (!Files.exists(file)) return null;
+                out.add(file.toString());
             }
         }
         return out;
+    }
+
+    /** A path as a page spells it: from the repository's root, the corpus's through {@link Corpus} (its copy, or a skip). */
+    static Path file(String spelled) {
+        if (spelled.startsWith(Corpus.RELATIVE + "/")) return Corpus.require(spelled.substring(Corpus.RELATIVE.length() + 1));
+        return CliTest.root().resolve(spelled).normalize();
     }
 
     @TestFactory
@@ -145,8 +151,7 @@ class DocsTranscriptTest {
         assertTrue(readme.size() >= 4, "README transcripts: " + readme.size());
         // Every one names files a clone (with the corpus beside it) has: none is passed over silently.
         for (Transcript t : readme) {
-            for (String w : t.words())
-                if (w.startsWith("../shared/")) Corpus.require(CliTest.root().resolve(w).normalize());
+            for (String w : t.words()) if (w.startsWith(Corpus.RELATIVE + "/")) file(w);
             assertEquals(t.words().size(), resolved(t.words()).size(), t.name());
         }
     }

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * the output from its first line on.
  */
 class ReadmeWhyTest {
-    private static final String CORPUS = "../shared/corpus/";
+    private static final String CORPUS = Corpus.RELATIVE + "/";
     private static final Pattern BATCH = Pattern.compile("^\\$ \\./bufq -c '(.*)' (\\S+)$");
 
     @Test

@@ -158,7 +158,7 @@ class WhatifCliTest {
             String rest = line.substring("$ ./bufq -c ".length());
             int q = rest.charAt(0) == '\'' ? rest.indexOf('\'', 1) : rest.indexOf(' ');
             String statement = rest.charAt(0) == '\'' ? rest.substring(1, q) : rest.substring(0, q);
-            String path = rest.substring(q + 1).strip().replace("../shared/corpus/jax-0.10.2/", "");
+            String path = rest.substring(q + 1).strip().replace(Corpus.RELATIVE + "/jax-0.10.2/", "");
             CliTest.Result r = run("-c", statement, dump(path));
             assertEquals(0, r.code(), r.err());
             List<String> out = List.of(r.out().split("\n"));

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -26,10 +27,20 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * ({@code BUFQ_CLASSPATH}) because the jar is only packaged after the tests.
  */
 @Tag("tmux")
-@Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@Timeout(value = 600, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class TmuxEndToEndTest {
+    /**
+     * How long one step may take. A step takes a few hundred milliseconds; the bound is for a loaded
+     * machine, where a test should get slower, not fail.
+     */
+    static final long PATIENCE_S = 120;
+    private static final AtomicInteger SERVERS = new AtomicInteger();
+
     @TempDir Path state;
-    final String socket = "bufq-test-" + ProcessHandle.current().pid();
+    /** A tmux server of this test's own: a server the previous test killed may still be going away. */
+    final String socket = "bufq-test-" + ProcessHandle.current().pid() + "-" + SERVERS.incrementAndGet();
+    /** What the last tmux command printed, for the message when it fails. */
+    String tmuxSaid = "";
 
     static boolean tmuxInstalled() {
         try {
@@ -49,7 +60,8 @@ class TmuxEndToEndTest {
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "tmux " + String.join(" ", args));
+        assertTrue(p.waitFor(PATIENCE_S, TimeUnit.SECONDS), "tmux " + String.join(" ", args));
+        tmuxSaid = out;
         return p.exitValue() == 0 ? out : null;
     }
 
@@ -61,14 +73,14 @@ class TmuxEndToEndTest {
     /**
      * The screen once it satisfies {@code test}, or the test fails naming {@code what} and showing the
      * screen. bufq runs in tmux, another process that offers nothing to wait on, so this checks the
-     * screen every 100 ms; the pause only paces the checks, the condition decides, and 30 s is a bound
-     * far above the few hundred milliseconds a step takes.
+     * screen every 100 ms; the pause only paces the checks, the condition decides, and
+     * {@link #PATIENCE_S} is a bound far above the few hundred milliseconds a step takes.
      */
     String waitFor(String what, Predicate<String> test) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_S);
         String s = screen();
         while (!test.test(s)) {
-            if (System.nanoTime() > deadline) fail("no " + what + " within 30 s; the screen:\n" + s);
+            if (System.nanoTime() > deadline) fail("no " + what + " within " + PATIENCE_S + " s; the screen:\n" + s);
             Thread.sleep(100);
             s = screen();
         }
@@ -77,9 +89,16 @@ class TmuxEndToEndTest {
 
     static String quote(String s) { return "'" + s.replace("'", "'\\''") + "'"; }
 
+    /** Kills this test's server and waits (bounded) until it answers no more, so none outlives its test. */
     @AfterEach
     void stopServer() throws IOException, InterruptedException {
-        if (tmuxInstalled()) tmux("kill-server");
+        if (!tmuxInstalled()) return;
+        tmux("kill-server");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_S);
+        while (tmux("list-sessions") != null) {
+            if (System.nanoTime() > deadline) fail("tmux server " + socket + " still up " + PATIENCE_S + " s after kill-server");
+            Thread.sleep(100);
+        }
     }
 
     /**
@@ -95,8 +114,8 @@ class TmuxEndToEndTest {
                 + " BUFQ_CLASSPATH=" + quote(System.getProperty("java.class.path"))
                 + " JAVA_HOME=" + quote(System.getProperty("java.home"))
                 + " XDG_STATE_HOME=" + quote(state.toString()) + " HOME=" + quote(state.toString())
-                + " ./bufq examples/seeds/004_0cb419b3147a3cb6.txt; echo bufq exited $?; sleep 30";
-        assertNotNull(tmux("new-session", "-d", "-s", "bufq", "-x", "120", "-y", "40", command), "tmux session");
+                + " ./bufq examples/seeds/004_0cb419b3147a3cb6.txt; echo bufq exited $?; sleep " + PATIENCE_S;
+        assertNotNull(tmux("new-session", "-d", "-s", "bufq", "-x", "120", "-y", "40", command), () -> "tmux session: " + tmuxSaid);
         waitFor("prompt naming the module", x -> x.contains("bufq(004_0cb419b3147a3cb6)>"));
     }
 
@@ -137,14 +156,14 @@ class TmuxEndToEndTest {
                 "--source", source.toString(), "--values", "3000", "--format", "four", "--out", dump.toString())
                 .redirectErrorStream(true).start();
         String said = new String(gen.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(gen.waitFor(60, TimeUnit.SECONDS) && gen.exitValue() == 0, said);
+        assertTrue(gen.waitFor(PATIENCE_S, TimeUnit.SECONDS) && gen.exitValue() == 0, said);
 
         String command = "cd " + quote(root.toString()) + " && env"
                 + " BUFQ_CLASSPATH=" + quote(System.getProperty("java.class.path"))
                 + " JAVA_HOME=" + quote(System.getProperty("java.home"))
                 + " XDG_STATE_HOME=" + quote(state.toString()) + " HOME=" + quote(state.toString())
-                + " ./bufq " + quote(dump.toString()) + "; sleep 30";
-        assertNotNull(tmux("new-session", "-d", "-s", "bufq", "-x", "80", "-y", "30", command), "tmux session");
+                + " ./bufq " + quote(dump.toString()) + "; sleep " + PATIENCE_S;
+        assertNotNull(tmux("new-session", "-d", "-s", "bufq", "-x", "80", "-y", "30", command), () -> "tmux session: " + tmuxSaid);
         waitFor("prompt", x -> x.contains("bufq(jit_step)>"));
 
         // item 1: the list is cut at 2,000 names, so Tab must not insert their common prefix
@@ -190,9 +209,9 @@ class TmuxEndToEndTest {
 
     /** Waits for the exiting bufq (another process) to write {@code p}, checking as {@link #waitFor} does. */
     static void waitForFile(Path p) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_S);
         while (!Files.exists(p)) {
-            if (System.nanoTime() > deadline) fail("bufq wrote no history at " + p + " within 30 s of Ctrl-D");
+            if (System.nanoTime() > deadline) fail("bufq wrote no history at " + p + " within " + PATIENCE_S + " s of Ctrl-D");
             Thread.sleep(100);
         }
     }

@@ -1,0 +1,62 @@
+package bufq.fit;
+
+import bufq.model.BufferAllocation;
+import bufq.model.HloModule;
+
+/**
+ * What one run of a program asks the device for, summed over its buffer allocations the way XLA's
+ * {@code CompiledMemoryStats::PopulateBufferStatsFromAllocations} sums them for JAX's
+ * {@code compiled.memory_analysis()}: every entry-parameter allocation is an argument (and an alias
+ * when it is also maybe-live-out: a donated buffer the output reuses), every maybe-live-out
+ * allocation an output, every preallocated temp a temp. Allocations of the host memory space
+ * (colour 5) count in none. A figure the dump does not give is -1 (the code size never is in a dump).
+ *
+ * @param constantBytes constants, which XLA leaves out of those four but a run holds all the same
+ */
+public record ProgramSizes(long argumentBytes, long outputBytes, long aliasBytes, long tempBytes,
+                           long constantBytes, long codeBytes) {
+    /** XLA's {@code Layout::kHostMemorySpace}: the colour of allocations in host memory. */
+    public static final int HOST_COLOR = 5;
+
+    /** A module without allocations (a report or a profile alone): nothing known. */
+    public static final ProgramSizes UNKNOWN = new ProgramSizes(-1, -1, -1, -1, -1, -1);
+
+    /** The figures of {@code m}'s allocations; {@link #UNKNOWN} when it has none. */
+    public static ProgramSizes of(HloModule m) {
+        if (m.allocations().isEmpty()) return UNKNOWN;
+        long arg = 0, out = 0, alias = 0, temp = 0, constants = 0;
+        for (BufferAllocation a : m.allocations()) {
+            if (a.color() == HOST_COLOR) continue;
+            long size = a.size();
+            if (a.isParameter()) {
+                arg += size;
+                if (liveOut(a)) alias += size;
+            }
+            if (liveOut(a)) out += size;
+            if (a.isTemp()) temp += size;
+            if (a.constant()) constants += size;
+        }
+        return new ProgramSizes(arg, out, alias, temp, constants, -1);
+    }
+
+    /** XLA prints {@code output shape is} for exactly the maybe-live-out allocations; either says it. */
+    static boolean liveOut(BufferAllocation a) {
+        return a.maybeLiveOut() || a.isOutput();
+    }
+
+    public boolean known() { return argumentBytes >= 0; }
+
+    /**
+     * What a run asks for, as {@code pjrt_executable.h} puts it: code + arguments + outputs - aliases
+     * + temp, plus the constants; an unknown code size counts 0. -1 when nothing is known.
+     */
+    public long needsBytes() {
+        if (!known()) return -1;
+        return Math.max(codeBytes, 0) + argumentBytes + outputBytes - aliasBytes + tempBytes + constantBytes;
+    }
+
+    /** The arrays the caller holds after a run: arguments and outputs, a donated one once. */
+    public long heldBytes() {
+        return known() ? argumentBytes + outputBytes - aliasBytes : -1;
+    }
+}

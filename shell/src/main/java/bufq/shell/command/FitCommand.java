@@ -1,0 +1,148 @@
+package bufq.shell.command;
+
+import bufq.eval.ModuleRow;
+import bufq.fit.Capacity;
+import bufq.fit.Devices;
+import bufq.fit.FitReport;
+import bufq.fit.Keep;
+import bufq.fit.Program;
+import bufq.model.HloModule;
+import bufq.shell.session.Command;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.CommandPlan;
+import bufq.shell.session.Engine;
+import bufq.shell.session.ModuleSet;
+import bufq.shell.session.Setting;
+import bufq.shell.session.CommandContext;
+import bufq.shell.session.Status;
+import bufq.table.Output;
+import bufq.table.Table;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code fit}: the loaded programs (or some) against the capacity, alone and held together as they
+ * run in one process; fails, so {@code --bail -c fit} exits 1, when one does not fit. A thin adapter
+ * over {@link FitReport}.
+ */
+final class FitCommand implements Command {
+    private static final Pattern OPTION = Pattern.compile("(?i)(?:^|\\s)(keep|drop)(?=\\s|$)");
+
+    @Override public String name() { return "fit"; }
+
+    @Override public String synopsis() { return "fit [PROGRAM, ... | where COND] [keep SPEC, ...] [drop SPEC, ...]"; }
+    @Override public String brief() { return "Will the programs fit the capacity, alone and held together? Fails when not."; }
+
+    @Override public String description() {
+        return "Checks the loaded programs (or those named, in that order, or 'where COND' on modules) against the\n"
+                + "capacity (set capacity, or set device; less set reserved). Prints each program alone (needs_bytes\n"
+                + "as in 'modules', headroom, share of what is offered), then the programs held together in running\n"
+                + "order: while a program runs, the device holds what it needs plus every array kept by the programs\n"
+                + "before it (by default all their parameters and outputs), then the arrays held and what to change:\n"
+                + "the fewest kept arrays to drop or donate, or the temp to cut, each with a statement to run.\n"
+                + "keep/drop SPEC: all, none, parameters, outputs, PROGRAM, PROGRAM:parameters, PROGRAM:outputs or\n"
+                + "PROGRAM:N (allocation N). Fails (exit 1 under -c) with one line naming the program and the\n"
+                + "overflow when one does not fit.";
+    }
+
+    @Override public List<String> examples() {
+        return List.of("fit", "fit jit_a, jit_b", "fit where name = 'jit_train_step'", "fit keep outputs",
+                "fit drop jit__lambda:0");
+    }
+
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        // the rest of the line as typed. Every program's module is read as fit needs it: not the current module's parts.
+        return CommandPlan.text(args, Set.of(), false, this::run);
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
+        String text = args.isEmpty() ? "" : args.get(0).strip();
+        if (text.endsWith(";")) text = text.substring(0, text.length() - 1).strip();
+        Capacity capacity = capacity(ctx);
+        // sections: the selection, then keep ... and drop ... in any order
+        Matcher m = OPTION.matcher(text);
+        List<int[]> cuts = new ArrayList<>();
+        while (m.find()) cuts.add(new int[] {m.start(1), m.end(1)});
+        String selection = (cuts.isEmpty() ? text : text.substring(0, cuts.get(0)[0])).strip();
+        List<String> keep = new ArrayList<>(), drop = new ArrayList<>();
+        for (int i = 0; i < cuts.size(); i++) {
+            String word = text.substring(cuts.get(i)[0], cuts.get(i)[1]).toLowerCase();
+            String body = text.substring(cuts.get(i)[1], i + 1 < cuts.size() ? cuts.get(i + 1)[0] : text.length());
+            List<String> specs = list(body);
+            if (specs.isEmpty()) throw new CommandException("'" + word + "' needs what to " + word + "; usage: " + synopsis());
+            (word.equals("keep") ? keep : drop).addAll(specs);
+        }
+        List<Program> programs = programs(ctx, selection);
+        if (programs.isEmpty()) throw new CommandException("no programs to fit" + (selection.isEmpty() ? "; load a dump first" : " match '" + selection + "'"));
+        FitReport r;
+        try {
+            r = FitReport.of(programs, capacity, new Keep(keep, drop), selection.isEmpty() ? "" : " " + selection);
+        } catch (IllegalArgumentException e) {
+            throw new CommandException(e.getMessage());
+        }
+        ctx.out().print(r.outputs());
+        String failure = r.failure();
+        if (failure == null) return Status.OK;
+        ctx.out().error("fit: " + failure);
+        return Status.ERROR;
+    }
+
+    private static List<String> list(String body) {
+        List<String> out = new ArrayList<>();
+        for (String s : body.split("[,\\s]+")) if (!s.isBlank()) out.add(s);
+        return out;
+    }
+
+    /** The capacity from the settings: capacity, else the device's; less reserved. */
+    static Capacity capacity(CommandContext ctx) throws CommandException {
+        String cap = ctx.settings().text(Setting.CAPACITY), dev = ctx.settings().text(Setting.DEVICE);
+        String res = ctx.settings().text(Setting.RESERVED);
+        Capacity c;
+        if (!cap.equals("none")) c = new Capacity(Capacity.parseSize(cap), 0, "set capacity " + cap);
+        else if (!dev.equals("none")) c = Devices.byName(dev).capacity();
+        else throw new CommandException("fit needs a capacity: set capacity SIZE (e.g. 16GiB), set device NAME"
+                    + " ('help device' lists them), or --capacity/--device on the command line");
+        if (res.equals("none")) return c;
+        long r = Capacity.parseSize(res);
+        if (r >= c.bytes()) throw new CommandException("reserved (" + res + ") is not below the capacity (" + cap + ")");
+        return new Capacity(c.bytes(), r, c.source() + "; set reserved " + res);
+    }
+
+    /** The programs to fit, in running order: all loaded, the named ones, or those a modules query keeps. */
+    private static List<Program> programs(CommandContext ctx, String selection) throws CommandException, Engine.Failure {
+        List<Program> out = new ArrayList<>();
+        if (selection.isEmpty()) {
+            ctx.modules().forEachModule(x -> out.add(Program.of(x)));
+            return out;
+        }
+        if (selection.regionMatches(true, 0, "where", 0, 5) && (selection.length() == 5 || Character.isWhitespace(selection.charAt(5)))) {
+            Map<String, Program> byHandle = new LinkedHashMap<>();
+            List<ModuleRow> rows = new ArrayList<>();
+            HloModule current = ctx.modules().current();
+            ctx.modules().forEachModule(x -> {
+                byHandle.put(x.handle(), Program.of(x));
+                rows.add(ModuleRow.of(x, current != null && x.handle().equals(current.handle())));
+            });
+            if (rows.isEmpty()) return out;
+            HloModule any = current != null ? current : ctx.modules().module(ctx.modules().set().entries().get(0));
+            List<Output> result = ctx.engine().query("modules " + selection + " show handle", any, ctx.settings().tiling(), rows);
+            for (Output o : result) {
+                if (!(o instanceof Table t)) continue;
+                for (int i = 0; i < t.size(); i++) out.add(byHandle.get((String) t.cell(i, 0)));
+            }
+            return out;
+        }
+        for (String word : list(selection)) {
+            ModuleSet.Entry e = ctx.modules().set().find(word);
+            out.add(Program.of(ctx.modules().module(e)));
+        }
+        return out;
+    }
+}
