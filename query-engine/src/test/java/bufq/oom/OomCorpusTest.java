@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The two real XLA:CPU out-of-memory errors of ../shared/corpus/oom-cpu, each with the dump of its
+ * The two real XLA:CPU out-of-memory errors of the corpus's oom-cpu folder, each with the dump of its
  * run: the join names the module and allocation the corpus README names. The pair case also runs
  * on a bare clone from the copy in test resources.
  */
