@@ -1,12 +1,6 @@
 package bufq.shell.script;
 
 import bufq.analysis.Analyses;
-import bufq.advise.Advice;
-import bufq.advise.Facts;
-import bufq.advise.Rule;
-import bufq.analysis.CheckRule;
-import bufq.analysis.Reporter;
-import bufq.analysis.Severity;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
@@ -376,124 +370,6 @@ final class Api extends Rows.ReadOnly {
         Value fn = functionArg(a, 1, usage);
         scripts.addRule(new JsRule(name, fn, host, shell, this));
         return host.undefined();
-    }
-
-    /**
-     * An {@code advise} rule written in JavaScript: {@code fn(module)} returns findings as
-     * {@code {finding, whatif}} objects, optionally with {@code values} (ids, for the evidence table);
-     * advise measures each {@code whatif} like a built-in rule's.
-     */
-    static final class JsRule implements Rule {
-        private final String name;
-        private final Value fn;
-        private final JsContext host;
-        private final Shell shell;
-        private final Api api;
-
-        JsRule(String name, Value fn, JsContext host, Shell shell, Api api) {
-            this.name = name;
-            this.fn = fn;
-            this.host = host;
-            this.shell = shell;
-            this.api = api;
-        }
-
-        @Override public String name() { return name; }
-        @Override public String description() { return "defined by a script"; }
-
-        @Override public List<Advice> find(Facts facts) {
-            EvalContext ctx = new EvalContext(facts.module(), shell.settings().tiling());
-            Rows.ModuleView view = new Rows.ModuleView(shell.engine().catalog(), ctx, api::queryOn);
-            String what = "rule '" + name + "'";
-            try {
-                return findIn(view, what, facts.module());
-            } catch (JsContext.ScriptFailure f) {
-                throw new Rule.Failure(f.getMessage());
-            }
-        }
-
-        private List<Advice> findIn(Rows.ModuleView view, String what, HloModule m) {
-            return host.callback(this, what, () -> {
-                Value r = fn.execute(view);
-                if (!r.hasArrayElements())
-                    throw new JsContext.ScriptFailure(definedAt(fn) + what + " returned " + Convert.display(r)
-                            + "; expected an array of {finding, whatif}");
-                List<Advice> out = new ArrayList<>();
-                for (long i = 0; i < r.getArraySize(); i++) {
-                    Value e = r.getArrayElement(i);
-                    if (!e.hasMember("finding") || !e.hasMember("whatif") || !e.getMember("finding").isString()
-                            || !e.getMember("whatif").isString())
-                        throw new JsContext.ScriptFailure(definedAt(fn) + what + " returned element " + i
-                                + " without string 'finding' and 'whatif'");
-                    String edit = e.getMember("whatif").asString().strip().replaceFirst("^whatif\\s+", "");
-                    out.add(new Advice(name, e.getMember("finding").asString(), edit, evidence(e, i, what, m), 0));
-                }
-                return out;
-            });
-        }
-
-        /**
-         * The finding's optional {@code values}: ids of the values behind it (or rows with an
-         * {@code id}), for the evidence table, largest first.
-         */
-        private List<HloValue> evidence(Value e, long i, String what, HloModule m) {
-            if (!e.hasMember("values") || e.getMember("values").isNull()) return List.of();
-            Value vs = e.getMember("values");
-            if (!vs.hasArrayElements())
-                throw new JsContext.ScriptFailure(definedAt(fn) + what + " returned element " + i + " whose 'values' is not an array of ids");
-            List<HloValue> out = new ArrayList<>();
-            for (long k = 0; k < vs.getArraySize(); k++) {
-                Value x = vs.getArrayElement(k);
-                Value id = x.hasMember("id") ? x.getMember("id") : x;
-                HloValue v = id.isNumber() && id.fitsInLong() ? m.value(id.asLong()) : null;
-                if (v == null)
-                    throw new JsContext.ScriptFailure(definedAt(fn) + what + " returned element " + i + " whose 'values' holds "
-                            + Convert.display(x) + ", not the id of a value of " + m.handle());
-                out.add(v);
-            }
-            out.sort((a, b) -> Long.compare(b.size(), a.size()));
-            return out;
-        }
-    }
-
-    /** A check written in JavaScript: {@code fn(module, report)}. */
-    static final class JsCheck implements CheckRule {
-        private final String name;
-        private final Value fn;
-        private final JsContext host;
-        private final Shell shell;
-        private final Api api;
-
-        JsCheck(String name, Value fn, JsContext host, Shell shell, Api api) {
-            this.name = name;
-            this.fn = fn;
-            this.host = host;
-            this.shell = shell;
-            this.api = api;
-        }
-
-        @Override public String name() { return name; }
-
-        @Override public void run(HloModule m, Reporter r) {
-            EvalContext ctx = new EvalContext(m, shell.settings().tiling());
-            Rows.ModuleView view = new Rows.ModuleView(shell.engine().catalog(), ctx, api::queryOn);
-            Rows.ReadOnlyMap report = new Rows.ReadOnlyMap(Map.of(
-                    "error", (ProxyExecutable) a -> report(r, Severity.ERROR, a),
-                    "warn", (ProxyExecutable) a -> report(r, Severity.WARN, a),
-                    "info", (ProxyExecutable) a -> report(r, Severity.INFO, a)));
-            host.callback(this, "check '" + name + "'", () -> fn.execute(view, report));
-        }
-
-        private Object report(Reporter r, Severity s, Value[] a) {
-            if (a.length < 2) throw new IllegalArgumentException("report." + s.name().toLowerCase(Locale.ROOT) + "(row, message) needs two arguments");
-            r.report(s, subject(a[0]), Convert.display(a[1]));
-            return host.undefined();
-        }
-
-        private static String subject(Value v) {
-            if (v.isProxyObject() && v.asProxyObject() instanceof Rows.Subject s) return s.subject();
-            return Convert.display(v);
-        }
     }
 
     /** {@code file:line:column: } of a script function's definition, or nothing when GraalJS gives none. */

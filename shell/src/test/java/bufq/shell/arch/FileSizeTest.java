@@ -28,7 +28,8 @@ class FileSizeTest {
             "query-engine/src/main/java/bufq/lang/Parser.java",
             "query-engine/src/main/java/bufq/model/HloModule.java",
             "query-engine/src/main/java/bufq/model/Liveness.java",
-            "query-engine/src/main/java/bufq/dump/proto/HloProtoParser.java");
+            "query-engine/src/main/java/bufq/dump/proto/HloProtoParser.java",
+            "query-engine/src/main/java/bufq/dump/proto/Dataflow.java");
 
     private static final Path ROOT = Path.of(System.getProperty("bufq.root", "..")).toAbsolutePath().normalize();
 

@@ -1,0 +1,53 @@
+package bufq.shell.script;
+
+import bufq.analysis.CheckRule;
+import bufq.analysis.Reporter;
+import bufq.analysis.Severity;
+import bufq.eval.EvalContext;
+import bufq.model.HloModule;
+import bufq.shell.session.Shell;
+import org.graalvm.polyglot.Value;
+import org.graalvm.polyglot.proxy.ProxyExecutable;
+
+import java.util.Locale;
+import java.util.Map;
+
+/** A check written in JavaScript: {@code fn(module, report)}. */
+final class JsCheck implements CheckRule {
+    private final String name;
+    private final Value fn;
+    private final JsContext host;
+    private final Shell shell;
+    private final Api api;
+
+    JsCheck(String name, Value fn, JsContext host, Shell shell, Api api) {
+        this.name = name;
+        this.fn = fn;
+        this.host = host;
+        this.shell = shell;
+        this.api = api;
+    }
+
+    @Override public String name() { return name; }
+
+    @Override public void run(HloModule m, Reporter r) {
+        EvalContext ctx = new EvalContext(m, shell.settings().tiling());
+        Rows.ModuleView view = new Rows.ModuleView(shell.engine().catalog(), ctx, api::queryOn);
+        Rows.ReadOnlyMap report = new Rows.ReadOnlyMap(Map.of(
+                "error", (ProxyExecutable) a -> report(r, Severity.ERROR, a),
+                "warn", (ProxyExecutable) a -> report(r, Severity.WARN, a),
+                "info", (ProxyExecutable) a -> report(r, Severity.INFO, a)));
+        host.callback(this, "check '" + name + "'", () -> fn.execute(view, report));
+    }
+
+    private Object report(Reporter r, Severity s, Value[] a) {
+        if (a.length < 2) throw new IllegalArgumentException("report." + s.name().toLowerCase(Locale.ROOT) + "(row, message) needs two arguments");
+        r.report(s, subject(a[0]), Convert.display(a[1]));
+        return host.undefined();
+    }
+
+    private static String subject(Value v) {
+        if (v.isProxyObject() && v.asProxyObject() instanceof Rows.Subject s) return s.subject();
+        return Convert.display(v);
+    }
+}

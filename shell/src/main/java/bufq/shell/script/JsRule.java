@@ -1,0 +1,91 @@
+package bufq.shell.script;
+
+import bufq.advise.Advice;
+import bufq.advise.Facts;
+import bufq.advise.Rule;
+import bufq.eval.EvalContext;
+import bufq.model.HloModule;
+import bufq.model.HloValue;
+import bufq.shell.session.Shell;
+import org.graalvm.polyglot.Value;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An {@code advise} rule written in JavaScript: {@code fn(module)} returns findings as
+ * {@code {finding, whatif}} objects, optionally with {@code values} (ids, for the evidence table);
+ * advise measures each {@code whatif} like a built-in rule's.
+ */
+final class JsRule implements Rule {
+    private final String name;
+    private final Value fn;
+    private final JsContext host;
+    private final Shell shell;
+    private final Api api;
+
+    JsRule(String name, Value fn, JsContext host, Shell shell, Api api) {
+        this.name = name;
+        this.fn = fn;
+        this.host = host;
+        this.shell = shell;
+        this.api = api;
+    }
+
+    @Override public String name() { return name; }
+    @Override public String description() { return "defined by a script"; }
+
+    @Override public List<Advice> find(Facts facts) {
+        EvalContext ctx = new EvalContext(facts.module(), shell.settings().tiling());
+        Rows.ModuleView view = new Rows.ModuleView(shell.engine().catalog(), ctx, api::queryOn);
+        String what = "rule '" + name + "'";
+        try {
+            return findIn(view, what, facts.module());
+        } catch (JsContext.ScriptFailure f) {
+            throw new Rule.Failure(f.getMessage());
+        }
+    }
+
+    private List<Advice> findIn(Rows.ModuleView view, String what, HloModule m) {
+        return host.callback(this, what, () -> {
+            Value r = fn.execute(view);
+            if (!r.hasArrayElements())
+                throw new JsContext.ScriptFailure(Api.definedAt(fn) + what + " returned " + Convert.display(r)
+                        + "; expected an array of {finding, whatif}");
+            List<Advice> out = new ArrayList<>();
+            for (long i = 0; i < r.getArraySize(); i++) {
+                Value e = r.getArrayElement(i);
+                if (!e.hasMember("finding") || !e.hasMember("whatif") || !e.getMember("finding").isString()
+                        || !e.getMember("whatif").isString())
+                    throw new JsContext.ScriptFailure(Api.definedAt(fn) + what + " returned element " + i
+                            + " without string 'finding' and 'whatif'");
+                String edit = e.getMember("whatif").asString().strip().replaceFirst("^whatif\\s+", "");
+                out.add(new Advice(name, e.getMember("finding").asString(), edit, evidence(e, i, what, m), 0));
+            }
+            return out;
+        });
+    }
+
+    /**
+     * The finding's optional {@code values}: ids of the values behind it (or rows with an
+     * {@code id}), for the evidence table, largest first.
+     */
+    private List<HloValue> evidence(Value e, long i, String what, HloModule m) {
+        if (!e.hasMember("values") || e.getMember("values").isNull()) return List.of();
+        Value vs = e.getMember("values");
+        if (!vs.hasArrayElements())
+            throw new JsContext.ScriptFailure(Api.definedAt(fn) + what + " returned element " + i + " whose 'values' is not an array of ids");
+        List<HloValue> out = new ArrayList<>();
+        for (long k = 0; k < vs.getArraySize(); k++) {
+            Value x = vs.getArrayElement(k);
+            Value id = x.hasMember("id") ? x.getMember("id") : x;
+            HloValue v = id.isNumber() && id.fitsInLong() ? m.value(id.asLong()) : null;
+            if (v == null)
+                throw new JsContext.ScriptFailure(Api.definedAt(fn) + what + " returned element " + i + " whose 'values' holds "
+                        + Convert.display(x) + ", not the id of a value of " + m.handle());
+            out.add(v);
+        }
+        out.sort((a, b) -> Long.compare(b.size(), a.size()));
+        return out;
+    }
+}
