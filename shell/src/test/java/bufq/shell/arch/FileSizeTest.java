@@ -16,8 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * No main source file over 500 lines (STYLE.md: no file over ~400 lines without a reason): a file
- * that long does more than one job. The engine files below are waiting for their split (issue 33's
- * engine packages); the list only shrinks: a listed file that fits fails the test until it is
+ * that long does more than one job. The files below are waiting for their split (issue 33's engine
+ * packages; the benchmark harness); the list only shrinks: a listed file that fits fails the test until it is
  * taken off.
  */
 class FileSizeTest {
@@ -29,7 +29,8 @@ class FileSizeTest {
             "query-engine/src/main/java/bufq/model/HloModule.java",
             "query-engine/src/main/java/bufq/model/Liveness.java",
             "query-engine/src/main/java/bufq/dump/proto/HloProtoParser.java",
-            "query-engine/src/main/java/bufq/dump/proto/Dataflow.java");
+            "query-engine/src/main/java/bufq/dump/proto/Dataflow.java",
+            "bench/src/main/java/bufq/bench/Harness.java");
 
     private static final Path ROOT = Path.of(System.getProperty("bufq.root", "..")).toAbsolutePath().normalize();
 
@@ -38,7 +39,7 @@ class FileSizeTest {
         TreeMap<String, Long> over = new TreeMap<>();
         List<String> fit = new ArrayList<>();
         int files = 0;
-        for (String module : List.of("query-engine", "shell")) {
+        for (String module : List.of("query-engine", "shell", "bench")) {
             try (Stream<Path> all = Files.walk(ROOT.resolve(module).resolve("src/main"))) {
                 for (Path p : all.filter(f -> f.toString().endsWith(".java")).toList()) {
                     files++;
