@@ -1,5 +1,7 @@
 package bufq.bench;
 
+import bufq.liveness.LiveValues;
+import bufq.liveness.Liveness;
 import bufq.analysis.Analyses;
 import bufq.analysis.WhyReport;
 import bufq.dump.DumpLoader;
@@ -138,7 +140,7 @@ public final class InProcess {
      */
     private static void why(PrintStream out, HloModule m, int runs) {
         try {
-            List<HloValue> live = m.liveAt(m.liveness().peakTime());
+            List<HloValue> live = LiveValues.at(m, Liveness.of(m).peakTime());
             if (live.isEmpty()) {
                 out.println("why_error=nothing live at the peak");
                 return;

@@ -1,9 +1,10 @@
 package bufq.analysis;
 
+import bufq.liveness.LiveValues;
 import bufq.model.HeapEvent;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -92,7 +93,7 @@ final class EventTimeline {
     private static Table comparison(HloModule m, List<HeapEvent> events, int peak) {
         Set<Integer> traced = new HashSet<>();
         for (HeapEvent e : events) if (e.allocation() >= 0) traced.add(e.allocation());
-        Liveness l = m.liveness();
+        Liveness l = Liveness.of(m);
         int t = l.peakTime();
         HeapEvent pe = events.get(peak);
         Table.Builder b = Table.builder().title("the trace's peak and bufq's per-step peak")
@@ -152,7 +153,7 @@ final class EventTimeline {
 
     /** bufq's occupied bytes at step {@code t} in the traced allocations (each value's share, so parts add up). */
     private static long tracedBytes(HloModule m, Set<Integer> traced, int t) {
-        List<HloValue> live = m.liveAt(t);
+        List<HloValue> live = LiveValues.at(m, t);
         long[] shares = OccupiedShares.of(live);
         long in = 0;
         for (int i = 0; i < live.size(); i++) if (traced.contains(live.get(i).allocation())) in += shares[i];

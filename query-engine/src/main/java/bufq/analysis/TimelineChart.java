@@ -1,7 +1,7 @@
 package bufq.analysis;
 
 import bufq.model.HloModule;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import bufq.table.Output;
 import bufq.table.TextBlock;
 
@@ -24,7 +24,7 @@ final class TimelineChart {
     private TimelineChart() {}
 
     static List<Output> run(HloModule m, OptionalInt color, int width) {
-        Liveness l = m.liveness();
+        Liveness l = Liveness.of(m);
         if (l.peakTime() < 0) return List.of(new TextBlock(
                 "no live ranges in this dump: a timeline needs the HloLiveRange section\n"));
         if (l.peakTime(color) < 0) return List.of(new TextBlock(PeakReport.noPeakOfColor(color.getAsInt())));

@@ -1,5 +1,6 @@
 package bufq.eval;
 
+import bufq.liveness.Liveness;
 import bufq.eval.Plan.Agg;
 import bufq.eval.Plan.Col;
 import bufq.eval.Plan.LiveSlot;
@@ -10,7 +11,7 @@ import bufq.lang.Diagnostic;
 import bufq.lang.Names;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
-import bufq.model.Prominence;
+import bufq.liveness.Prominence;
 import bufq.model.TilingModel;
 import bufq.table.Column;
 import bufq.table.ColumnType;
@@ -330,7 +331,7 @@ final class Executor {
             return (int) s.step();
         }
         if (t instanceof Ast.Peak) {
-            int p = m.liveness().peakTime();
+            int p = Liveness.of(m).peakTime();
             if (p < 0) {
                 // Dumps written without the analysis have no ranges: nothing is live, say why.
                 String note = "this module has no live ranges, so nothing is live at peak";
@@ -339,7 +340,7 @@ final class Executor {
             return p;
         }
         if (t instanceof Ast.ClaimedPeak) {
-            int p = m.liveness().claimedPeakTime();
+            int p = Liveness.of(m).claimedPeakTime();
             if (p < 0) {
                 String note = "this module's dump labels no peak step, so nothing is live at claimed_peak";
                 if (!notes.contains(note)) notes.add(note);
@@ -349,12 +350,12 @@ final class Executor {
         if (t instanceof Ast.RankedPeak r) {
             // numbered as 'peaks' with the same options numbers its rows
             OptionalInt color = r.color() == null ? OptionalInt.empty() : OptionalInt.of(r.color().intValue());
-            if (color.isPresent() && !m.liveness().colors().contains(color.getAsInt())) {
+            if (color.isPresent() && !Liveness.of(m).colors().contains(color.getAsInt())) {
                 throw new QueryException(t.start(), t.end(), "module " + m.handle() + " has no color " + r.color()
-                        + "; its colors are " + m.liveness().colors());
+                        + "; its colors are " + Liveness.of(m).colors());
             }
             double share = r.minShare() == null ? Prominence.DEFAULT_SHARE : r.minShare();
-            List<Prominence.Ranked> peaks = Prominence.ranked(m.liveness().occupiedBytesByStep(color), share);
+            List<Prominence.Ranked> peaks = Prominence.ranked(Liveness.of(m).occupiedBytesByStep(color), share);
             if (r.rank() > peaks.size()) {
                 String options = (color.isPresent() ? " color " + r.color() : "") + (r.minShare() == null ? "" : " min_share "
                         + Ast.RankedPeak.percent(share));

@@ -1,5 +1,7 @@
 package bufq.eval;
 
+import bufq.liveness.LiveValues;
+import bufq.liveness.Liveness;
 import static bufq.table.ColumnType.BOOL;
 import static bufq.table.ColumnType.BYTES;
 import static bufq.table.ColumnType.INT;
@@ -13,9 +15,9 @@ import bufq.model.DumpPart;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
-import bufq.model.RangeEnd;
+import bufq.liveness.RangeEnd;
 import bufq.model.Shape;
-import bufq.model.UseSchedule;
+import bufq.liveness.UseSchedule;
 import bufq.table.ColumnType;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -129,7 +131,7 @@ final class StandardFields {
                     return l(s == null ? 0 : Math.multiplyExact(x.size(), (long) s.steps()));
                 }), USED)
                 .add("idle_at_peak", BOOL, "the peak falls in a stretch where it is live but not used", v((x, c) ->
-                        UseSchedule.idleAt(c.module(), x, c.module().liveness().peakTime()) != null), USED)
+                        UseSchedule.idleAt(c.module(), x, Liveness.of(c.module()).peakTime()) != null), USED)
                 .add("end_reason", STRING, "why its live range ends there: last_use, live_out, undonated_parameter, carry, ...", v((x, c) ->
                         RangeEnd.of(c.module(), x).reason().word()), USED)
                 .add("positions", LIST, "positions as 'instruction [index]'", v((x, c) -> x.positions().stream().map(Object::toString).toList()), USED)
@@ -139,7 +141,7 @@ final class StandardFields {
                 List.of("id", "label", "color", "size", "offset", "allocation", "shape", "start", "end"),
                 ctx -> ctx.module().values(),
                 (row, from, to, ctx) -> { HloValue v = (HloValue) row; return v.hasRange() && v.rangeStart() <= to && from <= v.rangeEnd(); },
-                (from, to, ctx) -> ctx.module().liveDuring(from, to));
+                (from, to, ctx) -> LiveValues.during(ctx.module(), from, to));
     }
 
     /** The tiling model may be a script: its failure fails the query with the model's name. */
@@ -201,7 +203,7 @@ final class StandardFields {
     private static List<?> liveAllocations(int from, int to, EvalContext ctx) {
         HloModule m = ctx.module();
         BitSet seen = new BitSet();
-        for (HloValue v : m.liveDuring(from, to)) if (v.allocation() >= 0) seen.set(v.allocation());
+        for (HloValue v : LiveValues.during(m, from, to)) if (v.allocation() >= 0) seen.set(v.allocation());
         List<BufferAllocation> out = new ArrayList<>();
         for (BufferAllocation al : m.allocations()) if (al.index() >= 0 && seen.get(al.index())) out.add(al);
         return out;
@@ -221,7 +223,7 @@ final class StandardFields {
                 .add("attributes", STRING, "text after the operand list (kind=kLoop, calls=...)", i((x, c) -> emptyToNull(x.attributes())))
                 .add("values", LIST, "labels of the values it defines", i((x, c) -> c.module().valuesNamed(x.name()).stream().map(v -> (Object) v.label()).toList()))
                 .add("live_bytes", BYTES, "logical bytes live at its time", i((x, c) -> x.time() < 0 ? null
-                        : l(c.module().liveness().liveBytes(x.time()))));
+                        : l(Liveness.of(c.module()).liveBytes(x.time()))));
         return new Entity("instructions", "HLO instructions with their schedule time and metadata", f.done(),
                 List.of("time", "name", "opcode", "shape", "op_name"),
                 ctx -> ctx.module().instructions(),

@@ -1,5 +1,7 @@
 package bufq.export;
 
+import bufq.liveness.LiveValues;
+import bufq.liveness.Liveness;
 import bufq.analysis.Analyses;
 import bufq.analysis.OccupiedShares;
 import bufq.model.HloInstruction;
@@ -78,10 +80,10 @@ public final class PprofExport {
         if (m.steps() == 0) throw new IllegalArgumentException(m.handle() + " has no live ranges, so no step to export");
         switch (at) {
             case "peak" -> {
-                return m.liveness().peakTime();
+                return Liveness.of(m).peakTime();
             }
             case "claimed_peak" -> {
-                int c = m.liveness().claimedPeakTime();
+                int c = Liveness.of(m).claimedPeakTime();
                 if (c < 0 || c >= m.steps())
                     throw new IllegalArgumentException(m.handle() + " has no peak label of its own; use 'at peak' or a step");
                 return c;
@@ -112,7 +114,7 @@ public final class PprofExport {
         o.writeInt64(PROFILE_COMMENT, string("space: occupied bytes, each byte of an allocation counted once"
                 + " (a value sharing bytes with one listed before it counts only the rest); objects: values"));
 
-        List<HloValue> live = module.liveAt(step);
+        List<HloValue> live = LiveValues.at(module, step);
         long[] shares = OccupiedShares.of(live);
         long total = 0;
         long valueKey = string("value"), shapeKey = string("shape"), dtypeKey = string("dtype");

@@ -12,6 +12,7 @@ import java.util.RandomAccess;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -46,9 +47,9 @@ public final class HloModule {
     private final int[] allocationStart;
     private final int[] byAllocation;
     private final Lazy<NameIndex<Integer>> firstTime;   // sequence names to their first step, built on first use
-    private final IntervalIndex liveIndex;
-    // Liveness, computed once on first use and shared with copies under another handle.
-    private final Lazy<Liveness> liveness;
+    // Liveness and the index by time, computed by bufq.liveness on first use and shared with copies
+    // under another handle.
+    private final Derived derived;
 
     /**
      * What the dump says about itself, beside the lists.
@@ -168,28 +169,23 @@ public final class HloModule {
         }
         this.sparseAllocations = sparse.isEmpty() ? Map.of() : sparse;
         int n = this.values.size();
-        int[] starts = new int[n];
-        int[] ends = new int[n];
         long[] keys = new long[n];
         int[] allocation = new int[n];
         List<HloValue> vs = this.values;
-        Halves.run(n, (from, to) -> {
+        ParallelPasses.run(n, (from, to) -> {
             for (int i = from; i < to; i++) {
                 HloValue v = vs.get(i);
                 keys[i] = v.id();
                 allocation[i] = v.allocation();
-                starts[i] = v.hasRange() ? v.rangeStart() : 0;
-                ends[i] = v.hasRange() ? v.rangeEnd() : -1;
             }
         });
-        Liveness.Groups groups = Liveness.Groups.of(allocation);
+        AllocationGroups groups = AllocationGroups.of(allocation);
         this.allocationKeys = groups.keys();
         this.allocationStart = groups.start();
         this.byAllocation = groups.members();
         this.byId = new Lazy<>(() -> IdIndex.of(keys));
         this.idsMayRepeat = IdIndex.anyShared(keys);
-        this.liveIndex = new IntervalIndex(starts, ends);
-        this.liveness = new Lazy<>(() -> Liveness.of(this));
+        this.derived = new Derived();
         this.firstTime = new Lazy<>(this::firstTimes);
         // By name only when a statement asks (a million-value module: half a second that `summary` never needs).
         this.valuesByName = new Lazy<>(this::valuesByName);
@@ -241,7 +237,7 @@ public final class HloModule {
     }
 
     /** The values grouped by allocation, as the liveness sweep takes them (the index this module keeps, not a copy: read only). */
-    Liveness.Groups allocationGroups() { return new Liveness.Groups(allocationKeys, allocationStart, byAllocation); }
+    public AllocationGroups allocationGroups() { return new AllocationGroups(allocationKeys, allocationStart, byAllocation); }
 
     public Info info() { return info; }
     public String handle() { return info.handle(); }
@@ -377,8 +373,7 @@ public final class HloModule {
         this.allocationKeys = m.allocationKeys;
         this.allocationStart = m.allocationStart;
         this.byAllocation = m.byAllocation;
-        this.liveIndex = m.liveIndex;
-        this.liveness = m.liveness;
+        this.derived = m.derived;
         this.firstTime = m.firstTime;
     }
 
@@ -539,27 +534,16 @@ public final class HloModule {
     /** Number of program points (0 when the dump has no schedule). */
     public int steps() { return info.maxTime() < 0 ? 0 : info.maxTime() + 1; }
 
-    /** Values live at {@code t}, via the interval index, in dump order. */
-    public List<HloValue> liveAt(int t) { return liveDuring(t, t); }
-
-    /** Values whose range overlaps {@code [from, to]}, in dump order. */
-    public List<HloValue> liveDuring(int from, int to) {
-        int[] ids = liveIndex.during(from, to);
-        List<HloValue> out = new ArrayList<>(ids.length);
-        for (int i : ids) out.add(values.get(i));
-        return out;
-    }
-
-    /** Positions (in {@link #values()}) of the values live during {@code [from, to]}. */
-    public int[] livePositions(int from, int to) { return liveIndex.during(from, to); }
-
     /**
-     * Live and occupied bytes per step, the peak and the dump's claimed peak: computed once for this
-     * module (and its copies under other handles) by one sweep, then shared. See {@link Liveness}.
+     * Data a package above the model derives from this module ({@code bufq.liveness}: its liveness,
+     * its index by time), computed once for this module and its copies under other handles.
      *
-     * @throws ArithmeticException when a byte sum overflows a long (not kept: asked again, it fails again)
+     * @param kind    the derived data's class, its key
+     * @param compute makes it from this module when first asked; a failure is thrown and not kept
      */
-    public Liveness liveness() { return liveness.get(); }
+    public <T> T derived(Class<T> kind, Function<HloModule, ? extends T> compute) {
+        return derived.get(this, kind, compute);
+    }
 
     /** Sum of allocation sizes. */
     public long totalBytes() {
@@ -567,7 +551,4 @@ public final class HloModule {
         for (BufferAllocation a : allocations) s = Math.addExact(s, a.size());
         return s;
     }
-
-    /** Distinct colours of allocations and values, ascending (from {@link #liveness()}). */
-    public List<Integer> colors() { return liveness().colors(); }
 }

@@ -9,9 +9,9 @@ import bufq.model.BufferAllocation;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import bufq.model.TilingModel;
-import bufq.model.UseSchedule;
+import bufq.liveness.UseSchedule;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -49,7 +49,7 @@ public final class WhatIf {
         this.ctx = new EvalContext(m, tiling);
         this.catalog = catalog;
         this.tilings = tilings;
-        this.before = m.liveness();
+        this.before = Liveness.of(m);
         this.steps = m.steps();
         Liveness.Inputs in = Liveness.Inputs.of(m);
         n = m.values().size();
@@ -76,7 +76,7 @@ public final class WhatIf {
      */
     public static Outcome run(HloModule m, List<Edit> edits, Catalog catalog, TilingModel tiling,
                               Function<String, TilingModel> tilings) throws QueryException {
-        if (m.steps() == 0 || m.liveness().peakTime() < 0)
+        if (m.steps() == 0 || Liveness.of(m).peakTime() < 0)
             throw new QueryException(0, 1, m.handle() + " has no live ranges, so there is no peak to change");
         WhatIf w = new WhatIf(m, catalog, tiling, tilings);
         List<Outcome.Effect> effects = new ArrayList<>();

@@ -1,5 +1,6 @@
 package bufq.advise;
 
+import bufq.liveness.Liveness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -58,12 +59,12 @@ class AdvisorTest {
             if (a.edit() == null) {
                 long total = 0;
                 for (BufferAllocation al : m.allocations()) total += al.size();
-                assertEquals(total - m.liveness().peakBytes(), x.saves(), a.finding());
+                assertEquals(total - Liveness.of(m).peakBytes(), x.saves(), a.finding());
                 continue;
             }
             // The saving is the peak the advice's own whatif line lowers, recomputed step by step.
             var edits = EditParser.parse(a.edit(), Set.copyOf(Catalog.standard().entities())).edits();
-            long expected = m.liveness().peakBytes() - max(RecomputeAccess.occupancy(m, edits));
+            long expected = Liveness.of(m).peakBytes() - max(RecomputeAccess.occupancy(m, edits));
             assertEquals(expected, x.saves(), a.edit());
             Outcome o = WhatIf.run(m, edits, Catalog.standard(), TilingModel.TPU, n -> null);
             assertEquals(o.saved(), x.saves());
@@ -77,7 +78,7 @@ class AdvisorTest {
      * finding rematerialises an entry parameter or a constant; the packing loss comes after them.
      */
     static void checkRanking(HloModule m, List<Advisor.Measured> found) {
-        long last = Long.MAX_VALUE, floor = Advisor.minimumSaving(m.liveness().peakBytes());
+        long last = Long.MAX_VALUE, floor = Advisor.minimumSaving(Liveness.of(m).peakBytes());
         boolean beyond = false;
         for (Advisor.Measured x : found) {
             if (!x.lowersPeak()) {
@@ -87,7 +88,7 @@ class AdvisorTest {
             }
             assertFalse(beyond, "peak savings rank before the packing loss: " + found);
             assertTrue(x.saves() >= floor && x.saves() <= last, "ranked by saving, none under " + floor + ": " + found);
-            assertTrue(x.saves() <= m.liveness().peakBytes(), x.toString());
+            assertTrue(x.saves() <= Liveness.of(m).peakBytes(), x.toString());
             last = x.saves();
             if (x.advice().rule().equals("donation"))
                 assertTrue(x.advice().finding().matches("(1 parameter is not donated but matches|\\d+ parameters are not donated but match) .*"),

@@ -2,10 +2,10 @@ package bufq.analysis;
 
 import bufq.dump.DumpLoader;
 import bufq.dump.ModuleSource;
-import bufq.model.EarlierEnd;
+import bufq.liveness.EarlierEnd;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -29,7 +29,7 @@ class EarlierEndCorpusTest {
         for (Path p : CorpusSweepAnalysisTest.dumps()) {
             for (ModuleSource src : DumpLoader.discover(List.of(p))) {
                 HloModule m = src.load();
-                Liveness l = m.liveness();
+                Liveness l = Liveness.of(m);
                 if (l.peakTime() < 0) continue;
                 modules++;
                 List<HloValue> vs = m.values();

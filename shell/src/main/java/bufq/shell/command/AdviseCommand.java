@@ -1,5 +1,6 @@
 package bufq.shell.command;
 
+import bufq.liveness.Liveness;
 import bufq.advise.Advisor;
 import bufq.advise.Rule;
 import bufq.advise.Rules;
@@ -48,7 +49,7 @@ final class AdviseCommand implements Command {
     @Override public Status run(Shell shell, List<String> args) throws CommandException, Engine.Failure, IOException {
         arity(args, 0, 0);
         HloModule m = shell.requireModule();
-        if (m.liveness().peakTime() < 0) {
+        if (Liveness.of(m).peakTime() < 0) {
             // Not an error: the dump was made without live ranges. Every rule measures the peak its
             // change lowers, so none applies; say so and which questions still have answers.
             shell.info("advise: " + m.handle() + " has no live ranges, so no peak to lower and no rule applies"

@@ -1,5 +1,6 @@
 package bufq.shell.script;
 
+import bufq.liveness.Liveness;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -46,7 +47,7 @@ class WhatifTilingTest {
                 h.ok("run " + Harness.root().resolve("scripts/tiling/tpu.js"));
                 HloModule m = h.shell.current();
                 List<Edit> edits = EditParser.parse("tiling tpu-js", Set.copyOf(h.shell.engine().catalog().entities())).edits();
-                assertArrayEquals(m.liveness().occupiedBytesByStep(OptionalInt.empty()),
+                assertArrayEquals(Liveness.of(m).occupiedBytesByStep(OptionalInt.empty()),
                         RecomputeAccess.occupancy(m, edits, h.shell.settings()::tilingNamed), rel);
                 agrees(h, "tiling tpu-js");
                 agrees(h, "scale where live at peak by 0.5; tiling tpu-js");

@@ -1,5 +1,10 @@
-package bufq.model;
+package bufq.liveness;
 
+import bufq.model.AllocationGroups;
+import bufq.model.HloModule;
+import bufq.model.HloValue;
+import bufq.model.ParallelPasses;
+import bufq.model.PeakClaim;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -10,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What a module's live ranges say about memory over time, computed once per module by one sweep
- * ({@link HloModule#liveness()}) and shared by queries, analyses and scripts. Immutable and
+ * ({@link #of(HloModule)}) and shared by queries, analyses and scripts. Immutable and
  * thread-safe.
  *
  * <p>Two figures per program step {@code t} (a value is live at {@code t} when {@code start <= t <=
@@ -80,7 +85,7 @@ public final class Liveness {
             List<HloValue> vs = m.values();
             int n = vs.size();
             Inputs in = new Inputs(new int[n], new int[n], new long[n], new long[n], new long[n], new int[n], new int[n]);
-            Halves.run(n, (from, to) -> {
+            ParallelPasses.run(n, (from, to) -> {
                 for (int i = from; i < to; i++) {
                     HloValue v = vs.get(i);
                     in.allocation[i] = v.allocation();
@@ -99,8 +104,17 @@ public final class Liveness {
         int count() { return allocation.length; }
     }
 
-    /** The module's liveness; {@link HloModule#liveness()} holds it, so call that instead. */
-    static Liveness of(HloModule m) {
+    /**
+     * Live and occupied bytes per step, the peak and the dump's claimed peak of {@code m}: computed
+     * once for the module (and its copies under other handles) by one sweep, then shared.
+     *
+     * @throws ArithmeticException when a byte sum overflows a long (not kept: asked again, it fails again)
+     */
+    public static Liveness of(HloModule m) {
+        return m.derived(Liveness.class, Liveness::sweep);
+    }
+
+    private static Liveness sweep(HloModule m) {
         int[] extra = new int[m.allocations().size()];
         for (int i = 0; i < extra.length; i++) extra[i] = m.allocations().get(i).color();
         PeakClaim claim = m.info().peakClaim();
@@ -142,7 +156,7 @@ public final class Liveness {
 
     /**
      * Live and occupied bytes per step, the peak and per-allocation maxima for edited inputs: the
-     * one sweep behind {@link HloModule#liveness()}.
+     * one sweep behind {@link #of(HloModule)}.
      *
      * @param steps           number of program steps (ranges are cut to {@code 0..steps-1})
      * @param claimedPeakTime the step a dump labels as its peak, or -1
@@ -225,7 +239,7 @@ public final class Liveness {
     public static long sweepsRun() { return SWEEPS.get(); }
 
     /** @param byInstruction per value, its defining instruction's bytes ({@link #instructionBytes}); null when unknown */
-    private Liveness(int steps, Inputs in, Groups groups, int claimedPeakTime, int[] extraColors, long[] byInstruction) {
+    private Liveness(int steps, Inputs in, AllocationGroups groups, int claimedPeakTime, int[] extraColors, long[] byInstruction) {
         SWEEPS.incrementAndGet();
         int n = in.count();
         this.steps = Math.max(0, steps);
@@ -273,19 +287,19 @@ public final class Liveness {
                 countDiff[e + 1]--;
             }
         };
-        Halves.both(n, weighBySize, byInstruction == null ? () -> { } : weighByInstruction);
+        ParallelPasses.both(n, weighBySize, byInstruction == null ? () -> { } : weighByInstruction);
         boolean anyRange = false;
         for (boolean ranged : rangedColor) anyRange |= ranged;
         liveByInstruction = byInstruction == null ? null : prefix(byInstructionDiff, this.steps);
         xlaPeakMoment = byInstruction == null || this.steps == 0 ? -1 : xlaMoment(xlaDiff);
         // Occupancy: per allocation (and colour), a sweep over time with a coverage structure.
-        Groups by = groups != null ? groups : Groups.of(in.allocation);
-        int groupCount = by.keys.length;
-        int[] members = by.members, groupStart = by.start;
-        allocationKeys = by.keys;
+        AllocationGroups by = groups != null ? groups : AllocationGroups.of(in.allocation);
+        int groupCount = by.keys().length;
+        int[] members = by.members(), groupStart = by.start();
+        allocationKeys = by.keys();
         allocationMaxBytes = new long[groupCount];
         allocationMaxTime = new int[groupCount];
-        if (n < Halves.SPLIT) {
+        if (n < ParallelPasses.SPLIT) {
             sweepGroups(in, members, groupStart, 0, groupCount, occDiff);
         } else {
             // Two halves of the values on two cores, each into its own differences, then added up
@@ -294,7 +308,7 @@ public final class Liveness {
             while (half < groupCount && groupStart[half] < n / 2) half++;
             long[][] otherDiff = new long[k][this.steps + 1];
             int split = half;
-            Halves.both(n, () -> sweepGroups(in, members, groupStart, 0, split, occDiff),
+            ParallelPasses.both(n, () -> sweepGroups(in, members, groupStart, 0, split, occDiff),
                     () -> sweepGroups(in, members, groupStart, split, groupCount, otherDiff));
             for (int c = 0; c < k; c++) for (int t = 0; t <= this.steps; t++) occDiff[c][t] = Math.addExact(occDiff[c][t], otherDiff[c][t]);
         }
@@ -322,50 +336,6 @@ public final class Liveness {
             // One value: no copy of the group (125,000 of 204,000 groups at a million values).
             if (end - first == 1) sweepOne(in, members[first], occDiff, g);
             else sweepAllocation(in, Arrays.copyOfRange(members, first, end), occDiff, g);
-        }
-    }
-
-    /**
-     * Values grouped by allocation: the distinct allocation numbers ascending ({@code keys}), and
-     * group {@code g}'s value positions, in position order, at {@code members[start[g], start[g + 1])}.
-     * A module has them already ({@link HloModule}'s index by allocation); edited inputs sort theirs.
-     */
-    record Groups(int[] keys, int[] start, int[] members) {
-        static Groups of(int[] allocation) {
-            int n = allocation.length;
-            boolean sorted = true;
-            for (int i = 1; i < n && sorted; i++) sorted = allocation[i - 1] <= allocation[i];
-            if (sorted) return ofSorted(allocation);
-            long[] byAlloc = new long[n];
-            for (int i = 0; i < n; i++) byAlloc[i] = ((long) allocation[i] << 32) | i;
-            Arrays.sort(byAlloc);
-            int groups = 0;
-            for (int i = 0; i < n; i++) if (i == 0 || (int) (byAlloc[i] >> 32) != (int) (byAlloc[i - 1] >> 32)) groups++;
-            int[] keys = new int[groups], start = new int[groups + 1], members = new int[n];
-            for (int i = 0, g = -1; i < n; i++) {
-                int a = (int) (byAlloc[i] >> 32);
-                if (g < 0 || keys[g] != a) { keys[++g] = a; start[g] = i; }
-                members[i] = (int) byAlloc[i];
-            }
-            start[groups] = n;
-            return new Groups(keys, start, members);
-        }
-
-        /**
-         * {@link #of} for allocation numbers in ascending order, as a dump lists its values (each
-         * allocation's after its header, the allocations by number): runs, without the sort.
-         */
-        private static Groups ofSorted(int[] allocation) {
-            int n = allocation.length;
-            int groups = 0;
-            for (int i = 0; i < n; i++) if (i == 0 || allocation[i] != allocation[i - 1]) groups++;
-            int[] keys = new int[groups], start = new int[groups + 1], members = new int[n];
-            for (int i = 0, g = -1; i < n; i++) {
-                if (g < 0 || keys[g] != allocation[i]) { keys[++g] = allocation[i]; start[g] = i; }
-                members[i] = i;
-            }
-            start[groups] = n;
-            return new Groups(keys, start, members);
         }
     }
 
