@@ -15,7 +15,7 @@ import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.whatif.EditParser;
-import bufq.whatif.WhatIf;
+import bufq.whatif.EditSweep;
 import bufq.model.TilingModel;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -197,7 +197,7 @@ public final class InProcess {
                 long c0 = threads.getCurrentThreadCpuTime();
                 try {
                     var p = EditParser.parse(WHATIF, Set.copyOf(Catalog.standard().entities()));
-                    return WhatIf.run(m, p.edits(), Catalog.standard(), TilingModel.TPU, n -> null).after().peakTime();
+                    return EditSweep.run(m, p.edits(), Catalog.standard(), TilingModel.TPU, n -> null).after().peakTime();
                 } catch (QueryException e) {
                     throw new IllegalStateException(e.getMessage());
                 } finally {

@@ -12,7 +12,7 @@ import bufq.table.Output;
 import bufq.table.Table;
 import bufq.whatif.EditParser;
 import bufq.whatif.Outcome;
-import bufq.whatif.WhatIf;
+import bufq.whatif.EditSweep;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -101,7 +101,7 @@ public final class Advisor {
                     long saves = a.bytes();
                     if (a.edit() != null) {
                         EditParser.Parsed p = EditParser.parse(a.edit(), Set.copyOf(catalog.entities()));
-                        Outcome o = WhatIf.run(m, p.edits(), catalog, tiling, tilings);
+                        Outcome o = EditSweep.run(m, p.edits(), catalog, tiling, tilings);
                         saves = o.saved();
                         if (saves < floor) {   // a sign that changes (next to) nothing at the peak is no advice...
                             Integer twin = blockingTwin(m, o, twins, floor);

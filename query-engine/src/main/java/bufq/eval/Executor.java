@@ -8,7 +8,7 @@ import bufq.eval.Plan.Run;
 import bufq.eval.Plan.Sort;
 import bufq.lang.Ast;
 import bufq.lang.Diagnostic;
-import bufq.lang.Names;
+import bufq.lang.NearNames;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.liveness.Prominence;
@@ -216,11 +216,11 @@ final class Executor {
 
     /** The shell cancels a long query (Ctrl-C) by interrupting the thread running it. */
     private static void checkInterrupt() {
-        if (Thread.currentThread().isInterrupted()) throw new Cancelled();
+        if (Thread.currentThread().isInterrupted()) throw new QueryCancelled();
     }
 
-    static final class Cancelled extends RuntimeException {
-        Cancelled() { super("query cancelled", null, false, false); }
+    static final class QueryCancelled extends RuntimeException {
+        QueryCancelled() { super("query cancelled", null, false, false); }
     }
 
     private static List<Object[]> sorted(List<Object[]> rows, Plan p) {
@@ -373,7 +373,7 @@ final class Executor {
             throw new QueryException(t.start(), t.end(), "instruction '" + n.name() + "' is not in the instruction sequence");
         }
         throw new QueryException(new Diagnostic(t.start(), t.end(), "unknown instruction '" + n.name() + "' in module "
-                + m.handle() + "; expected a step number, 'peak', 'claimed_peak' or a scheduled instruction name", Names.near(n.name(), m.sequence())));
+                + m.handle() + "; expected a step number, 'peak', 'claimed_peak' or a scheduled instruction name", NearNames.near(n.name(), m.sequence())));
     }
 
     /** One aggregate's running state. Sums of integers stay exact (overflow fails the query). */

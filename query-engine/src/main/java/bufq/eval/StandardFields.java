@@ -21,7 +21,6 @@ import bufq.liveness.UseSchedule;
 import bufq.table.ColumnType;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,21 +41,6 @@ final class StandardFields {
     private interface SF { Object get(Step s, EvalContext c); }
     private interface UF { Object get(ValueUse u, EvalContext c); }
 
-    /** Collects fields in declaration order. */
-    private static final class Fields {
-        final Map<String, FieldDef> map = new LinkedHashMap<>();
-
-        Fields add(String name, ColumnType type, String doc, Getter g) {
-            return add(name, type, doc, g, Set.of());
-        }
-
-        Fields add(String name, ColumnType type, String doc, Getter g, Set<DumpPart> needs) {
-            map.put(name, new FieldDef(new FieldInfo(name, type, doc), g, needs));
-            return this;
-        }
-
-        Map<String, FieldDef> done() { return Collections.unmodifiableMap(map); }
-    }
 
     private static Getter v(VF f) { return (r, c) -> f.get((HloValue) r, c); }
     private static Getter a(AF f) { return (r, c) -> f.get((BufferAllocation) r, c); }
@@ -84,7 +68,7 @@ final class StandardFields {
     private static HloInstruction def(HloValue v, EvalContext c) { return c.module().instruction(v.name()); }
 
     private static Entity values() {
-        Fields f = new Fields()
+        FieldTable f = new FieldTable()
                 .add("id", INT, "value id, unique in the module", v((x, c) -> l(x.id())))
                 .add("name", STRING, "defining instruction", v((x, c) -> x.name()))
                 .add("index", STRING, "shape index in the defining instruction's output, {} for the whole", v((x, c) -> x.index()))
@@ -167,7 +151,7 @@ final class StandardFields {
     }
 
     private static Entity allocations() {
-        Fields f = new Fields()
+        FieldTable f = new FieldTable()
                 .add("index", INT, "allocation number", a((x, c) -> l(x.index())))
                 .add("size", BYTES, "allocation size", a((x, c) -> l(x.size())))
                 .add("color", INT, "memory space (colour)", a((x, c) -> l(x.color())))
@@ -210,7 +194,7 @@ final class StandardFields {
     }
 
     private static Entity instructions() {
-        Fields f = new Fields()
+        FieldTable f = new FieldTable()
                 .add("name", STRING, "instruction name", i((x, c) -> x.name()))
                 .add("opcode", STRING, "opcode (fusion, copy, ...)", i((x, c) -> x.opcode()))
                 .add("time", INT, "position in the InstructionSequence, null when not sequenced", i((x, c) -> x.time() < 0 ? null : l(x.time())))
@@ -232,7 +216,7 @@ final class StandardFields {
     }
 
     private static Entity steps() {
-        Fields f = new Fields()
+        FieldTable f = new FieldTable()
                 .add("time", INT, "program point", s((x, c) -> l(x.time())))
                 .add("instruction", STRING, "instruction at this point (null after the last)", s((x, c) -> x.instruction()))
                 .add("opcode", STRING, "opcode of that instruction", s((x, c) -> {
@@ -250,7 +234,7 @@ final class StandardFields {
     }
 
     private static Entity uses() {
-        Fields f = new Fields()
+        FieldTable f = new FieldTable()
                 .add("value", INT, "id of the value read", u((x, c) -> l(x.value().id())))
                 .add("label", STRING, "the value as the allocation section prints it", u((x, c) -> x.value().label()))
                 .add("user", STRING, "instruction that reads it", u((x, c) -> x.use().use().user()))

@@ -88,7 +88,7 @@ public final class Parser {
                     };
                     QueryException e = error(t, what);
                     if (t.kind() == TokenKind.IDENT) {
-                        List<String> near = Names.near(t.text(), CLAUSES);
+                        List<String> near = NearNames.near(t.text(), CLAUSES);
                         if (!near.isEmpty()) e = new QueryException(new Diagnostic(t.start(), t.end(),
                                 e.diagnostic().message(), near));
                     }

@@ -16,7 +16,7 @@ import bufq.testing.Corpus;
 import bufq.whatif.EditParser;
 import bufq.whatif.Outcome;
 import bufq.whatif.RecomputeAccess;
-import bufq.whatif.WhatIf;
+import bufq.whatif.EditSweep;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,7 +66,7 @@ class AdvisorTest {
             var edits = EditParser.parse(a.edit(), Set.copyOf(Catalog.standard().entities())).edits();
             long expected = Liveness.of(m).peakBytes() - max(RecomputeAccess.occupancy(m, edits));
             assertEquals(expected, x.saves(), a.edit());
-            Outcome o = WhatIf.run(m, edits, Catalog.standard(), TilingModel.TPU, n -> null);
+            Outcome o = EditSweep.run(m, edits, Catalog.standard(), TilingModel.TPU, n -> null);
             assertEquals(o.saved(), x.saves());
             assertFalse(a.values().isEmpty(), "evidence for " + a.finding());
         }
@@ -116,7 +116,7 @@ class AdvisorTest {
             String text = (String) ranked.cell(r, line);
             assertTrue(text.startsWith("whatif "), text);
             var edits = EditParser.parse(text.substring("whatif ".length()), Set.copyOf(Catalog.standard().entities())).edits();
-            Outcome o = WhatIf.run(m, edits, Catalog.standard(), TilingModel.TPU, n -> null);
+            Outcome o = EditSweep.run(m, edits, Catalog.standard(), TilingModel.TPU, n -> null);
             assertEquals(((Number) ranked.cell(r, saves)).longValue(), o.saved(), m.handle() + ": the printed line reproduces the saving: " + text);
             assertTrue(((Number) ranked.cell(r, share)).doubleValue() <= 1.0, m.handle() + ": " + text);
         }

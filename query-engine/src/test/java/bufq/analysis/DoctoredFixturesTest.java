@@ -16,7 +16,7 @@ import bufq.table.Table;
 import bufq.table.TextBlock;
 import bufq.whatif.EditParser;
 import bufq.whatif.Outcome;
-import bufq.whatif.WhatIf;
+import bufq.whatif.EditSweep;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
@@ -165,7 +165,7 @@ class DoctoredFixturesTest {
             assertEquals(n.equals("clean"), !check.hasErrors(), n + ": " + check.findings());
 
             // whatif: dropping what is live at the peak saves at most the peak, and says the same before-peak.
-            Outcome o = WhatIf.run(m, EditParser.parse("drop where live at peak", Set.copyOf(Catalog.standard().entities())).edits(),
+            Outcome o = EditSweep.run(m, EditParser.parse("drop where live at peak", Set.copyOf(Catalog.standard().entities())).edits(),
                     Catalog.standard(), TilingModel.NONE, name -> null);
             assertEquals(peakBytes, o.before().peakBytes(), n);
             assertTrue(o.saved() > 0 && o.saved() <= peakBytes, n + ": saved " + o.saved());

@@ -30,7 +30,7 @@ class RematPairTest {
     }
 
     private static Outcome whatif(HloModule m, String text) throws Exception {
-        return WhatIf.run(m, EditParser.parse(text, Set.copyOf(Catalog.standard().entities())).edits(), Catalog.standard(),
+        return EditSweep.run(m, EditParser.parse(text, Set.copyOf(Catalog.standard().entities())).edits(), Catalog.standard(),
                 TilingModel.TPU, n -> null);
     }
 

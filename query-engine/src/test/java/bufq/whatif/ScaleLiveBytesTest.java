@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class ScaleLiveBytesTest {
     private static Outcome whatif(HloModule m, String text) throws Exception {
-        return WhatIf.run(m, EditParser.parse(text, Set.copyOf(Catalog.standard().entities())).edits(), Catalog.standard(),
+        return EditSweep.run(m, EditParser.parse(text, Set.copyOf(Catalog.standard().entities())).edits(), Catalog.standard(),
                 TilingModel.TPU, n -> n.equals("none") ? TilingModel.NONE : null);
     }
 

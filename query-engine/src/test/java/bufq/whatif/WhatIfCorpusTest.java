@@ -91,7 +91,7 @@ class WhatIfCorpusTest {
 
     static void check(HloModule m, String text) throws QueryException {
         List<Edit> edits = EditParser.parse(text, Set.copyOf(Catalog.standard().entities())).edits();
-        Outcome o = WhatIf.run(m, edits, Catalog.standard(), TilingModel.TPU,
+        Outcome o = EditSweep.run(m, edits, Catalog.standard(), TilingModel.TPU,
                 n -> "none".equals(n) ? TilingModel.NONE : "tpu".equals(n) ? TilingModel.TPU : null);
         List<Recompute.Segment> segs = Recompute.apply(m, edits);
         long[] expected = Recompute.occupancy(m, segs);
@@ -130,13 +130,13 @@ class WhatIfCorpusTest {
         HloModule m = load("jax-0.10.2/transformer-2layer");
         Set<String> entities = Set.copyOf(Catalog.standard().entities());
         java.util.function.Function<String, TilingModel> none = n -> null;
-        Outcome both = WhatIf.run(m, EditParser.parse("remat where id = 580; drop where id = 580", entities).edits(), Catalog.standard(), TilingModel.TPU, none);
-        Outcome drop = WhatIf.run(m, EditParser.parse("drop where id = 580", entities).edits(), Catalog.standard(), TilingModel.TPU, none);
+        Outcome both = EditSweep.run(m, EditParser.parse("remat where id = 580; drop where id = 580", entities).edits(), Catalog.standard(), TilingModel.TPU, none);
+        Outcome drop = EditSweep.run(m, EditParser.parse("drop where id = 580", entities).edits(), Catalog.standard(), TilingModel.TPU, none);
         assertArrayEquals(drop.after().occupiedBytesByStep(OptionalInt.empty()), both.after().occupiedBytesByStep(OptionalInt.empty()));
         assertEquals(4L << 20, both.before().occupiedBytes(133) - both.after().occupiedBytes(133), "step 133 no longer holds the returning part");
         for (int k = 0; k < both.ranges().owner().length; k++)
             if (m.values().get(both.ranges().owner()[k]).id() == 580) assertEquals(0, both.ranges().size()[k], "part " + k);
-        Outcome scaled = WhatIf.run(m, EditParser.parse("remat where id = 580; scale where id = 580 by 0.5", entities).edits(), Catalog.standard(), TilingModel.TPU, none);
+        Outcome scaled = EditSweep.run(m, EditParser.parse("remat where id = 580; scale where id = 580 by 0.5", entities).edits(), Catalog.standard(), TilingModel.TPU, none);
         assertEquals(2L << 20, scaled.before().occupiedBytes(133) - scaled.after().occupiedBytes(133), "step 133 holds the returning half-size part");
     }
 
@@ -148,7 +148,7 @@ class WhatIfCorpusTest {
                 "public/patrick-toulme_justabyte__tcp-hlo_module_0051.jit_mini_attention-buffer-assignment.txt")) {
             HloModule m = load(rel);
             List<Edit> edits = EditParser.parse("tiling tpu", Set.copyOf(Catalog.standard().entities())).edits();
-            Outcome o = WhatIf.run(m, edits, Catalog.standard(), TilingModel.TPU, n -> "tpu".equals(n) ? TilingModel.TPU : null);
+            Outcome o = EditSweep.run(m, edits, Catalog.standard(), TilingModel.TPU, n -> "tpu".equals(n) ? TilingModel.TPU : null);
             assertArrayEquals(o.before().occupiedBytesByStep(OptionalInt.empty()), o.after().occupiedBytesByStep(OptionalInt.empty()), rel);
             assertArrayEquals(o.before().occupiedBytesByStep(OptionalInt.empty()), Recompute.occupancy(m, Recompute.apply(m, edits)), rel);
         }

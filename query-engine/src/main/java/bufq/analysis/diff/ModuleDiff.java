@@ -7,7 +7,7 @@ import bufq.analysis.diff.DiffResult.Renamed;
 import bufq.analysis.diff.DiffResult.SummaryRow;
 import bufq.analysis.diff.DiffResult.Unmatched;
 import bufq.analysis.diff.DiffResult.Where;
-import bufq.lang.Names;
+import bufq.lang.NearNames;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
@@ -217,7 +217,7 @@ public final class ModuleDiff {
             if (candidates == null || candidates.isEmpty()) continue;
             int best = 0, bestDistance = Integer.MAX_VALUE;
             for (int i = 0; i < candidates.size(); i++) {
-                int d = Names.editDistance(u.key().opGroup(), candidates.get(i).key().opGroup());
+                int d = NearNames.editDistance(u.key().opGroup(), candidates.get(i).key().opGroup());
                 if (d < bestDistance) { best = i; bestDistance = d; }
             }
             out.add(new Renamed(u, candidates.remove(best)));

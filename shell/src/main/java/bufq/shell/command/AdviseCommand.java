@@ -63,7 +63,7 @@ final class AdviseCommand implements Command {
                     shell.settings()::tilingNamed)));
         } catch (QueryException e) {
             throw new Engine.Failure("advise: " + e.getMessage());
-        } catch (Rule.Failure e) {
+        } catch (Rule.RuleFailure e) {
             throw new CommandException("advise: " + e.getMessage());
         }
         return Status.OK;

@@ -11,7 +11,7 @@ import bufq.shell.session.Status;
 import bufq.whatif.Edit;
 import bufq.whatif.EditParser;
 import bufq.whatif.Outcome;
-import bufq.whatif.WhatIf;
+import bufq.whatif.EditSweep;
 
 import java.io.IOException;
 import java.util.List;
@@ -57,7 +57,7 @@ final class WhatifCommand implements Command {
     @Override public Set<DumpPart> needs(Shell shell, String args) {
         try {
             EditParser.Parsed p = EditParser.parse(args, Set.copyOf(shell.engine().entities()));
-            return WhatIf.needs(p.edits(), p.query(), shell.engine().catalog());
+            return EditSweep.needs(p.edits(), p.query(), shell.engine().catalog());
         } catch (QueryException e) {
             return Set.of();   // reported when it runs
         }
@@ -88,7 +88,7 @@ final class WhatifCommand implements Command {
         HloModule m = shell.requireModule();
         try {
             EditParser.Parsed p = EditParser.parse(text, Set.copyOf(shell.engine().entities()));
-            Outcome o = WhatIf.run(m, p.edits(), shell.engine().catalog(), shell.settings().tiling(), shell.settings()::tilingNamed);
+            Outcome o = EditSweep.run(m, p.edits(), shell.engine().catalog(), shell.settings().tiling(), shell.settings()::tilingNamed);
             shell.print(o.report());
             if (p.query() != null) shell.print(shell.engine().query(p.query(), o.editedModule(), shell.settings().tiling()));
         } catch (QueryException e) {

@@ -134,7 +134,7 @@ public final class Shell {
             // An analysis stopped by Ctrl-C between two of its steps (why's values, check's rules): no report.
             error(COMMAND_CANCELLED);
             st = Status.ERROR;
-        } catch (TilingModel.Failure e) {
+        } catch (TilingModel.TilingFailure e) {
             error(e.getMessage());
             st = Status.ERROR;
         } catch (OutOfMemoryError e) {

@@ -10,7 +10,7 @@ import bufq.whatif.Edit;
 import bufq.whatif.EditParser;
 import bufq.whatif.Outcome;
 import bufq.whatif.RecomputeAccess;
-import bufq.whatif.WhatIf;
+import bufq.whatif.EditSweep;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -22,7 +22,7 @@ class WhatifTilingTest {
         HloModule m = h.shell.current();
         var catalog = h.shell.engine().catalog();
         List<Edit> edits = EditParser.parse(text, Set.copyOf(catalog.entities())).edits();
-        Outcome o = WhatIf.run(m, edits, catalog, h.shell.settings().tiling(), h.shell.settings()::tilingNamed);
+        Outcome o = EditSweep.run(m, edits, catalog, h.shell.settings().tiling(), h.shell.settings()::tilingNamed);
         assertArrayEquals(RecomputeAccess.occupancy(m, edits, h.shell.settings()::tilingNamed),
                 o.after().occupiedBytesByStep(OptionalInt.empty()), text);
     }

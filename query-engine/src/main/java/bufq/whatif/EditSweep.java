@@ -29,7 +29,7 @@ import java.util.BitSet;
  * assigned sizes, which occupancy counts; live (logical) bytes stay those of the values' shapes,
  * except for dropped values, which are gone.
  */
-public final class WhatIf {
+public final class EditSweep {
     private final HloModule module;
     private final EvalContext ctx;
     private final Catalog catalog;
@@ -44,7 +44,7 @@ public final class WhatIf {
     private int entries;
     private int[] second;   // per value, the entry of its second part once remat split it (-1: none); null before any remat
 
-    private WhatIf(HloModule m, Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings) {
+    private EditSweep(HloModule m, Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings) {
         this.module = m;
         this.ctx = new EvalContext(m, tiling);
         this.catalog = catalog;
@@ -78,7 +78,7 @@ public final class WhatIf {
                               Function<String, TilingModel> tilings) throws QueryException {
         if (m.steps() == 0 || Liveness.of(m).peakTime() < 0)
             throw new QueryException(0, 1, m.handle() + " has no live ranges, so there is no peak to change");
-        WhatIf w = new WhatIf(m, catalog, tiling, tilings);
+        EditSweep w = new EditSweep(m, catalog, tiling, tilings);
         List<Outcome.Effect> effects = new ArrayList<>();
         Liveness now = w.before;
         for (Edit e : edits) {
