@@ -1,6 +1,6 @@
 package bufq.eval;
 
-import bufq.fit.ProgramSizes;
+import bufq.model.ProgramSizes;
 import bufq.model.TotalBytes;
 import bufq.model.HeapEvent;
 import bufq.model.HloModule;

@@ -1,5 +1,6 @@
 package bufq.whatif;
 
+import bufq.liveness.SweepInputs;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.Query;
@@ -51,7 +52,7 @@ public final class EditSweep {
         this.tilings = tilings;
         this.before = Liveness.of(m);
         this.steps = m.steps();
-        Liveness.Inputs in = Liveness.Inputs.of(m);
+        SweepInputs in = SweepInputs.of(m);
         n = m.values().size();
         allocation = in.allocation();
         color = in.color();
@@ -109,7 +110,7 @@ public final class EditSweep {
             apply(e, chosen);
             return liveness();
         }
-        Liveness.Inputs was = inputs(members, members.length);
+        SweepInputs was = inputs(members, members.length);
         int entriesBefore = entries;
         apply(e, chosen);
         int[] is = Arrays.copyOf(members, members.length + entries - entriesBefore);   // and the parts remat added
@@ -135,8 +136,8 @@ public final class EditSweep {
     }
 
     /** The entries {@code which[0..count)} as sweep inputs (fresh arrays). */
-    private Liveness.Inputs inputs(int[] which, int count) {
-        Liveness.Inputs in = new Liveness.Inputs(new int[count], new int[count], new long[count], new long[count], new long[count],
+    private SweepInputs inputs(int[] which, int count) {
+        SweepInputs in = new SweepInputs(new int[count], new int[count], new long[count], new long[count], new long[count],
                 new int[count], new int[count]);
         for (int x = 0; x < count; x++) {
             int k = which[x];
@@ -152,7 +153,7 @@ public final class EditSweep {
     }
 
     private Liveness liveness() {
-        Liveness.Inputs in = new Liveness.Inputs(Arrays.copyOf(allocation, entries), Arrays.copyOf(color, entries),
+        SweepInputs in = new SweepInputs(Arrays.copyOf(allocation, entries), Arrays.copyOf(color, entries),
                 Arrays.copyOf(offset, entries), Arrays.copyOf(size, entries), Arrays.copyOf(logical, entries),
                 Arrays.copyOf(start, entries), Arrays.copyOf(end, entries));
         return Liveness.compute(steps, in, before.claimedPeakTime());

@@ -1,5 +1,6 @@
 package bufq.analysis;
 
+import bufq.liveness.SweepInputs;
 import bufq.dump.DumpLoader;
 import bufq.dump.ModuleSource;
 import bufq.liveness.EarlierEnd;
@@ -38,7 +39,7 @@ class EarlierEndCorpusTest {
                     HloValue v = vs.get(i);
                     if (!v.hasRange()) continue;
                     for (int end : new int[] {v.rangeStart(), (v.rangeStart() + v.rangeEnd()) / 2, v.rangeEnd() - 1}) {
-                        Liveness.Inputs in = Liveness.Inputs.of(m);
+                        SweepInputs in = SweepInputs.of(m);
                         in.end()[i] = end;
                         Liveness whole = Liveness.compute(l.steps(), in, l.claimedPeakTime());
                         EarlierEnd fast = EarlierEnd.of(m, v, end);

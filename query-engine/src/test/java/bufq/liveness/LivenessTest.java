@@ -147,7 +147,7 @@ class LivenessTest {
                 start[i] = kind == 0 ? steps + r.nextInt(3) : r.nextInt(steps + 2) - 1;
                 end[i] = kind == 1 ? start[i] - 1 - r.nextInt(2) : start[i] + r.nextInt(steps);
             }
-            Liveness l = Liveness.compute(steps, new Liveness.Inputs(alloc, color, offset, size, logical, start, end), -1);
+            Liveness l = Liveness.compute(steps, new SweepInputs(alloc, color, offset, size, logical, start, end), -1);
             long[] want = new long[steps];
             for (int t = 0; t < steps; t++) {
                 for (int a = 0; a < allocs; a++) {
@@ -163,9 +163,9 @@ class LivenessTest {
             assertArrayEquals(want, l.occupiedBytesByStep(OptionalInt.empty()), "round " + round);
             // One value alone, and the same value beside a twin that is never live: the same maximum.
             for (int i = 0; i < n; i++) {
-                Liveness one = Liveness.compute(steps, new Liveness.Inputs(new int[] {7}, new int[] {color[i]},
+                Liveness one = Liveness.compute(steps, new SweepInputs(new int[] {7}, new int[] {color[i]},
                         new long[] {offset[i]}, new long[] {size[i]}, new long[] {size[i]}, new int[] {start[i]}, new int[] {end[i]}), -1);
-                Liveness two = Liveness.compute(steps, new Liveness.Inputs(new int[] {7, 7}, new int[] {color[i], color[i]},
+                Liveness two = Liveness.compute(steps, new SweepInputs(new int[] {7, 7}, new int[] {color[i], color[i]},
                         new long[] {offset[i], -1}, new long[] {size[i], 0}, new long[] {size[i], 0},
                         new int[] {start[i], steps + 5}, new int[] {end[i], steps + 5}), -1);
                 assertEquals(two.allocationUse(7), one.allocationUse(7), "round " + round + " value " + i);
@@ -198,7 +198,7 @@ class LivenessTest {
     @Test
     void computeOnEditedInputsMovesThePeak() {
         HloModule m = random(4, 50, 20);
-        Liveness.Inputs in = Liveness.Inputs.of(m);
+        SweepInputs in = SweepInputs.of(m);
         // One huge value alone in a fresh allocation, live at step 7 only: the peak moves there.
         in.allocation()[0] = 99;
         in.offset()[0] = 0;
@@ -208,11 +208,11 @@ class LivenessTest {
         Liveness w = Liveness.compute(m.steps(), in, -1);
         assertEquals(7, w.peakTime());
         assertEquals(-1, w.claimedPeakTime());
-        Liveness.Inputs without = Liveness.Inputs.of(m);
+        SweepInputs without = SweepInputs.of(m);
         without.end()[0] = without.start()[0] - 1;
         assertEquals(Liveness.compute(m.steps(), without, -1).occupiedBytes(7) + (1 << 20), w.occupiedBytes(7));
         assertEquals(new Liveness.AllocationUse(1 << 20, 7), w.allocationUse(99));
-        assertEquals(Liveness.of(m).occupiedBytes(3), Liveness.compute(m.steps(), Liveness.Inputs.of(m), 9).occupiedBytes(3));
+        assertEquals(Liveness.of(m).occupiedBytes(3), Liveness.compute(m.steps(), SweepInputs.of(m), 9).occupiedBytes(3));
     }
 
     @Test
