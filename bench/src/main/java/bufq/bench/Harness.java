@@ -20,7 +20,7 @@ import java.util.TreeMap;
  * reference parser side by side), prints the markdown report and writes it to
  * {@code bench/target/results.md}.
  *
- * <p>{@code Harness --root DIR [--quick] [--sizes 100k,300k,1m] [--cold N] [--no-python] [--inputs ID,...] [--no-warm] [--no-dir]}
+ * <p>{@code Harness --root DIR [--quick] [--sizes 100k,300k,1m] [--cold N] [--no-python] [--inputs ID,...] [--no-warm] [--no-dir] [--no-prompt]}
  */
 public final class Harness {
     /** One measured input. */
@@ -34,6 +34,8 @@ public final class Harness {
     boolean python = true;
     boolean warm = true;
     boolean dir = true;
+    /** Time to the first prompt in tmux (issue 34). */
+    boolean prompt = true;
     /** Input ids to measure (e.g. four-28mb, four-1m); null: all. */
     List<String> only;
     boolean quick;
@@ -64,6 +66,7 @@ public final class Harness {
                 case "--inputs" -> h.only = List.of(rest.get(++i).toLowerCase().split(","));
                 case "--no-warm" -> h.warm = false;
                 case "--no-dir" -> h.dir = false;
+                case "--no-prompt" -> h.prompt = false;
                 default -> { System.err.println("harness: unknown option " + rest.get(i)); System.exit(2); }
             }
         }
@@ -129,6 +132,7 @@ public final class Harness {
                 r.put("warm.text_bytes", Long.toString(InProcess.textBytes(in.path())));
             }
             int runs = big ? Math.min(3, coldRuns) : coldRuns;
+            if (in.family().equals("28mb") && !quick) runs = Math.max(runs, 7);   // issue 34: median of 7 pairs
             boolean py = python && (!quick || in.family().equals("28mb"));
             log.println("measuring " + in.id() + " cold (" + runs + " processes of each command"
                     + (py ? ", the Python reference in turn" : "") + ") ...");
@@ -136,6 +140,26 @@ public final class Harness {
             r.putAll(cold(in, runs, !py ? 0 : in.family().equals("28mb") ? runs : big ? 1 : Math.min(3, runs)));
             if (in.id().equals(largestFour(inputs))) r.putAll(perfetto(in));
             results.put(in.id(), r);
+        }
+        if (prompt) {
+            Map<String, String> pr = new LinkedHashMap<>();
+            log.println("measuring the time to the first prompt in tmux (" + coldRuns + " sessions each) ...");
+            pr.putAll(PromptTime.measure("prompt.example", List.of(root.resolve("bufq").toString()), root, coldRuns));
+            for (Input in : inputs) {
+                if (in.id().equals("four-28mb")) {
+                    pr.putAll(PromptTime.measure("prompt.28mb", List.of(root.resolve("bufq").toString(), in.path().toString()), root, coldRuns));
+                }
+            }
+            results.put("prompt", pr);
+        }
+        Path generatedDir = this.dir ? programs() : null;
+        if (generatedDir != null) {
+            // Issue 34: `modules` over a directory of 2,000 programs, each module's files its own copies.
+            Map<String, String> d = new LinkedHashMap<>();
+            d.put("dir2k.modules_count", Long.toString(moduleCount(generatedDir)));
+            log.println("measuring the directory of 2,000 programs: -c modules (" + coldRuns + " processes) ...");
+            d.putAll(processes("dir2k.modules", List.of(root.resolve("bufq").toString(), "-c", "modules", generatedDir.toString()), coldRuns));
+            results.put("dir2k", d);
         }
         Path dir = this.dir ? directory() : null;
         if (dir != null) {
@@ -246,6 +270,45 @@ public final class Harness {
         return dir;
     }
 
+    /** The number of programs in {@link #programs()}. */
+    static final int PROGRAMS = 2000;
+
+    /**
+     * Issue 34's directory: {@value #PROGRAMS} programs of {@code jax-0.10.2/multi-module-dir}
+     * renumbered, each file a copy of its own (not a link, so the files are read as many times as
+     * there are modules), under {@code bench/target/generated/dir-2k}; null without the corpus.
+     */
+    Path programs() throws IOException {
+        Path src = corpus().resolve("jax-0.10.2/multi-module-dir");
+        if (!Files.isDirectory(src)) return null;
+        Path dir = generated.resolve("dir-2k");
+        if (Files.isDirectory(dir)) return dir;
+        log.println("generating dir-2k ...");
+        Path tmp = generated.resolve("dir-2k.tmp");
+        if (Files.exists(tmp)) try (var old = Files.list(tmp)) { for (Path f : old.toList()) Files.delete(f); }
+        Files.createDirectories(tmp);
+        TreeMap<String, List<Path>> modules = new TreeMap<>();
+        try (var list = Files.list(src)) {
+            for (Path f : list.sorted().toList()) {
+                String n = f.getFileName().toString();
+                if (n.startsWith("module_") && n.indexOf('.') > 0) modules.computeIfAbsent(n.substring(0, n.indexOf('.')), k -> new ArrayList<>()).add(f);
+            }
+        }
+        int k = 0;
+        while (k < PROGRAMS) {
+            for (List<Path> group : modules.values()) {
+                if (k == PROGRAMS) break;
+                String number = String.format(Locale.ROOT, "module_%05d", k++);
+                for (Path f : group) {
+                    String n = f.getFileName().toString();
+                    Files.copy(f, tmp.resolve(number + n.substring(n.indexOf('.'))));
+                }
+            }
+        }
+        Files.move(tmp, dir);
+        return dir;
+    }
+
     private static long moduleCount(Path dir) throws IOException {
         try (var list = Files.list(dir)) {
             return list.map(f -> f.getFileName().toString()).map(n -> n.substring(0, n.indexOf('.'))).distinct().count();
@@ -309,6 +372,12 @@ public final class Harness {
         if (pyRuns > 0) {
             commands.put("py", List.of("python3", bench.resolve("python/xla_buffers.py").toString(), in.path().toString()));
             counts.put("py", pyRuns);
+            Path ref = root.resolve("../shared/bench/ref.py").normalize();
+            if (in.family().equals("28mb") && Files.exists(ref)) {
+                // Issue 34's yardstick, in turn with bufq's runs: ratios pair by pair.
+                commands.put("ref", List.of(python(), ref.toString(), in.path().toString()));
+                counts.put("ref", runs);
+            }
         }
         r.putAll(inTurn(commands, counts));
         return r;
@@ -336,9 +405,11 @@ public final class Harness {
                 if (i == 0) r.put(prefix + ".summary", lastLine(p.out));
             }
         }
+        long[][] ref = got.get("ref");
         for (Map.Entry<String, long[][]> e : got.entrySet()) {
             String prefix = e.getKey();
             if (r.containsKey(prefix + ".error")) continue;
+            if (ref != null && !r.containsKey("ref.error") && prefix.startsWith("cold")) r.putAll(pairs(prefix, e.getValue(), ref));
             long[][] g = e.getValue();
             r.put(prefix + ".ms", InProcess.ms(InProcess.median(g[0])));
             // The spread beside the median: a noisy machine shows in it.
@@ -348,6 +419,51 @@ public final class Harness {
             if (g[2][0] >= 0) r.put(prefix + ".cpu_ms", InProcess.ms(InProcess.median(g[2])));
         }
         return r;
+    }
+
+    /**
+     * The yardstick's time over bufq's, pair by pair (run i of each, one after the other): median,
+     * lowest and highest of the wall ratios, and the median CPU ratio. A drifting machine load
+     * moves both runs of a pair alike.
+     */
+    static Map<String, String> pairs(String prefix, long[][] bufq, long[][] ref) {
+        int n = Math.min(bufq[0].length, ref[0].length);
+        double[] wall = new double[n], cpu = new double[n];
+        for (int i = 0; i < n; i++) {
+            wall[i] = (double) ref[0][i] / bufq[0][i];
+            cpu[i] = bufq[2][i] > 0 ? (double) ref[2][i] / bufq[2][i] : Double.NaN;
+        }
+        Map<String, String> r = new LinkedHashMap<>();
+        double[] w = wall.clone();
+        java.util.Arrays.sort(w);
+        r.put(prefix + ".ref_wall_ratio", String.format(Locale.ROOT, "%.2f", medianOf(wall)));
+        r.put(prefix + ".ref_wall_ratio_min", String.format(Locale.ROOT, "%.2f", w[0]));
+        r.put(prefix + ".ref_wall_ratio_max", String.format(Locale.ROOT, "%.2f", w[n - 1]));
+        r.put(prefix + ".ref_cpu_ratio", String.format(Locale.ROOT, "%.2f", medianOf(cpu)));
+        return r;
+    }
+
+    private static double medianOf(double[] a) {
+        double[] s = a.clone();
+        java.util.Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+
+    /**
+     * The Python binary itself: through pyenv's shim a run costs about 0.3 s more (the yardstick's
+     * README), so {@code pyenv which python3} where pyenv is used, else {@code python3}.
+     */
+    static String python() {
+        try {
+            Process p = new ProcessBuilder("pyenv", "which", "python3").redirectErrorStream(false).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            if (p.waitFor() == 0 && !out.isEmpty() && Files.isExecutable(Path.of(out))) return out;
+        } catch (IOException e) {
+            // no pyenv
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return "python3";
     }
 
     /**

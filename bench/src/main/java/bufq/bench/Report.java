@@ -47,6 +47,7 @@ final class Report {
         versusPython();
         directory();
         protoLoad();
+        yardstick();
         targets();
         batchTargets();
         errors();
@@ -234,6 +235,59 @@ final class Report {
             double tr = num(m28.get("py.ms")) / num(m28.get("cold.ms"));
             target("an order of magnitude faster than Python on the 28 MB module (whole process)",
                     fmt1(tr) + "x", tr >= 10);
+        }
+        md.append('\n');
+    }
+
+    /**
+     * Issue 34: the 28 MB module's batch commands against {@code ../shared/bench/ref.py} in turn (the
+     * ratio pair by pair, its spread), the time to the first prompt in tmux, and {@code modules} over
+     * 2,000 programs.
+     */
+    private void yardstick() {
+        Map<String, String> m28 = r.get("four-28mb"), pr = r.get("prompt"), d = r.get("dir2k");
+        if ((m28 == null || m28.get("ref.ms") == null) && pr == null && d == null) return;
+        md.append("### Issue 34: against the yardstick (`../shared/bench/ref.py`), the prompt, 2,000 programs\n\n")
+                .append("Load average ").append(loadAtStart).append(" at the start, ").append(loadAverage())
+                .append(" at the end; on a busy machine trust the ratios (each pair ran one after the other), CPU and RSS.\n\n")
+                .append("| target | bufq wall (ms, runs) | ref.py wall (ms) | ratio per pair: median (lowest-highest) | bufq CPU (ms) | ref.py CPU (ms) | bufq RSS (MB) | ref.py RSS (MB) | verdict |\n")
+                .append("|---|---|---:|---|---:|---:|---:|---:|---|\n");
+        if (m28 != null && m28.get("ref.ms") != null) {
+            for (Map.Entry<String, String> c : Harness.COLD.subList(0, 2)) {
+                String k = c.getKey();
+                if (m28.get(k + ".ref_wall_ratio") == null) continue;
+                double ratio = num(m28.get(k + ".ref_wall_ratio"));
+                boolean lessCpu = num(m28.get(k + ".cpu_ms")) < num(m28.get("ref.cpu_ms"));
+                boolean lessRss = num(m28.get(k + ".rss_kb")) <= num(m28.get("ref.rss_kb"));
+                md.append("| 28 MB `-c '").append(c.getValue()).append("'`: >= 3x ref.py, less CPU, RSS <= ref.py's | ")
+                        .append(fmt(m28.get(k + ".ms"))).append(" (").append(fmt(m28.get(k + ".ms_min"))).append("-")
+                        .append(fmt(m28.get(k + ".ms_max"))).append(") | ").append(fmt(m28.get("ref.ms"))).append(" | ")
+                        .append(m28.get(k + ".ref_wall_ratio")).append("x (").append(m28.get(k + ".ref_wall_ratio_min")).append("-")
+                        .append(m28.get(k + ".ref_wall_ratio_max")).append(") | ").append(fmt(m28.get(k + ".cpu_ms"))).append(" | ")
+                        .append(fmt(m28.get("ref.cpu_ms"))).append(" | ").append(kbToMb(m28.get(k + ".rss_kb"))).append(" | ")
+                        .append(kbToMb(m28.get("ref.rss_kb"))).append(" | ")
+                        .append(ratio >= 3 ? "wall met" : "wall **not met**").append(", CPU ").append(lessCpu ? "met" : "**not met**")
+                        .append(", RSS ").append(lessRss ? "met" : "**not met**").append(" |\n");
+            }
+        }
+        if (pr != null) {
+            for (String[] p : new String[][]{{"prompt.example", "first prompt, bundled example (tmux) < 500 ms", "500"},
+                    {"prompt.28mb", "first prompt, 28 MB module (tmux) < 1,000 ms", "1000"}}) {
+                if (pr.get(p[0] + ".error") != null) {
+                    md.append("| ").append(p[1]).append(" | error: ").append(pr.get(p[0] + ".error")).append(" | | | | | | | |\n");
+                } else if (pr.get(p[0] + ".ms") != null) {
+                    md.append("| ").append(p[1]).append(" | ").append(fmt(pr.get(p[0] + ".ms"))).append(" (")
+                            .append(fmt(pr.get(p[0] + ".ms_min"))).append("-").append(fmt(pr.get(p[0] + ".ms_max")))
+                            .append(") | | | ").append(fmt(pr.get(p[0] + ".cpu_ms"))).append(" by the prompt | | | | ")
+                            .append(num(pr.get(p[0] + ".ms")) < num(p[2]) ? "met" : "**not met**").append(" |\n");
+                }
+            }
+        }
+        if (d != null && d.get("dir2k.modules.ms") != null) {
+            md.append("| `-c modules` over ").append(d.get("dir2k.modules_count")).append(" programs (files of their own) < 5 s | ")
+                    .append(fmt(d.get("dir2k.modules.ms"))).append(" | | | ").append(fmt(d.get("dir2k.modules.cpu_ms")))
+                    .append(" | | ").append(kbToMb(d.get("dir2k.modules.rss_kb"))).append(" | | ")
+                    .append(num(d.get("dir2k.modules.ms")) < 5000 ? "met" : "**not met**").append(" |\n");
         }
         md.append('\n');
     }

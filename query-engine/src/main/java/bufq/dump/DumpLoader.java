@@ -108,6 +108,10 @@ public final class DumpLoader {
                     if (groups.containsKey(module)) continue;
                     // Read by its module's .hlo.pb; alone, it is a module of its own (as a text report alone is).
                     if (ProtoSources.isReport(abs.getFileName().toString()) && protoModules.contains(module)) continue;
+                    // A bare assignment beside the one module it belongs to joins it (issue 30: one program
+                    // gave two modules, jit_f and a nameless one).
+                    String joins = onlyModuleBeside(abs, groups.keySet(), protoModules);
+                    if (joins != null && ProtoSources.isBareAssignment(f)) continue;   // read as that module, silently as a report .pb is
                     if (!protos.containsKey(abs.toString())) protos.put(abs.toString(), ProtoSources.sources(f, f.toString()));
                 }
                 String skips = passed.isEmpty() ? null : skippedLine(passed);
@@ -152,6 +156,21 @@ public final class DumpLoader {
         for (Map.Entry<String, List<DumpFile>> e : groups.entrySet()) out.add(source(e.getKey(), e.getValue()));
         for (List<ModuleSource> l : protos.values()) out.addAll(l);
         return out;
+    }
+
+    /** The file-name prefix of the one module in {@code file}'s directory (a text set or an .hlo.pb), or null when none or several. */
+    private static String onlyModuleBeside(Path file, Set<String> textSets, Set<String> protoModules) {
+        String dir = file.getParent() + "/";
+        Set<String> beside = new HashSet<>();
+        for (String k : textSets) if (k.startsWith(dir) && k.indexOf('/', dir.length()) < 0) beside.add(k);
+        for (String k : protoModules) {
+            if (!k.startsWith(dir) || k.indexOf('/', dir.length()) >= 0 || k.equals(dir + ProtoSources.textPrefix(file.getFileName().toString()))) continue;
+            beside.add(k);
+        }
+        if (beside.size() != 1) return null;
+        String only = beside.iterator().next().substring(dir.length());
+        String program = DumpNames.program(only);
+        return program != null ? program : only;
     }
 
     /** Discovers and loads every module. */

@@ -259,13 +259,31 @@ final class ModuleAssembler {
         ForkJoinTask<List<HloInstruction>> instructionTask = ForkJoinTask.adapt(() -> instructions(definedFinal, sequence)).fork();
         List<List<HloPosition>> positions = new ArrayList<>(values.size());
         List<List<HloUse>> uses = new ArrayList<>(values.size());
+        int joined = 0, otherName = 0;
         for (HloValue v : values) {
             int b = blockOf.take(v.id());
             positions.add(b < 0 ? List.of() : positionsOf[b]);
             uses.add(b < 0 ? List.of() : usesOf[b]);
+            if (b < 0) continue;
+            joined++;
+            // An id with two blocks is warned about above (the later block wins): not counted again.
+            if (!positionsOf[b].isEmpty() && !holds(positionsOf[b], v.name()) && !sharedBlockIds.containsKey(v.id())) otherName++;
+        }
+        // A values file of another program joins by id all the same: say so once, with counts.
+        if (!regions.isEmpty() && (otherName > 0 || joined == 0 && blocks > 0 && !values.isEmpty())) {
+            w.add(regions.get(0).file.origin(), 0, "this values file does not match the buffer assignment (from another "
+                    + "program or run?): " + (joined == 0 ? "no value's id is in it"
+                    : otherName + " of the " + joined + " values whose ids it holds are not at their own instruction")
+                    + "; its positions and uses are shown as they are");
         }
         List<HloInstruction> instructions = instructionTask.tryUnfork() ? instructionTask.invoke() : instructionTask.join();
         return new UsedValues(values, positions, uses, instructions, w.kept(), w.count(), sharedBlockIds);
+    }
+
+    /** Whether one of {@code positions} is at instruction {@code name} (a value is always at its defining one). */
+    private static boolean holds(List<HloPosition> positions, String name) {
+        for (HloPosition p : positions) if (p.instruction().equals(name)) return true;
+        return false;
     }
 
     /** Where block {@code block} of the section (its place over all parts) starts: file and line. */

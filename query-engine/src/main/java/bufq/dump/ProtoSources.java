@@ -2,6 +2,8 @@ package bufq.dump;
 
 import bufq.dump.proto.ProtoException;
 import bufq.dump.proto.ProtoReader;
+import bufq.model.HloModule;
+import bufq.model.LoadWarning;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -71,6 +73,23 @@ final class ProtoSources {
     static boolean walkReads(String fileName) {
         String n = FileKind.stripGz(fileName);
         return n.endsWith(".pb") && !n.endsWith(REPORT) && !n.contains("before_optimizations");
+    }
+
+    /**
+     * A bare {@code xla.BufferAssignmentProto} (memory_analysis()'s bytes, {@code ma-buffer-assignment.pb}):
+     * no dump's module name, and its head reads as an assignment. Beside the one module it belongs
+     * to, it is that module's assignment again, with less in it (no names, shapes or schedule).
+     */
+    static boolean isBareAssignment(Path read) {
+        String n = FileKind.stripGz(read.getFileName().toString());
+        if (!n.endsWith(".pb") || n.endsWith(".hlo.pb") || n.endsWith(REPORT) || n.endsWith(".xplane.pb")) return false;
+        if (DumpNames.program(textPrefix(n)) != null) return false;
+        try {
+            byte[] head = head(read, read.toString());
+            return ProtoReader.sniff(head, head.length) == ProtoReader.Kind.BUFFER_ASSIGNMENT;
+        } catch (LoadException e) {
+            return false;
+        }
     }
 
     /** A memory usage report proto: read with its module's .hlo.pb (or text set) beside it, else alone. */
@@ -145,13 +164,29 @@ final class ProtoSources {
             String reportShown = reportPath == null ? null : shownSibling(read, shown, reportPath);
             List<DumpFile> files = reportPath == null ? List.of(f) : List.of(f, DumpFile.of(reportPath, reportShown));
             return List.of(new ModuleSource(key, name, number, files, () -> {
-                ProtoReader.Report report = reportPath == null ? null : report(reportPath, reportShown);
-                byte[] bytes = bytes(read, shown);
-                try {
-                    return ProtoReader.load(bytes, 0, bytes.length, 0, shown, name, number, backend, false, report);
-                } catch (ProtoException e) {
-                    throw new LoadException(shown, e.getMessage());
+                // A bad report beside a good module is skipped with a warning, as a bad text report is.
+                ProtoReader.Report report = null;
+                LoadWarning skippedReport = null;
+                if (reportPath != null) {
+                    try {
+                        report = report(reportPath, reportShown);
+                    } catch (LoadException e) {
+                        if (Thread.currentThread().isInterrupted()) throw e;
+                        skippedReport = new LoadWarning(reportShown, e.line(), e.reason() + "; file skipped, the module is read from its other files");
+                    }
                 }
+                byte[] bytes = bytes(read, shown);
+                HloModule m;
+                try {
+                    m = ProtoReader.load(bytes, 0, bytes.length, 0, shown, name, number, backend, false, report);
+                } catch (ProtoException e) {
+                    throw new LoadException(shown, e.isCancelled() ? "cancelled" : e.getMessage());
+                }
+                if (skippedReport == null) return m;
+                List<LoadWarning> warnings = new ArrayList<>(m.warnings().size() + 1);
+                warnings.add(skippedReport);
+                warnings.addAll(m.warnings());
+                return m.withWarnings(warnings, m.warningCount() + 1);
             }));
         }
         byte[] bytes = bytes(read, shown);
@@ -173,7 +208,7 @@ final class ProtoSources {
                 try {
                     return ProtoReader.load(bytes, m.from(), m.length(), m.from(), part, moduleName, m.number(), profileBackend, true);
                 } catch (ProtoException e) {
-                    throw new LoadException(part, e.getMessage());
+                    throw new LoadException(part, e.isCancelled() ? "cancelled" : e.getMessage());
                 }
             }));
         }

@@ -56,9 +56,18 @@ final class UsedValuesReader implements UsedValues.Reader {
         pending = new ArrayList<>(regions.size());
         for (ModuleReader.Region r : regions) {
             boolean first = r.prev == null || r.prev.kind != ModuleReader.Kind.VALUES;
-            pending.add(new Pending(r.file, stamps.get(source.dumpFiles().indexOf(r.file)), r.from, r.to,
+            pending.add(new Pending(r.file, stamps.get(indexOf(source.dumpFiles(), r.file)), r.from, r.to,
                     first ? r.firstLine() : 0, r.lastOfFile, r.truncationReported));
         }
+    }
+
+    /**
+     * The position of {@code file} in {@code files}, by identity: a record's {@code equals} would be
+     * bootstrapped at its first call, about 20 method-handle classes spun on every load's path.
+     */
+    private static int indexOf(List<DumpFile> files, DumpFile file) {
+        for (int i = 0; i < files.size(); i++) if (files.get(i) == file) return i;
+        throw new IllegalArgumentException(file.name() + " is not one of the module's files");
     }
 
     /** True when the section was parsed with the module (or the module has none): it is joined at once. */

@@ -12,12 +12,10 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
 
 /** Type-checks a {@code where} expression and compiles it to closures; regexes are compiled here, once. */
 final class Conditions {
@@ -149,23 +147,8 @@ final class Conditions {
             throw new QueryException(m.left().start(), m.opEnd(), "operator '" + (m.negated() ? "!~" : "~")
                     + "' needs a string on its left but found " + describe(l));
         }
-        Pattern p;
         String regex = (String) m.pattern().value();
-        // The JDK's Boyer-Moore set-up is quadratic in a literal's length: a pasted 100,000-character
-        // string took seconds to compile, on every keystroke of the highlighter.
-        if (regex.length() > MAX_REGEX) {
-            throw new QueryException(m.pattern().start(), m.pattern().end(), "regular expression too long ("
-                    + regex.length() + " characters, at most " + MAX_REGEX + ")");
-        }
-        try {
-            p = Pattern.compile(regex);
-        } catch (IllegalArgumentException ex) {
-            String why = ex instanceof PatternSyntaxException pe ? pe.getDescription() : ex.getMessage();
-            throw new QueryException(m.pattern().start(), m.pattern().end(),
-                    "bad regular expression: " + String.valueOf(why).toLowerCase(Locale.ROOT));
-        } catch (StackOverflowError ex) {
-            throw new QueryException(m.pattern().start(), m.pattern().end(), "regular expression nested too deeply");
-        }
+        Pattern p = Regex.compile(regex, src, m.pattern().start(), m.pattern().end());
         boolean neg = m.negated();
         String literal = literal(regex);
         if (literal != null) {
@@ -181,12 +164,7 @@ final class Conditions {
         return (row, run) -> {
             Object a = l.get(row, run.ctx());
             if (a == null) return false;
-            try {
-                return matchers.get().reset(new Interruptible((String) a)).find() != neg;
-            } catch (StackOverflowError e) {
-                throw new RegexFailure(m.pattern().start(), m.pattern().end(), "regular expression too complex for a value of "
-                        + ((String) a).length() + " characters (it recursed too deeply)");
-            }
+            return matchers.get().reset(new Interruptible((String) a)).find() != neg;
         };
     }
 
@@ -202,23 +180,10 @@ final class Conditions {
         return regex;
     }
 
-    /** Longest regular expression accepted, in characters. */
-    static final int MAX_REGEX = 1000;
-
-    /** A regular expression that failed on a value while the query ran; the span is the pattern's. */
-    static final class RegexFailure extends RuntimeException {
-        final int start, end;
-
-        RegexFailure(int start, int end, String message) {
-            super(message, null, false, false);
-            this.start = start;
-            this.end = end;
-        }
-    }
-
     /**
-     * The text a regex runs over, checking the thread's interrupt now and then: a pattern that
-     * backtracks for ever ({@code (x+x+)+y} on a long attribute) still stops on Ctrl-C.
+     * The text a regex runs over, checking the thread's interrupt now and then: RE2/J's time is
+     * linear in the value but also in the pattern's size, so a large pattern on a long value still
+     * stops on Ctrl-C and the time limit.
      */
     private static final class Interruptible implements CharSequence {
         private final String s;
@@ -227,7 +192,7 @@ final class Conditions {
         Interruptible(String s) { this.s = s; }
 
         @Override public char charAt(int i) {
-            if ((++calls & 0xffff) == 0 && Thread.currentThread().isInterrupted()) throw new Executor.QueryCancelled();
+            if ((++calls & 0xff) == 0 && Thread.currentThread().isInterrupted()) throw new Executor.QueryCancelled();
             return s.charAt(i);
         }
 

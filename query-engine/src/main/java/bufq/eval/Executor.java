@@ -16,6 +16,7 @@ import bufq.model.TilingModel;
 import bufq.table.Column;
 import bufq.table.ColumnType;
 import bufq.table.Table;
+import com.google.re2j.Matcher;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,7 +29,6 @@ import java.util.OptionalInt;
 import java.util.RandomAccess;
 import java.util.function.Function;
 import java.util.function.IntFunction;
-import java.util.regex.Matcher;
 
 /** Runs a {@link Plan} on one module: resolve times, pick rows (interval index or scan), filter, group, sort, limit. */
 final class Executor {

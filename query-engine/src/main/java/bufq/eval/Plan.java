@@ -3,7 +3,7 @@ package bufq.eval;
 import bufq.lang.Ast;
 import bufq.table.ColumnType;
 import java.util.List;
-import java.util.regex.Pattern;
+import com.google.re2j.Pattern;
 
 /**
  * A checked query ready to run: closures over the catalog's getters, column layout and sort keys.

@@ -38,8 +38,11 @@ public final class Query {
             Ast.Query ast = Parser.parse(src);
             Catalog c = catalog == null ? Catalog.standard() : catalog;
             return new Query(src, ast, Checker.check(ast, c, src), needs(ast, c));
-        } catch (RuntimeException | StackOverflowError e) {
-            // A bug in bufq must still reach the user as a message, never as a stack trace.
+        } catch (RuntimeException e) {
+            // A bug in bufq must still reach the user as a message, never as a stack trace. A
+            // StackOverflowError is not caught: the parser's depth guard keeps a query from causing one,
+            // so it is the caller's recursion (a script calling bufq.query from itself), which the
+            // caller reports as such; caught here it read as a bug in the query.
             throw new QueryException(0, src.length(), "internal error compiling the query: " + e);
         }
     }
@@ -73,8 +76,6 @@ public final class Query {
             return work.run();
         } catch (Executor.QueryCancelled c) {
             throw new QueryException(0, text.length(), "query cancelled");
-        } catch (Conditions.RegexFailure f) {
-            throw new QueryException(f.start, f.end, f.getMessage());
         } catch (Catalog.FieldFailure f) {
             throw new QueryException(0, text.length(), "field '" + f.field + "' failed: " + f.getMessage());
         } catch (TilingModel.TilingFailure f) {

@@ -80,7 +80,10 @@ public final class PprofExport {
         if (m.steps() == 0) throw new IllegalArgumentException(m.handle() + " has no live ranges, so no step to export");
         switch (at) {
             case "peak" -> {
-                return Liveness.of(m).peakTime();
+                int p = Liveness.of(m).peakTime();
+                // No value is live at any step (a schedule without values, ranges that hold no step).
+                if (p < 0) throw new IllegalArgumentException(m.handle() + " has no peak: no value is live at any step; name one with 'at STEP'");
+                return p;
             }
             case "claimed_peak" -> {
                 int c = Liveness.of(m).claimedPeakTime();

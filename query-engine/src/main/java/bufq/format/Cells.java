@@ -4,6 +4,7 @@ import bufq.table.ColumnType;
 import bufq.table.Sizes;
 
 import java.math.BigDecimal;
+import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.List;
 import java.util.Locale;
@@ -57,20 +58,32 @@ final class Cells {
         return String.format(Locale.ROOT, "%.1f%%", fraction * 100);
     }
 
-    /** At most three decimals, trailing zeros dropped: {@code 2.5}, {@code 1234.568}; tiny values as {@code 1.0E-7}. */
+    /** Smallest magnitude written without an exponent: past it the zeros hide the digits. */
+    static final double PLAIN_FLOOR = 1e-12;
+
+    /**
+     * At most three decimals, trailing zeros dropped: {@code 2.5}, {@code 1234.568}; smaller values
+     * keep four significant digits, still without an exponent ({@code 0.0000009537}); only values
+     * below {@link #PLAIN_FLOOR} take one ({@code 1.5e-15}).
+     */
     static String shortDouble(double d) {
         if (!Double.isFinite(d)) return String.valueOf(d);
-        if (d != 0 && Math.abs(d) < 0.001) return Double.toString(d); // keep tiny values visible
+        double abs = Math.abs(d);
+        if (abs != 0 && abs < PLAIN_FLOOR) return String.format(Locale.ROOT, "%.3e", d).replaceFirst("\\.?0*e", "e");
+        if (abs != 0 && abs < 0.001) return new BigDecimal(d).round(new MathContext(4, RoundingMode.HALF_EVEN)).stripTrailingZeros().toPlainString();
         BigDecimal b = new BigDecimal(d).setScale(3, RoundingMode.HALF_EVEN).stripTrailingZeros();
         if (b.scale() < 1) b = b.setScale(1);
         return b.toPlainString();
     }
 
-    /** The shortest text that reads back as the same double; exponent notation only for extreme magnitudes. */
+    /**
+     * The shortest text that reads back as the same double (csv, tsv, json); exponent notation only
+     * below {@link #PLAIN_FLOOR} or from 1e15 up ({@code 0.00000095367431640625}, not {@code 9.5367431640625E-7}).
+     */
     static String exactDouble(double d) {
         if (!Double.isFinite(d)) return String.valueOf(d);
         double abs = Math.abs(d);
-        if (abs != 0 && (abs < 1e-6 || abs >= 1e15)) return Double.toString(d);
+        if (abs != 0 && (abs < PLAIN_FLOOR || abs >= 1e15)) return Double.toString(d);
         BigDecimal b = new BigDecimal(Double.toString(d)).stripTrailingZeros();
         if (b.scale() < 1) b = b.setScale(1);
         return b.toPlainString();

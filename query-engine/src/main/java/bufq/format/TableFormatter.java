@@ -29,6 +29,7 @@ public final class TableFormatter implements Formatter {
         int w = table.width();
         int n = table.size();
         String[][] cells = new String[n][w];
+        String[][] whole = new String[n][w];  // uncut, so a second cut starts from the text, not from a cut
         int[] width = new int[w];
         boolean[] right = new boolean[w];
         for (int c = 0; c < w; c++) {
@@ -38,12 +39,14 @@ public final class TableFormatter implements Formatter {
         }
         for (int r = 0; r < n; r++) {
             for (int c = 0; c < w; c++) {
-                String s = cut(visible(Cells.human(table.cell(r, c), table.columns().get(c).type(), options)), options.maxCellWidth());
+                String text = visible(Cells.human(table.cell(r, c), table.columns().get(c).type(), options));
+                String s = cut(text, options.maxCellWidth());
+                whole[r][c] = text;
                 cells[r][c] = s;
                 width[c] = Math.max(width[c], displayWidth(s));
             }
         }
-        int[] shown = fit(table, cells, width, right, options.lineWidth());
+        int[] shown = fit(table, cells, whole, width, right, options.lineWidth());
         String dropped = shown.length < w ? droppedNote(table, shown, options.lineWidth()) : null;
         if (table.title() != null) out.append(visible(table.title())).append('\n');
         if (shown.length > 0) {
@@ -91,15 +94,15 @@ public final class TableFormatter implements Formatter {
      * stays. Cuts {@code cells} and {@code width} in place; returns the indexes of the columns
      * shown, in order.
      */
-    private static int[] fit(Table table, String[][] cells, int[] width, boolean[] right, int lineWidth) {
+    private static int[] fit(Table table, String[][] cells, String[][] whole, int[] width, boolean[] right, int lineWidth) {
         int w = width.length;
         boolean[] gone = new boolean[w];
         int[] shown = kept(gone);
         if (lineWidth <= 0 || w == 0 || total(width, shown) <= lineWidth) return shown;
         shown = drop(table, width, gone, lineWidth, c -> empty(table, c));
-        cutText(table, cells, width, right, shown, lineWidth, SOFT_TEXT);
+        cutText(table, cells, whole, width, right, shown, lineWidth, SOFT_TEXT);
         shown = drop(table, width, gone, lineWidth, c -> table.columns().get(c).optional());
-        cutText(table, cells, width, right, shown, lineWidth, MIN_TEXT);
+        cutText(table, cells, whole, width, right, shown, lineWidth, MIN_TEXT);
         return drop(table, width, gone, lineWidth, c -> true);
     }
 
@@ -114,23 +117,34 @@ public final class TableFormatter implements Formatter {
         return shown;
     }
 
-    /** Cuts the widest shown text column, never below {@code floor} or its header, until the table fits. */
-    private static void cutText(Table table, String[][] cells, int[] width, boolean[] right, int[] shown, int lineWidth, int floorText) {
+    /**
+     * Cuts the widest shown text column, never below {@code floor} or its header, until the table
+     * fits. The key column (the first text column: the name a row is about) keeps
+     * {@link #SOFT_TEXT} columns while the others go down to {@code floor} (issue 30).
+     */
+    private static void cutText(Table table, String[][] cells, String[][] whole, int[] width, boolean[] right, int[] shown,
+                                int lineWidth, int floorText) {
+        int key = -1;
+        for (int c : shown) if (!right[c]) { key = c; break; }
         while (total(width, shown) > lineWidth) {
             int widest = -1;
             for (int c : shown) {
-                int floor = Math.max(floorText, displayWidth(table.columns().get(c).name()));
+                int floor = floor(table, c, key, floorText);
                 if (!right[c] && width[c] > floor && (widest < 0 || width[c] > width[widest])) widest = c;
             }
             if (widest < 0) return;
             // down to the next widest text column at most, so long columns share the cut
-            int floor = Math.max(floorText, displayWidth(table.columns().get(widest).name()));
+            int floor = floor(table, widest, key, floorText);
             int second = floor;
             for (int c : shown) if (c != widest && !right[c]) second = Math.max(second, Math.min(width[c], width[widest]));
             int next = Math.max(floor, Math.max(second, width[widest] - (total(width, shown) - lineWidth)));
             width[widest] = next < width[widest] ? next : width[widest] - 1;
-            for (String[] row : cells) row[widest] = cut(row[widest], width[widest]);
+            for (int r = 0; r < cells.length; r++) cells[r][widest] = cut(whole[r][widest], width[widest]);
         }
+    }
+
+    private static int floor(Table table, int c, int key, int floorText) {
+        return Math.max(c == key ? Math.max(floorText, SOFT_TEXT) : floorText, displayWidth(table.columns().get(c).name()));
     }
 
     private static int[] kept(boolean[] gone) {
@@ -162,7 +176,7 @@ public final class TableFormatter implements Formatter {
             else gone.add(table.columns().get(c).name());
         }
         return gone.size() + " column" + (gone.size() == 1 ? "" : "s") + " left out to fit " + lineWidth + " columns: "
-                + String.join(", ", gone) + " (show picks columns; a wider terminal shows more)";
+                + String.join(", ", gone) + " (a wider terminal, or format csv, shows them)";
     }
 
     /** Appends {@code text} as lines of at most {@code width} columns, broken at spaces (0 = one line). */
@@ -205,11 +219,32 @@ public final class TableFormatter implements Formatter {
         if (!right && !last) line.append(" ".repeat(pad));
     }
 
-    /** Shortens {@code s} to {@code max} columns ending in {@code …}; 0 means no limit. */
+    /**
+     * Shortens {@code s} to {@code max} columns with {@code …}; 0 means no limit. A path-like value
+     * (an op_name {@code jit(step)/jvp(...)/dot_general}, a file path, a handle {@code name#2}) loses
+     * its middle, not its end: every op_name of a module starts alike, and its last part says which.
+     */
     static String cut(String s, int max) {
         if (max <= 0 || displayWidth(s) <= max) return s;
+        if (max >= MIDDLE_CUT_MIN && pathLike(s)) {
+            int keep = max - 1;
+            int head = keep / 3;
+            int n = displayWidth(s);
+            return s.substring(0, s.offsetByCodePoints(0, head)) + "…" + s.substring(s.offsetByCodePoints(0, n - (keep - head)));
+        }
         int end = s.offsetByCodePoints(0, Math.max(0, max - 1));
         return s.substring(0, end) + "…";
+    }
+
+    /** Narrowest cut that keeps a head and a tail worth reading; narrower cells keep their start. */
+    static final int MIDDLE_CUT_MIN = 8;
+
+    /**
+     * Text whose distinguishing part is at its end: a path ({@code /}) or a handle ({@code #}), one
+     * word (prose and lists of several items, which mention paths, keep their start).
+     */
+    static boolean pathLike(String s) {
+        return (s.indexOf('/') >= 0 || s.indexOf('#') >= 0) && s.indexOf(' ') < 0;
     }
 
     private static String stripRight(StringBuilder b) {
@@ -224,14 +259,21 @@ public final class TableFormatter implements Formatter {
     }
 
     /** Escapes newlines, tabs and other control characters as {@code \n}, {@code \t}, {@code \x1b}. */
-    static String visible(String s) {
+    static String visible(String s) { return visible(s, false); }
+
+    /**
+     * Text for a terminal: control characters escaped ({@code \x1b}, {@code \x07}) so they cannot
+     * drive it (rename the window, move the cursor), as table cells are; with {@code keepLines},
+     * line breaks and tabs stay as they are (what a script prints is text of several lines).
+     */
+    public static String visible(String s, boolean keepLines) {
         int i = 0;
-        while (i < s.length() && !isControl(s.charAt(i))) i++;
+        while (i < s.length() && !(isControl(s.charAt(i)) && !(keepLines && isLayout(s.charAt(i))))) i++;
         if (i == s.length()) return s;
         StringBuilder b = new StringBuilder(s.length() + 8).append(s, 0, i);
         for (; i < s.length(); i++) {
             char ch = s.charAt(i);
-            if (!isControl(ch)) b.append(ch);
+            if (!isControl(ch) || keepLines && isLayout(ch)) b.append(ch);
             else if (ch == '\n') b.append("\\n");
             else if (ch == '\t') b.append("\\t");
             else if (ch == '\r') b.append("\\r");
@@ -239,6 +281,8 @@ public final class TableFormatter implements Formatter {
         }
         return b.toString();
     }
+
+    private static boolean isLayout(char ch) { return ch == '\n' || ch == '\t'; }
 
     private static boolean isControl(char ch) {
         return ch < 0x20 || ch == 0x7f || (ch >= 0x80 && ch < 0xa0);

@@ -42,6 +42,9 @@ public record Diagnostic(int start, int end, String message, List<String> sugges
         return b.append('?').toString();
     }
 
+    /** Lines longer than this are shown as {@link #CONTEXT} characters either side of the spot. */
+    private static final int LONG_LINE = 1000, CONTEXT = 60;
+
     /**
      * The source line holding the error, a caret line under {@code [start, end)} (one caret at
      * least; clipped to that line) and the message:
@@ -57,8 +60,17 @@ public record Diagnostic(int start, int end, String message, List<String> sugges
         int lineStart = src.lastIndexOf('\n', s - 1) + 1;
         int lineEnd = src.indexOf('\n', s);
         if (lineEnd < 0) lineEnd = src.length();
-        String line = src.substring(lineStart, lineEnd);
         int e = Math.max(s + 1, Math.min(end, lineEnd));
+        if (lineEnd - lineStart > LONG_LINE) {
+            // A statement of 100,000 characters is shown around its spot, not repeated in full with as many blanks.
+            int caretEnd = Math.min(e, s + 2 * CONTEXT);
+            int from = Math.max(lineStart, s - CONTEXT), to = Math.min(lineEnd, caretEnd + CONTEXT);
+            String head = from > lineStart ? "..." : "", tail = to < lineEnd ? "..." : "";
+            StringBuilder b = new StringBuilder(head).append(src, from, to).append(tail).append('\n').append(head.replace('.', ' '));
+            for (int i = from; i < s; i++) b.append(src.charAt(i) == '\t' ? '\t' : ' ');
+            return b.append("^".repeat(Math.max(1, caretEnd - s))).append('\n').append(fullMessage()).toString();
+        }
+        String line = src.substring(lineStart, lineEnd);
         StringBuilder b = new StringBuilder(line).append('\n');
         for (int i = lineStart; i < s; i++) b.append(src.charAt(i) == '\t' ? '\t' : ' ');
         for (int i = s; i < e; i++) b.append('^');

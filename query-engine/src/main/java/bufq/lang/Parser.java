@@ -13,12 +13,19 @@ import java.util.Locale;
 public final class Parser {
     /** Deepest nesting of parentheses and {@code not} accepted, far below what the Java stack holds. */
     public static final int MAX_DEPTH = 64;
+    /**
+     * Longest query accepted, in characters, and most conditions in one: a 74,000-term query took
+     * seconds to lex, parse and plan (several times over in the shell) before the time limit began.
+     * Parsing and planning a query within both takes well under a second.
+     */
+    public static final int MAX_LENGTH = 200_000, MAX_CONDITIONS = 10_000;
     private static final List<String> CLAUSES = List.of("where", "group", "show", "order", "limit");
 
     private final String src;
     private final List<Token> tokens;
     private int current;
     private int depth;
+    private int conditions;
 
     private Parser(String src) {
         this.src = src == null ? "" : src;
@@ -27,6 +34,7 @@ public final class Parser {
 
     /** Parses a whole query; the first problem becomes the exception's diagnostic. */
     public static Query parse(String text) throws QueryException {
+        if (text != null && text.length() > MAX_LENGTH) throw tooLong(text);
         return new Parser(text).query();
     }
 
@@ -37,7 +45,7 @@ public final class Parser {
      */
     public static boolean needsMore(String text) {
         String src = text == null ? "" : text;
-        if (src.isBlank()) return false;
+        if (src.isBlank() || src.length() > MAX_LENGTH) return false;   // past the bound: refused at once
         try {
             parse(src);
             return false;
@@ -87,6 +95,8 @@ public final class Parser {
                         default -> "expected " + clauses;
                     };
                     QueryException e = error(t, what);
+                    QueryException habit = SqlHabits.clause(src, tokens, current, e.diagnostic().message());
+                    if (habit != null) throw habit;
                     if (t.kind() == TokenKind.IDENT) {
                         List<String> near = NearNames.near(t.text(), CLAUSES);
                         if (!near.isEmpty()) e = new QueryException(new Diagnostic(t.start(), t.end(),
@@ -135,6 +145,10 @@ public final class Parser {
     // predicate = "live" liveness | "(" orExpr ")" | operand [ comparison ]
     private Expr predicate() throws QueryException {
         Token t = peek();
+        if (++conditions > MAX_CONDITIONS) {
+            throw new QueryException(t.start(), t.end(), "too many conditions in one query (more than " + MAX_CONDITIONS
+                    + "); split it, or list values with 'in (...)'");
+        }
         if (t.isKeyword("live")) { advance(); return liveness(t); }
         if (match(TokenKind.LPAREN)) {
             enter(t);
@@ -437,6 +451,7 @@ public final class Parser {
         if (!match(TokenKind.LPAREN)) return new Field(name);
         List<Expr> args = new ArrayList<>();
         if (!check(TokenKind.RPAREN)) {
+            if (check(TokenKind.ARITH) && peek().text().equals("*")) throw SqlHabits.starArgument(t, peek());
             do {
                 Token a = expect(TokenKind.IDENT, "expected a field name as the argument of " + t.text() + "()");
                 if (check(TokenKind.LPAREN)) throw error(peek(), "expected ',' or ')'; aggregates do not nest");
@@ -460,6 +475,11 @@ public final class Parser {
     }
 
     // ---- helpers
+
+    /** The error for a query past {@link #MAX_LENGTH}, spanning its first character (the line is not repeated in full). */
+    public static QueryException tooLong(String text) {
+        return new QueryException(0, 1, "query too long (" + text.length() + " characters, at most " + MAX_LENGTH + ")");
+    }
 
     private void enter(Token t) throws QueryException {
         if (++depth > MAX_DEPTH) throw new QueryException(t.start(), t.end(), "expression nested too deeply (more than " + MAX_DEPTH + " levels)");

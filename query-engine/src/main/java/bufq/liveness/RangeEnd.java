@@ -105,9 +105,8 @@ public record RangeEnd(Reason reason, int end, HloUse use, int lastUse, HloPosit
             int t = m.timeOf(p.instruction());
             if (t >= 0 && t + 1 == end && m.users(p.instruction()).isEmpty()) {
                 return new RangeEnd(Reason.CARRY, end, null, lastUse, p,
-                        (p.instruction().equals(v.name()) ? "" : "held as " + p + "; ") + "the result of a called computation "
-                                + "(loop body or condition, branch); XLA holds it for the loop until that computation ends at step "
-                                + end + " (" + at(m, end) + ")");
+                        (p.instruction().equals(v.name()) ? "" : "held as " + p + "; ") + carried(m, t)
+                                + " until that computation ends at step " + end + " (" + at(m, end) + ")");
             }
         }
         HloPosition alias = positionAt(m, v, end);
@@ -136,6 +135,26 @@ public record RangeEnd(Reason reason, int end, HloUse use, int lastUse, HloPosit
     private static HloPosition positionAt(HloModule m, HloValue v, int t) {
         for (HloPosition p : v.positions()) if (m.timeOf(p.instruction()) == t) return p;
         return null;
+    }
+
+    /** Steps searched after a called computation's root for the while or conditional that runs it. */
+    static final int CALLER_SEARCH = 4096;
+
+    /**
+     * What holds the root of a called computation sequenced at step {@code t}: its caller, the first
+     * while or conditional sequenced after it (a module-scoped schedule puts a callee's instructions
+     * just before its caller). A conditional's branch is not a loop (issue 30).
+     */
+    private static String carried(HloModule m, int t) {
+        List<String> seq = m.sequence();
+        for (int s = t + 1; s < seq.size() && s <= t + CALLER_SEARCH; s++) {
+            String op = opcode(m, seq.get(s));
+            if ("conditional".equals(op)) return "the result of a branch of " + seq.get(s) + " (conditional, step " + s
+                    + "); XLA holds it for the conditional";
+            if ("while".equals(op)) return "the result of the body or condition of " + seq.get(s) + " (while, step " + s
+                    + "); XLA holds it for the loop";
+        }
+        return "the result of a called computation (loop body or condition, branch); XLA holds it for its caller";
     }
 
     private static String at(HloModule m, int t) {

@@ -101,6 +101,7 @@ public final class EditParser {
                 if (f.kind() != TokenKind.NUMBER || f.text().matches(".*[A-Za-z].*")) throw error(base, f, "expected a factor such as 0.5 after 'by'");
                 double factor = Lexer.numberValue(f.text()).doubleValue();
                 if (!(factor >= 0) || Double.isInfinite(factor)) throw error(base, f, "a factor must be 0 or more");
+                if (factor > MAX_FACTOR) throw error(base, f, "a factor must be from 0 to " + (long) MAX_FACTOR);
                 return new Edit.Scale(text, where(t, 1, by, base), factor);
             }
             case "size": {
@@ -152,9 +153,12 @@ public final class EditParser {
         Long unit = parts[1].isEmpty() ? Long.valueOf(1) : Lexer.unitFactor(parts[1]);
         if (unit == null) throw error(base, n, "unknown size unit '" + parts[1] + "'");
         BigDecimal b = v.multiply(BigDecimal.valueOf(unit));
-        if (b.signum() < 0 || b.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) throw error(base, n, "a size must be from 0 to 8EiB");
+        if (b.signum() < 0 || b.compareTo(BigDecimal.valueOf(SizeBounds.MAX_BYTES)) > 0) throw error(base, n, "a size must be from 0 to 65536TiB (2^56 bytes)");
         return b.setScale(0, java.math.RoundingMode.HALF_UP).longValueExact();
     }
+
+    /** The largest {@code scale ... by} factor: far past any real what-if, and a scaled size stays a long. */
+    static final double MAX_FACTOR = 1 << 20;
 
     private static QueryException error(int base, Token t, String message) {
         return new QueryException(base + t.start(), base + Math.max(t.end(), t.start() + 1), message);

@@ -108,11 +108,13 @@ public final class EditSweep {
         int[] members = e instanceof Edit.Tiling || chosen.length > entries / PATCH_SHARE ? null : membersOfAllocations(chosen);
         if (members == null) {
             apply(e, chosen);
+            SizeBounds.checkTotal(size, entries, e);
             return liveness();
         }
         SweepInputs was = inputs(members, members.length);
         int entriesBefore = entries;
         apply(e, chosen);
+        SizeBounds.checkTotal(size, entries, e);
         int[] is = Arrays.copyOf(members, members.length + entries - entriesBefore);   // and the parts remat added
         for (int k = entriesBefore; k < entries; k++) is[members.length + k - entriesBefore] = k;
         return Liveness.patch(now, Liveness.compute(steps, was, -1), Liveness.compute(steps, inputs(is, is.length), -1));
@@ -201,8 +203,8 @@ public final class EditSweep {
                 endAt(i, j, Math.max(UseSchedule.lastUse(module, v), start[i]));
             } else if (e instanceof Edit.Scale x) {
                 // The logical size scales too, or steps.live_bytes of the copy kept the old figure.
-                scale(i, x.factor());
-                if (j >= 0) scale(j, x.factor());
+                scale(i, x.factor(), e.where());
+                if (j >= 0) scale(j, x.factor(), e.where());
             } else if (e instanceof Edit.Resize x) {
                 resize(i, x.bytes());
                 if (j >= 0) resize(j, x.bytes());
@@ -212,8 +214,8 @@ public final class EditSweep {
         }
     }
 
-    private void scale(int k, double factor) {
-        size[k] = Math.round(size[k] * factor);
+    private void scale(int k, double factor, Edit.Where where) throws QueryException {
+        size[k] = SizeBounds.scaled(size[k], factor, where);
         logical[k] = Math.round(logical[k] * factor);
     }
 

@@ -27,7 +27,9 @@ class FileSizeTest {
             "bufq/lang/Parser.java", "the query grammar, one method per rule",
             // One method per proto message read, like a grammar; its split (module vs buffer
             // assignment) waits for the proto reader fixes changing it now to merge.
-            "bufq/dump/proto/HloProtoParser.java", "one method per proto message; split pending");
+            "bufq/dump/proto/HloProtoParser.java", "one method per proto message; split pending",
+            // Grew past the limit with the proto reader's bounds fixes merged the same day; split pending.
+            "bufq/dump/proto/Dataflow.java", "split pending after the proto fixes");
 
     static List<String> tooLong(Path tree, int limit) throws IOException {
         List<String> out = new ArrayList<>();

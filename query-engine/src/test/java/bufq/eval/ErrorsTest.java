@@ -67,8 +67,8 @@ class ErrorsTest {
                         + "expected a whole number of rows after 'limit' but found 'x'"),
                 Arguments.of("values where name ~ \"(\"",
                         "values where name ~ \"(\"" + "\n"
-                        + "                    ^^^" + "\n"
-                        + "bad regular expression: unclosed group"),
+                        + "                     ^" + "\n"
+                        + "bad regular expression: missing closing )"),
                 Arguments.of("values where live",
                         "values where live" + "\n"
                         + "                 ^" + "\n"

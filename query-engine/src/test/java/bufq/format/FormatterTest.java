@@ -73,7 +73,8 @@ class FormatterTest {
                 .row("jit(step)/jvp()/transpose/dot_general", 1L).row("short", 2L).build();
         StringBuilder out = new StringBuilder();
         Formatters.byName("table").write(t, new FormatOptions(false, false, 12), out);
-        assertEquals("op_name       n\n------------  -\njit(step)/j…  1\nshort         2\n(2 rows)\n", out.toString());
+        // a path-like cell loses its middle (issue 30)
+        assertEquals("op_name       n\n------------  -\njit…_general  1\nshort         2\n(2 rows)\n", out.toString());
         out.setLength(0);
         Formatters.byName("table").write(t, FormatOptions.DEFAULT, out);
         assertTrue(out.toString().contains("jit(step)/jvp()/transpose/dot_general"));
@@ -117,13 +118,17 @@ class FormatterTest {
         StringBuilder out = new StringBuilder();
         Formatters.byName("table").write(t, new FormatOptions(false, false, 0, 60), out);
         for (String line : out.toString().split("\n")) assertTrue(line.length() <= 60, line);
-        // the two long text columns share the cut
-        assertTrue(out.toString().contains(" convert_element_ty…  4.0KiB  f32[4096,1024,8]{2,…"), out.toString());
+        // the key column (the first text column) keeps SOFT_TEXT columns; the others are cut first (issue 30)
+        assertTrue(out.toString().contains(" convert_element_type_fu…  4.0KiB  f32[4096,1024,…"), out.toString());
         // narrower still: text stops at its floor and columns go from the right, named in a note
         out.setLength(0);
         Formatters.byName("table").write(t, new FormatOptions(false, false, 0, 40), out);
         for (String line : out.toString().split("\n")) assertTrue(line.length() <= 40, line);
-        assertTrue(out.toString().contains("\n1 column left out to fit 40 columns:\nstart (show picks columns;"), out.toString());
+        // the key column stays readable: shape goes rather than a label cut to ten columns
+        assertTrue(out.toString().contains(" convert_element_type_fu…  4.0KiB\n"), out.toString());
+        assertTrue(out.toString().contains("\n2 columns left out to fit 40 columns:\nshape, start (a wider terminal, or"), out.toString());
+        // issue 30: tables of commands that take no show (summary, peak) must not offer it
+        assertFalse(out.toString().contains("show picks"), out.toString());
         // no width: every column, nothing cut
         out.setLength(0);
         Formatters.byName("table").write(t, FormatOptions.DEFAULT, out);
@@ -196,6 +201,55 @@ class FormatterTest {
         Formatters.byName("json").write(t, FormatOptions.DEFAULT, out);
         assertTrue(out.toString().contains("{\"f\": null},\n  {\"f\": null}"), out.toString());
         assertTrue(out.toString().contains("{\"f\": 1.0E300}"), out.toString());
+    }
+
+    /** Issue 30: a float field of 2^-20 printed 9.5367431640625E-7; ordinary magnitudes take no exponent anywhere. */
+    @ParameterizedTest
+    @CsvSource({"9.5367431640625E-7,0.0000009537,0.00000095367431640625", "0.00012345678,0.0001235,0.00012345678",
+            "1234.56789,1234.568,1234.56789", "1.5E-15,1.5e-15,1.5E-15", "-2.0E-5,-0.00002,-0.00002", "0,0.0,0.0"})
+    void floatsReadWithoutExponent(double d, String human, String exact) {
+        Table t = Table.builder().column("f", ColumnType.FLOAT).row(d).build();
+        assertEquals(human, render("table", t).lines().skip(2).findFirst().orElseThrow().strip());
+        assertEquals(exact, render("csv", t).lines().skip(1).findFirst().orElseThrow());
+        String json = render("json", t);
+        assertTrue(json.contains("{\"f\": " + exact + "}"), json);
+        assertEquals(d, Double.parseDouble(exact), 0.0);  // still exact
+    }
+
+    private static String render(String format, Table t) {
+        StringBuilder out = new StringBuilder();
+        Formatters.byName(format).write(t, FormatOptions.DEFAULT, out);
+        return out.toString();
+    }
+
+    /**
+     * Issue 30: at 80 columns every op_name read "jit(step)/…". A path-like cell loses its middle,
+     * so rows stay apart by their ends, and the key column keeps its width while others shrink.
+     */
+    @Test
+    void narrowTerminalsKeepTheEndOfPathsAndTheKeyColumn() {
+        Table t = Table.builder().column("op_name", ColumnType.STRING).column("before", ColumnType.BYTES)
+                .column("after", ColumnType.BYTES).column("shape", ColumnType.STRING).column("source", ColumnType.STRING)
+                .row("jit(step)/jvp(transformer)/attention/dot_general", 4096L, 2048L, "f32[8,128,256]{2,1,0}", "/home/me/model/attention.py:41")
+                .row("jit(step)/jvp(transformer)/mlp/dot_general", 4096L, 4096L, "f32[8,128,1024]{2,1,0}", "/home/me/model/mlp.py:12")
+                .row("jit(step)/transpose(jvp(transformer))/mlp/add", 1024L, 0L, "f32[8,128]{1,0}", "/home/me/model/mlp.py:13")
+                .build();
+        StringBuilder out = new StringBuilder();
+        Formatters.byName("table").write(t, new FormatOptions(false, false, 80, 80), out);
+        String text = out.toString();
+        for (String line : text.split("\n")) assertTrue(line.length() <= 80, line);
+        List<String> rows = text.lines().skip(2).limit(3).toList();
+        assertTrue(rows.get(0).startsWith("jit(ste…") && rows.get(0).contains("tion/dot_general"), text);
+        assertTrue(rows.get(1).contains("mlp/dot_general") && rows.get(2).contains("/mlp/add"), text);
+        assertTrue(rows.stream().anyMatch(r -> r.contains("ention.py:41")), text);
+        // the key column keeps SOFT_TEXT columns however narrow, the others go first
+        out.setLength(0);
+        Formatters.byName("table").write(t, new FormatOptions(false, false, 80, 50), out);
+        String first = out.toString().lines().skip(2).findFirst().orElseThrow();
+        assertTrue(first.indexOf("  ") >= TableFormatter.SOFT_TEXT && first.contains("dot_general"), out.toString());
+        // a handle keeps its number
+        assertEquals("jit_b…st_in_dim#3", TableFormatter.cut("jit_broadcast_in_dim#3", 17));
+        assertEquals("convert_e…", TableFormatter.cut("convert_element_type", 10));
     }
 
     @Test

@@ -193,7 +193,8 @@ class QueryFuzzTest {
 
     @Test
     void longFlatQueriesStillRun() throws Exception {
-        String q = "values where " + "size > 1 or ".repeat(DEEP) + "phi";
+        // As many conditions as a query may have (Parser.MAX_CONDITIONS); one more is refused.
+        String q = "values where " + "size > 1 or ".repeat(Parser.MAX_CONDITIONS - 1) + "phi";
         Fuzz.Outcome<Integer> o = Fuzz.bounded(quote(q), 20_000, () -> judge(q, modules().get(0), 0));
         assertEquals(2, o.value(), () -> String.valueOf(o.thrown()));
     }
@@ -214,10 +215,11 @@ class QueryFuzzTest {
     }
 
     @Test
-    void aBacktrackingRegexStopsOnInterrupt() throws Exception {
-        // JDK 17 memoizes simple loops; a back-reference still makes it backtrack for hours.
-        HloModule m = withName("x".repeat(40));
-        String q = "values where name ~ \"(x+)+\\\\1y\"";
+    void aLargeRegexOnALongValueStopsOnInterrupt() throws Exception {
+        // RE2/J is linear in the value but also in the pattern: 90,000 elements over 400,000
+        // characters take minutes, so the matcher's own interrupt check must stop it.
+        HloModule m = withName("x".repeat(400_000));
+        String q = "values where name ~ \"(x{0,300}){0,300}y\"";
         AtomicReference<Object> result = new AtomicReference<>();
         Thread t = new Thread(() -> {
             try {
@@ -230,7 +232,7 @@ class QueryFuzzTest {
         // Interrupted only once it is inside the matcher: the stop must come from the regex's own
         // check, not from the evaluator before it starts matching.
         while (t.isAlive() && !inRegex(t)) Thread.onSpinWait();
-        assertTrue(t.isAlive(), "the pattern should still be backtracking: " + result.get());
+        assertTrue(t.isAlive(), "the pattern should still be matching: " + result.get());
         t.interrupt();
         t.join(20_000);
         assertTrue(!t.isAlive(), "the regex did not stop on interrupt");
@@ -238,29 +240,25 @@ class QueryFuzzTest {
     }
 
     private static boolean inRegex(Thread t) {
-        for (StackTraceElement e : t.getStackTrace()) if (e.getClassName().startsWith("java.util.regex.")) return true;
+        for (StackTraceElement e : t.getStackTrace()) if (e.getClassName().startsWith("com.google.re2j.")) return true;
         return false;
     }
 
+    /** The JDK's engine recursed per character here and overflowed the stack; RE2/J does not recurse. */
     @Test
-    void aRegexThatRecursesTooDeeplyIsADiagnostic() throws Exception {
+    void aRegexOverALongValueRunsOnASmallStack() throws Exception {
         HloModule m = withName("ab".repeat(200_000));
         String q = "values where name ~ \"(a|b)*c\"";
-        // A thread with a small stack, so the recursion overflows whatever -Xss the JVM runs with.
         AtomicReference<Object> result = new AtomicReference<>();
         Thread t = new Thread(null, () -> {
             try {
                 result.set(Query.compile(q, CATALOG).run(new EvalContext(m)));
-            } catch (QueryException e) {
+            } catch (QueryException | RuntimeException | StackOverflowError e) {
                 result.set(e);
             }
         }, "small-stack", 256 * 1024);
         t.start();
         t.join();
-        assertTrue(result.get() instanceof QueryException, String.valueOf(result.get()));
-        QueryException e = (QueryException) result.get();
-        checkDiagnostic(q, e);
-        assertEquals("regular expression too complex for a value of 400000 characters (it recursed too deeply)", e.diagnostic().message());
-        assertEquals(q.indexOf('"'), e.diagnostic().start());
+        assertTrue(result.get() instanceof Table tb && tb.rows().isEmpty(), String.valueOf(result.get()));
     }
 }

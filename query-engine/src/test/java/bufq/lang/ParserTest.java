@@ -84,8 +84,21 @@ class ParserTest {
 
     @org.junit.jupiter.api.Test
     void longFlatChainsDoNotRecurse() throws QueryException {
-        String q = "values where " + "temp and ".repeat(50_000) + "temp";
-        assertEquals(50_001, ((Ast.And) Parser.parse(q).where()).terms().size());
+        // As many conditions as a query may have: the chain is a list, not 10,000 nested nodes.
+        String q = "values where " + "temp and ".repeat(Parser.MAX_CONDITIONS - 1) + "temp";
+        assertEquals(Parser.MAX_CONDITIONS, ((Ast.And) Parser.parse(q).where()).terms().size());
+    }
+
+    /** Issue 31: a query past the bounds is refused before it is lexed, with the bound in the message. */
+    @org.junit.jupiter.api.Test
+    void queriesPastTheBoundsAreRefused() {
+        String many = "values where " + "temp and ".repeat(Parser.MAX_CONDITIONS) + "temp";
+        QueryException e = assertThrows(QueryException.class, () -> Parser.parse(many));
+        assertEquals("too many conditions in one query (more than 10000); split it, or list values with 'in (...)'", e.diagnostic().message());
+        String longQ = "values where name = \"" + "x".repeat(Parser.MAX_LENGTH) + "\"";
+        e = assertThrows(QueryException.class, () -> Parser.parse(longQ));
+        assertEquals("query too long (" + longQ.length() + " characters, at most 200000)", e.diagnostic().message());
+        assertEquals(false, Parser.needsMore(longQ + " and"), "refused at once, not continued");
     }
 
     @org.junit.jupiter.api.Test

@@ -76,24 +76,33 @@ final class Graph {
         operands = new int[n][];
         // Users in instruction order, each once: counted first, then filled, without boxed lists.
         int[] userCount = new int[n];
+        // lastUser[o]: the last instruction counted as o's user, so one reading it twice counts once
+        // (a stamp, not a search of the operands before: an instruction may have 100,000 of them).
+        int[] lastUser = new int[n];
+        Arrays.fill(lastUser, -1);
         for (int i = 0; i < n; i++) {
             long[] ids = ins[i].operandIds();
             int[] ops = new int[ids.length];
             for (int j = 0; j < ids.length; j++) {
                 int o = byId.get(ids[j]);
                 ops[j] = o;
-                if (o >= 0 && !seenBefore(ops, j, o)) userCount[o]++;
+                if (o >= 0 && lastUser[o] != i) {
+                    lastUser[o] = i;
+                    userCount[o]++;
+                }
             }
             operands[i] = ops;
         }
         users = new int[n][];
         for (int i = 0; i < n; i++) users[i] = userCount[i] == 0 ? NONE : new int[userCount[i]];
         int[] filled = new int[n];
+        Arrays.fill(lastUser, -1);
         for (int i = 0; i < n; i++) {
-            int[] ops = operands[i];
-            for (int j = 0; j < ops.length; j++) {
-                int o = ops[j];
-                if (o >= 0 && !seenBefore(ops, j, o)) users[o][filled[o]++] = i;
+            for (int o : operands[i]) {
+                if (o >= 0 && lastUser[o] != i) {
+                    lastUser[o] = i;
+                    users[o][filled[o]++] = i;
+                }
             }
         }
         fusionBody = new boolean[cs.size()];
@@ -183,12 +192,6 @@ final class Graph {
 
     private static final int[] NONE = new int[0];
     private static final long MAX_PARAMETERS = 1 << 20;
-
-    /** Whether {@code o} is among {@code ops[0, j)} (an instruction reading one operand twice is its user once). */
-    private static boolean seenBefore(int[] ops, int j, int o) {
-        for (int x = 0; x < j; x++) if (ops[x] == o) return true;
-        return false;
-    }
 
     /** The instruction number of proto id {@code id}, or -1. */
     int number(long id) {

@@ -156,6 +156,14 @@ final class HloProtoParser {
             }
         }
         shapeDepth--;
+        // Elements past 2^56 (a few hundred dimensions of 2) overflow a long in the sizes made of them.
+        long elements = 1;
+        for (int k = 0; k < dims.size(); k++) {
+            long d = dims.get(k);
+            if (d <= 0) continue;
+            if (elements > Wire.MAX_BYTES / d) throw w.error("dimensions multiply to more than 2^56 elements; not a real shape");
+            elements *= d;
+        }
         ShapeP read = new ShapeP(type, dims.build(), dynamic, tuple, layout, null);
         return new ShapeP(type, read.dims(), dynamic, tuple, layout, shapes.printed(read));
     }
@@ -270,8 +278,8 @@ final class HloProtoParser {
                 case FieldNumbers.HloInstructionProto.PARAMETER_NUMBER -> param = w.int64("parameter_number");
                 case FieldNumbers.HloInstructionProto.TUPLE_INDEX -> tupleIndex = w.int64("tuple_index");
                 case FieldNumbers.HloInstructionProto.ID -> id = w.int64("id");
-                case FieldNumbers.HloInstructionProto.OPERAND_IDS -> w.int64s("operand_ids", operands);
-                case FieldNumbers.HloInstructionProto.CALLED_COMPUTATION_IDS -> w.int64s("called_computation_ids", called);
+                case FieldNumbers.HloInstructionProto.OPERAND_IDS -> w.int64sUnbounded("operand_ids", operands);
+                case FieldNumbers.HloInstructionProto.CALLED_COMPUTATION_IDS -> w.int64sUnbounded("called_computation_ids", called);
                 default -> w.skip();
             }
         }
@@ -295,7 +303,7 @@ final class HloProtoParser {
                 return;
             }
             for (int g; (g = w.next()) != 0; ) {
-                if (g == FieldNumbers.HloInstructionProto.CALLED_COMPUTATION_IDS) w.int64s("called_computation_ids", fusionBodies);
+                if (g == FieldNumbers.HloInstructionProto.CALLED_COMPUTATION_IDS) w.int64sUnbounded("called_computation_ids", fusionBodies);
                 else w.skip();
             }
             return;
@@ -371,7 +379,7 @@ final class HloProtoParser {
                         int l2 = w.enter("value", -1);
                         LongBuilder b = new LongBuilder();
                         for (int h; (h = w.next()) != 0; ) {
-                            if (h == FieldNumbers.HloScheduleProto_InstructionSequence.INSTRUCTION_IDS) w.int64s("instruction_ids", b);
+                            if (h == FieldNumbers.HloScheduleProto_InstructionSequence.INSTRUCTION_IDS) w.int64sUnbounded("instruction_ids", b);
                             else w.skip();
                         }
                         ids = b.build();
@@ -565,13 +573,19 @@ final class HloProtoParser {
         return new Location(id, index.build(), name);
     }
 
+    /** Running sums of an assignment's sizes, each bounded ({@link Wire#total}) so no later sum overflows. */
+    private long bufferBytes, allocationBytes, assignedBytes;
+
     private LogicalBuffer logicalBuffer() throws ProtoException {
         long id = 0, size = 0, color = 0;
         Location at = new Location(0, Messages.NO_LONGS, Event.NO_NAME);
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
                 case FieldNumbers.LogicalBufferProto.ID -> id = w.int64("id");
-                case FieldNumbers.LogicalBufferProto.SIZE -> size = w.int64("size");
+                case FieldNumbers.LogicalBufferProto.SIZE -> {
+                    size = w.bytes("size");
+                    bufferBytes = w.total(bufferBytes, size, "the logical buffers' sizes");
+                }
                 case FieldNumbers.LogicalBufferProto.COLOR -> color = w.int64("color");
                 case FieldNumbers.LogicalBufferProto.DEFINED_AT -> {
                     int l = w.enter("defined_at", -1);
@@ -592,7 +606,10 @@ final class HloProtoParser {
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
                 case FieldNumbers.BufferAllocationProto.INDEX -> index = w.int64("index");
-                case FieldNumbers.BufferAllocationProto.SIZE -> size = w.int64("size");
+                case FieldNumbers.BufferAllocationProto.SIZE -> {
+                    size = w.bytes("size");
+                    allocationBytes = w.total(allocationBytes, size, "the allocations' sizes");
+                }
                 case FieldNumbers.BufferAllocationProto.IS_THREAD_LOCAL -> threadLocal = w.bool("is_thread_local");
                 case FieldNumbers.BufferAllocationProto.IS_ENTRY_COMPUTATION_PARAMETER -> entryParam = w.bool("is_entry_computation_parameter");
                 case FieldNumbers.BufferAllocationProto.PARAMETER_NUMBER -> param = w.int64("parameter_number");
@@ -607,8 +624,11 @@ final class HloProtoParser {
                     for (int g; (g = w.next()) != 0; ) {
                         switch (g) {
                             case FieldNumbers.BufferAllocationProto_Assigned.LOGICAL_BUFFER_ID -> id = w.int64("logical_buffer_id");
-                            case FieldNumbers.BufferAllocationProto_Assigned.OFFSET -> offset = w.int64("offset");
-                            case FieldNumbers.BufferAllocationProto_Assigned.SIZE -> s = w.int64("size");
+                            case FieldNumbers.BufferAllocationProto_Assigned.OFFSET -> offset = w.bytes("offset");
+                            case FieldNumbers.BufferAllocationProto_Assigned.SIZE -> {
+                                s = w.bytes("size");
+                                assignedBytes = w.total(assignedBytes, s, "the assigned values' sizes");
+                            }
                             default -> w.skip();
                         }
                     }

@@ -9,12 +9,28 @@ public final class ProtoException extends Exception {
     private final long offset;
     private final String path;
     private final String reason;
+    private final boolean cancelled;
 
     public ProtoException(long offset, String path, String reason) {
+        this(offset, path, reason, false);
+    }
+
+    private ProtoException(long offset, String path, String reason, boolean cancelled) {
         super("byte " + offset + (path.isEmpty() ? "" : " (" + path + ")") + ": " + reason, null, false, false);
         this.offset = offset;
         this.path = path;
         this.reason = reason;
+        this.cancelled = cancelled;
+    }
+
+    /** The load stopped because the loading thread was interrupted (Ctrl-C in the REPL). */
+    public static ProtoException cancelled(long offset, String path) {
+        return new ProtoException(offset, path, "cancelled", true);
+    }
+
+    /** Whether this is {@link #cancelled}: the caller says "cancelled", not where. */
+    public boolean isCancelled() {
+        return cancelled;
     }
 
     /** Byte offset in the file (in the inflated bytes of a {@code .gz}). */

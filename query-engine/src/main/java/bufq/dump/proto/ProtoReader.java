@@ -197,6 +197,11 @@ public final class ProtoReader {
         }
         String format = inProfile ? HloModule.Info.PROFILE
                 : k == Kind.HLO_PROTO ? HloModule.Info.HLO_PROTO : HloModule.Info.ASSIGNMENT_PROTO;
-        return ModuleBuilder.build(p, file, name, number, backend, format, report);
+        try {
+            return ModuleBuilder.build(p, file, name, number, backend, format, report);
+        } catch (Dataflow.Stopped e) {
+            if (e.cancelled) throw ProtoException.cancelled(base, "HloProto.hlo_module");
+            throw new ProtoException(base, "HloProto.hlo_module", e.getMessage());
+        }
     }
 }

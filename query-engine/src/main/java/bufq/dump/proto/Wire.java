@@ -34,7 +34,7 @@ final class Wire {
         this.in = CodedInputStream.newInstance(bytes, from, length);
         this.bytes = bytes;
         this.strings = new StringTable();
-        this.in.setRecursionLimit(Integer.MAX_VALUE);   // nesting is bounded by this class's own depth check
+        this.in.setRecursionLimit(Integer.MAX_VALUE);   // nesting is bounded by this class's own depth checks
         this.base = base;
         this.from = from;
         names[0] = root;
@@ -67,11 +67,37 @@ final class Wire {
     /** Skips the field just read by {@link #next()} (one the subset does not list). */
     void skip() throws ProtoException {
         try {
-            if (WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_END_GROUP || !in.skipField(tag)) {
-                throw error("unexpected end-group marker");
-            }
+            int wt = WireFormat.getTagWireType(tag);
+            if (wt == WireFormat.WIRETYPE_END_GROUP) throw error("unexpected end-group marker");
+            if (wt == WireFormat.WIRETYPE_START_GROUP) skipGroup();
+            else in.skipField(tag);
         } catch (IOException e) {
             throw error(e);
+        }
+    }
+
+    /**
+     * Skips a group (a proto2 field bufq never reads) without recursion: protobuf's own skip
+     * recurses once per level, and nothing else bounds it here, so 60,000 nested groups overflowed
+     * the stack. Groups nest at most as deep as messages may.
+     */
+    private void skipGroup() throws IOException, ProtoException {
+        int[] open = new int[MAX_DEPTH];
+        int depth = 0;
+        open[depth++] = WireFormat.getTagFieldNumber(tag);
+        while (depth > 0) {
+            int t = in.readTag();
+            int field = WireFormat.getTagFieldNumber(t), wt = WireFormat.getTagWireType(t);
+            if (t == 0) throw error("data ends inside group field " + open[depth - 1] + " (truncated file?)");
+            if (wt == WireFormat.WIRETYPE_START_GROUP) {
+                if (depth == MAX_DEPTH) throw error("groups nested deeper than " + MAX_DEPTH + " in unknown field " + open[0]);
+                open[depth++] = field;
+            } else if (wt == WireFormat.WIRETYPE_END_GROUP) {
+                if (field != open[depth - 1]) throw error("end of group field " + field + " inside group field " + open[depth - 1]);
+                depth--;
+            } else {
+                in.skipField(t);
+            }
         }
     }
 
@@ -200,8 +226,60 @@ final class Wire {
         }
     }
 
-    /** A repeated int64, packed or not: appends to {@code into}. */
+    /**
+     * Most entries a repeated int64 bufq reads may hold: a shape's dimensions, a layout, a shape
+     * index. Far more than any real rank; a 20-million-entry list was read whole before it failed.
+     */
+    static final int MAX_ENTRIES = 1024;
+
+    /** Most bytes one size or offset may claim, as the text reader's bound: 64 PiB, far below 2^63. */
+    static final long MAX_BYTES = 1L << 56;
+
+    /** What the sizes of one kind in a module may add up to: any sum of some of them, doubled, still fits a long. */
+    static final long MAX_TOTAL = 1L << 61;
+
+    /** A size or offset in bytes: refused, here, when negative or past {@link #MAX_BYTES}. */
+    long bytes(String field) throws ProtoException {
+        long v = int64(field);
+        if (v < 0) throw error(field + " " + v + " is negative");
+        if (v > MAX_BYTES) throw error(field + " " + v + " is more than 2^56 bytes (64 PiB); not a real size");
+        return v;
+    }
+
+    /** {@code total + v}, refused past {@link #MAX_TOTAL} (both are at most that already). */
+    long total(long total, long v, String what) throws ProtoException {
+        if (v > MAX_TOTAL - total) throw error(what + " add up to more than 2^61 bytes; not a real module");
+        return total + v;
+    }
+
+    /** A repeated int64, packed or not: appends to {@code into}, at most {@link #MAX_ENTRIES} in all. */
     void int64s(String field, LongBuilder into) throws ProtoException {
+        int wt = WireFormat.getTagWireType(tag);
+        try {
+            if (wt == WireFormat.WIRETYPE_VARINT) {
+                if (into.size() >= MAX_ENTRIES) throw tooMany(field);
+                into.add(in.readInt64());
+            } else if (wt == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
+                int limit = in.pushLimit(in.readRawVarint32());
+                while (in.getBytesUntilLimit() > 0) {
+                    if (into.size() >= MAX_ENTRIES) throw tooMany(field);
+                    into.add(in.readInt64());
+                }
+                in.popLimit(limit);
+            } else {
+                throw wrongType(field, "varint or packed varints");
+            }
+        } catch (IOException e) {
+            throw error(e);
+        }
+    }
+
+    private ProtoException tooMany(String field) {
+        return error(field + " has more than " + MAX_ENTRIES + " entries; not a real shape");
+    }
+
+    /** As {@link #int64s(String, LongBuilder)} without the bound: lists as long as the module (operands, schedules). */
+    void int64sUnbounded(String field, LongBuilder into) throws ProtoException {
         int wt = WireFormat.getTagWireType(tag);
         try {
             if (wt == WireFormat.WIRETYPE_VARINT) {

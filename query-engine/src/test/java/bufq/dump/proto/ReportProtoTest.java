@@ -18,7 +18,6 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -77,14 +76,18 @@ class ReportProtoTest {
     }
 
     @Test
-    void aCutReportIsRefusedWithItsByteOffset(@TempDir Path tmp) throws IOException {
+    void aCutReportIsSkippedWithItsByteOffset(@TempDir Path tmp) throws IOException, LoadException {
         Path r = reports().get(0);
         byte[] bytes = Files.readAllBytes(r);
         Files.copy(sibling(r, ".hlo.pb"), tmp.resolve(sibling(r, ".hlo.pb").getFileName()));
         Path cut = Files.write(tmp.resolve(r.getFileName()), Arrays.copyOf(bytes, bytes.length / 2));
-        LoadException e = assertThrows(LoadException.class, () -> DumpLoader.load(List.of(tmp.resolve(sibling(r, ".hlo.pb").getFileName()))));
-        assertTrue(e.getMessage().contains(cut.getFileName().toString()), e.getMessage());
-        assertTrue(e.getMessage().contains("byte "), e.getMessage());
-        assertTrue(e.getMessage().contains("MemoryUsageReportProto"), e.getMessage());
+        // As a bad text report beside its buffer-assignment file: the module loads, the report is a warning.
+        HloModule m = DumpLoader.load(List.of(tmp.resolve(sibling(r, ".hlo.pb").getFileName()))).get(0);
+        String w = m.warnings().get(0).toString();
+        assertTrue(w.contains(cut.getFileName().toString()), w);
+        assertTrue(w.contains("byte "), w);
+        assertTrue(w.contains("MemoryUsageReportProto"), w);
+        assertTrue(w.contains("file skipped"), w);
+        assertTrue(m.info().colorTotals().isEmpty());
     }
 }

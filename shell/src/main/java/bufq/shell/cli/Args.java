@@ -25,7 +25,7 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
     }
 
     public static final String USAGE = """
-            Usage: bufq [--format table|markdown|csv|tsv|json] [-c TEXT]... [-f FILE] [--bail] [--no-init]
+            Usage: bufq [--format table|markdown|csv|tsv|json] [-c TEXT]... [-f FILE] [--oom FILE] [--bail] [--no-init]
                         [--capacity SIZE] [--device NAME] [--reserved SIZE] [PATH...]
 
             Query XLA buffer-assignment dumps. PATH is a *-buffer-assignment.txt file (its -values,
@@ -41,6 +41,8 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
               -f FILE        run a script of queries and commands (.bq: one per line, # comments,
                              a line ending in \\ or an unfinished query continues); a FILE
                              ending in .js runs as JavaScript (scripts/README.md)
+              --oom FILE     join the out-of-memory message in FILE to the dumps (as -c 'oom FILE';
+                             FILE - reads stdin)
               --bail         stop at the first failing statement
               --capacity SIZE, --device NAME, --reserved SIZE
                              what 'fit' checks against: set capacity, device, reserved
@@ -106,12 +108,13 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
                 }
                 case "-c", "--command" -> actions.add(new Action(false, inline != null ? inline : value(argv, ++i, a)));
                 case "-f", "--file" -> actions.add(new Action(true, inline != null ? inline : value(argv, ++i, a)));
+                case "--oom" -> actions.add(new Action(false, "oom " + (inline != null ? inline : value(argv, ++i, a))));
                 case "--capacity", "--device", "--reserved" ->
                         presets.add(new Preset(a.substring(2), inline != null ? inline : value(argv, ++i, a)));
                 default -> throw new UsageException("unknown option '" + a + "'" + Suggest.hint(a,
-                        List.of("--format", "-c", "-f", "--bail", "--no-init", "--capacity", "--device", "--reserved", "--help", "--version")));
+                        List.of("--format", "-c", "-f", "--oom", "--bail", "--no-init", "--capacity", "--device", "--reserved", "--help", "--version")));
             }
-            if (inline != null && !(a.equals("--format") || a.equals("--command") || a.equals("--file")
+            if (inline != null && !(a.equals("--format") || a.equals("--command") || a.equals("--file") || a.equals("--oom")
                     || a.equals("--capacity") || a.equals("--device") || a.equals("--reserved")))
                 throw new UsageException("option '" + a + "' takes no value");
         }

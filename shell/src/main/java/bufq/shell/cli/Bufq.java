@@ -6,7 +6,9 @@ import bufq.shell.script.Scripts;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Env;
+import bufq.shell.session.Paste;
 import bufq.shell.session.ExitCode;
+import bufq.shell.session.ModuleSet;
 import bufq.shell.session.Repl;
 import bufq.shell.session.Setting;
 import bufq.shell.session.Shell;
@@ -129,7 +131,9 @@ public final class Bufq {
             Set<DumpPart> parts = EnumSet.noneOf(DumpPart.class);
             for (Args.Action a : args.actions()) if (!a.file()) parts.addAll(shell.needs(a.text()));
             try {
-                shell.load(paths, parts);
+                List<ModuleSet.Entry> added = shell.load(paths, parts);
+                // issue 30: a capture or a directory opened on one of many modules says so, and which
+                if (interactive != null && added.size() > 1) shell.info(ModuleSet.openedLine(added, shell.modules().currentEntry()));
             } catch (Engine.Failure e) {
                 err.println("bufq: " + e.getMessage());
                 return ExitCode.LOAD;
@@ -141,12 +145,17 @@ public final class Bufq {
         // A batch run's json is one document for json.load: several results make an array.
         if (!args.actions().isEmpty()) {
             shell.setOneJsonDocument(true);
+            // `oom -` in a batch run reads all of stdin (a log with blank lines in it)
+            if (!env.stdinClosed()) shell.setPaste(Paste.all(in));
             return actions(shell, args, err);
         }
         if (env.stdinClosed()) return ExitCode.OK; // nothing to read, and descriptor 0 is not ours
         if (!env.interactive()) {
             shell.setOneJsonDocument(true);
-            return script(shell, StatementReader.utf8(in), "stdin", err);
+            BufferedReader statements = StatementReader.utf8(in);
+            // `oom -` in piped statements reads the lines after it, up to an empty line
+            shell.setPaste(Paste.untilBlank(statements, null));
+            return script(shell, statements, "stdin", err);
         }
         return interactive.run(shell);
     }

@@ -11,6 +11,8 @@ public final class Main {
     public static void main(String[] args) {
         // A lambda, not a method reference: batch runs never load the REPL's classes.
         Bufq bufq = new Bufq(Env.system(), DefaultEngine::new, in -> JLineRepl.system(in));
-        System.exit(bufq.run(args, System.in, System.out, System.err));
+        int rc = bufq.run(args, System.in, System.out, System.err);
+        ArchiveNotice.print(System.getProperty(ArchiveNotice.PROPERTY), System.err);
+        System.exit(rc);
     }
 }

@@ -38,6 +38,7 @@ public final class Commands implements CommandTable {
                 new BlameCommand(),
                 new PeaksCommand(),
                 new WhyCommand(),
+                new OomCommand(),
                 new CheckCommand(),
                 new DiffCommand(),
                 new WhatifCommand(),

@@ -17,6 +17,7 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
@@ -92,12 +93,12 @@ final class ExportCommand implements Command {
         return Status.OK;
     }
 
-    private interface Body {
+    interface Body {
         void write(OutputStream out) throws IOException;
     }
 
     /** Writes {@code file} whole or not at all, as {@code output} does. */
-    private static void write(String file, boolean force, Body body) throws CommandException {
+    static void write(String file, boolean force, Body body) throws CommandException {
         try {
             OutputSink sink = OutputSink.file(Path.of(file), force);
             boolean written = false;
@@ -113,7 +114,12 @@ final class ExportCommand implements Command {
         } catch (FileAlreadyExistsException e) {
             throw new CommandException(file + " exists; add --force to replace it");
         } catch (IOException e) {
-            throw new CommandException("cannot write " + file + ": " + e.getMessage());
+            // Ctrl-C interrupts the thread, and an interrupted thread's file channel closes itself
+            // (ClosedByInterruptException, whose message is null): said as the cancel it was.
+            if (Thread.currentThread().isInterrupted() || e instanceof ClosedByInterruptException) {
+                throw new CommandException("cancelled (Ctrl-C); " + file + " was not written");
+            }
+            throw new CommandException("cannot write " + file + ": " + (e.getMessage() == null ? e.toString() : e.getMessage()));
         }
     }
 }

@@ -24,6 +24,7 @@ final class ModulesCommand implements Command {
 
     @Override public String description() {
         return "Lists the loaded modules with the handle and number 'use' accepts; the current one is marked *.\n"
+                + "module_id is XLA's number for it (module_0004 in a dump's file names, the program id in a capture).\n"
                 + "Modules of a big directory are read when first used: backend and values show once they are.\n"
                 + "argument_bytes, output_bytes, alias_bytes, temp_bytes and code_bytes are JAX's memory_analysis()\n"
                 + "figures read from the allocations (null where the dump does not say); needs_bytes is what a run\n"
@@ -38,7 +39,8 @@ final class ModulesCommand implements Command {
         Map<String, ProgramSizes> sizes = new HashMap<>();
         shell.forEachModule(x -> sizes.put(x.handle(), ProgramSizes.of(x)));
         Table.Builder b = Table.builder().column("#", ColumnType.INT).column("current", ColumnType.STRING)
-                .column("module", ColumnType.STRING).column("name", ColumnType.STRING).column("backend", ColumnType.STRING)
+                .column("module", ColumnType.STRING).column("name", ColumnType.STRING)
+                .column("module_id", ColumnType.STRING).column("backend", ColumnType.STRING)
                 .column("values", ColumnType.INT).column("in_memory", ColumnType.BOOL).column("files", ColumnType.LIST)
                 .column("argument_bytes", ColumnType.BYTES).column("output_bytes", ColumnType.BYTES)
                 .column("alias_bytes", ColumnType.BYTES).column("temp_bytes", ColumnType.BYTES)
@@ -48,7 +50,7 @@ final class ModulesCommand implements Command {
             ModuleSet.Entry e = es.get(i);
             HloModule m = e.loaded();
             ProgramSizes z = sizes.getOrDefault(e.handle(), ProgramSizes.UNKNOWN);
-            b.row((long) (i + 1), e == shell.modules().currentEntry() ? "*" : "", e.handle(), e.name(),
+            b.row((long) (i + 1), e == shell.modules().currentEntry() ? "*" : "", e.handle(), e.name(), e.dumpId(),
                     m == null ? null : m.info().backend(), m == null ? null : (long) m.values().size(), m != null,
                     List.copyOf(e.files()), orNull(z.argumentBytes()), orNull(z.outputBytes()), orNull(z.aliasBytes()),
                     orNull(z.tempBytes()), orNull(z.codeBytes()), orNull(z.needsBytes()));

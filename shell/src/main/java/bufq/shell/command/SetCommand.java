@@ -13,6 +13,7 @@ import bufq.table.Table;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 final class SetCommand implements Command {
     @Override public String name() { return "set"; }
@@ -46,7 +47,12 @@ final class SetCommand implements Command {
                     + " (settings: " + String.join(", ", keys) + ")");
         }
         if (args.size() == 1) shell.print(table(shell, List.of(s)));
-        else shell.settings().set(s, args.get(1));
+        else {
+            // a model a script registered is tried on the module now, not at the next query
+            if (s == Setting.TILING) TilingTrial.check(shell.settings().tilingNamed(args.get(1).trim().toLowerCase(Locale.ROOT)),
+                    shell.modules().current(), shell.settings().text(s));
+            shell.settings().set(s, args.get(1));
+        }
         return Status.OK;
     }
 

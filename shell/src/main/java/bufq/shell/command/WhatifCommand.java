@@ -22,6 +22,8 @@ final class WhatifCommand implements Command {
     @Override public String name() { return "whatif"; }
     /** At most the Used values section ({@link #needs(Shell, String)} says for given edits). */
     @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
+    /** Its conditions (and a whatif's query) run under the query time limit. */
+    @Override public boolean evaluatesConditions() { return true; }
     @Override public String synopsis() { return "whatif EDIT [; EDIT ...] [; QUERY]"; }
 
     @Override public String brief() { return "Recomputes the peak with edited live ranges and sizes (remat, donation, dtype)."; }

@@ -25,6 +25,8 @@ final class WhyCommand implements Command {
     /** The Used values section: the values' uses and the instructions' lines. */
     @Override public Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
 
+    /** Its conditions (and a whatif's query) run under the query time limit. */
+    @Override public boolean evaluatesConditions() { return true; }
     @Override public String synopsis() { return "why ID|NAME|QUERY"; }
     @Override public String brief() { return "Why a value is live: its uses, why its range ends there, idle time, the peak."; }
 

@@ -21,6 +21,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -35,14 +36,21 @@ import java.util.function.Consumer;
  * A file with bytes that are not UTF-8 (an editor's or another tool's damage) is not fatal: its
  * readable lines are kept and written back as the history, the damaged file is set aside beside it
  * as {@code history.unreadable-N}, and the notice callback says so once.
+ * A history path that is not a regular file (a FIFO, a device such as {@code /dev/zero} behind a
+ * link) is neither read nor written, with one notice; a symbolic link is written through to its
+ * target, which stays a link. At most {@link #MAX_BYTES} are read, from the end.
  */
 public final class HistoryFile {
     /** Entries kept on disk; the oldest go first. */
     public static final int MAX_ENTRIES = 2000;
+    /** Most bytes read: the newest part of a larger file (2,000 entries are far less). */
+    public static final int MAX_BYTES = 4 << 20;
 
     private final Path path;
     private final List<String> unsaved = new ArrayList<>();
     private final Consumer<String> notices;
+    /** Set once the path turned out not to be a regular file: the history is then kept in memory only. */
+    private boolean skipped;
 
     public HistoryFile(Path path) {
         this(path, notice -> { });
@@ -71,9 +79,27 @@ public final class HistoryFile {
      */
     public List<String> load() throws IOException {
         List<String> out = new ArrayList<>();
+        if (skipped) return out;
+        Path file = target();
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            // A FIFO blocked the shell before its prompt; /dev/zero filled the heap.
+            skipped = true;
+            notices.accept("history " + path + " is not a regular file (a FIFO, device or directory); history is not read or saved");
+            return out;
+        }
         byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(path);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = ch.size(), from = Math.max(0, size - MAX_BYTES);
+            ByteBuffer buf = ByteBuffer.allocate((int) (size - from));
+            ch.position(from);
+            while (buf.hasRemaining() && ch.read(buf) > 0) { }
+            bytes = buf.array();
+            if (from > 0) {
+                // Cut at the first whole entry.
+                int nl = 0;
+                while (nl < bytes.length && bytes[nl] != '\n') nl++;
+                bytes = Arrays.copyOfRange(bytes, Math.min(nl + 1, bytes.length), bytes.length);
+            }
         } catch (NoSuchFileException e) {
             return out;
         }
@@ -101,12 +127,26 @@ public final class HistoryFile {
         return out;
     }
 
+    /**
+     * The file the history is in: the path itself, or where its symbolic links lead (followed a
+     * bounded number of times; a dangling link's target is where the file will be made).
+     */
+    private Path target() throws IOException {
+        Path p = path;
+        for (int hops = 0; hops < 40 && Files.isSymbolicLink(p); hops++) {
+            Path to = Files.readSymbolicLink(p);
+            p = p.toAbsolutePath().getParent().resolve(to).normalize();
+        }
+        return p;
+    }
+
     /** Moves the damaged file to the first free {@code NAME.unreadable-N} beside it. */
     private Path setAside() throws IOException {
+        Path file = target();
         for (int n = 1; ; n++) {
-            Path aside = path.resolveSibling(path.getFileName() + ".unreadable-" + n);
+            Path aside = file.resolveSibling(file.getFileName() + ".unreadable-" + n);
             try {
-                Files.move(path, aside);
+                Files.move(file, aside);
                 return aside;
             } catch (FileAlreadyExistsException taken) {
                 // try the next number
@@ -123,6 +163,7 @@ public final class HistoryFile {
     public synchronized void save() throws IOException {
         if (unsaved.isEmpty()) return;
         List<String> all = load();
+        if (skipped) return;
         all.addAll(unsaved);
         if (all.size() > MAX_ENTRIES) all = all.subList(all.size() - MAX_ENTRIES, all.size());
         write(all);
@@ -133,6 +174,7 @@ public final class HistoryFile {
     private void write(List<String> all) throws IOException {
         StringBuilder b = new StringBuilder();
         for (String e : all) b.append(escape(e)).append('\n');
+        Path path = target();   // a link's target is replaced; the link stays
         Path dir = path.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         // Named with pid and host like output files, so a killed session's temporary file is removed here.

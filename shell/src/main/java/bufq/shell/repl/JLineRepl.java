@@ -3,6 +3,7 @@ package bufq.shell.repl;
 import bufq.eval.Catalog;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.ExitCode;
+import bufq.shell.session.Paste;
 import bufq.shell.session.Repl;
 import bufq.shell.session.Setting;
 import bufq.shell.session.Shell;
@@ -187,6 +188,32 @@ public final class JLineRepl implements Repl {
             // While the user reads the prompt: deferred reads, the script engine's start (the first 'js'
             // would wait seconds for it) and init.js, whose output is printed above the prompt.
             this.idle = new IdlePrompt(idleMs, stillIdle -> shell.idle(stillIdle, this::printAbove));
+            shell.setPaste(this::paste);
+        }
+
+        /**
+         * {@code oom -}: lines from the terminal up to an empty line or Ctrl-D (a bracketed paste with
+         * blank lines in it comes as one line); null on Ctrl-C.
+         */
+        private String paste() {
+            terminal.writer().println(Paste.PROMPT);
+            terminal.flush();
+            LineReader r = LineReaderBuilder.builder().terminal(terminal).appName("bufq")
+                    .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true).build();
+            StringBuilder b = new StringBuilder();
+            while (b.length() < Paste.MAX_BYTES) {
+                String line;
+                try {
+                    line = r.readLine("paste> ");
+                } catch (EndOfFileException e) {
+                    break;
+                } catch (UserInterruptException e) {
+                    return null;
+                }
+                if (line.isBlank()) break;
+                b.append(line).append('\n');
+            }
+            return b.toString();
         }
 
         /**

@@ -1,6 +1,7 @@
 package bufq.shell.repl;
 
 import bufq.shell.session.ExitCode;
+import bufq.shell.session.Paste;
 import bufq.shell.session.Repl;
 import bufq.shell.session.Shell;
 import bufq.shell.session.StatementReader;
@@ -24,6 +25,7 @@ public final class PlainRepl implements Repl {
     @Override public int run(Shell shell) {
         PrintStream out = shell.out();
         out.println("bufq " + Shell.VERSION + " - type 'help' for commands, 'help query' for queries, 'quit' to leave.");
+        shell.setPaste(Paste.untilBlank(in, shell.err()));
         StringBuilder pending = new StringBuilder();
         while (true) {
             String handle = shell.current() == null ? "" : ":" + shell.current().handle();

@@ -186,6 +186,7 @@ public final class ReplCompleter implements Completer {
             }
             case "fields" -> { if (arg == 1) for (String e : shell.engine().entities()) add(out, e, "entities", null, true); }
             case "why" -> why(l, out);
+            case "whatif" -> whatif(l, out);
             case "timer" -> { if (arg == 1) for (String v : List.of("on", "off")) add(out, v, null, null, true); }
             default -> {
                 Command c = shell.commands().byName(name);
@@ -232,6 +233,49 @@ public final class ReplCompleter implements Completer {
             if (v.label().startsWith(prefix)) names.add(v.label());
         }
         addCapped(out, "", new ArrayList<>(names), "values");
+    }
+
+    /** Edits {@code whatif} takes, with what each does (its help text, shorter). */
+    static final List<String> WHATIF_EDITS = List.of("drop", "end", "remat", "donate", "scale", "size", "tiling");
+    private static final List<String> CONDITIONED = List.of("drop", "end", "remat", "donate", "scale", "size");
+
+    /**
+     * {@code whatif EDIT [; EDIT ...] [; QUERY]}: the edits at the start of each part (and entities
+     * after a ';', for the query), {@code where} after an edit, what a query on values takes inside
+     * its condition, tiling models after {@code tiling}, and a whole query in the last part.
+     */
+    private void whatif(ParsedLine l, List<Candidate> out) {
+        String line = ReplParser.statement(l.line());
+        int cursor = Math.min(l.cursor(), line.length());
+        int wordStart = l instanceof ReplParser.ReplLine r ? r.wordStart() : cursor - l.wordCursor();
+        String before = line.substring(0, cursor);
+        int semi = before.lastIndexOf(';');
+        int part = semi >= 0 ? semi + 1 : before.toLowerCase(Locale.ROOT).indexOf("whatif") + "whatif".length();
+        while (part < cursor && Character.isWhitespace(line.charAt(part))) part++;
+        int verbEnd = part;
+        while (verbEnd < cursor && !Character.isWhitespace(line.charAt(verbEnd))) verbEnd++;
+        if (verbEnd == cursor) {  // the edit (or entity) itself
+            for (String e : WHATIF_EDITS) add(out, e, "edits", null, true);
+            if (semi >= 0) for (String e : shell.engine().entities()) add(out, e, "entities", catalog.get().doc(e), true);
+            return;
+        }
+        String verb = line.substring(part, verbEnd).toLowerCase(Locale.ROOT);
+        int next = line.indexOf(';', cursor);
+        String rest = line.substring(verbEnd, next < 0 ? line.length() : next);
+        if (shell.engine().entities().contains(verb)) {
+            query(line.substring(part, next < 0 ? line.length() : next), cursor - part, Math.max(0, wordStart - part), out);
+        } else if (verb.equals("tiling")) {
+            for (String t : shell.settings().tilingNames()) add(out, t, "tiling", null, true);
+        } else if (CONDITIONED.contains(verb)) {
+            if (!before.substring(verbEnd).toLowerCase(Locale.ROOT).contains("where")) {
+                add(out, "where", "keywords", null, true);
+                return;
+            }
+            // the condition is a query on values: complete "values" + what follows the edit's name
+            String q = "values" + rest;
+            int shift = verbEnd - "values".length();
+            query(q, cursor - shift, Math.max(0, wordStart - shift), out);
+        }
     }
 
     /**

@@ -17,6 +17,11 @@ import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.Shape;
 import bufq.model.TilingModel;
+import bufq.format.Formatters;
+import bufq.oom.OomReader;
+import bufq.oom.OomReport;
+import bufq.oom.OomText;
+import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Shell;
 import bufq.table.ColumnType;
@@ -47,7 +52,7 @@ import java.util.stream.Collectors;
  * what was expected; the script sees them as errors at the calling line.
  */
 final class Api extends Rows.ReadOnly {
-    private static final List<String> KEYS = List.of("module", "query", "why", "field", "tiling", "check", "rule", "whatif", "format", "version");
+    static final List<String> KEYS = List.of("module", "query", "why", "field", "tiling", "check", "rule", "whatif", "oom", "format", "version");
     private static final List<String> BUILTIN_TILINGS = List.of("tpu", "none");
 
     private final Shell shell;
@@ -73,6 +78,7 @@ final class Api extends Rows.ReadOnly {
             case "check" -> (ProxyExecutable) this::check;
             case "rule" -> (ProxyExecutable) this::rule;
             case "whatif" -> (ProxyExecutable) this::whatif;
+            case "oom" -> (ProxyExecutable) this::oom;
             case "format" -> new Rows.ReadOnlyMap(Map.of("bytes", (ProxyExecutable) this::bytes));
             case "version" -> Shell.VERSION;
             default -> null;
@@ -89,7 +95,7 @@ final class Api extends Rows.ReadOnly {
     }
 
     @Override public String toString() {
-        return "{module, query(text), why(id or name), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), rule(name, fn), whatif(edits), format.bytes(n), version: "
+        return "{module, query(text), why(id or name), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), rule(name, fn), whatif(edits), oom(text), format.bytes(n), version: "
                 + Convert.show(Shell.VERSION) + "}";
     }
 
@@ -119,6 +125,23 @@ final class Api extends Rows.ReadOnly {
         for (Map.Entry<String, Table> e : Analyses.why(m, List.of(v)).get(0).parts().entrySet()) {
             Table t = e.getValue();
             parts.put(e.getKey(), new Convert.ReadOnlyArray(t.size(), r -> new Rows.ResultRow(t, r)));
+        }
+        return new Rows.ReadOnlyMap(parts);
+    }
+
+    // bufq.oom(text) -> {out_of_memory_messages, which_module_and_allocation, listed_buffers,
+    // figures_re_derived_from_the_dump}: the oom command's tables, as arrays of rows, joined to every loaded module
+    private Object oom(Value... a) {
+        OomText text = OomReader.read(stringArg(a, 0, "bufq.oom(text)"));
+        List<HloModule> modules = new ArrayList<>();
+        try {
+            shell.forEachModule(modules::add);
+        } catch (Engine.Failure | CommandException e) {
+            throw new IllegalArgumentException("bufq.oom: " + e.getMessage());
+        }
+        Map<String, Object> parts = new LinkedHashMap<>();
+        for (Output o : OomReport.run(text, modules)) {
+            if (o instanceof Table t) parts.put(Formatters.key(t.title()), new Convert.ReadOnlyArray(t.size(), r -> new Rows.ResultRow(t, r)));
         }
         return new Rows.ReadOnlyMap(parts);
     }

@@ -8,13 +8,13 @@ import org.graalvm.polyglot.Context;
  * {@code Array.prototype[Symbol.iterator]}, {@code Array.prototype.map} or {@code Object.keys}
  * replaced, a later check would silently look at nothing.
  *
- * <p>The built-ins scripts use (constructors, their prototypes, {@code JSON}, {@code Math},
- * {@code Reflect}, {@code console}, the array, map, set and string iterator prototypes) are frozen,
- * as are the methods of {@code Object.prototype}, {@code Function.prototype} and
- * {@code Array.prototype} (reached as {@code Object.prototype.hasOwnProperty.call(...)}), and the
- * global names of constructors and namespaces ({@code Array}, {@code Map}, {@code JSON}, ...) become
- * non-writable and non-configurable, so no script can rebind or shadow them. The global object
- * itself stays open: scripts define their own functions and variables there.
+ * <p>Every global present before user code runs is walked, not a list of names: its value is
+ * frozen with its prototype chain and {@code prototype} (typed arrays' shared prototype included),
+ * a namespace's constructors likewise ({@code Intl.NumberFormat}), and the global name becomes
+ * non-writable and non-configurable ({@code parseInt}, {@code eval}, {@code Intl}), so no script can
+ * rebind or shadow it. The methods of {@code Object.prototype}, {@code Function.prototype} and
+ * {@code Array.prototype} (reached as {@code Object.prototype.hasOwnProperty.call(...)}) are frozen
+ * too. The global object itself stays open: scripts define their own functions and variables there.
  *
  * <p>Freezing a prototype makes a plain assignment of an inherited name on an instance fail
  * ({@code err.name = 'X'}, {@code Foo.prototype.toString = ...}): the names ordinary code assigns
@@ -56,18 +56,41 @@ final class Hardening {
                                typeof AggregateError === 'function' ? AggregateError : Error])
                 enableOverride(E.prototype, ['constructor', 'name', 'message', 'toString']);
 
-              // The built-ins scripts use, and the iterator prototypes (no global names: reached
-              // through instances), frozen. Not a deep walk of every intrinsic (typed arrays, Intl,
-              // generator prototypes, each method): that realises ~800 lazily made built-ins and
-              // made JavaScript's start-up half as slow again (this costs about 0.2 s of CPU).
-              const roots = [Object, Function, Array, String, Number, Boolean, Symbol, BigInt, Map, Set, WeakMap, WeakSet,
-                             Promise, RegExp, Date, Proxy, JSON, Math, Reflect, Error, EvalError, RangeError, ReferenceError,
-                             SyntaxError, TypeError, URIError, console];
-              for (const C of roots.slice()) if (typeof C === 'function' && C.prototype) roots.push(C.prototype);
+              // Every global that exists now (the built-ins and bufq's own), whatever it is called:
+              // its value frozen with its prototype chain and its 'prototype' (so Int8Array's shared
+              // %TypedArray% prototype too), a namespace's members likewise (Intl.NumberFormat and its
+              // prototype), and the global name made non-writable and non-configurable, so no script
+              // rebinds or shadows parseInt, Intl or Int8Array. Methods are not walked one by one:
+              // that realises hundreds of lazily made built-ins and doubled JavaScript's start-up;
+              // with their prototype frozen no script can replace one.
+              const seen = new Set([G]);
+              function harden(v, members) {
+                if (v === null || (typeof v !== 'object' && typeof v !== 'function') || seen.has(v)) return;
+                seen.add(v);
+                let inner = [];
+                try {
+                  freeze(v);
+                  if (typeof v === 'function') {
+                    const d = getOwnPropertyDescriptor(v, 'prototype');
+                    if (d && 'value' in d) inner.push(d.value);
+                  } else if (members) {
+                    // Members named as constructors are (Intl.NumberFormat); reading every member's
+                    // descriptor realises each lazily made method, which cost a third more start-up.
+                    for (const k of ownKeys(v)) {
+                      if (typeof k !== 'string' || k[0] < 'A' || k[0] > 'Z') continue;
+                      const d = getOwnPropertyDescriptor(v, k);
+                      if ('value' in d) inner.push(d.value);
+                    }
+                  }
+                  inner.push(getPrototypeOf(v));
+                } catch (e) {
+                  return;   // a host object (print, bufq's API): locked by bufq itself
+                }
+                for (const o of inner) harden(o, false);
+              }
               const arrayIterator = getPrototypeOf([][Symbol.iterator]());
-              roots.push(arrayIterator, getPrototypeOf(arrayIterator), getPrototypeOf(new Map()[Symbol.iterator]()),
-                         getPrototypeOf(new Set()[Symbol.iterator]()), getPrototypeOf(''[Symbol.iterator]()));
-              for (const o of roots) freeze(o);
+              for (const o of [arrayIterator, new Map()[Symbol.iterator](), new Set()[Symbol.iterator](), ''[Symbol.iterator]()])
+                harden(o, false);
               // The methods reached as Object.prototype.hasOwnProperty.call(...), Array.prototype.slice.call(...):
               // frozen too, so no script gives one of them its own 'call'.
               for (const proto of [Object.prototype, Function.prototype, Array.prototype]) {
@@ -76,14 +99,17 @@ final class Hardening {
                   if (typeof d.value === 'function') freeze(d.value);
                 }
               }
-
-              // The names of constructors and namespaces: no rebinding, no shadowing by a later script.
-              for (const k of ['Object', 'Function', 'Array', 'String', 'Number', 'Boolean', 'Symbol', 'BigInt', 'Map', 'Set',
-                               'WeakMap', 'WeakSet', 'WeakRef', 'Promise', 'RegExp', 'Date', 'Proxy', 'JSON', 'Math', 'Reflect',
-                               'Error', 'EvalError', 'RangeError', 'ReferenceError', 'SyntaxError', 'TypeError', 'URIError',
-                               'AggregateError', 'Iterator', 'Intl', 'console', 'globalThis']) {
+              for (const k of ownKeys(G)) {
                 const d = getOwnPropertyDescriptor(G, k);
-                if (d && d.configurable && 'value' in d) defineProperty(G, k, {value: d.value, writable: false, enumerable: d.enumerable, configurable: false});
+                if (!d.configurable && !d.writable) continue;   // bufq's own (locked when defined), undefined, NaN
+                if ('value' in d) {
+                  harden(d.value, true);
+                  defineProperty(G, k, {value: d.value, writable: false, enumerable: d.enumerable, configurable: false});
+                } else {
+                  harden(d.get, false);
+                  harden(d.set, false);
+                  defineProperty(G, k, {get: d.get, set: d.set, enumerable: d.enumerable, configurable: false});
+                }
               }
             })();
             """;

@@ -115,7 +115,7 @@ final class JsContext implements AutoCloseable {
 
     private static void write(Shell shell, boolean err, String line) {
         if (err) {
-            shell.err().println(line);
+            shell.err().println(shell.forScreen(line, true));
             return;
         }
         try {

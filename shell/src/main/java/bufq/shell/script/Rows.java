@@ -136,7 +136,7 @@ final class Rows {
 
     /** {@code bufq.module}: the entity arrays, the peak and lookups by id, index and name. */
     static final class ModuleView extends ReadOnly {
-        private static final List<String> KEYS = List.of("handle", "name", "backend", "values", "allocations",
+        static final List<String> KEYS = List.of("handle", "name", "backend", "values", "allocations",
                 "instructions", "steps", "peak", "value", "allocation", "instruction", "query", "note");
         private final Catalog catalog;
         private final EvalContext ctx;

@@ -36,6 +36,8 @@ final class ScriptErrors {
         }
         if (e.isInternalError()) return prefix + "internal error in the JavaScript engine: " + e.getMessage();
         String m = e.getMessage();
+        String undefined = userCode(e.getSourceLocation()) ? UndefinedMember.explain(m, e.getSourceLocation()) : null;
+        if (undefined != null) return undefined;
         return prefix + (m == null ? "script failed" : readOnly(m));
     }
 

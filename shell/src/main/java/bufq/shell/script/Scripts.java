@@ -93,7 +93,7 @@ public final class Scripts implements ScriptEngine {
         if (shown != null) {
             try {
                 if (json) shell.printJson(shown + "\n");  // a value as a JSON document, as every result in json
-                else shell.sink().write(shown + "\n");
+                else shell.sink().write(shell.forScreen(shown, false) + "\n");
             } catch (IOException e) {
                 throw new CommandException("cannot write output: " + e.getMessage());
             }

@@ -62,6 +62,12 @@ public interface Command {
      */
     default boolean usesScripts(Shell shell, String args) { return false; }
 
+    /**
+     * Whether the command evaluates the user's conditions or queries ({@code whatif}, {@code why values
+     * where ...}): it then runs under the query time limit ({@code set timeout}). False by default.
+     */
+    default boolean evaluatesConditions() { return false; }
+
     /** Lines a user can type as they are. */
     List<String> examples();
 

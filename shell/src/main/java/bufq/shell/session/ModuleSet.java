@@ -1,11 +1,15 @@
 package bufq.shell.session;
 
+import bufq.liveness.Liveness;
 import bufq.model.HloModule;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The modules of a session, each under a unique handle. A load of a few modules parses them all
@@ -38,6 +42,8 @@ public final class ModuleSet {
         /** Program name as the files say. */
         public String name() { return source.name(); }
         public List<String> files() { return source.files(); }
+        /** XLA's number for the module ({@code 0004} of {@code module_0004...}), or null. */
+        public String dumpId() { return DumpIds.of(source.files()); }
         /** The parsed module, or null while it is not in memory. */
         public HloModule loaded() { return module; }
     }
@@ -51,14 +57,49 @@ public final class ModuleSet {
      * makes the first current (parsing it). Small sets are parsed now, so a bad file fails the add.
      */
     public List<Entry> add(List<Engine.FoundModule> sources) throws Engine.Failure {
+        return add(sources, line -> {});
+    }
+
+    /**
+     * As {@link #add(List)}; of several modules parsed now, those that fail are left out and each
+     * told to {@code skipped} in one line (its file and why), unless none loads: then the first
+     * failure is thrown. One bad file in a dump directory costs only its module.
+     */
+    public List<Entry> add(List<Engine.FoundModule> sources, Consumer<String> skipped) throws Engine.Failure {
         boolean lazy = sources.size() > EAGER_LIMIT;
-        List<HloModule> parsed = lazy ? null : parseAll(sources);
+        List<HloModule> parsed = null;
+        if (!lazy) {
+            List<Object> results = parseAll(sources);
+            List<Engine.FoundModule> kept = new ArrayList<>(sources.size());
+            parsed = new ArrayList<>(sources.size());
+            Engine.Failure first = null;
+            for (int i = 0; i < results.size(); i++) {
+                if (results.get(i) instanceof Engine.Failure f) {
+                    if (first == null) first = f;
+                    continue;
+                }
+                kept.add(sources.get(i));
+                parsed.add((HloModule) results.get(i));
+            }
+            // Nothing loaded, or Ctrl-C stopped the load: no partial set.
+            if (first != null && (kept.isEmpty() || Thread.currentThread().isInterrupted())) throw first;
+            for (Object r : results) if (r instanceof Engine.Failure f) skipped.accept(f.getMessage() + "; module skipped");
+            sources = kept;
+        }
         List<Entry> added = new ArrayList<>();
         Set<String> taken = new HashSet<>();
         for (Entry e : entries) taken.add(e.handle);
+        // ids per name: a repeated name's later modules carry the dump's module number when it tells
+        // them apart (jit_f#0004 says which file it is), else #2, #3
+        Map<String, List<String>> ids = new HashMap<>();
+        for (Engine.FoundModule s : sources) ids.computeIfAbsent(base(s), k -> new ArrayList<>()).add(DumpIds.of(s.files()));
         for (int i = 0; i < sources.size(); i++) {
             Engine.FoundModule s = sources.get(i);
-            String h = s.name() == null || s.name().isBlank() ? "module" : s.name();
+            String h = base(s);
+            String id = DumpIds.of(s.files());
+            List<String> same = ids.get(h);
+            if (taken.contains(h) && id != null && !same.contains(null) && same.stream().distinct().count() == same.size()
+                    && !taken.contains(h + "#" + id)) h = h + "#" + id;
             String unique = h;
             for (int k = 2; taken.contains(unique); k++) unique = h + "#" + k;
             taken.add(unique);
@@ -66,26 +107,45 @@ public final class ModuleSet {
             entries.add(e);
             added.add(e);
         }
-        if (!added.isEmpty()) use(added.get(0));
+        if (!added.isEmpty()) use(opening(added));
         return added;
     }
 
-    /** Parses in parallel; the first failure in the given order is reported, whatever the timing. */
-    private static List<HloModule> parseAll(List<Engine.FoundModule> sources) throws Engine.Failure {
+    /** {@code 7 modules loaded; current: jit_f (the largest peak); 'modules' lists them, 'use' switches}. */
+    public static String openedLine(List<Entry> added, Entry current) {
+        boolean byPeak = current != null && current != added.get(0);
+        return added.size() + " modules loaded; current: " + (current == null ? "none" : current.handle())
+                + (byPeak ? " (the largest peak)" : "") + "; 'modules' lists them, 'use' switches";
+    }
+
+    private static String base(Engine.FoundModule s) {
+        return s.name() == null || s.name().isBlank() ? "module" : s.name();
+    }
+
+    /**
+     * The module to open: the first, but in a profile capture (its first programs are often
+     * two-value helpers) the one with the largest peak among those parsed.
+     */
+    private static Entry opening(List<Entry> added) {
+        Entry best = added.get(0);
+        if (!DumpIds.capture(best.files())) return best;
+        for (Entry e : added) {
+            if (e.module == null || !DumpIds.capture(e.files())) continue;
+            if (best.module == null || Liveness.of(e.module).peakBytes() > Liveness.of(best.module).peakBytes()) best = e;
+        }
+        return best;
+    }
+
+    /** Parses in parallel: per source, in the given order, its module or its {@link Engine.Failure}. */
+    private static List<Object> parseAll(List<Engine.FoundModule> sources) throws Engine.Failure {
         if (sources.size() == 1) return List.of(sources.get(0).load());
-        List<Object> results = sources.parallelStream().map(s -> {
+        return sources.parallelStream().map(s -> {
             try {
                 return (Object) s.load();
             } catch (Engine.Failure f) {
                 return f;
             }
         }).toList();
-        List<HloModule> out = new ArrayList<>();
-        for (Object r : results) {
-            if (r instanceof Engine.Failure f) throw f;
-            out.add((HloModule) r);
-        }
-        return out;
     }
 
     private static HloModule named(HloModule m, String handle) {

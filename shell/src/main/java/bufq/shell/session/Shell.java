@@ -8,6 +8,9 @@ import bufq.format.Formatter;
 import bufq.format.Formatters;
 import bufq.format.JsonFormatter;
 import bufq.format.MarkdownFormatter;
+import bufq.lang.SqlHabits;
+import bufq.format.TableFormatter;
+import bufq.lang.Parser;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.LoadWarning;
@@ -74,6 +77,7 @@ public final class Shell {
     private ScriptEngine scripts;
     private final DeferredReads deferred;
     private final InitScript init = new InitScript(this);
+    private Paste paste = Paste.NONE;
 
     /**
      * @param scriptEngine makes the session's script engine on first use, so sessions that run no
@@ -109,6 +113,11 @@ public final class Shell {
     public Status execute(String line) {
         String text = line.strip();
         if (text.isEmpty() || StatementReader.isComment(text)) return Status.OK;
+        if (text.length() > Parser.MAX_LENGTH && !StatementReader.isJs(text)) {
+            // Refused before any lexing: every step below (init check, parts, parse, plan) reads it whole.
+            error("statement too long (more than " + Parser.MAX_LENGTH + " characters); split it, or list values with 'in (...)'");
+            return Status.ERROR;
+        }
         long t0 = System.nanoTime();
         boolean timed = settings.timer();  // 'timer on' itself is not timed
         Status st;
@@ -236,7 +245,7 @@ public final class Shell {
         if (raw != null && raw.rawArgs()) {
             HloModule m = current();
             if (m != null && raw.needsCurrentModule()) readParts(m, raw.needs(this, head.length < 2 ? "" : head[1]));
-            return raw.run(this, head.length < 2 ? List.of() : List.of(head[1]));
+            return timed(raw, () -> raw.run(this, head.length < 2 ? List.of() : List.of(head[1])));
         }
         // "summary;" as in SQL shells: the ';' ends the statement (code after 'js' keeps its own)
         if (text.endsWith(";")) text = text.substring(0, text.length() - 1).stripTrailing();
@@ -246,12 +255,32 @@ public final class Shell {
         if (c == null) {
             List<String> known = new ArrayList<>(commands.names());
             known.addAll(engine.entities());
-            throw new CommandException("unknown command '" + name + "'" + Suggest.hint(name, known)
-                    + " (type 'help' for the list)");
+            String sql = SqlHabits.forStatement(text);
+            throw new CommandException("unknown command '" + name + "'" + (sql.isEmpty() ? Suggest.hint(name, known)
+                    + " (type 'help' for the list)" : sql));
         }
         HloModule m = current();
         if (m != null && c.needsCurrentModule()) readParts(m, c.needs(this, head.length < 2 ? "" : head[1]));
-        return c.run(this, words.subList(1, words.size()));
+        return timed(c, () -> c.run(this, words.subList(1, words.size())));
+    }
+
+    private interface CommandRun { Status run() throws CommandException, Engine.Failure, IOException; }
+
+    /**
+     * Runs a command that evaluates the user's conditions ({@link Command#evaluatesConditions}) under
+     * the query time limit, as a query runs; others run as they are.
+     */
+    private Status timed(Command c, CommandRun run) throws CommandException, Engine.Failure, IOException {
+        if (!c.evaluatesConditions()) return run.run();
+        try (QueryDeadline limit = QueryDeadline.start(settings.timeoutSeconds())) {
+            try {
+                return run.run();
+            } catch (CommandException | Engine.Failure | CancellationException e) {
+                if (limit.expired()) throw new CommandException(limit.message());
+                if (Thread.currentThread().isInterrupted()) throw new CommandException(COMMAND_CANCELLED);
+                throw e;
+            }
+        }
     }
 
     /** Reads {@code parts} of {@code m} not read yet, as a load: Ctrl-C stops it, a failure is one line. */
@@ -358,7 +387,7 @@ public final class Shell {
      */
     public void printLine(String line) throws IOException {
         if (!format.name().equals("json")) {
-            write(line + "\n");
+            write(forScreen(line, false) + "\n");
             return;
         }
         StringBuilder b = new StringBuilder("{\"print\": ");
@@ -410,8 +439,9 @@ public final class Shell {
         // On a terminal a table fits its width and csv and tsv escape control characters; a pipe
         // or a file gets every column and the data exact.
         boolean terminal = env.interactive() && sink.isConsole();
+        // 'set maxwidth 0' shows cells whole, as it says: the table is then not cut to the terminal either
         return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(), settings.maxWidth(),
-                terminal ? terminalWidth : 0, terminal);
+                terminal && settings.maxWidth() > 0 ? terminalWidth : 0, terminal);
     }
 
     /** Results, their notes included, go to the terminal the user reads stderr on. */
@@ -424,7 +454,17 @@ public final class Shell {
 
     /** Prints a one-line error, with the script location when running one. */
     public void error(String message) {
-        err().println((location == null ? "" : location + ": ") + "error: " + message);
+        err().println((location == null ? "" : location + ": ") + "error: " + forScreen(message, true));
+    }
+
+    /**
+     * Text a script made, as it may be shown: on a terminal its control characters escaped
+     * ({@code \x1b}) as table cells are, so {@code print("\x1b]2;...\x07")} cannot rename the window;
+     * to a file or a pipe exact. {@code toStderr}: for stderr, which a file sink does not take.
+     */
+    public String forScreen(String text, boolean toStderr) {
+        boolean screen = env.interactive() && (toStderr || sink.isConsole());
+        return screen ? TableFormatter.visible(text, true) : text;
     }
 
     private void diagnostic(String rendered) {
@@ -450,7 +490,7 @@ public final class Shell {
     public List<ModuleSet.Entry> load(List<Path> paths, Set<DumpPart> parts) throws Engine.Failure {
         List<Engine.FoundModule> found = discover(paths);
         if (!parts.isEmpty()) found = found.stream().map(s -> s.reading(parts)).toList();
-        List<ModuleSet.Entry> added = modules.add(found);
+        List<ModuleSet.Entry> added = modules.add(found, line -> err.println("bufq: warning: " + line));
         for (ModuleSet.Entry e : added) if (e.loaded() != null) reportWarnings(e.loaded());
         return added;
     }
@@ -631,6 +671,9 @@ public final class Shell {
     /** A batch run: its json results make one document (see {@link #printJson}). */
     public void setOneJsonDocument(boolean on) { oneJsonDocument = on; }
     public boolean bail() { return bail; }
+    /** Where {@code oom -} reads pasted text (the REPL, a piped script or a batch run sets it). */
+    public Paste paste() { return paste; }
+    public void setPaste(Paste p) { paste = p == null ? Paste.NONE : p; }
     public void setBail(boolean b) { bail = b; }
     public void requestQuit() { quit = true; }
     public boolean quitRequested() { return quit; }

@@ -1,6 +1,7 @@
 package bufq.shell.session;
 
 import bufq.lang.Lexer;
+import bufq.lang.Parser;
 import bufq.lang.Token;
 import bufq.lang.TokenKind;
 
@@ -90,8 +91,38 @@ public final class StatementReader {
         }
     }
 
+    /** What a query's lines so far leave open: parentheses, a string, a last token that needs more. */
+    private static final class Open {
+        int depth;
+        boolean string, lastContinues;
+
+        void reset(List<Token> tokens) {
+            depth = 0;
+            string = lastContinues = false;
+            add(tokens);
+        }
+
+        void add(List<Token> tokens) {
+            for (Token t : tokens) {
+                if (t.kind() == TokenKind.LPAREN) depth++;
+                else if (t.kind() == TokenKind.RPAREN) depth--;
+                else if (Lexer.isUnterminatedString(t)) string = true;
+            }
+            if (tokens.size() >= 2) lastContinues = continues(tokens.get(tokens.size() - 2));
+        }
+    }
+
+    private static boolean continues(Token last) {
+        return switch (last.kind()) {
+            case OPERATOR, COMMA, DOTDOT, LPAREN -> true;
+            case KEYWORD -> CONTINUES.contains(last.text().toLowerCase(Locale.ROOT));
+            default -> false;
+        };
+    }
+
     private Statement read() throws IOException {
         StringBuilder buf = new StringBuilder();
+        Open open = new Open();
         int start = 0;
         String line;
         while ((line = nextLine()) != null) {
@@ -118,8 +149,30 @@ public final class StatementReader {
                 int c = Lexer.commentStart(t);
                 if (c >= 0) t = t.substring(0, c).stripTrailing();
             }
+            boolean query = isQuery(buf.length() == 0 ? t : buf);
             buf.append(t);
-            if (needsMore(buf.toString(), entities, scriptIncomplete) || isQuery(buf) && continuesOnNextLine()) {
+            // Past the bound the statement is refused as it is (lexing it whole on every line was
+            // quadratic); its remaining lines are read a line at a time and dropped.
+            if (buf.length() > Parser.MAX_LENGTH) {
+                String last = t;
+                while (lineContinues(last) || continuesOnNextLine()) {
+                    last = nextLine();
+                    if (last == null) break;
+                    last = last.strip();
+                }
+                return new Statement(buf.toString().strip(), start);
+            }
+            boolean more;
+            if (query && !open.string) {
+                // A query's lines are lexed one at a time (no token but a string spans two): lexing
+                // the whole statement again on every line was quadratic in its length.
+                open.add(Lexer.lex(t));
+                more = open.string || open.depth > 0 || open.lastContinues;
+            } else {
+                more = needsMore(buf.toString(), entities, scriptIncomplete);
+                if (query) open.reset(Lexer.lex(buf.toString()));
+            }
+            if (more || query && continuesOnNextLine()) {
                 buf.append(' ');
                 continue;
             }
@@ -167,7 +220,8 @@ public final class StatementReader {
     }
 
     private boolean isQuery(CharSequence text) {
-        List<Token> tokens = Lexer.lex(text.toString());
+        // The first token decides; lexing a whole long statement for it on every line was quadratic.
+        List<Token> tokens = Lexer.lex(text.subSequence(0, Math.min(text.length(), 256)).toString());
         return tokens.get(0).kind() == TokenKind.IDENT && entities.contains(tokens.get(0).text().toLowerCase(Locale.ROOT));
     }
 
@@ -183,6 +237,18 @@ public final class StatementReader {
 
         List<Token> tokens = Lexer.lex(l);
         return tokens.get(0).kind() == TokenKind.KEYWORD && STARTS_CLAUSE.contains(tokens.get(0).text().toLowerCase(Locale.ROOT));
+    }
+
+    /** Whether one line of a query ends where the query cannot ({@code and}, {@code =}, {@code ,}), by its own tokens. */
+    private static boolean lineContinues(String line) {
+        List<Token> tokens = Lexer.lex(line);
+        if (tokens.size() < 2) return false;
+        Token last = tokens.get(tokens.size() - 2);
+        return switch (last.kind()) {
+            case OPERATOR, COMMA, DOTDOT, LPAREN -> true;
+            case KEYWORD -> CONTINUES.contains(last.text().toLowerCase(Locale.ROOT));
+            default -> Lexer.isUnterminatedString(last);
+        };
     }
 
     /** Whether a stripped line is a comment: it starts with {@code #} or {@code --}, as in shell and SQL scripts. */
@@ -206,6 +272,7 @@ public final class StatementReader {
     public static boolean needsMore(String text, Collection<String> entities, Predicate<String> scriptIncomplete) {
         String js = text.strip();
         if (isJs(js)) return js.length() > 2 && scriptIncomplete.test(js.substring(3));
+        if (text.length() > Parser.MAX_LENGTH) return false;   // refused when it runs; lexing it per line was quadratic
         List<Token> tokens = Lexer.lex(text);
         if (tokens.isEmpty() || tokens.get(0).kind() != TokenKind.IDENT
                 || !entities.contains(tokens.get(0).text().toLowerCase(Locale.ROOT))) return false;

@@ -92,6 +92,10 @@ class CliTest {
                         .err("values whre\n       ^\nexpected 'where' or end of query"),
                 c("no module", "-c", "values").exit(1).err("error: no module loaded (use 'load PATH')"),
                 c("unknown command", "-c", "sumary", "a.txt").exit(1).err("error: unknown command 'sumary'; did you mean 'summary'?"),
+                // issue 30: SQL habits point at the bufq form
+                c("select is sql", "-c", "SELECT * FROM values LIMIT 3", "a.txt").exit(1)
+                        .err("error: unknown command 'SELECT'; bufq has no SELECT, queries start with the entity: did you mean 'values limit 3'?"),
+                c("psql quit", "-c", "\\q", "a.txt").exit(1).err("error: unknown command '\\q'; did you mean 'quit'? (or Ctrl-D)"),
                 c("errors go on", "-c", "sumary", "-c", "values", "a.txt").exit(1).out("add.1"),
                 c("bail stops", "--bail", "-c", "sumary", "-c", "values", "a.txt").exit(1).notOut("add.1"),
                 c("unterminated quote in a command", "-c", "load \"my dump", "a.txt").exit(1)
@@ -264,6 +268,11 @@ class CliTest {
         assertTrue(reports.out().contains("peak_time  peak_bytes"), "summary keeps its peak: " + reports.out());
         assertTrue(reports.out().matches("(?s).*value .*logical .*shape .*op_name.*"), "peak keeps shape and op_name: " + reports.out());
         assertTrue(reports.out().contains("columns left out to fit 80 columns: allocation"), reports.out());
+        // issue 30: 'set maxwidth 0' shows cells whole, as the README says, on a terminal too
+        Result whole = run(DefaultEngine::new, new Env(Map.of("COLUMNS", "80", "NO_COLOR", "1"), true),
+                List.of("-c", "set maxwidth 0", "-c", "values order by id limit 5", root().resolve("examples/jax-mlp").toString()), new byte[0]);
+        assertTrue(whole.out().lines().anyMatch(l -> l.length() > 80), whole.out());
+        assertFalse(whole.out().contains("…") || whole.out().contains("left out"), whole.out());
         // a pipe gets every column
         Result piped = run(DefaultEngine::new, Map.of("COLUMNS", "80"),
                 List.of("-c", "values order by id limit 5", root().resolve("examples/jax-mlp").toString()), "");

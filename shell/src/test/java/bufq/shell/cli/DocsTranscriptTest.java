@@ -108,7 +108,9 @@ class DocsTranscriptTest {
                 }
                 out.add(b.toString());
             } else if (i > 0 && (words.get(i - 1).equals("--format") || words.get(i - 1).startsWith("--") && !words.get(i - 1).equals("--bail"))) {
-                out.add(w);
+                // An option's value: a file (--oom FILE) where it names one, else as it is (--capacity 16GiB).
+                Path file = w.contains("/") ? file(w) : null;
+                out.add(file != null && Files.exists(file) ? file.toString() : w);
             } else {
                 Path file = file(w);
                 if (!Files.exists(file)) return null;

@@ -25,7 +25,7 @@ class FitCliTest {
     void theGuardsExitCodes() {
         List<Case> cases = List.of(
                 c("the pair over a 7,000,000 KiB limit less 2 GiB fails on the second program", 1,
-                        "jit__lambda:0", "error: fit: jit__lambda#2 fits alone but not with the arrays kept before it (1.0GiB):"
+                        "jit__lambda:0", "error: fit: jit__lambda#0008 fits alone but not with the arrays kept before it (1.0GiB):"
                                 + " 5.3GiB of 4.7GiB offered, over by 634.9MiB (665707796 B); the largest held is jit__lambda:0,"
                                 + " output of jit__lambda f32[262144,1024], 1.0GiB\n",
                         "--capacity", "7000000KiB", "--reserved", "2GiB", "--bail", "-c", "fit", PAIR),
@@ -36,11 +36,11 @@ class FitCliTest {
                         "--capacity", "7000000KiB", "--reserved", "2GiB", "-c", "fit drop jit__lambda:0", PAIR),
                 c("keeping nothing is each program alone", 0, "every program fits", "",
                         "--capacity", "7000000KiB", "--reserved", "2GiB", "-c", "fit keep none", PAIR),
-                c("naming the programs", 0, "jit__lambda#2", "",
+                c("naming the programs", 0, "jit__lambda#0008", "",
                         "--capacity", "7000000KiB", "--reserved", "2GiB", "-c", "fit 5", PAIR),
-                c("a modules query picks them", 1, "jit__lambda#2", "error: fit: jit__lambda#2 fits alone but not",
+                c("a modules query picks them", 1, "jit__lambda#0008", "error: fit: jit__lambda#0008 fits alone but not",
                         "--capacity", "7000000KiB", "--reserved", "2GiB", "-c", "fit where name = 'jit__lambda'", PAIR),
-                c("a program that does not fit alone", 1, "", "error: fit: jit__lambda#2 does not fit alone",
+                c("a program that does not fit alone", 1, "", "error: fit: jit__lambda#0008 does not fit alone",
                         "--capacity", "4GiB", "-c", "fit keep none", PAIR),
                 c("no capacity is an error saying how to give one", 1, "", "fit needs a capacity: set capacity SIZE",
                         "-c", "fit", PAIR),
@@ -71,7 +71,7 @@ class FitCliTest {
         assertEquals(0, r.exit(), r.err());
         assertEquals("handle,argument_bytes,output_bytes,alias_bytes,temp_bytes,code_bytes,needs_bytes\n"
                 + "jit__lambda,2097152,1073741824,0,0,,1075838976\n"
-                + "jit__lambda#2,96000,96000,0,4608000000,,4608192004\n", r.out());
+                + "jit__lambda#0008,96000,96000,0,4608000000,,4608192004\n", r.out());
     }
 
     @Test
@@ -97,7 +97,7 @@ class FitCliTest {
         Path pair = Corpus.require("oom-cpu/pair/dump");
         DiffCommandTest.Run r = DiffCommandTest.bufq("--capacity", "7000000KiB", "--reserved", "2GiB", "--bail", "-c", "fit", pair.toString());
         assertEquals(1, r.exit(), r.err());
-        assertTrue(r.err().contains("jit__lambda#2 fits alone but not with the arrays kept before it"), r.err());
+        assertTrue(r.err().contains("jit__lambda#0008 fits alone but not with the arrays kept before it"), r.err());
         Path distances = Corpus.require("oom-cpu/distances/dump");
         r = DiffCommandTest.bufq("--capacity", "16GiB", "--bail", "-c", "fit", distances.toString());
         assertEquals(1, r.exit(), r.err());

@@ -3,8 +3,12 @@ package bufq.shell.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -63,7 +67,22 @@ class LauncherTest {
             List<String> cmd = command(launcher, args);
             assertTrue(makesArchive(cmd), String.join(" ", args) + ": " + cmd);
             assertTrue(cmd.stream().anyMatch(a -> a.contains("bufq-batch.jsa")), cmd.toString());
+            // the run that writes the archive says so as it ends (issue 30), the others do not
+            assertTrue(cmd.contains("-D" + ArchiveNotice.PROPERTY + "=1"), cmd.toString());
         }
+        assertFalse(command(launcher, "-c", "help").contains("-D" + ArchiveNotice.PROPERTY + "=1"));
+    }
+
+    @Test
+    void theArchivingRunSaysWhyItsExitTakesSeconds() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        ArchiveNotice.print(null, err);
+        assertEquals("", bytes.toString(StandardCharsets.UTF_8));
+        ArchiveNotice.print("1", err);
+        String line = bytes.toString(StandardCharsets.UTF_8);
+        assertEquals(1, line.lines().count(), line);
+        assertTrue(line.startsWith("bufq: saving a startup archive"), line);
     }
 
     @Test
@@ -77,5 +96,65 @@ class LauncherTest {
         assertTrue(cmd.contains("-XX:SharedArchiveFile=" + archive), cmd.toString());
         assertTrue(cmd.contains("-XX:TieredStopAtLevel=1"), "batch runs compile with C1 only: " + cmd);
         assertEquals(List.of("-c", "summary", "dump.txt"), cmd.subList(cmd.size() - 3, cmd.size()), "the arguments last, as given");
+    }
+    /** MemTotal of /proc/meminfo in kB, 0 where there is none. */
+    private static long memKb() throws Exception {
+        Path info = Path.of("/proc/meminfo");
+        if (!Files.exists(info)) return 0;
+        for (String l : Files.readAllLines(info)) {
+            if (l.startsWith("MemTotal:")) return Long.parseLong(l.replaceAll("[^0-9]", ""));
+        }
+        return 0;
+    }
+
+    @Test
+    void batchRunsSizeTheirYoungGenerationByTheDumpsTheyName() throws Exception {
+        assumeTrue(memKb() >= 12_000_000L, "the batch sizing applies where 12 GB of memory allow a 3 GB heap");
+        Path launcher = launcher();
+        Path small = Files.writeString(tmp.resolve("small-buffer-assignment.txt"), "BufferAssignment:\n");
+        List<String> cmd = command(launcher, "-c", "summary", small.toString());
+        assertTrue(cmd.contains("-Xmn256m"), "a small dump gets the smallest young generation: " + cmd);
+        assertFalse(cmd.contains("-Xms3g"), cmd.toString());
+        Path dir = Files.createDirectories(tmp.resolve("dir"));
+        for (String n : List.of("a", "b")) {
+            try (RandomAccessFile f = new RandomAccessFile(dir.resolve(n + "-buffer-assignment.txt").toFile(), "rw")) {
+                f.setLength(20L << 20);   // sparse: its size is what counts, not its blocks
+            }
+        }
+        cmd = command(launcher, "--format", "csv", "-c", "summary", dir.toString());
+        assertTrue(cmd.contains("-Xmn480m"), "twelve times the 40 MiB of a directory's files: " + cmd);
+        try (RandomAccessFile f = new RandomAccessFile(tmp.resolve("big.txt").toFile(), "rw")) {
+            f.setLength(200L << 20);
+        }
+        cmd = command(launcher, "-c", "summary", tmp.resolve("big.txt").toString());
+        assertTrue(cmd.contains("-Xmn2g") && cmd.contains("-Xms3g"), "a big dump gets the 2 GB young generation: " + cmd);
+    }
+    /**
+     * Issue 34: an interactive session neither makes nor uses a class-data archive. The archive did
+     * not make the prompt cheaper, and the session that made it ran in the JVM's dump mode, half a
+     * second of CPU more before its prompt. The session needs a terminal: {@code script} gives it one.
+     */
+    @Test
+    void interactiveSessionsMakeNoArchive() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/script")), "script(1) gives the launcher a terminal");
+        Path launcher = launcher();
+        Path archive = tmp.resolve("shell/target/bufq.jsa");
+        Files.writeString(archive, "an archive of an earlier round");
+        Files.setLastModifiedTime(archive, FileTime.fromMillis(System.currentTimeMillis()));
+        ProcessBuilder pb = new ProcessBuilder("/usr/bin/script", "-qec", "bash " + launcher + " dump.txt", "/dev/null")
+                .redirectErrorStream(true);
+        pb.environment().put("BUFQ_DRY_RUN", "1");
+        pb.environment().remove("BUFQ_NO_CDS");
+        pb.environment().remove("BUFQ_JAVA_OPTS");
+        pb.environment().remove("BUFQ_CLASSPATH");
+        Process p = pb.start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the dry run ends");
+        List<String> cmd = out.replace("\r", "").lines().toList();
+        assertTrue(cmd.contains("-jar") && cmd.contains("dump.txt"), "the dry run printed a java command: " + cmd);
+        assertFalse(cmd.contains("-XX:TieredStopAtLevel=1"), "a terminal makes the session interactive: " + cmd);
+        assertFalse(makesArchive(cmd), cmd.toString());
+        assertTrue(cmd.stream().noneMatch(a -> a.startsWith("-XX:SharedArchiveFile=")), cmd.toString());
     }
 }

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -125,5 +126,63 @@ class HistoryFileTest {
         assertFalse(Files.exists(stale));
         assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(f.path())),
                 "the history stays private");
+    }
+
+    // ---- issue 31: history paths that are not plain files ----
+
+    @Test
+    void aFifoIsSkippedWithOneNoticeInsteadOfBlocking() throws Exception {
+        Path p = tmp.resolve("history");
+        Process mk = new ProcessBuilder("mkfifo", p.toString()).inheritIO().start();
+        assertEquals(0, mk.waitFor(), "mkfifo");
+        List<String> notices = new ArrayList<>();
+        HistoryFile f = new HistoryFile(p, notices::add);
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+            assertEquals(List.of(), f.load());
+            f.add("values");
+            f.save();
+        });
+        assertEquals(1, notices.size(), notices.toString());
+        assertTrue(notices.get(0).contains("is not a regular file"), notices.get(0));
+        assertTrue((Boolean) Files.getAttribute(p, "basic:isOther"), "the FIFO is left as it was");
+    }
+
+    @Test
+    void aLinkToADeviceIsSkipped() throws Exception {
+        Path p = tmp.resolve("history");
+        Files.createSymbolicLink(p, Path.of("/dev/zero"));
+        List<String> notices = new ArrayList<>();
+        HistoryFile f = new HistoryFile(p, notices::add);
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> assertEquals(List.of(), f.load()));
+        f.add("values");
+        f.save();
+        assertEquals(1, notices.size(), notices.toString());
+        assertTrue(Files.isSymbolicLink(p), "the link stays");
+    }
+
+    @Test
+    void aLinkedHistoryIsWrittenThroughToItsTarget() throws Exception {
+        Path real = Files.createDirectories(tmp.resolve("dotfiles")).resolve("bufq-history");
+        Files.writeString(real, "old\n");
+        Path p = tmp.resolve("history");
+        Files.createSymbolicLink(p, Path.of("dotfiles/bufq-history"));
+        HistoryFile f = new HistoryFile(p);
+        f.add("new");
+        f.save();
+        assertTrue(Files.isSymbolicLink(p), "the link is not replaced by a file");
+        assertEquals(List.of("old", "new"), Files.readAllLines(real));
+        assertEquals(List.of("old", "new"), new HistoryFile(p).load());
+    }
+
+    @Test
+    void onlyTheNewestPartOfAHugeFileIsRead() throws Exception {
+        Path p = tmp.resolve("history");
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; b.length() <= HistoryFile.MAX_BYTES + 100_000; i++) b.append("values limit ").append(i).append('\n');
+        Files.writeString(p, b);
+        List<String> got = new HistoryFile(p).load();
+        assertTrue(got.size() * 16L < HistoryFile.MAX_BYTES, "read at most MAX_BYTES: " + got.size());
+        assertEquals(b.substring(b.lastIndexOf("values", b.length() - 2)).strip(), got.get(got.size() - 1));
+        assertTrue(got.get(0).matches("values limit \\d+"), "starts at a whole entry: " + got.get(0));
     }
 }

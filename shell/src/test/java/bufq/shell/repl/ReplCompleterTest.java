@@ -47,6 +47,22 @@ class ReplCompleterTest {
         return ReplCompleter.values(cs).stream().filter(v -> v.startsWith(prefix)).toList();
     }
 
+    /** Issue 30: Tab completed nothing after 'whatif ' or inside 'whatif remat where si'. */
+    @Test
+    void whatifCompletesEditsConditionsAndTheQueryAfter() {
+        assertTrue(at("whatif ").containsAll(List.of("drop", "remat", "donate", "scale", "size", "tiling", "end")), at("whatif ").toString());
+        assertEquals(List.of("remat"), at("whatif rem"));
+        assertEquals(List.of("where"), at("whatif remat "));
+        List<String> s = at("whatif remat where si");
+        assertEquals(List.of("size"), s);
+        assertTrue(at("whatif scale where dtype = \"f32\" and s").containsAll(List.of("size", "shape", "start")));
+        assertTrue(at("whatif tiling ").containsAll(List.of("tpu", "none")), at("whatif tiling ").toString());
+        List<String> second = at("whatif drop where size > 1; ");
+        assertTrue(second.containsAll(List.of("remat", "values", "steps")), second.toString());
+        assertTrue(at("whatif drop where size > 1; steps order by occ").contains("occupied_bytes"),
+                at("whatif drop where size > 1; steps order by occ").toString());
+    }
+
     @Test
     void startOfLineOffersEntitiesAndCommands() {
         assertEquals(List.of("values"), at("val"));

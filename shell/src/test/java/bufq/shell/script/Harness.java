@@ -51,9 +51,12 @@ final class Harness implements AutoCloseable {
 
     Harness() { this(Map.of()); }
 
-    Harness(Map<String, String> env) {
+    Harness(Map<String, String> env) { this(new Env(env, false)); }
+
+    /** A session with this environment ({@code new Env(Map.of(), true)}: on a terminal). */
+    Harness(Env env) {
         shell = Bufq.shell(new DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), new Env(env, false));
+                new PrintStream(err, true, StandardCharsets.UTF_8), env);
     }
 
     /** The checkout root (the parent pom sets bufq.root; falls back to the working directory's parent). */

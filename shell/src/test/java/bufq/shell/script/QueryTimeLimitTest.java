@@ -12,15 +12,46 @@ class QueryTimeLimitTest {
     @AfterEach
     void close() throws Exception { h.close(); }
 
-    @Test
-    void catastrophicBacktrackingStopsAtTheLimitAndTheSessionGoesOn() {
-        // Sixty 'a's: the pattern tries every way to pick 25 of them before failing.
-        h.ok("js bufq.field('values', 'aaa', v => 'a'.repeat(60), {type: 'string'})");
+    /** Minutes of matching per value: 90,000 pattern elements over 400,000 characters. */
+    private static final String SLOW = "xs ~ \"(x{0,300}){0,300}y\"";
+
+    private void slowField() {
+        h.ok("js bufq.field('values', 'xs', v => 'x'.repeat(400000), {type: 'string'})");
         h.ok("set timeout 1");
-        String e = h.fails("values where aaa ~ \"(.*a){25}x\"");
+    }
+
+    private void stopsAtTheLimit(String statement) {
+        long t0 = System.nanoTime();
+        String e = h.fails(statement);
         assertTrue(e.contains("error: query stopped after the 1 s time limit (change it with 'set timeout N', 0 = none)"), e);
+        assertTrue(System.nanoTime() - t0 < 20_000_000_000L, "stopped near the limit");
         assertFalse(Thread.currentThread().isInterrupted(), "the alarm's interrupt is cleared");
         assertTrue(h.ok("values show count()").contains("26"), "the next query runs");
+    }
+
+    @Test
+    void aLongMatchStopsAtTheLimitAndTheSessionGoesOn() {
+        slowField();
+        stopsAtTheLimit("values where " + SLOW);
+    }
+
+    /** Issue 31: whatif's conditions, its trailing query and why's query ran without the limit. */
+    @Test
+    void whatifConditionsStopAtTheLimit() {
+        slowField();
+        stopsAtTheLimit("whatif drop where " + SLOW);
+    }
+
+    @Test
+    void whatifsTrailingQueryStopsAtTheLimit() {
+        slowField();
+        stopsAtTheLimit("whatif drop where size < 0; values where " + SLOW);
+    }
+
+    @Test
+    void whysQueryStopsAtTheLimit() {
+        slowField();
+        stopsAtTheLimit("why values where " + SLOW);
     }
 
     @Test

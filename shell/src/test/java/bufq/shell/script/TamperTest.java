@@ -86,6 +86,46 @@ class TamperTest {
         assertTrue(all.contains("seen " + n + " " + n + " " + n + " true true 2 {\"k\":1} true 2"), evil + ":\n" + all);
     }
 
+    /** Issue 31: built-ins outside the list the first hardening froze; a later check parses and tests with them. */
+    static final String PARSING_CHECK = "js bufq.check('parsing', (m, r) => {"
+            + " const n = parseInt('21', 10) + parseFloat('0.5') + (isNaN(NaN) ? 1 : 0) + (isFinite(1) ? 1 : 0)"
+            + " + eval('1') + encodeURIComponent('a b').length + new Int8Array([3]).map(x => x)[0]"
+            + " + new Intl.NumberFormat('en').format(1000).length + Uint8Array.from([1]).length;"
+            + " r.error(m.values[0], 'parsed ' + n);"
+            + " })";
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {
+            "parseInt = () => 0",
+            "globalThis.parseFloat = () => 0",
+            "isNaN = () => false",
+            "isFinite = () => false",
+            "eval = () => 0",
+            "encodeURIComponent = () => ''",
+            "Intl.NumberFormat = function () { return {format: () => ''}; }",
+            "Intl.NumberFormat.prototype.format = () => ''",
+            "Int8Array.prototype.map = function () { return [0]; }",
+            "Object.getPrototypeOf(Int8Array.prototype).map = function () { return [0]; }",
+            "Object.getPrototypeOf(Uint8Array).from = () => []",
+            "Object.defineProperty(globalThis, 'parseInt', {value: () => 0})",
+            "delete globalThis.isNaN",
+    })
+    void builtInsBeyondTheFirstListStayIntact(String evil) {
+        h.ok(PARSING_CHECK.replace("'parsing'", "'before'"));
+        h.clear();
+        h.run("check");
+        String expected = (h.out() + h.err()).replaceAll("(?s).*?(parsed \\d+).*", "$1");
+        assertTrue(expected.startsWith("parsed "), h.out() + h.err());
+        h.run("js " + evil); // refused, or harmless: what matters is what the next script sees
+        assertFalse(h.err().contains("internal error"), h.err());
+        h.ok(PARSING_CHECK);
+        h.clear();
+        h.run("check");
+        String all = h.out() + h.err();
+        assertTrue(all.lines().filter(l -> l.contains("parsed ")).count() >= 2, evil + ":\n" + all);
+        assertTrue(all.lines().filter(l -> l.contains("parsed ")).allMatch(l -> l.contains(expected)), evil + ":\n" + all);
+    }
+
     @org.junit.jupiter.api.Test
     void aScriptMayStillOverrideInheritedNamesOnItsOwnObjects() {
         // Frozen prototypes would make these plain assignments throw; bufq keeps them working.

@@ -1,0 +1,116 @@
+package bufq.oom;
+
+/**
+ * The paste's lines, one at a time, with their 1-based numbers and log prefixes removed: a glog
+ * prefix ({@code E1127 14:02:11.123 1234 file.cc:42] }), an ISO time with level and source
+ * ({@code 2024-05-01 12:00:00.1 E external/xla/...cc:2732] }), leading blanks and tabs.
+ *
+ * <p>Linear in the text: a line becomes a string only when asked for; whether a line holds one of a
+ * few fixed words is answered in one pass over its characters, so a 50 MB log of lines that hold
+ * none of them is read once.
+ */
+final class LogLines {
+    /** Lines longer than this are read up to here: a message line is never this long. */
+    static final int MAX_LINE = 1 << 16;
+
+    private final String text;
+    private final String[] words;
+    private final boolean[] firsts = new boolean[128];   // the words' first characters (ASCII)
+    private int pos;                // start of the next line
+    private int start, end;         // the current line
+    private int prevStart = -1, prevEnd = -1;
+    private int number;
+    private int nul = -1;           // the first NUL at or after nulFrom (MAX_VALUE: none)
+    private int nulFrom = Integer.MAX_VALUE;
+
+    /** @param words the words {@link #has} is asked about, by index */
+    LogLines(String text, String... words) {
+        this.text = text;
+        this.words = words.clone();
+        for (String w : words) firsts[w.charAt(0)] = true;
+    }
+
+    /** Moves to the next line; false at the end. */
+    boolean advance() {
+        if (pos >= text.length()) return false;
+        int nl = text.indexOf('\n', pos);
+        prevStart = start;
+        prevEnd = number == 0 ? -1 : end;
+        start = pos;
+        end = nl < 0 ? text.length() : nl;
+        pos = nl < 0 ? text.length() : nl + 1;
+        number++;
+        return true;
+    }
+
+    /**
+     * Whether the current line holds one of the words: one pass over its characters, each compared
+     * with the words' first characters (String.indexOf of a word is a slow loop without C2, and
+     * batch runs use C1 alone).
+     */
+    boolean holdsAWord() {
+        int stop = Math.min(end, start + MAX_LINE);
+        for (int i = start; i < stop; i++) {
+            char c = text.charAt(i);
+            if (c >= firsts.length || !firsts[c]) continue;
+            for (String w : words) if (w.charAt(0) == c && text.startsWith(w, i)) return true;
+        }
+        return false;
+    }
+
+    /** Length of the current line as it is in the text. */
+    int rawLength() { return end - start; }
+
+    /** The current line, cleaned. */
+    String line() { return clean(text.substring(start, Math.min(end, start + MAX_LINE))); }
+
+    /** The next line, cleaned, moving to it; null at the end. */
+    String next() { return advance() ? line() : null; }
+
+    /** The line after the current one, cleaned, without moving to it; null at the end. */
+    String peek() {
+        if (pos >= text.length()) return null;
+        int nl = text.indexOf('\n', pos);
+        int e = nl < 0 ? text.length() : nl;
+        return clean(text.substring(pos, Math.min(e, pos + MAX_LINE)));
+    }
+
+    /** The line before the current one, cleaned; null on the first line. */
+    String previous() {
+        return prevEnd < 0 ? null : clean(text.substring(prevStart, Math.min(prevEnd, prevStart + MAX_LINE)));
+    }
+
+    /** Number of the current line. */
+    int number() { return number; }
+
+    /** Whether the current line holds NUL bytes (binary data). */
+    boolean binary() {
+        if (nulFrom > start || nul < start) {
+            int i = text.indexOf('\0', start);
+            nul = i < 0 ? Integer.MAX_VALUE : i;
+            nulFrom = start;
+        }
+        return nul < end;
+    }
+
+    static String clean(String raw) {
+        String s = raw;
+        if (!s.isEmpty() && s.charAt(s.length() - 1) == '\r') s = s.substring(0, s.length() - 1);
+        int b = s.indexOf("] ");
+        if (b > 0 && b < 200 && isLogPrefix(s, b)) s = s.substring(b + 2);
+        return s.strip();
+    }
+
+    /** Whether {@code s[0, close)} is a log prefix: ends in {@code file:N} and starts with a level letter or a date. */
+    private static boolean isLogPrefix(String s, int close) {
+        int i = close - 1;
+        int digits = 0;
+        while (i >= 0 && Character.isDigit(s.charAt(i))) {
+            i--;
+            digits++;
+        }
+        if (digits == 0 || i < 0 || s.charAt(i) != ':') return false;
+        char c = s.strip().charAt(0);
+        return "IWEF".indexOf(c) >= 0 || Character.isDigit(c) || c == '[';
+    }
+}

@@ -1,0 +1,381 @@
+package bufq.oom;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static bufq.oom.OomReader.between;
+import static bufq.oom.OomReader.numberAt;
+import static bufq.oom.OomReader.sizeAfter;
+
+/** One message: its headline, the block of lines that belongs to it, and what they say. */
+final class MessageParser {
+    /** Words a line of a GPU {@code BufferAssignment OOM Debugging} block holds. */
+    private static final String[] GPU_KEYS = {"BufferAssignment", "allocation:", "fragmentation:", "Peak buffers",
+            "Buffer ", "Size:", "Operator:", "XLA Label:", "Shape:", "Entry Parameter Subshape:", "====="};
+    /** ... of a TPU compile-time block. */
+    private static final String[] TPU_KEYS = {"usage >=", "reserved", "program", "arguments", "Output size",
+            "requirement", "global", "scoped", "HLO temp", "overlays", "Largest program allocations", "Size:",
+            "Operator:", "Shape:", "Unpadded size:", "Extra memory", "XLA label:", "Allocation type:", "=====",
+            "Total ", "E1000", "CompileTimeHbmOom"};
+    /** ... of a BFC allocator's dump. */
+    private static final String[] BFC_KEYS = {"Bin", "Chunk", "InUse at", "Free  at", "Free at", "Next region",
+            "Summary of in-use", "Sum Total", "total_region_allocated", "Stats:", "Limit:", "InUse:", "MaxInUse:",
+            "NumAllocs:", "MaxAllocSize:", "Reserved:", "PeakReserved:", "LargestFreeBlock:", "BFCAllocator dump",
+            "xla.execute", "xla.buffer", "****", "__", "memory_limit_"};
+
+    private final Family family;
+    private final int start;
+    private final String headline;
+    private final LogLines lines;
+    private final List<String> block = new ArrayList<>();
+    private final List<Integer> blockLines = new ArrayList<>();
+    private final List<OomWarning> warnings = new ArrayList<>();
+    private final Map<String, ByteSize> figures = new LinkedHashMap<>();
+    private final List<ListedBuffer> buffers = new ArrayList<>();
+    private final Map<String, Long> programTotals = new LinkedHashMap<>();
+    private ByteSize requested, capacity, used, free, exceeded;
+    private String program, device, space;
+    private int allocationIndex = -1;
+    private boolean endOfText;
+
+    MessageParser(Family family, int start, String headline, LogLines lines) {
+        this.family = family;
+        this.start = start;
+        this.headline = headline;
+        this.lines = lines;
+    }
+
+    OomMessage parse() {
+        switch (family) {
+            case CPU -> {
+                requested = need(sizeAfter(headline, "Out of memory allocating "), "a size after 'Out of memory allocating'");
+            }
+            case GPU_ASSIGNMENT -> {
+                requested = need(sizeAfter(headline, "trying to allocate "), "a size after 'trying to allocate'");
+                gather(GPU_KEYS);
+                gpuBlock();
+            }
+            case STREAM_EXECUTOR -> {
+                String exact = between(headline, "(", "B)");
+                ByteSize printed = sizeAfter(headline, "request for ");
+                requested = exact != null && ByteSize.parse(exact + "B") != null ? ByteSize.parse(exact + "B") : printed;
+                need(requested, "a size after 'request for'");
+                long ordinal = numberAt(headline, indexEnd(headline, "device ordinal"));
+                if (ordinal >= 0) device = "device ordinal " + ordinal;
+            }
+            case BFC -> bfc();
+            case TPU_COMPILE -> {
+                gather(TPU_KEYS);
+                tpuCompile();
+            }
+            case TPU_ALLOCATION -> tpuAllocation();
+            case TPU_BUFFER -> {
+                requested = need(sizeAfter(headline, "Attempting to allocate "), "a size after 'Attempting to allocate'");
+                free = sizeAfter(headline, "There are ");
+                String dev = between(headline, "(0x", ")");
+                device = dev == null ? null : "0x" + dev;
+                space = "hbm";
+            }
+            case TPU_PROGRAM_LOAD -> {
+                program = between(headline, "program '", "'");
+                requested = need(sizeAfter(headline, "Attempting to reserve "), "a size after 'Attempting to reserve'");
+                int there = headline.indexOf("There are ");
+                if (there >= 0) {
+                    free = sizeAfter(headline, "There are ");
+                    put("free", free);
+                    put("reserved", sizeBefore(headline, " reserved", there));
+                    put("reservable", sizeBefore(headline, " reservable", there));
+                }
+                space = "hbm";
+            }
+            case SPARSECORE -> {
+                ByteSize tc = sizeAfter(headline, "TensorCore Hbm usage:");
+                ByteSize sc = sizeAfter(headline, "SparseCore Hbm usage");
+                put("TensorCore Hbm usage", tc);
+                put("SparseCore Hbm usage", sc);
+                exceeded = need(sizeAfter(headline, "exceeding available bytes:"), "a size after 'exceeding available bytes:'");
+                if (tc != null && sc != null)
+                    used = new ByteSize(tc.lo() + sc.lo(), tc.hi() + sc.hi(), tc.text() + " + " + sc.text());
+                space = "hbm";
+            }
+        }
+        int end = blockLines.isEmpty() ? start : blockLines.get(blockLines.size() - 1);
+        return new OomMessage(family, start, end, headline, requested, capacity, used, free, exceeded, program, device,
+                space, allocationIndex, figures, buffers, programTotals, warnings);
+    }
+
+    private ByteSize need(ByteSize s, String expected) {
+        if (s == null) warnings.add(new OomWarning(start, "message cut off: expected " + expected));
+        return s;
+    }
+
+    private void put(String name, ByteSize s) { if (s != null) figures.put(name, s); }
+
+    private static int indexEnd(String s, String key) {
+        int i = s.indexOf(key);
+        return i < 0 ? s.length() : i + key.length();
+    }
+
+    /** The size ending just before {@code word} (the last one before it, after {@code from}), or null. */
+    static ByteSize sizeBefore(String s, String word, int from) {
+        int w = s.indexOf(word, from);
+        if (w < 0) return null;
+        int i = w;
+        while (i > from && s.charAt(i - 1) != ' ' && s.charAt(i - 1) != ',') i--;
+        return ByteSize.parse(s.substring(i, w));
+    }
+
+    /**
+     * Reads the lines after the headline that belong to the message: lines holding one of {@code keys},
+     * at most one blank line in a row, and up to two other lines in a row (a wrapped line's rest).
+     * Stops at another message's headline and at the end of the text.
+     */
+    private void gather(String[] keys) {
+        int unknown = 0, blanks = 0;
+        while (true) {
+            String next = lines.peek();
+            if (next == null) {
+                endOfText = true;
+                return;
+            }
+            if (OomReader.startsMessage(next)) return;
+            if (block.size() >= OomReader.MAX_BLOCK_LINES) {
+                warnings.add(new OomWarning(lines.number() + 1, "message longer than " + OomReader.MAX_BLOCK_LINES
+                        + " lines: read no further"));
+                return;
+            }
+            if (next.isEmpty()) {
+                if (++blanks > 1) return;
+                lines.next();
+                continue;
+            }
+            boolean known = false;
+            for (String k : keys) {
+                if (next.contains(k)) {
+                    known = true;
+                    break;
+                }
+            }
+            if (known) unknown = 0;
+            else if (++unknown > 2 || blanks > 0) return;
+            blanks = 0;
+            lines.next();
+            if (lines.binary()) return;
+            block.add(next);
+            blockLines.add(lines.number());
+        }
+    }
+
+    // ---- GPU: BufferAssignment OOM Debugging (xla/service/buffer_assignment.cc) ----
+
+    private void gpuBlock() {
+        EntryReader entries = null;
+        for (int i = 0; i < block.size(); i++) {
+            String s = block.get(i);
+            int line = blockLines.get(i);
+            if (entries == null && (s.endsWith("allocation:") || s.contains("allocation:") || s.contains("fragmentation:"))
+                    && !s.startsWith("Size:")) {
+                int colon = s.indexOf(':');
+                ByteSize v = ByteSize.at(s, colon + 1, null);
+                if (v != null) figures.put(s.substring(0, colon).strip(), v);
+                if (s.startsWith("total allocation")) used = v;
+                continue;
+            }
+            if (s.startsWith("Peak buffers")) {
+                entries = new EntryReader(buffers, warnings);
+                continue;
+            }
+            if (entries != null) entries.line(s, line);
+        }
+        if (entries != null) entries.finish(endOfText, blockLines.isEmpty() ? start : blockLines.get(blockLines.size() - 1));
+    }
+
+    // ---- BFC allocator (tsl/framework/bfc_allocator.cc) ----
+
+    private void bfc() {
+        device = between(headline, "Allocator (", ")");
+        ByteSize printed = sizeAfter(headline, "trying to allocate ");
+        int r = headline.indexOf("(rounded to ");
+        long rounded = r < 0 ? -1 : numberAt(headline, r + "(rounded to ".length());
+        if (printed != null && rounded >= 0) {
+            // BFC rounds a request up to a multiple of 256: the request is at most the rounded figure.
+            long lo = Math.max(printed.lo(), rounded - 255), hi = Math.min(Math.max(printed.hi(), lo), rounded);
+            requested = new ByteSize(Math.min(lo, hi), hi, printed.text() + " (rounded to " + rounded + ")");
+        } else {
+            requested = printed;
+        }
+        need(requested, "a size after 'trying to allocate'");
+        gather(BFC_KEYS);
+        for (int i = 0; i < block.size(); i++) {
+            String s = block.get(i);
+            if (s.startsWith("Limit:")) capacity = keep("Limit", ByteSize.at(s, 6, null));
+            else if (s.startsWith("InUse:")) used = keep("InUse", ByteSize.at(s, 6, null));
+            else if (s.startsWith("MaxInUse:")) put("MaxInUse", ByteSize.at(s, 9, null));
+            else if (s.startsWith("Sum Total of in-use chunks:")) put("Sum Total of in-use chunks", ByteSize.at(s, 27, null));
+            else if (s.startsWith("LargestFreeBlock:")) put("LargestFreeBlock", ByteSize.at(s, 17, null));
+            if (s.contains("InUse at") && s.contains("of size ")) chunk(s, blockLines.get(i));
+        }
+        if (capacity == null) {
+            ByteSize limit = null;
+            for (String s : block) if (s.contains("memory_limit_:")) limit = sizeAfter(s, "memory_limit_:");
+            if (limit != null) capacity = keep("memory_limit_", limit);
+        }
+    }
+
+    private ByteSize keep(String name, ByteSize s) {
+        put(name, s);
+        return s;
+    }
+
+    /** An in-use chunk; kept as a listed buffer when it carries the 2026 annotations (openxla/xla PR 44246). */
+    private void chunk(String s, int line) {
+        long size = numberAt(s, s.indexOf("of size ") + 8);
+        String exec = attribute(s, "xla.execute{", "executable");
+        String kind = attribute(s, "xla.buffer{", "kind");
+        String index = attribute(s, "xla.buffer{", "allocation_index");
+        if (exec == null && kind == null && index == null) return;
+        int alloc = -1;
+        try {
+            if (index != null) alloc = Integer.parseInt(index);
+        } catch (NumberFormatException e) {
+            warnings.add(new OomWarning(line, "allocation_index=" + index + " is no number"));
+        }
+        if (exec != null && size >= 0) programTotals.merge(exec, size, Long::sum);
+        if (program == null) program = exec;
+        buffers.add(new ListedBuffer(line, buffers.size() + 1, size < 0 ? null : ByteSize.exact(size), null, false, null,
+                null, -1, -1, null, null, null, null, null, null, alloc, exec, kind));
+    }
+
+    /** {@code key}'s value inside {@code open...}} of {@code s}: {@code xla.buffer{kind=live_out, allocation_index=3}}. */
+    static String attribute(String s, String open, String key) {
+        int o = s.indexOf(open);
+        if (o < 0) return null;
+        int close = s.indexOf('}', o);
+        String inner = s.substring(o + open.length(), close < 0 ? s.length() : close);
+        for (String part : inner.split(",")) {
+            int eq = part.indexOf('=');
+            if (eq > 0 && part.substring(0, eq).strip().equals(key)) return part.substring(eq + 1).strip();
+        }
+        return null;
+    }
+
+    // ---- TPU compile time (docs/errors/error_1000.md) ----
+
+    private void tpuCompile() {
+        StringBuilder all = new StringBuilder(headline);
+        for (String s : block) all.append('\n').append(s);
+        String text = all.toString();
+        int listAt = text.indexOf("Largest program allocations");
+        String head = (listAt < 0 ? text : text.substring(0, listAt)).replace('\n', ' ');
+        int sp = head.indexOf("memory space ");
+        if (sp >= 0) {
+            int e = sp + 13;
+            while (e < head.length() && Character.isLetterOrDigit(head.charAt(e))) e++;
+            space = head.substring(sp + 13, e);
+        }
+        String sName = space == null ? "hbm" : space;
+        int u = head.indexOf("Used ");
+        if (u >= 0) {
+            int[] end = {u + 5};
+            used = ByteSize.at(head, u + 5, end);
+            if (used != null && head.startsWith(" of ", end[0])) capacity = ByteSize.at(head, end[0] + 4, null);
+        }
+        exceeded = sizeAfter(head, "capacity by ");
+        if (used == null && exceeded == null) need(null, "'Used X of Y " + sName + "' after 'Ran out of memory'");
+        int total = head.indexOf("usage >=");
+        int output = head.indexOf("Output size");
+        int req = head.indexOf(" requirement ");
+        if (total >= 0) {
+            put("total " + sName + " usage", ByteSize.at(head, total + 8, null));
+            int stop = output >= 0 ? output : req >= 0 ? req : head.length();
+            String rows = head.substring(total, Math.max(total, stop));
+            put("reserved", sizeAfter(rows, "reserved "));
+            put("program", sizeAfter(rows, "program "));
+            put("arguments", sizeAfter(rows, "arguments "));
+        }
+        if (output >= 0) {
+            put("output", ByteSize.at(head, output + 11, null));
+            put("output shared with arguments", sizeAfter(head, "shares ", output));
+        }
+        if (req >= 0) {
+            String rows = head.substring(req);
+            put("program requirement", ByteSize.at(rows, 13, null));
+            put("global", sizeAfter(rows, "global "));
+            put("scoped", sizeAfter(rows, "scoped "));
+            put("HLO temp", sizeAfter(rows, "HLO temp "));
+            put("HLO temp unpadded", sizeAfter(rows, "Unpadded ("));
+            put("HLO temp padded", sizeAfter(rows, "Padded ("));
+            put("HLO temp fragmentation", sizeAfter(rows, "fragmentation ("));
+            put("overlays", sizeAfter(rows, "overlays "));
+        }
+        if (listAt >= 0) {
+            EntryReader entries = new EntryReader(buffers, warnings);
+            int line = start;
+            // Entries by line; lines glued together by a browser are cut again at "Size:".
+            String[] ls = text.substring(listAt).split("\n", -1);
+            int base = lineOfOffset(text, listAt);
+            for (int i = 0; i < ls.length; i++) {
+                line = base + i;
+                for (String piece : EntryReader.splitGlued(ls[i])) entries.line(piece, line);
+            }
+            entries.finish(endOfText, line);
+        }
+    }
+
+    /** The paste's line number of character {@code offset} of headline + block joined by newlines. */
+    private int lineOfOffset(String text, int offset) {
+        int k = 0;
+        for (int i = 0; i < offset; i++) if (text.charAt(i) == '\n') k++;
+        return k == 0 ? start : blockLines.get(k - 1);
+    }
+
+    // ---- TPU: one allocation (docs/errors/error_1001.md, oom_debugging.md) ----
+
+    private void tpuAllocation() {
+        String h = headline;
+        if (!h.contains("] ::") && !h.contains("]::")) {
+            String next = lines.peek();
+            if (next != null && !next.isEmpty() && !OomReader.startsMessage(next) && (next.contains("tag") || next.contains("::"))) {
+                lines.next();
+                blockLines.add(lines.number());
+                h = h + " " + next;
+            }
+        }
+        requested = need(sizeAfter(h, "Allocation (size="), "a size after 'Allocation (size='");
+        capacity = sizeAfter(h, "exceed memory (size=");
+        int a = h.indexOf("#allocation");
+        if (a >= 0) {
+            long k = numberAt(h, a + 11);
+            allocationIndex = k >= 0 && k <= Integer.MAX_VALUE ? (int) k : -1;
+        }
+        String shape = between(h, "shape = '", "'");
+        String sp = between(h, "space=", ",");
+        space = sp == null ? null : sp.strip();
+        String hex = between(h, "size = 0x", ",");
+        ByteSize size = null;
+        if (hex != null) {
+            try {
+                size = ByteSize.exact(Long.parseLong(hex.strip(), 16));
+            } catch (NumberFormatException e) {
+                warnings.add(new OomWarning(start, "size = 0x" + hex + " is no hexadecimal number"));
+            }
+        }
+        String tag = between(h, "tag = '", "'");
+        String name = null;
+        if (tag != null && tag.startsWith("output of ")) {
+            name = tag.substring(10);
+            int at = name.indexOf('@');
+            if (at >= 0) name = name.substring(0, at);
+        }
+        int tail = h.lastIndexOf(":: ");
+        if (name == null && tail >= 0 && tail > h.indexOf(']')) {
+            String t = h.substring(tail + 3).strip();
+            if (!t.isEmpty() && !t.startsWith("<")) name = t.split("\\s")[0];
+        }
+        if (a < 0) warnings.add(new OomWarning(start, "message cut off: expected '#allocationK [...]' after 'would exceed memory'"));
+        buffers.add(new ListedBuffer(start, 1, size != null ? size : requested, shape, false, null, null, -1, -1, tag, name,
+                null, null, null, null, allocationIndex, null, null));
+    }
+}

@@ -1,0 +1,178 @@
+package bufq.oom;
+
+import bufq.model.BufferAllocation;
+import bufq.model.HloModule;
+import bufq.model.HloValue;
+import bufq.table.Column;
+import bufq.table.ColumnType;
+import bufq.table.Output;
+import bufq.table.Table;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Predicate;
+
+/**
+ * {@code oom}: what the messages of a paste say, and their join to the loaded modules. A pure
+ * function of the messages and the modules; four tables: the messages, the modules and allocations
+ * they are about (ranked), the buffers they list with the values each is, and their figures
+ * re-derived from the dump.
+ */
+public final class OomReport {
+    private OomReport() {}
+
+    /** The four tables for {@code text} against {@code modules} (which may be empty). */
+    public static List<Output> run(OomText text, List<HloModule> modules) {
+        List<List<ModuleMatch>> ranked = new ArrayList<>();
+        for (OomMessage m : text.messages()) ranked.add(ModuleMatch.rank(m, modules));
+        List<Output> out = new ArrayList<>();
+        out.add(messages(text));
+        out.add(modules(text, ranked, modules));
+        Table buffers = buffers(text, ranked);
+        if (buffers.size() > 0) out.add(buffers);
+        Table figures = Figures.table(text, ranked);
+        if (figures.size() > 0) out.add(figures);
+        return out;
+    }
+
+    static Table messages(OomText text) {
+        Table.Builder b = Table.builder().title("out-of-memory messages")
+                .column("message", ColumnType.INT).column("line", ColumnType.INT).column("family", ColumnType.STRING)
+                .column("requested", ColumnType.STRING).optionalColumn("requested_bytes", ColumnType.BYTES)
+                .optionalColumn("capacity", ColumnType.STRING).optionalColumn("used", ColumnType.STRING)
+                .optionalColumn("free", ColumnType.STRING).optionalColumn("exceeded", ColumnType.STRING)
+                .optionalColumn("program", ColumnType.STRING).optionalColumn("device", ColumnType.STRING)
+                .optionalColumn("space", ColumnType.STRING).optionalColumn("allocation_index", ColumnType.INT)
+                .column("buffers", ColumnType.INT);
+        int k = 0;
+        for (OomMessage m : text.messages()) {
+            k++;
+            b.row((long) k, (long) m.line(), m.family().word(), text(m.requested()),
+                    m.requested() != null && m.requested().isExact() ? m.requested().lo() : null,
+                    text(m.capacity()), text(m.used()), text(m.free()), text(m.exceeded()), m.program(), m.device(),
+                    m.memorySpace(), m.allocationIndex() >= 0 ? (Object) (long) m.allocationIndex() : null,
+                    (long) m.buffers().size());
+        }
+        b.note("sizes as printed, with the byte counts that print that way where the message rounds them");
+        for (OomWarning w : text.allWarnings()) b.note("warning: " + w);
+        return withoutEmptyDetails(b.build());
+    }
+
+    /** {@code t} without its optional columns that are null in every row: what a message does not print. */
+    static Table withoutEmptyDetails(Table t) {
+        List<Integer> keep = new ArrayList<>();
+        for (int c = 0; c < t.width(); c++) {
+            boolean empty = t.columns().get(c).optional();
+            for (int r = 0; r < t.size() && empty; r++) empty = t.cell(r, c) == null;
+            if (!empty) keep.add(c);
+        }
+        if (keep.size() == t.width()) return t;
+        List<Column> cols = new ArrayList<>();
+        for (int c : keep) cols.add(t.columns().get(c));
+        List<List<Object>> rows = new ArrayList<>();
+        for (int r = 0; r < t.size(); r++) {
+            List<Object> row = new ArrayList<>();
+            for (int c : keep) row.add(t.cell(r, c));
+            rows.add(row);
+        }
+        return new Table(t.title(), cols, rows, t.notes());
+    }
+
+    static String text(ByteSize s) { return s == null ? null : s.describe(); }
+
+    static Table modules(OomText text, List<List<ModuleMatch>> ranked, List<HloModule> loaded) {
+        Table.Builder b = Table.builder().title("which module and allocation")
+                .column("message", ColumnType.INT).column("rank", ColumnType.INT).column("module", ColumnType.STRING)
+                .optionalColumn("dump_name", ColumnType.STRING).column("allocation", ColumnType.INT).column("kind", ColumnType.STRING)
+                .column("allocation_size", ColumnType.BYTES).column("evidence", ColumnType.STRING)
+                .column("next", ColumnType.STRING).column("then", ColumnType.STRING);
+        for (int i = 0; i < ranked.size(); i++) {
+            OomMessage msg = text.messages().get(i);
+            List<ModuleMatch> cs = ranked.get(i);
+            if (cs.isEmpty()) {
+                b.row((long) (i + 1), null, null, null, null, null, null, Unmatched.why(msg, loaded), Unmatched.next(msg, loaded), null);
+                continue;
+            }
+            int top = cs.get(0).score();
+            int tied = 0;
+            for (ModuleMatch c : cs) if (c.score() == top) tied++;
+            for (int r = 0; r < cs.size(); r++) {
+                ModuleMatch c = cs.get(r);
+                BufferAllocation a = c.allocation();
+                String evidence = String.join(", ", c.reasons());
+                if (tied > 1 && c.score() == top) evidence += " (ambiguous: " + tied + " modules match as well)";
+                String then = a != null ? "map " + a.index() : "peak";
+                b.row((long) (i + 1), (long) (r + 1), c.module().handle(), dumpName(c.module()), a == null ? null : (long) a.index(),
+                        a == null ? null : a.kind(), a == null ? null : a.size(), evidence, "use " + c.module().handle(), then);
+            }
+        }
+        if (loaded.isEmpty()) b.note("no modules loaded: load the dump directory of the run (load DIR) to join the messages to it");
+        else b.note("next and then are statements to run in turn: 'use' makes the module current for map, peak and why");
+        return b.build();
+    }
+
+    static Table buffers(OomText text, List<List<ModuleMatch>> ranked) {
+        Table.Builder b = Table.builder().title("listed buffers")
+                .column("message", ColumnType.INT).column("rank", ColumnType.INT).column("size", ColumnType.STRING)
+                .column("shape", ColumnType.STRING).optionalColumn("op_name", ColumnType.STRING)
+                .optionalColumn("source", ColumnType.STRING).optionalColumn("label", ColumnType.STRING)
+                .optionalColumn("allocation_type", ColumnType.STRING).column("module", ColumnType.STRING)
+                .column("values", ColumnType.STRING).column("match", ColumnType.STRING)
+                .column("candidates", ColumnType.INT).column("next", ColumnType.STRING);
+        b.note("next runs on the module of its row (use MODULE first when it is not the current one)");
+        for (int i = 0; i < ranked.size(); i++) {
+            OomMessage msg = text.messages().get(i);
+            List<ModuleMatch> cs = ranked.get(i);
+            for (ListedBuffer lb : msg.buffers()) {
+                HloModule m = moduleFor(lb, cs);
+                BufferMatch bm = m == null ? new BufferMatch(BufferMatch.NONE, List.of()) : BufferMatch.find(lb, m);
+                List<HloValue> vs = bm.values();
+                String next = vs.isEmpty() ? null : "why " + vs.get(0).id();
+                b.row((long) (i + 1), lb.rank() >= 0 ? (Object) (long) lb.rank() : null, text(lb.size()), lb.shape(),
+                        lb.opName(), lb.source(), shortLabel(lb), lb.allocationType(), m == null ? null : m.handle(),
+                        names(vs), bm.kind(), vs.size() > 1 ? (Object) (long) vs.size() : null, next);
+            }
+        }
+        return b.build();
+    }
+
+    /** The module a buffer is looked up in: its chunk's executable where named, else the best candidate. */
+    private static HloModule moduleFor(ListedBuffer lb, List<ModuleMatch> cs) {
+        if (lb.executable() != null) for (ModuleMatch c : cs) if (ModuleMatch.named(c.module(), lb.executable())) return c.module();
+        return cs.isEmpty() ? null : cs.get(0).module();
+    }
+
+    private static String shortLabel(ListedBuffer lb) {
+        if (lb.label() == null) return lb.kind();
+        String l = lb.label();
+        return l.length() > 80 ? l.substring(0, 77) + "..." : l;
+    }
+
+    /** Up to three values as {@code id name}, then how many more. */
+    static String names(List<HloValue> vs) {
+        if (vs.isEmpty()) return null;
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < Math.min(3, vs.size()); i++) {
+            if (i > 0) s.append(", ");
+            s.append(vs.get(i).id()).append(' ').append(vs.get(i).label());
+        }
+        if (vs.size() > 3) s.append(String.format(Locale.ROOT, ", +%d more", vs.size() - 3));
+        return s.toString();
+    }
+
+    /** {@code module_0008.jit__lambda}: how the dump's files name the module (handles may differ), or null. */
+    static String dumpName(HloModule m) {
+        int n = m.info().number();
+        return n < 0 ? null : String.format(Locale.ROOT, "module_%04d.%s", n, m.info().name());
+    }
+
+    /** Bytes with thousands separators. */
+    static String grouped(long n) { return String.format(Locale.ROOT, "%,d", n); }
+
+    static long sum(HloModule m, Predicate<BufferAllocation> p) {
+        long s = 0;
+        for (BufferAllocation a : m.allocations()) if (p.test(a)) s += a.size();
+        return s;
+    }
+}

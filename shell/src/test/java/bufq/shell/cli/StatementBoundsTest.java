@@ -1,0 +1,53 @@
+package bufq.shell.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import bufq.lang.Parser;
+import bufq.shell.session.ExitCode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 31: parsing and planning ran before the time limit, so a 74,000-term statement took 11 s
+ * and 1.6 GB under 'set timeout 1'. A statement past {@link Parser#MAX_LENGTH} is refused before
+ * any of that work, on one line or spread over many; one within the bound runs.
+ */
+class StatementBoundsTest {
+    @TempDir Path dir;
+
+    private static final String DUMP = Path.of(System.getProperty("bufq.root", "..")).resolve("examples/jax-mlp").toString();
+    private static final String TERMS = "size > 1 and ".repeat(74_000) + "size > 0";
+
+    @Test
+    void aHugeStatementIsRefusedBeforeItIsParsed() {
+        HostileFilesTest.Result r = HostileFilesTest.run("--no-init", DUMP, "-c", "set timeout 1",
+                "-c", "values where " + TERMS + " show count()", "-c", "values where size > 0 show count()");
+        assertEquals(ExitCode.FAILED, r.code(), r.err());
+        assertTrue(r.err().contains("statement too long (more than " + Parser.MAX_LENGTH + " characters)"), r.err());
+        assertTrue(r.out().contains("26"), "the next statement runs: " + r.out());
+    }
+
+    @Test
+    void aHugeStatementOverManyLinesIsRefusedAndItsLinesDropped() throws Exception {
+        Path script = dir.resolve("long.bq");
+        Files.writeString(script, "values where size > 1 and\n" + "size > 1 and\n".repeat(74_000) + "size > 0\n  show count()\n"
+                + "values where size > 0 show count()\n");
+        HostileFilesTest.Result r = HostileFilesTest.run("--no-init", DUMP, "-f", script.toString());
+        assertTrue(r.err().contains("statement too long"), r.err());
+        assertEquals(1, r.err().lines().filter(l -> l.contains("error")).count(), "one error, not one per line: " + r.err());
+        assertTrue(r.out().contains("26"), "the statement after it runs: " + r.out());
+    }
+
+    @Test
+    void aQueryAtTheConditionBoundRuns() {
+        String q = "values where " + "size > 1 and ".repeat(Parser.MAX_CONDITIONS - 1) + "size > 0 show count()";
+        HostileFilesTest.Result r = HostileFilesTest.run("--no-init", DUMP, "-c", q);
+        assertEquals(0, r.code(), r.err());
+        String over = "values where " + "size > 1 and ".repeat(Parser.MAX_CONDITIONS) + "size > 0 show count()";
+        r = HostileFilesTest.run("--no-init", DUMP, "-c", over);
+        assertTrue(r.err().contains("too many conditions in one query (more than " + Parser.MAX_CONDITIONS + ")"), r.err());
+    }
+}
