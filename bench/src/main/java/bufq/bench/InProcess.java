@@ -1,5 +1,7 @@
 package bufq.bench;
 
+import bufq.liveness.LiveValues;
+import bufq.liveness.Liveness;
 import bufq.analysis.Analyses;
 import bufq.analysis.WhyReport;
 import bufq.dump.DumpLoader;
@@ -13,7 +15,7 @@ import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.whatif.EditParser;
-import bufq.whatif.WhatIf;
+import bufq.whatif.EditSweep;
 import bufq.model.TilingModel;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -138,7 +140,7 @@ public final class InProcess {
      */
     private static void why(PrintStream out, HloModule m, int runs) {
         try {
-            List<HloValue> live = m.liveAt(m.liveness().peakTime());
+            List<HloValue> live = LiveValues.at(m, Liveness.of(m).peakTime());
             if (live.isEmpty()) {
                 out.println("why_error=nothing live at the peak");
                 return;
@@ -195,7 +197,7 @@ public final class InProcess {
                 long c0 = threads.getCurrentThreadCpuTime();
                 try {
                     var p = EditParser.parse(WHATIF, Set.copyOf(Catalog.standard().entities()));
-                    return WhatIf.run(m, p.edits(), Catalog.standard(), TilingModel.TPU, n -> null).after().peakTime();
+                    return EditSweep.run(m, p.edits(), Catalog.standard(), TilingModel.TPU, n -> null).after().peakTime();
                 } catch (QueryException e) {
                     throw new IllegalStateException(e.getMessage());
                 } finally {

@@ -48,8 +48,8 @@ final class Peaks {
             if (shape == null) throw new IllegalStateException("live range " + rg.key() + " joins no value");
             // ComputePeakMemoryMoment sizes every value by its defining instruction's whole shape;
             // the new-style list prints the value's own shape, the old style the instruction's.
-            eventBytes[i] = instr != null ? Sizes.logicalBytes(Sizes.leadingShape(instr)) : Sizes.logicalBytes(shape);
-            bytes[i] = src.cumulativePeak ? Sizes.logicalBytes(shape) : eventBytes[i];
+            eventBytes[i] = instr != null ? DtypeSizes.logicalBytes(DtypeSizes.leadingShape(instr)) : DtypeSizes.logicalBytes(shape);
+            bytes[i] = src.cumulativePeak ? DtypeSizes.logicalBytes(shape) : eventBytes[i];
             labels[i] = instr == null ? null : opName(instr);
         }
     }
@@ -151,17 +151,17 @@ final class Peaks {
         for (Entry e : entries()) byLabel.merge(e.label(), e.bytes(), Long::sum);
         List<Map.Entry<String, Long>> kids = new ArrayList<>(byLabel.entrySet());
         kids.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
-        w.write("  Stack trace breakdown for peak usage: " + Sizes.grouped(total) + " bytes\n");
-        w.write("    " + r.src.stackRoot + " (100.0%, total: " + Sizes.grouped(total) + " bytes, current: 0 bytes, remaining: "
-                + Sizes.grouped(total) + " bytes)\n");
+        w.write("  Stack trace breakdown for peak usage: " + DtypeSizes.grouped(total) + " bytes\n");
+        w.write("    " + r.src.stackRoot + " (100.0%, total: " + DtypeSizes.grouped(total) + " bytes, current: 0 bytes, remaining: "
+                + DtypeSizes.grouped(total) + " bytes)\n");
         long remaining = total;
         for (int i = 0; i < kids.size(); i++) {
             long t = kids.get(i).getValue();
             remaining -= t;
             double pct = total == 0 ? 0 : 100.0 * t / total;
             w.write("      " + (i == kids.size() - 1 ? "└── " : "├── ") + kids.get(i).getKey()
-                    + String.format(Locale.ROOT, " (%.1f%%, total: ", pct) + Sizes.grouped(t) + " bytes, current: "
-                    + Sizes.grouped(t) + " bytes, remaining: " + Sizes.grouped(remaining) + " bytes)\n");
+                    + String.format(Locale.ROOT, " (%.1f%%, total: ", pct) + DtypeSizes.grouped(t) + " bytes, current: "
+                    + DtypeSizes.grouped(t) + " bytes, remaining: " + DtypeSizes.grouped(remaining) + " bytes)\n");
         }
     }
 

@@ -50,7 +50,7 @@ final class Replicator {
         this.paramStride = maxParam + 1;
         this.steps = src.sequence.size();
         this.newMax = copies * steps;
-        this.nameStride = Names.stride(src);
+        this.nameStride = ReplicaNames.stride(src);
         this.peaks = new Peaks(this);
     }
 
@@ -60,7 +60,7 @@ final class Replicator {
         return n;
     }
 
-    String rename(String name, int k) { return Names.rename(name, k, nameStride); }
+    String rename(String name, int k) { return ReplicaNames.rename(name, k, nameStride); }
 
     int start(int s, int k) { return s == 0 ? 0 : k * steps + s; }
     int end(int e, int k) { return e == src.maxTime ? newMax : k * steps + e; }
@@ -107,7 +107,7 @@ final class Replicator {
 
     /** {@code Total bytes used} and the Used-values blocks. */
     void writeValues(Writer w) throws IOException {
-        w.write("Total bytes used: " + totalBytes() + " (" + Sizes.human(totalBytes()) + ")\n\nUsed values:\n");
+        w.write("Total bytes used: " + totalBytes() + " (" + DtypeSizes.human(totalBytes()) + ")\n\nUsed values:\n");
         for (int k = 0; k < copies; k++) {
             for (List<String> block : src.blocks) writeBlock(w, block, k);
         }
@@ -124,7 +124,7 @@ final class Replicator {
             if (line.equals(" positions:")) { uses = false; w.write(line); }
             else if (line.equals(" uses:")) { uses = true; w.write(line); }
             else if (line.startsWith(" from instruction:")) {
-                String text = Names.renameReferences(line, k, nameStride);
+                String text = ReplicaNames.renameReferences(line, k, nameStride);
                 Integer p = paramOfValue.get(head.id());
                 if (p != null && k > 0) {
                     text = text.replace(" parameter(" + p + ")", " parameter(" + (k * paramStride + p) + ")");
@@ -183,7 +183,7 @@ final class Replicator {
                 String n = line.substring(13);
                 int sp = n.indexOf(' ');
                 long t = Math.multiplyExact(Long.parseLong(sp < 0 ? n : n.substring(0, sp)), (long) copies);
-                w.write("Total bytes: " + t + " (" + Sizes.human(t) + ")\n");
+                w.write("Total bytes: " + t + " (" + DtypeSizes.human(t) + ")\n");
                 i++;
             } else if (line.startsWith("  cumulative_size;")) {
                 int j = i;

@@ -33,7 +33,7 @@ final class Report {
                 + "Warm figures: median of several loads/runs in one JVM (`-Xmx2g` and the launcher's `-Xms2g -XX:+UseParallelGC -XX:MaxTenuringThreshold=0`) per input; "
                 + "cold figures: median of " + coldRuns + " whole `./bufq -c summary PATH` processes "
                 + "(the launcher, with its JVM flags and batch class-data archive). A query's time is compiling it, running it "
-                + "and printing the first 200 rows as a table, as the shell does. Sizes in MB are 10^6 bytes.\n\n");
+                + "and printing the first 200 rows as a table, as the shell does. DtypeSizes in MB are 10^6 bytes.\n\n");
         scaling("four", "Four-file format (jaxlib 0.10, `transformer-12layer` replicated)");
         scaling("single", "Single-file format (old-style peak lines, largest GPU dump of the corpus replicated)");
         List<String> real = new ArrayList<>(), heads = new ArrayList<>();

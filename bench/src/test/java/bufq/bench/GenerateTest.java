@@ -63,14 +63,14 @@ class GenerateTest {
     }
 
     @Test void namesKeepXlaShape() {
-        assertEquals("fusion.1003", Names.rename("fusion.3", 1, 1000));
-        assertEquals("fusion.1999", Names.rename("fusion", 1, 1000));
-        assertEquals("a.05.2999", Names.rename("a.05", 2, 1000));
+        assertEquals("fusion.1003", ReplicaNames.rename("fusion.3", 1, 1000));
+        assertEquals("fusion.1999", ReplicaNames.rename("fusion", 1, 1000));
+        assertEquals("a.05.2999", ReplicaNames.rename("a.05", 2, 1000));
         assertEquals("x = f32[] add(%a.1001, %b.1999), to_apply=%r.1002",
-                Names.renameReferences("x = f32[] add(%a.1, %b), to_apply=%r.2", 1, 1000));
-        assertEquals("426 147 848", Sizes.grouped(426147848));
-        assertEquals("411.13MiB", Sizes.human(431096860));
-        assertEquals(24, Sizes.logicalBytes("(s64[], c128[2]{0}, (f32[], f32[]))"), "a tuple is its index table");
-        assertEquals(2048, Sizes.logicalBytes("c128[8,<=16]{1,0}"));
+                ReplicaNames.renameReferences("x = f32[] add(%a.1, %b), to_apply=%r.2", 1, 1000));
+        assertEquals("426 147 848", DtypeSizes.grouped(426147848));
+        assertEquals("411.13MiB", DtypeSizes.human(431096860));
+        assertEquals(24, DtypeSizes.logicalBytes("(s64[], c128[2]{0}, (f32[], f32[]))"), "a tuple is its index table");
+        assertEquals(2048, DtypeSizes.logicalBytes("c128[8,<=16]{1,0}"));
     }
 }

@@ -4,7 +4,7 @@ import bufq.eval.Catalog;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import bufq.model.TilingModel;
 import bufq.table.ColumnType;
 import bufq.table.Sizes;
@@ -12,7 +12,7 @@ import bufq.table.Output;
 import bufq.table.Table;
 import bufq.whatif.EditParser;
 import bufq.whatif.Outcome;
-import bufq.whatif.WhatIf;
+import bufq.whatif.EditSweep;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -86,8 +86,8 @@ public final class Advisor {
      */
     public static Plan plan(HloModule m, List<Rule> rules, Catalog catalog, TilingModel tiling,
                             Function<String, TilingModel> tilings) throws QueryException {
-        if (m.liveness().peakTime() < 0) return new Plan(List.of(), List.of());
-        long floor = minimumSaving(m.liveness().peakBytes());
+        if (Liveness.of(m).peakTime() < 0) return new Plan(List.of(), List.of());
+        long floor = minimumSaving(Liveness.of(m).peakBytes());
         List<Measured> out = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         Set<String> edits = new HashSet<>();
@@ -101,7 +101,7 @@ public final class Advisor {
                     long saves = a.bytes();
                     if (a.edit() != null) {
                         EditParser.Parsed p = EditParser.parse(a.edit(), Set.copyOf(catalog.entities()));
-                        Outcome o = WhatIf.run(m, p.edits(), catalog, tiling, tilings);
+                        Outcome o = EditSweep.run(m, p.edits(), catalog, tiling, tilings);
                         saves = o.saved();
                         if (saves < floor) {   // a sign that changes (next to) nothing at the peak is no advice...
                             Integer twin = blockingTwin(m, o, twins, floor);
@@ -133,7 +133,7 @@ public final class Advisor {
      * already) by at least {@code floor}: a twin that blocks it; null when the fix did not work there.
      */
     private static Integer blockingTwin(HloModule m, Outcome o, List<Integer> twins, long floor) {
-        Liveness before = m.liveness(), after = o.after();
+        Liveness before = Liveness.of(m), after = o.after();
         int peak = before.peakTime();
         if (before.occupiedBytes(peak) - after.occupiedBytes(peak) < floor) return null;
         for (int t : twins) if (before.occupiedBytes(t) - after.occupiedBytes(t) < floor) return null;
@@ -154,7 +154,7 @@ public final class Advisor {
     }
 
     private static String blockedNote(HloModule m, Advice a, Outcome o, int twin) {
-        Liveness before = m.liveness();
+        Liveness before = Liveness.of(m);
         int peak = before.peakTime();
         long lowered = before.occupiedBytes(peak) - o.after().occupiedBytes(peak);
         return String.format("%s: %s lowers step %d by %s, but step %d, a twin peak holding %.1f%% as much, then becomes the peak;"
@@ -180,7 +180,7 @@ public final class Advisor {
     /** {@link #report(HloModule, List)} with the plan's notes (twin peaks that blocked a fix) under the findings. */
     public static List<Output> report(HloModule m, Plan plan) {
         List<Measured> found = plan.found();
-        long peak = m.liveness().peakBytes();
+        long peak = Liveness.of(m).peakBytes();
         Table.Builder t = Table.builder().title("advice (" + m.handle() + ")")
                 .column("rank", ColumnType.INT).column("rule", ColumnType.STRING).column("saves", ColumnType.BYTES)
                 .column("of_peak", ColumnType.PERCENT).column("finding", ColumnType.STRING).column("whatif", ColumnType.STRING);

@@ -1,11 +1,12 @@
 package bufq.advise;
 
+import bufq.liveness.LiveValues;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloUse;
 import bufq.model.HloValue;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -34,13 +35,13 @@ public final class Facts {
      */
     Facts(HloModule module, List<Integer> twins) {
         this.module = module;
-        this.liveness = module.liveness();
+        this.liveness = Liveness.of(module);
         this.twins = List.copyOf(twins);
         int t = liveness.peakTime();
         Set<HloValue> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         List<HloValue> live = new ArrayList<>();
-        if (t >= 0) for (HloValue v : module.liveAt(t)) if (seen.add(v)) live.add(v);
-        for (int twin : this.twins) for (HloValue v : module.liveAt(twin)) if (seen.add(v)) live.add(v);
+        if (t >= 0) for (HloValue v : LiveValues.at(module, t)) if (seen.add(v)) live.add(v);
+        for (int twin : this.twins) for (HloValue v : LiveValues.at(module, twin)) if (seen.add(v)) live.add(v);
         live.sort(Comparator.comparingLong(HloValue::size).reversed());
         this.atPeak = List.copyOf(live);
     }

@@ -16,11 +16,11 @@ public interface Rule {
     /** What it looks for, for {@code help advise}. */
     String description();
 
-    /** @throws Failure when a rule a user wrote (a script's) fails; the message is meant to be shown as is */
+    /** @throws RuleFailure when a rule a user wrote (a script's) fails; the message is meant to be shown as is */
     List<Advice> find(Facts facts) throws QueryException;
 
     /** A user-written rule failed. */
-    final class Failure extends RuntimeException {
-        public Failure(String message) { super(message, null, false, false); }
+    final class RuleFailure extends RuntimeException {
+        public RuleFailure(String message) { super(message, null, false, false); }
     }
 }

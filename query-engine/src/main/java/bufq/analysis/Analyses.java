@@ -3,7 +3,7 @@ package bufq.analysis;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import bufq.model.TilingModel;
 import bufq.table.Column;
 import bufq.table.ColumnType;
@@ -73,7 +73,7 @@ public final class Analyses {
 
     public static Table timelineTable(HloModule m, OptionalInt color) {
         requireColor(m, color);
-        Liveness l = m.liveness();
+        Liveness l = Liveness.of(m);
         List<Integer> colors = color.isPresent() || l.colors().size() < 2 ? List.of() : l.colors();
         long[] occupied = l.occupiedBytesByStep(color), live = l.liveBytesByStep(color);
         List<long[]> per = new ArrayList<>();
@@ -189,9 +189,9 @@ public final class Analyses {
      * @throws IllegalArgumentException naming the colours the module has
      */
     public static void requireColor(HloModule m, OptionalInt color) {
-        if (color.isPresent() && !m.colors().contains(color.getAsInt())) {
+        if (color.isPresent() && !Liveness.of(m).colors().contains(color.getAsInt())) {
             throw new IllegalArgumentException("no color " + color.getAsInt() + " in " + m.handle() + " (colors: "
-                    + String.join(", ", m.colors().stream().map(String::valueOf).toList()) + ")");
+                    + String.join(", ", Liveness.of(m).colors().stream().map(String::valueOf).toList()) + ")");
         }
     }
 

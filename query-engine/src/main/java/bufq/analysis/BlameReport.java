@@ -1,9 +1,10 @@
 package bufq.analysis;
 
+import bufq.liveness.LiveValues;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import bufq.table.ColumnType;
 import bufq.table.NaturalOrder;
 import bufq.table.Output;
@@ -31,12 +32,12 @@ final class BlameReport {
 
     /** @param maxLines node lines of the stack tree shown (the shell's maxrows; 0 = all) */
     static List<Output> run(HloModule m, BlameBy by, int depth, int maxLines) {
-        Liveness l = m.liveness();
+        Liveness l = Liveness.of(m);
         int t = l.peakTime();
         if (t < 0) return List.of(new TextBlock(PeakReport.noRanges(m)));
         // Each byte once: a value's share of what its allocation holds then, not its logical size,
         // which counts twice the bytes of a hand-over or of a buffer a loop aliases.
-        List<HloValue> live = m.liveAt(t);
+        List<HloValue> live = LiveValues.at(m, t);
         long[] shares = OccupiedShares.of(live);
         long peak = 0;
         Map<Key, long[]> acc = new HashMap<>();

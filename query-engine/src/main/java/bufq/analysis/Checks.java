@@ -1,5 +1,7 @@
 package bufq.analysis;
 
+import bufq.liveness.LiveValues;
+import bufq.liveness.Liveness;
 import bufq.model.BufferAllocation;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
@@ -144,8 +146,8 @@ public final class Checks {
             r.error(m.handle(), "claimed peak step " + c.time() + " is outside the schedule 0.." + (m.steps() - 1));
             return;
         }
-        List<HloValue> live = m.liveAt(c.time());
-        long at = m.liveness().liveBytes(c.time());
+        List<HloValue> live = LiveValues.at(m, c.time());
+        long at = Liveness.of(m).liveBytes(c.time());
         if (c.cumulative()) {
             if (at != c.claimedBytes()) {
                 r.error(m.handle(), "the dump claims " + c.claimedBytes() + " bytes live at step " + c.time()

@@ -1,8 +1,9 @@
 package bufq.analysis;
 
+import bufq.liveness.LiveValues;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,10 +18,10 @@ public final class ClaimedPeak {
     private ClaimedPeak() {}
 
     /** XLA's {@code ComputePeakMemoryMoment} for {@code m}: see {@link Liveness#xlaPeakMoment()}. */
-    public static int xlaMoment(HloModule m) { return m.liveness().xlaPeakMoment(); }
+    public static int xlaMoment(HloModule m) { return Liveness.of(m).xlaPeakMoment(); }
 
     /** Bytes live at {@code t} with each value weighed by its defining instruction's whole shape. */
-    static long bytesByInstruction(HloModule m, int t) { return m.liveness().liveBytesByInstruction(t); }
+    static long bytesByInstruction(HloModule m, int t) { return Liveness.of(m).liveBytesByInstruction(t); }
 
     /**
      * One line saying why the dump's label is not the peak, with numbers: which values live at the
@@ -29,7 +30,7 @@ public final class ClaimedPeak {
      * when the label is the peak (or either is missing).
      */
     public static String note(HloModule m) {
-        Liveness l = m.liveness();
+        Liveness l = Liveness.of(m);
         int p = l.peakTime(), c = l.claimedPeakTime();
         if (p < 0 || c < 0 || c >= l.steps() || p == c) return null;
         if (l.occupiedBytes(c) == l.peakBytes()) {
@@ -44,7 +45,7 @@ public final class ClaimedPeak {
         o.append(": ");
         List<HloValue> missing = new ArrayList<>();
         long missingBytes = 0;
-        for (HloValue v : m.liveAt(p)) {
+        for (HloValue v : LiveValues.at(m, p)) {
             if (v.liveAt(c)) continue;
             missing.add(v);
             missingBytes += v.logicalSize();
@@ -72,12 +73,12 @@ public final class ClaimedPeak {
      * then: how many assigned bytes are held by two live values at once. Null otherwise.
      */
     static String sharedNote(HloModule m) {
-        Liveness l = m.liveness();
+        Liveness l = Liveness.of(m);
         int t = -1;
         for (int s = 0; s < l.steps(); s++) if (t < 0 || l.liveBytes(s) > l.liveBytes(t)) t = s;
         if (t < 0 || l.liveBytes(t) <= l.occupiedBytes(t)) return null;
         long assigned = 0;
-        for (HloValue v : m.liveAt(t)) assigned += v.size();
+        for (HloValue v : LiveValues.at(m, t)) assigned += v.size();
         long shared = assigned - l.occupiedBytes(t);
         if (shared <= 0) return null;
         return "step " + t + " has the most live bytes (" + Bytes.human(l.liveBytes(t)) + ") because "

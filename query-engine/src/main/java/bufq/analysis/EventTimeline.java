@@ -1,9 +1,10 @@
 package bufq.analysis;
 
+import bufq.liveness.LiveValues;
 import bufq.model.HeapEvent;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -13,7 +14,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.Arrays;
 
 /**
  * {@code timeline by events}: the heap-simulator trace's bytes after each event, the x-axis XProf's
@@ -23,8 +23,6 @@ import java.util.Arrays;
  * rather than between instructions.
  */
 final class EventTimeline {
-    private static final char[] BLOCKS = {'▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'};
-    private static final int HEIGHT = 8;
 
     private EventTimeline() {}
 
@@ -47,35 +45,22 @@ final class EventTimeline {
     private static String chart(List<HeapEvent> events, int peak, long max, int width) {
         int n = events.size();
         String top = Bytes.human(max);
-        int lw = Math.max(top.length(), 1);
+        String[] ylabels = new String[BarChart.HEIGHT + 1];
+        ylabels[0] = top;
+        ylabels[BarChart.HEIGHT] = "0";
+        int lw = BarChart.labelWidth(ylabels);
         int plot = Math.max(8, width - lw - 2);
-        int bucket = (n + plot - 1) / plot;
-        int cols = (n + bucket - 1) / bucket;
-        long[] col = new long[cols];
-        for (int i = 0; i < n; i++) col[i / bucket] = Math.max(col[i / bucket], events.get(i).heapBytes());
+        long[] heap = new long[n];
+        for (int i = 0; i < n; i++) heap[i] = events.get(i).heapBytes();
+        BarChart.Layout layout = BarChart.Layout.of(heap, plot, false);
+        int bucket = layout.bucket(), cols = layout.columns().length;
         StringBuilder b = new StringBuilder("heap bytes after each heap-simulator event: peak ").append(top)
                 .append(" at event ").append(peak).append(" (").append(events.get(peak).kind()).append(' ')
                 .append(events.get(peak).instruction()).append(')');
         if (bucket > 1) b.append("; 1 column = ").append(bucket).append(" events, max shown");
         b.append('\n');
-        for (int r = 0; r < HEIGHT; r++) {
-            String label = r == 0 ? top : "";
-            b.append(" ".repeat(lw - label.length())).append(label).append(' ').append(r == 0 ? '┤' : '│');
-            StringBuilder line = new StringBuilder();
-            int base = (HEIGHT - 1 - r) * 8;
-            for (long v : col) {
-                int e = v <= 0 || max <= 0 ? 0 : Math.max(1, (int) Math.round((double) v / max * HEIGHT * 8));
-                int fill = Math.max(0, Math.min(8, e - base));
-                line.append(fill == 0 ? ' ' : BLOCKS[fill - 1]);
-            }
-            int end = line.length();
-            while (end > 0 && line.charAt(end - 1) == ' ') end--;
-            b.append(line, 0, end).append('\n');
-        }
-        char[] axis = new char[cols];
-        Arrays.fill(axis, '─');
-        axis[peak / bucket] = '▲';
-        b.append(" ".repeat(lw - 1)).append("0 └").append(axis).append('\n');
+        BarChart.bars(b, layout.columns(), max, ylabels, lw);
+        BarChart.axis(b, lw, cols, new int[0], layout.column(peak));
         String last = Integer.toString(n - 1);
         StringBuilder labels = new StringBuilder(" ".repeat(lw + 2)).append('0');
         int peakCol = peak / bucket;
@@ -92,7 +77,7 @@ final class EventTimeline {
     private static Table comparison(HloModule m, List<HeapEvent> events, int peak) {
         Set<Integer> traced = new HashSet<>();
         for (HeapEvent e : events) if (e.allocation() >= 0) traced.add(e.allocation());
-        Liveness l = m.liveness();
+        Liveness l = Liveness.of(m);
         int t = l.peakTime();
         HeapEvent pe = events.get(peak);
         Table.Builder b = Table.builder().title("the trace's peak and bufq's per-step peak")
@@ -152,7 +137,7 @@ final class EventTimeline {
 
     /** bufq's occupied bytes at step {@code t} in the traced allocations (each value's share, so parts add up). */
     private static long tracedBytes(HloModule m, Set<Integer> traced, int t) {
-        List<HloValue> live = m.liveAt(t);
+        List<HloValue> live = LiveValues.at(m, t);
         long[] shares = OccupiedShares.of(live);
         long in = 0;
         for (int i = 0; i < live.size(); i++) if (traced.contains(live.get(i).allocation())) in += shares[i];

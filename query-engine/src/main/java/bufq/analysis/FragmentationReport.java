@@ -2,7 +2,7 @@ package bufq.analysis;
 
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -24,7 +24,7 @@ final class FragmentationReport {
     private FragmentationReport() {}
 
     static List<Output> run(HloModule m) {
-        Liveness l = m.liveness();
+        Liveness l = Liveness.of(m);
         Table.Builder b = Table.builder().title("fragmentation per allocation (" + m.handle() + ")")
                 .column("allocation", ColumnType.INT).column("kind", ColumnType.STRING).column("color", ColumnType.INT)
                 .column("size", ColumnType.BYTES).column("values", ColumnType.INT)

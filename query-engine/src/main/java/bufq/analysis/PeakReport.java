@@ -1,9 +1,10 @@
 package bufq.analysis;
 
+import bufq.liveness.LiveValues;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import bufq.model.PeakClaim;
 import bufq.model.TilingModel;
 import bufq.table.ColumnType;
@@ -47,7 +48,7 @@ final class PeakReport {
     }
 
     static List<Output> run(HloModule m, OptionalInt color, long smallThreshold, TilingModel tiling) {
-        Liveness l = m.liveness();
+        Liveness l = Liveness.of(m);
         if (l.peakTime() < 0) return List.of(new TextBlock(noRanges(m)));
         int t = l.peakTime(color);
         if (t < 0) return List.of(new TextBlock(noPeakOfColor(color.getAsInt())));
@@ -55,7 +56,7 @@ final class PeakReport {
     }
 
     private static Table summary(HloModule m, OptionalInt color) {
-        Liveness l = m.liveness();
+        Liveness l = Liveness.of(m);
         Table.Builder b = Table.builder().title("peak of occupied bytes (" + m.handle() + ")")
                 .column("color", ColumnType.STRING)
                 .column("peak_time", ColumnType.INT).column("peak_instruction", ColumnType.STRING)
@@ -102,7 +103,7 @@ final class PeakReport {
     /** How the dump's label relates to bufq's figures, and why it is not the peak when it is not. */
     static List<String> claimNotes(HloModule m, PeakClaim claim) {
         List<String> notes = new ArrayList<>();
-        Liveness l = m.liveness();
+        Liveness l = Liveness.of(m);
         int ct = claim.time();
         long atClaim = ct >= 0 && ct < l.steps() ? l.liveBytes(ct) : -1;
         if (!claim.cumulative()) {
@@ -133,7 +134,7 @@ final class PeakReport {
     }
 
     static Table liveAt(HloModule m, OptionalInt color, int t, long smallThreshold, TilingModel tiling) {
-        Liveness l = m.liveness();
+        Liveness l = Liveness.of(m);
         long peak = color.isPresent() ? l.liveBytes(t, color.getAsInt()) : l.liveBytes(t);
         boolean extra = tiling != null && tiling != TilingModel.TPU && tiling != TilingModel.NONE;
         Table.Builder b = Table.builder()
@@ -147,7 +148,7 @@ final class PeakReport {
         List<HloValue> live = new ArrayList<>();
         long smallLogical = 0, smallAssigned = 0, smallTiled = 0;
         int small = 0;
-        for (HloValue v : m.liveAt(t)) {
+        for (HloValue v : LiveValues.at(m, t)) {
             if (color.isPresent() && v.color() != color.getAsInt()) continue;
             if (v.logicalSize() < smallThreshold) {
                 // Only summed: tens of thousands at a large module's peak need no order.

@@ -1,10 +1,12 @@
 package bufq.analysis;
 
+import bufq.liveness.LiveValues;
+import bufq.liveness.Liveness;
 import bufq.lang.Ast;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.model.Prominence;
+import bufq.liveness.Prominence;
 import bufq.table.ColumnType;
 import bufq.table.Table;
 
@@ -30,7 +32,7 @@ final class PeaksReport {
     static Table run(HloModule m, OptionalInt color, double share) {
         long[] series = Series.occupied(m, color);
         // A colour none of whose values has a live range has no peak, not a flat one of 0 bytes.
-        boolean none = color.isPresent() && m.steps() > 0 && m.liveness().peakTime(color) < 0;
+        boolean none = color.isPresent() && m.steps() > 0 && Liveness.of(m).peakTime(color) < 0;
         List<Prominence.Ranked> peaks = none ? List.of() : Prominence.ranked(series, share);
         long highest = peaks.isEmpty() ? 0 : peaks.get(0).bytes();
         Table.Builder b = Table.builder()
@@ -64,7 +66,7 @@ final class PeaksReport {
     /** The op_name prefixes holding the most assigned bytes live at {@code t}, each with its bytes. */
     static List<Object> topPrefixes(HloModule m, OptionalInt color, int t) {
         Map<String, Long> bytes = new HashMap<>();
-        for (HloValue v : m.liveAt(t)) {
+        for (HloValue v : LiveValues.at(m, t)) {
             if (color.isPresent() && v.color() != color.getAsInt()) continue;
             HloInstruction ins = m.instruction(v.name());
             String op = ins == null || ins.opName() == null || ins.opName().isEmpty() ? v.name() : prefix(ins.opName());

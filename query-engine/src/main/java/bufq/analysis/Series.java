@@ -1,5 +1,6 @@
 package bufq.analysis;
 
+import bufq.liveness.Liveness;
 import bufq.model.HloModule;
 
 import java.util.OptionalInt;
@@ -10,6 +11,6 @@ final class Series {
 
     /** Occupied bytes at every step for one colour or all. */
     static long[] occupied(HloModule m, OptionalInt color) {
-        return m.liveness().occupiedBytesByStep(color);
+        return Liveness.of(m).occupiedBytesByStep(color);
     }
 }

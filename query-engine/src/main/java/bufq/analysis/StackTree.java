@@ -1,5 +1,7 @@
 package bufq.analysis;
 
+import bufq.liveness.LiveValues;
+import bufq.liveness.Liveness;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
@@ -113,13 +115,13 @@ public final class StackTree {
      * computation an instruction belongs to, so unlike XLA's tree a rebuilt one does not nest values of
      * while bodies under their loop. Null without live ranges.
      */
-    public static StackTraceNode rebuild(HloModule m) { return rebuild(m, m.liveness().peakTime()); }
+    public static StackTraceNode rebuild(HloModule m) { return rebuild(m, Liveness.of(m).peakTime()); }
 
     /** The tree over the values live at step {@code t}, as {@link #rebuild(HloModule)} builds it; null when {@code t < 0}. */
     public static StackTraceNode rebuild(HloModule m, int t) {
         if (t < 0) return null;
         Node root = new Node(m.info().name() == null ? m.handle() : m.info().name());
-        for (HloValue v : m.liveAt(t)) {
+        for (HloValue v : LiveValues.at(m, t)) {
             HloInstruction ins = m.instruction(v.name());
             String leaf = ins != null && ins.opName() != null && !ins.opName().isEmpty() ? ins.opName() : v.name();
             List<String> parts = splitParams(leaf);
@@ -139,7 +141,7 @@ public final class StackTree {
      */
     static boolean usesDumpTree(HloModule m) {
         if (m.info().stackTrace() == null) return false;
-        int p = m.liveness().peakTime(), c = m.liveness().claimedPeakTime();
+        int p = Liveness.of(m).peakTime(), c = Liveness.of(m).claimedPeakTime();
         return p < 0 || c < 0 || p == c;
     }
 

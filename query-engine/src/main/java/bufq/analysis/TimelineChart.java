@@ -1,7 +1,7 @@
 package bufq.analysis;
 
 import bufq.model.HloModule;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import bufq.table.Output;
 import bufq.table.TextBlock;
 
@@ -17,14 +17,13 @@ import java.util.TreeSet;
  * steps, so the peak is never averaged away.
  */
 final class TimelineChart {
-    static final int HEIGHT = 8;
-    private static final char[] BLOCKS = {'▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'};
+    static final int HEIGHT = BarChart.HEIGHT;
     private static final int NAME_MAX = 18;
 
     private TimelineChart() {}
 
     static List<Output> run(HloModule m, OptionalInt color, int width) {
-        Liveness l = m.liveness();
+        Liveness l = Liveness.of(m);
         if (l.peakTime() < 0) return List.of(new TextBlock(
                 "no live ranges in this dump: a timeline needs the HloLiveRange section\n"));
         if (l.peakTime(color) < 0) return List.of(new TextBlock(PeakReport.noPeakOfColor(color.getAsInt())));
@@ -40,45 +39,20 @@ final class TimelineChart {
         ylabels[0] = Bytes.human(max);
         ylabels[HEIGHT / 2] = Bytes.human(max / 2);
         ylabels[HEIGHT] = "0";
-        int lw = 0;
-        for (String s : ylabels) if (s != null) lw = Math.max(lw, s.length());
+        int lw = BarChart.labelWidth(ylabels);
         int plot = Math.max(8, width - lw - 2);
-        // Few steps: each takes `stretch` columns to fill the width; many: each column shows the
-        // maximum of `bucket` steps, so the peak is never averaged away.
-        int stretch = steps <= plot ? plot / steps : 1;
-        int bucket = steps <= plot ? 1 : (steps + plot - 1) / plot;
-        int cols = steps <= plot ? steps * stretch : (steps + bucket - 1) / bucket;
-        long[] col = new long[cols];
-        for (int c = 0; c < cols; c++) {
-            int from = c / stretch * bucket, to = Math.min(steps, from + bucket);
-            for (int t = from; t < to; t++) col[c] = Math.max(col[c], bytes[t]);
-        }
-        int peakC = peakT / bucket * stretch + stretch / 2;
+        BarChart.Layout layout = BarChart.Layout.of(bytes, plot, true);
+        int stretch = layout.stretch(), bucket = layout.bucket(), cols = layout.columns().length;
+        int peakC = layout.column(peakT);
         StringBuilder out = new StringBuilder();
         out.append("occupied bytes, ").append(color.isPresent() ? "color " + color.getAsInt() : "all colors")
                 .append(": peak ").append(Bytes.human(max)).append(" at step ").append(peakT)
                 .append(" (").append(Objects.requireNonNullElse(PeakReport.instructionAt(m, peakT), "?")).append(")");
         if (bucket > 1) out.append("; 1 column = ").append(bucket).append(" steps, max shown");
         out.append('\n');
-        for (int r = 0; r < HEIGHT; r++) {
-            String label = ylabels[r] == null ? "" : ylabels[r];
-            out.append(" ".repeat(lw - label.length())).append(label).append(' ')
-                    .append(ylabels[r] == null ? '│' : '┤');
-            StringBuilder line = new StringBuilder();
-            int base = (HEIGHT - 1 - r) * 8;
-            for (int c = 0; c < cols; c++) {
-                int fill = Math.max(0, Math.min(8, eighths(col[c], max) - base));
-                line.append(fill == 0 ? ' ' : BLOCKS[fill - 1]);
-            }
-            out.append(stripEnd(line)).append('\n');
-        }
+        BarChart.bars(out, layout.columns(), max, ylabels, lw);
         int[] marks = marks(cols, peakC, stretch);
-        char[] axis = new char[cols];
-        Arrays.fill(axis, '─');
-        for (int c : marks) axis[c] = '┬';
-
-        axis[peakC] = '▲';
-        out.append(" ".repeat(lw - 1)).append("0 └").append(axis).append('\n');
+        BarChart.axis(out, lw, cols, marks, peakC);
         String pad = " ".repeat(lw + 2);
         Labels steps_ = new Labels(plot), names = new Labels(plot);
         // The peak is placed first so it always gets its label.
@@ -92,13 +66,6 @@ final class TimelineChart {
         out.append(stripEnd(new StringBuilder(pad).append(steps_.text()))).append('\n');
         out.append(stripEnd(new StringBuilder(pad).append(names.text()))).append('\n');
         return out.toString();
-    }
-
-    /** Height of a column in eighths of a row; any non-zero value shows at least one eighth. */
-    static int eighths(long v, long max) {
-        if (v <= 0 || max <= 0) return 0;
-        int e = (int) Math.round((double) v / max * HEIGHT * 8);
-        return Math.max(1, e);
     }
 
     /** First, quarter points, last and peak columns; with stretched steps, the first column of a step. */
@@ -117,11 +84,7 @@ final class TimelineChart {
         return n.length() <= NAME_MAX ? n : n.substring(0, NAME_MAX - 1) + "…";
     }
 
-    static String stripEnd(StringBuilder b) {
-        int e = b.length();
-        while (e > 0 && b.charAt(e - 1) == ' ') e--;
-        return b.substring(0, e);
-    }
+    static String stripEnd(StringBuilder b) { return BarChart.stripEnd(b); }
 
     /** One line of labels anchored at columns, never overlapping (one blank between labels). */
     static final class Labels {

@@ -1,5 +1,6 @@
 package bufq.analysis;
 
+import bufq.liveness.Liveness;
 import bufq.model.HloModule;
 
 import java.util.ArrayList;
@@ -21,10 +22,10 @@ final class TimelinePicture {
         static Series of(HloModule m, OptionalInt color) {
             List<Integer> cs = new ArrayList<>();
             List<long[]> bs = new ArrayList<>();
-            List<Integer> candidates = color.isPresent() ? List.of(color.getAsInt()) : m.colors();
+            List<Integer> candidates = color.isPresent() ? List.of(color.getAsInt()) : Liveness.of(m).colors();
             long[] total = new long[m.steps()];
             for (int c : candidates) {
-                long[] b = m.liveness().occupiedBytesByStep(OptionalInt.of(c));
+                long[] b = Liveness.of(m).occupiedBytesByStep(OptionalInt.of(c));
                 boolean any = false;
                 for (long x : b) any |= x != 0;
                 if (!any && !color.isPresent()) continue;
@@ -84,14 +85,14 @@ final class TimelinePicture {
         o.append("<text x=\"").append(LEFT).append("\" y=\"20\" font-size=\"16\" font-weight=\"bold\">")
                 .append(Xml.esc(title)).append("</text>\n");
         int steps = m.steps();
-        if (m.liveness().peakTime(color) < 0) {
-            String why = m.liveness().peakTime() < 0 ? "no live ranges in this dump" : PeakReport.noPeakOfColor(color.getAsInt()).strip();
+        if (Liveness.of(m).peakTime(color) < 0) {
+            String why = Liveness.of(m).peakTime() < 0 ? "no live ranges in this dump" : PeakReport.noPeakOfColor(color.getAsInt()).strip();
             o.append("<text x=\"").append(LEFT).append("\" y=\"").append(H / 2)
                     .append("\">").append(Xml.esc(why)).append("</text>\n</svg>\n");
             return o.toString();
         }
         Series s = Series.of(m, color);
-        int peakT = m.liveness().peakTime(color);
+        int peakT = Liveness.of(m).peakTime(color);
         long max = Math.max(1, s.total()[peakT]);
         double pw = W - LEFT - RIGHT, ph = H - TOP - BOTTOM;
         double dx = pw / steps;

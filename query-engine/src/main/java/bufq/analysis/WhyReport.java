@@ -1,17 +1,18 @@
 package bufq.analysis;
 
+import bufq.liveness.LiveValues;
 import bufq.model.BufferAllocation;
-import bufq.model.EarlierEnd;
+import bufq.liveness.EarlierEnd;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloPosition;
 import bufq.model.HloUse;
 import bufq.model.HloValue;
-import bufq.model.Liveness;
-import bufq.model.RangeEnd;
-import bufq.model.UseSchedule;
-import bufq.model.UseSchedule.Stretch;
-import bufq.model.UseSchedule.TimedUse;
+import bufq.liveness.Liveness;
+import bufq.liveness.RangeEnd;
+import bufq.liveness.UseSchedule;
+import bufq.liveness.UseSchedule.Stretch;
+import bufq.liveness.UseSchedule.TimedUse;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -68,9 +69,9 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
         private final Map<HloValue, Long> held = new IdentityHashMap<>();
 
         PeakHoldings(HloModule m) {
-            int peak = m.liveness().peakTime();
+            int peak = Liveness.of(m).peakTime();
             if (peak < 0) return;
-            List<HloValue> at = m.liveAt(peak);
+            List<HloValue> at = LiveValues.at(m, peak);
             long[] shares = OccupiedShares.of(at);
             for (int i = 0; i < at.size(); i++) held.put(at.get(i), shares[i]);
         }
@@ -188,7 +189,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
     }
 
     private static Table idle(HloModule m, HloValue v, String name) {
-        int peak = m.liveness().peakTime();
+        int peak = Liveness.of(m).peakTime();
         List<Stretch> all = new ArrayList<>(UseSchedule.idleStretches(m, v));
         all.sort(Comparator.comparingInt(Stretch::steps).reversed().thenComparingInt(Stretch::from));
         Table.Builder b = Table.builder().title("idle stretches: " + name + ", live but not used, longest first")
@@ -220,7 +221,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
      * highest step, not of this one.
      */
     private static Table atPeak(HloModule m, HloValue v, String name, PeakHoldings holdings) {
-        Liveness l = m.liveness();
+        Liveness l = Liveness.of(m);
         int peak = l.peakTime();
         long before = l.peakBytes();
         boolean live = peak >= 0 && v.liveAt(peak);

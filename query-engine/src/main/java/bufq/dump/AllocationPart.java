@@ -13,7 +13,7 @@ import java.util.List;
  * {@code value: <id name{idx} @c> (size=,offset=): shape} lines, and {@code Total bytes used: N}.
  * Also reads the {@code Total bytes used} line that jaxlib 0.10 puts atop the values file.
  */
-final class AllocationPart extends Part {
+final class AllocationPart extends RegionParse {
     final List<BufferAllocation> allocations = new ArrayList<>();
     final RawValues values;
     Long totalBytes;

@@ -33,8 +33,8 @@ public final class DumpLoader {
     private DumpLoader() {}
 
     /** Thrown out of a directory walk when the thread is interrupted. */
-    private static final class Cancelled extends RuntimeException {
-        Cancelled() { super(null, null, false, false); }
+    private static final class DiscoveryCancelled extends RuntimeException {
+        DiscoveryCancelled() { super(null, null, false, false); }
     }
 
     /** As {@link #discover(List, Consumer)}, dropping the list of files a directory scan skipped. */
@@ -64,14 +64,14 @@ public final class DumpLoader {
                 try (Stream<Path> walk = Files.walk(p)) {
                     files = walk.peek(f -> {
                                 // A huge or slow directory: Ctrl-C in the REPL interrupts the walk.
-                                if (Thread.currentThread().isInterrupted()) throw new Cancelled();
+                                if (Thread.currentThread().isInterrupted()) throw new DiscoveryCancelled();
                             })
                             // A FIFO or device named as a dump file is kept, so the load names it (it is never read).
                             .filter(f -> Files.isRegularFile(f) || (!Files.isDirectory(f) && FileKind.of(f.getFileName().toString()) != FileKind.OTHER))
                             .sorted(NATURAL_PATH_ORDER).toList();
                 } catch (IOException | UncheckedIOException e) {
                     throw new LoadException(p.toString(), "cannot read directory: " + e.getMessage());
-                } catch (Cancelled e) {
+                } catch (DiscoveryCancelled e) {
                     throw new LoadException(p.toString(), "cancelled");
                 }
                 List<String> passed = new ArrayList<>();

@@ -60,12 +60,12 @@ abstract class DumpText {
         return true;
     }
 
-    static DumpText of(String s) { return new Chars(s); }
-    static DumpText of(ByteBuffer b) { return new Bytes(b); }
+    static DumpText of(String s) { return new CharText(s); }
+    static DumpText of(ByteBuffer b) { return new ByteText(b); }
 
-    static final class Chars extends DumpText {
+    static final class CharText extends DumpText {
         final String s;
-        Chars(String s) { this.s = s; }
+        CharText(String s) { this.s = s; }
         @Override int length() { return s.length(); }
         @Override int at(int i) { return s.charAt(i); }
         @Override String text(int from, int to) { return from == 0 && to == s.length() ? s : s.substring(from, to); }
@@ -76,9 +76,9 @@ abstract class DumpText {
         }
     }
 
-    static final class Bytes extends DumpText {
+    static final class ByteText extends DumpText {
         final ByteBuffer b;
-        Bytes(ByteBuffer b) { this.b = b; }
+        ByteText(ByteBuffer b) { this.b = b; }
         @Override int length() { return b.limit(); }
         @Override int at(int i) { return b.get(i); }
         // Searches copy blocks out of the (mapped) buffer: far faster than one get(i) per byte.
@@ -108,7 +108,7 @@ abstract class DumpText {
                 int last = Math.min(count - n, block - 1);
                 // Candidates k in [0, last], where the anchor byte is at k + anchor.
                 for (int k = 0; k <= last; k++) {
-                    int at = Swar.indexOf(buf, k + anchor, last + anchor + 1, c);
+                    int at = WordScan.indexOf(buf, k + anchor, last + anchor + 1, c);
                     if (at < 0) break;
                     k = at - anchor;
                     if (matches(buf, k, lit)) return start + k;
@@ -174,7 +174,7 @@ abstract class DumpText {
                 off = 0;
                 if (a.length > 4 * CHUNK_LIMIT) SCRATCH.set(new byte[0]);   // do not keep a big file's worth
             }
-            if (Swar.ascii(a, off, n)) {
+            if (WordScan.ascii(a, off, n)) {
                 // One copy, no decoding: ASCII is Latin-1 byte for byte (the UTF-8 decoder first
                 // scanned every byte a second time, one per turn without the optimizing compiler).
                 String s = new String(a, off, n, StandardCharsets.ISO_8859_1);

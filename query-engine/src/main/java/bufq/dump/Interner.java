@@ -185,7 +185,7 @@ final class Interner {
     static int hash(byte[] b, int off, int len) {
         long h = len * 0x9E3779B97F4A7C15L;
         int i = off, to = off + len;
-        for (; i + 8 <= to; i += 8) h = (h ^ (long) Swar.LONGS.get(b, i)) * 0xC2B2AE3D27D4EB4FL;
+        for (; i + 8 <= to; i += 8) h = (h ^ (long) WordScan.LONGS.get(b, i)) * 0xC2B2AE3D27D4EB4FL;
         long w = 0;
         for (int k = to - 1; k >= i; k--) w = (w << 8) | (b[k] & 0xFF);
         return finish(h ^ w);

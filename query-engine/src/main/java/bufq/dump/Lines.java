@@ -60,9 +60,9 @@ final class Lines {
 
     /** The next newline at or after {@code from} in the region's bytes, eight bytes a turn, or -1. */
     private int newline(int from) {
-        int i = Swar.indexOf(bytes, base + from, base + limit, (byte) '\n');
+        int i = WordScan.indexOf(bytes, base + from, base + limit, (byte) '\n');
         if (i >= 0) return i - base;
-        // Past the region, as String.indexOf would find it: Part.readLines tells a cut-off file by it.
+        // Past the region, as String.indexOf would find it: RegionParse.readLines tells a cut-off file by it.
         return limit < text.length() ? text.indexOf('\n', limit) : -1;
     }
 

@@ -26,7 +26,7 @@ import java.util.TreeMap;
  *                            tree lines, indented by '├── ', '└── ', '│   ', '    '
  * </pre>
  */
-final class LiveRangePart extends Part {
+final class LiveRangePart extends RegionParse {
     int maxTime = -1;
     final ArrayList<String> sequence = new ArrayList<>();
     /** The symbols of the sequence's names, in step order (see {@link Interner#symbol}). */

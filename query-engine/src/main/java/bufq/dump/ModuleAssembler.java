@@ -65,8 +65,8 @@ final class ModuleAssembler {
                 }
                 continue;
             }
-            Part p = r.part;
-            for (Part.Note n : p.notes) w.add(r.file.origin(), r.firstLine() + n.line() - 1, n.message());
+            RegionParse p = r.part;
+            for (RegionParse.Note n : p.notes) w.add(r.file.origin(), r.firstLine() + n.line() - 1, n.message());
             for (int i = 0; i < p.dropped; i++) w.add(r.file.origin(), 0, "(warning not kept)");
             if (p.truncatedAt > 0 && truncatedAt == null) {
                 long at = r.firstLine() + p.truncatedAt - 1;
@@ -205,7 +205,7 @@ final class ModuleAssembler {
                 if (r.lastOfFile && v.truncatedAt == 0) v.truncatedAt = v.incompleteAt;
                 else if (!r.lastOfFile) v.warn(v.incompleteAt, "value block ends without its ' from instruction:' line");
             }
-            for (Part.Note n : v.notes) w.add(r.file.origin(), r.firstLine() + n.line() - 1, n.message());
+            for (RegionParse.Note n : v.notes) w.add(r.file.origin(), r.firstLine() + n.line() - 1, n.message());
             for (int i = 0; i < v.dropped; i++) w.add(r.file.origin(), 0, "(warning not kept)");
             if (v.truncatedAt > 0 && !truncated && !r.truncationReported) {
                 truncated = true;

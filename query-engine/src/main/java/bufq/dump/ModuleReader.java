@@ -37,7 +37,7 @@ final class ModuleReader {
         final DumpText source;
         final Kind kind;
         final int from, to;
-        Part part;
+        RegionParse part;
         /** The region before this one in the same file, or null. */
         Region prev;
         /** No region follows this one in its file. */
@@ -112,14 +112,14 @@ final class ModuleReader {
                 if (tree >= 0 && tree < to) {
                     // The tail first: the head's bytes (a per-thread copy) must outlive its parse.
                     String tail = source.text(tree + 1, to);
-                    String head = source instanceof DumpText.Bytes bytes ? bytes.text(from, tree + 1, in) : source.text(from, tree + 1);
+                    String head = source instanceof DumpText.ByteText bytes ? bytes.text(from, tree + 1, in) : source.text(from, tree + 1);
                     part = LiveRangePart.parse(head, tail, in);
                     finish(head, 0);
                     finish(tail, ((LiveRangePart) part).headLines);
                     return;
                 }
             }
-            String text = source instanceof DumpText.Bytes bytes ? bytes.text(from, to, in) : source.text(from, to);
+            String text = source instanceof DumpText.ByteText bytes ? bytes.text(from, to, in) : source.text(from, to);
             part = switch (kind) {
                 case ALLOCATIONS -> AllocationPart.parse(text, 0, text.length(), in);
                 case VALUES -> ValuesPart.parse(text, 0, text.length(), in);
@@ -131,7 +131,7 @@ final class ModuleReader {
 
         private void finish(String text, long linesBefore) {
             if (cutOff && part.truncatedAt == 0) part.truncatedAt = Math.max(1, part.lines);
-            int bad = source instanceof DumpText.Bytes ? text.indexOf('\uFFFD') : -1;
+            int bad = source instanceof DumpText.ByteText ? text.indexOf('\uFFFD') : -1;
             if (bad >= 0) {
                 long line = linesBefore + 1;
                 for (int i = 0; i < bad; i++) if (text.charAt(i) == '\n') line++;
@@ -225,7 +225,7 @@ final class ModuleReader {
         AtomicInteger next = new AtomicInteger();
         Runnable worker = () -> {
             for (int i; (i = next.getAndIncrement()) < order.length; ) {
-                if (caller.isInterrupted()) throw new Cancelled();
+                if (caller.isInterrupted()) throw new ReadCancelled();
                 Region r = order[i];
                 long a = System.nanoTime();
                 r.parse(in);
@@ -258,7 +258,7 @@ final class ModuleReader {
         }
         if (failed != null) {
             // The pool may rethrow a worker's exception as a copy with the original as its cause.
-            for (Throwable t = failed; t != null; t = t.getCause()) if (t instanceof Cancelled) throw new LoadException(module, "cancelled");
+            for (Throwable t = failed; t != null; t = t.getCause()) if (t instanceof ReadCancelled) throw new LoadException(module, "cancelled");
             throw failed;
         }
         if (busy != null) busy.forEach((k, v) -> System.err.println("  " + k + " " + v / 1_000_000 + " ms"));
@@ -271,8 +271,8 @@ final class ModuleReader {
     }
 
     /** Thrown out of the parallel parse when the loading thread was interrupted. */
-    private static final class Cancelled extends RuntimeException {
-        Cancelled() { super("cancelled", null, false, false); }
+    private static final class ReadCancelled extends RuntimeException {
+        ReadCancelled() { super("cancelled", null, false, false); }
     }
 
     /** Opens the files in parallel: each one's {@link DumpText}, or the {@link LoadException} that refused it. */

@@ -15,7 +15,7 @@ import java.util.TreeMap;
  * The per-allocation tables ({@code cumulative_size; size; offset; ...}) are not kept: the dump's
  * own allocation section says the same exactly.
  */
-final class ReportPart extends Part {
+final class ReportPart extends RegionParse {
     Long totalBytes;
     final TreeMap<Integer, Long> colorTotals = new TreeMap<>();
     /** Allocations named by the report, by index (sizes rounded unless in plain bytes). */

@@ -18,7 +18,7 @@ import java.util.List;
  * </pre>
  * A region may start in the middle of the section (parallel chunks start at a block header).
  */
-final class ValuesPart extends Part {
+final class ValuesPart extends RegionParse {
     /** Blocks in dump order, as columns: ids and their positions and uses (no boxed map per value). */
     int count;
     long[] ids = new long[64];

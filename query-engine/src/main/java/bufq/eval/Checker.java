@@ -8,7 +8,7 @@ import bufq.eval.Plan.Sort;
 import bufq.lang.Ast;
 import bufq.lang.Ast.*;
 import bufq.lang.Diagnostic;
-import bufq.lang.Names;
+import bufq.lang.NearNames;
 import bufq.lang.QueryException;
 import bufq.table.ColumnType;
 import java.util.ArrayList;
@@ -42,7 +42,7 @@ final class Checker {
         entity = catalog.entity(en.text());
         if (entity == null) {
             throw new QueryException(new Diagnostic(en.start(), en.end(), "unknown entity '" + en.text()
-                    + "'; expected one of " + String.join(", ", catalog.entities()), Names.near(en.text(), catalog.entities())));
+                    + "'; expected one of " + String.join(", ", catalog.entities()), NearNames.near(en.text(), catalog.entities())));
         }
         Conditions conds = new Conditions(entity, src);
         Pred where = q.where() == null ? null : conds.compile(q.where());
@@ -139,7 +139,7 @@ final class Checker {
                 List<String> names = new ArrayList<>(entity.fields().keySet());
                 for (Item it : items) if (it.alias() != null) names.add(it.alias().text());
                 throw new QueryException(new Diagnostic(f.start(), f.end(), "unknown field or alias '" + n
-                        + "' for " + entity.name(), Names.near(n, names)));
+                        + "' for " + entity.name(), NearNames.near(n, names)));
             }
         } else if (e instanceof Call c) {
             String printed = c.print();
@@ -200,7 +200,7 @@ final class Checker {
         if (!FUNCTIONS.contains(fn)) {
             throw new QueryException(new Diagnostic(c.function().start(), c.function().end(), "unknown function '"
                     + c.function().text() + "'; expected one of " + String.join("(), ", FUNCTIONS) + "()",
-                    Names.near(c.function().text(), FUNCTIONS)));
+                    NearNames.near(c.function().text(), FUNCTIONS)));
         }
         AggKind kind = AggKind.valueOf(fn.toUpperCase(Locale.ROOT));
         if (kind == AggKind.COUNT) {

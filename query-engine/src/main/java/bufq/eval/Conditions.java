@@ -5,7 +5,7 @@ import bufq.eval.Plan.Pred;
 import bufq.lang.Ast;
 import bufq.lang.Ast.*;
 import bufq.lang.Diagnostic;
-import bufq.lang.Names;
+import bufq.lang.NearNames;
 import bufq.lang.QueryException;
 import bufq.table.ColumnType;
 import java.util.ArrayList;
@@ -192,7 +192,7 @@ final class Conditions {
         Interruptible(String s) { this.s = s; }
 
         @Override public char charAt(int i) {
-            if ((++calls & 0xff) == 0 && Thread.currentThread().isInterrupted()) throw new Executor.Cancelled();
+            if ((++calls & 0xff) == 0 && Thread.currentThread().isInterrupted()) throw new Executor.QueryCancelled();
             return s.charAt(i);
         }
 
@@ -233,7 +233,7 @@ final class Conditions {
     /** Like {@link #operand}, but {@code name = fusion.1} explains that strings need quotes. */
     private Operand operandOrUnquoted(Expr e, ColumnType other) throws QueryException {
         if (other == ColumnType.STRING && e instanceof Field f && entity.fields().get(f.name().text()) == null
-                && Names.near(f.name().text(), entity.fields().keySet()).isEmpty()) {
+                && NearNames.near(f.name().text(), entity.fields().keySet()).isEmpty()) {
             throw new QueryException(f.start(), f.end(), "unknown field '" + f.name().text() + "' for " + entity.name()
                     + "; to compare with a string, quote it: \"" + f.name().text() + "\"");
         }
@@ -258,7 +258,7 @@ final class Conditions {
     static Catalog.FieldDef field(Catalog.Entity entity, Name n) throws QueryException {
         Catalog.FieldDef d = entity.fields().get(n.text());
         if (d != null) return d;
-        List<String> near = Names.near(n.text(), entity.fields().keySet());
+        List<String> near = NearNames.near(n.text(), entity.fields().keySet());
         throw new QueryException(new Diagnostic(n.start(), n.end(), "unknown field '" + n.text() + "' for " + entity.name(), near));
     }
 

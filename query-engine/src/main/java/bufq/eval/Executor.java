@@ -1,5 +1,6 @@
 package bufq.eval;
 
+import bufq.liveness.Liveness;
 import bufq.eval.Plan.Agg;
 import bufq.eval.Plan.Col;
 import bufq.eval.Plan.LiveSlot;
@@ -7,10 +8,10 @@ import bufq.eval.Plan.Run;
 import bufq.eval.Plan.Sort;
 import bufq.lang.Ast;
 import bufq.lang.Diagnostic;
-import bufq.lang.Names;
+import bufq.lang.NearNames;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
-import bufq.model.Prominence;
+import bufq.liveness.Prominence;
 import bufq.model.TilingModel;
 import bufq.table.Column;
 import bufq.table.ColumnType;
@@ -215,11 +216,11 @@ final class Executor {
 
     /** The shell cancels a long query (Ctrl-C) by interrupting the thread running it. */
     private static void checkInterrupt() {
-        if (Thread.currentThread().isInterrupted()) throw new Cancelled();
+        if (Thread.currentThread().isInterrupted()) throw new QueryCancelled();
     }
 
-    static final class Cancelled extends RuntimeException {
-        Cancelled() { super("query cancelled", null, false, false); }
+    static final class QueryCancelled extends RuntimeException {
+        QueryCancelled() { super("query cancelled", null, false, false); }
     }
 
     private static List<Object[]> sorted(List<Object[]> rows, Plan p) {
@@ -330,7 +331,7 @@ final class Executor {
             return (int) s.step();
         }
         if (t instanceof Ast.Peak) {
-            int p = m.liveness().peakTime();
+            int p = Liveness.of(m).peakTime();
             if (p < 0) {
                 // Dumps written without the analysis have no ranges: nothing is live, say why.
                 String note = "this module has no live ranges, so nothing is live at peak";
@@ -339,7 +340,7 @@ final class Executor {
             return p;
         }
         if (t instanceof Ast.ClaimedPeak) {
-            int p = m.liveness().claimedPeakTime();
+            int p = Liveness.of(m).claimedPeakTime();
             if (p < 0) {
                 String note = "this module's dump labels no peak step, so nothing is live at claimed_peak";
                 if (!notes.contains(note)) notes.add(note);
@@ -349,12 +350,12 @@ final class Executor {
         if (t instanceof Ast.RankedPeak r) {
             // numbered as 'peaks' with the same options numbers its rows
             OptionalInt color = r.color() == null ? OptionalInt.empty() : OptionalInt.of(r.color().intValue());
-            if (color.isPresent() && !m.liveness().colors().contains(color.getAsInt())) {
+            if (color.isPresent() && !Liveness.of(m).colors().contains(color.getAsInt())) {
                 throw new QueryException(t.start(), t.end(), "module " + m.handle() + " has no color " + r.color()
-                        + "; its colors are " + m.liveness().colors());
+                        + "; its colors are " + Liveness.of(m).colors());
             }
             double share = r.minShare() == null ? Prominence.DEFAULT_SHARE : r.minShare();
-            List<Prominence.Ranked> peaks = Prominence.ranked(m.liveness().occupiedBytesByStep(color), share);
+            List<Prominence.Ranked> peaks = Prominence.ranked(Liveness.of(m).occupiedBytesByStep(color), share);
             if (r.rank() > peaks.size()) {
                 String options = (color.isPresent() ? " color " + r.color() : "") + (r.minShare() == null ? "" : " min_share "
                         + Ast.RankedPeak.percent(share));
@@ -372,7 +373,7 @@ final class Executor {
             throw new QueryException(t.start(), t.end(), "instruction '" + n.name() + "' is not in the instruction sequence");
         }
         throw new QueryException(new Diagnostic(t.start(), t.end(), "unknown instruction '" + n.name() + "' in module "
-                + m.handle() + "; expected a step number, 'peak', 'claimed_peak' or a scheduled instruction name", Names.near(n.name(), m.sequence())));
+                + m.handle() + "; expected a step number, 'peak', 'claimed_peak' or a scheduled instruction name", NearNames.near(n.name(), m.sequence())));
     }
 
     /** One aggregate's running state. Sums of integers stay exact (overflow fails the query). */

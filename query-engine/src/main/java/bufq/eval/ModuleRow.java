@@ -1,10 +1,10 @@
 package bufq.eval;
 
-import bufq.fit.ProgramSizes;
+import bufq.model.ProgramSizes;
 import bufq.model.TotalBytes;
 import bufq.model.HeapEvent;
 import bufq.model.HloModule;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import bufq.model.PeakClaim;
 
 import java.util.List;
@@ -28,7 +28,7 @@ public record ModuleRow(String handle, String name, String file, String kind, St
 
     /** The row of {@code m}; {@code current} marks the session's current module. */
     public static ModuleRow of(HloModule m, boolean current) {
-        Liveness l = m.liveness();
+        Liveness l = Liveness.of(m);
         int peak = l.peakTime();
         long tracePeak = -1;
         for (HeapEvent e : m.heapEvents()) tracePeak = Math.max(tracePeak, e.heapBytes());

@@ -12,7 +12,6 @@ import bufq.model.HloValue;
 import bufq.table.ColumnType;
 
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -26,14 +25,6 @@ final class ProtoEntities {
     private interface EF { Object get(HeapEvent e, EvalContext c); }
     private interface MF { Object get(ModuleRow m); }
 
-    private static final class Fields {
-        final Map<String, FieldDef> map = new LinkedHashMap<>();
-
-        Fields add(String name, ColumnType type, String doc, Getter g) {
-            map.put(name, new FieldDef(new FieldInfo(name, type, doc), g));
-            return this;
-        }
-    }
 
     private static Getter e(EF f) { return (r, c) -> f.get((HeapEvent) r, c); }
     private static Getter m(MF f) { return (r, c) -> f.get((ModuleRow) r); }
@@ -41,7 +32,7 @@ final class ProtoEntities {
     private static Long orNull(long x) { return x < 0 ? null : x; }
 
     static Entity events() {
-        Fields f = new Fields()
+        FieldTable f = new FieldTable()
                 .add("seq", INT, "position in the heap-simulator trace, from 0 (XProf's x-axis)", e((x, c) -> l(x.seq())))
                 .add("kind", STRING, "ALLOC, FREE or SHARE_WITH", e((x, c) -> x.kind()))
                 .add("value", INT, "id of the value (logical buffer)", e((x, c) -> l(x.value())))
@@ -64,7 +55,7 @@ final class ProtoEntities {
     }
 
     static Entity modules() {
-        Fields f = new Fields()
+        FieldTable f = new FieldTable()
                 .add("handle", STRING, "the module's handle ('use' takes it)", m(ModuleRow::handle))
                 .add("name", STRING, "program name", m(ModuleRow::name))
                 .add("file", STRING, "first file read", m(ModuleRow::file))

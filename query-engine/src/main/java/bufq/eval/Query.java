@@ -74,11 +74,11 @@ public final class Query {
         if (ctx == null || ctx.module() == null) throw new QueryException(0, text.length(), "no module loaded");
         try {
             return work.run();
-        } catch (Executor.Cancelled c) {
+        } catch (Executor.QueryCancelled c) {
             throw new QueryException(0, text.length(), "query cancelled");
         } catch (Catalog.FieldFailure f) {
             throw new QueryException(0, text.length(), "field '" + f.field + "' failed: " + f.getMessage());
-        } catch (TilingModel.Failure f) {
+        } catch (TilingModel.TilingFailure f) {
             throw new QueryException(0, text.length(), f.getMessage());
         } catch (ArithmeticException e) {
             throw new QueryException(0, text.length(), "numeric overflow while running the query");

@@ -1,5 +1,7 @@
 package bufq.eval;
 
+import bufq.liveness.LiveValues;
+import bufq.liveness.Liveness;
 import static bufq.table.ColumnType.BOOL;
 import static bufq.table.ColumnType.BYTES;
 import static bufq.table.ColumnType.INT;
@@ -13,13 +15,12 @@ import bufq.model.DumpPart;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
-import bufq.model.RangeEnd;
+import bufq.liveness.RangeEnd;
 import bufq.model.Shape;
-import bufq.model.UseSchedule;
+import bufq.liveness.UseSchedule;
 import bufq.table.ColumnType;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,21 +41,6 @@ final class StandardFields {
     private interface SF { Object get(Step s, EvalContext c); }
     private interface UF { Object get(ValueUse u, EvalContext c); }
 
-    /** Collects fields in declaration order. */
-    private static final class Fields {
-        final Map<String, FieldDef> map = new LinkedHashMap<>();
-
-        Fields add(String name, ColumnType type, String doc, Getter g) {
-            return add(name, type, doc, g, Set.of());
-        }
-
-        Fields add(String name, ColumnType type, String doc, Getter g, Set<DumpPart> needs) {
-            map.put(name, new FieldDef(new FieldInfo(name, type, doc), g, needs));
-            return this;
-        }
-
-        Map<String, FieldDef> done() { return Collections.unmodifiableMap(map); }
-    }
 
     private static Getter v(VF f) { return (r, c) -> f.get((HloValue) r, c); }
     private static Getter a(AF f) { return (r, c) -> f.get((BufferAllocation) r, c); }
@@ -82,7 +68,7 @@ final class StandardFields {
     private static HloInstruction def(HloValue v, EvalContext c) { return c.module().instruction(v.name()); }
 
     private static Entity values() {
-        Fields f = new Fields()
+        FieldTable f = new FieldTable()
                 .add("id", INT, "value id, unique in the module", v((x, c) -> l(x.id())))
                 .add("name", STRING, "defining instruction", v((x, c) -> x.name()))
                 .add("index", STRING, "shape index in the defining instruction's output, {} for the whole", v((x, c) -> x.index()))
@@ -129,7 +115,7 @@ final class StandardFields {
                     return l(s == null ? 0 : Math.multiplyExact(x.size(), (long) s.steps()));
                 }), USED)
                 .add("idle_at_peak", BOOL, "the peak falls in a stretch where it is live but not used", v((x, c) ->
-                        UseSchedule.idleAt(c.module(), x, c.module().liveness().peakTime()) != null), USED)
+                        UseSchedule.idleAt(c.module(), x, Liveness.of(c.module()).peakTime()) != null), USED)
                 .add("end_reason", STRING, "why its live range ends there: last_use, live_out, undonated_parameter, carry, ...", v((x, c) ->
                         RangeEnd.of(c.module(), x).reason().word()), USED)
                 .add("positions", LIST, "positions as 'instruction [index]'", v((x, c) -> x.positions().stream().map(Object::toString).toList()), USED)
@@ -139,7 +125,7 @@ final class StandardFields {
                 List.of("id", "label", "color", "size", "offset", "allocation", "shape", "start", "end"),
                 ctx -> ctx.module().values(),
                 (row, from, to, ctx) -> { HloValue v = (HloValue) row; return v.hasRange() && v.rangeStart() <= to && from <= v.rangeEnd(); },
-                (from, to, ctx) -> ctx.module().liveDuring(from, to));
+                (from, to, ctx) -> LiveValues.during(ctx.module(), from, to));
     }
 
     /** The tiling model may be a script: its failure fails the query with the model's name. */
@@ -165,7 +151,7 @@ final class StandardFields {
     }
 
     private static Entity allocations() {
-        Fields f = new Fields()
+        FieldTable f = new FieldTable()
                 .add("index", INT, "allocation number", a((x, c) -> l(x.index())))
                 .add("size", BYTES, "allocation size", a((x, c) -> l(x.size())))
                 .add("color", INT, "memory space (colour)", a((x, c) -> l(x.color())))
@@ -201,14 +187,14 @@ final class StandardFields {
     private static List<?> liveAllocations(int from, int to, EvalContext ctx) {
         HloModule m = ctx.module();
         BitSet seen = new BitSet();
-        for (HloValue v : m.liveDuring(from, to)) if (v.allocation() >= 0) seen.set(v.allocation());
+        for (HloValue v : LiveValues.during(m, from, to)) if (v.allocation() >= 0) seen.set(v.allocation());
         List<BufferAllocation> out = new ArrayList<>();
         for (BufferAllocation al : m.allocations()) if (al.index() >= 0 && seen.get(al.index())) out.add(al);
         return out;
     }
 
     private static Entity instructions() {
-        Fields f = new Fields()
+        FieldTable f = new FieldTable()
                 .add("name", STRING, "instruction name", i((x, c) -> x.name()))
                 .add("opcode", STRING, "opcode (fusion, copy, ...)", i((x, c) -> x.opcode()))
                 .add("time", INT, "position in the InstructionSequence, null when not sequenced", i((x, c) -> x.time() < 0 ? null : l(x.time())))
@@ -221,7 +207,7 @@ final class StandardFields {
                 .add("attributes", STRING, "text after the operand list (kind=kLoop, calls=...)", i((x, c) -> emptyToNull(x.attributes())))
                 .add("values", LIST, "labels of the values it defines", i((x, c) -> c.module().valuesNamed(x.name()).stream().map(v -> (Object) v.label()).toList()))
                 .add("live_bytes", BYTES, "logical bytes live at its time", i((x, c) -> x.time() < 0 ? null
-                        : l(c.module().liveness().liveBytes(x.time()))));
+                        : l(Liveness.of(c.module()).liveBytes(x.time()))));
         return new Entity("instructions", "HLO instructions with their schedule time and metadata", f.done(),
                 List.of("time", "name", "opcode", "shape", "op_name"),
                 ctx -> ctx.module().instructions(),
@@ -230,7 +216,7 @@ final class StandardFields {
     }
 
     private static Entity steps() {
-        Fields f = new Fields()
+        FieldTable f = new FieldTable()
                 .add("time", INT, "program point", s((x, c) -> l(x.time())))
                 .add("instruction", STRING, "instruction at this point (null after the last)", s((x, c) -> x.instruction()))
                 .add("opcode", STRING, "opcode of that instruction", s((x, c) -> {
@@ -248,7 +234,7 @@ final class StandardFields {
     }
 
     private static Entity uses() {
-        Fields f = new Fields()
+        FieldTable f = new FieldTable()
                 .add("value", INT, "id of the value read", u((x, c) -> l(x.value().id())))
                 .add("label", STRING, "the value as the allocation section prints it", u((x, c) -> x.value().label()))
                 .add("user", STRING, "instruction that reads it", u((x, c) -> x.use().use().user()))

@@ -1,7 +1,7 @@
 package bufq.eval;
 
 import bufq.model.HloModule;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import java.util.AbstractList;
 import java.util.List;
 import java.util.Objects;
@@ -16,7 +16,7 @@ public record Step(int time, String instruction, long liveBytes, long occupiedBy
 
     /** Every step 0..maxTime of {@code m}, read from the module's {@link Liveness}; empty without a schedule. */
     public static List<Step> of(HloModule m) {
-        Liveness l = m.liveness();
+        Liveness l = Liveness.of(m);
         List<String> seq = m.sequence();
         return new Steps(l, seq);
     }

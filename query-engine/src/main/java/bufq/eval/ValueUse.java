@@ -2,7 +2,7 @@ package bufq.eval;
 
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.model.UseSchedule;
+import bufq.liveness.UseSchedule;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,5 +1,7 @@
 package bufq.export;
 
+import bufq.liveness.LiveValues;
+import bufq.liveness.Liveness;
 import bufq.analysis.Analyses;
 import bufq.analysis.OccupiedShares;
 import bufq.model.HloInstruction;
@@ -78,13 +80,13 @@ public final class PprofExport {
         if (m.steps() == 0) throw new IllegalArgumentException(m.handle() + " has no live ranges, so no step to export");
         switch (at) {
             case "peak" -> {
-                int p = m.liveness().peakTime();
+                int p = Liveness.of(m).peakTime();
                 // No value is live at any step (a schedule without values, ranges that hold no step).
                 if (p < 0) throw new IllegalArgumentException(m.handle() + " has no peak: no value is live at any step; name one with 'at STEP'");
                 return p;
             }
             case "claimed_peak" -> {
-                int c = m.liveness().claimedPeakTime();
+                int c = Liveness.of(m).claimedPeakTime();
                 if (c < 0 || c >= m.steps())
                     throw new IllegalArgumentException(m.handle() + " has no peak label of its own; use 'at peak' or a step");
                 return c;
@@ -115,7 +117,7 @@ public final class PprofExport {
         o.writeInt64(PROFILE_COMMENT, string("space: occupied bytes, each byte of an allocation counted once"
                 + " (a value sharing bytes with one listed before it counts only the rest); objects: values"));
 
-        List<HloValue> live = module.liveAt(step);
+        List<HloValue> live = LiveValues.at(module, step);
         long[] shares = OccupiedShares.of(live);
         long total = 0;
         long valueKey = string("value"), shapeKey = string("shape"), dtypeKey = string("dtype");

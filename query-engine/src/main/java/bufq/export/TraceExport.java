@@ -1,5 +1,6 @@
 package bufq.export;
 
+import bufq.liveness.Liveness;
 import bufq.analysis.Analyses;
 import bufq.format.JsonFormatter;
 import bufq.model.BufferAllocation;
@@ -95,9 +96,9 @@ public final class TraceExport {
         metadata(SCHEDULE_PID, 1, "thread_name", "schedule");
         schedule();
         occupied();
-        int peak = module.liveness().peakTime();
+        int peak = Liveness.of(module).peakTime();
         instant("peak", peak);
-        int claimed = module.liveness().claimedPeakTime();
+        int claimed = Liveness.of(module).claimedPeakTime();
         if (claimed >= 0 && claimed < module.steps()) instant("claimed_peak", claimed);
         int allocations = 0;
         for (BufferAllocation a : module.allocations()) if (allocation(a)) allocations++;
@@ -125,9 +126,9 @@ public final class TraceExport {
 
     /** A counter event wherever a colour's occupied bytes change; Perfetto makes a track per arg. */
     private void occupied() throws IOException {
-        List<Integer> colors = module.colors();
+        List<Integer> colors = Liveness.of(module).colors();
         long[][] bytes = new long[colors.size()][];
-        for (int c = 0; c < colors.size(); c++) bytes[c] = module.liveness().occupiedBytesByStep(OptionalInt.of(colors.get(c)));
+        for (int c = 0; c < colors.size(); c++) bytes[c] = Liveness.of(module).occupiedBytesByStep(OptionalInt.of(colors.get(c)));
         for (int t = 0; t <= module.steps(); t++) {
             boolean changed = t == 0 || t == module.steps();
             for (int c = 0; c < colors.size() && !changed; c++) changed = bytes[c][t] != bytes[c][t - 1];

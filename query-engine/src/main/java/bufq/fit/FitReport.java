@@ -1,5 +1,6 @@
 package bufq.fit;
 
+import bufq.model.ProgramSizes;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Sizes;

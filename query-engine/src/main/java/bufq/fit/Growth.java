@@ -1,5 +1,6 @@
 package bufq.fit;
 
+import bufq.model.ProgramSizes;
 import bufq.model.HloModule;
 import bufq.table.ColumnType;
 import bufq.table.Table;

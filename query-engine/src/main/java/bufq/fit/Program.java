@@ -1,8 +1,9 @@
 package bufq.fit;
 
+import bufq.model.ProgramSizes;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +39,7 @@ public record Program(String handle, String name, ProgramSizes sizes, List<HeldA
                 tempSize = a.size();
             }
         }
-        Liveness l = m.liveness();
+        Liveness l = Liveness.of(m);
         long peak = l.peakTime() >= 0 ? l.peakBytes() : -1;
         return new Program(m.handle(), m.info().name(), ProgramSizes.of(m), arrays, temp, peak);
     }

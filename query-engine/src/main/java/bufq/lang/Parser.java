@@ -98,7 +98,7 @@ public final class Parser {
                     QueryException habit = SqlHabits.clause(src, tokens, current, e.diagnostic().message());
                     if (habit != null) throw habit;
                     if (t.kind() == TokenKind.IDENT) {
-                        List<String> near = Names.near(t.text(), CLAUSES);
+                        List<String> near = NearNames.near(t.text(), CLAUSES);
                         if (!near.isEmpty()) e = new QueryException(new Diagnostic(t.start(), t.end(),
                                 e.diagnostic().message(), near));
                     }

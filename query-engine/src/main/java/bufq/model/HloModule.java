@@ -12,6 +12,7 @@ import java.util.RandomAccess;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -46,9 +47,9 @@ public final class HloModule {
     private final int[] allocationStart;
     private final int[] byAllocation;
     private final Lazy<NameIndex<Integer>> firstTime;   // sequence names to their first step, built on first use
-    private final IntervalIndex liveIndex;
-    // Liveness, computed once on first use and shared with copies under another handle.
-    private final Lazy<Liveness> liveness;
+    // Liveness and the index by time, computed by bufq.liveness on first use and shared with copies
+    // under another handle.
+    private final Derived derived;
 
     /**
      * What the dump says about itself, beside the lists.
@@ -168,28 +169,23 @@ public final class HloModule {
         }
         this.sparseAllocations = sparse.isEmpty() ? Map.of() : sparse;
         int n = this.values.size();
-        int[] starts = new int[n];
-        int[] ends = new int[n];
         long[] keys = new long[n];
         int[] allocation = new int[n];
         List<HloValue> vs = this.values;
-        Halves.run(n, (from, to) -> {
+        ParallelPasses.run(n, (from, to) -> {
             for (int i = from; i < to; i++) {
                 HloValue v = vs.get(i);
                 keys[i] = v.id();
                 allocation[i] = v.allocation();
-                starts[i] = v.hasRange() ? v.rangeStart() : 0;
-                ends[i] = v.hasRange() ? v.rangeEnd() : -1;
             }
         });
-        Liveness.Groups groups = Liveness.Groups.of(allocation);
+        AllocationGroups groups = AllocationGroups.of(allocation);
         this.allocationKeys = groups.keys();
         this.allocationStart = groups.start();
         this.byAllocation = groups.members();
         this.byId = new Lazy<>(() -> IdIndex.of(keys));
         this.idsMayRepeat = IdIndex.anyShared(keys);
-        this.liveIndex = new IntervalIndex(starts, ends);
-        this.liveness = new Lazy<>(() -> Liveness.of(this));
+        this.derived = new Derived();
         this.firstTime = new Lazy<>(this::firstTimes);
         // By name only when a statement asks (a million-value module: half a second that `summary` never needs).
         this.valuesByName = new Lazy<>(this::valuesByName);
@@ -201,47 +197,8 @@ public final class HloModule {
         return byName;
     }
 
-    /** Value ids ascending ({@code ids}) and the position in {@link #values} of each ({@code positions}). */
-    private record IdIndex(long[] ids, int[] positions) {
-        /** @param keys the values' ids in position order; equal ids keep that order */
-        static IdIndex of(long[] keys) {
-            int n = keys.length;
-            long[] packedOrder = sortByKey(keys);
-            long[] ids = new long[n];
-            int[] positions = new int[n];
-            for (int i = 0; i < n; i++) {
-                positions[i] = (int) packedOrder[i];
-                ids[i] = keys[positions[i]];
-            }
-            return new IdIndex(ids, positions);
-        }
-
-        /**
-         * Whether two of {@code keys} are equal, without sorting them when they are what XLA prints
-         * (small non-negative numbers: a bit each). No module seen has shared ids; this tells so in
-         * one pass, and only a module that has them pays for the index that names them.
-         */
-        static boolean anyShared(long[] keys) {
-            int n = keys.length;
-            long max = -1;
-            for (long k : keys) {
-                if (k < 0) return true;   // cannot say without the index: let it look
-                max = Math.max(max, k);
-            }
-            if (max >= 8L * n + 64) return true;
-            long[] seen = new long[(int) (max >>> 6) + 1];
-            for (long k : keys) {
-                long bit = 1L << k;
-                int word = (int) (k >>> 6);
-                if ((seen[word] & bit) != 0) return true;
-                seen[word] |= bit;
-            }
-            return false;
-        }
-    }
-
     /** The values grouped by allocation, as the liveness sweep takes them (the index this module keeps, not a copy: read only). */
-    Liveness.Groups allocationGroups() { return new Liveness.Groups(allocationKeys, allocationStart, byAllocation); }
+    public AllocationGroups allocationGroups() { return new AllocationGroups(allocationKeys, allocationStart, byAllocation); }
 
     public Info info() { return info; }
     public String handle() { return info.handle(); }
@@ -377,8 +334,7 @@ public final class HloModule {
         this.allocationKeys = m.allocationKeys;
         this.allocationStart = m.allocationStart;
         this.byAllocation = m.byAllocation;
-        this.liveIndex = m.liveIndex;
-        this.liveness = m.liveness;
+        this.derived = m.derived;
         this.firstTime = m.firstTime;
     }
 
@@ -388,32 +344,6 @@ public final class HloModule {
         HloValue[] b = Arrays.copyOf(a, a.length + 1);
         b[a.length] = (HloValue) v;
         return b;
-    }
-
-    /** Positions 0..n-1 ordered by key (stable), without boxing. */
-    private static long[] sortByKey(long[] keys) {
-        int n = keys.length;
-        boolean sorted = true;
-        for (int i = 1; i < n && sorted; i++) sorted = keys[i - 1] <= keys[i];
-        long[] out = new long[n];
-        if (sorted) {
-            for (int i = 0; i < n; i++) out[i] = i;
-            return out;
-        }
-        long lo = Long.MAX_VALUE, hi = Long.MIN_VALUE;
-        for (long k : keys) { lo = Math.min(lo, k); hi = Math.max(hi, k); }
-        if (lo >= 0 && hi <= Integer.MAX_VALUE) {
-            // Ids as XLA prints them: (id, position) packed in one long, a primitive sort, stable by position.
-            for (int i = 0; i < n; i++) out[i] = keys[i] << 32 | i;
-            Arrays.sort(out);
-            for (int i = 0; i < n; i++) out[i] = (int) out[i];
-            return out;
-        }
-        Integer[] order = new Integer[n];
-        for (int i = 0; i < n; i++) order[i] = i;
-        Arrays.sort(order, (a, b) -> Long.compare(keys[a], keys[b]));
-        for (int i = 0; i < n; i++) out[i] = order[i];
-        return out;
     }
 
     /**
@@ -539,27 +469,16 @@ public final class HloModule {
     /** Number of program points (0 when the dump has no schedule). */
     public int steps() { return info.maxTime() < 0 ? 0 : info.maxTime() + 1; }
 
-    /** Values live at {@code t}, via the interval index, in dump order. */
-    public List<HloValue> liveAt(int t) { return liveDuring(t, t); }
-
-    /** Values whose range overlaps {@code [from, to]}, in dump order. */
-    public List<HloValue> liveDuring(int from, int to) {
-        int[] ids = liveIndex.during(from, to);
-        List<HloValue> out = new ArrayList<>(ids.length);
-        for (int i : ids) out.add(values.get(i));
-        return out;
-    }
-
-    /** Positions (in {@link #values()}) of the values live during {@code [from, to]}. */
-    public int[] livePositions(int from, int to) { return liveIndex.during(from, to); }
-
     /**
-     * Live and occupied bytes per step, the peak and the dump's claimed peak: computed once for this
-     * module (and its copies under other handles) by one sweep, then shared. See {@link Liveness}.
+     * Data a package above the model derives from this module ({@code bufq.liveness}: its liveness,
+     * its index by time), computed once for this module and its copies under other handles.
      *
-     * @throws ArithmeticException when a byte sum overflows a long (not kept: asked again, it fails again)
+     * @param kind    the derived data's class, its key
+     * @param compute makes it from this module when first asked; a failure is thrown and not kept
      */
-    public Liveness liveness() { return liveness.get(); }
+    public <T> T derived(Class<T> kind, Function<HloModule, ? extends T> compute) {
+        return derived.get(this, kind, compute);
+    }
 
     /** Sum of allocation sizes. */
     public long totalBytes() {
@@ -567,7 +486,4 @@ public final class HloModule {
         for (BufferAllocation a : allocations) s = Math.addExact(s, a.size());
         return s;
     }
-
-    /** Distinct colours of allocations and values, ascending (from {@link #liveness()}). */
-    public List<Integer> colors() { return liveness().colors(); }
 }

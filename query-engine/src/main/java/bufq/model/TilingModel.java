@@ -10,7 +10,7 @@ public interface TilingModel {
     /**
      * Physical bytes of {@code shape}; non-array shapes may return their logical size.
      *
-     * @throws Failure when a model written by a user fails or gives no size for {@code shape}
+     * @throws TilingFailure when a model written by a user fails or gives no size for {@code shape}
      */
     long paddedBytes(Shape shape);
 
@@ -23,8 +23,8 @@ public interface TilingModel {
     }
 
     /** A user's tiling model failed; the message names the model and the shape and says why. */
-    final class Failure extends RuntimeException {
-        public Failure(String message) {
+    final class TilingFailure extends RuntimeException {
+        public TilingFailure(String message) {
             super(message, null, false, false);
         }
     }

@@ -28,7 +28,7 @@ final class MessageParser {
     private final Family family;
     private final int start;
     private final String headline;
-    private final Lines lines;
+    private final LogLines lines;
     private final List<String> block = new ArrayList<>();
     private final List<Integer> blockLines = new ArrayList<>();
     private final List<OomWarning> warnings = new ArrayList<>();
@@ -40,7 +40,7 @@ final class MessageParser {
     private int allocationIndex = -1;
     private boolean endOfText;
 
-    MessageParser(Family family, int start, String headline, Lines lines) {
+    MessageParser(Family family, int start, String headline, LogLines lines) {
         this.family = family;
         this.start = start;
         this.headline = headline;

@@ -48,7 +48,7 @@ public final class OomReader {
 
     /** Reads pasted text. */
     public static OomText read(String text) {
-        Lines lines = new Lines(text, KEYS);
+        LogLines lines = new LogLines(text, KEYS);
         List<OomMessage> messages = new ArrayList<>();
         List<OomWarning> warnings = new ArrayList<>();
         int binaryFrom = -1, binaryCount = 0;

@@ -153,7 +153,7 @@ public final class EditParser {
         Long unit = parts[1].isEmpty() ? Long.valueOf(1) : Lexer.unitFactor(parts[1]);
         if (unit == null) throw error(base, n, "unknown size unit '" + parts[1] + "'");
         BigDecimal b = v.multiply(BigDecimal.valueOf(unit));
-        if (b.signum() < 0 || b.compareTo(BigDecimal.valueOf(Sizes.MAX_BYTES)) > 0) throw error(base, n, "a size must be from 0 to 65536TiB (2^56 bytes)");
+        if (b.signum() < 0 || b.compareTo(BigDecimal.valueOf(SizeBounds.MAX_BYTES)) > 0) throw error(base, n, "a size must be from 0 to 65536TiB (2^56 bytes)");
         return b.setScale(0, java.math.RoundingMode.HALF_UP).longValueExact();
     }
 

@@ -1,11 +1,12 @@
 package bufq.whatif;
 
+import bufq.liveness.LiveValues;
 import bufq.table.Sizes;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
 import bufq.model.Shape;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -65,7 +66,7 @@ public record Outcome(HloModule module, Liveness before, Liveness after, List<Ef
     public BitSet peakSetBefore() {
         BitSet s = new BitSet(module.values().size());
         int t = before.peakTime();
-        for (int i : module.livePositions(t, t)) s.set(i);
+        for (int i : LiveValues.positions(module, t, t)) s.set(i);
         return s;
     }
 

@@ -1,5 +1,6 @@
 package bufq.advise;
 
+import bufq.liveness.Liveness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,7 +16,7 @@ import bufq.testing.Corpus;
 import bufq.whatif.EditParser;
 import bufq.whatif.Outcome;
 import bufq.whatif.RecomputeAccess;
-import bufq.whatif.WhatIf;
+import bufq.whatif.EditSweep;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,14 +59,14 @@ class AdvisorTest {
             if (a.edit() == null) {
                 long total = 0;
                 for (BufferAllocation al : m.allocations()) total += al.size();
-                assertEquals(total - m.liveness().peakBytes(), x.saves(), a.finding());
+                assertEquals(total - Liveness.of(m).peakBytes(), x.saves(), a.finding());
                 continue;
             }
             // The saving is the peak the advice's own whatif line lowers, recomputed step by step.
             var edits = EditParser.parse(a.edit(), Set.copyOf(Catalog.standard().entities())).edits();
-            long expected = m.liveness().peakBytes() - max(RecomputeAccess.occupancy(m, edits));
+            long expected = Liveness.of(m).peakBytes() - max(RecomputeAccess.occupancy(m, edits));
             assertEquals(expected, x.saves(), a.edit());
-            Outcome o = WhatIf.run(m, edits, Catalog.standard(), TilingModel.TPU, n -> null);
+            Outcome o = EditSweep.run(m, edits, Catalog.standard(), TilingModel.TPU, n -> null);
             assertEquals(o.saved(), x.saves());
             assertFalse(a.values().isEmpty(), "evidence for " + a.finding());
         }
@@ -77,7 +78,7 @@ class AdvisorTest {
      * finding rematerialises an entry parameter or a constant; the packing loss comes after them.
      */
     static void checkRanking(HloModule m, List<Advisor.Measured> found) {
-        long last = Long.MAX_VALUE, floor = Advisor.minimumSaving(m.liveness().peakBytes());
+        long last = Long.MAX_VALUE, floor = Advisor.minimumSaving(Liveness.of(m).peakBytes());
         boolean beyond = false;
         for (Advisor.Measured x : found) {
             if (!x.lowersPeak()) {
@@ -87,7 +88,7 @@ class AdvisorTest {
             }
             assertFalse(beyond, "peak savings rank before the packing loss: " + found);
             assertTrue(x.saves() >= floor && x.saves() <= last, "ranked by saving, none under " + floor + ": " + found);
-            assertTrue(x.saves() <= m.liveness().peakBytes(), x.toString());
+            assertTrue(x.saves() <= Liveness.of(m).peakBytes(), x.toString());
             last = x.saves();
             if (x.advice().rule().equals("donation"))
                 assertTrue(x.advice().finding().matches("(1 parameter is not donated but matches|\\d+ parameters are not donated but match) .*"),
@@ -115,7 +116,7 @@ class AdvisorTest {
             String text = (String) ranked.cell(r, line);
             assertTrue(text.startsWith("whatif "), text);
             var edits = EditParser.parse(text.substring("whatif ".length()), Set.copyOf(Catalog.standard().entities())).edits();
-            Outcome o = WhatIf.run(m, edits, Catalog.standard(), TilingModel.TPU, n -> null);
+            Outcome o = EditSweep.run(m, edits, Catalog.standard(), TilingModel.TPU, n -> null);
             assertEquals(((Number) ranked.cell(r, saves)).longValue(), o.saved(), m.handle() + ": the printed line reproduces the saving: " + text);
             assertTrue(((Number) ranked.cell(r, share)).doubleValue() <= 1.0, m.handle() + ": " + text);
         }

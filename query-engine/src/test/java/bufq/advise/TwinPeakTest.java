@@ -1,5 +1,6 @@
 package bufq.advise;
 
+import bufq.liveness.Liveness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -55,9 +56,9 @@ class TwinPeakTest {
     @Test
     void bothPeaksAreHalvedAtOnceAndTheTwinIsNamed() throws Exception {
         HloModule m = DumpLoader.loadText("module_0000.jit_moe.cpu_after_optimizations-buffer-assignment.txt", DUMP);
-        assertEquals(2, m.liveness().peakTime());
-        assertEquals(4104, m.liveness().peakBytes());
-        assertEquals(4096, m.liveness().occupiedBytes(5), "the twin, 99.8% as high");
+        assertEquals(2, Liveness.of(m).peakTime());
+        assertEquals(4104, Liveness.of(m).peakBytes());
+        assertEquals(4096, Liveness.of(m).occupiedBytes(5), "the twin, 99.8% as high");
         Advisor.Plan plan = Advisor.plan(m, Rules.standard(), Catalog.standard(), TilingModel.TPU, n -> null);
         Advisor.Measured f32 = plan.found().stream().filter(x -> x.advice().rule().equals("f32")).findFirst()
                 .orElseThrow(() -> new AssertionError("no f32 finding: " + plan));
@@ -88,7 +89,7 @@ class TwinPeakTest {
     @Test
     void theNextStepOfAPlateauIsNoTwin() throws Exception {
         HloModule m = DumpLoader.load(List.of(Corpus.require("jax-0.10.2/bf16-mlp"))).get(0);
-        assertEquals(m.liveness().occupiedBytes(19), m.liveness().occupiedBytes(20));
+        assertEquals(Liveness.of(m).occupiedBytes(19), Liveness.of(m).occupiedBytes(20));
         Advisor.Plan plan = Advisor.plan(m, Rules.standard(), Catalog.standard(), TilingModel.TPU, n -> null);
         assertTrue(plan.notes().isEmpty(), plan.notes().toString());
     }

@@ -1,5 +1,6 @@
 package bufq.analysis;
 
+import bufq.liveness.Liveness;
 import bufq.dump.DumpLoader;
 import bufq.dump.ModuleSource;
 import bufq.format.FormatOptions;
@@ -60,7 +61,7 @@ class CorpusSweepAnalysisTest {
                 // The dump does not say which computation an instruction sits in, so a rebuilt tree
                 // cannot nest while bodies: compare only where the dump's tree is no deeper.
                 // The dump's tree is for its label step: rebuild at that step to compare.
-                int label = m.liveness().claimedPeakTime();
+                int label = Liveness.of(m).claimedPeakTime();
                 if (m.info().stackTrace() != null && label >= 0 && depth(m.info().stackTrace()) <= depth(StackTree.rebuild(m, label))) {
                     trees++;
                     var rebuilt = StackTree.rebuild(m, label);
@@ -124,7 +125,7 @@ class CorpusSweepAnalysisTest {
      */
     static void runAll(HloModule m) {
         answers(m, "peak", Analyses.peak(m, OptionalInt.empty(), Analyses.DEFAULT_SMALL_THRESHOLD, TilingModel.TPU));
-        for (int c : m.colors()) answers(m, "peak of colour " + c, Analyses.peak(m, OptionalInt.of(c), 0, TilingModel.NONE));
+        for (int c : Liveness.of(m).colors()) answers(m, "peak of colour " + c, Analyses.peak(m, OptionalInt.of(c), 0, TilingModel.NONE));
         answers(m, "timeline", Analyses.timeline(m, OptionalInt.empty(), 100));
         ChartsTest.parseUnchecked(Analyses.timelineSvg(m, OptionalInt.empty()));
         ChartsTest.parseUnchecked(Analyses.timelineHtml(m, OptionalInt.empty()));

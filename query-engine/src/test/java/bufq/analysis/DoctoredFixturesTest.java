@@ -1,5 +1,6 @@
 package bufq.analysis;
 
+import bufq.liveness.LiveValues;
 import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
 import bufq.advise.Advisor;
@@ -9,13 +10,13 @@ import bufq.export.PprofExport;
 import bufq.export.ProfileStacks;
 import bufq.export.TraceExport;
 import bufq.model.HloValue;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import bufq.model.TilingModel;
 import bufq.table.Table;
 import bufq.table.TextBlock;
 import bufq.whatif.EditParser;
 import bufq.whatif.Outcome;
-import bufq.whatif.WhatIf;
+import bufq.whatif.EditSweep;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
@@ -55,10 +56,10 @@ class DoctoredFixturesTest {
         assertEquals(0, r.count(Severity.WARN), r.findings().toString());
         // Step 3 has the most live bytes only because add.4 takes exp.2's bytes there (a hand-over);
         // occupied bytes peak at step 4, the dump's label, so the label needs no note.
-        assertEquals(4096, m.liveness().liveBytes(3));
-        assertEquals(3072, m.liveness().occupiedBytes(3));
-        assertEquals(4096, m.liveness().occupiedBytes(4));
-        assertEquals(4, m.liveness().peakTime());
+        assertEquals(4096, Liveness.of(m).liveBytes(3));
+        assertEquals(3072, Liveness.of(m).occupiedBytes(3));
+        assertEquals(4096, Liveness.of(m).occupiedBytes(4));
+        assertEquals(4, Liveness.of(m).peakTime());
         assertEquals(List.of(), r.of("peak-claim"), r.findings().toString());
     }
 
@@ -123,7 +124,7 @@ class DoctoredFixturesTest {
             // peak, per-colour peak, timeline and its pictures, maps, padding, fragmentation, blame: each
             // answers and prints in every format; pictures parse.
             CorpusSweepAnalysisTest.runAll(m);
-            Liveness l = m.liveness();
+            Liveness l = Liveness.of(m);
             int peak = l.peakTime();
             assertTrue(peak >= 0, n + " has live ranges");
             long peakBytes = l.peakBytes();
@@ -164,7 +165,7 @@ class DoctoredFixturesTest {
             assertEquals(n.equals("clean"), !check.hasErrors(), n + ": " + check.findings());
 
             // whatif: dropping what is live at the peak saves at most the peak, and says the same before-peak.
-            Outcome o = WhatIf.run(m, EditParser.parse("drop where live at peak", Set.copyOf(Catalog.standard().entities())).edits(),
+            Outcome o = EditSweep.run(m, EditParser.parse("drop where live at peak", Set.copyOf(Catalog.standard().entities())).edits(),
                     Catalog.standard(), TilingModel.NONE, name -> null);
             assertEquals(peakBytes, o.before().peakBytes(), n);
             assertTrue(o.saved() > 0 && o.saved() <= peakBytes, n + ": saved " + o.saved());
@@ -175,7 +176,7 @@ class DoctoredFixturesTest {
 
             PprofExport.Summary pprof = PprofExport.write(m, PprofExport.step(m, "peak"), "peak", ProfileStacks.parse("stack"),
                     new ByteArrayOutputStream());
-            assertEquals(m.liveAt(peak).size(), pprof.samples(), n);
+            assertEquals(LiveValues.at(m, peak).size(), pprof.samples(), n);
             assertEquals(peakBytes, pprof.bytes(), n);
 
             StringWriter trace = new StringWriter();

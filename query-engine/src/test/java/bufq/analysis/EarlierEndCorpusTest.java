@@ -1,11 +1,12 @@
 package bufq.analysis;
 
+import bufq.liveness.SweepInputs;
 import bufq.dump.DumpLoader;
 import bufq.dump.ModuleSource;
-import bufq.model.EarlierEnd;
+import bufq.liveness.EarlierEnd;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -29,7 +30,7 @@ class EarlierEndCorpusTest {
         for (Path p : CorpusSweepAnalysisTest.dumps()) {
             for (ModuleSource src : DumpLoader.discover(List.of(p))) {
                 HloModule m = src.load();
-                Liveness l = m.liveness();
+                Liveness l = Liveness.of(m);
                 if (l.peakTime() < 0) continue;
                 modules++;
                 List<HloValue> vs = m.values();
@@ -38,7 +39,7 @@ class EarlierEndCorpusTest {
                     HloValue v = vs.get(i);
                     if (!v.hasRange()) continue;
                     for (int end : new int[] {v.rangeStart(), (v.rangeStart() + v.rangeEnd()) / 2, v.rangeEnd() - 1}) {
-                        Liveness.Inputs in = Liveness.Inputs.of(m);
+                        SweepInputs in = SweepInputs.of(m);
                         in.end()[i] = end;
                         Liveness whole = Liveness.compute(l.steps(), in, l.claimedPeakTime());
                         EarlierEnd fast = EarlierEnd.of(m, v, end);

@@ -3,7 +3,7 @@ package bufq.analysis;
 import bufq.dump.DumpLoader;
 import bufq.dump.ModuleSource;
 import bufq.model.HloModule;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -29,7 +29,7 @@ class LivenessCorpusTest {
                 HloModule m = src.load();
                 String where = src.files().get(0) + " (" + m.handle() + ")";
                 modules++;
-                Liveness l = m.liveness();
+                Liveness l = Liveness.of(m);
                 long[] occupied = OccupancyOracle.occupied(m, null);
                 assertArrayEquals(occupied, l.occupiedBytesByStep(OptionalInt.empty()), where + ": occupied bytes");
                 assertArrayEquals(OccupancyOracle.live(m, null), l.liveBytesByStep(OptionalInt.empty()), where + ": live bytes");
@@ -38,7 +38,7 @@ class LivenessCorpusTest {
                 int want = ranges ? OccupancyOracle.firstMax(occupied) : -1;
                 if (want != l.peakTime()) failures.add(where + ": peak " + l.peakTime() + ", oracle " + want);
                 if (want >= 0) assertEquals(occupied[want], l.peakBytes(), where);
-                for (int c : m.colors()) {
+                for (int c : Liveness.of(m).colors()) {
                     long[] oc = OccupancyOracle.occupied(m, c);
                     assertArrayEquals(oc, l.occupiedBytesByStep(OptionalInt.of(c)), where + ": colour " + c);
                     // A colour none of whose values has a live range has no peak (not step 0 of zeros).

@@ -2,7 +2,7 @@ package bufq.analysis;
 
 import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import bufq.model.TilingModel;
 import bufq.table.NaturalOrder;
 import bufq.table.Output;
@@ -27,7 +27,7 @@ class PeakTest {
     @Test
     void aNoteWhoseTwoFiguresRoundAlikeSaysTheDifference() throws Exception {
         HloModule m = DumpLoader.load(List.of(Corpus.require("jax-0.10.2/cnn"))).get(0);
-        Liveness l = m.liveness();
+        Liveness l = Liveness.of(m);
         long more = l.peakBytes() - l.occupiedBytes(l.claimedPeakTime());
         assertTrue(more > 0 && more < 1024, "cnn's label is a few bytes under its peak: " + more);
         String note = ClaimedPeak.note(m);
@@ -37,7 +37,7 @@ class PeakTest {
     @Test
     void firstMaximumDiffersFromClaimAndTheQuirkExplainsIt() {
         HloModule m = TestModules.unstack();
-        Liveness l = m.liveness();
+        Liveness l = Liveness.of(m);
         // Step 1: Arg (32) + tuple table (32) + four u32[2] (8 each) = 96 logical; step 6 holds 96 too.
         assertEquals(96, l.liveBytes(1));
         assertEquals(96, l.liveBytes(6));
@@ -167,9 +167,9 @@ class PeakTest {
     void aColourWithNothingLiveHasNoPeak() throws Exception {
         HloModule m = bufq.dump.DumpLoader.load(List.of(bufq.testing.Corpus.requireFile("public",
                 "tcp-hlo_module_0001.jit_convert_element_type-buffer-assignment.txt"))).get(0);
-        assertTrue(m.colors().contains(1), m.colors().toString());
-        assertEquals(-1, m.liveness().peakTime(1));
-        assertTrue(m.liveness().peakTime() >= 0);
+        assertTrue(Liveness.of(m).colors().contains(1), Liveness.of(m).colors().toString());
+        assertEquals(-1, Liveness.of(m).peakTime(1));
+        assertTrue(Liveness.of(m).peakTime() >= 0);
         List<Output> peak = Analyses.peak(m, OptionalInt.of(1), 0, TilingModel.TPU);
         assertEquals("no value of color 1 has a live range, so color 1 has no peak\n", ((TextBlock) peak.get(0)).text());
         Table all = (Table) Analyses.peak(m, OptionalInt.empty(), 0, TilingModel.TPU).get(0);
@@ -190,9 +190,9 @@ class PeakTest {
         HloModule m = bufq.dump.DumpLoader.load(List.of(java.nio.file.Path.of("../examples/seeds/004_0cb419b3147a3cb6.txt"))).get(0);
         List<Output> blame = Analyses.blame(m, BlameBy.OP_NAME, 0);
         String tree = ((TextBlock) blame.get(1)).text();
-        long occupied = m.liveness().peakBytes(), logical = m.liveness().liveBytes(m.liveness().peakTime());
+        long occupied = Liveness.of(m).peakBytes(), logical = Liveness.of(m).liveBytes(Liveness.of(m).peakTime());
         assertTrue(occupied != logical);
-        assertTrue(tree.startsWith("stack trace breakdown, rebuilt from the model at peak step " + m.liveness().peakTime()
+        assertTrue(tree.startsWith("stack trace breakdown, rebuilt from the model at peak step " + Liveness.of(m).peakTime()
                 + " (the dump printed none); like XLA's it sums logical sizes, " + Bytes.grouped(logical)
                 + " bytes, where the table counts the " + Bytes.grouped(occupied) + " bytes occupied:\n"), tree);
         assertTrue(tree.contains("Stack trace breakdown for peak usage: " + Bytes.grouped(logical) + " bytes"), tree);

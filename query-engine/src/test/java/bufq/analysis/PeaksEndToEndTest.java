@@ -1,5 +1,6 @@
 package bufq.analysis;
 
+import bufq.liveness.Liveness;
 import bufq.dump.DumpLoader;
 import bufq.dump.ModuleSource;
 import bufq.eval.Catalog;
@@ -7,7 +8,7 @@ import bufq.eval.EvalContext;
 import bufq.eval.Query;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.model.Prominence;
+import bufq.liveness.Prominence;
 import bufq.table.Table;
 import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
@@ -84,9 +85,9 @@ class PeaksEndToEndTest {
         int checked = 0, optioned = 0;
         for (String[] f : golden()) {
             HloModule m = load(f[0]);
-            if (m.liveness().peakTime() < 0) continue;
+            if (Liveness.of(m).peakTime() < 0) continue;
             List<OptionalInt> colors = new ArrayList<>(List.of(OptionalInt.empty()));
-            if (m.liveness().colors().size() > 1) for (int c : m.liveness().colors()) colors.add(OptionalInt.of(c));
+            if (Liveness.of(m).colors().size() > 1) for (int c : Liveness.of(m).colors()) colors.add(OptionalInt.of(c));
             for (OptionalInt color : colors) {
                 for (double share : new double[] {Prominence.DEFAULT_SHARE, 0.05}) {
                     Table t = Analyses.peaks(m, color, share);

@@ -2,7 +2,7 @@ package bufq.analysis;
 
 import bufq.dump.DumpLoader;
 import bufq.dump.ModuleSource;
-import bufq.model.Prominence;
+import bufq.liveness.Prominence;
 import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
 

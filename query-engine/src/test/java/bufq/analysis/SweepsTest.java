@@ -3,7 +3,7 @@ package bufq.analysis;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
 import bufq.model.HloModule;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import bufq.testing.TestModules;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +35,7 @@ class SweepsTest {
         for (long seed = 0; seed < 200; seed++) {
             HloModule m = random(seed, 1 + (int) (seed % 12));
             List<HloValue> vs = m.valuesIn(0);
-            Liveness.AllocationUse u = m.liveness().allocationUse(0);
+            Liveness.AllocationUse u = Liveness.of(m).allocationUse(0);
             long best = -1;
             int at = -1;
             for (int t = 0; t <= 24; t++) {

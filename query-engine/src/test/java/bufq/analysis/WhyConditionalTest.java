@@ -3,7 +3,7 @@ package bufq.analysis;
 import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.model.RangeEnd;
+import bufq.liveness.RangeEnd;
 import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
 

@@ -1,14 +1,16 @@
 package bufq.analysis;
 
+import bufq.liveness.LiveValues;
+import bufq.liveness.Liveness;
 import bufq.dump.DumpLoader;
 import bufq.dump.ModuleSource;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloUse;
 import bufq.model.HloValue;
-import bufq.model.RangeEnd.Reason;
-import bufq.model.RangeEnd;
-import bufq.model.UseSchedule;
+import bufq.liveness.RangeEnd.Reason;
+import bufq.liveness.RangeEnd;
+import bufq.liveness.UseSchedule;
 import bufq.table.Output;
 import bufq.table.Table;
 import bufq.testing.Corpus;
@@ -53,8 +55,8 @@ class WhyCorpusTest {
         for (String dir : WALKED) {
             Loaded l = load(dir);
             HloModule m = l.module();
-            int peak = m.liveness().peakTime();
-            List<HloValue> live = m.liveAt(peak);
+            int peak = Liveness.of(m).peakTime();
+            List<HloValue> live = LiveValues.at(m, peak);
             assertFalse(live.isEmpty(), dir);
             for (WhyReport r : Analyses.why(m, live)) {
                 for (Output o : r.tables()) assertTrue(o instanceof Table);
@@ -171,9 +173,9 @@ class WhyCorpusTest {
             int peak = 0;
             for (int t = 1; t < steps; t++) if (base[t] > base[peak]) peak = t;
             long before = base[peak];
-            assertEquals(peak, m.liveness().peakTime(), dir);
-            assertEquals(before, m.liveness().peakBytes(), dir);
-            List<HloValue> live = m.liveAt(peak);
+            assertEquals(peak, Liveness.of(m).peakTime(), dir);
+            assertEquals(before, Liveness.of(m).peakBytes(), dir);
+            List<HloValue> live = LiveValues.at(m, peak);
             long heldSum = 0;
             int saving = 0;
             for (HloValue v : live) {

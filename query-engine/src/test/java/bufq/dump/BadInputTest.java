@@ -1,5 +1,6 @@
 package bufq.dump;
 
+import bufq.liveness.Liveness;
 import bufq.model.DumpPart;
 import bufq.model.LoadWarning;
 import bufq.model.HloModule;
@@ -36,7 +37,7 @@ class BadInputTest {
     void goodTextLoadsCleanly() throws Exception {
         HloModule m = DumpLoader.loadText(NAME, GOOD);
         assertEquals(0, m.warningCount(), () -> m.warnings().toString());
-        assertEquals(64L, m.liveness().liveBytes(1));
+        assertEquals(64L, Liveness.of(m).liveBytes(1));
     }
 
     @Test
@@ -147,7 +148,7 @@ class BadInputTest {
         assertEquals(1, m.warningCount(), () -> m.warnings().toString());
         assertEquals(23, m.warnings().get(0).line());
         assertEquals(2, m.info().maxTime());
-        assertEquals(3, m.liveness().steps());
+        assertEquals(3, Liveness.of(m).steps());
     }
 
     @Test
@@ -175,7 +176,7 @@ class BadInputTest {
         assertEquals(1, ms.size());
         assertEquals(4, ms.get(0).info().files().size());
         assertEquals(0, ms.get(0).warningCount());
-        assertEquals(57600L, ms.get(0).liveness().liveBytes(3));
+        assertEquals(57600L, Liveness.of(ms.get(0)).liveBytes(3));
     }
 
     @Test
@@ -264,7 +265,7 @@ class BadInputTest {
         assertTrue(w.toString().contains("'Used values:' section in the allocation file"), w.toString());
         assertEquals(whole.values().size(), odd.values().size());
         assertEquals(whole.allocations().size(), odd.allocations().size());
-        assertEquals(whole.liveness().peakBytes(), odd.liveness().peakBytes());
+        assertEquals(Liveness.of(whole).peakBytes(), Liveness.of(odd).peakBytes());
         odd.read(EnumSet.of(DumpPart.USED_VALUES));
         assertEquals(whole.instructions().size(), odd.instructions().size());
     }

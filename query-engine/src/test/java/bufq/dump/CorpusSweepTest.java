@@ -1,5 +1,7 @@
 package bufq.dump;
 
+import bufq.liveness.LiveValues;
+import bufq.liveness.Liveness;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
@@ -68,10 +70,10 @@ class CorpusSweepTest {
         PeakClaim peak = m.info().peakClaim();
         if (peak != null) {
             if (peak.cumulative()) {
-                assertEquals(peak.claimedBytes(), m.liveness().liveBytes(peak.time()), where + ": recomputed peak");
+                assertEquals(peak.claimedBytes(), Liveness.of(m).liveBytes(peak.time()), where + ": recomputed peak");
             } else {
                 List<String> live = new ArrayList<>();
-                for (HloValue v : m.liveAt(peak.time())) live.add(v.name());
+                for (HloValue v : LiveValues.at(m, peak.time())) live.add(v.name());
                 List<String> listed = new ArrayList<>();
                 for (PeakClaim.Entry e : peak.entries()) listed.add(e.key());
                 Collections.sort(live);

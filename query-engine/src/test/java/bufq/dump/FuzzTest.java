@@ -1,5 +1,6 @@
 package bufq.dump;
 
+import bufq.liveness.Liveness;
 import bufq.fuzz.Fuzz;
 import bufq.model.HloModule;
 import org.junit.jupiter.api.Test;
@@ -41,8 +42,8 @@ class FuzzTest {
             String text = mutate(seed[1], rnd, 1 + rnd.nextInt(4));
             try {
                 HloModule m = DumpLoader.loadText(seed[0], text);
-                m.liveness();
-                m.liveness().peakTime();
+                Liveness.of(m);
+                Liveness.of(m).peakTime();
                 m.totalBytes();
                 m.users("x");
             } catch (LoadException e) {

@@ -1,5 +1,6 @@
 package bufq.dump;
 
+import bufq.liveness.Liveness;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
@@ -71,7 +72,7 @@ class GoldenTest {
         PeakClaim p = i.peakClaim();
         if (p != null) {
             b.append("peak t=").append(p.time()).append(" cumulative=").append(p.cumulative())
-                    .append(" claimed=").append(p.claimedBytes()).append(" recomputed=").append(m.liveness().liveBytes(p.time())).append('\n');
+                    .append(" claimed=").append(p.claimedBytes()).append(" recomputed=").append(Liveness.of(m).liveBytes(p.time())).append('\n');
             for (PeakClaim.Entry e : p.entries()) b.append("  ").append(e).append('\n');
         }
         if (i.stackTrace() != null) {

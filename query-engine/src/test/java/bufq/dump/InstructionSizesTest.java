@@ -4,7 +4,7 @@ import bufq.model.DumpPart;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import bufq.testing.Corpus;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -48,7 +48,7 @@ class InstructionSizesTest {
             xla[from] += b;
             xla[to + 1] -= b;
         }
-        Liveness l = lazy.liveness();
+        Liveness l = Liveness.of(lazy);
         for (int t = 0; t < n; t++) assertEquals(expected[t], l.liveBytesByInstruction(t), where + " step " + t);
         assertEquals(xlaMoment(xla, n), l.xlaPeakMoment(), where + ": XLA's peak moment");
         assertEquals(!lazy.info().hasValueDetails(), lazy.isRead(DumpPart.USED_VALUES), where + ": the Used values section stays unread");

@@ -1,5 +1,6 @@
 package bufq.dump;
 
+import bufq.liveness.Liveness;
 import bufq.analysis.Analyses;
 import bufq.analysis.BlameBy;
 import bufq.eval.Catalog;
@@ -160,7 +161,7 @@ class LazyPartsTest {
         assertFalse(e.cancelled());
         assertEquals(values + ": changed since the module was loaded; load it again", e.getMessage());
         // What the load read still answers.
-        assertTrue(m.liveness().peakBytes() > 0);
+        assertTrue(Liveness.of(m).peakBytes() > 0);
     }
 
     @Test

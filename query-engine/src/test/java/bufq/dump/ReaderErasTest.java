@@ -1,5 +1,7 @@
 package bufq.dump;
 
+import bufq.liveness.LiveValues;
+import bufq.liveness.Liveness;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloPosition;
@@ -40,7 +42,7 @@ class ReaderErasTest {
         assertEquals(57600L, m.info().peakClaim().claimedBytes());
         assertTrue(m.info().peakClaim().cumulative());
         assertEquals(3, m.info().peakClaim().time());
-        assertEquals(57600L, m.liveness().liveBytes(3));
+        assertEquals(57600L, Liveness.of(m).liveBytes(3));
         assertEquals(m.info().claimedTotalBytes().longValue(), m.totalBytes());
         assertTrue(m.info().hasValueDetails());
         // The stack-trace header groups digits by spaces: 57 600 bytes.
@@ -100,7 +102,7 @@ class ReaderErasTest {
         assertEquals(1, ins.time());
         assertEquals(List.of("tuple.6"), m.users("slice_bitcast_fusion.1"));
         assertEquals(48L, m.info().peakClaim().claimedBytes());
-        assertEquals(48L, m.liveness().liveBytes(3));
+        assertEquals(48L, Liveness.of(m).liveBytes(3));
         assertEquals(3, m.info().stackTrace().children().size());
     }
 
@@ -112,7 +114,7 @@ class ReaderErasTest {
         assertFalse(p.cumulative());
         assertEquals(5, p.entries().size());
         assertEquals("fusion.2", p.entries().get(1).key());
-        assertEquals(5, m.liveAt(2).size());
+        assertEquals(5, LiveValues.at(m, 2).size());
         assertEquals(208L, m.totalBytes());
         assertEquals(208L, m.info().claimedTotalBytes());
         HloValue whole = m.valueByKey("fusion.2{}");
@@ -168,7 +170,7 @@ class ReaderErasTest {
         assertEquals(1, vmem.color());
         assertEquals(1, vmem.shape().memorySpace());
         assertEquals(6, m.allocation(7).color());
-        assertEquals(4132L, m.liveness().liveBytes(7));
+        assertEquals(4132L, Liveness.of(m).liveBytes(7));
         assertEquals(18980L, m.totalBytes());
     }
 
@@ -193,7 +195,7 @@ class ReaderErasTest {
         assertEquals(2, s.get(0).files().size());
         HloModule neg = s.get(0).load();
         assertEquals(0, neg.warningCount(), () -> neg.warnings().toString());
-        assertEquals(64L, neg.liveness().liveBytes(1));
+        assertEquals(64L, Liveness.of(neg).liveBytes(1));
         assertEquals(64L, neg.info().peakClaim().claimedBytes());
         HloModule id = s.get(1).load();
         assertEquals(0, id.warningCount());

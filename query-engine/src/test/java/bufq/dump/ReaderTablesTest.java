@@ -88,17 +88,17 @@ class ReaderTablesTest {
         Interner text = root.local(100), raw = root.local(100);
         String region = "a.1 caf\u00e9 cafe b.2";
         byte[] utf8 = region.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        assertFalse(Swar.ascii(utf8, 0, utf8.length));
+        assertFalse(WordScan.ascii(utf8, 0, utf8.length));
         // A byte past 0x7F is found at every position and alignment, in the eight-byte words and the tail.
         for (int len = 1; len <= 24; len++) {
             for (int at = 0; at < len; at++) {
                 byte[] b = new byte[len + 3];
                 java.util.Arrays.fill(b, (byte) 'x');
                 b[1 + at] = (byte) 0x80;
-                assertFalse(Swar.ascii(b, 1, len), len + " bytes, high at " + at);
+                assertFalse(WordScan.ascii(b, 1, len), len + " bytes, high at " + at);
                 b[1 + at] = 'y';
                 b[0] = b[len + 1] = (byte) 0xC3;   // outside the range: not looked at
-                assertTrue(Swar.ascii(b, 1, len), len + " bytes");
+                assertTrue(WordScan.ascii(b, 1, len), len + " bytes");
             }
         }
         String ascii = "b.2 cafe a.1";

@@ -1,5 +1,6 @@
 package bufq.eval;
 
+import bufq.liveness.Liveness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -85,9 +86,9 @@ class DumpQueriesTest {
         String where = m.info().files().isEmpty() ? m.handle() : m.info().files().get(0);
         for (String q : EXAMPLES) run(q, m);
 
-        int peak = m.liveness().peakTime();
+        int peak = Liveness.of(m).peakTime();
         long sumAtPeak = (Long) run("values where live at peak show sum(logical_size)", m).cell(0, 0);
-        if (peak >= 0) assertEquals(m.liveness().liveBytes(peak), sumAtPeak, where);
+        if (peak >= 0) assertEquals(Liveness.of(m).liveBytes(peak), sumAtPeak, where);
         PeakClaim claim = m.info().peakClaim();
         if (claim != null && claim.cumulative()) {
             long atLabel = (Long) run("values where live at claimed_peak show sum(logical_size)", m).cell(0, 0);
@@ -105,7 +106,7 @@ class DumpQueriesTest {
 
         if (steps > 0) {
             long max = 0;
-            for (int t = 0; t < m.liveness().steps(); t++) max = Math.max(max, m.liveness().liveBytes(t));
+            for (int t = 0; t < Liveness.of(m).steps(); t++) max = Math.max(max, Liveness.of(m).liveBytes(t));
             assertEquals(max, run("steps order by live_bytes desc limit 5", m).cell(0, 2), where);
         }
 

@@ -1,5 +1,7 @@
 package bufq.eval;
 
+import bufq.liveness.LiveValues;
+import bufq.liveness.Liveness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -89,11 +91,11 @@ class FastPathsTest {
             List<Step> steps = Step.of(m);
             assertEquals(m.steps(), steps.size());
             for (Step s : steps) {
-                List<HloValue> live = m.liveAt(s.time());
+                List<HloValue> live = LiveValues.at(m, s.time());
                 assertEquals(live.stream().mapToLong(HloValue::logicalSize).sum(), s.liveBytes(), "step " + s.time());
                 assertEquals(live.size(), s.liveValues(), "step " + s.time());
             }
-            assertSame(m.liveness(), m.liveness());
+            assertSame(Liveness.of(m), Liveness.of(m));
             assertThrows(UnsupportedOperationException.class, () -> steps.add(steps.get(0)));
             assertThrows(IndexOutOfBoundsException.class, () -> steps.get(steps.size()));
             Table t = run(m, "steps order by live_bytes desc, time limit 3");
@@ -102,7 +104,7 @@ class FastPathsTest {
         // A module with the same content is a different module: its own liveness.
         HloModule a = TestModules.random(5, 300, 50), b = TestModules.random(5, 300, 50);
         assertEquals(Step.of(a), Step.of(b));
-        assertTrue(a.liveness() != b.liveness());
+        assertTrue(Liveness.of(a) != Liveness.of(b));
     }
 
     /** instructions.live_bytes from the one-sweep memo equals summing the values live at each time. */
@@ -114,7 +116,7 @@ class FastPathsTest {
                 Long time = (Long) row.get(1);
                 // Summed by hand; ranges are cut to the schedule, so past its end nothing is live.
                 Object want = time == null ? null : time >= m.steps() ? 0L
-                        : m.liveAt(time.intValue()).stream().mapToLong(HloValue::logicalSize).sum();
+                        : LiveValues.at(m, time.intValue()).stream().mapToLong(HloValue::logicalSize).sum();
                 assertEquals(want, row.get(2), "live_bytes of " + row.get(0));
             }
         }

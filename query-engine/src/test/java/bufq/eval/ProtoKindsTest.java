@@ -1,5 +1,6 @@
 package bufq.eval;
 
+import bufq.liveness.Liveness;
 import bufq.dump.DumpLoader;
 import bufq.dump.LoadException;
 import bufq.model.HloModule;
@@ -50,7 +51,7 @@ class ProtoKindsTest {
         HloModule m = DumpLoader.load(List.of(mystery)).get(0);
         HloModule named = DumpLoader.load(List.of(ProtoQueriesTest.corpus(HLO))).get(0);
         assertEquals(named.values().size(), m.values().size());
-        assertEquals(named.liveness().peakBytes(), m.liveness().peakBytes());
+        assertEquals(Liveness.of(named).peakBytes(), Liveness.of(m).peakBytes());
         assertEquals(List.of("hlo-proto"), kinds(mystery));
         assertEquals(List.of("profile"), kinds(Files.copy(ProtoQueriesTest.corpus("profile/profile.xplane.pb"), dir.resolve("capture"))));
         assertEquals(List.of("assignment-proto"),

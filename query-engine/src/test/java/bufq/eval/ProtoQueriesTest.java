@@ -1,5 +1,6 @@
 package bufq.eval;
 
+import bufq.liveness.Liveness;
 import bufq.analysis.Analyses;
 import bufq.dump.DumpLoader;
 import bufq.model.HeapEvent;
@@ -59,7 +60,7 @@ class ProtoQueriesTest {
         assertEquals(5, t.rows().size());
         for (int i = 1; i < 5; i++) assertTrue((Long) t.rows().get(i - 1).get(2) >= (Long) t.rows().get(i).get(2));
         for (List<Object> r : t.rows()) assertEquals("profile", r.get(1));
-        long max = all.stream().mapToLong(m -> m.liveness().peakBytes()).max().orElseThrow();
+        long max = all.stream().mapToLong(m -> Liveness.of(m).peakBytes()).max().orElseThrow();
         assertEquals(max, t.rows().get(0).get(2));
         // Without the session's list, the entity is the one module.
         assertEquals(1, run("modules", new EvalContext(all.get(0))).rows().size());
@@ -72,7 +73,7 @@ class ProtoQueriesTest {
         Table cmp = (Table) out.get(1);
         long tracePeak = m.heapEvents().stream().mapToLong(HeapEvent::heapBytes).max().orElseThrow();
         assertEquals(tracePeak, cmp.rows().get(0).get(1));
-        long stepPeak = m.liveness().peakBytes();
+        long stepPeak = Liveness.of(m).peakBytes();
         assertEquals(stepPeak, cmp.rows().get(1).get(1));
         assertEquals(stepPeak, (Long) cmp.rows().get(2).get(1) + (Long) cmp.rows().get(3).get(1), "traced + outside = the step's bytes");
     }
@@ -85,7 +86,7 @@ class ProtoQueriesTest {
                 .filter(x -> x.info().name().equals("jit_f")).findFirst().orElseThrow();
         Table cmp = (Table) Analyses.eventTimeline(m, 80).get(1);
         long tracePeak = (Long) cmp.rows().get(0).get(1);
-        int stepPeak = m.liveness().peakTime();
+        int stepPeak = Liveness.of(m).peakTime();
         Integer traceStep = m.timeOf(m.heapEvents().stream().filter(e -> e.heapBytes() == tracePeak).findFirst().orElseThrow().instruction());
         assertTrue(traceStep != stepPeak, "the case this test is about: two different steps");
         List<Object> where = cmp.rows().get(4);

@@ -1,5 +1,6 @@
 package bufq.eval;
 
+import bufq.liveness.Liveness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -45,7 +46,7 @@ class QueryTest {
     @Test
     void liveAtPeakOrderedBySize() throws QueryException {
         // peak of the toy is step 4 (12320 logical bytes): p0, fusion.2, copy.3
-        assertEquals(4, TOY.liveness().peakTime());
+        assertEquals(4, Liveness.of(TOY).peakTime());
         assertEquals("4|copy.3\n0|p0\n3|fusion.2", rows(run("values where live at peak order by size desc limit 10 show id, name")));
         assertEquals("4|copy.3", rows(run("values where live at peak order by size desc limit 1 show id, name")));
     }
@@ -54,7 +55,7 @@ class QueryTest {
     void sumAtPeakEqualsLiveBytes() throws QueryException {
         Table t = run("values where live at peak show sum(logical_size)");
         assertEquals("sum(logical_size):bytes", header(t));
-        assertEquals(TOY.liveness().liveBytes(4), t.cell(0, 0));
+        assertEquals(Liveness.of(TOY).liveBytes(4), t.cell(0, 0));
         assertEquals(12320L, t.cell(0, 0));
     }
 
@@ -172,9 +173,9 @@ class QueryTest {
                 assertEquals(bruteDuring, during.rows().stream().map(r -> r.get(0)).toList());
             }
             Table sum = Query.compile("values where live at peak show sum(logical_size)", Catalog.standard()).run(ctx);
-            assertEquals(m.liveness().liveBytes(m.liveness().peakTime()), sum.cell(0, 0));
+            assertEquals(Liveness.of(m).liveBytes(Liveness.of(m).peakTime()), sum.cell(0, 0));
             Table steps = Query.compile("steps order by live_bytes desc limit 1", Catalog.standard()).run(ctx);
-            assertEquals(m.liveness().liveBytes(m.liveness().peakTime()), steps.cell(0, 2));
+            assertEquals(Liveness.of(m).liveBytes(Liveness.of(m).peakTime()), steps.cell(0, 2));
         }
     }
 

@@ -1,5 +1,6 @@
 package bufq.export;
 
+import bufq.liveness.Liveness;
 import bufq.analysis.BlameBy;
 import bufq.model.HloModule;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,7 +52,7 @@ class GoToolPprofTest {
     private Path export(HloModule m, String name, ProfileStacks by) throws IOException {
         Path f = dir.resolve(name);
         try (OutputStream out = Files.newOutputStream(f)) {
-            PprofExport.write(m, m.liveness().peakTime(), "peak", by, out);
+            PprofExport.write(m, Liveness.of(m).peakTime(), "peak", by, out);
         }
         return f;
     }

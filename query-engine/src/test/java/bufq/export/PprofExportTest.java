@@ -1,5 +1,7 @@
 package bufq.export;
 
+import bufq.liveness.LiveValues;
+import bufq.liveness.Liveness;
 import bufq.analysis.BlameBy;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
@@ -60,7 +62,7 @@ class PprofExportTest {
     @Test
     void profileHasPprofsHeaderAndOneSamplePerLiveValueAddingUpToTheOccupiedBytes() throws Exception {
         HloModule m = ExportCorpus.pair(false);
-        int t = m.liveness().peakTime();
+        int t = Liveness.of(m).peakTime();
         DecodedProfile p = export(m, t, ProfileStacks.STACK);
         assertEquals("", p.strings.get(0));
         assertEquals(List.of("objects/count", "space/bytes"),
@@ -68,7 +70,7 @@ class PprofExportTest {
         assertEquals("space", p.string(p.defaultSampleType));
         assertEquals(1, p.mappings);
         assertTrue(p.string(p.comments.get(0)).contains("step " + t), p.string(p.comments.get(0)));
-        List<HloValue> live = m.liveAt(t);
+        List<HloValue> live = LiveValues.at(m, t);
         assertEquals(live.size(), p.samples.size());
         assertEquals(live.size(), sum(p, 0));
         assertEquals(occupied(m, t), sum(p, 1));
@@ -87,7 +89,7 @@ class PprofExportTest {
     @Test
     void bySourceGivesBlameBySourceAndByOpNameItsEveryLevelWhereValuesShareBytes() throws Exception {
         for (HloModule m : List.of(ExportCorpus.gpuWithSources(), ExportCorpus.pair(true))) {
-            int t = m.liveness().peakTime();
+            int t = Liveness.of(m).peakTime();
             DecodedProfile bySource = export(m, t, ProfileStacks.SOURCE);
             Map<String, Long> leaves = new TreeMap<>();
             for (DecodedProfile.Sample s : bySource.samples) {
@@ -109,11 +111,11 @@ class PprofExportTest {
     @Test
     void theDefaultStackIsTheOpNamePathWithTheSourceLineAsLeaf() throws Exception {
         HloModule m = ExportCorpus.gpuWithSources();
-        int t = m.liveness().peakTime();
+        int t = Liveness.of(m).peakTime();
         DecodedProfile p = export(m, t, ProfileStacks.STACK);
         int withSource = 0;
         for (int i = 0; i < p.samples.size(); i++) {
-            HloValue v = m.liveAt(t).get(i);
+            HloValue v = LiveValues.at(m, t).get(i);
             var ins = m.instruction(v.name());
             List<String> stack = p.stack(p.samples.get(i));
             DecodedProfile.Sample s = p.samples.get(i);
@@ -132,11 +134,11 @@ class PprofExportTest {
     @Test
     void aProtoDumpsWholePythonStackIsTheStack() throws Exception {
         HloModule m = ExportCorpus.withStacks();
-        int t = m.liveness().peakTime();
+        int t = Liveness.of(m).peakTime();
         DecodedProfile p = export(m, t, ProfileStacks.STACK);
         int withStack = 0;
         for (int i = 0; i < p.samples.size(); i++) {
-            var ins = m.instruction(m.liveAt(t).get(i).name());
+            var ins = m.instruction(LiveValues.at(m, t).get(i).name());
             if (ins == null || ins.stack().isEmpty()) continue;
             withStack++;
             DecodedProfile.Sample s = p.samples.get(i);
@@ -154,7 +156,7 @@ class PprofExportTest {
     @Test
     void stepsByName() throws Exception {
         HloModule m = ExportCorpus.pair(false);
-        assertEquals(m.liveness().peakTime(), PprofExport.step(m, "peak"));
+        assertEquals(Liveness.of(m).peakTime(), PprofExport.step(m, "peak"));
         assertEquals(m.info().peakClaim().time(), PprofExport.step(m, "claimed_peak"));
         assertEquals(7, PprofExport.step(m, "7"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PprofExport.step(m, "9999"));

@@ -1,5 +1,6 @@
 package bufq.export;
 
+import bufq.liveness.Liveness;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.testing.Corpus;
@@ -106,10 +107,10 @@ class TraceExportTest {
                     Arrays.fill(series, ts, series.length, (Long) a.getValue());
                 }
             }
-            assertEquals(m.liveness().peakTime(), peak);
-            assertEquals(m.colors().size(), byColor.size());
+            assertEquals(Liveness.of(m).peakTime(), peak);
+            assertEquals(Liveness.of(m).colors().size(), byColor.size());
             long atPeak = 0;
-            for (int c : m.colors()) {
+            for (int c : Liveness.of(m).colors()) {
                 long[] series = byColor.get("color " + c);
                 assertNotNull(series, "a counter track for color " + c);
                 for (int t = 0; t < m.steps(); t++) assertEquals(occupied(m, t, c), series[t], m.handle() + " color " + c + " step " + t);

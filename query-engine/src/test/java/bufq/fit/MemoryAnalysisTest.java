@@ -1,5 +1,6 @@
 package bufq.fit;
 
+import bufq.model.ProgramSizes;
 import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
 import bufq.testing.Corpus;

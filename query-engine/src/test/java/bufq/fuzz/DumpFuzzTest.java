@@ -1,5 +1,7 @@
 package bufq.fuzz;
 
+import bufq.liveness.LiveValues;
+import bufq.liveness.Liveness;
 import bufq.analysis.Analyses;
 import bufq.dump.DumpFile;
 import bufq.dump.DumpLoader;
@@ -184,11 +186,11 @@ class DumpFuzzTest {
 
     /** The first questions the shell asks of a loaded module. */
     static void exercise(HloModule m) throws QueryException {
-        m.liveness();
-        m.liveness().peakTime();
+        Liveness.of(m);
+        Liveness.of(m).peakTime();
         m.totalBytes();
-        m.colors();
-        for (var v : m.values()) if (v.range() != null) m.liveAt(v.range().start());
+        Liveness.of(m).colors();
+        for (var v : m.values()) if (v.range() != null) LiveValues.at(m, v.range().start());
         Analyses.peak(m, OptionalInt.empty(), Analyses.DEFAULT_SMALL_THRESHOLD, TilingModel.TPU);
         Analyses.check(m, TilingModel.TPU, List.of());
         Analyses.fragmentation(m);

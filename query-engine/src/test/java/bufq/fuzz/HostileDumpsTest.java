@@ -1,5 +1,6 @@
 package bufq.fuzz;
 
+import bufq.liveness.Liveness;
 import bufq.dump.DumpLoader;
 import bufq.dump.LoadException;
 import bufq.dump.TinyDump;
@@ -224,7 +225,7 @@ class HostileDumpsTest {
                 + "    x.1{}: 32 bytes (cumulative: 32 bytes)\n    neg.2{}: 32 bytes (cumulative: 64 bytes)\n";
         HloModule m = loaded(load(write(NAME, (HEAD + live).getBytes(StandardCharsets.US_ASCII))));
         assertEquals(2, m.info().maxTime());
-        assertEquals(3, m.liveness().steps());
+        assertEquals(3, Liveness.of(m).steps());
         assertEquals(2, m.value(0).range().end());
         assertTrue(m.warnings().stream().anyMatch(w -> w.line() == 15 && w.message().equals("live range ends at 2147483647, past the last step 2; cut there")),
                 m.warnings().toString());

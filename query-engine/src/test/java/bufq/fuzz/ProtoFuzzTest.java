@@ -1,5 +1,6 @@
 package bufq.fuzz;
 
+import bufq.liveness.Liveness;
 import bufq.dump.proto.HostileProtos;
 import bufq.dump.proto.ProtoException;
 import bufq.dump.proto.ProtoGen;
@@ -37,7 +38,7 @@ class ProtoFuzzTest {
                 HloModule m = ProtoReader.load(bytes, 0, bytes.length, 0, "gen.hlo.pb", "gen", -1, "cpu", false);
                 long uses = 0;
                 for (HloValue v : m.values()) uses += v.uses().size();
-                return m.values().size() + " values, " + uses + " uses, peak " + m.liveness().peakBytes();
+                return m.values().size() + " values, " + uses + " uses, peak " + Liveness.of(m).peakBytes();
             });
             if (o.thrown() == null) continue;
             if (!(o.thrown() instanceof ProtoException e)) {

@@ -1,5 +1,6 @@
 package bufq.model;
 
+import bufq.liveness.LiveValues;
 import bufq.dump.ShapeParser;
 import org.junit.jupiter.api.Test;
 
@@ -86,7 +87,7 @@ class CompactModelTest {
         assertEquals("other", h.handle());
         assertSame(m.values(), h.values());
         assertEquals(List.of(x, y), h.valuesIn(0));
-        assertEquals(List.of(x, y), h.liveAt(1));
+        assertEquals(List.of(x, y), LiveValues.at(h, 1));
         assertSame(y, h.value(1));
         assertSame(a, h.allocation(0));
         assertEquals(0, h.timeOf("x"));

@@ -1,5 +1,7 @@
 package bufq.model;
 
+import bufq.liveness.LiveValues;
+import bufq.liveness.Liveness;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -98,8 +100,8 @@ class ModuleIndexTest {
         assertEquals(List.of(), m.users("y"));
         assertEquals(3, m.valuesIn(0).size());
         assertEquals(List.of(9L, 3L, 7L), m.allocation(0).valueIds());
-        assertEquals(3, m.liveAt(2).size());
-        assertEquals(48L, m.liveness().liveBytes(2));
+        assertEquals(3, LiveValues.at(m, 2).size());
+        assertEquals(48L, Liveness.of(m).liveBytes(2));
     }
 
     @Test

@@ -21,7 +21,7 @@ import java.util.function.Function;
 /**
  * The what-if semantics written out again, plainly, for tests: edits applied to a list of byte
  * segments, and occupancy summed step by step by merging each allocation's intervals. Shares no
- * code with {@link WhatIf} or the module's liveness sweep.
+ * code with {@link EditSweep} or the module's liveness sweep.
  */
 final class Recompute {
     /** One live piece: bytes {@code [offset, offset + size)} of an allocation over steps {@code start..end}. */

@@ -1,5 +1,6 @@
 package bufq.whatif;
 
+import bufq.liveness.Liveness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -29,7 +30,7 @@ class RematPairTest {
     }
 
     private static Outcome whatif(HloModule m, String text) throws Exception {
-        return WhatIf.run(m, EditParser.parse(text, Set.copyOf(Catalog.standard().entities())).edits(), Catalog.standard(),
+        return EditSweep.run(m, EditParser.parse(text, Set.copyOf(Catalog.standard().entities())).edits(), Catalog.standard(),
                 TilingModel.TPU, n -> null);
     }
 
@@ -48,7 +49,7 @@ class RematPairTest {
 
         int activations = select(plain, ACTIVATIONS).size();
         Outcome bound = whatif(plain, "remat where " + ACTIVATIONS);
-        long real = remat.liveness().peakBytes();
+        long real = Liveness.of(remat).peakBytes();
         assertEquals(49, activations);
         assertEquals(44_072_964L, bound.after().peakBytes(), "the whatif bound");
         assertEquals(157_450_248L, real, "the remat compilation's real peak");
@@ -65,10 +66,10 @@ class RematPairTest {
                 "peaks at " + mib(real), "from step " + firstBirth + " on",
                 atPeak.size() + " of them (" + mib(atPeakBytes) + ")"))
             assertTrue(whatifSection.contains(quoted), "docs/commands.md's whatif section says: " + quoted);
-        String row = "| peak, occupied | " + Sizes.human(plain.liveness().peakBytes()) + " | " + Sizes.human(real) + " | "
-                + Sizes.human(real - plain.liveness().peakBytes()) + " |";
+        String row = "| peak, occupied | " + Sizes.human(Liveness.of(plain).peakBytes()) + " | " + Sizes.human(real) + " | "
+                + Sizes.human(real - Liveness.of(plain).peakBytes()) + " |";
         assertTrue(diffSection.contains(row), "docs/commands.md's diff section shows " + row);
-        assertTrue(diffSection.contains("(" + mib(plain.liveness().peakBytes()).replace(" MiB", "") + " -> " + mib(real) + ")"),
+        assertTrue(diffSection.contains("(" + mib(Liveness.of(plain).peakBytes()).replace(" MiB", "") + " -> " + mib(real) + ")"),
                 "the diff section's sentence quotes the same peaks");
     }
 }

@@ -1,5 +1,6 @@
 package bufq.whatif;
 
+import bufq.liveness.Liveness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class ScaleLiveBytesTest {
     private static Outcome whatif(HloModule m, String text) throws Exception {
-        return WhatIf.run(m, EditParser.parse(text, Set.copyOf(Catalog.standard().entities())).edits(), Catalog.standard(),
+        return EditSweep.run(m, EditParser.parse(text, Set.copyOf(Catalog.standard().entities())).edits(), Catalog.standard(),
                 TilingModel.TPU, n -> n.equals("none") ? TilingModel.NONE : null);
     }
 
@@ -26,14 +27,14 @@ class ScaleLiveBytesTest {
         HloModule m = TestModules.toy();
         Outcome o = whatif(m, "scale where size > 0 by 0.5");
         HloModule copy = o.editedModule();
-        int peak = m.liveness().peakTime();
-        long liveBefore = m.liveness().liveBytes(peak);
+        int peak = Liveness.of(m).peakTime();
+        long liveBefore = Liveness.of(m).liveBytes(peak);
         assertTrue(liveBefore > 0, "the toy module has live bytes at its peak");
         for (int t = 0; t < m.steps(); t++) {
-            assertEquals(o.after().liveBytes(t), copy.liveness().liveBytes(t), "live bytes at step " + t);
-            assertEquals(o.after().occupiedBytes(t), copy.liveness().occupiedBytes(t), "occupied bytes at step " + t);
+            assertEquals(o.after().liveBytes(t), Liveness.of(copy).liveBytes(t), "live bytes at step " + t);
+            assertEquals(o.after().occupiedBytes(t), Liveness.of(copy).occupiedBytes(t), "occupied bytes at step " + t);
         }
-        long liveAfter = copy.liveness().liveBytes(peak);
+        long liveAfter = Liveness.of(copy).liveBytes(peak);
         assertTrue(Math.abs(2 * liveAfter - liveBefore) <= m.values().size(), liveBefore + " halved is not " + liveAfter);
     }
 
@@ -42,6 +43,6 @@ class ScaleLiveBytesTest {
         HloModule m = TestModules.toy();
         Outcome tiled = whatif(m, "tiling none");
         for (int t = 0; t < m.steps(); t++)
-            assertEquals(m.liveness().liveBytes(t), tiled.editedModule().liveness().liveBytes(t), "retiling changes padding only");
+            assertEquals(Liveness.of(m).liveBytes(t), Liveness.of(tiled.editedModule()).liveBytes(t), "retiling changes padding only");
     }
 }

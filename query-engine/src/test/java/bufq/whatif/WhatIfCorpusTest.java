@@ -1,5 +1,7 @@
 package bufq.whatif;
 
+import bufq.liveness.LiveValues;
+import bufq.liveness.Liveness;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -43,8 +45,8 @@ class WhatIfCorpusTest {
     /** Edits that touch something on any module with a peak: the peak's values, parameters, everything. */
     static List<String> edits(HloModule m) {
         long largest = 0;
-        for (HloValue v : m.liveAt(m.liveness().peakTime())) largest = Math.max(largest, v.size());
-        int mid = m.liveness().peakTime() / 2;
+        for (HloValue v : LiveValues.at(m, Liveness.of(m).peakTime())) largest = Math.max(largest, v.size());
+        int mid = Liveness.of(m).peakTime() / 2;
         List<String> out = new ArrayList<>(List.of("drop where live at peak and size >= " + largest, "end where live at peak at last_use",
                 "end where live at peak at " + mid, "end where live at peak at " + m.sequence().get(mid),
                 "remat where live at peak", "scale where live at peak by 0.5",
@@ -56,7 +58,7 @@ class WhatIfCorpusTest {
         // Every edit kind after remat on the same values, and before it: each applies to both parts of a rematerialised value.
         String same = "live at peak";
         List<String> kinds = new ArrayList<>(List.of("drop where " + same, "end where " + same + " at last_use",
-                "end where " + same + " at " + (m.liveness().peakTime() + 1), "end where " + same + " at " + m.sequence().get(mid),
+                "end where " + same + " at " + (Liveness.of(m).peakTime() + 1), "end where " + same + " at " + m.sequence().get(mid),
                 "scale where " + same + " by 0.5", "size where " + same + " = 1KiB", "donate where " + same, "remat where " + same,
                 "tiling none"));
         if (parameter != null) kinds.add("donate " + parameter);
@@ -89,7 +91,7 @@ class WhatIfCorpusTest {
 
     static void check(HloModule m, String text) throws QueryException {
         List<Edit> edits = EditParser.parse(text, Set.copyOf(Catalog.standard().entities())).edits();
-        Outcome o = WhatIf.run(m, edits, Catalog.standard(), TilingModel.TPU,
+        Outcome o = EditSweep.run(m, edits, Catalog.standard(), TilingModel.TPU,
                 n -> "none".equals(n) ? TilingModel.NONE : "tpu".equals(n) ? TilingModel.TPU : null);
         List<Recompute.Segment> segs = Recompute.apply(m, edits);
         long[] expected = Recompute.occupancy(m, segs);
@@ -109,16 +111,16 @@ class WhatIfCorpusTest {
         }
         // The edited copy as a module gives the same figures again.
         HloModule edited = o.editedModule();
-        assertArrayEquals(expected, edited.liveness().occupiedBytesByStep(OptionalInt.empty()), text);
+        assertArrayEquals(expected, Liveness.of(edited).occupiedBytesByStep(OptionalInt.empty()), text);
         // Live bytes, value counts and the peak per colour too: a patched sweep must equal a full one.
-        assertArrayEquals(edited.liveness().liveBytesByStep(OptionalInt.empty()), o.after().liveBytesByStep(OptionalInt.empty()), text);
-        for (int t = 0; t < m.steps(); t++) assertEquals(edited.liveness().liveValues(t), o.after().liveValues(t), text + " at " + t);
+        assertArrayEquals(Liveness.of(edited).liveBytesByStep(OptionalInt.empty()), o.after().liveBytesByStep(OptionalInt.empty()), text);
+        for (int t = 0; t < m.steps(); t++) assertEquals(Liveness.of(edited).liveValues(t), o.after().liveValues(t), text + " at " + t);
         for (int c : o.after().colors()) {
-            assertEquals(edited.liveness().peakTime(c), o.after().peakTime(c), text + " colour " + c);
-            assertArrayEquals(edited.liveness().occupiedBytesByStep(OptionalInt.of(c)), o.after().occupiedBytesByStep(OptionalInt.of(c)), text);
+            assertEquals(Liveness.of(edited).peakTime(c), o.after().peakTime(c), text + " colour " + c);
+            assertArrayEquals(Liveness.of(edited).occupiedBytesByStep(OptionalInt.of(c)), o.after().occupiedBytesByStep(OptionalInt.of(c)), text);
         }
         for (var a : m.allocations())
-            assertEquals(edited.liveness().allocationUse(a.index()), o.after().allocationUse(a.index()), text + " allocation " + a.index());
+            assertEquals(Liveness.of(edited).allocationUse(a.index()), o.after().allocationUse(a.index()), text + " allocation " + a.index());
         assertTrue(edited.handle().endsWith("(what if)"));
     }
 
@@ -128,13 +130,13 @@ class WhatIfCorpusTest {
         HloModule m = load("jax-0.10.2/transformer-2layer");
         Set<String> entities = Set.copyOf(Catalog.standard().entities());
         java.util.function.Function<String, TilingModel> none = n -> null;
-        Outcome both = WhatIf.run(m, EditParser.parse("remat where id = 580; drop where id = 580", entities).edits(), Catalog.standard(), TilingModel.TPU, none);
-        Outcome drop = WhatIf.run(m, EditParser.parse("drop where id = 580", entities).edits(), Catalog.standard(), TilingModel.TPU, none);
+        Outcome both = EditSweep.run(m, EditParser.parse("remat where id = 580; drop where id = 580", entities).edits(), Catalog.standard(), TilingModel.TPU, none);
+        Outcome drop = EditSweep.run(m, EditParser.parse("drop where id = 580", entities).edits(), Catalog.standard(), TilingModel.TPU, none);
         assertArrayEquals(drop.after().occupiedBytesByStep(OptionalInt.empty()), both.after().occupiedBytesByStep(OptionalInt.empty()));
         assertEquals(4L << 20, both.before().occupiedBytes(133) - both.after().occupiedBytes(133), "step 133 no longer holds the returning part");
         for (int k = 0; k < both.ranges().owner().length; k++)
             if (m.values().get(both.ranges().owner()[k]).id() == 580) assertEquals(0, both.ranges().size()[k], "part " + k);
-        Outcome scaled = WhatIf.run(m, EditParser.parse("remat where id = 580; scale where id = 580 by 0.5", entities).edits(), Catalog.standard(), TilingModel.TPU, none);
+        Outcome scaled = EditSweep.run(m, EditParser.parse("remat where id = 580; scale where id = 580 by 0.5", entities).edits(), Catalog.standard(), TilingModel.TPU, none);
         assertEquals(2L << 20, scaled.before().occupiedBytes(133) - scaled.after().occupiedBytes(133), "step 133 holds the returning half-size part");
     }
 
@@ -146,7 +148,7 @@ class WhatIfCorpusTest {
                 "public/patrick-toulme_justabyte__tcp-hlo_module_0051.jit_mini_attention-buffer-assignment.txt")) {
             HloModule m = load(rel);
             List<Edit> edits = EditParser.parse("tiling tpu", Set.copyOf(Catalog.standard().entities())).edits();
-            Outcome o = WhatIf.run(m, edits, Catalog.standard(), TilingModel.TPU, n -> "tpu".equals(n) ? TilingModel.TPU : null);
+            Outcome o = EditSweep.run(m, edits, Catalog.standard(), TilingModel.TPU, n -> "tpu".equals(n) ? TilingModel.TPU : null);
             assertArrayEquals(o.before().occupiedBytesByStep(OptionalInt.empty()), o.after().occupiedBytesByStep(OptionalInt.empty()), rel);
             assertArrayEquals(o.before().occupiedBytesByStep(OptionalInt.empty()), Recompute.occupancy(m, Recompute.apply(m, edits)), rel);
         }

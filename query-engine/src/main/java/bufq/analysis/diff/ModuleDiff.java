@@ -1,12 +1,13 @@
 package bufq.analysis.diff;
 
+import bufq.liveness.Liveness;
 import bufq.analysis.diff.DiffResult.GroupChange;
 import bufq.analysis.diff.DiffResult.Peak;
 import bufq.analysis.diff.DiffResult.Renamed;
 import bufq.analysis.diff.DiffResult.SummaryRow;
 import bufq.analysis.diff.DiffResult.Unmatched;
 import bufq.analysis.diff.DiffResult.Where;
-import bufq.lang.Names;
+import bufq.lang.NearNames;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
@@ -83,7 +84,7 @@ public final class ModuleDiff {
 
 
     private static Peak peak(Side s) {
-        return new Peak(s.peakTime, s.module.steps(), s.claimedPeak, s.recomputedPeak, s.module.liveness().claimedPeakTime());
+        return new Peak(s.peakTime, s.module.steps(), s.claimedPeak, s.recomputedPeak, Liveness.of(s.module).claimedPeakTime());
     }
 
     /** Handles, or {@code dir/handle} when both modules share a handle (the same program twice). */
@@ -107,8 +108,8 @@ public final class ModuleDiff {
         List<SummaryRow> rows = new ArrayList<>();
         rows.add(new SummaryRow("peak, occupied", b.recomputedPeak, a.recomputedPeak));
         rows.add(new SummaryRow("claimed peak (dump's label)", b.claimedPeak, a.claimedPeak));
-        TreeSet<Integer> colors = new TreeSet<>(b.module.colors());
-        colors.addAll(a.module.colors());
+        TreeSet<Integer> colors = new TreeSet<>(Liveness.of(b.module).colors());
+        colors.addAll(Liveness.of(a.module).colors());
         for (int c : colors) {
             rows.add(new SummaryRow("peak, occupied, colour " + c, peakOfColor(b, c), peakOfColor(a, c)));
         }
@@ -127,7 +128,7 @@ public final class ModuleDiff {
     /** Bytes of {@code color} occupied at the side's peak step (0 when the side has no such colour). */
     private static Long peakOfColor(Side s, int color) {
         if (s.recomputedPeak == null) return null;
-        return s.module.colors().contains(color) ? s.module.liveness().occupiedBytes(s.peakTime, color) : 0L;
+        return Liveness.of(s.module).colors().contains(color) ? Liveness.of(s.module).occupiedBytes(s.peakTime, color) : 0L;
     }
 
     private static long allocatedOfColor(HloModule m, int color) {
@@ -216,7 +217,7 @@ public final class ModuleDiff {
             if (candidates == null || candidates.isEmpty()) continue;
             int best = 0, bestDistance = Integer.MAX_VALUE;
             for (int i = 0; i < candidates.size(); i++) {
-                int d = Names.editDistance(u.key().opGroup(), candidates.get(i).key().opGroup());
+                int d = NearNames.editDistance(u.key().opGroup(), candidates.get(i).key().opGroup());
                 if (d < bestDistance) { best = i; bestDistance = d; }
             }
             out.add(new Renamed(u, candidates.remove(best)));

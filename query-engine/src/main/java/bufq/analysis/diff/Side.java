@@ -4,7 +4,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -32,7 +32,7 @@ final class Side {
 
     Side(HloModule module, boolean onlyAtPeak) {
         this.module = module;
-        Liveness l = module.liveness();
+        Liveness l = Liveness.of(module);
         this.peakTime = l.peakTime();
         this.claimedPeak = module.info().peakClaim() == null ? null : module.info().peakClaim().claimedBytes();
         this.recomputedPeak = peakTime < 0 ? null : l.peakBytes();

@@ -30,7 +30,7 @@ import java.util.concurrent.ForkJoinTask;
 
 /**
  * Reads {@code xla.HloProto} and {@code xla.BufferAssignmentProto} into {@link Messages}: one method
- * per message, its fields by the numbers of {@link Fields}; fields it does not list are skipped.
+ * per message, its fields by the numbers of {@link FieldNumbers}; fields it does not list are skipped.
  */
 final class HloProtoParser {
     private final Wire w;
@@ -66,12 +66,12 @@ final class HloProtoParser {
         try {
             for (int f; (f = w.next()) != 0; ) {
                 switch (f) {
-                    case Fields.HloProto.HLO_MODULE -> {
+                    case FieldNumbers.HloProto.HLO_MODULE -> {
                         int l = w.enter("hlo_module", -1);
                         module = p.module();
                         w.leave(l);
                     }
-                    case Fields.HloProto.BUFFER_ASSIGNMENT -> {
+                    case FieldNumbers.HloProto.BUFFER_ASSIGNMENT -> {
                         int l = w.enter("buffer_assignment", -1);
                         if (pending == null && assignment == null) {
                             int at = w.position(), n = w.bytesLeft();
@@ -132,22 +132,22 @@ final class HloProtoParser {
         Layout layout = null;
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
-                case Fields.ShapeProto.ELEMENT_TYPE -> type = w.int32("element_type");
-                case Fields.ShapeProto.DIMENSIONS -> w.int64s("dimensions", dims);
-                case Fields.ShapeProto.IS_DYNAMIC_DIMENSION -> {
+                case FieldNumbers.ShapeProto.ELEMENT_TYPE -> type = w.int32("element_type");
+                case FieldNumbers.ShapeProto.DIMENSIONS -> w.int64s("dimensions", dims);
+                case FieldNumbers.ShapeProto.IS_DYNAMIC_DIMENSION -> {
                     scratch.clear();
                     w.int64s("is_dynamic_dimension", scratch);
                     int old = dynamic.length;
                     dynamic = Arrays.copyOf(dynamic, old + scratch.size());
                     for (int i = 0; i < scratch.size(); i++) dynamic[old + i] = scratch.get(i) != 0;
                 }
-                case Fields.ShapeProto.TUPLE_SHAPES -> {
+                case FieldNumbers.ShapeProto.TUPLE_SHAPES -> {
                     if (tuple.isEmpty()) tuple = new ArrayList<>();
                     int l = w.enter("tuple_shapes", tuple.size());
                     tuple.add(shape());
                     w.leave(l);
                 }
-                case Fields.ShapeProto.LAYOUT -> {
+                case FieldNumbers.ShapeProto.LAYOUT -> {
                     int l = w.enter("layout", -1);
                     layout = layout();
                     w.leave(l);
@@ -206,20 +206,20 @@ final class HloProtoParser {
         long bits = 0, space = 0;
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
-                case Fields.LayoutProto.MINOR_TO_MAJOR -> w.int64s("minor_to_major", scratch);
-                case Fields.LayoutProto.TILES -> {
+                case FieldNumbers.LayoutProto.MINOR_TO_MAJOR -> w.int64s("minor_to_major", scratch);
+                case FieldNumbers.LayoutProto.TILES -> {
                     if (tiles.isEmpty()) tiles = new ArrayList<>(1);
                     int l = w.enter("tiles", tiles.size());
                     LongBuilder d = new LongBuilder();
                     for (int g; (g = w.next()) != 0; ) {
-                        if (g == Fields.TileProto.DIMENSIONS) w.int64s("dimensions", d);
+                        if (g == FieldNumbers.TileProto.DIMENSIONS) w.int64s("dimensions", d);
                         else w.skip();
                     }
                     tiles.add(d.build());
                     w.leave(l);
                 }
-                case Fields.LayoutProto.ELEMENT_SIZE_IN_BITS -> bits = w.int64("element_size_in_bits");
-                case Fields.LayoutProto.MEMORY_SPACE -> space = w.int64("memory_space");
+                case FieldNumbers.LayoutProto.ELEMENT_SIZE_IN_BITS -> bits = w.int64("element_size_in_bits");
+                case FieldNumbers.LayoutProto.MEMORY_SPACE -> space = w.int64("memory_space");
                 default -> w.skip();
             }
         }
@@ -239,11 +239,11 @@ final class HloProtoParser {
         int line = 0, frame = 0;
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
-                case Fields.OpMetadata.OP_TYPE -> type = w.repeatedString("op_type");
-                case Fields.OpMetadata.OP_NAME -> name = w.string("op_name");
-                case Fields.OpMetadata.SOURCE_FILE -> file = w.repeatedString("source_file");
-                case Fields.OpMetadata.SOURCE_LINE -> line = w.int32("source_line");
-                case Fields.OpMetadata.STACK_FRAME_ID -> frame = w.int32("stack_frame_id");
+                case FieldNumbers.OpMetadata.OP_TYPE -> type = w.repeatedString("op_type");
+                case FieldNumbers.OpMetadata.OP_NAME -> name = w.string("op_name");
+                case FieldNumbers.OpMetadata.SOURCE_FILE -> file = w.repeatedString("source_file");
+                case FieldNumbers.OpMetadata.SOURCE_LINE -> line = w.int32("source_line");
+                case FieldNumbers.OpMetadata.STACK_FRAME_ID -> frame = w.int32("stack_frame_id");
                 default -> w.skip();
             }
         }
@@ -263,23 +263,23 @@ final class HloProtoParser {
         called.clear();
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
-                case Fields.HloInstructionProto.NAME -> name = w.string("name");
-                case Fields.HloInstructionProto.OPCODE -> opcode = w.repeatedString("opcode");
-                case Fields.HloInstructionProto.SHAPE -> {
+                case FieldNumbers.HloInstructionProto.NAME -> name = w.string("name");
+                case FieldNumbers.HloInstructionProto.OPCODE -> opcode = w.repeatedString("opcode");
+                case FieldNumbers.HloInstructionProto.SHAPE -> {
                     int l = w.enter("shape", -1);
                     shape = shape();
                     w.leave(l);
                 }
-                case Fields.HloInstructionProto.METADATA -> {
+                case FieldNumbers.HloInstructionProto.METADATA -> {
                     // Copied, not read: only the instructions' list (made on first use) shows it.
                     int[] span = w.bytesSpan("metadata");
                     md = new Messages.MetadataSpan(copied.add(span[0], span[1]), span[1], w.offset() - span[1]);
                 }
-                case Fields.HloInstructionProto.PARAMETER_NUMBER -> param = w.int64("parameter_number");
-                case Fields.HloInstructionProto.TUPLE_INDEX -> tupleIndex = w.int64("tuple_index");
-                case Fields.HloInstructionProto.ID -> id = w.int64("id");
-                case Fields.HloInstructionProto.OPERAND_IDS -> w.int64sUnbounded("operand_ids", operands);
-                case Fields.HloInstructionProto.CALLED_COMPUTATION_IDS -> w.int64sUnbounded("called_computation_ids", called);
+                case FieldNumbers.HloInstructionProto.PARAMETER_NUMBER -> param = w.int64("parameter_number");
+                case FieldNumbers.HloInstructionProto.TUPLE_INDEX -> tupleIndex = w.int64("tuple_index");
+                case FieldNumbers.HloInstructionProto.ID -> id = w.int64("id");
+                case FieldNumbers.HloInstructionProto.OPERAND_IDS -> w.int64sUnbounded("operand_ids", operands);
+                case FieldNumbers.HloInstructionProto.CALLED_COMPUTATION_IDS -> w.int64sUnbounded("called_computation_ids", called);
                 default -> w.skip();
             }
         }
@@ -294,7 +294,7 @@ final class HloProtoParser {
      */
     private void skim(LongBuilder fusionBodies) throws ProtoException {
         for (int f; (f = w.next()) != 0; ) {
-            if (f != Fields.HloInstructionProto.OPCODE) {
+            if (f != FieldNumbers.HloInstructionProto.OPCODE) {
                 w.skip();
                 continue;
             }
@@ -303,7 +303,7 @@ final class HloProtoParser {
                 return;
             }
             for (int g; (g = w.next()) != 0; ) {
-                if (g == Fields.HloInstructionProto.CALLED_COMPUTATION_IDS) w.int64sUnbounded("called_computation_ids", fusionBodies);
+                if (g == FieldNumbers.HloInstructionProto.CALLED_COMPUTATION_IDS) w.int64sUnbounded("called_computation_ids", fusionBodies);
                 else w.skip();
             }
             return;
@@ -325,8 +325,8 @@ final class HloProtoParser {
         int n = 0;
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
-                case Fields.HloComputationProto.NAME -> name = w.bytesSpan("name");
-                case Fields.HloComputationProto.INSTRUCTIONS -> {
+                case FieldNumbers.HloComputationProto.NAME -> name = w.bytesSpan("name");
+                case FieldNumbers.HloComputationProto.INSTRUCTIONS -> {
                     if (fusionBodies == null) {
                         w.skip();
                         n++;
@@ -336,9 +336,9 @@ final class HloProtoParser {
                     skim(fusionBodies);
                     w.leave(l);
                 }
-                case Fields.HloComputationProto.ID -> id = w.int64("id");
-                case Fields.HloComputationProto.ROOT_ID -> root = w.int64("root_id");
-                case Fields.HloComputationProto.IS_FUSION_COMPUTATION -> fusion = w.bool("is_fusion_computation");
+                case FieldNumbers.HloComputationProto.ID -> id = w.int64("id");
+                case FieldNumbers.HloComputationProto.ROOT_ID -> root = w.int64("root_id");
+                case FieldNumbers.HloComputationProto.IS_FUSION_COMPUTATION -> fusion = w.bool("is_fusion_computation");
                 default -> w.skip();
             }
         }
@@ -350,7 +350,7 @@ final class HloProtoParser {
     private List<Instruction> instructions() throws ProtoException {
         List<Instruction> out = new ArrayList<>();
         for (int f; (f = w.next()) != 0; ) {
-            if (f != Fields.HloComputationProto.INSTRUCTIONS) {
+            if (f != FieldNumbers.HloComputationProto.INSTRUCTIONS) {
                 w.skip();
                 continue;
             }
@@ -365,7 +365,7 @@ final class HloProtoParser {
         Map<Long, long[]> out = new HashMap<>();
         int n = 0;
         for (int f; (f = w.next()) != 0; ) {
-            if (f != Fields.HloScheduleProto.SEQUENCES) {
+            if (f != FieldNumbers.HloScheduleProto.SEQUENCES) {
                 w.skip();
                 continue;
             }
@@ -374,12 +374,12 @@ final class HloProtoParser {
             long[] ids = Messages.NO_LONGS;
             for (int g; (g = w.next()) != 0; ) {
                 switch (g) {
-                    case Fields.MapEntry.KEY -> key = w.int64("key");
-                    case Fields.MapEntry.VALUE -> {
+                    case FieldNumbers.MapEntry.KEY -> key = w.int64("key");
+                    case FieldNumbers.MapEntry.VALUE -> {
                         int l2 = w.enter("value", -1);
                         LongBuilder b = new LongBuilder();
                         for (int h; (h = w.next()) != 0; ) {
-                            if (h == Fields.HloScheduleProto_InstructionSequence.INSTRUCTION_IDS) w.int64sUnbounded("instruction_ids", b);
+                            if (h == FieldNumbers.HloScheduleProto_InstructionSequence.INSTRUCTION_IDS) w.int64sUnbounded("instruction_ids", b);
                             else w.skip();
                         }
                         ids = b.build();
@@ -397,7 +397,7 @@ final class HloProtoParser {
     private List<Alias> aliases() throws ProtoException {
         List<Alias> out = new ArrayList<>();
         for (int f; (f = w.next()) != 0; ) {
-            if (f != Fields.HloInputOutputAliasProto.ENTRIES) {
+            if (f != FieldNumbers.HloInputOutputAliasProto.ENTRIES) {
                 w.skip();
                 continue;
             }
@@ -406,9 +406,9 @@ final class HloProtoParser {
             long param = 0;
             for (int g; (g = w.next()) != 0; ) {
                 switch (g) {
-                    case Fields.HloInputOutputAliasProto_AliasEntryProto.OUTPUT_SHAPE_INDEX -> w.int64s("output_shape_index", output);
-                    case Fields.HloInputOutputAliasProto_AliasEntryProto.PARAMETER_NUMBER -> param = w.int64("parameter_number");
-                    case Fields.HloInputOutputAliasProto_AliasEntryProto.PARAMETER_SHAPE_INDEX -> w.int64s("parameter_shape_index", paramIndex);
+                    case FieldNumbers.HloInputOutputAliasProto_AliasEntryProto.OUTPUT_SHAPE_INDEX -> w.int64s("output_shape_index", output);
+                    case FieldNumbers.HloInputOutputAliasProto_AliasEntryProto.PARAMETER_NUMBER -> param = w.int64("parameter_number");
+                    case FieldNumbers.HloInputOutputAliasProto_AliasEntryProto.PARAMETER_SHAPE_INDEX -> w.int64s("parameter_shape_index", paramIndex);
                     default -> w.skip();
                 }
             }
@@ -423,30 +423,30 @@ final class HloProtoParser {
         List<int[]> locations = new ArrayList<>(), frames = new ArrayList<>();
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
-                case Fields.StackFrameIndexProto.FILE_NAMES -> files.add(w.string("file_names"));
-                case Fields.StackFrameIndexProto.FUNCTION_NAMES -> functions.add(w.string("function_names"));
-                case Fields.StackFrameIndexProto.FILE_LOCATIONS -> {
+                case FieldNumbers.StackFrameIndexProto.FILE_NAMES -> files.add(w.string("file_names"));
+                case FieldNumbers.StackFrameIndexProto.FUNCTION_NAMES -> functions.add(w.string("function_names"));
+                case FieldNumbers.StackFrameIndexProto.FILE_LOCATIONS -> {
                     int l = w.enter("file_locations", locations.size());
                     int[] loc = new int[4];
                     for (int g; (g = w.next()) != 0; ) {
                         switch (g) {
-                            case Fields.StackFrameIndexProto_FileLocation.FILE_NAME_ID -> loc[0] = w.int32("file_name_id");
-                            case Fields.StackFrameIndexProto_FileLocation.FUNCTION_NAME_ID -> loc[1] = w.int32("function_name_id");
-                            case Fields.StackFrameIndexProto_FileLocation.LINE -> loc[2] = w.int32("line");
-                            case Fields.StackFrameIndexProto_FileLocation.COLUMN -> loc[3] = w.int32("column");
+                            case FieldNumbers.StackFrameIndexProto_FileLocation.FILE_NAME_ID -> loc[0] = w.int32("file_name_id");
+                            case FieldNumbers.StackFrameIndexProto_FileLocation.FUNCTION_NAME_ID -> loc[1] = w.int32("function_name_id");
+                            case FieldNumbers.StackFrameIndexProto_FileLocation.LINE -> loc[2] = w.int32("line");
+                            case FieldNumbers.StackFrameIndexProto_FileLocation.COLUMN -> loc[3] = w.int32("column");
                             default -> w.skip();
                         }
                     }
                     locations.add(loc);
                     w.leave(l);
                 }
-                case Fields.StackFrameIndexProto.STACK_FRAMES -> {
+                case FieldNumbers.StackFrameIndexProto.STACK_FRAMES -> {
                     int l = w.enter("stack_frames", frames.size());
                     int[] fr = new int[2];
                     for (int g; (g = w.next()) != 0; ) {
                         switch (g) {
-                            case Fields.StackFrameIndexProto_StackFrame.FILE_LOCATION_ID -> fr[0] = w.int32("file_location_id");
-                            case Fields.StackFrameIndexProto_StackFrame.PARENT_FRAME_ID -> fr[1] = w.int32("parent_frame_id");
+                            case FieldNumbers.StackFrameIndexProto_StackFrame.FILE_LOCATION_ID -> fr[0] = w.int32("file_location_id");
+                            case FieldNumbers.StackFrameIndexProto_StackFrame.PARENT_FRAME_ID -> fr[1] = w.int32("parent_frame_id");
                             default -> w.skip();
                         }
                     }
@@ -470,27 +470,27 @@ final class HloProtoParser {
         LongBuilder fusionBodies = new LongBuilder();
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
-                case Fields.HloModuleProto.NAME -> name = w.string("name");
-                case Fields.HloModuleProto.ENTRY_COMPUTATION_NAME -> entryName = w.string("entry_computation_name");
-                case Fields.HloModuleProto.COMPUTATIONS -> {
+                case FieldNumbers.HloModuleProto.NAME -> name = w.string("name");
+                case FieldNumbers.HloModuleProto.ENTRY_COMPUTATION_NAME -> entryName = w.string("entry_computation_name");
+                case FieldNumbers.HloModuleProto.COMPUTATIONS -> {
                     int l = w.enter("computations", computations.size());
                     int[] span = new int[2];
                     spans.add(span);
                     computations.add(computation(span, null));
                     w.leave(l);
                 }
-                case Fields.HloModuleProto.ENTRY_COMPUTATION_ID -> entryId = w.int64("entry_computation_id");
-                case Fields.HloModuleProto.SCHEDULE -> {
+                case FieldNumbers.HloModuleProto.ENTRY_COMPUTATION_ID -> entryId = w.int64("entry_computation_id");
+                case FieldNumbers.HloModuleProto.SCHEDULE -> {
                     int l = w.enter("schedule", -1);
                     schedule = schedule();
                     w.leave(l);
                 }
-                case Fields.HloModuleProto.INPUT_OUTPUT_ALIAS -> {
+                case FieldNumbers.HloModuleProto.INPUT_OUTPUT_ALIAS -> {
                     int l = w.enter("input_output_alias", -1);
                     aliases = aliases();
                     w.leave(l);
                 }
-                case Fields.HloModuleProto.STACK_FRAME_INDEX -> {
+                case FieldNumbers.HloModuleProto.STACK_FRAME_INDEX -> {
                     int l = w.enter("stack_frame_index", -1);
                     stacks = stackIndex();
                     w.leave(l);
@@ -564,9 +564,9 @@ final class HloProtoParser {
         index.clear();
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
-                case Fields.LogicalBufferProto_Location.INSTRUCTION_ID -> id = w.int64("instruction_id");
-                case Fields.LogicalBufferProto_Location.INSTRUCTION_NAME -> name = copyName("instruction_name");
-                case Fields.LogicalBufferProto_Location.SHAPE_INDEX -> w.int64s("shape_index", index);
+                case FieldNumbers.LogicalBufferProto_Location.INSTRUCTION_ID -> id = w.int64("instruction_id");
+                case FieldNumbers.LogicalBufferProto_Location.INSTRUCTION_NAME -> name = copyName("instruction_name");
+                case FieldNumbers.LogicalBufferProto_Location.SHAPE_INDEX -> w.int64s("shape_index", index);
                 default -> w.skip();
             }
         }
@@ -581,13 +581,13 @@ final class HloProtoParser {
         Location at = new Location(0, Messages.NO_LONGS, Event.NO_NAME);
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
-                case Fields.LogicalBufferProto.ID -> id = w.int64("id");
-                case Fields.LogicalBufferProto.SIZE -> {
+                case FieldNumbers.LogicalBufferProto.ID -> id = w.int64("id");
+                case FieldNumbers.LogicalBufferProto.SIZE -> {
                     size = w.bytes("size");
                     bufferBytes = w.total(bufferBytes, size, "the logical buffers' sizes");
                 }
-                case Fields.LogicalBufferProto.COLOR -> color = w.int64("color");
-                case Fields.LogicalBufferProto.DEFINED_AT -> {
+                case FieldNumbers.LogicalBufferProto.COLOR -> color = w.int64("color");
+                case FieldNumbers.LogicalBufferProto.DEFINED_AT -> {
                     int l = w.enter("defined_at", -1);
                     at = location();
                     w.leave(l);
@@ -605,27 +605,27 @@ final class HloProtoParser {
         LongBuilder paramIndex = new LongBuilder();
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
-                case Fields.BufferAllocationProto.INDEX -> index = w.int64("index");
-                case Fields.BufferAllocationProto.SIZE -> {
+                case FieldNumbers.BufferAllocationProto.INDEX -> index = w.int64("index");
+                case FieldNumbers.BufferAllocationProto.SIZE -> {
                     size = w.bytes("size");
                     allocationBytes = w.total(allocationBytes, size, "the allocations' sizes");
                 }
-                case Fields.BufferAllocationProto.IS_THREAD_LOCAL -> threadLocal = w.bool("is_thread_local");
-                case Fields.BufferAllocationProto.IS_ENTRY_COMPUTATION_PARAMETER -> entryParam = w.bool("is_entry_computation_parameter");
-                case Fields.BufferAllocationProto.PARAMETER_NUMBER -> param = w.int64("parameter_number");
-                case Fields.BufferAllocationProto.MAYBE_LIVE_OUT -> liveOut = w.bool("maybe_live_out");
-                case Fields.BufferAllocationProto.COLOR -> color = w.int64("color");
-                case Fields.BufferAllocationProto.PARAMETER_SHAPE_INDEX -> w.int64s("parameter_shape_index", paramIndex);
-                case Fields.BufferAllocationProto.IS_TUPLE -> tuple = w.bool("is_tuple");
-                case Fields.BufferAllocationProto.IS_CONSTANT -> constant = w.bool("is_constant");
-                case Fields.BufferAllocationProto.ASSIGNED -> {
+                case FieldNumbers.BufferAllocationProto.IS_THREAD_LOCAL -> threadLocal = w.bool("is_thread_local");
+                case FieldNumbers.BufferAllocationProto.IS_ENTRY_COMPUTATION_PARAMETER -> entryParam = w.bool("is_entry_computation_parameter");
+                case FieldNumbers.BufferAllocationProto.PARAMETER_NUMBER -> param = w.int64("parameter_number");
+                case FieldNumbers.BufferAllocationProto.MAYBE_LIVE_OUT -> liveOut = w.bool("maybe_live_out");
+                case FieldNumbers.BufferAllocationProto.COLOR -> color = w.int64("color");
+                case FieldNumbers.BufferAllocationProto.PARAMETER_SHAPE_INDEX -> w.int64s("parameter_shape_index", paramIndex);
+                case FieldNumbers.BufferAllocationProto.IS_TUPLE -> tuple = w.bool("is_tuple");
+                case FieldNumbers.BufferAllocationProto.IS_CONSTANT -> constant = w.bool("is_constant");
+                case FieldNumbers.BufferAllocationProto.ASSIGNED -> {
                     int l = w.enter("assigned", assigned.size());
                     long id = 0, offset = 0, s = 0;
                     for (int g; (g = w.next()) != 0; ) {
                         switch (g) {
-                            case Fields.BufferAllocationProto_Assigned.LOGICAL_BUFFER_ID -> id = w.int64("logical_buffer_id");
-                            case Fields.BufferAllocationProto_Assigned.OFFSET -> offset = w.bytes("offset");
-                            case Fields.BufferAllocationProto_Assigned.SIZE -> {
+                            case FieldNumbers.BufferAllocationProto_Assigned.LOGICAL_BUFFER_ID -> id = w.int64("logical_buffer_id");
+                            case FieldNumbers.BufferAllocationProto_Assigned.OFFSET -> offset = w.bytes("offset");
+                            case FieldNumbers.BufferAllocationProto_Assigned.SIZE -> {
                                 s = w.bytes("size");
                                 assignedBytes = w.total(assignedBytes, s, "the assigned values' sizes");
                             }
@@ -654,7 +654,7 @@ final class HloProtoParser {
         long allocation = 0;
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
-                case Fields.HeapSimulatorTrace.EVENTS -> {
+                case FieldNumbers.HeapSimulatorTrace.EVENTS -> {
                     int l = w.enter("events", events.size());
                     int kind = 0;
                     long buffer = 0, share = 0;
@@ -662,11 +662,11 @@ final class HloProtoParser {
                     long computation = Event.NO_NAME, instruction = Event.NO_NAME;
                     for (int g; (g = w.next()) != 0; ) {
                         switch (g) {
-                            case Fields.HeapSimulatorTrace_Event.KIND -> kind = w.int32("kind");
-                            case Fields.HeapSimulatorTrace_Event.BUFFER_ID -> buffer = w.int64("buffer_id");
-                            case Fields.HeapSimulatorTrace_Event.COMPUTATION_NAME -> computation = copyName("computation_name");
-                            case Fields.HeapSimulatorTrace_Event.INSTRUCTION_NAME -> instruction = copyName("instruction_name");
-                            case Fields.HeapSimulatorTrace_Event.SHARE_WITH_CANONICAL_ID -> share = w.int64("share_with_canonical_id");
+                            case FieldNumbers.HeapSimulatorTrace_Event.KIND -> kind = w.int32("kind");
+                            case FieldNumbers.HeapSimulatorTrace_Event.BUFFER_ID -> buffer = w.int64("buffer_id");
+                            case FieldNumbers.HeapSimulatorTrace_Event.COMPUTATION_NAME -> computation = copyName("computation_name");
+                            case FieldNumbers.HeapSimulatorTrace_Event.INSTRUCTION_NAME -> instruction = copyName("instruction_name");
+                            case FieldNumbers.HeapSimulatorTrace_Event.SHARE_WITH_CANONICAL_ID -> share = w.int64("share_with_canonical_id");
                             default -> w.skip();
                         }
                     }
@@ -674,8 +674,8 @@ final class HloProtoParser {
                     events.add(new Event(kind, buffer, computation, instruction, share));
                     w.leave(l);
                 }
-                case Fields.HeapSimulatorTrace.WHOLE_MODULE_SIMULATION -> whole = w.bool("whole_module_simulation");
-                case Fields.HeapSimulatorTrace.BUFFER_ALLOCATION_INDEX -> allocation = w.int64("buffer_allocation_index");
+                case FieldNumbers.HeapSimulatorTrace.WHOLE_MODULE_SIMULATION -> whole = w.bool("whole_module_simulation");
+                case FieldNumbers.HeapSimulatorTrace.BUFFER_ALLOCATION_INDEX -> allocation = w.int64("buffer_allocation_index");
                 default -> w.skip();
             }
         }
@@ -689,19 +689,19 @@ final class HloProtoParser {
         List<Trace> traces = new ArrayList<>();
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
-                case Fields.BufferAssignmentProto.LOGICAL_BUFFERS -> {
+                case FieldNumbers.BufferAssignmentProto.LOGICAL_BUFFERS -> {
                     int l = w.enter("logical_buffers", buffers.size());
                     buffers.add(logicalBuffer());
                     w.leave(l);
                 }
-                case Fields.BufferAssignmentProto.BUFFER_ALIASES -> {
+                case FieldNumbers.BufferAssignmentProto.BUFFER_ALIASES -> {
                     int l = w.enter("buffer_aliases", aliases.size());
                     long source = 0;
                     Location at = new Location(0, Messages.NO_LONGS, Event.NO_NAME);
                     for (int g; (g = w.next()) != 0; ) {
                         switch (g) {
-                            case Fields.BufferAssignmentProto_BufferAlias.SOURCE_BUFFER_ID -> source = w.int64("source_buffer_id");
-                            case Fields.BufferAssignmentProto_BufferAlias.LOCATION -> {
+                            case FieldNumbers.BufferAssignmentProto_BufferAlias.SOURCE_BUFFER_ID -> source = w.int64("source_buffer_id");
+                            case FieldNumbers.BufferAssignmentProto_BufferAlias.LOCATION -> {
                                 int l2 = w.enter("location", -1);
                                 at = location();
                                 w.leave(l2);
@@ -712,12 +712,12 @@ final class HloProtoParser {
                     aliases.add(new BufferAlias(source, at.instructionId(), at.name(), at.index()));
                     w.leave(l);
                 }
-                case Fields.BufferAssignmentProto.BUFFER_ALLOCATIONS -> {
+                case FieldNumbers.BufferAssignmentProto.BUFFER_ALLOCATIONS -> {
                     int l = w.enter("buffer_allocations", allocations.size());
                     allocations.add(allocation());
                     w.leave(l);
                 }
-                case Fields.BufferAssignmentProto.HEAP_SIMULATOR_TRACES -> {
+                case FieldNumbers.BufferAssignmentProto.HEAP_SIMULATOR_TRACES -> {
                     int l = w.enter("heap_simulator_traces", traces.size());
                     traces.add(trace());
                     w.leave(l);

@@ -121,7 +121,7 @@ public final class ProtoReader {
             CodedInputStream plane = CodedInputStream.newInstance(bytes, from + in.getTotalBytesRead(), n);
             while (!plane.isAtEnd()) {
                 int t = plane.readTag();
-                if (WireFormat.getTagFieldNumber(t) == Fields.XPlane.NAME) return WireFormat.getTagWireType(t) == WireFormat.WIRETYPE_LENGTH_DELIMITED;
+                if (WireFormat.getTagFieldNumber(t) == FieldNumbers.XPlane.NAME) return WireFormat.getTagWireType(t) == WireFormat.WIRETYPE_LENGTH_DELIMITED;
                 plane.skipField(t);
             }
             return false;

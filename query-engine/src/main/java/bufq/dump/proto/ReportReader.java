@@ -20,7 +20,7 @@ final class ReportReader {
         SortedMap<Integer, Long> totals = new TreeMap<>();
         int n = 0;
         for (int f; (f = w.next()) != 0; ) {
-            if (f != Fields.MemoryUsageReportProto.MEMORY_SPACES) {
+            if (f != FieldNumbers.MemoryUsageReportProto.MEMORY_SPACES) {
                 w.skip();
                 continue;
             }
@@ -28,8 +28,8 @@ final class ReportReader {
             long total = 0, color = 0;
             for (int g; (g = w.next()) != 0; ) {
                 switch (g) {
-                    case Fields.MemoryUsageReportProto_MemorySpace.TOTAL_BYTES -> total = w.int64("total_bytes");
-                    case Fields.MemoryUsageReportProto_MemorySpace.COLOR -> color = w.int64("color");
+                    case FieldNumbers.MemoryUsageReportProto_MemorySpace.TOTAL_BYTES -> total = w.int64("total_bytes");
+                    case FieldNumbers.MemoryUsageReportProto_MemorySpace.COLOR -> color = w.int64("color");
                     default -> w.skip();
                 }
             }

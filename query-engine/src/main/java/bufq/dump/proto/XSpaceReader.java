@@ -61,7 +61,7 @@ final class XSpaceReader {
         Wire w = new Wire(bytes, 0, bytes.length, 0, "XSpace");
         List<Plane> out = new ArrayList<>();
         for (int f; (f = w.next()) != 0; ) {
-            if (f != Fields.XSpace.PLANES) {
+            if (f != FieldNumbers.XSpace.PLANES) {
                 w.skip();
                 continue;
             }
@@ -79,12 +79,12 @@ final class XSpaceReader {
         int entries = 0, statEntries = 0;
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
-                case Fields.XPlane.NAME -> name = w.string("name");
-                case Fields.XPlane.EVENT_METADATA -> {
+                case FieldNumbers.XPlane.NAME -> name = w.string("name");
+                case FieldNumbers.XPlane.EVENT_METADATA -> {
                     if (!withMetadata) { w.skip(); break; }
                     int l = w.enter("event_metadata", entries++);
                     for (int g; (g = w.next()) != 0; ) {
-                        if (g == Fields.MapEntry.VALUE) {
+                        if (g == FieldNumbers.MapEntry.VALUE) {
                             int l2 = w.enter("value", -1);
                             events.add(eventMetadata(w));
                             w.leave(l2);
@@ -94,18 +94,18 @@ final class XSpaceReader {
                     }
                     w.leave(l);
                 }
-                case Fields.XPlane.STAT_METADATA -> {
+                case FieldNumbers.XPlane.STAT_METADATA -> {
                     if (!withMetadata) { w.skip(); break; }
                     int l = w.enter("stat_metadata", statEntries++);
                     for (int g; (g = w.next()) != 0; ) {
-                        if (g == Fields.MapEntry.VALUE) {
+                        if (g == FieldNumbers.MapEntry.VALUE) {
                             int l2 = w.enter("value", -1);
                             long id = 0;
                             String n = "";
                             for (int h; (h = w.next()) != 0; ) {
                                 switch (h) {
-                                    case Fields.XStatMetadata.ID -> id = w.int64("id");
-                                    case Fields.XStatMetadata.NAME -> n = w.string("name");
+                                    case FieldNumbers.XStatMetadata.ID -> id = w.int64("id");
+                                    case FieldNumbers.XStatMetadata.NAME -> n = w.string("name");
                                     default -> w.skip();
                                 }
                             }
@@ -129,18 +129,18 @@ final class XSpaceReader {
         List<Stat> stats = new ArrayList<>(2);
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
-                case Fields.XEventMetadata.ID -> id = w.int64("id");
-                case Fields.XEventMetadata.NAME -> name = w.string("name");
-                case Fields.XEventMetadata.STATS -> {
+                case FieldNumbers.XEventMetadata.ID -> id = w.int64("id");
+                case FieldNumbers.XEventMetadata.NAME -> name = w.string("name");
+                case FieldNumbers.XEventMetadata.STATS -> {
                     int l = w.enter("stats", stats.size());
                     long metadata = 0, number = 0;
                     int[] span = null;
                     for (int g; (g = w.next()) != 0; ) {
                         switch (g) {
-                            case Fields.XStat.METADATA_ID -> metadata = w.int64("metadata_id");
-                            case Fields.XStat.INT64_VALUE -> number = w.int64("int64_value");
-                            case Fields.XStat.UINT64_VALUE -> number = w.int64("uint64_value");
-                            case Fields.XStat.BYTES_VALUE -> span = w.bytesSpan("bytes_value");
+                            case FieldNumbers.XStat.METADATA_ID -> metadata = w.int64("metadata_id");
+                            case FieldNumbers.XStat.INT64_VALUE -> number = w.int64("int64_value");
+                            case FieldNumbers.XStat.UINT64_VALUE -> number = w.int64("uint64_value");
+                            case FieldNumbers.XStat.BYTES_VALUE -> span = w.bytesSpan("bytes_value");
                             default -> w.skip();
                         }
                     }

@@ -1,5 +1,7 @@
 package bufq.analysis.diff;
 
+import bufq.liveness.LiveValues;
+import bufq.liveness.Liveness;
 import bufq.analysis.diff.DiffResult.GroupChange;
 import bufq.analysis.diff.DiffResult.Unmatched;
 import bufq.analysis.diff.DiffResult.Where;
@@ -70,7 +72,7 @@ class CorpusDiffSweepTest {
     }
 
     private static List<HloValue> live(HloModule m) {
-        return m.liveness().peakTime() < 0 ? List.of() : m.liveAt(m.liveness().peakTime());
+        return Liveness.of(m).peakTime() < 0 ? List.of() : LiveValues.at(m, Liveness.of(m).peakTime());
     }
 
     private static long sum(List<HloValue> vs) {

@@ -1,5 +1,7 @@
 package bufq.analysis.diff;
 
+import bufq.liveness.LiveValues;
+import bufq.liveness.Liveness;
 import bufq.analysis.diff.DiffResult.SummaryRow;
 import bufq.analysis.diff.DiffResult.Unmatched;
 import bufq.analysis.diff.DiffResult.Where;
@@ -65,13 +67,13 @@ class CorpusPairsTest {
     /** Every part must add up: groups partition the peak, unmatched values explain the byte totals. */
     private static void assertConsistent(DiffResult r, HloModule before, HloModule after) {
         // Groups weigh values by logical size: they add up to the change of live bytes at the peaks.
-        long peakDelta = after.liveness().liveBytes(after.liveness().peakTime())
-                - before.liveness().liveBytes(before.liveness().peakTime());
+        long peakDelta = Liveness.of(after).liveBytes(Liveness.of(after).peakTime())
+                - Liveness.of(before).liveBytes(Liveness.of(before).peakTime());
         assertEquals(peakDelta, r.byOpName().stream().mapToLong(DiffResult.GroupChange::change).sum(), "op_name groups");
         if (r.hasSources()) assertEquals(peakDelta, r.bySource().stream().mapToLong(DiffResult.GroupChange::change).sum(), "source groups");
         else assertTrue(r.bySource().isEmpty());
-        List<HloValue> vb = r.options().atPeak() ? before.liveAt(before.liveness().peakTime()) : before.values();
-        List<HloValue> va = r.options().atPeak() ? after.liveAt(after.liveness().peakTime()) : after.values();
+        List<HloValue> vb = r.options().atPeak() ? LiveValues.at(before, Liveness.of(before).peakTime()) : before.values();
+        List<HloValue> va = r.options().atPeak() ? LiveValues.at(after, Liveness.of(after).peakTime()) : after.values();
         assertEquals(totalLogical(va) - totalLogical(vb), onlyBytes(r, Where.AFTER) - onlyBytes(r, Where.BEFORE),
                 "matched values have equal sizes, so the leftovers explain the difference");
     }
@@ -95,7 +97,7 @@ class CorpusPairsTest {
         HloModule plain = load("pairs/transformer-4layer"), remat = load("pairs/transformer-4layer-remat");
         long claimed = claimedPeak("pairs/transformer-4layer-remat") - claimedPeak("pairs/transformer-4layer");
         DiffResult r = ModuleDiff.compare(plain, remat);
-        long occupied = remat.liveness().peakBytes() - plain.liveness().peakBytes();
+        long occupied = Liveness.of(remat).peakBytes() - Liveness.of(plain).peakBytes();
         assertEquals(occupied, r.peakChange());
         assertEquals(occupied, row(r, "peak, occupied").change());
         assertEquals(claimed, row(r, "claimed peak (dump's label)").change());
@@ -123,7 +125,7 @@ class CorpusPairsTest {
     void twoSizesOfOneProgram() throws Exception {
         HloModule small = load("transformer-2layer"), big = load("transformer-12layer");
         DiffResult r = ModuleDiff.compare(small, big);
-        assertEquals(big.liveness().peakBytes() - small.liveness().peakBytes(), r.peakChange());
+        assertEquals(Liveness.of(big).peakBytes() - Liveness.of(small).peakBytes(), r.peakChange());
         assertConsistent(r, small, big);
         // Parameters are named per layer (ps[5]['w1']): layers 2..11 have no partner, 6 weights each.
         long newParams = r.unmatched().stream().filter(u -> u.key().role() == ValueRole.PARAMETER)

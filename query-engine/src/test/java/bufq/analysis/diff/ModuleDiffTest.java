@@ -251,8 +251,8 @@ class ModuleDiffTest {
         DiffResult r = ModuleDiff.compare(before, after);
         assertEquals(1, r.renamed().size());
         assertEquals(List.of("near"), r.renamed().get(0).after().names());
-        assertEquals(3, bufq.lang.Names.editDistance("kitten", "sitting"));
-        assertEquals(0, bufq.lang.Names.editDistance("", ""));
+        assertEquals(3, bufq.lang.NearNames.editDistance("kitten", "sitting"));
+        assertEquals(0, bufq.lang.NearNames.editDistance("", ""));
     }
 
     @Test

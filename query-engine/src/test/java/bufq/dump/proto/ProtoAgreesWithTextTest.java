@@ -1,5 +1,6 @@
 package bufq.dump.proto;
 
+import bufq.liveness.Liveness;
 import bufq.dump.DumpLoader;
 import bufq.dump.LoadException;
 import bufq.model.BufferAllocation;
@@ -144,9 +145,9 @@ class ProtoAgreesWithTextTest {
             String ti = describe(i, i.sourceFile() != null), pi = describe(j, i.sourceFile() != null);
             if (!ti.equals(pi)) d.add("instruction " + i.name() + ": " + ti + " vs " + pi);
         }
-        long[] tl = text.liveness().liveBytesByStep(OptionalInt.empty()), pl = proto.liveness().liveBytesByStep(OptionalInt.empty());
+        long[] tl = Liveness.of(text).liveBytesByStep(OptionalInt.empty()), pl = Liveness.of(proto).liveBytesByStep(OptionalInt.empty());
         if (!Arrays.equals(tl, pl)) d.add("live bytes by step " + Arrays.toString(tl) + " vs " + Arrays.toString(pl));
-        long[] to = text.liveness().occupiedBytesByStep(OptionalInt.empty()), po = proto.liveness().occupiedBytesByStep(OptionalInt.empty());
+        long[] to = Liveness.of(text).occupiedBytesByStep(OptionalInt.empty()), po = Liveness.of(proto).occupiedBytesByStep(OptionalInt.empty());
         if (!Arrays.equals(to, po)) d.add("occupied bytes by step " + Arrays.toString(to) + " vs " + Arrays.toString(po));
         return d;
     }

@@ -1,5 +1,6 @@
 package bufq.shell.command;
 
+import bufq.liveness.Liveness;
 import bufq.advise.Advisor;
 import bufq.advise.Rule;
 import bufq.advise.Rules;
@@ -52,7 +53,7 @@ final class AdviseCommand implements Command {
     private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
         arity(args, 0, 0);
         HloModule m = ctx.modules().require();
-        if (m.liveness().peakTime() < 0) {
+        if (Liveness.of(m).peakTime() < 0) {
             // Not an error: the dump was made without live ranges. Every rule measures the peak its
             // change lowers, so none applies; say so and which questions still have answers.
             ctx.out().info("advise: " + m.handle() + " has no live ranges, so no peak to lower and no rule applies"
@@ -66,7 +67,7 @@ final class AdviseCommand implements Command {
                     ctx.settings()::tilingNamed)));
         } catch (QueryException e) {
             throw new Engine.Failure("advise: " + e.getMessage());
-        } catch (Rule.Failure e) {
+        } catch (Rule.RuleFailure e) {
             throw new CommandException("advise: " + e.getMessage());
         }
         return Status.OK;

@@ -1,6 +1,6 @@
 package bufq.shell.command;
 
-import bufq.fit.ProgramSizes;
+import bufq.model.ProgramSizes;
 import bufq.model.HloModule;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;

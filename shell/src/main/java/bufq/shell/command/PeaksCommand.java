@@ -1,7 +1,7 @@
 package bufq.shell.command;
 
 import bufq.analysis.Analyses;
-import bufq.model.Prominence;
+import bufq.liveness.Prominence;
 import bufq.model.DumpPart;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;

@@ -4,7 +4,7 @@ import bufq.analysis.ClaimedPeak;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.TotalBytes;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import bufq.model.PeakClaim;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
@@ -86,7 +86,7 @@ public final class SummaryCommand implements Command {
     private static void row(Table.Builder b, HloModule m) {
         HloModule.Info info = m.info();
         PeakClaim claim = info.peakClaim();
-        Liveness l = m.liveness();
+        Liveness l = Liveness.of(m);
         int t = l.peakTime();
         String why = ClaimedPeak.note(m);
         b.row(m.handle(), info.backend(), (long) info.files().size(), (long) m.allocations().size(),

@@ -27,7 +27,7 @@ final class TilingTrial {
             if (!seen.add(v.shape())) continue;
             try {
                 model.paddedBytes(v, m);
-            } catch (TilingModel.Failure f) {
+            } catch (TilingModel.TilingFailure f) {
                 throw new CommandException(f.getMessage() + " (tiling stays " + kept + ")");
             }
             if (seen.size() >= SHAPES) return;

@@ -12,7 +12,7 @@ import bufq.shell.session.Status;
 import bufq.whatif.Edit;
 import bufq.whatif.EditParser;
 import bufq.whatif.Outcome;
-import bufq.whatif.WhatIf;
+import bufq.whatif.EditSweep;
 
 import java.io.IOException;
 import java.util.List;
@@ -83,7 +83,7 @@ final class WhatifCommand implements Command {
         }
 
         @Override public Set<DumpPart> needs() {
-            return parsed == null ? Set.of() : WhatIf.needs(parsed.edits(), parsed.query(), ctx.engine().catalog());
+            return parsed == null ? Set.of() : EditSweep.needs(parsed.edits(), parsed.query(), ctx.engine().catalog());
         }
 
         /** Its conditions and its query run under the query time limit. */
@@ -104,7 +104,7 @@ final class WhatifCommand implements Command {
             HloModule m = c.modules().require();
             try {
                 if (error != null) throw error;
-                Outcome o = WhatIf.run(m, parsed.edits(), c.engine().catalog(), c.settings().tiling(), c.settings()::tilingNamed);
+                Outcome o = EditSweep.run(m, parsed.edits(), c.engine().catalog(), c.settings().tiling(), c.settings()::tilingNamed);
                 c.out().print(o.report());
                 if (parsed.query() != null) c.out().print(c.engine().query(parsed.query(), o.editedModule(), c.settings().tiling()));
             } catch (QueryException e) {

@@ -1,5 +1,6 @@
 package bufq.shell.repl;
 
+import bufq.liveness.Liveness;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
@@ -12,7 +13,7 @@ import bufq.lang.Token;
 import bufq.lang.TokenKind;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.model.Prominence;
+import bufq.liveness.Prominence;
 import bufq.shell.session.Command;
 import bufq.shell.session.ModuleSet;
 import bufq.shell.session.Setting;
@@ -102,7 +103,7 @@ public final class ReplCompleter implements Completer {
         String prefix = ctx.prefix();
         if (ctx.expected().contains(Completion.Kind.PEAK)) {
             // peak(N): the rows of 'peaks' (default options), each with its step and bytes
-            List<Prominence.Ranked> peaks = Prominence.ranked(m.liveness().occupiedBytesByStep(OptionalInt.empty()),
+            List<Prominence.Ranked> peaks = Prominence.ranked(Liveness.of(m).occupiedBytesByStep(OptionalInt.empty()),
                     Prominence.DEFAULT_SHARE);
             for (int i = 0; i < peaks.size(); i++) {
                 Prominence.Ranked p = peaks.get(i);

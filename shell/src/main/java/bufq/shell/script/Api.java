@@ -24,7 +24,7 @@ import bufq.table.Sizes;
 import bufq.table.Table;
 import bufq.whatif.EditParser;
 import bufq.whatif.Outcome;
-import bufq.whatif.WhatIf;
+import bufq.whatif.EditSweep;
 import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.SourceSection;
 import org.graalvm.polyglot.Value;
@@ -184,7 +184,7 @@ final class Api extends Rows.ReadOnly {
             EditParser.Parsed p = EditParser.parse(text, Set.copyOf(catalog.entities()));
             if (p.query() != null)
                 throw new IllegalArgumentException(usage + ": edits only; query the module it returns (.query(text))");
-            Outcome o = WhatIf.run(m, p.edits(), catalog, shell.settings().tiling(), shell.settings()::tilingNamed);
+            Outcome o = EditSweep.run(m, p.edits(), catalog, shell.settings().tiling(), shell.settings()::tilingNamed);
             return new Rows.ModuleView(catalog, new EvalContext(o.editedModule(), shell.settings().tiling()), this::queryOn, Outcome.BOUND);
         } catch (QueryException e) {
             throw new IllegalArgumentException(usage + ": " + e.getMessage() + " in '" + text + "'");
@@ -350,13 +350,13 @@ final class Api extends Rows.ReadOnly {
                 bytes = host.callback(this, what, () -> {
                     Value r = fn.execute(Rows.shape(shape), Rows.place(key.backend(), key.threadLocal()));
                     if (!r.isNumber() || !r.fitsInLong() || r.asLong() < 0)
-                        throw new TilingModel.Failure(definedAt(fn) + what + " returned "
+                        throw new TilingModel.TilingFailure(definedAt(fn) + what + " returned "
                                 + (r.isString() ? Convert.show(r.asString()) : Convert.display(r)) + " for " + shape.text()
                                 + "; expected a whole number of bytes >= 0");
                     return r.asLong();
                 });
             } catch (JsContext.ScriptFailure f) {
-                throw new TilingModel.Failure(what + " failed for " + shape.text() + ": " + f.getMessage());
+                throw new TilingModel.TilingFailure(what + " failed for " + shape.text() + ": " + f.getMessage());
             }
             cache.put(key, bytes);
             return bytes;

@@ -1,6 +1,6 @@
 package bufq.shell.script;
 
-import bufq.lang.Names;
+import bufq.lang.NearNames;
 import org.graalvm.polyglot.Value;
 
 import java.util.List;
@@ -60,7 +60,7 @@ final class FieldWatch {
         if (missing != null) {
             b.append(gave != null ? ": it reads '" : ": '").append(missing).append("', which ").append(row.entity)
                     .append(" rows do not have");
-            List<String> near = Names.near(missing, fields);
+            List<String> near = NearNames.near(missing, fields);
             if (!near.isEmpty()) b.append(" (did you mean '").append(near.get(0)).append("'?)");
         }
         b.append("; such results are null (told once per field)");

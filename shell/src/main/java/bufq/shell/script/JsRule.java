@@ -42,7 +42,7 @@ final class JsRule implements Rule {
         try {
             return findIn(view, what, facts.module());
         } catch (JsContext.ScriptFailure f) {
-            throw new Rule.Failure(f.getMessage());
+            throw new Rule.RuleFailure(f.getMessage());
         }
     }
 

@@ -8,7 +8,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import bufq.model.Shape;
 import bufq.table.Table;
 import org.graalvm.polyglot.Value;
@@ -174,7 +174,7 @@ final class Rows {
                 case "backend" -> m.info().backend();
                 case "values", "allocations", "instructions", "steps" -> entityArray(key);
                 case "peak" -> {
-                    Liveness l = m.liveness();
+                    Liveness l = Liveness.of(m);
                     int t = l.peakTime();
                     if (t < 0) yield null;
                     Map<String, Object> p = new LinkedHashMap<>();

@@ -1,5 +1,6 @@
 package bufq.shell.session;
 
+import bufq.liveness.Liveness;
 import bufq.model.HloModule;
 
 import java.util.ArrayList;
@@ -130,7 +131,7 @@ public final class ModuleSet {
         if (!DumpIds.capture(best.files())) return best;
         for (Entry e : added) {
             if (e.module == null || !DumpIds.capture(e.files())) continue;
-            if (best.module == null || e.module.liveness().peakBytes() > best.module.liveness().peakBytes()) best = e;
+            if (best.module == null || Liveness.of(e.module).peakBytes() > Liveness.of(best.module).peakBytes()) best = e;
         }
         return best;
     }

@@ -94,7 +94,7 @@ public final class Shell implements SessionControl {
             StatementRunner.Parsed parsed = runner.parse(text);
             if (runner.usesScripts(parsed)) init.run();
             st = runner.run(parsed);
-        } catch (CommandException | TilingModel.Failure e) {
+        } catch (CommandException | TilingModel.TilingFailure e) {
             printer.error(e.getMessage());
             st = Status.ERROR;
         } catch (Engine.Failure e) {

@@ -1,6 +1,6 @@
 package bufq.shell.session;
 
-import bufq.lang.Names;
+import bufq.lang.NearNames;
 
 import java.util.Collection;
 
@@ -13,7 +13,7 @@ public final class Suggest {
         String best = null;
         int bestD = Integer.MAX_VALUE;
         for (String c : candidates) {
-            int d = Names.editDistance(word.toLowerCase(), c.toLowerCase());
+            int d = NearNames.editDistance(word.toLowerCase(), c.toLowerCase());
             if (d < bestD) {
                 bestD = d;
                 best = c;

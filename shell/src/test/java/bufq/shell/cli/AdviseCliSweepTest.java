@@ -1,5 +1,6 @@
 package bufq.shell.cli;
 
+import bufq.liveness.Liveness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,7 +30,7 @@ class AdviseCliSweepTest {
             CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), args, "");
             assertEquals(0, r.code(), r.err());
             assertFalse(r.err().contains("Exception") || r.err().contains("\tat "), r.err());
-            long without = modules.stream().filter(m -> m.liveness().peakTime() < 0).count();
+            long without = modules.stream().filter(m -> Liveness.of(m).peakTime() < 0).count();
             assertEquals(without, r.err().lines().filter(l -> l.contains("has no live ranges, so no peak to lower")).count(), r.err());
             assertEquals(modules.size() - without, r.out().lines().filter(l -> l.startsWith("advice (")).count(), r.out());
         });

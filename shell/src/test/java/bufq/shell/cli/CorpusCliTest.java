@@ -3,7 +3,7 @@ package bufq.shell.cli;
 import bufq.dump.DumpLoader;
 import bufq.dump.FileKind;
 import bufq.model.HloModule;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import bufq.model.PeakClaim;
 import bufq.shell.session.DefaultEngine;
 import bufq.testing.Corpus;
@@ -141,7 +141,7 @@ class CorpusCliTest {
             assertNotEquals("0", m.group(1), "files");
             assertNotEquals("null", m.group(2), "total_bytes");
             HloModule module = modules.get(i - 1);
-            Liveness l = module.liveness();
+            Liveness l = Liveness.of(module);
             assertEquals(l.peakTime() < 0 ? "null" : Integer.toString(l.peakTime()), m.group(3), "peak_time: " + lines[i]);
             assertEquals(l.peakTime() < 0 ? "null" : Long.toString(l.peakBytes()), m.group(4), "peak_bytes: " + lines[i]);
             PeakClaim claim = module.info().peakClaim();

@@ -2,7 +2,7 @@ package bufq.shell.cli;
 
 import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import bufq.shell.session.DefaultEngine;
 import bufq.testing.Corpus;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,8 +35,8 @@ class OnePeakEveryCommandTest {
     static void module() throws Exception {
         rnn = Corpus.require("jax-0.10.2/rnn-scan");
         HloModule m = DumpLoader.load(List.of(rnn)).get(0);
-        peak = m.liveness().peakTime();
-        claimed = m.liveness().claimedPeakTime();
+        peak = Liveness.of(m).peakTime();
+        claimed = Liveness.of(m).claimedPeakTime();
         assertNotEquals(claimed, peak, "the module must be one where the label and the peak differ");
         assertTrue(peak >= 0 && claimed >= 0);
         peakText = String.valueOf(peak);

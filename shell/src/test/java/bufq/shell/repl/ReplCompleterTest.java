@@ -1,5 +1,6 @@
 package bufq.shell.repl;
 
+import bufq.liveness.Liveness;
 import bufq.shell.session.Shell;
 import bufq.shell.session.Status;
 import bufq.model.HloModule;
@@ -143,7 +144,7 @@ class ReplCompleterTest {
     @Test
     void peakNumbersWithTheirStepsAfterPeakParen() {
         HloModule m = shell.current();
-        int peak = m.liveness().peakTime();
+        int peak = Liveness.of(m).peakTime();
         for (String line : List.of("values where live at peak(", "values where live during 0..peak(")) {
             List<Candidate> cs = candidates(line);
             Candidate first = cs.stream().filter(c -> c.value().endsWith("1")).findFirst().orElseThrow(() -> new AssertionError(line + ": " + cs));

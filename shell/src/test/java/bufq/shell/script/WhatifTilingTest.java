@@ -1,5 +1,6 @@
 package bufq.shell.script;
 
+import bufq.liveness.Liveness;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,7 +10,7 @@ import bufq.whatif.Edit;
 import bufq.whatif.EditParser;
 import bufq.whatif.Outcome;
 import bufq.whatif.RecomputeAccess;
-import bufq.whatif.WhatIf;
+import bufq.whatif.EditSweep;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -21,7 +22,7 @@ class WhatifTilingTest {
         HloModule m = h.shell.current();
         var catalog = h.shell.engine().catalog();
         List<Edit> edits = EditParser.parse(text, Set.copyOf(catalog.entities())).edits();
-        Outcome o = WhatIf.run(m, edits, catalog, h.shell.settings().tiling(), h.shell.settings()::tilingNamed);
+        Outcome o = EditSweep.run(m, edits, catalog, h.shell.settings().tiling(), h.shell.settings()::tilingNamed);
         assertArrayEquals(RecomputeAccess.occupancy(m, edits, h.shell.settings()::tilingNamed),
                 o.after().occupiedBytesByStep(OptionalInt.empty()), text);
     }
@@ -46,7 +47,7 @@ class WhatifTilingTest {
                 h.ok("run " + Harness.root().resolve("scripts/tiling/tpu.js"));
                 HloModule m = h.shell.current();
                 List<Edit> edits = EditParser.parse("tiling tpu-js", Set.copyOf(h.shell.engine().catalog().entities())).edits();
-                assertArrayEquals(m.liveness().occupiedBytesByStep(OptionalInt.empty()),
+                assertArrayEquals(Liveness.of(m).occupiedBytesByStep(OptionalInt.empty()),
                         RecomputeAccess.occupancy(m, edits, h.shell.settings()::tilingNamed), rel);
                 agrees(h, "tiling tpu-js");
                 agrees(h, "scale where live at peak by 0.5; tiling tpu-js");

@@ -1,5 +1,6 @@
 package bufq.shell.session;
 
+import bufq.liveness.Liveness;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.shell.cli.Bufq;
@@ -70,7 +71,7 @@ class DeferredSectionTest {
     void statementsOnBytesLeaveTheValuesSectionUnread() throws Exception {
         Session s = session(Corpus.require("jax-0.10.2/transformer-12layer"));
         HloModule m = s.shell().current();
-        assertNotEquals(m.liveness().peakTime(), m.liveness().claimedPeakTime(), "the dump's label is not the peak");
+        assertNotEquals(Liveness.of(m).peakTime(), Liveness.of(m).claimedPeakTime(), "the dump's label is not the peak");
         assertFalse(m.isRead(DumpPart.USED_VALUES));
         for (String statement : CHEAP) {
             assertEquals(Set.of(), s.shell().needs(statement), statement + " declares no part");

@@ -1,5 +1,6 @@
 package bufq.whatif;
 
+import bufq.liveness.SweepInputs;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.Query;
@@ -9,9 +10,9 @@ import bufq.model.BufferAllocation;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.model.Liveness;
+import bufq.liveness.Liveness;
 import bufq.model.TilingModel;
-import bufq.model.UseSchedule;
+import bufq.liveness.UseSchedule;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,7 +30,7 @@ import java.util.BitSet;
  * assigned sizes, which occupancy counts; live (logical) bytes stay those of the values' shapes,
  * except for dropped values, which are gone.
  */
-public final class WhatIf {
+public final class EditSweep {
     private final HloModule module;
     private final EvalContext ctx;
     private final Catalog catalog;
@@ -44,14 +45,14 @@ public final class WhatIf {
     private int entries;
     private int[] second;   // per value, the entry of its second part once remat split it (-1: none); null before any remat
 
-    private WhatIf(HloModule m, Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings) {
+    private EditSweep(HloModule m, Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings) {
         this.module = m;
         this.ctx = new EvalContext(m, tiling);
         this.catalog = catalog;
         this.tilings = tilings;
-        this.before = m.liveness();
+        this.before = Liveness.of(m);
         this.steps = m.steps();
-        Liveness.Inputs in = Liveness.Inputs.of(m);
+        SweepInputs in = SweepInputs.of(m);
         n = m.values().size();
         allocation = in.allocation();
         color = in.color();
@@ -76,9 +77,9 @@ public final class WhatIf {
      */
     public static Outcome run(HloModule m, List<Edit> edits, Catalog catalog, TilingModel tiling,
                               Function<String, TilingModel> tilings) throws QueryException {
-        if (m.steps() == 0 || m.liveness().peakTime() < 0)
+        if (m.steps() == 0 || Liveness.of(m).peakTime() < 0)
             throw new QueryException(0, 1, m.handle() + " has no live ranges, so there is no peak to change");
-        WhatIf w = new WhatIf(m, catalog, tiling, tilings);
+        EditSweep w = new EditSweep(m, catalog, tiling, tilings);
         List<Outcome.Effect> effects = new ArrayList<>();
         Liveness now = w.before;
         for (Edit e : edits) {
@@ -107,13 +108,13 @@ public final class WhatIf {
         int[] members = e instanceof Edit.Tiling || chosen.length > entries / PATCH_SHARE ? null : membersOfAllocations(chosen);
         if (members == null) {
             apply(e, chosen);
-            Sizes.checkTotal(size, entries, e);
+            SizeBounds.checkTotal(size, entries, e);
             return liveness();
         }
-        Liveness.Inputs was = inputs(members, members.length);
+        SweepInputs was = inputs(members, members.length);
         int entriesBefore = entries;
         apply(e, chosen);
-        Sizes.checkTotal(size, entries, e);
+        SizeBounds.checkTotal(size, entries, e);
         int[] is = Arrays.copyOf(members, members.length + entries - entriesBefore);   // and the parts remat added
         for (int k = entriesBefore; k < entries; k++) is[members.length + k - entriesBefore] = k;
         return Liveness.patch(now, Liveness.compute(steps, was, -1), Liveness.compute(steps, inputs(is, is.length), -1));
@@ -137,8 +138,8 @@ public final class WhatIf {
     }
 
     /** The entries {@code which[0..count)} as sweep inputs (fresh arrays). */
-    private Liveness.Inputs inputs(int[] which, int count) {
-        Liveness.Inputs in = new Liveness.Inputs(new int[count], new int[count], new long[count], new long[count], new long[count],
+    private SweepInputs inputs(int[] which, int count) {
+        SweepInputs in = new SweepInputs(new int[count], new int[count], new long[count], new long[count], new long[count],
                 new int[count], new int[count]);
         for (int x = 0; x < count; x++) {
             int k = which[x];
@@ -154,7 +155,7 @@ public final class WhatIf {
     }
 
     private Liveness liveness() {
-        Liveness.Inputs in = new Liveness.Inputs(Arrays.copyOf(allocation, entries), Arrays.copyOf(color, entries),
+        SweepInputs in = new SweepInputs(Arrays.copyOf(allocation, entries), Arrays.copyOf(color, entries),
                 Arrays.copyOf(offset, entries), Arrays.copyOf(size, entries), Arrays.copyOf(logical, entries),
                 Arrays.copyOf(start, entries), Arrays.copyOf(end, entries));
         return Liveness.compute(steps, in, before.claimedPeakTime());
@@ -214,7 +215,7 @@ public final class WhatIf {
     }
 
     private void scale(int k, double factor, Edit.Where where) throws QueryException {
-        size[k] = Sizes.scaled(size[k], factor, where);
+        size[k] = SizeBounds.scaled(size[k], factor, where);
         logical[k] = Math.round(logical[k] * factor);
     }
 

@@ -13,8 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@link Fields} holds the numbers of {@code bufq_xla_subset.proto}, every one and no other. */
-class FieldsTest {
+/** {@link FieldNumbers} holds the numbers of {@code bufq_xla_subset.proto}, every one and no other. */
+class FieldNumbersTest {
     @Test
     void everyConstantIsTheNumberInTheProtoFile() throws Exception {
         ProtoFile proto = ProtoFile.read("query-engine/src/main/proto/bufq_xla_subset.proto");
@@ -24,7 +24,7 @@ class FieldsTest {
         if (proto.hasMapField()) documented.put("MapEntry", Map.of("key", 1, "value", 2));
 
         Set<String> seen = new HashSet<>();
-        for (Class<?> message : Fields.class.getDeclaredClasses()) {
+        for (Class<?> message : FieldNumbers.class.getDeclaredClasses()) {
             Map<String, Integer> fields = documented.get(message.getSimpleName());
             assertNotNull(fields, message.getSimpleName() + " is not a message of bufq_xla_subset.proto");
             int constants = 0;
@@ -40,7 +40,7 @@ class FieldsTest {
             assertEquals(fields.size(), constants, message.getSimpleName() + " has a constant for each of " + fields.keySet());
             seen.add(message.getSimpleName());
         }
-        assertEquals(documented.keySet(), seen, "every message of the .proto file has its class in Fields");
+        assertEquals(documented.keySet(), seen, "every message of the .proto file has its class in FieldNumbers");
         assertTrue(seen.size() > 20, "the .proto file was read: " + seen);
     }
 }

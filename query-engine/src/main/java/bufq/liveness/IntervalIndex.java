@@ -1,5 +1,6 @@
-package bufq.model;
+package bufq.liveness;
 
+import bufq.model.Lazy;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;

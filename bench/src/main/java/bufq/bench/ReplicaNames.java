@@ -7,8 +7,8 @@ import java.util.List;
  * name without a numeric suffix becomes {@code name.<k*S+S-1>}. With {@code S} above every suffix in
  * the source the mapping is injective and replica 0 keeps the real names.
  */
-final class Names {
-    private Names() {}
+final class ReplicaNames {
+    private ReplicaNames() {}
 
     /** A power of ten at least two above the largest numeric suffix of any name in the source. */
     static long stride(SourceDump src) {

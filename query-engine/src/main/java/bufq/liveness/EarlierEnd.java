@@ -1,5 +1,7 @@
-package bufq.model;
+package bufq.liveness;
 
+import bufq.model.HloModule;
+import bufq.model.HloValue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -31,7 +33,7 @@ public record EarlierEnd(long peakBytes, int peakTime) {
         if (!v.hasRange() || end > v.rangeEnd()) {
             throw new IllegalArgumentException("value " + v.id() + ": an earlier end must be within its live range");
         }
-        Liveness l = m.liveness();
+        Liveness l = Liveness.of(m);
         int steps = l.steps();
         int from = Math.max(Math.max(end + 1, v.rangeStart()), 0), to = Math.min(v.rangeEnd(), steps - 1);
         if (from > to) return new EarlierEnd(l.peakBytes(), l.peakTime());
@@ -111,7 +113,7 @@ public record EarlierEnd(long peakBytes, int peakTime) {
 
     /** Whether a value other than {@code v}, or {@code v} itself after the edit, still has a live step. */
     private static boolean otherRanges(HloModule m, HloValue v, int end) {
-        int steps = m.liveness().steps();
+        int steps = Liveness.of(m).steps();
         if (Math.max(v.rangeStart(), 0) <= Math.min(end, steps - 1)) return true;
         for (HloValue w : m.values()) {
             if (w != v && w.hasRange() && Math.max(w.rangeStart(), 0) <= Math.min(w.rangeEnd(), steps - 1)) return true;

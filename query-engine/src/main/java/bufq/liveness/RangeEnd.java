@@ -1,5 +1,11 @@
-package bufq.model;
+package bufq.liveness;
 
+import bufq.model.BufferAllocation;
+import bufq.model.HloInstruction;
+import bufq.model.HloModule;
+import bufq.model.HloPosition;
+import bufq.model.HloUse;
+import bufq.model.HloValue;
 import java.util.List;
 import java.util.Locale;
 

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Locale;
 
 /** "Did you mean": the valid names within a small edit distance of what was typed. */
-public final class Names {
-    private Names() {}
+public final class NearNames {
+    private NearNames() {}
 
     /** Up to three candidates nearest to {@code typed}, nearest first; empty when none is close. */
     public static List<String> near(String typed, Collection<String> candidates) {

@@ -8,7 +8,7 @@ import java.util.List;
  * region (1 = its first line) so regions can be parsed in parallel before their place in the file
  * is known; {@link #lines} lets the caller add them up.
  */
-abstract class Part {
+abstract class RegionParse {
     record Note(long line, String message) {}
 
     final List<Note> notes = new ArrayList<>();

@@ -1,7 +1,4 @@
-package bufq.fit;
-
-import bufq.model.BufferAllocation;
-import bufq.model.HloModule;
+package bufq.model;
 
 /**
  * What one run of a program asks the device for, summed over its buffer allocations the way XLA's
@@ -40,7 +37,7 @@ public record ProgramSizes(long argumentBytes, long outputBytes, long aliasBytes
     }
 
     /** XLA prints {@code output shape is} for exactly the maybe-live-out allocations; either says it. */
-    static boolean liveOut(BufferAllocation a) {
+    public static boolean liveOut(BufferAllocation a) {
         return a.maybeLiveOut() || a.isOutput();
     }
 

@@ -1,4 +1,4 @@
-package bufq.model;
+package bufq.liveness;
 
 import org.junit.jupiter.api.Test;
 

@@ -8,8 +8,8 @@ import java.nio.ByteOrder;
  * Byte arrays read eight bytes a turn (SIMD within a register): the batch runs' compiler, C1, does
  * not vectorize a loop of one byte a turn, and the reader searches and checks hundreds of megabytes.
  */
-final class Swar {
-    private Swar() {}
+final class WordScan {
+    private WordScan() {}
 
     /** Eight bytes of a byte array as one little-endian long: {@code (long) LONGS.get(bytes, at)}. */
     static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);

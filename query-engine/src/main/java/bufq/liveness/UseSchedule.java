@@ -1,5 +1,8 @@
-package bufq.model;
+package bufq.liveness;
 
+import bufq.model.HloModule;
+import bufq.model.HloUse;
+import bufq.model.HloValue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;

@@ -8,14 +8,14 @@ import java.util.concurrent.ForkJoinTask;
  * waits on memory more than it computes, and two cores wait in parallel (the module's columns and
  * the sweep's inputs: 60 ms each on one core, about 30 on two).
  */
-final class Halves {
-    private Halves() {}
+public final class ParallelPasses {
+    private ParallelPasses() {}
 
     /** From this many values a loop is split. */
-    static final int SPLIT = 100_000;
+    public static final int SPLIT = 100_000;
 
     /** Runs {@code [from, to)} of the values; halves must touch disjoint slots. */
-    interface Body {
+    public interface Body {
         void run(int from, int to);
     }
 
@@ -23,7 +23,7 @@ final class Halves {
      * Runs two independent passes over {@code n} values: {@code other} forked when there are many,
      * {@code here} on this thread; both done on return (a failure of either is thrown).
      */
-    static void both(int n, Runnable here, Runnable other) {
+    public static void both(int n, Runnable here, Runnable other) {
         if (n < SPLIT) {
             here.run();
             other.run();
@@ -45,7 +45,7 @@ final class Halves {
     }
 
     /** Runs {@code body} over {@code [0, n)}: in one piece below {@link #SPLIT}, else in two, the second half forked. */
-    static void run(int n, Body body) {
+    public static void run(int n, Body body) {
         if (n < SPLIT) {
             body.run(0, n);
             return;

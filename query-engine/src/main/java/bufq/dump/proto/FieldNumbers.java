@@ -3,10 +3,10 @@ package bufq.dump.proto;
 /**
  * Field numbers of the messages bufq reads, one class per message (nested messages as
  * {@code Outer_Inner}), named and numbered as in {@code src/main/proto/bufq_xla_subset.proto};
- * {@code FieldsTest} (reading that file's text) holds the two to each other.
+ * {@code FieldNumbersTest} (reading that file's text) holds the two to each other.
  */
-final class Fields {
-    private Fields() {}
+final class FieldNumbers {
+    private FieldNumbers() {}
 
     /** LayoutProto */
     static final class LayoutProto {

@@ -1,4 +1,4 @@
-package bufq.model;
+package bufq.liveness;
 
 import java.util.ArrayList;
 import java.util.Comparator;

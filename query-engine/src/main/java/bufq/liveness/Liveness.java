@@ -1,16 +1,19 @@
-package bufq.model;
+package bufq.liveness;
+
+import bufq.model.AllocationGroups;
+import bufq.model.HloModule;
+import bufq.model.ParallelPasses;
+import bufq.model.PeakClaim;
 
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalInt;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What a module's live ranges say about memory over time, computed once per module by one sweep
- * ({@link HloModule#liveness()}) and shared by queries, analyses and scripts. Immutable and
+ * ({@link #of(HloModule)}) and shared by queries, analyses and scripts. Immutable and
  * thread-safe.
  *
  * <p>Two figures per program step {@code t} (a value is live at {@code t} when {@code start <= t <=
@@ -45,110 +48,37 @@ public final class Liveness {
     private final int[] allocationMaxTime;
     private final long[] liveByInstruction;  // null for edited inputs (compute)
     private final int xlaPeakMoment;
-    private final int[] firstMaxTree;        // first step of the most occupied bytes per node; leaves at leafBase
-    private final int leafBase;
+    private final FirstMaxTree firstMaxTree;
 
     /**
-     * Per-value inputs of the sweep, one array entry per value (all arrays the same length). Arrays
-     * are the caller's: {@link #of(HloModule)} returns fresh copies that may be edited.
+     * Live and occupied bytes per step, the peak and the dump's claimed peak of {@code m}: computed
+     * once for the module (and its copies under other handles) by one sweep, then shared.
      *
-     * @param allocation  allocation number holding the value
-     * @param color       colour (memory space)
-     * @param offset      offset in the allocation, negative when unknown (the value then counts its size)
-     * @param size        assigned bytes (the dump's {@code size=})
-     * @param logicalSize logical bytes ({@code ShapeUtil::ByteSizeOf} of the shape)
-     * @param start       first live step; a value without a live range has {@code end < start}
-     * @param end         last live step, inclusive
+     * @throws ArithmeticException when a byte sum overflows a long (not kept: asked again, it fails again)
      */
-    public record Inputs(int[] allocation, int[] color, long[] offset, long[] size, long[] logicalSize,
-                         int[] start, int[] end) {
-        public Inputs {
-            int n = allocation.length;
-            if (color.length != n || offset.length != n || size.length != n || logicalSize.length != n
-                    || start.length != n || end.length != n) {
-                throw new IllegalArgumentException("liveness inputs of different lengths");
-            }
-        }
-
-        /** The module's values as inputs, in {@link HloModule#values()} order (fresh arrays). */
-        public static Inputs of(HloModule m) {
-            return of(m, new boolean[m.values().size()]);
-        }
-
-        /** {@link #of(HloModule)}, and in {@code indexPrinted} which values print their index (one pass for both). */
-        static Inputs of(HloModule m, boolean[] indexPrinted) {
-            List<HloValue> vs = m.values();
-            int n = vs.size();
-            Inputs in = new Inputs(new int[n], new int[n], new long[n], new long[n], new long[n], new int[n], new int[n]);
-            Halves.run(n, (from, to) -> {
-                for (int i = from; i < to; i++) {
-                    HloValue v = vs.get(i);
-                    in.allocation[i] = v.allocation();
-                    in.color[i] = v.color();
-                    in.offset[i] = v.offset();
-                    in.size[i] = v.size();
-                    in.logicalSize[i] = v.logicalSize();
-                    in.start[i] = v.hasRange() ? v.rangeStart() : 0;
-                    in.end[i] = v.hasRange() ? v.rangeEnd() : -1;
-                    indexPrinted[i] = v.indexPrinted();
-                }
-            });
-            return in;
-        }
-
-        int count() { return allocation.length; }
+    public static Liveness of(HloModule m) {
+        return m.derived(Liveness.class, Liveness::sweep);
     }
 
-    /** The module's liveness; {@link HloModule#liveness()} holds it, so call that instead. */
-    static Liveness of(HloModule m) {
+    private static Liveness sweep(HloModule m) {
         int[] extra = new int[m.allocations().size()];
         for (int i = 0; i < extra.length; i++) extra[i] = m.allocations().get(i).color();
         PeakClaim claim = m.info().peakClaim();
         boolean[] indexPrinted = new boolean[m.values().size()];
-        Inputs in = Inputs.of(m, indexPrinted);
+        SweepInputs in = SweepInputs.of(m, indexPrinted);
         return new Liveness(m.steps(), in, m.allocationGroups(), claim == null ? -1 : claim.time(), extra,
-                instructionBytes(m, in.logicalSize, indexPrinted));
-    }
-
-    /**
-     * Per value (in {@link HloModule#values()} order), the logical bytes of the instruction that
-     * defines it, its whole output shape, as XLA's {@code ShapeUtil::ByteSizeOf(instruction->shape())}
-     * weighs it: the value's own size, except that an element of a tuple-shaped instruction (its index
-     * printed) weighs the tuple's table, the size of the instruction's {@code {}} value. Taken from
-     * the allocation section only, so the Used values section (where instructions print) stays unread.
-     */
-    private static long[] instructionBytes(HloModule m, long[] logicalSize, boolean[] indexPrinted) {
-        List<HloValue> vs = m.values();
-        long[] out = logicalSize.clone();
-        // The tuples' own tables by instruction name: the few values an element looks up (a lookup in
-        // the module's index of every value by name would build that index for this alone).
-        Map<String, Long> tuples = new HashMap<>();
-        boolean elements = false;
-        for (int i = 0; i < out.length; i++) {
-            if (!indexPrinted[i]) continue;
-            HloValue v = vs.get(i);
-            if (!v.index().equals("{}")) elements = true;
-            else if (v.shape() != null && v.shape().isTuple()) tuples.put(v.name(), v.logicalSize());
-        }
-        for (int i = 0; elements && i < out.length; i++) {
-            if (!indexPrinted[i]) continue;
-            HloValue v = vs.get(i);
-            if (v.index().equals("{}")) continue;
-            Long table = tuples.get(v.name());
-            if (table != null) out[i] = table;
-        }
-        return out;
+                SweepInputs.instructionBytes(m, in.logicalSize(), indexPrinted));
     }
 
     /**
      * Live and occupied bytes per step, the peak and per-allocation maxima for edited inputs: the
-     * one sweep behind {@link HloModule#liveness()}.
+     * one sweep behind {@link #of(HloModule)}.
      *
      * @param steps           number of program steps (ranges are cut to {@code 0..steps-1})
      * @param claimedPeakTime the step a dump labels as its peak, or -1
      * @throws ArithmeticException when a byte sum overflows a long
      */
-    public static Liveness compute(int steps, Inputs inputs, int claimedPeakTime) {
+    public static Liveness compute(int steps, SweepInputs inputs, int claimedPeakTime) {
         return new Liveness(steps, inputs, null, claimedPeakTime, new int[0], null);
     }
 
@@ -192,16 +122,15 @@ public final class Liveness {
             }
             for (int t = 0; t < steps; t++) liveValues[t] += sign * part.liveValues[t];
         }
-        live = k == 1 ? liveByColor[0] : sum(liveByColor, steps);
-        occupied = k == 1 ? occupiedByColor[0] : sum(occupiedByColor, steps);
+        live = k == 1 ? liveByColor[0] : StepSeries.sum(liveByColor, steps);
+        occupied = k == 1 ? occupiedByColor[0] : StepSeries.sum(occupiedByColor, steps);
         boolean anyRange = false;
         for (int t = 0; t < steps && !anyRange; t++) anyRange = liveValues[t] > 0;
-        peakTime = anyRange ? firstMax(occupied) : -1;
-        leafBase = base.leafBase;
-        firstMaxTree = firstMaxTree();
+        peakTime = anyRange ? StepSeries.firstMax(occupied) : -1;
+        firstMaxTree = new FirstMaxTree(occupied, steps);
         peakByColor = new int[k];
         // Edits keep every value in its colour: a colour has a peak when it had one.
-        for (int c = 0; c < k; c++) peakByColor[c] = anyRange && base.peakByColor[c] >= 0 ? firstMax(occupiedByColor[c]) : -1;
+        for (int c = 0; c < k; c++) peakByColor[c] = anyRange && base.peakByColor[c] >= 0 ? StepSeries.firstMax(occupiedByColor[c]) : -1;
         liveByInstruction = null;   // an edited liveness has no instructions
         xlaPeakMoment = -1;
         allocationKeys = base.allocationKeys;
@@ -224,8 +153,8 @@ public final class Liveness {
     /** How many full sweeps (a module's liveness, or {@link #compute} on edited inputs) this JVM has run. */
     public static long sweepsRun() { return SWEEPS.get(); }
 
-    /** @param byInstruction per value, its defining instruction's bytes ({@link #instructionBytes}); null when unknown */
-    private Liveness(int steps, Inputs in, Groups groups, int claimedPeakTime, int[] extraColors, long[] byInstruction) {
+    /** @param byInstruction per value, its defining instruction's bytes ({@link SweepInputs#instructionBytes}); null when unknown */
+    private Liveness(int steps, SweepInputs in, AllocationGroups groups, int claimedPeakTime, int[] extraColors, long[] byInstruction) {
         SWEEPS.incrementAndGet();
         int n = in.count();
         this.steps = Math.max(0, steps);
@@ -233,7 +162,7 @@ public final class Liveness {
         TreeSet<Integer> cs = new TreeSet<>();
         for (int c : extraColors) cs.add(c);
         int last = Integer.MIN_VALUE;
-        for (int c : in.color) if (c != last) { cs.add(c); last = c; }
+        for (int c : in.color()) if (c != last) { cs.add(c); last = c; }
         colors = cs.stream().mapToInt(Integer::intValue).toArray();
         int k = colors.length;
         long[][] liveDiff = new long[k][this.steps + 1], occDiff = new long[k][this.steps + 1];
@@ -245,15 +174,15 @@ public final class Liveness {
         long[] xlaDiff = byInstruction == null ? null : new long[this.steps + 2];
         Runnable weighByInstruction = () -> {
             for (int i = 0; i < n; i++) {
-                if (in.end[i] < in.start[i]) continue;
+                if (in.end()[i] < in.start()[i]) continue;
                 long b = byInstruction[i];
-                int s = Math.max(in.start[i], 0), e = Math.min(in.end[i], this.steps - 1);
+                int s = Math.max(in.start()[i], 0), e = Math.min(in.end()[i], this.steps - 1);
                 if (s <= e) {
                     byInstructionDiff[s] = Math.addExact(byInstructionDiff[s], b);
                     byInstructionDiff[e + 1] = Math.subtractExact(byInstructionDiff[e + 1], b);
                 }
                 // XLA releases a value at end + 1, after the additions of that step.
-                int xs = Math.min(s, this.steps), xe = Math.max(0, Math.min(in.end[i] + 1, this.steps));
+                int xs = Math.min(s, this.steps), xe = Math.max(0, Math.min(in.end()[i] + 1, this.steps));
                 if (xe < xs) continue;
                 xlaDiff[xs] = Math.addExact(xlaDiff[xs], b);
                 xlaDiff[xe + 1] = Math.subtractExact(xlaDiff[xe + 1], b);
@@ -262,30 +191,30 @@ public final class Liveness {
         // Logical sizes and value counts: a difference array per colour.
         Runnable weighBySize = () -> {
             for (int i = 0; i < n; i++) {
-                int s = Math.max(in.start[i], 0), e = Math.min(in.end[i], this.steps - 1);
+                int s = Math.max(in.start()[i], 0), e = Math.min(in.end()[i], this.steps - 1);
                 if (s > e) continue;
-                int slot = k == 1 ? 0 : Arrays.binarySearch(colors, in.color[i]);
+                int slot = k == 1 ? 0 : Arrays.binarySearch(colors, in.color()[i]);
                 rangedColor[slot] = true;
-                long b = in.logicalSize[i];
+                long b = in.logicalSize()[i];
                 liveDiff[slot][s] = Math.addExact(liveDiff[slot][s], b);
                 liveDiff[slot][e + 1] = Math.subtractExact(liveDiff[slot][e + 1], b);
                 countDiff[s]++;
                 countDiff[e + 1]--;
             }
         };
-        Halves.both(n, weighBySize, byInstruction == null ? () -> { } : weighByInstruction);
+        ParallelPasses.both(n, weighBySize, byInstruction == null ? () -> { } : weighByInstruction);
         boolean anyRange = false;
         for (boolean ranged : rangedColor) anyRange |= ranged;
-        liveByInstruction = byInstruction == null ? null : prefix(byInstructionDiff, this.steps);
-        xlaPeakMoment = byInstruction == null || this.steps == 0 ? -1 : xlaMoment(xlaDiff);
+        liveByInstruction = byInstruction == null ? null : StepSeries.prefix(byInstructionDiff, this.steps);
+        xlaPeakMoment = byInstruction == null || this.steps == 0 ? -1 : StepSeries.xlaMoment(xlaDiff);
         // Occupancy: per allocation (and colour), a sweep over time with a coverage structure.
-        Groups by = groups != null ? groups : Groups.of(in.allocation);
-        int groupCount = by.keys.length;
-        int[] members = by.members, groupStart = by.start;
-        allocationKeys = by.keys;
+        AllocationGroups by = groups != null ? groups : AllocationGroups.of(in.allocation());
+        int groupCount = by.keys().length;
+        int[] members = by.members(), groupStart = by.start();
+        allocationKeys = by.keys();
         allocationMaxBytes = new long[groupCount];
         allocationMaxTime = new int[groupCount];
-        if (n < Halves.SPLIT) {
+        if (n < ParallelPasses.SPLIT) {
             sweepGroups(in, members, groupStart, 0, groupCount, occDiff);
         } else {
             // Two halves of the values on two cores, each into its own differences, then added up
@@ -294,29 +223,28 @@ public final class Liveness {
             while (half < groupCount && groupStart[half] < n / 2) half++;
             long[][] otherDiff = new long[k][this.steps + 1];
             int split = half;
-            Halves.both(n, () -> sweepGroups(in, members, groupStart, 0, split, occDiff),
+            ParallelPasses.both(n, () -> sweepGroups(in, members, groupStart, 0, split, occDiff),
                     () -> sweepGroups(in, members, groupStart, split, groupCount, otherDiff));
             for (int c = 0; c < k; c++) for (int t = 0; t <= this.steps; t++) occDiff[c][t] = Math.addExact(occDiff[c][t], otherDiff[c][t]);
         }
         liveByColor = new long[k][];
         occupiedByColor = new long[k][];
         for (int c = 0; c < k; c++) {
-            liveByColor[c] = prefix(liveDiff[c], this.steps);
-            occupiedByColor[c] = prefix(occDiff[c], this.steps);
+            liveByColor[c] = StepSeries.prefix(liveDiff[c], this.steps);
+            occupiedByColor[c] = StepSeries.prefix(occDiff[c], this.steps);
         }
-        live = k == 1 ? liveByColor[0] : sum(liveByColor, this.steps);
-        occupied = k == 1 ? occupiedByColor[0] : sum(occupiedByColor, this.steps);
+        live = k == 1 ? liveByColor[0] : StepSeries.sum(liveByColor, this.steps);
+        occupied = k == 1 ? occupiedByColor[0] : StepSeries.sum(occupiedByColor, this.steps);
         liveValues = new int[this.steps];
         for (int t = 0, acc = 0; t < this.steps; t++) liveValues[t] = acc += countDiff[t];
-        peakTime = anyRange ? firstMax(occupied) : -1;
-        leafBase = leafBase(this.steps);
-        firstMaxTree = firstMaxTree();
+        peakTime = anyRange ? StepSeries.firstMax(occupied) : -1;
+        firstMaxTree = new FirstMaxTree(occupied, this.steps);
         peakByColor = new int[k];
-        for (int c = 0; c < k; c++) peakByColor[c] = rangedColor[c] ? firstMax(occupiedByColor[c]) : -1;
+        for (int c = 0; c < k; c++) peakByColor[c] = rangedColor[c] ? StepSeries.firstMax(occupiedByColor[c]) : -1;
     }
 
     /** Sweeps the allocation groups {@code [from, to)} into {@code occDiff}. */
-    private void sweepGroups(Inputs in, int[] members, int[] groupStart, int from, int to, long[][] occDiff) {
+    private void sweepGroups(SweepInputs in, int[] members, int[] groupStart, int from, int to, long[][] occDiff) {
         for (int g = from; g < to; g++) {
             int first = groupStart[g], end = groupStart[g + 1];
             // One value: no copy of the group (125,000 of 204,000 groups at a million values).
@@ -326,55 +254,11 @@ public final class Liveness {
     }
 
     /**
-     * Values grouped by allocation: the distinct allocation numbers ascending ({@code keys}), and
-     * group {@code g}'s value positions, in position order, at {@code members[start[g], start[g + 1])}.
-     * A module has them already ({@link HloModule}'s index by allocation); edited inputs sort theirs.
-     */
-    record Groups(int[] keys, int[] start, int[] members) {
-        static Groups of(int[] allocation) {
-            int n = allocation.length;
-            boolean sorted = true;
-            for (int i = 1; i < n && sorted; i++) sorted = allocation[i - 1] <= allocation[i];
-            if (sorted) return ofSorted(allocation);
-            long[] byAlloc = new long[n];
-            for (int i = 0; i < n; i++) byAlloc[i] = ((long) allocation[i] << 32) | i;
-            Arrays.sort(byAlloc);
-            int groups = 0;
-            for (int i = 0; i < n; i++) if (i == 0 || (int) (byAlloc[i] >> 32) != (int) (byAlloc[i - 1] >> 32)) groups++;
-            int[] keys = new int[groups], start = new int[groups + 1], members = new int[n];
-            for (int i = 0, g = -1; i < n; i++) {
-                int a = (int) (byAlloc[i] >> 32);
-                if (g < 0 || keys[g] != a) { keys[++g] = a; start[g] = i; }
-                members[i] = (int) byAlloc[i];
-            }
-            start[groups] = n;
-            return new Groups(keys, start, members);
-        }
-
-        /**
-         * {@link #of} for allocation numbers in ascending order, as a dump lists its values (each
-         * allocation's after its header, the allocations by number): runs, without the sort.
-         */
-        private static Groups ofSorted(int[] allocation) {
-            int n = allocation.length;
-            int groups = 0;
-            for (int i = 0; i < n; i++) if (i == 0 || allocation[i] != allocation[i - 1]) groups++;
-            int[] keys = new int[groups], start = new int[groups + 1], members = new int[n];
-            for (int i = 0, g = -1; i < n; i++) {
-                if (g < 0 || keys[g] != allocation[i]) { keys[++g] = allocation[i]; start[g] = i; }
-                members[i] = i;
-            }
-            start[groups] = n;
-            return new Groups(keys, start, members);
-        }
-    }
-
-    /**
      * Adds one allocation's occupancy to {@code occDiff} (per colour, as differences between
      * consecutive steps) and records its busiest moment as group {@code g}. Values of one
      * allocation normally share a colour; if not, each colour's values form their own union.
      */
-    private void sweepAllocation(Inputs in, int[] members, long[][] occDiff, int g) {
+    private void sweepAllocation(SweepInputs in, int[] members, long[][] occDiff, int g) {
         if (members.length == 1) {
             sweepOne(in, members[0], occDiff, g);
             return;
@@ -382,15 +266,15 @@ public final class Liveness {
         long max = 0;
         int maxTime = -1;
         boolean oneColor = true;
-        for (int i : members) oneColor &= in.color[i] == in.color[members[0]];
+        for (int i : members) oneColor &= in.color()[i] == in.color()[members[0]];
         if (!oneColor) {
             Integer[] boxed = Arrays.stream(members).boxed().toArray(Integer[]::new);
-            Arrays.sort(boxed, (x, y) -> Integer.compare(in.color[x], in.color[y]));
+            Arrays.sort(boxed, (x, y) -> Integer.compare(in.color()[x], in.color()[y]));
             for (int i = 0; i < members.length; i++) members[i] = boxed[i];
         }
         for (int from = 0; from < members.length; ) {
-            int color = in.color[members[from]], to = from;
-            while (to < members.length && in.color[members[to]] == color) to++;
+            int color = in.color()[members[from]], to = from;
+            while (to < members.length && in.color()[members[to]] == color) to++;
             long[] diff = occDiff[Arrays.binarySearch(colors, color)];
             long[] m = sweepColor(in, from == 0 && to == members.length ? members : Arrays.copyOfRange(members, from, to), diff);
             if (m[0] > max || maxTime < 0 && m[1] >= 0 && m[0] == max) {
@@ -411,20 +295,20 @@ public final class Liveness {
      * its positive size; a value without a live range holds its bytes at no step but counts toward
      * its allocation's maximum when it has an offset.
      */
-    private void sweepOne(Inputs in, int i, long[][] occDiff, int g) {
+    private void sweepOne(SweepInputs in, int i, long[][] occDiff, int g) {
         int n = steps;
-        int s = Math.max(in.start[i], 0), e = Math.min(in.end[i], n - 1);
-        long placed = in.offset[i] >= 0 && in.size[i] > 0 ? in.size[i] : 0;
+        int s = Math.max(in.start()[i], 0), e = Math.min(in.end()[i], n - 1);
+        long placed = in.offset()[i] >= 0 && in.size()[i] > 0 ? in.size()[i] : 0;
         long max = 0;
         int maxTime = -1;
         if (s <= e) {
-            long held = in.offset[i] < 0 ? in.size[i] : placed;
-            long[] diff = occDiff[Arrays.binarySearch(colors, in.color[i])];
+            long held = in.offset()[i] < 0 ? in.size()[i] : placed;
+            long[] diff = occDiff[Arrays.binarySearch(colors, in.color()[i])];
             diff[s] = Math.addExact(diff[s], held);
             if (e + 1 < n) diff[e + 1] = Math.subtractExact(diff[e + 1], held);
             max = held;
             maxTime = s;
-        } else if (in.end[i] < in.start[i]) {
+        } else if (in.end()[i] < in.start()[i]) {
             max = placed;
         }
         allocationMaxBytes[g] = max;
@@ -436,26 +320,26 @@ public final class Liveness {
      * largest union of byte ranges at one step, counting values without a live range as always
      * there, and its first step (-1 when none of the values has a live range).
      */
-    private long[] sweepColor(Inputs in, int[] vs, long[] diff) {
+    private long[] sweepColor(SweepInputs in, int[] vs, long[] diff) {
         int n = steps;
         int ranged = 0, unranged = 0;
         for (int i : vs) {
-            if (Math.max(in.start[i], 0) <= Math.min(in.end[i], n - 1)) ranged++;
-            else if (in.end[i] < in.start[i]) unranged++;
+            if (Math.max(in.start()[i], 0) <= Math.min(in.end()[i], n - 1)) ranged++;
+            else if (in.end()[i] < in.start()[i]) unranged++;
         }
         // Interval k is value vs[k]'s bytes; a value without an offset or bytes has an empty one.
         long[] bounds = new long[2 * vs.length];
         for (int k = 0; k < vs.length; k++) {
             int i = vs[k];
-            if (in.offset[i] < 0 || in.size[i] <= 0) continue;
-            bounds[2 * k] = in.offset[i];
-            bounds[2 * k + 1] = Math.addExact(in.offset[i], in.size[i]);
+            if (in.offset()[i] < 0 || in.size()[i] <= 0) continue;
+            bounds[2 * k] = in.offset()[i];
+            bounds[2 * k + 1] = Math.addExact(in.offset()[i], in.size()[i]);
         }
         Coverage.Intervals intervals = new Coverage.Intervals(bounds);
         Coverage permanent = null;
         if (unranged > 0) {
             permanent = new Coverage(intervals);
-            for (int k = 0; k < vs.length; k++) if (in.end[vs[k]] < in.start[vs[k]]) permanent.add(k);
+            for (int k = 0; k < vs.length; k++) if (in.end()[vs[k]] < in.start()[vs[k]]) permanent.add(k);
         }
         if (ranged == 0) return new long[] {permanent == null ? 0 : permanent.covered(), -1};
         // Events: removal at end + 1 sorts before an addition at the same step.
@@ -463,7 +347,7 @@ public final class Liveness {
         int e = 0;
         for (int k = 0; k < vs.length; k++) {
             int i = vs[k];
-            int s = Math.max(in.start[i], 0), end = Math.min(in.end[i], n - 1);
+            int s = Math.max(in.start()[i], 0), end = Math.min(in.end()[i], n - 1);
             if (s > end) continue;
             events[e++] = ((long) s << 33) | (1L << 32) | k;
             events[e++] = ((long) (end + 1) << 33) | k;
@@ -478,8 +362,8 @@ public final class Liveness {
                 int k = (int) events[x];
                 int i = vs[k];
                 boolean adding = (events[x] & (1L << 32)) != 0;
-                if (in.offset[i] < 0) {
-                    loose = adding ? Math.addExact(loose, in.size[i]) : loose - in.size[i];
+                if (in.offset()[i] < 0) {
+                    loose = adding ? Math.addExact(loose, in.size()[i]) : loose - in.size()[i];
                 } else if (adding) {
                     tree.add(k);
                     if (permanent != null) permanent.add(k);
@@ -499,39 +383,6 @@ public final class Liveness {
             }
         }
         return new long[] {best, bestAt};
-    }
-
-    private static long[] prefix(long[] diff, int n) {
-        long[] out = new long[n];
-        long acc = 0;
-        for (int t = 0; t < n; t++) out[t] = acc = Math.addExact(acc, diff[t]);
-        return out;
-    }
-
-    private static long[] sum(long[][] rows, int n) {
-        long[] out = new long[n];
-        for (long[] r : rows) for (int t = 0; t < n; t++) out[t] = Math.addExact(out[t], r[t]);
-        return out;
-    }
-
-    /** The first time (0..steps) whose running sum of {@code diff} is largest and positive; 0 when none is. */
-    private static int xlaMoment(long[] diff) {
-        long acc = 0, best = 0;
-        int at = 0;
-        for (int t = 0; t < diff.length - 1; t++) {
-            acc += diff[t];
-            if (acc > best) {
-                best = acc;
-                at = t;
-            }
-        }
-        return at;
-    }
-
-    private static int firstMax(long[] a) {
-        int best = -1;
-        for (int t = 0; t < a.length; t++) if (best < 0 || a[t] > a[best]) best = t;
-        return best;
     }
 
     private int slot(int color) {
@@ -618,39 +469,7 @@ public final class Liveness {
      * when the range holds no step; O(log steps), so a what-if that changes a few runs of steps can
      * find its new peak without a second sweep.
      */
-    public int firstMaxStep(int from, int to) {
-        from = Math.max(from, 0);
-        to = Math.min(to, steps - 1);
-        if (from > to) return -1;
-        int left = -1, right = -1;
-        for (int l = from + leafBase, r = to + leafBase + 1; l < r; l >>= 1, r >>= 1) {
-            if ((l & 1) != 0) left = earlierOrMore(left, firstMaxTree[l++]);
-            if ((r & 1) != 0) right = earlierOrMore(firstMaxTree[--r], right);
-        }
-        return earlierOrMore(left, right);
-    }
-
-    /** The first leaf of {@link #firstMaxTree}: the smallest power of two holding every step. */
-    private static int leafBase(int steps) {
-        int base = 1;
-        while (base < steps) base <<= 1;
-        return base;
-    }
-
-    /** The range-max tree over {@link #occupied} behind {@link #firstMaxStep}; needs it and {@link #leafBase} set. */
-    private int[] firstMaxTree() {
-        int[] tree = new int[2 * leafBase];
-        for (int i = 0; i < leafBase; i++) tree[leafBase + i] = i < steps ? i : -1;
-        for (int i = leafBase - 1; i > 0; i--) tree[i] = earlierOrMore(tree[2 * i], tree[2 * i + 1]);
-        return tree;
-    }
-
-    /** Of two steps, {@code a} before {@code b} (or -1 for none), the one with more occupied bytes; {@code a} on a tie. */
-    private int earlierOrMore(int a, int b) {
-        if (a < 0) return b;
-        if (b < 0) return a;
-        return occupied[b] > occupied[a] ? b : a;
-    }
+    public int firstMaxStep(int from, int to) { return firstMaxTree.firstMaxStep(from, to); }
 
     /** The step the dump labels as its peak ({@code Live ranges at P (peak)}), or -1. Not the maximum in general. */
     public int claimedPeakTime() { return claimedPeakTime; }

@@ -9,7 +9,7 @@ package bufq.oom;
  * few fixed words is answered in one pass over its characters, so a 50 MB log of lines that hold
  * none of them is read once.
  */
-final class Lines {
+final class LogLines {
     /** Lines longer than this are read up to here: a message line is never this long. */
     static final int MAX_LINE = 1 << 16;
 
@@ -24,7 +24,7 @@ final class Lines {
     private int nulFrom = Integer.MAX_VALUE;
 
     /** @param words the words {@link #has} is asked about, by index */
-    Lines(String text, String... words) {
+    LogLines(String text, String... words) {
         this.text = text;
         this.words = words.clone();
         for (String w : words) firsts[w.charAt(0)] = true;

@@ -1,4 +1,4 @@
-package bufq.model;
+package bufq.liveness;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

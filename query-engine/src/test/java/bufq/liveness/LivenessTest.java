@@ -1,5 +1,12 @@
-package bufq.model;
+package bufq.liveness;
 
+import bufq.model.AllocationGroups;
+import bufq.model.BufferAllocation;
+import bufq.model.HloModule;
+import bufq.model.HloValue;
+import bufq.model.LiveRange;
+import bufq.model.PeakClaim;
+import bufq.model.Shape;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -81,7 +88,7 @@ class LivenessTest {
             if (round % 2 == 0) java.util.Arrays.sort(allocation);   // as a dump lists them
             TreeMap<Integer, List<Integer>> want = new TreeMap<>();
             for (int i = 0; i < n; i++) want.computeIfAbsent(allocation[i], k -> new ArrayList<>()).add(i);
-            Liveness.Groups g = Liveness.Groups.of(allocation);
+            AllocationGroups g = AllocationGroups.of(allocation);
             TreeMap<Integer, List<Integer>> got = new TreeMap<>();
             assertEquals(want.size(), g.keys().length);
             for (int k = 0; k < g.keys().length; k++) {
@@ -98,7 +105,7 @@ class LivenessTest {
     void agreesWithBruteForceOnRandomModules() {
         for (long seed = 1; seed <= 60; seed++) {
             HloModule m = random(seed, 5 + (int) (seed * 7 % 90), 3 + (int) (seed % 40));
-            Liveness l = m.liveness();
+            Liveness l = Liveness.of(m);
             String where = "seed " + seed;
             long[] occupied = bruteOccupied(m, null);
             assertArrayEquals(occupied, l.occupiedBytesByStep(OptionalInt.empty()), where);
@@ -113,7 +120,7 @@ class LivenessTest {
                 assertEquals(firstMax(oc), l.peakTime(c), where + " colour " + c);
                 for (int t = 0; t < m.steps(); t++) assertEquals(oc[t], l.occupiedBytes(t, c));
             }
-            for (int t = 0; t < m.steps(); t++) assertEquals(m.liveAt(t).size(), l.liveValues(t), where + " t " + t);
+            for (int t = 0; t < m.steps(); t++) assertEquals(LiveValues.at(m, t).size(), l.liveValues(t), where + " t " + t);
         }
     }
 
@@ -140,7 +147,7 @@ class LivenessTest {
                 start[i] = kind == 0 ? steps + r.nextInt(3) : r.nextInt(steps + 2) - 1;
                 end[i] = kind == 1 ? start[i] - 1 - r.nextInt(2) : start[i] + r.nextInt(steps);
             }
-            Liveness l = Liveness.compute(steps, new Liveness.Inputs(alloc, color, offset, size, logical, start, end), -1);
+            Liveness l = Liveness.compute(steps, new SweepInputs(alloc, color, offset, size, logical, start, end), -1);
             long[] want = new long[steps];
             for (int t = 0; t < steps; t++) {
                 for (int a = 0; a < allocs; a++) {
@@ -156,9 +163,9 @@ class LivenessTest {
             assertArrayEquals(want, l.occupiedBytesByStep(OptionalInt.empty()), "round " + round);
             // One value alone, and the same value beside a twin that is never live: the same maximum.
             for (int i = 0; i < n; i++) {
-                Liveness one = Liveness.compute(steps, new Liveness.Inputs(new int[] {7}, new int[] {color[i]},
+                Liveness one = Liveness.compute(steps, new SweepInputs(new int[] {7}, new int[] {color[i]},
                         new long[] {offset[i]}, new long[] {size[i]}, new long[] {size[i]}, new int[] {start[i]}, new int[] {end[i]}), -1);
-                Liveness two = Liveness.compute(steps, new Liveness.Inputs(new int[] {7, 7}, new int[] {color[i], color[i]},
+                Liveness two = Liveness.compute(steps, new SweepInputs(new int[] {7, 7}, new int[] {color[i], color[i]},
                         new long[] {offset[i], -1}, new long[] {size[i], 0}, new long[] {size[i], 0},
                         new int[] {start[i], steps + 5}, new int[] {end[i], steps + 5}), -1);
                 assertEquals(two.allocationUse(7), one.allocationUse(7), "round " + round + " value " + i);
@@ -172,7 +179,7 @@ class LivenessTest {
     void agreesWithBruteForceWhenSweptOnTwoCores() {
         for (long seed = 1; seed <= 2; seed++) {
             HloModule m = random(seed, 120_000, 30);
-            Liveness l = m.liveness();
+            Liveness l = Liveness.of(m);
             long[] occupied = bruteOccupied(m, null);
             assertArrayEquals(occupied, l.occupiedBytesByStep(OptionalInt.empty()), "seed " + seed);
             assertEquals(firstMax(occupied), l.peakTime());
@@ -183,15 +190,15 @@ class LivenessTest {
     @Test
     void computedOnceAndSharedWithCopiesUnderAnotherHandle() {
         HloModule m = random(3, 40, 12);
-        Liveness l = m.liveness();
-        assertSame(l, m.liveness());
-        assertSame(l, m.withHandle("other").liveness());
+        Liveness l = Liveness.of(m);
+        assertSame(l, Liveness.of(m));
+        assertSame(l, Liveness.of(m.withHandle("other")));
     }
 
     @Test
     void computeOnEditedInputsMovesThePeak() {
         HloModule m = random(4, 50, 20);
-        Liveness.Inputs in = Liveness.Inputs.of(m);
+        SweepInputs in = SweepInputs.of(m);
         // One huge value alone in a fresh allocation, live at step 7 only: the peak moves there.
         in.allocation()[0] = 99;
         in.offset()[0] = 0;
@@ -201,11 +208,11 @@ class LivenessTest {
         Liveness w = Liveness.compute(m.steps(), in, -1);
         assertEquals(7, w.peakTime());
         assertEquals(-1, w.claimedPeakTime());
-        Liveness.Inputs without = Liveness.Inputs.of(m);
+        SweepInputs without = SweepInputs.of(m);
         without.end()[0] = without.start()[0] - 1;
         assertEquals(Liveness.compute(m.steps(), without, -1).occupiedBytes(7) + (1 << 20), w.occupiedBytes(7));
         assertEquals(new Liveness.AllocationUse(1 << 20, 7), w.allocationUse(99));
-        assertEquals(m.liveness().occupiedBytes(3), Liveness.compute(m.steps(), Liveness.Inputs.of(m), 9).occupiedBytes(3));
+        assertEquals(Liveness.of(m).occupiedBytes(3), Liveness.compute(m.steps(), SweepInputs.of(m), 9).occupiedBytes(3));
     }
 
     @Test
@@ -214,10 +221,10 @@ class LivenessTest {
                 new TreeMap<>(), true, null);
         HloModule m = new HloModule(info, List.of(), List.of(new HloValue(1, "a", "{}", false, false, 0, 16, 0, 0, u8(16),
                 List.of(), List.of(), null)), List.of(), List.of(), List.of());
-        assertEquals(-1, m.liveness().peakTime());
-        assertEquals(0, m.liveness().peakBytes());
-        assertEquals(0, m.liveness().steps());
-        assertEquals(-1, m.liveness().claimedPeakTime());
+        assertEquals(-1, Liveness.of(m).peakTime());
+        assertEquals(0, Liveness.of(m).peakBytes());
+        assertEquals(0, Liveness.of(m).steps());
+        assertEquals(-1, Liveness.of(m).claimedPeakTime());
     }
 
     @Test
@@ -227,7 +234,7 @@ class LivenessTest {
         for (int i = 0; i < 3; i++) values.add(new HloValue(i, "v" + i, "{}", false, false, 0, 8, 0, i, huge, List.of(), List.of(), new LiveRange(0, 1)));
         HloModule.Info info = new HloModule.Info("big", "big", 0, "cpu", List.of(), 1, null, null, -1, null, new TreeMap<>(), true, null);
         HloModule m = new HloModule(info, List.of(), values, List.of(), List.of(), List.of());
-        assertThrows(ArithmeticException.class, m::liveness);
-        assertThrows(ArithmeticException.class, m::liveness);   // not kept
+        assertThrows(ArithmeticException.class, () -> Liveness.of(m));
+        assertThrows(ArithmeticException.class, () -> Liveness.of(m));   // not kept
     }
 }

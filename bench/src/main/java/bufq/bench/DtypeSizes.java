@@ -4,8 +4,8 @@ package bufq.bench;
  * Byte arithmetic the generator needs, written independently of the reader so a generated dump
  * checks the reader rather than agreeing with it by construction.
  */
-final class Sizes {
-    private Sizes() {}
+final class DtypeSizes {
+    private DtypeSizes() {}
 
     /** Bits per element of an XLA primitive type, 0 when not an array type. */
     static int elementBits(String dtype) {

@@ -7,8 +7,8 @@ import bufq.lang.QueryException;
  * {@link #MAX_BYTES}, all of them together at most {@link #MAX_TOTAL}, so the sweeps' sums stay far
  * below {@code Long.MAX_VALUE}. Past a bound the edit is refused, pointing at its condition.
  */
-final class Sizes {
-    private Sizes() {}
+final class SizeBounds {
+    private SizeBounds() {}
 
     /** 64 PiB, the readers' bound on one size. */
     static final long MAX_BYTES = 1L << 56;

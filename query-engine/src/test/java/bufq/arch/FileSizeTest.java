@@ -1,0 +1,63 @@
+package bufq.arch;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * No main source file of the engine over {@value #LIMIT} lines: a file that long does more than
+ * one job. The allow-list names each exception and why it stays whole.
+ */
+class FileSizeTest {
+    static final int LIMIT = 500;
+
+    /** Files allowed past the limit, with their reason. */
+    static final Map<String, String> ALLOWED = Map.of(
+            // A recursive-descent parser reads best with its grammar rules side by side (STYLE.md: jlox);
+            // its helpers and diagnostics are already elsewhere.
+            "bufq/lang/Parser.java", "the query grammar, one method per rule",
+            // One method per proto message read, like a grammar; its split (module vs buffer
+            // assignment) waits for the proto reader fixes changing it now to merge.
+            "bufq/dump/proto/HloProtoParser.java", "one method per proto message; split pending",
+            // Grew past the limit with the proto reader's bounds fixes merged the same day; split pending.
+            "bufq/dump/proto/Dataflow.java", "split pending after the proto fixes");
+
+    static List<String> tooLong(Path tree, int limit) throws IOException {
+        List<String> out = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(tree)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                if (!f.toString().endsWith(".java")) continue;
+                long lines;
+                try (Stream<String> l = Files.lines(f)) { lines = l.count(); }
+                if (lines > limit) out.add(tree.relativize(f).toString().replace('\\', '/') + " (" + lines + " lines)");
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
+    @Test
+    void noMainSourceFileOverTheLimit() throws IOException {
+        Path main = Path.of("src/main/java");
+        assertTrue(Files.isDirectory(main), "run from the query-engine module");
+        List<String> over = new ArrayList<>(tooLong(main, LIMIT));
+        over.removeIf(f -> ALLOWED.containsKey(f.substring(0, f.indexOf(' '))));
+        assertEquals(List.of(), over);
+    }
+
+    @Test
+    void theCheckCountsLines(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("Long.java"), "x\n".repeat(12));
+        Files.writeString(dir.resolve("Short.java"), "x\n".repeat(10));
+        assertEquals(List.of("Long.java (12 lines)"), tooLong(dir, 10));
+    }
+}
