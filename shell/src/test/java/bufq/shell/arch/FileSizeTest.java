@@ -15,19 +15,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * No main source file over 500 lines (STYLE.md: no file over ~400 lines without a reason): a file
- * that long does more than one job. The files below are waiting for their split (issue 33's engine
- * packages; the benchmark harness); the list only shrinks: a listed file that fits fails the test until it is
- * taken off.
+ * No main source file of the shell or the bench over 500 lines (STYLE.md: no file over ~400 lines
+ * without a reason): a file that long does more than one job. The engine's files are held by its own
+ * {@code bufq.arch.FileSizeTest}, with a reason for each one it allows. The files below are waiting
+ * for their split; the list only shrinks: a listed file that fits fails the test until it is taken off.
  */
 class FileSizeTest {
     static final int MAX_LINES = 500;
 
     /** Paths from the project root, each to be split; remove one here when it is. */
     private static final Set<String> NOT_SPLIT_YET = Set.of(
-            "query-engine/src/main/java/bufq/lang/Parser.java",
-            "query-engine/src/main/java/bufq/dump/proto/HloProtoParser.java",
-            "query-engine/src/main/java/bufq/dump/proto/Dataflow.java",
             "bench/src/main/java/bufq/bench/Harness.java");
 
     private static final Path ROOT = Path.of(System.getProperty("bufq.root", "..")).toAbsolutePath().normalize();
@@ -37,7 +34,7 @@ class FileSizeTest {
         TreeMap<String, Long> over = new TreeMap<>();
         List<String> fit = new ArrayList<>();
         int files = 0;
-        for (String module : List.of("query-engine", "shell", "bench")) {
+        for (String module : List.of("shell", "bench")) {
             try (Stream<Path> all = Files.walk(ROOT.resolve(module).resolve("src/main"))) {
                 for (Path p : all.filter(f -> f.toString().endsWith(".java")).toList()) {
                     files++;
@@ -51,7 +48,7 @@ class FileSizeTest {
                 }
             }
         }
-        assertTrue(files > 100, "found the sources under " + ROOT + " (" + files + " files)");
+        assertTrue(files > 50, "found the sources under " + ROOT + " (" + files + " files)");
         assertEquals(new TreeMap<>(), over, "main source files over " + MAX_LINES + " lines: split them");
         assertEquals(List.of(), fit, "these fit now: take them off NOT_SPLIT_YET");
     }
