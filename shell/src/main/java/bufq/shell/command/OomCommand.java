@@ -1,6 +1,7 @@
 package bufq.shell.command;
 
 import bufq.model.HloModule;
+import bufq.oom.ByteSize;
 import bufq.oom.OomReader;
 import bufq.oom.OomReport;
 import bufq.oom.OomText;
@@ -10,6 +11,7 @@ import bufq.shell.session.CommandPlan;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Paste;
 import bufq.shell.session.CommandContext;
+import bufq.shell.session.Setting;
 import bufq.shell.session.Status;
 import bufq.shell.session.UserPaths;
 
@@ -63,7 +65,33 @@ final class OomCommand implements Command {
         List<HloModule> modules = new ArrayList<>();
         ctx.modules().forEachModule(modules::add);
         ctx.out().print(OomReport.run(text, modules));
+        takeCapacity(ctx, text);
         return Status.OK;
+    }
+
+    /**
+     * Where a message states the device's capacity (TPU's "Used X of Y hbm", BFC's "Limit:", an
+     * {@code #allocation}'s "exceed memory (size=C)") and the session names none, {@code fit} checks
+     * against it from now on, and the user is told. Several messages stating different capacities
+     * leave the setting alone. A rounded figure is taken at the least it can be (15.48G: every byte
+     * count that prints so is at least that), so a set that fits under it fits the device.
+     */
+    private static void takeCapacity(CommandContext ctx, OomText text) throws CommandException {
+        if (!ctx.settings().text(Setting.CAPACITY).equals("none") || !ctx.settings().text(Setting.DEVICE).equals("none")) return;
+        ByteSize stated = null;
+        int message = 0;
+        for (int i = 0; i < text.messages().size(); i++) {
+            ByteSize c = text.messages().get(i).capacity();
+            if (c == null || c.lo() <= 0) continue;
+            if (stated != null && stated.lo() != c.lo()) return;
+            if (stated == null) message = i + 1;
+            stated = c;
+        }
+        if (stated == null) return;
+        ctx.settings().set(Setting.CAPACITY, stated.lo() + "B");
+        ctx.out().info("capacity " + stated.lo() + " B taken from message " + message + " (it states "
+                + stated.text() + (stated.isExact() ? "" : ", the least byte count that prints so")
+                + "): 'fit' checks against it; 'set capacity' changes it");
     }
 
     private static byte[] paste(CommandContext ctx) throws CommandException, IOException {

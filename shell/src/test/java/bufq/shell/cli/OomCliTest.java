@@ -38,6 +38,14 @@ class OomCliTest {
                 new Case("a missing file", List.of("--oom", "no-such.log"), "", 1, null,
                         "error: cannot read no-such.log: no such file\n"),
                 new Case("help oom", List.of("-c", "help oom"), "", 0, "oom FILE|-", ""),
+                new Case("a capacity the message states is what fit checks against", List.of("-c", "oom -", "-c", "set capacity", DUMP),
+                        "XLA:TPU compile permanent error. Ran out of memory in memory space hbm. Used 20.00G of 15.48G hbm."
+                                + " Exceeded hbm capacity by 4.52G.\n", 0, "16616154727B",
+                        "capacity 16616154727 B taken from message 1 (it states 15.48G, the least byte count that prints so):"
+                                + " 'fit' checks against it; 'set capacity' changes it\n"),
+                new Case("a capacity set by the user stays", List.of("--capacity", "16GiB", "-c", "oom -", "-c", "set capacity", DUMP),
+                        "XLA:TPU compile permanent error. Ran out of memory in memory space hbm. Used 20.00G of 15.48G hbm.\n",
+                        0, "16GiB", ""),
                 new Case("json", List.of("--format", "json", "--oom", LOG, DUMP), "", 0, "\"allocation\": 15", ""),
                 new Case("bufq.oom in a script", List.of("-c",
                         "js bufq.oom('RESOURCE_EXHAUSTED: Out of memory allocating 4608000000 bytes.').which_module_and_allocation[0].allocation",
