@@ -1,5 +1,8 @@
 package bufq.dump;
 
+import bufq.dump.text.Interner;
+import bufq.dump.text.WordScan;
+
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 

@@ -1,5 +1,16 @@
 package bufq.dump;
 
+import bufq.dump.text.AllocationLine;
+import bufq.dump.text.AllocationPart;
+import bufq.dump.text.Lines;
+import bufq.dump.text.LiveRangePart;
+import bufq.dump.text.NameTable;
+import bufq.dump.text.RawValues;
+import bufq.dump.text.RegionParse;
+import bufq.dump.text.ReportPart;
+import bufq.dump.text.ValuesPart;
+import bufq.dump.text.Warnings;
+
 import bufq.model.BufferAllocation;
 import bufq.model.DumpPart;
 import bufq.model.HloInstruction;

@@ -1,5 +1,14 @@
 package bufq.dump;
 
+import bufq.dump.text.AllocationPart;
+import bufq.dump.text.Interner;
+import bufq.dump.text.Lines;
+import bufq.dump.text.LiveRangePart;
+import bufq.dump.text.RegionParse;
+import bufq.dump.text.ReportPart;
+import bufq.dump.text.ValuesPart;
+import bufq.dump.text.Warnings;
+
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 

@@ -1,5 +1,7 @@
 package bufq.dump;
 
+import bufq.dump.text.Interner;
+
 import bufq.model.HloValue;
 import bufq.model.PartUnavailableException;
 import bufq.model.UsedValues;
