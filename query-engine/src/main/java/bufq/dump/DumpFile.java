@@ -113,7 +113,7 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
         }
         String text = decode(name, kind, Arrays.copyOf(head, cut));
         if (kind == FileKind.BUFFER_ASSIGNMENT || kind == FileKind.VALUES || kind == FileKind.LIVE_RANGE)
-            ModuleReader.checkLooksLikeDump(name, kind, text);
+            HeadSniff.checkLooksLikeDump(name, kind, text);
     }
 
     /**

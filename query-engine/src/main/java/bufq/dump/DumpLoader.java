@@ -144,7 +144,7 @@ public final class DumpLoader {
                     if (Frames.isFramed(text)) {
                         addFrames(groups, p.toString(), text);
                     } else {
-                        ModuleReader.checkLooksLikeDump(p.toString(), text);
+                        HeadSniff.checkLooksLikeDump(p.toString(), text);
                         String key = p.toString();
                         groups.computeIfAbsent(key, k -> new ArrayList<>())
                                 .add(new DumpFile(p.toString(), FileKind.OTHER, null, text, p.toString(), 1));
@@ -206,7 +206,7 @@ public final class DumpLoader {
             String first = FileKind.setName(frames.get(0).name());
             files = frames.stream().filter(f -> FileKind.setName(f.name()).equals(first)).toList();
         } else {
-            if (FileKind.of(fileName) == FileKind.OTHER) ModuleReader.checkLooksLikeDump(fileName, text);
+            if (FileKind.of(fileName) == FileKind.OTHER) HeadSniff.checkLooksLikeDump(fileName, text);
             files = List.of(DumpFile.inMemory(fileName, text));
         }
         return source(FileKind.prefix(fileName), files).load();
@@ -221,7 +221,7 @@ public final class DumpLoader {
         return Integer.compare(a.getNameCount(), b.getNameCount());
     };
 
-    /** The start of the verdict on HLO text ({@code ModuleReader.checkLooksLikeDump}). */
+    /** The start of the verdict on HLO text ({@code HeadSniff.checkLooksLikeDump}). */
     private static final String HLO_TEXT = "HLO text";
 
     /** How many skipped files the one line per directory names; the rest are counted. */
@@ -262,7 +262,7 @@ public final class DumpLoader {
             return null;
         }
         try {
-            ModuleReader.checkLooksLikeDump(n, start);
+            HeadSniff.checkLooksLikeDump(n, start);
         } catch (LoadException e) {
             // The reason without what was expected: the verdict fits in a list of skipped files.
             String why = e.reason();
