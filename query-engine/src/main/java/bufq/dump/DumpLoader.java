@@ -4,7 +4,6 @@ import bufq.model.HloModule;
 import bufq.table.NaturalOrder;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,7 +17,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
-import java.util.zip.GZIPInputStream;
 
 /**
  * Entry point of the reader. PATH rules: a dump file joins its siblings (same prefix, same
@@ -244,18 +242,13 @@ public final class DumpLoader {
      */
     private static String sniff(Path f, Map<String, List<DumpFile>> groups) throws LoadException {
         String n = f.getFileName().toString();
-        byte[] head = new byte[SNIFF_BYTES];
-        int got = 0;
-        try (InputStream raw = Files.newInputStream(f);
-             InputStream in = n.endsWith(".gz") ? new GZIPInputStream(raw) : raw) {
-            while (got < head.length) {
-                int r = in.read(head, got, head.length - got);
-                if (r < 0) break;
-                got += r;
-            }
+        byte[] head;
+        try {
+            head = Gunzip.head(f, SNIFF_BYTES);
         } catch (IOException e) {
-            return n.endsWith(".gz") ? "not gzip: " + e.getMessage() : "cannot read: " + e.getMessage();
+            return Gunzip.isGzip(f) ? "not a valid gzip file: " + e.getMessage() : "cannot read: " + e.getMessage();
         }
+        int got = head.length;
         String start = new String(head, 0, got, StandardCharsets.ISO_8859_1);
         if (Frames.isFramed(start) && start.indexOf('\0') < 0) {
             addFrames(groups, f.toString(), DumpFile.of(f, f.toString()).read());
