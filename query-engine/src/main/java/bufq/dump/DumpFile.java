@@ -14,7 +14,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * One file of a module: a real file (read on demand, {@code .gz} inflated) or a frame cut out of
+ * One file of a module: a real file (read on demand, inflated when gzip by its magic bytes) or a frame cut out of
  * stdout-framed text.
  *
  * @param name      display name (the path as given, or {@code LOG#FRAME} for a frame)
@@ -53,7 +53,7 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
         if (Files.exists(path) && !Files.isRegularFile(path))
             throw new LoadException(name, Files.isDirectory(path) ? "a directory, not a dump file"
                     : "not a regular file (a FIFO, device or socket), not a dump");
-        if (path.getFileName().toString().endsWith(".gz")) {
+        if (Gunzip.isGzip(path)) {
             Gunzip.Inflated got = Gunzip.inflate(path, name, "text", this::checkInflatedHead);
             DumpText s = DumpText.of(ByteBuffer.wrap(got.bytes()));
             s.truncated = got.truncated();
@@ -63,7 +63,12 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
             long size = ch.size();
             if (size > Integer.MAX_VALUE) throw new LoadException(name, "file larger than 2 GiB, not supported");
             DumpText s = DumpText.of(ch.map(FileChannel.MapMode.READ_ONLY, 0, size));
-            checkHead(s);
+            try {
+                checkHead(s);
+            } catch (LoadException e) {
+                if (!name.endsWith(".gz")) throw e;
+                throw new LoadException(name, e.line(), e.reason() + "; named .gz, but not gzip data (no 0x1f 0x8b at its start)");
+            }
             return s;
         } catch (NoSuchFileException e) {
             throw new LoadException(name, "no such file");
@@ -113,7 +118,7 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
         }
         String text = decode(name, kind, Arrays.copyOf(head, cut));
         if (kind == FileKind.BUFFER_ASSIGNMENT || kind == FileKind.VALUES || kind == FileKind.LIVE_RANGE)
-            ModuleReader.checkLooksLikeDump(name, kind, text);
+            HeadSniff.checkLooksLikeDump(name, kind, text);
     }
 
     /**

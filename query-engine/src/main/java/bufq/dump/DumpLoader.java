@@ -4,7 +4,6 @@ import bufq.model.HloModule;
 import bufq.table.NaturalOrder;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,7 +17,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
-import java.util.zip.GZIPInputStream;
 
 /**
  * Entry point of the reader. PATH rules: a dump file joins its siblings (same prefix, same
@@ -144,7 +142,7 @@ public final class DumpLoader {
                     if (Frames.isFramed(text)) {
                         addFrames(groups, p.toString(), text);
                     } else {
-                        ModuleReader.checkLooksLikeDump(p.toString(), text);
+                        HeadSniff.checkLooksLikeDump(p.toString(), text);
                         String key = p.toString();
                         groups.computeIfAbsent(key, k -> new ArrayList<>())
                                 .add(new DumpFile(p.toString(), FileKind.OTHER, null, text, p.toString(), 1));
@@ -206,7 +204,7 @@ public final class DumpLoader {
             String first = FileKind.setName(frames.get(0).name());
             files = frames.stream().filter(f -> FileKind.setName(f.name()).equals(first)).toList();
         } else {
-            if (FileKind.of(fileName) == FileKind.OTHER) ModuleReader.checkLooksLikeDump(fileName, text);
+            if (FileKind.of(fileName) == FileKind.OTHER) HeadSniff.checkLooksLikeDump(fileName, text);
             files = List.of(DumpFile.inMemory(fileName, text));
         }
         return source(FileKind.prefix(fileName), files).load();
@@ -221,7 +219,7 @@ public final class DumpLoader {
         return Integer.compare(a.getNameCount(), b.getNameCount());
     };
 
-    /** The start of the verdict on HLO text ({@code ModuleReader.checkLooksLikeDump}). */
+    /** The start of the verdict on HLO text ({@code HeadSniff.checkLooksLikeDump}). */
     private static final String HLO_TEXT = "HLO text";
 
     /** How many skipped files the one line per directory names; the rest are counted. */
@@ -244,25 +242,20 @@ public final class DumpLoader {
      */
     private static String sniff(Path f, Map<String, List<DumpFile>> groups) throws LoadException {
         String n = f.getFileName().toString();
-        byte[] head = new byte[SNIFF_BYTES];
-        int got = 0;
-        try (InputStream raw = Files.newInputStream(f);
-             InputStream in = n.endsWith(".gz") ? new GZIPInputStream(raw) : raw) {
-            while (got < head.length) {
-                int r = in.read(head, got, head.length - got);
-                if (r < 0) break;
-                got += r;
-            }
+        byte[] head;
+        try {
+            head = Gunzip.head(f, SNIFF_BYTES);
         } catch (IOException e) {
-            return n.endsWith(".gz") ? "not gzip: " + e.getMessage() : "cannot read: " + e.getMessage();
+            return Gunzip.isGzip(f) ? "not a valid gzip file: " + e.getMessage() : "cannot read: " + e.getMessage();
         }
+        int got = head.length;
         String start = new String(head, 0, got, StandardCharsets.ISO_8859_1);
         if (Frames.isFramed(start) && start.indexOf('\0') < 0) {
             addFrames(groups, f.toString(), DumpFile.of(f, f.toString()).read());
             return null;
         }
         try {
-            ModuleReader.checkLooksLikeDump(n, start);
+            HeadSniff.checkLooksLikeDump(n, start);
         } catch (LoadException e) {
             // The reason without what was expected: the verdict fits in a list of skipped files.
             String why = e.reason();

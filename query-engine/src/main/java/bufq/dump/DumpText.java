@@ -1,5 +1,8 @@
 package bufq.dump;
 
+import bufq.dump.text.Interner;
+import bufq.dump.text.WordScan;
+
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
@@ -10,6 +13,9 @@ import java.nio.charset.StandardCharsets;
  * Offsets are in bytes or chars; cuts are always made at ASCII newlines, so UTF-8 is never split.
  */
 abstract class DumpText {
+    /** Target size of a parallel chunk of the Used values section ({@link ModuleReader} cuts there). */
+    static final int CHUNK = 1 << 20;
+
     /** The content ends early (a cut-off .gz): the last region is marked truncated. */
     boolean truncated;
 
@@ -83,7 +89,7 @@ abstract class DumpText {
         @Override int at(int i) { return b.get(i); }
         // Searches copy blocks out of the (mapped) buffer: far faster than one get(i) per byte.
         private static final int BLOCK = 1 << 16;
-        private static final int CHUNK_LIMIT = ModuleReader.CHUNK;
+        private static final int CHUNK_LIMIT = CHUNK;
         private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[0]);
 
         /**

@@ -1,5 +1,7 @@
 package bufq.dump;
 
+import bufq.dump.text.Lines;
+
 import java.util.ArrayList;
 import java.util.List;
 

@@ -30,6 +30,41 @@ import java.util.zip.ZipException;
 final class Gunzip {
     private Gunzip() {}
 
+    /**
+     * Whether the file is gzip, by its magic bytes ({@code 0x1f 0x8b}) and not by its name: the one
+     * test every reader uses (a file's open, the directory walk's sniff, the proto sniff), so a
+     * gzipped dump under any name is inflated and a file named {@code .gz} that is not gzip is read
+     * as it is. False for a file that cannot be read (its open then says why).
+     */
+    static boolean isGzip(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            return in.read() == 0x1f && in.read() == 0x8b;
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The file's first {@code n} bytes, inflated when it is gzip ({@link #isGzip}); a cut-off gzip
+     * gives what was inflated. The head-of-file sniff of the walk and of protos reads through here.
+     */
+    static byte[] head(Path file, int n) throws IOException {
+        byte[] b = new byte[n];
+        int got = 0;
+        boolean gzip = isGzip(file);
+        try (InputStream raw = Files.newInputStream(file);
+             InputStream in = gzip ? new GZIPInputStream(raw) : raw) {
+            while (got < b.length) {
+                int r = in.read(b, got, b.length - got);
+                if (r < 0) break;
+                got += r;
+            }
+        } catch (EOFException e) {
+            if (!gzip) throw e;   // a cut-off .gz: what was inflated is the head
+        }
+        return java.util.Arrays.copyOf(b, got);
+    }
+
     /** Inflated bytes judged before the rest is inflated. */
     static final int HEAD = 8192;
     /** Inflated size any {@code .gz} may reach whatever its ratio: small files may compress any way. */

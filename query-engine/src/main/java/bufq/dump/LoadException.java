@@ -1,5 +1,7 @@
 package bufq.dump;
 
+import bufq.dump.text.OneLine;
+
 /**
  * A dump that cannot be loaded at all: not a dump, unreadable, or no dumps in a directory.
  * {@link #getMessage()} is one line: {@code FILE:LINE: reason} or {@code FILE: reason}.

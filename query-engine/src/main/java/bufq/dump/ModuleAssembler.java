@@ -1,5 +1,16 @@
 package bufq.dump;
 
+import bufq.dump.text.AllocationLine;
+import bufq.dump.text.AllocationPart;
+import bufq.dump.text.Lines;
+import bufq.dump.text.LiveRangePart;
+import bufq.dump.text.NameTable;
+import bufq.dump.text.RawValues;
+import bufq.dump.text.RegionParse;
+import bufq.dump.text.ReportPart;
+import bufq.dump.text.ValuesPart;
+import bufq.dump.text.Warnings;
+
 import bufq.model.BufferAllocation;
 import bufq.model.DumpPart;
 import bufq.model.HloInstruction;
@@ -39,20 +50,20 @@ final class ModuleAssembler {
      * @param stamps  each file's size and time when it was opened, in the order of the source's files
      * @param w       warnings so far (files skipped), to which the join's are added
      */
-    static HloModule assemble(ModuleSource source, List<ModuleReader.Region> regions, List<UsedValuesReader.Stamp> stamps,
+    static HloModule assemble(ModuleFiles source, List<Region> regions, List<UsedValuesReader.Stamp> stamps,
                               Warnings w, List<DumpFile> skippedFiles) {
         List<BufferAllocation> allocations = new ArrayList<>();
         List<RawValues> rawValues = new ArrayList<>();
-        List<ModuleReader.Region> valueRegions = new ArrayList<>();
+        List<Region> valueRegions = new ArrayList<>();
         Long total = null;
         LiveRangePart live = null;
-        ModuleReader.Region liveRegion = null;
+        Region liveRegion = null;
         ReportPart report = null;
         String truncatedAt = null;
-        List<ModuleReader.Region> allocationRegions = new ArrayList<>();
+        List<Region> allocationRegions = new ArrayList<>();
 
-        for (ModuleReader.Region r : regions) {
-            if (r.kind == ModuleReader.Kind.VALUES) {
+        for (Region r : regions) {
+            if (r.kind == Region.Kind.VALUES) {
                 // Joined apart, now or on first use, with its own warnings; a file that ends early says so now.
                 valueRegions.add(r);
                 long at = r.lastOfFile ? r.endsEarlyAt() : 0;
@@ -95,7 +106,7 @@ final class ModuleAssembler {
 
         long t1 = System.nanoTime();
         List<String> sequence = live == null ? List.of() : live.sequence;
-        UsedValuesReader reader = new UsedValuesReader(source, valueRegions, stamps);
+        UsedValuesReader reader = new UsedValuesReader(source, valueRegions, stamps, ModuleAssembler::usedValues);
         UsedValues.Deferred details = new UsedValues.Deferred(reader, instructionCount(live, rawValues));
         // Values joined with their live ranges, each made once; their details are the section's.
         // Each region's values are joined on whichever core is free (a million values: a second on one).
@@ -157,7 +168,7 @@ final class ModuleAssembler {
         }
         // Parsed with the rest (or absent): joined now, as part of the load.
         if (reader.parsed()) m.read(EnumSet.of(DumpPart.USED_VALUES));
-        if (ModuleReader.TRACE) {
+        if (Region.TRACE) {
             System.err.printf("  assemble: values %d ms, HloModule %d ms (joined %d of %d ranges)%n", (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000, joined, live == null ? 0 : live.rangeCount());
         }
         return m;
@@ -191,14 +202,14 @@ final class ModuleAssembler {
      * block of the same id wins, as it always has), the instructions it defines put in time order.
      * Its warnings (with lines) and a truncation go to {@code w}.
      */
-    static UsedValues usedValues(List<ModuleReader.Region> regions, List<HloValue> values, List<String> sequence) {
+    static UsedValues usedValues(List<Region> regions, List<HloValue> values, List<String> sequence) {
         Warnings w = new Warnings();
         List<ValuesPart> parts = new ArrayList<>();
         // Instructions of every values part, in dump order (the first part's list takes the others').
         List<HloInstruction> defined = new ArrayList<>();
         boolean firstValues = true;
         boolean truncated = false;
-        for (ModuleReader.Region r : regions) {
+        for (Region r : regions) {
             ValuesPart v = (ValuesPart) r.part;
             if (v.incompleteAt > 0) {
                 // A block cut short at the end of the file is truncation; elsewhere, a malformed block.
@@ -236,7 +247,7 @@ final class ModuleAssembler {
         List<Set<Long>> valueIdsShared = new ArrayList<>(1);
         for (int k = 0; k < parts.size(); k++) {
             ValuesPart v = parts.get(k);
-            ModuleReader.Region r = regions.get(k);
+            Region r = regions.get(k);
             for (int i = 0; i < v.count; i++) {
                 int earlier = blockOf.get(v.ids[i]);
                 if (earlier >= 0 && !idsOfSharedValues(values, valueIdsShared).contains(v.ids[i])) {
@@ -287,10 +298,10 @@ final class ModuleAssembler {
     }
 
     /** Where block {@code block} of the section (its place over all parts) starts: file and line. */
-    private static String blockAt(int block, int[] partBase, List<ValuesPart> parts, List<ModuleReader.Region> regions) {
+    private static String blockAt(int block, int[] partBase, List<ValuesPart> parts, List<Region> regions) {
         int k = 0;
         while (partBase[k + 1] <= block) k++;
-        ModuleReader.Region r = regions.get(k);
+        Region r = regions.get(k);
         return r.file.origin() + ":" + (r.firstLine() + parts.get(k).headerLines[block - partBase[k]] - 1);
     }
 
@@ -305,11 +316,11 @@ final class ModuleAssembler {
     }
 
     /** A warning at every value line of an id seen before (the first line of each id answers {@code value(id)}). */
-    private static void warnSharedIds(List<List<HloValue>> shared, List<ModuleReader.Region> regions, Warnings w) {
+    private static void warnSharedIds(List<List<HloValue>> shared, List<Region> regions, Warnings w) {
         Set<Long> ids = new HashSet<>();
         for (List<HloValue> g : shared) ids.add(g.get(0).id());
         Map<Long, String> firstAt = new HashMap<>();
-        for (ModuleReader.Region r : regions) {
+        for (Region r : regions) {
             String text = r.source.text(r.from, r.to);
             Lines ls = new Lines(text, 0, text.length(), 1);
             while (ls.next()) {

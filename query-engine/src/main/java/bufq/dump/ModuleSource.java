@@ -17,7 +17,8 @@ import java.util.Set;
  * @param dumpFiles the files, buffer-assignment first
  * @param loader how a module of a proto file loads ({@link ProtoSources}); null for text dumps
  */
-public record ModuleSource(String key, String name, int number, List<DumpFile> dumpFiles, Loader loader) {
+public record ModuleSource(String key, String name, int number, List<DumpFile> dumpFiles, Loader loader)
+        implements ModuleFiles {
     /** Loads a module that is not a text dump. */
     @FunctionalInterface
     public interface Loader {

@@ -5,16 +5,12 @@ import bufq.dump.proto.ProtoReader;
 import bufq.model.HloModule;
 import bufq.model.LoadWarning;
 
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
 
 /**
@@ -53,16 +49,6 @@ final class ProtoSources {
     private static boolean isBinary(byte[] head) {
         for (byte b : head) if (b >= 0 && b < 0x20 && b != '\n' && b != '\r' && b != '\t' && b != '\f') return true;
         return false;
-    }
-
-    /** Whether the file is gzip: by its name or, under any other name, by gzip's magic bytes. */
-    private static boolean isGzip(Path read) {
-        if (read.getFileName().toString().endsWith(".gz")) return true;
-        try (InputStream in = Files.newInputStream(read)) {
-            return in.read() == 0x1f && in.read() == 0x8b;
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     /**
@@ -233,31 +219,21 @@ final class ProtoSources {
 
     /** The first 4 KiB (inflated), enough to judge the kind. */
     private static byte[] head(Path read, String shown) throws LoadException {
-        byte[] b = new byte[1 << 12];
-        int got = 0;
-        try (InputStream raw = Files.newInputStream(read);
-             InputStream in = isGzip(read) ? new GZIPInputStream(raw) : raw) {
-            while (got < b.length) {
-                int r = in.read(b, got, b.length - got);
-                if (r < 0) break;
-                got += r;
-            }
+        try {
+            return Gunzip.head(read, 1 << 12);
         } catch (NoSuchFileException e) {
             throw new LoadException(shown, "no such file");
-        } catch (EOFException e) {
-            // a cut-off .gz: what was inflated is the head
         } catch (ZipException e) {
             throw new LoadException(shown, "not a valid gzip file (" + e.getMessage() + ")");
         } catch (IOException e) {
             throw new LoadException(shown, "cannot read: " + e.getMessage());
         }
-        return Arrays.copyOf(b, got);
     }
 
     /** The whole file, inflated when {@code .gz}; a cut-off {@code .gz} keeps what it inflated (the parse then says where it ends). */
     static byte[] bytes(Path read, String shown) throws LoadException {
         // Under the same bound on expansion as a text dump's .gz: a proto bomb is refused as early.
-        if (isGzip(read)) return Gunzip.inflate(read, shown, "bytes", (head, n, whole) -> {}).bytes();
+        if (Gunzip.isGzip(read)) return Gunzip.inflate(read, shown, "bytes", (head, n, whole) -> {}).bytes();
         try {
             return Files.readAllBytes(read);
         } catch (NoSuchFileException e) {

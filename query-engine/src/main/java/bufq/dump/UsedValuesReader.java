@@ -1,5 +1,7 @@
 package bufq.dump;
 
+import bufq.dump.text.Interner;
+
 import bufq.model.HloValue;
 import bufq.model.PartUnavailableException;
 import bufq.model.UsedValues;
@@ -36,26 +38,37 @@ final class UsedValuesReader implements UsedValues.Reader {
     private record Pending(DumpFile file, Stamp stamp, int from, int to, long firstLine, boolean lastOfFile,
                            boolean truncationReported) {}
 
+    /**
+     * Joins the parsed value regions to the module's values ({@code ModuleAssembler::usedValues}):
+     * handed in, so this reader does not call back into the assembler that made it.
+     */
+    @FunctionalInterface
+    interface Join {
+        UsedValues join(List<Region> regions, List<HloValue> values, List<String> sequence);
+    }
+
     private final String module;
-    private List<ModuleReader.Region> parsed;   // parsed with the module, until joined
+    private final Join join;
+    private List<Region> parsed;   // parsed with the module, until joined
     private final List<Pending> pending;
 
     /**
      * @param regions the section's regions, all parsed or none
      * @param stamps  of each of {@code source}'s files, in its order
      */
-    UsedValuesReader(ModuleSource source, List<ModuleReader.Region> regions, List<Stamp> stamps) {
+    UsedValuesReader(ModuleFiles source, List<Region> regions, List<Stamp> stamps, Join join) {
         this.module = source.name();
+        this.join = join;
         boolean all = true;
-        for (ModuleReader.Region r : regions) all &= r.part != null;
+        for (Region r : regions) all &= r.part != null;
         if (all) {
             parsed = regions;
             pending = List.of();
             return;
         }
         pending = new ArrayList<>(regions.size());
-        for (ModuleReader.Region r : regions) {
-            boolean first = r.prev == null || r.prev.kind != ModuleReader.Kind.VALUES;
+        for (Region r : regions) {
+            boolean first = r.prev == null || r.prev.kind != Region.Kind.VALUES;
             pending.add(new Pending(r.file, stamps.get(indexOf(source.dumpFiles(), r.file)), r.from, r.to,
                     first ? r.firstLine() : 0, r.lastOfFile, r.truncationReported));
         }
@@ -74,16 +87,16 @@ final class UsedValuesReader implements UsedValues.Reader {
     boolean parsed() { return parsed != null; }
 
     @Override public UsedValues read(List<HloValue> values, List<String> sequence) {
-        List<ModuleReader.Region> regions = parsed != null ? parsed : reread();
-        UsedValues u = ModuleAssembler.usedValues(regions, values, sequence);
+        List<Region> regions = parsed != null ? parsed : reread();
+        UsedValues u = join.join(regions, values, sequence);
         parsed = null;   // the parts and the text they came from are garbage now
         return u;
     }
 
-    private List<ModuleReader.Region> reread() {
+    private List<Region> reread() {
         Map<DumpFile, DumpText> open = new HashMap<>();
-        List<ModuleReader.Region> regions = new ArrayList<>(pending.size());
-        ModuleReader.Region prev = null;
+        List<Region> regions = new ArrayList<>(pending.size());
+        Region prev = null;
         long chars = 0;
         try {
             for (Pending p : pending) {
@@ -94,7 +107,7 @@ final class UsedValuesReader implements UsedValues.Reader {
                     open.put(p.file(), src);
                 }
                 if (p.to() > src.length()) throw changed(p.file());
-                ModuleReader.Region r = new ModuleReader.Region(p.file(), src, ModuleReader.Kind.VALUES, p.from(), p.to());
+                Region r = new Region(p.file(), src, Region.Kind.VALUES, p.from(), p.to());
                 if (p.firstLine() > 0) r.firstLine(p.firstLine());
                 else r.prev = prev;
                 r.lastOfFile = p.lastOfFile();
@@ -104,7 +117,7 @@ final class UsedValuesReader implements UsedValues.Reader {
                 prev = r;
                 chars += p.to() - p.from();
             }
-            ModuleReader.parseAll(regions, new Interner((int) Math.min(1 << 24, chars / 300)), module);
+            Region.parseAll(regions, new Interner((int) Math.min(1 << 24, chars / 300)), module);
         } catch (LoadException e) {
             throw new PartUnavailableException(e.getMessage(), "cancelled".equals(e.reason()));
         }

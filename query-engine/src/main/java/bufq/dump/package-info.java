@@ -4,7 +4,7 @@
  * <p>Flow: {@link bufq.dump.DumpLoader#discover} groups files into modules by prefix (or splits
  * stdout frames) without parsing; {@link bufq.dump.ModuleSource#load} maps each file, cuts it at
  * its section headers (and long sections again at allocation lines and value blocks), parses the
- * regions in parallel with hand-written single-pass scanners (one class per section: allocations,
+ * regions in parallel with the single-pass scanners of {@code bufq.dump.text} (one class per section: allocations,
  * used values, live range, memory usage report), and the assembler joins them: values to their
  * details by id and to their live ranges by (name, canonical index), instructions to their time.
  *

@@ -1,5 +1,7 @@
 package bufq.dump;
 
+import bufq.dump.text.Warnings;
+
 import bufq.liveness.Liveness;
 import bufq.model.DumpPart;
 import bufq.model.LoadWarning;

@@ -1,7 +1,7 @@
 package bufq.model;
 
 import bufq.liveness.LiveValues;
-import bufq.dump.ShapeParser;
+import bufq.dump.text.ShapeParser;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

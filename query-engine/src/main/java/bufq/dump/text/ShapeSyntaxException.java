@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.text;
 
 /** A shape text the {@link ShapeParser} cannot read; callers turn it into a load warning. */
 public final class ShapeSyntaxException extends RuntimeException {

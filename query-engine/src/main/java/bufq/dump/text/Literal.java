@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.text;
 
 import java.nio.charset.StandardCharsets;
 
@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
  * that read a million lines: matched against a region's bytes ({@link Lines#bytes}), a literal's own
  * {@code charAt} was a sixth of reading the allocation section without the optimizing compiler.
  */
-final class Literal {
+public final class Literal {
     final String text;
     final byte[] bytes;
 

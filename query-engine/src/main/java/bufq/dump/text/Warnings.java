@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.text;
 
 import bufq.model.LoadWarning;
 
@@ -6,13 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Warnings of one module, capped in memory: the first {@link #CAP} are kept, the rest only counted. */
-final class Warnings {
-    static final int CAP = 100;
+public final class Warnings {
+    public static final int CAP = 100;
 
     private final List<LoadWarning> kept = new ArrayList<>();
     private int count;
 
-    synchronized void add(String file, long line, String message) {
+    public synchronized void add(String file, long line, String message) {
         count++;
         if (kept.size() < CAP) kept.add(new LoadWarning(OneLine.of(file), line, OneLine.of(message)));
     }
@@ -25,6 +25,6 @@ final class Warnings {
         count += other.count - other.kept.size();
     }
 
-    synchronized List<LoadWarning> kept() { return List.copyOf(kept); }
-    synchronized int count() { return count; }
+    public synchronized List<LoadWarning> kept() { return List.copyOf(kept); }
+    public synchronized int count() { return count; }
 }

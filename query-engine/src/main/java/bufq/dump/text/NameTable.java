@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.text;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,13 +8,13 @@ import java.util.List;
  * boxing, for the reader's per-value joins (a million live ranges by value name). Keys are the
  * interner's instances, so most compares are by identity. Not thread-safe.
  */
-final class NameTable {
+public final class NameTable {
     private String[] keys;
     private int[] hashes;   // compared before a key is touched: a probe past other keys costs no cache miss each
     private long[] vals;
     private int size;
 
-    NameTable(int expected) {
+  public   NameTable(int expected) {
         int cap = 16;
         while (cap < expected * 2L) cap <<= 1;
         keys = new String[cap];
@@ -33,7 +33,7 @@ final class NameTable {
     }
 
     /** Sets {@code key}'s value; returns false when the key was there already (its value is replaced). */
-    boolean put(String key, long v) {
+    public boolean put(String key, long v) {
         int h = key.hashCode();
         int i = slot(keys, hashes, key, h);
         vals[i] = v;
@@ -45,7 +45,7 @@ final class NameTable {
     }
 
     /** The value of {@code key}, or {@code missing}. */
-    long get(String key, long missing) {
+    public long get(String key, long missing) {
         int i = slot(keys, hashes, key, key.hashCode());
         return keys[i] == null ? missing : vals[i];
     }

@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.text;
 
 import bufq.model.HloInstruction;
 import bufq.model.Shape;
@@ -14,7 +14,7 @@ import java.util.List;
  * </pre>
  * Old HLO prints each operand's shape before its name; constants print literals instead of operands.
  */
-final class InstructionLine {
+public final class InstructionLine {
     private InstructionLine() {}
 
     /** Parses {@code text[from, to)} (after any {@code %}), whose name the caller has read already. */

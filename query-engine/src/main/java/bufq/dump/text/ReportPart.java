@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.text;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,25 +15,25 @@ import java.util.TreeMap;
  * The per-allocation tables ({@code cumulative_size; size; offset; ...}) are not kept: the dump's
  * own allocation section says the same exactly.
  */
-final class ReportPart extends RegionParse {
+public final class ReportPart extends RegionParse {
     Long totalBytes;
-    final TreeMap<Integer, Long> colorTotals = new TreeMap<>();
+    public final TreeMap<Integer, Long> colorTotals = new TreeMap<>();
     /** Allocations named by the report, by index (sizes rounded unless in plain bytes). */
-    final Map<Integer, AllocationLine> allocations = new LinkedHashMap<>();
+    public final Map<Integer, AllocationLine> allocations = new LinkedHashMap<>();
 
     private final Interner in;
     private int color = -1;
 
     private ReportPart(Interner in) { this.in = in; }
 
-    static ReportPart parse(String text, int from, int to, Interner in) {
+    public static ReportPart parse(String text, int from, int to, Interner in) {
         ReportPart p = new ReportPart(in);
         p.read(new Lines(text, from, to, 1, in));
         return p;
     }
 
     /** True when {@code text} starts like a memory usage report. */
-    static boolean looksLikeReport(String text) {
+    public static boolean looksLikeReport(String text) {
         int i = 0;
         while (i < text.length() && Character.isWhitespace(text.charAt(i))) i++;
         if (text.startsWith("Memory Space:", i)) return true;
@@ -95,7 +95,7 @@ final class ReportPart extends RegionParse {
     }
 
     /** The report's grand total: {@code Total bytes used}, else the sum over colours, else null. */
-    Long total() {
+    public Long total() {
         if (totalBytes != null) return totalBytes;
         if (colorTotals.isEmpty()) return null;
         long s = 0;

@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.text;
 
 import bufq.model.Shape;
 
@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * would vectorize the compare): for a million-value module the copies made the first load 8.5 s
  * instead of 6.7 s, with 390 MB more RSS.
  */
-final class Interner {
+public final class Interner {
     private static final int STRIPES = 64;   // power of two
     private static final int RECENT_BITS = 12;   // the most a view caches: 4096 names
 
@@ -47,10 +47,10 @@ final class Interner {
     private byte[] regionBytes;
     private int regionOffset;
 
-    Interner() { this(16); }
+    public Interner() { this(16); }
 
     /** @param expectedNames presizes the table (growing a big one is costly) */
-    Interner(int expectedNames) {
+    public Interner(int expectedNames) {
         stripes = new Stripe[STRIPES];
         symbols = new AtomicInteger();
         int per = Math.max(16, Integer.highestOneBit(Math.max(1, expectedNames / STRIPES)) * 4);
@@ -79,7 +79,7 @@ final class Interner {
      * names, sized to the text (a directory of thousands of small modules would otherwise allocate
      * a full-size cache per file).
      */
-    Interner local(int chars) {
+    public Interner local(int chars) {
         int bits = 32 - Integer.numberOfLeadingZeros(Math.max(1, chars / 256));
         return new Interner(this, Math.max(4, Math.min(RECENT_BITS, bits)));
     }
@@ -88,7 +88,7 @@ final class Interner {
      * Tells this view that {@code text} is {@code bytes[offset, offset + text.length())}, all ASCII:
      * names in it are then hashed from the bytes.
      */
-    void asciiRegion(String text, byte[] bytes, int offset) {
+    public void asciiRegion(String text, byte[] bytes, int offset) {
         region = text;
         regionBytes = bytes;
         regionOffset = offset;
@@ -103,7 +103,7 @@ final class Interner {
     int bytesOffset() { return regionOffset; }
 
     /** Drops the region {@link #asciiRegion} named: its names are read; later ones hash from text. */
-    void forgetRegion() {
+    public void forgetRegion() {
         region = null;
         regionBytes = null;
     }

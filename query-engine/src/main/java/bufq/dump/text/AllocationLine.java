@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.text;
 
 import bufq.model.BufferAllocation;
 import bufq.model.Shape;
@@ -15,7 +15,7 @@ import java.util.List;
  * </pre>
  * SIZE is bytes in a dump, or a rounded human figure ({@code 1.08GiB}) in a memory usage report.
  */
-final class AllocationLine {
+public final class AllocationLine {
     int index;
     long size;
     boolean sizeExact = true;
@@ -67,7 +67,7 @@ final class AllocationLine {
         return in.shape(text);
     }
 
-    BufferAllocation toAllocation(boolean exact, List<Long> valueIds) {
+    public BufferAllocation toAllocation(boolean exact, List<Long> valueIds) {
         return new BufferAllocation(index, size, color, parameter, parameterShape, shapeIndex, outputShape, constant,
                 threadLocal, maybeLiveOut, preallocatedTemp, pointer, exact && sizeExact, valueIds);
     }

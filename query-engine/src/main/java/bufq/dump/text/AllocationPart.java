@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.text;
 
 import bufq.model.BufferAllocation;
 import bufq.model.LongList;
@@ -13,10 +13,10 @@ import java.util.List;
  * {@code value: <id name{idx} @c> (size=,offset=): shape} lines, and {@code Total bytes used: N}.
  * Also reads the {@code Total bytes used} line that jaxlib 0.10 puts atop the values file.
  */
-final class AllocationPart extends RegionParse {
-    final List<BufferAllocation> allocations = new ArrayList<>();
-    final RawValues values;
-    Long totalBytes;
+public final class AllocationPart extends RegionParse {
+    public final List<BufferAllocation> allocations = new ArrayList<>();
+    public final RawValues values;
+    public Long totalBytes;
     boolean sawHeader;
 
     private final Interner in;
@@ -39,7 +39,7 @@ final class AllocationPart extends RegionParse {
         this.values = new RawValues(chars / 90);
     }
 
-    static AllocationPart parse(String text, int from, int to, Interner in) {
+    public static AllocationPart parse(String text, int from, int to, Interner in) {
         AllocationPart p = new AllocationPart(in, to - from);
         p.read(new Lines(text, from, to, 1, in));
         return p;

@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.text;
 
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
@@ -26,11 +26,11 @@ import java.util.TreeMap;
  *                            tree lines, indented by '├── ', '└── ', '│   ', '    '
  * </pre>
  */
-final class LiveRangePart extends RegionParse {
-    int maxTime = -1;
-    final ArrayList<String> sequence = new ArrayList<>();
+public final class LiveRangePart extends RegionParse {
+    public int maxTime = -1;
+    public final ArrayList<String> sequence = new ArrayList<>();
     /** The symbols of the sequence's names, in step order (see {@link Interner#symbol}). */
-    int[] sequenceSymbols = new int[16];
+    public int[] sequenceSymbols = new int[16];
     /**
      * Ranges by key ({@code name{idx}}); lines are found again only for the rare warning (see
      * {@link #linesOf}). Whole-value keys ({@code name{}}, most of them) are stored by bare name so
@@ -47,9 +47,9 @@ final class LiveRangePart extends RegionParse {
     private int[] wholeSymbols = new int[16];
     private final List<String> wholeNames = new ArrayList<>();
     static final long NO_RANGE = -1;
-    PeakClaim peak;
-    long stackBytes = -1;
-    StackTraceNode stack;
+    public PeakClaim peak;
+    public long stackBytes = -1;
+    public StackTraceNode stack;
 
     private final Interner in;
     private final Cursor cursor = new Cursor("");
@@ -70,9 +70,9 @@ final class LiveRangePart extends RegionParse {
     private final int chars;
 
     /** Lines of the first text when the section came in two. */
-    long headLines;
+    public long headLines;
 
-    static LiveRangePart parse(String text, int from, int to, Interner in) {
+    public static LiveRangePart parse(String text, int from, int to, Interner in) {
         LiveRangePart p = new LiveRangePart(in, to - from);
         p.readLines(new Lines(text, from, to, 1, in), p::line);
         p.finish();
@@ -80,7 +80,7 @@ final class LiveRangePart extends RegionParse {
     }
 
     /** The section in two texts, {@code tail} going on where {@code head} stops (after a newline). */
-    static LiveRangePart parse(String head, String tail, Interner in) {
+    public static LiveRangePart parse(String head, String tail, Interner in) {
         LiveRangePart p = new LiveRangePart(in, head.length());
         p.readLines(new Lines(head, 0, head.length(), 1, in), p::line);
         p.headLines = p.lines;
@@ -148,13 +148,13 @@ final class LiveRangePart extends RegionParse {
     }
 
     /** Number of BufferLiveRange entries read. */
-    int rangeCount() { return ranges.size() + wholeNames.size(); }
+    public int rangeCount() { return ranges.size() + wholeNames.size(); }
 
     /**
      * The range of a value, by its name, the name's symbol (in the interner both were read with) and
      * canonical index, packed by {@link HloValue#packRange}; {@link HloValue#NO_RANGE} when it has none.
      */
-    long rangeOf(String name, int symbol, String index) {
+    public long rangeOf(String name, int symbol, String index) {
         if (!"{}".equals(index)) {
             LiveRange r = ranges.get(name + index);
             return r == null ? HloValue.NO_RANGE : HloValue.packRange(r.start(), r.end());
@@ -164,7 +164,7 @@ final class LiveRangePart extends RegionParse {
     }
 
     /** All keys ({@code name{idx}}), for the rare unjoined-range warning. */
-    Set<String> keys() {
+    public Set<String> keys() {
         Set<String> out = new HashSet<>(ranges.keySet());
         for (String n : wholeNames) out.add(n + "{}");
         return out;
@@ -188,7 +188,7 @@ final class LiveRangePart extends RegionParse {
     }
 
     /** Relative lines of the BufferLiveRange entries named by {@code keys}, in line order. */
-    static TreeMap<Long, String> linesOf(Set<String> keys, String text) {
+    public static TreeMap<Long, String> linesOf(Set<String> keys, String text) {
         TreeMap<Long, String> out = new TreeMap<>();
         Lines ls = new Lines(text, 0, text.length(), 1);
         boolean inRanges = false;

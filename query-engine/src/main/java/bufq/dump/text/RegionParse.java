@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.text;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,20 +8,20 @@ import java.util.List;
  * region (1 = its first line) so regions can be parsed in parallel before their place in the file
  * is known; {@link #lines} lets the caller add them up.
  */
-abstract class RegionParse {
-    record Note(long line, String message) {}
+public abstract class RegionParse {
+    public record Note(long line, String message) {}
 
-    final List<Note> notes = new ArrayList<>();
-    long lines;
+    public final List<Note> notes = new ArrayList<>();
+    public long lines;
     /** Relative line where the region's text stopped early, or 0. */
-    long truncatedAt;
+    public long truncatedAt;
 
-    void warn(long line, String message) {
+    public void warn(long line, String message) {
         if (notes.size() < Warnings.CAP) notes.add(new Note(line, message));
         else dropped++;
     }
 
-    int dropped;
+    public int dropped;
 
     /** The warning text for a line that failed: our own messages as they are, anything else named. */
     static String message(RuntimeException e) {

@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.text;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -8,7 +8,7 @@ import java.nio.ByteOrder;
  * Byte arrays read eight bytes a turn (SIMD within a register): the batch runs' compiler, C1, does
  * not vectorize a loop of one byte a turn, and the reader searches and checks hundreds of megabytes.
  */
-final class WordScan {
+public final class WordScan {
     private WordScan() {}
 
     /** Eight bytes of a byte array as one little-endian long: {@code (long) LONGS.get(bytes, at)}. */
@@ -17,7 +17,7 @@ final class WordScan {
     private static final long ONES = 0x0101010101010101L, HIGHS = 0x8080808080808080L;
 
     /** The first index in {@code [from, to)} of {@code a} holding {@code c}, or -1. */
-    static int indexOf(byte[] a, int from, int to, byte c) {
+    public static int indexOf(byte[] a, int from, int to, byte c) {
         long pattern = (c & 0xFFL) * ONES;
         int i = from;
         for (; i + 8 <= to; i += 8) {
@@ -31,7 +31,7 @@ final class WordScan {
     }
 
     /** Whether {@code a[off, off + n)} is all ASCII. */
-    static boolean ascii(byte[] a, int off, int n) {
+    public static boolean ascii(byte[] a, int off, int n) {
         int i = off, to = off + n;
         long high = 0;
         for (; i + 8 <= to; i += 8) high |= (long) LONGS.get(a, i);

@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.text;
 
 import bufq.model.Shape;
 
@@ -9,21 +9,21 @@ import java.util.Arrays;
  * {@link bufq.model.HloValue} once, already joined, instead of a first copy per line and a second
  * at the join (at a million values the first copies alone kept the collector busy for seconds).
  */
-final class RawValues {
-    int size;
-    long[] id;
-    String[] name;
+public final class RawValues {
+    public int size;
+    public long[] id;
+    public String[] name;
     /** The name's symbol in the module's {@link Interner}: the join with the live ranges is by it. */
-    int[] symbol;
+    public int[] symbol;
     /** Canonical index; {@code "{}"} when none was printed. */
-    String[] index;
-    boolean[] indexPrinted;
-    boolean[] phi;
-    int[] color;
-    long[] bytes;
-    long[] offset;
-    int[] allocation;
-    Shape[] shape;
+    public String[] index;
+    public boolean[] indexPrinted;
+    public boolean[] phi;
+    public int[] color;
+    public long[] bytes;
+    public long[] offset;
+    public int[] allocation;
+    public Shape[] shape;
 
     RawValues() { this(16); }
 

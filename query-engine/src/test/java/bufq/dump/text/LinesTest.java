@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.text;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

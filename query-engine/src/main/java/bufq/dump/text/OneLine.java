@@ -1,14 +1,14 @@
-package bufq.dump;
+package bufq.dump.text;
 
 /**
  * Makes text quoted from a hostile file safe to print on one line: line breaks and other control
  * characters become visible escapes ({@code \r}, {@code \n}, {@code \x1b}), so a message about a
  * CR-terminated or binary-laced dump stays one line and cannot drive the terminal.
  */
-final class OneLine {
+public final class OneLine {
     private OneLine() {}
 
-    static String of(String s) {
+    public static String of(String s) {
         if (s == null) return null;
         int i = 0;
         while (i < s.length() && !needsEscape(s.charAt(i))) i++;

@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.text;
 
 /**
  * Walks the lines of a region of text without copying it: after {@link #next()} the current line is
@@ -10,25 +10,25 @@ package bufq.dump;
  * reading a million values' allocation section; with bytes, and {@link Literal}s, that read takes
  * 1.2 s instead of 1.33).
  */
-final class Lines {
-    final String text;
+public final class Lines {
+    public final String text;
     /** The region's bytes, or null: {@code bytes[base + i] == text.charAt(i)} for every i of the region. */
     final byte[] bytes;
     final int base;
     private final int limit;
     private int nextStart;
-    int start;
-    int end;
-    long number;
+    public int start;
+    public int end;
+    public long number;
     /** True when the region's last line had no newline (a cut-off file). */
     boolean lastUnterminated;
 
-    Lines(String text, int from, int to, long firstLine) {
+    public Lines(String text, int from, int to, long firstLine) {
         this(text, from, to, firstLine, null, 0);
     }
 
     /** Lines of a region the interner {@code in} knows the ASCII bytes of (see {@link Interner#asciiRegion}), if it does. */
-    Lines(String text, int from, int to, long firstLine, Interner in) {
+    public Lines(String text, int from, int to, long firstLine, Interner in) {
         this(text, from, to, firstLine, in.bytesOf(text), in.bytesOffset());
     }
 
@@ -41,7 +41,7 @@ final class Lines {
         this.base = bytes == null ? 0 : base;
     }
 
-    boolean next() {
+    public boolean next() {
         if (nextStart >= limit) return false;
         start = nextStart;
         int nl = bytes != null ? newline(start) : text.indexOf('\n', start);
@@ -72,7 +72,7 @@ final class Lines {
         number--;
     }
 
-    String line() { return text.substring(start, end); }
+    public String line() { return text.substring(start, end); }
     int length() { return end - start; }
     boolean isBlank() {
         for (int i = start; i < end; i++) {
@@ -81,7 +81,7 @@ final class Lines {
         }
         return true;
     }
-    boolean startsWith(String p) {
+    public boolean startsWith(String p) {
         int n = p.length();
         if (end - start < n) return false;
         if (bytes == null) return text.startsWith(p, start);
@@ -116,5 +116,5 @@ final class Lines {
         return -1;
     }
 
-    boolean atEnd() { return nextStart >= limit; }
+    public boolean atEnd() { return nextStart >= limit; }
 }

@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.text;
 
 import bufq.model.HloInstruction;
 import bufq.model.HloPosition;
@@ -18,22 +18,22 @@ import java.util.List;
  * </pre>
  * A region may start in the middle of the section (parallel chunks start at a block header).
  */
-final class ValuesPart extends RegionParse {
+public final class ValuesPart extends RegionParse {
     /** Blocks in dump order, as columns: ids and their positions and uses (no boxed map per value). */
-    int count;
-    long[] ids = new long[64];
+    public int count;
+    public long[] ids = new long[64];
     /** Relative line of each block's header (for a warning about an id used twice). */
-    long[] headerLines = new long[64];
-    List<HloPosition>[] positionsOf = newLists(64);
-    List<HloUse>[] usesOf = newLists(64);
+    public long[] headerLines = new long[64];
+    public List<HloPosition>[] positionsOf = newLists(64);
+    public List<HloUse>[] usesOf = newLists(64);
     /**
      * Instructions defined here, in dump order, each once per run of blocks (a tuple's element
      * values repeat their instruction's line); the assembler keeps the first of each name.
      */
-    final List<HloInstruction> instructions = new ArrayList<>();
+    public final List<HloInstruction> instructions = new ArrayList<>();
 
     /** Relative line where the last block stopped before its {@code from instruction:} line, or 0. */
-    long incompleteAt;
+    public long incompleteAt;
 
     private final Interner in;
     private long id = -1;
@@ -51,7 +51,7 @@ final class ValuesPart extends RegionParse {
     @SuppressWarnings("unchecked")
     private static <T> List<T>[] newLists(int n) { return (List<T>[]) new List<?>[n]; }
 
-    static ValuesPart parse(String text, int from, int to, Interner in) {
+    public static ValuesPart parse(String text, int from, int to, Interner in) {
         ValuesPart p = new ValuesPart(in, to - from);
         p.read(new Lines(text, from, to, 1, in));
         return p;
