@@ -144,6 +144,11 @@ final class Api extends Rows.ReadOnly {
         return Sizes.human(longArg(a, 0, "bufq.format.bytes(n)"));
     }
 
+    /** The read-only view scripts get of {@code m} (a rule's or check's module), under the current tiling. */
+    Rows.ModuleView viewOf(HloModule m) {
+        return new Rows.ModuleView(shell.engine().catalog(), new EvalContext(m, shell.settings().tiling()), this::queryOn);
+    }
+
     // bufq.query(text) -> array of row objects with the result's columns
     private Object query(Value... a) {
         String text = stringArg(a, 0, "bufq.query(text)");
@@ -303,7 +308,7 @@ final class Api extends Rows.ReadOnly {
         String usage = "bufq.check(name, fn)";
         String name = registeredName(a, usage);
         Value fn = functionArg(a, 1, usage);
-        scripts.addCheck(new JsCheck(name, fn, host, shell, this));
+        scripts.addCheck(new JsCheck(name, fn, host, this));
         return host.undefined();
     }
 
@@ -368,7 +373,7 @@ final class Api extends Rows.ReadOnly {
         String usage = "bufq.rule(name, fn)";
         String name = registeredName(a, usage);
         Value fn = functionArg(a, 1, usage);
-        scripts.addRule(new JsRule(name, fn, host, shell, this));
+        scripts.addRule(new JsRule(name, fn, host, this));
         return host.undefined();
     }
 

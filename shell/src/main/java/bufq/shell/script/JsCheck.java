@@ -3,9 +3,7 @@ package bufq.shell.script;
 import bufq.analysis.CheckRule;
 import bufq.analysis.Reporter;
 import bufq.analysis.Severity;
-import bufq.eval.EvalContext;
 import bufq.model.HloModule;
-import bufq.shell.session.Shell;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyExecutable;
 
@@ -17,22 +15,19 @@ final class JsCheck implements CheckRule {
     private final String name;
     private final Value fn;
     private final JsContext host;
-    private final Shell shell;
     private final Api api;
 
-    JsCheck(String name, Value fn, JsContext host, Shell shell, Api api) {
+    JsCheck(String name, Value fn, JsContext host, Api api) {
         this.name = name;
         this.fn = fn;
         this.host = host;
-        this.shell = shell;
         this.api = api;
     }
 
     @Override public String name() { return name; }
 
     @Override public void run(HloModule m, Reporter r) {
-        EvalContext ctx = new EvalContext(m, shell.settings().tiling());
-        Rows.ModuleView view = new Rows.ModuleView(shell.engine().catalog(), ctx, api::queryOn);
+        Rows.ModuleView view = api.viewOf(m);
         Rows.ReadOnlyMap report = new Rows.ReadOnlyMap(Map.of(
                 "error", (ProxyExecutable) a -> report(r, Severity.ERROR, a),
                 "warn", (ProxyExecutable) a -> report(r, Severity.WARN, a),

@@ -3,10 +3,8 @@ package bufq.shell.script;
 import bufq.advise.Advice;
 import bufq.advise.Facts;
 import bufq.advise.Rule;
-import bufq.eval.EvalContext;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.shell.session.Shell;
 import org.graalvm.polyglot.Value;
 
 import java.util.ArrayList;
@@ -21,14 +19,12 @@ final class JsRule implements Rule {
     private final String name;
     private final Value fn;
     private final JsContext host;
-    private final Shell shell;
     private final Api api;
 
-    JsRule(String name, Value fn, JsContext host, Shell shell, Api api) {
+    JsRule(String name, Value fn, JsContext host, Api api) {
         this.name = name;
         this.fn = fn;
         this.host = host;
-        this.shell = shell;
         this.api = api;
     }
 
@@ -36,8 +32,7 @@ final class JsRule implements Rule {
     @Override public String description() { return "defined by a script"; }
 
     @Override public List<Advice> find(Facts facts) {
-        EvalContext ctx = new EvalContext(facts.module(), shell.settings().tiling());
-        Rows.ModuleView view = new Rows.ModuleView(shell.engine().catalog(), ctx, api::queryOn);
+        Rows.ModuleView view = api.viewOf(facts.module());
         String what = "rule '" + name + "'";
         try {
             return findIn(view, what, facts.module());
