@@ -22,7 +22,9 @@ class LazyEngineTest {
 
     static Run bufq(Path config, String... args) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xlog:class+load=info", "-cp",
+        // The client compiler only: these runs are short, and on two shared cores C2's threads cost
+        // each of them more than they save (the suite's own JVMs run so too, docs/testing.md).
+        List<String> cmd = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xlog:class+load=info", "-cp",
                 System.getProperty("java.class.path"), "bufq.shell.cli.Main"));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd);
