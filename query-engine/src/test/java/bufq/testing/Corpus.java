@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.fail;
@@ -25,6 +26,17 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 public final class Corpus {
     private Corpus() {}
 
+    /**
+     * How many times a test has asked for the corpus in this JVM: {@link CorpusUseRecorder} notes
+     * the tests during which it moved, so CI's run with the corpus runs those tests only.
+     */
+    private static final AtomicLong ASKED = new AtomicLong();
+
+    /** How many times a test has asked for the corpus so far (every method but {@link #copy()} counts). */
+    public static long asked() {
+        return ASKED.get();
+    }
+
     /** The corpus as the README and the docs name it, relative to the checkout. */
     public static final String RELATIVE = "../shared/corpus";
 
@@ -34,6 +46,7 @@ public final class Corpus {
 
     /** The corpus directory (it may not exist). */
     public static Path dir() {
+        ASKED.incrementAndGet();
         return root().resolve(RELATIVE).toAbsolutePath().normalize();
     }
 
@@ -53,6 +66,7 @@ public final class Corpus {
      * {@code jax-0.10.2}, ...) have no copy: what walks all of one needs the corpus.
      */
     public static Path require(Path path) {
+        ASKED.incrementAndGet();
         if (Files.exists(path)) return path;
         Path copied = copyOf(path);
         if (copied != null && copied.getNameCount() - copy().getNameCount() >= 2) return copied;

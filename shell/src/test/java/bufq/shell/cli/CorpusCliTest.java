@@ -37,12 +37,18 @@ class CorpusCliTest {
     @TestFactory
     Stream<DynamicTest> summaryJsonOnEveryCorpusEntry() throws IOException {
         Path corpus = Corpus.require(Corpus.dir());
+        return entries().stream().map(p -> DynamicTest.dynamicTest(corpus.relativize(p).toString(), () -> check(p)));
+    }
+
+    /** Every dump file and every directory of dump files in the corpus, in name order. */
+    static List<Path> entries() throws IOException {
+        Path corpus = Corpus.require(Corpus.dir());
         List<Path> entries = new ArrayList<>();
         try (Stream<Path> walk = Files.walk(corpus)) {
             walk.filter(p -> Files.isDirectory(p) ? hasDumpFiles(p) : isDumpFile(p)).sorted().forEach(entries::add);
         }
         assertTrue(entries.size() > 50, "expected the whole corpus, found " + entries.size());
-        return entries.stream().map(p -> DynamicTest.dynamicTest(corpus.relativize(p).toString(), () -> check(p)));
+        return entries;
     }
 
     /** A text file the reader takes by its name (not the HLO text, logs and notes a dump directory also holds). */
@@ -102,23 +108,6 @@ class CorpusCliTest {
         assertTrue(diff.out().startsWith("{\n  \"summary\": ["), diff.out());
         assertTrue(diff.out().contains("{\"measure\": \"peak, occupied\", \"before\": " + before + ", \"after\": " + after
                 + ", \"change\": " + (after - before) + ","), diff.out());
-    }
-
-    /** issue 5: every report command runs on every corpus dump through the shell, and check finds no error. */
-    @TestFactory
-    Stream<DynamicTest> reportCommandsOnEveryCorpusEntry() throws IOException {
-        return summaryJsonOnEveryCorpusEntry().map(t -> DynamicTest.dynamicTest(t.getDisplayName(), () -> {
-            Path p = Corpus.dir().resolve(t.getDisplayName());
-            int modules = DumpLoader.discover(List.of(p)).size();
-            List<String> args = new ArrayList<>();
-            for (int i = 1; i <= modules; i++)
-                args.addAll(List.of("-c", "use " + i, "-c", "peak", "-c", "timeline width 80", "-c", "map 0 width 80",
-                        "-c", "padding", "-c", "fragmentation", "-c", "blame", "-c", "blame by source", "-c", "check"));
-            args.add(p.toString());
-            CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), args, "");
-            assertEquals(0, r.code(), r.err());
-            assertEquals(modules, r.err().split(" 0 errors", -1).length - 1, r.err());
-        }));
     }
 
     static void check(Path p) throws Exception {

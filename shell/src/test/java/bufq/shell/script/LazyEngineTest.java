@@ -21,24 +21,47 @@ class LazyEngineTest {
     record Run(int exit, String log) {}
 
     static Run bufq(Path config, String... args) throws IOException, InterruptedException {
+        return bufqAll(config, List.<String[]>of(args)).get(0);
+    }
+
+    /**
+     * Runs each argument list in a child JVM of its own, all at once (they read the same config and
+     * write nothing there), and returns their runs in order. Each child's output goes to a file, so
+     * none waits on a pipe nobody reads.
+     */
+    static List<Run> bufqAll(Path config, List<String[]> runs) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xlog:class+load=info", "-cp",
-                System.getProperty("java.class.path"), "bufq.shell.cli.Main"));
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd);
-        pb.environment().put("XDG_CONFIG_HOME", config.toString());
-        pb.redirectErrorStream(true);
-        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        Process p = pb.start();
-        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
-        return new Run(p.exitValue(), log);
+        List<Process> started = new ArrayList<>();
+        List<Path> logs = new ArrayList<>();
+        for (String[] args : runs) {
+            // The client compiler only: these runs are short, and on two shared cores C2's threads cost
+            // each of them more than they save (the suite's own JVMs run so too, docs/testing.md).
+            List<String> cmd = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xlog:class+load=info", "-cp",
+                    System.getProperty("java.class.path"), "bufq.shell.cli.Main"));
+            cmd.addAll(List.of(args));
+            Path log = Files.createTempFile(config, "run", ".log");
+            ProcessBuilder pb = new ProcessBuilder(cmd);
+            pb.environment().put("XDG_CONFIG_HOME", config.toString());
+            pb.redirectErrorStream(true);
+            pb.redirectOutput(log.toFile());
+            pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            started.add(pb.start());
+            logs.add(log);
+        }
+        List<Run> out = new ArrayList<>();
+        for (int i = 0; i < started.size(); i++) {
+            Process p = started.get(i);
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+            out.add(new Run(p.exitValue(), Files.readString(logs.get(i), StandardCharsets.UTF_8)));
+            Files.delete(logs.get(i));
+        }
+        return out;
     }
 
     @Test
     void summaryLoadsNoGraalClass(@TempDir Path config) throws Exception {
         Files.createDirectories(config.resolve("bufq")); // a config dir without init.js
-        for (Run r : List.of(bufq(config, "-c", "summary", Harness.seed(0).toString()), bufq(config, "-c", "summary"))) {
+        for (Run r : bufqAll(config, List.of(new String[] {"-c", "summary", Harness.seed(0).toString()}, new String[] {"-c", "summary"}))) {
             assertTrue(r.log().contains("bufq.shell.cli.Bufq"), "class logging works");
             assertFalse(r.log().contains(" org.graalvm"), "GraalVM classes were loaded by -c summary");
             assertFalse(r.log().contains(" com.oracle.truffle"), "Truffle classes were loaded by -c summary");
@@ -56,24 +79,24 @@ class LazyEngineTest {
         Path init = config.resolve("bufq/init.js");
         Files.writeString(init, "bufq.field('values', 'size_kib', v => v.size / 1024, {type: 'float'});\n");
         String dump = Harness.seed(0).toString();
-        Run summary = bufq(config, "-c", "summary", dump);
+        List<Run> runs = bufqAll(config, List.of(new String[] {"-c", "summary", dump},
+                new String[] {"-c", "values where size_kib > 0 show count()", dump},
+                new String[] {"-c", "values wher size > 0", dump}, new String[] {"-c", "fields values", dump}));
+        Run summary = runs.get(0), field = runs.get(1), syntax = runs.get(2), fields = runs.get(3);
         assertEquals(0, summary.exit(), tail(summary.log()));
         assertFalse(summary.log().contains(" org.graalvm"), "init.js started the engine for -c summary");
-        Run field = bufq(config, "-c", "values where size_kib > 0 show count()", dump);
         assertEquals(0, field.exit(), tail(field.log()));
         assertTrue(field.log().contains(" org.graalvm.polyglot.Context"), "the query ran init.js");
         assertFalse(field.log().contains("error"), tail(field.log()));
-        Run syntax = bufq(config, "-c", "values wher size > 0", dump);
         assertEquals(1, syntax.exit(), tail(syntax.log()));
         assertFalse(syntax.log().contains(" org.graalvm"), "no field mends a syntax error: init.js waits");
-        Run fields = bufq(config, "-c", "fields values", dump);
         assertTrue(fields.log().contains("size_kib"), "fields lists what init.js defined: " + tail(fields.log()));
 
         Files.writeString(init, "let a = 1;\nnot valid(\n");
-        Run broken = bufq(config, "-c", "summary", dump);
+        runs = bufqAll(config, List.of(new String[] {"-c", "summary", dump}, new String[] {"-c", "values where size_kib > 0", dump}));
+        Run broken = runs.get(0), needed = runs.get(1);
         assertEquals(0, broken.exit(), tail(broken.log()));
         assertFalse(broken.log().contains("init.js"), "a run that needs no script never reads it: " + tail(broken.log()));
-        Run needed = bufq(config, "-c", "values where size_kib > 0", dump);
         assertTrue(needed.log().contains(init + ":2:"), "reported with file and line when first needed: " + tail(needed.log()));
         assertTrue(needed.log().contains("'size_kib'"), tail(needed.log()));
     }
@@ -82,11 +105,11 @@ class LazyEngineTest {
     void jsLoadsTheEngineAndInitJsRuns(@TempDir Path config) throws Exception {
         Files.createDirectories(config.resolve("bufq"));
         Files.writeString(config.resolve("bufq/init.js"), "var fromInit = 40;\n");
-        Run r = bufq(config, "-c", "js fromInit + 2");
+        List<Run> runs = bufqAll(config, List.of(new String[] {"-c", "js fromInit + 2"}, new String[] {"--no-init", "-c", "js typeof fromInit"}));
+        Run r = runs.get(0), skipped = runs.get(1);
         assertEquals(0, r.exit(), r.log());
         assertTrue(r.log().contains(" org.graalvm.polyglot.Context"), "the engine started");
         assertTrue(r.log().lines().anyMatch(l -> l.equals("42")), "init.js ran before -c: " + tail(r.log()));
-        Run skipped = bufq(config, "--no-init", "-c", "js typeof fromInit");
         assertTrue(skipped.log().lines().anyMatch(l -> l.equals("undefined")), tail(skipped.log()));
     }
 
