@@ -22,12 +22,6 @@ class FileSizeTest {
 
     /** Files allowed past the limit, with their reason. */
     static final Map<String, String> ALLOWED = Map.of(
-            // A recursive-descent parser reads best with its grammar rules side by side (STYLE.md: jlox);
-            // its helpers and diagnostics are already elsewhere.
-            "bufq/lang/Parser.java", "the query grammar, one method per rule",
-            // One method per proto message read, like a grammar; its split (module vs buffer
-            // assignment) waits for the proto reader fixes changing it now to merge.
-            "bufq/dump/proto/HloProtoParser.java", "one method per proto message; split pending",
             // Grew past the limit with the proto reader's bounds fixes merged the same day; split pending.
             "bufq/dump/proto/Dataflow.java", "split pending after the proto fixes");
 

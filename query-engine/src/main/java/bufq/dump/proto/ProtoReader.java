@@ -185,7 +185,7 @@ public final class ProtoReader {
         Kind k = kind(bytes, from, length);
         Messages.HloProto p = switch (k) {
             case HLO_PROTO -> HloProtoParser.hloProto(bytes, from, length, base);
-            case BUFFER_ASSIGNMENT -> new Messages.HloProto(null, HloProtoParser.bufferAssignment(bytes, from, length, base));
+            case BUFFER_ASSIGNMENT -> new Messages.HloProto(null, BufferAssignmentParser.bufferAssignment(bytes, from, length, base));
             case XSPACE -> throw new ProtoException(base, "XSpace", "a profile (XSpace) holds several modules: open the file itself");
         };
         if (p.assignment() == null) {
