@@ -69,7 +69,7 @@ final class Dataflow {
         List<int[]> idx = new ArrayList<>();
         List<int[]> kids = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            Messages.ShapeP shape = g.ins[i].shape();
+            Shapes.ShapeP shape = g.ins[i].shape();
             if (Graph.isTupleShape(shape)) {
                 idx.clear();
                 kids.clear();
@@ -103,7 +103,7 @@ final class Dataflow {
     }
 
     /** Every index of {@code s} in preorder into {@code out}, and each index's element slots into {@code kids}. */
-    private static void walk(Messages.ShapeP s, int[] prefix, List<int[]> out, List<int[]> kids) {
+    private static void walk(Shapes.ShapeP s, int[] prefix, List<int[]> out, List<int[]> kids) {
         int me = out.size();
         out.add(prefix);
         kids.add(null);

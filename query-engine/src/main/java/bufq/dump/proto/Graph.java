@@ -3,7 +3,7 @@ package bufq.dump.proto;
 import bufq.dump.proto.Messages.Computation;
 import bufq.dump.proto.Messages.Instruction;
 import bufq.dump.proto.Messages.HloModuleProto;
-import bufq.dump.proto.Messages.ShapeP;
+import bufq.dump.proto.Shapes.ShapeP;
 import bufq.model.IdTable;
 
 import java.util.ArrayList;

@@ -3,13 +3,13 @@ package bufq.dump.proto;
 import bufq.dump.proto.Messages.Alias;
 import bufq.dump.proto.Messages.Assignment;
 import bufq.dump.proto.Messages.Computation;
+import bufq.dump.proto.Messages.HloModuleProto;
 import bufq.dump.proto.Messages.HloProto;
 import bufq.dump.proto.Messages.Instruction;
-import bufq.dump.proto.Messages.Layout;
 import bufq.dump.proto.Messages.Metadata;
-import bufq.dump.proto.Messages.HloModuleProto;
-import bufq.dump.proto.Messages.ShapeP;
 import bufq.dump.proto.Messages.StackIndex;
+import bufq.dump.proto.Shapes.Layout;
+import bufq.dump.proto.Shapes.ShapeP;
 import bufq.dump.proto.Wire.LongBuilder;
 
 import java.nio.charset.StandardCharsets;
