@@ -1,7 +1,9 @@
 package bufq.dump;
 
 import bufq.dump.proto.ProtoException;
+import bufq.dump.proto.ProfileModule;
 import bufq.dump.proto.ProtoReader;
+import bufq.dump.proto.UsageReport;
 import bufq.model.HloModule;
 import bufq.model.LoadWarning;
 
@@ -151,7 +153,7 @@ final class ProtoSources {
             List<DumpFile> files = reportPath == null ? List.of(f) : List.of(f, DumpFile.of(reportPath, reportShown));
             return List.of(new ModuleSource(key, name, number, files, () -> {
                 // A bad report beside a good module is skipped with a warning, as a bad text report is.
-                ProtoReader.Report report = null;
+                UsageReport report = null;
                 LoadWarning skippedReport = null;
                 if (reportPath != null) {
                     try {
@@ -176,7 +178,7 @@ final class ProtoSources {
             }));
         }
         byte[] bytes = bytes(read, shown);
-        List<ProtoReader.Embedded> modules;
+        List<ProfileModule> modules;
         String profileBackend;
         try {
             modules = ProtoReader.xspaceModules(bytes);
@@ -185,7 +187,7 @@ final class ProtoSources {
             throw new LoadException(shown, e.getMessage());
         }
         List<ModuleSource> out = new ArrayList<>(modules.size());
-        for (ProtoReader.Embedded m : modules) {
+        for (ProfileModule m : modules) {
             // Named apart (as a frame of a log is), so each module of the file is its own source.
             String part = shown + "#" + m.name();
             DumpFile f = new DumpFile(part, FileKind.OTHER, null, null, shown, 1);
@@ -202,10 +204,10 @@ final class ProtoSources {
     }
 
     /** A memory usage report proto's totals by colour. */
-    private static ProtoReader.Report report(Path read, String shown) throws LoadException {
+    private static UsageReport report(Path read, String shown) throws LoadException {
         byte[] bytes = bytes(read, shown);
         try {
-            return new ProtoReader.Report(shown, ProtoReader.reportTotals(bytes));
+            return new UsageReport(shown, ProtoReader.reportTotals(bytes));
         } catch (ProtoException e) {
             throw new LoadException(shown, e.getMessage());
         }

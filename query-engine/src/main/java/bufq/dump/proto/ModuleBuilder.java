@@ -56,7 +56,7 @@ final class ModuleBuilder {
      * @param format  what the module was read from ({@link HloModule.Info#format()})
      */
     static HloModule build(Messages.HloProto p, String file, String name, int number, String backend, String format,
-                           ProtoReader.Report report) {
+                           UsageReport report) {
         return new ModuleBuilder(file, p.module() == null ? new Shapes() : p.module().shapes())
                 .module(p, name, number, backend, format, report);
     }
@@ -66,7 +66,7 @@ final class ModuleBuilder {
     }
 
     private HloModule module(Messages.HloProto p, String fallbackName, int number, String backend, String format,
-                             ProtoReader.Report report) {
+                             UsageReport report) {
         HloModuleProto m = p.module();
         Assignment a = p.assignment();
         names = a.eventNames();

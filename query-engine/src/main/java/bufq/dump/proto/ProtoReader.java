@@ -22,12 +22,6 @@ public final class ProtoReader {
     /** What a proto holds. */
     public enum Kind { HLO_PROTO, BUFFER_ASSIGNMENT, XSPACE }
 
-    /**
-     * One module inside a profile: its name (the metadata event's, e.g. {@code jit_f(8)}), program id
-     * (-1 when absent) and where its HloProto's bytes are in the file.
-     */
-    public record Embedded(String name, int number, int from, int length) {}
-
     /** Judges {@code bytes[from, from + length)} by its first fields. */
     public static Kind kind(byte[] bytes, int from, int length) throws ProtoException {
         if (length == 0) throw new ProtoException(0, "", "empty file, expected an HloProto, a BufferAssignmentProto or an XSpace");
@@ -131,7 +125,7 @@ public final class ProtoReader {
     }
 
     /** The modules of a profile's XSpace, from its {@code /host:metadata} plane, in event-metadata order. */
-    public static List<Embedded> xspaceModules(byte[] bytes) throws ProtoException {
+    public static List<ProfileModule> xspaceModules(byte[] bytes) throws ProtoException {
         return XSpaceReader.modules(bytes);
     }
 
@@ -157,12 +151,6 @@ public final class ProtoReader {
     }
 
     /**
-     * A memory usage report proto read beside its module: the file's name and the totals of each
-     * memory space by colour ({@link #reportTotals}).
-     */
-    public record Report(String file, SortedMap<Integer, Long> colorTotals) {}
-
-    /**
      * The totals by colour of a memory usage report proto ({@code *-memory-usage-report.pb}), what
      * the text report's {@code Memory Space} / {@code Total bytes} lines give.
      *
@@ -173,7 +161,7 @@ public final class ProtoReader {
     }
 
     /** A module known only from its memory usage report proto: no allocations or values, the totals by colour. */
-    public static HloModule reportAlone(Report report, String name, int number, String backend) {
+    public static HloModule reportAlone(UsageReport report, String name, int number, String backend) {
         HloModule.Info info = new HloModule.Info(name, name, number, backend, List.of(report.file()), -1, null, null, -1,
                 null, report.colorTotals(), false, null, HloModule.Info.REPORT_PROTO);
         return new HloModule(info, List.of(), List.of(), List.of(), List.of(), List.of(), 0);
@@ -181,7 +169,7 @@ public final class ProtoReader {
 
     /** As above, with the module's memory usage report proto when one was read beside it (else null). */
     public static HloModule load(byte[] bytes, int from, int length, long base, String file, String name, int number,
-                                 String backend, boolean inProfile, Report report) throws ProtoException {
+                                 String backend, boolean inProfile, UsageReport report) throws ProtoException {
         Kind k = kind(bytes, from, length);
         Messages.HloProto p = switch (k) {
             case HLO_PROTO -> HloProtoParser.hloProto(bytes, from, length, base);
