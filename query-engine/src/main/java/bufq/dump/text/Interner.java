@@ -5,6 +5,7 @@ import bufq.model.Shape;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
  * One module's shared strings and shapes: equal names and shape texts become one instance, so the
@@ -33,7 +34,7 @@ public final class Interner {
     // keep a name's symbol beside it, and a join by symbol is an array index, not a lookup.
     private final AtomicInteger symbols;
     private final ShapeParser shapes;
-    private final ConcurrentHashMap<String, InstructionLine.Metadata> metadata;
+    private final ConcurrentHashMap<String, OpMetadata> metadata;
     // This view's cache of recent names, direct-mapped by hash; null in the root.
     private final String[] recent;
     private final int[] recentHashes;
@@ -211,21 +212,24 @@ public final class Interner {
     }
 
     /**
-     * One open-addressing table. Reads go without the lock: a racing reader may miss an entry being
-     * added (then it takes the lock and looks again), and never returns a wrong string, because it
-     * only returns a key it has compared (Strings are safely published through their final fields).
+     * The fields of a (shared) {@code metadata={...}} text: {@code read} reads them once per distinct
+     * text of the module, and every view shares what it read.
      */
-    /** The fields read from a (shared) {@code metadata={...}} text, read once per distinct text. */
-    InstructionLine.Metadata metadata(String text) {
-        InstructionLine.Metadata m = metadata.get(text);
+    OpMetadata metadata(String text, Function<String, OpMetadata> read) {
+        OpMetadata m = metadata.get(text);
         if (m == null) {
-            m = InstructionLine.metadata(text, this);
-            InstructionLine.Metadata prev = metadata.putIfAbsent(text, m);
+            m = read.apply(text);
+            OpMetadata prev = metadata.putIfAbsent(text, m);
             if (prev != null) m = prev;
         }
         return m;
     }
 
+    /**
+     * One open-addressing table. Reads go without the lock: a racing reader may miss an entry being
+     * added (then it takes the lock and looks again), and never returns a wrong string, because it
+     * only returns a key it has compared (Strings are safely published through their final fields).
+     */
     private static final class Stripe {
         private static final class Table {
             final String[] keys;

@@ -27,12 +27,11 @@ public final class Lines {
         this(text, from, to, firstLine, null, 0);
     }
 
-    /** Lines of a region the interner {@code in} knows the ASCII bytes of (see {@link Interner#asciiRegion}), if it does. */
-    public Lines(String text, int from, int to, long firstLine, Interner in) {
-        this(text, from, to, firstLine, in.bytesOf(text), in.bytesOffset());
-    }
-
-    private Lines(String text, int from, int to, long firstLine, byte[] bytes, int base) {
+    /**
+     * Lines of a region whose ASCII bytes are at hand: {@code bytes[base + i] == text.charAt(i)}, or
+     * {@code bytes} null (an interner's view gives them: {@link Interner#bytesOf}).
+     */
+    Lines(String text, int from, int to, long firstLine, byte[] bytes, int base) {
         this.text = text;
         this.limit = to;
         this.nextStart = from;
