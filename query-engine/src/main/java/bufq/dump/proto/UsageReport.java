@@ -6,4 +6,4 @@ import java.util.SortedMap;
  * A memory usage report proto read beside its module: the file's name and the totals of each
  * memory space by colour ({@link ProtoReader#reportTotals}).
  */
-public record UsageReport(String file, SortedMap<Integer, Long> colorTotals) {}
+record UsageReport(String file, SortedMap<Integer, Long> colorTotals) {}

@@ -14,7 +14,7 @@ import java.util.List;
  * </pre>
  * Old HLO prints each operand's shape before its name; constants print literals instead of operands.
  */
-public final class InstructionLine {
+final class InstructionLine {
     private InstructionLine() {}
 
     /** Parses {@code text[from, to)} (after any {@code %}), whose name the caller has read already. */

@@ -48,8 +48,6 @@ public final class Interner {
     private byte[] regionBytes;
     private int regionOffset;
 
-    public Interner() { this(16); }
-
     /** @param expectedNames presizes the table (growing a big one is costly) */
     public Interner(int expectedNames) {
         stripes = new Stripe[STRIPES];

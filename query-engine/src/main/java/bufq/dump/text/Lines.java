@@ -11,15 +11,15 @@ package bufq.dump.text;
  * 1.2 s instead of 1.33).
  */
 public final class Lines {
-    public final String text;
+    final String text;
     /** The region's bytes, or null: {@code bytes[base + i] == text.charAt(i)} for every i of the region. */
     final byte[] bytes;
     final int base;
     private final int limit;
     private int nextStart;
-    public int start;
-    public int end;
-    public long number;
+    int start;
+    int end;
+    long number;
     /** True when the region's last line had no newline (a cut-off file). */
     boolean lastUnterminated;
 
@@ -70,6 +70,15 @@ public final class Lines {
         nextStart = start;
         number--;
     }
+
+    /** The region's text the lines are read from. */
+    public String text() { return text; }
+    /** Where the current line starts in {@link #text()}. */
+    public int start() { return start; }
+    /** Where the current line ends in {@link #text()} (before its newline). */
+    public int end() { return end; }
+    /** The current line's number in its file, from 1. */
+    public long number() { return number; }
 
     public String line() { return text.substring(start, end); }
     int length() { return end - start; }
