@@ -19,7 +19,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.DumpPart;
 import bufq.model.HloInstruction;
 import bufq.model.HloPosition;
-import bufq.model.IdTable;
+import bufq.util.IdTable;
 import bufq.model.HloUse;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
@@ -349,7 +349,7 @@ final class ModuleAssembler {
         List<HloInstruction> instructions = new ArrayList<>(Math.max(sequence.size(), defined.size()));
         for (int t = 0; t < sequence.size(); t++) {
             String name = sequence.get(t);
-            int d = (int) first.get(name, -1);
+            int d = first.get(name, -1);
             if (d >= 0) first.put(name, -1);   // what stays is not sequenced
             instructions.add(d < 0 ? HloInstruction.sequenced(name, t) : defined.get(d).withTime(t));
         }

@@ -4,7 +4,7 @@ import bufq.dump.file.LoadException;
 
 
 import bufq.model.HloInstruction;
-import bufq.model.IdTable;
+import bufq.util.IdTable;
 import bufq.model.LoadWarning;
 import bufq.model.HloModule;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,7 @@ import bufq.dump.proto.Messages.Computation;
 import bufq.dump.proto.Messages.Instruction;
 import bufq.dump.proto.Messages.HloModuleProto;
 import bufq.dump.proto.Shapes.ShapeP;
-import bufq.model.IdTable;
+import bufq.util.IdTable;
 
 import java.util.ArrayList;
 import java.util.Arrays;

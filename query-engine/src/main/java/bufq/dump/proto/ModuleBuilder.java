@@ -15,7 +15,7 @@ import bufq.model.HloModule;
 import bufq.model.HloPosition;
 import bufq.model.HloUse;
 import bufq.model.HloValue;
-import bufq.model.IdTable;
+import bufq.util.IdTable;
 import bufq.model.LiveRange;
 import bufq.model.LoadWarning;
 import bufq.model.LongList;
