@@ -27,7 +27,7 @@ class ReportTest {
         // wall, RSS, CPU per run; pair i is run i of each
         long[][] bufq = {{100, 200, 400}, {0, 0, 0}, {90, 90, 90}};
         long[][] ref = {{300, 300, 1600}, {0, 0, 0}, {180, 270, 360}};
-        Map<String, String> p = Harness.pairs("cold", bufq, ref);
+        Map<String, String> p = ProcessRuns.pairs("cold", bufq, ref);
         assertEquals("3.00", p.get("cold.ref_wall_ratio"), p.toString());   // 3.0, 1.5, 4.0: the median of the ratios, not of the times
         assertEquals("1.50", p.get("cold.ref_wall_ratio_min"));
         assertEquals("4.00", p.get("cold.ref_wall_ratio_max"));

@@ -1,5 +1,12 @@
 package bufq.dump;
 
+import bufq.dump.file.DumpFile;
+import bufq.dump.file.DumpNames;
+import bufq.dump.file.FileKind;
+import bufq.dump.file.Gunzip;
+import bufq.dump.file.LoadException;
+import bufq.dump.file.ModuleSource;
+import bufq.dump.proto.ProtoSources;
 import bufq.model.HloModule;
 import bufq.table.NaturalOrder;
 
@@ -138,7 +145,7 @@ public final class DumpLoader {
                         add(groups, shown);
                     }
                 } else {
-                    String text = DumpFile.of(p, p.toString()).read();
+                    String text = TextFiles.read(DumpFile.of(p, p.toString()));
                     if (Frames.isFramed(text)) {
                         addFrames(groups, p.toString(), text);
                     } else {
@@ -251,7 +258,7 @@ public final class DumpLoader {
         int got = head.length;
         String start = new String(head, 0, got, StandardCharsets.ISO_8859_1);
         if (Frames.isFramed(start) && start.indexOf('\0') < 0) {
-            addFrames(groups, f.toString(), DumpFile.of(f, f.toString()).read());
+            addFrames(groups, f.toString(), TextFiles.read(DumpFile.of(f, f.toString())));
             return null;
         }
         try {
@@ -290,7 +297,7 @@ public final class DumpLoader {
         int slash = Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\'));
         String stem = FileKind.prefix(fileName.substring(slash + 1));
         String program = DumpNames.program(stem);
-        return new ModuleSource(key, program != null ? program : stem, DumpNames.number(stem), sorted);
+        return new ModuleSource(key, program != null ? program : stem, DumpNames.number(stem), sorted, ModuleReader::read);
     }
 
     /** The text dump files beside {@code p} whose set is {@code set}, in natural order. */

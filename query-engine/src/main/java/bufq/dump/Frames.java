@@ -1,5 +1,7 @@
 package bufq.dump;
 
+import bufq.dump.file.DumpFile;
+import bufq.dump.file.LoadException;
 import bufq.dump.text.Lines;
 
 import java.util.ArrayList;
@@ -27,16 +29,16 @@ final class Frames {
             if (ls.startsWith(BEGIN)) {
                 String line = ls.line();
                 if (!line.endsWith(" ***") || line.length() < BEGIN.length() + 4) {
-                    throw new LoadException(source, ls.number, "expected '*** Begin <file> ***'");
+                    throw new LoadException(source, ls.number(), "expected '*** Begin <file> ***'");
                 }
-                if (name != null) out.add(DumpFile.frame(source, name, text.substring(bodyStart, ls.start), headerLine + 1));
+                if (name != null) out.add(DumpFile.frame(source, name, text.substring(bodyStart, ls.start()), headerLine + 1));
                 name = line.substring(BEGIN.length(), line.length() - 4).trim();
                 int slash = Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\'));
                 if (slash >= 0) name = name.substring(slash + 1);
-                bodyStart = ls.atEnd() ? text.length() : Math.min(text.length(), ls.end + 1);
-                headerLine = ls.number;
+                bodyStart = ls.atEnd() ? text.length() : Math.min(text.length(), ls.end() + 1);
+                headerLine = ls.number();
             } else if (ls.startsWith(END) && name != null) {
-                out.add(DumpFile.frame(source, name, text.substring(bodyStart, ls.start), headerLine + 1));
+                out.add(DumpFile.frame(source, name, text.substring(bodyStart, ls.start()), headerLine + 1));
                 name = null;
             }
         }

@@ -1,5 +1,7 @@
 package bufq.dump;
 
+import bufq.dump.file.FileKind;
+import bufq.dump.file.LoadException;
 import bufq.dump.text.ReportPart;
 
 /**

@@ -1,5 +1,9 @@
 package bufq.dump;
 
+import bufq.dump.file.DumpFile;
+import bufq.dump.file.DumpNames;
+import bufq.dump.file.FileKind;
+import bufq.dump.file.ModuleSource;
 import bufq.dump.text.AllocationLine;
 import bufq.dump.text.AllocationPart;
 import bufq.dump.text.Lines;
@@ -15,7 +19,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.DumpPart;
 import bufq.model.HloInstruction;
 import bufq.model.HloPosition;
-import bufq.model.IdTable;
+import bufq.util.IdTable;
 import bufq.model.HloUse;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
@@ -50,7 +54,7 @@ final class ModuleAssembler {
      * @param stamps  each file's size and time when it was opened, in the order of the source's files
      * @param w       warnings so far (files skipped), to which the join's are added
      */
-    static HloModule assemble(ModuleFiles source, List<Region> regions, List<UsedValuesReader.Stamp> stamps,
+    static HloModule assemble(ModuleSource source, List<Region> regions, List<UsedValuesReader.Stamp> stamps,
                               Warnings w, List<DumpFile> skippedFiles) {
         List<BufferAllocation> allocations = new ArrayList<>();
         List<RawValues> rawValues = new ArrayList<>();
@@ -77,10 +81,10 @@ final class ModuleAssembler {
                 continue;
             }
             RegionParse p = r.part;
-            for (RegionParse.Note n : p.notes) w.add(r.file.origin(), r.firstLine() + n.line() - 1, n.message());
-            for (int i = 0; i < p.dropped; i++) w.add(r.file.origin(), 0, "(warning not kept)");
-            if (p.truncatedAt > 0 && truncatedAt == null) {
-                long at = r.firstLine() + p.truncatedAt - 1;
+            for (RegionParse.Note n : p.notes()) w.add(r.file.origin(), r.firstLine() + n.line() - 1, n.message());
+            for (int i = 0; i < p.dropped(); i++) w.add(r.file.origin(), 0, "(warning not kept)");
+            if (p.truncatedAt() > 0 && truncatedAt == null) {
+                long at = r.firstLine() + p.truncatedAt() - 1;
                 truncatedAt = r.file.origin() + ":" + at;
                 w.add(r.file.origin(), at, "file ends early (truncated?); loaded what it holds");
             }
@@ -213,14 +217,14 @@ final class ModuleAssembler {
             ValuesPart v = (ValuesPart) r.part;
             if (v.incompleteAt > 0) {
                 // A block cut short at the end of the file is truncation; elsewhere, a malformed block.
-                if (r.lastOfFile && v.truncatedAt == 0) v.truncatedAt = v.incompleteAt;
+                if (r.lastOfFile) v.cutShortAt(v.incompleteAt);
                 else if (!r.lastOfFile) v.warn(v.incompleteAt, "value block ends without its ' from instruction:' line");
             }
-            for (RegionParse.Note n : v.notes) w.add(r.file.origin(), r.firstLine() + n.line() - 1, n.message());
-            for (int i = 0; i < v.dropped; i++) w.add(r.file.origin(), 0, "(warning not kept)");
-            if (v.truncatedAt > 0 && !truncated && !r.truncationReported) {
+            for (RegionParse.Note n : v.notes()) w.add(r.file.origin(), r.firstLine() + n.line() - 1, n.message());
+            for (int i = 0; i < v.dropped(); i++) w.add(r.file.origin(), 0, "(warning not kept)");
+            if (v.truncatedAt() > 0 && !truncated && !r.truncationReported) {
                 truncated = true;
-                w.add(r.file.origin(), r.firstLine() + v.truncatedAt - 1, "file ends early (truncated?); loaded what it holds");
+                w.add(r.file.origin(), r.firstLine() + v.truncatedAt() - 1, "file ends early (truncated?); loaded what it holds");
             }
             parts.add(v);
             if (firstValues) {
@@ -325,12 +329,12 @@ final class ModuleAssembler {
             Lines ls = new Lines(text, 0, text.length(), 1);
             while (ls.next()) {
                 if (!ls.startsWith(" value: <")) continue;
-                int from = ls.start + " value: <".length(), to = from;
-                while (to < ls.end && Character.isDigit(ls.text.charAt(to))) to++;
+                int from = ls.start() + " value: <".length(), to = from;
+                while (to < ls.end() && Character.isDigit(ls.text().charAt(to))) to++;
                 if (to == from || to - from > 18) continue;
-                long id = Long.parseLong(ls.text, from, to, 10);
+                long id = Long.parseLong(ls.text(), from, to, 10);
                 if (!ids.contains(id)) continue;
-                long line = r.firstLine() + ls.number - 1;
+                long line = r.firstLine() + ls.number() - 1;
                 String first = firstAt.putIfAbsent(id, r.file.origin() + ":" + line);
                 if (first != null) w.add(r.file.origin(), line, "value id " + id + " was already used at " + first
                         + "; ids must be unique (lookups by id find the first)");
@@ -345,7 +349,7 @@ final class ModuleAssembler {
         List<HloInstruction> instructions = new ArrayList<>(Math.max(sequence.size(), defined.size()));
         for (int t = 0; t < sequence.size(); t++) {
             String name = sequence.get(t);
-            int d = (int) first.get(name, -1);
+            int d = first.get(name, -1);
             if (d >= 0) first.put(name, -1);   // what stays is not sequenced
             instructions.add(d < 0 ? HloInstruction.sequenced(name, t) : defined.get(d).withTime(t));
         }

@@ -1,5 +1,9 @@
 package bufq.dump;
 
+import bufq.dump.file.DumpFile;
+import bufq.dump.file.FileKind;
+import bufq.dump.file.LoadException;
+import bufq.dump.file.ModuleSource;
 import bufq.dump.text.Interner;
 import bufq.dump.text.ReportPart;
 import bufq.dump.text.Warnings;
@@ -26,7 +30,7 @@ final class ModuleReader {
     static final int CHUNK = DumpText.CHUNK;
 
 
-    static HloModule read(ModuleFiles source, Set<DumpPart> now) throws LoadException {
+    static HloModule read(ModuleSource source, Set<DumpPart> now) throws LoadException {
         long t0 = System.nanoTime();
         List<DumpFile> files = source.dumpFiles();
         List<Object> opened = openAll(files);
@@ -94,7 +98,7 @@ final class ModuleReader {
     private static List<Object> openAll(List<DumpFile> files) {
         return files.parallelStream().map(f -> {
             try {
-                return (Object) f.open();
+                return (Object) TextFiles.open(f);
             } catch (LoadException e) {
                 return e;
             }
@@ -131,7 +135,7 @@ final class ModuleReader {
      */
     static List<Region> split(DumpFile f, DumpText src, boolean mayHoldLiveRanges, boolean mayHoldValues) throws LoadException {
         List<Region> out = new ArrayList<>();
-        String head = DumpFile.head(src);
+        String head = TextFiles.head(src);
         FileKind kind = f.kind();
         if (kind == FileKind.MEMORY_REPORT || (kind == FileKind.OTHER && ReportPart.looksLikeReport(head))) {
             if (head.isBlank()) throw new LoadException(f.name(), "empty file, not a memory usage report");

@@ -1,5 +1,7 @@
 package bufq.dump;
 
+import bufq.dump.file.DumpFile;
+import bufq.dump.file.LoadException;
 import bufq.dump.text.AllocationPart;
 import bufq.dump.text.Interner;
 import bufq.dump.text.Lines;
@@ -67,7 +69,7 @@ final class Region {
 
     /** Lines in the region; one not parsed is followed by another, so it ends with its last line's newline. */
     private long lineCount() {
-        return part != null ? part.lines : source.count('\n', from, to);
+        return part != null ? part.lines() : source.count('\n', from, to);
     }
 
     /**
@@ -76,8 +78,8 @@ final class Region {
      * off, its last line has no newline, or its last value block has no instruction line).
      */
     long endsEarlyAt() {
-        if (part instanceof ValuesPart v && v.incompleteAt > 0 && v.truncatedAt == 0) v.truncatedAt = v.incompleteAt;
-        if (part != null) return part.truncatedAt == 0 ? 0 : firstLine() + part.truncatedAt - 1;
+        if (part instanceof ValuesPart v && v.incompleteAt > 0) v.cutShortAt(v.incompleteAt);
+        if (part != null) return part.truncatedAt() == 0 ? 0 : firstLine() + part.truncatedAt() - 1;
         boolean unterminated = to > from && source.at(to - 1) != '\n';
         if (!cutOff && !unterminated && !lastBlockIncomplete()) return 0;
         long lines = source.count('\n', from, to) + (unterminated ? 1 : 0);
@@ -128,7 +130,7 @@ final class Region {
     }
 
     private void finish(String text, long linesBefore) {
-        if (cutOff && part.truncatedAt == 0) part.truncatedAt = Math.max(1, part.lines);
+        if (cutOff) part.cutShortAt(Math.max(1, part.lines()));
         int bad = source instanceof DumpText.ByteText ? text.indexOf('\uFFFD') : -1;
         if (bad >= 0) {
             long line = linesBefore + 1;

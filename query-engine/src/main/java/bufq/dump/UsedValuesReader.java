@@ -1,5 +1,8 @@
 package bufq.dump;
 
+import bufq.dump.file.DumpFile;
+import bufq.dump.file.LoadException;
+import bufq.dump.file.ModuleSource;
 import bufq.dump.text.Interner;
 
 import bufq.model.HloValue;
@@ -56,7 +59,7 @@ final class UsedValuesReader implements UsedValues.Reader {
      * @param regions the section's regions, all parsed or none
      * @param stamps  of each of {@code source}'s files, in its order
      */
-    UsedValuesReader(ModuleFiles source, List<Region> regions, List<Stamp> stamps, Join join) {
+    UsedValuesReader(ModuleSource source, List<Region> regions, List<Stamp> stamps, Join join) {
         this.module = source.name();
         this.join = join;
         boolean all = true;
@@ -103,7 +106,7 @@ final class UsedValuesReader implements UsedValues.Reader {
                 DumpText src = open.get(p.file());
                 if (src == null) {
                     if (!Stamp.of(p.file()).equals(p.stamp())) throw changed(p.file());
-                    src = p.file().open();
+                    src = TextFiles.open(p.file());
                     open.put(p.file(), src);
                 }
                 if (p.to() > src.length()) throw changed(p.file());

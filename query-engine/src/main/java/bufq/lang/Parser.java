@@ -1,16 +1,21 @@
 package bufq.lang;
 
 import bufq.lang.Ast.*;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import static bufq.lang.Literals.number;
+import static bufq.lang.Literals.quote;
+import static bufq.lang.Literals.string;
+
 /**
  * Recursive-descent parser: tokens to an {@link Ast.Query}. Methods are named after the grammar
  * rules in {@code GRAMMAR.md}; each states its rule. Knows no entities or fields (the checker does).
+ * The token helpers ({@code peek}, {@code match}, {@code expect}, the {@code error} that returns
+ * the exception) are {@link TokenCursor}'s; a literal token's value is {@link Literals}'.
  */
-public final class Parser {
+public final class Parser extends TokenCursor {
     /** Deepest nesting of parentheses and {@code not} accepted, far below what the Java stack holds. */
     public static final int MAX_DEPTH = 64;
     /**
@@ -21,15 +26,11 @@ public final class Parser {
     public static final int MAX_LENGTH = 200_000, MAX_CONDITIONS = 10_000;
     private static final List<String> CLAUSES = List.of("where", "group", "show", "order", "limit");
 
-    private final String src;
-    private final List<Token> tokens;
-    private int current;
     private int depth;
     private int conditions;
 
     private Parser(String src) {
-        this.src = src == null ? "" : src;
-        this.tokens = Lexer.lex(this.src);
+        super(src == null ? "" : src);
     }
 
     /** Parses a whole query; the first problem becomes the exception's diagnostic. */
@@ -228,10 +229,6 @@ public final class Parser {
         return i;
     }
 
-    private static String quote(String text) {
-        return '"' + text.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
-    }
-
     // operand = IDENT | NUMBER | STRING | "true" | "false"
     private Expr operand(String expected) throws QueryException {
         Token t = peek();
@@ -258,27 +255,6 @@ public final class Parser {
                 throw error(t, expected);
             }
             default -> throw error(t, expected);
-        }
-    }
-
-    /** A STRING token's text; escapes only a regular expression has ({@code \\(}) are refused here. */
-    private static String string(Token t) throws QueryException {
-        String v = Lexer.decodeString(t.text());
-        if (v == null) throw new QueryException(t.start(), t.end(), Lexer.BAD_ESCAPE);
-        return v;
-    }
-
-    private Object number(Token t) throws QueryException {
-        BigDecimal v = Lexer.numberValue(t.text());
-        if (v == null) throw new QueryException(t.start(), t.end(), "bad number '" + t.text() + "'");
-        boolean unit = !Lexer.splitNumber(t.text())[1].isEmpty();
-        if (!unit && t.text().contains(".")) return v.doubleValue();
-        try {
-            return v.longValueExact();
-        } catch (ArithmeticException e) {
-            if (unit && v.stripTrailingZeros().scale() > 0)
-                throw new QueryException(t.start(), t.end(), "'" + t.text() + "' is not a whole number of bytes");
-            throw new QueryException(t.start(), t.end(), "number '" + t.text() + "' is too large");
         }
     }
 
@@ -474,8 +450,6 @@ public final class Parser {
         return new Limit(l, t.start(), t.end());
     }
 
-    // ---- helpers
-
     /** The error for a query past {@link #MAX_LENGTH}, spanning its first character (the line is not repeated in full). */
     public static QueryException tooLong(String text) {
         return new QueryException(0, 1, "query too long (" + text.length() + " characters, at most " + MAX_LENGTH + ")");
@@ -485,55 +459,4 @@ public final class Parser {
         if (++depth > MAX_DEPTH) throw new QueryException(t.start(), t.end(), "expression nested too deeply (more than " + MAX_DEPTH + " levels)");
     }
 
-    private Token peek() { return tokens.get(current); }
-    private Token peekAt(int k) { return tokens.get(Math.min(current + k, tokens.size() - 1)); }
-    private boolean check(TokenKind k) { return peek().kind() == k; }
-    private Token advance() {
-        Token t = peek();
-        if (t.kind() != TokenKind.EOF) current++;
-        return t;
-    }
-    private boolean match(TokenKind k) {
-        if (!check(k)) return false;
-        advance();
-        return true;
-    }
-    private boolean matchKeyword(String k) {
-        if (!peek().isKeyword(k)) return false;
-        advance();
-        return true;
-    }
-    private Token expect(TokenKind k, String expected) throws QueryException {
-        if (!check(k)) throw error(peek(), expected);
-        return advance();
-    }
-    private void expectKeyword(String k, String where) throws QueryException {
-        if (!matchKeyword(k)) throw error(peek(), "expected '" + k + "' " + where);
-    }
-
-    /** The exception for an unexpected token; call sites {@code throw} it. Bad input explains itself. */
-    private QueryException error(Token t, String expected) {
-        if (t.kind() == TokenKind.ERROR) return new QueryException(t.start(), t.end(), Lexer.problem(t));
-        if (t.kind() == TokenKind.ARITH) {
-            return new QueryException(t.start(), t.end(), "unexpected '" + t.text() + "': arithmetic works only in 'order by' "
-                    + "(order by size * idle_steps desc); elsewhere name a field");
-        }
-        if (t.kind() == TokenKind.EOF && current > 0) {
-            // point just after the last token, not at trailing blank lines
-            int at = tokens.get(current - 1).end();
-            return new QueryException(at, at, expected + " but found " + describe(t));
-        }
-        return new QueryException(t.start(), t.end(), expected + " but found " + describe(t));
-    }
-
-    static String describe(Token t) {
-        return switch (t.kind()) {
-            case EOF -> "end of query";
-            case STRING -> "string " + clip(t.text());
-            case NUMBER -> "number " + t.text();
-            default -> "'" + clip(t.text()) + "'";
-        };
-    }
-
-    private static String clip(String s) { return s.length() > 40 ? s.substring(0, 37) + "..." : s; }
 }

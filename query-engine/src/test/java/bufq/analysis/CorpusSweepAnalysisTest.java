@@ -2,7 +2,7 @@ package bufq.analysis;
 
 import bufq.liveness.Liveness;
 import bufq.dump.DumpLoader;
-import bufq.dump.ModuleSource;
+import bufq.dump.file.ModuleSource;
 import bufq.format.FormatOptions;
 import bufq.format.Formatters;
 import bufq.model.HloModule;

@@ -2,7 +2,7 @@ package bufq.analysis;
 
 import bufq.liveness.SweepInputs;
 import bufq.dump.DumpLoader;
-import bufq.dump.ModuleSource;
+import bufq.dump.file.ModuleSource;
 import bufq.liveness.EarlierEnd;
 import bufq.model.HloModule;
 import bufq.model.HloValue;

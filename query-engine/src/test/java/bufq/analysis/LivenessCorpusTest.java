@@ -1,7 +1,7 @@
 package bufq.analysis;
 
 import bufq.dump.DumpLoader;
-import bufq.dump.ModuleSource;
+import bufq.dump.file.ModuleSource;
 import bufq.model.HloModule;
 import bufq.liveness.Liveness;
 import org.junit.jupiter.api.Test;

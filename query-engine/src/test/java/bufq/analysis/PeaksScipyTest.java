@@ -1,7 +1,7 @@
 package bufq.analysis;
 
 import bufq.dump.DumpLoader;
-import bufq.dump.ModuleSource;
+import bufq.dump.file.ModuleSource;
 import bufq.liveness.Prominence;
 import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;

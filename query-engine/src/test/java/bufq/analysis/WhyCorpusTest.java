@@ -3,7 +3,7 @@ package bufq.analysis;
 import bufq.liveness.LiveValues;
 import bufq.liveness.Liveness;
 import bufq.dump.DumpLoader;
-import bufq.dump.ModuleSource;
+import bufq.dump.file.ModuleSource;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloUse;

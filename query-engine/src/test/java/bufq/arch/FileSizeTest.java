@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -15,21 +14,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * No main source file of the engine over {@value #LIMIT} lines: a file that long does more than
- * one job. The allow-list names each exception and why it stays whole.
+ * one job. No file is let off.
  */
 class FileSizeTest {
     static final int LIMIT = 500;
-
-    /** Files allowed past the limit, with their reason. */
-    static final Map<String, String> ALLOWED = Map.of(
-            // A recursive-descent parser reads best with its grammar rules side by side (STYLE.md: jlox);
-            // its helpers and diagnostics are already elsewhere.
-            "bufq/lang/Parser.java", "the query grammar, one method per rule",
-            // One method per proto message read, like a grammar; its split (module vs buffer
-            // assignment) waits for the proto reader fixes changing it now to merge.
-            "bufq/dump/proto/HloProtoParser.java", "one method per proto message; split pending",
-            // Grew past the limit with the proto reader's bounds fixes merged the same day; split pending.
-            "bufq/dump/proto/Dataflow.java", "split pending after the proto fixes");
 
     static List<String> tooLong(Path tree, int limit) throws IOException {
         List<String> out = new ArrayList<>();
@@ -49,9 +37,7 @@ class FileSizeTest {
     void noMainSourceFileOverTheLimit() throws IOException {
         Path main = Path.of("src/main/java");
         assertTrue(Files.isDirectory(main), "run from the query-engine module");
-        List<String> over = new ArrayList<>(tooLong(main, LIMIT));
-        over.removeIf(f -> ALLOWED.containsKey(f.substring(0, f.indexOf(' '))));
-        assertEquals(List.of(), over);
+        assertEquals(List.of(), tooLong(main, LIMIT));
     }
 
     @Test

@@ -21,6 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *         model  &lt;---------------------+
  *           |
  *   formats (format, table): the lowest, any group may print through them
+ *
+ *   util: beside them all, any group may use it; it uses none
  * </pre>
  * Cycles between and inside packages are {@link PackageCycleTest}'s; this test holds the groups.
  * A package that belongs to no group fails here, so a new one is placed on purpose.
@@ -39,6 +41,7 @@ class LayerTest {
                 .layer("analyses").definedBy("bufq.analysis..", "bufq.whatif..", "bufq.advise..", "bufq.fit..",
                         "bufq.oom..", "bufq.export..")
                 .layer("formats").definedBy("bufq.format..", "bufq.table..")
+                .layer("util").definedBy("bufq.util..")
                 .whereLayer("readers").mayNotBeAccessedByAnyLayer()
                 .whereLayer("analyses").mayNotBeAccessedByAnyLayer()
                 .whereLayer("query").mayOnlyBeAccessedByLayers("analyses")
@@ -59,7 +62,7 @@ class LayerTest {
         for (var c : ENGINE) {
             String p = c.getPackageName();
             if (p.equals("bufq") || p.startsWith("bufq.arch")) continue;
-            boolean in = p.matches("bufq\\.(dump|model|liveness|lang|eval|assist|analysis|whatif|advise|fit|oom|export|format|table)(\\..*)?");
+            boolean in = p.matches("bufq\\.(dump|model|liveness|lang|eval|assist|analysis|whatif|advise|fit|oom|export|format|table|util)(\\..*)?");
             (in ? grouped : loose).add(p);
         }
         assertTrue(loose.isEmpty(), "packages in no group: " + loose);

@@ -1,5 +1,6 @@
 package bufq.dump;
 
+import bufq.dump.file.LoadException;
 import bufq.dump.text.Warnings;
 
 import bufq.liveness.Liveness;

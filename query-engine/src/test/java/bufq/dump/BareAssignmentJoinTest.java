@@ -1,5 +1,6 @@
 package bufq.dump;
 
+import bufq.dump.file.ModuleSource;
 import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,6 @@
 package bufq.dump;
 
+import bufq.dump.file.LoadException;
 import bufq.liveness.Liveness;
 import bufq.fuzz.Fuzz;
 import bufq.model.HloModule;

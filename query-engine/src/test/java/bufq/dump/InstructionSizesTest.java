@@ -1,5 +1,7 @@
 package bufq.dump;
 
+import bufq.dump.file.LoadException;
+import bufq.dump.file.ModuleSource;
 import bufq.model.DumpPart;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;

@@ -1,5 +1,8 @@
 package bufq.dump;
 
+import bufq.dump.file.FileKind;
+import bufq.dump.file.LoadException;
+import bufq.dump.file.ModuleSource;
 import bufq.liveness.Liveness;
 import bufq.analysis.Analyses;
 import bufq.analysis.BlameBy;

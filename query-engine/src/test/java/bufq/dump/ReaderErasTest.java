@@ -1,5 +1,7 @@
 package bufq.dump;
 
+import bufq.dump.file.LoadException;
+import bufq.dump.file.ModuleSource;
 import bufq.liveness.LiveValues;
 import bufq.liveness.Liveness;
 import bufq.model.BufferAllocation;

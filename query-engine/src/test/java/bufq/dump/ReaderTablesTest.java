@@ -1,8 +1,10 @@
 package bufq.dump;
 
+import bufq.dump.file.LoadException;
+
 
 import bufq.model.HloInstruction;
-import bufq.model.IdTable;
+import bufq.util.IdTable;
 import bufq.model.LoadWarning;
 import bufq.model.HloModule;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package bufq.eval;
 
 import bufq.dump.DumpLoader;
-import bufq.dump.ModuleSource;
+import bufq.dump.file.ModuleSource;
 import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.table.Table;

@@ -2,7 +2,7 @@ package bufq.eval;
 
 import bufq.liveness.Liveness;
 import bufq.dump.DumpLoader;
-import bufq.dump.LoadException;
+import bufq.dump.file.LoadException;
 import bufq.model.HloModule;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

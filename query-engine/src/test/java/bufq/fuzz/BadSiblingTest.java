@@ -1,7 +1,7 @@
 package bufq.fuzz;
 
 import bufq.dump.DumpLoader;
-import bufq.dump.LoadException;
+import bufq.dump.file.LoadException;
 import bufq.model.HloModule;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

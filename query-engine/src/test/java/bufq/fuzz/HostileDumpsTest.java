@@ -2,7 +2,7 @@ package bufq.fuzz;
 
 import bufq.liveness.Liveness;
 import bufq.dump.DumpLoader;
-import bufq.dump.LoadException;
+import bufq.dump.file.LoadException;
 import bufq.dump.TinyDump;
 import bufq.model.LoadWarning;
 import bufq.model.HloModule;

@@ -1,7 +1,7 @@
 package bufq.testing;
 
 import bufq.dump.DumpLoader;
-import bufq.dump.LoadException;
+import bufq.dump.file.LoadException;
 import bufq.model.HloModule;
 import org.junit.jupiter.api.DynamicTest;
 

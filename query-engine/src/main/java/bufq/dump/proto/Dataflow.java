@@ -16,29 +16,14 @@ import java.util.Set;
  * <p>Values defined by a while or by a while body's (or condition's) parameter start as phis; a phi
  * whose inputs other than itself are one value is that value, as XLA's phi optimisation leaves it.
  * Fusion bodies are not analysed. The sets are updated by a worklist until nothing changes.
+ *
+ * <p>In phases: the values each instruction defines (here), who reads whose sets and in what order
+ * ({@link FlowReaders}), the worklist that settles the sets (here), then each value's positions and
+ * uses ({@link ValueUses}).
  */
 final class Dataflow {
-    /** A value: its defining instruction and index, and whether it stayed a phi. */
-    static final class Value {
-        final int instruction;
-        final int[] index;
-        final boolean phiDefined;
-        boolean live;          // still present in some value set (phis may be optimised away)
-        final List<int[]> positions = new ArrayList<>(1);   // {instruction, index slot}
-        final List<Use> uses = new ArrayList<>(1);
-
-        Value(int instruction, int[] index, boolean phi) {
-            this.instruction = instruction;
-            this.index = index;
-            this.phiDefined = phi;
-        }
-    }
-
-    /** A use: instruction {@code user} reads it as operand {@code operand} at {@code index} of that operand. */
-    record Use(int user, int operand, int[] index) {}
-
     private final Graph g;
-    final List<Value> values = new ArrayList<>();
+    final List<FlowValue> values = new ArrayList<>();
     /** Per instruction: its shape indices (preorder) and, for each, the value numbers held there. */
     final int[][][] indexOf;
     final int[][][] sets;
@@ -46,10 +31,8 @@ final class Dataflow {
     private final int[][][] children;
     /** Per instruction and index slot: the value defined there, or -1. */
     private final int[][] defined;
-    /** Per computation: its parameter instructions. */
-    private final int[][] parametersOf;
-    /** Per instruction: who else reads its sets besides its users (callees' parameters, callers of its computation). */
-    private final int[][] readers;
+    /** Per instruction: who reads its sets (its users, callees' parameters, callers of its computation). */
+    private final FlowReaders readers;
     private final Thread caller = Thread.currentThread();
 
     /** The indices of an array shape: only {@code {}} (shared; most instructions have one). */
@@ -86,7 +69,7 @@ final class Dataflow {
         List<int[]> idx = new ArrayList<>();
         List<int[]> kids = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            Messages.ShapeP shape = g.ins[i].shape();
+            Shapes.ShapeP shape = g.ins[i].shape();
             if (Graph.isTupleShape(shape)) {
                 idx.clear();
                 kids.clear();
@@ -100,12 +83,11 @@ final class Dataflow {
             defined[i] = indexOf[i].length == 1 ? UNDEFINED : filled(indexOf[i].length);
             if ((i & 0xfff) == 0) checkCancelled();
         }
-        parametersOf = parametersByComputation();
         for (int i = 0; i < n; i++) {
             if (g.fusionBody[g.computationOf[i]]) continue;
             define(i);
         }
-        readers = readers();
+        readers = new FlowReaders(g);
         settle();
         for (int i = 0; i < n; i++) {
             for (int k = 0; k < sets[i].length; k++) {
@@ -113,7 +95,7 @@ final class Dataflow {
                 for (int v : sets[i][k]) values.get(v).live = true;
             }
         }
-        positionsAndUses();
+        ValueUses.find(g, sets, indexOf, values, this::checkCancelled);
     }
 
     private void checkCancelled() {
@@ -121,7 +103,7 @@ final class Dataflow {
     }
 
     /** Every index of {@code s} in preorder into {@code out}, and each index's element slots into {@code kids}. */
-    private static void walk(Messages.ShapeP s, int[] prefix, List<int[]> out, List<int[]> kids) {
+    private static void walk(Shapes.ShapeP s, int[] prefix, List<int[]> out, List<int[]> kids) {
         int me = out.size();
         out.add(prefix);
         kids.add(null);
@@ -171,113 +153,12 @@ final class Dataflow {
     }
 
     private int newValue(int i, int k, boolean phi) {
-        values.add(new Value(i, indexOf[i][k], phi));
+        values.add(new FlowValue(i, indexOf[i][k], phi));
         int v = values.size() - 1;
         if (defined[i] == UNDEFINED) defined[i] = new int[] {v};
         else defined[i][k] = v;
         sets[i][k] = new int[] {v};
         return v;
-    }
-
-    private int[][] parametersByComputation() {
-        int nc = g.roots.length;
-        int[] count = new int[nc];
-        for (int i = 0; i < g.size(); i++) if (g.opcode(i).equals("parameter")) count[g.computationOf[i]]++;
-        int[][] out = new int[nc][];
-        for (int c = 0; c < nc; c++) out[c] = new int[count[c]];
-        int[] filled = new int[nc];
-        for (int i = 0; i < g.size(); i++) {
-            if (g.opcode(i).equals("parameter")) out[g.computationOf[i]][filled[g.computationOf[i]]++] = i;
-        }
-        return out;
-    }
-
-    /**
-     * Who reads an instruction's sets besides its users, as {@link #update} reads them: a call's
-     * operand is read by the callee's parameter of its number, a while's by its body's and
-     * condition's parameters, a conditional's by its branch's; a computation's root by the
-     * instructions calling it and, for a while body, by the body's and condition's parameters.
-     */
-    private int[][] readers() {
-        int n = g.size();
-        Edges e = new Edges(n);
-        for (int u = 0; u < n; u++) {
-            if (g.fusionBody[g.computationOf[u]]) continue;
-            int[] ops = g.operands[u];
-            switch (g.opcode(u)) {
-                case "call" -> {
-                    for (int c : g.called(u)) {
-                        if (c < 0) continue;
-                        for (int p : parametersOf[c]) {
-                            long number = g.ins[p].parameterNumber();
-                            if (number >= 0 && number < ops.length) e.add(ops[(int) number], p);
-                        }
-                    }
-                }
-                case "while" -> {
-                    if (ops.length == 0) continue;
-                    for (int c : g.whileParts(u)) if (c >= 0) for (int p : parametersOf[c]) e.add(ops[0], p);
-                }
-                case "conditional" -> {
-                    int[] branches = g.called(u);
-                    for (int b = 0; b < branches.length && b + 1 < ops.length; b++) {
-                        if (branches[b] >= 0) for (int p : parametersOf[branches[b]]) e.add(ops[b + 1], p);
-                    }
-                }
-                default -> { }
-            }
-        }
-        for (int c = 0; c < g.roots.length; c++) {
-            int r = g.roots[c];
-            if (r < 0) continue;
-            for (int caller : g.callers.get(c)) {
-                e.add(r, caller);
-                if (!g.opcode(caller).equals("while")) continue;
-                int[] parts = g.whileParts(caller);
-                if (parts[1] != c) continue;
-                for (int part : parts) if (part >= 0) for (int p : parametersOf[part]) e.add(r, p);
-            }
-        }
-        return e.build();
-    }
-
-    /** Edges between instruction numbers, gathered then laid out per source. */
-    private static final class Edges {
-        private final int n;
-        private int[] from = new int[16], to = new int[16];
-        private int size;
-
-        Edges(int n) { this.n = n; }
-
-        void add(int a, int b) {
-            if (a < 0 || b < 0) return;
-            if (size == from.length) {
-                from = Arrays.copyOf(from, size * 2);
-                to = Arrays.copyOf(to, size * 2);
-            }
-            from[size] = a;
-            to[size++] = b;
-        }
-
-        int[][] build() {
-            int[] count = new int[n];
-            for (int k = 0; k < size; k++) count[from[k]]++;
-            int[][] out = new int[n][];
-            for (int i = 0; i < n; i++) out[i] = count[i] == 0 ? NONE : new int[count[i]];
-            int[] filled = new int[n];
-            for (int k = 0; k < size; k++) out[from[k]][filled[from[k]]++] = to[k];
-            return out;
-        }
-    }
-
-    private static final int[] NONE = new int[0];
-
-    /** The instructions that read {@code i}'s sets: its users, then its other {@link #readers}. */
-    private int readerCount(int i) { return g.users[i].length + readers[i].length; }
-
-    private int reader(int i, int j) {
-        int u = g.users[i].length;
-        return j < u ? g.users[i][j] : readers[i][j - u];
     }
 
     /**
@@ -288,7 +169,7 @@ final class Dataflow {
      */
     private void settle() {
         int n = g.size();
-        int[] rank = order();
+        int[] rank = readers.order();
         boolean[] queued = new boolean[n];
         boolean[] seen = new boolean[n];
         int[] heap = new int[n];
@@ -299,7 +180,7 @@ final class Dataflow {
             size = push(heap, size, i, rank);
         }
         long budget = 64L * n + 1024;
-        for (int i = 0; i < n; i++) budget += 64L * readerCount(i);
+        for (int i = 0; i < n; i++) budget += 64L * readers.count(i);
         long updates = 0;
         while (size > 0) {
             int i = heap[0];
@@ -312,50 +193,13 @@ final class Dataflow {
             boolean changed = update(i);
             if (!changed && seen[i]) continue;
             seen[i] = true;
-            for (int j = 0, m = readerCount(i); j < m; j++) {
-                int r = reader(i, j);
+            for (int j = 0, m = readers.count(i); j < m; j++) {
+                int r = readers.get(i, j);
                 if (rank[r] < 0 || queued[r]) continue;
                 queued[r] = true;
                 size = push(heap, size, r, rank);
             }
         }
-    }
-
-    /** A rank per instruction: reverse post-order of a depth-first walk along the readers; -1 in fusion bodies. */
-    private int[] order() {
-        int n = g.size();
-        int[] rank = new int[n];
-        Arrays.fill(rank, -1);
-        byte[] state = new byte[n];   // 0 not reached, 1 on the stack, 2 done
-        int[] stack = new int[n], next = new int[n];
-        int pos = n;
-        for (int s = 0; s < n; s++) {
-            if (state[s] != 0) continue;
-            if (g.fusionBody[g.computationOf[s]]) {
-                state[s] = 2;
-                continue;
-            }
-            int top = 0;
-            stack[0] = s;
-            next[0] = 0;
-            state[s] = 1;
-            while (top >= 0) {
-                int x = stack[top];
-                if (next[top] < readerCount(x)) {
-                    int y = reader(x, next[top]++);
-                    if (state[y] == 0 && !g.fusionBody[g.computationOf[y]]) {
-                        state[y] = 1;
-                        stack[++top] = y;
-                        next[top] = 0;
-                    }
-                } else {
-                    state[x] = 2;
-                    rank[x] = --pos;
-                    top--;
-                }
-            }
-        }
-        return rank;
     }
 
     private static int push(int[] heap, int size, int x, int[] rank) {
@@ -526,107 +370,6 @@ final class Dataflow {
         if (!any) return null;
         int[] r = in.stream().mapToInt(Integer::intValue).sorted().toArray();
         return r;
-    }
-
-    /**
-     * Positions in module order (defining position first), then uses as {@code HloValue::ComputeUses}
-     * lists them, users in module order. XLA's own order (what the text dump prints) is not in the
-     * proto: it walks computations and instructions in the order they were added to the module, and
-     * each instruction's users in the order they were added, with a removed user's place taken by the
-     * last one ({@code HloInstruction::Users::RemoveUser}); {@code HloModule::ToProto} writes
-     * computations and instructions in post order and writes no users. The same positions and uses
-     * are found, in another order where compilation moved things.
-     */
-    private void positionsAndUses() {
-        for (int i = 0; i < g.size(); i++) {
-            if ((i & 0xfff) == 0) checkCancelled();
-            for (int k = 0; k < sets[i].length; k++) {
-                for (int v : sets[i][k]) {
-                    Value val = values.get(v);
-                    int[] pos = {i, k};
-                    if (val.instruction == i && Arrays.equals(val.index, indexOf[i][k])) val.positions.add(0, pos);
-                    else val.positions.add(pos);
-                }
-            }
-        }
-        long[][] reads = operandReads();
-        long[][] deepReads = deepReads(reads);
-        int seen = 0;
-        int[] roots = new int[4];
-        for (Value v : values) {
-            if (!v.live) continue;
-            // The roots among the value's positions: few (one per computation at most).
-            int nRoots = 0;
-            for (int[] p : v.positions) {
-                if (!g.isRoot(p[0]) || contains(roots, nRoots, p[0])) continue;
-                if (nRoots == roots.length) roots = Arrays.copyOf(roots, nRoots * 2);
-                roots[nRoots++] = p[0];
-            }
-            for (int[] p : v.positions) {
-                if ((++seen & 0xfff) == 0) checkCancelled();
-                int at = p[0];
-                int[] idx = indexOf[at][p[1]];
-                // Below the top index only readers of whole operands (or roots) can use it: the
-                // get-tuple-elements of a wide tuple need not be looked at for each of its elements.
-                for (long r : idx.length == 0 ? reads[at] : deepReads[at]) {
-                    int user = (int) (r >>> 32), o = (int) r;
-                    if (mayUse(user, idx) || contains(roots, nRoots, user)) v.uses.add(new Use(user, o, idx));
-                }
-            }
-        }
-    }
-
-    private static boolean contains(int[] a, int n, int x) {
-        for (int k = 0; k < n; k++) if (a[k] == x) return true;
-        return false;
-    }
-
-    /**
-     * Per instruction: every place it is read, {@code user << 32 | operand number}, users in module
-     * order and each user's operands in order (what looping over its users' operands gives, once).
-     */
-    private long[][] operandReads() {
-        int n = g.size();
-        int[] count = new int[n];
-        for (int u = 0; u < n; u++) for (int o : g.operands[u]) if (o >= 0) count[o]++;
-        long[][] out = new long[n][];
-        for (int i = 0; i < n; i++) out[i] = count[i] == 0 ? NO_READS : new long[count[i]];
-        int[] filled = new int[n];
-        for (int u = 0; u < n; u++) {
-            int[] ops = g.operands[u];
-            for (int o = 0; o < ops.length; o++) if (ops[o] >= 0) out[ops[o]][filled[ops[o]]++] = (long) u << 32 | o;
-        }
-        return out;
-    }
-
-    private static final long[] NO_READS = new long[0];
-
-    /** {@code reads} less those that cannot use an operand's inner index: a get-tuple-element's, a copy's, a tuple's, a domain's (unless a root). */
-    private long[][] deepReads(long[][] reads) {
-        long[][] out = new long[reads.length][];
-        int[] deep = {0};
-        for (int i = 0; i < reads.length; i++) {
-            int n = 0;
-            for (long r : reads[i]) if (mayUse((int) (r >>> 32), deep) || g.isRoot((int) (r >>> 32))) n++;
-            if (n == reads[i].length) {
-                out[i] = reads[i];
-                continue;
-            }
-            long[] kept = n == 0 ? NO_READS : new long[n];
-            n = 0;
-            for (long r : reads[i]) if (mayUse((int) (r >>> 32), deep) || g.isRoot((int) (r >>> 32))) kept[n++] = r;
-            out[i] = kept;
-        }
-        return out;
-    }
-
-    /** XLA's MayUseOperandValue: which operands an instruction reads rather than passes through. */
-    private boolean mayUse(int user, int[] index) {
-        return switch (g.opcode(user)) {
-            case "get-tuple-element", "copy" -> index.length == 0;
-            case "domain", "tuple" -> false;
-            default -> true;
-        };
     }
 
     /** Whether value {@code v} is (still) a phi. */

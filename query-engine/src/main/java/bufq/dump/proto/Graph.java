@@ -3,8 +3,8 @@ package bufq.dump.proto;
 import bufq.dump.proto.Messages.Computation;
 import bufq.dump.proto.Messages.Instruction;
 import bufq.dump.proto.Messages.HloModuleProto;
-import bufq.dump.proto.Messages.ShapeP;
-import bufq.model.IdTable;
+import bufq.dump.proto.Shapes.ShapeP;
+import bufq.util.IdTable;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,27 +1,20 @@
 package bufq.dump.proto;
 
 import bufq.dump.proto.Messages.Alias;
-import bufq.dump.proto.Messages.Allocation;
-import bufq.dump.proto.Messages.Assigned;
 import bufq.dump.proto.Messages.Assignment;
-import bufq.dump.proto.Messages.BufferAlias;
 import bufq.dump.proto.Messages.Computation;
-import bufq.dump.proto.Messages.Event;
+import bufq.dump.proto.Messages.HloModuleProto;
 import bufq.dump.proto.Messages.HloProto;
 import bufq.dump.proto.Messages.Instruction;
-import bufq.dump.proto.Messages.Layout;
-import bufq.dump.proto.Messages.LogicalBuffer;
 import bufq.dump.proto.Messages.Metadata;
-import bufq.dump.proto.Messages.HloModuleProto;
-import bufq.dump.proto.Messages.ShapeP;
 import bufq.dump.proto.Messages.StackIndex;
-import bufq.dump.proto.Messages.Trace;
+import bufq.dump.proto.Shapes.Layout;
+import bufq.dump.proto.Shapes.ShapeP;
 import bufq.dump.proto.Wire.LongBuilder;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -29,24 +22,22 @@ import java.util.Set;
 import java.util.concurrent.ForkJoinTask;
 
 /**
- * Reads {@code xla.HloProto} and {@code xla.BufferAssignmentProto} into {@link Messages}: one method
- * per message, its fields by the numbers of {@link FieldNumbers}; fields it does not list are skipped.
+ * Reads an {@code xla.HloProto} into {@link Messages}: the module here, one method per message, its
+ * fields by the numbers of {@link FieldNumbers} (fields it does not list are skipped); the buffer
+ * assignment with {@link BufferAssignmentParser}, on another core.
  */
 final class HloProtoParser {
     private final Wire w;
-    /**
-     * Bytes kept for reading later, copied out of the proto: the instructions' OpMetadata (shared
-     * by one module's parsers), or the heap-simulator events' names (the assignment's parser).
-     */
-    private final Copied copied;
+    /** The instructions' OpMetadata, copied out of the proto to read later (shared by one module's parsers). */
+    private final CopiedBytes copied;
     /** The module's shapes, made as they are read (shared by one module's parsers). */
     private final Shapes shapes;
 
     private HloProtoParser(Wire w) {
-        this(w, new Copied(), new Shapes());
+        this(w, new CopiedBytes(), new Shapes());
     }
 
-    private HloProtoParser(Wire w, Copied copied, Shapes shapes) {
+    private HloProtoParser(Wire w, CopiedBytes copied, Shapes shapes) {
         this.w = w;
         this.copied = copied;
         this.shapes = shapes;
@@ -76,11 +67,11 @@ final class HloProtoParser {
                         if (pending == null && assignment == null) {
                             int at = w.position(), n = w.bytesLeft();
                             long offset = w.offset();
-                            pending = ForkJoinTask.adapt(() -> new HloProtoParser(
+                            pending = ForkJoinTask.adapt(() -> new BufferAssignmentParser(
                                     new Wire(bytes, at, n, offset, "HloProto.buffer_assignment")).assignment()).fork();
                             w.skipRest();
                         } else {
-                            assignment = p.assignment();   // a second one (proto merges them): read in order
+                            assignment = new BufferAssignmentParser(w).assignment();   // a second one (proto merges them): read in order
                         }
                         w.leave(l);
                     }
@@ -108,12 +99,6 @@ final class HloProtoParser {
             if (c instanceof ProtoException pe) throw pe;
             throw e;
         }
-    }
-
-    /** A bare {@code xla.BufferAssignmentProto} (what {@code memory_analysis()} serializes). */
-    static Assignment bufferAssignment(byte[] bytes, int from, int length, long base) throws ProtoException {
-        Wire w = new Wire(bytes, from, length, base, "BufferAssignmentProto");
-        return new HloProtoParser(w).assignment();
     }
 
     // ---- xla_data.proto ----
@@ -166,32 +151,6 @@ final class HloProtoParser {
         }
         ShapeP read = new ShapeP(type, dims.build(), dynamic, tuple, layout, null);
         return new ShapeP(type, read.dims(), dynamic, tuple, layout, shapes.printed(read));
-    }
-
-    /** Spans of the proto noted as it is read, copied into one array of exactly their size at the end. */
-    private static final class Copied {
-        private final LongBuilder spans = new LongBuilder();   // start << 32 | length
-        private int size;
-
-        /** Notes {@code length} bytes at {@code start}; returns where they will be in {@link #bytes}. */
-        int add(int start, int length) {
-            spans.add((long) start << 32 | length);
-            int at = size;
-            size = Math.addExact(size, length);
-            return at;
-        }
-
-        byte[] bytes(byte[] source) {
-            byte[] out = new byte[size];
-            int at = 0;
-            for (int i = 0; i < spans.size(); i++) {
-                long sp = spans.get(i);
-                int n = (int) sp;
-                System.arraycopy(source, (int) (sp >>> 32), out, at, n);
-                at += n;
-            }
-            return out;
-        }
     }
 
     /** A builder for repeated fields read and copied out at once (no nesting inside them). */
@@ -361,104 +320,6 @@ final class HloProtoParser {
         return out;
     }
 
-    private Map<Long, long[]> schedule() throws ProtoException {
-        Map<Long, long[]> out = new HashMap<>();
-        int n = 0;
-        for (int f; (f = w.next()) != 0; ) {
-            if (f != FieldNumbers.HloScheduleProto.SEQUENCES) {
-                w.skip();
-                continue;
-            }
-            int l = w.enter("sequences", n++);
-            long key = 0;
-            long[] ids = Messages.NO_LONGS;
-            for (int g; (g = w.next()) != 0; ) {
-                switch (g) {
-                    case FieldNumbers.MapEntry.KEY -> key = w.int64("key");
-                    case FieldNumbers.MapEntry.VALUE -> {
-                        int l2 = w.enter("value", -1);
-                        LongBuilder b = new LongBuilder();
-                        for (int h; (h = w.next()) != 0; ) {
-                            if (h == FieldNumbers.HloScheduleProto_InstructionSequence.INSTRUCTION_IDS) w.int64sUnbounded("instruction_ids", b);
-                            else w.skip();
-                        }
-                        ids = b.build();
-                        w.leave(l2);
-                    }
-                    default -> w.skip();
-                }
-            }
-            out.put(key, ids);
-            w.leave(l);
-        }
-        return out;
-    }
-
-    private List<Alias> aliases() throws ProtoException {
-        List<Alias> out = new ArrayList<>();
-        for (int f; (f = w.next()) != 0; ) {
-            if (f != FieldNumbers.HloInputOutputAliasProto.ENTRIES) {
-                w.skip();
-                continue;
-            }
-            int l = w.enter("entries", out.size());
-            LongBuilder output = new LongBuilder(), paramIndex = new LongBuilder();
-            long param = 0;
-            for (int g; (g = w.next()) != 0; ) {
-                switch (g) {
-                    case FieldNumbers.HloInputOutputAliasProto_AliasEntryProto.OUTPUT_SHAPE_INDEX -> w.int64s("output_shape_index", output);
-                    case FieldNumbers.HloInputOutputAliasProto_AliasEntryProto.PARAMETER_NUMBER -> param = w.int64("parameter_number");
-                    case FieldNumbers.HloInputOutputAliasProto_AliasEntryProto.PARAMETER_SHAPE_INDEX -> w.int64s("parameter_shape_index", paramIndex);
-                    default -> w.skip();
-                }
-            }
-            out.add(new Alias(output.build(), param, paramIndex.build()));
-            w.leave(l);
-        }
-        return out;
-    }
-
-    private StackIndex stackIndex() throws ProtoException {
-        List<String> files = new ArrayList<>(), functions = new ArrayList<>();
-        List<int[]> locations = new ArrayList<>(), frames = new ArrayList<>();
-        for (int f; (f = w.next()) != 0; ) {
-            switch (f) {
-                case FieldNumbers.StackFrameIndexProto.FILE_NAMES -> files.add(w.string("file_names"));
-                case FieldNumbers.StackFrameIndexProto.FUNCTION_NAMES -> functions.add(w.string("function_names"));
-                case FieldNumbers.StackFrameIndexProto.FILE_LOCATIONS -> {
-                    int l = w.enter("file_locations", locations.size());
-                    int[] loc = new int[4];
-                    for (int g; (g = w.next()) != 0; ) {
-                        switch (g) {
-                            case FieldNumbers.StackFrameIndexProto_FileLocation.FILE_NAME_ID -> loc[0] = w.int32("file_name_id");
-                            case FieldNumbers.StackFrameIndexProto_FileLocation.FUNCTION_NAME_ID -> loc[1] = w.int32("function_name_id");
-                            case FieldNumbers.StackFrameIndexProto_FileLocation.LINE -> loc[2] = w.int32("line");
-                            case FieldNumbers.StackFrameIndexProto_FileLocation.COLUMN -> loc[3] = w.int32("column");
-                            default -> w.skip();
-                        }
-                    }
-                    locations.add(loc);
-                    w.leave(l);
-                }
-                case FieldNumbers.StackFrameIndexProto.STACK_FRAMES -> {
-                    int l = w.enter("stack_frames", frames.size());
-                    int[] fr = new int[2];
-                    for (int g; (g = w.next()) != 0; ) {
-                        switch (g) {
-                            case FieldNumbers.StackFrameIndexProto_StackFrame.FILE_LOCATION_ID -> fr[0] = w.int32("file_location_id");
-                            case FieldNumbers.StackFrameIndexProto_StackFrame.PARENT_FRAME_ID -> fr[1] = w.int32("parent_frame_id");
-                            default -> w.skip();
-                        }
-                    }
-                    frames.add(fr);
-                    w.leave(l);
-                }
-                default -> w.skip();
-            }
-        }
-        return new StackIndex(files, functions, locations, frames);
-    }
-
     private HloModuleProto module() throws ProtoException {
         String name = "", entryName = "";
         List<Computation> computations = new ArrayList<>();
@@ -482,17 +343,17 @@ final class HloProtoParser {
                 case FieldNumbers.HloModuleProto.ENTRY_COMPUTATION_ID -> entryId = w.int64("entry_computation_id");
                 case FieldNumbers.HloModuleProto.SCHEDULE -> {
                     int l = w.enter("schedule", -1);
-                    schedule = schedule();
+                    schedule = ModuleTables.schedule(w);
                     w.leave(l);
                 }
                 case FieldNumbers.HloModuleProto.INPUT_OUTPUT_ALIAS -> {
                     int l = w.enter("input_output_alias", -1);
-                    aliases = aliases();
+                    aliases = ModuleTables.aliases(w);
                     w.leave(l);
                 }
                 case FieldNumbers.HloModuleProto.STACK_FRAME_INDEX -> {
                     int l = w.enter("stack_frame_index", -1);
-                    stacks = stackIndex();
+                    stacks = ModuleTables.stackIndex(w);
                     w.leave(l);
                 }
                 default -> w.skip();
@@ -550,181 +411,5 @@ final class HloProtoParser {
             }
         }
         return out;
-    }
-
-    // ---- hlo.proto: the buffer assignment ----
-
-    /** A LogicalBufferProto.Location: {instruction id, shape index, name (copied: see {@link Messages.Event#name})}. */
-    private record Location(long instructionId, long[] index, long name) {}
-
-    private Location location() throws ProtoException {
-        long id = 0;
-        long name = Event.NO_NAME;
-        LongBuilder index = scratch;
-        index.clear();
-        for (int f; (f = w.next()) != 0; ) {
-            switch (f) {
-                case FieldNumbers.LogicalBufferProto_Location.INSTRUCTION_ID -> id = w.int64("instruction_id");
-                case FieldNumbers.LogicalBufferProto_Location.INSTRUCTION_NAME -> name = copyName("instruction_name");
-                case FieldNumbers.LogicalBufferProto_Location.SHAPE_INDEX -> w.int64s("shape_index", index);
-                default -> w.skip();
-            }
-        }
-        return new Location(id, index.build(), name);
-    }
-
-    /** Running sums of an assignment's sizes, each bounded ({@link Wire#total}) so no later sum overflows. */
-    private long bufferBytes, allocationBytes, assignedBytes;
-
-    private LogicalBuffer logicalBuffer() throws ProtoException {
-        long id = 0, size = 0, color = 0;
-        Location at = new Location(0, Messages.NO_LONGS, Event.NO_NAME);
-        for (int f; (f = w.next()) != 0; ) {
-            switch (f) {
-                case FieldNumbers.LogicalBufferProto.ID -> id = w.int64("id");
-                case FieldNumbers.LogicalBufferProto.SIZE -> {
-                    size = w.bytes("size");
-                    bufferBytes = w.total(bufferBytes, size, "the logical buffers' sizes");
-                }
-                case FieldNumbers.LogicalBufferProto.COLOR -> color = w.int64("color");
-                case FieldNumbers.LogicalBufferProto.DEFINED_AT -> {
-                    int l = w.enter("defined_at", -1);
-                    at = location();
-                    w.leave(l);
-                }
-                default -> w.skip();
-            }
-        }
-        return new LogicalBuffer(id, size, at.instructionId(), at.name(), at.index(), color);
-    }
-
-    private Allocation allocation() throws ProtoException {
-        long index = 0, size = 0, param = 0, color = 0;
-        boolean threadLocal = false, entryParam = false, liveOut = false, tuple = false, constant = false;
-        List<Assigned> assigned = new ArrayList<>();
-        LongBuilder paramIndex = new LongBuilder();
-        for (int f; (f = w.next()) != 0; ) {
-            switch (f) {
-                case FieldNumbers.BufferAllocationProto.INDEX -> index = w.int64("index");
-                case FieldNumbers.BufferAllocationProto.SIZE -> {
-                    size = w.bytes("size");
-                    allocationBytes = w.total(allocationBytes, size, "the allocations' sizes");
-                }
-                case FieldNumbers.BufferAllocationProto.IS_THREAD_LOCAL -> threadLocal = w.bool("is_thread_local");
-                case FieldNumbers.BufferAllocationProto.IS_ENTRY_COMPUTATION_PARAMETER -> entryParam = w.bool("is_entry_computation_parameter");
-                case FieldNumbers.BufferAllocationProto.PARAMETER_NUMBER -> param = w.int64("parameter_number");
-                case FieldNumbers.BufferAllocationProto.MAYBE_LIVE_OUT -> liveOut = w.bool("maybe_live_out");
-                case FieldNumbers.BufferAllocationProto.COLOR -> color = w.int64("color");
-                case FieldNumbers.BufferAllocationProto.PARAMETER_SHAPE_INDEX -> w.int64s("parameter_shape_index", paramIndex);
-                case FieldNumbers.BufferAllocationProto.IS_TUPLE -> tuple = w.bool("is_tuple");
-                case FieldNumbers.BufferAllocationProto.IS_CONSTANT -> constant = w.bool("is_constant");
-                case FieldNumbers.BufferAllocationProto.ASSIGNED -> {
-                    int l = w.enter("assigned", assigned.size());
-                    long id = 0, offset = 0, s = 0;
-                    for (int g; (g = w.next()) != 0; ) {
-                        switch (g) {
-                            case FieldNumbers.BufferAllocationProto_Assigned.LOGICAL_BUFFER_ID -> id = w.int64("logical_buffer_id");
-                            case FieldNumbers.BufferAllocationProto_Assigned.OFFSET -> offset = w.bytes("offset");
-                            case FieldNumbers.BufferAllocationProto_Assigned.SIZE -> {
-                                s = w.bytes("size");
-                                assignedBytes = w.total(assignedBytes, s, "the assigned values' sizes");
-                            }
-                            default -> w.skip();
-                        }
-                    }
-                    assigned.add(new Assigned(id, offset, s));
-                    w.leave(l);
-                }
-                default -> w.skip();
-            }
-        }
-        return new Allocation(index, size, threadLocal, entryParam, param, liveOut, color, assigned, paramIndex.build(),
-                tuple, constant);
-    }
-
-    /** A string field noted for copying: {@link Event#name} reads it from the assignment's copied names. */
-    private long copyName(String field) throws ProtoException {
-        int[] span = w.bytesSpan(field);
-        return (long) copied.add(span[0], span[1]) << 32 | span[1];
-    }
-
-    private Trace trace() throws ProtoException {
-        List<Event> events = new ArrayList<>();
-        boolean whole = false;
-        long allocation = 0;
-        for (int f; (f = w.next()) != 0; ) {
-            switch (f) {
-                case FieldNumbers.HeapSimulatorTrace.EVENTS -> {
-                    int l = w.enter("events", events.size());
-                    int kind = 0;
-                    long buffer = 0, share = 0;
-                    // The names are copied, not decoded: the events are made when first asked for.
-                    long computation = Event.NO_NAME, instruction = Event.NO_NAME;
-                    for (int g; (g = w.next()) != 0; ) {
-                        switch (g) {
-                            case FieldNumbers.HeapSimulatorTrace_Event.KIND -> kind = w.int32("kind");
-                            case FieldNumbers.HeapSimulatorTrace_Event.BUFFER_ID -> buffer = w.int64("buffer_id");
-                            case FieldNumbers.HeapSimulatorTrace_Event.COMPUTATION_NAME -> computation = copyName("computation_name");
-                            case FieldNumbers.HeapSimulatorTrace_Event.INSTRUCTION_NAME -> instruction = copyName("instruction_name");
-                            case FieldNumbers.HeapSimulatorTrace_Event.SHARE_WITH_CANONICAL_ID -> share = w.int64("share_with_canonical_id");
-                            default -> w.skip();
-                        }
-                    }
-                    if (kind < 0 || kind > 2) throw w.error("event kind " + kind + ", expected 0 (ALLOC), 1 (FREE) or 2 (SHARE_WITH)");
-                    events.add(new Event(kind, buffer, computation, instruction, share));
-                    w.leave(l);
-                }
-                case FieldNumbers.HeapSimulatorTrace.WHOLE_MODULE_SIMULATION -> whole = w.bool("whole_module_simulation");
-                case FieldNumbers.HeapSimulatorTrace.BUFFER_ALLOCATION_INDEX -> allocation = w.int64("buffer_allocation_index");
-                default -> w.skip();
-            }
-        }
-        return new Trace(events, whole, allocation);
-    }
-
-    private Assignment assignment() throws ProtoException {
-        List<LogicalBuffer> buffers = new ArrayList<>();
-        List<BufferAlias> aliases = new ArrayList<>();
-        List<Allocation> allocations = new ArrayList<>();
-        List<Trace> traces = new ArrayList<>();
-        for (int f; (f = w.next()) != 0; ) {
-            switch (f) {
-                case FieldNumbers.BufferAssignmentProto.LOGICAL_BUFFERS -> {
-                    int l = w.enter("logical_buffers", buffers.size());
-                    buffers.add(logicalBuffer());
-                    w.leave(l);
-                }
-                case FieldNumbers.BufferAssignmentProto.BUFFER_ALIASES -> {
-                    int l = w.enter("buffer_aliases", aliases.size());
-                    long source = 0;
-                    Location at = new Location(0, Messages.NO_LONGS, Event.NO_NAME);
-                    for (int g; (g = w.next()) != 0; ) {
-                        switch (g) {
-                            case FieldNumbers.BufferAssignmentProto_BufferAlias.SOURCE_BUFFER_ID -> source = w.int64("source_buffer_id");
-                            case FieldNumbers.BufferAssignmentProto_BufferAlias.LOCATION -> {
-                                int l2 = w.enter("location", -1);
-                                at = location();
-                                w.leave(l2);
-                            }
-                            default -> w.skip();
-                        }
-                    }
-                    aliases.add(new BufferAlias(source, at.instructionId(), at.name(), at.index()));
-                    w.leave(l);
-                }
-                case FieldNumbers.BufferAssignmentProto.BUFFER_ALLOCATIONS -> {
-                    int l = w.enter("buffer_allocations", allocations.size());
-                    allocations.add(allocation());
-                    w.leave(l);
-                }
-                case FieldNumbers.BufferAssignmentProto.HEAP_SIMULATOR_TRACES -> {
-                    int l = w.enter("heap_simulator_traces", traces.size());
-                    traces.add(trace());
-                    w.leave(l);
-                }
-                default -> w.skip();
-            }
-        }
-        return new Assignment(buffers, aliases, allocations, traces, copied.bytes(w.array()));
     }
 }

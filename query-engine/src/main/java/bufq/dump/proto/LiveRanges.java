@@ -38,7 +38,7 @@ final class LiveRanges {
         end = new int[nv];
         Arrays.fill(start, -1);
         for (int v = 0; v < nv; v++) {
-            Dataflow.Value val = d.values.get(v);
+            FlowValue val = d.values.get(v);
             if (!val.live) continue;
             int i = val.instruction;
             if (time[i] < 0) continue;
@@ -95,9 +95,9 @@ final class LiveRanges {
         span[c] = new int[] {from, sequence.size()};
     }
 
-    private int lastUse(Graph g, Dataflow.Value v) {
+    private int lastUse(Graph g, FlowValue v) {
         int e = -1;
-        for (Dataflow.Use u : v.uses) {
+        for (FlowValue.Use u : v.uses) {
             int used = u.user();
             if (g.opcode(used).equals("while")) {
                 int body = g.whileParts(used)[1];

@@ -1,6 +1,6 @@
 package bufq.dump.proto;
 
-import bufq.model.Shape;
+import bufq.dump.proto.Shapes.ShapeP;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -9,19 +9,12 @@ import java.util.Map;
 /**
  * The parts of XLA's messages bufq reads (see {@code src/main/proto/bufq_xla_subset.proto}), as
  * plain records. Absent fields hold proto3 defaults: 0, "", empty arrays and lists, null messages.
+ * A shape's messages are {@link Shapes}', which turns them into the model's shapes.
  */
 final class Messages {
     private Messages() {}
 
     static final long[] NO_LONGS = new long[0];
-
-    record Layout(long[] minorToMajor, List<long[]> tiles, long elementSizeBits, long memorySpace) {}
-
-    /**
-     * {@code layout} is null when the shape carries none; {@code printed} is the model's shape of it
-     * (with layout), made as it is read while its parts are at hand.
-     */
-    record ShapeP(int elementType, long[] dims, boolean[] dynamic, List<ShapeP> tuple, Layout layout, Shape printed) {}
 
     record Metadata(String opType, String opName, String sourceFile, int sourceLine, int stackFrameId) {
         static final Metadata NONE = new Metadata("", "", "", 0, 0);

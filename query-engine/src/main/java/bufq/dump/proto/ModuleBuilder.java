@@ -15,7 +15,7 @@ import bufq.model.HloModule;
 import bufq.model.HloPosition;
 import bufq.model.HloUse;
 import bufq.model.HloValue;
-import bufq.model.IdTable;
+import bufq.util.IdTable;
 import bufq.model.LiveRange;
 import bufq.model.LoadWarning;
 import bufq.model.LongList;
@@ -56,7 +56,7 @@ final class ModuleBuilder {
      * @param format  what the module was read from ({@link HloModule.Info#format()})
      */
     static HloModule build(Messages.HloProto p, String file, String name, int number, String backend, String format,
-                           ProtoReader.Report report) {
+                           UsageReport report) {
         return new ModuleBuilder(file, p.module() == null ? new Shapes() : p.module().shapes())
                 .module(p, name, number, backend, format, report);
     }
@@ -66,7 +66,7 @@ final class ModuleBuilder {
     }
 
     private HloModule module(Messages.HloProto p, String fallbackName, int number, String backend, String format,
-                             ProtoReader.Report report) {
+                             UsageReport report) {
         HloModuleProto m = p.module();
         Assignment a = p.assignment();
         names = a.eventNames();
@@ -160,11 +160,11 @@ final class ModuleBuilder {
                     uses.add(List.of());
                     continue;
                 }
-                Dataflow.Value val = d.values.get(dv);
+                FlowValue val = d.values.get(dv);
                 List<HloPosition> ps = new ArrayList<>(val.positions.size());
                 for (int[] p : val.positions) ps.add(new HloPosition(g.name(p[0]), indexText(d.indexOf[p[0]][p[1]])));
                 List<HloUse> us = new ArrayList<>(val.uses.size());
-                for (Dataflow.Use u : val.uses) us.add(new HloUse(g.name(u.user()), u.operand(), indexText(u.index())));
+                for (FlowValue.Use u : val.uses) us.add(new HloUse(g.name(u.user()), u.operand(), indexText(u.index())));
                 positions.add(ps);
                 uses.add(us);
             }
@@ -197,7 +197,7 @@ final class ModuleBuilder {
         LiveRange range = null;
         boolean phi = false;
         if (dv >= 0) {
-            Dataflow.Value val = d.values.get(dv);
+            FlowValue val = d.values.get(dv);
             phi = val.phiDefined;
             if (lr.start[dv] >= 0) range = new LiveRange(lr.start[dv], lr.end[dv]);
         } else if (ins != null) {

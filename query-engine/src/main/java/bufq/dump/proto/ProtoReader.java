@@ -14,22 +14,17 @@ import java.util.SortedMap;
  * ({@code compiled.memory_analysis().serialized_buffer_assignment_proto}), and a profile's
  * {@code tensorflow.profiler.XSpace} ({@code *.xplane.pb}), whose {@code /host:metadata} plane
  * carries each module's HloProto. The kind is judged by content, not by name. Errors are
- * {@link ProtoException}s naming the byte offset and the message path.
+ * {@link ProtoException}s naming the byte offset and the message path. A dump's proto files are
+ * found, and their modules made, by {@link ProtoSources}; {@link #load} reads bytes at hand.
  */
 public final class ProtoReader {
     private ProtoReader() {}
 
     /** What a proto holds. */
-    public enum Kind { HLO_PROTO, BUFFER_ASSIGNMENT, XSPACE }
-
-    /**
-     * One module inside a profile: its name (the metadata event's, e.g. {@code jit_f(8)}), program id
-     * (-1 when absent) and where its HloProto's bytes are in the file.
-     */
-    public record Embedded(String name, int number, int from, int length) {}
+    enum Kind { HLO_PROTO, BUFFER_ASSIGNMENT, XSPACE }
 
     /** Judges {@code bytes[from, from + length)} by its first fields. */
-    public static Kind kind(byte[] bytes, int from, int length) throws ProtoException {
+    static Kind kind(byte[] bytes, int from, int length) throws ProtoException {
         if (length == 0) throw new ProtoException(0, "", "empty file, expected an HloProto, a BufferAssignmentProto or an XSpace");
         CodedInputStream in = CodedInputStream.newInstance(bytes, from, length);
         int firstTag1 = -1, firstTag3 = -1;
@@ -80,7 +75,7 @@ public final class ProtoReader {
      * A guess from the first {@code n} bytes of a file (a directory walk reads no more): the kind,
      * or null when the head says nothing clear (loading then judges the whole file).
      */
-    public static Kind sniff(byte[] head, int n) {
+    static Kind sniff(byte[] head, int n) {
         try {
             CodedInputStream in = CodedInputStream.newInstance(head, 0, n);
             int tag = in.readTag();
@@ -131,12 +126,12 @@ public final class ProtoReader {
     }
 
     /** The modules of a profile's XSpace, from its {@code /host:metadata} plane, in event-metadata order. */
-    public static List<Embedded> xspaceModules(byte[] bytes) throws ProtoException {
+    static List<ProfileModule> xspaceModules(byte[] bytes) throws ProtoException {
         return XSpaceReader.modules(bytes);
     }
 
     /** {@code cpu}, {@code gpu} or {@code tpu} from an XSpace's device planes, else {@code unknown}. */
-    public static String xspaceBackend(byte[] bytes) throws ProtoException {
+    static String xspaceBackend(byte[] bytes) throws ProtoException {
         return XSpaceReader.backend(bytes);
     }
 
@@ -157,35 +152,29 @@ public final class ProtoReader {
     }
 
     /**
-     * A memory usage report proto read beside its module: the file's name and the totals of each
-     * memory space by colour ({@link #reportTotals}).
-     */
-    public record Report(String file, SortedMap<Integer, Long> colorTotals) {}
-
-    /**
      * The totals by colour of a memory usage report proto ({@code *-memory-usage-report.pb}), what
      * the text report's {@code Memory Space} / {@code Total bytes} lines give.
      *
      * @throws ProtoException a proto of another kind, or one cut short or malformed
      */
-    public static SortedMap<Integer, Long> reportTotals(byte[] bytes) throws ProtoException {
+    static SortedMap<Integer, Long> reportTotals(byte[] bytes) throws ProtoException {
         return ReportReader.colorTotals(bytes, 0, bytes.length, 0);
     }
 
     /** A module known only from its memory usage report proto: no allocations or values, the totals by colour. */
-    public static HloModule reportAlone(Report report, String name, int number, String backend) {
+    static HloModule reportAlone(UsageReport report, String name, int number, String backend) {
         HloModule.Info info = new HloModule.Info(name, name, number, backend, List.of(report.file()), -1, null, null, -1,
                 null, report.colorTotals(), false, null, HloModule.Info.REPORT_PROTO);
         return new HloModule(info, List.of(), List.of(), List.of(), List.of(), List.of(), 0);
     }
 
     /** As above, with the module's memory usage report proto when one was read beside it (else null). */
-    public static HloModule load(byte[] bytes, int from, int length, long base, String file, String name, int number,
-                                 String backend, boolean inProfile, Report report) throws ProtoException {
+    static HloModule load(byte[] bytes, int from, int length, long base, String file, String name, int number,
+                                 String backend, boolean inProfile, UsageReport report) throws ProtoException {
         Kind k = kind(bytes, from, length);
         Messages.HloProto p = switch (k) {
             case HLO_PROTO -> HloProtoParser.hloProto(bytes, from, length, base);
-            case BUFFER_ASSIGNMENT -> new Messages.HloProto(null, HloProtoParser.bufferAssignment(bytes, from, length, base));
+            case BUFFER_ASSIGNMENT -> new Messages.HloProto(null, BufferAssignmentParser.bufferAssignment(bytes, from, length, base));
             case XSPACE -> throw new ProtoException(base, "XSpace", "a profile (XSpace) holds several modules: open the file itself");
         };
         if (p.assignment() == null) {

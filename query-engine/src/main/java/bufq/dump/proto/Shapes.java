@@ -1,7 +1,5 @@
 package bufq.dump.proto;
 
-import bufq.dump.proto.Messages.Layout;
-import bufq.dump.proto.Messages.ShapeP;
 import bufq.model.Shape;
 
 import java.util.ArrayList;
@@ -18,6 +16,15 @@ import java.util.Map;
  */
 final class Shapes {
     static final int TUPLE = 13;
+
+    /** An {@code xla.LayoutProto}. */
+    record Layout(long[] minorToMajor, List<long[]> tiles, long elementSizeBits, long memorySpace) {}
+
+    /**
+     * An {@code xla.ShapeProto}: {@code layout} is null when the shape carries none; {@code printed}
+     * is the model's shape of it (with layout), made as it is read while its parts are at hand.
+     */
+    record ShapeP(int elementType, long[] dims, boolean[] dynamic, List<ShapeP> tuple, Layout layout, Shape printed) {}
 
     /** xla.PrimitiveType numbers to the names XLA prints. */
     private static final String[] TYPES = new String[35];

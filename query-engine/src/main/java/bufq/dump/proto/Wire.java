@@ -1,5 +1,6 @@
 package bufq.dump.proto;
 
+import bufq.util.HashSlots;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.WireFormat;
 
@@ -170,45 +171,34 @@ final class Wire {
         }
     }
 
-    /** Strings of this proto by their bytes: an open-addressing table, decoded on first sight. */
+    /** Strings of this proto by their bytes, over {@link HashSlots} (a slot's int: where they start): decoded on first sight. */
     private final class StringTable {
-        private String[] texts = new String[1024];
-        private int[] starts = new int[1024], lengths = new int[1024];
-        private int size;
+        private HashSlots slots = HashSlots.forKeys(512);
+        private String[] texts = new String[slots.capacity()];
+        private int[] lengths = new int[slots.capacity()];
 
         String get(byte[] b, int at, int n) throws ProtoException {
             int h = 1;
             for (int i = at; i < at + n; i++) h = 31 * h + b[i];
-            int mask = texts.length - 1;
-            int i = (h ^ (h >>> 16)) & mask;
-            for (; texts[i] != null; i = (i + 1) & mask) {
-                if (lengths[i] == n && Arrays.equals(b, starts[i], starts[i] + n, b, at, at + n)) return texts[i];
+            int i = slots.first(h);
+            while (i >= 0 && (lengths[i] != n || !Arrays.equals(b, slots.value(i), slots.value(i) + n, b, at, at + n))) {
+                i = slots.next(i, h);
             }
+            if (i >= 0) return texts[i];
             String t = decode(b, at, n);
-            texts[i] = t;
-            starts[i] = at;
-            lengths[i] = n;
-            if (++size * 2 > texts.length) grow(b);
-            return t;
-        }
-
-        private void grow(byte[] b) {
-            String[] ot = texts;
-            int[] os = starts, ol = lengths;
-            texts = new String[ot.length * 2];
-            starts = new int[ot.length * 2];
-            lengths = new int[ot.length * 2];
-            int mask = texts.length - 1;
-            for (int j = 0; j < ot.length; j++) {
-                if (ot[j] == null) continue;
-                int h = 1;
-                for (int i = os[j]; i < os[j] + ol[j]; i++) h = 31 * h + b[i];
-                int i = (h ^ (h >>> 16)) & mask;
-                while (texts[i] != null) i = (i + 1) & mask;
-                texts[i] = ot[j];
-                starts[i] = os[j];
-                lengths[i] = ol[j];
+            texts[~i] = t;
+            lengths[~i] = n;
+            if (slots.claim(~i, h, at)) {
+                String[] ot = texts, nt = new String[ot.length * 2];
+                int[] ol = lengths, nl = new int[ol.length * 2];
+                slots = slots.grow((from, to) -> {
+                    nt[to] = ot[from];
+                    nl[to] = ol[from];
+                });
+                texts = nt;
+                lengths = nl;
             }
+            return t;
         }
     }
 

@@ -24,8 +24,8 @@ final class XSpaceReader {
 
     private record Plane(String name, List<EventMetadata> events, Map<Long, String> statNames) {}
 
-    static List<ProtoReader.Embedded> modules(byte[] bytes) throws ProtoException {
-        List<ProtoReader.Embedded> out = new ArrayList<>();
+    static List<ProfileModule> modules(byte[] bytes) throws ProtoException {
+        List<ProfileModule> out = new ArrayList<>();
         boolean metadataPlane = false;
         for (Plane p : planes(bytes, true)) {
             if (!p.name().equals(METADATA_PLANE)) continue;
@@ -38,7 +38,7 @@ final class XSpaceReader {
                     if (HLO_PROTO_STAT.equals(n) && s.bytes() != null) hlo = s.bytes();
                     else if (PROGRAM_ID_STAT.equals(n)) number = (int) s.number();
                 }
-                if (hlo != null) out.add(new ProtoReader.Embedded(e.name(), number, hlo[0], hlo[1]));
+                if (hlo != null) out.add(new ProfileModule(e.name(), number, hlo[0], hlo[1]));
             }
         }
         if (!metadataPlane) throw new ProtoException(0, "XSpace", "no " + METADATA_PLANE + " plane: the profile carries no modules");

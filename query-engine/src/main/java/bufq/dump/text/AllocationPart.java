@@ -41,7 +41,7 @@ public final class AllocationPart extends RegionParse {
 
     public static AllocationPart parse(String text, int from, int to, Interner in) {
         AllocationPart p = new AllocationPart(in, to - from);
-        p.read(new Lines(text, from, to, 1, in));
+        p.read(new Lines(text, from, to, 1, in.bytesOf(text), in.bytesOffset()));
         return p;
     }
 

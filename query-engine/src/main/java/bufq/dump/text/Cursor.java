@@ -4,7 +4,7 @@ package bufq.dump.text;
  * A position in one line of dump text with the small helpers the section parsers share. Failures
  * throw {@link Bad}, which the caller turns into a warning naming the file and line.
  */
-public final class Cursor {
+final class Cursor {
     /** A malformed line: {@code getMessage()} says what was expected. */
     static final class Bad extends RuntimeException {
         Bad(String message) { super(message, null, false, false); }

@@ -14,7 +14,7 @@ import java.util.List;
  * </pre>
  * Old HLO prints each operand's shape before its name; constants print literals instead of operands.
  */
-public final class InstructionLine {
+final class InstructionLine {
     private InstructionLine() {}
 
     /** Parses {@code text[from, to)} (after any {@code %}), whose name the caller has read already. */
@@ -42,18 +42,13 @@ public final class InstructionLine {
             head = in.name(text, c.pos, md < 0 ? to : md);
             if (md >= 0) metadata = in.name(text, md, to);
         } else if (!c.atEnd()) throw c.bad("expected ', ' before attributes");
-        Metadata meta = metadata == null ? Metadata.NONE : in.metadata(metadata);
+        OpMetadata meta = metadata == null ? OpMetadata.NONE : in.metadata(metadata, t -> metadata(t, in));
         return HloInstruction.of(name, -1, shape, opcode, operands, meta.opName(), meta.sourceFile(), meta.sourceLine(),
                 head, metadata);
     }
 
-    /** What the reader takes from an instruction's {@code metadata={...}}. */
-    record Metadata(String opName, String sourceFile, int sourceLine) {
-        static final Metadata NONE = new Metadata(null, null, -1);
-    }
-
     /** Reads {@code metadata={key=value ...}...} (the text from {@code metadata=} to the line's end). */
-    static Metadata metadata(String text, Interner in) {
+    static OpMetadata metadata(String text, Interner in) {
         String opName = null, sourceFile = null;
         int sourceLine = -1;
         Cursor m = new Cursor(text, "metadata={".length(), text.length());
@@ -76,7 +71,7 @@ public final class InstructionLine {
                 default -> { }
             }
         }
-        return new Metadata(opName, sourceFile, sourceLine);
+        return new OpMetadata(opName, sourceFile, sourceLine);
     }
 
     /** Moves past a balanced ( ... ) group starting at the cursor, ignoring parens inside quotes. */

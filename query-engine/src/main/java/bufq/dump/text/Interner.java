@@ -2,9 +2,12 @@ package bufq.dump.text;
 
 import bufq.model.Shape;
 
+import bufq.util.HashSlots;
+
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
  * One module's shared strings and shapes: equal names and shape texts become one instance, so the
@@ -33,7 +36,7 @@ public final class Interner {
     // keep a name's symbol beside it, and a join by symbol is an array index, not a lookup.
     private final AtomicInteger symbols;
     private final ShapeParser shapes;
-    private final ConcurrentHashMap<String, InstructionLine.Metadata> metadata;
+    private final ConcurrentHashMap<String, OpMetadata> metadata;
     // This view's cache of recent names, direct-mapped by hash; null in the root.
     private final String[] recent;
     private final int[] recentHashes;
@@ -47,14 +50,11 @@ public final class Interner {
     private byte[] regionBytes;
     private int regionOffset;
 
-    public Interner() { this(16); }
-
     /** @param expectedNames presizes the table (growing a big one is costly) */
     public Interner(int expectedNames) {
         stripes = new Stripe[STRIPES];
         symbols = new AtomicInteger();
-        int per = Math.max(16, Integer.highestOneBit(Math.max(1, expectedNames / STRIPES)) * 4);
-        for (int i = 0; i < STRIPES; i++) stripes[i] = new Stripe(per, symbols);
+        for (int i = 0; i < STRIPES; i++) stripes[i] = new Stripe(expectedNames / STRIPES, symbols);
         shapes = new ShapeParser(new ConcurrentHashMap<>());
         metadata = new ConcurrentHashMap<>();
         recent = null;
@@ -141,14 +141,14 @@ public final class Interner {
                 lastName = k;
                 return recentSymbols[slot];
             }
-            int symbol = stripe.intern(text, from, to, h, h * 0x85EBCA6B, found);
+            int symbol = stripe.intern(text, from, to, h, found);
             recent[slot] = lastName = found[0];
             recentHashes[slot] = h;
             recentSymbols[slot] = symbol;
             return symbol;
         }
         String[] holder = new String[1];
-        int symbol = stripe.intern(text, from, to, h, h * 0x85EBCA6B, holder);
+        int symbol = stripe.intern(text, from, to, h, holder);
         lastName = holder[0];
         return symbol;
     }
@@ -156,7 +156,7 @@ public final class Interner {
     /** The symbol of {@code text[from, to)}, its shared instance left in {@code holder[0]}: for the root, which threads share. */
     private int symbol(String text, int from, int to, String[] holder) {
         int h = text == region ? hash(regionBytes, regionOffset + from, to - from) : hash(text, from, to);
-        return stripes[(h * 0x9E3779B9) & (STRIPES - 1)].intern(text, from, to, h, h * 0x85EBCA6B, holder);
+        return stripes[(h * 0x9E3779B9) & (STRIPES - 1)].intern(text, from, to, h, holder);
     }
 
     /** The name the last {@link #symbol} call of this view found. */
@@ -211,103 +211,87 @@ public final class Interner {
     }
 
     /**
-     * One open-addressing table. Reads go without the lock: a racing reader may miss an entry being
-     * added (then it takes the lock and looks again), and never returns a wrong string, because it
-     * only returns a key it has compared (Strings are safely published through their final fields).
+     * The fields of a (shared) {@code metadata={...}} text: {@code read} reads them once per distinct
+     * text of the module, and every view shares what it read.
      */
-    /** The fields read from a (shared) {@code metadata={...}} text, read once per distinct text. */
-    InstructionLine.Metadata metadata(String text) {
-        InstructionLine.Metadata m = metadata.get(text);
+    OpMetadata metadata(String text, Function<String, OpMetadata> read) {
+        OpMetadata m = metadata.get(text);
         if (m == null) {
-            m = InstructionLine.metadata(text, this);
-            InstructionLine.Metadata prev = metadata.putIfAbsent(text, m);
+            m = read.apply(text);
+            OpMetadata prev = metadata.putIfAbsent(text, m);
             if (prev != null) m = prev;
         }
         return m;
     }
 
+    /**
+     * One stripe of the table, over {@link HashSlots} (a slot's int: the name's symbol, read with its
+     * hash). Reads go without the lock: a racing reader may miss an entry being added (then it takes
+     * the lock and looks again), and never returns a wrong string, because it only returns a key it
+     * has compared (Strings are safely published through their final fields).
+     */
     private static final class Stripe {
-        private static final class Table {
-            final String[] keys;
-            // Per slot, the key's hash (high half) and symbol (low half): one array, so a probe
-            // costs one cache miss for both.
-            final long[] meta;
-            final int shift;   // a hash's slot is its spread's top bits
-            Table(int n) {
-                keys = new String[n];
-                meta = new long[n];
-                shift = 32 - Integer.numberOfTrailingZeros(n);
-            }
-        }
+        /** The stripe's slots and keys: replaced whole when it grows, so a reader sees one table. */
+        private record Table(HashSlots slots, String[] keys) {}
 
         private volatile Table table;
-        private int size;
         private final AtomicInteger next;
 
-        Stripe(int capacity, AtomicInteger next) {
-            table = new Table(capacity);
+        Stripe(int expected, AtomicInteger next) {
+            HashSlots slots = HashSlots.forKeys(expected);
+            table = new Table(slots, new String[slots.capacity()]);
             this.next = next;
         }
 
         /** The name's symbol; its shared instance is left in {@code found[0]}. */
-        int intern(String text, int from, int to, int h, int spread, String[] found) {
+        int intern(String text, int from, int to, int h, String[] found) {
             Table t = table;
-            int i = find(t, text, from, to, h, spread);
+            int i = find(t, text, from, to, h);
             if (i >= 0) {
                 // Pairs with the fence before a key is stored: the key's symbol is the one written.
                 VarHandle.acquireFence();
                 found[0] = t.keys[i];
-                return (int) t.meta[i];
+                return t.slots.value(i);
             }
-            return add(text, from, to, h, spread, found);
+            return add(text, from, to, h, found);
         }
 
-        /** The slot of the name in {@code t}, or -1. */
-        private static int find(Table t, String text, int from, int to, int h, int spread) {
+        /**
+         * The slot of the name in {@code t}, or {@code ~} the free slot where it would go. A slot
+         * claimed whose key is not written yet (an add racing this read) does not match.
+         */
+        private static int find(Table t, String text, int from, int to, int h) {
             String[] keys = t.keys;
-            long[] meta = t.meta;
-            int mask = keys.length - 1;
+            HashSlots slots = t.slots;
             int len = to - from;
-            for (int i = spread >>> t.shift; ; i = (i + 1) & mask) {
-                String k = keys[i];
-                if (k == null) return -1;
-                if ((int) (meta[i] >>> 32) == h && k.length() == len && k.regionMatches(0, text, from, len)) return i;
+            int i = slots.first(h);
+            for (String k; i >= 0; i = slots.next(i, h)) {
+                if ((k = keys[i]) != null && k.length() == len && k.regionMatches(0, text, from, len)) return i;
             }
+            return i;
         }
 
-        private synchronized int add(String text, int from, int to, int h, int spread, String[] found) {
+        private synchronized int add(String text, int from, int to, int h, String[] found) {
             Table t = table;
-            int at = find(t, text, from, to, h, spread);
-            if (at >= 0) {
-                found[0] = t.keys[at];
-                return (int) t.meta[at];
+            int i = find(t, text, from, to, h);
+            if (i >= 0) {
+                found[0] = t.keys[i];
+                return t.slots.value(i);
             }
             String s = from == 0 && to == text.length() ? text : text.substring(from, to);
-            int mask = t.keys.length - 1;
-            int i = spread >>> t.shift;
-            while (t.keys[i] != null) i = (i + 1) & mask;
             int symbol = next.getAndIncrement();
-            t.meta[i] = (long) h << 32 | (symbol & 0xFFFFFFFFL);
+            boolean full = t.slots.claim(~i, h, symbol);
             // Hash and symbol before the key: a reader that finds the key without the lock reads both.
             VarHandle.releaseFence();
-            t.keys[i] = s;
-            if (++size * 2 > t.keys.length) grow(t);
+            t.keys[~i] = s;
+            if (full) {
+                // A table of twice the slots, filled before readers see it.
+                String[] keys = new String[t.keys.length * 2];
+                HashSlots slots = t.slots.grow((a, b) -> keys[b] = t.keys[a]);
+                table = new Table(slots, keys);
+            }
             found[0] = s;
             return symbol;
-        }
-
-        private void grow(Table old) {
-            Table t = new Table(old.keys.length * 2);
-            int mask = t.keys.length - 1;
-            for (int j = 0; j < old.keys.length; j++) {
-                if (old.keys[j] == null) continue;
-                int h = (int) (old.meta[j] >>> 32);
-                int i = (h * 0x85EBCA6B) >>> t.shift;
-                while (t.keys[i] != null) i = (i + 1) & mask;
-                t.keys[i] = old.keys[j];
-                t.meta[i] = old.meta[j];
-            }
-            table = t;
         }
     }
 }

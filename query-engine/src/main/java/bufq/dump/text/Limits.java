@@ -6,7 +6,7 @@ package bufq.dump.text;
  * sizes of one module add up to at most {@link #MAX_TOTAL}. A line past a bound is a warning
  * naming it and is skipped, so overflow is reported where it enters, never wrapped later.
  */
-public final class Limits {
+final class Limits {
     private Limits() {}
 
     /** 64 PiB: more than any device or host holds, far less than 2^63. */

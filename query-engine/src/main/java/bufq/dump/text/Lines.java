@@ -11,15 +11,15 @@ package bufq.dump.text;
  * 1.2 s instead of 1.33).
  */
 public final class Lines {
-    public final String text;
+    final String text;
     /** The region's bytes, or null: {@code bytes[base + i] == text.charAt(i)} for every i of the region. */
     final byte[] bytes;
     final int base;
     private final int limit;
     private int nextStart;
-    public int start;
-    public int end;
-    public long number;
+    int start;
+    int end;
+    long number;
     /** True when the region's last line had no newline (a cut-off file). */
     boolean lastUnterminated;
 
@@ -27,12 +27,11 @@ public final class Lines {
         this(text, from, to, firstLine, null, 0);
     }
 
-    /** Lines of a region the interner {@code in} knows the ASCII bytes of (see {@link Interner#asciiRegion}), if it does. */
-    public Lines(String text, int from, int to, long firstLine, Interner in) {
-        this(text, from, to, firstLine, in.bytesOf(text), in.bytesOffset());
-    }
-
-    private Lines(String text, int from, int to, long firstLine, byte[] bytes, int base) {
+    /**
+     * Lines of a region whose ASCII bytes are at hand: {@code bytes[base + i] == text.charAt(i)}, or
+     * {@code bytes} null (an interner's view gives them: {@link Interner#bytesOf}).
+     */
+    Lines(String text, int from, int to, long firstLine, byte[] bytes, int base) {
         this.text = text;
         this.limit = to;
         this.nextStart = from;
@@ -71,6 +70,15 @@ public final class Lines {
         nextStart = start;
         number--;
     }
+
+    /** The region's text the lines are read from. */
+    public String text() { return text; }
+    /** Where the current line starts in {@link #text()}. */
+    public int start() { return start; }
+    /** Where the current line ends in {@link #text()} (before its newline). */
+    public int end() { return end; }
+    /** The current line's number in its file, from 1. */
+    public long number() { return number; }
 
     public String line() { return text.substring(start, end); }
     int length() { return end - start; }

@@ -74,7 +74,7 @@ public final class LiveRangePart extends RegionParse {
 
     public static LiveRangePart parse(String text, int from, int to, Interner in) {
         LiveRangePart p = new LiveRangePart(in, to - from);
-        p.readLines(new Lines(text, from, to, 1, in), p::line);
+        p.readLines(new Lines(text, from, to, 1, in.bytesOf(text), in.bytesOffset()), p::line);
         p.finish();
         return p;
     }
@@ -82,7 +82,7 @@ public final class LiveRangePart extends RegionParse {
     /** The section in two texts, {@code tail} going on where {@code head} stops (after a newline). */
     public static LiveRangePart parse(String head, String tail, Interner in) {
         LiveRangePart p = new LiveRangePart(in, head.length());
-        p.readLines(new Lines(head, 0, head.length(), 1, in), p::line);
+        p.readLines(new Lines(head, 0, head.length(), 1, in.bytesOf(head), in.bytesOffset()), p::line);
         p.headLines = p.lines;
         p.readLines(new Lines(tail, 0, tail.length(), p.lines + 1), p::line);
         p.finish();

@@ -11,17 +11,35 @@ import java.util.List;
 public abstract class RegionParse {
     public record Note(long line, String message) {}
 
-    public final List<Note> notes = new ArrayList<>();
-    public long lines;
+    final List<Note> notes = new ArrayList<>();
+    long lines;
     /** Relative line where the region's text stopped early, or 0. */
-    public long truncatedAt;
+    long truncatedAt;
+    /** Warnings past {@link Warnings#CAP}, counted and not kept. */
+    int dropped;
 
+    /** Notes a warning about relative line {@code line}. */
     public void warn(long line, String message) {
         if (notes.size() < Warnings.CAP) notes.add(new Note(line, message));
         else dropped++;
     }
 
-    public int dropped;
+    /** The warnings kept, in the order noted. */
+    public List<Note> notes() { return notes; }
+    /** Warnings past the cap, not kept. */
+    public int dropped() { return dropped; }
+    /** Lines read. */
+    public long lines() { return lines; }
+    /** Relative line where the region's text stopped early, or 0. */
+    public long truncatedAt() { return truncatedAt; }
+
+    /**
+     * The region's text stops early at relative line {@code line} (its file was cut off there, as
+     * the caller who cut the file knows), unless the parse already found where.
+     */
+    public void cutShortAt(long line) {
+        if (truncatedAt == 0) truncatedAt = line;
+    }
 
     /** The warning text for a line that failed: our own messages as they are, anything else named. */
     static String message(RuntimeException e) {

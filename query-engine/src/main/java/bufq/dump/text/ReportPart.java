@@ -28,7 +28,7 @@ public final class ReportPart extends RegionParse {
 
     public static ReportPart parse(String text, int from, int to, Interner in) {
         ReportPart p = new ReportPart(in);
-        p.read(new Lines(text, from, to, 1, in));
+        p.read(new Lines(text, from, to, 1, in.bytesOf(text), in.bytesOffset()));
         return p;
     }
 

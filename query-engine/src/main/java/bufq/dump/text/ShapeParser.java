@@ -20,7 +20,7 @@ public final class ShapeParser {
     private int pos;
 
     /** A parser that interns into {@code cache} (shared between threads: use a concurrent map). */
-    public ShapeParser(Map<String, Shape> cache) {
+    ShapeParser(Map<String, Shape> cache) {
         this.cache = cache;
     }
 
@@ -30,7 +30,7 @@ public final class ShapeParser {
     }
 
     /** The shape for {@code text}, interned. */
-    public Shape shape(String text) {
+    Shape shape(String text) {
         Shape cached = cache.get(text);
         if (cached != null) return cached;
         ShapeParser p = new ShapeParser(cache);

@@ -53,7 +53,7 @@ public final class ValuesPart extends RegionParse {
 
     public static ValuesPart parse(String text, int from, int to, Interner in) {
         ValuesPart p = new ValuesPart(in, to - from);
-        p.read(new Lines(text, from, to, 1, in));
+        p.read(new Lines(text, from, to, 1, in.bytesOf(text), in.bytesOffset()));
         return p;
     }
 

@@ -2,7 +2,7 @@ package bufq.dump.proto;
 
 import bufq.liveness.Liveness;
 import bufq.dump.DumpLoader;
-import bufq.dump.LoadException;
+import bufq.dump.file.LoadException;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;

@@ -1,7 +1,7 @@
 package bufq.dump.proto;
 
 import bufq.dump.DumpLoader;
-import bufq.dump.LoadException;
+import bufq.dump.file.LoadException;
 import bufq.model.HloModule;
 import bufq.testing.Corpus;
 import org.junit.jupiter.api.DynamicTest;

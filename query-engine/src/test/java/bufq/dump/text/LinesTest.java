@@ -28,9 +28,7 @@ class LinesTest {
     private static Lines fromBytes(String text, int from, int to, int pad) {
         byte[] b = new byte[pad + text.length() + 3];
         System.arraycopy(text.getBytes(StandardCharsets.ISO_8859_1), 0, b, pad, text.length());
-        Interner in = new Interner().local(text.length());
-        in.asciiRegion(text, b, pad);
-        Lines ls = new Lines(text, from, to, 7, in);
+        Lines ls = new Lines(text, from, to, 7, b, pad);
         assertTrue(ls.bytes != null, "the bytes are used");
         return ls;
     }

@@ -3,7 +3,7 @@ package bufq.dump.text;
 
 
 import bufq.model.HloInstruction;
-import bufq.model.IdTable;
+import bufq.util.IdTable;
 import bufq.model.LoadWarning;
 import bufq.model.HloModule;
 import org.junit.jupiter.api.Test;
@@ -120,11 +120,11 @@ class TextTablesTest {
         Random r = new Random(8);
         NameTable names = new NameTable(4);
         IdTable ids = new IdTable(4);
-        Map<String, Long> namesRef = new HashMap<>();
+        Map<String, Integer> namesRef = new HashMap<>();
         Map<Long, Integer> idsRef = new HashMap<>();
         for (int i = 0; i < 50_000; i++) {
             String k = "add." + r.nextInt(20_000);
-            long v = r.nextLong() & Long.MAX_VALUE;
+            int v = r.nextInt();
             assertEquals(!namesRef.containsKey(k), names.put(new String(k), v));   // equal, not identical keys
             namesRef.put(k, v);
             long id = r.nextInt(1 << 20) * 7919L;
@@ -153,7 +153,7 @@ class TextTablesTest {
                 ref.put(id, ref.size());
             }
         }
-        ids.put(Long.MIN_VALUE, 7);        // a proto may hold any int64, the table's own marker too
+        ids.put(Long.MIN_VALUE, 7);        // a proto may hold any int64 (the table once kept this one aside)
         ids.put(-1L, 8);
         ref.forEach((k, v) -> assertEquals(v, ids.get(k)));
         assertEquals(7, ids.get(Long.MIN_VALUE));

@@ -14,6 +14,7 @@ import bufq.shell.session.Setting;
 import bufq.shell.session.Shell;
 import bufq.shell.session.StatementReader;
 import bufq.shell.session.Status;
+import bufq.shell.session.Version;
 import bufq.shell.session.UserPaths;
 
 import bufq.model.DumpPart;
@@ -61,7 +62,7 @@ public final class Bufq {
      * (a lambda, not a constructor reference: a session that runs no script never loads its class).
      */
     public static Shell shell(Engine engine, PrintStream out, PrintStream err, Env env) {
-        return new Shell(engine, Commands.standard(), shell -> new Scripts(shell), out, err, env);
+        return new Shell(engine, Commands.standard(), Scripts::new, out, err, env);
     }
 
     public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) {
@@ -78,7 +79,7 @@ public final class Bufq {
             return ExitCode.OK;
         }
         if (args.version()) {
-            out.println("bufq " + Shell.VERSION);
+            out.println("bufq " + Version.NUMBER);
             return ExitCode.OK;
         }
         Shell shell = null;

@@ -2,7 +2,7 @@ package bufq.shell.command;
 
 import bufq.analysis.Analyses;
 import bufq.analysis.BlameBy;
-import bufq.dump.FileKind;
+import bufq.dump.file.FileKind;
 import bufq.format.Formatters;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;

@@ -8,6 +8,7 @@ import bufq.shell.session.Repl;
 import bufq.shell.session.Setting;
 import bufq.shell.session.Shell;
 import bufq.shell.session.Status;
+import bufq.shell.session.Version;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.Highlighter;
 import org.jline.reader.LineReader;
@@ -260,7 +261,7 @@ public final class JLineRepl implements Repl {
                 }
             }
             // under 80 columns, so the first line a user sees does not wrap
-            shell.printer().out().println("bufq " + Shell.VERSION + " - 'help' for commands and queries, Tab completes, Ctrl-D leaves.");
+            shell.printer().out().println("bufq " + Version.NUMBER + " - 'help' for commands and queries, Tab completes, Ctrl-D leaves.");
             shell.printer().out().flush();
             try (IdlePrompt closing = idle) {
                 return prompts();

@@ -6,6 +6,7 @@ import bufq.shell.session.Repl;
 import bufq.shell.session.Shell;
 import bufq.shell.session.StatementReader;
 import bufq.shell.session.Status;
+import bufq.shell.session.Version;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -24,7 +25,7 @@ public final class PlainRepl implements Repl {
 
     @Override public int run(Shell shell) {
         PrintStream out = shell.printer().out();
-        out.println("bufq " + Shell.VERSION + " - type 'help' for commands, 'help query' for queries, 'quit' to leave.");
+        out.println("bufq " + Version.NUMBER + " - type 'help' for commands, 'help query' for queries, 'quit' to leave.");
         shell.setPaste(Paste.untilBlank(in, shell.printer().err()));
         StringBuilder pending = new StringBuilder();
         while (true) {

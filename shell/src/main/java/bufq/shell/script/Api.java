@@ -17,7 +17,8 @@ import bufq.oom.OomReport;
 import bufq.oom.OomText;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
-import bufq.shell.session.Shell;
+import bufq.shell.session.ScriptContext;
+import bufq.shell.session.Version;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Sizes;
@@ -49,12 +50,12 @@ final class Api extends Rows.ReadOnly {
     static final List<String> KEYS = List.of("module", "query", "why", "field", "tiling", "check", "rule", "whatif", "oom", "format", "version");
     private static final List<String> BUILTIN_TILINGS = List.of("tpu", "none");
 
-    private final Shell shell;
+    private final ScriptContext session;
     private final Scripts scripts;
     private final JsContext host;
 
-    Api(Shell shell, Scripts scripts, JsContext host) {
-        this.shell = shell;
+    Api(ScriptContext session, Scripts scripts, JsContext host) {
+        this.session = session;
         this.scripts = scripts;
         this.host = host;
     }
@@ -62,8 +63,8 @@ final class Api extends Rows.ReadOnly {
     @Override public Object getMember(String key) {
         return switch (key) {
             case "module" -> {
-                HloModule m = shell.current();
-                yield m == null ? null : new Rows.ModuleView(shell.engine().catalog(), host.evalContext(), this::queryOn);
+                HloModule m = session.modules().current();
+                yield m == null ? null : new Rows.ModuleView(session.engine().catalog(), host.evalContext(), this::queryOn);
             }
             case "query" -> (ProxyExecutable) this::query;
             case "why" -> (ProxyExecutable) this::why;
@@ -74,7 +75,7 @@ final class Api extends Rows.ReadOnly {
             case "whatif" -> (ProxyExecutable) this::whatif;
             case "oom" -> (ProxyExecutable) this::oom;
             case "format" -> new Rows.ReadOnlyMap(Map.of("bytes", (ProxyExecutable) this::bytes));
-            case "version" -> Shell.VERSION;
+            case "version" -> Version.NUMBER;
             default -> null;
         };
     }
@@ -90,12 +91,12 @@ final class Api extends Rows.ReadOnly {
 
     @Override public String toString() {
         return "{module, query(text), why(id or name), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), rule(name, fn), whatif(edits), oom(text), format.bytes(n), version: "
-                + Convert.show(Shell.VERSION) + "}";
+                + Convert.show(Version.NUMBER) + "}";
     }
 
     // bufq.why(id or name) -> the why command's parts under their json keys (what_it_is, born, ...), rows each
     private Object why(Value... a) {
-        HloModule m = shell.current();
+        HloModule m = session.modules().current();
         if (m == null) throw new IllegalArgumentException("bufq.why: no module loaded");
         HloValue v;
         if (a.length > 0 && a[0].isString()) {
@@ -128,7 +129,7 @@ final class Api extends Rows.ReadOnly {
         OomText text = OomReader.read(stringArg(a, 0, "bufq.oom(text)"));
         List<HloModule> modules = new ArrayList<>();
         try {
-            shell.modules().forEachModule(modules::add);
+            session.modules().forEachModule(modules::add);
         } catch (Engine.Failure | CommandException e) {
             throw new IllegalArgumentException("bufq.oom: " + e.getMessage());
         }
@@ -146,13 +147,13 @@ final class Api extends Rows.ReadOnly {
 
     /** The read-only view scripts get of {@code m} (a rule's or check's module), under the current tiling. */
     Rows.ModuleView viewOf(HloModule m) {
-        return new Rows.ModuleView(shell.engine().catalog(), new EvalContext(m, shell.settings().tiling()), this::queryOn);
+        return new Rows.ModuleView(session.engine().catalog(), new EvalContext(m, session.settings().tiling()), this::queryOn);
     }
 
     // bufq.query(text) -> array of row objects with the result's columns
     private Object query(Value... a) {
         String text = stringArg(a, 0, "bufq.query(text)");
-        HloModule m = shell.current();
+        HloModule m = session.modules().current();
         if (m == null) throw new IllegalArgumentException("bufq.query: no module loaded");
         return queryOn(text, m);
     }
@@ -161,7 +162,7 @@ final class Api extends Rows.ReadOnly {
     Object queryOn(String text, HloModule m) {
         List<Output> out;
         try {
-            out = shell.engine().query(text, m, shell.settings().tiling());
+            out = session.engine().query(text, m, session.settings().tiling());
         } catch (Engine.Failure f) {
             // The diagnostic's last line is its message; the query and caret above it would be
             // repeated in every enclosing error.
@@ -182,15 +183,15 @@ final class Api extends Rows.ReadOnly {
     private Object whatif(Value... a) {
         String usage = "bufq.whatif(edits)";
         String text = stringArg(a, 0, usage);
-        HloModule m = shell.current();
+        HloModule m = session.modules().current();
         if (m == null) throw new IllegalArgumentException(usage + ": no module loaded");
-        Catalog catalog = shell.engine().catalog();
+        Catalog catalog = session.engine().catalog();
         try {
             EditParser.Parsed p = EditParser.parse(text, Set.copyOf(catalog.entities()));
             if (p.query() != null)
                 throw new IllegalArgumentException(usage + ": edits only; query the module it returns (.query(text))");
-            Outcome o = EditSweep.run(m, p.edits(), catalog, shell.settings().tiling(), shell.settings()::tilingNamed);
-            return new Rows.ModuleView(catalog, new EvalContext(o.editedModule(), shell.settings().tiling()), this::queryOn, Outcome.BOUND);
+            Outcome o = EditSweep.run(m, p.edits(), catalog, session.settings().tiling(), session.settings()::tilingNamed);
+            return new Rows.ModuleView(catalog, new EvalContext(o.editedModule(), session.settings().tiling()), this::queryOn, Outcome.BOUND);
         } catch (QueryException e) {
             throw new IllegalArgumentException(usage + ": " + e.getMessage() + " in '" + text + "'");
         }
@@ -205,7 +206,7 @@ final class Api extends Rows.ReadOnly {
         Value opts = a.length > 3 && !a[3].isNull() ? a[3] : null;
         String doc = opts != null && opts.hasMember("doc") && opts.getMember("doc").isString()
                 ? opts.getMember("doc").asString() : "defined by a script";
-        Engine engine = shell.engine();
+        Engine engine = session.engine();
         if (!engine.entities().contains(entity))
             throw new IllegalArgumentException(usage + ": unknown entity '" + entity + "'; expected one of "
                     + String.join(", ", engine.entities()));
@@ -232,7 +233,7 @@ final class Api extends Rows.ReadOnly {
 
     private Object callField(Object key, FieldWatch watch, String what, Value fn, String entity, Object row) {
         EvalContext ctx = host.evalContext();
-        Catalog catalog = shell.engine().catalog();
+        Catalog catalog = session.engine().catalog();
         return host.callback(key, what, () -> {
             Rows.Row r = new Rows.Row(entity, row, catalog, ctx);
             Value v = fn.execute(r);
@@ -242,7 +243,7 @@ final class Api extends Rows.ReadOnly {
             } catch (IllegalArgumentException e) {
                 throw new JsContext.ScriptFailure(definedAt(fn) + what + " " + e.getMessage());
             }
-            return watch.check(r, v, cell, message -> shell.printer().info("warning: " + definedAt(fn) + message));
+            return watch.check(r, v, cell, message -> session.printer().info("warning: " + definedAt(fn) + message));
         });
     }
 
@@ -257,10 +258,10 @@ final class Api extends Rows.ReadOnly {
 
     /** The type of the first non-null result on the current module's first rows; float without any. */
     private ColumnType infer(String entity, Value fn) {
-        HloModule m = shell.current();
+        HloModule m = session.modules().current();
         if (m == null) return ColumnType.FLOAT;
         EvalContext ctx = host.evalContext();
-        Catalog catalog = shell.engine().catalog();
+        Catalog catalog = session.engine().catalog();
         List<?> rows = catalog.rows(entity, ctx);
         for (int i = 0; i < Math.min(rows.size(), 50); i++) {
             Object row = rows.get(i);
@@ -291,7 +292,7 @@ final class Api extends Rows.ReadOnly {
             throw new IllegalArgumentException(usage + ": name '" + name + "' must be lowercase letters, digits, '-' or '_'");
         if (BUILTIN_TILINGS.contains(name))
             throw new IllegalArgumentException(usage + ": '" + name + "' is built in; choose another name");
-        shell.settings().registerTiling(new JsTiling(name, fn, host));
+        session.settings().registerTiling(new JsTiling(name, fn, host));
         return host.undefined();
     }
 

@@ -1,7 +1,7 @@
 package bufq.shell.script;
 
 import bufq.eval.EvalContext;
-import bufq.shell.session.Shell;
+import bufq.shell.session.ScriptContext;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.EnvironmentAccess;
@@ -31,7 +31,7 @@ import java.util.function.Supplier;
  * script runs under the {@link Watchdog}. Not thread-safe: the shell's thread uses it.
  */
 final class JsContext implements AutoCloseable {
-    private final Shell shell;
+    private final ScriptContext session;
     private final Engine engine;
     private final Context context;
     private final Watchdog watchdog;
@@ -54,14 +54,14 @@ final class JsContext implements AutoCloseable {
         @Override public String toString() { return getMessage(); }
     }
 
-    JsContext(Shell shell, Scripts scripts, long heapCap) {
-        this.shell = shell;
+    JsContext(ScriptContext session, Scripts scripts, long heapCap) {
+        this.session = session;
         if (System.getProperty("polyglotimpl.AttachLibraryFailureAction") == null)
             System.setProperty("polyglotimpl.AttachLibraryFailureAction", "ignore");
         PrintStream quietErr = new PrintStream(OutputStream.nullOutputStream());
         this.engine = Engine.newBuilder("js")
                 .option("engine.WarnInterpreterOnly", "false")
-                .out(shell.printer().out()).err(quietErr).build();
+                .out(session.printer().out()).err(quietErr).build();
         this.context = Context.newBuilder("js")
                 .engine(engine)
                 .allowHostAccess(HostAccess.newBuilder(HostAccess.EXPLICIT).allowArrayAccess(true).allowListAccess(true).build())
@@ -75,7 +75,7 @@ final class JsContext implements AutoCloseable {
                 .allowPolyglotAccess(PolyglotAccess.NONE)
                 .allowExperimentalOptions(false)
                 .option("js.strict", "true") // writing to a read-only row must fail, not pass silently
-                .out(new SinkStream(shell, false)).err(new SinkStream(shell, true))
+                .out(new SinkStream(session, false)).err(new SinkStream(session, true))
                 .build();
         this.watchdog = new Watchdog(context, heapCap);
         this.undefined = context.eval("js", "undefined");
@@ -85,13 +85,13 @@ final class JsContext implements AutoCloseable {
         // name is a SyntaxError. The API object itself refuses writes.
         Value define = context.eval("js", "(function (name, value) { Object.defineProperty(globalThis, name,"
                 + " {value: value, writable: false, enumerable: true, configurable: false}); })");
-        define.execute("bufq", new Api(shell, scripts, this));
+        define.execute("bufq", new Api(session, scripts, this));
         define.execute("print", (ProxyExecutable) args -> {
-            write(shell, false, join(args));
+            write(session, false, join(args));
             return undefined;
         });
         define.execute("printErr", (ProxyExecutable) args -> {
-            write(shell, true, join(args));
+            write(session, true, join(args));
             return undefined;
         });
         // console.* would write to the context's streams directly; send them where print goes.
@@ -113,13 +113,13 @@ final class JsContext implements AutoCloseable {
         return b.toString();
     }
 
-    private static void write(Shell shell, boolean err, String line) {
+    private static void write(ScriptContext session, boolean err, String line) {
         if (err) {
-            shell.printer().err().println(shell.printer().forScreen(line, true));
+            session.printer().err().println(session.printer().forScreen(line, true));
             return;
         }
         try {
-            shell.printer().printLine(line);
+            session.printer().printLine(line);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write output: " + e.getMessage(), e);
         }
@@ -157,7 +157,7 @@ final class JsContext implements AutoCloseable {
      * script throws comes back as a {@link ScriptFailure} with its location.
      */
     <T> T call(Supplier<T> body) {
-        return call(shell.settings().timeoutSeconds(), body);
+        return call(session.settings().timeoutSeconds(), body);
     }
 
     private <T> T call(int timeoutSeconds, Supplier<T> body) {
@@ -173,14 +173,14 @@ final class JsContext implements AutoCloseable {
             // what called the script (a check, a query's field) ends as cancelled, not as failed.
             if ("cancelled".equals(reason) || reason == null && (e.isInterrupted() || e.isCancelled()))
                 Thread.currentThread().interrupt();
-            throw new ScriptFailure(ScriptErrors.describe(e, reason, shell.settings().timeoutSeconds(), watchdog.heapAllowance(), running));
+            throw new ScriptFailure(ScriptErrors.describe(e, reason, session.settings().timeoutSeconds(), watchdog.heapAllowance(), running));
         } catch (StackOverflowError e) {
             // Host code between two script frames ran out of stack; only this run ends.
             throw new ScriptFailure((running == null ? "" : running + ": ")
                     + "the script ran out of stack (does it call itself without end?)");
         } catch (IllegalStateException e) {
             if (watchdog.killed()) throw new ScriptFailure(ScriptErrors.stopMessage(watchdog.reason(),
-                    shell.settings().timeoutSeconds(), watchdog.heapAllowance()) + "; the JavaScript engine was reset");
+                    session.settings().timeoutSeconds(), watchdog.heapAllowance()) + "; the JavaScript engine was reset");
             throw e;
         } finally {
             watchdog.exit();
@@ -225,7 +225,7 @@ final class JsContext implements AutoCloseable {
     void kill() { watchdog.kill(); }
 
     /** What queries and field functions see now: the current module and tiling model. */
-    EvalContext evalContext() { return new EvalContext(shell.current(), shell.settings().tiling()); }
+    EvalContext evalContext() { return new EvalContext(session.modules().current(), session.settings().tiling()); }
 
     @Override public void close() {
         watchdog.close();
@@ -239,12 +239,12 @@ final class JsContext implements AutoCloseable {
 
     /** The context's own stdout/stderr, routed to the shell's output and error streams. */
     private static final class SinkStream extends OutputStream {
-        private final Shell shell;
+        private final ScriptContext session;
         private final boolean err;
         private final ByteArrayOutputStream buf = new ByteArrayOutputStream();
 
-        SinkStream(Shell shell, boolean err) {
-            this.shell = shell;
+        SinkStream(ScriptContext session, boolean err) {
+            this.session = session;
             this.err = err;
         }
 
@@ -255,7 +255,7 @@ final class JsContext implements AutoCloseable {
 
         @Override public void flush() {
             if (buf.size() == 0) return;
-            JsContext.write(shell, err, buf.toString(StandardCharsets.UTF_8));
+            JsContext.write(session, err, buf.toString(StandardCharsets.UTF_8));
             buf.reset();
         }
     }

@@ -5,7 +5,7 @@ import bufq.analysis.CheckRule;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Env;
 import bufq.shell.session.ScriptEngine;
-import bufq.shell.session.Shell;
+import bufq.shell.session.ScriptContext;
 import bufq.shell.session.Status;
 import bufq.shell.session.UserPaths;
 
@@ -36,7 +36,7 @@ public final class Scripts implements ScriptEngine {
     /** Heap a script may hold beyond what was in use when it started: {@code -Dbufq.js.maxheap=BYTES}, default 1 GiB. */
     static long defaultHeapCap() { return Long.getLong("bufq.js.maxheap", 1L << 30); }
 
-    private final Shell shell;
+    private final ScriptContext session;
     private final long heapCap;
     private final List<CheckRule> checks = new ArrayList<>();
     private final List<Rule> rules = new ArrayList<>();
@@ -44,13 +44,13 @@ public final class Scripts implements ScriptEngine {
     /** The engine {@link #prepare} is starting in the background, until a script takes it. */
     private CompletableFuture<JsContext> starting;
 
-    public Scripts(Shell shell) {
-        this(shell, defaultHeapCap());
+    public Scripts(ScriptContext session) {
+        this(session, defaultHeapCap());
     }
 
     /** @param heapCap bytes of heap a running script may hold (tests use a small cap) */
-    public Scripts(Shell shell, long heapCap) {
-        this.shell = shell;
+    public Scripts(ScriptContext session, long heapCap) {
+        this.session = session;
         this.heapCap = heapCap;
     }
 
@@ -66,7 +66,7 @@ public final class Scripts implements ScriptEngine {
         CompletableFuture<JsContext> f = new CompletableFuture<>();
         Thread t = new Thread(() -> {
             try {
-                f.complete(new JsContext(shell, this, heapCap));
+                f.complete(new JsContext(session, this, heapCap));
             } catch (RuntimeException | LinkageError e) {
                 f.completeExceptionally(e);  // the next script starts its own and reports why it cannot
             }
@@ -88,12 +88,12 @@ public final class Scripts implements ScriptEngine {
      */
     @Override public Status eval(String code, String sourceName) throws CommandException {
         JsContext h = host();
-        boolean json = "json".equals(shell.printer().format().name());
+        boolean json = "json".equals(session.printer().format().name());
         String shown = run(h, () -> json ? h.evalForJson(code, sourceName) : h.evalForDisplay(code, sourceName));
         if (shown != null) {
             try {
-                if (json) shell.printer().printJson(shown + "\n");  // a value as a JSON document, as every result in json
-                else shell.printer().sink().write(shell.printer().forScreen(shown, false) + "\n");
+                if (json) session.printer().printJson(shown + "\n");  // a value as a JSON document, as every result in json
+                else session.printer().sink().write(session.printer().forScreen(shown, false) + "\n");
             } catch (IOException e) {
                 throw new CommandException("cannot write output: " + e.getMessage());
             }
@@ -159,12 +159,12 @@ public final class Scripts implements ScriptEngine {
      * this on the script's first need (see {@code InitScript}), not at start.
      */
     @Override public void runInit() {
-        Path f = initFile(shell.env());
+        Path f = initFile(session.env());
         if (f == null || !Files.isRegularFile(f)) return;
         try {
             runFile(f);
         } catch (CommandException e) {
-            shell.printer().error(e.getMessage());
+            session.printer().error(e.getMessage());
         }
     }
 
@@ -194,12 +194,12 @@ public final class Scripts implements ScriptEngine {
     JsContext currentHost() { return host; }
 
     private JsContext host() throws CommandException {
-        shell.runPendingInit();   // a script sees what init.js defined, as when init.js ran at start
+        session.init().run();   // a script sees what init.js defined, as when init.js ran at start
         takeStarted();
         if (host != null && host.dead()) reset();
         if (host == null) {
             try {
-                host = new JsContext(shell, this, heapCap);
+                host = new JsContext(session, this, heapCap);
             } catch (RuntimeException | LinkageError e) {
                 throw new CommandException("cannot start the JavaScript engine: " + e.getMessage());
             }
@@ -235,7 +235,7 @@ public final class Scripts implements ScriptEngine {
         host = null;
         checks.clear();
         rules.clear();
-        shell.printer().info("the JavaScript engine was reset: checks from earlier scripts were dropped, and their fields and"
+        session.printer().info("the JavaScript engine was reset: checks from earlier scripts were dropped, and their fields and"
                 + " tiling models fail until their scripts run again");
     }
 

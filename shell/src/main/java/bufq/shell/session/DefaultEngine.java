@@ -1,8 +1,8 @@
 package bufq.shell.session;
 
 import bufq.dump.DumpLoader;
-import bufq.dump.LoadException;
-import bufq.dump.ModuleSource;
+import bufq.dump.file.LoadException;
+import bufq.dump.file.ModuleSource;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;

@@ -1,6 +1,6 @@
 package bufq.shell.session;
 
-import bufq.dump.FileKind;
+import bufq.dump.file.FileKind;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.LoadWarning;

@@ -27,11 +27,11 @@ import java.util.function.Function;
  * what the user typed. The session's parts each do one job: {@link Modules} (loading, the current
  * module), {@link Printer} (results to the sink, messages to stderr), {@link StatementRunner} (a
  * query or a command's plan), {@link InitScript} (the user's init.js, run on first need). Commands
- * see them through one {@link CommandContext}, wired here; what runs comes from outside (the command
- * line's wiring): the engine, the commands and the script engine.
+ * see them through one {@link CommandContext} and the script engine through one {@link ScriptContext},
+ * wired here; what runs comes from outside (the command line's wiring): the engine, the commands and
+ * the script engine.
  */
 public final class Shell implements SessionControl {
-    public static final String VERSION = "0.1.0";
     /** What an interrupted query or module scan reports (the REPL interrupts on Ctrl-C). */
     static final String CANCELLED = "query cancelled (Ctrl-C)";
     /** A command other than a query stopped by Ctrl-C (e.g. {@code summary} over a big directory). */
@@ -42,7 +42,7 @@ public final class Shell implements SessionControl {
     private final Settings settings = new Settings();
     private final History history = new History();
     private final CommandTable commands;
-    private final Function<Shell, ScriptEngine> scriptEngine;
+    private final Function<ScriptContext, ScriptEngine> scriptEngine;
     private final InitScript init = new InitScript(this);
     private final Printer printer;
     private final DeferredReads deferred;
@@ -59,7 +59,7 @@ public final class Shell implements SessionControl {
      * @param scriptEngine makes the session's script engine on first use, so sessions that run no
      *                     script never load its classes
      */
-    public Shell(Engine engine, CommandTable commands, Function<Shell, ScriptEngine> scriptEngine,
+    public Shell(Engine engine, CommandTable commands, Function<ScriptContext, ScriptEngine> scriptEngine,
                  PrintStream out, PrintStream err, Env env) {
         this.engine = engine;
         this.commands = commands;
@@ -186,14 +186,6 @@ public final class Shell implements SessionControl {
     /** Defers the user's init script ({@code $XDG_CONFIG_HOME/bufq/init.js}) to its first need. */
     public void deferInit() { init.defer(); }
 
-    /**
-     * Runs the init script now if it is deferred and has not run (waits for it when an idle prompt
-     * is running it); a script about to run calls this first.
-     *
-     * @throws CommandException interrupted (Ctrl-C) while an idle prompt's run of it goes on
-     */
-    public void runPendingInit() throws CommandException { init.run(); }
-
     /** The background read {@link #idle} started for {@code m}, or null (tests wait on it). */
     CompletableFuture<Void> backgroundRead(HloModule m) { return deferred.backgroundRead(m); }
 
@@ -213,7 +205,7 @@ public final class Shell implements SessionControl {
 
     private boolean scriptIncomplete(String code) { return scripts().incomplete(code); }
 
-    /** What commands see of this session; the REPL, scripts and the command line use it too. */
+    /** What commands see of this session. */
     public CommandContext context() { return context; }
     public Engine engine() { return engine; }
     public Settings settings() { return settings; }
@@ -231,9 +223,13 @@ public final class Shell implements SessionControl {
     public void setPaste(Paste p) { paste = p == null ? Paste.NONE : p; }
     @Override public void requestQuit() { quit = true; }
 
-    /** The session's script engine, made on first use; its language runtime starts only when a script runs. */
+    /**
+     * The session's script engine, made on first use (its language runtime starts only when a script
+     * runs); it sees the session through a {@link ScriptContext}, whose init runs a deferred init.js
+     * (waiting for an idle prompt's run of it) before a script.
+     */
     @Override public ScriptEngine scripts() {
-        if (scripts == null) scripts = scriptEngine.apply(this);
+        if (scripts == null) scripts = scriptEngine.apply(new ScriptContext(engine, settings, modules, printer, env, init::run));
         return scripts;
     }
 

@@ -5,9 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
@@ -16,23 +14,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * No main source file of the shell or the bench over 500 lines (STYLE.md: no file over ~400 lines
- * without a reason): a file that long does more than one job. The engine's files are held by its own
- * {@code bufq.arch.FileSizeTest}, with a reason for each one it allows. The files below are waiting
- * for their split; the list only shrinks: a listed file that fits fails the test until it is taken off.
+ * without a reason): a file that long does more than one job. No file is let off. The engine's files
+ * are held by its own {@code bufq.arch.FileSizeTest}.
  */
 class FileSizeTest {
     static final int MAX_LINES = 500;
-
-    /** Paths from the project root, each to be split; remove one here when it is. */
-    private static final Set<String> NOT_SPLIT_YET = Set.of(
-            "bench/src/main/java/bufq/bench/Harness.java");
 
     private static final Path ROOT = Path.of(System.getProperty("bufq.root", "..")).toAbsolutePath().normalize();
 
     @Test
     void noMainSourceFileIsOver500Lines() throws IOException {
         TreeMap<String, Long> over = new TreeMap<>();
-        List<String> fit = new ArrayList<>();
         int files = 0;
         for (String module : List.of("shell", "bench")) {
             try (Stream<Path> all = Files.walk(ROOT.resolve(module).resolve("src/main"))) {
@@ -43,13 +35,11 @@ class FileSizeTest {
                         lines = l.count();
                     }
                     String name = ROOT.relativize(p).toString().replace('\\', '/');
-                    if (lines > MAX_LINES && !NOT_SPLIT_YET.contains(name)) over.put(name, lines);
-                    if (lines <= MAX_LINES && NOT_SPLIT_YET.contains(name)) fit.add(name);
+                    if (lines > MAX_LINES) over.put(name, lines);
                 }
             }
         }
         assertTrue(files > 50, "found the sources under " + ROOT + " (" + files + " files)");
         assertEquals(new TreeMap<>(), over, "main source files over " + MAX_LINES + " lines: split them");
-        assertEquals(List.of(), fit, "these fit now: take them off NOT_SPLIT_YET");
     }
 }

@@ -53,6 +53,17 @@ class PackageCycleTest {
                 .check(SHELL);
     }
 
+    /**
+     * Scripts see the session through {@code ScriptContext} (engine, settings, modules, output, the
+     * user's environment, a deferred init.js), as commands see theirs; the REPL keeps the shell.
+     */
+    @Test
+    void noScriptDependsOnTheShell() {
+        noClasses().that().resideInAPackage("bufq.shell.script..")
+                .should().dependOnClassesThat().haveFullyQualifiedName("bufq.shell.session.Shell")
+                .check(SHELL);
+    }
+
     /** The import found the shell's classes (a rule over nothing would pass). */
     @Test
     void theShellWasImported() {

@@ -1,7 +1,7 @@
 package bufq.shell.cli;
 
 import bufq.dump.DumpLoader;
-import bufq.dump.FileKind;
+import bufq.dump.file.FileKind;
 import bufq.model.HloModule;
 import bufq.liveness.Liveness;
 import bufq.model.PeakClaim;

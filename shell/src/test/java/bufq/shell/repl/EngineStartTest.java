@@ -67,7 +67,7 @@ class EngineStartTest {
         t.errToScreen = true;
         Counting[] made = new Counting[1];
         CountDownLatch prepared = new CountDownLatch(1);
-        t.scripts = shell -> made[0] = new Counting(new Scripts(shell), prepared);
+        t.scripts = session -> made[0] = new Counting(new Scripts(session), prepared);
         PipedOutputStream keys = new PipedOutputStream();
         t.open(new PipedInputStream(keys));
         int[] exit = {-1};
@@ -99,7 +99,7 @@ class EngineStartTest {
         t.errToScreen = true;
         t.env.put("XDG_CONFIG_HOME", config.toString());
         Counting[] made = new Counting[1];
-        t.scripts = shell -> made[0] = new Counting(new Scripts(shell), new CountDownLatch(1));
+        t.scripts = session -> made[0] = new Counting(new Scripts(session), new CountDownLatch(1));
         PipedOutputStream keys = new PipedOutputStream();
         t.open(new PipedInputStream(keys));
         t.shell.deferInit();
@@ -125,7 +125,7 @@ class EngineStartTest {
     void pipedStdinAndDirectStatementsNeverStartIt() throws Exception {
         Transcript t = new Transcript(state);
         CountDownLatch prepared = new CountDownLatch(1);
-        t.scripts = shell -> new Counting(null, prepared);
+        t.scripts = session -> new Counting(null, prepared);
         t.open(new ByteArrayInputStream(new byte[0]));
         assertEquals(Status.OK, t.shell.execute("summary"));
         int exit = new PlainRepl(new ByteArrayInputStream("summary\nvalues limit 1\n".getBytes(StandardCharsets.UTF_8))).run(t.shell);

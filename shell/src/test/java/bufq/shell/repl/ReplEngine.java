@@ -1,7 +1,7 @@
 package bufq.shell.repl;
 
 import bufq.dump.DumpLoader;
-import bufq.dump.LoadException;
+import bufq.dump.file.LoadException;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;

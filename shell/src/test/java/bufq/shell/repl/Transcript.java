@@ -3,6 +3,7 @@ package bufq.shell.repl;
 import bufq.shell.cli.Bufq;
 import bufq.shell.command.Commands;
 import bufq.shell.session.Env;
+import bufq.shell.session.ScriptContext;
 import bufq.shell.session.ScriptEngine;
 import bufq.shell.session.Shell;
 import org.jline.terminal.Attributes;
@@ -41,7 +42,7 @@ final class Transcript {
     /** Errors on the screen too, as a terminal shows them. */
     boolean errToScreen;
     /** Makes the session's script engine; null for the real one. */
-    Function<Shell, ScriptEngine> scripts;
+    Function<ScriptContext, ScriptEngine> scripts;
 
     Transcript(Path stateHome) {
         env.put("XDG_STATE_HOME", stateHome.toString());

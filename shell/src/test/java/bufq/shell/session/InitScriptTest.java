@@ -62,7 +62,7 @@ class InitScriptTest {
     void runsBeforeExactlyTheStatementsThatMayNeedIt(String statement, boolean needs) throws Exception {
         Counting scripts = new Counting();
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        Shell s = new Shell(new DefaultEngine(), Commands.standard(), shell -> scripts,
+        Shell s = new Shell(new DefaultEngine(), Commands.standard(), session -> scripts,
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 new Env(Map.of(), false));
         s.modules().load(List.of(Path.of(System.getProperty("bufq.root", "..")).toAbsolutePath().normalize().resolve("examples/jax-mlp")));
@@ -78,7 +78,7 @@ class InitScriptTest {
     @org.junit.jupiter.api.Test
     void anIdlePromptLeavesItToARunningStatement() throws Exception {
         Counting scripts = new Counting();
-        Shell s = new Shell(new DefaultEngine(), Commands.standard(), shell -> scripts,
+        Shell s = new Shell(new DefaultEngine(), Commands.standard(), session -> scripts,
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Env(Map.of(), false));
         InitScript init = new InitScript(s);

@@ -268,7 +268,7 @@ class ShellSessionTest {
             @Override public void cancel() {}
             @Override public void close() {}
         };
-        Shell s = new Shell(new FakeEngine(), Commands.standard(), shell -> recording,
+        Shell s = new Shell(new FakeEngine(), Commands.standard(), session -> recording,
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 new Env(Map.of(), false));
         s.modules().addModules(List.of(FakeEngine.module("m")));

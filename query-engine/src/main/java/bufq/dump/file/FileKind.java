@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.file;
 
 /** The kinds of file XLA writes per module, by name suffix; {@link #OTHER} is judged by content. */
 public enum FileKind {
@@ -13,7 +13,7 @@ public enum FileKind {
     FileKind(String suffix) { this.suffix = suffix; }
 
     /** What a file of this kind is, for messages: "not a " + noun. */
-    String noun() {
+    public String noun() {
         return switch (this) {
             case VALUES -> "buffer-assignment values file";
             case LIVE_RANGE -> "live-range file";
@@ -23,7 +23,7 @@ public enum FileKind {
     }
 
     /** The first line a file of this kind starts with, for messages. */
-    String header() {
+    public String header() {
         return switch (this) {
             case VALUES -> "Used values:";
             case LIVE_RANGE -> "HloLiveRange (max N):";
@@ -87,7 +87,8 @@ public enum FileKind {
         return n;
     }
 
-    static String stripGz(String n) {
+    /** The name without a {@code .gz} ending. */
+    public static String stripGz(String n) {
         return n.endsWith(".gz") ? n.substring(0, n.length() - 3) : n;
     }
 }

@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.file;
 
 import bufq.dump.text.OneLine;
 

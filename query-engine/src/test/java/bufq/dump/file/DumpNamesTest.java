@@ -1,5 +1,6 @@
-package bufq.dump;
+package bufq.dump.file;
 
+import bufq.dump.file.FileKind;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 

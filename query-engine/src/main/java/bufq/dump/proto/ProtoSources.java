@@ -1,7 +1,11 @@
-package bufq.dump;
+package bufq.dump.proto;
 
-import bufq.dump.proto.ProtoException;
-import bufq.dump.proto.ProtoReader;
+import bufq.dump.file.DumpFile;
+import bufq.dump.file.DumpNames;
+import bufq.dump.file.FileKind;
+import bufq.dump.file.Gunzip;
+import bufq.dump.file.LoadException;
+import bufq.dump.file.ModuleSource;
 import bufq.model.HloModule;
 import bufq.model.LoadWarning;
 
@@ -14,18 +18,18 @@ import java.util.List;
 import java.util.zip.ZipException;
 
 /**
- * The modules of proto files ({@code .pb}, {@code .pb.gz}) for {@link DumpLoader}: an
+ * The modules of proto files ({@code .pb}, {@code .pb.gz}) for {@code bufq.dump.DumpLoader}: an
  * {@code .hlo.pb} or a bare buffer-assignment proto is one module, read when loaded; a profile's
  * {@code .xplane.pb} is read when found and gives one module per HloProto it carries. The kind is
  * judged by content. Errors become {@link LoadException}s naming the byte offset and message path.
  */
-final class ProtoSources {
+public final class ProtoSources {
     private ProtoSources() {}
 
     private static final String REPORT = "-memory-usage-report.pb";
 
     /** A {@code .pb} or {@code .pb.gz} name. */
-    static boolean isProto(String fileName) {
+    public static boolean isProto(String fileName) {
         return FileKind.stripGz(fileName).endsWith(".pb");
     }
 
@@ -35,7 +39,7 @@ final class ProtoSources {
      * protos bufq reads. A bounded cost: the head only; a file this passes may still fail to load,
      * with the proto reader's byte offset and message path.
      */
-    static boolean sniffsAsProto(Path read) {
+    public static boolean sniffsAsProto(Path read) {
         byte[] head;
         try {
             head = head(read, read.toString());
@@ -56,7 +60,7 @@ final class ProtoSources {
      * reports (read with their module's {@code .hlo.pb}, or alone when it is missing) and modules
      * before optimizations (no buffer assignment yet).
      */
-    static boolean walkReads(String fileName) {
+    public static boolean walkReads(String fileName) {
         String n = FileKind.stripGz(fileName);
         return n.endsWith(".pb") && !n.endsWith(REPORT) && !n.contains("before_optimizations");
     }
@@ -66,7 +70,7 @@ final class ProtoSources {
      * no dump's module name, and its head reads as an assignment. Beside the one module it belongs
      * to, it is that module's assignment again, with less in it (no names, shapes or schedule).
      */
-    static boolean isBareAssignment(Path read) {
+    public static boolean isBareAssignment(Path read) {
         String n = FileKind.stripGz(read.getFileName().toString());
         if (!n.endsWith(".pb") || n.endsWith(".hlo.pb") || n.endsWith(REPORT) || n.endsWith(".xplane.pb")) return false;
         if (DumpNames.program(textPrefix(n)) != null) return false;
@@ -79,17 +83,17 @@ final class ProtoSources {
     }
 
     /** A memory usage report proto: read with its module's .hlo.pb (or text set) beside it, else alone. */
-    static boolean isReport(String fileName) {
+    public static boolean isReport(String fileName) {
         return FileKind.stripGz(fileName).endsWith(REPORT);
     }
 
     /** Why a directory walk passes over a proto ({@link #walkReads} is false and it is not a report). */
-    static String whyWalkSkips(String fileName) {
+    public static String whyWalkSkips(String fileName) {
         return "a module before optimizations: no buffer assignment yet";
     }
 
     /** The module's {@code .hlo.pb} (or {@code .hlo.pb.gz}) beside a memory usage report proto, or null. */
-    static Path moduleOfReport(Path report) {
+    public static Path moduleOfReport(Path report) {
         return sibling(report, ".hlo.pb");
     }
 
@@ -110,7 +114,7 @@ final class ProtoSources {
     }
 
     /** The stem a text dump of the same module would have: {@code module_0000.jit_f.cpu_after_optimizations}. */
-    static String textPrefix(String fileName) {
+    public static String textPrefix(String fileName) {
         String n = FileKind.stripGz(fileName);
         if (n.endsWith(".hlo.pb")) return n.substring(0, n.length() - ".hlo.pb".length());
         if (n.endsWith(REPORT)) return n.substring(0, n.length() - REPORT.length());
@@ -118,7 +122,7 @@ final class ProtoSources {
     }
 
     /** The modules of the proto file at {@code read}, named {@code shown} in every message. */
-    static List<ModuleSource> sources(Path read, String shown) throws LoadException {
+    public static List<ModuleSource> sources(Path read, String shown) throws LoadException {
         String fileName = read.getFileName().toString();
         if (isReport(fileName)) {
             // Read as the report part of its module's .hlo.pb when that is beside it; else alone, as a
@@ -140,7 +144,7 @@ final class ProtoSources {
         if (isReport(fileName)) {
             DumpFile f = DumpFile.of(read, shown);
             return List.of(new ModuleSource(key, name, number, List.of(f),
-                    () -> ProtoReader.reportAlone(report(read, shown), name, number, backend)));
+                    (s, now) -> ProtoReader.reportAlone(report(read, shown), name, number, backend)));
         }
         byte[] head = head(read, shown);
         ProtoReader.Kind guess = ProtoReader.sniff(head, head.length);
@@ -149,9 +153,9 @@ final class ProtoSources {
             Path reportPath = reportOfModule(read);
             String reportShown = reportPath == null ? null : shownSibling(read, shown, reportPath);
             List<DumpFile> files = reportPath == null ? List.of(f) : List.of(f, DumpFile.of(reportPath, reportShown));
-            return List.of(new ModuleSource(key, name, number, files, () -> {
+            return List.of(new ModuleSource(key, name, number, files, (s, now) -> {
                 // A bad report beside a good module is skipped with a warning, as a bad text report is.
-                ProtoReader.Report report = null;
+                UsageReport report = null;
                 LoadWarning skippedReport = null;
                 if (reportPath != null) {
                     try {
@@ -176,7 +180,7 @@ final class ProtoSources {
             }));
         }
         byte[] bytes = bytes(read, shown);
-        List<ProtoReader.Embedded> modules;
+        List<ProfileModule> modules;
         String profileBackend;
         try {
             modules = ProtoReader.xspaceModules(bytes);
@@ -185,12 +189,12 @@ final class ProtoSources {
             throw new LoadException(shown, e.getMessage());
         }
         List<ModuleSource> out = new ArrayList<>(modules.size());
-        for (ProtoReader.Embedded m : modules) {
+        for (ProfileModule m : modules) {
             // Named apart (as a frame of a log is), so each module of the file is its own source.
             String part = shown + "#" + m.name();
             DumpFile f = new DumpFile(part, FileKind.OTHER, null, null, shown, 1);
             String moduleName = m.name().replaceFirst("\\(\\d+\\)$", "");
-            out.add(new ModuleSource(key + "#" + m.name(), moduleName, m.number(), List.of(f), () -> {
+            out.add(new ModuleSource(key + "#" + m.name(), moduleName, m.number(), List.of(f), (s, now) -> {
                 try {
                     return ProtoReader.load(bytes, m.from(), m.length(), m.from(), part, moduleName, m.number(), profileBackend, true);
                 } catch (ProtoException e) {
@@ -202,10 +206,10 @@ final class ProtoSources {
     }
 
     /** A memory usage report proto's totals by colour. */
-    private static ProtoReader.Report report(Path read, String shown) throws LoadException {
+    private static UsageReport report(Path read, String shown) throws LoadException {
         byte[] bytes = bytes(read, shown);
         try {
-            return new ProtoReader.Report(shown, ProtoReader.reportTotals(bytes));
+            return new UsageReport(shown, ProtoReader.reportTotals(bytes));
         } catch (ProtoException e) {
             throw new LoadException(shown, e.getMessage());
         }

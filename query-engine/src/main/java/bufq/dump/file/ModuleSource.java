@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.file;
 
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
@@ -8,30 +8,28 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * One module found by {@link DumpLoader#discover}: its files, not yet parsed. {@link #load()} parses
- * them (in parallel) into a {@link HloModule}.
+ * One module found by {@code DumpLoader.discover}: its files, not yet parsed, and how they load.
+ * {@link #load()} parses them (in parallel) into a {@link HloModule}.
  *
  * @param key    unique key: the directory and file prefix shared by the module's files
  * @param name   program name ({@code jit_step}), or the file stem when the name has none
  * @param number module number from {@code module_NNNN}, or -1
  * @param dumpFiles the files, buffer-assignment first
- * @param loader how a module of a proto file loads ({@link ProtoSources}); null for text dumps
+ * @param loader how the module loads: the text reader, or the proto reader for a module of a proto file
  */
-public record ModuleSource(String key, String name, int number, List<DumpFile> dumpFiles, Loader loader)
-        implements ModuleFiles {
-    /** Loads a module that is not a text dump. */
+public record ModuleSource(String key, String name, int number, List<DumpFile> dumpFiles, Loader loader) {
+    /** Reads a module's files. */
     @FunctionalInterface
     public interface Loader {
-        HloModule load() throws LoadException;
+        /**
+         * Parses {@code source}, with the parts in {@code now} read in the same pass and the others
+         * left to be read on first use; a proto's loader reads everything at once.
+         */
+        HloModule load(ModuleSource source, Set<DumpPart> now) throws LoadException;
     }
 
     public ModuleSource {
         dumpFiles = List.copyOf(dumpFiles);
-    }
-
-    /** A text dump's module. */
-    public ModuleSource(String key, String name, int number, List<DumpFile> dumpFiles) {
-        this(key, name, number, dumpFiles, null);
     }
 
     /** Display names of the module's files. */
@@ -52,6 +50,6 @@ public record ModuleSource(String key, String name, int number, List<DumpFile> d
      * read on first use. A proto's loader reads everything at once.
      */
     public HloModule load(Set<DumpPart> now) throws LoadException {
-        return loader != null ? loader.load() : ModuleReader.read(this, now);
+        return loader.load(this, now);
     }
 }

@@ -1,5 +1,10 @@
 package bufq.dump;
 
+import bufq.dump.file.DumpFile;
+import bufq.dump.file.FileKind;
+import bufq.dump.file.Gunzip;
+import bufq.dump.file.LoadException;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -14,47 +19,27 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * One file of a module: a real file (read on demand, inflated when gzip by its magic bytes) or a frame cut out of
- * stdout-framed text.
- *
- * @param name      display name (the path as given, or {@code LOG#FRAME} for a frame)
- * @param path      the file to read, or null for in-memory text
- * @param text      the text of an in-memory file, or null
- * @param origin    the file warnings name (the log a frame was cut from)
- * @param firstLine line of {@code origin} where this file's text starts (1, or after a frame header)
+ * A dump file's content as text: {@link #open} maps a plain file (not read into the heap) or
+ * inflates a {@code .gz}, refusing a head that is binary, not UTF-8 or (for a file named as a
+ * section) not a dump; {@link #read} decodes a whole file strictly.
  */
-public record DumpFile(String name, FileKind kind, Path path, String text, String origin, long firstLine) {
-
-    static DumpFile of(Path path) {
-        return of(path, path.toString());
-    }
-
-    /** The file at {@code path}, named {@code shown} (the path as the user spelled it) in every message. */
-    static DumpFile of(Path path, String shown) {
-        return new DumpFile(shown, FileKind.of(path.getFileName().toString()), path, null, shown, 1);
-    }
-
-    static DumpFile inMemory(String name, String text) {
-        return new DumpFile(name, FileKind.of(name), null, text, name, 1);
-    }
-
-    /** A frame named {@code frame} cut from {@code log}, starting at line {@code firstLine} of the log. */
-    static DumpFile frame(String log, String frame, String text, long firstLine) {
-        return new DumpFile(log + "#" + frame, FileKind.of(frame), null, text, log, firstLine);
-    }
+final class TextFiles {
+    private TextFiles() {}
 
     /**
      * The file's content for parsing: a plain file is memory-mapped (not read into the heap), a
      * {@code .gz} inflated. A file whose head is binary or not UTF-8 is refused.
      */
-    DumpText open() throws LoadException {
-        if (text != null) return DumpText.of(text);
+    static DumpText open(DumpFile f) throws LoadException {
+        String name = f.name();
+        Path path = f.path();
+        if (f.text() != null) return DumpText.of(f.text());
         // A FIFO would block for ever and a device such as /dev/zero never end: only regular files.
         if (Files.exists(path) && !Files.isRegularFile(path))
             throw new LoadException(name, Files.isDirectory(path) ? "a directory, not a dump file"
                     : "not a regular file (a FIFO, device or socket), not a dump");
         if (Gunzip.isGzip(path)) {
-            Gunzip.Inflated got = Gunzip.inflate(path, name, "text", this::checkInflatedHead);
+            Gunzip.Inflated got = Gunzip.inflate(path, name, "text", (head, n, whole) -> checkInflatedHead(f, head, n, whole));
             DumpText s = DumpText.of(ByteBuffer.wrap(got.bytes()));
             s.truncated = got.truncated();
             return s;
@@ -64,7 +49,7 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
             if (size > Integer.MAX_VALUE) throw new LoadException(name, "file larger than 2 GiB, not supported");
             DumpText s = DumpText.of(ch.map(FileChannel.MapMode.READ_ONLY, 0, size));
             try {
-                checkHead(s);
+                checkHead(f, s);
             } catch (LoadException e) {
                 if (!name.endsWith(".gz")) throw e;
                 throw new LoadException(name, e.line(), e.reason() + "; named .gz, but not gzip data (no 0x1f 0x8b at its start)");
@@ -90,20 +75,22 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
         return s.text(0, n);
     }
 
-    private void checkHead(DumpText s) throws LoadException {
+    private static void checkHead(DumpFile f, DumpText s) throws LoadException {
         int n = Math.min(s.length(), 8192);
         int cut = n;
         if (n < s.length()) while (cut > 0 && s.at(cut - 1) != '\n') cut--;
         byte[] headBytes = new byte[cut];
         for (int i = 0; i < cut; i++) headBytes[i] = (byte) s.at(i);
-        decode(name, kind, headBytes);
+        decode(f.name(), f.kind(), headBytes);
     }
 
     /**
      * Judges a {@code .gz} by its first inflated bytes, before the rest is inflated: binary or
      * non-UTF-8 text is refused, and so is a file named as a dump that does not start like one.
      */
-    private void checkInflatedHead(byte[] head, int n, boolean whole) throws LoadException {
+    private static void checkInflatedHead(DumpFile f, byte[] head, int n, boolean whole) throws LoadException {
+        String name = f.name();
+        FileKind kind = f.kind();
         for (int i = 0; i < n; i++) {
             if (head[i] == 0) throw new LoadException(name, lineOf(head, i), "binary file (a NUL byte at column "
                     + columnOf(head, i) + "), not a " + kind.noun());
@@ -123,19 +110,19 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
 
     /**
      * The whole file's text (for files of unknown kind, e.g. a log with framed dumps): opened as
-     * {@link #open()} does (so a cut-off {@code .gz} keeps what it inflated), then decoded whole;
+     * {@link #open} does (so a cut-off {@code .gz} keeps what it inflated), then decoded whole;
      * non-UTF-8 text is refused.
      */
-    String read() throws LoadException {
-        if (text != null) return text;
-        DumpText s = open();
+    static String read(DumpFile f) throws LoadException {
+        if (f.text() != null) return f.text();
+        DumpText s = open(f);
         byte[] bytes = new byte[s.length()];
         for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) s.at(i);
-        return decode(name, kind, bytes);
+        return decode(f.name(), f.kind(), bytes);
     }
 
     /** The text of {@code bytes}; refuses binary or non-UTF-8 bytes, as not a file of {@code kind}. */
-    static String decode(String name, FileKind kind, byte[] bytes) throws LoadException {
+    private static String decode(String name, FileKind kind, byte[] bytes) throws LoadException {
         for (int i = 0, n = Math.min(bytes.length, 8192); i < n; i++) {
             if (bytes[i] == 0) throw new LoadException(name, lineOf(bytes, i), "binary file (a NUL byte at column "
                     + columnOf(bytes, i) + "), not a " + kind.noun());

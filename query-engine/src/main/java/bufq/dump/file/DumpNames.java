@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.file;
 
 import java.util.List;
 
@@ -7,7 +7,7 @@ import java.util.List;
  * copies ({@code owner_repo__path-module_0003.jit__threefry_seed.cpu}) carry the same parts anywhere
  * in the name, so the last {@code module_<digits>} is searched for.
  */
-final class DumpNames {
+public final class DumpNames {
     private DumpNames() {}
 
     /** Index just after {@code module_<digits>}, or -1. */
@@ -25,7 +25,8 @@ final class DumpNames {
         }
     }
 
-    static int number(String stem) {
+    /** The number after the last {@code module_}, or -1. */
+    public static int number(String stem) {
         int[] m = moduleMarker(stem);
         return m == null ? -1 : Integer.parseInt(stem.substring(m[0], m[1]));
     }
@@ -38,14 +39,14 @@ final class DumpNames {
      * Whether a file name is one of XLA's other per-module dump files ({@code module_NNNN.NAME.ir-with-opt.ll},
      * {@code .obj-file....o}, {@code .debug_options}): named {@code module_NNNN.} and ending as no dump does.
      */
-    static boolean isOtherXlaOutput(String fileName) {
+    public static boolean isOtherXlaOutput(String fileName) {
         if (number(fileName) < 0) return false;
         for (String end : OTHER_OUTPUTS) if (fileName.endsWith(end)) return true;
         return false;
     }
 
     /** Program name after {@code module_NNNN.}, or null. */
-    static String program(String stem) {
+    public static String program(String stem) {
         int[] m = moduleMarker(stem);
         if (m == null || m[1] >= stem.length() || stem.charAt(m[1]) != '.') return null;
         int start = m[1] + 1;
@@ -55,7 +56,7 @@ final class DumpNames {
     }
 
     /** {@code cpu}, {@code gpu}, {@code tpu} from the backend word, or null when the name has none. */
-    static String backend(String stem) {
+    public static String backend(String stem) {
         String s = stem;
         int a = s.indexOf("_after_optimizations");
         if (a >= 0) s = s.substring(0, a);

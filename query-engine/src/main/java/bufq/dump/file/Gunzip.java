@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.file;
 
 import java.io.EOFException;
 import java.io.FilterInputStream;
@@ -27,7 +27,7 @@ import java.util.zip.ZipException;
  * </ul>
  * The output is kept in chunks (no doubling array) and copied once into an exact array at the end.
  */
-final class Gunzip {
+public final class Gunzip {
     private Gunzip() {}
 
     /**
@@ -36,7 +36,7 @@ final class Gunzip {
      * gzipped dump under any name is inflated and a file named {@code .gz} that is not gzip is read
      * as it is. False for a file that cannot be read (its open then says why).
      */
-    static boolean isGzip(Path file) {
+    public static boolean isGzip(Path file) {
         try (InputStream in = Files.newInputStream(file)) {
             return in.read() == 0x1f && in.read() == 0x8b;
         } catch (IOException | UnsupportedOperationException e) {
@@ -48,7 +48,7 @@ final class Gunzip {
      * The file's first {@code n} bytes, inflated when it is gzip ({@link #isGzip}); a cut-off gzip
      * gives what was inflated. The head-of-file sniff of the walk and of protos reads through here.
      */
-    static byte[] head(Path file, int n) throws IOException {
+    public static byte[] head(Path file, int n) throws IOException {
         byte[] b = new byte[n];
         int got = 0;
         boolean gzip = isGzip(file);
@@ -75,15 +75,15 @@ final class Gunzip {
     static final long CEILING = Integer.MAX_VALUE - 16;
 
     /** Looks at the first inflated bytes (all of them when the file is shorter); throws to refuse the file. */
-    interface HeadCheck {
+    public interface HeadCheck {
         void check(byte[] head, int length, boolean whole) throws LoadException;
     }
 
     /** The inflated bytes, and whether the gzip data ended early (a cut-off download: what was inflated is kept). */
-    record Inflated(byte[] bytes, boolean truncated) {}
+    public record Inflated(byte[] bytes, boolean truncated) {}
 
     /** Inflates {@code path}, named {@code shown} in messages; {@code noun} says what the content is ("bytes", "text"). */
-    static Inflated inflate(Path path, String shown, String noun, HeadCheck headCheck) throws LoadException {
+    public static Inflated inflate(Path path, String shown, String noun, HeadCheck headCheck) throws LoadException {
         Chunks out = new Chunks(sizeHint(path));
         boolean truncated = false;
         try (Counting raw = new Counting(Files.newInputStream(path));
