@@ -5,8 +5,6 @@ import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.liveness.Liveness;
 import bufq.model.TilingModel;
-import bufq.table.Column;
-import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
 
@@ -61,40 +59,19 @@ public final class Analyses {
     }
 
     /**
-     * The numbers behind the timeline, one row per step: {@code step, instruction, occupied_bytes,
-     * live_bytes}, then {@code color_N} occupied bytes per colour when there are several. For
-     * machine formats (csv, json) where a chart is no use; a note names the peak step.
-     */
-    /**
      * The heap-simulator trace's bytes after each event (a proto dump's), charted {@code width}
      * columns wide, then its peak beside bufq's per-step peak with what makes them differ.
      */
     public static List<Output> eventTimeline(HloModule m, int width) { return EventTimeline.run(m, width); }
 
+    /**
+     * The numbers behind the timeline, one row per step: {@code step, instruction, occupied_bytes,
+     * live_bytes}, then {@code color_N} occupied bytes per colour when there are several. For
+     * machine formats (csv, json) where a chart is no use; a note names the peak step.
+     */
     public static Table timelineTable(HloModule m, OptionalInt color) {
         requireColor(m, color);
-        Liveness l = Liveness.of(m);
-        List<Integer> colors = color.isPresent() || l.colors().size() < 2 ? List.of() : l.colors();
-        long[] occupied = l.occupiedBytesByStep(color), live = l.liveBytesByStep(color);
-        List<long[]> per = new ArrayList<>();
-        for (int c : colors) per.add(l.occupiedBytesByStep(OptionalInt.of(c)));
-        List<Column> columns = new ArrayList<>(List.of(new Column("step", ColumnType.INT),
-                new Column("instruction", ColumnType.STRING), new Column("occupied_bytes", ColumnType.BYTES),
-                new Column("live_bytes", ColumnType.BYTES)));
-        for (int c : colors) columns.add(new Column("color_" + c, ColumnType.BYTES));
-        int p = l.peakTime(color);
-        List<String> notes = p < 0 ? List.of() : List.of("peak: step " + p + " (" + Bytes.human(occupied[p]) + " occupied)");
-        // Rows when read: the chart carries this table for csv and json, and a million-step schedule
-        // shown as a chart never reads it.
-        return Table.lazy("occupied bytes by step (" + m.handle() + ")", columns, l.steps(), t -> {
-            Object[] row = new Object[4 + per.size()];
-            row[0] = (long) t;
-            row[1] = PeakReport.instructionAt(m, t);
-            row[2] = occupied[t];
-            row[3] = live[t];
-            for (int i = 0; i < per.size(); i++) row[4 + i] = per.get(i)[t];
-            return row;
-        }, notes);
+        return TimelineChart.table(m, color);
     }
 
     /** Standalone SVG document of live bytes per step, stacked by colour, peak marked. */

@@ -6,7 +6,6 @@ import bufq.model.HloValue;
 import bufq.liveness.Liveness;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -50,7 +49,7 @@ public final class ClaimedPeak {
             missing.add(v);
             missingBytes += v.logicalSize();
         }
-        missing.sort(Comparator.comparingLong(HloValue::logicalSize).reversed().thenComparing(PeakReport::compareLabels));
+        missing.sort(ValueOrder.LARGEST_FIRST);
         o.append("its list leaves out ").append(missing.size()).append(" value").append(missing.size() == 1 ? "" : "s")
                 .append(" live at step ").append(p).append(" (").append(Bytes.human(missingBytes));
         for (int i = 0; i < Math.min(3, missing.size()); i++) {

@@ -8,7 +8,6 @@ import bufq.liveness.Liveness;
 import bufq.model.PeakClaim;
 import bufq.model.TilingModel;
 import bufq.table.ColumnType;
-import bufq.table.NaturalOrder;
 import bufq.table.Output;
 import bufq.table.Table;
 import bufq.table.TextBlock;
@@ -160,7 +159,7 @@ final class PeakReport {
                 live.add(v);
             }
         }
-        live.sort(Comparator.comparingLong(HloValue::logicalSize).reversed().thenComparing(PeakReport::compareLabels));
+        live.sort(ValueOrder.LARGEST_FIRST);
         // Values of one op_name and shape (a loop's 200 identical buffers) share one row with their count.
         Map<List<Object>, List<HloValue>> groups = new LinkedHashMap<>();
         for (HloValue v : live) {
@@ -218,13 +217,6 @@ final class PeakReport {
                 + " occupied; values under " + Bytes.human(smallThreshold) + " fold into the small row"
                 + (grouped > 0 ? "; values of one op_name and shape share a row (count; value names the first and last)" : ""));
         return b.build();
-    }
-
-    /** Natural order of the labels ({@code copy.2} before {@code copy.10}) without building them: name, then index. */
-    static int compareLabels(HloValue a, HloValue b) {
-        int c = NaturalOrder.INSTANCE.compare(a.name(), b.name());
-        if (c != 0) return c;
-        return NaturalOrder.INSTANCE.compare(a.indexPrinted() ? a.index() : "", b.indexPrinted() ? b.index() : "");
     }
 
     static String instructionAt(HloModule m, int t) {

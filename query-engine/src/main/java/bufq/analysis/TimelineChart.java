@@ -2,9 +2,13 @@ package bufq.analysis;
 
 import bufq.model.HloModule;
 import bufq.liveness.Liveness;
+import bufq.table.Column;
+import bufq.table.ColumnType;
 import bufq.table.Output;
+import bufq.table.Table;
 import bufq.table.TextBlock;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -28,7 +32,33 @@ final class TimelineChart {
                 "no live ranges in this dump: a timeline needs the HloLiveRange section\n"));
         if (l.peakTime(color) < 0) return List.of(new TextBlock(PeakReport.noPeakOfColor(color.getAsInt())));
         return List.of(new TextBlock(render(m, l.occupiedBytesByStep(color), l.peakTime(color), color, width),
-                Analyses.timelineTable(m, color)));
+                table(m, color)));
+    }
+
+    /** {@link Analyses#timelineTable}, the colour already checked. */
+    static Table table(HloModule m, OptionalInt color) {
+        Liveness l = Liveness.of(m);
+        List<Integer> colors = color.isPresent() || l.colors().size() < 2 ? List.of() : l.colors();
+        long[] occupied = l.occupiedBytesByStep(color), live = l.liveBytesByStep(color);
+        List<long[]> per = new ArrayList<>();
+        for (int c : colors) per.add(l.occupiedBytesByStep(OptionalInt.of(c)));
+        List<Column> columns = new ArrayList<>(List.of(new Column("step", ColumnType.INT),
+                new Column("instruction", ColumnType.STRING), new Column("occupied_bytes", ColumnType.BYTES),
+                new Column("live_bytes", ColumnType.BYTES)));
+        for (int c : colors) columns.add(new Column("color_" + c, ColumnType.BYTES));
+        int p = l.peakTime(color);
+        List<String> notes = p < 0 ? List.of() : List.of("peak: step " + p + " (" + Bytes.human(occupied[p]) + " occupied)");
+        // Rows when read: the chart carries this table for csv and json, and a million-step schedule
+        // shown as a chart never reads it.
+        return Table.lazy("occupied bytes by step (" + m.handle() + ")", columns, l.steps(), t -> {
+            Object[] row = new Object[4 + per.size()];
+            row[0] = (long) t;
+            row[1] = PeakReport.instructionAt(m, t);
+            row[2] = occupied[t];
+            row[3] = live[t];
+            for (int i = 0; i < per.size(); i++) row[4 + i] = per.get(i)[t];
+            return row;
+        }, notes);
     }
 
     /** The chart of {@code bytes} per step with the peak, step {@code peakT}, marked. */

@@ -19,41 +19,6 @@ import java.util.function.Function;
  * catalog, so a compiled query keeps the fields it was checked against.
  */
 public final class Catalog {
-    /** Lists the rows of an entity for one module. */
-    interface RowSource {
-        List<?> rows(EvalContext ctx);
-    }
-
-    /** Whether a row is live somewhere in {@code [from, to]}. */
-    interface LiveTest {
-        boolean overlaps(Object row, int from, int to, EvalContext ctx);
-    }
-
-    /** Rows live somewhere in {@code [from, to]} found through the interval index, in row order. */
-    interface LiveIndex {
-        List<?> candidates(int from, int to, EvalContext ctx);
-    }
-
-    /** A field and the dump parts its getter reads, besides those every module holds (see {@link #needs}). */
-    record FieldDef(FieldInfo info, Getter getter, Set<DumpPart> needs) {
-        FieldDef(FieldInfo info, Getter getter) { this(info, getter, Set.of()); }
-    }
-
-    /** An entity; {@code needs} are the parts its rows come from (instructions print in the Used values section). */
-    record Entity(String name, String doc, Map<String, FieldDef> fields, List<String> defaults, RowSource rows,
-                  LiveTest live, LiveIndex index, Set<DumpPart> needs) {
-        Entity(String name, String doc, Map<String, FieldDef> fields, List<String> defaults, RowSource rows,
-               LiveTest live, LiveIndex index) {
-            this(name, doc, fields, defaults, rows, live, index, Set.of());
-        }
-
-        Entity with(FieldDef f) {
-            Map<String, FieldDef> m = new LinkedHashMap<>(fields);
-            m.put(f.info().name(), f);
-            return new Entity(name, doc, Collections.unmodifiableMap(m), defaults, rows, live, index, needs);
-        }
-    }
-
     private final Map<String, Entity> entities;
 
     Catalog(Map<String, Entity> entities) {
@@ -61,7 +26,12 @@ public final class Catalog {
     }
 
     /** values, allocations, instructions and steps with the fields of issue 3 and a few extras. */
-    public static Catalog standard() { return StandardFields.CATALOG; }
+    public static Catalog standard() { return Standard.CATALOG; }
+
+    /** Built on the first {@link #standard()}, once. */
+    private static final class Standard {
+        static final Catalog CATALOG = new Catalog(StandardFields.entities());
+    }
 
     /**
      * A catalog with one more (or a replaced) field, e.g. from a script. {@code fn} gets the row
@@ -159,55 +129,5 @@ public final class Catalog {
     FieldDef def(String entity, String name) {
         Entity e = entities.get(entity);
         return e == null ? null : e.fields().get(name);
-    }
-
-    /** Widens a script's result to the column type's Java type; null when it does not fit. */
-    static Object coerce(Object v, ColumnType type) {
-        if (v == null) return null;
-        return switch (type) {
-            // A double outside long's range would saturate (2^80 shown as 8.0EiB): it does not fit.
-            case INT, BYTES -> v instanceof Number n && !(v instanceof Double d && !(d >= -0x1p63 && d < 0x1p63))
-                    ? Long.valueOf(n.longValue()) : null;
-            case FLOAT, PERCENT -> v instanceof Number n ? Double.valueOf(n.doubleValue()) : null;
-            case STRING, NOTE -> v instanceof String || v instanceof Character ? v.toString() : null;
-            case BOOL -> v instanceof Boolean ? v : null;
-            case LIST -> v instanceof List<?> l ? List.copyOf(l.stream().map(x -> x == null ? "null" : x).toList()) : null;
-        };
-    }
-
-    /**
-     * The getter of a field a script added: it calls into the script, so a query reads it while it
-     * runs (inside the script host's guarded call), never later when its table is printed.
-     */
-    static final class ScriptGetter implements Getter {
-        private final String name;
-        private final ColumnType type;
-        private final Function<Object, Object> fn;
-
-        ScriptGetter(String name, ColumnType type, Function<Object, Object> fn) {
-            this.name = name;
-            this.type = type;
-            this.fn = fn;
-        }
-
-        @Override public Object get(Object row, EvalContext ctx) {
-            Object v;
-            try {
-                v = fn.apply(row);
-            } catch (RuntimeException ex) {
-                throw new FieldFailure(name, ex);
-            }
-            return coerce(v, type);
-        }
-    }
-
-    /** A script field threw; the query reports it by name. */
-    static final class FieldFailure extends RuntimeException {
-        final String field;
-
-        FieldFailure(String field, RuntimeException cause) {
-            super(cause.getMessage(), cause, false, false);
-            this.field = field;
-        }
     }
 }

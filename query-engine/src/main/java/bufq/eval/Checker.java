@@ -22,7 +22,7 @@ final class Checker {
 
     private final Catalog catalog;
     private final String src;
-    private Catalog.Entity entity;
+    private Entity entity;
     private final List<String> keyNames = new ArrayList<>();
     private final List<Getter> keyGetters = new ArrayList<>();
     private final List<Col> cols = new ArrayList<>();
@@ -49,7 +49,7 @@ final class Checker {
         int indexSlot = entity.index() == null ? -1 : indexSlot(q.where(), conds);
 
         for (Name k : q.groupBy()) {
-            Catalog.FieldDef d = Conditions.field(entity, k);
+            FieldDef d = Conditions.field(entity, k);
             keyNames.add(k.text());
             keyGetters.add(d.getter());
         }
@@ -94,7 +94,7 @@ final class Checker {
             return new Col(name, resultType(agg), null, -1, agg);
         }
         Field f = (Field) e;
-        Catalog.FieldDef d = Conditions.field(entity, f.name());
+        FieldDef d = Conditions.field(entity, f.name());
         if (!aggregated) return new Col(name, d.info().type(), d.getter(), -1, null);
         int key = keyNames.indexOf(f.name().text());
         if (key < 0) {
@@ -164,7 +164,7 @@ final class Checker {
             return new Numeric(num instanceof Double ? ColumnType.FLOAT : ColumnType.INT, (row, ctx) -> num);
         }
         if (e instanceof Field f) {
-            Catalog.FieldDef d = Conditions.field(entity, f.name());
+            FieldDef d = Conditions.field(entity, f.name());
             ColumnType t = d.info().type();
             if (!Conditions.numeric(t)) {
                 throw new QueryException(f.start(), f.end(), "arithmetic needs numeric fields but found "
@@ -213,7 +213,7 @@ final class Checker {
                     + (c.args().isEmpty() ? "none" : c.args().size() + " arguments"));
         }
         Field f = (Field) c.args().get(0);
-        Catalog.FieldDef d = Conditions.field(entity, f.name());
+        FieldDef d = Conditions.field(entity, f.name());
         ColumnType t = d.info().type();
         boolean ok = Conditions.numeric(t) || ((kind == AggKind.MIN || kind == AggKind.MAX) && t == ColumnType.STRING);
         if (!ok) {

@@ -19,13 +19,13 @@ import com.google.re2j.Pattern;
 
 /** Type-checks a {@code where} expression and compiles it to closures; regexes are compiled here, once. */
 final class Conditions {
-    private final Catalog.Entity entity;
+    private final Entity entity;
     private final String src;
     final List<LiveSlot> slots = new ArrayList<>();
     final Map<Live, Integer> slotOf = new IdentityHashMap<>();
     final List<Plan.RegexHint> regexHints = new ArrayList<>();
 
-    Conditions(Catalog.Entity entity, String src) {
+    Conditions(Entity entity, String src) {
         this.entity = entity;
         this.src = src;
     }
@@ -62,7 +62,7 @@ final class Conditions {
             int slot = slots.size();
             slots.add(new LiveSlot(l.from(), l.to(), l.during()));
             slotOf.put(l, slot);
-            Catalog.LiveTest t = entity.live();
+            Entity.LiveTest t = entity.live();
             return (row, run) -> t.overlaps(row, run.from()[slot], run.to()[slot], run.ctx());
         }
         if (e instanceof Compare c) return compare(c);
@@ -192,7 +192,7 @@ final class Conditions {
         Interruptible(String s) { this.s = s; }
 
         @Override public char charAt(int i) {
-            if ((++calls & 0xff) == 0 && Thread.currentThread().isInterrupted()) throw new Executor.QueryCancelled();
+            if ((++calls & 0xff) == 0 && Thread.currentThread().isInterrupted()) throw new QueryCancelled();
             return s.charAt(i);
         }
 
@@ -248,15 +248,15 @@ final class Conditions {
             return new Operand(e, t, null, v);
         }
         if (e instanceof Field f) {
-            Catalog.FieldDef d = field(entity, f.name());
+            FieldDef d = field(entity, f.name());
             return new Operand(e, d.info().type(), d.getter(), null);
         }
         throw new QueryException(e.start(), e.end(), "expected a field or a value but found " + text(e));
     }
 
     /** The field named {@code n}, or the "unknown field ... did you mean" diagnostic. */
-    static Catalog.FieldDef field(Catalog.Entity entity, Name n) throws QueryException {
-        Catalog.FieldDef d = entity.fields().get(n.text());
+    static FieldDef field(Entity entity, Name n) throws QueryException {
+        FieldDef d = entity.fields().get(n.text());
         if (d != null) return d;
         List<String> near = NearNames.near(n.text(), entity.fields().keySet());
         throw new QueryException(new Diagnostic(n.start(), n.end(), "unknown field '" + n.text() + "' for " + entity.name(), near));

@@ -196,7 +196,7 @@ final class Executor {
      */
     private static boolean lazyOk(Getter[] gs, int vis, EvalContext ctx) {
         if (ctx.tiling() != TilingModel.TPU && ctx.tiling() != TilingModel.NONE) return false;
-        for (int i = 0; i < vis; i++) if (gs[i] instanceof Catalog.ScriptGetter) return false;
+        for (int i = 0; i < vis; i++) if (gs[i] instanceof ScriptGetter) return false;
         return true;
     }
 
@@ -217,10 +217,6 @@ final class Executor {
     /** The shell cancels a long query (Ctrl-C) by interrupting the thread running it. */
     private static void checkInterrupt() {
         if (Thread.currentThread().isInterrupted()) throw new QueryCancelled();
-    }
-
-    static final class QueryCancelled extends RuntimeException {
-        QueryCancelled() { super("query cancelled", null, false, false); }
     }
 
     private static List<Object[]> sorted(List<Object[]> rows, Plan p) {

@@ -1,6 +1,5 @@
 package bufq.eval;
 
-import bufq.eval.Catalog.FieldDef;
 import bufq.model.DumpPart;
 import bufq.table.ColumnType;
 

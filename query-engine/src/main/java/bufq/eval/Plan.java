@@ -9,7 +9,7 @@ import com.google.re2j.Pattern;
  * A checked query ready to run: closures over the catalog's getters, column layout and sort keys.
  * Immutable; everything that depends on the module (instruction times, peak) is resolved per run.
  */
-record Plan(Catalog.Entity entity, Pred where, int indexSlot, List<LiveSlot> slots, boolean aggregated,
+record Plan(Entity entity, Pred where, int indexSlot, List<LiveSlot> slots, boolean aggregated,
             List<Getter> groupKeys, List<Col> cols, int visible, List<Sort> sort, long limit, List<RegexHint> regexHints) {
 
     /** A compiled condition. */

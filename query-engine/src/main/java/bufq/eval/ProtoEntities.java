@@ -5,8 +5,6 @@ import static bufq.table.ColumnType.BYTES;
 import static bufq.table.ColumnType.INT;
 import static bufq.table.ColumnType.STRING;
 
-import bufq.eval.Catalog.Entity;
-import bufq.eval.Catalog.FieldDef;
 import bufq.model.HeapEvent;
 import bufq.model.HloValue;
 import bufq.table.ColumnType;

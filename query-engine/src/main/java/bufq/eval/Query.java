@@ -74,9 +74,9 @@ public final class Query {
         if (ctx == null || ctx.module() == null) throw new QueryException(0, text.length(), "no module loaded");
         try {
             return work.run();
-        } catch (Executor.QueryCancelled c) {
+        } catch (QueryCancelled c) {
             throw new QueryException(0, text.length(), "query cancelled");
-        } catch (Catalog.FieldFailure f) {
+        } catch (FieldFailure f) {
             throw new QueryException(0, text.length(), "field '" + f.field + "' failed: " + f.getMessage());
         } catch (TilingModel.TilingFailure f) {
             throw new QueryException(0, text.length(), f.getMessage());

@@ -8,8 +8,6 @@ import static bufq.table.ColumnType.INT;
 import static bufq.table.ColumnType.LIST;
 import static bufq.table.ColumnType.STRING;
 
-import bufq.eval.Catalog.Entity;
-import bufq.eval.Catalog.FieldDef;
 import bufq.model.BufferAllocation;
 import bufq.model.DumpPart;
 import bufq.model.HloInstruction;
@@ -33,8 +31,6 @@ final class StandardFields {
     /** What a field read from the values' blocks or the instructions' lines needs (set before the catalog is built). */
     private static final Set<DumpPart> USED = Set.of(DumpPart.USED_VALUES);
 
-    static final Catalog CATALOG = build();
-
     private interface VF { Object get(HloValue v, EvalContext c); }
     private interface AF { Object get(BufferAllocation a, EvalContext c); }
     private interface IF { Object get(HloInstruction i, EvalContext c); }
@@ -53,7 +49,8 @@ final class StandardFields {
     private static Long lineOrNull(int x) { return x < 0 ? null : Long.valueOf(x); }
     private static String emptyToNull(String s) { return s == null || s.isEmpty() ? null : s; }
 
-    private static Catalog build() {
+    /** The built-in entities by name, in the order {@code fields} lists them. */
+    static Map<String, Entity> entities() {
         Map<String, Entity> m = new LinkedHashMap<>();
         m.put("values", values());
         m.put("allocations", allocations());
@@ -62,7 +59,7 @@ final class StandardFields {
         m.put("uses", uses());
         m.put("events", ProtoEntities.events());
         m.put("modules", ProtoEntities.modules());
-        return new Catalog(m);
+        return m;
     }
 
     private static HloInstruction def(HloValue v, EvalContext c) { return c.module().instruction(v.name()); }
@@ -133,7 +130,7 @@ final class StandardFields {
         try {
             return c.tiling().paddedBytes(x, c.module());
         } catch (RuntimeException e) {
-            throw new Catalog.FieldFailure("padded_size (tiling " + c.tiling().name() + ")", e);
+            throw new FieldFailure("padded_size (tiling " + c.tiling().name() + ")", e);
         }
     }
 

@@ -21,7 +21,7 @@ public final class HloValue {
     private final String name;
     private final String index;
     private final Shape shape;
-    private final Object positions;   // List<HloPosition>, null for the one default position, or the module's UsedValues.Deferred
+    private final Object positions;   // List<HloPosition>, null for the one default position, or the module's Details
     private final Object uses;        // List<HloUse>, or one HloUse; null when positions is deferred
     private final int color;
     private final int allocation;
@@ -50,21 +50,36 @@ public final class HloValue {
      */
     public static HloValue deferred(long id, String name, String index, boolean indexPrinted, boolean phi, int color,
                                     long size, long offset, int allocation, Shape shape, LiveRange range,
-                                    UsedValues.Deferred details, int slot) {
+                                    Details details, int slot) {
         return deferred(id, name, index, indexPrinted, phi, color, size, offset, allocation, shape,
                 range == null ? NO_RANGE : packRange(range.start(), range.end()), details, slot);
     }
 
-    /** As {@link #deferred(long, String, String, boolean, boolean, int, long, long, int, Shape, LiveRange, UsedValues.Deferred, int)}, the range packed by {@link #packRange} or {@link #NO_RANGE}. */
+    /** As {@link #deferred(long, String, String, boolean, boolean, int, long, long, int, Shape, LiveRange, Details, int)}, the range packed by {@link #packRange} or {@link #NO_RANGE}. */
     public static HloValue deferred(long id, String name, String index, boolean indexPrinted, boolean phi, int color,
                                     long size, long offset, int allocation, Shape shape, long packedRange,
-                                    UsedValues.Deferred details, int slot) {
+                                    Details details, int slot) {
         boolean ranged = packedRange != NO_RANGE;
         return new HloValue(id, name, index, color, size, offset, allocation, shape, Objects.requireNonNull(details), null,
                 ranged ? (int) (packedRange >> 32) : 0, ranged ? (int) packedRange : -1, slot, flags(indexPrinted, phi, ranged));
     }
 
-    /** No live range, for {@link #deferred(long, String, String, boolean, boolean, int, long, long, int, Shape, long, UsedValues.Deferred, int)}. */
+    /**
+     * Where a deferred value's positions and uses are: its module's Used values section, read on the
+     * first ask ({@link UsedValues.Deferred}, the one kind). Declared here so that a value needs
+     * nothing of the section beyond these two questions; only the model can make one.
+     */
+    public abstract static class Details {
+        Details() {}
+
+        /** The positions of the value at {@code slot} of the module's values, {@code v} itself. */
+        abstract List<HloPosition> positions(int slot, HloValue v);
+
+        /** The uses of the value at {@code slot}. */
+        abstract List<HloUse> uses(int slot);
+    }
+
+    /** No live range, for {@link #deferred(long, String, String, boolean, boolean, int, long, long, int, Shape, long, Details, int)}. */
     public static final long NO_RANGE = Long.MIN_VALUE;
 
     /** A live range {@code [start, end]} as one long (no object per value when a reader joins a million). */
@@ -144,7 +159,7 @@ public final class HloValue {
      * @throws PartUnavailableException when that read fails (cancelled, or the file changed)
      */
     public List<HloPosition> positions() {
-        if (positions instanceof UsedValues.Deferred d) return d.get().positions(slot, this);
+        if (positions instanceof Details d) return d.positions(slot, this);
         return unpackPositions(positions, name, index);
     }
 
@@ -155,7 +170,7 @@ public final class HloValue {
      * @throws PartUnavailableException when that read fails (cancelled, or the file changed)
      */
     public List<HloUse> uses() {
-        if (positions instanceof UsedValues.Deferred d) return d.get().uses(slot);
+        if (positions instanceof Details d) return d.uses(slot);
         return unpackUses(uses);
     }
 

@@ -102,7 +102,7 @@ public final class UsedValues {
      * The section of one module, read once on first use and shared by every copy of the module
      * ({@link HloModule#withHandle}) and its values. Thread-safe: concurrent first uses wait for one read.
      */
-    public static final class Deferred {
+    public static final class Deferred extends HloValue.Details {
         private final Reader reader;
         private final int instructionCount;
         private List<HloValue> values;
@@ -142,6 +142,10 @@ public final class UsedValues {
         }
 
         public boolean isRead() { return read != null; }
+
+        @Override List<HloPosition> positions(int slot, HloValue v) { return get().positions(slot, v); }
+
+        @Override List<HloUse> uses(int slot) { return get().uses(slot); }
 
         /** The section, reading it now if needed. @throws PartUnavailableException if the read fails */
         UsedValues get() {

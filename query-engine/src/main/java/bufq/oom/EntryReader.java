@@ -3,7 +3,7 @@ package bufq.oom;
 import java.util.ArrayList;
 import java.util.List;
 
-import static bufq.oom.OomReader.numberAt;
+import static bufq.oom.MessageText.numberAt;
 
 /**
  * The buffers a GPU {@code Peak buffers:} list or a TPU {@code Largest program allocations} list

@@ -36,9 +36,6 @@ final class Figures {
                 new Rule("output", "output allocations", a -> a.color() == color && (a.isOutput() || a.maybeLiveOut()) && !a.isParameter()));
     }
 
-    /** XLA's colour of a TPU memory space: 0 is the default (HBM), 1 VMEM. */
-    static int color(String space) { return "vmem".equals(space) ? 1 : 0; }
-
     static Table table(OomText text, List<List<ModuleMatch>> ranked) {
         Table.Builder b = Table.builder().title("figures re-derived from the dump")
                 .column("message", ColumnType.INT).column("module", ColumnType.STRING).column("figure", ColumnType.STRING)
@@ -56,18 +53,18 @@ final class Figures {
                         diff(msg.requested(), a.size()), why(msg, msg.requested(), a.size(), null));
             }
             List<Rule> rules = msg.family() == Family.GPU_ASSIGNMENT ? GPU
-                    : msg.family() == Family.TPU_COMPILE ? tpu(color(msg.memorySpace())) : List.of();
+                    : msg.family() == Family.TPU_COMPILE ? tpu(ModuleMatch.color(msg.memorySpace())) : List.of();
             for (Rule r : rules) {
                 ByteSize said = msg.figures().get(r.figure());
                 if (said == null) continue;
-                long dump = OomReport.sum(m, r.allocations());
+                long dump = sum(m, r.allocations());
                 b.row(k, m.handle(), r.figure() + " (" + r.dumpMeaning() + ")", said.describe(), dump, diff(said, dump),
                         why(msg, said, dump, r.figure()));
             }
             for (Map.Entry<String, Long> e : msg.programTotals().entrySet()) {
                 for (ModuleMatch c : ranked.get(i)) {
                     if (!ModuleMatch.named(c.module(), e.getKey())) continue;
-                    long dump = OomReport.sum(c.module(), x -> !x.threadLocal());
+                    long dump = sum(c.module(), x -> !x.threadLocal());
                     ByteSize said = ByteSize.exact(e.getValue());
                     b.row(k, c.module().handle(), "in-use chunks of " + e.getKey() + " (its allocations but thread-local)",
                             said.describe(), dump, diff(said, dump), dump == e.getValue() ? "equal"
@@ -98,5 +95,12 @@ final class Figures {
         if (dump > said.hi())
             return "the dump's program needs more: a different compilation (other shapes, flags or XLA version)";
         return "the failing program needs more than the dump's: a different compilation (the dump of a smaller configuration?)";
+    }
+
+    /** Bytes of the module's allocations that {@code p} picks. */
+    private static long sum(HloModule m, Predicate<BufferAllocation> p) {
+        long s = 0;
+        for (BufferAllocation a : m.allocations()) if (p.test(a)) s += a.size();
+        return s;
     }
 }

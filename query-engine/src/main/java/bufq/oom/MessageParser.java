@@ -5,12 +5,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import static bufq.oom.OomReader.between;
-import static bufq.oom.OomReader.numberAt;
-import static bufq.oom.OomReader.sizeAfter;
+import static bufq.oom.MessageText.between;
+import static bufq.oom.MessageText.numberAt;
+import static bufq.oom.MessageText.sizeAfter;
 
 /** One message: its headline, the block of lines that belongs to it, and what they say. */
 final class MessageParser {
+    /** A block stops after this many lines (a BFC dump of a big heap is long, never this long). */
+    static final int MAX_BLOCK_LINES = 200_000;
+
     /** Words a line of a GPU {@code BufferAssignment OOM Debugging} block holds. */
     private static final String[] GPU_KEYS = {"BufferAssignment", "allocation:", "fragmentation:", "Peak buffers",
             "Buffer ", "Size:", "Operator:", "XLA Label:", "Shape:", "Entry Parameter Subshape:", "====="};
@@ -140,9 +143,9 @@ final class MessageParser {
                 endOfText = true;
                 return;
             }
-            if (OomReader.startsMessage(next)) return;
-            if (block.size() >= OomReader.MAX_BLOCK_LINES) {
-                warnings.add(new OomWarning(lines.number() + 1, "message longer than " + OomReader.MAX_BLOCK_LINES
+            if (Headlines.startsMessage(next)) return;
+            if (block.size() >= MAX_BLOCK_LINES) {
+                warnings.add(new OomWarning(lines.number() + 1, "message longer than " + MAX_BLOCK_LINES
                         + " lines: read no further"));
                 return;
             }
@@ -337,7 +340,7 @@ final class MessageParser {
         String h = headline;
         if (!h.contains("] ::") && !h.contains("]::")) {
             String next = lines.peek();
-            if (next != null && !next.isEmpty() && !OomReader.startsMessage(next) && (next.contains("tag") || next.contains("::"))) {
+            if (next != null && !next.isEmpty() && !Headlines.startsMessage(next) && (next.contains("tag") || next.contains("::"))) {
                 lines.next();
                 blockLines.add(lines.number());
                 h = h + " " + next;

@@ -57,7 +57,7 @@ record ModuleMatch(HloModule module, BufferAllocation allocation, int score, Lis
         if (msg.family() == Family.TPU_COMPILE && msg.figures().containsKey("HLO temp")) {
             ByteSize temp = msg.figures().get("HLO temp");
             for (BufferAllocation a : m.allocations()) {
-                if (a.isTemp() && !a.threadLocal() && a.color() == Figures.color(msg.memorySpace()) && temp.contains(a.size())) {
+                if (a.isTemp() && !a.threadLocal() && a.color() == color(msg.memorySpace()) && temp.contains(a.size())) {
                     score += 4;
                     alloc = a;
                     reasons.add("temp allocation " + a.index() + " within the printed HLO temp");
@@ -103,4 +103,7 @@ record ModuleMatch(HloModule module, BufferAllocation allocation, int score, Lis
         return name.equals(n) || name.equals(m.handle()) || m.handle().endsWith("." + name)
                 || (n != null && (n.endsWith("." + name) || n.startsWith(name + ".")));
     }
+
+    /** XLA's colour of a TPU memory space: 0 is the default (HBM), 1 VMEM. */
+    static int color(String space) { return "vmem".equals(space) ? 1 : 0; }
 }

@@ -11,7 +11,6 @@ import bufq.table.Table;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Predicate;
 
 /**
  * {@code oom}: what the messages of a paste say, and their join to the loaded modules. A pure
@@ -169,10 +168,4 @@ public final class OomReport {
 
     /** Bytes with thousands separators. */
     static String grouped(long n) { return String.format(Locale.ROOT, "%,d", n); }
-
-    static long sum(HloModule m, Predicate<BufferAllocation> p) {
-        long s = 0;
-        for (BufferAllocation a : m.allocations()) if (p.test(a)) s += a.size();
-        return s;
-    }
 }

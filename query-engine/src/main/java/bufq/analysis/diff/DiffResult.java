@@ -1,13 +1,12 @@
 package bufq.analysis.diff;
 
-import bufq.table.Output;
-
 import java.util.List;
 import java.util.Objects;
 
 /**
- * The comparison of two compilations of one program. Immutable; {@link #outputs()} renders it as
- * typed tables (summary, op_name changes, source-line changes, values only on one side).
+ * The comparison of two compilations of one program. Immutable; {@link DiffTables#render} turns it
+ * into typed tables (summary, op_name changes, source-line changes, values only on one side), so the
+ * result knows nothing of how it is shown.
  *
  * @param before    label of the first module (its handle, or {@code dir/handle} when handles clash)
  * @param after     label of the second module
@@ -105,13 +104,5 @@ public record DiffResult(String before, String after, DiffOptions options, Peak 
     /** Both sides have a peak (live ranges to recompute it from). */
     public boolean peakKnown() {
         return peakBefore.recomputed() != null && peakAfter.recomputed() != null;
-    }
-
-    /**
-     * The report as typed tables: summary, by op_name, by source line, values only on one side,
-     * and the likely renamed among those.
-     */
-    public List<Output> outputs() {
-        return DiffTables.render(this);
     }
 }

@@ -12,13 +12,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Renders a {@link DiffResult} as typed tables. Pure: the same result gives the same tables. */
-final class DiffTables {
+public final class DiffTables {
     /** Names shown per row of the one-side table; the rest is counted. */
     static final int NAMES_SHOWN = 4;
 
     private DiffTables() {}
 
-    static List<Output> render(DiffResult r) {
+    /**
+     * The report as typed tables: summary, by op_name, by source line, values only on one side,
+     * and the likely renamed among those.
+     */
+    public static List<Output> render(DiffResult r) {
         int limit = r.options().limit();
         String scope = r.options().atPeak() ? " (values live at peak)" : "";
         Table bySource = groups("live at peak by source line", "source", r.bySource(), limit);

@@ -1,6 +1,6 @@
 /**
  * Comparing two compilations of one program (issue 7): {@link bufq.analysis.diff.ModuleDiff#compare}
- * gives a {@link bufq.analysis.diff.DiffResult} whose {@code outputs()} are four typed tables:
+ * gives a {@link bufq.analysis.diff.DiffResult}, which {@link bufq.analysis.diff.DiffTables#render} turns into typed tables:
  * summary (peaks, allocation totals, per-kind bytes), bytes live at peak by op_name, the same by
  * source line, and values on one side only. {@link bufq.analysis.diff.ModulePairs} pairs the
  * modules of two dump directories by program name.

@@ -52,7 +52,7 @@ class CorpusDiffSweepTest {
             assertTrue(same.identical(), () -> "renamed copy differs: " + same);
             DiffResult r = ModuleDiff.compare(m, other, o);
             addsUp(r, m, other);
-            List<Output> parts = r.outputs();
+            List<Output> parts = DiffTables.render(r);
             assertEquals(5, parts.size());
             for (Output p : parts) assertFalse(((Table) p).title().isEmpty());
         }

@@ -47,7 +47,7 @@ class DiffGoldenTest {
 
     private void check(DiffResult r, String format, String golden) throws IOException {
         StringBuilder out = new StringBuilder();
-        Formatters.writeAll(r.outputs(), Formatters.byName(format), FormatOptions.DEFAULT, out);
+        Formatters.writeAll(DiffTables.render(r), Formatters.byName(format), FormatOptions.DEFAULT, out);
         Golden.check(Golden.file("query-engine", "diff/" + golden), out.toString());
     }
 }

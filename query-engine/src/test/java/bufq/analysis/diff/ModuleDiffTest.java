@@ -196,7 +196,7 @@ class ModuleDiffTest {
         TestModules.Tiny b = new TestModules.Tiny("b", 20);
         for (int i = 0; i < 5; i++) b.temp("t" + i, "f32[" + (i + 1) + "]", i, 20, "op" + i);
         DiffResult r = ModuleDiff.compare(new TestModules.Tiny("a", 20).build(), b.build(), new DiffOptions(false, 2));
-        List<Output> out = r.outputs();
+        List<Output> out = DiffTables.render(r);
         assertEquals(5, out.size());
         Table byOp = (Table) out.get(1);
         assertEquals(2, byOp.size());
@@ -216,7 +216,7 @@ class ModuleDiffTest {
         assertFalse(r.peakKnown());
         assertEquals(0, r.peakChange());
         assertNull(row(r, "peak, occupied").before());
-        assertTrue(((Table) r.outputs().get(0)).notes().contains("peak change unknown: before has no live ranges"));
+        assertTrue(((Table) DiffTables.render(r).get(0)).notes().contains("peak change unknown: before has no live ranges"));
     }
 
     @Test
@@ -235,7 +235,7 @@ class ModuleDiffTest {
         assertEquals(1, r.renamed().size());
         assertEquals("jit(f)/transpose(jvp())/dot_general", r.renamed().get(0).before().key().opGroup());
         assertEquals("jit(f)/transpose(jvp(jvp()))/checkpoint/dot_general", r.renamed().get(0).after().key().opGroup());
-        Table t = (Table) r.outputs().get(4);
+        Table t = (Table) DiffTables.render(r).get(4);
         assertEquals(1, t.size());
         assertEquals(256L, t.cell(0, 0));
     }
@@ -263,7 +263,7 @@ class ModuleDiffTest {
         assertFalse(r.hasSources());
         assertTrue(r.bySource().isEmpty());
         assertEquals(1, r.byOpName().size(), "the op_name part still shows the change");
-        Table t = (Table) r.outputs().get(2);
+        Table t = (Table) DiffTables.render(r).get(2);
         assertEquals(0, t.size());
         assertEquals(List.of("neither dump carries source_file/source_line metadata"), t.notes());
         assertFalse(r.identical());

@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.analysis.diff.DiffOptions;
 import bufq.analysis.diff.DiffResult;
+import bufq.analysis.diff.DiffTables;
 import bufq.analysis.diff.ModuleDiff;
 import bufq.analysis.diff.ModulePairs;
 import bufq.fit.Growth;
@@ -78,7 +79,7 @@ final class DiffCommand implements Command {
             if (b != null && af != null && !b.equals(af))
                 ctx.out().info("warning: the programs differ (" + b + " vs " + af + "); a diff is meant for two builds"
                         + " of one program, so most values will have no partner");
-            ctx.out().print(ModuleDiff.compare(before.get(0), after.get(0), options).outputs());
+            ctx.out().print(DiffTables.render(ModuleDiff.compare(before.get(0), after.get(0), options)));
             return guard(ctx, List.of(Growth.of(before.get(0), after.get(0))), failOver);
         }
         ModulePairs.Result pairs = ModulePairs.pair(before, after);
@@ -86,7 +87,7 @@ final class DiffCommand implements Command {
         for (var p : pairs.pairs()) {
             DiffResult r = ModuleDiff.compare(p.before(), p.after(), options);
             String title = p.before().handle() + " -> " + p.after().handle();
-            for (Output o : r.outputs()) {
+            for (Output o : DiffTables.render(r)) {
                 out.add(o instanceof Table t ? t.withTitle(title + (t.title() == null ? "" : ": " + t.title())) : o);
             }
         }

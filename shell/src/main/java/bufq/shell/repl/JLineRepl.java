@@ -18,7 +18,6 @@ import org.jline.reader.impl.history.DefaultHistory;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 import org.jline.utils.AttributedString;
-import org.jline.utils.InfoCmp;
 import org.jline.utils.Signals;
 
 import java.io.IOError;
@@ -91,7 +90,7 @@ public final class JLineRepl implements Repl {
     }
 
     static Terminal systemTerminal() throws IOException {
-        knownCapabilities(System.getenv("TERM"));
+        TerminalCapabilities.useShipped(System.getenv("TERM"));
         Terminal t;
         try {
             // JNI alone first: the exec provider would start a process ("test -t 1") just to look.
@@ -118,23 +117,6 @@ public final class JLineRepl implements Repl {
         // SIG_IGN: Ctrl-C never kills the JVM; JLine still reports it to the handlers we install.
         return TerminalBuilder.builder().system(true).jna(false).jansi(false).ffm(false)
                 .nativeSignals(true).signalHandler(Terminal.SignalHandler.SIG_IGN);
-    }
-
-    /**
-     * JLine asks the {@code infocmp} program for the terminal's capabilities, a process start that
-     * costs a third of a second on a busy machine. For the types it ships a description of (xterm,
-     * xterm-256color, screen, ansi, ...) that description is used instead; tmux's own types get
-     * screen's, which tmux documents as compatible. Other types still ask {@code infocmp}.
-     */
-    static void knownCapabilities(String term) {
-        if (term == null || term.isEmpty()) return;
-        String shipped = term.startsWith("tmux") ? term.replaceFirst("^tmux", "screen") : term;
-        try {
-            String caps = InfoCmp.getDefaultInfoCmp(shipped);
-            if (caps != null && !caps.isEmpty()) InfoCmp.setLoadedInfoCmp(term, caps);
-        } catch (RuntimeException | IOError e) {
-            // not shipped with JLine: infocmp it is
-        }
     }
 
     @Override public int run(Shell shell) {

@@ -19,8 +19,8 @@ final class Warmup {
      * terminal uses. Failures only cost the head start.
      */
     static void run() {
-        JLineRepl.knownCapabilities(System.getenv("TERM"));
-        JLineRepl.knownCapabilities("ansi");  // the throwaway terminal's type: no infocmp for it either
+        TerminalCapabilities.useShipped(System.getenv("TERM"));
+        TerminalCapabilities.useShipped("ansi");  // the throwaway terminal's type: no infocmp for it either
         try (Terminal t = new DumbTerminal(null, null, "warmup", "ansi",
                 InputStream.nullInputStream(), OutputStream.nullOutputStream(),
                 StandardCharsets.UTF_8, Terminal.SignalHandler.SIG_IGN)) {
