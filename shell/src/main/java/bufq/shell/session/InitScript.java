@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The user's init script ({@code init.js}), run on first need instead of at start, so a batch run
@@ -23,7 +24,9 @@ import java.util.function.Consumer;
  * What a user sees of it is what an eager run shows: its output, and its errors with its own file and line.
  */
 final class InitScript {
-    private final Shell shell;
+    /** The session's printer and its script engine (made on first use), from the shell. */
+    private final Supplier<Printer> printer;
+    private final Supplier<ScriptEngine> scripts;
     /** Deferred and not run yet. Guarded by this. */
     private boolean pending;
     /** The run in progress and its thread, or null. Guarded by this. */
@@ -36,8 +39,9 @@ final class InitScript {
 
     private record Capture(Thread thread, PrintStream err, OutputSink out) {}
 
-    InitScript(Shell shell) {
-        this.shell = shell;
+    InitScript(Supplier<Printer> printer, Supplier<ScriptEngine> scripts) {
+        this.printer = printer;
+        this.scripts = scripts;
     }
 
     synchronized void defer() { pending = true; }
@@ -84,7 +88,7 @@ final class InitScript {
             return;
         }
         try {
-            shell.printer().outsideScript(() -> shell.scripts().runInit());
+            printer.get().outsideScript(() -> scripts.get().runInit());
         } finally {
             finish(mine);
         }
@@ -106,9 +110,9 @@ final class InitScript {
         PrintStream text = new PrintStream(buffer, true, StandardCharsets.UTF_8);
         capture = new Capture(Thread.currentThread(), text, OutputSink.console(text));
         try {
-            shell.scripts().runInit();
+            scripts.get().runInit();
         } catch (RuntimeException | LinkageError e) {
-            shell.printer().internalError(e);   // into the capture: shown like the script's own errors
+            printer.get().internalError(e);   // into the capture: shown like the script's own errors
         } finally {
             capture = null;
             text.flush();
@@ -132,7 +136,7 @@ final class InitScript {
             run.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new CommandException(Shell.COMMAND_CANCELLED);  // the run goes on; the next statement waits again
+            throw new CommandException(CommandException.CANCELLED);  // the run goes on; the next statement waits again
         } catch (ExecutionException e) {
             // the run reported its own failure
         }

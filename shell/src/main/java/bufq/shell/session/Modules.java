@@ -79,7 +79,7 @@ public final class Modules {
         boolean progress = env.interactive() && all.stream().filter(e -> e.loaded() == null).count() > 1;
         try {
             for (int i = 0; i < all.size(); i++) {
-                if (Thread.currentThread().isInterrupted()) throw new CommandException(Shell.COMMAND_CANCELLED);
+                if (Thread.currentThread().isInterrupted()) throw new CommandException(CommandException.CANCELLED);
                 if (progress && all.get(i).loaded() == null) {
                     err.print("\rreading module " + (i + 1) + "/" + all.size() + " ");
                     err.flush();
@@ -104,7 +104,7 @@ public final class Modules {
         try {
             deferred.read(m, parts);
         } catch (PartUnavailableException e) {
-            throw new CommandException(e.cancelled() ? Shell.COMMAND_CANCELLED : e.getMessage());
+            throw new CommandException(e.cancelled() ? CommandException.CANCELLED : e.getMessage());
         }
     }
 

@@ -35,7 +35,6 @@ public final class Shell implements SessionControl {
     /** What an interrupted query or module scan reports (the REPL interrupts on Ctrl-C). */
     static final String CANCELLED = "query cancelled (Ctrl-C)";
     /** A command other than a query stopped by Ctrl-C (e.g. {@code summary} over a big directory). */
-    static final String COMMAND_CANCELLED = "cancelled (Ctrl-C)";
 
     private final Engine engine;
     private final Env env;
@@ -43,7 +42,7 @@ public final class Shell implements SessionControl {
     private final History history = new History();
     private final CommandTable commands;
     private final Function<ScriptContext, ScriptEngine> scriptEngine;
-    private final InitScript init = new InitScript(this);
+    private final InitScript init = new InitScript(this::printer, this::scripts);
     private final Printer printer;
     private final DeferredReads deferred;
     private final Modules modules;
@@ -105,11 +104,11 @@ public final class Shell implements SessionControl {
             st = Status.ERROR;
         } catch (PartUnavailableException e) {
             // A part of a module read on first use, deep in a command: stopped by Ctrl-C, or its file changed.
-            printer.error(e.cancelled() ? COMMAND_CANCELLED : e.getMessage());
+            printer.error(e.cancelled() ? CommandException.CANCELLED : e.getMessage());
             st = Status.ERROR;
         } catch (CancellationException e) {
             // An analysis stopped by Ctrl-C between two of its steps (why's values, check's rules): no report.
-            printer.error(COMMAND_CANCELLED);
+            printer.error(CommandException.CANCELLED);
             st = Status.ERROR;
         } catch (OutOfMemoryError e) {
             // The statement asked for more than the heap holds; what it built is garbage now, so

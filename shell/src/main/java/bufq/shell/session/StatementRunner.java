@@ -103,7 +103,7 @@ final class StatementRunner {
                 return plan.run(ctx);
             } catch (CommandException | Engine.Failure | CancellationException e) {
                 if (limit.expired()) throw new CommandException(limit.message());
-                if (Thread.currentThread().isInterrupted()) throw new CommandException(Shell.COMMAND_CANCELLED);
+                if (Thread.currentThread().isInterrupted()) throw new CommandException(CommandException.CANCELLED);
                 throw e;
             }
         }

@@ -30,8 +30,6 @@ class ClassCycleTest {
      *       the CommandTable and reads statements (a script of commands), and the table holds the
      *       Commands. A command may run commands, so the roles form a loop; breaking it would need
      *       the session-steering role split from the context commands get.</li>
-     *   <li>Shell and InitScript: the user's init.js is the shell's, run on the shell's lazily made
-     *       script host and printer, kept in a class of its own for size.</li>
      * </ul>
      */
     static final List<Set<String>> KNOWN = List.of(
@@ -40,8 +38,7 @@ class ClassCycleTest {
                     "bufq.shell.script.ScriptErrors", "bufq.shell.script.Scripts", "bufq.shell.script.UndefinedMember"),
             Set.of("bufq.shell.session.Command", "bufq.shell.session.CommandContext", "bufq.shell.session.CommandPlan",
                     "bufq.shell.session.CommandTable", "bufq.shell.session.SessionControl",
-                    "bufq.shell.session.StatementKind", "bufq.shell.session.StatementReader"),
-            Set.of("bufq.shell.session.InitScript", "bufq.shell.session.Shell"));
+                    "bufq.shell.session.StatementKind", "bufq.shell.session.StatementReader"));
 
     @Test
     void theShellsClassesHaveNoCyclesButTheKnown() {

@@ -81,7 +81,7 @@ class InitScriptTest {
         Shell s = new Shell(new DefaultEngine(), Commands.standard(), session -> scripts,
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Env(Map.of(), false));
-        InitScript init = new InitScript(s);
+        InitScript init = new InitScript(s::printer, () -> scripts);
         init.defer();
         init.before(() -> false);   // a statement that needs no script is running
         init.runIdle(shown -> fail("nothing ran: " + shown));
