@@ -94,9 +94,7 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
         int n = Math.min(s.length(), 8192);
         int cut = n;
         if (n < s.length()) while (cut > 0 && s.at(cut - 1) != '\n') cut--;
-        byte[] headBytes = new byte[cut];
-        for (int i = 0; i < cut; i++) headBytes[i] = (byte) s.at(i);
-        decode(name, kind, headBytes);
+        decode(name, kind, s.bytes(0, cut));
     }
 
     /**
@@ -129,9 +127,7 @@ public record DumpFile(String name, FileKind kind, Path path, String text, Strin
     String read() throws LoadException {
         if (text != null) return text;
         DumpText s = open();
-        byte[] bytes = new byte[s.length()];
-        for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) s.at(i);
-        return decode(name, kind, bytes);
+        return decode(name, kind, s.bytes(0, s.length()));
     }
 
     /** The text of {@code bytes}; refuses binary or non-UTF-8 bytes, as not a file of {@code kind}. */
