@@ -120,6 +120,11 @@ public final class ModuleSet {
                 + (byPeak ? " (the largest peak)" : "") + "; 'modules' lists them, 'use' switches";
     }
 
+    /** The handle {@link #add} gives {@code s} as the first module of an empty set. */
+    static String handleOfFirst(Engine.FoundModule s) {
+        return base(s);
+    }
+
     private static String base(Engine.FoundModule s) {
         return s.name() == null || s.name().isBlank() ? "module" : s.name();
     }
