@@ -12,10 +12,9 @@ public final class Main {
         // A lambda, not a method reference: batch runs never load the REPL's classes.
         Bufq bufq = new Bufq(Env.system(), DefaultEngine::new, in -> JLineRepl.system(in));
         int rc = bufq.run(args, System.in, System.out, System.err);
-        String archiving = System.getProperty(ArchiveNotice.PROPERTY);
-        // The JVM archives the classes this run loaded: those of an interactive session too.
-        if (archiving != null && !archiving.isEmpty()) Rehearsal.run();
-        ArchiveNotice.print(archiving, System.err);
+        // The JVM archives the classes this run loaded: for interactive sessions, those of one too.
+        if (Boolean.getBoolean(Rehearsal.PROPERTY)) Rehearsal.run();
+        ArchiveNotice.print(System.getProperty(ArchiveNotice.PROPERTY), System.err);
         System.exit(rc);
     }
 }

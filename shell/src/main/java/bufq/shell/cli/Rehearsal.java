@@ -17,12 +17,15 @@ import java.util.stream.Stream;
 
 /**
  * The interactive path walked once, in memory, by the run that makes the launcher's class-data
- * archive ({@link ArchiveNotice#PROPERTY}): a session types a few statements, completes a word and
- * leaves, so the archive holds the line editor's classes and lambdas as well as the reader's, and
- * an interactive session starts from it as a batch run does (issue 34). Its history and settings
- * live in a directory of its own, removed after; it prints nothing.
+ * archive for interactive sessions ({@link #PROPERTY}): a session types a few statements, completes
+ * a word and leaves, so the archive holds the line editor's classes and lambdas as well as the
+ * reader's, and an interactive session starts from it as a batch run starts from its own (issue 34).
+ * Its history and settings live in a directory of its own, removed after; it prints nothing.
  */
 final class Rehearsal {
+    /** System property the launcher sets ({@code true}) on the run that makes the interactive archive. */
+    static final String PROPERTY = "bufq.rehearse";
+
     private Rehearsal() {}
 
     /** What the rehearsal types: statements, a completion (Tab), a line dropped (Ctrl-U). */

@@ -89,7 +89,8 @@ class LauncherTest {
         for (String[] args : new String[][] {{"-c", "summary", "dump.txt"}, {"dump.txt"}, {"--format", "csv", "-c", "peak", "--", "-dump"}, {"-c", "summary", "-"}}) {
             List<String> cmd = command(launcher, args);
             assertTrue(makesArchive(cmd), String.join(" ", args) + ": " + cmd);
-            assertTrue(cmd.stream().anyMatch(a -> a.contains("shell/target/bufq.jsa")), cmd.toString());
+            assertTrue(cmd.stream().anyMatch(a -> a.contains("shell/target/bufq-batch.jsa")), cmd.toString());
+            assertFalse(cmd.contains("-Dbufq.rehearse=true"), "a batch archive holds no line editor: " + cmd);
             // the run that writes the archive says so as it ends (issue 30), the others do not
             assertTrue(cmd.contains("-D" + ArchiveNotice.PROPERTY + "=1"), cmd.toString());
         }
@@ -111,7 +112,7 @@ class LauncherTest {
     @Test
     void batchRunsUseTheArchiveOnceMadeAndTheQuickCompiler() throws Exception {
         Path launcher = launcher();
-        Path archive = tmp.resolve("shell/target/bufq.jsa");
+        Path archive = tmp.resolve("shell/target/bufq-batch.jsa");
         Files.writeString(archive, "an archive");   // newer than the jar, which is not there: fresh
         Files.setLastModifiedTime(archive, FileTime.fromMillis(System.currentTimeMillis()));
         List<String> cmd = command(launcher, "-c", "summary", "dump.txt");
@@ -189,7 +190,9 @@ class LauncherTest {
         assertTrue(makesArchive(first), "no archive yet: one is made first: " + first);
         assertEquals(List.of("-c", "summary", example.toString()), first.subList(first.size() - 3, first.size()),
                 "by a batch run of the bundled example, not by the session: " + first);
-        assertTrue(first.contains("-D" + ArchiveNotice.PROPERTY + "=1"), "which rehearses a session and says it writes the archive");
+        assertTrue(first.contains("-D" + ArchiveNotice.PROPERTY + "=1"), "which says it writes the archive");
+        assertTrue(first.contains("-D" + Rehearsal.PROPERTY + "=true"), "and rehearses a session");
+        assertTrue(first.stream().anyMatch(a -> a.matches(".*shell/target/bufq\\.jsa\\.\\d+\\.tmp")), first.toString());
 
         Path archive = tmp.resolve("shell/target/bufq.jsa");
         Files.writeString(archive, "an archive");
