@@ -119,6 +119,7 @@ class LauncherTest {
         assertFalse(makesArchive(cmd), cmd.toString());
         assertTrue(cmd.contains("-XX:SharedArchiveFile=" + archive), cmd.toString());
         assertTrue(cmd.contains("-XX:TieredStopAtLevel=1"), "batch runs compile with C1 only: " + cmd);
+        assertTrue(cmd.contains("-XX:Tier3BackEdgeThreshold=6000"), "and compile a loop after 6,000 turns: " + cmd);
         assertEquals(List.of("-c", "summary", "dump.txt"), cmd.subList(cmd.size() - 3, cmd.size()), "the arguments last, as given");
     }
     /** MemTotal of /proc/meminfo in kB, 0 where there is none. */
