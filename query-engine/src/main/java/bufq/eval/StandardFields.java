@@ -62,6 +62,7 @@ final class StandardFields {
         m.put("uses", uses());
         m.put("events", ProtoEntities.events());
         m.put("modules", ProtoEntities.modules());
+        if (!List.copyOf(m.keySet()).equals(Catalog.STANDARD_ENTITIES)) throw new IllegalStateException("Catalog.STANDARD_ENTITIES differ: " + m.keySet());
         return new Catalog(m);
     }
 

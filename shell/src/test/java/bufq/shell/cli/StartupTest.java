@@ -93,4 +93,15 @@ class StartupTest {
         assertTrue(session.contains(" org.jline.reader.impl.LineReaderImpl "), "a session's line editor rehearsed");
         assertFalse(session.contains("bufq("), "its prompts are drawn nowhere");
     }
+
+    /**
+     * Issue 34: a run that compiles no query makes no query catalog (linking its fields' getters was
+     * half the CPU of {@code -c set} beyond the JVM's start); one that does, makes it.
+     */
+    @Test
+    void onlyAQueryMakesTheCatalog() throws IOException, InterruptedException {
+        String example = CliTest.root().resolve("examples/jax-mlp").toString();
+        assertFalse(classesLoaded(List.of(), "-c", "summary", example).contains(" bufq.eval.StandardFields "), "summary");
+        assertTrue(classesLoaded(List.of(), "-c", "values show count()", example).contains(" bufq.eval.StandardFields "), "a query");
+    }
 }
