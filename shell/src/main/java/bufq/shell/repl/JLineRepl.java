@@ -326,8 +326,12 @@ public final class JLineRepl implements Repl {
             // under 80 columns, so the first line a user sees does not wrap
             shell.printer().out().println("bufq " + Shell.VERSION + " - 'help' for commands and queries, Tab completes, Ctrl-D leaves.");
             shell.printer().out().flush();
-            // a module read behind the prompt starts now that the terminal and line reader are ready
+            // a module read behind the prompt starts now that the terminal and line reader are ready,
+            // and the query catalog is made beside it rather than at the first key the highlighter sees
             shell.modules().startLoading();
+            Thread catalog = new Thread(() -> shell.engine().catalog(), "bufq-catalog");
+            catalog.setDaemon(true);
+            catalog.start();
             try (IdlePrompt closing = idle) {
                 return prompts();
             }
