@@ -156,11 +156,15 @@ public final class Harness {
         }
         Path generatedDir = this.dir ? programs() : null;
         if (generatedDir != null) {
-            // Issue 34: `modules` over a directory of 2,000 programs, each module's files its own copies.
+            // Issue 34: `modules` and `fit` over a directory of 2,000 programs, each module's files its own copies.
             Map<String, String> d = new LinkedHashMap<>();
             d.put("dir2k.modules_count", Long.toString(moduleCount(generatedDir)));
-            log.println("measuring the directory of 2,000 programs: -c modules (" + coldRuns + " processes) ...");
-            d.putAll(procs.processes("dir2k.modules", List.of(root.resolve("bufq").toString(), "-c", "modules", generatedDir.toString()), coldRuns));
+            for (String command : List.of("modules", "fit")) {
+                log.println("measuring the directory of 2,000 programs: -c " + command + " (" + coldRuns + " processes) ...");
+                List<String> argv = new ArrayList<>(List.of(root.resolve("bufq").toString(), "-c", command, generatedDir.toString()));
+                if (command.equals("fit")) argv.addAll(1, List.of("--capacity", "16GiB"));   // fit needs a device's memory
+                d.putAll(procs.processes("dir2k." + command, argv, coldRuns));
+            }
             results.put("dir2k", d);
         }
         Path dir = this.dir ? directory() : null;

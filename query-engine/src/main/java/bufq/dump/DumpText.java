@@ -27,6 +27,13 @@ abstract class DumpText {
     /** The decoded text of {@code [from, to)}. */
     abstract String text(int from, int to);
 
+    /** The bytes of {@code [from, to)} (of a text held as characters: each char's low byte). */
+    byte[] bytes(int from, int to) {
+        byte[] out = new byte[to - from];
+        for (int i = from; i < to; i++) out[i - from] = (byte) at(i);
+        return out;
+    }
+
     /** How many times the ASCII character {@code c} occurs in {@code [from, to)}. */
     long count(char c, int from, int to) {
         long n = 0;
@@ -87,6 +94,13 @@ abstract class DumpText {
         ByteText(ByteBuffer b) { this.b = b; }
         @Override int length() { return b.limit(); }
         @Override int at(int i) { return b.get(i); }
+        // One bulk copy: a get(i) per byte of the 8 KiB heads of 8,000 files was a sixth of a
+        // directory's read without the optimizing compiler.
+        @Override byte[] bytes(int from, int to) {
+            byte[] out = new byte[to - from];
+            b.get(from, out, 0, out.length);
+            return out;
+        }
         // Searches copy blocks out of the (mapped) buffer: far faster than one get(i) per byte.
         private static final int BLOCK = 1 << 16;
         private static final int CHUNK_LIMIT = CHUNK;

@@ -79,9 +79,7 @@ final class TextFiles {
         int n = Math.min(s.length(), 8192);
         int cut = n;
         if (n < s.length()) while (cut > 0 && s.at(cut - 1) != '\n') cut--;
-        byte[] headBytes = new byte[cut];
-        for (int i = 0; i < cut; i++) headBytes[i] = (byte) s.at(i);
-        decode(f.name(), f.kind(), headBytes);
+        decode(f.name(), f.kind(), s.bytes(0, cut));
     }
 
     /**
@@ -116,9 +114,7 @@ final class TextFiles {
     static String read(DumpFile f) throws LoadException {
         if (f.text() != null) return f.text();
         DumpText s = open(f);
-        byte[] bytes = new byte[s.length()];
-        for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) s.at(i);
-        return decode(f.name(), f.kind(), bytes);
+        return decode(f.name(), f.kind(), s.bytes(0, s.length()));
     }
 
     /** The text of {@code bytes}; refuses binary or non-UTF-8 bytes, as not a file of {@code kind}. */

@@ -36,6 +36,12 @@ class QueryTest {
         return t.columns().stream().map(c -> c.name() + ":" + c.type().name().toLowerCase()).collect(Collectors.joining(" "));
     }
 
+    /** Issue 34: the entity names known without making the catalog are its own, in its order. */
+    @Test
+    void theStandardEntitiesAreTheCatalogs() {
+        assertEquals(Catalog.standard().entities(), Catalog.standardEntities());
+    }
+
     @Test
     void canonicalExample() throws QueryException {
         Table t = run("values where color=1 and live at 3");

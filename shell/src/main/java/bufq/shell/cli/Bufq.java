@@ -84,10 +84,12 @@ public final class Bufq {
         }
         Shell shell = null;
         try {
+            // Made first: the JLine REPL opens the terminal while the shell is made and the dumps are read.
+            Repl interactive = args.actions().isEmpty() && !env.stdinClosed() && env.interactive() ? repl.apply(in) : null;
             shell = shell(engine.get(), out, err, env);
             shell.printer().setFormat(Formatters.byName(args.format()));
             shell.setBail(args.bail());
-            int code = session(shell, args, in, err);
+            int code = session(shell, interactive, args, in, err);
             try {
                 shell.close();
             } catch (IOException e) {
@@ -113,7 +115,7 @@ public final class Bufq {
         }
     }
 
-    private int session(Shell shell, Args args, InputStream in, PrintStream err) {
+    private int session(Shell shell, Repl interactive, Args args, InputStream in, PrintStream err) {
         for (Args.Preset p : args.presets()) {
             try {
                 shell.settings().set(Setting.byKey(p.setting()), p.value());
@@ -123,8 +125,6 @@ public final class Bufq {
                 return ExitCode.USAGE;
             }
         }
-        // Made before loading: the JLine REPL warms up its line editor while the dumps are read.
-        Repl interactive = args.actions().isEmpty() && !env.stdinClosed() && env.interactive() ? repl.apply(in) : null;
         if (!args.paths().isEmpty()) {
             List<Path> paths = new ArrayList<>();
             for (String p : args.paths()) paths.add(Path.of(p));
@@ -132,7 +132,12 @@ public final class Bufq {
             Set<DumpPart> parts = EnumSet.noneOf(DumpPart.class);
             for (Args.Action a : args.actions()) if (!a.file()) parts.addAll(shell.needs(a.text()));
             try {
-                List<ModuleSet.Entry> added = shell.modules().load(paths, parts);
+                List<Engine.FoundModule> found = shell.modules().discover(paths);
+                // One module in a terminal: the prompt comes before the module is read, which goes on
+                // behind it (issue 34); what the read finds wrong is said at the first statement or idle moment.
+                boolean behind = interactive != null && found.size() == 1;
+                if (behind) shell.modules().loadInBackground(found.get(0));
+                List<ModuleSet.Entry> added = behind ? List.of() : shell.modules().add(found, parts);
                 // issue 30: a capture or a directory opened on one of many modules says so, and which
                 if (interactive != null && added.size() > 1) shell.printer().info(ModuleSet.openedLine(added, shell.modules().set().currentEntry()));
             } catch (Engine.Failure e) {

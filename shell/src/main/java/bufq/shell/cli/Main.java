@@ -12,7 +12,11 @@ public final class Main {
         // A lambda, not a method reference: batch runs never load the REPL's classes.
         Bufq bufq = new Bufq(Env.system(), DefaultEngine::new, in -> JLineRepl.system(in));
         int rc = bufq.run(args, System.in, System.out, System.err);
-        ArchiveNotice.print(System.getProperty(ArchiveNotice.PROPERTY), System.err);
+        // The JVM archives the classes this run loaded: those of a summary and a query, and for
+        // interactive sessions those of one, whatever the run itself did.
+        String archiving = System.getProperty(ArchiveNotice.PROPERTY);
+        if (archiving != null && !archiving.isEmpty()) Rehearsal.run(Boolean.getBoolean(Rehearsal.PROPERTY));
+        ArchiveNotice.print(archiving, System.err);
         System.exit(rc);
     }
 }

@@ -98,7 +98,7 @@ public final class ReplCompleter implements Completer {
             String group = f != null ? "fields" : w.endsWith("(") ? "functions" : "keywords";
             add(out, lead + w, group, f == null ? null : f.doc(), !w.endsWith("("));
         }
-        HloModule m = shell.current();
+        HloModule m = shell.modules().currentOnceRead();   // Tab waits for a module read behind the prompt
         if (m == null) return;
         String prefix = ctx.prefix();
         if (ctx.expected().contains(Completion.Kind.PEAK)) {
@@ -209,7 +209,7 @@ public final class ReplCompleter implements Completer {
      * ids when digits are typed, {@code values}; after {@code why values}, what a query takes there.
      */
     private void why(ParsedLine l, List<Candidate> out) {
-        HloModule m = shell.current();
+        HloModule m = shell.modules().currentOnceRead();   // Tab waits for a module read behind the prompt
         if (m == null) return;
         if (l.wordIndex() >= 2 && l.words().get(1).equalsIgnoreCase("values")) {
             String line = ReplParser.statement(l.line());

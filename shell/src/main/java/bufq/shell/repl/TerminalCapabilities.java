@@ -4,7 +4,7 @@ import org.jline.utils.InfoCmp;
 
 import java.io.IOError;
 
-/** Terminal descriptions JLine ships, used instead of asking {@code infocmp}: by the REPL and its warm-up. */
+/** Terminal descriptions JLine ships, used instead of asking {@code infocmp}: by the REPL and its rehearsal. */
 final class TerminalCapabilities {
     private TerminalCapabilities() {}
 

@@ -26,7 +26,8 @@ import java.util.function.Function;
 
 /** The real engine: {@code bufq.dump} reads dumps, {@code bufq.eval} compiles and runs queries. */
 public final class DefaultEngine implements Engine {
-    private volatile Catalog catalog = Catalog.standard();
+    /** Made on first need ({@link #catalog()}): a batch summary or a prompt needs none (issue 34). */
+    private volatile Catalog catalog;
 
     @Override public List<FoundModule> discover(List<Path> paths, Consumer<String> skipped) throws Failure {
         List<FoundModule> out = new ArrayList<>();
@@ -56,7 +57,7 @@ public final class DefaultEngine implements Engine {
 
     @Override public Set<DumpPart> needs(String query) {
         try {
-            return Query.compile(query, catalog).needs();
+            return Query.compile(query, catalog()).needs();
         } catch (QueryException e) {
             return Set.of();
         }
@@ -69,16 +70,20 @@ public final class DefaultEngine implements Engine {
             return false;
         }
         try {
-            Query.compile(query, catalog);
+            Query.compile(query, catalog());
             return false;
         } catch (QueryException e) {
             return true;
         }
     }
 
-    @Override public List<String> entities() { return catalog.entities(); }
+    @Override public List<String> entities() {
+        Catalog c = catalog;
+        return c == null ? Catalog.standardEntities() : c.entities();
+    }
 
     @Override public List<Field> fields(String entity) {
+        Catalog catalog = catalog();
         List<Field> out = new ArrayList<>();
         boolean entityNeeds = catalog.needs(entity, null).contains(DumpPart.USED_VALUES);
         for (FieldInfo f : catalog.fields(entity)) {
@@ -95,7 +100,7 @@ public final class DefaultEngine implements Engine {
     @Override public List<Output> query(String text, HloModule module, TilingModel tiling, List<ModuleRow> modules) throws Failure {
         Query q;
         try {
-            q = Query.compile(text, catalog);
+            q = Query.compile(text, catalog());
         } catch (QueryException e) {
             throw new Failure(e.diagnostic().render(text));
         }
@@ -112,17 +117,26 @@ public final class DefaultEngine implements Engine {
         }
     }
 
-    @Override public Catalog catalog() { return catalog; }
+    @Override public Catalog catalog() {
+        Catalog c = catalog;
+        if (c != null) return c;
+        synchronized (this) {
+            if (catalog == null) catalog = Catalog.standard();
+            return catalog;
+        }
+    }
 
     @Override public void addField(String entity, String name, ColumnType type, String doc,
                                    Function<Object, Object> fn) throws Failure {
         try {
-            catalog = catalog.withField(entity, name, type, doc, fn);
+            synchronized (this) {
+                catalog = catalog().withField(entity, name, type, doc, fn);
+            }
         } catch (IllegalArgumentException e) {
             throw new Failure(e.getMessage());
         }
     }
 
     /** Replaces the catalog, e.g. with fields that scripts added ({@link Catalog#withField}). */
-    public void setCatalog(Catalog c) { catalog = c; }
+    public synchronized void setCatalog(Catalog c) { catalog = c; }
 }

@@ -12,13 +12,15 @@ import java.util.regex.Pattern;
 public final class DumpIds {
     private DumpIds() {}
 
-    private static final Pattern FILE = Pattern.compile("(?:^|.*[/\\\\])module_(\\d+)\\.[^/\\\\]*");
+    /** A file name (the path's last name) of a module's dump: {@code module_0004.jit_f...}. */
+    private static final Pattern FILE = Pattern.compile("module_(\\d+)\\..*");
     private static final Pattern CAPTURE = Pattern.compile(".*#.*\\((\\d+)\\)");
 
     /** The module number of the first of {@code files} that names one, or null. */
     public static String of(List<String> files) {
         for (String f : files) {
-            Matcher m = FILE.matcher(f);
+            // the name after the last separator: a regex over the whole path backtracked along it
+            Matcher m = FILE.matcher(f.substring(Math.max(f.lastIndexOf('/'), f.lastIndexOf('\\')) + 1));
             if (m.matches()) return m.group(1);
             m = CAPTURE.matcher(f);
             if (m.matches()) {

@@ -49,6 +49,8 @@ public final class ModuleSet {
     }
 
     private final List<Entry> entries = new ArrayList<>();
+    /** The lazy entries in memory: what {@link #evict} chooses from, without a walk of every entry per read. */
+    private final List<Entry> held = new ArrayList<>();
     private Entry current;
     private long clock;
 
@@ -118,6 +120,11 @@ public final class ModuleSet {
                 + (byPeak ? " (the largest peak)" : "") + "; 'modules' lists them, 'use' switches";
     }
 
+    /** The handle {@link #add} gives {@code s} as the first module of an empty set. */
+    static String handleOfFirst(Engine.FoundModule s) {
+        return base(s);
+    }
+
     private static String base(Engine.FoundModule s) {
         return s.name() == null || s.name().isBlank() ? "module" : s.name();
     }
@@ -156,6 +163,7 @@ public final class ModuleSet {
     public HloModule get(Entry e) throws Engine.Failure {
         if (e.module == null) {
             e.module = named(e.source.load(), e.handle);
+            if (e.lazy) held.add(e);
             evict(e);
         }
         e.lastUse = ++clock;
@@ -163,10 +171,13 @@ public final class ModuleSet {
     }
 
     private void evict(Entry keep) {
-        List<Entry> held = new ArrayList<>();
-        for (Entry e : entries) if (e.lazy && e.module != null && e != keep && e != current) held.add(e);
-        held.sort((a, b) -> Long.compare(a.lastUse, b.lastUse));
-        for (int i = 0; i < held.size() - (CACHE - 1); i++) held.get(i).module = null;
+        List<Entry> others = new ArrayList<>();
+        for (Entry e : held) if (e != keep && e != current) others.add(e);
+        others.sort((a, b) -> Long.compare(a.lastUse, b.lastUse));
+        for (int i = 0; i < others.size() - (CACHE - 1); i++) {
+            others.get(i).module = null;
+            held.remove(others.get(i));
+        }
     }
 
     /** Parses {@code e} and makes it current. */

@@ -10,6 +10,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.function.Consumer;
 
 /**
  * A session's modules as commands see them ({@link CommandContext#modules()}): loading, the current
@@ -21,6 +24,8 @@ public final class Modules {
     static final int WARNINGS_SHOWN = 10;
 
     private final ModuleSet set = new ModuleSet();
+    /** The load an interactive session started before its first prompt, until its outcome is shown; else null. */
+    private volatile Background background;
     private final Engine engine;
     private final Env env;
     private final PrintStream err;
@@ -40,11 +45,116 @@ public final class Modules {
 
     /** As {@link #load(List)}, reading {@code parts} with each module (a batch run's statements need them). */
     public List<ModuleSet.Entry> load(List<Path> paths, Set<DumpPart> parts) throws Engine.Failure {
-        List<Engine.FoundModule> found = discover(paths);
+        settle();
+        return add(discover(paths), parts);
+    }
+
+    /** Adds modules {@link #discover} found, reading {@code parts} with each; the first becomes current. */
+    public List<ModuleSet.Entry> add(List<Engine.FoundModule> found, Set<DumpPart> parts) throws Engine.Failure {
+        settle();
         if (!parts.isEmpty()) found = found.stream().map(s -> s.reading(parts)).toList();
         List<ModuleSet.Entry> added = set.add(found, line -> err.println("bufq: warning: " + line));
-        for (ModuleSet.Entry e : added) if (e.loaded() != null) reportWarnings(e.loaded());
+        for (ModuleSet.Entry e : added) if (e.loaded() != null) reportWarnings(e.loaded(), err::println);
         return added;
+    }
+
+    /**
+     * Sets up the read of the one module of {@code found} on a thread of its own, started by {@link
+     * #startLoading} (or by whatever waits for it), so that an interactive session shows its prompt
+     * before the module is read (issue 34: a 28 MB module took 1.6 s to its prompt, the read most of
+     * it). Until the read ends {@link #current()} is null and {@link #loadingHandle()} names the
+     * handle the module will have; every other use of the set waits for it. Its warnings, or why it
+     * failed, are shown by the first {@link #awaitLoad}.
+     */
+    public void loadInBackground(Engine.FoundModule found) {
+        if (background != null || set.size() > 0) throw new IllegalStateException("a background load is a session's first");
+        Background b = new Background(ModuleSet.handleOfFirst(found));
+        FutureTask<Void> task = new FutureTask<>(() -> {
+            try {
+                for (ModuleSet.Entry e : set.add(List.of(found))) if (e.loaded() != null) reportWarnings(e.loaded(), b.messages::add);
+            } catch (Engine.Failure f) {
+                b.messages.add("bufq: " + f.getMessage());
+            }
+            return null;
+        });
+        b.task = task;
+        background = b;
+    }
+
+    /**
+     * Starts the load {@link #loadInBackground} set up, unless it runs: the REPL calls this as it
+     * shows its first prompt, so that the load does not take the two cores from the terminal's
+     * set-up; whatever waits for the load starts it too.
+     */
+    public void startLoading() {
+        Background b = background;
+        if (b != null) b.start();
+    }
+
+    /** A load in the background: the handle its module gets, what it has to say, and the work. */
+    private static final class Background {
+        final String handle;
+        final List<String> messages = new ArrayList<>();
+        FutureTask<Void> task;
+        private boolean started;
+
+        Background(String handle) { this.handle = handle; }
+
+        synchronized void start() {
+            if (started) return;
+            started = true;
+            Thread t = new Thread(task, "bufq-load");
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    /** While a background load runs, the handle its module will have; else null. */
+    public String loadingHandle() {
+        Background b = background;
+        return b != null && !b.task.isDone() ? b.handle : null;
+    }
+
+    /**
+     * Waits for a load started by {@link #loadInBackground} and shows, once, its warnings or why it
+     * failed (to {@code show}, a line each). Ctrl-C (an interrupt) stops the wait, not the load.
+     */
+    public void awaitLoad(Consumer<String> show) throws CommandException {
+        Background b = background;
+        if (b == null) return;
+        b.start();
+        try {
+            b.task.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CommandException(CommandException.CANCELLED);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("the load reports its own failures", e.getCause());
+        }
+        synchronized (this) {
+            if (background != b) return;
+            background = null;
+        }
+        b.messages.forEach(show);
+    }
+
+    /** Waits for a background load without a word: what reads the set must not read it half made. */
+    private void settle() {
+        Background b = background;
+        if (b == null) return;
+        b.start();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                b.task.get();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("the load reports its own failures", e.getCause());
+            }
+        }
+        if (interrupted) Thread.currentThread().interrupt();
     }
 
     /** The modules of {@code paths}, not yet parsed; the files a directory scan skipped are one warning line. */
@@ -54,6 +164,7 @@ public final class Modules {
 
     /** Adds modules already in memory (tests, scripts); the first becomes current. */
     public List<ModuleSet.Entry> addModules(List<HloModule> fresh) {
+        settle();
         try {
             return set.add(fresh.stream().map(Engine.FoundModule::of).toList());
         } catch (Engine.Failure e) {
@@ -63,9 +174,10 @@ public final class Modules {
 
     /** The module of {@code e}, parsing it now if it is not in memory (its warnings are printed then). */
     public HloModule module(ModuleSet.Entry e) throws Engine.Failure {
+        settle();
         boolean fresh = e.loaded() == null;
         HloModule m = set.get(e);
-        if (fresh) reportWarnings(m);
+        if (fresh) reportWarnings(m, err::println);
         return m;
     }
 
@@ -75,6 +187,7 @@ public final class Modules {
      * (Ctrl-C in the REPL).
      */
     public void forEachModule(ModuleVisitor visit) throws Engine.Failure, CommandException {
+        settle();
         List<ModuleSet.Entry> all = set.entries();
         boolean progress = env.interactive() && all.stream().filter(e -> e.loaded() == null).count() > 1;
         try {
@@ -108,39 +221,54 @@ public final class Modules {
         }
     }
 
-    /** Every module found, parsed or not, and which is current. */
-    public ModuleSet set() { return set; }
+    /** Every module found, parsed or not, and which is current (after a background load). */
+    public ModuleSet set() {
+        settle();
+        return set;
+    }
 
-    /** The current module, or null before anything is loaded. */
-    public HloModule current() { return set.current(); }
+    /** The current module, or null before anything is loaded and while a background load runs (never waits). */
+    public HloModule current() {
+        Background b = background;
+        return b != null && !b.task.isDone() ? null : set.current();
+    }
+
+    /** The current module once a read behind the prompt has ended (what Tab completes from); null before any load. */
+    public HloModule currentOnceRead() {
+        settle();
+        return set.current();
+    }
 
     /** The current module. */
     public HloModule require() throws CommandException {
+        settle();
         if (set.current() == null) throw new CommandException("no module loaded (use 'load PATH')");
         return set.current();
     }
 
     /** Makes the module called {@code name} (handle, number or unique prefix) current, parsing it if needed. */
     public HloModule use(String name) throws CommandException, Engine.Failure {
+        settle();
         ModuleSet.Entry e = set.find(name);
         boolean fresh = e.loaded() == null;
         set.use(e);
-        if (fresh) reportWarnings(e.loaded());
+        if (fresh) reportWarnings(e.loaded(), err::println);
         return e.loaded();
     }
 
     /** The modules parsed so far. */
     List<HloModule> loaded() {
+        settle();
         List<HloModule> out = new ArrayList<>();
         for (ModuleSet.Entry e : set.entries()) if (e.loaded() != null) out.add(e.loaded());
         return out;
     }
 
-    private void reportWarnings(HloModule m) {
+    private void reportWarnings(HloModule m, Consumer<String> show) {
         deferred.loaded(m);
         List<LoadWarning> w = m.warnings();
-        for (int i = 0; i < Math.min(w.size(), WARNINGS_SHOWN); i++) err.println("bufq: warning: " + w.get(i));
+        for (int i = 0; i < Math.min(w.size(), WARNINGS_SHOWN); i++) show.accept("bufq: warning: " + w.get(i));
         if (w.size() > WARNINGS_SHOWN)
-            err.println("bufq: warning: " + (w.size() - WARNINGS_SHOWN) + " more warnings in " + m.handle());
+            show.accept("bufq: warning: " + (w.size() - WARNINGS_SHOWN) + " more warnings in " + m.handle());
     }
 }

@@ -87,8 +87,9 @@ public final class Shell implements SessionControl {
         boolean timed = settings.timer();  // 'timer on' itself is not timed
         Status st;
         printer.setStatement(text);
-        deferred.reportNew(modules.loaded());   // parts read in the background meanwhile
         try {
+            modules.awaitLoad(printer.err()::println);   // the module an interactive session loads behind its first prompt
+            deferred.reportNew(modules.loaded());   // parts read in the background meanwhile
             init.before(() -> false);   // waits for a run an idle prompt started
             StatementRunner.Parsed parsed = runner.parse(text);
             if (runner.usesScripts(parsed)) init.run();
@@ -169,12 +170,18 @@ public final class Shell implements SessionControl {
 
     /**
      * The work an idle prompt does, in order, on the REPL's idle thread or threads of their own: the
-     * current module's parts not read yet are read in the background ({@link DeferredReads}); the
+     * end of a load started behind the first prompt is waited for (what it says handed to {@code
+     * show}); the current module's parts not read yet are read in the background ({@link DeferredReads}); the
      * script engine starts ({@link ScriptEngine#prepare}); a pending init script runs ({@link
      * InitScript}), what it prints handed to {@code show}. {@code stillIdle} is asked before the last
      * two; calling this again goes on where it stopped.
      */
     public void idle(BooleanSupplier stillIdle, Consumer<String> show) {
+        try {
+            modules.awaitLoad(line -> show.accept(line + "\n"));
+        } catch (CommandException e) {
+            return;   // interrupted: the next idle prompt waits again
+        }
         deferred.startInBackground(modules.current());
         if (!stillIdle.getAsBoolean()) return;
         scripts().prepare();

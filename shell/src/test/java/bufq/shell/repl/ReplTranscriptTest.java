@@ -39,6 +39,32 @@ class ReplTranscriptTest {
         assertEquals("", t.err());
     }
 
+    /** Issue 34: the module read behind the first prompt is named by it, and a statement waits for it. */
+    @Test
+    void thePromptNamesAModuleStillBeingRead() throws IOException {
+        Transcript t = transcript();
+        t.readBehindPrompt = true;
+        String s = t.run("values where size >= 16KiB order by size desc limit 2\n");
+        assertTrue(s.contains("bufq(004_0cb419b3147a3cb6)> values where size >= 16KiB"), s);
+        assertTrue(s.contains("69  Arg_1.2"), s);
+        assertEquals(0, t.exit);
+        assertEquals("", t.err());
+    }
+
+    /**
+     * The run that makes the launcher's class-data archive rehearses a session on a terminal of its
+     * own: what is typed runs in the shell, the terminal's drawing goes nowhere.
+     */
+    @Test
+    void aRehearsalRunsWhatItTypesInTheShell() throws IOException {
+        Transcript t = transcript();
+        t.open(java.io.InputStream.nullInputStream());
+        JLineRepl.rehearse(t.shell, "values where size >= 16KiB show count()\nsumm\t\n");
+        assertEquals(List.of("values where size >= 16KiB show count()", "summary"), t.shell.history().entries());
+        assertTrue(t.screen().contains("count()"), "the statements' output is the shell's: " + t.screen());
+        assertFalse(t.screen().contains("bufq(004_0cb419b3147a3cb6)>"), "the prompts are drawn on the rehearsal's terminal: " + t.screen());
+    }
+
     @Test
     void tabCompletesAnEntityAndAField() throws IOException {
         Transcript t = transcript();

@@ -43,6 +43,8 @@ final class Transcript {
     boolean errToScreen;
     /** Makes the session's script engine; null for the real one. */
     Function<ScriptContext, ScriptEngine> scripts;
+    /** The example is read behind the first prompt, as {@code bufq EXAMPLE} on a terminal reads it. */
+    boolean readBehindPrompt;
 
     Transcript(Path stateHome) {
         env.put("XDG_STATE_HOME", stateHome.toString());
@@ -66,7 +68,8 @@ final class Transcript {
         shell = scripts == null ? Bufq.shell(engine, out, errors, new Env(env, true))
                 : new Shell(engine, Commands.standard(), scripts, out, errors, new Env(env, true));
         try {
-            shell.modules().load(List.of(ReplEngine.example()));
+            if (readBehindPrompt) shell.modules().loadInBackground(shell.modules().discover(List.of(ReplEngine.example())).get(0));
+            else shell.modules().load(List.of(ReplEngine.example()));
         } catch (bufq.shell.session.Engine.Failure e) {
             throw new AssertionError(e.getMessage());
         }
