@@ -47,7 +47,7 @@ import java.util.stream.Collectors;
  * what was expected; the script sees them as errors at the calling line.
  */
 final class Api extends Rows.ReadOnly {
-    static final List<String> KEYS = List.of("module", "query", "why", "field", "tiling", "check", "rule", "whatif", "oom", "format", "version");
+    private static final List<String> KEYS = ApiKeys.BUFQ;
     private static final List<String> BUILTIN_TILINGS = List.of("tpu", "none");
 
     private final ScriptContext session;
@@ -111,7 +111,7 @@ final class Api extends Rows.ReadOnly {
             }
             v = named.get(0);
         } else {
-            long id = longArg(a, 0, "bufq.why(id or name)");
+            long id = JsArgs.whole(a, 0, "bufq.why(id or name)");
             v = m.value(id);
             if (v == null) throw new IllegalArgumentException("bufq.why(id): no value with id " + id + " in " + m.handle());
         }
@@ -126,7 +126,7 @@ final class Api extends Rows.ReadOnly {
     // bufq.oom(text) -> {out_of_memory_messages, which_module_and_allocation, listed_buffers,
     // figures_re_derived_from_the_dump}: the oom command's tables, as arrays of rows, joined to every loaded module
     private Object oom(Value... a) {
-        OomText text = OomReader.read(stringArg(a, 0, "bufq.oom(text)"));
+        OomText text = OomReader.read(JsArgs.string(a, 0, "bufq.oom(text)"));
         List<HloModule> modules = new ArrayList<>();
         try {
             session.modules().forEachModule(modules::add);
@@ -142,7 +142,7 @@ final class Api extends Rows.ReadOnly {
 
     // bufq.format.bytes(n) -> "512B", "16.0MiB": sizes as bufq's own tables print them
     private Object bytes(Value... a) {
-        return Sizes.human(longArg(a, 0, "bufq.format.bytes(n)"));
+        return Sizes.human(JsArgs.whole(a, 0, "bufq.format.bytes(n)"));
     }
 
     /** The read-only view scripts get of {@code m} (a rule's or check's module), under the current tiling. */
@@ -152,7 +152,7 @@ final class Api extends Rows.ReadOnly {
 
     // bufq.query(text) -> array of row objects with the result's columns
     private Object query(Value... a) {
-        String text = stringArg(a, 0, "bufq.query(text)");
+        String text = JsArgs.string(a, 0, "bufq.query(text)");
         HloModule m = session.modules().current();
         if (m == null) throw new IllegalArgumentException("bufq.query: no module loaded");
         return queryOn(text, m);
@@ -182,7 +182,7 @@ final class Api extends Rows.ReadOnly {
     // bufq.whatif(edits) -> the edited copy of the current module, as bufq.module shows a module
     private Object whatif(Value... a) {
         String usage = "bufq.whatif(edits)";
-        String text = stringArg(a, 0, usage);
+        String text = JsArgs.string(a, 0, usage);
         HloModule m = session.modules().current();
         if (m == null) throw new IllegalArgumentException(usage + ": no module loaded");
         Catalog catalog = session.engine().catalog();
@@ -200,9 +200,9 @@ final class Api extends Rows.ReadOnly {
     // bufq.field(entity, name, fn[, {type, doc}])
     private Object field(Value... a) {
         String usage = "bufq.field(entity, name, fn[, {type, doc}])";
-        String entity = stringArg(a, 0, usage);
-        String name = stringArg(a, 1, usage);
-        Value fn = functionArg(a, 2, usage);
+        String entity = JsArgs.string(a, 0, usage);
+        String name = JsArgs.string(a, 1, usage);
+        Value fn = JsArgs.function(a, 2, usage);
         Value opts = a.length > 3 && !a[3].isNull() ? a[3] : null;
         String doc = opts != null && opts.hasMember("doc") && opts.getMember("doc").isString()
                 ? opts.getMember("doc").asString() : "defined by a script";
@@ -286,8 +286,8 @@ final class Api extends Rows.ReadOnly {
     // bufq.tiling(name, fn): fn(shape) -> bytes
     private Object tiling(Value... a) {
         String usage = "bufq.tiling(name, fn)";
-        String name = stringArg(a, 0, usage);
-        Value fn = functionArg(a, 1, usage);
+        String name = JsArgs.string(a, 0, usage);
+        Value fn = JsArgs.function(a, 1, usage);
         if (!name.matches("[a-z][a-z0-9_-]*"))
             throw new IllegalArgumentException(usage + ": name '" + name + "' must be lowercase letters, digits, '-' or '_'");
         if (BUILTIN_TILINGS.contains(name))
@@ -298,7 +298,7 @@ final class Api extends Rows.ReadOnly {
 
     /** The name a check or an advise rule is registered under (argument 0): lowercase words joined by '-'. */
     private static String registeredName(Value[] a, String usage) {
-        String name = stringArg(a, 0, usage);
+        String name = JsArgs.string(a, 0, usage);
         if (!name.matches("[a-z][a-z0-9-]*"))
             throw new IllegalArgumentException(usage + ": name '" + name + "' must be lowercase letters, digits and '-'");
         return name;
@@ -308,7 +308,7 @@ final class Api extends Rows.ReadOnly {
     private Object check(Value... a) {
         String usage = "bufq.check(name, fn)";
         String name = registeredName(a, usage);
-        Value fn = functionArg(a, 1, usage);
+        Value fn = JsArgs.function(a, 1, usage);
         scripts.addCheck(new JsCheck(name, fn, host, this));
         return host.undefined();
     }
@@ -373,7 +373,7 @@ final class Api extends Rows.ReadOnly {
     private Object rule(Value... a) {
         String usage = "bufq.rule(name, fn)";
         String name = registeredName(a, usage);
-        Value fn = functionArg(a, 1, usage);
+        Value fn = JsArgs.function(a, 1, usage);
         scripts.addRule(new JsRule(name, fn, host, this));
         return host.undefined();
     }
@@ -383,23 +383,5 @@ final class Api extends Rows.ReadOnly {
         SourceSection s = fn.getSourceLocation();
         if (s == null || s.getSource() == null) return "";
         return s.getSource().getName() + ":" + s.getStartLine() + ":" + s.getStartColumn() + ": ";
-    }
-
-    // ---- argument helpers ----
-
-    static String stringArg(Value[] a, int i, String usage) {
-        if (a.length <= i || !a[i].isString()) throw new IllegalArgumentException(usage + ": argument " + (i + 1) + " must be a string");
-        return a[i].asString();
-    }
-
-    static long longArg(Value[] a, int i, String usage) {
-        if (a.length <= i || !a[i].isNumber() || !a[i].fitsInLong())
-            throw new IllegalArgumentException(usage + ": argument " + (i + 1) + " must be a whole number");
-        return a[i].asLong();
-    }
-
-    static Value functionArg(Value[] a, int i, String usage) {
-        if (a.length <= i || !a[i].canExecute()) throw new IllegalArgumentException(usage + ": argument " + (i + 1) + " must be a function");
-        return a[i];
     }
 }
