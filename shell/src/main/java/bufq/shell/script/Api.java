@@ -1,6 +1,8 @@
 package bufq.shell.script;
 
+import bufq.advise.Rule;
 import bufq.analysis.Analyses;
+import bufq.analysis.CheckRule;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
@@ -27,7 +29,6 @@ import bufq.whatif.EditParser;
 import bufq.whatif.Outcome;
 import bufq.whatif.EditSweep;
 import org.graalvm.polyglot.PolyglotException;
-import org.graalvm.polyglot.SourceSection;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyArray;
 import org.graalvm.polyglot.proxy.ProxyExecutable;
@@ -39,6 +40,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -51,12 +53,15 @@ final class Api extends Rows.ReadOnly {
     private static final List<String> BUILTIN_TILINGS = List.of("tpu", "none");
 
     private final ScriptContext session;
-    private final Scripts scripts;
-    private final JsContext host;
+    private final Consumer<Rule> rules;
+    private final Consumer<CheckRule> checks;
+    private final JsHost host;
 
-    Api(ScriptContext session, Scripts scripts, JsContext host) {
+    /** {@code rules} and {@code checks} take what scripts register with {@code bufq.rule} and {@code bufq.check}. */
+    Api(ScriptContext session, Consumer<Rule> rules, Consumer<CheckRule> checks, JsHost host) {
         this.session = session;
-        this.scripts = scripts;
+        this.rules = rules;
+        this.checks = checks;
         this.host = host;
     }
 
@@ -169,7 +174,7 @@ final class Api extends Rows.ReadOnly {
             String d = f.getMessage().strip();
             String last = d.substring(d.lastIndexOf('\n') + 1);
             // Too deep a nesting: the innermost refusal alone, not wrapped again at each of 16 levels (1.5 KB).
-            int deep = last.lastIndexOf(JsContext.TOO_DEEP);
+            int deep = last.lastIndexOf(JsHost.TOO_DEEP);
             if (deep >= 0) throw new IllegalArgumentException(last.substring(deep));
             throw new IllegalArgumentException("query '" + text + "': " + last);
         }
@@ -220,7 +225,7 @@ final class Api extends Rows.ReadOnly {
         } else {
             type = infer(entity, fn);
         }
-        Object key = new Object(); // this registration, for JsContext.callback
+        Object key = new Object(); // this registration, for JsHost.callback
         String what = "field '" + name + "' of " + entity;
         FieldWatch watch = new FieldWatch(what, engine.catalog().fields(entity).stream().map(FieldInfo::name).toList());
         try {
@@ -241,9 +246,9 @@ final class Api extends Rows.ReadOnly {
             try {
                 cell = Convert.fromJs(v);
             } catch (IllegalArgumentException e) {
-                throw new JsContext.ScriptFailure(definedAt(fn) + what + " " + e.getMessage());
+                throw new ScriptFailure(ScriptFailure.definedAt(fn) + what + " " + e.getMessage());
             }
-            return watch.check(r, v, cell, message -> session.printer().info("warning: " + definedAt(fn) + message));
+            return watch.check(r, v, cell, message -> session.printer().info("warning: " + ScriptFailure.definedAt(fn) + message));
         });
     }
 
@@ -309,7 +314,7 @@ final class Api extends Rows.ReadOnly {
         String usage = "bufq.check(name, fn)";
         String name = registeredName(a, usage);
         Value fn = JsArgs.function(a, 1, usage);
-        scripts.addCheck(new JsCheck(name, fn, host, this));
+        checks.accept(new JsCheck(name, fn, host, this::viewOf));
         return host.undefined();
     }
 
@@ -321,13 +326,13 @@ final class Api extends Rows.ReadOnly {
     static final class JsTiling implements TilingModel {
         private final String name;
         private final Value fn;
-        private final JsContext host;
+        private final JsHost host;
         private final Map<Key, Long> cache = new ConcurrentHashMap<>();
 
         /** What a result depends on: the shape, and the place facts {@link Rows#place} gives. */
         private record Key(Shape shape, String backend, boolean threadLocal) {}
 
-        JsTiling(String name, Value fn, JsContext host) {
+        JsTiling(String name, Value fn, JsHost host) {
             this.name = name;
             this.fn = fn;
             this.host = host;
@@ -356,12 +361,12 @@ final class Api extends Rows.ReadOnly {
                 bytes = host.callback(this, what, () -> {
                     Value r = fn.execute(Rows.shape(shape), Rows.place(key.backend(), key.threadLocal()));
                     if (!r.isNumber() || !r.fitsInLong() || r.asLong() < 0)
-                        throw new TilingModel.TilingFailure(definedAt(fn) + what + " returned "
+                        throw new TilingModel.TilingFailure(ScriptFailure.definedAt(fn) + what + " returned "
                                 + (r.isString() ? Convert.show(r.asString()) : Convert.display(r)) + " for " + shape.text()
                                 + "; expected a whole number of bytes >= 0");
                     return r.asLong();
                 });
-            } catch (JsContext.ScriptFailure f) {
+            } catch (ScriptFailure f) {
                 throw new TilingModel.TilingFailure(what + " failed for " + shape.text() + ": " + f.getMessage());
             }
             cache.put(key, bytes);
@@ -374,14 +379,7 @@ final class Api extends Rows.ReadOnly {
         String usage = "bufq.rule(name, fn)";
         String name = registeredName(a, usage);
         Value fn = JsArgs.function(a, 1, usage);
-        scripts.addRule(new JsRule(name, fn, host, this));
+        rules.accept(new JsRule(name, fn, host, this::viewOf));
         return host.undefined();
-    }
-
-    /** {@code file:line:column: } of a script function's definition, or nothing when GraalJS gives none. */
-    static String definedAt(Value fn) {
-        SourceSection s = fn.getSourceLocation();
-        if (s == null || s.getSource() == null) return "";
-        return s.getSource().getName() + ":" + s.getStartLine() + ":" + s.getStartColumn() + ": ";
     }
 }
