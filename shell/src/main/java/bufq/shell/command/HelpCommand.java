@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.fit.Devices;
 import bufq.shell.session.Command;
+import bufq.shell.session.CommandDoc;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.CommandPlan;
 import bufq.shell.session.Setting;
@@ -111,9 +112,9 @@ final class HelpCommand implements Command {
         // Synopses up to SYNOPSIS_COLUMN wide share a line with their description; a longer one
         // (map's is 68) gets a line of its own, so descriptions start near the left on any terminal.
         int w = 0;
-        for (Command c : ctx.session().commands().all()) w = Math.max(w, Math.min(SYNOPSIS_COLUMN, c.synopsis().length()));
+        for (CommandDoc c : ctx.session().commands().all()) w = Math.max(w, Math.min(SYNOPSIS_COLUMN, c.synopsis().length()));
         int room = Math.max(20, ctx.out().terminalWidth() - w - 5);
-        for (Command c : ctx.session().commands().all()) {
+        for (CommandDoc c : ctx.session().commands().all()) {
             if (c.synopsis().length() > w) {
                 for (String l : wrapSynopsis(c.synopsis(), Math.max(20, ctx.out().terminalWidth() - 3))) b.append("  ").append(l).append('\n');
                 b.append(" ".repeat(w + 2));
@@ -276,7 +277,7 @@ final class HelpCommand implements Command {
             }
             default -> { }
         }
-        Command c = ctx.session().commands().byName(topic);
+        CommandDoc c = ctx.session().commands().byName(topic);
         if (c == null) {
             List<String> topics = new ArrayList<>(ctx.session().commands().names());
             topics.addAll(List.of("query", "formats", "settings", "device"));

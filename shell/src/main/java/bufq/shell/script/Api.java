@@ -1,6 +1,8 @@
 package bufq.shell.script;
 
+import bufq.advise.Rule;
 import bufq.analysis.Analyses;
+import bufq.analysis.CheckRule;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
@@ -27,7 +29,6 @@ import bufq.whatif.EditParser;
 import bufq.whatif.Outcome;
 import bufq.whatif.EditSweep;
 import org.graalvm.polyglot.PolyglotException;
-import org.graalvm.polyglot.SourceSection;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyArray;
 import org.graalvm.polyglot.proxy.ProxyExecutable;
@@ -39,6 +40,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -47,16 +49,19 @@ import java.util.stream.Collectors;
  * what was expected; the script sees them as errors at the calling line.
  */
 final class Api extends Rows.ReadOnly {
-    static final List<String> KEYS = List.of("module", "query", "why", "field", "tiling", "check", "rule", "whatif", "oom", "format", "version");
+    private static final List<String> KEYS = ApiKeys.BUFQ;
     private static final List<String> BUILTIN_TILINGS = List.of("tpu", "none");
 
     private final ScriptContext session;
-    private final Scripts scripts;
-    private final JsContext host;
+    private final Consumer<Rule> rules;
+    private final Consumer<CheckRule> checks;
+    private final JsHost host;
 
-    Api(ScriptContext session, Scripts scripts, JsContext host) {
+    /** {@code rules} and {@code checks} take what scripts register with {@code bufq.rule} and {@code bufq.check}. */
+    Api(ScriptContext session, Consumer<Rule> rules, Consumer<CheckRule> checks, JsHost host) {
         this.session = session;
-        this.scripts = scripts;
+        this.rules = rules;
+        this.checks = checks;
         this.host = host;
     }
 
@@ -111,7 +116,7 @@ final class Api extends Rows.ReadOnly {
             }
             v = named.get(0);
         } else {
-            long id = longArg(a, 0, "bufq.why(id or name)");
+            long id = JsArgs.whole(a, 0, "bufq.why(id or name)");
             v = m.value(id);
             if (v == null) throw new IllegalArgumentException("bufq.why(id): no value with id " + id + " in " + m.handle());
         }
@@ -126,7 +131,7 @@ final class Api extends Rows.ReadOnly {
     // bufq.oom(text) -> {out_of_memory_messages, which_module_and_allocation, listed_buffers,
     // figures_re_derived_from_the_dump}: the oom command's tables, as arrays of rows, joined to every loaded module
     private Object oom(Value... a) {
-        OomText text = OomReader.read(stringArg(a, 0, "bufq.oom(text)"));
+        OomText text = OomReader.read(JsArgs.string(a, 0, "bufq.oom(text)"));
         List<HloModule> modules = new ArrayList<>();
         try {
             session.modules().forEachModule(modules::add);
@@ -142,7 +147,7 @@ final class Api extends Rows.ReadOnly {
 
     // bufq.format.bytes(n) -> "512B", "16.0MiB": sizes as bufq's own tables print them
     private Object bytes(Value... a) {
-        return Sizes.human(longArg(a, 0, "bufq.format.bytes(n)"));
+        return Sizes.human(JsArgs.whole(a, 0, "bufq.format.bytes(n)"));
     }
 
     /** The read-only view scripts get of {@code m} (a rule's or check's module), under the current tiling. */
@@ -152,7 +157,7 @@ final class Api extends Rows.ReadOnly {
 
     // bufq.query(text) -> array of row objects with the result's columns
     private Object query(Value... a) {
-        String text = stringArg(a, 0, "bufq.query(text)");
+        String text = JsArgs.string(a, 0, "bufq.query(text)");
         HloModule m = session.modules().current();
         if (m == null) throw new IllegalArgumentException("bufq.query: no module loaded");
         return queryOn(text, m);
@@ -169,7 +174,7 @@ final class Api extends Rows.ReadOnly {
             String d = f.getMessage().strip();
             String last = d.substring(d.lastIndexOf('\n') + 1);
             // Too deep a nesting: the innermost refusal alone, not wrapped again at each of 16 levels (1.5 KB).
-            int deep = last.lastIndexOf(JsContext.TOO_DEEP);
+            int deep = last.lastIndexOf(JsHost.TOO_DEEP);
             if (deep >= 0) throw new IllegalArgumentException(last.substring(deep));
             throw new IllegalArgumentException("query '" + text + "': " + last);
         }
@@ -182,7 +187,7 @@ final class Api extends Rows.ReadOnly {
     // bufq.whatif(edits) -> the edited copy of the current module, as bufq.module shows a module
     private Object whatif(Value... a) {
         String usage = "bufq.whatif(edits)";
-        String text = stringArg(a, 0, usage);
+        String text = JsArgs.string(a, 0, usage);
         HloModule m = session.modules().current();
         if (m == null) throw new IllegalArgumentException(usage + ": no module loaded");
         Catalog catalog = session.engine().catalog();
@@ -200,9 +205,9 @@ final class Api extends Rows.ReadOnly {
     // bufq.field(entity, name, fn[, {type, doc}])
     private Object field(Value... a) {
         String usage = "bufq.field(entity, name, fn[, {type, doc}])";
-        String entity = stringArg(a, 0, usage);
-        String name = stringArg(a, 1, usage);
-        Value fn = functionArg(a, 2, usage);
+        String entity = JsArgs.string(a, 0, usage);
+        String name = JsArgs.string(a, 1, usage);
+        Value fn = JsArgs.function(a, 2, usage);
         Value opts = a.length > 3 && !a[3].isNull() ? a[3] : null;
         String doc = opts != null && opts.hasMember("doc") && opts.getMember("doc").isString()
                 ? opts.getMember("doc").asString() : "defined by a script";
@@ -220,7 +225,7 @@ final class Api extends Rows.ReadOnly {
         } else {
             type = infer(entity, fn);
         }
-        Object key = new Object(); // this registration, for JsContext.callback
+        Object key = new Object(); // this registration, for JsHost.callback
         String what = "field '" + name + "' of " + entity;
         FieldWatch watch = new FieldWatch(what, engine.catalog().fields(entity).stream().map(FieldInfo::name).toList());
         try {
@@ -241,9 +246,9 @@ final class Api extends Rows.ReadOnly {
             try {
                 cell = Convert.fromJs(v);
             } catch (IllegalArgumentException e) {
-                throw new JsContext.ScriptFailure(definedAt(fn) + what + " " + e.getMessage());
+                throw new ScriptFailure(ScriptFailure.definedAt(fn) + what + " " + e.getMessage());
             }
-            return watch.check(r, v, cell, message -> session.printer().info("warning: " + definedAt(fn) + message));
+            return watch.check(r, v, cell, message -> session.printer().info("warning: " + ScriptFailure.definedAt(fn) + message));
         });
     }
 
@@ -286,8 +291,8 @@ final class Api extends Rows.ReadOnly {
     // bufq.tiling(name, fn): fn(shape) -> bytes
     private Object tiling(Value... a) {
         String usage = "bufq.tiling(name, fn)";
-        String name = stringArg(a, 0, usage);
-        Value fn = functionArg(a, 1, usage);
+        String name = JsArgs.string(a, 0, usage);
+        Value fn = JsArgs.function(a, 1, usage);
         if (!name.matches("[a-z][a-z0-9_-]*"))
             throw new IllegalArgumentException(usage + ": name '" + name + "' must be lowercase letters, digits, '-' or '_'");
         if (BUILTIN_TILINGS.contains(name))
@@ -298,7 +303,7 @@ final class Api extends Rows.ReadOnly {
 
     /** The name a check or an advise rule is registered under (argument 0): lowercase words joined by '-'. */
     private static String registeredName(Value[] a, String usage) {
-        String name = stringArg(a, 0, usage);
+        String name = JsArgs.string(a, 0, usage);
         if (!name.matches("[a-z][a-z0-9-]*"))
             throw new IllegalArgumentException(usage + ": name '" + name + "' must be lowercase letters, digits and '-'");
         return name;
@@ -308,8 +313,8 @@ final class Api extends Rows.ReadOnly {
     private Object check(Value... a) {
         String usage = "bufq.check(name, fn)";
         String name = registeredName(a, usage);
-        Value fn = functionArg(a, 1, usage);
-        scripts.addCheck(new JsCheck(name, fn, host, this));
+        Value fn = JsArgs.function(a, 1, usage);
+        checks.accept(new JsCheck(name, fn, host, this::viewOf));
         return host.undefined();
     }
 
@@ -321,13 +326,13 @@ final class Api extends Rows.ReadOnly {
     static final class JsTiling implements TilingModel {
         private final String name;
         private final Value fn;
-        private final JsContext host;
+        private final JsHost host;
         private final Map<Key, Long> cache = new ConcurrentHashMap<>();
 
         /** What a result depends on: the shape, and the place facts {@link Rows#place} gives. */
         private record Key(Shape shape, String backend, boolean threadLocal) {}
 
-        JsTiling(String name, Value fn, JsContext host) {
+        JsTiling(String name, Value fn, JsHost host) {
             this.name = name;
             this.fn = fn;
             this.host = host;
@@ -356,12 +361,12 @@ final class Api extends Rows.ReadOnly {
                 bytes = host.callback(this, what, () -> {
                     Value r = fn.execute(Rows.shape(shape), Rows.place(key.backend(), key.threadLocal()));
                     if (!r.isNumber() || !r.fitsInLong() || r.asLong() < 0)
-                        throw new TilingModel.TilingFailure(definedAt(fn) + what + " returned "
+                        throw new TilingModel.TilingFailure(ScriptFailure.definedAt(fn) + what + " returned "
                                 + (r.isString() ? Convert.show(r.asString()) : Convert.display(r)) + " for " + shape.text()
                                 + "; expected a whole number of bytes >= 0");
                     return r.asLong();
                 });
-            } catch (JsContext.ScriptFailure f) {
+            } catch (ScriptFailure f) {
                 throw new TilingModel.TilingFailure(what + " failed for " + shape.text() + ": " + f.getMessage());
             }
             cache.put(key, bytes);
@@ -373,33 +378,8 @@ final class Api extends Rows.ReadOnly {
     private Object rule(Value... a) {
         String usage = "bufq.rule(name, fn)";
         String name = registeredName(a, usage);
-        Value fn = functionArg(a, 1, usage);
-        scripts.addRule(new JsRule(name, fn, host, this));
+        Value fn = JsArgs.function(a, 1, usage);
+        rules.accept(new JsRule(name, fn, host, this::viewOf));
         return host.undefined();
-    }
-
-    /** {@code file:line:column: } of a script function's definition, or nothing when GraalJS gives none. */
-    static String definedAt(Value fn) {
-        SourceSection s = fn.getSourceLocation();
-        if (s == null || s.getSource() == null) return "";
-        return s.getSource().getName() + ":" + s.getStartLine() + ":" + s.getStartColumn() + ": ";
-    }
-
-    // ---- argument helpers ----
-
-    static String stringArg(Value[] a, int i, String usage) {
-        if (a.length <= i || !a[i].isString()) throw new IllegalArgumentException(usage + ": argument " + (i + 1) + " must be a string");
-        return a[i].asString();
-    }
-
-    static long longArg(Value[] a, int i, String usage) {
-        if (a.length <= i || !a[i].isNumber() || !a[i].fitsInLong())
-            throw new IllegalArgumentException(usage + ": argument " + (i + 1) + " must be a whole number");
-        return a[i].asLong();
-    }
-
-    static Value functionArg(Value[] a, int i, String usage) {
-        if (a.length <= i || !a[i].canExecute()) throw new IllegalArgumentException(usage + ": argument " + (i + 1) + " must be a function");
-        return a[i];
     }
 }

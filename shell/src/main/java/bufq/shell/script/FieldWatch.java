@@ -4,7 +4,6 @@ import bufq.lang.NearNames;
 import org.graalvm.polyglot.Value;
 
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -16,10 +15,6 @@ import java.util.function.Consumer;
  * One watch per registration: defining the field again tells again.
  */
 final class FieldWatch {
-    /** Members JavaScript itself may probe on an object (conversions, promises): not a script's typo. */
-    private static final Set<String> PROBES = Set.of("toString", "valueOf", "toJSON", "then", "constructor",
-            "length", "prototype", "__proto__", "inspect");
-
     private final String what;
     private final List<String> fields;
     private final AtomicBoolean told = new AtomicBoolean();
@@ -31,11 +26,6 @@ final class FieldWatch {
     FieldWatch(String what, List<String> fields) {
         this.what = what;
         this.fields = fields;
-    }
-
-    /** Whether reading {@code key} from a row is a mistake worth telling (not one of JavaScript's own probes). */
-    static boolean worthTelling(String key) {
-        return !PROBES.contains(key);
     }
 
     /**

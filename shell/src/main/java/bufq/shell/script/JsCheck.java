@@ -9,25 +9,27 @@ import org.graalvm.polyglot.proxy.ProxyExecutable;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /** A check written in JavaScript: {@code fn(module, report)}. */
 final class JsCheck implements CheckRule {
     private final String name;
     private final Value fn;
-    private final JsContext host;
-    private final Api api;
+    private final JsHost host;
+    /** The {@code bufq.module} object for a module, as the script's own {@code bufq} makes it. */
+    private final Function<HloModule, Rows.ModuleView> views;
 
-    JsCheck(String name, Value fn, JsContext host, Api api) {
+    JsCheck(String name, Value fn, JsHost host, Function<HloModule, Rows.ModuleView> views) {
         this.name = name;
         this.fn = fn;
         this.host = host;
-        this.api = api;
+        this.views = views;
     }
 
     @Override public String name() { return name; }
 
     @Override public void run(HloModule m, Reporter r) {
-        Rows.ModuleView view = api.viewOf(m);
+        Rows.ModuleView view = views.apply(m);
         Rows.ReadOnlyMap report = new Rows.ReadOnlyMap(Map.of(
                 "error", (ProxyExecutable) a -> report(r, Severity.ERROR, a),
                 "warn", (ProxyExecutable) a -> report(r, Severity.WARN, a),

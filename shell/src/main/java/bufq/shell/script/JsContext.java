@@ -1,5 +1,7 @@
 package bufq.shell.script;
 
+import bufq.advise.Rule;
+import bufq.analysis.CheckRule;
 import bufq.eval.EvalContext;
 import bufq.shell.session.ScriptContext;
 import org.graalvm.polyglot.Context;
@@ -22,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -30,7 +33,7 @@ import java.util.function.Supplier;
  * processes, threads, native code, environment or other languages. Every call from Java into the
  * script runs under the {@link Watchdog}. Not thread-safe: the shell's thread uses it.
  */
-final class JsContext implements AutoCloseable {
+final class JsContext implements JsHost, AutoCloseable {
     private final ScriptContext session;
     private final Engine engine;
     private final Context context;
@@ -42,19 +45,8 @@ final class JsContext implements AutoCloseable {
 
     /** How many script functions bufq may be inside at once (a field whose query reads a field whose query ...). */
     static final int MAX_NESTING = 16;
-    /** Starts the refusal at {@link #MAX_NESTING}: each enclosing query passes it on alone, not inside its own words. */
-    static final String TOO_DEEP = "too deep: ";
 
-    /** A script failed; the message names file, line and column. */
-    static final class ScriptFailure extends RuntimeException {
-        ScriptFailure(String message) {
-            super(message, null, false, false);
-        }
-
-        @Override public String toString() { return getMessage(); }
-    }
-
-    JsContext(ScriptContext session, Scripts scripts, long heapCap) {
+    JsContext(ScriptContext session, Consumer<Rule> rules, Consumer<CheckRule> checks, long heapCap) {
         this.session = session;
         if (System.getProperty("polyglotimpl.AttachLibraryFailureAction") == null)
             System.setProperty("polyglotimpl.AttachLibraryFailureAction", "ignore");
@@ -85,7 +77,7 @@ final class JsContext implements AutoCloseable {
         // name is a SyntaxError. The API object itself refuses writes.
         Value define = context.eval("js", "(function (name, value) { Object.defineProperty(globalThis, name,"
                 + " {value: value, writable: false, enumerable: true, configurable: false}); })");
-        define.execute("bufq", new Api(session, scripts, this));
+        define.execute("bufq", new Api(session, rules, checks, this));
         define.execute("print", (ProxyExecutable) args -> {
             write(session, false, join(args));
             return undefined;
@@ -188,7 +180,7 @@ final class JsContext implements AutoCloseable {
     }
 
     /**
-     * Runs a field's, tiling model's or check's function for bufq, under {@link #call}. A function
+     * Runs a field's, tiling model's, check's or rule's function for bufq, under {@link #call}. A function
      * that needs its own result while computing it (a field that prints or queries its own row, a
      * tiling model whose query needs padded sizes) would recurse until the stack runs out: it is
      * refused, as is nesting deeper than {@link #MAX_NESTING}. The script sees the refusal as an
@@ -197,7 +189,7 @@ final class JsContext implements AutoCloseable {
      * @param key  identifies the function (the same object on every call)
      * @param what how messages name it, e.g. {@code field 'p' of values}
      */
-    <T> T callback(Object key, String what, Supplier<T> body) {
+    @Override public <T> T callback(Object key, String what, Supplier<T> body) {
         if (computing.contains(key))
             throw new ScriptFailure(what + " is needed while it is being computed: its function reads it again"
                     + " (through a row, print or a query), which would never end");
@@ -212,8 +204,7 @@ final class JsContext implements AutoCloseable {
         }
     }
 
-    /** JavaScript's undefined, what API functions without a result return. */
-    Value undefined() { return undefined; }
+    @Override public Value undefined() { return undefined; }
 
     /** The context had to be closed to stop a script; a new host must be made. */
     boolean dead() { return watchdog.killed(); }
@@ -224,8 +215,7 @@ final class JsContext implements AutoCloseable {
     /** Closes the context at once, as the watchdog does when a script ignores an interrupt. */
     void kill() { watchdog.kill(); }
 
-    /** What queries and field functions see now: the current module and tiling model. */
-    EvalContext evalContext() { return new EvalContext(session.modules().current(), session.settings().tiling()); }
+    @Override public EvalContext evalContext() { return new EvalContext(session.modules().current(), session.settings().tiling()); }
 
     @Override public void close() {
         watchdog.close();

@@ -9,6 +9,7 @@ import org.graalvm.polyglot.Value;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * An {@code advise} rule written in JavaScript: {@code fn(module)} returns findings as
@@ -18,25 +19,26 @@ import java.util.List;
 final class JsRule implements Rule {
     private final String name;
     private final Value fn;
-    private final JsContext host;
-    private final Api api;
+    private final JsHost host;
+    /** The {@code bufq.module} object for a module, as the script's own {@code bufq} makes it. */
+    private final Function<HloModule, Rows.ModuleView> views;
 
-    JsRule(String name, Value fn, JsContext host, Api api) {
+    JsRule(String name, Value fn, JsHost host, Function<HloModule, Rows.ModuleView> views) {
         this.name = name;
         this.fn = fn;
         this.host = host;
-        this.api = api;
+        this.views = views;
     }
 
     @Override public String name() { return name; }
     @Override public String description() { return "defined by a script"; }
 
     @Override public List<Advice> find(Facts facts) {
-        Rows.ModuleView view = api.viewOf(facts.module());
+        Rows.ModuleView view = views.apply(facts.module());
         String what = "rule '" + name + "'";
         try {
             return findIn(view, what, facts.module());
-        } catch (JsContext.ScriptFailure f) {
+        } catch (ScriptFailure f) {
             throw new Rule.RuleFailure(f.getMessage());
         }
     }
@@ -45,14 +47,14 @@ final class JsRule implements Rule {
         return host.callback(this, what, () -> {
             Value r = fn.execute(view);
             if (!r.hasArrayElements())
-                throw new JsContext.ScriptFailure(Api.definedAt(fn) + what + " returned " + Convert.display(r)
+                throw new ScriptFailure(ScriptFailure.definedAt(fn) + what + " returned " + Convert.display(r)
                         + "; expected an array of {finding, whatif}");
             List<Advice> out = new ArrayList<>();
             for (long i = 0; i < r.getArraySize(); i++) {
                 Value e = r.getArrayElement(i);
                 if (!e.hasMember("finding") || !e.hasMember("whatif") || !e.getMember("finding").isString()
                         || !e.getMember("whatif").isString())
-                    throw new JsContext.ScriptFailure(Api.definedAt(fn) + what + " returned element " + i
+                    throw new ScriptFailure(ScriptFailure.definedAt(fn) + what + " returned element " + i
                             + " without string 'finding' and 'whatif'");
                 String edit = e.getMember("whatif").asString().strip().replaceFirst("^whatif\\s+", "");
                 out.add(new Advice(name, e.getMember("finding").asString(), edit, evidence(e, i, what, m), 0));
@@ -69,14 +71,14 @@ final class JsRule implements Rule {
         if (!e.hasMember("values") || e.getMember("values").isNull()) return List.of();
         Value vs = e.getMember("values");
         if (!vs.hasArrayElements())
-            throw new JsContext.ScriptFailure(Api.definedAt(fn) + what + " returned element " + i + " whose 'values' is not an array of ids");
+            throw new ScriptFailure(ScriptFailure.definedAt(fn) + what + " returned element " + i + " whose 'values' is not an array of ids");
         List<HloValue> out = new ArrayList<>();
         for (long k = 0; k < vs.getArraySize(); k++) {
             Value x = vs.getArrayElement(k);
             Value id = x.hasMember("id") ? x.getMember("id") : x;
             HloValue v = id.isNumber() && id.fitsInLong() ? m.value(id.asLong()) : null;
             if (v == null)
-                throw new JsContext.ScriptFailure(Api.definedAt(fn) + what + " returned element " + i + " whose 'values' holds "
+                throw new ScriptFailure(ScriptFailure.definedAt(fn) + what + " returned element " + i + " whose 'values' holds "
                         + Convert.display(x) + ", not the id of a value of " + m.handle());
             out.add(v);
         }

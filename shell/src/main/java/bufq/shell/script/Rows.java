@@ -19,6 +19,7 @@ import org.graalvm.polyglot.proxy.ProxyObject;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiFunction;
 
 /**
@@ -69,6 +70,9 @@ final class Rows {
         final Object row;
         private final Catalog catalog;
         private final EvalContext ctx;
+        /** Members JavaScript itself may probe on an object (conversions, promises): not a script's typo. */
+        private static final Set<String> PROBES = Set.of("toString", "valueOf", "toJSON", "then", "constructor",
+                "length", "prototype", "__proto__", "inspect");
         /** The first property read that this row's entity lacks (a script's typo), or null. */
         private String missing;
 
@@ -88,7 +92,7 @@ final class Rows {
         }
 
         private void lacks(String key) {
-            if (missing == null && FieldWatch.worthTelling(key)) missing = key;
+            if (missing == null && !PROBES.contains(key)) missing = key;
         }
 
         /** The first property a script read that this row does not have, or null. */
@@ -136,8 +140,7 @@ final class Rows {
 
     /** {@code bufq.module}: the entity arrays, the peak and lookups by id, index and name. */
     static final class ModuleView extends ReadOnly {
-        static final List<String> KEYS = List.of("handle", "name", "backend", "values", "allocations",
-                "instructions", "steps", "peak", "value", "allocation", "instruction", "query", "note");
+        private static final List<String> KEYS = ApiKeys.MODULE;
         private final Catalog catalog;
         private final EvalContext ctx;
         private final Map<String, List<?>> rows = new LinkedHashMap<>();
@@ -184,12 +187,12 @@ final class Rows {
                     p.put("claimed_time", l.claimedPeakTime() < 0 ? null : (long) l.claimedPeakTime());
                     yield new ReadOnlyMap(p);
                 }
-                case "value" -> (ProxyExecutable) a -> row("values", m.value(Api.longArg(a, 0, "bufq.module.value(id)")));
+                case "value" -> (ProxyExecutable) a -> row("values", m.value(JsArgs.whole(a, 0, "bufq.module.value(id)")));
                 case "allocation" -> (ProxyExecutable) a -> row("allocations",
-                        m.allocation((int) Api.longArg(a, 0, "bufq.module.allocation(index)")));
+                        m.allocation((int) JsArgs.whole(a, 0, "bufq.module.allocation(index)")));
                 case "instruction" -> (ProxyExecutable) a -> row("instructions",
-                        m.instruction(Api.stringArg(a, 0, "bufq.module.instruction(name)")));
-                case "query" -> (ProxyExecutable) a -> query.apply(Api.stringArg(a, 0, "module.query(text)"), m);
+                        m.instruction(JsArgs.string(a, 0, "bufq.module.instruction(name)")));
+                case "query" -> (ProxyExecutable) a -> query.apply(JsArgs.string(a, 0, "module.query(text)"), m);
                 case "note" -> note;
                 default -> null;
             };

@@ -66,7 +66,7 @@ public final class Scripts implements ScriptEngine {
         CompletableFuture<JsContext> f = new CompletableFuture<>();
         Thread t = new Thread(() -> {
             try {
-                f.complete(new JsContext(session, this, heapCap));
+                f.complete(new JsContext(session, this::addRule, this::addCheck, heapCap));
             } catch (RuntimeException | LinkageError e) {
                 f.completeExceptionally(e);  // the next script starts its own and reports why it cannot
             }
@@ -136,7 +136,7 @@ public final class Scripts implements ScriptEngine {
     private <T> T run(JsContext h, Supplier<T> body) throws CommandException {
         try {
             return body.get();
-        } catch (JsContext.ScriptFailure e) {
+        } catch (ScriptFailure e) {
             if (h.dead()) reset();
             throw new CommandException(e.getMessage());
         }
@@ -199,7 +199,7 @@ public final class Scripts implements ScriptEngine {
         if (host != null && host.dead()) reset();
         if (host == null) {
             try {
-                host = new JsContext(session, this, heapCap);
+                host = new JsContext(session, this::addRule, this::addCheck, heapCap);
             } catch (RuntimeException | LinkageError e) {
                 throw new CommandException("cannot start the JavaScript engine: " + e.getMessage());
             }

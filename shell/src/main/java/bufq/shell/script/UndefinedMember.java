@@ -47,7 +47,7 @@ final class UndefinedMember {
         String member = o.group(2);
         int column = section.getStartColumn() + o.start(2);
         String where = section.getSource().getName() + ":" + section.getStartLine() + ":" + column;
-        List<String> known = owner.equals("bufq") ? Api.KEYS : MODULE_OWNERS.contains(owner) ? Rows.ModuleView.KEYS : List.of();
+        List<String> known = owner.equals("bufq") ? ApiKeys.BUFQ : MODULE_OWNERS.contains(owner) ? ApiKeys.MODULE : List.of();
         String hint = known.isEmpty() ? "" : Suggest.hint(member, known);
         if (!known.isEmpty() && hint.isEmpty()) hint = " (" + owner + " has " + String.join(", ", known) + ")";
         return where + ": TypeError: " + owner + "." + member + " is " + r.group(2) + ", so it has no '" + r.group(1) + "'" + hint;

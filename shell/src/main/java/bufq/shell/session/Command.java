@@ -3,33 +3,11 @@ package bufq.shell.session;
 import java.util.List;
 
 /**
- * A shell command. Adding one is one class and one line in {@code bufq.shell.command.Commands.standard()}; its
- * synopsis, description and examples are what {@code help} prints. The shell hands it the rest of
- * the line once; the {@link CommandPlan} it returns says what it reads and then runs.
+ * A shell command: its {@link CommandDoc} (what {@code help} prints) and how it runs. Adding one is
+ * one class and one line in {@code bufq.shell.command.Commands.standard()}. The shell hands it the
+ * rest of the line once; the {@link CommandPlan} it returns says what it reads and then runs.
  */
-public interface Command {
-    /** The word that invokes it. */
-    String name();
-
-    /** Other words that invoke it. */
-    default List<String> aliases() { return List.of(); }
-
-    /** Usage in one line, e.g. {@code set NAME VALUE}. */
-    String synopsis();
-
-    /** What it does, in a sentence or a short paragraph. */
-    String description();
-
-    /** One line for the command list: the description's first sentence unless overridden. */
-    default String brief() {
-        String d = description().replace('\n', ' ');
-        int dot = d.indexOf(". ");
-        return dot > 0 ? d.substring(0, dot + 1) : d;
-    }
-
-    /** Lines a user can type as they are. */
-    List<String> examples();
-
+public interface Command extends CommandDoc {
     /**
      * Parses {@code args} (the rest of the line after the name, stripped) into the invocation to run;
      * {@code ctx} answers what parsing needs (the engine's entities and catalog, the settings). A

@@ -16,8 +16,8 @@ public interface SessionControl {
     /** The statements entered so far. */
     History history();
 
-    /** The commands, for {@code help}. */
-    CommandTable commands();
+    /** The commands, for {@code help}: what they are, not how to run them. */
+    CommandDocs commands();
 
     /** Runs the statements of a {@code .bq} script; errors name {@code source}:line. */
     Status runScript(StatementReader reader, String source) throws IOException, CommandException;

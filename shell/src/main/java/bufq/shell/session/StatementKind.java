@@ -25,7 +25,7 @@ public final class StatementKind {
     }
 
     /** As {@link #isQuery(CharSequence, Collection, Predicate)} with the session's commands. */
-    public static boolean isQuery(CharSequence line, Collection<String> entities, CommandTable commands) {
+    public static boolean isQuery(CharSequence line, Collection<String> entities, CommandDocs commands) {
         return isQuery(line, entities, w -> commands.byName(w) != null);
     }
 
