@@ -169,12 +169,11 @@ public final class Shell implements SessionControl {
     public Set<DumpPart> needs(String statement) { return runner.needs(statement); }
 
     /**
-     * The work an idle prompt does, in order, on the REPL's idle thread or threads of their own: the
-     * end of a load started behind the first prompt is waited for (what it says handed to {@code
-     * show}); the current module's parts not read yet are read in the background ({@link DeferredReads}); the
-     * script engine starts ({@link ScriptEngine#prepare}); a pending init script runs ({@link
-     * InitScript}), what it prints handed to {@code show}. {@code stillIdle} is asked before the last
-     * two; calling this again goes on where it stopped.
+     * The work an idle prompt does, in order, on the REPL's idle thread or threads of their own: a load
+     * started behind the first prompt ends (what it says handed to {@code show}); the current module's
+     * unread parts are read in the background ({@link DeferredReads}); the script engine starts ({@link
+     * ScriptEngine#prepare}); a pending init script runs ({@link InitScript}), what it prints handed to
+     * {@code show}. {@code stillIdle} is asked before the last two; a second call goes on from there.
      */
     public void idle(BooleanSupplier stillIdle, Consumer<String> show) {
         try {
@@ -196,8 +195,7 @@ public final class Shell implements SessionControl {
     CompletableFuture<Void> backgroundRead(HloModule m) { return deferred.backgroundRead(m); }
 
     @Override public boolean isScriptFile(Path file) {
-        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
-        return name.endsWith("." + scripts().extension());
+        return file.getFileName() != null && file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith("." + scripts().extension());
     }
 
     @Override public StatementReader statements(BufferedReader r) {

@@ -20,6 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class FileSizeTest {
     static final int MAX_LINES = 500;
 
+    /** The session's hub stays small (issue 33): what a command needs is its CommandContext, not the Shell. */
+    static final int SHELL_MAX_LINES = 250;
+
     private static final Path ROOT = Path.of(System.getProperty("bufq.root", "..")).toAbsolutePath().normalize();
 
     @Test
@@ -41,5 +44,16 @@ class FileSizeTest {
         }
         assertTrue(files > 50, "found the sources under " + ROOT + " (" + files + " files)");
         assertEquals(new TreeMap<>(), over, "main source files over " + MAX_LINES + " lines: split them");
+    }
+
+    @Test
+    void theShellStaysUnder250Lines() throws IOException {
+        Path shell = ROOT.resolve("shell/src/main/java/bufq/shell/session/Shell.java");
+        long lines;
+        try (Stream<String> l = Files.lines(shell)) {
+            lines = l.count();
+        }
+        assertTrue(lines > 50, "found " + shell);
+        assertTrue(lines < SHELL_MAX_LINES, shell + " has " + lines + " lines: move what grew into the class it belongs to");
     }
 }
