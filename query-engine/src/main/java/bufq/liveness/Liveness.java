@@ -66,6 +66,7 @@ public final class Liveness {
         PeakClaim claim = m.info().peakClaim();
         boolean[] indexPrinted = new boolean[m.values().size()];
         SweepInputs in = SweepInputs.of(m, indexPrinted);
+        LiveValues.offer(m, in.start(), in.end());
         return new Liveness(m.steps(), in, m.allocationGroups(), claim == null ? -1 : claim.time(), extra,
                 SweepInputs.instructionBytes(m, in.logicalSize(), indexPrinted));
     }
