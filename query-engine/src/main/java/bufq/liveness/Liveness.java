@@ -401,6 +401,9 @@ public final class Liveness {
     /** Logical bytes of the values live at {@code t}; 0 outside the schedule. */
     public long liveBytes(int t) { return at(live, t); }
 
+    /** The first step with the most live bytes; -1 without steps. */
+    public int mostLiveTime() { return StepSeries.firstMax(live); }
+
     /** Logical bytes of the values of {@code color} live at {@code t}. @throws IllegalArgumentException unknown colour */
     public long liveBytes(int t, int color) { return at(liveByColor[slot(color)], t); }
 
