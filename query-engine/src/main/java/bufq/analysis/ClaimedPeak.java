@@ -73,8 +73,7 @@ public final class ClaimedPeak {
      */
     static String sharedNote(HloModule m) {
         Liveness l = Liveness.of(m);
-        int t = -1;
-        for (int s = 0; s < l.steps(); s++) if (t < 0 || l.liveBytes(s) > l.liveBytes(t)) t = s;
+        int t = l.mostLiveTime();
         if (t < 0 || l.liveBytes(t) <= l.occupiedBytes(t)) return null;
         long assigned = 0;
         for (HloValue v : LiveValues.at(m, t)) assigned += v.size();

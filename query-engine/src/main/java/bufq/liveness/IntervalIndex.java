@@ -35,10 +35,22 @@ public final class IntervalIndex {
 
     /** @param starts,ends ranges per id (id = array position); entries with end &lt; start are skipped */
     public IntervalIndex(int[] starts, int[] ends) {
+        this(starts.clone(), ends.clone(), ranged(starts, ends));
+    }
+
+    /** An index over {@code starts} and {@code ends} themselves, which nothing changes after. */
+    static IntervalIndex adopting(int[] starts, int[] ends) {
+        return new IntervalIndex(starts, ends, ranged(starts, ends));
+    }
+
+    private static int ranged(int[] s, int[] e) {
         int n = 0;
-        for (int i = 0; i < starts.length; i++) if (ends[i] >= starts[i]) n++;
-        this.count = n;
-        int[] s = starts.clone(), e = ends.clone();
+        for (int i = 0; i < s.length; i++) if (e[i] >= s[i]) n++;
+        return n;
+    }
+
+    private IntervalIndex(int[] s, int[] e, int count) {
+        this.count = count;
         this.starts = s;
         this.ends = e;
         this.tree = new Lazy<>(() -> {

@@ -66,6 +66,7 @@ public final class Liveness {
         PeakClaim claim = m.info().peakClaim();
         boolean[] indexPrinted = new boolean[m.values().size()];
         SweepInputs in = SweepInputs.of(m, indexPrinted);
+        LiveValues.offer(m, in.start(), in.end());
         return new Liveness(m.steps(), in, m.allocationGroups(), claim == null ? -1 : claim.time(), extra,
                 SweepInputs.instructionBytes(m, in.logicalSize(), indexPrinted));
     }
@@ -399,6 +400,9 @@ public final class Liveness {
 
     /** Logical bytes of the values live at {@code t}; 0 outside the schedule. */
     public long liveBytes(int t) { return at(live, t); }
+
+    /** The first step with the most live bytes; -1 without steps. */
+    public int mostLiveTime() { return StepSeries.firstMax(live); }
 
     /** Logical bytes of the values of {@code color} live at {@code t}. @throws IllegalArgumentException unknown colour */
     public long liveBytes(int t, int color) { return at(liveByColor[slot(color)], t); }

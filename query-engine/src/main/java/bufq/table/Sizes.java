@@ -27,7 +27,26 @@ public final class Sizes {
             v /= 1024;
             u++;
         }
-        return (bytes < 0 ? "-" : "") + String.format(Locale.ROOT, "%.1f", v) + UNITS[u];
+        return (bytes < 0 ? "-" : "") + oneDecimal(v) + UNITS[u];
+    }
+
+    /**
+     * {@code v} (1 to 10^7) with one decimal, as {@code String.format("%.1f", v)} writes it: the
+     * shortest digits of the double ({@link Double#toString}) rounded half up. Without {@link
+     * java.util.Formatter}, whose first use loads the locale's number symbols: a tenth of the CPU of
+     * {@code bufq -c set} beyond the JVM's start (issue 34).
+     */
+    static String oneDecimal(double v) {
+        String s = Double.toString(v);   // plain digits from 10^-3 to 10^7
+        int dot = s.indexOf('.');
+        long whole = Long.parseLong(s, 0, dot, 10);
+        int tenth = s.charAt(dot + 1) - '0';
+        if (dot + 2 < s.length() && s.charAt(dot + 2) >= '5') tenth++;
+        if (tenth == 10) {
+            tenth = 0;
+            whole++;
+        }
+        return whole + "." + tenth;
     }
 
     /**
