@@ -63,13 +63,13 @@ class SandboxTest {
     @Test
     void runawayAllocationIsStopped() throws Exception {
         h.close();
-        System.setProperty("bufq.js.maxheap", Long.toString(64L << 20));
+        System.setProperty("bufq.js.maxheap", Long.toString(16L << 20));
         try (Harness small = new Harness().load(Harness.seed(0))) {
             // The memory limit is what stops it; the time limit is a backstop, far off: with the
-            // client compiler on a loaded machine the script takes some seconds to fill 64 MiB.
+            // client compiler on a loaded machine the script takes some seconds to fill 16 MiB.
             small.ok("set timeout 300");
             String e = small.fails("js let keep = []; while (true) keep.push(new Array(100000).fill(7));");
-            assertTrue(e.contains("script stopped: it held more than 64 MiB of memory"), e);
+            assertTrue(e.contains("script stopped: it held more than 16 MiB of memory"), e);
             assertEquals("2\n", small.ok("js keep = null; 1 + 1"));
         } finally {
             System.clearProperty("bufq.js.maxheap");
