@@ -17,15 +17,7 @@ import static org.junit.jupiter.api.Assertions.*;
 class StartupTest {
     @Test
     void batchRunLoadsNeitherJLineNorGraal() throws IOException, InterruptedException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xshare:auto", "-Xlog:class+load=info", "-cp",
-                System.getProperty("java.class.path"), "bufq.shell.cli.Main", "-c", "help", "-c", "set");
-        pb.redirectErrorStream(true);
-        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        Process p = pb.start();
-        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), log);
+        String log = classesLoaded(List.of(), "-c", "help", "-c", "set");
         assertTrue(log.contains("bufq.shell.cli.Bufq"), "class logging works: " + log.substring(0, Math.min(500, log.length())));
         for (String forbidden : List.of("org.jline", "org.graalvm", "com.oracle.truffle"))
             assertFalse(log.contains(" " + forbidden), forbidden + " classes were loaded on the batch path");
@@ -38,16 +30,7 @@ class StartupTest {
      */
     @Test
     void aLoadSpinsFewMethodHandleClasses() throws IOException, InterruptedException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xshare:auto", "-Xlog:class+load=info", "-cp",
-                System.getProperty("java.class.path"), "bufq.shell.cli.Main", "-c", "summary",
-                CliTest.root().resolve("examples/jax-mlp").toString());
-        pb.redirectErrorStream(true);
-        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        Process p = pb.start();
-        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), log);
+        String log = classesLoaded(List.of(), "-c", "summary", CliTest.root().resolve("examples/jax-mlp").toString());
         assertTrue(log.contains("bufq.dump.ModuleReader"), "the dump was loaded: " + log.substring(0, Math.min(500, log.length())));
         assertFalse(log.contains(" java.lang.runtime.ObjectMethods "), "a record's equals, hashCode or toString ran on the load's path");
         long spun = log.lines().filter(l -> l.contains("java.lang.invoke.LambdaForm$MH/")).count();
