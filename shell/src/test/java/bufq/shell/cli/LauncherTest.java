@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -40,17 +41,23 @@ class LauncherTest {
     private static List<String> command(Path launcher, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of("bash", launcher.toString()));
         cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        Process p = dryRun(new ProcessBuilder(cmd));
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the dry run ends");
+        assertEquals(0, p.exitValue(), out);
+        return out.lines().toList();
+    }
+
+    /** Starts {@code pb} as a dry run of the launcher (it prints the java command), free of the caller's bufq settings. */
+    private static Process dryRun(ProcessBuilder pb) throws IOException {
+        pb.redirectErrorStream(true);
         pb.environment().put("BUFQ_DRY_RUN", "1");
         pb.environment().remove("BUFQ_NO_CDS");
         pb.environment().remove("BUFQ_JAVA_OPTS");
         pb.environment().remove("BUFQ_CLASSPATH");
         Process p = pb.start();
         p.getOutputStream().close();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the dry run ends");
-        assertEquals(0, p.exitValue(), out);
-        return out.lines().toList();
+        return p;
     }
 
     private static boolean makesArchive(List<String> cmd) {
@@ -160,14 +167,7 @@ class LauncherTest {
      */
     private List<String> interactiveCommand(Path launcher, String... args) throws Exception {
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/script")), "script(1) gives the launcher a terminal");
-        ProcessBuilder pb = new ProcessBuilder("/usr/bin/script", "-qec", "bash " + launcher + " " + String.join(" ", args), "/dev/null")
-                .redirectErrorStream(true);
-        pb.environment().put("BUFQ_DRY_RUN", "1");
-        pb.environment().remove("BUFQ_NO_CDS");
-        pb.environment().remove("BUFQ_JAVA_OPTS");
-        pb.environment().remove("BUFQ_CLASSPATH");
-        Process p = pb.start();
-        p.getOutputStream().close();
+        Process p = dryRun(new ProcessBuilder("/usr/bin/script", "-qec", "bash " + launcher + " " + String.join(" ", args), "/dev/null"));
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the dry run ends");
         List<String> cmd = out.replace("\r", "").lines().toList();
