@@ -1,30 +1,35 @@
 package bufq.dump.proto;
 
 import bufq.util.HashSlots;
-import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.WireFormat;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.Locale;
 
 /**
- * A {@link CodedInputStream} over one proto's bytes that knows where it is: the byte offset and the
- * path of messages and fields being read, for errors such as
+ * A reader of one proto's wire format over its byte array that knows where it is: the byte offset
+ * and the path of messages and fields being read, for errors such as
  * {@code byte 1234 (HloProto.buffer_assignment.buffer_allocations[3]): ...}. Every read checks the
  * wire type the subset expects, so a message of another kind fails at its first mismatching field.
+ *
+ * <p>It decodes the array itself rather than through protobuf-java's {@code CodedInputStream}: that
+ * stream takes a byte-at-a-time slow path for every varint within ten bytes of the end of the
+ * message being read, which is most varints of the small messages a module is made of (shapes,
+ * layouts, logical buffers, heap events): 14% of a {@code .hlo.pb}'s load went there. Here a varint
+ * is one loop bounded by the message's end, whatever its place.
  */
 final class Wire {
     private static final int MAX_DEPTH = 64;
 
-    private final CodedInputStream in;
     private final byte[] bytes;
     private final StringTable strings;
     private final long base;
     private final int from;
+    /** Where the next byte is read, in {@link #bytes}. */
+    private int pos;
+    /** The end of the message being read, in {@link #bytes}. */
+    private int limit;
     private final String[] names = new String[MAX_DEPTH + 1];
     private final int[] indexes = new int[MAX_DEPTH + 1];
     private int depth;
@@ -32,83 +37,129 @@ final class Wire {
 
     /** Reads {@code bytes[from, from + length)}; offsets in errors count from {@code base} (the slice's place in its file). */
     Wire(byte[] bytes, int from, int length, long base, String root) {
-        this.in = CodedInputStream.newInstance(bytes, from, length);
-        this.bytes = bytes;
-        this.strings = new StringTable();
-        this.in.setRecursionLimit(Integer.MAX_VALUE);   // nesting is bounded by this class's own depth checks
-        this.base = base;
-        this.from = from;
-        names[0] = root;
-        indexes[0] = -1;
+        this(bytes, new StringTable(bytes), from, length, base, root);
     }
 
     /** Reads {@code bytes[from, from + length)} of {@code parent}'s array, sharing its strings; errors name {@code root}. */
     Wire(Wire parent, int from, int length, String root) {
-        this.in = CodedInputStream.newInstance(parent.bytes, from, length);
-        this.in.setRecursionLimit(Integer.MAX_VALUE);
-        this.bytes = parent.bytes;
-        this.strings = parent.strings;
-        this.base = parent.base + (from - parent.from);
+        this(parent.bytes, parent.strings, from, length, parent.base + (from - parent.from), root);
+    }
+
+    private Wire(byte[] bytes, StringTable strings, int from, int length, long base, String root) {
+        if (from < 0 || length < 0 || from > bytes.length - length) throw new IndexOutOfBoundsException(from + "+" + length);
+        this.bytes = bytes;
+        this.strings = strings;
+        this.base = base;
         this.from = from;
+        this.pos = from;
+        this.limit = from + length;
         names[0] = root;
         indexes[0] = -1;
     }
 
     /** The next field number of the current message, or 0 at its end. */
     int next() throws ProtoException {
-        try {
-            tag = in.readTag();
-        } catch (IOException e) {
-            throw error(e);
+        if (pos >= limit) {
+            tag = 0;
+            return 0;
         }
-        if (tag != 0 && WireFormat.getTagFieldNumber(tag) == 0) throw error("field number 0 (not a proto message)");
-        return WireFormat.getTagFieldNumber(tag);
+        tag = (int) varint();
+        int field = tag >>> 3;
+        if (field == 0) throw error("field number 0 (not a proto message)");
+        return field;
+    }
+
+    /** A varint, at most ten bytes, none past the current message's end. */
+    private long varint() throws ProtoException {
+        byte[] b = bytes;
+        int p = pos;
+        if (p >= limit) throw truncated();
+        long x = b[p++];
+        if (x >= 0) {
+            pos = p;
+            return x;
+        }
+        x &= 0x7f;
+        for (int shift = 7; shift < 64; shift += 7) {
+            if (p >= limit) throw truncated();
+            byte c = b[p++];
+            x |= (long) (c & 0x7f) << shift;
+            if (c >= 0) {
+                pos = p;
+                return x;
+            }
+        }
+        throw error("malformed varint");
+    }
+
+    /** A length prefix: the bytes it claims must be in the current message. */
+    private int length() throws ProtoException {
+        long n = varint();
+        if (n < 0 || n > Integer.MAX_VALUE) throw error("negative length");
+        if (n > limit - pos) throw truncated();
+        return (int) n;
+    }
+
+    private ProtoException truncated() {
+        return error("data ends inside a field (truncated file?)");
+    }
+
+    private void skipBytes(int n) throws ProtoException {
+        if (n > limit - pos) throw truncated();
+        pos += n;
     }
 
     /** Skips the field just read by {@link #next()} (one the subset does not list). */
     void skip() throws ProtoException {
-        try {
-            int wt = WireFormat.getTagWireType(tag);
-            if (wt == WireFormat.WIRETYPE_END_GROUP) throw error("unexpected end-group marker");
-            if (wt == WireFormat.WIRETYPE_START_GROUP) skipGroup();
-            else in.skipField(tag);
-        } catch (IOException e) {
-            throw error(e);
+        skipField(tag);
+    }
+
+    private void skipField(int t) throws ProtoException {
+        switch (t & 7) {
+            case 0 -> varint();
+            case 1 -> skipBytes(8);
+            case 2 -> {
+                int n = length();   // (not pos += length(): pos would be read before the length's bytes)
+                pos += n;
+            }
+            case 3 -> skipGroup();
+            case 4 -> throw error("unexpected end-group marker");
+            case 5 -> skipBytes(4);
+            default -> throw error("invalid wire type " + (t & 7));
         }
     }
 
     /**
-     * Skips a group (a proto2 field bufq never reads) without recursion: protobuf's own skip
-     * recurses once per level, and nothing else bounds it here, so 60,000 nested groups overflowed
-     * the stack. Groups nest at most as deep as messages may.
+     * Skips a group (a proto2 field bufq never reads) without recursion: 60,000 nested groups
+     * overflowed the stack of a recursive skip. Groups nest at most as deep as messages may.
      */
-    private void skipGroup() throws IOException, ProtoException {
+    private void skipGroup() throws ProtoException {
         int[] open = new int[MAX_DEPTH];
         int depth = 0;
-        open[depth++] = WireFormat.getTagFieldNumber(tag);
+        open[depth++] = tag >>> 3;
         while (depth > 0) {
-            int t = in.readTag();
-            int field = WireFormat.getTagFieldNumber(t), wt = WireFormat.getTagWireType(t);
-            if (t == 0) throw error("data ends inside group field " + open[depth - 1] + " (truncated file?)");
-            if (wt == WireFormat.WIRETYPE_START_GROUP) {
+            if (pos >= limit) throw error("data ends inside group field " + open[depth - 1] + " (truncated file?)");
+            int t = (int) varint();
+            int field = t >>> 3, wt = t & 7;
+            if (field == 0) throw error("field number 0 (not a proto message)");
+            if (wt == WIRETYPE_START_GROUP) {
                 if (depth == MAX_DEPTH) throw error("groups nested deeper than " + MAX_DEPTH + " in unknown field " + open[0]);
                 open[depth++] = field;
-            } else if (wt == WireFormat.WIRETYPE_END_GROUP) {
+            } else if (wt == WIRETYPE_END_GROUP) {
                 if (field != open[depth - 1]) throw error("end of group field " + field + " inside group field " + open[depth - 1]);
                 depth--;
             } else {
-                in.skipField(t);
+                skipField(t);
             }
         }
     }
 
+    private static final int WIRETYPE_VARINT = 0, WIRETYPE_LENGTH_DELIMITED = 2, WIRETYPE_START_GROUP = 3,
+            WIRETYPE_END_GROUP = 4;
+
     long int64(String field) throws ProtoException {
-        expect(WireFormat.WIRETYPE_VARINT, field);
-        try {
-            return in.readInt64();
-        } catch (IOException e) {
-            throw error(e);
-        }
+        expect(WIRETYPE_VARINT, field);
+        return varint();
     }
 
     int int32(String field) throws ProtoException {
@@ -120,12 +171,11 @@ final class Wire {
     }
 
     String string(String field) throws ProtoException {
-        expect(WireFormat.WIRETYPE_LENGTH_DELIMITED, field);
-        try {
-            return in.readStringRequireUtf8();
-        } catch (IOException e) {
-            throw error(e);
-        }
+        expect(WIRETYPE_LENGTH_DELIMITED, field);
+        int n = length();
+        int at = pos;
+        pos += n;
+        return decode(bytes, at, n);
     }
 
     /**
@@ -133,37 +183,31 @@ final class Wire {
      * instruction names of heap events): decoded once per proto and shared.
      */
     String repeatedString(String field) throws ProtoException {
-        expect(WireFormat.WIRETYPE_LENGTH_DELIMITED, field);
-        try {
-            int n = in.readRawVarint32();
-            if (n == 0) return "";
-            if (n < 0) throw error("negative length");
-            if (n > MAX_SHARED || n > in.getBytesUntilLimit() && in.getBytesUntilLimit() >= 0) return decode(in.readRawBytes(n), 0, n);
-            int at = in.getTotalBytesRead();
-            in.skipRawBytes(n);   // checks the bytes are there
-            return strings.get(bytes, from + at, n);
-        } catch (IOException e) {
-            throw error(e);
-        }
+        expect(WIRETYPE_LENGTH_DELIMITED, field);
+        int n = length();
+        int at = pos;
+        pos += n;
+        if (n == 0) return "";
+        return n > MAX_SHARED ? decode(bytes, at, n) : strings.get(at, n, this);
     }
 
     private static final int MAX_SHARED = 256;
 
     /** Whether a {@code string} field holds exactly {@code expected}'s bytes; nothing is decoded. */
     boolean bytesEqual(String field, byte[] expected) throws ProtoException {
-        expect(WireFormat.WIRETYPE_LENGTH_DELIMITED, field);
-        try {
-            int n = in.readRawVarint32();
-            if (n < 0) throw error("negative length");
-            int at = from + in.getTotalBytesRead();
-            in.skipRawBytes(n);   // checks the bytes are there
-            return n == expected.length && Arrays.equals(bytes, at, at + n, expected, 0, n);
-        } catch (IOException e) {
-            throw error(e);
-        }
+        expect(WIRETYPE_LENGTH_DELIMITED, field);
+        int n = length();
+        int at = pos;
+        pos += n;
+        return n == expected.length && Arrays.equals(bytes, at, at + n, expected, 0, n);
     }
 
+    /** UTF-8, strictly: ASCII (nearly every name) is copied as it is. */
     private String decode(byte[] b, int at, int n) throws ProtoException {
+        int end = at + n;
+        int i = at;
+        while (i < end && b[i] >= 0) i++;
+        if (i == end) return new String(b, at, n, StandardCharsets.ISO_8859_1);
         try {
             return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(b, at, n)).toString();
         } catch (CharacterCodingException e) {
@@ -172,12 +216,18 @@ final class Wire {
     }
 
     /** Strings of this proto by their bytes, over {@link HashSlots} (a slot's int: where they start): decoded on first sight. */
-    private final class StringTable {
+    private static final class StringTable {
+        private final byte[] b;
         private HashSlots slots = HashSlots.forKeys(512);
         private String[] texts = new String[slots.capacity()];
         private int[] lengths = new int[slots.capacity()];
 
-        String get(byte[] b, int at, int n) throws ProtoException {
+        StringTable(byte[] b) {
+            this.b = b;
+        }
+
+        /** @param w the reader asking, for its error */
+        String get(int at, int n, Wire w) throws ProtoException {
             int h = 1;
             for (int i = at; i < at + n; i++) h = 31 * h + b[i];
             int i = slots.first(h);
@@ -185,7 +235,7 @@ final class Wire {
                 i = slots.next(i, h);
             }
             if (i >= 0) return texts[i];
-            String t = decode(b, at, n);
+            String t = w.decode(b, at, n);
             texts[~i] = t;
             lengths[~i] = n;
             if (slots.claim(~i, h, at)) {
@@ -204,16 +254,11 @@ final class Wire {
 
     /** A {@code bytes} field: where its bytes start in the stream's array, and how many. */
     int[] bytesSpan(String field) throws ProtoException {
-        expect(WireFormat.WIRETYPE_LENGTH_DELIMITED, field);
-        try {
-            int n = in.readRawVarint32();
-            if (n < 0 || n > in.getBytesUntilLimit() && in.getBytesUntilLimit() >= 0) throw error("length " + n + " runs past the end of the data");
-            int at = from + in.getTotalBytesRead();
-            in.skipRawBytes(n);
-            return new int[] {at, n};
-        } catch (IOException e) {
-            throw error(e);
-        }
+        expect(WIRETYPE_LENGTH_DELIMITED, field);
+        int n = length();
+        int at = pos;
+        pos += n;
+        return new int[] {at, n};
     }
 
     /**
@@ -244,23 +289,21 @@ final class Wire {
 
     /** A repeated int64, packed or not: appends to {@code into}, at most {@link #MAX_ENTRIES} in all. */
     void int64s(String field, LongBuilder into) throws ProtoException {
-        int wt = WireFormat.getTagWireType(tag);
-        try {
-            if (wt == WireFormat.WIRETYPE_VARINT) {
+        int wt = tag & 7;
+        if (wt == WIRETYPE_VARINT) {
+            if (into.size() >= MAX_ENTRIES) throw tooMany(field);
+            into.add(varint());
+        } else if (wt == WIRETYPE_LENGTH_DELIMITED) {
+            int outer = limit;
+            int n = length();
+            limit = pos + n;
+            while (pos < limit) {
                 if (into.size() >= MAX_ENTRIES) throw tooMany(field);
-                into.add(in.readInt64());
-            } else if (wt == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
-                int limit = in.pushLimit(in.readRawVarint32());
-                while (in.getBytesUntilLimit() > 0) {
-                    if (into.size() >= MAX_ENTRIES) throw tooMany(field);
-                    into.add(in.readInt64());
-                }
-                in.popLimit(limit);
-            } else {
-                throw wrongType(field, "varint or packed varints");
+                into.add(varint());
             }
-        } catch (IOException e) {
-            throw error(e);
+            limit = outer;
+        } else {
+            throw wrongType(field, "varint or packed varints");
         }
     }
 
@@ -270,73 +313,59 @@ final class Wire {
 
     /** As {@link #int64s(String, LongBuilder)} without the bound: lists as long as the module (operands, schedules). */
     void int64sUnbounded(String field, LongBuilder into) throws ProtoException {
-        int wt = WireFormat.getTagWireType(tag);
-        try {
-            if (wt == WireFormat.WIRETYPE_VARINT) {
-                into.add(in.readInt64());
-            } else if (wt == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
-                int limit = in.pushLimit(in.readRawVarint32());
-                while (in.getBytesUntilLimit() > 0) into.add(in.readInt64());
-                in.popLimit(limit);
-            } else {
-                throw wrongType(field, "varint or packed varints");
-            }
-        } catch (IOException e) {
-            throw error(e);
+        int wt = tag & 7;
+        if (wt == WIRETYPE_VARINT) {
+            into.add(varint());
+        } else if (wt == WIRETYPE_LENGTH_DELIMITED) {
+            int outer = limit;
+            int n = length();
+            limit = pos + n;
+            while (pos < limit) into.add(varint());
+            limit = outer;
+        } else {
+            throw wrongType(field, "varint or packed varints");
         }
     }
 
     /** Enters a sub-message field ({@code index} its position when repeated, else -1); pair with {@link #leave(int)}. */
     int enter(String field, int index) throws ProtoException {
-        expect(WireFormat.WIRETYPE_LENGTH_DELIMITED, field);
+        expect(WIRETYPE_LENGTH_DELIMITED, field);
         if (depth == MAX_DEPTH) throw error("messages nested deeper than " + MAX_DEPTH);
-        try {
-            int length = in.readRawVarint32();
-            if (length < 0) throw error("negative length");
-            int old = in.pushLimit(length);
-            depth++;
-            names[depth] = field;
-            indexes[depth] = index;
-            return old;
-        } catch (IOException e) {
-            throw error(e);
-        }
+        int n = length();
+        int old = limit;
+        limit = pos + n;
+        depth++;
+        names[depth] = field;
+        indexes[depth] = index;
+        return old;
     }
 
     void leave(int oldLimit) throws ProtoException {
-        if (in.getBytesUntilLimit() != 0) throw error("message ends inside a field");
-        in.popLimit(oldLimit);
+        if (pos != limit) throw error("message ends inside a field");
+        limit = oldLimit;
         depth--;
     }
 
     /** Whether the whole input was read (call at depth 0 after {@link #next()} returned 0). */
-    boolean atEnd() throws ProtoException {
-        try {
-            return in.isAtEnd();
-        } catch (IOException e) {
-            throw error(e);
-        }
+    boolean atEnd() {
+        return pos >= limit;
     }
 
-    long offset() { return base + in.getTotalBytesRead(); }
+    long offset() { return base + (pos - from); }
 
     /** The array this reads ({@link #bytesSpan} positions are in it). */
     byte[] array() { return bytes; }
 
-    /** Where the stream is in the byte array. */
-    int position() { return from + in.getTotalBytesRead(); }
+    /** Where the reader is in the byte array. */
+    int position() { return pos; }
 
     /** Skips the rest of the current message (one read elsewhere). */
-    void skipRest() throws ProtoException {
-        try {
-            in.skipRawBytes(in.getBytesUntilLimit());
-        } catch (IOException e) {
-            throw error(e);
-        }
+    void skipRest() {
+        pos = limit;
     }
 
     /** Bytes left in the current message. */
-    int bytesLeft() { return in.getBytesUntilLimit(); }
+    int bytesLeft() { return limit - pos; }
 
     String path() {
         StringBuilder b = new StringBuilder();
@@ -352,22 +381,13 @@ final class Wire {
         return new ProtoException(offset(), path(), reason);
     }
 
-    private ProtoException error(IOException e) {
-        String m = e.getMessage() == null ? e.toString() : e.getMessage();
-        if (m.contains("truncated") || m.contains("ended unexpectedly")) m = "data ends inside a field (truncated file?)";
-        else if (m.contains("malformed varint")) m = "malformed varint";
-        else if (m.contains("invalid tag")) m = "invalid field tag";
-        else if (m.contains("invalid UTF-8")) m = "string field is not UTF-8";
-        return error(m.toLowerCase(Locale.ROOT).replaceAll("\\.$", "").lines().findFirst().orElse(m));
-    }
-
     private void expect(int wireType, String field) throws ProtoException {
-        if (WireFormat.getTagWireType(tag) != wireType) throw wrongType(field, TYPES[wireType]);
+        if ((tag & 7) != wireType) throw wrongType(field, TYPES[wireType]);
     }
 
     private ProtoException wrongType(String field, String expected) {
-        int wt = WireFormat.getTagWireType(tag);
-        return error("field " + WireFormat.getTagFieldNumber(tag) + " (" + field + ") has wire type "
+        int wt = tag & 7;
+        return error("field " + (tag >>> 3) + " (" + field + ") has wire type "
                 + (wt < TYPES.length ? TYPES[wt] : String.valueOf(wt)) + ", expected " + expected
                 + " (not the message bufq expected here)");
     }
