@@ -226,7 +226,14 @@ final class HloProtoParser {
                 case FieldNumbers.HloInstructionProto.OPCODE -> opcode = w.repeatedString("opcode");
                 case FieldNumbers.HloInstructionProto.SHAPE -> {
                     int l = w.enter("shape", -1);
-                    shape = shape();
+                    int at = w.position(), n = w.bytesLeft();
+                    shape = shapes.readBefore(w.array(), at, n);   // the same bytes read the same
+                    if (shape == null) {
+                        shape = shape();
+                        shapes.wasRead(w.array(), at, n, shape);
+                    } else {
+                        w.skipRest();
+                    }
                     w.leave(l);
                 }
                 case FieldNumbers.HloInstructionProto.METADATA -> {

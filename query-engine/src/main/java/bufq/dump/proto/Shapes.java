@@ -1,6 +1,7 @@
 package bufq.dump.proto;
 
 import bufq.model.Shape;
+import bufq.util.HashSlots;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,6 +27,55 @@ final class Shapes {
      */
     record ShapeP(int elementType, long[] dims, boolean[] dynamic, List<ShapeP> tuple, Layout layout, Shape printed) {}
 
+    /**
+     * Shape messages read, by their bytes in the module's proto (the slot's int: where they start):
+     * a module holds few distinct shapes (the 12-layer transformer's 987 instructions: 11 array
+     * shapes and some tuples), and a message of the same bytes reads as the same shape, so it is read
+     * once. Only one array's offsets are kept: the first a reader asked about.
+     */
+    private byte[] readFrom;
+    private HashSlots readSlots = HashSlots.forKeys(64);
+    private ShapeP[] read = new ShapeP[readSlots.capacity()];
+    private int[] readLengths = new int[readSlots.capacity()];
+
+    private static int hash(byte[] b, int at, int n) {
+        int h = n;
+        for (int i = at; i < at + n; i++) h = 31 * h + b[i];
+        return h;
+    }
+
+    /** The shape read before from the same {@code n} bytes as {@code b[at, at + n)}, or null. */
+    ShapeP readBefore(byte[] b, int at, int n) {
+        if (b != readFrom) return null;
+        int h = hash(b, at, n);
+        for (int i = readSlots.first(h); i >= 0; i = readSlots.next(i, h)) {
+            int from = readSlots.value(i);
+            if (readLengths[i] == n && Arrays.equals(b, from, from + n, b, at, at + n)) return read[i];
+        }
+        return null;
+    }
+
+    /** Keeps {@code p}, read from {@code b[at, at + n)}, for {@link #readBefore}. */
+    void wasRead(byte[] b, int at, int n, ShapeP p) {
+        if (readFrom == null) readFrom = b;
+        if (b != readFrom) return;
+        int h = hash(b, at, n);
+        int i = readSlots.first(h);
+        while (i >= 0) i = readSlots.next(i, h);
+        read[~i] = p;
+        readLengths[~i] = n;
+        if (readSlots.claim(~i, h, at)) {
+            ShapeP[] os = read, ns = new ShapeP[os.length * 2];
+            int[] ol = readLengths, nl = new int[ol.length * 2];
+            readSlots = readSlots.grow((from, to) -> {
+                ns[to] = os[from];
+                nl[to] = ol[from];
+            });
+            read = ns;
+            readLengths = nl;
+        }
+    }
+
     /** xla.PrimitiveType numbers to the names XLA prints. */
     private static final String[] TYPES = new String[35];
 
@@ -45,6 +95,28 @@ final class Shapes {
     // of it, an instruction and its values): by identity, without printing its text each time.
     private final Map<ShapeP, Shape> withLayoutOf = new IdentityHashMap<>(), bareOf = new IdentityHashMap<>();
     private final Map<ArrayKey, Shape> arrays = new HashMap<>();
+    private final Map<TupleKey, Shape> tuples = new HashMap<>();
+
+    /** A tuple by its elements, each this instance's one Shape of its text: compared by identity. */
+    private static final class TupleKey {
+        private final Shape[] elements;
+        private final int hash;
+
+        TupleKey(Shape[] elements) {
+            this.elements = elements;
+            int h = 1;
+            for (Shape e : elements) h = 31 * h + System.identityHashCode(e);
+            this.hash = h;
+        }
+
+        @Override public int hashCode() { return hash; }
+
+        @Override public boolean equals(Object o) {
+            if (!(o instanceof TupleKey k) || k.hash != hash || k.elements.length != elements.length) return false;
+            for (int i = 0; i < elements.length; i++) if (k.elements[i] != elements[i]) return false;
+            return true;
+        }
+    }
 
     /** The element type's printed name, or null for a number XLA does not define. */
     static String typeName(int type) {
@@ -80,20 +152,28 @@ final class Shapes {
 
     private Shape make(ShapeP p, boolean withLayout) {
         if (p.elementType() == TUPLE) {
-            // The elements first (each made once), then the tuple's text from theirs.
-            List<Shape> elements = new ArrayList<>(p.tuple().size());
-            for (ShapeP e : p.tuple()) elements.add(shape(e, withLayout));
+            // The elements first (each made once, so equal elements are one object), then the tuple
+            // by its elements; its text only when it is new. A while loop's state tuple of a hundred
+            // elements is the shape of several instructions: printing and hashing its text each
+            // time was 7% of a module's load.
+            Shape[] elements = new Shape[p.tuple().size()];
+            for (int k = 0; k < elements.length; k++) elements[k] = shape(p.tuple().get(k), withLayout);
+            TupleKey key = new TupleKey(elements);
+            Shape s = tuples.get(key);
+            if (s != null) return s;
             StringBuilder b = new StringBuilder().append('(');
-            for (int k = 0; k < elements.size(); k++) {
+            for (int k = 0; k < elements.length; k++) {
                 if (k > 0) b.append(", ");
                 if (k > 0 && k % 5 == 0) b.append("/*index=").append(k).append("*/");
-                b.append(elements.get(k).text());
+                b.append(elements[k].text());
             }
             String text = b.append(')').toString();
-            Shape s = shared.get(text);
-            if (s != null) return s;
-            s = new Shape(text, "tuple", new long[0], false, null, List.of(), 0, 0, elements);
-            shared.put(text, s);
+            s = shared.get(text);
+            if (s == null) {
+                s = new Shape(text, "tuple", new long[0], false, null, List.of(), 0, 0, List.of(elements));
+                shared.put(text, s);
+            }
+            tuples.put(key, s);
             return s;
         }
         ArrayKey key = new ArrayKey(p, withLayout);
