@@ -59,9 +59,16 @@ final class Wire {
 
     /** The next field number of the current message, or 0 at its end. */
     int next() throws ProtoException {
-        if (pos >= limit) {
+        int p = pos;
+        if (p >= limit) {
             tag = 0;
             return 0;
+        }
+        int b = bytes[p];
+        if (b >= 8) {   // a one-byte tag of fields 1-15, the most common: no call (the client compiler inlines little)
+            pos = p + 1;
+            tag = b;
+            return b >>> 3;
         }
         tag = (int) varint();
         int field = tag >>> 3;
@@ -111,6 +118,18 @@ final class Wire {
 
     /** Skips the field just read by {@link #next()} (one the subset does not list). */
     void skip() throws ProtoException {
+        int p = pos, t = tag & 7;
+        if (p < limit) {   // a one-byte varint, or a length of one byte: no call
+            int b = bytes[p];
+            if (t == WIRETYPE_VARINT && b >= 0) {
+                pos = p + 1;
+                return;
+            }
+            if (t == WIRETYPE_LENGTH_DELIMITED && b >= 0 && b < limit - p) {
+                pos = p + 1 + b;
+                return;
+            }
+        }
         skipField(tag);
     }
 
