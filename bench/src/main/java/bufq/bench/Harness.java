@@ -197,8 +197,12 @@ public final class Harness {
         if (!Files.exists(pb) || !Files.exists(txt)) return null;
         log.println("measuring the .hlo.pb against its text (ProtoLoad) ...");
         String cp = bench.resolve("target/classes") + File.pathSeparator + bench.resolve("target/lib/*");
-        ProcessRuns.Proc p = procs.exec(List.of(java(), "-Xmx2g", "-Xms1g", "-XX:+UseParallelGC", "-cp", cp, "bufq.bench.ProtoLoad",
-                pb.toString(), txt.toString(), "--runs", quick ? "9" : "21", "--warmup", "40"), false);
+        // The JVM options the launcher gives a run (the client compiler only): with the default tiers
+        // and 40 warm-ups the loads were timed while the optimizing compiler was still at work on
+        // them, a mix of interpreted, C1 and C2 code that moved with the machine's load.
+        ProcessRuns.Proc p = procs.exec(List.of(java(), "-Xmx2g", "-Xms1g", "-XX:+UseParallelGC", "-XX:MaxTenuringThreshold=0",
+                "-XX:TieredStopAtLevel=1", "-XX:Tier3BackEdgeThreshold=6000", "-cp", cp, "bufq.bench.ProtoLoad",
+                pb.toString(), txt.toString(), "--runs", quick ? "41" : "201", "--warmup", "150"), false);
         Map<String, String> r = new LinkedHashMap<>();
         for (String l : p.out().split("\n")) {
             int eq = l.indexOf('=');
