@@ -15,7 +15,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Class cycles as {@link ClassCycleTest} and the shell's own check count them: the strongly
+ * Class cycles as {@link ArchitectureTest.ClassCycleTest} and the shell's own check count them: the strongly
  * connected components of the "uses" graph of top-level classes, a nested or anonymous class
  * counting as its top-level class. Public so both modules' tests hold their code to one algorithm.
  */

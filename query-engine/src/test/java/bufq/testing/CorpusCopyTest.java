@@ -39,6 +39,28 @@ class CorpusCopyTest {
         assertEquals(List.of(), differ);
     }
 
+    /**
+     * The folders {@link Corpus#WHOLE} names hold all of their original, every file and folder, so a
+     * test that reads only them reads on a clone what it reads with the corpus (and CI runs it once).
+     */
+    @Test
+    void theWholeFoldersHoldAllOfTheirOriginal() throws IOException {
+        Path corpus = Corpus.require(Corpus.dir());
+        for (String w : Corpus.WHOLE) {
+            Path copied = Corpus.copy().resolve(w);
+            assertTrue(Files.isDirectory(copied), "the copy holds " + w);
+            List<String> original = tree(corpus.resolve(w)), copy = tree(copied);
+            assertEquals(List.of(), original.stream().filter(f -> !copy.contains(f)).toList(), w + ": of the corpus's, not in the copy");
+            assertEquals(original, copy, w + ": files and folders of the corpus's and of the copy's");
+        }
+    }
+
+    private static List<String> tree(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.map(p -> dir.relativize(p).toString()).sorted().toList();
+        }
+    }
+
     /** A few MB at most, no file over 1 MB, and its README names every folder it copies. */
     @Test
     void itStaysSmallAndSaysWhereEachPartComesFrom() throws IOException {

@@ -21,6 +21,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
@@ -88,12 +89,12 @@ final class JsContext implements JsHost, AutoCloseable {
         });
         // console.* would write to the context's streams directly; send them where print goes.
         // bufq's own code, so without the user's time limit: a first eval loads many classes.
-        call(0, () -> context.eval("js", "console.log = console.info = console.debug = print;"
+        call(Duration.ZERO, () -> context.eval("js", "console.log = console.info = console.debug = print;"
                 + " console.warn = console.error = printErr;"));
         // The classes that carry a host error into a script initialise here, on a shallow stack: a
         // StackOverflowError while a class initialises would leave it unusable for the whole JVM.
-        call(0, () -> context.eval("js", "try { bufq.query(); } catch (e) { String(e.message); }"));
-        call(0, () -> { Hardening.lockdown(context); return null; });
+        call(Duration.ZERO, () -> context.eval("js", "try { bufq.query(); } catch (e) { String(e.message); }"));
+        call(Duration.ZERO, () -> { Hardening.lockdown(context); return null; });
     }
 
     private static String join(Value[] args) {
@@ -149,12 +150,12 @@ final class JsContext implements JsHost, AutoCloseable {
      * script throws comes back as a {@link ScriptFailure} with its location.
      */
     <T> T call(Supplier<T> body) {
-        return call(session.settings().timeoutSeconds(), body);
+        return call(session.settings().timeout(), body);
     }
 
-    private <T> T call(int timeoutSeconds, Supplier<T> body) {
+    private <T> T call(Duration timeout, Supplier<T> body) {
         if (watchdog.killed()) throw new ScriptFailure("the JavaScript engine was stopped; run the script again");
-        watchdog.enter(timeoutSeconds);
+        watchdog.enter(timeout);
         try {
             return body.get();
         } catch (PolyglotException e) {
@@ -165,14 +166,14 @@ final class JsContext implements JsHost, AutoCloseable {
             // what called the script (a check, a query's field) ends as cancelled, not as failed.
             if ("cancelled".equals(reason) || reason == null && (e.isInterrupted() || e.isCancelled()))
                 Thread.currentThread().interrupt();
-            throw new ScriptFailure(ScriptErrors.describe(e, reason, session.settings().timeoutSeconds(), watchdog.heapAllowance(), running));
+            throw new ScriptFailure(ScriptErrors.describe(e, reason, session.settings().timeoutText(), watchdog.heapAllowance(), running));
         } catch (StackOverflowError e) {
             // Host code between two script frames ran out of stack; only this run ends.
             throw new ScriptFailure((running == null ? "" : running + ": ")
                     + "the script ran out of stack (does it call itself without end?)");
         } catch (IllegalStateException e) {
             if (watchdog.killed()) throw new ScriptFailure(ScriptErrors.stopMessage(watchdog.reason(),
-                    session.settings().timeoutSeconds(), watchdog.heapAllowance()) + "; the JavaScript engine was reset");
+                    session.settings().timeoutText(), watchdog.heapAllowance()) + "; the JavaScript engine was reset");
             throw e;
         } finally {
             watchdog.exit();

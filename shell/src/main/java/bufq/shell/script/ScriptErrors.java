@@ -15,7 +15,7 @@ final class ScriptErrors {
      * @param stopReason why the watchdog stopped the script ({@code time}, {@code memory},
      *                   {@code cancelled}), or null
      */
-    static String describe(PolyglotException e, String stopReason, int timeoutSeconds, long heapCap, String source) {
+    static String describe(PolyglotException e, String stopReason, String timeout, long heapCap, String source) {
         String where = where(e);
         if (where == null) where = source; // GraalJS gives some host-access errors no location
         String prefix = where == null ? "" : where + ": ";
@@ -27,7 +27,7 @@ final class ScriptErrors {
                     + " out of stack";
         if (stopReason != null || e.isInterrupted() || e.isCancelled() || e.isResourceExhausted())
             return prefix + stopMessage(stopReason == null ? (e.isResourceExhausted() ? "memory" : "cancelled") : stopReason,
-                    timeoutSeconds, heapCap);
+                    timeout, heapCap);
         if (e.isSyntaxError()) return prefix + "syntax error: " + syntaxMessage(e) + caret(e.getSourceLocation());
         if (e.isHostException()) {
             Throwable h = e.asHostException();
@@ -41,10 +41,10 @@ final class ScriptErrors {
         return prefix + (m == null ? "script failed" : readOnly(m));
     }
 
-    /** Why the watchdog stopped a script, in words. */
-    static String stopMessage(String reason, int timeoutSeconds, long heapCap) {
+    /** Why the watchdog stopped a script, in words; {@code timeout} in seconds as the user set it. */
+    static String stopMessage(String reason, String timeout, long heapCap) {
         return switch (reason == null ? "cancelled" : reason) {
-            case "time" -> "script stopped after the " + timeoutSeconds + " s time limit (change it with 'set timeout N', 0 = none)";
+            case "time" -> "script stopped after the " + timeout + " s time limit (change it with 'set timeout N', 0 = none)";
             case "memory" -> "script stopped: it held more than " + (heapCap >> 20) + " MiB of memory";
             default -> "script cancelled";
         };

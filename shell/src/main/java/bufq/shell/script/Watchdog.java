@@ -40,7 +40,7 @@ final class Watchdog {
     }
 
     /** A call into JavaScript starts; nested calls share the outermost call's limits. */
-    void enter(int timeoutSeconds) {
+    void enter(Duration timeout) {
         synchronized (lock) {
             while (depth == 0 && stopping) {
                 try {
@@ -54,7 +54,7 @@ final class Watchdog {
             run++;
             reason = null;
             owner = Thread.currentThread();
-            deadline = timeoutSeconds <= 0 ? 0 : System.nanoTime() + timeoutSeconds * 1_000_000_000L;
+            deadline = timeout.isZero() || timeout.isNegative() ? 0 : System.nanoTime() + timeout.toNanos();
             Runtime rt = Runtime.getRuntime();
             long used = rt.totalMemory() - rt.freeMemory();
             heapAllowance = Math.min(heapCap, Math.max(0, (rt.maxMemory() - used) / 2));

@@ -1,5 +1,6 @@
 package bufq.shell.session;
 
+import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -25,22 +26,26 @@ final class QueryDeadline implements AutoCloseable {
         }
     }
 
-    private final int seconds;
+    private final String shown;
     private final Thread runner;
     private final ScheduledFuture<?> alarm;
     private boolean fired;
     private boolean closed;
 
-    private QueryDeadline(int seconds) {
-        this.seconds = seconds;
+    private QueryDeadline(Duration limit, String shown) {
+        this.shown = shown;
         this.runner = Thread.currentThread();
         // Half a second late: a script field inside the query, under the same limit, stops first
         // and names its own line.
-        this.alarm = seconds <= 0 ? null : Alarms.EXECUTOR.schedule(this::fire, seconds * 1000L + 500, TimeUnit.MILLISECONDS);
+        this.alarm = limit.isZero() || limit.isNegative() ? null
+                : Alarms.EXECUTOR.schedule(this::fire, limit.toMillis() + 500, TimeUnit.MILLISECONDS);
     }
 
-    /** Starts the limit for a query run by the calling thread; 0 or less: no limit. */
-    static QueryDeadline start(int seconds) { return new QueryDeadline(seconds); }
+    /**
+     * Starts the limit for a query run by the calling thread; zero: no limit.
+     * @param shown the limit in seconds as the message names it ({@code 10}, {@code 0.5})
+     */
+    static QueryDeadline start(Duration limit, String shown) { return new QueryDeadline(limit, shown); }
 
     private synchronized void fire() {
         if (closed) return;
@@ -53,7 +58,7 @@ final class QueryDeadline implements AutoCloseable {
 
     /** What the user is told when the limit stopped the query. */
     String message() {
-        return "query stopped after the " + seconds + " s time limit (change it with 'set timeout N', 0 = none)";
+        return "query stopped after the " + shown + " s time limit (change it with 'set timeout N', 0 = none)";
     }
 
     @Override public synchronized void close() {

@@ -4,6 +4,7 @@ import bufq.fit.Capacity;
 import bufq.fit.Devices;
 import bufq.table.Sizes;
 
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
 
@@ -21,10 +22,12 @@ public enum Setting {
     PAGER("on|off", "off", "in the interactive shell, show results taller than the terminal through $PAGER (default less -RS)"),
     THRESHOLD("SIZE", "16KiB", "values smaller than this fold into one row in the peak report"),
     TILING("NAME", "tpu", "tiling model used for padded sizes (built in: tpu, none)"),
-    TIMEOUT("SECONDS", "10", "time limit for each query and each call into JavaScript (js, run FILE.js, -f, fields, tilings, checks; 0 = none)"),
+    TIMEOUT("SECONDS", "10", "time limit for each query and each call into JavaScript (js, run FILE.js, -f, fields, tilings, checks; 0 = none; to the millisecond, e.g. 0.5)"),
     CAPACITY("SIZE", "none", "memory of the device (or process) 'fit' checks against, e.g. 16GiB, 80GB; none = the device's"),
     DEVICE("NAME", "none", "an accelerator whose memory 'fit' uses when capacity is none (help device lists them)"),
     RESERVED("SIZE", "none", "of the capacity, what the runtime keeps before any program; none = the device's figure, else 0");
+
+    private static final BigDecimal MAX_TIMEOUT = BigDecimal.valueOf(Integer.MAX_VALUE);
 
     private final String syntax;
     private final String defaultText;
@@ -67,7 +70,7 @@ public enum Setting {
                 if (choices().contains(t)) return t;
                 throw new CommandException("color takes auto, on or off, not '" + text + "'");
             }
-            case MAXROWS, MAXWIDTH, TIMEOUT -> {
+            case MAXROWS, MAXWIDTH -> {
                 try {
                     int n = Integer.parseInt(t);
                     if (n >= 0) return n;
@@ -75,6 +78,17 @@ public enum Setting {
                     // fall through to the message
                 }
                 throw new CommandException(key() + " takes a whole number >= 0, not '" + text + "'");
+            }
+            case TIMEOUT -> {
+                // Milliseconds; up to the whole number of seconds it took before fractions.
+                try {
+                    BigDecimal s = new BigDecimal(t);
+                    if (s.signum() >= 0 && s.stripTrailingZeros().scale() <= 3 && s.compareTo(MAX_TIMEOUT) <= 0)
+                        return s.movePointRight(3).longValueExact();
+                } catch (NumberFormatException | ArithmeticException e) {
+                    // fall through to the message
+                }
+                throw new CommandException("timeout takes seconds >= 0, to the millisecond (such as 10 or 0.5), not '" + text + "'");
             }
             case THRESHOLD -> {
                 try {

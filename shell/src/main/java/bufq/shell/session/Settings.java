@@ -3,6 +3,8 @@ package bufq.shell.session;
 import bufq.table.Sizes;
 import bufq.model.TilingModel;
 
+import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,6 +52,7 @@ public final class Settings {
     private static String show(Setting s, Object v) {
         if (v instanceof Boolean b) return b ? "on" : "off";
         if (s == Setting.THRESHOLD) return Sizes.human((Long) v);
+        if (s == Setting.TIMEOUT) return BigDecimal.valueOf((Long) v, 3).stripTrailingZeros().toPlainString();
         return String.valueOf(v);
     }
 
@@ -63,7 +66,10 @@ public final class Settings {
     /** Page long results in the interactive shell. */
     public boolean pager() { return (Boolean) values.get(Setting.PAGER); }
     public long threshold() { return (Long) values.get(Setting.THRESHOLD); }
-    public int timeoutSeconds() { return (Integer) values.get(Setting.TIMEOUT); }
+    /** The time limit of a query and of a call into JavaScript; zero: none. */
+    public Duration timeout() { return Duration.ofMillis((Long) values.get(Setting.TIMEOUT)); }
+    /** The time limit in seconds as the user sets it and messages name it: {@code 10}, {@code 0.5}. */
+    public String timeoutText() { return text(Setting.TIMEOUT); }
     public TilingModel tiling() { return tilings.get((String) values.get(Setting.TILING)); }
 
     /** The tiling model registered as {@code name}, or null. */

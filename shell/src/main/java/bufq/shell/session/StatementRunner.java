@@ -72,7 +72,7 @@ final class StatementRunner {
         HloModule m = ctx.modules().require();
         ctx.modules().readParts(m, engine.needs(text));
         List<Output> result;
-        try (QueryDeadline limit = QueryDeadline.start(ctx.settings().timeoutSeconds())) {
+        try (QueryDeadline limit = QueryDeadline.start(ctx.settings().timeout(), ctx.settings().timeoutText())) {
             try {
                 List<ModuleRow> rows = null;
                 if (StatementKind.firstWord(text).toLowerCase(Locale.ROOT).equals("modules")) {
@@ -98,7 +98,7 @@ final class StatementRunner {
         if (m != null && plan.needsCurrentModule()) ctx.modules().readParts(m, plan.needs());
         if (!plan.evaluatesConditions()) return plan.run(ctx);
         // The user's conditions run under the query time limit, as a query does.
-        try (QueryDeadline limit = QueryDeadline.start(ctx.settings().timeoutSeconds())) {
+        try (QueryDeadline limit = QueryDeadline.start(ctx.settings().timeout(), ctx.settings().timeoutText())) {
             try {
                 return plan.run(ctx);
             } catch (CommandException | Engine.Failure | CancellationException e) {

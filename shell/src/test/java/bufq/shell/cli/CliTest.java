@@ -103,6 +103,10 @@ class CliTest {
                 c("bad setting", "-c", "set maxrows lots").exit(1).err("maxrows takes a whole number >= 0, not 'lots'"),
                 c("unknown setting", "-c", "set colour on").exit(1).err("unknown setting 'colour'; did you mean 'color'?"),
                 c("set lists", "-c", "set").out("maxrows", "200", "threshold", "16.0KiB", "tiling", "tpu"),
+                c("timeout to the millisecond", "-c", "set timeout 0.250", "-c", "set").out("timeout    0.25 "),
+                c("timeout past the millisecond", "-c", "set timeout 0.0005").exit(1)
+                        .err("timeout takes seconds >= 0, to the millisecond (such as 10 or 0.5), not '0.0005'"),
+                c("timeout below zero", "-c", "set timeout -1").exit(1).err("timeout takes seconds >= 0"),
                 c("unknown tiling", "-c", "set tiling gpu").exit(1).err("unknown tiling model 'gpu' (known: tpu, none)"),
                 c("use by number", "-c", "use 2", "-c", "modules", "a.txt", "b.txt").out("2  *        b").err("using b"),
                 c("use by prefix", "-c", "use be", "a.txt", "beta.txt").err("using beta"),
