@@ -231,10 +231,9 @@ final class Dataflow {
 
     /** Which indices an instruction defines; the others are filled by {@link #update}. */
     private void define(int i) {
-        String op = g.opcode(i);
         int n = indexOf[i].length;
-        switch (op) {
-            case "parameter" -> {
+        switch (g.op[i]) {
+            case PARAMETER -> {
                 int c = g.computationOf[i];
                 if (c == g.entry || g.callers.get(c).isEmpty()) {
                     for (int k = 0; k < n; k++) newValue(i, k, false);
@@ -243,21 +242,20 @@ final class Dataflow {
                 }
                 // a call's or a conditional's parameter forwards its caller's operand
             }
-            case "while" -> { for (int k = 0; k < n; k++) newValue(i, k, true); }
-            case "tuple" -> newValue(i, 0, false);
-            case "copy" -> newValue(i, 0, false);
-            case "copy-start" -> {
+            case WHILE -> { for (int k = 0; k < n; k++) newValue(i, k, true); }
+            case TUPLE -> newValue(i, 0, false);
+            case COPY -> newValue(i, 0, false);
+            case COPY_START -> {
                 for (int k = 0; k < n; k++) if (!(indexOf[i][k].length >= 1 && indexOf[i][k][0] == 1)) newValue(i, k, false);
             }
-            case "get-tuple-element", "bitcast", "domain", "add-dependency", "opt-barrier", "optimization-barrier",
-                 "call", "copy-done" -> { }
-            case "conditional" -> { for (int k = 0; k < n; k++) newValue(i, k, true); }
+            case GET_TUPLE_ELEMENT, FORWARD, DOMAIN, CALL, COPY_DONE -> { }
+            case CONDITIONAL -> { for (int k = 0; k < n; k++) newValue(i, k, true); }
             default -> { for (int k = 0; k < n; k++) newValue(i, k, false); }
         }
     }
 
     private boolean calledByWhile(int c) {
-        for (int caller : g.callers.get(c)) if (g.opcode(caller).equals("while")) return true;
+        for (int caller : g.callers.get(c)) if (g.op[caller] == Op.WHILE) return true;
         return false;
     }
 
@@ -282,25 +280,25 @@ final class Dataflow {
 
     /** Recomputes the forwarded (and phi) indices of {@code i}; true when a set changed. */
     private boolean update(int i) {
-        String op = g.opcode(i);
+        Op op = g.op[i];
         int[] ops = g.operands[i];
         boolean changed = false;
         for (int k = 0; k < indexOf[i].length; k++) {
             int[] idx = indexOf[i][k];
             int[] next = switch (op) {
-                case "get-tuple-element" -> ops.length > 0 ? setBelow(ops[0], (int) g.ins[i].tupleIndex(), idx) : null;
-                case "tuple" -> idx.length == 0 || idx[0] >= ops.length ? sets[i][k] : setAt(ops[idx[0]], idx, 1);
-                case "bitcast", "domain", "add-dependency", "opt-barrier", "optimization-barrier" -> ops.length > 0 ? setAt(ops[0], idx) : null;
-                case "copy" -> idx.length == 0 || ops.length == 0 ? sets[i][k] : setAt(ops[0], idx);
-                case "copy-done" -> ops.length > 0 ? setBelow(ops[0], 0, idx) : null;
-                case "copy-start" -> idx.length >= 1 && idx[0] == 1 && ops.length > 0 ? setAt(ops[0], idx, 1) : sets[i][k];
-                case "call" -> {
+                case GET_TUPLE_ELEMENT -> ops.length > 0 ? setBelow(ops[0], (int) g.ins[i].tupleIndex(), idx) : null;
+                case TUPLE -> idx.length == 0 || idx[0] >= ops.length ? sets[i][k] : setAt(ops[idx[0]], idx, 1);
+                case FORWARD, DOMAIN -> ops.length > 0 ? setAt(ops[0], idx) : null;
+                case COPY -> idx.length == 0 || ops.length == 0 ? sets[i][k] : setAt(ops[0], idx);
+                case COPY_DONE -> ops.length > 0 ? setBelow(ops[0], 0, idx) : null;
+                case COPY_START -> idx.length >= 1 && idx[0] == 1 && ops.length > 0 ? setAt(ops[0], idx, 1) : sets[i][k];
+                case CALL -> {
                     int[] c = g.called(i);
                     yield c.length > 0 && c[0] >= 0 ? setAt(g.roots[c[0]], idx) : null;
                 }
-                case "while" -> phi(i, k, whileInputs(i, idx));
-                case "conditional" -> phi(i, k, conditionalInputs(i, idx));
-                case "parameter" -> parameter(i, k, idx);
+                case WHILE -> phi(i, k, whileInputs(i, idx));
+                case CONDITIONAL -> phi(i, k, conditionalInputs(i, idx));
+                case PARAMETER -> parameter(i, k, idx);
                 default -> sets[i][k];
             };
             if (next != null && !Arrays.equals(next, sets[i][k])) {
@@ -330,15 +328,15 @@ final class Dataflow {
         if (c == g.entry || g.callers.get(c).isEmpty()) return sets[p][k];
         List<int[]> in = new ArrayList<>();
         for (int caller : g.callers.get(c)) {
-            String op = g.opcode(caller);
-            if (op.equals("while")) {
+            Op op = g.op[caller];
+            if (op == Op.WHILE) {
                 if (g.operands[caller].length > 0) in.add(setAt(g.operands[caller][0], idx));
                 int body = g.whileParts(caller)[1];
                 if (body >= 0) in.add(setAt(g.roots[body], idx));
-            } else if (op.equals("call")) {
+            } else if (op == Op.CALL) {
                 long number = g.ins[p].parameterNumber();
                 if (number < g.operands[caller].length) in.add(setAt(g.operands[caller][(int) number], idx));
-            } else if (op.equals("conditional")) {
+            } else if (op == Op.CONDITIONAL) {
                 int[] branches = g.called(caller);
                 for (int b = 0; b < branches.length; b++) {
                     if (branches[b] == c && b + 1 < g.operands[caller].length) in.add(setAt(g.operands[caller][b + 1], idx));

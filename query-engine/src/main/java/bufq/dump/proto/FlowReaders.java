@@ -20,12 +20,12 @@ final class FlowReaders {
     private static int[][] parametersByComputation(Graph g) {
         int nc = g.roots.length;
         int[] count = new int[nc];
-        for (int i = 0; i < g.size(); i++) if (g.opcode(i).equals("parameter")) count[g.computationOf[i]]++;
+        for (int i = 0; i < g.size(); i++) if (g.op[i] == Op.PARAMETER) count[g.computationOf[i]]++;
         int[][] out = new int[nc][];
         for (int c = 0; c < nc; c++) out[c] = new int[count[c]];
         int[] filled = new int[nc];
         for (int i = 0; i < g.size(); i++) {
-            if (g.opcode(i).equals("parameter")) out[g.computationOf[i]][filled[g.computationOf[i]]++] = i;
+            if (g.op[i] == Op.PARAMETER) out[g.computationOf[i]][filled[g.computationOf[i]]++] = i;
         }
         return out;
     }
@@ -42,8 +42,8 @@ final class FlowReaders {
         for (int u = 0; u < n; u++) {
             if (g.fusionBody[g.computationOf[u]]) continue;
             int[] ops = g.operands[u];
-            switch (g.opcode(u)) {
-                case "call" -> {
+            switch (g.op[u]) {
+                case CALL -> {
                     for (int c : g.called(u)) {
                         if (c < 0) continue;
                         for (int p : parametersOf[c]) {
@@ -52,11 +52,11 @@ final class FlowReaders {
                         }
                     }
                 }
-                case "while" -> {
+                case WHILE -> {
                     if (ops.length == 0) continue;
                     for (int c : g.whileParts(u)) if (c >= 0) for (int p : parametersOf[c]) e.add(ops[0], p);
                 }
-                case "conditional" -> {
+                case CONDITIONAL -> {
                     int[] branches = g.called(u);
                     for (int b = 0; b < branches.length && b + 1 < ops.length; b++) {
                         if (branches[b] >= 0) for (int p : parametersOf[branches[b]]) e.add(ops[b + 1], p);
@@ -70,7 +70,7 @@ final class FlowReaders {
             if (r < 0) continue;
             for (int caller : g.callers.get(c)) {
                 e.add(r, caller);
-                if (!g.opcode(caller).equals("while")) continue;
+                if (g.op[caller] != Op.WHILE) continue;
                 int[] parts = g.whileParts(caller);
                 if (parts[1] != c) continue;
                 for (int part : parts) if (part >= 0) for (int p : parametersOf[part]) e.add(r, p);

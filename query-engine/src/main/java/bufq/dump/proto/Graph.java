@@ -18,6 +18,8 @@ import java.util.List;
 final class Graph {
     final HloModuleProto module;
     final Instruction[] ins;
+    /** Instruction -> what its opcode is to the dataflow and the live ranges. */
+    final Op[] op;
     final int[] computationOf;           // instruction -> computation position
     final int[][] operands;              // instruction -> operand instruction numbers (-1 when unknown)
     final int[][] users;                 // instruction -> users in instruction order, each once
@@ -37,6 +39,7 @@ final class Graph {
         int n = 0;
         for (Computation c : cs) n += c.instructions().size();
         ins = new Instruction[n];
+        op = new Op[n];
         computationOf = new int[n];
         firstOfComputation = new int[cs.size()];
         roots = new int[cs.size()];
@@ -50,10 +53,11 @@ final class Graph {
             int[] params = NONE;
             for (Instruction i : cs.get(c).instructions()) {
                 ins[k] = i;
+                op[k] = Op.of(i.opcode());
                 computationOf[k] = c;
                 byId.put(i.id(), c, k);
                 long p = i.parameterNumber();
-                if (i.opcode().equals("parameter") && p >= 0 && p < MAX_PARAMETERS) {
+                if (op[k] == Op.PARAMETER && p >= 0 && p < MAX_PARAMETERS) {
                     if (p >= params.length) {
                         int old = params.length;
                         params = Arrays.copyOf(params, (int) Math.max(p + 1, old * 2L));
@@ -112,12 +116,12 @@ final class Graph {
         for (int i = 0; i < n; i++) {
             long[] called = ins[i].calledIds();
             if (called.length == 0) continue;
-            String op = ins[i].opcode();
+            Op o = op[i];
             for (long cid : called) {
                 int c = computationById.get(cid);
                 if (c < 0) continue;
-                if (op.equals("fusion")) fusionBody[c] = true;
-                else if (op.equals("while") || op.equals("call") || op.equals("conditional")) callers.get(c).add(i);
+                if (o == Op.FUSION) fusionBody[c] = true;
+                else if (o == Op.WHILE || o == Op.CALL || o == Op.CONDITIONAL) callers.get(c).add(i);
             }
         }
     }
@@ -201,8 +205,6 @@ final class Graph {
     int size() { return ins.length; }
 
     String name(int i) { return ins[i].name(); }
-
-    String opcode(int i) { return ins[i].opcode(); }
 
     boolean isRoot(int i) { return roots[computationOf[i]] == i; }
 

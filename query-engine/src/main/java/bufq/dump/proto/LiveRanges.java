@@ -43,7 +43,7 @@ final class LiveRanges {
             int i = val.instruction;
             if (time[i] < 0) continue;
             int c = g.computationOf[i];
-            boolean param = g.opcode(i).equals("parameter");
+            boolean param = g.op[i] == Op.PARAMETER;
             int s = param ? span[c][0] : time[i];
             int definitionEnd = g.isRoot(i) ? span[c][1] : time[i];
             int e = definitionEnd;
@@ -80,10 +80,10 @@ final class LiveRanges {
         for (long id : ids) {
             int i = g.number(id);
             if (i < 0) continue;
-            String op = g.opcode(i);
-            if (op.equals("call") || op.equals("conditional")) {
+            Op op = g.op[i];
+            if (op == Op.CALL || op == Op.CONDITIONAL) {
                 for (int callee : g.called(i)) if (callee >= 0) flatten(g, callee, schedule);
-            } else if (op.equals("while")) {
+            } else if (op == Op.WHILE) {
                 int[] parts = g.whileParts(i);
                 if (parts[0] >= 0) flatten(g, parts[0], schedule);
                 if (parts[1] >= 0) flatten(g, parts[1], schedule);
@@ -99,7 +99,7 @@ final class LiveRanges {
         int e = -1;
         for (FlowValue.Use u : v.uses) {
             int used = u.user();
-            if (g.opcode(used).equals("while")) {
+            if (g.op[used] == Op.WHILE) {
                 int body = g.whileParts(used)[1];
                 int p = body < 0 ? -1 : g.parameter(body, 0);
                 if (p >= 0) used = p;

@@ -104,9 +104,9 @@ final class ValueUses {
 
     /** XLA's MayUseOperandValue: which operands an instruction reads rather than passes through. */
     private static boolean mayUse(Graph g, int user, int[] index) {
-        return switch (g.opcode(user)) {
-            case "get-tuple-element", "copy" -> index.length == 0;
-            case "domain", "tuple" -> false;
+        return switch (g.op[user]) {
+            case GET_TUPLE_ELEMENT, COPY -> index.length == 0;
+            case DOMAIN, TUPLE -> false;
             default -> true;
         };
     }
