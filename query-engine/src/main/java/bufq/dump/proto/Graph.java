@@ -8,6 +8,7 @@ import bufq.util.IdTable;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -35,23 +36,30 @@ final class Graph {
 
     Graph(HloModuleProto m) {
         this.module = m;
-        List<Computation> cs = m.computations();
+        // Arrays, not the lists: most computations are fusion bodies with no instructions read, and
+        // on the client compiler each list call and iterator per computation cost more than the rest.
+        Computation[] cs = m.computations().toArray(new Computation[0]);
+        int nc = cs.length;
+        Instruction[][] lists = new Instruction[nc][];
         int n = 0;
-        for (Computation c : cs) n += c.instructions().size();
+        for (int c = 0; c < nc; c++) {
+            lists[c] = cs[c].instructions().toArray(NO_INSTRUCTIONS);
+            n += lists[c].length;
+        }
         ins = new Instruction[n];
         op = new Op[n];
         computationOf = new int[n];
-        firstOfComputation = new int[cs.size()];
-        roots = new int[cs.size()];
-        byId = new InstructionIds(cs, n);
-        computationById = new IdTable(cs.size());
-        parameters = new int[cs.size()][];
+        firstOfComputation = new int[nc];
+        roots = new int[nc];
+        byId = new InstructionIds(lists, n);
+        computationById = new IdTable(nc);
+        parameters = new int[nc][];
         int k = 0;
-        for (int c = 0; c < cs.size(); c++) {
-            computationById.put(cs.get(c).id(), c);
+        for (int c = 0; c < nc; c++) {
+            computationById.put(cs[c].id(), c);
             firstOfComputation[c] = k;
             int[] params = NONE;
-            for (Instruction i : cs.get(c).instructions()) {
+            for (Instruction i : lists[c]) {
                 ins[k] = i;
                 op[k] = Op.of(i.opcode());
                 computationOf[k] = c;
@@ -69,13 +77,13 @@ final class Graph {
             }
             parameters[c] = params;
         }
-        for (int c = 0; c < cs.size(); c++) {
-            int r = byId.get(cs.get(c).rootId());
-            roots[c] = r < 0 ? (cs.get(c).instructions().isEmpty() ? -1 : firstOfComputation[c] + cs.get(c).instructions().size() - 1) : r;
+        for (int c = 0; c < nc; c++) {
+            int r = byId.get(cs[c].rootId());
+            roots[c] = r < 0 ? (lists[c].length == 0 ? -1 : firstOfComputation[c] + lists[c].length - 1) : r;
         }
         int e = computationById.get(m.entryId());
-        if (e < 0) for (int c = 0; c < cs.size(); c++) if (cs.get(c).name().equals(m.entryName())) e = c;
-        if (e < 0) e = cs.size() - 1;   // callees come before callers: the entry is last (-1 without computations)
+        if (e < 0) for (int c = 0; c < nc; c++) if (cs[c].name().equals(m.entryName())) e = c;
+        if (e < 0) e = nc - 1;   // callees come before callers: the entry is last (-1 without computations)
         entry = e;
         operands = new int[n][];
         // Users in instruction order, each once: counted first, then filled, without boxed lists.
@@ -109,10 +117,10 @@ final class Graph {
                 }
             }
         }
-        fusionBody = new boolean[cs.size()];
-        for (int c = 0; c < cs.size(); c++) fusionBody[c] = cs.get(c).fusionBody();
-        callers = new ArrayList<>(cs.size());
-        for (int c = 0; c < cs.size(); c++) callers.add(new ArrayList<>(1));
+        fusionBody = new boolean[nc];
+        for (int c = 0; c < nc; c++) fusionBody[c] = cs[c].fusionBody();
+        // Only computations that a while, call or conditional runs get a list of their own.
+        callers = new ArrayList<>(Collections.nCopies(nc, List.of()));
         for (int i = 0; i < n; i++) {
             long[] called = ins[i].calledIds();
             if (called.length == 0) continue;
@@ -121,7 +129,10 @@ final class Graph {
                 int c = computationById.get(cid);
                 if (c < 0) continue;
                 if (o == Op.FUSION) fusionBody[c] = true;
-                else if (o == Op.WHILE || o == Op.CALL || o == Op.CONDITIONAL) callers.get(c).add(i);
+                else if (o == Op.WHILE || o == Op.CALL || o == Op.CONDITIONAL) {
+                    if (callers.get(c).isEmpty()) callers.set(c, new ArrayList<>(1));
+                    callers.get(c).add(i);
+                }
             }
         }
     }
@@ -137,25 +148,25 @@ final class Graph {
         private final int[][] byLow;             // computation position -> lower 32 bits -> number + 1
         private final IdTable others;
 
-        InstructionIds(List<Computation> cs, int n) {
+        InstructionIds(Instruction[][] cs, int n) {
             long maxHigh = -1;
-            for (Computation c : cs) for (Instruction i : c.instructions()) maxHigh = Math.max(maxHigh, i.id() >>> 32);
-            boolean dense = maxHigh >= 0 && maxHigh < 4L * cs.size() + 64;
+            for (Instruction[] c : cs) for (Instruction i : c) maxHigh = Math.max(maxHigh, i.id() >>> 32);
+            boolean dense = maxHigh >= 0 && maxHigh < 4L * cs.length + 64;
             computationOfHigh = dense ? new int[(int) maxHigh + 1] : new int[0];
-            byLow = new int[cs.size()][];
+            byLow = new int[cs.length][];
             others = new IdTable(dense ? 4 : n);
             if (!dense) return;
-            for (int c = 0; c < cs.size(); c++) {
-                List<Instruction> list = cs.get(c).instructions();
-                if (list.isEmpty()) continue;
-                long high = list.get(0).id() >>> 32;
+            for (int c = 0; c < cs.length; c++) {
+                Instruction[] list = cs[c];
+                if (list.length == 0) continue;
+                long high = list[0].id() >>> 32;
                 long maxLow = -1;
                 boolean one = true;
                 for (Instruction i : list) {
                     one &= i.id() >>> 32 == high;
                     maxLow = Math.max(maxLow, i.id() & 0xffffffffL);
                 }
-                if (!one || computationOfHigh[(int) high] != 0 || maxLow >= 4L * list.size() + 64) continue;
+                if (!one || computationOfHigh[(int) high] != 0 || maxLow >= 4L * list.length + 64) continue;
                 computationOfHigh[(int) high] = c + 1;
                 byLow[c] = new int[(int) maxLow + 1];
             }
@@ -195,6 +206,7 @@ final class Graph {
     }
 
     private static final int[] NONE = new int[0];
+    private static final Instruction[] NO_INSTRUCTIONS = new Instruction[0];
     private static final long MAX_PARAMETERS = 1 << 20;
 
     /** The instruction number of proto id {@code id}, or -1. */
