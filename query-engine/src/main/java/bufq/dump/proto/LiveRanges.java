@@ -2,6 +2,7 @@ package bufq.dump.proto;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -37,6 +38,9 @@ final class LiveRanges {
         start = new int[nv];
         end = new int[nv];
         Arrays.fill(start, -1);
+        // The output aliases by parameter number: each entry parameter's values look at their own.
+        Map<Long, List<long[]>> aliasesOf = new HashMap<>();
+        for (Messages.Alias a : ioAliases) aliasesOf.computeIfAbsent(a.parameterNumber(), x -> new ArrayList<>(1)).add(a.parameterIndex());
         for (int v = 0; v < nv; v++) {
             FlowValue val = d.values.get(v);
             if (!val.live) continue;
@@ -60,7 +64,7 @@ final class LiveRanges {
                 }
                 e = Math.max(e, t);
             }
-            if (param && c == g.entry && !aliased(ioAliases, g.ins[i].parameterNumber(), val.index)) {
+            if (param && c == g.entry && !aliased(aliasesOf, g.ins[i].parameterNumber(), val.index)) {
                 e = endTime;
             } else {
                 e = Math.max(e, lastUse(g, val));
@@ -109,11 +113,13 @@ final class LiveRanges {
         return e;
     }
 
-    private static boolean aliased(List<Messages.Alias> aliases, long parameter, int[] index) {
-        for (Messages.Alias a : aliases) {
-            if (a.parameterNumber() != parameter || a.parameterIndex().length != index.length) continue;
+    private static boolean aliased(Map<Long, List<long[]>> aliasesOf, long parameter, int[] index) {
+        List<long[]> indexes = aliasesOf.get(parameter);
+        if (indexes == null) return false;
+        for (long[] a : indexes) {
+            if (a.length != index.length) continue;
             boolean same = true;
-            for (int k = 0; k < index.length; k++) same &= a.parameterIndex()[k] == index[k];
+            for (int k = 0; k < index.length; k++) same &= a[k] == index[k];
             if (same) return true;
         }
         return false;

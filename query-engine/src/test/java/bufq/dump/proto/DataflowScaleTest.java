@@ -100,4 +100,25 @@ class DataflowScaleTest {
             Thread.interrupted();
         }
     }
+
+    @Test
+    void sixtyThousandAliasedParametersLoadInLinearTime() {
+        // Each entry parameter's values were compared with every output alias: 60,000 of each made
+        // 3.6 billion comparisons. All but the last parameter are aliased to an output.
+        int n = 60_000;
+        ProtoGen g = new ProtoGen();
+        for (int k = 0; k < n; k++) g.buffer(g.parameter("p" + k, ProtoGen.array(4), k), 16);
+        g.moduleExtra(ProtoGen.message(o -> o.writeByteArray(FieldNumbers.HloModuleProto.INPUT_OUTPUT_ALIAS, ProtoGen.message(a -> {
+            for (int k = 0; k < n - 1; k++) {
+                int number = k;
+                a.writeByteArray(FieldNumbers.HloInputOutputAliasProto.ENTRIES, ProtoGen.message(e -> e.writeInt64(
+                        FieldNumbers.HloInputOutputAliasProto_AliasEntryProto.PARAMETER_NUMBER, number)));
+            }
+        }))));
+        HloModule m = bounded(g.bytes());
+        int end = m.info().maxTime();
+        assertTrue(value(m, "p0").rangeEnd() < end, "an aliased parameter does not live to the end");
+        assertEquals(end, value(m, "p" + (n - 1)).rangeEnd(), "the one parameter no output aliases lives to the end");
+    }
+
 }
