@@ -172,19 +172,31 @@ final class Dataflow {
         int[] rank = readers.order();
         boolean[] queued = new boolean[n];
         boolean[] seen = new boolean[n];
-        int[] heap = new int[n];
-        int size = 0;
+        // Every instruction is queued at first: they are swept in rank order without a heap. One
+        // queued again has been swept already, so it ranks below every one not swept yet: the heap
+        // holds only those, and is emptied before the sweep goes on (the order a heap of all gave).
+        int[] byRank = new int[n];
+        Arrays.fill(byRank, -1);
         for (int i = 0; i < n; i++) {
             if (rank[i] < 0) continue;
             queued[i] = true;
-            size = push(heap, size, i, rank);
+            byRank[rank[i]] = i;
         }
+        int[] heap = new int[n];
+        int size = 0, swept = 0;
         long budget = 64L * n + 1024;
         for (int i = 0; i < n; i++) budget += 64L * readers.count(i);
         long updates = 0;
-        while (size > 0) {
-            int i = heap[0];
-            size = pop(heap, size, rank);
+        while (true) {
+            int i;
+            if (size > 0) {
+                i = heap[0];
+                size = pop(heap, size, rank);
+            } else {
+                while (swept < n && byRank[swept] < 0) swept++;
+                if (swept == n) break;
+                i = byRank[swept++];
+            }
             queued[i] = false;
             if ((++updates & 0x3ff) == 0) checkCancelled();
             if (updates > budget) {
