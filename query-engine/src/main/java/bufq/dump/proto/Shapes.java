@@ -1,7 +1,6 @@
 package bufq.dump.proto;
 
 import bufq.model.Shape;
-import bufq.util.HashSlots;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,52 +27,21 @@ final class Shapes {
     record ShapeP(int elementType, long[] dims, boolean[] dynamic, List<ShapeP> tuple, Layout layout, Shape printed) {}
 
     /**
-     * Shape messages read, by their bytes in the module's proto (the slot's int: where they start):
-     * a module holds few distinct shapes (the 12-layer transformer's 987 instructions: 11 array
-     * shapes and some tuples), and a message of the same bytes reads as the same shape, so it is read
-     * once. Only one array's offsets are kept: the first a reader asked about.
+     * Shape messages read, by their bytes in the module's proto: a module holds few distinct shapes
+     * (the 12-layer transformer's 987 instructions: 12), and a message of the same bytes reads as the
+     * same shape, so it is read once. Only one array's spans are kept: the first a reader asked about.
      */
-    private byte[] readFrom;
-    private HashSlots readSlots = HashSlots.forKeys(64);
-    private ShapeP[] read = new ShapeP[readSlots.capacity()];
-    private int[] readLengths = new int[readSlots.capacity()];
-
-    private static int hash(byte[] b, int at, int n) {
-        int h = n;
-        for (int i = at; i < at + n; i++) h = 31 * h + b[i];
-        return h;
-    }
+    private SpanTable<ShapeP> read;
 
     /** The shape read before from the same {@code n} bytes as {@code b[at, at + n)}, or null. */
     ShapeP readBefore(byte[] b, int at, int n) {
-        if (b != readFrom) return null;
-        int h = hash(b, at, n);
-        for (int i = readSlots.first(h); i >= 0; i = readSlots.next(i, h)) {
-            int from = readSlots.value(i);
-            if (readLengths[i] == n && Arrays.equals(b, from, from + n, b, at, at + n)) return read[i];
-        }
-        return null;
+        return read == null || read.bytes() != b ? null : read.get(at, n);
     }
 
     /** Keeps {@code p}, read from {@code b[at, at + n)}, for {@link #readBefore}. */
     void wasRead(byte[] b, int at, int n, ShapeP p) {
-        if (readFrom == null) readFrom = b;
-        if (b != readFrom) return;
-        int h = hash(b, at, n);
-        int i = readSlots.first(h);
-        while (i >= 0) i = readSlots.next(i, h);
-        read[~i] = p;
-        readLengths[~i] = n;
-        if (readSlots.claim(~i, h, at)) {
-            ShapeP[] os = read, ns = new ShapeP[os.length * 2];
-            int[] ol = readLengths, nl = new int[ol.length * 2];
-            readSlots = readSlots.grow((from, to) -> {
-                ns[to] = os[from];
-                nl[to] = ol[from];
-            });
-            read = ns;
-            readLengths = nl;
-        }
+        if (read == null) read = new SpanTable<>(b, 64);
+        if (read.bytes() == b) read.put(at, n, p);
     }
 
     /** xla.PrimitiveType numbers to the names XLA prints. */

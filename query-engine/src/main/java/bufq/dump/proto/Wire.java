@@ -1,6 +1,5 @@
 package bufq.dump.proto;
 
-import bufq.util.HashSlots;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -234,38 +233,20 @@ final class Wire {
         }
     }
 
-    /** Strings of this proto by their bytes, over {@link HashSlots} (a slot's int: where they start): decoded on first sight. */
+    /** Strings of this proto by their bytes: decoded on first sight. */
     private static final class StringTable {
-        private final byte[] b;
-        private HashSlots slots = HashSlots.forKeys(512);
-        private String[] texts = new String[slots.capacity()];
-        private int[] lengths = new int[slots.capacity()];
+        private final SpanTable<String> table;
 
         StringTable(byte[] b) {
-            this.b = b;
+            this.table = new SpanTable<>(b, 512);
         }
 
         /** @param w the reader asking, for its error */
         String get(int at, int n, Wire w) throws ProtoException {
-            int h = 1;
-            for (int i = at; i < at + n; i++) h = 31 * h + b[i];
-            int i = slots.first(h);
-            while (i >= 0 && (lengths[i] != n || !Arrays.equals(b, slots.value(i), slots.value(i) + n, b, at, at + n))) {
-                i = slots.next(i, h);
-            }
-            if (i >= 0) return texts[i];
-            String t = w.decode(b, at, n);
-            texts[~i] = t;
-            lengths[~i] = n;
-            if (slots.claim(~i, h, at)) {
-                String[] ot = texts, nt = new String[ot.length * 2];
-                int[] ol = lengths, nl = new int[ol.length * 2];
-                slots = slots.grow((from, to) -> {
-                    nt[to] = ot[from];
-                    nl[to] = ol[from];
-                });
-                texts = nt;
-                lengths = nl;
+            String t = table.get(at, n);
+            if (t == null) {
+                t = w.decode(table.bytes(), at, n);
+                table.put(at, n, t);
             }
             return t;
         }
