@@ -233,16 +233,18 @@ final class Wire {
         }
     }
 
-    /** Strings of this proto by their bytes: decoded on first sight. */
+    /** Strings of this proto by their bytes: decoded on first sight (the table made on first use). */
     private static final class StringTable {
-        private final SpanTable<String> table;
+        private final byte[] bytes;
+        private SpanTable<String> table;
 
         StringTable(byte[] b) {
-            this.table = new SpanTable<>(b, 512);
+            this.bytes = b;
         }
 
         /** @param w the reader asking, for its error */
         String get(int at, int n, Wire w) throws ProtoException {
+            if (table == null) table = new SpanTable<>(bytes, 512);
             String t = table.get(at, n);
             if (t == null) {
                 t = w.decode(table.bytes(), at, n);
