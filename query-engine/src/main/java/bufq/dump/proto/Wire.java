@@ -222,6 +222,10 @@ final class Wire {
 
     /** UTF-8, strictly: ASCII (nearly every name) is copied as it is. */
     private String decode(byte[] b, int at, int n) throws ProtoException {
+        return decode(b, at, n, "string field is not UTF-8");
+    }
+
+    private String decode(byte[] b, int at, int n, String notUtf8) throws ProtoException {
         int end = at + n;
         int i = at;
         while (i < end && b[i] >= 0) i++;
@@ -229,7 +233,7 @@ final class Wire {
         try {
             return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(b, at, n)).toString();
         } catch (CharacterCodingException e) {
-            throw error("string field is not UTF-8");
+            throw error(notUtf8);
         }
     }
 
@@ -398,11 +402,7 @@ final class Wire {
 
     /** A {@code string} field read by {@link #bytesSpan}, decoded now; errors name {@code field}. */
     String utf8(int[] span, String field) throws ProtoException {
-        try {
-            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes, span[0], span[1])).toString();
-        } catch (CharacterCodingException e) {
-            throw error("string field " + field + " is not UTF-8");
-        }
+        return decode(bytes, span[0], span[1], "string field " + field + " is not UTF-8");
     }
 
     /** Decodes UTF-8 from a {@code bytes} field read by {@link #bytesSpan}. */
