@@ -1,5 +1,6 @@
 package bufq.analysis;
 
+import bufq.liveness.OccupiedShares;
 import bufq.liveness.LiveValues;
 import bufq.model.BufferAllocation;
 import bufq.liveness.EarlierEnd;

@@ -75,7 +75,7 @@ class ArchitectureTest {
      *      |  \
      *   query (lang, eval, assist)      readers (dump..)
      *      |        \                        |
-     *   liveness     |                       |
+     *   liveness, category                   |
      *        \       |                       |
      *         model  &lt;---------------------+
      *           |
@@ -92,7 +92,7 @@ class ArchitectureTest {
             return layeredArchitecture().consideringOnlyDependenciesInLayers()
                     .layer("readers").definedBy("bufq.dump..")
                     .layer("model").definedBy("bufq.model..")
-                    .layer("liveness").definedBy("bufq.liveness..")
+                    .layer("liveness").definedBy("bufq.liveness..", "bufq.category..")
                     .layer("query").definedBy("bufq.lang..", "bufq.eval..", "bufq.assist..")
                     .layer("analyses").definedBy("bufq.analysis..", "bufq.whatif..", "bufq.advise..", "bufq.fit..",
                             "bufq.oom..", "bufq.export..")
@@ -118,7 +118,7 @@ class ArchitectureTest {
             for (var c : ENGINE) {
                 String p = c.getPackageName();
                 if (p.equals("bufq") || p.startsWith("bufq.arch")) continue;
-                boolean in = p.matches("bufq\\.(dump|model|liveness|lang|eval|assist|analysis|whatif|advise|fit|oom|export|format|table|util)(\\..*)?");
+                boolean in = p.matches("bufq\\.(dump|model|liveness|category|lang|eval|assist|analysis|whatif|advise|fit|oom|export|format|table|util)(\\..*)?");
                 (in ? grouped : loose).add(p);
             }
             assertTrue(loose.isEmpty(), "packages in no group: " + loose);

@@ -1,0 +1,189 @@
+package bufq.category;
+
+import bufq.liveness.LiveValues;
+import bufq.liveness.OccupiedShares;
+import bufq.model.HloModule;
+import bufq.model.HloValue;
+import bufq.table.Output;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Each value of one module in one category: by the user's {@link CategoryRules} where one names it,
+ * else by the built-in rules ({@code weights}, {@code optimizer}, {@code inputs}, {@code outputs},
+ * {@code residuals}, {@code gradients}, {@code collectives}, {@code constants}, {@code temporaries};
+ * {@code parameters} for entry parameters without an op_name). Computed once per module and set of
+ * rules, in the module's holder of derived data, and shared by queries and reports. Immutable.
+ *
+ * <p>The reports ({@link #blame}, {@link #paths}) attribute the bytes occupied at one step, each
+ * byte once ({@link OccupiedShares}), so their top-level rows add up to the step's occupied bytes.
+ */
+public final class Categories {
+    private final String[] names;    // distinct categories, by code
+    private final short[] codes;     // by value position
+    private final BitSet byKind;     // positions put in parameters or temporaries for want of an op_name
+    private final boolean hasInstructions;
+    private final Map<String, String> ruleText;   // a user category to the text of the first rule naming it
+
+    private Categories(String[] byPosition, BitSet byKind, boolean hasInstructions, Map<String, String> ruleText) {
+        Map<String, Integer> code = new LinkedHashMap<>();
+        short[] codes = new short[byPosition.length];
+        for (int i = 0; i < byPosition.length; i++) {
+            Integer c = code.get(byPosition[i]);
+            if (c == null) {
+                if (code.size() == Short.MAX_VALUE) throw new CategoryRules.RuleFailure("more than " + Short.MAX_VALUE + " categories");
+                code.put(byPosition[i], c = code.size());
+            }
+            codes[i] = (short) (int) c;
+        }
+        this.names = code.keySet().toArray(new String[0]);
+        this.codes = codes;
+        this.byKind = byKind;
+        this.hasInstructions = hasInstructions;
+        this.ruleText = Map.copyOf(ruleText);
+    }
+
+    /** The built-in classification of {@code m}, computed on first use and kept with the module. */
+    public static Categories of(HloModule m) {
+        return m.derived(Categories.class, x -> {
+            Builtin.Result r = Builtin.classify(x);
+            return new Categories(r.names(), r.byKind(), r.hasInstructions(), Map.of());
+        });
+    }
+
+    /**
+     * {@code m}'s values classified by {@code rules}, then the built-in rules: computed once for the
+     * latest rules asked of this module (a session has one set at a time).
+     *
+     * @throws CategoryRules.RuleFailure when a rule fails, its message naming the rule
+     */
+    public static Categories of(HloModule m, CategoryRules rules) {
+        if (rules == null || rules.isEmpty()) return of(m);
+        return m.derived(Latest.class, x -> new Latest()).get(rules, () -> withRules(m, rules));
+    }
+
+    /** The classification for the rules last asked, kept beside the built-in one. */
+    private static final class Latest {
+        private final AtomicReference<Object[]> last = new AtomicReference<>();
+
+        Categories get(CategoryRules rules, java.util.function.Supplier<Categories> compute) {
+            Object[] l = last.get();
+            if (l != null && l[0] == rules) return (Categories) l[1];
+            Categories c = compute.get();
+            last.set(new Object[] {rules, c});
+            return c;
+        }
+    }
+
+    private static Categories withRules(HloModule m, CategoryRules rules) {
+        Categories builtin = of(m);
+        int n = m.values().size();
+        String[] out = new String[n];
+        Map<String, String> texts = new HashMap<>();
+        BitSet byKind = new BitSet();
+        for (CategoryRules.Rule r : rules.rules()) {
+            String[] named;
+            try {
+                named = r.classify(m, builtin);
+            } catch (CategoryRules.RuleFailure f) {
+                throw f;
+            } catch (RuntimeException e) {
+                throw new CategoryRules.RuleFailure("category rule '" + r.text() + "' failed: " + (e.getMessage() == null ? e : e.getMessage())
+                        + " ('set category off' drops the rules)");
+            }
+            if (named == null || named.length != n)
+                throw new CategoryRules.RuleFailure("category rule '" + r.text() + "' named " + (named == null ? "no" : named.length)
+                        + " values of " + n);
+            for (int i = 0; i < n; i++) {
+                if (out[i] != null || named[i] == null) continue;
+                try {
+                    out[i] = CategoryRules.checkName(named[i]);
+                } catch (IllegalArgumentException e) {
+                    throw new CategoryRules.RuleFailure("category rule '" + r.text() + "' gave value " + m.values().get(i).label() + " "
+                            + e.getMessage());
+                }
+                texts.putIfAbsent(out[i], r.text());
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            if (out[i] != null) continue;
+            out[i] = builtin.name(i);
+            if (builtin.byKind(i)) byKind.set(i);
+        }
+        // A rule's name that is also a built-in one is still the rule's where the rule gave it.
+        return new Categories(out, byKind, builtin.hasInstructions, texts);
+    }
+
+    /** The category of the value at {@code position} in the module's values. */
+    public String name(int position) { return names[codes[position]]; }
+
+    /** The category of {@code v}, a value of {@code m} (this classification's module), or null when it is not one. */
+    public String of(HloModule m, HloValue v) {
+        int p = m.positionOf(v);
+        return p < 0 ? null : name(p);
+    }
+
+    /** The value at {@code position} had no op_name, and its allocation's kind put it in parameters or temporaries. */
+    public boolean byKind(int position) { return byKind.get(position); }
+
+    /** The module has instructions to read op_names from (a Used values section). */
+    public boolean hasInstructions() { return hasInstructions; }
+
+    /** The text of the user rule that named {@code category}, or null for a built-in one. */
+    String ruleText(String category) { return ruleText.get(category); }
+
+    /** The built-in category names, in their order ({@code parameters} only where op_names are missing). */
+    public static List<String> builtinNames() { return Builtin.ORDER; }
+
+    /**
+     * The bytes occupied at step {@code t} of {@code m} by category, each byte once: they add up to
+     * the step's occupied bytes. Categories holding nothing then are left out; largest first.
+     */
+    public static Map<String, Long> bytesAt(HloModule m, CategoryRules rules, int t) {
+        Categories c = of(m, rules);
+        int[] positions = LiveValues.positions(m, t, t);
+        List<HloValue> live = new ArrayList<>(positions.length);
+        for (int p : positions) live.add(m.values().get(p));
+        long[] shares = OccupiedShares.of(live);
+        Map<String, Long> sum = new HashMap<>();
+        for (int i = 0; i < positions.length; i++) sum.merge(c.name(positions[i]), shares[i], Long::sum);
+        List<Map.Entry<String, Long>> rows = new ArrayList<>(sum.entrySet());
+        rows.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(e -> rank(e.getKey())).thenComparing(Map.Entry::getKey));
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (Map.Entry<String, Long> e : rows) out.put(e.getKey(), e.getValue());
+        return out;
+    }
+
+    /** A built-in category's place in {@link Builtin#ORDER}; a user's after them all. */
+    static int rank(String category) {
+        int i = Builtin.ORDER.indexOf(category);
+        return i < 0 ? Builtin.ORDER.size() : i;
+    }
+
+    /**
+     * {@code blame by category}: the bytes occupied at step {@code t} (named {@code at} in the
+     * statements it prints: {@code peak}, {@code claimed_peak} or the step) in one row per category,
+     * rows adding up to the step's occupied bytes.
+     */
+    public static List<Output> blame(HloModule m, CategoryRules rules, int t, String at) {
+        return List.of(CategoryReport.run(m, of(m, rules), t, at));
+    }
+
+    /**
+     * {@code blame by path}: the bytes occupied at step {@code t} by op_name and parameter path, paths
+     * that differ only in an index folded into one row ({@code params[*]['wq']}), as a tree down to
+     * {@code depth} (0 or less: all).
+     */
+    public static List<Output> paths(HloModule m, CategoryRules rules, int t, String at, int depth) {
+        return List.of(PathReport.run(m, of(m, rules), t, at, depth));
+    }
+
+    /** Splits an op_name at {@code /} outside parentheses and brackets: {@code jit(f)/jvp(a/b)/div} has three parts. */
+    public static List<String> splitOpName(String op) { return OpNames.split(op); }
+}
