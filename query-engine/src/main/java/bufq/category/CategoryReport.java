@@ -74,8 +74,8 @@ final class CategoryReport {
             b.note("no op_name metadata (the dump has no Used values section): categories fall back to allocation kinds "
                     + "(parameters, outputs, constants, temporaries)");
         } else if (byKindValues > 0) {
-            b.note(byKindValues + (byKindValues == 1 ? " value" : " values") + " live here (" + Sizes.human(byKindBytes)
-                    + ") have no op_name: they fall back to allocation kinds (an entry parameter is parameters, the rest temporaries)");
+            b.note(byKindValues + (byKindValues == 1 ? " value live here (" : " values live here (") + Sizes.human(byKindBytes)
+                    + (byKindValues == 1 ? ") has" : ") have") + " no op_name: they fall back to allocation kinds (an entry parameter is parameters, the rest temporaries)");
         }
         return b.build();
     }

@@ -5,6 +5,7 @@ import bufq.analysis.BlameBy;
 import bufq.category.Categories;
 import bufq.category.CategoryRules;
 import bufq.export.PprofExport;
+import bufq.liveness.Liveness;
 import bufq.dump.file.FileKind;
 import bufq.format.Formatters;
 import bufq.model.DumpPart;
@@ -66,6 +67,10 @@ final class BlameCommand implements Command {
         HloModule m = ctx.modules().require();
         String unreadable = m.info().hasValueDetails() || m.values().isEmpty() ? null : unreadableValuesFile(m);
         if (unreadable != null) throw new CommandException(unreadable);
+        if (at == null && Liveness.of(m).peakTime() < 0) {
+            ctx.out().print(Analyses.blame(m, by, depth.orElse(0)));   // says there is no peak
+            return Status.OK;
+        }
         if (by == BlameBy.CATEGORY || by == BlameBy.PATH) {
             ctx.out().print(whatItIs(ctx, m, by, at == null ? "peak" : at, depth.orElse(0)));
             return Status.OK;
