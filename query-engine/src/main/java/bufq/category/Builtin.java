@@ -44,13 +44,13 @@ final class Builtin {
             "collective-permute", "collective-permute-start", "collective-permute-done", "collective-broadcast");
 
     /** The classification: each value's category, and which fell back to allocation kinds for want of an op_name. */
-    record Result(String[] names, BitSet byKind, boolean hasInstructions) {}
+    record Result(String[] names, BitSet byKind, BitSet entry, boolean hasInstructions) {}
 
     static Result classify(HloModule m) {
         List<HloValue> values = m.values();
         int n = values.size();
         String[] out = new String[n];
-        BitSet byKind = new BitSet();
+        BitSet byKind = new BitSet(), entry = new BitSet();
         boolean details = m.info().hasValueDetails() && n > 0;
         int[] backwardSteps = details ? backwardSteps(m) : null;
         int maxTime = m.info().maxTime();
@@ -64,6 +64,7 @@ final class Builtin {
             String c;
             if ("constant".equals(opcode) || (a != null && a.constant())) c = CONSTANTS;
             else if (entryParameter(v, a, ins)) {
+                entry.set(i);
                 String root = op == null ? null : OpNames.root(op);
                 c = op == null ? PARAMETERS : root == null ? INPUTS : root;
             } else if (liveOut) c = OUTPUTS;
@@ -78,7 +79,7 @@ final class Builtin {
             if (op == null && (c == PARAMETERS || c == TEMPORARIES)) byKind.set(i);
             out[i] = c;
         }
-        return new Result(out, byKind, details);
+        return new Result(out, byKind, entry, details);
     }
 
     /**

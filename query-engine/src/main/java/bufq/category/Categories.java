@@ -28,10 +28,11 @@ public final class Categories {
     private final String[] names;    // distinct categories, by code
     private final short[] codes;     // by value position
     private final BitSet byKind;     // positions put in parameters or temporaries for want of an op_name
+    private final BitSet entry;      // positions of the entry parameters' values
     private final boolean hasInstructions;
     private final Map<String, String> ruleText;   // a user category to the text of the first rule naming it
 
-    private Categories(String[] byPosition, BitSet byKind, boolean hasInstructions, Map<String, String> ruleText) {
+    private Categories(String[] byPosition, BitSet byKind, BitSet entry, boolean hasInstructions, Map<String, String> ruleText) {
         Map<String, Integer> code = new LinkedHashMap<>();
         short[] codes = new short[byPosition.length];
         for (int i = 0; i < byPosition.length; i++) {
@@ -45,6 +46,7 @@ public final class Categories {
         this.names = code.keySet().toArray(new String[0]);
         this.codes = codes;
         this.byKind = byKind;
+        this.entry = entry;
         this.hasInstructions = hasInstructions;
         this.ruleText = Map.copyOf(ruleText);
     }
@@ -53,7 +55,7 @@ public final class Categories {
     public static Categories of(HloModule m) {
         return m.derived(Categories.class, x -> {
             Builtin.Result r = Builtin.classify(x);
-            return new Categories(r.names(), r.byKind(), r.hasInstructions(), Map.of());
+            return new Categories(r.names(), r.byKind(), r.entry(), r.hasInstructions(), Map.of());
         });
     }
 
@@ -117,7 +119,7 @@ public final class Categories {
             if (builtin.byKind(i)) byKind.set(i);
         }
         // A rule's name that is also a built-in one is still the rule's where the rule gave it.
-        return new Categories(out, byKind, builtin.hasInstructions, texts);
+        return new Categories(out, byKind, builtin.entry, builtin.hasInstructions, texts);
     }
 
     /** The category of the value at {@code position} in the module's values. */
@@ -131,6 +133,16 @@ public final class Categories {
 
     /** The value at {@code position} had no op_name, and its allocation's kind put it in parameters or temporaries. */
     public boolean byKind(int position) { return byKind.get(position); }
+
+    /**
+     * What the program's arguments are: the sizes of {@code m}'s entry parameters' values summed by
+     * category ({@code weights}, {@code optimizer}, {@code inputs}, ...), largest first.
+     */
+    public Map<String, Long> parameterBytes(HloModule m) {
+        Map<String, Long> sum = new LinkedHashMap<>();
+        for (int i = entry.nextSetBit(0); i >= 0; i = entry.nextSetBit(i + 1)) sum.merge(name(i), m.values().get(i).size(), Long::sum);
+        return sum;
+    }
 
     /** The module has instructions to read op_names from (a Used values section). */
     public boolean hasInstructions() { return hasInstructions; }
