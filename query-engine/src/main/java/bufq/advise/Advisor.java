@@ -186,7 +186,7 @@ public final class Advisor {
         long peak = Liveness.of(m).peakBytes();
         Table.Builder t = Table.builder().title("advice (" + m.handle() + ")")
                 .column("rank", ColumnType.INT).column("rule", ColumnType.STRING).column("saves", ColumnType.BYTES)
-                .column("of_peak", ColumnType.PERCENT).column("figure", ColumnType.STRING).column("finding", ColumnType.STRING)
+                .column("of_peak", ColumnType.PERCENT).column("figure", ColumnType.STRING).column("whatif_saves", ColumnType.BYTES).column("finding", ColumnType.STRING)
                 .column("whatif", ColumnType.STRING).column("module", ColumnType.NOTE);
         Table.Builder loss = Table.builder().title("beyond the peak")
                 .column("rank", ColumnType.INT).column("rule", ColumnType.STRING).column("reserved", ColumnType.BYTES)
@@ -203,7 +203,7 @@ public final class Advisor {
             if (x.lowersPeak()) {
                 lowering++;
                 Recompilation.Figure fig = Recompilation.of(m, a, x.saves());
-                t.row((long) rank, a.rule(), fig.saves(), peak == 0 ? null : (double) fig.saves() / peak, fig.kind(),
+                t.row((long) rank, a.rule(), fig.saves(), peak == 0 ? null : (double) fig.saves() / peak, fig.kind(), x.saves(),
                         a.finding() + fig.finding(), "whatif " + a.edit(), m.handle());
             } else {
                 beyond++;
@@ -218,8 +218,9 @@ public final class Advisor {
         for (String n : plan.notes()) t.note("twin peak: " + n);
         if (lowering == 0) t.note("no rule found anything that lowers the peak by " + Sizes.human(minimumSaving(peak)) + " or more"
                 + (plan.notes().isEmpty() ? "" : ", even planned against its twin peaks"));
-        t.note("figure: 'exact: whatif' is the peak recomputed under the edit (a bound under the current schedule and offsets);"
-                + " 'estimate: recompilation' is what a real jax.checkpoint build is expected to save, with its measured error");
+        t.note("saves: 'exact: whatif' is the peak recomputed under the edit (a bound under the current schedule and offsets);"
+                + " 'estimate: recompilation' what a real jax.checkpoint build is expected to save, with its measured error;"
+                + " whatif_saves is what the whatif line reproduces");
         List<Output> out = new ArrayList<>(List.of(t.build()));
         if (beyond > 0) {
             loss.note("bytes the allocations reserve beyond the peak of occupied bytes: packing loss, not a saving of the peak");

@@ -79,7 +79,7 @@ final class OomCommand implements Command {
     private static void pointToFit(CommandContext ctx, List<OomReport.Join> joins) throws CommandException {
         for (OomReport.Join j : joins) {
             if (j.module() == null) continue;
-            Capacity c = FitCommand.capacityOrNull(ctx, j.message());
+            Capacity c = FitCommand.capacityOrNull(ctx, null);   // a capacity set or stated, not the host guessed
             long needs = Program.of(j.module()).needsBytes();
             if (c == null || needs < 0 || needs > c.offeredBytes()) continue;
             ctx.out().info(j.module().handle() + " fits alone (needs " + Sizes.human(needs) + " of " + Sizes.human(c.offeredBytes())
