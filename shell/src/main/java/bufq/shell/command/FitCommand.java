@@ -24,6 +24,7 @@ import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 import bufq.table.Output;
 import bufq.table.Table;
+import bufq.units.Units;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -139,14 +140,14 @@ final class FitCommand implements Command {
         Capacity c;
         if (cap.equalsIgnoreCase("host")) c = host("set capacity host");
         else if (cap.equalsIgnoreCase("unlimited")) c = new Capacity(Long.MAX_VALUE, 0, "set capacity unlimited: no bound");
-        else if (!cap.equals("none")) c = new Capacity(Capacity.parseSize(cap), 0, "set capacity " + cap);
+        else if (!cap.equals("none")) c = new Capacity(Units.parse(cap), 0, "set capacity " + cap);
         else if (!dev.equals("none")) c = Devices.byName(dev).capacity();
         else if (message != null && message.family() == Family.CPU)
             c = host("capacity none and an XLA:CPU message loaded (without a ulimit such a run meets the machine's"
                     + " memory; set capacity if it ran under one)");
         else return null;
         if (res.equals("none")) return c;
-        long r = Capacity.parseSize(res);
+        long r = Units.parse(res);
         if (r >= c.bytes()) throw new CommandException("reserved (" + res + ") is not below the capacity (" + cap + ")");
         return new Capacity(c.bytes(), r, c.source() + "; set reserved " + res);
     }
