@@ -49,6 +49,13 @@ final class AdviseCommand implements Command {
                 + "\nFindings saving less than " + String.format("%.1f%%", 100 * Advisor.MIN_SHARE) + " of the peak are left out. The packing loss\n"
                 + "(bytes the allocations reserve beyond the peak) is listed apart: it is not a saving of the peak.\n"
                 + "A dump without live ranges has no peak: advise says so and does nothing.\n"
+                + "Each row says what kind of figure 'saves' is: exact (whatif) or an estimate of a recompilation\n"
+                + "(jax.checkpoint on XLA:CPU saves nothing: its recomputations are scheduled together).\n"
+                + "Then the remedy for one allocation: the one a loaded out-of-memory message failed on (listed\n"
+                + "first), else the largest at the peak: what holds it (op_name, source) and the changes that shrink\n"
+                + "it, each measured (chunk a huge temp, bf16/shard/donate an output, fit's drops of arrays held\n"
+                + "beside it). In batch over several modules it takes the message's module, else the largest\n"
+                + "needs_bytes, and says which on stderr (--module NAME picks another).\n"
                 + "Scripts add rules with bufq.rule(name, fn) (see scripts/README.md). 'format markdown' first to\n"
                 + "paste it into an issue.";
     }

@@ -59,7 +59,10 @@ final class FitCommand implements Command {
                 + "the fewest kept arrays to drop or donate, or the temp to cut, each with a statement to run.\n"
                 + "keep/drop SPEC: all, none, parameters, outputs, PROGRAM, PROGRAM:parameters, PROGRAM:outputs or\n"
                 + "PROGRAM:N (allocation N). Fails (exit 1 under -c) with one line naming the program and the\n"
-                + "overflow when one does not fit.";
+                + "overflow when one does not fit. With an out-of-memory message loaded (oom, --oom) the program it\n"
+                + "names never fits the capacity it failed on: what else must have been held is assumed as reserved\n"
+                + "and said. set capacity host is this machine's memory (taken for an XLA:CPU message when no\n"
+                + "capacity is set), unlimited no bound.";
     }
 
     @Override public List<String> examples() {
