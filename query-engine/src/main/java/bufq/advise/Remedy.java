@@ -77,7 +77,11 @@ public final class Remedy {
         holders.sort(Comparator.comparingLong(HloValue::size).reversed());
         List<Change> changes = new ArrayList<>(others);
         String kind = a.kind();
-        if (a.isTemp() || (!a.isParameter() && !ProgramSizes.liveOut(a))) changes.addAll(chunk(m, a, holders, offered, catalog, tiling, tilings));
+        List<Change> scan = scan(m, holders, catalog, tiling, tilings);
+        changes.addAll(scan);
+        // a scan's ys are stacked along its iterations: the scan changes say what to do with them
+        if (scan.isEmpty() && (a.isTemp() || (!a.isParameter() && !ProgramSizes.liveOut(a))))
+            changes.addAll(chunk(m, a, holders, offered, catalog, tiling, tilings));
         if (ProgramSizes.liveOut(a) && !a.isParameter())
             changes.add(measured(m, "bf16 output", "the output (" + shape(a) + ") in bf16 halves it; or shard it across devices"
                     + " (jax.sharding), or donate an argument of its size (donate_argnums)", "scale where allocation = " + a.index() + " by 0.5",
@@ -142,6 +146,54 @@ public final class Remedy {
                 + " chunks of its leading axis (" + lead + "): lax.map over x.reshape(" + k + ", " + lead / k
                 + ", ...), or a Python loop of " + k + " calls, so one chunk's temporaries are live at a time", edit,
                 catalog, tiling, tilings));
+    }
+
+    /**
+     * A scan's stacked outputs among the holders: elements of a while loop's tuple ({@code while.15{2}},
+     * a nameless {@code arg_tuple} element of its body, no op_name of their own) of rank 2 or more,
+     * traced to the loop by the while element in the same allocation. The scan's {@code ys}: one
+     * slice per iteration along the leading axis. Measured: the ys in bf16, and not stacked at all (a
+     * reduction carried in the loop instead).
+     */
+    private static List<Change> scan(HloModule m, List<HloValue> holders, Catalog catalog, TilingModel tiling,
+                                     Function<String, TilingModel> tilings) throws QueryException {
+        List<HloValue> ys = new ArrayList<>();
+        String loop = null;
+        for (HloValue v : holders) {
+            if (v.shape() == null || v.shape().rank() < 2 || v.index() == null || v.index().equals("{}")) continue;
+            boolean element = v.name().startsWith("while") || v.name().contains("arg_tuple");
+            if (!element) continue;
+            ys.add(v);
+            if (loop == null && v.name().startsWith("while")) loop = v.name();
+        }
+        if (ys.isEmpty()) return List.of();
+        if (loop == null) {
+            // a body's arg_tuple element: its loop is the while whose element shares the allocation
+            for (HloValue v : m.valuesIn(ys.get(0).allocation())) if (v.name().startsWith("while")) loop = v.name();
+        }
+        // the same buffers under their other names (the loop's elements, the body's parameters, the
+        // dynamic-update-slice that writes each slice): an edit of one name alone frees no byte
+        List<HloValue> aliases = new ArrayList<>();
+        for (HloValue v : m.valuesIn(ys.get(0).allocation())) {
+            for (HloValue y : ys) {
+                if (v.offset() < y.offset() + y.size() && y.offset() < v.offset() + v.size() && v.size() == y.size()) {
+                    aliases.add(v);
+                    break;
+                }
+            }
+        }
+        HloInstruction w = loop == null ? null : m.instruction(loop);
+        String at = (loop == null ? "a while loop" : loop) + (w != null && w.opName() != null ? " (" + w.opName() + ")" : "")
+                + (w != null && source(w) != null ? " at " + source(w) : "");
+        String where = Facts.byId(aliases);
+        List<Change> out = new ArrayList<>();
+        out.add(measured(m, "scan ys in bf16", ys.size() + " stacked outputs of the lax.scan at " + at + " (e.g. "
+                + ys.get(0).name() + ys.get(0).index() + ", " + ys.get(0).shape().text() + ": one slice per iteration along the leading"
+                + " axis): return its ys in bf16", "scale where " + where + " by 0.5", catalog, tiling, tilings));
+        out.add(measured(m, "no scan ys", "the same ys not stacked: carry what is needed of them (a running sum, the loss)"
+                + " in the scan's carry, or jax.checkpoint the scan body so its residuals are recomputed", "drop where " + where,
+                catalog, tiling, tilings));
+        return out;
     }
 
     private static Change measured(HloModule m, String change, String finding, String edit, Catalog catalog,

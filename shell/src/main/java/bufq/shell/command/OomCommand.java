@@ -70,7 +70,8 @@ final class OomCommand implements Command {
         ctx.modules().forEachModule(modules::add);
         ctx.out().print(OomReport.run(text, modules));
         takeCapacity(ctx, text);
-        ctx.modules().setOom(new Modules.LoadedOom(text, source));
+        // named by its file's name in what fit and advise print: "message 1 of run.log"
+        ctx.modules().setOom(new Modules.LoadedOom(text, arg.equals("-") ? source : String.valueOf(Path.of(arg).getFileName())));
         pointToFit(ctx, OomReport.joins(text, modules));
         return Status.OK;
     }
