@@ -110,7 +110,7 @@ public final class Remedy {
         for (HloValue v : holders.subList(0, Math.min(HOLDERS, holders.size()))) {
             HloInstruction i = m.instruction(v.name());
             h.row(v.id(), v.label(), i == null ? null : i.opcode(), v.size(), v.shape() == null ? null : v.shape().text(),
-                    i == null ? null : i.opName(), source(i), m.handle());
+                    i == null ? null : i.opName(), Facts.source(i), m.handle());
         }
         if (holders.size() > HOLDERS) h.note((holders.size() - HOLDERS) + " more values hold it then");
         return List.of(r.build(), h.build());
@@ -184,7 +184,7 @@ public final class Remedy {
         }
         HloInstruction w = loop == null ? null : m.instruction(loop);
         String at = (loop == null ? "a while loop" : loop) + (w != null && w.opName() != null ? " (" + w.opName() + ")" : "")
-                + (w != null && source(w) != null ? " at " + source(w) : "");
+                + (w != null && Facts.source(w) != null ? " at " + Facts.source(w) : "");
         String where = Facts.byId(aliases);
         List<Change> out = new ArrayList<>();
         out.add(measured(m, "scan ys in bf16", ys.size() + " stacked outputs of the lax.scan at " + at + " (e.g. "
@@ -226,11 +226,6 @@ public final class Remedy {
 
     private static String shape(BufferAllocation a) {
         return a.outputShape() != null ? a.outputShape().text() : Sizes.human(a.size());
-    }
-
-    private static String source(HloInstruction i) {
-        if (i == null || i.sourceFile() == null || i.sourceFile().isEmpty()) return null;
-        return i.sourceLine() >= 0 ? i.sourceFile() + ":" + i.sourceLine() : i.sourceFile();
     }
 
     private static String trim(double d) {

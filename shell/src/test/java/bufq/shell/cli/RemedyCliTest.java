@@ -90,6 +90,25 @@ class RemedyCliTest {
         assertTrue(firstSaves(section(advise.out(), "remedy")) >= 500_000_000_000L / 4, advise.out());
     }
 
+    /** A scan's stacked outputs (a while loop's nameless tuple elements) are traced to the loop and measured. */
+    @Test
+    void aScansStackedOutputsAreTracedToTheLoop() {
+        Path dump = Corpus.require("jax-0.10.2/rnn-scan");
+        DiffCommandTest.Run r = DiffCommandTest.bufq("--format", "json", "-c", "advise", dump.toString());
+        assertEquals(0, r.exit(), r.err());
+        String remedy = section(r.out(), "remedy");
+        assertTrue(remedy.contains("stacked outputs of the lax.scan at while."), remedy);
+        for (String row : remedy.split("\n")) if (row.contains("\"change\": \"scan ys")) assertTrue(saves(row) > 0, row);
+    }
+
+    @Test
+    void whatifChoosesAndNamesItsModule() {
+        DiffCommandTest.Run r = DiffCommandTest.bufq("--format", "json", "-c", "whatif scale where allocation = 15 by 0.5", PAIR);
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("whatif: jit__lambda#0008 (module 5 of 5"), r.err());
+        assertTrue(r.out().contains("\"module\": \"jit__lambda#0008\""), r.out());
+    }
+
     /** On XLA:CPU, jax.checkpoint does not lower the peak: no remat advice promises more than it delivered, +10% of the peak. */
     @Test
     void checkpointAdviceHoldsAgainstRealRecompilations() {
