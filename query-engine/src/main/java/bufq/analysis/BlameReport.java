@@ -3,6 +3,7 @@ package bufq.analysis;
 import bufq.liveness.OccupiedShares;
 import bufq.category.Categories;
 import bufq.category.CategoryRules;
+import bufq.liveness.Steps;
 import bufq.liveness.LiveValues;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
@@ -74,7 +75,7 @@ final class BlameReport {
             case CATEGORY, PATH -> throw new IllegalStateException("answered above");
         };
         Table.Builder b = Table.builder()
-                .title("bytes occupied at " + (t == l.peakTime() ? "peak step " : "step ") + t + " (" + PeakReport.instructionAt(m, t) + ", " + Bytes.human(peak)
+                .title("bytes occupied at " + (t == l.peakTime() ? "peak step " : "step ") + t + " (" + Steps.instructionAt(m, t) + ", " + Bytes.human(peak)
                         + ") by " + what);
         boolean levels = by == BlameBy.OP_NAME || by == BlameBy.STACK;
         if (levels) b.column("level", ColumnType.INT);

@@ -6,7 +6,7 @@ import bufq.liveness.OccupiedShares;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.table.Output;
-import bufq.table.Sizes;
+import bufq.units.Units;
 
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -198,7 +198,7 @@ public final class Categories {
         StringBuilder out = new StringBuilder();
         for (Map.Entry<String, Long> e : rows) {
             if (out.length() > 0) out.append(", ");
-            out.append(Sizes.human(e.getValue())).append(' ').append(e.getKey());
+            out.append(Units.human(e.getValue())).append(' ').append(e.getKey());
         }
         return out.append(" at step ").append(t).toString();
     }

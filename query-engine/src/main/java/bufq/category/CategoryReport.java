@@ -2,11 +2,12 @@ package bufq.category;
 
 import bufq.liveness.LiveValues;
 import bufq.liveness.OccupiedShares;
+import bufq.liveness.Steps;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.table.ColumnType;
-import bufq.table.Sizes;
+import bufq.units.Units;
 import bufq.table.Table;
 
 import java.util.ArrayList;
@@ -56,7 +57,7 @@ final class CategoryReport {
         String when = at.equals("peak") ? "peak step " + t : at.equals("claimed_peak") ? "the dump's peak label, step " + t : "step " + t;
         String live_ = at.equals("peak") || at.equals("claimed_peak") ? at : String.valueOf(t);
         Table.Builder b = Table.builder()
-                .title("bytes occupied at " + when + " (" + instructionAt(m, t) + ", " + Sizes.human(total) + ") by category")
+                .title("bytes occupied at " + when + " (" + Steps.instructionAt(m, t) + ", " + Units.human(total) + ") by category")
                 .column("category", ColumnType.STRING).column("bytes", ColumnType.BYTES).column("share", ColumnType.PERCENT)
                 .column("values", ColumnType.INT).column("largest", ColumnType.STRING).column("largest_bytes", ColumnType.BYTES)
                 .column("rule", ColumnType.STRING).column("statement", ColumnType.STRING);
@@ -69,12 +70,12 @@ final class CategoryReport {
                     rule(c, r), "values where category = \"" + r.name + "\" and live at " + live_);
         }
         b.note("every byte occupied at the step in exactly one category, the first rule that holds (docs/commands.md, "
-                + "'What is this memory?'); the rows add up to " + Sizes.human(total) + " (" + total + " B)");
+                + "'What is this memory?'); the rows add up to " + Units.human(total) + " (" + total + " B)");
         if (!c.hasInstructions() && !live.isEmpty()) {
             b.note("no op_name metadata (the dump has no Used values section): categories fall back to allocation kinds "
                     + "(parameters, outputs, constants, temporaries)");
         } else if (byKindValues > 0) {
-            b.note(byKindValues + (byKindValues == 1 ? " value live here (" : " values live here (") + Sizes.human(byKindBytes)
+            b.note(byKindValues + (byKindValues == 1 ? " value live here (" : " values live here (") + Units.human(byKindBytes)
                     + (byKindValues == 1 ? ") has" : ") have") + " no op_name: they fall back to allocation kinds (an entry parameter is parameters, the rest temporaries)");
         }
         return b.build();
@@ -89,7 +90,7 @@ final class CategoryReport {
             case Builtin.INPUTS -> "other entry parameters";
             case Builtin.PARAMETERS -> "entry parameters without an op_name";
             case Builtin.OUTPUTS -> "live out of the program" + (r.donated > 0 ? "; " + r.donated + " in donated parameter buffers ("
-                    + Sizes.human(r.donatedBytes) + ")" : "");
+                    + Units.human(r.donatedBytes) + ")" : "");
             case Builtin.RESIDUALS -> "made by jvp( and live at a transpose( step";
             case Builtin.GRADIENTS -> "transpose( in op_name";
             case Builtin.COLLECTIVES -> "made by a collective";
@@ -99,10 +100,5 @@ final class CategoryReport {
         };
         if (user == null) return builtin;
         return user + (builtin == null ? "" : "; and the built-in rule: " + builtin);
-    }
-
-    static String instructionAt(HloModule m, int t) {
-        List<String> seq = m.sequence();
-        return t >= 0 && t < seq.size() ? seq.get(t) : "(end)";
     }
 }

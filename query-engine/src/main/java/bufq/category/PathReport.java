@@ -2,12 +2,13 @@ package bufq.category;
 
 import bufq.liveness.LiveValues;
 import bufq.liveness.OccupiedShares;
+import bufq.liveness.Steps;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.table.ColumnType;
 import bufq.table.NaturalOrder;
-import bufq.table.Sizes;
+import bufq.units.Units;
 import bufq.table.Table;
 
 import java.util.ArrayList;
@@ -99,8 +100,8 @@ final class PathReport {
             }
         }
         Table.Builder b = Table.builder()
-                .title("bytes occupied at " + (at.equals("peak") ? "peak step " : "step ") + t + " (" + CategoryReport.instructionAt(m, t)
-                        + ", " + Sizes.human(total) + ") by path, indexes folded")
+                .title("bytes occupied at " + (at.equals("peak") ? "peak step " : "step ") + t + " (" + Steps.instructionAt(m, t)
+                        + ", " + Units.human(total) + ") by path, indexes folded")
                 .column("level", ColumnType.INT).column("path", ColumnType.STRING).column("count", ColumnType.INT)
                 .column("bytes", ColumnType.BYTES).column("share", ColumnType.PERCENT).column("values", ColumnType.INT)
                 .column("category", ColumnType.STRING);
@@ -108,7 +109,7 @@ final class PathReport {
         b.note("a row folds the paths that differ only in an index ([*], _*: the count says how many) and is the exact sum of their "
                 + "bytes; rows are a tree, each row's children below it, a path step that does not fork shown with its child"
                 + (depth > 0 ? "; paths cut after " + depth + " steps" : "")
-                + "; the level-1 rows add up to " + Sizes.human(total) + " (" + total + " B)");
+                + "; the level-1 rows add up to " + Units.human(total) + " (" + total + " B)");
         return b.build();
     }
 
