@@ -39,6 +39,12 @@ final class Builtin {
     static final List<String> ORDER = List.of(WEIGHTS, OPTIMIZER, INPUTS, PARAMETERS, OUTPUTS, RESIDUALS, GRADIENTS,
             COLLECTIVES, CONSTANTS, TEMPORARIES);
 
+    /** A built-in category's place in {@link #ORDER}; a user's after them all. */
+    static int rank(String category) {
+        int i = ORDER.indexOf(category);
+        return i < 0 ? ORDER.size() : i;
+    }
+
     static final Set<String> COLLECTIVE_OPCODES = Set.of("all-gather", "all-gather-start", "all-gather-done",
             "all-reduce", "all-reduce-start", "all-reduce-done", "reduce-scatter", "all-to-all", "ragged-all-to-all",
             "collective-permute", "collective-permute-start", "collective-permute-done", "collective-broadcast");

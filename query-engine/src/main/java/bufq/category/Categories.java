@@ -27,37 +27,15 @@ import java.util.concurrent.atomic.AtomicReference;
  * byte once ({@link OccupiedShares}), so their top-level rows add up to the step's occupied bytes.
  */
 public final class Categories {
-    private final String[] names;    // distinct categories, by code
-    private final short[] codes;     // by value position
-    private final BitSet byKind;     // positions put in parameters or temporaries for want of an op_name
-    private final BitSet entry;      // positions of the entry parameters' values
-    private final boolean hasInstructions;
-    private final Map<String, String> ruleText;   // a user category to the text of the first rule naming it
+    private final Classification data;
 
-    private Categories(String[] byPosition, BitSet byKind, BitSet entry, boolean hasInstructions, Map<String, String> ruleText) {
-        Map<String, Integer> code = new LinkedHashMap<>();
-        short[] codes = new short[byPosition.length];
-        for (int i = 0; i < byPosition.length; i++) {
-            Integer c = code.get(byPosition[i]);
-            if (c == null) {
-                if (code.size() == Short.MAX_VALUE) throw new CategoryRules.RuleFailure("more than " + Short.MAX_VALUE + " categories");
-                code.put(byPosition[i], c = code.size());
-            }
-            codes[i] = (short) (int) c;
-        }
-        this.names = code.keySet().toArray(new String[0]);
-        this.codes = codes;
-        this.byKind = byKind;
-        this.entry = entry;
-        this.hasInstructions = hasInstructions;
-        this.ruleText = Map.copyOf(ruleText);
-    }
+    private Categories(Classification data) { this.data = data; }
 
     /** The built-in classification of {@code m}, computed on first use and kept with the module. */
     public static Categories of(HloModule m) {
         return m.derived(Categories.class, x -> {
             Builtin.Result r = Builtin.classify(x);
-            return new Categories(r.names(), r.byKind(), r.entry(), r.hasInstructions(), Map.of());
+            return new Categories(new Classification(r.names(), r.byKind(), r.entry(), r.hasInstructions(), Map.of()));
         });
     }
 
@@ -94,7 +72,7 @@ public final class Categories {
         for (CategoryRules.Rule r : rules.rules()) {
             String[] named;
             try {
-                named = r.classify(m, builtin);
+                named = r.classify(m);
             } catch (CategoryRules.RuleFailure f) {
                 throw f;
             } catch (RuntimeException e) {
@@ -121,11 +99,11 @@ public final class Categories {
             if (builtin.byKind(i)) byKind.set(i);
         }
         // A rule's name that is also a built-in one is still the rule's where the rule gave it.
-        return new Categories(out, byKind, builtin.entry, builtin.hasInstructions, texts);
+        return new Categories(new Classification(out, byKind, builtin.data.entry, builtin.data.hasInstructions, texts));
     }
 
     /** The category of the value at {@code position} in the module's values. */
-    public String name(int position) { return names[codes[position]]; }
+    public String name(int position) { return data.name(position); }
 
     /** The category of {@code v}, a value of {@code m} (this classification's module), or null when it is not one. */
     public String of(HloModule m, HloValue v) {
@@ -134,7 +112,7 @@ public final class Categories {
     }
 
     /** The value at {@code position} had no op_name, and its allocation's kind put it in parameters or temporaries. */
-    public boolean byKind(int position) { return byKind.get(position); }
+    public boolean byKind(int position) { return data.byKind(position); }
 
     /**
      * What the program's arguments are: the sizes of {@code m}'s entry parameters' values summed by
@@ -142,15 +120,12 @@ public final class Categories {
      */
     public Map<String, Long> parameterBytes(HloModule m) {
         Map<String, Long> sum = new LinkedHashMap<>();
-        for (int i = entry.nextSetBit(0); i >= 0; i = entry.nextSetBit(i + 1)) sum.merge(name(i), m.values().get(i).size(), Long::sum);
+        for (int i = data.entry.nextSetBit(0); i >= 0; i = data.entry.nextSetBit(i + 1)) sum.merge(name(i), m.values().get(i).size(), Long::sum);
         return sum;
     }
 
     /** The module has instructions to read op_names from (a Used values section). */
-    public boolean hasInstructions() { return hasInstructions; }
-
-    /** The text of the user rule that named {@code category}, or null for a built-in one. */
-    String ruleText(String category) { return ruleText.get(category); }
+    public boolean hasInstructions() { return data.hasInstructions; }
 
     /** The built-in category names, in their order ({@code parameters} only where op_names are missing). */
     public static List<String> builtinNames() { return Builtin.ORDER; }
@@ -168,7 +143,7 @@ public final class Categories {
         Map<String, Long> sum = new HashMap<>();
         for (int i = 0; i < positions.length; i++) sum.merge(c.name(positions[i]), shares[i], Long::sum);
         List<Map.Entry<String, Long>> rows = new ArrayList<>(sum.entrySet());
-        rows.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(e -> rank(e.getKey())).thenComparing(Map.Entry::getKey));
+        rows.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(e -> Builtin.rank(e.getKey())).thenComparing(Map.Entry::getKey));
         Map<String, Long> out = new LinkedHashMap<>();
         for (Map.Entry<String, Long> e : rows) out.put(e.getKey(), e.getValue());
         return out;
@@ -194,7 +169,7 @@ public final class Categories {
         Map<String, Long> sum = new HashMap<>();
         for (int i = 0; i < shares.length; i++) sum.merge(c.name(at.get(i)), shares[i], Long::sum);
         List<Map.Entry<String, Long>> rows = new ArrayList<>(sum.entrySet());
-        rows.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(e -> rank(e.getKey())));
+        rows.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(e -> Builtin.rank(e.getKey())));
         StringBuilder out = new StringBuilder();
         for (Map.Entry<String, Long> e : rows) {
             if (out.length() > 0) out.append(", ");
@@ -203,11 +178,6 @@ public final class Categories {
         return out.append(" at step ").append(t).toString();
     }
 
-    /** A built-in category's place in {@link Builtin#ORDER}; a user's after them all. */
-    static int rank(String category) {
-        int i = Builtin.ORDER.indexOf(category);
-        return i < 0 ? Builtin.ORDER.size() : i;
-    }
 
     /**
      * {@code blame by category}: the bytes occupied at step {@code t} (named {@code at} in the
@@ -215,7 +185,7 @@ public final class Categories {
      * rows adding up to the step's occupied bytes.
      */
     public static List<Output> blame(HloModule m, CategoryRules rules, int t, String at) {
-        return List.of(CategoryReport.run(m, of(m, rules), t, at));
+        return List.of(CategoryReport.run(m, of(m, rules).data, t, at));
     }
 
     /**
@@ -224,7 +194,7 @@ public final class Categories {
      * {@code depth} (0 or less: all).
      */
     public static List<Output> paths(HloModule m, CategoryRules rules, int t, String at, int depth) {
-        return List.of(PathReport.run(m, of(m, rules), t, at, depth));
+        return List.of(PathReport.run(m, of(m, rules).data, t, at, depth));
     }
 
     /** Splits an op_name at {@code /} outside parentheses and brackets: {@code jit(f)/jvp(a/b)/div} has three parts. */

@@ -31,7 +31,7 @@ final class CategoryReport {
         Row(String name) { this.name = name; }
     }
 
-    static Table run(HloModule m, Categories c, int t, String at) {
+    static Table run(HloModule m, Classification c, int t, String at) {
         int[] positions = LiveValues.positions(m, t, t);
         List<HloValue> live = new ArrayList<>(positions.length);
         for (int p : positions) live.add(m.values().get(p));
@@ -52,7 +52,7 @@ final class CategoryReport {
             if (c.byKind(positions[i])) { r.byKind++; r.byKindBytes += s; }
         }
         List<Row> sorted = new ArrayList<>(rows.values());
-        sorted.sort(Comparator.comparingLong((Row r) -> r.bytes).reversed().thenComparingInt(r -> Categories.rank(r.name))
+        sorted.sort(Comparator.comparingLong((Row r) -> r.bytes).reversed().thenComparingInt(r -> Builtin.rank(r.name))
                 .thenComparing(r -> r.name));
         String when = at.equals("peak") ? "peak step " + t : at.equals("claimed_peak") ? "the dump's peak label, step " + t : "step " + t;
         String live_ = at.equals("peak") || at.equals("claimed_peak") ? at : String.valueOf(t);
@@ -71,7 +71,7 @@ final class CategoryReport {
         }
         b.note("every byte occupied at the step in exactly one category, the first rule that holds (docs/commands.md, "
                 + "'What is this memory?'); the rows add up to " + Units.human(total) + " (" + total + " B)");
-        if (!c.hasInstructions() && !live.isEmpty()) {
+        if (!c.hasInstructions && !live.isEmpty()) {
             b.note("no op_name metadata (the dump has no Used values section): categories fall back to allocation kinds "
                     + "(parameters, outputs, constants, temporaries)");
         } else if (byKindValues > 0) {
@@ -82,7 +82,7 @@ final class CategoryReport {
     }
 
     /** The rule that put the row's values there, in a few words. */
-    private static String rule(Categories c, Row r) {
+    private static String rule(Classification c, Row r) {
         String user = c.ruleText(r.name);
         String builtin = switch (r.name) {
             case Builtin.WEIGHTS -> "entry parameters under params, model, weights";

@@ -21,11 +21,11 @@ public final class CategoryRules {
 
         /**
          * What this rule calls each value of {@code m}, by position in {@link HloModule#values()};
-         * null where it names none. {@code builtin} is the built-in classification, for rules that
-         * refine it. A failure throws {@link RuleFailure} (or any runtime exception, which the caller
-         * reports as this rule's).
+         * null where it names none (a rule that refines the built-in categories reads them with
+         * {@code Categories.of(m)}). A failure throws {@link RuleFailure} (or any runtime exception,
+         * which the caller reports as this rule's).
          */
-        String[] classify(HloModule m, Categories builtin);
+        String[] classify(HloModule m);
     }
 
     /** A rule that could not classify a module: its message says which rule and why. */

@@ -65,7 +65,7 @@ final class PathReport {
         String path() { return String.join("", shown); }
     }
 
-    static Table run(HloModule m, Categories c, int t, String at, int depth) {
+    static Table run(HloModule m, Classification c, int t, String at, int depth) {
         int[] positions = LiveValues.positions(m, t, t);
         List<HloValue> live = new ArrayList<>(positions.length);
         for (int p : positions) live.add(m.values().get(p));
@@ -75,7 +75,7 @@ final class PathReport {
         long total = 0;
         for (int i = 0; i < live.size(); i++) {
             HloValue v = live.get(i);
-            HloInstruction ins = c.hasInstructions() ? m.instruction(v.name()) : null;
+            HloInstruction ins = c.hasInstructions ? m.instruction(v.name()) : null;
             String op = ins == null || ins.opName() == null || ins.opName().isEmpty() ? NO_OP_NAME : ins.opName();
             List<String> steps = op.equals(NO_OP_NAME) ? List.of(op) : OpNames.steps(op);
             List<String> patterns = new ArrayList<>(steps.size());
@@ -135,7 +135,7 @@ final class PathReport {
 
     private static List<String> sorted(Set<String> categories) {
         List<String> out = new ArrayList<>(categories);
-        out.sort(Comparator.comparingInt(Categories::rank).thenComparing(s -> s));
+        out.sort(Comparator.comparingInt(Builtin::rank).thenComparing(s -> s));
         return out;
     }
 }

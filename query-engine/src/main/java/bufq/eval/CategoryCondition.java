@@ -1,6 +1,5 @@
 package bufq.eval;
 
-import bufq.category.Categories;
 import bufq.category.CategoryRules;
 import bufq.lang.Ast;
 import bufq.lang.Diagnostic;
@@ -59,7 +58,7 @@ public final class CategoryCondition implements CategoryRules.Rule {
 
     @Override public String text() { return "set category " + name + " = " + condition; }
 
-    @Override public String[] classify(HloModule m, Categories builtin) {
+    @Override public String[] classify(HloModule m) {
         String[] out = new String[m.values().size()];
         try {
             for (Object o : query.select(new EvalContext(m))) {

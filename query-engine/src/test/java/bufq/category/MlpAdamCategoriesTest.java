@@ -206,7 +206,7 @@ class MlpAdamCategoriesTest {
     void userRulesComeFirstAndTheRestKeepTheirBuiltInCategory() {
         CategoryRules.Rule copies = new CategoryRules.Rule() {
             @Override public String text() { return "copies"; }
-            @Override public String[] classify(HloModule x, Categories builtin) {
+            @Override public String[] classify(HloModule x) {
                 String[] out = new String[x.values().size()];
                 for (int i = 0; i < out.length; i++) if (x.values().get(i).name().startsWith("copy")) out[i] = "copies";
                 return out;

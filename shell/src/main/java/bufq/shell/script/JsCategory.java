@@ -1,6 +1,5 @@
 package bufq.shell.script;
 
-import bufq.category.Categories;
 import bufq.category.CategoryRules;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
@@ -32,7 +31,7 @@ final class JsCategory implements CategoryRules.Rule {
 
     @Override public String text() { return text; }
 
-    @Override public String[] classify(HloModule m, Categories builtin) {
+    @Override public String[] classify(HloModule m) {
         Catalog catalog = session.engine().catalog().withCategories(CategoryRules.NONE);
         EvalContext ctx = new EvalContext(m, session.settings().tiling());
         List<HloValue> values = m.values();

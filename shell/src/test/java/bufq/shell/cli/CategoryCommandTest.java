@@ -1,19 +1,11 @@
 package bufq.shell.cli;
 
-import bufq.shell.repl.PlainRepl;
-import bufq.shell.session.DefaultEngine;
-import bufq.shell.session.Env;
 import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,62 +13,55 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code blame by category}, {@code blame by path}, {@code set category} and {@code bufq.category} through the real entry point. */
 class CategoryCommandTest {
-    record Run(int exit, String out, String err) {}
-
-    static Run bufq(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        int code = new Bufq(new Env(Map.of(), false), DefaultEngine::new, PlainRepl::new).run(args, new ByteArrayInputStream(new byte[0]),
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
+    static DiffCommandTest.Run bufq(String... args) { return DiffCommandTest.bufq(args); }
 
     static String adam() { return Corpus.require("jax-0.10.2/train/mlp-adam").toString(); }
 
     @Test
     void theStatementsOfEachRowListItsValues() {
-        Run r = bufq("--format", "json", "-c", "blame by category", adam());
+        DiffCommandTest.Run r = bufq("--format", "json", "-c", "blame by category", adam());
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().contains("\"category\": \"optimizer\", \"bytes\": 25190400, \"share\": 0.41"), r.out());
-        Run q = bufq("--format", "csv", "-c", "values where category = \"optimizer\" and live at peak show count(), sum(size)", adam());
+        DiffCommandTest.Run q = bufq("--format", "csv", "-c", "values where category = \"optimizer\" and live at peak show count(), sum(size)", adam());
         assertTrue(q.out().contains("12,25190400"), q.out());
-        Run uses = bufq("-c", "uses where category = \"weights\" and value = 458 show value, category", adam());
+        DiffCommandTest.Run uses = bufq("-c", "uses where category = \"weights\" and value = 458 show value, category", adam());
         assertTrue(uses.out().contains("458  weights"), uses.out());
     }
 
     @Test
     void aRuleComesFirstAndAMistakeInItIsShownWithACaret() {
-        Run r = bufq("-c", "set category copies = opcode = \"copy\" and category = \"temporaries\"", "-c", "set category",
+        DiffCommandTest.Run r = bufq("-c", "set category copies = opcode = \"copy\" and category = \"temporaries\"", "-c", "set category",
                 "-c", "blame by category", "-c", "set category off", "-c", "values where category = \"copies\" show count()", adam());
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().contains("1  set category copies = opcode = \"copy\" and category = \"temporaries\""), r.out());
         assertTrue(r.out().matches("(?s).*\\ncopies +12\\.0MiB .*"), r.out());
         assertTrue(r.out().matches("(?s).*count\\(\\)\\s+-+\\s+0\\n.*"), "off drops the rule: " + r.out());
-        Run bad = bufq("-c", "set category big = sise > 1MiB", adam());
+        DiffCommandTest.Run bad = bufq("-c", "set category big = sise > 1MiB", adam());
         assertTrue(bad.err().contains("set category big = sise > 1MiB\n                   ^^^^\nunknown field 'sise'"), bad.err());
-        Run name = bufq("-c", "set category 9x = size > 1", adam());
+        DiffCommandTest.Run name = bufq("-c", "set category 9x = size > 1", adam());
         assertTrue(name.err().contains("a category name is a word"), name.err());
     }
 
     @Test
     void aScriptsFunctionNamesCategoriesAndItsFailureNamesTheValue() {
-        Run r = bufq("-c", "js bufq.category(v => v.opcode === 'copy' ? 'copies' : null)", "-c", "blame by category", adam());
+        DiffCommandTest.Run r = bufq("-c", "js bufq.category(v => v.opcode === 'copy' ? 'copies' : null)", "-c", "blame by category", adam());
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().matches("(?s).*\\ncopies +12\\.0MiB .*bufq\\.category\\(fn\\).*"), r.out());
-        Run bad = bufq("-c", "js bufq.category(v => 3)", "-c", "blame by category", adam());
+        DiffCommandTest.Run bad = bufq("-c", "js bufq.category(v => 3)", "-c", "blame by category", adam());
         assertTrue(bad.err().contains("returned 3 for params_0___w__.1; expected a category name or null"), bad.err());
     }
 
     @Test
     void pathsAtAStepAndTheirErrors() {
-        Run r = bufq("-c", "blame by path at 0 depth 2", adam());
+        DiffCommandTest.Run r = bufq("-c", "blame by path at 0 depth 2", adam());
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().contains("bytes occupied at step 0 "), r.out());
         assertTrue(r.out().contains("params[*]"), r.out());
-        Run at = bufq("-c", "blame by category at 999", adam());
+        DiffCommandTest.Run at = bufq("-c", "blame by category at 999", adam());
         assertTrue(at.err().contains("'at' takes peak, claimed_peak or a step"), at.err());
-        Run by = bufq("-c", "blame by kind", adam());
+        DiffCommandTest.Run by = bufq("-c", "blame by kind", adam());
         assertTrue(by.err().contains("category or path"), by.err());
-        Run op = bufq("-c", "blame at 0", adam());
+        DiffCommandTest.Run op = bufq("-c", "blame at 0", adam());
         assertTrue(op.out().contains("bytes occupied at step 0 ") && !op.out().contains("stack trace breakdown"), op.out());
     }
 
@@ -86,10 +71,10 @@ class CategoryCommandTest {
         try (Stream<Path> s = Files.list(Path.of(adam()))) {
             for (Path f : s.toList()) if (!f.getFileName().toString().endsWith("-values.txt")) Files.copy(f, dir.resolve(f.getFileName()));
         }
-        Run named = bufq("--format", "csv", "-c", "blame by category", adam());
-        Run r = bufq("--format", "csv", "-c", "blame by category", dir.toString());
+        DiffCommandTest.Run named = bufq("--format", "csv", "-c", "blame by category", adam());
+        DiffCommandTest.Run r = bufq("--format", "csv", "-c", "blame by category", dir.toString());
         assertEquals(0, r.exit(), r.err());
-        Run table = bufq("-c", "blame by category", dir.toString());
+        DiffCommandTest.Run table = bufq("-c", "blame by category", dir.toString());
         assertTrue(table.out().contains("no op_name metadata (the dump has no Used values section): categories fall back to allocation kinds"),
                 table.out());
         // The entry parameters are one row: the weights, optimizer state and inputs of the named dump together.
