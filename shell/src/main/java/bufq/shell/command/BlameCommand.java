@@ -31,7 +31,7 @@ final class BlameCommand implements Command {
     Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
 
     @Override public String synopsis() { return "blame [by op_name|source|opcode|stack|category|path] [depth N] [at peak|claimed_peak|STEP]"; }
-    @Override public String brief() { return "Who holds the peak: bytes by op_name, source line, opcode, Python stack, category or folded path."; }
+    @Override public String brief() { return "Who holds the peak: bytes by op_name, source, opcode, stack, category or path."; }
 
     @Override public String description() {
         return "Attributes the bytes occupied at the peak to framework op names (at every level of their '/' path,\n"

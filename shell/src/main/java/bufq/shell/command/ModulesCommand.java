@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.category.Categories;
 import bufq.category.CategoryRules;
+import bufq.model.DumpPart;
 import bufq.model.PartUnavailableException;
 import bufq.model.ProgramSizes;
 import bufq.model.HloModule;
@@ -33,7 +34,8 @@ final class ModulesCommand implements Command {
                 + "figures read from the allocations (null where the dump does not say); needs_bytes is what a run\n"
                 + "asks the device for: code + arguments + outputs - aliases + temp + constants (see 'fit').\n"
                 + "weights_bytes and optimizer_bytes are the arguments' bytes by category (blame by category): the entry\n"
-                + "parameters under params/model/weights and under opt_state/optimizer roots, by the session's rules.";
+                + "parameters under params/model/weights and under opt_state/optimizer roots, by the session's rules;\n"
+                + "null until the module's op_names are read (by blame, a query on op_name or category).";
     }
 
     @Override public List<String> examples() { return List.of("modules"); }
@@ -59,12 +61,14 @@ final class ModulesCommand implements Command {
             ModuleSet.Entry e = es.get(i);
             HloModule m = e.loaded();
             ProgramSizes z = m == null ? ProgramSizes.UNKNOWN : ProgramSizes.of(m);
-            Map<String, Long> arguments = m == null ? Map.of() : arguments(ctx, m);
+            // Only from op_names already read: listing modules reads no Used values section.
+            boolean named = m != null && (m.isRead(DumpPart.USED_VALUES) || !m.info().hasValueDetails());
+            Map<String, Long> arguments = named ? arguments(ctx, m) : Map.of();
             b.row((long) (i + 1), e == ctx.modules().set().currentEntry() ? "*" : "", e.handle(), e.name(), e.dumpId(),
                     m == null ? null : m.info().backend(), m == null ? null : (long) m.values().size(), m != null,
                     List.copyOf(e.files()), orNull(z.argumentBytes()), orNull(z.outputBytes()), orNull(z.aliasBytes()),
                     orNull(z.tempBytes()), orNull(z.codeBytes()), orNull(z.needsBytes()),
-                    m == null ? null : arguments.getOrDefault("weights", 0L), m == null ? null : arguments.getOrDefault("optimizer", 0L));
+                    named ? arguments.getOrDefault("weights", 0L) : null, named ? arguments.getOrDefault("optimizer", 0L) : null);
         }
         ctx.out().print(b.build());
         return Status.OK;
