@@ -45,6 +45,7 @@ public final class Commands implements CommandTable {
                 new FitCommand(),
                 new AdviseCommand(),
                 new ExportCommand(),
+                new SqlCommand(),
                 new FormatCommand(),
                 new SetCommand(),
                 new OutputCommand(),
