@@ -52,9 +52,11 @@ class ArchitectureTest {
             NO_CYCLES.check(ENGINE);
         }
 
+        /** The engine knows no terminal, no script engine and no SQL engine: the shell brings them. */
         @Test
-        void noJLineOrGraalVm() {
-            noClasses().should().dependOnClassesThat().resideInAnyPackage("org.jline..", "org.graalvm..").check(ENGINE);
+        void noJLineGraalVmOrDuckDb() {
+            noClasses().should().dependOnClassesThat().resideInAnyPackage("org.jline..", "org.graalvm..", "org.duckdb..", "java.sql..")
+                    .check(ENGINE);
         }
 
         /** The rule can fail: two test packages that use each other are a cycle it reports. */

@@ -32,13 +32,16 @@ final class ExportCommand implements Command {
     /** The Used values section: a profile's frames are op names and source lines. */
     Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
 
+    /** What pprof and Perfetto take, for their usage line. */
+    private static final String PROFILE_USAGE = "export pprof|perfetto FILE [at peak|claimed_peak|STEP] [by stack|op_name|source] [--force]";
+
     @Override public String synopsis() {
-        return "export pprof|perfetto FILE [at peak|claimed_peak|STEP] [by stack|op_name|source] [--force]"
-                + " | export parquet DIR [ENTITY ...] [--partition KEY=VALUE]... [--force] | export duckdb FILE [ENTITY ...] [--partition KEY=VALUE]...";
+        // One line of help: the table exports' ENTITY words and --partition are in the description.
+        return "export pprof|perfetto|parquet|duckdb FILE [at STEP] [by stack|op_name|source] [--force]";
     }
 
     @Override public String brief() {
-        return "Writes the module for pprof or Perfetto, or every loaded module's tables as Parquet or into DuckDB.";
+        return "Writes pprof or Perfetto files, or all modules' tables as Parquet or DuckDB.";
     }
 
     @Override public String description() {
@@ -52,12 +55,13 @@ final class ExportCommand implements Command {
                 + "chrome://tracing, one step = one microsecond: a slice per step named by its instruction, a counter\n"
                 + "of occupied bytes per colour, the peak marked, and per allocation a slice per value over its live\n"
                 + "range (shape, size, offset, op_name, source in its args). It is streamed: a million values work.\n"
-                + "export parquet DIR writes the tables of every loaded module (those 'sql' reads: modules, values,\n"
-                + "allocations, instructions, steps, uses, events where there are any, and runs: the export itself)\n"
-                + "as DIR/TABLE.parquet, or only the ENTITY tables named; each row is led by the keys that join across\n"
-                + "runs (dump, handle, module, module_id, fingerprint, backend). --partition run=2026-12-01 writes under\n"
-                + "DIR/run=2026-12-01/ (Hive style; repeat it for more keys), so a nightly job adds a folder that\n"
-                + "read_parquet('DIR/*/modules.parquet') and Spark read together. export duckdb FILE appends the same\n"
+                + "export parquet DIR [ENTITY ...] [--partition KEY=VALUE]... [--force] writes the tables of every\n"
+                + "loaded module (those 'sql' reads: modules, values, allocations, instructions, steps, uses, events\n"
+                + "where there are any, and runs: the export itself) as DIR/TABLE.parquet, or only the ENTITY tables\n"
+                + "named; each row is led by the keys that join across runs (dump, handle, module, module_id,\n"
+                + "fingerprint, backend). --partition run=2026-12-01 writes under DIR/run=2026-12-01/ (Hive style;\n"
+                + "repeat it for more keys), so a nightly job adds a folder that read_parquet('DIR/*/modules.parquet')\n"
+                + "and Spark read together. export duckdb FILE [ENTITY ...] [--partition KEY=VALUE]... appends the same\n"
                 + "tables to a DuckDB database (made if missing), each row with the run_id of its row in runs.\n"
                 + "Modules are read one at a time, so a directory of thousands exports in bounded memory.\n"
                 + "Files are written to a temporary file and renamed; an existing one is only replaced with --force.";
@@ -79,14 +83,14 @@ final class ExportCommand implements Command {
 
     private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException, Engine.Failure {
         if (!args.isEmpty() && (args.get(0).equals("parquet") || args.get(0).equals("duckdb"))) return tables(ctx, args);
-        CommandArgs a = new CommandArgs(args, synopsis());
+        CommandArgs a = new CommandArgs(args, PROFILE_USAGE);
         String format = a.positional();
         String file = a.positional();
         String at = a.value("at");
         String byText = a.value("by");
         boolean force = a.flag("--force");
         a.done();
-        if (format == null || file == null) throw new CommandException("usage: " + synopsis());
+        if (format == null || file == null) throw new CommandException("usage: " + PROFILE_USAGE);
         HloModule m = ctx.modules().require();
         if (format.equals("perfetto")) {
             if (at != null || byText != null) throw new CommandException("export perfetto takes no 'at' or 'by': it traces every step");

@@ -54,7 +54,8 @@ final class SqlCommand implements Command {
 
     private Status run(CommandContext ctx, List<String> words) throws CommandException, Engine.Failure, IOException {
         String text = words.isEmpty() ? "" : words.get(0).strip();
-        boolean failOnRows = text.startsWith(FAIL_ON_ROWS + " ") || text.equals(FAIL_ON_ROWS);
+        boolean failOnRows = text.startsWith(FAIL_ON_ROWS)
+                && (text.length() == FAIL_ON_ROWS.length() || Character.isWhitespace(text.charAt(FAIL_ON_ROWS.length())));
         if (failOnRows) text = text.substring(FAIL_ON_ROWS.length()).strip();
         if (text.endsWith(";")) text = text.substring(0, text.length() - 1).stripTrailing();
         if (text.isEmpty()) throw new CommandException("usage: " + synopsis());
