@@ -35,7 +35,7 @@ public final class Sql implements AutoCloseable {
      */
     public Table query(String sql, Modules modules, TilingModel tiling) throws CommandException, Engine.Failure {
         Stage s = stage(modules, tiling);
-        try (Statement st = s.conn.createStatement()) {
+        try (Statement st = s.conn.createStatement(); Cancel watch = Cancel.watch(st)) {
             if (!st.execute(sql)) return Table.builder().column("ok", bufq.table.ColumnType.BOOL).build();
             try (ResultSet rs = st.getResultSet()) {
                 return Results.table(rs);
