@@ -97,13 +97,15 @@ final class Exports {
             } finally {
                 for (Path[] m : moves) Files.deleteIfExists(m[0]);
             }
-            return "wrote " + target + ": " + s.modules() + " modules; rows: " + String.join(", ", written);
+            return "wrote " + target + ": " + modules(s.modules()) + "; rows: " + String.join(", ", written);
         } catch (SQLException e) {
             throw new CommandException("cannot write Parquet under " + target + ": " + Failures.message(e));
         } catch (IOException e) {
             throw new CommandException("cannot write under " + target + ": " + e.getMessage());
         }
     }
+
+    private static String modules(int n) { return n + (n == 1 ? " module" : " modules"); }
 
     private static void move(Path from, Path to) throws IOException {
         try {
@@ -142,7 +144,7 @@ final class Exports {
                     st.execute("INSERT INTO target.runs " + runRow(run, partitions, s));
                     st.execute("COMMIT");
                     committed = true;
-                    return "appended run " + run + " to " + file + ": " + s.modules() + " modules; rows: " + String.join(", ", counts);
+                    return "appended run " + run + " to " + file + ": " + modules(s.modules()) + "; rows: " + String.join(", ", counts);
                 } finally {
                     if (!committed) {
                         try { st.execute("ROLLBACK"); } catch (SQLException ignored) { /* no transaction left */ }

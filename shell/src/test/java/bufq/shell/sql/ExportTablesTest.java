@@ -23,7 +23,7 @@ class ExportTablesTest {
         Run r = Run.bufq("-c", "export parquet " + out + " --partition night=2026-12-01 --partition model=mlp", Run.root() + "/examples/jax-mlp");
         assertEquals(0, r.code(), r.err());
         Path part = out.resolve("night=2026-12-01/model=mlp");
-        assertTrue(r.err().contains("wrote " + part + ": 1 modules; rows: values "), r.err());
+        assertTrue(r.err().contains("wrote " + part + ": 1 module; rows: values "), r.err());
         try (Stream<Path> s = Files.list(part)) {
             assertEquals(List.of("allocations.parquet", "instructions.parquet", "modules.parquet", "runs.parquet", "steps.parquet",
                     "uses.parquet", "values.parquet"), s.map(p -> p.getFileName().toString()).sorted().toList(), "no temporary file is left");
