@@ -3,8 +3,7 @@ package bufq.whatif;
 import bufq.liveness.SweepInputs;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
-import bufq.eval.Query;
-import bufq.lang.Diagnostic;
+import bufq.eval.Selection;
 import bufq.lang.QueryException;
 import bufq.model.BufferAllocation;
 import bufq.model.DumpPart;
@@ -349,29 +348,19 @@ public final class EditSweep {
             if (e instanceof Edit.Remat || e instanceof Edit.Donate || e instanceof Edit.End x && x.atLastUse()) {
                 out.add(DumpPart.USED_VALUES);
             }
-            if (e.where() == null) continue;
-            try {
-                out.addAll(Query.compile(PREFIX + e.where().condition(), catalog).needs());
-            } catch (QueryException ignored) {
-                // reported when the what-if runs
-            }
+            if (e.where() != null) out.addAll(selection(e.where(), catalog).needs());
         }
         return out;
     }
 
-    private static final String PREFIX = "values where ";
+    /** The values {@code w} keeps, as a selection: errors point into its condition in the statement. */
+    public static Selection selection(Edit.Where w, Catalog catalog) {
+        return Selection.where("values", w.condition(), w.offset(), catalog);
+    }
 
     /** Positions of the values {@code where} selects, in module order. */
     private int[] select(Edit.Where w) throws QueryException {
-        List<Object> rows;
-        try {
-            rows = Query.compile(PREFIX + w.condition(), catalog).select(ctx);
-        } catch (QueryException e) {
-            int shift = w.offset() - PREFIX.length();
-            var d = e.diagnostic();
-            int s = Math.max(w.offset(), d.start() + shift), t = Math.max(s + 1, d.end() + shift);
-            throw new QueryException(new Diagnostic(s, t, d.message(), d.suggestions()));
-        }
+        List<Object> rows = selection(w, catalog).rows(ctx);
         // Rows come in module order: one walk along the values finds their positions (no map of a
         // million boxed positions); a row out of that order is looked up by id.
         int[] out = new int[rows.size()];

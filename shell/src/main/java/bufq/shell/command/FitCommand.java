@@ -1,11 +1,14 @@
 package bufq.shell.command;
 
+import bufq.eval.EvalContext;
 import bufq.eval.ModuleRow;
+import bufq.eval.Selection;
 import bufq.fit.Capacity;
 import bufq.fit.Devices;
 import bufq.fit.FitReport;
 import bufq.fit.Keep;
 import bufq.fit.Program;
+import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
@@ -15,8 +18,6 @@ import bufq.shell.session.ModuleSet;
 import bufq.shell.session.Setting;
 import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
-import bufq.table.Output;
-import bufq.table.Table;
 import bufq.units.Units;
 
 import java.io.IOException;
@@ -133,10 +134,13 @@ final class FitCommand implements Command {
             });
             if (rows.isEmpty()) return out;
             HloModule any = current != null ? current : ctx.modules().module(ctx.modules().set().entries().get(0));
-            List<Output> result = ctx.engine().query("modules " + selection + " show handle", any, ctx.settings().tiling(), rows);
-            for (Output o : result) {
-                if (!(o instanceof Table t)) continue;
-                for (int i = 0; i < t.size(); i++) out.add(byHandle.get((String) t.cell(i, 0)));
+            String condition = selection.substring(5).stripLeading();
+            Selection modules = Selection.where("modules", condition, selection.length() - condition.length(), ctx.engine().catalog());
+            try {
+                for (Object row : modules.rows(new EvalContext(any, ctx.settings().tiling(), rows)))
+                    out.add(byHandle.get(((ModuleRow) row).handle()));
+            } catch (QueryException e) {
+                throw new Engine.Failure(e.diagnostic().render(selection));
             }
             return out;
         }

@@ -74,12 +74,15 @@ final class WhatifCommand implements Command {
         private final EditParser.Parsed parsed;
         private final QueryException error;
         private final CommandContext ctx;
+        /** The query after the edits, compiled once; null when there is none. */
+        private final Engine.Compiled query;
 
         Plan(String text, EditParser.Parsed parsed, QueryException error, CommandContext ctx) {
             this.text = text;
             this.parsed = parsed;
             this.error = error;
             this.ctx = ctx;
+            this.query = parsed == null || parsed.query() == null ? null : ctx.engine().compile(parsed.query());
         }
 
         @Override public Set<DumpPart> needs() {
@@ -91,10 +94,10 @@ final class WhatifCommand implements Command {
 
         @Override public boolean usesScripts() {
             if (parsed == null) return false;
-            if (parsed.query() != null && ctx.engine().unresolved(parsed.query())) return true;
+            if (query != null && !query.unresolved().isEmpty()) return true;
             for (Edit e : parsed.edits()) {
                 if (e instanceof Edit.Tiling t && ctx.settings().tilingNamed(t.name()) == null) return true;
-                if (e.where() != null && ctx.engine().unresolved("values where " + e.where().condition())) return true;
+                if (e.where() != null && EditSweep.selection(e.where(), ctx.engine().catalog()).unresolved()) return true;
             }
             return false;
         }
@@ -106,7 +109,7 @@ final class WhatifCommand implements Command {
                 if (error != null) throw error;
                 Outcome o = EditSweep.run(m, parsed.edits(), c.engine().catalog(), c.settings().tiling(), c.settings()::tilingNamed);
                 c.out().print(o.report());
-                if (parsed.query() != null) c.out().print(c.engine().query(parsed.query(), o.editedModule(), c.settings().tiling()));
+                if (query != null) c.out().print(query.current().run(o.editedModule(), c.settings().tiling(), null));
             } catch (QueryException e) {
                 throw new Engine.Failure(e.diagnostic().render(text));
             }
