@@ -308,7 +308,7 @@ public final class Shell implements SessionControl {
     /** Ends the session: publishes any output file. */
     public void close() throws IOException {
         if (scripts != null) scripts.close();
-        printer.endJson();
+        printer.endDocument();
         printer.switchSink(OutputSink.console(printer.out()));
     }
 }
