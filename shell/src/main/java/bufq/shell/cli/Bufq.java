@@ -13,6 +13,7 @@ import bufq.shell.session.Repl;
 import bufq.shell.session.Setting;
 import bufq.shell.session.Shell;
 import bufq.shell.session.StatementReader;
+import bufq.shell.session.StatementRunner;
 import bufq.shell.session.Status;
 import bufq.shell.session.Version;
 import bufq.shell.session.UserPaths;
@@ -127,14 +128,14 @@ public final class Bufq {
         }
         // Each -c statement is compiled once, here: what it reads comes with the load, and it runs as
         // compiled (null: a -f file, or a line with nothing to compile).
-        List<Shell.Statement> compiled = new ArrayList<>();
+        List<StatementRunner.Statement> compiled = new ArrayList<>();
         for (Args.Action a : args.actions()) compiled.add(a.file() ? null : shell.compile(a.text()));
         if (!args.paths().isEmpty()) {
             List<Path> paths = new ArrayList<>();
             for (String p : args.paths()) paths.add(Path.of(p));
             // The parts of the dumps that the -c statements read come in the load's own parallel pass.
             Set<DumpPart> parts = EnumSet.noneOf(DumpPart.class);
-            for (Shell.Statement s : compiled) if (s != null) parts.addAll(s.needs());
+            for (StatementRunner.Statement s : compiled) if (s != null) parts.addAll(s.needs());
             try {
                 List<Engine.FoundModule> found = shell.modules().discover(paths);
                 // One module in a terminal: the prompt comes before the module is read, which goes on
@@ -170,7 +171,7 @@ public final class Bufq {
         return interactive.run(shell);
     }
 
-    private int actions(Shell shell, Args args, List<Shell.Statement> compiled, PrintStream err) {
+    private int actions(Shell shell, Args args, List<StatementRunner.Statement> compiled, PrintStream err) {
         boolean failed = false;
         for (int i = 0; i < args.actions().size(); i++) {
             Args.Action a = args.actions().get(i);
@@ -210,7 +211,7 @@ public final class Bufq {
                 }
                 if (st == null) return ExitCode.USAGE;
             } else {
-                Shell.Statement s = compiled.get(i);
+                StatementRunner.Statement s = compiled.get(i);
                 st = s != null ? shell.execute(s) : shell.execute(a.text());
             }
             if (st == Status.QUIT) break;

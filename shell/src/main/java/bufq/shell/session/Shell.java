@@ -2,8 +2,6 @@ package bufq.shell.session;
 
 import bufq.advise.Rule;
 import bufq.check.CheckRule;
-import bufq.lang.Parser;
-import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.PartUnavailableException;
 import bufq.model.TilingModel;
@@ -14,7 +12,6 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
@@ -32,10 +29,6 @@ import java.util.function.Function;
  * the script engine.
  */
 public final class Shell implements SessionControl {
-    /** What an interrupted query or module scan reports (the REPL interrupts on Ctrl-C). */
-    static final String CANCELLED = "query cancelled (Ctrl-C)";
-    /** A command other than a query stopped by Ctrl-C (e.g. {@code summary} over a big directory). */
-
     private final Engine engine;
     private final Env env;
     private final Settings settings = new Settings();
@@ -71,86 +64,25 @@ public final class Shell implements SessionControl {
         this.runner = new StatementRunner(engine, commands, context);
     }
 
-    /**
-     * A statement compiled once ({@link #compile}), then kept: asked what it reads (a batch run reads
-     * that with its load) and whether it waits for init.js, then run, all from that one compilation.
-     * Its kind is {@link StatementKind}'s answer.
-     */
-    public sealed interface Statement {
-        /** The statement as it runs (stripped). */
-        String text();
-
-        StatementKind kind();
-
-        /**
-         * The dump parts it reads beyond what every loaded module holds: a query's, as its compilation
-         * says, or a command's plan's; none for a statement refused (its error comes when it runs).
-         */
-        Set<DumpPart> needs();
-
-        /**
-         * Whether it may depend on what the user's init script registers or runs, so a pending one
-         * runs first (see {@link InitScript}): a query that parses but does not check against the
-         * fields known now (init.js may define the fields it names), or a command whose plan says so.
-         */
-        boolean usesScripts();
-
-        /** A query, compiled by the engine. */
-        record Query(String text, Engine.Compiled query) implements Statement {
-            @Override public StatementKind kind() { return StatementKind.QUERY; }
-            @Override public Set<DumpPart> needs() { return query.needs(); }
-            @Override public boolean usesScripts() { return !query.unresolved().isEmpty(); }
-        }
-
-        /** A command, its arguments parsed into its plan. */
-        record Invocation(String text, CommandPlan plan) implements Statement {
-            @Override public StatementKind kind() { return StatementKind.COMMAND; }
-            @Override public Set<DumpPart> needs() { return plan.needs(); }
-            @Override public boolean usesScripts() { return plan.usesScripts(); }
-        }
-
-        /** A line that names no command, or whose arguments do not parse: running it throws {@code error}. */
-        record Refused(String text, CommandException error) implements Statement {
-            @Override public StatementKind kind() { return StatementKind.COMMAND; }
-            @Override public Set<DumpPart> needs() { return Set.of(); }
-            @Override public boolean usesScripts() { return false; }
-        }
-    }
-
-    /**
-     * Compiles {@code line} to run later with {@link #execute(Statement)}; null for a line with
-     * nothing to compile (blank, a comment, too long), which {@link #execute(String)} takes as it is.
-     */
-    public Statement compile(String line) {
-        String text = line.strip();
-        if (text.isEmpty() || StatementReader.isComment(text) || tooLong(text)) return null;
-        return runner.compile(text);
-    }
+    /** {@code line} compiled once, to run later with {@link #execute(StatementRunner.Statement)}; null: nothing to compile. */
+    public StatementRunner.Statement compile(String line) { return runner.compile(line); }
 
     /**
      * Runs one statement (a query or a command) and prints its result or its error.
      * Never throws for anything the user typed.
      */
-    public Status execute(String line) {
+    public Status execute(String line) { return execute(line, null); }
+
+    /** Runs what {@link #compile} made, as {@link #execute(String)} runs its text. */
+    public Status execute(StatementRunner.Statement s) { return execute(s.text(), s); }
+
+    private Status execute(String line, StatementRunner.Statement compiled) {
         String text = line.strip();
         if (text.isEmpty() || StatementReader.isComment(text)) return Status.OK;
-        if (tooLong(text)) {
-            // Refused before any lexing: every step below (init check, parts, parse, plan) reads it whole.
-            printer.error("statement too long (more than " + Parser.MAX_LENGTH + " characters); split it, or list values with 'in (...)'");
+        if (StatementRunner.tooLong(text)) {
+            printer.error(StatementRunner.TOO_LONG);
             return Status.ERROR;
         }
-        return execute(text, null);
-    }
-
-    /** Runs {@code s}, which {@link #compile} made, as {@link #execute(String)} runs its text. */
-    public Status execute(Statement s) { return execute(s.text(), s); }
-
-    private static boolean tooLong(String text) {
-        return text.length() > Parser.MAX_LENGTH && !StatementReader.isJs(text);
-    }
-
-    /** Runs {@code text}, compiled as {@code compiled} (null: compiled here, once). */
-    private Status execute(String text, Statement compiled) {
         long t0 = System.nanoTime();
         boolean timed = settings.timer();  // 'timer on' itself is not timed
         Status st;
@@ -159,7 +91,7 @@ public final class Shell implements SessionControl {
             modules.awaitLoad(printer.err()::println);   // the module an interactive session loads behind its first prompt
             deferred.reportNew(modules.loaded());   // parts read in the background meanwhile
             init.before(() -> false);   // waits for a run an idle prompt started
-            Statement statement = compiled != null ? compiled : runner.compile(text);
+            StatementRunner.Statement statement = compiled != null ? compiled : runner.compile(text);
             if (statement.usesScripts()) init.run();
             st = runner.run(statement);
         } catch (CommandException | TilingModel.TilingFailure e) {

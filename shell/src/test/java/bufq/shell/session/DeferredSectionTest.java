@@ -74,7 +74,7 @@ class DeferredSectionTest {
         assertNotEquals(Liveness.of(m).peakTime(), Liveness.of(m).claimedPeakTime(), "the dump's label is not the peak");
         assertFalse(m.isRead(DumpPart.USED_VALUES));
         for (String statement : CHEAP) {
-            Shell.Statement compiled = s.shell().compile(statement);
+            StatementRunner.Statement compiled = s.shell().compile(statement);
             assertEquals(Set.of(), compiled.needs(), statement + " declares no part");
             assertEquals(Status.OK, s.shell().execute(compiled), statement + ": " + s.err());
             assertFalse(m.isRead(DumpPart.USED_VALUES), statement + " read the Used values section");
@@ -89,7 +89,7 @@ class DeferredSectionTest {
                 "values where live at peak show op_name limit 1", "export pprof " + dir.resolve("p.pb.gz"))) {
             Session s = session(Corpus.require("jax-0.10.2/transformer-2layer"));
             HloModule m = s.shell().current();
-            Shell.Statement compiled = s.shell().compile(statement);
+            StatementRunner.Statement compiled = s.shell().compile(statement);
             assertEquals(Set.of(DumpPart.USED_VALUES), compiled.needs(), statement);
             assertEquals(Status.OK, s.shell().execute(compiled), statement + ": " + s.err());
             assertTrue(m.isRead(DumpPart.USED_VALUES), statement);

@@ -103,10 +103,10 @@ class OneCompileTest {
     @Test
     void aFieldDefinedAfterTheCompileResolvesWithoutASecondParse() throws Exception {
         Shell s = shell();
-        Shell.Statement statement = s.compile("values show id, twice order by id limit 2");
-        assertEquals(List.of("twice"), ((Shell.Statement.Query) statement).query().unresolved());
+        StatementRunner.Statement statement = s.compile("values show id, twice order by id limit 2");
+        assertEquals(List.of("twice"), ((StatementRunner.Statement.Query) statement).query().unresolved());
         assertTrue(statement.usesScripts(), "init.js may define it");
-        assertNotEquals(null, ((Shell.Statement.Query) statement).query().diagnostic());
+        assertNotEquals(null, ((StatementRunner.Statement.Query) statement).query().diagnostic());
         engine.addField("values", "twice", ColumnType.INT, "the id, twice", v -> 2 * ((bufq.model.HloValue) v).id());
         assertEquals(Status.OK, s.execute(statement), err.toString(StandardCharsets.UTF_8));
         assertTrue(out().contains("twice"), out());
