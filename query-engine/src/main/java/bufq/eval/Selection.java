@@ -18,6 +18,10 @@ import java.util.Set;
  */
 public final class Selection {
     private final String text;
+    /** Its tree, to check again against a changed catalog; null when it does not parse. */
+    private final Ast.Query ast;
+    /** The catalog it was checked against; null for a query compiled elsewhere ({@link #of}). */
+    private final Catalog catalog;
     private final Query query;
     /** Why it does not compile (its span in the caller's text), or null. */
     private final QueryException error;
@@ -25,18 +29,20 @@ public final class Selection {
     /** Where the caller's text starts in the query compiled, and where that is in the caller's statement. */
     private final int prefix, offset;
 
-    private Selection(String text, Query query, QueryException error, boolean parsed, int prefix, int offset) {
+    private Selection(String text, Ast.Query ast, Catalog catalog, Query query, QueryException error, int prefix, int offset) {
         this.text = text;
+        this.ast = ast;
+        this.catalog = catalog;
         this.query = query;
         this.error = error;
-        this.parsed = parsed;
+        this.parsed = ast != null;
         this.prefix = prefix;
         this.offset = offset;
     }
 
     /** The rows {@code q}, a query the user wrote whole, selects; its spans are its own. */
     public static Selection of(Query q) {
-        return new Selection(q.text(), q, null, true, 0, 0);
+        return new Selection(q.text(), q.ast(), null, q, null, 0, 0);
     }
 
     /**
@@ -47,17 +53,28 @@ public final class Selection {
     public static Selection where(String entity, String condition, int offset, Catalog catalog) {
         String text = entity + " where " + condition;
         int prefix = text.length() - condition.length();
-        Ast.Query ast;
         try {
-            ast = Query.parse(text);
+            return checked(text, Query.parse(text), catalog, prefix, offset);
         } catch (QueryException e) {
-            return new Selection(text, null, moved(e, prefix, offset), false, prefix, offset);
+            return new Selection(text, null, catalog, null, moved(e, prefix, offset), prefix, offset);
         }
+    }
+
+    private static Selection checked(String text, Ast.Query ast, Catalog catalog, int prefix, int offset) {
         try {
-            return new Selection(text, Query.check(text, ast, catalog), null, true, prefix, offset);
+            return new Selection(text, ast, catalog, Query.check(text, ast, catalog), null, prefix, offset);
         } catch (QueryException e) {
-            return new Selection(text, null, moved(e, prefix, offset), true, prefix, offset);
+            return new Selection(text, ast, catalog, null, moved(e, prefix, offset), prefix, offset);
         }
+    }
+
+    /**
+     * This selection against {@code now}: itself while that is the catalog it was checked against
+     * (and for a syntax error, or a query compiled elsewhere), else checked again from its tree,
+     * never parsed again: a script may have defined a field it names since.
+     */
+    public Selection against(Catalog now) {
+        return ast == null || catalog == null || now == catalog ? this : checked(text, ast, now, prefix, offset);
     }
 
     /** The dump parts its rows and conditions read; none when it does not compile (running it fails first). */

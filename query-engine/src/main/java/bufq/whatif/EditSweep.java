@@ -32,7 +32,7 @@ import java.util.BitSet;
 public final class EditSweep {
     private final HloModule module;
     private final EvalContext ctx;
-    private final Catalog catalog;
+    private final Function<Edit.Where, Selection> selections;
     private final Function<String, TilingModel> tilings;
     private final Liveness before;
     private final int steps;
@@ -44,10 +44,10 @@ public final class EditSweep {
     private int entries;
     private int[] second;   // per value, the entry of its second part once remat split it (-1: none); null before any remat
 
-    private EditSweep(HloModule m, Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings) {
+    private EditSweep(HloModule m, Function<Edit.Where, Selection> selections, TilingModel tiling, Function<String, TilingModel> tilings) {
         this.module = m;
         this.ctx = new EvalContext(m, tiling);
-        this.catalog = catalog;
+        this.selections = selections;
         this.tilings = tilings;
         this.before = Liveness.of(m);
         this.steps = m.steps();
@@ -76,9 +76,19 @@ public final class EditSweep {
      */
     public static Outcome run(HloModule m, List<Edit> edits, Catalog catalog, TilingModel tiling,
                               Function<String, TilingModel> tilings) throws QueryException {
+        return run(m, edits, w -> selection(w, catalog), tiling, tilings);
+    }
+
+    /**
+     * As {@link #run(HloModule, List, Catalog, TilingModel, Function)}, each {@code where} selecting
+     * through the selection {@code selections} gives for it: a caller that compiled its conditions
+     * once (to say what they read, whether they wait for a script) runs them as compiled.
+     */
+    public static Outcome run(HloModule m, List<Edit> edits, Function<Edit.Where, Selection> selections, TilingModel tiling,
+                              Function<String, TilingModel> tilings) throws QueryException {
         if (m.steps() == 0 || Liveness.of(m).peakTime() < 0)
             throw new QueryException(0, 1, m.handle() + " has no live ranges, so there is no peak to change");
-        EditSweep w = new EditSweep(m, catalog, tiling, tilings);
+        EditSweep w = new EditSweep(m, selections, tiling, tilings);
         List<Outcome.Effect> effects = new ArrayList<>();
         Liveness now = w.before;
         for (Edit e : edits) {
@@ -341,26 +351,29 @@ public final class EditSweep {
      * {@code remat}, and everything when a query follows (the edited copy carries positions, uses
      * and instructions). A condition that does not compile needs nothing (running it fails first).
      */
-    public static Set<DumpPart> needs(List<Edit> edits, String query, Catalog catalog) {
+    public static Set<DumpPart> needs(List<Edit> edits, String query, Function<Edit.Where, Selection> selections) {
         Set<DumpPart> out = EnumSet.noneOf(DumpPart.class);
         if (query != null) out.add(DumpPart.USED_VALUES);
         for (Edit e : edits) {
             if (e instanceof Edit.Remat || e instanceof Edit.Donate || e instanceof Edit.End x && x.atLastUse()) {
                 out.add(DumpPart.USED_VALUES);
             }
-            if (e.where() != null) out.addAll(selection(e.where(), catalog).needs());
+            if (e.where() != null) out.addAll(selections.apply(e.where()).needs());
         }
         return out;
     }
 
+    /** The entity a {@code where} condition selects from. */
+    public static final String ENTITY = "values";
+
     /** The values {@code w} keeps, as a selection: errors point into its condition in the statement. */
     public static Selection selection(Edit.Where w, Catalog catalog) {
-        return Selection.where("values", w.condition(), w.offset(), catalog);
+        return Selection.where(ENTITY, w.condition(), w.offset(), catalog);
     }
 
     /** Positions of the values {@code where} selects, in module order. */
     private int[] select(Edit.Where w) throws QueryException {
-        List<Object> rows = selection(w, catalog).rows(ctx);
+        List<Object> rows = selections.apply(w).rows(ctx);
         // Rows come in module order: one walk along the values finds their positions (no map of a
         // million boxed positions); a row out of that order is looked up by id.
         int[] out = new int[rows.size()];

@@ -53,4 +53,19 @@ class SelectionTest {
         assertThrows(QueryException.class, () -> s.rows(CTX));
         assertFalse(Selection.where("values", "size > 1", 0, Catalog.standard()).unresolved());
     }
+
+    /** A condition naming a field a script defines later selects once checked against the catalog that has it. */
+    @Test
+    void aSelectionChecksAgainAgainstACatalogThatChanged() throws QueryException {
+        Selection s = Selection.where("values", "big = 1", 0, Catalog.standard());
+        assertTrue(s.unresolved());
+        assertEquals(s, s.against(Catalog.standard()), "the same catalog: nothing to check again");
+        Catalog withBig = Catalog.standard().withField("values", "big", bufq.table.ColumnType.INT, "",
+                v -> ((HloValue) v).size() >= 1000 ? 1 : 0);
+        Selection now = s.against(withBig);
+        assertFalse(now.unresolved());
+        List<Long> big = ids(Selection.where("values", "size >= 1000", 0, Catalog.standard()).rows(CTX));
+        assertFalse(big.isEmpty() || big.size() == TOY.values().size(), "the toy has values on both sides: " + big);
+        assertEquals(big, ids(now.rows(CTX)));
+    }
 }

@@ -135,7 +135,7 @@ final class FitCommand implements Command {
             if (rows.isEmpty()) return out;
             HloModule any = current != null ? current : ctx.modules().module(ctx.modules().set().entries().get(0));
             String condition = selection.substring(5).stripLeading();
-            Selection modules = Selection.where("modules", condition, selection.length() - condition.length(), ctx.engine().catalog());
+            Selection modules = ctx.engine().where("modules", condition, selection.length() - condition.length());
             try {
                 for (Object row : modules.rows(new EvalContext(any, ctx.settings().tiling(), rows)))
                     out.add(byHandle.get(((ModuleRow) row).handle()));

@@ -94,8 +94,13 @@ public final class DefaultEngine implements Engine {
         }
     }
 
+    @Override public Selection where(String entity, String condition, int offset) {
+        parses.increment();
+        return Selection.where(entity, condition, offset, catalog());
+    }
+
     /**
-     * How many queries this engine has parsed: each statement's once, however often the shell asks
+     * How many queries and conditions this engine has parsed: each statement's once, however often the shell asks
      * what it needs or whether it waits for init.js (tests hold it to that).
      */
     public long parses() { return parses.sum(); }

@@ -130,6 +130,15 @@ public interface Engine {
         }
     }
 
+    /**
+     * The rows of {@code entity} that {@code condition} keeps ({@code fit where COND}, whatif's
+     * {@code where}), compiled once against {@link #catalog()}: its errors point into the condition,
+     * at {@code offset} in the caller's text ({@link Selection#where}).
+     */
+    default Selection where(String entity, String condition, int offset) {
+        return Selection.where(entity, condition, offset, catalog());
+    }
+
     /** The catalog queries are checked against: the standard fields plus those scripts added. */
     default Catalog catalog() { return Catalog.standard(); }
 

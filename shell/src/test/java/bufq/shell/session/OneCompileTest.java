@@ -22,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A statement is compiled once and kept: asked what it reads, whether it waits for init.js, then
  * run, it is parsed once (it used to be parsed five times: its needs at the load, whether it
- * resolved, its needs again, the run). Its kind is decided in one place, in any case: {@code
+ * resolved, its needs again, the run), and each condition of a command ({@code whatif}, {@code fit})
+ * once. Its kind is decided in one place, in any case: {@code
  * VALUES where ...} is a query, and so is the argument of {@code why VALUES where ...}. On the
  * bundled example with the real engine.
  */
@@ -53,7 +54,9 @@ class OneCompileTest {
             "modules where values > 0                                        | 1",
             "why values where size > 1KiB order by size desc limit 1         | 1",
             "why VALUES where size > 1KiB order by size desc limit 1         | 1",
-            "whatif drop where size > 1KiB; values where size > 0 limit 1    | 1",
+            "whatif drop where size > 1KiB                                   | 1",
+            "whatif drop where size > 1KiB; scale where size < 1KiB by 0.5   | 2",
+            "whatif drop where size > 1KiB; values where size > 0 limit 1    | 2",
             "summary                                                         | 0",
             "why 1                                                           | 0",
     })
@@ -63,6 +66,19 @@ class OneCompileTest {
         assertEquals(Status.OK, s.execute(statement), statement + "\n" + err.toString(StandardCharsets.UTF_8));
         assertTrue(!out().isEmpty(), statement + " printed a result");
         assertEquals(parses, engine.parses() - before, statement);
+    }
+
+    /** fit's condition on modules selects through the same one compile. */
+    @Test
+    void fitsConditionIsParsedOnce() {
+        Shell s = shell();
+        assertEquals(Status.OK, s.execute("set capacity 16GiB"), err.toString(StandardCharsets.UTF_8));
+        long before = engine.parses();
+        assertEquals(Status.OK, s.execute("fit where values > 0"), err.toString(StandardCharsets.UTF_8));
+        assertTrue(out().contains("needs_bytes"), out());
+        assertEquals(1, engine.parses() - before);
+        assertEquals(Status.ERROR, s.execute("fit where valuez > 0"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("unknown field 'valuez'"), err.toString(StandardCharsets.UTF_8));
     }
 
     @Test
