@@ -56,8 +56,9 @@ public interface Formatter {
         };
 
         /**
-         * What to write now for a rendered result (or a printed line); {@code alone}: it is a document
-         * of its own, outside the one under way (the init script's output at an idle prompt).
+         * What to write now for a rendered result (or a printed line), null for nothing yet (json
+         * holds a first result until it knows whether a second comes); {@code alone}: it is a
+         * document of its own, outside the one under way (the init script's output at an idle prompt).
          */
         String add(String rendered, boolean alone);
 

@@ -63,7 +63,7 @@ public final class JsonFormatter implements Formatter {
             if (array) return ",\n" + d;
             if (held == null) {
                 held = d;
-                return "";
+                return null;
             }
             String out = "[\n" + held + ",\n" + d;
             held = null;

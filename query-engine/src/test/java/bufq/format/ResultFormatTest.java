@@ -2,6 +2,7 @@ package bufq.format;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import bufq.table.ColumnType;
@@ -54,7 +55,7 @@ class ResultFormatTest {
     void jsonJoinsResultsIntoOneDocument() {
         Formatter json = Formatters.byName("json");
         Formatter.Document one = json.document();
-        assertEquals("", one.add("[]\n", false), "held until it is known to be alone");
+        assertNull(one.add("[]\n", false), "held until it is known to be alone");
         assertEquals("[]\n", one.end());
         assertEquals("", one.end(), "nothing is open any more");
 
@@ -62,7 +63,7 @@ class ResultFormatTest {
         StringBuilder line = new StringBuilder();
         json.line("hi", FormatOptions.DEFAULT, line);
         assertEquals("{\"print\": \"hi\"}\n", line.toString());
-        assertEquals("", two.add(line.toString(), false));
+        assertNull(two.add(line.toString(), false));
         assertEquals("[\n{\"print\": \"hi\"},\n[]", two.add("[]\n", false));
         assertEquals("{\"a\": 1}\n", two.add("{\"a\": 1}\n", true), "a document of its own passes as it is");
         assertEquals("\n]\n", two.end());

@@ -108,7 +108,7 @@ public final class Printer {
     /** Writes {@code rendered} into the document under way; the init script's output at an idle prompt is one of its own. */
     private void add(String rendered) throws IOException {
         String text = document.add(rendered, capturedSink.get() != null);
-        if (!text.isEmpty()) write(text);
+        if (text != null) write(text);
     }
 
     /** Ends the document under way (json's one held result, or its array's close). */
