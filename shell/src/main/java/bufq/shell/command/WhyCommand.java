@@ -61,13 +61,13 @@ final class WhyCommand implements Command {
             @Override public boolean usesScripts() {
                 return query != null && query.entity().equals("values") && !query.unresolved().isEmpty();
             }
-            @Override public Status run(CommandContext c) throws CommandException, IOException { return WhyCommand.this.run(c, text, query); }
+            @Override public Status run(CommandContext c) throws CommandException, Engine.Failure, IOException { return WhyCommand.this.run(c, text, query); }
         };
     }
 
-    private Status run(CommandContext ctx, String text, Engine.Compiled query) throws CommandException, IOException {
+    private Status run(CommandContext ctx, String text, Engine.Compiled query) throws CommandException, Engine.Failure, IOException {
         if (text.isEmpty()) throw new CommandException("usage: " + synopsis());
-        HloModule m = ctx.modules().require();
+        HloModule m = ctx.modules().requireFor("why", ctx.out()::info);
         List<HloValue> values = query != null ? select(ctx, m, query.current()) : select(m, text);
         if (values.isEmpty()) {
             ctx.out().info("no values selected");
