@@ -1,0 +1,259 @@
+package bufq.forecast;
+
+import bufq.fit.Capacity;
+import bufq.fit.Fit;
+import bufq.fit.Keep;
+import bufq.fit.Program;
+import bufq.liveness.Liveness;
+import bufq.model.HloModule;
+import bufq.model.ProgramSizes;
+import bufq.table.Output;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How big can it get: one program loaded at several sizes (a batch, a sequence length), its peak
+ * and {@code needs_bytes} forecast at a size never compiled. The values pair across the sizes as
+ * {@code diff} pairs them, each dimension of each shape is fitted as an affine law of the size
+ * (two sizes fit, more check), and the program at {@code N} is swept as a compiled module is
+ * ({@link Projection}). Every forecast comes with each figure's leave-one-out residual on the
+ * loaded sizes. Modules that are no series are refused ({@link NotASeries}): never a number from
+ * a bad fit. Immutable.
+ */
+public final class Forecast {
+    private final Series series;
+
+    private Forecast(Series series) {
+        this.series = series;
+    }
+
+    /**
+     * The series of {@code modules} (one program at two sizes or more).
+     *
+     * @param dimension the input dimension that varies, {@code NAME[AXIS]} or {@code NAME}; null to find it
+     * @throws NotASeries saying which values did not pair or fit, and why
+     */
+    public static Forecast of(List<HloModule> modules, String dimension) throws NotASeries {
+        return new Forecast(Series.of(modules, dimension));
+    }
+
+    /**
+     * The loaded modules split into the series (the current module's program, when it is loaded at
+     * two sizes or more; else the one program that is) and the others, in loaded order.
+     */
+    public record Loaded(List<HloModule> series, List<HloModule> others) {}
+
+    /** @throws NotASeries when no program, or more than one and none current, is loaded at two sizes */
+    public static Loaded split(List<HloModule> loaded, HloModule current) throws NotASeries {
+        java.util.Map<String, List<HloModule>> byName = new java.util.LinkedHashMap<>();
+        for (HloModule m : loaded) byName.computeIfAbsent(m.info().name(), k -> new ArrayList<>()).add(m);
+        String name = null;
+        if (current != null && byName.getOrDefault(current.info().name(), List.of()).size() > 1) name = current.info().name();
+        if (name == null) {
+            List<String> many = byName.entrySet().stream().filter(e -> e.getValue().size() > 1).map(java.util.Map.Entry::getKey).toList();
+            if (many.size() > 1)
+                throw new NotASeries("several programs are loaded at several sizes (" + String.join(", ", many)
+                        + "); 'use' a module of the one to forecast", null);
+            if (many.isEmpty())
+                throw new NotASeries(loaded.isEmpty() ? "no module is loaded; load one program compiled at two sizes or more"
+                        : "no program is loaded at two sizes or more (" + String.join(", ", byName.keySet()) + ": one each);"
+                        + " load the same program compiled at other sizes, e.g. bufq b8/ b16/ b32/", null);
+            name = many.get(0);
+        }
+        List<HloModule> others = new ArrayList<>();
+        for (HloModule m : loaded) if (!m.info().name().equals(name)) others.add(m);
+        return new Loaded(byName.get(name), others);
+    }
+
+    /** The dimension followed, as {@code NAME[AXIS]}. */
+    public String dimension() { return series.dimension(); }
+
+    /** The loaded sizes, smallest first. */
+    public long[] sizes() { return series.ns().clone(); }
+
+    /** The loaded modules, smallest size first. */
+    public List<HloModule> modules() { return series.modules(); }
+
+    /** The sizes at which every shape is whole are {@code sizes()[0] + k·period()}. */
+    public long period() { return series.period(); }
+
+    /**
+     * The program at size {@code n}.
+     *
+     * @param module   the forecast module (queries, {@code fit} take it as they take a loaded one)
+     * @param template the loaded module whose schedule, ranges and allocations it keeps
+     */
+    public record Prediction(long n, HloModule module, HloModule template, long peakBytes, int peakTime,
+                             String peakInstruction, long liveBytes, long needsBytes) {}
+
+    /**
+     * The forecast at {@code n}, built on the loaded size nearest it.
+     *
+     * @throws NotASeries when a shape is not whole at {@code n} (a size between the series' steps)
+     */
+    public Prediction at(long n) throws NotASeries {
+        Prediction p = tryAt(n);
+        if (p != null) return p;
+        long step = period(), first = Math.floorMod(series.ns()[0], step);
+        throw new NotASeries(Series.VAR + " = " + n + " gives a shape that is not whole (or below 0): the loaded sizes "
+                + Law.join(series.ns()) + " step by " + step + (step > 1 ? ", so take " + Series.VAR + " = " + first + " + k·" + step : "")
+                + (n <= 0 ? "; a size is 1 or more" : ""), null);
+    }
+
+    /** The forecast at {@code n}, or null when a shape is not whole there or a size overflows. */
+    Prediction tryAt(long n) {
+        if (n <= 0) return null;
+        int template = nearest(n);
+        HloModule m;
+        try {
+            m = Projection.at(series, template, n);
+        } catch (ArithmeticException e) {
+            return null;
+        }
+        if (m == null) return null;
+        Liveness l;
+        try {
+            l = Liveness.of(m);
+        } catch (ArithmeticException e) {
+            return null;
+        }
+        int t = l.peakTime();
+        String ins = t >= 0 && t < m.sequence().size() ? m.sequence().get(t) : null;
+        return new Prediction(n, m, series.modules().get(template), l.peakBytes(), t, ins, l.liveBytes(t),
+                ProgramSizes.of(m).needsBytes());
+    }
+
+    /** The loaded size nearest {@code n}; the larger on a tie (a forecast upwards builds on the biggest). */
+    private int nearest(long n) {
+        int best = 0;
+        for (int k = 1; k < series.ns().length; k++)
+            if (Math.abs(series.ns()[k] - n) <= Math.abs(series.ns()[best] - n)) best = k;
+        return best;
+    }
+
+    /**
+     * A loaded size forecast from the others: the figures as compiled and as forecast.
+     *
+     * @param why null, or why it could not be forecast (the others are no series, or too few)
+     */
+    public record Residual(long n, String handle, long peakActual, Long peakForecast, long needsActual, Long needsForecast,
+                           String why) {
+        public Long peakError() { return peakForecast == null ? null : peakForecast - peakActual; }
+        public Long needsError() { return needsForecast == null ? null : needsForecast - needsActual; }
+        public Double peakErrorFraction() { return peakForecast == null || peakActual == 0 ? null : (double) (peakForecast - peakActual) / peakActual; }
+        public Double needsErrorFraction() { return needsForecast == null || needsActual <= 0 ? null : (double) (needsForecast - needsActual) / needsActual; }
+    }
+
+    /** Each loaded size forecast from the others (leave-one-out); with two sizes none can be. */
+    public List<Residual> residuals() {
+        List<Residual> out = new ArrayList<>();
+        List<HloModule> ms = series.modules();
+        for (int k = 0; k < ms.size(); k++) {
+            HloModule m = ms.get(k);
+            long peak = Liveness.of(m).peakBytes(), needs = ProgramSizes.of(m).needsBytes();
+            if (ms.size() < 3) {
+                out.add(new Residual(series.ns()[k], m.handle(), peak, null, needs, null, "needs three sizes: the other one alone fits no law"));
+                continue;
+            }
+            List<HloModule> others = new ArrayList<>(ms);
+            others.remove(k);
+            try {
+                Prediction p = Forecast.of(others, series.dimension()).at(series.ns()[k]);
+                out.add(new Residual(series.ns()[k], m.handle(), peak, p.peakBytes(), needs, p.needsBytes(), null));
+            } catch (NotASeries e) {
+                out.add(new Residual(series.ns()[k], m.handle(), peak, null, needs, null, e.getMessage()));
+            }
+        }
+        return out;
+    }
+
+    /** The report {@code forecast at N} prints: the forecast, what holds its peak, the residuals, the laws ({@code limit} rows, -1 all). */
+    public List<Output> report(long n, int limit) throws NotASeries {
+        return ForecastTables.report(this, at(n), residuals(), limit);
+    }
+
+    /** Every value's law, largest at {@code n} first (the JSON rows of {@code bufq.forecast}). */
+    public List<Output> laws(long n) throws NotASeries {
+        return List.of(ForecastTables.laws(this, at(n), -1));
+    }
+
+    Series series() { return series; }
+
+    /**
+     * The largest size that fits: one case of {@link #fit}.
+     *
+     * @param largest the largest whole size that fits, -1 when none does
+     * @param bytes   what it needs then (needs_bytes, or with the held arrays), -1 when none fits
+     * @param next    the next whole size, which does not fit; -1 when none was found below the bound
+     */
+    public record Largest(String basis, long largest, long bytes, long next, long nextBytes) {}
+
+    /**
+     * The largest size whose forecast fits {@code capacity}: by {@code needs_bytes} alone (what
+     * {@code fit} checks), by the occupancy peak, and with what {@code others} (loaded programs that
+     * run before it, in {@code fit}'s order) keep held under {@code keep}.
+     */
+    public List<Largest> largest(Capacity capacity, List<Program> others, Keep keep) {
+        long offered = capacity.offeredBytes();
+        List<Largest> out = new ArrayList<>();
+        out.add(search("needs_bytes, alone", p -> p.needsBytes(), offered));
+        out.add(search("peak, alone", p -> p.peakBytes(), offered));
+        out.add(search("needs_bytes, with the arrays fit holds", p -> held(p, others, keep, capacity), offered));
+        return out;
+    }
+
+    /** The tables {@code forecast fit} prints; {@code named} and {@code step} null when no size is named. */
+    public List<Output> fitReport(Capacity capacity, List<Program> others, Keep keep, Prediction named, Fit.Step step) {
+        return ForecastTables.fit(this, capacity, largest(capacity, others, keep), named, step, others.size());
+    }
+
+    /** What the device holds while the forecast program runs after {@code others}. */
+    static long held(Prediction p, List<Program> others, Keep keep, Capacity capacity) {
+        List<Program> all = new ArrayList<>(others);
+        all.add(Program.of(p.module()));
+        List<Fit.Step> steps = Fit.steps(all, capacity, keep);
+        return steps.get(steps.size() - 1).totalBytes();
+    }
+
+    /** What {@code fit} sees at {@code n}: the forecast program after {@code others}, as a step of its running order. */
+    public Fit.Step fitAt(Prediction p, List<Program> others, Keep keep, Capacity capacity) {
+        List<Program> all = new ArrayList<>(others);
+        all.add(Program.of(p.module()));
+        List<Fit.Step> steps = Fit.steps(all, capacity, keep);
+        return steps.get(steps.size() - 1);
+    }
+
+    /** Sizes past this are not searched: the bytes would pass the readers' bounds long before. */
+    private static final long MAX_STEPS = 1L << 40;
+
+    private Largest search(String basis, java.util.function.ToLongFunction<Prediction> bytes, long offered) {
+        long step = period(), first = Math.floorMod(series.ns()[0] - 1, step) + 1;
+        // the smallest whole size
+        Prediction lo = null;
+        long k0 = 0;
+        for (; k0 < 64 && lo == null; k0++) lo = tryAt(first + k0 * step);
+        if (lo == null) return new Largest(basis, -1, -1, -1, -1);
+        long base = lo.n();
+        if (bytes.applyAsLong(lo) > offered) return new Largest(basis, -1, -1, base, bytes.applyAsLong(lo));
+        // grow until one does not fit (or is not whole: past the bounds), then halve the gap
+        long good = 0, bad = -1;
+        for (long k = 1; k <= MAX_STEPS; k *= 2) {
+            Prediction p = tryAt(base + k * step);
+            if (p == null || bytes.applyAsLong(p) > offered) {
+                bad = k;
+                break;
+            }
+            good = k;
+        }
+        if (bad < 0) return new Largest(basis, base + good * step, bytes.applyAsLong(tryAt(base + good * step)), -1, -1);
+        while (bad - good > 1) {
+            long mid = good + (bad - good) / 2;
+            Prediction p = tryAt(base + mid * step);
+            if (p == null || bytes.applyAsLong(p) > offered) bad = mid;
+            else good = mid;
+        }
+        Prediction g = tryAt(base + good * step), b = tryAt(base + bad * step);
+        return new Largest(basis, g.n(), bytes.applyAsLong(g), base + bad * step, b == null ? -1 : bytes.applyAsLong(b));
+    }
+}
