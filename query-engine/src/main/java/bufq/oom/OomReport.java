@@ -7,6 +7,7 @@ import bufq.table.Column;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
+import bufq.units.Units;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -167,5 +168,5 @@ public final class OomReport {
     }
 
     /** Bytes with thousands separators. */
-    static String grouped(long n) { return String.format(Locale.ROOT, "%,d", n); }
+    static String grouped(long n) { return Units.grouped(n); }
 }

@@ -81,7 +81,7 @@ class ArchitectureTest {
      *           |
      *   formats (format, table): the lowest, any group may print through them
      *
-     *   util: beside them all, any group may use it; it uses none
+     *   util (util, units): beside them all, any group may use it; it uses none
      * </pre>
      * Cycles between and inside packages are {@link PackageCycleTest}'s; this test holds the groups.
      * A package that belongs to no group fails here, so a new one is placed on purpose.
@@ -97,7 +97,7 @@ class ArchitectureTest {
                     .layer("analyses").definedBy("bufq.analysis..", "bufq.whatif..", "bufq.advise..", "bufq.fit..",
                             "bufq.oom..", "bufq.export..")
                     .layer("formats").definedBy("bufq.format..", "bufq.table..")
-                    .layer("util").definedBy("bufq.util..")
+                    .layer("util").definedBy("bufq.util..", "bufq.units..")
                     .whereLayer("readers").mayNotBeAccessedByAnyLayer()
                     .whereLayer("analyses").mayNotBeAccessedByAnyLayer()
                     .whereLayer("query").mayOnlyBeAccessedByLayers("analyses")
@@ -118,7 +118,7 @@ class ArchitectureTest {
             for (var c : ENGINE) {
                 String p = c.getPackageName();
                 if (p.equals("bufq") || p.startsWith("bufq.arch")) continue;
-                boolean in = p.matches("bufq\\.(dump|model|liveness|lang|eval|assist|analysis|whatif|advise|fit|oom|export|format|table|util)(\\..*)?");
+                boolean in = p.matches("bufq\\.(dump|model|liveness|lang|eval|assist|analysis|whatif|advise|fit|oom|export|format|table|util|units)(\\..*)?");
                 (in ? grouped : loose).add(p);
             }
             assertTrue(loose.isEmpty(), "packages in no group: " + loose);
