@@ -22,9 +22,9 @@ import java.util.List;
  * a bad fit. Immutable.
  */
 public final class Forecast {
-    private final Series series;
+    private final ProgramSeries series;
 
-    private Forecast(Series series) {
+    private Forecast(ProgramSeries series) {
         this.series = series;
     }
 
@@ -35,7 +35,7 @@ public final class Forecast {
      * @throws NotASeries saying which values did not pair or fit, and why
      */
     public static Forecast of(List<HloModule> modules, String dimension) throws NotASeries {
-        return new Forecast(Series.of(modules, dimension));
+        return new Forecast(ProgramSeries.of(modules, dimension));
     }
 
     /**
@@ -78,14 +78,6 @@ public final class Forecast {
     /** The sizes at which every shape is whole are {@code sizes()[0] + k·period()}. */
     public long period() { return series.period(); }
 
-    /**
-     * The program at size {@code n}.
-     *
-     * @param module   the forecast module (queries, {@code fit} take it as they take a loaded one)
-     * @param template the loaded module whose schedule, ranges and allocations it keeps
-     */
-    public record Prediction(long n, HloModule module, HloModule template, long peakBytes, int peakTime,
-                             String peakInstruction, long liveBytes, long needsBytes) {}
 
     /**
      * The forecast at {@code n}, built on the loaded size nearest it.
@@ -96,8 +88,8 @@ public final class Forecast {
         Prediction p = tryAt(n);
         if (p != null) return p;
         long step = period(), first = Math.floorMod(series.ns()[0], step);
-        throw new NotASeries(Series.VAR + " = " + n + " gives a shape that is not whole (or below 0): the loaded sizes "
-                + Law.join(series.ns()) + " step by " + step + (step > 1 ? ", so take " + Series.VAR + " = " + first + " + k·" + step : "")
+        throw new NotASeries(ProgramSeries.VAR + " = " + n + " gives a shape that is not whole (or below 0): the loaded sizes "
+                + Law.join(series.ns()) + " step by " + step + (step > 1 ? ", so take " + ProgramSeries.VAR + " = " + first + " + k·" + step : "")
                 + (n <= 0 ? "; a size is 1 or more" : ""), null);
     }
 
@@ -132,18 +124,6 @@ public final class Forecast {
         return best;
     }
 
-    /**
-     * A loaded size forecast from the others: the figures as compiled and as forecast.
-     *
-     * @param why null, or why it could not be forecast (the others are no series, or too few)
-     */
-    public record Residual(long n, String handle, long peakActual, Long peakForecast, long needsActual, Long needsForecast,
-                           String why) {
-        public Long peakError() { return peakForecast == null ? null : peakForecast - peakActual; }
-        public Long needsError() { return needsForecast == null ? null : needsForecast - needsActual; }
-        public Double peakErrorFraction() { return peakForecast == null || peakActual == 0 ? null : (double) (peakForecast - peakActual) / peakActual; }
-        public Double needsErrorFraction() { return needsForecast == null || needsActual <= 0 ? null : (double) (needsForecast - needsActual) / needsActual; }
-    }
 
     /** Each loaded size forecast from the others (leave-one-out); with two sizes none can be. */
     public List<Residual> residuals() {
@@ -170,24 +150,16 @@ public final class Forecast {
 
     /** The report {@code forecast at N} prints: the forecast, what holds its peak, the residuals, the laws ({@code limit} rows, -1 all). */
     public List<Output> report(long n, int limit) throws NotASeries {
-        return ForecastTables.report(this, at(n), residuals(), limit);
+        return ForecastTables.report(series, at(n), residuals(), limit);
     }
 
     /** Every value's law, largest at {@code n} first (the JSON rows of {@code bufq.forecast}). */
     public List<Output> laws(long n) throws NotASeries {
-        return List.of(ForecastTables.laws(this, at(n), -1));
+        return List.of(ForecastTables.laws(series, at(n), -1));
     }
 
-    Series series() { return series; }
+    ProgramSeries series() { return series; }
 
-    /**
-     * The largest size that fits: one case of {@link #fit}.
-     *
-     * @param largest the largest whole size that fits, -1 when none does
-     * @param bytes   what it needs then (needs_bytes, or with the held arrays), -1 when none fits
-     * @param next    the next whole size, which does not fit; -1 when none was found below the bound
-     */
-    public record Largest(String basis, long largest, long bytes, long next, long nextBytes) {}
 
     /**
      * The largest size whose forecast fits {@code capacity}: by {@code needs_bytes} alone (what
@@ -205,7 +177,7 @@ public final class Forecast {
 
     /** The tables {@code forecast fit} prints; {@code named} and {@code step} null when no size is named. */
     public List<Output> fitReport(Capacity capacity, List<Program> others, Keep keep, Prediction named, Fit.Step step) {
-        return ForecastTables.fit(this, capacity, largest(capacity, others, keep), named, step, others.size());
+        return ForecastTables.fit(series, capacity, largest(capacity, others, keep), named, step, others.size());
     }
 
     /** What the device holds while the forecast program runs after {@code others}. */

@@ -31,7 +31,7 @@ final class Projection {
     private Projection() {}
 
     /** The module at {@code n}, built on {@code series.modules().get(template)}; null when a shape is not whole at {@code n}. */
-    static HloModule at(Series series, int template, long n) {
+    static HloModule at(ProgramSeries series, int template, long n) {
         HloModule t = series.modules().get(template);
         List<HloValue> vs = t.values();
         int count = vs.size();
@@ -56,7 +56,7 @@ final class Projection {
             out.add(new HloValue(v.id(), v.name(), v.index(), v.indexPrinted(), v.phi(), v.color(), size[j], offset[j],
                     v.allocation(), shape[j], v.positions(), v.uses(), v.range()));
         }
-        HloModule draft = new HloModule(t.info().withHandle(t.info().name() + " at " + Series.VAR + "=" + n), t.allocations(), out,
+        HloModule draft = new HloModule(t.info().withHandle(t.info().name() + " at " + ProgramSeries.VAR + "=" + n), t.allocations(), out,
                 t.instructions(), t.sequence(), t.warnings(), t.warningCount());
         List<BufferAllocation> allocations = allocations(t, draft, out, shape, byAllocation);
         return new HloModule(draft.info(), allocations, out, t.instructions(), t.sequence(), t.warnings(), t.warningCount());

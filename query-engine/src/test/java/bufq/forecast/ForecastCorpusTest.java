@@ -48,7 +48,7 @@ class ForecastCorpusTest {
             HloModule held = three.remove(out);
             Forecast f = Forecast.of(three, null);
             assertEquals("x.1[0]", f.dimension());
-            Forecast.Prediction p = f.at(BATCHES[out]);
+            Prediction p = f.at(BATCHES[out]);
             double err = Math.abs(p.peakBytes() - peak(held)) / (double) peak(held);
             assertTrue(err < 0.02, "batch " + BATCHES[out] + ": forecast " + p.peakBytes() + " vs " + peak(held));
             assertEquals(Liveness.of(held).peakTime(), p.peakTime(), "the peak step");
@@ -59,9 +59,9 @@ class ForecastCorpusTest {
 
     @Test void leaveOneOutResidualsAreTheHeldOutForecasts() throws Exception {
         Forecast f = Forecast.of(mlp(), null);
-        List<Forecast.Residual> rs = f.residuals();
+        List<Residual> rs = f.residuals();
         assertEquals(4, rs.size());
-        for (Forecast.Residual r : rs) {
+        for (Residual r : rs) {
             assertNull(r.why(), r.handle());
             assertTrue(Math.abs(r.peakErrorFraction()) < 0.02, r.toString());
         }
@@ -89,7 +89,7 @@ class ForecastCorpusTest {
     @Test void twoSequenceLengthsForecastTheThirdsPeakWithinFivePercent() throws Exception {
         HloModule s128 = load("transformer-s128"), s256 = load("transformer-s256"), s512 = load("transformer-s512");
         Forecast f = Forecast.of(List.of(s128, s256), null);
-        Forecast.Prediction p = f.at(512);
+        Prediction p = f.at(512);
         double err = Math.abs(p.peakBytes() - peak(s512)) / (double) peak(s512);
         assertTrue(err < 0.05, "forecast " + p.peakBytes() + " vs " + peak(s512));
         // attention's S×S: some law is quadratic in the length
@@ -106,14 +106,14 @@ class ForecastCorpusTest {
         long peak32 = peak(all.get(2)), peak64 = peak(all.get(3));
         // between the real batch 32 and 64: the largest that fits is from 32 to 63
         Capacity between = new Capacity((needs32 + needs64) / 2, 0, "test");
-        for (Forecast.Largest l : f.largest(between, List.of(), Keep.ALL)) {
+        for (Largest l : f.largest(between, List.of(), Keep.ALL)) {
             assertTrue(l.largest() >= 32 && l.largest() < 64, l.toString());
             assertEquals(l.largest() + 1, l.next(), "sizes step by 1");
         }
         // exactly batch 64's figures: 64 fits, by each basis
         Capacity at64 = new Capacity(Math.max(needs64, peak64), 0, "test");
-        for (Forecast.Largest l : f.largest(at64, List.of(), Keep.ALL)) assertTrue(l.largest() >= 64, l.toString());
-        Forecast.Prediction p = f.at(64);
+        for (Largest l : f.largest(at64, List.of(), Keep.ALL)) assertTrue(l.largest() >= 64, l.toString());
+        Prediction p = f.at(64);
         assertTrue(f.fitAt(p, List.of(), Keep.ALL, at64).fits());
         assertTrue(peak32 < peak64);
         Capacity below = new Capacity(needs64 - 1, 0, "test");

@@ -5,6 +5,7 @@ import bufq.fit.Fit;
 import bufq.fit.Keep;
 import bufq.fit.Program;
 import bufq.forecast.Forecast;
+import bufq.forecast.Prediction;
 import bufq.forecast.ForecastRequest;
 import bufq.forecast.NotASeries;
 import bufq.model.DumpPart;
@@ -82,7 +83,7 @@ final class ForecastCommand implements Command {
             }
             List<Program> others = new ArrayList<>();
             for (HloModule m : split.others()) others.add(Program.of(m));
-            Forecast.Prediction named = r.n() > 0 ? f.at(r.n()) : null;
+            Prediction named = r.n() > 0 ? f.at(r.n()) : null;
             Fit.Step step = named == null ? null : f.fitAt(named, others, Keep.ALL, capacity);
             ctx.out().print(f.fitReport(capacity, others, Keep.ALL, named, step));
             if (step == null || step.fits()) return Status.OK;

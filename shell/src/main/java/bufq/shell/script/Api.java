@@ -14,6 +14,7 @@ import bufq.model.HloValue;
 import bufq.model.Shape;
 import bufq.model.TilingModel;
 import bufq.forecast.Forecast;
+import bufq.forecast.Prediction;
 import bufq.forecast.ForecastRequest;
 import bufq.forecast.NotASeries;
 import bufq.format.Formatters;

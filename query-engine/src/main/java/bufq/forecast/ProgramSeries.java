@@ -1,6 +1,7 @@
 package bufq.forecast;
 
 import bufq.analysis.diff.MatchKey;
+import bufq.analysis.diff.ModuleDiff;
 import bufq.analysis.diff.ValueRole;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
@@ -29,11 +30,11 @@ import java.util.Map;
  * @param pos       {@code pos[k][i]}: the position in module {@code k} of the value paired with module 0's value {@code i}
  * @param laws      per value of module 0, its law
  */
-record Series(List<HloModule> modules, long[] ns, String dimension, int[][] pos, Law[] laws) {
+record ProgramSeries(List<HloModule> modules, long[] ns, String dimension, int[][] pos, Law[] laws) {
     /** Values listed in a refusal; the rest are counted. */
     static final int LISTED = 12;
 
-    static Series of(List<HloModule> modules, String dim) throws NotASeries {
+    static ProgramSeries of(List<HloModule> modules, String dim) throws NotASeries {
         if (modules.size() < 2) throw new NotASeries("a forecast needs one program loaded at two sizes or more; "
                 + (modules.isEmpty() ? "none is loaded" : "only " + modules.get(0).handle() + " is loaded"), null);
         String name = modules.get(0).info().name();
@@ -65,7 +66,7 @@ record Series(List<HloModule> modules, long[] ns, String dimension, int[][] pos,
         for (int k = 1; k < ns.length; k++)
             if (ns[k] == ns[k - 1]) throw new NotASeries(ms.get(k - 1).handle() + " and " + ms.get(k).handle()
                     + " have the same size (" + sized.dimension + " = " + ns[k] + "); a series needs each size once", null);
-        return new Series(List.copyOf(ms), ns, sized.dimension, p, fit(ms, ns, p));
+        return new ProgramSeries(List.copyOf(ms), ns, sized.dimension, p, fit(ms, ns, p));
     }
 
     /** The values of every module paired with module 0's; refuses naming the keys whose counts differ. */
@@ -123,7 +124,7 @@ record Series(List<HloModule> modules, long[] ns, String dimension, int[][] pos,
 
     /** {@code diff}'s key with the shape reduced to what a size leaves alone. */
     static MatchKey key(HloModule m, HloValue v) {
-        MatchKey k = MatchKey.of(m, v);
+        MatchKey k = ModuleDiff.keyOf(m, v);
         Shape s = v.shape();
         String kind = s == null ? "?" : s.isTuple() ? "tuple of " + s.tupleElements().size() : s.isArray()
                 ? s.dtype() + " rank " + s.rank() + (s.layoutText().isEmpty() ? "" : " {" + s.layoutText() + "}") : s.dtype();
