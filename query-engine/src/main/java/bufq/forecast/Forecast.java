@@ -10,7 +10,10 @@ import bufq.model.ProgramSizes;
 import bufq.table.Output;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.LongFunction;
 
 /**
  * How big can it get: one program loaded at several sizes (a batch, a sequence length), its peak
@@ -164,28 +167,27 @@ public final class Forecast {
     /**
      * The largest size whose forecast fits {@code capacity}: by {@code needs_bytes} alone (what
      * {@code fit} checks), by the occupancy peak, and with what {@code others} (loaded programs that
-     * run before it, in {@code fit}'s order) keep held under {@code keep}.
+     * run before it, in {@code fit}'s order) keep held under {@code keep}. Assumes the figures grow
+     * with the size, as every law of a series does.
      */
     public List<Largest> largest(Capacity capacity, List<Program> others, Keep keep) {
         long offered = capacity.offeredBytes();
+        // the three searches ask for the same sizes: their figures are kept (not the modules, which may be large)
+        Map<Long, long[]> seen = new HashMap<>();
+        LongFunction<long[]> figures = n -> seen.computeIfAbsent(n, x -> {
+            Prediction p = tryAt(x);
+            return p == null ? null : new long[] {p.needsBytes(), p.peakBytes(), fitAt(p, others, keep, capacity).totalBytes()};
+        });
         List<Largest> out = new ArrayList<>();
-        out.add(search("needs_bytes, alone", p -> p.needsBytes(), offered));
-        out.add(search("peak, alone", p -> p.peakBytes(), offered));
-        out.add(search("needs_bytes, with the arrays fit holds", p -> held(p, others, keep, capacity), offered));
+        out.add(search("needs_bytes, alone", figures, 0, offered));
+        out.add(search("peak, alone", figures, 1, offered));
+        out.add(search("needs_bytes, with the arrays fit holds", figures, 2, offered));
         return out;
     }
 
     /** The tables {@code forecast fit} prints; {@code named} and {@code step} null when no size is named. */
     public List<Output> fitReport(Capacity capacity, List<Program> others, Keep keep, Prediction named, Fit.Step step) {
         return ForecastTables.fit(series, capacity, largest(capacity, others, keep), named, step, others.size());
-    }
-
-    /** What the device holds while the forecast program runs after {@code others}. */
-    static long held(Prediction p, List<Program> others, Keep keep, Capacity capacity) {
-        List<Program> all = new ArrayList<>(others);
-        all.add(Program.of(p.module()));
-        List<Fit.Step> steps = Fit.steps(all, capacity, keep);
-        return steps.get(steps.size() - 1).totalBytes();
     }
 
     /** What {@code fit} sees at {@code n}: the forecast program after {@code others}, as a step of its running order. */
@@ -196,36 +198,53 @@ public final class Forecast {
         return steps.get(steps.size() - 1);
     }
 
-    /** Sizes past this are not searched: the bytes would pass the readers' bounds long before. */
+    /** Steps past this are not searched: the bytes pass the readers' bounds long before. */
     private static final long MAX_STEPS = 1L << 40;
 
-    private Largest search(String basis, java.util.function.ToLongFunction<Prediction> bytes, long offered) {
+    /**
+     * The largest whole size {@code base + k·period} whose {@code bytes} fit {@code offered}: doubling
+     * {@code k} until one does not fit (or is no longer whole, or overflows), then halving the gap.
+     */
+    private Largest search(String basis, LongFunction<long[]> figures, int which, long offered) {
         long step = period(), first = Math.floorMod(series.ns()[0] - 1, step) + 1;
-        // the smallest whole size
-        Prediction lo = null;
-        long k0 = 0;
-        for (; k0 < 64 && lo == null; k0++) lo = tryAt(first + k0 * step);
-        if (lo == null) return new Largest(basis, -1, -1, -1, -1);
-        long base = lo.n();
-        if (bytes.applyAsLong(lo) > offered) return new Largest(basis, -1, -1, base, bytes.applyAsLong(lo));
-        // grow until one does not fit (or is not whole: past the bounds), then halve the gap
+        long base = -1;
+        for (long k = 0; k < 64 && base < 0; k++) if (figures.apply(first + k * step) != null) base = first + k * step;
+        if (base < 0) return new Largest(basis, -1, -1, -1, -1);
+        long[] lo = figures.apply(base);
+        if (lo[which] > offered) return new Largest(basis, -1, -1, base, lo[which]);
         long good = 0, bad = -1;
         for (long k = 1; k <= MAX_STEPS; k *= 2) {
-            Prediction p = tryAt(base + k * step);
-            if (p == null || bytes.applyAsLong(p) > offered) {
+            long[] f = at(figures, base, k, step);
+            if (f == null || f[which] > offered) {
                 bad = k;
                 break;
             }
             good = k;
         }
-        if (bad < 0) return new Largest(basis, base + good * step, bytes.applyAsLong(tryAt(base + good * step)), -1, -1);
+        if (bad < 0) return new Largest(basis, base + good * step, at(figures, base, good, step)[which], -1, -1);
         while (bad - good > 1) {
             long mid = good + (bad - good) / 2;
-            Prediction p = tryAt(base + mid * step);
-            if (p == null || bytes.applyAsLong(p) > offered) bad = mid;
+            long[] f = at(figures, base, mid, step);
+            if (f == null || f[which] > offered) bad = mid;
             else good = mid;
         }
-        Prediction g = tryAt(base + good * step), b = tryAt(base + bad * step);
-        return new Largest(basis, g.n(), bytes.applyAsLong(g), base + bad * step, b == null ? -1 : bytes.applyAsLong(b));
+        long[] g = at(figures, base, good, step), b = at(figures, base, bad, step);
+        return new Largest(basis, base + good * step, g[which], b == null ? -1 : base + bad * step, b == null ? -1 : b[which]);
     }
+
+    /** The figures at {@code base + k·step}; null when that is no whole size or overflows. */
+    private static long[] at(LongFunction<long[]> figures, long base, long k, long step) {
+        long n = size(base, k, step);
+        return n < 0 ? null : figures.apply(n);
+    }
+
+    /** {@code base + k·step}, or -1 (no size) when it overflows. */
+    private static long size(long base, long k, long step) {
+        try {
+            return Math.addExact(base, Math.multiplyExact(k, step));
+        } catch (ArithmeticException e) {
+            return -1;
+        }
+    }
+
 }

@@ -26,7 +26,7 @@ final class ForecastTables {
     static final String BASIS = "forecast: the loaded program's schedule and live ranges, each shape's affine law at N, swept as a compiled module is";
 
     static List<Output> report(ProgramSeries s, Prediction p, List<Residual> residuals, int limit) {
-        return List.of(summary(s, p), holders(s, p), residuals(residuals), laws(s, p, limit));
+        return List.of(summary(s, p), holders(s, p), byRole(s, p), residuals(residuals), laws(s, p, limit));
     }
 
     static Table summary(ProgramSeries s, Prediction p) {
@@ -78,6 +78,34 @@ final class ForecastTables {
         t.note(live.size() + (live.size() == 1 ? " value live, " : " values live, ") + Sizes.human(total)
                 + (live.size() > HOLDERS ? "; the " + HOLDERS + " largest listed" : ""));
         return t.build();
+    }
+
+    /**
+     * The bytes live at the forecast peak by what the values are for ({@code diff}'s roles), beside
+     * the same values' bytes at the template's size: which part grows.
+     */
+    static Table byRole(ProgramSeries s, Prediction p) {
+        HloModule m = p.module(), t = p.template();
+        Law[] law = lawsOf(s, t);
+        java.util.Map<String, long[]> acc = new java.util.TreeMap<>();   // role -> {bytes, values, growing, template bytes}
+        for (int j = 0; j < m.values().size(); j++) {
+            if (!m.values().get(j).liveAt(p.peakTime())) continue;
+            long[] a = acc.computeIfAbsent(ModuleDiff.keyOf(t, t.values().get(j)).role().word(), k -> new long[4]);
+            a[0] = Math.addExact(a[0], m.values().get(j).size());
+            a[1]++;
+            if (law[j].varies()) a[2]++;
+            a[3] = Math.addExact(a[3], t.values().get(j).size());
+        }
+        Table.Builder b = Table.builder().title("the forecast peak by role")
+                .column("role", ColumnType.STRING).column("bytes", ColumnType.BYTES).column("share", ColumnType.PERCENT)
+                .column("values", ColumnType.INT).column("growing", ColumnType.INT).column("at_template", ColumnType.BYTES);
+        acc.entrySet().stream().sorted((x, y) -> Long.compare(y.getValue()[0], x.getValue()[0])).forEach(e -> {
+            long[] a = e.getValue();
+            b.row(e.getKey(), a[0], p.peakBytes() == 0 ? null : (double) a[0] / p.peakBytes(), a[1], a[2], a[3]);
+        });
+        b.note("growing: values whose shape changes with " + ProgramSeries.VAR + "; at_template: the same values' bytes in "
+                + t.handle() + " (" + ProgramSeries.VAR + "=" + size(s, t) + ")");
+        return b.build();
     }
 
     static Table residuals(List<Residual> rs) {
