@@ -34,7 +34,7 @@ final class ForecastCommand implements Command {
 
     @Override public String name() { return "forecast"; }
     @Override public String synopsis() { return ForecastRequest.USAGE; }
-    @Override public String brief() { return "Forecasts the peak at a size never compiled, from one program loaded at several sizes."; }
+    @Override public String brief() { return "The peak at a size never compiled, from one program loaded at several sizes."; }
 
     @Override public String description() {
         return "Takes the loaded modules that are one program compiled at several sizes (bufq b8/ b16/ b32/: a\n"
