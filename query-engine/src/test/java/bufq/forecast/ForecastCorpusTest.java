@@ -143,7 +143,7 @@ class ForecastCorpusTest {
 
     @Test void theReportSaysThePeakItsStepAndWhatHoldsIt() throws Exception {
         List<Output> out = Forecast.of(mlp().subList(0, 3), null).report(64, 5);
-        Table summary = (Table) out.get(0), holders = (Table) out.get(1), laws = (Table) out.get(3);
+        Table summary = (Table) out.get(0), holders = (Table) out.get(1), laws = (Table) out.get(out.size() - 1);
         assertEquals(peak(load("mlp-b64")), summary.cell(0, summary.columnIndex("peak_bytes")));
         assertEquals(27L, summary.cell(0, summary.columnIndex("peak_step")));
         assertTrue(holders.size() > 0 && holders.size() <= ForecastTables.HOLDERS);
@@ -154,5 +154,42 @@ class ForecastCorpusTest {
         Forecast f = Forecast.of(mlp(), null);
         assertEquals(1, f.period());
         assertThrows(NotASeries.class, () -> f.at(0));
+    }
+
+    @Test void atALoadedSizeTheForecastIsThatCompilationsOwnFigures() throws Exception {
+        // the layout of byte-sharing groups gives back the template's own occupancy, step by step
+        Forecast f = Forecast.of(mlp(), null);
+        for (int k = 0; k < BATCHES.length; k++) {
+            HloModule m = f.modules().get(k);
+            Prediction p = f.at(BATCHES[k]);
+            assertEquals(m, p.template());
+            assertEquals(peak(m), p.peakBytes(), m.handle());
+            assertEquals(ProgramSizes.of(m).needsBytes(), p.needsBytes(), m.handle());
+            assertEquals(java.util.Arrays.toString(Liveness.of(m).occupiedBytesByStep(java.util.OptionalInt.empty())),
+                    java.util.Arrays.toString(Liveness.of(p.module()).occupiedBytesByStep(java.util.OptionalInt.empty())));
+        }
+    }
+
+    @Test void theSeriesIsTheProgramLoadedAtSeveralSizesAndTheOthersAreHeldBeforeIt() throws Exception {
+        List<HloModule> loaded = new ArrayList<>(DumpLoader.load(List.of(Corpus.require("jax-0.10.2/multi-module-dir-analysis-off"))));
+        List<HloModule> series = mlp().subList(0, 3);
+        loaded.addAll(series);
+        // the first module is current: a program loaded once; two programs are loaded twice (jit__normal, jit_step)
+        NotASeries e = assertThrows(NotASeries.class, () -> Forecast.split(loaded, loaded.get(0)));
+        assertTrue(e.getMessage().contains("several programs are loaded at several sizes"), e.getMessage());
+        Forecast.Loaded split = Forecast.split(loaded, series.get(0));
+        assertEquals(series, split.series());
+        assertEquals(9, split.others().size());
+        List<bufq.fit.Program> others = split.others().stream().map(bufq.fit.Program::of).toList();
+        Forecast f = Forecast.of(split.series(), null);
+        long held = 0;
+        for (bufq.fit.Program p : others) held += p.sizes().heldBytes();
+        Capacity c = new Capacity(22L << 20, 0, "test");
+        List<Largest> l = f.largest(c, others, Keep.ALL);
+        assertTrue(l.get(2).largest() < l.get(0).largest(), "held arrays leave less room: " + l);
+        Prediction at = f.at(l.get(0).largest());
+        assertEquals(at.needsBytes() + held, f.fitAt(at, others, Keep.ALL, c).totalBytes());
+        NotASeries single = assertThrows(NotASeries.class, () -> Forecast.split(loaded.subList(0, 1), null));
+        assertTrue(single.getMessage().contains("no program is loaded at two sizes"), single.getMessage());
     }
 }
