@@ -45,8 +45,8 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
                              FILE - reads stdin)
               --bail         stop at the first failing statement
               --capacity SIZE, --device NAME, --reserved SIZE
-                             what 'fit' checks against: set capacity, device, reserved
-                             (e.g. --capacity 16GiB, --device v5e; 'help device' lists devices)
+                             what 'fit' and 'forecast fit' check against: set capacity, device,
+                             reserved (e.g. --capacity 16GiB, --device v5e; 'help device' lists them)
               --no-init      do not run $XDG_CONFIG_HOME/bufq/init.js (~/.config/bufq/init.js);
                              without it, init.js runs on first need: before the first script,
                              fields, check, advise, set tiling of a model not built in, or a

@@ -37,17 +37,17 @@ final class ForecastCommand implements Command {
     @Override public String brief() { return "The peak at a size never compiled, from one program loaded at several sizes."; }
 
     @Override public String description() {
-        return "Takes the loaded modules that are one program compiled at several sizes (bufq b8/ b16/ b32/: a\n"
-                + "series; the current module's program, or the one loaded more than once). Values pair across the\n"
-                + "sizes as in 'diff' (op_name, source line, role); the entry parameter dimension that varies is the\n"
-                + "size N (or DIM, e.g. x[0] or x.1[1]). Each dimension of each value's shape is fitted as an affine\n"
-                + "law of N (two sizes fit it, more check it), the bytes are the shape's at N with element size and\n"
-                + "tiling, and the program at N is swept as a compiled module (the sweep of 'peak' and 'whatif') on\n"
-                + "the schedule of the loaded size nearest N. Prints the forecast peak, its step, what holds it (with\n"
-                + "each value's law), each loaded size forecast from the others (leave-one-out: how far to trust it)\n"
-                + "and the laws, largest first ('limit K' rows, default 20, -1 for all).\n"
-                + "'fit' takes the capacity as 'fit' does (set capacity, set device, --capacity, --device) and prints\n"
-                + "the largest N that fits: by needs_bytes alone, by the peak, and with the arrays 'fit' holds (the\n"
+        return "Takes the loaded modules that are one program compiled at several sizes (bufq b8/ b16/ b32/: a "
+                + "series; the current module's program, or the one loaded more than once). Values pair across the "
+                + "sizes as in 'diff' (op_name, source line, role); the entry parameter dimension that varies is the "
+                + "size N (or DIM, e.g. x[0] or x.1[1]). Each dimension of each value's shape is fitted as an affine "
+                + "law of N (two sizes fit it, more check it), the bytes are the shape's at N with element size and "
+                + "tiling, and the program at N is swept as a compiled module (the sweep of 'peak' and 'whatif') on the "
+                + "schedule of the loaded size nearest N. Prints the forecast peak, its step, what holds it (each value "
+                + "with its law, and by role), each loaded size forecast from the others (leave-one-out: how far to "
+                + "trust it) and the laws, largest first ('limit K' rows, default 20, -1 for all).\n"
+                + "'fit' takes the capacity as 'fit' does (set capacity, set device, --capacity, --device) and prints "
+                + "the largest N that fits: by needs_bytes alone, by the peak, and with the arrays 'fit' holds (the "
                 + "other loaded programs run first). 'fit at N' fails (exit 1 under --bail) when N does not fit.\n"
                 + "Modules that are no series are refused with the values that did not pair or fit, and why.";
     }
