@@ -90,7 +90,7 @@ public final class Forecast {
     public Prediction at(long n) throws NotASeries {
         Prediction p = tryAt(n);
         if (p != null) return p;
-        long step = period(), first = Math.floorMod(series.ns()[0], step);
+        long step = period(), first = Math.floorMod(series.ns()[0] - 1, step) + 1;
         throw new NotASeries(ProgramSeries.VAR + " = " + n + " gives a shape that is not whole (or below 0): the loaded sizes "
                 + Law.join(series.ns()) + " step by " + step + (step > 1 ? ", so take " + ProgramSeries.VAR + " = " + first + " + k·" + step : "")
                 + (n <= 0 ? "; a size is 1 or more" : ""), null);
