@@ -229,7 +229,9 @@ record ProgramSeries(List<HloModule> modules, long[] ns, String dimension, int[]
                 boolean same = true;
                 for (long s : sizes) same &= s == sizes[0];
                 laws[i] = same ? Law.constant(v.shape(), sizes[0]) : null;
-                if (!same) why[0] = "its size changes (" + Law.join(sizes) + " B) but it is no array whose shape says how";
+                if (!same) why[0] = v.shape() != null && v.shape().isArray()
+                        ? "its rank or kind changes between the sizes, so no law follows its dimensions"
+                        : "its size changes (" + Law.join(sizes) + " B) but it is no array whose shape says how";
             }
             if (laws[i] != null) continue;
             if (bad++ < LISTED) {
