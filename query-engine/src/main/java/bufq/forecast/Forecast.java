@@ -11,6 +11,7 @@ import bufq.table.Output;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongFunction;
@@ -49,12 +50,12 @@ public final class Forecast {
 
     /** @throws NotASeries when no program, or more than one and none current, is loaded at two sizes */
     public static Loaded split(List<HloModule> loaded, HloModule current) throws NotASeries {
-        java.util.Map<String, List<HloModule>> byName = new java.util.LinkedHashMap<>();
+        Map<String, List<HloModule>> byName = new LinkedHashMap<>();
         for (HloModule m : loaded) byName.computeIfAbsent(m.info().name(), k -> new ArrayList<>()).add(m);
         String name = null;
         if (current != null && byName.getOrDefault(current.info().name(), List.of()).size() > 1) name = current.info().name();
         if (name == null) {
-            List<String> many = byName.entrySet().stream().filter(e -> e.getValue().size() > 1).map(java.util.Map.Entry::getKey).toList();
+            List<String> many = byName.entrySet().stream().filter(e -> e.getValue().size() > 1).map(Map.Entry::getKey).toList();
             if (many.size() > 1)
                 throw new NotASeries("several programs are loaded at several sizes (" + String.join(", ", many)
                         + "); 'use' a module of the one to forecast", null);

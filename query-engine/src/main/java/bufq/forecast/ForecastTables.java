@@ -14,6 +14,9 @@ import bufq.table.Table;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** Renders a {@link Forecast} as typed tables. Pure: the same forecast gives the same tables. */
 final class ForecastTables {
@@ -87,7 +90,7 @@ final class ForecastTables {
     static Table byRole(ProgramSeries s, Prediction p) {
         HloModule m = p.module(), t = p.template();
         Law[] law = lawsOf(s, t);
-        java.util.Map<String, long[]> acc = new java.util.TreeMap<>();   // role -> {bytes, values, growing, template bytes}
+        Map<String, long[]> acc = new TreeMap<>();   // role -> {bytes, values, growing, template bytes}
         for (int j = 0; j < m.values().size(); j++) {
             if (!m.values().get(j).liveAt(p.peakTime())) continue;
             long[] a = acc.computeIfAbsent(ModuleDiff.keyOf(t, t.values().get(j)).role().word(), k -> new long[4]);
@@ -123,7 +126,7 @@ final class ForecastTables {
             if (r.peakErrorFraction() != null) worst = Math.max(worst, Math.abs(r.peakErrorFraction()));
         }
         if (rs.stream().anyMatch(r -> r.peakForecast() != null))
-            t.note(String.format(java.util.Locale.ROOT, "the worst peak error is %.2f%%: how far to trust the forecast between and near the loaded sizes", 100 * worst));
+            t.note(String.format(Locale.ROOT, "the worst peak error is %.2f%%: how far to trust the forecast between and near the loaded sizes", 100 * worst));
         return t.build();
     }
 

@@ -2,9 +2,12 @@ package bufq.forecast;
 
 import bufq.model.Shape;
 
+import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * How one value's shape follows the size {@code N}: each dimension an affine function
@@ -145,7 +148,7 @@ record Law(Shape template, long[] num, long[] off, long[] den, long extra) {
         }
         while (p.size() > 1 && p.get(p.size() - 1).signum() == 0) p.remove(p.size() - 1);
         double[] out = new double[p.size()];
-        for (int i = 0; i < out.length; i++) out[i] = new java.math.BigDecimal(p.get(i)).divide(new java.math.BigDecimal(q), java.math.MathContext.DECIMAL64).doubleValue();
+        for (int i = 0; i < out.length; i++) out[i] = new BigDecimal(p.get(i)).divide(new BigDecimal(q), MathContext.DECIMAL64).doubleValue();
         if (extra != 0) out[0] += extra;
         return out;
     }
@@ -167,7 +170,7 @@ record Law(Shape template, long[] num, long[] off, long[] den, long extra) {
     }
 
     private static String number(double v) {
-        return v == Math.rint(v) && Math.abs(v) < 1e18 ? Long.toString((long) v) : String.format(java.util.Locale.ROOT, "%.4g", v);
+        return v == Math.rint(v) && Math.abs(v) < 1e18 ? Long.toString((long) v) : String.format(Locale.ROOT, "%.4g", v);
     }
 
     private static String affine(long a, long c, long d, String var) {

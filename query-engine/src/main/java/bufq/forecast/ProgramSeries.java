@@ -11,8 +11,10 @@ import bufq.table.ColumnType;
 import bufq.table.Table;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -54,7 +56,7 @@ record ProgramSeries(List<HloModule> modules, long[] ns, String dimension, int[]
         // sort the modules by size, keeping the pairing with them
         Integer[] order = new Integer[modules.size()];
         for (int k = 0; k < order.length; k++) order[k] = k;
-        java.util.Arrays.sort(order, Comparator.comparingLong(k -> sized.ns[k]));
+        Arrays.sort(order, Comparator.comparingLong(k -> sized.ns[k]));
         List<HloModule> ms = new ArrayList<>();
         long[] ns = new long[order.length];
         int[][] p = new int[order.length][];
@@ -78,7 +80,7 @@ record ProgramSeries(List<HloModule> modules, long[] ns, String dimension, int[]
         for (HloModule m : modules) t.column(m.handle(), ColumnType.INT);
         t.column("why", ColumnType.STRING);
         int bad = 0;
-        java.util.LinkedHashSet<MatchKey> keys = new java.util.LinkedHashSet<>();
+        LinkedHashSet<MatchKey> keys = new LinkedHashSet<>();
         for (Map<MatchKey, List<Integer>> g : groups) keys.addAll(g.keySet());
         for (MatchKey key : keys) {
             List<Object> row = new ArrayList<>(List.of(key.opGroup(), key.role().word(), key.shape()));

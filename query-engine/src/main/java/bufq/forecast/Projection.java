@@ -4,7 +4,6 @@ import bufq.liveness.Liveness;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.model.LiveRange;
 import bufq.model.Shape;
 
 import java.util.ArrayList;

@@ -3,6 +3,7 @@ package bufq.forecast;
 import bufq.dump.DumpLoader;
 import bufq.fit.Capacity;
 import bufq.fit.Keep;
+import bufq.fit.Program;
 import bufq.liveness.Liveness;
 import bufq.model.HloModule;
 import bufq.model.ProgramSizes;
@@ -12,7 +13,9 @@ import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalInt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -165,8 +168,8 @@ class ForecastCorpusTest {
             assertEquals(m, p.template());
             assertEquals(peak(m), p.peakBytes(), m.handle());
             assertEquals(ProgramSizes.of(m).needsBytes(), p.needsBytes(), m.handle());
-            assertEquals(java.util.Arrays.toString(Liveness.of(m).occupiedBytesByStep(java.util.OptionalInt.empty())),
-                    java.util.Arrays.toString(Liveness.of(p.module()).occupiedBytesByStep(java.util.OptionalInt.empty())));
+            assertEquals(Arrays.toString(Liveness.of(m).occupiedBytesByStep(OptionalInt.empty())),
+                    Arrays.toString(Liveness.of(p.module()).occupiedBytesByStep(OptionalInt.empty())));
         }
     }
 
@@ -180,10 +183,10 @@ class ForecastCorpusTest {
         Forecast.Loaded split = Forecast.split(loaded, series.get(0));
         assertEquals(series, split.series());
         assertEquals(9, split.others().size());
-        List<bufq.fit.Program> others = split.others().stream().map(bufq.fit.Program::of).toList();
+        List<Program> others = split.others().stream().map(Program::of).toList();
         Forecast f = Forecast.of(split.series(), null);
         long held = 0;
-        for (bufq.fit.Program p : others) held += p.sizes().heldBytes();
+        for (Program p : others) held += p.sizes().heldBytes();
         Capacity c = new Capacity(22L << 20, 0, "test");
         List<Largest> l = f.largest(c, others, Keep.ALL);
         assertTrue(l.get(2).largest() < l.get(0).largest(), "held arrays leave less room: " + l);
