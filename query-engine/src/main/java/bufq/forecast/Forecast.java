@@ -6,6 +6,7 @@ import bufq.fit.Keep;
 import bufq.fit.Program;
 import bufq.liveness.Liveness;
 import bufq.model.HloModule;
+import bufq.model.HloValue;
 import bufq.model.ProgramSizes;
 import bufq.table.Output;
 
@@ -91,11 +92,27 @@ public final class Forecast {
     public Prediction at(long n) throws NotASeries {
         Prediction p = tryAt(n);
         if (p != null) return p;
+        if (n > 0 && whole(n))
+            throw new NotASeries(ProgramSeries.VAR + " = " + n + " is past what bufq sizes: a value or their sum would pass"
+                    + " 2^56 bytes (64 PiB)", null);
         long step = period(), first = Math.floorMod(series.ns()[0] - 1, step) + 1;
         throw new NotASeries(ProgramSeries.VAR + " = " + n + " gives a shape that is not whole (or below 0): the loaded sizes "
                 + Law.join(series.ns()) + " step by " + step + (step > 1 ? ", so take " + ProgramSeries.VAR + " = " + first + " + k·" + step : "")
                 + (n <= 0 ? "; a size is 1 or more" : ""), null);
     }
+
+    /** Whether every shape is whole at {@code n} (its bytes may still overflow). */
+    private boolean whole(long n) {
+        try {
+            for (Law l : series.laws()) if (l.shapeAt(n) == null) return false;
+            return true;
+        } catch (ArithmeticException e) {
+            return true;
+        }
+    }
+
+    /** Bytes past this are refused, as the readers refuse them: the sweeps' sums stay far below a long. */
+    static final long MAX_BYTES = 1L << 56;
 
     /** The forecast at {@code n}, or null when a shape is not whole there or a size overflows. */
     Prediction tryAt(long n) {
@@ -108,6 +125,11 @@ public final class Forecast {
             return null;
         }
         if (m == null) return null;
+        long total = 0;
+        for (HloValue v : m.values()) {
+            total += v.size();   // each at most 2^56 below: no overflow before the check
+            if (v.size() > MAX_BYTES || total > MAX_BYTES << 5) return null;
+        }
         Liveness l;
         try {
             l = Liveness.of(m);

@@ -125,6 +125,7 @@ final class ForecastTables {
                     r.needsActual(), r.needsForecast(), r.needsError(), r.needsErrorFraction(), r.why());
             if (r.peakErrorFraction() != null) worst = Math.max(worst, Math.abs(r.peakErrorFraction()));
         }
+        rs.stream().map(Residual::why).filter(w -> w != null).distinct().forEach(w -> t.note("no forecast: " + w));
         if (rs.stream().anyMatch(r -> r.peakForecast() != null))
             t.note(String.format(Locale.ROOT, "the worst peak error is %.2f%%: how far to trust the forecast between and near the loaded sizes", 100 * worst));
         return t.build();
@@ -182,6 +183,8 @@ final class ForecastTables {
                     l.nextBytes() < 0 ? null : l.nextBytes(), c.offeredBytes());
         t.note("capacity: " + c.source() + (c.reservedBytes() > 0 ? "; offered " + Sizes.human(c.offeredBytes()) : ""));
         t.note("sizes step by " + s.period() + "; next_n is the first that does not fit");
+        if (largest.stream().anyMatch(l -> l.largest() >= 0 && l.next() < 0))
+            t.note("where next_n is empty every size searched fits: the search stops at 2^40 steps or where a size passes 2^56 bytes");
         t.note(others == 0 ? "no other program is loaded: with the arrays fit holds is the program alone"
                 : "with the arrays fit holds: after the " + others + " other loaded program" + (others == 1 ? "" : "s")
                 + ", their parameters and outputs kept, as 'fit' runs them");
