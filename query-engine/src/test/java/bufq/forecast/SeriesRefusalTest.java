@@ -69,4 +69,11 @@ class SeriesRefusalTest {
         NotASeries e = assertThrows(NotASeries.class, () -> Forecast.of(List.of(program(8, 3, 8), program(8, 3, 8)), "x"));
         assertTrue(e.getMessage().contains("no entry parameter dimension 'x' varies"), e.getMessage());
     }
+
+    @Test void aSizePastTheReadersBoundIsRefusedAsSuch() throws Exception {
+        Forecast f = Forecast.of(List.of(program(8, 3, 8), program(16, 3, 16)), null);
+        NotASeries e = assertThrows(NotASeries.class, () -> f.at(1L << 55));
+        assertTrue(e.getMessage().contains("2^56 bytes"), e.getMessage());
+        assertEquals((1L << 52) * 32 + 12, f.at(1L << 52).peakBytes());
+    }
 }
