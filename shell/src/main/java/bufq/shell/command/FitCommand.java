@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.eval.ModuleRow;
 import bufq.fit.Capacity;
+import bufq.fit.CapacityChoice;
 import bufq.fit.Devices;
 import bufq.fit.Failure;
 import bufq.fit.FitReport;
@@ -12,7 +13,6 @@ import bufq.oom.Family;
 import bufq.oom.OomMessage;
 import bufq.oom.OomReport;
 import bufq.table.Sizes;
-import com.sun.management.OperatingSystemMXBean;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.CommandPlan;
@@ -27,7 +27,6 @@ import bufq.table.Table;
 import bufq.units.Units;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -138,27 +137,19 @@ final class FitCommand implements Command {
 
     /** {@link #capacity}, or null when neither is set and {@code message} is not an XLA:CPU one. */
     static Capacity capacityOrNull(CommandContext ctx, OomMessage message) throws CommandException {
-        String cap = ctx.settings().text(Setting.CAPACITY), dev = ctx.settings().text(Setting.DEVICE);
-        String res = ctx.settings().text(Setting.RESERVED);
+        CapacityChoice cap = ctx.settings().capacity();
+        Devices.Device dev = ctx.settings().device();
+        Setting.Reserved res = ctx.settings().reserved();
         Capacity c;
-        if (cap.equalsIgnoreCase("host")) c = host("set capacity host");
-        else if (cap.equalsIgnoreCase("unlimited")) c = new Capacity(Long.MAX_VALUE, 0, "set capacity unlimited: no bound");
-        else if (!cap.equals("none")) c = new Capacity(Units.parse(cap), 0, "set capacity " + cap);
-        else if (!dev.equals("none")) c = Devices.byName(dev).capacity();
+        if (cap.kind() != CapacityChoice.Kind.NONE) c = cap.capacity("set capacity " + cap);
+        else if (dev != null) c = dev.capacity();
         else if (message != null && message.family() == Family.CPU)
-            c = host("capacity none and an XLA:CPU message loaded (without a ulimit such a run meets the machine's"
+            c = CapacityChoice.host("capacity none and an XLA:CPU message loaded (without a ulimit such a run meets the machine's"
                     + " memory; set capacity if it ran under one)");
         else return null;
-        if (res.equals("none")) return c;
-        long r = Units.parse(res);
-        if (r >= c.bytes()) throw new CommandException("reserved (" + res + ") is not below the capacity (" + cap + ")");
-        return new Capacity(c.bytes(), r, c.source() + "; set reserved " + res);
-    }
-
-    /** This machine's physical memory, what an XLA:CPU run without a limit runs into. */
-    private static Capacity host(String why) {
-        long bytes = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
-        return new Capacity(bytes, 0, "host: this machine's physical memory, " + Sizes.human(bytes) + " (" + why + ")");
+        if (!res.isSet()) return c;
+        if (res.bytes() >= c.bytes()) throw new CommandException("reserved (" + res + ") is not below the capacity (" + cap + ")");
+        return new Capacity(c.bytes(), res.bytes(), c.source() + "; set reserved " + res);
     }
 
     /** The failures the loaded out-of-memory messages name, as fit believes them. */
