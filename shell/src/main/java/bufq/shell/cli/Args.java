@@ -47,10 +47,10 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
                              joins across modules and runs, read_parquet() of exported runs
               --bail         stop at the first failing statement
               --capacity SIZE, --device NAME, --reserved SIZE
-                             what 'fit' checks against: set capacity, device, reserved
-                             (e.g. --capacity 16GiB, --device v5e; 'help device' lists devices;
-                             --capacity host: this machine's memory, unlimited: no bound)
-              --module NAME  the module commands on one module (advise, whatif) run on; without it,
+                             what 'fit' and 'forecast fit' check against: set capacity, device,
+                             reserved (e.g. --capacity 16GiB, --device v5e; 'help device' lists
+                             devices; --capacity host: this machine's memory, unlimited: no bound)
+              --module NAME  the module commands on one module (advise, peak, why, ...) run on; without it,
                              of several loaded they take the one the --oom message names, else the
                              one with the largest needs_bytes, and say which on stderr
               --no-init      do not run $XDG_CONFIG_HOME/bufq/init.js (~/.config/bufq/init.js);

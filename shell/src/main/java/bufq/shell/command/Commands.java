@@ -43,6 +43,7 @@ public final class Commands implements CommandTable {
                 new DiffCommand(),
                 new WhatifCommand(),
                 new FitCommand(),
+                new ForecastCommand(),
                 new AdviseCommand(),
                 new ExportCommand(),
                 new SqlCommand(),

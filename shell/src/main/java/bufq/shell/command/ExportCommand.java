@@ -81,7 +81,7 @@ final class ExportCommand implements Command {
         return p;
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException, Engine.Failure {
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
         if (!args.isEmpty() && (args.get(0).equals("parquet") || args.get(0).equals("duckdb"))) return tables(ctx, args);
         CommandArgs a = new CommandArgs(args, PROFILE_USAGE);
         String format = a.positional();
@@ -91,7 +91,7 @@ final class ExportCommand implements Command {
         boolean force = a.flag("--force");
         a.done();
         if (format == null || file == null) throw new CommandException("usage: " + PROFILE_USAGE);
-        HloModule m = ctx.modules().require();
+        HloModule m = ctx.modules().requireFor("export", ctx.out()::info);
         if (format.equals("perfetto")) {
             if (at != null || byText != null) throw new CommandException("export perfetto takes no 'at' or 'by': it traces every step");
             TraceExport.Summary[] t = new TraceExport.Summary[1];
