@@ -38,7 +38,7 @@ public final class Sql implements AutoCloseable {
         try (Statement st = s.conn.createStatement(); Cancel watch = Cancel.watch(st)) {
             if (!st.execute(sql)) return Table.builder().column("ok", bufq.table.ColumnType.BOOL).build();
             try (ResultSet rs = st.getResultSet()) {
-                return Results.table(rs);
+                return ResultTable.of(rs);
             }
         } catch (SQLException e) {
             if (Thread.currentThread().isInterrupted()) throw new CommandException("cancelled (Ctrl-C)");

@@ -25,8 +25,8 @@ import java.util.Set;
  * byte fields ({@code size}, {@code needs_bytes}, ...) or ending in {@code _bytes} is BYTES, shown as
  * bytes are ({@code 1.5MiB} in a table, the number in csv and json).
  */
-final class Results {
-    private Results() {}
+final class ResultTable {
+    private ResultTable() {}
 
     /** The names of every byte field of the standard catalog. */
     private static final Set<String> BYTE_FIELDS = byteFields();
@@ -38,7 +38,7 @@ final class Results {
         return out;
     }
 
-    static Table table(ResultSet rs) throws SQLException {
+    static Table of(ResultSet rs) throws SQLException {
         ResultSetMetaData md = rs.getMetaData();
         int n = md.getColumnCount();
         ColumnType[] types = new ColumnType[n];
