@@ -1,6 +1,6 @@
 package bufq.shell.command;
 
-import bufq.shell.session.Command;
+import bufq.shell.api.Command;
 import bufq.analysis.Analyses;
 import bufq.analysis.WhyReport;
 import bufq.eval.EvalContext;
@@ -9,10 +9,10 @@ import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.CommandPlan;
-import bufq.shell.session.CommandContext;
+import bufq.shell.api.CommandPlan;
+import bufq.shell.api.CommandContext;
 import bufq.shell.session.Engine;
-import bufq.shell.session.StatementKind;
+import bufq.shell.statement.StatementKind;
 import bufq.shell.session.Status;
 import bufq.table.Output;
 

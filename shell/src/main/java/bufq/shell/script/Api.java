@@ -24,7 +24,7 @@ import bufq.oom.OomReport;
 import bufq.oom.OomText;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
-import bufq.shell.session.ScriptContext;
+import bufq.shell.api.ScriptContext;
 import bufq.shell.session.Version;
 import bufq.table.ColumnType;
 import bufq.table.Output;

@@ -1,5 +1,6 @@
-package bufq.shell.session;
+package bufq.shell.statement;
 
+import bufq.shell.statement.StatementReader;
 import bufq.shell.script.JsSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,4 +1,4 @@
-package bufq.shell.session;
+package bufq.shell.statement;
 
 import java.io.BufferedReader;
 import java.io.IOException;

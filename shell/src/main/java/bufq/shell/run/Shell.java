@@ -1,5 +1,22 @@
-package bufq.shell.session;
+package bufq.shell.run;
 
+import bufq.shell.api.CommandContext;
+import bufq.shell.api.CommandTable;
+import bufq.shell.api.ScriptContext;
+import bufq.shell.api.ScriptEngine;
+import bufq.shell.api.SessionControl;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.DeferredReads;
+import bufq.shell.session.Engine;
+import bufq.shell.session.Env;
+import bufq.shell.session.History;
+import bufq.shell.session.Modules;
+import bufq.shell.session.OutputSink;
+import bufq.shell.session.Printer;
+import bufq.shell.session.Settings;
+import bufq.shell.session.Status;
+import bufq.shell.statement.Paste;
+import bufq.shell.statement.StatementReader;
 import bufq.advise.Rule;
 import bufq.check.CheckRule;
 import bufq.model.HloModule;

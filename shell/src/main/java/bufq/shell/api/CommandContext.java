@@ -1,4 +1,9 @@
-package bufq.shell.session;
+package bufq.shell.api;
+
+import bufq.shell.session.Engine;
+import bufq.shell.session.Modules;
+import bufq.shell.session.Printer;
+import bufq.shell.session.Settings;
 
 /**
  * What a command may use: the engine (queries, the catalog), the settings, the session's modules,

@@ -1,5 +1,7 @@
-package bufq.shell.session;
+package bufq.shell.api;
 
+import bufq.shell.session.CommandException;
+import bufq.shell.session.Status;
 import bufq.advise.Rule;
 import bufq.check.CheckRule;
 

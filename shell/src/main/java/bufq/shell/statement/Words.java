@@ -1,5 +1,6 @@
-package bufq.shell.session;
+package bufq.shell.statement;
 
+import bufq.shell.session.CommandException;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,5 +1,13 @@
-package bufq.shell.session;
+package bufq.shell.run;
 
+import bufq.shell.session.DefaultEngine;
+import bufq.shell.session.DeferredReads;
+import bufq.shell.session.Engine;
+import bufq.shell.session.Env;
+import bufq.shell.session.ModuleSet;
+import bufq.shell.session.Status;
+import bufq.shell.run.Shell;
+import bufq.shell.run.StatementRunner;
 import bufq.liveness.Liveness;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;

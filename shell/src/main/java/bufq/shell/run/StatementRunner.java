@@ -1,5 +1,17 @@
-package bufq.shell.session;
+package bufq.shell.run;
 
+import bufq.shell.api.Command;
+import bufq.shell.api.CommandContext;
+import bufq.shell.api.CommandPlan;
+import bufq.shell.api.CommandTable;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.Engine;
+import bufq.shell.session.Status;
+import bufq.shell.session.Suggest;
+import bufq.shell.statement.QueryDeadline;
+import bufq.shell.statement.StatementKind;
+import bufq.shell.statement.StatementReader;
+import bufq.shell.statement.Words;
 import bufq.eval.ModuleRow;
 import bufq.lang.Parser;
 import bufq.lang.SqlHabits;
@@ -98,7 +110,7 @@ public final class StatementRunner {
     Statement compile(String line) {
         String text = line.strip();
         if (text.isEmpty() || StatementReader.isComment(text) || tooLong(text)) return null;
-        return switch (StatementKind.of(text, engine.entities(), commands)) {
+        return switch (StatementKind.of(text, engine.entities(), w -> commands.byName(w) != null)) {
             case QUERY -> new Statement.Query(text, engine.compile(text));
             case COMMAND -> {
                 try {

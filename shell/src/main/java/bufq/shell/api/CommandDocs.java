@@ -1,4 +1,4 @@
-package bufq.shell.session;
+package bufq.shell.api;
 
 import java.util.List;
 

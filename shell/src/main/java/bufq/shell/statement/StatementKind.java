@@ -1,4 +1,4 @@
-package bufq.shell.session;
+package bufq.shell.statement;
 
 import java.util.Collection;
 import java.util.Locale;
@@ -32,20 +32,12 @@ public enum StatementKind {
         return startsQuery(line, entities) ? QUERY : COMMAND;
     }
 
-    /** As {@link #of(CharSequence, Collection, Predicate)} with the session's commands. */
-    public static StatementKind of(CharSequence line, Collection<String> entities, CommandDocs commands) {
-        return of(line, entities, w -> commands.byName(w) != null);
-    }
 
     /** Whether {@code line} runs as a query: {@link #of} says {@link #QUERY}. */
     public static boolean isQuery(CharSequence line, Collection<String> entities, Predicate<String> isCommand) {
         return of(line, entities, isCommand) == QUERY;
     }
 
-    /** As {@link #isQuery(CharSequence, Collection, Predicate)} with the session's commands. */
-    public static boolean isQuery(CharSequence line, Collection<String> entities, CommandDocs commands) {
-        return of(line, entities, commands) == QUERY;
-    }
 
     /**
      * Whether {@code line} starts as a query: its first word is an entity. The statement reader and

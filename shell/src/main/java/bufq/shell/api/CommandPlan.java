@@ -1,5 +1,9 @@
-package bufq.shell.session;
+package bufq.shell.api;
 
+import bufq.shell.session.CommandException;
+import bufq.shell.session.Engine;
+import bufq.shell.session.Status;
+import bufq.shell.statement.Words;
 import bufq.model.DumpPart;
 
 import java.io.IOException;

@@ -1,5 +1,9 @@
-package bufq.shell.session;
+package bufq.shell.run;
 
+import bufq.shell.api.ScriptEngine;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.OutputSink;
+import bufq.shell.session.Printer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package bufq.shell.session;
+package bufq.shell.run;
 
 /**
  * The interactive loop used when stdin is a terminal and no {@code -c}/{@code -f} was given. It

@@ -1,5 +1,9 @@
-package bufq.shell.session;
+package bufq.shell.statement;
 
+import bufq.shell.api.Command;
+import bufq.shell.api.CommandTable;
+import bufq.shell.statement.StatementKind;
+import bufq.shell.statement.StatementReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -73,7 +77,7 @@ class StatementKindTest {
             @Override public List<Command> all() { return List.of(); }
             @Override public List<String> names() { return List.of(); }
         };
-        assertTrue(StatementKind.isQuery("modules", ENTITIES, table), "no command 'modules': the entity");
+        assertTrue(StatementKind.isQuery("modules", ENTITIES, w -> table.byName(w) != null), "no command 'modules': the entity");
         assertEquals("modules", StatementKind.firstWord("  modules where x"));
     }
 }

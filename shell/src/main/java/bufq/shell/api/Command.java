@@ -1,5 +1,6 @@
-package bufq.shell.session;
+package bufq.shell.api;
 
+import bufq.shell.session.CommandException;
 import java.util.List;
 
 /**

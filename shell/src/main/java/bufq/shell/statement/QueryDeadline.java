@@ -1,4 +1,4 @@
-package bufq.shell.session;
+package bufq.shell.statement;
 
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
  * is interrupted, the way Ctrl-C cancels one, so a regex that backtracks for ever stops too.
  * Closing it before the limit cancels the alarm; closing it after clears the interrupt it caused.
  */
-final class QueryDeadline implements AutoCloseable {
+public final class QueryDeadline implements AutoCloseable {
     /** One daemon thread for every session's alarms; it idles while none is set. */
     private static final class Alarms {
         static final ScheduledThreadPoolExecutor EXECUTOR = executor();
@@ -45,7 +45,7 @@ final class QueryDeadline implements AutoCloseable {
      * Starts the limit for a query run by the calling thread; zero: no limit.
      * @param shown the limit in seconds as the message names it ({@code 10}, {@code 0.5})
      */
-    static QueryDeadline start(Duration limit, String shown) { return new QueryDeadline(limit, shown); }
+    public static QueryDeadline start(Duration limit, String shown) { return new QueryDeadline(limit, shown); }
 
     private synchronized void fire() {
         if (closed) return;
@@ -54,10 +54,10 @@ final class QueryDeadline implements AutoCloseable {
     }
 
     /** Whether the limit passed while the query ran. */
-    synchronized boolean expired() { return fired; }
+    public synchronized boolean expired() { return fired; }
 
     /** What the user is told when the limit stopped the query. */
-    String message() {
+    public String message() {
         return "query stopped after the " + shown + " s time limit (change it with 'set timeout N', 0 = none)";
     }
 

@@ -1,5 +1,11 @@
-package bufq.shell.session;
+package bufq.shell.run;
 
+import bufq.shell.session.DefaultEngine;
+import bufq.shell.session.Env;
+import bufq.shell.session.Status;
+import bufq.shell.api.ScriptEngine;
+import bufq.shell.run.InitScript;
+import bufq.shell.run.Shell;
 import bufq.check.CheckRule;
 import bufq.shell.command.Commands;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,4 +1,11 @@
-package bufq.shell.session;
+package bufq.shell.api;
+
+import bufq.shell.session.CommandException;
+import bufq.shell.session.Engine;
+import bufq.shell.session.Env;
+import bufq.shell.session.Modules;
+import bufq.shell.session.Printer;
+import bufq.shell.session.Settings;
 
 /**
  * What the script engine may use of the session: the engine (queries, the catalog), the settings

@@ -1,5 +1,10 @@
-package bufq.shell.session;
+package bufq.shell.api;
 
+import bufq.shell.session.CommandException;
+import bufq.shell.session.History;
+import bufq.shell.session.Status;
+import bufq.shell.statement.Paste;
+import bufq.shell.statement.StatementReader;
 import bufq.advise.Rule;
 import bufq.check.CheckRule;
 

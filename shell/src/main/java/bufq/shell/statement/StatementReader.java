@@ -1,4 +1,4 @@
-package bufq.shell.session;
+package bufq.shell.statement;
 
 import bufq.lang.Lexer;
 import bufq.lang.Parser;
@@ -74,7 +74,7 @@ public final class StatementReader {
     /**
      * @param entities         entity names: a statement starting with one is a query
      * @param scriptIncomplete whether the code of a {@code js} statement is unfinished (the script
-     *                         engine's rule; see {@link ScriptEngine#incomplete})
+     *                         engine's rule; see ScriptEngine.incomplete)
      */
     public StatementReader(BufferedReader in, Collection<String> entities, Predicate<String> scriptIncomplete) {
         this.in = in;
