@@ -1,7 +1,7 @@
 package bufq.shell.command;
 
-import bufq.shell.session.Command;
-import bufq.shell.session.CommandTable;
+import bufq.shell.api.Command;
+import bufq.shell.api.CommandTable;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -43,8 +43,10 @@ public final class Commands implements CommandTable {
                 new DiffCommand(),
                 new WhatifCommand(),
                 new FitCommand(),
+                new ForecastCommand(),
                 new AdviseCommand(),
                 new ExportCommand(),
+                new SqlCommand(),
                 new FormatCommand(),
                 new SetCommand(),
                 new OutputCommand(),

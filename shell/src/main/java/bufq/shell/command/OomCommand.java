@@ -1,6 +1,7 @@
 package bufq.shell.command;
 
 import bufq.fit.Capacity;
+import bufq.fit.CapacityChoice;
 import bufq.fit.Program;
 import bufq.model.HloModule;
 import bufq.table.Sizes;
@@ -8,14 +9,13 @@ import bufq.oom.ByteSize;
 import bufq.oom.OomReader;
 import bufq.oom.OomReport;
 import bufq.oom.OomText;
-import bufq.shell.session.Command;
+import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.CommandPlan;
+import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Modules;
-import bufq.shell.session.Paste;
-import bufq.shell.session.CommandContext;
-import bufq.shell.session.Setting;
+import bufq.shell.statement.Paste;
+import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
 import bufq.shell.session.UserPaths;
 
@@ -50,8 +50,6 @@ final class OomCommand implements Command {
     }
 
     @Override public List<String> examples() { return List.of("oom err.log", "oom -"); }
-
-
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         // the rest of the line as typed. Modules are read as the join needs them, all of them: not the current module's parts.
@@ -97,7 +95,7 @@ final class OomCommand implements Command {
      * count that prints so is at least that), so a set that fits under it fits the device.
      */
     private static void takeCapacity(CommandContext ctx, OomText text) throws CommandException {
-        if (!ctx.settings().text(Setting.CAPACITY).equals("none") || !ctx.settings().text(Setting.DEVICE).equals("none")) return;
+        if (ctx.settings().capacity().kind() != CapacityChoice.Kind.NONE || ctx.settings().device() != null) return;
         ByteSize stated = null;
         int message = 0;
         for (int i = 0; i < text.messages().size(); i++) {
@@ -108,7 +106,7 @@ final class OomCommand implements Command {
             stated = c;
         }
         if (stated == null) return;
-        ctx.settings().set(Setting.CAPACITY, stated.lo() + "B");
+        ctx.settings().setCapacity(CapacityChoice.ofBytes(stated.lo()));
         ctx.out().info("capacity " + stated.lo() + " B taken from message " + message + " (it states "
                 + stated.text() + (stated.isExact() ? "" : ", the least byte count that prints so")
                 + "): 'fit' checks against it; 'set capacity' changes it");

@@ -4,13 +4,13 @@ import bufq.category.CategoryRules;
 import bufq.eval.CategoryCondition;
 import bufq.lang.Diagnostic;
 import bufq.lang.QueryException;
-import bufq.shell.session.Command;
 import bufq.shell.session.Engine;
+import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.CommandPlan;
+import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Setting;
 import bufq.shell.session.Settings;
-import bufq.shell.session.CommandContext;
+import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
 import bufq.shell.session.Suggest;
 import bufq.table.ColumnType;
@@ -42,7 +42,6 @@ final class SetCommand implements Command {
         return List.of("set", "set maxrows 50", "set rawsizes on", "set threshold 64KiB",
                 "set category kv_cache = op_name ~ \"cache\"", "set category");
     }
-
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         String typed = args.strip();

@@ -5,7 +5,7 @@ import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.shell.session.ScriptContext;
+import bufq.shell.api.ScriptContext;
 import org.graalvm.polyglot.Value;
 
 import java.util.List;

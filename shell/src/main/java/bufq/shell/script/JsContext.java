@@ -3,7 +3,7 @@ package bufq.shell.script;
 import bufq.advise.Rule;
 import bufq.check.CheckRule;
 import bufq.eval.EvalContext;
-import bufq.shell.session.ScriptContext;
+import bufq.shell.api.ScriptContext;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.EnvironmentAccess;

@@ -4,8 +4,8 @@ import bufq.advise.Rule;
 import bufq.check.CheckRule;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Env;
-import bufq.shell.session.ScriptEngine;
-import bufq.shell.session.ScriptContext;
+import bufq.shell.api.ScriptEngine;
+import bufq.shell.api.ScriptContext;
 import bufq.shell.session.Status;
 import bufq.shell.session.UserPaths;
 

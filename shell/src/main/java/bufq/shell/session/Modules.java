@@ -43,7 +43,7 @@ public final class Modules {
     /** Out-of-memory messages as {@code oom} read them, and the file (or "the paste") they came from. */
     public record LoadedOom(OomText text, String source) {}
 
-    Modules(Engine engine, Env env, PrintStream err, DeferredReads deferred) {
+    public Modules(Engine engine, Env env, PrintStream err, DeferredReads deferred) {
         this.engine = engine;
         this.env = env;
         this.err = err;
@@ -324,7 +324,7 @@ public final class Modules {
     }
 
     /** The modules parsed so far. */
-    List<HloModule> loaded() {
+    public List<HloModule> loaded() {
         settle();
         List<HloModule> out = new ArrayList<>();
         for (ModuleSet.Entry e : set.entries()) if (e.loaded() != null) out.add(e.loaded());

@@ -1,5 +1,6 @@
 package bufq.shell.session;
 
+import bufq.shell.run.Shell;
 import bufq.shell.cli.Bufq;
 import org.junit.jupiter.api.Test;
 

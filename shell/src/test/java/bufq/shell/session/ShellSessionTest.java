@@ -1,5 +1,8 @@
 package bufq.shell.session;
 
+import bufq.shell.api.Command;
+import bufq.shell.api.ScriptEngine;
+import bufq.shell.run.Shell;
 import bufq.check.CheckRule;
 import bufq.shell.cli.Bufq;
 import bufq.shell.command.Commands;
@@ -306,7 +309,7 @@ class ShellSessionTest {
     @Test
     void everyCommandHasHelpWithExamples() {
         Shell s = shell(new Env(Map.of(), false));
-        for (bufq.shell.session.Command c : s.commands().all()) {
+        for (bufq.shell.api.Command c : s.commands().all()) {
             out.reset();
             assertEquals(Status.OK, s.execute("help " + c.name()), c.name());
             assertTrue(out().startsWith(c.synopsis() + "\n"), out());
