@@ -1,4 +1,4 @@
-package bufq.dump.text;
+package bufq.dump.file;
 
 /**
  * Makes text quoted from a hostile file safe to print on one line: line breaks and other control
