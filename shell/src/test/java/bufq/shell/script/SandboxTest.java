@@ -87,6 +87,28 @@ class SandboxTest {
         }
     }
 
+    /**
+     * Issue 46: a SharedArrayBuffer lives off the heap, so a heap-only limit never saw it (5.3 GB of
+     * them before "more than 1024 MiB"). Bounded here: 24 of 8 MiB at most, then a spin the time
+     * limit would end; the memory limit of 64 MiB must come first.
+     */
+    @Test
+    void offHeapBuffersCountTowardsTheMemoryLimit() throws Exception {
+        h.close();
+        System.setProperty("bufq.js.maxheap", Long.toString(64L << 20));
+        try (Harness small = new Harness().load(Harness.seed(0))) {
+            small.ok("set timeout 20");
+            assertEquals("0\n", small.ok("js 0"));
+            System.gc();
+            String e = small.fails("js let shared = []; for (let i = 0; i < 24; i++) shared.push(new SharedArrayBuffer(8 << 20));"
+                    + " while (true) {}");
+            assertTrue(e.contains("script stopped: it held more than 64 MiB of memory"), e);
+            assertEquals("2\n", small.ok("js shared = null; 1 + 1"));
+        } finally {
+            System.clearProperty("bufq.js.maxheap");
+        }
+    }
+
     @Test
     void ctrlCInterruptsTheRunningScript() throws Exception {
         h.ok("set timeout 0");
