@@ -24,6 +24,13 @@ public final class TableFormatter implements Formatter {
     private static final String RESET = "\033[0m";
 
     @Override public String name() { return "table"; }
+    @Override public boolean forPeople() { return true; }
+
+    /** The statement after {@code -- } when echoed, then the outputs in order ({@link Results#inOrder}). */
+    @Override public void write(Result result, FormatOptions options, StringBuilder out) {
+        if (result.heading() != null) out.append("-- ").append(result.heading()).append('\n');
+        Results.inOrder(result, this, false, options, out);
+    }
 
     @Override public void write(Table table, FormatOptions options, StringBuilder out) {
         int w = table.width();
@@ -258,7 +265,7 @@ public final class TableFormatter implements Formatter {
         return s.codePointCount(0, s.length());
     }
 
-    /** Escapes newlines, tabs and other control characters as {@code \n}, {@code \t}, {@code \x1b}, {@code \\u202e} (written as six characters). */
+    /** Escapes newlines, tabs and other control characters as {@code \n}, {@code \t}, {@code \x1b}. */
     static String visible(String s) { return visible(s, false); }
 
     /**
@@ -266,35 +273,5 @@ public final class TableFormatter implements Formatter {
      * drive it (rename the window, move the cursor), as table cells are; with {@code keepLines},
      * line breaks and tabs stay as they are (what a script prints is text of several lines).
      */
-    public static String visible(String s, boolean keepLines) {
-        int i = 0;
-        while (i < s.length() && !(isControl(s.charAt(i)) && !(keepLines && isLayout(s.charAt(i))))) i++;
-        if (i == s.length()) return s;
-        StringBuilder b = new StringBuilder(s.length() + 8).append(s, 0, i);
-        for (; i < s.length(); i++) {
-            char ch = s.charAt(i);
-            if (!isControl(ch) || keepLines && isLayout(ch)) b.append(ch);
-            else if (ch == '\n') b.append("\\n");
-            else if (ch == '\t') b.append("\\t");
-            else if (ch == '\r') b.append("\\r");
-            else if (ch > 0xff) b.append(String.format("\\u%04x", (int) ch));
-            else b.append(String.format("\\x%02x", (int) ch));
-        }
-        return b.toString();
-    }
-
-    private static boolean isLayout(char ch) { return ch == '\n' || ch == '\t'; }
-
-    /**
-     * C0 and C1 controls, and what reorders or breaks a line as a terminal shows it: the bidi
-     * controls (U+202E, RIGHT-TO-LEFT OVERRIDE, makes {@code exe.txt} of {@code txt.exe}) and the
-     * line and paragraph separators. Shown as a backslash, u and four hex digits.
-     */
-    public static boolean isControl(char ch) {
-        return ch < 0x20 || ch == 0x7f || (ch >= 0x80 && ch < 0xa0) || ch >= 0x2000 && isFormatting(ch) || ch == 0x061c;
-    }
-
-    private static boolean isFormatting(char ch) {
-        return ch == 0x200e || ch == 0x200f || (ch >= 0x2028 && ch <= 0x202e) || (ch >= 0x2066 && ch <= 0x2069);
-    }
+    public static String visible(String s, boolean keepLines) { return Cells.visible(s, keepLines); }
 }

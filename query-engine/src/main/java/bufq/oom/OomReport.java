@@ -7,6 +7,7 @@ import bufq.table.Column;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
+import bufq.units.Units;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +33,23 @@ public final class OomReport {
         if (buffers.size() > 0) out.add(buffers);
         Table figures = Figures.table(text, ranked);
         if (figures.size() > 0) out.add(figures);
+        return out;
+    }
+
+    /**
+     * What one message is about, as the join ranks it first: the module (null when none matches)
+     * and the allocation it failed on (null when not known). For {@code fit} and {@code advise}.
+     */
+    public record Join(OomMessage message, int number, HloModule module, BufferAllocation allocation) {}
+
+    /** Each message of {@code text} joined to its best module among {@code modules}, in message order. */
+    public static List<Join> joins(OomText text, List<HloModule> modules) {
+        List<Join> out = new ArrayList<>();
+        for (int i = 0; i < text.messages().size(); i++) {
+            OomMessage m = text.messages().get(i);
+            List<ModuleMatch> r = ModuleMatch.rank(m, modules);
+            out.add(r.isEmpty() ? new Join(m, i + 1, null, null) : new Join(m, i + 1, r.get(0).module(), r.get(0).allocation()));
+        }
         return out;
     }
 
@@ -167,5 +185,5 @@ public final class OomReport {
     }
 
     /** Bytes with thousands separators. */
-    static String grouped(long n) { return String.format(Locale.ROOT, "%,d", n); }
+    static String grouped(long n) { return Units.grouped(n); }
 }

@@ -1,8 +1,8 @@
 package bufq.shell.session;
 
-import bufq.fit.Capacity;
+import bufq.fit.CapacityChoice;
 import bufq.fit.Devices;
-import bufq.table.Sizes;
+import bufq.units.Units;
 
 import java.math.BigDecimal;
 import java.util.List;
@@ -23,9 +23,26 @@ public enum Setting {
     THRESHOLD("SIZE", "16KiB", "values smaller than this fold into one row in the peak report"),
     TILING("NAME", "tpu", "tiling model used for padded sizes (built in: tpu, none)"),
     TIMEOUT("SECONDS", "10", "time limit for each query and each call into JavaScript (js, run FILE.js, -f, fields, tilings, checks; 0 = none; to the millisecond, e.g. 0.5)"),
-    CAPACITY("SIZE", "none", "memory of the device (or process) 'fit' checks against, e.g. 16GiB, 80GB; none = the device's"),
+    CAPACITY("SIZE", "none", "memory of the device (or process) 'fit' checks against, e.g. 16GiB, 80GB, host (this machine's), unlimited; none = the device's"),
     DEVICE("NAME", "none", "an accelerator whose memory 'fit' uses when capacity is none (help device lists them)"),
     RESERVED("SIZE", "none", "of the capacity, what the runtime keeps before any program; none = the device's figure, else 0");
+
+    /**
+     * A reservation as read once: {@code bytes} of the capacity the runtime keeps, {@code text} as
+     * the user wrote it; {@link #NONE} leaves it to the device's figure (else 0).
+     */
+    public record Reserved(long bytes, String text) {
+        public static final Reserved NONE = new Reserved(-1, "none");
+
+        public boolean isSet() { return bytes >= 0; }
+
+        @Override public String toString() { return text; }
+    }
+
+    /** The value of {@code device} when none is set: shown as {@code none}. */
+    static final Object NO_DEVICE = new Object() {
+        @Override public String toString() { return "none"; }
+    };
 
     private static final BigDecimal MAX_TIMEOUT = BigDecimal.valueOf(Integer.MAX_VALUE);
 
@@ -92,7 +109,7 @@ public enum Setting {
             }
             case THRESHOLD -> {
                 try {
-                    return Sizes.parse(text);
+                    return Units.parse(text);
                 } catch (NumberFormatException e) {
                     throw new CommandException("threshold: " + e.getMessage());
                 }
@@ -101,22 +118,27 @@ public enum Setting {
                 if (t.isEmpty()) throw new CommandException("tiling takes a model name such as tpu or none");
                 return t;
             }
-            case CAPACITY, RESERVED -> {
-                if (t.equals("none")) return "none";
+            case CAPACITY -> {
                 try {
-                    long n = Capacity.parseSize(text);
-                    if (n > 0 || this == RESERVED) return text.trim();
+                    return CapacityChoice.of(text);
                 } catch (NumberFormatException e) {
                     throw new CommandException(key() + ": " + e.getMessage());
                 }
-                throw new CommandException(key() + " takes a size above 0 or none, not '" + text + "'");
+            }
+            case RESERVED -> {
+                if (t.equals("none")) return Reserved.NONE;
+                try {
+                    return new Reserved(Units.parse(text, !t.equals("0")), text.trim());
+                } catch (NumberFormatException e) {
+                    throw new CommandException(key() + ": " + e.getMessage());
+                }
             }
             case DEVICE -> {
-                if (t.equals("none")) return "none";
+                if (t.equals("none")) return NO_DEVICE;
                 Devices.Device d = Devices.byName(t);
                 if (d == null) throw new CommandException("unknown device '" + text + "'" + Suggest.hint(t, Devices.names())
                         + " (known: " + String.join(", ", Devices.names()) + "; see help device)");
-                return d.name();
+                return d;
             }
             default -> throw new IllegalStateException(name());
         }

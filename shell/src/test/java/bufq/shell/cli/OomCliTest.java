@@ -40,8 +40,8 @@ class OomCliTest {
                 new Case("help oom", List.of("-c", "help oom"), "", 0, "oom FILE|-", ""),
                 new Case("a capacity the message states is what fit checks against", List.of("-c", "oom -", "-c", "set capacity", DUMP),
                         "XLA:TPU compile permanent error. Ran out of memory in memory space hbm. Used 20.00G of 15.48G hbm."
-                                + " Exceeded hbm capacity by 4.52G.\n", 0, "16616154727B",
-                        "capacity 16616154727 B taken from message 1 (it states 15.48G, the least byte count that prints so):"
+                                + " Exceeded hbm capacity by 4.52G.\n", 0, "16616783872B",
+                        "capacity 16616783872 B taken from message 1 (it states 15.48G, the least byte count that prints so):"
                                 + " 'fit' checks against it; 'set capacity' changes it\n"),
                 new Case("a capacity set by the user stays", List.of("--capacity", "16GiB", "-c", "oom -", "-c", "set capacity", DUMP),
                         "XLA:TPU compile permanent error. Ran out of memory in memory space hbm. Used 20.00G of 15.48G hbm.\n",
