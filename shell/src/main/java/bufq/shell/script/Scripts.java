@@ -82,6 +82,9 @@ public final class Scripts implements ScriptEngine {
     /** True when {@code code} is visibly unfinished (open bracket, string, template, comment). Never starts the engine. */
     @Override public boolean incomplete(String code) { return JsSource.incomplete(code); }
 
+    /** Reads each character once: a 100,000-line {@code js} statement in a script is linear. */
+    @Override public Unfinished unfinished() { return new JsSource.Scan(); }
+
     /**
      * Evaluates {@code code} ({@code js CODE}); prints the completion value unless it is undefined.
      *

@@ -32,6 +32,28 @@ public interface ScriptEngine {
     /** Whether {@code code} is visibly unfinished (an open bracket, string or comment). Starts nothing. */
     boolean incomplete(String code);
 
+    /**
+     * Code read a piece at a time (a script's {@code js} statement, line by line), asked after each
+     * piece whether all of it so far is unfinished, as {@link #incomplete} would say of the whole.
+     */
+    interface Unfinished {
+        void add(CharSequence code);
+
+        boolean incomplete();
+    }
+
+    /**
+     * A fresh {@link Unfinished}; the engine's own reads each character once. This default asks
+     * {@link #incomplete} of the whole text each time. Starts nothing.
+     */
+    default Unfinished unfinished() {
+        StringBuilder all = new StringBuilder();
+        return new Unfinished() {
+            @Override public void add(CharSequence code) { all.append(code); }
+            @Override public boolean incomplete() { return ScriptEngine.this.incomplete(all.toString()); }
+        };
+    }
+
     /** Checks scripts registered, in registration order. */
     List<CheckRule> checks();
 

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Cuts a script ({@code -f}, {@code run}, piped stdin) into statements, reading lazily so a pipe is
@@ -58,6 +59,7 @@ public final class StatementReader {
     private final BufferedReader in;
     private final Collection<String> entities;
     private final Predicate<String> scriptIncomplete;
+    private final Supplier<ScriptEngine.Unfinished> unfinished;
     private int lineNo;
     private String peeked;
 
@@ -77,9 +79,25 @@ public final class StatementReader {
      *                         engine's rule; see {@link ScriptEngine#incomplete})
      */
     public StatementReader(BufferedReader in, Collection<String> entities, Predicate<String> scriptIncomplete) {
+        this(in, entities, scriptIncomplete, () -> {
+            StringBuilder all = new StringBuilder();
+            return new ScriptEngine.Unfinished() {
+                @Override public void add(CharSequence code) { all.append(code); }
+                @Override public boolean incomplete() { return scriptIncomplete.test(all.toString()); }
+            };
+        });
+    }
+
+    /**
+     * @param unfinished a {@code js} statement's code, read as its lines come ({@link
+     *                   ScriptEngine#unfinished}): the engine's scan reads each line once
+     */
+    public StatementReader(BufferedReader in, Collection<String> entities, Predicate<String> scriptIncomplete,
+                           Supplier<ScriptEngine.Unfinished> unfinished) {
         this.in = in;
         this.entities = entities;
         this.scriptIncomplete = scriptIncomplete;
+        this.unfinished = unfinished;
     }
 
     /** The next statement, or null at the end of input. A trailing unfinished statement is returned as is. */
@@ -141,6 +159,9 @@ public final class StatementReader {
     private Statement read() throws IOException {
         StringBuilder buf = new StringBuilder();
         Open open = new Open();
+        ScriptEngine.Unfinished js = null;
+        int jsRead = 0;   // characters of buf the js scan has read
+        boolean jsCode = false;
         int start = 0;
         String line;
         while ((line = nextLine()) != null) {
@@ -156,7 +177,17 @@ public final class StatementReader {
             if (isJs(buf.length() == 0 ? t : buf.toString())) {
                 // JavaScript keeps its line breaks: they end // comments and statements.
                 buf.append(buf.length() == 0 ? t : line);
-                if (needsMore(buf.toString(), entities, scriptIncomplete)) {
+                // The code (after "js ") is scanned as it comes, each character once: scanning the
+                // whole statement again on every line was quadratic (100,000 lines never ended).
+                if (js == null) {
+                    js = unfinished.get();
+                    jsRead = Math.min(3, buf.length());
+                }
+                String piece = buf.substring(jsRead);
+                js.add(piece);
+                jsRead = buf.length();
+                jsCode |= !piece.isBlank();   // "js" alone is finished
+                if (jsCode && js.incomplete()) {
                     buf.append('\n');
                     continue;
                 }

@@ -61,6 +61,18 @@ class StatementBoundsTest {
         }
     }
 
+    /** Issue 46: a {@code js} statement over 100,000 lines was scanned whole on every line (it never ended); once each now. */
+    @Test
+    void aJsStatementOfAHundredThousandLinesIsReadInLinearTime() throws Exception {
+        Path script = Files.writeString(dir.resolve("long.bq"), "js print([1,\n" + "2,\n".repeat(100_000) + "3].length)\n"
+                + "values where size > 0 show count()\n");
+        HostileFilesTest.Result r = assertTimeoutPreemptively(Duration.ofSeconds(60),
+                () -> HostileFilesTest.run("--no-init", DUMP, "-f", script.toString()));
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().startsWith("100002\n"), r.out());
+        assertTrue(r.out().contains("26"), "the statement after it runs: " + r.out());
+    }
+
     @Test
     void aQueryAtTheConditionBoundRuns() {
         String q = "values where " + "size > 1 and ".repeat(Parser.MAX_CONDITIONS - 1) + "size > 0 show count()";
