@@ -1,4 +1,4 @@
-package bufq.analysis;
+package bufq.why;
 
 import bufq.dump.DumpLoader;
 import bufq.dump.proto.HostileProtos;
@@ -40,7 +40,7 @@ class WhyScaleTest {
         List<WhyReport> r = assertTimeoutPreemptively(Duration.ofSeconds(120), () -> {
             ThreadMXBean t = ManagementFactory.getThreadMXBean();
             long start = t.getCurrentThreadCpuTime();
-            List<WhyReport> out = Analyses.why(m, List.of(p));
+            List<WhyReport> out = Why.of(m, List.of(p));
             long spent = t.getCurrentThreadCpuTime() - start;
             assertTrue(spent < 8_000_000_000L, "why took " + spent / 1_000_000 + " ms of processor time");
             return out;

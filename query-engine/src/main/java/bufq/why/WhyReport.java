@@ -1,5 +1,7 @@
-package bufq.analysis;
+package bufq.why;
 
+import bufq.analysis.Bytes;
+import bufq.analysis.OccupiedShares;
 import bufq.liveness.LiveValues;
 import bufq.model.BufferAllocation;
 import bufq.liveness.EarlierEnd;
@@ -89,7 +91,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
      *
      * @throws CancellationException when the thread is interrupted; the flag stays set
      */
-    static WhyReport of(HloModule m, HloValue v, PeakHoldings holdings) {
+    public static WhyReport of(HloModule m, HloValue v, PeakHoldings holdings) {
         String name = v.label() + " (id " + v.id() + ")";
         cancelled();
         Table what = what(m, v, name), born = born(m, v, name), uses = uses(m, v, name);
@@ -126,7 +128,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
                 .column("op_name", ColumnType.STRING).column("source", ColumnType.STRING)
                 .column("live_from", ColumnType.INT).column("live_to", ColumnType.INT).column("last_use", ColumnType.INT)
                 .row(stepOrNull(m.timeOf(v.name())), v.name(), ins == null ? null : ins.opcode(),
-                        ins == null ? null : ins.opName(), PeakReport.source(ins),
+                        ins == null ? null : ins.opName(), (ins == null ? null : ins.source()),
                         v.hasRange() ? (Object) (long) v.rangeStart() : null, v.hasRange() ? (Object) (long) v.rangeEnd() : null,
                         stepOrNull(last));
         List<String> stack = ins == null ? List.of() : ins.stack();
