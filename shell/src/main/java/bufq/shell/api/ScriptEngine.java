@@ -1,5 +1,6 @@
 package bufq.shell.api;
 
+import bufq.shell.statement.UnfinishedCode;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Status;
 import bufq.advise.Rule;
@@ -33,6 +34,18 @@ public interface ScriptEngine {
 
     /** Whether {@code code} is visibly unfinished (an open bracket, string or comment). Starts nothing. */
     boolean incomplete(String code);
+
+    /**
+     * A fresh {@link UnfinishedCode}; the engine's own reads each character once. This default asks
+     * {@link #incomplete} of the whole text each time. Starts nothing.
+     */
+    default UnfinishedCode unfinished() {
+        StringBuilder all = new StringBuilder();
+        return new UnfinishedCode() {
+            @Override public void add(CharSequence code) { all.append(code); }
+            @Override public boolean incomplete() { return ScriptEngine.this.incomplete(all.toString()); }
+        };
+    }
 
     /** Checks scripts registered, in registration order. */
     List<CheckRule> checks();

@@ -1,8 +1,8 @@
 package bufq.shell.command;
 
+import bufq.why.Why;
 import bufq.shell.api.Command;
-import bufq.analysis.Analyses;
-import bufq.analysis.WhyReport;
+import bufq.why.WhyReport;
 import bufq.eval.EvalContext;
 import bufq.lang.QueryException;
 import bufq.model.DumpPart;
@@ -74,7 +74,7 @@ final class WhyCommand implements Command {
             return Status.OK;
         }
         List<Output> out = new ArrayList<>();
-        for (WhyReport r : Analyses.why(m, values)) out.addAll(r.tables());
+        for (WhyReport r : Why.of(m, values)) out.addAll(r.tables());
         ctx.out().print(out);
         return Status.OK;
     }

@@ -213,7 +213,7 @@ public final class Shell implements SessionControl {
     }
 
     @Override public StatementReader statements(BufferedReader r) {
-        return new StatementReader(r, engine.entities(), this::scriptIncomplete);
+        return new StatementReader(r, engine.entities(), this::scriptIncomplete, () -> scripts().unfinished());
     }
 
     /** Whether {@code text} is a statement that cannot end here (see {@link StatementReader#needsMore}). */

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Cuts a script ({@code -f}, {@code run}, piped stdin) into statements, reading lazily so a pipe is
@@ -58,6 +59,7 @@ public final class StatementReader {
     private final BufferedReader in;
     private final Collection<String> entities;
     private final Predicate<String> scriptIncomplete;
+    private final Supplier<UnfinishedCode> unfinished;
     private int lineNo;
     private String peeked;
 
@@ -77,9 +79,25 @@ public final class StatementReader {
      *                         engine's rule; see ScriptEngine.incomplete)
      */
     public StatementReader(BufferedReader in, Collection<String> entities, Predicate<String> scriptIncomplete) {
+        this(in, entities, scriptIncomplete, () -> {
+            StringBuilder all = new StringBuilder();
+            return new UnfinishedCode() {
+                @Override public void add(CharSequence code) { all.append(code); }
+                @Override public boolean incomplete() { return scriptIncomplete.test(all.toString()); }
+            };
+        });
+    }
+
+    /**
+     * @param unfinished a {@code js} statement's code, read as its lines come ({@link
+     *                   ScriptEngine#unfinished}): the engine's scan reads each line once
+     */
+    public StatementReader(BufferedReader in, Collection<String> entities, Predicate<String> scriptIncomplete,
+                           Supplier<UnfinishedCode> unfinished) {
         this.in = in;
         this.entities = entities;
         this.scriptIncomplete = scriptIncomplete;
+        this.unfinished = unfinished;
     }
 
     /** The next statement, or null at the end of input. A trailing unfinished statement is returned as is. */
@@ -95,21 +113,39 @@ public final class StatementReader {
     private static final class Open {
         int depth;
         boolean string, lastContinues;
-
-        void reset(List<Token> tokens) {
-            depth = 0;
-            string = lastContinues = false;
-            add(tokens);
-        }
+        char quote;   // of the open string
 
         void add(List<Token> tokens) {
             for (Token t : tokens) {
                 if (t.kind() == TokenKind.LPAREN) depth++;
                 else if (t.kind() == TokenKind.RPAREN) depth--;
-                else if (Lexer.isUnterminatedString(t)) string = true;
+                else if (Lexer.isUnterminatedString(t)) {
+                    string = true;
+                    quote = t.text().charAt(0);
+                }
             }
             if (tokens.size() >= 2) lastContinues = continues(tokens.get(tokens.size() - 2));
         }
+
+        /**
+         * The next line of a query: inside an open string only that line is scanned for its closing
+         * quote (as the lexer does, a backslash escaping the next character), then the rest is lexed.
+         * Each line is read once, so a string open over 100,000 lines is linear, not quadratic.
+         */
+        void line(String t) {
+            if (!string) {
+                add(Lexer.lex(t));
+                return;
+            }
+            int i = 0;
+            while (i < t.length() && t.charAt(i) != quote) i += t.charAt(i) == '\\' ? 2 : 1;
+            if (i >= t.length()) return;   // still inside the string
+            string = false;
+            lastContinues = false;
+            add(Lexer.lex(t.substring(i + 1)));
+        }
+
+        boolean more() { return string || depth > 0 || lastContinues; }
     }
 
     private static boolean continues(Token last) {
@@ -123,6 +159,9 @@ public final class StatementReader {
     private Statement read() throws IOException {
         StringBuilder buf = new StringBuilder();
         Open open = new Open();
+        UnfinishedCode js = null;
+        int jsRead = 0;   // characters of buf the js scan has read
+        boolean jsCode = false;
         int start = 0;
         String line;
         while ((line = nextLine()) != null) {
@@ -138,7 +177,17 @@ public final class StatementReader {
             if (isJs(buf.length() == 0 ? t : buf.toString())) {
                 // JavaScript keeps its line breaks: they end // comments and statements.
                 buf.append(buf.length() == 0 ? t : line);
-                if (needsMore(buf.toString(), entities, scriptIncomplete)) {
+                // The code (after "js ") is scanned as it comes, each character once: scanning the
+                // whole statement again on every line was quadratic (100,000 lines never ended).
+                if (js == null) {
+                    js = unfinished.get();
+                    jsRead = Math.min(3, buf.length());
+                }
+                String piece = buf.substring(jsRead);
+                js.add(piece);
+                jsRead = buf.length();
+                jsCode |= !piece.isBlank();   // "js" alone is finished
+                if (jsCode && js.incomplete()) {
                     buf.append('\n');
                     continue;
                 }
@@ -154,23 +203,26 @@ public final class StatementReader {
             // Past the bound the statement is refused as it is (lexing it whole on every line was
             // quadratic); its remaining lines are read a line at a time and dropped.
             if (buf.length() > Parser.MAX_LENGTH) {
+                // A query's lines are followed to its end (an open string or parenthesis, a last
+                // word that needs more, a next line that starts a clause): one error for all.
                 String last = t;
-                while (lineContinues(last) || continuesOnNextLine()) {
+                if (query) open.line(t);
+                while (query ? open.more() || continuesOnNextLine() : lineContinues(last) || continuesOnNextLine()) {
                     last = nextLine();
                     if (last == null) break;
                     last = last.strip();
+                    if (query) open.line(last);
                 }
                 return new Statement(buf.toString().strip(), start);
             }
             boolean more;
-            if (query && !open.string) {
-                // A query's lines are lexed one at a time (no token but a string spans two): lexing
-                // the whole statement again on every line was quadratic in its length.
-                open.add(Lexer.lex(t));
-                more = open.string || open.depth > 0 || open.lastContinues;
+            if (query) {
+                // A query's lines are lexed one at a time (a string spanning lines is scanned a line
+                // at a time too): lexing the whole statement again on every line was quadratic.
+                open.line(t);
+                more = open.more();
             } else {
                 more = needsMore(buf.toString(), entities, scriptIncomplete);
-                if (query) open.reset(Lexer.lex(buf.toString()));
             }
             if (more || query && continuesOnNextLine()) {
                 buf.append(' ');

@@ -118,6 +118,21 @@ class ShellSessionTest {
         assertEquals(List.of(), listing(dir), "neither the file nor a temporary one");
     }
 
+    /** Issue 46: a disk that fills when {@code output} closes the file (its last buffer) said only "No space left on device". */
+    @Test
+    void aFullDiskAtCloseNamesTheFile(@TempDir Path dir) throws IOException {
+        Path f = dir.resolve("full.txt");
+        OutputSink sink = OutputSink.file(f, false, w -> new java.io.FilterWriter(w) {
+            @Override public void flush() throws IOException { throw new IOException("No space left on device"); }
+        });
+        Shell s = shell(new Env(Map.of(), false));
+        s.printer().switchSink(sink);
+        assertEquals(Status.OK, s.execute("values limit 1"));
+        assertEquals(Status.ERROR, s.execute("output"));
+        assertTrue(err().contains("error: " + f + " was not written: No space left on device"), err());
+        assertEquals(List.of(), listing(dir), "neither the file nor a temporary one");
+    }
+
     @Test
     void outputNeverRenamesOverDevicesOrLinks(@TempDir Path dir) throws IOException {
         Shell s = shell(new Env(Map.of(), false));

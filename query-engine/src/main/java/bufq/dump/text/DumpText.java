@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.text;
 
 import bufq.dump.text.Interner;
 import bufq.dump.text.WordScan;
@@ -13,7 +13,7 @@ import java.nio.charset.StandardCharsets;
  * Offsets are in bytes or chars; cuts are always made at ASCII newlines, so UTF-8 is never split.
  */
 abstract class DumpText {
-    /** Target size of a parallel chunk of the Used values section ({@link ModuleReader} cuts there). */
+    /** Target size of a parallel chunk of the Used values section ({@link TextReader} cuts there). */
     static final int CHUNK = 1 << 20;
 
     /** The content ends early (a cut-off .gz): the last region is marked truncated. */

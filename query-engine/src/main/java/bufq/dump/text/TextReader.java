@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.text;
 
 import bufq.dump.file.DumpFile;
 import bufq.dump.file.FileKind;
@@ -17,20 +17,34 @@ import java.util.Set;
 import java.util.stream.IntStream;
 
 /**
- * Reads one module: its files in parallel, each file cut at its section headers (and the long
+ * The text reader's one entry, as {@code bufq.dump.proto.ProtoReader} is the proto reader's: a
+ * file's text, the verdict on whether it is a dump at all, and a module read. A module's files are
+ * read in parallel, each file cut at its section headers (and the long
  * {@code Used values} section cut again at value blocks) so the pieces parse in parallel, then
  * hands the parts to {@link ModuleAssembler}. The {@code Used values} section is only cut, not
  * parsed, unless the load asks for it ({@link DumpPart#USED_VALUES}): {@link UsedValuesReader}
  * reads it on first use.
  */
-final class ModuleReader {
-    private ModuleReader() {}
+public final class TextReader {
+    private TextReader() {}
 
     /** Target size of a parallel chunk of the Used values section. */
-    static final int CHUNK = DumpText.CHUNK;
+    public static final int CHUNK = DumpText.CHUNK;
 
+    /** The text of a dump file (a {@code .gz} inflated), with a clear one-line error naming it. */
+    public static String readText(DumpFile f) throws LoadException { return TextFiles.read(f); }
 
-    static HloModule read(ModuleSource source, Set<DumpPart> now) throws LoadException {
+    /** Refuses text that is not a buffer-assignment dump (nor a section of one, nor a report), with a one-line reason. */
+    public static void checkLooksLikeDump(String name, String text) throws LoadException {
+        HeadSniff.checkLooksLikeDump(name, text);
+    }
+
+    /** As {@link #checkLooksLikeDump(String, String)}, saying what a file of {@code kind} should be. */
+    public static void checkLooksLikeDump(String name, FileKind kind, String text) throws LoadException {
+        HeadSniff.checkLooksLikeDump(name, kind, text);
+    }
+
+    public static HloModule read(ModuleSource source, Set<DumpPart> now) throws LoadException {
         long t0 = System.nanoTime();
         List<DumpFile> files = source.dumpFiles();
         List<Object> opened = openAll(files);

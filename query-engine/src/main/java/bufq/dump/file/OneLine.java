@@ -1,4 +1,4 @@
-package bufq.dump.text;
+package bufq.dump.file;
 
 /**
  * Makes text quoted from a hostile file safe to print on one line: line breaks and other control
@@ -20,12 +20,15 @@ public final class OneLine {
             else if (c == '\r') b.append("\\r");
             else if (c == '\n') b.append("\\n");
             else if (c == '\t') b.append(' ');
+            else if (c > 0xff) b.append(String.format("\\u%04x", (int) c));
             else b.append(String.format("\\x%02x", (int) c & 0xff));
         }
         return b.toString();
     }
 
     private static boolean needsEscape(char c) {
-        return c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == '\u2028' || c == '\u2029';
+        // The bidi controls too (U+202E reverses what follows on the screen), as the formatters do.
+        return c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == '\u2028' || c == '\u2029'
+                || c == 0x061c || c == 0x200e || c == 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
     }
 }

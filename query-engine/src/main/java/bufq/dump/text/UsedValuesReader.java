@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.text;
 
 import bufq.dump.file.DumpFile;
 import bufq.dump.file.LoadException;

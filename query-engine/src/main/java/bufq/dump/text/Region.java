@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.text;
 
 import bufq.dump.file.DumpFile;
 import bufq.dump.file.LoadException;
@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
- * A region of one file (a section, or a chunk of a long one), cut by {@link ModuleReader}; {@code part}
+ * A region of one file (a section, or a chunk of a long one), cut by {@link TextReader}; {@code part}
  * is filled by parsing (it stays null while the region waits for a first use). {@link #parseAll}
  * parses regions in parallel, at load or on a part's first use ({@link UsedValuesReader}).
  */

@@ -1,4 +1,4 @@
-package bufq.analysis;
+package bufq.why;
 
 import bufq.liveness.Liveness;
 import bufq.dump.DumpLoader;
@@ -72,7 +72,7 @@ class WhyIdleNoteTest {
         Path f = Files.writeString(dir.resolve("module_0001.jit_f.cpu_after_optimizations-buffer-assignment.txt"), dump);
         HloModule m = DumpLoader.discover(List.of(f)).get(0).load();
         assertEquals(31, Liveness.of(m).peakTime());
-        Table idle = Analyses.why(m, m.valuesNamed("x.1")).get(0).idle();
+        Table idle = Why.of(m, m.valuesNamed("x.1")).get(0).idle();
         assertEquals(5, idle.size());
         for (int r = 0; r < idle.size(); r++) assertFalse((Boolean) idle.cell(r, idle.columnIndex("peak_inside")), idle.toString());
         assertTrue(idle.notes().contains("the peak, step 31, falls in one of them: 31..31"), idle.notes().toString());

@@ -1,5 +1,6 @@
-package bufq.analysis;
+package bufq.why;
 
+import bufq.analysis.Bytes;
 import bufq.liveness.OccupiedShares;
 import bufq.liveness.LiveValues;
 import bufq.model.BufferAllocation;
@@ -20,12 +21,14 @@ import bufq.table.Table;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CancellationException;
 
 /**
  * {@code why VALUE}: what keeps one value alive, in parts that are each a typed table: what it is,
@@ -81,10 +84,28 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
         long of(HloValue v) { return held.getOrDefault(v, 0L); }
     }
 
-    static WhyReport of(HloModule m, HloValue v, PeakHoldings holdings) {
+    /**
+     * One value's report. Linear in its positions and uses (the uses table sorts them: O((P + U) log
+     * (P + U))); a value with a 100,000-long chain of each takes well under a second. Ctrl-C and the
+     * query time limit (which interrupt the thread) stop it within {@link #CHECK_EVERY} rows.
+     *
+     * @throws CancellationException when the thread is interrupted; the flag stays set
+     */
+    public static WhyReport of(HloModule m, HloValue v, PeakHoldings holdings) {
         String name = v.label() + " (id " + v.id() + ")";
-        return new WhyReport(what(m, v, name), born(m, v, name), uses(m, v, name), end(m, v, name), idle(m, v, name),
-                atPeak(m, v, name, holdings));
+        cancelled();
+        Table what = what(m, v, name), born = born(m, v, name), uses = uses(m, v, name);
+        cancelled();
+        Table end = end(m, v, name), idle = idle(m, v, name);
+        cancelled();
+        return new WhyReport(what, born, uses, end, idle, atPeak(m, v, name, holdings));
+    }
+
+    /** Rows between two looks at the thread's interrupt. */
+    static final int CHECK_EVERY = 4096;
+
+    private static void cancelled() {
+        if (Thread.currentThread().isInterrupted()) throw new CancellationException("why cancelled");
     }
 
     private static Table what(HloModule m, HloValue v, String name) {
@@ -107,7 +128,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
                 .column("op_name", ColumnType.STRING).column("source", ColumnType.STRING)
                 .column("live_from", ColumnType.INT).column("live_to", ColumnType.INT).column("last_use", ColumnType.INT)
                 .row(stepOrNull(m.timeOf(v.name())), v.name(), ins == null ? null : ins.opcode(),
-                        ins == null ? null : ins.opName(), PeakReport.source(ins),
+                        ins == null ? null : ins.opName(), (ins == null ? null : ins.source()),
                         v.hasRange() ? (Object) (long) v.rangeStart() : null, v.hasRange() ? (Object) (long) v.rangeEnd() : null,
                         stepOrNull(last));
         List<String> stack = ins == null ? List.of() : ins.stack();
@@ -130,16 +151,24 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
         List<Row> rows = new ArrayList<>();
         Set<String> named = new TreeSet<>();   // opcodes read from a name
         List<HloPosition> positions = v.positions();
+        // The position each instruction names first, so a use finds the one it reads through in O(1):
+        // scanning every position for every use was quadratic (a 100,000-long chain never ended).
+        Map<String, HloPosition> byInstruction = new HashMap<>();
         for (int i = 0; i < positions.size(); i++) {
+            if (i % CHECK_EVERY == 0) cancelled();
             HloPosition p = positions.get(i);
+            byInstruction.putIfAbsent(p.instruction(), p);
             HloInstruction ins = m.instruction(p.instruction());
             int t = m.timeOf(p.instruction());
             rows.add(new Row(t, i, new Object[] {stepOrNull(t), p.toString(), null, null,
                     ins == null || ins.opcode() == null ? opcodeFromName(p.instruction(), named) : ins.opcode(), ins == null ? null : ins.opName()}));
         }
-        for (TimedUse u : UseSchedule.timed(m, v)) {
+        List<TimedUse> timed = UseSchedule.timed(m, v);
+        for (int i = 0; i < timed.size(); i++) {
+            if (i % CHECK_EVERY == 0) cancelled();
+            TimedUse u = timed.get(i);
             HloInstruction user = m.instruction(u.use().user());
-            HloPosition through = through(v, user, u.use().operand());
+            HloPosition through = through(byInstruction, user, u.use().operand());
             rows.add(new Row(u.step(), positions.size() + u.order(), new Object[] {stepOrNull(u.step()),
                     through == null ? null : through.toString(), u.use().user(), (long) u.use().operand(),
                     user == null || user.opcode() == null ? opcodeFromName(u.use().user(), named) : user.opcode(), user == null ? null : user.opName()}));
@@ -172,12 +201,13 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
         return stem;
     }
 
-    /** The position whose instruction is operand {@code k} of {@code user}, or null when the dump does not say. */
-    private static HloPosition through(HloValue v, HloInstruction user, int k) {
+    /**
+     * The position whose instruction is operand {@code k} of {@code user} (the value's first at that
+     * instruction, from {@code byInstruction}), or null when the dump does not say.
+     */
+    private static HloPosition through(Map<String, HloPosition> byInstruction, HloInstruction user, int k) {
         if (user == null || k < 0 || k >= user.operands().size()) return null;
-        String operand = user.operands().get(k);
-        for (HloPosition p : v.positions()) if (p.instruction().equals(operand)) return p;
-        return null;
+        return byInstruction.get(user.operands().get(k));
     }
 
     /** One row per clause of the explanation, so each stays readable in a terminal's table. */

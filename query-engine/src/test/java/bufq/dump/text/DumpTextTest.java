@@ -1,4 +1,4 @@
-package bufq.dump;
+package bufq.dump.text;
 
 import org.junit.jupiter.api.Test;
 
