@@ -39,16 +39,13 @@ final class OffloadRule implements Rule {
             bytes += v.size();
         }
         if (vs.isEmpty()) return List.of();
-        String cpu = "cpu".equals(f.module().info().backend())
-                ? "; XLA:CPU has no memory apart from the host's, so there offloading frees nothing: the figure is what a GPU or"
-                + " TPU build's device memory would save" : "";
         return List.of(new Advice(NAME, vs.size() + (vs.size() == 1 ? " residual" : " residuals") + " (" + Sizes.human(bytes)
                 + ") wait on the device across the peak from their forward use to their backward use: offload them to host"
                 + " (name them with jax.ad_checkpoint.checkpoint_name and use jax.checkpoint with policy="
                 + "jax.checkpoint_policies.save_and_offload_only_these_names(names_which_can_be_saved=[],"
                 + " names_which_can_be_offloaded=[...], offload_src='device', offload_dst='pinned_host');"
                 + " offload_dot_with_no_batch_dims offloads the dots among them); the whatif frees each over that stretch with"
-                + " instant copies, so the real copies out and back save at most this" + cpu,
+                + " instant copies, so the real copies out and back save at most this",
                 "remat where " + Facts.byId(vs), vs, 0));
     }
 

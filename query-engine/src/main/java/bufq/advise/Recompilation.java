@@ -30,7 +30,12 @@ final class Recompilation {
     static final String EXACT = "exact: whatif", BOUND = "upper bound: whatif", ESTIMATE = "estimate: recompilation";
 
     static Figure of(HloModule m, Advice a, long whatifSaves) {
-        if (OffloadRule.NAME.equals(a.rule())) return new Figure(whatifSaves, BOUND, "");   // a remat edit, but nothing is recomputed
+        if (OffloadRule.NAME.equals(a.rule())) {   // a remat edit, but nothing is recomputed
+            if (!"cpu".equals(m.info().backend())) return new Figure(whatifSaves, BOUND, "");
+            // XLA:CPU's "device" is the host: an offload to host memory frees none of it
+            return new Figure(0, BOUND, "; on XLA:CPU the device is the host, so an offload frees nothing (the what-if's "
+                    + Sizes.human(whatifSaves) + " is what a GPU or TPU build's device memory would save at most)");
+        }
         if (a.edit() == null || !a.edit().startsWith("remat ")) return new Figure(whatifSaves, EXACT, "");
         if (!"cpu".equals(m.info().backend()))
             return new Figure(whatifSaves, ESTIMATE, "; a jax.checkpoint build saves this only where each"

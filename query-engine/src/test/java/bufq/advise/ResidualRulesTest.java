@@ -69,7 +69,8 @@ class ResidualRulesTest {
             String figure = (String) ranked.cell(row, ranked.columnIndex("figure"));
             if (rule.equals("offload")) {
                 assertEquals("upper bound: whatif", figure, line);
-                assertEquals(o.saved(), shown, line);
+                // on XLA:CPU the device is the host: an offload frees none of it, so none is promised
+                assertEquals("cpu".equals(m.info().backend()) ? 0 : o.saved(), shown, line);
                 assertTrue(a.finding().contains("pinned_host") && a.finding().contains("at most"), a.finding());
             } else {
                 // a remat policy is a recompilation: on XLA:CPU its recomputations are scheduled together
