@@ -1,5 +1,6 @@
 package bufq.format;
 
+import bufq.table.PrintedSize;
 import bufq.table.Table;
 
 import java.util.List;
@@ -7,7 +8,8 @@ import java.util.List;
 /**
  * A JSON array of row objects, one row per line, keys in column order: integers and sizes as JSON
  * integers, floats and fractions as JSON numbers (non-finite as null), booleans, null as null, lists
- * as arrays, strings escaped per RFC 8259. The title and notes are not data and are left out; a
+ * as arrays, a rounded printed size as {@code {"printed": "17.79M", "low": N, "high": M}} (an exact one as
+ * its number), strings escaped per RFC 8259. The title and notes are not data and are left out; a
  * {@link bufq.table.ColumnType#NOTE} column, a row's note, is kept as a field. A
  * command that yields several tables prints one object of named arrays ({@link Formatters#writeAll}),
  * so every statement's output is one JSON document.
@@ -41,6 +43,14 @@ public final class JsonFormatter implements Formatter {
             double d = ((Number) v).doubleValue();
             out.append(Double.isFinite(d) ? Cells.exactDouble(d) : "null");
         } else if (v instanceof Number || v instanceof Boolean) out.append(v);
+        else if (v instanceof PrintedSize p) {
+            if (p.exact()) out.append(p.low());
+            else {
+                out.append("{\"printed\": ");
+                string(p.printed(), out);
+                out.append(", \"low\": ").append(p.low()).append(", \"high\": ").append(p.high()).append('}');
+            }
+        }
         else if (v instanceof List<?> l) {
             out.append('[');
             for (int i = 0; i < l.size(); i++) {

@@ -2,6 +2,8 @@ package bufq.oom;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import bufq.table.PrintedSize;
+
 import java.util.Locale;
 
 /**
@@ -29,31 +31,29 @@ public record ByteSize(long lo, long hi, String text) {
     /** The middle of the interval: the figure to compare with when one number is needed. */
     public long mid() { return lo + (hi - lo) / 2; }
 
-    /** The printed text, with the interval when it is not exact: {@code 8.00M (8,383,488..8,393,727 B)}. */
-    public String describe() {
-        if (isExact()) return String.format(Locale.ROOT, "%,d B", lo);
-        return String.format(Locale.ROOT, "%s (%,d..%,d B)", text, lo, hi);
-    }
+    /** The printed text, with the interval when it is not exact: {@code 8.00M (8,383,488..8,394,751 B)}. */
+    public String describe() { return printed().toString(); }
+
+    /** This size as a table cell (json: the number when exact, else the text with its interval). */
+    public PrintedSize printed() { return new PrintedSize(text, lo, hi); }
 
     @Override public String toString() { return describe(); }
 
     /**
      * Parses one size: {@code 337385120B}, {@code (337385120B)}, {@code 0B}, {@code 6.00MiB},
      * {@code 384.0KiB}, {@code 63.80G}, {@code 530.00M}, {@code 1.5 GiB}, {@code 4608000000 bytes},
-     * {@code 4608000000}; null when {@code s} is no size. Units are binary whatever their spelling
-     * (XLA and the TPU runtime print powers of 1024).
+     * {@code 4608000000}; null when {@code s} is no size, is negative, or is more than a long holds
+     * (nothing is clamped: {@link FigureCheck} says where such a figure was). Units are binary
+     * whatever their spelling (XLA and the TPU runtime print powers of 1024).
      */
     public static ByteSize parse(String s) {
         if (s == null) return null;
         String t = s.strip();
         if (t.startsWith("(") && t.endsWith(")")) t = t.substring(1, t.length() - 1).strip();
         int i = 0, n = t.length();
-        if (n == 0 || n > 64) return null;
-        boolean neg = t.charAt(0) == '-';
-        if (neg) i++;
-        int numStart = i;
+        if (n == 0 || n > 64 || t.charAt(0) == '-') return null;
         while (i < n && (Character.isDigit(t.charAt(i)) || t.charAt(i) == '.' || t.charAt(i) == ',')) i++;
-        String num = t.substring(numStart, i).replace(",", "");
+        String num = t.substring(0, i).replace(",", "");
         if (num.isEmpty() || num.equals(".") || num.indexOf('.') != num.lastIndexOf('.')) return null;
         String unit = t.substring(i).strip();
         if (unit.endsWith(".")) unit = unit.substring(0, unit.length() - 1);
@@ -65,32 +65,54 @@ public record ByteSize(long lo, long hi, String text) {
         } catch (NumberFormatException e) {
             return null;
         }
-        if (neg) d = d.negate();
-        BigDecimal scale = BigDecimal.valueOf(1024).pow(power);
         int decimals = Math.max(0, d.scale());
-        if (decimals == 0 && power == 0) {
-            long v = clamp(d);
-            return new ByteSize(v, v, t);
-        }
-        // Printed with `decimals` digits after the point: the exact figure was within half a unit of
-        // the last digit. HumanReadableNumBytes also drops the remainder of each division by 1024
-        // but the last, so up to a 1024th of the unit more fits.
-        BigDecimal half = BigDecimal.ONE.movePointLeft(decimals).divide(BigDecimal.valueOf(2));
-        BigDecimal lo = d.subtract(half).multiply(scale).setScale(0, RoundingMode.CEILING);
-        BigDecimal hi = d.add(half).multiply(scale).setScale(0, RoundingMode.FLOOR);
-        if (power > 1) hi = hi.add(BigDecimal.valueOf(1024).pow(power - 1)).subtract(BigDecimal.ONE);
-        long l = Math.max(0, clamp(lo)), h = Math.max(l, clamp(hi));
-        return new ByteSize(l, h, t);
+        BigDecimal[] range = decimals == 0 && power == 0 ? new BigDecimal[]{d, d} : printed(d, decimals, power);
+        // a count a long cannot hold prints as nothing: past 2^63 - 1 only the interval's top is cut
+        if (range[0].compareTo(LONG_MAX) > 0 || range[0].compareTo(range[1]) > 0) return null;
+        return new ByteSize(range[0].longValueExact(), range[1].min(LONG_MAX).longValueExact(), t);
     }
 
-    private static long clamp(BigDecimal d) {
-        if (d.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) return Long.MAX_VALUE;
-        if (d.compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) < 0) return Long.MIN_VALUE;
-        return d.setScale(0, RoundingMode.FLOOR).longValueExact();
+    private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
+    private static final BigDecimal K = BigDecimal.valueOf(1024);
+
+    /**
+     * The byte counts {@code [lo, hi]} that print as {@code d} with {@code decimals} digits in units of
+     * 1024^{@code power}. tsl's {@code HumanReadableNumBytes} (tsl/platform/numbers.cc) divides by 1024
+     * with integer division until fewer than 1024 * 1024 are left, then prints that count / 1024.0
+     * with {@code %.2f} ({@code %.1f} for K), so 15.48G is every byte count whose count of MiB, m, has
+     * m / 1024 round to 15.48: m in [15847, 15856], bytes [15847 * 2^20, 15857 * 2^20 - 1]. printf
+     * rounds the exact binary value half to even. A figure printed with other decimals (a person's
+     * {@code 1.5 GiB}, a whole {@code 16G}) is the exact interval of its rounding.
+     */
+    private static BigDecimal[] printed(BigDecimal d, int decimals, int power) {
+        BigDecimal half = BigDecimal.ONE.movePointLeft(decimals).divide(BigDecimal.valueOf(2));
+        boolean tsl = power == 1 ? decimals == 1 : power >= 2 && decimals == 2;
+        if (tsl) {
+            BigDecimal lo = d.subtract(half).multiply(K).setScale(0, RoundingMode.CEILING);
+            BigDecimal hi = d.add(half).multiply(K).setScale(0, RoundingMode.FLOOR);
+            // the count printed is at least 1024 (else a smaller unit) and below 1024 * 1024
+            lo = lo.max(K);
+            hi = hi.min(K.multiply(K).subtract(BigDecimal.ONE));
+            while (lo.compareTo(hi) <= 0 && !roundsTo(lo, decimals, d)) lo = lo.add(BigDecimal.ONE);
+            while (hi.compareTo(lo) >= 0 && !roundsTo(hi, decimals, d)) hi = hi.subtract(BigDecimal.ONE);
+            if (lo.compareTo(hi) <= 0) {
+                BigDecimal unit = K.pow(power - 1);
+                return new BigDecimal[]{lo.multiply(unit), hi.add(BigDecimal.ONE).multiply(unit).subtract(BigDecimal.ONE)};
+            }
+        }
+        BigDecimal scale = K.pow(power);
+        BigDecimal lo = d.subtract(half).multiply(scale).setScale(0, RoundingMode.CEILING).max(BigDecimal.ZERO);
+        BigDecimal hi = d.add(half).multiply(scale).setScale(0, RoundingMode.FLOOR);
+        return new BigDecimal[]{lo, hi};
+    }
+
+    /** Whether {@code count / 1024}, printed with {@code decimals} digits (half to even), is {@code d}. */
+    private static boolean roundsTo(BigDecimal count, int decimals, BigDecimal d) {
+        return count.divide(K).setScale(decimals, RoundingMode.HALF_EVEN).compareTo(d) == 0;
     }
 
     /** 1024's power a unit word stands for, or -1. */
-    private static int power(String unit) {
+    static int power(String unit) {
         String u = unit.toLowerCase(Locale.ROOT);
         return switch (u) {
             case "", "b", "byte", "bytes" -> 0;

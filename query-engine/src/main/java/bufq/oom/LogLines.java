@@ -1,5 +1,7 @@
 package bufq.oom;
 
+import java.util.concurrent.CancellationException;
+
 /**
  * The paste's lines, one at a time, with their 1-based numbers and log prefixes removed: a glog
  * prefix ({@code E1127 14:02:11.123 1234 file.cc:42] }), an ISO time with level and source
@@ -30,9 +32,15 @@ final class LogLines {
         for (String w : words) firsts[w.charAt(0)] = true;
     }
 
-    /** Moves to the next line; false at the end. */
+    /**
+     * Moves to the next line; false at the end. Every 1,024 lines it looks at the thread's interrupt
+     * (Ctrl-C in the shell), so a long paste stops within milliseconds.
+     *
+     * @throws CancellationException when the thread is interrupted
+     */
     boolean advance() {
         if (pos >= text.length()) return false;
+        if ((number & 1023) == 1023 && Thread.currentThread().isInterrupted()) throw new CancellationException("oom cancelled");
         int nl = text.indexOf('\n', pos);
         prevStart = start;
         prevEnd = number == 0 ? -1 : end;
@@ -60,6 +68,12 @@ final class LogLines {
 
     /** Length of the current line as it is in the text. */
     int rawLength() { return end - start; }
+
+    /** The current line as pasted (up to {@link #MAX_LINE}): what columns count in. */
+    String raw() { return text.substring(start, Math.min(end, start + MAX_LINE)); }
+
+    /** The line before the current one as pasted; empty on the first line. */
+    String rawPrevious() { return prevEnd < 0 ? "" : text.substring(prevStart, Math.min(prevEnd, prevStart + MAX_LINE)); }
 
     /** The current line, cleaned. */
     String line() { return clean(text.substring(start, Math.min(end, start + MAX_LINE))); }

@@ -6,6 +6,7 @@ import bufq.model.HloValue;
 import bufq.table.Column;
 import bufq.table.ColumnType;
 import bufq.table.Output;
+import bufq.table.PrintedSize;
 import bufq.table.Table;
 
 import java.util.ArrayList;
@@ -26,8 +27,12 @@ public final class OomReport {
         List<List<ModuleMatch>> ranked = new ArrayList<>();
         for (OomMessage m : text.messages()) ranked.add(ModuleMatch.rank(m, modules));
         List<Output> out = new ArrayList<>();
-        out.add(messages(text));
-        out.add(modules(text, ranked, modules));
+        if (!text.messages().isEmpty()) {
+            out.add(messages(text));
+            out.add(modules(text, ranked, modules));
+        }
+        Table events = LogEventTable.table(text, modules);
+        if (events.size() > 0) out.add(events);
         Table buffers = buffers(text, ranked);
         if (buffers.size() > 0) out.add(buffers);
         Table figures = Figures.table(text, ranked);
@@ -43,7 +48,7 @@ public final class OomReport {
                 .optionalColumn("free", ColumnType.STRING).optionalColumn("exceeded", ColumnType.STRING)
                 .optionalColumn("program", ColumnType.STRING).optionalColumn("device", ColumnType.STRING)
                 .optionalColumn("space", ColumnType.STRING).optionalColumn("allocation_index", ColumnType.INT)
-                .column("buffers", ColumnType.INT);
+                .column("buffers", ColumnType.INT).optionalColumn("also_at", ColumnType.STRING);
         int k = 0;
         for (OomMessage m : text.messages()) {
             k++;
@@ -51,9 +56,18 @@ public final class OomReport {
                     m.requested() != null && m.requested().isExact() ? m.requested().lo() : null,
                     text(m.capacity()), text(m.used()), text(m.free()), text(m.exceeded()), m.program(), m.device(),
                     m.memorySpace(), m.allocationIndex() >= 0 ? (Object) (long) m.allocationIndex() : null,
-                    (long) m.buffers().size());
+                    (long) m.buffers().size(), alsoAt(m.repeats(), m.times()));
         }
         b.note("sizes as printed, with the byte counts that print that way where the message rounds them");
+        for (OomMessage m : text.messages()) {
+            if (m.capacity() != null && m.memorySpace() != null && !m.memorySpace().equals("hbm")) {
+                b.note("capacity is of the memory space in 'space' (" + m.memorySpace() + " holds " + m.capacity().text()
+                        + "), not of HBM: 'fit' does not take it");
+                break;
+            }
+        }
+        if (text.messages().stream().anyMatch(m -> !m.repeats().isEmpty()))
+            b.note("also_at: lines where the same failure is printed again (one failure, one row)");
         for (OomWarning w : text.allWarnings()) b.note("warning: " + w);
         return withoutEmptyDetails(b.build());
     }
@@ -78,7 +92,17 @@ public final class OomReport {
         return new Table(t.title(), cols, rows, t.notes());
     }
 
-    static String text(ByteSize s) { return s == null ? null : s.describe(); }
+    static PrintedSize text(ByteSize s) { return s == null ? null : s.printed(); }
+
+    /** {@code 7, 12} (up to five lines, then how many more copies), or null when printed once. */
+    static String alsoAt(List<Integer> lines, int times) {
+        if (lines.isEmpty()) return null;
+        StringBuilder s = new StringBuilder();
+        int shown = Math.min(5, lines.size());
+        for (int i = 0; i < shown; i++) s.append(i == 0 ? "" : ", ").append(lines.get(i));
+        if (times - 1 > shown) s.append(String.format(Locale.ROOT, ", +%,d more", times - 1 - shown));
+        return s.toString();
+    }
 
     static Table modules(OomText text, List<List<ModuleMatch>> ranked, List<HloModule> loaded) {
         Table.Builder b = Table.builder().title("which module and allocation")
@@ -116,7 +140,9 @@ public final class OomReport {
                 .column("message", ColumnType.INT).column("rank", ColumnType.INT).column("size", ColumnType.STRING)
                 .column("shape", ColumnType.STRING).optionalColumn("op_name", ColumnType.STRING)
                 .optionalColumn("source", ColumnType.STRING).optionalColumn("label", ColumnType.STRING)
-                .optionalColumn("allocation_type", ColumnType.STRING).column("module", ColumnType.STRING)
+                .optionalColumn("allocation_type", ColumnType.STRING).optionalColumn("unpadded", ColumnType.STRING)
+                .optionalColumn("padding", ColumnType.STRING).optionalColumn("expansion", ColumnType.FLOAT)
+                .column("module", ColumnType.STRING)
                 .column("values", ColumnType.STRING).column("match", ColumnType.STRING)
                 .column("candidates", ColumnType.INT).column("next", ColumnType.STRING);
         b.note("next runs on the module of its row (use MODULE first when it is not the current one)");
@@ -129,11 +155,18 @@ public final class OomReport {
                 List<HloValue> vs = bm.values();
                 String next = vs.isEmpty() ? null : "why " + vs.get(0).id();
                 b.row((long) (i + 1), lb.rank() >= 0 ? (Object) (long) lb.rank() : null, text(lb.size()), lb.shape(),
-                        lb.opName(), lb.source(), shortLabel(lb), lb.allocationType(), m == null ? null : m.handle(),
+                        lb.opName(), lb.source(), shortLabel(lb), lb.allocationType(), text(lb.unpadded()), text(lb.padding()),
+                        expansion(lb), m == null ? null : m.handle(),
                         names(vs), bm.kind(), vs.size() > 1 ? (Object) (long) vs.size() : null, next);
             }
         }
         return b.build();
+    }
+
+    /** How many times its unpadded size the TPU tiles make a buffer ({@code Size} / {@code Unpadded size}), or null. */
+    static Double expansion(ListedBuffer lb) {
+        if (lb.size() == null || lb.unpadded() == null || lb.unpadded().mid() == 0) return null;
+        return Math.round(100.0 * lb.size().mid() / lb.unpadded().mid()) / 100.0;
     }
 
     /** The module a buffer is looked up in: its chunk's executable where named, else the best candidate. */

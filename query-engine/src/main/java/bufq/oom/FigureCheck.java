@@ -1,0 +1,70 @@
+package bufq.oom;
+
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Finds the figures of a message line that no byte count can be: a number more than 64 bits hold
+ * ({@code allocating 99999999999999999999999 bytes}, a BFC {@code Limit:} that large) and a
+ * negative size ({@code -4,608,000,000 B}, {@code Used -18.53K of -16.00K}). {@link ByteSize#parse}
+ * reads neither (nothing is clamped, so no such figure becomes a request or a capacity); this says
+ * where each was, by line and column of the text as pasted, as the dump reader does.
+ */
+final class FigureCheck {
+    private FigureCheck() {}
+
+    private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
+
+    /** Adds a warning to {@code out} for each such figure of {@code raw}, line {@code line} as pasted. */
+    static void scan(String raw, int line, List<OomWarning> out) {
+        // a balance the TPU runtime prints below zero when a reservation does not fit (pytorch/xla#1735)
+        if (raw.contains("Available after request")) return;
+        int n = raw.length();
+        for (int i = 0; i < n; i++) {
+            char c = raw.charAt(i);
+            if (c < '0' || c > '9') continue;
+            if (i > 0 && (Character.isLetterOrDigit(raw.charAt(i - 1)) || raw.charAt(i - 1) == '.' || raw.charAt(i - 1) == '_'))
+                continue;
+            boolean negative = i > 0 && raw.charAt(i - 1) == '-' && (i == 1 || !Character.isLetterOrDigit(raw.charAt(i - 2)));
+            int j = i;
+            while (j < n && (Character.isDigit(raw.charAt(j)) || raw.charAt(j) == ','
+                    || raw.charAt(j) == '.' && j + 1 < n && Character.isDigit(raw.charAt(j + 1)))) j++;
+            while (j > i && raw.charAt(j - 1) == ',') j--;
+            int unitStart = j < n && raw.charAt(j) == ' ' ? j + 1 : j, k = unitStart;
+            while (k < n && Character.isLetter(raw.charAt(k)) && k - unitStart < 6) k++;
+            String unit = raw.substring(unitStart, k);
+            boolean word = k < n && Character.isLetter(raw.charAt(k));
+            int power = word ? -1 : ByteSize.power(unit);
+            if (power < 0 && !unit.isEmpty() && unitStart == j) {
+                i = j;           // a name such as 7f00ab or 12abc, not a figure
+                continue;
+            }
+            String number = raw.substring(i, j);
+            if (power > 0 || unit.equalsIgnoreCase("bytes") || unit.equalsIgnoreCase("b")) {
+                if (negative) out.add(refused(line, i, "negative size -" + number + (unit.isEmpty() ? "" : " " + unit)));
+            }
+            if (power < 0) power = 0;
+            BigDecimal v;
+            try {
+                v = new BigDecimal(number.replace(",", ""));
+            } catch (NumberFormatException e) {
+                i = j;
+                continue;
+            }
+            if (v.multiply(BigDecimal.valueOf(1024).pow(power)).compareTo(LONG_MAX) > 0)
+                out.add(refused(line, i + 1, "number too large for 64 bits (" + abbreviated(number)
+                        + (power > 0 || !unit.isEmpty() && ByteSize.power(unit) >= 0 ? " " + unit : "") + ")"));
+            i = j;
+        }
+    }
+
+    private static OomWarning refused(int line, int column, String what) {
+        return new OomWarning(line, String.format(Locale.ROOT, "column %d: %s: figure not read (expected a byte count "
+                + "from 0 to %,d)", column, what, Long.MAX_VALUE));
+    }
+
+    private static String abbreviated(String number) {
+        return number.length() <= 40 ? number : number.substring(0, 20) + "..." + " (" + number.length() + " digits)";
+    }
+}
