@@ -59,6 +59,10 @@ public record ByteSize(long lo, long hi, String text) {
         if (unit.endsWith(".")) unit = unit.substring(0, unit.length() - 1);
         int power = power(unit);
         if (power < 0) return null;
+        if (power == 0 && num.indexOf('.') < 0 && num.length() <= 18) {
+            long v = Long.parseLong(num);   // a plain byte count: exact, no rounding to undo
+            return new ByteSize(v, v, t);
+        }
         BigDecimal d;
         try {
             d = new BigDecimal(num);
@@ -114,8 +118,9 @@ public record ByteSize(long lo, long hi, String text) {
     /** 1024's power a unit word stands for, or -1. */
     static int power(String unit) {
         String u = unit.toLowerCase(Locale.ROOT);
+        if (u.isEmpty()) return 0;
         return switch (u) {
-            case "", "b", "byte", "bytes" -> 0;
+            case "b", "byte", "bytes" -> 0;
             case "k", "kb", "kib" -> 1;
             case "m", "mb", "mib" -> 2;
             case "g", "gb", "gib" -> 3;

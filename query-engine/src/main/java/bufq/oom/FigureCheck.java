@@ -19,7 +19,7 @@ final class FigureCheck {
     /** Adds a warning to {@code out} for each such figure of {@code raw}, line {@code line} as pasted. */
     static void scan(String raw, int line, List<OomWarning> out) {
         // a balance the TPU runtime prints below zero when a reservation does not fit (pytorch/xla#1735)
-        if (raw.contains("Available after request")) return;
+        if (!suspect(raw) || raw.contains("Available after request")) return;
         int n = raw.length();
         for (int i = 0; i < n; i++) {
             char c = raw.charAt(i);
@@ -33,18 +33,24 @@ final class FigureCheck {
             while (j > i && raw.charAt(j - 1) == ',') j--;
             int unitStart = j < n && raw.charAt(j) == ' ' ? j + 1 : j, k = unitStart;
             while (k < n && Character.isLetter(raw.charAt(k)) && k - unitStart < 6) k++;
-            String unit = raw.substring(unitStart, k);
+            String unit = k == unitStart ? "" : raw.substring(unitStart, k);
             boolean word = k < n && Character.isLetter(raw.charAt(k));
             int power = word ? -1 : ByteSize.power(unit);
             if (power < 0 && !unit.isEmpty() && unitStart == j) {
                 i = j;           // a name such as 7f00ab or 12abc, not a figure
                 continue;
             }
-            String number = raw.substring(i, j);
-            if (power > 0 || unit.equalsIgnoreCase("bytes") || unit.equalsIgnoreCase("b")) {
-                if (negative) out.add(refused(line, i, "negative size -" + number + (unit.isEmpty() ? "" : " " + unit)));
-            }
+            if (negative && (power > 0 || unit.equalsIgnoreCase("bytes") || unit.equalsIgnoreCase("b")))
+                out.add(refused(line, i, "negative size -" + raw.substring(i, j) + (unit.isEmpty() ? "" : " " + unit)));
             if (power < 0) power = 0;
+            int digits = 0;
+            for (int k2 = i; k2 < j && raw.charAt(k2) != '.'; k2++) if (raw.charAt(k2) != ',') digits++;
+            // fewer than 10^digits times 1024^power: surely within 63 bits, no exact arithmetic needed
+            if (digits * 3322 / 1000 + 1 + 10 * power <= 62) {
+                i = j;
+                continue;
+            }
+            String number = raw.substring(i, j);
             BigDecimal v;
             try {
                 v = new BigDecimal(number.replace(",", ""));
@@ -57,6 +63,28 @@ final class FigureCheck {
                         + (power > 0 || !unit.isEmpty() && ByteSize.power(unit) >= 0 ? " " + unit : "") + ")"));
             i = j;
         }
+    }
+
+    /**
+     * Whether {@code raw} may hold such a figure, in one pass of plain comparisons: a run of 15 or more
+     * digits, a minus before a digit, or a digit before a unit that multiplies by 2^40 or more.
+     */
+    private static boolean suspect(String raw) {
+        int run = 0, n = raw.length();
+        for (int i = 0; i < n; i++) {
+            char c = raw.charAt(i);
+            if (c >= '0' && c <= '9') {
+                if (++run >= 15) return true;
+                if (i > 0 && raw.charAt(i - 1) == '-') return true;
+                if (i + 1 < n) {
+                    char u = raw.charAt(i + 1) == ' ' && i + 2 < n ? raw.charAt(i + 2) : raw.charAt(i + 1);
+                    if (u == 'T' || u == 'P' || u == 'E' || u == 't' || u == 'p' || u == 'e') return true;
+                }
+            } else if (c != ',' && c != '.') {
+                run = 0;
+            }
+        }
+        return false;
     }
 
     private static OomWarning refused(int line, int column, String what) {

@@ -1,5 +1,6 @@
 package bufq.oom;
 
+import java.util.Arrays;
 import java.util.concurrent.CancellationException;
 
 /**
@@ -16,8 +17,7 @@ final class LogLines {
     static final int MAX_LINE = 1 << 16;
 
     private final String text;
-    private final String[] words;
-    private final boolean[] firsts = new boolean[128];   // the words' first characters (ASCII)
+    private final String[][] byFirst = new String[128][];   // the words by their first character (ASCII)
     private int pos;                // start of the next line
     private int start, end;         // the current line
     private int prevStart = -1, prevEnd = -1;
@@ -28,8 +28,12 @@ final class LogLines {
     /** @param words the words {@link #has} is asked about, by index */
     LogLines(String text, String... words) {
         this.text = text;
-        this.words = words.clone();
-        for (String w : words) firsts[w.charAt(0)] = true;
+        for (String w : words) {
+            String[] had = byFirst[w.charAt(0)];
+            String[] now = had == null ? new String[1] : Arrays.copyOf(had, had.length + 1);
+            now[now.length - 1] = w;
+            byFirst[w.charAt(0)] = now;
+        }
     }
 
     /**
@@ -60,8 +64,9 @@ final class LogLines {
         int stop = Math.min(end, start + MAX_LINE);
         for (int i = start; i < stop; i++) {
             char c = text.charAt(i);
-            if (c >= firsts.length || !firsts[c]) continue;
-            for (String w : words) if (w.charAt(0) == c && text.startsWith(w, i)) return true;
+            String[] ws = c < 128 ? byFirst[c] : null;
+            if (ws == null) continue;
+            for (String w : ws) if (text.startsWith(w, i)) return true;
         }
         return false;
     }

@@ -51,7 +51,7 @@ final class MessageParser {
         this.start = start;
         this.headline = headline;
         this.lines = lines;
-        this.headless = Headlines.headless(headline);
+        this.headless = !Headlines.startsMessage(headline);
         warnings.addAll(early);
     }
 

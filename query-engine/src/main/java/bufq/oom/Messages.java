@@ -40,7 +40,8 @@ final class Messages {
     private int skipped, firstSkipped = -1;
 
     void add(OomMessage m) {
-        Integer same = byKey.get(key(m));
+        String key = key(m), core = core(m);
+        Integer same = byKey.get(key);
         if (same != null) {
             kept.get(same).repeat(m);
             return;
@@ -51,16 +52,16 @@ final class Messages {
             bfc.message = bfc.message.withRequest(m.requested());
             return;
         }
-        Integer core = byCore.get(core(m));
-        if (core != null && (bare(kept.get(core).message) || bare(m))) {
-            Kept k = kept.get(core);
+        Integer sameCore = byCore.get(core);
+        if (sameCore != null && (bare(kept.get(sameCore).message) || bare(m))) {
+            Kept k = kept.get(sameCore);
             if (!bare(m)) {
                 // the copy with the report stands for the failure, at the line it was first printed
                 int first = k.message.line();
                 k.repeat(k.message);
                 k.repeats.set(k.repeats.size() - 1, m.line());
                 k.message = m.firstPrintedAt(first);
-                byKey.put(key(m), core);
+                byKey.put(key, sameCore);
             } else {
                 k.repeat(m);
             }
@@ -70,8 +71,8 @@ final class Messages {
             if (skipped++ == 0) firstSkipped = m.line();
             return;
         }
-        byKey.put(key(m), kept.size());
-        byCore.putIfAbsent(core(m), kept.size());
+        byKey.put(key, kept.size());
+        byCore.putIfAbsent(core, kept.size());
         kept.add(new Kept(m));
     }
 
