@@ -1,6 +1,7 @@
 package bufq.analysis;
 
 import bufq.table.Sizes;
+import bufq.units.Units;
 
 /** Byte counts as people read them: {@code 1.5MiB}, {@code 512B}, and XLA's space-grouped {@code 79 790 088}. */
 public final class Bytes {
@@ -14,11 +15,7 @@ public final class Bytes {
 
     /** Digits grouped by threes with spaces, as XLA's stack-trace breakdown prints them. */
     public static String grouped(long n) {
-        String s = Long.toString(n);
-        StringBuilder b = new StringBuilder(s);
-        int stop = s.startsWith("-") ? 1 : 0;
-        for (int i = s.length() - 3; i > stop; i -= 3) b.insert(i, ' ');
-        return b.toString();
+        return Units.grouped(n, ' ');
     }
 
     /** {@code part / whole} as a fraction, 0 when whole is 0. */

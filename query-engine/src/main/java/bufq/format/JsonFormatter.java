@@ -1,7 +1,7 @@
 package bufq.format;
 
-import bufq.table.PrintedSize;
 import bufq.table.Table;
+import bufq.units.PrintedSize;
 
 import java.util.List;
 
@@ -44,10 +44,10 @@ public final class JsonFormatter implements Formatter {
             out.append(Double.isFinite(d) ? Cells.exactDouble(d) : "null");
         } else if (v instanceof Number || v instanceof Boolean) out.append(v);
         else if (v instanceof PrintedSize p) {
-            if (p.exact()) out.append(p.low());
+            if (p.isExact()) out.append(p.low());
             else {
                 out.append("{\"printed\": ");
-                string(p.printed(), out);
+                string(p.text(), out);
                 out.append(", \"low\": ").append(p.low()).append(", \"high\": ").append(p.high()).append('}');
             }
         }

@@ -1,5 +1,7 @@
 package bufq.lang;
 
+import bufq.units.Units;
+
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,9 +17,6 @@ public final class Lexer {
     /** Reserved words, matched case-insensitively. */
     public static final Set<String> KEYWORDS = Set.of("where", "group", "by", "show", "order", "asc", "desc",
             "limit", "and", "or", "not", "in", "is", "null", "live", "at", "during", "peak", "claimed_peak", "as", "true", "false");
-
-    /** Size units: binary ones are powers of 1024, decimal ones powers of 1000 (matched case-insensitively). */
-    public static final List<String> UNITS = List.of("B", "KiB", "MiB", "GiB", "TiB", "KB", "MB", "GB", "TB");
 
     private final String src;
     private int pos;
@@ -79,7 +78,7 @@ public final class Lexer {
         // a number glued to name characters (12abc, 4KiB.x) is one bad token, not two
         while (pos < n && (isIdentPart(src.charAt(pos)) && src.charAt(pos) != '.')) pos++;
         String unit = src.substring(unitStart, pos);
-        boolean ok = unit.isEmpty() || unitFactor(unit) != null;
+        boolean ok = unit.isEmpty() || Units.factor(unit) != null;
         add(ok ? TokenKind.NUMBER : TokenKind.ERROR, start);
     }
 
@@ -162,22 +161,6 @@ public final class Lexer {
     static boolean isIdentPart(char c) { return Character.isLetterOrDigit(c) || c == '_' || c == '-' || c == '.'; }
     private static boolean isDigit(char c) { return c >= '0' && c <= '9'; }
 
-    /** Bytes per unit, or null when {@code unit} is not one of {@link #UNITS}. */
-    public static Long unitFactor(String unit) {
-        return switch (unit.toLowerCase(Locale.ROOT)) {
-            case "b" -> 1L;
-            case "kib" -> 1L << 10;
-            case "mib" -> 1L << 20;
-            case "gib" -> 1L << 30;
-            case "tib" -> 1L << 40;
-            case "kb" -> 1_000L;
-            case "mb" -> 1_000_000L;
-            case "gb" -> 1_000_000_000L;
-            case "tb" -> 1_000_000_000_000L;
-            default -> null;
-        };
-    }
-
     /** Splits a NUMBER token into its numeric part and unit ({@code ""} when none). */
     public static String[] splitNumber(String text) {
         int i = text.length();
@@ -188,7 +171,7 @@ public final class Lexer {
     /** The value of a NUMBER token as an exact decimal in bytes/units, or null if unreadable. */
     public static BigDecimal numberValue(String text) {
         String[] p = splitNumber(text);
-        Long f = p[1].isEmpty() ? Long.valueOf(1) : unitFactor(p[1]);
+        Long f = p[1].isEmpty() ? Long.valueOf(1) : Units.factor(p[1]);
         if (f == null || p[0].isEmpty()) return null;
         try {
             return new BigDecimal(p[0]).multiply(BigDecimal.valueOf(f));
@@ -258,7 +241,7 @@ public final class Lexer {
         if (!s.isEmpty() && (Character.isDigit(s.charAt(0)) || s.charAt(0) == '-')) {
             String[] p = splitNumber(s);
             if (!p[1].isEmpty() && p[0].matches("-?[0-9]+(\\.[0-9]+)?"))
-                return "unknown size unit '" + p[1] + "'; expected one of " + String.join(", ", UNITS);
+                return "unknown size unit '" + p[1] + "'; expected one of " + Units.symbols() + " (help units)";
             return "bad number '" + s + "'";
         }
         if (s.equals(".")) return "unexpected '.'; expected '..' between two times";

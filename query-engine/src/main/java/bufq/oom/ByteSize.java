@@ -1,10 +1,8 @@
 package bufq.oom;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
-import bufq.table.PrintedSize;
-
-import java.util.Locale;
+import bufq.units.PrintedSize;
+import bufq.units.SizeException;
+import bufq.units.Units;
 
 /**
  * A size as a message prints it, kept as the interval {@code [lo, hi]} of exact byte counts that
@@ -32,9 +30,9 @@ public record ByteSize(long lo, long hi, String text) {
     public long mid() { return lo + (hi - lo) / 2; }
 
     /** The printed text, with the interval when it is not exact: {@code 8.00M (8,383,488..8,394,751 B)}. */
-    public String describe() { return printed().toString(); }
+    public String describe() { return Units.describe(printed()); }
 
-    /** This size as a table cell (json: the number when exact, else the text with its interval). */
+    /** This size as a table cell: json writes {@code {"printed": "8.00M", "low": N, "high": M}}, or the number when exact. */
     public PrintedSize printed() { return new PrintedSize(text, lo, hi); }
 
     @Override public String toString() { return describe(); }
@@ -42,93 +40,43 @@ public record ByteSize(long lo, long hi, String text) {
     /**
      * Parses one size: {@code 337385120B}, {@code (337385120B)}, {@code 0B}, {@code 6.00MiB},
      * {@code 384.0KiB}, {@code 63.80G}, {@code 530.00M}, {@code 1.5 GiB}, {@code 4608000000 bytes},
-     * {@code 4608000000}; null when {@code s} is no size, is negative, or is more than a long holds
-     * (nothing is clamped: {@link FigureCheck} says where such a figure was). Units are binary
-     * whatever their spelling (XLA and the TPU runtime print powers of 1024).
+     * {@code 4,608,000,000}; null when {@code s} is no size, or a negative one or one past 64 bits.
+     * The interval is {@link Units#printed}'s: the byte counts XLA's printer prints so.
      */
     public static ByteSize parse(String s) {
         if (s == null) return null;
         String t = s.strip();
         if (t.startsWith("(") && t.endsWith(")")) t = t.substring(1, t.length() - 1).strip();
-        int i = 0, n = t.length();
-        if (n == 0 || n > 64 || t.charAt(0) == '-') return null;
-        while (i < n && (Character.isDigit(t.charAt(i)) || t.charAt(i) == '.' || t.charAt(i) == ',')) i++;
-        String num = t.substring(0, i).replace(",", "");
-        if (num.isEmpty() || num.equals(".") || num.indexOf('.') != num.lastIndexOf('.')) return null;
-        String unit = t.substring(i).strip();
-        if (unit.endsWith(".")) unit = unit.substring(0, unit.length() - 1);
-        int power = power(unit);
-        if (power < 0) return null;
-        if (power == 0 && num.indexOf('.') < 0 && num.length() <= 18) {
-            long v = Long.parseLong(num);   // a plain byte count: exact, no rounding to undo
-            return new ByteSize(v, v, t);
-        }
-        BigDecimal d;
+        if (t.isEmpty() || t.length() > 64) return null;
+        long plain = plainCount(t);
+        if (plain >= 0) return new ByteSize(plain, plain, t);
         try {
-            d = new BigDecimal(num);
-        } catch (NumberFormatException e) {
+            PrintedSize p = Units.printed(t);
+            return p == null ? null : new ByteSize(p.low(), p.high(), t);
+        } catch (SizeException e) {
             return null;
         }
-        int decimals = Math.max(0, d.scale());
-        BigDecimal[] range = decimals == 0 && power == 0 ? new BigDecimal[]{d, d} : printed(d, decimals, power);
-        // a count a long cannot hold prints as nothing: past 2^63 - 1 only the interval's top is cut
-        if (range[0].compareTo(LONG_MAX) > 0 || range[0].compareTo(range[1]) > 0) return null;
-        return new ByteSize(range[0].longValueExact(), range[1].min(LONG_MAX).longValueExact(), t);
     }
-
-    private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
-    private static final BigDecimal K = BigDecimal.valueOf(1024);
 
     /**
-     * The byte counts {@code [lo, hi]} that print as {@code d} with {@code decimals} digits in units of
-     * 1024^{@code power}. tsl's {@code HumanReadableNumBytes} (tsl/platform/numbers.cc) divides by 1024
-     * with integer division until fewer than 1024 * 1024 are left, then prints that count / 1024.0
-     * with {@code %.2f} ({@code %.1f} for K), so 15.48G is every byte count whose count of MiB, m, has
-     * m / 1024 round to 15.48: m in [15847, 15856], bytes [15847 * 2^20, 15857 * 2^20 - 1]. printf
-     * rounds the exact binary value half to even. A figure printed with other decimals (a person's
-     * {@code 1.5 GiB}, a whole {@code 16G}) is the exact interval of its rounding.
+     * A plain byte count ({@code 4608000000}, {@code 4,608,000,000}, with {@code B} or {@code bytes}
+     * after it) read without exact decimal arithmetic, or -1: most figures of a log are these, and a
+     * million of them are read in a paste of a million messages.
      */
-    private static BigDecimal[] printed(BigDecimal d, int decimals, int power) {
-        BigDecimal half = BigDecimal.ONE.movePointLeft(decimals).divide(BigDecimal.valueOf(2));
-        boolean tsl = power == 1 ? decimals == 1 : power >= 2 && decimals == 2;
-        if (tsl) {
-            BigDecimal lo = d.subtract(half).multiply(K).setScale(0, RoundingMode.CEILING);
-            BigDecimal hi = d.add(half).multiply(K).setScale(0, RoundingMode.FLOOR);
-            // the count printed is at least 1024 (else a smaller unit) and below 1024 * 1024
-            lo = lo.max(K);
-            hi = hi.min(K.multiply(K).subtract(BigDecimal.ONE));
-            while (lo.compareTo(hi) <= 0 && !roundsTo(lo, decimals, d)) lo = lo.add(BigDecimal.ONE);
-            while (hi.compareTo(lo) >= 0 && !roundsTo(hi, decimals, d)) hi = hi.subtract(BigDecimal.ONE);
-            if (lo.compareTo(hi) <= 0) {
-                BigDecimal unit = K.pow(power - 1);
-                return new BigDecimal[]{lo.multiply(unit), hi.add(BigDecimal.ONE).multiply(unit).subtract(BigDecimal.ONE)};
-            }
+    private static long plainCount(String t) {
+        int n = t.length(), i = 0, digits = 0;
+        long v = 0;
+        while (i < n) {
+            char c = t.charAt(i);
+            if (c >= '0' && c <= '9') {
+                if (++digits > 18) return -1;
+                v = v * 10 + (c - '0');
+            } else if (c != ',' || digits == 0) break;
+            i++;
         }
-        BigDecimal scale = K.pow(power);
-        BigDecimal lo = d.subtract(half).multiply(scale).setScale(0, RoundingMode.CEILING).max(BigDecimal.ZERO);
-        BigDecimal hi = d.add(half).multiply(scale).setScale(0, RoundingMode.FLOOR);
-        return new BigDecimal[]{lo, hi};
-    }
-
-    /** Whether {@code count / 1024}, printed with {@code decimals} digits (half to even), is {@code d}. */
-    private static boolean roundsTo(BigDecimal count, int decimals, BigDecimal d) {
-        return count.divide(K).setScale(decimals, RoundingMode.HALF_EVEN).compareTo(d) == 0;
-    }
-
-    /** 1024's power a unit word stands for, or -1. */
-    static int power(String unit) {
-        String u = unit.toLowerCase(Locale.ROOT);
-        if (u.isEmpty()) return 0;
-        return switch (u) {
-            case "b", "byte", "bytes" -> 0;
-            case "k", "kb", "kib" -> 1;
-            case "m", "mb", "mib" -> 2;
-            case "g", "gb", "gib" -> 3;
-            case "t", "tb", "tib" -> 4;
-            case "p", "pb", "pib" -> 5;
-            case "e", "eb", "eib" -> 6;
-            default -> -1;
-        };
+        if (digits == 0 || t.charAt(i - 1) == ',') return -1;
+        String rest = t.substring(i).strip();
+        return rest.isEmpty() || Units.factor(rest) != null && Units.factor(rest) == 1 ? v : -1;
     }
 
     /**

@@ -1,8 +1,10 @@
 package bufq.oom;
 
+import bufq.units.Units;
+
 import java.math.BigDecimal;
 import java.util.List;
-import java.util.Locale;
+
 
 /**
  * Finds the figures of a message line that no byte count can be: a number more than 64 bits hold
@@ -35,18 +37,19 @@ final class FigureCheck {
             while (k < n && Character.isLetter(raw.charAt(k)) && k - unitStart < 6) k++;
             String unit = k == unitStart ? "" : raw.substring(unitStart, k);
             boolean word = k < n && Character.isLetter(raw.charAt(k));
-            int power = word ? -1 : ByteSize.power(unit);
-            if (power < 0 && !unit.isEmpty() && unitStart == j) {
+            Long factor = word ? null : unit.isEmpty() ? Long.valueOf(1) : Units.factor(unit);
+            if (factor == null && !unit.isEmpty() && unitStart == j) {
                 i = j;           // a name such as 7f00ab or 12abc, not a figure
                 continue;
             }
-            if (negative && (power > 0 || unit.equalsIgnoreCase("bytes") || unit.equalsIgnoreCase("b")))
-                out.add(refused(line, i, "negative size -" + raw.substring(i, j) + (unit.isEmpty() ? "" : " " + unit)));
-            if (power < 0) power = 0;
+            boolean sized = factor != null && !unit.isEmpty();
+            if (negative && sized)
+                out.add(refused(line, i, "negative size -" + raw.substring(i, j) + " " + unit));
+            long f = factor == null ? 1 : factor;
             int digits = 0;
             for (int k2 = i; k2 < j && raw.charAt(k2) != '.'; k2++) if (raw.charAt(k2) != ',') digits++;
-            // fewer than 10^digits times 1024^power: surely within 63 bits, no exact arithmetic needed
-            if (digits * 3322 / 1000 + 1 + 10 * power <= 62) {
+            // fewer than 10^digits times f: surely within 63 bits, no exact arithmetic needed
+            if (digits * 3322 / 1000 + 1 + (64 - Long.numberOfLeadingZeros(f)) <= 62) {
                 i = j;
                 continue;
             }
@@ -58,9 +61,8 @@ final class FigureCheck {
                 i = j;
                 continue;
             }
-            if (v.multiply(BigDecimal.valueOf(1024).pow(power)).compareTo(LONG_MAX) > 0)
-                out.add(refused(line, i + 1, "number too large for 64 bits (" + abbreviated(number)
-                        + (power > 0 || !unit.isEmpty() && ByteSize.power(unit) >= 0 ? " " + unit : "") + ")"));
+            if (v.multiply(BigDecimal.valueOf(f)).compareTo(LONG_MAX) > 0)
+                out.add(refused(line, i + 1, "number too large for 64 bits (" + abbreviated(number) + (sized ? " " + unit : "") + ")"));
             i = j;
         }
     }
@@ -88,8 +90,8 @@ final class FigureCheck {
     }
 
     private static OomWarning refused(int line, int column, String what) {
-        return new OomWarning(line, String.format(Locale.ROOT, "column %d: %s: figure not read (expected a byte count "
-                + "from 0 to %,d)", column, what, Long.MAX_VALUE));
+        return new OomWarning(line, "column " + column + ": " + what + ": figure not read (expected a byte count from 0 to "
+                + Units.grouped(Long.MAX_VALUE) + ")");
     }
 
     private static String abbreviated(String number) {

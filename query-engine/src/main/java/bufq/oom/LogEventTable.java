@@ -3,7 +3,7 @@ package bufq.oom;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
 import bufq.table.ColumnType;
-import bufq.table.PrintedSize;
+import bufq.units.PrintedSize;
 import bufq.table.Table;
 
 import java.util.ArrayList;
@@ -37,7 +37,7 @@ final class LogEventTable {
         }
         b.note("beside: the out-of-memory message the warning comes before (else the last one after it)");
         b.note("figure: rematerialization's target, the donations' bytes, a memory analysis' first figure");
-        return OomReport.withoutEmptyDetails(b.build());
+        return Tables.withoutEmptyDetails(b.build());
     }
 
     /** The message number (1-based) a warning at {@code line} is beside, or null when there is none. */
@@ -52,7 +52,7 @@ final class LogEventTable {
         String why = null;
         if (e.program() != null) {
             for (HloModule m : modules) {
-                if (ModuleMatch.named(m, e.program()) || e.program().equals(OomReport.dumpName(m))) found.add(m.handle());
+                if (ModuleMatch.named(m, e.program()) || e.program().equals(Tables.dumpName(m))) found.add(m.handle());
             }
             if (!found.isEmpty()) why = "program name " + e.program();
         }

@@ -10,7 +10,7 @@ import static bufq.oom.MessageText.numberAt;
 import static bufq.oom.MessageText.sizeAfter;
 
 /** One message: its headline, the block of lines that belongs to it, and what they say. */
-final class MessageParser {
+final class MessageParser extends Draft {
     /** A block stops after this many lines (a BFC dump of a big heap is long, never this long). */
     static final int MAX_BLOCK_LINES = 200_000;
 
@@ -28,31 +28,11 @@ final class MessageParser {
             "NumAllocs:", "MaxAllocSize:", "Reserved:", "PeakReserved:", "LargestFreeBlock:", "BFCAllocator dump",
             "xla.execute", "xla.buffer", "****", "__", "memory_limit_"};
 
-    final Family family;
-    final int start;
-    String headline;
-    final LogLines lines;
-    final List<String> block = new ArrayList<>();
-    final List<Integer> blockLines = new ArrayList<>();
-    final List<OomWarning> warnings = new ArrayList<>();
-    final Map<String, ByteSize> figures = new LinkedHashMap<>();
-    final List<ListedBuffer> buffers = new ArrayList<>();
     private final Map<String, Long> programTotals = new LinkedHashMap<>();
-    ByteSize requested, capacity, used, free, exceeded;
-    String program, device, space;
-    int allocationIndex = -1;
-    boolean endOfText;
-    /** Pasted without its headline (a TPU report's rows, a BFC {@code Stats:} tail): no request to expect. */
-    final boolean headless;
 
     /** @param early warnings about the headline's own figures ({@link FigureCheck}) */
     MessageParser(Family family, int start, String headline, LogLines lines, List<OomWarning> early) {
-        this.family = family;
-        this.start = start;
-        this.headline = headline;
-        this.lines = lines;
-        this.headless = !Headlines.startsMessage(headline);
-        warnings.addAll(early);
+        super(family, start, headline, lines, early);
     }
 
     OomMessage parse() {
@@ -119,13 +99,6 @@ final class MessageParser {
                 space, allocationIndex, figures, buffers, programTotals, warnings, List.of(), 1);
     }
 
-    ByteSize need(ByteSize s, String expected) {
-        if (s == null && !headless) warnings.add(new OomWarning(start, "message cut off: expected " + expected));
-        return s;
-    }
-
-    void put(String name, ByteSize s) { if (s != null) figures.put(name, s); }
-
     private static int indexEnd(String s, String key) {
         int i = s.indexOf(key);
         return i < 0 ? s.length() : i + key.length();
@@ -179,13 +152,6 @@ final class MessageParser {
             block.add(next);
             blockLines.add(lines.number());
         }
-    }
-
-    /** Moves to the next line, a line of this message, and checks its figures; returns it cleaned. */
-    String consume() {
-        String s = lines.next();
-        FigureCheck.scan(lines.raw(), lines.number(), warnings);
-        return s;
     }
 
     /**

@@ -1,9 +1,10 @@
 package bufq.oom;
 
+import bufq.units.Units;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -85,8 +86,8 @@ final class Messages {
     /** What was past the bound, as a warning at the first message not kept. */
     List<OomWarning> warnings() {
         if (skipped == 0) return List.of();
-        return List.of(new OomWarning(firstSkipped, String.format(Locale.ROOT, "%,d more distinct message%s from here not read "
-                + "(at most %,d are kept)", skipped, skipped == 1 ? "" : "s", OomReader.MAX_MESSAGES)));
+        return List.of(new OomWarning(firstSkipped, Units.grouped(skipped) + " more distinct message" + (skipped == 1 ? "" : "s")
+                + " from here not read (at most " + Units.grouped(OomReader.MAX_MESSAGES) + " are kept)"));
     }
 
     /** XLA's bare error with the exact size of the BFC request just before it. */

@@ -1,9 +1,10 @@
 package bufq.oom;
 
+import bufq.units.Units;
+
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Reads pasted text into out-of-memory messages, every family of FORMAT.md's "Out-of-memory
@@ -95,8 +96,8 @@ public final class OomReader {
                     + " of binary data (NUL bytes) from here: expected the text of a log"));
         List<LogEvent> found = events.finish();
         if (events.dropped() > 0)
-            warnings.add(new OomWarning(found.get(found.size() - 1).line(), String.format(Locale.ROOT,
-                    "%,d more warnings of the log after this one not shown (at most %,d are kept)", events.dropped(), LogEvents.MAX_EVENTS)));
+            warnings.add(new OomWarning(found.get(found.size() - 1).line(), Units.grouped(events.dropped())
+                    + " more warnings of the log after this one not shown (at most " + Units.grouped(LogEvents.MAX_EVENTS) + " are kept)"));
         warnings.addAll(messages.warnings());
         return new OomText(messages.kept(), warnings, lines.number(), found);
     }

@@ -6,8 +6,9 @@ import bufq.model.HloValue;
 import bufq.table.Column;
 import bufq.table.ColumnType;
 import bufq.table.Output;
-import bufq.table.PrintedSize;
 import bufq.table.Table;
+import bufq.units.PrintedSize;
+import bufq.units.Units;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -69,27 +70,7 @@ public final class OomReport {
         if (text.messages().stream().anyMatch(m -> !m.repeats().isEmpty()))
             b.note("also_at: lines where the same failure is printed again (one failure, one row)");
         for (OomWarning w : text.allWarnings()) b.note("warning: " + w);
-        return withoutEmptyDetails(b.build());
-    }
-
-    /** {@code t} without its optional columns that are null in every row: what a message does not print. */
-    static Table withoutEmptyDetails(Table t) {
-        List<Integer> keep = new ArrayList<>();
-        for (int c = 0; c < t.width(); c++) {
-            boolean empty = t.columns().get(c).optional();
-            for (int r = 0; r < t.size() && empty; r++) empty = t.cell(r, c) == null;
-            if (!empty) keep.add(c);
-        }
-        if (keep.size() == t.width()) return t;
-        List<Column> cols = new ArrayList<>();
-        for (int c : keep) cols.add(t.columns().get(c));
-        List<List<Object>> rows = new ArrayList<>();
-        for (int r = 0; r < t.size(); r++) {
-            List<Object> row = new ArrayList<>();
-            for (int c : keep) row.add(t.cell(r, c));
-            rows.add(row);
-        }
-        return new Table(t.title(), cols, rows, t.notes());
+        return Tables.withoutEmptyDetails(b.build());
     }
 
     static PrintedSize text(ByteSize s) { return s == null ? null : s.printed(); }
@@ -100,7 +81,7 @@ public final class OomReport {
         StringBuilder s = new StringBuilder();
         int shown = Math.min(5, lines.size());
         for (int i = 0; i < shown; i++) s.append(i == 0 ? "" : ", ").append(lines.get(i));
-        if (times - 1 > shown) s.append(String.format(Locale.ROOT, ", +%,d more", times - 1 - shown));
+        if (times - 1 > shown) s.append(", +").append(Units.grouped(times - 1 - shown)).append(" more");
         return s.toString();
     }
 
@@ -126,7 +107,7 @@ public final class OomReport {
                 String evidence = String.join(", ", c.reasons());
                 if (tied > 1 && c.score() == top) evidence += " (ambiguous: " + tied + " modules match as well)";
                 String then = a != null ? "map " + a.index() : "peak";
-                b.row((long) (i + 1), (long) (r + 1), c.module().handle(), dumpName(c.module()), a == null ? null : (long) a.index(),
+                b.row((long) (i + 1), (long) (r + 1), c.module().handle(), Tables.dumpName(c.module()), a == null ? null : (long) a.index(),
                         a == null ? null : a.kind(), a == null ? null : a.size(), evidence, "use " + c.module().handle(), then);
             }
         }
@@ -193,12 +174,6 @@ public final class OomReport {
         return s.toString();
     }
 
-    /** {@code module_0008.jit__lambda}: how the dump's files name the module (handles may differ), or null. */
-    static String dumpName(HloModule m) {
-        int n = m.info().number();
-        return n < 0 ? null : String.format(Locale.ROOT, "module_%04d.%s", n, m.info().name());
-    }
-
     /** Bytes with thousands separators. */
-    static String grouped(long n) { return String.format(Locale.ROOT, "%,d", n); }
+    static String grouped(long n) { return Units.grouped(n); }
 }

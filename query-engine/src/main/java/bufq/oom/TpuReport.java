@@ -40,7 +40,7 @@ final class TpuReport {
      * memory required for HLO temporaries (32.55G) exceeds available HBM (31.25G)} (2026): what the
      * program needs, and what the device has.
      */
-    private static void fastExitAnd2026(MessageParser p, String head) {
+    private static void fastExitAnd2026(Draft p, String head) {
         int r = head.indexOf("Requires ");
         if (head.contains("Aborting compilation early") && r >= 0) {
             int[] end = {0};
@@ -69,7 +69,7 @@ final class TpuReport {
      * (4,237,689,856 bytes)}, {@code Available after request: -2.55G (-2,735,391,744 bytes)}; the exact
      * byte counts where printed. A listed allocation report after it is read as at compile time.
      */
-    static void reserve(MessageParser p) {
+    static void reserve(Draft p) {
         for (String s : p.block) {
             if (s.startsWith("HBM capacity")) p.capacity = ByteSize.at(s, 12, null);
             else if (s.startsWith("Top-of-Memory reserved:")) p.put("Top-of-Memory reserved", exact(s));
@@ -116,7 +116,7 @@ final class TpuReport {
 
     // ---- TPU compile time (docs/errors/error_1000.md) ----
 
-    static void compile(MessageParser p) {
+    static void compile(Draft p) {
         StringBuilder all = new StringBuilder(p.headline);
         for (String s : p.block) all.append('\n').append(s);
         String text = all.toString();
@@ -179,7 +179,7 @@ final class TpuReport {
     }
 
     /** The paste's line number of character {@code offset} of p.headline + p.block joined by newlines. */
-    private static int lineOfOffset(MessageParser p, String text, int offset) {
+    private static int lineOfOffset(Draft p, String text, int offset) {
         int k = 0;
         for (int i = 0; i < offset; i++) if (text.charAt(i) == '\n') k++;
         return k == 0 ? p.start : p.blockLines.get(k - 1);
@@ -187,7 +187,7 @@ final class TpuReport {
 
     // ---- TPU: one allocation (docs/errors/error_1001.md, oom_debugging.md) ----
 
-    static void allocation(MessageParser p) {
+    static void allocation(Draft p) {
         String h = p.headline;
         if (!h.contains("] ::") && !h.contains("]::")) {
             String next = p.lines.peek();

@@ -4,6 +4,7 @@ import bufq.lang.Lexer;
 import bufq.lang.QueryException;
 import bufq.lang.Token;
 import bufq.lang.TokenKind;
+import bufq.units.Units;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -150,7 +151,7 @@ public final class EditParser {
     private long bytes(Token n, int base) throws QueryException {
         String[] parts = Lexer.splitNumber(n.text());
         BigDecimal v = Lexer.numberValue(parts[0]);
-        Long unit = parts[1].isEmpty() ? Long.valueOf(1) : Lexer.unitFactor(parts[1]);
+        Long unit = parts[1].isEmpty() ? Long.valueOf(1) : Units.factor(parts[1]);
         if (unit == null) throw error(base, n, "unknown size unit '" + parts[1] + "'");
         BigDecimal b = v.multiply(BigDecimal.valueOf(unit));
         if (b.signum() < 0 || b.compareTo(BigDecimal.valueOf(SizeBounds.MAX_BYTES)) > 0) throw error(base, n, "a size must be from 0 to 65536TiB (2^56 bytes)");

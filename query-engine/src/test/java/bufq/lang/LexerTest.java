@@ -51,9 +51,20 @@ class LexerTest {
         for (Token t : Lexer.lex(q)) assertEquals(t.text(), q.substring(t.start(), t.end()));
     }
 
+    /** Query literals read through the one unit table: XLA's bare 1M as a flag takes it (issue 44). */
+    @Test
+    void sizeLiteralsUseTheUnitTable() {
+        assertEquals(new java.math.BigDecimal(1L << 20), Lexer.numberValue("1M"));
+        assertEquals(new java.math.BigDecimal(1L << 20), Lexer.numberValue("1mib"));
+        assertEquals(new java.math.BigDecimal(80_000_000_000L), Lexer.numberValue("80GB"));
+        assertEquals(0, new java.math.BigDecimal("16621523435.52").compareTo(Lexer.numberValue("15.48G")));
+        assertEquals(TokenKind.NUMBER, Lexer.lex("1M").get(0).kind());
+        assertEquals(TokenKind.ERROR, Lexer.lex("1Q").get(0).kind());
+    }
+
     @Test
     void problemsAreExplained() {
-        assertEquals("unknown size unit 'XiB'; expected one of B, KiB, MiB, GiB, TiB, KB, MB, GB, TB",
+        assertEquals("unknown size unit 'XiB'; expected one of B, KB, MB, GB, TB, PB, KiB, MiB, GiB, TiB, PiB, EiB, K, M, G, T, P, E (help units)",
                 Lexer.problem(Lexer.lex("4XiB").get(0)));
         assertEquals("unterminated string; expected a closing '\"'", Lexer.problem(Lexer.lex("\"abc").get(0)));
         assertEquals("unterminated string; expected a closing '\"'", Lexer.problem(Lexer.lex("\"abc\\\"").get(0)));

@@ -20,11 +20,11 @@ class OomReaderTest {
         assertTrue(exact.isExact());
         assertEquals(337385120L, exact.lo());
         assertEquals(0, ByteSize.parse("0B").hi());
-        // HumanReadableNumBytes: 6.00MiB is every count of KiB k with k / 1024 printing 6.00: k in [6139, 6149]
+        // HumanReadableNumBytes: 6.00MiB is 6139..6149 KiB (truncated) give or take, whole KiB
         ByteSize mib = ByteSize.parse("6.00MiB");
         assertTrue(mib.contains(6291456) && mib.contains(6291456 + 5000) && !mib.contains(6291456 + 20000));
-        assertEquals(6139 * 1024, mib.lo(), "docs/oom.md's figure");
-        assertEquals(6150 * 1024 - 1, mib.hi(), "docs/oom.md's figure");
+        assertEquals(6286336, mib.lo(), "docs/oom.md's figure");
+        assertEquals(6297599, mib.hi(), "docs/oom.md's figure");
         ByteSize kib = ByteSize.parse("384.0KiB");
         assertTrue(kib.contains(393216) && kib.contains(393216 + 51) && !kib.contains(393216 + 52));
         ByteSize g = ByteSize.parse("63.80G");

@@ -1,5 +1,7 @@
 package bufq.dump.file;
 
+import bufq.units.Units;
+
 import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -125,13 +127,9 @@ public final class Gunzip {
     }
 
     private static LoadException bomb(String shown, long inflated, long compressed) {
-        return new LoadException(shown, "inflates more than " + MAX_RATIO + " times: its first " + kib(compressed)
-                + " gave " + (inflated >> 20) + " MiB (dumps compress 5 to 15 times; past " + (FREE_EXPANSION >> 20)
-                + " MiB a .gz may not inflate more than " + MAX_RATIO + " times): refused as a gzip bomb");
-    }
-
-    private static String kib(long bytes) {
-        return bytes < 1 << 20 ? ((bytes + 1023) >> 10) + " KiB" : String.format("%.1f MiB", bytes / 1048576.0);
+        return new LoadException(shown, "inflates more than " + MAX_RATIO + " times: its first " + Units.human(compressed)
+                + " gave " + Units.human(inflated) + " (dumps compress 5 to 15 times; past " + Units.human(FREE_EXPANSION)
+                + " a .gz may not inflate more than " + MAX_RATIO + " times): refused as a gzip bomb");
     }
 
     /**

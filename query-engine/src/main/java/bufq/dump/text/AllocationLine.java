@@ -2,6 +2,7 @@ package bufq.dump.text;
 
 import bufq.model.BufferAllocation;
 import bufq.model.Shape;
+import bufq.units.Unit;
 
 import java.util.List;
 
@@ -84,14 +85,14 @@ public final class AllocationLine {
             frac = c.number();
             for (int i = start; i < c.pos; i++) scale *= 10;
         }
-        long unit;
-        if (c.match("B")) unit = 1;
-        else if (c.match("KiB")) unit = 1L << 10;
-        else if (c.match("MiB")) unit = 1L << 20;
-        else if (c.match("GiB")) unit = 1L << 30;
-        else if (c.match("TiB")) unit = 1L << 40;
-        else if (c.match("PiB")) unit = 1L << 50;
-        else throw c.bad("expected a size unit (B, KiB, MiB, GiB)");
+        int u0 = c.pos;
+        while (!c.atEnd() && Character.isLetter(c.peek())) c.pos++;
+        Unit u = c.pos > u0 ? Unit.of(c.s.substring(u0, c.pos)) : null;
+        if (u == null || !(u == Unit.B || u.binary() && u.symbol().endsWith("iB"))) {
+            c.pos = u0;
+            throw c.bad("expected a size unit (B, KiB, MiB, GiB)");
+        }
+        long unit = u.bytes();
         try {
             long bytes = Math.addExact(Math.multiplyExact(whole, unit), Math.multiplyExact(frac, unit) / scale);
             return new long[] {bytes, unit == 1 && scale == 1 ? 1 : 0};

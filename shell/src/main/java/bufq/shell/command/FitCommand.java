@@ -17,6 +17,7 @@ import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 import bufq.table.Output;
 import bufq.table.Table;
+import bufq.units.Units;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -105,12 +106,12 @@ final class FitCommand implements Command {
         String cap = ctx.settings().text(Setting.CAPACITY), dev = ctx.settings().text(Setting.DEVICE);
         String res = ctx.settings().text(Setting.RESERVED);
         Capacity c;
-        if (!cap.equals("none")) c = new Capacity(Capacity.parseSize(cap), 0, "set capacity " + cap);
+        if (!cap.equals("none")) c = new Capacity(Units.parse(cap), 0, "set capacity " + cap);
         else if (!dev.equals("none")) c = Devices.byName(dev).capacity();
         else throw new CommandException("fit needs a capacity: set capacity SIZE (e.g. 16GiB), set device NAME"
                     + " ('help device' lists them), or --capacity/--device on the command line");
         if (res.equals("none")) return c;
-        long r = Capacity.parseSize(res);
+        long r = Units.parse(res);
         if (r >= c.bytes()) throw new CommandException("reserved (" + res + ") is not below the capacity (" + cap + ")");
         return new Capacity(c.bytes(), r, c.source() + "; set reserved " + res);
     }

@@ -10,7 +10,10 @@ import bufq.shell.session.Settings;
 import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
 import bufq.shell.session.Suggest;
+import bufq.table.ColumnType;
+import bufq.table.Table;
 import bufq.table.TextBlock;
+import bufq.units.Unit;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -30,8 +33,8 @@ final class HelpCommand implements Command {
 
             Expressions: = != < <= > >=, ~ and !~ (regex find), [not] in (...), is [not] null,
             and, or, not, ( ). A boolean field alone is a test: allocations where temp.
-            Numbers may carry size units: 4KiB, 1.5MiB, 2GiB (powers of 1024; KB, MB, GB are powers
-            of 1000). Strings are in double or single quotes; text with ( ) or / needs them:
+            Numbers may carry size units: 4KiB, 1.5MiB, 2GiB, 8M (powers of 1024; KB, MB, GB are
+            powers of 1000; 'help units'). Strings are in double or single quotes; text with ( ) or / needs them:
             op_name = "jit(step)/jvp()/div". After ~ a backslash escapes for the regex: "^jit\\(step\\)".
             Keywords and entities are case-insensitive; a trailing ; is fine; -- and # start comments.
             Liveness: live at <t> (a step number, peak: the first step with the most occupied bytes,
@@ -84,7 +87,7 @@ final class HelpCommand implements Command {
 
     @Override public String description() {
         return "Shows the commands, or details and examples for one: TOPIC is a command name, 'query' (the\n"
-                + "grammar with examples), 'formats' or 'settings'.";
+                + "grammar with examples), 'formats', 'settings', 'device' or 'units'.";
     }
 
     @Override public List<String> examples() { return List.of("help", "help query", "help output", "help settings"); }
@@ -99,8 +102,21 @@ final class HelpCommand implements Command {
             ctx.out().print(Devices.table());   // the accelerators 'set device' knows, with the source of each figure
             return Status.OK;
         }
+        if (args.size() == 1 && args.get(0).equals("units")) {
+            ctx.out().print(unitsTable());
+            return Status.OK;
+        }
         ctx.out().print(new TextBlock(args.isEmpty() ? overview(ctx) : topic(ctx, args.get(0))));
         return Status.OK;
+    }
+
+    /** The one table of size units that every flag, setting, query and reader reads through. */
+    private static Table unitsTable() {
+        Table.Builder b = Table.builder().column("unit", ColumnType.STRING).column("bytes", ColumnType.INT)
+                .column("meaning", ColumnType.STRING);
+        for (Unit u : Unit.values()) b.row(u.symbol(), u.bytes(), u.meaning());
+        return b.note("case does not matter (16gib is 16GiB); a capacity or reservation needs a unit (16B, 16GiB);"
+                + " a fraction of a byte (15.48G) rounds to the nearest byte").build();
     }
 
     private static String overview(CommandContext ctx) {
@@ -280,9 +296,9 @@ final class HelpCommand implements Command {
         CommandDoc c = ctx.session().commands().byName(topic);
         if (c == null) {
             List<String> topics = new ArrayList<>(ctx.session().commands().names());
-            topics.addAll(List.of("query", "formats", "settings", "device"));
+            topics.addAll(List.of("query", "formats", "settings", "device", "units"));
             throw new CommandException("no help on '" + topic + "'" + Suggest.hint(topic, topics)
-                    + " (topics: commands, query, formats, settings, device)");
+                    + " (topics: commands, query, formats, settings, device, units)");
         }
         StringBuilder b = new StringBuilder(String.join("\n", wrapSynopsis(c.synopsis(), Math.max(20, ctx.out().terminalWidth() - 1))))
                 .append("\n\n").append(reflow(c.description(), Math.max(20, ctx.out().terminalWidth() - 1))).append('\n');

@@ -1,6 +1,7 @@
 package bufq.shell.command;
 
-import bufq.analysis.Analyses;
+import bufq.chart.BarChart;
+import bufq.map.AllocationMap;
 import bufq.model.HloModule;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
@@ -30,7 +31,7 @@ final class MapCommand implements Command {
 
     private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
-        OptionalInt width = a.integer("width", 20, Analyses.MAX_WIDTH);
+        OptionalInt width = a.integer("width", 20, BarChart.MAX_WIDTH);
         String svg = a.value("--svg");
         String html = a.value("--html");
         boolean force = a.flag("--force");
@@ -47,9 +48,9 @@ final class MapCommand implements Command {
         if (svg != null && html != null) throw new CommandException("give --svg or --html, not both");
         HloModule m = ctx.modules().require();
         try {
-            if (svg != null) Pictures.write(ctx, svg, force, Analyses.allocationMapSvg(m, index));
-            else if (html != null) Pictures.write(ctx, html, force, Analyses.allocationMapHtml(m, index));
-            else ctx.out().print(Analyses.allocationMap(m, index, width.orElse(ctx.out().terminalWidth())));
+            if (svg != null) Pictures.write(ctx, svg, force, AllocationMap.svg(m, index));
+            else if (html != null) Pictures.write(ctx, html, force, AllocationMap.html(m, index));
+            else ctx.out().print(AllocationMap.chart(m, index, width.orElse(ctx.out().terminalWidth())));
         } catch (IllegalArgumentException e) {
             throw new CommandException(e.getMessage());
         }

@@ -13,6 +13,7 @@ import bufq.shell.session.CommandContext;
 import bufq.shell.session.Setting;
 import bufq.shell.session.Status;
 import bufq.shell.session.UserPaths;
+import bufq.units.Units;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,7 +24,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /** {@code oom FILE|-}: an out-of-memory message joined to the loaded modules. */
@@ -66,8 +66,8 @@ final class OomCommand implements Command {
         byte[] bytes = arg.equals("-") ? paste(ctx) : read(Path.of(arg));
         OomText text = OomReader.read(bytes.length > OomReader.MAX_BYTES ? Arrays.copyOf(bytes, OomReader.MAX_BYTES) : bytes);
         if (bytes.length > OomReader.MAX_BYTES)
-            ctx.out().info(String.format(Locale.ROOT, "read the first %,d bytes (%d MiB) of %s: the rest was not read",
-                    OomReader.MAX_BYTES, OomReader.MAX_BYTES >> 20, source));
+            ctx.out().info("read the first " + Units.grouped(OomReader.MAX_BYTES) + " bytes (" + (OomReader.MAX_BYTES >> 20)
+                    + " MiB) of " + source + ": the rest was not read");
         if (text.messages().isEmpty() && text.events().isEmpty())
             throw new CommandException("no out-of-memory message in " + source + " (" + text.lines() + " line"
                     + (text.lines() == 1 ? "" : "s") + " read)");

@@ -42,8 +42,9 @@ final class SetCommand implements Command {
                 && ctx.settings().tilingNamed(words.get(1)) == null;
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
-        arity(args, 0, 2);
+    private Status run(CommandContext ctx, List<String> words) throws CommandException, IOException {
+        // the value is the rest of the line: set capacity 16 GiB
+        List<String> args = words.size() <= 2 ? words : List.of(words.get(0), String.join(" ", words.subList(1, words.size())));
         if (args.isEmpty()) {
             ctx.out().print(table(ctx, Arrays.asList(Setting.values())));
             return Status.OK;

@@ -1,7 +1,7 @@
 package bufq.shell.script;
 
 import bufq.format.JsonFormatter;
-import bufq.table.PrintedSize;
+import bufq.units.PrintedSize;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyArray;
 import org.graalvm.polyglot.proxy.ProxyExecutable;
@@ -21,8 +21,8 @@ final class Convert {
         if (v instanceof Integer i) return i.longValue();
         if (v instanceof PrintedSize p) {
             // as json writes it: the number when exact, else {printed, low, high}
-            if (p.exact()) return p.low();
-            return ProxyObject.fromMap(Map.of("printed", p.printed(), "low", p.low(), "high", p.high()));
+            if (p.isExact()) return p.low();
+            return ProxyObject.fromMap(Map.of("printed", p.text(), "low", p.low(), "high", p.high()));
         }
         return v;
     }

@@ -1,8 +1,7 @@
 package bufq.shell.session;
 
-import bufq.fit.Capacity;
 import bufq.fit.Devices;
-import bufq.table.Sizes;
+import bufq.units.Units;
 
 import java.math.BigDecimal;
 import java.util.List;
@@ -92,7 +91,7 @@ public enum Setting {
             }
             case THRESHOLD -> {
                 try {
-                    return Sizes.parse(text);
+                    return Units.parse(text);
                 } catch (NumberFormatException e) {
                     throw new CommandException("threshold: " + e.getMessage());
                 }
@@ -104,7 +103,7 @@ public enum Setting {
             case CAPACITY, RESERVED -> {
                 if (t.equals("none")) return "none";
                 try {
-                    long n = Capacity.parseSize(text);
+                    long n = Units.parse(text, !(this == RESERVED && t.equals("0")));
                     if (n > 0 || this == RESERVED) return text.trim();
                 } catch (NumberFormatException e) {
                     throw new CommandException(key() + ": " + e.getMessage());

@@ -107,6 +107,16 @@ class CliTest {
                 c("timeout past the millisecond", "-c", "set timeout 0.0005").exit(1)
                         .err("timeout takes seconds >= 0, to the millisecond (such as 10 or 0.5), not '0.0005'"),
                 c("timeout below zero", "-c", "set timeout -1").exit(1).err("timeout takes seconds >= 0"),
+                // sizes: one table of units (help units)
+                c("a capacity needs a unit", "--capacity", "16", "-c", "set capacity").exit(2)
+                        .err("capacity: '16' has no unit; write 16B for bytes, or 16GiB, 16GB"),
+                c("a capacity with a space before its unit", "-c", "set capacity 16 GiB", "-c", "set capacity")
+                        .out("capacity  16 GiB"),
+                c("a decimal capacity", "--capacity", "80gb", "-c", "set capacity").out("capacity  80gb"),
+                c("a negative capacity", "-c", "set capacity -4GiB").exit(1).err("capacity: a size cannot be negative: '-4GiB'"),
+                c("a capacity past 64 bits", "-c", "set capacity 99999999999999999999999B").exit(1).err("past 2^63 - 1 bytes"),
+                c("a reservation of 0 needs no unit", "-c", "set reserved 0", "-c", "set reserved").out("reserved  0 "),
+                c("the units table", "-c", "help units").out("KiB", "1024", "GB", "1000000000", "as XLA prints GiB (15.48G)"),
                 c("unknown tiling", "-c", "set tiling gpu").exit(1).err("unknown tiling model 'gpu' (known: tpu, none)"),
                 c("use by number", "-c", "use 2", "-c", "modules", "a.txt", "b.txt").out("2  *        b").err("using b"),
                 c("use by prefix", "-c", "use be", "a.txt", "beta.txt").err("using beta"),
