@@ -36,7 +36,7 @@ final class LogEventTable {
                     cut(e.says()), join[1]);
         }
         b.note("beside: the out-of-memory message the warning comes before (else the last one after it)");
-        b.note("figure: rematerialization's target, the donations' bytes, a memory analysis' first figure");
+        b.note("figure: rematerialization's target, the donations' bytes, a memory analysis' peak");
         return Tables.withoutEmptyDetails(b.build());
     }
 
@@ -60,11 +60,12 @@ final class LogEventTable {
             ByteSize temp = e.figures().get("temp_size_in_bytes"), args = e.figures().get("argument_size_in_bytes");
             List<String> byFigures = new ArrayList<>();
             for (HloModule m : modules) {
-                boolean t = temp != null && temp.lo() > 0 && temp.lo() == sum(m, a -> a.isTemp() && !a.threadLocal());
+                boolean t = temp != null && temp.lo() == sum(m, a -> a.isTemp() && !a.threadLocal());
                 boolean p = args != null && args.lo() == sum(m, BufferAllocation::isParameter);
                 if (t && (p || args == null)) byFigures.add(m.handle());
             }
-            if (found.isEmpty() && !byFigures.isEmpty()) {
+            // by figures alone only when they single out a module: a temp of 0 bytes is every small program's
+            if (found.isEmpty() && !byFigures.isEmpty() && temp.lo() > 0) {
                 found = byFigures;
                 why = "temp_size_in_bytes and argument_size_in_bytes are the module's temp and parameter allocations";
             } else if (!found.isEmpty()) {

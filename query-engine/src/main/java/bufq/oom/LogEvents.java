@@ -110,11 +110,18 @@ final class LogEvents {
 
     private void closeAnalysis() {
         if (analysis == null) return;
+        // the figures that say most first (peak, temp, arguments, output), then the rest; zeros left out of the text
+        Map<String, ByteSize> ordered = new LinkedHashMap<>();
+        for (String k : List.of("peak_memory_in_bytes", "temp_size_in_bytes", "argument_size_in_bytes", "output_size_in_bytes"))
+            if (analysis.containsKey(k)) ordered.put(k, analysis.get(k));
+        ordered.putAll(analysis);
         StringBuilder says = new StringBuilder("memory_analysis:");
-        for (Map.Entry<String, ByteSize> e : analysis.entrySet())
+        for (Map.Entry<String, ByteSize> e : ordered.entrySet()) {
+            if (e.getValue().lo() == 0) continue;
             says.append(' ').append(e.getKey().replace("_size_in_bytes", "").replace("_in_bytes", "")).append('=')
                     .append(e.getValue().lo());
-        add(new LogEvent(analysisStart, "memory-analysis", analysisName, says.toString(), analysis, List.of(),
+        }
+        add(new LogEvent(analysisStart, "memory-analysis", analysisName, says.toString(), ordered, List.of(),
                 List.of(analysisStart)));
         analysis = null;
     }

@@ -49,7 +49,8 @@ public final class OomReport {
                 .optionalColumn("free", ColumnType.STRING).optionalColumn("exceeded", ColumnType.STRING)
                 .optionalColumn("program", ColumnType.STRING).optionalColumn("device", ColumnType.STRING)
                 .optionalColumn("space", ColumnType.STRING).optionalColumn("allocation_index", ColumnType.INT)
-                .column("buffers", ColumnType.INT).optionalColumn("also_at", ColumnType.STRING);
+                .column("buffers", ColumnType.INT).optionalColumn("printed", ColumnType.INT)
+                .optionalColumn("also_at", ColumnType.LIST);
         int k = 0;
         for (OomMessage m : text.messages()) {
             k++;
@@ -57,7 +58,7 @@ public final class OomReport {
                     m.requested() != null && m.requested().isExact() ? m.requested().lo() : null,
                     text(m.capacity()), text(m.used()), text(m.free()), text(m.exceeded()), m.program(), m.device(),
                     m.memorySpace(), m.allocationIndex() >= 0 ? (Object) (long) m.allocationIndex() : null,
-                    (long) m.buffers().size(), alsoAt(m.repeats(), m.times()));
+                    (long) m.buffers().size(), m.times() > 1 ? (Object) (long) m.times() : null, alsoAt(m.repeats()));
         }
         b.note("sizes as printed, with the byte counts that print that way where the message rounds them");
         for (OomMessage m : text.messages()) {
@@ -68,21 +69,19 @@ public final class OomReport {
             }
         }
         if (text.messages().stream().anyMatch(m -> !m.repeats().isEmpty()))
-            b.note("also_at: lines where the same failure is printed again (one failure, one row)");
+            b.note("printed: how many times the failure is printed; also_at: the first lines of its copies (one failure, one row)");
         for (OomWarning w : text.allWarnings()) b.note("warning: " + w);
         return Tables.withoutEmptyDetails(b.build());
     }
 
     static PrintedSize text(ByteSize s) { return s == null ? null : s.printed(); }
 
-    /** {@code 7, 12} (up to five lines, then how many more copies), or null when printed once. */
-    static String alsoAt(List<Integer> lines, int times) {
+    /** The first five lines where a failure is printed again, or null when printed once. */
+    static List<Long> alsoAt(List<Integer> lines) {
         if (lines.isEmpty()) return null;
-        StringBuilder s = new StringBuilder();
-        int shown = Math.min(5, lines.size());
-        for (int i = 0; i < shown; i++) s.append(i == 0 ? "" : ", ").append(lines.get(i));
-        if (times - 1 > shown) s.append(", +").append(Units.grouped(times - 1 - shown)).append(" more");
-        return s.toString();
+        List<Long> out = new ArrayList<>();
+        for (int i = 0; i < Math.min(5, lines.size()); i++) out.add((long) lines.get(i));
+        return out;
     }
 
     static Table modules(OomText text, List<List<ModuleMatch>> ranked, List<HloModule> loaded) {
