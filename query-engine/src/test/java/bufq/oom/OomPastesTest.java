@@ -1,12 +1,11 @@
 package bufq.oom;
 
 import bufq.table.Table;
+import bufq.units.UnitsTest;
 import bufq.units.PrintedSize;
 import bufq.units.Units;
 import org.junit.jupiter.api.Test;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.List;
 
 import static bufq.oom.OomFamiliesTest.cell;
@@ -23,19 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * against a port of that function (tsl/platform/numbers.cc) here.
  */
 class OomPastesTest {
-    /** tsl's HumanReadableNumBytes, without the "iB" (TPU prints 15.48G): integer division by 1024, then %.2f (%.1f for K). */
-    static String tsl(long n) {
-        if (n < 1024) return n + "B";
-        String units = "KMGTPE";
-        int u = 0;
-        while (n >= 1024L * 1024) {
-            n /= 1024;
-            u++;
-        }
-        // printf rounds the exact binary value half to even
-        BigDecimal v = new BigDecimal(n / 1024.0).setScale(units.charAt(u) == 'K' ? 1 : 2, RoundingMode.HALF_EVEN);
-        return v.toPlainString() + units.charAt(u);
-    }
+    /** tsl's HumanReadableNumBytes without the "iB" (TPU prints 15.48G): {@link UnitsTest#tsl}'s simulation. */
+    static String tsl(long n) { return UnitsTest.tsl(n).replace("iB", ""); }
 
     /** {@code s} is exactly the byte counts that print as it: its ends print so, one byte past either does not. */
     static void holdsExactly(ByteSize s, String printed) {
