@@ -52,9 +52,9 @@ final class LogEvents {
         int donated = s.indexOf("donated buffers were not usable:");
         if (donated < 0) donated = s.indexOf("donation buffers unavailable:");
         if (donated >= 0) {
-            List<String> shapes = Shapes.listed(s.substring(s.indexOf(':', donated) + 1));
+            List<String> shapes = JaxShapes.listed(s.substring(s.indexOf(':', donated) + 1));
             Map<String, ByteSize> f = new LinkedHashMap<>();
-            long total = Shapes.bytes(shapes);
+            long total = JaxShapes.bytes(shapes);
             if (total >= 0) f.put("not donated", ByteSize.exact(total));
             add(new LogEvent(number, "donation", null, shapes.size() + " donated buffer" + (shapes.size() == 1 ? "" : "s")
                     + " not usable: " + String.join(", ", shapes), f, shapes, List.of(number)));

@@ -46,13 +46,21 @@ public record OomMessage(Family family, int line, int endLine, String headline, 
         repeats = List.copyOf(repeats);
     }
 
+    /**
+     * The capacity when it is the device's (HBM, a GPU allocator's limit, the host's), or null: a vmem
+     * or smem message's capacity (16 MiB, 1 MiB) is that memory's, never what 'fit' checks against.
+     */
+    public ByteSize deviceCapacity() {
+        return memorySpace == null || memorySpace.equals("hbm") ? capacity : null;
+    }
+
     /** This message with the exact size another copy of it prints. */
     OomMessage withRequest(ByteSize exact) {
         return new OomMessage(family, line, endLine, headline, exact, capacity, used, free, exceeded, program, device,
                 memorySpace, allocationIndex, figures, buffers, programTotals, warnings, repeats, times);
     }
 
-    /** This message printed also at {@code lines} ({@link Messages} gathers them), with {@code more} warnings. */
+    /** This message printed also at {@code lines} ({@link FailureSet} gathers them), with {@code more} warnings. */
     OomMessage withRepeats(List<Integer> lines, int times, List<OomWarning> more) {
         List<OomWarning> w = new ArrayList<>(warnings);
         w.addAll(more);

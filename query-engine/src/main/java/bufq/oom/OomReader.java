@@ -43,7 +43,7 @@ public final class OomReader {
         System.arraycopy(Headlines.KEYS, 0, keys, 0, Headlines.KEYS.length);
         System.arraycopy(LogEvents.KEYS, 0, keys, Headlines.KEYS.length, LogEvents.KEYS.length);
         LogLines lines = new LogLines(text, keys);
-        Messages messages = new Messages();
+        FailureSet messages = new FailureSet();
         LogEvents events = new LogEvents();
         List<OomWarning> warnings = new ArrayList<>();
         int binaryFrom = -1, binaryCount = 0;

@@ -37,7 +37,7 @@ class OomBoundsTest {
         assertEquals(1, t.messages().size());
         OomMessage m = t.messages().get(0);
         assertEquals(1_000_000, m.times());
-        assertEquals(Messages.MAX_REPEAT_LINES, m.repeats().size());
+        assertEquals(FailureSet.MAX_REPEAT_LINES, m.repeats().size());
         assertEquals(2, m.repeats().get(0));
         assertEquals(List.of(2L, 3L, 4L, 5L, 6L), OomReport.alsoAt(m.repeats()));
     }

@@ -149,6 +149,7 @@ class OomPastesTest {
         assertEquals("smem", m.memorySpace());
         holdsExactly(m.capacity(), "1.00M");
         holdsExactly(m.exceeded(), "1.7K");
+        assertNull(m.deviceCapacity(), "what fit checks against is HBM's, never smem's");
         Table t = table(OomReport.run(OomReader.read(smem), List.of()), "out-of-memory messages");
         assertTrue(t.notes().stream().anyMatch(n -> n.contains("smem holds 1.00M") && n.contains("not of HBM")), t.notes().toString());
     }

@@ -113,10 +113,9 @@ final class OomCommand implements Command {
         ByteSize stated = null;
         int message = 0;
         for (int i = 0; i < text.messages().size(); i++) {
-            ByteSize c = text.messages().get(i).capacity();
-            String space = text.messages().get(i).memorySpace();
             // a vmem or smem capacity is that memory's (16 MiB, 1 MiB), never the HBM that fit checks
-            if (c == null || c.lo() <= 0 || space != null && !space.equals("hbm")) continue;
+            ByteSize c = text.messages().get(i).deviceCapacity();
+            if (c == null || c.lo() <= 0) continue;
             if (stated != null && stated.lo() != c.lo()) return;
             if (stated == null) message = i + 1;
             stated = c;

@@ -14,7 +14,7 @@ import java.util.Map;
  * allocate N bytes} right after the BFC allocator's line for the same request is that request's exact
  * size. At most {@link OomReader#MAX_MESSAGES} distinct messages are kept; the rest are counted.
  */
-final class Messages {
+final class FailureSet {
     /** The most repeat lines kept per message (the count goes on). */
     static final int MAX_REPEAT_LINES = 1_000;
 

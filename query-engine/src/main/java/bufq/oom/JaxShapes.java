@@ -9,8 +9,8 @@ import java.util.Map;
  * {@code int32[128]}, or XLA's {@code f32[524288,32,32,1]{3,2,1,0}} (jax#1273), in XLA's words
  * ({@code f32[185,16,16,3]}) so they compare with a dump's shapes.
  */
-final class Shapes {
-    private Shapes() {}
+final class JaxShapes {
+    private JaxShapes() {}
 
     /** JAX's dtype names and XLA's, with bytes per element. */
     private static final Map<String, String> XLA = Map.ofEntries(
