@@ -91,4 +91,27 @@ final class Cells {
         if (b.scale() < 1) b = b.setScale(1);
         return b.toPlainString();
     }
+
+    /** As {@link TableFormatter#visible(String, boolean)}, for every format. */
+    static String visible(String s, boolean keepLines) {
+        int i = 0;
+        while (i < s.length() && !(isControl(s.charAt(i)) && !(keepLines && isLayout(s.charAt(i))))) i++;
+        if (i == s.length()) return s;
+        StringBuilder b = new StringBuilder(s.length() + 8).append(s, 0, i);
+        for (; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (!isControl(ch) || keepLines && isLayout(ch)) b.append(ch);
+            else if (ch == '\n') b.append("\\n");
+            else if (ch == '\t') b.append("\\t");
+            else if (ch == '\r') b.append("\\r");
+            else b.append(String.format("\\x%02x", (int) ch));
+        }
+        return b.toString();
+    }
+
+    private static boolean isLayout(char ch) { return ch == '\n' || ch == '\t'; }
+
+    private static boolean isControl(char ch) {
+        return ch < 0x20 || ch == 0x7f || (ch >= 0x80 && ch < 0xa0);
+    }
 }

@@ -1,6 +1,10 @@
 package bufq.format;
 
+import bufq.table.Output;
 import bufq.table.Table;
+import bufq.table.TextBlock;
+
+import java.util.List;
 
 /**
  * {@code csv} and {@code tsv}: a header row, then one line per row with raw values (bytes as plain
@@ -23,6 +27,26 @@ public final class DelimitedFormatter implements Formatter {
     }
 
     @Override public String name() { return name; }
+    @Override public boolean forPeople() { return false; }
+
+    /**
+     * The one table of a result's data ({@link Results#data}), its note columns left out; a text
+     * alone as it is.
+     *
+     * @throws IllegalArgumentException a result of several tables; the message names them and says what to use
+     */
+    @Override public void write(Result result, FormatOptions options, StringBuilder out) {
+        List<Output> data = Results.data(result.outputs());
+        if (data.size() > 1) {
+            throw new IllegalArgumentException(name + " holds one table, but this gives " + data.size() + " ("
+                    + String.join(", ", Results.keys(data)) + "); use the json format for all of them (one object of named"
+                    + " tables), or a query for the one you need");
+        }
+        for (Output o : data) {
+            if (o instanceof Table t) write(t.withoutNoteColumns(), options, out);
+            else if (o instanceof TextBlock tb) Results.text(tb.text(), false, out);
+        }
+    }
 
     @Override public void write(Table table, FormatOptions options, StringBuilder out) {
         int w = table.width();

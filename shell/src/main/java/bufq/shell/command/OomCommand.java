@@ -1,6 +1,7 @@
 package bufq.shell.command;
 
 import bufq.fit.Capacity;
+import bufq.fit.CapacityChoice;
 import bufq.fit.Program;
 import bufq.model.HloModule;
 import bufq.table.Sizes;
@@ -14,7 +15,6 @@ import bufq.shell.session.CommandPlan;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Modules;
 import bufq.shell.session.CommandContext;
-import bufq.shell.session.Setting;
 import bufq.shell.session.Status;
 import bufq.shell.session.UserPaths;
 import bufq.units.Units;
@@ -109,7 +109,7 @@ final class OomCommand implements Command {
      * count that prints so is at least that), so a set that fits under it fits the device.
      */
     private static void takeCapacity(CommandContext ctx, OomText text) throws CommandException {
-        if (!ctx.settings().text(Setting.CAPACITY).equals("none") || !ctx.settings().text(Setting.DEVICE).equals("none")) return;
+        if (ctx.settings().capacity().kind() != CapacityChoice.Kind.NONE || ctx.settings().device() != null) return;
         ByteSize stated = null;
         int message = 0;
         for (int i = 0; i < text.messages().size(); i++) {
@@ -121,7 +121,7 @@ final class OomCommand implements Command {
             stated = c;
         }
         if (stated == null) return;
-        ctx.settings().set(Setting.CAPACITY, stated.lo() + "B");
+        ctx.settings().setCapacity(CapacityChoice.ofBytes(stated.lo()));
         ctx.out().info("capacity " + stated.lo() + " B taken from message " + message + " (it states "
                 + stated.text() + (stated.isExact() ? "" : ", the least byte count that prints so")
                 + "): 'fit' checks against it; 'set capacity' changes it");

@@ -5,6 +5,7 @@ import bufq.chart.BarChart;
 import bufq.model.HloModule;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
+import bufq.shell.session.Engine;
 import bufq.shell.session.CommandPlan;
 import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
@@ -37,9 +38,9 @@ final class TimelineCommand implements Command {
         return CommandPlan.words(args, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
-        HloModule m = ctx.modules().require();
+        HloModule m = ctx.modules().requireFor("timeline", ctx.out()::info);
         String by = a.value("by");
         if (by != null && !by.equals("steps") && !by.equals("events"))
             throw new CommandException("timeline by takes steps or events, not '" + by + "'");

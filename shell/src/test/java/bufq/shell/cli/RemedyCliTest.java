@@ -101,6 +101,22 @@ class RemedyCliTest {
         for (String row : remedy.split("\n")) if (row.contains("\"change\": \"scan ys")) assertTrue(saves(row) > 0, row);
     }
 
+    /** Every command that works on one module chooses as advise does in a batch run over several (issue 40). */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"peak", "peaks", "blame", "padding", "fragmentation",
+            "timeline", "map 15", "why values where allocation = 15"})
+    void perModuleCommandsChooseAndNameTheirModule(String command) {
+        DiffCommandTest.Run r = DiffCommandTest.bufq("-c", command, PAIR);
+        assertEquals(0, r.exit(), r.err());
+        String name = command.split(" ")[0];
+        assertTrue(r.err().contains(name + ": jit__lambda#0008 (module 5 of 5, the largest needs_bytes; --module NAME picks another)"),
+                r.err());
+        DiffCommandTest.Run named = DiffCommandTest.bufq("--oom", LOG, "-c", command, PAIR);
+        assertTrue(named.err().contains(name + ": jit__lambda#0008 (module 5 of 5, named by message 1"), named.err());
+        DiffCommandTest.Run picked = DiffCommandTest.bufq("--module", "jit_broadcast_in_dim", "-c", command.startsWith("map") || command.startsWith("why") ? "peak" : command, PAIR);
+        assertFalse(picked.err().contains("picks another"), picked.err());
+    }
+
     @Test
     void whatifChoosesAndNamesItsModule() {
         DiffCommandTest.Run r = DiffCommandTest.bufq("--format", "json", "-c", "whatif scale where allocation = 15 by 0.5", PAIR);
