@@ -1,11 +1,11 @@
 package bufq.shell.command;
 
-import bufq.shell.session.Command;
+import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.CommandPlan;
+import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Setting;
 import bufq.shell.session.Settings;
-import bufq.shell.session.CommandContext;
+import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
 import bufq.shell.session.Suggest;
 import bufq.table.ColumnType;
@@ -28,7 +28,6 @@ final class SetCommand implements Command {
     }
 
     @Override public List<String> examples() { return List.of("set", "set maxrows 50", "set rawsizes on", "set threshold 64KiB"); }
-
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         CommandPlan words = CommandPlan.words(args, this::run);

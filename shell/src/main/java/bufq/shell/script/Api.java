@@ -1,7 +1,7 @@
 package bufq.shell.script;
 
+import bufq.why.Why;
 import bufq.advise.Rule;
-import bufq.analysis.Analyses;
 import bufq.check.CheckRule;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
@@ -24,7 +24,7 @@ import bufq.oom.OomReport;
 import bufq.oom.OomText;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
-import bufq.shell.session.ScriptContext;
+import bufq.shell.api.ScriptContext;
 import bufq.shell.session.Version;
 import bufq.table.ColumnType;
 import bufq.table.Output;
@@ -127,7 +127,7 @@ final class Api extends Rows.ReadOnly {
             if (v == null) throw new IllegalArgumentException("bufq.why(id): no value with id " + id + " in " + m.handle());
         }
         Map<String, Object> parts = new LinkedHashMap<>();
-        for (Map.Entry<String, Table> e : Analyses.why(m, List.of(v)).get(0).parts().entrySet()) {
+        for (Map.Entry<String, Table> e : Why.of(m, List.of(v)).get(0).parts().entrySet()) {
             Table t = e.getValue();
             parts.put(e.getKey(), new Convert.ReadOnlyArray(t.size(), r -> new Rows.ResultRow(t, r)));
         }

@@ -4,7 +4,7 @@ import bufq.shell.cli.Bufq;
 import bufq.shell.session.DefaultEngine;
 import bufq.shell.session.Env;
 import bufq.shell.session.ModuleSet;
-import bufq.shell.session.Shell;
+import bufq.shell.run.Shell;
 import bufq.shell.session.Status;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

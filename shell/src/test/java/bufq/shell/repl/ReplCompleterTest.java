@@ -1,7 +1,7 @@
 package bufq.shell.repl;
 
 import bufq.liveness.Liveness;
-import bufq.shell.session.Shell;
+import bufq.shell.run.Shell;
 import bufq.shell.session.Status;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
