@@ -13,12 +13,14 @@ import bufq.units.Units;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * {@code oom}: what the messages of a paste say, and their join to the loaded modules. A pure
- * function of the messages and the modules; four tables: the messages, the modules and allocations
- * they are about (ranked), the buffers they list with the values each is, and their figures
- * re-derived from the dump.
+ * function of the messages and the modules; five tables: the messages, the modules and allocations
+ * they are about (ranked), the warnings of the log around them, the buffers they list with the
+ * values each is, and their figures re-derived from the dump.
  */
 public final class OomReport {
     private OomReport() {}
@@ -32,7 +34,7 @@ public final class OomReport {
             out.add(messages(text));
             out.add(modules(text, ranked, modules));
         }
-        Table events = LogEventTable.table(text, modules);
+        Table events = warnings(text, modules);
         if (events.size() > 0) out.add(events);
         Table buffers = buffers(text, ranked);
         if (buffers.size() > 0) out.add(buffers);
@@ -88,7 +90,7 @@ public final class OomReport {
         if (text.messages().stream().anyMatch(m -> !m.repeats().isEmpty()))
             b.note("printed: how many times the failure is printed; also_at: the first lines of its copies (one failure, one row)");
         for (OomWarning w : text.allWarnings()) b.note("warning: " + w);
-        return Tables.withoutEmptyDetails(b.build());
+        return withoutEmptyDetails(b.build());
     }
 
     static PrintedSize text(ByteSize s) { return s == null ? null : s.printed(); }
@@ -123,7 +125,7 @@ public final class OomReport {
                 String evidence = String.join(", ", c.reasons());
                 if (tied > 1 && c.score() == top) evidence += " (ambiguous: " + tied + " modules match as well)";
                 String then = a != null ? "map " + a.index() : "peak";
-                b.row((long) (i + 1), (long) (r + 1), c.module().handle(), Tables.dumpName(c.module()), a == null ? null : (long) a.index(),
+                b.row((long) (i + 1), (long) (r + 1), c.module().handle(), dumpName(c.module()), a == null ? null : (long) a.index(),
                         a == null ? null : a.kind(), a == null ? null : a.size(), evidence, "use " + c.module().handle(), then);
             }
         }
@@ -192,4 +194,113 @@ public final class OomReport {
 
     /** Bytes with thousands separators. */
     static String grouped(long n) { return Units.grouped(n); }
+
+    // ---- the warnings of the log: each beside the failure it explains (the first out-of-memory message
+    // after it, else the last before), joined to the loaded module it is about by the program it
+    // names, by its figures (a memory analysis), or by its shapes (a donation of a parameter's shape) ----
+
+
+    static Table warnings(OomText text, List<HloModule> modules) {
+        Table.Builder b = Table.builder().title("warnings in the log")
+                .column("line", ColumnType.INT).column("kind", ColumnType.STRING).optionalColumn("program", ColumnType.STRING)
+                .optionalColumn("module", ColumnType.STRING).optionalColumn("beside", ColumnType.INT)
+                .optionalColumn("figure", ColumnType.STRING).column("says", ColumnType.STRING)
+                .optionalColumn("evidence", ColumnType.STRING);
+        for (LogEvent e : text.events()) {
+            String[] join = join(e, modules);
+            Map.Entry<String, ByteSize> main = e.figures().isEmpty() ? null : e.figures().entrySet().iterator().next();
+            PrintedSize figure = main == null ? null : main.getValue().printed();
+            Integer beside = beside(e.line(), text.messages());
+            b.row((long) e.line(), e.kind(), e.program(), join[0], beside == null ? null : (long) (int) beside, figure,
+                    cut(e.says()), join[1]);
+        }
+        b.note("beside: the out-of-memory message the warning comes before (else the last one after it)");
+        b.note("figure: rematerialization's target, the donations' bytes, a memory analysis' peak");
+        return withoutEmptyDetails(b.build());
+    }
+
+    /** The message number (1-based) a warning at {@code line} is beside, or null when there is none. */
+    static Integer beside(int line, List<OomMessage> messages) {
+        for (int i = 0; i < messages.size(); i++) if (messages.get(i).line() > line) return i + 1;
+        return messages.isEmpty() ? null : messages.size();
+    }
+
+    /** The modules (handles, comma-separated) the warning is about and why, or nulls. */
+    static String[] join(LogEvent e, List<HloModule> modules) {
+        List<String> found = new ArrayList<>();
+        String why = null;
+        if (e.program() != null) {
+            for (HloModule m : modules) {
+                if (ModuleMatch.named(m, e.program()) || e.program().equals(dumpName(m))) found.add(m.handle());
+            }
+            if (!found.isEmpty()) why = "program name " + e.program();
+        }
+        if (e.kind().equals("memory-analysis")) {
+            ByteSize temp = e.figures().get("temp_size_in_bytes"), args = e.figures().get("argument_size_in_bytes");
+            List<String> byFigures = new ArrayList<>();
+            for (HloModule m : modules) {
+                boolean t = temp != null && temp.lo() == sum(m, a -> a.isTemp() && !a.threadLocal());
+                boolean p = args != null && args.lo() == sum(m, BufferAllocation::isParameter);
+                if (t && (p || args == null)) byFigures.add(m.handle());
+            }
+            // by figures alone only when they single out a module: a temp of 0 bytes is every small program's
+            if (found.isEmpty() && !byFigures.isEmpty() && temp.lo() > 0) {
+                found = byFigures;
+                why = "temp_size_in_bytes and argument_size_in_bytes are the module's temp and parameter allocations";
+            } else if (!found.isEmpty()) {
+                why += found.stream().anyMatch(byFigures::contains) ? "; its temp and parameter allocations are these figures"
+                        : "; the dump's temp or parameter allocations differ from these figures (another compilation?)";
+            }
+        }
+        if (e.kind().equals("donation") && !e.shapes().isEmpty()) {
+            for (HloModule m : modules) {
+                for (BufferAllocation a : m.allocations()) {
+                    if (a.isParameter() && a.parameterShape() != null
+                            && e.shapes().contains(BufferMatch.dims(a.parameterShape().text()))) {
+                        found.add(m.handle());
+                        why = "an entry parameter of the shape the donation lost";
+                        break;
+                    }
+                }
+            }
+        }
+        return found.isEmpty() ? new String[]{null, null} : new String[]{String.join(", ", found), why};
+    }
+
+    private static long sum(HloModule m, Predicate<BufferAllocation> p) {
+        long s = 0;
+        for (BufferAllocation a : m.allocations()) if (p.test(a)) s += a.size();
+        return s;
+    }
+
+    private static String cut(String s) { return s.length() > 300 ? s.substring(0, 297) + "..." : s; }
+
+    // ---- shared by the tables ----
+
+
+    /** {@code t} without its optional columns that are null in every row: what a message does not print. */
+    static Table withoutEmptyDetails(Table t) {
+        List<Integer> keep = new ArrayList<>();
+        for (int c = 0; c < t.width(); c++) {
+            boolean empty = t.columns().get(c).optional();
+            for (int r = 0; r < t.size() && empty; r++) empty = t.cell(r, c) == null;
+            if (!empty) keep.add(c);
+        }
+        if (keep.size() == t.width()) return t;
+        List<Column> cols = new ArrayList<>();
+        for (int c : keep) cols.add(t.columns().get(c));
+        List<List<Object>> rows = new ArrayList<>();
+        for (int r = 0; r < t.size(); r++) {
+            List<Object> row = new ArrayList<>();
+            for (int c : keep) row.add(t.cell(r, c));
+            rows.add(row);
+        }
+        return new Table(t.title(), cols, rows, t.notes());
+    }
+
+    /** {@code module_0008.jit__lambda}: how the dump's files name the module (handles may differ), or null. */
+    static String dumpName(HloModule m) {
+        int n = m.info().number();
+        return n < 0 ? null : String.format(Locale.ROOT, "module_%04d.%s", n, m.info().name());
+    }
 }
