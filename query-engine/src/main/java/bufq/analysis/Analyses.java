@@ -1,5 +1,6 @@
 package bufq.analysis;
 
+import bufq.liveness.OccupiedShares;
 import bufq.liveness.Steps;
 import bufq.model.HloModule;
 import bufq.model.TilingModel;
@@ -61,6 +62,15 @@ public final class Analyses {
     /** As {@link #blame(HloModule, BlameBy, int)}, the stack tree cut at {@code maxLines} node lines (0 = all). */
     public static List<Output> blame(HloModule m, BlameBy by, int depth, int maxLines) {
         return BlameReport.run(m, by, depth, maxLines);
+    }
+
+    /**
+     * As {@link #blame(HloModule, BlameBy, int, int)} at step {@code step} (from 0; the stack tree is
+     * printed at the peak alone). {@code by category} and {@code by path} follow the built-in rules.
+     */
+    public static List<Output> blameAt(HloModule m, BlameBy by, int depth, int maxLines, int step) {
+        if (step < 0 || step >= m.steps()) throw new IllegalArgumentException("no step " + step + " in " + m.handle());
+        return BlameReport.run(m, by, depth, maxLines, step);
     }
 
     /**

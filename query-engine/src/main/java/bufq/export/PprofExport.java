@@ -3,7 +3,7 @@ package bufq.export;
 import bufq.liveness.LiveValues;
 import bufq.liveness.Liveness;
 import bufq.analysis.Analyses;
-import bufq.analysis.OccupiedShares;
+import bufq.liveness.OccupiedShares;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;

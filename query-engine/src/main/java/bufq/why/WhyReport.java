@@ -1,7 +1,7 @@
 package bufq.why;
 
 import bufq.analysis.Bytes;
-import bufq.analysis.OccupiedShares;
+import bufq.liveness.OccupiedShares;
 import bufq.liveness.LiveValues;
 import bufq.model.BufferAllocation;
 import bufq.liveness.EarlierEnd;

@@ -82,6 +82,7 @@ final class Api extends Rows.ReadOnly {
             case "tiling" -> (ProxyExecutable) this::tiling;
             case "check" -> (ProxyExecutable) this::check;
             case "rule" -> (ProxyExecutable) this::rule;
+            case "category" -> (ProxyExecutable) this::category;
             case "whatif" -> (ProxyExecutable) this::whatif;
             case "oom" -> (ProxyExecutable) this::oom;
             case "forecast" -> (ProxyExecutable) this::forecast;
@@ -101,7 +102,7 @@ final class Api extends Rows.ReadOnly {
     }
 
     @Override public String toString() {
-        return "{module, query(text), why(id or name), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), rule(name, fn), whatif(edits), oom(text), forecast(text), format.bytes(n), version: "
+        return "{module, query(text), why(id or name), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), rule(name, fn), category(fn), whatif(edits), oom(text), forecast(text), format.bytes(n), version: "
                 + Convert.show(Version.NUMBER) + "}";
     }
 
@@ -346,6 +347,17 @@ final class Api extends Rows.ReadOnly {
         if (!name.matches("[a-z][a-z0-9-]*"))
             throw new IllegalArgumentException(usage + ": name '" + name + "' must be lowercase letters, digits and '-'");
         return name;
+    }
+
+    // bufq.category(fn): fn(value) -> a category name, or null for the rules after it
+    private Object category(Value... a) {
+        Value fn = JsArgs.function(a, 0, "bufq.category(fn)");
+        try {
+            session.engine().setCategories(session.engine().catalog().categories().with(new JsCategory(fn, host, session)));
+        } catch (Engine.Failure e) {
+            throw new IllegalArgumentException("bufq.category(fn): " + e.getMessage());
+        }
+        return host.undefined();
     }
 
     // bufq.check(name, fn): fn(module, report)

@@ -1,4 +1,4 @@
-package bufq.analysis;
+package bufq.liveness;
 
 import bufq.model.HloValue;
 
