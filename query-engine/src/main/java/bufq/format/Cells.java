@@ -2,6 +2,8 @@ package bufq.format;
 
 import bufq.table.ColumnType;
 import bufq.table.Sizes;
+import bufq.units.PrintedSize;
+import bufq.units.Units;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -41,6 +43,7 @@ final class Cells {
 
     private static String scalar(Object v) {
         if (v instanceof Double d) return exactDouble(d);
+        if (v instanceof PrintedSize p) return Units.describe(p);
         if (v instanceof Float f) return exactDouble(f.doubleValue());
         if (v instanceof List<?> l) {
             StringBuilder b = new StringBuilder("[");

@@ -3,6 +3,7 @@ package bufq.format;
 import bufq.table.Output;
 import bufq.table.Table;
 import bufq.table.TextBlock;
+import bufq.units.PrintedSize;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -11,7 +12,8 @@ import java.util.List;
 /**
  * A JSON array of row objects, one row per line, keys in column order: integers and sizes as JSON
  * integers, floats and fractions as JSON numbers (non-finite as null), booleans, null as null, lists
- * as arrays, strings escaped per RFC 8259. The title and notes are not data and are left out; a
+ * as arrays, a rounded printed size as {@code {"printed": "17.79M", "low": N, "high": M}} (an exact one as
+ * its number), strings escaped per RFC 8259. The title and notes are not data and are left out; a
  * {@link bufq.table.ColumnType#NOTE} column, a row's note, is kept as a field. A
  * command that yields several tables prints one object of named arrays, so every statement's output
  * is one JSON document; the results written to one output join into one document ({@link #document}).
@@ -157,6 +159,14 @@ public final class JsonFormatter implements Formatter {
             double d = ((Number) v).doubleValue();
             out.append(Double.isFinite(d) ? Cells.exactDouble(d) : "null");
         } else if (v instanceof Number || v instanceof Boolean) out.append(v);
+        else if (v instanceof PrintedSize p) {
+            if (p.isExact()) out.append(p.low());
+            else {
+                out.append("{\"printed\": ");
+                string(p.text(), out);
+                out.append(", \"low\": ").append(p.low()).append(", \"high\": ").append(p.high()).append('}');
+            }
+        }
         else if (v instanceof List<?> l) {
             out.append('[');
             for (int i = 0; i < l.size(); i++) {

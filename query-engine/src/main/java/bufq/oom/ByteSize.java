@@ -29,11 +29,11 @@ public record ByteSize(long lo, long hi, String text) {
     /** The middle of the interval: the figure to compare with when one number is needed. */
     public long mid() { return lo + (hi - lo) / 2; }
 
-    /** The printed text, with the interval when it is not exact: {@code 8.00M (8,383,488..8,393,727 B)}. */
-    public String describe() {
-        if (isExact()) return Units.grouped(lo) + " B";
-        return text + " (" + Units.grouped(lo) + ".." + Units.grouped(hi) + " B)";
-    }
+    /** The printed text, with the interval when it is not exact: {@code 8.00M (8,383,488..8,394,751 B)}. */
+    public String describe() { return Units.describe(printed()); }
+
+    /** This size as a table cell: json writes {@code {"printed": "8.00M", "low": N, "high": M}}, or the number when exact. */
+    public PrintedSize printed() { return new PrintedSize(text, lo, hi); }
 
     @Override public String toString() { return describe(); }
 
@@ -48,12 +48,35 @@ public record ByteSize(long lo, long hi, String text) {
         String t = s.strip();
         if (t.startsWith("(") && t.endsWith(")")) t = t.substring(1, t.length() - 1).strip();
         if (t.isEmpty() || t.length() > 64) return null;
+        long plain = plainCount(t);
+        if (plain >= 0) return new ByteSize(plain, plain, t);
         try {
             PrintedSize p = Units.printed(t);
             return p == null ? null : new ByteSize(p.low(), p.high(), t);
         } catch (SizeException e) {
             return null;
         }
+    }
+
+    /**
+     * A plain byte count ({@code 4608000000}, {@code 4,608,000,000}, with {@code B} or {@code bytes}
+     * after it) read without exact decimal arithmetic, or -1: most figures of a log are these, and a
+     * million of them are read in a paste of a million messages.
+     */
+    private static long plainCount(String t) {
+        int n = t.length(), i = 0, digits = 0;
+        long v = 0;
+        while (i < n) {
+            char c = t.charAt(i);
+            if (c >= '0' && c <= '9') {
+                if (++digits > 18) return -1;
+                v = v * 10 + (c - '0');
+            } else if (c != ',' || digits == 0) break;
+            i++;
+        }
+        if (digits == 0 || t.charAt(i - 1) == ',') return -1;
+        String rest = t.substring(i).strip();
+        return rest.isEmpty() || Units.factor(rest) != null && Units.factor(rest) == 1 ? v : -1;
     }
 
     /**

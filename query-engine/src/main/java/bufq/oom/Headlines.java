@@ -19,13 +19,38 @@ final class Headlines {
             {"Error loading program", "TPU_PROGRAM_LOAD"},
             {"Attempting to reserve", "TPU_PROGRAM_LOAD"},
             {"SparseCore Hbm usage", "SPARSECORE"},
+            {"Aborting compilation early because", "TPU_COMPILE"},
+            {"Ran out of memory on HBM", "TPU_COMPILE"},
+    };
+
+    /**
+     * Lines that start a message only outside one: a TPU report or a BFC {@code Stats:} tail pasted
+     * without its headline. Inside a message they are its rows.
+     */
+    private static final String[][] HEADLESS = {
+            {"Total hbm usage >=", "TPU_COMPILE"},
+            {"Program hbm requirement", "TPU_COMPILE"},
+            {"Largest program allocations in hbm", "TPU_COMPILE"},
     };
 
     /** Words one of which every headline phrase holds: most log lines are dismissed on these alone. */
-    static final String[] KEYS = {"emory", "llocate", "llocati", "rogram", "eserve", "Hbm"};
+    static final String[] KEYS = {"emory", "llocate", "llocati", "rogram", "eserve", "Hbm", "usage >=", "Stats:"};
 
-    /** The family whose headline phrase {@code line} holds, or null. */
+    /** The family whose headline phrase {@code line} holds (a headless report's first line too), or null. */
     static Family family(String line) {
+        Family f = primary(line);
+        if (f != null || line.length() < 6) return f;
+        if (line.equals("Stats:")) return Family.BFC;
+        if (line.indexOf("usage >=") < 0 && line.indexOf("rogram") < 0) return null;
+        for (String[] h : HEADLESS) if (line.startsWith(h[0])) return Family.valueOf(h[1]);
+        return null;
+    }
+
+    /** Whether {@code line} is a headless report's first line ({@code Stats:}, {@code Total hbm usage >=}, ...). */
+    static boolean headless(String line) { return primary(line) == null && family(line) != null; }
+
+    /** The family whose headline phrase proper {@code line} holds, or null. */
+    private static Family primary(String line) {
         if (line.length() < 16) return null;
         // every phrase holds one of these ("allocator" does not): most log lines are dismissed after six scans
         if (line.indexOf("emory") < 0 && line.indexOf("llocate") < 0 && line.indexOf("llocati") < 0
@@ -46,6 +71,6 @@ final class Headlines {
         return i >= 0 ? Math.min(best, i) : best;
     }
 
-    /** Whether a line starts another message (so the block before it ends). */
-    static boolean startsMessage(String line) { return family(line) != null; }
+    /** Whether a line starts another message (so the block before it ends): a headline proper. */
+    static boolean startsMessage(String line) { return primary(line) != null; }
 }

@@ -1,5 +1,8 @@
 package bufq.oom;
 
+import java.util.Arrays;
+import java.util.concurrent.CancellationException;
+
 /**
  * The paste's lines, one at a time, with their 1-based numbers and log prefixes removed: a glog
  * prefix ({@code E1127 14:02:11.123 1234 file.cc:42] }), an ISO time with level and source
@@ -14,8 +17,7 @@ final class LogLines {
     static final int MAX_LINE = 1 << 16;
 
     private final String text;
-    private final String[] words;
-    private final boolean[] firsts = new boolean[128];   // the words' first characters (ASCII)
+    private final String[][] byFirst = new String[128][];   // the words by their first character (ASCII)
     private int pos;                // start of the next line
     private int start, end;         // the current line
     private int prevStart = -1, prevEnd = -1;
@@ -26,13 +28,23 @@ final class LogLines {
     /** @param words the words {@link #has} is asked about, by index */
     LogLines(String text, String... words) {
         this.text = text;
-        this.words = words.clone();
-        for (String w : words) firsts[w.charAt(0)] = true;
+        for (String w : words) {
+            String[] had = byFirst[w.charAt(0)];
+            String[] now = had == null ? new String[1] : Arrays.copyOf(had, had.length + 1);
+            now[now.length - 1] = w;
+            byFirst[w.charAt(0)] = now;
+        }
     }
 
-    /** Moves to the next line; false at the end. */
+    /**
+     * Moves to the next line; false at the end. Every 1,024 lines it looks at the thread's interrupt
+     * (Ctrl-C in the shell), so a long paste stops within milliseconds.
+     *
+     * @throws CancellationException when the thread is interrupted
+     */
     boolean advance() {
         if (pos >= text.length()) return false;
+        if ((number & 1023) == 1023 && Thread.currentThread().isInterrupted()) throw new CancellationException("oom cancelled");
         int nl = text.indexOf('\n', pos);
         prevStart = start;
         prevEnd = number == 0 ? -1 : end;
@@ -52,14 +64,21 @@ final class LogLines {
         int stop = Math.min(end, start + MAX_LINE);
         for (int i = start; i < stop; i++) {
             char c = text.charAt(i);
-            if (c >= firsts.length || !firsts[c]) continue;
-            for (String w : words) if (w.charAt(0) == c && text.startsWith(w, i)) return true;
+            String[] ws = c < 128 ? byFirst[c] : null;
+            if (ws == null) continue;
+            for (String w : ws) if (text.startsWith(w, i)) return true;
         }
         return false;
     }
 
     /** Length of the current line as it is in the text. */
     int rawLength() { return end - start; }
+
+    /** The current line as pasted (up to {@link #MAX_LINE}): what columns count in. */
+    String raw() { return text.substring(start, Math.min(end, start + MAX_LINE)); }
+
+    /** The line before the current one as pasted; empty on the first line. */
+    String rawPrevious() { return prevEnd < 0 ? "" : text.substring(prevStart, Math.min(prevEnd, prevStart + MAX_LINE)); }
 
     /** The current line, cleaned. */
     String line() { return clean(text.substring(start, Math.min(end, start + MAX_LINE))); }

@@ -10,7 +10,7 @@ import static bufq.oom.MessageText.numberAt;
 import static bufq.oom.MessageText.sizeAfter;
 
 /** One message: its headline, the block of lines that belongs to it, and what they say. */
-final class MessageParser {
+final class MessageParser extends Draft {
     /** A block stops after this many lines (a BFC dump of a big heap is long, never this long). */
     static final int MAX_BLOCK_LINES = 200_000;
 
@@ -28,26 +28,11 @@ final class MessageParser {
             "NumAllocs:", "MaxAllocSize:", "Reserved:", "PeakReserved:", "LargestFreeBlock:", "BFCAllocator dump",
             "xla.execute", "xla.buffer", "****", "__", "memory_limit_"};
 
-    private final Family family;
-    private final int start;
-    private final String headline;
-    private final LogLines lines;
-    private final List<String> block = new ArrayList<>();
-    private final List<Integer> blockLines = new ArrayList<>();
-    private final List<OomWarning> warnings = new ArrayList<>();
-    private final Map<String, ByteSize> figures = new LinkedHashMap<>();
-    private final List<ListedBuffer> buffers = new ArrayList<>();
     private final Map<String, Long> programTotals = new LinkedHashMap<>();
-    private ByteSize requested, capacity, used, free, exceeded;
-    private String program, device, space;
-    private int allocationIndex = -1;
-    private boolean endOfText;
 
-    MessageParser(Family family, int start, String headline, LogLines lines) {
-        this.family = family;
-        this.start = start;
-        this.headline = headline;
-        this.lines = lines;
+    /** @param early warnings about the headline's own figures ({@link FigureCheck}) */
+    MessageParser(Family family, int start, String headline, LogLines lines, List<OomWarning> early) {
+        super(family, start, headline, lines, early);
     }
 
     OomMessage parse() {
@@ -71,17 +56,18 @@ final class MessageParser {
             case BFC -> bfc();
             case TPU_COMPILE -> {
                 gather(TPU_KEYS);
-                tpuCompile();
+                TpuReport.compile(this);
             }
-            case TPU_ALLOCATION -> tpuAllocation();
+            case TPU_ALLOCATION -> TpuReport.allocation(this);
             case TPU_BUFFER -> {
+                continued("Attempting to allocate ", "There are ");
                 requested = need(sizeAfter(headline, "Attempting to allocate "), "a size after 'Attempting to allocate'");
                 free = sizeAfter(headline, "There are ");
-                String dev = between(headline, "(0x", ")");
-                device = dev == null ? null : "0x" + dev;
+                device = TpuReport.device(headline);
                 space = "hbm";
             }
             case TPU_PROGRAM_LOAD -> {
+                continued("Attempting to reserve ", "There are ");
                 program = between(headline, "program '", "'");
                 requested = need(sizeAfter(headline, "Attempting to reserve "), "a size after 'Attempting to reserve'");
                 int there = headline.indexOf("There are ");
@@ -92,13 +78,17 @@ final class MessageParser {
                     put("reservable", sizeBefore(headline, " reservable", there));
                 }
                 space = "hbm";
+                device = TpuReport.device(headline);
+                gather(TpuReport.RESERVE_KEYS);
+                TpuReport.reserve(this);
             }
             case SPARSECORE -> {
                 ByteSize tc = sizeAfter(headline, "TensorCore Hbm usage:");
                 ByteSize sc = sizeAfter(headline, "SparseCore Hbm usage");
                 put("TensorCore Hbm usage", tc);
                 put("SparseCore Hbm usage", sc);
-                exceeded = need(sizeAfter(headline, "exceeding available bytes:"), "a size after 'exceeding available bytes:'");
+                // the last figure is what the device has (error_1000.md): its capacity, not an excess
+                capacity = need(sizeAfter(headline, "exceeding available bytes:"), "a size after 'exceeding available bytes:'");
                 if (tc != null && sc != null)
                     used = new ByteSize(tc.lo() + sc.lo(), tc.hi() + sc.hi(), tc.text() + " + " + sc.text());
                 space = "hbm";
@@ -106,15 +96,8 @@ final class MessageParser {
         }
         int end = blockLines.isEmpty() ? start : blockLines.get(blockLines.size() - 1);
         return new OomMessage(family, start, end, headline, requested, capacity, used, free, exceeded, program, device,
-                space, allocationIndex, figures, buffers, programTotals, warnings);
+                space, allocationIndex, figures, buffers, programTotals, warnings, List.of(), 1);
     }
-
-    private ByteSize need(ByteSize s, String expected) {
-        if (s == null) warnings.add(new OomWarning(start, "message cut off: expected " + expected));
-        return s;
-    }
-
-    private void put(String name, ByteSize s) { if (s != null) figures.put(name, s); }
 
     private static int indexEnd(String s, String key) {
         int i = s.indexOf(key);
@@ -164,10 +147,28 @@ final class MessageParser {
             if (known) unknown = 0;
             else if (++unknown > 2 || blanks > 0) return;
             blanks = 0;
-            lines.next();
+            consume();
             if (lines.binary()) return;
             block.add(next);
             blockLines.add(lines.number());
+        }
+    }
+
+    /**
+     * A TPU runtime message a terminal or log split at its line break ({@code Error loading program
+     * 'NAME':} / {@code Attempting to reserve ...} / {@code There are ...}): its next lines join the
+     * headline while they start with a part it lacks.
+     */
+    private void continued(String... parts) {
+        for (int k = 0; k < parts.length + 1; k++) {
+            String next = lines.peek();
+            if (next == null) return;
+            boolean joins = false;
+            for (String p : parts) joins |= next.startsWith(p) && !headline.contains(p);
+            if (!joins && !next.startsWith("That was not possible")) return;
+            consume();
+            blockLines.add(lines.number());
+            headline = headline + " " + next;
         }
     }
 
@@ -213,6 +214,7 @@ final class MessageParser {
         gather(BFC_KEYS);
         for (int i = 0; i < block.size(); i++) {
             String s = block.get(i);
+            if (s.equals("Stats:")) continue;
             if (s.startsWith("Limit:")) capacity = keep("Limit", ByteSize.at(s, 6, null));
             else if (s.startsWith("InUse:")) used = keep("InUse", ByteSize.at(s, 6, null));
             else if (s.startsWith("MaxInUse:")) put("MaxInUse", ByteSize.at(s, 9, null));
@@ -234,7 +236,9 @@ final class MessageParser {
 
     /** An in-use chunk; kept as a listed buffer when it carries the 2026 annotations (openxla/xla PR 44246). */
     private void chunk(String s, int line) {
-        long size = numberAt(s, s.indexOf("of size ") + 8);
+        // bytes before 2026, human-readable after (1.50MiB): the interval that prints so
+        ByteSize printed = ByteSize.at(s, s.indexOf("of size ") + 8, null);
+        long size = printed == null ? -1 : printed.lo();
         String exec = attribute(s, "xla.execute{", "executable");
         String kind = attribute(s, "xla.buffer{", "kind");
         String index = attribute(s, "xla.buffer{", "allocation_index");
@@ -245,9 +249,9 @@ final class MessageParser {
         } catch (NumberFormatException e) {
             warnings.add(new OomWarning(line, "allocation_index=" + index + " is no number"));
         }
-        if (exec != null && size >= 0) programTotals.merge(exec, size, Long::sum);
+        if (exec != null && printed != null && printed.isExact()) programTotals.merge(exec, size, Long::sum);
         if (program == null) program = exec;
-        buffers.add(new ListedBuffer(line, buffers.size() + 1, size < 0 ? null : ByteSize.exact(size), null, false, null,
+        buffers.add(new ListedBuffer(line, buffers.size() + 1, printed, null, false, null,
                 null, -1, -1, null, null, null, null, null, null, alloc, exec, kind));
     }
 
@@ -262,123 +266,5 @@ final class MessageParser {
             if (eq > 0 && part.substring(0, eq).strip().equals(key)) return part.substring(eq + 1).strip();
         }
         return null;
-    }
-
-    // ---- TPU compile time (docs/errors/error_1000.md) ----
-
-    private void tpuCompile() {
-        StringBuilder all = new StringBuilder(headline);
-        for (String s : block) all.append('\n').append(s);
-        String text = all.toString();
-        int listAt = text.indexOf("Largest program allocations");
-        String head = (listAt < 0 ? text : text.substring(0, listAt)).replace('\n', ' ');
-        int sp = head.indexOf("memory space ");
-        if (sp >= 0) {
-            int e = sp + 13;
-            while (e < head.length() && Character.isLetterOrDigit(head.charAt(e))) e++;
-            space = head.substring(sp + 13, e);
-        }
-        String sName = space == null ? "hbm" : space;
-        int u = head.indexOf("Used ");
-        if (u >= 0) {
-            int[] end = {u + 5};
-            used = ByteSize.at(head, u + 5, end);
-            if (used != null && head.startsWith(" of ", end[0])) capacity = ByteSize.at(head, end[0] + 4, null);
-        }
-        exceeded = sizeAfter(head, "capacity by ");
-        if (used == null && exceeded == null) need(null, "'Used X of Y " + sName + "' after 'Ran out of memory'");
-        int total = head.indexOf("usage >=");
-        int output = head.indexOf("Output size");
-        int req = head.indexOf(" requirement ");
-        if (total >= 0) {
-            put("total " + sName + " usage", ByteSize.at(head, total + 8, null));
-            int stop = output >= 0 ? output : req >= 0 ? req : head.length();
-            String rows = head.substring(total, Math.max(total, stop));
-            put("reserved", sizeAfter(rows, "reserved "));
-            put("program", sizeAfter(rows, "program "));
-            put("arguments", sizeAfter(rows, "arguments "));
-        }
-        if (output >= 0) {
-            put("output", ByteSize.at(head, output + 11, null));
-            put("output shared with arguments", sizeAfter(head, "shares ", output));
-        }
-        if (req >= 0) {
-            String rows = head.substring(req);
-            put("program requirement", ByteSize.at(rows, 13, null));
-            put("global", sizeAfter(rows, "global "));
-            put("scoped", sizeAfter(rows, "scoped "));
-            put("HLO temp", sizeAfter(rows, "HLO temp "));
-            put("HLO temp unpadded", sizeAfter(rows, "Unpadded ("));
-            put("HLO temp padded", sizeAfter(rows, "Padded ("));
-            put("HLO temp fragmentation", sizeAfter(rows, "fragmentation ("));
-            put("overlays", sizeAfter(rows, "overlays "));
-        }
-        if (listAt >= 0) {
-            EntryReader entries = new EntryReader(buffers, warnings);
-            int line = start;
-            // Entries by line; lines glued together by a browser are cut again at "Size:".
-            String[] ls = text.substring(listAt).split("\n", -1);
-            int base = lineOfOffset(text, listAt);
-            for (int i = 0; i < ls.length; i++) {
-                line = base + i;
-                for (String piece : EntryReader.splitGlued(ls[i])) entries.line(piece, line);
-            }
-            entries.finish(endOfText, line);
-        }
-    }
-
-    /** The paste's line number of character {@code offset} of headline + block joined by newlines. */
-    private int lineOfOffset(String text, int offset) {
-        int k = 0;
-        for (int i = 0; i < offset; i++) if (text.charAt(i) == '\n') k++;
-        return k == 0 ? start : blockLines.get(k - 1);
-    }
-
-    // ---- TPU: one allocation (docs/errors/error_1001.md, oom_debugging.md) ----
-
-    private void tpuAllocation() {
-        String h = headline;
-        if (!h.contains("] ::") && !h.contains("]::")) {
-            String next = lines.peek();
-            if (next != null && !next.isEmpty() && !Headlines.startsMessage(next) && (next.contains("tag") || next.contains("::"))) {
-                lines.next();
-                blockLines.add(lines.number());
-                h = h + " " + next;
-            }
-        }
-        requested = need(sizeAfter(h, "Allocation (size="), "a size after 'Allocation (size='");
-        capacity = sizeAfter(h, "exceed memory (size=");
-        int a = h.indexOf("#allocation");
-        if (a >= 0) {
-            long k = numberAt(h, a + 11);
-            allocationIndex = k >= 0 && k <= Integer.MAX_VALUE ? (int) k : -1;
-        }
-        String shape = between(h, "shape = '", "'");
-        String sp = between(h, "space=", ",");
-        space = sp == null ? null : sp.strip();
-        String hex = between(h, "size = 0x", ",");
-        ByteSize size = null;
-        if (hex != null) {
-            try {
-                size = ByteSize.exact(Long.parseLong(hex.strip(), 16));
-            } catch (NumberFormatException e) {
-                warnings.add(new OomWarning(start, "size = 0x" + hex + " is no hexadecimal number"));
-            }
-        }
-        String tag = between(h, "tag = '", "'");
-        String name = null;
-        if (tag != null && tag.startsWith("output of ")) {
-            name = tag.substring(10);
-            int at = name.indexOf('@');
-            if (at >= 0) name = name.substring(0, at);
-        }
-        int tail = h.lastIndexOf(":: ");
-        if (name == null && tail >= 0 && tail > h.indexOf(']')) {
-            String t = h.substring(tail + 3).strip();
-            if (!t.isEmpty() && !t.startsWith("<")) name = t.split("\\s")[0];
-        }
-        if (a < 0) warnings.add(new OomWarning(start, "message cut off: expected '#allocationK [...]' after 'would exceed memory'"));
-        buffers.add(new ListedBuffer(start, 1, size != null ? size : requested, shape, false, null, null, -1, -1, tag, name,
-                null, null, null, null, allocationIndex, null, null));
     }
 }

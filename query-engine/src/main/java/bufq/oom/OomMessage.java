@@ -1,5 +1,6 @@
 package bufq.oom;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,15 +29,48 @@ import java.util.Map;
  * @param buffers         the buffers it lists, in print order
  * @param programTotals   bytes of in-use chunks per {@code executable=NAME} (BFC with annotations)
  * @param warnings        what was skipped or cut off inside it
+ * @param repeats         lines where the same failure is printed again (glog's line and the exception's,
+ *                        a BFC line and XLA's error for the same allocation), in order; the first 1,000
+ * @param times           how many times it is printed in all (1 when once)
  */
 public record OomMessage(Family family, int line, int endLine, String headline, ByteSize requested,
                          ByteSize capacity, ByteSize used, ByteSize free, ByteSize exceeded, String program,
                          String device, String memorySpace, int allocationIndex, Map<String, ByteSize> figures,
-                         List<ListedBuffer> buffers, Map<String, Long> programTotals, List<OomWarning> warnings) {
+                         List<ListedBuffer> buffers, Map<String, Long> programTotals, List<OomWarning> warnings,
+                         List<Integer> repeats, int times) {
     public OomMessage {
         figures = Collections.unmodifiableMap(new LinkedHashMap<>(figures));
         programTotals = Collections.unmodifiableMap(new LinkedHashMap<>(programTotals));
         buffers = List.copyOf(buffers);
         warnings = List.copyOf(warnings);
+        repeats = List.copyOf(repeats);
+    }
+
+    /**
+     * The capacity when it is the device's (HBM, a GPU allocator's limit, the host's), or null: a vmem
+     * or smem message's capacity (16 MiB, 1 MiB) is that memory's, never what 'fit' checks against.
+     */
+    public ByteSize deviceCapacity() {
+        return memorySpace == null || memorySpace.equals("hbm") ? capacity : null;
+    }
+
+    /** This message with the exact size another copy of it prints. */
+    OomMessage withRequest(ByteSize exact) {
+        return new OomMessage(family, line, endLine, headline, exact, capacity, used, free, exceeded, program, device,
+                memorySpace, allocationIndex, figures, buffers, programTotals, warnings, repeats, times);
+    }
+
+    /** This message printed also at {@code lines} ({@link FailureSet} gathers them), with {@code more} warnings. */
+    OomMessage withRepeats(List<Integer> lines, int times, List<OomWarning> more) {
+        List<OomWarning> w = new ArrayList<>(warnings);
+        w.addAll(more);
+        return new OomMessage(family, line, endLine, headline, requested, capacity, used, free, exceeded, program, device,
+                memorySpace, allocationIndex, figures, buffers, programTotals, w, lines, times);
+    }
+
+    /** This message's report standing for a bare copy printed first at {@code first}. */
+    OomMessage firstPrintedAt(int first) {
+        return new OomMessage(family, first, endLine, headline, requested, capacity, used, free, exceeded, program, device,
+                memorySpace, allocationIndex, figures, buffers, programTotals, warnings, repeats, times);
     }
 }

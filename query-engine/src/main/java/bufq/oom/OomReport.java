@@ -9,17 +9,20 @@ import bufq.table.Column;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
+import bufq.units.PrintedSize;
 import bufq.units.Units;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * {@code oom}: what the messages of a paste say, and their join to the loaded modules. A pure
- * function of the messages and the modules; four tables: the messages, the modules and allocations
- * they are about (ranked), the buffers they list with the values each is, and their figures
- * re-derived from the dump.
+ * function of the messages and the modules; five tables: the messages, the modules and allocations
+ * they are about (ranked), the warnings of the log around them, the buffers they list with the
+ * values each is, and their figures re-derived from the dump.
  */
 public final class OomReport {
     private OomReport() {}
@@ -29,8 +32,12 @@ public final class OomReport {
         List<List<ModuleMatch>> ranked = new ArrayList<>();
         for (OomMessage m : text.messages()) ranked.add(ModuleMatch.rank(m, modules));
         List<Output> out = new ArrayList<>();
-        out.add(messages(text));
-        out.add(modules(text, ranked, modules));
+        if (!text.messages().isEmpty()) {
+            out.add(messages(text));
+            out.add(modules(text, ranked, modules));
+        }
+        Table events = warnings(text, modules);
+        if (events.size() > 0) out.add(events);
         Table buffers = buffers(text, ranked);
         if (buffers.size() > 0) out.add(buffers);
         Table figures = Figures.table(text, ranked);
@@ -63,7 +70,8 @@ public final class OomReport {
                 .optionalColumn("free", ColumnType.STRING).optionalColumn("exceeded", ColumnType.STRING)
                 .optionalColumn("program", ColumnType.STRING).optionalColumn("device", ColumnType.STRING)
                 .optionalColumn("space", ColumnType.STRING).optionalColumn("allocation_index", ColumnType.INT)
-                .column("buffers", ColumnType.INT);
+                .column("buffers", ColumnType.INT).optionalColumn("printed", ColumnType.INT)
+                .optionalColumn("also_at", ColumnType.LIST);
         int k = 0;
         for (OomMessage m : text.messages()) {
             k++;
@@ -71,34 +79,31 @@ public final class OomReport {
                     m.requested() != null && m.requested().isExact() ? m.requested().lo() : null,
                     text(m.capacity()), text(m.used()), text(m.free()), text(m.exceeded()), m.program(), m.device(),
                     m.memorySpace(), m.allocationIndex() >= 0 ? (Object) (long) m.allocationIndex() : null,
-                    (long) m.buffers().size());
+                    (long) m.buffers().size(), m.times() > 1 ? (Object) (long) m.times() : null, alsoAt(m.repeats()));
         }
         b.note("sizes as printed, with the byte counts that print that way where the message rounds them");
+        for (OomMessage m : text.messages()) {
+            if (m.capacity() != null && m.memorySpace() != null && !m.memorySpace().equals("hbm")) {
+                b.note("capacity is of the memory space in 'space' (" + m.memorySpace() + " holds " + m.capacity().text()
+                        + "), not of HBM: 'fit' does not take it");
+                break;
+            }
+        }
+        if (text.messages().stream().anyMatch(m -> !m.repeats().isEmpty()))
+            b.note("printed: how many times the failure is printed; also_at: the first lines of its copies (one failure, one row)");
         for (OomWarning w : text.allWarnings()) b.note("warning: " + w);
         return withoutEmptyDetails(b.build());
     }
 
-    /** {@code t} without its optional columns that are null in every row: what a message does not print. */
-    static Table withoutEmptyDetails(Table t) {
-        List<Integer> keep = new ArrayList<>();
-        for (int c = 0; c < t.width(); c++) {
-            boolean empty = t.columns().get(c).optional();
-            for (int r = 0; r < t.size() && empty; r++) empty = t.cell(r, c) == null;
-            if (!empty) keep.add(c);
-        }
-        if (keep.size() == t.width()) return t;
-        List<Column> cols = new ArrayList<>();
-        for (int c : keep) cols.add(t.columns().get(c));
-        List<List<Object>> rows = new ArrayList<>();
-        for (int r = 0; r < t.size(); r++) {
-            List<Object> row = new ArrayList<>();
-            for (int c : keep) row.add(t.cell(r, c));
-            rows.add(row);
-        }
-        return new Table(t.title(), cols, rows, t.notes());
-    }
+    static PrintedSize text(ByteSize s) { return s == null ? null : s.printed(); }
 
-    static String text(ByteSize s) { return s == null ? null : s.describe(); }
+    /** The first five lines where a failure is printed again, or null when printed once. */
+    static List<Long> alsoAt(List<Integer> lines) {
+        if (lines.isEmpty()) return null;
+        List<Long> out = new ArrayList<>();
+        for (int i = 0; i < Math.min(5, lines.size()); i++) out.add((long) lines.get(i));
+        return out;
+    }
 
     static Table modules(OomText text, List<List<ModuleMatch>> ranked, List<HloModule> loaded) {
         Table.Builder b = Table.builder().title("which module and allocation")
@@ -137,7 +142,9 @@ public final class OomReport {
                 .column("message", ColumnType.INT).column("rank", ColumnType.INT).column("size", ColumnType.STRING)
                 .column("shape", ColumnType.STRING).optionalColumn("op_name", ColumnType.STRING)
                 .optionalColumn("source", ColumnType.STRING).optionalColumn("label", ColumnType.STRING)
-                .optionalColumn("allocation_type", ColumnType.STRING).column("module", ColumnType.STRING)
+                .optionalColumn("allocation_type", ColumnType.STRING).optionalColumn("unpadded", ColumnType.STRING)
+                .optionalColumn("padding", ColumnType.STRING).optionalColumn("expansion", ColumnType.FLOAT)
+                .column("module", ColumnType.STRING)
                 .column("values", ColumnType.STRING).column("match", ColumnType.STRING)
                 .column("candidates", ColumnType.INT).column("next", ColumnType.STRING);
         b.note("next runs on the module of its row (use MODULE first when it is not the current one)");
@@ -150,11 +157,18 @@ public final class OomReport {
                 List<HloValue> vs = bm.values();
                 String next = vs.isEmpty() ? null : "why " + vs.get(0).id();
                 b.row((long) (i + 1), lb.rank() >= 0 ? (Object) (long) lb.rank() : null, text(lb.size()), lb.shape(),
-                        lb.opName(), lb.source(), shortLabel(lb), lb.allocationType(), m == null ? null : m.handle(),
+                        lb.opName(), lb.source(), shortLabel(lb), lb.allocationType(), text(lb.unpadded()), text(lb.padding()),
+                        expansion(lb), m == null ? null : m.handle(),
                         names(vs), bm.kind(), vs.size() > 1 ? (Object) (long) vs.size() : null, next);
             }
         }
         return b.build();
+    }
+
+    /** How many times its unpadded size the TPU tiles make a buffer ({@code Size} / {@code Unpadded size}), or null. */
+    static Double expansion(ListedBuffer lb) {
+        if (lb.size() == null || lb.unpadded() == null || lb.unpadded().mid() == 0) return null;
+        return Math.round(100.0 * lb.size().mid() / lb.unpadded().mid()) / 100.0;
     }
 
     /** The module a buffer is looked up in: its chunk's executable where named, else the best candidate. */
@@ -181,12 +195,115 @@ public final class OomReport {
         return s.toString();
     }
 
+    /** Bytes with thousands separators. */
+    static String grouped(long n) { return Units.grouped(n); }
+
+    // ---- the warnings of the log: each beside the failure it explains (the first out-of-memory message
+    // after it, else the last before), joined to the loaded module it is about by the program it
+    // names, by its figures (a memory analysis), or by its shapes (a donation of a parameter's shape) ----
+
+
+    static Table warnings(OomText text, List<HloModule> modules) {
+        Table.Builder b = Table.builder().title("warnings in the log")
+                .column("line", ColumnType.INT).column("kind", ColumnType.STRING).optionalColumn("program", ColumnType.STRING)
+                .optionalColumn("module", ColumnType.STRING).optionalColumn("beside", ColumnType.INT)
+                .optionalColumn("figure", ColumnType.STRING).column("says", ColumnType.STRING)
+                .optionalColumn("evidence", ColumnType.STRING);
+        for (LogEvent e : text.events()) {
+            String[] join = join(e, modules);
+            Map.Entry<String, ByteSize> main = e.figures().isEmpty() ? null : e.figures().entrySet().iterator().next();
+            PrintedSize figure = main == null ? null : main.getValue().printed();
+            Integer beside = beside(e.line(), text.messages());
+            b.row((long) e.line(), e.kind(), e.program(), join[0], beside == null ? null : (long) (int) beside, figure,
+                    cut(e.says()), join[1]);
+        }
+        b.note("beside: the out-of-memory message the warning comes before (else the last one after it)");
+        b.note("figure: rematerialization's target, the donations' bytes, a memory analysis' peak");
+        return withoutEmptyDetails(b.build());
+    }
+
+    /** The message number (1-based) a warning at {@code line} is beside, or null when there is none. */
+    static Integer beside(int line, List<OomMessage> messages) {
+        for (int i = 0; i < messages.size(); i++) if (messages.get(i).line() > line) return i + 1;
+        return messages.isEmpty() ? null : messages.size();
+    }
+
+    /** The modules (handles, comma-separated) the warning is about and why, or nulls. */
+    static String[] join(LogEvent e, List<HloModule> modules) {
+        List<String> found = new ArrayList<>();
+        String why = null;
+        if (e.program() != null) {
+            for (HloModule m : modules) {
+                if (ModuleMatch.named(m, e.program()) || e.program().equals(dumpName(m))) found.add(m.handle());
+            }
+            if (!found.isEmpty()) why = "program name " + e.program();
+        }
+        if (e.kind().equals("memory-analysis")) {
+            ByteSize temp = e.figures().get("temp_size_in_bytes"), args = e.figures().get("argument_size_in_bytes");
+            List<String> byFigures = new ArrayList<>();
+            for (HloModule m : modules) {
+                boolean t = temp != null && temp.lo() == sum(m, a -> a.isTemp() && !a.threadLocal());
+                boolean p = args != null && args.lo() == sum(m, BufferAllocation::isParameter);
+                if (t && (p || args == null)) byFigures.add(m.handle());
+            }
+            // by figures alone only when they single out a module: a temp of 0 bytes is every small program's
+            if (found.isEmpty() && !byFigures.isEmpty() && temp.lo() > 0) {
+                found = byFigures;
+                why = "temp_size_in_bytes and argument_size_in_bytes are the module's temp and parameter allocations";
+            } else if (!found.isEmpty()) {
+                why += found.stream().anyMatch(byFigures::contains) ? "; its temp and parameter allocations are these figures"
+                        : "; the dump's temp or parameter allocations differ from these figures (another compilation?)";
+            }
+        }
+        if (e.kind().equals("donation") && !e.shapes().isEmpty()) {
+            for (HloModule m : modules) {
+                for (BufferAllocation a : m.allocations()) {
+                    if (a.isParameter() && a.parameterShape() != null
+                            && e.shapes().contains(BufferMatch.dims(a.parameterShape().text()))) {
+                        found.add(m.handle());
+                        why = "an entry parameter of the shape the donation lost";
+                        break;
+                    }
+                }
+            }
+        }
+        return found.isEmpty() ? new String[]{null, null} : new String[]{String.join(", ", found), why};
+    }
+
+    private static long sum(HloModule m, Predicate<BufferAllocation> p) {
+        long s = 0;
+        for (BufferAllocation a : m.allocations()) if (p.test(a)) s += a.size();
+        return s;
+    }
+
+    private static String cut(String s) { return s.length() > 300 ? s.substring(0, 297) + "..." : s; }
+
+    // ---- shared by the tables ----
+
+
+    /** {@code t} without its optional columns that are null in every row: what a message does not print. */
+    static Table withoutEmptyDetails(Table t) {
+        List<Integer> keep = new ArrayList<>();
+        for (int c = 0; c < t.width(); c++) {
+            boolean empty = t.columns().get(c).optional();
+            for (int r = 0; r < t.size() && empty; r++) empty = t.cell(r, c) == null;
+            if (!empty) keep.add(c);
+        }
+        if (keep.size() == t.width()) return t;
+        List<Column> cols = new ArrayList<>();
+        for (int c : keep) cols.add(t.columns().get(c));
+        List<List<Object>> rows = new ArrayList<>();
+        for (int r = 0; r < t.size(); r++) {
+            List<Object> row = new ArrayList<>();
+            for (int c : keep) row.add(t.cell(r, c));
+            rows.add(row);
+        }
+        return new Table(t.title(), cols, rows, t.notes());
+    }
+
     /** {@code module_0008.jit__lambda}: how the dump's files name the module (handles may differ), or null. */
     static String dumpName(HloModule m) {
         int n = m.info().number();
         return n < 0 ? null : String.format(Locale.ROOT, "module_%04d.%s", n, m.info().name());
     }
-
-    /** Bytes with thousands separators. */
-    static String grouped(long n) { return Units.grouped(n); }
 }

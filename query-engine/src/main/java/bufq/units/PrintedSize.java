@@ -16,4 +16,5 @@ public record PrintedSize(String text, long low, long high) {
 
     /** Whether {@code bytes} prints as this size. */
     public boolean contains(long bytes) { return low <= bytes && bytes <= high; }
+
 }

@@ -191,6 +191,12 @@ public final class Units {
         return whole + "." + tenth;
     }
 
+    /** {@code 15.48G (16,616,783,872..16,627,269,631 B)}, or {@code 4,608,000,000 B} when exact: how tables show a printed size. */
+    public static String describe(PrintedSize p) {
+        if (p.isExact()) return grouped(p.low()) + " B";
+        return p.text() + " (" + grouped(p.low()) + ".." + grouped(p.high()) + " B)";
+    }
+
     /** Digits grouped by threes with commas, whatever the locale: {@code 6,532,939,776}. */
     public static String grouped(long n) {
         return grouped(n, ',');

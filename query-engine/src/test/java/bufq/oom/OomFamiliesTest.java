@@ -207,12 +207,13 @@ class OomFamiliesTest {
         assertEquals("program name jit_dynamic_slice", cell(mods, 0, "evidence"));
     }
 
-    /** SparseCore (FORMAT.md): the usages and the excess. */
+    /** SparseCore (FORMAT.md): the usages, and what the device has (error_1000.md: its capacity, not an excess). */
     @Test
     void sparseCoreFigures() {
         OomMessage m = only("TPU TensorCore Hbm usage: 15.10G, SparseCore Hbm usage 1.20G, exceeding available bytes: 840.00M");
         assertEquals(Family.SPARSECORE, m.family());
-        assertTrue(m.exceeded().contains(840L << 20));
+        assertTrue(m.capacity().contains(840L << 20));
+        assertNull(m.exceeded());
         assertTrue(m.used().contains((long) (16.30 * (1L << 30))));
     }
 

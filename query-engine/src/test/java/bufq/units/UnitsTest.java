@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The one unit table: what users type, what XLA prints, and what bufq prints. */
-class UnitsTest {
+public class UnitsTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "16384|16384", "512B|512", "16KiB|16384", "16kib|16384", "16 GiB|17179869184", "16gib|17179869184",
@@ -106,7 +106,8 @@ class UnitsTest {
         }
     }
 
-    private static String tsl(long n) {
+    /** tsl's HumanReadableNumBytes (tsl/platform/numbers.cc), simulated: the oracle of every printed size. */
+    public static String tsl(long n) {
         if (n < 1024) return n + "B";
         String units = "KMGTPE";
         int u = 0;

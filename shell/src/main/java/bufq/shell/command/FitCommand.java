@@ -170,7 +170,7 @@ final class FitCommand implements Command {
             OomMessage m = j.message();
             if (j.module() == null || m.requested() == null) continue;
             long requested = j.allocation() != null && m.requested().contains(j.allocation().size()) ? j.allocation().size() : m.requested().lo();
-            out.add(new Failure(j.module().handle(), requested, m.capacity() == null ? -1 : m.capacity().lo(),
+            out.add(new Failure(j.module().handle(), requested, m.deviceCapacity() == null ? -1 : m.deviceCapacity().lo(),
                     m.used() == null ? -1 : m.used().lo(), "message " + j.number() + " of " + o.source()));
         }
         return out;

@@ -14,10 +14,10 @@ import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Modules;
-import bufq.shell.statement.Paste;
 import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
 import bufq.shell.session.UserPaths;
+import bufq.units.Units;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
@@ -46,7 +47,11 @@ final class OomCommand implements Command {
                 + "name, an allocation of exactly the requested size, the listed buffers), each listed buffer's\n"
                 + "values with how they matched (allocation index, instruction name, size+shape+opcode, size only,\n"
                 + "none), and the message's totals against the dump's. Each row ends with a line to run next.\n"
-                + "Text without an out-of-memory message is an error. Also: bufq --oom FILE DUMP. Scripts: bufq.oom(text).";
+                + "One failure printed several times (glog and the exception, BFC and XLA) is one row. The log's warnings\n"
+                + "around it (rematerialization, unusable donations, recompilations, memory_analysis figures, BFC's\n"
+                + "'not a failure') are listed beside it, joined to their modules; a log with only those exits 0.\n"
+                + "Reads at most 128 MiB and 1,000 distinct messages (says what it skipped); Ctrl-C stops it.\n"
+                + "Text with neither is an error. Also: bufq --oom FILE DUMP. Scripts: bufq.oom(text).";
     }
 
     @Override public List<String> examples() { return List.of("oom err.log", "oom -"); }
@@ -60,10 +65,17 @@ final class OomCommand implements Command {
         String arg = args.isEmpty() ? "" : unquote(args.get(0).strip());
         if (arg.isEmpty()) throw new CommandException("usage: " + synopsis());
         String source = arg.equals("-") ? "the paste" : arg;
-        OomText text = OomReader.read(arg.equals("-") ? paste(ctx) : read(Path.of(arg)));
-        if (text.messages().isEmpty())
+        byte[] bytes = arg.equals("-") ? paste(ctx) : read(Path.of(arg));
+        OomText text = OomReader.read(bytes.length > OomReader.MAX_BYTES ? Arrays.copyOf(bytes, OomReader.MAX_BYTES) : bytes);
+        if (bytes.length > OomReader.MAX_BYTES)
+            ctx.out().info("read the first " + Units.grouped(OomReader.MAX_BYTES) + " bytes (" + (OomReader.MAX_BYTES >> 20)
+                    + " MiB) of " + source + ": the rest was not read");
+        if (text.messages().isEmpty() && text.events().isEmpty())
             throw new CommandException("no out-of-memory message in " + source + " (" + text.lines() + " line"
                     + (text.lines() == 1 ? "" : "s") + " read)");
+        if (text.messages().isEmpty())
+            ctx.out().info("no out-of-memory message in " + source + "; " + text.events().size() + " warning"
+                    + (text.events().size() == 1 ? "" : "s") + " of the log that bear on memory");
         List<HloModule> modules = new ArrayList<>();
         ctx.modules().forEachModule(modules::add);
         ctx.out().print(OomReport.run(text, modules));
@@ -99,7 +111,8 @@ final class OomCommand implements Command {
         ByteSize stated = null;
         int message = 0;
         for (int i = 0; i < text.messages().size(); i++) {
-            ByteSize c = text.messages().get(i).capacity();
+            // a vmem or smem capacity is that memory's (16 MiB, 1 MiB), never the HBM that fit checks
+            ByteSize c = text.messages().get(i).deviceCapacity();
             if (c == null || c.lo() <= 0) continue;
             if (stated != null && stated.lo() != c.lo()) return;
             if (stated == null) message = i + 1;
@@ -118,14 +131,14 @@ final class OomCommand implements Command {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The file's bytes, up to {@link Paste#MAX_BYTES}; a clear one-line error when it cannot be read. */
+    /** The file's bytes, up to one more than {@link OomReader#MAX_BYTES} (so a longer file is known); a clear one-line error when it cannot be read. */
     static byte[] read(Path file) throws CommandException {
         try {
             if (Files.isDirectory(file)) throw new CommandException("cannot read " + file + ": a directory; expected a file holding the error message");
             if (Files.exists(file) && !Files.isRegularFile(file))
                 throw new CommandException("cannot read " + file + ": not a regular file; expected a file holding the error message");
             try (InputStream in = Files.newInputStream(file)) {
-                return in.readNBytes(Paste.MAX_BYTES);
+                return in.readNBytes(OomReader.MAX_BYTES + 1);
             }
         } catch (NoSuchFileException e) {
             throw new CommandException("cannot read " + file + ": no such file");

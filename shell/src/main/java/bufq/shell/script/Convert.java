@@ -1,12 +1,15 @@
 package bufq.shell.script;
 
 import bufq.format.JsonFormatter;
+import bufq.units.PrintedSize;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyArray;
 import org.graalvm.polyglot.proxy.ProxyExecutable;
+import org.graalvm.polyglot.proxy.ProxyObject;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** Cell values between the query engine's types (Long, Double, String, Boolean, List) and JavaScript. */
 final class Convert {
@@ -16,6 +19,11 @@ final class Convert {
     static Object toJs(Object v) {
         if (v instanceof List<?> l) return new ReadOnlyArray(l.size(), i -> toJs(l.get(i)));
         if (v instanceof Integer i) return i.longValue();
+        if (v instanceof PrintedSize p) {
+            // as json writes it: the number when exact, else {printed, low, high}
+            if (p.isExact()) return p.low();
+            return ProxyObject.fromMap(Map.of("printed", p.text(), "low", p.low(), "high", p.high()));
+        }
         return v;
     }
 

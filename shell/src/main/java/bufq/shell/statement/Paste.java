@@ -1,5 +1,7 @@
 package bufq.shell.statement;
 
+import bufq.oom.OomReader;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,8 +17,11 @@ public interface Paste {
     /** What {@code oom -} says before it reads from a terminal. */
     String PROMPT = "paste the error message; an empty line or Ctrl-D ends it, Ctrl-C cancels";
 
-    /** The most a paste may hold: longer input is cut here (the reader warns that the message is cut off). */
-    int MAX_BYTES = 512 << 20;
+    /**
+     * The most a paste may hold: one byte more than {@code oom} reads, so that {@code oom} can say the
+     * rest was not read ({@code oom - < /dev/zero} holds this much and no more).
+     */
+    int MAX_BYTES = OomReader.MAX_BYTES + 1;
 
     /** The pasted text; null when there is nothing to read from or the user cancelled. */
     String read() throws IOException;

@@ -47,9 +47,36 @@ class OomCliTest {
                         "XLA:TPU compile permanent error. Ran out of memory in memory space hbm. Used 20.00G of 15.48G hbm.\n",
                         0, "16GiB", ""),
                 new Case("json", List.of("--format", "json", "--oom", LOG, DUMP), "", 0, "\"allocation\": 15", ""),
+                new Case("json: an exact size is a number", List.of("--format", "json", "--oom", LOG, DUMP), "", 0,
+                        "\"requested\": 4608000000,", ""),
+                new Case("json: a rounded size is what prints so and its interval", List.of("--format", "json", "-c", "oom -"),
+                        "Ran out of memory in memory space hbm. Used 17.79M of 16.00M hbm.\n", 0,
+                        "\"used\": {\"printed\": \"17.79M\", \"low\": 18649088, \"high\": 18660351}",
+                        "capacity 16772096 B taken from message 1 (it states 16.00M, the least byte count that prints so):"
+                                + " 'fit' checks against it; 'set capacity' changes it\n"),
+                // vllm-project/vllm#8318: an smem capacity is never the HBM capacity fit checks
+                new Case("an smem capacity is not taken", List.of("-c", "oom -", "-c", "set capacity", DUMP),
+                        "RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. Ran out of memory in memory space smem. Used 1.00M"
+                                + " of 1.00M smem. Exceeded smem capacity by 1.7K.\n", 0, "capacity  none", ""),
+                // EnzymeAD/Enzyme-JAX#1363: a log with warnings and no OOM lists them, exit 0
+                new Case("warnings without an OOM", List.of("-c", "oom -", DUMP),
+                        "W0000 00:00:1756998431.440298    5182 hlo_rematerialization.cc:3183] Can't reduce memory use below 10.64GiB"
+                                + " (11428802214 bytes) by rematerialization; only reduced to 71.27GiB (76523901244 bytes), down from"
+                                + " 73.51GiB (78931543988 bytes) originally\n", 0, "rematerialization",
+                        "no out-of-memory message in the paste; 1 warning of the log that bear on memory\n"),
                 new Case("bufq.oom in a script", List.of("-c",
                         "js bufq.oom('RESOURCE_EXHAUSTED: Out of memory allocating 4608000000 bytes.').which_module_and_allocation[0].allocation",
                         DUMP), "", 0, "15", ""));
+    }
+
+    /** issue 46: {@code oom - < /dev/zero} reads 128 MiB and says the rest was not read. */
+    @Test
+    void aStreamPastTheBoundIsCut() throws Exception {
+        String zeros = "\0".repeat(bufq.oom.OomReader.MAX_BYTES + 4096);
+        CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), List.of("-c", "oom -"), zeros);
+        assertEquals(1, r.code(), r.err());
+        assertTrue(r.err().contains("read the first 134,217,728 bytes (128 MiB) of the paste: the rest was not read"), r.err());
+        assertTrue(r.err().contains("no out-of-memory message in the paste"), r.err());
     }
 
     @Test
