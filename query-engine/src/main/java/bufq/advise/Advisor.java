@@ -183,7 +183,7 @@ public final class Advisor {
         long peak = Liveness.of(m).peakBytes();
         Table.Builder t = Table.builder().title("advice (" + m.handle() + ")")
                 .column("rank", ColumnType.INT).column("rule", ColumnType.STRING).column("saves", ColumnType.BYTES)
-                .column("of_peak", ColumnType.PERCENT).column("finding", ColumnType.STRING).column("whatif", ColumnType.STRING);
+                .column("of_peak", ColumnType.PERCENT).column("finding", ColumnType.STRING).column("whatif", ColumnType.STATEMENT);
         Table.Builder loss = Table.builder().title("beyond the peak")
                 .column("rank", ColumnType.INT).column("rule", ColumnType.STRING).column("reserved", ColumnType.BYTES)
                 .column("finding", ColumnType.STRING);

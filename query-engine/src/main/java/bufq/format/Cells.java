@@ -2,10 +2,12 @@ package bufq.format;
 
 import bufq.table.ColumnType;
 import bufq.table.Sizes;
+import bufq.table.Table;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -87,5 +89,18 @@ final class Cells {
         BigDecimal b = new BigDecimal(Double.toString(d)).stripTrailingZeros();
         if (b.scale() < 1) b = b.setScale(1);
         return b.toPlainString();
+    }
+
+    /**
+     * The notes of the columns {@code shown} (indexes in order), each once: what goes under a table
+     * beside its own notes. A column left out takes its note with it.
+     */
+    static List<String> columnNotes(Table table, int[] shown) {
+        List<String> notes = new ArrayList<>();
+        for (int c : shown) {
+            String n = table.columns().get(c).note();
+            if (n != null && !notes.contains(n)) notes.add(n);
+        }
+        return notes;
     }
 }
