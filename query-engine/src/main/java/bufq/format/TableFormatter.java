@@ -49,16 +49,11 @@ public final class TableFormatter implements Formatter {
             }
         }
         boolean[] under = new boolean[w];
-        int[] full = width.clone();
-        int[] shown = fit(table, cells, whole, width, right, options.lineWidth(), under);
-        if (options.lineWidth() > 0 && total(width, shown) > options.lineWidth() && hasStatement(table)) {
-            // a statement wider than its room prints whole on a line of its own under its row
+        // A table too wide for the terminal prints its statements whole on lines of their own under
+        // their rows, leaving the row's width to the text that explains them.
+        if (options.lineWidth() > 0 && total(width, kept(under)) > options.lineWidth())
             for (int c = 0; c < w; c++) under[c] = statement(table, c);
-            System.arraycopy(full, 0, width, 0, w);
-            for (int r = 0; r < n; r++) cells[r] = whole[r].clone();
-            for (int r = 0; r < n; r++) for (int c = 0; c < w; c++) if (!under[c]) cells[r][c] = cut(whole[r][c], options.maxCellWidth());
-            shown = fit(table, cells, whole, width, right, options.lineWidth(), under);
-        }
+        int[] shown = fit(table, cells, whole, width, right, options.lineWidth(), under);
         String lost = lostNote(table, shown, under, cells, whole, options);
         if (table.title() != null) out.append(visible(table.title())).append('\n');
         if (shown.length > 0) {
@@ -92,11 +87,6 @@ public final class TableFormatter implements Formatter {
         for (String note : table.notes()) wrap(visible(note), options.lineWidth(), out);
         for (String note : Cells.columnNotes(table, withUnder(shown, under))) wrap(visible(note), options.lineWidth(), out);
         if (lost != null) wrap(lost, options.lineWidth(), out);
-    }
-
-    private static boolean hasStatement(Table table) {
-        for (int c = 0; c < table.width(); c++) if (statement(table, c)) return true;
-        return false;
     }
 
     /** The columns shown in the table and those printed under each row, in column order. */
