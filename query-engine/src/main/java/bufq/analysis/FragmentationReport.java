@@ -29,7 +29,7 @@ final class FragmentationReport {
                 .column("allocation", ColumnType.INT).column("kind", ColumnType.STRING).column("color", ColumnType.INT)
                 .column("size", ColumnType.BYTES).column("values", ColumnType.INT)
                 .column("max_occupied_bytes", ColumnType.BYTES).column("max_time", ColumnType.INT)
-                .column("fragmentation_bytes", ColumnType.BYTES).column("fragmentation", ColumnType.PERCENT);
+                .column("fragmentation_bytes", ColumnType.BYTES).column("fragmentation_share", ColumnType.PERCENT);
         Map<Integer, long[]> stats = new TreeMap<>();
         List<BufferAllocation> allocs = new ArrayList<>(m.allocations());
         allocs.sort(Comparator.comparingInt(BufferAllocation::index));
@@ -68,7 +68,7 @@ final class FragmentationReport {
                 .column("preallocated_temp_allocation_bytes", ColumnType.BYTES)
                 .column("preallocated_temp_fragmentation_bytes", ColumnType.BYTES)
                 .column("total_allocation_bytes", ColumnType.BYTES).column("total_fragmentation_bytes", ColumnType.BYTES)
-                .column("total_fragmentation", ColumnType.PERCENT);
+                .column("total_fragmentation_share", ColumnType.PERCENT);
         stats.forEach((c, s) -> t.row((long) c, s[0], s[1], s[2], s[3], s[4], s[5], s[6], Bytes.share(s[6], s[5])));
         t.note("categories overlap as in XLA (a donated parameter is also maybe-live-out); XLA measures "
                 + "total_fragmentation_bytes against the heap simulator's minimum, bufq against each allocation's "

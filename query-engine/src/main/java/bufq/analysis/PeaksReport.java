@@ -8,6 +8,7 @@ import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.liveness.Prominence;
 import bufq.table.ColumnType;
+import bufq.table.Holding;
 import bufq.table.Table;
 
 import java.util.ArrayList;
@@ -76,7 +77,7 @@ final class PeaksReport {
         all.sort(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey()));
         List<Object> out = new ArrayList<>();
         for (Map.Entry<String, Long> e : all.subList(0, Math.min(TOP_PREFIXES, all.size())))
-            out.add(e.getKey() + " " + Bytes.human(e.getValue()));
+            out.add(new Holding(e.getKey(), e.getValue()));
         return out;
     }
 

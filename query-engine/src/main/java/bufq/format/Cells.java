@@ -1,6 +1,7 @@
 package bufq.format;
 
 import bufq.table.ColumnType;
+import bufq.table.Holding;
 import bufq.table.Sizes;
 import bufq.table.Table;
 
@@ -32,6 +33,7 @@ final class Cells {
             case BYTES -> v instanceof Number n && !o.rawSizes() ? Sizes.human(n.longValue()) : scalar(v);
             case PERCENT -> v instanceof Number n ? percent(n.doubleValue()) : scalar(v);
             case FLOAT -> v instanceof Number n ? shortDouble(n.doubleValue()) : scalar(v);
+            case LIST -> v instanceof List<?> l && !o.rawSizes() ? list(l) : scalar(v);
             default -> scalar(v);
         };
     }
@@ -41,7 +43,19 @@ final class Cells {
         return v == null ? "" : scalar(v);
     }
 
+    /** A list for people: a {@link Holding}'s bytes human-readable ({@code [w1 16.0MiB, x 2.0MiB]}). */
+    private static String list(List<?> l) {
+        StringBuilder b = new StringBuilder("[");
+        for (int i = 0; i < l.size(); i++) {
+            if (i > 0) b.append(", ");
+            Object item = l.get(i);
+            b.append(item instanceof Holding h ? h.name() + " " + Sizes.human(h.bytes()) : item == null ? NULL : scalar(item));
+        }
+        return b.append(']').toString();
+    }
+
     private static String scalar(Object v) {
+        if (v instanceof Holding h) return h.name() + " " + h.bytes();
         if (v instanceof Double d) return exactDouble(d);
         if (v instanceof Float f) return exactDouble(f.doubleValue());
         if (v instanceof List<?> l) {

@@ -1,5 +1,6 @@
 package bufq.format;
 
+import bufq.table.Holding;
 import bufq.table.Table;
 
 import java.util.List;
@@ -48,6 +49,10 @@ public final class JsonFormatter implements Formatter {
                 value(l.get(i), out);
             }
             out.append(']');
+        } else if (v instanceof Holding h) {
+            out.append("{\"name\": ");
+            string(h.name(), out);
+            out.append(", \"bytes\": ").append(h.bytes()).append('}');
         } else string(v.toString(), out);
     }
 
