@@ -2,13 +2,16 @@ package bufq.format;
 
 import bufq.table.Table;
 
+import java.util.List;
+
 /**
  * {@code csv} and {@code tsv}: a header row, then one line per row with raw values (bytes as plain
  * integers, fractions as fractions, null as an empty field). No title, row count or notes: the
  * output is data only. csv quotes per RFC 4180 (fields holding a comma, quote, CR or LF are
  * enclosed in quotes, quotes doubled); tsv cannot quote, so it escapes {@code \t \n \r \\} as
  * two-character sequences. Lines end with LF. On a terminal ({@link FormatOptions#terminal()})
- * other control characters are shown as {@code \x1b}.
+ * other control characters are shown as {@code \x1b}. A result of several tables prints one section
+ * per table: a {@code # NAME} line, the table, and a blank line before the next section.
  */
 public final class DelimitedFormatter implements Formatter {
     public static final DelimitedFormatter CSV = new DelimitedFormatter("csv", ',');
@@ -38,6 +41,19 @@ public final class DelimitedFormatter implements Formatter {
                 field(Cells.raw(table.cell(r, c)), options.terminal(), out);
             }
             out.append('\n');
+        }
+    }
+
+    /**
+     * One section per table, each headed {@code # NAME} (the name as json keys it), a blank line
+     * between two: {@code awk '/^# advice$/,/^$/'} or pandas' {@code read_csv(skiprows=..., nrows=...)}
+     * pick one, or {@code --output DIR} writes each to a file of its own.
+     */
+    @Override public void writeSeveral(List<Table> tables, List<String> names, FormatOptions options, StringBuilder out) {
+        for (int i = 0; i < tables.size(); i++) {
+            if (i > 0) out.append('\n');
+            out.append("# ").append(options.terminal() ? TableFormatter.visible(names.get(i)) : names.get(i)).append('\n');
+            write(tables.get(i), options, out);
         }
     }
 

@@ -17,7 +17,7 @@ public final class Formatters {
 
     static {
         for (Formatter f : List.of(new TableFormatter(), new MarkdownFormatter(), DelimitedFormatter.CSV,
-                DelimitedFormatter.TSV, new JsonFormatter()))
+                DelimitedFormatter.TSV, new JsonFormatter(), new NdjsonFormatter()))
             BY_NAME.put(f.name(), f);
     }
 
@@ -45,9 +45,8 @@ public final class Formatters {
      * its lines. Data formats print data: a chart's numbers ({@link TextBlock#data}) instead of its
      * drawing, and a drawing without numbers is left out when there are tables beside it. Then
      * json prints one document: the table's array when there is one, else an object of named tables
-     * (keys from the titles, see {@link #key}); csv and tsv hold one table and refuse more.
-     *
-     * @throws IllegalArgumentException csv or tsv of several tables; the message names them and says what to use
+     * (keys from the titles, see {@link #key}); the other data formats print several tables as
+     * {@link Formatter#writeSeveral} does (csv and tsv a section per table, ndjson one stream).
      */
     public static void writeAll(List<? extends Output> outputs, Formatter f, FormatOptions options, StringBuilder out) {
         if (isHuman(f)) {
@@ -65,16 +64,20 @@ public final class Formatters {
             json(data, options, out);
             return;
         }
-        if (data.size() > 1) {
-            throw new IllegalArgumentException(f.name() + " holds one table, but this gives " + data.size() + " ("
-                    + String.join(", ", keys(data)) + "); use the json format for all of them (one object of named"
-                    + " tables), or a query for the one you need");
+        boolean json = f instanceof JsonFormatter || f instanceof NdjsonFormatter;
+        List<Table> tables = new ArrayList<>();
+        for (Output o : data) if (o instanceof Table t) tables.add(json ? t : t.withoutNoteColumns());
+        if (tables.size() > 1) {
+            f.writeSeveral(tables, keys(data), options, out);
+            return;
         }
         for (Output o : data) {
-            if (o instanceof Table t) f.write(f instanceof JsonFormatter ? t : t.withoutNoteColumns(), options, out);
+            if (o instanceof Table t) f.write(json ? t : t.withoutNoteColumns(), options, out);
             else if (o instanceof TextBlock tb && f instanceof JsonFormatter) {
                 JsonFormatter.string(tb.text(), out);
                 out.append('\n');
+            } else if (o instanceof TextBlock tb && f instanceof NdjsonFormatter) {
+                NdjsonFormatter.text(tb.text(), out);
             } else if (o instanceof TextBlock tb) text(tb.text(), false, out);
         }
     }

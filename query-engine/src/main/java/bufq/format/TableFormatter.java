@@ -49,10 +49,11 @@ public final class TableFormatter implements Formatter {
             }
         }
         boolean[] under = new boolean[w];
-        // A table too wide for the terminal prints its statements whole on lines of their own under
-        // their rows, leaving the row's width to the text that explains them.
-        if (options.lineWidth() > 0 && total(width, kept(under)) > options.lineWidth())
-            for (int c = 0; c < w; c++) under[c] = statement(table, c);
+        // A table too wide for the terminal, or a statement wider than maxwidth, prints its statements
+        // whole on lines of their own under their rows, leaving the row's width to the text that explains them.
+        boolean wide = options.lineWidth() > 0 && total(width, kept(under)) > options.lineWidth();
+        for (int c = 0; c < w && !wide; c++) wide = statement(table, c) && options.maxCellWidth() > 0 && width[c] > options.maxCellWidth();
+        if (wide) for (int c = 0; c < w; c++) under[c] = statement(table, c);
         int[] shown = fit(table, cells, whole, width, right, options.lineWidth(), under);
         String lost = lostNote(table, shown, under, cells, whole, options);
         if (table.title() != null) out.append(visible(table.title())).append('\n');

@@ -244,7 +244,7 @@ class FormatterTest {
     @Test
     void unknownFormatListsTheKnownOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Formatters.byName("xml"));
-        assertEquals("unknown format 'xml' (expected one of table, markdown, csv, tsv, json)", e.getMessage());
+        assertEquals("unknown format 'xml' (expected one of table, markdown, csv, tsv, json, ndjson)", e.getMessage());
     }
 
     static List<List<String>> parseCsv(String text) {

@@ -25,7 +25,7 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
     }
 
     public static final String USAGE = """
-            Usage: bufq [--format table|markdown|csv|tsv|json] [-c TEXT]... [-f FILE] [--oom FILE] [--bail] [--no-init]
+            Usage: bufq [--format table|markdown|csv|tsv|json|ndjson] [-c TEXT]... [-f FILE] [--oom FILE] [--bail] [--no-init]
                         [--capacity SIZE] [--device NAME] [--reserved SIZE] [PATH...]
 
             Query XLA buffer-assignment dumps. PATH is a *-buffer-assignment.txt file (its -values,
@@ -34,8 +34,8 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
             profile's .xplane.pb, a dump directory, or a .gz of a file. The first module loaded is current.
 
             Options:
-              --format NAME  output format: table (default), markdown, csv, tsv, json; in json a run
-                             prints one document: a single result as is, several as an array
+              --format NAME  output format: table (default), markdown, csv, tsv, json, ndjson; in json
+                             a run prints one document: a single result as is, several as an array
                              of the results in order (statements that print none add nothing)
               -c TEXT        run a query or command and print its result; repeatable; exit after the last
               -f FILE        run a script of queries and commands (.bq: one per line, # comments,

@@ -131,13 +131,16 @@ public final class Printer {
      * read; in the other formats the line as it is.
      */
     public void printLine(String line) throws IOException {
-        if (!format.name().equals("json")) {
+        boolean ndjson = format.name().equals("ndjson");
+        if (!format.name().equals("json") && !ndjson) {
             write(forScreen(line, false) + "\n");
             return;
         }
         StringBuilder b = new StringBuilder("{\"print\": ");
         JsonFormatter.string(line, b);
-        printJson(b.append("}\n").toString());
+        b.append("}\n");
+        if (ndjson) write(b.toString());   // a line of the stream, as a row is
+        else printJson(b.toString());
     }
 
     /** Ends the run's JSON: the one held result, or the array's close. */
