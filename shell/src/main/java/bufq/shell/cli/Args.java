@@ -33,6 +33,11 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
             .hlo.pb (its -memory-usage-report.pb sibling is joined), a bare buffer-assignment .pb, a
             profile's .xplane.pb, a dump directory, or a .gz of a file. The first module loaded is current.
 
+            Out of memory? Three steps, on the dump directory of the run (XLA_FLAGS=--xla_dump_to=DIR):
+              bufq --oom err.log DIR            which program, allocation and values the message is about
+              bufq --device v5e -c fit DIR      whether the programs fit the device, alone and together
+              bufq -c advise DIR                what would lower the peak, each change measured with whatif
+
             Options:
               --format NAME  output format: table (default), markdown, csv, tsv, json, ndjson; in json
                              a run prints one document: a single result as is, several as an array

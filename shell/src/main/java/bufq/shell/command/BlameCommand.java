@@ -24,7 +24,7 @@ final class BlameCommand implements Command {
     /** The Used values section: op names, source lines and opcodes. */
     Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
 
-    @Override public String synopsis() { return "blame [by op_name|source|opcode|stack] [depth N]"; }
+    @Override public String synopsis() { return "blame [by op_name|source|opcode|stack] [depth N] [limit N]"; }
     @Override public String brief() { return "Who holds the peak: bytes by op_name, source line, opcode or Python stack."; }
 
     @Override public String description() {
@@ -33,10 +33,10 @@ final class BlameCommand implements Command {
                 + "hand-over, a buffer a loop aliases) counts once, for the value listed first at its offset. Then\n"
                 + "the stack-trace tree (the dump's own, or rebuilt from the op names when the dump has none).\n"
                 + "'by stack' uses each instruction's whole Python stack where the dump has one (proto dumps), at every\n"
-                + "depth from the outermost frame, else its source line.";
+                + "depth from the outermost frame, else its source line. 'limit N' keeps the first N rows.";
     }
 
-    @Override public List<String> examples() { return List.of("blame", "blame by source", "blame by op_name depth 3", "blame by stack depth 4"); }
+    @Override public List<String> examples() { return List.of("blame", "blame by source", "blame by op_name depth 3", "blame by stack depth 4", "blame by op_name limit 8"); }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         return CommandPlan.words(args, needs(), false, this::run);
@@ -46,6 +46,7 @@ final class BlameCommand implements Command {
         CommandArgs a = new CommandArgs(args, synopsis());
         String byText = a.value("by");
         OptionalInt depth = a.integer("depth", 0);
+        OptionalInt limit = a.limit();
         a.done();
         BlameBy by = byText == null ? BlameBy.OP_NAME : BlameBy.parse(byText);
         if (by == null) throw new CommandException("blame by takes op_name, source, opcode or stack, not '" + byText + "'");
@@ -54,7 +55,7 @@ final class BlameCommand implements Command {
         if (unreadable != null) throw new CommandException(unreadable);
         // The tree is text, which print does not cut: cut it at maxrows here, as tables are.
         int maxLines = Formatters.isHuman(ctx.out().format()) ? ctx.settings().maxRows() : 0;
-        ctx.out().print(Analyses.blame(m, by, depth.orElse(0), maxLines));
+        ctx.out().print(CommandArgs.limited(Analyses.blame(m, by, depth.orElse(0), maxLines), limit));
         return Status.OK;
     }
 

@@ -58,7 +58,14 @@ final class OomCommand implements Command {
         String arg = args.isEmpty() ? "" : unquote(args.get(0).strip());
         if (arg.isEmpty()) throw new CommandException("usage: " + synopsis());
         String source = arg.equals("-") ? "the paste" : arg;
-        OomText text = OomReader.read(arg.equals("-") ? paste(ctx) : read(Path.of(arg)));
+        byte[] input;
+        try {
+            input = arg.equals("-") ? paste(ctx) : read(Path.of(arg));
+        } catch (Paste.Cancelled e) {
+            ctx.out().info("paste cancelled (Ctrl-C): nothing read");
+            return Status.OK;
+        }
+        OomText text = OomReader.read(input);
         if (text.messages().isEmpty())
             throw new CommandException("no out-of-memory message in " + source + " (" + text.lines() + " line"
                     + (text.lines() == 1 ? "" : "s") + " read)");

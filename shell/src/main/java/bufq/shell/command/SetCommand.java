@@ -1,5 +1,6 @@
 package bufq.shell.command;
 
+import bufq.fit.Devices;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.CommandPlan;
@@ -10,6 +11,7 @@ import bufq.shell.session.Status;
 import bufq.shell.session.Suggest;
 import bufq.table.ColumnType;
 import bufq.table.Table;
+import bufq.units.Units;
 
 import java.io.IOException;
 import java.util.Arrays;
@@ -61,8 +63,28 @@ final class SetCommand implements Command {
             if (s == Setting.TILING) TilingTrial.check(ctx.settings().tilingNamed(args.get(1).trim().toLowerCase(Locale.ROOT)),
                     ctx.modules().current(), ctx.settings().text(s));
             ctx.settings().set(s, args.get(1));
+            ctx.out().info(confirmation(s, ctx.settings().text(s)));
         }
         return Status.OK;
+    }
+
+    /**
+     * The one line {@code set NAME VALUE} answers with, on stderr: the value as the listing shows it,
+     * and for a size its exact bytes, so {@code set capacity 16G} says it took 16 GB, not 16 GiB:
+     * {@code capacity = 16GiB (17,179,869,184 B)}; for a device the memory it stands for.
+     */
+    static String confirmation(Setting s, String text) {
+        String line = s.key() + " = " + text;
+        if (text.equals("none")) return line;
+        if (s == Setting.CAPACITY || s == Setting.RESERVED || s == Setting.THRESHOLD) {
+            try {
+                return line + " (" + String.format(Locale.ROOT, "%,d", Units.parse(text, false)) + " B)";
+            } catch (NumberFormatException e) {
+                return line;   // stored already, so it parsed; a shown form that does not is left as it is
+            }
+        }
+        if (s == Setting.DEVICE && Devices.byName(text) != null) return line + " (" + Devices.byName(text).memory() + ")";
+        return line;
     }
 
     static Table table(CommandContext ctx, List<Setting> settings) {

@@ -18,8 +18,17 @@ public interface Paste {
     /** The most a paste may hold: longer input is cut here (the reader warns that the message is cut off). */
     int MAX_BYTES = 512 << 20;
 
-    /** The pasted text; null when there is nothing to read from or the user cancelled. */
+    /**
+     * The pasted text; null when there is nothing to read from.
+     *
+     * @throws Cancelled the user cancelled the paste (Ctrl-C)
+     */
     String read() throws IOException;
+
+    /** Ctrl-C during a paste: nothing was read, on purpose. */
+    final class Cancelled extends IOException {
+        public Cancelled() { super("paste cancelled"); }
+    }
 
     /** No input to read (stdin closed, or already the statements' source). */
     Paste NONE = () -> null;
