@@ -215,9 +215,9 @@ class ReplCompleterTest {
 
     @Test
     void reportCommandsCompleteFromTheirSynopsis() throws IOException {
-        assertEquals(List.of("by", "depth"), at("blame "));
+        assertEquals(List.of("by", "depth", "limit"), at("blame "));
         assertEquals(List.of("op_name", "source", "opcode", "stack"), at("blame by "));
-        assertEquals(List.of("depth"), at("blame by source "));
+        assertEquals(List.of("depth", "limit"), at("blame by source "));
         assertEquals(List.of(), at("blame depth "), "a number: nothing to offer");
         assertEquals(List.of("color"), at("peak "));
         assertTrue(at("timeline ").containsAll(List.of("color", "width", "--svg", "--html", "--force")), at("timeline ").toString());
