@@ -1,5 +1,6 @@
 package bufq.bench;
 
+import bufq.timeline.Timeline;
 import bufq.liveness.LiveValues;
 import bufq.liveness.Liveness;
 import bufq.analysis.Analyses;
@@ -172,12 +173,12 @@ public final class InProcess {
         out.println(key + "_cpu_ms=" + ms(median(cpu)));
     }
 
-    /** {@code Analyses.peak} or {@code Analyses.timeline} on {@code m}, timed. */
+    /** {@code Analyses.peak} or {@code Timeline.chart} on {@code m}, timed. */
     private static void analysis(PrintStream out, HloModule m, String which, int runs) {
         try {
             long t = time(runs * 2, 2, () -> which.equals("peak")
                     ? Analyses.peak(m, OptionalInt.empty(), 16L * 1024, TilingModel.TPU).size()
-                    : Analyses.timeline(m, OptionalInt.empty(), 100).size());
+                    : Timeline.chart(m, OptionalInt.empty(), 100).size());
             out.println(which + "_ms=" + ms(t));
         } catch (RuntimeException e) {
             out.println(which + "_error=" + oneLine(e));

@@ -179,18 +179,22 @@ public final class Advisor {
 
     /** {@link #report(HloModule, List)} with the plan's notes (twin peaks that blocked a fix) under the findings. */
     public static List<Output> report(HloModule m, Plan plan) {
-        List<Measured> found = plan.found();
+        // ranked by the figure shown: a recompilation estimate below what the what-if measured
+        List<Measured> found = new ArrayList<>(plan.found());
+        found.sort(Comparator.comparing((Measured x) -> !x.lowersPeak())
+                .thenComparingLong(x -> x.lowersPeak() ? -Recompilation.of(m, x.advice(), x.saves()).saves() : -x.saves()));
         long peak = Liveness.of(m).peakBytes();
         Table.Builder t = Table.builder().title("advice (" + m.handle() + ")")
                 .column("rank", ColumnType.INT).column("rule", ColumnType.STRING).column("saves", ColumnType.BYTES)
-                .column("of_peak", ColumnType.PERCENT).column("finding", ColumnType.STRING).column("whatif", ColumnType.STATEMENT);
+                .column("of_peak", ColumnType.PERCENT).column("figure", ColumnType.STRING).column("whatif_saves", ColumnType.BYTES).column("finding", ColumnType.STRING)
+                .column("whatif", ColumnType.STATEMENT).column("module", ColumnType.NOTE);
         Table.Builder loss = Table.builder().title("beyond the peak")
                 .column("rank", ColumnType.INT).column("rule", ColumnType.STRING).column("reserved", ColumnType.BYTES)
-                .column("finding", ColumnType.STRING);
+                .column("finding", ColumnType.STRING).column("module", ColumnType.NOTE);
         Table.Builder ev = Table.builder().title("evidence")
                 .column("rank", ColumnType.INT).column("id", ColumnType.INT).column("label", ColumnType.STRING)
                 .column("size", ColumnType.BYTES).column("shape", ColumnType.STRING).column("op_name", ColumnType.STRING)
-                .column("source", ColumnType.STRING);
+                .column("source", ColumnType.STRING).column("module", ColumnType.NOTE);
         Facts f = new Facts(m);
         int rank = 0, lowering = 0, beyond = 0;
         for (Measured x : found) {
@@ -198,21 +202,25 @@ public final class Advisor {
             Advice a = x.advice();
             if (x.lowersPeak()) {
                 lowering++;
-                t.row((long) rank, a.rule(), x.saves(), peak == 0 ? null : (double) x.saves() / peak, a.finding(), "whatif " + a.edit());
+                Recompilation.Figure fig = Recompilation.of(m, a, x.saves());
+                t.row((long) rank, a.rule(), fig.saves(), peak == 0 ? null : (double) fig.saves() / peak, fig.kind(), x.saves(),
+                        a.finding() + fig.finding(), "whatif " + a.edit(), m.handle());
             } else {
                 beyond++;
-                loss.row((long) rank, a.rule(), x.saves(), a.finding());
+                loss.row((long) rank, a.rule(), x.saves(), a.finding(), m.handle());
             }
             List<HloValue> vs = a.values();
             for (HloValue v : vs.subList(0, Math.min(EVIDENCE, vs.size()))) {
                 ev.row((long) rank, v.id(), v.label(), v.size(), v.shape() == null ? null : v.shape().text(),
-                        f.opName(v).isEmpty() ? null : f.opName(v), f.source(v));
+                        f.opName(v).isEmpty() ? null : f.opName(v), f.source(v), m.handle());
             }
         }
         for (String n : plan.notes()) t.note("twin peak: " + n);
         if (lowering == 0) t.note("no rule found anything that lowers the peak by " + Sizes.human(minimumSaving(peak)) + " or more"
                 + (plan.notes().isEmpty() ? "" : ", even planned against its twin peaks"));
-        t.note("savings are peaks recomputed with whatif: a bound under the current schedule and offsets, not a promise");
+        t.note("saves: 'exact: whatif' is the peak recomputed under the edit (a bound under the current schedule and offsets);"
+                + " 'estimate: recompilation' what a real jax.checkpoint build is expected to save, with its measured error;"
+                + " whatif_saves is what the whatif line reproduces");
         List<Output> out = new ArrayList<>(List.of(t.build()));
         if (beyond > 0) {
             loss.note("bytes the allocations reserve beyond the peak of occupied bytes: packing loss, not a saving of the peak");

@@ -64,7 +64,11 @@ public final class Facts {
 
     /** {@code file:line} of the value's defining instruction, or null. */
     public String source(HloValue v) {
-        HloInstruction i = module.instruction(v.name());
+        return source(module.instruction(v.name()));
+    }
+
+    /** {@code file:line} of {@code i}, or null (for none, or an instruction without source metadata). */
+    static String source(HloInstruction i) {
         if (i == null || i.sourceFile() == null || i.sourceFile().isEmpty()) return null;
         return i.sourceLine() >= 0 ? i.sourceFile() + ":" + i.sourceLine() : i.sourceFile();
     }

@@ -1,5 +1,6 @@
 package bufq.analysis;
 
+import bufq.liveness.Steps;
 import bufq.liveness.LiveValues;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
@@ -61,7 +62,7 @@ final class BlameReport {
             case STACK -> "stack";
         };
         Table.Builder b = Table.builder()
-                .title("bytes occupied at peak step " + t + " (" + PeakReport.instructionAt(m, t) + ", " + Bytes.human(peak)
+                .title("bytes occupied at peak step " + t + " (" + Steps.instructionAt(m, t) + ", " + Bytes.human(peak)
                         + ") by " + what);
         boolean levels = by == BlameBy.OP_NAME || by == BlameBy.STACK;
         if (levels) b.column("level", ColumnType.INT);

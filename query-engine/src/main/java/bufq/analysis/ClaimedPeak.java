@@ -20,7 +20,7 @@ public final class ClaimedPeak {
     public static int xlaMoment(HloModule m) { return Liveness.of(m).xlaPeakMoment(); }
 
     /** Bytes live at {@code t} with each value weighed by its defining instruction's whole shape. */
-    static long bytesByInstruction(HloModule m, int t) { return Liveness.of(m).liveBytesByInstruction(t); }
+    public static long bytesByInstruction(HloModule m, int t) { return Liveness.of(m).liveBytesByInstruction(t); }
 
     /**
      * One line saying why the dump's label is not the peak, with numbers: which values live at the

@@ -1,5 +1,6 @@
 package bufq.analysis;
 
+import bufq.liveness.Steps;
 import bufq.liveness.LiveValues;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
@@ -32,9 +33,6 @@ final class PeakReport {
             + "(dumped while --xla_dump_buffer_assignment_analysis is on)\n";
 
     /** What {@code peak}, {@code timeline} and their pictures say of a colour none of whose values has a live range. */
-    static String noPeakOfColor(int color) {
-        return "no value of color " + color + " has a live range, so color " + color + " has no peak\n";
-    }
 
     /** A bare BufferAssignmentProto never has live ranges, whatever flags were on. */
     static final String NO_RANGES_BARE = "no live ranges in a bare BufferAssignmentProto (what memory_analysis() "
@@ -50,7 +48,7 @@ final class PeakReport {
         Liveness l = Liveness.of(m);
         if (l.peakTime() < 0) return List.of(new TextBlock(noRanges(m)));
         int t = l.peakTime(color);
-        if (t < 0) return List.of(new TextBlock(noPeakOfColor(color.getAsInt())));
+        if (t < 0) return List.of(new TextBlock(Steps.noPeakOfColor(color.getAsInt())));
         return List.of(summary(m, color), liveAt(m, color, t, smallThreshold, tiling));
     }
 
@@ -84,7 +82,7 @@ final class PeakReport {
             Long atClaim = null;
             if (ct >= 0 && ct < l.steps()) atClaim = all ? l.occupiedBytes(ct) : l.occupiedBytes(ct, c.getAsInt());
             long live = all ? l.liveBytes(t) : l.liveBytes(t, c.getAsInt());
-            b.row(all ? "all" : Integer.toString(c.getAsInt()), (long) t, instructionAt(m, t), l.peakBytes(c), live,
+            b.row(all ? "all" : Integer.toString(c.getAsInt()), (long) t, Steps.instructionAt(m, t), l.peakBytes(c), live,
                     claimedTime, claimed, atClaim, all ? why : null);
         }
         b.note("peak_bytes: bytes occupied at the first step with the most (per allocation, each byte of the live "
@@ -137,7 +135,7 @@ final class PeakReport {
         long peak = color.isPresent() ? l.liveBytes(t, color.getAsInt()) : l.liveBytes(t);
         boolean extra = tiling != null && tiling != TilingModel.TPU && tiling != TilingModel.NONE;
         Table.Builder b = Table.builder()
-                .title("values live at step " + t + " (" + instructionAt(m, t) + ")"
+                .title("values live at step " + t + " (" + Steps.instructionAt(m, t) + ")"
                         + (color.isPresent() ? ", color " + color.getAsInt() : ""))
                 .column("value", ColumnType.STRING).column("count", ColumnType.INT).optionalColumn("allocation", ColumnType.INT)
                 .column("logical", ColumnType.BYTES).column("share", ColumnType.PERCENT)
@@ -219,10 +217,6 @@ final class PeakReport {
         return b.build();
     }
 
-    static String instructionAt(HloModule m, int t) {
-        List<String> seq = m.sequence();
-        return t >= 0 && t < seq.size() ? seq.get(t) : (t >= 0 && t == m.steps() - 1 ? "(end)" : null);
-    }
 
     static String source(HloInstruction ins) {
         if (ins == null || ins.sourceFile() == null || ins.sourceFile().isEmpty()) return null;

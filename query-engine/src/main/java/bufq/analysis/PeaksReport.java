@@ -1,5 +1,6 @@
 package bufq.analysis;
 
+import bufq.liveness.Steps;
 import bufq.liveness.LiveValues;
 import bufq.liveness.Liveness;
 import bufq.lang.Ast;
@@ -31,7 +32,7 @@ final class PeaksReport {
     private PeaksReport() {}
 
     static Table run(HloModule m, OptionalInt color, double share) {
-        long[] series = Series.occupied(m, color);
+        long[] series = Steps.occupied(m, color);
         // A colour none of whose values has a live range has no peak, not a flat one of 0 bytes.
         boolean none = color.isPresent() && m.steps() > 0 && Liveness.of(m).peakTime(color) < 0;
         List<Prominence.Ranked> peaks = none ? List.of() : Prominence.ranked(series, share);
@@ -44,11 +45,11 @@ final class PeaksReport {
                 .column("prominence", ColumnType.BYTES).column("scipy", ColumnType.BOOL).column("top_op_names", ColumnType.LIST);
         int rank = 0;
         for (Prominence.Ranked p : peaks) {
-            b.row((long) ++rank, (long) p.step(), (long) p.to(), PeakReport.instructionAt(m, p.step()), p.bytes(),
+            b.row((long) ++rank, (long) p.step(), (long) p.to(), Steps.instructionAt(m, p.step()), p.bytes(),
                     Bytes.share(p.bytes(), highest), p.prominence(), p.scipy(), topPrefixes(m, color, p.step()));
         }
         if (m.steps() == 0) b.note("no live ranges in this dump: peaks need the HloLiveRange section");
-        else if (none) b.note(PeakReport.noPeakOfColor(color.getAsInt()).strip());
+        else if (none) b.note(Steps.noPeakOfColor(color.getAsInt()).strip());
         b.note("'live at " + selector("N", color, share) + "' selects what is live at peak N; 'to' ends a flat top "
                 + "(scipy reports its middle step)");
         b.note("scipy: scipy.signal.find_peaks(x, prominence=" + share + " * max(x)) finds it; it never finds the first or last step");

@@ -2,12 +2,10 @@ package bufq.fit;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
+import java.util.PriorityQueue;
+import java.util.concurrent.CancellationException;
 
 /**
  * What to change so that a set of programs fits, each change checked by running {@link Fit#steps}
@@ -31,28 +29,37 @@ public final class Changes {
      * @param selection how {@code fit} named the programs ("" for all), written back into each statement
      */
     public static List<Change> of(List<Program> programs, Capacity capacity, Keep keep, String selection) {
-        List<Fit.Step> steps = Fit.steps(programs, capacity, keep);
+        return of(programs, capacity, keep, selection, Fit.steps(programs, capacity, keep));
+    }
+
+    /**
+     * As {@link #of(List, Capacity, Keep, String)} with {@code steps} already run under {@code capacity}.
+     * O((P + A) log A) for P programs holding A arrays: the arrays enter a heap, largest first, as the
+     * step after which they are held comes, and each is chosen at most once (a rescan of every held
+     * array for every step over was quadratic). Checks the thread's interrupt (Ctrl-C, set timeout)
+     * as it goes and throws {@link CancellationException} when it is set.
+     */
+    static List<Change> of(List<Program> programs, Capacity capacity, Keep keep, String selection, List<Fit.Step> steps) {
         List<Change> out = new ArrayList<>();
         if (Fit.firstOver(steps) == null) return out;
         // Arrays to drop: only helps the steps that fit alone.
-        List<Fit.Kept> kept = Fit.kept(steps, keep);
-        Map<String, Integer> heldFrom = new HashMap<>();
-        for (Fit.Kept k : kept) heldFrom.put(k.array().name(), k.heldFrom());
-        Set<String> chosen = new HashSet<>();
+        List<Fit.Kept> kept = Fit.kept(steps, keep);   // in the order they come to be held
+        PriorityQueue<HeldArray> available = new PriorityQueue<>(
+                Comparator.comparingLong(HeldArray::bytes).reversed().thenComparing(HeldArray::program)
+                        .thenComparingInt(HeldArray::allocation));
         List<HeldArray> drop = new ArrayList<>();
         boolean dropHelps = false;
-        // largest first, sorted once; each step walks it from the start, so the set stays the fewest
-        List<HeldArray> bySize = kept.stream().map(Fit.Kept::array)
-                .sorted(Comparator.comparingLong(HeldArray::bytes).reversed().thenComparing(HeldArray::name)).toList();
         long dropped = 0;
+        int next = 0;
         for (Fit.Step s : steps) {
+            cancelled();
             if (s.fits() || !s.fitsAlone()) continue;
             dropHelps = true;
+            while (next < kept.size() && kept.get(next).heldFrom() <= s.order()) available.add(kept.get(next++).array());
             // arrays chosen at an earlier step were held then, so they are held here too
             long need = s.overBytes() - dropped;
-            for (int i = 0; i < bySize.size() && need > 0; i++) {
-                HeldArray a = bySize.get(i);
-                if (heldFrom.get(a.name()) > s.order() || !chosen.add(a.name())) continue;
+            while (need > 0 && !available.isEmpty()) {
+                HeldArray a = available.poll();
                 drop.add(a);
                 dropped += a.bytes();
                 need -= a.bytes();
@@ -77,6 +84,7 @@ public final class Changes {
         }
         // Temp to cut: for each step over, by its overflow (a program over alone: by that).
         for (Fit.Step s : steps) {
+            cancelled();
             if (s.fits()) continue;
             Program p = s.program();
             long over = s.fitsAlone() ? s.overBytes() : s.aloneOverBytes();
@@ -95,5 +103,9 @@ public final class Changes {
                     why + "; its temp (allocation " + p.tempAllocation() + ", " + temp + " B) at most " + (temp - over) + " B"));
         }
         return out;
+    }
+
+    private static void cancelled() {
+        if (Thread.currentThread().isInterrupted()) throw new CancellationException("fit cancelled");
     }
 }

@@ -15,12 +15,30 @@ import java.util.List;
  * list ({@code allocations} in the program, {@code modules}).
  */
 public record FitReport(Capacity capacity, Keep keep, List<Fit.Step> steps, List<Fit.Kept> kept,
-                        List<Changes.Change> changes) {
+                        List<Changes.Change> changes, List<String> evidence) {
+    public FitReport {
+        evidence = List.copyOf(evidence);
+    }
 
     public static FitReport of(List<Program> programs, Capacity capacity, Keep keep, String selection) {
+        return of(programs, capacity, keep, selection, List.of());
+    }
+
+    /**
+     * As {@link #of(List, Capacity, Keep, String)}, believing {@code failures}: each raises the
+     * reservation to what else must have been held for it to happen ({@link Failure#believe}), so
+     * the program a message says failed never fits; {@link #evidence} says what each did.
+     */
+    public static FitReport of(List<Program> programs, Capacity capacity, Keep keep, String selection,
+                               List<Failure> failures) {
         keep.check(programs);
         List<Fit.Step> steps = Fit.steps(programs, capacity, keep);
-        return new FitReport(capacity, keep, steps, Fit.kept(steps, keep), Changes.of(programs, capacity, keep, selection));
+        List<String> notes = new ArrayList<>();
+        Capacity believed = capacity;
+        for (Failure f : failures) believed = f.believe(believed, steps, notes);
+        if (believed != capacity) steps = Fit.steps(programs, believed, keep);
+        return new FitReport(believed, keep, steps, Fit.kept(steps, keep), Changes.of(programs, believed, keep, selection, steps),
+                notes);
     }
 
     /** The first step that does not fit, or null. */
@@ -59,10 +77,12 @@ public record FitReport(Capacity capacity, Keep keep, List<Fit.Step> steps, List
     }
 
     Table capacityTable() {
-        return Table.builder().title("capacity")
+        Table.Builder b = Table.builder().title("capacity")
                 .column("capacity_bytes", ColumnType.BYTES).column("reserved_bytes", ColumnType.BYTES)
                 .column("offered_bytes", ColumnType.BYTES).column("source", ColumnType.STRING)
-                .row(capacity.bytes(), capacity.reservedBytes(), capacity.offeredBytes(), capacity.source()).build();
+                .row(capacity.bytes(), capacity.reservedBytes(), capacity.offeredBytes(), capacity.source());
+        for (String e : evidence) b.note(e);
+        return b.build();
     }
 
     Table alone() {

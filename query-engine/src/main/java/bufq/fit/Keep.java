@@ -48,10 +48,15 @@ public final class Keep {
      */
     public void check(List<Program> programs) {
         Set<String> words = Set.of("all", "none", "parameters", "outputs");
+        // names and handles looked up in sets: a drop list of thousands of arrays stays linear
+        Set<String> names = new HashSet<>(), handles = new HashSet<>();
+        for (Program p : programs) {
+            handles.add(p.handle());
+            for (HeldArray a : p.arrays()) names.add(a.name());
+        }
         for (String s : concat()) {
-            if (words.contains(s.toLowerCase(Locale.ROOT))) continue;
-            boolean found = programs.stream().flatMap(p -> p.arrays().stream()).anyMatch(a -> matches(s, a))
-                    || programs.stream().anyMatch(p -> p.handle().equals(s));
+            if (words.contains(s.toLowerCase(Locale.ROOT)) || names.contains(s) || handles.contains(s)) continue;
+            boolean found = programs.stream().flatMap(p -> p.arrays().stream()).anyMatch(a -> matches(s, a));
             if (!found)
                 throw new IllegalArgumentException("'" + s + "' names no array of these programs; expected all, none,"
                         + " parameters, outputs, a program, PROGRAM:parameters, PROGRAM:outputs or PROGRAM:N"

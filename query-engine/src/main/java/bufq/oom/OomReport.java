@@ -36,6 +36,23 @@ public final class OomReport {
         return out;
     }
 
+    /**
+     * What one message is about, as the join ranks it first: the module (null when none matches)
+     * and the allocation it failed on (null when not known). For {@code fit} and {@code advise}.
+     */
+    public record Join(OomMessage message, int number, HloModule module, BufferAllocation allocation) {}
+
+    /** Each message of {@code text} joined to its best module among {@code modules}, in message order. */
+    public static List<Join> joins(OomText text, List<HloModule> modules) {
+        List<Join> out = new ArrayList<>();
+        for (int i = 0; i < text.messages().size(); i++) {
+            OomMessage m = text.messages().get(i);
+            List<ModuleMatch> r = ModuleMatch.rank(m, modules);
+            out.add(r.isEmpty() ? new Join(m, i + 1, null, null) : new Join(m, i + 1, r.get(0).module(), r.get(0).allocation()));
+        }
+        return out;
+    }
+
     static Table messages(OomText text) {
         Table.Builder b = Table.builder().title("out-of-memory messages")
                 .column("message", ColumnType.INT).column("line", ColumnType.INT).column("family", ColumnType.STRING)

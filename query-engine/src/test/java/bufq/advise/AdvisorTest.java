@@ -111,7 +111,7 @@ class AdvisorTest {
         Table ranked = (Table) report.get(0);
         long lowering = found.stream().filter(Advisor.Measured::lowersPeak).count();
         assertEquals(lowering, ranked.size(), m.handle());
-        int saves = ranked.columnIndex("saves"), share = ranked.columnIndex("of_peak"), line = ranked.columnIndex("whatif");
+        int saves = ranked.columnIndex("whatif_saves"), share = ranked.columnIndex("of_peak"), line = ranked.columnIndex("whatif");
         for (int r = 0; r < ranked.size(); r++) {
             String text = (String) ranked.cell(r, line);
             assertTrue(text.startsWith("whatif "), text);

@@ -1,5 +1,7 @@
 package bufq.analysis;
 
+import bufq.timeline.Timeline;
+import bufq.map.AllocationMap;
 import bufq.model.HloModule;
 import bufq.table.Table;
 import bufq.table.TextBlock;
@@ -35,13 +37,13 @@ class ChartsTest {
 
     @Test
     void timelineGolden() throws Exception {
-        TextBlock t = (TextBlock) Analyses.timeline(ramp(), OptionalInt.empty(), 60).get(0);
+        TextBlock t = (TextBlock) Timeline.chart(ramp(), OptionalInt.empty(), 60).get(0);
         Golden.check(Golden.file("query-engine", "analysis/timeline-ramp-60.txt"), t.text());
     }
 
     @Test
     void timelineBucketsKeepThePeak() throws Exception {
-        TextBlock t = (TextBlock) Analyses.timeline(ramp(), OptionalInt.empty(), 20).get(0);
+        TextBlock t = (TextBlock) Timeline.chart(ramp(), OptionalInt.empty(), 20).get(0);
         Golden.check(Golden.file("query-engine", "analysis/timeline-ramp-20.txt"), t.text());
         assertTrue(t.text().contains("1 column = 3 steps"), t.text());
         assertTrue(t.text().contains("peak 19"), t.text());
@@ -53,7 +55,7 @@ class ChartsTest {
 
     @Test
     void allocationMapGolden() throws Exception {
-        var out = Analyses.allocationMap(ramp(), 1, 60);
+        var out = AllocationMap.chart(ramp(), 1, 60);
         Golden.check(Golden.file("query-engine", "analysis/map-ramp-1-60.txt"), ((TextBlock) out.get(0)).text());
         Table legend = (Table) out.get(1);
         assertEquals(19, legend.size());
@@ -63,23 +65,23 @@ class ChartsTest {
     @Test
     void picturesAreWellFormedXml() throws Exception {
         HloModule m = ramp();
-        Document svg = parse(Analyses.timelineSvg(m, OptionalInt.empty()));
+        Document svg = parse(Timeline.svg(m, OptionalInt.empty()));
         assertEquals("svg", svg.getDocumentElement().getLocalName());
         assertTrue(svg.getElementsByTagNameNS("*", "path").getLength() >= 1);
-        Document html = parse(Analyses.timelineHtml(m, OptionalInt.empty()));
+        Document html = parse(Timeline.html(m, OptionalInt.empty()));
         assertEquals("html", html.getDocumentElement().getLocalName());
         assertEquals(1, html.getElementsByTagNameNS("http://www.w3.org/2000/svg", "svg").getLength());
         assertTrue(html.getElementsByTagNameNS("*", "script").item(0).getTextContent().contains("fusion.19"));
-        for (String page : List.of(Analyses.timelineHtml(m, OptionalInt.empty()), Analyses.allocationMapHtml(m, 1))) {
+        for (String page : List.of(Timeline.html(m, OptionalInt.empty()), AllocationMap.html(m, 1))) {
             // Standalone: nothing fetched, the only URLs are the XML namespaces.
             String stripped = page.replace("http://www.w3.org/1999/xhtml", "").replace("http://www.w3.org/2000/svg", "");
             for (String bad : List.of("http", "src=", "href=", "@import", "url(")) {
                 assertTrue(!stripped.contains(bad), "page refers outside itself: " + bad);
             }
         }
-        Document map = parse(Analyses.allocationMapSvg(m, 1));
+        Document map = parse(AllocationMap.svg(m, 1));
         assertEquals(19, map.getElementsByTagNameNS("*", "rect").getLength() - 2);
-        parse(Analyses.allocationMapHtml(m, 1));
+        parse(AllocationMap.html(m, 1));
     }
 
     @Test
@@ -91,8 +93,8 @@ class ChartsTest {
         for (int i = 0; i < 5000; i++) b.value("op." + (i * 4), 0, (i % 16) * 4096L, 4096, "f32[1024]", (i * 4) + "-" + (i * 4 + 40));
         b.value("op.12345", 0, 0, 1 << 20, "f32[262144]", "12345-12345");
         HloModule m = b.build();
-        String svg = Analyses.timelineSvg(m, OptionalInt.empty());
-        String html = Analyses.timelineHtml(m, OptionalInt.empty());
+        String svg = Timeline.svg(m, OptionalInt.empty());
+        String html = Timeline.html(m, OptionalInt.empty());
         assertTrue(svg.length() < 150_000, "svg has " + svg.length() + " chars");
         assertTrue(html.length() < 250_000, "html has " + html.length() + " chars");
         parse(svg);
@@ -107,12 +109,12 @@ class ChartsTest {
         TestModules.Builder b = new TestModules.Builder("huge").steps("a", "b").alloc(0, 1 << 30, 0, "temp");
         for (int i = 0; i < 6000; i++) b.value("v." + i, 0, i * 1024L, 1024 + (i == 5999 ? 1 << 20 : 0), "u8[1024]", "0-1");
         HloModule m = b.build();
-        Document svg = parse(Analyses.allocationMapSvg(m, 0));
-        assertEquals(AllocationMapPicture.MAX_RECTS + 2, svg.getElementsByTagNameNS("*", "rect").getLength());
+        Document svg = parse(AllocationMap.svg(m, 0));
+        assertEquals(6000 - 2000 + 2, svg.getElementsByTagNameNS("*", "rect").getLength());
         assertTrue(svg.getDocumentElement().getTextContent().contains("2000 smaller values not drawn"));
         assertTrue(svg.getDocumentElement().getTextContent().contains("v.5999"), "the largest is drawn");
-        parse(Analyses.allocationMapHtml(m, 0));
-        var out = Analyses.allocationMap(m, 0, 100);
+        parse(AllocationMap.html(m, 0));
+        var out = AllocationMap.chart(m, 0, 100);
         // the legend lists what the picture shows and counts the values hidden under later ones
         bufq.table.Table legend = (bufq.table.Table) out.get(1);
         assertEquals(6000, legend.size() + Integer.parseInt(legend.notes().get(0).split(" ")[0]));

@@ -1,5 +1,10 @@
 package bufq.analysis;
 
+import bufq.check.CheckReport;
+import bufq.check.CheckRule;
+import bufq.check.Checks;
+import bufq.check.Finding;
+import bufq.check.Severity;
 import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import bufq.model.TilingModel;
@@ -33,7 +38,7 @@ class ChecksTest {
 
     @Test
     void cleanModuleHasNoFindings() {
-        CheckReport r = Analyses.check(clean().build(), TilingModel.TPU, List.of());
+        CheckReport r = Checks.check(clean().build(), TilingModel.TPU, List.of());
         // The only finding is the note that a -> b at step 1 is a hand-over, not an overlap.
         assertEquals(1, r.findings().size(), r.findings().toString());
         assertEquals(Severity.INFO, r.findings().get(0).severity());
@@ -45,7 +50,7 @@ class ChecksTest {
     @Test
     void overlapWhileBothLive() {
         HloModule m = clean().value("d", 0, 256, 512, "f32[128]{0}", "2-3").total(1024).build();
-        List<Finding> f = errors(Analyses.check(m, null, List.of()), "overlap");
+        List<Finding> f = errors(Checks.check(m, null, List.of()), "overlap");
         // d [256,768) live 2-3 meets b [0,512) live 1-2 only at step 2 where b ends: a touch, fine;
         // but c [512,1024) live 0-3 shares steps 2-3 with d.
         assertEquals(1, f.size(), f.toString());
@@ -58,7 +63,7 @@ class ChecksTest {
     void outsideAllocation() {
         HloModule m = new TestModules.Builder("o").steps("a").alloc(0, 100, 0, "temp")
                 .value("a", 0, 64, 64, "u8[64]", "0-1").value("z", 7, 0, 8, "u8[8]", "0-1").build();
-        List<Finding> f = Analyses.check(m, null, List.of()).of("outside-allocation");
+        List<Finding> f = Checks.check(m, null, List.of()).of("outside-allocation");
         assertEquals(2, f.size(), f.toString());
         assertTrue(f.get(0).message().contains("end past allocation 0 of 100 bytes"));
         assertTrue(f.get(1).message().contains("allocation 7"));
@@ -69,26 +74,26 @@ class ChecksTest {
         HloModule m = new TestModules.Builder("p").steps("a").alloc(0, 8192, 0, "temp")
                 .value("a", 0, 0, 4096, "f32[16,64]{1,0:T(8,128)}", "0-1")
                 .value("b", 0, 0, 256, "f32[64]{0}", "0-1").build();
-        List<Finding> f = Analyses.check(m, TilingModel.TPU, List.of()).of("padded-size");
+        List<Finding> f = Checks.check(m, TilingModel.TPU, List.of()).of("padded-size");
         assertEquals(1, f.size(), f.toString());
         assertTrue(f.get(0).message().contains("size 4096 but the tpu tiling rule gives 8192"), f.get(0).message());
         TilingModel doubling = new TilingModel() {
             @Override public String name() { return "double"; }
             @Override public long paddedBytes(bufq.model.Shape s) { return 2 * s.logicalBytes(); }
         };
-        assertEquals(2, Analyses.check(m, doubling, List.of()).of("padded-size").size());
+        assertEquals(2, Checks.check(m, doubling, List.of()).of("padded-size").size());
         // An untiled layout must be its logical size on a TPU dump; on CPU the TPU rule says nothing.
         for (String backend : List.of("tpu", "cpu")) {
             HloModule u = new TestModules.Builder("u").steps("a").alloc(0, 512, 0, "temp").backend(backend)
                     .value("s", 0, 0, 512, "u32[]{:S(2)}", "0-1").build();
-            assertEquals(backend.equals("tpu") ? 1 : 0, Analyses.check(u, TilingModel.TPU, List.of()).of("padded-size").size(),
+            assertEquals(backend.equals("tpu") ? 1 : 0, Checks.check(u, TilingModel.TPU, List.of()).of("padded-size").size(),
                     backend);
         }
     }
 
     @Test
     void totalBytes() {
-        List<Finding> f = Analyses.check(clean().total(2048).build(), null, List.of()).of("total-bytes");
+        List<Finding> f = Checks.check(clean().total(2048).build(), null, List.of()).of("total-bytes");
         assertEquals(1, f.size());
         assertTrue(f.get(0).message().contains("sum to 1024 bytes but the dump says Total bytes used: 2048"));
     }
@@ -97,7 +102,7 @@ class ChecksTest {
     void peakClaim() {
         HloModule m = clean().claim(1, true, new PeakClaim.Entry("c{}", 512, 512), new PeakClaim.Entry("a{}", 512, 999))
                 .build();
-        List<Finding> f = Analyses.check(m, null, List.of()).of("peak-claim");
+        List<Finding> f = Checks.check(m, null, List.of()).of("peak-claim");
         assertEquals(Severity.ERROR, f.get(0).severity());
         assertTrue(f.get(0).message().contains("claims 999 bytes live at step 1"), f.get(0).message());
     }
@@ -113,14 +118,14 @@ class ChecksTest {
                 .value("t{}", 0, 32, 32, "(u32[2], u32[2], u32[2], u32[2])", null)
                 .instruction("t", "(u32[2], u32[2], u32[2], u32[2])", "fusion", null, null, -1)
                 .claim(1, false, new PeakClaim.Entry("a", 16, 0), new PeakClaim.Entry("t", 32, 0)).build();
-        CheckReport r = Analyses.check(m, null, List.of());
+        CheckReport r = Checks.check(m, null, List.of());
         assertEquals(List.of(), r.of("peak-claim").stream().filter(f -> f.severity() != Severity.INFO).toList());
         HloModule wrong = new TestModules.Builder("old").steps("a", "t").alloc(0, 64, 0, "temp")
                 .value("a", 0, 0, 16, "u32[4]", "0-2").value("t{0}", 0, 16, 8, "u32[2]", "1-2")
                 .value("t{}", 0, 32, 32, "(u32[2], u32[2], u32[2], u32[2])", null)
                 .instruction("t", "(u32[2], u32[2], u32[2], u32[2])", "fusion", null, null, -1)
                 .claim(1, false, new PeakClaim.Entry("a", 16, 0), new PeakClaim.Entry("t", 8, 0)).build();
-        List<Finding> f = Analyses.check(wrong, null, List.of()).of("peak-claim");
+        List<Finding> f = Checks.check(wrong, null, List.of()).of("peak-claim");
         assertTrue(f.stream().anyMatch(x -> x.severity() == Severity.WARN && x.message().contains("sum to 24 bytes")
                 && x.message().contains("weigh 48")), f.toString());
         String notes = String.join(" ", ((Table) Analyses.peak(m, java.util.OptionalInt.empty(), 0, null).get(0)).notes());
@@ -131,7 +136,7 @@ class ChecksTest {
     void failingRuleBecomesAFindingAndExtraRulesRun() {
         CheckRule boom = new Checks.Rule("boom", (m, r) -> { throw new IllegalStateException("bad script"); });
         CheckRule note = new Checks.Rule("note", (m, r) -> r.warn("x", "looks odd"));
-        CheckReport r = Analyses.check(clean().build(), null, List.of(boom, note));
+        CheckReport r = Checks.check(clean().build(), null, List.of(boom, note));
         assertTrue(r.hasErrors());
         assertEquals("check failed: bad script", r.of("boom").get(0).message());
         assertEquals(Severity.WARN, r.of("note").get(0).severity());

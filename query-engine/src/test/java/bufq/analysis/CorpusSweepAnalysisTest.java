@@ -1,5 +1,11 @@
 package bufq.analysis;
 
+import bufq.timeline.Timeline;
+import bufq.map.AllocationMap;
+import bufq.check.Checks;
+import bufq.check.CheckReport;
+import bufq.check.Finding;
+import bufq.check.Severity;
 import bufq.liveness.Liveness;
 import bufq.dump.DumpLoader;
 import bufq.dump.file.ModuleSource;
@@ -71,7 +77,7 @@ class CorpusSweepAnalysisTest {
                     String theirs = StackTree.render(m.info().stackTrace(), header);
                     if (!ours.equals(theirs)) errors.add(where + ": rebuilt stack tree differs:\n" + ours + "\nvs\n" + theirs);
                 }
-                CheckReport r = Analyses.check(m, TilingModel.TPU, List.of());
+                CheckReport r = Checks.check(m, TilingModel.TPU, List.of());
                 for (Finding f : r.findings()) {
                     // Errors fail; so does a peak claim bufq cannot reproduce (new style by value shapes,
                     // old style by instruction shapes, the moment by XLA's rule).
@@ -126,14 +132,14 @@ class CorpusSweepAnalysisTest {
     static void runAll(HloModule m) {
         answers(m, "peak", Analyses.peak(m, OptionalInt.empty(), Analyses.DEFAULT_SMALL_THRESHOLD, TilingModel.TPU));
         for (int c : Liveness.of(m).colors()) answers(m, "peak of colour " + c, Analyses.peak(m, OptionalInt.of(c), 0, TilingModel.NONE));
-        answers(m, "timeline", Analyses.timeline(m, OptionalInt.empty(), 100));
-        ChartsTest.parseUnchecked(Analyses.timelineSvg(m, OptionalInt.empty()));
-        ChartsTest.parseUnchecked(Analyses.timelineHtml(m, OptionalInt.empty()));
+        answers(m, "timeline", Timeline.chart(m, OptionalInt.empty(), 100));
+        ChartsTest.parseUnchecked(Timeline.svg(m, OptionalInt.empty()));
+        ChartsTest.parseUnchecked(Timeline.html(m, OptionalInt.empty()));
         for (var a : m.allocations()) {
-            answers(m, "map of allocation " + a.index(), Analyses.allocationMap(m, a.index(), 80));
+            answers(m, "map of allocation " + a.index(), AllocationMap.chart(m, a.index(), 80));
             if (a.index() < 5) {
-                ChartsTest.parseUnchecked(Analyses.allocationMapSvg(m, a.index()));
-                ChartsTest.parseUnchecked(Analyses.allocationMapHtml(m, a.index()));
+                ChartsTest.parseUnchecked(AllocationMap.svg(m, a.index()));
+                ChartsTest.parseUnchecked(AllocationMap.html(m, a.index()));
             }
         }
         answers(m, "padding", Analyses.padding(m, TilingModel.TPU));

@@ -1,5 +1,10 @@
 package bufq.analysis;
 
+import bufq.timeline.Timeline;
+import bufq.check.Checks;
+import bufq.check.CheckReport;
+import bufq.check.Finding;
+import bufq.check.Severity;
 import bufq.liveness.LiveValues;
 import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
@@ -51,7 +56,7 @@ class DoctoredFixturesTest {
     @Test
     void cleanFixtureHasNoErrorsOrWarnings() throws Exception {
         HloModule m = load("clean");
-        CheckReport r = Analyses.check(m, TilingModel.TPU, List.of());
+        CheckReport r = Checks.check(m, TilingModel.TPU, List.of());
         assertFalse(r.hasErrors(), r.findings().toString());
         assertEquals(0, r.count(Severity.WARN), r.findings().toString());
         // Step 3 has the most live bytes only because add.4 takes exp.2's bytes there (a hand-over);
@@ -67,7 +72,7 @@ class DoctoredFixturesTest {
     @ValueSource(strings = {"overlap", "outside-allocation", "padded-size", "orphan-live-range", "total-bytes", "peak-claim",
             "duplicate-id", "inverted-range"})
     void eachDoctoredFixtureTripsItsCheckOnly(String check) throws Exception {
-        CheckReport r = Analyses.check(load(check), TilingModel.TPU, List.of());
+        CheckReport r = Checks.check(load(check), TilingModel.TPU, List.of());
         assertTrue(r.hasErrors(), check + ": " + r.findings());
         for (Finding f : r.findings()) {
             if (f.severity() == Severity.ERROR) assertEquals(check, f.check(), "unexpected error: " + f);
@@ -78,7 +83,7 @@ class DoctoredFixturesTest {
     /** Two outputs of one instruction, born at one step in the same bytes: not a hand-over, an error. */
     @Test
     void twoOutputsOfOneInstructionSharingBytesAreAnOverlap() throws Exception {
-        CheckReport r = Analyses.check(load("overlap-outputs"), TilingModel.TPU, List.of());
+        CheckReport r = Checks.check(load("overlap-outputs"), TilingModel.TPU, List.of());
         List<Finding> f = ChecksTest.errors(r, "overlap");
         assertEquals(1, f.size(), r.findings().toString());
         String text = f.get(0).subject() + " " + f.get(0).message();
@@ -88,7 +93,7 @@ class DoctoredFixturesTest {
 
     @Test
     void overlapNamesBothValuesAndSteps() throws Exception {
-        List<Finding> f = ChecksTest.errors(Analyses.check(load("overlap"), null, List.of()), "overlap");
+        List<Finding> f = ChecksTest.errors(Checks.check(load("overlap"), null, List.of()), "overlap");
         // neg.3 now at [512,1536) shares bytes with exp.2 (steps 2-3) and add.4 (steps 3-4).
         assertEquals(2, f.size(), f.toString());
         String first = f.get(0).subject() + " " + f.get(0).message(), second = f.get(1).subject() + " " + f.get(1).message();
@@ -103,7 +108,7 @@ class DoctoredFixturesTest {
         String w = dup.warnings().get(0).toString();
         assertTrue(w.contains(":9:") && w.contains("value id 3 was already used at ") && w.endsWith(
                 ":7; ids must be unique (lookups by id find the first)"), w);
-        assertTrue(ChecksTest.errors(Analyses.check(dup, null, List.of()), "duplicate-id").get(0).message()
+        assertTrue(ChecksTest.errors(Checks.check(dup, null, List.of()), "duplicate-id").get(0).message()
                 .equals("value id 3 is shared by 2 values: add.4, mul.5"));
         HloModule inv = load("inverted-range");
         assertEquals(1, inv.warningCount(), inv.warnings().toString());
@@ -138,14 +143,14 @@ class DoctoredFixturesTest {
             assertEquals(peakBytes, cell(peaks, 0, "bytes"), n);
             assertTrue((long) cell(peaks, 0, "step") <= peak && peak <= (long) cell(peaks, 0, "to"), n + ": " + peaks.rows());
 
-            Table steps = Analyses.timelineTable(m, OptionalInt.empty());
+            Table steps = Timeline.table(m, OptionalInt.empty());
             long[] oracle = OccupancyOracle.occupied(m, null);
             assertEquals(m.steps(), steps.size(), n);
             for (int t = 0; t < steps.size(); t++) assertEquals(oracle[t], cell(steps, t, "occupied_bytes"), n + " step " + t);
             assertTrue(steps.notes().contains("peak: step " + peak + " (" + Bytes.human(peakBytes) + " occupied)"), n + ": " + steps.notes());
 
             // A text dump has no heap-simulator trace: the event timeline says so rather than drawing nothing.
-            String events = ((TextBlock) Analyses.eventTimeline(m, 80).get(0)).text();
+            String events = ((TextBlock) Timeline.events(m, 80).get(0)).text();
             assertTrue(events.startsWith("no heap-simulator trace in this module"), n + ": " + events);
 
             List<WhyReport> whys = Analyses.why(m, m.values());
@@ -157,7 +162,7 @@ class DoctoredFixturesTest {
                 assertEquals((long) peak, cell(w.peak(), 0, "peak"), n + " " + v.name());
             }
 
-            CheckReport check = Analyses.check(m, TilingModel.TPU, List.of());
+            CheckReport check = Checks.check(m, TilingModel.TPU, List.of());
             String own = n.equals("overlap-outputs") ? "overlap" : n;
             for (Finding f : check.findings()) {
                 if (f.severity() == Severity.ERROR) assertEquals(own, f.check(), n + ": unexpected error " + f);

@@ -1,5 +1,8 @@
 package bufq.analysis;
 
+import bufq.timeline.Timeline;
+import bufq.map.AllocationMap;
+import bufq.check.Checks;
 import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.table.Output;
@@ -34,18 +37,18 @@ class EdgeCasesTest {
         for (HloModule m : odd()) {
             List<Output> out = new ArrayList<>();
             out.addAll(Analyses.peak(m, OptionalInt.empty(), 16, TilingModel.TPU));
-            out.addAll(Analyses.timeline(m, OptionalInt.empty(), 40));
+            out.addAll(Timeline.chart(m, OptionalInt.empty(), 40));
             out.addAll(Analyses.padding(m, null));
             out.addAll(Analyses.fragmentation(m));
             for (BlameBy by : BlameBy.values()) out.addAll(Analyses.blame(m, by, 2));
             for (var a : m.allocations()) {
-                out.addAll(Analyses.allocationMap(m, a.index(), 40));
-                ChartsTest.parse(Analyses.allocationMapSvg(m, a.index()));
-                ChartsTest.parse(Analyses.allocationMapHtml(m, a.index()));
+                out.addAll(AllocationMap.chart(m, a.index(), 40));
+                ChartsTest.parse(AllocationMap.svg(m, a.index()));
+                ChartsTest.parse(AllocationMap.html(m, a.index()));
             }
-            ChartsTest.parse(Analyses.timelineSvg(m, OptionalInt.empty()));
-            ChartsTest.parse(Analyses.timelineHtml(m, OptionalInt.empty()));
-            Analyses.check(m, null, List.of());
+            ChartsTest.parse(Timeline.svg(m, OptionalInt.empty()));
+            ChartsTest.parse(Timeline.html(m, OptionalInt.empty()));
+            Checks.check(m, null, List.of());
             assertTrue(out.size() > 5, m.handle());
         }
     }
@@ -53,7 +56,7 @@ class EdgeCasesTest {
     @Test
     void scriptTextCannotBreakOutOfTheHtml() throws Exception {
         HloModule m = odd().get(4);
-        String html = Analyses.timelineHtml(m, OptionalInt.empty());
+        String html = Timeline.html(m, OptionalInt.empty());
         ChartsTest.parse(html);
         String script = html.substring(html.indexOf("//<![CDATA["), html.indexOf("//]]>"));
         assertTrue(!script.contains("]]>") && !script.contains("</script"), script);
@@ -64,14 +67,14 @@ class EdgeCasesTest {
         HloModule m = TestModules.unstack();
         var e = assertThrows(IllegalArgumentException.class, () -> Analyses.peak(m, OptionalInt.of(3), 0, null));
         assertEquals("no color 3 in jit__unstack (colors: 0)", e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> Analyses.timelineSvg(m, OptionalInt.of(9)));
-        var a = assertThrows(IllegalArgumentException.class, () -> Analyses.allocationMap(m, 99, 80));
+        assertThrows(IllegalArgumentException.class, () -> Timeline.svg(m, OptionalInt.of(9)));
+        var a = assertThrows(IllegalArgumentException.class, () -> AllocationMap.chart(m, 99, 80));
         assertEquals("no allocation 99 in jit__unstack (allocations 0..6)", a.getMessage());
     }
 
     @Test
     void narrowWidthStillDrawsAChart() {
-        String t = ((TextBlock) Analyses.timeline(ChartsTest.ramp(), OptionalInt.empty(), 5).get(0)).text();
+        String t = ((TextBlock) Timeline.chart(ChartsTest.ramp(), OptionalInt.empty(), 5).get(0)).text();
         assertTrue(t.contains("▲"), t);
     }
 }

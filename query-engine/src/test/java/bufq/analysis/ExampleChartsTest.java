@@ -1,5 +1,7 @@
 package bufq.analysis;
 
+import bufq.timeline.Timeline;
+import bufq.map.AllocationMap;
 import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
 import bufq.table.Table;
@@ -24,7 +26,7 @@ class ExampleChartsTest {
 
     @Test
     void timelineAt80Columns() throws Exception {
-        String t = ((TextBlock) Analyses.timeline(mlp(), OptionalInt.empty(), 80).get(0)).text();
+        String t = ((TextBlock) Timeline.chart(mlp(), OptionalInt.empty(), 80).get(0)).text();
         Golden.check(Golden.file("query-engine", "analysis/timeline-jax-mlp-80.txt"), t);
         for (String line : t.split("\n")) {
             if (!line.startsWith("live bytes")) assertTrue(line.codePointCount(0, line.length()) <= 80, line);
@@ -35,7 +37,7 @@ class ExampleChartsTest {
     void mapOfTheTempAllocationAt80Columns() throws Exception {
         HloModule m = mlp();
         int temp = m.allocations().stream().filter(a -> a.preallocatedTemp()).findFirst().orElseThrow().index();
-        var out = Analyses.allocationMap(m, temp, 80);
+        var out = AllocationMap.chart(m, temp, 80);
         Golden.check(Golden.file("query-engine", "analysis/map-jax-mlp-temp-80.txt"), ((TextBlock) out.get(0)).text());
         Table legend = (Table) out.get(1);
         assertEquals(m.valuesIn(temp).size(), legend.size());

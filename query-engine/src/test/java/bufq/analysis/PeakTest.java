@@ -1,5 +1,6 @@
 package bufq.analysis;
 
+import bufq.timeline.Timeline;
 import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
 import bufq.liveness.Liveness;
@@ -107,14 +108,14 @@ class PeakTest {
                 .value("a", 0, 0, 512, "f32[100]", "0-1")
                 .value("c", 1, 0, 1024, "f32[256]", "2-3", 1)
                 .build();
-        Table t = Analyses.timelineTable(m, OptionalInt.empty());
+        Table t = Timeline.table(m, OptionalInt.empty());
         assertEquals(List.of("step", "instruction", "occupied_bytes", "live_bytes", "color_0", "color_1"),
                 t.columns().stream().map(bufq.table.Column::name).toList());
         assertEquals(4, t.size());
         assertEquals(List.of(0L, "a", 512L, 400L, 512L, 0L), t.rows().get(0));
         assertEquals(List.of(2L, "c", 1024L, 1024L, 0L, 1024L), t.rows().get(2));
         assertEquals(List.of("peak: step 2 (1.0KiB occupied)"), t.notes());
-        assertEquals(4, Analyses.timelineTable(m, OptionalInt.of(1)).width());
+        assertEquals(4, Timeline.table(m, OptionalInt.of(1)).width());
     }
 
     @Test
@@ -180,8 +181,8 @@ class PeakTest {
         assertEquals(0, peaks.size());
         assertTrue(peaks.notes().contains("no value of color 1 has a live range, so color 1 has no peak"), peaks.notes().toString());
         assertEquals("no value of color 1 has a live range, so color 1 has no peak\n",
-                ((TextBlock) Analyses.timeline(m, OptionalInt.of(1), 80).get(0)).text());
-        assertTrue(Analyses.timelineSvg(m, OptionalInt.of(1)).contains(">no value of color 1 has a live range, so color 1 has no peak<"));
+                ((TextBlock) Timeline.chart(m, OptionalInt.of(1), 80).get(0)).text());
+        assertTrue(Timeline.svg(m, OptionalInt.of(1)).contains(">no value of color 1 has a live range, so color 1 has no peak<"));
     }
 
     /** On TPU the rebuilt stack tree weighs logical sizes under a table of occupied bytes: it says which. */

@@ -71,7 +71,7 @@ class ArchitectureTest {
     /**
      * The engine's packages in six groups whose dependencies point one way:
      * <pre>
-     *   analyses (analysis.., whatif, advise, fit, oom, export)
+     *   analyses (analysis.., timeline, map, check, whatif, advise, fit, oom, export)
      *      |  \
      *   query (lang, eval, assist)      readers (dump..)
      *      |        \                        |
@@ -79,7 +79,7 @@ class ArchitectureTest {
      *        \       |                       |
      *         model  &lt;---------------------+
      *           |
-     *   formats (format, table): the lowest, any group may print through them
+     *   formats (format, table, chart): the lowest, any group may print through them
      *
      *   util (util, units): beside them all, any group may use it; it uses none
      * </pre>
@@ -94,9 +94,9 @@ class ArchitectureTest {
                     .layer("model").definedBy("bufq.model..")
                     .layer("liveness").definedBy("bufq.liveness..")
                     .layer("query").definedBy("bufq.lang..", "bufq.eval..", "bufq.assist..")
-                    .layer("analyses").definedBy("bufq.analysis..", "bufq.whatif..", "bufq.advise..", "bufq.fit..",
-                            "bufq.oom..", "bufq.export..")
-                    .layer("formats").definedBy("bufq.format..", "bufq.table..")
+                    .layer("analyses").definedBy("bufq.analysis..", "bufq.timeline..", "bufq.map..", "bufq.check..",
+                            "bufq.whatif..", "bufq.advise..", "bufq.fit..", "bufq.oom..", "bufq.export..")
+                    .layer("formats").definedBy("bufq.format..", "bufq.table..", "bufq.chart..")
                     .layer("util").definedBy("bufq.util..", "bufq.units..")
                     .whereLayer("readers").mayNotBeAccessedByAnyLayer()
                     .whereLayer("analyses").mayNotBeAccessedByAnyLayer()
@@ -118,7 +118,7 @@ class ArchitectureTest {
             for (var c : ENGINE) {
                 String p = c.getPackageName();
                 if (p.equals("bufq") || p.startsWith("bufq.arch")) continue;
-                boolean in = p.matches("bufq\\.(dump|model|liveness|lang|eval|assist|analysis|whatif|advise|fit|oom|export|format|table|util|units)(\\..*)?");
+                boolean in = p.matches("bufq\\.(dump|model|liveness|lang|eval|assist|analysis|timeline|map|check|whatif|advise|fit|oom|export|format|table|chart|util|units)(\\..*)?");
                 (in ? grouped : loose).add(p);
             }
             assertTrue(loose.isEmpty(), "packages in no group: " + loose);

@@ -1,5 +1,7 @@
 package bufq.dump;
 
+import bufq.timeline.Timeline;
+import bufq.check.Checks;
 import bufq.dump.file.FileKind;
 import bufq.dump.file.LoadException;
 import bufq.dump.file.ModuleSource;
@@ -191,13 +193,13 @@ class LazyPartsTest {
                 out.put(entity + "." + f.name(), sha(b.toString()));
             }
         }
-        out.put("timeline", text(Analyses.timeline(m, OptionalInt.empty(), 80)));
+        out.put("timeline", text(Timeline.chart(m, OptionalInt.empty(), 80)));
         out.put("padding", text(Analyses.padding(m, TilingModel.TPU)));
         out.put("fragmentation", text(Analyses.fragmentation(m)));
         if (all) {
             out.put("peak", text(Analyses.peak(m, OptionalInt.empty(), Analyses.DEFAULT_SMALL_THRESHOLD, TilingModel.TPU)));
             for (BlameBy by : BlameBy.values()) out.put("blame " + by, text(Analyses.blame(m, by, 0)));
-            out.put("check", sha(Analyses.check(m, TilingModel.TPU, List.of()).toString()));
+            out.put("check", sha(Checks.check(m, TilingModel.TPU, List.of()).toString()));
         }
         return out;
     }

@@ -1,5 +1,6 @@
 package bufq.eval;
 
+import bufq.timeline.Timeline;
 import bufq.liveness.Liveness;
 import bufq.analysis.Analyses;
 import bufq.dump.DumpLoader;
@@ -69,7 +70,7 @@ class ProtoQueriesTest {
     @Test
     void eventTimelineSetsTheTracePeakBesideTheStepPeak() throws Exception {
         HloModule m = cnn();
-        List<Output> out = Analyses.eventTimeline(m, 80);
+        List<Output> out = Timeline.events(m, 80);
         Table cmp = (Table) out.get(1);
         long tracePeak = m.heapEvents().stream().mapToLong(HeapEvent::heapBytes).max().orElseThrow();
         assertEquals(tracePeak, cmp.rows().get(0).get(1));
@@ -84,7 +85,7 @@ class ProtoQueriesTest {
         // traced allocation there; bufq's module-wide peak is at step 15, where that allocation holds less.
         HloModule m = DumpLoader.load(List.of(corpus("profile/profile.xplane.pb"))).stream()
                 .filter(x -> x.info().name().equals("jit_f")).findFirst().orElseThrow();
-        Table cmp = (Table) Analyses.eventTimeline(m, 80).get(1);
+        Table cmp = (Table) Timeline.events(m, 80).get(1);
         long tracePeak = (Long) cmp.rows().get(0).get(1);
         int stepPeak = Liveness.of(m).peakTime();
         Integer traceStep = m.timeOf(m.heapEvents().stream().filter(e -> e.heapBytes() == tracePeak).findFirst().orElseThrow().instruction());

@@ -1,5 +1,8 @@
 package bufq.fuzz;
 
+import bufq.timeline.Timeline;
+import bufq.map.AllocationMap;
+import bufq.check.Checks;
 import bufq.liveness.LiveValues;
 import bufq.liveness.Liveness;
 import bufq.analysis.Analyses;
@@ -192,13 +195,13 @@ class DumpFuzzTest {
         Liveness.of(m).colors();
         for (var v : m.values()) if (v.range() != null) LiveValues.at(m, v.range().start());
         Analyses.peak(m, OptionalInt.empty(), Analyses.DEFAULT_SMALL_THRESHOLD, TilingModel.TPU);
-        Analyses.check(m, TilingModel.TPU, List.of());
+        Checks.check(m, TilingModel.TPU, List.of());
         Analyses.fragmentation(m);
         Analyses.padding(m, TilingModel.TPU);
-        Analyses.timeline(m, OptionalInt.empty(), 80);
-        Analyses.timelineSvg(m, OptionalInt.empty());
+        Timeline.chart(m, OptionalInt.empty(), 80);
+        Timeline.svg(m, OptionalInt.empty());
         for (bufq.analysis.BlameBy by : bufq.analysis.BlameBy.values()) Analyses.blame(m, by, 0);
-        if (!m.allocations().isEmpty()) Analyses.allocationMap(m, m.allocations().get(0).index(), 80);
+        if (!m.allocations().isEmpty()) AllocationMap.chart(m, m.allocations().get(0).index(), 80);
         bufq.analysis.diff.ModuleDiff.compare(m, m);
         Query.compile("values where live at peak order by size desc limit 5", Catalog.standard()).run(new EvalContext(m));
     }

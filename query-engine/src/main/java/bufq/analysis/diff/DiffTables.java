@@ -6,6 +6,7 @@ import bufq.analysis.diff.DiffResult.SummaryRow;
 import bufq.analysis.diff.DiffResult.Unmatched;
 import bufq.table.ColumnType;
 import bufq.table.Output;
+import bufq.table.Sizes;
 import bufq.table.Table;
 
 import java.util.ArrayList;
@@ -48,11 +49,44 @@ public final class DiffTables {
         } else {
             t.note("peak change " + signed(r.peakChange()) + " bytes (occupied bytes at each side's peak, recomputed)");
         }
+        String remat = rematNote(r);
+        if (remat != null) t.note(remat);
         mismatchNote(t, "before", b);
         mismatchNote(t, "after", a);
         for (String c : r.caveats()) t.note(c);
         if (r.identical()) t.note("no differences");
         return t.build();
+    }
+
+    /**
+     * One line on why a remat build's peak did or did not drop, when the after side recomputes
+     * ({@code jax.checkpoint}'s {@code rematted_computation} op_names live at its peak) and the
+     * before side does not: the recomputed values live together at the new peak, against the saved
+     * activations that left it. Null for other pairs.
+     */
+    static String rematNote(DiffResult r) {
+        if (!r.peakKnown()) return null;
+        long recomputed = 0, gone = 0;
+        int values = 0, groups = 0, most = 0;
+        for (DiffResult.GroupChange g : r.byOpName()) {
+            boolean remat = g.group().contains("rematted_computation");
+            if (remat && g.before() > 0) return null;   // both sides recompute: not a remat pair
+            if (remat && g.after() > 0) {
+                recomputed += g.after();
+                values += g.valuesAfter();
+                groups++;
+                most = Math.max(most, g.valuesAfter());
+            } else if (!remat && g.change() < 0) {
+                gone -= g.change();
+            }
+        }
+        if (groups == 0) return null;
+        long change = r.peakChange();
+        return "remat: " + values + " recomputed values (rematted_computation, across " + groups + " op_names, up to " + most
+                + " of one op_name) live together at the new peak, " + Sizes.human(recomputed) + ", against "
+                + Sizes.human(gone) + " of other values that left it; so the peak " + (change < 0 ? "dropped by "
+                + Sizes.human(-change) : "did not drop (" + (change == 0 ? "unchanged" : "+" + Sizes.human(change)) + ")")
+                + (change >= 0 ? ": the recomputations are scheduled together, not each before its own use" : "");
     }
 
     /** Says so when a dump labels another step than the peak, instead of hiding it. */

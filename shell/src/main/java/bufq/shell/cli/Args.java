@@ -12,7 +12,7 @@ import java.util.List;
  * @param actions {@code -c} texts and {@code -f} files in the order given
  */
 public record Args(String format, List<Action> actions, boolean bail, boolean help, boolean version, List<String> paths,
-                   boolean noInit, List<Preset> presets) {
+                   boolean noInit, List<Preset> presets, String module) {
     /** A setting given on the command line ({@code --capacity 16GiB} is {@code set capacity 16GiB}), set before loading. */
     public record Preset(String setting, String value) {}
 
@@ -26,7 +26,7 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
 
     public static final String USAGE = """
             Usage: bufq [--format table|markdown|csv|tsv|json|ndjson] [-c TEXT]... [-f FILE] [--oom FILE] [--bail] [--no-init]
-                        [--capacity SIZE] [--device NAME] [--reserved SIZE] [PATH...]
+                        [--capacity SIZE] [--device NAME] [--reserved SIZE] [--module NAME] [PATH...]
 
             Query XLA buffer-assignment dumps. PATH is a *-buffer-assignment.txt file (its -values,
             -live-range and -memory-usage-report siblings are joined), any one of those siblings, an
@@ -51,7 +51,11 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
               --bail         stop at the first failing statement
               --capacity SIZE, --device NAME, --reserved SIZE
                              what 'fit' checks against: set capacity, device, reserved
-                             (e.g. --capacity 16GiB, --device v5e; 'help device' lists devices)
+                             (e.g. --capacity 16GiB, --device v5e; 'help device' lists devices;
+                             --capacity host: this machine's memory, unlimited: no bound)
+              --module NAME  the module commands on one module (advise, peak, why, ...) run on; without it,
+                             of several loaded they take the one the --oom message names, else the
+                             one with the largest needs_bytes, and say which on stderr
               --no-init      do not run $XDG_CONFIG_HOME/bufq/init.js (~/.config/bufq/init.js);
                              without it, init.js runs on first need: before the first script,
                              fields, check, advise, set tiling of a model not built in, or a
@@ -85,14 +89,14 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
      * {@link #BATCH_OPTIONS}, without starting a JVM: LauncherTest holds its two lists to these.
      */
     public static final List<String> VALUE_OPTIONS = List.of("--format", "-c", "--command", "-f", "--file", "--oom",
-            "--capacity", "--device", "--reserved");
+            "--capacity", "--device", "--reserved", "--module");
 
     /** Options after which bufq exits instead of opening the interactive shell. */
     public static final List<String> BATCH_OPTIONS = List.of("-c", "--command", "-f", "--file", "--oom", "-h", "--help", "--version");
 
     /** Every option, for "did you mean". */
     public static final List<String> OPTIONS = List.of("--format", "-c", "-f", "--oom", "--bail", "--no-init", "--capacity",
-            "--device", "--reserved", "--help", "--version");
+            "--device", "--reserved", "--module", "--help", "--version");
 
     public static Args parse(String[] argv) throws UsageException {
         String format = "table";
@@ -100,6 +104,7 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
         List<String> paths = new ArrayList<>();
         List<Preset> presets = new ArrayList<>();
         boolean bail = false, help = false, version = false, options = true, noInit = false;
+        String module = null;
         // An option added here goes into the lists above too (the launcher's are checked against them).
         for (int i = 0; i < argv.length; i++) {
             String a = argv[i];
@@ -130,12 +135,13 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
                 case "--oom" -> actions.add(new Action(false, "oom " + (inline != null ? inline : value(argv, ++i, a))));
                 case "--capacity", "--device", "--reserved" ->
                         presets.add(new Preset(a.substring(2), inline != null ? inline : value(argv, ++i, a)));
+                case "--module" -> module = inline != null ? inline : value(argv, ++i, a);
                 default -> throw new UsageException("unknown option '" + a + "'" + Suggest.hint(a, OPTIONS));
             }
             if (inline != null && !VALUE_OPTIONS.contains(a))
                 throw new UsageException("option '" + a + "' takes no value");
         }
-        return new Args(format, actions, bail, help, version, paths, noInit, List.copyOf(presets));
+        return new Args(format, actions, bail, help, version, paths, noInit, List.copyOf(presets), module);
     }
 
     private static String value(String[] argv, int i, String option) throws UsageException {

@@ -145,6 +145,16 @@ public final class Bufq {
                 return ExitCode.LOAD;
             }
         }
+        if (args.module() != null) {
+            try {
+                shell.modules().use(args.module());
+            } catch (CommandException | Engine.Failure e) {
+                err.println("bufq: --module: " + e.getMessage());
+                return ExitCode.USAGE;
+            }
+        }
+        // A batch run over several modules: a command on one module says which it takes (Modules.requireFor).
+        if (interactive == null) shell.modules().batch();
         // init.js may define fields, tiling models, checks and rules; it runs on first need (a script,
         // a statement that may use what it defines, an idle prompt), so a run needing none never starts the engine.
         if (!args.noInit()) shell.deferInit();

@@ -7,6 +7,17 @@ import bufq.advise.Rules;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.DumpPart;
+import bufq.model.BufferAllocation;
+import bufq.advise.Remedy;
+import bufq.fit.Capacity;
+import bufq.fit.Changes;
+import bufq.fit.FitReport;
+import bufq.fit.Keep;
+import bufq.fit.Program;
+import bufq.oom.OomReport;
+import bufq.shell.session.Modules;
+import bufq.table.Output;
+import bufq.table.Table;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.CommandPlan;
@@ -38,6 +49,13 @@ final class AdviseCommand implements Command {
                 + "\nFindings saving less than " + String.format("%.1f%%", 100 * Advisor.MIN_SHARE) + " of the peak are left out. The packing loss\n"
                 + "(bytes the allocations reserve beyond the peak) is listed apart: it is not a saving of the peak.\n"
                 + "A dump without live ranges has no peak: advise says so and does nothing.\n"
+                + "Each row says what kind of figure 'saves' is: exact (whatif) or an estimate of a recompilation\n"
+                + "(jax.checkpoint on XLA:CPU saves nothing: its recomputations are scheduled together).\n"
+                + "Then the remedy for one allocation: the one a loaded out-of-memory message failed on (listed\n"
+                + "first), else the largest at the peak: what holds it (op_name, source) and the changes that shrink\n"
+                + "it, each measured (chunk a huge temp, bf16/shard/donate an output, fit's drops of arrays held\n"
+                + "beside it). In batch over several modules it takes the message's module, else the largest\n"
+                + "needs_bytes, and says which on stderr (--module NAME picks another).\n"
                 + "Scripts add rules with bufq.rule(name, fn) (see scripts/README.md). 'format markdown' first to\n"
                 + "paste it into an issue.";
     }
@@ -52,24 +70,70 @@ final class AdviseCommand implements Command {
 
     private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
         arity(args, 0, 0);
-        HloModule m = ctx.modules().require();
-        if (Liveness.of(m).peakTime() < 0) {
-            // Not an error: the dump was made without live ranges. Every rule measures the peak its
-            // change lowers, so none applies; say so and which questions still have answers.
-            ctx.out().info("advise: " + m.handle() + " has no live ranges, so no peak to lower and no rule applies"
-                    + " (each measures a peak); sizes, padding and allocations still answer: try 'allocations' or 'values order by padding desc'");
-            return Status.OK;
-        }
-        List<Rule> rules = new ArrayList<>(Rules.standard());
-        rules.addAll(ctx.session().scriptRules());
+        HloModule m = ctx.modules().requireFor("advise", ctx.out()::info);
+        ctx.modules().readParts(m, needs());
+        List<Output> out = new ArrayList<>();
         try {
-            ctx.out().print(Advisor.report(m, Advisor.plan(m, rules, ctx.engine().catalog(), ctx.settings().tiling(),
+            List<Output> remedy = remedy(ctx, m);
+            boolean named = ctx.modules().oom() != null && !remedy.isEmpty() && ((Table) remedy.get(0)).title().contains(" failed on)");
+            if (named) out.addAll(remedy);
+            if (Liveness.of(m).peakTime() < 0) {
+                // Not an error: the dump was made without live ranges. Every rule measures the peak its
+                // change lowers, so none applies; say so and which questions still have answers.
+                ctx.out().info("advise: " + m.handle() + " has no live ranges, so no peak to lower and no rule applies"
+                        + " (each measures a peak); sizes, padding and allocations still answer: try 'allocations' or 'values order by padding desc'");
+                ctx.out().print(out);
+                return Status.OK;
+            }
+            List<Rule> rules = new ArrayList<>(Rules.standard());
+            rules.addAll(ctx.session().scriptRules());
+            out.addAll(Advisor.report(m, Advisor.plan(m, rules, ctx.engine().catalog(), ctx.settings().tiling(),
                     ctx.settings()::tilingNamed)));
+            if (!named) out.addAll(remedy);
         } catch (QueryException e) {
             throw new Engine.Failure("advise: " + e.getMessage());
         } catch (Rule.RuleFailure e) {
             throw new CommandException("advise: " + e.getMessage());
         }
+        ctx.out().print(out);
         return Status.OK;
+    }
+
+    /**
+     * The remedy for the allocation the loaded out-of-memory message names in {@code m} (else the
+     * largest live at the peak): its holders and the changes that shrink it, with fit's drops of the
+     * arrays held beside it when the message says the program failed with them. Empty without an
+     * allocation to answer for (no message naming it and no peak).
+     */
+    private static List<Output> remedy(CommandContext ctx, HloModule m) throws CommandException, Engine.Failure, QueryException {
+        Modules.LoadedOom o = ctx.modules().oom();
+        OomReport.Join join = null;
+        List<HloModule> modules = new ArrayList<>();
+        if (o != null) {
+            ctx.modules().forEachModule(modules::add);
+            for (OomReport.Join j : OomReport.joins(o.text(), modules))
+                if (join == null && j.module() != null && j.module().handle().equals(m.handle())) join = j;
+        }
+        BufferAllocation a = Remedy.target(m, join != null && join.allocation() != null ? join.allocation().index() : -1);
+        if (a == null) return List.of();
+        String why = join != null && join.allocation() != null && join.allocation().index() == a.index()
+                ? "the allocation message " + join.number() + " of " + o.source() + " failed on"
+                : "the largest allocation live at the peak";
+        Capacity capacity = FitCommand.capacityOrNull(ctx, join == null ? null : join.message());
+        List<Remedy.Change> others = new ArrayList<>();
+        long offered = -1;
+        if (capacity != null) {
+            List<Program> programs = new ArrayList<>();
+            for (HloModule x : modules) programs.add(Program.of(x));
+            if (programs.isEmpty()) programs.add(Program.of(m));
+            FitReport r = FitReport.of(programs, capacity, Keep.ALL, "", FitCommand.failures(ctx, modules));
+            offered = r.capacity().offeredBytes();
+            for (Changes.Change c : r.changes()) {
+                if (c.kind().equals("cut temp")) continue;   // the chunking below measures that, per value
+                others.add(new Remedy.Change(c.kind() + " " + c.target(), c.bytes(), "exact: fit", c.why(),
+                        c.statement() != null ? c.statement() : "fit drop " + c.target()));
+            }
+        }
+        return Remedy.report(m, a, why, offered, others, ctx.engine().catalog(), ctx.settings().tiling(), ctx.settings()::tilingNamed);
     }
 }

@@ -9,6 +9,7 @@ import bufq.model.HloModule;
 import bufq.model.LoadWarning;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
+import bufq.shell.session.Engine;
 import bufq.shell.session.CommandPlan;
 import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
@@ -42,7 +43,7 @@ final class BlameCommand implements Command {
         return CommandPlan.words(args, needs(), false, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
         String byText = a.value("by");
         OptionalInt depth = a.integer("depth", 0);
@@ -50,7 +51,7 @@ final class BlameCommand implements Command {
         a.done();
         BlameBy by = byText == null ? BlameBy.OP_NAME : BlameBy.parse(byText);
         if (by == null) throw new CommandException("blame by takes op_name, source, opcode or stack, not '" + byText + "'");
-        HloModule m = ctx.modules().require();
+        HloModule m = ctx.modules().requireFor("blame", ctx.out()::info);
         String unreadable = m.info().hasValueDetails() || m.values().isEmpty() ? null : unreadableValuesFile(m);
         if (unreadable != null) throw new CommandException(unreadable);
         // The tree is text, which print does not cut: cut it at maxrows here, as tables are.

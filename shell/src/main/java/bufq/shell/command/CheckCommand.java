@@ -1,8 +1,8 @@
 package bufq.shell.command;
 
-import bufq.analysis.Analyses;
-import bufq.analysis.CheckReport;
-import bufq.analysis.CheckReports;
+import bufq.check.Checks;
+import bufq.check.CheckReport;
+import bufq.check.CheckReports;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.CommandPlan;
@@ -32,7 +32,6 @@ final class CheckCommand implements Command {
 
     @Override public List<String> examples() { return List.of("check", "bufq --bail -c check DUMP_DIR"); }
 
-
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         // uses scripts: runs the checks the init script may register
         return CommandPlan.words(args, Set.of(), true, this::run);
@@ -42,7 +41,7 @@ final class CheckCommand implements Command {
         arity(args, 0, 0);
         ctx.modules().require();
         if (ctx.modules().set().size() > 1) return checkAll(ctx);
-        CheckReport r = Analyses.check(ctx.modules().require(), ctx.settings().tiling(), ctx.session().scriptChecks());
+        CheckReport r = Checks.check(ctx.modules().require(), ctx.settings().tiling(), ctx.session().scriptChecks());
         ctx.out().print(r.outputs());
         // The table's last note is the summary; repeat it on stderr only where that note is not on
         // the screen (a pipe, an output file, a format without notes), or a terminal shows it twice.
@@ -53,7 +52,7 @@ final class CheckCommand implements Command {
     /** Every module of the set, so {@code check DIR} in CI fails when any module has an error. */
     private static Status checkAll(CommandContext ctx) throws CommandException, Engine.Failure, IOException {
         List<CheckReport> reports = new ArrayList<>();
-        ctx.modules().forEachModule(m -> reports.add(Analyses.check(m, ctx.settings().tiling(), ctx.session().scriptChecks())));
+        ctx.modules().forEachModule(m -> reports.add(Checks.check(m, ctx.settings().tiling(), ctx.session().scriptChecks())));
         CheckReports all = new CheckReports(reports);
         ctx.out().print(all.outputs());
         if (!ctx.out().notesOnScreen()) ctx.out().info(all.summary());

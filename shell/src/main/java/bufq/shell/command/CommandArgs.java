@@ -1,5 +1,6 @@
 package bufq.shell.command;
 
+import bufq.liveness.Steps;
 import bufq.analysis.Analyses;
 import bufq.model.HloModule;
 import bufq.shell.session.CommandException;
@@ -62,7 +63,7 @@ final class CommandArgs {
     OptionalInt color(HloModule m) throws CommandException {
         OptionalInt c = integer("color", 0);
         try {
-            Analyses.requireColor(m, c);
+            Steps.requireColor(m, c);
         } catch (IllegalArgumentException e) {
             throw new CommandException(e.getMessage());
         }

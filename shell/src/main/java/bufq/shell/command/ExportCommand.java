@@ -7,6 +7,7 @@ import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
+import bufq.shell.session.Engine;
 import bufq.shell.session.CommandPlan;
 import bufq.shell.session.OutputSink;
 import bufq.shell.session.CommandContext;
@@ -60,7 +61,7 @@ final class ExportCommand implements Command {
         return CommandPlan.words(args, needs(), false, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
         String format = a.positional();
         String file = a.positional();
@@ -69,7 +70,7 @@ final class ExportCommand implements Command {
         boolean force = a.flag("--force");
         a.done();
         if (format == null || file == null) throw new CommandException("usage: " + synopsis());
-        HloModule m = ctx.modules().require();
+        HloModule m = ctx.modules().requireFor("export", ctx.out()::info);
         if (format.equals("perfetto")) {
             if (at != null || byText != null) throw new CommandException("export perfetto takes no 'at' or 'by': it traces every step");
             TraceExport.Summary[] t = new TraceExport.Summary[1];

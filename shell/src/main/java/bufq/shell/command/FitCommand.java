@@ -3,15 +3,22 @@ package bufq.shell.command;
 import bufq.eval.ModuleRow;
 import bufq.fit.Capacity;
 import bufq.fit.Devices;
+import bufq.fit.Failure;
 import bufq.fit.FitReport;
 import bufq.fit.Keep;
 import bufq.fit.Program;
 import bufq.model.HloModule;
+import bufq.oom.Family;
+import bufq.oom.OomMessage;
+import bufq.oom.OomReport;
+import bufq.table.Sizes;
+import com.sun.management.OperatingSystemMXBean;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.CommandPlan;
 import bufq.shell.session.Engine;
 import bufq.shell.session.ModuleSet;
+import bufq.shell.session.Modules;
 import bufq.shell.session.Setting;
 import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
@@ -20,11 +27,13 @@ import bufq.table.Table;
 import bufq.units.Units;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -50,7 +59,10 @@ final class FitCommand implements Command {
                 + "the fewest kept arrays to drop or donate, or the temp to cut, each with a statement to run.\n"
                 + "keep/drop SPEC: all, none, parameters, outputs, PROGRAM, PROGRAM:parameters, PROGRAM:outputs or\n"
                 + "PROGRAM:N (allocation N). Fails (exit 1 under -c) with one line naming the program and the\n"
-                + "overflow when one does not fit.";
+                + "overflow when one does not fit. With an out-of-memory message loaded (oom, --oom) the program it\n"
+                + "names never fits the capacity it failed on: what else must have been held is assumed as reserved\n"
+                + "and said. set capacity host is this machine's memory (taken for an XLA:CPU message when no\n"
+                + "capacity is set), unlimited no bound.";
     }
 
     @Override public List<String> examples() {
@@ -60,7 +72,13 @@ final class FitCommand implements Command {
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         // the rest of the line as typed. Every program's module is read as fit needs it: not the current module's parts.
-        return CommandPlan.text(args, Set.of(), false, this::run);
+        CommandPlan text = CommandPlan.text(args, Set.of(), false, this::run);
+        return new CommandPlan() {
+            @Override public boolean needsCurrentModule() { return false; }
+            /** Its selection is a modules query, and a long set's changes take time: under the query time limit. */
+            @Override public boolean evaluatesConditions() { return true; }
+            @Override public Status run(CommandContext c) throws CommandException, Engine.Failure, IOException { return text.run(c); }
+        };
     }
 
     private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
@@ -84,10 +102,12 @@ final class FitCommand implements Command {
         if (programs.isEmpty()) throw new CommandException("no programs to fit" + (selection.isEmpty() ? "; load a dump first" : " match '" + selection + "'"));
         FitReport r;
         try {
-            r = FitReport.of(programs, capacity, new Keep(keep, drop), selection.isEmpty() ? "" : " " + selection);
+            r = FitReport.of(programs, capacity, new Keep(keep, drop), selection.isEmpty() ? "" : " " + selection,
+                    failures(ctx));
         } catch (IllegalArgumentException e) {
             throw new CommandException(e.getMessage());
         }
+        if (Thread.currentThread().isInterrupted()) throw new CancellationException("fit cancelled");
         ctx.out().print(r.outputs());
         String failure = r.failure();
         if (failure == null) return Status.OK;
@@ -101,19 +121,67 @@ final class FitCommand implements Command {
         return out;
     }
 
-    /** The capacity from the settings: capacity, else the device's; less reserved. */
+    /**
+     * The capacity from the settings: capacity (a size, {@code host} or {@code unlimited}), else the
+     * device's; less reserved. With neither set and an XLA:CPU out-of-memory message loaded, {@code
+     * host}: such a run without a limit (ulimit -v) meets the machine's memory.
+     */
     static Capacity capacity(CommandContext ctx) throws CommandException {
+        Modules.LoadedOom o = ctx.modules().oom();
+        OomMessage cpu = null;
+        if (o != null) for (OomMessage m : o.text().messages()) if (m.family() == Family.CPU && cpu == null) cpu = m;
+        Capacity c = capacityOrNull(ctx, cpu);
+        if (c == null) throw new CommandException("fit needs a capacity: set capacity SIZE (e.g. 16GiB, host, unlimited), set device NAME"
+                    + " ('help device' lists them), or --capacity/--device on the command line");
+        return c;
+    }
+
+    /** {@link #capacity}, or null when neither is set and {@code message} is not an XLA:CPU one. */
+    static Capacity capacityOrNull(CommandContext ctx, OomMessage message) throws CommandException {
         String cap = ctx.settings().text(Setting.CAPACITY), dev = ctx.settings().text(Setting.DEVICE);
         String res = ctx.settings().text(Setting.RESERVED);
         Capacity c;
-        if (!cap.equals("none")) c = new Capacity(Units.parse(cap), 0, "set capacity " + cap);
+        if (cap.equalsIgnoreCase("host")) c = host("set capacity host");
+        else if (cap.equalsIgnoreCase("unlimited")) c = new Capacity(Long.MAX_VALUE, 0, "set capacity unlimited: no bound");
+        else if (!cap.equals("none")) c = new Capacity(Units.parse(cap), 0, "set capacity " + cap);
         else if (!dev.equals("none")) c = Devices.byName(dev).capacity();
-        else throw new CommandException("fit needs a capacity: set capacity SIZE (e.g. 16GiB), set device NAME"
-                    + " ('help device' lists them), or --capacity/--device on the command line");
+        else if (message != null && message.family() == Family.CPU)
+            c = host("capacity none and an XLA:CPU message loaded (without a ulimit such a run meets the machine's"
+                    + " memory; set capacity if it ran under one)");
+        else return null;
         if (res.equals("none")) return c;
         long r = Units.parse(res);
         if (r >= c.bytes()) throw new CommandException("reserved (" + res + ") is not below the capacity (" + cap + ")");
         return new Capacity(c.bytes(), r, c.source() + "; set reserved " + res);
+    }
+
+    /** This machine's physical memory, what an XLA:CPU run without a limit runs into. */
+    private static Capacity host(String why) {
+        long bytes = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
+        return new Capacity(bytes, 0, "host: this machine's physical memory, " + Sizes.human(bytes) + " (" + why + ")");
+    }
+
+    /** The failures the loaded out-of-memory messages name, as fit believes them. */
+    static List<Failure> failures(CommandContext ctx) throws CommandException, Engine.Failure {
+        if (ctx.modules().oom() == null) return List.of();
+        List<HloModule> modules = new ArrayList<>();
+        ctx.modules().forEachModule(modules::add);
+        return failures(ctx, modules);
+    }
+
+    /** As {@link #failures(CommandContext)}, joined to {@code modules}. */
+    static List<Failure> failures(CommandContext ctx, List<HloModule> modules) {
+        Modules.LoadedOom o = ctx.modules().oom();
+        if (o == null) return List.of();
+        List<Failure> out = new ArrayList<>();
+        for (OomReport.Join j : OomReport.joins(o.text(), modules)) {
+            OomMessage m = j.message();
+            if (j.module() == null || m.requested() == null) continue;
+            long requested = j.allocation() != null && m.requested().contains(j.allocation().size()) ? j.allocation().size() : m.requested().lo();
+            out.add(new Failure(j.module().handle(), requested, m.capacity() == null ? -1 : m.capacity().lo(),
+                    m.used() == null ? -1 : m.used().lo(), "message " + j.number() + " of " + o.source()));
+        }
+        return out;
     }
 
     /** The programs to fit, in running order: all loaded, the named ones, or those a modules query keeps. */

@@ -3,6 +3,7 @@ package bufq.shell.command;
 import bufq.analysis.Analyses;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
+import bufq.shell.session.Engine;
 import bufq.shell.session.CommandPlan;
 import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
@@ -26,11 +27,11 @@ final class FragmentationCommand implements Command {
         return CommandPlan.words(args, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
         var limit = a.limit();
         a.done();
-        ctx.out().print(CommandArgs.limited(Analyses.fragmentation(ctx.modules().require()), limit));
+        ctx.out().print(CommandArgs.limited(Analyses.fragmentation(ctx.modules().requireFor("fragmentation", ctx.out()::info)), limit));
         return Status.OK;
     }
 }

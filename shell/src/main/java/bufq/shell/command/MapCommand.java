@@ -1,9 +1,11 @@
 package bufq.shell.command;
 
-import bufq.analysis.Analyses;
+import bufq.chart.BarChart;
+import bufq.map.AllocationMap;
 import bufq.model.HloModule;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
+import bufq.shell.session.Engine;
 import bufq.shell.session.CommandPlan;
 import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
@@ -28,9 +30,9 @@ final class MapCommand implements Command {
         return CommandPlan.words(args, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
-        OptionalInt width = a.integer("width", 20, Analyses.MAX_WIDTH);
+        OptionalInt width = a.integer("width", 20, BarChart.MAX_WIDTH);
         String svg = a.value("--svg");
         String html = a.value("--html");
         boolean force = a.flag("--force");
@@ -45,11 +47,11 @@ final class MapCommand implements Command {
             throw new CommandException("expected an allocation number, found '" + n + "'");
         }
         if (svg != null && html != null) throw new CommandException("give --svg or --html, not both");
-        HloModule m = ctx.modules().require();
+        HloModule m = ctx.modules().requireFor("map", ctx.out()::info);
         try {
-            if (svg != null) Pictures.write(ctx, svg, force, Analyses.allocationMapSvg(m, index));
-            else if (html != null) Pictures.write(ctx, html, force, Analyses.allocationMapHtml(m, index));
-            else ctx.out().print(Analyses.allocationMap(m, index, width.orElse(ctx.out().terminalWidth())));
+            if (svg != null) Pictures.write(ctx, svg, force, AllocationMap.svg(m, index));
+            else if (html != null) Pictures.write(ctx, html, force, AllocationMap.html(m, index));
+            else ctx.out().print(AllocationMap.chart(m, index, width.orElse(ctx.out().terminalWidth())));
         } catch (IllegalArgumentException e) {
             throw new CommandException(e.getMessage());
         }

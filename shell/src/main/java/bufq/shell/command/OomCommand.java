@@ -1,6 +1,9 @@
 package bufq.shell.command;
 
+import bufq.fit.Capacity;
+import bufq.fit.Program;
 import bufq.model.HloModule;
+import bufq.table.Sizes;
 import bufq.oom.ByteSize;
 import bufq.oom.OomReader;
 import bufq.oom.OomReport;
@@ -9,6 +12,7 @@ import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.CommandPlan;
 import bufq.shell.session.Engine;
+import bufq.shell.session.Modules;
 import bufq.shell.session.Paste;
 import bufq.shell.session.CommandContext;
 import bufq.shell.session.Setting;
@@ -73,7 +77,23 @@ final class OomCommand implements Command {
         ctx.modules().forEachModule(modules::add);
         ctx.out().print(OomReport.run(text, modules));
         takeCapacity(ctx, text);
+        // named by its file's name in what fit and advise print: "message 1 of run.log"
+        ctx.modules().setOom(new Modules.LoadedOom(text, arg.equals("-") ? source : String.valueOf(Path.of(arg).getFileName())));
+        pointToFit(ctx, OomReport.joins(text, modules));
         return Status.OK;
+    }
+
+    /** A failing program that fits alone failed for what else was held: 'fit' works out what (issue 40). */
+    private static void pointToFit(CommandContext ctx, List<OomReport.Join> joins) throws CommandException {
+        for (OomReport.Join j : joins) {
+            if (j.module() == null) continue;
+            Capacity c = FitCommand.capacityOrNull(ctx, null);   // a capacity set or stated, not the host guessed
+            long needs = Program.of(j.module()).needsBytes();
+            if (c == null || needs < 0 || needs > c.offeredBytes()) continue;
+            ctx.out().info(j.module().handle() + " fits alone (needs " + Sizes.human(needs) + " of " + Sizes.human(c.offeredBytes())
+                    + " offered), so something else was held when it failed: 'fit' works out what, and what to drop");
+            return;
+        }
     }
 
     /**

@@ -3,6 +3,7 @@ package bufq.shell.command;
 import bufq.analysis.Analyses;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
+import bufq.shell.session.Engine;
 import bufq.shell.session.CommandPlan;
 import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
@@ -30,11 +31,11 @@ final class PaddingCommand implements Command {
         return CommandPlan.words(args, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
         var limit = a.limit();
         a.done();
-        ctx.out().print(CommandArgs.limited(Analyses.padding(ctx.modules().require(), ctx.settings().tiling()), limit));
+        ctx.out().print(CommandArgs.limited(Analyses.padding(ctx.modules().requireFor("padding", ctx.out()::info), ctx.settings().tiling()), limit));
         return Status.OK;
     }
 }

@@ -4,6 +4,7 @@ import bufq.analysis.Analyses;
 import bufq.model.DumpPart;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
+import bufq.shell.session.Engine;
 import bufq.shell.session.CommandPlan;
 import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
@@ -35,9 +36,9 @@ final class PeakCommand implements Command {
         return CommandPlan.words(args, needs(), false, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
-        var m = ctx.modules().require();
+        var m = ctx.modules().requireFor("peak", ctx.out()::info);
         var color = a.color(m);
         a.done();
         ctx.out().print(Analyses.peak(m, color, ctx.settings().threshold(), ctx.settings().tiling()));

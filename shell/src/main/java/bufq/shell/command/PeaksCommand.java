@@ -5,6 +5,7 @@ import bufq.liveness.Prominence;
 import bufq.model.DumpPart;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
+import bufq.shell.session.Engine;
 import bufq.shell.session.CommandPlan;
 import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
@@ -40,9 +41,9 @@ final class PeaksCommand implements Command {
         return CommandPlan.words(args, needs(), false, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
-        var m = ctx.modules().require();
+        var m = ctx.modules().requireFor("peaks", ctx.out()::info);
         var color = a.color(m);
         String share = a.value("min_share");
         var limit = a.limit();

@@ -1,9 +1,11 @@
 package bufq.shell.command;
 
-import bufq.analysis.Analyses;
+import bufq.timeline.Timeline;
+import bufq.chart.BarChart;
 import bufq.model.HloModule;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
+import bufq.shell.session.Engine;
 import bufq.shell.session.CommandPlan;
 import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
@@ -36,14 +38,14 @@ final class TimelineCommand implements Command {
         return CommandPlan.words(args, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
         CommandArgs a = new CommandArgs(args, synopsis());
-        HloModule m = ctx.modules().require();
+        HloModule m = ctx.modules().requireFor("timeline", ctx.out()::info);
         String by = a.value("by");
         if (by != null && !by.equals("steps") && !by.equals("events"))
             throw new CommandException("timeline by takes steps or events, not '" + by + "'");
         OptionalInt color = a.color(m);
-        OptionalInt width = a.integer("width", 20, Analyses.MAX_WIDTH);
+        OptionalInt width = a.integer("width", 20, BarChart.MAX_WIDTH);
         String svg = a.value("--svg");
         String html = a.value("--html");
         boolean force = a.flag("--force");
@@ -51,12 +53,12 @@ final class TimelineCommand implements Command {
         if (svg != null && html != null) throw new CommandException("give --svg or --html, not both");
         if ("events".equals(by)) {
             if (svg != null || html != null || color.isPresent()) throw new CommandException("timeline by events takes only width W");
-            ctx.out().print(Analyses.eventTimeline(m, width.orElse(ctx.out().terminalWidth())));
+            ctx.out().print(Timeline.events(m, width.orElse(ctx.out().terminalWidth())));
             return Status.OK;
         }
-        if (svg != null) Pictures.write(ctx, svg, force, Analyses.timelineSvg(m, color));
-        else if (html != null) Pictures.write(ctx, html, force, Analyses.timelineHtml(m, color));
-        else ctx.out().print(Analyses.timeline(m, color, width.orElse(ctx.out().terminalWidth())));
+        if (svg != null) Pictures.write(ctx, svg, force, Timeline.svg(m, color));
+        else if (html != null) Pictures.write(ctx, html, force, Timeline.html(m, color));
+        else ctx.out().print(Timeline.chart(m, color, width.orElse(ctx.out().terminalWidth())));
         return Status.OK;
     }
 }

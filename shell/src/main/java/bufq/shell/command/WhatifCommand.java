@@ -101,7 +101,8 @@ final class WhatifCommand implements Command {
 
         @Override public Status run(CommandContext c) throws CommandException, Engine.Failure, IOException {
             if (text.isBlank()) throw new CommandException("usage: " + synopsis());
-            HloModule m = c.modules().require();
+            HloModule m = c.modules().requireFor("whatif", c.out()::info);
+            c.modules().readParts(m, needs());
             try {
                 if (error != null) throw error;
                 Outcome o = EditSweep.run(m, parsed.edits(), c.engine().catalog(), c.settings().tiling(), c.settings()::tilingNamed);

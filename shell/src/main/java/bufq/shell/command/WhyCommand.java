@@ -10,6 +10,7 @@ import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.shell.session.CommandException;
+import bufq.shell.session.Engine;
 import bufq.shell.session.CommandPlan;
 import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
@@ -59,13 +60,13 @@ final class WhyCommand implements Command {
             @Override public boolean usesScripts() {
                 return text.split("\\s+", 2)[0].equals("values") && ctx.engine().unresolved(text);
             }
-            @Override public Status run(CommandContext c) throws CommandException, IOException { return WhyCommand.this.run(c, text); }
+            @Override public Status run(CommandContext c) throws CommandException, Engine.Failure, IOException { return WhyCommand.this.run(c, text); }
         };
     }
 
-    private Status run(CommandContext ctx, String text) throws CommandException, IOException {
+    private Status run(CommandContext ctx, String text) throws CommandException, Engine.Failure, IOException {
         if (text.isEmpty()) throw new CommandException("usage: " + synopsis());
-        HloModule m = ctx.modules().require();
+        HloModule m = ctx.modules().requireFor("why", ctx.out()::info);
         List<HloValue> values = select(ctx, m, text);
         if (values.isEmpty()) {
             ctx.out().info("no values selected");

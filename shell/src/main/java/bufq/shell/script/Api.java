@@ -2,7 +2,7 @@ package bufq.shell.script;
 
 import bufq.advise.Rule;
 import bufq.analysis.Analyses;
-import bufq.analysis.CheckRule;
+import bufq.check.CheckRule;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;

@@ -1,7 +1,7 @@
 package bufq.shell.script;
 
 import bufq.advise.Rule;
-import bufq.analysis.CheckRule;
+import bufq.check.CheckRule;
 import bufq.eval.EvalContext;
 import bufq.shell.session.ScriptContext;
 import org.graalvm.polyglot.Context;

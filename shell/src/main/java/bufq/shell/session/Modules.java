@@ -4,6 +4,9 @@ import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.LoadWarning;
 import bufq.model.PartUnavailableException;
+import bufq.model.ProgramSizes;
+import bufq.oom.OomReport;
+import bufq.oom.OomText;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -30,6 +33,15 @@ public final class Modules {
     private final Env env;
     private final PrintStream err;
     private final DeferredReads deferred;
+    /** The out-of-memory messages {@code oom} read last; null before any. */
+    private volatile LoadedOom oom;
+    /** Whether the user picked the current module ({@code use}, {@code --module}) or a choice was said. */
+    private volatile boolean picked;
+    /** A batch run: a command on one module, with several loaded and none picked, chooses (see {@link #requireFor}). */
+    private volatile boolean batch;
+
+    /** Out-of-memory messages as {@code oom} read them, and the file (or "the paste") they came from. */
+    public record LoadedOom(OomText text, String source) {}
 
     Modules(Engine engine, Env env, PrintStream err, DeferredReads deferred) {
         this.engine = engine;
@@ -246,9 +258,64 @@ public final class Modules {
         return set.current();
     }
 
+    /** Keeps {@code o} for {@code fit} and {@code advise}, which take the failure it names as evidence. */
+    public void setOom(LoadedOom o) { oom = o; }
+
+    /** The messages {@code oom} read last, or null. */
+    public LoadedOom oom() { return oom; }
+
+    /** Marks this a batch run: see {@link #requireFor}. */
+    public void batch() { batch = true; }
+
+    /**
+     * The module a command that works on one module runs on: the current one, except in a batch run
+     * over several modules none of which the user picked. It then takes the module the loaded
+     * out-of-memory message names, else the one that needs the most bytes (needs_bytes, as in
+     * 'modules'), makes it current, and says which to {@code say}, once:
+     * {@code advise: jit_loss (module 5 of 5; --module NAME picks another)}.
+     */
+    public HloModule requireFor(String command, Consumer<String> say) throws CommandException, Engine.Failure {
+        HloModule current = require();
+        if (!batch || picked || set.size() < 2) return current;
+        picked = true;
+        String chosen = null, why = null;
+        LoadedOom o = oom;
+        if (o != null) {
+            List<HloModule> all = new ArrayList<>();
+            forEachModule(all::add);
+            for (OomReport.Join j : OomReport.joins(o.text(), all)) {
+                if (j.module() == null) continue;
+                chosen = j.module().handle();
+                why = "named by message " + j.number() + " of " + o.source();
+                break;
+            }
+        }
+        if (chosen == null) {
+            long[] most = {-1};
+            String[] best = {null};
+            forEachModule(m -> {
+                long needs = ProgramSizes.of(m).needsBytes();
+                if (needs > most[0]) {
+                    most[0] = needs;
+                    best[0] = m.handle();
+                }
+            });
+            chosen = best[0];
+            why = "the largest needs_bytes";
+        }
+        List<ModuleSet.Entry> entries = set.entries();
+        int k = 0;
+        for (int i = 0; i < entries.size(); i++) if (entries.get(i).handle().equals(chosen)) k = i;
+        set.use(entries.get(k));
+        say.accept(command + ": " + chosen + " (module " + (k + 1) + " of " + entries.size() + ", " + why
+                + "; --module NAME picks another)");
+        return set.current();
+    }
+
     /** Makes the module called {@code name} (handle, number or unique prefix) current, parsing it if needed. */
     public HloModule use(String name) throws CommandException, Engine.Failure {
         settle();
+        picked = true;
         ModuleSet.Entry e = set.find(name);
         boolean fresh = e.loaded() == null;
         set.use(e);

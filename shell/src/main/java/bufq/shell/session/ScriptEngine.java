@@ -1,7 +1,7 @@
 package bufq.shell.session;
 
 import bufq.advise.Rule;
-import bufq.analysis.CheckRule;
+import bufq.check.CheckRule;
 
 import java.nio.file.Path;
 import java.util.List;

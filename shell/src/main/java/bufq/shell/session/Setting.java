@@ -24,7 +24,7 @@ public enum Setting {
     THRESHOLD("SIZE", "16KiB", "values smaller than this fold into one row in the peak report"),
     TILING("NAME", "tpu", "tiling model used for padded sizes (built in: tpu, none)"),
     TIMEOUT("SECONDS", "10", "time limit for each query and each call into JavaScript (js, run FILE.js, -f, fields, tilings, checks; 0 = none; to the millisecond, e.g. 0.5)"),
-    CAPACITY("SIZE", "none", "memory of the device (or process) 'fit' checks against, e.g. 16GiB, 80GB; none = the device's"),
+    CAPACITY("SIZE", "none", "memory of the device (or process) 'fit' checks against, e.g. 16GiB, 80GB, host (this machine's), unlimited; none = the device's"),
     DEVICE("NAME", "none", "an accelerator whose memory 'fit' uses when capacity is none (help device lists them)"),
     RESERVED("SIZE", "none", "of the capacity, what the runtime keeps before any program; none = the device's figure, else 0");
 
@@ -143,6 +143,8 @@ public enum Setting {
             }
             case CAPACITY, RESERVED -> {
                 if (t.equals("none")) return "none";
+                // where the capacity is chosen, not a size: the machine's memory, or no bound (FitCommand.capacity)
+                if (this == CAPACITY && (t.equalsIgnoreCase("host") || t.equalsIgnoreCase("unlimited"))) return t.toLowerCase(Locale.ROOT);
                 try {
                     long n = Units.parse(text, !(this == RESERVED && t.equals("0")));
                     if (n > 0 || this == RESERVED) return text.trim();

@@ -174,7 +174,7 @@ class DocsTranscriptTest {
             boolean showsError = t.shown().stream().anyMatch(l -> l.startsWith("error:") || l.matches("\\^+"));
             int expected = expectedExit(t, showsError ? 1 : 0);
             assertEquals(expected, r.code(), t.name() + " exits " + r.code() + ":\n" + r.out() + r.err());
-            if (!showsError) assertFalse(r.out().contains("error") || r.err().contains("error:"), t.name() + ":\n" + r.out() + r.err());
+            if (!showsError) assertFalse(r.out().contains("error:") || r.err().contains("error:"), t.name() + ":\n" + r.out() + r.err());
             List<String> out = lines(asSpelled(r.out(), scratch)), err = lines(asSpelled(r.err(), scratch));
             int o = 0, e = 0;
             for (String shown : t.shown()) {

@@ -1,6 +1,6 @@
 package bufq.shell.repl;
 
-import bufq.analysis.CheckRule;
+import bufq.check.CheckRule;
 import bufq.shell.script.Scripts;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.ScriptEngine;

@@ -1,6 +1,6 @@
 package bufq.shell.session;
 
-import bufq.analysis.CheckRule;
+import bufq.check.CheckRule;
 import bufq.shell.command.Commands;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

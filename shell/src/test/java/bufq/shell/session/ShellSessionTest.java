@@ -1,6 +1,6 @@
 package bufq.shell.session;
 
-import bufq.analysis.CheckRule;
+import bufq.check.CheckRule;
 import bufq.shell.cli.Bufq;
 import bufq.shell.command.Commands;
 import bufq.shell.repl.PlainRepl;

@@ -1,4 +1,4 @@
-package bufq.analysis;
+package bufq.check;
 
 import bufq.table.ColumnType;
 import bufq.table.Output;

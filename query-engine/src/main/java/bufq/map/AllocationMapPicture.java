@@ -1,5 +1,8 @@
-package bufq.analysis;
+package bufq.map;
 
+import bufq.units.Units;
+import bufq.chart.Ticks;
+import bufq.chart.Xml;
 import bufq.model.BufferAllocation;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
@@ -19,10 +22,10 @@ final class AllocationMapPicture {
     }
 
     static String svgElement(HloModule m, int allocation) {
-        BufferAllocation a = AllocationMap.require(m, allocation);
-        List<AllocationMap.Block> blocks = AllocationMap.blocks(m, a);
+        BufferAllocation a = MapChart.require(m, allocation);
+        List<MapChart.Block> blocks = MapChart.blocks(m, a);
         StringBuilder o = new StringBuilder();
-        String title = m.handle() + ": allocation " + a.index() + " (" + a.kind() + ", " + Bytes.human(a.size()) + ", "
+        String title = m.handle() + ": allocation " + a.index() + " (" + a.kind() + ", " + Units.human(a.size()) + ", "
                 + blocks.size() + " values)";
         o.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(W).append("\" height=\"").append(H)
                 .append("\" viewBox=\"0 0 ").append(W).append(' ').append(H)
@@ -44,11 +47,11 @@ final class AllocationMapPicture {
                 skipped++;
                 continue;
             }
-            AllocationMap.Block b = blocks.get(i);
+            MapChart.Block b = blocks.get(i);
             HloValue v = b.value();
             double x = LEFT + b.start() * dx, w = (b.end() - b.start() + 1) * dx;
             double y = TOP + (double) v.offset() / size * ph, h = Math.max(1.0, (double) v.size() / size * ph);
-            String tip = v.label() + ": offset " + v.offset() + ", size " + v.size() + " (" + Bytes.human(v.size())
+            String tip = v.label() + ": offset " + v.offset() + ", size " + v.size() + " (" + Units.human(v.size())
                     + "), live " + (v.range() == null ? "none (drawn over the whole span)" : v.range().toString())
                     + ", " + v.shape().text();
             o.append("<g class=\"v\"><rect x=\"").append(Xml.n(x)).append("\" y=\"").append(Xml.n(y)).append("\" width=\"")
@@ -75,7 +78,7 @@ final class AllocationMapPicture {
         for (long off : Ticks.bytes(a.size())) {
             double y = TOP + ph * off / a.size();
             o.append("<text x=\"").append(LEFT - 6).append("\" y=\"").append(Xml.n(y + 4)).append("\" text-anchor=\"end\">")
-                    .append(Xml.esc(Bytes.human(off))).append("</text>\n");
+                    .append(Xml.esc(Units.human(off))).append("</text>\n");
         }
         for (int t : Ticks.steps(steps, 12)) {
             o.append("<text x=\"").append(Xml.n(LEFT + (t + 0.5) * dx)).append("\" y=\"").append(Xml.n(TOP + ph + 16))
@@ -91,7 +94,7 @@ final class AllocationMapPicture {
     static final int MAX_RECTS = 4000;
 
     /** Marks the {@code max} blocks with the largest size-times-steps area (all when there are fewer). */
-    static boolean[] largest(List<AllocationMap.Block> blocks, int max) {
+    static boolean[] largest(List<MapChart.Block> blocks, int max) {
         boolean[] keep = new boolean[blocks.size()];
         if (blocks.size() <= max) {
             Arrays.fill(keep, true);
@@ -104,18 +107,18 @@ final class AllocationMapPicture {
         return keep;
     }
 
-    private static double area(AllocationMap.Block b) {
+    private static double area(MapChart.Block b) {
         return (double) Math.max(1, b.value().size()) * (b.end() - b.start() + 1);
     }
 
     static String html(HloModule m, int allocation) {
-        BufferAllocation a = AllocationMap.require(m, allocation);
+        BufferAllocation a = MapChart.require(m, allocation);
         String title = m.handle() + ": allocation " + a.index();
         String css = "body{font-family:sans-serif;margin:16px;color:#222}svg{width:100%;height:auto}g.v:hover rect{stroke:#000;stroke-width:2}"
                 + "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}";
         StringBuilder body = new StringBuilder(svgElement(m, allocation))
                 .append("<table>\n<tr><th>value</th><th>offset</th><th>size</th><th>live</th><th>shape</th></tr>\n");
-        List<AllocationMap.Block> blocks = AllocationMap.blocks(m, a);
+        List<MapChart.Block> blocks = MapChart.blocks(m, a);
         boolean[] listed = largest(blocks, MAX_RECTS);
         for (int i = 0; i < blocks.size(); i++) {
             if (!listed[i]) continue;

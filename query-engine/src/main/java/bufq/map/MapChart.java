@@ -1,5 +1,8 @@
-package bufq.analysis;
+package bufq.map;
 
+import bufq.units.Units;
+import bufq.chart.BarChart;
+import bufq.chart.Labels;
 import bufq.model.BufferAllocation;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
@@ -21,12 +24,12 @@ import java.util.TreeSet;
  * range. Free cells show {@code ·}, so holes and reuse are visible. Values without a live range are
  * drawn over the whole span and flagged in the legend.
  */
-final class AllocationMap {
+final class MapChart {
     static final int MAX_ROWS = 24;
     private static final char[] SHADES = {'█', '▓', '▒', '░'};
     private static final String KEYS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
-    private AllocationMap() {}
+    private MapChart() {}
 
     /** One value placed in the picture. */
     record Block(HloValue value, String key, int start, int end, boolean spanned) {}
@@ -84,7 +87,7 @@ final class AllocationMap {
     /** The picture; {@code shown[i]} is set for each value with at least one visible cell. */
     static String render(HloModule m, BufferAllocation a, List<Block> blocks, int width, boolean[] shown) {
         StringBuilder o = new StringBuilder();
-        o.append("allocation ").append(a.index()).append(" (").append(a.kind()).append(", ").append(Bytes.human(a.size()))
+        o.append("allocation ").append(a.index()).append(" (").append(a.kind()).append(", ").append(Units.human(a.size()))
                 .append(a.color() != 0 ? ", color " + a.color() : "").append("): ").append(blocks.size())
                 .append(blocks.size() == 1 ? " value" : " values").append(", offset down, step right\n");
         if (blocks.isEmpty() || a.size() <= 0) return o.append("(no values to draw)\n").toString();
@@ -137,16 +140,16 @@ final class AllocationMap {
         }
         char[] axis = new char[cols];
         Arrays.fill(axis, '─');
-        TimelineChart.Labels labels = new TimelineChart.Labels(plot);
-        for (int c : TimelineChart.marks(cols, 0, stretch)) {
+        Labels labels = new Labels(plot);
+        for (int c : Labels.marks(cols, 0, stretch)) {
             int t = c == cols - 1 ? steps - 1 : c / stretch * bucket;
             if (labels.place(Integer.toString(t), c)) axis[c] = '┬';
         }
         o.append(" ".repeat(lw - offset(a.size()).length())).append(offset(a.size())).append(" └")
                 .append(axis).append('\n');
-        o.append(TimelineChart.stripEnd(new StringBuilder(" ".repeat(lw + 2)).append(labels.text()))).append('\n');
+        o.append(BarChart.stripEnd(new StringBuilder(" ".repeat(lw + 2)).append(labels.text()))).append('\n');
         if (bucket > 1) o.append("1 column = ").append(bucket).append(" steps; ");
-        o.append(exact ? "1 row per distinct byte range (rows not to scale)" : "1 row = " + Bytes.human(rows[1] - rows[0]) + ", later values hide earlier ones sharing a cell")
+        o.append(exact ? "1 row per distinct byte range (rows not to scale)" : "1 row = " + Units.human(rows[1] - rows[0]) + ", later values hide earlier ones sharing a cell")
                 .append("; · free");
         if (blocks.stream().anyMatch(Block::spanned)) o.append("; values without a live range span the whole width");
         return o.append('\n').toString();

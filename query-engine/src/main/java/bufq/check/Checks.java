@@ -1,5 +1,6 @@
-package bufq.analysis;
+package bufq.check;
 
+import bufq.analysis.ClaimedPeak;
 import bufq.liveness.LiveValues;
 import bufq.liveness.Liveness;
 import bufq.model.BufferAllocation;
@@ -31,6 +32,13 @@ public final class Checks {
      *
      * @param tiling the padded-size rule ({@code set tiling}); null means XLA's TPU rule
      */
+    /** {@code check}: the built-in checks and then {@code extra} (e.g. script rules) on one module. */
+    public static CheckReport check(HloModule m, TilingModel tiling, List<? extends CheckRule> extra) {
+        List<CheckRule> rules = new ArrayList<>(builtins(tiling));
+        if (extra != null) rules.addAll(extra);
+        return run(m, rules);
+    }
+
     public static List<CheckRule> builtins(TilingModel tiling) {
         TilingModel t = tiling == null ? TilingModel.TPU : tiling;
         return List.of(new OverlapCheck(), new Rule("outside-allocation", Checks::outside),

@@ -1,5 +1,9 @@
-package bufq.analysis;
+package bufq.timeline;
 
+import bufq.liveness.Steps;
+import bufq.units.Units;
+import bufq.analysis.OccupiedShares;
+import bufq.chart.BarChart;
 import bufq.liveness.LiveValues;
 import bufq.model.HeapEvent;
 import bufq.model.HloModule;
@@ -44,7 +48,7 @@ final class EventTimeline {
 
     private static String chart(List<HeapEvent> events, int peak, long max, int width) {
         int n = events.size();
-        String top = Bytes.human(max);
+        String top = Units.human(max);
         String[] ylabels = new String[BarChart.HEIGHT + 1];
         ylabels[0] = top;
         ylabels[BarChart.HEIGHT] = "0";
@@ -88,7 +92,7 @@ final class EventTimeline {
             return b.build();
         }
         long inTraced = tracedBytes(m, traced, t), outside = l.peakBytes() - inTraced;
-        String step = "step " + t + " (" + PeakReport.instructionAt(m, t) + ")";
+        String step = "step " + t + " (" + Steps.instructionAt(m, t) + ")";
         String allocs = "allocation" + (traced.size() == 1 ? " " : "s ") + traced;
         b.row("bufq's peak (occupied bytes)", l.peakBytes(), step);
         b.row("  of it in the traced " + allocs, inTraced, step);
@@ -105,32 +109,32 @@ final class EventTimeline {
         }
         if (traceStep != null && traceStep != t) {
             b.row("bufq in the traced " + allocs + " where the trace peaks", atTraceStep,
-                    "step " + traceStep + " (" + PeakReport.instructionAt(m, traceStep) + ")");
+                    "step " + traceStep + " (" + Steps.instructionAt(m, traceStep) + ")");
         }
         if (mostStep >= 0 && mostStep != t && (traceStep == null || mostStep != traceStep)) {
-            b.row("bufq's most in the traced " + allocs, most, "step " + mostStep + " (" + PeakReport.instructionAt(m, mostStep) + ")");
+            b.row("bufq's most in the traced " + allocs, most, "step " + mostStep + " (" + Steps.instructionAt(m, mostStep) + ")");
         }
         b.note("the trace simulates only " + allocs + ": values elsewhere never appear in it, so its peak leaves out "
-                + Bytes.human(outside) + " live at bufq's peak step");
+                + Units.human(outside) + " live at bufq's peak step");
         String where = traceStep == null ? null : "step " + traceStep;
         if (traceStep != null && atTraceStep == pe.heapBytes()) {
             b.note("inside the trace the two agree: at " + where + ", where the trace peaks, bufq counts the same "
-                    + Bytes.human(atTraceStep) + " in " + allocs);
+                    + Units.human(atTraceStep) + " in " + allocs);
         } else if (traceStep != null) {
-            b.note("inside the trace the two differ by " + Bytes.human(Math.abs(pe.heapBytes() - atTraceStep)) + " at " + where
-                    + ", where the trace peaks (" + Bytes.human(pe.heapBytes()) + " in the trace, " + Bytes.human(atTraceStep)
+            b.note("inside the trace the two differ by " + Units.human(Math.abs(pe.heapBytes() - atTraceStep)) + " at " + where
+                    + ", where the trace peaks (" + Units.human(pe.heapBytes()) + " in the trace, " + Units.human(atTraceStep)
                     + " in bufq): the trace counts between events, a step every value whose inclusive live range covers it");
         } else {
             b.note("the trace's peak event (" + pe.instruction() + ") is not in the schedule: bufq's most in " + allocs + " is "
-                    + Bytes.human(most) + " at step " + mostStep);
+                    + Units.human(most) + " at step " + mostStep);
         }
         if (traceStep != null && traceStep != t) {
             b.note("bufq's module-wide peak is at step " + t + ", not " + where + ": there " + allocs + " hold"
-                    + (traced.size() == 1 ? "s " : " ") + Bytes.human(inTraced) + " ("
+                    + (traced.size() == 1 ? "s " : " ") + Units.human(inTraced) + " ("
                     + (inTraced == atTraceStep ? "as at " + where
-                        : (inTraced < atTraceStep ? Bytes.human(atTraceStep - inTraced) + " less" : Bytes.human(inTraced - atTraceStep) + " more")
+                        : (inTraced < atTraceStep ? Units.human(atTraceStep - inTraced) + " less" : Units.human(inTraced - atTraceStep) + " more")
                             + " than at " + where)
-                    + ") and values outside the trace " + Bytes.human(outside) + ", which makes the higher total");
+                    + ") and values outside the trace " + Units.human(outside) + ", which makes the higher total");
         }
         return b.build();
     }

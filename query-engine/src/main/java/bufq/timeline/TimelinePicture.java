@@ -1,5 +1,9 @@
-package bufq.analysis;
+package bufq.timeline;
 
+import bufq.liveness.Steps;
+import bufq.units.Units;
+import bufq.chart.Ticks;
+import bufq.chart.Xml;
 import bufq.liveness.Liveness;
 import bufq.model.HloModule;
 
@@ -86,7 +90,7 @@ final class TimelinePicture {
                 .append(Xml.esc(title)).append("</text>\n");
         int steps = m.steps();
         if (Liveness.of(m).peakTime(color) < 0) {
-            String why = Liveness.of(m).peakTime() < 0 ? "no live ranges in this dump" : PeakReport.noPeakOfColor(color.getAsInt()).strip();
+            String why = Liveness.of(m).peakTime() < 0 ? "no live ranges in this dump" : Steps.noPeakOfColor(color.getAsInt()).strip();
             o.append("<text x=\"").append(LEFT).append("\" y=\"").append(H / 2)
                     .append("\">").append(Xml.esc(why)).append("</text>\n</svg>\n");
             return o.toString();
@@ -117,7 +121,7 @@ final class TimelinePicture {
         double px = LEFT + (peakT + 0.5) * dx;
         o.append("<line id=\"peak\" x1=\"").append(Xml.n(px)).append("\" x2=\"").append(Xml.n(px)).append("\" y1=\"")
                 .append(TOP).append("\" y2=\"").append(Xml.n(TOP + ph)).append("\" stroke=\"#c00\" stroke-dasharray=\"4 3\"/>\n");
-        String label = "peak " + Bytes.human(s.total()[peakT]) + " at step " + peakT + " (" + TimelineChart.name(m, peakT) + ")";
+        String label = "peak " + Units.human(s.total()[peakT]) + " at step " + peakT + " (" + TimelineChart.name(m, peakT) + ")";
         boolean right = px > LEFT + pw * 0.6;
         o.append("<text x=\"").append(Xml.n(right ? px - 4 : px + 4)).append("\" y=\"").append(TOP - 6)
                 .append("\" fill=\"#c00\" text-anchor=\"").append(right ? "end" : "start").append("\">")
@@ -142,7 +146,7 @@ final class TimelinePicture {
             o.append("<line x1=\"").append(x0 - 4).append("\" x2=\"").append(x0).append("\" y1=\"").append(Xml.n(y))
                     .append("\" y2=\"").append(Xml.n(y)).append("\" stroke=\"#333\"/>");
             o.append("<text x=\"").append(x0 - 6).append("\" y=\"").append(Xml.n(y + 4))
-                    .append("\" text-anchor=\"end\">").append(Xml.esc(Bytes.human(v))).append("</text>\n");
+                    .append("\" text-anchor=\"end\">").append(Xml.esc(Units.human(v))).append("</text>\n");
         }
         for (int t : Ticks.steps(steps, 12)) {
             double x = LEFT + (t + 0.5) * dx;
@@ -150,7 +154,7 @@ final class TimelinePicture {
                     .append(Xml.n(y0)).append("\" y2=\"").append(Xml.n(y0 + 4)).append("\" stroke=\"#333\"/>");
             o.append("<text x=\"").append(Xml.n(x)).append("\" y=\"").append(Xml.n(y0 + 16))
                     .append("\" text-anchor=\"middle\">").append(t).append("<title>")
-                    .append(Xml.esc(PeakReport.instructionAt(m, t))).append("</title></text>\n");
+                    .append(Xml.esc(Steps.instructionAt(m, t))).append("</title></text>\n");
         }
         o.append("<text x=\"").append(Xml.n(LEFT + (W - LEFT - RIGHT) / 2.0)).append("\" y=\"").append(H - 28)
                 .append("\" text-anchor=\"middle\">step (position in the instruction sequence)</text>\n");
@@ -189,7 +193,7 @@ final class TimelinePicture {
         js.append("var peakStep=[");
         for (int k = 0; k < cols.size(); k++) js.append(k == 0 ? "" : ",").append(cols.peakStep()[k]);
         js.append("];\nvar names=[");
-        for (int k = 0; k < cols.size(); k++) js.append(k == 0 ? "" : ",").append(Xml.js(PeakReport.instructionAt(m, cols.peakStep()[k])));
+        for (int k = 0; k < cols.size(); k++) js.append(k == 0 ? "" : ",").append(Xml.js(Steps.instructionAt(m, cols.peakStep()[k])));
         js.append("];\nvar colors=").append(s.colors()).append(";\nvar bytes=[");
         for (int i = 0; i < s.bytes().size(); i++) {
             js.append(i == 0 ? "[" : ",[");

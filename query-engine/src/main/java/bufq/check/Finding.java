@@ -1,4 +1,4 @@
-package bufq.analysis;
+package bufq.check;
 
 /**
  * One thing a check found.

@@ -1,4 +1,4 @@
-package bufq.analysis;
+package bufq.check;
 
 /** Where a {@link CheckRule} reports what it finds. Not thread-safe: one per rule run. */
 public interface Reporter {

@@ -1,4 +1,4 @@
-package bufq.analysis;
+package bufq.check;
 
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
@@ -79,9 +79,10 @@ class SweepsTest {
                     else if (bytes && x.range().overlaps(y.range().start(), y.range().end())) touches++;
                 }
             int found = Math.min(expected, OverlapCheck.MAX_FINDINGS);
-            List<Finding> f = ChecksTest.errors(Analyses.check(m, null, List.of()), "overlap");
+            List<Finding> f = Checks.check(m, null, List.of()).of("overlap").stream()
+                    .filter(x -> x.severity() == Severity.ERROR).toList();
             assertEquals(found, f.size(), "seed " + seed);
-            List<Finding> notes = Analyses.check(m, null, List.of()).of("overlap").stream()
+            List<Finding> notes = Checks.check(m, null, List.of()).of("overlap").stream()
                     .filter(n -> n.severity() == Severity.INFO).toList();
             assertEquals(touches == 0 ? 0 : 1, notes.size(), "seed " + seed);
             if (touches > 0) assertTrue(notes.get(0).message().startsWith(touches + " hand-over"), notes.get(0).message());

@@ -1,5 +1,7 @@
-package bufq.analysis;
+package bufq.map;
 
+import bufq.timeline.Timeline;
+import bufq.chart.Ticks;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -50,24 +52,24 @@ class AxesAndKeysTest {
         b.steps(names).alloc(0, 4096, 0, "preallocated-temp");
         for (int i = 0; i < 9; i++) b.value("op." + i, 0, 0, 512, "f32[128]{0}", i + "-" + i);
         HloModule nine = b.build();
-        String svg = Analyses.timelineSvg(nine, OptionalInt.empty());
+        String svg = Timeline.svg(nine, OptionalInt.empty());
         List<String> ticks = new ArrayList<>();
         Matcher m = Pattern.compile("text-anchor=\"middle\">(\\d+)<title>").matcher(svg);
         while (m.find()) ticks.add(m.group(1));
         List<String> every = new ArrayList<>();
         for (int t = 0; t < nine.steps(); t++) every.add(Integer.toString(t));
         assertEquals(every, ticks);
-        assertTrue(Analyses.timelineHtml(b.build(), OptionalInt.empty()).contains("svg{width:100%;height:auto}"));
+        assertTrue(Timeline.html(b.build(), OptionalInt.empty()).contains("svg{width:100%;height:auto}"));
     }
 
     @Test
     void keysNeverRunOut() {
-        assertEquals("A", AllocationMap.key(0));
-        assertEquals("9", AllocationMap.key(61));
-        assertEquals("AA", AllocationMap.key(62));
-        assertEquals("AB", AllocationMap.key(63));
+        assertEquals("A", MapChart.key(0));
+        assertEquals("9", MapChart.key(61));
+        assertEquals("AA", MapChart.key(62));
+        assertEquals("AB", MapChart.key(63));
         Set<String> seen = new HashSet<>();
-        for (int i = 0; i < 10_000; i++) assertTrue(seen.add(AllocationMap.key(i)), "key " + i + " repeats");
+        for (int i = 0; i < 10_000; i++) assertTrue(seen.add(MapChart.key(i)), "key " + i + " repeats");
         assertFalse(seen.contains("?"));
     }
 
@@ -80,7 +82,7 @@ class AxesAndKeysTest {
         b.steps(names).alloc(0, 1L << 30, 0, "preallocated-temp");
         for (int i = 0; i < 100; i++) b.value("fusion." + i, 0, i * (10L << 20), 10L << 20, "f32[2621440]{0}", i + "-" + i);
         HloModule m = b.build();
-        var out = Analyses.allocationMap(m, 0, 80);
+        var out = AllocationMap.chart(m, 0, 80);
         String picture = ((TextBlock) out.get(0)).text();
         assertTrue(picture.contains("         0 ┤"), picture);
         assertTrue(picture.contains("1073741824 └"), picture);

@@ -1,4 +1,4 @@
-package bufq.analysis;
+package bufq.chart;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,11 +8,11 @@ import java.util.List;
  * a power of ten (every step while they fit, so none is skipped), bytes at multiples of a power of
  * two (512.0MiB, 1.0GiB, 1.5GiB rather than quarters of the maximum).
  */
-final class Ticks {
+public final class Ticks {
     private Ticks() {}
 
     /** Ticks over steps {@code 0..steps-1}, at most about {@code most}: 0, then every round interval. */
-    static List<Integer> steps(int steps, int most) {
+    public static List<Integer> steps(int steps, int most) {
         List<Integer> out = new ArrayList<>();
         if (steps <= 0) return out;
         long every = 1;
@@ -28,7 +28,7 @@ final class Ticks {
     }
 
     /** Byte ticks from 0 up to {@code max}: multiples of the power of two that gives two to five of them above 0. */
-    static List<Long> bytes(long max) {
+    public static List<Long> bytes(long max) {
         List<Long> out = new ArrayList<>();
         out.add(0L);
         if (max <= 0) return out;

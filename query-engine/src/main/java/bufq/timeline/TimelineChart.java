@@ -1,5 +1,9 @@
-package bufq.analysis;
+package bufq.timeline;
 
+import bufq.liveness.Steps;
+import bufq.units.Units;
+import bufq.chart.BarChart;
+import bufq.chart.Labels;
 import bufq.model.HloModule;
 import bufq.liveness.Liveness;
 import bufq.table.Column;
@@ -30,12 +34,12 @@ final class TimelineChart {
         Liveness l = Liveness.of(m);
         if (l.peakTime() < 0) return List.of(new TextBlock(
                 "no live ranges in this dump: a timeline needs the HloLiveRange section\n"));
-        if (l.peakTime(color) < 0) return List.of(new TextBlock(PeakReport.noPeakOfColor(color.getAsInt())));
+        if (l.peakTime(color) < 0) return List.of(new TextBlock(Steps.noPeakOfColor(color.getAsInt())));
         return List.of(new TextBlock(render(m, l.occupiedBytesByStep(color), l.peakTime(color), color, width),
                 table(m, color)));
     }
 
-    /** {@link Analyses#timelineTable}, the colour already checked. */
+    /** {@link Timeline#table}, the colour already checked. */
     static Table table(HloModule m, OptionalInt color) {
         Liveness l = Liveness.of(m);
         List<Integer> colors = color.isPresent() || l.colors().size() < 2 ? List.of() : l.colors();
@@ -47,13 +51,13 @@ final class TimelineChart {
                 new Column("live_bytes", ColumnType.BYTES)));
         for (int c : colors) columns.add(new Column("color_" + c, ColumnType.BYTES));
         int p = l.peakTime(color);
-        List<String> notes = p < 0 ? List.of() : List.of("peak: step " + p + " (" + Bytes.human(occupied[p]) + " occupied)");
+        List<String> notes = p < 0 ? List.of() : List.of("peak: step " + p + " (" + Units.human(occupied[p]) + " occupied)");
         // Rows when read: the chart carries this table for csv and json, and a million-step schedule
         // shown as a chart never reads it.
         return Table.lazy("occupied bytes by step (" + m.handle() + ")", columns, l.steps(), t -> {
             Object[] row = new Object[4 + per.size()];
             row[0] = (long) t;
-            row[1] = PeakReport.instructionAt(m, t);
+            row[1] = Steps.instructionAt(m, t);
             row[2] = occupied[t];
             row[3] = live[t];
             for (int i = 0; i < per.size(); i++) row[4 + i] = per.get(i)[t];
@@ -66,8 +70,8 @@ final class TimelineChart {
         int steps = bytes.length;
         long max = bytes[peakT];
         String[] ylabels = new String[HEIGHT + 1];
-        ylabels[0] = Bytes.human(max);
-        ylabels[HEIGHT / 2] = Bytes.human(max / 2);
+        ylabels[0] = Units.human(max);
+        ylabels[HEIGHT / 2] = Units.human(max / 2);
         ylabels[HEIGHT] = "0";
         int lw = BarChart.labelWidth(ylabels);
         int plot = Math.max(8, width - lw - 2);
@@ -76,12 +80,12 @@ final class TimelineChart {
         int peakC = layout.column(peakT);
         StringBuilder out = new StringBuilder();
         out.append("occupied bytes, ").append(color.isPresent() ? "color " + color.getAsInt() : "all colors")
-                .append(": peak ").append(Bytes.human(max)).append(" at step ").append(peakT)
-                .append(" (").append(Objects.requireNonNullElse(PeakReport.instructionAt(m, peakT), "?")).append(")");
+                .append(": peak ").append(Units.human(max)).append(" at step ").append(peakT)
+                .append(" (").append(Objects.requireNonNullElse(Steps.instructionAt(m, peakT), "?")).append(")");
         if (bucket > 1) out.append("; 1 column = ").append(bucket).append(" steps, max shown");
         out.append('\n');
         BarChart.bars(out, layout.columns(), max, ylabels, lw);
-        int[] marks = marks(cols, peakC, stretch);
+        int[] marks = Labels.marks(cols, peakC, stretch);
         BarChart.axis(out, lw, cols, marks, peakC);
         String pad = " ".repeat(lw + 2);
         Labels steps_ = new Labels(plot), names = new Labels(plot);
@@ -93,56 +97,14 @@ final class TimelineChart {
             int t = c == cols - 1 ? steps - 1 : c / stretch * bucket;
             if (steps_.place(Integer.toString(t), c)) names.place(name(m, t), c);
         }
-        out.append(stripEnd(new StringBuilder(pad).append(steps_.text()))).append('\n');
-        out.append(stripEnd(new StringBuilder(pad).append(names.text()))).append('\n');
+        out.append(BarChart.stripEnd(new StringBuilder(pad).append(steps_.text()))).append('\n');
+        out.append(BarChart.stripEnd(new StringBuilder(pad).append(names.text()))).append('\n');
         return out.toString();
     }
 
-    /** First, quarter points, last and peak columns; with stretched steps, the first column of a step. */
-    static int[] marks(int cols, int peakC, int stretch) {
-        TreeSet<Integer> s = new TreeSet<>();
-        s.add(0);
-        s.add(cols - 1);
-        for (int q = 1; q < 4; q++) s.add(cols * q / 4 / stretch * stretch);
-        s.add(peakC);
-        return s.stream().mapToInt(Integer::intValue).toArray();
-    }
-
     static String name(HloModule m, int t) {
-        String n = PeakReport.instructionAt(m, t);
+        String n = Steps.instructionAt(m, t);
         if (n == null) return "?";
         return n.length() <= NAME_MAX ? n : n.substring(0, NAME_MAX - 1) + "…";
-    }
-
-    static String stripEnd(StringBuilder b) { return BarChart.stripEnd(b); }
-
-    /** One line of labels anchored at columns, never overlapping (one blank between labels). */
-    static final class Labels {
-        private final char[] line;
-        private final boolean[] used;
-
-        Labels(int width) {
-            line = new char[width];
-            Arrays.fill(line, ' ');
-            used = new boolean[line.length];
-        }
-
-        /** Left-aligned at {@code col}, else right-aligned ending there; false when neither fits. */
-        boolean place(String s, int col) {
-            return put(s, col) || put(s, col - s.length() + 1);
-        }
-
-        private boolean put(String s, int start) {
-            int end = start + s.length();
-            if (start < 0 || end > line.length) return false;
-            for (int i = Math.max(0, start - 1); i < Math.min(line.length, end + 1); i++) if (used[i]) return false;
-            for (int i = 0; i < s.length(); i++) {
-                line[start + i] = s.charAt(i);
-                used[start + i] = true;
-            }
-            return true;
-        }
-
-        String text() { return new String(line); }
     }
 }

@@ -1,4 +1,4 @@
-package bufq.analysis;
+package bufq.chart;
 
 import java.util.Arrays;
 
@@ -7,8 +7,10 @@ import java.util.Arrays;
  * eighth blocks over an axis with the peak marked. {@code timeline} draws occupied bytes per step
  * with it, {@code timeline by events} heap bytes per heap-simulator event.
  */
-final class BarChart {
-    static final int HEIGHT = 8;
+public final class BarChart {
+    /** Widest chart drawn, in columns: a wider request is drawn this wide (a chart is text held in memory). */
+    public static final int MAX_WIDTH = 10_000;
+    public static final int HEIGHT = 8;
     private static final char[] BLOCKS = {'▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'};
 
     private BarChart() {}
@@ -18,8 +20,8 @@ final class BarChart {
      * shows the maximum of {@code bucket} values (so a peak is never averaged away); when fewer and
      * {@code stretch} is allowed, each value takes {@code stretch} columns.
      */
-    record Layout(int stretch, int bucket, long[] columns) {
-        static Layout of(long[] values, int plot, boolean stretchFew) {
+    public record Layout(int stretch, int bucket, long[] columns) {
+        public static Layout of(long[] values, int plot, boolean stretchFew) {
             int n = values.length;
             int stretch = stretchFew && n <= plot ? plot / n : 1;
             int bucket = n <= plot ? 1 : (n + plot - 1) / plot;
@@ -33,11 +35,11 @@ final class BarChart {
         }
 
         /** The column that shows value {@code i} (the middle one of a stretched value). */
-        int column(int i) { return i / bucket * stretch + stretch / 2; }
+        public int column(int i) { return i / bucket * stretch + stretch / 2; }
     }
 
     /** Width of the widest of the y-axis labels (nulls are rows without one). */
-    static int labelWidth(String[] ylabels) {
+    public static int labelWidth(String[] ylabels) {
         int lw = 0;
         for (String s : ylabels) if (s != null) lw = Math.max(lw, s.length());
         return lw;
@@ -47,7 +49,7 @@ final class BarChart {
      * The {@value #HEIGHT} rows of bars, top first: row {@code r} labelled {@code ylabels[r]} (a tick
      * when labelled), bars scaled so that {@code max} fills the chart; trailing spaces cut.
      */
-    static void bars(StringBuilder out, long[] columns, long max, String[] ylabels, int lw) {
+    public static void bars(StringBuilder out, long[] columns, long max, String[] ylabels, int lw) {
         for (int r = 0; r < HEIGHT; r++) {
             String label = ylabels[r] == null ? "" : ylabels[r];
             out.append(" ".repeat(lw - label.length())).append(label).append(' ')
@@ -63,7 +65,7 @@ final class BarChart {
     }
 
     /** The x axis: {@code ┬} at each of {@code marks}, {@code ▲} at the peak's column. */
-    static void axis(StringBuilder out, int lw, int cols, int[] marks, int peakColumn) {
+    public static void axis(StringBuilder out, int lw, int cols, int[] marks, int peakColumn) {
         char[] axis = new char[cols];
         Arrays.fill(axis, '─');
         for (int c : marks) axis[c] = '┬';
@@ -72,13 +74,13 @@ final class BarChart {
     }
 
     /** Height of a column in eighths of a row; any non-zero value shows at least one eighth. */
-    static int eighths(long v, long max) {
+    public static int eighths(long v, long max) {
         if (v <= 0 || max <= 0) return 0;
         int e = (int) Math.round((double) v / max * HEIGHT * 8);
         return Math.max(1, e);
     }
 
-    static String stripEnd(StringBuilder b) {
+    public static String stripEnd(StringBuilder b) {
         int e = b.length();
         while (e > 0 && b.charAt(e - 1) == ' ') e--;
         return b.substring(0, e);
