@@ -4,6 +4,7 @@ import bufq.table.ColumnType;
 import bufq.table.Holding;
 import bufq.table.Sizes;
 import bufq.table.Table;
+import bufq.units.PrintedSize;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -56,6 +57,7 @@ final class Cells {
 
     private static String scalar(Object v) {
         if (v instanceof Holding h) return h.name() + " " + h.bytes();
+        if (v instanceof PrintedSize p) return p.text();
         if (v instanceof Double d) return exactDouble(d);
         if (v instanceof Float f) return exactDouble(f.doubleValue());
         if (v instanceof List<?> l) {

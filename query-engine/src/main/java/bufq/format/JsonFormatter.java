@@ -2,13 +2,15 @@ package bufq.format;
 
 import bufq.table.Holding;
 import bufq.table.Table;
+import bufq.units.PrintedSize;
 
 import java.util.List;
 
 /**
  * A JSON array of row objects, one row per line, keys in column order: integers and sizes as JSON
  * integers, floats and fractions as JSON numbers (non-finite as null), booleans, null as null, lists
- * as arrays, strings escaped per RFC 8259. The title and notes are not data and are left out; a
+ * as arrays, strings escaped per RFC 8259; a {@link PrintedSize} (a size a message printed rounded) as
+ * {@code {"printed": "17.79M", "low": N, "high": M}}, a {@link Holding} as {@code {"name": ..., "bytes": N}}. The title and notes are not data and are left out; a
  * {@link bufq.table.ColumnType#NOTE} column, a row's note, is kept as a field. A
  * command that yields several tables prints one object of named arrays ({@link Formatters#writeAll}),
  * so every statement's output is one JSON document.
@@ -49,6 +51,11 @@ public final class JsonFormatter implements Formatter {
                 value(l.get(i), out);
             }
             out.append(']');
+        } else if (v instanceof PrintedSize p) {
+            // a size a message printed rounded: its text, and the byte counts that print that way
+            out.append("{\"printed\": ");
+            string(p.text(), out);
+            out.append(", \"low\": ").append(p.low()).append(", \"high\": ").append(p.high()).append('}');
         } else if (v instanceof Holding h) {
             out.append("{\"name\": ");
             string(h.name(), out);

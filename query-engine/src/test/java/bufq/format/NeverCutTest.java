@@ -4,6 +4,8 @@ import bufq.table.ColumnType;
 import bufq.table.Table;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static org.junit.jupiter.api.Assertions.*;
 
 /** Issue 42: a statement cell is never cut, and what the table format loses it says in one line. */
@@ -60,5 +62,19 @@ class NeverCutTest {
         StringBuilder md = new StringBuilder();
         Formatters.byName("markdown").write(t, FormatOptions.DEFAULT, md);
         assertTrue(md.toString().contains("detail says where"), md.toString());
+    }
+
+    /** Issue 42: a size printed rounded, and a name with its bytes, are objects in json, their text in tables. */
+    @Test
+    void printedSizesAndHoldingsAreDataInJson() {
+        Table t = Table.builder().column("capacity", ColumnType.STRING).column("top", ColumnType.LIST)
+                .row(new bufq.units.PrintedSize("17.79M", 18_648_925L, 18_660_432L), List.of(new bufq.table.Holding("w1", 16_777_216L)))
+                .build();
+        StringBuilder json = new StringBuilder(), table = new StringBuilder();
+        Formatters.byName("json").write(t, FormatOptions.DEFAULT, json);
+        Formatters.byName("table").write(t, FormatOptions.DEFAULT, table);
+        assertEquals("[\n  {\"capacity\": {\"printed\": \"17.79M\", \"low\": 18648925, \"high\": 18660432}, "
+                + "\"top\": [{\"name\": \"w1\", \"bytes\": 16777216}]}\n]\n", json.toString());
+        assertTrue(table.toString().contains("17.79M    [w1 16.0MiB]"), table.toString());
     }
 }
