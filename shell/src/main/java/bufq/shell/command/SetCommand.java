@@ -26,7 +26,8 @@ final class SetCommand implements Command {
     @Override public String brief() { return "Shows or changes settings (see 'help settings')."; }
 
     @Override public String description() {
-        return "Changes a setting; with NAME alone shows it, with nothing lists them all (see 'help settings').";
+        return "Changes a setting and confirms it in one line (a size with its exact bytes); with NAME alone shows\n"
+                + "it, with nothing lists them all (see 'help settings'). 'set format NAME' is 'format NAME'.";
     }
 
     @Override public List<String> examples() { return List.of("set", "set maxrows 50", "set rawsizes on", "set threshold 64KiB"); }
@@ -49,6 +50,12 @@ final class SetCommand implements Command {
         List<String> args = words.size() <= 2 ? words : List.of(words.get(0), String.join(" ", words.subList(1, words.size())));
         if (args.isEmpty()) {
             ctx.out().print(table(ctx, Arrays.asList(Setting.values())));
+            return Status.OK;
+        }
+        if (args.get(0).equals("format") && args.size() == 2) {
+            // the format is a command of its own; 'set format csv' is how many shells spell it
+            FormatCommand.use(ctx, args.get(1).strip());
+            ctx.out().info("format = " + ctx.out().format().name());
             return Status.OK;
         }
         Setting s = Setting.byKey(args.get(0));

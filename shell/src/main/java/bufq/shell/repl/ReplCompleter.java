@@ -175,6 +175,9 @@ public final class ReplCompleter implements Completer {
             case "set" -> {
                 if (arg == 1) {
                     for (Setting s : Setting.values()) add(out, s.key(), "settings", s.doc(), true);
+                    add(out, "format", "settings", "how results print (as the format command)", true);
+                } else if (arg == 2 && l.words().get(1).equals("format")) {
+                    for (String f : Formatters.names()) add(out, f, "formats", null, true);
                 } else if (arg == 2) {
                     Setting s = Setting.byKey(l.words().get(1));
                     if (s == Setting.TILING) for (String t : shell.settings().tilingNames()) add(out, t, "tiling", null, true);

@@ -55,6 +55,10 @@ class ArgumentCompletionTest {
         assertTrue(at("set reserved ").contains("0"), at("set reserved ").toString());
         assertTrue(at("set maxwidth ").contains("0"), at("set maxwidth ").toString());
         assertEquals(List.of("auto", "on", "off"), at("set color "));
+        assertTrue(at("set format ").containsAll(List.of("table", "csv", "json", "ndjson")), at("set format ").toString());
+        assertEquals(Status.OK, shell.execute("set format ndjson"));
+        assertEquals("ndjson", shell.printer().format().name());
+        shell.execute("format table");
         for (String s : List.of("device", "capacity", "reserved", "maxrows", "maxwidth", "timeout", "threshold", "color")) {
             for (String v : at("set " + s + " ")) assertEquals(Status.OK, shell.execute("set " + s + " " + v), "set " + s + " " + v);
         }
