@@ -54,7 +54,7 @@ final class FragmentationReport {
         // Most wasted bytes first, so a long list starts with what matters; ties by index.
         rows.sort(Comparator.comparingLong((List<Object> r) -> -(Long) r.get(7)).thenComparingLong(r -> (Long) r.get(0)));
         rows.forEach(b::row);
-        b.note("max_occupied_bytes: the most bytes covered at one step (max_time, its first) by the allocation's "
+        b.columnNote("max_occupied_bytes", "max_occupied_bytes: the most bytes covered at one step (max_time, its first) by the allocation's "
                 + "live values, counting shared byte ranges once (union of offset ranges); values without a live range "
                 + "count at every step");
         if (l.peakTime() >= 0) {

@@ -52,7 +52,7 @@ final class PeaksReport {
         else if (none) b.note(Steps.noPeakOfColor(color.getAsInt()).strip());
         b.note("'live at " + selector("N", color, share) + "' selects what is live at peak N; 'to' ends a flat top "
                 + "(scipy reports its middle step)");
-        b.note("scipy: scipy.signal.find_peaks(x, prominence=" + share + " * max(x)) finds it; it never finds the first or last step");
+        b.columnNote("scipy", "scipy: scipy.signal.find_peaks(x, prominence=" + share + " * max(x)) finds it; it never finds the first or last step");
         return b.build();
     }
 

@@ -119,4 +119,14 @@ final class Cells {
         }
         return notes;
     }
+
+    /** {@link Formatters#key}: here, so that formatters name tables without reaching back to their registry. */
+    static String key(String title) {
+        StringBuilder b = new StringBuilder();
+        for (char c : title.toLowerCase(Locale.ROOT).toCharArray()) {
+            if (Character.isDigit(c) || c == '(' || c == ':' || c == ',') break;
+            b.append(Character.isLetter(c) ? c : ' ');
+        }
+        return String.join("_", b.toString().trim().split("\\s+"));
+    }
 }

@@ -13,8 +13,8 @@ public interface Formatter {
     void write(Table table, FormatOptions options, StringBuilder out);
 
     /**
-     * Appends the rendering of a result of several tables, {@code names} (unique, see
-     * {@link Formatters#key}) naming them; by default each table as {@link #write} renders it, in turn.
+     * Appends the rendering of a result of several tables, {@code names} (unique, the
+     * keys json gives them) naming them; by default each table as {@link #write} renders it, in turn.
      */
     default void writeSeveral(List<Table> tables, List<String> names, FormatOptions options, StringBuilder out) {
         for (Table t : tables) write(t, options, out);

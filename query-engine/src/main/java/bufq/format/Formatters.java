@@ -7,7 +7,6 @@ import bufq.table.TextBlock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.HashSet;
 
@@ -171,11 +170,6 @@ public final class Formatters {
      * {@code values_live_at_step}, the same for every module.
      */
     public static String key(String title) {
-        StringBuilder b = new StringBuilder();
-        for (char c : title.toLowerCase(Locale.ROOT).toCharArray()) {
-            if (Character.isDigit(c) || c == '(' || c == ':' || c == ',') break;
-            b.append(Character.isLetter(c) ? c : ' ');
-        }
-        return String.join("_", b.toString().trim().split("\\s+"));
+        return Cells.key(title);
     }
 }

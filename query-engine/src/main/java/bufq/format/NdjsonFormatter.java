@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * {@code ndjson}: newline-delimited JSON for streaming into other tools ({@code jq -c}, DuckDB's
  * {@code read_json_auto}, a log shipper): one row a line, an object whose first key, {@code table},
- * names the row's table (the key json gives it, see {@link Formatters#key}), then the row's fields
+ * names the row's table (the key json gives it), then the row's fields
  * as json writes them. Several tables are one stream: a reader filters on {@code table}. No title,
  * notes or row count: every line is data.
  */
@@ -27,7 +27,7 @@ public final class NdjsonFormatter implements Formatter {
 
     /** A table's name when it stands alone: its json key, or {@code result} for an untitled table (a query's). */
     static String name(Table table) {
-        String key = table.title() == null ? "" : Formatters.key(table.title());
+        String key = table.title() == null ? "" : Cells.key(table.title());
         return key.isEmpty() ? "result" : key;
     }
 

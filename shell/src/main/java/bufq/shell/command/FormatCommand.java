@@ -16,7 +16,7 @@ final class FormatCommand implements Command {
 
     @Override public String description() {
         return "Sets how results print: " + String.join(", ", Formatters.names())
-                + " (see 'help formats'). Without NAME, shows the current one.";
+                + ". Without NAME, shows the current one; 'help formats' says what each prints.";
     }
 
     @Override public List<String> examples() { return List.of("format markdown", "format csv"); }

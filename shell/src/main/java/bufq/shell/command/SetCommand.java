@@ -85,7 +85,7 @@ final class SetCommand implements Command {
         if (text.equals("none")) return line;
         if (s == Setting.CAPACITY || s == Setting.RESERVED || s == Setting.THRESHOLD) {
             try {
-                return line + " (" + String.format(Locale.ROOT, "%,d", Units.parse(text, false)) + " B)";
+                return line + " (" + Units.grouped(Units.parse(text, false)) + " B)";
             } catch (NumberFormatException e) {
                 return line;   // stored already, so it parsed; a shown form that does not is left as it is
             }

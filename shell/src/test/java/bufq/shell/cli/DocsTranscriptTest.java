@@ -205,7 +205,7 @@ class DocsTranscriptTest {
         return m.find() ? Integer.parseInt(m.group(1)) : otherwise;
     }
 
-    /** Output with the paths the test made absolute spelled as the page spells them (../shared/corpus/..., step.json). */
+    /** Output with the paths the test made absolute spelled as the page spells them (the corpus's relative path, step.json). */
     static String asSpelled(String text, Path scratch) {
         return text.replace(scratch + "/", "").replace(Corpus.dir().toString(), Corpus.RELATIVE)
                 .replace(CliTest.root() + "/", "");
