@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 
 /**
  * A compiled query: parsed and checked once against a {@link Catalog}, then run on any number of
@@ -34,10 +35,51 @@ public final class Query {
     /** Parses and checks {@code text}: unknown names, wrong types or arity and bad regexes fail here. */
     public static Query compile(String text, Catalog catalog) throws QueryException {
         String src = text == null ? "" : text;
+        return check(src, parse(src), catalog);
+    }
+
+    /**
+     * Parses {@code text} as {@link #compile} does, without checking it: a caller that checks it
+     * against a catalog that may still change (a script adds a field it names) parses it once and
+     * {@link #check}s the tree again.
+     */
+    public static Ast.Query parse(String text) throws QueryException {
+        String src = text == null ? "" : text;
+        return guardedCompile(src, () -> Parser.parse(src));
+    }
+
+    /** Checks {@code parsed}, the tree {@link #parse} made of {@code text}, against {@code catalog}. */
+    public static Query check(String text, Ast.Query parsed, Catalog catalog) throws QueryException {
+        String src = text == null ? "" : text;
+        Catalog c = catalog == null ? Catalog.standard() : catalog;
+        return guardedCompile(src, () -> new Query(src, parsed, Checker.check(parsed, c, src), needs(parsed, c)));
+    }
+
+    /**
+     * The fields {@code parsed} names that {@code catalog} does not have for its entity, in the order
+     * written, each once (an alias named in {@code order by} is none): what a script may yet define.
+     * Empty for an entity the catalog does not have.
+     */
+    public static List<String> unknownFields(Ast.Query parsed, Catalog catalog) {
+        String entity = parsed.entity().text().toLowerCase(Locale.ROOT);
+        if (!catalog.entities().contains(entity)) return List.of();
+        List<String> named = new ArrayList<>();
+        fields(parsed.where(), named);
+        for (Ast.Name n : parsed.groupBy()) named.add(n.text());
+        for (Ast.Item i : parsed.show()) fields(i.expr(), named);
+        for (Ast.OrderKey k : parsed.orderBy()) fields(k.expr(), named);
+        Set<String> aliases = new HashSet<>();
+        for (Ast.Item i : parsed.show()) if (i.alias() != null) aliases.add(i.alias().text());
+        List<String> out = new ArrayList<>();
+        for (String f : named) {
+            if (!aliases.contains(f) && catalog.field(entity, f) == null && !out.contains(f)) out.add(f);
+        }
+        return out;
+    }
+
+    private static <T> T guardedCompile(String src, Work<T> work) throws QueryException {
         try {
-            Ast.Query ast = Parser.parse(src);
-            Catalog c = catalog == null ? Catalog.standard() : catalog;
-            return new Query(src, ast, Checker.check(ast, c, src), needs(ast, c));
+            return work.run();
         } catch (RuntimeException e) {
             // A bug in bufq must still reach the user as a message, never as a stack trace. A
             // StackOverflowError is not caught: the parser's depth guard keeps a query from causing one,

@@ -120,13 +120,26 @@ final class Cells {
         return notes;
     }
 
-    /** {@link Formatters#key}: here, so that formatters name tables without reaching back to their registry. */
-    static String key(String title) {
-        StringBuilder b = new StringBuilder();
-        for (char c : title.toLowerCase(Locale.ROOT).toCharArray()) {
-            if (Character.isDigit(c) || c == '(' || c == ':' || c == ',') break;
-            b.append(Character.isLetter(c) ? c : ' ');
+    /** As {@link TableFormatter#visible(String, boolean)}, for every format. */
+    static String visible(String s, boolean keepLines) {
+        int i = 0;
+        while (i < s.length() && !(isControl(s.charAt(i)) && !(keepLines && isLayout(s.charAt(i))))) i++;
+        if (i == s.length()) return s;
+        StringBuilder b = new StringBuilder(s.length() + 8).append(s, 0, i);
+        for (; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (!isControl(ch) || keepLines && isLayout(ch)) b.append(ch);
+            else if (ch == '\n') b.append("\\n");
+            else if (ch == '\t') b.append("\\t");
+            else if (ch == '\r') b.append("\\r");
+            else b.append(String.format("\\x%02x", (int) ch));
         }
-        return String.join("_", b.toString().trim().split("\\s+"));
+        return b.toString();
+    }
+
+    private static boolean isLayout(char ch) { return ch == '\n' || ch == '\t'; }
+
+    private static boolean isControl(char ch) {
+        return ch < 0x20 || ch == 0x7f || (ch >= 0x80 && ch < 0xa0);
     }
 }

@@ -1,6 +1,8 @@
 package bufq.format;
 
+import bufq.table.Output;
 import bufq.table.Table;
+import bufq.table.TextBlock;
 
 import java.util.List;
 
@@ -26,6 +28,30 @@ public final class DelimitedFormatter implements Formatter {
     }
 
     @Override public String name() { return name; }
+    @Override public boolean forPeople() { return false; }
+
+    /**
+     * A result's data ({@link Results#data}), note columns left out: one table as it is; several as
+     * one section each, headed {@code # NAME} (the key json gives it), a blank line between two, so
+     * {@code awk '/^# advice$/,/^$/'} picks one; a text alone as it is.
+     */
+    @Override public void write(Result result, FormatOptions options, StringBuilder out) {
+        List<Output> data = Results.data(result.outputs());
+        if (data.size() > 1) {
+            List<String> names = Results.keys(data);
+            for (int i = 0; i < data.size(); i++) {
+                if (i > 0) out.append('\n');
+                out.append("# ").append(options.terminal() ? Cells.visible(names.get(i), false) : names.get(i)).append('\n');
+                if (data.get(i) instanceof Table t) write(t.withoutNoteColumns(), options, out);
+                else if (data.get(i) instanceof TextBlock tb) Results.text(tb.text(), false, out);
+            }
+            return;
+        }
+        for (Output o : data) {
+            if (o instanceof Table t) write(t.withoutNoteColumns(), options, out);
+            else if (o instanceof TextBlock tb) Results.text(tb.text(), false, out);
+        }
+    }
 
     @Override public void write(Table table, FormatOptions options, StringBuilder out) {
         int w = table.width();
@@ -41,19 +67,6 @@ public final class DelimitedFormatter implements Formatter {
                 field(Cells.raw(table.cell(r, c)), options.terminal(), out);
             }
             out.append('\n');
-        }
-    }
-
-    /**
-     * One section per table, each headed {@code # NAME} (the name as json keys it), a blank line
-     * between two: {@code awk '/^# advice$/,/^$/'} or pandas' {@code read_csv(skiprows=..., nrows=...)}
-     * pick one, or {@code --output DIR} writes each to a file of its own.
-     */
-    @Override public void writeSeveral(List<Table> tables, List<String> names, FormatOptions options, StringBuilder out) {
-        for (int i = 0; i < tables.size(); i++) {
-            if (i > 0) out.append('\n');
-            out.append("# ").append(options.terminal() ? TableFormatter.visible(names.get(i)) : names.get(i)).append('\n');
-            write(tables.get(i), options, out);
         }
     }
 

@@ -10,6 +10,19 @@ import bufq.table.Table;
  */
 public final class MarkdownFormatter implements Formatter {
     @Override public String name() { return "markdown"; }
+    @Override public boolean forPeople() { return true; }
+
+    /**
+     * The statement as a heading when echoed, then the outputs in order ({@link Results#inOrder}),
+     * text in code fences so a chart keeps its lines.
+     */
+    @Override public void write(Result result, FormatOptions options, StringBuilder out) {
+        if (result.heading() != null) out.append("#### `").append(result.heading().replace("`", "'")).append("`\n\n");
+        Results.inOrder(result, this, true, options, out);
+    }
+
+    /** A blank line, so results pasted one after another render as separate tables. */
+    @Override public String between() { return "\n"; }
 
     @Override public void write(Table table, FormatOptions options, StringBuilder out) {
         boolean terminal = options.terminal();

@@ -26,6 +26,13 @@ public final class TableFormatter implements Formatter {
     private static final String RESET = "\033[0m";
 
     @Override public String name() { return "table"; }
+    @Override public boolean forPeople() { return true; }
+
+    /** The statement after {@code -- } when echoed, then the outputs in order ({@link Results#inOrder}). */
+    @Override public void write(Result result, FormatOptions options, StringBuilder out) {
+        if (result.heading() != null) out.append("-- ").append(result.heading()).append('\n');
+        Results.inOrder(result, this, false, options, out);
+    }
 
     @Override public void write(Table table, FormatOptions options, StringBuilder out) {
         int w = table.width();
@@ -323,25 +330,5 @@ public final class TableFormatter implements Formatter {
      * drive it (rename the window, move the cursor), as table cells are; with {@code keepLines},
      * line breaks and tabs stay as they are (what a script prints is text of several lines).
      */
-    public static String visible(String s, boolean keepLines) {
-        int i = 0;
-        while (i < s.length() && !(isControl(s.charAt(i)) && !(keepLines && isLayout(s.charAt(i))))) i++;
-        if (i == s.length()) return s;
-        StringBuilder b = new StringBuilder(s.length() + 8).append(s, 0, i);
-        for (; i < s.length(); i++) {
-            char ch = s.charAt(i);
-            if (!isControl(ch) || keepLines && isLayout(ch)) b.append(ch);
-            else if (ch == '\n') b.append("\\n");
-            else if (ch == '\t') b.append("\\t");
-            else if (ch == '\r') b.append("\\r");
-            else b.append(String.format("\\x%02x", (int) ch));
-        }
-        return b.toString();
-    }
-
-    private static boolean isLayout(char ch) { return ch == '\n' || ch == '\t'; }
-
-    private static boolean isControl(char ch) {
-        return ch < 0x20 || ch == 0x7f || (ch >= 0x80 && ch < 0xa0);
-    }
+    public static String visible(String s, boolean keepLines) { return Cells.visible(s, keepLines); }
 }

@@ -3,8 +3,7 @@ package bufq.whatif;
 import bufq.liveness.SweepInputs;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
-import bufq.eval.Query;
-import bufq.lang.Diagnostic;
+import bufq.eval.Selection;
 import bufq.lang.QueryException;
 import bufq.model.BufferAllocation;
 import bufq.model.DumpPart;
@@ -33,7 +32,7 @@ import java.util.BitSet;
 public final class EditSweep {
     private final HloModule module;
     private final EvalContext ctx;
-    private final Catalog catalog;
+    private final Function<Edit.Where, Selection> selections;
     private final Function<String, TilingModel> tilings;
     private final Liveness before;
     private final int steps;
@@ -45,10 +44,10 @@ public final class EditSweep {
     private int entries;
     private int[] second;   // per value, the entry of its second part once remat split it (-1: none); null before any remat
 
-    private EditSweep(HloModule m, Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings) {
+    private EditSweep(HloModule m, Function<Edit.Where, Selection> selections, TilingModel tiling, Function<String, TilingModel> tilings) {
         this.module = m;
         this.ctx = new EvalContext(m, tiling);
-        this.catalog = catalog;
+        this.selections = selections;
         this.tilings = tilings;
         this.before = Liveness.of(m);
         this.steps = m.steps();
@@ -77,9 +76,19 @@ public final class EditSweep {
      */
     public static Outcome run(HloModule m, List<Edit> edits, Catalog catalog, TilingModel tiling,
                               Function<String, TilingModel> tilings) throws QueryException {
+        return run(m, edits, w -> selection(w, catalog), tiling, tilings);
+    }
+
+    /**
+     * As {@link #run(HloModule, List, Catalog, TilingModel, Function)}, each {@code where} selecting
+     * through the selection {@code selections} gives for it: a caller that compiled its conditions
+     * once (to say what they read, whether they wait for a script) runs them as compiled.
+     */
+    public static Outcome run(HloModule m, List<Edit> edits, Function<Edit.Where, Selection> selections, TilingModel tiling,
+                              Function<String, TilingModel> tilings) throws QueryException {
         if (m.steps() == 0 || Liveness.of(m).peakTime() < 0)
             throw new QueryException(0, 1, m.handle() + " has no live ranges, so there is no peak to change");
-        EditSweep w = new EditSweep(m, catalog, tiling, tilings);
+        EditSweep w = new EditSweep(m, selections, tiling, tilings);
         List<Outcome.Effect> effects = new ArrayList<>();
         Liveness now = w.before;
         for (Edit e : edits) {
@@ -342,36 +351,29 @@ public final class EditSweep {
      * {@code remat}, and everything when a query follows (the edited copy carries positions, uses
      * and instructions). A condition that does not compile needs nothing (running it fails first).
      */
-    public static Set<DumpPart> needs(List<Edit> edits, String query, Catalog catalog) {
+    public static Set<DumpPart> needs(List<Edit> edits, String query, Function<Edit.Where, Selection> selections) {
         Set<DumpPart> out = EnumSet.noneOf(DumpPart.class);
         if (query != null) out.add(DumpPart.USED_VALUES);
         for (Edit e : edits) {
             if (e instanceof Edit.Remat || e instanceof Edit.Donate || e instanceof Edit.End x && x.atLastUse()) {
                 out.add(DumpPart.USED_VALUES);
             }
-            if (e.where() == null) continue;
-            try {
-                out.addAll(Query.compile(PREFIX + e.where().condition(), catalog).needs());
-            } catch (QueryException ignored) {
-                // reported when the what-if runs
-            }
+            if (e.where() != null) out.addAll(selections.apply(e.where()).needs());
         }
         return out;
     }
 
-    private static final String PREFIX = "values where ";
+    /** The entity a {@code where} condition selects from. */
+    public static final String ENTITY = "values";
+
+    /** The values {@code w} keeps, as a selection: errors point into its condition in the statement. */
+    public static Selection selection(Edit.Where w, Catalog catalog) {
+        return Selection.where(ENTITY, w.condition(), w.offset(), catalog);
+    }
 
     /** Positions of the values {@code where} selects, in module order. */
     private int[] select(Edit.Where w) throws QueryException {
-        List<Object> rows;
-        try {
-            rows = Query.compile(PREFIX + w.condition(), catalog).select(ctx);
-        } catch (QueryException e) {
-            int shift = w.offset() - PREFIX.length();
-            var d = e.diagnostic();
-            int s = Math.max(w.offset(), d.start() + shift), t = Math.max(s + 1, d.end() + shift);
-            throw new QueryException(new Diagnostic(s, t, d.message(), d.suggestions()));
-        }
+        List<Object> rows = selections.apply(w).rows(ctx);
         // Rows come in module order: one walk along the values finds their positions (no map of a
         // million boxed positions); a row out of that order is looked up by id.
         int[] out = new int[rows.size()];

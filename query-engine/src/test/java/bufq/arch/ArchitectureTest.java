@@ -52,9 +52,11 @@ class ArchitectureTest {
             NO_CYCLES.check(ENGINE);
         }
 
+        /** The engine knows no terminal, no script engine and no SQL engine: the shell brings them. */
         @Test
-        void noJLineOrGraalVm() {
-            noClasses().should().dependOnClassesThat().resideInAnyPackage("org.jline..", "org.graalvm..").check(ENGINE);
+        void noJLineGraalVmOrDuckDb() {
+            noClasses().should().dependOnClassesThat().resideInAnyPackage("org.jline..", "org.graalvm..", "org.duckdb..", "java.sql..")
+                    .check(ENGINE);
         }
 
         /** The rule can fail: two test packages that use each other are a cycle it reports. */
@@ -71,7 +73,7 @@ class ArchitectureTest {
     /**
      * The engine's packages in six groups whose dependencies point one way:
      * <pre>
-     *   analyses (analysis.., timeline, map, check, whatif, advise, fit, oom, export)
+     *   analyses (analysis.., timeline, map, check, whatif, advise, fit, forecast, oom, export)
      *      |  \
      *   query (lang, eval, assist)      readers (dump..)
      *      |        \                        |
@@ -95,7 +97,7 @@ class ArchitectureTest {
                     .layer("liveness").definedBy("bufq.liveness..")
                     .layer("query").definedBy("bufq.lang..", "bufq.eval..", "bufq.assist..")
                     .layer("analyses").definedBy("bufq.analysis..", "bufq.timeline..", "bufq.map..", "bufq.check..",
-                            "bufq.whatif..", "bufq.advise..", "bufq.fit..", "bufq.oom..", "bufq.export..")
+                            "bufq.whatif..", "bufq.advise..", "bufq.fit..", "bufq.forecast..", "bufq.oom..", "bufq.export..")
                     .layer("formats").definedBy("bufq.format..", "bufq.table..", "bufq.chart..")
                     .layer("util").definedBy("bufq.util..", "bufq.units..")
                     .whereLayer("readers").mayNotBeAccessedByAnyLayer()
@@ -118,7 +120,7 @@ class ArchitectureTest {
             for (var c : ENGINE) {
                 String p = c.getPackageName();
                 if (p.equals("bufq") || p.startsWith("bufq.arch")) continue;
-                boolean in = p.matches("bufq\\.(dump|model|liveness|lang|eval|assist|analysis|timeline|map|check|whatif|advise|fit|oom|export|format|table|chart|util|units)(\\..*)?");
+                boolean in = p.matches("bufq\\.(dump|model|liveness|lang|eval|assist|analysis|timeline|map|check|whatif|advise|fit|forecast|oom|export|format|table|chart|util|units)(\\..*)?");
                 (in ? grouped : loose).add(p);
             }
             assertTrue(loose.isEmpty(), "packages in no group: " + loose);

@@ -47,6 +47,11 @@ public final class ModuleDiff {
 
     private ModuleDiff() {}
 
+    /** The key {@code diff} matches value {@code v} of {@code m} by (it reads the Used values section). */
+    public static MatchKey keyOf(HloModule m, HloValue v) {
+        return Side.keyOf(m, v);
+    }
+
     public static DiffResult compare(HloModule before, HloModule after) {
         return compare(before, after, DiffOptions.DEFAULT);
     }

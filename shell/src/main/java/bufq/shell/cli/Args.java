@@ -25,8 +25,8 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
     }
 
     public static final String USAGE = """
-            Usage: bufq [--format table|markdown|csv|tsv|json|ndjson] [-c TEXT]... [-f FILE] [--oom FILE] [--bail] [--no-init]
-                        [--capacity SIZE] [--device NAME] [--reserved SIZE] [--module NAME] [PATH...]
+            Usage: bufq [--format table|markdown|csv|tsv|json|ndjson] [-c TEXT]... [-f FILE] [--oom FILE] [--sql TEXT] [--bail]
+                        [--no-init] [--capacity SIZE] [--device NAME] [--reserved SIZE] [--module NAME] [PATH...]
 
             Query XLA buffer-assignment dumps. PATH is a *-buffer-assignment.txt file (its -values,
             -live-range and -memory-usage-report siblings are joined), any one of those siblings, an
@@ -48,11 +48,13 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
                              ending in .js runs as JavaScript (scripts/README.md)
               --oom FILE     join the out-of-memory message in FILE to the dumps (as -c 'oom FILE';
                              FILE - reads stdin)
+              --sql TEXT     run DuckDB SQL over the loaded modules' tables (as -c 'sql TEXT'):
+                             joins across modules and runs, read_parquet() of exported runs
               --bail         stop at the first failing statement
               --capacity SIZE, --device NAME, --reserved SIZE
-                             what 'fit' checks against: set capacity, device, reserved
-                             (e.g. --capacity 16GiB, --device v5e; 'help device' lists devices;
-                             --capacity host: this machine's memory, unlimited: no bound)
+                             what 'fit' and 'forecast fit' check against: set capacity, device,
+                             reserved (e.g. --capacity 16GiB, --device v5e; 'help device' lists
+                             devices; --capacity host: this machine's memory, unlimited: no bound)
               --module NAME  the module commands on one module (advise, peak, why, ...) run on; without it,
                              of several loaded they take the one the --oom message names, else the
                              one with the largest needs_bytes, and say which on stderr
@@ -81,6 +83,7 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
               bufq examples/jax-mlp/ -c summary
               bufq --format json -c 'values where live at peak order by size desc limit 10' DUMP
               echo 'steps order by live_bytes desc limit 5' | bufq DUMP
+              bufq --sql 'select module, sum(size) as size from values group by module' DIR
             """;
 
     /**
@@ -88,14 +91,14 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
      * PATH from an option's value with this list, and a batch run from an interactive one with
      * {@link #BATCH_OPTIONS}, without starting a JVM: LauncherTest holds its two lists to these.
      */
-    public static final List<String> VALUE_OPTIONS = List.of("--format", "-c", "--command", "-f", "--file", "--oom",
+    public static final List<String> VALUE_OPTIONS = List.of("--format", "-c", "--command", "-f", "--file", "--oom", "--sql",
             "--capacity", "--device", "--reserved", "--module");
 
     /** Options after which bufq exits instead of opening the interactive shell. */
-    public static final List<String> BATCH_OPTIONS = List.of("-c", "--command", "-f", "--file", "--oom", "-h", "--help", "--version");
+    public static final List<String> BATCH_OPTIONS = List.of("-c", "--command", "-f", "--file", "--oom", "--sql", "-h", "--help", "--version");
 
     /** Every option, for "did you mean". */
-    public static final List<String> OPTIONS = List.of("--format", "-c", "-f", "--oom", "--bail", "--no-init", "--capacity",
+    public static final List<String> OPTIONS = List.of("--format", "-c", "-f", "--oom", "--sql", "--bail", "--no-init", "--capacity",
             "--device", "--reserved", "--module", "--help", "--version");
 
     public static Args parse(String[] argv) throws UsageException {
@@ -133,6 +136,7 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
                 case "-c", "--command" -> actions.add(new Action(false, inline != null ? inline : value(argv, ++i, a)));
                 case "-f", "--file" -> actions.add(new Action(true, inline != null ? inline : value(argv, ++i, a)));
                 case "--oom" -> actions.add(new Action(false, "oom " + (inline != null ? inline : value(argv, ++i, a))));
+                case "--sql" -> actions.add(new Action(false, "sql " + (inline != null ? inline : value(argv, ++i, a))));
                 case "--capacity", "--device", "--reserved" ->
                         presets.add(new Preset(a.substring(2), inline != null ? inline : value(argv, ++i, a)));
                 case "--module" -> module = inline != null ? inline : value(argv, ++i, a);

@@ -13,6 +13,7 @@ import bufq.shell.session.Repl;
 import bufq.shell.session.Setting;
 import bufq.shell.session.Shell;
 import bufq.shell.session.StatementReader;
+import bufq.shell.session.StatementRunner;
 import bufq.shell.session.Status;
 import bufq.shell.session.Version;
 import bufq.shell.session.UserPaths;
@@ -125,12 +126,16 @@ public final class Bufq {
                 return ExitCode.USAGE;
             }
         }
+        // Each -c statement is compiled once, here: what it reads comes with the load, and it runs as
+        // compiled (null: a -f file, or a line with nothing to compile).
+        List<StatementRunner.Statement> compiled = new ArrayList<>();
+        for (Args.Action a : args.actions()) compiled.add(a.file() ? null : shell.compile(a.text()));
         if (!args.paths().isEmpty()) {
             List<Path> paths = new ArrayList<>();
             for (String p : args.paths()) paths.add(Path.of(p));
             // The parts of the dumps that the -c statements read come in the load's own parallel pass.
             Set<DumpPart> parts = EnumSet.noneOf(DumpPart.class);
-            for (Args.Action a : args.actions()) if (!a.file()) parts.addAll(shell.needs(a.text()));
+            for (StatementRunner.Statement s : compiled) if (s != null) parts.addAll(s.needs());
             try {
                 List<Engine.FoundModule> found = shell.modules().discover(paths);
                 // One module in a terminal: the prompt comes before the module is read, which goes on
@@ -163,7 +168,7 @@ public final class Bufq {
             shell.printer().setOneJsonDocument(true);
             // `oom -` in a batch run reads all of stdin (a log with blank lines in it)
             if (!env.stdinClosed()) shell.setPaste(Paste.all(in));
-            return actions(shell, args, err);
+            return actions(shell, args, compiled, err);
         }
         if (env.stdinClosed()) return ExitCode.OK; // nothing to read, and descriptor 0 is not ours
         if (!env.interactive()) {
@@ -176,9 +181,10 @@ public final class Bufq {
         return interactive.run(shell);
     }
 
-    private int actions(Shell shell, Args args, PrintStream err) {
+    private int actions(Shell shell, Args args, List<StatementRunner.Statement> compiled, PrintStream err) {
         boolean failed = false;
-        for (Args.Action a : args.actions()) {
+        for (int i = 0; i < args.actions().size(); i++) {
+            Args.Action a = args.actions().get(i);
             Status st;
             if (a.file() && shell.isScriptFile(Path.of(a.text()))) {
                 // A -f file that cannot be read is a usage error (exit 2), JavaScript or not.
@@ -215,7 +221,8 @@ public final class Bufq {
                 }
                 if (st == null) return ExitCode.USAGE;
             } else {
-                st = shell.execute(a.text());
+                StatementRunner.Statement s = compiled.get(i);
+                st = s != null ? shell.execute(s) : shell.execute(a.text());
             }
             if (st == Status.QUIT) break;
             if (st == Status.ERROR) {

@@ -5,7 +5,7 @@ import bufq.analysis.diff.DiffResult;
 import bufq.analysis.diff.DiffTables;
 import bufq.analysis.diff.ModuleDiff;
 import bufq.analysis.diff.ModulePairs;
-import bufq.fit.Growth;
+import bufq.analysis.diff.Growth;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.shell.session.Command;

@@ -7,13 +7,12 @@ import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.Engine;
 import bufq.shell.session.CommandPlan;
 import bufq.shell.session.OutputSink;
 import bufq.shell.session.CommandContext;
+import bufq.shell.session.Engine;
 import bufq.shell.session.Status;
-
-
+import bufq.shell.sql.Sql;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -23,6 +22,7 @@ import java.nio.channels.ClosedByInterruptException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -32,11 +32,17 @@ final class ExportCommand implements Command {
     /** The Used values section: a profile's frames are op names and source lines. */
     Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
 
+    /** What pprof and Perfetto take, for their usage line. */
+    private static final String PROFILE_USAGE = "export pprof|perfetto FILE [at peak|claimed_peak|STEP] [by stack|op_name|source] [--force]";
+
     @Override public String synopsis() {
-        return "export pprof|perfetto FILE [at peak|claimed_peak|STEP] [by stack|op_name|source] [--force]";
+        // One line of help: the table exports' ENTITY words and --partition are in the description.
+        return "export pprof|perfetto|parquet|duckdb FILE [at STEP] [by stack|op_name|source] [--force]";
     }
 
-    @Override public String brief() { return "Writes the module for pprof (values live at a step) or Perfetto (the schedule)."; }
+    @Override public String brief() {
+        return "Writes pprof or Perfetto files, or all modules' tables as Parquet or DuckDB.";
+    }
 
     @Override public String description() {
         return "export pprof FILE writes the values live at one step (default: the peak; 'at claimed_peak' is the\n"
@@ -49,27 +55,42 @@ final class ExportCommand implements Command {
                 + "chrome://tracing, one step = one microsecond: a slice per step named by its instruction, a counter\n"
                 + "of occupied bytes per colour, the peak marked, and per allocation a slice per value over its live\n"
                 + "range (shape, size, offset, op_name, source in its args). It is streamed: a million values work.\n"
+                + "export parquet DIR [ENTITY ...] [--partition KEY=VALUE]... [--force] writes the tables of every\n"
+                + "loaded module (those 'sql' reads: modules, values, allocations, instructions, steps, uses, events\n"
+                + "where there are any, and runs: the export itself) as DIR/TABLE.parquet, or only the ENTITY tables\n"
+                + "named; each row is led by the keys that join across runs (dump, handle, module, module_id,\n"
+                + "fingerprint, backend). --partition run=2026-12-01 writes under DIR/run=2026-12-01/ (Hive style;\n"
+                + "repeat it for more keys), so a nightly job adds a folder that read_parquet('DIR/*/modules.parquet')\n"
+                + "and Spark read together. export duckdb FILE [ENTITY ...] [--partition KEY=VALUE]... appends the same\n"
+                + "tables to a DuckDB database (made if missing), each row with the run_id of its row in runs.\n"
+                + "Modules are read one at a time, so a directory of thousands exports in bounded memory.\n"
                 + "Files are written to a temporary file and renamed; an existing one is only replaced with --force.";
     }
 
     @Override public List<String> examples() {
         return List.of("export pprof peak.pb.gz", "export pprof step40.pb.gz at 40 by source",
-                "export pprof label.pb.gz at claimed_peak --force", "export perfetto trace.json");
+                "export pprof label.pb.gz at claimed_peak --force", "export perfetto trace.json",
+                "export parquet runs --partition run=2026-12-01", "export parquet tables modules values", "export duckdb fleet.duckdb");
     }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        return CommandPlan.words(args, needs(), false, this::run);
+        CommandPlan p = CommandPlan.words(args, needs(), false, this::run);
+        String first = args.strip().split("\\s+", 2)[0];
+        // The tables of every module: each is read as it is exported, not only the current one.
+        if (first.equals("parquet") || first.equals("duckdb")) return new CommandPlan.Simple(p.needs(), false, false, p::run);
+        return p;
     }
 
     private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
-        CommandArgs a = new CommandArgs(args, synopsis());
+        if (!args.isEmpty() && (args.get(0).equals("parquet") || args.get(0).equals("duckdb"))) return tables(ctx, args);
+        CommandArgs a = new CommandArgs(args, PROFILE_USAGE);
         String format = a.positional();
         String file = a.positional();
         String at = a.value("at");
         String byText = a.value("by");
         boolean force = a.flag("--force");
         a.done();
-        if (format == null || file == null) throw new CommandException("usage: " + synopsis());
+        if (format == null || file == null) throw new CommandException("usage: " + PROFILE_USAGE);
         HloModule m = ctx.modules().requireFor("export", ctx.out()::info);
         if (format.equals("perfetto")) {
             if (at != null || byText != null) throw new CommandException("export perfetto takes no 'at' or 'by': it traces every step");
@@ -83,7 +104,7 @@ final class ExportCommand implements Command {
                     + " allocations" + TraceExport.leftOut(m, t[0]) + "; open it at https://ui.perfetto.dev (Open trace file) or chrome://tracing");
             return Status.OK;
         }
-        if (!format.equals("pprof")) throw new CommandException("export writes pprof or perfetto, not '" + format + "'");
+        if (!format.equals("pprof")) throw new CommandException("export writes pprof, perfetto, parquet or duckdb, not '" + format + "'");
         ProfileStacks by = byText == null ? ProfileStacks.STACK : ProfileStacks.parse(byText);
         if (by == null) throw new CommandException("export pprof by takes stack, op_name or source, not '" + byText + "'");
         int step;
@@ -96,6 +117,40 @@ final class ExportCommand implements Command {
         write(file, force, out -> s[0] = PprofExport.write(m, step, at == null ? "peak" : at, by, out));
         ctx.out().info("wrote " + file + ": " + s[0].samples() + " values live at step " + step + ", "
                 + s[0].bytes() + " bytes occupied; open it with 'go tool pprof -http=: " + file + "'");
+        return Status.OK;
+    }
+
+    /** {@code export parquet DIR ...} and {@code export duckdb FILE ...}: every loaded module's tables (bufq.shell.sql). */
+    private static Status tables(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure {
+        String format = args.get(0);
+        List<String> entities = new ArrayList<>(), partitions = new ArrayList<>();
+        String target = null;
+        boolean force = false;
+        for (int i = 1; i < args.size(); i++) {
+            String w = args.get(i);
+            if (w.equals("--partition")) {
+                if (i + 1 == args.size()) throw new CommandException("--partition needs KEY=VALUE (run=2026-12-01)");
+                partitions.add(args.get(++i));
+            } else if (w.startsWith("--partition=")) {
+                partitions.add(w.substring("--partition=".length()));
+            } else if (w.equals("--force") && format.equals("parquet")) {
+                force = true;
+            } else if (w.startsWith("--")) {
+                throw new CommandException("export " + format + " takes --partition" + (format.equals("parquet") ? " and --force" : "")
+                        + ", not '" + w + "'");
+            } else if (target == null) {
+                target = w;
+            } else {
+                entities.add(w);
+            }
+        }
+        if (target == null) throw new CommandException("usage: export " + format + (format.equals("parquet") ? " DIR" : " FILE")
+                + " [ENTITY ...] [--partition KEY=VALUE]..." + (format.equals("parquet") ? " [--force]" : ""));
+        ctx.modules().require();
+        String line = format.equals("parquet")
+                ? Sql.exportParquet(ctx.modules(), ctx.settings().tiling(), Path.of(target), entities, partitions, force)
+                : Sql.exportDuckdb(ctx.modules(), ctx.settings().tiling(), Path.of(target), entities, partitions);
+        ctx.out().info(line);
         return Status.OK;
     }
 

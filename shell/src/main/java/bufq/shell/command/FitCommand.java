@@ -1,18 +1,21 @@
 package bufq.shell.command;
 
+import bufq.eval.EvalContext;
 import bufq.eval.ModuleRow;
+import bufq.eval.Selection;
 import bufq.fit.Capacity;
+import bufq.fit.CapacityChoice;
 import bufq.fit.Devices;
 import bufq.fit.Failure;
 import bufq.fit.FitReport;
 import bufq.fit.Keep;
 import bufq.fit.Program;
+import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.oom.Family;
 import bufq.oom.OomMessage;
 import bufq.oom.OomReport;
 import bufq.table.Sizes;
-import com.sun.management.OperatingSystemMXBean;
 import bufq.shell.session.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.CommandPlan;
@@ -22,12 +25,9 @@ import bufq.shell.session.Modules;
 import bufq.shell.session.Setting;
 import bufq.shell.session.CommandContext;
 import bufq.shell.session.Status;
-import bufq.table.Output;
-import bufq.table.Table;
 import bufq.units.Units;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -138,27 +138,19 @@ final class FitCommand implements Command {
 
     /** {@link #capacity}, or null when neither is set and {@code message} is not an XLA:CPU one. */
     static Capacity capacityOrNull(CommandContext ctx, OomMessage message) throws CommandException {
-        String cap = ctx.settings().text(Setting.CAPACITY), dev = ctx.settings().text(Setting.DEVICE);
-        String res = ctx.settings().text(Setting.RESERVED);
+        CapacityChoice cap = ctx.settings().capacity();
+        Devices.Device dev = ctx.settings().device();
+        Setting.Reserved res = ctx.settings().reserved();
         Capacity c;
-        if (cap.equalsIgnoreCase("host")) c = host("set capacity host");
-        else if (cap.equalsIgnoreCase("unlimited")) c = new Capacity(Long.MAX_VALUE, 0, "set capacity unlimited: no bound");
-        else if (!cap.equals("none")) c = new Capacity(Units.parse(cap), 0, "set capacity " + cap);
-        else if (!dev.equals("none")) c = Devices.byName(dev).capacity();
+        if (cap.kind() != CapacityChoice.Kind.NONE) c = cap.capacity("set capacity " + cap);
+        else if (dev != null) c = dev.capacity();
         else if (message != null && message.family() == Family.CPU)
-            c = host("capacity none and an XLA:CPU message loaded (without a ulimit such a run meets the machine's"
+            c = CapacityChoice.host("capacity none and an XLA:CPU message loaded (without a ulimit such a run meets the machine's"
                     + " memory; set capacity if it ran under one)");
         else return null;
-        if (res.equals("none")) return c;
-        long r = Units.parse(res);
-        if (r >= c.bytes()) throw new CommandException("reserved (" + res + ") is not below the capacity (" + cap + ")");
-        return new Capacity(c.bytes(), r, c.source() + "; set reserved " + res);
-    }
-
-    /** This machine's physical memory, what an XLA:CPU run without a limit runs into. */
-    private static Capacity host(String why) {
-        long bytes = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
-        return new Capacity(bytes, 0, "host: this machine's physical memory, " + Sizes.human(bytes) + " (" + why + ")");
+        if (!res.isSet()) return c;
+        if (res.bytes() >= c.bytes()) throw new CommandException("reserved (" + res + ") is not below the capacity (" + cap + ")");
+        return new Capacity(c.bytes(), res.bytes(), c.source() + "; set reserved " + res);
     }
 
     /** The failures the loaded out-of-memory messages name, as fit believes them. */
@@ -201,10 +193,13 @@ final class FitCommand implements Command {
             });
             if (rows.isEmpty()) return out;
             HloModule any = current != null ? current : ctx.modules().module(ctx.modules().set().entries().get(0));
-            List<Output> result = ctx.engine().query("modules " + selection + " show handle", any, ctx.settings().tiling(), rows);
-            for (Output o : result) {
-                if (!(o instanceof Table t)) continue;
-                for (int i = 0; i < t.size(); i++) out.add(byHandle.get((String) t.cell(i, 0)));
+            String condition = selection.substring(5).stripLeading();
+            Selection modules = ctx.engine().where("modules", condition, selection.length() - condition.length());
+            try {
+                for (Object row : modules.rows(new EvalContext(any, ctx.settings().tiling(), rows)))
+                    out.add(byHandle.get(((ModuleRow) row).handle()));
+            } catch (QueryException e) {
+                throw new Engine.Failure(e.diagnostic().render(selection));
             }
             return out;
         }

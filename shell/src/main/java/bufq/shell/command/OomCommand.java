@@ -1,6 +1,7 @@
 package bufq.shell.command;
 
 import bufq.fit.Capacity;
+import bufq.fit.CapacityChoice;
 import bufq.fit.Program;
 import bufq.model.HloModule;
 import bufq.table.Sizes;
@@ -15,7 +16,6 @@ import bufq.shell.session.Engine;
 import bufq.shell.session.Modules;
 import bufq.shell.session.Paste;
 import bufq.shell.session.CommandContext;
-import bufq.shell.session.Setting;
 import bufq.shell.session.Status;
 import bufq.shell.session.UserPaths;
 
@@ -104,7 +104,7 @@ final class OomCommand implements Command {
      * count that prints so is at least that), so a set that fits under it fits the device.
      */
     private static void takeCapacity(CommandContext ctx, OomText text) throws CommandException {
-        if (!ctx.settings().text(Setting.CAPACITY).equals("none") || !ctx.settings().text(Setting.DEVICE).equals("none")) return;
+        if (ctx.settings().capacity().kind() != CapacityChoice.Kind.NONE || ctx.settings().device() != null) return;
         ByteSize stated = null;
         int message = 0;
         for (int i = 0; i < text.messages().size(); i++) {
@@ -115,7 +115,7 @@ final class OomCommand implements Command {
             stated = c;
         }
         if (stated == null) return;
-        ctx.settings().set(Setting.CAPACITY, stated.lo() + "B");
+        ctx.settings().setCapacity(CapacityChoice.ofBytes(stated.lo()));
         ctx.out().info("capacity " + stated.lo() + " B taken from message " + message + " (it states "
                 + stated.text() + (stated.isExact() ? "" : ", the least byte count that prints so")
                 + "): 'fit' checks against it; 'set capacity' changes it");

@@ -1,5 +1,6 @@
 package bufq.shell.command;
 
+import bufq.eval.Selection;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.DumpPart;
@@ -15,7 +16,9 @@ import bufq.whatif.Outcome;
 import bufq.whatif.EditSweep;
 
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** {@code whatif EDIT [; EDIT ...] [; QUERY]}: the peak recomputed under edits of a copy of the live ranges and sizes. */
@@ -74,16 +77,27 @@ final class WhatifCommand implements Command {
         private final EditParser.Parsed parsed;
         private final QueryException error;
         private final CommandContext ctx;
+        /** The query after the edits, compiled once; null when there is none. */
+        private final Engine.Compiled query;
+        /** Each edit's condition, compiled once. */
+        private final Map<Edit.Where, Selection> selections = new HashMap<>();
 
         Plan(String text, EditParser.Parsed parsed, QueryException error, CommandContext ctx) {
             this.text = text;
             this.parsed = parsed;
             this.error = error;
             this.ctx = ctx;
+            this.query = parsed == null || parsed.query() == null ? null : ctx.engine().compile(parsed.query());
+            if (parsed != null) {
+                for (Edit e : parsed.edits()) {
+                    if (e.where() != null)
+                        selections.put(e.where(), ctx.engine().where(EditSweep.ENTITY, e.where().condition(), e.where().offset()));
+                }
+            }
         }
 
         @Override public Set<DumpPart> needs() {
-            return parsed == null ? Set.of() : EditSweep.needs(parsed.edits(), parsed.query(), ctx.engine().catalog());
+            return parsed == null ? Set.of() : EditSweep.needs(parsed.edits(), parsed.query(), selections::get);
         }
 
         /** Its conditions and its query run under the query time limit. */
@@ -91,10 +105,10 @@ final class WhatifCommand implements Command {
 
         @Override public boolean usesScripts() {
             if (parsed == null) return false;
-            if (parsed.query() != null && ctx.engine().unresolved(parsed.query())) return true;
+            if (query != null && !query.unresolved().isEmpty()) return true;
             for (Edit e : parsed.edits()) {
                 if (e instanceof Edit.Tiling t && ctx.settings().tilingNamed(t.name()) == null) return true;
-                if (e.where() != null && ctx.engine().unresolved("values where " + e.where().condition())) return true;
+                if (e.where() != null && selections.get(e.where()).unresolved()) return true;
             }
             return false;
         }
@@ -105,9 +119,11 @@ final class WhatifCommand implements Command {
             c.modules().readParts(m, needs());
             try {
                 if (error != null) throw error;
-                Outcome o = EditSweep.run(m, parsed.edits(), c.engine().catalog(), c.settings().tiling(), c.settings()::tilingNamed);
+                // against the catalog as it is now: init.js may have defined a field a condition names
+                Outcome o = EditSweep.run(m, parsed.edits(), w -> selections.get(w).against(c.engine().catalog()),
+                        c.settings().tiling(), c.settings()::tilingNamed);
                 c.out().print(o.report());
-                if (parsed.query() != null) c.out().print(c.engine().query(parsed.query(), o.editedModule(), c.settings().tiling()));
+                if (query != null) c.out().print(query.current().run(o.editedModule(), c.settings().tiling(), null));
             } catch (QueryException e) {
                 throw new Engine.Failure(e.diagnostic().render(text));
             }

@@ -4,15 +4,15 @@ import bufq.shell.session.Command;
 import bufq.analysis.Analyses;
 import bufq.analysis.WhyReport;
 import bufq.eval.EvalContext;
-import bufq.eval.Query;
 import bufq.lang.QueryException;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.Engine;
 import bufq.shell.session.CommandPlan;
 import bufq.shell.session.CommandContext;
+import bufq.shell.session.Engine;
+import bufq.shell.session.StatementKind;
 import bufq.shell.session.Status;
 import bufq.table.Output;
 
@@ -48,26 +48,27 @@ final class WhyCommand implements Command {
     }
 
     /**
-     * The rest of the line as typed (a query keeps its quotes). A query on values naming fields not
-     * known now uses scripts: the init script may define them.
+     * The rest of the line as typed (a query keeps its quotes), a query compiled here once. A query
+     * on values naming fields not known now uses scripts: the init script may define them.
      */
     @Override public CommandPlan plan(CommandContext ctx, String args) {
         String text = args.strip();
+        Engine.Compiled query = StatementKind.startsQuery(text, ctx.engine().entities()) ? ctx.engine().compile(text) : null;
         return new CommandPlan() {
             @Override public Set<DumpPart> needs() { return WhyCommand.this.needs(); }
             /** A query's conditions run under the query time limit. */
             @Override public boolean evaluatesConditions() { return true; }
             @Override public boolean usesScripts() {
-                return text.split("\\s+", 2)[0].equals("values") && ctx.engine().unresolved(text);
+                return query != null && query.entity().equals("values") && !query.unresolved().isEmpty();
             }
-            @Override public Status run(CommandContext c) throws CommandException, Engine.Failure, IOException { return WhyCommand.this.run(c, text); }
+            @Override public Status run(CommandContext c) throws CommandException, Engine.Failure, IOException { return WhyCommand.this.run(c, text, query); }
         };
     }
 
-    private Status run(CommandContext ctx, String text) throws CommandException, Engine.Failure, IOException {
+    private Status run(CommandContext ctx, String text, Engine.Compiled query) throws CommandException, Engine.Failure, IOException {
         if (text.isEmpty()) throw new CommandException("usage: " + synopsis());
         HloModule m = ctx.modules().requireFor("why", ctx.out()::info);
-        List<HloValue> values = select(ctx, m, text);
+        List<HloValue> values = query != null ? select(ctx, m, query.current()) : select(m, text);
         if (values.isEmpty()) {
             ctx.out().info("no values selected");
             return Status.OK;
@@ -78,24 +79,27 @@ final class WhyCommand implements Command {
         return Status.OK;
     }
 
-    /** The values {@code text} names: an id, a name with or without its index, or a query on values. */
-    static List<HloValue> select(CommandContext ctx, HloModule m, String text) throws CommandException {
+    /** The values {@code query}, a query on values, selects. */
+    private static List<HloValue> select(CommandContext ctx, HloModule m, Engine.Compiled query) throws CommandException {
+        String entity = query.entity().isEmpty() ? StatementKind.firstWord(query.text()) : query.entity();
+        if (!entity.equalsIgnoreCase("values")) throw new CommandException("why takes a query on values, not on " + entity);
+        try {
+            List<HloValue> out = new ArrayList<>();
+            for (Object o : query.selection().rows(new EvalContext(m, ctx.settings().tiling()))) out.add((HloValue) o);
+            return out;
+        } catch (Engine.Failure e) {
+            throw new CommandException(e.getMessage().stripTrailing());
+        } catch (QueryException e) {
+            throw new CommandException(e.diagnostic().render(query.text()).stripTrailing());
+        }
+    }
+
+    /** The values {@code text} names: an id, or a name with or without its index. */
+    static List<HloValue> select(HloModule m, String text) throws CommandException {
         if (text.matches("[0-9]+")) {
             HloValue v = text.length() <= 18 ? m.value(Long.parseLong(text)) : null;   // longer: past any id
             if (v == null) throw new CommandException("no value with id " + text + " in " + m.handle());
             return List.of(v);
-        }
-        String first = text.split("\\s+", 2)[0];
-        if (ctx.engine().entities().contains(first)) {
-            if (!first.equals("values")) throw new CommandException("why takes a query on values, not on " + first);
-            try {
-                Query q = Query.compile(text, ctx.engine().catalog());
-                List<HloValue> out = new ArrayList<>();
-                for (Object o : q.select(new EvalContext(m, ctx.settings().tiling()))) out.add((HloValue) o);
-                return out;
-            } catch (QueryException e) {
-                throw new CommandException(e.diagnostic().render(text).stripTrailing());
-            }
         }
         String name = text.startsWith("%") ? text.substring(1) : text;
         if (name.endsWith("}")) {

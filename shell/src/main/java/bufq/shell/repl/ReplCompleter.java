@@ -20,6 +20,7 @@ import bufq.shell.session.Command;
 import bufq.shell.session.ModuleSet;
 import bufq.shell.session.Setting;
 import bufq.shell.session.Shell;
+import bufq.shell.session.StatementKind;
 import bufq.table.ColumnType;
 import bufq.table.NaturalOrder;
 import bufq.table.Sizes;
@@ -75,7 +76,7 @@ public final class ReplCompleter implements Completer {
             return;
         }
         String head = l.words().get(0).toLowerCase(Locale.ROOT);
-        if (shell.engine().entities().contains(head.toLowerCase(Locale.ROOT))) query(l, out);
+        if (StatementKind.startsQuery(head, shell.engine().entities())) query(l, out);
         else command(reader, head, l, out);
     }
 

@@ -13,7 +13,12 @@ import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.Shape;
 import bufq.model.TilingModel;
+import bufq.forecast.Forecast;
+import bufq.forecast.Prediction;
+import bufq.forecast.ForecastRequest;
+import bufq.forecast.NotASeries;
 import bufq.format.Formatters;
+import bufq.model.DumpPart;
 import bufq.oom.OomReader;
 import bufq.oom.OomReport;
 import bufq.oom.OomText;
@@ -79,6 +84,7 @@ final class Api extends Rows.ReadOnly {
             case "rule" -> (ProxyExecutable) this::rule;
             case "whatif" -> (ProxyExecutable) this::whatif;
             case "oom" -> (ProxyExecutable) this::oom;
+            case "forecast" -> (ProxyExecutable) this::forecast;
             case "format" -> new Rows.ReadOnlyMap(Map.of("bytes", (ProxyExecutable) this::bytes));
             case "version" -> Version.NUMBER;
             default -> null;
@@ -95,7 +101,7 @@ final class Api extends Rows.ReadOnly {
     }
 
     @Override public String toString() {
-        return "{module, query(text), why(id or name), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), rule(name, fn), whatif(edits), oom(text), format.bytes(n), version: "
+        return "{module, query(text), why(id or name), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), rule(name, fn), whatif(edits), oom(text), forecast(text), format.bytes(n), version: "
                 + Convert.show(Version.NUMBER) + "}";
     }
 
@@ -143,6 +149,39 @@ final class Api extends Rows.ReadOnly {
             if (o instanceof Table t) parts.put(Formatters.key(t.title()), new Convert.ReadOnlyArray(t.size(), r -> new Rows.ResultRow(t, r)));
         }
         return new Rows.ReadOnlyMap(parts);
+    }
+
+    // bufq.forecast(text) -> the forecast command's tables under their json keys, rows each; every value's law
+    // under laws. text as the command takes it: "at 64", "x[0] at 64"
+    private Object forecast(Value... a) {
+        String usage = "bufq.forecast(text)";
+        ForecastRequest r;
+        try {
+            r = ForecastRequest.parse(JsArgs.string(a, 0, usage));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(usage + ": " + e.getMessage());
+        }
+        if (r.fit()) throw new IllegalArgumentException(usage + ": 'fit' checks the session's capacity: run the forecast fit command;"
+                + " from a script, forecast at N and compare its needs_bytes");
+        List<HloModule> loaded = new ArrayList<>();
+        try {
+            session.modules().forEachModule(loaded::add);
+            Forecast.Loaded split = Forecast.split(loaded, session.modules().current());
+            for (HloModule m : split.series()) session.modules().readParts(m, Set.of(DumpPart.USED_VALUES));
+            Forecast f = Forecast.of(split.series(), r.dimension());
+            List<Output> out = new ArrayList<>(f.report(r.n(), 0));
+            out.set(out.size() - 1, f.laws(r.n()).get(0));
+            Map<String, Object> parts = new LinkedHashMap<>();
+            for (Output o : out) {
+                if (o instanceof Table t) parts.put(Formatters.key(t.title()).replaceFirst("^laws_.*", "laws"),
+                        new Convert.ReadOnlyArray(t.size(), i -> new Rows.ResultRow(t, i)));
+            }
+            return new Rows.ReadOnlyMap(parts);
+        } catch (NotASeries e) {
+            throw new IllegalArgumentException(usage + ": " + e.getMessage());
+        } catch (Engine.Failure | CommandException e) {
+            throw new IllegalArgumentException(usage + ": " + e.getMessage());
+        }
     }
 
     // bufq.format.bytes(n) -> "512B", "16.0MiB": sizes as bufq's own tables print them

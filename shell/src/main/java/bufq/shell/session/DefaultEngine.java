@@ -8,7 +8,8 @@ import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
 import bufq.eval.ModuleRow;
 import bufq.eval.Query;
-import bufq.lang.Parser;
+import bufq.eval.Selection;
+import bufq.lang.Ast;
 import bufq.lang.QueryException;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
@@ -20,7 +21,9 @@ import bufq.table.Output;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -28,6 +31,7 @@ import java.util.function.Function;
 public final class DefaultEngine implements Engine {
     /** Made on first need ({@link #catalog()}): a batch summary or a prompt needs none (issue 34). */
     private volatile Catalog catalog;
+    private final LongAdder parses = new LongAdder();
 
     @Override public List<FoundModule> discover(List<Path> paths, Consumer<String> skipped) throws Failure {
         List<FoundModule> out = new ArrayList<>();
@@ -55,28 +59,6 @@ public final class DefaultEngine implements Engine {
         };
     }
 
-    @Override public Set<DumpPart> needs(String query) {
-        try {
-            return Query.compile(query, catalog()).needs();
-        } catch (QueryException e) {
-            return Set.of();
-        }
-    }
-
-    @Override public boolean unresolved(String query) {
-        try {
-            Parser.parse(query);
-        } catch (QueryException e) {
-            return false;
-        }
-        try {
-            Query.compile(query, catalog());
-            return false;
-        } catch (QueryException e) {
-            return true;
-        }
-    }
-
     @Override public List<String> entities() {
         Catalog c = catalog;
         return c == null ? Catalog.standardEntities() : c.entities();
@@ -93,27 +75,96 @@ public final class DefaultEngine implements Engine {
         return out;
     }
 
-    @Override public List<Output> query(String text, HloModule module, TilingModel tiling) throws Failure {
-        return query(text, module, tiling, null);
+    @Override public Compiled compile(String text) {
+        parses.increment();
+        Ast.Query ast;
+        try {
+            ast = Query.parse(text);
+        } catch (QueryException e) {
+            return new Checked(text, null, null, null, e);
+        }
+        return check(text, ast, catalog());
     }
 
-    @Override public List<Output> query(String text, HloModule module, TilingModel tiling, List<ModuleRow> modules) throws Failure {
-        Query q;
+    private Checked check(String text, Ast.Query ast, Catalog catalog) {
         try {
-            q = Query.compile(text, catalog());
+            return new Checked(text, ast, catalog, Query.check(text, ast, catalog), null);
         } catch (QueryException e) {
-            throw new Failure(e.diagnostic().render(text));
+            return new Checked(text, ast, catalog, null, e);
         }
-        try {
-            // The parts it reads first, as a load: Ctrl-C stops the read, a changed file is one line.
-            module.read(q.needs());
-        } catch (PartUnavailableException e) {
-            throw new Failure(e.getMessage());
+    }
+
+    @Override public Selection where(String entity, String condition, int offset) {
+        parses.increment();
+        return Selection.where(entity, condition, offset, catalog());
+    }
+
+    /**
+     * How many queries and conditions this engine has parsed: each statement's once, however often the shell asks
+     * what it needs or whether it waits for init.js (tests hold it to that).
+     */
+    public long parses() { return parses.sum(); }
+
+    /**
+     * A query parsed once and checked against {@code catalog}: {@code query} when it checks, else
+     * {@code error}; {@code ast} is null for a syntax error.
+     */
+    private final class Checked implements Compiled {
+        private final String text;
+        private final Ast.Query ast;
+        private final Catalog catalog;
+        private final Query query;
+        private final QueryException error;
+
+        Checked(String text, Ast.Query ast, Catalog catalog, Query query, QueryException error) {
+            this.text = text;
+            this.ast = ast;
+            this.catalog = catalog;
+            this.query = query;
+            this.error = error;
         }
-        try {
-            return List.of(q.run(new EvalContext(module, tiling, modules)));
-        } catch (QueryException e) {
-            throw new Failure(e.diagnostic().render(text));
+
+        @Override public String text() { return text; }
+        @Override public String entity() { return ast == null ? "" : ast.entity().text().toLowerCase(Locale.ROOT); }
+        @Override public Set<DumpPart> needs() { return query == null ? Set.of() : query.needs(); }
+
+        @Override public List<String> unresolved() {
+            if (query != null || ast == null) return List.of();
+            List<String> unknown = Query.unknownFields(ast, catalog);
+            if (!unknown.isEmpty()) return unknown;
+            var d = error.diagnostic();
+            int s = Math.min(d.start(), text.length()), e = Math.min(Math.max(d.end(), s), text.length());
+            return List.of(s < e ? text.substring(s, e) : text.strip());
+        }
+
+        @Override public String diagnostic() { return error == null ? null : error.diagnostic().render(text); }
+
+        /** Checked again only when a script changed the catalog since (bufq.field): never parsed again. */
+        @Override public Compiled current() {
+            Catalog now = catalog();
+            return ast == null || now == catalog ? this : check(text, ast, now);
+        }
+
+        @Override public List<Output> run(HloModule module, TilingModel tiling, List<ModuleRow> modules) throws Failure {
+            Query q = compiled();
+            try {
+                // The parts it reads first, as a load: Ctrl-C stops the read, a changed file is one line.
+                module.read(q.needs());
+            } catch (PartUnavailableException e) {
+                throw new Failure(e.getMessage());
+            }
+            try {
+                return List.of(q.run(new EvalContext(module, tiling, modules)));
+            } catch (QueryException e) {
+                throw new Failure(e.diagnostic().render(text));
+            }
+        }
+
+        @Override public Selection selection() throws Failure { return Selection.of(compiled()); }
+
+        private Query compiled() throws Failure {
+            if (query == null) throw new Failure(diagnostic());
+            return query;
         }
     }
 

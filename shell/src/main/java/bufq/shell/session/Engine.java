@@ -2,6 +2,7 @@ package bufq.shell.session;
 
 import bufq.eval.Catalog;
 import bufq.eval.ModuleRow;
+import bufq.eval.Selection;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.PartUnavailableException;
@@ -74,29 +75,72 @@ public interface Engine {
     /** Fields of an entity, in catalog order; empty for an unknown entity. */
     List<Field> fields(String entity);
 
-    /** Compiles and runs {@code query} on {@code module}; a failure's message is the rendered diagnostic. */
-    List<Output> query(String query, HloModule module, TilingModel tiling) throws Failure;
+    /**
+     * Compiles {@code text}, a query, once against {@link #catalog()}: parsed here and never again
+     * (the shell counts on one parse a statement). Never throws: a query that does not compile
+     * carries its diagnostic and fails when run.
+     */
+    Compiled compile(String text);
 
-    /** As {@link #query(String, HloModule, TilingModel)}, the {@code modules} entity listing {@code modules}. */
-    default List<Output> query(String query, HloModule module, TilingModel tiling, List<ModuleRow> modules) throws Failure {
-        return query(query, module, tiling);
+    /** Compiles and runs {@code query} on {@code module} (scripts' {@code bufq.query}, whatif's query). */
+    default List<Output> query(String query, HloModule module, TilingModel tiling) throws Failure {
+        return compile(query).run(module, tiling, null);
+    }
+
+    /**
+     * A query compiled once, kept by the statement that holds it and run on any module. Immutable:
+     * against a catalog that changed it is checked again ({@link #current}), from its parsed tree.
+     */
+    interface Compiled {
+        /** The query as written. */
+        String text();
+
+        /** The entity it queries, lowercase as the catalog names it; empty when it does not parse. */
+        String entity();
+
+        /** The dump parts it reads, as its compilation says; none when it does not compile. */
+        Set<DumpPart> needs();
+
+        /**
+         * What did not resolve when it parses but does not check against the catalog: the fields it
+         * names that the catalog lacks (a script may define them), else the name the check stopped
+         * at (a script may redefine it). Empty when it compiles, and for a syntax error, which no
+         * field mends.
+         */
+        List<String> unresolved();
+
+        /** The rendered diagnostic (the query, a caret, the message) when it does not compile; else null. */
+        String diagnostic();
+
+        /**
+         * This query against the catalog as it is now: itself while the catalog is the one it was
+         * checked against, else checked again without parsing (init.js may have defined a field it names).
+         */
+        default Compiled current() { return this; }
+
+        /**
+         * Runs on {@code module}, reading the parts it needs first; {@code modules} lists the
+         * {@code modules} entity's rows (null: none). The failure message is the rendered diagnostic.
+         */
+        List<Output> run(HloModule module, TilingModel tiling, List<ModuleRow> modules) throws Failure;
+
+        /** The rows it selects, for a command that acts on them ({@code why}); fails with its diagnostic. */
+        default Selection selection() throws Failure {
+            throw new Failure("this engine cannot select rows");
+        }
+    }
+
+    /**
+     * The rows of {@code entity} that {@code condition} keeps ({@code fit where COND}, whatif's
+     * {@code where}), compiled once against {@link #catalog()}: its errors point into the condition,
+     * at {@code offset} in the caller's text ({@link Selection#where}).
+     */
+    default Selection where(String entity, String condition, int offset) {
+        return Selection.where(entity, condition, offset, catalog());
     }
 
     /** The catalog queries are checked against: the standard fields plus those scripts added. */
     default Catalog catalog() { return Catalog.standard(); }
-
-    /**
-     * The dump parts {@code query} reads, as its compilation against {@link #catalog()} says; none
-     * when it does not compile, and none for an engine whose modules are always whole (a fake).
-     */
-    default Set<DumpPart> needs(String query) { return Set.of(); }
-
-    /**
-     * Whether {@code query} parses but does not check against {@link #catalog()} as it is now: it may
-     * name a field a script has yet to define. False when it compiles, and for a syntax error, which
-     * no field mends (and for a fake engine).
-     */
-    default boolean unresolved(String query) { return false; }
 
     /**
      * Adds (or replaces) a field computed by {@code fn} from a row (scripts' {@code bufq.field});

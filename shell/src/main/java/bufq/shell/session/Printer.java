@@ -3,15 +3,12 @@ package bufq.shell.session;
 import bufq.format.FormatOptions;
 import bufq.format.Formatter;
 import bufq.format.Formatters;
-import bufq.format.JsonFormatter;
-import bufq.format.MarkdownFormatter;
+import bufq.format.Result;
 import bufq.format.TableFormatter;
 import bufq.table.Output;
-import bufq.table.Table;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -35,11 +32,10 @@ public final class Printer {
     private String location;
     /** The statement running, until its first result is printed (for the echo setting). */
     private String statement;
-    /** Whether anything went to the current sink yet: markdown results are kept apart by a blank line. */
+    /** The results of the current format under way as one document (json's), until it ends. */
+    private Formatter.Document document = format.document();
+    /** Whether anything went to the current sink yet: the format's {@link Formatter#between} comes before the next. */
     private boolean sinkUsed;
-    /** A batch run's first json result, held until a second makes them an array (see printJson). */
-    private String heldJson;
-    private boolean jsonArray;
     private boolean oneJsonDocument;
 
     Printer(PrintStream out, PrintStream err, Env env, Settings settings,
@@ -65,97 +61,65 @@ public final class Printer {
     }
 
     /**
-     * Prints results through the current format; tables are cut to {@code maxrows} in human formats.
-     * In markdown each statement's results start after a blank line, so pasted results render as
-     * separate tables; with {@code echo on} the statement heads them.
+     * Prints one statement's results through the current format, whole: tables are cut to
+     * {@code maxrows} in formats for people, and with {@code echo on} the statement heads them.
+     * Results in one output follow one another as the format says (a blank line between two in
+     * markdown, so pasted results render as separate tables; one document in json).
      *
      * @throws CommandException the format cannot hold these results (csv of several tables)
      */
     public void print(List<? extends Output> outputs) throws IOException, CommandException {
-        boolean human = Formatters.isHuman(format);
-        List<Output> shown = new ArrayList<>(outputs.size());
-        for (Output o : outputs) {
-            if (o instanceof Table t && human && settings.maxRows() > 0) shown.add(t.limit(settings.maxRows()));
-            else shown.add(o);
-        }
         StringBuilder b = new StringBuilder();
-        boolean markdown = format instanceof MarkdownFormatter;
-        if (markdown && sinkUsed) b.append('\n');
-        if (human && settings.echo() && statement != null) {
-            if (markdown) b.append("#### `").append(statement.replace("`", "'")).append("`\n\n");
-            else b.append("-- ").append(statement).append('\n');
-        }
+        if (sinkUsed) b.append(format.between());
+        Result result = new Result(outputs, settings.echo() ? statement : null, settings.maxRows());
         statement = null;
         try {
-            Formatters.writeAll(shown, format, formatOptions(), b);
+            format.write(result, formatOptions(), b);
         } catch (IllegalArgumentException e) {
             throw new CommandException(e.getMessage());
         }
         sinkUsed = true;
-        if (format.name().equals("json")) {
-            printJson(b.toString());
-            return;
-        }
-        write(b.toString());
+        add(b.toString());
     }
 
     public void print(Output output) throws IOException, CommandException { print(List.of(output)); }
 
     /**
-     * Writes one JSON document. A batch run ({@link #setOneJsonDocument}) gets one document in all:
-     * its first result alone, or, once a second comes, an array of the results in order (closed
-     * when the output ends, the format changes or the run ends), so {@code json.load} reads any run.
-     * Otherwise (the interactive shell) each statement is one document in the same way: a statement
-     * that prints lines and a value, or several tables, prints one array.
+     * Writes one JSON document (a script's value in json), into the document under way as a result
+     * is: a batch run ({@link #setOneJsonDocument}) gets one document in all, its first result alone
+     * or, once a second comes, an array of the results in order (closed when the output ends, the
+     * format changes or the run ends), so {@code json.load} reads any run. Otherwise (the interactive
+     * shell) each statement is one document in the same way: a statement that prints lines and a
+     * value, or several tables, prints one array.
      */
-    public void printJson(String document) throws IOException {
-        if (capturedSink.get() != null) {
-            write(document);   // init.js at an idle prompt, between statements: a document of its own
-            return;
-        }
-        String d = document.endsWith("\n") ? document.substring(0, document.length() - 1) : document;
-        if (jsonArray) {
-            write(",\n" + d);
-        } else if (heldJson == null) {
-            heldJson = d;
-        } else {
-            write("[\n" + heldJson + ",\n" + d);
-            heldJson = null;
-            jsonArray = true;
-        }
-    }
+    public void printJson(String document) throws IOException { add(document); }
 
     /**
-     * A line a script prints ({@code print}). In json it is a document of its own, {@code {"print": LINE}}
-     * (an entry of a batch run's array), so the output stays JSON that {@code jq} and {@code json.load}
-     * read; in the other formats the line as it is.
+     * A line a script prints ({@code print}), as the format holds a line: in json a document of its
+     * own, {@code {"print": LINE}} (an entry of a batch run's array), so the output stays JSON that
+     * {@code jq} and {@code json.load} read; in the other formats the line as it is.
      */
     public void printLine(String line) throws IOException {
-        boolean ndjson = format.name().equals("ndjson");
-        if (!format.name().equals("json") && !ndjson) {
-            write(forScreen(line, false) + "\n");
-            return;
-        }
-        StringBuilder b = new StringBuilder("{\"print\": ");
-        JsonFormatter.string(line, b);
-        b.append("}\n");
-        if (ndjson) write(b.toString());   // a line of the stream, as a row is
-        else printJson(b.toString());
+        StringBuilder b = new StringBuilder();
+        format.line(line, formatOptions(), b);
+        add(b.toString());
     }
 
-    /** Ends the run's JSON: the one held result, or the array's close. */
-    void endJson() throws IOException {
-        String held = heldJson;
-        boolean array = jsonArray;
-        heldJson = null;
-        jsonArray = false;
-        if (held != null) write(held + "\n");
-        if (array) write("\n]\n");
+    /** Writes {@code rendered} into the document under way; the init script's output at an idle prompt is one of its own. */
+    private void add(String rendered) throws IOException {
+        String text = document.add(rendered, capturedSink.get() != null);
+        if (text != null) write(text);
     }
 
-    /** Ends a statement's JSON document, unless a batch run makes one document of all. */
+    /** Ends the document under way (json's one held result, or its array's close). */
+    void endDocument() throws IOException {
+        String end = document.end();
+        if (!end.isEmpty()) write(end);
+    }
+
+    /** Ends a statement's document, unless a batch run makes one document of all. */
     void endStatement() throws IOException {
-        if (!oneJsonDocument) endJson();
+        if (!oneJsonDocument) endDocument();
     }
 
     private void write(String text) throws IOException {
@@ -197,7 +161,7 @@ public final class Printer {
 
     /** Results, their notes included, go to the terminal the user reads stderr on. */
     public boolean notesOnScreen() {
-        return env.interactive() && sink.isConsole() && Formatters.isHuman(format);
+        return env.interactive() && sink.isConsole() && format.forPeople();
     }
 
     /** A line of information for the user (stderr, so stdout stays data). */
@@ -233,16 +197,16 @@ public final class Printer {
 
     public Formatter format() { return format; }
 
-    /** Switches the output format; a JSON document under way ends first. */
+    /** Switches the output format; a document under way ends first. */
     public void setFormat(Formatter f) {
-        if (f != format) {
-            try {
-                endJson();
-            } catch (IOException e) {
-                error(e.getMessage());
-            }
+        if (f == format) return;
+        try {
+            endDocument();
+        } catch (IOException e) {
+            error(e.getMessage());
         }
         format = f;
+        document = f.document();
     }
 
     /** A batch run: its json results make one document (see {@link #printJson}). */
@@ -265,7 +229,7 @@ public final class Printer {
 
     /** Closes the current sink (publishing a file) and switches to {@code next}. */
     public void switchSink(OutputSink next) throws IOException {
-        if (!(sink.isConsole() && next.isConsole())) endJson();  // the document ends with its file
+        if (!(sink.isConsole() && next.isConsole())) endDocument();  // the document ends with its file
         OutputSink old = sink;
         sink = next;
         sinkUsed = false;

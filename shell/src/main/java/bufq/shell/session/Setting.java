@@ -1,5 +1,6 @@
 package bufq.shell.session;
 
+import bufq.fit.CapacityChoice;
 import bufq.fit.Devices;
 import bufq.units.Units;
 
@@ -27,6 +28,23 @@ public enum Setting {
     CAPACITY("SIZE", "none", "memory of the device (or process) 'fit' checks against, e.g. 16GiB, 80GB, host (this machine's), unlimited; none = the device's"),
     DEVICE("NAME", "none", "an accelerator whose memory 'fit' uses when capacity is none (help device lists them)"),
     RESERVED("SIZE", "none", "of the capacity, what the runtime keeps before any program; none = the device's figure, else 0");
+
+    /**
+     * A reservation as read once: {@code bytes} of the capacity the runtime keeps, {@code text} as
+     * the user wrote it; {@link #NONE} leaves it to the device's figure (else 0).
+     */
+    public record Reserved(long bytes, String text) {
+        public static final Reserved NONE = new Reserved(-1, "none");
+
+        public boolean isSet() { return bytes >= 0; }
+
+        @Override public String toString() { return text; }
+    }
+
+    /** The value of {@code device} when none is set: shown as {@code none}. */
+    static final Object NO_DEVICE = new Object() {
+        @Override public String toString() { return "none"; }
+    };
 
     private static final BigDecimal MAX_TIMEOUT = BigDecimal.valueOf(Integer.MAX_VALUE);
 
@@ -141,24 +159,27 @@ public enum Setting {
                 if (t.isEmpty()) throw new CommandException("tiling takes a model name such as tpu or none");
                 return t;
             }
-            case CAPACITY, RESERVED -> {
-                if (t.equals("none")) return "none";
-                // where the capacity is chosen, not a size: the machine's memory, or no bound (FitCommand.capacity)
-                if (this == CAPACITY && (t.equalsIgnoreCase("host") || t.equalsIgnoreCase("unlimited"))) return t.toLowerCase(Locale.ROOT);
+            case CAPACITY -> {
                 try {
-                    long n = Units.parse(text, !(this == RESERVED && t.equals("0")));
-                    if (n > 0 || this == RESERVED) return text.trim();
+                    return CapacityChoice.of(text);
                 } catch (NumberFormatException e) {
                     throw new CommandException(key() + ": " + e.getMessage());
                 }
-                throw new CommandException(key() + " takes a size above 0 or none, not '" + text + "'");
+            }
+            case RESERVED -> {
+                if (t.equals("none")) return Reserved.NONE;
+                try {
+                    return new Reserved(Units.parse(text, !t.equals("0")), text.trim());
+                } catch (NumberFormatException e) {
+                    throw new CommandException(key() + ": " + e.getMessage());
+                }
             }
             case DEVICE -> {
-                if (t.equals("none")) return "none";
+                if (t.equals("none")) return NO_DEVICE;
                 Devices.Device d = Devices.byName(t);
                 if (d == null) throw new CommandException("unknown device '" + text + "'" + Suggest.hint(t, Devices.names())
                         + " (known: " + String.join(", ", Devices.names()) + "; see help device)");
-                return d.name();
+                return d;
             }
             default -> throw new IllegalStateException(name());
         }

@@ -1,6 +1,8 @@
 package bufq.shell.session;
 
 import bufq.table.Sizes;
+import bufq.fit.CapacityChoice;
+import bufq.fit.Devices;
 import bufq.model.TilingModel;
 
 import java.math.BigDecimal;
@@ -50,6 +52,7 @@ public final class Settings {
     }
 
     private static String show(Setting s, Object v) {
+        if (v instanceof Devices.Device d) return d.name();
         if (v instanceof Boolean b) return b ? "on" : "off";
         if (s == Setting.THRESHOLD) return Sizes.human((Long) v);
         if (s == Setting.TIMEOUT) return BigDecimal.valueOf((Long) v, 3).stripTrailingZeros().toPlainString();
@@ -70,6 +73,18 @@ public final class Settings {
     public Duration timeout() { return Duration.ofMillis((Long) values.get(Setting.TIMEOUT)); }
     /** The time limit in seconds as the user sets it and messages name it: {@code 10}, {@code 0.5}. */
     public String timeoutText() { return text(Setting.TIMEOUT); }
+    /** What {@code set capacity} said, read once. */
+    public CapacityChoice capacity() { return (CapacityChoice) values.get(Setting.CAPACITY); }
+
+    /** The device {@code set device} named, or null. */
+    public Devices.Device device() { return values.get(Setting.DEVICE) instanceof Devices.Device d ? d : null; }
+
+    /** What {@code set reserved} said, read once. */
+    public Setting.Reserved reserved() { return (Setting.Reserved) values.get(Setting.RESERVED); }
+
+    /** Sets the capacity to a figure the program already holds (a message's stated capacity), not text to read again. */
+    public void setCapacity(CapacityChoice c) { values.put(Setting.CAPACITY, c); }
+
     public TilingModel tiling() { return tilings.get((String) values.get(Setting.TILING)); }
 
     /** The tiling model registered as {@code name}, or null. */

@@ -2,8 +2,6 @@ package bufq.shell.session;
 
 import bufq.advise.Rule;
 import bufq.check.CheckRule;
-import bufq.lang.Parser;
-import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.PartUnavailableException;
 import bufq.model.TilingModel;
@@ -14,7 +12,6 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
@@ -32,10 +29,6 @@ import java.util.function.Function;
  * the script engine.
  */
 public final class Shell implements SessionControl {
-    /** What an interrupted query or module scan reports (the REPL interrupts on Ctrl-C). */
-    static final String CANCELLED = "query cancelled (Ctrl-C)";
-    /** A command other than a query stopped by Ctrl-C (e.g. {@code summary} over a big directory). */
-
     private final Engine engine;
     private final Env env;
     private final Settings settings = new Settings();
@@ -71,16 +64,23 @@ public final class Shell implements SessionControl {
         this.runner = new StatementRunner(engine, commands, context);
     }
 
+    /** {@code line} compiled once, to run later with {@link #execute(StatementRunner.Statement)}; null: nothing to compile. */
+    public StatementRunner.Statement compile(String line) { return runner.compile(line); }
+
     /**
      * Runs one statement (a query or a command) and prints its result or its error.
      * Never throws for anything the user typed.
      */
-    public Status execute(String line) {
+    public Status execute(String line) { return execute(line, null); }
+
+    /** Runs what {@link #compile} made, as {@link #execute(String)} runs its text. */
+    public Status execute(StatementRunner.Statement s) { return execute(s.text(), s); }
+
+    private Status execute(String line, StatementRunner.Statement compiled) {
         String text = line.strip();
         if (text.isEmpty() || StatementReader.isComment(text)) return Status.OK;
-        if (text.length() > Parser.MAX_LENGTH && !StatementReader.isJs(text)) {
-            // Refused before any lexing: every step below (init check, parts, parse, plan) reads it whole.
-            printer.error("statement too long (more than " + Parser.MAX_LENGTH + " characters); split it, or list values with 'in (...)'");
+        if (StatementRunner.tooLong(text)) {
+            printer.error(StatementRunner.TOO_LONG);
             return Status.ERROR;
         }
         long t0 = System.nanoTime();
@@ -91,9 +91,9 @@ public final class Shell implements SessionControl {
             modules.awaitLoad(printer.err()::println);   // the module an interactive session loads behind its first prompt
             deferred.reportNew(modules.loaded());   // parts read in the background meanwhile
             init.before(() -> false);   // waits for a run an idle prompt started
-            StatementRunner.Parsed parsed = runner.parse(text);
-            if (runner.usesScripts(parsed)) init.run();
-            st = runner.run(parsed);
+            StatementRunner.Statement statement = compiled != null ? compiled : runner.compile(text);
+            if (statement.usesScripts()) init.run();
+            st = runner.run(statement);
         } catch (CommandException | TilingModel.TilingFailure e) {
             printer.error(e.getMessage());
             st = Status.ERROR;
@@ -164,9 +164,6 @@ public final class Shell implements SessionControl {
         }
         return failed ? Status.ERROR : Status.OK;
     }
-
-    /** The dump parts {@code statement} reads beyond what every loaded module holds (a batch run loads them). */
-    public Set<DumpPart> needs(String statement) { return runner.needs(statement); }
 
     /**
      * The work an idle prompt does, in order, on the REPL's idle thread or threads of their own: a load
@@ -243,7 +240,7 @@ public final class Shell implements SessionControl {
     /** Ends the session: publishes any output file. */
     public void close() throws IOException {
         if (scripts != null) scripts.close();
-        printer.endJson();
+        printer.endDocument();
         printer.switchSink(OutputSink.console(printer.out()));
     }
 }

@@ -5,28 +5,46 @@ import java.util.Locale;
 import java.util.function.Predicate;
 
 /**
- * The one answer to "is this line a query?", for the shell that runs it, the reader that gathers a
- * statement's lines and the REPL that completes and colours it: a line whose first word is an entity
- * ({@code values}, {@code steps}, ...) is a query, anything else a command. A command named like an
- * entity runs as the command when given alone: {@code modules} lists the loaded modules, {@code
- * modules where ...} queries them (docs/inputs.md).
+ * What a statement is, decided here and nowhere else, for the shell that compiles and runs it, the
+ * reader that gathers a statement's lines, the REPL that completes and colours it and the commands
+ * that take a query ({@code why values where ...}): a line whose first word is an entity ({@code
+ * values}, {@code steps}, ...), in any case, is a query, anything else a command. A command named
+ * like an entity runs as the command when given alone: {@code modules} lists the loaded modules,
+ * {@code modules where ...} queries them (docs/inputs.md).
  */
-public final class StatementKind {
-    private StatementKind() {}
+public enum StatementKind {
+    /** A query in the small language, compiled by the engine. */
+    QUERY,
+    /** A command, planned from its arguments (a {@code js} statement is the command {@code js}). */
+    COMMAND;
+    // A statement in another language (issue 45's `sql SELECT ...`) is a kind of its own here: decided
+    // in of(), compiled in StatementRunner.compile.
 
     /**
+     * The kind of {@code line}.
+     *
      * @param entities  the query language's entity names, lowercase
      * @param isCommand whether a word names a command (or an alias)
      */
-    public static boolean isQuery(CharSequence line, Collection<String> entities, Predicate<String> isCommand) {
+    public static StatementKind of(CharSequence line, Collection<String> entities, Predicate<String> isCommand) {
         String word = firstWord(line);
-        if (line.toString().strip().length() == word.length() && isCommand.test(word)) return false;
-        return entities.contains(word.toLowerCase(Locale.ROOT));
+        if (line.toString().strip().length() == word.length() && isCommand.test(word)) return COMMAND;
+        return startsQuery(line, entities) ? QUERY : COMMAND;
+    }
+
+    /** As {@link #of(CharSequence, Collection, Predicate)} with the session's commands. */
+    public static StatementKind of(CharSequence line, Collection<String> entities, CommandDocs commands) {
+        return of(line, entities, w -> commands.byName(w) != null);
+    }
+
+    /** Whether {@code line} runs as a query: {@link #of} says {@link #QUERY}. */
+    public static boolean isQuery(CharSequence line, Collection<String> entities, Predicate<String> isCommand) {
+        return of(line, entities, isCommand) == QUERY;
     }
 
     /** As {@link #isQuery(CharSequence, Collection, Predicate)} with the session's commands. */
     public static boolean isQuery(CharSequence line, Collection<String> entities, CommandDocs commands) {
-        return isQuery(line, entities, w -> commands.byName(w) != null);
+        return of(line, entities, commands) == QUERY;
     }
 
     /**

@@ -1,6 +1,7 @@
 package bufq.shell.session;
 
 import bufq.eval.ModuleRow;
+import bufq.lang.Parser;
 import bufq.lang.SqlHabits;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
@@ -9,17 +10,21 @@ import bufq.table.Output;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 
 /**
  * Runs one statement, a query or a command, with the session's context: the query through the
  * engine under the time limit, the command through the plan it makes of its arguments. Says, before
- * running, what a statement reads and whether it may depend on the init script. Errors are thrown;
- * {@link Shell#execute} prints them.
+ * running, what a statement reads and whether it may depend on the init script, from the one
+ * compilation it keeps ({@link #compile}). Errors are thrown; {@link Shell#execute} prints them.
  */
-final class StatementRunner {
+public final class StatementRunner {
+    /** What an interrupted query or module scan reports (the REPL interrupts on Ctrl-C). */
+    static final String CANCELLED = "query cancelled (Ctrl-C)";
+    /** What a statement past {@link Parser#MAX_LENGTH} gets ({@link #tooLong}). */
+    static final String TOO_LONG = "statement too long (more than " + Parser.MAX_LENGTH + " characters); split it, or list values with 'in (...)'";
+
     private final Engine engine;
     private final CommandTable commands;
     private final CommandContext ctx;
@@ -30,20 +35,83 @@ final class StatementRunner {
         this.ctx = ctx;
     }
 
-    /** A statement told apart and parsed: a query's text, or a command's plan. */
-    sealed interface Parsed {
-        record Query(String text) implements Parsed {}
-        record Invocation(CommandPlan plan) implements Parsed {}
+    /**
+     * A statement compiled once ({@link #compile}), then kept: asked what it reads (a batch run reads
+     * that with its load) and whether it waits for init.js, then run, all from that one compilation.
+     * Its kind is {@link StatementKind}'s answer.
+     */
+    public sealed interface Statement {
+        /** The statement as it runs (stripped). */
+        String text();
+
+        StatementKind kind();
+
+        /**
+         * The dump parts it reads beyond what every loaded module holds: a query's, as its compilation
+         * says, or a command's plan's; none for a statement refused (its error comes when it runs).
+         */
+        Set<DumpPart> needs();
+
+        /**
+         * Whether it may depend on what the user's init script registers or runs, so a pending one
+         * runs first (see {@link InitScript}): a query that parses but does not check against the
+         * fields known now (init.js may define the fields it names), or a command whose plan says so.
+         */
+        boolean usesScripts();
+
+        /** A query, compiled by the engine. */
+        record Query(String text, Engine.Compiled query) implements Statement {
+            @Override public StatementKind kind() { return StatementKind.QUERY; }
+            @Override public Set<DumpPart> needs() { return query.needs(); }
+            @Override public boolean usesScripts() { return !query.unresolved().isEmpty(); }
+        }
+
+        /** A command, its arguments parsed into its plan. */
+        record Invocation(String text, CommandPlan plan) implements Statement {
+            @Override public StatementKind kind() { return StatementKind.COMMAND; }
+            @Override public Set<DumpPart> needs() { return plan.needs(); }
+            @Override public boolean usesScripts() { return plan.usesScripts(); }
+        }
+
+        /** A line that names no command, or whose arguments do not parse: running it throws {@code error}. */
+        record Refused(String text, CommandException error) implements Statement {
+            @Override public StatementKind kind() { return StatementKind.COMMAND; }
+            @Override public Set<DumpPart> needs() { return Set.of(); }
+            @Override public boolean usesScripts() { return false; }
+        }
     }
 
-    /** Whether {@code text} runs as a query (see {@link StatementKind}). */
-    boolean isQuery(String text) {
-        return StatementKind.isQuery(text, engine.entities(), commands);
+    /**
+     * Whether stripped {@code text} is refused before any lexing ({@link #TOO_LONG}): every step
+     * (init check, parts, parse, plan) would read it whole. JavaScript has no such bound.
+     */
+    static boolean tooLong(String text) {
+        return text.length() > Parser.MAX_LENGTH && !StatementReader.isJs(text);
     }
 
-    /** Tells {@code text} apart and parses a command's arguments into its plan. */
-    Parsed parse(String text) throws CommandException {
-        if (isQuery(text)) return new Parsed.Query(text);
+    /**
+     * Compiles {@code line} once (see {@link Statement}): a query through the engine, a command into
+     * the plan it makes of its arguments; a line that names no command is refused, its error kept for
+     * when it runs. Null for a line with nothing to compile (blank, a comment, {@link #tooLong}),
+     * which {@link Shell#execute(String)} takes as it is. Never throws.
+     */
+    Statement compile(String line) {
+        String text = line.strip();
+        if (text.isEmpty() || StatementReader.isComment(text) || tooLong(text)) return null;
+        return switch (StatementKind.of(text, engine.entities(), commands)) {
+            case QUERY -> new Statement.Query(text, engine.compile(text));
+            case COMMAND -> {
+                try {
+                    yield new Statement.Invocation(text, plan(text));
+                } catch (CommandException e) {
+                    yield new Statement.Refused(text, e);
+                }
+            }
+        };
+    }
+
+    /** The plan of a command statement. */
+    private CommandPlan plan(String text) throws CommandException {
         String[] head = text.split("\\s+", 2);
         String name = head[0].endsWith(";") && head.length == 1 ? head[0].substring(0, head[0].length() - 1) : head[0];
         Command c = commands.byName(name);
@@ -56,39 +124,40 @@ final class StatementRunner {
         }
         String args = head.length < 2 ? "" : head[1];
         try {
-            return new Parsed.Invocation(c.plan(ctx, args));
+            return c.plan(ctx, args);
         } catch (Words.Unterminated e) {
             throw e.shifted(text.length() - args.length());   // columns count from the statement's start
         }
     }
 
-    /** Runs what {@link #parse} made. */
-    Status run(Parsed p) throws CommandException, Engine.Failure, IOException {
-        if (p instanceof Parsed.Query q) return runQuery(q.text());
-        return runCommand(((Parsed.Invocation) p).plan());
+    /** Runs a statement {@link #compile} made. */
+    Status run(Statement s) throws CommandException, Engine.Failure, IOException {
+        if (s instanceof Statement.Query q) return runQuery(q.query().current());
+        if (s instanceof Statement.Refused r) throw r.error();
+        return runCommand(((Statement.Invocation) s).plan());
     }
 
-    private Status runQuery(String text) throws CommandException, Engine.Failure, IOException {
+    private Status runQuery(Engine.Compiled query) throws CommandException, Engine.Failure, IOException {
         HloModule m = ctx.modules().require();
-        ctx.modules().readParts(m, engine.needs(text));
+        ctx.modules().readParts(m, query.needs());
         List<Output> result;
         try (QueryDeadline limit = QueryDeadline.start(ctx.settings().timeout(), ctx.settings().timeoutText())) {
             try {
                 List<ModuleRow> rows = null;
-                if (StatementKind.firstWord(text).toLowerCase(Locale.ROOT).equals("modules")) {
+                if (query.entity().equals("modules")) {
                     List<ModuleRow> all = new ArrayList<>();
                     ctx.modules().forEachModule(x -> all.add(ModuleRow.of(x, x.handle().equals(m.handle()))));
                     rows = all;
                 }
-                result = engine.query(text, m, ctx.settings().tiling(), rows);
+                result = query.run(m, ctx.settings().tiling(), rows);
             } catch (Engine.Failure f) {
                 if (limit.expired()) throw new CommandException(limit.message());
-                if (Thread.currentThread().isInterrupted()) throw new CommandException(Shell.CANCELLED);
+                if (Thread.currentThread().isInterrupted()) throw new CommandException(CANCELLED);
                 throw f;
             }
         }
         // Ctrl-C in the REPL interrupts this thread: a query that finished meanwhile is not shown.
-        if (Thread.currentThread().isInterrupted()) throw new CommandException(Shell.CANCELLED);
+        if (Thread.currentThread().isInterrupted()) throw new CommandException(CANCELLED);
         ctx.out().print(result);
         return Status.OK;
     }
@@ -107,31 +176,5 @@ final class StatementRunner {
                 throw e;
             }
         }
-    }
-
-    /**
-     * The dump parts {@code statement} reads beyond what every loaded module holds: a query's, as its
-     * compilation says, or a command's plan's; none for a statement that does not parse.
-     */
-    Set<DumpPart> needs(String statement) {
-        String text = statement.strip();
-        if (text.isEmpty() || text.startsWith("#")) return Set.of();
-        try {
-            Parsed p = parse(text);
-            if (p instanceof Parsed.Query q) return engine.needs(q.text());
-            return ((Parsed.Invocation) p).plan().needs();
-        } catch (CommandException e) {
-            return Set.of();   // reported when it runs
-        }
-    }
-
-    /**
-     * Whether {@code p} may depend on what the user's init script registers or runs, so a pending one
-     * runs first (see {@link InitScript}): a query that parses but does not check against the fields
-     * known now (init.js may define the fields it names), or a command whose plan says so.
-     */
-    boolean usesScripts(Parsed p) {
-        if (p instanceof Parsed.Query q) return engine.unresolved(q.text());
-        return ((Parsed.Invocation) p).plan().usesScripts();
     }
 }

@@ -79,6 +79,17 @@ class ArchitectureTest {
                     .check(SHELL);
         }
 
+        /**
+         * DuckDB (and JDBC) only in {@code bufq.shell.sql}, whose first use loads it: a run that asks no
+         * SQL loads none of its classes (LazyDuckDbTest).
+         */
+        @Test
+        void onlyTheSqlPackageKnowsDuckDb() {
+            noClasses().that().resideOutsideOfPackage("bufq.shell.sql..")
+                    .should().dependOnClassesThat().resideInAnyPackage("org.duckdb..", "java.sql..")
+                    .check(SHELL);
+        }
+
         /** The import found the shell's classes (a rule over nothing would pass). */
         @Test
         void theShellWasImported() {

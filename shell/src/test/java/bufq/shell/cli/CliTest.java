@@ -255,7 +255,7 @@ class CliTest {
             long open = line.chars().filter(ch -> ch == '[').count(), close = line.chars().filter(ch -> ch == ']').count();
             assertEquals(open, close, "a bracket split across lines: " + line);
         }
-        assertTrue(help.out().contains("\n      [by stack|op_name|source] [--force]\n"), help.out());
+        assertTrue(help.out().contains("  export pprof|perfetto|parquet|duckdb FILE [at STEP] [by stack|op_name|source]\n      [--force]\n"), help.out());
         for (String topic : List.of("export", "timeline", "map")) {
             Result one = run(DefaultEngine::new, Map.of("COLUMNS", "80"), List.of("-c", "help " + topic), "");
             for (String line : one.out().split("\n\n")[0].split("\n")) {   // the synopsis, before the description

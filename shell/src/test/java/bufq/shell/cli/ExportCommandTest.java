@@ -64,7 +64,7 @@ class ExportCommandTest {
         String[][] cases = {
                 {"export pprof " + f + " at 99999", "'at' takes peak, claimed_peak or a step from 0 to 292, not '99999'"},
                 {"export pprof " + f + " by line", "export pprof by takes stack, op_name or source, not 'line'"},
-                {"export svg " + f, "export writes pprof or perfetto, not 'svg'"},
+                {"export svg " + f, "export writes pprof, perfetto, parquet or duckdb, not 'svg'"},
                 {"export perfetto " + f + " at peak", "export perfetto takes no 'at' or 'by': it traces every step"},
                 {"export pprof", "usage: export pprof|perfetto FILE [at peak|claimed_peak|STEP] [by stack|op_name|source] [--force]"},
                 {"export pprof " + f + " depth 3", "unexpected 'depth'; usage: export pprof|perfetto FILE [at peak|claimed_peak|STEP] [by stack|op_name|source] [--force]"},

@@ -129,10 +129,21 @@ class StatementFuzzTest {
             @Override public List<FoundModule> discover(List<Path> paths, Consumer<String> skipped) throws Failure { return real.discover(paths, skipped); }
             @Override public List<String> entities() { return real.entities(); }
             @Override public List<Field> fields(String entity) { return real.fields(entity); }
-            @Override public List<bufq.table.Output> query(String q, bufq.model.HloModule m, bufq.model.TilingModel t) throws Failure {
-                // More than any heap may hold: an OutOfMemoryError at once, without touching memory.
-                if (q.contains("greedy")) return List.of(new bufq.table.TextBlock(String.valueOf(new long[Integer.MAX_VALUE].length)));
-                return real.query(q, m, t);
+            @Override public Compiled compile(String q) {
+                Compiled c = real.compile(q);
+                if (!q.contains("greedy")) return c;
+                return new Compiled() {
+                    @Override public String text() { return c.text(); }
+                    @Override public String entity() { return c.entity(); }
+                    @Override public java.util.Set<bufq.model.DumpPart> needs() { return c.needs(); }
+                    @Override public List<String> unresolved() { return c.unresolved(); }
+                    @Override public String diagnostic() { return c.diagnostic(); }
+                    @Override public List<bufq.table.Output> run(bufq.model.HloModule m, bufq.model.TilingModel t,
+                                                                  List<bufq.eval.ModuleRow> modules) {
+                        // More than any heap may hold: an OutOfMemoryError at once, without touching memory.
+                        return List.of(new bufq.table.TextBlock(String.valueOf(new long[Integer.MAX_VALUE].length)));
+                    }
+                };
             }
         };
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();

@@ -74,8 +74,9 @@ class DeferredSectionTest {
         assertNotEquals(Liveness.of(m).peakTime(), Liveness.of(m).claimedPeakTime(), "the dump's label is not the peak");
         assertFalse(m.isRead(DumpPart.USED_VALUES));
         for (String statement : CHEAP) {
-            assertEquals(Set.of(), s.shell().needs(statement), statement + " declares no part");
-            assertEquals(Status.OK, s.shell().execute(statement), statement + ": " + s.err());
+            StatementRunner.Statement compiled = s.shell().compile(statement);
+            assertEquals(Set.of(), compiled.needs(), statement + " declares no part");
+            assertEquals(Status.OK, s.shell().execute(compiled), statement + ": " + s.err());
             assertFalse(m.isRead(DumpPart.USED_VALUES), statement + " read the Used values section");
         }
         assertTrue(s.out().toString(StandardCharsets.UTF_8).contains("XLA's ComputePeakMemoryMoment"), "summary's note ran");
@@ -88,8 +89,9 @@ class DeferredSectionTest {
                 "values where live at peak show op_name limit 1", "export pprof " + dir.resolve("p.pb.gz"))) {
             Session s = session(Corpus.require("jax-0.10.2/transformer-2layer"));
             HloModule m = s.shell().current();
-            assertEquals(Set.of(DumpPart.USED_VALUES), s.shell().needs(statement), statement);
-            assertEquals(Status.OK, s.shell().execute(statement), statement + ": " + s.err());
+            StatementRunner.Statement compiled = s.shell().compile(statement);
+            assertEquals(Set.of(DumpPart.USED_VALUES), compiled.needs(), statement);
+            assertEquals(Status.OK, s.shell().execute(compiled), statement + ": " + s.err());
             assertTrue(m.isRead(DumpPart.USED_VALUES), statement);
         }
     }

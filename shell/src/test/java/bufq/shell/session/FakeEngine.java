@@ -85,7 +85,21 @@ public final class FakeEngine implements Engine {
                 new Field("size", ColumnType.BYTES, "assigned bytes")) : List.of();
     }
 
-    @Override public List<Output> query(String query, HloModule module, TilingModel tiling) throws Failure {
+    /** Compiles nothing: the query's text is matched when it runs, and a bad one fails then. */
+    @Override public Compiled compile(String query) {
+        return new Compiled() {
+            @Override public String text() { return query; }
+            @Override public String entity() { return StatementKind.firstWord(query).toLowerCase(java.util.Locale.ROOT); }
+            @Override public java.util.Set<bufq.model.DumpPart> needs() { return java.util.Set.of(); }
+            @Override public List<String> unresolved() { return List.of(); }
+            @Override public String diagnostic() { return null; }
+            @Override public List<Output> run(HloModule module, TilingModel tiling, List<bufq.eval.ModuleRow> modules) throws Failure {
+                return query(query, module);
+            }
+        };
+    }
+
+    private static List<Output> query(String query, HloModule module) throws Failure {
         if (query.equals("values crash")) throw new IllegalStateException("simulated bug");
         int limit = Integer.MAX_VALUE;
         if (query.matches("values limit \\d+")) limit = Integer.parseInt(query.substring(13));

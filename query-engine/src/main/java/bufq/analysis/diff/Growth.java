@@ -1,4 +1,4 @@
-package bufq.fit;
+package bufq.analysis.diff;
 
 import bufq.model.ProgramSizes;
 import bufq.model.HloModule;

@@ -1,0 +1,99 @@
+package bufq.shell.command;
+
+import bufq.fit.Capacity;
+import bufq.fit.Fit;
+import bufq.fit.Keep;
+import bufq.fit.Program;
+import bufq.forecast.Forecast;
+import bufq.forecast.ForecastRequest;
+import bufq.forecast.NotASeries;
+import bufq.forecast.Prediction;
+import bufq.model.DumpPart;
+import bufq.model.HloModule;
+import bufq.shell.session.Command;
+import bufq.shell.session.CommandContext;
+import bufq.shell.session.CommandException;
+import bufq.shell.session.CommandPlan;
+import bufq.shell.session.Engine;
+import bufq.shell.session.Status;
+import bufq.table.Sizes;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code forecast [DIM] at N} and {@code forecast [DIM] fit [at N]}: the peak and needs of a program
+ * loaded at several sizes, at a size never compiled, and the largest size that fits. A thin
+ * adapter over {@link Forecast}.
+ */
+final class ForecastCommand implements Command {
+    /** Values pair on op_name and source, which the Used values section gives. */
+    private static final Set<DumpPart> NEEDS = Set.of(DumpPart.USED_VALUES);
+
+    @Override public String name() { return "forecast"; }
+    @Override public String synopsis() { return ForecastRequest.USAGE; }
+    @Override public String brief() { return "The peak at a size never compiled, from one program loaded at several sizes."; }
+
+    @Override public String description() {
+        return "Takes the loaded modules that are one program compiled at several sizes (bufq b8/ b16/ b32/: a "
+                + "series; the current module's program, or the one loaded more than once). Values pair across the "
+                + "sizes as in 'diff' (op_name, source line, role); the entry parameter dimension that varies is the "
+                + "size N (or DIM, e.g. x[0] or x.1[1]). Each dimension of each value's shape is fitted as an affine "
+                + "law of N (two sizes fit it, more check it), the bytes are the shape's at N with element size and "
+                + "tiling, and the program at N is swept as a compiled module (the sweep of 'peak' and 'whatif') on the "
+                + "schedule of the loaded size nearest N. Prints the forecast peak, its step, what holds it (each value "
+                + "with its law, and by role), each loaded size forecast from the others (leave-one-out: how far to "
+                + "trust it) and the laws, largest first ('limit K' rows, default 20, -1 for all).\n"
+                + "'fit' takes the capacity as 'fit' does (set capacity, set device, --capacity, --device) and prints "
+                + "the largest N that fits: by needs_bytes alone, by the peak, and with the arrays 'fit' holds (the "
+                + "other loaded programs run first). 'fit at N' fails (exit 1 under --bail) when N does not fit.\n"
+                + "Modules that are no series are refused with the values that did not pair or fit, and why.";
+    }
+
+    @Override public List<String> examples() {
+        return List.of("forecast at 64", "forecast x[0] at 128 limit 5", "forecast fit", "forecast fit at 64");
+    }
+
+    @Override public CommandPlan plan(CommandContext ctx, String args) {
+        // The series' modules, not only the current one: run() reads their Used values sections.
+        return CommandPlan.text(args, NEEDS, false, this::run);
+    }
+
+    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
+        ForecastRequest r;
+        try {
+            r = ForecastRequest.parse(args.isEmpty() ? "" : args.get(0));
+        } catch (IllegalArgumentException e) {
+            throw new CommandException(e.getMessage());
+        }
+        Capacity capacity = r.fit() ? FitCommand.capacity(ctx) : null;
+        List<HloModule> loaded = new ArrayList<>();
+        ctx.modules().forEachModule(loaded::add);
+        Forecast f;
+        Forecast.Loaded split;
+        try {
+            split = Forecast.split(loaded, ctx.modules().current());
+            for (HloModule m : split.series()) ctx.modules().readParts(m, NEEDS);
+            f = Forecast.of(split.series(), r.dimension());
+            if (!r.fit()) {
+                ctx.out().print(f.report(r.n(), r.limit()));
+                return Status.OK;
+            }
+            List<Program> others = new ArrayList<>();
+            for (HloModule m : split.others()) others.add(Program.of(m));
+            Prediction named = r.n() > 0 ? f.at(r.n()) : null;
+            Fit.Step step = named == null ? null : f.fitAt(named, others, Keep.ALL, capacity);
+            ctx.out().print(f.fitReport(capacity, others, Keep.ALL, named, step));
+            if (step == null || step.fits()) return Status.OK;
+            ctx.out().error("forecast fit: " + named.module().handle() + " needs " + Sizes.human(step.totalBytes())
+                    + (step.heldBeforeBytes() > 0 ? " with the arrays held before it" : "") + ", over the "
+                    + Sizes.human(step.offeredBytes()) + " offered by " + Sizes.human(step.overBytes()));
+            return Status.ERROR;
+        } catch (NotASeries e) {
+            if (e.details() != null) ctx.out().print(e.details());
+            throw new CommandException("forecast: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package bufq.shell.cli;
+
+import bufq.testing.Corpus;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code forecast} through the real entry point: its report, its CI guard's exit codes, its refusals. */
+class ForecastCliTest {
+    private static String mlp(int b) {
+        return Corpus.require("jax-0.10.2/series/mlp-b" + b).toString();
+    }
+
+    record Case(String name, List<String> args, int exit, String out, String err) {}
+
+    private static Case c(String name, int exit, String out, String err, String... args) {
+        List<String> a = new ArrayList<>(List.of(args));
+        return new Case(name, a, exit, out, err);
+    }
+
+    @Test
+    void theCommandsCases() {
+        String b8 = mlp(8), b16 = mlp(16), b32 = mlp(32), b64 = mlp(64);
+        List<Case> cases = List.of(
+                c("three batches forecast the fourth", 0, "x.1[0]     64  [8, 16, 32]      22.3MiB         27  dot.3", "",
+                        "-c", "forecast at 64", b8, b16, b32),
+                c("the laws are in N", 0, "f32[N,1024]     4096·N", "", "-c", "forecast at 64 limit 40", b8, b16, b32),
+                c("json figures are numbers", 0, "\"peak_bytes\": 23351308", "", "--format", "json", "-c", "forecast at 64", b8, b16, b32),
+                c("leave-one-out residuals", 0, "the worst peak error is 0.00%", "", "-c", "forecast at 64", b8, b16, b32, b64),
+                c("batch 64 fits 23MiB", 0, "jit_step at N=64", "", "--capacity", "23MiB", "--bail", "-c", "forecast fit at 64", b8, b16, b32),
+                c("batch 64 does not fit 22MiB: a CI guard", 1, "largest N that fits",
+                        "error: forecast fit: jit_step at N=64 needs 22.3MiB, over the 22.0MiB offered",
+                        "--capacity", "22MiB", "--bail", "-c", "forecast fit at 64", b8, b16, b32),
+                c("the largest batch that fits 22MiB", 0, "needs_bytes, alone                             56", "",
+                        "--capacity", "22MiB", "-c", "forecast fit", b8, b16, b32),
+                c("fit needs a capacity", 1, "", "fit needs a capacity", "-c", "forecast fit", b8, b16),
+                c("one module is no series", 1, "", "error: forecast: no program is loaded at two sizes or more", "-c", "forecast at 64", b8),
+                c("the same size twice is no series", 1, "", "no entry parameter's shape differs", "-c", "forecast at 64",
+                        Corpus.require("jax-0.10.2/pairs/transformer-4layer").toString(),
+                        Corpus.require("jax-0.10.2/pairs/transformer-4layer-again").toString()),
+                c("a named dimension that does not vary", 1, "", "these do: x.1[0]", "-c", "forecast y at 64", b8, b16),
+                c("a bad statement says the usage", 1, "", "expected a size after 'at'", "-c", "forecast at", b8, b16),
+                c("a word out of place says the usage", 1, "", "usage: forecast [DIM] at N", "-c", "forecast at 64 please", b8, b16));
+        for (Case k : cases) {
+            DiffCommandTest.Run r = DiffCommandTest.bufq(k.args().toArray(String[]::new));
+            assertEquals(k.exit(), r.exit(), k.name() + "\n" + r.out() + r.err());
+            assertTrue(r.out().contains(k.out()), k.name() + ": " + r.out());
+            assertTrue(r.err().contains(k.err()), k.name() + ": " + r.err());
+        }
+    }
+
+    @Test
+    void differentProgramsAreRefusedWithTheValuesThatDidNotPair() {
+        String s128 = Corpus.require("jax-0.10.2/series/transformer-s128").toString();
+        DiffCommandTest.Run r = DiffCommandTest.bufq("-c", "forecast at 64", mlp(8), s128);
+        assertEquals(1, r.exit(), r.err());
+        assertTrue(r.out().contains("values that did not pair"), r.out());
+        assertTrue(r.err().contains("value keys did not pair"), r.err());
+    }
+
+    @Test
+    void fromAScript() {
+        DiffCommandTest.Run r = DiffCommandTest.bufq("-c",
+                "js const f = bufq.forecast('at 64'); const x = f.laws.filter(r => r.value === 'x.1')[0];"
+                        + " print(x.shape, x.bytes_law, x.bytes, f.forecast[0].peak_bytes)", mlp(8), mlp(16), mlp(32));
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("f32[N,1024] 4096·N 262144 23351308"), r.out());
+    }
+}
