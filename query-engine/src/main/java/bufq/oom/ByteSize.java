@@ -37,6 +37,9 @@ public record ByteSize(long lo, long hi, String text) {
 
     @Override public String toString() { return describe(); }
 
+    /** As a table cell: tables show {@link #describe}'s text, json {@code {"printed", "low", "high"}}. */
+    public PrintedSize cell() { return new PrintedSize(text, lo, hi); }
+
     /**
      * Parses one size: {@code 337385120B}, {@code (337385120B)}, {@code 0B}, {@code 6.00MiB},
      * {@code 384.0KiB}, {@code 63.80G}, {@code 530.00M}, {@code 1.5 GiB}, {@code 4608000000 bytes},

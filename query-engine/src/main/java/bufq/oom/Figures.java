@@ -49,7 +49,7 @@ final class Figures {
             long k = i + 1;
             BufferAllocation a = top.allocation();
             if (msg.requested() != null && a != null && ModuleMatch.requestsAnAllocation(msg.family())) {
-                b.row(k, m.handle(), "requested (allocation " + a.index() + ")", msg.requested().describe(), a.size(),
+                b.row(k, m.handle(), "requested (allocation " + a.index() + ")", msg.requested().cell(), a.size(),
                         diff(msg.requested(), a.size()), why(msg, msg.requested(), a.size(), null));
             }
             List<Rule> rules = msg.family() == Family.GPU_ASSIGNMENT ? GPU
@@ -58,7 +58,7 @@ final class Figures {
                 ByteSize said = msg.figures().get(r.figure());
                 if (said == null) continue;
                 long dump = sum(m, r.allocations());
-                b.row(k, m.handle(), r.figure() + " (" + r.dumpMeaning() + ")", said.describe(), dump, diff(said, dump),
+                b.row(k, m.handle(), r.figure() + " (" + r.dumpMeaning() + ")", said.cell(), dump, diff(said, dump),
                         why(msg, said, dump, r.figure()));
             }
             for (Map.Entry<String, Long> e : msg.programTotals().entrySet()) {
@@ -67,7 +67,7 @@ final class Figures {
                     long dump = sum(c.module(), x -> !x.threadLocal());
                     ByteSize said = ByteSize.exact(e.getValue());
                     b.row(k, c.module().handle(), "in-use chunks of " + e.getKey() + " (its allocations but thread-local)",
-                            said.describe(), dump, diff(said, dump), dump == e.getValue() ? "equal"
+                            said.cell(), dump, diff(said, dump), dump == e.getValue() ? "equal"
                                     : e.getValue() < dump ? "the run held fewer bytes than the program allocates: some allocations were freed or not yet made"
                                     : "the run held more than one run's allocations: outputs of earlier runs kept, or several runs at once");
                     break;

@@ -96,7 +96,8 @@ public final class OomReport {
         return new Table(t.title(), cols, rows, t.notes());
     }
 
-    static String text(ByteSize s) { return s == null ? null : s.describe(); }
+    /** A printed size as a cell: its text for people, its byte counts for programs (see {@link ByteSize#cell}). */
+    static Object text(ByteSize s) { return s == null ? null : s.cell(); }
 
     static Table modules(OomText text, List<List<ModuleMatch>> ranked, List<HloModule> loaded) {
         Table.Builder b = Table.builder().title("which module and allocation")

@@ -1,12 +1,16 @@
 package bufq.shell.script;
 
 import bufq.format.JsonFormatter;
+import bufq.table.Holding;
+import bufq.units.PrintedSize;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyArray;
 import org.graalvm.polyglot.proxy.ProxyExecutable;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Cell values between the query engine's types (Long, Double, String, Boolean, List) and JavaScript. */
 final class Convert {
@@ -16,7 +20,16 @@ final class Convert {
     static Object toJs(Object v) {
         if (v instanceof List<?> l) return new ReadOnlyArray(l.size(), i -> toJs(l.get(i)));
         if (v instanceof Integer i) return i.longValue();
+        if (v instanceof PrintedSize p) return new Rows.ReadOnlyMap(fields("printed", p.text(), "low", p.low(), "high", p.high()));
+        if (v instanceof Holding h) return new Rows.ReadOnlyMap(fields("name", h.name(), "bytes", h.bytes()));
         return v;
+    }
+
+    /** Key, value, key, value ... in order: a cell's parts as a script reads them ({@code size.low}). */
+    private static Map<String, Object> fields(Object... kv) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) m.put((String) kv[i], kv[i + 1]);
+        return m;
     }
 
     /** How deep arrays in a script's result may nest; deeper (or an array that contains itself) is refused. */
