@@ -75,6 +75,6 @@ class NeverCutTest {
         Formatters.byName("table").write(t, FormatOptions.DEFAULT, table);
         assertEquals("[\n  {\"capacity\": {\"printed\": \"17.79M\", \"low\": 18648925, \"high\": 18660432}, "
                 + "\"top\": [{\"name\": \"w1\", \"bytes\": 16777216}]}\n]\n", json.toString());
-        assertTrue(table.toString().contains("17.79M    [w1 16.0MiB]"), table.toString());
+        assertTrue(table.toString().contains("17.79M (18,648,925..18,660,432 B)  [w1 16.0MiB]"), table.toString());
     }
 }
