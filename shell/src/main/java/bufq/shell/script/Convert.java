@@ -6,6 +6,7 @@ import bufq.units.PrintedSize;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyArray;
 import org.graalvm.polyglot.proxy.ProxyExecutable;
+import org.graalvm.polyglot.proxy.ProxyObject;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,8 +21,8 @@ final class Convert {
     static Object toJs(Object v) {
         if (v instanceof List<?> l) return new ReadOnlyArray(l.size(), i -> toJs(l.get(i)));
         if (v instanceof Integer i) return i.longValue();
-        if (v instanceof PrintedSize p) return new Rows.ReadOnlyMap(fields("printed", p.text(), "low", p.low(), "high", p.high()));
-        if (v instanceof Holding h) return new Rows.ReadOnlyMap(fields("name", h.name(), "bytes", h.bytes()));
+        if (v instanceof PrintedSize p) return new Fields(fields("printed", p.text(), "low", p.low(), "high", p.high()));
+        if (v instanceof Holding h) return new Fields(fields("name", h.name(), "bytes", h.bytes()));
         return v;
     }
 
@@ -133,6 +134,31 @@ final class Convert {
     }
 
     /** A read-only array whose elements are made on access, so a million rows cost nothing until read. */
+    /** A cell of several parts (a printed size, a name with its bytes) as a read-only object: {@code size.low}. */
+    static final class Fields implements ProxyObject {
+        private final Map<String, Object> parts;
+
+        Fields(Map<String, Object> parts) { this.parts = parts; }
+
+        @Override public Object getMember(String key) { return parts.get(key); }
+        @Override public Object getMemberKeys() { return ProxyArray.fromArray(parts.keySet().toArray()); }
+        @Override public boolean hasMember(String key) { return parts.containsKey(key); }
+
+        @Override public void putMember(String key, Value value) {
+            throw ReadOnlyError.of("cannot set '" + key + "': bufq objects and arrays are read-only");
+        }
+
+        @Override public boolean removeMember(String key) {
+            throw ReadOnlyError.of("cannot delete '" + key + "': bufq objects and arrays are read-only");
+        }
+
+        @Override public String toString() {
+            StringBuilder b = new StringBuilder("{");
+            parts.forEach((k, v) -> b.append(b.length() > 1 ? ", " : "").append(k).append(": ").append(show(v)));
+            return b.append('}').toString();
+        }
+    }
+
     static final class ReadOnlyArray implements ProxyArray {
         interface Element { Object get(int i); }
 

@@ -70,6 +70,19 @@ class JsonIsDataTest {
         assertNull(displayText("source", "set capacity 16GiB"));
     }
 
+    /** A script reads a printed size's byte counts as numbers too, and cannot change them. */
+    @Test
+    void scriptsGetPrintedSizesAsNumbers() {
+        String js = "js var q = bufq.oom('RESOURCE_EXHAUSTED: Out of memory while trying to allocate 4608000000 bytes.')"
+                + ".out_of_memory_messages[0].requested; print(String(q.low + 1), q.printed);"
+                + " try { q.low = 3 } catch (e) { print(e.message) }";
+        CliTest.Result r = CliTest.run(bufq.shell.session.DefaultEngine::new, Map.of(),
+                List.of("-c", js, CliTest.root().resolve("examples/jax-mlp").toString()), "");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("4608000001 4608000000 bytes\n"), r.out());
+        assertTrue(r.out().contains("read-only"), r.out());
+    }
+
     @TestFactory
     Stream<DynamicTest> everyCommandsJsonIsData() {
         return OutputSweep.entries().stream().map(e -> DynamicTest.dynamicTest(e, () -> {
