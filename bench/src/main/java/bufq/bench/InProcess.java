@@ -1,10 +1,11 @@
 package bufq.bench;
 
+import bufq.why.Why;
 import bufq.timeline.Timeline;
 import bufq.liveness.LiveValues;
 import bufq.liveness.Liveness;
 import bufq.analysis.Analyses;
-import bufq.analysis.WhyReport;
+import bufq.why.WhyReport;
 import bufq.dump.DumpLoader;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
@@ -163,7 +164,7 @@ public final class InProcess {
         long t = time(runs, warmup, () -> {
             long c0 = threads.getCurrentThreadCpuTime();
             StringBuilder sb = new StringBuilder();
-            for (WhyReport r : Analyses.why(m, values))
+            for (WhyReport r : Why.of(m, values))
                 for (Output o : r.tables()) TABLE.write((Table) o, FormatOptions.DEFAULT, sb);
             if (k[0] < warmup) k[0]++;
             else cpu[k[0]++ - warmup] = threads.getCurrentThreadCpuTime() - c0;

@@ -1,24 +1,21 @@
 package bufq.analysis;
 
+import bufq.liveness.OccupiedShares;
 import bufq.liveness.Steps;
-import bufq.model.HloInstruction;
 import bufq.model.HloModule;
-import bufq.model.HloValue;
 import bufq.model.TilingModel;
 import bufq.table.Output;
 import bufq.table.Table;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
-import java.util.concurrent.CancellationException;
 
 /**
  * The memory-explaining commands {@code peak}, {@code peaks}, {@code padding}, {@code fragmentation},
- * {@code blame} and {@code why} as pure functions of a loaded module. Each
+ * {@code blame} as pure functions of a loaded module. Each
  * returns typed tables or text blocks (so every output format works), or a picture as a string that
  * the shell writes to a file ({@code timeline}, {@code map} and {@code check} have packages of their
- * own: {@code bufq.timeline}, {@code bufq.map}, {@code bufq.check}). All methods are static, side-effect free and thread-safe.
+ * own: {@code bufq.timeline}, {@code bufq.map}, {@code bufq.check}, {@code bufq.why}). All methods are static, side-effect free and thread-safe.
  *
  * <p>Quantities use XLA's words: logical bytes are {@code ShapeUtil::ByteSizeOf} of a value's shape,
  * assigned bytes the dump's {@code size=}; a value is live from the start to the end of its
@@ -68,6 +65,15 @@ public final class Analyses {
     }
 
     /**
+     * As {@link #blame(HloModule, BlameBy, int, int)} at step {@code step} (from 0; the stack tree is
+     * printed at the peak alone). {@code by category} and {@code by path} follow the built-in rules.
+     */
+    public static List<Output> blameAt(HloModule m, BlameBy by, int depth, int maxLines, int step) {
+        if (step < 0 || step >= m.steps()) throw new IllegalArgumentException("no step " + step + " in " + m.handle());
+        return BlameReport.run(m, by, depth, maxLines, step);
+    }
+
+    /**
      * {@code peaks}: the local maxima of occupied bytes whose prominence (as SciPy defines it) is at
      * least {@code share} of the highest, highest first; the highest step is always listed.
      */
@@ -76,29 +82,6 @@ public final class Analyses {
         if (!(share >= 0 && share <= 1)) throw new IllegalArgumentException("min_share must be from 0 to 1 (0% to 100%), not " + share);
         return PeaksReport.run(m, color, share);
     }
-
-    /**
-     * {@code why}: for each value, what it is, where it is born, its uses, why it ends there, its idle
-     * stretches and its weight at the peak.
-     *
-     * @throws CancellationException when the thread is interrupted (Ctrl-C) before the last value;
-     *         the interrupt flag stays set
-     */
-    public static List<WhyReport> why(HloModule m, List<HloValue> values) {
-        List<WhyReport> out = new ArrayList<>(values.size());
-        WhyReport.PeakHoldings holdings = new WhyReport.PeakHoldings(m);
-        for (HloValue v : values) {
-            if (Thread.currentThread().isInterrupted()) throw new CancellationException("why cancelled");
-            out.add(WhyReport.of(m, v, holdings));
-        }
-        return out;
-    }
-
-    /**
-     * The instruction's source as {@code blame by source} names it: {@code file:line}, the file alone
-     * without a line, or null when the dump gives none.
-     */
-    public static String source(HloInstruction ins) { return PeakReport.source(ins); }
 
     /**
      * An op_name's levels as {@code blame by op_name} counts them: split at {@code /} outside

@@ -14,15 +14,21 @@ public enum BlameBy {
      * The Python stack that made the defining instruction, at every depth from the outermost frame
      * (a proto dump's {@code stack_frame_index}); the source line when the dump has no stacks.
      */
-    STACK;
+    STACK,
+    /** What the memory is ({@code bufq.category}): weights, optimizer state, residuals, ..., each byte in one. */
+    CATEGORY,
+    /** op_name and parameter paths with the paths that differ only in an index folded, as a tree. */
+    PATH;
 
-    /** Parses {@code op_name}, {@code source}, {@code opcode} or {@code stack} (case-insensitive), else null. */
+    /** Parses {@code op_name}, {@code source}, {@code opcode}, {@code stack}, {@code category} or {@code path} (case-insensitive), else null. */
     public static BlameBy parse(String s) {
         return switch (s.toLowerCase(Locale.ROOT)) {
             case "op_name", "opname", "op" -> OP_NAME;
             case "source", "src", "line" -> SOURCE;
             case "opcode" -> OPCODE;
             case "stack", "stacks" -> STACK;
+            case "category", "categories" -> CATEGORY;
+            case "path", "paths" -> PATH;
             default -> null;
         };
     }

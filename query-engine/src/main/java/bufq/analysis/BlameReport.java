@@ -1,5 +1,8 @@
 package bufq.analysis;
 
+import bufq.liveness.OccupiedShares;
+import bufq.category.Categories;
+import bufq.category.CategoryRules;
 import bufq.liveness.Steps;
 import bufq.liveness.LiveValues;
 import bufq.model.HloInstruction;
@@ -32,10 +35,19 @@ final class BlameReport {
     static final String NO_OP_NAME = "(no op_name)";
 
     /** @param maxLines node lines of the stack tree shown (the shell's maxrows; 0 = all) */
-    static List<Output> run(HloModule m, BlameBy by, int depth, int maxLines) {
+    static List<Output> run(HloModule m, BlameBy by, int depth, int maxLines) { return run(m, by, depth, maxLines, -1); }
+
+    /** As above at step {@code step} (-1: the peak); the stack-trace tree is the peak's, so only there. */
+    static List<Output> run(HloModule m, BlameBy by, int depth, int maxLines, int step) {
         Liveness l = Liveness.of(m);
-        int t = l.peakTime();
-        if (t < 0) return List.of(new TextBlock(PeakReport.noRanges(m)));
+        if (l.peakTime() < 0) return List.of(new TextBlock(PeakReport.noRanges(m)));
+        int t = step < 0 ? l.peakTime() : step;
+        if (step >= 0 && (by == BlameBy.CATEGORY || by == BlameBy.PATH)) {
+            String at = String.valueOf(step);
+            return by == BlameBy.CATEGORY ? Categories.blame(m, CategoryRules.NONE, t, at) : Categories.paths(m, CategoryRules.NONE, t, at, depth);
+        }
+        if (by == BlameBy.CATEGORY) return Categories.blame(m, CategoryRules.NONE, t, "peak");
+        if (by == BlameBy.PATH) return Categories.paths(m, CategoryRules.NONE, t, "peak", depth);
         // Each byte once: a value's share of what its allocation holds then, not its logical size,
         // which counts twice the bytes of a hand-over or of a buffer a loop aliases.
         List<HloValue> live = LiveValues.at(m, t);
@@ -60,9 +72,10 @@ final class BlameReport {
             case SOURCE -> "source";
             case OPCODE -> "opcode";
             case STACK -> "stack";
+            case CATEGORY, PATH -> throw new IllegalStateException("answered above");
         };
         Table.Builder b = Table.builder()
-                .title("bytes occupied at peak step " + t + " (" + Steps.instructionAt(m, t) + ", " + Bytes.human(peak)
+                .title("bytes occupied at " + (t == l.peakTime() ? "peak step " : "step ") + t + " (" + Steps.instructionAt(m, t) + ", " + Bytes.human(peak)
                         + ") by " + what);
         boolean levels = by == BlameBy.OP_NAME || by == BlameBy.STACK;
         if (levels) b.column("level", ColumnType.INT);
@@ -84,8 +97,10 @@ final class BlameReport {
         }
         if (by == BlameBy.OP_NAME) {
             b.note("each value counts once at every prefix level of its op_name"
-                    + (depth > 0 ? " up to level " + depth : "") + "; the level-1 rows add up to the peak");
+                    + (depth > 0 ? " up to level " + depth : "") + "; the level-1 rows add up to the "
+                    + (t == l.peakTime() ? "peak" : "step's occupied bytes"));
         }
+        if (t != l.peakTime()) return List.of(b.build());
         String tree = StackTree.display(m, maxLines);
         String source = StackTree.usesDumpTree(m) ? "the dump's own tree"
                 : "rebuilt from the model at peak step " + t + (m.info().stackTrace() != null
@@ -118,6 +133,7 @@ final class BlameReport {
                 }
                 yield out;
             }
+            case CATEGORY, PATH -> throw new IllegalArgumentException("blame by " + by + " is bufq.category's");
             case OP_NAME -> {
                 String op = ins == null ? null : ins.opName();
                 if (op == null || op.isEmpty()) yield List.of(new Key(1, NO_OP_NAME));
@@ -136,21 +152,7 @@ final class BlameReport {
     }
 
     /** Splits at {@code /} outside parentheses and brackets: {@code jit(f)/jvp(a/b)/div} has three parts. */
-    static List<String> splitOpName(String op) {
-        List<String> parts = new ArrayList<>();
-        int depth = 0, from = 0;
-        for (int i = 0; i < op.length(); i++) {
-            char c = op.charAt(i);
-            if (c == '(' || c == '[' || c == '{') depth++;
-            else if ((c == ')' || c == ']' || c == '}') && depth > 0) depth--;
-            else if (c == '/' && depth == 0) {
-                parts.add(op.substring(from, i));
-                from = i + 1;
-            }
-        }
-        parts.add(op.substring(from));
-        return parts;
-    }
+    static List<String> splitOpName(String op) { return Categories.splitOpName(op); }
 
     private static String orElse(String s, String d) { return s == null ? d : s; }
 }

@@ -218,8 +218,5 @@ final class PeakReport {
     }
 
 
-    static String source(HloInstruction ins) {
-        if (ins == null || ins.sourceFile() == null || ins.sourceFile().isEmpty()) return null;
-        return ins.sourceLine() > 0 ? ins.sourceFile() + ":" + ins.sourceLine() : ins.sourceFile();
-    }
+    static String source(HloInstruction ins) { return ins == null ? null : ins.source(); }
 }

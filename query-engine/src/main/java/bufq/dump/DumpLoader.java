@@ -1,5 +1,6 @@
 package bufq.dump;
 
+import bufq.dump.text.TextReader;
 import bufq.dump.file.DumpFile;
 import bufq.dump.file.DumpNames;
 import bufq.dump.file.FileKind;
@@ -146,11 +147,11 @@ public final class DumpLoader {
                         add(groups, shown);
                     }
                 } else {
-                    String text = TextFiles.read(DumpFile.of(p, p.toString()));
+                    String text = TextReader.readText(DumpFile.of(p, p.toString()));
                     if (Frames.isFramed(text)) {
                         addFrames(groups, p.toString(), text);
                     } else {
-                        HeadSniff.checkLooksLikeDump(p.toString(), text);
+                        TextReader.checkLooksLikeDump(p.toString(), text);
                         String key = p.toString();
                         groups.computeIfAbsent(key, k -> new ArrayList<>())
                                 .add(new DumpFile(p.toString(), FileKind.OTHER, null, text, p.toString(), 1));
@@ -212,7 +213,7 @@ public final class DumpLoader {
             String first = FileKind.setName(frames.get(0).name());
             files = frames.stream().filter(f -> FileKind.setName(f.name()).equals(first)).toList();
         } else {
-            if (FileKind.of(fileName) == FileKind.OTHER) HeadSniff.checkLooksLikeDump(fileName, text);
+            if (FileKind.of(fileName) == FileKind.OTHER) TextReader.checkLooksLikeDump(fileName, text);
             files = List.of(DumpFile.inMemory(fileName, text));
         }
         return source(FileKind.prefix(fileName), files).load();
@@ -253,7 +254,7 @@ public final class DumpLoader {
         return out;
     }
 
-    /** The start of the verdict on HLO text ({@code HeadSniff.checkLooksLikeDump}). */
+    /** The start of the verdict on HLO text ({@code TextReader.checkLooksLikeDump}). */
     private static final String HLO_TEXT = "HLO text";
 
     /** How many skipped files the one line per directory names; the rest are counted. */
@@ -285,11 +286,11 @@ public final class DumpLoader {
         int got = head.length;
         String start = new String(head, 0, got, StandardCharsets.ISO_8859_1);
         if (Frames.isFramed(start) && start.indexOf('\0') < 0) {
-            addFrames(groups, f.toString(), TextFiles.read(DumpFile.of(f, f.toString())));
+            addFrames(groups, f.toString(), TextReader.readText(DumpFile.of(f, f.toString())));
             return null;
         }
         try {
-            HeadSniff.checkLooksLikeDump(n, start);
+            TextReader.checkLooksLikeDump(n, start);
         } catch (LoadException e) {
             // The reason without what was expected: the verdict fits in a list of skipped files.
             String why = e.reason();
@@ -324,7 +325,7 @@ public final class DumpLoader {
         int slash = Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\'));
         String stem = FileKind.prefix(fileName.substring(slash + 1));
         String program = DumpNames.program(stem);
-        return new ModuleSource(key, program != null ? program : stem, DumpNames.number(stem), sorted, ModuleReader::read);
+        return new ModuleSource(key, program != null ? program : stem, DumpNames.number(stem), sorted, TextReader::read);
     }
 
     /** The text dump files beside {@code p} whose set is {@code set}, in natural order. */

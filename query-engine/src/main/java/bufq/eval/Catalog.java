@@ -1,5 +1,6 @@
 package bufq.eval;
 
+import bufq.category.CategoryRules;
 import bufq.lang.Lexer;
 import bufq.model.DumpPart;
 import bufq.table.ColumnType;
@@ -20,9 +21,33 @@ import java.util.function.Function;
  */
 public final class Catalog {
     private final Map<String, Entity> entities;
+    private final CategoryRules categories;
 
-    Catalog(Map<String, Entity> entities) {
+    Catalog(Map<String, Entity> entities) { this(entities, CategoryRules.NONE); }
+
+    private Catalog(Map<String, Entity> entities, CategoryRules categories) {
         this.entities = Collections.unmodifiableMap(new LinkedHashMap<>(entities));
+        this.categories = categories;
+    }
+
+    /** The user's category rules the {@code category} fields follow ({@link CategoryRules#NONE}: the built-in ones). */
+    public CategoryRules categories() { return categories; }
+
+    /**
+     * This catalog with the {@code category} fields of values and uses following {@code rules}
+     * (then the built-in rules), as {@code set category} makes it.
+     */
+    public Catalog withCategories(CategoryRules rules) {
+        CategoryRules r = rules == null ? CategoryRules.NONE : rules;
+        Map<String, Entity> m = new LinkedHashMap<>(entities);
+        m.put("values", withGetter(m.get("values"), StandardFields.valueCategory(r)));
+        m.put("uses", withGetter(m.get("uses"), StandardFields.useCategory(r)));
+        return new Catalog(m, r);
+    }
+
+    private static Entity withGetter(Entity e, Getter g) {
+        FieldDef f = e.fields().get("category");
+        return e.with(new FieldDef(f.info(), g, f.needs()));
     }
 
     /** values, allocations, instructions and steps with the fields of issue 3 and a few extras. */
@@ -66,7 +91,7 @@ public final class Catalog {
         Map<String, Entity> m = new LinkedHashMap<>(entities);
         // A script may read anything of the module: every part is read before a query that uses it runs.
         m.put(entity, e.with(new FieldDef(new FieldInfo(name, type, doc == null ? "" : doc), g, EnumSet.allOf(DumpPart.class))));
-        return new Catalog(m);
+        return new Catalog(m, categories);
     }
 
     /** Entity names in a stable order. */

@@ -1,5 +1,7 @@
 package bufq.eval;
 
+import bufq.category.Categories;
+import bufq.category.CategoryRules;
 import bufq.liveness.LiveValues;
 import bufq.liveness.Liveness;
 import static bufq.table.ColumnType.BOOL;
@@ -116,6 +118,7 @@ final class StandardFields {
                 .add("end_reason", STRING, "why its live range ends there: last_use, live_out, undonated_parameter, carry, ...", v((x, c) ->
                         RangeEnd.of(c.module(), x).reason().word()), USED)
                 .add("positions", LIST, "positions as 'instruction [index]'", v((x, c) -> x.positions().stream().map(Object::toString).toList()), USED)
+                .add("category", STRING, CATEGORY_DOC, valueCategory(CategoryRules.NONE), USED)
                 .add("live_out", BOOL, "live until the end of the program", v(StandardFields::valueLiveOut))
                 .add("phi", BOOL, "a phi value", v((x, c) -> x.phi()));
         return new Entity("values", "HLO values with their allocation, shape and live range", f.done(),
@@ -123,6 +126,23 @@ final class StandardFields {
                 ctx -> ctx.module().values(),
                 (row, from, to, ctx) -> { HloValue v = (HloValue) row; return v.hasRange() && v.rangeStart() <= to && from <= v.rangeEnd(); },
                 (from, to, ctx) -> LiveValues.during(ctx.module(), from, to));
+    }
+
+    static final String CATEGORY_DOC = "what the memory is: weights, optimizer, inputs, outputs, residuals, gradients, collectives, "
+            + "constants, temporaries (blame by category; set category adds rules)";
+
+    /** The {@code category} of a value under {@code rules}; a failing rule fails the query, naming it. */
+    static Getter valueCategory(CategoryRules rules) { return v((x, c) -> category(x, c, rules)); }
+
+    /** The {@code category} of the value a use reads, under {@code rules}. */
+    static Getter useCategory(CategoryRules rules) { return u((x, c) -> category(x.value(), c, rules)); }
+
+    private static String category(HloValue v, EvalContext c, CategoryRules rules) {
+        try {
+            return Categories.of(c.module(), rules).of(c.module(), v);
+        } catch (CategoryRules.RuleFailure f) {
+            throw new FieldFailure("category", f);
+        }
     }
 
     /** The tiling model may be a script: its failure fails the query with the model's name. */
@@ -247,6 +267,7 @@ final class StandardFields {
                     return in == null ? null : in.opName();
                 }))
                 .add("size", BYTES, "size= of the value read", u((x, c) -> l(x.value().size())))
+                .add("category", STRING, "category of the value read (see the values field)", useCategory(CategoryRules.NONE))
                 .add("last", BOOL, "the value's last scheduled use", u((x, c) -> x.use().step() >= 0
                         && x.use().step() == UseSchedule.lastUse(c.module(), x.value())));
         return new Entity("uses", "reads of values by instructions (HloUse), in schedule order per value", f.done(),

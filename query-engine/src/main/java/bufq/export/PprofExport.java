@@ -3,7 +3,7 @@ package bufq.export;
 import bufq.liveness.LiveValues;
 import bufq.liveness.Liveness;
 import bufq.analysis.Analyses;
-import bufq.analysis.OccupiedShares;
+import bufq.liveness.OccupiedShares;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
@@ -194,7 +194,7 @@ public final class PprofExport {
      */
     private List<Frame> frames(HloValue v) {
         HloInstruction ins = module.instruction(v.name());
-        String source = Analyses.source(ins);
+        String source = ins == null ? null : ins.source();
         Frame leaf = source == null ? null : new Frame(source, ins.sourceFile(), Math.max(0, ins.sourceLine()));
         if (by == ProfileStacks.SOURCE) return List.of(leaf == null ? new Frame("(no source)", "", 0) : leaf);
         List<Frame> out = new ArrayList<>();

@@ -1,7 +1,6 @@
 package bufq.export;
 
 import bufq.liveness.Liveness;
-import bufq.analysis.Analyses;
 import bufq.format.JsonFormatter;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
@@ -199,7 +198,7 @@ public final class TraceExport {
             line.append(",\"op_name\":");
             JsonFormatter.string(ins.opName(), line);
         }
-        String source = Analyses.source(ins);
+        String source = ins == null ? null : ins.source();
         if (source != null) {
             line.append(",\"source\":");
             JsonFormatter.string(source, line);

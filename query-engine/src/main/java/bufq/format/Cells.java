@@ -142,6 +142,7 @@ final class Cells {
             else if (ch == '\n') b.append("\\n");
             else if (ch == '\t') b.append("\\t");
             else if (ch == '\r') b.append("\\r");
+            else if (ch > 0xff) b.append(String.format("\\u%04x", (int) ch));
             else b.append(String.format("\\x%02x", (int) ch));
         }
         return b.toString();
@@ -149,7 +150,16 @@ final class Cells {
 
     private static boolean isLayout(char ch) { return ch == '\n' || ch == '\t'; }
 
-    private static boolean isControl(char ch) {
-        return ch < 0x20 || ch == 0x7f || (ch >= 0x80 && ch < 0xa0);
+    /**
+     * C0 and C1 controls, and what reorders or breaks a line as a terminal shows it: the bidi
+     * controls (U+202E, RIGHT-TO-LEFT OVERRIDE, makes {@code exe.txt} of {@code txt.exe}) and the
+     * line and paragraph separators. Shown as a backslash, u and four hex digits.
+     */
+    static boolean isControl(char ch) {
+        return ch < 0x20 || ch == 0x7f || (ch >= 0x80 && ch < 0xa0) || ch >= 0x2000 && isFormatting(ch) || ch == 0x061c;
+    }
+
+    private static boolean isFormatting(char ch) {
+        return ch == 0x200e || ch == 0x200f || (ch >= 0x2028 && ch <= 0x202e) || (ch >= 0x2066 && ch <= 0x2069);
     }
 }

@@ -193,8 +193,9 @@ public final class JsonFormatter implements Formatter {
                 case '\b' -> out.append("\\b");
                 case '\f' -> out.append("\\f");
                 default -> {
-                    // U+2028/2029 are legal JSON but break JavaScript consumers; escape them too.
-                    if (ch < 0x20 || ch == 0x7f || ch == '\u2028' || ch == '\u2029')
+                    // U+2028/2029 are legal JSON but break JavaScript consumers, and the bidi controls
+                    // (U+202E) reorder what a terminal shows: escape them too (the data stays exact).
+                    if (Cells.isControl(ch))
                         out.append(String.format("\\u%04x", (int) ch));
                     else out.append(ch);
                 }

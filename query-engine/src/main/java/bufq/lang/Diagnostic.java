@@ -19,7 +19,7 @@ public record Diagnostic(int start, int end, String message, List<String> sugges
         StringBuilder b = null;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (c >= 0x20 && c != 0x7f) {
+            if (c >= 0x20 && c != 0x7f && !(c >= 0x80 && c < 0xa0) && !bidi(c)) {
                 if (b != null) b.append(c);
                 continue;
             }
@@ -27,6 +27,11 @@ public record Diagnostic(int start, int end, String message, List<String> sugges
             b.append(c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t" : String.format("\\u%04x", (int) c));
         }
         return b == null ? s : b.toString();
+    }
+
+    /** The bidi controls (U+202E reverses what follows on a terminal) and line separators: escaped in a message. */
+    private static boolean bidi(char c) {
+        return c == 0x061c || c == 0x200e || c == 0x200f || (c >= 0x2028 && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
     }
 
     public Diagnostic(int start, int end, String message) { this(start, end, message, List.of()); }

@@ -109,6 +109,15 @@ public final class HloInstruction {
     public String opName() { return opName; }
     public String sourceFile() { return sourceFile; }
     public int sourceLine() { return sourceLine; }
+
+    /**
+     * The source as {@code blame by source} names it: {@code file:line}, the file alone without a
+     * line, or null when the dump gives none.
+     */
+    public String source() {
+        if (sourceFile == null || sourceFile.isEmpty()) return null;
+        return sourceLine > 0 ? sourceFile + ":" + sourceLine : sourceFile;
+    }
     /**
      * The whole Python stack that made the instruction, outermost frame first, each
      * {@code file:line (function)}; empty when the dump has only {@code source_file:source_line}.

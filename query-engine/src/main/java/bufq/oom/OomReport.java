@@ -1,5 +1,7 @@
 package bufq.oom;
 
+import bufq.category.Categories;
+import bufq.category.CategoryRules;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
@@ -104,12 +106,12 @@ public final class OomReport {
                 .column("message", ColumnType.INT).column("rank", ColumnType.INT).column("module", ColumnType.STRING)
                 .optionalColumn("dump_name", ColumnType.STRING).column("allocation", ColumnType.INT).column("kind", ColumnType.STRING)
                 .column("allocation_size", ColumnType.BYTES).column("evidence", ColumnType.STRING)
-                .column("next", ColumnType.STATEMENT).column("then", ColumnType.STATEMENT);
+                .column("next", ColumnType.STATEMENT).column("then", ColumnType.STATEMENT).column("holds", ColumnType.STRING);
         for (int i = 0; i < ranked.size(); i++) {
             OomMessage msg = text.messages().get(i);
             List<ModuleMatch> cs = ranked.get(i);
             if (cs.isEmpty()) {
-                b.row((long) (i + 1), null, null, null, null, null, null, Unmatched.why(msg, loaded), Unmatched.next(msg, loaded), null);
+                b.row((long) (i + 1), null, null, null, null, null, null, Unmatched.why(msg, loaded), Unmatched.next(msg, loaded), null, null);
                 continue;
             }
             int top = cs.get(0).score();
@@ -122,7 +124,8 @@ public final class OomReport {
                 if (tied > 1 && c.score() == top) evidence += " (ambiguous: " + tied + " modules match as well)";
                 String then = a != null ? "map " + a.index() : "peak";
                 b.row((long) (i + 1), (long) (r + 1), c.module().handle(), dumpName(c.module()), a == null ? null : (long) a.index(),
-                        a == null ? null : a.kind(), a == null ? null : a.size(), evidence, "use " + c.module().handle(), then);
+                        a == null ? null : a.kind(), a == null ? null : a.size(), evidence, "use " + c.module().handle(), then,
+                        a == null ? null : Categories.holding(c.module(), CategoryRules.NONE, a.index()));
             }
         }
         if (loaded.isEmpty()) b.note("no modules loaded: load the dump directory of the run (load DIR) to join the messages to it");

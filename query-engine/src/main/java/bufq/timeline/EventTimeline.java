@@ -2,7 +2,7 @@ package bufq.timeline;
 
 import bufq.liveness.Steps;
 import bufq.units.Units;
-import bufq.analysis.OccupiedShares;
+import bufq.liveness.OccupiedShares;
 import bufq.chart.BarChart;
 import bufq.liveness.LiveValues;
 import bufq.model.HeapEvent;

@@ -1,5 +1,7 @@
 package bufq.analysis;
 
+import bufq.why.WhyReport;
+import bufq.why.Why;
 import bufq.timeline.Timeline;
 import bufq.check.Checks;
 import bufq.check.CheckReport;
@@ -153,7 +155,7 @@ class DoctoredFixturesTest {
             String events = ((TextBlock) Timeline.events(m, 80).get(0)).text();
             assertTrue(events.startsWith("no heap-simulator trace in this module"), n + ": " + events);
 
-            List<WhyReport> whys = Analyses.why(m, m.values());
+            List<WhyReport> whys = Why.of(m, m.values());
             for (int i = 0; i < whys.size(); i++) {
                 WhyReport w = whys.get(i);
                 HloValue v = m.values().get(i);

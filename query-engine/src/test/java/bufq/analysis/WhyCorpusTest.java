@@ -1,5 +1,8 @@
 package bufq.analysis;
 
+import bufq.why.Why;
+import bufq.why.WhyReport;
+
 import bufq.liveness.LiveValues;
 import bufq.liveness.Liveness;
 import bufq.dump.DumpLoader;
@@ -58,7 +61,7 @@ class WhyCorpusTest {
             int peak = Liveness.of(m).peakTime();
             List<HloValue> live = LiveValues.at(m, peak);
             assertFalse(live.isEmpty(), dir);
-            for (WhyReport r : Analyses.why(m, live)) {
+            for (WhyReport r : Why.of(m, live)) {
                 for (Output o : r.tables()) assertTrue(o instanceof Table);
                 assertEquals(1, r.what().size());
                 assertFalse(r.end().size() == 0, dir);
@@ -179,7 +182,7 @@ class WhyCorpusTest {
             long heldSum = 0;
             int saving = 0;
             for (HloValue v : live) {
-                Table t = Analyses.why(m, List.of(v)).get(0).peak();
+                Table t = Why.of(m, List.of(v)).get(0).peak();
                 String where = dir + " value " + v.id() + " " + v.label();
                 assertEquals(Boolean.TRUE, t.cell(0, t.columnIndex("live")), where);
                 assertEquals((long) peak, t.cell(0, t.columnIndex("peak")), where);
@@ -279,7 +282,7 @@ class WhyCorpusTest {
         for (HloValue v : m.values()) {
             HloInstruction ins = m.instruction(v.name());
             List<String> stack = ins == null ? List.of() : ins.stack();
-            Table born = Analyses.why(m, List.of(v)).get(0).born();
+            Table born = Why.of(m, List.of(v)).get(0).born();
             assertEquals(1 + stack.size(), born.size(), v.label());
             assertEquals(v.name(), born.rows().get(0).get(1), v.label());
             for (int i = 0; i < stack.size(); i++) {

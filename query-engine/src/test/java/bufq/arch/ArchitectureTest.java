@@ -73,11 +73,11 @@ class ArchitectureTest {
     /**
      * The engine's packages in six groups whose dependencies point one way:
      * <pre>
-     *   analyses (analysis.., timeline, map, check, whatif, advise, fit, forecast, oom, export)
+     *   analyses (analysis.., timeline, map, check, why, whatif, advise, fit, forecast, oom, export)
      *      |  \
      *   query (lang, eval, assist)      readers (dump..)
      *      |        \                        |
-     *   liveness     |                       |
+     *   liveness, category                   |
      *        \       |                       |
      *         model  &lt;---------------------+
      *           |
@@ -94,9 +94,9 @@ class ArchitectureTest {
             return layeredArchitecture().consideringOnlyDependenciesInLayers()
                     .layer("readers").definedBy("bufq.dump..")
                     .layer("model").definedBy("bufq.model..")
-                    .layer("liveness").definedBy("bufq.liveness..")
+                    .layer("liveness").definedBy("bufq.liveness..", "bufq.category..")
                     .layer("query").definedBy("bufq.lang..", "bufq.eval..", "bufq.assist..")
-                    .layer("analyses").definedBy("bufq.analysis..", "bufq.timeline..", "bufq.map..", "bufq.check..",
+                    .layer("analyses").definedBy("bufq.analysis..", "bufq.timeline..", "bufq.map..", "bufq.check..", "bufq.why..",
                             "bufq.whatif..", "bufq.advise..", "bufq.fit..", "bufq.forecast..", "bufq.oom..", "bufq.export..")
                     .layer("formats").definedBy("bufq.format..", "bufq.table..", "bufq.chart..")
                     .layer("util").definedBy("bufq.util..", "bufq.units..")
@@ -120,7 +120,7 @@ class ArchitectureTest {
             for (var c : ENGINE) {
                 String p = c.getPackageName();
                 if (p.equals("bufq") || p.startsWith("bufq.arch")) continue;
-                boolean in = p.matches("bufq\\.(dump|model|liveness|lang|eval|assist|analysis|timeline|map|check|whatif|advise|fit|forecast|oom|export|format|table|chart|util|units)(\\..*)?");
+                boolean in = p.matches("bufq\\.(dump|model|liveness|category|lang|eval|assist|analysis|timeline|map|check|why|whatif|advise|fit|forecast|oom|export|format|table|chart|util|units)(\\..*)?");
                 (in ? grouped : loose).add(p);
             }
             assertTrue(loose.isEmpty(), "packages in no group: " + loose);

@@ -1,7 +1,7 @@
 package bufq.dump;
 
+import bufq.dump.text.TextReader;
 import bufq.dump.file.LoadException;
-
 
 import bufq.model.HloInstruction;
 import bufq.util.IdTable;
@@ -75,7 +75,6 @@ class ReaderTablesTest {
 
                 Total bytes used: 64
 
-
                 HloLiveRange (max 3):
                   InstructionSequence:
                     0:a.1
@@ -131,7 +130,7 @@ class ReaderTablesTest {
     void positionsAndUsesOfASectionOfManyRegionsBelongToTheirValues(@TempDir Path dir) throws Exception {
         int n = 20_000;   // about 2.4 MB of blocks: three regions
         String text = manyValues(n);
-        assertTrue(text.length() - text.indexOf("Used values:") > 2 * ModuleReader.CHUNK, "the section spans regions");
+        assertTrue(text.length() - text.indexOf("Used values:") > 2 * TextReader.CHUNK, "the section spans regions");
         Path file = dir.resolve(BadInputTest.NAME);
         Files.writeString(file, text);
         for (HloModule m : List.of(DumpLoader.load(List.of(file)).get(0), DumpLoader.loadText(BadInputTest.NAME, text))) {
@@ -164,7 +163,7 @@ class ReaderTablesTest {
                 .replace("\n  user." + badBlock + ", operand ", "\n  user without operand\n  user." + badBlock + ", operand ");
         long valueLine = lineOf(text, " value: <" + badValue + " ");
         long blockLine = lineOf(text, "  user without operand");
-        assertTrue(text.indexOf(" value: <" + badValue + " ") > 3 * ModuleReader.CHUNK, "past the third region");
+        assertTrue(text.indexOf(" value: <" + badValue + " ") > 3 * TextReader.CHUNK, "past the third region");
         Path file = dir.resolve(BadInputTest.NAME);
         Files.writeString(file, text);
         HloModule m = DumpLoader.load(List.of(file)).get(0);

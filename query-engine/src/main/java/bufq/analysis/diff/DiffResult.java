@@ -24,12 +24,15 @@ import java.util.Objects;
  * @param caveats   what limits the comparison (no live ranges, rounded sizes, no op_name metadata,
  *                  load warnings), one line each, shown under the summary
  * @param hasSources some value on either side has {@code source_file} metadata
+ * @param byCategory bytes occupied at each side's peak by category ({@code bufq.category}, each byte
+ *                   once), every category either side holds, the largest change first
  */
 public record DiffResult(String before, String after, DiffOptions options, Peak peakBefore, Peak peakAfter,
                          List<SummaryRow> summary, List<GroupChange> byOpName, List<GroupChange> bySource,
                          List<Unmatched> unmatched, List<Renamed> renamed, List<String> caveats,
-                         boolean hasSources) {
+                         boolean hasSources, List<GroupChange> byCategory) {
     public DiffResult {
+        byCategory = List.copyOf(byCategory);
         summary = List.copyOf(summary);
         byOpName = List.copyOf(byOpName);
         bySource = List.copyOf(bySource);

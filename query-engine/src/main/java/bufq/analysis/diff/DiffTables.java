@@ -20,7 +20,7 @@ public final class DiffTables {
     private DiffTables() {}
 
     /**
-     * The report as typed tables: summary, by op_name, by source line, values only on one side,
+     * The report as typed tables: summary, by category, by op_name, by source line, values only on one side,
      * and the likely renamed among those.
      */
     public static List<Output> render(DiffResult r) {
@@ -29,7 +29,10 @@ public final class DiffTables {
         Table bySource = groups("live at peak by source line", "source", r.bySource(), limit);
         if (!r.hasSources()) bySource = new Table(bySource.title(), bySource.columns(), List.of(),
                 List.of("neither dump carries source_file/source_line metadata"));
-        return List.of(summary(r, scope),
+        Table byCategory = groups("occupied at peak by category", "category", r.byCategory(), -1);
+        if (r.peakKnown()) byCategory = byCategory.withNote("each byte held at each side's peak once, in one category (blame by category): "
+                + "each side's rows add up to its peak");
+        return List.of(summary(r, scope), byCategory,
                 groups("live at peak by op_name", "op_name", r.byOpName(), limit), bySource,
                 unmatched(r, scope, limit), renamed(r, scope, limit));
     }

@@ -1,5 +1,8 @@
 package bufq.analysis.diff;
 
+import bufq.category.Categories;
+import bufq.category.CategoryRules;
+import bufq.liveness.LiveValues;
 import bufq.liveness.Liveness;
 import bufq.analysis.diff.DiffResult.GroupChange;
 import bufq.analysis.diff.DiffResult.Peak;
@@ -67,7 +70,27 @@ public final class ModuleDiff {
         boolean sources = hasSources(b) || hasSources(a);
         return new DiffResult(labels[0], labels[1], options, peak(b), peak(a), summary(b, a, options.atPeak()),
                 groups(b, a, f -> f.key().opGroup()),
-                sources ? groups(b, a, f -> f.key().source()) : List.of(), unmatched, renamed(unmatched), caveats, sources);
+                sources ? groups(b, a, f -> f.key().source()) : List.of(), unmatched, renamed(unmatched), caveats, sources,
+                byCategory(b, a));
+    }
+
+    /** What the memory is at each side's peak: the categories' occupied bytes, each byte once, so each side's rows add up to its peak. */
+    private static List<GroupChange> byCategory(Side b, Side a) {
+        Map<String, long[]> acc = new LinkedHashMap<>();
+        int side = 0;
+        for (Side s : List.of(b, a)) {
+            if (s.peakTime >= 0) {
+                Categories c = Categories.of(s.module);
+                for (Map.Entry<String, Long> e : Categories.bytesAt(s.module, CategoryRules.NONE, s.peakTime).entrySet())
+                    acc.computeIfAbsent(e.getKey(), k -> new long[4])[side] = e.getValue();
+                for (int p : LiveValues.positions(s.module, s.peakTime, s.peakTime)) acc.computeIfAbsent(c.name(p), k -> new long[4])[side + 2]++;
+            }
+            side++;
+        }
+        List<GroupChange> out = new ArrayList<>();
+        acc.forEach((g, v) -> out.add(new GroupChange(g, v[0], v[1], (int) v[2], (int) v[3])));
+        out.sort(Comparator.comparingLong((GroupChange g) -> -Math.abs(g.change())).thenComparingLong(g -> -g.after()).thenComparing(GroupChange::group));
+        return out;
     }
 
     private static boolean hasSources(Side s) {

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 
 /**
  * One file of a module: a real file (read on demand, inflated when gzip by its magic bytes) or a frame cut out of
- * stdout-framed text. The text reader opens it ({@code bufq.dump.TextFiles}); the proto reader reads its bytes.
+ * stdout-framed text. The text reader opens it ({@code bufq.dump.text.TextFiles}); the proto reader reads its bytes.
  *
  * @param name      display name (the path as given, or {@code LOG#FRAME} for a frame)
  * @param path      the file to read, or null for in-memory text

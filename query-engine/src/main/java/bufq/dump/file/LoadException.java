@@ -1,7 +1,5 @@
 package bufq.dump.file;
 
-import bufq.dump.text.OneLine;
-
 /**
  * A dump that cannot be loaded at all: not a dump, unreadable, or no dumps in a directory.
  * {@link #getMessage()} is one line: {@code FILE:LINE: reason} or {@code FILE: reason}.

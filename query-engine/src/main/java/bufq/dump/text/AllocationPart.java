@@ -1,5 +1,6 @@
 package bufq.dump.text;
 
+import bufq.dump.text.Lines.Literal;
 import bufq.model.BufferAllocation;
 import bufq.model.LongList;
 import bufq.model.Shape;

@@ -1,5 +1,7 @@
 package bufq.dump.text;
 
+import bufq.dump.text.Lines.Literal;
+
 /**
  * A position in one line of dump text with the small helpers the section parsers share. Failures
  * throw {@link Bad}, which the caller turns into a warning naming the file and line.

@@ -1,5 +1,6 @@
 package bufq.dump.text;
 
+import bufq.dump.text.Lines.Literal;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
 import bufq.model.PeakClaim;

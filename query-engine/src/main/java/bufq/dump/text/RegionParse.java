@@ -1,5 +1,6 @@
 package bufq.dump.text;
 
+import bufq.dump.text.ShapeParser.ShapeSyntaxException;
 import java.util.ArrayList;
 import java.util.List;
 

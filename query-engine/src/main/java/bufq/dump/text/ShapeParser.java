@@ -220,4 +220,17 @@ public final class ShapeParser {
     }
 
     private static String clip(String t) { return t.length() > 80 ? t.substring(0, 77) + "..." : t; }
+
+    /** A shape text the {@link ShapeParser} cannot read; callers turn it into a load warning. */
+    static final class ShapeSyntaxException extends RuntimeException {
+        private final int position;
+
+        ShapeSyntaxException(String message, int position) {
+            super(message);
+            this.position = position;
+        }
+
+        /** Offset in the shape text where reading stopped. */
+        int position() { return position; }
+    }
 }

@@ -1,5 +1,6 @@
 package bufq.dump.text;
 
+import bufq.dump.file.OneLine;
 import bufq.model.LoadWarning;
 
 import java.util.ArrayList;

@@ -53,7 +53,12 @@ class CorpusDiffSweepTest {
             DiffResult r = ModuleDiff.compare(m, other, o);
             addsUp(r, m, other);
             List<Output> parts = DiffTables.render(r);
-            assertEquals(5, parts.size());
+            assertEquals(6, parts.size());
+            // By category, each side's rows are its peak's occupied bytes, each byte once.
+            long before = 0, after = 0;
+            for (GroupChange g : r.byCategory()) { before += g.before(); after += g.after(); }
+            assertEquals(Liveness.of(m).peakTime() < 0 ? 0 : Liveness.of(m).peakBytes(), before, "categories before");
+            assertEquals(Liveness.of(other).peakTime() < 0 ? 0 : Liveness.of(other).peakBytes(), after, "categories after");
             for (Output p : parts) assertFalse(((Table) p).title().isEmpty());
         }
     }

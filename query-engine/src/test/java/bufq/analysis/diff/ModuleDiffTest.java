@@ -192,17 +192,20 @@ class ModuleDiffTest {
     }
 
     @Test
-    void outputsAreFiveTablesAndHonourTheLimit() {
+    void outputsAreSixTablesAndHonourTheLimit() {
         TestModules.Tiny b = new TestModules.Tiny("b", 20);
         for (int i = 0; i < 5; i++) b.temp("t" + i, "f32[" + (i + 1) + "]", i, 20, "op" + i);
         DiffResult r = ModuleDiff.compare(new TestModules.Tiny("a", 20).build(), b.build(), new DiffOptions(false, 2));
         List<Output> out = DiffTables.render(r);
-        assertEquals(5, out.size());
-        Table byOp = (Table) out.get(1);
+        assertEquals(6, out.size());
+        Table byCategory = (Table) out.get(1);
+        assertEquals("outputs", byCategory.cell(0, 0), "the five temps live to the last step: live out, each byte once");
+        assertEquals(4L * (1 + 2 + 3 + 4 + 5), byCategory.cell(0, 2));
+        Table byOp = (Table) out.get(2);
         assertEquals(2, byOp.size());
         assertEquals("op4", byOp.cell(0, 0), "largest change first");
         assertTrue(byOp.notes().stream().anyMatch(n -> n.startsWith("3 more rows")));
-        Table only = (Table) out.get(3);
+        Table only = (Table) out.get(4);
         assertEquals("only after", only.cell(0, 0));
         assertEquals(List.of("t4"), only.cell(0, 7));
         Table summary = (Table) out.get(0);
@@ -235,7 +238,7 @@ class ModuleDiffTest {
         assertEquals(1, r.renamed().size());
         assertEquals("jit(f)/transpose(jvp())/dot_general", r.renamed().get(0).before().key().opGroup());
         assertEquals("jit(f)/transpose(jvp(jvp()))/checkpoint/dot_general", r.renamed().get(0).after().key().opGroup());
-        Table t = (Table) DiffTables.render(r).get(4);
+        Table t = (Table) DiffTables.render(r).get(5);
         assertEquals(1, t.size());
         assertEquals(256L, t.cell(0, 0));
     }
@@ -263,7 +266,7 @@ class ModuleDiffTest {
         assertFalse(r.hasSources());
         assertTrue(r.bySource().isEmpty());
         assertEquals(1, r.byOpName().size(), "the op_name part still shows the change");
-        Table t = (Table) DiffTables.render(r).get(2);
+        Table t = (Table) DiffTables.render(r).get(3);
         assertEquals(0, t.size());
         assertEquals(List.of("neither dump carries source_file/source_line metadata"), t.notes());
         assertFalse(r.identical());

@@ -1,5 +1,7 @@
 package bufq.dump.text;
 
+import bufq.dump.text.Lines.Literal;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,5 +1,7 @@
 package bufq.dump.text;
 
+import bufq.dump.text.ShapeParser.ShapeSyntaxException;
+
 import bufq.model.Shape;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -4,7 +4,7 @@ import bufq.shell.repl.JLineRepl;
 import bufq.shell.session.DefaultEngine;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Env;
-import bufq.shell.session.Shell;
+import bufq.shell.run.Shell;
 
 import java.io.IOException;
 import java.io.OutputStream;

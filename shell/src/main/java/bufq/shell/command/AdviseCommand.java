@@ -18,11 +18,11 @@ import bufq.oom.OomReport;
 import bufq.shell.session.Modules;
 import bufq.table.Output;
 import bufq.table.Table;
-import bufq.shell.session.Command;
+import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.CommandPlan;
+import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Engine;
-import bufq.shell.session.CommandContext;
+import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
 
 import java.io.IOException;
@@ -61,7 +61,6 @@ final class AdviseCommand implements Command {
     }
 
     @Override public List<String> examples() { return List.of("advise", "format markdown", "advise"); }
-
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         // uses scripts: runs the rules the init script may register

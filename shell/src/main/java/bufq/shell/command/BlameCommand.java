@@ -2,17 +2,22 @@ package bufq.shell.command;
 
 import bufq.analysis.Analyses;
 import bufq.analysis.BlameBy;
+import bufq.category.Categories;
+import bufq.category.CategoryRules;
+import bufq.export.PprofExport;
+import bufq.liveness.Liveness;
 import bufq.dump.file.FileKind;
 import bufq.format.Formatters;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.LoadWarning;
-import bufq.shell.session.Command;
+import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
-import bufq.shell.session.CommandPlan;
-import bufq.shell.session.CommandContext;
+import bufq.shell.api.CommandPlan;
+import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
+import bufq.table.Output;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -25,8 +30,8 @@ final class BlameCommand implements Command {
     /** The Used values section: op names, source lines and opcodes. */
     Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
 
-    @Override public String synopsis() { return "blame [by op_name|source|opcode|stack] [depth N] [limit N]"; }
-    @Override public String brief() { return "Who holds the peak: bytes by op_name, source line, opcode or Python stack."; }
+    @Override public String synopsis() { return "blame [by op_name|source|opcode|stack|category|path] [depth N] [at claimed_peak|STEP] [limit N]"; }
+    @Override public String brief() { return "Who holds the peak: bytes by op_name, source, opcode, stack, category or path."; }
 
     @Override public String description() {
         return "Attributes the bytes occupied at the peak to framework op names (at every level of their '/' path,\n"
@@ -34,10 +39,19 @@ final class BlameCommand implements Command {
                 + "hand-over, a buffer a loop aliases) counts once, for the value listed first at its offset. Then\n"
                 + "the stack-trace tree (the dump's own, or rebuilt from the op names when the dump has none).\n"
                 + "'by stack' uses each instruction's whole Python stack where the dump has one (proto dumps), at every\n"
-                + "depth from the outermost frame, else its source line. 'limit N' keeps the first N rows.";
+                + "depth from the outermost frame, else its source line.\n"
+                + "'by category' says what the memory is: every byte in one of weights, optimizer, inputs, outputs, residuals,\n"
+                + "gradients, collectives, constants, temporaries (rules in docs/commands.md; 'set category NAME = CONDITION'\n"
+                + "adds your own), each row with its largest value and the query that lists its values. 'by path' folds\n"
+                + "op_names and parameter paths that differ only in an index (params[*]['wq']) into one row with its count,\n"
+                + "as a tree down to depth N. 'at STEP' (or claimed_peak) blames another step than the peak (the stack\n"
+                + "tree is printed at the peak only). 'limit N' keeps the first N rows.";
     }
 
-    @Override public List<String> examples() { return List.of("blame", "blame by source", "blame by op_name depth 3", "blame by stack depth 4", "blame by op_name limit 8"); }
+    @Override public List<String> examples() {
+        return List.of("blame", "blame by source", "blame by op_name depth 3", "blame by stack depth 4", "blame by category",
+                "blame by path depth 2", "blame by category at 40", "blame by op_name limit 8");
+    }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         return CommandPlan.words(args, needs(), false, this::run);
@@ -47,17 +61,46 @@ final class BlameCommand implements Command {
         CommandArgs a = new CommandArgs(args, synopsis());
         String byText = a.value("by");
         OptionalInt depth = a.integer("depth", 0);
+        String at = a.value("at");
         OptionalInt limit = a.limit();
         a.done();
         BlameBy by = byText == null ? BlameBy.OP_NAME : BlameBy.parse(byText);
-        if (by == null) throw new CommandException("blame by takes op_name, source, opcode or stack, not '" + byText + "'");
+        if (by == null) throw new CommandException("blame by takes op_name, source, opcode, stack, category or path, not '" + byText + "'");
         HloModule m = ctx.modules().requireFor("blame", ctx.out()::info);
         String unreadable = m.info().hasValueDetails() || m.values().isEmpty() ? null : unreadableValuesFile(m);
         if (unreadable != null) throw new CommandException(unreadable);
+        if (at == null && Liveness.of(m).peakTime() < 0) {
+            ctx.out().print(Analyses.blame(m, by, depth.orElse(0)));   // says there is no peak
+            return Status.OK;
+        }
+        if (by == BlameBy.CATEGORY || by == BlameBy.PATH) {
+            ctx.out().print(CommandArgs.limited(whatItIs(ctx, m, by, at == null ? "peak" : at, depth.orElse(0)), limit));
+            return Status.OK;
+        }
         // The tree is text, which print does not cut: cut it at maxrows here, as tables are.
         int maxLines = Formatters.isHuman(ctx.out().format()) ? ctx.settings().maxRows() : 0;
-        ctx.out().print(CommandArgs.limited(Analyses.blame(m, by, depth.orElse(0), maxLines), limit));
+        if (at == null) ctx.out().print(CommandArgs.limited(Analyses.blame(m, by, depth.orElse(0), maxLines), limit));
+        else ctx.out().print(CommandArgs.limited(Analyses.blameAt(m, by, depth.orElse(0), maxLines, step(m, at)), limit));
         return Status.OK;
+    }
+
+    private static int step(HloModule m, String at) throws CommandException {
+        try {
+            return PprofExport.step(m, at);
+        } catch (IllegalArgumentException e) {
+            throw new CommandException(e.getMessage());
+        }
+    }
+
+    /** {@code blame by category} or {@code by path} at {@code at}, under the session's category rules. */
+    private static List<Output> whatItIs(CommandContext ctx, HloModule m, BlameBy by, String at, int depth) throws CommandException {
+        int step = step(m, at);
+        try {
+            CategoryRules rules = ctx.engine().catalog().categories();
+            return by == BlameBy.CATEGORY ? Categories.blame(m, rules, step, at) : Categories.paths(m, rules, step, at, depth);
+        } catch (CategoryRules.RuleFailure e) {
+            throw new CommandException(e.getMessage());
+        }
     }
 
     /**

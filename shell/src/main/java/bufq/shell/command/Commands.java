@@ -1,7 +1,7 @@
 package bufq.shell.command;
 
-import bufq.shell.session.Command;
-import bufq.shell.session.CommandTable;
+import bufq.shell.api.Command;
+import bufq.shell.api.CommandTable;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,10 +1,10 @@
 package bufq.shell.command;
 
-import bufq.shell.session.Command;
+import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.CommandPlan;
+import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Engine;
-import bufq.shell.session.CommandContext;
+import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
 import bufq.shell.session.Suggest;
 import bufq.table.ColumnType;
@@ -30,7 +30,6 @@ final class FieldsCommand implements Command {
     }
 
     @Override public List<String> examples() { return List.of("fields values", "fields"); }
-
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         // uses scripts: lists the fields the init script may add

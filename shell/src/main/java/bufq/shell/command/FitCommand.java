@@ -16,14 +16,14 @@ import bufq.oom.Family;
 import bufq.oom.OomMessage;
 import bufq.oom.OomReport;
 import bufq.table.Sizes;
-import bufq.shell.session.Command;
+import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.CommandPlan;
+import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Engine;
 import bufq.shell.session.ModuleSet;
 import bufq.shell.session.Modules;
 import bufq.shell.session.Setting;
-import bufq.shell.session.CommandContext;
+import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
 import bufq.units.Units;
 

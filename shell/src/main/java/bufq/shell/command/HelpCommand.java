@@ -1,13 +1,13 @@
 package bufq.shell.command;
 
 import bufq.fit.Devices;
-import bufq.shell.session.Command;
-import bufq.shell.session.CommandDoc;
+import bufq.shell.api.Command;
+import bufq.shell.api.CommandDoc;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.CommandPlan;
+import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Setting;
 import bufq.shell.session.Settings;
-import bufq.shell.session.CommandContext;
+import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
 import bufq.shell.session.Suggest;
 import bufq.table.ColumnType;

@@ -1,18 +1,23 @@
 package bufq.shell.command;
 
+import bufq.category.Categories;
+import bufq.category.CategoryRules;
+import bufq.model.DumpPart;
+import bufq.model.PartUnavailableException;
 import bufq.model.ProgramSizes;
 import bufq.model.HloModule;
-import bufq.shell.session.Command;
+import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.CommandPlan;
+import bufq.shell.api.CommandPlan;
 import bufq.shell.session.ModuleSet;
-import bufq.shell.session.CommandContext;
+import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
 import bufq.table.ColumnType;
 import bufq.table.Table;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 
 final class ModulesCommand implements Command {
     @Override public String name() { return "modules"; }
@@ -27,7 +32,10 @@ final class ModulesCommand implements Command {
                 + "once they are: 'fit', 'summary' and the query 'modules where ...' read them all.\n"
                 + "argument_bytes, output_bytes, alias_bytes, temp_bytes and code_bytes are JAX's memory_analysis()\n"
                 + "figures read from the allocations (null where the dump does not say); needs_bytes is what a run\n"
-                + "asks the device for: code + arguments + outputs - aliases + temp + constants (see 'fit').";
+                + "asks the device for: code + arguments + outputs - aliases + temp + constants (see 'fit').\n"
+                + "weights_bytes and optimizer_bytes are the arguments' bytes by category (blame by category): the entry\n"
+                + "parameters under params/model/weights and under opt_state/optimizer roots, by the session's rules;\n"
+                + "null until the module's op_names are read (by blame, a query on op_name or category).";
     }
 
     @Override public List<String> examples() { return List.of("modules"); }
@@ -46,19 +54,33 @@ final class ModulesCommand implements Command {
                 .column("values", ColumnType.INT).column("in_memory", ColumnType.BOOL).column("files", ColumnType.LIST)
                 .column("argument_bytes", ColumnType.BYTES).column("output_bytes", ColumnType.BYTES)
                 .column("alias_bytes", ColumnType.BYTES).column("temp_bytes", ColumnType.BYTES)
-                .column("code_bytes", ColumnType.BYTES).column("needs_bytes", ColumnType.BYTES);
+                .column("code_bytes", ColumnType.BYTES).column("needs_bytes", ColumnType.BYTES)
+                .column("weights_bytes", ColumnType.BYTES).column("optimizer_bytes", ColumnType.BYTES);
         List<ModuleSet.Entry> es = ctx.modules().set().entries();
         for (int i = 0; i < es.size(); i++) {
             ModuleSet.Entry e = es.get(i);
             HloModule m = e.loaded();
             ProgramSizes z = m == null ? ProgramSizes.UNKNOWN : ProgramSizes.of(m);
+            // Only from op_names already read: listing modules reads no Used values section.
+            boolean named = m != null && (m.isRead(DumpPart.USED_VALUES) || !m.info().hasValueDetails());
+            Map<String, Long> arguments = named ? arguments(ctx, m) : Map.of();
             b.row((long) (i + 1), e == ctx.modules().set().currentEntry() ? "*" : "", e.handle(), e.name(), e.dumpId(),
                     m == null ? null : m.info().backend(), m == null ? null : (long) m.values().size(), m != null,
                     List.copyOf(e.files()), orNull(z.argumentBytes()), orNull(z.outputBytes()), orNull(z.aliasBytes()),
-                    orNull(z.tempBytes()), orNull(z.codeBytes()), orNull(z.needsBytes()));
+                    orNull(z.tempBytes()), orNull(z.codeBytes()), orNull(z.needsBytes()),
+                    named ? arguments.getOrDefault("weights", 0L) : null, named ? arguments.getOrDefault("optimizer", 0L) : null);
         }
         ctx.out().print(b.build());
         return Status.OK;
+    }
+
+    /** The entry parameters' bytes by category; a failing rule is a one-line error. */
+    private static Map<String, Long> arguments(CommandContext ctx, HloModule m) throws CommandException {
+        try {
+            return Categories.of(m, ctx.engine().catalog().categories()).parameterBytes(m);
+        } catch (CategoryRules.RuleFailure | PartUnavailableException e) {
+            throw new CommandException(m.handle() + ": " + e.getMessage());
+        }
     }
 
     private static Long orNull(long x) { return x < 0 ? null : x; }

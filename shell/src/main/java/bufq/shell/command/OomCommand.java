@@ -9,13 +9,13 @@ import bufq.oom.ByteSize;
 import bufq.oom.OomReader;
 import bufq.oom.OomReport;
 import bufq.oom.OomText;
-import bufq.shell.session.Command;
+import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.CommandPlan;
+import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Modules;
-import bufq.shell.session.Paste;
-import bufq.shell.session.CommandContext;
+import bufq.shell.statement.Paste;
+import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
 import bufq.shell.session.UserPaths;
 
@@ -50,8 +50,6 @@ final class OomCommand implements Command {
     }
 
     @Override public List<String> examples() { return List.of("oom err.log", "oom -"); }
-
-
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         // the rest of the line as typed. Modules are read as the join needs them, all of them: not the current module's parts.

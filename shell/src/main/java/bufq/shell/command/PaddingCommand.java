@@ -1,11 +1,11 @@
 package bufq.shell.command;
 
 import bufq.analysis.Analyses;
-import bufq.shell.session.Command;
+import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
-import bufq.shell.session.CommandPlan;
-import bufq.shell.session.CommandContext;
+import bufq.shell.api.CommandPlan;
+import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
 
 import java.io.IOException;

@@ -2,7 +2,7 @@ package bufq.shell.command;
 
 import bufq.shell.session.CommandException;
 import bufq.shell.session.OutputSink;
-import bufq.shell.session.CommandContext;
+import bufq.shell.api.CommandContext;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;

@@ -1,12 +1,17 @@
 package bufq.shell.command;
 
+import bufq.category.CategoryRules;
+import bufq.eval.CategoryCondition;
 import bufq.fit.Devices;
-import bufq.shell.session.Command;
+import bufq.lang.Diagnostic;
+import bufq.lang.QueryException;
+import bufq.shell.session.Engine;
+import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.CommandPlan;
+import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Setting;
 import bufq.shell.session.Settings;
-import bufq.shell.session.CommandContext;
+import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
 import bufq.shell.session.Suggest;
 import bufq.table.ColumnType;
@@ -18,22 +23,36 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 final class SetCommand implements Command {
     @Override public String name() { return "set"; }
-    @Override public String synopsis() { return "set [NAME [VALUE]]"; }
+    @Override public String synopsis() { return "set [NAME [VALUE]] | set category [NAME = CONDITION | off]"; }
 
     @Override public String brief() { return "Shows or changes settings (see 'help settings')."; }
 
     @Override public String description() {
         return "Changes a setting and confirms it in one line (a size with its exact bytes); with NAME alone shows\n"
-                + "it, with nothing lists them all (see 'help settings'). 'set format NAME' is 'format NAME'.";
+                + "it, with nothing lists them all (see 'help settings'). 'set format NAME' is 'format NAME'.\n"
+                + "'set category NAME = CONDITION' adds a category rule: the values 'values where CONDITION' selects are NAME in\n"
+                + "'blame by category', 'blame by path' and the category field, before the built-in rules and after the\n"
+                + "rules added earlier (the first that holds names a value); in CONDITION, category is the built-in one.\n"
+                + "'set category' lists the rules, 'set category off' drops them all.";
     }
 
-    @Override public List<String> examples() { return List.of("set", "set maxrows 50", "set rawsizes on", "set threshold 64KiB"); }
-
+    @Override public List<String> examples() {
+        return List.of("set", "set maxrows 50", "set rawsizes on", "set threshold 64KiB",
+                "set category kv_cache = op_name ~ \"cache\"", "set category");
+    }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        String typed = args.strip();
+        String text = typed.endsWith(";") ? typed.substring(0, typed.length() - 1).stripTrailing() : typed;
+        if (text.toLowerCase(Locale.ROOT).matches("category(\\s.*)?")) {
+            String rule = text.substring("category".length()).strip();
+            return new CommandPlan.Simple(Set.of(), false, false, c -> category(c, text, rule));
+        }
         CommandPlan words = CommandPlan.words(args, this::run);
         return new CommandPlan.Simple(Set.of(), true, tilingNotKnown(ctx, args), words::run);
     }
@@ -93,6 +112,44 @@ final class SetCommand implements Command {
         if (s == Setting.DEVICE && Devices.byName(text) != null) return line + " (" + Devices.byName(text).memory() + ")";
         return line;
     }
+
+    /** {@code set category}, {@code set category off}, {@code set category NAME = CONDITION}; {@code line} is all after 'set'. */
+    private static Status category(CommandContext ctx, String line, String rule)
+            throws CommandException, Engine.Failure, IOException {
+        CategoryRules rules = ctx.engine().catalog().categories();
+        if (rule.isEmpty()) {
+            Table.Builder b = Table.builder().title("category rules, in order, before the built-in ones")
+                    .column("order", ColumnType.INT).column("rule", ColumnType.STRING);
+            for (int i = 0; i < rules.rules().size(); i++) b.row((long) i + 1, rules.rules().get(i).text());
+            if (rules.isEmpty()) b.note("none: the built-in rules alone (docs/commands.md, 'What is this memory?')");
+            ctx.out().print(b.build());
+            return Status.OK;
+        }
+        CategoryRules next;
+        if (rule.equalsIgnoreCase("off")) next = CategoryRules.NONE;
+        else {
+            Matcher m = RULE.matcher(rule);
+            if (!m.matches()) throw new CommandException("set category takes NAME = CONDITION (a query condition on values), or off, not '"
+                    + rule + "'");
+            String statement = "set " + line;
+            int at = statement.length() - m.group(2).length();
+            int name = statement.indexOf(m.group(1), "set category".length());
+            try {
+                CategoryRules.checkName(m.group(1));
+            } catch (IllegalArgumentException e) {
+                throw new Engine.Failure(new Diagnostic(name, name + m.group(1).length(), e.getMessage()).render(statement));
+            }
+            try {
+                next = rules.with(CategoryCondition.compile(m.group(1), m.group(2), ctx.engine().catalog(), at));
+            } catch (QueryException e) {
+                throw new Engine.Failure(e.diagnostic().render(statement));
+            }
+        }
+        ctx.engine().setCategories(next);
+        return Status.OK;
+    }
+
+    private static final Pattern RULE = Pattern.compile("(?s)([^\\s=]+)\\s*=\\s*(.*\\S)\\s*");
 
     static Table table(CommandContext ctx, List<Setting> settings) {
         Table.Builder b = Table.builder().column("name", ColumnType.STRING).column("value", ColumnType.STRING)

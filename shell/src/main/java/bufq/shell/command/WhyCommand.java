@@ -1,18 +1,18 @@
 package bufq.shell.command;
 
-import bufq.shell.session.Command;
-import bufq.analysis.Analyses;
-import bufq.analysis.WhyReport;
+import bufq.why.Why;
+import bufq.shell.api.Command;
+import bufq.why.WhyReport;
 import bufq.eval.EvalContext;
 import bufq.lang.QueryException;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.CommandPlan;
-import bufq.shell.session.CommandContext;
+import bufq.shell.api.CommandPlan;
+import bufq.shell.api.CommandContext;
 import bufq.shell.session.Engine;
-import bufq.shell.session.StatementKind;
+import bufq.shell.statement.StatementKind;
 import bufq.shell.session.Status;
 import bufq.table.Output;
 
@@ -74,7 +74,7 @@ final class WhyCommand implements Command {
             return Status.OK;
         }
         List<Output> out = new ArrayList<>();
-        for (WhyReport r : Analyses.why(m, values)) out.addAll(r.tables());
+        for (WhyReport r : Why.of(m, values)) out.addAll(r.tables());
         ctx.out().print(out);
         return Status.OK;
     }

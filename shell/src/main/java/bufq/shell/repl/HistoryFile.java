@@ -35,7 +35,9 @@ import java.util.function.Consumer;
  * at once both keep their lines.
  * A file with bytes that are not UTF-8 (an editor's or another tool's damage) is not fatal: its
  * readable lines are kept and written back as the history, the damaged file is set aside beside it
- * as {@code history.unreadable-N}, and the notice callback says so once.
+ * as {@code history.unreadable-N}, and the notice callback says so once. A file larger than
+ * {@link #MAX_BYTES} (one pasted 50 MB line) is set aside whole as {@code history.large-N} before
+ * its newest entries are written back, so nothing in it is lost.
  * A history path that is not a regular file (a FIFO, a device such as {@code /dev/zero} behind a
  * link) is neither read nor written, with one notice; a symbolic link is written through to its
  * target, which stays a link. At most {@link #MAX_BYTES} are read, from the end.
@@ -88,8 +90,10 @@ public final class HistoryFile {
             return out;
         }
         byte[] bytes;
+        long from;
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            long size = ch.size(), from = Math.max(0, size - MAX_BYTES);
+            long size = ch.size();
+            from = Math.max(0, size - MAX_BYTES);
             ByteBuffer buf = ByteBuffer.allocate((int) (size - from));
             ch.position(from);
             while (buf.hasRemaining() && ch.read(buf) > 0) { }
@@ -119,10 +123,17 @@ public final class HistoryFile {
             start = end + 1;
         }
         if (unreadable > 0) {
-            Path aside = setAside();
+            Path aside = setAside("unreadable");
             write(out);
             notices.accept("history " + path + " had " + unreadable + (unreadable == 1 ? " line that is" : " lines that are")
                     + " not UTF-8; kept the " + out.size() + " readable entries, the damaged file is now " + aside);
+        } else if (from > 0) {
+            // Larger than 2,000 entries ever make (one pasted 50 MB line): the part not read would be
+            // lost when a save replaces the file, so the whole file is kept aside first.
+            Path aside = setAside("large");
+            write(out);
+            notices.accept("history " + path + " is larger than " + (MAX_BYTES >> 20) + " MiB; kept its last " + out.size()
+                    + (out.size() == 1 ? " entry" : " entries") + ", the whole file is now " + aside);
         }
         return out;
     }
@@ -140,11 +151,11 @@ public final class HistoryFile {
         return p;
     }
 
-    /** Moves the damaged file to the first free {@code NAME.unreadable-N} beside it. */
-    private Path setAside() throws IOException {
+    /** Moves the file to the first free {@code NAME.WHY-N} beside it ({@code history.unreadable-1}, {@code history.large-1}). */
+    private Path setAside(String why) throws IOException {
         Path file = target();
         for (int n = 1; ; n++) {
-            Path aside = file.resolveSibling(file.getFileName() + ".unreadable-" + n);
+            Path aside = file.resolveSibling(file.getFileName() + "." + why + "-" + n);
             try {
                 Files.move(file, aside);
                 return aside;

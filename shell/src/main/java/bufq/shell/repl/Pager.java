@@ -1,7 +1,7 @@
 package bufq.shell.repl;
 
 import bufq.shell.session.OutputSink;
-import bufq.shell.session.Shell;
+import bufq.shell.run.Shell;
 import bufq.shell.session.Status;
 import org.jline.terminal.Terminal;
 

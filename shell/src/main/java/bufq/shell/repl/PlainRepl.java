@@ -1,10 +1,10 @@
 package bufq.shell.repl;
 
 import bufq.shell.session.ExitCode;
-import bufq.shell.session.Paste;
-import bufq.shell.session.Repl;
-import bufq.shell.session.Shell;
-import bufq.shell.session.StatementReader;
+import bufq.shell.statement.Paste;
+import bufq.shell.run.Repl;
+import bufq.shell.run.Shell;
+import bufq.shell.statement.StatementReader;
 import bufq.shell.session.Status;
 import bufq.shell.session.Version;
 

@@ -5,8 +5,8 @@ import bufq.lang.Diagnostic;
 import bufq.assist.Highlight;
 import bufq.lang.Lexer;
 import bufq.model.HloModule;
-import bufq.shell.session.Shell;
-import bufq.shell.session.StatementKind;
+import bufq.shell.run.Shell;
+import bufq.shell.statement.StatementKind;
 import org.jline.reader.Highlighter;
 import org.jline.reader.LineReader;
 import org.jline.utils.AttributedString;
@@ -60,7 +60,7 @@ public final class ReplHighlighter implements Highlighter {
     AttributedStyle[] styles(String buffer) {
         AttributedStyle[] s = new AttributedStyle[buffer.length()];
         Arrays.fill(s, AttributedStyle.DEFAULT);
-        if (StatementKind.isQuery(ReplParser.statement(buffer), shell.engine().entities(), shell.commands())) query(ReplParser.statement(buffer), s);
+        if (StatementKind.isQuery(ReplParser.statement(buffer), shell.engine().entities(), w -> shell.commands().byName(w) != null)) query(ReplParser.statement(buffer), s);
         else command(buffer, s);
         if (errorIndex >= 0 && errorIndex < s.length) s[errorIndex] = ERROR;
         return s;

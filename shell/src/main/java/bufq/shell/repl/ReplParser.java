@@ -1,7 +1,7 @@
 package bufq.shell.repl;
 
-import bufq.shell.session.StatementKind;
-import bufq.shell.session.StatementReader;
+import bufq.shell.statement.StatementKind;
+import bufq.shell.statement.StatementReader;
 import org.jline.reader.CompletingParsedLine;
 import org.jline.reader.EOFError;
 import org.jline.reader.ParsedLine;

@@ -1,7 +1,7 @@
 package bufq.shell.script;
 
+import bufq.why.Why;
 import bufq.advise.Rule;
-import bufq.analysis.Analyses;
 import bufq.check.CheckRule;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
@@ -24,7 +24,7 @@ import bufq.oom.OomReport;
 import bufq.oom.OomText;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
-import bufq.shell.session.ScriptContext;
+import bufq.shell.api.ScriptContext;
 import bufq.shell.session.Version;
 import bufq.table.ColumnType;
 import bufq.table.Output;
@@ -82,6 +82,7 @@ final class Api extends Rows.ReadOnly {
             case "tiling" -> (ProxyExecutable) this::tiling;
             case "check" -> (ProxyExecutable) this::check;
             case "rule" -> (ProxyExecutable) this::rule;
+            case "category" -> (ProxyExecutable) this::category;
             case "whatif" -> (ProxyExecutable) this::whatif;
             case "oom" -> (ProxyExecutable) this::oom;
             case "forecast" -> (ProxyExecutable) this::forecast;
@@ -101,7 +102,7 @@ final class Api extends Rows.ReadOnly {
     }
 
     @Override public String toString() {
-        return "{module, query(text), why(id or name), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), rule(name, fn), whatif(edits), oom(text), forecast(text), format.bytes(n), version: "
+        return "{module, query(text), why(id or name), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), rule(name, fn), category(fn), whatif(edits), oom(text), forecast(text), format.bytes(n), version: "
                 + Convert.show(Version.NUMBER) + "}";
     }
 
@@ -127,7 +128,7 @@ final class Api extends Rows.ReadOnly {
             if (v == null) throw new IllegalArgumentException("bufq.why(id): no value with id " + id + " in " + m.handle());
         }
         Map<String, Object> parts = new LinkedHashMap<>();
-        for (Map.Entry<String, Table> e : Analyses.why(m, List.of(v)).get(0).parts().entrySet()) {
+        for (Map.Entry<String, Table> e : Why.of(m, List.of(v)).get(0).parts().entrySet()) {
             Table t = e.getValue();
             parts.put(e.getKey(), new Convert.ReadOnlyArray(t.size(), r -> new Rows.ResultRow(t, r)));
         }
@@ -346,6 +347,17 @@ final class Api extends Rows.ReadOnly {
         if (!name.matches("[a-z][a-z0-9-]*"))
             throw new IllegalArgumentException(usage + ": name '" + name + "' must be lowercase letters, digits and '-'");
         return name;
+    }
+
+    // bufq.category(fn): fn(value) -> a category name, or null for the rules after it
+    private Object category(Value... a) {
+        Value fn = JsArgs.function(a, 0, "bufq.category(fn)");
+        try {
+            session.engine().setCategories(session.engine().catalog().categories().with(new JsCategory(fn, host, session)));
+        } catch (Engine.Failure e) {
+            throw new IllegalArgumentException("bufq.category(fn): " + e.getMessage());
+        }
+        return host.undefined();
     }
 
     // bufq.check(name, fn): fn(module, report)

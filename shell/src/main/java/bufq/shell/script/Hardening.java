@@ -1,6 +1,7 @@
 package bufq.shell.script;
 
 import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.Source;
 
 /**
  * Freezes the JavaScript built-ins of a context before any user script runs, as a hardened realm
@@ -28,7 +29,7 @@ final class Hardening {
             (function () {
               'use strict';
               const {getPrototypeOf, getOwnPropertyDescriptor, defineProperty, freeze} = Object;
-              const ownKeys = Reflect.ownKeys;
+              const {ownKeys, apply} = Reflect;
               const G = globalThis;
 
               // Inherited names that ordinary code assigns on instances keep working once frozen.
@@ -56,66 +57,152 @@ final class Hardening {
                                typeof AggregateError === 'function' ? AggregateError : Error])
                 enableOverride(E.prototype, ['constructor', 'name', 'message', 'toString']);
 
-              // Every global that exists now (the built-ins and bufq's own), whatever it is called:
-              // its value frozen with its prototype chain and its 'prototype' (so Int8Array's shared
-              // %TypedArray% prototype too), a namespace's members likewise (Intl.NumberFormat and its
-              // prototype), and the global name made non-writable and non-configurable, so no script
-              // rebinds or shadows parseInt, Intl or Int8Array. Methods are not walked one by one:
-              // that realises hundreds of lazily made built-ins and doubled JavaScript's start-up;
-              // with their prototype frozen no script can replace one.
-              const seen = new Set([G]);
-              function harden(v, members) {
-                if (v === null || (typeof v !== 'object' && typeof v !== 'function') || seen.has(v)) return;
-                seen.add(v);
-                let inner = [];
-                try {
-                  freeze(v);
-                  if (typeof v === 'function') {
-                    const d = getOwnPropertyDescriptor(v, 'prototype');
-                    if (d && 'value' in d) inner.push(d.value);
-                  } else if (members) {
-                    // Members named as constructors are (Intl.NumberFormat); reading every member's
-                    // descriptor realises each lazily made method, which cost a third more start-up.
-                    for (const k of ownKeys(v)) {
-                      if (typeof k !== 'string' || k[0] < 'A' || k[0] > 'Z') continue;
-                      const d = getOwnPropertyDescriptor(v, k);
-                      if ('value' in d) inner.push(d.value);
-                    }
+              // The global object stays open (scripts leave globals there for the next script), but
+              // nothing may lock it: no non-configurable property a script adds, no frozen, sealed or
+              // non-extensible global object, no other prototype (a Proxy there would answer every
+              // name a later script looks up), and no Proxy over it (which would forward all of that).
+              // The guards wrap the built-ins before they are frozen, so no script reaches the originals.
+              const real = {defineProperty, defineProperties: Object.defineProperties, freeze,
+                            seal: Object.seal, preventExtensions: Object.preventExtensions,
+                            setPrototypeOf: Object.setPrototypeOf, reflectDefine: Reflect.defineProperty,
+                            reflectPrevent: Reflect.preventExtensions, reflectSetProto: Reflect.setPrototypeOf};
+              const RealProxy = Proxy;
+              const refuse = what => new TypeError(what + ' is refused: bufq keeps the global object open and unlocked'
+                  + ' for the scripts after this one');
+              // A descriptor read once, as the built-in does, so a getter cannot answer the check and the define differently.
+              function descriptor(d) {
+                if (d === null || (typeof d !== 'object' && typeof d !== 'function'))
+                  throw new TypeError('Property description must be an object: ' + String(d));
+                const c = {};
+                for (const f of ['enumerable', 'configurable', 'value', 'writable', 'get', 'set']) if (f in d) c[f] = d[f];
+                return c;
+              }
+              function checkGlobalDefine(k, c) {
+                const old = getOwnPropertyDescriptor(G, k);
+                if (old !== undefined && !old.configurable) return;   // the built-in decides (bufq's own, undefined)
+                const configurable = 'configurable' in c ? !!c.configurable : old !== undefined;
+                if (!configurable) throw refuse("a non-configurable global '" + String(k) + "'");
+              }
+              const guards = {
+                defineProperty(o, k, d) {
+                  if (o !== G) return real.defineProperty(o, k, d);
+                  const c = descriptor(d), key = typeof k === 'symbol' ? k : String(k);
+                  checkGlobalDefine(key, c);
+                  return real.defineProperty(o, key, c);
+                },
+                defineProperties(o, ps) {
+                  if (o !== G) return real.defineProperties(o, ps);
+                  const all = {};
+                  for (const k of ownKeys(Object(ps))) {
+                    const d = getOwnPropertyDescriptor(ps, k);
+                    if (!d || !d.enumerable) continue;
+                    const c = descriptor(ps[k]);
+                    checkGlobalDefine(k, c);
+                    real.defineProperty(all, k, {value: c, enumerable: true, writable: true, configurable: true});
                   }
-                  inner.push(getPrototypeOf(v));
+                  return real.defineProperties(o, all);
+                },
+                freeze(o) { if (o === G) throw refuse('freezing the global object'); return real.freeze(o); },
+                seal(o) { if (o === G) throw refuse('sealing the global object'); return real.seal(o); },
+                preventExtensions(o) { if (o === G) throw refuse('making the global object non-extensible'); return real.preventExtensions(o); },
+                setPrototypeOf(o, p) { if (o === G) throw refuse("changing the global object's prototype"); return real.setPrototypeOf(o, p); },
+                reflectDefine(o, k, d) {
+                  if (o !== G) return real.reflectDefine(o, k, d);
+                  const c = descriptor(d), key = typeof k === 'symbol' ? k : String(k);
+                  checkGlobalDefine(key, c);
+                  return real.reflectDefine(o, key, c);
+                },
+                reflectPrevent(o) { if (o === G) throw refuse('making the global object non-extensible'); return real.reflectPrevent(o); },
+                reflectSetProto(o, p) { if (o === G) throw refuse("changing the global object's prototype"); return real.reflectSetProto(o, p); },
+                revocable(t, h) { if (t === G) throw refuse('a Proxy over the global object'); return RealProxy.revocable(t, h); },
+              };
+              const named = (fn, name) => real.defineProperty(fn, 'name', {value: name});
+              for (const [k, from] of [['defineProperty', 'defineProperty'], ['defineProperties', 'defineProperties'], ['freeze', 'freeze'],
+                                       ['seal', 'seal'], ['preventExtensions', 'preventExtensions'], ['setPrototypeOf', 'setPrototypeOf']])
+                Object[k] = guards[from];
+              Reflect.defineProperty = named(guards.reflectDefine, 'defineProperty');
+              Reflect.preventExtensions = named(guards.reflectPrevent, 'preventExtensions');
+              Reflect.setPrototypeOf = named(guards.reflectSetProto, 'setPrototypeOf');
+              const proto = getOwnPropertyDescriptor(Object.prototype, '__proto__');
+              if (proto && proto.set && proto.configurable) {
+                const set = proto.set;
+                const guarded = getOwnPropertyDescriptor({set __proto__(p) {
+                  if (this === G) throw refuse("changing the global object's prototype");
+                  apply(set, this, [p]);
+                }}, '__proto__').set;
+                real.defineProperty(Object.prototype, '__proto__', {get: proto.get, set: guarded, enumerable: false, configurable: true});
+              }
+              const SafeProxy = function Proxy(target, handler) {
+                if (new.target === undefined) throw new TypeError("Constructor Proxy requires 'new'");
+                if (target === G) throw refuse('a Proxy over the global object');
+                return new RealProxy(target, handler);
+              };
+              real.defineProperty(SafeProxy, 'prototype', {value: undefined, writable: false});
+              real.defineProperty(SafeProxy, 'length', {value: 2});
+              SafeProxy.revocable = guards.revocable;
+              real.defineProperty(G, 'Proxy', {value: SafeProxy, writable: true, enumerable: false, configurable: true});
+
+              // Every object reachable from the globals, and from the intrinsics that only syntax or an
+              // instance reaches (ECMA-262's table of well-known intrinsics and what instances hold:
+              // generator, async function and async generator prototypes, the iterator prototypes of
+              // arrays, maps, sets, strings, matchAll, iterator helpers and Intl.Segmenter, %ThrowTypeError%),
+              // is frozen: each object and its prototype, and every property's value, getter and setter
+              // (so Array.prototype[Symbol.unscopables] and String.prototype.slice too: no script gives a
+              // built-in method its own 'call'). The walk is a worklist, not recursion, and skips the
+              // global object and bufq's host objects (print, the bufq API: locked by bufq itself).
+              const hidden = [function* () {}, async function () {}, async function* () {}, [][Symbol.iterator](),
+                              new Map()[Symbol.iterator](), new Set()[Symbol.iterator](), ''[Symbol.iterator](),
+                              /a/g[Symbol.matchAll]('a'), (getOwnPropertyDescriptor(Function.prototype, 'caller') || {}).get,
+                              (getOwnPropertyDescriptor((function () { return arguments; })(), 'callee') || {}).get];
+              if (typeof Iterator === 'function') {
+                if (typeof Iterator.prototype.map === 'function') hidden.push([].values().map(x => x));
+                if (typeof Iterator.from === 'function') hidden.push(Iterator.from({next() { return {done: true}; }}));
+              }
+              if (typeof Intl === 'object' && typeof Intl.Segmenter === 'function') {
+                const segments = new Intl.Segmenter('en').segment('');
+                hidden.push(segments, segments[Symbol.iterator]());
+              }
+              const own = new Set();
+              for (const k of ownKeys(G)) {
+                const d = getOwnPropertyDescriptor(G, k);
+                if (!d.configurable && !d.writable && 'value' in d && typeof d.value !== 'number' && d.value !== undefined) own.add(d.value);
+              }
+              const seen = new Set([G]);
+              const work = [...hidden];
+              for (const k of ownKeys(G)) {
+                const d = getOwnPropertyDescriptor(G, k);
+                if ('value' in d) work.push(d.value); else work.push(d.get, d.set);
+              }
+              while (work.length > 0) {
+                const v = work.pop();
+                if (v === null || (typeof v !== 'object' && typeof v !== 'function') || seen.has(v) || own.has(v)) continue;
+                seen.add(v);
+                try {
+                  real.freeze(v);
                 } catch (e) {
-                  return;   // a host object (print, bufq's API): locked by bufq itself
+                  continue;   // a host object: bufq locks its own
                 }
-                for (const o of inner) harden(o, false);
-              }
-              const arrayIterator = getPrototypeOf([][Symbol.iterator]());
-              for (const o of [arrayIterator, new Map()[Symbol.iterator](), new Set()[Symbol.iterator](), ''[Symbol.iterator]()])
-                harden(o, false);
-              // The methods reached as Object.prototype.hasOwnProperty.call(...), Array.prototype.slice.call(...):
-              // frozen too, so no script gives one of them its own 'call'.
-              for (const proto of [Object.prototype, Function.prototype, Array.prototype]) {
-                for (const k of ownKeys(proto)) {
-                  const d = getOwnPropertyDescriptor(proto, k);
-                  if (typeof d.value === 'function') freeze(d.value);
+                work.push(getPrototypeOf(v));
+                for (const k of ownKeys(v)) {
+                  const d = getOwnPropertyDescriptor(v, k);
+                  if (d === undefined) continue;
+                  if ('value' in d) work.push(d.value); else work.push(d.get, d.set);
                 }
               }
+              // Every global name that exists now becomes non-writable and non-configurable, so no
+              // script rebinds or shadows parseInt, Intl or Int8Array.
               for (const k of ownKeys(G)) {
                 const d = getOwnPropertyDescriptor(G, k);
                 if (!d.configurable && !d.writable) continue;   // bufq's own (locked when defined), undefined, NaN
-                if ('value' in d) {
-                  harden(d.value, true);
-                  defineProperty(G, k, {value: d.value, writable: false, enumerable: d.enumerable, configurable: false});
-                } else {
-                  harden(d.get, false);
-                  harden(d.set, false);
-                  defineProperty(G, k, {get: d.get, set: d.set, enumerable: d.enumerable, configurable: false});
-                }
+                if ('value' in d) real.defineProperty(G, k, {value: d.value, writable: false, enumerable: d.enumerable, configurable: false});
+                else real.defineProperty(G, k, {get: d.get, set: d.set, enumerable: d.enumerable, configurable: false});
               }
             })();
             """;
 
     /** Freezes the context's built-ins; call after bufq's globals are defined, before any user script. */
     static void lockdown(Context context) {
-        context.eval("js", LOCKDOWN);
+        // Internal: an error a guard throws names the user's line that called it, not the guard's.
+        context.eval(Source.newBuilder("js", LOCKDOWN, "<bufq lockdown>").internal(true).buildLiteral());
     }
 }

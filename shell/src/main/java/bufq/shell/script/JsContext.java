@@ -3,7 +3,7 @@ package bufq.shell.script;
 import bufq.advise.Rule;
 import bufq.check.CheckRule;
 import bufq.eval.EvalContext;
-import bufq.shell.session.ScriptContext;
+import bufq.shell.api.ScriptContext;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.EnvironmentAccess;
@@ -139,11 +139,23 @@ final class JsContext implements JsHost, AutoCloseable {
         });
     }
 
-    /** Runs a script file's text under its name (the name errors show). */
-    void evalFile(String text, String name) {
+    /**
+     * Runs a script file's text under its name (the name errors show), as an ECMAScript module: its
+     * top-level declarations ({@code var}, {@code let}, {@code const}, functions, classes) are its
+     * own, so no file's {@code const out} clashes with a name an earlier script declared or locked,
+     * and none of its names leaks into the next file. What a file leaves for the scripts after it, it
+     * puts on {@code globalThis}, or registers with {@code bufq}. init.js, the user's own, runs in
+     * the session's scope instead ({@code sessionScope}), as {@code js} lines do: what it declares,
+     * they see.
+     */
+    void evalFile(String text, String name, boolean sessionScope) {
         running = name;
-        call(() -> context.eval(Source.newBuilder("js", text, name).cached(false).buildLiteral()));
+        Source.Builder b = Source.newBuilder("js", text, name).cached(false);
+        if (!sessionScope) b.mimeType(MODULE);
+        call(() -> context.eval(b.buildLiteral()));
     }
+
+    private static final String MODULE = "application/javascript+module";
 
     /**
      * Runs {@code body} (which enters the script) under the time, memory and Ctrl-C limits. What the

@@ -4,10 +4,11 @@ import bufq.advise.Rule;
 import bufq.check.CheckRule;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Env;
-import bufq.shell.session.ScriptEngine;
-import bufq.shell.session.ScriptContext;
+import bufq.shell.api.ScriptEngine;
+import bufq.shell.api.ScriptContext;
 import bufq.shell.session.Status;
 import bufq.shell.session.UserPaths;
+import bufq.shell.statement.UnfinishedCode;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -29,8 +30,9 @@ import java.util.function.Supplier;
  * the first call that runs JavaScript, so sessions that use none never load it.
  *
  * <p>When a runaway script cannot be interrupted, its context is closed; the next JavaScript use
- * starts a fresh one. Fields, tilings and checks from the closed context then fail (checks are
- * dropped) with a message asking to run their script again.
+ * starts a fresh one. Fields, tilings, checks and rules from the closed context then fail (checks
+ * and rules stay registered, so {@code check} reports them as errors) with a message asking to run
+ * their script again.
  */
 public final class Scripts implements ScriptEngine {
     /** Heap a script may hold beyond what was in use when it started: {@code -Dbufq.js.maxheap=BYTES}, default 1 GiB. */
@@ -81,6 +83,9 @@ public final class Scripts implements ScriptEngine {
     /** True when {@code code} is visibly unfinished (open bracket, string, template, comment). Never starts the engine. */
     @Override public boolean incomplete(String code) { return JsSource.incomplete(code); }
 
+    /** Reads each character once: a 100,000-line {@code js} statement in a script is linear. */
+    @Override public UnfinishedCode unfinished() { return new JsSource.Scan(); }
+
     /**
      * Evaluates {@code code} ({@code js CODE}); prints the completion value unless it is undefined.
      *
@@ -109,6 +114,11 @@ public final class Scripts implements ScriptEngine {
     static final long MAX_SCRIPT_BYTES = 16L << 20;
 
     @Override public Status runFile(Path file) throws CommandException {
+        return runFile(file, false);
+    }
+
+    /** @param sessionScope run in the session's scope (init.js), not in a scope of the file's own */
+    private Status runFile(Path file, boolean sessionScope) throws CommandException {
         String text;
         try {
             UserPaths.requireRegularFile(file);
@@ -127,7 +137,7 @@ public final class Scripts implements ScriptEngine {
         if (text.indexOf('\0') >= 0) throw new CommandException(file + ": binary data, not a script");
         JsContext h = host();
         run(h, () -> {
-            h.evalFile(text, file.toString());
+            h.evalFile(text, file.toString(), sessionScope);
             return null;
         });
         return Status.OK;
@@ -162,7 +172,7 @@ public final class Scripts implements ScriptEngine {
         Path f = initFile(session.env());
         if (f == null || !Files.isRegularFile(f)) return;
         try {
-            runFile(f);
+            runFile(f, true);
         } catch (CommandException e) {
             session.printer().error(e.getMessage());
         }
@@ -230,13 +240,20 @@ public final class Scripts implements ScriptEngine {
         }
     }
 
+    /**
+     * Closes a stopped context. Its checks and rules stay registered: run, they fail with an error
+     * until their script runs again and replaces them, so a CI {@code check} that a runaway script
+     * reset goes red, not green with fewer checks. The message names them.
+     */
     private void reset() {
         if (host != null) host.close();
         host = null;
-        checks.clear();
-        rules.clear();
-        session.printer().info("the JavaScript engine was reset: checks from earlier scripts were dropped, and their fields and"
-                + " tiling models fail until their scripts run again");
+        List<String> kept = new ArrayList<>();
+        for (CheckRule c : checks) kept.add("check '" + c.name() + "'");
+        for (Rule r : rules) kept.add("rule '" + r.name() + "'");
+        session.printer().info("the JavaScript engine was reset: " + (kept.isEmpty() ? "no checks or rules were registered"
+                : String.join(", ", kept) + (kept.size() == 1 ? " fails" : " fail") + " until its script runs again")
+                + "; fields and tiling models from earlier scripts fail likewise");
     }
 
     /** Ends the session's JavaScript. */

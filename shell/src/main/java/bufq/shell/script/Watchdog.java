@@ -2,11 +2,14 @@ package bufq.shell.script;
 
 import org.graalvm.polyglot.Context;
 
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Stops a script that runs too long, holds too much memory, or is cancelled (Ctrl-C, which the REPL
+ * Stops a script that runs too long, holds too much memory (heap and off-heap buffers), or is cancelled (Ctrl-C, which the REPL
  * delivers by interrupting the thread running the statement). One daemon thread per context; it
  * sleeps while no script runs. Stopping first interrupts the context, which keeps the script's
  * registrations; if the script does not stop within two seconds the context is closed for good.
@@ -56,9 +59,9 @@ final class Watchdog {
             owner = Thread.currentThread();
             deadline = timeout.isZero() || timeout.isNegative() ? 0 : System.nanoTime() + timeout.toNanos();
             Runtime rt = Runtime.getRuntime();
-            long used = rt.totalMemory() - rt.freeMemory();
-            heapAllowance = Math.min(heapCap, Math.max(0, (rt.maxMemory() - used) / 2));
-            heapLimit = used + heapAllowance;
+            long heap = rt.totalMemory() - rt.freeMemory();
+            heapAllowance = Math.min(heapCap, Math.max(0, (rt.maxMemory() - heap) / 2));
+            heapLimit = heap + offHeap() + heapAllowance;
             lock.notifyAll();
         }
     }
@@ -171,18 +174,34 @@ final class Watchdog {
         }
     }
 
-    /** Heap in use past the limit even after a collection (garbage alone does not count). */
+    /**
+     * Memory in use past the limit even after a collection (garbage alone does not count): the heap
+     * and the off-heap buffers, where GraalJS keeps a {@code SharedArrayBuffer} (a script holding
+     * 5 GB of them passed a heap-only limit of 1 GiB). An {@code ArrayBuffer} is on the heap.
+     */
     private boolean overHeap() {
         Runtime rt = Runtime.getRuntime();
         long limit;
         synchronized (lock) {
             limit = heapLimit;
         }
-        if (rt.totalMemory() - rt.freeMemory() <= limit) return false;
+        if (used(rt) <= limit) return false;
         long now = System.nanoTime();
         if (now - lastGc < 200_000_000L) return false;
         lastGc = now;
         System.gc();
-        return rt.totalMemory() - rt.freeMemory() > limit;
+        return used(rt) > limit;
     }
+
+    private static long used(Runtime rt) { return rt.totalMemory() - rt.freeMemory() + offHeap(); }
+
+    /** Bytes of the JVM's direct buffers (the pool {@code ByteBuffer.allocateDirect} draws on). */
+    private static long offHeap() {
+        long n = 0;
+        for (BufferPoolMXBean b : DIRECT) n += Math.max(0, b.getMemoryUsed());
+        return n;
+    }
+
+    private static final List<BufferPoolMXBean> DIRECT = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)
+            .stream().filter(b -> b.getName().equals("direct")).toList();
 }

@@ -3,6 +3,7 @@ package bufq.shell.session;
 import bufq.dump.DumpLoader;
 import bufq.dump.file.LoadException;
 import bufq.dump.file.ModuleSource;
+import bufq.category.CategoryRules;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
@@ -187,6 +188,8 @@ public final class DefaultEngine implements Engine {
             throw new Failure(e.getMessage());
         }
     }
+
+    @Override public synchronized void setCategories(CategoryRules rules) { catalog = catalog().withCategories(rules); }
 
     /** Replaces the catalog, e.g. with fields that scripts added ({@link Catalog#withField}). */
     public synchronized void setCatalog(Catalog c) { catalog = c; }

@@ -27,7 +27,7 @@ import java.util.concurrent.ExecutionException;
  * sees the part read; and, in the interactive shell, the current module's parts read in the
  * background while the prompt waits, printing nothing meanwhile.
  */
-final class DeferredReads {
+public final class DeferredReads {
     /** Files at least this big get a progress line while read on a terminal. */
     static final long PROGRESS_BYTES = 4L << 20;
 
@@ -41,19 +41,19 @@ final class DeferredReads {
     /** A background read: its thread (to interrupt) and its end. */
     private record Background(Thread thread, CompletableFuture<Void> done) {}
 
-    DeferredReads(PrintStream err, Env env) {
+    public DeferredReads(PrintStream err, Env env) {
         this(err, env, PROGRESS_BYTES);
     }
 
     /** @param progressBytes the size from which a file's read shows a progress line */
-    DeferredReads(PrintStream err, Env env, long progressBytes) {
+    public DeferredReads(PrintStream err, Env env, long progressBytes) {
         this.err = err;
         this.env = env;
         this.progressBytes = progressBytes;
     }
 
     /** A module's warnings were printed with its load: those of the parts it read then are printed. */
-    void loaded(HloModule m) {
+    public void loaded(HloModule m) {
         if (m.isRead(DumpPart.USED_VALUES)) reported.add(m);
     }
 
@@ -64,7 +64,7 @@ final class DeferredReads {
      *
      * @throws PartUnavailableException when the read fails or is stopped
      */
-    void read(HloModule m, Set<DumpPart> parts) {
+    public void read(HloModule m, Set<DumpPart> parts) {
         if (unread(m, parts).isEmpty()) return;
         Background b;
         synchronized (background) {
@@ -98,7 +98,7 @@ final class DeferredReads {
     }
 
     /** Prints, once per module, the warnings of the parts read since its load (by any path). */
-    void reportNew(List<HloModule> modules) {
+    public void reportNew(List<HloModule> modules) {
         for (HloModule m : modules) {
             if (m == null || !m.isRead(DumpPart.USED_VALUES) || !reported.add(m)) continue;
             List<LoadWarning> w = m.warnings(DumpPart.USED_VALUES);
@@ -114,7 +114,7 @@ final class DeferredReads {
      * ran for it. It prints nothing: its warnings wait for {@link #reportNew}, and a failure is
      * reported by the statement that next needs the part and reads it again.
      */
-    void startInBackground(HloModule m) {
+    public void startInBackground(HloModule m) {
         if (m == null) return;
         Set<DumpPart> parts = unread(m, EnumSet.allOf(DumpPart.class));
         if (parts.isEmpty()) return;
@@ -137,7 +137,7 @@ final class DeferredReads {
     }
 
     /** The background read of {@code m}'s parts, or null when none started (tests wait on it). */
-    CompletableFuture<Void> backgroundRead(HloModule m) {
+    public CompletableFuture<Void> backgroundRead(HloModule m) {
         synchronized (background) {
             Background b = background.get(m);
             return b == null ? null : b.done();

@@ -1,5 +1,6 @@
 package bufq.shell.session;
 
+import bufq.category.CategoryRules;
 import bufq.eval.Catalog;
 import bufq.eval.ModuleRow;
 import bufq.eval.Selection;
@@ -149,6 +150,14 @@ public interface Engine {
      */
     default void addField(String entity, String name, ColumnType type, String doc, Function<Object, Object> fn) throws Failure {
         throw new Failure("this engine cannot add fields");
+    }
+
+    /**
+     * Makes the {@code category} fields, and the commands that read {@link #catalog()}'s rules, follow
+     * {@code rules} ({@code set category}, a script's {@code bufq.category}).
+     */
+    default void setCategories(CategoryRules rules) throws Failure {
+        throw new Failure("this engine cannot take category rules");
     }
 
     /**

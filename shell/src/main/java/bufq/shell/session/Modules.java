@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.function.Consumer;
@@ -43,7 +44,7 @@ public final class Modules {
     /** Out-of-memory messages as {@code oom} read them, and the file (or "the paste") they came from. */
     public record LoadedOom(OomText text, String source) {}
 
-    Modules(Engine engine, Env env, PrintStream err, DeferredReads deferred) {
+    public Modules(Engine engine, Env env, PrintStream err, DeferredReads deferred) {
         this.engine = engine;
         this.env = env;
         this.err = err;
@@ -150,23 +151,25 @@ public final class Modules {
         b.messages.forEach(show);
     }
 
-    /** Waits for a background load without a word: what reads the set must not read it half made. */
+    /**
+     * Waits for a background load without a word: what reads the set must not read it half made.
+     * Ctrl-C (an interrupt, also one already set when the wait starts) ends the wait, not the load,
+     * so a cancelled statement never waits for the rest of a load.
+     *
+     * @throws CancellationException when interrupted before the load ends; the flag stays set
+     */
     private void settle() {
         Background b = background;
         if (b == null) return;
         b.start();
-        boolean interrupted = false;
-        while (true) {
-            try {
-                b.task.get();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            } catch (ExecutionException e) {
-                throw new IllegalStateException("the load reports its own failures", e.getCause());
-            }
+        try {
+            b.task.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException("cancelled while " + b.handle + " was still loading");
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("the load reports its own failures", e.getCause());
         }
-        if (interrupted) Thread.currentThread().interrupt();
     }
 
     /** The modules of {@code paths}, not yet parsed; the files a directory scan skipped are one warning line. */
@@ -323,9 +326,13 @@ public final class Modules {
         return e.loaded();
     }
 
-    /** The modules parsed so far. */
-    List<HloModule> loaded() {
-        settle();
+    /**
+     * The modules parsed so far; none while a background load runs (never waits: what a statement
+     * read is reported after it, and a cancelled statement returns at once).
+     */
+    public List<HloModule> loaded() {
+        Background b = background;
+        if (b != null && !b.task.isDone()) return List.of();
         List<HloModule> out = new ArrayList<>();
         for (ModuleSet.Entry e : set.entries()) if (e.loaded() != null) out.add(e.loaded());
         return out;

@@ -139,7 +139,7 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
                 writer.write(text);
             } catch (IOException e) {
                 failure = e;
-                throw e;
+                throw e;   // the printer names the file
             }
         }
 
@@ -203,9 +203,20 @@ public abstract sealed class OutputSink implements AutoCloseable permits OutputS
                     }
                     throw new IOException(target + " was not written: cancelled");
                 }
-                writer.flush();
-                channel.force(true); // on disk before the name appears, so a crash cannot publish a torn file
-                writer.close();
+                try {
+                    // The last buffered bytes meet a full disk here, not in write().
+                    writer.flush();
+                    channel.force(true); // on disk before the name appears, so a crash cannot publish a torn file
+                    writer.close();
+                } catch (IOException e) {
+                    failure = e;
+                    try {
+                        writer.close();
+                    } catch (IOException ignored) {
+                        // already failed; the temporary file goes below
+                    }
+                    throw new IOException(target + " was not written: " + e.getMessage(), e);
+                }
                 if (force) {
                     Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 } else {

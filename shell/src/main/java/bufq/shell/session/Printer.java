@@ -38,7 +38,7 @@ public final class Printer {
     private boolean sinkUsed;
     private boolean oneJsonDocument;
 
-    Printer(PrintStream out, PrintStream err, Env env, Settings settings,
+    public Printer(PrintStream out, PrintStream err, Env env, Settings settings,
             Supplier<OutputSink> capturedSink, Supplier<PrintStream> capturedErr) {
         this.out = out;
         this.err = err;
@@ -112,13 +112,13 @@ public final class Printer {
     }
 
     /** Ends the document under way (json's one held result, or its array's close). */
-    void endDocument() throws IOException {
+    public void endDocument() throws IOException {
         String end = document.end();
         if (!end.isEmpty()) write(end);
     }
 
     /** Ends a statement's document, unless a batch run makes one document of all. */
-    void endStatement() throws IOException {
+    public void endStatement() throws IOException {
         if (!oneJsonDocument) endDocument();
     }
 
@@ -183,7 +183,7 @@ public final class Printer {
     }
 
     /** A rendered diagnostic (the query, a caret, the message), after the script location. */
-    void diagnostic(String rendered) {
+    public void diagnostic(String rendered) {
         if (location != null) err.println(location + ":");
         err.println(rendered.endsWith("\n") ? rendered.substring(0, rendered.length() - 1) : rendered);
     }
@@ -243,10 +243,10 @@ public final class Printer {
     /** Stderr itself, never the init script's capture: progress lines of a module scan. */
     PrintStream stderr() { return err; }
 
-    String location() { return location; }
+    public String location() { return location; }
 
     /** Runs {@code body} with no script location: the init script's errors name its own file and line. */
-    void outsideScript(Runnable body) {
+    public void outsideScript(Runnable body) {
         String saved = location;
         location = null;
         try {
@@ -256,7 +256,7 @@ public final class Printer {
         }
     }
 
-    void setLocation(String where) { location = where; }
+    public void setLocation(String where) { location = where; }
     /** The statement starting, for the echo setting. */
-    void setStatement(String text) { statement = text; }
+    public void setStatement(String text) { statement = text; }
 }

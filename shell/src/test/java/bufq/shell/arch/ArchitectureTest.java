@@ -30,8 +30,10 @@ class ArchitectureTest {
 
     /**
      * The shell is a one-way graph with one wiring point: {@code cli} builds the engine, the commands,
-     * the script engine and the REPL and hands them to the session; {@code command}, {@code repl} and
-     * {@code script} depend on {@code session}, which knows them only through its interfaces.
+     * the script engine and the REPL and hands them to the session ({@code run}: the shell, the
+     * statement runner, init.js); {@code command}, {@code repl} and {@code script} see it through
+     * {@code api} (what commands and scripts see), over {@code statement} (reading statements, their
+     * kinds, pastes, deadlines) and {@code session} (the session's modules, settings and output).
      */
     @Nested
     class PackageCycleTest {
@@ -44,7 +46,8 @@ class ArchitectureTest {
 
         @Test
         void theSessionKnowsNoImplementation() {
-            noClasses().that().resideInAPackage("bufq.shell.session..")
+            noClasses().that().resideInAnyPackage("bufq.shell.session..", "bufq.shell.statement..", "bufq.shell.api..",
+                            "bufq.shell.run..")
                     .should().dependOnClassesThat().resideInAnyPackage(
                             "bufq.shell.cli..", "bufq.shell.command..", "bufq.shell.repl..", "bufq.shell.script..")
                     .check(SHELL);
@@ -64,7 +67,18 @@ class ArchitectureTest {
         @Test
         void noCommandDependsOnTheShell() {
             noClasses().that().resideInAPackage("bufq.shell.command..")
-                    .should().dependOnClassesThat().haveFullyQualifiedName("bufq.shell.session.Shell")
+                    .should().dependOnClassesThat().resideInAPackage("bufq.shell.run..")
+                    .check(SHELL);
+        }
+
+        /** The statement's lifecycle on the printer (its heading, diagnostic, end) is the runner's alone. */
+        @Test
+        void onlyTheSessionEndsAStatement() {
+            noClasses().that().resideInAnyPackage("bufq.shell.command..", "bufq.shell.script..", "bufq.shell.repl..")
+                    .should().callMethodWhere(com.tngtech.archunit.base.DescribedPredicate.describe("a statement's lifecycle on the printer",
+                            c -> c.getTarget().getOwner().getFullName().equals("bufq.shell.session.Printer")
+                                    && java.util.Set.of("setStatement", "endStatement", "endDocument", "setLocation", "diagnostic")
+                                    .contains(c.getTarget().getName())))
                     .check(SHELL);
         }
 
@@ -75,7 +89,7 @@ class ArchitectureTest {
         @Test
         void noScriptDependsOnTheShell() {
             noClasses().that().resideInAPackage("bufq.shell.script..")
-                    .should().dependOnClassesThat().haveFullyQualifiedName("bufq.shell.session.Shell")
+                    .should().dependOnClassesThat().resideInAPackage("bufq.shell.run..")
                     .check(SHELL);
         }
 

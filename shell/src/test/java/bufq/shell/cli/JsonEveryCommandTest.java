@@ -2,7 +2,7 @@ package bufq.shell.cli;
 
 import bufq.shell.command.Commands;
 import bufq.shell.repl.PlainRepl;
-import bufq.shell.session.Command;
+import bufq.shell.api.Command;
 import bufq.shell.session.DefaultEngine;
 import bufq.shell.session.Env;
 import org.graalvm.polyglot.Context;
@@ -118,7 +118,7 @@ class JsonEveryCommandTest {
     @Test
     void eachStatementOfTheShellIsOneDocument() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        bufq.shell.session.Shell shell = Bufq.shell(new DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
+        bufq.shell.run.Shell shell = Bufq.shell(new DefaultEngine(), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Env(Map.of(), true));
         try {
             shell.modules().load(List.of(java.nio.file.Path.of(MLP)));

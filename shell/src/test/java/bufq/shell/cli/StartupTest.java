@@ -31,7 +31,7 @@ class StartupTest {
     @Test
     void aLoadSpinsFewMethodHandleClasses() throws IOException, InterruptedException {
         String log = classesLoaded(List.of(), "-c", "summary", CliTest.root().resolve("examples/jax-mlp").toString());
-        assertTrue(log.contains("bufq.dump.ModuleReader"), "the dump was loaded: " + log.substring(0, Math.min(500, log.length())));
+        assertTrue(log.contains("bufq.dump.text.TextReader"), "the dump was loaded: " + log.substring(0, Math.min(500, log.length())));
         assertFalse(log.contains(" java.lang.runtime.ObjectMethods "), "a record's equals, hashCode or toString ran on the load's path");
         long spun = log.lines().filter(l -> l.contains("java.lang.invoke.LambdaForm$MH/")).count();
         assertTrue(spun < 25, spun + " method-handle classes spun: string concatenation by invokedynamic?");

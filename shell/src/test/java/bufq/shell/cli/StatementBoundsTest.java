@@ -1,11 +1,13 @@
 package bufq.shell.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import bufq.lang.Parser;
 import bufq.shell.session.ExitCode;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,6 +40,36 @@ class StatementBoundsTest {
         HostileFilesTest.Result r = HostileFilesTest.run("--no-init", DUMP, "-f", script.toString());
         assertTrue(r.err().contains("statement too long"), r.err());
         assertEquals(1, r.err().lines().filter(l -> l.contains("error")).count(), "one error, not one per line: " + r.err());
+        assertTrue(r.out().contains("26"), "the statement after it runs: " + r.out());
+    }
+
+    /**
+     * Issue 46: a string or a parenthesis left open over 100,000 lines. The open string was lexed
+     * again whole on every line (quadratic: minutes), and once past the bound each line after it
+     * was an error of its own; the closing parenthesis came out as a second one.
+     */
+    @Test
+    void aStringOrParenthesisOpenOverAHundredThousandLinesIsOneError() throws Exception {
+        for (String open : new String[] {"values where label = 'a\n" + "x\n".repeat(100_000) + "'\n  show count()\n",
+                "values where (size > 1\n" + "and size > 1\n".repeat(100_000) + ")\n"}) {
+            Path script = Files.writeString(dir.resolve("open.bq"), open + "values where size > 0 show count()\n");
+            HostileFilesTest.Result r = assertTimeoutPreemptively(Duration.ofSeconds(60),
+                    () -> HostileFilesTest.run("--no-init", DUMP, "-f", script.toString()));
+            assertTrue(r.err().contains("open.bq:1: error: statement too long"), r.err());
+            assertEquals(1, r.err().lines().filter(l -> l.contains("error")).count(), "one error, not one per line: " + r.err());
+            assertTrue(r.out().contains("26"), "the statement after it runs: " + r.out());
+        }
+    }
+
+    /** Issue 46: a {@code js} statement over 100,000 lines was scanned whole on every line (it never ended); once each now. */
+    @Test
+    void aJsStatementOfAHundredThousandLinesIsReadInLinearTime() throws Exception {
+        Path script = Files.writeString(dir.resolve("long.bq"), "js print([1,\n" + "2,\n".repeat(100_000) + "3].length)\n"
+                + "values where size > 0 show count()\n");
+        HostileFilesTest.Result r = assertTimeoutPreemptively(Duration.ofSeconds(60),
+                () -> HostileFilesTest.run("--no-init", DUMP, "-f", script.toString()));
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().startsWith("100002\n"), r.out());
         assertTrue(r.out().contains("26"), "the statement after it runs: " + r.out());
     }
 

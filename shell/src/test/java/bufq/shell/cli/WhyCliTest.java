@@ -2,7 +2,7 @@ package bufq.shell.cli;
 
 import bufq.shell.session.DefaultEngine;
 import bufq.shell.session.Env;
-import bufq.shell.session.Shell;
+import bufq.shell.run.Shell;
 import bufq.shell.session.Status;
 import bufq.testing.Corpus;
 

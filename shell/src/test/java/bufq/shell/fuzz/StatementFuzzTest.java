@@ -1,11 +1,11 @@
 package bufq.shell.fuzz;
 
 import bufq.shell.cli.Bufq;
-import bufq.shell.session.Command;
+import bufq.shell.api.Command;
 import bufq.shell.session.DefaultEngine;
 import bufq.shell.session.Env;
 import bufq.shell.session.Setting;
-import bufq.shell.session.Shell;
+import bufq.shell.run.Shell;
 import bufq.shell.session.Status;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -75,6 +75,20 @@ class UserFilesTest {
         assertEquals(List.of(), leftovers());
     }
 
+    /** Issue 46: a full disk met when the last buffer is flushed (at {@code output} closing) named no file. */
+    @Test
+    void aFullDiskAtTheLastFlushNamesTheFile() throws Exception {
+        Path target = old("report.txt");
+        OutputSink sink = OutputSink.file(target, true, w -> new java.io.FilterWriter(w) {
+            @Override public void flush() throws IOException { throw new IOException("No space left on device"); }
+        });
+        sink.write("x".repeat(100));
+        IOException closing = assertThrows(IOException.class, sink::close);
+        assertEquals(target + " was not written: No space left on device", closing.getMessage());
+        assertEquals(OLD, Files.readString(target));
+        assertEquals(List.of(), leftovers());
+    }
+
     @Test
     void aSessionThatNeverEndsLeavesTheOldFile() throws Exception {
         Path target = old("report.txt");

@@ -3,7 +3,7 @@ package bufq.shell.repl;
 import bufq.check.CheckRule;
 import bufq.shell.script.Scripts;
 import bufq.shell.session.CommandException;
-import bufq.shell.session.ScriptEngine;
+import bufq.shell.api.ScriptEngine;
 import bufq.shell.session.Status;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -184,5 +185,23 @@ class HistoryFileTest {
         assertTrue(got.size() * 16L < HistoryFile.MAX_BYTES, "read at most MAX_BYTES: " + got.size());
         assertEquals(b.substring(b.lastIndexOf("values", b.length() - 2)).strip(), got.get(got.size() - 1));
         assertTrue(got.get(0).matches("values limit \\d+"), "starts at a whole entry: " + got.get(0));
+    }
+
+    /** Issue 46: a history of one 50 MB line was replaced by the next save, the line lost; it is kept aside whole first. */
+    @Test
+    void aFileOfOneHugeLineIsKeptAsideBeforeItIsReplaced() throws Exception {
+        Path p = tmp.resolve("history");
+        byte[] huge = new byte[50 << 20];
+        Arrays.fill(huge, (byte) 'x');
+        huge[huge.length - 1] = '\n';
+        Files.write(p, huge);
+        List<String> notices = new ArrayList<>();
+        HistoryFile f = new HistoryFile(p, notices::add);
+        f.add("summary");
+        f.save();
+        Path aside = tmp.resolve("history.large-1");
+        assertEquals(huge.length, Files.size(aside), "the old file, whole");
+        assertEquals(List.of("summary"), new HistoryFile(p).load());
+        assertEquals(List.of("history " + p + " is larger than 4 MiB; kept its last 0 entries, the whole file is now " + aside), notices);
     }
 }

@@ -3,7 +3,7 @@ package bufq.shell.repl;
 import bufq.fit.HeldArray;
 import bufq.fit.Program;
 import bufq.liveness.Liveness;
-import bufq.shell.session.Shell;
+import bufq.shell.run.Shell;
 import bufq.shell.session.Status;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
@@ -217,9 +217,10 @@ class ReplCompleterTest {
 
     @Test
     void reportCommandsCompleteFromTheirSynopsis() throws IOException {
-        assertEquals(List.of("by", "depth", "limit"), at("blame "));
-        assertEquals(List.of("op_name", "source", "opcode", "stack"), at("blame by "));
-        assertEquals(List.of("depth", "limit"), at("blame by source "));
+        assertEquals(List.of("by", "depth", "at", "limit"), at("blame "));
+        assertEquals(List.of("op_name", "source", "opcode", "stack", "category", "path"), at("blame by "));
+        assertEquals(List.of("depth", "at", "limit"), at("blame by source "));
+        assertEquals(List.of("claimed_peak"), at("blame by category at "));
         assertEquals(List.of(), at("blame depth "), "a number: nothing to offer");
         assertEquals(List.of("color"), at("peak "));
         assertTrue(at("timeline ").containsAll(List.of("color", "width", "--svg", "--html", "--force")), at("timeline ").toString());

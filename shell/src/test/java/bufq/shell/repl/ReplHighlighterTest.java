@@ -1,6 +1,6 @@
 package bufq.shell.repl;
 
-import bufq.shell.session.Shell;
+import bufq.shell.run.Shell;
 import org.jline.utils.AttributedString;
 import org.jline.utils.AttributedStyle;
 import org.junit.jupiter.api.BeforeEach;

@@ -52,4 +52,26 @@ class ControlCharsTest {
         }
         assertEquals("a\u001b]2;pwned\u0007b\n", Files.readString(f));
     }
+
+    /**
+     * Issue 46: U+202E (RIGHT-TO-LEFT OVERRIDE) and the other bidi controls reached the terminal raw,
+     * so a printed U+202E before {@code txt.exe} read as {@code exe.txt}; escaped now, in script output,
+     * errors, table cells and json alike.
+     */
+    @Test
+    void bidiControlsAreEscapedOnATerminal() throws Exception {
+        try (Harness h = onTerminal()) {
+            h.run("js print('a\\u202etxt.exe \\u2066b\\u2069 \\u200fc')");
+            h.run("js throw new Error('x\\u202ey')");
+            h.run("js bufq.field('values', 'evil', v => '\\u202e' + v.name, {type: 'string'})");
+            h.run("values where id = 11 show evil");
+            h.run("format json");
+            h.run("values where id = 11 show evil");
+            String all = h.out() + h.err();
+            for (char c : new char[] {'\u202e', '\u2066', '\u2069', '\u200f'}) assertFalse(all.indexOf(c) >= 0, all);
+            assertTrue(h.out().contains("a\\u202etxt.exe \\u2066b\\u2069 \\u200fc\n"), h.out());
+            assertTrue(h.err().contains("x\\u202ey"), h.err());
+            assertTrue(h.out().contains("\\u202eadd"), h.out());
+        }
+    }
 }

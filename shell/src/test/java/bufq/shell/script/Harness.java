@@ -4,7 +4,7 @@ import bufq.shell.cli.Bufq;
 import bufq.shell.session.DefaultEngine;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Env;
-import bufq.shell.session.Shell;
+import bufq.shell.run.Shell;
 import bufq.shell.session.Status;
 
 import java.io.ByteArrayOutputStream;

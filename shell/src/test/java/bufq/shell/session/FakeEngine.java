@@ -1,5 +1,6 @@
 package bufq.shell.session;
 
+import bufq.shell.statement.StatementKind;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;

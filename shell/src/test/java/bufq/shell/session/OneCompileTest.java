@@ -1,5 +1,7 @@
 package bufq.shell.session;
 
+import bufq.shell.run.Shell;
+import bufq.shell.run.StatementRunner;
 import bufq.shell.cli.Bufq;
 import bufq.table.ColumnType;
 

@@ -1,5 +1,6 @@
 package bufq.shell.session;
 
+import bufq.shell.run.Shell;
 import bufq.format.FormatOptions;
 import bufq.format.Formatter;
 import bufq.format.JsonFormatter;

@@ -1,6 +1,8 @@
 package bufq.shell.session;
 
+import bufq.shell.run.Shell;
 import bufq.shell.cli.Bufq;
+import bufq.model.HloModule;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
@@ -10,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -114,5 +118,47 @@ class ReadBehindPromptTest {
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(ExitCode.LOAD, code, "a module that cannot be read fails the run before its statements");
         assertEquals("", out());
+    }
+
+    /**
+     * Issue 46: Ctrl-C while the module is still being read ends the statement at once (it waited
+     * 1.5 to 3.7 s for the whole read, which swallowed the interrupt); the read goes on, and the
+     * next statement has its module.
+     */
+    @Test
+    void ctrlCDuringTheReadEndsTheStatementWithoutWaitingForTheRead() throws Exception {
+        CountDownLatch reading = new CountDownLatch(1), release = new CountDownLatch(1);
+        Shell shell = Bufq.shell(engine, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), new Env(Map.of(), true));
+        shell.modules().loadInBackground(new Engine.FoundModule() {
+            @Override public String name() { return "slow"; }
+            @Override public List<String> files() { return List.of("slow.txt"); }
+            @Override public HloModule load() {
+                reading.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    throw new AssertionError("the read is not the statement's to stop");
+                }
+                return FakeEngine.module("slow");
+            }
+        });
+        AtomicReference<Status> st = new AtomicReference<>();
+        Thread t = new Thread(() -> st.set(shell.execute("values limit 1")));
+        t.start();
+        try {
+            reading.await();
+            t.interrupt();   // what the REPL does on Ctrl-C
+            t.join(20_000);  // only a bound for a broken build: the statement returns at once
+            assertFalse(t.isAlive(), "the cancelled statement waited for the read");
+            assertEquals(Status.ERROR, st.get());
+            assertTrue(err().contains(CommandException.CANCELLED), err());
+        } finally {
+            release.countDown();
+        }
+        t.join();
+        out.reset();
+        assertEquals(Status.OK, shell.execute("values limit 1"), err());
+        assertTrue(out().contains("p0"), out());
     }
 }

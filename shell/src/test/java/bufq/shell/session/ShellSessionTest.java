@@ -1,5 +1,8 @@
 package bufq.shell.session;
 
+import bufq.shell.api.Command;
+import bufq.shell.api.ScriptEngine;
+import bufq.shell.run.Shell;
 import bufq.check.CheckRule;
 import bufq.shell.cli.Bufq;
 import bufq.shell.command.Commands;
@@ -112,6 +115,21 @@ class ShellSessionTest {
         assertEquals(Status.OK, s.execute("values limit 1"));
         assertTrue(out().contains("p0"), "back on the screen: " + out());
         s.close();
+        assertEquals(List.of(), listing(dir), "neither the file nor a temporary one");
+    }
+
+    /** Issue 46: a disk that fills when {@code output} closes the file (its last buffer) said only "No space left on device". */
+    @Test
+    void aFullDiskAtCloseNamesTheFile(@TempDir Path dir) throws IOException {
+        Path f = dir.resolve("full.txt");
+        OutputSink sink = OutputSink.file(f, false, w -> new java.io.FilterWriter(w) {
+            @Override public void flush() throws IOException { throw new IOException("No space left on device"); }
+        });
+        Shell s = shell(new Env(Map.of(), false));
+        s.printer().switchSink(sink);
+        assertEquals(Status.OK, s.execute("values limit 1"));
+        assertEquals(Status.ERROR, s.execute("output"));
+        assertTrue(err().contains("error: " + f + " was not written: No space left on device"), err());
         assertEquals(List.of(), listing(dir), "neither the file nor a temporary one");
     }
 
@@ -306,7 +324,7 @@ class ShellSessionTest {
     @Test
     void everyCommandHasHelpWithExamples() {
         Shell s = shell(new Env(Map.of(), false));
-        for (bufq.shell.session.Command c : s.commands().all()) {
+        for (bufq.shell.api.Command c : s.commands().all()) {
             out.reset();
             assertEquals(Status.OK, s.execute("help " + c.name()), c.name());
             assertTrue(out().startsWith(c.synopsis() + "\n"), out());

@@ -1,0 +1,89 @@
+package bufq.shell.api;
+
+import bufq.shell.session.CommandException;
+import bufq.shell.session.Engine;
+import bufq.shell.session.Status;
+import bufq.shell.statement.Words;
+import bufq.model.DumpPart;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One invocation of a command, its arguments parsed once ({@link Command#plan}): what it reads and
+ * whether it may depend on the init script, asked before it runs, then the run itself.
+ */
+public interface CommandPlan {
+    /**
+     * The dump parts the run reads beyond what every loaded module holds: the shell reads them
+     * before running it (with a load's progress and Ctrl-C), and a batch run with its load.
+     */
+    default Set<DumpPart> needs() { return Set.of(); }
+
+    /**
+     * Whether {@link #needs()} are parts of the current module, which the shell reads before the run;
+     * false for a command on other modules ({@code diff}), which reads its own with
+     * {@link Modules#readParts}. A batch run reads them with every module it loads either way.
+     */
+    default boolean needsCurrentModule() { return true; }
+
+    /**
+     * Whether the run may depend on what the user's init script registers (fields, tiling models,
+     * checks, advise rules) or runs JavaScript: the shell runs a pending init script before it.
+     */
+    default boolean usesScripts() { return false; }
+
+    /**
+     * Whether the run evaluates the user's conditions or queries ({@code whatif}, {@code why values
+     * where ...}): it then runs under the query time limit ({@code set timeout}), as a query does.
+     */
+    default boolean evaluatesConditions() { return false; }
+
+    /** Runs. Throws for user errors; the shell prints them. */
+    Status run(CommandContext ctx) throws CommandException, Engine.Failure, IOException;
+
+    /** What a command that takes words runs with them. */
+    interface WordsBody {
+        Status run(CommandContext ctx, List<String> words) throws CommandException, Engine.Failure, IOException;
+    }
+
+    /**
+     * The plan of a command taking words: the rest of the line split as the shell splits words (a
+     * trailing {@code ;} ends the statement, as in SQL shells), run by {@code body}.
+     */
+    static CommandPlan words(String args, Set<DumpPart> needs, boolean usesScripts, WordsBody body)
+            throws CommandException {
+        String text = args.strip();
+        if (text.endsWith(";")) text = text.substring(0, text.length() - 1).stripTrailing();
+        List<String> words = text.isEmpty() ? List.of() : Words.split(text);
+        return new Simple(needs, true, usesScripts, ctx -> body.run(ctx, words));
+    }
+
+    /** As {@link #words(String, Set, boolean, WordsBody)}, reading nothing and using no script. */
+    static CommandPlan words(String args, WordsBody body) throws CommandException {
+        return words(args, Set.of(), false, body);
+    }
+
+    /**
+     * The plan of a command that takes the rest of the line as typed, quotes and all ({@code oom},
+     * {@code fit}): {@code body} gets it as one word, or none when there is nothing after the name.
+     */
+    static CommandPlan text(String args, Set<DumpPart> needs, boolean needsCurrentModule, WordsBody body) {
+        List<String> words = args.isEmpty() ? List.of() : List.of(args);
+        return new Simple(needs, needsCurrentModule, false, ctx -> body.run(ctx, words));
+    }
+
+    /** What {@link Simple} runs. */
+    interface Body {
+        Status run(CommandContext ctx) throws CommandException, Engine.Failure, IOException;
+    }
+
+    /** A plan whose needs are known up front. */
+    record Simple(Set<DumpPart> needs, boolean needsCurrentModule, boolean usesScripts, Body body)
+            implements CommandPlan {
+        @Override public Status run(CommandContext ctx) throws CommandException, Engine.Failure, IOException {
+            return body.run(ctx);
+        }
+    }
+}
