@@ -219,6 +219,7 @@ public final class Advisor {
         if (lowering == 0) t.note("no rule found anything that lowers the peak by " + Sizes.human(minimumSaving(peak)) + " or more"
                 + (plan.notes().isEmpty() ? "" : ", even planned against its twin peaks"));
         t.note("saves: 'exact: whatif' is the peak recomputed under the edit (a bound under the current schedule and offsets);"
+                + " 'upper bound: whatif' the same where the edit is the best case of the change (an offload's copies taking no time);"
                 + " 'estimate: recompilation' what a real jax.checkpoint build is expected to save, with its measured error;"
                 + " whatif_saves is what the whatif line reproduces");
         List<Output> out = new ArrayList<>(List.of(t.build()));

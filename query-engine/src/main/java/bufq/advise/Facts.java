@@ -1,5 +1,6 @@
 package bufq.advise;
 
+import bufq.category.Categories;
 import bufq.liveness.LiveValues;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
@@ -61,6 +62,9 @@ public final class Facts {
         HloInstruction i = module.instruction(v.name());
         return i == null || i.opName() == null ? "" : i.opName();
     }
+
+    /** The value's built-in category ({@link Categories}: {@code weights}, {@code residuals}, ...), or null. */
+    public String category(HloValue v) { return Categories.of(module).of(module, v); }
 
     /** {@code file:line} of the value's defining instruction, or null. */
     public String source(HloValue v) {

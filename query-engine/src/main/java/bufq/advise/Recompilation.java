@@ -26,15 +26,24 @@ final class Recompilation {
     /** The measured error of the CPU estimate on the corpus pairs: the remat build's peak change. */
     static final String CPU_ERROR = "real jax.checkpoint builds on XLA:CPU: +2.7% and +1.0% of the peak (corpus pairs)";
 
+    /** The figure kinds {@code advise} prints, documented in {@code help advise} and docs/commands.md. */
+    static final String EXACT = "exact: whatif", BOUND = "upper bound: whatif", ESTIMATE = "estimate: recompilation";
+
     static Figure of(HloModule m, Advice a, long whatifSaves) {
-        if (a.edit() == null || !a.edit().startsWith("remat ")) return new Figure(whatifSaves, "exact: whatif", "");
+        if (OffloadRule.NAME.equals(a.rule())) {   // a remat edit, but nothing is recomputed
+            if (!"cpu".equals(m.info().backend())) return new Figure(whatifSaves, BOUND, "");
+            // XLA:CPU's "device" is the host: an offload to host memory frees none of it
+            return new Figure(0, BOUND, "; on XLA:CPU the device is the host, so an offload frees nothing (the what-if's "
+                    + Sizes.human(whatifSaves) + " is what a GPU or TPU build's device memory would save at most)");
+        }
+        if (a.edit() == null || !a.edit().startsWith("remat ")) return new Figure(whatifSaves, EXACT, "");
         if (!"cpu".equals(m.info().backend()))
-            return new Figure(whatifSaves, "estimate: recompilation", "; a jax.checkpoint build saves this only where each"
+            return new Figure(whatifSaves, ESTIMATE, "; a jax.checkpoint build saves this only where each"
                     + " recomputation is scheduled next to its use (the figure is the what-if's bound)");
-        return new Figure(0, "estimate: recompilation", "; on XLA:CPU a jax.checkpoint build does not"
+        return new Figure(0, ESTIMATE, "; on XLA:CPU a jax.checkpoint build does not"
                 + " save this: its recomputations are scheduled together and live at the new peak (the what-if's "
                 + Sizes.human(whatifSaves) + " assumes each comes just before its use); what helps: a memory-efficient"
-                + " attention or a loop over chunks where these are attention scores, a remat policy that saves the"
-                + " dots (jax.checkpoint_policies.dots_saveable), bf16 (estimate 0 B; " + CPU_ERROR + ")");
+                + " attention or a loop over chunks where these are attention scores, offloading the residuals to host"
+                + " on a GPU or TPU (the offload row), bf16 (estimate 0 B; " + CPU_ERROR + ")");
     }
 }

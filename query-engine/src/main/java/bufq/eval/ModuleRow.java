@@ -20,11 +20,14 @@ import java.util.List;
  * @param peakTime         the peak step, -1 without live ranges
  * @param tracePeakBytes   the heap-simulator trace's own peak, -1 without a trace
  * @param sizes            JAX's memory_analysis() figures read from the allocations (issue 29)
+ * @param jaxVersion       the JAX version the dump records (a profile capture's), or null
+ * @param jaxlibVersion    the jaxlib version it records, or null
  */
 public record ModuleRow(String handle, String name, String file, String kind, String backend, long values,
                         long allocations, long instructions, long totalBytes, long peakBytes, int peakTime,
                         int claimedPeakTime, long claimedPeakBytes, long events, long tracePeakBytes, long warnings,
-                        boolean current, ProgramSizes sizes) {
+                        boolean current, ProgramSizes sizes, String jaxVersion,
+                        String jaxlibVersion) {
 
     /** The row of {@code m}; {@code current} marks the session's current module. */
     public static ModuleRow of(HloModule m, boolean current) {
@@ -37,7 +40,8 @@ public record ModuleRow(String handle, String name, String file, String kind, St
         return new ModuleRow(m.handle(), m.info().name(), file, m.info().format(), m.info().backend(), m.values().size(),
                 m.allocations().size(), m.instructionCount(), TotalBytes.of(m), peak < 0 ? -1 : l.peakBytes(), peak,
                 claim == null ? -1 : claim.time(), claim == null ? -1 : claim.claimedBytes(), m.heapEvents().size(),
-                tracePeak, m.warningCount(), current, ProgramSizes.of(m));
+                tracePeak, m.warningCount(), current, ProgramSizes.of(m), m.info().jaxVersion(),
+                m.info().jaxlibVersion());
     }
 
     /** Rows of several modules, none current. */

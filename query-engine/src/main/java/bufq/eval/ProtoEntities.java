@@ -59,6 +59,8 @@ final class ProtoEntities {
                 .add("file", STRING, "first file read", m(ModuleRow::file))
                 .add("kind", STRING, "text, hlo-proto, assignment-proto (bare BufferAssignmentProto), profile or report-proto (a memory usage report proto alone)", m(ModuleRow::kind))
                 .add("backend", STRING, "cpu, gpu, tpu or unknown", m(ModuleRow::backend))
+                .add("jax_version", STRING, "JAX version that wrote the dump, where it records it (a profile capture); else null", m(ModuleRow::jaxVersion))
+                .add("jaxlib_version", STRING, "jaxlib version, where the dump records it (a profile capture); else null", m(ModuleRow::jaxlibVersion))
                 .add("values", INT, "number of values", m(x -> l(x.values())))
                 .add("allocations", INT, "number of allocations", m(x -> l(x.allocations())))
                 .add("instructions", INT, "number of instructions", m(x -> l(x.instructions())))

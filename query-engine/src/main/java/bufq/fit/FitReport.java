@@ -135,12 +135,14 @@ public record FitReport(Capacity capacity, Keep keep, List<Fit.Step> steps, List
     Table held() {
         Table.Builder b = Table.builder().title("arrays held (kept after their program ran)")
                 .column("array", ColumnType.STRING).column("program", ColumnType.STRING)
-                .column("allocation", ColumnType.INT).column("role", ColumnType.STRING)
+                .column("allocation", ColumnType.INT).column("role", ColumnType.STRING).column("category", ColumnType.STRING)
                 .column("shape", ColumnType.STRING).column("bytes", ColumnType.BYTES).column("held_from", ColumnType.INT);
         for (Fit.Kept k : kept) {
             HeldArray a = k.array();
-            b.row(a.name(), a.program(), (long) a.allocation(), a.role(), a.shape(), a.bytes(), (long) k.heldFrom());
+            b.row(a.name(), a.program(), (long) a.allocation(), a.role(), a.category(), a.shape(), a.bytes(), (long) k.heldFrom());
         }
+        b.note("category: what the array is in its program (blame by category's rules): a parameter's category, ', new state'"
+                + " when donated; an output's 'new STATE' when it matches not-donated parameters of that category by shape, else 'result'");
         return b.build();
     }
 

@@ -1,12 +1,17 @@
 package bufq.fit;
 
+import bufq.category.Categories;
 import bufq.model.ProgramSizes;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
+import bufq.model.HloValue;
 import bufq.liveness.Liveness;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * What {@code fit} keeps of one loaded module: its figures, the arrays a caller may hold after it,
@@ -23,17 +28,19 @@ public record Program(String handle, String name, ProgramSizes sizes, List<HeldA
 
     public static Program of(HloModule m) {
         List<HeldArray> arrays = new ArrayList<>();
+        Map<Integer, String> kinds = parameterCategories(m);
         int temp = -1;
         long tempSize = -1;
         for (BufferAllocation a : m.allocations()) {
             if (a.color() == ProgramSizes.HOST_COLOR) continue;
             boolean out = ProgramSizes.liveOut(a);
             if (a.isParameter()) {
+                String c = kinds.get(a.index());
                 arrays.add(new HeldArray(m.handle(), a.index(), "parameter " + a.parameter() + (out ? ", output" : ""),
-                        a.parameterShape() == null ? null : a.parameterShape().text(), a.size()));
+                        a.parameterShape() == null ? null : a.parameterShape().text(), a.size(), c == null || !out ? c : c + ", new state"));
             } else if (out) {
-                arrays.add(new HeldArray(m.handle(), a.index(), "output",
-                        a.outputShape() == null ? null : a.outputShape().text(), a.size()));
+                String shape = a.outputShape() == null ? null : a.outputShape().text();
+                arrays.add(new HeldArray(m.handle(), a.index(), "output", shape, a.size(), outputCategory(m, kinds, shape)));
             } else if (a.isTemp() && a.size() > tempSize) {
                 temp = a.index();
                 tempSize = a.size();
@@ -49,6 +56,45 @@ public record Program(String handle, String name, ProgramSizes sizes, List<HeldA
     /** This program under another handle (a session tells two programs of one name apart as {@code NAME#2}). */
     public Program renamed(String newHandle) {
         return new Program(newHandle, name, sizes, arrays.stream()
-                .map(a -> new HeldArray(newHandle, a.allocation(), a.role(), a.shape(), a.bytes())).toList(), tempAllocation, peakBytes);
+                .map(a -> new HeldArray(newHandle, a.allocation(), a.role(), a.shape(), a.bytes(), a.category())).toList(),
+                tempAllocation, peakBytes);
+    }
+
+    /**
+     * Each parameter allocation's category: that of its largest value that is not an output (the
+     * entry parameter's: {@code weights}, {@code optimizer}, {@code inputs}, {@code parameters}).
+     */
+    private static Map<Integer, String> parameterCategories(HloModule m) {
+        Categories c = Categories.of(m);
+        Map<Integer, String> out = new HashMap<>();
+        Map<Integer, Long> largest = new HashMap<>();
+        List<HloValue> vs = m.values();
+        for (int i = 0; i < vs.size(); i++) {
+            HloValue v = vs.get(i);
+            BufferAllocation a = m.allocation(v.allocation());
+            if (a == null || !a.isParameter() || "outputs".equals(c.name(i))) continue;
+            if (v.size() > largest.getOrDefault(a.index(), -1L)) {
+                largest.put(a.index(), v.size());
+                out.put(a.index(), c.name(i));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * An output's category: the new state of the parameters it matches by shape and dtype that are
+     * not donated ({@code outputs: new weights}) when they are all of one category other than
+     * {@code inputs}, else {@code outputs: result}.
+     */
+    private static String outputCategory(HloModule m, Map<Integer, String> kinds, String shape) {
+        TreeSet<String> matched = new TreeSet<>();
+        for (BufferAllocation p : m.allocations()) {
+            if (!p.isParameter() || ProgramSizes.liveOut(p) || p.parameterShape() == null || !p.parameterShape().text().equals(shape)) continue;
+            String k = kinds.get(p.index());
+            if (k != null) matched.add(k);
+        }
+        if (matched.size() == 1 && !matched.contains("inputs") && !matched.contains("parameters"))
+            return "outputs: new " + matched.first();
+        return "outputs: result";
     }
 }

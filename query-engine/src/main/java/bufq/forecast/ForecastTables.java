@@ -1,5 +1,7 @@
 package bufq.forecast;
 
+import bufq.liveness.OccupiedShares;
+import bufq.category.Categories;
 import bufq.analysis.diff.MatchKey;
 import bufq.analysis.diff.ModuleDiff;
 import bufq.fit.Capacity;
@@ -29,7 +31,7 @@ final class ForecastTables {
     static final String BASIS = "forecast: the loaded program's schedule and live ranges, each shape's affine law at N, swept as a compiled module is";
 
     static List<Output> report(ProgramSeries s, Prediction p, List<Residual> residuals, int limit) {
-        return List.of(summary(s, p), holders(s, p), byRole(s, p), residuals(residuals), laws(s, p, limit));
+        return List.of(summary(s, p), holders(s, p), byCategory(s, p), residuals(residuals), laws(s, p, limit));
     }
 
     static Table summary(ProgramSeries s, Prediction p) {
@@ -84,23 +86,34 @@ final class ForecastTables {
     }
 
     /**
-     * The bytes live at the forecast peak by what the values are for ({@code diff}'s roles), beside
-     * the same values' bytes at the template's size: which part grows.
+     * The bytes occupied at the forecast peak by category (weights, optimizer state, residuals, ...:
+     * {@code blame by category}'s built-in rules, classified on the template, whose values, op_names
+     * and schedule the forecast keeps; each byte once, so the rows add up to the forecast peak),
+     * beside the same values' logical bytes at the template's size: which part grows.
      */
-    static Table byRole(ProgramSeries s, Prediction p) {
+    static Table byCategory(ProgramSeries s, Prediction p) {
         HloModule m = p.module(), t = p.template();
         Law[] law = lawsOf(s, t);
-        Map<String, long[]> acc = new TreeMap<>();   // role -> {bytes, values, growing, template bytes}
+        Categories categories = Categories.of(t);
+        List<Integer> live = new ArrayList<>();
+        List<HloValue> values = new ArrayList<>();
         for (int j = 0; j < m.values().size(); j++) {
             if (!m.values().get(j).liveAt(p.peakTime())) continue;
-            long[] a = acc.computeIfAbsent(ModuleDiff.keyOf(t, t.values().get(j)).role().word(), k -> new long[4]);
-            a[0] = Math.addExact(a[0], m.values().get(j).size());
+            live.add(j);
+            values.add(m.values().get(j));
+        }
+        long[] shares = OccupiedShares.of(values);   // each byte once, as blame by category counts it
+        Map<String, long[]> acc = new TreeMap<>();   // category -> {bytes, values, growing, template bytes}
+        for (int i = 0; i < live.size(); i++) {
+            int j = live.get(i);
+            long[] a = acc.computeIfAbsent(categories.of(t, t.values().get(j)), k -> new long[4]);
+            a[0] = Math.addExact(a[0], shares[i]);
             a[1]++;
             if (law[j].varies()) a[2]++;
             a[3] = Math.addExact(a[3], t.values().get(j).size());
         }
-        Table.Builder b = Table.builder().title("the forecast peak by role")
-                .column("role", ColumnType.STRING).column("bytes", ColumnType.BYTES).column("share", ColumnType.PERCENT)
+        Table.Builder b = Table.builder().title("the forecast peak by category")
+                .column("category", ColumnType.STRING).column("bytes", ColumnType.BYTES).column("share", ColumnType.PERCENT)
                 .column("values", ColumnType.INT).column("growing", ColumnType.INT).column("at_template", ColumnType.BYTES);
         acc.entrySet().stream().sorted((x, y) -> Long.compare(y.getValue()[0], x.getValue()[0])).forEach(e -> {
             long[] a = e.getValue();

@@ -67,10 +67,13 @@ public final class HloModule {
      * @param colorTotals       per-colour totals from a memory usage report (may be empty)
      * @param hasValueDetails   the Used-values section was present
      * @param truncatedAt       where a truncated file stopped ({@code file:line}), or null
+     * @param jaxVersion        the JAX version the dump records (a profile capture's), or null
+     * @param jaxlibVersion     the jaxlib version it records, or null
      */
     public record Info(String handle, String name, int number, String backend, List<String> files, int maxTime,
                        Long claimedTotalBytes, PeakClaim peakClaim, long stackTraceBytes, StackTraceNode stackTrace,
-                       SortedMap<Integer, Long> colorTotals, boolean hasValueDetails, String truncatedAt, String format) {
+                       SortedMap<Integer, Long> colorTotals, boolean hasValueDetails, String truncatedAt, String format,
+                       String jaxVersion, String jaxlibVersion) {
         /**
          * What a module was read from: {@code text}, {@code hlo-proto}, {@code assignment-proto},
          * {@code profile}, or {@code report-proto} (a memory usage report proto without its module).
@@ -89,12 +92,17 @@ public final class HloModule {
                     Long claimedTotalBytes, PeakClaim peakClaim, long stackTraceBytes, StackTraceNode stackTrace,
                     SortedMap<Integer, Long> colorTotals, boolean hasValueDetails, String truncatedAt) {
             this(handle, name, number, backend, files, maxTime, claimedTotalBytes, peakClaim, stackTraceBytes, stackTrace,
-                    colorTotals, hasValueDetails, truncatedAt, TEXT);
+                    colorTotals, hasValueDetails, truncatedAt, TEXT, null, null);
         }
 
         public Info withHandle(String h) {
             return new Info(h, name, number, backend, files, maxTime, claimedTotalBytes, peakClaim, stackTraceBytes,
-                    stackTrace, colorTotals, hasValueDetails, truncatedAt, format);
+                    stackTrace, colorTotals, hasValueDetails, truncatedAt, format, jaxVersion, jaxlibVersion);
+        }
+
+        public Info withVersions(String jax, String jaxlib) {
+            return new Info(handle, name, number, backend, files, maxTime, claimedTotalBytes, peakClaim, stackTraceBytes,
+                    stackTrace, colorTotals, hasValueDetails, truncatedAt, format, jax, jaxlib);
         }
     }
 
@@ -306,6 +314,9 @@ public final class HloModule {
     public HloModule withHandle(String handle) {
         return new HloModule(this, info.withHandle(handle), warnings, warningCount);
     }
+
+    /** The same module with the versions its dump records (a capture's); it shares this one's lists and indexes. */
+    public HloModule withVersions(String jax, String jaxlib) { return new HloModule(this, info.withVersions(jax, jaxlib), warnings, warningCount); }
 
     /**
      * The same module with other load warnings (the reader's, once the indexes showed what only

@@ -55,7 +55,7 @@ class FailureTest {
         for (int i = 0; i < n; i++) {
             String h = "p" + i;
             out.add(new Program(h, h, new ProgramSizes(mib, mib, 0, 0, 0, -1),
-                    List.of(new HeldArray(h, 0, "output", "f32[262144]", mib), new HeldArray(h, 1, "parameter 0", "f32[262144]", mib)), -1, -1));
+                    List.of(new HeldArray(h, 0, "output", "f32[262144]", mib, "outputs: result"), new HeldArray(h, 1, "parameter 0", "f32[262144]", mib, "inputs")), -1, -1));
         }
         return out;
     }

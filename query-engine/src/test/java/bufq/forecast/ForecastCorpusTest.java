@@ -102,6 +102,30 @@ class ForecastCorpusTest {
         assertTrue(quadratic, "an attention matrix grows with the square");
     }
 
+    /**
+     * What holds the forecast peak, by category, is what holds the real compilation's peak: from
+     * sequence 128 and 256, the 512 step's residuals, gradients and the rest as blame by category
+     * counts them on the real 512 dump (issue 43 with issue 39's partition).
+     */
+    @Test void theForecastPeakByCategoryIsTheRealCompilations() throws Exception {
+        HloModule s128 = load("transformer-s128"), s256 = load("transformer-s256"), s512 = load("transformer-s512");
+        Table t = (Table) Forecast.of(List.of(s128, s256), null).report(512, 5).get(2);
+        assertEquals("the forecast peak by category", t.title());
+        java.util.Map<String, Long> forecast = new java.util.HashMap<>();
+        long sum = 0;
+        for (int i = 0; i < t.size(); i++) {
+            long b = ((Number) t.cell(i, t.columnIndex("bytes"))).longValue();
+            forecast.put(String.valueOf(t.cell(i, t.columnIndex("category"))), b);
+            sum += b;
+        }
+        assertEquals(peak(s512), sum, "the rows add up to the forecast peak");
+        java.util.Map<String, Long> real = bufq.category.Categories.bytesAt(s512, bufq.category.CategoryRules.NONE,
+                bufq.liveness.Liveness.of(s512).peakTime());
+        real.values().removeIf(v -> v == 0);
+        assertEquals(real, forecast);
+        assertTrue(forecast.get("residuals") > sum / 2, "activations saved for the backward pass hold most of it: " + forecast);
+    }
+
     @Test void fitAgreesWithTheRealCompilations() throws Exception {
         List<HloModule> all = mlp();
         Forecast f = Forecast.of(all.subList(0, 3), null);

@@ -226,6 +226,7 @@ final class FieldNumbers {
         static final int NAME = 2;
         static final int EVENT_METADATA = 4;
         static final int STAT_METADATA = 5;
+        static final int STATS = 6;
     }
 
     /** XEventMetadata */
@@ -251,6 +252,7 @@ final class FieldNumbers {
         static final int INT64_VALUE = 4;
         static final int STR_VALUE = 5;
         static final int BYTES_VALUE = 6;
+        static final int REF_VALUE = 7;
     }
 
     /** MemoryUsageReportProto (numbers read off jaxlib 0.10.2's files: see the .proto's note) */

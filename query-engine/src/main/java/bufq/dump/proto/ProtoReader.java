@@ -130,6 +130,11 @@ public final class ProtoReader {
         return XSpaceReader.modules(bytes);
     }
 
+    /** The JAX and jaxlib versions an XSpace's metadata plane records, each null when it does not. */
+    static String[] xspaceVersions(byte[] bytes) throws ProtoException {
+        return XSpaceReader.versions(bytes);
+    }
+
     /** {@code cpu}, {@code gpu} or {@code tpu} from an XSpace's device planes, else {@code unknown}. */
     static String xspaceBackend(byte[] bytes) throws ProtoException {
         return XSpaceReader.backend(bytes);
@@ -164,7 +169,7 @@ public final class ProtoReader {
     /** A module known only from its memory usage report proto: no allocations or values, the totals by colour. */
     static HloModule reportAlone(UsageReport report, String name, int number, String backend) {
         HloModule.Info info = new HloModule.Info(name, name, number, backend, List.of(report.file()), -1, null, null, -1,
-                null, report.colorTotals(), false, null, HloModule.Info.REPORT_PROTO);
+                null, report.colorTotals(), false, null, HloModule.Info.REPORT_PROTO, null, null);
         return new HloModule(info, List.of(), List.of(), List.of(), List.of(), List.of(), 0);
     }
 

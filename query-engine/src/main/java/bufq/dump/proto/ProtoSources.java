@@ -182,8 +182,10 @@ public final class ProtoSources {
         byte[] bytes = bytes(read, shown);
         List<ProfileModule> modules;
         String profileBackend;
+        String[] versions;
         try {
             modules = ProtoReader.xspaceModules(bytes);
+            versions = ProtoReader.xspaceVersions(bytes);
             profileBackend = nameBackend != null ? nameBackend : ProtoReader.xspaceBackend(bytes);
         } catch (ProtoException e) {
             throw new LoadException(shown, e.getMessage());
@@ -196,7 +198,8 @@ public final class ProtoSources {
             String moduleName = m.name().replaceFirst("\\(\\d+\\)$", "");
             out.add(new ModuleSource(key + "#" + m.name(), moduleName, m.number(), List.of(f), (s, now) -> {
                 try {
-                    return ProtoReader.load(bytes, m.from(), m.length(), m.from(), part, moduleName, m.number(), profileBackend, true);
+                    return ProtoReader.load(bytes, m.from(), m.length(), m.from(), part, moduleName, m.number(), profileBackend, true)
+                            .withVersions(versions[0], versions[1]);
                 } catch (ProtoException e) {
                     throw new LoadException(part, e.isCancelled() ? "cancelled" : e.getMessage());
                 }

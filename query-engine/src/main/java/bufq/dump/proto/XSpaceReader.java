@@ -9,7 +9,8 @@ import java.util.Map;
  * Finds the modules of a profile capture: in the XSpace's {@code /host:metadata} plane, each event
  * metadata's stat named {@code Hlo Proto} holds one module's {@code xla.HloProto} as bytes (what
  * XProf's memory viewer reads), and its {@code program_id} stat the program number. Only the slices
- * are found here; each module is parsed when loaded.
+ * are found here; each module is parsed when loaded. The plane's own stats name the JAX and jaxlib
+ * versions that wrote the capture.
  */
 final class XSpaceReader {
     private XSpaceReader() {}
@@ -17,12 +18,23 @@ final class XSpaceReader {
     static final String METADATA_PLANE = "/host:metadata";
     static final String HLO_PROTO_STAT = "Hlo Proto";
     static final String PROGRAM_ID_STAT = "program_id";
+    static final String JAX_VERSION_STAT = "jax_version", JAXLIB_VERSION_STAT = "jaxlib_version";
 
-    private record Stat(long metadataId, long number, int[] bytes) {}
+    /** One XStat: its value as a number, a span of bytes, text, or a reference to a stat metadata whose name is the text (0: none). */
+    private record Stat(long metadataId, long number, int[] bytes, String text, long ref) {}
 
     private record EventMetadata(long id, String name, List<Stat> stats) {}
 
-    private record Plane(String name, List<EventMetadata> events, Map<Long, String> statNames) {}
+    private record Plane(String name, List<EventMetadata> events, Map<Long, String> statNames, List<Stat> stats) {
+        /** The text of the plane's own stat named {@code name}, or null. */
+        String text(String name) {
+            for (Stat s : stats) {
+                if (!name.equals(statNames.get(s.metadataId()))) continue;
+                return s.text() != null ? s.text() : statNames.get(s.ref());
+            }
+            return null;
+        }
+    }
 
     static List<ProfileModule> modules(byte[] bytes) throws ProtoException {
         List<ProfileModule> out = new ArrayList<>();
@@ -44,6 +56,14 @@ final class XSpaceReader {
         if (!metadataPlane) throw new ProtoException(0, "XSpace", "no " + METADATA_PLANE + " plane: the profile carries no modules");
         if (out.isEmpty()) throw new ProtoException(0, "XSpace", "the " + METADATA_PLANE + " plane carries no '" + HLO_PROTO_STAT + "' stats");
         return out;
+    }
+
+    /** The JAX and jaxlib versions the {@code /host:metadata} plane's stats name, each null when absent. */
+    static String[] versions(byte[] bytes) throws ProtoException {
+        for (Plane p : planes(bytes, true)) {
+            if (p.name().equals(METADATA_PLANE)) return new String[] {p.text(JAX_VERSION_STAT), p.text(JAXLIB_VERSION_STAT)};
+        }
+        return new String[2];
     }
 
     static String backend(byte[] bytes) throws ProtoException {
@@ -76,6 +96,7 @@ final class XSpaceReader {
         String name = "";
         List<EventMetadata> events = new ArrayList<>();
         Map<Long, String> statNames = new HashMap<>();
+        List<Stat> stats = new ArrayList<>();
         int entries = 0, statEntries = 0;
         for (int f; (f = w.next()) != 0; ) {
             switch (f) {
@@ -117,10 +138,34 @@ final class XSpaceReader {
                     }
                     w.leave(l);
                 }
+                case FieldNumbers.XPlane.STATS -> {
+                    if (!withMetadata) { w.skip(); break; }
+                    int l = w.enter("stats", stats.size());
+                    stats.add(stat(w));
+                    w.leave(l);
+                }
                 default -> w.skip();
             }
         }
-        return new Plane(name, events, statNames);
+        return new Plane(name, events, statNames, stats);
+    }
+
+    private static Stat stat(Wire w) throws ProtoException {
+        long metadata = 0, number = 0, ref = 0;
+        int[] span = null;
+        String text = null;
+        for (int g; (g = w.next()) != 0; ) {
+            switch (g) {
+                case FieldNumbers.XStat.METADATA_ID -> metadata = w.int64("metadata_id");
+                case FieldNumbers.XStat.INT64_VALUE -> number = w.int64("int64_value");
+                case FieldNumbers.XStat.UINT64_VALUE -> number = w.int64("uint64_value");
+                case FieldNumbers.XStat.REF_VALUE -> ref = w.int64("ref_value");
+                case FieldNumbers.XStat.STR_VALUE -> text = w.string("str_value");
+                case FieldNumbers.XStat.BYTES_VALUE -> span = w.bytesSpan("bytes_value");
+                default -> w.skip();
+            }
+        }
+        return new Stat(metadata, number, span, text, ref);
     }
 
     private static EventMetadata eventMetadata(Wire w) throws ProtoException {
@@ -133,18 +178,7 @@ final class XSpaceReader {
                 case FieldNumbers.XEventMetadata.NAME -> name = w.string("name");
                 case FieldNumbers.XEventMetadata.STATS -> {
                     int l = w.enter("stats", stats.size());
-                    long metadata = 0, number = 0;
-                    int[] span = null;
-                    for (int g; (g = w.next()) != 0; ) {
-                        switch (g) {
-                            case FieldNumbers.XStat.METADATA_ID -> metadata = w.int64("metadata_id");
-                            case FieldNumbers.XStat.INT64_VALUE -> number = w.int64("int64_value");
-                            case FieldNumbers.XStat.UINT64_VALUE -> number = w.int64("uint64_value");
-                            case FieldNumbers.XStat.BYTES_VALUE -> span = w.bytesSpan("bytes_value");
-                            default -> w.skip();
-                        }
-                    }
-                    stats.add(new Stat(metadata, number, span));
+                    stats.add(stat(w));
                     w.leave(l);
                 }
                 default -> w.skip();

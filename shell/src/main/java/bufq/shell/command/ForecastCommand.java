@@ -44,7 +44,7 @@ final class ForecastCommand implements Command {
                 + "law of N (two sizes fit it, more check it), the bytes are the shape's at N with element size and "
                 + "tiling, and the program at N is swept as a compiled module (the sweep of 'peak' and 'whatif') on the "
                 + "schedule of the loaded size nearest N. Prints the forecast peak, its step, what holds it (each value "
-                + "with its law, and by role), each loaded size forecast from the others (leave-one-out: how far to "
+                + "with its law, and by category), each loaded size forecast from the others (leave-one-out: how far to "
                 + "trust it) and the laws, largest first ('limit K' rows, default 20, -1 for all).\n"
                 + "'fit' takes the capacity as 'fit' does (set capacity, set device, --capacity, --device) and prints "
                 + "the largest N that fits: by needs_bytes alone, by the peak, and with the arrays 'fit' holds (the "

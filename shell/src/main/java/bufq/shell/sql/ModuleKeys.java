@@ -20,7 +20,8 @@ import java.util.List;
  * compilation gives the same fingerprint in every run and under every path (a profile capture's
  * programs, one file for all, also hash their name and number); null for a module read from no file.
  */
-record ModuleKeys(String dump, String handle, String module, String moduleId, String fingerprint, String backend) {
+record ModuleKeys(String dump, String handle, String module, String moduleId, String fingerprint, String backend,
+                  String jaxVersion, String jaxlibVersion) {
     static ModuleKeys of(HloModule m) throws IOException {
         List<String> files = m.info().files();
         String dump = null;
@@ -28,12 +29,13 @@ record ModuleKeys(String dump, String handle, String module, String moduleId, St
             Path parent = file(files.get(0)).getParent();
             dump = parent == null ? "." : parent.toString();
         }
-        return new ModuleKeys(dump, m.handle(), m.info().name(), DumpIds.of(files), fingerprint(m), m.info().backend());
+        return new ModuleKeys(dump, m.handle(), m.info().name(), DumpIds.of(files), fingerprint(m), m.info().backend(),
+                m.info().jaxVersion(), m.info().jaxlibVersion());
     }
 
     /** The keys in {@link Schema#KEYS}' order. */
     List<Object> cells() {
-        return Arrays.asList(dump, handle, module, moduleId, fingerprint, backend);
+        return Arrays.asList(dump, handle, module, moduleId, fingerprint, backend, jaxVersion, jaxlibVersion);
     }
 
     /** The file {@code name} is in: a capture's program is named {@code profile.xplane.pb#jit_f(12)}. */

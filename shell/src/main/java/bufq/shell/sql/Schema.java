@@ -40,7 +40,8 @@ final class Schema {
     /**
      * The keys every row starts with: where the module was read ({@code dump}: the folder of its
      * first file; {@code file}), the session's handle, the program name and XLA's module number, a
-     * fingerprint of the module's files (equal for the same compilation in two runs), and the backend.
+     * fingerprint of the module's files (equal for the same compilation in two runs), the backend, and
+     * the JAX and jaxlib versions where the dump records them (a profile capture does; null otherwise).
      */
     static final List<Column> KEYS = List.of(
             new Column("dump", "VARCHAR", ColumnType.STRING, null),
@@ -48,7 +49,9 @@ final class Schema {
             new Column("module", "VARCHAR", ColumnType.STRING, null),
             new Column("module_id", "VARCHAR", ColumnType.STRING, null),
             new Column("fingerprint", "VARCHAR", ColumnType.STRING, null),
-            new Column("backend", "VARCHAR", ColumnType.STRING, null));
+            new Column("backend", "VARCHAR", ColumnType.STRING, null),
+            new Column("jax_version", "VARCHAR", ColumnType.STRING, null),
+            new Column("jaxlib_version", "VARCHAR", ColumnType.STRING, null));
 
     /** What a database's rows also carry: the export ({@code runs.run_id}) they came with. */
     static final Column RUN_ID = new Column("run_id", "BIGINT", ColumnType.INT, null);
@@ -72,7 +75,7 @@ final class Schema {
         Set<String> taken = new HashSet<>();
         for (Column k : KEYS) taken.add(k.name());
         for (FieldInfo f : catalog.fields(entity)) {
-            // modules' own handle and backend are the keys' (the same values)
+            // modules' own handle, backend and versions are the keys' (the same values)
             if (!taken.add(f.name())) continue;
             cols.add(new Column(f.name(), sqlType(entity + "." + f.name(), f.type()), f.type(), f.name()));
         }

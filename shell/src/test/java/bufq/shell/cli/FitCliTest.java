@@ -21,6 +21,16 @@ class FitCliTest {
         return new Case(name, List.of(args), exit, out, err);
     }
 
+    /** Runs each case through the real entry point: its exit code, and the text it must print on each stream. */
+    static void check(List<Case> cases) {
+        for (Case k : cases) {
+            DiffCommandTest.Run r = DiffCommandTest.bufq(k.args().toArray(String[]::new));
+            assertEquals(k.exit(), r.exit(), k.name() + "\n" + r.out() + r.err());
+            assertTrue(r.out().contains(k.out()), k.name() + ": " + r.out());
+            assertTrue(r.err().contains(k.err()), k.name() + ": " + r.err());
+        }
+    }
+
     @Test
     void theGuardsExitCodes() {
         List<Case> cases = List.of(
@@ -56,12 +66,7 @@ class FitCliTest {
                 c("diff of a dump with itself is no growth", 0, "needs_bytes (--fail-over 0%)", "",
                         "-c", "diff " + PAIR + " " + PAIR + " --fail-over 0", PAIR),
                 c("a bad --fail-over", 1, "", "--fail-over takes a percentage", "-c", "diff 1 1 --fail-over much", PAIR));
-        for (Case k : cases) {
-            DiffCommandTest.Run r = DiffCommandTest.bufq(k.args().toArray(String[]::new));
-            assertEquals(k.exit(), r.exit(), k.name() + "\n" + r.out() + r.err());
-            assertTrue(r.out().contains(k.out()), k.name() + ": " + r.out());
-            assertTrue(r.err().contains(k.err()), k.name() + ": " + r.err());
-        }
+        check(cases);
     }
 
     @Test

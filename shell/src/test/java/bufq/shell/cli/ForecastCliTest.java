@@ -3,7 +3,6 @@ package bufq.shell.cli;
 import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -15,17 +14,14 @@ class ForecastCliTest {
         return Corpus.require("jax-0.10.2/series/mlp-b" + b).toString();
     }
 
-    record Case(String name, List<String> args, int exit, String out, String err) {}
-
-    private static Case c(String name, int exit, String out, String err, String... args) {
-        List<String> a = new ArrayList<>(List.of(args));
-        return new Case(name, a, exit, out, err);
+    private static FitCliTest.Case c(String name, int exit, String out, String err, String... args) {
+        return FitCliTest.c(name, exit, out, err, args);
     }
 
     @Test
     void theCommandsCases() {
         String b8 = mlp(8), b16 = mlp(16), b32 = mlp(32), b64 = mlp(64);
-        List<Case> cases = List.of(
+        List<FitCliTest.Case> cases = List.of(
                 c("three batches forecast the fourth", 0, "x.1[0]     64  [8, 16, 32]      22.3MiB         27  dot.3", "",
                         "-c", "forecast at 64", b8, b16, b32),
                 c("the laws are in N", 0, "f32[N,1024]     4096·N", "", "-c", "forecast at 64 limit 40", b8, b16, b32),
@@ -45,12 +41,7 @@ class ForecastCliTest {
                 c("a named dimension that does not vary", 1, "", "these do: x.1[0]", "-c", "forecast y at 64", b8, b16),
                 c("a bad statement says the usage", 1, "", "expected a size after 'at'", "-c", "forecast at", b8, b16),
                 c("a word out of place says the usage", 1, "", "usage: forecast [DIM] at N", "-c", "forecast at 64 please", b8, b16));
-        for (Case k : cases) {
-            DiffCommandTest.Run r = DiffCommandTest.bufq(k.args().toArray(String[]::new));
-            assertEquals(k.exit(), r.exit(), k.name() + "\n" + r.out() + r.err());
-            assertTrue(r.out().contains(k.out()), k.name() + ": " + r.out());
-            assertTrue(r.err().contains(k.err()), k.name() + ": " + r.err());
-        }
+        FitCliTest.check(cases);
     }
 
     @Test

@@ -40,6 +40,24 @@ class ExportTablesTest {
     }
 
     @Test
+    void everyTableCarriesTheVersionsACaptureRecordsAndNullElsewhere(@TempDir Path tmp) throws Exception {
+        // The checkout's copy of the capture: its /host:metadata plane names jax_version and jaxlib_version 0.10.2.
+        String capture = Run.root().resolve("query-engine/src/test/resources/corpus/jax-0.10.2-proto/profile/profile.xplane.pb").toString();
+        Run r = Run.bufq("-c", "export parquet " + tmp.resolve("pq"), "-c", "export duckdb " + tmp.resolve("all.duckdb"),
+                capture, Run.root() + "/examples/jax-mlp");
+        assertEquals(0, r.code(), r.err());
+        String versions = "select kind, jax_version, jaxlib_version, count(*) from TABLE group by all order by kind";
+        List<List<Object>> expected = List.of(List.of("profile", "0.10.2", "0.10.2", 7L), java.util.Arrays.asList("text", null, null, 1L));
+        assertEquals(expected, Run.client(null, versions.replace("TABLE", "read_parquet('" + tmp.resolve("pq/modules.parquet") + "')")));
+        assertEquals(expected, Run.client(tmp.resolve("all.duckdb").toString(), versions.replace("TABLE", "modules")));
+        // Every other table leads with the same keys: a value of the capture knows its versions.
+        List<List<Object>> values = Run.client(null, "select distinct jax_version, jaxlib_version from read_parquet('"
+                + tmp.resolve("pq/values.parquet") + "') where fingerprint in (select fingerprint from read_parquet('"
+                + tmp.resolve("pq/modules.parquet") + "') where kind = 'profile')");
+        assertEquals(List.of(List.of("0.10.2", "0.10.2")), values);
+    }
+
+    @Test
     void namedTablesOnlyAndTheirMistakes(@TempDir Path tmp) throws Exception {
         Run r = Run.bufq("-c", "export parquet " + tmp + " modules allocations", DIR);
         assertEquals(0, r.code(), r.err());
