@@ -186,8 +186,8 @@ public final class Advisor {
         long peak = Liveness.of(m).peakBytes();
         Table.Builder t = Table.builder().title("advice (" + m.handle() + ")")
                 .column("rank", ColumnType.INT).column("rule", ColumnType.STRING).column("saves", ColumnType.BYTES)
-                .column("of_peak", ColumnType.PERCENT).column("figure", ColumnType.STRING).column("whatif_saves", ColumnType.BYTES).column("finding", ColumnType.STRING)
-                .column("whatif", ColumnType.STRING).column("module", ColumnType.NOTE);
+                .column("peak_share", ColumnType.PERCENT).column("figure", ColumnType.STRING).column("whatif_saves", ColumnType.BYTES).column("finding", ColumnType.STRING)
+                .column("whatif", ColumnType.STATEMENT).column("module", ColumnType.NOTE);
         Table.Builder loss = Table.builder().title("beyond the peak")
                 .column("rank", ColumnType.INT).column("rule", ColumnType.STRING).column("reserved", ColumnType.BYTES)
                 .column("finding", ColumnType.STRING).column("module", ColumnType.NOTE);

@@ -92,8 +92,8 @@ public final class Remedy {
         changes.sort(Comparator.comparingLong((Change c) -> -c.saves()));
         Table.Builder r = Table.builder().title("remedy (allocation " + a.index() + " of " + m.handle() + ": " + why + ")")
                 .column("rank", ColumnType.INT).column("change", ColumnType.STRING).column("saves", ColumnType.BYTES)
-                .column("of_allocation", ColumnType.PERCENT).column("figure", ColumnType.STRING)
-                .column("finding", ColumnType.STRING).column("statement", ColumnType.STRING).column("module", ColumnType.NOTE);
+                .column("allocation_share", ColumnType.PERCENT).column("figure", ColumnType.STRING)
+                .column("finding", ColumnType.STRING).column("statement", ColumnType.STATEMENT).column("module", ColumnType.NOTE);
         long k = 0;
         for (Change c : changes)
             r.row(++k, c.change(), c.saves(), a.size() == 0 ? null : (double) c.saves() / a.size(), c.figure(), c.finding(),

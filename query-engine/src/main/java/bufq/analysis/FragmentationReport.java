@@ -29,7 +29,7 @@ final class FragmentationReport {
                 .column("allocation", ColumnType.INT).column("kind", ColumnType.STRING).column("color", ColumnType.INT)
                 .column("size", ColumnType.BYTES).column("values", ColumnType.INT)
                 .column("max_occupied_bytes", ColumnType.BYTES).column("max_time", ColumnType.INT)
-                .column("fragmentation_bytes", ColumnType.BYTES).column("fragmentation", ColumnType.PERCENT);
+                .column("fragmentation_bytes", ColumnType.BYTES).column("fragmentation_share", ColumnType.PERCENT);
         Map<Integer, long[]> stats = new TreeMap<>();
         List<BufferAllocation> allocs = new ArrayList<>(m.allocations());
         allocs.sort(Comparator.comparingInt(BufferAllocation::index));
@@ -54,7 +54,7 @@ final class FragmentationReport {
         // Most wasted bytes first, so a long list starts with what matters; ties by index.
         rows.sort(Comparator.comparingLong((List<Object> r) -> -(Long) r.get(7)).thenComparingLong(r -> (Long) r.get(0)));
         rows.forEach(b::row);
-        b.note("max_occupied_bytes: the most bytes covered at one step (max_time, its first) by the allocation's "
+        b.columnNote("max_occupied_bytes", "max_occupied_bytes: the most bytes covered at one step (max_time, its first) by the allocation's "
                 + "live values, counting shared byte ranges once (union of offset ranges); values without a live range "
                 + "count at every step");
         if (l.peakTime() >= 0) {
@@ -68,7 +68,7 @@ final class FragmentationReport {
                 .column("preallocated_temp_allocation_bytes", ColumnType.BYTES)
                 .column("preallocated_temp_fragmentation_bytes", ColumnType.BYTES)
                 .column("total_allocation_bytes", ColumnType.BYTES).column("total_fragmentation_bytes", ColumnType.BYTES)
-                .column("total_fragmentation", ColumnType.PERCENT);
+                .column("total_fragmentation_share", ColumnType.PERCENT);
         stats.forEach((c, s) -> t.row((long) c, s[0], s[1], s[2], s[3], s[4], s[5], s[6], Bytes.share(s[6], s[5])));
         t.note("categories overlap as in XLA (a donated parameter is also maybe-live-out); XLA measures "
                 + "total_fragmentation_bytes against the heap simulator's minimum, bufq against each allocation's "

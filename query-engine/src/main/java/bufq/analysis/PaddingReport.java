@@ -76,7 +76,7 @@ final class PaddingReport {
         }
         if (byColor.size() > 1) byColor.forEach((c, a) -> acc.put(Integer.toString(c), a));
         acc.forEach((k, a) -> b.row(k, a[0], a[1], a[2], a[2] + a[3], a[3], Bytes.share(a[3], a[2] + a[3])));
-        b.note("padded_bytes: sizes under the '" + t.name() + "' tiling model (set tiling), as the padded_size field;"
+        b.columnNote("padded_bytes", "padded_bytes: sizes under the '" + t.name() + "' tiling model (set tiling), as the padded_size field;"
                 + " padding_bytes = padded_bytes - logical_bytes");
         if (slices > 0) b.note(slices + (slices == 1 ? " value is" : " values are") + " assigned less than its logical"
                 + " size (a slice of a larger buffer) and left out of the padding");
@@ -100,7 +100,7 @@ final class PaddingReport {
         }
         if (vs.size() > WORST) b.note((vs.size() - WORST) + " more padded values");
         if (vs.isEmpty()) b.note("the tiling model pads no value beyond its logical size");
-        else b.note("assigned: the dump's size= for the value");
+        else b.columnNote("assigned", "assigned: the dump's size= for the value");
         return b.build();
     }
 

@@ -9,6 +9,7 @@ import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.liveness.Prominence;
 import bufq.table.ColumnType;
+import bufq.table.Holding;
 import bufq.table.Table;
 
 import java.util.ArrayList;
@@ -51,7 +52,7 @@ final class PeaksReport {
         else if (none) b.note(Steps.noPeakOfColor(color.getAsInt()).strip());
         b.note("'live at " + selector("N", color, share) + "' selects what is live at peak N; 'to' ends a flat top "
                 + "(scipy reports its middle step)");
-        b.note("scipy: scipy.signal.find_peaks(x, prominence=" + share + " * max(x)) finds it; it never finds the first or last step");
+        b.columnNote("scipy", "scipy: scipy.signal.find_peaks(x, prominence=" + share + " * max(x)) finds it; it never finds the first or last step");
         return b.build();
     }
 
@@ -77,7 +78,7 @@ final class PeaksReport {
         all.sort(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey()));
         List<Object> out = new ArrayList<>();
         for (Map.Entry<String, Long> e : all.subList(0, Math.min(TOP_PREFIXES, all.size())))
-            out.add(e.getKey() + " " + Bytes.human(e.getValue()));
+            out.add(new Holding(e.getKey(), e.getValue()));
         return out;
     }
 

@@ -150,7 +150,7 @@ public record FitReport(Capacity capacity, Keep keep, List<Fit.Step> steps, List
         Table.Builder b = Table.builder().title("what to change so that the set fits")
                 .column("change", ColumnType.STRING).column("target", ColumnType.STRING)
                 .column("saves_bytes", ColumnType.BYTES).column("use", ColumnType.STRING)
-                .column("statement", ColumnType.STRING).column("why", ColumnType.NOTE);
+                .column("statement", ColumnType.STATEMENT).column("why", ColumnType.NOTE);
         for (Changes.Change c : changes) b.row(c.kind(), c.target(), c.bytes(), c.runIn(), c.statement(), c.why());
         return b.build();
     }

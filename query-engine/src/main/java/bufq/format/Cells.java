@@ -1,13 +1,16 @@
 package bufq.format;
 
 import bufq.table.ColumnType;
+import bufq.table.Holding;
 import bufq.table.Sizes;
+import bufq.table.Table;
 import bufq.units.PrintedSize;
 import bufq.units.Units;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -32,6 +35,7 @@ final class Cells {
             case BYTES -> v instanceof Number n && !o.rawSizes() ? Sizes.human(n.longValue()) : scalar(v);
             case PERCENT -> v instanceof Number n ? percent(n.doubleValue()) : scalar(v);
             case FLOAT -> v instanceof Number n ? shortDouble(n.doubleValue()) : scalar(v);
+            case LIST -> v instanceof List<?> l && !o.rawSizes() ? list(l) : scalar(v);
             default -> scalar(v);
         };
     }
@@ -41,7 +45,20 @@ final class Cells {
         return v == null ? "" : scalar(v);
     }
 
+    /** A list for people: a {@link Holding}'s bytes human-readable ({@code [w1 16.0MiB, x 2.0MiB]}). */
+    private static String list(List<?> l) {
+        StringBuilder b = new StringBuilder("[");
+        for (int i = 0; i < l.size(); i++) {
+            if (i > 0) b.append(", ");
+            Object item = l.get(i);
+            b.append(item instanceof Holding h ? h.name() + " " + Sizes.human(h.bytes()) : item == null ? NULL : scalar(item));
+        }
+        return b.append(']').toString();
+    }
+
     private static String scalar(Object v) {
+        if (v instanceof Holding h) return h.name() + " " + h.bytes();
+        if (v instanceof PrintedSize p) return printed(p);
         if (v instanceof Double d) return exactDouble(d);
         if (v instanceof PrintedSize p) return Units.describe(p);
         if (v instanceof Float f) return exactDouble(f.doubleValue());
@@ -90,6 +107,28 @@ final class Cells {
         BigDecimal b = new BigDecimal(Double.toString(d)).stripTrailingZeros();
         if (b.scale() < 1) b = b.setScale(1);
         return b.toPlainString();
+    }
+
+    /**
+     * A size as a message printed it, with the byte counts that print so: {@code 4,608,000,000 B}
+     * when exact, else {@code 8.00M (8,383,488..8,393,727 B)}.
+     */
+    static String printed(PrintedSize p) {
+        if (p.isExact()) return Units.grouped(p.low()) + " B";
+        return p.text() + " (" + Units.grouped(p.low()) + ".." + Units.grouped(p.high()) + " B)";
+    }
+
+    /**
+     * The notes of the columns {@code shown} (indexes in order), each once: what goes under a table
+     * beside its own notes. A column left out takes its note with it.
+     */
+    static List<String> columnNotes(Table table, int[] shown) {
+        List<String> notes = new ArrayList<>();
+        for (int c : shown) {
+            String n = table.columns().get(c).note();
+            if (n != null && !notes.contains(n)) notes.add(n);
+        }
+        return notes;
     }
 
     /** As {@link TableFormatter#visible(String, boolean)}, for every format. */

@@ -12,7 +12,8 @@ import java.util.List;
  * output is data only. csv quotes per RFC 4180 (fields holding a comma, quote, CR or LF are
  * enclosed in quotes, quotes doubled); tsv cannot quote, so it escapes {@code \t \n \r \\} as
  * two-character sequences. Lines end with LF. On a terminal ({@link FormatOptions#terminal()})
- * other control characters are shown as {@code \x1b}.
+ * other control characters are shown as {@code \x1b}. A result of several tables prints one section
+ * per table: a {@code # NAME} line, the table, and a blank line before the next section.
  */
 public final class DelimitedFormatter implements Formatter {
     public static final DelimitedFormatter CSV = new DelimitedFormatter("csv", ',');
@@ -30,17 +31,21 @@ public final class DelimitedFormatter implements Formatter {
     @Override public boolean forPeople() { return false; }
 
     /**
-     * The one table of a result's data ({@link Results#data}), its note columns left out; a text
-     * alone as it is.
-     *
-     * @throws IllegalArgumentException a result of several tables; the message names them and says what to use
+     * A result's data ({@link Results#data}), note columns left out: one table as it is; several as
+     * one section each, headed {@code # NAME} (the key json gives it), a blank line between two, so
+     * {@code awk '/^# advice$/,/^$/'} picks one; a text alone as it is.
      */
     @Override public void write(Result result, FormatOptions options, StringBuilder out) {
         List<Output> data = Results.data(result.outputs());
         if (data.size() > 1) {
-            throw new IllegalArgumentException(name + " holds one table, but this gives " + data.size() + " ("
-                    + String.join(", ", Results.keys(data)) + "); use the json format for all of them (one object of named"
-                    + " tables), or a query for the one you need");
+            List<String> names = Results.keys(data);
+            for (int i = 0; i < data.size(); i++) {
+                if (i > 0) out.append('\n');
+                out.append("# ").append(options.terminal() ? Cells.visible(names.get(i), false) : names.get(i)).append('\n');
+                if (data.get(i) instanceof Table t) write(t.withoutNoteColumns(), options, out);
+                else if (data.get(i) instanceof TextBlock tb) Results.text(tb.text(), false, out);
+            }
+            return;
         }
         for (Output o : data) {
             if (o instanceof Table t) write(t.withoutNoteColumns(), options, out);

@@ -14,7 +14,7 @@ public final class Formatters {
 
     static {
         for (Formatter f : List.of(new TableFormatter(), new MarkdownFormatter(), DelimitedFormatter.CSV,
-                DelimitedFormatter.TSV, new JsonFormatter()))
+                DelimitedFormatter.TSV, new JsonFormatter(), new NdjsonFormatter()))
             BY_NAME.put(f.name(), f);
     }
 
@@ -41,9 +41,8 @@ public final class Formatters {
      * its lines. Data formats print data: a chart's numbers ({@link TextBlock#data}) instead of its
      * drawing, and a drawing without numbers is left out when there are tables beside it. Then
      * json prints one document: the table's array when there is one, else an object of named tables
-     * (keys from the titles, see {@link #key}); csv and tsv hold one table and refuse more.
-     *
-     * @throws IllegalArgumentException csv or tsv of several tables; the message names them and says what to use
+     * (keys from the titles, see {@link #key}); csv and tsv print a section per table, ndjson a row a
+     * line named by its table.
      */
     public static void writeAll(List<? extends Output> outputs, Formatter f, FormatOptions options, StringBuilder out) {
         f.write(Result.of(outputs), options, out);

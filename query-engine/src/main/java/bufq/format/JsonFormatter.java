@@ -1,5 +1,6 @@
 package bufq.format;
 
+import bufq.table.Holding;
 import bufq.table.Output;
 import bufq.table.Table;
 import bufq.table.TextBlock;
@@ -12,8 +13,9 @@ import java.util.List;
 /**
  * A JSON array of row objects, one row per line, keys in column order: integers and sizes as JSON
  * integers, floats and fractions as JSON numbers (non-finite as null), booleans, null as null, lists
- * as arrays, a rounded printed size as {@code {"printed": "17.79M", "low": N, "high": M}} (an exact one as
- * its number), strings escaped per RFC 8259. The title and notes are not data and are left out; a
+ * as arrays, strings escaped per RFC 8259; a {@link PrintedSize} (a size a message printed rounded) as
+ * {@code {"printed": "17.79M", "low": N, "high": M}} (an exact one as its number), a {@link Holding}
+ * as {@code {"name": ..., "bytes": N}}. The title and notes are not data and are left out; a
  * {@link bufq.table.ColumnType#NOTE} column, a row's note, is kept as a field. A
  * command that yields several tables prints one object of named arrays, so every statement's output
  * is one JSON document; the results written to one output join into one document ({@link #document}).
@@ -174,6 +176,10 @@ public final class JsonFormatter implements Formatter {
                 value(l.get(i), out);
             }
             out.append(']');
+        } else if (v instanceof Holding h) {
+            out.append("{\"name\": ");
+            string(h.name(), out);
+            out.append(", \"bytes\": ").append(h.bytes()).append('}');
         } else string(v.toString(), out);
     }
 

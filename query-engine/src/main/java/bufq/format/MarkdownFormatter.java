@@ -48,6 +48,9 @@ public final class MarkdownFormatter implements Formatter {
         int n = table.size();
         out.append('(').append(n).append(n == 1 ? " row)" : " rows)").append('\n');
         for (String note : table.notes()) out.append('\n').append(escape(note, terminal)).append('\n');
+        int[] all = new int[w];
+        for (int c = 0; c < w; c++) all[c] = c;
+        for (String note : Cells.columnNotes(table, all)) out.append('\n').append(escape(note, terminal)).append('\n');
     }
 
     /**

@@ -1,9 +1,11 @@
 package bufq.format;
 
 import bufq.table.Column;
+import bufq.table.ColumnType;
 import bufq.table.Table;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntPredicate;
 
@@ -47,14 +49,20 @@ public final class TableFormatter implements Formatter {
         for (int r = 0; r < n; r++) {
             for (int c = 0; c < w; c++) {
                 String text = visible(Cells.human(table.cell(r, c), table.columns().get(c).type(), options));
-                String s = cut(text, options.maxCellWidth());
+                String s = statement(table, c) ? text : cut(text, options.maxCellWidth());
                 whole[r][c] = text;
                 cells[r][c] = s;
                 width[c] = Math.max(width[c], displayWidth(s));
             }
         }
-        int[] shown = fit(table, cells, whole, width, right, options.lineWidth());
-        String dropped = shown.length < w ? droppedNote(table, shown, options.lineWidth()) : null;
+        boolean[] under = new boolean[w];
+        // A table too wide for the terminal, or a statement wider than maxwidth, prints its statements
+        // whole on lines of their own under their rows, leaving the row's width to the text that explains them.
+        boolean wide = options.lineWidth() > 0 && total(width, kept(under)) > options.lineWidth();
+        for (int c = 0; c < w && !wide; c++) wide = statement(table, c) && options.maxCellWidth() > 0 && width[c] > options.maxCellWidth();
+        if (wide) for (int c = 0; c < w; c++) under[c] = statement(table, c);
+        int[] shown = fit(table, cells, whole, width, right, options.lineWidth(), under);
+        String lost = lostNote(table, shown, under, cells, whole, options);
         if (table.title() != null) out.append(visible(table.title())).append('\n');
         if (shown.length > 0) {
             StringBuilder line = new StringBuilder();
@@ -80,11 +88,27 @@ public final class TableFormatter implements Formatter {
                     cell(line, cells[r][c], width[c], right[c], i == shown.length - 1, isNull && options.color() ? DIM : null);
                 }
                 out.append(stripRight(line)).append('\n');
+                for (int c = 0; c < w; c++) if (under[c] && table.cell(r, c) != null) out.append("    ").append(whole[r][c]).append('\n');
             }
         }
         out.append('(').append(n).append(n == 1 ? " row)" : " rows)").append('\n');
         for (String note : table.notes()) wrap(visible(note), options.lineWidth(), out);
-        if (dropped != null) wrap(dropped, options.lineWidth(), out);
+        for (String note : Cells.columnNotes(table, withUnder(shown, under))) wrap(visible(note), options.lineWidth(), out);
+        if (lost != null) wrap(lost, options.lineWidth(), out);
+    }
+
+    /** The columns shown in the table and those printed under each row, in column order. */
+    private static int[] withUnder(int[] shown, boolean[] under) {
+        boolean[] gone = new boolean[under.length];
+        Arrays.fill(gone, true);
+        for (int c : shown) gone[c] = false;
+        for (int c = 0; c < under.length; c++) if (under[c]) gone[c] = false;
+        return kept(gone);
+    }
+
+    /** A runnable statement: never cut, never left out (see {@link ColumnType#STATEMENT}). */
+    private static boolean statement(Table table, int c) {
+        return table.columns().get(c).type() == ColumnType.STATEMENT;
     }
 
     /** Narrowest a text column is cut to before columns are left out instead. */
@@ -101,9 +125,10 @@ public final class TableFormatter implements Formatter {
      * stays. Cuts {@code cells} and {@code width} in place; returns the indexes of the columns
      * shown, in order.
      */
-    private static int[] fit(Table table, String[][] cells, String[][] whole, int[] width, boolean[] right, int lineWidth) {
+    private static int[] fit(Table table, String[][] cells, String[][] whole, int[] width, boolean[] right, int lineWidth,
+                             boolean[] under) {
         int w = width.length;
-        boolean[] gone = new boolean[w];
+        boolean[] gone = under.clone();
         int[] shown = kept(gone);
         if (lineWidth <= 0 || w == 0 || total(width, shown) <= lineWidth) return shown;
         shown = drop(table, width, gone, lineWidth, c -> empty(table, c));
@@ -113,11 +138,14 @@ public final class TableFormatter implements Formatter {
         return drop(table, width, gone, lineWidth, c -> true);
     }
 
-    /** Leaves out columns that pass {@code which}, right to left (never the first), until the table fits. */
+    /**
+     * Leaves out columns that pass {@code which}, right to left (never the first, never a statement),
+     * until the table fits.
+     */
     private static int[] drop(Table table, int[] width, boolean[] gone, int lineWidth, IntPredicate which) {
         int[] shown = kept(gone);
         for (int c = gone.length - 1; c >= 1 && total(width, shown) > lineWidth; c--) {
-            if (gone[c] || !which.test(c)) continue;
+            if (gone[c] || statement(table, c) || !which.test(c)) continue;
             gone[c] = true;
             shown = kept(gone);
         }
@@ -137,13 +165,13 @@ public final class TableFormatter implements Formatter {
             int widest = -1;
             for (int c : shown) {
                 int floor = floor(table, c, key, floorText);
-                if (!right[c] && width[c] > floor && (widest < 0 || width[c] > width[widest])) widest = c;
+                if (!right[c] && !statement(table, c) && width[c] > floor && (widest < 0 || width[c] > width[widest])) widest = c;
             }
             if (widest < 0) return;
             // down to the next widest text column at most, so long columns share the cut
             int floor = floor(table, widest, key, floorText);
             int second = floor;
-            for (int c : shown) if (c != widest && !right[c]) second = Math.max(second, Math.min(width[c], width[widest]));
+            for (int c : shown) if (c != widest && !right[c] && !statement(table, c)) second = Math.max(second, Math.min(width[c], width[widest]));
             int next = Math.max(floor, Math.max(second, width[widest] - (total(width, shown) - lineWidth)));
             width[widest] = next < width[widest] ? next : width[widest] - 1;
             for (int r = 0; r < cells.length; r++) cells[r][widest] = cut(whole[r][widest], width[widest]);
@@ -175,15 +203,44 @@ public final class TableFormatter implements Formatter {
         return true;
     }
 
-    private static String droppedNote(Table table, int[] shown, int lineWidth) {
+    /**
+     * One line naming the columns left out and the columns whose text was cut (for the terminal's
+     * width or {@code maxwidth}), and how to see them whole; null when nothing was lost.
+     */
+    private static String lostNote(Table table, int[] shown, boolean[] under, String[][] cells, String[][] whole,
+                                   FormatOptions options) {
         List<String> gone = new ArrayList<>();
+        List<String> cut = new ArrayList<>();
+        List<String> below = new ArrayList<>();
         int next = 0;
         for (int c = 0; c < table.width(); c++) {
-            if (next < shown.length && shown[next] == c) next++;
-            else gone.add(table.columns().get(c).name());
+            if (next < shown.length && shown[next] == c) {
+                next++;
+                for (int r = 0; r < cells.length; r++) {
+                    if (!cells[r][c].equals(whole[r][c])) {
+                        cut.add(table.columns().get(c).name());
+                        break;
+                    }
+                }
+            } else if (under[c]) {
+                below.add(table.columns().get(c).name());
+            } else {
+                gone.add(table.columns().get(c).name());
+            }
         }
-        return gone.size() + " column" + (gone.size() == 1 ? "" : "s") + " left out to fit " + lineWidth + " columns: "
-                + String.join(", ", gone) + " (a wider terminal, or format csv, shows them)";
+        String moved = below.isEmpty() ? "" : String.join(", ", below) + " printed whole under each row";
+        if (gone.isEmpty() && cut.isEmpty()) return below.isEmpty() ? null : moved;
+        String why = options.lineWidth() > 0 ? "to fit " + options.lineWidth() + " columns" : "at maxwidth " + options.maxCellWidth();
+        StringBuilder b = new StringBuilder();
+        if (!gone.isEmpty()) b.append(columns(gone)).append(" left out");
+        if (!cut.isEmpty()) b.append(gone.isEmpty() ? "" : ", ").append(columns(cut)).append(" cut with …");
+        b.append(' ').append(why).append(" (set maxwidth 0, or --format markdown, shows ")
+                .append(gone.size() + cut.size() == 1 ? "it" : "them").append(" whole)");
+        return (below.isEmpty() ? "" : moved + "; ") + b;
+    }
+
+    private static String columns(List<String> names) {
+        return (names.size() == 1 ? "column " : names.size() + " columns: ") + String.join(", ", names);
     }
 
     /** Appends {@code text} as lines of at most {@code width} columns, broken at spaces (0 = one line). */

@@ -29,7 +29,7 @@ public final class NearNames {
     }
 
     /** Optimal-string-alignment distance (a swap counts as one edit), or {@code max + 1} when above max. */
-    static int distance(String a, String b, int max) {
+    public static int distance(String a, String b, int max) {
         if (Math.abs(a.length() - b.length()) > max) return max + 1;
         if (a.length() > 64 || b.length() > 64) return max + 1;  // long names: never "near", keep it cheap
         int[][] d = new int[a.length() + 1][b.length() + 1];

@@ -110,7 +110,7 @@ public final class OomReport {
                 .column("message", ColumnType.INT).column("rank", ColumnType.INT).column("module", ColumnType.STRING)
                 .optionalColumn("dump_name", ColumnType.STRING).column("allocation", ColumnType.INT).column("kind", ColumnType.STRING)
                 .column("allocation_size", ColumnType.BYTES).column("evidence", ColumnType.STRING)
-                .column("next", ColumnType.STRING).column("then", ColumnType.STRING).column("holds", ColumnType.STRING);
+                .column("next", ColumnType.STATEMENT).column("then", ColumnType.STATEMENT).column("holds", ColumnType.STRING);
         for (int i = 0; i < ranked.size(); i++) {
             OomMessage msg = text.messages().get(i);
             List<ModuleMatch> cs = ranked.get(i);
@@ -133,7 +133,7 @@ public final class OomReport {
             }
         }
         if (loaded.isEmpty()) b.note("no modules loaded: load the dump directory of the run (load DIR) to join the messages to it");
-        else b.note("next and then are statements to run in turn: 'use' makes the module current for map, peak and why");
+        else b.columnNote("next", "next and then are statements to run in turn: 'use' makes the module current for map, peak and why");
         return b.build();
     }
 
@@ -146,8 +146,8 @@ public final class OomReport {
                 .optionalColumn("padding", ColumnType.STRING).optionalColumn("expansion", ColumnType.FLOAT)
                 .column("module", ColumnType.STRING)
                 .column("values", ColumnType.STRING).column("match", ColumnType.STRING)
-                .column("candidates", ColumnType.INT).column("next", ColumnType.STRING);
-        b.note("next runs on the module of its row (use MODULE first when it is not the current one)");
+                .column("candidates", ColumnType.INT).column("next", ColumnType.STATEMENT);
+        b.columnNote("next", "next runs on the module of its row (use MODULE first when it is not the current one)");
         for (int i = 0; i < ranked.size(); i++) {
             OomMessage msg = text.messages().get(i);
             List<ModuleMatch> cs = ranked.get(i);

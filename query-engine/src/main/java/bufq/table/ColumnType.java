@@ -20,5 +20,10 @@ public enum ColumnType {
      * Java {@code String}, a note about the row (null when none): a field in json, which keeps no
      * notes; left out of table and markdown, which print it under the table, and of csv and tsv.
      */
-    NOTE
+    NOTE,
+    /**
+     * Java {@code String}, a statement the user is meant to run next ({@code whatif ...}, {@code use
+     * m}): never cut in any format, since a cut statement pasted back is a wrong one.
+     */
+    STATEMENT
 }

@@ -110,6 +110,19 @@ public record Table(String title, List<Column> columns, List<List<Object>> rows,
         public Builder column(String name, ColumnType type) { columns.add(new Column(name, type)); return this; }
         /** A detail column: a narrow terminal leaves it out before the others. */
         public Builder optionalColumn(String name, ColumnType type) { columns.add(new Column(name, type, true)); return this; }
+        /**
+         * A note about the column called {@code column} (added already): printed under the table only
+         * while that column is shown, so a narrow terminal that leaves it out leaves out the note.
+         */
+        public Builder columnNote(String column, String note) {
+            for (int i = 0; i < columns.size(); i++) {
+                if (columns.get(i).name().equals(column)) {
+                    columns.set(i, columns.get(i).withNote(Objects.requireNonNull(note)));
+                    return this;
+                }
+            }
+            throw new IllegalArgumentException("no column '" + column + "' to note");
+        }
         public Builder row(Object... cells) { rows.add(Arrays.asList(cells)); return this; }
         public Builder row(List<Object> cells) { rows.add(cells); return this; }
 

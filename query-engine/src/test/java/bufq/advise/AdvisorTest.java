@@ -103,7 +103,7 @@ class AdvisorTest {
     }
 
     /**
-     * The report: every peak saving in the ranked table with of_peak at most 100% and a whatif line
+     * The report: every peak saving in the ranked table with peak_share at most 100% and a whatif line
      * that, run as it is printed, gives that saving; the packing loss in a table of its own.
      */
     static void checkReport(HloModule m, List<Advisor.Measured> found) throws Exception {
@@ -111,7 +111,7 @@ class AdvisorTest {
         Table ranked = (Table) report.get(0);
         long lowering = found.stream().filter(Advisor.Measured::lowersPeak).count();
         assertEquals(lowering, ranked.size(), m.handle());
-        int saves = ranked.columnIndex("whatif_saves"), share = ranked.columnIndex("of_peak"), line = ranked.columnIndex("whatif");
+        int saves = ranked.columnIndex("whatif_saves"), share = ranked.columnIndex("peak_share"), line = ranked.columnIndex("whatif");
         for (int r = 0; r < ranked.size(); r++) {
             String text = (String) ranked.cell(r, line);
             assertTrue(text.startsWith("whatif "), text);

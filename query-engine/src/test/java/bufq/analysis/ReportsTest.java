@@ -98,7 +98,7 @@ class ReportsTest {
         assertEquals(600L, t.cell(0, t.columnIndex("max_occupied_bytes")));
         assertEquals(1L, t.cell(0, t.columnIndex("max_time")));
         assertEquals(400L, t.cell(0, t.columnIndex("fragmentation_bytes")));
-        assertEquals(0.4, (Double) t.cell(0, t.columnIndex("fragmentation")), 1e-9);
+        assertEquals(0.4, (Double) t.cell(0, t.columnIndex("fragmentation_share")), 1e-9);
         assertEquals(0L, t.cell(1, t.columnIndex("fragmentation_bytes")));
         Table totals = (Table) out.get(1);
         assertEquals(64L, totals.cell(0, totals.columnIndex("parameter_allocation_bytes")));

@@ -1,7 +1,6 @@
 package bufq.format;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import bufq.table.ColumnType;
 import bufq.table.Output;
@@ -44,11 +43,23 @@ class WriteAllTest {
     }
 
     @Test
-    void csvOfSeveralTablesIsRefusedWithAHint() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> write(List.of(PEAK, LIVE), "csv"));
-        assertEquals("csv holds one table, but this gives 2 (peak_of_live_bytes, values_live_at_step); use the json format"
-                + " for all of them (one object of named tables), or a query for the one you need", e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> write(List.of(PEAK, LIVE), "tsv"));
+    void csvOfSeveralTablesIsOneSectionPerTable() {
+        assertEquals("# peak_of_live_bytes\npeak_bytes\n10\n\n# values_live_at_step\nvalue\na\nb\n", write(List.of(PEAK, LIVE), "csv"));
+        assertEquals("# peak_of_live_bytes\npeak_bytes\n10\n\n# values_live_at_step\nvalue\na\nb\n", write(List.of(PEAK, LIVE), "tsv"));
+        assertEquals("peak_bytes\n10\n", write(List.of(PEAK), "csv"), "one table has no section line");
+    }
+
+    @Test
+    void ndjsonIsOneRowALineNamedByItsTable() {
+        assertEquals("{\"table\": \"peak_of_live_bytes\", \"peak_bytes\": 10}\n"
+                + "{\"table\": \"values_live_at_step\", \"value\": \"a\"}\n"
+                + "{\"table\": \"values_live_at_step\", \"value\": \"b\"}\n", write(List.of(PEAK, LIVE), "ndjson"));
+        assertEquals("{\"table\": \"result\", \"value\": \"a\"}\n{\"table\": \"result\", \"value\": \"b\"}\n",
+                write(List.of(LIVE.withTitle(null)), "ndjson"), "a query's untitled table");
+        Table named = Table.builder().column("table", ColumnType.STRING).column("why", ColumnType.NOTE).row("t", "a note").build();
+        assertEquals("{\"table\": \"result\", \"_table\": \"t\", \"why\": \"a note\"}\n", write(List.of(named), "ndjson"),
+                "a column called table does not hide the table's name; notes are data, as in json");
+        assertEquals("{\"text\": \"a\\nb\"}\n", write(List.of(new TextBlock("a\nb", null)), "ndjson"));
     }
 
     @Test

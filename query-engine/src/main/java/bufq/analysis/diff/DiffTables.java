@@ -41,7 +41,7 @@ public final class DiffTables {
         Table.Builder t = Table.builder().title("summary: " + r.before() + " -> " + r.after() + scope)
                 .column("measure", ColumnType.STRING).column("before", ColumnType.BYTES)
                 .column("after", ColumnType.BYTES).column("change", ColumnType.BYTES)
-                .column("change_pct", ColumnType.PERCENT);
+                .column("change_share", ColumnType.PERCENT);
         for (SummaryRow s : r.summary()) t.row(s.measure(), s.before(), s.after(), s.change(), s.changeFraction());
         t.note("peak at step " + step(r.peakBefore()) + " before, " + step(r.peakAfter()) + " after");
         Peak b = r.peakBefore(), a = r.peakAfter();
@@ -109,7 +109,7 @@ public final class DiffTables {
         Table.Builder t = Table.builder().title(title)
                 .column(keyColumn, ColumnType.STRING).column("before", ColumnType.BYTES)
                 .column("after", ColumnType.BYTES).column("change", ColumnType.BYTES)
-                .column("change_pct", ColumnType.PERCENT).column("values_before", ColumnType.INT)
+                .column("change_share", ColumnType.PERCENT).column("values_before", ColumnType.INT)
                 .column("values_after", ColumnType.INT);
         boolean none = false;
         for (GroupChange g : rows) {

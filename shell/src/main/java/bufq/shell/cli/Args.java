@@ -25,7 +25,7 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
     }
 
     public static final String USAGE = """
-            Usage: bufq [--format table|markdown|csv|tsv|json] [-c TEXT]... [-f FILE] [--oom FILE] [--sql TEXT] [--bail]
+            Usage: bufq [--format table|markdown|csv|tsv|json|ndjson] [-c TEXT]... [-f FILE] [--oom FILE] [--sql TEXT] [--bail]
                         [--no-init] [--capacity SIZE] [--device NAME] [--reserved SIZE] [--module NAME] [PATH...]
 
             Query XLA buffer-assignment dumps. PATH is a *-buffer-assignment.txt file (its -values,
@@ -33,9 +33,14 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
             .hlo.pb (its -memory-usage-report.pb sibling is joined), a bare buffer-assignment .pb, a
             profile's .xplane.pb, a dump directory, or a .gz of a file. The first module loaded is current.
 
+            Out of memory? Three steps, on the dump directory of the run (XLA_FLAGS=--xla_dump_to=DIR):
+              bufq --oom err.log DIR            which program, allocation and values the message is about
+              bufq --device v5e -c fit DIR      whether the programs fit the device, alone and together
+              bufq -c advise DIR                what would lower the peak, each change measured with whatif
+
             Options:
-              --format NAME  output format: table (default), markdown, csv, tsv, json; in json a run
-                             prints one document: a single result as is, several as an array
+              --format NAME  output format: table (default), markdown, csv, tsv, json, ndjson; in json
+                             a run prints one document: a single result as is, several as an array
                              of the results in order (statements that print none add nothing)
               -c TEXT        run a query or command and print its result; repeatable; exit after the last
               -f FILE        run a script of queries and commands (.bq: one per line, # comments,

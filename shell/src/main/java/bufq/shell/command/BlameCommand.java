@@ -30,7 +30,7 @@ final class BlameCommand implements Command {
     /** The Used values section: op names, source lines and opcodes. */
     Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
 
-    @Override public String synopsis() { return "blame [by op_name|source|opcode|stack|category|path] [depth N] [at peak|claimed_peak|STEP]"; }
+    @Override public String synopsis() { return "blame [by op_name|source|opcode|stack|category|path] [depth N] [at claimed_peak|STEP] [limit N]"; }
     @Override public String brief() { return "Who holds the peak: bytes by op_name, source, opcode, stack, category or path."; }
 
     @Override public String description() {
@@ -45,12 +45,12 @@ final class BlameCommand implements Command {
                 + "adds your own), each row with its largest value and the query that lists its values. 'by path' folds\n"
                 + "op_names and parameter paths that differ only in an index (params[*]['wq']) into one row with its count,\n"
                 + "as a tree down to depth N. 'at STEP' (or claimed_peak) blames another step than the peak (the stack\n"
-                + "tree is printed at the peak only).";
+                + "tree is printed at the peak only). 'limit N' keeps the first N rows.";
     }
 
     @Override public List<String> examples() {
         return List.of("blame", "blame by source", "blame by op_name depth 3", "blame by stack depth 4", "blame by category",
-                "blame by path depth 2", "blame by category at 40");
+                "blame by path depth 2", "blame by category at 40", "blame by op_name limit 8");
     }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
@@ -62,6 +62,7 @@ final class BlameCommand implements Command {
         String byText = a.value("by");
         OptionalInt depth = a.integer("depth", 0);
         String at = a.value("at");
+        OptionalInt limit = a.limit();
         a.done();
         BlameBy by = byText == null ? BlameBy.OP_NAME : BlameBy.parse(byText);
         if (by == null) throw new CommandException("blame by takes op_name, source, opcode, stack, category or path, not '" + byText + "'");
@@ -73,13 +74,13 @@ final class BlameCommand implements Command {
             return Status.OK;
         }
         if (by == BlameBy.CATEGORY || by == BlameBy.PATH) {
-            ctx.out().print(whatItIs(ctx, m, by, at == null ? "peak" : at, depth.orElse(0)));
+            ctx.out().print(CommandArgs.limited(whatItIs(ctx, m, by, at == null ? "peak" : at, depth.orElse(0)), limit));
             return Status.OK;
         }
         // The tree is text, which print does not cut: cut it at maxrows here, as tables are.
         int maxLines = Formatters.isHuman(ctx.out().format()) ? ctx.settings().maxRows() : 0;
-        if (at == null) ctx.out().print(Analyses.blame(m, by, depth.orElse(0), maxLines));
-        else ctx.out().print(Analyses.blameAt(m, by, depth.orElse(0), maxLines, step(m, at)));
+        if (at == null) ctx.out().print(CommandArgs.limited(Analyses.blame(m, by, depth.orElse(0), maxLines), limit));
+        else ctx.out().print(CommandArgs.limited(Analyses.blameAt(m, by, depth.orElse(0), maxLines, step(m, at)), limit));
         return Status.OK;
     }
 

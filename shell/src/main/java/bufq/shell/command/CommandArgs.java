@@ -4,6 +4,8 @@ import bufq.liveness.Steps;
 import bufq.analysis.Analyses;
 import bufq.model.HloModule;
 import bufq.shell.session.CommandException;
+import bufq.table.Output;
+import bufq.table.Table;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -66,6 +68,28 @@ final class CommandArgs {
             throw new CommandException(e.getMessage());
         }
         return c;
+    }
+
+    /** {@code limit N}: at most N rows a table, as on queries; empty when absent. */
+    OptionalInt limit() throws CommandException {
+        return integer("limit", 0);
+    }
+
+    /**
+     * {@code outputs} with every table cut to its first {@code limit} rows, in every format (as a
+     * query's limit is), a note saying how many more there are; text (a tree, a chart) as it is.
+     */
+    static List<Output> limited(List<? extends Output> outputs, OptionalInt limit) {
+        List<Output> out = new ArrayList<>(outputs.size());
+        for (Output o : outputs) {
+            if (limit.isPresent() && o instanceof Table t && t.size() > limit.getAsInt()) {
+                int n = limit.getAsInt(), more = t.size() - n;
+                o = new Table(t.title(), t.columns(), t.rows().subList(0, n), t.notes())
+                        .withNote(more + " more row" + (more == 1 ? "" : "s") + " (limit " + n + "; a larger limit shows them)");
+            }
+            out.add(o);
+        }
+        return out;
     }
 
     /** The next positional word (not a keyword), or null. */

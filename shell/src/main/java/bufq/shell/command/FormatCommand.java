@@ -16,7 +16,7 @@ final class FormatCommand implements Command {
 
     @Override public String description() {
         return "Sets how results print: " + String.join(", ", Formatters.names())
-                + " (see 'help formats'). Without NAME, shows the current one.";
+                + ". Without NAME, shows the current one; 'help formats' says what each prints.";
     }
 
     @Override public List<String> examples() { return List.of("format markdown", "format csv"); }
@@ -31,11 +31,15 @@ final class FormatCommand implements Command {
             ctx.out().info("format is " + ctx.out().format().name());
             return Status.OK;
         }
-        String name = args.get(0);
+        use(ctx, args.get(0));
+        return Status.OK;
+    }
+
+    /** Makes {@code name} the output format ({@code format NAME}, and {@code set format NAME} as people type it). */
+    static void use(CommandContext ctx, String name) throws CommandException {
         if (!Formatters.names().contains(name))
             throw new CommandException("unknown format '" + name + "'" + Suggest.hint(name, Formatters.names())
                     + " (expected one of " + String.join(", ", Formatters.names()) + ")");
         ctx.out().setFormat(Formatters.byName(name));
-        return Status.OK;
     }
 }

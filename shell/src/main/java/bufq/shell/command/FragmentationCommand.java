@@ -13,23 +13,25 @@ import java.util.List;
 
 final class FragmentationCommand implements Command {
     @Override public String name() { return "fragmentation"; }
-    @Override public String synopsis() { return "fragmentation"; }
+    @Override public String synopsis() { return "fragmentation [limit N]"; }
     @Override public String brief() { return "Per allocation: size, peak of what is live in it, wasted bytes."; }
 
     @Override public String description() {
         return "For each allocation its size, the peak over time of the bytes of its values live at once, and the\n"
-                + "difference (fragmentation); totals per colour.";
+                + "difference (fragmentation); totals per colour. 'limit N' keeps the first N rows of each table.";
     }
 
-    @Override public List<String> examples() { return List.of("fragmentation"); }
+    @Override public List<String> examples() { return List.of("fragmentation", "fragmentation limit 5"); }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         return CommandPlan.words(args, this::run);
     }
 
     private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
-        arity(args, 0, 0);
-        ctx.out().print(Analyses.fragmentation(ctx.modules().requireFor("fragmentation", ctx.out()::info)));
+        CommandArgs a = new CommandArgs(args, synopsis());
+        var limit = a.limit();
+        a.done();
+        ctx.out().print(CommandArgs.limited(Analyses.fragmentation(ctx.modules().requireFor("fragmentation", ctx.out()::info)), limit));
         return Status.OK;
     }
 }

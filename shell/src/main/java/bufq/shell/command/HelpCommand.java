@@ -72,12 +72,17 @@ final class HelpCommand implements Command {
                         wider than maxwidth end in …
               markdown  a GitHub table for bug reports; same cell text as table, never cut within a
                         cell; charts and trees in code fences; cut at maxrows rows
-              csv       header row, RFC 4180 quoting, raw numbers, null as an empty field; never cut
+              csv       header row, RFC 4180 quoting, raw numbers, null as an empty field; never cut.
+                        Several tables: a section each, a '# NAME' line (the name json gives it) then
+                        the table, a blank line between two
               tsv       like csv with tabs; tabs, newlines and backslashes in cells escaped as \\t \\n \\\\
               json      an array of row objects: numbers as numbers, null as null; never cut. A command
                         that prints several tables prints one object of named tables; text prints as
                         a JSON string. A script's print(...) lines are {"print": "LINE"}. Each statement
                         (a batch run: the whole run) is one JSON document, for jq and json.load
+              ndjson    one JSON object a line, a row each, its first key "table" naming its table
+                        (untitled query results: "result"): a stream for jq -c, DuckDB's read_json_auto
+                        or a log shipper; text is {"text": ...}, a script's print {"print": ...}
             """;
 
     @Override public String name() { return "help"; }

@@ -23,7 +23,7 @@ final class HistoryCommand implements Command {
 
     private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
         arity(args, 0, 0);
-        Table.Builder b = Table.builder().column("#", ColumnType.INT).column("statement", ColumnType.STRING);
+        Table.Builder b = Table.builder().column("#", ColumnType.INT).column("statement", ColumnType.STATEMENT);
         List<String> h = ctx.session().history().entries();
         for (int i = 0; i < h.size(); i++) b.row((long) (i + 1), h.get(i));
         ctx.out().print(b.build());

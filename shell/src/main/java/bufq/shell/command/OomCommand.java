@@ -16,6 +16,7 @@ import bufq.shell.session.Engine;
 import bufq.shell.session.Modules;
 import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
+import bufq.shell.statement.Paste;
 import bufq.shell.session.UserPaths;
 import bufq.units.Units;
 
@@ -65,7 +66,13 @@ final class OomCommand implements Command {
         String arg = args.isEmpty() ? "" : unquote(args.get(0).strip());
         if (arg.isEmpty()) throw new CommandException("usage: " + synopsis());
         String source = arg.equals("-") ? "the paste" : arg;
-        byte[] bytes = arg.equals("-") ? paste(ctx) : read(Path.of(arg));
+        byte[] bytes;
+        try {
+            bytes = arg.equals("-") ? paste(ctx) : read(Path.of(arg));
+        } catch (Paste.Cancelled e) {
+            ctx.out().info("paste cancelled (Ctrl-C): nothing read");
+            return Status.OK;
+        }
         OomText text = OomReader.read(bytes.length > OomReader.MAX_BYTES ? Arrays.copyOf(bytes, OomReader.MAX_BYTES) : bytes);
         if (bytes.length > OomReader.MAX_BYTES)
             ctx.out().info("read the first " + Units.grouped(OomReader.MAX_BYTES) + " bytes (" + (OomReader.MAX_BYTES >> 20)

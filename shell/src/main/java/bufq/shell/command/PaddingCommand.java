@@ -13,7 +13,7 @@ import java.util.List;
 
 final class PaddingCommand implements Command {
     @Override public String name() { return "padding"; }
-    @Override public String synopsis() { return "padding"; }
+    @Override public String synopsis() { return "padding [limit N]"; }
     @Override public String brief() { return "Bytes lost to tiling padding: totals, worst values, by shape."; }
 
     @Override public String description() {
@@ -21,18 +21,21 @@ final class PaddingCommand implements Command {
                 + "as the padded_size and padding fields: totals per colour, the worst values (beside the dump's\n"
                 + "assigned size) and the padding grouped by shape and layout. Under the built-in tpu model on a TPU\n"
                 + "dump the padded size is the dump's size=. A value assigned less than its logical size (a slice\n"
-                + "of a larger buffer) holds no padding of its own and is left out.";
+                + "of a larger buffer) holds no padding of its own and is left out. 'limit N' keeps the first N rows\n"
+                + "of each table.";
     }
 
-    @Override public List<String> examples() { return List.of("padding", "format markdown", "padding"); }
+    @Override public List<String> examples() { return List.of("padding", "padding limit 5", "format markdown", "padding"); }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         return CommandPlan.words(args, this::run);
     }
 
     private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
-        arity(args, 0, 0);
-        ctx.out().print(Analyses.padding(ctx.modules().requireFor("padding", ctx.out()::info), ctx.settings().tiling()));
+        CommandArgs a = new CommandArgs(args, synopsis());
+        var limit = a.limit();
+        a.done();
+        ctx.out().print(CommandArgs.limited(Analyses.padding(ctx.modules().requireFor("padding", ctx.out()::info), ctx.settings().tiling()), limit));
         return Status.OK;
     }
 }

@@ -19,7 +19,7 @@ final class PeaksCommand implements Command {
     @Override public String name() { return "peaks"; }
     /** The Used values section: the op_name prefixes holding each peak. */
     Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
-    @Override public String synopsis() { return "peaks [color N] [min_share P]"; }
+    @Override public String synopsis() { return "peaks [color N] [min_share P] [limit N]"; }
     @Override public String brief() { return "Every peak of occupied bytes whose prominence is at least P of the highest."; }
 
     @Override public String description() {
@@ -29,11 +29,11 @@ final class PeaksCommand implements Command {
                 + "even at an end of the schedule. P is a percentage (20%) or a fraction (0.2). 'live at peak(N)'\n"
                 + "in a query selects what is live at row N of 'peaks'; with options, name them the same way:\n"
                 + "'live at peak(N, color 1, min_share 5%)' is row N of 'peaks color 1 min_share 5%' (the table's note\n"
-                + "prints the spelling).";
+                + "prints the spelling). 'limit N' keeps the N highest.";
     }
 
     @Override public List<String> examples() {
-        return List.of("peaks", "peaks min_share 5%", "peaks color 1", "values where live at peak(2) order by size desc limit 5",
+        return List.of("peaks", "peaks min_share 5%", "peaks color 1", "peaks min_share 1% limit 3", "values where live at peak(2) order by size desc limit 5",
                 "values where live at peak(2, min_share 5%) show count()");
     }
 
@@ -46,8 +46,9 @@ final class PeaksCommand implements Command {
         var m = ctx.modules().requireFor("peaks", ctx.out()::info);
         var color = a.color(m);
         String share = a.value("min_share");
+        var limit = a.limit();
         a.done();
-        ctx.out().print(Analyses.peaks(m, color, share == null ? Prominence.DEFAULT_SHARE : share(share)));
+        ctx.out().print(CommandArgs.limited(List.of(Analyses.peaks(m, color, share == null ? Prominence.DEFAULT_SHARE : share(share))), limit));
         return Status.OK;
     }
 

@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.category.CategoryRules;
 import bufq.eval.CategoryCondition;
+import bufq.fit.Devices;
 import bufq.lang.Diagnostic;
 import bufq.lang.QueryException;
 import bufq.shell.session.Engine;
@@ -15,6 +16,7 @@ import bufq.shell.session.Status;
 import bufq.shell.session.Suggest;
 import bufq.table.ColumnType;
 import bufq.table.Table;
+import bufq.units.Units;
 
 import java.io.IOException;
 import java.util.Arrays;
@@ -31,7 +33,8 @@ final class SetCommand implements Command {
     @Override public String brief() { return "Shows or changes settings (see 'help settings')."; }
 
     @Override public String description() {
-        return "Changes a setting; with NAME alone shows it, with nothing lists them all (see 'help settings').\n"
+        return "Changes a setting and confirms it in one line (a size with its exact bytes); with NAME alone shows\n"
+                + "it, with nothing lists them all (see 'help settings'). 'set format NAME' is 'format NAME'.\n"
                 + "'set category NAME = CONDITION' adds a category rule: the values 'values where CONDITION' selects are NAME in\n"
                 + "'blame by category', 'blame by path' and the category field, before the built-in rules and after the\n"
                 + "rules added earlier (the first that holds names a value); in CONDITION, category is the built-in one.\n"
@@ -68,6 +71,12 @@ final class SetCommand implements Command {
             ctx.out().print(table(ctx, Arrays.asList(Setting.values())));
             return Status.OK;
         }
+        if (args.get(0).equals("format") && args.size() == 2) {
+            // the format is a command of its own; 'set format csv' is how many shells spell it
+            FormatCommand.use(ctx, args.get(1).strip());
+            ctx.out().info("format = " + ctx.out().format().name());
+            return Status.OK;
+        }
         Setting s = Setting.byKey(args.get(0));
         if (s == null) {
             List<String> keys = Arrays.stream(Setting.values()).map(Setting::key).toList();
@@ -80,8 +89,28 @@ final class SetCommand implements Command {
             if (s == Setting.TILING) TilingTrial.check(ctx.settings().tilingNamed(args.get(1).trim().toLowerCase(Locale.ROOT)),
                     ctx.modules().current(), ctx.settings().text(s));
             ctx.settings().set(s, args.get(1));
+            ctx.out().info(confirmation(s, ctx.settings().text(s)));
         }
         return Status.OK;
+    }
+
+    /**
+     * The one line {@code set NAME VALUE} answers with, on stderr: the value as the listing shows it,
+     * and for a size its exact bytes, so {@code set capacity 16G} says it took 16 GB, not 16 GiB:
+     * {@code capacity = 16GiB (17,179,869,184 B)}; for a device the memory it stands for.
+     */
+    static String confirmation(Setting s, String text) {
+        String line = s.key() + " = " + text;
+        if (text.equals("none")) return line;
+        if (s == Setting.CAPACITY || s == Setting.RESERVED || s == Setting.THRESHOLD) {
+            try {
+                return line + " (" + Units.grouped(Units.parse(text, false)) + " B)";
+            } catch (NumberFormatException e) {
+                return line;   // stored already, so it parsed; a shown form that does not is left as it is
+            }
+        }
+        if (s == Setting.DEVICE && Devices.byName(text) != null) return line + " (" + Devices.byName(text).memory() + ")";
+        return line;
     }
 
     /** {@code set category}, {@code set category off}, {@code set category NAME = CONDITION}; {@code line} is all after 'set'. */

@@ -49,7 +49,7 @@ public final class SummaryCommand implements Command {
             row(b, m);
             if (!m.isRead(DumpPart.USED_VALUES)) unread[0]++;
         });
-        if (unread[0] > 0) b.note(unreadNote(unread[0]));
+        if (unread[0] > 0) b.columnNote("warnings", unreadNote(unread[0]));
         ctx.out().print(b.build());
         return Status.OK;
     }
@@ -62,7 +62,7 @@ public final class SummaryCommand implements Command {
             row(b, m);
             if (!m.isRead(DumpPart.USED_VALUES)) unread++;
         }
-        if (unread > 0) b.note(unreadNote(unread));
+        if (unread > 0) b.columnNote("warnings", unreadNote(unread));
         return b.build();
     }
 

@@ -240,9 +240,11 @@ public final class JLineRepl implements Repl {
 
         /**
          * {@code oom -}: lines from the terminal up to an empty line or Ctrl-D (a bracketed paste with
-         * blank lines in it comes as one line); null on Ctrl-C.
+         * blank lines in it comes as one line).
+         *
+         * @throws Paste.Cancelled on Ctrl-C
          */
-        private String paste() {
+        private String paste() throws Paste.Cancelled {
             terminal.writer().println(Paste.PROMPT);
             terminal.flush();
             LineReader r = LineReaderBuilder.builder().terminal(terminal).appName("bufq")
@@ -255,7 +257,7 @@ public final class JLineRepl implements Repl {
                 } catch (EndOfFileException e) {
                     break;
                 } catch (UserInterruptException e) {
-                    return null;
+                    throw new Paste.Cancelled();
                 }
                 if (line.isBlank()) break;
                 b.append(line).append('\n');

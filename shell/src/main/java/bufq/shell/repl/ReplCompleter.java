@@ -5,6 +5,8 @@ import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
 import bufq.eval.Query;
+import bufq.fit.HeldArray;
+import bufq.fit.Program;
 import bufq.format.Formatters;
 import bufq.assist.Completion;
 import bufq.lang.Lexer;
@@ -45,8 +47,9 @@ import java.util.function.Supplier;
  * what {@link Completion#at} says the grammar allows (fields of the entity, keywords, clauses),
  * plus the module's scheduled instruction names after {@code live at}/{@code during} and the
  * values a string field really has (quoted) after {@code =}, {@code ~} or {@code in (}. After a
- * command: module handles ({@code use}), paths ({@code load}, {@code run}, {@code output}),
- * settings and their values ({@code set}), formats, help topics, entities ({@code fields}).
+ * command: module handles ({@code use}), paths ({@code load}, {@code run}, {@code output}, {@code oom}),
+ * settings and their values ({@code set}: devices, sizes), formats, help topics, entities
+ * ({@code fields}), programs and their arrays ({@code fit}).
  */
 public final class ReplCompleter implements Completer {
     /** Topics {@code help} knows besides command names (see HelpCommand). */
@@ -173,10 +176,13 @@ public final class ReplCompleter implements Completer {
             case "set" -> {
                 if (arg == 1) {
                     for (Setting s : Setting.values()) add(out, s.key(), "settings", s.doc(), true);
+                    add(out, "format", "settings", "how results print (as the format command)", true);
+                } else if (arg == 2 && l.words().get(1).equals("format")) {
+                    for (String f : Formatters.names()) add(out, f, "formats", null, true);
                 } else if (arg == 2) {
                     Setting s = Setting.byKey(l.words().get(1));
                     if (s == Setting.TILING) for (String t : shell.settings().tilingNames()) add(out, t, "tiling", null, true);
-                    else if (s != null) for (String c : s.choices()) add(out, c, s.key(), null, true);
+                    else if (s != null) s.suggestions().forEach((v, what) -> add(out, v, s.key(), what, true));
                 }
             }
             case "format" -> { if (arg == 1) for (String f : Formatters.names()) add(out, f, "formats", null, true); }
@@ -187,6 +193,7 @@ public final class ReplCompleter implements Completer {
             }
             case "fields" -> { if (arg == 1) for (String e : shell.engine().entities()) add(out, e, "entities", null, true); }
             case "why" -> why(l, out);
+            case "fit" -> fit(l, out);
             case "whatif" -> whatif(l, out);
             case "timer" -> { if (arg == 1) for (String v : List.of("on", "off")) add(out, v, null, null, true); }
             default -> {
@@ -234,6 +241,39 @@ public final class ReplCompleter implements Completer {
             if (v.label().startsWith(prefix)) names.add(v.label());
         }
         addCapped(out, "", new ArrayList<>(names), "values");
+    }
+
+    /** What a keep or drop SPEC of {@code fit} may be besides a program and its arrays. */
+    static final List<String> FIT_SPECS = List.of("all", "none", "parameters", "outputs");
+
+    /**
+     * {@code fit [PROGRAM, ... | where COND] [keep SPEC, ...] [drop SPEC, ...]}: the programs (module
+     * handles), {@code where}, {@code keep} and {@code drop}; after {@code keep} or {@code drop}, the
+     * SPECs: all, none, parameters, outputs, each program, {@code PROGRAM:parameters},
+     * {@code PROGRAM:outputs} and the arrays a program keeps ({@code PROGRAM:N}, of modules read already).
+     */
+    private void fit(ParsedLine l, List<Candidate> out) {
+        List<String> typed = l.words().subList(1, l.wordIndex());
+        String section = null;
+        for (String w : typed) if (w.equals("keep") || w.equals("drop")) section = w;
+        for (String w : List.of("keep", "drop")) if (!typed.contains(w)) add(out, w, "fit", w + " SPEC, ...: arrays held between programs", true);
+        if (section == null) {
+            if (typed.contains("where")) return;   // a condition on modules: free text
+            if (typed.isEmpty()) add(out, "where", "fit", "where COND: the modules a condition selects", true);
+            addModules(out);
+            return;
+        }
+        for (String spec : FIT_SPECS) add(out, spec, "arrays", null, true);
+        List<ModuleSet.Entry> entries = new ArrayList<>(shell.modules().set().entries());
+        entries.sort(Comparator.comparing(ModuleSet.Entry::handle, NaturalOrder.INSTANCE));
+        for (ModuleSet.Entry e : entries) {
+            add(out, e.handle(), "programs", e.name(), true);
+            add(out, e.handle() + ":parameters", "programs", null, true);
+            add(out, e.handle() + ":outputs", "programs", null, true);
+            if (e.loaded() == null) continue;   // not read yet: Tab does not read a module for its arrays
+            for (HeldArray a : Program.of(e.loaded()).arrays())
+                add(out, a.name(), "arrays", a.role() + (a.shape() == null ? "" : " " + a.shape()) + ", " + Sizes.human(a.bytes()), true);
+        }
     }
 
     /** Edits {@code whatif} takes, with what each does (its help text, shorter). */

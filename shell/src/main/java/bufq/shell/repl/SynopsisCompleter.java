@@ -93,7 +93,12 @@ final class SynopsisCompleter {
         return null;
     }
 
+    /** What a placeholder asks for; of a choice ({@code FILE|-}), what its first placeholder does. */
     private static Want want(String placeholder) {
+        if (placeholder.contains("|")) {
+            for (String p : placeholder.split("\\|")) if (want(p) != Want.NOTHING) return want(p);
+            return Want.NOTHING;
+        }
         return switch (placeholder) {
             case "FILE", "PATH", "DIR" -> Want.PATH;
             case "MODULE", "A", "B" -> Want.MODULE;

@@ -1,6 +1,7 @@
 package bufq.shell.script;
 
 import bufq.format.JsonFormatter;
+import bufq.table.Holding;
 import bufq.units.PrintedSize;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyArray;
@@ -8,6 +9,7 @@ import org.graalvm.polyglot.proxy.ProxyExecutable;
 import org.graalvm.polyglot.proxy.ProxyObject;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -22,9 +24,17 @@ final class Convert {
         if (v instanceof PrintedSize p) {
             // as json writes it: the number when exact, else {printed, low, high}
             if (p.isExact()) return p.low();
-            return ProxyObject.fromMap(Map.of("printed", p.text(), "low", p.low(), "high", p.high()));
+            return new Fields(fields("printed", p.text(), "low", p.low(), "high", p.high()));
         }
+        if (v instanceof Holding h) return new Fields(fields("name", h.name(), "bytes", h.bytes()));
         return v;
+    }
+
+    /** Key, value, key, value ... in order: a cell's parts as a script reads them ({@code size.low}). */
+    private static Map<String, Object> fields(Object... kv) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) m.put((String) kv[i], kv[i + 1]);
+        return m;
     }
 
     /** How deep arrays in a script's result may nest; deeper (or an array that contains itself) is refused. */
@@ -128,6 +138,31 @@ final class Convert {
     }
 
     /** A read-only array whose elements are made on access, so a million rows cost nothing until read. */
+    /** A cell of several parts (a printed size, a name with its bytes) as a read-only object: {@code size.low}. */
+    static final class Fields implements ProxyObject {
+        private final Map<String, Object> parts;
+
+        Fields(Map<String, Object> parts) { this.parts = parts; }
+
+        @Override public Object getMember(String key) { return parts.get(key); }
+        @Override public Object getMemberKeys() { return ProxyArray.fromArray(parts.keySet().toArray()); }
+        @Override public boolean hasMember(String key) { return parts.containsKey(key); }
+
+        @Override public void putMember(String key, Value value) {
+            throw ReadOnlyError.of("cannot set '" + key + "': bufq objects and arrays are read-only");
+        }
+
+        @Override public boolean removeMember(String key) {
+            throw ReadOnlyError.of("cannot delete '" + key + "': bufq objects and arrays are read-only");
+        }
+
+        @Override public String toString() {
+            StringBuilder b = new StringBuilder("{");
+            parts.forEach((k, v) -> b.append(b.length() > 1 ? ", " : "").append(k).append(": ").append(show(v)));
+            return b.append('}').toString();
+        }
+    }
+
     static final class ReadOnlyArray implements ProxyArray {
         interface Element { Object get(int i); }
 

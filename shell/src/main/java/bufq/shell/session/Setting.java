@@ -5,8 +5,10 @@ import bufq.fit.Devices;
 import bufq.units.Units;
 
 import java.math.BigDecimal;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Every session setting, in one place: its name, the values it takes, its default and how text
@@ -66,6 +68,45 @@ public enum Setting {
     /** Fixed choices for completion; empty when the value is free (a number, a size, a name). */
     public List<String> choices() {
         return syntax.contains("|") ? List.of(syntax.split("\\|")) : List.of();
+    }
+
+    /**
+     * What completion offers after {@code set NAME }: the fixed choices, else values worth typing,
+     * each with what it stands for (null when it says itself): the devices by name, capacities of
+     * the known devices as sizes, the default and the ends of a number's range. Tiling models are
+     * the session's (see {@link Settings#tilingNames}).
+     */
+    public Map<String, String> suggestions() {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String c : choices()) out.put(c, null);
+        switch (this) {
+            case DEVICE -> {
+                out.put("none", "no device: capacity alone");
+                for (Devices.Device d : Devices.ALL) out.put(d.name(), d.model() + ", " + d.memory());
+            }
+            case CAPACITY -> {
+                out.put("none", "the device's memory");
+                for (Devices.Device d : Devices.ALL) out.merge(sizeText(d.bytes()), d.name(), (x, y) -> x + ", " + y);
+            }
+            case RESERVED -> {
+                out.put("none", "the device's figure, else 0");
+                out.put("0", "nothing reserved");
+            }
+            case MAXROWS -> { out.put("0", "all rows"); out.put(defaultText, "the default"); }
+            case MAXWIDTH -> { out.put("0", "no limit: cells whole, tables not fitted"); out.put(defaultText, "the default"); }
+            case TIMEOUT -> { out.put("0", "no limit"); out.put(defaultText, "the default, seconds"); }
+            case THRESHOLD -> { out.put(defaultText, "the default"); out.put("1MiB", null); }
+            default -> { }
+        }
+        return out;
+    }
+
+    /** A device's memory as one types it: {@code 16GiB}, {@code 80GB}. */
+    private static String sizeText(long bytes) {
+        long gib = 1L << 30, gb = 1_000_000_000L;
+        if (bytes % gib == 0) return bytes / gib + "GiB";
+        if (bytes % gb == 0) return bytes / gb + "GB";
+        return bytes + "B";
     }
 
     /** The setting called {@code key}, or null. */

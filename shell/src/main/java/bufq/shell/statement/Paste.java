@@ -23,8 +23,17 @@ public interface Paste {
      */
     int MAX_BYTES = OomReader.MAX_BYTES + 1;
 
-    /** The pasted text; null when there is nothing to read from or the user cancelled. */
+    /**
+     * The pasted text; null when there is nothing to read from.
+     *
+     * @throws Cancelled the user cancelled the paste (Ctrl-C)
+     */
     String read() throws IOException;
+
+    /** Ctrl-C during a paste: nothing was read, on purpose. */
+    final class Cancelled extends IOException {
+        public Cancelled() { super("paste cancelled"); }
+    }
 
     /** No input to read (stdin closed, or already the statements' source). */
     Paste NONE = () -> null;

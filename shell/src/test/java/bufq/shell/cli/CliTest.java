@@ -63,7 +63,7 @@ class CliTest {
                 c("unknown option", "--nope").exit(2).err("bufq: unknown option '--nope'", "Try 'bufq --help'"),
                 c("near option", "--bial").exit(2).err("did you mean '--bail'?"),
                 c("missing -c value", "-c").exit(2).err("option '-c' needs a value"),
-                c("bad format", "--format", "xml").exit(2).err("unknown format 'xml' (expected one of table, markdown, csv, tsv, json)"),
+                c("bad format", "--format", "xml").exit(2).err("unknown format 'xml' (expected one of table, markdown, csv, tsv, json, ndjson)"),
                 c("missing script", "-f", "/nonexistent/x.bq").exit(2).err("cannot read script /nonexistent/x.bq: no such file"),
                 // load errors: exit 3, one line
                 c("load error", "-c", "summary", "bad.txt").exit(3).outExactly("")
@@ -167,11 +167,13 @@ class CliTest {
                 c("echo heads results", "--format", "markdown", "-c", "set echo on", "-c", "values limit 1", "-c", "summary",
                         SEEDS[4]).realDumps().out("#### `values limit 1`\n\n| id |", "(1 row)\n\n#### `summary`\n\n| module |"),
                 c("echo in the table format", "-c", "set echo on", "-c", "summary", SEEDS[4]).realDumps().out("-- summary\nmodule"),
-                // one json document per statement; csv refuses several tables; timeline data is numbers (item 6)
+                // one json document per statement; csv and tsv print a section per table; timeline data is numbers (item 6)
                 c("json peak is one document", "--format", "json", "-c", "peak", SEEDS[4]).realDumps()
                         .out("{\n  \"peak_of_occupied_bytes\": [\n").notOut("]\n["),
-                c("csv of several tables is refused", "--format", "csv", "-c", "peak", SEEDS[4]).realDumps().exit(1)
-                        .err("error: csv holds one table, but this gives 2", "use the json format"),
+                c("csv of several tables is a section each", "--format", "csv", "-c", "peak", SEEDS[4]).realDumps()
+                        .out("# peak_of_occupied_bytes\ncolor,", "\n\n# values_live_at_step\nvalue,"),
+                c("ndjson names each row's table", "--format", "ndjson", "-c", "peak", SEEDS[4]).realDumps()
+                        .out("{\"table\": \"peak_of_occupied_bytes\", \"color\": ", "\n{\"table\": \"values_live_at_step\", "),
                 c("timeline in csv is numbers", "--format", "csv", "-c", "timeline", SEEDS[4]).realDumps()
                         .out("step,instruction,occupied_bytes,live_bytes,", "\n0,Arg_1.2,").notOut("█"),
                 c("summary table on a seed", "-c", "summary", SEEDS[4]).realDumps()
@@ -281,7 +283,7 @@ class CliTest {
         for (String line : reports.out().split("\n")) assertTrue(line.length() <= 80, line);
         assertTrue(reports.out().contains("peak_time  peak_bytes"), "summary keeps its peak: " + reports.out());
         assertTrue(reports.out().matches("(?s).*value .*logical .*shape .*op_name.*"), "peak keeps shape and op_name: " + reports.out());
-        assertTrue(reports.out().contains("columns left out to fit 80 columns: allocation"), reports.out());
+        assertTrue(reports.out().contains("4 columns: allocation, assigned, padding, source left out"), reports.out());
         // issue 30: 'set maxwidth 0' shows cells whole, as the README says, on a terminal too
         Result whole = run(DefaultEngine::new, new Env(Map.of("COLUMNS", "80", "NO_COLOR", "1"), true),
                 List.of("-c", "set maxwidth 0", "-c", "values order by id limit 5", root().resolve("examples/jax-mlp").toString()), new byte[0]);

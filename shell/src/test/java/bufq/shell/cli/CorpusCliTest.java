@@ -101,7 +101,7 @@ class CorpusCliTest {
         long before = Long.parseLong(rows[1].split(",")[8]);
         long after = Long.parseLong(rows[2].split(",")[8]);
         assertNotEquals(before, after, "the remat pair differs");
-        // diff gives several tables: one json object of them (csv holds one table and refuses)
+        // diff gives several tables: one json object of them
         CliTest.Result diff = CliTest.run(DefaultEngine::new, Map.of(),
                 List.of("--format", "json", "-c", "diff " + base + " " + remat + " limit 3"), "");
         assertEquals(0, diff.code(), diff.err());

@@ -15,15 +15,17 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The README and every page of {@code docs/} show what bufq prints: each {@code $ ./bufq ...} line of
  * a code block is run (paths as the page spells them, from the repository's root) and every line
- * shown under it must appear in its output, in order; {@code ...} stands for lines left out. A
- * transcript on files the repository does not hold (a user's {@code profile.xplane.pb}), one that
- * writes files or pipes into another program is not run, nor an interactive session (other tests
- * type those); one on the corpus skips without it.
+ * shown under it must appear in its output, in order; {@code ...} stands for lines left out. Each
+ * runs as written from the checkout: it exits 0 (or the status its line states) and prints no error
+ * unless the page shows one; the files it writes go to a scratch folder. A transcript on files the
+ * repository does not hold (a user's {@code profile.xplane.pb}) or that pipes into another program is
+ * not run, nor an interactive session (other tests type those); one on the corpus skips without it.
  */
 class DocsTranscriptTest {
     record Transcript(Path page, int line, List<String> words, List<String> shown) {
@@ -91,18 +93,33 @@ class DocsTranscriptTest {
         return words;
     }
 
-    /** The words with each path (or path inside a statement) that exists under the root made absolute; null when one does not. */
+    /** As {@link #resolved(List, Path)} for a page's transcripts that write no file. */
     static List<String> resolved(List<String> words) {
+        return resolved(words, null);
+    }
+
+    /**
+     * The words with each path (or path inside a statement) that exists under the root made absolute;
+     * null when one does not. A file a statement writes ({@code export pprof FILE}, {@code output FILE},
+     * {@code --svg FILE}) goes to {@code scratch} instead; with no scratch such a transcript is not run.
+     */
+    static List<String> resolved(List<String> words, Path scratch) {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < words.size(); i++) {
             String w = words.get(i);
             if (w.startsWith("-")) { out.add(w); continue; }
             boolean statement = i > 0 && words.get(i - 1).equals("-c");
             if (statement) {
-                if (w.startsWith("export ") || w.startsWith("output ") || w.contains("--svg") || w.contains("--html")) return null;
+                String[] tokens = w.split(" ", -1);
                 StringBuilder b = new StringBuilder();
-                for (String t : w.split(" ", -1)) {
+                for (int k = 0; k < tokens.length; k++) {
+                    String t = tokens[k];
                     if (b.length() > 0) b.append(' ');
+                    if (writes(tokens, k)) {
+                        if (scratch == null) return null;
+                        b.append(scratch.resolve(t));
+                        continue;
+                    }
                     Path file = t.contains("/") ? file(t) : null;
                     b.append(file != null && Files.exists(file) ? file.toString() : t);
                 }
@@ -120,6 +137,14 @@ class DocsTranscriptTest {
         return out;
     }
 
+    /** Whether token {@code k} of a statement is a file it writes: export's, output's, or after --svg/--html. */
+    static boolean writes(String[] tokens, int k) {
+        if (k == 0) return false;
+        String before = tokens[k - 1];
+        return k == 2 && tokens[0].equals("export") || k == 1 && tokens[0].equals("output")
+                || before.equals("--svg") || before.equals("--html");
+    }
+
     /** A path as a page spells it: from the repository's root, the corpus's through {@link Corpus} (its copy, or a skip). */
     static Path file(String spelled) {
         if (spelled.startsWith(Corpus.RELATIVE + "/")) return Corpus.require(spelled.substring(Corpus.RELATIVE.length() + 1));
@@ -132,10 +157,25 @@ class DocsTranscriptTest {
         for (Path p : pages()) all.addAll(transcripts(p));
         assertTrue(all.size() >= 10, "transcripts found: " + all.size());
         return all.stream().map(t -> DynamicTest.dynamicTest(t.name(), () -> {
-            List<String> args = resolved(t.words());
-            if (args == null) return;   // a file the repository does not hold, or a statement that writes one
-            CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), args, "");
-            List<String> out = lines(r.out()), err = lines(r.err());
+            Path scratch = Files.createTempDirectory("bufq-docs");
+            List<String> args = resolved(t.words(), scratch);
+            if (args == null) return;   // a file the repository does not hold
+            CliTest.Result r;
+            try {
+                r = CliTest.run(DefaultEngine::new, Map.of(), args, "");
+            } finally {
+                try (Stream<Path> files = Files.list(scratch)) {
+                    for (Path f : files.toList()) Files.delete(f);
+                }
+                Files.delete(scratch);
+            }
+            // as written from the checkout: it succeeds, and says no error, unless the page shows one
+            // a page showing a diagnostic (an error line, or a caret under the query) shows a failure: exit 1
+            boolean showsError = t.shown().stream().anyMatch(l -> l.startsWith("error:") || l.matches("\\^+"));
+            int expected = expectedExit(t, showsError ? 1 : 0);
+            assertEquals(expected, r.code(), t.name() + " exits " + r.code() + ":\n" + r.out() + r.err());
+            if (!showsError) assertFalse(r.out().contains("error:") || r.err().contains("error:"), t.name() + ":\n" + r.out() + r.err());
+            List<String> out = lines(asSpelled(r.out(), scratch)), err = lines(asSpelled(r.err(), scratch));
             int o = 0, e = 0;
             for (String shown : t.shown()) {
                 int fo = find(out, o, shown);
@@ -156,6 +196,19 @@ class DocsTranscriptTest {
             for (String w : t.words()) if (w.startsWith(Corpus.RELATIVE + "/")) file(w);
             assertEquals(t.words().size(), resolved(t.words()).size(), t.name());
         }
+    }
+
+    /** The exit status a transcript's line states ({@code # exit status 1: ...}), else {@code otherwise}. */
+    static int expectedExit(Transcript t, int otherwise) throws IOException {
+        String line = Files.readAllLines(t.page()).get(t.line() - 1);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("exit (?:status|code) (\\d)").matcher(line);
+        return m.find() ? Integer.parseInt(m.group(1)) : otherwise;
+    }
+
+    /** Output with the paths the test made absolute spelled as the page spells them (the corpus's relative path, step.json). */
+    static String asSpelled(String text, Path scratch) {
+        return text.replace(scratch + "/", "").replace(Corpus.dir().toString(), Corpus.RELATIVE)
+                .replace(CliTest.root() + "/", "");
     }
 
     private static List<String> lines(String text) {

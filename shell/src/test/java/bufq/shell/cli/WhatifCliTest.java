@@ -66,7 +66,7 @@ class WhatifCliTest {
         args.add(dump("transformer-2layer"));
         CliTest.Result r = run(args.toArray(String[]::new));
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("| rank | rule | saves | of_peak | figure | whatif_saves | finding | whatif |"), r.out());
+        assertTrue(r.out().contains("| rank | rule | saves | peak_share | figure | whatif_saves | finding | whatif |"), r.out());
         assertTrue(r.out().contains("| activations |"), r.out());
         assertTrue(r.out().contains("whatif remat where id"), r.out());
         assertTrue(r.out().strip().endsWith("true"), r.out());

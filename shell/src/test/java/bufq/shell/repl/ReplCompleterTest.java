@@ -1,5 +1,7 @@
 package bufq.shell.repl;
 
+import bufq.fit.HeldArray;
+import bufq.fit.Program;
 import bufq.liveness.Liveness;
 import bufq.shell.run.Shell;
 import bufq.shell.session.Status;
@@ -215,10 +217,10 @@ class ReplCompleterTest {
 
     @Test
     void reportCommandsCompleteFromTheirSynopsis() throws IOException {
-        assertEquals(List.of("by", "depth", "at"), at("blame "));
+        assertEquals(List.of("by", "depth", "at", "limit"), at("blame "));
         assertEquals(List.of("op_name", "source", "opcode", "stack", "category", "path"), at("blame by "));
-        assertEquals(List.of("depth", "at"), at("blame by source "));
-        assertEquals(List.of("peak", "claimed_peak"), at("blame by category at "));
+        assertEquals(List.of("depth", "at", "limit"), at("blame by source "));
+        assertEquals(List.of("claimed_peak"), at("blame by category at "));
         assertEquals(List.of(), at("blame depth "), "a number: nothing to offer");
         assertEquals(List.of("color"), at("peak "));
         assertTrue(at("timeline ").containsAll(List.of("color", "width", "--svg", "--html", "--force")), at("timeline ").toString());
@@ -260,5 +262,47 @@ class ReplCompleterTest {
         ReplCompleter.addCapped(cs, "", List.of("param.1", "fusion.10", "fusion.2", "fusion.1", "fusion.100"), "instructions");
         assertEquals(List.of("fusion.1", "fusion.2", "fusion.10", "fusion.100", "param.1"),
                 cs.stream().sorted().map(Candidate::value).toList(), "as JLine lists them");
+    }
+
+    // issue 42: Tab after settings that take a value, after fit and its keep/drop lists, and paths after oom
+
+    @Test
+    void settingValuesAreOfferedAndEachIsTakenBySet() {
+        assertTrue(at("set device ").containsAll(List.of("none", "v4", "v5e", "v5p", "h100")), at("set device ").toString());
+        assertEquals(List.of("v5e", "v5p"), at("set device v5"));
+        List<String> capacities = at("set capacity ");
+        assertTrue(capacities.containsAll(List.of("none", "16GiB", "80GB")), capacities.toString());
+        assertTrue(at("set reserved ").contains("0"), at("set reserved ").toString());
+        assertTrue(at("set maxwidth ").contains("0"), at("set maxwidth ").toString());
+        assertEquals(List.of("auto", "on", "off"), at("set color "));
+        assertTrue(at("set format ").containsAll(List.of("table", "csv", "json", "ndjson")), at("set format ").toString());
+        assertEquals(Status.OK, shell.execute("set format ndjson"));
+        assertEquals("ndjson", shell.printer().format().name());
+        shell.execute("format table");
+        for (String s : List.of("device", "capacity", "reserved", "maxrows", "maxwidth", "timeout", "threshold", "color")) {
+            for (String v : at("set " + s + " ")) assertEquals(Status.OK, shell.execute("set " + s + " " + v), "set " + s + " " + v);
+        }
+    }
+
+    @Test
+    void fitOffersProgramsThenArraysAfterKeepAndDrop() {
+        String handle = shell.modules().set().entries().get(0).handle();
+        List<String> first = at("fit ");
+        assertTrue(first.containsAll(List.of(handle, "where", "keep", "drop")), first.toString());
+        List<String> drop = at("fit drop ");
+        assertTrue(drop.containsAll(List.of("all", "none", "parameters", "outputs", handle, handle + ":outputs")), drop.toString());
+        List<HeldArray> arrays = Program.of(shell.current()).arrays();
+        assertFalse(arrays.isEmpty());
+        assertTrue(drop.contains(arrays.get(0).name()), drop.toString());
+        assertTrue(at("fit keep outputs, ").contains("parameters"), at("fit keep outputs, ").toString());
+        assertTrue(at("fit keep outputs drop ").contains(arrays.get(0).name()));
+        assertFalse(at("fit keep ").contains("where"), at("fit keep ").toString());
+    }
+
+    @Test
+    void oomCompletesPaths() throws IOException {
+        Files.writeString(tmp.resolve("err.log"), "RESOURCE_EXHAUSTED\n");
+        assertEquals(List.of(tmp + "/err.log"), at("oom " + tmp + "/er"));
+        assertEquals(List.of(tmp + "/err.log"), at("load " + tmp + "/er"));
     }
 }

@@ -221,7 +221,7 @@ class ReplTranscriptTest {
         assertTrue(Files.readString(paged).contains("(25 rows)"), "the tall table was paged");
         assertFalse(s.contains("(25 rows)"), "and not printed: " + s);
         assertTrue(s.contains("(2 rows)"), "a short one prints as usual: " + s);
-        assertEquals("", t.err());
+        assertEquals("pager = on\n", t.err(), "set confirms; nothing else on stderr");
     }
 
     @Test

@@ -176,7 +176,7 @@ class TmuxEndToEndTest {
 
         // item 9: peak fits 80 columns, keeping op_name
         tmux("send-keys", "-t", "bufq", "peak", "Enter");
-        s = waitFor("the peak table", x -> x.contains("value") && x.contains("op_name") && x.contains("columns left out"));
+        s = waitFor("the peak table", x -> x.contains("value") && x.contains("op_name") && x.contains(" left out"));
         String joined = tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "bufq");
         String peak = joined.substring(joined.lastIndexOf("bufq(jit_step)> peak"));
         for (String line : peak.split("\n")) assertTrue(line.stripTrailing().length() <= 80, "wider than 80: " + line);
