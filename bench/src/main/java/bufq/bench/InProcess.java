@@ -1,10 +1,10 @@
 package bufq.bench;
 
+import bufq.peak.Peak;
 import bufq.why.Why;
 import bufq.timeline.Timeline;
 import bufq.liveness.LiveValues;
 import bufq.liveness.Liveness;
-import bufq.analysis.Analyses;
 import bufq.why.WhyReport;
 import bufq.dump.DumpLoader;
 import bufq.eval.Catalog;
@@ -174,11 +174,11 @@ public final class InProcess {
         out.println(key + "_cpu_ms=" + ms(median(cpu)));
     }
 
-    /** {@code Analyses.peak} or {@code Timeline.chart} on {@code m}, timed. */
+    /** {@code Peak.report} or {@code Timeline.chart} on {@code m}, timed. */
     private static void analysis(PrintStream out, HloModule m, String which, int runs) {
         try {
             long t = time(runs * 2, 2, () -> which.equals("peak")
-                    ? Analyses.peak(m, OptionalInt.empty(), 16L * 1024, TilingModel.TPU).size()
+                    ? Peak.report(m, OptionalInt.empty(), 16L * 1024, TilingModel.TPU).size()
                     : Timeline.chart(m, OptionalInt.empty(), 100).size());
             out.println(which + "_ms=" + ms(t));
         } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package bufq.advise;
 
+import bufq.units.Units;
 import bufq.eval.Catalog;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
@@ -7,7 +8,6 @@ import bufq.model.HloValue;
 import bufq.liveness.Liveness;
 import bufq.model.TilingModel;
 import bufq.table.ColumnType;
-import bufq.table.Sizes;
 import bufq.table.Output;
 import bufq.table.Table;
 import bufq.whatif.EditParser;
@@ -158,7 +158,7 @@ public final class Advisor {
         int peak = before.peakTime();
         long lowered = before.occupiedBytes(peak) - o.after().occupiedBytes(peak);
         return String.format("%s: %s lowers step %d by %s, but step %d, a twin peak holding %.1f%% as much, then becomes the peak;"
-                        + " planned against both", a.rule(), "whatif " + a.edit(), peak, Sizes.human(lowered), twin,
+                        + " planned against both", a.rule(), "whatif " + a.edit(), peak, Units.human(lowered), twin,
                 100.0 * before.occupiedBytes(twin) / before.peakBytes());
     }
 
@@ -216,7 +216,7 @@ public final class Advisor {
             }
         }
         for (String n : plan.notes()) t.note("twin peak: " + n);
-        if (lowering == 0) t.note("no rule found anything that lowers the peak by " + Sizes.human(minimumSaving(peak)) + " or more"
+        if (lowering == 0) t.note("no rule found anything that lowers the peak by " + Units.human(minimumSaving(peak)) + " or more"
                 + (plan.notes().isEmpty() ? "" : ", even planned against its twin peaks"));
         t.note("saves: 'exact: whatif' is the peak recomputed under the edit (a bound under the current schedule and offsets);"
                 + " 'upper bound: whatif' the same where the edit is the best case of the change (an offload's copies taking no time);"

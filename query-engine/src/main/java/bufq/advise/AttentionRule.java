@@ -1,7 +1,7 @@
 package bufq.advise;
 
+import bufq.units.Units;
 import bufq.model.HloValue;
-import bufq.table.Sizes;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +39,7 @@ final class AttentionRule implements Rule {
         if (scores.isEmpty()) return List.of();
         HloValue first = scores.get(0);
         return List.of(new Advice(name(), scores.size() + " attention score arrays like " + first.shape().text() + " ("
-                + Sizes.human(bytes) + ") are live at the peak: a memory-efficient attention (jax.nn.dot_product_attention,"
+                + Units.human(bytes) + ") are live at the peak: a memory-efficient attention (jax.nn.dot_product_attention,"
                 + " a flash-attention kernel, or lax.map over " + CHUNKS + " query blocks) never holds them whole",
                 "scale where " + Facts.byId(scores) + " by " + (1.0 / CHUNKS), scores, 0));
     }

@@ -1,6 +1,6 @@
 package bufq.advise;
 
-import bufq.table.Sizes;
+import bufq.units.Units;
 import bufq.model.HloValue;
 
 import java.util.ArrayList;
@@ -20,7 +20,7 @@ final class BigBufferRule implements Rule {
             if (2 * v.size() <= f.peakBytes()) break;   // largest first
             String where = Facts.byId(List.of(v));
             out.add(new Advice(name(), String.format("%s (%s, %s) holds %.0f%% of the peak on its own%s", v.label(),
-                    v.shape() == null ? "?" : v.shape().text(), Sizes.human(v.size()), 100.0 * v.size() / f.peakBytes(),
+                    v.shape() == null ? "?" : v.shape().text(), Units.human(v.size()), 100.0 * v.size() / f.peakBytes(),
                     f.opName(v).isEmpty() ? "" : "; made by " + f.opName(v)),
                     "drop where " + where, List.of(v), 0));
         }

@@ -1,6 +1,6 @@
 package bufq.advise;
 
-import bufq.table.Sizes;
+import bufq.units.Units;
 import bufq.model.BufferAllocation;
 
 import java.util.List;
@@ -23,7 +23,7 @@ final class FragmentationRule implements Rule {
         for (BufferAllocation a : f.module().allocations()) total += a.size();
         long loss = total - f.peakBytes();
         if (loss < SHARE * f.peakBytes()) return List.of();
-        return List.of(new Advice(name(), "the allocations reserve " + Sizes.human(total) + " for a peak of "
-                + Sizes.human(f.peakBytes()) + ": buffer assignment could not pack the rest", null, List.of(), loss));
+        return List.of(new Advice(name(), "the allocations reserve " + Units.human(total) + " for a peak of "
+                + Units.human(f.peakBytes()) + ": buffer assignment could not pack the rest", null, List.of(), loss));
     }
 }

@@ -1,6 +1,6 @@
 package bufq.advise;
 
-import bufq.table.Sizes;
+import bufq.units.Units;
 import bufq.model.HloValue;
 
 import java.util.ArrayList;
@@ -29,7 +29,7 @@ final class IdleRule implements Rule {
             if (ActivationRule.isActivation(f, v) || f.usedAt(v, f.peakTime()) || !usedAfter(f, v)) continue;
             if (isInput(f, v)) continue;   // a program cannot remat its inputs: donation is the donation rule's
             String where = Facts.byId(List.of(v));
-            out.add(new Advice(name(), v.label() + " (" + Sizes.human(v.size()) + ") is idle across the peak until step " + nextUse(f, v),
+            out.add(new Advice(name(), v.label() + " (" + Units.human(v.size()) + ") is idle across the peak until step " + nextUse(f, v),
                     "remat where " + where, List.of(v), 0));
         }
         return out;

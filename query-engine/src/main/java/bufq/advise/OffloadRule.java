@@ -1,10 +1,10 @@
 package bufq.advise;
 
+import bufq.units.Units;
 import bufq.liveness.UseSchedule;
 import bufq.model.HloModule;
 import bufq.model.HloUse;
 import bufq.model.HloValue;
-import bufq.table.Sizes;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +39,7 @@ final class OffloadRule implements Rule {
             bytes += v.size();
         }
         if (vs.isEmpty()) return List.of();
-        return List.of(new Advice(NAME, vs.size() + (vs.size() == 1 ? " residual" : " residuals") + " (" + Sizes.human(bytes)
+        return List.of(new Advice(NAME, vs.size() + (vs.size() == 1 ? " residual" : " residuals") + " (" + Units.human(bytes)
                 + ") wait on the device across the peak from their forward use to their backward use: offload them to host"
                 + " (name them with jax.ad_checkpoint.checkpoint_name and use jax.checkpoint with policy="
                 + "jax.checkpoint_policies.save_and_offload_only_these_names(names_which_can_be_saved=[],"

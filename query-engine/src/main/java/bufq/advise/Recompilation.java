@@ -1,7 +1,7 @@
 package bufq.advise;
 
+import bufq.units.Units;
 import bufq.model.HloModule;
-import bufq.table.Sizes;
 
 /**
  * What a {@code jax.checkpoint} rebuild is expected to save, beside the what-if's figure for a
@@ -34,7 +34,7 @@ final class Recompilation {
             if (!"cpu".equals(m.info().backend())) return new Figure(whatifSaves, BOUND, "");
             // XLA:CPU's "device" is the host: an offload to host memory frees none of it
             return new Figure(0, BOUND, "; on XLA:CPU the device is the host, so an offload frees nothing (the what-if's "
-                    + Sizes.human(whatifSaves) + " is what a GPU or TPU build's device memory would save at most)");
+                    + Units.human(whatifSaves) + " is what a GPU or TPU build's device memory would save at most)");
         }
         if (a.edit() == null || !a.edit().startsWith("remat ")) return new Figure(whatifSaves, EXACT, "");
         if (!"cpu".equals(m.info().backend()))
@@ -42,7 +42,7 @@ final class Recompilation {
                     + " recomputation is scheduled next to its use (the figure is the what-if's bound)");
         return new Figure(0, ESTIMATE, "; on XLA:CPU a jax.checkpoint build does not"
                 + " save this: its recomputations are scheduled together and live at the new peak (the what-if's "
-                + Sizes.human(whatifSaves) + " assumes each comes just before its use); what helps: a memory-efficient"
+                + Units.human(whatifSaves) + " assumes each comes just before its use); what helps: a memory-efficient"
                 + " attention or a loop over chunks where these are attention scores, offloading the residuals to host"
                 + " on a GPU or TPU (the offload row), bf16 (estimate 0 B; " + CPU_ERROR + ")");
     }

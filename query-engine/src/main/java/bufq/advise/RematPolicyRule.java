@@ -1,9 +1,9 @@
 package bufq.advise;
 
+import bufq.units.Units;
 import bufq.category.Categories;
 import bufq.liveness.UseSchedule;
 import bufq.model.HloValue;
-import bufq.table.Sizes;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -41,8 +41,8 @@ final class RematPolicyRule implements Rule {
         }
         if (recomputed.isEmpty()) return List.of();
         return List.of(new Advice(NAME, recomputed.size() + (recomputed.size() == 1 ? " residual that is not a dot output ("
-                : " residuals that are not dot outputs (") + Sizes.human(bytes)
-                + ") wait across the peak" + (dots == 0 ? "" : ", beside " + dots + (dots == 1 ? " dot output (" : " dot outputs (") + Sizes.human(kept) + ")")
+                : " residuals that are not dot outputs (") + Units.human(bytes)
+                + ") wait across the peak" + (dots == 0 ? "" : ", beside " + dots + (dots == 1 ? " dot output (" : " dot outputs (") + Units.human(kept) + ")")
                 + ": jax.checkpoint(policy=jax.checkpoint_policies.checkpoint_dots) keeps the dots and recomputes these",
                 "remat where " + Facts.byId(recomputed), recomputed, 0));
     }

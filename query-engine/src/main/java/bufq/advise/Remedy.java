@@ -1,5 +1,6 @@
 package bufq.advise;
 
+import bufq.units.Units;
 import bufq.eval.Catalog;
 import bufq.lang.QueryException;
 import bufq.liveness.LiveValues;
@@ -12,7 +13,6 @@ import bufq.model.ProgramSizes;
 import bufq.model.TilingModel;
 import bufq.table.ColumnType;
 import bufq.table.Output;
-import bufq.table.Sizes;
 import bufq.table.Table;
 import bufq.whatif.EditParser;
 import bufq.whatif.EditSweep;
@@ -101,7 +101,7 @@ public final class Remedy {
         if (changes.isEmpty()) r.note("tried: chunking (" + kind + " allocations only), bf16 and sharding (outputs only), donation"
                 + " (parameters only), dropping co-resident arrays (fit, with a capacity and a message loaded): none applies to a "
                 + kind + " allocation");
-        r.note("allocation " + a.index() + ": " + kind + ", " + Sizes.human(a.size()) + "; 'exact: whatif' is the program's peak"
+        r.note("allocation " + a.index() + ": " + kind + ", " + Units.human(a.size()) + "; 'exact: whatif' is the program's peak"
                 + " recomputed under the edit (the schedule kept), 'exact: fit' the programs re-run without the arrays");
         Table.Builder h = Table.builder().title("holders (what holds allocation " + a.index() + " at its peak, step " + t + ")")
                 .column("id", ColumnType.INT).column("label", ColumnType.STRING).column("opcode", ColumnType.STRING)
@@ -225,7 +225,7 @@ public final class Remedy {
     }
 
     private static String shape(BufferAllocation a) {
-        return a.outputShape() != null ? a.outputShape().text() : Sizes.human(a.size());
+        return a.outputShape() != null ? a.outputShape().text() : Units.human(a.size());
     }
 
     private static String trim(double d) {

@@ -1,6 +1,6 @@
 package bufq.check;
 
-import bufq.analysis.ClaimedPeak;
+import bufq.peak.ClaimedPeak;
 import bufq.liveness.LiveValues;
 import bufq.liveness.Liveness;
 import bufq.model.BufferAllocation;

@@ -1,8 +1,8 @@
 package bufq.export;
 
+import bufq.blame.Blame;
 import bufq.liveness.LiveValues;
 import bufq.liveness.Liveness;
-import bufq.analysis.Analyses;
 import bufq.liveness.OccupiedShares;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
@@ -208,7 +208,7 @@ public final class PprofExport {
             out.add(new Frame(by == ProfileStacks.STACK ? v.name() : "(no op_name)", "", 0));
         } else {
             StringBuilder prefix = new StringBuilder();
-            for (String part : Analyses.opNamePath(op)) {
+            for (String part : Blame.opNamePath(op)) {
                 if (prefix.length() > 0) prefix.append('/');
                 prefix.append(part);
                 out.add(new Frame(prefix.toString(), "", 0));

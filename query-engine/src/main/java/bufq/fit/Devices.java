@@ -1,7 +1,7 @@
 package bufq.fit;
 
+import bufq.units.Units;
 import bufq.table.ColumnType;
-import bufq.table.Sizes;
 import bufq.table.Table;
 
 import java.util.List;
@@ -30,7 +30,7 @@ public final class Devices {
             String src = "device " + name + ": " + memory + " (" + source + ")";
             if (offeredBytes < 0) return new Capacity(bytes, 0, src);
             return new Capacity(bytes, bytes - offeredBytes, src + ", of which a program is offered "
-                    + Sizes.human(offeredBytes) + " (" + offeredFrom + ")");
+                    + Units.human(offeredBytes) + " (" + offeredFrom + ")");
         }
     }
 

@@ -1,7 +1,7 @@
 package bufq.fit;
 
-import bufq.table.Sizes;
 
+import bufq.units.Units;
 import java.util.List;
 
 /**
@@ -47,7 +47,7 @@ public record Failure(String program, long requestedBytes, long capacityBytes, l
         long args = Math.max(0, s.program().sizes().argumentBytes());
         long known = s.heldBeforeBytes() + args;
         long least = capacity.bytes() - requestedBytes - known + 1;
-        String how = "allocating " + requestedBytes + " B failed with at least " + known + " B held (" + Sizes.human(known)
+        String how = "allocating " + requestedBytes + " B failed with at least " + known + " B held (" + Units.human(known)
                 + ": the arrays kept before " + program + " and its arguments)";
         if (usedBytes >= 0 && usedBytes - known > least) {
             least = usedBytes - known;
@@ -63,8 +63,8 @@ public record Failure(String program, long requestedBytes, long capacityBytes, l
         }
         least = Math.min(least, capacity.bytes() - 1);
         notes.add(source + " says " + program + " failed: " + how + " under " + capacity.bytes() + " B, so at least "
-                + least + " B (" + Sizes.human(least) + ") more was in use: outside the dumps (the runtime, the process"
+                + least + " B (" + Units.human(least) + ") more was in use: outside the dumps (the runtime, the process"
                 + " itself, other programs' arrays) or a limit below the capacity; taken as reserved");
-        return capacity.withReserved(least, "reserved " + Sizes.human(least) + " assumed from " + source);
+        return capacity.withReserved(least, "reserved " + Units.human(least) + " assumed from " + source);
     }
 }

@@ -1,9 +1,9 @@
 package bufq.fit;
 
+import bufq.units.Units;
 import bufq.model.ProgramSizes;
 import bufq.table.ColumnType;
 import bufq.table.Output;
-import bufq.table.Sizes;
 import bufq.table.Table;
 
 import java.util.ArrayList;
@@ -50,11 +50,11 @@ public record FitReport(Capacity capacity, Keep keep, List<Fit.Step> steps, List
         if (s == null) return null;
         String p = s.program().handle();
         if (!s.fitsAlone())
-            return p + " does not fit alone: needs " + Sizes.human(s.needsBytes()) + " of " + Sizes.human(s.offeredBytes())
-                    + " offered, over by " + Sizes.human(s.aloneOverBytes()) + " (" + s.aloneOverBytes() + " B)";
-        return p + " fits alone but not with the arrays kept before it (" + Sizes.human(s.heldBeforeBytes()) + "): "
-                + Sizes.human(s.totalBytes()) + " of " + Sizes.human(s.offeredBytes()) + " offered, over by "
-                + Sizes.human(s.overBytes()) + " (" + s.overBytes() + " B)" + largestHeld(s);
+            return p + " does not fit alone: needs " + Units.human(s.needsBytes()) + " of " + Units.human(s.offeredBytes())
+                    + " offered, over by " + Units.human(s.aloneOverBytes()) + " (" + s.aloneOverBytes() + " B)";
+        return p + " fits alone but not with the arrays kept before it (" + Units.human(s.heldBeforeBytes()) + "): "
+                + Units.human(s.totalBytes()) + " of " + Units.human(s.offeredBytes()) + " offered, over by "
+                + Units.human(s.overBytes()) + " (" + s.overBytes() + " B)" + largestHeld(s);
     }
 
     private String largestHeld(Fit.Step s) {
@@ -63,7 +63,7 @@ public record FitReport(Capacity capacity, Keep keep, List<Fit.Step> steps, List
             if (k.heldFrom() <= s.order() && (big == null || k.array().bytes() > big.bytes())) big = k.array();
         if (big == null) return "";
         return "; the largest held is " + big.name() + ", " + big.role() + " of " + big.program()
-                + (big.shape() == null ? "" : " " + big.shape()) + ", " + Sizes.human(big.bytes());
+                + (big.shape() == null ? "" : " " + big.shape()) + ", " + Units.human(big.bytes());
     }
 
     public List<Output> outputs() {
@@ -105,12 +105,12 @@ public record FitReport(Capacity capacity, Keep keep, List<Fit.Step> steps, List
         ProgramSizes z = p.sizes();
         List<String> parts = new ArrayList<>();
         if (p.peakBytes() >= 0 && p.peakBytes() < z.needsBytes())
-            parts.add("peak_bytes is " + Sizes.human(z.needsBytes() - p.peakBytes()) + " below needs: XLA requests every"
+            parts.add("peak_bytes is " + Units.human(z.needsBytes() - p.peakBytes()) + " below needs: XLA requests every"
                     + " allocation whole for the run, while at bufq's peak step not every byte is live"
-                    + (z.tempBytes() > 0 ? " (values packed in the " + Sizes.human(z.tempBytes()) + " temp, parameters dead before outputs are written)" : ""));
+                    + (z.tempBytes() > 0 ? " (values packed in the " + Units.human(z.tempBytes()) + " temp, parameters dead before outputs are written)" : ""));
         if (z.tempBytes() > 0)
-            parts.add("JAX's peak_memory_in_bytes on XLA:CPU leaves the temp out: " + Sizes.human(z.needsBytes() - z.tempBytes()));
-        if (z.aliasBytes() > 0) parts.add("a donated parameter counts once: " + Sizes.human(z.aliasBytes()) + " aliased");
+            parts.add("JAX's peak_memory_in_bytes on XLA:CPU leaves the temp out: " + Units.human(z.needsBytes() - z.tempBytes()));
+        if (z.aliasBytes() > 0) parts.add("a donated parameter counts once: " + Units.human(z.aliasBytes()) + " aliased");
         if (p.peakBytes() > z.needsBytes())
             parts.add("peak_bytes counts thread-local allocations, which needs leaves out as XLA does");
         return parts.isEmpty() ? null : String.join("; ", parts);

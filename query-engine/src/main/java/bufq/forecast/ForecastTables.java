@@ -1,5 +1,6 @@
 package bufq.forecast;
 
+import bufq.units.Units;
 import bufq.liveness.OccupiedShares;
 import bufq.category.Categories;
 import bufq.analysis.diff.MatchKey;
@@ -10,7 +11,6 @@ import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.table.ColumnType;
 import bufq.table.Output;
-import bufq.table.Sizes;
 import bufq.table.Table;
 
 import java.util.ArrayList;
@@ -45,8 +45,8 @@ final class ForecastTables {
         t.row(s.dimension(), p.n(), sizes, p.peakBytes(), (long) p.peakTime(), p.peakInstruction(), p.liveBytes(),
                 p.needsBytes(), p.template().handle(), BASIS);
         t.note(ProgramSeries.VAR + " is " + s.dimension() + ": " + Law.join(s.ns()) + " in " + String.join(", ", s.modules().stream().map(HloModule::handle).toList()));
-        t.note("peak " + Sizes.human(p.peakBytes()) + " at step " + p.peakTime() + " (" + p.peakInstruction() + "); needs_bytes "
-                + Sizes.human(p.needsBytes()) + " (arguments + outputs - aliases + temp + constants, as 'modules')");
+        t.note("peak " + Units.human(p.peakBytes()) + " at step " + p.peakTime() + " (" + p.peakInstruction() + "); needs_bytes "
+                + Units.human(p.needsBytes()) + " (arguments + outputs - aliases + temp + constants, as 'modules')");
         t.note("built on " + p.template().handle() + " (" + ProgramSeries.VAR + "=" + size(s, p.template()) + "): its schedule, ranges and allocations;"
                 + " a temp's packing slack is kept as a ratio");
         if (s.ns().length == 2) t.note("two sizes: every law fits them exactly; load a third size to check the laws and see residuals");
@@ -80,7 +80,7 @@ final class ForecastTables {
             t.row(v.label(), v.size(), p.peakBytes() == 0 ? null : (double) v.size() / p.peakBytes(), law[j].shapeText(ProgramSeries.VAR),
                     law[j].bytesText(ProgramSeries.VAR), k.role().word(), k.opGroup());
         }
-        t.note(live.size() + (live.size() == 1 ? " value live, " : " values live, ") + Sizes.human(total)
+        t.note(live.size() + (live.size() == 1 ? " value live, " : " values live, ") + Units.human(total)
                 + (live.size() > HOLDERS ? "; the " + HOLDERS + " largest listed" : ""));
         return t.build();
     }
@@ -194,7 +194,7 @@ final class ForecastTables {
         for (Largest l : largest)
             t.row(l.basis(), l.largest() < 0 ? null : l.largest(), l.bytes() < 0 ? null : l.bytes(), l.next() < 0 ? null : l.next(),
                     l.nextBytes() < 0 ? null : l.nextBytes(), c.offeredBytes());
-        t.note("capacity: " + c.source() + (c.reservedBytes() > 0 ? "; offered " + Sizes.human(c.offeredBytes()) : ""));
+        t.note("capacity: " + c.source() + (c.reservedBytes() > 0 ? "; offered " + Units.human(c.offeredBytes()) : ""));
         t.note("sizes step by " + s.period() + "; next_n is the first that does not fit");
         if (largest.stream().anyMatch(l -> l.largest() >= 0 && l.next() < 0))
             t.note("where next_n is empty every size searched fits: the search stops at 2^40 steps or where a size passes 2^56 bytes");

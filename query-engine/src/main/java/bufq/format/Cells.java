@@ -2,7 +2,6 @@ package bufq.format;
 
 import bufq.table.ColumnType;
 import bufq.table.Holding;
-import bufq.table.Sizes;
 import bufq.table.Table;
 import bufq.units.PrintedSize;
 import bufq.units.Units;
@@ -32,7 +31,7 @@ final class Cells {
     static String human(Object v, ColumnType type, FormatOptions o) {
         if (v == null) return NULL;
         return switch (type) {
-            case BYTES -> v instanceof Number n && !o.rawSizes() ? Sizes.human(n.longValue()) : scalar(v);
+            case BYTES -> v instanceof Number n && !o.rawSizes() ? Units.human(n.longValue()) : scalar(v);
             case PERCENT -> v instanceof Number n ? percent(n.doubleValue()) : scalar(v);
             case FLOAT -> v instanceof Number n ? shortDouble(n.doubleValue()) : scalar(v);
             case LIST -> v instanceof List<?> l && !o.rawSizes() ? list(l) : scalar(v);
@@ -51,7 +50,7 @@ final class Cells {
         for (int i = 0; i < l.size(); i++) {
             if (i > 0) b.append(", ");
             Object item = l.get(i);
-            b.append(item instanceof Holding h ? h.name() + " " + Sizes.human(h.bytes()) : item == null ? NULL : scalar(item));
+            b.append(item instanceof Holding h ? h.name() + " " + Units.human(h.bytes()) : item == null ? NULL : scalar(item));
         }
         return b.append(']').toString();
     }

@@ -214,6 +214,11 @@ public final class Units {
         return b.toString();
     }
 
+    /** {@code part / whole} as a fraction, 0 when {@code whole} is 0: a share of bytes. */
+    public static double share(long part, long whole) {
+        return whole == 0 ? 0.0 : (double) part / whole;
+    }
+
     /** The symbols of the table, for messages: {@code B, KB, MB, ..., KiB, ..., K, M, ...}. */
     public static String symbols() {
         StringBuilder b = new StringBuilder();

@@ -1,7 +1,7 @@
 package bufq.whatif;
 
+import bufq.units.Units;
 import bufq.liveness.LiveValues;
-import bufq.table.Sizes;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
@@ -80,8 +80,8 @@ public record Outcome(HloModule module, Liveness before, Liveness after, List<Ef
         peak.row(caseRow("now", before, "as compiled"));
         peak.row(caseRow("what if", after, "bound under the current schedule"));
         long b = before.peakBytes(), a = after.peakBytes();
-        peak.note(String.format("peak %s -> %s (%s%s), step %d -> %d", Sizes.human(b), Sizes.human(a),
-                a <= b ? "saves " + Sizes.human(b - a) : "costs " + Sizes.human(a - b),
+        peak.note(String.format("peak %s -> %s (%s%s), step %d -> %d", Units.human(b), Units.human(a),
+                a <= b ? "saves " + Units.human(b - a) : "costs " + Units.human(a - b),
                 b == 0 ? "" : String.format(", %+.1f%%", 100.0 * (a - b) / b), before.peakTime(), after.peakTime()));
         peak.note(BOUND);
         out.add(peak.build());
@@ -125,7 +125,7 @@ public record Outcome(HloModule module, Liveness before, Liveness after, List<Ef
             t.row(v.id(), v.label(), v.size(), v.shape() == null ? null : v.shape().text(),
                     v.hasRange() ? v.rangeStart() + ".." + v.rangeEnd() : null, rangesAfter(i));
         }
-        t.note(ps.size() + (ps.size() == 1 ? " value, " : " values, ") + Sizes.human(bytes)
+        t.note(ps.size() + (ps.size() == 1 ? " value, " : " values, ") + Units.human(bytes)
                 + (ps.size() > LISTED ? "; the " + LISTED + " largest listed" : ""));
         return t.build();
     }

@@ -1,6 +1,6 @@
 package bufq.why;
 
-import bufq.analysis.Bytes;
+import bufq.units.Units;
 import bufq.liveness.OccupiedShares;
 import bufq.liveness.LiveValues;
 import bufq.model.BufferAllocation;
@@ -269,7 +269,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
             saves = 0L;
         } else {
             held = holdings.of(v);
-            share = Bytes.share(held, before);
+            share = Units.share(held, before);
             freeAt = lastUseBefore(m, v, peak);
             if (freeAt == peak) {
                 why = freeAt == v.rangeStart() ? "born at the peak, so it cannot end before it"

@@ -1,5 +1,6 @@
 package bufq.analysis;
 
+import bufq.peak.Peak;
 import bufq.check.CheckReport;
 import bufq.check.CheckRule;
 import bufq.check.Checks;
@@ -128,7 +129,7 @@ class ChecksTest {
         List<Finding> f = Checks.check(wrong, null, List.of()).of("peak-claim");
         assertTrue(f.stream().anyMatch(x -> x.severity() == Severity.WARN && x.message().contains("sum to 24 bytes")
                 && x.message().contains("weigh 48")), f.toString());
-        String notes = String.join(" ", ((Table) Analyses.peak(m, java.util.OptionalInt.empty(), 0, null).get(0)).notes());
+        String notes = String.join(" ", ((Table) Peak.report(m, java.util.OptionalInt.empty(), 0, null).get(0)).notes());
         assertTrue(notes.contains("bufq gets the same sum that way, and 24 bytes with the values' own shapes"), notes);
     }
 

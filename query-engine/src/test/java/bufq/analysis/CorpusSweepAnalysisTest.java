@@ -1,5 +1,10 @@
 package bufq.analysis;
 
+import bufq.waste.Waste;
+import bufq.blame.Blame;
+import bufq.peak.Peak;
+import bufq.blame.BlameBy;
+import bufq.blame.StackTree;
 import bufq.timeline.Timeline;
 import bufq.map.AllocationMap;
 import bufq.check.Checks;
@@ -131,8 +136,8 @@ class CorpusSweepAnalysisTest {
      * table or text), and its answer prints in every format; pictures are well-formed XML.
      */
     static void runAll(HloModule m) {
-        answers(m, "peak", Analyses.peak(m, OptionalInt.empty(), Analyses.DEFAULT_SMALL_THRESHOLD, TilingModel.TPU));
-        for (int c : Liveness.of(m).colors()) answers(m, "peak of colour " + c, Analyses.peak(m, OptionalInt.of(c), 0, TilingModel.NONE));
+        answers(m, "peak", Peak.report(m, OptionalInt.empty(), Peak.DEFAULT_SMALL_THRESHOLD, TilingModel.TPU));
+        for (int c : Liveness.of(m).colors()) answers(m, "peak of colour " + c, Peak.report(m, OptionalInt.of(c), 0, TilingModel.NONE));
         answers(m, "timeline", Timeline.chart(m, OptionalInt.empty(), 100));
         ChartsTest.parseUnchecked(Timeline.svg(m, OptionalInt.empty()));
         ChartsTest.parseUnchecked(Timeline.html(m, OptionalInt.empty()));
@@ -143,9 +148,9 @@ class CorpusSweepAnalysisTest {
                 ChartsTest.parseUnchecked(AllocationMap.html(m, a.index()));
             }
         }
-        answers(m, "padding", Analyses.padding(m, TilingModel.TPU));
-        answers(m, "fragmentation", Analyses.fragmentation(m));
-        for (BlameBy by : BlameBy.values()) answers(m, "blame by " + by, Analyses.blame(m, by, 0));
+        answers(m, "padding", Waste.padding(m, TilingModel.TPU));
+        answers(m, "fragmentation", Waste.fragmentation(m));
+        for (BlameBy by : BlameBy.values()) answers(m, "blame by " + by, Blame.atPeak(m, by, 0));
     }
 
     private static void answers(HloModule m, String analysis, List<? extends Output> out) {

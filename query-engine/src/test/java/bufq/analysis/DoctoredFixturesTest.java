@@ -1,5 +1,7 @@
 package bufq.analysis;
 
+import bufq.peak.Peak;
+import bufq.units.Units;
 import bufq.why.WhyReport;
 import bufq.why.Why;
 import bufq.timeline.Timeline;
@@ -137,11 +139,11 @@ class DoctoredFixturesTest {
             long peakBytes = l.peakBytes();
             assertEquals(peakBytes, OccupancyOracle.occupied(m, null)[peak], n);
 
-            Table pk = (Table) Analyses.peak(m, OptionalInt.empty(), 0, TilingModel.NONE).get(0);
+            Table pk = (Table) Peak.report(m, OptionalInt.empty(), 0, TilingModel.NONE).get(0);
             assertEquals((long) peak, cell(pk, 0, "peak_time"), n);
             assertEquals(peakBytes, cell(pk, 0, "peak_bytes"), n);
 
-            Table peaks = Analyses.peaks(m, OptionalInt.empty(), 0.2);
+            Table peaks = Peak.peaks(m, OptionalInt.empty(), 0.2);
             assertEquals(peakBytes, cell(peaks, 0, "bytes"), n);
             assertTrue((long) cell(peaks, 0, "step") <= peak && peak <= (long) cell(peaks, 0, "to"), n + ": " + peaks.rows());
 
@@ -149,7 +151,7 @@ class DoctoredFixturesTest {
             long[] oracle = OccupancyOracle.occupied(m, null);
             assertEquals(m.steps(), steps.size(), n);
             for (int t = 0; t < steps.size(); t++) assertEquals(oracle[t], cell(steps, t, "occupied_bytes"), n + " step " + t);
-            assertTrue(steps.notes().contains("peak: step " + peak + " (" + Bytes.human(peakBytes) + " occupied)"), n + ": " + steps.notes());
+            assertTrue(steps.notes().contains("peak: step " + peak + " (" + Units.human(peakBytes) + " occupied)"), n + ": " + steps.notes());
 
             // A text dump has no heap-simulator trace: the event timeline says so rather than drawing nothing.
             String events = ((TextBlock) Timeline.events(m, 80).get(0)).text();

@@ -1,5 +1,9 @@
 package bufq.analysis;
 
+import bufq.waste.Waste;
+import bufq.blame.Blame;
+import bufq.peak.Peak;
+import bufq.blame.BlameBy;
 import bufq.timeline.Timeline;
 import bufq.map.AllocationMap;
 import bufq.check.Checks;
@@ -36,11 +40,11 @@ class EdgeCasesTest {
     void everyAnalysisAnswersOnDegenerateModules() throws Exception {
         for (HloModule m : odd()) {
             List<Output> out = new ArrayList<>();
-            out.addAll(Analyses.peak(m, OptionalInt.empty(), 16, TilingModel.TPU));
+            out.addAll(Peak.report(m, OptionalInt.empty(), 16, TilingModel.TPU));
             out.addAll(Timeline.chart(m, OptionalInt.empty(), 40));
-            out.addAll(Analyses.padding(m, null));
-            out.addAll(Analyses.fragmentation(m));
-            for (BlameBy by : BlameBy.values()) out.addAll(Analyses.blame(m, by, 2));
+            out.addAll(Waste.padding(m, null));
+            out.addAll(Waste.fragmentation(m));
+            for (BlameBy by : BlameBy.values()) out.addAll(Blame.atPeak(m, by, 2));
             for (var a : m.allocations()) {
                 out.addAll(AllocationMap.chart(m, a.index(), 40));
                 ChartsTest.parse(AllocationMap.svg(m, a.index()));
@@ -65,7 +69,7 @@ class EdgeCasesTest {
     @Test
     void unknownColorAndAllocationAreOneLineErrors() {
         HloModule m = TestModules.unstack();
-        var e = assertThrows(IllegalArgumentException.class, () -> Analyses.peak(m, OptionalInt.of(3), 0, null));
+        var e = assertThrows(IllegalArgumentException.class, () -> Peak.report(m, OptionalInt.of(3), 0, null));
         assertEquals("no color 3 in jit__unstack (colors: 0)", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> Timeline.svg(m, OptionalInt.of(9)));
         var a = assertThrows(IllegalArgumentException.class, () -> AllocationMap.chart(m, 99, 80));

@@ -1,5 +1,6 @@
 package bufq.analysis;
 
+import bufq.peak.Peak;
 import bufq.liveness.Liveness;
 import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
@@ -48,7 +49,7 @@ class PeakGroupAllocationTest {
     void aGroupInOneAllocationNamesIt() throws Exception {
         HloModule m = DumpLoader.loadText("module_0000.jit_pairs.cpu_after_optimizations-buffer-assignment.txt", DUMP);
         assertEquals(3, Liveness.of(m).peakTime());
-        List<Output> out = Analyses.peak(m, OptionalInt.empty(), 0, TilingModel.TPU);
+        List<Output> out = Peak.report(m, OptionalInt.empty(), 0, TilingModel.TPU);
         Table t = out.stream().filter(o -> o instanceof Table x && x.title() != null && x.title().startsWith("values live at"))
                 .map(Table.class::cast).findFirst().orElseThrow();
         int value = t.columns().stream().map(c -> c.name()).toList().indexOf("value");

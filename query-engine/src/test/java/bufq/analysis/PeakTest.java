@@ -1,5 +1,10 @@
 package bufq.analysis;
 
+import bufq.blame.Blame;
+import bufq.peak.Peak;
+import bufq.blame.BlameBy;
+import bufq.peak.ClaimedPeak;
+import bufq.units.Units;
 import bufq.timeline.Timeline;
 import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
@@ -52,7 +57,7 @@ class PeakTest {
     @Test
     void summaryPutsClaimBesideRecomputationWithANote() {
         HloModule m = TestModules.unstack();
-        List<Output> out = Analyses.peak(m, OptionalInt.empty(), 0, TilingModel.TPU);
+        List<Output> out = Peak.report(m, OptionalInt.empty(), 0, TilingModel.TPU);
         Table s = (Table) out.get(0);
         assertEquals("all", s.cell(0, 0));
         assertEquals(1L, s.cell(0, s.columnIndex("peak_time")));
@@ -68,7 +73,7 @@ class PeakTest {
     @Test
     void liveValuesSortedBySizeWithShareAndPaddingAndSmallFold() {
         HloModule m = TestModules.unstack();
-        Table t = (Table) Analyses.peak(m, OptionalInt.empty(), 16, null).get(1);
+        Table t = (Table) Peak.report(m, OptionalInt.empty(), 16, null).get(1);
         // Arg_0.1 (32) and the tuple table slice_reduce_fusion{} (32) lead; four 8-byte values fold.
         assertEquals(3, t.size());
         assertEquals("Arg_0.1", t.cell(0, 0));
@@ -91,12 +96,12 @@ class PeakTest {
                 .value("b", 0, 400, 800, "f32[200]", "1-2")
                 .value("c", 1, 0, 1024, "f32[256]", "2-3", 1)
                 .build();
-        Table s = (Table) Analyses.peak(m, OptionalInt.empty(), 0, null).get(0);
+        Table s = (Table) Peak.report(m, OptionalInt.empty(), 0, null).get(0);
         assertEquals(List.of("all", "0", "1"), List.of(s.cell(0, 0), s.cell(1, 0), s.cell(2, 0)));
         assertEquals(1824L, s.cell(0, s.columnIndex("peak_bytes")));   // step 2: b + c
         assertEquals(1200L, s.cell(1, s.columnIndex("peak_bytes")));   // step 1: a + b
         assertEquals(1L, s.cell(1, s.columnIndex("peak_time")));
-        Table live = (Table) Analyses.peak(m, OptionalInt.of(1), 0, null).get(1);
+        Table live = (Table) Peak.report(m, OptionalInt.of(1), 0, null).get(1);
         assertEquals(1, live.size());
         assertEquals("c", live.cell(0, 0));
     }
@@ -121,12 +126,12 @@ class PeakTest {
     @Test
     void noScheduleSaysWhy() {
         HloModule m = new TestModules.Builder("bare").alloc(0, 16, 0, "temp").value("a", 0, 0, 16, "f32[4]", null).build();
-        List<Output> out = Analyses.peak(m, OptionalInt.empty(), 0, null);
+        List<Output> out = Peak.report(m, OptionalInt.empty(), 0, null);
         assertEquals(1, out.size());
         String text = ((TextBlock) out.get(0)).text();
         assertTrue(text.startsWith("no live ranges in this dump, so no peak"), text);
         assertTrue(text.length() > 80 && text.contains("--xla_dump_buffer_assignment_analysis"), text);
-        assertEquals(out, Analyses.blame(m, BlameBy.OP_NAME, 0));
+        assertEquals(out, Blame.atPeak(m, BlameBy.OP_NAME, 0));
     }
 
     @Test
@@ -144,7 +149,7 @@ class PeakTest {
         b.value("copy.13", 0, off, 400, "f32[100]", "0-1").instruction("copy.13", "f32[100]", "copy", "jit(f)/other", null, 0);
         b.value("big.3", 0, off + 400, 800, "f32[200]", "0-1");
         b.value("big.20", 0, off + 1200, 800, "f32[200]", "0-1");
-        Table t = (Table) Analyses.peak(b.build(), OptionalInt.empty(), 0, null).get(1);
+        Table t = (Table) Peak.report(b.build(), OptionalInt.empty(), 0, null).get(1);
         // The twelve copies first (4800 bytes in all), then the two values without an op_name, then copy.13.
         assertEquals(3, t.size(), t.toString());
         assertEquals("copy.1 .. copy.12", t.cell(0, 0));
@@ -171,13 +176,13 @@ class PeakTest {
         assertTrue(Liveness.of(m).colors().contains(1), Liveness.of(m).colors().toString());
         assertEquals(-1, Liveness.of(m).peakTime(1));
         assertTrue(Liveness.of(m).peakTime() >= 0);
-        List<Output> peak = Analyses.peak(m, OptionalInt.of(1), 0, TilingModel.TPU);
+        List<Output> peak = Peak.report(m, OptionalInt.of(1), 0, TilingModel.TPU);
         assertEquals("no value of color 1 has a live range, so color 1 has no peak\n", ((TextBlock) peak.get(0)).text());
-        Table all = (Table) Analyses.peak(m, OptionalInt.empty(), 0, TilingModel.TPU).get(0);
+        Table all = (Table) Peak.report(m, OptionalInt.empty(), 0, TilingModel.TPU).get(0);
         for (int r = 0; r < all.size(); r++) {
             if (all.cell(r, 0).equals("1")) assertEquals(null, all.cell(r, all.columnIndex("peak_time")));
         }
-        Table peaks = Analyses.peaks(m, OptionalInt.of(1), 0.2);
+        Table peaks = Peak.peaks(m, OptionalInt.of(1), 0.2);
         assertEquals(0, peaks.size());
         assertTrue(peaks.notes().contains("no value of color 1 has a live range, so color 1 has no peak"), peaks.notes().toString());
         assertEquals("no value of color 1 has a live range, so color 1 has no peak\n",
@@ -189,13 +194,13 @@ class PeakTest {
     @Test
     void theStackTreeSaysWhenItsMeasureIsNotTheTables() throws Exception {
         HloModule m = bufq.dump.DumpLoader.load(List.of(java.nio.file.Path.of("../examples/seeds/004_0cb419b3147a3cb6.txt"))).get(0);
-        List<Output> blame = Analyses.blame(m, BlameBy.OP_NAME, 0);
+        List<Output> blame = Blame.atPeak(m, BlameBy.OP_NAME, 0);
         String tree = ((TextBlock) blame.get(1)).text();
         long occupied = Liveness.of(m).peakBytes(), logical = Liveness.of(m).liveBytes(Liveness.of(m).peakTime());
         assertTrue(occupied != logical);
         assertTrue(tree.startsWith("stack trace breakdown, rebuilt from the model at peak step " + Liveness.of(m).peakTime()
-                + " (the dump printed none); like XLA's it sums logical sizes, " + Bytes.grouped(logical)
-                + " bytes, where the table counts the " + Bytes.grouped(occupied) + " bytes occupied:\n"), tree);
-        assertTrue(tree.contains("Stack trace breakdown for peak usage: " + Bytes.grouped(logical) + " bytes"), tree);
+                + " (the dump printed none); like XLA's it sums logical sizes, " + Units.grouped(logical, ' ')
+                + " bytes, where the table counts the " + Units.grouped(occupied, ' ') + " bytes occupied:\n"), tree);
+        assertTrue(tree.contains("Stack trace breakdown for peak usage: " + Units.grouped(logical, ' ') + " bytes"), tree);
     }
 }

@@ -1,5 +1,6 @@
 package bufq.analysis;
 
+import bufq.peak.Peak;
 import bufq.liveness.Liveness;
 import bufq.dump.DumpLoader;
 import bufq.dump.file.ModuleSource;
@@ -25,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The rows the {@code peaks} command prints ({@link Analyses#peaks}, which the command prints as it
+ * The rows the {@code peaks} command prints ({@link Peak#peaks}, which the command prints as it
  * is), end to end from the loaded module, against scipy's {@code find_peaks} on the occupancy Python
  * read from the dump text ({@code scipy-peaks.tsv}, see {@link PeaksScipyTest}); and {@code peak(N)}
  * in a query, spelled as each table's note spells it, against that table's row N.
@@ -51,7 +52,7 @@ class PeaksEndToEndTest {
         int modules = 0, peaks = 0;
         for (String[] f : golden()) {
             HloModule m = load(f[0]);
-            Table t = Analyses.peaks(m, OptionalInt.empty(), Prominence.DEFAULT_SHARE);
+            Table t = Peak.peaks(m, OptionalInt.empty(), Prominence.DEFAULT_SHARE);
             List<Integer> rows = new ArrayList<>();
             for (int r = 0; r < t.size(); r++) {
                 if ((Boolean) t.cell(r, t.columnIndex("scipy"))) rows.add(r);
@@ -90,7 +91,7 @@ class PeaksEndToEndTest {
             if (Liveness.of(m).colors().size() > 1) for (int c : Liveness.of(m).colors()) colors.add(OptionalInt.of(c));
             for (OptionalInt color : colors) {
                 for (double share : new double[] {Prominence.DEFAULT_SHARE, 0.05}) {
-                    Table t = Analyses.peaks(m, color, share);
+                    Table t = Peak.peaks(m, color, share);
                     String spelling = null;
                     for (String n : t.notes()) if (n.startsWith("'live at ")) spelling = n.substring(9, n.indexOf("' selects"));
                     assertNotNull(spelling, f[0] + ": " + t.notes());

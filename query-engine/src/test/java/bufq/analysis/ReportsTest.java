@@ -1,5 +1,10 @@
 package bufq.analysis;
 
+import bufq.waste.Waste;
+import bufq.blame.Blame;
+import bufq.blame.BlameBy;
+import bufq.blame.StackTree;
+import bufq.units.Units;
 import bufq.model.HloModule;
 import bufq.model.StackTraceNode;
 import bufq.model.TilingModel;
@@ -7,7 +12,6 @@ import bufq.table.Table;
 import bufq.table.TextBlock;
 import org.junit.jupiter.api.Test;
 
-import bufq.table.Sizes;
 import bufq.testing.TestModules;
 import java.util.List;
 
@@ -19,7 +23,7 @@ class ReportsTest {
     @Test
     void paddingTotalsWorstAndByShape() {
         HloModule m = TestModules.unstack();
-        List<?> out = Analyses.padding(m, TilingModel.TPU);
+        List<?> out = Waste.padding(m, TilingModel.TPU);
         Table totals = (Table) out.get(0);
         // 1024-32 for the argument, 4 x (512-8) for the elements, tuples unpadded.
         assertEquals(992L + 4 * 504, totals.cell(0, totals.columnIndex("padding_bytes")));
@@ -40,7 +44,7 @@ class ReportsTest {
         HloModule m = new TestModules.Builder("small").steps("a", "b")
                 .alloc(0, 1000, 0, "preallocated-temp")
                 .value("big", 0, 0, 64, "u8[400]", "0-0").value("pad", 0, 128, 128, "u8[100]", "1-1").build();
-        List<?> out = Analyses.padding(m, ROUND_TO_128);
+        List<?> out = Waste.padding(m, ROUND_TO_128);
         Table totals = (Table) out.get(0);
         assertEquals(1L, totals.cell(0, totals.columnIndex("padded_values")));
         assertEquals(28L, totals.cell(0, totals.columnIndex("padding_bytes")), "never negative: big's 64 < 400 is no padding");
@@ -65,9 +69,9 @@ class ReportsTest {
         HloModule m = new TestModules.Builder("model").steps("a", "b")
                 .alloc(0, 1000, 0, "preallocated-temp")
                 .value("x", 0, 0, 100, "u8[100]", "0-0").value("y", 0, 128, 300, "u8[300]", "1-1").build();
-        Table none = (Table) Analyses.padding(m, TilingModel.NONE).get(0);
+        Table none = (Table) Waste.padding(m, TilingModel.NONE).get(0);
         assertEquals(0L, none.cell(0, none.columnIndex("padded_values")));
-        List<?> out = Analyses.padding(m, ROUND_TO_128);
+        List<?> out = Waste.padding(m, ROUND_TO_128);
         Table totals = (Table) out.get(0);
         assertEquals(2L, totals.cell(0, totals.columnIndex("padded_values")));
         assertEquals(28L + 84, totals.cell(0, totals.columnIndex("padding_bytes")));
@@ -89,7 +93,7 @@ class ReportsTest {
                 .value("c", 0, 0, 300, "u8[300]", "3-3").value("p", 1, 0, 64, "u8[64]", "0-4")
                 .alloc(2, 5000, 1, "temp").value("w", 2, 0, 100, "u8[100]", "1-2", 1)
                 .build();
-        List<?> out = Analyses.fragmentation(m);
+        List<?> out = Waste.fragmentation(m);
         Table t = (Table) out.get(0);
         // Most waste first: allocation 2 (4900 of 5000 never used), then 0, then the full parameter.
         assertEquals(List.of(2L, 0L, 1L), List.of(t.cell(0, 0), t.cell(1, 0), t.cell(2, 0)));
@@ -122,25 +126,25 @@ class ReportsTest {
 
     @Test
     void blameByOpNamePrefixLevels() {
-        Table t = (Table) Analyses.blame(blameModule(), BlameBy.OP_NAME, 0).get(0);
+        Table t = (Table) Blame.atPeak(blameModule(), BlameBy.OP_NAME, 0).get(0);
         // Peak at step 2: p (1000) + d (600) + t (300) = 1900.
         assertTrue(t.title().contains("step 2"), t.title());
         assertEquals(List.of(1L, "params['layer/w']", 1000L), List.of(t.cell(0, 0), t.cell(0, 1), t.cell(0, 2)));
         assertEquals(List.of(1L, "jit(step)", 900L), List.of(t.cell(1, 0), t.cell(1, 1), t.cell(1, 2)));
         assertEquals(List.of(2L, "jit(step)/jvp(a/b)", 900L), List.of(t.cell(2, 0), t.cell(2, 1), t.cell(2, 2)));
         assertEquals("jit(step)/jvp(a/b)/div", t.cell(3, 1));
-        Table depth1 = (Table) Analyses.blame(blameModule(), BlameBy.OP_NAME, 1).get(0);
+        Table depth1 = (Table) Blame.atPeak(blameModule(), BlameBy.OP_NAME, 1).get(0);
         assertEquals(2, depth1.size());
-        Table bySource = (Table) Analyses.blame(blameModule(), BlameBy.SOURCE, 0).get(0);
+        Table bySource = (Table) Blame.atPeak(blameModule(), BlameBy.SOURCE, 0).get(0);
         assertEquals("(no source)", bySource.cell(0, 0));
         assertEquals("m.py:3", bySource.cell(1, 0));
-        Table byOpcode = (Table) Analyses.blame(blameModule(), BlameBy.OPCODE, 0).get(0);
+        Table byOpcode = (Table) Blame.atPeak(blameModule(), BlameBy.OPCODE, 0).get(0);
         assertEquals("parameter", byOpcode.cell(0, 0));
     }
 
     @Test
     void stackTreeRebuiltLikeXla() {
-        TextBlock tree = (TextBlock) Analyses.blame(blameModule(), BlameBy.OP_NAME, 0).get(1);
+        TextBlock tree = (TextBlock) Blame.atPeak(blameModule(), BlameBy.OP_NAME, 0).get(1);
         String expected = """
                 stack trace breakdown, rebuilt from the model at peak step 2 (the dump printed none):
                   Stack trace breakdown for peak usage: 1 900 bytes
@@ -167,13 +171,13 @@ class ReportsTest {
                     .instruction(f, "u8[500]", "fusion", "jit(f)/" + f, null, -1);
         }
         HloModule m = b.build();
-        TextBlock tree = (TextBlock) Analyses.blame(m, BlameBy.OP_NAME, 0, 0).get(1);
+        TextBlock tree = (TextBlock) Blame.atPeak(m, BlameBy.OP_NAME, 0, 0).get(1);
         String text = tree.text();
         assertFalse(text.contains("copy.1 "), text);
         assertTrue(text.contains("(no op_name, 12 values) (44.4%, total: 1 200 bytes"), text);
         int f1 = text.indexOf("jit(f)/fusion.1 "), f2 = text.indexOf("jit(f)/fusion.2 "), f10 = text.indexOf("jit(f)/fusion.10 ");
         assertTrue(f1 >= 0 && f1 < f2 && f2 < f10, "natural order: " + text);
-        String cut = ((TextBlock) Analyses.blame(m, BlameBy.OP_NAME, 0, 3).get(1)).text();
+        String cut = ((TextBlock) Blame.atPeak(m, BlameBy.OP_NAME, 0, 3).get(1)).text();
         assertEquals(1 + 1 + 3 + 1, cut.split("\n").length, cut);  // title, header, 3 node lines, the cut line
         assertTrue(cut.contains("... 2 more lines of the tree (set maxrows 0 shows all)"), cut);
     }
@@ -193,27 +197,13 @@ class ReportsTest {
     }
 
     @Test
-    void splitParamsFollowsXla() {
-        assertEquals(List.of("params", "layer", "fc", "w"), StackTree.splitParams("params['layer/fc'].w"));
-        assertEquals(List.of("params ['gap']"), StackTree.splitParams("params ['gap']"));
-        assertEquals(List.of("x"), StackTree.splitParams("x"));
-        assertEquals(List.of("jit(f)/div"), StackTree.splitParams("jit(f)/div"));
-    }
-
-    @Test
-    void opNameSplitsOutsideParens() {
-        assertEquals(List.of("jit(step)", "transpose(jvp(a/b))", "div"),
-                BlameReport.splitOpName("jit(step)/transpose(jvp(a/b))/div"));
-    }
-
-    @Test
     void bytesFormatting() {
-        assertEquals("512B", Bytes.human(512));
-        assertEquals("1.5KiB", Bytes.human(1536));
+        assertEquals("512B", Units.human(512));
+        assertEquals("1.5KiB", Units.human(1536));
         // one formatter for charts, reports and tables: always one decimal above 1 KiB
-        assertEquals("80.0MiB", Bytes.human(80L << 20));
-        assertEquals(Sizes.human(80L << 20), Bytes.human(80L << 20));
-        assertEquals("79 790 088", Bytes.grouped(79790088));
-        assertEquals("100", Bytes.grouped(100));
+        assertEquals("80.0MiB", Units.human(80L << 20));
+        assertEquals(Units.human(80L << 20), Units.human(80L << 20));
+        assertEquals("79 790 088", Units.grouped(79790088, ' '));
+        assertEquals("100", Units.grouped(100, ' '));
     }
 }

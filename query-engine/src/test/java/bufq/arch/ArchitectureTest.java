@@ -73,7 +73,7 @@ class ArchitectureTest {
     /**
      * The engine's packages in six groups whose dependencies point one way:
      * <pre>
-     *   analyses (analysis.., timeline, map, check, why, whatif, advise, fit, forecast, oom, export)
+     *   analyses (analysis.diff, peak, blame, waste, timeline, map, check, why, whatif, advise, fit, forecast, oom, export)
      *      |  \
      *   query (lang, eval, assist)      readers (dump..)
      *      |        \                        |
@@ -96,7 +96,7 @@ class ArchitectureTest {
                     .layer("model").definedBy("bufq.model..")
                     .layer("liveness").definedBy("bufq.liveness..", "bufq.category..")
                     .layer("query").definedBy("bufq.lang..", "bufq.eval..", "bufq.assist..")
-                    .layer("analyses").definedBy("bufq.analysis..", "bufq.timeline..", "bufq.map..", "bufq.check..", "bufq.why..",
+                    .layer("analyses").definedBy("bufq.analysis..", "bufq.peak..", "bufq.blame..", "bufq.waste..", "bufq.timeline..", "bufq.map..", "bufq.check..", "bufq.why..",
                             "bufq.whatif..", "bufq.advise..", "bufq.fit..", "bufq.forecast..", "bufq.oom..", "bufq.export..")
                     .layer("formats").definedBy("bufq.format..", "bufq.table..", "bufq.chart..")
                     .layer("util").definedBy("bufq.util..", "bufq.units..")
@@ -120,7 +120,7 @@ class ArchitectureTest {
             for (var c : ENGINE) {
                 String p = c.getPackageName();
                 if (p.equals("bufq") || p.startsWith("bufq.arch")) continue;
-                boolean in = p.matches("bufq\\.(dump|model|liveness|category|lang|eval|assist|analysis|timeline|map|check|why|whatif|advise|fit|forecast|oom|export|format|table|chart|util|units)(\\..*)?");
+                boolean in = p.matches("bufq\\.(dump|model|liveness|category|lang|eval|assist|analysis|peak|blame|waste|timeline|map|check|why|whatif|advise|fit|forecast|oom|export|format|table|chart|util|units)(\\..*)?");
                 (in ? grouped : loose).add(p);
             }
             assertTrue(loose.isEmpty(), "packages in no group: " + loose);
@@ -152,7 +152,7 @@ class ArchitectureTest {
         void theEnginesClassesHaveNoCycles() {
             assertTrue(ENGINE.size() > 300, "the import found the engine: " + ENGINE.size());
             Set<String> packages = ENGINE.stream().map(c -> c.getPackageName()).collect(Collectors.toSet());
-            assertTrue(packages.containsAll(Set.of("bufq.dump", "bufq.model", "bufq.eval", "bufq.analysis", "bufq.format")),
+            assertTrue(packages.containsAll(Set.of("bufq.dump", "bufq.model", "bufq.eval", "bufq.peak", "bufq.format")),
                     "the import holds every layer: " + packages);
             assertEquals(List.of(), cycles(ENGINE, "bufq"), "classes that reach themselves again");
         }

@@ -1,7 +1,7 @@
 package bufq.category;
 
-import bufq.analysis.Analyses;
-import bufq.analysis.BlameBy;
+import bufq.blame.Blame;
+import bufq.blame.BlameBy;
 import bufq.dump.DumpLoader;
 import bufq.liveness.Liveness;
 import bufq.model.HloModule;
@@ -102,7 +102,7 @@ class CategoriesCorpusTest {
     void pathsFoldTheTransformersLayers(String dump) throws Exception {
         HloModule m = DumpLoader.load(List.of(Corpus.require(dump))).get(0);
         int t = weightsStep(m);
-        Table byOp = (Table) Analyses.blameAt(m, BlameBy.OP_NAME, 0, 0, t).get(0);
+        Table byOp = (Table) Blame.at(m, BlameBy.OP_NAME, 0, 0, t).get(0);
         Table byPath = (Table) Categories.paths(m, CategoryRules.NONE, t, String.valueOf(t), 0).get(0);
         assertTrue(byPath.size() * 3 < byOp.size(), dump + " at step " + t + ": " + byPath.size() + " rows by path, " + byOp.size() + " by op_name");
         boolean folded = false;

@@ -1,13 +1,15 @@
 package bufq.dump;
 
+import bufq.waste.Waste;
+import bufq.blame.Blame;
+import bufq.peak.Peak;
 import bufq.timeline.Timeline;
 import bufq.check.Checks;
 import bufq.dump.file.FileKind;
 import bufq.dump.file.LoadException;
 import bufq.dump.file.ModuleSource;
 import bufq.liveness.Liveness;
-import bufq.analysis.Analyses;
-import bufq.analysis.BlameBy;
+import bufq.blame.BlameBy;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
@@ -194,11 +196,11 @@ class LazyPartsTest {
             }
         }
         out.put("timeline", text(Timeline.chart(m, OptionalInt.empty(), 80)));
-        out.put("padding", text(Analyses.padding(m, TilingModel.TPU)));
-        out.put("fragmentation", text(Analyses.fragmentation(m)));
+        out.put("padding", text(Waste.padding(m, TilingModel.TPU)));
+        out.put("fragmentation", text(Waste.fragmentation(m)));
         if (all) {
-            out.put("peak", text(Analyses.peak(m, OptionalInt.empty(), Analyses.DEFAULT_SMALL_THRESHOLD, TilingModel.TPU)));
-            for (BlameBy by : BlameBy.values()) out.put("blame " + by, text(Analyses.blame(m, by, 0)));
+            out.put("peak", text(Peak.report(m, OptionalInt.empty(), Peak.DEFAULT_SMALL_THRESHOLD, TilingModel.TPU)));
+            for (BlameBy by : BlameBy.values()) out.put("blame " + by, text(Blame.atPeak(m, by, 0)));
             out.put("check", sha(Checks.check(m, TilingModel.TPU, List.of()).toString()));
         }
         return out;

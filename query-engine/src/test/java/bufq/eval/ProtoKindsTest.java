@@ -1,5 +1,7 @@
 package bufq.eval;
 
+import bufq.blame.Blame;
+import bufq.peak.Peak;
 import bufq.liveness.Liveness;
 import bufq.dump.DumpLoader;
 import bufq.dump.file.LoadException;
@@ -62,8 +64,8 @@ class ProtoKindsTest {
     void aBareAssignmentIsNamedAfterItsDirectoryAndItsPeakSaysWhyThereIsNone() throws Exception {
         HloModule m = DumpLoader.load(List.of(ProtoQueriesTest.corpus("rnn-scan/ma-buffer-assignment.pb"))).get(0);
         assertEquals("rnn-scan", m.info().name());
-        String peak = bufq.analysis.Analyses.peak(m, java.util.OptionalInt.empty(), 0, null).toString()
-                + bufq.analysis.Analyses.blame(m, bufq.analysis.BlameBy.OP_NAME, 1);
+        String peak = Peak.report(m, java.util.OptionalInt.empty(), 0, null).toString()
+                + Blame.atPeak(m, bufq.blame.BlameBy.OP_NAME, 1);
         assertTrue(peak.contains("bare BufferAssignmentProto") && !peak.contains("xla_dump_buffer_assignment_analysis"), peak);
     }
 

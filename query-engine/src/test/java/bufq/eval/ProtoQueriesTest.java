@@ -1,8 +1,9 @@
 package bufq.eval;
 
+import bufq.blame.Blame;
+import bufq.units.Units;
 import bufq.timeline.Timeline;
 import bufq.liveness.Liveness;
-import bufq.analysis.Analyses;
 import bufq.dump.DumpLoader;
 import bufq.model.HeapEvent;
 import bufq.model.HloModule;
@@ -98,15 +99,15 @@ class ProtoQueriesTest {
         assertTrue(notes.contains("agree: at step " + traceStep), notes);
         long inTracedAtPeak = (Long) cmp.rows().get(2).get(1);
         assertTrue(notes.contains("module-wide peak is at step " + stepPeak + ", not step " + traceStep), notes);
-        assertTrue(notes.contains(bufq.analysis.Bytes.human(tracePeak - inTracedAtPeak) + " less"), notes);
+        assertTrue(notes.contains(bufq.units.Units.human(tracePeak - inTracedAtPeak) + " less"), notes);
     }
 
     @Test
     void blameByStackUsesWholeStacks() throws Exception {
         HloModule m = DumpLoader.load(List.of(corpus("bf16-mlp/module_0000.jit_f.cpu_after_optimizations.hlo.pb"))).get(0);
         assertTrue(m.instructions().stream().anyMatch(i -> i.stack().size() >= 3), "stacks from stack_frame_index");
-        Table t = (Table) Analyses.blame(m, bufq.analysis.BlameBy.STACK, 0).get(0);
-        Table byOp = (Table) Analyses.blame(m, bufq.analysis.BlameBy.OPCODE, 0).get(0);
+        Table t = (Table) Blame.atPeak(m, bufq.blame.BlameBy.STACK, 0).get(0);
+        Table byOp = (Table) Blame.atPeak(m, bufq.blame.BlameBy.OPCODE, 0).get(0);
         long level1 = 0, all = 0;
         for (List<Object> r : t.rows()) if ((Long) r.get(0) == 1) level1 += (Long) r.get(2);
         for (List<Object> r : byOp.rows()) all += (Long) r.get(1);

@@ -1,7 +1,7 @@
 package bufq.export;
 
-import bufq.analysis.Analyses;
-import bufq.analysis.BlameBy;
+import bufq.blame.Blame;
+import bufq.blame.BlameBy;
 import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
 import bufq.table.Table;
@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
 
 /** Corpus modules the export tests use, and bufq's own figures to hold the exports to. */
 final class ExportCorpus {
@@ -43,7 +42,7 @@ final class ExportCorpus {
 
     /** {@code blame by BY}'s rows at the peak: name to bytes (op_name rows of every level). */
     static Map<String, Long> blame(HloModule m, BlameBy by) {
-        Table t = (Table) Analyses.blame(m, by, 0).get(0);
+        Table t = (Table) Blame.atPeak(m, by, 0).get(0);
         int name = t.columnIndex(by == BlameBy.SOURCE ? "source" : by == BlameBy.OP_NAME ? "op_name" : "opcode");
         int bytes = t.columnIndex("bytes");
         Map<String, Long> out = new TreeMap<>();

@@ -2,7 +2,7 @@ package bufq.export;
 
 import bufq.liveness.LiveValues;
 import bufq.liveness.Liveness;
-import bufq.analysis.BlameBy;
+import bufq.blame.BlameBy;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.testing.ProtoFile;

@@ -1,7 +1,7 @@
 package bufq.format;
 
+import bufq.units.Units;
 import bufq.table.ColumnType;
-import bufq.table.Sizes;
 import bufq.table.Table;
 import bufq.table.TextBlock;
 import org.junit.jupiter.api.Test;
@@ -18,7 +18,7 @@ class FormatterTest {
     @CsvSource({"0,0B", "1023,1023B", "1024,1.0KiB", "4096,4.0KiB", "1536,1.5KiB", "84737228,80.8MiB",
             "1048570,1.0MiB", "1048524,1023.9KiB", "1073741824,1.0GiB", "-2048,-2.0KiB"})
     void humanSizes(long bytes, String expected) {
-        assertEquals(expected, Sizes.human(bytes));
+        assertEquals(expected, Units.human(bytes));
     }
 
     /** Reads the csv back with an independent RFC 4180 reader: every cell survives the round trip. */

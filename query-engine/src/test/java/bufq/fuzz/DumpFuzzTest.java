@@ -1,11 +1,13 @@
 package bufq.fuzz;
 
+import bufq.waste.Waste;
+import bufq.blame.Blame;
+import bufq.peak.Peak;
 import bufq.timeline.Timeline;
 import bufq.map.AllocationMap;
 import bufq.check.Checks;
 import bufq.liveness.LiveValues;
 import bufq.liveness.Liveness;
-import bufq.analysis.Analyses;
 import bufq.dump.file.DumpFile;
 import bufq.dump.DumpLoader;
 import bufq.dump.file.FileKind;
@@ -194,13 +196,13 @@ class DumpFuzzTest {
         m.totalBytes();
         Liveness.of(m).colors();
         for (var v : m.values()) if (v.range() != null) LiveValues.at(m, v.range().start());
-        Analyses.peak(m, OptionalInt.empty(), Analyses.DEFAULT_SMALL_THRESHOLD, TilingModel.TPU);
+        Peak.report(m, OptionalInt.empty(), Peak.DEFAULT_SMALL_THRESHOLD, TilingModel.TPU);
         Checks.check(m, TilingModel.TPU, List.of());
-        Analyses.fragmentation(m);
-        Analyses.padding(m, TilingModel.TPU);
+        Waste.fragmentation(m);
+        Waste.padding(m, TilingModel.TPU);
         Timeline.chart(m, OptionalInt.empty(), 80);
         Timeline.svg(m, OptionalInt.empty());
-        for (bufq.analysis.BlameBy by : bufq.analysis.BlameBy.values()) Analyses.blame(m, by, 0);
+        for (bufq.blame.BlameBy by : bufq.blame.BlameBy.values()) Blame.atPeak(m, by, 0);
         if (!m.allocations().isEmpty()) AllocationMap.chart(m, m.allocations().get(0).index(), 80);
         bufq.analysis.diff.ModuleDiff.compare(m, m);
         Query.compile("values where live at peak order by size desc limit 5", Catalog.standard()).run(new EvalContext(m));

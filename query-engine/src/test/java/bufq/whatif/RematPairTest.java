@@ -1,5 +1,6 @@
 package bufq.whatif;
 
+import bufq.units.Units;
 import bufq.liveness.Liveness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,7 +11,6 @@ import bufq.eval.Query;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.TilingModel;
-import bufq.table.Sizes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,7 +35,7 @@ class RematPairTest {
     }
 
     private static String mib(long bytes) {
-        return Sizes.human(bytes).replace("MiB", " MiB");
+        return Units.human(bytes).replace("MiB", " MiB");
     }
 
     @Test
@@ -66,8 +66,8 @@ class RematPairTest {
                 "peaks at " + mib(real), "from step " + firstBirth + " on",
                 atPeak.size() + " of them (" + mib(atPeakBytes) + ")"))
             assertTrue(whatifSection.contains(quoted), "docs/commands.md's whatif section says: " + quoted);
-        String row = "| peak, occupied | " + Sizes.human(Liveness.of(plain).peakBytes()) + " | " + Sizes.human(real) + " | "
-                + Sizes.human(real - Liveness.of(plain).peakBytes()) + " |";
+        String row = "| peak, occupied | " + Units.human(Liveness.of(plain).peakBytes()) + " | " + Units.human(real) + " | "
+                + Units.human(real - Liveness.of(plain).peakBytes()) + " |";
         assertTrue(diffSection.contains(row), "docs/commands.md's diff section shows " + row);
         assertTrue(diffSection.contains("(" + mib(Liveness.of(plain).peakBytes()).replace(" MiB", "") + " -> " + mib(real) + ")"),
                 "the diff section's sentence quotes the same peaks");

@@ -1,12 +1,12 @@
 package bufq.analysis.diff;
 
+import bufq.units.Units;
 import bufq.analysis.diff.DiffResult.GroupChange;
 import bufq.analysis.diff.DiffResult.Peak;
 import bufq.analysis.diff.DiffResult.SummaryRow;
 import bufq.analysis.diff.DiffResult.Unmatched;
 import bufq.table.ColumnType;
 import bufq.table.Output;
-import bufq.table.Sizes;
 import bufq.table.Table;
 
 import java.util.ArrayList;
@@ -86,9 +86,9 @@ public final class DiffTables {
         if (groups == 0) return null;
         long change = r.peakChange();
         return "remat: " + values + " recomputed values (rematted_computation, across " + groups + " op_names, up to " + most
-                + " of one op_name) live together at the new peak, " + Sizes.human(recomputed) + ", against "
-                + Sizes.human(gone) + " of other values that left it; so the peak " + (change < 0 ? "dropped by "
-                + Sizes.human(-change) : "did not drop (" + (change == 0 ? "unchanged" : "+" + Sizes.human(change)) + ")")
+                + " of one op_name) live together at the new peak, " + Units.human(recomputed) + ", against "
+                + Units.human(gone) + " of other values that left it; so the peak " + (change < 0 ? "dropped by "
+                + Units.human(-change) : "did not drop (" + (change == 0 ? "unchanged" : "+" + Units.human(change)) + ")")
                 + (change >= 0 ? ": the recomputations are scheduled together, not each before its own use" : "");
     }
 

@@ -1,7 +1,7 @@
 package bufq.shell.command;
 
-import bufq.analysis.Analyses;
-import bufq.analysis.BlameBy;
+import bufq.blame.Blame;
+import bufq.blame.BlameBy;
 import bufq.category.Categories;
 import bufq.category.CategoryRules;
 import bufq.export.PprofExport;
@@ -70,7 +70,7 @@ final class BlameCommand implements Command {
         String unreadable = m.info().hasValueDetails() || m.values().isEmpty() ? null : unreadableValuesFile(m);
         if (unreadable != null) throw new CommandException(unreadable);
         if (at == null && Liveness.of(m).peakTime() < 0) {
-            ctx.out().print(Analyses.blame(m, by, depth.orElse(0)));   // says there is no peak
+            ctx.out().print(Blame.atPeak(m, by, depth.orElse(0)));   // says there is no peak
             return Status.OK;
         }
         if (by == BlameBy.CATEGORY || by == BlameBy.PATH) {
@@ -79,8 +79,8 @@ final class BlameCommand implements Command {
         }
         // The tree is text, which print does not cut: cut it at maxrows here, as tables are.
         int maxLines = Formatters.isHuman(ctx.out().format()) ? ctx.settings().maxRows() : 0;
-        if (at == null) ctx.out().print(CommandArgs.limited(Analyses.blame(m, by, depth.orElse(0), maxLines), limit));
-        else ctx.out().print(CommandArgs.limited(Analyses.blameAt(m, by, depth.orElse(0), maxLines, step(m, at)), limit));
+        if (at == null) ctx.out().print(CommandArgs.limited(Blame.atPeak(m, by, depth.orElse(0), maxLines), limit));
+        else ctx.out().print(CommandArgs.limited(Blame.at(m, by, depth.orElse(0), maxLines, step(m, at)), limit));
         return Status.OK;
     }
 

@@ -15,7 +15,6 @@ import bufq.model.HloModule;
 import bufq.oom.Family;
 import bufq.oom.OomMessage;
 import bufq.oom.OomReport;
-import bufq.table.Sizes;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;

@@ -1,5 +1,6 @@
 package bufq.shell.command;
 
+import bufq.units.Units;
 import bufq.fit.Capacity;
 import bufq.fit.Fit;
 import bufq.fit.Keep;
@@ -16,7 +17,6 @@ import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Status;
-import bufq.table.Sizes;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -87,9 +87,9 @@ final class ForecastCommand implements Command {
             Fit.Step step = named == null ? null : f.fitAt(named, others, Keep.ALL, capacity);
             ctx.out().print(f.fitReport(capacity, others, Keep.ALL, named, step));
             if (step == null || step.fits()) return Status.OK;
-            ctx.out().error("forecast fit: " + named.module().handle() + " needs " + Sizes.human(step.totalBytes())
+            ctx.out().error("forecast fit: " + named.module().handle() + " needs " + Units.human(step.totalBytes())
                     + (step.heldBeforeBytes() > 0 ? " with the arrays held before it" : "") + ", over the "
-                    + Sizes.human(step.offeredBytes()) + " offered by " + Sizes.human(step.overBytes()));
+                    + Units.human(step.offeredBytes()) + " offered by " + Units.human(step.overBytes()));
             return Status.ERROR;
         } catch (NotASeries e) {
             if (e.details() != null) ctx.out().print(e.details());

@@ -1,6 +1,6 @@
 package bufq.shell.command;
 
-import bufq.analysis.Analyses;
+import bufq.waste.Waste;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
@@ -31,7 +31,7 @@ final class FragmentationCommand implements Command {
         CommandArgs a = new CommandArgs(args, synopsis());
         var limit = a.limit();
         a.done();
-        ctx.out().print(CommandArgs.limited(Analyses.fragmentation(ctx.modules().requireFor("fragmentation", ctx.out()::info)), limit));
+        ctx.out().print(CommandArgs.limited(Waste.fragmentation(ctx.modules().requireFor("fragmentation", ctx.out()::info)), limit));
         return Status.OK;
     }
 }

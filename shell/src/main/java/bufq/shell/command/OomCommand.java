@@ -4,7 +4,6 @@ import bufq.fit.Capacity;
 import bufq.fit.CapacityChoice;
 import bufq.fit.Program;
 import bufq.model.HloModule;
-import bufq.table.Sizes;
 import bufq.oom.ByteSize;
 import bufq.oom.OomReader;
 import bufq.oom.OomReport;
@@ -100,7 +99,7 @@ final class OomCommand implements Command {
             Capacity c = FitCommand.capacityOrNull(ctx, null);   // a capacity set or stated, not the host guessed
             long needs = Program.of(j.module()).needsBytes();
             if (c == null || needs < 0 || needs > c.offeredBytes()) continue;
-            ctx.out().info(j.module().handle() + " fits alone (needs " + Sizes.human(needs) + " of " + Sizes.human(c.offeredBytes())
+            ctx.out().info(j.module().handle() + " fits alone (needs " + Units.human(needs) + " of " + Units.human(c.offeredBytes())
                     + " offered), so something else was held when it failed: 'fit' works out what, and what to drop");
             return;
         }

@@ -1,6 +1,6 @@
 package bufq.shell.command;
 
-import bufq.analysis.Analyses;
+import bufq.waste.Waste;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
@@ -35,7 +35,7 @@ final class PaddingCommand implements Command {
         CommandArgs a = new CommandArgs(args, synopsis());
         var limit = a.limit();
         a.done();
-        ctx.out().print(CommandArgs.limited(Analyses.padding(ctx.modules().requireFor("padding", ctx.out()::info), ctx.settings().tiling()), limit));
+        ctx.out().print(CommandArgs.limited(Waste.padding(ctx.modules().requireFor("padding", ctx.out()::info), ctx.settings().tiling()), limit));
         return Status.OK;
     }
 }

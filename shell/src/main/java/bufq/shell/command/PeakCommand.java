@@ -1,6 +1,6 @@
 package bufq.shell.command;
 
-import bufq.analysis.Analyses;
+import bufq.peak.Peak;
 import bufq.model.DumpPart;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
@@ -41,7 +41,7 @@ final class PeakCommand implements Command {
         var m = ctx.modules().requireFor("peak", ctx.out()::info);
         var color = a.color(m);
         a.done();
-        ctx.out().print(Analyses.peak(m, color, ctx.settings().threshold(), ctx.settings().tiling()));
+        ctx.out().print(Peak.report(m, color, ctx.settings().threshold(), ctx.settings().tiling()));
         return Status.OK;
     }
 }

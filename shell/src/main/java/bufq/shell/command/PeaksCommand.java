@@ -1,6 +1,6 @@
 package bufq.shell.command;
 
-import bufq.analysis.Analyses;
+import bufq.peak.Peak;
 import bufq.liveness.Prominence;
 import bufq.model.DumpPart;
 import bufq.shell.api.Command;
@@ -48,7 +48,7 @@ final class PeaksCommand implements Command {
         String share = a.value("min_share");
         var limit = a.limit();
         a.done();
-        ctx.out().print(CommandArgs.limited(List.of(Analyses.peaks(m, color, share == null ? Prominence.DEFAULT_SHARE : share(share))), limit));
+        ctx.out().print(CommandArgs.limited(List.of(Peak.peaks(m, color, share == null ? Prominence.DEFAULT_SHARE : share(share))), limit));
         return Status.OK;
     }
 

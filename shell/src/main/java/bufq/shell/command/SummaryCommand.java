@@ -1,6 +1,6 @@
 package bufq.shell.command;
 
-import bufq.analysis.ClaimedPeak;
+import bufq.peak.ClaimedPeak;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.TotalBytes;

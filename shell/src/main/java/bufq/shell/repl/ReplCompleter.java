@@ -1,5 +1,6 @@
 package bufq.shell.repl;
 
+import bufq.units.Units;
 import bufq.liveness.Liveness;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
@@ -23,7 +24,6 @@ import bufq.shell.run.Shell;
 import bufq.shell.statement.StatementKind;
 import bufq.table.ColumnType;
 import bufq.table.NaturalOrder;
-import bufq.table.Sizes;
 import bufq.table.Table;
 import org.jline.reader.Candidate;
 import org.jline.reader.Completer;
@@ -111,7 +111,7 @@ public final class ReplCompleter implements Completer {
                     Prominence.DEFAULT_SHARE);
             for (int i = 0; i < peaks.size(); i++) {
                 Prominence.Ranked p = peaks.get(i);
-                add(out, lead + (i + 1), "peaks", "step " + p.step() + ", " + Sizes.human(p.bytes()), false);
+                add(out, lead + (i + 1), "peaks", "step " + p.step() + ", " + Units.human(p.bytes()), false);
             }
         }
         if (ctx.expected().contains(Completion.Kind.INSTRUCTION)) {
@@ -272,7 +272,7 @@ public final class ReplCompleter implements Completer {
             add(out, e.handle() + ":outputs", "programs", null, true);
             if (e.loaded() == null) continue;   // not read yet: Tab does not read a module for its arrays
             for (HeldArray a : Program.of(e.loaded()).arrays())
-                add(out, a.name(), "arrays", a.role() + (a.shape() == null ? "" : " " + a.shape()) + ", " + Sizes.human(a.bytes()), true);
+                add(out, a.name(), "arrays", a.role() + (a.shape() == null ? "" : " " + a.shape()) + ", " + Units.human(a.bytes()), true);
         }
     }
 

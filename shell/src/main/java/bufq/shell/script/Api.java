@@ -1,5 +1,6 @@
 package bufq.shell.script;
 
+import bufq.units.Units;
 import bufq.why.Why;
 import bufq.advise.Rule;
 import bufq.check.CheckRule;
@@ -28,7 +29,6 @@ import bufq.shell.api.ScriptContext;
 import bufq.shell.session.Version;
 import bufq.table.ColumnType;
 import bufq.table.Output;
-import bufq.table.Sizes;
 import bufq.table.Table;
 import bufq.whatif.EditParser;
 import bufq.whatif.Outcome;
@@ -187,7 +187,7 @@ final class Api extends Rows.ReadOnly {
 
     // bufq.format.bytes(n) -> "512B", "16.0MiB": sizes as bufq's own tables print them
     private Object bytes(Value... a) {
-        return Sizes.human(JsArgs.whole(a, 0, "bufq.format.bytes(n)"));
+        return Units.human(JsArgs.whole(a, 0, "bufq.format.bytes(n)"));
     }
 
     /** The read-only view scripts get of {@code m} (a rule's or check's module), under the current tiling. */

@@ -1,6 +1,6 @@
 package bufq.shell.session;
 
-import bufq.table.Sizes;
+import bufq.units.Units;
 import bufq.fit.CapacityChoice;
 import bufq.fit.Devices;
 import bufq.model.TilingModel;
@@ -54,7 +54,7 @@ public final class Settings {
     private static String show(Setting s, Object v) {
         if (v instanceof Devices.Device d) return d.name();
         if (v instanceof Boolean b) return b ? "on" : "off";
-        if (s == Setting.THRESHOLD) return Sizes.human((Long) v);
+        if (s == Setting.THRESHOLD) return Units.human((Long) v);
         if (s == Setting.TIMEOUT) return BigDecimal.valueOf((Long) v, 3).stripTrailingZeros().toPlainString();
         return String.valueOf(v);
     }

@@ -1,6 +1,6 @@
 package bufq.shell.script;
 
-import bufq.table.Sizes;
+import bufq.units.Units;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +30,7 @@ class ApiTest {
     void formatBytesIsTheTablesFormatter() {
         // the same text a table cell shows, not a script's own "16.0 MiB"
         assertEquals("512B 4.0KiB 16.0MiB\n", h.ok("js print(bufq.format.bytes(512), bufq.format.bytes(4096), bufq.format.bytes(16 * 1024 * 1024))"));
-        assertEquals(Sizes.human(4096) + "\n", h.ok("js bufq.format.bytes(bufq.module.value(11).size)"));
+        assertEquals(Units.human(4096) + "\n", h.ok("js bufq.format.bytes(bufq.module.value(11).size)"));
         assertTrue(h.fails("js bufq.format.bytes('x')").contains("bufq.format.bytes(n): argument 1 must be a whole number"));
     }
 

@@ -1,4 +1,4 @@
-package bufq.analysis;
+package bufq.peak;
 
 import bufq.model.HloValue;
 import bufq.table.NaturalOrder;

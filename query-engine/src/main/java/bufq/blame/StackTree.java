@@ -1,5 +1,6 @@
-package bufq.analysis;
+package bufq.blame;
 
+import bufq.units.Units;
 import bufq.liveness.LiveValues;
 import bufq.liveness.Liveness;
 import bufq.model.HloInstruction;
@@ -60,7 +61,7 @@ public final class StackTree {
         }
         StackTraceNode shown = withRemaining(bucketed(root, m), new long[] {root.total()});
         StringBuilder o = new StringBuilder("  Stack trace breakdown for peak usage: ")
-                .append(Bytes.grouped(header)).append(" bytes\n");
+                .append(Units.grouped(header, ' ')).append(" bytes\n");
         int[] left = {maxLines > 0 ? maxLines : Integer.MAX_VALUE};
         int[] cut = {0};
         print(shown, "  ", true, o, left, cut);
@@ -176,7 +177,7 @@ public final class StackTree {
     /** Prints a tree as XLA does under {@code HloLiveRange}, header line included. */
     public static String render(StackTraceNode root, long headerBytes) {
         StringBuilder o = new StringBuilder("  Stack trace breakdown for peak usage: ")
-                .append(Bytes.grouped(headerBytes)).append(" bytes\n");
+                .append(Units.grouped(headerBytes, ' ')).append(" bytes\n");
         print(root, "  ", true, o);
         return o.toString();
     }
@@ -195,7 +196,7 @@ public final class StackTree {
         String connector = prefix.equals("  ") ? "  " : (last ? "└── " : "├── ");
         o.append(prefix).append(connector).append(n.label())
                 .append(String.format(Locale.ROOT, " (%.1f%%, total: %s bytes, current: %s bytes, remaining: %s bytes)",
-                        n.percent(), Bytes.grouped(n.total()), Bytes.grouped(n.current()), Bytes.grouped(n.remaining())))
+                        n.percent(), Units.grouped(n.total(), ' '), Units.grouped(n.current(), ' '), Units.grouped(n.remaining(), ' ')))
                 .append('\n');
         List<StackTraceNode> kids = n.children();
         for (int i = 0; i < kids.size(); i++) print(kids.get(i), prefix + (last ? "    " : "│   "), i == kids.size() - 1, o, left, cut);

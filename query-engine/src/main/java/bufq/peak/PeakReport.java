@@ -1,5 +1,6 @@
-package bufq.analysis;
+package bufq.peak;
 
+import bufq.units.Units;
 import bufq.liveness.Steps;
 import bufq.liveness.LiveValues;
 import bufq.model.HloInstruction;
@@ -106,17 +107,17 @@ final class PeakReport {
         if (!claim.cumulative()) {
             long byInstruction = ClaimedPeak.bytesByInstruction(m, ct);
             notes.add("the dump lists " + claim.entries().size() + " values at step " + ct + " summing to "
-                    + Bytes.grouped(claim.claimedBytes()) + " bytes (old style: no cumulative figure, and every value "
+                    + Units.grouped(claim.claimedBytes(), ' ') + " bytes (old style: no cumulative figure, and every value "
                     + "weighed by its instruction's whole shape, so a tuple element counts as the tuple's table); "
                     + (byInstruction == claim.claimedBytes() ? "bufq gets the same sum that way" : "bufq gets "
-                    + Bytes.grouped(byInstruction) + " that way") + ", and " + Bytes.grouped(atClaim)
+                    + Units.grouped(byInstruction, ' ') + " that way") + ", and " + Units.grouped(atClaim, ' ')
                     + " bytes with the values' own shapes");
         } else if (atClaim == claim.claimedBytes()) {
-            notes.add("claimed_peak_bytes, the dump's " + Bytes.grouped(claim.claimedBytes()) + " bytes at step " + ct
+            notes.add("claimed_peak_bytes, the dump's " + Units.grouped(claim.claimedBytes(), ' ') + " bytes at step " + ct
                     + ", equal the live bytes bufq sums there");
         } else {
-            notes.add("MISMATCH: the dump claims " + Bytes.grouped(claim.claimedBytes()) + " bytes at step " + ct
-                    + " but the values live there sum to " + Bytes.grouped(atClaim) + " bytes");
+            notes.add("MISMATCH: the dump claims " + Units.grouped(claim.claimedBytes(), ' ') + " bytes at step " + ct
+                    + " but the values live there sum to " + Units.grouped(atClaim, ' ') + " bytes");
         }
         String why = ClaimedPeak.note(m);
         if (why != null) notes.add(why);
@@ -186,7 +187,7 @@ final class PeakReport {
             row[k++] = (long) g.size();
             row[k++] = oneAllocation(g);
             row[k++] = logical;
-            row[k++] = Bytes.share(logical, peak);
+            row[k++] = Units.share(logical, peak);
             row[k++] = assigned;
             row[k++] = assigned - logical;
             if (extra) row[k++] = tiled;
@@ -201,7 +202,7 @@ final class PeakReport {
             row.add((long) small);
             row.add(null);
             row.add(smallLogical);
-            row.add(Bytes.share(smallLogical, peak));
+            row.add(Units.share(smallLogical, peak));
             row.add(smallAssigned);
             row.add(smallAssigned - smallLogical);
             if (extra) row.add(smallTiled);
@@ -210,9 +211,9 @@ final class PeakReport {
             row.add(null);
             b.row(row);
         }
-        b.note((live.size() + small) + " values, " + Bytes.human(peak) + " logical (share is of that), "
-                + Bytes.human(color.isPresent() ? l.occupiedBytes(t, color.getAsInt()) : l.occupiedBytes(t))
-                + " occupied; values under " + Bytes.human(smallThreshold) + " fold into the small row"
+        b.note((live.size() + small) + " values, " + Units.human(peak) + " logical (share is of that), "
+                + Units.human(color.isPresent() ? l.occupiedBytes(t, color.getAsInt()) : l.occupiedBytes(t))
+                + " occupied; values under " + Units.human(smallThreshold) + " fold into the small row"
                 + (grouped > 0 ? "; values of one op_name and shape share a row (count; value names the first and last)" : ""));
         return b.build();
     }

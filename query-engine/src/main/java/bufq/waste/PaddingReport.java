@@ -1,5 +1,6 @@
-package bufq.analysis;
+package bufq.waste;
 
+import bufq.units.Units;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
 import bufq.model.TilingModel;
@@ -75,7 +76,7 @@ final class PaddingReport {
             }
         }
         if (byColor.size() > 1) byColor.forEach((c, a) -> acc.put(Integer.toString(c), a));
-        acc.forEach((k, a) -> b.row(k, a[0], a[1], a[2], a[2] + a[3], a[3], Bytes.share(a[3], a[2] + a[3])));
+        acc.forEach((k, a) -> b.row(k, a[0], a[1], a[2], a[2] + a[3], a[3], Units.share(a[3], a[2] + a[3])));
         b.columnNote("padded_bytes", "padded_bytes: sizes under the '" + t.name() + "' tiling model (set tiling), as the padded_size field;"
                 + " padding_bytes = padded_bytes - logical_bytes");
         if (slices > 0) b.note(slices + (slices == 1 ? " value is" : " values are") + " assigned less than its logical"
@@ -96,7 +97,7 @@ final class PaddingReport {
         for (HloValue v : vs.subList(0, Math.min(WORST, vs.size()))) {
             long p = padded.get(v);
             b.row(v.label(), (long) v.allocation(), v.shape().text(), v.logicalSize(), p, p - v.logicalSize(),
-                    Bytes.share(p - v.logicalSize(), p), v.size());
+                    Units.share(p - v.logicalSize(), p), v.size());
         }
         if (vs.size() > WORST) b.note((vs.size() - WORST) + " more padded values");
         if (vs.isEmpty()) b.note("the tiling model pads no value beyond its logical size");

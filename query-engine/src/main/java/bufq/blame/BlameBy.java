@@ -1,4 +1,4 @@
-package bufq.analysis;
+package bufq.blame;
 
 import java.util.Locale;
 

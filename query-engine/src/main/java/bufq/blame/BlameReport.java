@@ -1,5 +1,7 @@
-package bufq.analysis;
+package bufq.blame;
 
+import bufq.peak.Peak;
+import bufq.units.Units;
 import bufq.liveness.OccupiedShares;
 import bufq.category.Categories;
 import bufq.category.CategoryRules;
@@ -40,7 +42,7 @@ final class BlameReport {
     /** As above at step {@code step} (-1: the peak); the stack-trace tree is the peak's, so only there. */
     static List<Output> run(HloModule m, BlameBy by, int depth, int maxLines, int step) {
         Liveness l = Liveness.of(m);
-        if (l.peakTime() < 0) return List.of(new TextBlock(PeakReport.noRanges(m)));
+        if (l.peakTime() < 0) return List.of(new TextBlock(Peak.noRanges(m)));
         int t = step < 0 ? l.peakTime() : step;
         if (step >= 0 && (by == BlameBy.CATEGORY || by == BlameBy.PATH)) {
             String at = String.valueOf(step);
@@ -75,7 +77,7 @@ final class BlameReport {
             case CATEGORY, PATH -> throw new IllegalStateException("answered above");
         };
         Table.Builder b = Table.builder()
-                .title("bytes occupied at " + (t == l.peakTime() ? "peak step " : "step ") + t + " (" + Steps.instructionAt(m, t) + ", " + Bytes.human(peak)
+                .title("bytes occupied at " + (t == l.peakTime() ? "peak step " : "step ") + t + " (" + Steps.instructionAt(m, t) + ", " + Units.human(peak)
                         + ") by " + what);
         boolean levels = by == BlameBy.OP_NAME || by == BlameBy.STACK;
         if (levels) b.column("level", ColumnType.INT);
@@ -86,7 +88,7 @@ final class BlameReport {
             if (levels) row.add((long) e.getKey().level());
             row.add(e.getKey().name());
             row.add(e.getValue()[0]);
-            row.add(Bytes.share(e.getValue()[0], peak));
+            row.add(Units.share(e.getValue()[0], peak));
             row.add(e.getValue()[1]);
             b.row(row);
         }
@@ -109,8 +111,8 @@ final class BlameReport {
         // bytes two values share at a hand-over).
         long treeBytes = StackTree.usesDumpTree(m) ? m.info().stackTraceBytes() : l.liveBytes(t);
         if (treeBytes >= 0 && treeBytes != peak) {
-            source += "; like XLA's it sums logical sizes, " + Bytes.grouped(treeBytes) + " bytes, where the table counts the "
-                    + Bytes.grouped(peak) + " bytes occupied";
+            source += "; like XLA's it sums logical sizes, " + Units.grouped(treeBytes, ' ') + " bytes, where the table counts the "
+                    + Units.grouped(peak, ' ') + " bytes occupied";
         }
         return List.of(b.build(), new TextBlock("stack trace breakdown, " + source + ":\n" + tree));
     }
@@ -118,11 +120,11 @@ final class BlameReport {
     /** Values without an op_name share one bucket, so a module's thousands of copies do not each get a row. */
     static List<Key> keys(BlameBy by, HloInstruction ins, int depth) {
         return switch (by) {
-            case SOURCE -> List.of(new Key(1, orElse(PeakReport.source(ins), "(no source)")));
+            case SOURCE -> List.of(new Key(1, orElse((ins == null ? null : ins.source()), "(no source)")));
             case OPCODE -> List.of(new Key(1, ins == null || ins.opcode() == null ? "(unknown)" : ins.opcode()));
             case STACK -> {
                 List<String> stack = ins == null ? List.of() : ins.stack();
-                if (stack.isEmpty()) yield List.of(new Key(1, orElse(PeakReport.source(ins), "(no source)")));
+                if (stack.isEmpty()) yield List.of(new Key(1, orElse((ins == null ? null : ins.source()), "(no source)")));
                 List<Key> out = new ArrayList<>();
                 int n = depth > 0 ? Math.min(depth, stack.size()) : stack.size();
                 StringBuilder path = new StringBuilder();

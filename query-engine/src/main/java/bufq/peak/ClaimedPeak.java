@@ -1,5 +1,6 @@
-package bufq.analysis;
+package bufq.peak;
 
+import bufq.units.Units;
 import bufq.liveness.LiveValues;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
@@ -33,10 +34,10 @@ public final class ClaimedPeak {
         int p = l.peakTime(), c = l.claimedPeakTime();
         if (p < 0 || c < 0 || c >= l.steps() || p == c) return null;
         if (l.occupiedBytes(c) == l.peakBytes()) {
-            return "the dump labels step " + c + " its peak; it holds as many occupied bytes (" + Bytes.human(l.peakBytes())
+            return "the dump labels step " + c + " its peak; it holds as many occupied bytes (" + Units.human(l.peakBytes())
                     + ") as step " + p + ", the first step with that many, which is the peak";
         }
-        String at = Bytes.human(l.occupiedBytes(c)), peak = Bytes.human(l.peakBytes());
+        String at = Units.human(l.occupiedBytes(c)), peak = Units.human(l.peakBytes());
         StringBuilder o = new StringBuilder("the dump labels step ").append(c).append(" its peak (")
                 .append(at).append(" occupied) but step ").append(p).append(" holds ").append(peak);
         // Two figures that round alike would read as a contradiction: say by how much the peak is more.
@@ -51,10 +52,10 @@ public final class ClaimedPeak {
         }
         missing.sort(ValueOrder.LARGEST_FIRST);
         o.append("its list leaves out ").append(missing.size()).append(" value").append(missing.size() == 1 ? "" : "s")
-                .append(" live at step ").append(p).append(" (").append(Bytes.human(missingBytes));
+                .append(" live at step ").append(p).append(" (").append(Units.human(missingBytes));
         for (int i = 0; i < Math.min(3, missing.size()); i++) {
             HloValue v = missing.get(i);
-            o.append(i == 0 ? ": " : ", ").append(v.label()).append(' ').append(Bytes.human(v.logicalSize()));
+            o.append(i == 0 ? ": " : ", ").append(v.label()).append(' ').append(Units.human(v.logicalSize()));
         }
         if (missing.size() > 3) o.append(", ...");
         o.append(')');
@@ -79,7 +80,7 @@ public final class ClaimedPeak {
         for (HloValue v : LiveValues.at(m, t)) assigned += v.size();
         long shared = assigned - l.occupiedBytes(t);
         if (shared <= 0) return null;
-        return "step " + t + " has the most live bytes (" + Bytes.human(l.liveBytes(t)) + ") because "
-                + Bytes.human(shared) + " there are held by two live values at once (a hand-over), counted twice";
+        return "step " + t + " has the most live bytes (" + Units.human(l.liveBytes(t)) + ") because "
+                + Units.human(shared) + " there are held by two live values at once (a hand-over), counted twice";
     }
 }

@@ -1,5 +1,6 @@
-package bufq.analysis;
+package bufq.peak;
 
+import bufq.units.Units;
 import bufq.liveness.Steps;
 import bufq.liveness.LiveValues;
 import bufq.liveness.Liveness;
@@ -46,7 +47,7 @@ final class PeaksReport {
         int rank = 0;
         for (Prominence.Ranked p : peaks) {
             b.row((long) ++rank, (long) p.step(), (long) p.to(), Steps.instructionAt(m, p.step()), p.bytes(),
-                    Bytes.share(p.bytes(), highest), p.prominence(), p.scipy(), topPrefixes(m, color, p.step()));
+                    Units.share(p.bytes(), highest), p.prominence(), p.scipy(), topPrefixes(m, color, p.step()));
         }
         if (m.steps() == 0) b.note("no live ranges in this dump: peaks need the HloLiveRange section");
         else if (none) b.note(Steps.noPeakOfColor(color.getAsInt()).strip());

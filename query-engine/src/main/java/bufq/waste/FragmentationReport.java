@@ -1,5 +1,6 @@
-package bufq.analysis;
+package bufq.waste;
 
+import bufq.units.Units;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
 import bufq.liveness.Liveness;
@@ -39,7 +40,7 @@ final class FragmentationReport {
             Liveness.AllocationUse u = l.allocationUse(a.index());
             long frag = a.size() - u.maxBytes();
             rows.add(Arrays.asList((long) a.index(), a.kind(), (long) a.color(), a.size(), (long) values,
-                    u.maxBytes(), u.maxTime() < 0 ? null : (long) u.maxTime(), frag, Bytes.share(frag, a.size())));
+                    u.maxBytes(), u.maxTime() < 0 ? null : (long) u.maxTime(), frag, Units.share(frag, a.size())));
             long[] s = stats.computeIfAbsent(a.color(), k -> new long[7]);
             if (a.isParameter()) s[0] += a.size();
             if (a.constant()) s[1] += a.size();
@@ -58,7 +59,7 @@ final class FragmentationReport {
                 + "live values, counting shared byte ranges once (union of offset ranges); values without a live range "
                 + "count at every step");
         if (l.peakTime() >= 0) {
-            b.note("the module's peak is step " + l.peakTime() + " (" + Bytes.human(l.peakBytes())
+            b.note("the module's peak is step " + l.peakTime() + " (" + Units.human(l.peakBytes())
                     + " occupied over all allocations); an allocation's own maximum may fall at another step");
         }
         Table.Builder t = Table.builder().title("totals per color (XLA BufferAssignment::Stats names)")
@@ -69,7 +70,7 @@ final class FragmentationReport {
                 .column("preallocated_temp_fragmentation_bytes", ColumnType.BYTES)
                 .column("total_allocation_bytes", ColumnType.BYTES).column("total_fragmentation_bytes", ColumnType.BYTES)
                 .column("total_fragmentation_share", ColumnType.PERCENT);
-        stats.forEach((c, s) -> t.row((long) c, s[0], s[1], s[2], s[3], s[4], s[5], s[6], Bytes.share(s[6], s[5])));
+        stats.forEach((c, s) -> t.row((long) c, s[0], s[1], s[2], s[3], s[4], s[5], s[6], Units.share(s[6], s[5])));
         t.note("categories overlap as in XLA (a donated parameter is also maybe-live-out); XLA measures "
                 + "total_fragmentation_bytes against the heap simulator's minimum, bufq against each allocation's "
                 + "peak_live_bytes, so bufq's figure is the waste within allocations only");
