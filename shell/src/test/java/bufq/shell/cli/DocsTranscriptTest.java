@@ -207,8 +207,9 @@ class DocsTranscriptTest {
 
     /** Output with the paths the test made absolute spelled as the page spells them (the corpus's relative path, step.json). */
     static String asSpelled(String text, Path scratch) {
+        // on a clone without the corpus the checkout's copy stands in for it, at the same relative paths
         return text.replace(scratch + "/", "").replace(Corpus.dir().toString(), Corpus.RELATIVE)
-                .replace(CliTest.root() + "/", "");
+                .replace(Corpus.copy().toString(), Corpus.RELATIVE).replace(CliTest.root() + "/", "");
     }
 
     private static List<String> lines(String text) {
