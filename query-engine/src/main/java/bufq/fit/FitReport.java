@@ -91,11 +91,16 @@ public record FitReport(Capacity capacity, Keep keep, List<Fit.Step> steps, List
                 .column("headroom_bytes", ColumnType.BYTES).column("share", ColumnType.PERCENT)
                 .column("fits", ColumnType.BOOL).column("temp_bytes", ColumnType.BYTES)
                 .column("peak_bytes", ColumnType.BYTES).column("why", ColumnType.NOTE);
+        List<String> whys = new ArrayList<>();
         for (Fit.Step s : steps) {
             Program p = s.program();
+            String why = why(p);
             b.row(p.handle(), s.needsBytes(), -s.aloneOverBytes(), (double) s.needsBytes() / s.offeredBytes(),
-                    s.fitsAlone(), p.sizes().tempBytes(), p.peakBytes() < 0 ? null : p.peakBytes(), why(p));
+                    s.fitsAlone(), p.sizes().tempBytes(), p.peakBytes() < 0 ? null : p.peakBytes(), why);
+            if (why != null) whys.add(p.handle() + ": " + why);
         }
+        // the why column is a field in json; the formats for people print each row's under the table
+        for (String w : whys) b.note(w);
         return b.note("needs_bytes = arguments + outputs - aliases + temp + constants (+ code, which no dump gives):"
                 + " the figures of 'modules', what XLA requests for a run; peak_bytes is bufq's occupancy peak").build();
     }
@@ -151,7 +156,10 @@ public record FitReport(Capacity capacity, Keep keep, List<Fit.Step> steps, List
                 .column("change", ColumnType.STRING).column("target", ColumnType.STRING)
                 .column("saves_bytes", ColumnType.BYTES).column("use", ColumnType.STRING)
                 .column("statement", ColumnType.STATEMENT).column("why", ColumnType.NOTE);
-        for (Changes.Change c : changes) b.row(c.kind(), c.target(), c.bytes(), c.runIn(), c.statement(), c.why());
+        for (Changes.Change c : changes) {
+            b.row(c.kind(), c.target(), c.bytes(), c.runIn(), c.statement(), c.why());
+            if (c.why() != null) b.note(c.target() + ": " + c.why());
+        }
         return b.build();
     }
 }
