@@ -106,7 +106,7 @@ final class ForecastTables {
         Map<String, long[]> acc = new TreeMap<>();   // category -> {bytes, values, growing, template bytes}
         for (int i = 0; i < live.size(); i++) {
             int j = live.get(i);
-            long[] a = acc.computeIfAbsent(categories.of(t, t.values().get(j)), k -> new long[4]);
+            long[] a = acc.computeIfAbsent(categories.name(j), k -> new long[4]);   // j: a position of the template
             a[0] = Math.addExact(a[0], shares[i]);
             a[1]++;
             if (law[j].varies()) a[2]++;
