@@ -1,7 +1,5 @@
 package bufq.category;
 
-import bufq.liveness.LiveValues;
-import bufq.liveness.OccupiedShares;
 import bufq.liveness.Steps;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
@@ -32,10 +30,10 @@ final class CategoryReport {
     }
 
     static Table run(HloModule m, Classification c, int t, String at) {
-        int[] positions = LiveValues.positions(m, t, t);
-        List<HloValue> live = new ArrayList<>(positions.length);
-        for (int p : positions) live.add(m.values().get(p));
-        long[] shares = OccupiedShares.of(live);
+        Occupied o = Occupied.at(m, t);
+        int[] positions = o.positions();
+        List<HloValue> live = o.live();
+        long[] shares = o.shares();
         Map<String, Row> rows = new LinkedHashMap<>();
         for (String b : Builtin.ORDER) if (!b.equals(Builtin.PARAMETERS)) rows.put(b, new Row(b));
         long total = 0;
