@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * Each value of one module in one category: by the user's {@link CategoryRules} where one names it,
@@ -50,13 +51,15 @@ public final class Categories {
 
     /** The classification for the rules last asked, kept beside the built-in one. */
     private static final class Latest {
-        private final AtomicReference<Object[]> last = new AtomicReference<>();
+        private record Entry(CategoryRules rules, Categories categories) {}
 
-        Categories get(CategoryRules rules, java.util.function.Supplier<Categories> compute) {
-            Object[] l = last.get();
-            if (l != null && l[0] == rules) return (Categories) l[1];
+        private final AtomicReference<Entry> last = new AtomicReference<>();
+
+        Categories get(CategoryRules rules, Supplier<Categories> compute) {
+            Entry l = last.get();
+            if (l != null && l.rules() == rules) return l.categories();
             Categories c = compute.get();
-            last.set(new Object[] {rules, c});
+            last.set(new Entry(rules, c));
             return c;
         }
     }
