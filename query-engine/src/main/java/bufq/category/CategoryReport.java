@@ -74,7 +74,7 @@ final class CategoryReport {
                     + "(parameters, outputs, constants, temporaries)");
         } else if (byKindValues > 0) {
             b.note(byKindValues + (byKindValues == 1 ? " value live here (" : " values live here (") + Units.human(byKindBytes)
-                    + (byKindValues == 1 ? ") has" : ") have") + " no op_name: they fall back to allocation kinds (an entry parameter is parameters, the rest temporaries)");
+                    + (byKindValues == 1 ? ") has no op_name: it falls" : ") have no op_name: they fall") + " back to allocation kinds (an entry parameter is parameters, the rest temporaries)");
         }
         return b.build();
     }
