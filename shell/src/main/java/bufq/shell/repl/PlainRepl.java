@@ -51,7 +51,7 @@ public final class PlainRepl implements Repl {
                 pending.append(t.substring(0, t.length() - 1).stripTrailing()).append(' ');
                 continue;
             }
-            boolean js = StatementReader.isJs(pending.length() == 0 ? t : pending.toString());
+            boolean js = StatementReader.isJs(pending.length() == 0 ? t : pending);
             pending.append(js && pending.length() > 0 ? line : t);
             String text = pending.toString();
             if (shell.needsMore(text)) {

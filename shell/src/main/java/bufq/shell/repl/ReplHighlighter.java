@@ -60,7 +60,8 @@ public final class ReplHighlighter implements Highlighter {
     AttributedStyle[] styles(String buffer) {
         AttributedStyle[] s = new AttributedStyle[buffer.length()];
         Arrays.fill(s, AttributedStyle.DEFAULT);
-        if (StatementKind.isQuery(ReplParser.statement(buffer), shell.engine().entities(), w -> shell.commands().byName(w) != null)) query(ReplParser.statement(buffer), s);
+        String text = ReplParser.statement(buffer);
+        if (StatementKind.isQuery(text, shell.engine().entities(), w -> shell.commands().byName(w) != null)) query(text, s);
         else command(buffer, s);
         if (errorIndex >= 0 && errorIndex < s.length) s[errorIndex] = ERROR;
         return s;

@@ -9,7 +9,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -18,7 +17,7 @@ import java.util.function.Supplier;
  * that needs no script never starts the script engine for it. It runs once, before the first of:
  * <ul>
  *   <li>a script ({@code js}, {@code run FILE.js}, {@code -f FILE.js});</li>
- *   <li>a statement that may depend on what it registers ({@link StatementRunner#usesScripts}): a query that
+ *   <li>a statement that may depend on what it registers ({@link StatementRunner.Statement#usesScripts}): a query that
  *       names a field not known so far (it parses but does not check), and the commands that say
  *       so ({@code fields}, {@code check}, {@code advise}, {@code set tiling NAME} of a model not
  *       known, ...);</li>
@@ -52,17 +51,17 @@ final class InitScript {
 
     /**
      * Before a statement: waits for a run at an idle prompt (the statement and the script do not share the
-     * session's settings and scripts at the same time), or runs a pending script when {@code usesScripts}.
-     * Until {@link #after}, no idle prompt starts one. Each call is paired with one of {@link #after}.
+     * session's settings and scripts at the same time). A statement that may depend on the script runs a
+     * pending one itself ({@link #run}), once it is compiled. Until {@link #after}, no idle prompt starts
+     * one. Each call is paired with one of {@link #after}.
      */
-    void before(BooleanSupplier usesScripts) throws CommandException {
+    void before() throws CommandException {
         boolean waitOnly;
         synchronized (this) {
             statements++;
-            if (!pending && running == null) return;
             waitOnly = running != null && runner != Thread.currentThread();
         }
-        if (waitOnly || usesScripts.getAsBoolean()) run();
+        if (waitOnly) run();
     }
 
     /** The statement {@link #before} was called for has ended. */

@@ -107,7 +107,7 @@ public final class Shell implements SessionControl {
         try {
             modules.awaitLoad(printer.err()::println);   // the module an interactive session loads behind its first prompt
             deferred.reportNew(modules.loaded());   // parts read in the background meanwhile
-            init.before(() -> false);   // waits for a run an idle prompt started
+            init.before();   // waits for a run an idle prompt started
             StatementRunner.Statement statement = compiled != null ? compiled : runner.compile(text);
             if (statement.usesScripts()) init.run();
             st = runner.run(statement);

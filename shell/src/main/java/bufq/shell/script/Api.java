@@ -53,7 +53,7 @@ import java.util.stream.Collectors;
  * {@code tiling(name, fn)} and {@code check(name, fn)}. Bad arguments fail with a message that says
  * what was expected; the script sees them as errors at the calling line.
  */
-final class Api extends Rows.ReadOnly {
+final class Api extends Convert.ReadOnly {
     private static final List<String> KEYS = ApiKeys.BUFQ;
     private static final List<String> BUILTIN_TILINGS = List.of("tpu", "none");
 
@@ -86,7 +86,7 @@ final class Api extends Rows.ReadOnly {
             case "whatif" -> (ProxyExecutable) this::whatif;
             case "oom" -> (ProxyExecutable) this::oom;
             case "forecast" -> (ProxyExecutable) this::forecast;
-            case "format" -> new Rows.ReadOnlyMap(Map.of("bytes", (ProxyExecutable) this::bytes));
+            case "format" -> new Convert.ReadOnlyMap(Map.of("bytes", (ProxyExecutable) this::bytes));
             case "version" -> Version.NUMBER;
             default -> null;
         };
@@ -132,7 +132,7 @@ final class Api extends Rows.ReadOnly {
             Table t = e.getValue();
             parts.put(e.getKey(), new Convert.ReadOnlyArray(t.size(), r -> new Rows.ResultRow(t, r)));
         }
-        return new Rows.ReadOnlyMap(parts);
+        return new Convert.ReadOnlyMap(parts);
     }
 
     // bufq.oom(text) -> {out_of_memory_messages, which_module_and_allocation, listed_buffers,
@@ -149,7 +149,7 @@ final class Api extends Rows.ReadOnly {
         for (Output o : OomReport.run(text, modules)) {
             if (o instanceof Table t) parts.put(Formatters.key(t.title()), new Convert.ReadOnlyArray(t.size(), r -> new Rows.ResultRow(t, r)));
         }
-        return new Rows.ReadOnlyMap(parts);
+        return new Convert.ReadOnlyMap(parts);
     }
 
     // bufq.forecast(text) -> the forecast command's tables under their json keys, rows each; every value's law
@@ -177,7 +177,7 @@ final class Api extends Rows.ReadOnly {
                 if (o instanceof Table t) parts.put(Formatters.key(t.title()).replaceFirst("^laws_.*", "laws"),
                         new Convert.ReadOnlyArray(t.size(), i -> new Rows.ResultRow(t, i)));
             }
-            return new Rows.ReadOnlyMap(parts);
+            return new Convert.ReadOnlyMap(parts);
         } catch (NotASeries e) {
             throw new IllegalArgumentException(usage + ": " + e.getMessage());
         } catch (Engine.Failure | CommandException e) {

@@ -24,9 +24,9 @@ final class Convert {
         if (v instanceof PrintedSize p) {
             // as json writes it: the number when exact, else {printed, low, high}
             if (p.isExact()) return p.low();
-            return new Fields(fields("printed", p.text(), "low", p.low(), "high", p.high()));
+            return new ReadOnlyMap(fields("printed", p.text(), "low", p.low(), "high", p.high()));
         }
-        if (v instanceof Holding h) return new Fields(fields("name", h.name(), "bytes", h.bytes()));
+        if (v instanceof Holding h) return new ReadOnlyMap(fields("name", h.name(), "bytes", h.bytes()));
         return v;
     }
 
@@ -137,32 +137,48 @@ final class Convert {
         return v.toString();
     }
 
-    /** A read-only array whose elements are made on access, so a million rows cost nothing until read. */
-    /** A cell of several parts (a printed size, a name with its bytes) as a read-only object: {@code size.low}. */
-    static final class Fields implements ProxyObject {
-        private final Map<String, Object> parts;
-
-        Fields(Map<String, Object> parts) { this.parts = parts; }
-
-        @Override public Object getMember(String key) { return parts.get(key); }
-        @Override public Object getMemberKeys() { return ProxyArray.fromArray(parts.keySet().toArray()); }
-        @Override public boolean hasMember(String key) { return parts.containsKey(key); }
+    /** Read-only object: writes and deletes fail with a TypeError in the script. */
+    abstract static class ReadOnly implements ProxyObject {
+        /** Shown by {@code js} and {@code print}: {@code {id: 11, label: "add.3", ...}}. */
+        @Override public String toString() {
+            Object keys = getMemberKeys();
+            if (!(keys instanceof ProxyArray a)) return "{}";
+            StringBuilder b = new StringBuilder("{");
+            for (long i = 0; i < a.getSize(); i++) {
+                String k = String.valueOf(a.get(i));
+                if (i > 0) b.append(", ");
+                b.append(k).append(": ").append(show(getMember(k)));
+                if (b.length() > 4000) return b.append(", ...}").toString();
+            }
+            return b.append('}').toString();
+        }
 
         @Override public void putMember(String key, Value value) {
-            throw ReadOnlyError.of("cannot set '" + key + "': bufq objects and arrays are read-only");
+            throw ReadOnlyError.of(readOnly("set", key));
         }
 
         @Override public boolean removeMember(String key) {
-            throw ReadOnlyError.of("cannot delete '" + key + "': bufq objects and arrays are read-only");
+            throw ReadOnlyError.of(readOnly("delete", key));
         }
 
-        @Override public String toString() {
-            StringBuilder b = new StringBuilder("{");
-            parts.forEach((k, v) -> b.append(b.length() > 1 ? ", " : "").append(k).append(": ").append(show(v)));
-            return b.append('}').toString();
+        /** What a script that tries to {@code set} or {@code delete} member {@code key} is told. */
+        String readOnly(String verb, String key) {
+            return "cannot " + verb + " '" + key + "': bufq objects and arrays are read-only";
         }
     }
 
+    /** A fixed map as a read-only object. */
+    static final class ReadOnlyMap extends ReadOnly {
+        private final Map<String, Object> m;
+
+        ReadOnlyMap(Map<String, Object> m) { this.m = m; }
+
+        @Override public Object getMember(String key) { return m.get(key); }
+        @Override public Object getMemberKeys() { return ProxyArray.fromArray(m.keySet().toArray()); }
+        @Override public boolean hasMember(String key) { return m.containsKey(key); }
+    }
+
+    /** A read-only array whose elements are made on access, so a million rows cost nothing until read. */
     static final class ReadOnlyArray implements ProxyArray {
         interface Element { Object get(int i); }
 

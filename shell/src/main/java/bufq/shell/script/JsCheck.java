@@ -30,7 +30,7 @@ final class JsCheck implements CheckRule {
 
     @Override public void run(HloModule m, Reporter r) {
         Rows.ModuleView view = views.apply(m);
-        Rows.ReadOnlyMap report = new Rows.ReadOnlyMap(Map.of(
+        Convert.ReadOnlyMap report = new Convert.ReadOnlyMap(Map.of(
                 "error", (ProxyExecutable) a -> report(r, Severity.ERROR, a),
                 "warn", (ProxyExecutable) a -> report(r, Severity.WARN, a),
                 "info", (ProxyExecutable) a -> report(r, Severity.INFO, a)));

@@ -26,6 +26,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -118,24 +119,16 @@ final class JsContext implements JsHost, AutoCloseable {
         }
     }
 
-    /** Runs inline code; returns its completion value as text, or null when it is undefined. */
-    String evalForDisplay(String code, String name) {
-        running = name;
-        return call(() -> {
-            Value v = context.eval(Source.newBuilder("js", code, name).cached(false).buildLiteral());
-            return v.isNull() && "undefined".equals(v.toString()) ? null : Convert.display(v);
-        });
-    }
-
     /**
-     * Runs inline code; returns its completion value as JSON, or null when it is undefined (as in the
-     * other formats: {@code js print(x)} prints its lines and nothing more).
+     * Runs inline code; returns its completion value as {@code render} writes it ({@link
+     * Convert#display}, or {@link Convert#json} in json), or null when it is undefined (in every
+     * format: {@code js print(x)} prints its lines and nothing more).
      */
-    String evalForJson(String code, String name) {
+    String evalInline(String code, String name, Function<Value, String> render) {
         running = name;
         return call(() -> {
             Value v = context.eval(Source.newBuilder("js", code, name).cached(false).buildLiteral());
-            return v.isNull() && "undefined".equals(v.toString()) ? null : Convert.json(v);
+            return v.isNull() && "undefined".equals(v.toString()) ? null : render.apply(v);
         });
     }
 

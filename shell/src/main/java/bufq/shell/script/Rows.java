@@ -11,7 +11,6 @@ import bufq.model.HloValue;
 import bufq.liveness.Liveness;
 import bufq.model.Shape;
 import bufq.table.Table;
-import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyArray;
 import org.graalvm.polyglot.proxy.ProxyExecutable;
 import org.graalvm.polyglot.proxy.ProxyObject;
@@ -34,38 +33,8 @@ final class Rows {
         String subject();
     }
 
-    /** Read-only object: writes and deletes fail with a TypeError in the script. */
-    abstract static class ReadOnly implements ProxyObject {
-        /** Shown by {@code js} and {@code print}: {@code {id: 11, label: "add.3", ...}}. */
-        @Override public String toString() {
-            Object keys = getMemberKeys();
-            if (!(keys instanceof ProxyArray a)) return "{}";
-            StringBuilder b = new StringBuilder("{");
-            for (long i = 0; i < a.getSize(); i++) {
-                String k = String.valueOf(a.get(i));
-                if (i > 0) b.append(", ");
-                b.append(k).append(": ").append(Convert.show(getMember(k)));
-                if (b.length() > 4000) return b.append(", ...}").toString();
-            }
-            return b.append('}').toString();
-        }
-
-        @Override public void putMember(String key, Value value) {
-            throw ReadOnlyError.of(readOnly("set", key));
-        }
-
-        @Override public boolean removeMember(String key) {
-            throw ReadOnlyError.of(readOnly("delete", key));
-        }
-
-        /** What a script that tries to {@code set} or {@code delete} member {@code key} is told. */
-        String readOnly(String verb, String key) {
-            return "cannot " + verb + " '" + key + "': bufq objects and arrays are read-only";
-        }
-    }
-
     /** One value, allocation, instruction or step with the fields of its entity. */
-    static final class Row extends ReadOnly implements Subject {
+    static final class Row extends Convert.ReadOnly implements Subject {
         final String entity;
         final Object row;
         private final Catalog catalog;
@@ -119,7 +88,7 @@ final class Rows {
     }
 
     /** A row of a query result: its columns by name. */
-    static final class ResultRow extends ReadOnly implements Subject {
+    static final class ResultRow extends Convert.ReadOnly implements Subject {
         private final Map<String, Object> cells;
 
         ResultRow(Table t, int r) {
@@ -139,7 +108,7 @@ final class Rows {
     }
 
     /** {@code bufq.module}: the entity arrays, the peak and lookups by id, index and name. */
-    static final class ModuleView extends ReadOnly {
+    static final class ModuleView extends Convert.ReadOnly {
         private static final List<String> KEYS = ApiKeys.MODULE;
         private final Catalog catalog;
         private final EvalContext ctx;
@@ -185,7 +154,7 @@ final class Rows {
                     p.put("bytes", l.peakBytes());
                     p.put("live_bytes", l.liveBytes(t));
                     p.put("claimed_time", l.claimedPeakTime() < 0 ? null : (long) l.claimedPeakTime());
-                    yield new ReadOnlyMap(p);
+                    yield new Convert.ReadOnlyMap(p);
                 }
                 case "value" -> (ProxyExecutable) a -> row("values", m.value(JsArgs.whole(a, 0, "bufq.module.value(id)")));
                 case "allocation" -> (ProxyExecutable) a -> row("allocations",
@@ -228,7 +197,7 @@ final class Rows {
         m.put("element_size_bits", (long) s.elementSizeBits());
         m.put("memory_space", (long) s.memorySpace());
         m.put("logical_bytes", s.logicalBytes());
-        return new ReadOnlyMap(m);
+        return new Convert.ReadOnlyMap(m);
     }
 
     /**
@@ -239,17 +208,6 @@ final class Rows {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("backend", backend);
         m.put("thread_local", threadLocal);
-        return new ReadOnlyMap(m);
-    }
-
-    /** A fixed map as a read-only object. */
-    static final class ReadOnlyMap extends ReadOnly {
-        private final Map<String, Object> m;
-
-        ReadOnlyMap(Map<String, Object> m) { this.m = m; }
-
-        @Override public Object getMember(String key) { return m.get(key); }
-        @Override public Object getMemberKeys() { return ProxyArray.fromArray(m.keySet().toArray()); }
-        @Override public boolean hasMember(String key) { return m.containsKey(key); }
+        return new Convert.ReadOnlyMap(m);
     }
 }

@@ -94,7 +94,7 @@ public final class Scripts implements ScriptEngine {
     @Override public Status eval(String code, String sourceName) throws CommandException {
         JsContext h = host();
         boolean json = "json".equals(session.printer().format().name());
-        String shown = run(h, () -> json ? h.evalForJson(code, sourceName) : h.evalForDisplay(code, sourceName));
+        String shown = run(h, () -> h.evalInline(code, sourceName, json ? Convert::json : Convert::display));
         if (shown != null) {
             try {
                 if (json) session.printer().printJson(shown + "\n");  // a value as a JSON document, as every result in json

@@ -174,7 +174,7 @@ public final class StatementReader {
                 buf.append(t.substring(0, t.length() - 1).stripTrailing()).append(' ');
                 continue;
             }
-            if (isJs(buf.length() == 0 ? t : buf.toString())) {
+            if (js != null || isJs(buf.length() == 0 ? t : buf)) {
                 // JavaScript keeps its line breaks: they end // comments and statements.
                 buf.append(buf.length() == 0 ? t : line);
                 // The code (after "js ") is scanned as it comes, each character once: scanning the
@@ -308,9 +308,12 @@ public final class StatementReader {
     }
 
     /** Whether {@code text} is a {@code js} command, whose code keeps its line breaks. */
-    public static boolean isJs(String text) {
-        String t = text.stripLeading();
-        return t.startsWith("js") && (t.length() == 2 || Character.isWhitespace(t.charAt(2)));
+    public static boolean isJs(CharSequence text) {
+        // Reads no further than the first word: the statement reader asks on every line.
+        int s = 0;
+        while (s < text.length() && Character.isWhitespace(text.charAt(s))) s++;
+        return s + 2 <= text.length() && text.charAt(s) == 'j' && text.charAt(s + 1) == 's'
+                && (s + 2 == text.length() || Character.isWhitespace(text.charAt(s + 2)));
     }
 
     /**

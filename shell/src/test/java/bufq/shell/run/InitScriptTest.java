@@ -89,7 +89,7 @@ class InitScriptTest {
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Env(Map.of(), false));
         InitScript init = new InitScript(s::printer, () -> scripts);
         init.defer();
-        init.before(() -> false);   // a statement that needs no script is running
+        init.before();   // a statement that needs no script is running
         init.runIdle(shown -> fail("nothing ran: " + shown));
         assertEquals(0, scripts.inits);
         init.after();
