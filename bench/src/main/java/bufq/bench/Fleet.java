@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
@@ -56,7 +55,7 @@ final class Fleet {
 
     String run(int runs) throws Exception {
         String bufq = root.resolve("bufq").toString();
-        md.append("### Issue 45: DuckDB, Parquet and `sql`\n\n").append("Load average ").append(load()).append(" at the start.\n\n");
+        md.append("### Issue 45: DuckDB, Parquet and `sql`\n\n").append("Load average ").append(Report.loadAverage()).append(" at the start.\n\n");
         jar();
         Path dir2k = new Harness(root, log).programs();
         Path nine = root.resolve("../shared/corpus/jax-0.10.2/multi-module-dir").normalize();
@@ -79,9 +78,7 @@ final class Fleet {
             measure(exports, runs, out);
             md.append('\n');
         } finally {
-            try (Stream<Path> s = Files.walk(out)) {
-                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
-            }
+            Generate.deleteTree(out);
         }
         return md.toString();
     }
@@ -142,12 +139,4 @@ final class Fleet {
     private static String mb(long bytes) { return String.format(Locale.ROOT, "%.1f", bytes / 1048576.0); }
 
     private static String ms(long[] xs) { return String.format(Locale.ROOT, "%.0f", InProcess.median(xs.clone()) / 1e6); }
-
-    private static String load() {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
-        } catch (IOException e) {
-            return "unknown";
-        }
-    }
 }

@@ -115,7 +115,8 @@ public final class Generate {
         return new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(p), StandardCharsets.UTF_8), 1 << 20);
     }
 
-    private static void deleteTree(Path p) throws IOException {
+    /** Deletes {@code p} and everything under it; nothing when it is absent. */
+    static void deleteTree(Path p) throws IOException {
         if (!Files.exists(p)) return;
         try (Stream<Path> s = Files.walk(p)) {
             for (Path q : s.sorted(Comparator.reverseOrder()).toList()) Files.delete(q);

@@ -1,8 +1,6 @@
 package bufq.category;
 
-import bufq.liveness.LiveValues;
 import bufq.liveness.Liveness;
-import bufq.liveness.OccupiedShares;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.table.Output;
@@ -15,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * Each value of one module in one category: by the user's {@link CategoryRules} where one names it,
@@ -24,7 +23,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * rules, in the module's holder of derived data, and shared by queries and reports. Immutable.
  *
  * <p>The reports ({@link #blame}, {@link #paths}) attribute the bytes occupied at one step, each
- * byte once ({@link OccupiedShares}), so their top-level rows add up to the step's occupied bytes.
+ * byte once ({@link bufq.liveness.OccupiedShares}), so their top-level rows add up to the step's occupied bytes.
  */
 public final class Categories {
     private final Classification data;
@@ -52,13 +51,15 @@ public final class Categories {
 
     /** The classification for the rules last asked, kept beside the built-in one. */
     private static final class Latest {
-        private final AtomicReference<Object[]> last = new AtomicReference<>();
+        private record Entry(CategoryRules rules, Categories categories) {}
 
-        Categories get(CategoryRules rules, java.util.function.Supplier<Categories> compute) {
-            Object[] l = last.get();
-            if (l != null && l[0] == rules) return (Categories) l[1];
+        private final AtomicReference<Entry> last = new AtomicReference<>();
+
+        Categories get(CategoryRules rules, Supplier<Categories> compute) {
+            Entry l = last.get();
+            if (l != null && l.rules() == rules) return l.categories();
             Categories c = compute.get();
-            last.set(new Object[] {rules, c});
+            last.set(new Entry(rules, c));
             return c;
         }
     }
@@ -136,12 +137,14 @@ public final class Categories {
      */
     public static Map<String, Long> bytesAt(HloModule m, CategoryRules rules, int t) {
         Categories c = of(m, rules);
-        int[] positions = LiveValues.positions(m, t, t);
-        List<HloValue> live = new ArrayList<>(positions.length);
-        for (int p : positions) live.add(m.values().get(p));
-        long[] shares = OccupiedShares.of(live);
+        Occupied o = Occupied.at(m, t);
         Map<String, Long> sum = new HashMap<>();
-        for (int i = 0; i < positions.length; i++) sum.merge(c.name(positions[i]), shares[i], Long::sum);
+        for (int i = 0; i < o.size(); i++) sum.merge(c.name(o.positions()[i]), o.shares()[i], Long::sum);
+        return largestFirst(sum);
+    }
+
+    /** {@code sum}'s entries largest first, ties in the built-in order, then by name. */
+    private static Map<String, Long> largestFirst(Map<String, Long> sum) {
         List<Map.Entry<String, Long>> rows = new ArrayList<>(sum.entrySet());
         rows.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(e -> Builtin.rank(e.getKey())).thenComparing(Map.Entry::getKey));
         Map<String, Long> out = new LinkedHashMap<>();
@@ -158,20 +161,13 @@ public final class Categories {
         int t = Liveness.of(m).allocationUse(allocation).maxTime();
         if (t < 0) return null;
         Categories c = of(m, rules);
-        List<HloValue> live = new ArrayList<>();
-        List<Integer> at = new ArrayList<>();
-        for (int p : LiveValues.positions(m, t, t)) {
-            if (m.values().get(p).allocation() != allocation) continue;
-            live.add(m.values().get(p));
-            at.add(p);
-        }
-        long[] shares = OccupiedShares.of(live);
+        // shares are per allocation, so the others' values live then change none of this one's
+        Occupied o = Occupied.at(m, t);
         Map<String, Long> sum = new HashMap<>();
-        for (int i = 0; i < shares.length; i++) sum.merge(c.name(at.get(i)), shares[i], Long::sum);
-        List<Map.Entry<String, Long>> rows = new ArrayList<>(sum.entrySet());
-        rows.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(e -> Builtin.rank(e.getKey())));
+        for (int i = 0; i < o.size(); i++)
+            if (o.live().get(i).allocation() == allocation) sum.merge(c.name(o.positions()[i]), o.shares()[i], Long::sum);
         StringBuilder out = new StringBuilder();
-        for (Map.Entry<String, Long> e : rows) {
+        for (Map.Entry<String, Long> e : largestFirst(sum).entrySet()) {
             if (out.length() > 0) out.append(", ");
             out.append(Units.human(e.getValue())).append(' ').append(e.getKey());
         }

@@ -1,7 +1,5 @@
 package bufq.category;
 
-import bufq.liveness.LiveValues;
-import bufq.liveness.OccupiedShares;
 import bufq.liveness.Steps;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
@@ -32,10 +30,10 @@ final class CategoryReport {
     }
 
     static Table run(HloModule m, Classification c, int t, String at) {
-        int[] positions = LiveValues.positions(m, t, t);
-        List<HloValue> live = new ArrayList<>(positions.length);
-        for (int p : positions) live.add(m.values().get(p));
-        long[] shares = OccupiedShares.of(live);
+        Occupied o = Occupied.at(m, t);
+        int[] positions = o.positions();
+        List<HloValue> live = o.live();
+        long[] shares = o.shares();
         Map<String, Row> rows = new LinkedHashMap<>();
         for (String b : Builtin.ORDER) if (!b.equals(Builtin.PARAMETERS)) rows.put(b, new Row(b));
         long total = 0;
@@ -76,7 +74,7 @@ final class CategoryReport {
                     + "(parameters, outputs, constants, temporaries)");
         } else if (byKindValues > 0) {
             b.note(byKindValues + (byKindValues == 1 ? " value live here (" : " values live here (") + Units.human(byKindBytes)
-                    + (byKindValues == 1 ? ") has" : ") have") + " no op_name: they fall back to allocation kinds (an entry parameter is parameters, the rest temporaries)");
+                    + (byKindValues == 1 ? ") has no op_name: it falls" : ") have no op_name: they fall") + " back to allocation kinds (an entry parameter is parameters, the rest temporaries)");
         }
         return b.build();
     }

@@ -1,7 +1,5 @@
 package bufq.category;
 
-import bufq.liveness.LiveValues;
-import bufq.liveness.OccupiedShares;
 import bufq.liveness.Steps;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
@@ -66,10 +64,10 @@ final class PathReport {
     }
 
     static Table run(HloModule m, Classification c, int t, String at, int depth) {
-        int[] positions = LiveValues.positions(m, t, t);
-        List<HloValue> live = new ArrayList<>(positions.length);
-        for (int p : positions) live.add(m.values().get(p));
-        long[] shares = OccupiedShares.of(live);
+        Occupied o = Occupied.at(m, t);
+        int[] positions = o.positions();
+        List<HloValue> live = o.live();
+        long[] shares = o.shares();
         Map<String, Node> nodes = new HashMap<>();
         List<Node> roots = new ArrayList<>();
         long total = 0;

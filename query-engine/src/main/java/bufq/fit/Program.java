@@ -29,6 +29,7 @@ public record Program(String handle, String name, ProgramSizes sizes, List<HeldA
     public static Program of(HloModule m) {
         List<HeldArray> arrays = new ArrayList<>();
         Map<Integer, String> kinds = parameterCategories(m);
+        Map<String, TreeSet<String>> kept = keptKindsByShape(m, kinds);
         int temp = -1;
         long tempSize = -1;
         for (BufferAllocation a : m.allocations()) {
@@ -40,7 +41,7 @@ public record Program(String handle, String name, ProgramSizes sizes, List<HeldA
                         a.parameterShape() == null ? null : a.parameterShape().text(), a.size(), c == null || !out ? c : c + ", new state"));
             } else if (out) {
                 String shape = a.outputShape() == null ? null : a.outputShape().text();
-                arrays.add(new HeldArray(m.handle(), a.index(), "output", shape, a.size(), outputCategory(m, kinds, shape)));
+                arrays.add(new HeldArray(m.handle(), a.index(), "output", shape, a.size(), outputCategory(kept, shape)));
             } else if (a.isTemp() && a.size() > tempSize) {
                 temp = a.index();
                 tempSize = a.size();
@@ -82,18 +83,27 @@ public record Program(String handle, String name, ProgramSizes sizes, List<HeldA
     }
 
     /**
+     * The categories of the parameters that are not donated, by shape text: built once, so matching
+     * every output stays linear in the allocations (a scan of them per output was quadratic).
+     */
+    private static Map<String, TreeSet<String>> keptKindsByShape(HloModule m, Map<Integer, String> kinds) {
+        Map<String, TreeSet<String>> out = new HashMap<>();
+        for (BufferAllocation p : m.allocations()) {
+            if (!p.isParameter() || ProgramSizes.liveOut(p) || p.parameterShape() == null) continue;
+            String k = kinds.get(p.index());
+            if (k != null) out.computeIfAbsent(p.parameterShape().text(), x -> new TreeSet<>()).add(k);
+        }
+        return out;
+    }
+
+    /**
      * An output's category: the new state of the parameters it matches by shape and dtype that are
      * not donated ({@code outputs: new weights}) when they are all of one category other than
      * {@code inputs}, else {@code outputs: result}.
      */
-    private static String outputCategory(HloModule m, Map<Integer, String> kinds, String shape) {
-        TreeSet<String> matched = new TreeSet<>();
-        for (BufferAllocation p : m.allocations()) {
-            if (!p.isParameter() || ProgramSizes.liveOut(p) || p.parameterShape() == null || !p.parameterShape().text().equals(shape)) continue;
-            String k = kinds.get(p.index());
-            if (k != null) matched.add(k);
-        }
-        if (matched.size() == 1 && !matched.contains("inputs") && !matched.contains("parameters"))
+    private static String outputCategory(Map<String, TreeSet<String>> keptKindsByShape, String shape) {
+        TreeSet<String> matched = shape == null ? null : keptKindsByShape.get(shape);
+        if (matched != null && matched.size() == 1 && !matched.contains("inputs") && !matched.contains("parameters"))
             return "outputs: new " + matched.first();
         return "outputs: result";
     }

@@ -106,7 +106,7 @@ final class ForecastTables {
         Map<String, long[]> acc = new TreeMap<>();   // category -> {bytes, values, growing, template bytes}
         for (int i = 0; i < live.size(); i++) {
             int j = live.get(i);
-            long[] a = acc.computeIfAbsent(categories.of(t, t.values().get(j)), k -> new long[4]);
+            long[] a = acc.computeIfAbsent(categories.name(j), k -> new long[4]);   // j: a position of the template
             a[0] = Math.addExact(a[0], shares[i]);
             a[1]++;
             if (law[j].varies()) a[2]++;
@@ -177,13 +177,7 @@ final class ForecastTables {
     }
 
     /** Per value of {@code template} (in its order), its law. */
-    private static Law[] lawsOf(ProgramSeries s, HloModule template) {
-        int k = s.modules().indexOf(template);
-        Law[] out = new Law[template.values().size()];
-        int[] p = s.pos()[k];
-        for (int i = 0; i < p.length; i++) out[p[i]] = s.laws()[i];
-        return out;
-    }
+    private static Law[] lawsOf(ProgramSeries s, HloModule template) { return s.lawsOf(s.modules().indexOf(template)); }
 
     /** {@code forecast fit}: the largest size that fits, each way, and the named size's step when one is named. */
     static List<Output> fit(ProgramSeries s, Capacity c, List<Largest> largest, Prediction named, Fit.Step step,

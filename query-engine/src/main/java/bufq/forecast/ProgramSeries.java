@@ -36,6 +36,14 @@ record ProgramSeries(List<HloModule> modules, long[] ns, String dimension, int[]
     /** Values listed in a refusal; the rest are counted. */
     static final int LISTED = 12;
 
+    /** Per value of module {@code k} (in its order), its law. */
+    Law[] lawsOf(int k) {
+        Law[] out = new Law[modules.get(k).values().size()];
+        int[] p = pos[k];
+        for (int i = 0; i < p.length; i++) out[p[i]] = laws[i];
+        return out;
+    }
+
     static ProgramSeries of(List<HloModule> modules, String dim) throws NotASeries {
         if (modules.size() < 2) throw new NotASeries("a forecast needs one program loaded at two sizes or more; "
                 + (modules.isEmpty() ? "none is loaded" : "only " + modules.get(0).handle() + " is loaded"), null);

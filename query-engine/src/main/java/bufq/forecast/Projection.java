@@ -34,10 +34,7 @@ final class Projection {
         HloModule t = series.modules().get(template);
         List<HloValue> vs = t.values();
         int count = vs.size();
-        // the law of each template value
-        Law[] law = new Law[count];
-        int[] p = series.pos()[template];
-        for (int i = 0; i < p.length; i++) law[p[i]] = series.laws()[i];
+        Law[] law = series.lawsOf(template);
         Shape[] shape = new Shape[count];
         long[] size = new long[count];
         for (int j = 0; j < count; j++) {

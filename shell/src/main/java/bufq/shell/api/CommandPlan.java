@@ -54,10 +54,15 @@ public interface CommandPlan {
      */
     static CommandPlan words(String args, Set<DumpPart> needs, boolean usesScripts, WordsBody body)
             throws CommandException {
-        String text = args.strip();
-        if (text.endsWith(";")) text = text.substring(0, text.length() - 1).stripTrailing();
+        String text = statement(args);
         List<String> words = text.isEmpty() ? List.of() : Words.split(text);
         return new Simple(needs, true, usesScripts, ctx -> body.run(ctx, words));
+    }
+
+    /** {@code text} stripped and without a trailing {@code ;}, which ends a statement as in SQL shells. */
+    static String statement(String text) {
+        String t = text.strip();
+        return t.endsWith(";") ? t.substring(0, t.length() - 1).stripTrailing() : t;
     }
 
     /** As {@link #words(String, Set, boolean, WordsBody)}, reading nothing and using no script. */

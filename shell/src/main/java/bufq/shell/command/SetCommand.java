@@ -47,8 +47,7 @@ final class SetCommand implements Command {
     }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        String typed = args.strip();
-        String text = typed.endsWith(";") ? typed.substring(0, typed.length() - 1).stripTrailing() : typed;
+        String text = CommandPlan.statement(args);
         if (text.toLowerCase(Locale.ROOT).matches("category(\\s.*)?")) {
             String rule = text.substring("category".length()).strip();
             return new CommandPlan.Simple(Set.of(), false, false, c -> category(c, text, rule));

@@ -57,7 +57,7 @@ final class SqlCommand implements Command {
         boolean failOnRows = text.startsWith(FAIL_ON_ROWS)
                 && (text.length() == FAIL_ON_ROWS.length() || Character.isWhitespace(text.charAt(FAIL_ON_ROWS.length())));
         if (failOnRows) text = text.substring(FAIL_ON_ROWS.length()).strip();
-        if (text.endsWith(";")) text = text.substring(0, text.length() - 1).stripTrailing();
+        text = CommandPlan.statement(text);
         if (text.isEmpty()) throw new CommandException("usage: " + synopsis());
         if (sql == null) sql = new Sql();
         Table t = sql.query(text, ctx.modules(), ctx.settings().tiling());

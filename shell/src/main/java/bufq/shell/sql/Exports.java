@@ -61,7 +61,7 @@ final class Exports {
                 if (Files.exists(f)) throw new CommandException(f + " exists; add --force to replace it, or export to another --partition");
             }
         }
-        try (Stage s = open(tables)) {
+        try (Stage s = Stage.start(tables)) {
             s.load(modules, tiling);
             Files.createDirectories(target);
             TempFiles.removeDead(target);
@@ -119,7 +119,7 @@ final class Exports {
             throws CommandException, Engine.Failure {
         List<Schema.TableDef> tables = Stage.tables(entities);
         if (Files.isDirectory(file)) throw new CommandException(file + " is a folder; export duckdb takes a database file (bufq.duckdb)");
-        try (Stage s = open(tables)) {
+        try (Stage s = Stage.start(tables)) {
             s.load(modules, tiling);
             if (file.toAbsolutePath().getParent() != null) Files.createDirectories(file.toAbsolutePath().getParent());
             try (Statement st = s.conn.createStatement()) {
@@ -186,13 +186,5 @@ final class Exports {
         for (String d : s.dumps()) dumps.append(dumps.length() > 1 ? ", " : "").append(Schema.literal(d));
         return "VALUES (" + run + ", now()::TIMESTAMP, " + Schema.literal(Version.NUMBER) + ", "
                 + (label == null ? "NULL" : Schema.literal(label)) + ", " + s.modules() + ", " + dumps.append("]::VARCHAR[]") + ")";
-    }
-
-    private static Stage open(List<Schema.TableDef> tables) throws CommandException {
-        try {
-            return Stage.open(tables);
-        } catch (SQLException | IOException e) {
-            throw new CommandException("cannot start DuckDB: " + e.getMessage());
-        }
     }
 }

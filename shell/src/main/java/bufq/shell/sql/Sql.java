@@ -76,21 +76,17 @@ public final class Sql implements AutoCloseable {
         List<ModuleSet.Entry> now = modules.set().entries();
         if (stage != null && tiling == loadedTiling && same(now, loadedFrom)) return stage;
         close();
+        Stage fresh = Stage.start(Stage.tables(List.of()));
         try {
-            Stage fresh = Stage.open(Stage.tables(List.of()));
-            try {
-                fresh.load(modules, tiling);
-            } catch (CommandException | Engine.Failure | RuntimeException e) {
-                fresh.close();
-                throw e;
-            }
-            stage = fresh;
-            loadedFrom = now;
-            loadedTiling = tiling;
-            return stage;
-        } catch (SQLException | java.io.IOException e) {
-            throw new CommandException("cannot start DuckDB: " + e.getMessage());
+            fresh.load(modules, tiling);
+        } catch (CommandException | Engine.Failure | RuntimeException e) {
+            fresh.close();
+            throw e;
         }
+        stage = fresh;
+        loadedFrom = now;
+        loadedTiling = tiling;
+        return stage;
     }
 
     private static boolean same(List<ModuleSet.Entry> a, List<ModuleSet.Entry> b) {

@@ -61,6 +61,15 @@ final class Stage implements AutoCloseable {
         return new Stage(c, spill, tables);
     }
 
+    /** As {@link #open}, a failure to start DuckDB said in one line. */
+    static Stage start(List<Schema.TableDef> tables) throws CommandException {
+        try {
+            return open(tables);
+        } catch (SQLException | IOException e) {
+            throw new CommandException("cannot start DuckDB: " + e.getMessage());
+        }
+    }
+
     /** Every table of the standard catalog, or those named in {@code entities}. */
     static List<Schema.TableDef> tables(List<String> entities) throws CommandException {
         List<Schema.TableDef> all = Schema.tables(Catalog.standard());
