@@ -57,9 +57,8 @@ final class Cells {
 
     private static String scalar(Object v) {
         if (v instanceof Holding h) return h.name() + " " + h.bytes();
-        if (v instanceof PrintedSize p) return printed(p);
-        if (v instanceof Double d) return exactDouble(d);
         if (v instanceof PrintedSize p) return Units.describe(p);
+        if (v instanceof Double d) return exactDouble(d);
         if (v instanceof Float f) return exactDouble(f.doubleValue());
         if (v instanceof List<?> l) {
             StringBuilder b = new StringBuilder("[");
@@ -106,15 +105,6 @@ final class Cells {
         BigDecimal b = new BigDecimal(Double.toString(d)).stripTrailingZeros();
         if (b.scale() < 1) b = b.setScale(1);
         return b.toPlainString();
-    }
-
-    /**
-     * A size as a message printed it, with the byte counts that print so: {@code 4,608,000,000 B}
-     * when exact, else {@code 8.00M (8,383,488..8,393,727 B)}.
-     */
-    static String printed(PrintedSize p) {
-        if (p.isExact()) return Units.grouped(p.low()) + " B";
-        return p.text() + " (" + Units.grouped(p.low()) + ".." + Units.grouped(p.high()) + " B)";
     }
 
     /**

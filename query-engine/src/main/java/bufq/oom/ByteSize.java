@@ -2,6 +2,7 @@ package bufq.oom;
 
 import bufq.units.PrintedSize;
 import bufq.units.SizeException;
+import bufq.units.Unit;
 import bufq.units.Units;
 
 /**
@@ -76,7 +77,7 @@ public record ByteSize(long lo, long hi, String text) {
         }
         if (digits == 0 || t.charAt(i - 1) == ',') return -1;
         String rest = t.substring(i).strip();
-        return rest.isEmpty() || Units.factor(rest) != null && Units.factor(rest) == 1 ? v : -1;
+        return rest.isEmpty() || Unit.of(rest) == Unit.B ? v : -1;
     }
 
     /**

@@ -24,6 +24,10 @@ final class LogLines {
     private int number;
     private int nul = -1;           // the first NUL at or after nulFrom (MAX_VALUE: none)
     private int nulFrom = Integer.MAX_VALUE;
+    // Lines cleaned already, by their start: the reader asks for a line as the next one, then as the
+    // current one, then as the one before; each is cleaned once.
+    private String cleanNext, cleanCur, cleanPrev;
+    private int cleanNextAt = -1, cleanCurAt = -1, cleanPrevAt = -1;
 
     /** @param words the words {@link #has} is asked about, by index */
     LogLines(String text, String... words) {
@@ -48,6 +52,10 @@ final class LogLines {
         int nl = text.indexOf('\n', pos);
         prevStart = start;
         prevEnd = number == 0 ? -1 : end;
+        cleanPrev = cleanCur;
+        cleanPrevAt = cleanCurAt;
+        cleanCur = cleanNext;
+        cleanCurAt = cleanNextAt;
         start = pos;
         end = nl < 0 ? text.length() : nl;
         pos = nl < 0 ? text.length() : nl + 1;
@@ -81,7 +89,13 @@ final class LogLines {
     String rawPrevious() { return prevEnd < 0 ? "" : text.substring(prevStart, Math.min(prevEnd, prevStart + MAX_LINE)); }
 
     /** The current line, cleaned. */
-    String line() { return clean(text.substring(start, Math.min(end, start + MAX_LINE))); }
+    String line() {
+        if (cleanCurAt != start) {
+            cleanCur = clean(text.substring(start, Math.min(end, start + MAX_LINE)));
+            cleanCurAt = start;
+        }
+        return cleanCur;
+    }
 
     /** The next line, cleaned, moving to it; null at the end. */
     String next() { return advance() ? line() : null; }
@@ -89,14 +103,23 @@ final class LogLines {
     /** The line after the current one, cleaned, without moving to it; null at the end. */
     String peek() {
         if (pos >= text.length()) return null;
-        int nl = text.indexOf('\n', pos);
-        int e = nl < 0 ? text.length() : nl;
-        return clean(text.substring(pos, Math.min(e, pos + MAX_LINE)));
+        if (cleanNextAt != pos) {
+            int nl = text.indexOf('\n', pos);
+            int e = nl < 0 ? text.length() : nl;
+            cleanNext = clean(text.substring(pos, Math.min(e, pos + MAX_LINE)));
+            cleanNextAt = pos;
+        }
+        return cleanNext;
     }
 
     /** The line before the current one, cleaned; null on the first line. */
     String previous() {
-        return prevEnd < 0 ? null : clean(text.substring(prevStart, Math.min(prevEnd, prevStart + MAX_LINE)));
+        if (prevEnd < 0) return null;
+        if (cleanPrevAt != prevStart) {
+            cleanPrev = clean(text.substring(prevStart, Math.min(prevEnd, prevStart + MAX_LINE)));
+            cleanPrevAt = prevStart;
+        }
+        return cleanPrev;
     }
 
     /** Number of the current line. */

@@ -1,6 +1,8 @@
 package bufq.units;
 
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The one table of byte units: every flag, setting, query literal, dump reader and message reader
@@ -72,8 +74,19 @@ public enum Unit {
     public static Unit of(String word) {
         String w = word.strip();
         if (w.equalsIgnoreCase("byte") || w.equalsIgnoreCase("bytes")) return B;
-        String u = w.toUpperCase(Locale.ROOT);
-        for (Unit unit : values()) if (unit.symbol.toUpperCase(Locale.ROOT).equals(u)) return unit;
-        return null;
+        return BY_SYMBOL.get(w.toUpperCase(Locale.ROOT));
+    }
+
+    /**
+     * The units by their symbol upper-cased: {@link #of} runs once a size of a report's allocation
+     * line and of an out-of-memory log's figure, where a scan of {@code values()} (a fresh array and
+     * a case conversion a unit) is most of the lookup.
+     */
+    private static final Map<String, Unit> BY_SYMBOL = bySymbol();
+
+    private static Map<String, Unit> bySymbol() {
+        Map<String, Unit> m = new HashMap<>();
+        for (Unit unit : values()) m.putIfAbsent(unit.symbol.toUpperCase(Locale.ROOT), unit);
+        return Map.copyOf(m);
     }
 }
