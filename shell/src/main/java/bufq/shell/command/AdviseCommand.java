@@ -11,6 +11,7 @@ import bufq.model.BufferAllocation;
 import bufq.advise.Remedy;
 import bufq.fit.Capacity;
 import bufq.fit.Changes;
+import bufq.fit.Failure;
 import bufq.fit.FitReport;
 import bufq.fit.Keep;
 import bufq.fit.Program;
@@ -121,19 +122,24 @@ final class AdviseCommand implements Command {
         String why = join != null && join.allocation() != null && join.allocation().index() == a.index()
                 ? "the allocation message " + join.number() + " of " + o.source() + " failed on"
                 : "the largest allocation live at the peak";
-        Capacity capacity = FitCommand.capacityOrNull(ctx, join == null ? null : join.message());
+        Capacity capacity = FitCommand.capacityOrNull(ctx);
         List<Remedy.Change> others = new ArrayList<>();
         long offered = -1;
-        if (capacity != null) {
+        List<Failure> failures = FitCommand.failures(ctx, modules);
+        if (capacity != null || !failures.isEmpty()) {
             List<Program> programs = new ArrayList<>();
             for (HloModule x : modules) programs.add(Program.of(x));
             if (programs.isEmpty()) programs.add(Program.of(m));
-            FitReport r = FitReport.of(programs, capacity, Keep.ALL, "", FitCommand.failures(ctx, modules));
-            offered = r.capacity().offeredBytes();
-            for (Changes.Change c : r.changes()) {
-                if (c.kind().equals("cut temp")) continue;   // the chunking below measures that, per value
-                others.add(new Remedy.Change(c.kind() + " " + c.target(), c.bytes(), "exact: fit", c.why(),
-                        c.statement() != null ? c.statement() : "fit drop " + c.target()));
+            try {
+                FitReport r = FitReport.of(programs, capacity, Keep.ALL, "", failures);
+                offered = r.capacity().offeredBytes();
+                for (Changes.Change c : r.changes()) {
+                    if (c.kind().equals("cut temp")) continue;   // the chunking below measures that, per value
+                    others.add(new Remedy.Change(c.kind() + " " + c.target(), c.bytes(), "exact: fit", c.why(),
+                            c.statement() != null ? c.statement() : "fit drop " + c.target()));
+                }
+            } catch (IllegalArgumentException e) {
+                // no capacity and no failure among these programs to bound it: no fit changes
             }
         }
         return Remedy.report(m, a, why, offered, others, ctx.engine().catalog(), ctx.settings().tiling(), ctx.settings()::tilingNamed);

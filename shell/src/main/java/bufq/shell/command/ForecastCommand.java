@@ -68,7 +68,7 @@ final class ForecastCommand implements Command {
         } catch (IllegalArgumentException e) {
             throw new CommandException(e.getMessage());
         }
-        Capacity capacity = r.fit() ? FitCommand.capacity(ctx) : null;
+        Capacity capacity = r.fit() ? FitCommand.requireCapacity(ctx) : null;
         List<HloModule> loaded = new ArrayList<>();
         ctx.modules().forEachModule(loaded::add);
         Forecast f;
