@@ -88,26 +88,39 @@ final class AttentionRule implements Rule {
     }
 
     /**
-     * Whether an einsum makes or reads an s-by-s product: a term whose last two axes come one from
-     * each side ({@code bhqk} of {@code bqhd,bkhd}: q only in the first input, k only in the second),
-     * or an input whose last two axes are one kept and one contracted against the other input
-     * ({@code bhqk} of {@code bhqk,bkhd->bqhd}).
+     * Whether an einsum makes or reads an s-by-s product of two sequences: its inputs are the same
+     * kind of tensor but for one axis ({@code bqhd,bkhd}: queries and keys) and the output ends with
+     * those two axes ({@code bhqk}); or it reads such scores against values ({@code bhqk,bkhd->bqhd}:
+     * the values and the output differ in that one axis, and the scores end with it and the one
+     * contracted). A projection ({@code btd,df->btf}) is neither.
      */
     static boolean sequencePair(String a, String b, String out) {
-        if (out.length() >= 2) {
-            char x = out.charAt(out.length() - 2), y = out.charAt(out.length() - 1);
-            if (x != y && (only(a, b, x) && only(b, a, y) || only(b, a, x) && only(a, b, y))) return true;
+        int i = oneApart(a, b);
+        if (i >= 0 && a.length() >= 3 && out.length() >= 2) {
+            char x = a.charAt(i), y = b.charAt(i), p = out.charAt(out.length() - 2), q = out.charAt(out.length() - 1);
+            if (p == x && q == y || p == y && q == x) return true;
         }
         return readsPair(a, b, out) || readsPair(b, a, out);
     }
 
     private static boolean readsPair(String in, String other, String out) {
-        if (in.length() < 2) return false;
-        char x = in.charAt(in.length() - 2), y = in.charAt(in.length() - 1);
-        return x != y && has(out, x) && !has(other, x) && has(other, y) && !has(out, y);
+        int i = oneApart(other, out);
+        if (i < 0 || in.length() < 3) return false;
+        // the scores' leading axes are batch axes (batch, heads) the values share: a plain matmul has none
+        for (int k = 0; k < in.length() - 2; k++) if (other.indexOf(in.charAt(k)) < 0) return false;
+        return in.charAt(in.length() - 2) == out.charAt(i) && in.charAt(in.length() - 1) == other.charAt(i);
     }
 
-    private static boolean only(String in, String other, char c) { return has(in, c) && !has(other, c); }
+    /** The one position where two terms of equal length differ, or -1. */
+    private static int oneApart(String a, String b) {
+        if (a.length() != b.length()) return -1;
+        int at = -1;
+        for (int i = 0; i < a.length(); i++) {
+            if (a.charAt(i) == b.charAt(i)) continue;
+            if (at >= 0) return -1;
+            at = i;
+        }
+        return at;
+    }
 
-    private static boolean has(String s, char c) { return s.indexOf(c) >= 0; }
 }

@@ -2,10 +2,10 @@ package bufq.fit;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.Set;
 import java.util.PriorityQueue;
 import java.util.concurrent.CancellationException;
 
@@ -51,17 +51,21 @@ public final class Changes {
                         .thenComparingInt(k -> k.array().allocation()));
         List<HeldArray> drop = new ArrayList<>();
         boolean dropHelps = false;
-        Map<String, Fit.Kept> byName = new HashMap<>();
-        for (Fit.Kept k : kept) byName.put(k.array().name(), k);
+        // the dropped arrays still held, in the order they stop being held: a running total, so each
+        // step costs the arrays it adds and removes, not all dropped so far
+        PriorityQueue<Fit.Kept> droppedHeld = new PriorityQueue<>(Comparator.comparingInt(Fit.Kept::heldUntil));
+        Set<String> dropNames = new HashSet<>();
+        long dropped = 0;
         int next = 0;
         for (Fit.Step s : steps) {
             cancelled();
             if (s.fits() || !s.fitsAlone()) continue;
+            while (!droppedHeld.isEmpty() && droppedHeld.peek().heldUntil() < s.order()) dropped -= droppedHeld.poll().array().bytes();
             dropHelps = true;
             while (next < kept.size() && kept.get(next).heldFrom() <= s.order()) available.add(kept.get(next++));
             // arrays chosen at an earlier step were held then; those still held here count here too
-            long need = s.overBytes();
-            for (HeldArray a : drop) if (byName.get(a.name()).heldAt(s)) need -= a.bytes();
+            long need = s.overBytes() - dropped;
+            for (HeldArray r : s.reads()) if (dropNames.contains(r.name())) need += r.bytes();
             // never an argument of this program (it reads it: dropping it is not possible), never one gone by now
             List<Fit.Kept> aside = new ArrayList<>();
             while (need > 0 && !available.isEmpty()) {
@@ -72,6 +76,9 @@ public final class Changes {
                     continue;
                 }
                 drop.add(k.array());
+                dropNames.add(k.array().name());
+                droppedHeld.add(k);
+                dropped += k.array().bytes();
                 need -= k.array().bytes();
             }
             available.addAll(aside);

@@ -48,8 +48,10 @@ record ModuleMatch(HloModule module, BufferAllocation allocation, int score, Lis
     }
 
     /** Named like a program that makes initial state ({@code jit_init}, {@code jit_init_params}). */
-    static boolean initialiser(HloModule m) {
-        String n = m.info().name() == null ? "" : m.info().name().toLowerCase(java.util.Locale.ROOT);
+    static boolean initialiser(HloModule m) { return initialiser(m.info().name()); }
+
+    static boolean initialiser(String name) {
+        String n = name == null ? "" : name.toLowerCase(java.util.Locale.ROOT);
         return n.matches("(jit_|pjit_)?_*init(_.*)?") || n.contains("_init_") || n.endsWith("_init");
     }
 
