@@ -122,7 +122,7 @@ final class OomCommand implements Command {
             if (j.module() == null) continue;
             HloModule current = ctx.modules().current();
             if (current == null || !current.handle().equals(j.module().handle())) {
-                ctx.modules().use(j.module().handle());
+                ctx.modules().point(j.module().handle());
                 ctx.out().info("using " + j.module().handle() + " (named by message " + j.number() + "; 'use' picks another)");
             }
             return;

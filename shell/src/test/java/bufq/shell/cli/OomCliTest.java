@@ -21,6 +21,8 @@ class OomCliTest {
     static final Path PAIR = CliTest.root().resolve("query-engine/src/test/resources/fixtures/oom-cpu/pair");
     static final String LOG = PAIR.resolve("run.log").toString();
     static final String DUMP = PAIR.resolve("dump").toString();
+    /** What oom says as it makes the module the message names current. */
+    static final String USING = "using jit__lambda#0008 (named by message 1; 'use' picks another)\n";
     static final String JOINED = "module_0008.jit__lambda          15  temp";
 
     record Case(String name, List<String> args, String stdin, int code, String outHas, String err) {}
@@ -28,11 +30,12 @@ class OomCliTest {
     static List<Case> cases() throws Exception {
         String message = Files.readString(PAIR.resolve("run.log"));
         return List.of(
-                new Case("a file", List.of("-c", "oom " + LOG, DUMP), "", 0, JOINED, ""),
-                new Case("--oom", List.of("--oom", LOG, DUMP), "", 0, JOINED, ""),
-                new Case("oom - reads stdin in a batch run", List.of("-c", "oom -", DUMP), message, 0, JOINED, ""),
+                new Case("a file", List.of("-c", "oom " + LOG, DUMP), "", 0, JOINED, USING),
+                new Case("--oom", List.of("--oom", LOG, DUMP), "", 0, JOINED, USING),
+                new Case("oom - reads stdin in a batch run", List.of("-c", "oom -", DUMP), message, 0, JOINED, USING),
+                // and the module the message names is current from then on
                 new Case("oom - in piped statements reads up to a blank line", List.of(DUMP),
-                        "oom -\n" + message + "\nmodules\n", 0, "current  module", ""),
+                        "oom -\n" + message + "\nmodules\n", 0, "5  *        jit__lambda#0008", USING),
                 new Case("no message: one line, exit 1", List.of("-c", "oom -", DUMP), "Traceback (most recent call last):\nValueError: x\n",
                         1, null, "error: no out-of-memory message in the paste (2 lines read)\n"),
                 new Case("a missing file", List.of("--oom", "no-such.log"), "", 1, null,
