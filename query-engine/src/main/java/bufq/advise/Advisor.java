@@ -97,7 +97,7 @@ public final class Advisor {
             List<Integer> blockers = new ArrayList<>();
             for (Rule r : rules) {
                 for (Advice a : r.find(facts)) {
-                    if (a.edit() != null && !edits.add(a.edit())) continue;   // an earlier round measured this edit
+                    if (a.edit() != null && !edits.add(a.rule() + "\0" + a.edit())) continue;   // an earlier round measured this edit
                     long saves = a.bytes();
                     if (a.edit() != null) {
                         EditParser.Parsed p = EditParser.parse(a.edit(), Set.copyOf(catalog.entities()));
