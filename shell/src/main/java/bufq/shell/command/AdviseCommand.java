@@ -82,8 +82,9 @@ final class AdviseCommand implements Command {
             }
             List<Rule> rules = new ArrayList<>(Rules.standard());
             rules.addAll(ctx.session().scriptRules());
+            int remedyChanges = remedy.isEmpty() ? 0 : ((Table) remedy.get(0)).size();
             out.addAll(Advisor.report(m, Advisor.plan(m, rules, ctx.engine().catalog(), ctx.settings().tiling(),
-                    ctx.settings()::tilingNamed)));
+                    ctx.settings()::tilingNamed), remedyChanges));
             if (!named) out.addAll(remedy);
         } catch (QueryException e) {
             throw new Engine.Failure("advise: " + e.getMessage());
