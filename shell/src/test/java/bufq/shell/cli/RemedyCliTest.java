@@ -76,8 +76,12 @@ class RemedyCliTest {
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.err().contains("advise: jit__lambda#0008 (module 5 of 5, named by message 1"), r.err());
         String remedy = section(r.out(), "remedy");
-        // the failing allocation is 4,608,000,000 B: the best change covers at least a quarter of it
-        assertTrue(firstSaves(remedy) >= 4_608_000_000L / 4, remedy);
+        // over by 96,005 B with the first program's output held: not keeping it (no recompilation) ranks
+        // first, the fix the run confirms (the program alone fits under the same limit); the chunking of the
+        // 4,608,000,000 B allocation, a rewrite, covers at least a quarter of it and comes after
+        assertTrue(remedy.indexOf("\"change\": \"drop jit__lambda:0\"") < remedy.indexOf("\"change\": \"chunk"), remedy);
+        Matcher chunk = Pattern.compile("\"change\": \"chunk [^\"]*\", \"saves\": (\\d+)").matcher(remedy);
+        assertTrue(chunk.find() && Long.parseLong(chunk.group(1)) >= 4_608_000_000L / 4, remedy);
         assertTrue(remedy.contains("\"figure\": \"exact: whatif\""), remedy);
         assertTrue(remedy.contains("\"statement\": \"fit drop jit__lambda:0\""), remedy);
         assertTrue(remedy.contains("\"module\": \"jit__lambda#0008\""), remedy);
@@ -147,7 +151,9 @@ class RemedyCliTest {
                     offloads++;
                     continue;
                 }
-                if (!row.contains("\"whatif\": \"whatif remat ")) continue;
+                // a lax.scan over checkpointed layers is another recompilation (its loop keeps each
+                // recomputation in its iteration), held to the real builds of that kind elsewhere
+                if (!row.contains("\"whatif\": \"whatif remat ") || row.contains("\"rule\": \"scan-remat\"")) continue;
                 remats++;
                 long saves = saves(row);
                 assertTrue(saves <= delivered + before / 10, pair + ": promises " + saves + " where the real build delivered "
