@@ -74,10 +74,15 @@ final class AttentionRule implements Rule {
     }
 
     /** Whether the instruction making {@code v}, or one reading it, is a softmax step or a product of two sequences. */
-    private static boolean attention(Facts f, HloValue v) {
+    static boolean attention(Facts f, HloValue v) {
         if (scoresOp(f.module().instruction(v.name()))) return true;
         for (HloUse u : v.uses()) if (scoresOp(f.module().instruction(u.user()))) return true;
         return false;
+    }
+
+    /** Whether {@code i} is a softmax's step ({@code exp}, {@code reduce_max}, {@code softmax}, {@code logsumexp}). */
+    static boolean softmaxStep(HloInstruction i) {
+        return i != null && i.opName() != null && SOFTMAX.matcher(i.opName()).find();
     }
 
     private static boolean scoresOp(HloInstruction i) {
