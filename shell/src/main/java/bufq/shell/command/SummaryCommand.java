@@ -6,6 +6,7 @@ import bufq.model.HloModule;
 import bufq.model.TotalBytes;
 import bufq.liveness.Liveness;
 import bufq.model.PeakClaim;
+import bufq.sharding.Shardings;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
@@ -95,6 +96,8 @@ public final class SummaryCommand implements Command {
                 claim == null ? null : (long) claim.time(), claim == null ? null : claim.claimedBytes(),
                 (long) m.warningCount(), why);
         if (why != null) b.note(m.handle() + ": " + why);
+        String perDevice = Shardings.of(m).perDeviceNote();
+        if (perDevice != null) b.note(m.handle() + ": " + perDevice);
     }
 
     /** The one definition {@code modules} shares ({@link TotalBytes}). */
