@@ -25,8 +25,11 @@ final class HloTextShardings {
     private static final Pattern PARAMETER = Pattern.compile("^\\s*(?:ROOT\\s+)?%?([\\w.\\-]+)\\s*=\\s*(.*?)\\s+parameter\\((\\d+)\\)");
     private static final Pattern OP_NAME = Pattern.compile("op_name=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
+    /** What the text states: {@code num_partitions}, {@code replica_count} and the entry parameters by name. */
+    record Read(long partitions, long replicas, Map<String, ShardedParameter> parameters) {}
+
     /** A module's sharding as the file at {@code file} states it. */
-    static Shardings read(Path file, String shown) throws IOException {
+    static Read read(Path file, String shown) throws IOException {
         try (InputStream raw = Files.newInputStream(file);
              InputStream in = shown.endsWith(".gz") ? new GZIPInputStream(raw, 1 << 16) : raw;
              BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16)) {
@@ -35,11 +38,11 @@ final class HloTextShardings {
     }
 
     /** As above, from text already open. */
-    static Shardings read(BufferedReader r, String shown) throws IOException {
+    static Read read(BufferedReader r, String shown) throws IOException {
         String line;
         long partitions = 1, replicas = 1;
         boolean header = false, entry = false;
-        Map<String, Shardings.Parameter> params = new LinkedHashMap<>();
+        Map<String, ShardedParameter> params = new LinkedHashMap<>();
         while ((line = r.readLine()) != null) {
             if (!header && line.startsWith("HloModule ")) {
                 header = true;
@@ -59,11 +62,11 @@ final class HloTextShardings {
             String sharding = braced(line, "sharding=");
             Matcher op = OP_NAME.matcher(line);
             String opName = op.find() ? op.group(1).replace("\\'", "'").replace("\\\"", "\"") : null;
-            params.put(m.group(1), new Shardings.Parameter(m.group(1), Integer.parseInt(m.group(3)), m.group(2),
+            params.put(m.group(1), new ShardedParameter(m.group(1), Integer.parseInt(m.group(3)), m.group(2),
                     sharding == null ? null : HloSharding.parse(sharding), opName));
         }
         if (!header) throw new IOException(shown + ": not HLO text (expected a first line 'HloModule NAME, ...')");
-        return new Shardings(partitions, replicas, shown, null, params);
+        return new Read(partitions, replicas, params);
     }
 
     /** {@code num_partitions=4} of the header, else {@code absent}. */

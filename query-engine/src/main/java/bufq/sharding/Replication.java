@@ -106,7 +106,7 @@ public final class Replication {
         for (HloValue v : m.values()) {
             HloSharding h = s.shardingOf(v);
             if (h == null || v.shape() == null || !v.shape().isArray() || !cuttable(s, v, h, n)) continue;
-            Shardings.Parameter p = s.parameterOf(v);
+            ShardedParameter p = s.parameterOf(v);
             String path = p.opName() != null && !p.opName().isEmpty() ? p.opName() : v.name();
             byLeaf.computeIfAbsent(leaf(path), k -> new ArrayList<>()).add(new Member(v, path, h));
             memberShapes.add(shapeKey(v));

@@ -48,7 +48,7 @@ public final class ShardingChanges {
         Map<String, HloValue> out = new LinkedHashMap<>();
         if (!s.known()) return out;
         for (HloValue v : m.values()) {
-            Shardings.Parameter p = s.parameterOf(v);
+            ShardedParameter p = s.parameterOf(v);
             if (p == null || p.opName() == null || p.opName().isEmpty() || s.shardingOf(v) == null) continue;
             out.putIfAbsent(p.opName() + (v.index() == null || v.index().equals("{}") ? "" : v.index()), v);
         }

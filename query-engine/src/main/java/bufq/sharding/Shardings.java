@@ -27,19 +27,10 @@ import java.util.Map;
  * @param missing    without {@code source}: which file would give the sharding, and why it was not read
  * @param parameters the entry parameters by instruction name, in the text's order
  */
-public record Shardings(long partitions, long replicas, String source, String missing, Map<String, Parameter> parameters) {
+public record Shardings(long partitions, long replicas, String source, String missing, Map<String, ShardedParameter> parameters) {
     public Shardings {
         parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
     }
-
-    /**
-     * One entry parameter as the HLO text declares it.
-     *
-     * @param shape    its per-device shape text
-     * @param sharding null when the text gives none (a module compiled for one device)
-     * @param opName   its {@code op_name} (JAX writes the argument's pytree path), or null
-     */
-    public record Parameter(String name, int number, String shape, HloSharding sharding, String opName) {}
 
     /** The suffixes of the dump files beside which the HLO text lies, after its common prefix. */
     private static final List<String> KINDS = List.of("-buffer-assignment-values.txt", "-buffer-assignment.txt",
@@ -53,10 +44,14 @@ public record Shardings(long partitions, long replicas, String source, String mi
     /** The sharding read from HLO text held in memory (tests, and a module whose text came otherwise). */
     public static Shardings ofText(String text, String shown) {
         try {
-            return HloTextShardings.read(new BufferedReader(new StringReader(text)), shown);
+            return of(HloTextShardings.read(new BufferedReader(new StringReader(text)), shown), shown);
         } catch (IOException e) {
             return new Shardings(1, 1, null, e.getMessage(), Map.of());
         }
+    }
+
+    private static Shardings of(HloTextShardings.Read r, String source) {
+        return new Shardings(r.partitions(), r.replicas(), source, null, r.parameters());
     }
 
     private static Shardings read(HloModule m) {
@@ -68,7 +63,7 @@ public record Shardings(long partitions, long replicas, String source, String mi
                 Path p = Path.of(name);
                 if (!Files.isRegularFile(p)) continue;
                 try {
-                    return HloTextShardings.read(p, name);
+                    return of(HloTextShardings.read(p, name), name);
                 } catch (IOException | RuntimeException e) {
                     return new Shardings(1, 1, null, name + " could not be read: " + e.getMessage(), Map.of());
                 }
@@ -94,13 +89,13 @@ public record Shardings(long partitions, long replicas, String source, String mi
     public boolean spmd() { return partitions * replicas > 1; }
 
     /** The entry parameter {@code v} is (its defining instruction a parameter of the text's ENTRY), or null. */
-    public Parameter parameterOf(HloValue v) {
+    public ShardedParameter parameterOf(HloValue v) {
         return parameters.get(v.name());
     }
 
     /** The sharding of value {@code v} when it is an entry parameter (or a leaf of a tuple one), else null. */
     public HloSharding shardingOf(HloValue v) {
-        Parameter p = parameterOf(v);
+        ShardedParameter p = parameterOf(v);
         if (p == null || p.sharding() == null) return null;
         return p.sharding().at(v.index());
     }

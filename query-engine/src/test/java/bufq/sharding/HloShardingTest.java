@@ -104,7 +104,7 @@ class HloShardingTest {
         assertEquals(8, s.partitions());
         assertEquals(1, s.replicas());
         assertEquals(List.of("param", "param.1", "param.2"), List.copyOf(s.parameters().keySet()), "the fusion's parameter is not the entry's");
-        Shardings.Parameter w = s.parameters().get("param");
+        ShardedParameter w = s.parameters().get("param");
         assertEquals("params['w']", w.opName());
         assertEquals(0, w.number());
         assertEquals(8, w.sharding().shards());

@@ -61,7 +61,7 @@ class ShardingsCorpusTest {
             withText++;
             assertEquals(Long.parseLong(chips.group(1)), s.partitions(), f + ": num_partitions is the chips");
             for (HloValue v : m.values()) {
-                Shardings.Parameter p = s.parameterOf(v);
+                ShardedParameter p = s.parameterOf(v);
                 if (p == null || !"{}".equals(v.index()) || p.opName() == null) continue;
                 Argument a = args.get(p.opName());
                 assertNotNull(a, f + ": meta.json lists " + p.opName());
