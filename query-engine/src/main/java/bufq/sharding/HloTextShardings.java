@@ -33,12 +33,25 @@ final class HloTextShardings {
         try (InputStream raw = Files.newInputStream(file);
              InputStream in = shown.endsWith(".gz") ? new GZIPInputStream(raw, 1 << 16) : raw;
              BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16)) {
-            return read(r, shown);
+            return read(r, shown, false);
+        }
+    }
+
+    /** As {@link #read(Path, String)} with the header line alone: no parameters (listing modules reads no more). */
+    static Read header(Path file, String shown) throws IOException {
+        try (InputStream raw = Files.newInputStream(file);
+             InputStream in = shown.endsWith(".gz") ? new GZIPInputStream(raw, 1 << 16) : raw;
+             BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16)) {
+            return read(r, shown, true);
         }
     }
 
     /** As above, from text already open. */
     static Read read(BufferedReader r, String shown) throws IOException {
+        return read(r, shown, false);
+    }
+
+    private static Read read(BufferedReader r, String shown, boolean headerOnly) throws IOException {
         String line;
         long partitions = 1, replicas = 1;
         boolean header = false, entry = false;
@@ -48,6 +61,7 @@ final class HloTextShardings {
                 header = true;
                 partitions = intAttribute(line, "num_partitions=", 1);
                 replicas = intAttribute(line, "replica_count=", 1);
+                if (headerOnly) break;
                 continue;
             }
             if (line.startsWith("ENTRY ")) {

@@ -38,7 +38,21 @@ public record Shardings(long partitions, long replicas, String source, String mi
 
     /** What {@code m}'s HLO text says, read once and kept with the module. */
     public static Shardings of(HloModule m) {
-        return m.derived(Shardings.class, Shardings::read);
+        return m.derived(Shardings.class, x -> read(x, false));
+    }
+
+    /** The devices of {@code m}'s HLO text header: {@code partitions} and {@code replicas} of its first line. */
+    public record Devices(long partitions, long replicas) {}
+
+    /**
+     * {@code num_partitions} and {@code replica_count} of {@code m}'s HLO text, from its first line
+     * alone (what listing modules needs): 1 and 1 without the text. Kept with the module.
+     */
+    public static Devices devices(HloModule m) {
+        return m.derived(Devices.class, x -> {
+            Shardings s = read(x, true);
+            return new Devices(s.partitions(), s.replicas());
+        });
     }
 
     /** The sharding read from HLO text held in memory (tests, and a module whose text came otherwise). */
@@ -54,7 +68,7 @@ public record Shardings(long partitions, long replicas, String source, String mi
         return new Shardings(r.partitions(), r.replicas(), source, null, r.parameters());
     }
 
-    private static Shardings read(HloModule m) {
+    private static Shardings read(HloModule m, boolean headerOnly) {
         String wanted = null;
         for (String f : m.info().files()) {
             String base = base(f);
@@ -63,7 +77,7 @@ public record Shardings(long partitions, long replicas, String source, String mi
                 Path p = Path.of(name);
                 if (!Files.isRegularFile(p)) continue;
                 try {
-                    return of(HloTextShardings.read(p, name), name);
+                    return of(headerOnly ? HloTextShardings.header(p, name) : HloTextShardings.read(p, name), name);
                 } catch (IOException | RuntimeException e) {
                     return new Shardings(1, 1, null, name + " could not be read: " + e.getMessage(), Map.of());
                 }

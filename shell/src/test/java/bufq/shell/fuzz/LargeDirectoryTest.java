@@ -121,7 +121,7 @@ class LargeDirectoryTest {
         assertEquals(1, inMemory(s), "modules read modules besides the current one");
         List<String> rows = lines(out.toString(StandardCharsets.UTF_8));
         assertEquals(MODULES + 1, rows.size(), "a row per module and a header");
-        assertTrue(rows.get(0).endsWith(",argument_bytes,output_bytes,alias_bytes,temp_bytes,code_bytes,needs_bytes,weights_bytes,optimizer_bytes"), rows.get(0));
+        assertTrue(rows.get(0).endsWith(",argument_bytes,output_bytes,alias_bytes,temp_bytes,code_bytes,needs_bytes,weights_bytes,optimizer_bytes,partitions,replicas"), rows.get(0));
         // jit_f0, read by load: size 32, one parameter and one output of 32 bytes each
         assertTrue(rows.get(1).startsWith("1,*,jit_f0,jit_f0,0000,cpu,2,true,") && rows.get(1).endsWith("module_0000.jit_f0.cpu_after_optimizations-buffer-assignment.txt],32,32,0,0,,64,0,0"),
                 rows.get(1));
