@@ -101,4 +101,17 @@ class ShardRuleCorpusTest {
         assertTrue(summary.notes().contains("sharding: params['embed']: 1/4 per device -> replicated"), summary.notes().toString());
         assertEquals(4L * cs.get(0).bytesBefore(), cs.get(0).bytesAfter(), "replicated holds the whole array on each device");
     }
+
+    @Test
+    void theGatheredUnembeddingHeldAcrossThePeakIsFlaggedWithWhatRegatheringSaves() throws Exception {
+        HloModule m = load("oom/replicated-embedding");
+        List<Advisor.Measured> found = Advisor.run(m, List.of(new RegatherRule()), Catalog.standard(), TilingModel.TPU, n -> null);
+        assertEquals(1, found.size());
+        Advice a = found.get(0).advice();
+        // all-gather.235: the bf16 copy of params['unembed'] (f32[512,256000] per device) gathered whole, 1000 MiB
+        assertTrue(a.finding().startsWith("1 all-gathered weight (params['unembed'], 1000.0MiB) is held across the peak"), a.finding());
+        assertEquals("all-gather.235", a.values().get(0).name());
+        assertEquals(ShardingAudit.saves(m, a.edit(), Catalog.standard(), TilingModel.TPU, n -> null), found.get(0).saves());
+        assertTrue(found.get(0).saves() > 0);
+    }
 }
