@@ -16,7 +16,9 @@ import java.util.Map;
 
 /**
  * How one SPMD module is laid over its devices, read from the optimized HLO text beside its dump
- * ({@code module_0000.jit_step...after_optimizations.txt}, or {@code .txt.gz}) on first use and kept
+ * ({@code module_0000.jit_step...after_optimizations.txt}, or {@code .txt.gz}), else from the module's
+ * {@code .hlo.pb} (its instructions' OpSharding; no num_partitions there: the devices are the most
+ * any parameter's sharding spans), on first use and kept
  * with the module: {@code num_partitions}, {@code replica_count} and each entry parameter's sharding.
  * One SPMD module serves every device, so every shape and size of its dump is one device's.
  * Immutable.
@@ -83,6 +85,16 @@ public record Shardings(long partitions, long replicas, String source, String mi
                 }
             }
             if (wanted == null) wanted = Path.of(base + ".txt").getFileName().toString();
+        }
+        // no text: an .hlo.pb holds each instruction's OpSharding (but no num_partitions)
+        for (String f : m.info().files()) {
+            String n = f.endsWith(".gz") ? f.substring(0, f.length() - 3) : f;
+            if (!n.endsWith(".hlo.pb") || !Files.isRegularFile(Path.of(f))) continue;
+            try {
+                return of(HloProtoShardings.read(Path.of(f), f), f);
+            } catch (IOException | RuntimeException e) {
+                return new Shardings(1, 1, null, f + " could not be read for its shardings: " + e.getMessage(), Map.of());
+            }
         }
         return new Shardings(1, 1, null, wanted == null
                 ? "the module's optimized HLO text would give it (XLA_FLAGS=--xla_dump_to=DIR writes it beside the dump)"
