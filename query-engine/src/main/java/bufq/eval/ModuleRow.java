@@ -44,7 +44,7 @@ public record ModuleRow(String handle, String name, String file, String kind, St
                 m.allocations().size(), m.instructionCount(), TotalBytes.of(m), peak < 0 ? -1 : l.peakBytes(), peak,
                 claim == null ? -1 : claim.time(), claim == null ? -1 : claim.claimedBytes(), m.heapEvents().size(),
                 tracePeak, m.warningCount(), current, ProgramSizes.of(m), m.info().jaxVersion(),
-                m.info().jaxlibVersion(), Shardings.devices(m).partitions(), Shardings.devices(m).replicas());
+                m.info().jaxlibVersion(), Shardings.header(m).partitions(), Shardings.header(m).replicas());
     }
 
     /** Rows of several modules, none current. */

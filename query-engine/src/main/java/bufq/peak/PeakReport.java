@@ -91,7 +91,7 @@ final class PeakReport {
                 + "values' [offset, offset+size) once); live_bytes: logical sizes of the values live then, summed "
                 + "(a byte two values share counts twice); a value is live from start to end of its BufferLiveRange, "
                 + "both inclusive");
-        String perDevice = Shardings.of(m).perDeviceNote();
+        String perDevice = Shardings.header(m).perDeviceNote();
         if (perDevice != null) b.note(perDevice);
         if (claim == null) {
             b.note("this dump prints no peak label (\"Live ranges at T (peak)\")");

@@ -43,19 +43,16 @@ public record Shardings(long partitions, long replicas, String source, String mi
         return m.derived(Shardings.class, x -> read(x, false));
     }
 
-    /** The devices of {@code m}'s HLO text header: {@code partitions} and {@code replicas} of its first line. */
-    public record Devices(long partitions, long replicas) {}
-
     /**
-     * {@code num_partitions} and {@code replica_count} of {@code m}'s HLO text, from its first line
-     * alone (what listing modules needs): 1 and 1 without the text. Kept with the module.
+     * What the first line of {@code m}'s HLO text says ({@code num_partitions}, {@code replica_count}),
+     * without its parameters: what listing modules and the per-device notes need, without reading
+     * the whole text. Kept with the module.
      */
-    public static Devices devices(HloModule m) {
-        return m.derived(Devices.class, x -> {
-            Shardings s = read(x, true);
-            return new Devices(s.partitions(), s.replicas());
-        });
+    public static Shardings header(HloModule m) {
+        return m.derived(Header.class, x -> new Header(read(x, true))).shardings();
     }
+
+    private record Header(Shardings shardings) {}
 
     /** The sharding read from HLO text held in memory (tests, and a module whose text came otherwise). */
     public static Shardings ofText(String text, String shown) {

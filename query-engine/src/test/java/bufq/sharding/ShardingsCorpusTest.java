@@ -60,7 +60,8 @@ class ShardingsCorpusTest {
             }
             withText++;
             assertEquals(Long.parseLong(chips.group(1)), s.partitions(), f + ": num_partitions is the chips");
-            assertEquals(new Shardings.Devices(s.partitions(), s.replicas()), Shardings.devices(m), f + ": the header alone says the same");
+            assertEquals(s.partitions(), Shardings.header(m).partitions(), f + ": the header alone says the same");
+            assertEquals(s.perDeviceNote(), Shardings.header(m).perDeviceNote());
             for (HloValue v : m.values()) {
                 ShardedParameter p = s.parameterOf(v);
                 if (p == null || !"{}".equals(v.index()) || p.opName() == null) continue;

@@ -186,7 +186,7 @@ final class FitCommand implements Command {
         for (Program p : programs) handles.add(p.handle());
         List<String> lines = new ArrayList<>();
         ctx.modules().forEachModule(x -> {
-            String n = handles.contains(x.handle()) ? Shardings.of(x).perDeviceNote() : null;
+            String n = handles.contains(x.handle()) ? Shardings.header(x).perDeviceNote() : null;
             if (n != null) lines.add(x.handle() + ": " + n + "; the capacity is one device's");
         });
         if (!lines.isEmpty()) ctx.out().print(List.of(new TextBlock(String.join("\n", lines))));

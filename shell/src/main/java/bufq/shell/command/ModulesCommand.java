@@ -74,7 +74,7 @@ final class ModulesCommand implements Command {
                     List.copyOf(e.files()), orNull(z.argumentBytes()), orNull(z.outputBytes()), orNull(z.aliasBytes()),
                     orNull(z.tempBytes()), orNull(z.codeBytes()), orNull(z.needsBytes()),
                     named ? arguments.getOrDefault("weights", 0L) : null, named ? arguments.getOrDefault("optimizer", 0L) : null,
-                    m == null ? null : Shardings.devices(m).partitions(), m == null ? null : Shardings.devices(m).replicas());
+                    m == null ? null : Shardings.header(m).partitions(), m == null ? null : Shardings.header(m).replicas());
         }
         ctx.out().print(b.build());
         return Status.OK;
