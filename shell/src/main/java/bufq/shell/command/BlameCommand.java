@@ -32,8 +32,8 @@ final class BlameCommand implements Command {
     /** The Used values section: op names, source lines and opcodes. */
     Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
 
-    @Override public String synopsis() { return "blame [by op_name|source|opcode|stack|category|path|sharding] [depth N] [at claimed_peak|STEP] [limit N]"; }
-    @Override public String brief() { return "Who holds the peak: bytes by op_name, source, opcode, stack, category or path; what to shard."; }
+    @Override public String synopsis() { return "blame [by op_name|source|opcode|stack|category|path] [depth N] [at claimed_peak|STEP] [limit N]"; }
+    @Override public String brief() { return "Who holds the peak: bytes by op_name, source, opcode, stack, category or path."; }
 
     @Override public String description() {
         return "Attributes the bytes occupied at the peak to framework op names (at every level of their '/' path,\n"
@@ -48,7 +48,7 @@ final class BlameCommand implements Command {
                 + "op_names and parameter paths that differ only in an index (params[*]['wq']) into one row with its count,\n"
                 + "as a tree down to depth N. 'at STEP' (or claimed_peak) blames another step than the peak (the stack\n"
                 + "tree is printed at the peak only). 'limit N' keeps the first N rows.\n"
-                + "'by sharding' is the replication audit of an SPMD module (its sharding read from the optimized HLO text\n"
+                + "'by sharding' (kept out of the line above, which fits a line) is the replication audit of an SPMD module (its sharding read from the optimized HLO text\n"
                 + "beside the dump): the entry parameters replicated, or cut fewer ways than the mesh has devices, grouped\n"
                 + "by pytree leaf with their optimizer state (params['embed'] with opt_state[0].mu['embed'], ...) and the\n"
                 + "values of their per-device shape (gradients, updates, a loop's copies), each with its bytes per device,\n"
