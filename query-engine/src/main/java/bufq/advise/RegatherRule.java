@@ -28,7 +28,7 @@ final class RegatherRule implements Rule {
         for (HloValue v : f.atPeak()) {
             if (v.size() < SHARE * f.peakBytes()) break;   // largest first
             String path = GatheredWeights.parameterOf(f.module(), v, f.category(v));
-            if (path == null || f.usedAt(v, f.peakTime()) || !readAfter(f, v)) continue;
+            if (path == null || f.usedAt(v, f.peakTime()) || !IdleRule.usedAfter(f, v)) continue;
             held.add(v);
             bytes += v.size();
             if (!paths.contains(path)) paths.add(path);
@@ -39,10 +39,5 @@ final class RegatherRule implements Rule {
                 + Units.human(bytes) + ") " + (held.size() == 1 ? "is" : "are") + " held across the peak from the forward pass to the backward:"
                 + " gather them again where they are read (jax.checkpoint with a policy that saves no all-gather, e.g."
                 + " jax.checkpoint_policies.nothing_saveable around each layer)", "remat where " + Facts.byId(held), held, 0));
-    }
-
-    private static boolean readAfter(Facts f, HloValue v) {
-        for (var u : v.uses()) if (f.module().timeOf(u.user()) > f.peakTime()) return true;
-        return false;
     }
 }
