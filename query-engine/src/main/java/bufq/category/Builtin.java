@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The built-in rules: each value by what the program does with it (its dataflow, {@link Dataflow}),
+ * The built-in rules: each value by what the program does with it (its dataflow, {@link ValueGraph}),
  * op_names as evidence. Taken in this order, the first that holds naming a value:
  * <ol>
  *   <li>{@code constants}: a {@code constant} instruction, or a value of a constant allocation;
@@ -69,7 +69,7 @@ final class Builtin {
             HloInstruction ins = m.instruction(v.name());
             if (entryParameter(v, m.allocation(v.allocation()), ins)) { isEntry[i] = true; entry.set(i); }
         }
-        Dataflow g = Dataflow.of(m);
+        ValueGraph g = ValueGraph.of(m);
         Phases ph = Phases.of(g, values, isEntry);
         Lineage lin = Lineage.of(g, values, isEntry);
         Roles roles = Roles.of(m, g, values, isEntry, ph, lin);

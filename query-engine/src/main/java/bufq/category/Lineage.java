@@ -13,7 +13,7 @@ import java.util.Set;
  * What each value is of the program's arguments: the entry parameter a value copies (through
  * copies, bitcasts, transposes, converts, reshapes and slices, XLA's fusions of only those, a
  * loop's carry, and all-gathers), and whether an all-gather is on the way. Linear: a walk from
- * the entry parameters along the edges of {@link Dataflow} that only move or convert bytes.
+ * the entry parameters along the edges of {@link ValueGraph} that only move or convert bytes.
  */
 final class Lineage {
     /** Opcodes whose output is their first operand's bytes moved, re-laid or converted. */
@@ -39,7 +39,7 @@ final class Lineage {
         this.collective = collective;
     }
 
-    static Lineage of(Dataflow g, List<HloValue> values, boolean[] entry) {
+    static Lineage of(ValueGraph g, List<HloValue> values, boolean[] entry) {
         int n = g.n;
         int[] origin = new int[n];
         Arrays.fill(origin, -1);
@@ -65,7 +65,7 @@ final class Lineage {
      * them: an output of such a fusion shaped like (or gathered or scattered from) a value in flight.
      * What the fusion computes meanwhile is not a collective's.
      */
-    private static boolean[] collectives(Dataflow g, List<HloValue> values) {
+    private static boolean[] collectives(ValueGraph g, List<HloValue> values) {
         int n = g.n;
         boolean[] in = new boolean[n];
         ArrayDeque<Integer> queue = new ArrayDeque<>();
@@ -93,7 +93,7 @@ final class Lineage {
             "async-collective-start", "async-collective-done");
 
     /** Made by a collective: by opcode, a fusion calling one, or the start of an asynchronous one. */
-    private static boolean made(Dataflow g, int i) {
+    private static boolean made(ValueGraph g, int i) {
         String opc = g.opcode(i);
         if (opc == null) return false;
         if (COLLECTIVE_OPCODES.contains(opc)) return true;
@@ -108,7 +108,7 @@ final class Lineage {
     }
 
     /** Whether value {@code j} copies the bytes of its operand {@code s}: 0 no, 1 yes, 2 by an all-gather. */
-    private static int copies(Dataflow g, List<HloValue> values, int j, int s) {
+    private static int copies(ValueGraph g, List<HloValue> values, int j, int s) {
         HloValue v = values.get(j);
         if (v.phi()) return 1;   // a loop carries it
         String opc = g.opcode(j);
@@ -131,7 +131,7 @@ final class Lineage {
      * {@code async-collective-start}/{@code -done}, or the {@code AsyncCollectiveStart}/{@code Done}
      * custom-calls.
      */
-    static boolean asyncCollective(Dataflow g, int j) {
+    static boolean asyncCollective(ValueGraph g, int j) {
         String opc = g.opcode(j);
         if ("custom-call".equals(opc)) {
             String t = target(g.ins[j]);
@@ -154,14 +154,14 @@ final class Lineage {
         return e < 0 ? null : a.substring(c + 20, e);
     }
 
-    private static boolean firstOperand(Dataflow g, int j, int s) {
+    private static boolean firstOperand(ValueGraph g, int j, int s) {
         int[] p = g.pred(j);
         for (int k = 0; k < p.length; k++) if (p[k] == s && g.predOperand(j, k) <= 0) return true;
         return false;
     }
 
     /** An all-gather: by opcode, or a fusion calling one ({@code calls=%all-gather.3}). */
-    static boolean gather(Dataflow g, int j) {
+    static boolean gather(ValueGraph g, int j) {
         String opc = g.opcode(j);
         if (opc == null) return false;
         if (GATHER_OPCODES.contains(opc)) return true;

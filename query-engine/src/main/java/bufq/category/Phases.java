@@ -41,7 +41,7 @@ final class Phases {
         return false;
     }
 
-    static Phases of(Dataflow g, List<HloValue> values, boolean[] entry) {
+    static Phases of(ValueGraph g, List<HloValue> values, boolean[] entry) {
         int n = g.n;
         boolean[] backward = new boolean[n], recomputed = new boolean[n], residual = new boolean[n], marked = new boolean[n];
         ArrayDeque<Integer> queue = new ArrayDeque<>();
@@ -96,7 +96,7 @@ final class Phases {
     }
 
     /** XLA moved or converted the bytes, without an op_name of JAX's: a copy, bitcast, transpose, convert, or a loop's carry. */
-    private static boolean moves(Dataflow g, int j) {
+    private static boolean moves(ValueGraph g, int j) {
         String opc = g.opcode(j);
         if (opc == null) return false;
         if (Lineage.LAYOUT.contains(opc)) return g.opName(j) == null || !g.opName(j).contains("jvp(");

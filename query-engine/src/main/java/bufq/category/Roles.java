@@ -45,7 +45,7 @@ final class Roles {
 
     boolean gradient(int i) { return gradient[i]; }
 
-    static Roles of(HloModule m, Dataflow g, List<HloValue> values, boolean[] entry, Phases ph, Lineage lin) {
+    static Roles of(HloModule m, ValueGraph g, List<HloValue> values, boolean[] entry, Phases ph, Lineage lin) {
         int n = g.n;
         int maxTime = m.info().maxTime();
         Map<Integer, Integer> paramOfAllocation = new HashMap<>();
@@ -112,7 +112,7 @@ final class Roles {
     }
 
     /** The parameters an output is made from: its operands' lineage, back through values of its own dims. */
-    private static Set<Integer> madeFrom(Dataflow g, List<HloValue> values, Lineage lin, int o) {
+    private static Set<Integer> madeFrom(ValueGraph g, List<HloValue> values, Lineage lin, int o) {
         Set<Integer> found = new HashSet<>();
         Shape shape = values.get(o).shape();
         if (shape == null || !shape.isArray()) return found;
@@ -136,7 +136,7 @@ final class Roles {
      * Backward values shaped like an updated weight that flow into an update, walking back from the
      * updating outputs through values of such a shape; and a loop's backward carries of such a shape.
      */
-    private static boolean[] gradients(Dataflow g, List<HloValue> values, Phases ph, Lineage lin, boolean[] updates,
+    private static boolean[] gradients(ValueGraph g, List<HloValue> values, Phases ph, Lineage lin, boolean[] updates,
                                        Set<String> updatedDims) {
         int n = g.n;
         boolean[] gradient = new boolean[n];

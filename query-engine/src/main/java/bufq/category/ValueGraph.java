@@ -20,14 +20,14 @@ import java.util.Map;
  * the tuple and parameters that the values passed through the loop unchanged share with the
  * {@code while}. Built once per classification, in time and space linear in the uses.
  */
-final class Dataflow {
+final class ValueGraph {
     final int n;
     final HloInstruction[] ins;          // each value's defining instruction, null when the dump has none
     private final int[][] succ;          // value -> values made from it
     private final int[][] pred;          // value -> values it is made from
     private final int[][] predOperand;   // the operand number each pred edge is read at (-1: a loop's carry)
 
-    private Dataflow(int n, HloInstruction[] ins, int[][] succ, int[][] pred, int[][] predOperand) {
+    private ValueGraph(int n, HloInstruction[] ins, int[][] succ, int[][] pred, int[][] predOperand) {
         this.n = n;
         this.ins = ins;
         this.succ = succ;
@@ -50,7 +50,7 @@ final class Dataflow {
         return op == null || op.isEmpty() ? null : op;
     }
 
-    static Dataflow of(HloModule m) {
+    static ValueGraph of(HloModule m) {
         List<HloValue> values = m.values();
         int n = values.size();
         HloInstruction[] ins = new HloInstruction[n];
@@ -83,7 +83,7 @@ final class Dataflow {
             }
         }
         closeLoops(m, values, ins, byName, e);
-        return new Dataflow(n, ins, e.out(), e.in(), e.inOperand());
+        return new ValueGraph(n, ins, e.out(), e.in(), e.inOperand());
     }
 
     /**
