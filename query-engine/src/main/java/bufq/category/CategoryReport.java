@@ -70,7 +70,7 @@ final class CategoryReport {
         b.note("every byte occupied at the step in exactly one category, the first rule that holds (docs/commands.md, "
                 + "'What is this memory?'); the rows add up to " + Units.human(total) + " (" + total + " B)");
         if (!c.hasInstructions && !live.isEmpty()) {
-            b.note("no dataflow (the dump has no Used values section): categories fall back to allocation kinds "
+            b.note("no op_name metadata (the dump has no Used values section): categories fall back to allocation kinds "
                     + "(parameters, outputs, constants, temporaries)");
         } else if (byKindValues > 0) {
             b.note(byKindValues + (byKindValues == 1 ? " entry parameter live here (" : " entry parameters live here (") + Units.human(byKindBytes)
@@ -83,18 +83,18 @@ final class CategoryReport {
     private static String rule(Classification c, Row r) {
         String user = c.ruleText(r.name);
         String builtin = switch (r.name) {
-            case Builtin.WEIGHTS -> "entry parameters the program updates and the model reads, their copies; else by path (params, model)";
-            case Builtin.OPTIMIZER -> "entry parameters the program updates and the model does not read, their copies; else by path (opt_state)";
+            case Builtin.WEIGHTS -> "entry parameters updated and read by the model, their copies";
+            case Builtin.OPTIMIZER -> "entry parameters updated, not read by the model, their copies";
             case Builtin.INPUTS -> "other entry parameters, their copies";
-            case Builtin.PARAMETERS -> "entry parameters without an op_name the program does not update";
+            case Builtin.PARAMETERS -> "entry parameters without an op_name or a role";
             case Builtin.GATHERED -> "all-gathered copies of weights";
             case Builtin.OUTPUTS -> "live out of the program" + (r.donated > 0 ? "; " + r.donated + " in donated parameter buffers ("
                     + Units.human(r.donatedBytes) + ")" : "");
             case Builtin.RESIDUALS -> "forward values the backward pass reads";
             case Builtin.RECOMPUTED -> "forward values rematerialised for the backward pass";
-            case Builtin.GRADIENTS -> "backward values shaped like an updated weight, flowing into its update";
+            case Builtin.GRADIENTS -> "backward values shaped like a weight, flowing into its update";
             case Builtin.COTANGENTS -> "other values of the backward pass";
-            case Builtin.COLLECTIVES -> "made by a collective (but all-gathered weights)";
+            case Builtin.COLLECTIVES -> "made or carried by a collective";
             case Builtin.CONSTANTS -> "constants";
             case Builtin.TEMPORARIES -> "everything else";
             default -> null;
