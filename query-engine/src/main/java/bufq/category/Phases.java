@@ -70,22 +70,22 @@ final class Phases {
         for (int i = 0; i < n; i++) if (backward[i]) recomputed[i] = false;
         // residuals: read by the transposed function (marked transpose(, or XLA's own ops in the backward pass; not an
         // optimizer's update, which reads the backward pass's results but is not it), or by XLA's moves of it that are
-        // read so; moves come later, so a few sweeps settle it
+        // read so
         for (int i = 0; i < n; i++) {
             if (backward[i] || entry[i]) continue;
             for (int j : g.succ(i)) {
                 if (backward[j] && (g.opName(j) == null || transposed(g.opName(j)))) { residual[i] = true; break; }
             }
         }
-        for (int sweep = 0; sweep < 4; sweep++) {
-            boolean changed = false;
-            for (int i = n - 1; i >= 0; i--) {
+        for (int i = 0; i < n; i++) if (residual[i]) queue.add(i);
+        while (!queue.isEmpty()) {
+            int j = queue.poll();
+            if (!moves(g, j)) continue;
+            for (int i : g.pred(j)) {
                 if (residual[i] || backward[i] || entry[i]) continue;
-                for (int j : g.succ(i)) {
-                    if (residual[j] && moves(g, j)) { residual[i] = true; changed = true; break; }
-                }
+                residual[i] = true;
+                queue.add(i);
             }
-            if (!changed) break;
         }
         return new Phases(backward, recomputed, residual, marked);
     }
@@ -100,6 +100,7 @@ final class Phases {
         String opc = g.opcode(j);
         if (opc == null) return false;
         if (Lineage.LAYOUT.contains(opc)) return g.opName(j) == null || !g.opName(j).contains("jvp(");
+        if ("custom-call".equals(opc)) return "ConcatBitcast".equals(Lineage.target(g.ins[j]));
         return "fusion".equals(opc) && Lineage.layoutFusion(g.ins[j].name());
     }
 }
