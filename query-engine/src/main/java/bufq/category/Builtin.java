@@ -7,7 +7,6 @@ import bufq.model.HloValue;
 
 import java.util.BitSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The built-in rules: each value by what the program does with it (its dataflow, {@link ValueGraph}),

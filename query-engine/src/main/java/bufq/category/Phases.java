@@ -9,9 +9,10 @@ import java.util.List;
  * Which values belong to the backward pass, by dataflow: a value is backward when it depends on an
  * instruction JAX marks {@code transpose(} (the loss's cotangent seed and what the transposed
  * function computes from it), forward otherwise, whatever its own op_name says: XLA's copies and
- * fusions without an op_name take the phase of what they read. A loop's carried values take the
- * phase of what flows into them. Rematerialised forward values ({@code rematted_computation}) are
- * marked {@code transpose(} too but start no backward pass: they are forward, and {@link #recomputed}.
+ * fusions without an op_name take the phase of what they read (a broadcast of a constant that only
+ * the backward pass reads is of it). A loop's carried values take the phase of what flows into
+ * them. Rematerialised forward values ({@code rematted_computation}) are marked {@code transpose(}
+ * too but start no backward pass: they are forward, and {@link #recomputed}.
  * A forward value is a residual when the transposed function (an instruction marked
  * {@code transpose(}, or one of XLA's own without an op_name in the backward pass) reads it,
  * directly or through XLA's copies, bitcasts and converts of it.
@@ -34,12 +35,6 @@ final class Phases {
 
     /** The op_name marks the value's instruction as the differentiated function's (jvp( or transpose(). */
     boolean differentiated(int i) { return marked[i]; }
-
-    /** Whether the program has a backward pass at all. */
-    boolean any() {
-        for (boolean b : backward) if (b) return true;
-        return false;
-    }
 
     static Phases of(ValueGraph g, List<HloValue> values, boolean[] entry) {
         int n = g.n;
@@ -66,6 +61,26 @@ final class Phases {
                 backward[j] = true;
                 queue.add(j);
             }
+        }
+        // XLA's broadcasts of constants carry no op_name and read nothing of the program: one that only the backward
+        // pass reads (a backward loop's zero carry) is of it
+        boolean[] constant = new boolean[n];
+        for (int sweep = 0; sweep < 2; sweep++) {
+            for (int i = 0; i < n; i++) {
+                if (constant[i] || entry[i] || values.get(i).phi()) continue;
+                boolean c = "constant".equals(g.opcode(i));
+                if (!c && g.opName(i) == null && g.pred(i).length > 0) {
+                    c = true;
+                    for (int p : g.pred(i)) c &= constant[p];
+                }
+                constant[i] = c;
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            if (!constant[i] || backward[i] || g.opName(i) != null || g.succ(i).length == 0) continue;
+            boolean all = true;
+            for (int j : g.succ(i)) all &= backward[j];
+            backward[i] = all;
         }
         for (int i = 0; i < n; i++) if (backward[i]) recomputed[i] = false;
         // residuals: read by the transposed function (marked transpose(, or XLA's own ops in the backward pass; not an

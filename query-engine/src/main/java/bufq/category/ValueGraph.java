@@ -82,7 +82,7 @@ final class ValueGraph {
                 }
             }
         }
-        closeLoops(m, values, ins, byName, e);
+        closeLoops(m, values, byName, e);
         return new ValueGraph(n, ins, e.out(), e.in(), e.inOperand());
     }
 
@@ -91,7 +91,7 @@ final class ValueGraph {
      * the parameters that share an index with the {@code while} in most of the values passed through
      * it unchanged are the body's root and parameters.
      */
-    private static void closeLoops(HloModule m, List<HloValue> values, HloInstruction[] ins, Map<String, int[]> byName, Edges e) {
+    private static void closeLoops(HloModule m, List<HloValue> values, Map<String, int[]> byName, Edges e) {
         Map<String, Map<String, Integer>> votes = new HashMap<>();
         for (int i = 0; i < values.size(); i++) {
             HloValue v = values.get(i);

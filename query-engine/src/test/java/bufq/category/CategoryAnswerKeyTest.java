@@ -22,16 +22,36 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The built-in categories held to an answer key written by hand from a program's dataflow: every
- * value live at the peak of the named Adam step ({@code train/mlp-adam}, copied into the checkout)
- * with the category its HLO says ({@code category/mlp-adam-peak.key}). The measure is the one users
+ * The built-in categories held to answer keys written by hand from a program's dataflow: every
+ * value live at the peak of the named Adam step ({@code train/mlp-adam}), a mixed-precision
+ * gradient ({@code bf16-mlp}) and a scan's gradient ({@code rnn-scan}), all copied into the
+ * checkout, with the category its HLO says ({@code category/*-peak.key}). The measure is the one users
  * feel: the share of the peak's occupied bytes filed in another category than the key's.
  */
 class CategoryAnswerKeyTest {
     @Test
     void everyValueLiveAtTheAdamStepsPeakIsInTheKeysCategory() throws Exception {
-        HloModule m = DumpLoader.load(List.of(Corpus.require("jax-0.10.2/train/mlp-adam"))).get(0);
-        Map<String, String> key = key("category/mlp-adam-peak.key");
+        HloModule m = held("jax-0.10.2/train/mlp-adam", "category/mlp-adam-peak.key");
+        Categories c = Categories.of(m);
+        assertTrue(c.reason(m.positionOf(m.valuesNamed("copy.3").get(0))).contains("params[1]['w']"), "why says what the copy copies");
+    }
+
+    /** A gradient function without an optimizer: its weights are what it returns the gradients of. */
+    @Test
+    void theMixedPrecisionGradientsPeakIsInTheKeysCategory() throws Exception {
+        held("jax-0.10.2/bf16-mlp", "category/bf16-mlp-peak.key");
+    }
+
+    /** Two while loops: the forward scan's stacked outputs are residuals, the backward scan's zero carries gradients and cotangents. */
+    @Test
+    void theScansPeakIsInTheKeysCategory() throws Exception {
+        held("jax-0.10.2/rnn-scan", "category/rnn-scan-peak.key");
+    }
+
+    /** Loads {@code dump} and holds every value live at its peak to the key: none of the occupied bytes misfiled. */
+    private static HloModule held(String dump, String keyResource) throws Exception {
+        HloModule m = DumpLoader.load(List.of(Corpus.require(dump))).get(0);
+        Map<String, String> key = key(keyResource);
         int t = Liveness.of(m).peakTime();
         int[] live = LiveValues.positions(m, t, t);
         List<HloValue> values = new ArrayList<>();
@@ -53,8 +73,8 @@ class CategoryAnswerKeyTest {
         }
         assertEquals(key.size(), live.length, "the key lists exactly the values live at the peak");
         assertEquals(Liveness.of(m).occupiedBytes(t), total);
-        assertEquals(0, misfiled, "misfiled " + misfiled + " of " + total + " B: " + wrong);
-        assertTrue(c.reason(m.positionOf(m.valuesNamed("copy.3").get(0))).contains("params[1]['w']"), "why says what the copy copies");
+        assertEquals(0, misfiled, dump + ": misfiled " + misfiled + " of " + total + " B: " + wrong);
+        return m;
     }
 
     /** A key: one value per line, its label, a tab, its category; {@code #} starts a comment. */
