@@ -145,13 +145,17 @@ final class Lineage {
     }
 
     /** A custom-call's {@code custom_call_target}, or null. */
-    static String target(HloInstruction ins) {
+    static String target(HloInstruction ins) { return attribute(ins, "custom_call_target=\"", "\""); }
+
+    /** The text in {@code ins}'s attributes after {@code key} up to the first of {@code ends} (or the end), or null. */
+    private static String attribute(HloInstruction ins, String key, String ends) {
         if (ins == null) return null;
         String a = ins.attributes();
-        int c = a.indexOf("custom_call_target=\"");
+        int c = a.indexOf(key);
         if (c < 0) return null;
-        int e = a.indexOf('"', c + 20);
-        return e < 0 ? null : a.substring(c + 20, e);
+        int e = c + key.length();
+        while (e < a.length() && ends.indexOf(a.charAt(e)) < 0) e++;
+        return a.substring(c + key.length(), e);
     }
 
     private static boolean firstOperand(ValueGraph g, int j, int s) {
@@ -171,15 +175,7 @@ final class Lineage {
     }
 
     /** The computation a fusion calls, without its {@code %}, or null. */
-    static String calls(HloInstruction ins) {
-        if (ins == null) return null;
-        String a = ins.attributes();
-        int c = a.indexOf("calls=%");
-        if (c < 0) return null;
-        int e = c + 7;
-        while (e < a.length() && a.charAt(e) != ',' && a.charAt(e) != ' ' && a.charAt(e) != '}') e++;
-        return a.substring(c + 7, e);
-    }
+    static String calls(HloInstruction ins) { return attribute(ins, "calls=%", ", }"); }
 
     /**
      * How {@code to} stands to {@code from}: 1 the same dims, 2 the same but one dim a whole
