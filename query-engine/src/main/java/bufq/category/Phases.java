@@ -14,8 +14,8 @@ import java.util.List;
  * them. Rematerialised forward values ({@code rematted_computation}) are marked {@code transpose(}
  * too but start no backward pass: they are forward, and {@link #recomputed}.
  * A forward value is a residual when the transposed function (an instruction marked
- * {@code transpose(}, or one of XLA's own without an op_name in the backward pass) reads it,
- * directly or through XLA's copies, bitcasts and converts of it.
+ * {@code transpose(}, or one of XLA's own without an op_name in the backward pass) or a
+ * rematerialisation reads it, directly or through XLA's copies, bitcasts and converts of it.
  */
 final class Phases {
     private final boolean[] backward, recomputed, residual, marked;
@@ -84,12 +84,12 @@ final class Phases {
         }
         for (int i = 0; i < n; i++) if (backward[i]) recomputed[i] = false;
         // residuals: read by the transposed function (marked transpose(, or XLA's own ops in the backward pass; not an
-        // optimizer's update, which reads the backward pass's results but is not it), or by XLA's moves of it that are
-        // read so
+        // optimizer's update, which reads the backward pass's results but is not it) or by a rematerialisation in it
+        // (a checkpoint's saved input), or by XLA's moves of it that are read so
         for (int i = 0; i < n; i++) {
             if (backward[i] || entry[i]) continue;
             for (int j : g.succ(i)) {
-                if (backward[j] && (g.opName(j) == null || transposed(g.opName(j)))) { residual[i] = true; break; }
+                if (recomputed[j] || backward[j] && (g.opName(j) == null || transposed(g.opName(j)))) { residual[i] = true; break; }
             }
         }
         for (int i = 0; i < n; i++) if (residual[i]) queue.add(i);
