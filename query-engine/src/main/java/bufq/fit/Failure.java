@@ -15,7 +15,24 @@ import java.util.List;
  * @param usedBytes     -1 when the message states none
  * @param source        how the result names the message ("message 1 (line 4)")
  */
-public record Failure(String program, long requestedBytes, long capacityBytes, long usedBytes, String source) {
+public record Failure(String program, long requestedBytes, long capacityBytes, long usedBytes, String source, String says) {
+
+    /** A failure at run time: a request of {@code requestedBytes} that could not be met. */
+    public Failure(String program, long requestedBytes, long capacityBytes, long usedBytes, String source) {
+        this(program, requestedBytes, capacityBytes, usedBytes, source, null);
+    }
+
+    /**
+     * A compile refused for what it needs in all, not for one request: XLA:TPU's {@code the total
+     * memory required for HLO temporaries (X) exceeds available HBM (Y)}, whose X is every HBM
+     * allocation of the program. {@code says} is the message's own figures in words.
+     */
+    public static Failure refused(String program, long neededBytes, long capacityBytes, String source, String says) {
+        return new Failure(program, -1, capacityBytes, neededBytes, source, says);
+    }
+
+    /** Whether the compile refused the program (no single request failed). */
+    public boolean compileTime() { return requestedBytes < 0; }
 
     /**
      * The capacity under which the failure is what {@link Fit#steps} computes: {@code capacity} with
@@ -44,6 +61,7 @@ public record Failure(String program, long requestedBytes, long capacityBytes, l
                     + " B): its failure is not used");
             return capacity;
         }
+        if (compileTime()) return refusedUnder(capacity, s, notes);
         long args = Math.max(0, s.program().sizes().argumentBytes());
         long known = s.heldBeforeBytes() + args;
         long least = capacity.bytes() - requestedBytes - known + 1;
@@ -65,6 +83,25 @@ public record Failure(String program, long requestedBytes, long capacityBytes, l
         notes.add(source + " says " + program + " failed: " + how + " under " + capacity.bytes() + " B, so at least "
                 + least + " B (" + Units.human(least) + ") more was in use: outside the dumps (the runtime, the process"
                 + " itself, other programs' arrays) or a limit below the capacity; taken as reserved");
+        return capacity.withReserved(least, "reserved " + Units.human(least) + " assumed from " + source);
+    }
+
+    /**
+     * A refused compile: the program alone needs more than the capacity. Agrees when fit finds so;
+     * else (the dump's figures fall short of the message's) the rest is taken as reserved.
+     */
+    private Capacity refusedUnder(Capacity capacity, Fit.Step s, List<String> notes) {
+        String said = says == null ? "" : " (" + says + ")";
+        if (!s.fitsAlone()) {
+            notes.add(source + " agrees: the compile refused " + program + said + "; here it needs "
+                    + Units.human(s.needsBytes()) + " of " + Units.human(s.offeredBytes()) + " offered, over by "
+                    + Units.human(s.aloneOverBytes()) + " (" + s.aloneOverBytes() + " B)");
+            return capacity;
+        }
+        long least = Math.min(capacity.bytes() - 1, Math.max(usedBytes - s.needsBytes(), capacity.bytes() - s.needsBytes() + 1));
+        notes.add(source + " says the compile refused " + program + said + ", which needs " + s.needsBytes()
+                + " B by the dump's figures: at least " + least + " B (" + Units.human(least) + ") more is counted by the"
+                + " compiler than the dump shows or offered to the program; taken as reserved");
         return capacity.withReserved(least, "reserved " + Units.human(least) + " assumed from " + source);
     }
 }

@@ -12,6 +12,7 @@ import bufq.fit.Keep;
 import bufq.fit.Program;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
+import bufq.oom.ByteSize;
 import bufq.oom.Family;
 import bufq.oom.OomMessage;
 import bufq.oom.OomReport;
@@ -83,7 +84,20 @@ final class FitCommand implements Command {
     private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
         String text = args.isEmpty() ? "" : args.get(0).strip();
         if (text.endsWith(";")) text = text.substring(0, text.length() - 1).strip();
-        Capacity capacity = capacity(ctx);
+        List<String> spaces = List.of();
+        if (ctx.modules().oom() != null) {
+            List<HloModule> loaded = new ArrayList<>();
+            ctx.modules().forEachModule(loaded::add);
+            spaces = otherSpaces(ctx, loaded);
+        }
+        Capacity capacity = spaces.isEmpty() ? capacity(ctx) : capacityOrNull(ctx, null);
+        if (capacity == null) {
+            // the failure is in another memory: say it, and that the device memory needs a capacity to check
+            for (String s : spaces) ctx.out().info(s);
+            ctx.out().info("the device memory (HBM) is not checked: set capacity SIZE or set device NAME");
+            ctx.out().error("fit: " + spaces.get(0));
+            return Status.ERROR;
+        }
         // sections: the selection, then keep ... and drop ... in any order
         Matcher m = OPTION.matcher(text);
         List<int[]> cuts = new ArrayList<>();
@@ -108,7 +122,9 @@ final class FitCommand implements Command {
         }
         if (Thread.currentThread().isInterrupted()) throw new CancellationException("fit cancelled");
         ctx.out().print(r.outputs());
+        for (String s : spaces) ctx.out().info(s);
         String failure = r.failure();
+        if (failure == null && !spaces.isEmpty()) failure = spaces.get(0);
         if (failure == null) return Status.OK;
         ctx.out().error("fit: " + failure);
         return Status.ERROR;
@@ -167,10 +183,62 @@ final class FitCommand implements Command {
         List<Failure> out = new ArrayList<>();
         for (OomReport.Join j : OomReport.joins(o.text(), modules)) {
             OomMessage m = j.message();
+            if (j.module() != null && m.family() == Family.TPU_COMPILE && m.requested() == null && m.used() != null
+                    && m.deviceCapacity() != null) {
+                out.add(Failure.refused(j.module().handle(), m.used().lo(), m.deviceCapacity().lo(),
+                        "message " + j.number() + " of " + o.source(), says(m)));
+                continue;
+            }
             if (j.module() == null || m.requested() == null) continue;
             long requested = j.allocation() != null && m.requested().contains(j.allocation().size()) ? j.allocation().size() : m.requested().lo();
             out.add(new Failure(j.module().handle(), requested, m.deviceCapacity() == null ? -1 : m.deviceCapacity().lo(),
                     m.used() == null ? -1 : m.used().lo(), "message " + j.number() + " of " + o.source()));
+        }
+        return out;
+    }
+
+    /**
+     * A compile-time message's figures in words: {@code it needs 22.72G of HBM against 15.75G
+     * available, over by 6.97G}, the excess as printed or as the two printed figures imply.
+     */
+    static String says(OomMessage m) {
+        ByteSize used = m.used(), cap = m.capacity();
+        String space = m.memorySpace() == null ? "hbm" : m.memorySpace();
+        String over = m.exceeded() != null ? m.exceeded().text() : cap == null ? null : difference(used.text(), cap.text());
+        return "it says the program needs " + used.text() + " of " + space.toUpperCase(java.util.Locale.ROOT)
+                + (cap == null ? "" : " against " + cap.text() + " available") + (over == null ? "" : ", over by " + over);
+    }
+
+    /** {@code 22.72G} less {@code 15.75G} as the message would print it ({@code 6.97G}), or null when the units differ. */
+    static String difference(String a, String b) {
+        int n = a.length(), k = b.length();
+        if (n < 2 || k < 2 || a.charAt(n - 1) != b.charAt(k - 1) || Character.isDigit(a.charAt(n - 1))) return null;
+        try {
+            java.math.BigDecimal x = new java.math.BigDecimal(a.substring(0, n - 1)), y = new java.math.BigDecimal(b.substring(0, k - 1));
+            return x.subtract(y).toPlainString() + a.charAt(n - 1);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The compile-time failures in a memory space other than the device memory (XLA:TPU's VMEM): fit
+     * checks the device memory, so it states these beside it, one line each, from the message's own
+     * figures (a kernel's scoped VMEM is not in the dump).
+     */
+    static List<String> otherSpaces(CommandContext ctx, List<HloModule> modules) {
+        Modules.LoadedOom o = ctx.modules().oom();
+        if (o == null) return List.of();
+        List<String> out = new ArrayList<>();
+        for (OomReport.Join j : OomReport.joins(o.text(), modules)) {
+            OomMessage m = j.message();
+            if (j.module() == null || m.family() != Family.TPU_COMPILE || m.deviceCapacity() != null || m.used() == null
+                    || m.capacity() == null) continue;
+            out.add(j.module().handle() + " does not fit " + m.memorySpace() + ": message " + j.number() + " of " + o.source()
+                    + " says it needs " + m.used().text() + " of " + m.capacity().text() + " " + m.memorySpace()
+                    + (m.exceeded() == null ? "" : ", over by " + m.exceeded().text())
+                    + (m.buffers().isEmpty() ? "" : " (its largest allocations are listed by 'oom'; a kernel's scoped "
+                    + m.memorySpace() + " is not in the dump)"));
         }
         return out;
     }

@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.fit.Capacity;
 import bufq.fit.CapacityChoice;
+import bufq.fit.Devices;
 import bufq.fit.Program;
 import bufq.model.HloModule;
 import bufq.oom.ByteSize;
@@ -85,9 +86,10 @@ final class OomCommand implements Command {
         List<HloModule> modules = new ArrayList<>();
         ctx.modules().forEachModule(modules::add);
         ctx.out().print(OomReport.run(text, modules));
-        takeCapacity(ctx, text);
         // named by its file's name in what fit and advise print: "message 1 of run.log"
-        ctx.modules().setOom(new Modules.LoadedOom(text, arg.equals("-") ? source : String.valueOf(Path.of(arg).getFileName())));
+        String name = arg.equals("-") ? source : String.valueOf(Path.of(arg).getFileName());
+        takeCapacity(ctx, text, name);
+        ctx.modules().setOom(new Modules.LoadedOom(text, name));
         pointToFit(ctx, OomReport.joins(text, modules));
         return Status.OK;
     }
@@ -106,14 +108,17 @@ final class OomCommand implements Command {
     }
 
     /**
-     * Where a message states the device's capacity (TPU's "Used X of Y hbm", BFC's "Limit:", an
-     * {@code #allocation}'s "exceed memory (size=C)") and the session names none, {@code fit} checks
-     * against it from now on, and the user is told. Several messages stating different capacities
-     * leave the setting alone. A rounded figure is taken at the least it can be (15.48G: every byte
-     * count that prints so is at least that), so a set that fits under it fits the device.
+     * Where a message states the device's capacity (TPU's "Used X of Y hbm" and "exceeds available
+     * HBM (Y)", BFC's "Limit:", an {@code #allocation}'s "exceed memory (size=C)") and the user set no
+     * capacity, {@code fit} checks against it from now on, and the user is told: it wins over a
+     * device's table figure, being what this compiler or runtime offered this program. Several
+     * messages stating different capacities leave the setting alone. A rounded figure is taken at the
+     * least it can be (15.48G: every byte count that prints so is at least that), so a set that fits
+     * under it fits the device.
      */
-    private static void takeCapacity(CommandContext ctx, OomText text) throws CommandException {
-        if (ctx.settings().capacity().kind() != CapacityChoice.Kind.NONE || ctx.settings().device() != null) return;
+    private static void takeCapacity(CommandContext ctx, OomText text, String name) throws CommandException {
+        CapacityChoice set = ctx.settings().capacity();
+        if (set.kind() != CapacityChoice.Kind.NONE && set.statedBy() == null) return;
         ByteSize stated = null;
         int message = 0;
         for (int i = 0; i < text.messages().size(); i++) {
@@ -125,10 +130,14 @@ final class OomCommand implements Command {
             stated = c;
         }
         if (stated == null) return;
-        ctx.settings().setCapacity(CapacityChoice.ofBytes(stated.lo()));
+        String by = "message " + message + " of " + name + " states " + stated.text()
+                + (stated.isExact() ? "" : " (" + stated.lo() + " B, the least byte count that prints so)");
+        ctx.settings().setCapacity(CapacityChoice.stated(stated.lo(), by));
+        Devices.Device device = ctx.settings().device();
+        String over = device == null ? "" : ", in place of device " + device.name() + "'s " + Units.human(device.capacity().offeredBytes());
         ctx.out().info("capacity " + stated.lo() + " B taken from message " + message + " (it states "
                 + stated.text() + (stated.isExact() ? "" : ", the least byte count that prints so")
-                + "): 'fit' checks against it; 'set capacity' changes it");
+                + over + "): 'fit' checks against it; 'set capacity' changes it");
     }
 
     private static byte[] paste(CommandContext ctx) throws CommandException, IOException {
