@@ -85,7 +85,7 @@ public final class OomReport {
         for (OomMessage m : text.messages()) {
             if (m.capacity() != null && m.memorySpace() != null && !m.memorySpace().equals("hbm")) {
                 b.note("capacity is of the memory space in 'space' (" + m.memorySpace() + " holds " + m.capacity().text()
-                        + "), not of HBM: 'fit' does not take it");
+                        + "), not of HBM: 'fit' states it beside its HBM check, and never takes it as the capacity");
                 break;
             }
         }
