@@ -14,8 +14,10 @@ import java.util.List;
  * @param capacityBytes -1 when the message states none (XLA:CPU's does not)
  * @param usedBytes     -1 when the message states none
  * @param source        how the result names the message ("message 1 (line 4)")
+ * @param refusal       what a compile-time refusal says, or null for a failure at run time
  */
-public record Failure(String program, long requestedBytes, long capacityBytes, long usedBytes, String source, String says) {
+public record Failure(String program, long requestedBytes, long capacityBytes, long usedBytes, String source,
+                      Refusal refusal) {
 
     /** A failure at run time: a request of {@code requestedBytes} that could not be met. */
     public Failure(String program, long requestedBytes, long capacityBytes, long usedBytes, String source) {
@@ -23,16 +25,24 @@ public record Failure(String program, long requestedBytes, long capacityBytes, l
     }
 
     /**
-     * A compile refused for what it needs in all, not for one request: XLA:TPU's {@code the total
-     * memory required for HLO temporaries (X) exceeds available HBM (Y)}, whose X is every HBM
-     * allocation of the program. {@code says} is the message's own figures in words.
+     * A compile refused for what it needs in all: XLA:TPU's {@code the total memory required for HLO
+     * temporaries (X) exceeds available HBM (Y)}, whose X is every HBM (colour 0) allocation of the
+     * program, as the memory-usage report's {@code Total bytes} sums them.
+     *
+     * @param dumpBytes    the failing dump's colour-0 allocations in all: what X is, to the byte
+     * @param overLo       the least excess the message's printed X and Y allow ({@code X.lo - Y.hi})
+     * @param overHi       the most ({@code X.hi - Y.lo})
+     * @param says         the message's figures in words
      */
-    public static Failure refused(String program, long neededBytes, long capacityBytes, String source, String says) {
-        return new Failure(program, -1, capacityBytes, neededBytes, source, says);
+    public record Refusal(long dumpBytes, long overLo, long overHi, String says) {}
+
+    /** A compile refused, as {@link Refusal} says; {@code neededBytes} is the message's X (its least). */
+    public static Failure refused(String program, long neededBytes, long capacityBytes, String source, Refusal refusal) {
+        return new Failure(program, -1, capacityBytes, neededBytes, source, refusal);
     }
 
     /** Whether the compile refused the program (no single request failed). */
-    public boolean compileTime() { return requestedBytes < 0; }
+    public boolean compileTime() { return refusal != null; }
 
     /**
      * The capacity under which the failure is what {@link Fit#steps} computes: {@code capacity} with
@@ -91,17 +101,22 @@ public record Failure(String program, long requestedBytes, long capacityBytes, l
      * else (the dump's figures fall short of the message's) the rest is taken as reserved.
      */
     private Capacity refusedUnder(Capacity capacity, Fit.Step s, List<String> notes) {
-        String said = says == null ? "" : " (" + says + ")";
+        String said = " (" + refusal.says() + ")";
+        long over = refusal.dumpBytes() - capacity.offeredBytes();
+        String byDump = "; the dump's HBM (color 0) allocations total " + refusal.dumpBytes() + " B, over the "
+                + capacity.offeredBytes() + " B offered by " + over + " B" + (over >= refusal.overLo() && over <= refusal.overHi()
+                ? ", within the " + refusal.overLo() + ".." + refusal.overHi() + " B the message's figures allow"
+                : ", not the " + refusal.overLo() + ".." + refusal.overHi() + " B the message's figures allow (another capacity, or not this compile's dump?)");
         if (!s.fitsAlone()) {
-            notes.add(source + " agrees: the compile refused " + program + said + "; here it needs "
+            notes.add(source + " agrees: the compile refused " + program + said + byDump + "; fit: needs "
                     + Units.human(s.needsBytes()) + " of " + Units.human(s.offeredBytes()) + " offered, over by "
                     + Units.human(s.aloneOverBytes()) + " (" + s.aloneOverBytes() + " B)");
             return capacity;
         }
         long least = Math.min(capacity.bytes() - 1, Math.max(usedBytes - s.needsBytes(), capacity.bytes() - s.needsBytes() + 1));
-        notes.add(source + " says the compile refused " + program + said + ", which needs " + s.needsBytes()
-                + " B by the dump's figures: at least " + least + " B (" + Units.human(least) + ") more is counted by the"
-                + " compiler than the dump shows or offered to the program; taken as reserved");
+        notes.add(source + " says the compile refused " + program + said + byDump + "; fit's figures need "
+                + s.needsBytes() + " B: at least " + least + " B (" + Units.human(least) + ") more is counted by the"
+                + " compiler or offered to others; taken as reserved");
         return capacity.withReserved(least, "reserved " + Units.human(least) + " assumed from " + source);
     }
 }

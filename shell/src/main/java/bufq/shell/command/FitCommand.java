@@ -185,8 +185,9 @@ final class FitCommand implements Command {
             OomMessage m = j.message();
             if (j.module() != null && m.family() == Family.TPU_COMPILE && m.requested() == null && m.used() != null
                     && m.deviceCapacity() != null) {
-                out.add(Failure.refused(j.module().handle(), m.used().lo(), m.deviceCapacity().lo(),
-                        "message " + j.number() + " of " + o.source(), says(m)));
+                ByteSize cap = m.deviceCapacity();
+                out.add(Failure.refused(j.module().handle(), m.used().lo(), cap.lo(), "message " + j.number() + " of " + o.source(),
+                        new Failure.Refusal(OomReport.spaceTotal(j), m.used().lo() - cap.hi(), m.used().hi() - cap.lo(), says(m))));
                 continue;
             }
             if (j.module() == null || m.requested() == null) continue;

@@ -44,6 +44,10 @@ class TpuOomCliTest {
                         assertTrue(fit.out().contains("message 1 of " + file + " agrees: the compile refused jit_train_step"),
                                 at + fit.out());
                         assertTrue(fit.err().contains("error: fit: jit_train_step does not fit alone"), at + fit.err());
+                        // the failing dump's HBM total over the stated capacity is the excess the message's figures allow
+                        DiffCommandTest.Run whole = DiffCommandTest.bufq("--oom", log, "-c", "set maxwidth 0", "-c", "fit", dump);
+                        assertTrue(whole.out().contains(" B the message's figures allow; fit: needs"), at + whole.out());
+                        assertTrue(whole.out().contains(", within the "), at + whole.out());
                     }
                 }
             }
