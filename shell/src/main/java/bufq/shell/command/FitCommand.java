@@ -61,7 +61,9 @@ final class FitCommand implements Command {
                 + "PROGRAM:N (allocation N). Fails (exit 1 under -c) with one line naming the program and the\n"
                 + "overflow when one does not fit. With an out-of-memory message loaded (oom, --oom) the program it\n"
                 + "names never fits the capacity it failed on: what else must have been held is assumed as reserved\n"
-                + "and said. set capacity host is this machine's memory (taken for an XLA:CPU message when no\n"
+                + "and said; a compile XLA:TPU refused for its HBM total is believed so too, and a failure in another\n"
+                + "memory (VMEM) is stated beside the HBM check and fails fit.\n"
+                + "set capacity host is this machine's memory (taken for an XLA:CPU message when no\n"
                 + "capacity is set), unlimited no bound.";
     }
 
