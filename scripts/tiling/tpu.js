@@ -8,8 +8,9 @@
 // elements); the remaining major dimensions are not padded. Bytes are elements times the element
 // width, packed when the layout carries E(bits).
 //
-// One rule is not the shape's: on a TPU dump, a scalar without a layout in a thread-local
-// allocation takes 4 KiB (the dumps print size=4096 for it). `place` says where the value is held.
+// One rule is not the shape's tiles: on a TPU dump, an array without tiles outside SMEM (memory
+// space 2) takes whole runs of 1024 elements (a sync flag s32[2]{0:S(4)} and s32[] take 4096 bytes,
+// pred[] 1024; untiled SMEM arrays are their logical size). `place` says where the value is held.
 bufq.tiling('tpu-js', function (shape, place) {
   function bytesOf(elements) {
     if (shape.element_size_bits > 0) return Math.ceil(elements * shape.element_size_bits / 8);
@@ -18,10 +19,12 @@ bufq.tiling('tpu-js', function (shape, place) {
 
   const dims = shape.dims;
   const m2m = shape.minor_to_major;
-  if (place.backend === 'tpu' && place.thread_local && dims.length === 0 && m2m === null) return 4096;
   if (shape.tiles.length === 0 || m2m === null) {
     let n = 1;
     for (let i = 0; i < dims.length; i++) n *= dims[i];
+    if (place.backend === 'tpu' && shape.tiles.length === 0 && shape.memory_space !== 2) {
+      return Math.max(1, Math.ceil(n / 1024)) * 1024 * Math.ceil(shape.element_bits / 8);
+    }
     return bytesOf(n);
   }
   const tile = shape.tiles[0];

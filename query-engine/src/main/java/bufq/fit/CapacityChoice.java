@@ -12,8 +12,13 @@ import java.util.Locale;
  *
  * @param text as the user wrote it, for {@code set} to show
  */
-public record CapacityChoice(Kind kind, long bytes, String text) {
+public record CapacityChoice(Kind kind, long bytes, String text, String statedBy) {
     public enum Kind { NONE, BYTES, HOST, UNLIMITED }
+
+    /** What the user said: {@code statedBy} is null. */
+    public CapacityChoice(Kind kind, long bytes, String text) {
+        this(kind, bytes, text, null);
+    }
 
     public static final CapacityChoice NONE = new CapacityChoice(Kind.NONE, 0, "none");
 
@@ -42,11 +47,23 @@ public record CapacityChoice(Kind kind, long bytes, String text) {
         return new CapacityChoice(Kind.BYTES, bytes, bytes + "B");
     }
 
-    /** The capacity it names, said to come from {@code source}; null for {@link Kind#NONE}. */
+    /**
+     * A capacity of exactly {@code bytes} that an out-of-memory message states; {@code statedBy} says
+     * which and how it prints there, and is the capacity's source in {@code fit}.
+     */
+    public static CapacityChoice stated(long bytes, String statedBy) {
+        if (bytes <= 0) throw new IllegalArgumentException("a capacity is above 0 bytes");
+        return new CapacityChoice(Kind.BYTES, bytes, bytes + "B", statedBy);
+    }
+
+    /**
+     * The capacity it names, said to come from {@code source} (or from the message that stated it);
+     * null for {@link Kind#NONE}.
+     */
     public Capacity capacity(String source) {
         return switch (kind) {
             case NONE -> null;
-            case BYTES -> new Capacity(bytes, 0, source);
+            case BYTES -> new Capacity(bytes, 0, statedBy != null ? statedBy : source);
             case HOST -> host(source);
             case UNLIMITED -> new Capacity(Long.MAX_VALUE, 0, source + ": no bound");
         };

@@ -14,8 +14,35 @@ import java.util.List;
  * @param capacityBytes -1 when the message states none (XLA:CPU's does not)
  * @param usedBytes     -1 when the message states none
  * @param source        how the result names the message ("message 1 (line 4)")
+ * @param refusal       what a compile-time refusal says, or null for a failure at run time
  */
-public record Failure(String program, long requestedBytes, long capacityBytes, long usedBytes, String source) {
+public record Failure(String program, long requestedBytes, long capacityBytes, long usedBytes, String source,
+                      Refusal refusal) {
+
+    /** A failure at run time: a request of {@code requestedBytes} that could not be met. */
+    public Failure(String program, long requestedBytes, long capacityBytes, long usedBytes, String source) {
+        this(program, requestedBytes, capacityBytes, usedBytes, source, null);
+    }
+
+    /**
+     * A compile refused for what it needs in all: XLA:TPU's {@code the total memory required for HLO
+     * temporaries (X) exceeds available HBM (Y)}, whose X is every HBM (colour 0) allocation of the
+     * program, as the memory-usage report's {@code Total bytes} sums them.
+     *
+     * @param dumpBytes    the failing dump's colour-0 allocations in all: what X is, to the byte
+     * @param overLo       the least excess the message's printed X and Y allow ({@code X.lo - Y.hi})
+     * @param overHi       the most ({@code X.hi - Y.lo})
+     * @param says         the message's figures in words
+     */
+    public record Refusal(long dumpBytes, long overLo, long overHi, String says) {}
+
+    /** A compile refused, as {@link Refusal} says; {@code neededBytes} is the message's X (its least). */
+    public static Failure refused(String program, long neededBytes, long capacityBytes, String source, Refusal refusal) {
+        return new Failure(program, -1, capacityBytes, neededBytes, source, refusal);
+    }
+
+    /** Whether the compile refused the program (no single request failed). */
+    public boolean compileTime() { return refusal != null; }
 
     /**
      * The capacity under which the failure is what {@link Fit#steps} computes: {@code capacity} with
@@ -44,6 +71,7 @@ public record Failure(String program, long requestedBytes, long capacityBytes, l
                     + " B): its failure is not used");
             return capacity;
         }
+        if (compileTime()) return refusedUnder(capacity, s, notes);
         long args = Math.max(0, s.program().sizes().argumentBytes());
         long known = s.heldBeforeBytes() + args;
         long least = capacity.bytes() - requestedBytes - known + 1;
@@ -74,9 +102,11 @@ public record Failure(String program, long requestedBytes, long capacityBytes, l
      * a run whose capacity is not known (XLA:CPU's message states none): allocating the request failed
      * with at least the arrays kept before the program and its arguments held, so less than their sum
      * plus the request was free to them. Null when the program is not among {@code steps}. What else
-     * the process held is unknown, so a set that fits under the bound may still fail.
+     * the process held is unknown, so a set that fits under the bound may still fail. Null too for a
+     * refused compile: it requested nothing, and its message states the capacity.
      */
     public Capacity bound(List<Fit.Step> steps, List<String> notes) {
+        if (compileTime()) return null;
         Fit.Step s = null;
         for (Fit.Step x : steps) if (x.program().handle().equals(program)) s = x;
         if (s == null) return null;
@@ -94,5 +124,29 @@ public record Failure(String program, long requestedBytes, long capacityBytes, l
                 + Units.human(ran) + " was" : "") + ". A change must bring " + program + " under the bound to have a chance;"
                 + " one that does may still fail");
         return new Capacity(most, 0, "at most: the bound " + source + " implies (the capacity is unknown)", true);
+    }
+
+    /**
+     * A refused compile: the program alone needs more than the capacity. Agrees when fit finds so;
+     * else (the dump's figures fall short of the message's) the rest is taken as reserved.
+     */
+    private Capacity refusedUnder(Capacity capacity, Fit.Step s, List<String> notes) {
+        String said = " (" + refusal.says() + ")";
+        long over = refusal.dumpBytes() - capacity.offeredBytes();
+        String byDump = "; the dump's HBM (color 0) allocations total " + refusal.dumpBytes() + " B, over the "
+                + capacity.offeredBytes() + " B offered by " + over + " B" + (over >= refusal.overLo() && over <= refusal.overHi()
+                ? ", within the " + refusal.overLo() + ".." + refusal.overHi() + " B the message's figures allow"
+                : ", not the " + refusal.overLo() + ".." + refusal.overHi() + " B the message's figures allow (another capacity, or not this compile's dump?)");
+        if (!s.fitsAlone()) {
+            notes.add(source + " agrees: the compile refused " + program + said + byDump + "; fit: needs "
+                    + Units.human(s.needsBytes()) + " of " + Units.human(s.offeredBytes()) + " offered, over by "
+                    + Units.human(s.aloneOverBytes()) + " (" + s.aloneOverBytes() + " B)");
+            return capacity;
+        }
+        long least = Math.min(capacity.bytes() - 1, Math.max(usedBytes - s.needsBytes(), capacity.bytes() - s.needsBytes() + 1));
+        notes.add(source + " says the compile refused " + program + said + byDump + "; fit's figures need "
+                + s.needsBytes() + " B: at least " + least + " B (" + Units.human(least) + ") more is counted by the"
+                + " compiler or offered to others; taken as reserved");
+        return capacity.withReserved(least, "reserved " + Units.human(least) + " assumed from " + source);
     }
 }

@@ -73,9 +73,22 @@ public final class HloInstruction {
                 List.copyOf(stack));
     }
 
-    /** Where {@code attributes} splits into its own part and its shared metadata: before {@code metadata=}. */
+    /**
+     * Where {@code attributes} splits into its own part and its shared metadata: before the attribute
+     * {@code metadata=}, not a word ending so ({@code frontend_attributes={kernel_metadata={}}} of a
+     * Pallas TPU kernel comes first).
+     */
     public static int metadataStart(String attributes) {
-        return attributes.indexOf(METADATA);
+        return metadataStart(attributes, 0, attributes.length());
+    }
+
+    /** As {@link #metadataStart(String)} within {@code text[from, to)}: the index in {@code text}, or -1. */
+    public static int metadataStart(String text, int from, int to) {
+        for (int i = text.indexOf(METADATA, from); i >= 0 && i + METADATA.length() <= to; i = text.indexOf(METADATA, i + 1)) {
+            char before = i == from ? ' ' : text.charAt(i - 1);
+            if (before == ' ' || before == ',') return i;
+        }
+        return -1;
     }
 
     private static String headOf(String attributes) {

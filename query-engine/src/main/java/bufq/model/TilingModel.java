@@ -36,8 +36,8 @@ public interface TilingModel {
 
         /**
          * On TPU dumps also what the shape alone does not say (FORMAT.md): a tuple table of
-         * device-laid-out (tiled) elements takes whole 32-byte words, and a layout-less scalar in a
-         * thread-local allocation takes 4 KiB.
+         * device-laid-out (tiled) elements takes whole 32-byte words, and an array without tiles
+         * outside SMEM takes whole runs of {@value #UNTILED_ELEMENTS} elements.
          */
         @Override public long paddedBytes(HloValue v, HloModule m) {
             Shape s = v.shape();
@@ -45,11 +45,27 @@ public interface TilingModel {
             if (s.isTuple() && s.tupleElements().stream().anyMatch(e -> !e.tiles().isEmpty())) {
                 return (s.logicalBytes() + 31) / 32 * 32;
             }
-            BufferAllocation a = m.allocation(v.allocation());
-            if (a != null && a.threadLocal() && s.isArray() && s.rank() == 0 && !s.hasLayout()) return 4096;
+            if (s.isArray() && s.tiles().isEmpty() && s.memorySpace() != SMEM) {
+                long runs = (s.elementCount() + UNTILED_ELEMENTS - 1) / UNTILED_ELEMENTS;
+                return Math.max(1, runs) * UNTILED_ELEMENTS * ((s.bitsPerElement() + 7) / 8);
+            }
             return s.paddedBytes();
         }
     };
+
+    /**
+     * XLA:TPU's memory space {@code S(2)}, the scalar core's word-addressed SMEM: an untiled array
+     * there is its logical size ({@code u32[]{:S(2)}} takes 4 bytes).
+     */
+    int SMEM = 2;
+
+    /**
+     * What an untiled TPU array takes outside SMEM, in elements: XLA:TPU sizes it in runs of 1024
+     * (a sync flag {@code s32[2]{0:S(4)}} and {@code s32[]} take 4096 bytes, {@code bf16[]} 2048,
+     * {@code pred[]} 1024, in HBM and in the spaces {@code S(4)} and {@code S(6)} alike: every such
+     * value of the corpus's real v5e compiles and of the public TPU dumps).
+     */
+    int UNTILED_ELEMENTS = 1024;
 
     /** No padding: the logical size. */
     TilingModel NONE = new TilingModel() {

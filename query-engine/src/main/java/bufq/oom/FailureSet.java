@@ -12,7 +12,8 @@ import java.util.Map;
  * exception's; the same traceback twice) is a repeat of the first, a bare copy of a message whose
  * other copy carries the report stands for that one, and XLA's {@code Out of memory while trying to
  * allocate N bytes} right after the BFC allocator's line for the same request is that request's exact
- * size. At most {@link OomReader#MAX_MESSAGES} distinct messages are kept; the rest are counted.
+ * size. A copy that says less than another of the same failure (XLA:TPU's status payload repeating
+ * the report's first line) is a repeat of the fuller one. At most {@link OomReader#MAX_MESSAGES} distinct messages are kept; the rest are counted.
  */
 final class FailureSet {
     /** The most repeat lines kept per message (the count goes on). */
@@ -54,9 +55,9 @@ final class FailureSet {
             return;
         }
         Integer sameCore = byCore.get(core);
-        if (sameCore != null && (bare(kept.get(sameCore).message) || bare(m))) {
-            Kept k = kept.get(sameCore);
-            if (!bare(m)) {
+        Kept k = sameCore == null ? null : kept.get(sameCore);
+        if (k != null && (bare(k.message) || bare(m) || covers(k.message, m) || covers(m, k.message))) {
+            if (!bare(m) && !covers(k.message, m)) {
                 // the copy with the report stands for the failure, at the line it was first printed
                 int first = k.message.line();
                 k.repeat(k.message);
@@ -95,6 +96,28 @@ final class FailureSet {
         return bfc.family() == Family.BFC && (m.family() == Family.GPU_ASSIGNMENT || m.family() == Family.CPU) && bare(m)
                 && bfc.requested() != null && m.requested() != null && m.requested().isExact()
                 && bfc.requested().contains(m.requested().lo()) && !bfc.requested().isExact();
+    }
+
+    /**
+     * Whether {@code a} says all that {@code b} says: the same headline figures where {@code b} prints
+     * them, each of its totals, and no buffers of its own. XLA:TPU's status payload
+     * ({@code [type.googleapis.com/tensorflow.tpu.CompilationResultProto='...Ran out of memory ...
+     * [truncated]']}) repeats the report's first line so.
+     */
+    private static boolean covers(OomMessage a, OomMessage b) {
+        if (!b.buffers().isEmpty() || !b.programTotals().isEmpty()) return false;
+        if (!same(a.capacity(), b.capacity()) || !same(a.used(), b.used()) || !same(a.free(), b.free())
+                || !same(a.exceeded(), b.exceeded())) return false;
+        if (b.allocationIndex() >= 0 && b.allocationIndex() != a.allocationIndex()) return false;
+        if (b.device() != null && !b.device().equals(a.device())) return false;
+        for (Map.Entry<String, ByteSize> e : b.figures().entrySet())
+            if (!same(a.figures().get(e.getKey()), e.getValue())) return false;
+        return true;
+    }
+
+    /** {@code b} is null (not printed) or prints as {@code a}. */
+    private static boolean same(ByteSize a, ByteSize b) {
+        return b == null || a != null && text(a).equals(text(b));
     }
 
     /** A message without a report: only its headline's figures. */

@@ -7,11 +7,13 @@ import bufq.model.ProgramSizes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Which loaded module a message is about, and which of its allocations: each module scored by the
  * evidence the message gives (the program it names, an allocation of exactly the requested size, an
- * allocation index, the buffers it lists), best first.
+ * allocation index, a compile-time figure that is the module's total in the message's memory space,
+ * needs above the capacity the message states, the buffers it lists), best first.
  *
  * @param module     the candidate
  * @param allocation the allocation the message failed on, or null when none is known
@@ -51,7 +53,7 @@ record ModuleMatch(HloModule module, BufferAllocation allocation, int score, Lis
     static boolean initialiser(HloModule m) { return initialiser(m.info().name()); }
 
     static boolean initialiser(String name) {
-        String n = name == null ? "" : name.toLowerCase(java.util.Locale.ROOT);
+        String n = name == null ? "" : name.toLowerCase(Locale.ROOT);
         return n.matches("(jit_|pjit_)?_*init(_.*)?") || n.contains("_init_") || n.endsWith("_init");
     }
 
@@ -88,6 +90,24 @@ record ModuleMatch(HloModule module, BufferAllocation allocation, int score, Lis
                     alloc = a;
                     reasons.add("temp allocation " + a.index() + " within the printed HLO temp");
                     break;
+                }
+            }
+        }
+        if (msg.family() == Family.TPU_COMPILE && msg.used() != null) {
+            // the compile-time check's figure is every allocation of the space's colour (the memory-usage
+            // report's Total bytes); a long report's 'Used' adds the runtime's reservation, and rarely matches
+            int color = color(msg.memorySpace());
+            long total = colorTotal(m, color);
+            if (total > 0 && msg.used().contains(total)) {
+                score += msg.used().isExact() ? 6 : 5;
+                reasons.add("its " + (color == 0 ? "HBM (color 0)" : msg.memorySpace() + " (color " + color + ")")
+                        + " allocations total " + total + " B, " + (msg.used().isExact() ? "the message's figure"
+                        : "which prints as the message's " + msg.used().text()));
+                BufferAllocation temp = largestTemp(m, color);
+                if (alloc == null && temp != null) {
+                    alloc = temp;
+                    reasons.add(String.format(Locale.ROOT, "allocation %d, the preallocated temp, is %.0f%% of it",
+                            temp.index(), 100.0 * temp.size() / total));
                 }
             }
         }
@@ -136,6 +156,21 @@ record ModuleMatch(HloModule module, BufferAllocation allocation, int score, Lis
         String n = m.info().name();
         return name.equals(n) || name.equals(m.handle()) || m.handle().endsWith("." + name)
                 || (n != null && (n.endsWith("." + name) || n.startsWith(name + ".")));
+    }
+
+    /** Bytes of {@code m}'s allocations of colour {@code color}: the memory-usage report's Total bytes of that space. */
+    static long colorTotal(HloModule m, int color) {
+        long s = 0;
+        for (BufferAllocation a : m.allocations()) if (a.color() == color) s += a.size();
+        return s;
+    }
+
+    /** The largest temp allocation (not thread-local) of colour {@code color}, or null. */
+    private static BufferAllocation largestTemp(HloModule m, int color) {
+        BufferAllocation best = null;
+        for (BufferAllocation a : m.allocations())
+            if (a.color() == color && a.isTemp() && !a.threadLocal() && (best == null || a.size() > best.size())) best = a;
+        return best;
     }
 
     /** XLA's colour of a TPU memory space: 0 is the default (HBM), 1 VMEM. */

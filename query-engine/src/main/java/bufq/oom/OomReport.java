@@ -51,6 +51,14 @@ public final class OomReport {
      */
     public record Join(OomMessage message, int number, HloModule module, BufferAllocation allocation) {}
 
+    /**
+     * Bytes of the joined module's allocations in the message's memory space (HBM: colour 0), as its
+     * memory-usage report's {@code Total bytes} sums them; -1 when the message joined no module.
+     */
+    public static long spaceTotal(Join j) {
+        return j.module() == null ? -1 : ModuleMatch.colorTotal(j.module(), ModuleMatch.color(j.message().memorySpace()));
+    }
+
     /** Each message of {@code text} joined to its best module among {@code modules}, in message order. */
     public static List<Join> joins(OomText text, List<HloModule> modules) {
         List<Join> out = new ArrayList<>();
@@ -85,7 +93,7 @@ public final class OomReport {
         for (OomMessage m : text.messages()) {
             if (m.capacity() != null && m.memorySpace() != null && !m.memorySpace().equals("hbm")) {
                 b.note("capacity is of the memory space in 'space' (" + m.memorySpace() + " holds " + m.capacity().text()
-                        + "), not of HBM: 'fit' does not take it");
+                        + "), not of HBM: 'fit' states it beside its HBM check, and never takes it as the capacity");
                 break;
             }
         }

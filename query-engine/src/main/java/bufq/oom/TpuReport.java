@@ -13,6 +13,12 @@ import static bufq.oom.MessageText.sizeAfter;
 final class TpuReport {
     private TpuReport() {}
 
+    /**
+     * The figure of the compile-time check {@code the total memory required for HLO temporaries (X)}:
+     * the failing compile's HBM allocations in all (color 0), not its temp.
+     */
+    static final String HLO_TEMPORARIES = "HLO temporaries";
+
     /** Words a line of a program load's reservation block holds (pytorch/xla#1735). */
     static final String[] RESERVE_KEYS = {"HBM capacity", "reserved", "allocated", "requirement", "Available after",
             "-----", "reservation", "usage >=", "heap allocations", "program", "Heap allocator", "free chunk",
@@ -38,7 +44,10 @@ final class TpuReport {
      * {@code Aborting compilation early because it's unlikely to have enough memory. Requires 3.47E,
      * has 14.49G available} (jax#7822, error_1000.md) and {@code Ran out of memory on HBM, the total
      * memory required for HLO temporaries (32.55G) exceeds available HBM (31.25G)} (2026): what the
-     * program needs, and what the device has.
+     * program needs, and what the device has. The latter's figure, despite its words, is every HBM
+     * allocation of the failing compile (its memory-usage report's color-0 {@code Total bytes}:
+     * parameters, outputs, temp, thread-local), printed in GiB; some builds end it with
+     * {@code HLO module: NAME.}, the program.
      */
     private static void fastExitAnd2026(Draft p, String head) {
         int r = head.indexOf("Requires ");
@@ -57,9 +66,15 @@ final class TpuReport {
             String temps = between(head, "HLO temporaries (", ")");
             String avail = between(head, "available HBM (", ")");
             p.used = temps == null ? null : ByteSize.parse(temps);
-            p.put("HLO temp", p.used);
+            p.put(HLO_TEMPORARIES, p.used);
             p.capacity = avail == null ? null : ByteSize.parse(avail);
             p.space = "hbm";
+            int named = head.indexOf("HLO module: ");
+            if (named >= 0 && p.program == null) {
+                String module = head.substring(named + 12).strip().split("\\s", 2)[0];
+                if (module.endsWith(".")) module = module.substring(0, module.length() - 1);
+                if (!module.isEmpty()) p.program = module;
+            }
         }
     }
 
@@ -137,7 +152,9 @@ final class TpuReport {
         }
         p.exceeded = sizeAfter(head, "capacity by ");
         fastExitAnd2026(p, head);
-        if (p.used == null && p.exceeded == null) p.need(null, "'Used X of Y " + sName + "' after 'Ran out of memory'");
+        boolean onStack = onStack(p, head);
+        if (p.used == null && p.exceeded == null && !onStack)
+            p.need(null, "'Used X of Y " + sName + "' after 'Ran out of memory'");
         int total = head.indexOf("usage >=");
         int output = head.indexOf("Output size");
         int req = head.indexOf(" requirement ");
@@ -176,6 +193,24 @@ final class TpuReport {
             }
             entries.finish(p.endOfText, line);
         }
+    }
+
+    /**
+     * {@code Ran out of memory in memory space vmem while allocating on stack for %kernel.18 = bf16[2048,4096]{...}
+     * custom-call(...)} (XLA docs/errors/error_1000.md): no figures, but the instruction, kept as the
+     * one buffer it lists so the join finds it in the dump. Whether the headline is of that form.
+     */
+    private static boolean onStack(Draft p, String head) {
+        String key = "while allocating on stack for ";
+        int i = head.indexOf(key);
+        if (i < 0) return false;
+        String label = head.substring(i + key.length()).strip();
+        String[] parts = EntryReader.labelParts(label);
+        if (parts[0] == null) return false;
+        p.buffers.add(new ListedBuffer(p.start, 1, null, null, false, null, null, -1, -1,
+                label.length() > 300 ? label.substring(0, 297) + "..." : label, parts[0], parts[1], "stack", null, null,
+                -1, null, null));
+        return true;
     }
 
     /** The paste's line number of character {@code offset} of p.headline + p.block joined by newlines. */

@@ -18,7 +18,9 @@ final class Unmatched {
                     + "allocation: what other programs and live arrays held decided it" + sameSizedValue(msg, loaded);
             case TPU_PROGRAM_LOAD -> "a program's reservation at load (its code and constants), which buffer "
                     + "assignment does not list" + (msg.program() == null ? "" : "; program " + msg.program() + " is not loaded");
-            case TPU_COMPILE, SPARSECORE -> "the program failed to compile, so its own dump may not exist, and no loaded "
+            case TPU_COMPILE -> "no loaded module's totals or buffers match: XLA:TPU writes the failing compile's buffer "
+                    + "assignment before it refuses the program, so its dump is in the run's --xla_dump_to directory";
+            case SPARSECORE -> "the program failed to compile, so its own dump may not exist, and no loaded "
                     + "module's figures or buffers match";
             default -> "no loaded module has an allocation of " + size + ": the failing program is not loaded, or the "
                     + "size was an argument transfer or another program's buffer" + sameSizedValue(msg, loaded);
@@ -30,7 +32,8 @@ final class Unmatched {
             case TPU_BUFFER -> "load the dumps of every program the process ran, then fit";
             case TPU_PROGRAM_LOAD -> msg.program() == null ? "load the named program's dump"
                     : "load the dump of " + msg.program() + " (module_NNNN." + msg.program() + ".*)";
-            case TPU_COMPILE, SPARSECORE -> "load the dump of a smaller configuration that compiled";
+            case TPU_COMPILE -> "load the failing run's dump directory (XLA_FLAGS=--xla_dump_to=DIR)";
+            case SPARSECORE -> "load the dump of a smaller configuration that compiled";
             default -> "load the dump directory of the run that failed (XLA_FLAGS=--xla_dump_to=DIR)";
         };
     }

@@ -81,7 +81,11 @@ class CorpusSweepAnalysisTest {
                             .replace(" " + rebuilt.label() + " (", " " + m.info().stackTrace().label() + " (");
                     long header = m.info().stackTraceBytes() >= 0 ? m.info().stackTraceBytes() : m.info().stackTrace().total();
                     String theirs = StackTree.render(m.info().stackTrace(), header);
-                    if (!ours.equals(theirs)) errors.add(where + ": rebuilt stack tree differs:\n" + ours + "\nvs\n" + theirs);
+                    // XLA nests a while body's values under its loop (an XLA:TPU scan: 'while' > 'region_15.33_spmd'),
+                    // which a rebuilt tree cannot: there the values, each at its bytes, must be the same
+                    boolean nested = nestsALoop(m.info().stackTrace());
+                    if (!ours.equals(theirs) && !(nested && leaves(rebuilt).equals(leaves(m.info().stackTrace()))))
+                        errors.add(where + ": rebuilt stack tree differs:\n" + ours + "\nvs\n" + theirs);
                 }
                 CheckReport r = Checks.check(m, TilingModel.TPU, List.of());
                 for (Finding f : r.findings()) {
@@ -123,6 +127,26 @@ class CorpusSweepAnalysisTest {
             n++;
         }
         assertTrue(n >= 7, "expected the era fixtures, ran on " + n);
+    }
+
+    /** Whether the tree nests values under a loop ({@code .../while} with children). */
+    static boolean nestsALoop(bufq.model.StackTraceNode n) {
+        if (n.label().endsWith("/while") && !n.children().isEmpty()) return true;
+        for (var c : n.children()) if (nestsALoop(c)) return true;
+        return false;
+    }
+
+    /** The tree's leaves as {@code label bytes}, sorted: the values and their bytes, whatever the nesting. */
+    static List<String> leaves(bufq.model.StackTraceNode n) {
+        List<String> out = new ArrayList<>();
+        collect(n, out);
+        out.sort(null);
+        return out;
+    }
+
+    private static void collect(bufq.model.StackTraceNode n, List<String> out) {
+        if (n.children().isEmpty()) out.add(n.label() + " " + n.current());
+        for (var c : n.children()) collect(c, out);
     }
 
     static int depth(bufq.model.StackTraceNode n) {

@@ -48,6 +48,33 @@ class FailureTest {
         assertTrue(absent.evidence().get(0).contains("not among the programs"), absent.evidence().toString());
     }
 
+    /** One program of 10 GiB of HBM: temp 8 GiB, argument and output 1 GiB each (tpu/oom's shape). */
+    static List<Program> oneProgram() {
+        long gib = 1L << 30;
+        return List.of(new Program("jit_step", "jit_step", new ProgramSizes(gib, gib, 0, 8 * gib, 0, -1), List.of(), -1, -1));
+    }
+
+    /** A compile XLA refused: fit agrees where its figures do not fit, and says the dump's excess against the message's. */
+    @Test
+    void aRefusedCompileIsBelieved() {
+        long gib = 1L << 30;
+        Capacity c = new Capacity(9 * gib, 0, "message 1");
+        Failure f = Failure.refused("jit_step", 10 * gib, 9 * gib, "message 1",
+                new Failure.Refusal(10 * gib, gib - 1000, gib + 1000, "it says 10.00G against 9.00G"));
+        FitReport r = FitReport.of(oneProgram(), c, Keep.ALL, "", List.of(f));
+        assertNotNull(r.failure());
+        assertEquals(0, r.capacity().reservedBytes());
+        String note = r.evidence().get(0);
+        assertTrue(note.startsWith("message 1 agrees: the compile refused jit_step (it says 10.00G against 9.00G)"), note);
+        assertTrue(note.contains("over the " + 9 * gib + " B offered by " + gib + " B, within the"), note);
+        // a capacity above what the program needs by fit's figures: the rest is assumed, so it still fails
+        FitReport roomy = FitReport.of(oneProgram(), new Capacity(11 * gib, 0, "m"), Keep.ALL, "",
+                List.of(Failure.refused("jit_step", 12 * gib, -1, "message 1",
+                        new Failure.Refusal(12 * gib, gib - 1000, gib + 1000, "it says 12.00G against 11.00G"))));
+        assertNotNull(roomy.failure());
+        assertTrue(roomy.evidence().get(0).contains("taken as reserved"), roomy.evidence().toString());
+    }
+
     /** 10,000 programs of 1 MiB in and out against 64 MiB: all but the first few over, one drop set fixes all. */
     /** n programs, each with a 1 MiB output and a 1 MiB input of its own (shapes apart: none is another's argument). */
     static List<Program> chain(int n) {

@@ -272,7 +272,8 @@ class OomPastesTest {
         OomMessage m = only("RESOURCE_EXHAUSTED: Ran out of memory on HBM, the total memory required for HLO temporaries (32.55G) "
                 + "exceeds available HBM (31.25G)");
         assertEquals(Family.TPU_COMPILE, m.family());
-        holdsExactly(m.figures().get("HLO temp"), "32.55G");
+        holdsExactly(m.figures().get("HLO temporaries"), "32.55G");
+        holdsExactly(m.used(), "32.55G");
         holdsExactly(m.capacity(), "31.25G");
         OomMessage bfc = only("""
                 Allocator (GPU_0_bfc) ran out of memory trying to allocate 8.0KiB (rounded to 8192)requested by op

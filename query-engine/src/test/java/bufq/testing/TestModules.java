@@ -238,6 +238,13 @@ public final class TestModules {
             return this;
         }
 
+        /** An instruction with its attribute text ({@code output_to_operand_aliasing={...}, calls=...}). */
+        public Builder instruction(String name, String shape, String opcode, String attributes) {
+            instructions.add(new HloInstruction(name, sequence.indexOf(name), shape == null ? null : shape(shape), opcode,
+                    List.of(), null, null, -1, attributes));
+            return this;
+        }
+
         public Builder claim(int time, boolean cumulative, PeakClaim.Entry... entries) {
             claim = new PeakClaim(time, List.of(entries), cumulative);
             return this;

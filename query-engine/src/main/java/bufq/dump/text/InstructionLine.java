@@ -38,7 +38,7 @@ final class InstructionLine {
         String head = "", metadata = null;
         if (c.match(", ")) {
             // Two shared pieces: the metadata repeats across layers and copies, the rest names this instruction's own.
-            int md = c.find("metadata={");
+            int md = HloInstruction.metadataStart(text, c.pos, to);
             head = in.name(text, c.pos, md < 0 ? to : md);
             if (md >= 0) metadata = in.name(text, md, to);
         } else if (!c.atEnd()) throw c.bad("expected ', ' before attributes");

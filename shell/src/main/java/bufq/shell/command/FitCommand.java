@@ -60,10 +60,11 @@ final class FitCommand implements Command {
                 + "overflow when one does not fit. A program's arguments are counted once, in its needs: the arrays\n"
                 + "held before it that it takes (matched by shape and size) are never proposed to drop. With an\n"
                 + "out-of-memory message loaded (oom, --oom) the program it names never fits the capacity it failed\n"
-                + "on: what else must have been held is assumed as reserved and said. With no capacity set and a\n"
-                + "message that states none (XLA:CPU's), fit checks against the bound the message's figures imply\n"
-                + "(at most what was free) and says what is unknown. set capacity host is this machine's memory,\n"
-                + "unlimited no bound.";
+                + "on: what else must have been held is assumed as reserved and said; a compile XLA:TPU refused for\n"
+                + "its HBM total is believed so too, and a failure in another memory (VMEM) is stated beside the HBM\n"
+                + "check and fails fit. With no capacity set and a message that states none (XLA:CPU's), fit checks\n"
+                + "against the bound the message's figures imply (at most what was free) and says what is unknown.\n"
+                + "set capacity host is this machine's memory, unlimited no bound.";
     }
 
     @Override public List<String> examples() {
@@ -85,7 +86,16 @@ final class FitCommand implements Command {
     private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
         String text = args.isEmpty() ? "" : args.get(0).strip();
         if (text.endsWith(";")) text = text.substring(0, text.length() - 1).strip();
+        List<HloModule> modules = modules(ctx);
+        List<String> spaces = otherSpaces(ctx, modules);
         Capacity capacity = capacityOrNull(ctx);
+        if (capacity == null && !spaces.isEmpty()) {
+            // the failure is in another memory: say it, and that the device memory needs a capacity to check
+            for (String s : spaces) ctx.out().info(s);
+            ctx.out().info("the device memory (HBM) is not checked: set capacity SIZE or set device NAME");
+            ctx.out().error("fit: " + spaces.get(0));
+            return Status.ERROR;
+        }
         // sections: the selection, then keep ... and drop ... in any order
         Matcher m = OPTION.matcher(text);
         List<int[]> cuts = new ArrayList<>();
@@ -104,14 +114,16 @@ final class FitCommand implements Command {
         FitReport r;
         try {
             r = FitReport.of(programs, capacity, new Keep(keep, drop), selection.isEmpty() ? "" : " " + selection,
-                    failures(ctx, modules(ctx)));
+                    failures(ctx, modules));
         } catch (IllegalArgumentException e) {
             throw new CommandException(e.getMessage());
         }
         if (Thread.currentThread().isInterrupted()) throw new CancellationException("fit cancelled");
         ctx.out().print(r.outputs());
         printPerDevice(ctx, programs);
+        for (String s : spaces) ctx.out().info(s);
         String failure = r.failure();
+        if (failure == null && !spaces.isEmpty()) failure = spaces.get(0);
         if (failure == null) return Status.OK;
         ctx.out().error("fit: " + failure);
         return Status.ERROR;
@@ -156,6 +168,12 @@ final class FitCommand implements Command {
         List<HloModule> modules = new ArrayList<>();
         if (ctx.modules().oom() != null) ctx.modules().forEachModule(modules::add);
         return modules;
+    }
+
+    /** The loaded messages' failures in a memory other than the device's ({@link Capacities#otherSpaces}). */
+    static List<String> otherSpaces(CommandContext ctx, List<HloModule> modules) {
+        Modules.LoadedOom o = ctx.modules().oom();
+        return o == null ? List.of() : Capacities.otherSpaces(o.text(), o.source(), modules);
     }
 
     /** The programs to fit, in running order: all loaded, the named ones, or those a modules query keeps. */

@@ -2,7 +2,6 @@ package bufq.shell.command;
 
 import bufq.fit.Capacities;
 import bufq.fit.Capacity;
-import bufq.fit.CapacityChoice;
 import bufq.fit.Program;
 import bufq.model.HloModule;
 import bufq.oom.OomReader;
@@ -88,9 +87,10 @@ final class OomCommand implements Command {
         List<HloModule> modules = new ArrayList<>();
         ctx.modules().forEachModule(modules::add);
         ctx.out().print(OomReport.run(text, modules));
-        takeCapacity(ctx, text);
         // named by its file's name in what fit and advise print: "message 1 of run.log"
-        ctx.modules().setOom(new Modules.LoadedOom(text, arg.equals("-") ? source : String.valueOf(Path.of(arg).getFileName())));
+        String name = arg.equals("-") ? source : String.valueOf(Path.of(arg).getFileName());
+        takeCapacity(ctx, text, name);
+        ctx.modules().setOom(new Modules.LoadedOom(text, name));
         List<OomReport.Join> joins = OomReport.joins(text, modules);
         pointToFit(ctx, joins);
         useNamed(ctx, joins);
@@ -110,12 +110,14 @@ final class OomCommand implements Command {
         }
     }
 
-    /** A capacity the messages state is taken when the session names none ({@link Capacities#stated}). */
-    private static void takeCapacity(CommandContext ctx, OomText text) throws CommandException {
-        if (ctx.settings().capacity().kind() != CapacityChoice.Kind.NONE || ctx.settings().device() != null) return;
-        Capacities.Stated stated = Capacities.stated(text);
+    /**
+     * A capacity the messages of {@code name} state is taken unless the user set one, over a device's
+     * table figure ({@link Capacities#stated}), and the user is told.
+     */
+    private static void takeCapacity(CommandContext ctx, OomText text, String name) throws CommandException {
+        Capacities.Stated stated = Capacities.stated(text, name, FitCommand.said(ctx));
         if (stated == null) return;
-        ctx.settings().setCapacity(CapacityChoice.ofBytes(stated.bytes()));
+        ctx.settings().setCapacity(stated.choice());
         ctx.out().info(stated.note());
     }
 

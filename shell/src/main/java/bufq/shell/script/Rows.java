@@ -202,7 +202,7 @@ final class Rows {
 
     /**
      * What a tiling function receives second: where the value is held, for rules that the shape
-     * alone does not give (on TPU, a layout-less scalar in a thread-local allocation takes 4 KiB).
+     * alone does not give (on TPU, an untiled array outside SMEM takes runs of 1024 elements: {@code u32[]}, 4 KiB).
      */
     static ProxyObject place(String backend, boolean threadLocal) {
         Map<String, Object> m = new LinkedHashMap<>();
