@@ -5,6 +5,7 @@ import bufq.model.ProgramSizes;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
+import bufq.model.MemorySpace;
 import bufq.liveness.Liveness;
 
 import java.util.ArrayList;
@@ -32,8 +33,10 @@ public record Program(String handle, String name, ProgramSizes sizes, List<HeldA
         Map<String, TreeSet<String>> kept = keptKindsByShape(m, kinds);
         int temp = -1;
         long tempSize = -1;
+        // The device memory's arrays only: a TPU's VMEM and host-offload allocations are other memories.
+        boolean spaces = MemorySpace.several(m);
         for (BufferAllocation a : m.allocations()) {
-            if (a.color() == ProgramSizes.HOST_COLOR) continue;
+            if (spaces && a.color() != MemorySpace.DEVICE) continue;
             boolean out = ProgramSizes.liveOut(a);
             if (a.isParameter()) {
                 String c = kinds.get(a.index());

@@ -2,6 +2,7 @@ package bufq.liveness;
 
 import bufq.model.AllocationGroups;
 import bufq.model.HloModule;
+import bufq.model.MemorySpace;
 import bufq.model.ParallelPasses;
 import bufq.model.PeakClaim;
 
@@ -27,6 +28,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *       allocations; a value without an offset (negative) counts its size. This is memory as it is
  *       held.
  * </ul>
+ * <p><b>Memory spaces.</b> The figures without a colour are of the device memory, colour 0 (HBM on
+ * a TPU or GPU, RAM on a CPU): what users compare with a device's memory. The other spaces (TPU
+ * VMEM, SMEM, host offload, ...) are other memories and are asked for by colour; no figure adds
+ * them. A module with one colour, or without colour 0, sums its colours as before.
+ *
  * <p><b>The peak</b> is the first step where occupied bytes are largest ({@link #peakTime()}; per
  * colour {@link #peakTime(int)}); -1 when no value has a live range. The dump's own label, which XLA
  * picks by another rule, is {@link #claimedPeakTime()}.
@@ -37,7 +43,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Liveness {
     private final int steps;
     private final int[] colors;              // ascending
-    private final long[] live, occupied;     // all colours
+    private final long[] live, occupied;     // the device memory (deviceSeries)
+    private final long[] liveAllSpaces;      // every colour summed, as XLA's own peak section counts
     private final long[][] liveByColor, occupiedByColor;   // per slot of colors
     private final int[] liveValues;
     private final int peakTime;
@@ -123,10 +130,13 @@ public final class Liveness {
             }
             for (int t = 0; t < steps; t++) liveValues[t] += sign * part.liveValues[t];
         }
-        live = k == 1 ? liveByColor[0] : StepSeries.sum(liveByColor, steps);
-        occupied = k == 1 ? occupiedByColor[0] : StepSeries.sum(occupiedByColor, steps);
+        live = deviceSeries(colors, liveByColor, steps);
+        occupied = deviceSeries(colors, occupiedByColor, steps);
+        liveAllSpaces = k == 1 ? liveByColor[0] : StepSeries.sum(liveByColor, steps);
         boolean anyRange = false;
         for (int t = 0; t < steps && !anyRange; t++) anyRange = liveValues[t] > 0;
+        int device = deviceSlot(colors);
+        if (device >= 0) anyRange &= base.peakByColor[device] >= 0;
         peakTime = anyRange ? StepSeries.firstMax(occupied) : -1;
         firstMaxTree = new FirstMaxTree(occupied, steps);
         peakByColor = new int[k];
@@ -234,11 +244,13 @@ public final class Liveness {
             liveByColor[c] = StepSeries.prefix(liveDiff[c], this.steps);
             occupiedByColor[c] = StepSeries.prefix(occDiff[c], this.steps);
         }
-        live = k == 1 ? liveByColor[0] : StepSeries.sum(liveByColor, this.steps);
-        occupied = k == 1 ? occupiedByColor[0] : StepSeries.sum(occupiedByColor, this.steps);
+        live = deviceSeries(colors, liveByColor, this.steps);
+        occupied = deviceSeries(colors, occupiedByColor, this.steps);
+        liveAllSpaces = k == 1 ? liveByColor[0] : StepSeries.sum(liveByColor, this.steps);
         liveValues = new int[this.steps];
         for (int t = 0, acc = 0; t < this.steps; t++) liveValues[t] = acc += countDiff[t];
-        peakTime = anyRange ? StepSeries.firstMax(occupied) : -1;
+        int device = deviceSlot(colors);
+        peakTime = (device >= 0 ? rangedColor[device] : anyRange) ? StepSeries.firstMax(occupied) : -1;
         firstMaxTree = new FirstMaxTree(occupied, this.steps);
         peakByColor = new int[k];
         for (int c = 0; c < k; c++) peakByColor[c] = rangedColor[c] ? StepSeries.firstMax(occupiedByColor[c]) : -1;
@@ -386,6 +398,18 @@ public final class Liveness {
         return new long[] {best, bestAt};
     }
 
+    /** The slot of the device memory (colour 0) when the module has other colours too, else -1. */
+    private static int deviceSlot(int[] colors) {
+        return colors.length > 1 ? Arrays.binarySearch(colors, MemorySpace.DEVICE) : -1;
+    }
+
+    /** The device memory's series; the sum of all when there is one colour or no colour 0. */
+    private static long[] deviceSeries(int[] colors, long[][] byColor, int steps) {
+        if (colors.length == 1) return byColor[0];
+        int d = deviceSlot(colors);
+        return d >= 0 ? byColor[d] : StepSeries.sum(byColor, steps);
+    }
+
     private int slot(int color) {
         int s = Arrays.binarySearch(colors, color);
         if (s < 0) throw new IllegalArgumentException("no color " + color + " in this module");
@@ -398,8 +422,14 @@ public final class Liveness {
     /** Distinct colours of the allocations and values, ascending. */
     public List<Integer> colors() { return Arrays.stream(colors).boxed().toList(); }
 
-    /** Logical bytes of the values live at {@code t}; 0 outside the schedule. */
+    /** Logical bytes of the device memory's values live at {@code t}; 0 outside the schedule. */
     public long liveBytes(int t) { return at(live, t); }
+
+    /**
+     * Logical bytes of the values of every colour live at {@code t}, as XLA's own peak section
+     * ({@code Live ranges at T (peak)}) sums them: not a figure of one memory.
+     */
+    public long liveBytesAllSpaces(int t) { return at(liveAllSpaces, t); }
 
     /** The first step with the most live bytes; -1 without steps. */
     public int mostLiveTime() { return StepSeries.firstMax(live); }
@@ -407,7 +437,7 @@ public final class Liveness {
     /** Logical bytes of the values of {@code color} live at {@code t}. @throws IllegalArgumentException unknown colour */
     public long liveBytes(int t, int color) { return at(liveByColor[slot(color)], t); }
 
-    /** Bytes held at {@code t}: per allocation the union of the live values' byte ranges, summed. */
+    /** Bytes of the device memory held at {@code t}: per allocation the union of the live values' byte ranges, summed. */
     public long occupiedBytes(int t) { return at(occupied, t); }
 
     /** {@link #occupiedBytes(int)} for one colour. @throws IllegalArgumentException unknown colour */
@@ -416,17 +446,17 @@ public final class Liveness {
     /** Number of values live at {@code t}. */
     public int liveValues(int t) { return t >= 0 && t < steps ? liveValues[t] : 0; }
 
-    /** Live (logical) bytes at every step of one colour, or of all when empty; a fresh array. */
+    /** Live (logical) bytes at every step of one colour, or of the device memory when empty; a fresh array. */
     public long[] liveBytesByStep(OptionalInt color) {
         return (color.isPresent() ? liveByColor[slot(color.getAsInt())] : live).clone();
     }
 
-    /** Occupied bytes at every step of one colour, or of all when empty; a fresh array. */
+    /** Occupied bytes at every step of one colour, or of the device memory when empty; a fresh array. */
     public long[] occupiedBytesByStep(OptionalInt color) {
         return (color.isPresent() ? occupiedByColor[slot(color.getAsInt())] : occupied).clone();
     }
 
-    /** The peak: the first step with the most occupied bytes, or -1 when no value has a live range. */
+    /** The peak of the device memory: the first step with the most occupied bytes, or -1 when no value has a live range. */
     public int peakTime() { return peakTime; }
 
     /** Occupied bytes at the peak; 0 without one. */

@@ -69,11 +69,12 @@ public final class HloModule {
      * @param truncatedAt       where a truncated file stopped ({@code file:line}), or null
      * @param jaxVersion        the JAX version the dump records (a profile capture's), or null
      * @param jaxlibVersion     the jaxlib version it records, or null
+     * @param spaceNames        the memory usage report's name of each colour ({@code Memory Space: vmem (color=1)}); may be empty
      */
     public record Info(String handle, String name, int number, String backend, List<String> files, int maxTime,
                        Long claimedTotalBytes, PeakClaim peakClaim, long stackTraceBytes, StackTraceNode stackTrace,
                        SortedMap<Integer, Long> colorTotals, boolean hasValueDetails, String truncatedAt, String format,
-                       String jaxVersion, String jaxlibVersion) {
+                       String jaxVersion, String jaxlibVersion, SortedMap<Integer, String> spaceNames) {
         /**
          * What a module was read from: {@code text}, {@code hlo-proto}, {@code assignment-proto},
          * {@code profile}, or {@code report-proto} (a memory usage report proto without its module).
@@ -84,7 +85,17 @@ public final class HloModule {
         public Info {
             files = List.copyOf(files);
             colorTotals = Collections.unmodifiableSortedMap(new TreeMap<>(colorTotals));
+            spaceNames = Collections.unmodifiableSortedMap(spaceNames == null ? new TreeMap<>() : new TreeMap<>(spaceNames));
             if (format == null) format = TEXT;
+        }
+
+        /** A module whose report names no memory space. */
+        public Info(String handle, String name, int number, String backend, List<String> files, int maxTime,
+                    Long claimedTotalBytes, PeakClaim peakClaim, long stackTraceBytes, StackTraceNode stackTrace,
+                    SortedMap<Integer, Long> colorTotals, boolean hasValueDetails, String truncatedAt, String format,
+                    String jaxVersion, String jaxlibVersion) {
+            this(handle, name, number, backend, files, maxTime, claimedTotalBytes, peakClaim, stackTraceBytes, stackTrace,
+                    colorTotals, hasValueDetails, truncatedAt, format, jaxVersion, jaxlibVersion, null);
         }
 
         /** A module read from text. */
@@ -97,12 +108,17 @@ public final class HloModule {
 
         public Info withHandle(String h) {
             return new Info(h, name, number, backend, files, maxTime, claimedTotalBytes, peakClaim, stackTraceBytes,
-                    stackTrace, colorTotals, hasValueDetails, truncatedAt, format, jaxVersion, jaxlibVersion);
+                    stackTrace, colorTotals, hasValueDetails, truncatedAt, format, jaxVersion, jaxlibVersion, spaceNames);
         }
 
         public Info withVersions(String jax, String jaxlib) {
             return new Info(handle, name, number, backend, files, maxTime, claimedTotalBytes, peakClaim, stackTraceBytes,
-                    stackTrace, colorTotals, hasValueDetails, truncatedAt, format, jax, jaxlib);
+                    stackTrace, colorTotals, hasValueDetails, truncatedAt, format, jax, jaxlib, spaceNames);
+        }
+
+        public Info withSpaceNames(SortedMap<Integer, String> names) {
+            return new Info(handle, name, number, backend, files, maxTime, claimedTotalBytes, peakClaim, stackTraceBytes,
+                    stackTrace, colorTotals, hasValueDetails, truncatedAt, format, jaxVersion, jaxlibVersion, names);
         }
     }
 

@@ -5,25 +5,43 @@ package bufq.model;
  * {@code CompiledMemoryStats::PopulateBufferStatsFromAllocations} sums them for JAX's
  * {@code compiled.memory_analysis()}: every entry-parameter allocation is an argument (and an alias
  * when it is also maybe-live-out: a donated buffer the output reuses), every maybe-live-out
- * allocation an output, every preallocated temp a temp. Allocations of the host memory space
- * (colour 5) count in none. A figure the dump does not give is -1 (the code size never is in a dump).
+ * allocation an output, every preallocated temp a temp. Only the device memory (colour 0, HBM on a
+ * TPU) counts, as {@code memory_analysis()}'s device figures do: a TPU's VMEM, SMEM and host-offload
+ * allocations are other memories ({@link #ofSpace} gives theirs). A figure the dump does not give
+ * is -1 (the code size never is in a dump).
  *
  * @param constantBytes constants, which XLA leaves out of those four but a run holds all the same
  */
 public record ProgramSizes(long argumentBytes, long outputBytes, long aliasBytes, long tempBytes,
                            long constantBytes, long codeBytes) {
     /** XLA's {@code Layout::kHostMemorySpace}: the colour of allocations in host memory. */
-    public static final int HOST_COLOR = 5;
+    public static final int HOST_COLOR = MemorySpace.HOST_OFFLOAD;
 
     /** A module without allocations (a report or a profile alone): nothing known. */
     public static final ProgramSizes UNKNOWN = new ProgramSizes(-1, -1, -1, -1, -1, -1);
 
-    /** The figures of {@code m}'s allocations; {@link #UNKNOWN} when it has none. */
+    /**
+     * The figures of {@code m}'s device-memory allocations (colour 0); {@link #UNKNOWN} when it has
+     * no allocations. A module without colour 0 counts every colour but the host's.
+     */
     public static ProgramSizes of(HloModule m) {
         if (m.allocations().isEmpty()) return UNKNOWN;
+        boolean device = false;
+        for (BufferAllocation a : m.allocations()) device |= a.color() == MemorySpace.DEVICE;
+        return device ? ofSpace(m, MemorySpace.DEVICE) : sum(m, -1);
+    }
+
+    /** The same figures of one memory space's allocations (all zero when it has none). */
+    public static ProgramSizes ofSpace(HloModule m, int color) {
+        if (m.allocations().isEmpty()) return UNKNOWN;
+        return sum(m, color);
+    }
+
+    /** @param color the colour counted, or -1 for every colour but the host's */
+    private static ProgramSizes sum(HloModule m, int color) {
         long arg = 0, out = 0, alias = 0, temp = 0, constants = 0;
         for (BufferAllocation a : m.allocations()) {
-            if (a.color() == HOST_COLOR) continue;
+            if (color < 0 ? a.color() == HOST_COLOR : a.color() != color) continue;
             long size = a.size();
             if (a.isParameter()) {
                 arg += size;

@@ -163,6 +163,7 @@ final class ModuleAssembler {
                 live == null ? -1 : live.maxTime, total, live == null ? null : live.peak,
                 live == null ? -1 : live.stackBytes, live == null ? null : live.stack,
                 report == null ? new TreeMap<>() : report.colorTotals, !valueRegions.isEmpty(), truncatedAt);
+        if (report != null && !report.spaceNames.isEmpty()) info = info.withSpaceNames(report.spaceNames);
         HloModule m = new HloModule(info, allocations, values, sequence, w.kept(), w.count(), List.of(), details);
         // The model rules shared ids out in one pass; only ids it finds shared have their lines looked for.
         List<List<HloValue>> shared = m.valuesSharingAnId();
