@@ -52,7 +52,7 @@ final class BlameReport {
         if (by == BlameBy.PATH) return Categories.paths(m, CategoryRules.NONE, t, "peak", depth);
         // Each byte once: a value's share of what its allocation holds then, not its logical size,
         // which counts twice the bytes of a hand-over or of a buffer a loop aliases.
-        List<HloValue> live = LiveValues.at(m, t);
+        List<HloValue> live = LiveValues.inDevice(m, t);
         long[] shares = OccupiedShares.of(live);
         long peak = 0;
         Map<Key, long[]> acc = new HashMap<>();

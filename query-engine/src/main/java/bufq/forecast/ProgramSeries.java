@@ -54,22 +54,14 @@ record ProgramSeries(List<HloModule> modules, long[] ns, String dimension, int[]
         return out;
     }
 
-    /**
-     * The series of {@code modules}; where their values do not all pair or their schedules differ
-     * (a TPU compile prefetches into VMEM, adds sync flags and async-copy tuples in numbers that
-     * change with the size), and they have several memory spaces, the series paired per space
-     * ({@link SpaceSeries}) with what did not pair held at its size and said.
-     */
+    /** The series of {@code modules}, every value paired across them. */
     static ProgramSeries of(List<HloModule> modules, String dim) throws NotASeries {
-        try {
-            return strict(modules, dim);
-        } catch (NotASeries e) {
-            if (modules.size() < 2 || !modules.stream().allMatch(MemorySpace::several) || !oneProgram(modules)) throw e;
-            return SpaceSeries.of(modules, dim, e);
-        }
+        return strict(modules, dim);
     }
 
-    private static boolean oneProgram(List<HloModule> modules) {
+    /** Whether a strict refusal may be retried per memory space: one program, with live ranges and several spaces. */
+    static boolean pairsBySpace(List<HloModule> modules) {
+        if (modules.size() < 2 || !modules.stream().allMatch(MemorySpace::several)) return false;
         for (HloModule m : modules) if (!m.info().name().equals(modules.get(0).info().name()) || m.steps() == 0) return false;
         return true;
     }

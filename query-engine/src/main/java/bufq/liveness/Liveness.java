@@ -2,7 +2,6 @@ package bufq.liveness;
 
 import bufq.model.AllocationGroups;
 import bufq.model.HloModule;
-import bufq.model.MemorySpace;
 import bufq.model.ParallelPasses;
 import bufq.model.PeakClaim;
 
@@ -28,10 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       allocations; a value without an offset (negative) counts its size. This is memory as it is
  *       held.
  * </ul>
- * <p><b>Memory spaces.</b> The figures without a colour are of the device memory, colour 0 (HBM on
- * a TPU or GPU, RAM on a CPU): what users compare with a device's memory. The other spaces (TPU
- * VMEM, SMEM, host offload, ...) are other memories and are asked for by colour; no figure adds
- * them. A module with one colour, or without colour 0, sums its colours as before.
+ * <p><b>Memory spaces.</b> Figures without a colour are of the device memory, colour 0 (HBM; RAM on
+ * a CPU); the other spaces (TPU VMEM, SMEM, host offload) are asked for by colour, never added in.
  *
  * <p><b>The peak</b> is the first step where occupied bytes are largest ({@link #peakTime()}; per
  * colour {@link #peakTime(int)}); -1 when no value has a live range. The dump's own label, which XLA
@@ -130,13 +127,12 @@ public final class Liveness {
             }
             for (int t = 0; t < steps; t++) liveValues[t] += sign * part.liveValues[t];
         }
-        live = deviceSeries(colors, liveByColor, steps);
-        occupied = deviceSeries(colors, occupiedByColor, steps);
+        live = StepSeries.device(colors, liveByColor, steps);
+        occupied = StepSeries.device(colors, occupiedByColor, steps);
         liveAllSpaces = k == 1 ? liveByColor[0] : StepSeries.sum(liveByColor, steps);
         boolean anyRange = false;
         for (int t = 0; t < steps && !anyRange; t++) anyRange = liveValues[t] > 0;
-        int device = deviceSlot(colors);
-        if (device >= 0) anyRange &= base.peakByColor[device] >= 0;
+        if (StepSeries.deviceSlot(colors) >= 0) anyRange &= base.peakByColor[StepSeries.deviceSlot(colors)] >= 0;
         peakTime = anyRange ? StepSeries.firstMax(occupied) : -1;
         firstMaxTree = new FirstMaxTree(occupied, steps);
         peakByColor = new int[k];
@@ -244,13 +240,12 @@ public final class Liveness {
             liveByColor[c] = StepSeries.prefix(liveDiff[c], this.steps);
             occupiedByColor[c] = StepSeries.prefix(occDiff[c], this.steps);
         }
-        live = deviceSeries(colors, liveByColor, this.steps);
-        occupied = deviceSeries(colors, occupiedByColor, this.steps);
+        live = StepSeries.device(colors, liveByColor, this.steps);
+        occupied = StepSeries.device(colors, occupiedByColor, this.steps);
         liveAllSpaces = k == 1 ? liveByColor[0] : StepSeries.sum(liveByColor, this.steps);
         liveValues = new int[this.steps];
         for (int t = 0, acc = 0; t < this.steps; t++) liveValues[t] = acc += countDiff[t];
-        int device = deviceSlot(colors);
-        peakTime = (device >= 0 ? rangedColor[device] : anyRange) ? StepSeries.firstMax(occupied) : -1;
+        peakTime = (StepSeries.deviceSlot(colors) >= 0 ? rangedColor[StepSeries.deviceSlot(colors)] : anyRange) ? StepSeries.firstMax(occupied) : -1;
         firstMaxTree = new FirstMaxTree(occupied, this.steps);
         peakByColor = new int[k];
         for (int c = 0; c < k; c++) peakByColor[c] = rangedColor[c] ? StepSeries.firstMax(occupiedByColor[c]) : -1;
@@ -398,18 +393,6 @@ public final class Liveness {
         return new long[] {best, bestAt};
     }
 
-    /** The slot of the device memory (colour 0) when the module has other colours too, else -1. */
-    private static int deviceSlot(int[] colors) {
-        return colors.length > 1 ? Arrays.binarySearch(colors, MemorySpace.DEVICE) : -1;
-    }
-
-    /** The device memory's series; the sum of all when there is one colour or no colour 0. */
-    private static long[] deviceSeries(int[] colors, long[][] byColor, int steps) {
-        if (colors.length == 1) return byColor[0];
-        int d = deviceSlot(colors);
-        return d >= 0 ? byColor[d] : StepSeries.sum(byColor, steps);
-    }
-
     private int slot(int color) {
         int s = Arrays.binarySearch(colors, color);
         if (s < 0) throw new IllegalArgumentException("no color " + color + " in this module");
@@ -425,10 +408,7 @@ public final class Liveness {
     /** Logical bytes of the device memory's values live at {@code t}; 0 outside the schedule. */
     public long liveBytes(int t) { return at(live, t); }
 
-    /**
-     * Logical bytes of the values of every colour live at {@code t}, as XLA's own peak section
-     * ({@code Live ranges at T (peak)}) sums them: not a figure of one memory.
-     */
+    /** Logical bytes of every colour's values live at {@code t}, as XLA's peak section sums them: no one memory's. */
     public long liveBytesAllSpaces(int t) { return at(liveAllSpaces, t); }
 
     /** The first step with the most live bytes; -1 without steps. */
@@ -498,20 +478,15 @@ public final class Liveness {
      */
     public int xlaPeakMoment() { return xlaPeakMoment; }
 
-    /**
-     * The first step of {@code [from, to]} (cut to the schedule) with the most occupied bytes, or -1
-     * when the range holds no step; O(log steps), so a what-if that changes a few runs of steps can
-     * find its new peak without a second sweep.
-     */
+    /** The first step of {@code [from, to]} (cut to the schedule) with the most occupied bytes, or -1; O(log steps) for what-ifs. */
     public int firstMaxStep(int from, int to) { return firstMaxTree.firstMaxStep(from, to); }
 
     /** The step the dump labels as its peak ({@code Live ranges at P (peak)}), or -1. Not the maximum in general. */
     public int claimedPeakTime() { return claimedPeakTime; }
 
     /**
-     * The busiest moment of one allocation: the most bytes its values cover at one step (union of
-     * byte ranges; values without a live range count at every step) and the first such step (-1
-     * when none of its values has a live range); {@code (0, -1)} for an allocation without values.
+     * An allocation's busiest moment: the most bytes its values cover at one step (values without a range
+     * at every step) and the first such step (-1 without ranges); {@code (0, -1)} without values.
      */
     public AllocationUse allocationUse(int allocation) {
         int g = Arrays.binarySearch(allocationKeys, allocation);

@@ -18,8 +18,7 @@ import java.util.function.Supplier;
 /**
  * One compiled HLO module as read from its dump files: allocations, values, instructions, the
  * schedule and live ranges, the dump's own claims, and indexes for the questions people ask.
- *
- * <p>Immutable once built; safe to share between threads.
+ * Immutable once built; safe to share between threads.
  */
 public final class HloModule {
     private final Info info;
@@ -64,12 +63,11 @@ public final class HloModule {
      * @param peakClaim         the dump's peak section, or null
      * @param stackTraceBytes   header figure of the stack-trace breakdown, or -1
      * @param stackTrace        root of the stack-trace tree, or null
-     * @param colorTotals       per-colour totals from a memory usage report (may be empty)
+     * @param colorTotals       per-colour totals from a memory usage report (may be empty); spaceNames its names of them
      * @param hasValueDetails   the Used-values section was present
      * @param truncatedAt       where a truncated file stopped ({@code file:line}), or null
      * @param jaxVersion        the JAX version the dump records (a profile capture's), or null
      * @param jaxlibVersion     the jaxlib version it records, or null
-     * @param spaceNames        the memory usage report's name of each colour ({@code Memory Space: vmem (color=1)}); may be empty
      */
     public record Info(String handle, String name, int number, String backend, List<String> files, int maxTime,
                        Long claimedTotalBytes, PeakClaim peakClaim, long stackTraceBytes, StackTraceNode stackTrace,
@@ -89,21 +87,12 @@ public final class HloModule {
             if (format == null) format = TEXT;
         }
 
-        /** A module whose report names no memory space. */
-        public Info(String handle, String name, int number, String backend, List<String> files, int maxTime,
-                    Long claimedTotalBytes, PeakClaim peakClaim, long stackTraceBytes, StackTraceNode stackTrace,
-                    SortedMap<Integer, Long> colorTotals, boolean hasValueDetails, String truncatedAt, String format,
-                    String jaxVersion, String jaxlibVersion) {
-            this(handle, name, number, backend, files, maxTime, claimedTotalBytes, peakClaim, stackTraceBytes, stackTrace,
-                    colorTotals, hasValueDetails, truncatedAt, format, jaxVersion, jaxlibVersion, null);
-        }
-
         /** A module read from text. */
         public Info(String handle, String name, int number, String backend, List<String> files, int maxTime,
                     Long claimedTotalBytes, PeakClaim peakClaim, long stackTraceBytes, StackTraceNode stackTrace,
                     SortedMap<Integer, Long> colorTotals, boolean hasValueDetails, String truncatedAt) {
             this(handle, name, number, backend, files, maxTime, claimedTotalBytes, peakClaim, stackTraceBytes, stackTrace,
-                    colorTotals, hasValueDetails, truncatedAt, TEXT, null, null);
+                    colorTotals, hasValueDetails, truncatedAt, TEXT, null, null, null);
         }
 
         public Info withHandle(String h) {
@@ -114,11 +103,6 @@ public final class HloModule {
         public Info withVersions(String jax, String jaxlib) {
             return new Info(handle, name, number, backend, files, maxTime, claimedTotalBytes, peakClaim, stackTraceBytes,
                     stackTrace, colorTotals, hasValueDetails, truncatedAt, format, jax, jaxlib, spaceNames);
-        }
-
-        public Info withSpaceNames(SortedMap<Integer, String> names) {
-            return new Info(handle, name, number, backend, files, maxTime, claimedTotalBytes, peakClaim, stackTraceBytes,
-                    stackTrace, colorTotals, hasValueDetails, truncatedAt, format, jaxVersion, jaxlibVersion, names);
         }
     }
 
