@@ -130,7 +130,7 @@ final class PeakReport {
                     + " bytes with the values' own shapes");
         } else if (atClaim == claim.claimedBytes()) {
             notes.add("claimed_peak_bytes, the dump's " + Units.grouped(claim.claimedBytes(), ' ') + " bytes at step " + ct
-                    + ", equal the live bytes bufq sums there");
+                    + ", equal the live bytes bufq sums there" + (MemorySpace.several(m) ? " over every memory space, as XLA sums them" : ""));
         } else {
             notes.add("MISMATCH: the dump claims " + Units.grouped(claim.claimedBytes(), ' ') + " bytes at step " + ct
                     + " but the values live there sum to " + Units.grouped(atClaim, ' ') + " bytes");
