@@ -100,7 +100,7 @@ public final class JaxFigures {
             if (c == MemorySpace.DEVICE || l.peakTime(c) < 0) continue;
             long other = l.peakBytes(c);
             if (Math.abs(d - other) <= PEAK_TOLERANCE)
-                return head + ": XLA's is " + Units.human(d) + " more, the peak of " + MemorySpace.name(m, c) + " (color " + c
+                return head + ": XLA's is " + Units.human(d) + " (" + Units.grouped(d, ' ') + " B) more, the peak of " + MemorySpace.name(m, c) + " (color " + c
                         + ", " + Units.grouped(other, ' ') + " B): it adds that memory in";
         }
         return head + ": XLA's is " + Units.human(Math.abs(d)) + " (" + Units.grouped(Math.abs(d), ' ') + " B) "

@@ -1,5 +1,7 @@
 package bufq.analysis;
 
+import java.util.TreeSet;
+import java.util.Set;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 
@@ -21,7 +23,7 @@ final class OccupancyOracle {
      * memory spaces too; null (every value) where it has one.
      */
     static Integer device(HloModule m) {
-        java.util.Set<Integer> cs = new java.util.TreeSet<>();
+        Set<Integer> cs = new TreeSet<>();
         for (HloValue v : m.values()) cs.add(v.color());
         for (var a : m.allocations()) cs.add(a.color());
         return cs.size() > 1 && cs.contains(0) ? 0 : null;

@@ -1,5 +1,6 @@
 package bufq.eval;
 
+import bufq.model.MemorySpace;
 import bufq.liveness.Liveness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -88,7 +89,7 @@ class DumpQueriesTest {
 
         int peak = Liveness.of(m).peakTime();
         // the peak's figures are the device memory's (colour 0) where the module has other spaces
-        String device = bufq.model.MemorySpace.several(m) ? " and color = 0" : "";
+        String device = MemorySpace.several(m) ? " and color = 0" : "";
         long sumAtPeak = (Long) run("values where live at peak" + device + " show sum(logical_size)", m).cell(0, 0);
         if (peak >= 0) assertEquals(Liveness.of(m).liveBytes(peak), sumAtPeak, where);
         PeakClaim claim = m.info().peakClaim();

@@ -1,5 +1,6 @@
 package bufq.fit;
 
+import bufq.units.Units;
 import bufq.dump.DumpLoader;
 import bufq.dump.file.MemoryAnalysisFile;
 import bufq.liveness.Liveness;
@@ -81,14 +82,14 @@ class JaxFiguresTest {
         assertFalse(temp.contains("MISMATCH"), temp);
         if (j.tempBytes() != hbmTemp) {
             // the difference with its number, and what the dump shows of it
-            assertTrue(temp.contains(Long.toString(Math.abs(j.tempBytes() - hbmTemp)).replaceAll("(\\d)(?=(\\d{3})+$)", "$1 ")), temp);
+            assertTrue(temp.contains(Units.grouped(Math.abs(j.tempBytes() - hbmTemp), ' ') + " B"), temp);
             assertTrue(temp.contains(j.tempBytes() > hbmTemp ? "more" : "less"), temp);
         }
         // peak_memory_in_bytes is the peak of occupied HBM within 20 KiB, or 1 to 25 MiB above it, or that plus VMEM's peak
         long d = j.peakBytes() - Liveness.of(m).peakBytes();
         String peak = c.lines().get(2);
         assertTrue(Math.abs(d) <= JaxFigures.PEAK_TOLERANCE || d > 0 && d <= 64L << 20, dir + ": " + peak);
-        assertTrue(peak.contains(Long.toString(Math.abs(d))) || peak.contains("equal within"), peak);
+        assertTrue(peak.contains(Units.grouped(Math.abs(d), ' ') + " B") || peak.contains("equal within"), peak);
         // host offload: host_temp_size_in_bytes is the colour-5 temp, never in the HBM figures
         ProgramSizes host = ProgramSizes.ofSpace(m, MemorySpace.HOST_OFFLOAD);
         assertEquals(Math.max(j.hostTempBytes(), 0), host.tempBytes(), dir + ": host offload temp");

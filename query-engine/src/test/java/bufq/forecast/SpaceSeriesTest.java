@@ -1,5 +1,7 @@
 package bufq.forecast;
 
+import java.util.EnumSet;
+import bufq.model.DumpPart;
 import bufq.dump.DumpLoader;
 import bufq.liveness.Liveness;
 import bufq.model.HloModule;
@@ -25,7 +27,7 @@ class SpaceSeriesTest {
         List<HloModule> out = new ArrayList<>();
         for (String d : dirs) {
             HloModule m = DumpLoader.load(List.of(Corpus.require(d))).get(0);
-            m.read(java.util.EnumSet.of(bufq.model.DumpPart.USED_VALUES));
+            m.read(EnumSet.of(DumpPart.USED_VALUES));
             out.add(m);
         }
         return out;

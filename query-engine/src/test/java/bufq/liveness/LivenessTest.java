@@ -1,5 +1,8 @@
 package bufq.liveness;
 
+import java.util.Arrays;
+import java.util.TreeSet;
+import java.util.Set;
 import bufq.model.AllocationGroups;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
@@ -70,7 +73,7 @@ class LivenessTest {
 
     /** The colour figures without one are of: 0 where the module has other colours too (the device memory), else all (null). */
     static Integer device(HloModule m) {
-        java.util.Set<Integer> cs = new java.util.TreeSet<>();
+        Set<Integer> cs = new TreeSet<>();
         for (HloValue v : m.values()) cs.add(v.color());
         for (var a : m.allocations()) cs.add(a.color());
         return cs.size() > 1 && cs.contains(0) ? 0 : null;
@@ -164,7 +167,7 @@ class LivenessTest {
             Liveness l = Liveness.compute(steps, new SweepInputs(alloc, color, offset, size, logical, start, end), -1);
             long[] want = new long[steps];
             // without a colour, the device memory's (colour 0) when there are both
-            boolean both = java.util.Arrays.stream(color).distinct().count() > 1;
+            boolean both = Arrays.stream(color).distinct().count() > 1;
             for (int t = 0; t < steps; t++) {
                 for (int a = 0; a < allocs; a++) {
                     boolean[] held = new boolean[100];
