@@ -14,8 +14,15 @@ public final class TotalBytes {
     public static long of(HloModule m) {
         boolean exact = !m.allocations().isEmpty();
         for (BufferAllocation a : m.allocations()) exact &= a.sizeExact();
+        boolean spaces = MemorySpace.several(m) && MemorySpace.colors(m).contains(MemorySpace.DEVICE);
+        if (exact && spaces) {
+            long s = 0;
+            for (BufferAllocation a : m.allocations()) if (a.color() == MemorySpace.DEVICE) s = Math.addExact(s, a.size());
+            return s;
+        }
         if (exact) return m.totalBytes();
         HloModule.Info info = m.info();
+        if (spaces && info.colorTotals().containsKey(MemorySpace.DEVICE)) return info.colorTotals().get(MemorySpace.DEVICE);
         if (info.claimedTotalBytes() != null) return info.claimedTotalBytes();
         if (!info.colorTotals().isEmpty()) {
             long s = 0;
