@@ -3,7 +3,6 @@ package bufq.fit;
 import bufq.liveness.Liveness;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
-import bufq.model.JaxMemoryAnalysis;
 import bufq.model.MemorySpace;
 import bufq.model.ProgramSizes;
 import bufq.units.Units;
@@ -24,9 +23,9 @@ public final class JaxFigures {
     public static final long PEAK_TOLERANCE = 20 << 10;
 
     /** The figures of one compile side by side. */
-    public record Comparison(JaxMemoryAnalysis jax, ProgramSizes dump, boolean heldExact, List<String> lines) {}
+    public record Comparison(ProgramSizes.Reported jax, ProgramSizes dump, boolean heldExact, List<String> lines) {}
 
-    public static Comparison compare(HloModule m, JaxMemoryAnalysis j) {
+    public static Comparison compare(HloModule m, ProgramSizes.Reported j) {
         ProgramSizes z = ProgramSizes.of(m);
         List<String> lines = new ArrayList<>();
         boolean exact = z.argumentBytes() == j.argumentBytes() && z.outputBytes() == j.outputBytes()
@@ -50,7 +49,7 @@ public final class JaxFigures {
     }
 
     /** The temp: equal, or by how much JAX's differs and what the dump shows of it. */
-    static String temp(HloModule m, ProgramSizes z, JaxMemoryAnalysis j) {
+    static String temp(HloModule m, ProgramSizes z, ProgramSizes.Reported j) {
         long jt = j.tempBytes(), dt = z.tempBytes(), d = jt - dt;
         String hbm = MemorySpace.several(m) ? MemorySpace.name(m, MemorySpace.DEVICE) + " " : "";
         if (d == 0) return "memory_analysis: temp " + Units.human(jt) + " equals the dump's " + hbm + "temp allocations";
@@ -88,7 +87,7 @@ public final class JaxFigures {
     }
 
     /** bufq's peak of occupied device bytes beside {@code peak_memory_in_bytes}; null when either is missing. */
-    static String peak(HloModule m, JaxMemoryAnalysis j) {
+    static String peak(HloModule m, ProgramSizes.Reported j) {
         Liveness l = Liveness.of(m);
         if (j.peakBytes() < 0 || l.peakTime() < 0) return null;
         long ours = l.peakBytes(), d = j.peakBytes() - ours;
@@ -108,7 +107,7 @@ public final class JaxFigures {
     }
 
     /** Host offload: {@code host_temp_size_in_bytes} beside the dump's colour-5 allocations; null when both are 0. */
-    static String host(HloModule m, JaxMemoryAnalysis j) {
+    static String host(HloModule m, ProgramSizes.Reported j) {
         ProgramSizes h = ProgramSizes.ofSpace(m, MemorySpace.HOST_OFFLOAD);
         long dump = h.known() ? h.tempBytes() : 0;
         if (j.hostTempBytes() <= 0 && dump <= 0) return null;

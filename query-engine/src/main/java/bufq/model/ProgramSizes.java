@@ -1,5 +1,7 @@
 package bufq.model;
 
+import java.util.Map;
+
 /**
  * What one run of a program asks the device for, summed over its buffer allocations the way XLA's
  * {@code CompiledMemoryStats::PopulateBufferStatsFromAllocations} sums them for JAX's
@@ -54,6 +56,37 @@ public record ProgramSizes(long argumentBytes, long outputBytes, long aliasBytes
         return new ProgramSizes(arg, out, alias, temp, constants, -1);
     }
 
+    /**
+     * A module's total bytes, the one figure {@code summary} and {@code modules} show: what XLA prints
+     * as {@code Total bytes used}. That is the sum of the allocation sizes when every size is known
+     * exactly (a buffer-assignment dump, a proto); a memory-usage report lists sizes rounded
+     * ({@code 1.82GiB}) and only the largest allocations, so there the report's own stated total is the
+     * figure, then the sum of its per-colour totals (a report proto read alone, which lists no
+     * allocation by index). The sum of the rounded sizes agrees with neither the dump nor itself.
+     * Of a module with several memory spaces (a TPU's HBM, VMEM, SMEM, host offload) it is the device
+     * memory's (colour 0): the figure XLA:TPU's compile-time out-of-memory check compares.
+     */
+    public static long totalBytes(HloModule m) {
+        boolean exact = !m.allocations().isEmpty();
+        for (BufferAllocation a : m.allocations()) exact &= a.sizeExact();
+        boolean spaces = MemorySpace.several(m) && MemorySpace.colors(m).contains(MemorySpace.DEVICE);
+        if (exact && spaces) {
+            long s = 0;
+            for (BufferAllocation a : m.allocations()) if (a.color() == MemorySpace.DEVICE) s = Math.addExact(s, a.size());
+            return s;
+        }
+        if (exact) return m.totalBytes();
+        HloModule.Info info = m.info();
+        if (spaces && info.colorTotals().containsKey(MemorySpace.DEVICE)) return info.colorTotals().get(MemorySpace.DEVICE);
+        if (info.claimedTotalBytes() != null) return info.claimedTotalBytes();
+        if (!info.colorTotals().isEmpty()) {
+            long s = 0;
+            for (long v : info.colorTotals().values()) s = Math.addExact(s, v);
+            return s;
+        }
+        return m.totalBytes();
+    }
+
     /** XLA prints {@code output shape is} for exactly the maybe-live-out allocations; either says it. */
     public static boolean liveOut(BufferAllocation a) {
         return a.maybeLiveOut() || a.isOutput();
@@ -73,5 +106,31 @@ public record ProgramSizes(long argumentBytes, long outputBytes, long aliasBytes
     /** The arrays the caller holds after a run: arguments and outputs, a donated one once. */
     public long heldBytes() {
         return known() ? argumentBytes + outputBytes - aliasBytes : -1;
+    }
+
+    /**
+     * JAX's {@code compiled.memory_analysis()} of one compile, as a {@code memory_analysis.json} beside
+     * a dump records it (every {@code *_in_bytes} field, per chip on a TPU): XLA's own figures, held
+     * against what bufq reads from the dump. A field the file does not give is -1.
+     *
+     * @param file where it was read, as the path was spelled
+     * @param key  the module key of a file listing several ({@code module_0004.jit__lambda}), else null
+     */
+    public record Reported(String file, String key, long argumentBytes, long outputBytes, long aliasBytes,
+                                    long tempBytes, long peakBytes, long codeBytes, long hostTempBytes,
+                                    long hostArgumentBytes, long hostOutputBytes) {
+
+        /** The figures of a map of {@code *_in_bytes} fields (a missing one is -1). */
+        public static Reported of(String file, String key, Map<String, Long> f) {
+            return new Reported(file, key, get(f, "argument_size_in_bytes"), get(f, "output_size_in_bytes"),
+                    get(f, "alias_size_in_bytes"), get(f, "temp_size_in_bytes"), get(f, "peak_memory_in_bytes"),
+                    get(f, "generated_code_size_in_bytes"), get(f, "host_temp_size_in_bytes"),
+                    get(f, "host_argument_size_in_bytes"), get(f, "host_output_size_in_bytes"));
+        }
+
+        private static long get(Map<String, Long> f, String name) {
+            Long v = f.get(name);
+            return v == null ? -1 : v;
+        }
     }
 }

@@ -6,7 +6,6 @@ import bufq.dump.file.MemoryAnalysisFile;
 import bufq.liveness.Liveness;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
-import bufq.model.JaxMemoryAnalysis;
 import bufq.model.MemorySpace;
 import bufq.model.ProgramSizes;
 import bufq.testing.Corpus;
@@ -53,7 +52,7 @@ class JaxFiguresTest {
         List<String> vmemPeaks = new ArrayList<>();
         for (Path dir : all) {
             HloModule m = check(dir);
-            JaxMemoryAnalysis j = MemoryAnalysisFile.of(m).orElseThrow();
+            ProgramSizes.Reported j = MemoryAnalysisFile.of(m).orElseThrow();
             String peak = JaxFigures.compare(m, j).lines().get(2);
             if (peak.contains("the peak of vmem")) vmemPeaks.add(dir.getFileName().toString());
         }
@@ -68,7 +67,7 @@ class JaxFiguresTest {
         assertEquals(List.of(), skipped, dir + ": a TPU folder loads quietly (meta.json, run.log, memory_analysis.json)");
         assertEquals(1, sources.size(), dir.toString());
         HloModule m = sources.get(0).load();
-        JaxMemoryAnalysis j = MemoryAnalysisFile.of(m).orElseThrow(() -> new AssertionError(dir + ": no memory_analysis.json read"));
+        ProgramSizes.Reported j = MemoryAnalysisFile.of(m).orElseThrow(() -> new AssertionError(dir + ": no memory_analysis.json read"));
         ProgramSizes z = ProgramSizes.of(m);
         assertEquals(j.argumentBytes(), z.argumentBytes(), dir + ": arguments");
         assertEquals(j.outputBytes(), z.outputBytes(), dir + ": outputs");

@@ -1,7 +1,7 @@
 package bufq.dump.file;
 
+import bufq.model.ProgramSizes;
 import bufq.model.HloModule;
-import bufq.model.JaxMemoryAnalysis;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +35,7 @@ public final class MemoryAnalysisFile {
      * one above; empty when there is none, it does not parse, or it does not say which module its
      * one compile is and the directory holds several.
      */
-    public static Optional<JaxMemoryAnalysis> of(HloModule m) {
+    public static Optional<ProgramSizes.Reported> of(HloModule m) {
         if (m.info().files().isEmpty()) return Optional.empty();
         Path first = Path.of(m.info().files().get(0));
         Path dir = first.getParent() == null ? Path.of(".") : first.getParent();
@@ -55,17 +55,17 @@ public final class MemoryAnalysisFile {
         return Optional.empty();
     }
 
-    private static Optional<JaxMemoryAnalysis> pick(String file, Map<String, Map<String, Long>> parsed, HloModule m, Path dir)
+    private static Optional<ProgramSizes.Reported> pick(String file, Map<String, Map<String, Long>> parsed, HloModule m, Path dir)
             throws IOException {
         if (parsed.containsKey("")) {
             // One compile's fields: the module of a directory that holds one.
-            return moduleSets(dir) == 1 ? Optional.of(JaxMemoryAnalysis.of(file, null, parsed.get(""))) : Optional.empty();
+            return moduleSets(dir) == 1 ? Optional.of(ProgramSizes.Reported.of(file, null, parsed.get(""))) : Optional.empty();
         }
         String number = m.info().number() < 0 ? null : String.format("module_%04d.", m.info().number());
         for (Map.Entry<String, Map<String, Long>> e : parsed.entrySet()) {
             String k = e.getKey();
             if (number != null && k.startsWith(number) && k.substring(number.length()).equals(m.info().name()))
-                return Optional.of(JaxMemoryAnalysis.of(file, k, e.getValue()));
+                return Optional.of(ProgramSizes.Reported.of(file, k, e.getValue()));
         }
         return Optional.empty();
     }

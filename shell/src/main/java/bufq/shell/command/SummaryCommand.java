@@ -5,7 +5,7 @@ import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.MemorySpace;
 import bufq.units.Units;
-import bufq.model.TotalBytes;
+import bufq.model.ProgramSizes;
 import bufq.liveness.Liveness;
 import bufq.model.PeakClaim;
 import bufq.shell.api.Command;
@@ -103,8 +103,8 @@ public final class SummaryCommand implements Command {
                 + " (color 0, the device memory); the other memory spaces, each on its own: " + others);
     }
 
-    /** The one definition {@code modules} shares ({@link TotalBytes}). */
+    /** The one definition {@code modules} shares ({@link ProgramSizes#totalBytes}). */
     static Long totalBytes(HloModule m) {
-        return TotalBytes.of(m);
+        return ProgramSizes.totalBytes(m);
     }
 }
