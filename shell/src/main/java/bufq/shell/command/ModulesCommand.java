@@ -9,6 +9,7 @@ import bufq.model.MemorySpace;
 import bufq.units.Units;
 import bufq.model.PartUnavailableException;
 import bufq.model.ProgramSizes;
+import bufq.sharding.Shardings;
 import bufq.model.HloModule;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
@@ -42,6 +43,9 @@ final class ModulesCommand implements Command {
                 + "weights_bytes and optimizer_bytes are the arguments' bytes by category (blame by category): the entry\n"
                 + "parameters under params/model/weights and under opt_state/optimizer roots, by the session's rules;\n"
                 + "null until the module's op_names are read (by blame, a query on op_name or category).\n"
+                + "partitions and replicas are num_partitions and replica_count of the optimized HLO text beside the dump\n"
+                + "(*after_optimizations.txt, or .gz): one SPMD program serves that many devices, and every size is one\n"
+                + "device's; 1 without that text.\n"
                 + "Memory spaces: the byte columns are of the device memory (color 0: HBM on TPU/GPU, RAM on CPU), as\n"
                 + "memory_analysis()'s are; a module with other spaces (TPU VMEM, SMEM, host offload) gets other_spaces,\n"
                 + "each space's allocation bytes on its own, never added to the device figures. Where a\n"
@@ -65,7 +69,8 @@ final class ModulesCommand implements Command {
                 .column("argument_bytes", ColumnType.BYTES).column("output_bytes", ColumnType.BYTES)
                 .column("alias_bytes", ColumnType.BYTES).column("temp_bytes", ColumnType.BYTES)
                 .column("code_bytes", ColumnType.BYTES).column("needs_bytes", ColumnType.BYTES)
-                .column("weights_bytes", ColumnType.BYTES).column("optimizer_bytes", ColumnType.BYTES);
+                .column("weights_bytes", ColumnType.BYTES).column("optimizer_bytes", ColumnType.BYTES)
+                .column("partitions", ColumnType.INT).column("replicas", ColumnType.INT);
         List<ModuleSet.Entry> es = ctx.modules().set().entries();
         boolean spaces = false;
         for (ModuleSet.Entry e : es) spaces |= e.loaded() != null && MemorySpace.several(e.loaded());
@@ -83,7 +88,8 @@ final class ModulesCommand implements Command {
                     m == null ? null : m.info().backend(), m == null ? null : (long) m.values().size(), m != null,
                     List.copyOf(e.files()), orNull(z.argumentBytes()), orNull(z.outputBytes()), orNull(z.aliasBytes()),
                     orNull(z.tempBytes()), orNull(z.codeBytes()), orNull(z.needsBytes()),
-                    named ? arguments.getOrDefault("weights", 0L) : null, named ? arguments.getOrDefault("optimizer", 0L) : null));
+                    named ? arguments.getOrDefault("weights", 0L) : null, named ? arguments.getOrDefault("optimizer", 0L) : null,
+                    m == null ? null : Shardings.header(m).partitions(), m == null ? null : Shardings.header(m).replicas()));
             if (spaces) row.add(m == null ? null : MemorySpace.others(m, Units::human));
             b.row(row);
             if (m != null) {

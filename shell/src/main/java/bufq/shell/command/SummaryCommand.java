@@ -8,6 +8,7 @@ import bufq.units.Units;
 import bufq.model.ProgramSizes;
 import bufq.liveness.Liveness;
 import bufq.model.PeakClaim;
+import bufq.sharding.Shardings;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
@@ -101,6 +102,12 @@ public final class SummaryCommand implements Command {
         String others = MemorySpace.others(m, Units::human);
         if (others != null) b.note(m.handle() + ": total_bytes and the peak are of " + MemorySpace.name(m, MemorySpace.DEVICE)
                 + " (color 0, the device memory); the other memory spaces, each on its own: " + others);
+        Shardings sh = Shardings.header(m);
+        String perDevice = sh.perDeviceNote();
+        if (perDevice != null) b.note(m.handle() + ": " + perDevice);
+        // an accelerator's program is often sharded: without its HLO text, say which file would tell
+        else if (!sh.known() && ("tpu".equals(info.backend()) || "gpu".equals(info.backend())))
+            b.note(m.handle() + ": sharding unknown (one device's figures, of how many?): " + sh.missing());
     }
 
     /** The one definition {@code modules} shares ({@link ProgramSizes#totalBytes}). */
