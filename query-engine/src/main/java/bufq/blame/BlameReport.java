@@ -114,7 +114,7 @@ final class BlameReport {
                 ? " (the dump's own tree is for its label, step " + l.claimedPeakTime() + ")" : " (the dump printed none)");
         // XLA's tree weighs logical sizes; say so where that is not the table's measure (TPU padding,
         // bytes two values share at a hand-over).
-        long treeBytes = StackTree.usesDumpTree(m) ? m.info().stackTraceBytes() : l.liveBytes(t);
+        long treeBytes = StackTree.usesDumpTree(m) ? m.info().stackTraceBytes() : l.liveBytesAllSpaces(t);
         if (treeBytes >= 0 && treeBytes != peak) {
             source += "; like XLA's it sums logical sizes, " + Units.grouped(treeBytes, ' ') + " bytes, where the table counts the "
                     + Units.grouped(peak, ' ') + " bytes occupied";

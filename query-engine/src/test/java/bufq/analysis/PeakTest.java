@@ -201,7 +201,7 @@ class PeakTest {
         HloModule m = bufq.dump.DumpLoader.load(List.of(java.nio.file.Path.of("../examples/seeds/004_0cb419b3147a3cb6.txt"))).get(0);
         List<Output> blame = Blame.atPeak(m, BlameBy.OP_NAME, 0);
         String tree = ((TextBlock) blame.get(1)).text();
-        long occupied = Liveness.of(m).peakBytes(), logical = Liveness.of(m).liveBytes(Liveness.of(m).peakTime());
+        long occupied = Liveness.of(m).peakBytes(), logical = Liveness.of(m).liveBytesAllSpaces(Liveness.of(m).peakTime());
         assertTrue(occupied != logical);
         assertTrue(tree.startsWith("stack trace breakdown, rebuilt from the model at peak step " + Liveness.of(m).peakTime()
                 + " (the dump printed none); like XLA's it sums logical sizes, " + Units.grouped(logical, ' ')
