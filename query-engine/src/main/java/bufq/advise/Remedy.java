@@ -56,7 +56,7 @@ public final class Remedy {
         Liveness l = Liveness.of(m);
         if (l.peakTime() < 0) return null;
         BufferAllocation best = null;
-        for (HloValue v : LiveValues.at(m, l.peakTime())) {
+        for (HloValue v : LiveValues.inDevice(m, l.peakTime())) {
             BufferAllocation a = m.allocation(v.allocation());
             if (a != null && (best == null || a.size() > best.size())) best = a;
         }
