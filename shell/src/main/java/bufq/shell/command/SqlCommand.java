@@ -13,6 +13,8 @@ import bufq.table.Table;
 import java.io.IOException;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** {@code sql SELECT ...}: DuckDB's SQL over the loaded modules' tables (bufq.shell.sql). */
 final class SqlCommand implements Command {
@@ -49,19 +51,35 @@ final class SqlCommand implements Command {
 
     @Override public CommandPlan plan(CommandContext ctx, String args) {
         // The tables hold every field, those of the Used values section too: a batch run reads it with its load.
-        return CommandPlan.text(args, Set.of(DumpPart.USED_VALUES), false, this::run);
+        // Under the query time limit, the first statement's load of the tables too.
+        return CommandPlan.timed(CommandPlan.text(args, Set.of(DumpPart.USED_VALUES), false, this::run));
     }
+
+    /** A flag ({@code --word}) leading the text: anything else there would be an SQL comment, and is refused. */
+    private static final Pattern FLAG = Pattern.compile("--[A-Za-z][A-Za-z-]*(?=\\s|$)");
 
     private Status run(CommandContext ctx, List<String> words) throws CommandException, Engine.Failure, IOException {
         String text = words.isEmpty() ? "" : words.get(0).strip();
-        boolean failOnRows = text.startsWith(FAIL_ON_ROWS)
-                && (text.length() == FAIL_ON_ROWS.length() || Character.isWhitespace(text.charAt(FAIL_ON_ROWS.length())));
-        if (failOnRows) text = text.substring(FAIL_ON_ROWS.length()).strip();
+        boolean failOnRows = false;
+        // Flags come before the SQL, each a word of its own.
+        for (Matcher m = FLAG.matcher(text); m.lookingAt(); m = FLAG.matcher(text)) {
+            if (!m.group().equals(FAIL_ON_ROWS)) throw new CommandException("sql takes " + FAIL_ON_ROWS + " before the SQL, not '"
+                    + m.group() + "'");
+            failOnRows = true;
+            text = text.substring(m.end()).strip();
+        }
         text = CommandPlan.statement(text);
         if (text.isEmpty()) throw new CommandException("usage: " + synopsis());
+        // Written after the SQL, a flag is an SQL comment: the guard would be silently off.
+        if (Pattern.compile("--\\s*" + FAIL_ON_ROWS.substring(2) + "\\b").matcher(text).find())
+            throw new CommandException("sql: " + FAIL_ON_ROWS + " goes before the SQL (sql " + FAIL_ON_ROWS
+                    + " SELECT ...); after it, it is an SQL comment and the guard would be off");
         if (sql == null) sql = new Sql();
-        Table t = sql.query(text, ctx.modules(), ctx.settings().tiling());
+        Sql.Result r = sql.query(text, ctx.modules(), ctx.settings().tiling(), ctx.settings().sqlAllowed());
+        Table t = r.table();
         ctx.out().print(t);
+        if (r.cut()) ctx.out().info("warning: sql: the result has more rows than the " + t.size() + " read (at most "
+                + String.format("%,d", Sql.MAX_CELLS) + " cells are held); add a LIMIT, aggregate, or write it with COPY to a --sql-allow folder");
         if (!failOnRows || t.size() == 0) return Status.OK;
         ctx.out().error("sql " + FAIL_ON_ROWS + ": the query returned " + t.size() + (t.size() == 1 ? " row" : " rows"));
         return Status.ERROR;

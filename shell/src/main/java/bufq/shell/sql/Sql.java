@@ -7,6 +7,8 @@ import bufq.shell.session.ModuleSet;
 import bufq.shell.session.Modules;
 import bufq.table.Table;
 
+import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -25,24 +27,53 @@ public final class Sql implements AutoCloseable {
     private Stage stage;
     private List<ModuleSet.Entry> loadedFrom;
     private TilingModel loadedTiling;
+    private List<Path> loadedAllowed;
+
+    /** The most cells (rows times columns) of one result {@link #query} holds. */
+    public static final long MAX_CELLS = ResultTable.MAX_CELLS;
+
+    /** What {@link #query} gives: the rows, and whether more were left unread past {@link ResultTable#MAX_CELLS}. */
+    public record Result(Table table, boolean cut) {}
 
     /**
      * Runs {@code sql} (DuckDB's dialect) over the tables of every module of {@code modules} and
-     * returns its result; a statement that returns no rows (a {@code CREATE VIEW}) gives an empty
-     * table of one column, {@code ok}.
+     * returns its result; a statement that returns no rows gives an empty table of one column,
+     * {@code ok}. The statement runs in the sandbox of {@link Stage#forQueries}: the session's
+     * tables read only, no file but under {@code allowed}; on a connection of its own, so nothing it
+     * sets or makes for itself (a temporary table, {@code USE}, the search path) reaches the next.
      *
      * @throws Engine.Failure with DuckDB's error rendered under the statement, a caret at its spot
      */
-    public Table query(String sql, Modules modules, TilingModel tiling) throws CommandException, Engine.Failure {
-        Stage s = stage(modules, tiling);
-        try (Statement st = s.conn.createStatement(); Cancel watch = Cancel.watch(st)) {
-            if (!st.execute(sql)) return Table.builder().column("ok", bufq.table.ColumnType.BOOL).build();
+    public Result query(String sql, Modules modules, TilingModel tiling, List<Path> allowed) throws CommandException, Engine.Failure {
+        SqlText.checkNesting(sql);
+        Stage s = stage(modules, tiling, allowed);
+        try (Connection c = s.conn.duplicate(); Statement st = c.createStatement(); Cancel watch = Cancel.watch(st)) {
+            try (Statement path = c.createStatement()) {
+                path.execute("SET search_path = " + Schema.literal(s.searchPath()));
+            }
+            if (!st.execute(sql)) return new Result(Table.builder().column("ok", bufq.table.ColumnType.BOOL).build(), false);
             try (ResultSet rs = st.getResultSet()) {
                 return ResultTable.of(rs);
             }
         } catch (SQLException e) {
-            if (Thread.currentThread().isInterrupted()) throw new CommandException("cancelled (Ctrl-C)");
+            if (Thread.currentThread().isInterrupted()) throw new CommandException(CommandException.CANCELLED);
             throw new Engine.Failure(Failures.render(e, sql));
+        } finally {
+            checkIntact(s);
+        }
+    }
+
+    /** A statement that detached the tables' database (or put another in its place) loses the stage: the next reads the tables again. */
+    private void checkIntact(Stage s) throws CommandException {
+        boolean ok;
+        try {
+            ok = s.intact();
+        } catch (SQLException e) {
+            ok = false;
+        }
+        if (!ok) {
+            close();
+            throw new CommandException("sql: the statement detached the session's tables; the next statement reads them again");
         }
     }
 
@@ -72,13 +103,17 @@ public final class Sql implements AutoCloseable {
     }
 
     /** The session's tables, read again when its modules or tiling model changed since the last query. */
-    private Stage stage(Modules modules, TilingModel tiling) throws CommandException, Engine.Failure {
+    private Stage stage(Modules modules, TilingModel tiling, List<Path> allowed) throws CommandException, Engine.Failure {
         List<ModuleSet.Entry> now = modules.set().entries();
-        if (stage != null && tiling == loadedTiling && same(now, loadedFrom)) return stage;
+        if (stage != null && tiling == loadedTiling && same(now, loadedFrom) && allowed.equals(loadedAllowed)) return stage;
         close();
-        Stage fresh = Stage.start(Stage.tables(List.of()));
+        Stage fresh = Stage.forQueries();
         try {
             fresh.load(modules, tiling);
+            fresh.seal(allowed);
+        } catch (SQLException e) {
+            fresh.close();
+            throw new CommandException("cannot start DuckDB: " + Failures.message(e));
         } catch (CommandException | Engine.Failure | RuntimeException e) {
             fresh.close();
             throw e;
@@ -86,6 +121,7 @@ public final class Sql implements AutoCloseable {
         stage = fresh;
         loadedFrom = now;
         loadedTiling = tiling;
+        loadedAllowed = allowed;
         return stage;
     }
 
