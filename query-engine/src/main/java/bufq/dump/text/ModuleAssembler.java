@@ -106,23 +106,22 @@ final class ModuleAssembler {
             for (AllocationLine a : report.allocations.values()) allocations.add(a.toAllocation(true, List.of()));  // exact only where printed in plain bytes
             allocations.sort((x, y) -> Integer.compare(x.index(), y.index()));
         }
-        if (total == null && report != null) {
-            total = report.total();
-            // A buffer-assignment file cut between two allocations reads whole; its report says what it held.
-            if (total != null && !allocationRegions.isEmpty() && truncatedAt == null) {
-                long sum = 0;
-                boolean exact = true;
-                for (BufferAllocation a : allocations) {
-                    sum = Math.addExact(sum, a.size());
-                    exact &= a.sizeExact();
-                }
-                if (exact && sum < total) {
-                    Region last = allocationRegions.get(allocationRegions.size() - 1);
-                    long at = last.firstLine() + Math.max(0, last.lineCount() - 1);
-                    truncatedAt = last.file.origin() + ":" + at;
-                    w.add(last.file.origin(), at, "file ends early (truncated?): its allocations add up to " + sum
-                            + " bytes, the memory usage report beside it states Total bytes used: " + total + "; loaded what it holds");
-                }
+        if (total == null && report != null) total = report.total();
+        // A buffer-assignment file cut between two allocations reads whole; the total stated beside it
+        // (the values file's, the report's) says what it held.
+        if (total != null && !allocationRegions.isEmpty() && truncatedAt == null) {
+            long sum = 0;
+            boolean exact = true;
+            for (BufferAllocation a : allocations) {
+                sum = Math.addExact(sum, a.size());
+                exact &= a.sizeExact();
+            }
+            if (exact && sum < total) {
+                Region last = allocationRegions.get(allocationRegions.size() - 1);
+                long at = last.firstLine() + Math.max(0, last.lineCount() - 1);
+                truncatedAt = last.file.origin() + ":" + at;
+                w.add(last.file.origin(), at, "file ends early (truncated?): its allocations add up to " + sum
+                        + " bytes, where the dump states Total bytes used: " + total + "; loaded what it holds");
             }
         }
 

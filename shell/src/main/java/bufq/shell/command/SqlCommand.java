@@ -8,6 +8,7 @@ import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Status;
 import bufq.shell.sql.Sql;
+import bufq.shell.sql.SqlResult;
 import bufq.table.Table;
 
 import java.io.IOException;
@@ -17,7 +18,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** {@code sql SELECT ...}: DuckDB's SQL over the loaded modules' tables (bufq.shell.sql). */
-final class SqlCommand implements Command {
+final class SqlCommand implements Command, AutoCloseable {
     /** The flag that makes rows a failure: the guard's way to fail a CI job. */
     static final String FAIL_ON_ROWS = "--fail-on-rows";
 
@@ -25,6 +26,12 @@ final class SqlCommand implements Command {
     private Sql sql;
 
     @Override public String name() { return "sql"; }
+
+    /** Ends the session's DuckDB, deleting its folder. */
+    @Override public void close() {
+        if (sql != null) sql.close();
+        sql = null;
+    }
 
     @Override public String synopsis() { return "sql [--fail-on-rows] SELECT ..."; }
 
@@ -51,8 +58,8 @@ final class SqlCommand implements Command {
 
     @Override public CommandPlan plan(CommandContext ctx, String args) {
         // The tables hold every field, those of the Used values section too: a batch run reads it with its load.
-        // Under the query time limit, the first statement's load of the tables too.
-        return CommandPlan.timed(CommandPlan.text(args, Set.of(DumpPart.USED_VALUES), false, this::run));
+        // The statement runs under the query time limit (Sql starts it once the tables are loaded).
+        return CommandPlan.text(args, Set.of(DumpPart.USED_VALUES), false, this::run);
     }
 
     /** A flag ({@code --word}) leading the text: anything else there would be an SQL comment, and is refused. */
@@ -75,7 +82,8 @@ final class SqlCommand implements Command {
             throw new CommandException("sql: " + FAIL_ON_ROWS + " goes before the SQL (sql " + FAIL_ON_ROWS
                     + " SELECT ...); after it, it is an SQL comment and the guard would be off");
         if (sql == null) sql = new Sql();
-        Sql.Result r = sql.query(text, ctx.modules(), ctx.settings().tiling(), ctx.settings().sqlAllowed());
+        SqlResult r = sql.query(text, ctx.modules(), ctx.settings().tiling(), ctx.settings().sqlAllowed(), ctx.settings().timeout(),
+                ctx.settings().timeoutText());
         Table t = r.table();
         ctx.out().print(t);
         if (r.cut()) ctx.out().info("warning: sql: the result has more rows than the " + t.size() + " read (at most "

@@ -46,11 +46,11 @@ final class ResultTable {
     /** The most cells (rows times columns) of one result held: about 0.5 GB of the heap at most. */
     static final long MAX_CELLS = 5_000_000;
 
-    static Sql.Result of(ResultSet rs) throws SQLException {
+    static SqlResult of(ResultSet rs) throws SQLException {
         return of(rs, MAX_CELLS);
     }
 
-    static Sql.Result of(ResultSet rs, long maxCells) throws SQLException {
+    static SqlResult of(ResultSet rs, long maxCells) throws SQLException {
         ResultSetMetaData md = rs.getMetaData();
         int n = md.getColumnCount();
         ColumnType[] types = new ColumnType[n];
@@ -66,13 +66,13 @@ final class ResultTable {
         long maxRows = Math.max(1, maxCells / Math.max(1, n));
         long rows = 0;
         while (rs.next()) {
-            if (rows == maxRows) return new Sql.Result(b.build(), true);
+            if (rows == maxRows) return new SqlResult(b.build(), true);
             if ((++rows & 1023) == 0 && Thread.currentThread().isInterrupted()) throw new SQLException("cancelled");
             Object[] row = new Object[n];
             for (int i = 0; i < n; i++) row[i] = cell(rs.getObject(i + 1), types[i]);
             b.ownedRow(row);
         }
-        return new Sql.Result(b.build(), false);
+        return new SqlResult(b.build(), false);
     }
 
     private static ColumnType type(int sqlType, String typeName, String name) {

@@ -7,7 +7,10 @@ import bufq.shell.session.ModuleSet;
 import bufq.shell.session.Modules;
 import bufq.table.Table;
 
+import bufq.shell.statement.QueryDeadline;
+
 import java.nio.file.Path;
+import java.time.Duration;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -32,9 +35,6 @@ public final class Sql implements AutoCloseable {
     /** The most cells (rows times columns) of one result {@link #query} holds. */
     public static final long MAX_CELLS = ResultTable.MAX_CELLS;
 
-    /** What {@link #query} gives: the rows, and whether more were left unread past {@link ResultTable#MAX_CELLS}. */
-    public record Result(Table table, boolean cut) {}
-
     /**
      * Runs {@code sql} (DuckDB's dialect) over the tables of every module of {@code modules} and
      * returns its result; a statement that returns no rows gives an empty table of one column,
@@ -44,22 +44,27 @@ public final class Sql implements AutoCloseable {
      *
      * @throws Engine.Failure with DuckDB's error rendered under the statement, a caret at its spot
      */
-    public Result query(String sql, Modules modules, TilingModel tiling, List<Path> allowed) throws CommandException, Engine.Failure {
+    public SqlResult query(String sql, Modules modules, TilingModel tiling, List<Path> allowed, Duration timeout, String timeoutShown)
+            throws CommandException, Engine.Failure {
         SqlText.checkNesting(sql);
+        // The tables' load (Ctrl-C stops it) is not the statement's time: the limit starts after it.
         Stage s = stage(modules, tiling, allowed);
-        try (Connection c = s.conn.duplicate(); Statement st = c.createStatement(); Cancel watch = Cancel.watch(st)) {
-            try (Statement path = c.createStatement()) {
-                path.execute("SET search_path = " + Schema.literal(s.searchPath()));
+        try (QueryDeadline limit = QueryDeadline.start(timeout, timeoutShown)) {
+            try (Connection c = s.conn.duplicate(); Statement st = c.createStatement(); Cancel watch = Cancel.watch(st)) {
+                try (Statement path = c.createStatement()) {
+                    path.execute("SET search_path = " + Schema.literal(s.searchPath()));
+                }
+                if (!st.execute(sql)) return new SqlResult(Table.builder().column("ok", bufq.table.ColumnType.BOOL).build(), false);
+                try (ResultSet rs = st.getResultSet()) {
+                    return ResultTable.of(rs);
+                }
+            } catch (SQLException e) {
+                if (limit.expired()) throw new CommandException(limit.message());
+                if (Thread.currentThread().isInterrupted()) throw new CommandException(CommandException.CANCELLED);
+                throw new Engine.Failure(Failures.render(e, sql));
+            } finally {
+                checkIntact(s);
             }
-            if (!st.execute(sql)) return new Result(Table.builder().column("ok", bufq.table.ColumnType.BOOL).build(), false);
-            try (ResultSet rs = st.getResultSet()) {
-                return ResultTable.of(rs);
-            }
-        } catch (SQLException e) {
-            if (Thread.currentThread().isInterrupted()) throw new CommandException(CommandException.CANCELLED);
-            throw new Engine.Failure(Failures.render(e, sql));
-        } finally {
-            checkIntact(s);
         }
     }
 

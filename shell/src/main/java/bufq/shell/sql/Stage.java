@@ -56,7 +56,15 @@ final class Stage implements AutoCloseable {
     private int modules;
     private Path tablesFile;
 
+    /** The folders of the stages open in this process, deleted at its exit if still there. */
+    private static final java.util.Set<Path> OPEN = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> OPEN.forEach(TempFiles::deleteTree), "bufq-duckdb-cleanup"));
+    }
+
     private Stage(DuckDBConnection conn, Path folder, String catalog, List<Schema.TableDef> tables) {
+        OPEN.add(folder);
         this.conn = conn;
         this.folder = folder;
         this.catalog = catalog;
@@ -218,5 +226,6 @@ final class Stage implements AutoCloseable {
             // its files are deleted below all the same
         }
         TempFiles.deleteTree(folder);
+        OPEN.remove(folder);
     }
 }
