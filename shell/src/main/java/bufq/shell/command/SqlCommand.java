@@ -46,8 +46,10 @@ final class SqlCommand implements Command, AutoCloseable {
                 + "functions, and files other runs exported (read_parquet('runs/*/modules.parquet')). The result\n"
                 + "prints through bufq's formats; a column named as a byte field or ending in _bytes shows as bytes.\n"
                 + "end and offset are SQL keywords: write \"end\" (or v.end). --fail-on-rows makes a result with rows a\n"
-                + "failure (exit 1 with --bail): a CI guard. DuckDB runs in this process and starts with the first\n"
-                + "sql of a session; the tables are read again when the loaded modules change.";
+                + "failure (exit 1 with --bail): a CI guard; it goes before the SQL. DuckDB runs in this process and\n"
+                + "starts with the first sql of a session; the tables are read again when the loaded modules change.\n"
+                + "It runs sandboxed: the session's tables are read only, no file is read or written but under the\n"
+                + "folders the command line names (bufq --sql-allow DIR), and DuckDB's settings are locked.";
     }
 
     @Override public List<String> examples() {

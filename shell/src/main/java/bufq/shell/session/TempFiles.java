@@ -51,16 +51,29 @@ public final class TempFiles {
 
     /** Creates a new empty temporary file for {@code name} in {@code dir}, with the process's umask. */
     public static Path create(Path dir, String name) throws IOException {
+        return make(dir, name, p -> Files.createFile(p));
+    }
+
+    /** What {@link #make} makes at a free name. */
+    private interface Maker {
+        Path make(Path p) throws IOException;
+    }
+
+    /** {@code maker} at a new name {@code .NAME.PID@HOST-RANDOM.tmp} in {@code dir}. */
+    private static Path make(Path dir, String name, Maker maker) throws IOException {
         ThreadLocalRandom rnd = ThreadLocalRandom.current();
         for (int attempt = 0; ; attempt++) {
-            Path tmp = dir.resolve("." + name + "." + ProcessHandle.current().pid() + "@" + host() + "-"
-                    + Long.toUnsignedString(rnd.nextLong(), 36) + ".tmp");
             try {
-                return Files.createFile(tmp);
+                return maker.make(name(dir, name, Long.toUnsignedString(rnd.nextLong(), 36)));
             } catch (FileAlreadyExistsException e) {
                 if (attempt >= 100) throw e;
             }
         }
+    }
+
+    /** The temporary name of {@code name} in {@code dir} that ends {@code -TAG.tmp}, this process's. */
+    public static Path name(Path dir, String name, String tag) {
+        return dir.resolve("." + name + "." + ProcessHandle.current().pid() + "@" + host() + "-" + tag + ".tmp");
     }
 
     /**
@@ -93,16 +106,7 @@ public final class TempFiles {
 
     /** Makes a new folder for {@code name} in {@code dir}, named as {@link #create} names files. */
     public static Path createFolder(Path dir, String name) throws IOException {
-        ThreadLocalRandom rnd = ThreadLocalRandom.current();
-        for (int attempt = 0; ; attempt++) {
-            Path tmp = dir.resolve("." + name + "." + ProcessHandle.current().pid() + "@" + host() + "-"
-                    + Long.toUnsignedString(rnd.nextLong(), 36) + ".tmp");
-            try {
-                return Files.createDirectory(tmp);
-            } catch (FileAlreadyExistsException e) {
-                if (attempt >= 100) throw e;
-            }
-        }
+        return make(dir, name, p -> Files.createDirectory(p));
     }
 
     /** Deletes {@code dir} and what it holds, links as links (never what they point at); what cannot be deleted stays. */

@@ -172,8 +172,7 @@ final class Exports {
             Files.move(work, target, StandardCopyOption.ATOMIC_MOVE);
             return;
         }
-        Path old = parent.resolve("." + target.getFileName() + "." + ProcessHandle.current().pid() + "@" + TempFiles.host() + "-old"
-                + Long.toUnsignedString(System.nanoTime(), 36) + ".tmp");
+        Path old = TempFiles.name(parent, target.getFileName().toString(), "old" + Long.toUnsignedString(System.nanoTime(), 36));
         Files.move(target, old, StandardCopyOption.ATOMIC_MOVE);
         Files.move(work, target, StandardCopyOption.ATOMIC_MOVE);
         TempFiles.deleteTree(old);
