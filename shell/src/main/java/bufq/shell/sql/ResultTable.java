@@ -18,6 +18,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 
 /**
  * A DuckDB result as a bufq table, so it prints through bufq's formats: whole numbers as INT, other
@@ -46,11 +47,8 @@ final class ResultTable {
     /** The most cells (rows times columns) of one result held: about 0.5 GB of the heap at most. */
     static final long MAX_CELLS = 5_000_000;
 
-    static SqlResult of(ResultSet rs) throws SQLException {
-        return of(rs, MAX_CELLS);
-    }
-
-    static SqlResult of(ResultSet rs, long maxCells) throws SQLException {
+    /** The rows of {@code rs}, at most {@code maxCells} cells, read until {@code stop} says so (Ctrl-C, the time limit). */
+    static SqlResult of(ResultSet rs, long maxCells, BooleanSupplier stop) throws SQLException {
         ResultSetMetaData md = rs.getMetaData();
         int n = md.getColumnCount();
         ColumnType[] types = new ColumnType[n];
@@ -67,7 +65,7 @@ final class ResultTable {
         long rows = 0;
         while (rs.next()) {
             if (rows == maxRows) return new SqlResult(b.build(), true);
-            if ((++rows & 1023) == 0 && Thread.currentThread().isInterrupted()) throw new SQLException("cancelled");
+            if ((++rows & 1023) == 0 && stop.getAsBoolean()) throw new SQLException("cancelled");
             Object[] row = new Object[n];
             for (int i = 0; i < n; i++) row[i] = cell(rs.getObject(i + 1), types[i]);
             b.ownedRow(row);

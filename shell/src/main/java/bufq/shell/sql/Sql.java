@@ -16,6 +16,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * SQL over the loaded modules' tables (issue 45), on DuckDB embedded in this process: {@link
@@ -50,21 +55,107 @@ public final class Sql implements AutoCloseable {
         // The tables' load (Ctrl-C stops it) is not the statement's time: the limit starts after it.
         Stage s = stage(modules, tiling, allowed);
         try (QueryDeadline limit = QueryDeadline.start(timeout, timeoutShown)) {
-            try (Connection c = s.conn.duplicate(); Statement st = c.createStatement(); Cancel watch = Cancel.watch(st)) {
+            Connection c = null;
+            Statement st = null;
+            boolean abandoned = false;
+            try {
+                c = s.conn.duplicate();
                 try (Statement path = c.createStatement()) {
                     path.execute("SET search_path = " + Schema.literal(s.searchPath()));
                 }
-                if (!st.execute(sql)) return new SqlResult(Table.builder().column("ok", bufq.table.ColumnType.BOOL).build(), false);
-                try (ResultSet rs = st.getResultSet()) {
-                    return ResultTable.of(rs);
+                st = c.createStatement();
+                Statement running = st;
+                AtomicBoolean stop = new AtomicBoolean();
+                // DuckDB runs on a thread of its own: a read that blocks in native code (a FIFO) cannot
+                // hold the shell past Ctrl-C or the time limit.
+                FutureTask<SqlResult> task = new FutureTask<>(() -> run(running, sql, stop));
+                Thread worker = new Thread(task, "bufq-sql");
+                worker.setDaemon(true);
+                worker.start();
+                if (!await(task, running, stop)) {
+                    abandoned = true;
+                    stage = null;   // left to the blocked read; its folder goes at exit
+                    throw new CommandException((limit.expired() ? limit.message() : CommandException.CANCELLED)
+                            + "; DuckDB did not stop (a read that blocks, such as a FIFO): the next sql starts a new session");
+                }
+                try {
+                    return task.get();
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof SQLException x) throw x;
+                    if (e.getCause() instanceof RuntimeException x) throw x;
+                    throw new IllegalStateException(e.getCause());
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException("the task was done", e);
                 }
             } catch (SQLException e) {
                 if (limit.expired()) throw new CommandException(limit.message());
                 if (Thread.currentThread().isInterrupted()) throw new CommandException(CommandException.CANCELLED);
                 throw new Engine.Failure(Failures.render(e, sql));
             } finally {
-                checkIntact(s);
+                if (!abandoned) {
+                    closeQuietly(st);
+                    closeQuietly(c);
+                    checkIntact(s);
+                }
             }
+        }
+    }
+
+    /** Runs {@code sql} on {@code st} and reads its rows, until {@code stop}. */
+    private static SqlResult run(Statement st, String sql, AtomicBoolean stop) throws SQLException {
+        if (!st.execute(sql)) return new SqlResult(Table.builder().column("ok", bufq.table.ColumnType.BOOL).build(), false);
+        try (ResultSet rs = st.getResultSet()) {
+            return ResultTable.of(rs, ResultTable.MAX_CELLS, stop::get);
+        }
+    }
+
+    /** How long a cancelled statement may take to stop before it is left behind. */
+    private static final long STOP_WAIT_MS = 2_000;
+
+    /**
+     * Waits for {@code task}; on an interrupt of the waiting thread (Ctrl-C, the time limit) cancels
+     * the statement and waits {@link #STOP_WAIT_MS} more. False when it did not stop (the interrupt is kept).
+     */
+    private static boolean await(FutureTask<SqlResult> task, Statement st, AtomicBoolean stop) {
+        while (!task.isDone()) {
+            try {
+                task.get(50, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException | ExecutionException e) {
+                // not done, or done with a failure get() gives again
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (Thread.currentThread().isInterrupted()) break;
+        }
+        if (task.isDone()) return true;
+        stop.set(true);
+        // The driver's cancel waits for a lock the running statement may hold: asked from a thread of its own.
+        Thread cancel = new Thread(() -> {
+            try {
+                st.cancel();
+            } catch (SQLException e) {
+                // closed meanwhile: done
+            }
+        }, "bufq-sql-cancel");
+        cancel.setDaemon(true);
+        cancel.start();
+        Thread.interrupted();   // waits below; the flag is put back after
+        try {
+            task.get(STOP_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException | InterruptedException e) {
+            // judged below
+        } finally {
+            Thread.currentThread().interrupt();
+        }
+        return task.isDone();
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        if (c == null) return;
+        try {
+            c.close();
+        } catch (Exception e) {
+            // a connection of one statement: nothing is lost
         }
     }
 

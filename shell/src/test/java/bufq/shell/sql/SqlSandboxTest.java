@@ -120,6 +120,21 @@ class SqlSandboxTest {
     }
 
     @Test
+    void aFifoUnderAnAllowedFolderDoesNotHoldTheShell(@TempDir Path tmp) throws Exception {
+        Path fifo = tmp.resolve("pipe.csv");
+        Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mk.waitFor() == 0, "mkfifo is there");
+        Run r = Run.bufq("--sql-allow", tmp.toString(), "-c", "set timeout 1", "-c", "sql select * from read_csv('" + fifo + "')",
+                "-c", "sql select 4 as after", SEED);
+        assertTrue(r.err().contains("query stopped after the 1 s time limit"), r.err());
+        assertTrue(r.out().contains("after"), "the shell went on: " + r.out());
+        // The read left behind ends when the FIFO does.
+        try (var w = Files.newOutputStream(fifo)) {
+            w.write("x\n1\n".getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
     void aBigResultIsCutAtTheCapAndSaysSo() {
         StringBuilder wide = new StringBuilder("sql select range as c0");
         for (int i = 1; i < 50; i++) wide.append(", range as c").append(i);
