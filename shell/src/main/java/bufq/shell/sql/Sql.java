@@ -69,7 +69,7 @@ public final class Sql implements AutoCloseable {
                 // DuckDB runs on a thread of its own: a read that blocks in native code (a FIFO) cannot
                 // hold the shell past Ctrl-C or the time limit.
                 FutureTask<SqlResult> task = new FutureTask<>(() -> run(running, sql, stop));
-                Thread worker = new Thread(task, "bufq-sql");
+                Thread worker = new Thread(null, task, "bufq-sql", NATIVE_STACK);
                 worker.setDaemon(true);
                 worker.start();
                 if (!await(task, running, stop)) {
@@ -108,6 +108,14 @@ public final class Sql implements AutoCloseable {
             return ResultTable.of(rs, ResultTable.MAX_CELLS, stop::get);
         }
     }
+
+    /**
+     * The stack of the thread DuckDB binds a statement on. Its JSON reader recurses once per level of
+     * a file's nesting on it: 50,000 levels (a 100 KB file under an allowed folder) overflowed the
+     * default and ended the process; this many bytes take about four times that. The stack is
+     * reserved, not used, until a statement recurses.
+     */
+    private static final long NATIVE_STACK = 256L << 20;
 
     /** How long a cancelled statement may take to stop before it is left behind. */
     private static final long STOP_WAIT_MS = 2_000;

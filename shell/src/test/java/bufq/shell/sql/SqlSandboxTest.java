@@ -113,6 +113,14 @@ class SqlSandboxTest {
     }
 
     @Test
+    void aDeepJsonFileUnderAnAllowedFolderDoesNotEndTheProcess(@TempDir Path tmp) throws Exception {
+        Path deep = Files.writeString(tmp.resolve("deep.json"), "[".repeat(50_000) + "]".repeat(50_000) + "\n");
+        Run r = Run.bufq("--format", "tsv", "--sql-allow", tmp.toString(), "-c", "sql select count(*) as n from read_json('" + deep + "')",
+                "-c", "sql select 5 as after", SEED);
+        assertTrue(r.out().contains("after"), "the run went on: " + r.out() + r.err());
+    }
+
+    @Test
     void theTimeLimitStopsAStatement() {
         Run r = Run.bufq("-c", "set timeout 0.5", "-c", "sql select count(*) from range(1000000000000) a", "-c", "sql select 3 as after", SEED);
         assertTrue(r.err().contains("query stopped after the 0.5 s time limit"), r.err() + r.out());
