@@ -64,6 +64,7 @@ final class ModuleAssembler {
         Region liveRegion = null;
         ReportPart report = null;
         String truncatedAt = null;
+        boolean allocationsSkipped = false;
         List<Region> allocationRegions = new ArrayList<>();
 
         for (Region r : regions) {
@@ -89,6 +90,8 @@ final class ModuleAssembler {
                 w.add(r.file.origin(), at, "file ends early (truncated?); loaded what it holds");
             }
             if (p instanceof AllocationPart a) {
+                // A line skipped (a size past 2^56) is named where it is: its allocation is not a cut.
+                allocationsSkipped |= !p.notes().isEmpty() || p.dropped() > 0;
                 allocationRegions.add(r);
                 allocations.addAll(a.allocations);
                 rawValues.add(a.values);
@@ -109,7 +112,7 @@ final class ModuleAssembler {
         if (total == null && report != null) total = report.total();
         // A buffer-assignment file cut between two allocations reads whole; the total stated beside it
         // (the values file's, the report's) says what it held.
-        if (total != null && !allocationRegions.isEmpty() && truncatedAt == null) {
+        if (total != null && !allocationRegions.isEmpty() && truncatedAt == null && !allocationsSkipped) {
             long sum = 0;
             boolean exact = true;
             for (BufferAllocation a : allocations) {

@@ -89,7 +89,7 @@ final class SqlCommand implements Command, AutoCloseable {
         Table t = r.table();
         ctx.out().print(t);
         if (r.cut()) ctx.out().info("warning: sql: the result has more rows than the " + t.size() + " read (at most "
-                + String.format("%,d", Sql.MAX_CELLS) + " cells are held); add a LIMIT, aggregate, or write it with COPY to a --sql-allow folder");
+                + bufq.units.Units.grouped(Sql.MAX_CELLS) + " cells are held); add a LIMIT, aggregate, or write it with COPY to a --sql-allow folder");
         if (!failOnRows || t.size() == 0) return Status.OK;
         ctx.out().error("sql " + FAIL_ON_ROWS + ": the query returned " + t.size() + (t.size() == 1 ? " row" : " rows"));
         return Status.ERROR;
