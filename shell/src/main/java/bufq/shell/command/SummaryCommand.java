@@ -6,6 +6,7 @@ import bufq.model.HloModule;
 import bufq.model.TotalBytes;
 import bufq.liveness.Liveness;
 import bufq.model.PeakClaim;
+import bufq.sharding.Shardings;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
@@ -95,6 +96,12 @@ public final class SummaryCommand implements Command {
                 claim == null ? null : (long) claim.time(), claim == null ? null : claim.claimedBytes(),
                 (long) m.warningCount(), why);
         if (why != null) b.note(m.handle() + ": " + why);
+        Shardings sh = Shardings.header(m);
+        String perDevice = sh.perDeviceNote();
+        if (perDevice != null) b.note(m.handle() + ": " + perDevice);
+        // an accelerator's program is often sharded: without its HLO text, say which file would tell
+        else if (!sh.known() && ("tpu".equals(info.backend()) || "gpu".equals(info.backend())))
+            b.note(m.handle() + ": sharding unknown (one device's figures, of how many?): " + sh.missing());
     }
 
     /** The one definition {@code modules} shares ({@link TotalBytes}). */
