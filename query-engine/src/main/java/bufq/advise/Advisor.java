@@ -19,6 +19,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.function.Function;
 
 /**
@@ -96,7 +97,10 @@ public final class Advisor {
         for (int round = 0; round <= TWIN_ROUNDS; round++) {
             List<Integer> blockers = new ArrayList<>();
             for (Rule r : rules) {
+                // Ctrl-C and the time limit (the shell interrupts the thread): between rules and edits measured
+                if (Thread.currentThread().isInterrupted()) throw new CancellationException("advise cancelled");
                 for (Advice a : r.find(facts)) {
+                    if (Thread.currentThread().isInterrupted()) throw new CancellationException("advise cancelled");
                     if (a.edit() != null && !edits.add(a.rule() + "\0" + a.edit())) continue;   // an earlier round measured this edit
                     long saves = a.bytes();
                     if (a.edit() != null) {

@@ -84,8 +84,15 @@ public final class DumpLoader {
                 List<String> passed = new ArrayList<>();
                 int byproducts = 0;
                 List<Path> protoFiles = new ArrayList<>();
+                Path root = realPath(p);
                 for (Path f : files) {
                     String n = f.getFileName().toString();
+                    // A link out of the directory is not followed: a dump folder from a bug report may
+                    // link to a file of this machine's (a key), which must not be read, nor quoted.
+                    if (Files.isSymbolicLink(f) && (root == null || !realPath(f).startsWith(root))) {
+                        passed.add(p.relativize(f) + " (a link out of the directory, not followed)");
+                        continue;
+                    }
                     if (inArtefactFolder(p, f)) {
                         // XLA:TPU's per-module folder (compile options, MLIR, topology): no dump in it.
                         byproducts++;
@@ -310,6 +317,15 @@ public final class DumpLoader {
         }
         add(groups, f);
         return null;
+    }
+
+    /** {@code p}'s real path (links resolved); a link that leads nowhere, to itself. */
+    private static Path realPath(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (IOException | SecurityException e) {
+            return p.toAbsolutePath().normalize();
+        }
     }
 
     /** Adds the file at {@code f}, named as it is spelled. */

@@ -60,7 +60,8 @@ final class AdviseCommand implements Command {
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         // uses scripts: runs the rules the init script may register
-        return CommandPlan.words(args, needs(), true, this::run);
+        // Its rules run the user's conditions and scripts: under the query time limit.
+        return CommandPlan.timed(CommandPlan.words(args, needs(), true, this::run));
     }
 
     private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {

@@ -165,11 +165,12 @@ public final class Printer {
     }
 
     /** A line of information for the user (stderr, so stdout stays data). */
-    public void info(String message) { err().println(message); }
+    public void info(String message) { err().println(TableFormatter.visible(message, true)); }
 
     /** Prints a one-line error, with the script location when running one. */
     public void error(String message) {
-        err().println((location == null ? "" : location + ": ") + "error: " + forScreen(message, true));
+        // bufq's own messages quote what a script or a file wrote: never a control character raw
+        err().println(TableFormatter.visible((location == null ? "" : location + ": ") + "error: " + message, true));
     }
 
     /**
@@ -184,8 +185,8 @@ public final class Printer {
 
     /** A rendered diagnostic (the query, a caret, the message), after the script location. */
     public void diagnostic(String rendered) {
-        if (location != null) err.println(location + ":");
-        err.println(rendered.endsWith("\n") ? rendered.substring(0, rendered.length() - 1) : rendered);
+        if (location != null) err.println(TableFormatter.visible(location + ":", true));
+        err.println(TableFormatter.visible(rendered.endsWith("\n") ? rendered.substring(0, rendered.length() - 1) : rendered, true));
     }
 
     /** A bug in bufq, not the user's doing: one line, or the stack trace with BUFQ_DEBUG set. */
