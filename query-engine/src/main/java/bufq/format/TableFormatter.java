@@ -61,6 +61,13 @@ public final class TableFormatter implements Formatter {
         boolean wide = options.lineWidth() > 0 && total(width, kept(under)) > options.lineWidth();
         for (int c = 0; c < w && !wide; c++) wide = statement(table, c) && options.maxCellWidth() > 0 && width[c] > options.maxCellWidth();
         if (wide) for (int c = 0; c < w; c++) under[c] = statement(table, c);
+        if (!fitsSoftly(table, cells, whole, width, right, options.lineWidth(), under)) {
+            // A table that must leave out what its rows say is no table worth reading: one field
+            // per line, every cell whole, instead.
+            VERTICAL.write(table.withNote("one field per line: the table is too wide for " + options.lineWidth()
+                    + " columns (--format table with set maxwidth 0 prints it as a table)"), options, out);
+            return;
+        }
         int[] shown = fit(table, cells, whole, width, right, options.lineWidth(), under);
         String lost = lostNote(table, shown, under, cells, whole, options);
         if (table.title() != null) out.append(visible(table.title())).append('\n');
@@ -109,6 +116,24 @@ public final class TableFormatter implements Formatter {
     /** A runnable statement: never cut, never left out (see {@link ColumnType#STATEMENT}). */
     private static boolean statement(Table table, int c) {
         return table.columns().get(c).type() == ColumnType.STATEMENT;
+    }
+
+    private static final VerticalFormatter VERTICAL = new VerticalFormatter();
+
+    /**
+     * Whether the table fits {@code lineWidth} by {@link #fit} without leaving out a column that says
+     * something (one with content that the table does not mark optional). Changes nothing it is given.
+     */
+    private static boolean fitsSoftly(Table table, String[][] cells, String[][] whole, int[] width, boolean[] right,
+                                      int lineWidth, boolean[] under) {
+        if (lineWidth <= 0 || table.size() == 0 || total(width, kept(under)) <= lineWidth) return true;
+        String[][] copy = new String[cells.length][];
+        for (int r = 0; r < cells.length; r++) copy[r] = cells[r].clone();
+        int[] shown = fit(table, copy, whole, width.clone(), right, lineWidth, under);
+        boolean[] kept = under.clone();
+        for (int c : shown) kept[c] = true;
+        for (int c = 0; c < kept.length; c++) if (!kept[c] && !empty(table, c) && !table.columns().get(c).optional()) return false;
+        return true;
     }
 
     /** Narrowest a text column is cut to before columns are left out instead. */

@@ -50,14 +50,15 @@ public final class Printer {
         this.terminalWidth = columns(env);
     }
 
+    /** {@code COLUMNS} when set, else the width the terminal reports ({@link Env#columns}), else 100. */
     private static int columns(Env env) {
         try {
             int c = Integer.parseInt(env.vars().getOrDefault("COLUMNS", "").trim());
             if (c >= 20 && c <= 1000) return c;
         } catch (NumberFormatException e) {
-            // not set or not a number: use the default
+            // not set or not a number: ask the terminal
         }
-        return 100;
+        return env.columns() >= 20 ? env.columns() : 100;
     }
 
     /**
@@ -155,8 +156,8 @@ public final class Printer {
         // or a file gets every column and the data exact.
         boolean terminal = env.interactive() && sink.isConsole();
         // 'set maxwidth 0' shows cells whole, as it says: the table is then not cut to the terminal either
-        return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(), settings.maxWidth(),
-                terminal && settings.maxWidth() > 0 ? terminalWidth : 0, terminal);
+        return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(),
+                terminal ? settings.maxWidth() : 0, terminal && settings.maxWidth() > 0 ? terminalWidth : 0, terminal);
     }
 
     /** Results, their notes included, go to the terminal the user reads stderr on. */
