@@ -95,9 +95,10 @@ public final class Remedy {
                 .column("allocation_share", ColumnType.PERCENT).column("figure", ColumnType.STRING)
                 .column("finding", ColumnType.STRING).column("statement", ColumnType.STATEMENT).column("module", ColumnType.NOTE);
         long k = 0;
+        ReadableEdits readable = new ReadableEdits(m, catalog, tiling);
         for (Change c : changes)
             r.row(++k, c.change(), c.saves(), a.size() == 0 ? null : (double) c.saves() / a.size(), c.figure(), c.finding(),
-                    c.statement(), m.handle());
+                    readable.apply(c.statement()), m.handle());
         if (changes.isEmpty()) r.note("tried: chunking (" + kind + " allocations only), bf16 and sharding (outputs only), donation"
                 + " (parameters only), dropping co-resident arrays (fit, with a capacity and a message loaded): none applies to a "
                 + kind + " allocation");

@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.liveness.Liveness;
 import bufq.advise.Advisor;
+import bufq.advise.ReadableEdits;
 import bufq.advise.Rule;
 import bufq.advise.Rules;
 import bufq.lang.QueryException;
@@ -90,7 +91,7 @@ final class AdviseCommand implements Command {
             List<Rule> rules = new ArrayList<>(Rules.standard());
             rules.addAll(ctx.session().scriptRules());
             out.addAll(Advisor.report(m, Advisor.plan(m, rules, ctx.engine().catalog(), ctx.settings().tiling(),
-                    ctx.settings()::tilingNamed)));
+                    ctx.settings()::tilingNamed), new ReadableEdits(m, ctx.engine().catalog(), ctx.settings().tiling())));
             if (!named) out.addAll(remedy);
         } catch (QueryException e) {
             throw new Engine.Failure("advise: " + e.getMessage());
