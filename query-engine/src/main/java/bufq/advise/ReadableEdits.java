@@ -1,7 +1,6 @@
 package bufq.advise;
 
 import bufq.eval.Catalog;
-import bufq.eval.ShortestCondition;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.HloValue;

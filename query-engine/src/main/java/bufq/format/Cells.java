@@ -152,4 +152,34 @@ final class Cells {
     private static boolean isFormatting(char ch) {
         return ch == 0x200e || ch == 0x200f || (ch >= 0x2028 && ch <= 0x202e) || (ch >= 0x2066 && ch <= 0x2069);
     }
+
+    /** Appends {@code text} as lines of at most {@code width} columns, broken at spaces (0 = one line). */
+    static void wrap(String text, int width, StringBuilder out) {
+        if (width <= 0 || displayWidth(text) <= width) {
+            out.append(text).append('\n');
+            return;
+        }
+        int start = 0;
+        while (start < text.length()) {
+            if (displayWidth(text.substring(start)) <= width) {
+                out.append(text, start, text.length()).append('\n');
+                break;
+            }
+            int limit = text.offsetByCodePoints(start, width);
+            int brk = text.lastIndexOf(' ', limit);
+            if (brk <= start) {
+                // one word longer than the line: break at the next space, or not at all
+                brk = text.indexOf(' ', limit);
+                if (brk < 0) brk = text.length();
+            }
+            out.append(text, start, brk).append('\n');
+            start = brk;
+            while (start < text.length() && text.charAt(start) == ' ') start++;
+        }
+    }
+
+    /** Terminal columns, counting code points (the dumps' box-drawing and × are one column each). */
+    static int displayWidth(String s) {
+        return s.codePointCount(0, s.length());
+    }
 }

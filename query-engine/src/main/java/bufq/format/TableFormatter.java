@@ -269,29 +269,7 @@ public final class TableFormatter implements Formatter {
     }
 
     /** Appends {@code text} as lines of at most {@code width} columns, broken at spaces (0 = one line). */
-    static void wrap(String text, int width, StringBuilder out) {
-        if (width <= 0 || displayWidth(text) <= width) {
-            out.append(text).append('\n');
-            return;
-        }
-        int start = 0;
-        while (start < text.length()) {
-            if (displayWidth(text.substring(start)) <= width) {
-                out.append(text, start, text.length()).append('\n');
-                break;
-            }
-            int limit = text.offsetByCodePoints(start, width);
-            int brk = text.lastIndexOf(' ', limit);
-            if (brk <= start) {
-                // one word longer than the line: break at the next space, or not at all
-                brk = text.indexOf(' ', limit);
-                if (brk < 0) brk = text.length();
-            }
-            out.append(text, start, brk).append('\n');
-            start = brk;
-            while (start < text.length() && text.charAt(start) == ' ') start++;
-        }
-    }
+    static void wrap(String text, int width, StringBuilder out) { Cells.wrap(text, width, out); }
 
     /** Line width of the columns {@code shown} with their gaps. */
     private static int total(int[] width, int[] shown) {
@@ -343,9 +321,7 @@ public final class TableFormatter implements Formatter {
     }
 
     /** Terminal columns, counting code points (the dumps' box-drawing and × are one column each). */
-    static int displayWidth(String s) {
-        return s.codePointCount(0, s.length());
-    }
+    static int displayWidth(String s) { return Cells.displayWidth(s); }
 
     /** Escapes newlines, tabs and other control characters as {@code \n}, {@code \t}, {@code \x1b}. */
     static String visible(String s) { return visible(s, false); }

@@ -24,7 +24,7 @@ public final class VerticalFormatter implements Formatter {
     @Override public void write(Table table, FormatOptions options, StringBuilder out) {
         if (table.title() != null) out.append(Cells.visible(table.title(), false)).append('\n');
         int nameWidth = 0;
-        for (Column c : table.columns()) nameWidth = Math.max(nameWidth, TableFormatter.displayWidth(Cells.visible(c.name(), false)));
+        for (Column c : table.columns()) nameWidth = Math.max(nameWidth, Cells.displayWidth(Cells.visible(c.name(), false)));
         for (int r = 0; r < table.size(); r++) {
             String head = "-[ RECORD " + (r + 1) + " ]";
             int rule = Math.max(head.length(), options.lineWidth() > 0 ? Math.min(options.lineWidth(), nameWidth + 20) : nameWidth + 20);
@@ -34,7 +34,7 @@ public final class VerticalFormatter implements Formatter {
                 Object v = table.cell(r, c);
                 String text = v == null ? "" : Cells.visible(Cells.human(v, col.type(), options), false);
                 String name = Cells.visible(col.name(), false);
-                String lead = name + " ".repeat(nameWidth - TableFormatter.displayWidth(name)) + " | ";
+                String lead = name + " ".repeat(nameWidth - Cells.displayWidth(name)) + " | ";
                 field(lead, text, col.type() == ColumnType.STATEMENT ? 0 : options.lineWidth(), out);
             }
         }
@@ -42,25 +42,25 @@ public final class VerticalFormatter implements Formatter {
         out.append('(').append(n).append(n == 1 ? " row)" : " rows)").append('\n');
         int[] all = new int[table.width()];
         for (int c = 0; c < all.length; c++) all[c] = c;
-        for (String note : table.notes()) TableFormatter.wrap(Cells.visible(note, false), options.lineWidth(), out);
-        for (String note : Cells.columnNotes(table, all)) TableFormatter.wrap(Cells.visible(note, false), options.lineWidth(), out);
+        for (String note : table.notes()) Cells.wrap(Cells.visible(note, false), options.lineWidth(), out);
+        for (String note : Cells.columnNotes(table, all)) Cells.wrap(Cells.visible(note, false), options.lineWidth(), out);
     }
 
     /** {@code lead} then {@code text}, wrapped at spaces to {@code width} with later lines under the text's start (0: one line). */
     private static void field(String lead, String text, int width, StringBuilder out) {
         int room = width - lead.length();
-        if (width <= 0 || room < 20 || TableFormatter.displayWidth(text) <= room) {
+        if (width <= 0 || room < 20 || Cells.displayWidth(text) <= room) {
             out.append(text.isEmpty() ? lead.stripTrailing() : lead + text).append('\n');
             return;
         }
         StringBuilder wrapped = new StringBuilder();
-        TableFormatter.wrap(text, room, wrapped);
+        Cells.wrap(text, room, wrapped);
         String indent = " ".repeat(lead.length() - 2) + "| ";
         boolean first = true;
         for (String line : wrapped.toString().split("\n")) {
             // a word longer than the room (a long op_name) is broken where the line ends, so the terminal does not
             for (int start = 0; start < line.length(); ) {
-                int end = TableFormatter.displayWidth(line.substring(start)) <= room ? line.length() : line.offsetByCodePoints(start, room);
+                int end = Cells.displayWidth(line.substring(start)) <= room ? line.length() : line.offsetByCodePoints(start, room);
                 out.append(first ? lead : indent).append(line, start, end).append('\n');
                 first = false;
                 start = end;

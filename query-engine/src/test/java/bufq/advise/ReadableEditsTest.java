@@ -4,7 +4,6 @@ import bufq.dump.DumpLoader;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.Query;
-import bufq.eval.ShortestCondition;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.TilingModel;

@@ -160,10 +160,17 @@ public final class Printer {
                 terminal ? settings.maxWidth() : 0, terminal && settings.maxWidth() > 0 ? terminalWidth : 0, terminal);
     }
 
-    /** Results, their notes included, go to the terminal the user reads stderr on. */
-    public boolean notesOnScreen() {
-        return env.interactive() && sink.isConsole() && format.forPeople();
+    /**
+     * The notes under a table reach the reader with the results: the format prints them and the
+     * results go to stdout (a terminal or a pipe), not to an {@code output} file. Where they do not, a
+     * command repeats what matters on stderr; where they do, a repeat would print it twice.
+     */
+    public boolean notesWithResults() {
+        return sink().isConsole() && format.forPeople();
     }
+
+    /** Results go to a terminal (stdin and stdout are one, and no {@code output} file is open). */
+    public boolean onTerminal() { return env.interactive() && sink().isConsole(); }
 
     /** A line of information for the user (stderr, so stdout stays data). */
     public void info(String message) { err().println(message); }

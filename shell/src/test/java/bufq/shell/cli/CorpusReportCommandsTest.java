@@ -33,7 +33,7 @@ class CorpusReportCommandsTest {
             args.add(p.toString());
             CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), args, "");
             assertEquals(0, r.code(), r.err());
-            assertEquals(modules, r.err().split(" 0 errors", -1).length - 1, r.err());
+            assertEquals(modules, r.out().split(" 0 errors", -1).length - 1, r.out());
         }));
     }
 }

@@ -1,4 +1,8 @@
-package bufq.eval;
+package bufq.advise;
+
+import bufq.eval.Catalog;
+import bufq.eval.EvalContext;
+import bufq.eval.Query;
 
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
