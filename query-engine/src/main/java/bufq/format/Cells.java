@@ -18,7 +18,7 @@ import java.util.Locale;
  * sizes and show fractions as percentages; data formats (csv, tsv) keep the raw figures.
  */
 final class Cells {
-    /** What the human formats print for a null cell (data formats leave it empty). */
+    /** What the human formats print for a null inside a list ({@code [a, null]}); a null cell is empty, as in data formats. */
     static final String NULL = "null";
 
     private Cells() {}
@@ -29,7 +29,7 @@ final class Cells {
 
     /** Text for people: sizes human-readable unless {@code rawSizes}, fractions as {@code 12.5%}. */
     static String human(Object v, ColumnType type, FormatOptions o) {
-        if (v == null) return NULL;
+        if (v == null) return "";
         return switch (type) {
             case BYTES -> v instanceof Number n && !o.rawSizes() ? Units.human(n.longValue()) : scalar(v);
             case PERCENT -> v instanceof Number n ? percent(n.doubleValue()) : scalar(v);

@@ -12,7 +12,7 @@ import java.util.function.IntPredicate;
 /**
  * Aligned plain-text columns for the terminal: an optional title line, a header, a dashed rule, the
  * rows (numbers right-aligned), a {@code (N rows)} footer, then the table's notes. Nulls print as
- * {@code null}; control characters in cells are shown escaped so they cannot break the alignment
+ * empty; control characters in cells are shown escaped so they cannot break the alignment
  * or drive the terminal. With {@link FormatOptions#color()} the header is bold and nulls dim; with
  * {@link FormatOptions#maxCellWidth()} long cells are cut with {@code …}; with
  * {@link FormatOptions#lineWidth()} a table wider than the terminal first has its widest text

@@ -18,6 +18,7 @@ import bufq.table.Table;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 final class ModulesCommand implements Command {
     @Override public String name() { return "modules"; }
@@ -31,11 +32,11 @@ final class ModulesCommand implements Command {
                 + "Modules of a big directory are read when first used: backend, values and the byte columns show\n"
                 + "once they are: 'fit', 'summary' and the query 'modules where ...' read them all.\n"
                 + "argument_bytes, output_bytes, alias_bytes, temp_bytes and code_bytes are JAX's memory_analysis()\n"
-                + "figures read from the allocations (null where the dump does not say); needs_bytes is what a run\n"
+                + "figures read from the allocations (empty where the dump does not say); needs_bytes is what a run\n"
                 + "asks the device for: code + arguments + outputs - aliases + temp + constants (see 'fit').\n"
                 + "weights_bytes and optimizer_bytes are the arguments' bytes by category (blame by category): the entry\n"
-                + "parameters under params/model/weights and under opt_state/optimizer roots, by the session's rules;\n"
-                + "null until the module's op_names are read (by blame, a query on op_name or category).";
+                + "parameters under params/model/weights and under opt_state/optimizer roots, by the session's rules\n"
+                + "(the op_names of each module in memory are read for them).";
     }
 
     @Override public List<String> examples() { return List.of("modules"); }
@@ -57,12 +58,16 @@ final class ModulesCommand implements Command {
                 .column("code_bytes", ColumnType.BYTES).column("needs_bytes", ColumnType.BYTES)
                 .column("weights_bytes", ColumnType.BYTES).column("optimizer_bytes", ColumnType.BYTES);
         List<ModuleSet.Entry> es = ctx.modules().set().entries();
+        int unread = 0;
         for (int i = 0; i < es.size(); i++) {
             ModuleSet.Entry e = es.get(i);
             HloModule m = e.loaded();
             ProgramSizes z = m == null ? ProgramSizes.UNKNOWN : ProgramSizes.of(m);
-            // Only from op_names already read: listing modules reads no Used values section.
-            boolean named = m != null && (m.isRead(DumpPart.USED_VALUES) || !m.info().hasValueDetails());
+            // A module in memory has its op_names read for the categories, so the row is the same
+            // whatever ran before; one not read yet shows no figures (a note says why).
+            if (m != null && m.info().hasValueDetails()) ctx.modules().readParts(m, Set.of(DumpPart.USED_VALUES));
+            boolean named = m != null;
+            if (m == null) unread++;
             Map<String, Long> arguments = named ? arguments(ctx, m) : Map.of();
             b.row((long) (i + 1), e == ctx.modules().set().currentEntry() ? "*" : "", e.handle(), e.name(), e.dumpId(),
                     m == null ? null : m.info().backend(), m == null ? null : (long) m.values().size(), m != null,
@@ -70,6 +75,8 @@ final class ModulesCommand implements Command {
                     orNull(z.tempBytes()), orNull(z.codeBytes()), orNull(z.needsBytes()),
                     named ? arguments.getOrDefault("weights", 0L) : null, named ? arguments.getOrDefault("optimizer", 0L) : null);
         }
+        if (unread > 0) b.note(unread + (unread == 1 ? " module is" : " modules are") + " not read yet: backend, values and the byte"
+                + " columns are empty until it is ('use N', or 'fit', 'summary', 'modules where ...', which read them all)");
         ctx.out().print(b.build());
         return Status.OK;
     }
