@@ -62,15 +62,15 @@ public final class TableFormatter implements Formatter {
         for (int c = 0; c < w && !wide; c++) wide = statement(table, c) && options.maxCellWidth() > 0 && width[c] > options.maxCellWidth();
         if (wide) for (int c = 0; c < w; c++) under[c] = statement(table, c);
         if (!fitsSoftly(table, cells, whole, width, right, options.lineWidth(), under)) {
-            // A table that must leave out what its rows say is no table worth reading: one field
-            // per line, every cell whole, instead.
+            // A table that must cut what its rows say to a stub, or leave it out, is no table worth
+            // reading: one field per line, every cell whole, instead.
             VERTICAL.write(table.withNote("one field per line: the table is too wide for " + options.lineWidth()
                     + " columns (--format table with set maxwidth 0 prints it as a table)"), options, out);
             return;
         }
         int[] shown = fit(table, cells, whole, width, right, options.lineWidth(), under);
         String lost = lostNote(table, shown, under, cells, whole, options);
-        if (table.title() != null) out.append(visible(table.title())).append('\n');
+        if (table.title() != null) wrap(visible(table.title()), options.lineWidth(), out);
         if (shown.length > 0) {
             StringBuilder line = new StringBuilder();
             for (int i = 0; i < shown.length; i++) {
@@ -95,13 +95,31 @@ public final class TableFormatter implements Formatter {
                     cell(line, cells[r][c], width[c], right[c], i == shown.length - 1, isNull && options.color() ? DIM : null);
                 }
                 out.append(stripRight(line)).append('\n');
-                for (int c = 0; c < w; c++) if (under[c] && table.cell(r, c) != null) out.append("    ").append(whole[r][c]).append('\n');
+                for (int c = 0; c < w; c++) if (under[c] && table.cell(r, c) != null) indented(whole[r][c], options.lineWidth(), out);
             }
         }
         out.append('(').append(n).append(n == 1 ? " row)" : " rows)").append('\n');
         for (String note : table.notes()) wrap(visible(note), options.lineWidth(), out);
         for (String note : Cells.columnNotes(table, withUnder(shown, under))) wrap(visible(note), options.lineWidth(), out);
         if (lost != null) wrap(lost, options.lineWidth(), out);
+    }
+
+    /**
+     * A statement under its row, indented; on a terminal narrower than it, broken at spaces onto
+     * lines indented further, so the terminal does not wrap it (a pipe gets it on one line).
+     */
+    static void indented(String statement, int lineWidth, StringBuilder out) {
+        if (lineWidth <= 0 || displayWidth(statement) + 4 <= lineWidth) {
+            out.append("    ").append(statement).append('\n');
+            return;
+        }
+        StringBuilder lines = new StringBuilder();
+        wrap(statement, Math.max(20, lineWidth - 6), lines);
+        boolean first = true;
+        for (String l : lines.toString().split("\n")) {
+            out.append(first ? "    " : "      ").append(l).append('\n');
+            first = false;
+        }
     }
 
     /** The columns shown in the table and those printed under each row, in column order. */
@@ -121,19 +139,20 @@ public final class TableFormatter implements Formatter {
     private static final VerticalFormatter VERTICAL = new VerticalFormatter();
 
     /**
-     * Whether the table fits {@code lineWidth} by {@link #fit} without leaving out a column that says
-     * something (one with content that the table does not mark optional). Changes nothing it is given.
+     * Whether the table fits {@code lineWidth} by the gentle steps of {@link #fit}: leaving out empty
+     * and optional columns, cutting text to {@link #SOFT_TEXT}. Past that it would cut what its rows
+     * say to a stub (advise's findings to ten columns) or leave it out. Changes nothing it is given.
      */
     private static boolean fitsSoftly(Table table, String[][] cells, String[][] whole, int[] width, boolean[] right,
                                       int lineWidth, boolean[] under) {
         if (lineWidth <= 0 || table.size() == 0 || total(width, kept(under)) <= lineWidth) return true;
         String[][] copy = new String[cells.length][];
         for (int r = 0; r < cells.length; r++) copy[r] = cells[r].clone();
-        int[] shown = fit(table, copy, whole, width.clone(), right, lineWidth, under);
-        boolean[] kept = under.clone();
-        for (int c : shown) kept[c] = true;
-        for (int c = 0; c < kept.length; c++) if (!kept[c] && !empty(table, c) && !table.columns().get(c).optional()) return false;
-        return true;
+        int[] w = width.clone();
+        boolean[] gone = under.clone();
+        drop(table, w, gone, lineWidth, c -> empty(table, c));
+        cutText(table, copy, whole, w, right, kept(gone), lineWidth, SOFT_TEXT);
+        return total(w, drop(table, w, gone, lineWidth, c -> table.columns().get(c).optional())) <= lineWidth;
     }
 
     /** Narrowest a text column is cut to before columns are left out instead. */

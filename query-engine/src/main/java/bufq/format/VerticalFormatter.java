@@ -1,15 +1,14 @@
 package bufq.format;
 
 import bufq.table.Column;
-import bufq.table.ColumnType;
 import bufq.table.Table;
 
 /**
  * One field per line, as psql's {@code \x} and MySQL's {@code \G}: each row is a numbered record,
  * {@code -[ RECORD 1 ]---}, then a line per column, its name padded to the longest and its value
  * whole. For rows too wide for a terminal: nothing is cut or left out. With
- * {@link FormatOptions#lineWidth()} prose longer than the line wraps at spaces under its value's
- * start; a statement ({@link ColumnType#STATEMENT}) never wraps, so it can be copied whole. A null
+ * {@link FormatOptions#lineWidth()} a value longer than the line (prose, a statement) is broken at
+ * spaces onto lines under its start, so the terminal does not wrap it; a pipe gets it whole. A null
  * field is empty. Then the row count and the notes, as the table format ends.
  */
 public final class VerticalFormatter implements Formatter {
@@ -22,7 +21,7 @@ public final class VerticalFormatter implements Formatter {
     }
 
     @Override public void write(Table table, FormatOptions options, StringBuilder out) {
-        if (table.title() != null) out.append(Cells.visible(table.title(), false)).append('\n');
+        if (table.title() != null) Cells.wrap(Cells.visible(table.title(), false), options.lineWidth(), out);
         int nameWidth = 0;
         for (Column c : table.columns()) nameWidth = Math.max(nameWidth, Cells.displayWidth(Cells.visible(c.name(), false)));
         for (int r = 0; r < table.size(); r++) {
@@ -35,7 +34,7 @@ public final class VerticalFormatter implements Formatter {
                 String text = v == null ? "" : Cells.visible(Cells.human(v, col.type(), options), false);
                 String name = Cells.visible(col.name(), false);
                 String lead = name + " ".repeat(nameWidth - Cells.displayWidth(name)) + " | ";
-                field(lead, text, col.type() == ColumnType.STATEMENT ? 0 : options.lineWidth(), out);
+                field(lead, text, options.lineWidth(), out);
             }
         }
         int n = table.size();
