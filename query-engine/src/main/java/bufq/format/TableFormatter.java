@@ -68,8 +68,9 @@ public final class TableFormatter implements Formatter {
                     + " columns (--format table with set maxwidth 0 prints it as a table)"), options, out);
             return;
         }
+        boolean fitted = options.lineWidth() > 0 && total(width, kept(under)) > options.lineWidth();
         int[] shown = fit(table, cells, whole, width, right, options.lineWidth(), under);
-        String lost = lostNote(table, shown, under, cells, whole, options);
+        String lost = lostNote(table, shown, under, cells, whole, options, fitted);
         if (table.title() != null) wrap(visible(table.title()), options.lineWidth(), out);
         if (shown.length > 0) {
             StringBuilder line = new StringBuilder();
@@ -252,7 +253,7 @@ public final class TableFormatter implements Formatter {
      * width or {@code maxwidth}), and how to see them whole; null when nothing was lost.
      */
     private static String lostNote(Table table, int[] shown, boolean[] under, String[][] cells, String[][] whole,
-                                   FormatOptions options) {
+                                   FormatOptions options, boolean fitted) {
         List<String> gone = new ArrayList<>();
         List<String> cut = new ArrayList<>();
         List<String> below = new ArrayList<>();
@@ -274,7 +275,8 @@ public final class TableFormatter implements Formatter {
         }
         String moved = below.isEmpty() ? "" : String.join(", ", below) + " printed whole under each row";
         if (gone.isEmpty() && cut.isEmpty()) return below.isEmpty() ? null : moved;
-        String why = options.lineWidth() > 0 ? "to fit " + options.lineWidth() + " columns" : "at maxwidth " + options.maxCellWidth();
+        // cut for the terminal's width, or only at maxwidth on a terminal wide enough
+        String why = fitted ? "to fit " + options.lineWidth() + " columns" : "at maxwidth " + options.maxCellWidth();
         StringBuilder b = new StringBuilder();
         if (!gone.isEmpty()) b.append(columns(gone)).append(" left out");
         if (!cut.isEmpty()) b.append(gone.isEmpty() ? "" : ", ").append(columns(cut)).append(" cut with …");
