@@ -14,9 +14,12 @@ import bufq.model.BufferAllocation;
 import bufq.model.DumpPart;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
+import bufq.model.MemorySpace;
 import bufq.model.HloModule;
 import bufq.liveness.RangeEnd;
 import bufq.model.Shape;
+import bufq.sharding.HloSharding;
+import bufq.sharding.Shardings;
 import bufq.liveness.UseSchedule;
 import bufq.table.ColumnType;
 import java.util.ArrayList;
@@ -73,6 +76,8 @@ final class StandardFields {
                 .add("index", STRING, "shape index in the defining instruction's output, {} for the whole", v((x, c) -> x.index()))
                 .add("label", STRING, "name as the allocation section prints it (fusion{0}, add.3)", v((x, c) -> x.label()))
                 .add("color", INT, "memory space of the value (0 default; TPU 1 = VMEM)", v((x, c) -> l(x.color())))
+                .add("space", STRING, "its memory space by name: hbm (color 0 on TPU/GPU; default on CPU), vmem, smem, host, host-offload (color 5)",
+                        v((x, c) -> MemorySpace.name(c.module(), x.color())))
                 .add("size", BYTES, "size= in the allocation section (physical)", v((x, c) -> l(x.size())))
                 .add("offset", INT, "byte offset inside its allocation", v((x, c) -> l(x.offset())))
                 .add("allocation", INT, "index of the allocation holding it", v((x, c) -> l(x.allocation())))
@@ -120,7 +125,19 @@ final class StandardFields {
                 .add("positions", LIST, "positions as 'instruction [index]'", v((x, c) -> x.positions().stream().map(Object::toString).toList()), USED)
                 .add("category", STRING, CATEGORY_DOC, valueCategory(CategoryRules.NONE), USED)
                 .add("live_out", BOOL, "live until the end of the program", v(StandardFields::valueLiveOut))
-                .add("phi", BOOL, "a phi value", v((x, c) -> x.phi()));
+                .add("phi", BOOL, "a phi value", v((x, c) -> x.phi()))
+                .add("sharding", STRING, "an entry parameter's sharding as the HLO text beside the dump gives it ({devices=[4,1]<=[4]}, {replicated}); null for other values or without that text",
+                        v((x, c) -> { HloSharding h = Shardings.of(c.module()).shardingOf(x); return h == null ? null : h.text(); }))
+                .add("global_shape", STRING, "an entry parameter's shape over all devices (its per-device shape times the tile counts of its sharding)",
+                        v((x, c) -> Shardings.of(c.module()).globalShape(x)))
+                .add("shards", INT, "an entry parameter's pieces: how many ways its sharding cuts it (1 when replicated)", v((x, c) -> {
+                    HloSharding h = Shardings.of(c.module()).shardingOf(x);
+                    return h == null ? null : l(h.shards());
+                }))
+                .add("replicated", BOOL, "an entry parameter whose every element is on every device", v((x, c) -> {
+                    HloSharding h = Shardings.of(c.module()).shardingOf(x);
+                    return h == null ? null : h.replicated();
+                }));
         return new Entity("values", "HLO values with their allocation, shape and live range", f.done(),
                 List.of("id", "label", "color", "size", "offset", "allocation", "shape", "start", "end"),
                 ctx -> ctx.module().values(),
@@ -128,8 +145,8 @@ final class StandardFields {
                 (from, to, ctx) -> LiveValues.during(ctx.module(), from, to));
     }
 
-    static final String CATEGORY_DOC = "what the memory is: weights, optimizer, inputs, outputs, residuals, gradients, collectives, "
-            + "constants, temporaries (blame by category; set category adds rules)";
+    static final String CATEGORY_DOC = "what the memory is, by dataflow: weights, optimizer, inputs, gathered weights, outputs, residuals, "
+            + "recomputed, gradients, cotangents, collectives, constants, temporaries (blame by category; set category adds rules)";
 
     /** The {@code category} of a value under {@code rules}; a failing rule fails the query, naming it. */
     static Getter valueCategory(CategoryRules rules) { return v((x, c) -> category(x, c, rules)); }
@@ -172,6 +189,8 @@ final class StandardFields {
                 .add("index", INT, "allocation number", a((x, c) -> l(x.index())))
                 .add("size", BYTES, "allocation size", a((x, c) -> l(x.size())))
                 .add("color", INT, "memory space (colour)", a((x, c) -> l(x.color())))
+                .add("space", STRING, "its memory space by name: hbm (color 0 on TPU/GPU; default on CPU), vmem, smem, host, host-offload (color 5)",
+                        a((x, c) -> MemorySpace.name(c.module(), x.color())))
                 .add("kind", STRING, "one word: parameter, parameter-live-out, constant, thread-local, output, live-out, temp", a((x, c) -> x.kind()))
                 .add("parameter", INT, "entry parameter number, null when not a parameter", a((x, c) -> x.isParameter() ? l(x.parameter()) : null))
                 .add("shape", STRING, "parameter or output shape", a((x, c) -> x.parameterShape() != null ? x.parameterShape().text()

@@ -65,7 +65,7 @@ class ReadableEditsTest {
             checked++;
         }
         assertTrue(checked >= 3, "advise found id selections to rewrite: " + checked);
-        List<Output> report = Advisor.report(m, plan, readable);
+        List<Output> report = Advisor.report(m, plan, 0, readable);
         Table t = (Table) report.get(0);
         for (int r = 0; r < t.size(); r++) {
             String whatif = (String) t.cell(r, t.columns().indexOf(t.columns().stream().filter(c -> c.name().equals("whatif")).findFirst().orElseThrow()));

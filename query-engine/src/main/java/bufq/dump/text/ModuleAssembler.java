@@ -162,7 +162,8 @@ final class ModuleAssembler {
         HloModule.Info info = new HloModule.Info(stem, stem, source.number(), backend, files,
                 live == null ? -1 : live.maxTime, total, live == null ? null : live.peak,
                 live == null ? -1 : live.stackBytes, live == null ? null : live.stack,
-                report == null ? new TreeMap<>() : report.colorTotals, !valueRegions.isEmpty(), truncatedAt);
+                report == null ? new TreeMap<>() : report.colorTotals, !valueRegions.isEmpty(), truncatedAt, HloModule.Info.TEXT,
+                null, null, report == null ? null : report.spaceNames);
         HloModule m = new HloModule(info, allocations, values, sequence, w.kept(), w.count(), List.of(), details);
         // The model rules shared ids out in one pass; only ids it finds shared have their lines looked for.
         List<List<HloValue>> shared = m.valuesSharingAnId();

@@ -1,6 +1,8 @@
 package bufq.shell.command;
 
+import bufq.advise.ShardingAudit;
 import bufq.blame.Blame;
+import bufq.lang.QueryException;
 import bufq.blame.BlameBy;
 import bufq.category.Categories;
 import bufq.category.CategoryRules;
@@ -40,17 +42,23 @@ final class BlameCommand implements Command {
                 + "the stack-trace tree (the dump's own, or rebuilt from the op names when the dump has none).\n"
                 + "'by stack' uses each instruction's whole Python stack where the dump has one (proto dumps), at every\n"
                 + "depth from the outermost frame, else its source line.\n"
-                + "'by category' says what the memory is: every byte in one of weights, optimizer, inputs, outputs, residuals,\n"
-                + "gradients, collectives, constants, temporaries (rules in docs/commands.md; 'set category NAME = CONDITION'\n"
+                + "'by category' says what the memory is, by what the program does with it: every byte in one of weights,\n"
+                + "optimizer, inputs, gathered weights, outputs, residuals, recomputed, gradients, cotangents, collectives,\n"
+                + "constants, temporaries (rules in docs/commands.md; 'set category NAME = CONDITION'\n"
                 + "adds your own), each row with its largest value and the query that lists its values. 'by path' folds\n"
                 + "op_names and parameter paths that differ only in an index (params[*]['wq']) into one row with its count,\n"
                 + "as a tree down to depth N. 'at STEP' (or claimed_peak) blames another step than the peak (the stack\n"
-                + "tree is printed at the peak only). 'limit N' keeps the first N rows.";
+                + "tree is printed at the peak only). 'limit N' keeps the first N rows.\n"
+                + "'by sharding' (kept out of the line above, which fits a line) is the replication audit of an SPMD module (its sharding read from the optimized HLO text\n"
+                + "beside the dump): the entry parameters replicated, or cut fewer ways than the mesh has devices, grouped\n"
+                + "by pytree leaf with their optimizer state (params['embed'] with opt_state[0].mu['embed'], ...) and the\n"
+                + "values of their per-device shape (gradients, updates, a loop's copies), each with its bytes per device,\n"
+                + "the bytes if cut over every device, and the peak saving measured with whatif (the line is printed).";
     }
 
     @Override public List<String> examples() {
         return List.of("blame", "blame by source", "blame by op_name depth 3", "blame by stack depth 4", "blame by category",
-                "blame by path depth 2", "blame by category at 40", "blame by op_name limit 8");
+                "blame by path depth 2", "blame by category at 40", "blame by op_name limit 8", "blame by sharding");
     }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
@@ -65,12 +73,22 @@ final class BlameCommand implements Command {
         OptionalInt limit = a.limit();
         a.done();
         BlameBy by = byText == null ? BlameBy.OP_NAME : BlameBy.parse(byText);
-        if (by == null) throw new CommandException("blame by takes op_name, source, opcode, stack, category or path, not '" + byText + "'");
+        if (by == null) throw new CommandException("blame by takes op_name, source, opcode, stack, category, path or sharding, not '" + byText + "'");
         HloModule m = ctx.modules().requireFor("blame", ctx.out()::info);
         String unreadable = m.info().hasValueDetails() || m.values().isEmpty() ? null : unreadableValuesFile(m);
         if (unreadable != null) throw new CommandException(unreadable);
         if (at == null && Liveness.of(m).peakTime() < 0) {
             ctx.out().print(Blame.atPeak(m, by, depth.orElse(0)));   // says there is no peak
+            return Status.OK;
+        }
+        if (by == BlameBy.SHARDING) {
+            if (at != null) throw new CommandException("blame by sharding measures the peak: it takes no 'at'");
+            try {
+                ctx.out().print(CommandArgs.limited(ShardingAudit.report(m, ctx.engine().catalog(), ctx.settings().tiling(),
+                        ctx.settings()::tilingNamed), limit));
+            } catch (QueryException e) {
+                throw new CommandException(e.getMessage());
+            }
             return Status.OK;
         }
         if (by == BlameBy.CATEGORY || by == BlameBy.PATH) {

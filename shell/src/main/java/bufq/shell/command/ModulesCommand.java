@@ -2,9 +2,14 @@ package bufq.shell.command;
 
 import bufq.category.Categories;
 import bufq.category.CategoryRules;
+import bufq.dump.file.MemoryAnalysisFile;
+import bufq.fit.JaxFigures;
 import bufq.model.DumpPart;
+import bufq.model.MemorySpace;
+import bufq.units.Units;
 import bufq.model.PartUnavailableException;
 import bufq.model.ProgramSizes;
+import bufq.sharding.Shardings;
 import bufq.model.HloModule;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
@@ -16,6 +21,8 @@ import bufq.table.ColumnType;
 import bufq.table.Table;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,7 +43,14 @@ final class ModulesCommand implements Command {
                 + "asks the device for: code + arguments + outputs - aliases + temp + constants (see 'fit').\n"
                 + "weights_bytes and optimizer_bytes are the arguments' bytes by category (blame by category): the entry\n"
                 + "parameters under params/model/weights and under opt_state/optimizer roots, by the session's rules\n"
-                + "(the op_names of each module in memory are read for them).";
+                + "(the op_names of each module in memory are read for them).\n"
+                + "partitions and replicas are num_partitions and replica_count of the optimized HLO text beside the dump\n"
+                + "(*after_optimizations.txt, or .gz): one SPMD program serves that many devices, and every size is one\n"
+                + "device's; 1 without that text.\n"
+                + "Memory spaces: the byte columns are of the device memory (color 0: HBM on TPU/GPU, RAM on CPU), as\n"
+                + "memory_analysis()'s are; a module with other spaces (TPU VMEM, SMEM, host offload) gets other_spaces,\n"
+                + "each space's allocation bytes on its own, never added to the device figures. Where a\n"
+                + "memory_analysis.json (JAX's own figures) lies beside a dump, a note holds the module to it.";
     }
 
     @Override public List<String> examples() { return List.of("modules"); }
@@ -56,9 +70,14 @@ final class ModulesCommand implements Command {
                 .column("argument_bytes", ColumnType.BYTES).column("output_bytes", ColumnType.BYTES)
                 .column("alias_bytes", ColumnType.BYTES).column("temp_bytes", ColumnType.BYTES)
                 .column("code_bytes", ColumnType.BYTES).column("needs_bytes", ColumnType.BYTES)
-                .column("weights_bytes", ColumnType.BYTES).column("optimizer_bytes", ColumnType.BYTES);
+                .column("weights_bytes", ColumnType.BYTES).column("optimizer_bytes", ColumnType.BYTES)
+                .column("partitions", ColumnType.INT).column("replicas", ColumnType.INT);
         List<ModuleSet.Entry> es = ctx.modules().set().entries();
         int unread = 0;
+        boolean spaces = false;
+        for (ModuleSet.Entry e : es) spaces |= e.loaded() != null && MemorySpace.several(e.loaded());
+        if (spaces) b.column("other_spaces", ColumnType.STRING);
+        List<String> notes = new ArrayList<>();
         for (int i = 0; i < es.size(); i++) {
             ModuleSet.Entry e = es.get(i);
             HloModule m = e.loaded();
@@ -69,14 +88,23 @@ final class ModulesCommand implements Command {
             boolean named = m != null;
             if (m == null) unread++;
             Map<String, Long> arguments = named ? arguments(ctx, m) : Map.of();
-            b.row((long) (i + 1), e == ctx.modules().set().currentEntry() ? "*" : "", e.handle(), e.name(), e.dumpId(),
+            List<Object> row = new ArrayList<>(Arrays.asList((long) (i + 1), e == ctx.modules().set().currentEntry() ? "*" : "",
+                    e.handle(), e.name(), e.dumpId(),
                     m == null ? null : m.info().backend(), m == null ? null : (long) m.values().size(), m != null,
                     List.copyOf(e.files()), orNull(z.argumentBytes()), orNull(z.outputBytes()), orNull(z.aliasBytes()),
                     orNull(z.tempBytes()), orNull(z.codeBytes()), orNull(z.needsBytes()),
-                    named ? arguments.getOrDefault("weights", 0L) : null, named ? arguments.getOrDefault("optimizer", 0L) : null);
+                    named ? arguments.getOrDefault("weights", 0L) : null, named ? arguments.getOrDefault("optimizer", 0L) : null,
+                    m == null ? null : Shardings.header(m).partitions(), m == null ? null : Shardings.header(m).replicas()));
+            if (spaces) row.add(m == null ? null : MemorySpace.others(m, Units::human));
+            b.row(row);
+            if (m != null) {
+                var jax = MemoryAnalysisFile.of(m);
+                if (jax.isPresent()) for (String line : JaxFigures.compare(m, jax.get()).lines()) notes.add(e.handle() + ": " + line);
+            }
         }
         if (unread > 0) b.note(unread + (unread == 1 ? " module is" : " modules are") + " not read yet: backend, values and the byte"
                 + " columns are empty until it is ('use N', or 'fit', 'summary', 'modules where ...', which read them all)");
+        for (String n : notes) b.note(n);
         ctx.out().print(b.build());
         return Status.OK;
     }

@@ -227,7 +227,7 @@ class ReplCompleterTest {
         assertEquals(List.of("depth", "at", "limit"), at("blame by source "));
         assertEquals(List.of("claimed_peak"), at("blame by category at "));
         assertEquals(List.of(), at("blame depth "), "a number: nothing to offer");
-        assertEquals(List.of("color"), at("peak "));
+        assertEquals(List.of("color", "space"), at("peak "));
         assertTrue(at("timeline ").containsAll(List.of("color", "width", "--svg", "--html", "--force")), at("timeline ").toString());
         Files.writeString(tmp.resolve("chart.svg"), "");
         assertEquals(List.of(tmp + "/chart.svg"), at("timeline --svg " + tmp + "/cha"));
