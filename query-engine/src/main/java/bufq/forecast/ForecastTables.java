@@ -141,9 +141,9 @@ final class ForecastTables {
         Table.Builder t = Table.builder().title("leave-one-out: each loaded size forecast from the others")
                 .column("n", ColumnType.INT).column("module", ColumnType.STRING)
                 .column("peak_bytes", ColumnType.BYTES).column("peak_forecast", ColumnType.BYTES)
-                .column("peak_error", ColumnType.BYTES).column("peak_error_pct", ColumnType.PERCENT)
+                .column("peak_error", ColumnType.BYTES).column("peak_error_fraction", ColumnType.PERCENT)
                 .column("needs_bytes", ColumnType.BYTES).column("needs_forecast", ColumnType.BYTES)
-                .column("needs_error", ColumnType.BYTES).column("needs_error_pct", ColumnType.PERCENT)
+                .column("needs_error", ColumnType.BYTES).column("needs_error_fraction", ColumnType.PERCENT)
                 .column("why", ColumnType.NOTE);
         double worst = 0;
         for (Residual r : rs) {

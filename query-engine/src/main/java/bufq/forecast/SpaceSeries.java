@@ -247,7 +247,7 @@ final class SpaceSeries {
             for (int d = 0; d < rank; d++) if (num[d] == 1) want[d] = ns[o];
             if (!shapesByOp.get(o).contains(opShape(key.key().opGroup(), s.dtype(), want))) return null;
         }
-        return new Law(s, num, off, den, v.size() - s.paddedBytes());
+        return new Law(s, num, off, den, new boolean[num.length], v.size() - s.paddedBytes());
     }
 
     /** Per module, every value's op_name, element type and dimensions, whatever its memory space. */

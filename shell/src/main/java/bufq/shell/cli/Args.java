@@ -26,7 +26,7 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
     }
 
     public static final String USAGE = """
-            Usage: bufq [--format table|markdown|csv|tsv|json|ndjson] [-c TEXT]... [-f FILE] [--oom FILE] [--sql TEXT] [--bail]
+            Usage: bufq [--format table|vertical|markdown|csv|tsv|json|ndjson] [-c TEXT]... [-f FILE] [--oom FILE] [--sql TEXT] [--bail]
                         [--no-init] [--capacity SIZE] [--device NAME] [--reserved SIZE] [--module NAME] [PATH...]
 
             Query XLA buffer-assignment dumps. PATH is a *-buffer-assignment.txt file (its -values,
@@ -37,12 +37,14 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
             Out of memory? Three steps, on the dump directory of the run (XLA_FLAGS=--xla_dump_to=DIR):
               bufq --oom err.log DIR            which program, allocation and values the message is about
               bufq --device v5e -c fit DIR      whether the programs fit the device, alone and together
+                                                (the run's device: 'help device' lists them; a CPU run
+                                                takes --capacity host, this machine's memory)
               bufq -c advise DIR                what would lower the peak, each change measured with whatif
 
             Options:
-              --format NAME  output format: table (default), markdown, csv, tsv, json, ndjson; in json
-                             a run prints one document: a single result as is, several as an array
-                             of the results in order (statements that print none add nothing)
+              --format NAME  output format: table (default), vertical, markdown, csv, tsv, json, ndjson;
+                             in json a run prints one document: a single result as is, several as
+                             an array of the results in order (statements that print none add nothing)
               -c TEXT        run a query or command and print its result; repeatable; exit after the last
               -f FILE        run a script of queries and commands (.bq: one per line, # comments,
                              a line ending in \\ or an unfinished query continues); a FILE

@@ -6,6 +6,7 @@ import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
+import bufq.shell.session.ModuleSet;
 import bufq.shell.session.Modules;
 import bufq.shell.session.TempFiles;
 import org.duckdb.DuckDBConnection;
@@ -19,6 +20,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -187,12 +189,15 @@ final class Stage implements AutoCloseable {
             for (Schema.Column c : t.columns()) if (c.field() != null) parts.addAll(fields.needs(t.name(), c.field()));
         }
         HloModule current = set.current();
+        // programs of one dump sharing a name: their module key takes XLA's number (jit__normal#0010)
+        Map<String, Integer> named = new HashMap<>();
+        for (ModuleSet.Entry e : set.set().entries()) named.merge(ModuleKeys.folder(e.files()) + "\0" + e.name(), 1, Integer::sum);
         try (Loader loader = new Loader(conn, catalog, tables)) {
             set.forEachModule(m -> {
                 if (Thread.currentThread().isInterrupted()) throw new CommandException(CommandException.CANCELLED);
                 if (!parts.isEmpty()) set.readParts(m, parts);
                 try {
-                    ModuleKeys keys = ModuleKeys.of(m);
+                    ModuleKeys keys = ModuleKeys.of(m, named.getOrDefault(ModuleKeys.folder(m.info().files()) + "\0" + m.info().name(), 1) > 1);
                     loader.add(m, keys, tiling, m == current);
                     if (keys.dump() != null && !dumps.contains(keys.dump())) dumps.add(keys.dump());
                 } catch (IOException e) {
