@@ -34,7 +34,7 @@ import java.util.function.Function;
  * parameters stay whole by the law; every other value (activations, collective buffers, gathered
  * weights) is held at its size, which is what this cannot know: the partitioner re-cuts
  * temporaries at another mesh size. The peak at N is the module swept with the parts scaled (the
- * {@code whatif} sweep), under the loaded schedule. Immutable.
+ * {@code whatif} sweep), under the loaded schedule. Every figure is the device memory's (colour 0). Immutable.
  */
 public final class MeshForecast {
     /** The parts, in the order printed. */
@@ -100,6 +100,7 @@ public final class MeshForecast {
         Set<String> shardedShapes = new HashSet<>();
         for (HloValue v : m.values()) {
             HloSharding h = s.shardingOf(v);
+            if (v.color() != 0) continue;
             if (h == null || v.shape() == null || !v.shape().isArray()) continue;
             Part p = h.replicated() ? Part.REPLICATED : h.shards() >= n ? Part.SHARDED : h.shards() > 1 ? Part.UNDER_SHARDED : Part.REPLICATED;
             if (h.kind() != HloSharding.Kind.TILED && h.kind() != HloSharding.Kind.REPLICATED) p = Part.OTHER;
@@ -109,7 +110,7 @@ public final class MeshForecast {
         Set<HloValue> placed = new HashSet<>();
         for (List<HloValue> l : parts) placed.addAll(l);
         for (HloValue v : m.values()) {
-            if (placed.contains(v)) continue;
+            if (placed.contains(v) || v.color() != 0) continue;
             boolean copy = v.shape() != null && v.shape().isArray() && s.parameterOf(v) == null && shardedShapes.contains(key(v));
             parts.get((copy ? Part.COPIES : Part.OTHER).ordinal()).add(v);
         }
@@ -136,14 +137,14 @@ public final class MeshForecast {
         if (n <= 0) throw new IllegalArgumentException("a device count is 1 or more, not " + n);
         long[] bytes = new long[shares.size()];
         for (int i = 0; i < bytes.length; i++) bytes[i] = shares.get(i).bytesAt(n, devices);
-        if (n == devices) return new At(n, Liveness.of(module).peakBytes(), bytes);
+        if (n == devices) return new At(n, Liveness.of(module).peakBytes(0), bytes);
         List<Long> ids = new ArrayList<>();
         for (Share x : shares) if (x.follows()) for (HloValue v : x.values()) ids.add(v.id());
-        if (ids.isEmpty()) return new At(n, Liveness.of(module).peakBytes(), bytes);
+        if (ids.isEmpty()) return new At(n, Liveness.of(module).peakBytes(0), bytes);
         String edit = "scale where id in (" + String.join(", ", ids.stream().map(String::valueOf).toList()) + ") by " + factor((double) devices / n);
         EditParser.Parsed p = EditParser.parse(edit, Set.copyOf(catalog.entities()));
         Outcome o = EditSweep.run(module, p.edits(), catalog, tiling, tilings);
-        return new At(n, o.after().peakBytes(), bytes);
+        return new At(n, o.after().peakBytes(0), bytes);
     }
 
     /** The fewest devices, from 1 to {@code max}, at which the peak fits {@code c}; -1 when none does. */
@@ -172,7 +173,7 @@ public final class MeshForecast {
     /** The report at {@code n} devices. */
     public List<Output> report(long n) throws QueryException {
         At a = at(n);
-        long now = Liveness.of(module).peakBytes();
+        long now = Liveness.of(module).peakBytes(0);
         Table.Builder t = Table.builder().title("forecast chips (" + module.handle() + ": compiled for " + devices + " devices, at " + n + ")")
                 .column("part", ColumnType.STRING).column("values", ColumnType.INT).column("bytes_now", ColumnType.BYTES)
                 .column("bytes_at_n", ColumnType.BYTES).column("basis", ColumnType.STRING).column("what", ColumnType.NOTE);
