@@ -162,6 +162,7 @@ final class Api extends Convert.ReadOnly {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(usage + ": " + e.getMessage());
         }
+        if (r.chips()) throw new IllegalArgumentException(usage + ": 'chips' forecasts the current module alone: run the forecast chips command");
         if (r.fit()) throw new IllegalArgumentException(usage + ": 'fit' checks the session's capacity: run the forecast fit command;"
                 + " from a script, forecast at N and compare its needs_bytes");
         List<HloModule> loaded = new ArrayList<>();
