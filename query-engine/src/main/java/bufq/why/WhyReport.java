@@ -7,6 +7,8 @@ import bufq.model.BufferAllocation;
 import bufq.liveness.EarlierEnd;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
+import bufq.sharding.Collectives;
+import bufq.sharding.Shardings;
 import bufq.model.HloPosition;
 import bufq.model.HloUse;
 import bufq.model.HloValue;
@@ -110,14 +112,32 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
 
     private static Table what(HloModule m, HloValue v, String name) {
         BufferAllocation a = m.allocation(v.allocation());
-        return Table.builder().title("what it is: " + name)
+        Table.Builder b = Table.builder().title("what it is: " + name)
                 .column("value", ColumnType.STRING).column("id", ColumnType.INT).column("shape", ColumnType.STRING)
                 .column("logical", ColumnType.BYTES).column("assigned", ColumnType.BYTES)
                 .column("allocation", ColumnType.INT).column("kind", ColumnType.STRING)
                 .column("offset", ColumnType.INT).column("color", ColumnType.INT)
                 .row(v.label(), v.id(), v.shape() == null ? null : v.shape().text(), v.shape() == null ? null : v.logicalSize(),
-                        v.size(), (long) v.allocation(), a == null ? null : a.kind(), v.offset(), (long) v.color())
-                .build();
+                        v.size(), (long) v.allocation(), a == null ? null : a.kind(), v.offset(), (long) v.color());
+        String carried = carried(m, v);
+        if (carried != null) b.note(carried);
+        return b.build();
+    }
+
+    /** For a collective's result in an SPMD module: what it carries (each leaf of a combined one) and whether it reduced whole; else null. */
+    private static String carried(HloModule m, HloValue v) {
+        if (!Shardings.header(m).spmd()) return null;
+        Collectives.Collective c = Collectives.of(m).of(v);
+        if (c == null) return null;
+        Collectives.Element e = Collectives.of(m).elementOf(v);
+        StringBuilder b = new StringBuilder(c.combined() ? "combined " + c.kind() + " " + c.name() + " of " + c.elements().size() + " operands"
+                : c.kind() + " " + c.name());
+        if (e != null) b.append(c.combined() ? "; this is operand " + e.index() + ": " : ": ")
+                .append(e.leaf() == null ? "no parameter met within a few steps" : (c.kind().equals("all-gather") ? "gathers " + e.path()
+                        : "carries the gradient of " + e.leaf() + " (read beside " + e.path() + ")"));
+        if (c.combined() && !c.leaves().isEmpty()) b.append("; all carry ").append(String.join(", ", c.leaves()));
+        if (c.whole() != null) b.append("; ").append(c.whole());
+        return b.toString();
     }
 
     private static Table born(HloModule m, HloValue v, String name) {
