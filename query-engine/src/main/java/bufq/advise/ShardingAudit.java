@@ -100,8 +100,8 @@ public final class ShardingAudit {
                     + (edit.length() > 120 ? edit.substring(0, 117) + "..." : edit) + ")");
         }
         if (found.isEmpty()) t.note("every entry parameter is cut " + s.partitions() + " ways, or too small to cut");
-        collectives(m, t);
         t.note(s.perDeviceNote());
+        collectives(m, t);
         t.note("bytes: the arrays' bytes per device now; sharded: cut over all " + s.partitions() + " devices; copies: values of their"
                 + " per-device shape that are no parameter (gradients, updates, a loop's copies, all-gathers up to that shape), cut with them;"
                 + " leaves of one shape share its copies (listed with the first);"
