@@ -2,6 +2,7 @@ package bufq.forecast;
 
 import bufq.dump.DumpLoader;
 import bufq.fit.Capacity;
+import bufq.fit.Fit;
 import bufq.fit.Keep;
 import bufq.fit.Program;
 import bufq.liveness.Liveness;
@@ -216,7 +217,18 @@ class ForecastCorpusTest {
         List<Largest> l = f.largest(c, others, Keep.ALL);
         assertTrue(l.get(2).largest() < l.get(0).largest(), "held arrays leave less room: " + l);
         Prediction at = f.at(l.get(0).largest());
-        assertEquals(at.needsBytes() + held, f.fitAt(at, others, Keep.ALL, c).totalBytes());
+        // every array the others keep is held before it, each once: an array a later program takes (its
+        // argument, matched by shape and size) is not counted again, nor are the forecast program's own arguments
+        Fit.Step step = f.fitAt(at, others, Keep.ALL, c);
+        assertTrue(step.heldBeforeBytes() > 0 && step.heldBeforeBytes() <= held, step.heldBeforeBytes() + " of " + held);
+        long reads = step.reads().stream().mapToLong(bufq.fit.HeldArray::bytes).sum();
+        List<Program> all = new ArrayList<>(others);
+        all.add(Program.of(at.module()));
+        List<Fit.Kept> kept = Fit.kept(Fit.steps(all, c, Keep.ALL), Keep.ALL);
+        long keptBefore = kept.stream().filter(k -> k.heldFrom() <= step.order() && k.heldUntil() >= step.order())
+                .mapToLong(k -> k.array().bytes()).sum();
+        assertEquals(keptBefore - reads, step.heldBeforeBytes());
+        assertEquals(at.needsBytes() + step.heldBeforeBytes(), step.totalBytes());
         NotASeries single = assertThrows(NotASeries.class, () -> Forecast.split(loaded.subList(0, 1), null));
         assertTrue(single.getMessage().contains("no program is loaded at two sizes"), single.getMessage());
     }
