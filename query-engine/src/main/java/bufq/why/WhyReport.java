@@ -113,19 +113,18 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
 
     private static Table what(HloModule m, HloValue v, String name) {
         BufferAllocation a = m.allocation(v.allocation());
-<<<<<<< HEAD
-=======
         Categories c = Categories.of(m);
         int p = m.positionOf(v);
->>>>>>> main
         Table.Builder b = Table.builder().title("what it is: " + name)
                 .column("value", ColumnType.STRING).column("id", ColumnType.INT).column("shape", ColumnType.STRING)
                 .column("logical", ColumnType.BYTES).column("assigned", ColumnType.BYTES)
                 .column("allocation", ColumnType.INT).column("kind", ColumnType.STRING)
                 .column("offset", ColumnType.INT).column("color", ColumnType.INT).column("category", ColumnType.STRING)
                 .row(v.label(), v.id(), v.shape() == null ? null : v.shape().text(), v.shape() == null ? null : v.logicalSize(),
-<<<<<<< HEAD
-                        v.size(), (long) v.allocation(), a == null ? null : a.kind(), v.offset(), (long) v.color());
+                        v.size(), (long) v.allocation(), a == null ? null : a.kind(), v.offset(), (long) v.color(),
+                        p < 0 ? null : c.name(p));
+        String reason = p < 0 ? null : c.reason(p);
+        if (reason != null) b.note(v.label() + " is " + c.name(p) + ": " + reason);
         String carried = carried(m, v);
         if (carried != null) b.note(carried);
         return b.build();
@@ -145,13 +144,6 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
         if (c.combined() && !c.leaves().isEmpty()) b.append("; all carry ").append(String.join(", ", c.leaves()));
         if (c.whole() != null) b.append("; ").append(c.whole());
         return b.toString();
-=======
-                        v.size(), (long) v.allocation(), a == null ? null : a.kind(), v.offset(), (long) v.color(),
-                        p < 0 ? null : c.name(p));
-        String reason = p < 0 ? null : c.reason(p);
-        if (reason != null) b.note(v.label() + " is " + c.name(p) + ": " + reason);
-        return b.build();
->>>>>>> main
     }
 
     private static Table born(HloModule m, HloValue v, String name) {
