@@ -19,7 +19,9 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * Runs the rules on a module and measures each finding with the what-if engine: the bytes a finding
@@ -96,7 +98,10 @@ public final class Advisor {
         for (int round = 0; round <= TWIN_ROUNDS; round++) {
             List<Integer> blockers = new ArrayList<>();
             for (Rule r : rules) {
+                // Ctrl-C and the time limit (the shell interrupts the thread): between rules and edits measured
+                if (Thread.currentThread().isInterrupted()) throw new CancellationException("advise cancelled");
                 for (Advice a : r.find(facts)) {
+                    if (Thread.currentThread().isInterrupted()) throw new CancellationException("advise cancelled");
                     if (a.edit() != null && !edits.add(a.rule() + "\0" + a.edit())) continue;   // an earlier round measured this edit
                     long saves = a.bytes();
                     if (a.edit() != null) {
@@ -179,7 +184,7 @@ public final class Advisor {
 
     /** {@link #report(HloModule, List)} with the plan's notes (twin peaks that blocked a fix) under the findings. */
     public static List<Output> report(HloModule m, Plan plan) {
-        return report(m, plan, 0);
+        return report(m, plan, 0, edit -> edit);
     }
 
     /**
@@ -188,6 +193,11 @@ public final class Advisor {
      * the two tables never read as contradicting each other.
      */
     public static List<Output> report(HloModule m, Plan plan, int remedyChanges) {
+        return report(m, plan, remedyChanges, edit -> edit);
+    }
+
+    /** {@link #report(HloModule, Plan, int)} with each edit printed as {@code statements} writes it (see {@link ReadableEdits}). */
+    public static List<Output> report(HloModule m, Plan plan, int remedyChanges, UnaryOperator<String> statements) {
         // ranked by the figure shown: a recompilation estimate below what the what-if measured
         List<Measured> found = new ArrayList<>(plan.found());
         found.sort(Comparator.comparing((Measured x) -> !x.lowersPeak())
@@ -213,7 +223,7 @@ public final class Advisor {
                 lowering++;
                 Recompilation.Figure fig = Recompilation.of(m, a, x.saves());
                 t.row((long) rank, a.rule(), fig.saves(), peak == 0 ? null : (double) fig.saves() / peak, fig.kind(), x.saves(),
-                        a.finding() + fig.finding(), "whatif " + a.edit(), m.handle());
+                        a.finding() + fig.finding(), "whatif " + statements.apply(a.edit()), m.handle());
             } else {
                 beyond++;
                 loss.row((long) rank, a.rule(), x.saves(), a.finding(), m.handle());
@@ -224,7 +234,7 @@ public final class Advisor {
                         f.opName(v).isEmpty() ? null : f.opName(v), f.source(v), m.handle());
             }
         }
-        for (String n : plan.notes()) t.note("twin peak: " + n);
+        for (String n : plan.notes()) t.note("twin peak: " + statements.apply(n));
         if (lowering == 0) t.note("no rule found anything that lowers the peak by " + Units.human(minimumSaving(peak)) + " or more"
                 + (plan.notes().isEmpty() ? "" : ", even planned against its twin peaks")
                 + (remedyChanges > 0 ? "; the remedy's " + remedyChanges + " change" + (remedyChanges == 1 ? "" : "s")

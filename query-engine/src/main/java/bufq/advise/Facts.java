@@ -41,8 +41,8 @@ public final class Facts {
         int t = liveness.peakTime();
         Set<HloValue> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         List<HloValue> live = new ArrayList<>();
-        if (t >= 0) for (HloValue v : LiveValues.at(module, t)) if (seen.add(v)) live.add(v);
-        for (int twin : this.twins) for (HloValue v : LiveValues.at(module, twin)) if (seen.add(v)) live.add(v);
+        if (t >= 0) for (HloValue v : LiveValues.inDevice(module, t)) if (seen.add(v)) live.add(v);
+        for (int twin : this.twins) for (HloValue v : LiveValues.inDevice(module, twin)) if (seen.add(v)) live.add(v);
         live.sort(Comparator.comparingLong(HloValue::size).reversed());
         this.atPeak = List.copyOf(live);
     }

@@ -56,7 +56,7 @@ public final class Remedy {
         Liveness l = Liveness.of(m);
         if (l.peakTime() < 0) return null;
         BufferAllocation best = null;
-        for (HloValue v : LiveValues.at(m, l.peakTime())) {
+        for (HloValue v : LiveValues.inDevice(m, l.peakTime())) {
             BufferAllocation a = m.allocation(v.allocation());
             if (a != null && (best == null || a.size() > best.size())) best = a;
         }
@@ -112,9 +112,10 @@ public final class Remedy {
                 .column("allocation_share", ColumnType.PERCENT).column("figure", ColumnType.STRING)
                 .column("finding", ColumnType.STRING).column("statement", ColumnType.STATEMENT).column("module", ColumnType.NOTE);
         long k = 0;
+        ReadableEdits readable = new ReadableEdits(m, catalog, tiling);
         for (Change c : changes)
             r.row(++k, c.change(), c.saves(), a.size() == 0 ? null : (double) c.saves() / a.size(), c.figure(), c.finding(),
-                    c.statement(), m.handle());
+                    readable.apply(c.statement()), m.handle());
         if (over > 0) r.note(m.handle() + " is over by " + Units.human(over) + " (" + over + " B) with what is held beside it:"
                 + " the changes that save at least that come first, those needing no recompilation before them");
         if (changes.isEmpty()) r.note("tried: chunking (" + kind + " allocations only), bf16 and sharding (outputs only), donation"

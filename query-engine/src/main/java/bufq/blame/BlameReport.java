@@ -57,7 +57,7 @@ final class BlameReport {
         if (by == BlameBy.PATH) return Categories.paths(m, CategoryRules.NONE, t, "peak", depth);
         // Each byte once: a value's share of what its allocation holds then, not its logical size,
         // which counts twice the bytes of a hand-over or of a buffer a loop aliases.
-        List<HloValue> live = LiveValues.at(m, t);
+        List<HloValue> live = LiveValues.inDevice(m, t);
         long[] shares = OccupiedShares.of(live);
         long peak = 0;
         Map<Key, long[]> acc = new HashMap<>();
@@ -114,7 +114,7 @@ final class BlameReport {
                 ? " (the dump's own tree is for its label, step " + l.claimedPeakTime() + ")" : " (the dump printed none)");
         // XLA's tree weighs logical sizes; say so where that is not the table's measure (TPU padding,
         // bytes two values share at a hand-over).
-        long treeBytes = StackTree.usesDumpTree(m) ? m.info().stackTraceBytes() : l.liveBytes(t);
+        long treeBytes = StackTree.usesDumpTree(m) ? m.info().stackTraceBytes() : l.liveBytesAllSpaces(t);
         if (treeBytes >= 0 && treeBytes != peak) {
             source += "; like XLA's it sums logical sizes, " + Units.grouped(treeBytes, ' ') + " bytes, where the table counts the "
                     + Units.grouped(peak, ' ') + " bytes occupied";

@@ -122,7 +122,7 @@ public final class StackTree {
     public static StackTraceNode rebuild(HloModule m, int t) {
         if (t < 0) return null;
         Node root = new Node(m.info().name() == null ? m.handle() : m.info().name());
-        for (HloValue v : LiveValues.at(m, t)) {
+        for (HloValue v : LiveValues.at(m, t)) {   // every memory space, as XLA's own tree sums them
             HloInstruction ins = m.instruction(v.name());
             String leaf = ins != null && ins.opName() != null && !ins.opName().isEmpty() ? ins.opName() : v.name();
             List<String> parts = splitParams(leaf);

@@ -4,6 +4,7 @@ import bufq.liveness.Steps;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
+import bufq.model.MemorySpace;
 import bufq.table.ColumnType;
 import bufq.units.Units;
 import bufq.table.Table;
@@ -28,6 +29,9 @@ final class CategoryReport {
 
         Row(String name) { this.name = name; }
     }
+
+    /** The row of the values offloaded to host memory, outside the device memory's sum. */
+    static final String OFFLOADED = "offloaded (host)";
 
     static Table run(HloModule m, Classification c, int t, String at) {
         Occupied o = Occupied.at(m, t);
@@ -67,8 +71,27 @@ final class CategoryReport {
                     r.largest == null ? null : r.largest.label(), r.largest == null ? null : r.largestShare,
                     rule(c, r), "values where category = \"" + r.name + "\" and live at " + live_);
         }
+        // Values offloaded to host memory (colour 5, S(5)): not device bytes, so a row of their own outside the total.
+        Occupied host = MemorySpace.several(m) ? Occupied.at(m, t, MemorySpace.HOST_OFFLOAD) : null;
+        long hostBytes = 0;
+        if (host != null && host.size() > 0) {
+            HloValue largest = null;
+            long largestShare = -1;
+            for (int i = 0; i < host.size(); i++) {
+                hostBytes += host.shares()[i];
+                if (host.shares()[i] > largestShare) { largestShare = host.shares()[i]; largest = host.live().get(i); }
+            }
+            b.row(OFFLOADED, hostBytes, null, (long) host.size(), largest.label(), largestShare,
+                    "in host memory (color " + MemorySpace.HOST_OFFLOAD + ", S(5) in the layout): not in " + MemorySpace.name(m, MemorySpace.DEVICE),
+                    "values where color = " + MemorySpace.HOST_OFFLOAD + " and live at " + live_);
+        }
         b.note("every byte occupied at the step in exactly one category, the first rule that holds (docs/commands.md, "
-                + "'What is this memory?'); the rows add up to " + Units.human(total) + " (" + total + " B)");
+                + "'What is this memory?'); the rows add up to " + Units.human(total) + " (" + total + " B)"
+                + (MemorySpace.several(m) ? " of " + MemorySpace.name(m, MemorySpace.DEVICE) + " (color 0); other memory spaces are not in them" : ""));
+        if (hostBytes > 0)
+            b.note("the " + OFFLOADED + " row is outside that sum: " + Units.human(hostBytes) + " offloaded to host memory at the step"
+                    + " (JAX's host offload; memory_analysis counts it as host_temp_size_in_bytes), none of it in "
+                    + MemorySpace.name(m, MemorySpace.DEVICE));
         if (!c.hasInstructions && !live.isEmpty()) {
             b.note("no op_name metadata (the dump has no Used values section): categories fall back to allocation kinds "
                     + "(parameters, outputs, constants, temporaries)");

@@ -155,7 +155,7 @@ public final class Checks {
             return;
         }
         List<HloValue> live = LiveValues.at(m, c.time());
-        long at = Liveness.of(m).liveBytes(c.time());
+        long at = Liveness.of(m).liveBytesAllSpaces(c.time());   // XLA sums every memory space
         if (c.cumulative()) {
             if (at != c.claimedBytes()) {
                 r.error(m.handle(), "the dump claims " + c.claimedBytes() + " bytes live at step " + c.time()

@@ -84,9 +84,19 @@ public final class DumpLoader {
                 List<String> passed = new ArrayList<>();
                 int byproducts = 0;
                 List<Path> protoFiles = new ArrayList<>();
+                Path root = realPath(p);
                 for (Path f : files) {
                     String n = f.getFileName().toString();
-                    if (ProtoSources.isProto(n)) {
+                    // A link out of the directory is not followed: a dump folder from a bug report may
+                    // link to a file of this machine's (a key), which must not be read, nor quoted.
+                    if (Files.isSymbolicLink(f) && (root == null || !realPath(f).startsWith(root))) {
+                        passed.add(p.relativize(f) + " (a link out of the directory, not followed)");
+                        continue;
+                    }
+                    if (inArtefactFolder(p, f)) {
+                        // XLA:TPU's per-module folder (compile options, MLIR, topology): no dump in it.
+                        byproducts++;
+                    } else if (ProtoSources.isProto(n)) {
                         if (ProtoSources.walkReads(n) || ProtoSources.isReport(n)) protoFiles.add(f);
                         else passed.add(p.relativize(f) + " (" + ProtoSources.whyWalkSkips(n) + ")");
                     } else if (FileKind.of(n) != FileKind.OTHER) {
@@ -98,7 +108,7 @@ public final class DumpLoader {
                     } else {
                         String why = sniff(f, groups);
                         if (why == null) continue;
-                        if (why.startsWith(HLO_TEXT) && DumpNames.number(n) >= 0) byproducts++;
+                        if (why.startsWith(HLO_TEXT) && DumpNames.number(n) >= 0 || DumpNames.isRunCompanion(n)) byproducts++;
                         else passed.add(p.relativize(f) + " (" + why + ")");
                     }
                 }
@@ -163,6 +173,14 @@ public final class DumpLoader {
         for (Map.Entry<String, List<DumpFile>> e : groups.entrySet()) out.add(source(e.getKey(), e.getValue()));
         for (List<ModuleSource> l : protos.values()) out.addAll(l);
         return out;
+    }
+
+    /** Whether {@code f}, found under {@code root}, is inside an XLA:TPU module artefact folder. */
+    private static boolean inArtefactFolder(Path root, Path f) {
+        Path below = root.relativize(f);
+        for (int i = 0; i < below.getNameCount() - 1; i++)
+            if (DumpNames.isModuleArtefactFolder(below.getName(i).toString())) return true;
+        return false;
     }
 
     /** The file-name prefix of the one module in {@code file}'s directory (a text set or an .hlo.pb), or null when none or several. */
@@ -299,6 +317,15 @@ public final class DumpLoader {
         }
         add(groups, f);
         return null;
+    }
+
+    /** {@code p}'s real path (links resolved); a link that leads nowhere, to itself. */
+    private static Path realPath(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (IOException | SecurityException e) {
+            return p.toAbsolutePath().normalize();
+        }
     }
 
     /** Adds the file at {@code f}, named as it is spelled. */

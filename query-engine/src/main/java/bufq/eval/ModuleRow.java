@@ -1,7 +1,6 @@
 package bufq.eval;
 
 import bufq.model.ProgramSizes;
-import bufq.model.TotalBytes;
 import bufq.model.HeapEvent;
 import bufq.model.HloModule;
 import bufq.liveness.Liveness;
@@ -41,7 +40,7 @@ public record ModuleRow(String handle, String name, String file, String kind, St
         PeakClaim claim = m.info().peakClaim();
         String file = m.info().files().isEmpty() ? null : m.info().files().get(0);
         return new ModuleRow(m.handle(), m.info().name(), file, m.info().format(), m.info().backend(), m.values().size(),
-                m.allocations().size(), m.instructionCount(), TotalBytes.of(m), peak < 0 ? -1 : l.peakBytes(), peak,
+                m.allocations().size(), m.instructionCount(), ProgramSizes.totalBytes(m), peak < 0 ? -1 : l.peakBytes(), peak,
                 claim == null ? -1 : claim.time(), claim == null ? -1 : claim.claimedBytes(), m.heapEvents().size(),
                 tracePeak, m.warningCount(), current, ProgramSizes.of(m), m.info().jaxVersion(),
                 m.info().jaxlibVersion(), Shardings.header(m).partitions(), Shardings.header(m).replicas());

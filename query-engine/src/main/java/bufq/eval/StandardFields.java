@@ -14,6 +14,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.DumpPart;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
+import bufq.model.MemorySpace;
 import bufq.model.HloModule;
 import bufq.liveness.RangeEnd;
 import bufq.model.Shape;
@@ -75,6 +76,8 @@ final class StandardFields {
                 .add("index", STRING, "shape index in the defining instruction's output, {} for the whole", v((x, c) -> x.index()))
                 .add("label", STRING, "name as the allocation section prints it (fusion{0}, add.3)", v((x, c) -> x.label()))
                 .add("color", INT, "memory space of the value (0 default; TPU 1 = VMEM)", v((x, c) -> l(x.color())))
+                .add("space", STRING, "its memory space by name: hbm (color 0 on TPU/GPU; default on CPU), vmem, smem, host, host-offload (color 5)",
+                        v((x, c) -> MemorySpace.name(c.module(), x.color())))
                 .add("size", BYTES, "size= in the allocation section (physical)", v((x, c) -> l(x.size())))
                 .add("offset", INT, "byte offset inside its allocation", v((x, c) -> l(x.offset())))
                 .add("allocation", INT, "index of the allocation holding it", v((x, c) -> l(x.allocation())))
@@ -186,6 +189,8 @@ final class StandardFields {
                 .add("index", INT, "allocation number", a((x, c) -> l(x.index())))
                 .add("size", BYTES, "allocation size", a((x, c) -> l(x.size())))
                 .add("color", INT, "memory space (colour)", a((x, c) -> l(x.color())))
+                .add("space", STRING, "its memory space by name: hbm (color 0 on TPU/GPU; default on CPU), vmem, smem, host, host-offload (color 5)",
+                        a((x, c) -> MemorySpace.name(c.module(), x.color())))
                 .add("kind", STRING, "one word: parameter, parameter-live-out, constant, thread-local, output, live-out, temp", a((x, c) -> x.kind()))
                 .add("parameter", INT, "entry parameter number, null when not a parameter", a((x, c) -> x.isParameter() ? l(x.parameter()) : null))
                 .add("shape", STRING, "parameter or output shape", a((x, c) -> x.parameterShape() != null ? x.parameterShape().text()

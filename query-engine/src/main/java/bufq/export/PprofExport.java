@@ -117,7 +117,7 @@ public final class PprofExport {
         o.writeInt64(PROFILE_COMMENT, string("space: occupied bytes, each byte of an allocation counted once"
                 + " (a value sharing bytes with one listed before it counts only the rest); objects: values"));
 
-        List<HloValue> live = LiveValues.at(module, step);
+        List<HloValue> live = LiveValues.inDevice(module, step);
         long[] shares = OccupiedShares.of(live);
         long total = 0;
         long valueKey = string("value"), shapeKey = string("shape"), dtypeKey = string("dtype");

@@ -11,7 +11,10 @@ import java.util.Locale;
  * Accelerators by name, with the memory of one device (what one JAX device sees) and where each
  * figure comes from. Vendors write GiB (Google) or GB (NVIDIA): a datasheet's GB is read as
  * 10^9 bytes. A program is offered less than the nominal memory: where the runtime's own figure is
- * known it is {@link Device#offeredBytes}.
+ * known it is {@link Device#offeredBytes}, with where it was read ({@link Device#offeredFrom}); an
+ * out-of-memory message's own stated capacity wins over both where one is given. The device memory
+ * is colour 0 of a dump; a TPU's on-chip VMEM (colour 1) is another memory with its own capacity
+ * ({@link Device#vmemBytes}).
  */
 public final class Devices {
     private Devices() {}
@@ -22,9 +25,15 @@ public final class Devices {
      * @param offeredBytes what the runtime offers a program by default, -1 when not known
      * @param source       the vendor document the memory figure comes from
      * @param offeredFrom  where the offered figure comes from, null when not known
+     * @param vmemBytes    a TPU core's VMEM (colour 1, on-chip scratch), -1 when not known or not a TPU
+     * @param vmemFrom     where the VMEM figure comes from, null when not known
      */
     public record Device(String name, String model, String memory, long bytes, long offeredBytes, String source,
-                         String offeredFrom) {
+                         String offeredFrom, long vmemBytes, String vmemFrom) {
+        public Device(String name, String model, String memory, long bytes, long offeredBytes, String source, String offeredFrom) {
+            this(name, model, memory, bytes, offeredBytes, source, offeredFrom, -1, null);
+        }
+
         /** The capacity this device gives: its memory, less the runtime's reservation where known. */
         public Capacity capacity() {
             String src = "device " + name + ": " + memory + " (" + source + ")";
@@ -41,8 +50,12 @@ public final class Devices {
     public static final List<Device> ALL = List.of(
             new Device("v4", "Cloud TPU v4", "32 GiB HBM2 per chip", 32 * GIB, -1,
                     "Google Cloud TPU docs, 'TPU v4'", null),
-            new Device("v5e", "Cloud TPU v5e", "16 GiB HBM2 per chip", 16 * GIB, Math.round(15.48 * GIB),
-                    "Google Cloud TPU docs, 'TPU v5e'", "XLA:TPU's out-of-memory messages: 'of 15.48G hbm'"),
+            // 15.75G is what libtpu 0.0.42.1 (jax 0.10.2) offers a program on a v5e chip, in its
+            // compile-time message; older libtpu messages said 'of 15.48G hbm'.
+            new Device("v5e", "Cloud TPU v5e", "16 GiB HBM2 per chip", 16 * GIB, Math.round(15.75 * GIB),
+                    "Google Cloud TPU docs, 'TPU v5e'", "XLA:TPU's compile-time out-of-memory message (libtpu 0.0.42.1):"
+                    + " 'exceeds available HBM (15.75G)'; older libtpu said 'of 15.48G hbm'", 128L << 20,
+                    "XLA:TPU's VMEM out-of-memory message: 'Used ... of 128.00M vmem'"),
             new Device("v5p", "Cloud TPU v5p", "95 GiB HBM2e per chip", 95 * GIB, -1,
                     "Google Cloud TPU docs, 'TPU v5p'", null),
             new Device("v6e", "Cloud TPU v6e (Trillium)", "32 GiB HBM per chip", 32 * GIB, -1,
@@ -77,12 +90,16 @@ public final class Devices {
                 .column("device", ColumnType.STRING).column("model", ColumnType.STRING)
                 .column("memory", ColumnType.STRING).column("bytes", ColumnType.BYTES)
                 .column("offered_bytes", ColumnType.BYTES).column("source", ColumnType.STRING)
-                .column("offered_source", ColumnType.STRING);
+                .column("offered_source", ColumnType.STRING).column("vmem_bytes", ColumnType.BYTES)
+                .column("vmem_source", ColumnType.STRING);
         for (Device d : ALL)
             b.row(d.name(), d.model(), d.memory(), d.bytes(), d.offeredBytes() < 0 ? null : d.offeredBytes(), d.source(),
-                    d.offeredFrom());
-        return b.note("GB is the vendor's (10^9 bytes), GiB 2^30. offered_bytes is what a program gets by default;"
-                        + " where it is empty, set reserved to what the runtime keeps.")
+                    d.offeredFrom(), d.vmemBytes() < 0 ? null : d.vmemBytes(), d.vmemFrom());
+        return b.note("GB is the vendor's (10^9 bytes), GiB 2^30. bytes is the physical memory (the datasheet's);"
+                        + " offered_bytes is what a program gets by default, as the runtime or compiler reports it"
+                        + " (where it is empty, set reserved to what the runtime keeps); an out-of-memory message's"
+                        + " own stated capacity wins over both. These are the device memory (HBM, color 0); vmem_bytes"
+                        + " is a TPU's on-chip VMEM (color 1), another memory.")
                 .build();
     }
 }

@@ -126,8 +126,12 @@ public record FitReport(Capacity capacity, Keep keep, List<Fit.Step> steps, List
             parts.add("peak_bytes is " + Units.human(z.needsBytes() - p.peakBytes()) + " below needs: XLA requests every"
                     + " allocation whole for the run, while at bufq's peak step not every byte is live"
                     + (z.tempBytes() > 0 ? " (values packed in the " + Units.human(z.tempBytes()) + " temp, parameters dead before outputs are written)" : ""));
-        if (z.tempBytes() > 0)
+        if (z.tempBytes() > 0 && "cpu".equals(p.backend()))
             parts.add("JAX's peak_memory_in_bytes on XLA:CPU leaves the temp out: " + Units.human(z.needsBytes() - z.tempBytes()));
+        else if ("tpu".equals(p.backend()))
+            parts.add("JAX's peak_memory_in_bytes on XLA:TPU is the peak of occupied HBM (color 0), peak_bytes here;"
+                    + " needs_bytes is the HBM allocations' total less the thread-local ones, which the compile-time"
+                    + " out-of-memory check's 'HLO temporaries' figure counts too");
         if (z.aliasBytes() > 0) parts.add("a donated parameter counts once: " + Units.human(z.aliasBytes()) + " aliased");
         if (p.peakBytes() > z.needsBytes())
             parts.add("peak_bytes counts thread-local allocations, which needs leaves out as XLA does");

@@ -5,6 +5,7 @@ import bufq.model.ProgramSizes;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
+import bufq.model.MemorySpace;
 import bufq.liveness.Liveness;
 
 import java.util.ArrayList;
@@ -19,11 +20,17 @@ import java.util.TreeSet;
  *
  * @param tempAllocation the largest preallocated temp allocation's index, -1 when none
  * @param peakBytes      bytes occupied at bufq's peak (live values, each byte once), -1 without live ranges
+ * @param backend        {@code cpu}, {@code gpu}, {@code tpu} or {@code unknown}: what JAX's figures mean differs
  */
 public record Program(String handle, String name, ProgramSizes sizes, List<HeldArray> arrays, int tempAllocation,
-                      long peakBytes) {
+                      long peakBytes, String backend) {
     public Program {
         arrays = List.copyOf(arrays);
+        if (backend == null) backend = "unknown";
+    }
+
+    public Program(String handle, String name, ProgramSizes sizes, List<HeldArray> arrays, int tempAllocation, long peakBytes) {
+        this(handle, name, sizes, arrays, tempAllocation, peakBytes, null);
     }
 
     public static Program of(HloModule m) {
@@ -32,8 +39,10 @@ public record Program(String handle, String name, ProgramSizes sizes, List<HeldA
         Map<String, TreeSet<String>> kept = keptKindsByShape(m, kinds);
         int temp = -1;
         long tempSize = -1;
+        // The device memory's arrays only: a TPU's VMEM and host-offload allocations are other memories.
+        boolean spaces = MemorySpace.several(m);
         for (BufferAllocation a : m.allocations()) {
-            if (a.color() == ProgramSizes.HOST_COLOR) continue;
+            if (spaces && a.color() != MemorySpace.DEVICE) continue;
             boolean out = ProgramSizes.liveOut(a);
             if (a.isParameter()) {
                 String c = kinds.get(a.index());
@@ -49,7 +58,7 @@ public record Program(String handle, String name, ProgramSizes sizes, List<HeldA
         }
         Liveness l = Liveness.of(m);
         long peak = l.peakTime() >= 0 ? l.peakBytes() : -1;
-        return new Program(m.handle(), m.info().name(), ProgramSizes.of(m), arrays, temp, peak);
+        return new Program(m.handle(), m.info().name(), ProgramSizes.of(m), arrays, temp, peak, m.info().backend());
     }
 
     public long needsBytes() { return sizes.needsBytes(); }
@@ -58,7 +67,7 @@ public record Program(String handle, String name, ProgramSizes sizes, List<HeldA
     public Program renamed(String newHandle) {
         return new Program(newHandle, name, sizes, arrays.stream()
                 .map(a -> new HeldArray(newHandle, a.allocation(), a.role(), a.shape(), a.bytes(), a.category())).toList(),
-                tempAllocation, peakBytes);
+                tempAllocation, peakBytes, backend);
     }
 
     /**

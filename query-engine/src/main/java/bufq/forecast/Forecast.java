@@ -41,7 +41,14 @@ public final class Forecast {
      * @throws NotASeries saying which values did not pair or fit, and why
      */
     public static Forecast of(List<HloModule> modules, String dimension) throws NotASeries {
-        return new Forecast(ProgramSeries.of(modules, dimension));
+        try {
+            return new Forecast(ProgramSeries.of(modules, dimension));
+        } catch (NotASeries e) {
+            // A TPU compile prefetches into VMEM, adds sync flags and async-copy tuples in numbers that
+            // change with the size: each memory space is paired on its own, what did not pair said.
+            if (!ProgramSeries.pairsBySpace(modules)) throw e;
+            return new Forecast(SpaceSeries.of(modules, dimension, e));
+        }
     }
 
     /**

@@ -9,6 +9,8 @@ import bufq.fit.Capacity;
 import bufq.fit.Fit;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
+import bufq.model.MemorySpace;
+import bufq.liveness.Liveness;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -31,7 +33,9 @@ final class ForecastTables {
     static final String BASIS = "forecast: the loaded program's schedule and live ranges, each shape's affine law at N, swept as a compiled module is";
 
     static List<Output> report(ProgramSeries s, Prediction p, List<Residual> residuals, int limit) {
-        return List.of(summary(s, p), holders(s, p), byCategory(s, p), residuals(residuals), laws(s, p, limit));
+        List<Output> out = new ArrayList<>(List.of(summary(s, p), holders(s, p), byCategory(s, p), residuals(residuals), laws(s, p, limit)));
+        if (s.unpaired() != null) out.add(1, s.unpaired());
+        return out;
     }
 
     static Table summary(ProgramSeries s, Prediction p) {
@@ -50,6 +54,15 @@ final class ForecastTables {
         t.note("built on " + p.template().handle() + " (" + ProgramSeries.VAR + "=" + size(s, p.template()) + "): its schedule, ranges and allocations;"
                 + " a temp's packing slack is kept as a ratio");
         if (s.ns().length == 2) t.note("two sizes: every law fits them exactly; load a third size to check the laws and see residuals");
+        if (MemorySpace.several(p.module())) {
+            // each memory space forecast from its own values; the figures above are the device memory's
+            Liveness l = Liveness.of(p.module());
+            List<String> spaces = new ArrayList<>();
+            for (int c : l.colors())
+                if (c != MemorySpace.DEVICE && l.peakTime(c) >= 0) spaces.add(MemorySpace.name(p.module(), c) + " " + Units.human(l.peakBytes(c)));
+            t.note("peak_bytes and needs_bytes are of " + MemorySpace.name(p.module(), MemorySpace.DEVICE) + " (color 0); the other"
+                    + " memory spaces' forecast peaks, each from its own values: " + String.join(", ", spaces));
+        }
         return t.build();
     }
 
@@ -128,9 +141,9 @@ final class ForecastTables {
         Table.Builder t = Table.builder().title("leave-one-out: each loaded size forecast from the others")
                 .column("n", ColumnType.INT).column("module", ColumnType.STRING)
                 .column("peak_bytes", ColumnType.BYTES).column("peak_forecast", ColumnType.BYTES)
-                .column("peak_error", ColumnType.BYTES).column("peak_error_pct", ColumnType.PERCENT)
+                .column("peak_error", ColumnType.BYTES).column("peak_error_fraction", ColumnType.PERCENT)
                 .column("needs_bytes", ColumnType.BYTES).column("needs_forecast", ColumnType.BYTES)
-                .column("needs_error", ColumnType.BYTES).column("needs_error_pct", ColumnType.PERCENT)
+                .column("needs_error", ColumnType.BYTES).column("needs_error_fraction", ColumnType.PERCENT)
                 .column("why", ColumnType.NOTE);
         double worst = 0;
         for (Residual r : rs) {

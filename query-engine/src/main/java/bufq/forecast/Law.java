@@ -20,12 +20,15 @@ import java.util.Locale;
  * @param num      per dimension, the numerator of its slope
  * @param off      per dimension, the numerator of its intercept
  * @param den      per dimension, the common denominator (positive)
+ * @param up       per dimension, whether it rounds up, {@code ceil((num·N + off) / den)}: XLA's partial
+ *                 reductions hold {@code ceil(B/32)} rows, whole at every {@code B}; else it is whole
+ *                 only where the division is exact
  * @param extra    assigned bytes beyond the shape's own, the same at every loaded size
  */
-record Law(Shape template, long[] num, long[] off, long[] den, long extra) {
+record Law(Shape template, long[] num, long[] off, long[] den, boolean[] up, long extra) {
     /** A shape whose size does not follow {@code N} (a tuple's table, a scalar): its bytes stay. */
     static Law constant(Shape s, long bytes) {
-        return new Law(s, new long[0], new long[0], new long[0], bytes - (s == null ? 0 : s.paddedBytes()));
+        return new Law(s, new long[0], new long[0], new long[0], new boolean[0], bytes - (s == null ? 0 : s.paddedBytes()));
     }
 
     /** Whether any dimension changes with {@code N}. */
@@ -42,6 +45,7 @@ record Law(Shape template, long[] num, long[] off, long[] den, long extra) {
         Shape t = shapes[0];
         int rank = t.rank();
         long[] num = new long[rank], off = new long[rank], den = new long[rank];
+        boolean[] up = new boolean[rank];
         // the two sizes farthest apart set the law; the others check it
         int lo = 0, hi = 0;
         for (int k = 1; k < ns.length; k++) {
@@ -61,8 +65,17 @@ record Law(Shape template, long[] num, long[] off, long[] den, long extra) {
                     return null;
                 }
             }
+            // (N+16)/32 through 48, 80, 112 is ceil(N/32), whole at every N, as XLA's partial reductions are
+            if (den[d] > 1 && off[d] != 0 && num[d] > 0) {
+                boolean ceil = true;
+                for (int k = 0; k < ns.length && ceil; k++) ceil = ceilDiv(Math.multiplyExact(num[d], ns[k]), den[d]) == shapes[k].dim(d);
+                if (ceil) {
+                    off[d] = 0;
+                    up[d] = true;
+                }
+            }
         }
-        Law law = new Law(t, num, off, den, 0);
+        Law law = new Law(t, num, off, den, up, 0);
         long extra = sizes[0] - t.paddedBytes();
         for (int k = 0; k < ns.length; k++) {
             long model = law.shapeAt(ns[k]).paddedBytes();
@@ -72,13 +85,23 @@ record Law(Shape template, long[] num, long[] off, long[] den, long extra) {
                 return null;
             }
         }
-        return new Law(t, num, off, den, extra);
+        return new Law(t, num, off, den, up, extra);
+    }
+
+    private static long ceilDiv(long a, long b) { return -Math.floorDiv(-a, b); }
+
+    /** Whether a dimension rounds up, so the bytes follow no polynomial. */
+    private boolean rounds() {
+        for (boolean u : up) if (u) return true;
+        return false;
     }
 
     /** The dimension {@code d} at {@code n}, or -1 when it is not a whole number of 0 or more there. */
     long dimAt(int d, long n) {
         long top = Math.addExact(Math.multiplyExact(num[d], n), off[d]);
-        if (top < 0 || top % den[d] != 0) return -1;
+        if (top < 0) return -1;
+        if (up[d]) return ceilDiv(top, den[d]);
+        if (top % den[d] != 0) return -1;
         return top / den[d];
     }
 
@@ -86,6 +109,7 @@ record Law(Shape template, long[] num, long[] off, long[] den, long extra) {
     long period() {
         long p = 1;
         for (int d = 0; d < num.length; d++) {
+            if (up[d]) continue;   // whole at every size
             long q = den[d] / gcd(Math.abs(num[d]), den[d]);
             p = Math.multiplyExact(p / gcd(p, q), q);
         }
@@ -120,7 +144,7 @@ record Law(Shape template, long[] num, long[] off, long[] den, long extra) {
         StringBuilder b = new StringBuilder(template.dtype()).append('[');
         for (int d = 0; d < num.length; d++) {
             if (d > 0) b.append(',');
-            b.append(affine(num[d], off[d], den[d], var));
+            b.append(up[d] ? "ceil(" + affine(num[d], off[d], den[d], var) + ")" : affine(num[d], off[d], den[d], var));
         }
         return b.append(']').toString();
     }
@@ -132,7 +156,7 @@ record Law(Shape template, long[] num, long[] off, long[] den, long extra) {
      */
     double[] coefficients() {
         if (template == null || !template.isArray() || num.length == 0 && !template.isArray()) return null;
-        if (!template.tiles().isEmpty() || template.elementSizeBits() > 0) return null;
+        if (!template.tiles().isEmpty() || template.elementSizeBits() > 0 || rounds()) return null;
         // product of (num·N + off) over den, times the element's bytes: exact in big integers
         List<BigInteger> p = new ArrayList<>(List.of(BigInteger.valueOf((Shape.elementBits(template.dtype()) + 7) / 8)));
         BigInteger q = BigInteger.ONE;
@@ -156,7 +180,7 @@ record Law(Shape template, long[] num, long[] off, long[] den, long extra) {
     /** {@code 4096·N + 512}, {@code 16·N² + 8192·N}; for a tiled shape, the bytes of its law's shape. */
     String bytesText(String var) {
         double[] c = coefficients();
-        if (c == null) return num.length == 0 ? Long.toString(bytesAt(0)) : "bytes of " + shapeText(var) + " as tiled";
+        if (c == null) return num.length == 0 ? Long.toString(bytesAt(0)) : "bytes of " + shapeText(var) + (rounds() ? "" : " as tiled");
         StringBuilder b = new StringBuilder();
         for (int i = c.length - 1; i >= 0; i--) {
             if (c[i] == 0 && !(i == 0 && b.length() == 0)) continue;

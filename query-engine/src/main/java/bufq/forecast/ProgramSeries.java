@@ -6,6 +6,7 @@ import bufq.analysis.diff.ValueRole;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
+import bufq.model.MemorySpace;
 import bufq.model.Shape;
 import bufq.table.ColumnType;
 import bufq.table.Table;
@@ -31,20 +32,41 @@ import java.util.Map;
  * @param dimension the dimension that varies, as {@code NAME[AXIS]}
  * @param pos       {@code pos[k][i]}: the position in module {@code k} of the value paired with module 0's value {@code i}
  * @param laws      per value of module 0, its law
+ * @param byModule  per module, per value, its law, where the modules are paired per memory space
+ *                  ({@link SpaceSeries}); null when every value paired
+ * @param unpaired  what did not pair then, by memory space (held at their size); null when every value paired
  */
-record ProgramSeries(List<HloModule> modules, long[] ns, String dimension, int[][] pos, Law[] laws) {
+record ProgramSeries(List<HloModule> modules, long[] ns, String dimension, int[][] pos, Law[] laws, Law[][] byModule,
+                     Table unpaired) {
+    ProgramSeries(List<HloModule> modules, long[] ns, String dimension, int[][] pos, Law[] laws) {
+        this(modules, ns, dimension, pos, laws, null, null);
+    }
+
     /** Values listed in a refusal; the rest are counted. */
     static final int LISTED = 12;
 
     /** Per value of module {@code k} (in its order), its law. */
     Law[] lawsOf(int k) {
+        if (byModule != null) return byModule[k];
         Law[] out = new Law[modules.get(k).values().size()];
         int[] p = pos[k];
         for (int i = 0; i < p.length; i++) out[p[i]] = laws[i];
         return out;
     }
 
+    /** The series of {@code modules}, every value paired across them. */
     static ProgramSeries of(List<HloModule> modules, String dim) throws NotASeries {
+        return strict(modules, dim);
+    }
+
+    /** Whether a strict refusal may be retried per memory space: one program, with live ranges and several spaces. */
+    static boolean pairsBySpace(List<HloModule> modules) {
+        if (modules.size() < 2 || !modules.stream().allMatch(MemorySpace::several)) return false;
+        for (HloModule m : modules) if (!m.info().name().equals(modules.get(0).info().name()) || m.steps() == 0) return false;
+        return true;
+    }
+
+    private static ProgramSeries strict(List<HloModule> modules, String dim) throws NotASeries {
         if (modules.size() < 2) throw new NotASeries("a forecast needs one program loaded at two sizes or more; "
                 + (modules.isEmpty() ? "none is loaded" : "only " + modules.get(0).handle() + " is loaded"), null);
         String name = modules.get(0).info().name();
@@ -121,7 +143,7 @@ record ProgramSeries(List<HloModule> modules, long[] ns, String dimension, int[]
     }
 
     /** Positions of each key's values in schedule order (range start, then id), as {@code diff} orders them. */
-    private static Map<MatchKey, List<Integer>> groups(HloModule m) {
+    static Map<MatchKey, List<Integer>> groups(HloModule m) {
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < m.values().size(); i++) order.add(i);
         List<HloValue> vs = m.values();
@@ -197,14 +219,14 @@ record ProgramSeries(List<HloModule> modules, long[] ns, String dimension, int[]
     }
 
     /** {@code x.1[0]} to {@code x[0]}: the parameter's name without XLA's numbering. */
-    private static String stem(String k) {
+    static String stem(String k) {
         int b = k.indexOf('[');
         String base = b < 0 ? k : k.substring(0, b), rest = b < 0 ? "" : k.substring(b);
         return base.replaceFirst("\\.\\d+$", "") + rest;
     }
 
     /** Whether {@code y} is an affine function of {@code x} (the same for equal x, on one line). */
-    private static boolean affineOf(long[] x, long[] y) {
+    static boolean affineOf(long[] x, long[] y) {
         int a = 0, b = -1;
         for (int k = 1; k < x.length; k++) if (x[k] != x[a]) { b = k; break; }
         if (b < 0) return false;

@@ -18,7 +18,7 @@ import java.util.Locale;
  * sizes and show fractions as percentages; data formats (csv, tsv) keep the raw figures.
  */
 final class Cells {
-    /** What the human formats print for a null cell (data formats leave it empty). */
+    /** What the human formats print for a null inside a list ({@code [a, null]}); a null cell is empty, as in data formats. */
     static final String NULL = "null";
 
     private Cells() {}
@@ -29,7 +29,7 @@ final class Cells {
 
     /** Text for people: sizes human-readable unless {@code rawSizes}, fractions as {@code 12.5%}. */
     static String human(Object v, ColumnType type, FormatOptions o) {
-        if (v == null) return NULL;
+        if (v == null) return "";
         return switch (type) {
             case BYTES -> v instanceof Number n && !o.rawSizes() ? Units.human(n.longValue()) : scalar(v);
             case PERCENT -> v instanceof Number n ? percent(n.doubleValue()) : scalar(v);
@@ -151,5 +151,35 @@ final class Cells {
 
     private static boolean isFormatting(char ch) {
         return ch == 0x200e || ch == 0x200f || (ch >= 0x2028 && ch <= 0x202e) || (ch >= 0x2066 && ch <= 0x2069);
+    }
+
+    /** Appends {@code text} as lines of at most {@code width} columns, broken at spaces (0 = one line). */
+    static void wrap(String text, int width, StringBuilder out) {
+        if (width <= 0 || displayWidth(text) <= width) {
+            out.append(text).append('\n');
+            return;
+        }
+        int start = 0;
+        while (start < text.length()) {
+            if (displayWidth(text.substring(start)) <= width) {
+                out.append(text, start, text.length()).append('\n');
+                break;
+            }
+            int limit = text.offsetByCodePoints(start, width);
+            int brk = text.lastIndexOf(' ', limit);
+            if (brk <= start) {
+                // one word longer than the line: break at the next space, or not at all
+                brk = text.indexOf(' ', limit);
+                if (brk < 0) brk = text.length();
+            }
+            out.append(text, start, brk).append('\n');
+            start = brk;
+            while (start < text.length() && text.charAt(start) == ' ') start++;
+        }
+    }
+
+    /** Terminal columns, counting code points (the dumps' box-drawing and × are one column each). */
+    static int displayWidth(String s) {
+        return s.codePointCount(0, s.length());
     }
 }

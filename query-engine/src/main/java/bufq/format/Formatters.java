@@ -13,7 +13,7 @@ public final class Formatters {
     private static final Map<String, Formatter> BY_NAME = new LinkedHashMap<>();
 
     static {
-        for (Formatter f : List.of(new TableFormatter(), new MarkdownFormatter(), DelimitedFormatter.CSV,
+        for (Formatter f : List.of(new TableFormatter(), new VerticalFormatter(), new MarkdownFormatter(), DelimitedFormatter.CSV,
                 DelimitedFormatter.TSV, new JsonFormatter(), new NdjsonFormatter()))
             BY_NAME.put(f.name(), f);
     }

@@ -6,7 +6,7 @@ import bufq.table.Table;
  * A GitHub-flavoured Markdown table for bug reports: the title as a bold line, numeric columns
  * right-aligned ({@code ---:}), {@code |} escaped as {@code \|}, line breaks as {@code <br>}, emphasis
  * characters ({@code * ` _} outside words) escaped so names render as typed, then the
- * row count and notes as plain lines. Cells read like the table format (human sizes, {@code null}).
+ * row count and notes as plain lines. Cells read like the table format (human sizes, null as empty).
  */
 public final class MarkdownFormatter implements Formatter {
     @Override public String name() { return "markdown"; }

@@ -12,7 +12,7 @@ import java.util.function.IntPredicate;
 /**
  * Aligned plain-text columns for the terminal: an optional title line, a header, a dashed rule, the
  * rows (numbers right-aligned), a {@code (N rows)} footer, then the table's notes. Nulls print as
- * {@code null}; control characters in cells are shown escaped so they cannot break the alignment
+ * empty; control characters in cells are shown escaped so they cannot break the alignment
  * or drive the terminal. With {@link FormatOptions#color()} the header is bold and nulls dim; with
  * {@link FormatOptions#maxCellWidth()} long cells are cut with {@code …}; with
  * {@link FormatOptions#lineWidth()} a table wider than the terminal first has its widest text
@@ -61,9 +61,17 @@ public final class TableFormatter implements Formatter {
         boolean wide = options.lineWidth() > 0 && total(width, kept(under)) > options.lineWidth();
         for (int c = 0; c < w && !wide; c++) wide = statement(table, c) && options.maxCellWidth() > 0 && width[c] > options.maxCellWidth();
         if (wide) for (int c = 0; c < w; c++) under[c] = statement(table, c);
+        if (!fitsSoftly(table, cells, whole, width, right, options.lineWidth(), under)) {
+            // A table that must cut what its rows say to a stub, or leave it out, is no table worth
+            // reading: one field per line, every cell whole, instead.
+            VERTICAL.write(table.withNote("one field per line: the table is too wide for " + options.lineWidth()
+                    + " columns (--format table with set maxwidth 0 prints it as a table)"), options, out);
+            return;
+        }
+        boolean fitted = options.lineWidth() > 0 && total(width, kept(under)) > options.lineWidth();
         int[] shown = fit(table, cells, whole, width, right, options.lineWidth(), under);
-        String lost = lostNote(table, shown, under, cells, whole, options);
-        if (table.title() != null) out.append(visible(table.title())).append('\n');
+        String lost = lostNote(table, shown, under, cells, whole, options, fitted);
+        if (table.title() != null) wrap(visible(table.title()), options.lineWidth(), out);
         if (shown.length > 0) {
             StringBuilder line = new StringBuilder();
             for (int i = 0; i < shown.length; i++) {
@@ -88,13 +96,31 @@ public final class TableFormatter implements Formatter {
                     cell(line, cells[r][c], width[c], right[c], i == shown.length - 1, isNull && options.color() ? DIM : null);
                 }
                 out.append(stripRight(line)).append('\n');
-                for (int c = 0; c < w; c++) if (under[c] && table.cell(r, c) != null) out.append("    ").append(whole[r][c]).append('\n');
+                for (int c = 0; c < w; c++) if (under[c] && table.cell(r, c) != null) indented(whole[r][c], options.lineWidth(), out);
             }
         }
         out.append('(').append(n).append(n == 1 ? " row)" : " rows)").append('\n');
         for (String note : table.notes()) wrap(visible(note), options.lineWidth(), out);
         for (String note : Cells.columnNotes(table, withUnder(shown, under))) wrap(visible(note), options.lineWidth(), out);
         if (lost != null) wrap(lost, options.lineWidth(), out);
+    }
+
+    /**
+     * A statement under its row, indented; on a terminal narrower than it, broken at spaces onto
+     * lines indented further, so the terminal does not wrap it (a pipe gets it on one line).
+     */
+    static void indented(String statement, int lineWidth, StringBuilder out) {
+        if (lineWidth <= 0 || displayWidth(statement) + 4 <= lineWidth) {
+            out.append("    ").append(statement).append('\n');
+            return;
+        }
+        StringBuilder lines = new StringBuilder();
+        wrap(statement, Math.max(20, lineWidth - 6), lines);
+        boolean first = true;
+        for (String l : lines.toString().split("\n")) {
+            out.append(first ? "    " : "      ").append(l).append('\n');
+            first = false;
+        }
     }
 
     /** The columns shown in the table and those printed under each row, in column order. */
@@ -109,6 +135,25 @@ public final class TableFormatter implements Formatter {
     /** A runnable statement: never cut, never left out (see {@link ColumnType#STATEMENT}). */
     private static boolean statement(Table table, int c) {
         return table.columns().get(c).type() == ColumnType.STATEMENT;
+    }
+
+    private static final VerticalFormatter VERTICAL = new VerticalFormatter();
+
+    /**
+     * Whether the table fits {@code lineWidth} by the gentle steps of {@link #fit}: leaving out empty
+     * and optional columns, cutting text to {@link #SOFT_TEXT}. Past that it would cut what its rows
+     * say to a stub (advise's findings to ten columns) or leave it out. Changes nothing it is given.
+     */
+    private static boolean fitsSoftly(Table table, String[][] cells, String[][] whole, int[] width, boolean[] right,
+                                      int lineWidth, boolean[] under) {
+        if (lineWidth <= 0 || table.size() == 0 || total(width, kept(under)) <= lineWidth) return true;
+        String[][] copy = new String[cells.length][];
+        for (int r = 0; r < cells.length; r++) copy[r] = cells[r].clone();
+        int[] w = width.clone();
+        boolean[] gone = under.clone();
+        drop(table, w, gone, lineWidth, c -> empty(table, c));
+        cutText(table, copy, whole, w, right, kept(gone), lineWidth, SOFT_TEXT);
+        return total(w, drop(table, w, gone, lineWidth, c -> table.columns().get(c).optional())) <= lineWidth;
     }
 
     /** Narrowest a text column is cut to before columns are left out instead. */
@@ -208,7 +253,7 @@ public final class TableFormatter implements Formatter {
      * width or {@code maxwidth}), and how to see them whole; null when nothing was lost.
      */
     private static String lostNote(Table table, int[] shown, boolean[] under, String[][] cells, String[][] whole,
-                                   FormatOptions options) {
+                                   FormatOptions options, boolean fitted) {
         List<String> gone = new ArrayList<>();
         List<String> cut = new ArrayList<>();
         List<String> below = new ArrayList<>();
@@ -230,7 +275,8 @@ public final class TableFormatter implements Formatter {
         }
         String moved = below.isEmpty() ? "" : String.join(", ", below) + " printed whole under each row";
         if (gone.isEmpty() && cut.isEmpty()) return below.isEmpty() ? null : moved;
-        String why = options.lineWidth() > 0 ? "to fit " + options.lineWidth() + " columns" : "at maxwidth " + options.maxCellWidth();
+        // cut for the terminal's width, or only at maxwidth on a terminal wide enough
+        String why = fitted ? "to fit " + options.lineWidth() + " columns" : "at maxwidth " + options.maxCellWidth();
         StringBuilder b = new StringBuilder();
         if (!gone.isEmpty()) b.append(columns(gone)).append(" left out");
         if (!cut.isEmpty()) b.append(gone.isEmpty() ? "" : ", ").append(columns(cut)).append(" cut with …");
@@ -244,29 +290,7 @@ public final class TableFormatter implements Formatter {
     }
 
     /** Appends {@code text} as lines of at most {@code width} columns, broken at spaces (0 = one line). */
-    static void wrap(String text, int width, StringBuilder out) {
-        if (width <= 0 || displayWidth(text) <= width) {
-            out.append(text).append('\n');
-            return;
-        }
-        int start = 0;
-        while (start < text.length()) {
-            if (displayWidth(text.substring(start)) <= width) {
-                out.append(text, start, text.length()).append('\n');
-                break;
-            }
-            int limit = text.offsetByCodePoints(start, width);
-            int brk = text.lastIndexOf(' ', limit);
-            if (brk <= start) {
-                // one word longer than the line: break at the next space, or not at all
-                brk = text.indexOf(' ', limit);
-                if (brk < 0) brk = text.length();
-            }
-            out.append(text, start, brk).append('\n');
-            start = brk;
-            while (start < text.length() && text.charAt(start) == ' ') start++;
-        }
-    }
+    static void wrap(String text, int width, StringBuilder out) { Cells.wrap(text, width, out); }
 
     /** Line width of the columns {@code shown} with their gaps. */
     private static int total(int[] width, int[] shown) {
@@ -318,9 +342,7 @@ public final class TableFormatter implements Formatter {
     }
 
     /** Terminal columns, counting code points (the dumps' box-drawing and × are one column each). */
-    static int displayWidth(String s) {
-        return s.codePointCount(0, s.length());
-    }
+    static int displayWidth(String s) { return Cells.displayWidth(s); }
 
     /** Escapes newlines, tabs and other control characters as {@code \n}, {@code \t}, {@code \x1b}. */
     static String visible(String s) { return visible(s, false); }

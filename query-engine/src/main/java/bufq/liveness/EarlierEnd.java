@@ -2,6 +2,7 @@ package bufq.liveness;
 
 import bufq.model.HloModule;
 import bufq.model.HloValue;
+import bufq.model.MemorySpace;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -36,7 +37,9 @@ public record EarlierEnd(long peakBytes, int peakTime) {
         Liveness l = Liveness.of(m);
         int steps = l.steps();
         int from = Math.max(Math.max(end + 1, v.rangeStart()), 0), to = Math.min(v.rangeEnd(), steps - 1);
-        if (from > to) return new EarlierEnd(l.peakBytes(), l.peakTime());
+        // A value of another memory space (VMEM, host offload) holds none of the device memory's bytes.
+        boolean otherSpace = l.colors().size() > 1 && l.colors().contains(MemorySpace.DEVICE) && v.color() != MemorySpace.DEVICE;
+        if (from > to || otherSpace) return new EarlierEnd(l.peakBytes(), l.peakTime());
         List<long[]> drops = drops(m, v, from, to);   // {first step, last step, bytes that go}
         int best = -1;
         long bestBytes = Long.MIN_VALUE;

@@ -2,6 +2,7 @@ package bufq.liveness;
 
 import bufq.model.HloModule;
 import bufq.model.HloValue;
+import bufq.model.MemorySpace;
 import bufq.model.ParallelPasses;
 
 import java.util.ArrayList;
@@ -16,6 +17,19 @@ public final class LiveValues {
 
     /** Values live at {@code t}. */
     public static List<HloValue> at(HloModule m, int t) { return during(m, t, t); }
+
+    /**
+     * Values of the device memory (colour 0) live at {@code t}: what a figure compared with a
+     * device's memory counts. Every value live then when the module has one memory space.
+     */
+    public static List<HloValue> inDevice(HloModule m, int t) {
+        List<HloValue> all = at(m, t);
+        List<Integer> colors = MemorySpace.colors(m);
+        if (colors.size() < 2 || !colors.contains(MemorySpace.DEVICE)) return all;
+        List<HloValue> out = new ArrayList<>(all.size());
+        for (HloValue v : all) if (v.color() == MemorySpace.DEVICE) out.add(v);
+        return out;
+    }
 
     /** Values whose range overlaps {@code [from, to]}. */
     public static List<HloValue> during(HloModule m, int from, int to) {

@@ -27,6 +27,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       allocations; a value without an offset (negative) counts its size. This is memory as it is
  *       held.
  * </ul>
+ * <p><b>Memory spaces.</b> Figures without a colour are of the device memory, colour 0 (HBM; RAM on
+ * a CPU); the other spaces (TPU VMEM, SMEM, host offload) are asked for by colour, never added in.
+ *
  * <p><b>The peak</b> is the first step where occupied bytes are largest ({@link #peakTime()}; per
  * colour {@link #peakTime(int)}); -1 when no value has a live range. The dump's own label, which XLA
  * picks by another rule, is {@link #claimedPeakTime()}.
@@ -37,7 +40,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Liveness {
     private final int steps;
     private final int[] colors;              // ascending
-    private final long[] live, occupied;     // all colours
+    private final long[] live, occupied;     // the device memory (deviceSeries)
+    private final long[] liveAllSpaces;      // every colour summed, as XLA's own peak section counts
     private final long[][] liveByColor, occupiedByColor;   // per slot of colors
     private final int[] liveValues;
     private final int peakTime;
@@ -123,10 +127,12 @@ public final class Liveness {
             }
             for (int t = 0; t < steps; t++) liveValues[t] += sign * part.liveValues[t];
         }
-        live = k == 1 ? liveByColor[0] : StepSeries.sum(liveByColor, steps);
-        occupied = k == 1 ? occupiedByColor[0] : StepSeries.sum(occupiedByColor, steps);
+        live = StepSeries.device(colors, liveByColor, steps);
+        occupied = StepSeries.device(colors, occupiedByColor, steps);
+        liveAllSpaces = k == 1 ? liveByColor[0] : StepSeries.sum(liveByColor, steps);
         boolean anyRange = false;
         for (int t = 0; t < steps && !anyRange; t++) anyRange = liveValues[t] > 0;
+        if (StepSeries.deviceSlot(colors) >= 0) anyRange &= base.peakByColor[StepSeries.deviceSlot(colors)] >= 0;
         peakTime = anyRange ? StepSeries.firstMax(occupied) : -1;
         firstMaxTree = new FirstMaxTree(occupied, steps);
         peakByColor = new int[k];
@@ -234,11 +240,12 @@ public final class Liveness {
             liveByColor[c] = StepSeries.prefix(liveDiff[c], this.steps);
             occupiedByColor[c] = StepSeries.prefix(occDiff[c], this.steps);
         }
-        live = k == 1 ? liveByColor[0] : StepSeries.sum(liveByColor, this.steps);
-        occupied = k == 1 ? occupiedByColor[0] : StepSeries.sum(occupiedByColor, this.steps);
+        live = StepSeries.device(colors, liveByColor, this.steps);
+        occupied = StepSeries.device(colors, occupiedByColor, this.steps);
+        liveAllSpaces = k == 1 ? liveByColor[0] : StepSeries.sum(liveByColor, this.steps);
         liveValues = new int[this.steps];
         for (int t = 0, acc = 0; t < this.steps; t++) liveValues[t] = acc += countDiff[t];
-        peakTime = anyRange ? StepSeries.firstMax(occupied) : -1;
+        peakTime = (StepSeries.deviceSlot(colors) >= 0 ? rangedColor[StepSeries.deviceSlot(colors)] : anyRange) ? StepSeries.firstMax(occupied) : -1;
         firstMaxTree = new FirstMaxTree(occupied, this.steps);
         peakByColor = new int[k];
         for (int c = 0; c < k; c++) peakByColor[c] = rangedColor[c] ? StepSeries.firstMax(occupiedByColor[c]) : -1;
@@ -398,8 +405,11 @@ public final class Liveness {
     /** Distinct colours of the allocations and values, ascending. */
     public List<Integer> colors() { return Arrays.stream(colors).boxed().toList(); }
 
-    /** Logical bytes of the values live at {@code t}; 0 outside the schedule. */
+    /** Logical bytes of the device memory's values live at {@code t}; 0 outside the schedule. */
     public long liveBytes(int t) { return at(live, t); }
+
+    /** Logical bytes of every colour's values live at {@code t}, as XLA's peak section sums them: no one memory's. */
+    public long liveBytesAllSpaces(int t) { return at(liveAllSpaces, t); }
 
     /** The first step with the most live bytes; -1 without steps. */
     public int mostLiveTime() { return StepSeries.firstMax(live); }
@@ -407,7 +417,7 @@ public final class Liveness {
     /** Logical bytes of the values of {@code color} live at {@code t}. @throws IllegalArgumentException unknown colour */
     public long liveBytes(int t, int color) { return at(liveByColor[slot(color)], t); }
 
-    /** Bytes held at {@code t}: per allocation the union of the live values' byte ranges, summed. */
+    /** Bytes of the device memory held at {@code t}: per allocation the union of the live values' byte ranges, summed. */
     public long occupiedBytes(int t) { return at(occupied, t); }
 
     /** {@link #occupiedBytes(int)} for one colour. @throws IllegalArgumentException unknown colour */
@@ -416,17 +426,17 @@ public final class Liveness {
     /** Number of values live at {@code t}. */
     public int liveValues(int t) { return t >= 0 && t < steps ? liveValues[t] : 0; }
 
-    /** Live (logical) bytes at every step of one colour, or of all when empty; a fresh array. */
+    /** Live (logical) bytes at every step of one colour, or of the device memory when empty; a fresh array. */
     public long[] liveBytesByStep(OptionalInt color) {
         return (color.isPresent() ? liveByColor[slot(color.getAsInt())] : live).clone();
     }
 
-    /** Occupied bytes at every step of one colour, or of all when empty; a fresh array. */
+    /** Occupied bytes at every step of one colour, or of the device memory when empty; a fresh array. */
     public long[] occupiedBytesByStep(OptionalInt color) {
         return (color.isPresent() ? occupiedByColor[slot(color.getAsInt())] : occupied).clone();
     }
 
-    /** The peak: the first step with the most occupied bytes, or -1 when no value has a live range. */
+    /** The peak of the device memory: the first step with the most occupied bytes, or -1 when no value has a live range. */
     public int peakTime() { return peakTime; }
 
     /** Occupied bytes at the peak; 0 without one. */
@@ -468,20 +478,15 @@ public final class Liveness {
      */
     public int xlaPeakMoment() { return xlaPeakMoment; }
 
-    /**
-     * The first step of {@code [from, to]} (cut to the schedule) with the most occupied bytes, or -1
-     * when the range holds no step; O(log steps), so a what-if that changes a few runs of steps can
-     * find its new peak without a second sweep.
-     */
+    /** The first step of {@code [from, to]} (cut to the schedule) with the most occupied bytes, or -1; O(log steps) for what-ifs. */
     public int firstMaxStep(int from, int to) { return firstMaxTree.firstMaxStep(from, to); }
 
     /** The step the dump labels as its peak ({@code Live ranges at P (peak)}), or -1. Not the maximum in general. */
     public int claimedPeakTime() { return claimedPeakTime; }
 
     /**
-     * The busiest moment of one allocation: the most bytes its values cover at one step (union of
-     * byte ranges; values without a live range count at every step) and the first such step (-1
-     * when none of its values has a live range); {@code (0, -1)} for an allocation without values.
+     * An allocation's busiest moment: the most bytes its values cover at one step (values without a range
+     * at every step) and the first such step (-1 without ranges); {@code (0, -1)} without values.
      */
     public AllocationUse allocationUse(int allocation) {
         int g = Arrays.binarySearch(allocationKeys, allocation);

@@ -1,5 +1,9 @@
 package bufq.liveness;
 
+import bufq.model.MemorySpace;
+
+import java.util.Arrays;
+
 /** Per-step series of the sweep: running sums, totals over colours, the first maximum. */
 final class StepSeries {
     private StepSeries() {}
@@ -9,6 +13,18 @@ final class StepSeries {
         long acc = 0;
         for (int t = 0; t < n; t++) out[t] = acc = Math.addExact(acc, diff[t]);
         return out;
+    }
+
+    /** The slot of the device memory (colour 0) when there are other colours too, else -1. */
+    static int deviceSlot(int[] colors) {
+        return colors.length > 1 ? Arrays.binarySearch(colors, MemorySpace.DEVICE) : -1;
+    }
+
+    /** The device memory's series; the sum of all when there is one colour or no colour 0. */
+    static long[] device(int[] colors, long[][] byColor, int steps) {
+        if (colors.length == 1) return byColor[0];
+        int d = deviceSlot(colors);
+        return d >= 0 ? byColor[d] : sum(byColor, steps);
     }
 
     static long[] sum(long[][] rows, int n) {

@@ -1,6 +1,7 @@
 package bufq.liveness;
 
 import bufq.model.HloModule;
+import bufq.model.MemorySpace;
 
 import java.util.List;
 import java.util.OptionalInt;
@@ -20,6 +21,16 @@ public final class Steps {
         return Liveness.of(m).occupiedBytesByStep(color);
     }
 
+    /**
+     * The colour a report of {@code color} keeps values of: that colour, else the device memory's
+     * (colour 0) when the module has other spaces too, else -1 (every value: one memory).
+     */
+    public static int spaceFilter(HloModule m, OptionalInt color) {
+        if (color.isPresent()) return color.getAsInt();
+        List<Integer> cs = Liveness.of(m).colors();
+        return cs.size() > 1 && cs.contains(MemorySpace.DEVICE) ? MemorySpace.DEVICE : -1;
+    }
+
     /** What a report of one colour says when no value of that colour has a live range. */
     public static String noPeakOfColor(int color) {
         return "no value of color " + color + " has a live range, so color " + color + " has no peak\n";
@@ -32,8 +43,8 @@ public final class Steps {
      */
     public static void requireColor(HloModule m, OptionalInt color) {
         if (color.isPresent() && !Liveness.of(m).colors().contains(color.getAsInt())) {
-            throw new IllegalArgumentException("no color " + color.getAsInt() + " in " + m.handle() + " (colors: "
-                    + String.join(", ", Liveness.of(m).colors().stream().map(String::valueOf).toList()) + ")");
+            throw new IllegalArgumentException("no color " + color.getAsInt() + " in " + m.handle() + " (memory spaces: "
+                    + MemorySpace.list(m) + ")");
         }
     }
 }

@@ -18,8 +18,7 @@ import java.util.function.Supplier;
 /**
  * One compiled HLO module as read from its dump files: allocations, values, instructions, the
  * schedule and live ranges, the dump's own claims, and indexes for the questions people ask.
- *
- * <p>Immutable once built; safe to share between threads.
+ * Immutable once built; safe to share between threads.
  */
 public final class HloModule {
     private final Info info;
@@ -64,7 +63,7 @@ public final class HloModule {
      * @param peakClaim         the dump's peak section, or null
      * @param stackTraceBytes   header figure of the stack-trace breakdown, or -1
      * @param stackTrace        root of the stack-trace tree, or null
-     * @param colorTotals       per-colour totals from a memory usage report (may be empty)
+     * @param colorTotals       per-colour totals from a memory usage report (may be empty); spaceNames its names of them
      * @param hasValueDetails   the Used-values section was present
      * @param truncatedAt       where a truncated file stopped ({@code file:line}), or null
      * @param jaxVersion        the JAX version the dump records (a profile capture's), or null
@@ -73,7 +72,7 @@ public final class HloModule {
     public record Info(String handle, String name, int number, String backend, List<String> files, int maxTime,
                        Long claimedTotalBytes, PeakClaim peakClaim, long stackTraceBytes, StackTraceNode stackTrace,
                        SortedMap<Integer, Long> colorTotals, boolean hasValueDetails, String truncatedAt, String format,
-                       String jaxVersion, String jaxlibVersion) {
+                       String jaxVersion, String jaxlibVersion, SortedMap<Integer, String> spaceNames) {
         /**
          * What a module was read from: {@code text}, {@code hlo-proto}, {@code assignment-proto},
          * {@code profile}, or {@code report-proto} (a memory usage report proto without its module).
@@ -84,6 +83,7 @@ public final class HloModule {
         public Info {
             files = List.copyOf(files);
             colorTotals = Collections.unmodifiableSortedMap(new TreeMap<>(colorTotals));
+            spaceNames = Collections.unmodifiableSortedMap(spaceNames == null ? new TreeMap<>() : new TreeMap<>(spaceNames));
             if (format == null) format = TEXT;
         }
 
@@ -92,17 +92,17 @@ public final class HloModule {
                     Long claimedTotalBytes, PeakClaim peakClaim, long stackTraceBytes, StackTraceNode stackTrace,
                     SortedMap<Integer, Long> colorTotals, boolean hasValueDetails, String truncatedAt) {
             this(handle, name, number, backend, files, maxTime, claimedTotalBytes, peakClaim, stackTraceBytes, stackTrace,
-                    colorTotals, hasValueDetails, truncatedAt, TEXT, null, null);
+                    colorTotals, hasValueDetails, truncatedAt, TEXT, null, null, null);
         }
 
         public Info withHandle(String h) {
             return new Info(h, name, number, backend, files, maxTime, claimedTotalBytes, peakClaim, stackTraceBytes,
-                    stackTrace, colorTotals, hasValueDetails, truncatedAt, format, jaxVersion, jaxlibVersion);
+                    stackTrace, colorTotals, hasValueDetails, truncatedAt, format, jaxVersion, jaxlibVersion, spaceNames);
         }
 
         public Info withVersions(String jax, String jaxlib) {
             return new Info(handle, name, number, backend, files, maxTime, claimedTotalBytes, peakClaim, stackTraceBytes,
-                    stackTrace, colorTotals, hasValueDetails, truncatedAt, format, jax, jaxlib);
+                    stackTrace, colorTotals, hasValueDetails, truncatedAt, format, jax, jaxlib, spaceNames);
         }
     }
 

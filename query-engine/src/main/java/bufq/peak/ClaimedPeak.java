@@ -5,9 +5,11 @@ import bufq.liveness.LiveValues;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.liveness.Liveness;
+import bufq.liveness.Steps;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * The dump's own peak label ({@code Live ranges at P (peak)}) against bufq's peak, the first step
@@ -45,8 +47,9 @@ public final class ClaimedPeak {
         o.append(": ");
         List<HloValue> missing = new ArrayList<>();
         long missingBytes = 0;
+        int space = Steps.spaceFilter(m, OptionalInt.empty());
         for (HloValue v : LiveValues.at(m, p)) {
-            if (v.liveAt(c)) continue;
+            if (v.liveAt(c) || space >= 0 && v.color() != space) continue;
             missing.add(v);
             missingBytes += v.logicalSize();
         }
@@ -77,7 +80,8 @@ public final class ClaimedPeak {
         int t = l.mostLiveTime();
         if (t < 0 || l.liveBytes(t) <= l.occupiedBytes(t)) return null;
         long assigned = 0;
-        for (HloValue v : LiveValues.at(m, t)) assigned += v.size();
+        int space = Steps.spaceFilter(m, OptionalInt.empty());
+        for (HloValue v : LiveValues.at(m, t)) if (space < 0 || v.color() == space) assigned += v.size();
         long shared = assigned - l.occupiedBytes(t);
         if (shared <= 0) return null;
         return "step " + t + " has the most live bytes (" + Units.human(l.liveBytes(t)) + ") because "

@@ -7,6 +7,7 @@ import bufq.liveness.LiveValues;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
+import bufq.model.MemorySpace;
 import bufq.liveness.Liveness;
 import bufq.model.PeakClaim;
 import bufq.model.TilingModel;
@@ -56,27 +57,36 @@ final class PeakReport {
 
     private static Table summary(HloModule m, OptionalInt color) {
         Liveness l = Liveness.of(m);
+        boolean spaces = l.colors().size() > 1;
         Table.Builder b = Table.builder().title("peak of occupied bytes (" + m.handle() + ")")
-                .column("color", ColumnType.STRING)
-                .column("peak_time", ColumnType.INT).column("peak_instruction", ColumnType.STRING)
+                .column("color", ColumnType.STRING);
+        if (spaces) b.column("space", ColumnType.STRING);
+        b.column("peak_time", ColumnType.INT).column("peak_instruction", ColumnType.STRING)
                 .column("peak_bytes", ColumnType.BYTES).column("live_bytes", ColumnType.BYTES)
                 .column("claimed_peak_time", ColumnType.INT).column("claimed_peak_bytes", ColumnType.BYTES)
                 .column("occupied_at_claimed", ColumnType.BYTES).column("peak_note", ColumnType.NOTE);
         PeakClaim claim = m.info().peakClaim();
+        // The device memory (colour 0) first, then each other memory on its own row: no row adds
+        // memories together.
         List<OptionalInt> rows = new ArrayList<>();
         if (color.isPresent()) rows.add(color);
         else {
             rows.add(OptionalInt.empty());
-            if (l.colors().size() > 1) for (int c : l.colors()) rows.add(OptionalInt.of(c));
+            if (spaces) for (int c : l.colors()) if (c != MemorySpace.DEVICE || !l.colors().contains(MemorySpace.DEVICE)) rows.add(OptionalInt.of(c));
         }
         int ct = l.claimedPeakTime();
         String why = ClaimedPeak.note(m);
         for (OptionalInt c : rows) {
             int t = l.peakTime(c);
             boolean all = c.isEmpty();
+            List<Object> row = new ArrayList<>();
+            int shown = all ? (spaces && l.colors().contains(MemorySpace.DEVICE) ? MemorySpace.DEVICE : -1) : c.getAsInt();
+            row.add(shown < 0 ? "all" : Integer.toString(shown));
+            if (spaces) row.add(shown < 0 ? null : MemorySpace.name(m, shown));
             if (t < 0) {
                 // A colour without live ranges (only thread-local or unscheduled values): no peak.
-                b.row(Integer.toString(c.getAsInt()), null, null, null, null, null, null, null, null);
+                for (int i = 0; i < 8; i++) row.add(null);
+                b.row(row);
                 continue;
             }
             Long claimedTime = all && claim != null ? (long) ct : null;
@@ -84,8 +94,13 @@ final class PeakReport {
             Long atClaim = null;
             if (ct >= 0 && ct < l.steps()) atClaim = all ? l.occupiedBytes(ct) : l.occupiedBytes(ct, c.getAsInt());
             long live = all ? l.liveBytes(t) : l.liveBytes(t, c.getAsInt());
-            b.row(all ? "all" : Integer.toString(c.getAsInt()), (long) t, Steps.instructionAt(m, t), l.peakBytes(c), live,
-                    claimedTime, claimed, atClaim, all ? why : null);
+            row.addAll(Arrays.asList((long) t, Steps.instructionAt(m, t), l.peakBytes(c), live, claimedTime, claimed, atClaim,
+                    all ? why : null));
+            b.row(row);
+        }
+        if (spaces && color.isEmpty()) {
+            b.note("each memory space on its own row (color 0 is the device memory, HBM; the others are other memories, "
+                    + "never added to it): 'peak space NAME' shows one");
         }
         b.note("peak_bytes: bytes occupied at the first step with the most (per allocation, each byte of the live "
                 + "values' [offset, offset+size) once); live_bytes: logical sizes of the values live then, summed "
@@ -106,7 +121,8 @@ final class PeakReport {
         List<String> notes = new ArrayList<>();
         Liveness l = Liveness.of(m);
         int ct = claim.time();
-        long atClaim = ct >= 0 && ct < l.steps() ? l.liveBytes(ct) : -1;
+        // XLA's peak section sums the values of every memory space live at its step.
+        long atClaim = ct >= 0 && ct < l.steps() ? l.liveBytesAllSpaces(ct) : -1;
         if (!claim.cumulative()) {
             long byInstruction = ClaimedPeak.bytesByInstruction(m, ct);
             notes.add("the dump lists " + claim.entries().size() + " values at step " + ct + " summing to "
@@ -117,7 +133,7 @@ final class PeakReport {
                     + " bytes with the values' own shapes");
         } else if (atClaim == claim.claimedBytes()) {
             notes.add("claimed_peak_bytes, the dump's " + Units.grouped(claim.claimedBytes(), ' ') + " bytes at step " + ct
-                    + ", equal the live bytes bufq sums there");
+                    + ", equal the live bytes bufq sums there" + (MemorySpace.several(m) ? " over every memory space, as XLA sums them" : ""));
         } else {
             notes.add("MISMATCH: the dump claims " + Units.grouped(claim.claimedBytes(), ' ') + " bytes at step " + ct
                     + " but the values live there sum to " + Units.grouped(atClaim, ' ') + " bytes");
@@ -136,11 +152,12 @@ final class PeakReport {
 
     static Table liveAt(HloModule m, OptionalInt color, int t, long smallThreshold, TilingModel tiling) {
         Liveness l = Liveness.of(m);
+        int space = Steps.spaceFilter(m, color);
         long peak = color.isPresent() ? l.liveBytes(t, color.getAsInt()) : l.liveBytes(t);
         boolean extra = tiling != null && tiling != TilingModel.TPU && tiling != TilingModel.NONE;
         Table.Builder b = Table.builder()
                 .title("values live at step " + t + " (" + Steps.instructionAt(m, t) + ")"
-                        + (color.isPresent() ? ", color " + color.getAsInt() : ""))
+                        + (space >= 0 && MemorySpace.several(m) ? ", color " + space + " (" + MemorySpace.name(m, space) + ")" : ""))
                 .column("value", ColumnType.STRING).column("count", ColumnType.INT).optionalColumn("allocation", ColumnType.INT)
                 .column("logical", ColumnType.BYTES).column("share", ColumnType.PERCENT)
                 .optionalColumn("assigned", ColumnType.BYTES).column("padding", ColumnType.BYTES);
@@ -150,7 +167,7 @@ final class PeakReport {
         long smallLogical = 0, smallAssigned = 0, smallTiled = 0;
         int small = 0;
         for (HloValue v : LiveValues.at(m, t)) {
-            if (color.isPresent() && v.color() != color.getAsInt()) continue;
+            if (space >= 0 && v.color() != space) continue;
             if (v.logicalSize() < smallThreshold) {
                 // Only summed: tens of thousands at a large module's peak need no order.
                 small++;

@@ -69,8 +69,9 @@ final class PeaksReport {
     /** The op_name prefixes holding the most assigned bytes live at {@code t}, each with its bytes. */
     static List<Object> topPrefixes(HloModule m, OptionalInt color, int t) {
         Map<String, Long> bytes = new HashMap<>();
+        int space = Steps.spaceFilter(m, color);
         for (HloValue v : LiveValues.at(m, t)) {
-            if (color.isPresent() && v.color() != color.getAsInt()) continue;
+            if (space >= 0 && v.color() != space) continue;
             HloInstruction ins = m.instruction(v.name());
             String op = ins == null || ins.opName() == null || ins.opName().isEmpty() ? v.name() : prefix(ins.opName());
             bytes.merge(op, v.size(), Long::sum);

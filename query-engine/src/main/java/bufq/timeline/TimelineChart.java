@@ -5,6 +5,7 @@ import bufq.units.Units;
 import bufq.chart.BarChart;
 import bufq.chart.Labels;
 import bufq.model.HloModule;
+import bufq.model.MemorySpace;
 import bufq.liveness.Liveness;
 import bufq.table.Column;
 import bufq.table.ColumnType;
@@ -49,6 +50,7 @@ final class TimelineChart {
         List<Column> columns = new ArrayList<>(List.of(new Column("step", ColumnType.INT),
                 new Column("instruction", ColumnType.STRING), new Column("occupied_bytes", ColumnType.BYTES),
                 new Column("live_bytes", ColumnType.BYTES)));
+        // occupied_bytes is the device memory's (color 0); each space's own column beside it
         for (int c : colors) columns.add(new Column("color_" + c, ColumnType.BYTES));
         int p = l.peakTime(color);
         List<String> notes = p < 0 ? List.of() : List.of("peak: step " + p + " (" + Units.human(occupied[p]) + " occupied)");
@@ -79,7 +81,9 @@ final class TimelineChart {
         int stretch = layout.stretch(), bucket = layout.bucket(), cols = layout.columns().length;
         int peakC = layout.column(peakT);
         StringBuilder out = new StringBuilder();
-        out.append("occupied bytes, ").append(color.isPresent() ? "color " + color.getAsInt() : "all colors")
+        int space = Steps.spaceFilter(m, color);
+        out.append("occupied bytes, ").append(space >= 0 ? "color " + space + (MemorySpace.several(m) ? " (" + MemorySpace.name(m, space) + ")" : "")
+                        : "all colors")
                 .append(": peak ").append(Units.human(max)).append(" at step ").append(peakT)
                 .append(" (").append(Objects.requireNonNullElse(Steps.instructionAt(m, peakT), "?")).append(")");
         if (bucket > 1) out.append("; 1 column = ").append(bucket).append(" steps, max shown");

@@ -78,7 +78,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
         PeakHoldings(HloModule m) {
             int peak = Liveness.of(m).peakTime();
             if (peak < 0) return;
-            List<HloValue> at = LiveValues.at(m, peak);
+            List<HloValue> at = LiveValues.inDevice(m, peak);
             long[] shares = OccupiedShares.of(at);
             for (int i = 0; i < at.size(); i++) held.put(at.get(i), shares[i]);
         }

@@ -70,7 +70,7 @@ class EdgeCasesTest {
     void unknownColorAndAllocationAreOneLineErrors() {
         HloModule m = TestModules.unstack();
         var e = assertThrows(IllegalArgumentException.class, () -> Peak.report(m, OptionalInt.of(3), 0, null));
-        assertEquals("no color 3 in jit__unstack (colors: 0)", e.getMessage());
+        assertEquals("no color 3 in jit__unstack (memory spaces: hbm (color 0))", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> Timeline.svg(m, OptionalInt.of(9)));
         var a = assertThrows(IllegalArgumentException.class, () -> AllocationMap.chart(m, 99, 80));
         assertEquals("no allocation 99 in jit__unstack (allocations 0..6)", a.getMessage());

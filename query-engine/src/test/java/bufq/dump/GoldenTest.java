@@ -72,7 +72,7 @@ class GoldenTest {
         PeakClaim p = i.peakClaim();
         if (p != null) {
             b.append("peak t=").append(p.time()).append(" cumulative=").append(p.cumulative())
-                    .append(" claimed=").append(p.claimedBytes()).append(" recomputed=").append(Liveness.of(m).liveBytes(p.time())).append('\n');
+                    .append(" claimed=").append(p.claimedBytes()).append(" recomputed=").append(Liveness.of(m).liveBytesAllSpaces(p.time())).append('\n');
             for (PeakClaim.Entry e : p.entries()) b.append("  ").append(e).append('\n');
         }
         if (i.stackTrace() != null) {

@@ -35,6 +35,23 @@ class LawTest {
         assertEquals("2048·N", l.bytesText("N"));
     }
 
+    /**
+     * XLA's partial reductions hold ceil(B/32) rows: at 48, 80 and 112 that is 2, 3, 4, which the
+     * affine law (N+16)/32 also fits, whole only at 16 + k·32, refusing 96. The ceiling is whole at
+     * every size and gives what a compile at 96 holds.
+     */
+    @Test void aPartialReductionRoundsUpAndIsWholeAtEverySize() {
+        Law l = fit(new long[] {48, 80, 112}, TestModules.plain("f32", 2, 1024), TestModules.plain("f32", 3, 1024),
+                TestModules.plain("f32", 4, 1024));
+        assertEquals("f32[ceil(N/32),1024]", l.shapeText("N"));
+        assertEquals(1, l.period());
+        assertEquals(3L * 1024 * 4, l.bytesAt(96));
+        assertEquals(7L * 1024 * 4, l.bytesAt(224));
+        assertEquals(14L * 1024 * 4, l.bytesAt(448));
+        assertEquals(6L * 1024 * 4, l.bytesAt(179));
+        assertEquals("bytes of f32[ceil(N/32),1024]", l.bytesText("N"));
+    }
+
     @Test void aDimensionOffTheLineIsRefusedWithTheReason() {
         String[] why = new String[1];
         Shape[] s = {TestModules.plain("f32", 8), TestModules.plain("f32", 16), TestModules.plain("f32", 40)};

@@ -104,18 +104,24 @@ class FormatterTest {
                 .column("size", ColumnType.BYTES).column("shape", ColumnType.STRING).column("start", ColumnType.INT)
                 .row(1L, "convert_element_type_fusion.12345", 4096L, "f32[4096,1024,8]{2,1,0:T(8,128)}", 3L).build();
         StringBuilder out = new StringBuilder();
-        Formatters.byName("table").write(t, new FormatOptions(false, false, 0, 60), out);
-        for (String line : out.toString().split("\n")) assertTrue(line.length() <= 60, line);
-        // the key column (the first text column) keeps SOFT_TEXT columns; the others are cut first (issue 30)
-        assertTrue(out.toString().contains(" convert_element_type_fu…  4.0KiB  f32[4096,1024,…"), out.toString());
-        // narrower still: text stops at its floor and columns go from the right, named in a note
+        Formatters.byName("table").write(t, new FormatOptions(false, false, 0, 70), out);
+        for (String line : out.toString().split("\n")) assertTrue(line.length() <= 70, line);
+        // text columns are cut to SOFT_TEXT columns, the widest first (issue 30)
+        assertTrue(out.toString().contains(" convert_element_type_fu…  4.0KiB  f32[4096,1024,8]{2,1,0:T…"), out.toString());
+        // narrower still: rather than cut text to a stub or leave out columns, one field per line, whole
         out.setLength(0);
-        Formatters.byName("table").write(t, new FormatOptions(false, false, 0, 40), out);
-        for (String line : out.toString().split("\n")) assertTrue(line.length() <= 40, line);
-        // the key column stays readable: shape goes rather than a label cut to ten columns
-        assertTrue(out.toString().contains(" convert_element_type_fu…  4.0KiB\n"), out.toString());
-        assertTrue(out.toString().replace('\n', ' ').contains(" 2 columns: shape, start left out, column label cut with … to fit"
-                + " 40 columns (set maxwidth 0, or --format markdown, shows them whole)"), out.toString());
+        Formatters.byName("table").write(t, new FormatOptions(false, false, 0, 44), out);
+        for (String line : out.toString().split("\n")) assertTrue(line.length() <= 44, line);
+        assertTrue(out.toString().contains("-[ RECORD 1 ]"), out.toString());
+        assertTrue(out.toString().contains("label | convert_element_type_fusion.12345\n"), out.toString());
+        assertTrue(out.toString().contains("shape | f32[4096,1024,8]{2,1,0:T(8,128)}\n"), out.toString());
+        assertTrue(out.toString().contains("one field per line: the table is too wide\n"), out.toString());
+        // an empty column goes before that: the table stays a table
+        Table sparse = Table.builder().column("id", ColumnType.INT).column("label", ColumnType.STRING)
+                .column("note", ColumnType.STRING).row(1L, "a".repeat(30), null).build();
+        out.setLength(0);
+        Formatters.byName("table").write(sparse, new FormatOptions(false, false, 0, 36), out);
+        assertTrue(out.toString().contains("column note left out"), out.toString());
         // issue 30: tables of commands that take no show (summary, peak) must not offer it
         assertFalse(out.toString().contains("show picks"), out.toString());
         // no width: every column, nothing cut
@@ -224,16 +230,16 @@ class FormatterTest {
                 .row("jit(step)/transpose(jvp(transformer))/mlp/add", 1024L, 0L, "f32[8,128]{1,0}", "/home/me/model/mlp.py:13")
                 .build();
         StringBuilder out = new StringBuilder();
-        Formatters.byName("table").write(t, new FormatOptions(false, false, 80, 80), out);
+        Formatters.byName("table").write(t, new FormatOptions(false, false, 80, 90), out);
         String text = out.toString();
-        for (String line : text.split("\n")) assertTrue(line.length() <= 80, line);
+        for (String line : text.split("\n")) assertTrue(line.length() <= 90, line);
         List<String> rows = text.lines().skip(2).limit(3).toList();
         assertTrue(rows.get(0).startsWith("jit(ste…") && rows.get(0).contains("tion/dot_general"), text);
         assertTrue(rows.get(1).contains("mlp/dot_general") && rows.get(2).contains("/mlp/add"), text);
         assertTrue(rows.stream().anyMatch(r -> r.contains("ention.py:41")), text);
         // the key column keeps SOFT_TEXT columns however narrow, the others go first
         out.setLength(0);
-        Formatters.byName("table").write(t, new FormatOptions(false, false, 80, 50), out);
+        Formatters.byName("table").write(t, new FormatOptions(false, false, 80, 90), out);
         String first = out.toString().lines().skip(2).findFirst().orElseThrow();
         assertTrue(first.indexOf("  ") >= TableFormatter.SOFT_TEXT && first.contains("dot_general"), out.toString());
         // a handle keeps its number
@@ -244,7 +250,7 @@ class FormatterTest {
     @Test
     void unknownFormatListsTheKnownOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Formatters.byName("xml"));
-        assertEquals("unknown format 'xml' (expected one of table, markdown, csv, tsv, json, ndjson)", e.getMessage());
+        assertEquals("unknown format 'xml' (expected one of table, vertical, markdown, csv, tsv, json, ndjson)", e.getMessage());
     }
 
     static List<List<String>> parseCsv(String text) {

@@ -1,5 +1,8 @@
 package bufq.liveness;
 
+import java.util.Arrays;
+import java.util.TreeSet;
+import java.util.Set;
 import bufq.model.AllocationGroups;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
@@ -68,6 +71,14 @@ class LivenessTest {
         return out;
     }
 
+    /** The colour figures without one are of: 0 where the module has other colours too (the device memory), else all (null). */
+    static Integer device(HloModule m) {
+        Set<Integer> cs = new TreeSet<>();
+        for (HloValue v : m.values()) cs.add(v.color());
+        for (var a : m.allocations()) cs.add(a.color());
+        return cs.size() > 1 && cs.contains(0) ? 0 : null;
+    }
+
     static long[] bruteLive(HloModule m, Integer color) {
         long[] out = new long[m.steps()];
         for (int t = 0; t < out.length; t++)
@@ -111,9 +122,11 @@ class LivenessTest {
             HloModule m = random(seed, 5 + (int) (seed * 7 % 90), 3 + (int) (seed % 40));
             Liveness l = Liveness.of(m);
             String where = "seed " + seed;
-            long[] occupied = bruteOccupied(m, null);
+            long[] occupied = bruteOccupied(m, device(m));
             assertArrayEquals(occupied, l.occupiedBytesByStep(OptionalInt.empty()), where);
-            assertArrayEquals(bruteLive(m, null), l.liveBytesByStep(OptionalInt.empty()), where);
+            assertArrayEquals(bruteLive(m, device(m)), l.liveBytesByStep(OptionalInt.empty()), where);
+            long[] all = bruteLive(m, null);
+            for (int t = 0; t < m.steps(); t++) assertEquals(all[t], l.liveBytesAllSpaces(t), where);
             assertEquals(firstMax(occupied), l.peakTime(), where);
             assertEquals(occupied[l.peakTime()], l.peakBytes(), where);
             assertEquals(m.steps() / 2, l.claimedPeakTime(), where);
@@ -153,11 +166,13 @@ class LivenessTest {
             }
             Liveness l = Liveness.compute(steps, new SweepInputs(alloc, color, offset, size, logical, start, end), -1);
             long[] want = new long[steps];
+            // without a colour, the device memory's (colour 0) when there are both
+            boolean both = Arrays.stream(color).distinct().count() > 1;
             for (int t = 0; t < steps; t++) {
                 for (int a = 0; a < allocs; a++) {
                     boolean[] held = new boolean[100];
                     for (int i = 0; i < n; i++) {
-                        if (alloc[i] != a || t < start[i] || t > end[i]) continue;
+                        if (alloc[i] != a || t < start[i] || t > end[i] || both && color[i] != 0) continue;
                         if (offset[i] < 0) want[t] += size[i];
                         else for (long k = offset[i]; k < offset[i] + size[i]; k++) held[(int) k] = true;
                     }
@@ -184,7 +199,7 @@ class LivenessTest {
         for (long seed = 1; seed <= 2; seed++) {
             HloModule m = random(seed, 120_000, 30);
             Liveness l = Liveness.of(m);
-            long[] occupied = bruteOccupied(m, null);
+            long[] occupied = bruteOccupied(m, device(m));
             assertArrayEquals(occupied, l.occupiedBytesByStep(OptionalInt.empty()), "seed " + seed);
             assertEquals(firstMax(occupied), l.peakTime());
             for (int c : List.of(0, 1)) assertArrayEquals(bruteOccupied(m, c), l.occupiedBytesByStep(OptionalInt.of(c)), "colour " + c);

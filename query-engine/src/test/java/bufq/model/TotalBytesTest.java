@@ -32,8 +32,8 @@ class TotalBytesTest {
         Path report = Corpus.requireFile("public", "sharded_v2__module_0037.jit__full_run.sm_8.0_gpu-memory-usage-report.txt");
         HloModule m = DumpLoader.load(List.of(report)).get(0);
         assertEquals(2_026_823_886L, statedTotal(report));
-        assertEquals(statedTotal(report), TotalBytes.of(m));
-        assertEquals(TotalBytes.of(m), ModuleRow.of(m, false).totalBytes(), "modules and summary agree");
+        assertEquals(statedTotal(report), ProgramSizes.totalBytes(m));
+        assertEquals(ProgramSizes.totalBytes(m), ModuleRow.of(m, false).totalBytes(), "modules and summary agree");
     }
 
     @Test
@@ -45,7 +45,7 @@ class TotalBytesTest {
         assertEquals(0, m.allocations().size(), "a report proto lists no allocation by index");
         long oracle = statedTotal(text);
         assertEquals(153_220_480L, oracle);
-        assertEquals(oracle, TotalBytes.of(m), "the text dump's Total bytes used");
+        assertEquals(oracle, ProgramSizes.totalBytes(m), "the text dump's Total bytes used");
         assertEquals(oracle, ModuleRow.of(m, false).totalBytes());
     }
 
@@ -53,7 +53,7 @@ class TotalBytesTest {
     void aBufferAssignmentSumsItsExactSizes() throws Exception {
         Path text = Corpus.requireFile("public", "sharded_v3__module_0037.jit__full_run.sm_8.0_gpu-buffer-assignment.txt");
         HloModule m = DumpLoader.load(List.of(text)).get(0);
-        assertEquals(846_605_582L, TotalBytes.of(m));
-        assertEquals(m.totalBytes(), TotalBytes.of(m));
+        assertEquals(846_605_582L, ProgramSizes.totalBytes(m));
+        assertEquals(m.totalBytes(), ProgramSizes.totalBytes(m));
     }
 }

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
@@ -148,9 +149,17 @@ public final class Corpus {
         return Files.exists(copied) ? copied : null;
     }
 
+    /** Test classes that said they skip for want of the corpus. */
+    private static final Set<String> SAID = ConcurrentHashMap.newKeySet();
+
     private static Path missing(Path path) {
         String message = "corpus not found at " + path;
         if (Boolean.getBoolean("bufq.requireCorpus")) fail(message + " (bufq.requireCorpus is set)");
+        // Surefire puts a skip's reason in its XML only: say it on the console too, once per test class
+        String test = StackWalker.getInstance().walk(frames -> frames.map(StackWalker.StackFrame::getClassName)
+                .filter(c -> !c.equals(Corpus.class.getName()) && !c.startsWith(Corpus.class.getName() + "$") && !c.startsWith("org.junit.") && !c.startsWith("java."))
+                .findFirst().orElse("a test"));
+        if (SAID.add(test)) System.out.println("[corpus] " + test + ": " + message + "; skipping (see docs/testing.md)");
         assumeTrue(false, message + "; skipping");
         throw new AssertionError("unreachable");
     }

@@ -4,6 +4,7 @@ import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.Query;
 import bufq.lang.QueryException;
+import bufq.liveness.Steps;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
 import bufq.model.HloUse;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -137,11 +139,13 @@ final class Recompute {
     /** Occupied bytes at each step: per allocation, the union of the live segments' byte ranges. */
     static long[] occupancy(HloModule m, List<Segment> segs) {
         long[] out = new long[m.steps()];
+        // the device memory's (colour 0) where the module has other memory spaces, as Liveness counts
+        int space = Steps.spaceFilter(m, OptionalInt.empty());
         for (int t = 0; t < out.length; t++) {
             Map<Integer, List<long[]>> byAlloc = new TreeMap<>();
             long loose = 0;
             for (Segment s : segs) {
-                if (s.size <= 0 || s.start > t || s.end < t) continue;
+                if (s.size <= 0 || s.start > t || s.end < t || space >= 0 && s.value.color() != space) continue;
                 if (s.value.offset() < 0) loose += s.size;
                 else byAlloc.computeIfAbsent(s.value.allocation(), k -> new ArrayList<>()).add(new long[] {s.value.offset(), s.value.offset() + s.size});
             }

@@ -45,6 +45,31 @@ public final class DumpNames {
         return false;
     }
 
+    /**
+     * Files a JAX run leaves beside its dump that are never a dump: {@code memory_analysis.json}
+     * (read as JAX's own figures, {@link MemoryAnalysisFile}), the run's {@code meta.json},
+     * {@code run.log} and {@code exception.txt}. Passed over without a word unless they read as a dump.
+     */
+    private static final List<String> RUN_COMPANIONS = List.of(MemoryAnalysisFile.NAME, "meta.json", "run.log", "exception.txt");
+
+    /** Whether a file name is one of {@link #RUN_COMPANIONS}. */
+    public static boolean isRunCompanion(String fileName) {
+        return RUN_COMPANIONS.contains(fileName);
+    }
+
+    /**
+     * Whether a directory name is XLA:TPU's folder of one module's compile artefacts
+     * ({@code module_0000.jit_step.cl_933746096}: compile options, MLIR, topology), which holds no
+     * buffer assignment of its own.
+     */
+    public static boolean isModuleArtefactFolder(String dirName) {
+        if (number(dirName) < 0) return false;
+        int cl = dirName.lastIndexOf(".cl_");
+        if (cl < 0 || cl + 4 >= dirName.length()) return false;
+        for (int i = cl + 4; i < dirName.length(); i++) if (!Character.isDigit(dirName.charAt(i))) return false;
+        return true;
+    }
+
     /** Program name after {@code module_NNNN.}, or null. */
     public static String program(String stem) {
         int[] m = moduleMarker(stem);

@@ -140,7 +140,7 @@ final class ModuleBuilder {
         List<String> files = report == null ? List.of(file) : List.of(file, report.file());
         HloModule.Info info = new HloModule.Info(moduleName, moduleName, number, backend, files,
                 lr == null || sequence.isEmpty() ? -1 : lr.endTime, null, null, -1, null,
-                report == null ? new TreeMap<>() : report.colorTotals(), m != null, null, format, null, null);
+                report == null ? new TreeMap<>() : report.colorTotals(), m != null, null, format, null, null, null);
         if (details == null) {
             return new HloModule(info, allocations, values, sequence, warnings, warnings.size(), events,
                     UsedValues.Deferred.of(new UsedValues(List.of(), List.of(), List.of(), List.of(), List.of(), 0)));

@@ -169,7 +169,7 @@ public final class ProtoReader {
     /** A module known only from its memory usage report proto: no allocations or values, the totals by colour. */
     static HloModule reportAlone(UsageReport report, String name, int number, String backend) {
         HloModule.Info info = new HloModule.Info(name, name, number, backend, List.of(report.file()), -1, null, null, -1,
-                null, report.colorTotals(), false, null, HloModule.Info.REPORT_PROTO, null, null);
+                null, report.colorTotals(), false, null, HloModule.Info.REPORT_PROTO, null, null, null);
         return new HloModule(info, List.of(), List.of(), List.of(), List.of(), List.of(), 0);
     }
 

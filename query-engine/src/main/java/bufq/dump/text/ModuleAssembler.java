@@ -64,6 +64,7 @@ final class ModuleAssembler {
         Region liveRegion = null;
         ReportPart report = null;
         String truncatedAt = null;
+        boolean allocationsSkipped = false;
         List<Region> allocationRegions = new ArrayList<>();
 
         for (Region r : regions) {
@@ -89,6 +90,8 @@ final class ModuleAssembler {
                 w.add(r.file.origin(), at, "file ends early (truncated?); loaded what it holds");
             }
             if (p instanceof AllocationPart a) {
+                // A line skipped (a size past 2^56) is named where it is: its allocation is not a cut.
+                allocationsSkipped |= !p.notes().isEmpty() || p.dropped() > 0;
                 allocationRegions.add(r);
                 allocations.addAll(a.allocations);
                 rawValues.add(a.values);
@@ -107,6 +110,23 @@ final class ModuleAssembler {
             allocations.sort((x, y) -> Integer.compare(x.index(), y.index()));
         }
         if (total == null && report != null) total = report.total();
+        // A buffer-assignment file cut between two allocations reads whole; the total stated beside it
+        // (the values file's, the report's) says what it held.
+        if (total != null && !allocationRegions.isEmpty() && truncatedAt == null && !allocationsSkipped) {
+            long sum = 0;
+            boolean exact = true;
+            for (BufferAllocation a : allocations) {
+                sum = Math.addExact(sum, a.size());
+                exact &= a.sizeExact();
+            }
+            if (exact && sum < total) {
+                Region last = allocationRegions.get(allocationRegions.size() - 1);
+                long at = last.firstLine() + Math.max(0, last.lineCount() - 1);
+                truncatedAt = last.file.origin() + ":" + at;
+                w.add(last.file.origin(), at, "file ends early (truncated?): its allocations add up to " + sum
+                        + " bytes, where the dump states Total bytes used: " + total + "; loaded what it holds");
+            }
+        }
 
         long t1 = System.nanoTime();
         List<String> sequence = live == null ? List.of() : live.sequence;
@@ -162,7 +182,8 @@ final class ModuleAssembler {
         HloModule.Info info = new HloModule.Info(stem, stem, source.number(), backend, files,
                 live == null ? -1 : live.maxTime, total, live == null ? null : live.peak,
                 live == null ? -1 : live.stackBytes, live == null ? null : live.stack,
-                report == null ? new TreeMap<>() : report.colorTotals, !valueRegions.isEmpty(), truncatedAt);
+                report == null ? new TreeMap<>() : report.colorTotals, !valueRegions.isEmpty(), truncatedAt, HloModule.Info.TEXT,
+                null, null, report == null ? null : report.spaceNames);
         HloModule m = new HloModule(info, allocations, values, sequence, w.kept(), w.count(), List.of(), details);
         // The model rules shared ids out in one pass; only ids it finds shared have their lines looked for.
         List<List<HloValue>> shared = m.valuesSharingAnId();

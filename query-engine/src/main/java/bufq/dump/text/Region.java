@@ -68,7 +68,7 @@ final class Region {
     void firstLine(long line) { firstLine = line; }
 
     /** Lines in the region; one not parsed is followed by another, so it ends with its last line's newline. */
-    private long lineCount() {
+    long lineCount() {
         return part != null ? part.lines() : source.count('\n', from, to);
     }
 

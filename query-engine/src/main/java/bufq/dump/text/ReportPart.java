@@ -18,6 +18,8 @@ import java.util.TreeMap;
 public final class ReportPart extends RegionParse {
     Long totalBytes;
     public final TreeMap<Integer, Long> colorTotals = new TreeMap<>();
+    /** Each colour's name as the report gives it ({@code vmem}, {@code cmem}). */
+    public final TreeMap<Integer, String> spaceNames = new TreeMap<>();
     /** Allocations named by the report, by index (sizes rounded unless in plain bytes). */
     public final Map<Integer, AllocationLine> allocations = new LinkedHashMap<>();
 
@@ -64,6 +66,8 @@ public final class ReportPart extends RegionParse {
             Cursor cur = new Cursor(line, c + "(color=".length(), line.length());
             color = cur.intNumber();
             cur.expect(")");
+            String name = line.substring("Memory Space:".length(), c).trim();
+            if (!name.isEmpty()) spaceNames.putIfAbsent(color, name);
         } else if (line.startsWith("Total bytes:")) {
             Cursor cur = new Cursor(line, "Total bytes:".length(), line.length());
             while (cur.peek() == ' ') cur.pos++;

@@ -79,6 +79,17 @@ public interface CommandPlan {
         return new Simple(needs, needsCurrentModule, false, ctx -> body.run(ctx, words));
     }
 
+    /** {@code plan}, run under the query time limit ({@code set timeout}) and stopped by Ctrl-C as a query is. */
+    static CommandPlan timed(CommandPlan plan) {
+        return new CommandPlan() {
+            @Override public Set<DumpPart> needs() { return plan.needs(); }
+            @Override public boolean needsCurrentModule() { return plan.needsCurrentModule(); }
+            @Override public boolean usesScripts() { return plan.usesScripts(); }
+            @Override public boolean evaluatesConditions() { return true; }
+            @Override public Status run(CommandContext ctx) throws CommandException, Engine.Failure, IOException { return plan.run(ctx); }
+        };
+    }
+
     /** What {@link Simple} runs. */
     interface Body {
         Status run(CommandContext ctx) throws CommandException, Engine.Failure, IOException;

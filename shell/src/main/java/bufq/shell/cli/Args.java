@@ -10,9 +10,10 @@ import java.util.List;
  * The parsed command line: {@code bufq [--format F] [-c TEXT]... [-f FILE] [--bail] [PATH...]}.
  *
  * @param actions {@code -c} texts and {@code -f} files in the order given
+ * @param sqlAllowed the folders {@code --sql-allow} lets {@code sql} reach
  */
 public record Args(String format, List<Action> actions, boolean bail, boolean help, boolean version, List<String> paths,
-                   boolean noInit, List<Preset> presets, String module) {
+                   boolean noInit, List<Preset> presets, String module, List<String> sqlAllowed) {
     /** A setting given on the command line ({@code --capacity 16GiB} is {@code set capacity 16GiB}), set before loading. */
     public record Preset(String setting, String value) {}
 
@@ -25,7 +26,7 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
     }
 
     public static final String USAGE = """
-            Usage: bufq [--format table|markdown|csv|tsv|json|ndjson] [-c TEXT]... [-f FILE] [--oom FILE] [--sql TEXT] [--bail]
+            Usage: bufq [--format table|vertical|markdown|csv|tsv|json|ndjson] [-c TEXT]... [-f FILE] [--oom FILE] [--sql TEXT] [--bail]
                         [--no-init] [--capacity SIZE] [--device NAME] [--reserved SIZE] [--module NAME] [PATH...]
 
             Query XLA buffer-assignment dumps. PATH is a *-buffer-assignment.txt file (its -values,
@@ -36,12 +37,14 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
             Out of memory? Three steps, on the dump directory of the run (XLA_FLAGS=--xla_dump_to=DIR):
               bufq --oom err.log DIR            which program, allocation and values the message is about
               bufq --device v5e -c fit DIR      whether the programs fit the device, alone and together
+                                                (the run's device: 'help device' lists them; a CPU run
+                                                takes --capacity host, this machine's memory)
               bufq -c advise DIR                what would lower the peak, each change measured with whatif
 
             Options:
-              --format NAME  output format: table (default), markdown, csv, tsv, json, ndjson; in json
-                             a run prints one document: a single result as is, several as an array
-                             of the results in order (statements that print none add nothing)
+              --format NAME  output format: table (default), vertical, markdown, csv, tsv, json, ndjson;
+                             in json a run prints one document: a single result as is, several as
+                             an array of the results in order (statements that print none add nothing)
               -c TEXT        run a query or command and print its result; repeatable; exit after the last
               -f FILE        run a script of queries and commands (.bq: one per line, # comments,
                              a line ending in \\ or an unfinished query continues); a FILE
@@ -50,6 +53,9 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
                              FILE - reads stdin)
               --sql TEXT     run DuckDB SQL over the loaded modules' tables (as -c 'sql TEXT'):
                              joins across modules and runs, read_parquet() of exported runs
+              --sql-allow DIR
+                             let sql read and write files under DIR (repeatable; read_parquet of
+                             exported runs): sql reaches no other file, and no script can widen it
               --bail         stop at the first failing statement
               --capacity SIZE, --device NAME, --reserved SIZE
                              what 'fit' and 'forecast fit' check against: set capacity, device,
@@ -92,13 +98,13 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
      * {@link #BATCH_OPTIONS}, without starting a JVM: LauncherTest holds its two lists to these.
      */
     public static final List<String> VALUE_OPTIONS = List.of("--format", "-c", "--command", "-f", "--file", "--oom", "--sql",
-            "--capacity", "--device", "--reserved", "--module");
+            "--sql-allow", "--capacity", "--device", "--reserved", "--module");
 
     /** Options after which bufq exits instead of opening the interactive shell. */
     public static final List<String> BATCH_OPTIONS = List.of("-c", "--command", "-f", "--file", "--oom", "--sql", "-h", "--help", "--version");
 
     /** Every option, for "did you mean". */
-    public static final List<String> OPTIONS = List.of("--format", "-c", "-f", "--oom", "--sql", "--bail", "--no-init", "--capacity",
+    public static final List<String> OPTIONS = List.of("--format", "-c", "-f", "--oom", "--sql", "--sql-allow", "--bail", "--no-init", "--capacity",
             "--device", "--reserved", "--module", "--help", "--version");
 
     public static Args parse(String[] argv) throws UsageException {
@@ -108,6 +114,7 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
         List<Preset> presets = new ArrayList<>();
         boolean bail = false, help = false, version = false, options = true, noInit = false;
         String module = null;
+        List<String> sqlAllowed = new ArrayList<>();
         // An option added here goes into the lists above too (the launcher's are checked against them).
         for (int i = 0; i < argv.length; i++) {
             String a = argv[i];
@@ -137,6 +144,7 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
                 case "-f", "--file" -> actions.add(new Action(true, inline != null ? inline : value(argv, ++i, a)));
                 case "--oom" -> actions.add(new Action(false, "oom " + (inline != null ? inline : value(argv, ++i, a))));
                 case "--sql" -> actions.add(new Action(false, "sql " + (inline != null ? inline : value(argv, ++i, a))));
+                case "--sql-allow" -> sqlAllowed.add(inline != null ? inline : value(argv, ++i, a));
                 case "--capacity", "--device", "--reserved" ->
                         presets.add(new Preset(a.substring(2), inline != null ? inline : value(argv, ++i, a)));
                 case "--module" -> module = inline != null ? inline : value(argv, ++i, a);
@@ -145,7 +153,7 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
             if (inline != null && !VALUE_OPTIONS.contains(a))
                 throw new UsageException("option '" + a + "' takes no value");
         }
-        return new Args(format, actions, bail, help, version, paths, noInit, List.copyOf(presets), module);
+        return new Args(format, actions, bail, help, version, paths, noInit, List.copyOf(presets), module, List.copyOf(sqlAllowed));
     }
 
     private static String value(String[] argv, int i, String option) throws UsageException {

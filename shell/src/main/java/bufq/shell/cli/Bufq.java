@@ -19,6 +19,7 @@ import bufq.shell.session.Version;
 import bufq.shell.session.UserPaths;
 
 import bufq.model.DumpPart;
+import bufq.model.HloModule;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -117,6 +118,15 @@ public final class Bufq {
     }
 
     private int session(Shell shell, Repl interactive, Args args, InputStream in, PrintStream err) {
+        for (String dir : args.sqlAllowed()) {
+            try {
+                shell.settings().allowSql(Path.of(dir));
+            } catch (CommandException | java.nio.file.InvalidPathException e) {
+                err.println("bufq: --sql-allow: " + e.getMessage());
+                err.println("Try 'bufq --help' for more information.");
+                return ExitCode.USAGE;
+            }
+        }
         for (Args.Preset p : args.presets()) {
             try {
                 shell.settings().set(Setting.byKey(p.setting()), p.value());
@@ -160,6 +170,18 @@ public final class Bufq {
         }
         // A batch run over several modules: a command on one module says which it takes (Modules.requireFor).
         if (interactive == null) shell.modules().batch();
+        // --bail: a dump cut short is a failure, not a warning a green check hides (a file cut between
+        // two allocations reads whole, its report beside it says otherwise).
+        if (args.bail() && interactive == null) {
+            for (ModuleSet.Entry e : shell.modules().set().entries()) {
+                HloModule m = e.loaded();
+                if (m != null && m.info().truncatedAt() != null) {
+                    shell.printer().error(m.info().truncatedAt() + ": the dump ends early (truncated?): --bail stops here, "
+                            + "as no figure of a cut dump can be trusted");
+                    return ExitCode.FAILED;
+                }
+            }
+        }
         // init.js may define fields, tiling models, checks and rules; it runs on first need (a script,
         // a statement that may use what it defines, an idle prompt), so a run needing none never starts the engine.
         if (!args.noInit()) shell.deferInit();

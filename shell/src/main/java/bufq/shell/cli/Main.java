@@ -1,6 +1,7 @@
 package bufq.shell.cli;
 
 import bufq.shell.repl.JLineRepl;
+import bufq.shell.repl.TerminalWidth;
 import bufq.shell.session.DefaultEngine;
 import bufq.shell.session.Env;
 
@@ -10,7 +11,10 @@ public final class Main {
 
     public static void main(String[] args) {
         // A lambda, not a method reference: batch runs never load the REPL's classes.
-        Bufq bufq = new Bufq(Env.system(), DefaultEngine::new, in -> JLineRepl.system(in));
+        Env env = Env.system();
+        // A batch run on a terminal fits its tables to it as the shell does; COLUMNS, when set, wins.
+        if (env.interactive() && !env.vars().containsKey("COLUMNS")) env = env.withColumns(TerminalWidth.stdout());
+        Bufq bufq = new Bufq(env, DefaultEngine::new, in -> JLineRepl.system(in));
         int rc = bufq.run(args, System.in, System.out, System.err);
         // The JVM archives the classes this run loaded: those of a summary and a query, and for
         // interactive sessions those of one, whatever the run itself did.

@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.liveness.Liveness;
 import bufq.advise.Advisor;
+import bufq.advise.ReadableEdits;
 import bufq.advise.Remedies;
 import bufq.advise.Rule;
 import bufq.advise.Rules;
@@ -60,7 +61,8 @@ final class AdviseCommand implements Command {
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         // uses scripts: runs the rules the init script may register
-        return CommandPlan.words(args, needs(), true, this::run);
+        // Its rules run the user's conditions and scripts: under the query time limit.
+        return CommandPlan.timed(CommandPlan.words(args, needs(), true, this::run));
     }
 
     private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
@@ -84,7 +86,7 @@ final class AdviseCommand implements Command {
             rules.addAll(ctx.session().scriptRules());
             int remedyChanges = remedy.isEmpty() ? 0 : ((Table) remedy.get(0)).size();
             out.addAll(Advisor.report(m, Advisor.plan(m, rules, ctx.engine().catalog(), ctx.settings().tiling(),
-                    ctx.settings()::tilingNamed), remedyChanges));
+                    ctx.settings()::tilingNamed), remedyChanges, new ReadableEdits(m, ctx.engine().catalog(), ctx.settings().tiling())));
             if (!named) out.addAll(remedy);
         } catch (QueryException e) {
             throw new Engine.Failure("advise: " + e.getMessage());

@@ -43,9 +43,9 @@ final class CheckCommand implements Command {
         if (ctx.modules().set().size() > 1) return checkAll(ctx);
         CheckReport r = Checks.check(ctx.modules().require(), ctx.settings().tiling(), ctx.session().scriptChecks());
         ctx.out().print(r.outputs());
-        // The table's last note is the summary; repeat it on stderr only where that note is not on
-        // the screen (a pipe, an output file, a format without notes), or a terminal shows it twice.
-        if (!ctx.out().notesOnScreen()) ctx.out().info(r.summary());
+        // The table's last note is the summary; repeat it on stderr only where that note is not with
+        // the results (an output file, a format without notes): else a terminal shows it twice.
+        if (!ctx.out().notesWithResults()) ctx.out().info(r.summary());
         return r.hasErrors() ? Status.ERROR : Status.OK;
     }
 
@@ -55,7 +55,7 @@ final class CheckCommand implements Command {
         ctx.modules().forEachModule(m -> reports.add(Checks.check(m, ctx.settings().tiling(), ctx.session().scriptChecks())));
         CheckReports all = new CheckReports(reports);
         ctx.out().print(all.outputs());
-        if (!ctx.out().notesOnScreen()) ctx.out().info(all.summary());
+        if (!ctx.out().notesWithResults()) ctx.out().info(all.summary());
         return all.hasErrors() ? Status.ERROR : Status.OK;
     }
 }

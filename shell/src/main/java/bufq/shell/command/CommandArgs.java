@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.liveness.Steps;
 import bufq.model.HloModule;
+import bufq.model.MemorySpace;
 import bufq.shell.session.CommandException;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -12,7 +13,7 @@ import java.util.Locale;
 import java.util.OptionalInt;
 
 /**
- * Keyword arguments of the report commands, taken in any order: {@code color 1}, {@code width 100},
+ * Keyword arguments of the report commands, taken in any order: {@code color 1} (or {@code space vmem}), {@code width 100},
  * {@code --svg FILE}, {@code --force}. Each getter consumes what it reads; {@link #done} rejects
  * leftovers so typos are errors, not silently ignored.
  */
@@ -58,9 +59,20 @@ final class CommandArgs {
         throw new CommandException("'" + keyword + "' takes a whole number " + range + ", not '" + v + "'");
     }
 
-    /** {@code color N} checked against the module's colours, so a typo is a one-line error. */
+    /**
+     * {@code color N} or {@code space NAME} ({@code space vmem}, {@code space 1}, {@code space hbm})
+     * checked against the module's memory spaces, so a typo is a one-line error; empty when neither
+     * is given (the device memory, colour 0).
+     */
     OptionalInt color(HloModule m) throws CommandException {
         OptionalInt c = integer("color", 0);
+        String space = value("space");
+        if (space != null) {
+            if (c.isPresent()) throw new CommandException("give 'color N' or 'space NAME', not both");
+            c = MemorySpace.byName(m, space);
+            if (c.isEmpty()) throw new CommandException("no memory space '" + space + "' in " + m.handle()
+                    + " (memory spaces: " + MemorySpace.list(m) + ")");
+        }
         try {
             Steps.requireColor(m, c);
         } catch (IllegalArgumentException e) {

@@ -55,6 +55,7 @@ public final class Commands implements CommandTable {
                 new RunCommand(),
                 new JsCommand(),
                 new HelpCommand(),
+                new ClearCommand(),
                 new QuitCommand()));
     }
 

@@ -68,8 +68,10 @@ final class HelpCommand implements Command {
             Formats ('format NAME', or --format NAME on the command line)
 
               table     aligned columns for the terminal; sizes as 4.0KiB (set rawsizes on for bytes),
-                        fractions as 12.5%, null as null, a (N rows) footer; cut at maxrows rows, cells
-                        wider than maxwidth end in …
+                        fractions as 12.5%, null as empty, a (N rows) footer; cut at maxrows rows, cells
+                        wider than maxwidth end in …; a table too wide for the terminal prints as vertical
+              vertical  one field per line ('name | value'), a -[ RECORD N ]- line before each row, as
+                        psql's \\x and MySQL's \\G: for wide rows; every cell whole, prose wrapped
               markdown  a GitHub table for bug reports; same cell text as table, never cut within a
                         cell; charts and trees in code fences; cut at maxrows rows
               csv       header row, RFC 4180 quoting, raw numbers, null as an empty field; never cut.

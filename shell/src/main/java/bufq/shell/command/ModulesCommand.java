@@ -2,7 +2,11 @@ package bufq.shell.command;
 
 import bufq.category.Categories;
 import bufq.category.CategoryRules;
+import bufq.dump.file.MemoryAnalysisFile;
+import bufq.fit.JaxFigures;
 import bufq.model.DumpPart;
+import bufq.model.MemorySpace;
+import bufq.units.Units;
 import bufq.model.PartUnavailableException;
 import bufq.model.ProgramSizes;
 import bufq.sharding.Shardings;
@@ -17,8 +21,11 @@ import bufq.table.ColumnType;
 import bufq.table.Table;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 final class ModulesCommand implements Command {
     @Override public String name() { return "modules"; }
@@ -32,14 +39,18 @@ final class ModulesCommand implements Command {
                 + "Modules of a big directory are read when first used: backend, values and the byte columns show\n"
                 + "once they are: 'fit', 'summary' and the query 'modules where ...' read them all.\n"
                 + "argument_bytes, output_bytes, alias_bytes, temp_bytes and code_bytes are JAX's memory_analysis()\n"
-                + "figures read from the allocations (null where the dump does not say); needs_bytes is what a run\n"
+                + "figures read from the allocations (empty where the dump does not say); needs_bytes is what a run\n"
                 + "asks the device for: code + arguments + outputs - aliases + temp + constants (see 'fit').\n"
                 + "weights_bytes and optimizer_bytes are the arguments' bytes by category (blame by category): the entry\n"
-                + "parameters under params/model/weights and under opt_state/optimizer roots, by the session's rules;\n"
-                + "null until the module's op_names are read (by blame, a query on op_name or category).\n"
+                + "parameters under params/model/weights and under opt_state/optimizer roots, by the session's rules\n"
+                + "(the op_names of each module in memory are read for them).\n"
                 + "partitions and replicas are num_partitions and replica_count of the optimized HLO text beside the dump\n"
                 + "(*after_optimizations.txt, or .gz): one SPMD program serves that many devices, and every size is one\n"
-                + "device's; 1 without that text.";
+                + "device's; 1 without that text.\n"
+                + "Memory spaces: the byte columns are of the device memory (color 0: HBM on TPU/GPU, RAM on CPU), as\n"
+                + "memory_analysis()'s are; a module with other spaces (TPU VMEM, SMEM, host offload) gets other_spaces,\n"
+                + "each space's allocation bytes on its own, never added to the device figures. Where a\n"
+                + "memory_analysis.json (JAX's own figures) lies beside a dump, a note holds the module to it.";
     }
 
     @Override public List<String> examples() { return List.of("modules"); }
@@ -62,20 +73,38 @@ final class ModulesCommand implements Command {
                 .column("weights_bytes", ColumnType.BYTES).column("optimizer_bytes", ColumnType.BYTES)
                 .column("partitions", ColumnType.INT).column("replicas", ColumnType.INT);
         List<ModuleSet.Entry> es = ctx.modules().set().entries();
+        int unread = 0;
+        boolean spaces = false;
+        for (ModuleSet.Entry e : es) spaces |= e.loaded() != null && MemorySpace.several(e.loaded());
+        if (spaces) b.column("other_spaces", ColumnType.STRING);
+        List<String> notes = new ArrayList<>();
         for (int i = 0; i < es.size(); i++) {
             ModuleSet.Entry e = es.get(i);
             HloModule m = e.loaded();
             ProgramSizes z = m == null ? ProgramSizes.UNKNOWN : ProgramSizes.of(m);
-            // Only from op_names already read: listing modules reads no Used values section.
-            boolean named = m != null && (m.isRead(DumpPart.USED_VALUES) || !m.info().hasValueDetails());
+            // A module in memory has its op_names read for the categories, so the row is the same
+            // whatever ran before; one not read yet shows no figures (a note says why).
+            if (m != null && m.info().hasValueDetails()) ctx.modules().readParts(m, Set.of(DumpPart.USED_VALUES));
+            boolean named = m != null;
+            if (m == null) unread++;
             Map<String, Long> arguments = named ? arguments(ctx, m) : Map.of();
-            b.row((long) (i + 1), e == ctx.modules().set().currentEntry() ? "*" : "", e.handle(), e.name(), e.dumpId(),
+            List<Object> row = new ArrayList<>(Arrays.asList((long) (i + 1), e == ctx.modules().set().currentEntry() ? "*" : "",
+                    e.handle(), e.name(), e.dumpId(),
                     m == null ? null : m.info().backend(), m == null ? null : (long) m.values().size(), m != null,
                     List.copyOf(e.files()), orNull(z.argumentBytes()), orNull(z.outputBytes()), orNull(z.aliasBytes()),
                     orNull(z.tempBytes()), orNull(z.codeBytes()), orNull(z.needsBytes()),
                     named ? arguments.getOrDefault("weights", 0L) : null, named ? arguments.getOrDefault("optimizer", 0L) : null,
-                    m == null ? null : Shardings.header(m).partitions(), m == null ? null : Shardings.header(m).replicas());
+                    m == null ? null : Shardings.header(m).partitions(), m == null ? null : Shardings.header(m).replicas()));
+            if (spaces) row.add(m == null ? null : MemorySpace.others(m, Units::human));
+            b.row(row);
+            if (m != null) {
+                var jax = MemoryAnalysisFile.of(m);
+                if (jax.isPresent()) for (String line : JaxFigures.compare(m, jax.get()).lines()) notes.add(e.handle() + ": " + line);
+            }
         }
+        if (unread > 0) b.note(unread + (unread == 1 ? " module is" : " modules are") + " not read yet: backend, values and the byte"
+                + " columns are empty until it is ('use N', or 'fit', 'summary', 'modules where ...', which read them all)");
+        for (String n : notes) b.note(n);
         ctx.out().print(b.build());
         return Status.OK;
     }

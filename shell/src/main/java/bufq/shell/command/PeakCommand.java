@@ -18,7 +18,7 @@ final class PeakCommand implements Command {
     /** The Used values section: op names, and XLA's peak sized by instruction shapes. */
     Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
 
-    @Override public String synopsis() { return "peak [color N]"; }
+    @Override public String synopsis() { return "peak [color N | space NAME]"; }
     @Override public String brief() { return "The peak of occupied bytes, beside the dump's label, and what is live then."; }
 
     @Override public String description() {
@@ -27,10 +27,13 @@ final class PeakCommand implements Command {
                 + "dump's own label (claimed_peak_time, claimed_peak_bytes; 'live at claimed_peak' in queries) and a\n"
                 + "note saying why the two differ when they do; then the values live at the peak, largest first, with\n"
                 + "their share, padding, shape, op_name and source line. Values under the 'threshold' setting fold\n"
-                + "into one row. A colour none of whose values has a live range has no peak.";
+                + "into one row. A colour none of whose values has a live range has no peak.\n"
+                + "Memory spaces are kept apart: without 'color'/'space' the figures are of the device memory (color 0,\n"
+                + "HBM on TPU/GPU, RAM on CPU), and a dump with several spaces (TPU: vmem, smem, host, host-offload) gets\n"
+                + "one row per space, never a sum of them; 'peak space vmem' (or 'peak color 1') shows one space.";
     }
 
-    @Override public List<String> examples() { return List.of("peak", "peak color 1", "set threshold 1MiB"); }
+    @Override public List<String> examples() { return List.of("peak", "peak space vmem", "set threshold 1MiB"); }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         return CommandPlan.words(args, needs(), false, this::run);

@@ -19,7 +19,7 @@ final class PeaksCommand implements Command {
     @Override public String name() { return "peaks"; }
     /** The Used values section: the op_name prefixes holding each peak. */
     Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
-    @Override public String synopsis() { return "peaks [color N] [min_share P] [limit N]"; }
+    @Override public String synopsis() { return "peaks [color N | space NAME] [min_share P] [limit N]"; }
     @Override public String brief() { return "Every peak of occupied bytes whose prominence is at least P of the highest."; }
 
     @Override public String description() {

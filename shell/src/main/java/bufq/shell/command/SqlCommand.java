@@ -8,14 +8,17 @@ import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Status;
 import bufq.shell.sql.Sql;
+import bufq.shell.sql.SqlResult;
 import bufq.table.Table;
 
 import java.io.IOException;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** {@code sql SELECT ...}: DuckDB's SQL over the loaded modules' tables (bufq.shell.sql). */
-final class SqlCommand implements Command {
+final class SqlCommand implements Command, AutoCloseable {
     /** The flag that makes rows a failure: the guard's way to fail a CI job. */
     static final String FAIL_ON_ROWS = "--fail-on-rows";
 
@@ -23,6 +26,12 @@ final class SqlCommand implements Command {
     private Sql sql;
 
     @Override public String name() { return "sql"; }
+
+    /** Ends the session's DuckDB, deleting its folder. */
+    @Override public void close() {
+        if (sql != null) sql.close();
+        sql = null;
+    }
 
     @Override public String synopsis() { return "sql [--fail-on-rows] SELECT ..."; }
 
@@ -37,8 +46,10 @@ final class SqlCommand implements Command {
                 + "functions, and files other runs exported (read_parquet('runs/*/modules.parquet')). The result\n"
                 + "prints through bufq's formats; a column named as a byte field or ending in _bytes shows as bytes.\n"
                 + "end and offset are SQL keywords: write \"end\" (or v.end). --fail-on-rows makes a result with rows a\n"
-                + "failure (exit 1 with --bail): a CI guard. DuckDB runs in this process and starts with the first\n"
-                + "sql of a session; the tables are read again when the loaded modules change.";
+                + "failure (exit 1 with --bail): a CI guard; it goes before the SQL. DuckDB runs in this process and\n"
+                + "starts with the first sql of a session; the tables are read again when the loaded modules change.\n"
+                + "It runs sandboxed: the session's tables are read only, no file is read or written but under the\n"
+                + "folders the command line names (bufq --sql-allow DIR), and DuckDB's settings are locked.";
     }
 
     @Override public List<String> examples() {
@@ -49,19 +60,36 @@ final class SqlCommand implements Command {
 
     @Override public CommandPlan plan(CommandContext ctx, String args) {
         // The tables hold every field, those of the Used values section too: a batch run reads it with its load.
+        // The statement runs under the query time limit (Sql starts it once the tables are loaded).
         return CommandPlan.text(args, Set.of(DumpPart.USED_VALUES), false, this::run);
     }
 
+    /** A flag ({@code --word}) leading the text: anything else there would be an SQL comment, and is refused. */
+    private static final Pattern FLAG = Pattern.compile("--[A-Za-z][A-Za-z-]*(?=\\s|$)");
+
     private Status run(CommandContext ctx, List<String> words) throws CommandException, Engine.Failure, IOException {
         String text = words.isEmpty() ? "" : words.get(0).strip();
-        boolean failOnRows = text.startsWith(FAIL_ON_ROWS)
-                && (text.length() == FAIL_ON_ROWS.length() || Character.isWhitespace(text.charAt(FAIL_ON_ROWS.length())));
-        if (failOnRows) text = text.substring(FAIL_ON_ROWS.length()).strip();
+        boolean failOnRows = false;
+        // Flags come before the SQL, each a word of its own.
+        for (Matcher m = FLAG.matcher(text); m.lookingAt(); m = FLAG.matcher(text)) {
+            if (!m.group().equals(FAIL_ON_ROWS)) throw new CommandException("sql takes " + FAIL_ON_ROWS + " before the SQL, not '"
+                    + m.group() + "'");
+            failOnRows = true;
+            text = text.substring(m.end()).strip();
+        }
         text = CommandPlan.statement(text);
         if (text.isEmpty()) throw new CommandException("usage: " + synopsis());
+        // Written after the SQL, a flag is an SQL comment: the guard would be silently off.
+        if (Pattern.compile("--\\s*" + FAIL_ON_ROWS.substring(2) + "\\b").matcher(text).find())
+            throw new CommandException("sql: " + FAIL_ON_ROWS + " goes before the SQL (sql " + FAIL_ON_ROWS
+                    + " SELECT ...); after it, it is an SQL comment and the guard would be off");
         if (sql == null) sql = new Sql();
-        Table t = sql.query(text, ctx.modules(), ctx.settings().tiling());
+        SqlResult r = sql.query(text, ctx.modules(), ctx.settings().tiling(), ctx.settings().sqlAllowed(), ctx.settings().timeout(),
+                ctx.settings().timeoutText());
+        Table t = r.table();
         ctx.out().print(t);
+        if (r.cut()) ctx.out().info("warning: sql: the result has more rows than the " + t.size() + " read (at most "
+                + bufq.units.Units.grouped(Sql.MAX_CELLS) + " cells are held); add a LIMIT, aggregate, or write it with COPY to a --sql-allow folder");
         if (!failOnRows || t.size() == 0) return Status.OK;
         ctx.out().error("sql " + FAIL_ON_ROWS + ": the query returned " + t.size() + (t.size() == 1 ? " row" : " rows"));
         return Status.ERROR;

@@ -3,7 +3,9 @@ package bufq.shell.command;
 import bufq.peak.ClaimedPeak;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
-import bufq.model.TotalBytes;
+import bufq.model.MemorySpace;
+import bufq.units.Units;
+import bufq.model.ProgramSizes;
 import bufq.liveness.Liveness;
 import bufq.model.PeakClaim;
 import bufq.sharding.Shardings;
@@ -33,7 +35,8 @@ public final class SummaryCommand implements Command {
                 + "dump's own label (claimed_peak_time, claimed_peak_bytes: XLA's step and figure, which need not be\n"
                 + "the maximum), and the number of load warnings so far: the Used values file (op_name, uses,\n"
                 + "instructions) is read on first use, and its warnings count from then on (a note says when it is\n"
-                + "unread). Peak columns are null without live ranges; a note says why a label differs from the peak.";
+                + "unread). Peak columns are null without live ranges; a note says why a label differs from the peak.\n"
+                + "Figures are of the device memory (color 0: HBM on TPU/GPU); a note gives each other memory space's bytes.";
     }
 
     @Override public List<String> examples() { return List.of("summary", "bufq --format json -c summary DUMP_DIR"); }
@@ -96,6 +99,9 @@ public final class SummaryCommand implements Command {
                 claim == null ? null : (long) claim.time(), claim == null ? null : claim.claimedBytes(),
                 (long) m.warningCount(), why);
         if (why != null) b.note(m.handle() + ": " + why);
+        String others = MemorySpace.others(m, Units::human);
+        if (others != null) b.note(m.handle() + ": total_bytes and the peak are of " + MemorySpace.name(m, MemorySpace.DEVICE)
+                + " (color 0, the device memory); the other memory spaces, each on its own: " + others);
         Shardings sh = Shardings.header(m);
         String perDevice = sh.perDeviceNote();
         if (perDevice != null) b.note(m.handle() + ": " + perDevice);
@@ -104,8 +110,8 @@ public final class SummaryCommand implements Command {
             b.note(m.handle() + ": sharding unknown (one device's figures, of how many?): " + sh.missing());
     }
 
-    /** The one definition {@code modules} shares ({@link TotalBytes}). */
+    /** The one definition {@code modules} shares ({@link ProgramSizes#totalBytes}). */
     static Long totalBytes(HloModule m) {
-        return TotalBytes.of(m);
+        return ProgramSizes.totalBytes(m);
     }
 }

@@ -16,7 +16,7 @@ import java.util.OptionalInt;
 
 final class TimelineCommand implements Command {
     @Override public String name() { return "timeline"; }
-    @Override public String synopsis() { return "timeline [by steps|events] [color N] [width W] [--svg FILE | --html FILE] [--force]"; }
+    @Override public String synopsis() { return "timeline [by steps|events] [color N | space NAME] [width W] [--svg FILE | --html FILE] [--force]"; }
     @Override public String brief() { return "A chart of occupied bytes over the schedule (terminal, SVG or HTML)."; }
 
     @Override public String description() {

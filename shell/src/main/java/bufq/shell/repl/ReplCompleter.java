@@ -97,6 +97,7 @@ public final class ReplCompleter implements Completer {
         Completion.Context ctx = Completion.at(text, cursor, catalog.get());
         String lead = ctx.replaceStart() > wordStart ? text.substring(wordStart, ctx.replaceStart()) : "";
         String entity = ctx.entity();
+        if (ctx.expected().contains(Completion.Kind.VALUE) && entity != null && valuesOnly(text, ctx, entity, lead, out)) return;
         for (String w : ctx.candidates()) {
             FieldInfo f = entity == null ? null : catalog.get().field(entity, w);
             String group = f != null ? "fields" : w.endsWith("(") ? "functions" : "keywords";
@@ -131,6 +132,28 @@ public final class ReplCompleter implements Completer {
                 addCapped(out, lead, values, field);
             }
         }
+    }
+
+    /**
+     * After {@code FIELD =} (or {@code in (}) of a text field, with nothing or a quote typed: only
+     * the field's values in the current module (the category names after {@code category =}), not
+     * every field and keyword an operand may also be. False, adding nothing, when there are none to offer.
+     */
+    private boolean valuesOnly(String text, Completion.Context ctx, String entity, String lead, List<Candidate> out) {
+        String prefix = ctx.prefix();
+        if (!prefix.isEmpty() && !prefix.startsWith("\"") && !prefix.startsWith("'")) return false;
+        String field = fieldBefore(text.substring(0, ctx.replaceStart()), entity);
+        FieldInfo f = field == null ? null : catalog.get().field(entity, field);
+        HloModule m = f == null || f.type() != ColumnType.STRING ? null : shell.modules().currentOnceRead();
+        if (m == null) return false;
+        List<String> values = new ArrayList<>();
+        for (String v : distinct(m, entity, field)) {
+            String quoted = quote(v);
+            if (quoted.startsWith(prefix) || v.startsWith(prefix.substring(Math.min(1, prefix.length())))) values.add(quoted);
+        }
+        if (values.isEmpty()) return false;
+        addCapped(out, lead, values, field);
+        return true;
     }
 
     /** The field a value is being compared with: the last field name before the operator or list. */
@@ -177,6 +200,7 @@ public final class ReplCompleter implements Completer {
                 if (arg == 1) {
                     for (Setting s : Setting.values()) add(out, s.key(), "settings", s.doc(), true);
                     add(out, "format", "settings", "how results print (as the format command)", true);
+                    add(out, "category", "settings", "a category rule: set category NAME = CONDITION", true);
                 } else if (arg == 2 && l.words().get(1).equals("format")) {
                     for (String f : Formatters.names()) add(out, f, "formats", null, true);
                 } else if (arg == 2) {

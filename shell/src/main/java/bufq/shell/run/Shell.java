@@ -257,6 +257,16 @@ public final class Shell implements SessionControl {
     /** Ends the session: publishes any output file. */
     public void close() throws IOException {
         if (scripts != null) scripts.close();
+        // A command holding a resource of the session (sql's DuckDB and its spill folder) lets it go.
+        for (var c : commands.all()) {
+            if (c instanceof AutoCloseable a) {
+                try {
+                    a.close();
+                } catch (Exception e) {
+                    printer.info("bufq: " + c.name() + ": " + e.getMessage());
+                }
+            }
+        }
         printer.endDocument();
         printer.switchSink(OutputSink.console(printer.out()));
     }

@@ -26,6 +26,9 @@ final class Watchdog {
     private Thread owner;
     private long heapLimit;
     private long heapAllowance;     // heapLimit minus the heap in use when the run started
+    private long usedAtEnter;       // heap and off-heap in use when the outermost run started
+    private long held;              // what earlier runs left held (globals): counted against the same cap
+    private long lastRecount;
     private long lastGc;
     private volatile String reason;
     private volatile boolean closed;
@@ -61,18 +64,35 @@ final class Watchdog {
             Runtime rt = Runtime.getRuntime();
             long heap = rt.totalMemory() - rt.freeMemory();
             heapAllowance = Math.min(heapCap, Math.max(0, (rt.maxMemory() - heap) / 2));
-            heapLimit = heap + offHeap() + heapAllowance;
+            usedAtEnter = heap + offHeap();
+            // What earlier runs keep (a global array) is the scripts' too: one cap for all of it, so
+            // runs in turn cannot each hold the cap anew.
+            heapLimit = usedAtEnter + Math.max(0, heapAllowance - held);
             lock.notifyAll();
         }
     }
 
+    /** Growth of a run past which its exit collects garbage to learn what the run left held. */
+    private static final long MEASURED_GROWTH = 32L << 20;
+
     void exit() {
         synchronized (lock) {
-            if (--depth == 0) owner = null;
+            if (--depth > 0) return;
+            owner = null;
+            Runtime rt = Runtime.getRuntime();
+            long change = used(rt) - usedAtEnter;
+            long now = System.nanoTime();
+            // A big change, or (every few seconds) a run after runs that held memory and may have let
+            // it go (keep = null): what stays after a collection is what the run left held, or freed.
+            boolean recount = held > 0 && now - lastRecount > 2_000_000_000L;
+            if (Math.abs(change) < MEASURED_GROWTH && !recount) return;
+            lastRecount = now;
+            System.gc();
+            held = Math.max(0, held + used(rt) - usedAtEnter);
         }
     }
 
-    /** Bytes the current (or last) run could hold: the cap, or half the free heap when that is less. */
+    /** Bytes the current (or last) run could hold, all runs together: the cap, or half the free heap when that is less. */
     long heapAllowance() {
         synchronized (lock) {
             return heapAllowance;

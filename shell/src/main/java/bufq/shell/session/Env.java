@@ -11,15 +11,23 @@ import java.util.Map;
  * @param vars        environment variables ({@code NO_COLOR}, {@code BUFQ_DEBUG}, ...)
  * @param interactive stdin and stdout are a terminal
  * @param stdinClosed bufq was started with stdin closed ({@code <&-}); read nothing from it
+ * @param columns     the width of the terminal stdout is, as it reports it; 0 when unknown or not a terminal
  */
-public record Env(Map<String, String> vars, boolean interactive, boolean stdinClosed) {
+public record Env(Map<String, String> vars, boolean interactive, boolean stdinClosed, int columns) {
     public Env {
         vars = Map.copyOf(vars);
+    }
+
+    public Env(Map<String, String> vars, boolean interactive, boolean stdinClosed) {
+        this(vars, interactive, stdinClosed, 0);
     }
 
     public Env(Map<String, String> vars, boolean interactive) {
         this(vars, interactive, false);
     }
+
+    /** These surroundings on a terminal {@code columns} wide. */
+    public Env withColumns(int columns) { return new Env(vars, interactive, stdinClosed, columns); }
 
     public static Env system() {
         return new Env(System.getenv(), terminal(), stdinReused());

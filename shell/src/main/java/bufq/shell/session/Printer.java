@@ -50,14 +50,15 @@ public final class Printer {
         this.terminalWidth = columns(env);
     }
 
+    /** {@code COLUMNS} when set, else the width the terminal reports ({@link Env#columns}), else 100. */
     private static int columns(Env env) {
         try {
             int c = Integer.parseInt(env.vars().getOrDefault("COLUMNS", "").trim());
             if (c >= 20 && c <= 1000) return c;
         } catch (NumberFormatException e) {
-            // not set or not a number: use the default
+            // not set or not a number: ask the terminal
         }
-        return 100;
+        return env.columns() >= 20 ? env.columns() : 100;
     }
 
     /**
@@ -155,21 +156,29 @@ public final class Printer {
         // or a file gets every column and the data exact.
         boolean terminal = env.interactive() && sink.isConsole();
         // 'set maxwidth 0' shows cells whole, as it says: the table is then not cut to the terminal either
-        return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(), settings.maxWidth(),
-                terminal && settings.maxWidth() > 0 ? terminalWidth : 0, terminal);
+        return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(),
+                terminal ? settings.maxWidth() : 0, terminal && settings.maxWidth() > 0 ? terminalWidth : 0, terminal);
     }
 
-    /** Results, their notes included, go to the terminal the user reads stderr on. */
-    public boolean notesOnScreen() {
-        return env.interactive() && sink.isConsole() && format.forPeople();
+    /**
+     * The notes under a table reach the reader with the results: the format prints them and the
+     * results go to stdout (a terminal or a pipe), not to an {@code output} file. Where they do not, a
+     * command repeats what matters on stderr; where they do, a repeat would print it twice.
+     */
+    public boolean notesWithResults() {
+        return sink().isConsole() && format.forPeople();
     }
+
+    /** Results go to a terminal (stdin and stdout are one, and no {@code output} file is open). */
+    public boolean onTerminal() { return env.interactive() && sink().isConsole(); }
 
     /** A line of information for the user (stderr, so stdout stays data). */
-    public void info(String message) { err().println(message); }
+    public void info(String message) { err().println(TableFormatter.visible(message, true)); }
 
     /** Prints a one-line error, with the script location when running one. */
     public void error(String message) {
-        err().println((location == null ? "" : location + ": ") + "error: " + forScreen(message, true));
+        // bufq's own messages quote what a script or a file wrote: never a control character raw
+        err().println(TableFormatter.visible((location == null ? "" : location + ": ") + "error: " + message, true));
     }
 
     /**
@@ -184,8 +193,8 @@ public final class Printer {
 
     /** A rendered diagnostic (the query, a caret, the message), after the script location. */
     public void diagnostic(String rendered) {
-        if (location != null) err.println(location + ":");
-        err.println(rendered.endsWith("\n") ? rendered.substring(0, rendered.length() - 1) : rendered);
+        if (location != null) err.println(TableFormatter.visible(location + ":", true));
+        err.println(TableFormatter.visible(rendered.endsWith("\n") ? rendered.substring(0, rendered.length() - 1) : rendered, true));
     }
 
     /** A bug in bufq, not the user's doing: one line, or the stack trace with BUFQ_DEBUG set. */

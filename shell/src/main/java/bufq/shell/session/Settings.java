@@ -29,6 +29,29 @@ public final class Settings {
         }
     }
 
+    /**
+     * The folders {@code sql} may read and write files under, given on the command line
+     * ({@code --sql-allow}); no statement can add to them.
+     */
+    private List<java.nio.file.Path> sqlAllowed = List.of();
+
+    /** Lets {@code sql} reach {@code dir} (an existing folder); only the command line calls this. */
+    public void allowSql(java.nio.file.Path dir) throws CommandException {
+        java.nio.file.Path real;
+        try {
+            real = dir.toRealPath();
+        } catch (java.io.IOException e) {
+            throw new CommandException("no folder " + dir);
+        }
+        if (!java.nio.file.Files.isDirectory(real)) throw new CommandException(dir + " is not a folder");
+        List<java.nio.file.Path> all = new java.util.ArrayList<>(sqlAllowed);
+        all.add(real);
+        sqlAllowed = List.copyOf(all);
+    }
+
+    /** What {@link #allowSql} allowed, as real paths. */
+    public List<java.nio.file.Path> sqlAllowed() { return sqlAllowed; }
+
     /** Validates and stores; the message says what the setting takes. */
     public void set(Setting s, String text) throws CommandException {
         Object v = s.parse(text);

@@ -51,15 +51,86 @@ public final class TempFiles {
 
     /** Creates a new empty temporary file for {@code name} in {@code dir}, with the process's umask. */
     public static Path create(Path dir, String name) throws IOException {
+        return make(dir, name, p -> Files.createFile(p));
+    }
+
+    /** What {@link #make} makes at a free name. */
+    private interface Maker {
+        Path make(Path p) throws IOException;
+    }
+
+    /** {@code maker} at a new name {@code .NAME.PID@HOST-RANDOM.tmp} in {@code dir}. */
+    private static Path make(Path dir, String name, Maker maker) throws IOException {
         ThreadLocalRandom rnd = ThreadLocalRandom.current();
         for (int attempt = 0; ; attempt++) {
-            Path tmp = dir.resolve("." + name + "." + ProcessHandle.current().pid() + "@" + host() + "-"
-                    + Long.toUnsignedString(rnd.nextLong(), 36) + ".tmp");
             try {
-                return Files.createFile(tmp);
+                return maker.make(name(dir, name, Long.toUnsignedString(rnd.nextLong(), 36)));
             } catch (FileAlreadyExistsException e) {
                 if (attempt >= 100) throw e;
             }
+        }
+    }
+
+    /** The temporary name of {@code name} in {@code dir} that ends {@code -TAG.tmp}, this process's. */
+    public static Path name(Path dir, String name, String tag) {
+        return dir.resolve("." + name + "." + ProcessHandle.current().pid() + "@" + host() + "-" + tag + ".tmp");
+    }
+
+    /**
+     * bufq's own folder in the system's temporary folder, {@code bufq-USER}, made readable by its
+     * owner alone; a link or a folder of another user there is refused. What a run keeps in it
+     * (DuckDB's spill) is in a folder named as {@link #create} names files, which a later run removes
+     * once its writer is dead.
+     */
+    public static Path ownFolder() throws IOException {
+        String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
+        Path dir = Path.of(System.getProperty("java.io.tmpdir"), "bufq-" + user);
+        try {
+            Files.createDirectory(dir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+        } catch (FileAlreadyExistsException e) {
+            // made by an earlier run: checked below
+        } catch (UnsupportedOperationException e) {
+            Files.createDirectories(dir);
+        }
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS))
+            throw new IOException(dir + " is not a folder (a link or a file is not used)");
+        try {
+            String owner = Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).getName();
+            if (!owner.equals(System.getProperty("user.name"))) throw new IOException(dir + " belongs to " + owner + ", not to this user");
+        } catch (UnsupportedOperationException | SecurityException e) {
+            // no owners on this file system
+        }
+        return dir;
+    }
+
+    /** Makes a new folder for {@code name} in {@code dir}, named as {@link #create} names files. */
+    public static Path createFolder(Path dir, String name) throws IOException {
+        return make(dir, name, p -> Files.createDirectory(p));
+    }
+
+    /** Deletes {@code dir} and what it holds, links as links (never what they point at); what cannot be deleted stays. */
+    public static void deleteTree(Path dir) {
+        try (java.util.stream.Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+        } catch (IOException | java.io.UncheckedIOException | SecurityException e) {
+            // left behind: a later run removes it
+        }
+    }
+
+    /** As {@link #removeDead}, for the folders {@link #createFolder} made: each removed with what it holds. */
+    public static void removeDeadFolders(Path dir) {
+        String here = host();
+        long self = ProcessHandle.current().pid();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, p -> NAME.matcher(p.getFileName().toString()).matches())) {
+            for (Path p : entries) {
+                Matcher m = NAME.matcher(p.getFileName().toString());
+                if (!m.matches() || !m.group(3).equals(here) || !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) continue;
+                long pid = Long.parseLong(m.group(2));
+                if (pid != self && ProcessHandle.of(pid).isEmpty()) deleteTree(p);
+            }
+        } catch (IOException | DirectoryIteratorException | SecurityException e) {
+            // left as it is
         }
     }
 

@@ -1,5 +1,6 @@
 package bufq.shell.sql;
 
+import bufq.dump.file.OneLine;
 import bufq.model.TilingModel;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
@@ -8,8 +9,9 @@ import bufq.shell.session.TempFiles;
 import bufq.shell.session.Version;
 
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.sql.ResultSet;
@@ -36,11 +38,23 @@ final class Exports {
             int eq = w.indexOf('=');
             String k = eq < 0 ? w : w.substring(0, eq), v = eq < 0 ? "" : w.substring(eq + 1);
             if (!KEY.matcher(k).matches() || v.isEmpty())
-                throw new CommandException("--partition takes KEY=VALUE (a Hive-style folder: run=2026-12-01), not '" + w + "'");
-            if (v.contains("/") || v.contains("\\") || v.equals(".") || v.equals("..") || v.chars().anyMatch(c -> c < 0x20))
-                throw new CommandException("--partition " + w + ": a value is one folder name (no '/', '\\', '.' or '..')");
+                throw new CommandException("--partition takes KEY=VALUE (a Hive-style folder: run=2026-12-01), not '" + OneLine.of(w) + "'");
+            if (v.contains("/") || v.contains("\\") || v.equals(".") || v.equals("..") || !OneLine.of(v).equals(v))
+                throw new CommandException("--partition " + OneLine.of(w) + ": a value is one folder name (no '/', '\\', '.', '..' or control character)");
+            if (columns().contains(k.toLowerCase(java.util.Locale.ROOT)))
+                throw new CommandException("--partition " + k + ": '" + k + "' is a column of the tables; read back with Hive partitioning, the "
+                        + "folder's value would replace the column's (name the key otherwise: run, night, model, ...)");
             if (out.put(k, v) != null) throw new CommandException("--partition " + k + " is given twice");
         }
+        return out;
+    }
+
+    /** Every column name of the tables an export writes, lower case. */
+    private static Set<String> columns() throws CommandException {
+        Set<String> out = new HashSet<>();
+        for (Schema.TableDef t : Stage.tables(List.of())) for (Schema.Column c : t.columns()) out.add(c.name().toLowerCase(java.util.Locale.ROOT));
+        out.add(Schema.RUN_ID.name());
+        for (String c : List.of("exported_at", "bufq_version", "partition", "modules", "dumps")) out.add(c);
         return out;
     }
 
@@ -50,82 +64,140 @@ final class Exports {
         return parts.isEmpty() ? null : String.join("/", parts);
     }
 
+    /**
+     * Writes the tables as Parquet into a new folder beside the target, then puts it in place with one
+     * rename: an export is whole or absent, whatever kills it. A target folder that exists may hold
+     * only files an export writes ({@code TABLE.parquet}); one holding anything else is refused, so
+     * an export never deletes what it did not write. Without {@code force} no existing file is
+     * replaced; an export of some tables keeps the folder's other tables.
+     */
     static String parquet(Modules modules, TilingModel tiling, Path dir, List<String> entities, Map<String, String> partitions,
                           boolean force) throws CommandException, Engine.Failure {
         List<Schema.TableDef> tables = Stage.tables(entities);
         Path target = dir;
         for (Map.Entry<String, String> p : partitions.entrySet()) target = target.resolve(p.getKey() + "=" + p.getValue());
-        if (!force) {
-            for (Schema.TableDef t : tables) {
-                Path f = target.resolve(t.name() + ".parquet");
-                if (Files.exists(f)) throw new CommandException(f + " exists; add --force to replace it, or export to another --partition");
-            }
-        }
+        Set<String> written = new java.util.LinkedHashSet<>(), own = new HashSet<>();
+        for (Schema.TableDef t : tables) written.add(t.name() + ".parquet");
+        if (entities.isEmpty()) written.add("runs.parquet");
+        for (Schema.TableDef t : Stage.tables(List.of())) own.add(t.name() + ".parquet");
+        own.add("runs.parquet");
+        List<Path> kept = existing(target, own, written, force);
         try (Stage s = Stage.start(tables)) {
             s.load(modules, tiling);
-            Files.createDirectories(target);
-            TempFiles.removeDead(target);
-            List<Path[]> moves = new ArrayList<>();
-            List<String> written = new ArrayList<>();
+            Path parent = target.toAbsolutePath().getParent();
+            Files.createDirectories(parent);
+            TempFiles.removeDead(parent);
+            TempFiles.removeDeadFolders(parent);
+            Path work = TempFiles.createFolder(parent, target.getFileName().toString());
+            List<String> counts = new ArrayList<>();
             try {
-                try (Statement st = s.conn.createStatement()) {
+                try (Statement st = s.conn.createStatement(); Cancel watch = Cancel.watch(st)) {
                     for (Schema.TableDef t : tables) {
                         if (s.rows(t.name()) == 0 && !t.name().equals("modules")) continue;
-                        Path tmp = TempFiles.create(target, t.name() + ".parquet");
-                        moves.add(new Path[] {tmp, target.resolve(t.name() + ".parquet")});
-                        st.execute("COPY " + Schema.quote(t.name()) + " TO " + Schema.literal(tmp.toString())
+                        st.execute("COPY " + Schema.quote(t.name()) + " TO " + Schema.literal(work.resolve(t.name() + ".parquet").toString())
                                 + " (FORMAT parquet, COMPRESSION zstd)");
-                        written.add(t.name() + " " + s.rows(t.name()));
+                        counts.add(t.name() + " " + s.rows(t.name()));
                     }
                     if (entities.isEmpty()) {
                         st.execute(Schema.RUNS);
                         insertRun(st, 1, partitions, s);
-                        Path tmp = TempFiles.create(target, "runs.parquet");
-                        moves.add(new Path[] {tmp, target.resolve("runs.parquet")});
-                        st.execute("COPY runs TO " + Schema.literal(tmp.toString()) + " (FORMAT parquet, COMPRESSION zstd)");
+                        st.execute("COPY runs TO " + Schema.literal(work.resolve("runs.parquet").toString()) + " (FORMAT parquet, COMPRESSION zstd)");
                     }
                 }
                 if (Thread.currentThread().isInterrupted()) throw new CommandException("cancelled (Ctrl-C); nothing was written");
-                for (Path[] m : moves) move(m[0], m[1]);
-                moves.clear();
-                // A whole export replaces a partition: a table this one has no rows for leaves no old file behind.
-                if (force && entities.isEmpty()) {
-                    Set<String> kept = new HashSet<>();
-                    for (String w : written) kept.add(w.substring(0, w.indexOf(' ')));
-                    for (Schema.TableDef t : tables) if (!kept.contains(t.name())) Files.deleteIfExists(target.resolve(t.name() + ".parquet"));
+                // The folder's other tables stay, linked (or copied) into the new one.
+                for (Path k : kept) {
+                    try {
+                        Files.createLink(work.resolve(k.getFileName()), k);
+                    } catch (IOException | UnsupportedOperationException e) {
+                        Files.copy(k, work.resolve(k.getFileName()));
+                    }
                 }
+                swap(work, target, parent);
+                work = null;
             } finally {
-                for (Path[] m : moves) Files.deleteIfExists(m[0]);
+                if (work != null) TempFiles.deleteTree(work);
             }
-            return "wrote " + target + ": " + modules(s.modules()) + "; rows: " + String.join(", ", written);
+            return "wrote " + target + ": " + modules(s.modules()) + "; rows: " + String.join(", ", counts);
         } catch (SQLException e) {
+            if (Thread.currentThread().isInterrupted()) throw new CommandException("cancelled (Ctrl-C); nothing was written");
             throw new CommandException("cannot write Parquet under " + target + ": " + Failures.message(e));
         } catch (IOException e) {
             throw new CommandException("cannot write under " + target + ": " + e.getMessage());
         }
     }
 
-    private static String modules(int n) { return n + (n == 1 ? " module" : " modules"); }
-
-    private static void move(Path from, Path to) throws IOException {
-        try {
-            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+    /**
+     * The files of an existing {@code target} an export keeps (its other tables'), after checking
+     * that it holds nothing an export did not write and, without {@code force}, none of {@code written}.
+     */
+    private static List<Path> existing(Path target, Set<String> own, Set<String> written, boolean force) throws CommandException {
+        if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) return List.of();
+        if (!Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS))
+            throw new CommandException(target + " exists and is not a folder (a link or a file is not replaced); export to a new folder");
+        TempFiles.removeDead(target);
+        if (!force) {
+            for (String name : written) {
+                Path f = target.resolve(name);
+                if (Files.exists(f, LinkOption.NOFOLLOW_LINKS)) throw new CommandException(f + " exists; add --force to replace it, or export to another --partition");
+            }
         }
+        List<Path> kept = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(target)) {
+            for (Path p : entries) {
+                String name = p.getFileName().toString();
+                if (!own.contains(name) || !Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
+                    throw new CommandException(target + " holds " + OneLine.of(name) + ", which export parquet does not write: an export "
+                            + "replaces its folder whole, so it goes to a new folder (or --partition KEY=VALUE) instead");
+                if (written.contains(name)) {
+                    if (!force) throw new CommandException(p + " exists; add --force to replace it, or export to another --partition");
+                } else {
+                    kept.add(p);
+                }
+            }
+        } catch (IOException e) {
+            throw new CommandException("cannot read " + target + ": " + e.getMessage());
+        }
+        return kept;
     }
+
+    /** Puts the folder {@code work} in the place of {@code target}: one rename, the old folder (only an export's files) deleted after. */
+    private static void swap(Path work, Path target, Path parent) throws IOException {
+        if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+            try (DirectoryStream<Path> d = Files.newDirectoryStream(target)) {
+                if (!d.iterator().hasNext()) Files.delete(target);
+            }
+        }
+        if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+            Files.move(work, target, StandardCopyOption.ATOMIC_MOVE);
+            return;
+        }
+        Path old = TempFiles.name(parent, target.getFileName().toString(), "old" + Long.toUnsignedString(System.nanoTime(), 36));
+        Files.move(target, old, StandardCopyOption.ATOMIC_MOVE);
+        Files.move(work, target, StandardCopyOption.ATOMIC_MOVE);
+        TempFiles.deleteTree(old);
+    }
+
+    private static String modules(int n) { return n + (n == 1 ? " module" : " modules"); }
 
     static String duckdb(Modules modules, TilingModel tiling, Path file, List<String> entities, Map<String, String> partitions)
             throws CommandException, Engine.Failure {
         List<Schema.TableDef> tables = Stage.tables(entities);
+        String name = file.toString();
+        // DuckDB reads some names as no file at all: an in-memory database, a URL, a service
+        if (name.startsWith(":") || name.contains("://") || name.matches("(?i)^(md|motherduck):.*"))
+            throw new CommandException("export duckdb takes a database file (bufq.duckdb), not '" + OneLine.of(name)
+                    + "', which DuckDB would not write to disk");
         if (Files.isDirectory(file)) throw new CommandException(file + " is a folder; export duckdb takes a database file (bufq.duckdb)");
+        if (Files.exists(file) && !Files.isRegularFile(file)) throw new CommandException(file + ": not a regular file (a FIFO, device or socket)");
         try (Stage s = Stage.start(tables)) {
             s.load(modules, tiling);
             if (file.toAbsolutePath().getParent() != null) Files.createDirectories(file.toAbsolutePath().getParent());
-            try (Statement st = s.conn.createStatement()) {
-                st.execute("ATTACH " + Schema.literal(file.toString()) + " AS target");
+            try (Statement st = s.conn.createStatement(); Cancel watch = Cancel.watch(st)) {
+                st.execute("ATTACH " + Schema.literal(name) + " AS target");
                 boolean committed = false;
                 try {
+                    checkOwnTables(st, file);
                     st.execute("BEGIN TRANSACTION");
                     st.execute(Schema.RUNS.replace("TABLE IF NOT EXISTS runs", "TABLE IF NOT EXISTS target.runs"));
                     long run;
@@ -135,13 +207,15 @@ final class Exports {
                     }
                     List<String> counts = new ArrayList<>();
                     for (Schema.TableDef t : tables) {
-                        String name = "target." + Schema.quote(t.name());
+                        String table = "target." + Schema.quote(t.name());
                         st.execute(t.create("target", List.of(Schema.RUN_ID), true));
                         addMissingColumns(st, t);
-                        st.execute("INSERT INTO " + name + " BY NAME SELECT " + run + " AS run_id, * FROM memory.main." + Schema.quote(t.name()));
+                        st.execute("INSERT INTO " + table + " BY NAME SELECT " + run + " AS run_id, * FROM memory.main." + Schema.quote(t.name()));
                         counts.add(t.name() + " " + s.rows(t.name()));
                     }
                     st.execute("INSERT INTO target.runs " + runRow(run, partitions, s));
+                    // Ctrl-C before the commit: nothing is added
+                    if (Thread.currentThread().isInterrupted()) throw new CommandException("cancelled (Ctrl-C); nothing was added to " + file);
                     st.execute("COMMIT");
                     committed = true;
                     return "appended run " + run + " to " + file + ": " + modules(s.modules()) + "; rows: " + String.join(", ", counts);
@@ -153,12 +227,45 @@ final class Exports {
                 }
             }
         } catch (SQLException e) {
+            if (Thread.currentThread().isInterrupted()) throw new CommandException("cancelled (Ctrl-C); nothing was added to " + file);
             String m = Failures.message(e);
             if (m.contains("lock")) throw new CommandException("cannot open " + file + ": another process has it open (DuckDB lets one process "
                     + "write a database at a time); parallel jobs export parquet, one folder each");
             throw new CommandException("cannot append to " + file + ": " + m);
         } catch (IOException e) {
             throw new CommandException("cannot write " + file + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Refuses a database whose tables or views named as bufq's were not made by an export: one with
+     * no {@code runs} table of bufq's columns, or such a table without {@code run_id}. An export adds
+     * rows and columns to its own tables only, and leaves every other table alone.
+     */
+    private static void checkOwnTables(Statement st, Path file) throws SQLException, CommandException {
+        Map<String, Set<String>> columns = new LinkedHashMap<>();
+        try (ResultSet rs = st.executeQuery("SELECT table_name, column_name FROM duckdb_columns() WHERE database_name = 'target' "
+                + "AND schema_name = 'main'")) {
+            while (rs.next()) columns.computeIfAbsent(rs.getString(1), k -> new HashSet<>()).add(rs.getString(2));
+        }
+        Set<String> views = new HashSet<>();
+        try (ResultSet rs = st.executeQuery("SELECT view_name FROM duckdb_views() WHERE database_name = 'target' AND schema_name = 'main'")) {
+            while (rs.next()) views.add(rs.getString(1));
+        }
+        Set<String> ours = new HashSet<>();
+        for (Schema.TableDef t : Stage.tables(List.of())) ours.add(t.name());
+        ours.add("runs");
+        Set<String> runs = columns.get("runs");
+        boolean bufqs = runs != null && !views.contains("runs")
+                && runs.containsAll(List.of("run_id", "exported_at", "bufq_version", "partition", "modules", "dumps"));
+        for (String t : ours) {
+            if (views.contains(t)) throw new CommandException(file + " has a view '" + OneLine.of(t) + "', which export duckdb did not make: "
+                    + "it adds only to its own tables; export to a new database");
+            Set<String> c = columns.get(t);
+            if (c == null) continue;
+            if (!bufqs || !t.equals("runs") && !c.contains(Schema.RUN_ID.name()))
+                throw new CommandException(file + " has a table '" + OneLine.of(t) + "' that export duckdb did not make (" + (bufqs
+                        ? "no run_id column" : "no runs table of bufq's") + "): it adds only to its own tables; export to a new database");
         }
     }
 

@@ -5,6 +5,7 @@ import bufq.eval.EvalContext;
 import bufq.eval.ModuleRow;
 import bufq.model.HloModule;
 import bufq.model.TilingModel;
+import bufq.shell.session.CommandException;
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 
@@ -26,14 +27,18 @@ final class Loader implements AutoCloseable {
     private final Map<String, DuckDBAppender> appenders = new LinkedHashMap<>();
     private final Map<String, Long> counts = new LinkedHashMap<>();
 
-    /** Creates {@code tables} in {@code conn} (which must have none of them) and opens an appender on each. */
-    Loader(DuckDBConnection conn, List<Schema.TableDef> tables) throws SQLException {
+    /**
+     * Creates {@code tables} in {@code conn}'s database {@code catalog} (null: its own), which must
+     * have none of them, and opens an appender on each.
+     */
+    Loader(DuckDBConnection conn, String catalog, List<Schema.TableDef> tables) throws SQLException {
         this.tables = tables;
         try (var st = conn.createStatement()) {
-            for (Schema.TableDef t : tables) st.execute(t.create(null, List.of(), false));
+            for (Schema.TableDef t : tables) st.execute(t.create(catalog, List.of(), false));
         }
         for (Schema.TableDef t : tables) {
-            appenders.put(t.name(), conn.createAppender(DuckDBConnection.DEFAULT_SCHEMA, t.name()));
+            appenders.put(t.name(), catalog == null ? conn.createAppender(DuckDBConnection.DEFAULT_SCHEMA, t.name())
+                    : conn.createAppender(catalog, DuckDBConnection.DEFAULT_SCHEMA, t.name()));
             counts.put(t.name(), 0L);
         }
     }
@@ -45,7 +50,10 @@ final class Loader implements AutoCloseable {
         for (Schema.TableDef t : tables) {
             DuckDBAppender a = appenders.get(t.name());
             List<?> rows = catalog.rows(t.name(), ctx);
+            int n = 0;
             for (Object row : rows) {
+                // Ctrl-C and the time limit, within a big module too
+                if ((++n & 4095) == 0 && Thread.currentThread().isInterrupted()) throw new SQLException(CommandException.CANCELLED);
                 a.beginRow();
                 for (int i = 0; i < t.columns().size(); i++) {
                     Schema.Column c = t.columns().get(i);

@@ -20,22 +20,32 @@ import java.util.List;
  * compilation gives the same fingerprint in every run and under every path (a profile capture's
  * programs, one file for all, also hash their name and number); null for a module read from no file.
  */
-record ModuleKeys(String dump, String handle, String module, String moduleId, String fingerprint, String backend,
+record ModuleKeys(String dump, String handle, String module, String program, String moduleId, String fingerprint, String backend,
                   String jaxVersion, String jaxlibVersion) {
-    static ModuleKeys of(HloModule m) throws IOException {
+    /**
+     * The keys of {@code m}; {@code sharedName}: another program of its dump has its name, so its
+     * {@code module} takes XLA's module number after it ({@code jit__normal#0010}) and
+     * {@code group by module} never merges the two. The plain name is {@code program}.
+     */
+    static ModuleKeys of(HloModule m, boolean sharedName) throws IOException {
         List<String> files = m.info().files();
-        String dump = null;
-        if (!files.isEmpty()) {
-            Path parent = file(files.get(0)).getParent();
-            dump = parent == null ? "." : parent.toString();
-        }
-        return new ModuleKeys(dump, m.handle(), m.info().name(), DumpIds.of(files), fingerprint(m), m.info().backend(),
+        String dump = folder(files);
+        String id = DumpIds.of(files);
+        String module = sharedName && id != null ? m.info().name() + "#" + id : m.info().name();
+        return new ModuleKeys(dump, m.handle(), module, m.info().name(), id, fingerprint(m), m.info().backend(),
                 m.info().jaxVersion(), m.info().jaxlibVersion());
+    }
+
+    /** The folder a module was read from (of its first file), null for one read from no file. */
+    static String folder(List<String> files) {
+        if (files.isEmpty()) return null;
+        Path parent = file(files.get(0)).getParent();
+        return parent == null ? "." : parent.toString();
     }
 
     /** The keys in {@link Schema#KEYS}' order. */
     List<Object> cells() {
-        return Arrays.asList(dump, handle, module, moduleId, fingerprint, backend, jaxVersion, jaxlibVersion);
+        return Arrays.asList(dump, handle, module, program, moduleId, fingerprint, backend, jaxVersion, jaxlibVersion);
     }
 
     /** The file {@code name} is in: a capture's program is named {@code profile.xplane.pb#jit_f(12)}. */

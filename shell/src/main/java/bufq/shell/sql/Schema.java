@@ -39,7 +39,9 @@ final class Schema {
 
     /**
      * The keys every row starts with: where the module was read ({@code dump}: the folder of its
-     * first file; {@code file}), the session's handle, the program name and XLA's module number, a
+     * first file; {@code file}), the session's handle, the module (the program: its name, with XLA's number after it
+     * where two programs of one dump share a name, {@code jit__normal#0010}, so {@code group by module}
+     * never merges them), the plain program name ({@code program}) and XLA's module number, a
      * fingerprint of the module's files (equal for the same compilation in two runs), the backend, and
      * the JAX and jaxlib versions where the dump records them (a profile capture does; null otherwise).
      */
@@ -47,6 +49,7 @@ final class Schema {
             new Column("dump", "VARCHAR", ColumnType.STRING, null),
             new Column("handle", "VARCHAR", ColumnType.STRING, null),
             new Column("module", "VARCHAR", ColumnType.STRING, null),
+            new Column("program", "VARCHAR", ColumnType.STRING, null),
             new Column("module_id", "VARCHAR", ColumnType.STRING, null),
             new Column("fingerprint", "VARCHAR", ColumnType.STRING, null),
             new Column("backend", "VARCHAR", ColumnType.STRING, null),

@@ -34,11 +34,11 @@ class CheckEveryModuleTest {
         CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), List.of("--bail", "-c", "check", dir.toString()), "");
         assertEquals(1, r.code(), () -> r.out() + r.err());
         assertTrue(r.out().contains("outside-allocation"), r.out());
-        assertTrue(r.err().contains("2 modules checked, 1 with errors: 1 error"), r.err());
+        assertTrue(r.out().contains("2 modules checked, 1 with errors: 1 error"), r.out());
         // each module named, the clean one with its own summary
         assertTrue(r.out().contains("\na: 0 errors, 0 warnings, "), r.out());
         assertTrue(r.out().contains("\nb: 1 error, 0 warnings, "), r.out());
-        assertTrue(r.err().contains("(8 checks each: overlap, outside-allocation, "), r.err());
+        assertTrue(r.out().contains("(8 checks each: overlap, outside-allocation, "), r.out());
     }
 
     @Test
@@ -48,6 +48,6 @@ class CheckEveryModuleTest {
         Files.writeString(dir.resolve("module_0002.b-buffer-assignment.txt"), clean);
         CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), List.of("--bail", "-c", "check", dir.toString()), "");
         assertEquals(0, r.code(), () -> r.out() + r.err());
-        assertTrue(r.err().contains("2 modules checked, 0 with errors: 0 errors"), r.err());
+        assertTrue(r.out().contains("2 modules checked, 0 with errors: 0 errors"), r.out());
     }
 }

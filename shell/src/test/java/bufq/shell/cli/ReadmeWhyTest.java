@@ -1,6 +1,7 @@
 package bufq.shell.cli;
 
 import bufq.shell.session.DefaultEngine;
+import bufq.shell.session.Env;
 import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
 
@@ -100,7 +101,9 @@ class ReadmeWhyTest {
     private static String run(String dump, String statement) {
         assertTrue(dump.startsWith(CORPUS), "a corpus dump: " + dump);
         String path = Corpus.require(dump.substring(CORPUS.length())).toString();
-        CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), List.of("-c", statement, path), "");
+        // the walk-through is a session on a wide terminal: cells cut at maxwidth, as the page shows them
+        CliTest.Result r = CliTest.run(DefaultEngine::new, new Env(Map.of("COLUMNS", "1000", "NO_COLOR", "1"), true),
+                List.of("-c", statement, path), new byte[0]);
         assertEquals(0, r.code(), statement + ": " + r.err());
         return r.out();
     }

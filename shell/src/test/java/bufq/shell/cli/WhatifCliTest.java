@@ -153,13 +153,16 @@ class WhatifCliTest {
         assertTrue(from >= 0, "docs/commands.md has the whatif section");
         int checked = 0;
         for (int i = from + 1; i < readme.size() && !readme.get(i).startsWith("## "); i++) {
-            String line = readme.get(i);
+            String line = readme.get(i).replace("$ ./bufq --format vertical -c ", "$ ./bufq -c ");
             if (!line.startsWith("$ ./bufq -c ")) continue;
+            List<String> format = line.equals(readme.get(i)) ? List.of() : List.of("--format", "vertical");
             String rest = line.substring("$ ./bufq -c ".length());
             int q = rest.charAt(0) == '\'' ? rest.indexOf('\'', 1) : rest.indexOf(' ');
             String statement = rest.charAt(0) == '\'' ? rest.substring(1, q) : rest.substring(0, q);
             String path = rest.substring(q + 1).strip().replace(Corpus.RELATIVE + "/jax-0.10.2/", "");
-            CliTest.Result r = run("-c", statement, dump(path));
+            List<String> argv = new ArrayList<>(format);
+            argv.addAll(List.of("-c", statement, dump(path)));
+            CliTest.Result r = run(argv.toArray(String[]::new));
             assertEquals(0, r.code(), r.err());
             List<String> out = List.of(r.out().split("\n"));
             int at = 0;

@@ -174,6 +174,11 @@ class ReplCompleterTest {
     void valuesOfEveryStringFieldAfterEquals() {
         assertTrue(at("values where opcode = ").size() > 0, at("values where opcode = ").toString());
         assertTrue(at("values where dtype = ").contains("\"f32\""), at("values where dtype = ").toString());
+        // only the field's values: not every field and keyword an operand may also be
+        List<String> categories = at("values where category = ");
+        assertFalse(categories.isEmpty(), categories.toString());
+        assertTrue(categories.stream().allMatch(v -> v.startsWith("\"")), categories.toString());
+        assertTrue(categories.size() <= 9, categories.toString());
     }
 
     @Test
@@ -191,7 +196,7 @@ class ReplCompleterTest {
     @Test
     void commandArguments() {
         assertEquals(List.of("004_0cb419b3147a3cb6"), at("use "));
-        assertTrue(at("set ").containsAll(List.of("rawsizes", "maxrows", "color", "tiling")));
+        assertTrue(at("set ").containsAll(List.of("rawsizes", "maxrows", "color", "tiling", "format", "category")));
         assertEquals(List.of("auto", "on", "off"), at("set color "));
         assertTrue(at("set tiling ").containsAll(List.of("tpu", "none")));
         assertTrue(at("format ").containsAll(List.of("table", "csv", "json")));
@@ -222,7 +227,7 @@ class ReplCompleterTest {
         assertEquals(List.of("depth", "at", "limit"), at("blame by source "));
         assertEquals(List.of("claimed_peak"), at("blame by category at "));
         assertEquals(List.of(), at("blame depth "), "a number: nothing to offer");
-        assertEquals(List.of("color"), at("peak "));
+        assertEquals(List.of("color", "space"), at("peak "));
         assertTrue(at("timeline ").containsAll(List.of("color", "width", "--svg", "--html", "--force")), at("timeline ").toString());
         Files.writeString(tmp.resolve("chart.svg"), "");
         assertEquals(List.of(tmp + "/chart.svg"), at("timeline --svg " + tmp + "/cha"));

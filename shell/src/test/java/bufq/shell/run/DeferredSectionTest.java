@@ -69,7 +69,7 @@ class DeferredSectionTest {
     }
 
     private static final List<String> CHEAP = List.of(
-            "summary", "timeline", "steps", "fragmentation", "map 0", "padding", "check", "modules",
+            "summary", "timeline", "steps", "fragmentation", "map 0", "padding", "check",
             "values where live at peak show count(), sum(size)",
             "values show id, name, size, offset, allocation, shape, color, start, end order by size desc limit 5",
             "allocations order by size desc limit 3", "whatif drop where size > 1MiB",

@@ -192,7 +192,7 @@ class ApiTest {
     @Test
     void valuesDisplayAsJavaScriptWouldWriteThem() {
         String row = h.ok("js bufq.module.value(11)");
-        assertTrue(row.startsWith("{id: 11, name: \"add.3\", index: \"{}\", label: \"add.3\", color: 0, size: 4096,"), row);
+        assertTrue(row.startsWith("{id: 11, name: \"add.3\", index: \"{}\", label: \"add.3\", color: 0, space: \"hbm\", size: 4096,"), row);
         assertTrue(h.ok("js bufq.module").matches("\\{handle: \".*\", .*values: \\[\\d+ rows\\].*peak: \\{time: \\d+, bytes: \\d+, live_bytes: \\d+, claimed_time: (\\d+|null)\\}.*\n"), h.out());
         assertEquals("[{id: 11, label: \"add.3\"}]\n", h.ok("js bufq.query('values where id = 11 show id, label')"));
         assertEquals("[2, 3]\n", h.ok("js [1, 2].map(x => x + 1)"));

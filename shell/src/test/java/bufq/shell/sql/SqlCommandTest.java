@@ -26,6 +26,22 @@ class SqlCommandTest {
         assertEquals("25", mixed.tsv().get(0)[0], mixed.err());
     }
 
+    /** Two programs of one dump named alike stay two in {@code group by module}; {@code program} has the plain name. */
+    @Test
+    void moduleNamesOneProgram() {
+        String dump = Corpus.require("oom-cpu/pair/dump").toString();
+        Run r = Run.bufq("--format", "tsv", "--sql", "select module, program, count(*) as n from values where program = 'jit__lambda'"
+                + " group by module, program order by module", dump);
+        assertEquals(0, r.code(), r.err());
+        List<String[]> rows = r.tsv();
+        assertEquals(2, rows.size(), r.out());
+        assertEquals(List.of("jit__lambda#0004", "jit__lambda"), List.of(rows.get(0)).subList(0, 2));
+        assertEquals(List.of("jit__lambda#0008", "jit__lambda"), List.of(rows.get(1)).subList(0, 2));
+        // a name no other program of its dump has is the module as it is
+        Run one = Run.bufq("--format", "tsv", "--sql", "select distinct module from values", SEED);
+        assertEquals("004_0cb419b3147a3cb6", one.tsv().get(0)[0], one.out());
+    }
+
     @Test
     void answersAJoinAcrossTwoLoadedRuns() {
         String a = Corpus.require("jax-0.10.2/pairs/transformer-4layer").toString();
