@@ -23,7 +23,7 @@ public record ForecastRequest(String dimension, boolean fit, long n, int limit, 
     /** Laws listed by default. */
     public static final int LIMIT = 20;
 
-    public static final String USAGE = "forecast [DIM] at N [limit K] | forecast [DIM] fit [at N] | forecast chips at N | forecast chips fit";
+    public static final String USAGE = "forecast [DIM] at N [limit K] | forecast [DIM] fit [at N] | forecast chips (at N | fit)";
 
     /** @throws IllegalArgumentException saying what was expected, and where */
     public static ForecastRequest parse(String text) {
