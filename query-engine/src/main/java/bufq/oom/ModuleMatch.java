@@ -3,6 +3,7 @@ package bufq.oom;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
 
+import bufq.units.PrintedSize;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -55,7 +56,7 @@ record ModuleMatch(HloModule module, BufferAllocation allocation, int score, Lis
             }
         }
         if (msg.family() == Family.TPU_COMPILE && msg.figures().containsKey("HLO temp")) {
-            ByteSize temp = msg.figures().get("HLO temp");
+            PrintedSize temp = msg.figures().get("HLO temp");
             for (BufferAllocation a : m.allocations()) {
                 if (a.isTemp() && !a.threadLocal() && a.color() == color(msg.memorySpace()) && temp.contains(a.size())) {
                     score += 4;
@@ -88,7 +89,7 @@ record ModuleMatch(HloModule module, BufferAllocation allocation, int score, Lis
     }
 
     /** The allocation whose size prints as {@code size}: the preallocated temp first, then by index. */
-    static BufferAllocation bySize(HloModule m, ByteSize size) {
+    static BufferAllocation bySize(HloModule m, PrintedSize size) {
         BufferAllocation best = null;
         for (BufferAllocation a : m.allocations()) {
             if (!size.contains(a.size()) || a.size() == 0) continue;

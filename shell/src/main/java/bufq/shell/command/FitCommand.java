@@ -168,9 +168,9 @@ final class FitCommand implements Command {
         for (OomReport.Join j : OomReport.joins(o.text(), modules)) {
             OomMessage m = j.message();
             if (j.module() == null || m.requested() == null) continue;
-            long requested = j.allocation() != null && m.requested().contains(j.allocation().size()) ? j.allocation().size() : m.requested().lo();
-            out.add(new Failure(j.module().handle(), requested, m.deviceCapacity() == null ? -1 : m.deviceCapacity().lo(),
-                    m.used() == null ? -1 : m.used().lo(), "message " + j.number() + " of " + o.source()));
+            long requested = j.allocation() != null && m.requested().contains(j.allocation().size()) ? j.allocation().size() : m.requested().low();
+            out.add(new Failure(j.module().handle(), requested, m.deviceCapacity() == null ? -1 : m.deviceCapacity().low(),
+                    m.used() == null ? -1 : m.used().low(), "message " + j.number() + " of " + o.source()));
         }
         return out;
     }

@@ -4,7 +4,7 @@ import bufq.fit.Capacity;
 import bufq.fit.CapacityChoice;
 import bufq.fit.Program;
 import bufq.model.HloModule;
-import bufq.oom.ByteSize;
+import bufq.units.PrintedSize;
 import bufq.oom.OomReader;
 import bufq.oom.OomReport;
 import bufq.oom.OomText;
@@ -114,19 +114,19 @@ final class OomCommand implements Command {
      */
     private static void takeCapacity(CommandContext ctx, OomText text) throws CommandException {
         if (ctx.settings().capacity().kind() != CapacityChoice.Kind.NONE || ctx.settings().device() != null) return;
-        ByteSize stated = null;
+        PrintedSize stated = null;
         int message = 0;
         for (int i = 0; i < text.messages().size(); i++) {
             // a vmem or smem capacity is that memory's (16 MiB, 1 MiB), never the HBM that fit checks
-            ByteSize c = text.messages().get(i).deviceCapacity();
-            if (c == null || c.lo() <= 0) continue;
-            if (stated != null && stated.lo() != c.lo()) return;
+            PrintedSize c = text.messages().get(i).deviceCapacity();
+            if (c == null || c.low() <= 0) continue;
+            if (stated != null && stated.low() != c.low()) return;
             if (stated == null) message = i + 1;
             stated = c;
         }
         if (stated == null) return;
-        ctx.settings().setCapacity(CapacityChoice.ofBytes(stated.lo()));
-        ctx.out().info("capacity " + stated.lo() + " B taken from message " + message + " (it states "
+        ctx.settings().setCapacity(CapacityChoice.ofBytes(stated.low()));
+        ctx.out().info("capacity " + stated.low() + " B taken from message " + message + " (it states "
                 + stated.text() + (stated.isExact() ? "" : ", the least byte count that prints so")
                 + "): 'fit' checks against it; 'set capacity' changes it");
     }
