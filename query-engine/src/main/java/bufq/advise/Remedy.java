@@ -71,7 +71,8 @@ public final class Remedy {
                                       Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
             throws QueryException {
         List<HloValue> values = new ArrayList<>(m.valuesIn(a.index()));
-        int t = peakOf(m, values);
+        // the allocation's busiest step counts bytes, not values: two live values at one offset share them
+        int t = Liveness.of(m).allocationUse(a.index()).maxTime();
         List<HloValue> holders = new ArrayList<>();
         for (HloValue v : values) if (v.hasRange() && v.rangeStart() <= t && t <= v.rangeEnd()) holders.add(v);
         holders.sort(Comparator.comparingLong(HloValue::size).reversed());
@@ -201,27 +202,6 @@ public final class Remedy {
         EditParser.Parsed p = EditParser.parse(edit, Set.copyOf(catalog.entities()));
         Outcome o = EditSweep.run(m, p.edits(), catalog, tiling, tilings);
         return new Change(change, o.saved(), "exact: whatif", finding, "whatif " + edit);
-    }
-
-    /** The step at which the values of one allocation occupy the most (linear in the values and steps). */
-    private static int peakOf(HloModule m, List<HloValue> values) {
-        int steps = Math.max(1, m.steps());
-        long[] delta = new long[steps + 2];
-        for (HloValue v : values) {
-            if (!v.hasRange()) continue;
-            delta[Math.max(0, Math.min(v.rangeStart(), steps))] += v.size();
-            delta[Math.max(0, Math.min(v.rangeEnd(), steps)) + 1] -= v.size();
-        }
-        long run = 0, best = -1;
-        int at = 0;
-        for (int t = 0; t <= steps; t++) {
-            run += delta[t];
-            if (run > best) {
-                best = run;
-                at = t;
-            }
-        }
-        return at;
     }
 
     private static String shape(BufferAllocation a) {
