@@ -1,5 +1,6 @@
 package bufq.shell.api;
 
+import bufq.lang.SqlHabits;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Status;
@@ -61,8 +62,7 @@ public interface CommandPlan {
 
     /** {@code text} stripped and without a trailing {@code ;}, which ends a statement as in SQL shells. */
     static String statement(String text) {
-        String t = text.strip();
-        return t.endsWith(";") ? t.substring(0, t.length() - 1).stripTrailing() : t;
+        return SqlHabits.withoutTerminator(text);
     }
 
     /** As {@link #words(String, Set, boolean, WordsBody)}, reading nothing and using no script. */

@@ -125,12 +125,12 @@ public final class StatementRunner {
     /** The plan of a command statement. */
     private CommandPlan plan(String text) throws CommandException {
         String[] head = text.split("\\s+", 2);
-        String name = head[0].endsWith(";") && head.length == 1 ? head[0].substring(0, head[0].length() - 1) : head[0];
+        String name = head.length == 1 ? SqlHabits.withoutTerminator(head[0]) : head[0];
         Command c = commands.byName(name);
         if (c == null) {
             List<String> known = new ArrayList<>(commands.names());
             known.addAll(engine.entities());
-            String sql = SqlHabits.forStatement(text.endsWith(";") ? text.substring(0, text.length() - 1).stripTrailing() : text);
+            String sql = SqlHabits.forStatement(SqlHabits.withoutTerminator(text));
             throw new CommandException("unknown command '" + name + "'" + (sql.isEmpty() ? Suggest.hint(name, known)
                     + " (type 'help' for the list)" : sql));
         }
