@@ -108,7 +108,7 @@ final class Builtin {
             boolean back = false;
             if (t < seq.size()) {
                 HloInstruction ins = m.instruction(seq.get(t));
-                back = ins != null && ins.opName() != null && OpNames.backward(OpNames.split(ins.opName()));
+                back = ins != null && OpNames.backward(ins.opName());
             }
             count[t + 1] = count[t] + (back ? 1 : 0);
         }
