@@ -94,7 +94,7 @@ public final class Remedy {
         Table.Builder r = Table.builder().title("remedy (allocation " + a.index() + " of " + m.handle() + ": " + why + ")")
                 .column("rank", ColumnType.INT).column("change", ColumnType.STRING).column("saves", ColumnType.BYTES)
                 .column("allocation_share", ColumnType.PERCENT).column("figure", ColumnType.STRING)
-                .column("finding", ColumnType.STRING).column("statement", ColumnType.STATEMENT).column("module", ColumnType.NOTE);
+                .column("finding", ColumnType.STRING).column("statement", ColumnType.STATEMENT).column("module", ColumnType.KEY);
         long k = 0;
         for (Change c : changes)
             r.row(++k, c.change(), c.saves(), a.size() == 0 ? null : (double) c.saves() / a.size(), c.figure(), c.finding(),
@@ -107,7 +107,7 @@ public final class Remedy {
         Table.Builder h = Table.builder().title("holders (what holds allocation " + a.index() + " at its peak, step " + t + ")")
                 .column("id", ColumnType.INT).column("label", ColumnType.STRING).column("opcode", ColumnType.STRING)
                 .column("size", ColumnType.BYTES).column("shape", ColumnType.STRING).column("op_name", ColumnType.STRING)
-                .column("source", ColumnType.STRING).column("module", ColumnType.NOTE);
+                .column("source", ColumnType.STRING).column("module", ColumnType.KEY);
         for (HloValue v : holders.subList(0, Math.min(HOLDERS, holders.size()))) {
             HloInstruction i = m.instruction(v.name());
             h.row(v.id(), v.label(), i == null ? null : i.opcode(), v.size(), v.shape() == null ? null : v.shape().text(),

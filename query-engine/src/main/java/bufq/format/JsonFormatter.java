@@ -16,7 +16,8 @@ import java.util.List;
  * as arrays, strings escaped per RFC 8259; a {@link PrintedSize} (a size a message printed rounded) as
  * {@code {"printed": "17.79M", "low": N, "high": M}} (an exact one as its number), a {@link Holding}
  * as {@code {"name": ..., "bytes": N}}. The title and notes are not data and are left out; a
- * {@link bufq.table.ColumnType#NOTE} column, a row's note, is kept as a field. A
+ * {@link bufq.table.ColumnType#NOTE} column (a row's note) and a {@link bufq.table.ColumnType#KEY}
+ * column (a key for programs) are kept as fields. A
  * command that yields several tables prints one object of named arrays, so every statement's output
  * is one JSON document; the results written to one output join into one document ({@link #document}).
  */

@@ -57,12 +57,12 @@ public record Table(String title, List<Column> columns, List<List<Object>> rows,
     public Object cell(int row, int col) { return rows.get(row).get(col); }
 
     /**
-     * This table without its {@link ColumnType#NOTE} columns (itself when it has none): what every
-     * format but json prints.
+     * This table without its columns only json keeps ({@link ColumnType#jsonOnly}: notes and keys;
+     * itself when it has none): what every format but json prints.
      */
-    public Table withoutNoteColumns() {
+    public Table withoutJsonOnlyColumns() {
         List<Integer> keep = new ArrayList<>();
-        for (int c = 0; c < columns.size(); c++) if (columns.get(c).type() != ColumnType.NOTE) keep.add(c);
+        for (int c = 0; c < columns.size(); c++) if (!columns.get(c).type().jsonOnly()) keep.add(c);
         if (keep.size() == columns.size()) return this;
         List<Column> cols = new ArrayList<>();
         for (int c : keep) cols.add(columns.get(c));

@@ -76,7 +76,7 @@ public record Outcome(HloModule module, Liveness before, Liveness after, List<Ef
         Table.Builder peak = Table.builder().title("whatif (" + module.handle() + ")")
                 .column("case", ColumnType.STRING).column("peak_step", ColumnType.INT).column("instruction", ColumnType.STRING)
                 .column("occupied_bytes", ColumnType.BYTES).column("live_bytes", ColumnType.BYTES).column("live_values", ColumnType.INT)
-                .column("basis", ColumnType.STRING).column("module", ColumnType.NOTE);
+                .column("basis", ColumnType.STRING).column("module", ColumnType.KEY);
         peak.row(caseRow("now", before, "as compiled"));
         peak.row(caseRow("what if", after, "bound under the current schedule"));
         long b = before.peakBytes(), a = after.peakBytes();
