@@ -75,8 +75,8 @@ class WriteAllTest {
 
     @Test
     void keysAreTheStableStartOfTitles() {
-        assertEquals("values_live_at_step", Formatters.key("values live at step 13 (fusion.5), 2 values"));
-        assertEquals("summary", Formatters.key("summary: a -> b"));
-        assertEquals("check_jit_f", Formatters.key("check jit_f"));
+        assertEquals("values_live_at_step", Table.keyOf("values live at step 13 (fusion.5), 2 values"));
+        assertEquals("summary", Table.keyOf("summary: a -> b"));
+        assertEquals("check_jit_f", Table.keyOf("check jit_f"));
     }
 }
