@@ -1,5 +1,6 @@
 package bufq.shell.run;
 
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
 import bufq.shell.api.CommandContext;
 import bufq.shell.api.CommandPlan;
@@ -142,11 +143,19 @@ public final class StatementRunner {
         }
     }
 
-    /** Runs a statement {@link #compile} made. */
+    /**
+     * Runs a statement {@link #compile} made. A command's argument error is drawn under the
+     * statement, a caret at the word, as a query's error is.
+     */
     Status run(Statement s) throws CommandException, Engine.Failure, IOException {
         if (s instanceof Statement.Query q) return runQuery(q.query().current());
-        if (s instanceof Statement.Refused r) throw r.error();
-        return runCommand(((Statement.Invocation) s).plan());
+        try {
+            if (s instanceof Statement.Refused r) throw r.error();
+            return runCommand(((Statement.Invocation) s).plan());
+        } catch (ArgGrammar.ArgumentError e) {
+            String[] head = s.text().split("\\s+", 2);
+            throw new Engine.Failure(e.render(s.text(), head.length < 2 ? s.text().length() : s.text().length() - head[1].length()));
+        }
     }
 
     private Status runQuery(Engine.Compiled query) throws CommandException, Engine.Failure, IOException {
