@@ -28,6 +28,8 @@ public final class ArgGrammar {
         COUNT("N"),
         /** {@code peak}, {@code claimed_peak}, a step number or a scheduled instruction's name, resolved against a module when run. */
         STEP("STEP"),
+        /** A share: a percentage ({@code 20%}) or a fraction ({@code 0.2}). */
+        SHARE("P"),
         /** A byte size ({@code 16GiB}). */
         SIZE("SIZE"),
         /** A loaded module's handle. */

@@ -60,7 +60,11 @@ final class CommandArgs {
 
     /** {@code color N} checked against the module's colours, so a typo is a one-line error. */
     OptionalInt color(HloModule m) throws CommandException {
-        OptionalInt c = integer("color", 0);
+        return color(m, integer("color", 0));
+    }
+
+    /** A colour given as {@code color N} checked against the module's colours. */
+    static OptionalInt color(HloModule m, OptionalInt c) throws CommandException {
         try {
             Steps.requireColor(m, c);
         } catch (IllegalArgumentException e) {
