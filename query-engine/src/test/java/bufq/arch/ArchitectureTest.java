@@ -143,7 +143,7 @@ class ArchitectureTest {
      * The engine's classes form no cycle, inside a package or across: {@link PackageCycleTest} sees
      * packages only, so classes of one package that all reached each other passed it (six in
      * {@code bufq.dump}, seven in {@code bufq.eval}, and pairs and rings in the analyses, the model
-     * and the out-of-memory reader, all broken since; issue 33). A nested or anonymous class counts as
+     * and the out-of-memory reader, all broken since). A nested or anonymous class counts as
      * its top-level class. No cycle is known, so none is allowed: a new one fails this test.
      */
     @Nested

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code export pprof} of a module with steps but no peak says so, instead of "no step -1" (issue 31). */
+/** {@code export pprof} of a module with steps but no peak says so, instead of "no step -1". */
 class PprofNoPeakTest {
     @Test
     void aScheduleWithoutValuesHasNoPeakToExport() throws Exception {

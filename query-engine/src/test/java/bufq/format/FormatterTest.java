@@ -60,7 +60,7 @@ class FormatterTest {
                 .row("jit(step)/jvp()/transpose/dot_general", 1L).row("short", 2L).build();
         StringBuilder out = new StringBuilder();
         Formatters.byName("table").write(t, new FormatOptions(false, false, 12), out);
-        // a path-like cell loses its middle (issue 30)
+        // a path-like cell loses its middle
         assertEquals("op_name       n\n------------  -\njit…_general  1\nshort         2\n(2 rows)\n"
                 + "column op_name cut with … at maxwidth 12 (set maxwidth 0, or --format markdown, shows it whole)\n", out.toString());
         out.setLength(0);
@@ -106,7 +106,7 @@ class FormatterTest {
         StringBuilder out = new StringBuilder();
         Formatters.byName("table").write(t, new FormatOptions(false, false, 0, 60), out);
         for (String line : out.toString().split("\n")) assertTrue(line.length() <= 60, line);
-        // the key column (the first text column) keeps SOFT_TEXT columns; the others are cut first (issue 30)
+        // the key column (the first text column) keeps SOFT_TEXT columns; the others are cut first
         assertTrue(out.toString().contains(" convert_element_type_fu…  4.0KiB  f32[4096,1024,…"), out.toString());
         // narrower still: text stops at its floor and columns go from the right, named in a note
         out.setLength(0);
@@ -116,7 +116,7 @@ class FormatterTest {
         assertTrue(out.toString().contains(" convert_element_type_fu…  4.0KiB\n"), out.toString());
         assertTrue(out.toString().replace('\n', ' ').contains(" 2 columns: shape, start left out, column label cut with … to fit"
                 + " 40 columns (set maxwidth 0, or --format markdown, shows them whole)"), out.toString());
-        // issue 30: tables of commands that take no show (summary, peak) must not offer it
+        // tables of commands that take no show (summary, peak) must not offer it
         assertFalse(out.toString().contains("show picks"), out.toString());
         // no width: every column, nothing cut
         out.setLength(0);
@@ -192,7 +192,7 @@ class FormatterTest {
         assertTrue(out.toString().contains("{\"f\": 1.0E300}"), out.toString());
     }
 
-    /** Issue 30: a float field of 2^-20 printed 9.5367431640625E-7; ordinary magnitudes take no exponent anywhere. */
+    /** A float field of 2^-20 printed 9.5367431640625E-7; ordinary magnitudes take no exponent anywhere. */
     @ParameterizedTest
     @CsvSource({"9.5367431640625E-7,0.0000009537,0.00000095367431640625", "0.00012345678,0.0001235,0.00012345678",
             "1234.56789,1234.568,1234.56789", "1.5E-15,1.5e-15,1.5E-15", "-2.0E-5,-0.00002,-0.00002", "0,0.0,0.0"})
@@ -212,7 +212,7 @@ class FormatterTest {
     }
 
     /**
-     * Issue 30: at 80 columns every op_name read "jit(step)/…". A path-like cell loses its middle,
+     * At 80 columns every op_name read "jit(step)/…". A path-like cell loses its middle,
      * so rows stay apart by their ends, and the key column keeps its width while others shrink.
      */
     @Test

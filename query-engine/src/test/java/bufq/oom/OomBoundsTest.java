@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 46's hostile pastes: volume is bounded (distinct messages, repeats, warnings), Ctrl-C stops a
+ * Hostile pastes: volume is bounded (distinct messages, repeats, warnings), Ctrl-C stops a
  * read, figures no byte count can be are refused with their line and column, and a message is
  * counted once however its neighbours read. Scale tests assert on counts, not time (bench/ times).
  */

@@ -35,7 +35,7 @@ class OomPastesTest {
 
     @Test
     void printedSizesAreTheIntervalsHumanReadableNumBytesPrintsSo() {
-        // issue 41's figure: 15.48G is [16,616,783,872, 16,627,269,631]
+        // a real paste's figure: 15.48G is [16,616,783,872, 16,627,269,631]
         PrintedSize g = PrintedSize.parse("15.48G");
         assertEquals(16_616_783_872L, g.low());
         assertEquals(16_627_269_631L, g.high());
@@ -266,7 +266,7 @@ class OomPastesTest {
                 + "allocate 4.39G. That was not possible. There are 2.30G free.; (0x0x0_HBM0)").device());
     }
 
-    /** 2026 wordings (issue 41's pastes): HBM temporaries against what HBM has; BFC chunk sizes printed human-readable. */
+    /** 2026 wordings (real pastes): HBM temporaries against what HBM has; BFC chunk sizes printed human-readable. */
     @Test
     void wordingsOf2026() {
         OomMessage m = only("RESOURCE_EXHAUSTED: Ran out of memory on HBM, the total memory required for HLO temporaries (32.55G) "

@@ -92,7 +92,7 @@ final class OomCommand implements Command {
         return Status.OK;
     }
 
-    /** A failing program that fits alone failed for what else was held: 'fit' works out what (issue 40). */
+    /** A failing program that fits alone failed for what else was held: 'fit' works out what. */
     private static void pointToFit(CommandContext ctx, List<OomReport.Join> joins) throws CommandException {
         for (OomReport.Join j : joins) {
             if (j.module() == null) continue;

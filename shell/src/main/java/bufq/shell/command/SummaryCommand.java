@@ -18,7 +18,7 @@ import bufq.table.Table;
 import java.io.IOException;
 import java.util.List;
 
-/** {@code summary}: one row per loaded module, the columns issue 2 fixes by name. */
+/** {@code summary}: one row per loaded module, its columns fixed by name. */
 public final class SummaryCommand implements Command {
     @Override public String name() { return "summary"; }
     @Override public String synopsis() { return "summary"; }

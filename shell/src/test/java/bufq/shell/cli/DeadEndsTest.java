@@ -8,7 +8,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-/** Issue 42's small dead ends, each as a new user meets it on the command line. */
+/** Small dead ends, each as a new user meets it on the command line. */
 class DeadEndsTest {
     private static final String MLP = CliTest.root().resolve("examples/jax-mlp").toString();
 
