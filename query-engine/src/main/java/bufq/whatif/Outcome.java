@@ -148,8 +148,9 @@ public record Outcome(HloModule module, Liveness before, Liveness after, List<Ef
                     v.allocation(), shape, v.positions(), v.uses(),
                     ranged ? new LiveRange(ranges.start()[k], ranges.end()[k]) : null));
         }
-        return new HloModule(module.info().withHandle(module.handle() + " (what if)"), module.allocations(), vs,
-                module.instructions(), module.sequence(), module.warnings(), module.warningCount());
+        return HloModule.builder(module.info().withHandle(module.handle() + " (what if)"))
+                .allocations(module.allocations()).values(vs).instructions(module.instructions())
+                .sequence(module.sequence()).warnings(module.warnings(), module.warningCount()).build();
     }
 
     /** The value's range(s) in the edited copy, e.g. {@code 3..9, 40..52}, or {@code dropped}. */

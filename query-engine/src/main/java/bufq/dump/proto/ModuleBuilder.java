@@ -142,10 +142,13 @@ final class ModuleBuilder {
                 lr == null || sequence.isEmpty() ? -1 : lr.endTime, null, null, -1, null,
                 report == null ? new TreeMap<>() : report.colorTotals(), m != null, null, format, null, null);
         if (details == null) {
-            return new HloModule(info, allocations, values, sequence, warnings, warnings.size(), events,
-                    UsedValues.Deferred.of(new UsedValues(List.of(), List.of(), List.of(), List.of(), List.of(), 0)));
+            return HloModule.builder(info).allocations(allocations).values(values).sequence(sequence).warnings(warnings)
+                    .heapEvents(events)
+                    .details(UsedValues.Deferred.of(new UsedValues(List.of(), List.of(), List.of(), List.of(), List.of(), 0)))
+                    .build();
         }
-        return new HloModule(info, allocations, values, sequence, warnings, warnings.size(), events, details);
+        return HloModule.builder(info).allocations(allocations).values(values).sequence(sequence).warnings(warnings)
+                .heapEvents(events).details(details).build();
     }
 
     /** The instructions and each value's positions and uses, from the dataflow, when first asked for. */

@@ -163,7 +163,8 @@ final class ModuleAssembler {
                 live == null ? -1 : live.maxTime, total, live == null ? null : live.peak,
                 live == null ? -1 : live.stackBytes, live == null ? null : live.stack,
                 report == null ? new TreeMap<>() : report.colorTotals, !valueRegions.isEmpty(), truncatedAt);
-        HloModule m = new HloModule(info, allocations, values, sequence, w.kept(), w.count(), List.of(), details);
+        HloModule m = HloModule.builder(info).allocations(allocations).values(values).sequence(sequence)
+                .warnings(w.kept(), w.count()).details(details).build();
         // The model rules shared ids out in one pass; only ids it finds shared have their lines looked for.
         List<List<HloValue>> shared = m.valuesSharingAnId();
         if (!shared.isEmpty()) {

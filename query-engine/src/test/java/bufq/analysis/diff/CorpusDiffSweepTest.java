@@ -95,6 +95,7 @@ class CorpusDiffSweepTest {
             ins.add(new HloInstruction(i.name() + "_x", i.time(), i.shape(), i.opcode(), i.operands(), i.opName(),
                     i.sourceFile(), i.sourceLine(), i.attributes()));
         List<String> seq = m.sequence().stream().map(s -> s + "_x").toList();
-        return new HloModule(m.info(), m.allocations(), values, ins, seq, m.warnings());
+        return HloModule.builder(m.info()).allocations(m.allocations()).values(values).instructions(ins).sequence(seq)
+                .warnings(m.warnings()).build();
     }
 }

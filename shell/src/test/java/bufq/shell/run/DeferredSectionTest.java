@@ -246,7 +246,7 @@ class DeferredSectionTest {
     static HloModule emptyModuleReading(UsedValues.Deferred section) {
         HloModule.Info info = new HloModule.Info("m", "m", 0, "cpu", List.of("m-buffer-assignment.txt"), -1, null, null,
                 -1, null, new TreeMap<>(), true, null);
-        return new HloModule(info, List.of(), List.of(), List.of(), List.of(), 0, List.of(), section);
+        return HloModule.builder(info).details(section).build();
     }
 
     /** A finished background read's warnings print before the next statement, once. */

@@ -37,7 +37,7 @@ class LazyRowsTest {
         }
         HloModule.Info info = new HloModule.Info("big", "big", 0, "cpu", List.of("big-buffer-assignment.txt"), 100, null, null, -1,
                 null, new TreeMap<>(), true, null);
-        return new HloModule(info, allocs, values, ins, seq, List.of());
+        return HloModule.builder(info).allocations(allocs).values(values).instructions(ins).sequence(seq).build();
     }
 
     @Test
