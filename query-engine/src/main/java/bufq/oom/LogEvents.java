@@ -1,6 +1,7 @@
 package bufq.oom;
 
 import bufq.units.PrintedSize;
+import bufq.units.Units;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -154,10 +155,10 @@ final class LogEvents {
         int i = s.indexOf(key);
         if (i < 0) return null;
         int[] end = {0};
-        PrintedSize printed = PrintedSize.at(s, i + key.length(), end);
+        PrintedSize printed = Units.printedAt(s, i + key.length(), end);
         if (printed == null) return null;
         String exact = MessageText.between(s.substring(end[0]), "(", " bytes)");
-        PrintedSize e = exact == null || s.indexOf('(', end[0]) != end[0] + 1 ? null : PrintedSize.parse(exact);
+        PrintedSize e = exact == null || s.indexOf('(', end[0]) != end[0] + 1 ? null : Units.printedOrNull(exact);
         return e != null && e.isExact() ? new PrintedSize(printed.text() + " (" + exact + " bytes)", e.low(), e.high()) : printed;
     }
 

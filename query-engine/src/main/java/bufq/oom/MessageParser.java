@@ -1,6 +1,7 @@
 package bufq.oom;
 
 import bufq.units.PrintedSize;
+import bufq.units.Units;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,7 +50,7 @@ final class MessageParser extends Draft {
             case STREAM_EXECUTOR -> {
                 String exact = between(headline, "(", "B)");
                 PrintedSize printed = sizeAfter(headline, "request for ");
-                requested = exact != null && PrintedSize.parse(exact + "B") != null ? PrintedSize.parse(exact + "B") : printed;
+                requested = exact != null && Units.printedOrNull(exact + "B") != null ? Units.printedOrNull(exact + "B") : printed;
                 need(requested, "a size after 'request for'");
                 long ordinal = numberAt(headline, indexEnd(headline, "device ordinal"));
                 if (ordinal >= 0) device = "device ordinal " + ordinal;
@@ -111,7 +112,7 @@ final class MessageParser extends Draft {
         if (w < 0) return null;
         int i = w;
         while (i > from && s.charAt(i - 1) != ' ' && s.charAt(i - 1) != ',') i--;
-        return PrintedSize.parse(s.substring(i, w));
+        return Units.printedOrNull(s.substring(i, w));
     }
 
     /**
@@ -183,7 +184,7 @@ final class MessageParser extends Draft {
             if (entries == null && (s.endsWith("allocation:") || s.contains("allocation:") || s.contains("fragmentation:"))
                     && !s.startsWith("Size:")) {
                 int colon = s.indexOf(':');
-                PrintedSize v = PrintedSize.at(s, colon + 1, null);
+                PrintedSize v = Units.printedAt(s, colon + 1, null);
                 if (v != null) figures.put(s.substring(0, colon).strip(), v);
                 if (s.startsWith("total allocation")) used = v;
                 continue;
@@ -216,11 +217,11 @@ final class MessageParser extends Draft {
         for (int i = 0; i < block.size(); i++) {
             String s = block.get(i);
             if (s.equals("Stats:")) continue;
-            if (s.startsWith("Limit:")) capacity = keep("Limit", PrintedSize.at(s, 6, null));
-            else if (s.startsWith("InUse:")) used = keep("InUse", PrintedSize.at(s, 6, null));
-            else if (s.startsWith("MaxInUse:")) put("MaxInUse", PrintedSize.at(s, 9, null));
-            else if (s.startsWith("Sum Total of in-use chunks:")) put("Sum Total of in-use chunks", PrintedSize.at(s, 27, null));
-            else if (s.startsWith("LargestFreeBlock:")) put("LargestFreeBlock", PrintedSize.at(s, 17, null));
+            if (s.startsWith("Limit:")) capacity = keep("Limit", Units.printedAt(s, 6, null));
+            else if (s.startsWith("InUse:")) used = keep("InUse", Units.printedAt(s, 6, null));
+            else if (s.startsWith("MaxInUse:")) put("MaxInUse", Units.printedAt(s, 9, null));
+            else if (s.startsWith("Sum Total of in-use chunks:")) put("Sum Total of in-use chunks", Units.printedAt(s, 27, null));
+            else if (s.startsWith("LargestFreeBlock:")) put("LargestFreeBlock", Units.printedAt(s, 17, null));
             if (s.contains("InUse at") && s.contains("of size ")) chunk(s, blockLines.get(i));
         }
         if (capacity == null) {
@@ -238,7 +239,7 @@ final class MessageParser extends Draft {
     /** An in-use chunk; kept as a listed buffer when it carries the 2026 annotations (openxla/xla PR 44246). */
     private void chunk(String s, int line) {
         // bytes before 2026, human-readable after (1.50MiB): the interval that prints so
-        PrintedSize printed = PrintedSize.at(s, s.indexOf("of size ") + 8, null);
+        PrintedSize printed = Units.printedAt(s, s.indexOf("of size ") + 8, null);
         long size = printed == null ? -1 : printed.low();
         String exec = attribute(s, "xla.execute{", "executable");
         String kind = attribute(s, "xla.buffer{", "kind");

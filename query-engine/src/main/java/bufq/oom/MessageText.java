@@ -1,6 +1,7 @@
 package bufq.oom;
 
 import bufq.units.PrintedSize;
+import bufq.units.Units;
 
 /**
  * Reading a figure out of a message line: a size after a key, text between two marks, a number at a
@@ -13,7 +14,7 @@ final class MessageText {
     static PrintedSize sizeAfter(String s, String key, int from) {
         int i = s.indexOf(key, from);
         if (i < 0) return null;
-        return PrintedSize.at(s, i + key.length(), null);
+        return Units.printedAt(s, i + key.length(), null);
     }
 
     static PrintedSize sizeAfter(String s, String key) { return sizeAfter(s, key, 0); }

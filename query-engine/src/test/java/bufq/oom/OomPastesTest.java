@@ -36,22 +36,22 @@ class OomPastesTest {
     @Test
     void printedSizesAreTheIntervalsHumanReadableNumBytesPrintsSo() {
         // a real paste's figure: 15.48G is [16,616,783,872, 16,627,269,631]
-        PrintedSize g = PrintedSize.parse("15.48G");
+        PrintedSize g = Units.printedOrNull("15.48G");
         assertEquals(16_616_783_872L, g.low());
         assertEquals(16_627_269_631L, g.high());
         holdsExactly(g, "15.48G");
         for (String s : List.of("6.00M", "384.0K", "1.7K", "1.00M", "530.00M", "124.00M", "122.50M", "1.50M", "9.08G",
                 "3.47E", "14.49G", "34.82G", "174.10G", "95.74G", "1.12M", "1.13M", "1.38G", "1023.99M"))
-            holdsExactly(PrintedSize.parse(s), s);
+            holdsExactly(Units.printedOrNull(s), s);
         // each printed size of every 997th count up to 1 TiB maps back to an interval holding the count
         for (long n = 1024; n < 1L << 40; n = n * 3 / 2 + 997) {
-            PrintedSize p = PrintedSize.parse(tsl(n));
+            PrintedSize p = Units.printedOrNull(tsl(n));
             assertTrue(p.contains(n), tsl(n) + " holds " + n);
         }
         // a person's 1.5 GiB holds what it says
-        assertTrue(PrintedSize.parse("1.5 GiB").contains(3L << 29));
+        assertTrue(Units.printedOrNull("1.5 GiB").contains(3L << 29));
         // 8.00E is what 2^63 - 1 prints as: the interval stops at the largest count a long holds
-        assertEquals(Long.MAX_VALUE, PrintedSize.parse("8.00E").high());
+        assertEquals(Long.MAX_VALUE, Units.printedOrNull("8.00E").high());
         assertEquals("8.00E", tsl(Long.MAX_VALUE));
     }
 

@@ -3,6 +3,7 @@ package bufq.oom;
 import bufq.table.Output;
 import bufq.table.Table;
 import bufq.units.PrintedSize;
+import bufq.units.Units;
 import org.junit.jupiter.api.Test;
 
 import java.lang.management.ManagementFactory;
@@ -19,23 +20,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class OomReaderTest {
     @Test
     void sizesKeepThePrintedRoundingAsAnInterval() {
-        PrintedSize exact = PrintedSize.parse("(337385120B)");
+        PrintedSize exact = Units.printedOrNull("(337385120B)");
         assertTrue(exact.isExact());
         assertEquals(337385120L, exact.low());
-        assertEquals(0, PrintedSize.parse("0B").high());
+        assertEquals(0, Units.printedOrNull("0B").high());
         // HumanReadableNumBytes: 6.00MiB is 6139..6149 KiB (truncated) give or take, whole KiB
-        PrintedSize mib = PrintedSize.parse("6.00MiB");
+        PrintedSize mib = Units.printedOrNull("6.00MiB");
         assertTrue(mib.contains(6291456) && mib.contains(6291456 + 5000) && !mib.contains(6291456 + 20000));
         assertEquals(6286336, mib.low(), "docs/oom.md's figure");
         assertEquals(6297599, mib.high(), "docs/oom.md's figure");
-        PrintedSize kib = PrintedSize.parse("384.0KiB");
+        PrintedSize kib = Units.printedOrNull("384.0KiB");
         assertTrue(kib.contains(393216) && kib.contains(393216 + 51) && !kib.contains(393216 + 52));
-        PrintedSize g = PrintedSize.parse("63.80G");
+        PrintedSize g = Units.printedOrNull("63.80G");
         assertTrue(g.contains((long) (63.8 * (1L << 30))) && !g.isExact());
-        assertTrue(PrintedSize.parse("530.00M").contains(530L << 20));
-        assertEquals(4608000000L, PrintedSize.parse("4608000000 bytes").low());
-        assertNull(PrintedSize.parse("six"));
-        assertNull(PrintedSize.parse("12 apples"));
+        assertTrue(Units.printedOrNull("530.00M").contains(530L << 20));
+        assertEquals(4608000000L, Units.printedOrNull("4608000000 bytes").low());
+        assertNull(Units.printedOrNull("six"));
+        assertNull(Units.printedOrNull("12 apples"));
     }
 
     @Test
