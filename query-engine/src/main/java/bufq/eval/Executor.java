@@ -360,7 +360,7 @@ final class Executor {
             }
             return peaks.get((int) r.rank() - 1).step();
         }
-        return StepNames.named(m, ((Ast.Named) t).name(), t.start(), t.end());
+        return Step.named(m, ((Ast.Named) t).name(), t.start(), t.end());
     }
 
     /** One aggregate's running state. Sums of integers stay exact (overflow fails the query). */

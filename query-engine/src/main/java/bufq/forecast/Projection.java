@@ -3,6 +3,7 @@ package bufq.forecast;
 import bufq.liveness.Liveness;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
+import bufq.model.HloModuleBuilder;
 import bufq.model.HloValue;
 import bufq.model.Shape;
 
@@ -52,11 +53,11 @@ final class Projection {
             out.add(new HloValue(v.id(), v.name(), v.index(), v.indexPrinted(), v.phi(), v.color(), size[j], offset[j],
                     v.allocation(), shape[j], v.positions(), v.uses(), v.range()));
         }
-        HloModule draft = HloModule.builder(t.info().withHandle(t.info().name() + " at " + ProgramSeries.VAR + "=" + n))
+        HloModule draft = new HloModuleBuilder(t.info().withHandle(t.info().name() + " at " + ProgramSeries.VAR + "=" + n))
                 .allocations(t.allocations()).values(out).instructions(t.instructions()).sequence(t.sequence())
                 .warnings(t.warnings(), t.warningCount()).build();
         List<BufferAllocation> allocations = allocations(t, draft, out, shape, byAllocation);
-        return HloModule.builder(draft.info()).allocations(allocations).values(out).instructions(t.instructions())
+        return new HloModuleBuilder(draft.info()).allocations(allocations).values(out).instructions(t.instructions())
                 .sequence(t.sequence()).warnings(t.warnings(), t.warningCount()).build();
     }
 

@@ -106,9 +106,6 @@ public final class HloModule {
         }
     }
 
-    /** A module of {@code info}, its parts set on the builder. */
-    public static HloModuleBuilder builder(Info info) { return new HloModuleBuilder(info); }
-
     /** Made by {@link HloModuleBuilder#build}, the one way in. */
     HloModule(Info info, List<BufferAllocation> allocations, List<HloValue> values, List<String> sequence,
                      List<LoadWarning> warnings, int warningCount, Supplier<List<HeapEvent>> heapEvents,

@@ -19,7 +19,8 @@ public final class HloModuleBuilder {
     private UsedValues.Deferred details;
     private List<HloInstruction> instructions = List.of();
 
-    HloModuleBuilder(HloModule.Info info) { this.info = info; }
+    /** A module of {@code info}, its parts set next. */
+    public HloModuleBuilder(HloModule.Info info) { this.info = info; }
 
     public HloModuleBuilder allocations(List<BufferAllocation> a) { allocations = a; return this; }
     public HloModuleBuilder values(List<HloValue> v) { values = v; return this; }

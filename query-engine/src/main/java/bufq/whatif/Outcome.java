@@ -1,5 +1,6 @@
 package bufq.whatif;
 
+import bufq.model.HloModuleBuilder;
 import bufq.units.Units;
 import bufq.liveness.LiveValues;
 import bufq.model.HloModule;
@@ -148,7 +149,7 @@ public record Outcome(HloModule module, Liveness before, Liveness after, List<Ef
                     v.allocation(), shape, v.positions(), v.uses(),
                     ranged ? new LiveRange(ranges.start()[k], ranges.end()[k]) : null));
         }
-        return HloModule.builder(module.info().withHandle(module.handle() + " (what if)"))
+        return new HloModuleBuilder(module.info().withHandle(module.handle() + " (what if)"))
                 .allocations(module.allocations()).values(vs).instructions(module.instructions())
                 .sequence(module.sequence()).warnings(module.warnings(), module.warningCount()).build();
     }

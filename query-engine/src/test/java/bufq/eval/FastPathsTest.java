@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import bufq.lang.QueryException;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
+import bufq.model.HloModuleBuilder;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
 import bufq.model.HloModule;
@@ -138,7 +139,7 @@ class FastPathsTest {
                 TestModules.ins("c", 4, s, "copy", null, List.of()),
                 TestModules.ins("d", 7, s, "copy", null, List.of()),
                 TestModules.ins("e", -1, s, "copy", null, List.of()));
-        return HloModule.builder(TestModules.info("odd", 4)).allocations(allocs).values(values).instructions(ins)
+        return new HloModuleBuilder(TestModules.info("odd", 4)).allocations(allocs).values(values).instructions(ins)
                 .sequence(List.of("a", "x", "b", "y", "c")).build();
     }
 

@@ -1,6 +1,6 @@
 package bufq.export;
 
-import bufq.eval.StepNames;
+import bufq.eval.Step;
 import bufq.lang.QueryException;
 import bufq.liveness.LiveValues;
 import bufq.liveness.Liveness;
@@ -158,12 +158,12 @@ class PprofExportTest {
     @Test
     void stepsByName() throws Exception {
         HloModule m = ExportCorpus.pair(false);
-        assertEquals(Liveness.of(m).peakTime(), StepNames.resolve(m, "peak"));
-        assertEquals(m.info().peakClaim().time(), StepNames.resolve(m, "claimed_peak"));
-        assertEquals(7, StepNames.resolve(m, "7"));
-        QueryException e = assertThrows(QueryException.class, () -> StepNames.resolve(m, "9999"));
+        assertEquals(Liveness.of(m).peakTime(), Step.resolve(m, "peak"));
+        assertEquals(m.info().peakClaim().time(), Step.resolve(m, "claimed_peak"));
+        assertEquals(7, Step.resolve(m, "7"));
+        QueryException e = assertThrows(QueryException.class, () -> Step.resolve(m, "9999"));
         assertEquals("'at' takes peak, claimed_peak or a step from 0 to " + (m.steps() - 1) + ", not '9999'", e.getMessage());
-        assertThrows(QueryException.class, () -> StepNames.resolve(m, "pek"));
+        assertThrows(QueryException.class, () -> Step.resolve(m, "pek"));
     }
 
     @Test

@@ -81,7 +81,7 @@ class CompactModelTest {
                 new java.util.TreeMap<>(), false, null);
         BufferAllocation a = new BufferAllocation(0, 64, 0, -1, null, null, null, false, false, false, false, null, true,
                 List.of(0L, 1L));
-        HloModule m = HloModule.builder(info).allocations(List.of(a)).values(List.of(x, y))
+        HloModule m = new HloModuleBuilder(info).allocations(List.of(a)).values(List.of(x, y))
                 .instructions(List.of(HloInstruction.sequenced("x", 0))).sequence(List.of("x", "y")).build();
         HloModule h = m.withHandle("other");
         assertEquals("other", h.handle());

@@ -12,13 +12,14 @@ import bufq.model.BufferAllocation;
 import bufq.model.HeapEvent;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
+import bufq.model.HloModuleBuilder;
 import bufq.model.HloPosition;
 import bufq.model.HloUse;
 import bufq.model.HloValue;
 import bufq.util.IdTable;
 import bufq.model.LiveRange;
 import bufq.model.LoadWarning;
-import bufq.model.LongList;
+import bufq.util.LongList;
 import bufq.model.Shape;
 import bufq.model.UsedValues;
 
@@ -142,12 +143,12 @@ final class ModuleBuilder {
                 lr == null || sequence.isEmpty() ? -1 : lr.endTime, null, null, -1, null,
                 report == null ? new TreeMap<>() : report.colorTotals(), m != null, null, format, null, null);
         if (details == null) {
-            return HloModule.builder(info).allocations(allocations).values(values).sequence(sequence).warnings(warnings)
+            return new HloModuleBuilder(info).allocations(allocations).values(values).sequence(sequence).warnings(warnings)
                     .heapEvents(events)
                     .details(UsedValues.Deferred.of(new UsedValues(List.of(), List.of(), List.of(), List.of(), List.of(), 0)))
                     .build();
         }
-        return HloModule.builder(info).allocations(allocations).values(values).sequence(sequence).warnings(warnings)
+        return new HloModuleBuilder(info).allocations(allocations).values(values).sequence(sequence).warnings(warnings)
                 .heapEvents(events).details(details).build();
     }
 

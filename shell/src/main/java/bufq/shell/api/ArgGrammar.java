@@ -1,6 +1,6 @@
 package bufq.shell.api;
 
-import bufq.eval.StepNames;
+import bufq.eval.Step;
 import bufq.lang.Diagnostic;
 import bufq.lang.NearNames;
 import bufq.lang.QueryException;
@@ -237,7 +237,7 @@ public final class ArgGrammar {
         }
 
         /**
-         * The step given after {@code word} in {@code m} ({@link StepNames}: {@code peak},
+         * The step given after {@code word} in {@code m} ({@link Step#resolve}: {@code peak},
          * {@code claimed_peak}, a number or a scheduled name), or {@code absent} when none was
          * given; a step that does not resolve is an error under the word.
          */
@@ -245,7 +245,7 @@ public final class ArgGrammar {
             Word w = values.get(word);
             if (w == null) w = new Word(absent, 0, 0);
             try {
-                return StepNames.resolve(m, w.text());
+                return Step.resolve(m, w.text());
             } catch (QueryException e) {
                 Diagnostic d = e.diagnostic();
                 throw new ArgumentError(new Diagnostic(w.start(), Math.max(w.end(), w.start() + 1), d.message(), d.suggestions()));

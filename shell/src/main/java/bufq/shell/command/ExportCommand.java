@@ -1,6 +1,6 @@
 package bufq.shell.command;
 
-import bufq.eval.StepNames;
+import bufq.eval.Step;
 import bufq.export.PprofExport;
 import bufq.export.ProfileStacks;
 import bufq.export.TraceExport;
@@ -111,7 +111,7 @@ final class ExportCommand implements Command {
         if (by == null) throw new CommandException("export pprof by takes stack, op_name or source, not '" + byText + "'");
         int step;
         try {
-            step = StepNames.resolve(m, at == null ? "peak" : at);
+            step = Step.resolve(m, at == null ? "peak" : at);
         } catch (QueryException e) {
             throw new CommandException(e.getMessage());
         }
