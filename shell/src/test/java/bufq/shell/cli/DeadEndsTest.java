@@ -45,6 +45,20 @@ class DeadEndsTest {
         assertTrue(bad.err().contains("'limit' takes a whole number >= 0, not 'x'"), bad.err());
     }
 
+    /** A command's wrong word is drawn as a query's is: the statement, a caret under the word, a did-you-mean. */
+    @Test
+    void aCommandsWrongWordGetsACaret() {
+        CliTest.Result r = run("-c", "blame dpeth 3", MLP);
+        assertEquals(1, r.code(), r.err());
+        assertTrue(r.err().contains("blame dpeth 3\n      ^^^^^\nunexpected 'dpeth'"), r.err());
+        assertTrue(r.err().contains("did you mean 'depth'?"), r.err());
+        r = run("-c", "blame at wraped_copy.1", MLP);
+        assertTrue(r.err().contains("blame at wraped_copy.1\n         ^^^^^^^^^^^^^\n"), r.err());
+        assertTrue(r.err().contains("did you mean 'wrapped_copy.1'"), r.err());
+        CliTest.Result named = run("--format", "csv", "-c", "blame at wrapped_copy.1 limit 1", MLP);
+        assertEquals(0, named.code(), "a scheduled instruction names a step, as in 'live at': " + named.err());
+    }
+
     @Test
     void setConfirmsInOneLine() {
         CliTest.Result r = run("-c", "set capacity 16GiB", "-c", "set maxrows 50", "-c", "set device v5e", "-c", "set", MLP);
