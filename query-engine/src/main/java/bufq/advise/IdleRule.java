@@ -41,7 +41,8 @@ final class IdleRule implements Rule {
         return a != null && (a.isParameter() || a.constant());
     }
 
-    private static boolean usedAfter(Facts f, HloValue v) { return nextUse(f, v) >= 0; }
+    /** Whether {@code v} is read after the peak. */
+    static boolean usedAfter(Facts f, HloValue v) { return nextUse(f, v) >= 0; }
 
     private static int nextUse(Facts f, HloValue v) {
         int best = -1;

@@ -11,6 +11,7 @@ import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.ProgramSizes;
 import bufq.model.TilingModel;
+import bufq.sharding.Replication;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -87,6 +88,13 @@ public final class Remedy {
             changes.add(measured(m, "bf16 output", "the output (" + shape(a) + ") in bf16 halves it; or shard it across devices"
                     + " (jax.sharding), or donate an argument of its size (donate_argnums)", "scale where allocation = " + a.index() + " by 0.5",
                     catalog, tiling, tilings));
+        if (a.isParameter()) {
+            Replication.Group g = Replication.groupOf(m, values);
+            if (g != null)
+                changes.add(measured(m, "shard", "the argument " + String.join(", ", g.paths()) + " is " + g.now() + " on a mesh of "
+                        + g.partitions() + " devices: shard it (and its optimizer state) over every device", Replication.edit(g),
+                        catalog, tiling, tilings));
+        }
         if (a.isParameter())
             changes.add(measured(m, "donate", "donate the argument (donate_argnums) so the output may reuse it; or pass it in bf16",
                     "donate where allocation = " + a.index(), catalog, tiling, tilings));

@@ -6,6 +6,7 @@ import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import bufq.model.TotalBytes;
 import bufq.peak.ClaimedPeak;
+import bufq.sharding.Shardings;
 import bufq.table.ColumnType;
 import bufq.table.Table;
 
@@ -59,6 +60,12 @@ public final class Summary {
                 claim == null ? null : (long) claim.time(), claim == null ? null : claim.claimedBytes(),
                 (long) m.warningCount(), why);
         if (why != null) b.note(m.handle() + ": " + why);
+        Shardings sh = Shardings.header(m);
+        String perDevice = sh.perDeviceNote();
+        if (perDevice != null) b.note(m.handle() + ": " + perDevice);
+        // an accelerator's program is often sharded: without its HLO text, say which file would tell
+        else if (!sh.known() && ("tpu".equals(info.backend()) || "gpu".equals(info.backend())))
+            b.note(m.handle() + ": sharding unknown (one device's figures, of how many?): " + sh.missing());
     }
 
     /** The one definition {@code modules} shares ({@link TotalBytes}). */

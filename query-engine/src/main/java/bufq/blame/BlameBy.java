@@ -18,9 +18,15 @@ public enum BlameBy {
     /** What the memory is ({@code bufq.category}): weights, optimizer state, residuals, ..., each byte in one. */
     CATEGORY,
     /** op_name and parameter paths with the paths that differ only in an index folded, as a tree. */
-    PATH;
+    PATH,
+    /**
+     * The replication audit: entry parameters replicated or cut fewer ways than the mesh has
+     * devices, with their optimizer state and copies, each with the saving sharding them would
+     * measure ({@code bufq.advise.ShardingAudit}).
+     */
+    SHARDING;
 
-    /** Parses {@code op_name}, {@code source}, {@code opcode}, {@code stack}, {@code category} or {@code path} (case-insensitive), else null. */
+    /** Parses {@code op_name}, {@code source}, {@code opcode}, {@code stack}, {@code category}, {@code path} or {@code sharding} (case-insensitive), else null. */
     public static BlameBy parse(String s) {
         return switch (s.toLowerCase(Locale.ROOT)) {
             case "op_name", "opname", "op" -> OP_NAME;
@@ -29,6 +35,7 @@ public enum BlameBy {
             case "stack", "stacks" -> STACK;
             case "category", "categories" -> CATEGORY;
             case "path", "paths" -> PATH;
+            case "sharding", "shardings", "shard" -> SHARDING;
             default -> null;
         };
     }

@@ -1,6 +1,10 @@
 package bufq.blame;
 
 import bufq.peak.Peak;
+import bufq.advise.ShardingAudit;
+import bufq.eval.Catalog;
+import bufq.lang.QueryException;
+import bufq.model.TilingModel;
 import bufq.units.Units;
 import bufq.liveness.OccupiedShares;
 import bufq.category.Categories;
@@ -48,6 +52,7 @@ final class BlameReport {
             String at = String.valueOf(step);
             return by == BlameBy.CATEGORY ? Categories.blame(m, CategoryRules.NONE, t, at) : Categories.paths(m, CategoryRules.NONE, t, at, depth);
         }
+        if (by == BlameBy.SHARDING) return sharding(m);
         if (by == BlameBy.CATEGORY) return Categories.blame(m, CategoryRules.NONE, t, "peak");
         if (by == BlameBy.PATH) return Categories.paths(m, CategoryRules.NONE, t, "peak", depth);
         // Each byte once: a value's share of what its allocation holds then, not its logical size,
@@ -74,7 +79,7 @@ final class BlameReport {
             case SOURCE -> "source";
             case OPCODE -> "opcode";
             case STACK -> "stack";
-            case CATEGORY, PATH -> throw new IllegalStateException("answered above");
+            case CATEGORY, PATH, SHARDING -> throw new IllegalStateException("answered above");
         };
         Table.Builder b = Table.builder()
                 .title("bytes occupied at " + (t == l.peakTime() ? "peak step " : "step ") + t + " (" + Steps.instructionAt(m, t) + ", " + Units.human(peak)
@@ -136,6 +141,7 @@ final class BlameReport {
                 yield out;
             }
             case CATEGORY, PATH -> throw new IllegalArgumentException("blame by " + by + " is bufq.category's");
+            case SHARDING -> throw new IllegalArgumentException("blame by sharding is bufq.advise.ShardingAudit's");
             case OP_NAME -> {
                 String op = ins == null ? null : ins.opName();
                 if (op == null || op.isEmpty()) yield List.of(new Key(1, NO_OP_NAME));
@@ -157,4 +163,13 @@ final class BlameReport {
     static List<String> splitOpName(String op) { return Categories.splitOpName(op); }
 
     private static String orElse(String s, String d) { return s == null ? d : s; }
+
+    /** The replication audit under the standard fields and the TPU tiling rule (the shell passes its own). */
+    private static List<Output> sharding(HloModule m) {
+        try {
+            return ShardingAudit.report(m, Catalog.standard(), TilingModel.TPU, n -> null);
+        } catch (QueryException e) {
+            throw new IllegalStateException("the sharding audit's own edit failed: " + e.getMessage(), e);
+        }
+    }
 }

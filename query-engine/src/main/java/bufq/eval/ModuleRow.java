@@ -6,6 +6,7 @@ import bufq.model.HeapEvent;
 import bufq.model.HloModule;
 import bufq.liveness.Liveness;
 import bufq.model.PeakClaim;
+import bufq.sharding.Shardings;
 
 import java.util.List;
 
@@ -22,12 +23,14 @@ import java.util.List;
  * @param sizes            JAX's memory_analysis() figures read from the allocations
  * @param jaxVersion       the JAX version the dump records (a profile capture's), or null
  * @param jaxlibVersion    the jaxlib version it records, or null
+ * @param partitions       {@code num_partitions} of the HLO text beside the dump ({@link Shardings}), 1 without it
+ * @param replicas         its {@code replica_count}
  */
 public record ModuleRow(String handle, String name, String file, String kind, String backend, long values,
                         long allocations, long instructions, long totalBytes, long peakBytes, int peakTime,
                         int claimedPeakTime, long claimedPeakBytes, long events, long tracePeakBytes, long warnings,
                         boolean current, ProgramSizes sizes, String jaxVersion,
-                        String jaxlibVersion) {
+                        String jaxlibVersion, long partitions, long replicas) {
 
     /** The row of {@code m}; {@code current} marks the session's current module. */
     public static ModuleRow of(HloModule m, boolean current) {
@@ -41,7 +44,7 @@ public record ModuleRow(String handle, String name, String file, String kind, St
                 m.allocations().size(), m.instructionCount(), TotalBytes.of(m), peak < 0 ? -1 : l.peakBytes(), peak,
                 claim == null ? -1 : claim.time(), claim == null ? -1 : claim.claimedBytes(), m.heapEvents().size(),
                 tracePeak, m.warningCount(), current, ProgramSizes.of(m), m.info().jaxVersion(),
-                m.info().jaxlibVersion());
+                m.info().jaxlibVersion(), Shardings.header(m).partitions(), Shardings.header(m).replicas());
     }
 
     /** Rows of several modules, none current. */

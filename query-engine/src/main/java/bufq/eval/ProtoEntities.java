@@ -78,6 +78,8 @@ final class ProtoEntities {
                 .add("code_bytes", BYTES, "generated code; no dump gives it, so null", m(x -> orNull(x.sizes().codeBytes())))
                 .add("constant_bytes", BYTES, "constant allocations", m(x -> orNull(x.sizes().constantBytes())))
                 .add("needs_bytes", BYTES, "what a run asks for: code + arguments + outputs - aliases + temp + constants", m(x -> orNull(x.sizes().needsBytes())))
+                .add("partitions", INT, "num_partitions of the HLO text beside the dump: devices one SPMD program serves (every size is one device's); 1 without it", m(x -> l(x.partitions())))
+                .add("replicas", INT, "replica_count of the HLO text beside the dump; 1 without it", m(x -> l(x.replicas())))
                 .add("warnings", INT, "load warnings", m(x -> l(x.warnings())))
                 .add("current", BOOL, "the session's current module", m(ModuleRow::current));
         return new Entity("modules", "every loaded module, one row each (a dump directory, a profile)",

@@ -17,6 +17,8 @@ import bufq.model.HloValue;
 import bufq.model.HloModule;
 import bufq.liveness.RangeEnd;
 import bufq.model.Shape;
+import bufq.sharding.HloSharding;
+import bufq.sharding.Shardings;
 import bufq.liveness.UseSchedule;
 import bufq.table.ColumnType;
 import java.util.ArrayList;
@@ -120,7 +122,19 @@ final class StandardFields {
                 .add("positions", LIST, "positions as 'instruction [index]'", v((x, c) -> x.positions().stream().map(Object::toString).toList()), USED)
                 .add("category", STRING, CATEGORY_DOC, valueCategory(CategoryRules.NONE), USED)
                 .add("live_out", BOOL, "live until the end of the program", v(StandardFields::valueLiveOut))
-                .add("phi", BOOL, "a phi value", v((x, c) -> x.phi()));
+                .add("phi", BOOL, "a phi value", v((x, c) -> x.phi()))
+                .add("sharding", STRING, "an entry parameter's sharding as the HLO text beside the dump gives it ({devices=[4,1]<=[4]}, {replicated}); null for other values or without that text",
+                        v((x, c) -> { HloSharding h = Shardings.of(c.module()).shardingOf(x); return h == null ? null : h.text(); }))
+                .add("global_shape", STRING, "an entry parameter's shape over all devices (its per-device shape times the tile counts of its sharding)",
+                        v((x, c) -> Shardings.of(c.module()).globalShape(x)))
+                .add("shards", INT, "an entry parameter's pieces: how many ways its sharding cuts it (1 when replicated)", v((x, c) -> {
+                    HloSharding h = Shardings.of(c.module()).shardingOf(x);
+                    return h == null ? null : l(h.shards());
+                }))
+                .add("replicated", BOOL, "an entry parameter whose every element is on every device", v((x, c) -> {
+                    HloSharding h = Shardings.of(c.module()).shardingOf(x);
+                    return h == null ? null : h.replicated();
+                }));
         return new Entity("values", "HLO values with their allocation, shape and live range", f.done(),
                 List.of("id", "label", "color", "size", "offset", "allocation", "shape", "start", "end"),
                 ctx -> ctx.module().values(),

@@ -11,7 +11,7 @@ import java.util.Map;
  * Reads the lines around a failure that explain it into {@link LogEvent}s, one line at a time as
  * {@link OomReader} passes them: XLA's {@code hlo_rematerialization.cc} warning, JAX's unusable
  * donations ({@code mlir.py}), {@code jax_log_compiles}' {@code Compiling NAME ...} lines (a program
- * compiled more than once), {@code memory_analysis()} figures printed as JSON or as
+ * compiled more than once), the SPMD partitioner's involuntary full rematerializations, {@code memory_analysis()} figures printed as JSON or as
  * {@code CompiledMemoryStats(...)}, and BFC allocations that {@code The caller indicates that this is
  * not a failure}. At most {@link #MAX_EVENTS} are kept; the rest are counted.
  */
@@ -41,6 +41,12 @@ final class LogEvents {
                 pendingLine = number;
             }
             return false;
+        }
+        PartitionerWarning spmd = s.contains(PartitionerWarning.KEY) ? PartitionerWarning.parse(s) : null;
+        if (spmd != null) {
+            add(new LogEvent(number, "involuntary-remat", null, spmd.says(), Map.of(),
+                    spmd.shape() == null ? List.of() : List.of(spmd.shape()), List.of(number)));
+            return true;
         }
         int remat = s.indexOf("Can't reduce memory use below");
         if (remat >= 0 && s.contains("by rematerialization")) {

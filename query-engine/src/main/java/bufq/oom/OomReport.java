@@ -265,6 +265,16 @@ public final class OomReport {
                 }
             }
         }
+        if (e.kind().equals("involuntary-remat")) {
+            PartitionerWarning w = PartitionerWarning.parse(e.says());
+            for (HloModule m : modules) {
+                String j = w == null ? null : w.join(m);
+                if (j != null) {
+                    found.add(m.handle());
+                    why = j;
+                }
+            }
+        }
         return found.isEmpty() ? new String[]{null, null} : new String[]{String.join(", ", found), why};
     }
 

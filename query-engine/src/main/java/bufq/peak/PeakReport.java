@@ -1,5 +1,6 @@
 package bufq.peak;
 
+import bufq.sharding.Shardings;
 import bufq.units.Units;
 import bufq.liveness.Steps;
 import bufq.liveness.LiveValues;
@@ -90,6 +91,8 @@ final class PeakReport {
                 + "values' [offset, offset+size) once); live_bytes: logical sizes of the values live then, summed "
                 + "(a byte two values share counts twice); a value is live from start to end of its BufferLiveRange, "
                 + "both inclusive");
+        String perDevice = Shardings.header(m).perDeviceNote();
+        if (perDevice != null) b.note(perDevice);
         if (claim == null) {
             b.note("this dump prints no peak label (\"Live ranges at T (peak)\")");
         } else {

@@ -77,7 +77,7 @@ class ArchitectureTest {
      *      |  \
      *   query (lang, eval, assist)      readers (dump..)
      *      |        \                        |
-     *   liveness, category                   |
+     *   liveness, category, sharding         |
      *        \       |                       |
      *         model  &lt;---------------------+
      *           |
@@ -94,7 +94,7 @@ class ArchitectureTest {
             return layeredArchitecture().consideringOnlyDependenciesInLayers()
                     .layer("readers").definedBy("bufq.dump..")
                     .layer("model").definedBy("bufq.model..")
-                    .layer("liveness").definedBy("bufq.liveness..", "bufq.category..")
+                    .layer("liveness").definedBy("bufq.liveness..", "bufq.category..", "bufq.sharding..")
                     .layer("query").definedBy("bufq.lang..", "bufq.eval..", "bufq.assist..")
                     .layer("analyses").definedBy("bufq.analysis..", "bufq.peak..", "bufq.blame..", "bufq.waste..", "bufq.timeline..", "bufq.map..", "bufq.check..", "bufq.why..",
                             "bufq.whatif..", "bufq.advise..", "bufq.fit..", "bufq.forecast..", "bufq.oom..", "bufq.export..")
@@ -122,7 +122,7 @@ class ArchitectureTest {
             for (var c : ENGINE) {
                 String p = c.getPackageName();
                 if (p.equals("bufq") || p.startsWith("bufq.arch")) continue;
-                boolean in = p.matches("bufq\\.(dump|model|liveness|category|lang|eval|assist|analysis|peak|blame|waste|timeline|map|check|why|whatif|advise|fit|forecast|oom|export|format|table|chart|util|units|api)(\\..*)?");
+                boolean in = p.matches("bufq\\.(dump|model|liveness|category|sharding|lang|eval|assist|analysis|peak|blame|waste|timeline|map|check|why|whatif|advise|fit|forecast|oom|export|format|table|chart|util|units|api)(\\..*)?");
                 (in ? grouped : loose).add(p);
             }
             assertTrue(loose.isEmpty(), "packages in no group: " + loose);

@@ -51,7 +51,8 @@ public final class Corpus {
     public static final Set<String> WHOLE = Set.of("jax-0.10.2/transformer-2layer", "jax-0.10.2/bf16-mlp", "jax-0.10.2/rnn-scan",
             "jax-0.10.2/cnn", "jax-0.10.2/train", "jax-0.10.2/multi-module-dir-analysis-off", "jax-0.10.2/pairs", "jax-0.10.2-proto/bf16-mlp",
             "jax-0.10.2-proto/transformer-2layer", "jax-0.10.2-proto/profile", "jax-0.10.2-proto/cnn",
-            "jax-0.10.2/series/mlp-b8", "jax-0.10.2/series/mlp-b16", "jax-0.10.2/series/mlp-b32", "jax-0.10.2/series/mlp-b64");
+            "jax-0.10.2/series/mlp-b8", "jax-0.10.2/series/mlp-b16", "jax-0.10.2/series/mlp-b32", "jax-0.10.2/series/mlp-b64",
+            "tpu/tp-mlp");
 
     /** The corpus as the README and the docs name it, relative to the checkout. */
     public static final String RELATIVE = "../shared/corpus";

@@ -1,5 +1,6 @@
 package bufq.analysis.diff;
 
+import bufq.sharding.ShardingChanges;
 import java.util.List;
 import java.util.Objects;
 
@@ -21,6 +22,7 @@ import java.util.Objects;
  * @param unmatched values whose (op_name, source, shape, role) found no partner, largest first
  * @param renamed   pairs of {@code unmatched} rows that differ only in op_name context (a hint, see
  *                  {@link Renamed}); they stay in {@code unmatched}
+ * @param shardings the arguments cut otherwise on the two sides (their HLO text beside each dump)
  * @param caveats   what limits the comparison (no live ranges, rounded sizes, no op_name metadata,
  *                  load warnings), one line each, shown under the summary
  * @param hasSources some value on either side has {@code source_file} metadata
@@ -30,8 +32,9 @@ import java.util.Objects;
 public record DiffResult(String before, String after, DiffOptions options, Peak peakBefore, Peak peakAfter,
                          List<SummaryRow> summary, List<GroupChange> byOpName, List<GroupChange> bySource,
                          List<Unmatched> unmatched, List<Renamed> renamed, List<String> caveats,
-                         boolean hasSources, List<GroupChange> byCategory) {
+                         boolean hasSources, List<GroupChange> byCategory, List<ShardingChanges.Change> shardings) {
     public DiffResult {
+        shardings = List.copyOf(shardings);
         byCategory = List.copyOf(byCategory);
         summary = List.copyOf(summary);
         byOpName = List.copyOf(byOpName);

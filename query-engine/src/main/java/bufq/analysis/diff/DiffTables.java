@@ -1,5 +1,6 @@
 package bufq.analysis.diff;
 
+import bufq.sharding.ShardingChanges;
 import bufq.units.Units;
 import bufq.analysis.diff.DiffResult.GroupChange;
 import bufq.analysis.diff.DiffResult.Peak;
@@ -32,10 +33,26 @@ public final class DiffTables {
         Table byCategory = groups("occupied at peak by category", "category", r.byCategory(), -1);
         if (r.peakKnown()) byCategory = byCategory.withNote("each byte held at each side's peak once, in one category (blame by category): "
                 + "each side's rows add up to its peak");
-        return List.of(summary(r, scope), byCategory,
+        List<Output> out = new ArrayList<>(List.of(summary(r, scope), byCategory,
                 groups("live at peak by op_name", "op_name", r.byOpName(), limit), bySource,
-                unmatched(r, scope, limit), renamed(r, scope, limit));
+                unmatched(r, scope, limit), renamed(r, scope, limit)));
+        if (!r.shardings().isEmpty()) out.add(shardings(r));
+        return out;
     }
+
+    /** The arguments cut otherwise on the two sides, one line each ({@code params['embed']: 1/4 per device -> replicated}). */
+    static Table shardings(DiffResult r) {
+        Table.Builder t = Table.builder().title("sharding changes (the HLO text beside each dump)")
+                .column("argument", ColumnType.STRING).column("before", ColumnType.STRING).column("after", ColumnType.STRING)
+                .column("bytes_before", ColumnType.BYTES).column("bytes_after", ColumnType.BYTES).column("change", ColumnType.BYTES);
+        for (ShardingChanges.Change c : r.shardings())
+            t.row(c.path(), c.before(), c.after(), c.bytesBefore(), c.bytesAfter(), c.bytesAfter() - c.bytesBefore());
+        t.note("bytes are per device: one SPMD program serves every device");
+        return t.build();
+    }
+
+    /** Sharding changes the summary names; the rest are in their own table. */
+    static final int SHARDING_LINES = 5;
 
     static Table summary(DiffResult r, String scope) {
         Table.Builder t = Table.builder().title("summary: " + r.before() + " -> " + r.after() + scope)
@@ -57,6 +74,9 @@ public final class DiffTables {
         mismatchNote(t, "before", b);
         mismatchNote(t, "after", a);
         for (String c : r.caveats()) t.note(c);
+        List<ShardingChanges.Change> sh = r.shardings();
+        for (int i = 0; i < Math.min(SHARDING_LINES, sh.size()); i++) t.note("sharding: " + sh.get(i).line());
+        if (sh.size() > SHARDING_LINES) t.note("sharding: " + (sh.size() - SHARDING_LINES) + " more arguments cut otherwise (the sharding changes table)");
         if (r.identical()) t.note("no differences");
         return t.build();
     }

@@ -1,5 +1,6 @@
 package bufq.analysis.diff;
 
+import bufq.sharding.ShardingChanges;
 import bufq.category.Categories;
 import bufq.category.CategoryRules;
 import bufq.liveness.LiveValues;
@@ -71,7 +72,7 @@ public final class ModuleDiff {
         return new DiffResult(labels[0], labels[1], options, peak(b), peak(a), summary(b, a, options.atPeak()),
                 groups(b, a, f -> f.key().opGroup()),
                 sources ? groups(b, a, f -> f.key().source()) : List.of(), unmatched, renamed(unmatched), caveats, sources,
-                byCategory(b, a));
+                byCategory(b, a), ShardingChanges.between(before, after));
     }
 
     /** What the memory is at each side's peak: the categories' occupied bytes, each byte once, so each side's rows add up to its peak. */

@@ -56,12 +56,15 @@ public final class ArgGrammar {
      * @param choices the words a {@link Kind#CHOICE} takes, or the named values a {@link Kind#STEP} takes besides a step
      * @param min     the least a {@link Kind#COUNT} takes
      * @param max     the most a {@link Kind#COUNT} takes
-     * @param aliases other words a {@link Kind#CHOICE} takes, which the synopsis does not list
+     * @param aliases other words a {@link Kind#CHOICE} takes, which neither the synopsis nor an error lists
+     * @param unlisted  choices an error names but the synopsis leaves out, to keep it on one line
      */
-    public record Arg(String word, Kind kind, List<String> choices, int min, int max, List<String> aliases) {
+    public record Arg(String word, Kind kind, List<String> choices, int min, int max, List<String> aliases,
+                      List<String> unlisted) {
         public Arg {
             choices = List.copyOf(choices);
             aliases = List.copyOf(aliases);
+            unlisted = List.copyOf(unlisted);
         }
 
         /** {@code by op_name|source}, {@code depth N}, {@code at claimed_peak|STEP}, {@code --force}. */
@@ -95,23 +98,28 @@ public final class ArgGrammar {
 
     /** {@code word} followed by one of {@code choices} or of {@code aliases} (accepted, not listed). */
     public ArgGrammar choice(String word, List<String> choices, List<String> aliases) {
-        return with(new Arg(word, Kind.CHOICE, choices, 0, 0, aliases));
+        return choice(word, choices, List.of(), aliases);
+    }
+
+    /** As {@link #choice(String, List, List)}, with {@code unlisted} choices an error names and the synopsis does not. */
+    public ArgGrammar choice(String word, List<String> choices, List<String> unlisted, List<String> aliases) {
+        return with(new Arg(word, Kind.CHOICE, choices, 0, 0, aliases, unlisted));
     }
 
     /** {@code word N}, N a whole number from {@code min} up. */
     public ArgGrammar count(String word, int min) { return count(word, min, Integer.MAX_VALUE); }
 
     /** {@code word N}, N a whole number in {@code [min, max]}. */
-    public ArgGrammar count(String word, int min, int max) { return with(new Arg(word, Kind.COUNT, List.of(), min, max, List.of())); }
+    public ArgGrammar count(String word, int min, int max) { return with(new Arg(word, Kind.COUNT, List.of(), min, max, List.of(), List.of())); }
 
     /** {@code word STEP}; {@code named} are the step names the synopsis lists ({@code claimed_peak}). */
-    public ArgGrammar step(String word, String... named) { return with(new Arg(word, Kind.STEP, List.of(named), 0, 0, List.of())); }
+    public ArgGrammar step(String word, String... named) { return with(new Arg(word, Kind.STEP, List.of(named), 0, 0, List.of(), List.of())); }
 
     /** {@code word VALUE} of another kind (size, module, file, condition). */
-    public ArgGrammar value(String word, Kind kind) { return with(new Arg(word, kind, List.of(), 0, 0, List.of())); }
+    public ArgGrammar value(String word, Kind kind) { return with(new Arg(word, kind, List.of(), 0, 0, List.of(), List.of())); }
 
     /** A flag such as {@code --force}. */
-    public ArgGrammar flag(String word) { return with(new Arg(word, Kind.FLAG, List.of(), 0, 0, List.of())); }
+    public ArgGrammar flag(String word) { return with(new Arg(word, Kind.FLAG, List.of(), 0, 0, List.of(), List.of())); }
 
     /** The arguments, in the order the synopsis lists them. */
     public List<Arg> args() { return args; }
@@ -166,12 +174,13 @@ public final class ArgGrammar {
         switch (a.kind()) {
             case CHOICE -> {
                 String lower = v.text().toLowerCase(Locale.ROOT);
-                if (a.choices().contains(lower) || a.aliases().contains(lower)) return;
-                List<String> quoted = a.choices();
+                if (a.choices().contains(lower) || a.unlisted().contains(lower) || a.aliases().contains(lower)) return;
+                List<String> quoted = new ArrayList<>(a.choices());
+                quoted.addAll(a.unlisted());
                 String list = quoted.size() == 1 ? quoted.get(0)
                         : String.join(", ", quoted.subList(0, quoted.size() - 1)) + " or " + quoted.get(quoted.size() - 1);
                 throw new ArgumentError(new Diagnostic(v.start(), v.end(), command + " " + a.word() + " takes " + list
-                        + ", not '" + v.text() + "'", NearNames.near(v.text(), a.choices())));
+                        + ", not '" + v.text() + "'", NearNames.near(v.text(), quoted)));
             }
             case COUNT -> {
                 try {

@@ -1,6 +1,8 @@
 package bufq.shell.command;
 
+import bufq.advise.ShardingAudit;
 import bufq.blame.Blame;
+import bufq.lang.QueryException;
 import bufq.blame.BlameBy;
 import bufq.category.Categories;
 import bufq.category.CategoryRules;
@@ -31,8 +33,8 @@ final class BlameCommand implements Command {
     Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
 
     private static final ArgGrammar GRAMMAR = ArgGrammar.of("blame")
-            .choice("by", List.of("op_name", "source", "opcode", "stack", "category", "path"),
-                    List.of("opname", "op", "src", "line", "stacks", "categories", "paths"))
+            .choice("by", List.of("op_name", "source", "opcode", "stack", "category", "path"), List.of("sharding"),
+                    List.of("opname", "op", "src", "line", "stacks", "categories", "paths", "shardings", "shard"))
             .count("depth", 0).step("at", "claimed_peak").count("limit", 0);
 
     @Override public String synopsis() { return GRAMMAR.synopsis(); }
@@ -50,12 +52,17 @@ final class BlameCommand implements Command {
                 + "adds your own), each row with its largest value and the query that lists its values. 'by path' folds\n"
                 + "op_names and parameter paths that differ only in an index (params[*]['wq']) into one row with its count,\n"
                 + "as a tree down to depth N. 'at STEP' (or claimed_peak) blames another step than the peak (the stack\n"
-                + "tree is printed at the peak only). 'limit N' keeps the first N rows.";
+                + "tree is printed at the peak only). 'limit N' keeps the first N rows.\n"
+                + "'by sharding' (kept out of the line above, which fits a line) is the replication audit of an SPMD module (its sharding read from the optimized HLO text\n"
+                + "beside the dump): the entry parameters replicated, or cut fewer ways than the mesh has devices, grouped\n"
+                + "by pytree leaf with their optimizer state (params['embed'] with opt_state[0].mu['embed'], ...) and the\n"
+                + "values of their per-device shape (gradients, updates, a loop's copies), each with its bytes per device,\n"
+                + "the bytes if cut over every device, and the peak saving measured with whatif (the line is printed).";
     }
 
     @Override public List<String> examples() {
         return List.of("blame", "blame by source", "blame by op_name depth 3", "blame by stack depth 4", "blame by category",
-                "blame by path depth 2", "blame by category at 40", "blame by op_name limit 8");
+                "blame by path depth 2", "blame by category at 40", "blame by op_name limit 8", "blame by sharding");
     }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
@@ -71,6 +78,16 @@ final class BlameCommand implements Command {
         if (unreadable != null) throw new CommandException(unreadable);
         if (at == null && Liveness.of(m).peakTime() < 0) {
             ctx.out().print(Blame.atPeak(m, by, depth.orElse(0)));   // says there is no peak
+            return Status.OK;
+        }
+        if (by == BlameBy.SHARDING) {
+            if (at != null) throw new CommandException("blame by sharding measures the peak: it takes no 'at'");
+            try {
+                ctx.out().print(CommandArgs.limited(ShardingAudit.report(m, ctx.engine().catalog(), ctx.settings().tiling(),
+                        ctx.settings()::tilingNamed), limit));
+            } catch (QueryException e) {
+                throw new CommandException(e.getMessage());
+            }
             return Status.OK;
         }
         if (by == BlameBy.CATEGORY || by == BlameBy.PATH) {

@@ -1,5 +1,8 @@
 package bufq.shell.command;
 
+import java.util.HashSet;
+import bufq.table.TextBlock;
+import bufq.sharding.Shardings;
 import bufq.eval.EvalContext;
 import bufq.eval.ModuleRow;
 import bufq.eval.Selection;
@@ -108,6 +111,7 @@ final class FitCommand implements Command {
         }
         if (Thread.currentThread().isInterrupted()) throw new CancellationException("fit cancelled");
         ctx.out().print(r.outputs());
+        printPerDevice(ctx, programs);
         String failure = r.failure();
         if (failure == null) return Status.OK;
         ctx.out().error("fit: " + failure);
@@ -176,6 +180,18 @@ final class FitCommand implements Command {
     }
 
     /** The programs to fit, in running order: all loaded, the named ones, or those a modules query keeps. */
+    /** For SPMD programs: that their figures are one device's, so the capacity compared is one device's too. */
+    private static void printPerDevice(CommandContext ctx, List<Program> programs) throws IOException, Engine.Failure, CommandException {
+        Set<String> handles = new HashSet<>();
+        for (Program p : programs) handles.add(p.handle());
+        List<String> lines = new ArrayList<>();
+        ctx.modules().forEachModule(x -> {
+            String n = handles.contains(x.handle()) ? Shardings.header(x).perDeviceNote() : null;
+            if (n != null) lines.add(x.handle() + ": " + n + "; the capacity is one device's");
+        });
+        if (!lines.isEmpty()) ctx.out().print(List.of(new TextBlock(String.join("\n", lines))));
+    }
+
     private static List<Program> programs(CommandContext ctx, String selection) throws CommandException, Engine.Failure {
         List<Program> out = new ArrayList<>();
         if (selection.isEmpty()) {

@@ -5,6 +5,7 @@ import bufq.category.CategoryRules;
 import bufq.model.DumpPart;
 import bufq.model.PartUnavailableException;
 import bufq.model.ProgramSizes;
+import bufq.sharding.Shardings;
 import bufq.model.HloModule;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
@@ -35,7 +36,10 @@ final class ModulesCommand implements Command {
                 + "asks the device for: code + arguments + outputs - aliases + temp + constants (see 'fit').\n"
                 + "weights_bytes and optimizer_bytes are the arguments' bytes by category (blame by category): the entry\n"
                 + "parameters under params/model/weights and under opt_state/optimizer roots, by the session's rules;\n"
-                + "null until the module's op_names are read (by blame, a query on op_name or category).";
+                + "null until the module's op_names are read (by blame, a query on op_name or category).\n"
+                + "partitions and replicas are num_partitions and replica_count of the optimized HLO text beside the dump\n"
+                + "(*after_optimizations.txt, or .gz): one SPMD program serves that many devices, and every size is one\n"
+                + "device's; 1 without that text.";
     }
 
     @Override public List<String> examples() { return List.of("modules"); }
@@ -55,7 +59,8 @@ final class ModulesCommand implements Command {
                 .column("argument_bytes", ColumnType.BYTES).column("output_bytes", ColumnType.BYTES)
                 .column("alias_bytes", ColumnType.BYTES).column("temp_bytes", ColumnType.BYTES)
                 .column("code_bytes", ColumnType.BYTES).column("needs_bytes", ColumnType.BYTES)
-                .column("weights_bytes", ColumnType.BYTES).column("optimizer_bytes", ColumnType.BYTES);
+                .column("weights_bytes", ColumnType.BYTES).column("optimizer_bytes", ColumnType.BYTES)
+                .column("partitions", ColumnType.INT).column("replicas", ColumnType.INT);
         List<ModuleSet.Entry> es = ctx.modules().set().entries();
         for (int i = 0; i < es.size(); i++) {
             ModuleSet.Entry e = es.get(i);
@@ -68,7 +73,8 @@ final class ModulesCommand implements Command {
                     m == null ? null : m.info().backend(), m == null ? null : (long) m.values().size(), m != null,
                     List.copyOf(e.files()), orNull(z.argumentBytes()), orNull(z.outputBytes()), orNull(z.aliasBytes()),
                     orNull(z.tempBytes()), orNull(z.codeBytes()), orNull(z.needsBytes()),
-                    named ? arguments.getOrDefault("weights", 0L) : null, named ? arguments.getOrDefault("optimizer", 0L) : null);
+                    named ? arguments.getOrDefault("weights", 0L) : null, named ? arguments.getOrDefault("optimizer", 0L) : null,
+                    m == null ? null : Shardings.header(m).partitions(), m == null ? null : Shardings.header(m).replicas());
         }
         ctx.out().print(b.build());
         return Status.OK;

@@ -60,7 +60,7 @@ class CategoryCommandTest {
         DiffCommandTest.Run at = bufq("-c", "blame by category at 999", adam());
         assertTrue(at.err().contains("'at' takes peak, claimed_peak or a step"), at.err());
         DiffCommandTest.Run by = bufq("-c", "blame by kind", adam());
-        assertTrue(by.err().contains("category or path"), by.err());
+        assertTrue(by.err().contains("category, path or sharding"), by.err());
         DiffCommandTest.Run op = bufq("-c", "blame at 0", adam());
         assertTrue(op.out().contains("bytes occupied at step 0 ") && !op.out().contains("stack trace breakdown"), op.out());
     }

@@ -206,7 +206,7 @@ class CliTest {
                         "the dump labels step 13 its peak (89.5KiB occupied) but step 5 holds 96.5KiB"),
                 c("check passes on a seed", "-c", "check", SEEDS[4]).realDumps().out("peak-claim").err("0 errors"),
                 c("load error in a session", "-c", "load nosuch.txt", SEEDS[4]).realDumps().exit(1).err("error: nosuch.txt: no such file"),
-                c("blame by typo", "-c", "blame by colour", SEEDS[4]).realDumps().exit(1).err("blame by takes op_name, source, opcode, stack, category or path"),
+                c("blame by typo", "-c", "blame by colour", SEEDS[4]).realDumps().exit(1).err("blame by takes op_name, source, opcode, stack, category, path or sharding"),
                 c("map needs a number", "-c", "map x", SEEDS[4]).realDumps().exit(1).err("expected an allocation number, found 'x'"),
                 c("map of a missing allocation", "-c", "map 99", SEEDS[4]).realDumps().exit(1).err("error: "),
                 c("timeline width", "-c", "timeline width 40", SEEDS[4]).realDumps().out("peak"),
