@@ -1,5 +1,6 @@
 package bufq.advise;
 
+import bufq.category.OpNames;
 import bufq.model.HloValue;
 
 import java.util.ArrayList;
@@ -40,8 +41,8 @@ final class ActivationRule implements Rule {
 
     static boolean isActivation(Facts f, HloValue v) {
         String op = f.opName(v);
-        if (!op.contains("jvp(") || op.contains("transpose(")) return false;   // born in the forward pass
-        for (String u : f.userOpNames(v)) if (u.contains("transpose(")) return true;
+        if (!OpNames.forward(op)) return false;   // born in the forward pass
+        for (String u : f.userOpNames(v)) if (OpNames.backward(u)) return true;
         return false;
     }
 

@@ -206,14 +206,14 @@ public final class Advisor {
         Table.Builder t = Table.builder().title("advice (" + m.handle() + ")")
                 .column("rank", ColumnType.INT).column("rule", ColumnType.STRING).column("saves", ColumnType.BYTES)
                 .column("peak_share", ColumnType.PERCENT).column("figure", ColumnType.STRING).column("whatif_saves", ColumnType.BYTES).column("finding", ColumnType.STRING)
-                .column("whatif", ColumnType.STATEMENT).column("module", ColumnType.NOTE);
+                .column("whatif", ColumnType.STATEMENT).column("module", ColumnType.KEY);
         Table.Builder loss = Table.builder().title("beyond the peak")
                 .column("rank", ColumnType.INT).column("rule", ColumnType.STRING).column("reserved", ColumnType.BYTES)
-                .column("finding", ColumnType.STRING).column("module", ColumnType.NOTE);
+                .column("finding", ColumnType.STRING).column("module", ColumnType.KEY);
         Table.Builder ev = Table.builder().title("evidence")
                 .column("rank", ColumnType.INT).column("id", ColumnType.INT).column("label", ColumnType.STRING)
                 .column("size", ColumnType.BYTES).column("shape", ColumnType.STRING).column("op_name", ColumnType.STRING)
-                .column("source", ColumnType.STRING).column("module", ColumnType.NOTE);
+                .column("source", ColumnType.STRING).column("module", ColumnType.KEY);
         Facts f = new Facts(m);
         int rank = 0, lowering = 0, beyond = 0;
         for (Measured x : found) {

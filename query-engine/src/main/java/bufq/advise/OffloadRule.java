@@ -1,5 +1,6 @@
 package bufq.advise;
 
+import bufq.category.OpNames;
 import bufq.units.Units;
 import bufq.liveness.UseSchedule;
 import bufq.model.HloModule;
@@ -72,6 +73,6 @@ final class OffloadRule implements Rule {
 
     private static boolean backward(HloModule m, HloUse u) {
         var i = m.instruction(u.user());
-        return i != null && i.opName() != null && i.opName().contains("transpose(");
+        return i != null && OpNames.backward(i.opName());
     }
 }

@@ -77,7 +77,8 @@ public final class Remedy {
                                       Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
             throws QueryException {
         List<HloValue> values = new ArrayList<>(m.valuesIn(a.index()));
-        int t = peakOf(m, values);
+        // the allocation's busiest step counts bytes, not values: two live values at one offset share them
+        int t = Liveness.of(m).allocationUse(a.index()).maxTime();
         List<HloValue> holders = new ArrayList<>();
         for (HloValue v : values) if (v.hasRange() && v.rangeStart() <= t && t <= v.rangeEnd()) holders.add(v);
         holders.sort(Comparator.comparingLong(HloValue::size).reversed());
@@ -110,7 +111,7 @@ public final class Remedy {
         Table.Builder r = Table.builder().title("remedy (allocation " + a.index() + " of " + m.handle() + ": " + why + ")")
                 .column("rank", ColumnType.INT).column("change", ColumnType.STRING).column("saves", ColumnType.BYTES)
                 .column("allocation_share", ColumnType.PERCENT).column("figure", ColumnType.STRING)
-                .column("finding", ColumnType.STRING).column("statement", ColumnType.STATEMENT).column("module", ColumnType.NOTE);
+                .column("finding", ColumnType.STRING).column("statement", ColumnType.STATEMENT).column("module", ColumnType.KEY);
         long k = 0;
         ReadableEdits readable = new ReadableEdits(m, catalog, tiling);
         for (Change c : changes)
@@ -126,7 +127,7 @@ public final class Remedy {
         Table.Builder h = Table.builder().title("holders (what holds allocation " + a.index() + " at its peak, step " + t + ")")
                 .column("id", ColumnType.INT).column("label", ColumnType.STRING).column("opcode", ColumnType.STRING)
                 .column("size", ColumnType.BYTES).column("shape", ColumnType.STRING).column("op_name", ColumnType.STRING)
-                .column("source", ColumnType.STRING).column("module", ColumnType.NOTE);
+                .column("source", ColumnType.STRING).column("module", ColumnType.KEY);
         for (HloValue v : holders.subList(0, Math.min(HOLDERS, holders.size()))) {
             HloInstruction i = m.instruction(v.name());
             h.row(v.id(), v.label(), i == null ? null : i.opcode(), v.size(), v.shape() == null ? null : v.shape().text(),
@@ -221,27 +222,6 @@ public final class Remedy {
         EditParser.Parsed p = EditParser.parse(edit, Set.copyOf(catalog.entities()));
         Outcome o = EditSweep.run(m, p.edits(), catalog, tiling, tilings);
         return new Change(change, o.saved(), "exact: whatif", finding, "whatif " + edit);
-    }
-
-    /** The step at which the values of one allocation occupy the most (linear in the values and steps). */
-    private static int peakOf(HloModule m, List<HloValue> values) {
-        int steps = Math.max(1, m.steps());
-        long[] delta = new long[steps + 2];
-        for (HloValue v : values) {
-            if (!v.hasRange()) continue;
-            delta[Math.max(0, Math.min(v.rangeStart(), steps))] += v.size();
-            delta[Math.max(0, Math.min(v.rangeEnd(), steps)) + 1] -= v.size();
-        }
-        long run = 0, best = -1;
-        int at = 0;
-        for (int t = 0; t <= steps; t++) {
-            run += delta[t];
-            if (run > best) {
-                best = run;
-                at = t;
-            }
-        }
-        return at;
     }
 
     private static String shape(BufferAllocation a) {

@@ -11,8 +11,9 @@ import java.util.regex.Pattern;
  * How JAX's {@code op_name} reads: a {@code /} path of transforms and primitives
  * ({@code jit(step)/transpose(jvp())/dot_general}), or for an entry parameter the pytree path of the
  * argument ({@code params[0]['wq']}, {@code opt_state[0].mu[3]['w1']}, {@code state.params['Dense_0']}).
+ * The one place that says which pass an op_name belongs to.
  */
-final class OpNames {
+public final class OpNames {
     private OpNames() {}
 
     /** Splits at {@code /} outside parentheses and brackets: {@code jit(f)/jvp(a/b)/div} has three parts. */
@@ -37,6 +38,12 @@ final class OpNames {
         for (String p : parts) if (p.startsWith("transpose(")) return true;
         return false;
     }
+
+    /** Whether {@code opName} (null: no) is of the backward pass. */
+    public static boolean backward(String opName) { return opName != null && backward(split(opName)); }
+
+    /** Whether {@code opName} (null: no) is of the forward pass of a differentiated function. */
+    public static boolean forward(String opName) { return opName != null && forward(split(opName)); }
 
     /** The forward pass of a differentiated function: a {@code jvp(...)} part, none of {@code transpose(...)}. */
     static boolean forward(List<String> parts) {

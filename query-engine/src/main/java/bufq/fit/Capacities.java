@@ -1,10 +1,10 @@
 package bufq.fit;
 
 import bufq.model.HloModule;
-import bufq.oom.ByteSize;
 import bufq.oom.OomMessage;
 import bufq.oom.OomReport;
 import bufq.oom.OomText;
+import bufq.units.PrintedSize;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -55,18 +55,18 @@ public final class Capacities {
 
     /** The capacity the messages state, or null when none states one or two state different ones. */
     public static Stated stated(OomText text) {
-        ByteSize stated = null;
+        PrintedSize stated = null;
         int message = 0;
         for (int i = 0; i < text.messages().size(); i++) {
             // a vmem or smem capacity is that memory's (16 MiB, 1 MiB), never the HBM that fit checks
-            ByteSize c = text.messages().get(i).deviceCapacity();
-            if (c == null || c.lo() <= 0) continue;
-            if (stated != null && stated.lo() != c.lo()) return null;
+            PrintedSize c = text.messages().get(i).deviceCapacity();
+            if (c == null || c.low() <= 0) continue;
+            if (stated != null && stated.low() != c.low()) return null;
             if (stated == null) message = i + 1;
             stated = c;
         }
         if (stated == null) return null;
-        return new Stated(stated.lo(), message, "capacity " + stated.lo() + " B taken from message " + message + " (it states "
+        return new Stated(stated.low(), message, "capacity " + stated.low() + " B taken from message " + message + " (it states "
                 + stated.text() + (stated.isExact() ? "" : ", the least byte count that prints so")
                 + "): 'fit' checks against it; 'set capacity' changes it");
     }
@@ -83,9 +83,9 @@ public final class Capacities {
         for (OomReport.Join j : OomReport.joins(text, modules)) {
             OomMessage m = j.message();
             if (j.module() == null || m.requested() == null) continue;
-            long requested = j.allocation() != null && m.requested().contains(j.allocation().size()) ? j.allocation().size() : m.requested().lo();
-            out.add(new Failure(j.module().handle(), requested, m.deviceCapacity() == null ? -1 : m.deviceCapacity().lo(),
-                    m.used() == null ? -1 : m.used().lo(), "message " + j.number() + " of " + source));
+            long requested = j.allocation() != null && m.requested().contains(j.allocation().size()) ? j.allocation().size() : m.requested().low();
+            out.add(new Failure(j.module().handle(), requested, m.deviceCapacity() == null ? -1 : m.deviceCapacity().low(),
+                    m.used() == null ? -1 : m.used().low(), "message " + j.number() + " of " + source));
         }
         return out;
     }

@@ -1,5 +1,6 @@
 package bufq.forecast;
 
+import bufq.lang.SqlHabits;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,11 +26,7 @@ public record ForecastRequest(String dimension, boolean fit, long n, int limit) 
     /** @throws IllegalArgumentException saying what was expected, and where */
     public static ForecastRequest parse(String text) {
         List<String> w = new ArrayList<>();
-        for (String s : (text == null ? "" : text.strip()).split("\\s+")) if (!s.isEmpty()) w.add(s);
-        if (!w.isEmpty() && w.get(w.size() - 1).endsWith(";")) {
-            String last = w.remove(w.size() - 1);
-            if (last.length() > 1) w.add(last.substring(0, last.length() - 1));
-        }
+        for (String s : SqlHabits.withoutTerminator(text).split("\\s+")) if (!s.isEmpty()) w.add(s);
         int i = 0;
         String dim = null;
         if (i < w.size() && !is(w.get(i), "at") && !is(w.get(i), "fit")) dim = w.get(i++);

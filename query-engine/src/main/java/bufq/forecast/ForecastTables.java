@@ -164,7 +164,7 @@ final class ForecastTables {
         List<Integer> order = new ArrayList<>();
         for (int j = 0; j < law.length; j++) order.add(j);
         order.sort(Comparator.comparingLong((Integer j) -> -m.values().get(j).size()).thenComparingInt(j -> j));
-        Table.Builder t = Table.builder().title("laws (bytes at " + ProgramSeries.VAR + "=" + p.n() + ", largest first)")
+        Table.Builder t = Table.builder().key("laws").title("laws (bytes at " + ProgramSeries.VAR + "=" + p.n() + ", largest first)")
                 .column("value", ColumnType.STRING).column("shape", ColumnType.STRING).column("bytes_law", ColumnType.STRING)
                 .column("coefficients", ColumnType.LIST).column("bytes", ColumnType.BYTES).column("varies", ColumnType.BOOL)
                 .column("allocation", ColumnType.INT).column("role", ColumnType.STRING).column("op_name", ColumnType.STRING);

@@ -3,6 +3,7 @@ package bufq.forecast;
 import bufq.liveness.Liveness;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
+import bufq.model.HloModuleBuilder;
 import bufq.model.HloValue;
 import bufq.model.Shape;
 
@@ -52,10 +53,12 @@ final class Projection {
             out.add(new HloValue(v.id(), v.name(), v.index(), v.indexPrinted(), v.phi(), v.color(), size[j], offset[j],
                     v.allocation(), shape[j], v.positions(), v.uses(), v.range()));
         }
-        HloModule draft = new HloModule(t.info().withHandle(t.info().name() + " at " + ProgramSeries.VAR + "=" + n), t.allocations(), out,
-                t.instructions(), t.sequence(), t.warnings(), t.warningCount());
+        HloModule draft = new HloModuleBuilder(t.info().withHandle(t.info().name() + " at " + ProgramSeries.VAR + "=" + n))
+                .allocations(t.allocations()).values(out).instructions(t.instructions()).sequence(t.sequence())
+                .warnings(t.warnings(), t.warningCount()).build();
         List<BufferAllocation> allocations = allocations(t, draft, out, shape, byAllocation);
-        return new HloModule(draft.info(), allocations, out, t.instructions(), t.sequence(), t.warnings(), t.warningCount());
+        return new HloModuleBuilder(draft.info()).allocations(allocations).values(out).instructions(t.instructions())
+                .sequence(t.sequence()).warnings(t.warnings(), t.warningCount()).build();
     }
 
     /** Offsets at the new sizes: each group of byte-sharing values keeps its layout, groups one after another. */

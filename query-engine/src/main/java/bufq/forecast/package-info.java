@@ -1,5 +1,5 @@
 /**
- * How big can it get (issue 43): {@link bufq.forecast.Forecast} takes one program loaded at several
+ * How big can it get: {@link bufq.forecast.Forecast} takes one program loaded at several
  * sizes, pairs its values as {@code diff} does, fits each shape as an affine law of the size, and
  * sweeps the program at a size never compiled as a compiled module is swept: its peak,
  * {@code needs_bytes}, the largest size that fits a capacity, and each figure's leave-one-out

@@ -49,7 +49,7 @@ public final class LiveValues {
      * Gives {@code m} its index over ranges already read out of its values ({@code starts[i]}, or 0,
      * and {@code ends[i]}, or -1 without a range, in values order), unless it has one: the sweep
      * reads them for itself, and the index's own pass over every value cost a batch summary's
-     * claimed-peak note 14 ms (issue 34). The arrays must not change after.
+     * claimed-peak note 14 ms. The arrays must not change after.
      */
     static void offer(HloModule m, int[] starts, int[] ends) {
         m.derived(IntervalIndex.class, x -> IntervalIndex.adopting(starts, ends));

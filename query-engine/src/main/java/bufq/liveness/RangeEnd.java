@@ -143,7 +143,7 @@ public record RangeEnd(Reason reason, int end, HloUse use, int lastUse, HloPosit
     /**
      * What holds the root of a called computation sequenced at step {@code t}: its caller, the first
      * while or conditional sequenced after it (a module-scoped schedule puts a callee's instructions
-     * just before its caller). A conditional's branch is not a loop (issue 30).
+     * just before its caller). A conditional's branch is not a loop.
      */
     private static String carried(HloModule m, int t) {
         List<String> seq = m.sequence();

@@ -1,5 +1,6 @@
 package bufq.oom;
 
+import bufq.units.PrintedSize;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,9 +18,9 @@ abstract class Draft {
     final List<String> block = new ArrayList<>();
     final List<Integer> blockLines = new ArrayList<>();
     final List<OomWarning> warnings = new ArrayList<>();
-    final Map<String, ByteSize> figures = new LinkedHashMap<>();
+    final Map<String, PrintedSize> figures = new LinkedHashMap<>();
     final List<ListedBuffer> buffers = new ArrayList<>();
-    ByteSize requested, capacity, used, free, exceeded;
+    PrintedSize requested, capacity, used, free, exceeded;
     String program, device, space;
     int allocationIndex = -1;
     boolean endOfText;
@@ -35,14 +36,14 @@ abstract class Draft {
         warnings.addAll(early);
     }
 
-    ByteSize need(ByteSize s, String expected) {
+    PrintedSize need(PrintedSize s, String expected) {
         // a figure refused as no byte count (FigureCheck) is said so already, not cut off
         boolean refused = warnings.stream().anyMatch(w -> w.line() == start && w.message().contains("figure not read"));
         if (s == null && !headless && !refused) warnings.add(new OomWarning(start, "message cut off: expected " + expected));
         return s;
     }
 
-    void put(String name, ByteSize s) { if (s != null) figures.put(name, s); }
+    void put(String name, PrintedSize s) { if (s != null) figures.put(name, s); }
 
     /** Moves to the next line, a line of this message, and checks its figures; returns it cleaned. */
     String consume() {

@@ -1,5 +1,7 @@
 package bufq.oom;
 
+import bufq.units.PrintedSize;
+import bufq.units.Units;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,7 +24,7 @@ final class EntryReader {
 
     private static final class Entry {
         int line, rank = -1;
-        ByteSize size, unpadded, padding;
+        PrintedSize size, unpadded, padding;
         String shape, opName, sourceFile, label, allocationType, last;
         int sourceLine = -1;
         long stackFrameId = -1;
@@ -79,7 +81,7 @@ final class EntryReader {
             pendingRank = -1;
             long rank = numberAt(s, 0);
             if (rank >= 0 && sizeAt > 0) open.rank = (int) rank;
-            open.size = ByteSize.at(s, sizeAt + 5, null);
+            open.size = Units.printedAt(s, sizeAt + 5, null);
             if (open.size == null) warnings.add(new OomWarning(line, "expected a size after 'Size:'"));
             open.last = "size";
             return;
@@ -102,10 +104,10 @@ final class EntryReader {
             open.shape = s.substring(6).strip();
             open.last = "shape";
         } else if (s.startsWith("Unpadded size:")) {
-            open.unpadded = ByteSize.at(s, 14, null);
+            open.unpadded = Units.printedAt(s, 14, null);
             open.last = "unpadded";
         } else if (s.startsWith("Extra memory due to padding:")) {
-            open.padding = ByteSize.at(s, 28, null);
+            open.padding = Units.printedAt(s, 28, null);
             open.last = "padding";
         } else if (s.startsWith("XLA label:") || s.startsWith("XLA Label:")) {
             open.label = s.substring(10).strip();

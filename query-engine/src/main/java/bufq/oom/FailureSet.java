@@ -1,5 +1,6 @@
 package bufq.oom;
 
+import bufq.units.PrintedSize;
 import bufq.units.Units;
 
 import java.util.ArrayList;
@@ -94,7 +95,7 @@ final class FailureSet {
     private static boolean sameRequest(OomMessage bfc, OomMessage m) {
         return bfc.family() == Family.BFC && (m.family() == Family.GPU_ASSIGNMENT || m.family() == Family.CPU) && bare(m)
                 && bfc.requested() != null && m.requested() != null && m.requested().isExact()
-                && bfc.requested().contains(m.requested().lo()) && !bfc.requested().isExact();
+                && bfc.requested().contains(m.requested().low()) && !bfc.requested().isExact();
     }
 
     /** A message without a report: only its headline's figures. */
@@ -111,10 +112,10 @@ final class FailureSet {
         StringBuilder b = new StringBuilder(core(m));
         b.append('|').append(text(m.capacity())).append('|').append(text(m.used())).append('|').append(text(m.free()))
                 .append('|').append(text(m.exceeded())).append('|').append(m.allocationIndex()).append('|').append(m.device());
-        for (Map.Entry<String, ByteSize> e : m.figures().entrySet()) b.append('|').append(e.getKey()).append('=').append(text(e.getValue()));
+        for (Map.Entry<String, PrintedSize> e : m.figures().entrySet()) b.append('|').append(e.getKey()).append('=').append(text(e.getValue()));
         for (ListedBuffer x : m.buffers()) b.append('|').append(text(x.size())).append(' ').append(x.shape()).append(' ').append(x.label());
         return b.toString();
     }
 
-    private static String text(ByteSize s) { return s == null ? "-" : s.lo() + ".." + s.hi(); }
+    private static String text(PrintedSize s) { return s == null ? "-" : s.low() + ".." + s.high(); }
 }

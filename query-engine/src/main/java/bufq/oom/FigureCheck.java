@@ -1,5 +1,6 @@
 package bufq.oom;
 
+import bufq.units.PrintedSize;
 import bufq.units.Units;
 
 import java.math.BigDecimal;
@@ -9,7 +10,7 @@ import java.util.List;
 /**
  * Finds the figures of a message line that no byte count can be: a number more than 64 bits hold
  * ({@code allocating 99999999999999999999999 bytes}, a BFC {@code Limit:} that large) and a
- * negative size ({@code -4,608,000,000 B}, {@code Used -18.53K of -16.00K}). {@link ByteSize#parse}
+ * negative size ({@code -4,608,000,000 B}, {@code Used -18.53K of -16.00K}). {@link PrintedSize#parse}
  * reads neither (nothing is clamped, so no such figure becomes a request or a capacity); this says
  * where each was, by line and column of the text as pasted, as the dump reader does.
  */

@@ -5,6 +5,7 @@ import bufq.model.HloModule;
 import bufq.table.ColumnType;
 import bufq.table.Table;
 
+import bufq.units.PrintedSize;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -49,25 +50,25 @@ final class Figures {
             long k = i + 1;
             BufferAllocation a = top.allocation();
             if (msg.requested() != null && a != null && ModuleMatch.requestsAnAllocation(msg.family())) {
-                b.row(k, m.handle(), "requested (allocation " + a.index() + ")", msg.requested().printed(), a.size(),
+                b.row(k, m.handle(), "requested (allocation " + a.index() + ")", msg.requested(), a.size(),
                         diff(msg.requested(), a.size()), why(msg, msg.requested(), a.size(), null));
             }
             List<Rule> rules = msg.family() == Family.GPU_ASSIGNMENT ? GPU
                     : msg.family() == Family.TPU_COMPILE ? tpu(ModuleMatch.color(msg.memorySpace())) : List.of();
             for (Rule r : rules) {
-                ByteSize said = msg.figures().get(r.figure());
+                PrintedSize said = msg.figures().get(r.figure());
                 if (said == null) continue;
                 long dump = sum(m, r.allocations());
-                b.row(k, m.handle(), r.figure() + " (" + r.dumpMeaning() + ")", said.printed(), dump, diff(said, dump),
+                b.row(k, m.handle(), r.figure() + " (" + r.dumpMeaning() + ")", said, dump, diff(said, dump),
                         why(msg, said, dump, r.figure()));
             }
             for (Map.Entry<String, Long> e : msg.programTotals().entrySet()) {
                 for (ModuleMatch c : ranked.get(i)) {
                     if (!ModuleMatch.named(c.module(), e.getKey())) continue;
                     long dump = sum(c.module(), x -> !x.threadLocal());
-                    ByteSize said = ByteSize.exact(e.getValue());
+                    PrintedSize said = PrintedSize.exact(e.getValue());
                     b.row(k, c.module().handle(), "in-use chunks of " + e.getKey() + " (its allocations but thread-local)",
-                            said.printed(), dump, diff(said, dump), dump == e.getValue() ? "equal"
+                            said, dump, diff(said, dump), dump == e.getValue() ? "equal"
                                     : e.getValue() < dump ? "the run held fewer bytes than the program allocates: some allocations were freed or not yet made"
                                     : "the run held more than one run's allocations: outputs of earlier runs kept, or several runs at once");
                     break;
@@ -77,22 +78,22 @@ final class Figures {
         return b.build();
     }
 
-    static Long diff(ByteSize said, long dump) {
+    static Long diff(PrintedSize said, long dump) {
         if (said.contains(dump)) return 0L;
-        return dump - (dump > said.hi() ? said.hi() : said.lo());
+        return dump - (dump > said.high() ? said.high() : said.low());
     }
 
     /** One line on why the message's figure and the dump's differ. */
-    static String why(OomMessage msg, ByteSize said, long dump, String figure) {
+    static String why(OomMessage msg, PrintedSize said, long dump, String figure) {
         if (said.contains(dump)) return said.isExact() ? "equal" : "equal within the printed rounding";
-        ByteSize unpadded = msg.figures().get("HLO temp unpadded");
+        PrintedSize unpadded = msg.figures().get("HLO temp unpadded");
         if ("HLO temp".equals(figure) && unpadded != null && unpadded.contains(dump))
             return "padding: the dump's temp is the message's unpadded figure; the TPU tiles pad it";
-        long big = Math.max(said.hi(), dump);
+        long big = Math.max(said.high(), dump);
         double rel = big == 0 ? 0 : Math.abs((double) dump - said.mid()) / big;
         if (rel < 0.02)
             return String.format(Locale.ROOT, "%.1f%% apart: fragmentation and alignment (XLA rounds and packs allocations)", 100 * rel);
-        if (dump > said.hi())
+        if (dump > said.high())
             return "the dump's program needs more: a different compilation (other shapes, flags or XLA version)";
         return "the failing program needs more than the dump's: a different compilation (the dump of a smaller configuration?)";
     }

@@ -1,5 +1,7 @@
 package bufq.oom;
 
+import bufq.units.PrintedSize;
+
 /**
  * One buffer a message lists: a GPU {@code Buffer K:} of {@code Peak buffers}, an entry of TPU's
  * {@code Largest program allocations}, the value of a {@code #allocationK}, or a BFC chunk carrying
@@ -24,9 +26,9 @@ package bufq.oom;
  * @param executable      {@code xla.execute{executable=NAME}} of the chunk, or null
  * @param kind            {@code xla.buffer{kind=...}} of the chunk, or null
  */
-public record ListedBuffer(int line, int rank, ByteSize size, String shape, boolean parameter, String opName,
+public record ListedBuffer(int line, int rank, PrintedSize size, String shape, boolean parameter, String opName,
                            String sourceFile, int sourceLine, long stackFrameId, String label, String instruction,
-                           String opcode, String allocationType, ByteSize unpadded, ByteSize padding,
+                           String opcode, String allocationType, PrintedSize unpadded, PrintedSize padding,
                            int allocationIndex, String executable, String kind) {
     /** {@code file:line}, the file alone, {@code stack_frame_id=N}, or null. */
     public String source() {

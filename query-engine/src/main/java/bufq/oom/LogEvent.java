@@ -1,5 +1,6 @@
 package bufq.oom;
 
+import bufq.units.PrintedSize;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,7 +20,7 @@ import java.util.Map;
  * @param shapes  the shapes it lists (a donation's lost buffers), as printed with JAX's dtype names
  * @param lines   every line it stands for (a recompilation: each compile of the program)
  */
-public record LogEvent(int line, String kind, String program, String says, Map<String, ByteSize> figures,
+public record LogEvent(int line, String kind, String program, String says, Map<String, PrintedSize> figures,
                        List<String> shapes, List<Integer> lines) {
     public LogEvent {
         figures = Collections.unmodifiableMap(new LinkedHashMap<>(figures));

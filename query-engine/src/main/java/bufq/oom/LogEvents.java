@@ -1,5 +1,7 @@
 package bufq.oom;
 
+import bufq.units.PrintedSize;
+import bufq.units.Units;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,7 +27,7 @@ final class LogEvents {
     private int dropped;
     private String pendingName;
     private int pendingLine = -10, analysisLine = -10;
-    private Map<String, ByteSize> analysis;
+    private Map<String, PrintedSize> analysis;
     private String analysisName;
     private int analysisStart;
 
@@ -48,7 +50,7 @@ final class LogEvents {
         }
         int remat = s.indexOf("Can't reduce memory use below");
         if (remat >= 0 && s.contains("by rematerialization")) {
-            Map<String, ByteSize> f = new LinkedHashMap<>();
+            Map<String, PrintedSize> f = new LinkedHashMap<>();
             put(f, "target", exactOrPrinted(s, "below "));
             put(f, "reduced to", exactOrPrinted(s, "only reduced to "));
             put(f, "originally", exactOrPrinted(s, "down from "));
@@ -59,9 +61,9 @@ final class LogEvents {
         if (donated < 0) donated = s.indexOf("donation buffers unavailable:");
         if (donated >= 0) {
             List<String> shapes = JaxShapes.listed(s.substring(s.indexOf(':', donated) + 1));
-            Map<String, ByteSize> f = new LinkedHashMap<>();
+            Map<String, PrintedSize> f = new LinkedHashMap<>();
             long total = JaxShapes.bytes(shapes);
-            if (total >= 0) f.put("not donated", ByteSize.exact(total));
+            if (total >= 0) f.put("not donated", PrintedSize.exact(total));
             add(new LogEvent(number, "donation", null, shapes.size() + " donated buffer" + (shapes.size() == 1 ? "" : "s")
                     + " not usable: " + String.join(", ", shapes), f, shapes, List.of(number)));
             return true;
@@ -82,13 +84,13 @@ final class LogEvents {
 
     /** A BFC allocation its caller said was not a failure: a warning, never a failed request. */
     void notAFailure(String s, int number) {
-        Map<String, ByteSize> f = new LinkedHashMap<>();
+        Map<String, PrintedSize> f = new LinkedHashMap<>();
         put(f, "requested", MessageText.sizeAfter(s, "trying to allocate "));
         add(new LogEvent(number, "allocator-warning", null, s, f, List.of(), List.of(number)));
     }
 
     private boolean memoryAnalysis(String s, int number) {
-        Map<String, ByteSize> f = new LinkedHashMap<>();
+        Map<String, PrintedSize> f = new LinkedHashMap<>();
         int i = s.indexOf("_in_bytes");
         while (i >= 0) {
             int k = i;
@@ -97,7 +99,7 @@ final class LogEvents {
             int j = i + 9;
             while (j < s.length() && (s.charAt(j) == '"' || s.charAt(j) == ':' || s.charAt(j) == '=' || s.charAt(j) == ' ')) j++;
             long v = MessageText.numberAt(s, j);
-            if (v >= 0 && !key.isEmpty()) f.put(key, ByteSize.exact(v));
+            if (v >= 0 && !key.isEmpty()) f.put(key, PrintedSize.exact(v));
             i = s.indexOf("_in_bytes", i + 9);
         }
         if (f.isEmpty()) return false;
@@ -117,15 +119,15 @@ final class LogEvents {
     private void closeAnalysis() {
         if (analysis == null) return;
         // the figures that say most first (peak, temp, arguments, output), then the rest; zeros left out of the text
-        Map<String, ByteSize> ordered = new LinkedHashMap<>();
+        Map<String, PrintedSize> ordered = new LinkedHashMap<>();
         for (String k : List.of("peak_memory_in_bytes", "temp_size_in_bytes", "argument_size_in_bytes", "output_size_in_bytes"))
             if (analysis.containsKey(k)) ordered.put(k, analysis.get(k));
         ordered.putAll(analysis);
         StringBuilder says = new StringBuilder("memory_analysis:");
-        for (Map.Entry<String, ByteSize> e : ordered.entrySet()) {
-            if (e.getValue().lo() == 0) continue;
+        for (Map.Entry<String, PrintedSize> e : ordered.entrySet()) {
+            if (e.getValue().low() == 0) continue;
             says.append(' ').append(e.getKey().replace("_size_in_bytes", "").replace("_in_bytes", "")).append('=')
-                    .append(e.getValue().lo());
+                    .append(e.getValue().low());
         }
         add(new LogEvent(analysisStart, "memory-analysis", analysisName, says.toString(), ordered, List.of(),
                 List.of(analysisStart)));
@@ -152,18 +154,18 @@ final class LogEvents {
         else dropped++;
     }
 
-    private static void put(Map<String, ByteSize> f, String name, ByteSize s) { if (s != null) f.put(name, s); }
+    private static void put(Map<String, PrintedSize> f, String name, PrintedSize s) { if (s != null) f.put(name, s); }
 
     /** The size after {@code key}: its exact {@code (N bytes)} where printed, else the printed size. */
-    private static ByteSize exactOrPrinted(String s, String key) {
+    private static PrintedSize exactOrPrinted(String s, String key) {
         int i = s.indexOf(key);
         if (i < 0) return null;
         int[] end = {0};
-        ByteSize printed = ByteSize.at(s, i + key.length(), end);
+        PrintedSize printed = Units.printedAt(s, i + key.length(), end);
         if (printed == null) return null;
         String exact = MessageText.between(s.substring(end[0]), "(", " bytes)");
-        ByteSize e = exact == null || s.indexOf('(', end[0]) != end[0] + 1 ? null : ByteSize.parse(exact);
-        return e != null && e.isExact() ? new ByteSize(e.lo(), e.hi(), printed.text() + " (" + exact + " bytes)") : printed;
+        PrintedSize e = exact == null || s.indexOf('(', end[0]) != end[0] + 1 ? null : Units.printedOrNull(exact);
+        return e != null && e.isExact() ? new PrintedSize(printed.text() + " (" + exact + " bytes)", e.low(), e.high()) : printed;
     }
 
     /**

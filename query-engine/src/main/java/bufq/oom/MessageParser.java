@@ -1,5 +1,7 @@
 package bufq.oom;
 
+import bufq.units.PrintedSize;
+import bufq.units.Units;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,8 +49,8 @@ final class MessageParser extends Draft {
             }
             case STREAM_EXECUTOR -> {
                 String exact = between(headline, "(", "B)");
-                ByteSize printed = sizeAfter(headline, "request for ");
-                requested = exact != null && ByteSize.parse(exact + "B") != null ? ByteSize.parse(exact + "B") : printed;
+                PrintedSize printed = sizeAfter(headline, "request for ");
+                requested = exact != null && Units.printedOrNull(exact + "B") != null ? Units.printedOrNull(exact + "B") : printed;
                 need(requested, "a size after 'request for'");
                 long ordinal = numberAt(headline, indexEnd(headline, "device ordinal"));
                 if (ordinal >= 0) device = "device ordinal " + ordinal;
@@ -83,14 +85,14 @@ final class MessageParser extends Draft {
                 TpuReport.reserve(this);
             }
             case SPARSECORE -> {
-                ByteSize tc = sizeAfter(headline, "TensorCore Hbm usage:");
-                ByteSize sc = sizeAfter(headline, "SparseCore Hbm usage");
+                PrintedSize tc = sizeAfter(headline, "TensorCore Hbm usage:");
+                PrintedSize sc = sizeAfter(headline, "SparseCore Hbm usage");
                 put("TensorCore Hbm usage", tc);
                 put("SparseCore Hbm usage", sc);
                 // the last figure is what the device has (error_1000.md): its capacity, not an excess
                 capacity = need(sizeAfter(headline, "exceeding available bytes:"), "a size after 'exceeding available bytes:'");
                 if (tc != null && sc != null)
-                    used = new ByteSize(tc.lo() + sc.lo(), tc.hi() + sc.hi(), tc.text() + " + " + sc.text());
+                    used = new PrintedSize(tc.text() + " + " + sc.text(), tc.low() + sc.low(), tc.high() + sc.high());
                 space = "hbm";
             }
         }
@@ -105,12 +107,12 @@ final class MessageParser extends Draft {
     }
 
     /** The size ending just before {@code word} (the last one before it, after {@code from}), or null. */
-    static ByteSize sizeBefore(String s, String word, int from) {
+    static PrintedSize sizeBefore(String s, String word, int from) {
         int w = s.indexOf(word, from);
         if (w < 0) return null;
         int i = w;
         while (i > from && s.charAt(i - 1) != ' ' && s.charAt(i - 1) != ',') i--;
-        return ByteSize.parse(s.substring(i, w));
+        return Units.printedOrNull(s.substring(i, w));
     }
 
     /**
@@ -182,7 +184,7 @@ final class MessageParser extends Draft {
             if (entries == null && (s.endsWith("allocation:") || s.contains("allocation:") || s.contains("fragmentation:"))
                     && !s.startsWith("Size:")) {
                 int colon = s.indexOf(':');
-                ByteSize v = ByteSize.at(s, colon + 1, null);
+                PrintedSize v = Units.printedAt(s, colon + 1, null);
                 if (v != null) figures.put(s.substring(0, colon).strip(), v);
                 if (s.startsWith("total allocation")) used = v;
                 continue;
@@ -200,13 +202,13 @@ final class MessageParser extends Draft {
 
     private void bfc() {
         device = between(headline, "Allocator (", ")");
-        ByteSize printed = sizeAfter(headline, "trying to allocate ");
+        PrintedSize printed = sizeAfter(headline, "trying to allocate ");
         int r = headline.indexOf("(rounded to ");
         long rounded = r < 0 ? -1 : numberAt(headline, r + "(rounded to ".length());
         if (printed != null && rounded >= 0) {
             // BFC rounds a request up to a multiple of 256: the request is at most the rounded figure.
-            long lo = Math.max(printed.lo(), rounded - 255), hi = Math.min(Math.max(printed.hi(), lo), rounded);
-            requested = new ByteSize(Math.min(lo, hi), hi, printed.text() + " (rounded to " + rounded + ")");
+            long lo = Math.max(printed.low(), rounded - 255), hi = Math.min(Math.max(printed.high(), lo), rounded);
+            requested = new PrintedSize(printed.text() + " (rounded to " + rounded + ")", Math.min(lo, hi), hi);
         } else {
             requested = printed;
         }
@@ -215,21 +217,21 @@ final class MessageParser extends Draft {
         for (int i = 0; i < block.size(); i++) {
             String s = block.get(i);
             if (s.equals("Stats:")) continue;
-            if (s.startsWith("Limit:")) capacity = keep("Limit", ByteSize.at(s, 6, null));
-            else if (s.startsWith("InUse:")) used = keep("InUse", ByteSize.at(s, 6, null));
-            else if (s.startsWith("MaxInUse:")) put("MaxInUse", ByteSize.at(s, 9, null));
-            else if (s.startsWith("Sum Total of in-use chunks:")) put("Sum Total of in-use chunks", ByteSize.at(s, 27, null));
-            else if (s.startsWith("LargestFreeBlock:")) put("LargestFreeBlock", ByteSize.at(s, 17, null));
+            if (s.startsWith("Limit:")) capacity = keep("Limit", Units.printedAt(s, 6, null));
+            else if (s.startsWith("InUse:")) used = keep("InUse", Units.printedAt(s, 6, null));
+            else if (s.startsWith("MaxInUse:")) put("MaxInUse", Units.printedAt(s, 9, null));
+            else if (s.startsWith("Sum Total of in-use chunks:")) put("Sum Total of in-use chunks", Units.printedAt(s, 27, null));
+            else if (s.startsWith("LargestFreeBlock:")) put("LargestFreeBlock", Units.printedAt(s, 17, null));
             if (s.contains("InUse at") && s.contains("of size ")) chunk(s, blockLines.get(i));
         }
         if (capacity == null) {
-            ByteSize limit = null;
+            PrintedSize limit = null;
             for (String s : block) if (s.contains("memory_limit_:")) limit = sizeAfter(s, "memory_limit_:");
             if (limit != null) capacity = keep("memory_limit_", limit);
         }
     }
 
-    private ByteSize keep(String name, ByteSize s) {
+    private PrintedSize keep(String name, PrintedSize s) {
         put(name, s);
         return s;
     }
@@ -237,8 +239,8 @@ final class MessageParser extends Draft {
     /** An in-use chunk; kept as a listed buffer when it carries the 2026 annotations (openxla/xla PR 44246). */
     private void chunk(String s, int line) {
         // bytes before 2026, human-readable after (1.50MiB): the interval that prints so
-        ByteSize printed = ByteSize.at(s, s.indexOf("of size ") + 8, null);
-        long size = printed == null ? -1 : printed.lo();
+        PrintedSize printed = Units.printedAt(s, s.indexOf("of size ") + 8, null);
+        long size = printed == null ? -1 : printed.low();
         String exec = attribute(s, "xla.execute{", "executable");
         String kind = attribute(s, "xla.buffer{", "kind");
         String index = attribute(s, "xla.buffer{", "allocation_index");

@@ -1,5 +1,8 @@
 package bufq.oom;
 
+import bufq.units.PrintedSize;
+import bufq.units.Units;
+
 /**
  * Reading a figure out of a message line: a size after a key, text between two marks, a number at a
  * place. Shared by the parser of whole messages and the reader of their listed entries.
@@ -8,13 +11,13 @@ final class MessageText {
     private MessageText() {}
 
     /** The size right after the first {@code key} in {@code s} at or after {@code from}, or null. */
-    static ByteSize sizeAfter(String s, String key, int from) {
+    static PrintedSize sizeAfter(String s, String key, int from) {
         int i = s.indexOf(key, from);
         if (i < 0) return null;
-        return ByteSize.at(s, i + key.length(), null);
+        return Units.printedAt(s, i + key.length(), null);
     }
 
-    static ByteSize sizeAfter(String s, String key) { return sizeAfter(s, key, 0); }
+    static PrintedSize sizeAfter(String s, String key) { return sizeAfter(s, key, 0); }
 
     /** The text between {@code open} and the next {@code close} after it, or null. */
     static String between(String s, String open, String close) {

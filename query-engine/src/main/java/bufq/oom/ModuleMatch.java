@@ -4,6 +4,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
 import bufq.model.ProgramSizes;
 
+import bufq.units.PrintedSize;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -81,7 +82,7 @@ record ModuleMatch(HloModule module, BufferAllocation allocation, int score, Lis
             }
         }
         if (msg.family() == Family.TPU_COMPILE && msg.figures().containsKey("HLO temp")) {
-            ByteSize temp = msg.figures().get("HLO temp");
+            PrintedSize temp = msg.figures().get("HLO temp");
             for (BufferAllocation a : m.allocations()) {
                 if (a.isTemp() && !a.threadLocal() && a.color() == color(msg.memorySpace()) && temp.contains(a.size())) {
                     score += 4;
@@ -92,9 +93,9 @@ record ModuleMatch(HloModule module, BufferAllocation allocation, int score, Lis
             }
         }
         // a program that needs more than the capacity the message states cannot have run: it is the one
-        if (msg.deviceCapacity() != null && msg.deviceCapacity().lo() > 0 && score > 0) {
+        if (msg.deviceCapacity() != null && msg.deviceCapacity().low() > 0 && score > 0) {
             long needs = ProgramSizes.of(m).needsBytes();
-            if (needs > msg.deviceCapacity().lo()) {
+            if (needs > msg.deviceCapacity().low()) {
                 score += 2;
                 reasons.add("needs " + needs + " B, more than the stated capacity");
             }
@@ -122,7 +123,7 @@ record ModuleMatch(HloModule module, BufferAllocation allocation, int score, Lis
     }
 
     /** The allocation whose size prints as {@code size}: the preallocated temp first, then by index. */
-    static BufferAllocation bySize(HloModule m, ByteSize size) {
+    static BufferAllocation bySize(HloModule m, PrintedSize size) {
         BufferAllocation best = null;
         for (BufferAllocation a : m.allocations()) {
             if (!size.contains(a.size()) || a.size() == 0) continue;

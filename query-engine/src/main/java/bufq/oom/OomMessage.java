@@ -1,5 +1,6 @@
 package bufq.oom;
 
+import bufq.units.PrintedSize;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -33,9 +34,9 @@ import java.util.Map;
  *                        a BFC line and XLA's error for the same allocation), in order; the first 1,000
  * @param times           how many times it is printed in all (1 when once)
  */
-public record OomMessage(Family family, int line, int endLine, String headline, ByteSize requested,
-                         ByteSize capacity, ByteSize used, ByteSize free, ByteSize exceeded, String program,
-                         String device, String memorySpace, int allocationIndex, Map<String, ByteSize> figures,
+public record OomMessage(Family family, int line, int endLine, String headline, PrintedSize requested,
+                         PrintedSize capacity, PrintedSize used, PrintedSize free, PrintedSize exceeded, String program,
+                         String device, String memorySpace, int allocationIndex, Map<String, PrintedSize> figures,
                          List<ListedBuffer> buffers, Map<String, Long> programTotals, List<OomWarning> warnings,
                          List<Integer> repeats, int times) {
     public OomMessage {
@@ -50,12 +51,12 @@ public record OomMessage(Family family, int line, int endLine, String headline, 
      * The capacity when it is the device's (HBM, a GPU allocator's limit, the host's), or null: a vmem
      * or smem message's capacity (16 MiB, 1 MiB) is that memory's, never what 'fit' checks against.
      */
-    public ByteSize deviceCapacity() {
+    public PrintedSize deviceCapacity() {
         return memorySpace == null || memorySpace.equals("hbm") ? capacity : null;
     }
 
     /** This message with the exact size another copy of it prints. */
-    OomMessage withRequest(ByteSize exact) {
+    OomMessage withRequest(PrintedSize exact) {
         return new OomMessage(family, line, endLine, headline, exact, capacity, used, free, exceeded, program, device,
                 memorySpace, allocationIndex, figures, buffers, programTotals, warnings, repeats, times);
     }

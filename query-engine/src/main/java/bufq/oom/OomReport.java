@@ -75,9 +75,9 @@ public final class OomReport {
         int k = 0;
         for (OomMessage m : text.messages()) {
             k++;
-            b.row((long) k, (long) m.line(), m.family().word(), text(m.requested()),
-                    m.requested() != null && m.requested().isExact() ? m.requested().lo() : null,
-                    text(m.capacity()), text(m.used()), text(m.free()), text(m.exceeded()), m.program(), m.device(),
+            b.row((long) k, (long) m.line(), m.family().word(), m.requested(),
+                    m.requested() != null && m.requested().isExact() ? m.requested().low() : null,
+                    m.capacity(), m.used(), m.free(), m.exceeded(), m.program(), m.device(),
                     m.memorySpace(), m.allocationIndex() >= 0 ? (Object) (long) m.allocationIndex() : null,
                     (long) m.buffers().size(), m.times() > 1 ? (Object) (long) m.times() : null, alsoAt(m.repeats()));
         }
@@ -94,8 +94,6 @@ public final class OomReport {
         for (OomWarning w : text.allWarnings()) b.note("warning: " + w);
         return withoutEmptyDetails(b.build());
     }
-
-    static PrintedSize text(ByteSize s) { return s == null ? null : s.printed(); }
 
     /** The first five lines where a failure is printed again, or null when printed once. */
     static List<Long> alsoAt(List<Integer> lines) {
@@ -156,8 +154,8 @@ public final class OomReport {
                 BufferMatch bm = m == null ? new BufferMatch(BufferMatch.NONE, List.of()) : BufferMatch.find(lb, m);
                 List<HloValue> vs = bm.values();
                 String next = vs.isEmpty() ? null : "why " + vs.get(0).id();
-                b.row((long) (i + 1), lb.rank() >= 0 ? (Object) (long) lb.rank() : null, text(lb.size()), lb.shape(),
-                        lb.opName(), lb.source(), shortLabel(lb), lb.allocationType(), text(lb.unpadded()), text(lb.padding()),
+                b.row((long) (i + 1), lb.rank() >= 0 ? (Object) (long) lb.rank() : null, lb.size(), lb.shape(),
+                        lb.opName(), lb.source(), shortLabel(lb), lb.allocationType(), lb.unpadded(), lb.padding(),
                         expansion(lb), m == null ? null : m.handle(),
                         names(vs), bm.kind(), vs.size() > 1 ? (Object) (long) vs.size() : null, next);
             }
@@ -211,8 +209,8 @@ public final class OomReport {
                 .optionalColumn("evidence", ColumnType.STRING);
         for (LogEvent e : text.events()) {
             String[] join = join(e, modules);
-            Map.Entry<String, ByteSize> main = e.figures().isEmpty() ? null : e.figures().entrySet().iterator().next();
-            PrintedSize figure = main == null ? null : main.getValue().printed();
+            Map.Entry<String, PrintedSize> main = e.figures().isEmpty() ? null : e.figures().entrySet().iterator().next();
+            PrintedSize figure = main == null ? null : main.getValue();
             Integer beside = beside(e.line(), text.messages());
             b.row((long) e.line(), e.kind(), e.program(), join[0], beside == null ? null : (long) (int) beside, figure,
                     cut(e.says()), join[1]);
@@ -239,15 +237,15 @@ public final class OomReport {
             if (!found.isEmpty()) why = "program name " + e.program();
         }
         if (e.kind().equals("memory-analysis")) {
-            ByteSize temp = e.figures().get("temp_size_in_bytes"), args = e.figures().get("argument_size_in_bytes");
+            PrintedSize temp = e.figures().get("temp_size_in_bytes"), args = e.figures().get("argument_size_in_bytes");
             List<String> byFigures = new ArrayList<>();
             for (HloModule m : modules) {
-                boolean t = temp != null && temp.lo() == sum(m, a -> a.isTemp() && !a.threadLocal());
-                boolean p = args != null && args.lo() == sum(m, BufferAllocation::isParameter);
+                boolean t = temp != null && temp.low() == sum(m, a -> a.isTemp() && !a.threadLocal());
+                boolean p = args != null && args.low() == sum(m, BufferAllocation::isParameter);
                 if (t && (p || args == null)) byFigures.add(m.handle());
             }
             // by figures alone only when they single out a module: a temp of 0 bytes is every small program's
-            if (found.isEmpty() && !byFigures.isEmpty() && temp.lo() > 0) {
+            if (found.isEmpty() && !byFigures.isEmpty() && temp.low() > 0) {
                 found = byFigures;
                 why = "temp_size_in_bytes and argument_size_in_bytes are the module's temp and parameter allocations";
             } else if (!found.isEmpty()) {

@@ -1,5 +1,8 @@
 package bufq.oom;
 
+import bufq.units.PrintedSize;
+import bufq.units.Units;
+
 import static bufq.oom.MessageText.between;
 import static bufq.oom.MessageText.numberAt;
 import static bufq.oom.MessageText.sizeAfter;
@@ -44,11 +47,11 @@ final class TpuReport {
         int r = head.indexOf("Requires ");
         if (head.contains("Aborting compilation early") && r >= 0) {
             int[] end = {0};
-            p.used = ByteSize.at(head, r + 9, end);
+            p.used = Units.printedAt(head, r + 9, end);
             p.put("requires", p.used);
             int has = head.indexOf("has ", end[0]);
             if (has >= 0 && head.indexOf(" available", has) > has) {
-                p.capacity = ByteSize.at(head, has + 4, null);
+                p.capacity = Units.printedAt(head, has + 4, null);
                 p.put("available", p.capacity);
             }
             p.space = "hbm";
@@ -56,9 +59,9 @@ final class TpuReport {
         if (head.contains("Ran out of memory on HBM")) {
             String temps = between(head, "HLO temporaries (", ")");
             String avail = between(head, "available HBM (", ")");
-            p.used = temps == null ? null : ByteSize.parse(temps);
+            p.used = temps == null ? null : Units.printedOrNull(temps);
             p.put("HLO temp", p.used);
-            p.capacity = avail == null ? null : ByteSize.parse(avail);
+            p.capacity = avail == null ? null : Units.printedOrNull(avail);
             p.space = "hbm";
         }
     }
@@ -71,17 +74,17 @@ final class TpuReport {
      */
     static void reserve(Draft p) {
         for (String s : p.block) {
-            if (s.startsWith("HBM capacity")) p.capacity = ByteSize.at(s, 12, null);
+            if (s.startsWith("HBM capacity")) p.capacity = Units.printedAt(s, 12, null);
             else if (s.startsWith("Top-of-Memory reserved:")) p.put("Top-of-Memory reserved", exact(s));
             else if (s.startsWith("Currently allocated:")) p.used = exact(s);
             else if (s.startsWith("Program requirement:")) {
-                ByteSize req = exact(s);
+                PrintedSize req = exact(s);
                 if (req != null) p.requested = req;
             } else if (s.startsWith("Available after request:")) {
                 // a balance, negative when the request does not fit: the one figure a message prints below zero
                 String n = between(s, "(", " bytes)");
                 long v = n == null ? Long.MIN_VALUE : signed(n.strip());
-                if (v != Long.MIN_VALUE) p.figures.put("available after request", new ByteSize(v, v, s.substring(24).strip()));
+                if (v != Long.MIN_VALUE) p.figures.put("available after request", new PrintedSize(s.substring(24).strip(), v, v));
             }
         }
         if (p.capacity != null) p.put("HBM capacity", p.capacity);
@@ -94,14 +97,14 @@ final class TpuReport {
     }
 
     /** {@code 6.08G (6,532,939,776 bytes)} after a colon: the exact count where printed, else the printed size. */
-    private static ByteSize exact(String s) {
+    private static PrintedSize exact(String s) {
         int colon = s.indexOf(':');
         int[] end = {0};
-        ByteSize printed = ByteSize.at(s, colon + 1, end);
+        PrintedSize printed = Units.printedAt(s, colon + 1, end);
         String n = between(s.substring(colon + 1), "(", " bytes)");
-        ByteSize e = n == null ? null : ByteSize.parse(n.strip());
-        if (e != null && e.isExact() && (printed == null || printed.contains(e.lo())))
-            return new ByteSize(e.lo(), e.lo(), (printed == null ? "" : printed.text() + " ") + "(" + n.strip() + " bytes)");
+        PrintedSize e = n == null ? null : Units.printedOrNull(n.strip());
+        if (e != null && e.isExact() && (printed == null || printed.contains(e.low())))
+            return new PrintedSize((printed == null ? "" : printed.text() + " ") + "(" + n.strip() + " bytes)", e.low(), e.low());
         return printed;
     }
 
@@ -132,8 +135,8 @@ final class TpuReport {
         int u = head.indexOf("Used ");
         if (u >= 0) {
             int[] end = {u + 5};
-            p.used = ByteSize.at(head, u + 5, end);
-            if (p.used != null && head.startsWith(" of ", end[0])) p.capacity = ByteSize.at(head, end[0] + 4, null);
+            p.used = Units.printedAt(head, u + 5, end);
+            if (p.used != null && head.startsWith(" of ", end[0])) p.capacity = Units.printedAt(head, end[0] + 4, null);
         }
         p.exceeded = sizeAfter(head, "capacity by ");
         fastExitAnd2026(p, head);
@@ -142,7 +145,7 @@ final class TpuReport {
         int output = head.indexOf("Output size");
         int req = head.indexOf(" requirement ");
         if (total >= 0) {
-            p.put("total " + sName + " usage", ByteSize.at(head, total + 8, null));
+            p.put("total " + sName + " usage", Units.printedAt(head, total + 8, null));
             int stop = output >= 0 ? output : req >= 0 ? req : head.length();
             String rows = head.substring(total, Math.max(total, stop));
             p.put("reserved", sizeAfter(rows, "reserved "));
@@ -150,12 +153,12 @@ final class TpuReport {
             p.put("arguments", sizeAfter(rows, "arguments "));
         }
         if (output >= 0) {
-            p.put("output", ByteSize.at(head, output + 11, null));
+            p.put("output", Units.printedAt(head, output + 11, null));
             p.put("output shared with arguments", sizeAfter(head, "shares ", output));
         }
         if (req >= 0) {
             String rows = head.substring(req);
-            p.put("program requirement", ByteSize.at(rows, 13, null));
+            p.put("program requirement", Units.printedAt(rows, 13, null));
             p.put("global", sizeAfter(rows, "global "));
             p.put("scoped", sizeAfter(rows, "scoped "));
             p.put("HLO temp", sizeAfter(rows, "HLO temp "));
@@ -208,10 +211,10 @@ final class TpuReport {
         String sp = between(h, "space=", ",");
         p.space = sp == null ? null : sp.strip();
         String hex = between(h, "size = 0x", ",");
-        ByteSize size = null;
+        PrintedSize size = null;
         if (hex != null) {
             try {
-                size = ByteSize.exact(Long.parseLong(hex.strip(), 16));
+                size = PrintedSize.exact(Long.parseLong(hex.strip(), 16));
             } catch (NumberFormatException e) {
                 p.warnings.add(new OomWarning(p.start, "size = 0x" + hex + " is no hexadecimal number"));
             }

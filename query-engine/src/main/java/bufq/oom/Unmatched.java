@@ -4,6 +4,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 
+import bufq.units.PrintedSize;
 import java.util.List;
 
 /** What a message's size likely was when no loaded module has an allocation of it, and what to load. */
@@ -37,7 +38,7 @@ final class Unmatched {
 
     /** {@code "; value 42 x.1 of M has that size (a parameter?)"}, or empty. */
     private static String sameSizedValue(OomMessage msg, List<HloModule> loaded) {
-        ByteSize s = msg.requested();
+        PrintedSize s = msg.requested();
         if (s == null) return "";
         for (HloModule m : loaded) {
             for (BufferAllocation a : m.allocations()) {

@@ -1,5 +1,6 @@
 package bufq.whatif;
 
+import bufq.model.HloModuleBuilder;
 import bufq.units.Units;
 import bufq.liveness.LiveValues;
 import bufq.model.HloModule;
@@ -76,7 +77,7 @@ public record Outcome(HloModule module, Liveness before, Liveness after, List<Ef
         Table.Builder peak = Table.builder().title("whatif (" + module.handle() + ")")
                 .column("case", ColumnType.STRING).column("peak_step", ColumnType.INT).column("instruction", ColumnType.STRING)
                 .column("occupied_bytes", ColumnType.BYTES).column("live_bytes", ColumnType.BYTES).column("live_values", ColumnType.INT)
-                .column("basis", ColumnType.STRING).column("module", ColumnType.NOTE);
+                .column("basis", ColumnType.STRING).column("module", ColumnType.KEY);
         peak.row(caseRow("now", before, "as compiled"));
         peak.row(caseRow("what if", after, "bound under the current schedule"));
         long b = before.peakBytes(), a = after.peakBytes();
@@ -148,8 +149,9 @@ public record Outcome(HloModule module, Liveness before, Liveness after, List<Ef
                     v.allocation(), shape, v.positions(), v.uses(),
                     ranged ? new LiveRange(ranges.start()[k], ranges.end()[k]) : null));
         }
-        return new HloModule(module.info().withHandle(module.handle() + " (what if)"), module.allocations(), vs,
-                module.instructions(), module.sequence(), module.warnings(), module.warningCount());
+        return new HloModuleBuilder(module.info().withHandle(module.handle() + " (what if)"))
+                .allocations(module.allocations()).values(vs).instructions(module.instructions())
+                .sequence(module.sequence()).warnings(module.warnings(), module.warningCount()).build();
     }
 
     /** The value's range(s) in the edited copy, e.g. {@code 3..9, 40..52}, or {@code dropped}. */

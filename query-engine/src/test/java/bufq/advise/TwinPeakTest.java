@@ -15,7 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 30: two f32 buffers hold most of the peak and, a few steps later, two others hold 99.8% as
+ * Two f32 buffers hold most of the peak and, a few steps later, two others hold 99.8% as
  * much: halving the first two only moves the peak to the second pair, so advise printed "no rule
  * found anything". It now plans against both peaks at once (halving all four) and says which twin
  * blocked the single fix.

@@ -1,5 +1,6 @@
 package bufq.analysis;
 
+import bufq.eval.Step;
 import bufq.peak.Peak;
 import bufq.units.Units;
 import bufq.why.WhyReport;
@@ -183,7 +184,7 @@ class DoctoredFixturesTest {
                 assertTrue(a.saves() > 0 && a.saves() <= peakBytes, n + ": " + a);
             }
 
-            PprofExport.Summary pprof = PprofExport.write(m, PprofExport.step(m, "peak"), "peak", ProfileStacks.parse("stack"),
+            PprofExport.Summary pprof = PprofExport.write(m, Step.resolve(m, "peak"), "peak", ProfileStacks.parse("stack"),
                     new ByteArrayOutputStream());
             assertEquals(LiveValues.at(m, peak).size(), pprof.samples(), n);
             assertEquals(peakBytes, pprof.bytes(), n);

@@ -15,7 +15,7 @@ import java.util.OptionalInt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Issue 30: a grouped row of {@code peak} (values of one op_name and shape) showed allocation null
+ * A grouped row of {@code peak} (values of one op_name and shape) showed allocation null
  * although both its values were in allocation 60. A group names its allocation when all its values
  * share it, and null only when they are in several.
  */

@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 30: the root of a conditional's branch was said to be held "for the loop". A public GPU
+ * The root of a conditional's branch was said to be held "for the loop". A public GPU
  * dump runs {@code conditional.3.0} (step 172) with branches region_3 (root tuple.23) and region_4
  * (root tuple.24); the rnn-scan while loop's body root stays a loop's.
  */

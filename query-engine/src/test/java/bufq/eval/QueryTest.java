@@ -36,7 +36,7 @@ class QueryTest {
         return t.columns().stream().map(c -> c.name() + ":" + c.type().name().toLowerCase()).collect(Collectors.joining(" "));
     }
 
-    /** Issue 34: the entity names known without making the catalog are its own, in its order. */
+    /** The entity names known without making the catalog are its own, in its order. */
     @Test
     void theStandardEntitiesAreTheCatalogs() {
         assertEquals(Catalog.standard().entities(), Catalog.standardEntities());

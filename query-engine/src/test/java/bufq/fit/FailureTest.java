@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** A failure as evidence (issue 40), and the changes of a long set that does not fit, linear (issue 46). */
+/** A failure as evidence, and the changes of a long set that does not fit, linear. */
 class FailureTest {
     @Test
     void theFailingProgramNeverFitsTheCapacityTheMessageSaysItFailedOn() throws Exception {

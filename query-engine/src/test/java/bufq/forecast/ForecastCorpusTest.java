@@ -106,7 +106,7 @@ class ForecastCorpusTest {
     /**
      * What holds the forecast peak, by category, is what holds the real compilation's peak: from
      * sequence 128 and 256, the 512 step's residuals, gradients and the rest as blame by category
-     * counts them on the real 512 dump (issue 43 with issue 39's partition).
+     * counts them on the real 512 dump (with the categories' partition).
      */
     @Test void theForecastPeakByCategoryIsTheRealCompilations() throws Exception {
         HloModule s128 = load("transformer-s128"), s256 = load("transformer-s256"), s512 = load("transformer-s512");

@@ -37,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Damaged dumps (issue 9): every case ends, within a time bound, with a loaded module (warnings
+ * Damaged dumps: every case ends, within a time bound, with a loaded module (warnings
  * counted) or a {@link LoadException} whose single line names the file (and the line when the
  * damage is inside the file); never another exception, an {@code OutOfMemoryError} or a hang.
  * Each case copies a real module's files to a temporary directory, damages one file, and loads
@@ -71,7 +71,7 @@ class DumpFuzzTest {
     }
 
     /**
-     * Hostile {@code .gz} files (issue 17): one file of an example module gzipped with binary bytes,
+     * Hostile {@code .gz} files: one file of an example module gzipped with binary bytes,
      * NULs or invalid UTF-8 before or after its text, cut or corrupted gzip data, or a bomb of
      * repeated text past the free expansion. Each loads, or is refused in one line naming the file.
      */

@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Hostile queries (issue 9): grammar-aware random queries, and mutations of the documented
+ * Hostile queries: grammar-aware random queries, and mutations of the documented
  * examples, always end in a result or a diagnostic with a position inside the query; never another
  * exception, never a hang. Every path the REPL takes on each keystroke (highlight, completion,
  * needsMore) is driven with the same text.

@@ -6,6 +6,7 @@ import java.util.Set;
 import bufq.model.AllocationGroups;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
+import bufq.model.HloModuleBuilder;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
 import bufq.model.PeakClaim;
@@ -47,7 +48,7 @@ class LivenessTest {
         }
         HloModule.Info info = new HloModule.Info("r" + seed, "r", 0, "tpu", List.of(), steps - 1, null,
                 new PeakClaim(steps / 2, List.of(), true), -1, null, new TreeMap<>(), true, null);
-        return new HloModule(info, allocs, values, List.of(), List.of(), List.of());
+        return new HloModuleBuilder(info).allocations(allocs).values(values).build();
     }
 
     /**
@@ -238,8 +239,8 @@ class LivenessTest {
     void noLiveRangesMeansNoPeak() {
         HloModule.Info info = new HloModule.Info("bare", "bare", 0, "cpu", List.of(), -1, null, null, -1, null,
                 new TreeMap<>(), true, null);
-        HloModule m = new HloModule(info, List.of(), List.of(new HloValue(1, "a", "{}", false, false, 0, 16, 0, 0, u8(16),
-                List.of(), List.of(), null)), List.of(), List.of(), List.of());
+        HloModule m = new HloModuleBuilder(info).values(List.of(new HloValue(1, "a", "{}", false, false, 0, 16, 0, 0, u8(16),
+                List.of(), List.of(), null))).build();
         assertEquals(-1, Liveness.of(m).peakTime());
         assertEquals(0, Liveness.of(m).peakBytes());
         assertEquals(0, Liveness.of(m).steps());
@@ -252,7 +253,7 @@ class LivenessTest {
         Shape huge = new Shape("u8[4611686018427387904]", "u8", new long[] {1L << 62}, false, null, List.of(), 0, 0, List.of());
         for (int i = 0; i < 3; i++) values.add(new HloValue(i, "v" + i, "{}", false, false, 0, 8, 0, i, huge, List.of(), List.of(), new LiveRange(0, 1)));
         HloModule.Info info = new HloModule.Info("big", "big", 0, "cpu", List.of(), 1, null, null, -1, null, new TreeMap<>(), true, null);
-        HloModule m = new HloModule(info, List.of(), values, List.of(), List.of(), List.of());
+        HloModule m = new HloModuleBuilder(info).values(values).build();
         assertThrows(ArithmeticException.class, () -> Liveness.of(m));
         assertThrows(ArithmeticException.class, () -> Liveness.of(m));   // not kept
     }

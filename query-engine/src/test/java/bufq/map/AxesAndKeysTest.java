@@ -20,7 +20,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** Picture axes at round values (issue 18, item 5) and the terminal map's offsets and keys (item 8). */
+/** Picture axes at round values and the terminal map's offsets and keys (item 8). */
 class AxesAndKeysTest {
     @Test
     void stepTicksSkipNothingAndStayRound() {

@@ -70,7 +70,7 @@ class OomFamiliesTest {
     void gpuBufferAssignmentJoinsAllocationBuffersAndStats() throws Exception {
         OomMessage m = only(GPU);
         assertEquals(Family.GPU_ASSIGNMENT, m.family());
-        assertEquals(128, m.requested().lo());
+        assertEquals(128, m.requested().low());
         assertEquals(2, m.buffers().size());
         assertEquals("fusion", m.buffers().get(1).opcode());
         assertEquals("/tmp/split.py:7", m.buffers().get(1).source());
@@ -170,7 +170,7 @@ class OomFamiliesTest {
                 + "[shape = 'f32[1,5]{1,0:T(1,128)}', space=hbm, size = 0x200, tag = 'output of dynamic-slice.4@{}'] :: dynamic-slice.4";
         OomMessage m = only(text);
         assertEquals(2, m.allocationIndex());
-        assertEquals(256, m.capacity().lo());
+        assertEquals(256, m.capacity().low());
         assertEquals("dynamic-slice.4", m.buffers().get(0).instruction());
         List<Output> out = OomReport.run(OomReader.read(text), load("tpu"));
         Table mods = table(out, "which module and allocation");
@@ -201,7 +201,7 @@ class OomFamiliesTest {
                 + "That was not possible. There are 1.50M free, 0B reserved, and 1.50M reservable.";
         OomMessage m = only(text);
         assertEquals("jit_dynamic_slice", m.program());
-        assertEquals(0, m.figures().get("reserved").lo());
+        assertEquals(0, m.figures().get("reserved").low());
         assertTrue(m.figures().get("reservable").contains(1572864));
         Table mods = table(OomReport.run(OomReader.read(text), load("tpu")), "which module and allocation");
         assertEquals("program name jit_dynamic_slice", cell(mods, 0, "evidence"));
@@ -237,11 +237,11 @@ class OomFamiliesTest {
         OomMessage m = only(BFC);
         assertEquals(Family.BFC, m.family());
         assertEquals("GPU_0_bfc", m.device());
-        assertEquals(40000, m.capacity().lo());
-        assertEquals(33024, m.used().lo());
+        assertEquals(40000, m.capacity().low());
+        assertEquals(33024, m.used().low());
         assertEquals("jit_mlp", m.program());
         assertEquals(33024L, m.programTotals().get("jit_mlp"));
-        assertTrue(m.requested().contains(8192) && m.requested().hi() == 8192);
+        assertTrue(m.requested().contains(8192) && m.requested().high() == 8192);
         List<Output> out = OomReport.run(OomReader.read(BFC), load("jax010-mlp"));
         Table mods = table(out, "which module and allocation");
         assertEquals(6L, cell(mods, 0, "allocation"));

@@ -2,6 +2,7 @@ package bufq.oom;
 
 import bufq.model.HloModule;
 import bufq.table.Table;
+import bufq.units.PrintedSize;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -31,10 +32,10 @@ class OomLogEventsTest {
         assertTrue(t.messages().isEmpty());
         LogEvent e = t.events().get(0);
         assertEquals("rematerialization", e.kind());
-        assertEquals(11_428_802_214L, e.figures().get("target").lo());
-        assertEquals(76_523_901_244L, e.figures().get("reduced to").lo());
-        assertEquals(78_931_543_988L, e.figures().get("originally").lo());
-        assertTrue(e.figures().values().stream().allMatch(ByteSize::isExact));
+        assertEquals(11_428_802_214L, e.figures().get("target").low());
+        assertEquals(76_523_901_244L, e.figures().get("reduced to").low());
+        assertEquals(78_931_543_988L, e.figures().get("originally").low());
+        assertTrue(e.figures().values().stream().allMatch(PrintedSize::isExact));
     }
 
     @Test
@@ -43,7 +44,7 @@ class OomLogEventsTest {
         LogEvent e = OomReader.read("/usr/lib/python3/site-packages/jax/_src/interpreters/mlir.py:705: UserWarning: Some donated "
                 + "buffers were not usable: ShapedArray(float32[185,16,16,3]), ShapedArray(int32[185]).").events().get(0);
         assertEquals(List.of("f32[185,16,16,3]", "s32[185]"), e.shapes());
-        assertEquals(185L * 16 * 16 * 3 * 4 + 185 * 4, e.figures().get("not donated").lo());
+        assertEquals(185L * 16 * 16 * 3 * 4 + 185 * 4, e.figures().get("not donated").low());
         // jax-ml/jax#1273's older form prints XLA's shape with its layout
         assertEquals(List.of("f32[524288,32,32,1]"), OomReader.read(
                 "jax/interpreters/xla.py:660: UserWarning: Some donated buffers were not usable: f32[524288,32,32,1]{3,2,1,0}")
@@ -89,14 +90,14 @@ class OomLogEventsTest {
         assertEquals(m8, cell(w, 1, "module"));
         assertTrue(cell(w, 1, "evidence").toString().contains("its temp and parameter allocations are these figures"),
                 cell(w, 1, "evidence").toString());
-        assertEquals(4_608_000_000L, t.events().get(1).figures().get("temp_size_in_bytes").lo());
+        assertEquals(4_608_000_000L, t.events().get(1).figures().get("temp_size_in_bytes").low());
         // the jit compiled twice is both modules of that name
         assertEquals("recompilation", cell(w, 2, "kind"));
         assertEquals(String.join(", ", handleOf(modules, 4), m8), cell(w, 2, "module"));
         // the lost donation is the shape of module_0008's parameter
         assertEquals("donation", cell(w, 3, "kind"));
         assertEquals(m8, cell(w, 3, "module"));
-        assertEquals(96_000L, t.events().get(3).figures().get("not donated").lo());
+        assertEquals(96_000L, t.events().get(3).figures().get("not donated").low());
         // all beside the one OOM, which joins module_0008's allocation 15
         for (int r = 0; r < w.size(); r++) assertEquals(1L, cell(w, r, "beside"));
         Table mods = table(OomReport.run(t, modules), "which module and allocation");

@@ -26,32 +26,32 @@ class OomPastesTest {
     static String tsl(long n) { return UnitsTest.tsl(n).replace("iB", ""); }
 
     /** {@code s} is exactly the byte counts that print as it: its ends print so, one byte past either does not. */
-    static void holdsExactly(ByteSize s, String printed) {
+    static void holdsExactly(PrintedSize s, String printed) {
         assertNotNull(s, printed);
-        assertEquals(printed, tsl(s.lo()), "low end of " + printed);
-        assertEquals(printed, tsl(s.hi()), "high end of " + printed);
-        assertTrue(!tsl(s.lo() - 1).equals(printed) && !tsl(s.hi() + 1).equals(printed), "interval of " + printed + " is the widest");
+        assertEquals(printed, tsl(s.low()), "low end of " + printed);
+        assertEquals(printed, tsl(s.high()), "high end of " + printed);
+        assertTrue(!tsl(s.low() - 1).equals(printed) && !tsl(s.high() + 1).equals(printed), "interval of " + printed + " is the widest");
     }
 
     @Test
     void printedSizesAreTheIntervalsHumanReadableNumBytesPrintsSo() {
-        // issue 41's figure: 15.48G is [16,616,783,872, 16,627,269,631]
-        ByteSize g = ByteSize.parse("15.48G");
-        assertEquals(16_616_783_872L, g.lo());
-        assertEquals(16_627_269_631L, g.hi());
+        // a real paste's figure: 15.48G is [16,616,783,872, 16,627,269,631]
+        PrintedSize g = Units.printedOrNull("15.48G");
+        assertEquals(16_616_783_872L, g.low());
+        assertEquals(16_627_269_631L, g.high());
         holdsExactly(g, "15.48G");
         for (String s : List.of("6.00M", "384.0K", "1.7K", "1.00M", "530.00M", "124.00M", "122.50M", "1.50M", "9.08G",
                 "3.47E", "14.49G", "34.82G", "174.10G", "95.74G", "1.12M", "1.13M", "1.38G", "1023.99M"))
-            holdsExactly(ByteSize.parse(s), s);
+            holdsExactly(Units.printedOrNull(s), s);
         // each printed size of every 997th count up to 1 TiB maps back to an interval holding the count
         for (long n = 1024; n < 1L << 40; n = n * 3 / 2 + 997) {
-            ByteSize p = ByteSize.parse(tsl(n));
+            PrintedSize p = Units.printedOrNull(tsl(n));
             assertTrue(p.contains(n), tsl(n) + " holds " + n);
         }
         // a person's 1.5 GiB holds what it says
-        assertTrue(ByteSize.parse("1.5 GiB").contains(3L << 29));
+        assertTrue(Units.printedOrNull("1.5 GiB").contains(3L << 29));
         // 8.00E is what 2^63 - 1 prints as: the interval stops at the largest count a long holds
-        assertEquals(Long.MAX_VALUE, ByteSize.parse("8.00E").hi());
+        assertEquals(Long.MAX_VALUE, Units.printedOrNull("8.00E").high());
         assertEquals("8.00E", tsl(Long.MAX_VALUE));
     }
 
@@ -113,9 +113,9 @@ class OomPastesTest {
                 MaxAllocSize:              17179869184
                 """);
         assertEquals(Family.BFC, m.family());
-        assertEquals(79_172_583_424L, m.capacity().lo());
-        assertEquals(79_170_000_128L, m.used().lo());
-        assertEquals(79_171_234_560L, m.figures().get("MaxInUse").lo());
+        assertEquals(79_172_583_424L, m.capacity().low());
+        assertEquals(79_170_000_128L, m.used().low());
+        assertEquals(79_171_234_560L, m.figures().get("MaxInUse").low());
         assertNull(m.requested());
         assertTrue(m.warnings().isEmpty(), m.warnings().toString());
     }
@@ -162,7 +162,7 @@ class OomPastesTest {
         holdsExactly(m.figures().get("SparseCore Hbm usage"), "174.10G");
         holdsExactly(m.capacity(), "95.74G");
         assertNull(m.exceeded());
-        assertEquals(m.figures().get("TensorCore Hbm usage").lo() + m.figures().get("SparseCore Hbm usage").lo(), m.used().lo());
+        assertEquals(m.figures().get("TensorCore Hbm usage").low() + m.figures().get("SparseCore Hbm usage").low(), m.used().low());
     }
 
     /** The old reservation form (pytorch/xla#1735): exact byte counts in parentheses, the balance below zero. */
@@ -183,18 +183,18 @@ class OomPastesTest {
         OomMessage m = only(RESERVE);
         assertEquals(Family.TPU_PROGRAM_LOAD, m.family());
         holdsExactly(m.capacity(), "8.00G");
-        assertEquals(6_532_939_776L, m.used().lo());
+        assertEquals(6_532_939_776L, m.used().low());
         assertTrue(m.used().isExact());
-        assertEquals(4_237_689_856L, m.requested().lo());
+        assertEquals(4_237_689_856L, m.requested().low());
         assertTrue(m.requested().isExact());
-        assertEquals(554_696_704L, m.figures().get("Top-of-Memory reserved").lo());
-        assertEquals(-2_735_391_744L, m.figures().get("available after request").lo());
+        assertEquals(554_696_704L, m.figures().get("Top-of-Memory reserved").low());
+        assertEquals(-2_735_391_744L, m.figures().get("available after request").low());
         holdsExactly(m.free(), "1.92G");
         // the balance is the one figure printed below zero: not refused
         assertTrue(m.warnings().isEmpty(), m.warnings().toString());
         // its parts agree with one another: capacity - reserved - allocated - requirement is the balance
-        long balance = m.capacity().lo() - 554_696_704L - 6_532_939_776L - 4_237_689_856L;
-        assertTrue(Math.abs(balance - -2_735_391_744L) <= m.capacity().hi() - m.capacity().lo());
+        long balance = m.capacity().low() - 554_696_704L - 6_532_939_776L - 4_237_689_856L;
+        assertTrue(Math.abs(balance - -2_735_391_744L) <= m.capacity().high() - m.capacity().low());
     }
 
     /** One failure, one row: glog's line and the exception (jax-ml/jax#13428's message), BFC and XLA, a split program load. */
@@ -223,7 +223,7 @@ class OomPastesTest {
                 """);
         assertEquals(1, bfc.messages().size());
         assertEquals(Family.BFC, bfc.messages().get(0).family());
-        assertEquals(6_291_456L, bfc.messages().get(0).requested().lo());
+        assertEquals(6_291_456L, bfc.messages().get(0).requested().low());
         assertTrue(bfc.messages().get(0).requested().isExact());
         // a program load split at its line break (AI-Hypercomputer/tpu-recipes#151's message): one row, no "cut off"
         OomText split = OomReader.read("""
@@ -266,7 +266,7 @@ class OomPastesTest {
                 + "allocate 4.39G. That was not possible. There are 2.30G free.; (0x0x0_HBM0)").device());
     }
 
-    /** 2026 wordings (issue 41's pastes): HBM temporaries against what HBM has; BFC chunk sizes printed human-readable. */
+    /** 2026 wordings (real pastes): HBM temporaries against what HBM has; BFC chunk sizes printed human-readable. */
     @Test
     void wordingsOf2026() {
         OomMessage m = only("RESOURCE_EXHAUSTED: Ran out of memory on HBM, the total memory required for HLO temporaries (32.55G) "

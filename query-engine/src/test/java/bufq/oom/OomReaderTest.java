@@ -2,6 +2,8 @@ package bufq.oom;
 
 import bufq.table.Output;
 import bufq.table.Table;
+import bufq.units.PrintedSize;
+import bufq.units.Units;
 import org.junit.jupiter.api.Test;
 
 import java.lang.management.ManagementFactory;
@@ -18,23 +20,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class OomReaderTest {
     @Test
     void sizesKeepThePrintedRoundingAsAnInterval() {
-        ByteSize exact = ByteSize.parse("(337385120B)");
+        PrintedSize exact = Units.printedOrNull("(337385120B)");
         assertTrue(exact.isExact());
-        assertEquals(337385120L, exact.lo());
-        assertEquals(0, ByteSize.parse("0B").hi());
+        assertEquals(337385120L, exact.low());
+        assertEquals(0, Units.printedOrNull("0B").high());
         // HumanReadableNumBytes: 6.00MiB is 6139..6149 KiB (truncated) give or take, whole KiB
-        ByteSize mib = ByteSize.parse("6.00MiB");
+        PrintedSize mib = Units.printedOrNull("6.00MiB");
         assertTrue(mib.contains(6291456) && mib.contains(6291456 + 5000) && !mib.contains(6291456 + 20000));
-        assertEquals(6286336, mib.lo(), "docs/oom.md's figure");
-        assertEquals(6297599, mib.hi(), "docs/oom.md's figure");
-        ByteSize kib = ByteSize.parse("384.0KiB");
+        assertEquals(6286336, mib.low(), "docs/oom.md's figure");
+        assertEquals(6297599, mib.high(), "docs/oom.md's figure");
+        PrintedSize kib = Units.printedOrNull("384.0KiB");
         assertTrue(kib.contains(393216) && kib.contains(393216 + 51) && !kib.contains(393216 + 52));
-        ByteSize g = ByteSize.parse("63.80G");
+        PrintedSize g = Units.printedOrNull("63.80G");
         assertTrue(g.contains((long) (63.8 * (1L << 30))) && !g.isExact());
-        assertTrue(ByteSize.parse("530.00M").contains(530L << 20));
-        assertEquals(4608000000L, ByteSize.parse("4608000000 bytes").lo());
-        assertNull(ByteSize.parse("six"));
-        assertNull(ByteSize.parse("12 apples"));
+        assertTrue(Units.printedOrNull("530.00M").contains(530L << 20));
+        assertEquals(4608000000L, Units.printedOrNull("4608000000 bytes").low());
+        assertNull(Units.printedOrNull("six"));
+        assertNull(Units.printedOrNull("12 apples"));
     }
 
     @Test
@@ -54,7 +56,7 @@ class OomReaderTest {
         assertEquals(2, t.messages().size());
         assertEquals(Family.CPU, t.messages().get(0).family());
         assertEquals(2, t.messages().get(0).line());
-        assertEquals(4608000000L, t.messages().get(0).requested().lo());
+        assertEquals(4608000000L, t.messages().get(0).requested().low());
         assertEquals(Family.TPU_BUFFER, t.messages().get(1).family());
         assertEquals(4, t.messages().get(1).line());
     }
@@ -63,7 +65,7 @@ class OomReaderTest {
     void aHeadlineRewrappedByTheTerminal() {
         OomText t = OomReader.read("RESOURCE_EXHAUSTED: Out of memory while trying\nto allocate 49592744 bytes.\n");
         assertEquals(1, t.messages().size());
-        assertEquals(49592744L, t.messages().get(0).requested().lo());
+        assertEquals(49592744L, t.messages().get(0).requested().low());
     }
 
     /** error_1000.md's example as a browser glued its lines: entries and summary rows on one line. */
@@ -84,7 +86,7 @@ class OomReaderTest {
         OomMessage m = OomReader.read(text).messages().get(0);
         assertTrue(m.capacity().contains((long) (15.48 * (1L << 30))));
         assertTrue(m.figures().get("reserved").contains(530L << 20));
-        assertEquals(0, m.figures().get("arguments").hi());
+        assertEquals(0, m.figures().get("arguments").high());
         assertTrue(m.figures().get("program requirement").contains((long) (19.46 * (1L << 30))));
         assertTrue(m.figures().get("HLO temp unpadded").contains((long) (6.40 * (1L << 30))));
         assertEquals(2, m.buffers().size());

@@ -94,7 +94,7 @@ class EditParserTest {
 
     @Test
     void factorsAndSizesThatWouldOverflowAreRefusedWhereTheyAreWritten() {
-        // Issue 31: these overflowed a long in the sweep; 1e18 was already refused (a letter in a factor).
+        // These overflowed a long in the sweep; 1e18 was already refused (a letter in a factor).
         fails("scale where true by 9223372036854775807", "9223372036854775807", "a factor must be from 0 to 1048576");
         fails("scale where true by 2000000", "2000000", "a factor must be from 0 to 1048576");
         fails("size where true = 9223372036854775807", "9223372036854775807", "a size must be from 0 to 65536TiB (2^56 bytes)");

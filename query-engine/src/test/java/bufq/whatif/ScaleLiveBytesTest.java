@@ -12,7 +12,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 30: after {@code whatif scale}, the edited copy's {@code steps.live_bytes} was the unscaled
+ * After {@code whatif scale}, the edited copy's {@code steps.live_bytes} was the unscaled
  * figure while {@code occupied_bytes} was scaled. Both scale: the what-if's own sweep and the copy
  * queries see agree at every step.
  */

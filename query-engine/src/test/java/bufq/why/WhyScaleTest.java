@@ -19,7 +19,7 @@ import java.util.concurrent.CancellationException;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * Issue 46: {@code why} on a value with a 100,000-long chain of positions and uses. Looking up each
+ * {@code why} on a value with a 100,000-long chain of positions and uses. Looking up each
  * use's position by scanning every position was quadratic (10k/20k/40k: 1.9/4.4/16 s; 100k never
  * ended); it is linear now. The bound counts this thread's processor time and is generous: it
  * fails only a return to quadratic work, never a busy machine.

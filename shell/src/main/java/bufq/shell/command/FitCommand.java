@@ -13,6 +13,7 @@ import bufq.fit.FitReport;
 import bufq.fit.Keep;
 import bufq.fit.Program;
 import bufq.lang.QueryException;
+import bufq.lang.SqlHabits;
 import bufq.model.HloModule;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
@@ -83,8 +84,7 @@ final class FitCommand implements Command {
     }
 
     private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
-        String text = args.isEmpty() ? "" : args.get(0).strip();
-        if (text.endsWith(";")) text = text.substring(0, text.length() - 1).strip();
+        String text = args.isEmpty() ? "" : SqlHabits.withoutTerminator(args.get(0));
         Capacity capacity = capacityOrNull(ctx);
         // sections: the selection, then keep ... and drop ... in any order
         Matcher m = OPTION.matcher(text);

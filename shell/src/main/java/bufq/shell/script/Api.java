@@ -20,7 +20,6 @@ import bufq.forecast.Forecast;
 import bufq.forecast.Prediction;
 import bufq.forecast.ForecastRequest;
 import bufq.forecast.NotASeries;
-import bufq.format.Formatters;
 import bufq.model.DumpPart;
 import bufq.oom.OomReader;
 import bufq.oom.OomReport;
@@ -149,7 +148,7 @@ final class Api extends Convert.ReadOnly {
         }
         Map<String, Object> parts = new LinkedHashMap<>();
         for (Output o : OomReport.run(text, modules)) {
-            if (o instanceof Table t) parts.put(Formatters.key(t.title()), new Convert.ReadOnlyArray(t.size(), r -> new Rows.ResultRow(t, r)));
+            if (o instanceof Table t) parts.put(t.key(), new Convert.ReadOnlyArray(t.size(), r -> new Rows.ResultRow(t, r)));
         }
         return new Convert.ReadOnlyMap(parts);
     }
@@ -186,7 +185,7 @@ final class Api extends Convert.ReadOnly {
             }
             Map<String, Object> parts = new LinkedHashMap<>();
             for (Output o : out) {
-                if (o instanceof Table t) parts.put(Formatters.key(t.title()).replaceFirst("^laws_.*", "laws"),
+                if (o instanceof Table t) parts.put(t.key(),
                         new Convert.ReadOnlyArray(t.size(), i -> new Rows.ResultRow(t, i)));
             }
             return new Convert.ReadOnlyMap(parts);

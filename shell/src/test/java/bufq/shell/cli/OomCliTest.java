@@ -72,7 +72,7 @@ class OomCliTest {
                         DUMP), "", 0, "15", ""));
     }
 
-    /** issue 46: {@code oom - < /dev/zero} reads 128 MiB and says the rest was not read. */
+    /** {@code oom - < /dev/zero} reads 128 MiB and says the rest was not read. */
     @Test
     void aStreamPastTheBoundIsCut() throws Exception {
         String zeros = "\0".repeat(bufq.oom.OomReader.MAX_BYTES + 4096);

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * The batch path must start fast: it may not load JLine or GraalVM classes (issue 4: under 0.7 s to
+ * The batch path must start fast: it may not load JLine or GraalVM classes (under 0.7 s to
  * a prompt). Runs the real Main in a child JVM with class-load logging.
  */
 class StartupTest {
@@ -23,7 +23,7 @@ class StartupTest {
             assertFalse(log.contains(" " + forbidden), forbidden + " classes were loaded on the batch path");
     }
     /**
-     * Issue 34: method-handle classes spun at run time are in no class-data archive and cost a
+     * Method-handle classes spun at run time are in no class-data archive and cost a
      * batch run about 2 ms each. String concatenation is compiled inline (the parent pom) and the
      * load compares no records with {@code equals}: a summary of the bundled example spun 75 of them
      * before, 8 after (the JDK's own lambdas).
@@ -59,7 +59,7 @@ class StartupTest {
     }
 
     /**
-     * Issue 34: the run that makes a class-data archive loads what later runs need whatever it ran
+     * The run that makes a class-data archive loads what later runs need whatever it ran
      * itself: a summary and a query of the bundled example (an archive made by {@code -c summary}
      * lacked the query's classes), and for the interactive archive a session's line editor, which
      * the batch archive leaves out (its classes cost every batch run RSS).
@@ -82,7 +82,7 @@ class StartupTest {
     }
 
     /**
-     * Issue 34: a run that compiles no query makes no query catalog (linking its fields' getters was
+     * A run that compiles no query makes no query catalog (linking its fields' getters was
      * half the CPU of {@code -c set} beyond the JVM's start); one that does, makes it.
      */
     @Test

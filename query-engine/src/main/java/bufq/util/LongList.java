@@ -1,4 +1,4 @@
-package bufq.model;
+package bufq.util;
 
 import java.util.AbstractList;
 import java.util.Arrays;
