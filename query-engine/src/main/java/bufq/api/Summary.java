@@ -1,12 +1,12 @@
 package bufq.api;
 
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import bufq.model.TotalBytes;
-import bufq.peak.ClaimedPeak;
-import bufq.sharding.Shardings;
+import bufq.analysis.peak.ClaimedPeak;
+import bufq.analysis.sharding.Shardings;
 import bufq.table.ColumnType;
 import bufq.table.Table;
 

@@ -1,14 +1,14 @@
 package bufq.shell.command;
 
 import bufq.units.Units;
-import bufq.fit.Capacity;
-import bufq.fit.Fit;
-import bufq.fit.Keep;
-import bufq.fit.Program;
-import bufq.forecast.Forecast;
-import bufq.forecast.ForecastRequest;
-import bufq.forecast.NotASeries;
-import bufq.forecast.Prediction;
+import bufq.analysis.fit.Capacity;
+import bufq.analysis.fit.Fit;
+import bufq.analysis.fit.Keep;
+import bufq.analysis.fit.Program;
+import bufq.analysis.forecast.Forecast;
+import bufq.analysis.forecast.ForecastRequest;
+import bufq.analysis.forecast.NotASeries;
+import bufq.analysis.forecast.Prediction;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.shell.api.Command;

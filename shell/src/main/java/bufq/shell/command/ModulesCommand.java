@@ -1,11 +1,11 @@
 package bufq.shell.command;
 
-import bufq.category.Categories;
-import bufq.category.CategoryRules;
+import bufq.analysis.category.Categories;
+import bufq.analysis.category.CategoryRules;
 import bufq.model.DumpPart;
 import bufq.model.PartUnavailableException;
 import bufq.model.ProgramSizes;
-import bufq.sharding.Shardings;
+import bufq.analysis.sharding.Shardings;
 import bufq.model.HloModule;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;

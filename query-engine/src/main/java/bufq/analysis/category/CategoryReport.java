@@ -1,0 +1,102 @@
+package bufq.analysis.category;
+
+import bufq.analysis.liveness.Steps;
+import bufq.model.BufferAllocation;
+import bufq.model.HloModule;
+import bufq.model.HloValue;
+import bufq.table.ColumnType;
+import bufq.units.Units;
+import bufq.table.Table;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** {@code blame by category}: one row per category of the bytes occupied at one step, rows adding up to them. */
+final class CategoryReport {
+    private CategoryReport() {}
+
+    /** What one category holds at the step. */
+    private static final class Row {
+        final String name;
+        long bytes, donatedBytes, byKindBytes;
+        int values, donated, byKind;
+        HloValue largest;
+        long largestShare = -1;
+
+        Row(String name) { this.name = name; }
+    }
+
+    static Table run(HloModule m, Classification c, int t, String at) {
+        Occupied o = Occupied.at(m, t);
+        int[] positions = o.positions();
+        List<HloValue> live = o.live();
+        long[] shares = o.shares();
+        Map<String, Row> rows = new LinkedHashMap<>();
+        for (String b : Builtin.ORDER) if (!b.equals(Builtin.PARAMETERS)) rows.put(b, new Row(b));
+        long total = 0;
+        for (int i = 0; i < positions.length; i++) {
+            HloValue v = live.get(i);
+            Row r = rows.computeIfAbsent(c.name(positions[i]), Row::new);
+            long s = shares[i];
+            total += s;
+            r.bytes += s;
+            r.values++;
+            if (s > r.largestShare) { r.largestShare = s; r.largest = v; }
+            BufferAllocation a = m.allocation(v.allocation());
+            if (r.name.equals(Builtin.OUTPUTS) && a != null && a.isParameter()) { r.donated++; r.donatedBytes += s; }
+            if (c.byKind(positions[i])) { r.byKind++; r.byKindBytes += s; }
+        }
+        List<Row> sorted = new ArrayList<>(rows.values());
+        sorted.sort(Comparator.comparingLong((Row r) -> r.bytes).reversed().thenComparingInt(r -> Builtin.rank(r.name))
+                .thenComparing(r -> r.name));
+        String when = at.equals("peak") ? "peak step " + t : at.equals("claimed_peak") ? "the dump's peak label, step " + t : "step " + t;
+        String live_ = at.equals("peak") || at.equals("claimed_peak") ? at : String.valueOf(t);
+        Table.Builder b = Table.builder()
+                .title("bytes occupied at " + when + " (" + Steps.instructionAt(m, t) + ", " + Units.human(total) + ") by category")
+                .column("category", ColumnType.STRING).column("bytes", ColumnType.BYTES).column("share", ColumnType.PERCENT)
+                .column("values", ColumnType.INT).column("largest", ColumnType.STRING).column("largest_bytes", ColumnType.BYTES)
+                .column("rule", ColumnType.STRING).column("statement", ColumnType.STRING);
+        long byKindValues = 0, byKindBytes = 0;
+        for (Row r : sorted) {
+            byKindValues += r.byKind;
+            byKindBytes += r.byKindBytes;
+            b.row(r.name, r.bytes, total == 0 ? 0.0 : (double) r.bytes / total, (long) r.values,
+                    r.largest == null ? null : r.largest.label(), r.largest == null ? null : r.largestShare,
+                    rule(c, r), "values where category = \"" + r.name + "\" and live at " + live_);
+        }
+        b.note("every byte occupied at the step in exactly one category, the first rule that holds (docs/commands.md, "
+                + "'What is this memory?'); the rows add up to " + Units.human(total) + " (" + total + " B)");
+        if (!c.hasInstructions && !live.isEmpty()) {
+            b.note("no op_name metadata (the dump has no Used values section): categories fall back to allocation kinds "
+                    + "(parameters, outputs, constants, temporaries)");
+        } else if (byKindValues > 0) {
+            b.note(byKindValues + (byKindValues == 1 ? " value live here (" : " values live here (") + Units.human(byKindBytes)
+                    + (byKindValues == 1 ? ") has no op_name: it falls" : ") have no op_name: they fall") + " back to allocation kinds (an entry parameter is parameters, the rest temporaries)");
+        }
+        return b.build();
+    }
+
+    /** The rule that put the row's values there, in a few words. */
+    private static String rule(Classification c, Row r) {
+        String user = c.ruleText(r.name);
+        String builtin = switch (r.name) {
+            case Builtin.WEIGHTS -> "entry parameters under params, model, weights";
+            case Builtin.OPTIMIZER -> "entry parameters under opt_state, optimizer, opt";
+            case Builtin.INPUTS -> "other entry parameters";
+            case Builtin.PARAMETERS -> "entry parameters without an op_name";
+            case Builtin.OUTPUTS -> "live out of the program" + (r.donated > 0 ? "; " + r.donated + " in donated parameter buffers ("
+                    + Units.human(r.donatedBytes) + ")" : "");
+            case Builtin.RESIDUALS -> "made by jvp( and live at a transpose( step";
+            case Builtin.GRADIENTS -> "transpose( in op_name";
+            case Builtin.COLLECTIVES -> "made by a collective";
+            case Builtin.CONSTANTS -> "constants";
+            case Builtin.TEMPORARIES -> "everything else" + (r.byKind > 0 ? "; " + r.byKind + " without an op_name" : "");
+            default -> null;
+        };
+        if (user == null) return builtin;
+        return user + (builtin == null ? "" : "; and the built-in rule: " + builtin);
+    }
+}

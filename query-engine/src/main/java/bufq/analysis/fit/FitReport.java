@@ -1,0 +1,165 @@
+package bufq.analysis.fit;
+
+import bufq.units.Units;
+import bufq.model.ProgramSizes;
+import bufq.table.ColumnType;
+import bufq.table.Output;
+import bufq.table.Table;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code fit}'s answer as tables: each program alone, the programs held together in running order,
+ * the arrays held, and what to change. Every byte figure is a sum of allocation sizes the user can
+ * list ({@code allocations} in the program, {@code modules}).
+ */
+public record FitReport(Capacity capacity, Keep keep, List<Fit.Step> steps, List<Fit.Kept> kept,
+                        List<Changes.Change> changes, List<String> evidence) {
+    public FitReport {
+        evidence = List.copyOf(evidence);
+    }
+
+    public static FitReport of(List<Program> programs, Capacity capacity, Keep keep, String selection) {
+        return of(programs, capacity, keep, selection, List.of());
+    }
+
+    /**
+     * As {@link #of(List, Capacity, Keep, String)}, believing {@code failures}: each raises the
+     * reservation to what else must have been held for it to happen ({@link Failure#believe}), so
+     * the program a message says failed never fits; {@link #evidence} says what each did.
+     */
+    public static FitReport of(List<Program> programs, Capacity capacity, Keep keep, String selection,
+                               List<Failure> failures) {
+        keep.check(programs);
+        List<Fit.Step> steps = Fit.steps(programs, capacity, keep);
+        List<String> notes = new ArrayList<>();
+        Capacity believed = capacity;
+        for (Failure f : failures) believed = f.believe(believed, steps, notes);
+        if (believed != capacity) steps = Fit.steps(programs, believed, keep);
+        return new FitReport(believed, keep, steps, Fit.kept(steps, keep), Changes.of(programs, believed, keep, selection, steps),
+                notes);
+    }
+
+    /** The first step that does not fit, or null. */
+    public Fit.Step firstOver() { return Fit.firstOver(steps); }
+
+    /** One line for a CI log naming the program and the overflow, or null when everything fits. */
+    public String failure() {
+        Fit.Step s = firstOver();
+        if (s == null) return null;
+        String p = s.program().handle();
+        if (!s.fitsAlone())
+            return p + " does not fit alone: needs " + Units.human(s.needsBytes()) + " of " + Units.human(s.offeredBytes())
+                    + " offered, over by " + Units.human(s.aloneOverBytes()) + " (" + s.aloneOverBytes() + " B)";
+        return p + " fits alone but not with the arrays kept before it (" + Units.human(s.heldBeforeBytes()) + "): "
+                + Units.human(s.totalBytes()) + " of " + Units.human(s.offeredBytes()) + " offered, over by "
+                + Units.human(s.overBytes()) + " (" + s.overBytes() + " B)" + largestHeld(s);
+    }
+
+    private String largestHeld(Fit.Step s) {
+        HeldArray big = null;
+        for (Fit.Kept k : kept)
+            if (k.heldFrom() <= s.order() && (big == null || k.array().bytes() > big.bytes())) big = k.array();
+        if (big == null) return "";
+        return "; the largest held is " + big.name() + ", " + big.role() + " of " + big.program()
+                + (big.shape() == null ? "" : " " + big.shape()) + ", " + Units.human(big.bytes());
+    }
+
+    public List<Output> outputs() {
+        List<Output> out = new ArrayList<>();
+        out.add(capacityTable());
+        out.add(alone());
+        out.add(together());
+        if (!kept.isEmpty()) out.add(held());
+        if (!changes.isEmpty()) out.add(changesTable());
+        return out;
+    }
+
+    Table capacityTable() {
+        Table.Builder b = Table.builder().title("capacity")
+                .column("capacity_bytes", ColumnType.BYTES).column("reserved_bytes", ColumnType.BYTES)
+                .column("offered_bytes", ColumnType.BYTES).column("source", ColumnType.STRING)
+                .row(capacity.bytes(), capacity.reservedBytes(), capacity.offeredBytes(), capacity.source());
+        for (String e : evidence) b.note(e);
+        return b.build();
+    }
+
+    Table alone() {
+        Table.Builder b = Table.builder().title("each program alone")
+                .column("program", ColumnType.STRING).column("needs_bytes", ColumnType.BYTES)
+                .column("headroom_bytes", ColumnType.BYTES).column("share", ColumnType.PERCENT)
+                .column("fits", ColumnType.BOOL).column("temp_bytes", ColumnType.BYTES)
+                .column("peak_bytes", ColumnType.BYTES).column("why", ColumnType.NOTE);
+        List<String> whys = new ArrayList<>();
+        for (Fit.Step s : steps) {
+            Program p = s.program();
+            String why = why(p);
+            b.row(p.handle(), s.needsBytes(), -s.aloneOverBytes(), (double) s.needsBytes() / s.offeredBytes(),
+                    s.fitsAlone(), p.sizes().tempBytes(), p.peakBytes() < 0 ? null : p.peakBytes(), why);
+            if (why != null) whys.add(p.handle() + ": " + why);
+        }
+        // the why column is a field in json; the formats for people print each row's under the table
+        for (String w : whys) b.note(w);
+        return b.note("needs_bytes = arguments + outputs - aliases + temp + constants (+ code, which no dump gives):"
+                + " the figures of 'modules', what XLA requests for a run; peak_bytes is bufq's occupancy peak").build();
+    }
+
+    /** Why bufq's occupancy peak and JAX's peak differ from needs, for this program. */
+    static String why(Program p) {
+        ProgramSizes z = p.sizes();
+        List<String> parts = new ArrayList<>();
+        if (p.peakBytes() >= 0 && p.peakBytes() < z.needsBytes())
+            parts.add("peak_bytes is " + Units.human(z.needsBytes() - p.peakBytes()) + " below needs: XLA requests every"
+                    + " allocation whole for the run, while at bufq's peak step not every byte is live"
+                    + (z.tempBytes() > 0 ? " (values packed in the " + Units.human(z.tempBytes()) + " temp, parameters dead before outputs are written)" : ""));
+        if (z.tempBytes() > 0)
+            parts.add("JAX's peak_memory_in_bytes on XLA:CPU leaves the temp out: " + Units.human(z.needsBytes() - z.tempBytes()));
+        if (z.aliasBytes() > 0) parts.add("a donated parameter counts once: " + Units.human(z.aliasBytes()) + " aliased");
+        if (p.peakBytes() > z.needsBytes())
+            parts.add("peak_bytes counts thread-local allocations, which needs leaves out as XLA does");
+        return parts.isEmpty() ? null : String.join("; ", parts);
+    }
+
+    Table together() {
+        Fit.Step over = firstOver();
+        String title = "held together in running order" + (keep.text().isEmpty() ? " (every parameter and output kept)" : " (" + keep.text().strip() + ")");
+        Table.Builder b = Table.builder().title(title)
+                .column("order", ColumnType.INT).column("program", ColumnType.STRING)
+                .column("held_before_bytes", ColumnType.BYTES).column("needs_bytes", ColumnType.BYTES)
+                .column("total_bytes", ColumnType.BYTES).column("headroom_bytes", ColumnType.BYTES)
+                .column("fits", ColumnType.BOOL).column("kept_after_bytes", ColumnType.BYTES);
+        for (Fit.Step s : steps)
+            b.row((long) s.order(), s.program().handle(), s.heldBeforeBytes(), s.needsBytes(), s.totalBytes(),
+                    -s.overBytes(), s.fits(), s.keptBytes());
+        String f = failure();
+        b.note(f == null ? "every program fits with the arrays held before it" : f);
+        return b.build();
+    }
+
+    Table held() {
+        Table.Builder b = Table.builder().title("arrays held (kept after their program ran)")
+                .column("array", ColumnType.STRING).column("program", ColumnType.STRING)
+                .column("allocation", ColumnType.INT).column("role", ColumnType.STRING).column("category", ColumnType.STRING)
+                .column("shape", ColumnType.STRING).column("bytes", ColumnType.BYTES).column("held_from", ColumnType.INT);
+        for (Fit.Kept k : kept) {
+            HeldArray a = k.array();
+            b.row(a.name(), a.program(), (long) a.allocation(), a.role(), a.category(), a.shape(), a.bytes(), (long) k.heldFrom());
+        }
+        b.note("category: what the array is in its program (blame by category's rules): a parameter's category, ', new state'"
+                + " when donated; an output's 'new STATE' when it matches not-donated parameters of that category by shape, else 'result'");
+        return b.build();
+    }
+
+    Table changesTable() {
+        Table.Builder b = Table.builder().title("what to change so that the set fits")
+                .column("change", ColumnType.STRING).column("target", ColumnType.STRING)
+                .column("saves_bytes", ColumnType.BYTES).column("use", ColumnType.STRING)
+                .column("statement", ColumnType.STATEMENT).column("why", ColumnType.NOTE);
+        for (Changes.Change c : changes) {
+            b.row(c.kind(), c.target(), c.bytes(), c.runIn(), c.statement(), c.why());
+            if (c.why() != null) b.note(c.target() + ": " + c.why());
+        }
+        return b.build();
+    }
+}
