@@ -142,8 +142,8 @@ final class StandardFields {
                 (from, to, ctx) -> LiveValues.during(ctx.module(), from, to));
     }
 
-    static final String CATEGORY_DOC = "what the memory is: weights, optimizer, inputs, outputs, residuals, gradients, collectives, "
-            + "constants, temporaries (blame by category; set category adds rules)";
+    static final String CATEGORY_DOC = "what the memory is, by dataflow: weights, optimizer, inputs, gathered weights, outputs, residuals, "
+            + "recomputed, gradients, cotangents, collectives, constants, temporaries (blame by category; set category adds rules)";
 
     /** The {@code category} of a value under {@code rules}; a failing rule fails the query, naming it. */
     static Getter valueCategory(CategoryRules rules) { return v((x, c) -> category(x, c, rules)); }

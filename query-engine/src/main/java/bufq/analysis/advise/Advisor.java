@@ -97,7 +97,7 @@ public final class Advisor {
             List<Integer> blockers = new ArrayList<>();
             for (Rule r : rules) {
                 for (Advice a : r.find(facts)) {
-                    if (a.edit() != null && !edits.add(a.edit())) continue;   // an earlier round measured this edit
+                    if (a.edit() != null && !edits.add(a.rule() + "\0" + a.edit())) continue;   // an earlier round measured this edit
                     long saves = a.bytes();
                     if (a.edit() != null) {
                         EditParser.Parsed p = EditParser.parse(a.edit(), Set.copyOf(catalog.entities()));
@@ -179,6 +179,15 @@ public final class Advisor {
 
     /** {@link #report(HloModule, List)} with the plan's notes (twin peaks that blocked a fix) under the findings. */
     public static List<Output> report(HloModule m, Plan plan) {
+        return report(m, plan, 0);
+    }
+
+    /**
+     * As {@link #report(HloModule, Plan)}, beside a remedy of {@code remedyChanges} changes for one
+     * allocation: when no rule lowers the peak, the note says those changes are the ones found, so
+     * the two tables never read as contradicting each other.
+     */
+    public static List<Output> report(HloModule m, Plan plan, int remedyChanges) {
         // ranked by the figure shown: a recompilation estimate below what the what-if measured
         List<Measured> found = new ArrayList<>(plan.found());
         found.sort(Comparator.comparing((Measured x) -> !x.lowersPeak())
@@ -217,7 +226,9 @@ public final class Advisor {
         }
         for (String n : plan.notes()) t.note("twin peak: " + n);
         if (lowering == 0) t.note("no rule found anything that lowers the peak by " + Units.human(minimumSaving(peak)) + " or more"
-                + (plan.notes().isEmpty() ? "" : ", even planned against its twin peaks"));
+                + (plan.notes().isEmpty() ? "" : ", even planned against its twin peaks")
+                + (remedyChanges > 0 ? "; the remedy's " + remedyChanges + " change" + (remedyChanges == 1 ? "" : "s")
+                        + " for one allocation are what was found" : ""));
         t.note("saves: 'exact: whatif' is the peak recomputed under the edit (a bound under the current schedule and offsets);"
                 + " 'upper bound: whatif' the same where the edit is the best case of the change (an offload's copies taking no time);"
                 + " 'estimate: recompilation' what a real jax.checkpoint build is expected to save, with its measured error;"

@@ -47,6 +47,9 @@ public final class Remedy {
      */
     public record Change(String change, long saves, String figure, String finding, String statement) {}
 
+    /** The figure of a change {@code fit} measured: the set re-run without the arrays. */
+    public static final String FIT = "exact: fit";
+
     /** The allocation a remedy is for: {@code index}, or the largest allocation live at the peak when -1. */
     public static BufferAllocation target(HloModule m, int index) {
         if (index >= 0 && m.allocation(index) != null) return m.allocation(index);
@@ -66,9 +69,11 @@ public final class Remedy {
      * @param why     how the allocation was chosen ("message 1 of run.log", "the peak's largest")
      * @param offered what the program is offered (bytes), -1 when no capacity is known: the chunk
      *                count is the least power of two under which the program would fit, else 4
+     * @param over    by how much the program is over what it is offered with what is held beside it, -1
+     *                when not known or not over: a change saving at least that makes it fit, and ranks first
      * @param others  changes measured elsewhere ({@code fit}'s drops), listed with these
      */
-    public static List<Output> report(HloModule m, BufferAllocation a, String why, long offered, List<Change> others,
+    public static List<Output> report(HloModule m, BufferAllocation a, String why, long offered, long over, List<Change> others,
                                       Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
             throws QueryException {
         List<HloValue> values = new ArrayList<>(m.valuesIn(a.index()));
@@ -98,7 +103,11 @@ public final class Remedy {
         if (a.isParameter())
             changes.add(measured(m, "donate", "donate the argument (donate_argnums) so the output may reuse it; or pass it in bf16",
                     "donate where allocation = " + a.index(), catalog, tiling, tilings));
-        changes.sort(Comparator.comparingLong((Change c) -> -c.saves()));
+        // what makes the program fit first; of those, what needs no recompilation (an array not kept, a
+        // donation: exact) before a rewrite; then by bytes
+        changes.sort(Comparator.comparing((Change c) -> !(over > 0 && c.saves() >= over))
+                .thenComparing(c -> !(over > 0 && (FIT.equals(c.figure()) || c.change().startsWith("donate"))))
+                .thenComparingLong(c -> -c.saves()));
         Table.Builder r = Table.builder().title("remedy (allocation " + a.index() + " of " + m.handle() + ": " + why + ")")
                 .column("rank", ColumnType.INT).column("change", ColumnType.STRING).column("saves", ColumnType.BYTES)
                 .column("allocation_share", ColumnType.PERCENT).column("figure", ColumnType.STRING)
@@ -107,6 +116,8 @@ public final class Remedy {
         for (Change c : changes)
             r.row(++k, c.change(), c.saves(), a.size() == 0 ? null : (double) c.saves() / a.size(), c.figure(), c.finding(),
                     c.statement(), m.handle());
+        if (over > 0) r.note(m.handle() + " is over by " + Units.human(over) + " (" + over + " B) with what is held beside it:"
+                + " the changes that save at least that come first, those needing no recompilation before them");
         if (changes.isEmpty()) r.note("tried: chunking (" + kind + " allocations only), bf16 and sharding (outputs only), donation"
                 + " (parameters only), dropping co-resident arrays (fit, with a capacity and a message loaded): none applies to a "
                 + kind + " allocation");

@@ -7,7 +7,8 @@ public final class Rules {
     private Rules() {}
 
     public static List<Rule> standard() {
-        return List.of(new ShardRule(), new RegatherRule(), new BigBufferRule(), new ActivationRule(), new AttentionRule(), new OffloadRule(), new RematPolicyRule(),
+        return List.of(new ShardRule(), new RegatherRule(), new BigBufferRule(), new ActivationRule(), new ScanRematRule(),
+                new AttentionRule(), new OffloadRule(), new RematPolicyRule(),
                 new DonationRule(), new HalfPrecisionRule(), new PaddingRule(), new IdleRule(), new FragmentationRule());
     }
 }

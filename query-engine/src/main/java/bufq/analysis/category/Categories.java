@@ -17,9 +17,10 @@ import java.util.function.Supplier;
 
 /**
  * Each value of one module in one category: by the user's {@link CategoryRules} where one names it,
- * else by the built-in rules ({@code weights}, {@code optimizer}, {@code inputs}, {@code outputs},
- * {@code residuals}, {@code gradients}, {@code collectives}, {@code constants}, {@code temporaries};
- * {@code parameters} for entry parameters without an op_name). Computed once per module and set of
+ * else by the built-in rules, from the program's dataflow ({@code weights}, {@code optimizer},
+ * {@code inputs}, {@code gathered weights}, {@code outputs}, {@code residuals}, {@code recomputed},
+ * {@code gradients}, {@code cotangents}, {@code collectives}, {@code constants}, {@code temporaries};
+ * {@code parameters} for entry parameters without an op_name or role). Computed once per module and set of
  * rules, in the module's holder of derived data, and shared by queries and reports. Immutable.
  *
  * <p>The reports ({@link #blame}, {@link #paths}) attribute the bytes occupied at one step, each
@@ -34,7 +35,7 @@ public final class Categories {
     public static Categories of(HloModule m) {
         return m.derived(Categories.class, x -> {
             Builtin.Result r = Builtin.classify(x);
-            return new Categories(new Classification(r.names(), r.byKind(), r.entry(), r.hasInstructions(), Map.of()));
+            return new Categories(new Classification(r.names(), r.byKind(), r.entry(), r.hasInstructions(), Map.of(), r.reasons()));
         });
     }
 
@@ -100,7 +101,9 @@ public final class Categories {
             if (builtin.byKind(i)) byKind.set(i);
         }
         // A rule's name that is also a built-in one is still the rule's where the rule gave it.
-        return new Categories(new Classification(out, byKind, builtin.data.entry, builtin.data.hasInstructions, texts));
+        String[] reasons = new String[n];
+        for (int i = 0; i < n; i++) if (out[i].equals(builtin.name(i))) reasons[i] = builtin.reason(i);
+        return new Categories(new Classification(out, byKind, builtin.data.entry, builtin.data.hasInstructions, texts, reasons));
     }
 
     /** The category of the value at {@code position} in the module's values. */
@@ -111,6 +114,13 @@ public final class Categories {
         int p = m.positionOf(v);
         return p < 0 ? null : name(p);
     }
+
+    /**
+     * What the built-in rules saw in the value at {@code position} beyond its category's rule: for an
+     * entry parameter its role ({@code updated by the program and read by the model}), for a copy of
+     * one what it copies ({@code a converted copy of params['w1']}); null otherwise.
+     */
+    public String reason(int position) { return data.reason(position); }
 
     /** The value at {@code position} had no op_name, and its allocation's kind put it in parameters or temporaries. */
     public boolean byKind(int position) { return data.byKind(position); }
@@ -127,6 +137,9 @@ public final class Categories {
 
     /** The module has instructions to read op_names from (a Used values section). */
     public boolean hasInstructions() { return data.hasInstructions; }
+
+    /** The all-gathered copies of weights (FSDP's gathered parameters): a built-in category. */
+    public static final String GATHERED_WEIGHTS = Builtin.GATHERED;
 
     /** The built-in category names, in their order ({@code parameters} only where op_names are missing). */
     public static List<String> builtinNames() { return Builtin.ORDER; }

@@ -73,8 +73,8 @@ final class CategoryReport {
             b.note("no op_name metadata (the dump has no Used values section): categories fall back to allocation kinds "
                     + "(parameters, outputs, constants, temporaries)");
         } else if (byKindValues > 0) {
-            b.note(byKindValues + (byKindValues == 1 ? " value live here (" : " values live here (") + Units.human(byKindBytes)
-                    + (byKindValues == 1 ? ") has no op_name: it falls" : ") have no op_name: they fall") + " back to allocation kinds (an entry parameter is parameters, the rest temporaries)");
+            b.note(byKindValues + (byKindValues == 1 ? " entry parameter live here (" : " entry parameters live here (") + Units.human(byKindBytes)
+                    + (byKindValues == 1 ? ") has" : ") have") + " no op_name and no role the dataflow shows: parameters");
         }
         return b.build();
     }
@@ -83,17 +83,20 @@ final class CategoryReport {
     private static String rule(Classification c, Row r) {
         String user = c.ruleText(r.name);
         String builtin = switch (r.name) {
-            case Builtin.WEIGHTS -> "entry parameters under params, model, weights";
-            case Builtin.OPTIMIZER -> "entry parameters under opt_state, optimizer, opt";
-            case Builtin.INPUTS -> "other entry parameters";
-            case Builtin.PARAMETERS -> "entry parameters without an op_name";
+            case Builtin.WEIGHTS -> "entry parameters updated and read by the model, their copies";
+            case Builtin.OPTIMIZER -> "entry parameters updated, not read by the model, their copies";
+            case Builtin.INPUTS -> "other entry parameters, their copies";
+            case Builtin.PARAMETERS -> "entry parameters without an op_name or a role";
+            case Builtin.GATHERED -> "all-gathered copies of weights";
             case Builtin.OUTPUTS -> "live out of the program" + (r.donated > 0 ? "; " + r.donated + " in donated parameter buffers ("
                     + Units.human(r.donatedBytes) + ")" : "");
-            case Builtin.RESIDUALS -> "made by jvp( and live at a transpose( step";
-            case Builtin.GRADIENTS -> "transpose( in op_name";
-            case Builtin.COLLECTIVES -> "made by a collective";
+            case Builtin.RESIDUALS -> "forward values the backward pass reads";
+            case Builtin.RECOMPUTED -> "forward values rematerialised for the backward pass";
+            case Builtin.GRADIENTS -> "backward values shaped like a weight, flowing into its update";
+            case Builtin.COTANGENTS -> "other values of the backward pass";
+            case Builtin.COLLECTIVES -> "made or carried by a collective";
             case Builtin.CONSTANTS -> "constants";
-            case Builtin.TEMPORARIES -> "everything else" + (r.byKind > 0 ? "; " + r.byKind + " without an op_name" : "");
+            case Builtin.TEMPORARIES -> "everything else";
             default -> null;
         };
         if (user == null) return builtin;

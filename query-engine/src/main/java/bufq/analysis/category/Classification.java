@@ -16,8 +16,10 @@ final class Classification {
     final BitSet entry;              // positions of the entry parameters' values
     final boolean hasInstructions;
     private final Map<String, String> ruleText;   // a user category to the text of the first rule naming it
+    private final String[] reasons;               // by value position: what the built-in rules saw (a copy of what), or null
 
-    Classification(String[] byPosition, BitSet byKind, BitSet entry, boolean hasInstructions, Map<String, String> ruleText) {
+    Classification(String[] byPosition, BitSet byKind, BitSet entry, boolean hasInstructions, Map<String, String> ruleText,
+                   String[] reasons) {
         Map<String, Integer> code = new LinkedHashMap<>();
         short[] codes = new short[byPosition.length];
         for (int i = 0; i < byPosition.length; i++) {
@@ -34,7 +36,11 @@ final class Classification {
         this.entry = entry;
         this.hasInstructions = hasInstructions;
         this.ruleText = Map.copyOf(ruleText);
+        this.reasons = reasons;
     }
+
+    /** Why the built-in rules named the value so, where more than its rule says (what a copy copies), or null. */
+    String reason(int position) { return reasons == null || position >= reasons.length ? null : reasons[position]; }
 
     String name(int position) { return names[codes[position]]; }
 

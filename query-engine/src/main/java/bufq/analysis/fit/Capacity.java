@@ -5,8 +5,14 @@ package bufq.analysis.fit;
  * runtime keeps for itself ({@code reservedBytes}), and where the figures come from.
  *
  * @param source    said with every result: "set capacity", "device v5e (...)", a message's figure
+ * @param bound     the most there could have been (a message's figures bound an unknown capacity): a
+ *                  set over it fails for sure, one under it may still fail
  */
-public record Capacity(long bytes, long reservedBytes, String source) {
+public record Capacity(long bytes, long reservedBytes, String source, boolean bound) {
+    public Capacity(long bytes, long reservedBytes, String source) {
+        this(bytes, reservedBytes, source, false);
+    }
+
     public Capacity {
         if (bytes <= 0) throw new IllegalArgumentException("capacity must be positive");
         if (reservedBytes < 0 || reservedBytes >= bytes)
@@ -17,6 +23,6 @@ public record Capacity(long bytes, long reservedBytes, String source) {
     public long offeredBytes() { return bytes - reservedBytes; }
 
     public Capacity withReserved(long reserved, String why) {
-        return new Capacity(bytes, reserved, source + "; " + why);
+        return new Capacity(bytes, reserved, source + "; " + why, bound);
     }
 }

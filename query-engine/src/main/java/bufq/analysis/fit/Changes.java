@@ -2,8 +2,10 @@ package bufq.analysis.fit;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.PriorityQueue;
 import java.util.concurrent.CancellationException;
 
@@ -44,26 +46,42 @@ public final class Changes {
         if (Fit.firstOver(steps) == null) return out;
         // Arrays to drop: only helps the steps that fit alone.
         List<Fit.Kept> kept = Fit.kept(steps, keep);   // in the order they come to be held
-        PriorityQueue<HeldArray> available = new PriorityQueue<>(
-                Comparator.comparingLong(HeldArray::bytes).reversed().thenComparing(HeldArray::program)
-                        .thenComparingInt(HeldArray::allocation));
+        PriorityQueue<Fit.Kept> available = new PriorityQueue<>(
+                Comparator.comparingLong((Fit.Kept k) -> k.array().bytes()).reversed().thenComparing(k -> k.array().program())
+                        .thenComparingInt(k -> k.array().allocation()));
         List<HeldArray> drop = new ArrayList<>();
         boolean dropHelps = false;
+        // the dropped arrays still held, in the order they stop being held: a running total, so each
+        // step costs the arrays it adds and removes, not all dropped so far
+        PriorityQueue<Fit.Kept> droppedHeld = new PriorityQueue<>(Comparator.comparingInt(Fit.Kept::heldUntil));
+        Set<String> dropNames = new HashSet<>();
         long dropped = 0;
         int next = 0;
         for (Fit.Step s : steps) {
             cancelled();
             if (s.fits() || !s.fitsAlone()) continue;
+            while (!droppedHeld.isEmpty() && droppedHeld.peek().heldUntil() < s.order()) dropped -= droppedHeld.poll().array().bytes();
             dropHelps = true;
-            while (next < kept.size() && kept.get(next).heldFrom() <= s.order()) available.add(kept.get(next++).array());
-            // arrays chosen at an earlier step were held then, so they are held here too
+            while (next < kept.size() && kept.get(next).heldFrom() <= s.order()) available.add(kept.get(next++));
+            // arrays chosen at an earlier step were held then; those still held here count here too
             long need = s.overBytes() - dropped;
+            for (HeldArray r : s.reads()) if (dropNames.contains(r.name())) need += r.bytes();
+            // never an argument of this program (it reads it: dropping it is not possible), never one gone by now
+            List<Fit.Kept> aside = new ArrayList<>();
             while (need > 0 && !available.isEmpty()) {
-                HeldArray a = available.poll();
-                drop.add(a);
-                dropped += a.bytes();
-                need -= a.bytes();
+                Fit.Kept k = available.poll();
+                if (k.heldUntil() < s.order()) continue;
+                if (s.reads(k.array())) {
+                    aside.add(k);
+                    continue;
+                }
+                drop.add(k.array());
+                dropNames.add(k.array().name());
+                droppedHeld.add(k);
+                dropped += k.array().bytes();
+                need -= k.array().bytes();
             }
+            available.addAll(aside);
         }
         if (dropHelps && !drop.isEmpty()) {
             Keep edited = keep.dropping(drop.stream().map(HeldArray::name).toList());
@@ -78,7 +96,8 @@ public final class Changes {
                 // the statement once, on the first row: it names the whole set
                 out.add(new Change(kind, a.name(), a.bytes(), null, first ? statement : null,
                         why + (first && drop.size() > 1 ? "; with the " + (drop.size() - 1) + " below, one set" : "")
-                                + (fixes ? "" : "; not enough alone, see the temp cuts")));
+                                + (fixes ? "" : "; not enough alone, see the temp cuts")
+                                + (capacity.bound() ? "; needed under the bound, perhaps not enough: the capacity is unknown" : "")));
                 first = false;
             }
         }
@@ -89,9 +108,9 @@ public final class Changes {
             Program p = s.program();
             long over = s.fitsAlone() ? s.overBytes() : s.aloneOverBytes();
             long temp = p.sizes().tempBytes();
-            String why = s.fitsAlone()
+            String why = (capacity.bound() ? "at least (the capacity is a bound): " : "") + (s.fitsAlone()
                     ? "fits alone; with what is held before it, over by " + over + " B"
-                    : "does not fit alone: needs " + p.needsBytes() + " B of " + s.offeredBytes() + " B offered";
+                    : "does not fit alone: needs " + p.needsBytes() + " B of " + s.offeredBytes() + " B offered");
             if (temp < over || p.tempAllocation() < 0) {
                 out.add(new Change("cut temp", p.handle(), over, p.handle(), "peak",
                         why + "; its temp (" + Math.max(temp, 0) + " B) is smaller than that: arguments or outputs must shrink too"));

@@ -64,7 +64,35 @@ public record Failure(String program, long requestedBytes, long capacityBytes, l
         least = Math.min(least, capacity.bytes() - 1);
         notes.add(source + " says " + program + " failed: " + how + " under " + capacity.bytes() + " B, so at least "
                 + least + " B (" + Units.human(least) + ") more was in use: outside the dumps (the runtime, the process"
-                + " itself, other programs' arrays) or a limit below the capacity; taken as reserved");
+                + " itself: under ulimit -v a Python process with jaxlib loaded holds about 1.4 GB; other programs' arrays)"
+                + " or a limit below the capacity; taken as reserved, so what it is remains unknown");
         return capacity.withReserved(least, "reserved " + Units.human(least) + " assumed from " + source);
+    }
+
+    /**
+     * The most the device could have offered these programs, as this message's figures bound it, for
+     * a run whose capacity is not known (XLA:CPU's message states none): allocating the request failed
+     * with at least the arrays kept before the program and its arguments held, so less than their sum
+     * plus the request was free to them. Null when the program is not among {@code steps}. What else
+     * the process held is unknown, so a set that fits under the bound may still fail.
+     */
+    public Capacity bound(List<Fit.Step> steps, List<String> notes) {
+        Fit.Step s = null;
+        for (Fit.Step x : steps) if (x.program().handle().equals(program)) s = x;
+        if (s == null) return null;
+        long args = Math.max(0, s.program().sizes().argumentBytes());
+        long known = s.heldBeforeBytes() + args;
+        long most = known + requestedBytes - 1;
+        long ran = 0;   // the programs before it ran: at least what each held was available
+        for (Fit.Step x : steps) if (x.order() < s.order()) ran = Math.max(ran, x.totalBytes());
+        notes.add("capacity unknown: " + (capacityBytes >= 0 ? "" : "the message states none, and ") + "what else the process held"
+                + " is not in the dumps (the runtime and the process's own memory: under ulimit -v a Python process with jaxlib"
+                + " loaded holds about 1.4 GB of it); set capacity to the limit the run had");
+        notes.add("the bound (" + source + "): allocating " + requestedBytes + " B failed with at least " + known + " B held ("
+                + Units.human(known) + ": the arrays kept before " + program + " and its arguments), so at most " + most + " B ("
+                + Units.human(most) + ") was free to these programs" + (ran > 0 ? "; the programs before it ran, so at least "
+                + Units.human(ran) + " was" : "") + ". A change must bring " + program + " under the bound to have a chance;"
+                + " one that does may still fail");
+        return new Capacity(most, 0, "at most: the bound " + source + " implies (the capacity is unknown)", true);
     }
 }

@@ -27,16 +27,29 @@ public record FitReport(Capacity capacity, Keep keep, List<Fit.Step> steps, List
     /**
      * As {@link #of(List, Capacity, Keep, String)}, believing {@code failures}: each raises the
      * reservation to what else must have been held for it to happen ({@link Failure#believe}), so
-     * the program a message says failed never fits; {@link #evidence} says what each did.
+     * the program a message says failed never fits; {@link #evidence} says what each did. With no
+     * {@code capacity} (null), the first failure among the programs bounds it ({@link Failure#bound}):
+     * the most that could have been free, said as a bound, not a capacity.
+     *
+     * @throws IllegalArgumentException with no capacity and no failure to bound it, or a keep/drop SPEC naming nothing
      */
     public static FitReport of(List<Program> programs, Capacity capacity, Keep keep, String selection,
                                List<Failure> failures) {
         keep.check(programs);
-        List<Fit.Step> steps = Fit.steps(programs, capacity, keep);
         List<String> notes = new ArrayList<>();
         Capacity believed = capacity;
-        for (Failure f : failures) believed = f.believe(believed, steps, notes);
-        if (believed != capacity) steps = Fit.steps(programs, believed, keep);
+        if (capacity == null) {
+            List<Fit.Step> any = Fit.steps(programs, new Capacity(Long.MAX_VALUE, 0, "any"), keep);
+            for (Failure f : failures) if (believed == null) believed = f.bound(any, notes);
+            if (believed == null)
+                throw new IllegalArgumentException("fit needs a capacity: set capacity SIZE (e.g. 16GiB, host, unlimited), set device"
+                        + " NAME ('help device' lists them), or --capacity/--device on the command line");
+        }
+        List<Fit.Step> steps = Fit.steps(programs, believed, keep);
+        if (capacity != null) {
+            for (Failure f : failures) believed = f.believe(believed, steps, notes);
+            if (believed != capacity) steps = Fit.steps(programs, believed, keep);
+        }
         return new FitReport(believed, keep, steps, Fit.kept(steps, keep), Changes.of(programs, believed, keep, selection, steps),
                 notes);
     }
@@ -60,7 +73,7 @@ public record FitReport(Capacity capacity, Keep keep, List<Fit.Step> steps, List
     private String largestHeld(Fit.Step s) {
         HeldArray big = null;
         for (Fit.Kept k : kept)
-            if (k.heldFrom() <= s.order() && (big == null || k.array().bytes() > big.bytes())) big = k.array();
+            if (k.heldAt(s) && (big == null || k.array().bytes() > big.bytes())) big = k.array();
         if (big == null) return "";
         return "; the largest held is " + big.name() + ", " + big.role() + " of " + big.program()
                 + (big.shape() == null ? "" : " " + big.shape()) + ", " + Units.human(big.bytes());
@@ -132,6 +145,13 @@ public record FitReport(Capacity capacity, Keep keep, List<Fit.Step> steps, List
         for (Fit.Step s : steps)
             b.row((long) s.order(), s.program().handle(), s.heldBeforeBytes(), s.needsBytes(), s.totalBytes(),
                     -s.overBytes(), s.fits(), s.keptBytes());
+        for (Fit.Step s : steps) {
+            if (s != over || s.reads().isEmpty()) continue;
+            long bytes = s.reads().stream().mapToLong(HeldArray::bytes).sum();
+            b.note(s.program().handle() + " takes " + s.reads().size() + " held array" + (s.reads().size() == 1 ? "" : "s") + " ("
+                    + Units.human(bytes) + ", e.g. " + s.reads().get(0).name() + ") as arguments, matched by shape and size:"
+                    + " counted once, in its needs, and never to drop for it");
+        }
         String f = failure();
         b.note(f == null ? "every program fits with the arrays held before it" : f);
         return b.build();
@@ -141,10 +161,12 @@ public record FitReport(Capacity capacity, Keep keep, List<Fit.Step> steps, List
         Table.Builder b = Table.builder().title("arrays held (kept after their program ran)")
                 .column("array", ColumnType.STRING).column("program", ColumnType.STRING)
                 .column("allocation", ColumnType.INT).column("role", ColumnType.STRING).column("category", ColumnType.STRING)
-                .column("shape", ColumnType.STRING).column("bytes", ColumnType.BYTES).column("held_from", ColumnType.INT);
+                .column("shape", ColumnType.STRING).column("bytes", ColumnType.BYTES).column("held_from", ColumnType.INT)
+                .optionalColumn("held_until", ColumnType.INT);
         for (Fit.Kept k : kept) {
             HeldArray a = k.array();
-            b.row(a.name(), a.program(), (long) a.allocation(), a.role(), a.category(), a.shape(), a.bytes(), (long) k.heldFrom());
+            b.row(a.name(), a.program(), (long) a.allocation(), a.role(), a.category(), a.shape(), a.bytes(), (long) k.heldFrom(),
+                    k.heldUntil() == Integer.MAX_VALUE ? null : (Object) (long) k.heldUntil());
         }
         b.note("category: what the array is in its program (blame by category's rules): a parameter's category, ', new state'"
                 + " when donated; an output's 'new STATE' when it matches not-donated parameters of that category by shape, else 'result'");

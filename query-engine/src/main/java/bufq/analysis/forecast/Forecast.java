@@ -9,6 +9,7 @@ import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.ProgramSizes;
 import bufq.table.Output;
+import bufq.units.Units;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -211,6 +212,28 @@ public final class Forecast {
     /** The tables {@code forecast fit} prints; {@code named} and {@code step} null when no size is named. */
     public List<Output> fitReport(Capacity capacity, List<Program> others, Keep keep, Prediction named, Fit.Step step) {
         return ForecastTables.fit(series, capacity, largest(capacity, others, keep), named, step, others.size());
+    }
+
+    /**
+     * {@code forecast fit [at N]}, for every client: the tables, and the step of the program at
+     * {@code n} after {@code others} (null when {@code n} is 0: no size named).
+     */
+    public record FitAnswer(List<Output> tables, Prediction named, Fit.Step step) {
+        /** One line saying by how much the size named does not fit, or null when it fits or none is named. */
+        public String failure() {
+            if (step == null || step.fits()) return null;
+            return named.module().handle() + " needs " + Units.human(step.totalBytes())
+                    + (step.heldBeforeBytes() > 0 ? " with the arrays held before it" : "") + ", over the "
+                    + Units.human(step.offeredBytes()) + " offered by " + Units.human(step.overBytes());
+        }
+    }
+
+    public FitAnswer fit(long n, List<HloModule> others, Capacity capacity) throws NotASeries {
+        List<Program> programs = new ArrayList<>();
+        for (HloModule m : others) programs.add(Program.of(m));
+        Prediction named = n > 0 ? at(n) : null;
+        Fit.Step step = named == null ? null : fitAt(named, programs, Keep.ALL, capacity);
+        return new FitAnswer(fitReport(capacity, programs, Keep.ALL, named, step), named, step);
     }
 
     /** What {@code fit} sees at {@code n}: the forecast program after {@code others}, as a step of its running order. */

@@ -2,6 +2,7 @@ package bufq.analysis.oom;
 
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
+import bufq.model.ProgramSizes;
 
 import bufq.units.PrintedSize;
 import java.util.ArrayList;
@@ -19,15 +20,40 @@ import java.util.List;
  * @param reasons    what matched, in words
  */
 record ModuleMatch(HloModule module, BufferAllocation allocation, int score, List<String> reasons) {
-    /** Candidates with any evidence, best first (ties by handle); empty when no module matches. */
+    /**
+     * Candidates with any evidence, best first; empty when no module matches. Equal evidence is
+     * ranked by what else is known of a failure: a program that is not an initialiser ({@code
+     * jit_init} makes the parameters a training step then takes, and both may hold an allocation of
+     * the requested size) above one that is, then the one compiled later above the one compiled
+     * earlier (a run stops at its failure: nothing it reaches runs after it), then by handle.
+     */
     static List<ModuleMatch> rank(OomMessage msg, List<HloModule> modules) {
         List<ModuleMatch> out = new ArrayList<>();
         for (HloModule m : modules) {
             ModuleMatch c = of(msg, m);
             if (c != null) out.add(c);
         }
-        out.sort(Comparator.comparingInt((ModuleMatch c) -> -c.score()).thenComparing(c -> c.module().handle()));
+        out.sort(Comparator.comparingInt((ModuleMatch c) -> -c.score())
+                .thenComparing(c -> initialiser(c.module()))
+                .thenComparingInt(c -> -c.module().info().number())
+                .thenComparing(c -> c.module().handle()));
+        for (int i = 0; i + 1 < out.size(); i++) {
+            ModuleMatch a = out.get(i), b = out.get(i + 1);
+            if (a.score() != b.score()) continue;
+            if (initialiser(b.module()) && !initialiser(a.module()))
+                a.reasons().add("not an initialiser, as " + b.module().handle() + " is");
+            else if (a.module().info().number() > b.module().info().number())
+                a.reasons().add("compiled after " + b.module().handle() + " (a run stops at its failure)");
+        }
         return out;
+    }
+
+    /** Named like a program that makes initial state ({@code jit_init}, {@code jit_init_params}). */
+    static boolean initialiser(HloModule m) { return initialiser(m.info().name()); }
+
+    static boolean initialiser(String name) {
+        String n = name == null ? "" : name.toLowerCase(java.util.Locale.ROOT);
+        return n.matches("(jit_|pjit_)?_*init(_.*)?") || n.contains("_init_") || n.endsWith("_init");
     }
 
     private static ModuleMatch of(OomMessage msg, HloModule m) {
@@ -66,6 +92,14 @@ record ModuleMatch(HloModule module, BufferAllocation allocation, int score, Lis
                 }
             }
         }
+        // a program that needs more than the capacity the message states cannot have run: it is the one
+        if (msg.deviceCapacity() != null && msg.deviceCapacity().low() > 0 && score > 0) {
+            long needs = ProgramSizes.of(m).needsBytes();
+            if (needs > msg.deviceCapacity().low()) {
+                score += 2;
+                reasons.add("needs " + needs + " B, more than the stated capacity");
+            }
+        }
         int listed = 0, found = 0;
         for (ListedBuffer b : msg.buffers()) {
             if (b.executable() != null && !named(m, b.executable())) continue;
@@ -79,7 +113,7 @@ record ModuleMatch(HloModule module, BufferAllocation allocation, int score, Lis
         }
         if (score == 0) return null;
         if (alloc == null && msg.allocationIndex() >= 0) alloc = m.allocation(msg.allocationIndex());
-        return new ModuleMatch(m, alloc, score, reasons);
+        return new ModuleMatch(m, alloc, score, new ArrayList<>(reasons));
     }
 
     /** Whether the message's size is one allocation of the failing program (not an array or a reservation). */

@@ -1,5 +1,6 @@
 package bufq.analysis.why;
 
+import bufq.analysis.category.Categories;
 import bufq.units.Units;
 import bufq.analysis.liveness.OccupiedShares;
 import bufq.analysis.liveness.LiveValues;
@@ -110,14 +111,19 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
 
     private static Table what(HloModule m, HloValue v, String name) {
         BufferAllocation a = m.allocation(v.allocation());
-        return Table.builder().title("what it is: " + name)
+        Categories c = Categories.of(m);
+        int p = m.positionOf(v);
+        Table.Builder b = Table.builder().title("what it is: " + name)
                 .column("value", ColumnType.STRING).column("id", ColumnType.INT).column("shape", ColumnType.STRING)
                 .column("logical", ColumnType.BYTES).column("assigned", ColumnType.BYTES)
                 .column("allocation", ColumnType.INT).column("kind", ColumnType.STRING)
-                .column("offset", ColumnType.INT).column("color", ColumnType.INT)
+                .column("offset", ColumnType.INT).column("color", ColumnType.INT).column("category", ColumnType.STRING)
                 .row(v.label(), v.id(), v.shape() == null ? null : v.shape().text(), v.shape() == null ? null : v.logicalSize(),
-                        v.size(), (long) v.allocation(), a == null ? null : a.kind(), v.offset(), (long) v.color())
-                .build();
+                        v.size(), (long) v.allocation(), a == null ? null : a.kind(), v.offset(), (long) v.color(),
+                        p < 0 ? null : c.name(p));
+        String reason = p < 0 ? null : c.reason(p);
+        if (reason != null) b.note(v.label() + " is " + c.name(p) + ": " + reason);
+        return b.build();
     }
 
     private static Table born(HloModule m, HloValue v, String name) {

@@ -49,13 +49,14 @@ class FailureTest {
     }
 
     /** 10,000 programs of 1 MiB in and out against 64 MiB: all but the first few over, one drop set fixes all. */
+    /** n programs, each with a 1 MiB output and a 1 MiB input of its own (shapes apart: none is another's argument). */
     static List<Program> chain(int n) {
         List<Program> out = new ArrayList<>(n);
         long mib = 1 << 20;
         for (int i = 0; i < n; i++) {
             String h = "p" + i;
             out.add(new Program(h, h, new ProgramSizes(mib, mib, 0, 0, 0, -1),
-                    List.of(new HeldArray(h, 0, "output", "f32[262144]", mib, "outputs: result"), new HeldArray(h, 1, "parameter 0", "f32[262144]", mib, "inputs")), -1, -1));
+                    List.of(new HeldArray(h, 0, "output", "f32[262144]", mib, "outputs: result"), new HeldArray(h, 1, "parameter 0", "s32[262144] of " + h, mib, "inputs")), -1, -1));
         }
         return out;
     }

@@ -2,19 +2,12 @@ package bufq.shell.command;
 
 import bufq.analysis.liveness.Liveness;
 import bufq.analysis.advise.Advisor;
+import bufq.analysis.advise.Remedies;
 import bufq.analysis.advise.Rule;
 import bufq.analysis.advise.Rules;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.DumpPart;
-import bufq.model.BufferAllocation;
-import bufq.analysis.advise.Remedy;
-import bufq.analysis.fit.Capacity;
-import bufq.analysis.fit.Changes;
-import bufq.analysis.fit.FitReport;
-import bufq.analysis.fit.Keep;
-import bufq.analysis.fit.Program;
-import bufq.analysis.oom.OomReport;
 import bufq.shell.session.Modules;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -89,8 +82,9 @@ final class AdviseCommand implements Command {
             }
             List<Rule> rules = new ArrayList<>(Rules.standard());
             rules.addAll(ctx.session().scriptRules());
+            int remedyChanges = remedy.isEmpty() ? 0 : ((Table) remedy.get(0)).size();
             out.addAll(Advisor.report(m, Advisor.plan(m, rules, ctx.engine().catalog(), ctx.settings().tiling(),
-                    ctx.settings()::tilingNamed)));
+                    ctx.settings()::tilingNamed), remedyChanges));
             if (!named) out.addAll(remedy);
         } catch (QueryException e) {
             throw new Engine.Failure("advise: " + e.getMessage());
@@ -101,41 +95,12 @@ final class AdviseCommand implements Command {
         return Status.OK;
     }
 
-    /**
-     * The remedy for the allocation the loaded out-of-memory message names in {@code m} (else the
-     * largest live at the peak): its holders and the changes that shrink it, with fit's drops of the
-     * arrays held beside it when the message says the program failed with them. Empty without an
-     * allocation to answer for (no message naming it and no peak).
-     */
+    /** The remedy for {@code m} ({@link Remedies#answer}): the session's messages, modules and capacity. */
     private static List<Output> remedy(CommandContext ctx, HloModule m) throws CommandException, Engine.Failure, QueryException {
         Modules.LoadedOom o = ctx.modules().oom();
-        OomReport.Join join = null;
         List<HloModule> modules = new ArrayList<>();
-        if (o != null) {
-            ctx.modules().forEachModule(modules::add);
-            for (OomReport.Join j : OomReport.joins(o.text(), modules))
-                if (join == null && j.module() != null && j.module().handle().equals(m.handle())) join = j;
-        }
-        BufferAllocation a = Remedy.target(m, join != null && join.allocation() != null ? join.allocation().index() : -1);
-        if (a == null) return List.of();
-        String why = join != null && join.allocation() != null && join.allocation().index() == a.index()
-                ? "the allocation message " + join.number() + " of " + o.source() + " failed on"
-                : "the largest allocation live at the peak";
-        Capacity capacity = FitCommand.capacityOrNull(ctx, join == null ? null : join.message());
-        List<Remedy.Change> others = new ArrayList<>();
-        long offered = -1;
-        if (capacity != null) {
-            List<Program> programs = new ArrayList<>();
-            for (HloModule x : modules) programs.add(Program.of(x));
-            if (programs.isEmpty()) programs.add(Program.of(m));
-            FitReport r = FitReport.of(programs, capacity, Keep.ALL, "", FitCommand.failures(ctx, modules));
-            offered = r.capacity().offeredBytes();
-            for (Changes.Change c : r.changes()) {
-                if (c.kind().equals("cut temp")) continue;   // the chunking below measures that, per value
-                others.add(new Remedy.Change(c.kind() + " " + c.target(), c.bytes(), "exact: fit", c.why(),
-                        c.statement() != null ? c.statement() : "fit drop " + c.target()));
-            }
-        }
-        return Remedy.report(m, a, why, offered, others, ctx.engine().catalog(), ctx.settings().tiling(), ctx.settings()::tilingNamed);
+        if (o != null) ctx.modules().forEachModule(modules::add);
+        return Remedies.answer(m, o == null ? null : o.text(), o == null ? null : o.source(), modules,
+                FitCommand.capacityOrNull(ctx), ctx.engine().catalog(), ctx.settings().tiling(), ctx.settings()::tilingNamed);
     }
 }

@@ -1,5 +1,6 @@
 package bufq.shell.command;
 
+import bufq.lang.SqlHabits;
 import java.util.HashSet;
 import bufq.table.TextBlock;
 import bufq.analysis.sharding.Shardings;
@@ -7,18 +8,13 @@ import bufq.eval.EvalContext;
 import bufq.eval.ModuleRow;
 import bufq.eval.Selection;
 import bufq.analysis.fit.Capacity;
-import bufq.analysis.fit.CapacityChoice;
-import bufq.analysis.fit.Devices;
+import bufq.analysis.fit.Capacities;
 import bufq.analysis.fit.Failure;
 import bufq.analysis.fit.FitReport;
 import bufq.analysis.fit.Keep;
 import bufq.analysis.fit.Program;
 import bufq.lang.QueryException;
-import bufq.lang.SqlHabits;
 import bufq.model.HloModule;
-import bufq.analysis.oom.Family;
-import bufq.analysis.oom.OomMessage;
-import bufq.analysis.oom.OomReport;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
@@ -62,10 +58,13 @@ final class FitCommand implements Command {
                 + "the fewest kept arrays to drop or donate, or the temp to cut, each with a statement to run.\n"
                 + "keep/drop SPEC: all, none, parameters, outputs, PROGRAM, PROGRAM:parameters, PROGRAM:outputs or\n"
                 + "PROGRAM:N (allocation N). Fails (exit 1 under -c) with one line naming the program and the\n"
-                + "overflow when one does not fit. With an out-of-memory message loaded (oom, --oom) the program it\n"
-                + "names never fits the capacity it failed on: what else must have been held is assumed as reserved\n"
-                + "and said. set capacity host is this machine's memory (taken for an XLA:CPU message when no\n"
-                + "capacity is set), unlimited no bound.";
+                + "overflow when one does not fit. A program's arguments are counted once, in its needs: the arrays\n"
+                + "held before it that it takes (matched by shape and size) are never proposed to drop. With an\n"
+                + "out-of-memory message loaded (oom, --oom) the program it names never fits the capacity it failed\n"
+                + "on: what else must have been held is assumed as reserved and said. With no capacity set and a\n"
+                + "message that states none (XLA:CPU's), fit checks against the bound the message's figures imply\n"
+                + "(at most what was free) and says what is unknown. set capacity host is this machine's memory,\n"
+                + "unlimited no bound.";
     }
 
     @Override public List<String> examples() {
@@ -86,7 +85,7 @@ final class FitCommand implements Command {
 
     private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
         String text = args.isEmpty() ? "" : SqlHabits.withoutTerminator(args.get(0));
-        Capacity capacity = capacity(ctx);
+        Capacity capacity = capacityOrNull(ctx);
         // sections: the selection, then keep ... and drop ... in any order
         Matcher m = OPTION.matcher(text);
         List<int[]> cuts = new ArrayList<>();
@@ -105,7 +104,7 @@ final class FitCommand implements Command {
         FitReport r;
         try {
             r = FitReport.of(programs, capacity, new Keep(keep, drop), selection.isEmpty() ? "" : " " + selection,
-                    failures(ctx));
+                    failures(ctx, modules(ctx)));
         } catch (IllegalArgumentException e) {
             throw new CommandException(e.getMessage());
         }
@@ -124,59 +123,39 @@ final class FitCommand implements Command {
         return out;
     }
 
-    /**
-     * The capacity from the settings: capacity (a size, {@code host} or {@code unlimited}), else the
-     * device's; less reserved. With neither set and an XLA:CPU out-of-memory message loaded, {@code
-     * host}: such a run without a limit (ulimit -v) meets the machine's memory.
-     */
-    static Capacity capacity(CommandContext ctx) throws CommandException {
-        Modules.LoadedOom o = ctx.modules().oom();
-        OomMessage cpu = null;
-        if (o != null) for (OomMessage m : o.text().messages()) if (m.family() == Family.CPU && cpu == null) cpu = m;
-        Capacity c = capacityOrNull(ctx, cpu);
+    /** What the session says about capacity, as the engine's policy takes it. */
+    static Capacities.Said said(CommandContext ctx) {
+        Setting.Reserved res = ctx.settings().reserved();
+        return new Capacities.Said(ctx.settings().capacity(), ctx.settings().device(), res.isSet() ? res.bytes() : -1, res.text());
+    }
+
+    /** The capacity the session says ({@link Capacities#resolve}), null when none. */
+    static Capacity capacityOrNull(CommandContext ctx) throws CommandException {
+        try {
+            return Capacities.resolve(said(ctx));
+        } catch (IllegalArgumentException e) {
+            throw new CommandException(e.getMessage());
+        }
+    }
+
+    /** As {@link #capacityOrNull}, refusing none: forecast's fit has no message to bound it. */
+    static Capacity requireCapacity(CommandContext ctx) throws CommandException {
+        Capacity c = capacityOrNull(ctx);
         if (c == null) throw new CommandException("fit needs a capacity: set capacity SIZE (e.g. 16GiB, host, unlimited), set device NAME"
-                    + " ('help device' lists them), or --capacity/--device on the command line");
+                + " ('help device' lists them), or --capacity/--device on the command line");
         return c;
     }
 
-    /** {@link #capacity}, or null when neither is set and {@code message} is not an XLA:CPU one. */
-    static Capacity capacityOrNull(CommandContext ctx, OomMessage message) throws CommandException {
-        CapacityChoice cap = ctx.settings().capacity();
-        Devices.Device dev = ctx.settings().device();
-        Setting.Reserved res = ctx.settings().reserved();
-        Capacity c;
-        if (cap.kind() != CapacityChoice.Kind.NONE) c = cap.capacity("set capacity " + cap);
-        else if (dev != null) c = dev.capacity();
-        else if (message != null && message.family() == Family.CPU)
-            c = CapacityChoice.host("capacity none and an XLA:CPU message loaded (without a ulimit such a run meets the machine's"
-                    + " memory; set capacity if it ran under one)");
-        else return null;
-        if (!res.isSet()) return c;
-        if (res.bytes() >= c.bytes()) throw new CommandException("reserved (" + res + ") is not below the capacity (" + cap + ")");
-        return new Capacity(c.bytes(), res.bytes(), c.source() + "; set reserved " + res);
-    }
-
-    /** The failures the loaded out-of-memory messages name, as fit believes them. */
-    static List<Failure> failures(CommandContext ctx) throws CommandException, Engine.Failure {
-        if (ctx.modules().oom() == null) return List.of();
-        List<HloModule> modules = new ArrayList<>();
-        ctx.modules().forEachModule(modules::add);
-        return failures(ctx, modules);
-    }
-
-    /** As {@link #failures(CommandContext)}, joined to {@code modules}. */
+    /** The failures the loaded out-of-memory messages name, joined to {@code modules}. */
     static List<Failure> failures(CommandContext ctx, List<HloModule> modules) {
         Modules.LoadedOom o = ctx.modules().oom();
-        if (o == null) return List.of();
-        List<Failure> out = new ArrayList<>();
-        for (OomReport.Join j : OomReport.joins(o.text(), modules)) {
-            OomMessage m = j.message();
-            if (j.module() == null || m.requested() == null) continue;
-            long requested = j.allocation() != null && m.requested().contains(j.allocation().size()) ? j.allocation().size() : m.requested().low();
-            out.add(new Failure(j.module().handle(), requested, m.deviceCapacity() == null ? -1 : m.deviceCapacity().low(),
-                    m.used() == null ? -1 : m.used().low(), "message " + j.number() + " of " + o.source()));
-        }
-        return out;
+        return o == null ? List.of() : Capacities.failures(o.text(), o.source(), modules);
+    }
+
+    static List<HloModule> modules(CommandContext ctx) throws Engine.Failure, CommandException {
+        List<HloModule> modules = new ArrayList<>();
+        if (ctx.modules().oom() != null) ctx.modules().forEachModule(modules::add);
+        return modules;
     }
 
     /** The programs to fit, in running order: all loaded, the named ones, or those a modules query keeps. */

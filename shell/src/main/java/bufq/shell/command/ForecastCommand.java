@@ -1,14 +1,9 @@
 package bufq.shell.command;
 
-import bufq.units.Units;
 import bufq.analysis.fit.Capacity;
-import bufq.analysis.fit.Fit;
-import bufq.analysis.fit.Keep;
-import bufq.analysis.fit.Program;
 import bufq.analysis.forecast.Forecast;
 import bufq.analysis.forecast.ForecastRequest;
 import bufq.analysis.forecast.NotASeries;
-import bufq.analysis.forecast.Prediction;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.shell.api.Command;
@@ -68,7 +63,7 @@ final class ForecastCommand implements Command {
         } catch (IllegalArgumentException e) {
             throw new CommandException(e.getMessage());
         }
-        Capacity capacity = r.fit() ? FitCommand.capacity(ctx) : null;
+        Capacity capacity = r.fit() ? FitCommand.requireCapacity(ctx) : null;
         List<HloModule> loaded = new ArrayList<>();
         ctx.modules().forEachModule(loaded::add);
         Forecast f;
@@ -81,15 +76,10 @@ final class ForecastCommand implements Command {
                 ctx.out().print(f.report(r.n(), r.limit()));
                 return Status.OK;
             }
-            List<Program> others = new ArrayList<>();
-            for (HloModule m : split.others()) others.add(Program.of(m));
-            Prediction named = r.n() > 0 ? f.at(r.n()) : null;
-            Fit.Step step = named == null ? null : f.fitAt(named, others, Keep.ALL, capacity);
-            ctx.out().print(f.fitReport(capacity, others, Keep.ALL, named, step));
-            if (step == null || step.fits()) return Status.OK;
-            ctx.out().error("forecast fit: " + named.module().handle() + " needs " + Units.human(step.totalBytes())
-                    + (step.heldBeforeBytes() > 0 ? " with the arrays held before it" : "") + ", over the "
-                    + Units.human(step.offeredBytes()) + " offered by " + Units.human(step.overBytes()));
+            Forecast.FitAnswer answer = f.fit(r.n(), split.others(), capacity);
+            ctx.out().print(answer.tables());
+            if (answer.failure() == null) return Status.OK;
+            ctx.out().error("forecast fit: " + answer.failure());
             return Status.ERROR;
         } catch (NotASeries e) {
             if (e.details() != null) ctx.out().print(e.details());

@@ -1,10 +1,10 @@
 package bufq.shell.command;
 
+import bufq.analysis.fit.Capacities;
 import bufq.analysis.fit.Capacity;
 import bufq.analysis.fit.CapacityChoice;
 import bufq.analysis.fit.Program;
 import bufq.model.HloModule;
-import bufq.units.PrintedSize;
 import bufq.analysis.oom.OomReader;
 import bufq.analysis.oom.OomReport;
 import bufq.analysis.oom.OomText;
@@ -47,6 +47,9 @@ final class OomCommand implements Command {
                 + "name, an allocation of exactly the requested size, the listed buffers), each listed buffer's\n"
                 + "values with how they matched (allocation index, instruction name, size+shape+opcode, size only,\n"
                 + "none), and the message's totals against the dump's. Each row ends with a line to run next.\n"
+                + "The module the first message names becomes current (said on stderr), so advise, peak and why are\n"
+                + "about it; of candidates with equal evidence, a program that is not an initialiser (jit_init) and\n"
+                + "the one compiled later rank first.\n"
                 + "One failure printed several times (glog and the exception, BFC and XLA) is one row. The log's warnings\n"
                 + "around it (rematerialization, unusable donations, recompilations, memory_analysis figures, BFC's\n"
                 + "'not a failure') are listed beside it, joined to their modules; a log with only those exits 0.\n"
@@ -88,7 +91,9 @@ final class OomCommand implements Command {
         takeCapacity(ctx, text);
         // named by its file's name in what fit and advise print: "message 1 of run.log"
         ctx.modules().setOom(new Modules.LoadedOom(text, arg.equals("-") ? source : String.valueOf(Path.of(arg).getFileName())));
-        pointToFit(ctx, OomReport.joins(text, modules));
+        List<OomReport.Join> joins = OomReport.joins(text, modules);
+        pointToFit(ctx, joins);
+        useNamed(ctx, joins);
         return Status.OK;
     }
 
@@ -96,7 +101,7 @@ final class OomCommand implements Command {
     private static void pointToFit(CommandContext ctx, List<OomReport.Join> joins) throws CommandException {
         for (OomReport.Join j : joins) {
             if (j.module() == null) continue;
-            Capacity c = FitCommand.capacityOrNull(ctx, null);   // a capacity set or stated, not the host guessed
+            Capacity c = FitCommand.capacityOrNull(ctx);   // a capacity set or stated, never guessed
             long needs = Program.of(j.module()).needsBytes();
             if (c == null || needs < 0 || needs > c.offeredBytes()) continue;
             ctx.out().info(j.module().handle() + " fits alone (needs " + Units.human(needs) + " of " + Units.human(c.offeredBytes())
@@ -105,30 +110,26 @@ final class OomCommand implements Command {
         }
     }
 
-    /**
-     * Where a message states the device's capacity (TPU's "Used X of Y hbm", BFC's "Limit:", an
-     * {@code #allocation}'s "exceed memory (size=C)") and the session names none, {@code fit} checks
-     * against it from now on, and the user is told. Several messages stating different capacities
-     * leave the setting alone. A rounded figure is taken at the least it can be (15.48G: every byte
-     * count that prints so is at least that), so a set that fits under it fits the device.
-     */
+    /** A capacity the messages state is taken when the session names none ({@link Capacities#stated}). */
     private static void takeCapacity(CommandContext ctx, OomText text) throws CommandException {
         if (ctx.settings().capacity().kind() != CapacityChoice.Kind.NONE || ctx.settings().device() != null) return;
-        PrintedSize stated = null;
-        int message = 0;
-        for (int i = 0; i < text.messages().size(); i++) {
-            // a vmem or smem capacity is that memory's (16 MiB, 1 MiB), never the HBM that fit checks
-            PrintedSize c = text.messages().get(i).deviceCapacity();
-            if (c == null || c.low() <= 0) continue;
-            if (stated != null && stated.low() != c.low()) return;
-            if (stated == null) message = i + 1;
-            stated = c;
-        }
+        Capacities.Stated stated = Capacities.stated(text);
         if (stated == null) return;
-        ctx.settings().setCapacity(CapacityChoice.ofBytes(stated.low()));
-        ctx.out().info("capacity " + stated.low() + " B taken from message " + message + " (it states "
-                + stated.text() + (stated.isExact() ? "" : ", the least byte count that prints so")
-                + "): 'fit' checks against it; 'set capacity' changes it");
+        ctx.settings().setCapacity(CapacityChoice.ofBytes(stated.bytes()));
+        ctx.out().info(stated.note());
+    }
+
+    /** The module the first message names becomes current, so the next advise, peak or why is about it. */
+    private static void useNamed(CommandContext ctx, List<OomReport.Join> joins) throws CommandException, Engine.Failure {
+        for (OomReport.Join j : joins) {
+            if (j.module() == null) continue;
+            HloModule current = ctx.modules().current();
+            if (current == null || !current.handle().equals(j.module().handle())) {
+                ctx.modules().point(j.module().handle());
+                ctx.out().info("using " + j.module().handle() + " (named by message " + j.number() + "; 'use' picks another)");
+            }
+            return;
+        }
     }
 
     private static byte[] paste(CommandContext ctx) throws CommandException, IOException {

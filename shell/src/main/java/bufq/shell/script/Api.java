@@ -14,6 +14,8 @@ import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.Shape;
 import bufq.model.TilingModel;
+import bufq.analysis.fit.Capacities;
+import bufq.analysis.fit.Capacity;
 import bufq.analysis.forecast.Forecast;
 import bufq.analysis.forecast.Prediction;
 import bufq.analysis.forecast.ForecastRequest;
@@ -161,16 +163,26 @@ final class Api extends Convert.ReadOnly {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(usage + ": " + e.getMessage());
         }
-        if (r.fit()) throw new IllegalArgumentException(usage + ": 'fit' checks the session's capacity: run the forecast fit command;"
-                + " from a script, forecast at N and compare its needs_bytes");
+        Capacity capacity = null;
+        if (r.fit()) {
+            var res = session.settings().reserved();
+            capacity = Capacities.resolve(new Capacities.Said(session.settings().capacity(), session.settings().device(),
+                    res.isSet() ? res.bytes() : -1, res.text()));
+            if (capacity == null) throw new IllegalArgumentException(usage + ": 'fit' needs a capacity: set capacity SIZE or set device NAME");
+        }
         List<HloModule> loaded = new ArrayList<>();
         try {
             session.modules().forEachModule(loaded::add);
             Forecast.Loaded split = Forecast.split(loaded, session.modules().current());
             for (HloModule m : split.series()) session.modules().readParts(m, Set.of(DumpPart.USED_VALUES));
             Forecast f = Forecast.of(split.series(), r.dimension());
-            List<Output> out = new ArrayList<>(f.report(r.n(), 0));
-            out.set(out.size() - 1, f.laws(r.n()).get(0));
+            List<Output> out;
+            if (capacity != null) {
+                out = f.fit(r.n(), split.others(), capacity).tables();
+            } else {
+                out = new ArrayList<>(f.report(r.n(), 0));
+                out.set(out.size() - 1, f.laws(r.n()).get(0));
+            }
             Map<String, Object> parts = new LinkedHashMap<>();
             for (Output o : out) {
                 if (o instanceof Table t) parts.put(t.key(),

@@ -315,6 +315,17 @@ public final class Modules {
         return set.current();
     }
 
+    /**
+     * Makes the module {@code handle} current as evidence points to it (an out-of-memory message names
+     * it), not as the user picked it: a batch run's per-module commands still say which they took and why.
+     */
+    public HloModule point(String handle) throws CommandException, Engine.Failure {
+        boolean was = picked;
+        HloModule m = use(handle);
+        picked = was;
+        return m;
+    }
+
     /** Makes the module called {@code name} (handle, number or unique prefix) current, parsing it if needed. */
     public HloModule use(String name) throws CommandException, Engine.Failure {
         settle();

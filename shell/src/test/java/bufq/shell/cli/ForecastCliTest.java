@@ -61,4 +61,17 @@ class ForecastCliTest {
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().contains("f32[N,1024] 4096·N 262144 23351308"), r.out());
     }
+
+    /** The scripts API reaches forecast fit through the engine's capacity policy, as the command does. */
+    @Test
+    void fitFromAScript() {
+        DiffCommandTest.Run r = DiffCommandTest.bufq("--capacity", "16GiB", "-c",
+                "js const f = bufq.forecast('fit at 64'); print(f.largest_n_that_fits[0].largest_n, f.at_n[0].fits)", mlp(8), mlp(16), mlp(32));
+        assertEquals(0, r.exit(), r.err());
+        DiffCommandTest.Run command = DiffCommandTest.bufq("--capacity", "16GiB", "-c", "forecast fit at 64", mlp(8), mlp(16), mlp(32));
+        assertTrue(command.out().contains("needs_bytes, alone                         419020"), command.out());
+        assertTrue(r.out().contains("419020 true"), r.out());
+        DiffCommandTest.Run none = DiffCommandTest.bufq("-c", "js bufq.forecast('fit')", mlp(8), mlp(16), mlp(32));
+        assertTrue(none.err().contains("'fit' needs a capacity"), none.err());
+    }
 }

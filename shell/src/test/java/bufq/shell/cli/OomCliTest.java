@@ -21,6 +21,8 @@ class OomCliTest {
     static final Path PAIR = CliTest.root().resolve("query-engine/src/test/resources/fixtures/oom-cpu/pair");
     static final String LOG = PAIR.resolve("run.log").toString();
     static final String DUMP = PAIR.resolve("dump").toString();
+    /** What oom says as it makes the module the message names current. */
+    static final String USING = "using jit__lambda#0008 (named by message 1; 'use' picks another)\n";
     static final String JOINED = "module_0008.jit__lambda          15  temp";
 
     record Case(String name, List<String> args, String stdin, int code, String outHas, String err) {}
@@ -28,11 +30,12 @@ class OomCliTest {
     static List<Case> cases() throws Exception {
         String message = Files.readString(PAIR.resolve("run.log"));
         return List.of(
-                new Case("a file", List.of("-c", "oom " + LOG, DUMP), "", 0, JOINED, ""),
-                new Case("--oom", List.of("--oom", LOG, DUMP), "", 0, JOINED, ""),
-                new Case("oom - reads stdin in a batch run", List.of("-c", "oom -", DUMP), message, 0, JOINED, ""),
+                new Case("a file", List.of("-c", "oom " + LOG, DUMP), "", 0, JOINED, USING),
+                new Case("--oom", List.of("--oom", LOG, DUMP), "", 0, JOINED, USING),
+                new Case("oom - reads stdin in a batch run", List.of("-c", "oom -", DUMP), message, 0, JOINED, USING),
+                // and the module the message names is current from then on
                 new Case("oom - in piped statements reads up to a blank line", List.of(DUMP),
-                        "oom -\n" + message + "\nmodules\n", 0, "current  module", ""),
+                        "oom -\n" + message + "\nmodules\n", 0, "5  *        jit__lambda#0008", USING),
                 new Case("no message: one line, exit 1", List.of("-c", "oom -", DUMP), "Traceback (most recent call last):\nValueError: x\n",
                         1, null, "error: no out-of-memory message in the paste (2 lines read)\n"),
                 new Case("a missing file", List.of("--oom", "no-such.log"), "", 1, null,
@@ -46,9 +49,9 @@ class OomCliTest {
                 new Case("a capacity set by the user stays", List.of("--capacity", "16GiB", "-c", "oom -", "-c", "set capacity", DUMP),
                         "XLA:TPU compile permanent error. Ran out of memory in memory space hbm. Used 20.00G of 15.48G hbm.\n",
                         0, "16GiB", ""),
-                new Case("json", List.of("--format", "json", "--oom", LOG, DUMP), "", 0, "\"allocation\": 15", ""),
+                new Case("json", List.of("--format", "json", "--oom", LOG, DUMP), "", 0, "\"allocation\": 15", USING),
                 new Case("json: an exact size is a number", List.of("--format", "json", "--oom", LOG, DUMP), "", 0,
-                        "\"requested\": 4608000000,", ""),
+                        "\"requested\": 4608000000,", USING),
                 new Case("json: a rounded size is what prints so and its interval", List.of("--format", "json", "-c", "oom -"),
                         "Ran out of memory in memory space hbm. Used 17.79M of 16.00M hbm.\n", 0,
                         "\"used\": {\"printed\": \"17.79M\", \"low\": 18649088, \"high\": 18660351}",

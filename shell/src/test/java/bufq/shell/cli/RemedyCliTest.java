@@ -28,15 +28,21 @@ class RemedyCliTest {
         DiffCommandTest.Run r = DiffCommandTest.bufq("--oom", LOG, "--capacity", "7000000KiB", "-c", "fit", PAIR);
         assertEquals(1, r.exit(), r.out() + r.err());
         assertTrue(r.err().contains("error: fit: jit__lambda#0008 fits alone but not with the arrays kept before it"), r.err());
-        // the bound: 7,168,000,000 - 4,608,000,000 - (1,078,032,140 held before + 96,004 of its argument) + 1
-        assertTrue(r.out().contains("so at least 1481871857 B (1.4GiB) more was in use"), r.out());
+        // the bound: 7,168,000,000 - 4,608,000,000 - (1,075,838,984 held before + 96,000 of its argument) + 1:
+        // its argument is the broadcast's output, held once; what is left is the Python process's own (about 1.4 GB)
+        assertTrue(r.out().contains("so at least 1484065017 B (1.4GiB) more was in use"), r.out());
         assertTrue(r.out().contains("fit drop jit__lambda:0"), r.out());
         // oom itself points on to fit: the failing program fits alone
         assertTrue(r.err().contains("jit__lambda#0008 fits alone (needs 4.3GiB of 6.7GiB offered)"), r.err());
-        // and without a capacity an XLA:CPU message means the machine's memory: still a failure
-        DiffCommandTest.Run host = DiffCommandTest.bufq("--oom", LOG, "-c", "fit", PAIR);
-        assertEquals(1, host.exit(), host.out() + host.err());
-        assertTrue(host.out().contains("host: this machine's physical memory"), host.out());
+        // without a capacity the message bounds it, says what is unknown and invents no reservation
+        DiffCommandTest.Run bound = DiffCommandTest.bufq("--oom", LOG, "-c", "fit", PAIR);
+        assertEquals(1, bound.exit(), bound.out() + bound.err());
+        assertTrue(bound.out().contains("at most: the bound message 1 of run.log implies"), bound.out());
+        assertTrue(bound.out().contains("capacity unknown") && bound.out().contains("about 1.4 GB"), bound.out());
+        // 1,075,838,984 held + 96,000 of its argument + the 4,608,000,000 requested, less one
+        assertTrue(bound.out().contains("so at most 5683934983 B"), bound.out());
+        assertFalse(bound.out().contains("taken as reserved"), bound.out());
+        assertTrue(bound.out().contains("fit drop jit__lambda:0"), bound.out());
     }
 
     @Test
@@ -70,8 +76,12 @@ class RemedyCliTest {
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.err().contains("advise: jit__lambda#0008 (module 5 of 5, named by message 1"), r.err());
         String remedy = section(r.out(), "remedy");
-        // the failing allocation is 4,608,000,000 B: the best change covers at least a quarter of it
-        assertTrue(firstSaves(remedy) >= 4_608_000_000L / 4, remedy);
+        // over by 96,005 B with the first program's output held: not keeping it (no recompilation) ranks
+        // first, the fix the run confirms (the program alone fits under the same limit); the chunking of the
+        // 4,608,000,000 B allocation, a rewrite, covers at least a quarter of it and comes after
+        assertTrue(remedy.indexOf("\"change\": \"drop jit__lambda:0\"") < remedy.indexOf("\"change\": \"chunk"), remedy);
+        Matcher chunk = Pattern.compile("\"change\": \"chunk [^\"]*\", \"saves\": (\\d+)").matcher(remedy);
+        assertTrue(chunk.find() && Long.parseLong(chunk.group(1)) >= 4_608_000_000L / 4, remedy);
         assertTrue(remedy.contains("\"figure\": \"exact: whatif\""), remedy);
         assertTrue(remedy.contains("\"statement\": \"fit drop jit__lambda:0\""), remedy);
         assertTrue(remedy.contains("\"module\": \"jit__lambda#0008\""), remedy);
@@ -141,7 +151,9 @@ class RemedyCliTest {
                     offloads++;
                     continue;
                 }
-                if (!row.contains("\"whatif\": \"whatif remat ")) continue;
+                // a lax.scan over checkpointed layers is another recompilation (its loop keeps each
+                // recomputation in its iteration), held to the real builds of that kind elsewhere
+                if (!row.contains("\"whatif\": \"whatif remat ") || row.contains("\"rule\": \"scan-remat\"")) continue;
                 remats++;
                 long saves = saves(row);
                 assertTrue(saves <= delivered + before / 10, pair + ": promises " + saves + " where the real build delivered "
