@@ -1,11 +1,11 @@
 package bufq.bench;
 
-import bufq.peak.Peak;
-import bufq.why.Why;
-import bufq.timeline.Timeline;
-import bufq.liveness.LiveValues;
-import bufq.liveness.Liveness;
-import bufq.why.WhyReport;
+import bufq.analysis.peak.Peak;
+import bufq.analysis.why.Why;
+import bufq.analysis.timeline.Timeline;
+import bufq.analysis.liveness.LiveValues;
+import bufq.analysis.liveness.Liveness;
+import bufq.analysis.why.WhyReport;
 import bufq.dump.DumpLoader;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
@@ -16,8 +16,8 @@ import bufq.format.Formatters;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.whatif.EditParser;
-import bufq.whatif.EditSweep;
+import bufq.analysis.whatif.EditParser;
+import bufq.analysis.whatif.EditSweep;
 import bufq.model.TilingModel;
 import bufq.table.Output;
 import bufq.table.Table;

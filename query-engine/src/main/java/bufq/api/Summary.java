@@ -1,13 +1,13 @@
 package bufq.api;
 
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import bufq.model.MemorySpace;
 import bufq.model.ProgramSizes;
-import bufq.peak.ClaimedPeak;
-import bufq.sharding.Shardings;
+import bufq.analysis.peak.ClaimedPeak;
+import bufq.analysis.sharding.Shardings;
 import bufq.table.ColumnType;
 import bufq.table.Table;
 import bufq.units.Units;

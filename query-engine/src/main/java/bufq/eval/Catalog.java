@@ -1,6 +1,6 @@
 package bufq.eval;
 
-import bufq.category.CategoryRules;
+import bufq.analysis.category.CategoryRules;
 import bufq.lang.Lexer;
 import bufq.model.DumpPart;
 import bufq.table.ColumnType;

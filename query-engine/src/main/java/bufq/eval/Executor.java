@@ -1,6 +1,6 @@
 package bufq.eval;
 
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.eval.Plan.Agg;
 import bufq.eval.Plan.Col;
 import bufq.eval.Plan.LiveSlot;
@@ -9,7 +9,7 @@ import bufq.eval.Plan.Sort;
 import bufq.lang.Ast;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
-import bufq.liveness.Prominence;
+import bufq.analysis.liveness.Prominence;
 import bufq.model.TilingModel;
 import bufq.table.Column;
 import bufq.table.ColumnType;

@@ -3,9 +3,9 @@ package bufq.eval;
 import bufq.model.ProgramSizes;
 import bufq.model.HeapEvent;
 import bufq.model.HloModule;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.model.PeakClaim;
-import bufq.sharding.Shardings;
+import bufq.analysis.sharding.Shardings;
 
 import java.util.List;
 

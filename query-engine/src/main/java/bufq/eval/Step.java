@@ -3,7 +3,7 @@ package bufq.eval;
 import bufq.lang.Diagnostic;
 import bufq.lang.NearNames;
 import bufq.lang.QueryException;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.model.HloModule;
 import java.util.AbstractList;
 import java.util.List;

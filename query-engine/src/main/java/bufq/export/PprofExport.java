@@ -1,8 +1,8 @@
 package bufq.export;
 
-import bufq.blame.Blame;
-import bufq.liveness.LiveValues;
-import bufq.liveness.OccupiedShares;
+import bufq.analysis.blame.Blame;
+import bufq.analysis.liveness.LiveValues;
+import bufq.analysis.liveness.OccupiedShares;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;

@@ -46,7 +46,7 @@ public final class HloModule {
     private final int[] allocationStart;
     private final int[] byAllocation;
     private final Lazy<NameIndex<Integer>> firstTime;   // sequence names to their first step, built on first use
-    // Liveness and the index by time, computed by bufq.liveness on first use and shared with copies
+    // Liveness and the index by time, computed by bufq.analysis.liveness on first use and shared with copies
     // under another handle.
     private final Derived derived;
 
@@ -440,7 +440,7 @@ public final class HloModule {
     public int steps() { return info.maxTime() < 0 ? 0 : info.maxTime() + 1; }
 
     /**
-     * Data a package above the model derives from this module ({@code bufq.liveness}: its liveness,
+     * Data a package above the model derives from this module ({@code bufq.analysis.liveness}: its liveness,
      * its index by time), computed once for this module and its copies under other handles.
      *
      * @param kind    the derived data's class, its key

@@ -2,9 +2,9 @@ package bufq.export;
 
 import bufq.eval.Step;
 import bufq.lang.QueryException;
-import bufq.liveness.LiveValues;
-import bufq.liveness.Liveness;
-import bufq.blame.BlameBy;
+import bufq.analysis.liveness.LiveValues;
+import bufq.analysis.liveness.Liveness;
+import bufq.analysis.blame.BlameBy;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.testing.ProtoFile;

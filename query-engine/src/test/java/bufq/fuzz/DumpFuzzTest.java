@@ -1,13 +1,13 @@
 package bufq.fuzz;
 
-import bufq.waste.Waste;
-import bufq.blame.Blame;
-import bufq.peak.Peak;
-import bufq.timeline.Timeline;
-import bufq.map.AllocationMap;
-import bufq.check.Checks;
-import bufq.liveness.LiveValues;
-import bufq.liveness.Liveness;
+import bufq.analysis.waste.Waste;
+import bufq.analysis.blame.Blame;
+import bufq.analysis.peak.Peak;
+import bufq.analysis.timeline.Timeline;
+import bufq.analysis.map.AllocationMap;
+import bufq.analysis.check.Checks;
+import bufq.analysis.liveness.LiveValues;
+import bufq.analysis.liveness.Liveness;
 import bufq.dump.file.DumpFile;
 import bufq.dump.DumpLoader;
 import bufq.dump.file.FileKind;
@@ -202,7 +202,7 @@ class DumpFuzzTest {
         Waste.padding(m, TilingModel.TPU);
         Timeline.chart(m, OptionalInt.empty(), 80);
         Timeline.svg(m, OptionalInt.empty());
-        for (bufq.blame.BlameBy by : bufq.blame.BlameBy.values()) Blame.atPeak(m, by, 0);
+        for (bufq.analysis.blame.BlameBy by : bufq.analysis.blame.BlameBy.values()) Blame.atPeak(m, by, 0);
         if (!m.allocations().isEmpty()) AllocationMap.chart(m, m.allocations().get(0).index(), 80);
         bufq.analysis.diff.ModuleDiff.compare(m, m);
         Query.compile("values where live at peak order by size desc limit 5", Catalog.standard()).run(new EvalContext(m));

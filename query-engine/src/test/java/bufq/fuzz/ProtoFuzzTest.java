@@ -1,6 +1,6 @@
 package bufq.fuzz;
 
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.dump.proto.HostileProtos;
 import bufq.dump.proto.ProtoException;
 import bufq.dump.proto.ProtoGen;

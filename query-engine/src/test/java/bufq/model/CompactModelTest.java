@@ -1,6 +1,6 @@
 package bufq.model;
 
-import bufq.liveness.LiveValues;
+import bufq.analysis.liveness.LiveValues;
 import bufq.dump.text.ShapeParser;
 import org.junit.jupiter.api.Test;
 

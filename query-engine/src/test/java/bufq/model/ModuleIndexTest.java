@@ -1,7 +1,7 @@
 package bufq.model;
 
-import bufq.liveness.LiveValues;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.LiveValues;
+import bufq.analysis.liveness.Liveness;
 import bufq.util.LongList;
 import org.junit.jupiter.api.Test;
 

@@ -1,12 +1,12 @@
 package bufq.shell.command;
 
-import bufq.advise.ShardingAudit;
-import bufq.blame.Blame;
+import bufq.analysis.advise.ShardingAudit;
+import bufq.analysis.blame.Blame;
 import bufq.lang.QueryException;
-import bufq.blame.BlameBy;
-import bufq.category.Categories;
-import bufq.category.CategoryRules;
-import bufq.liveness.Liveness;
+import bufq.analysis.blame.BlameBy;
+import bufq.analysis.category.Categories;
+import bufq.analysis.category.CategoryRules;
+import bufq.analysis.liveness.Liveness;
 import bufq.dump.file.FileKind;
 import bufq.format.Formatters;
 import bufq.model.DumpPart;

@@ -1,6 +1,6 @@
 package bufq.shell.command;
 
-import bufq.liveness.Steps;
+import bufq.analysis.liveness.Steps;
 import bufq.model.HloModule;
 import bufq.model.MemorySpace;
 import bufq.shell.session.CommandException;

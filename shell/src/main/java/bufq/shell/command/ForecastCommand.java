@@ -1,9 +1,9 @@
 package bufq.shell.command;
 
-import bufq.fit.Capacity;
-import bufq.forecast.Forecast;
-import bufq.forecast.ForecastRequest;
-import bufq.forecast.NotASeries;
+import bufq.analysis.fit.Capacity;
+import bufq.analysis.forecast.Forecast;
+import bufq.analysis.forecast.ForecastRequest;
+import bufq.analysis.forecast.NotASeries;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.shell.api.Command;

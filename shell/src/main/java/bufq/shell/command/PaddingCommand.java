@@ -1,7 +1,7 @@
 package bufq.shell.command;
 
 import bufq.shell.api.ArgGrammar;
-import bufq.waste.Waste;
+import bufq.analysis.waste.Waste;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;

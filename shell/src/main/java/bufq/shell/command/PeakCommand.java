@@ -1,6 +1,6 @@
 package bufq.shell.command;
 
-import bufq.peak.Peak;
+import bufq.analysis.peak.Peak;
 import bufq.model.DumpPart;
 import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;

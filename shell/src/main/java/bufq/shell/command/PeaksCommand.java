@@ -1,7 +1,7 @@
 package bufq.shell.command;
 
-import bufq.peak.Peak;
-import bufq.liveness.Prominence;
+import bufq.analysis.peak.Peak;
+import bufq.analysis.liveness.Prominence;
 import bufq.model.DumpPart;
 import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;

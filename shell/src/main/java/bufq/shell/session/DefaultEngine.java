@@ -3,7 +3,7 @@ package bufq.shell.session;
 import bufq.dump.DumpLoader;
 import bufq.dump.file.LoadException;
 import bufq.dump.file.ModuleSource;
-import bufq.category.CategoryRules;
+import bufq.analysis.category.CategoryRules;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;

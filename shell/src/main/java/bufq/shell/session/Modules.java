@@ -5,8 +5,8 @@ import bufq.model.HloModule;
 import bufq.model.LoadWarning;
 import bufq.model.PartUnavailableException;
 import bufq.model.ProgramSizes;
-import bufq.oom.OomReport;
-import bufq.oom.OomText;
+import bufq.analysis.oom.OomReport;
+import bufq.analysis.oom.OomText;
 
 import java.io.PrintStream;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package bufq.shell.cli;
 
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

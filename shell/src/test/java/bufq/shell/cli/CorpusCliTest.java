@@ -3,7 +3,7 @@ package bufq.shell.cli;
 import bufq.dump.DumpLoader;
 import bufq.dump.file.FileKind;
 import bufq.model.HloModule;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.model.PeakClaim;
 import bufq.shell.session.DefaultEngine;
 import bufq.testing.Corpus;

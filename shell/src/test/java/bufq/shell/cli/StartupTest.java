@@ -67,10 +67,10 @@ class StartupTest {
     @Test
     void theArchivingRunLoadsWhatLaterRunsNeed() throws IOException, InterruptedException {
         String plain = classesLoaded(List.of(), "-c", "set");
-        for (String c : List.of(" bufq.peak.ClaimedPeak ", " bufq.eval.Query ", " bufq.dump.text.LiveRangePart "))
+        for (String c : List.of(" bufq.analysis.peak.ClaimedPeak ", " bufq.eval.Query ", " bufq.dump.text.LiveRangePart "))
             assertFalse(plain.contains(c), "'set' alone reads nothing and runs no summary or query: " + c);
         String batch = classesLoaded(List.of("-D" + ArchiveNotice.PROPERTY + "=1"), "-c", "set");
-        assertTrue(batch.contains(" bufq.peak.ClaimedPeak "), "summary rehearsed");
+        assertTrue(batch.contains(" bufq.analysis.peak.ClaimedPeak "), "summary rehearsed");
         assertTrue(batch.contains(" bufq.eval.Query "), "a query compiled");
         assertTrue(batch.contains(" bufq.dump.text.LiveRangePart "), "a four-file set read");
         assertFalse(batch.contains(" org.jline"), "no line editor in the batch archive");

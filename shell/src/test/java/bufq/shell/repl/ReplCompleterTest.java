@@ -1,8 +1,8 @@
 package bufq.shell.repl;
 
-import bufq.fit.HeldArray;
-import bufq.fit.Program;
-import bufq.liveness.Liveness;
+import bufq.analysis.fit.HeldArray;
+import bufq.analysis.fit.Program;
+import bufq.analysis.liveness.Liveness;
 import bufq.shell.run.Shell;
 import bufq.shell.session.Status;
 import bufq.model.HloModule;

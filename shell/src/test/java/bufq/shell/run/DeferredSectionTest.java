@@ -9,7 +9,7 @@ import bufq.shell.session.ModuleSet;
 import bufq.shell.session.Status;
 import bufq.shell.run.Shell;
 import bufq.shell.run.StatementRunner;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.shell.cli.Bufq;

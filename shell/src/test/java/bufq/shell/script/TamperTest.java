@@ -29,7 +29,7 @@ class TamperTest {
             "Object.defineProperty(bufq, 'check', {value: () => undefined})",
             "Object.setPrototypeOf(bufq, {})",
             "Object.freeze(bufq); delete bufq.check",
-            "bufq.check.apply = () => undefined; bufq.check.call = () => undefined",
+            "bufq.analysis.check.apply = () => undefined; bufq.analysis.check.call = () => undefined",
             "globalThis.print = () => undefined",
     })
     void aLaterChecksRegistrationTakesEffect(String evil) {

@@ -3,7 +3,7 @@ package bufq.shell.session;
 import bufq.shell.api.Command;
 import bufq.shell.api.ScriptEngine;
 import bufq.shell.run.Shell;
-import bufq.check.CheckRule;
+import bufq.analysis.check.CheckRule;
 import bufq.shell.cli.Bufq;
 import bufq.shell.command.Commands;
 import bufq.shell.repl.PlainRepl;
