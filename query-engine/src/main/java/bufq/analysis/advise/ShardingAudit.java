@@ -5,6 +5,7 @@ import bufq.lang.QueryException;
 import bufq.analysis.liveness.Liveness;
 import bufq.model.HloModule;
 import bufq.model.TilingModel;
+import bufq.analysis.sharding.Collectives;
 import bufq.analysis.sharding.Replication;
 import bufq.analysis.sharding.Shardings;
 import bufq.table.ColumnType;
@@ -52,6 +53,24 @@ public final class ShardingAudit {
         return o.saved();
     }
 
+    /** Notes on the module's collectives: combined ones split to their leaves, and gradients all-reduced whole. */
+    private static void collectives(HloModule m, Table.Builder t) {
+        Collectives c = Collectives.of(m);
+        if (c.missing() != null) return;
+        List<Collectives.Collective> combined = c.combined();
+        if (!combined.isEmpty()) {
+            long traced = combined.stream().filter(x -> !x.leaves().isEmpty()).count();
+            StringBuilder b = new StringBuilder("combined collectives: " + combined.size() + ", " + traced + " traced to the leaves they carry");
+            for (Collectives.Collective x : combined.stream().filter(x -> !x.leaves().isEmpty()).limit(3).toList()) {
+                List<String> l = x.leaves();
+                b.append("; ").append(x.name()).append(" (").append(x.kind()).append(", ").append(x.elements().size()).append(" operands): ")
+                        .append(String.join(", ", l.subList(0, Math.min(4, l.size())))).append(l.size() > 4 ? ", +" + (l.size() - 4) + " more" : "");
+            }
+            t.note(b.append(" ('why' of a collective's value names its operand's leaf)").toString());
+        }
+        for (Collectives.Collective x : c.reducedWhole()) t.note(x.name() + ": " + x.whole());
+    }
+
     /** The audit's table, or a line saying why there is none (one device; no HLO text, naming the file that would give it). */
     public static List<Output> report(HloModule m, Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
             throws QueryException {
@@ -82,6 +101,7 @@ public final class ShardingAudit {
         }
         if (found.isEmpty()) t.note("every entry parameter is cut " + s.partitions() + " ways, or too small to cut");
         t.note(s.perDeviceNote());
+        collectives(m, t);
         t.note("bytes: the arrays' bytes per device now; sharded: cut over all " + s.partitions() + " devices; copies: values of their"
                 + " per-device shape that are no parameter (gradients, updates, a loop's copies, all-gathers up to that shape), cut with them;"
                 + " leaves of one shape share its copies (listed with the first);"

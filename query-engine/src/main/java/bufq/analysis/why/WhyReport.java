@@ -8,6 +8,8 @@ import bufq.model.BufferAllocation;
 import bufq.analysis.liveness.EarlierEnd;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
+import bufq.analysis.sharding.Collectives;
+import bufq.analysis.sharding.Shardings;
 import bufq.model.HloPosition;
 import bufq.model.HloUse;
 import bufq.model.HloValue;
@@ -123,7 +125,25 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
                         p < 0 ? null : c.name(p));
         String reason = p < 0 ? null : c.reason(p);
         if (reason != null) b.note(v.label() + " is " + c.name(p) + ": " + reason);
+        String carried = carried(m, v);
+        if (carried != null) b.note(carried);
         return b.build();
+    }
+
+    /** For a collective's result in an SPMD module: what it carries (each leaf of a combined one) and whether it reduced whole; else null. */
+    private static String carried(HloModule m, HloValue v) {
+        if (!Shardings.header(m).spmd()) return null;
+        Collectives.Collective c = Collectives.of(m).of(v);
+        if (c == null) return null;
+        Collectives.Element e = Collectives.of(m).elementOf(v);
+        StringBuilder b = new StringBuilder(c.combined() ? "combined " + c.kind() + " " + c.name() + " of " + c.elements().size() + " operands"
+                : c.kind() + " " + c.name());
+        if (e != null) b.append(c.combined() ? "; this is operand " + e.index() + ": " : ": ")
+                .append(e.leaf() == null ? "no parameter met within a few steps" : (c.kind().equals("all-gather") ? "gathers " + e.path()
+                        : "carries the gradient of " + e.leaf() + " (read beside " + e.path() + ")"));
+        if (c.combined() && !c.leaves().isEmpty()) b.append("; all carry ").append(String.join(", ", c.leaves()));
+        if (c.whole() != null) b.append("; ").append(c.whole());
+        return b.toString();
     }
 
     private static Table born(HloModule m, HloValue v, String name) {

@@ -28,13 +28,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * argument's global shape, per-chip shape and PartitionSpec): the partitions are the chips, and each
  * entry parameter's per-device shape, global shape, pieces and replication agree with it.
  */
-class ShardingsCorpusTest {
+public class ShardingsCorpusTest {
     /** {@code "params['embed']": {"global_shape": "float32[256000,2048]", "per_chip_shape": "float32[256000,2048]"}. */
     private static final Pattern ARGUMENT = Pattern.compile(
             "\"([^\"]+)\": \\{\\s*\"global_shape\": \"(\\w+)\\[([\\d,]*)]\",\\s*\"per_chip_shape\": \"(\\w+)\\[([\\d,]*)]\"");
     private static final Pattern CHIPS = Pattern.compile("\"chips\": (\\d+)");
 
-    record Argument(String dtype, long[] global, long[] perChip) {}
+    public record Argument(String dtype, long[] global, long[] perChip) {}
 
     @Test
     void everyShardedCompileAgreesWithItsMetaJson() throws Exception {
@@ -92,7 +92,7 @@ class ShardingsCorpusTest {
         assertTrue(s.missing().startsWith("module_0000.jit_step.cpu_after_optimizations.txt (the optimized HLO text"), s.missing());
     }
 
-    static Map<String, Argument> arguments(String meta) {
+    public static Map<String, Argument> arguments(String meta) {
         Map<String, Argument> out = new LinkedHashMap<>();
         Matcher m = ARGUMENT.matcher(meta);
         while (m.find()) out.put(m.group(1), new Argument(m.group(2), dims(m.group(3)), dims(m.group(5))));
@@ -104,7 +104,7 @@ class ShardingsCorpusTest {
     }
 
     /** numpy's dtype names as HLO's. */
-    private static String dtype(String numpy) {
+    public static String dtype(String numpy) {
         return switch (numpy) {
             case "float32" -> "f32";
             case "bfloat16" -> "bf16";

@@ -2,6 +2,8 @@ package bufq.shell.command;
 
 import bufq.analysis.fit.Capacity;
 import bufq.analysis.forecast.Forecast;
+import bufq.analysis.forecast.MeshForecast;
+import bufq.lang.QueryException;
 import bufq.analysis.forecast.ForecastRequest;
 import bufq.analysis.forecast.NotASeries;
 import bufq.model.DumpPart;
@@ -44,16 +46,37 @@ final class ForecastCommand implements Command {
                 + "'fit' takes the capacity as 'fit' does (set capacity, set device, --capacity, --device) and prints "
                 + "the largest N that fits: by needs_bytes alone, by the peak, and with the arrays 'fit' holds (the "
                 + "other loaded programs run first). 'fit at N' fails (exit 1 under --bail) when N does not fit.\n"
-                + "Modules that are no series are refused with the values that did not pair or fit, and why.";
+                + "Modules that are no series are refused with the values that did not pair or fit, and why.\n"
+                + "'chips at N' takes the current module alone, an SPMD compile whose sharding is read from its HLO text, and "
+                + "forecasts its per-device bytes on N devices: entry parameters cut over every device follow the law of "
+                + "their sharding (1/N each), parameters cut fewer ways and values of a sharded parameter's per-device shape "
+                + "(gradients, updates) are assumed to follow it, replicated parameters stay whole, and every other value is "
+                + "held at its size (the partitioner re-cuts temporaries at another mesh size, which no dump of this one "
+                + "says); the peak at N is the module swept with those sizes. 'chips fit' prints the fewest devices whose "
+                + "peak fits the capacity.";
     }
 
     @Override public List<String> examples() {
-        return List.of("forecast at 64", "forecast x[0] at 128 limit 5", "forecast fit", "forecast fit at 64");
+        return List.of("forecast at 64", "forecast x[0] at 128 limit 5", "forecast fit", "forecast fit at 64", "forecast chips at 8", "forecast chips fit");
     }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) {
         // The series' modules, not only the current one: run() reads their Used values sections.
         return CommandPlan.text(args, NEEDS, false, this::run);
+    }
+
+    /** {@code forecast chips}: the current module on another number of devices. */
+    private static Status chips(CommandContext ctx, ForecastRequest r, Capacity capacity) throws CommandException, IOException {
+        HloModule m = ctx.modules().current();
+        if (m == null) throw new CommandException("forecast chips: no module is loaded; load an SPMD compile with its HLO text");
+        ctx.modules().readParts(m, NEEDS);
+        try {
+            MeshForecast f = MeshForecast.of(m, ctx.engine().catalog(), ctx.settings().tiling(), ctx.settings()::tilingNamed);
+            ctx.out().print(r.fit() ? f.fitReport(capacity) : f.report(r.n()));
+            return Status.OK;
+        } catch (IllegalArgumentException | QueryException e) {
+            throw new CommandException("forecast chips: " + e.getMessage());
+        }
     }
 
     private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
@@ -64,6 +87,7 @@ final class ForecastCommand implements Command {
             throw new CommandException(e.getMessage());
         }
         Capacity capacity = r.fit() ? FitCommand.requireCapacity(ctx) : null;
+        if (r.chips()) return chips(ctx, r, capacity);
         List<HloModule> loaded = new ArrayList<>();
         ctx.modules().forEachModule(loaded::add);
         Forecast f;

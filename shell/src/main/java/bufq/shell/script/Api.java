@@ -163,6 +163,7 @@ final class Api extends Convert.ReadOnly {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(usage + ": " + e.getMessage());
         }
+        if (r.chips()) throw new IllegalArgumentException(usage + ": 'chips' forecasts the current module alone: run the forecast chips command");
         Capacity capacity = null;
         if (r.fit()) {
             var res = session.settings().reserved();
