@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reference parser for XLA buffer-assignment dumps, written the way people usually write one.
 
-It is the comparison point of issue 8: a regex per line, a dict per value, the live ranges joined
+It is the comparison point: a regex per line, a dict per value, the live ranges joined
 to the values by (name, index), instructions kept as parsed dicts. It reads a jaxlib-0.10 four-file
 set (any of its files or its directory) or a single-file dump, and prints a summary like
 `bufq -c summary`: allocations, values, instructions, total bytes, the peak step with its bytes

@@ -1,8 +1,8 @@
 package bufq.bench;
 
-import bufq.advise.Advisor;
-import bufq.advise.Remedies;
-import bufq.advise.Rules;
+import bufq.analysis.advise.Advisor;
+import bufq.analysis.advise.Remedies;
+import bufq.analysis.advise.Rules;
 import bufq.dump.DumpLoader;
 import bufq.eval.Catalog;
 import bufq.model.HloModule;

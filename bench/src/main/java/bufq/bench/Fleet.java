@@ -13,7 +13,7 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 /**
- * Issue 45's costs, through the launcher as a user runs it: the DuckDB jar's size, what starting
+ * DuckDB's costs, through the launcher as a user runs it: the DuckDB jar's size, what starting
  * DuckDB adds to a run ({@code --sql 'select 42'} against {@code -c 'help sql'}, which loads no
  * module either, one after the other in pairs), and the two table exports of 2,000 programs
  * ({@code dir-2k}) beside {@code -c summary} of the same directory (the read alone) and beside the
@@ -55,7 +55,7 @@ final class Fleet {
 
     String run(int runs) throws Exception {
         String bufq = root.resolve("bufq").toString();
-        md.append("### Issue 45: DuckDB, Parquet and `sql`\n\n").append("Load average ").append(Report.loadAverage()).append(" at the start.\n\n");
+        md.append("### DuckDB, Parquet and `sql`\n\n").append("Load average ").append(Report.loadAverage()).append(" at the start.\n\n");
         jar();
         Path dir2k = new Harness(root, log).programs();
         Path nine = root.resolve("../shared/corpus/jax-0.10.2/multi-module-dir").normalize();

@@ -14,7 +14,7 @@ import java.util.Locale;
 import java.util.TreeMap;
 
 /**
- * The benchmark of issue 8, run by {@code bench/run}: makes the inputs when missing, measures each
+ * The benchmark, run by {@code bench/run}: makes the inputs when missing, measures each
  * one (warm in a JVM of its own, cold as whole {@code bufq -c summary} processes, the Python
  * reference parser side by side), prints the markdown report and writes it to
  * {@code bench/target/results.md}. It decides what runs; {@link ProcessRuns} times whole processes
@@ -35,7 +35,7 @@ public final class Harness {
     boolean python = true;
     boolean warm = true;
     boolean dir = true;
-    /** Time to the first prompt in tmux (issue 34). */
+    /** Time to the first prompt in tmux. */
     boolean prompt = true;
     /** Input ids to measure (e.g. four-28mb, four-1m); null: all. */
     List<String> only;
@@ -134,11 +134,11 @@ public final class Harness {
                 r.put("warm.text_bytes", Long.toString(InProcess.textBytes(in.path())));
             }
             int runs = big ? Math.min(3, coldRuns) : coldRuns;
-            if (in.family().equals("28mb") && !quick) runs = Math.max(runs, 7);   // issue 34: median of 7 pairs
+            if (in.family().equals("28mb") && !quick) runs = Math.max(runs, 7);   // median of 7 pairs
             boolean py = python && (!quick || in.family().equals("28mb"));
             log.println("measuring " + in.id() + " cold (" + runs + " processes of each command"
                     + (py ? ", the Python reference in turn" : "") + ") ...");
-            // Side by side on the 28 MB module (issue 23's targets); elsewhere Python's long runs fewer times.
+            // Side by side on the 28 MB module (the batch targets); elsewhere Python's long runs fewer times.
             r.putAll(cold(in, runs, !py ? 0 : in.family().equals("28mb") ? runs : big ? 1 : Math.min(3, runs)));
             if (in.id().equals(largestFour(inputs))) r.putAll(perfetto(in));
             results.put(in.id(), r);
@@ -156,7 +156,7 @@ public final class Harness {
         }
         Path generatedDir = this.dir ? programs() : null;
         if (generatedDir != null) {
-            // Issue 34: `modules` and `fit` over a directory of 2,000 programs, each module's files its own copies.
+            // `modules` and `fit` over a directory of 2,000 programs, each module's files its own copies.
             Map<String, String> d = new LinkedHashMap<>();
             d.put("dir2k.modules_count", Long.toString(moduleCount(generatedDir)));
             for (String command : List.of("modules", "fit")) {
@@ -169,7 +169,7 @@ public final class Harness {
         }
         Path dir = this.dir ? directory() : null;
         if (dir != null) {
-            // Issue 8: "a few thousand modules per directory" must feel instant too.
+            // "a few thousand modules per directory" must feel instant too.
             Map<String, String> d = new LinkedHashMap<>();
             d.put("dir.modules_count", Long.toString(moduleCount(dir)));
             for (String command : List.of("modules", "summary")) {
@@ -188,7 +188,7 @@ public final class Harness {
     static final String PROTO_STEM = "module_0000.jit_step.cpu_after_optimizations";
 
     /**
-     * Issue 21's row: {@link ProtoLoad} in a JVM of its own on the largest corpus proto against the
+     * The proto row: {@link ProtoLoad} in a JVM of its own on the largest corpus proto against the
      * text of the same module; null without the corpus.
      */
     Map<String, String> protoLoad() throws Exception {
@@ -220,7 +220,7 @@ public final class Harness {
     }
 
     /**
-     * Issue 22: one {@code bufq -c 'export perfetto FILE'} process on {@code in}: wall, CPU, max RSS
+     * One {@code bufq -c 'export perfetto FILE'} process on {@code in}: wall, CPU, max RSS
      * and the file's size (the trace is streamed; this shows what a million values make).
      */
     Map<String, String> perfetto(Input in) throws Exception {
@@ -284,7 +284,7 @@ public final class Harness {
     static final int PROGRAMS = 2000;
 
     /**
-     * Issue 34's directory: {@value #PROGRAMS} programs of {@code jax-0.10.2/multi-module-dir}
+     * The fleet directory: {@value #PROGRAMS} programs of {@code jax-0.10.2/multi-module-dir}
      * renumbered, each file a copy of its own (not a link, so the files are read as many times as
      * there are modules), under {@code bench/target/generated/dir-2k}; null without the corpus.
      */
@@ -350,7 +350,7 @@ public final class Harness {
     private boolean launcherReady;
 
     /**
-     * The batch commands of issue 23, timed as whole processes: {@code bufq -c summary} needs only the
+     * The batch commands, timed as whole processes: {@code bufq -c summary} needs only the
      * allocations and live ranges, the query as well, {@code blame} the Used values section too.
      * Keys: {@code cold} (summary), {@code cold.query}, {@code cold.blame}.
      */
@@ -384,7 +384,7 @@ public final class Harness {
             counts.put("py", pyRuns);
             Path ref = root.resolve("../shared/bench/ref.py").normalize();
             if (in.family().equals("28mb") && Files.exists(ref)) {
-                // Issue 34's yardstick, in turn with bufq's runs: ratios pair by pair.
+                // The yardstick, in turn with bufq's runs: ratios pair by pair.
                 commands.put("ref", List.of(ProcessRuns.python(), ref.toString(), in.path().toString()));
                 counts.put("ref", runs);
             }

@@ -1,11 +1,11 @@
 package bufq.bench;
 
-import bufq.peak.Peak;
-import bufq.why.Why;
-import bufq.timeline.Timeline;
-import bufq.liveness.LiveValues;
-import bufq.liveness.Liveness;
-import bufq.why.WhyReport;
+import bufq.analysis.peak.Peak;
+import bufq.analysis.why.Why;
+import bufq.analysis.timeline.Timeline;
+import bufq.analysis.liveness.LiveValues;
+import bufq.analysis.liveness.Liveness;
+import bufq.analysis.why.WhyReport;
 import bufq.dump.DumpLoader;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
@@ -16,8 +16,8 @@ import bufq.format.Formatters;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.whatif.EditParser;
-import bufq.whatif.EditSweep;
+import bufq.analysis.whatif.EditParser;
+import bufq.analysis.whatif.EditSweep;
 import bufq.model.TilingModel;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -42,7 +42,7 @@ import java.util.Locale;
  * for retained heap and queried.
  */
 public final class InProcess {
-    /** The fixed query set of issue 8; {@code MID} is replaced by the middle step. */
+    /** The fixed query set; {@code MID} is replaced by the middle step. */
     static final Formatter TABLE = Formatters.byName("table");
 
     static final List<Map.Entry<String, String>> QUERIES = List.of(
@@ -186,7 +186,7 @@ public final class InProcess {
         }
     }
 
-    /** The edits of issue 20's bench row: rematerialise the large values at the peak, halve the f32 ones. */
+    /** The edits of the what-if bench row: rematerialise the large values at the peak, halve the f32 ones. */
     static final String WHATIF = "remat where live at peak and size > 1MiB; scale where dtype = \"f32\" by 0.5";
 
     /** {@code whatif} on the loaded module: parse, select, edit, recompute occupancy and the peak. */

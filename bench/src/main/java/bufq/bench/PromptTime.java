@@ -13,7 +13,7 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * Time to the first prompt as a person sees it (issue 34): {@code ./bufq [PATH]} started in a
+ * Time to the first prompt as a person sees it: {@code ./bufq [PATH]} started in a
  * detached tmux session, its screen read every few milliseconds until the prompt ({@code ...)>})
  * is on it; the wall time from launch to that screen, and the CPU the JVM had used by then (from
  * {@code /proc}: steadier than wall time on a shared machine). Each session is left with Ctrl-D,

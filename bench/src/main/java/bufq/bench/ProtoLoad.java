@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Issue 21's loading row: one module as a {@code .hlo.pb} against the text set of the same module,
+ * The proto loading row: one module as a {@code .hlo.pb} against the text set of the same module,
  * in one warm JVM: {@code ProtoLoad HLO_PB TEXT_FILE [--runs N] [--warmup N]}. The two loads take
  * turns (a machine whose load drifts treats them alike); a load includes reading the values (the
  * text's values file is read on demand, so it is asked for). Medians per value of wall time, of

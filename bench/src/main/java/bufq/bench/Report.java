@@ -171,7 +171,7 @@ final class Report {
     }
 
     private void targets() {
-        md.append("### Targets (issue 8)\n\n| target | measured | verdict |\n|---|---|---|\n");
+        md.append("### Targets\n\n| target | measured | verdict |\n|---|---|---|\n");
         String big = sizes.contains("1m") ? "1m" : sizes.get(sizes.size() - 1);
         List<String> large = new ArrayList<>();
         for (String f : List.of("four", "single")) if (r.containsKey(f + "-" + big)) large.add(f + "-" + big);
@@ -240,14 +240,14 @@ final class Report {
     }
 
     /**
-     * Issue 34: the 28 MB module's batch commands against {@code ../shared/bench/ref.py} in turn (the
+     * The 28 MB module's batch commands against {@code ../shared/bench/ref.py} in turn (the
      * ratio pair by pair, its spread), the time to the first prompt in tmux, and {@code modules} over
      * 2,000 programs.
      */
     private void yardstick() {
         Map<String, String> m28 = r.get("four-28mb"), pr = r.get("prompt"), d = r.get("dir2k");
         if ((m28 == null || m28.get("ref.ms") == null) && pr == null && d == null) return;
-        md.append("### Issue 34: against the yardstick (`../shared/bench/ref.py`), the prompt, 2,000 programs\n\n")
+        md.append("### Against the yardstick (`../shared/bench/ref.py`), the prompt, 2,000 programs\n\n")
                 .append("Load average ").append(loadAtStart).append(" at the start, ").append(loadAverage())
                 .append(" at the end; on a busy machine trust the ratios (each pair ran one after the other), CPU and RSS.\n\n")
                 .append("| target | bufq wall (ms, runs) | ref.py wall (ms) | ratio per pair: median (lowest-highest) | bufq CPU (ms) | ref.py CPU (ms) | bufq RSS (MB) | ref.py RSS (MB) | verdict |\n")
@@ -294,11 +294,11 @@ final class Report {
         md.append('\n');
     }
 
-    /** Issue 23: batch runs in bufq's own JVM against the Python reference, measured in turn in one run. */
+    /** Batch runs in bufq's own JVM against the Python reference, measured in turn in one run. */
     private void batchTargets() {
         Map<String, String> m28 = r.get("four-28mb");
         if (m28 == null && !r.containsKey("four-1m")) return;
-        md.append("### Targets (issue 23): batch runs, bufq's own JVM against the Python reference in the same run\n\n")
+        md.append("### Targets: batch runs, bufq's own JVM against the Python reference in the same run\n\n")
                 .append("| target | measured | verdict |\n|---|---|---|\n");
         if (m28 != null && m28.get("py.ms") != null) {
             for (Map.Entry<String, String> c : Harness.COLD.subList(0, 2)) {
@@ -314,7 +314,7 @@ final class Report {
             double rss = num(m28.get("cold.rss_kb")), pyRss = num(m28.get("py.rss_kb"));
             target("max RSS of `bufq -c summary` <= Python's on the 28 MB module", kbToMb(m28.get("cold.rss_kb")) + " MB against "
                     + kbToMb(m28.get("py.rss_kb")) + " MB", rss <= pyRss);
-            md.append("| `bufq -c blame` on the 28 MB module (no slower than before issue 23: compare with the figure "
+            md.append("| `bufq -c blame` on the 28 MB module (no slower than before the batch path was measured: compare with the figure "
                     + "of an earlier run) | ").append(fmt(m28.get("cold.blame.ms"))).append(" ms / ")
                     .append(fmt(m28.get("cold.blame.cpu_ms"))).append(" ms CPU | see RESULTS.md |\n");
         }
@@ -327,7 +327,7 @@ final class Report {
         for (Map.Entry<String, Map<String, String>> e : r.entrySet()) {
             Map<String, String> m = e.getValue();
             if (m.get("perfetto.ms") == null && m.get("perfetto.error") == null) continue;
-            md.append("| `bufq -c 'export perfetto FILE'` on ").append(e.getKey()).append(" (issue 22: size and time, one process) | ")
+            md.append("| `bufq -c 'export perfetto FILE'` on ").append(e.getKey()).append(" (size and time, one process) | ")
                     .append(m.get("perfetto.error") != null ? "error: " + m.get("perfetto.error")
                             : fmt(m.get("perfetto.ms")) + " ms / " + fmt(m.get("perfetto.cpu_ms")) + " ms CPU / "
                             + kbToMb(m.get("perfetto.rss_kb")) + " MB RSS; file " + mb(m.get("perfetto.bytes")) + " MB")
@@ -353,7 +353,7 @@ final class Report {
     private void protoLoad() {
         Map<String, String> p = r.get("proto");
         if (p == null || p.containsKey("proto.error")) return;
-        md.append("### `.hlo.pb` against the text of the same module (issue 21)\n\n")
+        md.append("### `.hlo.pb` against the text of the same module\n\n")
                 .append("`jax-0.10.2-proto/transformer-12layer` (").append(p.get("proto.proto_values"))
                 .append(" values) loaded as its `.hlo.pb` and as its text set in turns in one warm JVM, values included; medians.\n\n")
                 .append("| input | wall (ms) | loading thread CPU (ms) | all Java threads' CPU (ms) | µs per value, wall | loading thread CPU | all threads' CPU |\n")

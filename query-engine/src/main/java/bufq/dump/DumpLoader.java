@@ -125,7 +125,7 @@ public final class DumpLoader {
                     if (groups.containsKey(module)) continue;
                     // Read by its module's .hlo.pb; alone, it is a module of its own (as a text report alone is).
                     if (ProtoSources.isReport(abs.getFileName().toString()) && protoModules.contains(module)) continue;
-                    // A bare assignment beside the one module it belongs to joins it (issue 30: one program
+                    // A bare assignment beside the one module it belongs to joins it (one program
                     // gave two modules, jit_f and a nameless one).
                     String joins = onlyModuleBeside(abs, groups.keySet(), protoModules);
                     if (joins != null && ProtoSources.isBareAssignment(f)) continue;   // read as that module, silently as a report .pb is

@@ -1,6 +1,6 @@
 package bufq.eval;
 
-import bufq.category.CategoryRules;
+import bufq.analysis.category.CategoryRules;
 import bufq.lang.Lexer;
 import bufq.model.DumpPart;
 import bufq.table.ColumnType;
@@ -50,7 +50,7 @@ public final class Catalog {
         return e.with(new FieldDef(f.info(), g, f.needs()));
     }
 
-    /** values, allocations, instructions and steps with the fields of issue 3 and a few extras. */
+    /** values, allocations, instructions and steps with their fields. */
     public static Catalog standard() { return Standard.CATALOG; }
 
     /** Built on the first {@link #standard()}, once. */
@@ -71,7 +71,7 @@ public final class Catalog {
     /**
      * {@link #standard()}'s entities without making it (what tells a query from a command): making
      * it links its fields' hundred-odd getter lambdas, half of the CPU of a run of {@code -c set}
-     * beyond the JVM's start, which a run that compiles no query does not need (issue 34).
+     * beyond the JVM's start, which a run that compiles no query does not need.
      */
     public static List<String> standardEntities() { return STANDARD_ENTITIES; }
 

@@ -1,6 +1,6 @@
 package bufq.eval;
 
-import bufq.category.CategoryRules;
+import bufq.analysis.category.CategoryRules;
 import bufq.lang.Ast;
 import bufq.lang.Diagnostic;
 import bufq.lang.QueryException;

@@ -296,7 +296,7 @@ final class Conditions {
     private static String article(ColumnType t) {
         return switch (t) {
             case INT, BYTES, FLOAT, PERCENT -> "a number";
-            case STRING, NOTE, STATEMENT -> "a string";
+            case STRING, NOTE, KEY, STATEMENT -> "a string";
             case BOOL -> "true or false";
             case LIST -> "a list";
         };
@@ -308,7 +308,7 @@ final class Conditions {
             case BYTES -> "bytes";
             case FLOAT -> "number";
             case PERCENT -> "percentage";
-            case STRING, NOTE, STATEMENT -> "string";
+            case STRING, NOTE, KEY, STATEMENT -> "string";
             case BOOL -> "boolean";
             case LIST -> "list";
         };

@@ -1,17 +1,15 @@
 package bufq.eval;
 
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.eval.Plan.Agg;
 import bufq.eval.Plan.Col;
 import bufq.eval.Plan.LiveSlot;
 import bufq.eval.Plan.Run;
 import bufq.eval.Plan.Sort;
 import bufq.lang.Ast;
-import bufq.lang.Diagnostic;
-import bufq.lang.NearNames;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
-import bufq.liveness.Prominence;
+import bufq.analysis.liveness.Prominence;
 import bufq.model.TilingModel;
 import bufq.table.Column;
 import bufq.table.ColumnType;
@@ -362,14 +360,7 @@ final class Executor {
             }
             return peaks.get((int) r.rank() - 1).step();
         }
-        Ast.Named n = (Ast.Named) t;
-        int time = m.timeOf(n.name());
-        if (time >= 0) return time;
-        if (m.instruction(n.name()) != null) {
-            throw new QueryException(t.start(), t.end(), "instruction '" + n.name() + "' is not in the instruction sequence");
-        }
-        throw new QueryException(new Diagnostic(t.start(), t.end(), "unknown instruction '" + n.name() + "' in module "
-                + m.handle() + "; expected a step number, 'peak', 'claimed_peak' or a scheduled instruction name", NearNames.near(n.name(), m.sequence())));
+        return Step.named(m, ((Ast.Named) t).name(), t.start(), t.end());
     }
 
     /** One aggregate's running state. Sums of integers stay exact (overflow fails the query). */

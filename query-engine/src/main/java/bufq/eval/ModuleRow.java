@@ -3,9 +3,9 @@ package bufq.eval;
 import bufq.model.ProgramSizes;
 import bufq.model.HeapEvent;
 import bufq.model.HloModule;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.model.PeakClaim;
-import bufq.sharding.Shardings;
+import bufq.analysis.sharding.Shardings;
 
 import java.util.List;
 
@@ -19,7 +19,7 @@ import java.util.List;
  * @param peakBytes        bytes occupied at the peak ({@code Liveness.peakBytes}), -1 without live ranges
  * @param peakTime         the peak step, -1 without live ranges
  * @param tracePeakBytes   the heap-simulator trace's own peak, -1 without a trace
- * @param sizes            JAX's memory_analysis() figures read from the allocations (issue 29)
+ * @param sizes            JAX's memory_analysis() figures read from the allocations
  * @param jaxVersion       the JAX version the dump records (a profile capture's), or null
  * @param jaxlibVersion    the jaxlib version it records, or null
  * @param partitions       {@code num_partitions} of the HLO text beside the dump ({@link Shardings}), 1 without it

@@ -38,7 +38,7 @@ final class ScriptGetter implements Getter {
             case INT, BYTES -> v instanceof Number n && !(v instanceof Double d && !(d >= -0x1p63 && d < 0x1p63))
                     ? Long.valueOf(n.longValue()) : null;
             case FLOAT, PERCENT -> v instanceof Number n ? Double.valueOf(n.doubleValue()) : null;
-            case STRING, NOTE, STATEMENT -> v instanceof String || v instanceof Character ? v.toString() : null;
+            case STRING, NOTE, KEY, STATEMENT -> v instanceof String || v instanceof Character ? v.toString() : null;
             case BOOL -> v instanceof Boolean ? v : null;
             case LIST -> v instanceof List<?> l ? List.copyOf(l.stream().map(x -> x == null ? "null" : x).toList()) : null;
         };

@@ -2,7 +2,7 @@ package bufq.eval;
 
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.liveness.UseSchedule;
+import bufq.analysis.liveness.UseSchedule;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,9 +1,8 @@
 package bufq.export;
 
-import bufq.blame.Blame;
-import bufq.liveness.LiveValues;
-import bufq.liveness.Liveness;
-import bufq.liveness.OccupiedShares;
+import bufq.analysis.blame.Blame;
+import bufq.analysis.liveness.LiveValues;
+import bufq.analysis.liveness.OccupiedShares;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
@@ -67,40 +66,6 @@ public final class PprofExport {
             Summary s = new PprofExport(m, by).writeProfile(o, step, stepName);
             o.flush();
             return s;
-        }
-    }
-
-    /**
-     * The step {@code at} names: {@code peak} (bufq's peak, the step {@code blame} reports),
-     * {@code claimed_peak} (the dump's own label) or a step number.
-     *
-     * @throws IllegalArgumentException with a one-line message when there is no such step
-     */
-    public static int step(HloModule m, String at) {
-        if (m.steps() == 0) throw new IllegalArgumentException(m.handle() + " has no live ranges, so no step to export");
-        switch (at) {
-            case "peak" -> {
-                int p = Liveness.of(m).peakTime();
-                // No value is live at any step (a schedule without values, ranges that hold no step).
-                if (p < 0) throw new IllegalArgumentException(m.handle() + " has no peak: no value is live at any step; name one with 'at STEP'");
-                return p;
-            }
-            case "claimed_peak" -> {
-                int c = Liveness.of(m).claimedPeakTime();
-                if (c < 0 || c >= m.steps())
-                    throw new IllegalArgumentException(m.handle() + " has no peak label of its own; use 'at peak' or a step");
-                return c;
-            }
-            default -> {
-                try {
-                    int t = Integer.parseInt(at);
-                    if (t >= 0 && t < m.steps()) return t;
-                } catch (NumberFormatException e) {
-                    // the message below says what is expected
-                }
-                throw new IllegalArgumentException("'at' takes peak, claimed_peak or a step from 0 to " + (m.steps() - 1)
-                        + ", not '" + at + "'");
-            }
         }
     }
 

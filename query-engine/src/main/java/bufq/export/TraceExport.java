@@ -1,6 +1,6 @@
 package bufq.export;
 
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.format.JsonFormatter;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;

@@ -42,13 +42,13 @@ public final class DelimitedFormatter implements Formatter {
             for (int i = 0; i < data.size(); i++) {
                 if (i > 0) out.append('\n');
                 out.append("# ").append(options.terminal() ? Cells.visible(names.get(i), false) : names.get(i)).append('\n');
-                if (data.get(i) instanceof Table t) write(t.withoutNoteColumns(), options, out);
+                if (data.get(i) instanceof Table t) write(t.withoutJsonOnlyColumns(), options, out);
                 else if (data.get(i) instanceof TextBlock tb) Results.text(tb.text(), false, out);
             }
             return;
         }
         for (Output o : data) {
-            if (o instanceof Table t) write(t.withoutNoteColumns(), options, out);
+            if (o instanceof Table t) write(t.withoutJsonOnlyColumns(), options, out);
             else if (o instanceof TextBlock tb) Results.text(tb.text(), false, out);
         }
     }

@@ -47,11 +47,4 @@ public final class Formatters {
     public static void writeAll(List<? extends Output> outputs, Formatter f, FormatOptions options, StringBuilder out) {
         f.write(Result.of(outputs), options, out);
     }
-
-    /**
-     * A table's key in a json object: its title up to the first detail (a digit, parenthesis, colon
-     * or comma), lowercase, words joined by {@code _}: "values live at step 13 (fusion.5)" is
-     * {@code values_live_at_step}, the same for every module.
-     */
-    public static String key(String title) { return Results.key(title); }
 }

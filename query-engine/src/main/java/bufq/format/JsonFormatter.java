@@ -16,7 +16,8 @@ import java.util.List;
  * as arrays, strings escaped per RFC 8259; a {@link PrintedSize} (a size a message printed rounded) as
  * {@code {"printed": "17.79M", "low": N, "high": M}} (an exact one as its number), a {@link Holding}
  * as {@code {"name": ..., "bytes": N}}. The title and notes are not data and are left out; a
- * {@link bufq.table.ColumnType#NOTE} column, a row's note, is kept as a field. A
+ * {@link bufq.table.ColumnType#NOTE} column (a row's note) and a {@link bufq.table.ColumnType#KEY}
+ * column (a key for programs) are kept as fields. A
  * command that yields several tables prints one object of named arrays, so every statement's output
  * is one JSON document; the results written to one output join into one document ({@link #document}).
  */
@@ -26,7 +27,7 @@ public final class JsonFormatter implements Formatter {
 
     /**
      * The data of a result ({@link Results#data}): one table's array, a text's string, or for
-     * several one object of named tables (keys from the titles, see {@link Results#key}).
+     * several one object of named tables (keys from the tables, see {@link Table#key}).
      */
     @Override public void write(Result result, FormatOptions options, StringBuilder out) {
         List<Output> data = Results.data(result.outputs());
@@ -126,7 +127,7 @@ public final class JsonFormatter implements Formatter {
      */
     private static int repeatedGroup(List<Output> data) {
         List<String> base = new ArrayList<>();
-        for (Output o : data) base.add(o instanceof Table t && t.title() != null ? Results.key(t.title()) : "");
+        for (Output o : data) base.add(o instanceof Table t && t.key() != null ? t.key() : "");
         int g = base.subList(1, base.size()).indexOf(base.get(0)) + 1;
         if (g <= 0 || base.get(0).isEmpty() || base.size() % g != 0) return 0;
         if (new HashSet<>(base.subList(0, g)).size() != g) return 0;

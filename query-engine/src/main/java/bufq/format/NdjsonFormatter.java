@@ -41,7 +41,7 @@ public final class NdjsonFormatter implements Formatter {
 
     /** A table's name when it stands alone: its json key, or {@code result} for an untitled table (a query's). */
     static String name(Table table) {
-        String key = table.title() == null ? "" : Results.key(table.title());
+        String key = table.key() == null ? "" : table.key();
         return key.isEmpty() ? "result" : key;
     }
 

@@ -6,7 +6,6 @@ import bufq.table.TextBlock;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /** What the formats' renderings of a whole {@link Result} share: its outputs in order, its data, their keys. */
 final class Results {
@@ -21,7 +20,7 @@ final class Results {
         for (Output o : result.outputs()) {
             if (!first) out.append('\n');
             first = false;
-            if (o instanceof Table t) f.write((result.maxRows() > 0 ? t.limit(result.maxRows()) : t).withoutNoteColumns(), options, out);
+            if (o instanceof Table t) f.write((result.maxRows() > 0 ? t.limit(result.maxRows()) : t).withoutJsonOnlyColumns(), options, out);
             else if (o instanceof TextBlock tb) text(tb.text(), fenced, out);
         }
     }
@@ -45,11 +44,11 @@ final class Results {
         return tables.isEmpty() ? List.copyOf(outputs) : tables;
     }
 
-    /** Unique keys for several outputs: each table's {@link #key}, numbered when two agree. */
+    /** Unique keys for several outputs: each table's {@link Table#key}, numbered when two agree. */
     static List<String> keys(List<Output> data) {
         List<String> keys = new ArrayList<>();
         for (int i = 0; i < data.size(); i++) {
-            String k = data.get(i) instanceof Table t && t.title() != null ? key(t.title()) : "";
+            String k = data.get(i) instanceof Table t && t.key() != null ? t.key() : "";
             if (k.isEmpty()) k = (data.get(i) instanceof Table ? "table_" : "text_") + (i + 1);
             String base = k;
             for (int n = 2; keys.contains(k); n++) k = base + "_" + n;
@@ -58,17 +57,4 @@ final class Results {
         return keys;
     }
 
-    /**
-     * A table's key in a json object: its title up to the first detail (a digit, parenthesis, colon
-     * or comma), lowercase, words joined by {@code _}: "values live at step 13 (fusion.5)" is
-     * {@code values_live_at_step}, the same for every module.
-     */
-    static String key(String title) {
-        StringBuilder b = new StringBuilder();
-        for (char c : title.toLowerCase(Locale.ROOT).toCharArray()) {
-            if (Character.isDigit(c) || c == '(' || c == ':' || c == ',') break;
-            b.append(Character.isLetter(c) ? c : ' ');
-        }
-        return String.join("_", b.toString().trim().split("\\s+"));
-    }
 }

@@ -200,7 +200,7 @@ public final class TableFormatter implements Formatter {
     /**
      * Cuts the widest shown text column, never below {@code floor} or its header, until the table
      * fits. The key column (the first text column: the name a row is about) keeps
-     * {@link #SOFT_TEXT} columns while the others go down to {@code floor} (issue 30).
+     * {@link #SOFT_TEXT} columns while the others go down to {@code floor}.
      */
     private static void cutText(Table table, String[][] cells, String[][] whole, int[] width, boolean[] right, int[] shown,
                                 int lineWidth, int floorText) {

@@ -42,21 +42,9 @@ public final class Parser extends TokenCursor {
     /**
      * True when {@code text} is an unfinished query that more input could complete (trailing
      * {@code and}, open parenthesis, open string, {@code where} with nothing after it): the REPL
-     * then asks for a continuation line instead of reporting an error.
+     * then asks for a continuation line instead of reporting an error. The rule is {@link Unfinished}'s.
      */
-    public static boolean needsMore(String text) {
-        String src = text == null ? "" : text;
-        if (src.isBlank() || src.length() > MAX_LENGTH) return false;   // past the bound: refused at once
-        try {
-            parse(src);
-            return false;
-        } catch (QueryException e) {
-            List<Token> ts = Lexer.lex(src);
-            Token last = ts.size() >= 2 ? ts.get(ts.size() - 2) : null;
-            if (last != null && Lexer.isUnterminatedString(last)) return true;
-            return e.diagnostic().start() >= src.stripTrailing().length();
-        }
-    }
+    public static boolean needsMore(String text) { return Unfinished.query(text); }
 
     // query = IDENT { clause } [ ";" ] EOF
     private Query query() throws QueryException {

@@ -21,6 +21,15 @@ public final class SqlHabits {
     private static final List<String> QUIT = List.of("\\q", "\\quit", ".quit", ".exit", "\\exit", ":q");
 
     /**
+     * {@code text} stripped and without a trailing {@code ;}, which ends a statement as in SQL shells:
+     * every command and query reads its text through this.
+     */
+    public static String withoutTerminator(String text) {
+        String t = text == null ? "" : text.strip();
+        return t.endsWith(";") ? t.substring(0, t.length() - 1).stripTrailing() : t;
+    }
+
+    /**
      * A hint for a statement that is neither a command nor a query (the shell's "unknown command"),
      * such as {@code ; did you mean 'values limit 3'?}, or the empty string.
      */

@@ -1,5 +1,6 @@
 package bufq.model;
 
+import bufq.util.LongList;
 import java.util.List;
 
 /**

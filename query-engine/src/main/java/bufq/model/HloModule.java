@@ -46,7 +46,7 @@ public final class HloModule {
     private final int[] allocationStart;
     private final int[] byAllocation;
     private final Lazy<NameIndex<Integer>> firstTime;   // sequence names to their first step, built on first use
-    // Liveness and the index by time, computed by bufq.liveness on first use and shared with copies
+    // Liveness and the index by time, computed by bufq.analysis.liveness on first use and shared with copies
     // under another handle.
     private final Derived derived;
 
@@ -106,49 +106,8 @@ public final class HloModule {
         }
     }
 
-    public HloModule(Info info, List<BufferAllocation> allocations, List<HloValue> values,
-                  List<HloInstruction> instructions, List<String> sequence, List<LoadWarning> warnings) {
-        this(info, allocations, values, instructions, sequence, warnings, warnings.size());
-    }
-
-    /**
-     * @param warningCount how many warnings the reader raised; {@code warnings} keeps only the first
-     *                     ones (the reader caps them), so this may be larger than its size
-     */
-    public HloModule(Info info, List<BufferAllocation> allocations, List<HloValue> values,
-                  List<HloInstruction> instructions, List<String> sequence, List<LoadWarning> warnings,
-                  int warningCount) {
-        this(info, allocations, values, instructions, sequence, warnings, warningCount, List.of());
-    }
-
-    /** @param heapEvents the heap-simulator trace, in order (proto dumps; empty for text) */
-    public HloModule(Info info, List<BufferAllocation> allocations, List<HloValue> values,
-                  List<HloInstruction> instructions, List<String> sequence, List<LoadWarning> warnings,
-                  int warningCount, List<HeapEvent> heapEvents) {
-        this(info, allocations, values, sequence, warnings, warningCount, heapEvents,
-                UsedValues.Deferred.of(UsedValues.of(instructions)));
-    }
-
-    /**
-     * A module whose instructions, and whose values' positions and uses, come from {@code details}:
-     * read already, or read on first use (values made by {@link HloValue#deferred} with the same
-     * {@code details}, their slot their position in {@code values}).
-     *
-     * @param warnings     the warnings of the parts read at load (the section's own come with it)
-     * @param warningCount how many those parts raised
-     */
-    public HloModule(Info info, List<BufferAllocation> allocations, List<HloValue> values, List<String> sequence,
-                     List<LoadWarning> warnings, int warningCount, List<HeapEvent> heapEvents, UsedValues.Deferred details) {
-        this(info, allocations, values, sequence, warnings, warningCount, constant(List.copyOf(heapEvents)), details);
-    }
-
-    private static <T> Supplier<T> constant(T t) { return () -> t; }
-
-    /**
-     * As above, the heap-simulator trace's events made by {@code heapEvents} on first use (once;
-     * it must not fail: the reader checked the trace at load).
-     */
-    public HloModule(Info info, List<BufferAllocation> allocations, List<HloValue> values, List<String> sequence,
+    /** Made by {@link HloModuleBuilder#build}, the one way in. */
+    HloModule(Info info, List<BufferAllocation> allocations, List<HloValue> values, List<String> sequence,
                      List<LoadWarning> warnings, int warningCount, Supplier<List<HeapEvent>> heapEvents,
                      UsedValues.Deferred details) {
         this.info = info;
@@ -481,7 +440,7 @@ public final class HloModule {
     public int steps() { return info.maxTime() < 0 ? 0 : info.maxTime() + 1; }
 
     /**
-     * Data a package above the model derives from this module ({@code bufq.liveness}: its liveness,
+     * Data a package above the model derives from this module ({@code bufq.analysis.liveness}: its liveness,
      * its index by time), computed once for this module and its copies under other handles.
      *
      * @param kind    the derived data's class, its key

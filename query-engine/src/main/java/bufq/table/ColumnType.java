@@ -22,8 +22,16 @@ public enum ColumnType {
      */
     NOTE,
     /**
+     * Java {@code String}, a key a program joins rows on (the module's handle of a row whose table
+     * names its module in the title): a field in json, left out of every other format.
+     */
+    KEY,
+    /**
      * Java {@code String}, a statement the user is meant to run next ({@code whatif ...}, {@code use
      * m}): never cut in any format, since a cut statement pasted back is a wrong one.
      */
-    STATEMENT
+    STATEMENT;
+
+    /** Whether only json keeps this column: a note or a key, which the other formats leave out. */
+    public boolean jsonOnly() { return this == NOTE || this == KEY; }
 }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.RandomAccess;
 import java.util.function.IntFunction;
@@ -15,8 +16,15 @@ import java.util.function.IntFunction;
  *
  * @param title optional caption (e.g. the part of a multi-table report), may be null
  * @param notes lines printed under the table (e.g. "3 more rows"), never data
+ * @param key   the table's name in a json object of several tables, as its producer gave it; null
+ *              to derive it from the title ({@link #key()})
  */
-public record Table(String title, List<Column> columns, List<List<Object>> rows, List<String> notes) implements Output {
+public record Table(String title, List<Column> columns, List<List<Object>> rows, List<String> notes, String key)
+        implements Output {
+    public Table(String title, List<Column> columns, List<List<Object>> rows, List<String> notes) {
+        this(title, columns, rows, notes, null);
+    }
+
     public Table {
         columns = List.copyOf(columns);
         notes = List.copyOf(notes);
@@ -51,18 +59,38 @@ public record Table(String title, List<Column> columns, List<List<Object>> rows,
 
     public int width() { return columns.size(); }
 
+    /**
+     * The table's key in a json object of several tables: the one its producer gave, else
+     * {@link #keyOf} its title; null with neither.
+     */
+    @Override public String key() { return key != null ? key : title == null ? null : keyOf(title); }
+
+    /**
+     * A key from a title: the title up to the first detail (a digit, parenthesis, colon or comma),
+     * lowercase, words joined by {@code _}: "values live at step 13 (fusion.5)" is
+     * {@code values_live_at_step}, the same for every module.
+     */
+    public static String keyOf(String title) {
+        StringBuilder b = new StringBuilder();
+        for (char c : title.toLowerCase(Locale.ROOT).toCharArray()) {
+            if (Character.isDigit(c) || c == '(' || c == ':' || c == ',') break;
+            b.append(Character.isLetter(c) ? c : ' ');
+        }
+        return String.join("_", b.toString().trim().split("\\s+"));
+    }
+
     /** Whether rows are computed when read ({@link #lazy}) rather than held. */
     public boolean computedOnRead() { return rows instanceof LazyRows; }
     public int size() { return rows.size(); }
     public Object cell(int row, int col) { return rows.get(row).get(col); }
 
     /**
-     * This table without its {@link ColumnType#NOTE} columns (itself when it has none): what every
-     * format but json prints.
+     * This table without its columns only json keeps ({@link ColumnType#jsonOnly}: notes and keys;
+     * itself when it has none): what every format but json prints.
      */
-    public Table withoutNoteColumns() {
+    public Table withoutJsonOnlyColumns() {
         List<Integer> keep = new ArrayList<>();
-        for (int c = 0; c < columns.size(); c++) if (columns.get(c).type() != ColumnType.NOTE) keep.add(c);
+        for (int c = 0; c < columns.size(); c++) if (!columns.get(c).type().jsonOnly()) keep.add(c);
         if (keep.size() == columns.size()) return this;
         List<Column> cols = new ArrayList<>();
         for (int c : keep) cols.add(columns.get(c));
@@ -72,7 +100,7 @@ public record Table(String title, List<Column> columns, List<List<Object>> rows,
             for (int i = 0; i < cells.length; i++) cells[i] = r.get(keep.get(i));
             kept.add(Arrays.asList(cells));
         }
-        return new Table(title, cols, kept, notes);
+        return new Table(title, cols, kept, notes, key);
     }
 
     /** Index of the column with this name, or -1. */
@@ -81,19 +109,19 @@ public record Table(String title, List<Column> columns, List<List<Object>> rows,
         return -1;
     }
 
-    public Table withTitle(String t) { return new Table(t, columns, rows, notes); }
+    public Table withTitle(String t) { return new Table(t, columns, rows, notes, key); }
 
     public Table withNote(String note) {
         List<String> n = new ArrayList<>(notes);
         n.add(note);
-        return new Table(title, columns, rows, n);
+        return new Table(title, columns, rows, n, key);
     }
 
     /** The first {@code max} rows, with a note saying how many were left out. */
     public Table limit(int max) {
         if (max < 0 || rows.size() <= max) return this;
         int more = rows.size() - max;
-        return new Table(title, columns, rows.subList(0, max), notes)
+        return new Table(title, columns, rows.subList(0, max), notes, key)
                 .withNote(more + " more row" + (more == 1 ? "" : "s") + " (set maxrows to see more)");
     }
 
@@ -101,12 +129,14 @@ public record Table(String title, List<Column> columns, List<List<Object>> rows,
 
     /** Builds a table column by column, then row by row. */
     public static final class Builder {
-        private String title;
+        private String title, key;
         private final List<Column> columns = new ArrayList<>();
         private final ArrayList<List<Object>> rows = new ArrayList<>();
         private final List<String> notes = new ArrayList<>();
 
         public Builder title(String t) { this.title = t; return this; }
+        /** The table's name among several in json, when the title's first words ({@link Table#keyOf}) would not do. */
+        public Builder key(String k) { this.key = k; return this; }
         public Builder column(String name, ColumnType type) { columns.add(new Column(name, type)); return this; }
         /** A detail column: a narrow terminal leaves it out before the others. */
         public Builder optionalColumn(String name, ColumnType type) { columns.add(new Column(name, type, true)); return this; }
@@ -135,7 +165,7 @@ public record Table(String title, List<Column> columns, List<List<Object>> rows,
         /** Makes room for {@code n} rows at once (no effect on the result): avoids regrowing a list of a million. */
         public Builder expectRows(int n) { rows.ensureCapacity(n); return this; }
         public Builder note(String n) { notes.add(Objects.requireNonNull(n)); return this; }
-        public Table build() { return new Table(title, columns, rows, notes); }
+        public Table build() { return new Table(title, columns, rows, notes, key); }
     }
 
     /** Rows computed on reading; see {@link #lazy}. */

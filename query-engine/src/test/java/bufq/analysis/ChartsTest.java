@@ -1,7 +1,7 @@
 package bufq.analysis;
 
-import bufq.timeline.Timeline;
-import bufq.map.AllocationMap;
+import bufq.analysis.timeline.Timeline;
+import bufq.analysis.map.AllocationMap;
 import bufq.model.HloModule;
 import bufq.table.Table;
 import bufq.table.TextBlock;

@@ -1,11 +1,11 @@
 package bufq.analysis;
 
-import bufq.peak.Peak;
-import bufq.check.CheckReport;
-import bufq.check.CheckRule;
-import bufq.check.Checks;
-import bufq.check.Finding;
-import bufq.check.Severity;
+import bufq.analysis.peak.Peak;
+import bufq.analysis.check.CheckReport;
+import bufq.analysis.check.CheckRule;
+import bufq.analysis.check.Checks;
+import bufq.analysis.check.Finding;
+import bufq.analysis.check.Severity;
 import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import bufq.model.TilingModel;

@@ -1,31 +1,32 @@
 package bufq.analysis;
 
-import bufq.peak.Peak;
+import bufq.eval.Step;
+import bufq.analysis.peak.Peak;
 import bufq.units.Units;
-import bufq.why.WhyReport;
-import bufq.why.Why;
-import bufq.timeline.Timeline;
-import bufq.check.Checks;
-import bufq.check.CheckReport;
-import bufq.check.Finding;
-import bufq.check.Severity;
-import bufq.liveness.LiveValues;
+import bufq.analysis.why.WhyReport;
+import bufq.analysis.why.Why;
+import bufq.analysis.timeline.Timeline;
+import bufq.analysis.check.Checks;
+import bufq.analysis.check.CheckReport;
+import bufq.analysis.check.Finding;
+import bufq.analysis.check.Severity;
+import bufq.analysis.liveness.LiveValues;
 import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
-import bufq.advise.Advisor;
-import bufq.advise.Rules;
+import bufq.analysis.advise.Advisor;
+import bufq.analysis.advise.Rules;
 import bufq.eval.Catalog;
 import bufq.export.PprofExport;
 import bufq.export.ProfileStacks;
 import bufq.export.TraceExport;
 import bufq.model.HloValue;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.model.TilingModel;
 import bufq.table.Table;
 import bufq.table.TextBlock;
-import bufq.whatif.EditParser;
-import bufq.whatif.Outcome;
-import bufq.whatif.EditSweep;
+import bufq.analysis.whatif.EditParser;
+import bufq.analysis.whatif.Outcome;
+import bufq.analysis.whatif.EditSweep;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
@@ -183,7 +184,7 @@ class DoctoredFixturesTest {
                 assertTrue(a.saves() > 0 && a.saves() <= peakBytes, n + ": " + a);
             }
 
-            PprofExport.Summary pprof = PprofExport.write(m, PprofExport.step(m, "peak"), "peak", ProfileStacks.parse("stack"),
+            PprofExport.Summary pprof = PprofExport.write(m, Step.resolve(m, "peak"), "peak", ProfileStacks.parse("stack"),
                     new ByteArrayOutputStream());
             assertEquals(LiveValues.at(m, peak).size(), pprof.samples(), n);
             assertEquals(peakBytes, pprof.bytes(), n);

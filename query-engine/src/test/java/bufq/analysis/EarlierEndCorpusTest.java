@@ -1,12 +1,12 @@
 package bufq.analysis;
 
-import bufq.liveness.SweepInputs;
+import bufq.analysis.liveness.SweepInputs;
 import bufq.dump.DumpLoader;
 import bufq.dump.file.ModuleSource;
-import bufq.liveness.EarlierEnd;
+import bufq.analysis.liveness.EarlierEnd;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;

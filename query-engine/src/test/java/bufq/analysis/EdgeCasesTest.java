@@ -1,12 +1,12 @@
 package bufq.analysis;
 
-import bufq.waste.Waste;
-import bufq.blame.Blame;
-import bufq.peak.Peak;
-import bufq.blame.BlameBy;
-import bufq.timeline.Timeline;
-import bufq.map.AllocationMap;
-import bufq.check.Checks;
+import bufq.analysis.waste.Waste;
+import bufq.analysis.blame.Blame;
+import bufq.analysis.peak.Peak;
+import bufq.analysis.blame.BlameBy;
+import bufq.analysis.timeline.Timeline;
+import bufq.analysis.map.AllocationMap;
+import bufq.analysis.check.Checks;
 import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.table.Output;

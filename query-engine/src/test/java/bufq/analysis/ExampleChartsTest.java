@@ -1,10 +1,10 @@
 package bufq.analysis;
 
-import bufq.blame.Blame;
-import bufq.peak.Peak;
-import bufq.blame.BlameBy;
-import bufq.timeline.Timeline;
-import bufq.map.AllocationMap;
+import bufq.analysis.blame.Blame;
+import bufq.analysis.peak.Peak;
+import bufq.analysis.blame.BlameBy;
+import bufq.analysis.timeline.Timeline;
+import bufq.analysis.map.AllocationMap;
 import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
 import bufq.table.Table;

@@ -3,7 +3,7 @@ package bufq.analysis;
 import bufq.dump.DumpLoader;
 import bufq.dump.file.ModuleSource;
 import bufq.model.HloModule;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;

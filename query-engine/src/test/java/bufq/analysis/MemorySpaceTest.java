@@ -1,14 +1,14 @@
 package bufq.analysis;
 
-import bufq.category.Categories;
-import bufq.category.CategoryRules;
+import bufq.analysis.category.Categories;
+import bufq.analysis.category.CategoryRules;
 import bufq.dump.DumpLoader;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.MemorySpace;
 import bufq.model.ProgramSizes;
-import bufq.liveness.Liveness;
-import bufq.peak.Peak;
+import bufq.analysis.liveness.Liveness;
+import bufq.analysis.peak.Peak;
 import bufq.table.Table;
 import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;

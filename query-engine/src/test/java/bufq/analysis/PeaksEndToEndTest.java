@@ -1,7 +1,7 @@
 package bufq.analysis;
 
-import bufq.peak.Peak;
-import bufq.liveness.Liveness;
+import bufq.analysis.peak.Peak;
+import bufq.analysis.liveness.Liveness;
 import bufq.dump.DumpLoader;
 import bufq.dump.file.ModuleSource;
 import bufq.eval.Catalog;
@@ -10,7 +10,7 @@ import bufq.eval.Query;
 import bufq.model.HloModule;
 import bufq.model.MemorySpace;
 import bufq.model.HloValue;
-import bufq.liveness.Prominence;
+import bufq.analysis.liveness.Prominence;
 import bufq.table.Table;
 import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;

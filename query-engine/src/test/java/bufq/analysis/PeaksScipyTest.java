@@ -2,7 +2,7 @@ package bufq.analysis;
 
 import bufq.dump.DumpLoader;
 import bufq.dump.file.ModuleSource;
-import bufq.liveness.Prominence;
+import bufq.analysis.liveness.Prominence;
 import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
 

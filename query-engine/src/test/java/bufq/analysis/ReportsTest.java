@@ -1,9 +1,9 @@
 package bufq.analysis;
 
-import bufq.waste.Waste;
-import bufq.blame.Blame;
-import bufq.blame.BlameBy;
-import bufq.blame.StackTree;
+import bufq.analysis.waste.Waste;
+import bufq.analysis.blame.Blame;
+import bufq.analysis.blame.BlameBy;
+import bufq.analysis.blame.StackTree;
 import bufq.units.Units;
 import bufq.model.HloModule;
 import bufq.model.StackTraceNode;

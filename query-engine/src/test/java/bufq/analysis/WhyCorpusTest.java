@@ -1,19 +1,19 @@
 package bufq.analysis;
 
-import bufq.why.Why;
-import bufq.why.WhyReport;
+import bufq.analysis.why.Why;
+import bufq.analysis.why.WhyReport;
 
-import bufq.liveness.LiveValues;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.LiveValues;
+import bufq.analysis.liveness.Liveness;
 import bufq.dump.DumpLoader;
 import bufq.dump.file.ModuleSource;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloUse;
 import bufq.model.HloValue;
-import bufq.liveness.RangeEnd.Reason;
-import bufq.liveness.RangeEnd;
-import bufq.liveness.UseSchedule;
+import bufq.analysis.liveness.RangeEnd.Reason;
+import bufq.analysis.liveness.RangeEnd;
+import bufq.analysis.liveness.UseSchedule;
 import bufq.table.Output;
 import bufq.table.Table;
 import bufq.testing.Corpus;

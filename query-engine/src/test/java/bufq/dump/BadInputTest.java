@@ -3,7 +3,7 @@ package bufq.dump;
 import bufq.dump.file.LoadException;
 import bufq.dump.text.Warnings;
 
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.model.DumpPart;
 import bufq.model.LoadWarning;
 import bufq.model.HloModule;

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 30: a proto folder (text set, .hlo.pb and memory_analysis()'s bare ma-buffer-assignment.pb
+ * A proto folder (text set, .hlo.pb and memory_analysis()'s bare ma-buffer-assignment.pb
  * of one program) loaded as two modules, jit_f and a nameless assignment-proto. The bare
  * assignment joins the one module beside it; alone, or beside several, it stays a module.
  */

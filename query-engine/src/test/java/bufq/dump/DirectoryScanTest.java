@@ -2,7 +2,7 @@ package bufq.dump;
 
 import bufq.dump.file.LoadException;
 import bufq.dump.file.ModuleSource;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.model.HloModule;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

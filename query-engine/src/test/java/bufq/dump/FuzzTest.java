@@ -1,7 +1,7 @@
 package bufq.dump;
 
 import bufq.dump.file.LoadException;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.fuzz.Fuzz;
 import bufq.model.HloModule;
 import org.junit.jupiter.api.Test;

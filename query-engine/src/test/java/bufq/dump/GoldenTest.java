@@ -1,6 +1,6 @@
 package bufq.dump;
 
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;

@@ -6,7 +6,7 @@ import bufq.model.DumpPart;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.testing.Corpus;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;

@@ -1,15 +1,15 @@
 package bufq.dump;
 
-import bufq.waste.Waste;
-import bufq.blame.Blame;
-import bufq.peak.Peak;
-import bufq.timeline.Timeline;
-import bufq.check.Checks;
+import bufq.analysis.waste.Waste;
+import bufq.analysis.blame.Blame;
+import bufq.analysis.peak.Peak;
+import bufq.analysis.timeline.Timeline;
+import bufq.analysis.check.Checks;
 import bufq.dump.file.FileKind;
 import bufq.dump.file.LoadException;
 import bufq.dump.file.ModuleSource;
-import bufq.liveness.Liveness;
-import bufq.blame.BlameBy;
+import bufq.analysis.liveness.Liveness;
+import bufq.analysis.blame.BlameBy;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;

@@ -2,8 +2,8 @@ package bufq.dump;
 
 import bufq.dump.file.LoadException;
 import bufq.dump.file.ModuleSource;
-import bufq.liveness.LiveValues;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.LiveValues;
+import bufq.analysis.liveness.Liveness;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloPosition;

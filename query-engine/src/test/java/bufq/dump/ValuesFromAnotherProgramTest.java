@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A values file that does not belong to the buffer-assignment file beside it (another program's,
  * or another run's with other ids) is joined by id all the same, but said once, with counts
- * (issue 31); the module's own values file is not.
+ *; the module's own values file is not.
  */
 class ValuesFromAnotherProgramTest {
     private static final Path EXAMPLE = Path.of(System.getProperty("bufq.root", "..")).resolve("examples/jax-mlp");

@@ -1,7 +1,7 @@
 package bufq.eval;
 
 import bufq.model.MemorySpace;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,7 +1,7 @@
 package bufq.eval;
 
-import bufq.liveness.LiveValues;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.LiveValues;
+import bufq.analysis.liveness.Liveness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import bufq.lang.QueryException;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
+import bufq.model.HloModuleBuilder;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
 import bufq.model.HloModule;
@@ -139,7 +140,8 @@ class FastPathsTest {
                 TestModules.ins("c", 4, s, "copy", null, List.of()),
                 TestModules.ins("d", 7, s, "copy", null, List.of()),
                 TestModules.ins("e", -1, s, "copy", null, List.of()));
-        return new HloModule(TestModules.info("odd", 4), allocs, values, ins, List.of("a", "x", "b", "y", "c"), List.of());
+        return new HloModuleBuilder(TestModules.info("odd", 4)).allocations(allocs).values(values).instructions(ins)
+                .sequence(List.of("a", "x", "b", "y", "c")).build();
     }
 
     /** A literal pattern (a substring search) selects what the regex engine selects. */

@@ -50,6 +50,32 @@ class GrammarDocTest {
         assertEquals(Catalog.standard().entities(), seen);
     }
 
+    /**
+     * The EBNF is the parser's: every keyword the lexer knows is a terminal of it, its entity rule
+     * lists the catalog's entities, and each word it quotes is a keyword, an entity, an aggregate or
+     * a peak option, so a rule the parser lost or gained fails here.
+     */
+    @Test
+    void theGrammarIsTheParsers() throws IOException {
+        String d = doc();
+        String ebnf = d.substring(d.indexOf("```ebnf") + 7);
+        ebnf = ebnf.substring(0, ebnf.indexOf("```")).replaceAll("(?s)\\(\\*.*?\\*\\)", "");
+        java.util.Set<String> quoted = new java.util.TreeSet<>();
+        Matcher q = Pattern.compile("\"([a-z_]{2,})\"").matcher(ebnf);
+        while (q.find()) quoted.add(q.group(1));
+        for (String k : bufq.lang.Lexer.KEYWORDS) assertTrue(quoted.contains(k), "the lexer's keyword '" + k + "' is in the grammar");
+        Matcher e = Pattern.compile("(?m)^entity\\s*=(.*);").matcher(ebnf);
+        assertTrue(e.find(), "the grammar has an entity rule");
+        List<String> entities = new ArrayList<>();
+        Matcher w = Pattern.compile("\"(\\w+)\"").matcher(e.group(1));
+        while (w.find()) entities.add(w.group(1));
+        assertEquals(Catalog.standard().entities(), entities);
+        java.util.Set<String> known = new java.util.HashSet<>(bufq.lang.Lexer.KEYWORDS);
+        known.addAll(entities);
+        known.addAll(List.of("count", "sum", "min", "max", "avg", "color", "min_share"));
+        for (String t : quoted) assertTrue(known.contains(t), "'" + t + "' in the grammar is a word the parser reads");
+    }
+
     @Test
     void everyFieldHasADoc() {
         for (String e : Catalog.standard().entities())

@@ -10,7 +10,7 @@ import bufq.testing.TestModules;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 30: a float field that is NaN (a script's {@code v.idle_step / n} with a typo) compared true
+ * A float field that is NaN (a script's {@code v.idle_step / n} with a typo) compared true
  * with {@code > 0.5} for every row. NaN now behaves as null does, as in SQL: every comparison with
  * it is false, {@code is null} holds, it sorts last either way and aggregates skip it.
  */

@@ -1,8 +1,8 @@
 package bufq.eval;
 
-import bufq.blame.Blame;
-import bufq.peak.Peak;
-import bufq.liveness.Liveness;
+import bufq.analysis.blame.Blame;
+import bufq.analysis.peak.Peak;
+import bufq.analysis.liveness.Liveness;
 import bufq.dump.DumpLoader;
 import bufq.dump.file.LoadException;
 import bufq.model.HloModule;
@@ -65,7 +65,7 @@ class ProtoKindsTest {
         HloModule m = DumpLoader.load(List.of(ProtoQueriesTest.corpus("rnn-scan/ma-buffer-assignment.pb"))).get(0);
         assertEquals("rnn-scan", m.info().name());
         String peak = Peak.report(m, java.util.OptionalInt.empty(), 0, null).toString()
-                + Blame.atPeak(m, bufq.blame.BlameBy.OP_NAME, 1);
+                + Blame.atPeak(m, bufq.analysis.blame.BlameBy.OP_NAME, 1);
         assertTrue(peak.contains("bare BufferAssignmentProto") && !peak.contains("xla_dump_buffer_assignment_analysis"), peak);
     }
 

@@ -1,9 +1,9 @@
 package bufq.eval;
 
-import bufq.blame.Blame;
+import bufq.analysis.blame.Blame;
 import bufq.units.Units;
-import bufq.timeline.Timeline;
-import bufq.liveness.Liveness;
+import bufq.analysis.timeline.Timeline;
+import bufq.analysis.liveness.Liveness;
 import bufq.dump.DumpLoader;
 import bufq.model.HeapEvent;
 import bufq.model.HloModule;
@@ -106,8 +106,8 @@ class ProtoQueriesTest {
     void blameByStackUsesWholeStacks() throws Exception {
         HloModule m = DumpLoader.load(List.of(corpus("bf16-mlp/module_0000.jit_f.cpu_after_optimizations.hlo.pb"))).get(0);
         assertTrue(m.instructions().stream().anyMatch(i -> i.stack().size() >= 3), "stacks from stack_frame_index");
-        Table t = (Table) Blame.atPeak(m, bufq.blame.BlameBy.STACK, 0).get(0);
-        Table byOp = (Table) Blame.atPeak(m, bufq.blame.BlameBy.OPCODE, 0).get(0);
+        Table t = (Table) Blame.atPeak(m, bufq.analysis.blame.BlameBy.STACK, 0).get(0);
+        Table byOp = (Table) Blame.atPeak(m, bufq.analysis.blame.BlameBy.OPCODE, 0).get(0);
         long level1 = 0, all = 0;
         for (List<Object> r : t.rows()) if ((Long) r.get(0) == 1) level1 += (Long) r.get(2);
         for (List<Object> r : byOp.rows()) all += (Long) r.get(1);

@@ -1,6 +1,6 @@
 package bufq.eval;
 
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -36,7 +36,7 @@ class QueryTest {
         return t.columns().stream().map(c -> c.name() + ":" + c.type().name().toLowerCase()).collect(Collectors.joining(" "));
     }
 
-    /** Issue 34: the entity names known without making the catalog are its own, in its order. */
+    /** The entity names known without making the catalog are its own, in its order. */
     @Test
     void theStandardEntitiesAreTheCatalogs() {
         assertEquals(Catalog.standard().entities(), Catalog.standardEntities());

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The {@code ~} operator runs RE2/J (issue 31): the patterns that ran the JDK's engine for ever are
+ * The {@code ~} operator runs RE2/J: the patterns that ran the JDK's engine for ever are
  * refused at compile time with a caret at their spot, and what RE2 syntax lacks is said so.
  */
 class RegexTest {

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import bufq.assist.Completion;
-import bufq.assist.Highlight;
+import bufq.lang.assist.Completion;
+import bufq.lang.assist.Highlight;
 import bufq.lang.Diagnostic;
 import bufq.lang.Parser;
 import bufq.lang.QueryException;

@@ -10,7 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Habits people bring from SQL shells and regex tools (issue 18, items 10 and 11): a trailing
+ * Habits people bring from SQL shells and regex tools: a trailing
  * {@code ;}, single quotes, upper-case keywords and entities, comments, unquoted text with
  * parentheses, regex escapes after {@code ~}, and a pattern whose metacharacters hide its text.
  */

@@ -1,7 +1,7 @@
 package bufq.export;
 
-import bufq.blame.Blame;
-import bufq.blame.BlameBy;
+import bufq.analysis.blame.Blame;
+import bufq.analysis.blame.BlameBy;
 import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
 import bufq.table.Table;

@@ -1,7 +1,7 @@
 package bufq.export;
 
-import bufq.liveness.Liveness;
-import bufq.blame.BlameBy;
+import bufq.analysis.liveness.Liveness;
+import bufq.analysis.blame.BlameBy;
 import bufq.model.HloModule;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,10 @@
 package bufq.export;
 
-import bufq.liveness.LiveValues;
-import bufq.liveness.Liveness;
-import bufq.blame.BlameBy;
+import bufq.eval.Step;
+import bufq.lang.QueryException;
+import bufq.analysis.liveness.LiveValues;
+import bufq.analysis.liveness.Liveness;
+import bufq.analysis.blame.BlameBy;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.testing.ProtoFile;
@@ -156,12 +158,12 @@ class PprofExportTest {
     @Test
     void stepsByName() throws Exception {
         HloModule m = ExportCorpus.pair(false);
-        assertEquals(Liveness.of(m).peakTime(), PprofExport.step(m, "peak"));
-        assertEquals(m.info().peakClaim().time(), PprofExport.step(m, "claimed_peak"));
-        assertEquals(7, PprofExport.step(m, "7"));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PprofExport.step(m, "9999"));
+        assertEquals(Liveness.of(m).peakTime(), Step.resolve(m, "peak"));
+        assertEquals(m.info().peakClaim().time(), Step.resolve(m, "claimed_peak"));
+        assertEquals(7, Step.resolve(m, "7"));
+        QueryException e = assertThrows(QueryException.class, () -> Step.resolve(m, "9999"));
         assertEquals("'at' takes peak, claimed_peak or a step from 0 to " + (m.steps() - 1) + ", not '9999'", e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> PprofExport.step(m, "pek"));
+        assertThrows(QueryException.class, () -> Step.resolve(m, "pek"));
     }
 
     @Test

@@ -1,6 +1,6 @@
 package bufq.export;
 
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.testing.Corpus;

@@ -60,7 +60,7 @@ class FormatterTest {
                 .row("jit(step)/jvp()/transpose/dot_general", 1L).row("short", 2L).build();
         StringBuilder out = new StringBuilder();
         Formatters.byName("table").write(t, new FormatOptions(false, false, 12), out);
-        // a path-like cell loses its middle (issue 30)
+        // a path-like cell loses its middle
         assertEquals("op_name       n\n------------  -\njit…_general  1\nshort         2\n(2 rows)\n"
                 + "column op_name cut with … at maxwidth 12 (set maxwidth 0, or --format markdown, shows it whole)\n", out.toString());
         out.setLength(0);
@@ -106,7 +106,7 @@ class FormatterTest {
         StringBuilder out = new StringBuilder();
         Formatters.byName("table").write(t, new FormatOptions(false, false, 0, 70), out);
         for (String line : out.toString().split("\n")) assertTrue(line.length() <= 70, line);
-        // text columns are cut to SOFT_TEXT columns, the widest first (issue 30)
+        // text columns are cut to SOFT_TEXT columns, the widest first
         assertTrue(out.toString().contains(" convert_element_type_fu…  4.0KiB  f32[4096,1024,8]{2,1,0:T…"), out.toString());
         // narrower still: rather than cut text to a stub or leave out columns, one field per line, whole
         out.setLength(0);
@@ -122,7 +122,7 @@ class FormatterTest {
         out.setLength(0);
         Formatters.byName("table").write(sparse, new FormatOptions(false, false, 0, 36), out);
         assertTrue(out.toString().contains("column note left out"), out.toString());
-        // issue 30: tables of commands that take no show (summary, peak) must not offer it
+        // tables of commands that take no show (summary, peak) must not offer it
         assertFalse(out.toString().contains("show picks"), out.toString());
         // no width: every column, nothing cut
         out.setLength(0);
@@ -198,7 +198,7 @@ class FormatterTest {
         assertTrue(out.toString().contains("{\"f\": 1.0E300}"), out.toString());
     }
 
-    /** Issue 30: a float field of 2^-20 printed 9.5367431640625E-7; ordinary magnitudes take no exponent anywhere. */
+    /** A float field of 2^-20 printed 9.5367431640625E-7; ordinary magnitudes take no exponent anywhere. */
     @ParameterizedTest
     @CsvSource({"9.5367431640625E-7,0.0000009537,0.00000095367431640625", "0.00012345678,0.0001235,0.00012345678",
             "1234.56789,1234.568,1234.56789", "1.5E-15,1.5e-15,1.5E-15", "-2.0E-5,-0.00002,-0.00002", "0,0.0,0.0"})
@@ -218,7 +218,7 @@ class FormatterTest {
     }
 
     /**
-     * Issue 30: at 80 columns every op_name read "jit(step)/…". A path-like cell loses its middle,
+     * At 80 columns every op_name read "jit(step)/…". A path-like cell loses its middle,
      * so rows stay apart by their ends, and the key column keeps its width while others shrink.
      */
     @Test

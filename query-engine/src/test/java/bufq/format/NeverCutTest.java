@@ -8,7 +8,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-/** Issue 42: a statement cell is never cut, and what the table format loses it says in one line. */
+/** A statement cell is never cut, and what the table format loses it says in one line. */
 class NeverCutTest {
     private static final String EDIT = "whatif scale where id in (76, 81, 63, 67, 80, 61, 90, 91, 92, 93, 94, 95) by 0.5";
 
@@ -70,7 +70,7 @@ class NeverCutTest {
         assertTrue(md.toString().contains("detail says where"), md.toString());
     }
 
-    /** Issue 42: a size printed rounded, and a name with its bytes, are objects in json, their text in tables. */
+    /** A size printed rounded, and a name with its bytes, are objects in json, their text in tables. */
     @Test
     void printedSizesAndHoldingsAreDataInJson() {
         Table t = Table.builder().column("capacity", ColumnType.STRING).column("top", ColumnType.LIST)

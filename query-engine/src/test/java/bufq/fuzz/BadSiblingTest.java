@@ -106,7 +106,7 @@ class BadSiblingTest {
         assertEquals(1, m.warningCount(), m.warnings().toString());
         assertEquals(values + ":11: value id 0 was already used by the block at " + values + ":5; ids must be unique"
                 + " (the later block's positions and uses are kept)", m.warnings().get(0).toString());
-        var r = bufq.check.Checks.check(m, bufq.model.TilingModel.TPU, List.of());
+        var r = bufq.analysis.check.Checks.check(m, bufq.model.TilingModel.TPU, List.of());
         assertEquals(List.of("value id 0 heads 2 blocks of the Used values section; the last one's positions and uses are kept"),
                 r.of("duplicate-id").stream().map(f -> f.message()).toList(), r.findings().toString());
     }

@@ -1,13 +1,13 @@
 package bufq.fuzz;
 
-import bufq.waste.Waste;
-import bufq.blame.Blame;
-import bufq.peak.Peak;
-import bufq.timeline.Timeline;
-import bufq.map.AllocationMap;
-import bufq.check.Checks;
-import bufq.liveness.LiveValues;
-import bufq.liveness.Liveness;
+import bufq.analysis.waste.Waste;
+import bufq.analysis.blame.Blame;
+import bufq.analysis.peak.Peak;
+import bufq.analysis.timeline.Timeline;
+import bufq.analysis.map.AllocationMap;
+import bufq.analysis.check.Checks;
+import bufq.analysis.liveness.LiveValues;
+import bufq.analysis.liveness.Liveness;
 import bufq.dump.file.DumpFile;
 import bufq.dump.DumpLoader;
 import bufq.dump.file.FileKind;
@@ -37,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Damaged dumps (issue 9): every case ends, within a time bound, with a loaded module (warnings
+ * Damaged dumps: every case ends, within a time bound, with a loaded module (warnings
  * counted) or a {@link LoadException} whose single line names the file (and the line when the
  * damage is inside the file); never another exception, an {@code OutOfMemoryError} or a hang.
  * Each case copies a real module's files to a temporary directory, damages one file, and loads
@@ -71,7 +71,7 @@ class DumpFuzzTest {
     }
 
     /**
-     * Hostile {@code .gz} files (issue 17): one file of an example module gzipped with binary bytes,
+     * Hostile {@code .gz} files: one file of an example module gzipped with binary bytes,
      * NULs or invalid UTF-8 before or after its text, cut or corrupted gzip data, or a bomb of
      * repeated text past the free expansion. Each loads, or is refused in one line naming the file.
      */
@@ -202,7 +202,7 @@ class DumpFuzzTest {
         Waste.padding(m, TilingModel.TPU);
         Timeline.chart(m, OptionalInt.empty(), 80);
         Timeline.svg(m, OptionalInt.empty());
-        for (bufq.blame.BlameBy by : bufq.blame.BlameBy.values()) Blame.atPeak(m, by, 0);
+        for (bufq.analysis.blame.BlameBy by : bufq.analysis.blame.BlameBy.values()) Blame.atPeak(m, by, 0);
         if (!m.allocations().isEmpty()) AllocationMap.chart(m, m.allocations().get(0).index(), 80);
         bufq.analysis.diff.ModuleDiff.compare(m, m);
         Query.compile("values where live at peak order by size desc limit 5", Catalog.standard()).run(new EvalContext(m));

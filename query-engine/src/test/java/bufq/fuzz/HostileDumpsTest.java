@@ -1,6 +1,6 @@
 package bufq.fuzz;
 
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.dump.DumpLoader;
 import bufq.dump.file.LoadException;
 import bufq.dump.TinyDump;
@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The hostile files issue 9 names one by one (empty, binary, a single 50 MB line, sizes that
+ * The hostile files, one by one (empty, binary, a single 50 MB line, sizes that
  * overflow) and the regressions the dump fuzzer found, each as a fixed case.
  */
 class HostileDumpsTest {
@@ -100,7 +100,7 @@ class HostileDumpsTest {
 
     /**
      * Regression (found by the dump fuzzer): a bad sibling read on another thread escaped as a
-     * CompletionException instead of its LoadException. Now (issue 17) the sibling is skipped with
+     * CompletionException instead of its LoadException. Now the sibling is skipped with
      * a warning naming it, and the module is read from the other file.
      */
     @Test

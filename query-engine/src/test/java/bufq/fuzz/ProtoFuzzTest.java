@@ -1,6 +1,6 @@
 package bufq.fuzz;
 
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.dump.proto.HostileProtos;
 import bufq.dump.proto.ProtoException;
 import bufq.dump.proto.ProtoGen;
@@ -14,7 +14,7 @@ import java.util.Random;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Generated protos of the shapes issue 31 found hostile (nested and deep tuples, wide operand
+ * Generated protos of the shapes found hostile (nested and deep tuples, wide operand
  * lists, chains in reverse order, huge sizes and dimension lists, nested unknown groups), each
  * loaded under a time bound: it loads, and its values, uses and peak can be asked for, or it is
  * refused with a byte offset. Fixed seed, fixed count ({@link Fuzz}).

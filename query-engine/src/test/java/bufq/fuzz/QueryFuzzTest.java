@@ -6,9 +6,9 @@ import bufq.eval.EvalContext;
 import bufq.eval.Query;
 import bufq.format.FormatOptions;
 import bufq.format.Formatters;
-import bufq.assist.Completion;
+import bufq.lang.assist.Completion;
 import bufq.lang.Diagnostic;
-import bufq.assist.Highlight;
+import bufq.lang.assist.Highlight;
 import bufq.lang.Parser;
 import bufq.lang.QueryException;
 import bufq.model.HloInstruction;
@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Hostile queries (issue 9): grammar-aware random queries, and mutations of the documented
+ * Hostile queries: grammar-aware random queries, and mutations of the documented
  * examples, always end in a result or a diagnostic with a position inside the query; never another
  * exception, never a hang. Every path the REPL takes on each keystroke (highlight, completion,
  * needsMore) is driven with the same text.

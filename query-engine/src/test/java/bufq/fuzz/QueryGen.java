@@ -111,7 +111,7 @@ final class QueryGen {
         return switch (f.type()) {
             case INT, BYTES, FLOAT, PERCENT -> pick(NUMBERS);
             case BOOL -> r.nextBoolean() ? "true" : "false";
-            case STRING, NOTE, STATEMENT -> r.nextBoolean() ? "\"" + pick(names) + "\"" : pick(STRINGS);
+            case STRING, NOTE, KEY, STATEMENT -> r.nextBoolean() ? "\"" + pick(names) + "\"" : pick(STRINGS);
             case LIST -> "null";
         };
     }

@@ -51,7 +51,7 @@ class LexerTest {
         for (Token t : Lexer.lex(q)) assertEquals(t.text(), q.substring(t.start(), t.end()));
     }
 
-    /** Query literals read through the one unit table: XLA's bare 1M as a flag takes it (issue 44). */
+    /** Query literals read through the one unit table: XLA's bare 1M as a flag takes it. */
     @Test
     void sizeLiteralsUseTheUnitTable() {
         assertEquals(new java.math.BigDecimal(1L << 20), Lexer.numberValue("1M"));

@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ParserTest {
     static Stream<Arguments> printed() {
         return Stream.of(
-                // the nine examples of issue 3
+                // the nine examples of the first brief
                 Arguments.of("values where color=1 and live at 13", "values where ((color = 1) and (live at 13))"),
                 Arguments.of("values where live at peak order by size desc limit 10",
                         "values where (live at peak) order by size desc limit 10"),
@@ -89,7 +89,7 @@ class ParserTest {
         assertEquals(Parser.MAX_CONDITIONS, ((Ast.And) Parser.parse(q).where()).terms().size());
     }
 
-    /** Issue 31: a query past the bounds is refused before it is lexed, with the bound in the message. */
+    /** A query past the bounds is refused before it is lexed, with the bound in the message. */
     @org.junit.jupiter.api.Test
     void queriesPastTheBoundsAreRefused() {
         String many = "values where " + "temp and ".repeat(Parser.MAX_CONDITIONS) + "temp";

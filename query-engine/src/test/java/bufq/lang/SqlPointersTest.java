@@ -6,7 +6,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-/** Issue 30: SQL habits get a one-line "did you mean" with the bufq form. */
+/** SQL habits get a one-line "did you mean" with the bufq form. */
 class SqlPointersTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {

@@ -1,6 +1,6 @@
 package bufq.model;
 
-import bufq.liveness.LiveValues;
+import bufq.analysis.liveness.LiveValues;
 import bufq.dump.text.ShapeParser;
 import org.junit.jupiter.api.Test;
 
@@ -81,8 +81,8 @@ class CompactModelTest {
                 new java.util.TreeMap<>(), false, null);
         BufferAllocation a = new BufferAllocation(0, 64, 0, -1, null, null, null, false, false, false, false, null, true,
                 List.of(0L, 1L));
-        HloModule m = new HloModule(info, List.of(a), List.of(x, y), List.of(HloInstruction.sequenced("x", 0)), List.of("x", "y"),
-                List.of());
+        HloModule m = new HloModuleBuilder(info).allocations(List.of(a)).values(List.of(x, y))
+                .instructions(List.of(HloInstruction.sequenced("x", 0))).sequence(List.of("x", "y")).build();
         HloModule h = m.withHandle("other");
         assertEquals("other", h.handle());
         assertSame(m.values(), h.values());

@@ -1,7 +1,8 @@
 package bufq.model;
 
-import bufq.liveness.LiveValues;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.LiveValues;
+import bufq.analysis.liveness.Liveness;
+import bufq.util.LongList;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -36,7 +37,8 @@ class ModuleIndexTest {
                 new HloInstruction("t.1", 1, F32, "tuple", List.of("x", "x"), null, null, -1, ""),
                 new HloInstruction("y", 2, F32, "negate", List.of("x"), null, null, -1, ""));
         HloModule.Info info = new HloModule.Info("m", "m", 0, "cpu", List.of("f"), 3, 80L, null, -1, null, new TreeMap<>(), true, null);
-        return new HloModule(info, allocs, values, ins, List.of("x", "t.1", "y"), List.of(), 0);
+        return new HloModuleBuilder(info).allocations(allocs).values(values).instructions(ins)
+                .sequence(List.of("x", "t.1", "y")).build();
     }
 
     @Test
@@ -73,7 +75,7 @@ class ModuleIndexTest {
             for (HloValue v : values) byId.computeIfAbsent(v.id(), k -> new java.util.ArrayList<>()).add(v);
             List<List<HloValue>> want = byId.values().stream().filter(g -> g.size() > 1).toList();
             HloModule.Info info = new HloModule.Info("m", "m", 0, "cpu", List.of("f"), 3, null, null, -1, null, new TreeMap<>(), true, null);
-            HloModule m = new HloModule(info, List.of(), values, List.of(), List.of(), List.of(), 0);
+            HloModule m = new HloModuleBuilder(info).values(values).build();
             assertEquals(want, m.valuesSharingAnId(), "round " + round);
             for (List<HloValue> g : byId.values()) assertSame(g.get(0), m.value(g.get(0).id()), "the first of equal ids");
         }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 30: {@code modules.total_bytes} summed a memory-usage report's rounded sizes (2,022,168,213
+ * {@code modules.total_bytes} summed a memory-usage report's rounded sizes (2,022,168,213
  * where the report states 2,026,823,886; 0 for a report proto alone, which lists no allocation by
  * index) while {@code summary} showed the stated total. One definition, held to each dump's own
  * {@code Total bytes used}.

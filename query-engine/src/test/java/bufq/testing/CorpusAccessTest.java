@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Tests reach the corpus only through {@link Corpus}: no other test source names its folder, so
  * every test that needs it skips (or, in CI, fails) with the reason when it is absent, instead of
- * failing a user's clone with a missing file (issue 32).
+ * failing a user's clone with a missing file.
  */
 class CorpusAccessTest {
     /** What a test would write to reach the corpus without {@link Corpus} (split, so this file names neither). */

@@ -14,7 +14,7 @@ import java.util.TreeSet;
 
 /**
  * Notes which tests ask for the corpus ({@link Corpus}), so that CI's second run, the one with the
- * corpus beside the clone, runs exactly those (issue 32: the first run, on a bare clone, has already
+ * corpus beside the clone, runs exactly those (the first run, on a bare clone, has already
  * run every other test once). Registered for every test class by JUnit's extension autodetection
  * (the parent pom turns it on; {@code META-INF/services} names this class).
  *

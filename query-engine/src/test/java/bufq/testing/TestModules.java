@@ -3,6 +3,7 @@ package bufq.testing;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
+import bufq.model.HloModuleBuilder;
 import bufq.model.HloPosition;
 import bufq.model.HloUse;
 import bufq.model.HloValue;
@@ -103,8 +104,8 @@ public final class TestModules {
                 ins("copy.3", 4, s4, "copy", "jit(f)/copy", List.of("fusion.2")),
                 ins("tuple.4", 5, s5, "tuple", null, List.of("copy.3")),
                 ins("add.9", -1, s6, "add", null, List.of()));
-        return new HloModule(info("toy", 6), allocs, values, ins,
-                List.of("p0", "p1", "fusion.1", "fusion.2", "copy.3", "tuple.4"), List.of());
+        return new HloModuleBuilder(info("toy", 6)).allocations(allocs).values(values).instructions(ins)
+                .sequence(List.of("p0", "p1", "fusion.1", "fusion.2", "copy.3", "tuple.4")).build();
     }
 
     /** A module of {@code n} values with random ranges over {@code steps} steps, colours 0..2. */
@@ -127,7 +128,8 @@ public final class TestModules {
             values.add(value(i * 2L + 1, name, "{" + i + "}", color, s.logicalBytes(), 0, i, s, range, List.of()));
             allocs.add(alloc(i, s.logicalBytes(), color, -1, false, false, null, List.of(i * 2L + 1)));
         }
-        return new HloModule(info("random" + seed, steps), allocs, values, ins, seq, List.of());
+        return new HloModuleBuilder(info("random" + seed, steps)).allocations(allocs).values(values).instructions(ins)
+                .sequence(seq).build();
     }
 
     private static LiveRange rangeOf(Random r, int steps) {
@@ -277,7 +279,7 @@ public final class TestModules {
             List<String> files = this.files != null ? this.files : List.of(name + ".txt");
             HloModule.Info info = new HloModule.Info(name, name, 0, backend, files, maxTime, total, claim,
                     treeBytes, tree, new TreeMap<>(), true, null);
-            return new HloModule(info, as, values, ins, sequence, List.of());
+            return new HloModuleBuilder(info).allocations(as).values(values).instructions(ins).sequence(sequence).build();
         }
     }
 
@@ -384,7 +386,8 @@ public final class TestModules {
                     null, claim, -1, null, new TreeMap<>(), true, null);
             List<String> seq = new ArrayList<>();
             for (int t = 0; t <= maxTime; t++) seq.add("i" + t);
-            return new HloModule(info, allocations, values, instructions, seq, List.of());
+            return new HloModuleBuilder(info).allocations(allocations).values(values).instructions(instructions)
+                    .sequence(seq).build();
         }
     }
 }

@@ -63,7 +63,7 @@ public class UnitsTest {
         for (Unit u : Unit.values()) assertEquals(u, Unit.of(u.symbol().toLowerCase(Locale.ROOT)), u.symbol());
     }
 
-    /** Issue 41's figure: the truncating divisions make 15.48G this interval, not 15.48 * 2^30 +- 0.005 GiB. */
+    /** The figure of a real TPU paste: the truncating divisions make 15.48G this interval, not 15.48 * 2^30 +- 0.005 GiB. */
     @Test
     void printedSizesAreTheCountsThatPrintSo() {
         PrintedSize g = Units.printed("15.48G");
@@ -128,7 +128,7 @@ public class UnitsTest {
         assertEquals(expected, Units.human(bytes));
     }
 
-    /** One decimal as java.util.Formatter writes it, without loading it (start-up cost, issue 34). */
+    /** One decimal as java.util.Formatter writes it, without loading it (start-up cost). */
     @Test
     void oneDecimalIsWhatFormatWrites() {
         SplittableRandom r = new SplittableRandom(34);

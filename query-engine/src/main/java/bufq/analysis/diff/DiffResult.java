@@ -1,6 +1,6 @@
 package bufq.analysis.diff;
 
-import bufq.sharding.ShardingChanges;
+import bufq.analysis.sharding.ShardingChanges;
 import java.util.List;
 import java.util.Objects;
 
@@ -26,7 +26,7 @@ import java.util.Objects;
  * @param caveats   what limits the comparison (no live ranges, rounded sizes, no op_name metadata,
  *                  load warnings), one line each, shown under the summary
  * @param hasSources some value on either side has {@code source_file} metadata
- * @param byCategory bytes occupied at each side's peak by category ({@code bufq.category}, each byte
+ * @param byCategory bytes occupied at each side's peak by category ({@code bufq.analysis.category}, each byte
  *                   once), every category either side holds, the largest change first
  */
 public record DiffResult(String before, String after, DiffOptions options, Peak peakBefore, Peak peakAfter,

@@ -1,6 +1,6 @@
 package bufq.analysis.diff;
 
-import bufq.sharding.ShardingChanges;
+import bufq.analysis.sharding.ShardingChanges;
 import bufq.units.Units;
 import bufq.analysis.diff.DiffResult.GroupChange;
 import bufq.analysis.diff.DiffResult.Peak;

@@ -1,10 +1,10 @@
 package bufq.analysis.diff;
 
-import bufq.sharding.ShardingChanges;
-import bufq.category.Categories;
-import bufq.category.CategoryRules;
-import bufq.liveness.LiveValues;
-import bufq.liveness.Liveness;
+import bufq.analysis.sharding.ShardingChanges;
+import bufq.analysis.category.Categories;
+import bufq.analysis.category.CategoryRules;
+import bufq.analysis.liveness.LiveValues;
+import bufq.analysis.liveness.Liveness;
 import bufq.analysis.diff.DiffResult.GroupChange;
 import bufq.analysis.diff.DiffResult.Peak;
 import bufq.analysis.diff.DiffResult.Renamed;

@@ -4,7 +4,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.HloModule;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,5 +1,5 @@
 /**
- * Comparing two compilations of one program (issue 7): {@link bufq.analysis.diff.ModuleDiff#compare}
+ * Comparing two compilations of one program: {@link bufq.analysis.diff.ModuleDiff#compare}
  * gives a {@link bufq.analysis.diff.DiffResult}, which {@link bufq.analysis.diff.DiffTables#render} turns into typed tables:
  * summary (peaks, allocation totals, per-kind bytes), bytes live at peak by op_name, the same by
  * source line, and values on one side only. {@link bufq.analysis.diff.ModulePairs} pairs the

@@ -12,13 +12,14 @@ import bufq.model.BufferAllocation;
 import bufq.model.HeapEvent;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
+import bufq.model.HloModuleBuilder;
 import bufq.model.HloPosition;
 import bufq.model.HloUse;
 import bufq.model.HloValue;
 import bufq.util.IdTable;
 import bufq.model.LiveRange;
 import bufq.model.LoadWarning;
-import bufq.model.LongList;
+import bufq.util.LongList;
 import bufq.model.Shape;
 import bufq.model.UsedValues;
 
@@ -142,10 +143,13 @@ final class ModuleBuilder {
                 lr == null || sequence.isEmpty() ? -1 : lr.endTime, null, null, -1, null,
                 report == null ? new TreeMap<>() : report.colorTotals(), m != null, null, format, null, null, null);
         if (details == null) {
-            return new HloModule(info, allocations, values, sequence, warnings, warnings.size(), events,
-                    UsedValues.Deferred.of(new UsedValues(List.of(), List.of(), List.of(), List.of(), List.of(), 0)));
+            return new HloModuleBuilder(info).allocations(allocations).values(values).sequence(sequence).warnings(warnings)
+                    .heapEvents(events)
+                    .details(UsedValues.Deferred.of(new UsedValues(List.of(), List.of(), List.of(), List.of(), List.of(), 0)))
+                    .build();
         }
-        return new HloModule(info, allocations, values, sequence, warnings, warnings.size(), events, details);
+        return new HloModuleBuilder(info).allocations(allocations).values(values).sequence(sequence).warnings(warnings)
+                .heapEvents(events).details(details).build();
     }
 
     /** The instructions and each value's positions and uses, from the dataflow, when first asked for. */

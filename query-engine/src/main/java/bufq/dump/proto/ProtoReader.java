@@ -1,6 +1,7 @@
 package bufq.dump.proto;
 
 import bufq.model.HloModule;
+import bufq.model.HloModuleBuilder;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.WireFormat;
 
@@ -170,7 +171,7 @@ public final class ProtoReader {
     static HloModule reportAlone(UsageReport report, String name, int number, String backend) {
         HloModule.Info info = new HloModule.Info(name, name, number, backend, List.of(report.file()), -1, null, null, -1,
                 null, report.colorTotals(), false, null, HloModule.Info.REPORT_PROTO, null, null, null);
-        return new HloModule(info, List.of(), List.of(), List.of(), List.of(), List.of(), 0);
+        return new HloModuleBuilder(info).build();
     }
 
     /** As above, with the module's memory usage report proto when one was read beside it (else null). */

@@ -2,7 +2,7 @@ package bufq.dump.text;
 
 import bufq.dump.text.Lines.Literal;
 import bufq.model.BufferAllocation;
-import bufq.model.LongList;
+import bufq.util.LongList;
 import bufq.model.Shape;
 
 import java.util.ArrayList;

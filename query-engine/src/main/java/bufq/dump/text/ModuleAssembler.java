@@ -18,6 +18,7 @@ import bufq.dump.text.Warnings;
 import bufq.model.BufferAllocation;
 import bufq.model.DumpPart;
 import bufq.model.HloInstruction;
+import bufq.model.HloModuleBuilder;
 import bufq.model.HloPosition;
 import bufq.util.IdTable;
 import bufq.model.HloUse;
@@ -184,7 +185,8 @@ final class ModuleAssembler {
                 live == null ? -1 : live.stackBytes, live == null ? null : live.stack,
                 report == null ? new TreeMap<>() : report.colorTotals, !valueRegions.isEmpty(), truncatedAt, HloModule.Info.TEXT,
                 null, null, report == null ? null : report.spaceNames);
-        HloModule m = new HloModule(info, allocations, values, sequence, w.kept(), w.count(), List.of(), details);
+        HloModule m = new HloModuleBuilder(info).allocations(allocations).values(values).sequence(sequence)
+                .warnings(w.kept(), w.count()).details(details).build();
         // The model rules shared ids out in one pass; only ids it finds shared have their lines looked for.
         List<List<HloValue>> shared = m.valuesSharingAnId();
         if (!shared.isEmpty()) {

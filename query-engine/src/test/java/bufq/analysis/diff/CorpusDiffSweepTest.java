@@ -1,13 +1,14 @@
 package bufq.analysis.diff;
 
-import bufq.liveness.LiveValues;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.LiveValues;
+import bufq.analysis.liveness.Liveness;
 import bufq.analysis.diff.DiffResult.GroupChange;
 import bufq.analysis.diff.DiffResult.Unmatched;
 import bufq.analysis.diff.DiffResult.Where;
 import bufq.dump.DumpLoader;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
+import bufq.model.HloModuleBuilder;
 import bufq.model.HloValue;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -95,6 +96,7 @@ class CorpusDiffSweepTest {
             ins.add(new HloInstruction(i.name() + "_x", i.time(), i.shape(), i.opcode(), i.operands(), i.opName(),
                     i.sourceFile(), i.sourceLine(), i.attributes()));
         List<String> seq = m.sequence().stream().map(s -> s + "_x").toList();
-        return new HloModule(m.info(), m.allocations(), values, ins, seq, m.warnings());
+        return new HloModuleBuilder(m.info()).allocations(m.allocations()).values(values).instructions(ins).sequence(seq)
+                .warnings(m.warnings()).build();
     }
 }

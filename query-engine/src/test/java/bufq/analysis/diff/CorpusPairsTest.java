@@ -1,7 +1,7 @@
 package bufq.analysis.diff;
 
-import bufq.liveness.LiveValues;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.LiveValues;
+import bufq.analysis.liveness.Liveness;
 import bufq.analysis.diff.DiffResult.SummaryRow;
 import bufq.analysis.diff.DiffResult.Unmatched;
 import bufq.analysis.diff.DiffResult.Where;

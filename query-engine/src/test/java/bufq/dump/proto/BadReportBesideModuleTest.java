@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A bad {@code -memory-usage-report.pb} beside a good {@code .hlo.pb} is skipped with a warning
  * naming it and where it went wrong, as a bad text report beside its buffer-assignment file is
- * (issue 31); the module loads without its report's totals.
+ *; the module loads without its report's totals.
  */
 class BadReportBesideModuleTest {
     @Test

@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The proto reader's dataflow is linear in the module's size and exact (issue 31): each input here
+ * The proto reader's dataflow is linear in the module's size and exact: each input here
  * took 10 to 40 s of processor time before, or gave a wrong answer, and takes about a second now.
  * The bounds are generous (not a benchmark) and count the loading thread's processor time, not the
  * wall clock, so a busy machine does not fail them: they fail only a return to super-linear work.

@@ -1,7 +1,7 @@
 package bufq.dump.proto;
 
 /**
- * The generated protos of issue 31 that made the proto reader's dataflow super-linear: each built
+ * The generated protos that made the proto reader's dataflow super-linear: each built
  * by {@link ProtoGen}, sized by its arguments so the fuzz test can shrink or grow them.
  */
 public final class HostileProtos {

@@ -1,6 +1,6 @@
 package bufq.dump.proto;
 
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.dump.DumpLoader;
 import bufq.dump.file.LoadException;
 import bufq.model.BufferAllocation;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * What the proto reader bounds where it reads it (issue 31): nesting of unknown groups, the length of
+ * What the proto reader bounds where it reads it: nesting of unknown groups, the length of
  * a shape's lists, sizes and their sums. Each is refused with the byte offset and the message path,
  * never a stack overflow, an out-of-memory or a {@code long overflow} later in an analysis.
  */

@@ -12,7 +12,7 @@ import java.util.List;
  * Writes {@code xla.HloProto}s for tests (the fields of {@code bufq_xla_subset.proto}, by the numbers
  * of {@link FieldNumbers}): one entry computation of instructions, a schedule in their order unless told
  * otherwise, and a buffer assignment with one logical buffer and one allocation per array value an
- * instruction defines at its top index. Enough to build the hostile shapes of issue 31 (deep tuples,
+ * instruction defines at its top index. Enough to build the hostile shapes (deep tuples,
  * wide operand lists, chains in reverse order, huge sizes) without XLA.
  */
 public final class ProtoGen {

@@ -1,5 +1,6 @@
 package bufq.shell.api;
 
+import bufq.lang.SqlHabits;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Status;
@@ -59,10 +60,20 @@ public interface CommandPlan {
         return new Simple(needs, true, usesScripts, ctx -> body.run(ctx, words));
     }
 
+    /** What a command whose grammar parsed its arguments runs with them. */
+    interface ParsedBody {
+        Status run(CommandContext ctx, ArgGrammar.Parsed args) throws CommandException, Engine.Failure, IOException;
+    }
+
+    /** The plan of a command whose arguments {@code grammar} parses, once, here: {@code body} runs with what it read. */
+    static CommandPlan parsed(ArgGrammar grammar, String args, Set<DumpPart> needs, ParsedBody body) throws CommandException {
+        ArgGrammar.Parsed parsed = grammar.parse(statement(args));
+        return new Simple(needs, true, false, ctx -> body.run(ctx, parsed));
+    }
+
     /** {@code text} stripped and without a trailing {@code ;}, which ends a statement as in SQL shells. */
     static String statement(String text) {
-        String t = text.strip();
-        return t.endsWith(";") ? t.substring(0, t.length() - 1).stripTrailing() : t;
+        return SqlHabits.withoutTerminator(text);
     }
 
     /** As {@link #words(String, Set, boolean, WordsBody)}, reading nothing and using no script. */

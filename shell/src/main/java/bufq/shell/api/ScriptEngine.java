@@ -3,8 +3,8 @@ package bufq.shell.api;
 import bufq.shell.statement.UnfinishedCode;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Status;
-import bufq.advise.Rule;
-import bufq.check.CheckRule;
+import bufq.analysis.advise.Rule;
+import bufq.analysis.check.CheckRule;
 
 import java.nio.file.Path;
 import java.util.List;

@@ -5,8 +5,8 @@ import bufq.shell.session.History;
 import bufq.shell.session.Status;
 import bufq.shell.statement.Paste;
 import bufq.shell.statement.StatementReader;
-import bufq.advise.Rule;
-import bufq.check.CheckRule;
+import bufq.analysis.advise.Rule;
+import bufq.analysis.check.CheckRule;
 
 import java.io.BufferedReader;
 import java.io.IOException;

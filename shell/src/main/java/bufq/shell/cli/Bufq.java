@@ -149,11 +149,11 @@ public final class Bufq {
             try {
                 List<Engine.FoundModule> found = shell.modules().discover(paths);
                 // One module in a terminal: the prompt comes before the module is read, which goes on
-                // behind it (issue 34); what the read finds wrong is said at the first statement or idle moment.
+                // behind it; what the read finds wrong is said at the first statement or idle moment.
                 boolean behind = interactive != null && found.size() == 1;
                 if (behind) shell.modules().loadInBackground(found.get(0));
                 List<ModuleSet.Entry> added = behind ? List.of() : shell.modules().add(found, parts);
-                // issue 30: a capture or a directory opened on one of many modules says so, and which
+                // a capture or a directory opened on one of many modules says so, and which
                 if (interactive != null && added.size() > 1) shell.printer().info(ModuleSet.openedLine(added, shell.modules().set().currentEntry()));
             } catch (Engine.Failure e) {
                 err.println("bufq: " + e.getMessage());

@@ -20,7 +20,7 @@ import java.util.stream.Stream;
 /**
  * What the run that makes one of the launcher's class-data archives ({@link ArchiveNotice#PROPERTY})
  * does after its own statements, so that the archive holds the classes later runs need, whatever
- * this run did (issue 34): it reads the bundled four-file example and runs {@code summary} and a
+ * this run did: it reads the bundled four-file example and runs {@code summary} and a
  * query on it (an archive made by a first {@code -c summary} left the query's classes out, and a
  * query run then loaded them from the jar: 2 MiB more RSS). For the interactive archive ({@link
  * #PROPERTY}) it also walks a session in memory: a few statements typed, a word completed, a line

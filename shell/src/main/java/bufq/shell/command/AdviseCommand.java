@@ -1,11 +1,11 @@
 package bufq.shell.command;
 
-import bufq.liveness.Liveness;
-import bufq.advise.Advisor;
-import bufq.advise.ReadableEdits;
-import bufq.advise.Remedies;
-import bufq.advise.Rule;
-import bufq.advise.Rules;
+import bufq.analysis.liveness.Liveness;
+import bufq.analysis.advise.Advisor;
+import bufq.analysis.advise.ReadableEdits;
+import bufq.analysis.advise.Remedies;
+import bufq.analysis.advise.Rule;
+import bufq.analysis.advise.Rules;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.DumpPart;

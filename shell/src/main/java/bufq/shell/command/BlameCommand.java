@@ -1,18 +1,18 @@
 package bufq.shell.command;
 
-import bufq.advise.ShardingAudit;
-import bufq.blame.Blame;
+import bufq.analysis.advise.ShardingAudit;
+import bufq.analysis.blame.Blame;
 import bufq.lang.QueryException;
-import bufq.blame.BlameBy;
-import bufq.category.Categories;
-import bufq.category.CategoryRules;
-import bufq.export.PprofExport;
-import bufq.liveness.Liveness;
+import bufq.analysis.blame.BlameBy;
+import bufq.analysis.category.Categories;
+import bufq.analysis.category.CategoryRules;
+import bufq.analysis.liveness.Liveness;
 import bufq.dump.file.FileKind;
 import bufq.format.Formatters;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.LoadWarning;
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
@@ -32,7 +32,12 @@ final class BlameCommand implements Command {
     /** The Used values section: op names, source lines and opcodes. */
     Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
 
-    @Override public String synopsis() { return "blame [by op_name|source|opcode|stack|category|path] [depth N] [at claimed_peak|STEP] [limit N]"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("blame")
+            .choice("by", List.of("op_name", "source", "opcode", "stack", "category", "path"), List.of("sharding"),
+                    List.of("opname", "op", "src", "line", "stacks", "categories", "paths", "shardings", "shard"))
+            .count("depth", 0).step("at", "claimed_peak").count("limit", 0);
+
+    @Override public String synopsis() { return GRAMMAR.synopsis(); }
     @Override public String brief() { return "Who holds the peak: bytes by op_name, source, opcode, stack, category or path."; }
 
     @Override public String description() {
@@ -62,18 +67,13 @@ final class BlameCommand implements Command {
     }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        return CommandPlan.words(args, needs(), false, this::run);
+        return CommandPlan.parsed(GRAMMAR, args, needs(), this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
-        CommandArgs a = new CommandArgs(args, synopsis());
-        String byText = a.value("by");
-        OptionalInt depth = a.integer("depth", 0);
-        String at = a.value("at");
-        OptionalInt limit = a.limit();
-        a.done();
-        BlameBy by = byText == null ? BlameBy.OP_NAME : BlameBy.parse(byText);
-        if (by == null) throw new CommandException("blame by takes op_name, source, opcode, stack, category, path or sharding, not '" + byText + "'");
+    private Status run(CommandContext ctx, ArgGrammar.Parsed a) throws CommandException, Engine.Failure, IOException {
+        BlameBy by = a.has("by") ? BlameBy.parse(a.text("by")) : BlameBy.OP_NAME;
+        OptionalInt depth = a.count("depth"), limit = a.count("limit");
+        String at = a.text("at");
         HloModule m = ctx.modules().requireFor("blame", ctx.out()::info);
         String unreadable = m.info().hasValueDetails() || m.values().isEmpty() ? null : unreadableValuesFile(m);
         if (unreadable != null) throw new CommandException(unreadable);
@@ -92,27 +92,18 @@ final class BlameCommand implements Command {
             return Status.OK;
         }
         if (by == BlameBy.CATEGORY || by == BlameBy.PATH) {
-            ctx.out().print(CommandArgs.limited(whatItIs(ctx, m, by, at == null ? "peak" : at, depth.orElse(0)), limit));
+            ctx.out().print(CommandArgs.limited(whatItIs(ctx, m, by, at == null ? "peak" : at, a.step("at", m, "peak"), depth.orElse(0)), limit));
             return Status.OK;
         }
         // The tree is text, which print does not cut: cut it at maxrows here, as tables are.
         int maxLines = Formatters.isHuman(ctx.out().format()) ? ctx.settings().maxRows() : 0;
         if (at == null) ctx.out().print(CommandArgs.limited(Blame.atPeak(m, by, depth.orElse(0), maxLines), limit));
-        else ctx.out().print(CommandArgs.limited(Blame.at(m, by, depth.orElse(0), maxLines, step(m, at)), limit));
+        else ctx.out().print(CommandArgs.limited(Blame.at(m, by, depth.orElse(0), maxLines, a.step("at", m, "peak")), limit));
         return Status.OK;
     }
 
-    private static int step(HloModule m, String at) throws CommandException {
-        try {
-            return PprofExport.step(m, at);
-        } catch (IllegalArgumentException e) {
-            throw new CommandException(e.getMessage());
-        }
-    }
-
     /** {@code blame by category} or {@code by path} at {@code at}, under the session's category rules. */
-    private static List<Output> whatItIs(CommandContext ctx, HloModule m, BlameBy by, String at, int depth) throws CommandException {
-        int step = step(m, at);
+    private static List<Output> whatItIs(CommandContext ctx, HloModule m, BlameBy by, String at, int step, int depth) throws CommandException {
         try {
             CategoryRules rules = ctx.engine().catalog().categories();
             return by == BlameBy.CATEGORY ? Categories.blame(m, rules, step, at) : Categories.paths(m, rules, step, at, depth);

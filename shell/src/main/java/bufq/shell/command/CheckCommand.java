@@ -1,8 +1,8 @@
 package bufq.shell.command;
 
-import bufq.check.Checks;
-import bufq.check.CheckReport;
-import bufq.check.CheckReports;
+import bufq.analysis.check.Checks;
+import bufq.analysis.check.CheckReport;
+import bufq.analysis.check.CheckReports;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;

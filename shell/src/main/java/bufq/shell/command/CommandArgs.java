@@ -1,6 +1,6 @@
 package bufq.shell.command;
 
-import bufq.liveness.Steps;
+import bufq.analysis.liveness.Steps;
 import bufq.model.HloModule;
 import bufq.model.MemorySpace;
 import bufq.shell.session.CommandException;
@@ -65,8 +65,14 @@ final class CommandArgs {
      * is given (the device memory, colour 0).
      */
     OptionalInt color(HloModule m) throws CommandException {
-        OptionalInt c = integer("color", 0);
-        String space = value("space");
+        return color(m, integer("color", 0), value("space"));
+    }
+
+    /**
+     * A colour given as {@code color N} or a memory space as {@code space NAME} (null when absent),
+     * checked against the module's colours.
+     */
+    static OptionalInt color(HloModule m, OptionalInt c, String space) throws CommandException {
         if (space != null) {
             if (c.isPresent()) throw new CommandException("give 'color N' or 'space NAME', not both");
             c = MemorySpace.byName(m, space);

@@ -1,8 +1,10 @@
 package bufq.shell.command;
 
+import bufq.eval.Step;
 import bufq.export.PprofExport;
 import bufq.export.ProfileStacks;
 import bufq.export.TraceExport;
+import bufq.lang.QueryException;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.shell.api.Command;
@@ -109,8 +111,8 @@ final class ExportCommand implements Command {
         if (by == null) throw new CommandException("export pprof by takes stack, op_name or source, not '" + byText + "'");
         int step;
         try {
-            step = PprofExport.step(m, at == null ? "peak" : at);
-        } catch (IllegalArgumentException e) {
+            step = Step.resolve(m, at == null ? "peak" : at);
+        } catch (QueryException e) {
             throw new CommandException(e.getMessage());
         }
         PprofExport.Summary[] s = new PprofExport.Summary[1];

@@ -2,17 +2,18 @@ package bufq.shell.command;
 
 import java.util.HashSet;
 import bufq.table.TextBlock;
-import bufq.sharding.Shardings;
+import bufq.analysis.sharding.Shardings;
 import bufq.eval.EvalContext;
 import bufq.eval.ModuleRow;
 import bufq.eval.Selection;
-import bufq.fit.Capacity;
-import bufq.fit.Capacities;
-import bufq.fit.Failure;
-import bufq.fit.FitReport;
-import bufq.fit.Keep;
-import bufq.fit.Program;
+import bufq.analysis.fit.Capacity;
+import bufq.analysis.fit.Capacities;
+import bufq.analysis.fit.Failure;
+import bufq.analysis.fit.FitReport;
+import bufq.analysis.fit.Keep;
+import bufq.analysis.fit.Program;
 import bufq.lang.QueryException;
+import bufq.lang.SqlHabits;
 import bufq.model.HloModule;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
@@ -84,8 +85,7 @@ final class FitCommand implements Command {
     }
 
     private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
-        String text = args.isEmpty() ? "" : args.get(0).strip();
-        if (text.endsWith(";")) text = text.substring(0, text.length() - 1).strip();
+        String text = args.isEmpty() ? "" : SqlHabits.withoutTerminator(args.get(0));
         List<HloModule> modules = modules(ctx);
         List<String> spaces = otherSpaces(ctx, modules);
         Capacity capacity = capacityOrNull(ctx);

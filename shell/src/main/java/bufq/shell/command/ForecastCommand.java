@@ -1,11 +1,11 @@
 package bufq.shell.command;
 
-import bufq.fit.Capacity;
-import bufq.forecast.Forecast;
-import bufq.forecast.MeshForecast;
+import bufq.analysis.fit.Capacity;
+import bufq.analysis.forecast.Forecast;
+import bufq.analysis.forecast.MeshForecast;
 import bufq.lang.QueryException;
-import bufq.forecast.ForecastRequest;
-import bufq.forecast.NotASeries;
+import bufq.analysis.forecast.ForecastRequest;
+import bufq.analysis.forecast.NotASeries;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.shell.api.Command;

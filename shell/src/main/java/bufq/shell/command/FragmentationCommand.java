@@ -1,6 +1,7 @@
 package bufq.shell.command;
 
-import bufq.waste.Waste;
+import bufq.shell.api.ArgGrammar;
+import bufq.analysis.waste.Waste;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
@@ -10,10 +11,13 @@ import bufq.shell.session.Status;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Set;
 
 final class FragmentationCommand implements Command {
     @Override public String name() { return "fragmentation"; }
-    @Override public String synopsis() { return "fragmentation [limit N]"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("fragmentation").count("limit", 0);
+
+    @Override public String synopsis() { return GRAMMAR.synopsis(); }
     @Override public String brief() { return "Per allocation: size, peak of what is live in it, wasted bytes."; }
 
     @Override public String description() {
@@ -24,13 +28,11 @@ final class FragmentationCommand implements Command {
     @Override public List<String> examples() { return List.of("fragmentation", "fragmentation limit 5"); }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        return CommandPlan.words(args, this::run);
+        return CommandPlan.parsed(GRAMMAR, args, Set.of(), this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
-        CommandArgs a = new CommandArgs(args, synopsis());
-        var limit = a.limit();
-        a.done();
+    private Status run(CommandContext ctx, ArgGrammar.Parsed a) throws CommandException, Engine.Failure, IOException {
+        var limit = a.count("limit");
         ctx.out().print(CommandArgs.limited(Waste.fragmentation(ctx.modules().requireFor("fragmentation", ctx.out()::info)), limit));
         return Status.OK;
     }

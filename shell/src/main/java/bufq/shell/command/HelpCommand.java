@@ -1,6 +1,6 @@
 package bufq.shell.command;
 
-import bufq.fit.Devices;
+import bufq.analysis.fit.Devices;
 import bufq.shell.api.Command;
 import bufq.shell.api.CommandDoc;
 import bufq.shell.session.CommandException;

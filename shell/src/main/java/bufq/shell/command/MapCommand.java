@@ -1,7 +1,7 @@
 package bufq.shell.command;
 
-import bufq.chart.BarChart;
-import bufq.map.AllocationMap;
+import bufq.format.chart.BarChart;
+import bufq.analysis.map.AllocationMap;
 import bufq.model.HloModule;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;

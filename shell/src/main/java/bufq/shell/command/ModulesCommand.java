@@ -1,15 +1,15 @@
 package bufq.shell.command;
 
-import bufq.category.Categories;
-import bufq.category.CategoryRules;
+import bufq.analysis.category.Categories;
+import bufq.analysis.category.CategoryRules;
 import bufq.dump.file.MemoryAnalysisFile;
-import bufq.fit.JaxFigures;
+import bufq.analysis.fit.JaxFigures;
 import bufq.model.DumpPart;
 import bufq.model.MemorySpace;
 import bufq.units.Units;
 import bufq.model.PartUnavailableException;
 import bufq.model.ProgramSizes;
-import bufq.sharding.Shardings;
+import bufq.analysis.sharding.Shardings;
 import bufq.model.HloModule;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;

@@ -1,12 +1,12 @@
 package bufq.shell.command;
 
-import bufq.fit.Capacities;
-import bufq.fit.Capacity;
-import bufq.fit.Program;
+import bufq.analysis.fit.Capacities;
+import bufq.analysis.fit.Capacity;
+import bufq.analysis.fit.Program;
 import bufq.model.HloModule;
-import bufq.oom.OomReader;
-import bufq.oom.OomReport;
-import bufq.oom.OomText;
+import bufq.analysis.oom.OomReader;
+import bufq.analysis.oom.OomReport;
+import bufq.analysis.oom.OomText;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;

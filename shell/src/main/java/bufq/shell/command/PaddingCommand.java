@@ -1,6 +1,7 @@
 package bufq.shell.command;
 
-import bufq.waste.Waste;
+import bufq.shell.api.ArgGrammar;
+import bufq.analysis.waste.Waste;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
@@ -10,10 +11,13 @@ import bufq.shell.session.Status;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Set;
 
 final class PaddingCommand implements Command {
     @Override public String name() { return "padding"; }
-    @Override public String synopsis() { return "padding [limit N]"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("padding").count("limit", 0);
+
+    @Override public String synopsis() { return GRAMMAR.synopsis(); }
     @Override public String brief() { return "Bytes lost to tiling padding: totals, worst values, by shape."; }
 
     @Override public String description() {
@@ -28,13 +32,11 @@ final class PaddingCommand implements Command {
     @Override public List<String> examples() { return List.of("padding", "padding limit 5", "format markdown", "padding"); }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        return CommandPlan.words(args, this::run);
+        return CommandPlan.parsed(GRAMMAR, args, Set.of(), this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
-        CommandArgs a = new CommandArgs(args, synopsis());
-        var limit = a.limit();
-        a.done();
+    private Status run(CommandContext ctx, ArgGrammar.Parsed a) throws CommandException, Engine.Failure, IOException {
+        var limit = a.count("limit");
         ctx.out().print(CommandArgs.limited(Waste.padding(ctx.modules().requireFor("padding", ctx.out()::info), ctx.settings().tiling()), limit));
         return Status.OK;
     }

@@ -1,7 +1,8 @@
 package bufq.shell.command;
 
-import bufq.peak.Peak;
+import bufq.analysis.peak.Peak;
 import bufq.model.DumpPart;
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
@@ -18,7 +19,9 @@ final class PeakCommand implements Command {
     /** The Used values section: op names, and XLA's peak sized by instruction shapes. */
     Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
 
-    @Override public String synopsis() { return "peak [color N | space NAME]"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("peak").count("color", 0).value("space", ArgGrammar.Kind.SPACE);
+
+    @Override public String synopsis() { return GRAMMAR.synopsis(); }
     @Override public String brief() { return "The peak of occupied bytes, beside the dump's label, and what is live then."; }
 
     @Override public String description() {
@@ -36,14 +39,12 @@ final class PeakCommand implements Command {
     @Override public List<String> examples() { return List.of("peak", "peak space vmem", "set threshold 1MiB"); }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        return CommandPlan.words(args, needs(), false, this::run);
+        return CommandPlan.parsed(GRAMMAR, args, needs(), this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
-        CommandArgs a = new CommandArgs(args, synopsis());
+    private Status run(CommandContext ctx, ArgGrammar.Parsed a) throws CommandException, Engine.Failure, IOException {
         var m = ctx.modules().requireFor("peak", ctx.out()::info);
-        var color = a.color(m);
-        a.done();
+        var color = CommandArgs.color(m, a.count("color"), a.text("space"));
         ctx.out().print(Peak.report(m, color, ctx.settings().threshold(), ctx.settings().tiling()));
         return Status.OK;
     }

@@ -1,8 +1,9 @@
 package bufq.shell.command;
 
-import bufq.peak.Peak;
-import bufq.liveness.Prominence;
+import bufq.analysis.peak.Peak;
+import bufq.analysis.liveness.Prominence;
 import bufq.model.DumpPart;
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
@@ -19,7 +20,10 @@ final class PeaksCommand implements Command {
     @Override public String name() { return "peaks"; }
     /** The Used values section: the op_name prefixes holding each peak. */
     Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
-    @Override public String synopsis() { return "peaks [color N | space NAME] [min_share P] [limit N]"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("peaks").count("color", 0).value("space", ArgGrammar.Kind.SPACE)
+            .value("min_share", ArgGrammar.Kind.SHARE).count("limit", 0);
+
+    @Override public String synopsis() { return GRAMMAR.synopsis(); }
     @Override public String brief() { return "Every peak of occupied bytes whose prominence is at least P of the highest."; }
 
     @Override public String description() {
@@ -38,16 +42,14 @@ final class PeaksCommand implements Command {
     }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        return CommandPlan.words(args, needs(), false, this::run);
+        return CommandPlan.parsed(GRAMMAR, args, needs(), this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
-        CommandArgs a = new CommandArgs(args, synopsis());
+    private Status run(CommandContext ctx, ArgGrammar.Parsed a) throws CommandException, Engine.Failure, IOException {
         var m = ctx.modules().requireFor("peaks", ctx.out()::info);
-        var color = a.color(m);
-        String share = a.value("min_share");
-        var limit = a.limit();
-        a.done();
+        var color = CommandArgs.color(m, a.count("color"), a.text("space"));
+        String share = a.text("min_share");
+        var limit = a.count("limit");
         ctx.out().print(CommandArgs.limited(List.of(Peak.peaks(m, color, share == null ? Prominence.DEFAULT_SHARE : share(share))), limit));
         return Status.OK;
     }

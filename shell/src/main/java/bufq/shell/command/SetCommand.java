@@ -1,8 +1,8 @@
 package bufq.shell.command;
 
-import bufq.category.CategoryRules;
+import bufq.analysis.category.CategoryRules;
 import bufq.eval.CategoryCondition;
-import bufq.fit.Devices;
+import bufq.analysis.fit.Devices;
 import bufq.lang.Diagnostic;
 import bufq.lang.QueryException;
 import bufq.shell.session.Engine;

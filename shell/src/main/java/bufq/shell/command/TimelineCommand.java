@@ -1,7 +1,7 @@
 package bufq.shell.command;
 
-import bufq.timeline.Timeline;
-import bufq.chart.BarChart;
+import bufq.analysis.timeline.Timeline;
+import bufq.format.chart.BarChart;
 import bufq.model.HloModule;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;

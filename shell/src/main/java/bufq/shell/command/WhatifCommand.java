@@ -10,10 +10,10 @@ import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Engine;
 import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
-import bufq.whatif.Edit;
-import bufq.whatif.EditParser;
-import bufq.whatif.Outcome;
-import bufq.whatif.EditSweep;
+import bufq.analysis.whatif.Edit;
+import bufq.analysis.whatif.EditParser;
+import bufq.analysis.whatif.Outcome;
+import bufq.analysis.whatif.EditSweep;
 
 import java.io.IOException;
 import java.util.HashMap;

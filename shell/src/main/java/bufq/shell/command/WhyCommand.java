@@ -1,8 +1,8 @@
 package bufq.shell.command;
 
-import bufq.why.Why;
+import bufq.analysis.why.Why;
 import bufq.shell.api.Command;
-import bufq.why.WhyReport;
+import bufq.analysis.why.WhyReport;
 import bufq.eval.EvalContext;
 import bufq.lang.QueryException;
 import bufq.model.DumpPart;

@@ -81,7 +81,7 @@ public final class JLineRepl implements Repl {
     /**
      * The REPL for a real terminal on {@code in} (stdin); what {@code bufq} uses by default. Opens
      * the terminal on a thread of its own at once, so made before the session's shell and its dumps,
-     * the terminal is ready when they are (issue 34: a tenth of a second of CPU, mostly JLine reading
+     * the terminal is ready when they are (a tenth of a second of CPU, mostly JLine reading
      * the terminal's capabilities, off the prompt's path). Until {@link #run} starts, Ctrl-C on that
      * terminal interrupts the thread that made the REPL, which stops a load as it did before the
      * terminal was open.
@@ -177,7 +177,7 @@ public final class JLineRepl implements Repl {
         // SIG_IGN: Ctrl-C never kills the JVM; JLine still reports it to the handlers we install.
         // The encoding JLine settles on anyway, given: left to itself it first asks whether a Windows
         // code page "ms0" exists, which loads the JDK's table of every extended charset (a third of
-        // the CPU of opening the terminal, issue 34).
+        // the CPU of opening the terminal).
         return TerminalBuilder.builder().system(true).jna(false).jansi(false).ffm(false)
                 .encoding(Charset.defaultCharset())
                 .nativeSignals(true).signalHandler(Terminal.SignalHandler.SIG_IGN);

@@ -1,22 +1,22 @@
 package bufq.shell.repl;
 
 import bufq.units.Units;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
 import bufq.eval.Query;
-import bufq.fit.HeldArray;
-import bufq.fit.Program;
+import bufq.analysis.fit.HeldArray;
+import bufq.analysis.fit.Program;
 import bufq.format.Formatters;
-import bufq.assist.Completion;
+import bufq.lang.assist.Completion;
 import bufq.lang.Lexer;
 import bufq.lang.QueryException;
 import bufq.lang.Token;
 import bufq.lang.TokenKind;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.liveness.Prominence;
+import bufq.analysis.liveness.Prominence;
 import bufq.shell.api.Command;
 import bufq.shell.session.ModuleSet;
 import bufq.shell.session.Setting;

@@ -2,7 +2,7 @@ package bufq.shell.repl;
 
 import bufq.eval.Catalog;
 import bufq.lang.Diagnostic;
-import bufq.assist.Highlight;
+import bufq.lang.assist.Highlight;
 import bufq.lang.Lexer;
 import bufq.model.HloModule;
 import bufq.shell.run.Shell;

@@ -1,5 +1,6 @@
 package bufq.shell.run;
 
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
 import bufq.shell.api.CommandContext;
 import bufq.shell.api.CommandPlan;
@@ -125,12 +126,12 @@ public final class StatementRunner {
     /** The plan of a command statement. */
     private CommandPlan plan(String text) throws CommandException {
         String[] head = text.split("\\s+", 2);
-        String name = head[0].endsWith(";") && head.length == 1 ? head[0].substring(0, head[0].length() - 1) : head[0];
+        String name = head.length == 1 ? SqlHabits.withoutTerminator(head[0]) : head[0];
         Command c = commands.byName(name);
         if (c == null) {
             List<String> known = new ArrayList<>(commands.names());
             known.addAll(engine.entities());
-            String sql = SqlHabits.forStatement(text.endsWith(";") ? text.substring(0, text.length() - 1).stripTrailing() : text);
+            String sql = SqlHabits.forStatement(SqlHabits.withoutTerminator(text));
             throw new CommandException("unknown command '" + name + "'" + (sql.isEmpty() ? Suggest.hint(name, known)
                     + " (type 'help' for the list)" : sql));
         }
@@ -142,11 +143,19 @@ public final class StatementRunner {
         }
     }
 
-    /** Runs a statement {@link #compile} made. */
+    /**
+     * Runs a statement {@link #compile} made. A command's argument error is drawn under the
+     * statement, a caret at the word, as a query's error is.
+     */
     Status run(Statement s) throws CommandException, Engine.Failure, IOException {
         if (s instanceof Statement.Query q) return runQuery(q.query().current());
-        if (s instanceof Statement.Refused r) throw r.error();
-        return runCommand(((Statement.Invocation) s).plan());
+        try {
+            if (s instanceof Statement.Refused r) throw r.error();
+            return runCommand(((Statement.Invocation) s).plan());
+        } catch (ArgGrammar.ArgumentError e) {
+            String[] head = s.text().split("\\s+", 2);
+            throw new Engine.Failure(e.render(s.text(), head.length < 2 ? s.text().length() : s.text().length() - head[1].length()));
+        }
     }
 
     private Status runQuery(Engine.Compiled query) throws CommandException, Engine.Failure, IOException {

@@ -1,9 +1,9 @@
 package bufq.shell.script;
 
 import bufq.units.Units;
-import bufq.why.Why;
-import bufq.advise.Rule;
-import bufq.check.CheckRule;
+import bufq.analysis.why.Why;
+import bufq.analysis.advise.Rule;
+import bufq.analysis.check.CheckRule;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
@@ -14,17 +14,16 @@ import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.Shape;
 import bufq.model.TilingModel;
-import bufq.fit.Capacities;
-import bufq.fit.Capacity;
-import bufq.forecast.Forecast;
-import bufq.forecast.Prediction;
-import bufq.forecast.ForecastRequest;
-import bufq.forecast.NotASeries;
-import bufq.format.Formatters;
+import bufq.analysis.fit.Capacities;
+import bufq.analysis.fit.Capacity;
+import bufq.analysis.forecast.Forecast;
+import bufq.analysis.forecast.Prediction;
+import bufq.analysis.forecast.ForecastRequest;
+import bufq.analysis.forecast.NotASeries;
 import bufq.model.DumpPart;
-import bufq.oom.OomReader;
-import bufq.oom.OomReport;
-import bufq.oom.OomText;
+import bufq.analysis.oom.OomReader;
+import bufq.analysis.oom.OomReport;
+import bufq.analysis.oom.OomText;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
 import bufq.shell.api.ScriptContext;
@@ -32,9 +31,9 @@ import bufq.shell.session.Version;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
-import bufq.whatif.EditParser;
-import bufq.whatif.Outcome;
-import bufq.whatif.EditSweep;
+import bufq.analysis.whatif.EditParser;
+import bufq.analysis.whatif.Outcome;
+import bufq.analysis.whatif.EditSweep;
 import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyArray;
@@ -149,7 +148,7 @@ final class Api extends Convert.ReadOnly {
         }
         Map<String, Object> parts = new LinkedHashMap<>();
         for (Output o : OomReport.run(text, modules)) {
-            if (o instanceof Table t) parts.put(Formatters.key(t.title()), new Convert.ReadOnlyArray(t.size(), r -> new Rows.ResultRow(t, r)));
+            if (o instanceof Table t) parts.put(t.key(), new Convert.ReadOnlyArray(t.size(), r -> new Rows.ResultRow(t, r)));
         }
         return new Convert.ReadOnlyMap(parts);
     }
@@ -187,7 +186,7 @@ final class Api extends Convert.ReadOnly {
             }
             Map<String, Object> parts = new LinkedHashMap<>();
             for (Output o : out) {
-                if (o instanceof Table t) parts.put(Formatters.key(t.title()).replaceFirst("^laws_.*", "laws"),
+                if (o instanceof Table t) parts.put(t.key(),
                         new Convert.ReadOnlyArray(t.size(), i -> new Rows.ResultRow(t, i)));
             }
             return new Convert.ReadOnlyMap(parts);

@@ -1,6 +1,6 @@
 package bufq.shell.script;
 
-import bufq.category.CategoryRules;
+import bufq.analysis.category.CategoryRules;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.model.HloModule;

@@ -1,8 +1,8 @@
 package bufq.shell.script;
 
-import bufq.check.CheckRule;
-import bufq.check.Reporter;
-import bufq.check.Severity;
+import bufq.analysis.check.CheckRule;
+import bufq.analysis.check.Reporter;
+import bufq.analysis.check.Severity;
 import bufq.model.HloModule;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyExecutable;

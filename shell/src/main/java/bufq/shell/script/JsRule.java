@@ -1,8 +1,8 @@
 package bufq.shell.script;
 
-import bufq.advise.Advice;
-import bufq.advise.Facts;
-import bufq.advise.Rule;
+import bufq.analysis.advise.Advice;
+import bufq.analysis.advise.Facts;
+import bufq.analysis.advise.Rule;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import org.graalvm.polyglot.Value;

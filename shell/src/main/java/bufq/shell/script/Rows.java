@@ -8,7 +8,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.model.Shape;
 import bufq.table.Table;
 import org.graalvm.polyglot.proxy.ProxyArray;

@@ -1,7 +1,7 @@
 package bufq.shell.script;
 
-import bufq.advise.Rule;
-import bufq.check.CheckRule;
+import bufq.analysis.advise.Rule;
+import bufq.analysis.check.CheckRule;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Env;
 import bufq.shell.api.ScriptEngine;

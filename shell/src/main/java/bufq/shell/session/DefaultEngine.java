@@ -3,7 +3,7 @@ package bufq.shell.session;
 import bufq.dump.DumpLoader;
 import bufq.dump.file.LoadException;
 import bufq.dump.file.ModuleSource;
-import bufq.category.CategoryRules;
+import bufq.analysis.category.CategoryRules;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
@@ -30,7 +30,7 @@ import java.util.function.Function;
 
 /** The real engine: {@code bufq.dump} reads dumps, {@code bufq.eval} compiles and runs queries. */
 public final class DefaultEngine implements Engine {
-    /** Made on first need ({@link #catalog()}): a batch summary or a prompt needs none (issue 34). */
+    /** Made on first need ({@link #catalog()}): a batch summary or a prompt needs none. */
     private volatile Catalog catalog;
     private final LongAdder parses = new LongAdder();
 

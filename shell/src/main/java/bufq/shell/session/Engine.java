@@ -1,6 +1,6 @@
 package bufq.shell.session;
 
-import bufq.category.CategoryRules;
+import bufq.analysis.category.CategoryRules;
 import bufq.eval.Catalog;
 import bufq.eval.ModuleRow;
 import bufq.eval.Selection;

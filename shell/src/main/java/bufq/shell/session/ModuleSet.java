@@ -1,6 +1,6 @@
 package bufq.shell.session;
 
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.model.HloModule;
 
 import java.util.ArrayList;

@@ -5,8 +5,8 @@ import bufq.model.HloModule;
 import bufq.model.LoadWarning;
 import bufq.model.PartUnavailableException;
 import bufq.model.ProgramSizes;
-import bufq.oom.OomReport;
-import bufq.oom.OomText;
+import bufq.analysis.oom.OomReport;
+import bufq.analysis.oom.OomText;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -74,7 +74,7 @@ public final class Modules {
     /**
      * Sets up the read of the one module of {@code found} on a thread of its own, started by {@link
      * #startLoading} (or by whatever waits for it), so that an interactive session shows its prompt
-     * before the module is read (issue 34: a 28 MB module took 1.6 s to its prompt, the read most of
+     * before the module is read (a 28 MB module took 1.6 s to its prompt, the read most of
      * it). Until the read ends {@link #current()} is null and {@link #loadingHandle()} names the
      * handle the module will have; every other use of the set waits for it. Its warnings, or why it
      * failed, are shown by the first {@link #awaitLoad}.

@@ -1,7 +1,7 @@
 package bufq.shell.session;
 
-import bufq.fit.CapacityChoice;
-import bufq.fit.Devices;
+import bufq.analysis.fit.CapacityChoice;
+import bufq.analysis.fit.Devices;
 import bufq.units.Units;
 
 import java.math.BigDecimal;

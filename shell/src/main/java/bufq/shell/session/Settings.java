@@ -1,8 +1,8 @@
 package bufq.shell.session;
 
 import bufq.units.Units;
-import bufq.fit.CapacityChoice;
-import bufq.fit.Devices;
+import bufq.analysis.fit.CapacityChoice;
+import bufq.analysis.fit.Devices;
 import bufq.model.TilingModel;
 
 import java.math.BigDecimal;

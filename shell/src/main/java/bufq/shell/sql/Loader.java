@@ -84,7 +84,7 @@ final class Loader implements AutoCloseable {
             case FLOAT, PERCENT -> a.append(((Number) v).doubleValue());
             case BOOL -> a.append((boolean) (Boolean) v);
             case LIST -> a.append(list((Collection<?>) v, c.sqlType().startsWith("BIGINT")));
-            case STRING, NOTE, STATEMENT -> a.append(v.toString());
+            case STRING, NOTE, KEY, STATEMENT -> a.append(v.toString());
         }
     }
 

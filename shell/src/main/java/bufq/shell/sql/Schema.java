@@ -91,7 +91,7 @@ final class Schema {
             case FLOAT, PERCENT -> "DOUBLE";
             case BOOL -> "BOOLEAN";
             case LIST -> INT_LISTS.contains(field) ? "BIGINT[]" : "VARCHAR[]";
-            case STRING, NOTE, STATEMENT -> "VARCHAR";
+            case STRING, NOTE, KEY, STATEMENT -> "VARCHAR";
         };
     }
 

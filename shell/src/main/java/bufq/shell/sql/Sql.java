@@ -23,7 +23,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * SQL over the loaded modules' tables (issue 45), on DuckDB embedded in this process: {@link
+ * SQL over the loaded modules' tables, on DuckDB embedded in this process: {@link
  * #query} for the {@code sql} command, and the two exports, {@link #exportParquet} and {@link
  * #exportDuckdb}. DuckDB's classes load with this class's first use only, so a run that asks no SQL
  * pays nothing for them.

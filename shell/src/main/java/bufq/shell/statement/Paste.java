@@ -1,6 +1,6 @@
 package bufq.shell.statement;
 
-import bufq.oom.OomReader;
+import bufq.analysis.oom.OomReader;
 
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -17,7 +17,7 @@ public enum StatementKind {
     QUERY,
     /** A command, planned from its arguments (a {@code js} statement is the command {@code js}). */
     COMMAND;
-    // A statement in another language (issue 45's `sql SELECT ...`) is a kind of its own here: decided
+    // A statement in another language (`sql SELECT ...`) is a kind of its own here: decided
     // in of(), compiled in StatementRunner.compile.
 
     /**

@@ -4,6 +4,7 @@ import bufq.lang.Lexer;
 import bufq.lang.Parser;
 import bufq.lang.Token;
 import bufq.lang.TokenKind;
+import bufq.lang.Unfinished;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -34,10 +35,6 @@ import java.util.function.Supplier;
 public final class StatementReader {
     /** One statement and the 1-based line it starts on. */
     public record Statement(String text, int line) {}
-
-    /** Keywords after which a query cannot end. */
-    private static final Set<String> CONTINUES = Set.of("where", "and", "or", "not", "by", "show", "order", "group",
-            "in", "at", "during", "live", "limit", "is", "as");
 
     /** Keywords that, first on a line, continue the query on the line before. */
     private static final Set<String> STARTS_CLAUSE = Set.of("where", "and", "or", "group", "show", "order", "limit");
@@ -109,56 +106,9 @@ public final class StatementReader {
         }
     }
 
-    /** What a query's lines so far leave open: parentheses, a string, a last token that needs more. */
-    private static final class Open {
-        int depth;
-        boolean string, lastContinues;
-        char quote;   // of the open string
-
-        void add(List<Token> tokens) {
-            for (Token t : tokens) {
-                if (t.kind() == TokenKind.LPAREN) depth++;
-                else if (t.kind() == TokenKind.RPAREN) depth--;
-                else if (Lexer.isUnterminatedString(t)) {
-                    string = true;
-                    quote = t.text().charAt(0);
-                }
-            }
-            if (tokens.size() >= 2) lastContinues = continues(tokens.get(tokens.size() - 2));
-        }
-
-        /**
-         * The next line of a query: inside an open string only that line is scanned for its closing
-         * quote (as the lexer does, a backslash escaping the next character), then the rest is lexed.
-         * Each line is read once, so a string open over 100,000 lines is linear, not quadratic.
-         */
-        void line(String t) {
-            if (!string) {
-                add(Lexer.lex(t));
-                return;
-            }
-            int i = 0;
-            while (i < t.length() && t.charAt(i) != quote) i += t.charAt(i) == '\\' ? 2 : 1;
-            if (i >= t.length()) return;   // still inside the string
-            string = false;
-            lastContinues = false;
-            add(Lexer.lex(t.substring(i + 1)));
-        }
-
-        boolean more() { return string || depth > 0 || lastContinues; }
-    }
-
-    private static boolean continues(Token last) {
-        return switch (last.kind()) {
-            case OPERATOR, COMMA, DOTDOT, LPAREN -> true;
-            case KEYWORD -> CONTINUES.contains(last.text().toLowerCase(Locale.ROOT));
-            default -> false;
-        };
-    }
-
     private Statement read() throws IOException {
         StringBuilder buf = new StringBuilder();
-        Open open = new Open();
+        Unfinished open = new Unfinished();
         UnfinishedCode js = null;
         int jsRead = 0;   // characters of buf the js scan has read
         boolean jsCode = false;
@@ -290,16 +240,11 @@ public final class StatementReader {
         return tokens.get(0).kind() == TokenKind.KEYWORD && STARTS_CLAUSE.contains(tokens.get(0).text().toLowerCase(Locale.ROOT));
     }
 
-    /** Whether one line of a query ends where the query cannot ({@code and}, {@code =}, {@code ,}), by its own tokens. */
+    /** Whether one line ends where a query cannot ({@code and}, {@code =}, {@code ,}), by its own tokens. */
     private static boolean lineContinues(String line) {
-        List<Token> tokens = Lexer.lex(line);
-        if (tokens.size() < 2) return false;
-        Token last = tokens.get(tokens.size() - 2);
-        return switch (last.kind()) {
-            case OPERATOR, COMMA, DOTDOT, LPAREN -> true;
-            case KEYWORD -> CONTINUES.contains(last.text().toLowerCase(Locale.ROOT));
-            default -> Lexer.isUnterminatedString(last);
-        };
+        Unfinished u = new Unfinished();
+        u.line(line);
+        return u.more();
     }
 
     /** Whether a stripped line is a comment: it starts with {@code #} or {@code --}, as in shell and SQL scripts. */
@@ -326,21 +271,6 @@ public final class StatementReader {
     public static boolean needsMore(String text, Collection<String> entities, Predicate<String> scriptIncomplete) {
         String js = text.strip();
         if (isJs(js)) return js.length() > 2 && scriptIncomplete.test(js.substring(3));
-        if (text.length() > Parser.MAX_LENGTH) return false;   // refused when it runs; lexing it per line was quadratic
-        List<Token> tokens = Lexer.lex(text);
-        if (tokens.isEmpty() || !StatementKind.startsQuery(text, entities)) return false;
-        int depth = 0;
-        for (Token t : tokens) {
-            if (t.kind() == TokenKind.LPAREN) depth++;
-            else if (t.kind() == TokenKind.RPAREN) depth--;
-            else if (Lexer.isUnterminatedString(t)) return true;
-        }
-        if (depth > 0) return true;
-        Token last = tokens.size() >= 2 ? tokens.get(tokens.size() - 2) : tokens.get(0);
-        return switch (last.kind()) {
-            case OPERATOR, COMMA, DOTDOT, LPAREN -> true;
-            case KEYWORD -> CONTINUES.contains(last.text().toLowerCase(Locale.ROOT));
-            default -> false;
-        };
+        return StatementKind.startsQuery(text, entities) && Unfinished.query(text);
     }
 }

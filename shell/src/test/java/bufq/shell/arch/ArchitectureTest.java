@@ -119,7 +119,7 @@ class ArchitectureTest {
     @Nested
     class ClassCycleTest {
         /**
-         * The cycles left (issue 33): this list may only shrink, and is empty. A new cycle fails the
+         * The cycles left: this list may only shrink, and is empty. A new cycle fails the
          * test. The last two went by narrowing roles: help sees the commands as CommandDocs, not the
          * runnable table, and the objects scripts see hold a JsHost, not the context that makes them.
          */

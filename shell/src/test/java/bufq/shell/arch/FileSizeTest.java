@@ -21,8 +21,8 @@ class FileSizeTest {
     static final int MAX_LINES = 500;
 
     /**
-     * The session's hub stays small (issue 33): what a command needs is its CommandContext, not the
-     * Shell. Its import lines do not count: they grew when the session's rooms split (issue 44), its
+     * The session's hub stays small: what a command needs is its CommandContext, not the
+     * Shell. Its import lines do not count: they grew when the session's rooms split, its
      * code did not.
      */
     static final int SHELL_MAX_LINES = 250;
@@ -61,7 +61,7 @@ class FileSizeTest {
         assertTrue(lines < SHELL_MAX_LINES, shell + " has " + lines + " lines: move what grew into the class it belongs to");
     }
 
-    /** A main package with more than this many files holds several concerns (issue 44): give each a room. */
+    /** A main package with more than this many files holds several concerns: give each a room. */
     static final int MAX_PACKAGE_FILES = 25;
 
     /**

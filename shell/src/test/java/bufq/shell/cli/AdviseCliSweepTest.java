@@ -1,6 +1,6 @@
 package bufq.shell.cli;
 
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -43,7 +43,7 @@ class AdviseCliSweepTest {
         return Stream.of(DynamicTest.dynamicTest(dir.getFileName().toString(), () -> {
             CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), List.of("-c", "advise", dir.toString()), "");
             assertEquals(0, r.code(), r.err());
-            // the module it chose of the nine (issue 40), then why it has nothing to advise
+            // the module it chose of the nine, then why it has nothing to advise
             assertEquals(2, r.err().lines().count(), r.err());
             assertTrue(r.err().lines().findFirst().orElseThrow().contains("--module NAME picks another"), r.err());
             assertTrue(r.err().contains("has no live ranges, so no peak to lower and no rule applies"), r.err());

@@ -12,7 +12,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-/** Issue 30: {@code bufq --bail -c check DIR} checks every module of the directory, not only the first. */
+/** {@code bufq --bail -c check DIR} checks every module of the directory, not only the first. */
 class CheckEveryModuleTest {
     @TempDir Path dir;
 

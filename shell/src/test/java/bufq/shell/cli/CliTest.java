@@ -92,7 +92,7 @@ class CliTest {
                         .err("values whre\n       ^\nexpected 'where' or end of query"),
                 c("no module", "-c", "values").exit(1).err("error: no module loaded (use 'load PATH')"),
                 c("unknown command", "-c", "sumary", "a.txt").exit(1).err("error: unknown command 'sumary'; did you mean 'summary'?"),
-                // issue 30: SQL habits point at the bufq form
+                // SQL habits point at the bufq form
                 c("select is sql", "-c", "SELECT * FROM values LIMIT 3", "a.txt").exit(1)
                         .err("error: unknown command 'SELECT'; bufq has no SELECT, queries start with the entity: did you mean 'values limit 3'?"),
                 c("psql quit", "-c", "\\q", "a.txt").exit(1).err("error: unknown command '\\q'; did you mean 'quit'? (or Ctrl-D)"),
@@ -154,7 +154,7 @@ class CliTest {
                                 "\"peak_time\": 19, \"peak_bytes\": 85983236, \"claimed_peak_time\": 20, \"claimed_peak_bytes\": 85983236, \"warnings\": 0, \"peak_note\": \"the dump labels step 20 its peak; it holds as many occupied bytes (82.0MiB) as step 19"),
                 c("one sibling finds the set", "-c", "modules", "examples/jax-mlp/module_0000.jit_f.cpu_after_optimizations-live-range.txt")
                         .realDumps().out("jit_f", "cpu"),
-                // habits from SQL shells (issue 18, item 10)
+                // habits from SQL shells
                 c("trailing semicolons", "-c", "values limit 1;", "-c", "summary;", SEEDS[4]).realDumps()
                         .out("(1 row)\nmodule").notOut("error"),
                 c("upper-case query and command", "-c", "VALUES LIMIT 1", "-c", "SUMMARY", SEEDS[4]).realDumps()
@@ -244,7 +244,7 @@ class CliTest {
     }
 
     /** Every example in 'help query' runs on a real dump: the help cannot drift from the language. */
-    /** Issue 18, item 9: at 80 columns help's descriptions start near the left and a terminal's tables do not wrap. */
+    /** At 80 columns help's descriptions start near the left and a terminal's tables do not wrap. */
     @Test
     void eightyColumnsFitHelpAndTables() {
         Result help = run(DefaultEngine::new, Map.of("COLUMNS", "80"), List.of("-c", "help"), "");
@@ -286,7 +286,7 @@ class CliTest {
                 "summary keeps its peak: " + reports.out());
         assertTrue(reports.out().matches("(?s).*\nvalue +\\| .*\nshape +\\| .*\nop_name +\\| .*"), "peak keeps shape and op_name: " + reports.out());
         assertFalse(reports.out().contains(" left out"), reports.out());
-        // issue 30: 'set maxwidth 0' shows cells whole, as the README says, on a terminal too
+        // 'set maxwidth 0' shows cells whole, as the README says, on a terminal too
         Result whole = run(DefaultEngine::new, new Env(Map.of("COLUMNS", "80", "NO_COLOR", "1"), true),
                 List.of("-c", "set maxwidth 0", "-c", "values order by id limit 5", root().resolve("examples/jax-mlp").toString()), new byte[0]);
         assertTrue(whole.out().lines().anyMatch(l -> l.length() > 80), whole.out());

@@ -3,7 +3,7 @@ package bufq.shell.cli;
 import bufq.dump.DumpLoader;
 import bufq.dump.file.FileKind;
 import bufq.model.HloModule;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.model.PeakClaim;
 import bufq.shell.session.DefaultEngine;
 import bufq.testing.Corpus;
@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * {@code bufq --format json -c summary PATH} on every file and every dump directory of
  * the corpus: exit 0, nothing on stderr, one JSON row per module with the columns of
- * issue 2 in order, and the recomputed peak equal to the dump's claimed one wherever it prints
+ * the summary's in order, and the recomputed peak equal to the dump's claimed one wherever it prints
  * cumulative figures.
  */
 class CorpusCliTest {
@@ -86,7 +86,7 @@ class CorpusCliTest {
         assertEquals("jit__chi_at_q_jit,gpu,1,46,0,0," + stated + ",,,,,0", r.out().split("\n")[1]);
     }
 
-    /** issue 7: the reported peak change equals the difference of the two modules' peaks as summary reports them. */
+    /** the reported peak change equals the difference of the two modules' peaks as summary reports them. */
     @org.junit.jupiter.api.Test
     void diffOfRealPairs() {
         Path pairs = Corpus.require("jax-0.10.2/pairs");

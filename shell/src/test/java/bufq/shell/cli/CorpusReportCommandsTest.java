@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Issue 5: every report command runs on every corpus entry ({@link CorpusCliTest#entries()})
+ * Every report command runs on every corpus entry ({@link CorpusCliTest#entries()})
  * through the shell, and {@code check} finds no error. A class of its own, apart from
  * {@link CorpusCliTest}'s summaries, so the two sweeps run in the two test JVMs side by side.
  */

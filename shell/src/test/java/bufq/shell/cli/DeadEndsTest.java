@@ -8,7 +8,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-/** Issue 42's small dead ends, each as a new user meets it on the command line. */
+/** Small dead ends, each as a new user meets it on the command line. */
 class DeadEndsTest {
     private static final String MLP = CliTest.root().resolve("examples/jax-mlp").toString();
 
@@ -43,6 +43,20 @@ class DeadEndsTest {
         assertTrue(table.out().contains("11 more rows (limit 2; a larger limit shows them)"), table.out());
         CliTest.Result bad = run("-c", "blame limit x", MLP);
         assertTrue(bad.err().contains("'limit' takes a whole number >= 0, not 'x'"), bad.err());
+    }
+
+    /** A command's wrong word is drawn as a query's is: the statement, a caret under the word, a did-you-mean. */
+    @Test
+    void aCommandsWrongWordGetsACaret() {
+        CliTest.Result r = run("-c", "blame dpeth 3", MLP);
+        assertEquals(1, r.code(), r.err());
+        assertTrue(r.err().contains("blame dpeth 3\n      ^^^^^\nunexpected 'dpeth'"), r.err());
+        assertTrue(r.err().contains("did you mean 'depth'?"), r.err());
+        r = run("-c", "blame at wraped_copy.1", MLP);
+        assertTrue(r.err().contains("blame at wraped_copy.1\n         ^^^^^^^^^^^^^\n"), r.err());
+        assertTrue(r.err().contains("did you mean 'wrapped_copy.1'"), r.err());
+        CliTest.Result named = run("--format", "csv", "-c", "blame at wrapped_copy.1 limit 1", MLP);
+        assertEquals(0, named.code(), "a scheduled instruction names a step, as in 'live at': " + named.err());
     }
 
     @Test

@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * One unreadable module in a dump directory costs only that module (issue 31): the others load,
+ * One unreadable module in a dump directory costs only that module: the others load,
  * the skipped one is a warning line naming its file and why, and the run succeeds; it fails
  * (exit 3) only when nothing loads.
  */

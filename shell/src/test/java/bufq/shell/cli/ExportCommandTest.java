@@ -49,7 +49,7 @@ class ExportCommandTest {
         Path f = dir.resolve("trace.json");
         CliTest.Result r = bufq("-c", "export perfetto " + f, pair().toString());
         assertEquals(0, r.code(), r.err());
-        // Issue 30: the values and allocations the trace leaves out are counted, so 278 on 33 does not
+        // The values and allocations the trace leaves out are counted, so 278 on 33 does not
         // read as contradicting summary's 317 values and 72 allocations.
         assertEquals("wrote " + f + ": 293 steps, 278 values on 33 allocations (of 317 values and 72 allocations: 39 values"
                 + " have no live range, all thread-local, and 39 allocations hold no value with one, so they are not drawn);"

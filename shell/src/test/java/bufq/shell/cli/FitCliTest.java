@@ -42,7 +42,7 @@ class FitCliTest {
                 c("without the reservation it fits", 0, "every program fits", "",
                         "--capacity", "7000000KiB", "-c", "fit", PAIR),
                 c("a v5e holds it", 0, "device v5e: 16 GiB HBM2 per chip", "", "--device", "v5e", "-c", "fit", PAIR),
-                // issue 42: the why column is a field in json and, for people, a line under the table
+                // the why column is a field in json and, for people, a line under the table
                 c("a program's why prints under the table", 0, "jit__lambda#0008: peak_bytes is 93.8KiB below needs", "",
                         "--capacity", "16GiB", "-c", "fit", PAIR),
                 c("dropping the first program's output makes it fit", 0, "every program fits", "",

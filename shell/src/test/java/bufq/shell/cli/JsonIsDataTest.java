@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * Issue 42: json is data. Every command's json over the fixtures (and the corpus when here) holds
+ * Json is data. Every command's json over the fixtures (and the corpus when here) holds
  * no number inside a string: no figure printed for people ({@code "4.00M (...)"}, {@code "39%"}),
  * no list rendered as one string ({@code "10 splash…{3}, +2 more"}), no name glued to its size
  * ({@code "w1 16.0MiB"}). Statements to run and prose (a finding, a note) may name figures.

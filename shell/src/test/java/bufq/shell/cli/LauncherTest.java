@@ -98,7 +98,7 @@ class LauncherTest {
             assertTrue(makesArchive(cmd), String.join(" ", args) + ": " + cmd);
             assertTrue(cmd.stream().anyMatch(a -> a.contains("shell/target/bufq-batch.jsa")), cmd.toString());
             assertFalse(cmd.contains("-Dbufq.rehearse=true"), "a batch archive holds no line editor: " + cmd);
-            // the run that writes the archive says so as it ends (issue 30), the others do not
+            // the run that writes the archive says so as it ends, the others do not
             assertTrue(cmd.contains("-D" + ArchiveNotice.PROPERTY + "=1"), cmd.toString());
         }
         assertFalse(command(launcher, "-c", "help").contains("-D" + ArchiveNotice.PROPERTY + "=1"));
@@ -176,7 +176,7 @@ class LauncherTest {
     }
 
     /**
-     * Issue 34: an interactive session starts from the class-data archive too, which holds the line
+     * An interactive session starts from the class-data archive too, which holds the line
      * editor's classes (the bundled example's prompt after 0.8 s of CPU instead of 1.25 s). It never
      * runs in the JVM's dump mode itself (half a second more before its prompt, and no archive when
      * its terminal closes): without an archive, a short batch run of the bundled example makes one first.

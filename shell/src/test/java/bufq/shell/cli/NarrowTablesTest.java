@@ -19,7 +19,7 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * Issue 42: every command's table at 80 and 120 columns holds every statement it offers whole (the
+ * Every command's table at 80 and 120 columns holds every statement it offers whole (the
  * statements are read from the same command's json), and no note under a table names a column the
  * table left out.
  */

@@ -2,7 +2,7 @@ package bufq.shell.cli;
 
 import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.shell.session.DefaultEngine;
 import bufq.testing.Corpus;
 import org.junit.jupiter.api.BeforeAll;

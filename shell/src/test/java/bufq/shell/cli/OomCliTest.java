@@ -72,10 +72,10 @@ class OomCliTest {
                         DUMP), "", 0, "15", ""));
     }
 
-    /** issue 46: {@code oom - < /dev/zero} reads 128 MiB and says the rest was not read. */
+    /** {@code oom - < /dev/zero} reads 128 MiB and says the rest was not read. */
     @Test
     void aStreamPastTheBoundIsCut() throws Exception {
-        String zeros = "\0".repeat(bufq.oom.OomReader.MAX_BYTES + 4096);
+        String zeros = "\0".repeat(bufq.analysis.oom.OomReader.MAX_BYTES + 4096);
         CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), List.of("-c", "oom -"), zeros);
         assertEquals(1, r.code(), r.err());
         assertTrue(r.err().contains("read the first 134,217,728 bytes (128 MiB) of the paste: the rest was not read"), r.err());

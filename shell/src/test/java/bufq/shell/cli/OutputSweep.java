@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Issue 42: every command's output over the repo's fixtures and, when it is here, more of the corpus,
+ * Every command's output over the repo's fixtures and, when it is here, more of the corpus,
  * one statement at a time through one session per dump, so a failure names the statement.
  */
 final class OutputSweep {

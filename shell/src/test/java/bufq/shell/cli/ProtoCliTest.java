@@ -50,7 +50,7 @@ class ProtoCliTest {
     }
 
     /**
-     * Issue 30: three jit_broadcast_in_dim got #2 and #3 with nothing tying them to module_0004 and
+     * Three jit_broadcast_in_dim got #2 and #3 with nothing tying them to module_0004 and
      * module_0006, and a capture opened on a two-value module.
      */
     @Test

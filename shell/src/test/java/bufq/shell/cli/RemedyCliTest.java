@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 40: with a real out-of-memory message loaded, {@code fit} agrees with the failure, {@code
+ * With a real out-of-memory message loaded, {@code fit} agrees with the failure, {@code
  * advise} answers it on the module it names, and checkpoint advice holds up against real
  * recompilations. The pair runs on the committed fixture; distances and the remat pairs on the corpus.
  */
@@ -111,7 +111,7 @@ class RemedyCliTest {
         for (String row : remedy.split("\n")) if (row.contains("\"change\": \"scan ys")) assertTrue(saves(row) > 0, row);
     }
 
-    /** Every command that works on one module chooses as advise does in a batch run over several (issue 40). */
+    /** Every command that works on one module chooses as advise does in a batch run over several. */
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"peak", "peaks", "blame", "padding", "fragmentation",
             "timeline", "map 15", "why values where allocation = 15"})

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * The batch path must start fast: it may not load JLine or GraalVM classes (issue 4: under 0.7 s to
+ * The batch path must start fast: it may not load JLine or GraalVM classes (under 0.7 s to
  * a prompt). Runs the real Main in a child JVM with class-load logging.
  */
 class StartupTest {
@@ -23,7 +23,7 @@ class StartupTest {
             assertFalse(log.contains(" " + forbidden), forbidden + " classes were loaded on the batch path");
     }
     /**
-     * Issue 34: method-handle classes spun at run time are in no class-data archive and cost a
+     * Method-handle classes spun at run time are in no class-data archive and cost a
      * batch run about 2 ms each. String concatenation is compiled inline (the parent pom) and the
      * load compares no records with {@code equals}: a summary of the bundled example spun 75 of them
      * before, 8 after (the JDK's own lambdas).
@@ -59,7 +59,7 @@ class StartupTest {
     }
 
     /**
-     * Issue 34: the run that makes a class-data archive loads what later runs need whatever it ran
+     * The run that makes a class-data archive loads what later runs need whatever it ran
      * itself: a summary and a query of the bundled example (an archive made by {@code -c summary}
      * lacked the query's classes), and for the interactive archive a session's line editor, which
      * the batch archive leaves out (its classes cost every batch run RSS).
@@ -67,10 +67,10 @@ class StartupTest {
     @Test
     void theArchivingRunLoadsWhatLaterRunsNeed() throws IOException, InterruptedException {
         String plain = classesLoaded(List.of(), "-c", "set");
-        for (String c : List.of(" bufq.peak.ClaimedPeak ", " bufq.eval.Query ", " bufq.dump.text.LiveRangePart "))
+        for (String c : List.of(" bufq.analysis.peak.ClaimedPeak ", " bufq.eval.Query ", " bufq.dump.text.LiveRangePart "))
             assertFalse(plain.contains(c), "'set' alone reads nothing and runs no summary or query: " + c);
         String batch = classesLoaded(List.of("-D" + ArchiveNotice.PROPERTY + "=1"), "-c", "set");
-        assertTrue(batch.contains(" bufq.peak.ClaimedPeak "), "summary rehearsed");
+        assertTrue(batch.contains(" bufq.analysis.peak.ClaimedPeak "), "summary rehearsed");
         assertTrue(batch.contains(" bufq.eval.Query "), "a query compiled");
         assertTrue(batch.contains(" bufq.dump.text.LiveRangePart "), "a four-file set read");
         assertFalse(batch.contains(" org.jline"), "no line editor in the batch archive");
@@ -82,7 +82,7 @@ class StartupTest {
     }
 
     /**
-     * Issue 34: a run that compiles no query makes no query catalog (linking its fields' getters was
+     * A run that compiles no query makes no query catalog (linking its fields' getters was
      * half the CPU of {@code -c set} beyond the JVM's start); one that does, makes it.
      */
     @Test

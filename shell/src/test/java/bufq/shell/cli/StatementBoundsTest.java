@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 31: parsing and planning ran before the time limit, so a 74,000-term statement took 11 s
+ * Parsing and planning ran before the time limit, so a 74,000-term statement took 11 s
  * and 1.6 GB under 'set timeout 1'. A statement past {@link Parser#MAX_LENGTH} is refused before
  * any of that work, on one line or spread over many; one within the bound runs.
  */
@@ -44,7 +44,7 @@ class StatementBoundsTest {
     }
 
     /**
-     * Issue 46: a string or a parenthesis left open over 100,000 lines. The open string was lexed
+     * A string or a parenthesis left open over 100,000 lines. The open string was lexed
      * again whole on every line (quadratic: minutes), and once past the bound each line after it
      * was an error of its own; the closing parenthesis came out as a second one.
      */
@@ -61,7 +61,7 @@ class StatementBoundsTest {
         }
     }
 
-    /** Issue 46: a {@code js} statement over 100,000 lines was scanned whole on every line (it never ended); once each now. */
+    /** A {@code js} statement over 100,000 lines was scanned whole on every line (it never ended); once each now. */
     @Test
     void aJsStatementOfAHundredThousandLinesIsReadInLinearTime() throws Exception {
         Path script = Files.writeString(dir.resolve("long.bq"), "js print([1,\n" + "2,\n".repeat(100_000) + "3].length)\n"

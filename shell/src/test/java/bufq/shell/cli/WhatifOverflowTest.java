@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Whatif edits whose sizes would overflow a long are refused with a location, never "long overflow" (issue 31). */
+/** Whatif edits whose sizes would overflow a long are refused with a location, never "long overflow". */
 class WhatifOverflowTest {
     private static final String EXAMPLE = Path.of(System.getProperty("bufq.root", "..")).resolve("examples/jax-mlp").toString();
 

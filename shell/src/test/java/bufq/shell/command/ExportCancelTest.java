@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 31: Ctrl-C during an export said {@code cannot write .../big.json: null}. The REPL's Ctrl-C
+ * Ctrl-C during an export said {@code cannot write .../big.json: null}. The REPL's Ctrl-C
  * interrupts the statement's thread; here it comes half-way through the file, as it did there.
  */
 class ExportCancelTest {

@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Damaged dumps through the real entry point (issue 9): {@code bufq -c peak FILE} answers with
+ * Damaged dumps through the real entry point: {@code bufq -c peak FILE} answers with
  * exit 0 (warnings on stderr, one line each), 1 (a command's one-line error) or 3 with exactly one
  * line naming the file; never an internal error, never a hang. Seeded like the reader's fuzzer
  * ({@code -Dbufq.fuzz.seed=N}).

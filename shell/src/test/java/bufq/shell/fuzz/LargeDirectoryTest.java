@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A dump directory of 3,000 small modules through the real reader (issue 9): {@code load DIR}
+ * A dump directory of 3,000 small modules through the real reader: {@code load DIR}
  * parses only the module it makes current; others are parsed on {@code use}, and at most
  * {@code ModuleSet.CACHE} of them stay in memory besides the current one, whatever is visited;
  * commands that read every module show progress on a terminal only, and stop on an interrupt
@@ -109,7 +109,7 @@ class LargeDirectoryTest {
     }
 
     /**
-     * Issue 34: {@code modules} lists a big directory without reading it; its byte columns, like
+     * {@code modules} lists a big directory without reading it; its byte columns, like
      * backend and values, are empty for a module not in memory, and filled once one is read.
      */
     @Test

@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Hostile {@code .bq} scripts through {@code bufq -f} (issue 9): documented statements cut, joined
+ * Hostile {@code .bq} scripts through {@code bufq -f}: documented statements cut, joined
  * by continuations, laced with NUL bytes, invalid UTF-8, stray carriage returns, unclosed quotes
  * and parentheses, a 100,000-character line, and a script that runs itself. Each run ends within a
  * time bound with exit 0, 1 or 2; never an internal error; a script that is not text is refused in

@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Hostile scripts (issue 9): every command's documented examples and settings, with their words
+ * Hostile scripts: every command's documented examples and settings, with their words
  * swapped for hostile ones (huge, negative and malformed numbers, stray options, a 10,000-character
  * word, control characters), run through {@link Shell#execute} on real modules. Each statement ends
  * with OK or a one-line error; never an internal error. The clock is only a safety net: a statement

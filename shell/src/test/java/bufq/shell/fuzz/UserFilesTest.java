@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Files the user owns (issue 9): results sent with {@code output FILE} and the REPL history appear
+ * Files the user owns: results sent with {@code output FILE} and the REPL history appear
  * whole or not at all. Each is written to a temporary file beside the target and renamed over it,
  * so the old file's bytes are never touched in place: a hard link to the old file still reads the
  * old text afterwards, and a writer that fails part-way (a full disk) or a session that never ends
@@ -75,7 +75,7 @@ class UserFilesTest {
         assertEquals(List.of(), leftovers());
     }
 
-    /** Issue 46: a full disk met when the last buffer is flushed (at {@code output} closing) named no file. */
+    /** A full disk met when the last buffer is flushed (at {@code output} closing) named no file. */
     @Test
     void aFullDiskAtTheLastFlushNamesTheFile() throws Exception {
         Path target = old("report.txt");
@@ -144,7 +144,7 @@ class UserFilesTest {
     @Test
     void aHistorySaveThatCannotFinishLeavesNoHalfFile() throws Exception {
         // The history's name is taken by a directory: not a regular file, so the save is skipped
-        // with one notice (issue 31), and nothing half-written (no temporary file, no partial
+        // with one notice, and nothing half-written (no temporary file, no partial
         // history) is left beside it.
         Path history = dir.resolve("history");
         Files.createDirectories(history.resolve("keep"));
@@ -196,7 +196,7 @@ class UserFilesTest {
     }
 
     /**
-     * Issue 17: 300 histories (fixed seed) of good lines with random bytes spliced into some of
+     * 300 histories (fixed seed) of good lines with random bytes spliced into some of
      * them. Loading never fails, keeps every good line in order, leaves a history that is UTF-8, and
      * the session still saves.
      */

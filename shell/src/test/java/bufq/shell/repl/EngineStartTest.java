@@ -1,6 +1,6 @@
 package bufq.shell.repl;
 
-import bufq.check.CheckRule;
+import bufq.analysis.check.CheckRule;
 import bufq.shell.script.Scripts;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.ScriptEngine;

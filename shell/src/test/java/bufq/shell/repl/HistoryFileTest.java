@@ -129,7 +129,7 @@ class HistoryFileTest {
                 "the history stays private");
     }
 
-    // ---- issue 31: history paths that are not plain files ----
+    // ---- history paths that are not plain files ----
 
     @Test
     void aFifoIsSkippedWithOneNoticeInsteadOfBlocking() throws Exception {
@@ -187,7 +187,7 @@ class HistoryFileTest {
         assertTrue(got.get(0).matches("values limit \\d+"), "starts at a whole entry: " + got.get(0));
     }
 
-    /** Issue 46: a history of one 50 MB line was replaced by the next save, the line lost; it is kept aside whole first. */
+    /** A history of one 50 MB line was replaced by the next save, the line lost; it is kept aside whole first. */
     @Test
     void aFileOfOneHugeLineIsKeptAsideBeforeItIsReplaced() throws Exception {
         Path p = tmp.resolve("history");

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-/** Issue 42: Ctrl-C while pasting into {@code oom -} cancels the paste and says so; the shell goes on. */
+/** Ctrl-C while pasting into {@code oom -} cancels the paste and says so; the shell goes on. */
 @Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class PasteCancelTest {
     @TempDir Path state;

@@ -1,8 +1,8 @@
 package bufq.shell.repl;
 
-import bufq.fit.HeldArray;
-import bufq.fit.Program;
-import bufq.liveness.Liveness;
+import bufq.analysis.fit.HeldArray;
+import bufq.analysis.fit.Program;
+import bufq.analysis.liveness.Liveness;
 import bufq.shell.run.Shell;
 import bufq.shell.session.Status;
 import bufq.model.HloModule;
@@ -49,7 +49,7 @@ class ReplCompleterTest {
         return ReplCompleter.values(cs).stream().filter(v -> v.startsWith(prefix)).toList();
     }
 
-    /** Issue 30: Tab completed nothing after 'whatif ' or inside 'whatif remat where si'. */
+    /** Tab completed nothing after 'whatif ' or inside 'whatif remat where si'. */
     @Test
     void whatifCompletesEditsConditionsAndTheQueryAfter() {
         assertTrue(at("whatif ").containsAll(List.of("drop", "remat", "donate", "scale", "size", "tiling", "end")), at("whatif ").toString());
@@ -269,7 +269,7 @@ class ReplCompleterTest {
                 cs.stream().sorted().map(Candidate::value).toList(), "as JLine lists them");
     }
 
-    // issue 42: Tab after settings that take a value, after fit and its keep/drop lists, and paths after oom
+    // Tab after settings that take a value, after fit and its keep/drop lists, and paths after oom
 
     @Test
     void settingValuesAreOfferedAndEachIsTakenBySet() {

@@ -39,7 +39,7 @@ class ReplTranscriptTest {
         assertEquals("", t.err());
     }
 
-    /** Issue 34: the module read behind the first prompt is named by it, and a statement waits for it. */
+    /** The module read behind the first prompt is named by it, and a statement waits for it. */
     @Test
     void thePromptNamesAModuleStillBeingRead() throws IOException {
         Transcript t = transcript();

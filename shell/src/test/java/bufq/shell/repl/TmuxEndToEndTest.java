@@ -137,7 +137,7 @@ class TmuxEndToEndTest {
     }
 
     /**
-     * Issue 18's "done when", at 80 columns on a module from the bench's generator (built with
+     * The REPL's whole experience, at 80 columns on a module from the bench's generator (built with
      * {@code mvn -pl bench package}; skipped without it): 4 copies of transformer-12layer, 3,764
      * values and over 2,000 instruction names, not the 28 MB module (54 copies), which takes too long
      * to make in a test; both cut the completion list at 2,000 names. Tab after {@code live at }

@@ -1,5 +1,6 @@
 package bufq.shell.run;
 
+import bufq.model.HloModuleBuilder;
 import bufq.shell.session.DefaultEngine;
 import bufq.shell.session.DeferredReads;
 import bufq.shell.session.Engine;
@@ -8,7 +9,7 @@ import bufq.shell.session.ModuleSet;
 import bufq.shell.session.Status;
 import bufq.shell.run.Shell;
 import bufq.shell.run.StatementRunner;
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.shell.cli.Bufq;
@@ -246,7 +247,7 @@ class DeferredSectionTest {
     static HloModule emptyModuleReading(UsedValues.Deferred section) {
         HloModule.Info info = new HloModule.Info("m", "m", 0, "cpu", List.of("m-buffer-assignment.txt"), -1, null, null,
                 -1, null, new TreeMap<>(), true, null);
-        return new HloModule(info, List.of(), List.of(), List.of(), List.of(), 0, List.of(), section);
+        return new HloModuleBuilder(info).details(section).build();
     }
 
     /** A finished background read's warnings print before the next statement, once. */

@@ -6,7 +6,7 @@ import bufq.shell.session.Status;
 import bufq.shell.api.ScriptEngine;
 import bufq.shell.run.InitScript;
 import bufq.shell.run.Shell;
-import bufq.check.CheckRule;
+import bufq.analysis.check.CheckRule;
 import bufq.shell.command.Commands;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

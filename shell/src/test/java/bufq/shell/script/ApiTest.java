@@ -103,7 +103,7 @@ class ApiTest {
         String e = h.fails("values show id, bad");
         assertTrue(e.contains("field 'bad' failed") && e.matches("(?s).*js:1:\\d+: Error: no add\\.3.*"), e);
 
-        // a broken model is refused at set time (issue 30), not at the next query
+        // a broken model is refused at set time, not at the next query
         h.ok("js bufq.tiling('broken', s => 'big')");
         e = h.fails("set tiling broken");
         assertTrue(e.matches("(?s).*js:1:23: tiling model 'broken' returned \"big\" for \\S+; expected a whole number of bytes.*\\(tiling stays tpu\\).*"), e);
@@ -119,7 +119,7 @@ class ApiTest {
         assertTrue(table.matches("(?s).*check failed: js:1:\\d+: TypeError.*"), table);
     }
 
-    /** Issue 30: a misspelt member was reported at column 1 as the property after it, with no did-you-mean. */
+    /** A misspelt member was reported at column 1 as the property after it, with no did-you-mean. */
     @Test
     void aMisspeltMemberIsPointedAtAndNamed() {
         String e = h.fails("js bufq.modul.values");
@@ -202,7 +202,7 @@ class ApiTest {
     void aCheckQueriesTheModuleItChecks() {
         h.ok("js bufq.check('count', (m, report) => report.info(m.handle, m.query('values show count()')[0]['count()'] + ' values'))");
         bufq.model.HloModule other = Doctored.overlapping();
-        bufq.check.CheckReport r = bufq.check.Checks.check(other, null, h.shell.scriptChecks());
+        bufq.analysis.check.CheckReport r = bufq.analysis.check.Checks.check(other, null, h.shell.scriptChecks());
         assertEquals("3 values", r.of("count").get(0).message(), "the doctored module, not the current seed");
         assertEquals(bufq.shell.session.Status.OK, h.run("check"));
         assertTrue(h.out().contains(h.shell.current().values().size() + " values"), h.out());

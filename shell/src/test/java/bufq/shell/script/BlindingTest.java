@@ -21,7 +21,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * Issue 46: no script blinds a later one. Every intrinsic is frozen (found by walking, not by a
+ * No script blinds a later one. Every intrinsic is frozen (found by walking, not by a
  * list), the global object cannot be locked or given another prototype, each file's top-level names
  * are its own, and a CI run with a tampering script first still fails where it fails without it.
  */

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 31: a script's print renamed the terminal window ({@code \x1b]2;...\x07}). On a terminal
+ * A script's print renamed the terminal window ({@code \x1b]2;...\x07}). On a terminal
  * what scripts write (print, console.error, thrown messages, echoed values) has its control
  * characters escaped as table cells do; to a file it stays exact.
  */
@@ -54,7 +54,7 @@ class ControlCharsTest {
     }
 
     /**
-     * Issue 46: U+202E (RIGHT-TO-LEFT OVERRIDE) and the other bidi controls reached the terminal raw,
+     * U+202E (RIGHT-TO-LEFT OVERRIDE) and the other bidi controls reached the terminal raw,
      * so a printed U+202E before {@code txt.exe} read as {@code exe.txt}; escaped now, in script output,
      * errors, table cells and json alike.
      */

@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * Issue 30: a script field with a typo ({@code v.idle_step} for {@code v.idle_steps}) was NaN on
+ * A script field with a typo ({@code v.idle_step} for {@code v.idle_steps}) was NaN on
  * every value and {@code where idle_frac > 0.5} returned them all. Its NaN is now null, and the
  * mistake is said once, naming the field, the row and the property.
  */

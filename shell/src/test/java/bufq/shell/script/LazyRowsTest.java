@@ -3,6 +3,7 @@ package bufq.shell.script;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
+import bufq.model.HloModuleBuilder;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
 import bufq.model.Shape;
@@ -37,7 +38,7 @@ class LazyRowsTest {
         }
         HloModule.Info info = new HloModule.Info("big", "big", 0, "cpu", List.of("big-buffer-assignment.txt"), 100, null, null, -1,
                 null, new TreeMap<>(), true, null);
-        return new HloModule(info, allocs, values, ins, seq, List.of());
+        return new HloModuleBuilder(info).allocations(allocs).values(values).instructions(ins).sequence(seq).build();
     }
 
     @Test

@@ -41,7 +41,7 @@ class QueryTimeLimitTest {
         stopsAtTheLimit("values where " + SLOW);
     }
 
-    /** Issue 31: whatif's conditions, its trailing query and why's query ran without the limit. */
+    /** Whatif's conditions, its trailing query and why's query ran without the limit. */
     @Test
     void whatifConditionsStopAtTheLimit() {
         slowField();

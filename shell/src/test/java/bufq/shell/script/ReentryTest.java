@@ -138,7 +138,7 @@ class ReentryTest {
         Harness seed = new Harness().load(Harness.seed(4)); // a TPU dump with padded values
         try {
             seed.ok("js bufq.tiling('nan', s => NaN); bufq.tiling('text', s => '12')");
-            // issue 30: a broken model is refused, located, at set time rather than at the next query
+            // a broken model is refused, located, at set time rather than at the next query
             String e = seed.fails("set tiling nan");
             assertTrue(e.contains("error: js:1:20: tiling model 'nan' returned NaN for "), e);
             assertTrue(e.contains("; expected a whole number of bytes >= 0"), e);

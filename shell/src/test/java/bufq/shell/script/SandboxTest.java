@@ -88,7 +88,7 @@ class SandboxTest {
     }
 
     /**
-     * Issue 46: a SharedArrayBuffer lives off the heap, so a heap-only limit never saw it (5.3 GB of
+     * A SharedArrayBuffer lives off the heap, so a heap-only limit never saw it (5.3 GB of
      * them before "more than 1024 MiB"). Bounded here: 24 of 8 MiB at most, then a spin the time
      * limit would end; the memory limit of 64 MiB must come first.
      */

@@ -1,9 +1,9 @@
 package bufq.shell.script;
 
-import bufq.check.Checks;
-import bufq.check.CheckReport;
-import bufq.check.Finding;
-import bufq.check.Severity;
+import bufq.analysis.check.Checks;
+import bufq.analysis.check.CheckReport;
+import bufq.analysis.check.Finding;
+import bufq.analysis.check.Severity;
 import bufq.dump.DumpLoader;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
@@ -118,9 +118,9 @@ class ShippedScriptsTest {
                 }
                 assertTrue(h.ok("fields values").contains("waste"), "fields lists it");
                 assertNotNull(h.shell.engine().catalog().field("values", "waste"), "completion reads this catalog");
-                var ctx = bufq.assist.Completion.at("values where wa", 15, h.shell.engine().catalog());
+                var ctx = bufq.lang.assist.Completion.at("values where wa", 15, h.shell.engine().catalog());
                 assertEquals("values", ctx.entity());
-                assertTrue(ctx.expected().contains(bufq.assist.Completion.Kind.FIELD), ctx.toString());
+                assertTrue(ctx.expected().contains(bufq.lang.assist.Completion.Kind.FIELD), ctx.toString());
             }
         }
         try (Harness h = new Harness().load(Harness.seed(0))) {

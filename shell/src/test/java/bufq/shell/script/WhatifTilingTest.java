@@ -1,16 +1,16 @@
 package bufq.shell.script;
 
-import bufq.liveness.Liveness;
+import bufq.analysis.liveness.Liveness;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import bufq.model.HloModule;
 import bufq.testing.Corpus;
-import bufq.whatif.Edit;
-import bufq.whatif.EditParser;
-import bufq.whatif.Outcome;
-import bufq.whatif.RecomputeAccess;
-import bufq.whatif.EditSweep;
+import bufq.analysis.whatif.Edit;
+import bufq.analysis.whatif.EditParser;
+import bufq.analysis.whatif.Outcome;
+import bufq.analysis.whatif.RecomputeAccess;
+import bufq.analysis.whatif.EditSweep;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;

@@ -1,5 +1,6 @@
 package bufq.shell.session;
 
+import bufq.model.HloModuleBuilder;
 import bufq.shell.statement.StatementKind;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
@@ -43,7 +44,8 @@ public final class FakeEngine implements Engine {
         PeakClaim claim = new PeakClaim(1, List.of(new PeakClaim.Entry("p0{}", 64, 64), new PeakClaim.Entry("add.1{}", 128, 192)), true);
         HloModule.Info info = new HloModule.Info(name, name, 0, "cpu", List.of(name + "-buffer-assignment.txt"), 3, 192L, claim,
                 -1, null, new TreeMap<>(), true, null);
-        return new HloModule(info, allocs, values, ins, List.of("p0", "add.1", "x", "mul.2"), List.of());
+        return new HloModuleBuilder(info).allocations(allocs).values(values).instructions(ins)
+                .sequence(List.of("p0", "add.1", "x", "mul.2")).build();
     }
 
     /** Every path is one module named after its file; "bad" files fail when parsed, "many" names a directory of 40. */
@@ -66,7 +68,8 @@ public final class FakeEngine implements Engine {
                         if (f.contains("warn")) {
                             List<bufq.model.LoadWarning> w = new ArrayList<>();
                             for (int i = 1; i <= 12; i++) w.add(new bufq.model.LoadWarning(f, i, "malformed value line; expected '<id name @color>'"));
-                            m = new HloModule(m.info(), m.allocations(), m.values(), m.instructions(), m.sequence(), w);
+                            m = new HloModuleBuilder(m.info()).allocations(m.allocations()).values(m.values())
+                                    .instructions(m.instructions()).sequence(m.sequence()).warnings(w).build();
                         }
                         return m;
                     }

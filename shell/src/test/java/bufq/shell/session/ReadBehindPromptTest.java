@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 34: an interactive session opened on one module shows its prompt before the module is
+ * An interactive session opened on one module shows its prompt before the module is
  * read. The REPL starts with the module not read (its handle known, for the prompt); the first
  * statement, or an idle prompt, waits for the read and says once what it found wrong. Several
  * modules are read before the prompt, as before. Each test drives the real {@link Bufq#run} with a
@@ -121,7 +121,7 @@ class ReadBehindPromptTest {
     }
 
     /**
-     * Issue 46: Ctrl-C while the module is still being read ends the statement at once (it waited
+     * Ctrl-C while the module is still being read ends the statement at once (it waited
      * 1.5 to 3.7 s for the whole read, which swallowed the interrupt); the read goes on, and the
      * next statement has its module.
      */

@@ -3,7 +3,7 @@ package bufq.shell.session;
 import bufq.shell.api.Command;
 import bufq.shell.api.ScriptEngine;
 import bufq.shell.run.Shell;
-import bufq.check.CheckRule;
+import bufq.analysis.check.CheckRule;
 import bufq.shell.cli.Bufq;
 import bufq.shell.command.Commands;
 import bufq.shell.repl.PlainRepl;
@@ -118,7 +118,7 @@ class ShellSessionTest {
         assertEquals(List.of(), listing(dir), "neither the file nor a temporary one");
     }
 
-    /** Issue 46: a disk that fills when {@code output} closes the file (its last buffer) said only "No space left on device". */
+    /** A disk that fills when {@code output} closes the file (its last buffer) said only "No space left on device". */
     @Test
     void aFullDiskAtCloseNamesTheFile(@TempDir Path dir) throws IOException {
         Path f = dir.resolve("full.txt");

@@ -1,0 +1,235 @@
+package bufq.analysis.advise;
+
+import bufq.units.Units;
+import bufq.eval.Catalog;
+import bufq.lang.QueryException;
+import bufq.analysis.liveness.LiveValues;
+import bufq.analysis.liveness.Liveness;
+import bufq.model.BufferAllocation;
+import bufq.model.HloInstruction;
+import bufq.model.HloModule;
+import bufq.model.HloValue;
+import bufq.model.ProgramSizes;
+import bufq.model.TilingModel;
+import bufq.analysis.sharding.Replication;
+import bufq.table.ColumnType;
+import bufq.table.Output;
+import bufq.table.Table;
+import bufq.analysis.whatif.EditParser;
+import bufq.analysis.whatif.EditSweep;
+import bufq.analysis.whatif.Outcome;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The answer to one failing allocation (the one an out-of-memory message names, or without one the
+ * largest allocation live at the peak): which values hold it at its own peak, with the instruction,
+ * op_name and source line that made each, and the changes that would shrink it, each measured with
+ * {@code whatif} (or handed in already measured, as {@code fit}'s drops of co-resident arrays are).
+ * Never empty: when no change applies, the rows say what was tried.
+ */
+public final class Remedy {
+    /** Values listed as holders of the allocation. */
+    static final int HOLDERS = 8;
+
+    private Remedy() {}
+
+    /**
+     * A change measured elsewhere or here.
+     *
+     * @param figure what kind of figure {@code saves} is: "exact: whatif" (the peak recomputed under the
+     *               edit), "exact: fit" (the set re-run without the arrays), or an estimate, with its error
+     */
+    public record Change(String change, long saves, String figure, String finding, String statement) {}
+
+    /** The figure of a change {@code fit} measured: the set re-run without the arrays. */
+    public static final String FIT = "exact: fit";
+
+    /** The allocation a remedy is for: {@code index}, or the largest allocation live at the peak when -1. */
+    public static BufferAllocation target(HloModule m, int index) {
+        if (index >= 0 && m.allocation(index) != null) return m.allocation(index);
+        Liveness l = Liveness.of(m);
+        if (l.peakTime() < 0) return null;
+        BufferAllocation best = null;
+        for (HloValue v : LiveValues.inDevice(m, l.peakTime())) {
+            BufferAllocation a = m.allocation(v.allocation());
+            if (a != null && (best == null || a.size() > best.size())) best = a;
+        }
+        return best;
+    }
+
+    /**
+     * The remedy tables for allocation {@code a} of {@code m}.
+     *
+     * @param why     how the allocation was chosen ("message 1 of run.log", "the peak's largest")
+     * @param offered what the program is offered (bytes), -1 when no capacity is known: the chunk
+     *                count is the least power of two under which the program would fit, else 4
+     * @param over    by how much the program is over what it is offered with what is held beside it, -1
+     *                when not known or not over: a change saving at least that makes it fit, and ranks first
+     * @param others  changes measured elsewhere ({@code fit}'s drops), listed with these
+     */
+    public static List<Output> report(HloModule m, BufferAllocation a, String why, long offered, long over, List<Change> others,
+                                      Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
+            throws QueryException {
+        List<HloValue> values = new ArrayList<>(m.valuesIn(a.index()));
+        // the allocation's busiest step counts bytes, not values: two live values at one offset share them
+        int t = Liveness.of(m).allocationUse(a.index()).maxTime();
+        List<HloValue> holders = new ArrayList<>();
+        for (HloValue v : values) if (v.hasRange() && v.rangeStart() <= t && t <= v.rangeEnd()) holders.add(v);
+        holders.sort(Comparator.comparingLong(HloValue::size).reversed());
+        List<Change> changes = new ArrayList<>(others);
+        String kind = a.kind();
+        List<Change> scan = scan(m, holders, catalog, tiling, tilings);
+        changes.addAll(scan);
+        // a scan's ys are stacked along its iterations: the scan changes say what to do with them
+        if (scan.isEmpty() && (a.isTemp() || (!a.isParameter() && !ProgramSizes.liveOut(a))))
+            changes.addAll(chunk(m, a, holders, offered, catalog, tiling, tilings));
+        if (ProgramSizes.liveOut(a) && !a.isParameter())
+            changes.add(measured(m, "bf16 output", "the output (" + shape(a) + ") in bf16 halves it; or shard it across devices"
+                    + " (jax.sharding), or donate an argument of its size (donate_argnums)", "scale where allocation = " + a.index() + " by 0.5",
+                    catalog, tiling, tilings));
+        if (a.isParameter()) {
+            Replication.Group g = Replication.groupOf(m, values);
+            if (g != null)
+                changes.add(measured(m, "shard", "the argument " + String.join(", ", g.paths()) + " is " + g.now() + " on a mesh of "
+                        + g.partitions() + " devices: shard it (and its optimizer state) over every device", Replication.edit(g),
+                        catalog, tiling, tilings));
+        }
+        if (a.isParameter())
+            changes.add(measured(m, "donate", "donate the argument (donate_argnums) so the output may reuse it; or pass it in bf16",
+                    "donate where allocation = " + a.index(), catalog, tiling, tilings));
+        // what makes the program fit first; of those, what needs no recompilation (an array not kept, a
+        // donation: exact) before a rewrite; then by bytes
+        changes.sort(Comparator.comparing((Change c) -> !(over > 0 && c.saves() >= over))
+                .thenComparing(c -> !(over > 0 && (FIT.equals(c.figure()) || c.change().startsWith("donate"))))
+                .thenComparingLong(c -> -c.saves()));
+        Table.Builder r = Table.builder().title("remedy (allocation " + a.index() + " of " + m.handle() + ": " + why + ")")
+                .column("rank", ColumnType.INT).column("change", ColumnType.STRING).column("saves", ColumnType.BYTES)
+                .column("allocation_share", ColumnType.PERCENT).column("figure", ColumnType.STRING)
+                .column("finding", ColumnType.STRING).column("statement", ColumnType.STATEMENT).column("module", ColumnType.KEY);
+        long k = 0;
+        ReadableEdits readable = new ReadableEdits(m, catalog, tiling);
+        for (Change c : changes)
+            r.row(++k, c.change(), c.saves(), a.size() == 0 ? null : (double) c.saves() / a.size(), c.figure(), c.finding(),
+                    readable.apply(c.statement()), m.handle());
+        if (over > 0) r.note(m.handle() + " is over by " + Units.human(over) + " (" + over + " B) with what is held beside it:"
+                + " the changes that save at least that come first, those needing no recompilation before them");
+        if (changes.isEmpty()) r.note("tried: chunking (" + kind + " allocations only), bf16 and sharding (outputs only), donation"
+                + " (parameters only), dropping co-resident arrays (fit, with a capacity and a message loaded): none applies to a "
+                + kind + " allocation");
+        r.note("allocation " + a.index() + ": " + kind + ", " + Units.human(a.size()) + "; 'exact: whatif' is the program's peak"
+                + " recomputed under the edit (the schedule kept), 'exact: fit' the programs re-run without the arrays");
+        Table.Builder h = Table.builder().title("holders (what holds allocation " + a.index() + " at its peak, step " + t + ")")
+                .column("id", ColumnType.INT).column("label", ColumnType.STRING).column("opcode", ColumnType.STRING)
+                .column("size", ColumnType.BYTES).column("shape", ColumnType.STRING).column("op_name", ColumnType.STRING)
+                .column("source", ColumnType.STRING).column("module", ColumnType.KEY);
+        for (HloValue v : holders.subList(0, Math.min(HOLDERS, holders.size()))) {
+            HloInstruction i = m.instruction(v.name());
+            h.row(v.id(), v.label(), i == null ? null : i.opcode(), v.size(), v.shape() == null ? null : v.shape().text(),
+                    i == null ? null : i.opName(), Facts.source(i), m.handle());
+        }
+        if (holders.size() > HOLDERS) h.note((holders.size() - HOLDERS) + " more values hold it then");
+        return List.of(r.build(), h.build());
+    }
+
+    /**
+     * Chunking the computation that fills the allocation: {@code lax.map} (or a loop) over chunks of
+     * the leading axis of its largest holder divides every holder sharing that leading dimension by
+     * the chunk count, measured as those values scaled by 1/k.
+     */
+    private static List<Change> chunk(HloModule m, BufferAllocation a, List<HloValue> holders, long offered,
+                                      Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
+            throws QueryException {
+        if (holders.isEmpty() || holders.get(0).shape() == null || holders.get(0).shape().rank() < 2) return List.of();
+        HloValue big = holders.get(0);
+        long lead = big.shape().dim(0);
+        List<Long> ids = new ArrayList<>();
+        for (HloValue v : m.valuesIn(a.index()))
+            if (v.shape() != null && v.shape().rank() >= 1 && v.shape().dim(0) == lead) ids.add(v.id());
+        // the least count under which the program fits what it is offered (4 when that is not known),
+        // raised to a divisor of the leading axis so the chunks are equal
+        long k = 4;
+        long needs = ProgramSizes.of(m).needsBytes(), rest = needs - a.size();
+        if (offered > 0 && needs > offered && offered > rest) k = Math.max(2, (a.size() + offered - rest - 1) / (offered - rest));
+        long d = k;
+        while (d < lead && lead % d != 0) d++;
+        if (d <= lead) k = d;
+        String where = ids.size() == 1 ? "id = " + ids.get(0) : "id in (" + String.join(", ", ids.stream().map(String::valueOf).toList()) + ")";
+        String edit = String.format(Locale.ROOT, "scale where %s by %s", where, trim(1.0 / k));
+        HloInstruction i = m.instruction(big.name());
+        String op = i == null || i.opName() == null ? big.label() : i.opName();
+        return List.of(measured(m, "chunk " + k + " ways", "compute " + op + " (" + big.shape().text() + ") in " + k
+                + " chunks of its leading axis (" + lead + "): lax.map over x.reshape(" + k + ", " + lead / k
+                + ", ...), or a Python loop of " + k + " calls, so one chunk's temporaries are live at a time", edit,
+                catalog, tiling, tilings));
+    }
+
+    /**
+     * A scan's stacked outputs among the holders: elements of a while loop's tuple ({@code while.15{2}},
+     * a nameless {@code arg_tuple} element of its body, no op_name of their own) of rank 2 or more,
+     * traced to the loop by the while element in the same allocation. The scan's {@code ys}: one
+     * slice per iteration along the leading axis. Measured: the ys in bf16, and not stacked at all (a
+     * reduction carried in the loop instead).
+     */
+    private static List<Change> scan(HloModule m, List<HloValue> holders, Catalog catalog, TilingModel tiling,
+                                     Function<String, TilingModel> tilings) throws QueryException {
+        List<HloValue> ys = new ArrayList<>();
+        String loop = null;
+        for (HloValue v : holders) {
+            if (v.shape() == null || v.shape().rank() < 2 || v.index() == null || v.index().equals("{}")) continue;
+            boolean element = v.name().startsWith("while") || v.name().contains("arg_tuple");
+            if (!element) continue;
+            ys.add(v);
+            if (loop == null && v.name().startsWith("while")) loop = v.name();
+        }
+        if (ys.isEmpty()) return List.of();
+        if (loop == null) {
+            // a body's arg_tuple element: its loop is the while whose element shares the allocation
+            for (HloValue v : m.valuesIn(ys.get(0).allocation())) if (v.name().startsWith("while")) loop = v.name();
+        }
+        // the same buffers under their other names (the loop's elements, the body's parameters, the
+        // dynamic-update-slice that writes each slice): an edit of one name alone frees no byte
+        List<HloValue> aliases = new ArrayList<>();
+        for (HloValue v : m.valuesIn(ys.get(0).allocation())) {
+            for (HloValue y : ys) {
+                if (v.offset() < y.offset() + y.size() && y.offset() < v.offset() + v.size() && v.size() == y.size()) {
+                    aliases.add(v);
+                    break;
+                }
+            }
+        }
+        HloInstruction w = loop == null ? null : m.instruction(loop);
+        String at = (loop == null ? "a while loop" : loop) + (w != null && w.opName() != null ? " (" + w.opName() + ")" : "")
+                + (w != null && Facts.source(w) != null ? " at " + Facts.source(w) : "");
+        String where = Facts.byId(aliases);
+        List<Change> out = new ArrayList<>();
+        out.add(measured(m, "scan ys in bf16", ys.size() + " stacked outputs of the lax.scan at " + at + " (e.g. "
+                + ys.get(0).name() + ys.get(0).index() + ", " + ys.get(0).shape().text() + ": one slice per iteration along the leading"
+                + " axis): return its ys in bf16", "scale where " + where + " by 0.5", catalog, tiling, tilings));
+        out.add(measured(m, "no scan ys", "the same ys not stacked: carry what is needed of them (a running sum, the loss)"
+                + " in the scan's carry, or jax.checkpoint the scan body so its residuals are recomputed", "drop where " + where,
+                catalog, tiling, tilings));
+        return out;
+    }
+
+    private static Change measured(HloModule m, String change, String finding, String edit, Catalog catalog,
+                                   TilingModel tiling, Function<String, TilingModel> tilings) throws QueryException {
+        EditParser.Parsed p = EditParser.parse(edit, Set.copyOf(catalog.entities()));
+        Outcome o = EditSweep.run(m, p.edits(), catalog, tiling, tilings);
+        return new Change(change, o.saved(), "exact: whatif", finding, "whatif " + edit);
+    }
+
+    private static String shape(BufferAllocation a) {
+        return a.outputShape() != null ? a.outputShape().text() : Units.human(a.size());
+    }
+
+    private static String trim(double d) {
+        String s = String.format(Locale.ROOT, "%.6f", d);
+        return s.replaceAll("0+$", "").replaceAll("\\.$", "");
+    }
+}

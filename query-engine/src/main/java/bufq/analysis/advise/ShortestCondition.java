@@ -1,0 +1,353 @@
+package bufq.analysis.advise;
+
+import bufq.eval.Catalog;
+import bufq.eval.EvalContext;
+import bufq.eval.Query;
+
+import bufq.lang.QueryException;
+import bufq.model.HloModule;
+import bufq.model.HloValue;
+import bufq.model.TilingModel;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * A condition people can read for a set of values: the shortest one this finds that selects exactly
+ * those values of the module ({@code category = "residuals" and live at peak}, {@code op_name ~
+ * "/attention/" and shape = "f32[8,8,128,128]{3,2,1,0}"}), never a list of hundreds of ids. Terms are
+ * tried from what the values have in common: {@code live at peak}, a field every one of them shares
+ * (category, dtype, shape, kind, opcode, op_name, end_reason), a part of their op_names no other op_name
+ * of the module holds, a least size; a few values the terms take too many are left out by id, and a
+ * set that no conjunction holds is written as an {@code or} of a few. What it returns is run as a
+ * query and must select exactly the set; otherwise the ids, which always do.
+ */
+public final class ShortestCondition {
+    private ShortestCondition() {}
+
+    /** Fields whose shared value names a set, in the order a reader asks about memory. */
+    static final List<String> FIELDS = List.of("category", "dtype", "kind", "opcode", "shape", "op_name", "end_reason",
+            "idle_at_peak", "live_out", "allocation");
+
+    /** Most values of one field a condition excludes one by one ({@code opcode != "dot"}). */
+    static final int EXCLUDED = 3;
+
+    /** Most ids a condition spells out: to leave a few values out, or for a set too small to name otherwise. */
+    static final int FEW = 6;
+
+    /** Most alternatives of an {@code or}. */
+    static final int ALTERNATIVES = 4;
+
+    /** Most values of one field written as {@code field in (...)}. */
+    static final int IN_LIST = 4;
+
+    private record Term(String text, BitSet rows) {}
+
+    /**
+     * The condition selecting exactly {@code selected} among the values of {@code m}.
+     *
+     * @throws QueryException a field's getter failed (a category rule of the user's)
+     */
+    public static String of(HloModule m, Collection<HloValue> selected, Catalog catalog, TilingModel tiling) throws QueryException {
+        List<HloValue> values = m.values();
+        if (selected.size() <= 2) return byId(selected);
+        Map<Long, Integer> position = new HashMap<>();
+        for (int i = 0; i < values.size(); i++) position.put(values.get(i).id(), i);
+        BitSet target = new BitSet(values.size());
+        for (HloValue v : selected) {
+            Integer p = position.get(v.id());
+            if (p == null) return byId(selected);
+            target.set(p);
+        }
+        EvalContext ctx = new EvalContext(m, tiling);
+        List<Term> terms = terms(m, values, target, catalog, ctx);
+        String found = cover(values, target, terms);
+        if (found == null) found = alternatives(m, values, target, terms, catalog, ctx);
+        if (found != null && selects(found, target, values, catalog, ctx)) return found;
+        return byId(selected);
+    }
+
+    /** {@code id = N} or {@code id in (...)}: what selects exactly these values whatever else the module holds. */
+    public static String byId(Collection<HloValue> vs) {
+        List<String> ids = vs.stream().map(v -> Long.toString(v.id())).toList();
+        return ids.size() == 1 ? "id = " + ids.get(0) : "id in (" + String.join(", ", ids) + ")";
+    }
+
+    /** The terms that hold for every value of {@code target}, each with the rows it selects. */
+    private static List<Term> terms(HloModule m, List<HloValue> values, BitSet target, Catalog catalog, EvalContext ctx)
+            throws QueryException {
+        List<Term> out = new ArrayList<>();
+        BitSet live = select("live at peak", values, catalog, ctx);
+        if (live != null && contains(live, target)) out.add(new Term("live at peak", live));
+        else {
+            // a step every one of them is live at: the latest start, when no range ends before it
+            long start = Long.MIN_VALUE, end = Long.MAX_VALUE;
+            for (int i = target.nextSetBit(0); i >= 0; i = target.nextSetBit(i + 1)) {
+                HloValue v = values.get(i);
+                if (!v.hasRange()) { start = Long.MAX_VALUE; break; }
+                start = Math.max(start, v.rangeStart());
+                end = Math.min(end, v.rangeEnd());
+            }
+            BitSet at = start <= end ? select("live at " + start, values, catalog, ctx) : null;
+            if (at != null && contains(at, target)) out.add(new Term("live at " + start, at));
+        }
+        Map<String, Object[]> columns = new LinkedHashMap<>();
+        for (String f : FIELDS) {
+            if (catalog.field("values", f) == null) continue;
+            Object[] col = new Object[values.size()];
+            for (int i = 0; i < values.size(); i++) col[i] = catalog.value("values", f, values.get(i), ctx);
+            columns.put(f, col);
+            Set<Object> shared = new LinkedHashSet<>();
+            for (int i = target.nextSetBit(0); i >= 0 && shared.size() <= IN_LIST; i = target.nextSetBit(i + 1)) shared.add(col[i]);
+            if (shared.contains(null)) continue;
+            if (shared.size() == 1 && shared.iterator().next() instanceof Boolean b) {
+                BitSet rows = new BitSet(values.size());
+                for (int i = 0; i < col.length; i++) if (b.equals(col[i])) rows.set(i);
+                out.add(new Term(b ? f : "not " + f, rows));
+                continue;
+            }
+            if (shared.size() <= IN_LIST) {
+                BitSet rows = new BitSet(values.size());
+                for (int i = 0; i < col.length; i++) if (col[i] != null && shared.contains(col[i])) rows.set(i);
+                List<String> quoted = shared.stream().map(ShortestCondition::literal).toList();
+                out.add(new Term(quoted.size() == 1 ? f + " = " + quoted.get(0) : f + " in (" + String.join(", ", quoted) + ")", rows));
+            }
+            out.addAll(unlike(f, col, target));
+        }
+        Object[] ops = columns.get("op_name");
+        if (ops != null) out.addAll(segments(ops, target));
+        Object[] shapes = columns.get("shape");
+        if (shapes != null) out.addAll(leading(shapes, target));
+        long least = Long.MAX_VALUE;
+        for (int i = target.nextSetBit(0); i >= 0; i = target.nextSetBit(i + 1)) least = Math.min(least, values.get(i).size());
+        if (least > 0 && least < Long.MAX_VALUE) {
+            BitSet rows = new BitSet(values.size());
+            for (int i = 0; i < values.size(); i++) if (values.get(i).size() >= least) rows.set(i);
+            out.add(new Term("size >= " + size(least), rows));
+        }
+        return out;
+    }
+
+    /**
+     * {@code field != VALUE} for the values of the field no target row holds, those most rows hold
+     * first; none where a target row has no value (null is not unequal to anything).
+     */
+    private static List<Term> unlike(String f, Object[] col, BitSet target) {
+        Set<Object> held = new HashSet<>();
+        for (int i = target.nextSetBit(0); i >= 0; i = target.nextSetBit(i + 1)) {
+            if (col[i] == null || col[i] instanceof Boolean) return List.of();
+            held.add(col[i]);
+        }
+        Map<Object, Integer> others = new HashMap<>();
+        for (Object x : col) if (x != null && !held.contains(x)) others.merge(x, 1, Integer::sum);
+        List<Term> out = new ArrayList<>();
+        others.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue()).limit(EXCLUDED).forEach(e -> {
+            BitSet rows = new BitSet(col.length);
+            for (int i = 0; i < col.length; i++) if (col[i] != null && !col[i].equals(e.getKey())) rows.set(i);
+            out.add(new Term(f + " != " + literal(e.getKey()), rows));
+        });
+        return out;
+    }
+
+    /** A value as the query language writes it: numbers bare, text quoted. */
+    private static String literal(Object x) {
+        return x instanceof Number ? String.valueOf(x) : quote(String.valueOf(x));
+    }
+
+    /**
+     * {@code shape ~ "^f32\[8,"}: the element type and leading dimension every target shape starts with
+     * (what a chunk along the leading axis selects), where they share one.
+     */
+    private static List<Term> leading(Object[] shapes, BitSet target) {
+        String prefix = null;
+        for (int i = target.nextSetBit(0); i >= 0; i = target.nextSetBit(i + 1)) {
+            if (!(shapes[i] instanceof String s)) return List.of();
+            int open = s.indexOf('['), end = open < 0 ? -1 : indexOfAny(s, open);
+            if (end < 0) return List.of();
+            String p = s.substring(0, end + 1);
+            if (prefix == null) prefix = p;
+            else if (!prefix.equals(p)) return List.of();
+        }
+        if (prefix == null || !prefix.matches("[a-z0-9]+\\[[0-9]+[,\\]]")) return List.of();
+        BitSet rows = new BitSet(shapes.length);
+        for (int i = 0; i < shapes.length; i++) if (shapes[i] instanceof String s && s.startsWith(prefix)) rows.set(i);
+        return List.of(new Term("shape ~ \"^" + prefix.replace("[", "\\[").replace("]", "\\]") + "\"", rows));
+    }
+
+    private static int indexOfAny(String s, int from) {
+        for (int i = from + 1; i < s.length(); i++) if (s.charAt(i) == ',' || s.charAt(i) == ']') return i;
+        return -1;
+    }
+
+    private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_]+");
+
+    /**
+     * {@code op_name ~ "/PART/"} for each part (between slashes) that every op_name of the target holds,
+     * as a whole part; only plain words, so the pattern needs no escapes.
+     */
+    private static List<Term> segments(Object[] ops, BitSet target) {
+        Set<String> common = null;
+        for (int i = target.nextSetBit(0); i >= 0; i = target.nextSetBit(i + 1)) {
+            if (!(ops[i] instanceof String s)) return List.of();
+            Set<String> parts = new HashSet<>(List.of(s.split("/")));
+            if (common == null) common = parts;
+            else common.retainAll(parts);
+        }
+        List<Term> out = new ArrayList<>();
+        if (common == null) return out;
+        for (String part : common) {
+            if (!PLAIN.matcher(part).matches()) continue;
+            String needle = "/" + part + "/";
+            BitSet rows = new BitSet(ops.length);
+            // a part that ends an op_name is not "/part/" there (op_name = ... names those)
+            for (int i = 0; i < ops.length; i++) if (ops[i] instanceof String s && s.contains(needle)) rows.set(i);
+            if (contains(rows, target)) out.add(new Term("op_name ~ \"" + needle + "\"", rows));
+        }
+        out.sort((a, b) -> a.text().compareTo(b.text()));
+        return out;
+    }
+
+    /**
+     * Terms joined by {@code and}, chosen greedily (each the one that leaves fewest rows), then
+     * the ones the others make redundant dropped; a few rows too many are left out by id. Null
+     * when no such conjunction selects {@code target}.
+     */
+    private static String cover(List<HloValue> values, BitSet target, List<Term> terms) {
+        BitSet cur = new BitSet(values.size());
+        cur.set(0, values.size());
+        List<Term> chosen = new ArrayList<>();
+        while (cur.cardinality() > target.cardinality()) {
+            Term best = null;
+            int bestCount = cur.cardinality();
+            for (Term t : terms) {
+                BitSet x = (BitSet) cur.clone();
+                x.and(t.rows());
+                int n = x.cardinality();
+                if (n < bestCount || n == bestCount && best != null && t.text().length() < best.text().length() && n < cur.cardinality()) {
+                    best = t;
+                    bestCount = n;
+                }
+            }
+            if (best == null) break;
+            chosen.add(best);
+            cur.and(best.rows());
+        }
+        // drop what the others already imply, the longest first
+        List<Term> order = new ArrayList<>(chosen);
+        order.sort((a, b) -> b.text().length() - a.text().length());
+        for (Term t : order) {
+            if (chosen.size() == 1) break;
+            List<Term> without = new ArrayList<>(chosen);
+            without.remove(t);
+            if (and(values.size(), without).equals(cur)) chosen = without;
+        }
+        BitSet extra = (BitSet) cur.clone();
+        extra.andNot(target);
+        if (extra.cardinality() > FEW) return null;
+        List<String> parts = new ArrayList<>();
+        for (Term t : chosen) parts.add(t.text());
+        if (!extra.isEmpty()) {
+            List<HloValue> out = new ArrayList<>();
+            for (int i = extra.nextSetBit(0); i >= 0; i = extra.nextSetBit(i + 1)) out.add(values.get(i));
+            List<String> ids = out.stream().map(v -> Long.toString(v.id())).toList();
+            parts.add(ids.size() == 1 ? "id != " + ids.get(0) : "id not in (" + String.join(", ", ids) + ")");
+        }
+        return parts.isEmpty() ? null : String.join(" and ", parts);
+    }
+
+    /**
+     * The target split by the field that parts it into fewest groups (at most {@link #ALTERNATIVES}),
+     * each group named by its own conjunction, joined by {@code or}; null when no field does.
+     */
+    private static String alternatives(HloModule m, List<HloValue> values, BitSet target, List<Term> shared,
+                                       Catalog catalog, EvalContext ctx) throws QueryException {
+        String best = null;
+        BitSet live = select("live at peak", values, catalog, ctx);
+        for (String f : List.of("live at peak", "category", "op_name", "shape", "opcode")) {
+            boolean field = !f.startsWith("live ");
+            if (field ? catalog.field("values", f) == null : live == null) continue;
+            Map<Object, BitSet> groups = new LinkedHashMap<>();
+            for (int i = target.nextSetBit(0); i >= 0; i = target.nextSetBit(i + 1)) {
+                Object key = field ? catalog.value("values", f, values.get(i), ctx) : live.get(i);
+                groups.computeIfAbsent(key, k -> new BitSet()).set(i);
+                if (groups.size() > ALTERNATIVES) break;
+            }
+            if (groups.size() < 2 || groups.size() > ALTERNATIVES) continue;
+            List<String> parts = new ArrayList<>();
+            for (BitSet g : groups.values()) {
+                String c = g.cardinality() <= 2 ? null : cover(values, g, terms(m, values, g, catalog, ctx));
+                if (c == null) {
+                    List<HloValue> vs = new ArrayList<>();
+                    for (int i = g.nextSetBit(0); i >= 0; i = g.nextSetBit(i + 1)) vs.add(values.get(i));
+                    if (vs.size() > FEW) { parts = null; break; }
+                    c = byId(vs);
+                }
+                parts.add(c.contains(" and ") ? "(" + c + ")" : c);
+            }
+            if (parts == null) continue;
+            String text = String.join(" or ", parts);
+            if (best == null || text.length() < best.length()) best = text;
+        }
+        return best;
+    }
+
+    private static BitSet and(int n, List<Term> terms) {
+        BitSet cur = new BitSet(n);
+        cur.set(0, n);
+        for (Term t : terms) cur.and(t.rows());
+        return cur;
+    }
+
+    private static boolean contains(BitSet outer, BitSet inner) {
+        BitSet x = (BitSet) inner.clone();
+        x.andNot(outer);
+        return x.isEmpty();
+    }
+
+    /** The rows {@code values where CONDITION} selects, null when the module cannot answer it. */
+    private static BitSet select(String condition, List<HloValue> values, Catalog catalog, EvalContext ctx) {
+        try {
+            List<Object> rows = Query.compile("values where " + condition, catalog).select(ctx);
+            Map<Long, Integer> position = new HashMap<>();
+            for (int i = 0; i < values.size(); i++) position.put(values.get(i).id(), i);
+            BitSet out = new BitSet(values.size());
+            for (Object r : rows) {
+                Integer p = position.get(((HloValue) r).id());
+                if (p != null) out.set(p);
+            }
+            return out;
+        } catch (QueryException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Whether the query engine, running {@code condition}, selects exactly {@code target}. */
+    private static boolean selects(String condition, BitSet target, List<HloValue> values, Catalog catalog, EvalContext ctx) {
+        BitSet got = select(condition, values, catalog, ctx);
+        return got != null && got.equals(target);
+    }
+
+    /** A string literal of the query language. */
+    static String quote(String s) {
+        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    /** A size as one types it: whole KiB, MiB or GiB where exact, else bytes. */
+    static String size(long bytes) {
+        for (String[] u : new String[][] {{"GiB", "30"}, {"MiB", "20"}, {"KiB", "10"}}) {
+            long unit = 1L << Integer.parseInt(u[1]);
+            if (bytes % unit == 0) return String.format(Locale.ROOT, "%d%s", bytes / unit, u[0]);
+        }
+        return Long.toString(bytes);
+    }
+}

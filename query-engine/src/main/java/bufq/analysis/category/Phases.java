@@ -1,0 +1,121 @@
+package bufq.analysis.category;
+
+import bufq.model.HloValue;
+
+import java.util.ArrayDeque;
+import java.util.List;
+
+/**
+ * Which values belong to the backward pass, by dataflow: a value is backward when it depends on an
+ * instruction JAX marks {@code transpose(} (the loss's cotangent seed and what the transposed
+ * function computes from it), forward otherwise, whatever its own op_name says: XLA's copies and
+ * fusions without an op_name take the phase of what they read (a broadcast of a constant that only
+ * the backward pass reads is of it). A loop's carried values take the phase of what flows into
+ * them. Rematerialised forward values ({@code rematted_computation}) are marked {@code transpose(}
+ * too but start no backward pass: they are forward, and {@link #recomputed}.
+ * A forward value is a residual when the transposed function (an instruction marked
+ * {@code transpose(}, or one of XLA's own without an op_name in the backward pass) or a
+ * rematerialisation reads it, directly or through XLA's copies, bitcasts and converts of it.
+ */
+final class Phases {
+    private final boolean[] backward, recomputed, residual, marked;
+
+    private Phases(boolean[] backward, boolean[] recomputed, boolean[] residual, boolean[] marked) {
+        this.backward = backward;
+        this.recomputed = recomputed;
+        this.residual = residual;
+        this.marked = marked;
+    }
+
+    boolean backward(int i) { return backward[i]; }
+
+    boolean recomputed(int i) { return recomputed[i]; }
+
+    boolean residual(int i) { return residual[i]; }
+
+    /** The op_name marks the value's instruction as the differentiated function's (jvp( or transpose(). */
+    boolean differentiated(int i) { return marked[i]; }
+
+    static Phases of(ValueGraph g, List<HloValue> values, boolean[] entry) {
+        int n = g.n;
+        boolean[] backward = new boolean[n], recomputed = new boolean[n], residual = new boolean[n], marked = new boolean[n];
+        ArrayDeque<Integer> queue = new ArrayDeque<>();
+        for (int i = 0; i < n; i++) {
+            String op = g.opName(i);
+            if (op == null || entry[i]) continue;
+            boolean t = false, remat = op.contains("rematted_computation"), jvp = false;
+            for (String part : OpNames.split(op)) {
+                if (part.startsWith("transpose(")) t = true;
+                if (part.startsWith("jvp(") || part.startsWith("transpose(")) jvp = true;
+            }
+            marked[i] = jvp;
+            if (remat) recomputed[i] = true;
+            // a loop's body parameters carry no op_name of their own; a while's op_name names the loop
+            boolean source = t && !remat && !(values.get(i).phi() && !"while".equals(g.opcode(i)));
+            if (source) { backward[i] = true; queue.add(i); }
+        }
+        while (!queue.isEmpty()) {
+            int s = queue.poll();
+            for (int j : g.succ(s)) {
+                if (backward[j] || entry[j]) continue;
+                backward[j] = true;
+                queue.add(j);
+            }
+        }
+        // XLA's broadcasts of constants carry no op_name and read nothing of the program: one that only the backward
+        // pass reads (a backward loop's zero carry) is of it
+        boolean[] constant = new boolean[n];
+        for (int sweep = 0; sweep < 2; sweep++) {
+            for (int i = 0; i < n; i++) {
+                if (constant[i] || entry[i] || values.get(i).phi()) continue;
+                boolean c = "constant".equals(g.opcode(i));
+                if (!c && g.opName(i) == null && g.pred(i).length > 0) {
+                    c = true;
+                    for (int p : g.pred(i)) c &= constant[p];
+                }
+                constant[i] = c;
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            if (!constant[i] || backward[i] || g.opName(i) != null || g.succ(i).length == 0) continue;
+            boolean all = true;
+            for (int j : g.succ(i)) all &= backward[j];
+            backward[i] = all;
+        }
+        for (int i = 0; i < n; i++) if (backward[i]) recomputed[i] = false;
+        // residuals: read by the transposed function (marked transpose(, or XLA's own ops in the backward pass; not an
+        // optimizer's update, which reads the backward pass's results but is not it) or by a rematerialisation in it
+        // (a checkpoint's saved input), or by XLA's moves of it that are read so
+        for (int i = 0; i < n; i++) {
+            if (backward[i] || entry[i]) continue;
+            for (int j : g.succ(i)) {
+                if (recomputed[j] || backward[j] && (g.opName(j) == null || transposed(g.opName(j)))) { residual[i] = true; break; }
+            }
+        }
+        for (int i = 0; i < n; i++) if (residual[i]) queue.add(i);
+        while (!queue.isEmpty()) {
+            int j = queue.poll();
+            if (!moves(g, j)) continue;
+            for (int i : g.pred(j)) {
+                if (residual[i] || backward[i] || entry[i]) continue;
+                residual[i] = true;
+                queue.add(i);
+            }
+        }
+        return new Phases(backward, recomputed, residual, marked);
+    }
+
+    private static boolean transposed(String op) {
+        for (String part : OpNames.split(op)) if (part.startsWith("transpose(")) return true;
+        return false;
+    }
+
+    /** XLA moved or converted the bytes, without an op_name of JAX's: a copy, bitcast, transpose, convert, or a loop's carry. */
+    private static boolean moves(ValueGraph g, int j) {
+        String opc = g.opcode(j);
+        if (opc == null) return false;
+        if (Lineage.LAYOUT.contains(opc)) return g.opName(j) == null || !g.opName(j).contains("jvp(");
+        if ("custom-call".equals(opc)) return "ConcatBitcast".equals(Lineage.target(g.ins[j]));
+        return "fusion".equals(opc) && Lineage.layoutFusion(g.ins[j].name());
+    }
+}

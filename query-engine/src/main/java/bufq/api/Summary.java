@@ -1,0 +1,80 @@
+package bufq.api;
+
+import bufq.analysis.liveness.Liveness;
+import bufq.model.DumpPart;
+import bufq.model.HloModule;
+import bufq.model.PeakClaim;
+import bufq.model.MemorySpace;
+import bufq.model.ProgramSizes;
+import bufq.analysis.peak.ClaimedPeak;
+import bufq.analysis.sharding.Shardings;
+import bufq.table.ColumnType;
+import bufq.table.Table;
+import bufq.units.Units;
+
+import java.util.List;
+
+/**
+ * The engine's answer to "what is loaded": one row per module, its columns fixed by name. A client
+ * (the shell's {@code summary}, a script) asks for it with the modules it holds.
+ */
+public final class Summary {
+    private Summary() {}
+
+    /** The summary of {@code modules}, one row each in the given order. */
+    public static Table of(List<HloModule> modules) {
+        Table.Builder b = header();
+        int unread = 0;
+        for (HloModule m : modules) {
+            row(b, m);
+            if (!m.isRead(DumpPart.USED_VALUES)) unread++;
+        }
+        if (unread > 0) b.columnNote("warnings", unreadNote(unread));
+        return b.build();
+    }
+
+    /** Says that warnings counts the parts read so far, when {@code unread} modules left one unread. */
+    private static String unreadNote(int unread) {
+        return "warnings: of the parts read so far; " + (unread == 1 ? "the" : unread + " modules'")
+                + " Used values file (op_name, uses, instructions) is read on first use, its warnings then";
+    }
+
+    private static Table.Builder header() {
+        return Table.builder()
+                .column("module", ColumnType.STRING).column("backend", ColumnType.STRING)
+                .optionalColumn("files", ColumnType.INT).optionalColumn("allocations", ColumnType.INT)
+                .column("values", ColumnType.INT).optionalColumn("instructions", ColumnType.INT)
+                .column("total_bytes", ColumnType.BYTES).column("peak_time", ColumnType.INT)
+                .column("peak_bytes", ColumnType.BYTES).column("claimed_peak_time", ColumnType.INT)
+                .column("claimed_peak_bytes", ColumnType.BYTES).column("warnings", ColumnType.INT)
+                .column("peak_note", ColumnType.NOTE);
+    }
+
+    private static void row(Table.Builder b, HloModule m) {
+        HloModule.Info info = m.info();
+        PeakClaim claim = info.peakClaim();
+        Liveness l = Liveness.of(m);
+        int t = l.peakTime();
+        String why = ClaimedPeak.note(m);
+        b.row(m.handle(), info.backend(), (long) info.files().size(), (long) m.allocations().size(),
+                (long) m.values().size(), (long) m.instructionCount(), totalBytes(m),
+                t < 0 ? null : (long) t, t < 0 ? null : l.peakBytes(),
+                claim == null ? null : (long) claim.time(), claim == null ? null : claim.claimedBytes(),
+                (long) m.warningCount(), why);
+        if (why != null) b.note(m.handle() + ": " + why);
+        String others = MemorySpace.others(m, Units::human);
+        if (others != null) b.note(m.handle() + ": total_bytes and the peak are of " + MemorySpace.name(m, MemorySpace.DEVICE)
+                + " (color 0, the device memory); the other memory spaces, each on its own: " + others);
+        Shardings sh = Shardings.header(m);
+        String perDevice = sh.perDeviceNote();
+        if (perDevice != null) b.note(m.handle() + ": " + perDevice);
+        // an accelerator's program is often sharded: without its HLO text, say which file would tell
+        else if (!sh.known() && ("tpu".equals(info.backend()) || "gpu".equals(info.backend())))
+            b.note(m.handle() + ": sharding unknown (one device's figures, of how many?): " + sh.missing());
+    }
+
+    /** The one definition {@code modules} shares ({@link ProgramSizes#totalBytes}). */
+    private static Long totalBytes(HloModule m) {
+        return ProgramSizes.totalBytes(m);
+    }
+}

@@ -1,4 +1,0 @@
-package bufq.check;
-
-/** How bad a check finding is; {@code ERROR} makes {@code bufq -c check} exit 1. */
-public enum Severity { ERROR, WARN, INFO }

@@ -1,0 +1,119 @@
+package bufq.analysis.sharding;
+
+import bufq.dump.DumpLoader;
+import bufq.model.HloModule;
+import bufq.model.HloValue;
+import bufq.testing.Corpus;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Every sharded TPU compile of the corpus held to its own meta.json (what JAX was asked for: each
+ * argument's global shape, per-chip shape and PartitionSpec): the partitions are the chips, and each
+ * entry parameter's per-device shape, global shape, pieces and replication agree with it.
+ */
+public class ShardingsCorpusTest {
+    /** {@code "params['embed']": {"global_shape": "float32[256000,2048]", "per_chip_shape": "float32[256000,2048]"}. */
+    private static final Pattern ARGUMENT = Pattern.compile(
+            "\"([^\"]+)\": \\{\\s*\"global_shape\": \"(\\w+)\\[([\\d,]*)]\",\\s*\"per_chip_shape\": \"(\\w+)\\[([\\d,]*)]\"");
+    private static final Pattern CHIPS = Pattern.compile("\"chips\": (\\d+)");
+
+    public record Argument(String dtype, long[] global, long[] perChip) {}
+
+    @Test
+    void everyShardedCompileAgreesWithItsMetaJson() throws Exception {
+        Path root = Corpus.requireSome("tpu");
+        List<Path> folders;
+        try (Stream<Path> s = Files.walk(root)) {
+            folders = s.filter(p -> Files.isRegularFile(p.resolve("meta.json")) && Files.isDirectory(p.resolve("dump"))).sorted().toList();
+        }
+        int withText = 0, checked = 0;
+        List<String> missing = new ArrayList<>();
+        for (Path f : folders) {
+            String meta = Files.readString(f.resolve("meta.json"));
+            Map<String, Argument> args = arguments(meta);
+            Matcher chips = CHIPS.matcher(meta);
+            assertTrue(chips.find(), f + ": meta.json names its chips");
+            HloModule m = DumpLoader.load(List.of(f.resolve("dump"))).get(0);
+            Shardings s = Shardings.of(m);
+            if (!s.known()) {
+                // the README lists the folders whose HLO text was left out; the module says which file it would need
+                assertTrue(s.missing().contains("after_optimizations.txt"), f + ": " + s.missing());
+                missing.add(root.relativize(f).toString());
+                continue;
+            }
+            withText++;
+            assertEquals(Long.parseLong(chips.group(1)), s.partitions(), f + ": num_partitions is the chips");
+            assertEquals(s.partitions(), Shardings.header(m).partitions(), f + ": the header alone says the same");
+            assertEquals(s.perDeviceNote(), Shardings.header(m).perDeviceNote());
+            for (HloValue v : m.values()) {
+                ShardedParameter p = s.parameterOf(v);
+                if (p == null || !"{}".equals(v.index()) || p.opName() == null) continue;
+                Argument a = args.get(p.opName());
+                assertNotNull(a, f + ": meta.json lists " + p.opName());
+                String what = f.getFileName() + " " + p.opName();
+                assertEquals(Arrays.toString(a.perChip()), Arrays.toString(v.shape().dims()), what + ": per-device shape");
+                assertEquals(dtype(a.dtype()) + Arrays.toString(a.global()).replace(" ", ""), s.globalShape(v),
+                        what + ": global shape");
+                HloSharding h = s.shardingOf(v);
+                assertEquals(Arrays.equals(a.global(), a.perChip()), h.replicated(), what + ": replicated");
+                long pieces = 1;
+                for (int i = 0; i < a.global().length; i++) pieces *= a.perChip()[i] == 0 ? 1 : a.global()[i] / a.perChip()[i];
+                assertEquals(pieces, h.shards(), what + ": shards");
+                checked++;
+            }
+        }
+        assertTrue(withText >= 1, "a sharded compile with its HLO text: " + folders);
+        assertTrue(checked >= 20, "arguments checked: " + checked);
+    }
+
+    @Test
+    void aDumpWithoutItsHloTextNamesTheFileThatWouldGiveIt() throws Exception {
+        HloModule m = DumpLoader.load(List.of(Corpus.require("jax-0.10.2/transformer-2layer"))).get(0);
+        Shardings s = Shardings.of(m);
+        assertFalse(s.known());
+        assertEquals(1, s.partitions());
+        assertTrue(s.missing().startsWith("module_0000.jit_step.cpu_after_optimizations.txt (the optimized HLO text"), s.missing());
+    }
+
+    public static Map<String, Argument> arguments(String meta) {
+        Map<String, Argument> out = new LinkedHashMap<>();
+        Matcher m = ARGUMENT.matcher(meta);
+        while (m.find()) out.put(m.group(1), new Argument(m.group(2), dims(m.group(3)), dims(m.group(5))));
+        return out;
+    }
+
+    private static long[] dims(String s) {
+        return s.isEmpty() ? new long[0] : Arrays.stream(s.split(",")).mapToLong(Long::parseLong).toArray();
+    }
+
+    /** numpy's dtype names as HLO's. */
+    public static String dtype(String numpy) {
+        return switch (numpy) {
+            case "float32" -> "f32";
+            case "bfloat16" -> "bf16";
+            case "float16" -> "f16";
+            case "int32" -> "s32";
+            case "int8" -> "s8";
+            case "uint32" -> "u32";
+            case "bool" -> "pred";
+            default -> numpy;
+        };
+    }
+}
