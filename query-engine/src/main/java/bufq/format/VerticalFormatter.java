@@ -1,6 +1,7 @@
 package bufq.format;
 
 import bufq.table.Column;
+import bufq.table.ColumnType;
 import bufq.table.Table;
 
 /**
@@ -34,7 +35,7 @@ public final class VerticalFormatter implements Formatter {
                 String text = v == null ? "" : Cells.visible(Cells.human(v, col.type(), options), false);
                 String name = Cells.visible(col.name(), false);
                 String lead = name + " ".repeat(nameWidth - Cells.displayWidth(name)) + " | ";
-                field(lead, text, options.lineWidth(), out);
+                field(lead, text, options.lineWidth(), col.type() != ColumnType.STATEMENT, out);
             }
         }
         int n = table.size();
@@ -45,8 +46,12 @@ public final class VerticalFormatter implements Formatter {
         for (String note : Cells.columnNotes(table, all)) Cells.wrap(Cells.visible(note, false), options.lineWidth(), out);
     }
 
-    /** {@code lead} then {@code text}, wrapped at spaces to {@code width} with later lines under the text's start (0: one line). */
-    private static void field(String lead, String text, int width, StringBuilder out) {
+    /**
+     * {@code lead} then {@code text}, wrapped at spaces to {@code width} with later lines under the
+     * text's start (0: one line). A word longer than the room is broken too, unless {@code breakWords}
+     * is false: a statement keeps its words whole, so that it can be copied and run as printed.
+     */
+    private static void field(String lead, String text, int width, boolean breakWords, StringBuilder out) {
         int room = width - lead.length();
         if (width <= 0 || room < 20 || Cells.displayWidth(text) <= room) {
             out.append(text.isEmpty() ? lead.stripTrailing() : lead + text).append('\n');
@@ -59,7 +64,7 @@ public final class VerticalFormatter implements Formatter {
         for (String line : wrapped.toString().split("\n")) {
             // a word longer than the room (a long op_name) is broken where the line ends, so the terminal does not
             for (int start = 0; start < line.length(); ) {
-                int end = Cells.displayWidth(line.substring(start)) <= room ? line.length() : line.offsetByCodePoints(start, room);
+                int end = !breakWords || Cells.displayWidth(line.substring(start)) <= room ? line.length() : line.offsetByCodePoints(start, room);
                 out.append(first ? lead : indent).append(line, start, end).append('\n');
                 first = false;
                 start = end;

@@ -34,7 +34,7 @@ class CliJsTest {
                 new Case("report script", List.of("-f", root("scripts/reports/top-at-peak.js"), mlp), 0,
                         List.of("# Memory at the peak of jit_f (cpu)", "| w1.1 | 16.0MiB |"), List.of(), List.of()),
                 new Case("check from -f fails the run", List.of("-c", "js bufq.check('strict', (m, r) => r.error(m.values[0], 'no'))",
-                        "-c", "check", seed), 1, List.of("strict", "no"), List.of("9 checks"), List.of()),
+                        "-c", "check", seed), 1, List.of("strict", "no", "9 checks"), List.of(), List.of()),
                 new Case("error names the place", List.of("-c", "js nosuch()"), 1, List.of(),
                         List.of("error: js:1:1: ReferenceError: nosuch is not defined"), List.of()),
                 new Case("missing script: a usage error, as for .bq", List.of("-f", "nope.js"), 2, List.of(),

@@ -60,7 +60,7 @@ class ReadmeExamplesTest {
                 if (b.text().contains("print(") || b.text().contains("console.log")) assertFalse(h.out().isBlank());
                 if (b.text().contains("bufq.check(")) {
                     assertEquals(Status.OK, h.run("check"), h.err());
-                    assertTrue(h.err().contains("no-huge-temps"), "the check ran: " + h.err());
+                    assertTrue(h.out().contains("no-huge-temps"), "the check ran: " + h.out());
                 }
             }
         }));
