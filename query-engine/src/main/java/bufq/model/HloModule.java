@@ -26,7 +26,7 @@ public final class HloModule {
     private final List<HloValue> values;
     private final List<String> sequence;
     // Instructions, and the values' positions and uses: read with the module or on first use.
-    private final UsedValues.Deferred details;
+    private final UsedValues.Handle details;
     private final List<LoadWarning> warnings;
     private final int warningCount;
     private final Lazy<List<HeapEvent>> heapEvents;   // the trace's events are made on first use
@@ -109,7 +109,7 @@ public final class HloModule {
     /** Made by {@link HloModuleBuilder#build}, the one way in. */
     HloModule(Info info, List<BufferAllocation> allocations, List<HloValue> values, List<String> sequence,
                      List<LoadWarning> warnings, int warningCount, Supplier<List<HeapEvent>> heapEvents,
-                     UsedValues.Deferred details) {
+                     UsedValues.Handle details) {
         this.info = info;
         this.heapEvents = new Lazy<>(() -> List.copyOf(heapEvents.get()));
         this.warningCount = Math.max(warningCount, warnings.size());

@@ -16,7 +16,7 @@ public final class HloModuleBuilder {
     private List<LoadWarning> warnings = List.of();
     private int warningCount = -1;
     private Supplier<List<HeapEvent>> heapEvents = List::of;
-    private UsedValues.Deferred details;
+    private UsedValues.Handle details;
     private List<HloInstruction> instructions = List.of();
 
     /** A module of {@code info}, its parts set next. */
@@ -35,7 +35,7 @@ public final class HloModuleBuilder {
      * The instructions, and the values' positions and uses, from {@code d}: read already, or read on
      * first use (values made by {@link HloValue#deferred} with the same {@code d}).
      */
-    public HloModuleBuilder details(UsedValues.Deferred d) { details = d; return this; }
+    public HloModuleBuilder details(UsedValues.Handle d) { details = d; return this; }
 
     /** The warnings kept (the reader caps them); their count is their number. */
     public HloModuleBuilder warnings(List<LoadWarning> w) { return warnings(w, w.size()); }
@@ -54,7 +54,7 @@ public final class HloModuleBuilder {
     public HloModuleBuilder heapEvents(Supplier<List<HeapEvent>> e) { heapEvents = e; return this; }
 
     public HloModule build() {
-        UsedValues.Deferred d = details != null ? details : UsedValues.Deferred.of(UsedValues.of(instructions));
+        UsedValues.Handle d = details != null ? details : UsedValues.Handle.of(UsedValues.of(instructions));
         return new HloModule(info, allocations, values, sequence, warnings, Math.max(warningCount, warnings.size()), heapEvents, d);
     }
 }

@@ -66,7 +66,7 @@ public final class HloValue {
 
     /**
      * Where a deferred value's positions and uses are: its module's Used values section, read on the
-     * first ask ({@link UsedValues.Deferred}, the one kind). Declared here so that a value needs
+     * first ask ({@link UsedValues.Handle}, the one kind). Declared here so that a value needs
      * nothing of the section beyond these two questions; only the model can make one.
      */
     public abstract static class Details {

@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * What a module's {@code Used values:} section adds to the rest of the dump: each value's positions
  * and uses, and the instructions as their defining lines print them (joined with the schedule).
- * Immutable. A module holds it through a {@link Deferred}, which reads it on first use when the
+ * Immutable. A module holds it through a {@link Handle}, which reads it on first use when the
  * reader left the section for later ({@link DumpPart#USED_VALUES}).
  */
 public final class UsedValues {
@@ -102,7 +102,7 @@ public final class UsedValues {
      * The section of one module, read once on first use and shared by every copy of the module
      * ({@link HloModule#withHandle}) and its values. Thread-safe: concurrent first uses wait for one read.
      */
-    public static final class Deferred extends HloValue.Details {
+    public static final class Handle extends HloValue.Details {
         private final Reader reader;
         private final int instructionCount;
         private List<HloValue> values;
@@ -110,7 +110,7 @@ public final class UsedValues {
         private volatile UsedValues read;
 
         /** A section still to be read by {@code reader}. */
-        public Deferred(Reader reader) {
+        public Handle(Reader reader) {
             this(reader, -1);
         }
 
@@ -118,7 +118,7 @@ public final class UsedValues {
          * A section still to be read by {@code reader}, which will hold {@code instructionCount}
          * instructions (as the reader counted them without reading it; -1 when it did not).
          */
-        public Deferred(Reader reader, int instructionCount) {
+        public Handle(Reader reader, int instructionCount) {
             this.reader = reader;
             this.instructionCount = instructionCount;
         }
@@ -127,8 +127,8 @@ public final class UsedValues {
         int instructionCount() { return instructionCount; }
 
         /** A section already read. */
-        public static Deferred of(UsedValues read) {
-            Deferred d = new Deferred(null);
+        public static Handle of(UsedValues read) {
+            Handle d = new Handle(null);
             d.read = read;
             return d;
         }

@@ -104,7 +104,7 @@ final class ModuleBuilder {
         int total = 0;
         for (Allocation al : a.allocations()) total += al.assigned().size();
         int[] dataflowValueOf = new int[total];   // per value slot: its dataflow value, or -1
-        UsedValues.Deferred details = g == null ? null : deferred(g, d, lr, m.stacks(), dataflowValueOf);
+        UsedValues.Handle details = g == null ? null : deferred(g, d, lr, m.stacks(), dataflowValueOf);
         int[] allocationOf = new int[bufferList.size()];
         Arrays.fill(allocationOf, -1);
         for (Allocation al : a.allocations()) {
@@ -145,7 +145,7 @@ final class ModuleBuilder {
         if (details == null) {
             return new HloModuleBuilder(info).allocations(allocations).values(values).sequence(sequence).warnings(warnings)
                     .heapEvents(events)
-                    .details(UsedValues.Deferred.of(new UsedValues(List.of(), List.of(), List.of(), List.of(), List.of(), 0)))
+                    .details(UsedValues.Handle.of(new UsedValues(List.of(), List.of(), List.of(), List.of(), List.of(), 0)))
                     .build();
         }
         return new HloModuleBuilder(info).allocations(allocations).values(values).sequence(sequence).warnings(warnings)
@@ -153,8 +153,8 @@ final class ModuleBuilder {
     }
 
     /** The instructions and each value's positions and uses, from the dataflow, when first asked for. */
-    private UsedValues.Deferred deferred(Graph g, Dataflow d, LiveRanges lr, StackIndex stacks, int[] dataflowValueOf) {
-        return new UsedValues.Deferred((values, sequence) -> {
+    private UsedValues.Handle deferred(Graph g, Dataflow d, LiveRanges lr, StackIndex stacks, int[] dataflowValueOf) {
+        return new UsedValues.Handle((values, sequence) -> {
             List<List<HloPosition>> positions = new ArrayList<>(values.size());
             List<List<HloUse>> uses = new ArrayList<>(values.size());
             for (int slot = 0; slot < values.size(); slot++) {
@@ -181,7 +181,7 @@ final class ModuleBuilder {
 
     /** @param dv the logical buffer's dataflow value, or -1 */
     private HloValue value(LogicalBuffer b, Assigned as, int allocation, Graph g, Dataflow d, LiveRanges lr,
-                           int dv, UsedValues.Deferred details, int slot) {
+                           int dv, UsedValues.Handle details, int slot) {
         String index = indexText(b.shapeIndex());
         if (g == null) {
             long iid = b.instructionId();

@@ -132,7 +132,7 @@ final class ModuleAssembler {
         long t1 = System.nanoTime();
         List<String> sequence = live == null ? List.of() : live.sequence;
         UsedValuesReader reader = new UsedValuesReader(source, valueRegions, stamps, ModuleAssembler::usedValues);
-        UsedValues.Deferred details = new UsedValues.Deferred(reader, instructionCount(live, rawValues));
+        UsedValues.Handle details = new UsedValues.Handle(reader, instructionCount(live, rawValues));
         // Values joined with their live ranges, each made once; their details are the section's.
         // Each region's values are joined on whichever core is free (a million values: a second on one).
         int blocks = rawValues.size();

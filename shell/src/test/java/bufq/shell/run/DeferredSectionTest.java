@@ -200,7 +200,7 @@ class DeferredSectionTest {
     void theIdlePromptReadsInTheBackground() throws Exception {
         CountDownLatch started = new CountDownLatch(1), release = new CountDownLatch(1);
         int[] reads = {0};
-        UsedValues.Deferred section = new UsedValues.Deferred((values, sequence) -> {
+        UsedValues.Handle section = new UsedValues.Handle((values, sequence) -> {
             synchronized (reads) {
                 reads[0]++;
             }
@@ -244,7 +244,7 @@ class DeferredSectionTest {
     }
 
     /** A module "m" of no values whose Used values section is {@code section}, read on first use. */
-    static HloModule emptyModuleReading(UsedValues.Deferred section) {
+    static HloModule emptyModuleReading(UsedValues.Handle section) {
         HloModule.Info info = new HloModule.Info("m", "m", 0, "cpu", List.of("m-buffer-assignment.txt"), -1, null, null,
                 -1, null, new TreeMap<>(), true, null);
         return new HloModuleBuilder(info).details(section).build();
@@ -253,7 +253,7 @@ class DeferredSectionTest {
     /** A finished background read's warnings print before the next statement, once. */
     @Test
     void backgroundWarningsPrintBeforeTheNextStatement() throws Exception {
-        UsedValues.Deferred section = new UsedValues.Deferred((values, sequence) -> new UsedValues(List.of(), List.of(),
+        UsedValues.Handle section = new UsedValues.Handle((values, sequence) -> new UsedValues(List.of(), List.of(),
                 List.of(), List.of(), List.of(new LoadWarning("m-buffer-assignment-values.txt", 9, "bad line")), 1));
         HloModule m = emptyModuleReading(section);
         Session session = session(m);
