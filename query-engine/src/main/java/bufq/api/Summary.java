@@ -1,7 +1,6 @@
 package bufq.api;
 
 import bufq.analysis.liveness.Liveness;
-import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import bufq.model.MemorySpace;
@@ -27,7 +26,7 @@ public final class Summary {
         int unread = 0;
         for (HloModule m : modules) {
             row(b, m);
-            if (!m.isRead(DumpPart.USED_VALUES)) unread++;
+            if (!m.usedValues().isRead()) unread++;
         }
         if (unread > 0) b.columnNote("warnings", unreadNote(unread));
         return b.build();

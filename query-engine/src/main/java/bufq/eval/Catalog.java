@@ -2,17 +2,14 @@ package bufq.eval;
 
 import bufq.analysis.category.CategoryRules;
 import bufq.lang.Lexer;
-import bufq.model.DumpPart;
 import bufq.table.ColumnType;
 import bufq.table.Table;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -47,7 +44,7 @@ public final class Catalog {
 
     private static Entity withGetter(Entity e, Getter g) {
         FieldDef f = e.fields().get("category");
-        return e.with(new FieldDef(f.info(), g, f.needs()));
+        return e.with(new FieldDef(f.info(), g, f.readsUsedValues()));
     }
 
     /** values, allocations, instructions and steps with their fields. */
@@ -90,7 +87,7 @@ public final class Catalog {
         Getter g = new ScriptGetter(name, type, fn);
         Map<String, Entity> m = new LinkedHashMap<>(entities);
         // A script may read anything of the module: every part is read before a query that uses it runs.
-        m.put(entity, e.with(new FieldDef(new FieldInfo(name, type, doc == null ? "" : doc), g, EnumSet.allOf(DumpPart.class))));
+        m.put(entity, e.with(new FieldDef(new FieldInfo(name, type, doc == null ? "" : doc), g, true)));
         return new Catalog(m, categories);
     }
 
@@ -133,16 +130,17 @@ public final class Catalog {
     }
 
     /**
-     * The dump parts that reading {@code field} of {@code entity} (or listing the entity's rows, when
-     * {@code field} is null) needs beyond what every loaded module holds; empty for unknown names. A
-     * compiled query sums them ({@link Query#needs()}) so the part is read before the query runs.
+     * Whether reading {@code field} of {@code entity} (or listing the entity's rows, when
+     * {@code field} is null) reads the Used values section; false for unknown names. A compiled
+     * query asks each of its fields ({@link Query#readsUsedValues()}) so the section is read before
+     * the query runs.
      */
-    public Set<DumpPart> needs(String entity, String field) {
+    public boolean readsUsedValues(String entity, String field) {
         Entity e = entities.get(entity);
-        if (e == null) return Set.of();
-        if (field == null) return e.needs();
+        if (e == null) return false;
+        if (field == null) return e.readsUsedValues();
         FieldDef f = e.fields().get(field);
-        return f == null ? Set.of() : f.needs();
+        return f != null && f.readsUsedValues();
     }
 
     /** The columns shown when a query has no {@code show}. */

@@ -1,10 +1,6 @@
 package bufq.eval;
 
-import bufq.model.DumpPart;
-
-import java.util.Set;
-
-/** A field and the dump parts its getter reads, besides those every module holds (see {@link Catalog#needs}). */
-record FieldDef(FieldInfo info, Getter getter, Set<DumpPart> needs) {
-    FieldDef(FieldInfo info, Getter getter) { this(info, getter, Set.of()); }
+/** A field, and whether its getter reads the Used values section (see {@link Catalog#readsUsedValues}). */
+record FieldDef(FieldInfo info, Getter getter, boolean readsUsedValues) {
+    FieldDef(FieldInfo info, Getter getter) { this(info, getter, false); }
 }

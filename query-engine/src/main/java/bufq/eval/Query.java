@@ -3,16 +3,13 @@ package bufq.eval;
 import bufq.lang.Ast;
 import bufq.lang.Parser;
 import bufq.lang.QueryException;
-import bufq.model.DumpPart;
 import bufq.model.TilingModel;
 import bufq.table.Column;
 import bufq.table.Table;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 
 /**
@@ -23,13 +20,13 @@ public final class Query {
     private final String text;
     private final Ast.Query ast;
     private final Plan plan;
-    private final Set<DumpPart> needs;
+    private final boolean readsUsedValues;
 
-    private Query(String text, Ast.Query ast, Plan plan, Set<DumpPart> needs) {
+    private Query(String text, Ast.Query ast, Plan plan, boolean readsUsedValues) {
         this.text = text;
         this.ast = ast;
         this.plan = plan;
-        this.needs = needs;
+        this.readsUsedValues = readsUsedValues;
     }
 
     /** Parses and checks {@code text}: unknown names, wrong types or arity and bad regexes fail here. */
@@ -52,7 +49,7 @@ public final class Query {
     public static Query check(String text, Ast.Query parsed, Catalog catalog) throws QueryException {
         String src = text == null ? "" : text;
         Catalog c = catalog == null ? Catalog.standard() : catalog;
-        return guardedCompile(src, () -> new Query(src, parsed, Checker.check(parsed, c, src), needs(parsed, c)));
+        return guardedCompile(src, () -> new Query(src, parsed, Checker.check(parsed, c, src), readsUsedValues(parsed, c)));
     }
 
     /**
@@ -130,24 +127,23 @@ public final class Query {
     }
 
     /**
-     * The dump parts this query reads beyond what every loaded module holds (the entity's rows and
-     * every field it names). A caller reads them first ({@link bufq.model.HloModule#read}) to show a
-     * read's progress and let it be cancelled; {@link #run} reads them itself otherwise.
+     * Whether this query reads the Used values section (for the entity's rows or a field it names).
+     * A caller reads it first ({@link bufq.model.UsedValues.Handle#read}) to show the read's progress
+     * and let it be cancelled; {@link #run} reads it on first use otherwise.
      */
-    public Set<DumpPart> needs() { return needs; }
+    public boolean readsUsedValues() { return readsUsedValues; }
 
-    private static Set<DumpPart> needs(Ast.Query q, Catalog c) {
+    private static boolean readsUsedValues(Ast.Query q, Catalog c) {
         String entity = q.entity().text();
-        Set<DumpPart> out = EnumSet.noneOf(DumpPart.class);
-        out.addAll(c.needs(entity, null));
+        if (c.readsUsedValues(entity, null)) return true;
         List<String> fields = new ArrayList<>();
         fields(q.where(), fields);
         for (Ast.Name n : q.groupBy()) fields.add(n.text());
         for (Ast.Item i : q.show()) fields(i.expr(), fields);
         for (Ast.OrderKey k : q.orderBy()) fields(k.expr(), fields);
         if (q.show().isEmpty()) fields.addAll(c.defaultColumns(entity));
-        for (String f : fields) out.addAll(c.needs(entity, f));
-        return Collections.unmodifiableSet(out);
+        for (String f : fields) if (c.readsUsedValues(entity, f)) return true;
+        return false;
     }
 
     /** The names of the fields {@code e} reads (an alias in {@code order by} is no field: it needs nothing). */

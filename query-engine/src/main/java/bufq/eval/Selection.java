@@ -3,10 +3,8 @@ package bufq.eval;
 import bufq.lang.Ast;
 import bufq.lang.Diagnostic;
 import bufq.lang.QueryException;
-import bufq.model.DumpPart;
 
 import java.util.List;
-import java.util.Set;
 
 /**
  * The rows of an entity that a query selects, as model objects, for the commands that act on them:
@@ -78,7 +76,7 @@ public final class Selection {
     }
 
     /** The dump parts its rows and conditions read; none when it does not compile (running it fails first). */
-    public Set<DumpPart> needs() { return query == null ? Set.of() : query.needs(); }
+    public boolean readsUsedValues() { return query != null && query.readsUsedValues(); }
 
     /**
      * Whether it parses but does not check against the catalog it was compiled with: it may name a

@@ -11,7 +11,6 @@ import static bufq.table.ColumnType.LIST;
 import static bufq.table.ColumnType.STRING;
 
 import bufq.model.BufferAllocation;
-import bufq.model.DumpPart;
 import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.MemorySpace;
@@ -27,14 +26,13 @@ import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /** The built-in entities and fields. Getters are plain lambdas over the model: no reflection. */
 final class StandardFields {
     private StandardFields() {}
 
-    /** What a field read from the values' blocks or the instructions' lines needs (set before the catalog is built). */
-    private static final Set<DumpPart> USED = Set.of(DumpPart.USED_VALUES);
+    /** A field read from the values' blocks or the instructions' lines: it reads the Used values section. */
+    private static final boolean USED = true;
 
     private interface VF { Object get(HloValue v, EvalContext c); }
     private interface AF { Object get(BufferAllocation a, EvalContext c); }

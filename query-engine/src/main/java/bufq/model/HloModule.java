@@ -11,7 +11,6 @@ import java.util.Objects;
 import java.util.RandomAccess;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -19,6 +18,14 @@ import java.util.function.Supplier;
  * One compiled HLO module as read from its dump files: allocations, values, instructions, the
  * schedule and live ranges, the dump's own claims, and indexes for the questions people ask.
  * Immutable once built; safe to share between threads.
+ *
+ * <p>One part may be read after the rest: the {@code Used values} section (each value's positions
+ * and uses, and the instructions' text), behind {@link #usedValues()}, a handle the dump reader
+ * makes; {@link LoadOptions} says whether the load reads it now. The rule for what needs it: a
+ * getter that needs the section reads it on first use, always (never an empty answer for "not
+ * read yet"); those getters say so, and a failed read there is a {@link PartReadException.Unchecked}.
+ * Clients read it up front with {@link UsedValues.Handle#read()} before running what needs it, so
+ * a failure (cancelled, a file changed) comes as one checked {@link PartReadException}.
  */
 public final class HloModule {
     private final Info info;
@@ -176,7 +183,7 @@ public final class HloModule {
      * Sequenced instructions in time order, then the others. Reads the Used values section if it is
      * not read yet (instructions print there).
      *
-     * @throws PartUnavailableException when that read fails
+     * @throws PartReadException.Unchecked when that read fails
      */
     public List<HloInstruction> instructions() { return details.get().instructions(); }
 
@@ -223,49 +230,21 @@ public final class HloModule {
      * far: a part read on first use adds its own then.
      */
     public List<LoadWarning> warnings() {
-        if (!details.isRead() || details.get().warnings().isEmpty()) return warnings;
+        if (details.warnings().isEmpty()) return warnings;
         List<LoadWarning> all = new ArrayList<>(warnings);
-        all.addAll(details.get().warnings());
+        all.addAll(details.warnings());
         return List.copyOf(all);
     }
 
-    /**
-     * The warnings kept of reading {@code part} (read with the module, or since); empty while it is
-     * not read. They are also in {@link #warnings()}.
-     */
-    public List<LoadWarning> warnings(DumpPart part) {
-        return switch (part) {
-            case USED_VALUES -> details.isRead() ? details.get().warnings() : List.of();
-        };
-    }
-
-    /** How many warnings reading {@code part} raised, including those not kept; 0 while it is not read. */
-    public int warningCount(DumpPart part) {
-        return switch (part) {
-            case USED_VALUES -> details.isRead() ? details.get().warningCount() : 0;
-        };
-    }
-
     /** All warnings raised reading the parts read so far, including those not kept. */
-    public int warningCount() { return warningCount + (details.isRead() ? details.get().warningCount() : 0); }
-
-    /** Whether {@code part} is in memory (read with the module, or since). */
-    public boolean isRead(DumpPart part) {
-        return switch (part) {
-            case USED_VALUES -> details.isRead();
-        };
-    }
+    public int warningCount() { return warningCount + details.warningCount(); }
 
     /**
-     * Reads the parts not read yet, each once (the first of concurrent callers reads, the others
-     * wait). Model accessors read what they need on their own; callers that want a read's
-     * progress and cancellation up front (the shell, before running a statement) call this.
-     *
-     * @throws PartUnavailableException when a read fails (cancelled, or a file changed)
+     * The handle to the Used values section: whether it is read ({@link UsedValues.Handle#isRead}),
+     * reading it up front ({@link UsedValues.Handle#read}), and the warnings its read raised.
      */
-    public void read(Set<DumpPart> parts) {
-        if (parts.contains(DumpPart.USED_VALUES)) details.get();
-    }
+    public UsedValues.Handle usedValues() { return details; }
+
     /** The heap-simulator trace in simulation order; empty unless read from a proto that has one. */
     public List<HeapEvent> heapEvents() { return heapEvents.get(); }
 
@@ -410,7 +389,7 @@ public final class HloModule {
     /**
      * The named instruction, or null. Reads the Used values section if it is not read yet.
      *
-     * @throws PartUnavailableException when that read fails
+     * @throws PartReadException.Unchecked when that read fails
      */
     public HloInstruction instruction(String name) { return details.get().instruction(name); }
 
@@ -418,7 +397,7 @@ public final class HloModule {
      * Names of instructions that take {@code name} as an operand. Reads the Used values section if
      * it is not read yet.
      *
-     * @throws PartUnavailableException when that read fails
+     * @throws PartReadException.Unchecked when that read fails
      */
     public List<String> users(String name) { return details.get().users(name); }
 

@@ -156,7 +156,7 @@ public final class HloValue {
      * Where the value appears; empty when the dump has no Used-values section. Reads the module's
      * Used values section if it is not read yet.
      *
-     * @throws PartUnavailableException when that read fails (cancelled, or the file changed)
+     * @throws PartReadException.Unchecked when that read fails (cancelled, or the file changed)
      */
     public List<HloPosition> positions() {
         if (positions instanceof Details d) return d.positions(slot, this);
@@ -167,7 +167,7 @@ public final class HloValue {
      * Reads of the value; empty when none or unknown. Reads the module's Used values section if it
      * is not read yet.
      *
-     * @throws PartUnavailableException when that read fails (cancelled, or the file changed)
+     * @throws PartReadException.Unchecked when that read fails (cancelled, or the file changed)
      */
     public List<HloUse> uses() {
         if (positions instanceof Details d) return d.uses(slot);

@@ -8,15 +8,15 @@ import java.util.Map;
 /**
  * What a module's {@code Used values:} section adds to the rest of the dump: each value's positions
  * and uses, and the instructions as their defining lines print them (joined with the schedule).
- * Immutable. A module holds it through a {@link Handle}, which reads it on first use when the
- * reader left the section for later ({@link DumpPart#USED_VALUES}).
+ * Immutable. A module holds it through a {@link Handle}, which the dump reader makes: read already,
+ * or read on first use when the load left the section for later ({@link LoadOptions}).
  */
 public final class UsedValues {
     /** Reads the section of one module, joined to its values (in {@code values} order) and schedule. */
     @FunctionalInterface
     public interface Reader {
-        /** @throws PartUnavailableException when cancelled, or when a file changed since the load */
-        UsedValues read(List<HloValue> values, List<String> sequence);
+        /** @throws PartReadException when cancelled, or when a file changed since the load */
+        UsedValues read(List<HloValue> values, List<String> sequence) throws PartReadException;
     }
 
     // Per value (its position in the module's list): positions (null: the one default position,
@@ -99,8 +99,10 @@ public final class UsedValues {
     }
 
     /**
-     * The section of one module, read once on first use and shared by every copy of the module
-     * ({@link HloModule#withHandle}) and its values. Thread-safe: concurrent first uses wait for one read.
+     * The section of one module as its reader left it: read already, or read once on first use and
+     * then shared by every copy of the module ({@link HloModule#withHandle}) and its values.
+     * Thread-safe: concurrent first uses wait for one read. A failed read keeps nothing; the next
+     * use tries again.
      */
     public static final class Handle extends HloValue.Details {
         private final Reader reader;
@@ -123,15 +125,15 @@ public final class UsedValues {
             this.instructionCount = instructionCount;
         }
 
-        /** The instructions the section holds, as counted before reading it; -1 when not counted. */
-        int instructionCount() { return instructionCount; }
-
         /** A section already read. */
         public static Handle of(UsedValues read) {
             Handle d = new Handle(null);
             d.read = read;
             return d;
         }
+
+        /** The instructions the section holds, as counted before reading it; -1 when not counted. */
+        int instructionCount() { return instructionCount; }
 
         /** The module's lists, which the read joins to; set once by the module. */
         synchronized void bind(List<HloValue> values, List<String> sequence) {
@@ -141,14 +143,38 @@ public final class UsedValues {
             }
         }
 
+        /** Whether the section is in memory (read with the module, or since). */
         public boolean isRead() { return read != null; }
+
+        /**
+         * Reads the section if it is not read yet (the first of concurrent callers reads, the
+         * others wait). Clients call this before running what needs the section, so that its
+         * progress, cancellation and failure come up front, as a load's do.
+         *
+         * @throws PartReadException when the read fails (cancelled, or a file changed)
+         */
+        public void read() throws PartReadException { section(); }
+
+        /** The warnings kept of reading the section (the first ones); empty while it is not read. */
+        public List<LoadWarning> warnings() { return isRead() ? read.warnings : List.of(); }
+
+        /** How many warnings reading the section raised, including those not kept; 0 while it is not read. */
+        public int warningCount() { return isRead() ? read.warningCount : 0; }
 
         @Override List<HloPosition> positions(int slot, HloValue v) { return get().positions(slot, v); }
 
         @Override List<HloUse> uses(int slot) { return get().uses(slot); }
 
-        /** The section, reading it now if needed. @throws PartUnavailableException if the read fails */
+        /** The section for a getter that reads it on first use. @throws PartReadException.Unchecked if the read fails */
         UsedValues get() {
+            try {
+                return section();
+            } catch (PartReadException e) {
+                throw new PartReadException.Unchecked(e);
+            }
+        }
+
+        private UsedValues section() throws PartReadException {
             UsedValues r = read;
             if (r != null) return r;
             synchronized (this) {

@@ -3,7 +3,7 @@ package bufq.analysis;
 import bufq.analysis.category.Categories;
 import bufq.analysis.category.CategoryRules;
 import bufq.dump.DumpLoader;
-import bufq.model.DumpPart;
+
 import bufq.model.HloModule;
 import bufq.model.MemorySpace;
 import bufq.model.ProgramSizes;
@@ -13,7 +13,6 @@ import bufq.table.Table;
 import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
 
-import java.util.EnumSet;
 import java.util.List;
 import java.util.OptionalInt;
 
@@ -42,7 +41,7 @@ class MemorySpaceTest {
     @Test
     void offloadedValuesAreARowOfTheirOwnOutsideHbm() throws Exception {
         HloModule m = DumpLoader.load(List.of(Corpus.require("tpu/train-fsdp-offload"))).get(0);
-        m.read(EnumSet.of(DumpPart.USED_VALUES));
+        m.usedValues().read();
         assertEquals("host-offload", MemorySpace.name(m, MemorySpace.HOST_OFFLOAD));
         int t = Liveness.of(m).peakTime();
         Table b = (Table) Categories.blame(m, CategoryRules.NONE, t, "peak").get(0);

@@ -4,7 +4,7 @@ import bufq.dump.file.LoadException;
 import bufq.dump.text.Warnings;
 
 import bufq.analysis.liveness.Liveness;
-import bufq.model.DumpPart;
+
 import bufq.model.LoadWarning;
 import bufq.model.HloModule;
 import org.junit.jupiter.api.Test;
@@ -13,7 +13,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
 
@@ -206,7 +205,7 @@ class BadInputTest {
         Files.write(mixed, all);
         HloModule m = DumpLoader.load(List.of(mixed)).get(0);
         // The byte is in the Used values section: its warning comes when the section is read.
-        m.read(EnumSet.of(DumpPart.USED_VALUES));
+        m.usedValues().read();
         assertTrue(m.warnings().stream().anyMatch(w -> w.message().contains("not UTF-8")), m.warnings().toString());
     }
 
@@ -269,7 +268,7 @@ class BadInputTest {
         assertEquals(whole.values().size(), odd.values().size());
         assertEquals(whole.allocations().size(), odd.allocations().size());
         assertEquals(Liveness.of(whole).peakBytes(), Liveness.of(odd).peakBytes());
-        odd.read(EnumSet.of(DumpPart.USED_VALUES));
+        odd.usedValues().read();
         assertEquals(whole.instructions().size(), odd.instructions().size());
     }
 }

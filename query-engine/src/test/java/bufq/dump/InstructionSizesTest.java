@@ -2,7 +2,7 @@ package bufq.dump;
 
 import bufq.dump.file.LoadException;
 import bufq.dump.file.ModuleSource;
-import bufq.model.DumpPart;
+import bufq.model.LoadOptions;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
@@ -13,7 +13,6 @@ import org.junit.jupiter.api.TestFactory;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -34,7 +33,7 @@ class InstructionSizesTest {
     }
 
     private static void compare(ModuleSource s) throws LoadException {
-        HloModule whole = s.load(EnumSet.allOf(DumpPart.class));
+        HloModule whole = s.load(LoadOptions.WHOLE);
         HloModule lazy = s.load();
         String where = s.files().get(0);
         int n = whole.steps();
@@ -53,7 +52,7 @@ class InstructionSizesTest {
         Liveness l = Liveness.of(lazy);
         for (int t = 0; t < n; t++) assertEquals(expected[t], l.liveBytesByInstruction(t), where + " step " + t);
         assertEquals(xlaMoment(xla, n), l.xlaPeakMoment(), where + ": XLA's peak moment");
-        assertEquals(!lazy.info().hasValueDetails(), lazy.isRead(DumpPart.USED_VALUES), where + ": the Used values section stays unread");
+        assertEquals(!lazy.info().hasValueDetails(), lazy.usedValues().isRead(), where + ": the Used values section stays unread");
     }
 
     /** XLA's ComputePeakMemoryMoment over a difference array: the first time with the largest positive sum, else 0. */

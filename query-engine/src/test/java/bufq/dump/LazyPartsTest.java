@@ -16,10 +16,10 @@ import bufq.eval.FieldInfo;
 import bufq.eval.Query;
 import bufq.format.FormatOptions;
 import bufq.format.Formatters;
-import bufq.model.DumpPart;
+import bufq.model.LoadOptions;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
-import bufq.model.PartUnavailableException;
+import bufq.model.PartReadException;
 import bufq.model.TilingModel;
 import bufq.table.Output;
 import bufq.testing.Corpus;
@@ -35,13 +35,11 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -88,22 +86,22 @@ class LazyPartsTest {
     }
 
     static void compare(ModuleSource s) throws LoadException {
-        HloModule whole = s.load(EnumSet.allOf(DumpPart.class));
+        HloModule whole = s.load(LoadOptions.WHOLE);
         HloModule lazy = s.load();
         String where = s.files().get(0);
-        assertTrue(whole.isRead(DumpPart.USED_VALUES), where);
+        assertTrue(whole.usedValues().isRead(), where);
         boolean deferred = whole.info().hasValueDetails();
-        assertEquals(!deferred, lazy.isRead(DumpPart.USED_VALUES), where + ": a section to defer is deferred");
+        assertEquals(!deferred, lazy.usedValues().isRead(), where + ": a section to defer is deferred");
 
         // What needs no part, first: the section stays unread.
         Map<String, String> cheap = digests(whole, false), cheapLazy = digests(lazy, false);
         assertEquals(whole.instructions().size(), lazy.instructionCount(), where + ": instruction count without the section");
         assertEquals(cheap, cheapLazy, where);
-        assertEquals(!deferred, lazy.isRead(DumpPart.USED_VALUES), where + ": fields that need no part read none");
+        assertEquals(!deferred, lazy.usedValues().isRead(), where + ": fields that need no part read none");
 
         // Then everything, which reads it.
         assertEquals(digests(whole, true), digests(lazy, true), where);
-        assertTrue(lazy.isRead(DumpPart.USED_VALUES), where);
+        assertTrue(lazy.usedValues().isRead(), where);
         assertEquals(whole.instructionCount(), lazy.instructionCount(), where);
         assertEquals(whole.warnings(), lazy.warnings(), where);
         assertEquals(whole.warningCount(), lazy.warningCount(), where);
@@ -127,7 +125,7 @@ class LazyPartsTest {
     @Test
     void concurrentFirstUsesShareOneRead(@TempDir Path dir) throws Exception {
         HloModule m = DumpLoader.load(List.of(copy(dir))).get(0);
-        assertFalse(m.isRead(DumpPart.USED_VALUES));
+        assertFalse(m.usedValues().isRead());
         CountDownLatch start = new CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
@@ -139,23 +137,23 @@ class LazyPartsTest {
         } finally {
             pool.shutdownNow();
         }
-        assertTrue(m.isRead(DumpPart.USED_VALUES));
+        assertTrue(m.usedValues().isRead());
     }
 
     @Test
     void aCancelledReadKeepsNothingAndTheNextUseReads(@TempDir Path dir) throws Exception {
         HloModule m = DumpLoader.load(List.of(copy(dir))).get(0);
         Thread.currentThread().interrupt();
-        PartUnavailableException e;
+        PartReadException.Unchecked e;
         try {
-            e = assertThrows(PartUnavailableException.class, () -> m.values().get(0).uses());
+            e = assertThrows(PartReadException.Unchecked.class, () -> m.values().get(0).uses());
         } finally {
             Thread.interrupted();
         }
-        assertTrue(e.cancelled(), e.getMessage());
-        assertFalse(m.isRead(DumpPart.USED_VALUES));
+        assertTrue(e.getCause().cancelled(), e.getMessage());
+        assertFalse(m.usedValues().isRead());
         assertFalse(m.instructions().isEmpty());
-        assertTrue(m.isRead(DumpPart.USED_VALUES));
+        assertTrue(m.usedValues().isRead());
     }
 
     @Test
@@ -164,7 +162,7 @@ class LazyPartsTest {
         HloModule m = DumpLoader.load(List.of(ba)).get(0);
         Path values = dir.resolve(ba.getFileName().toString().replace("-buffer-assignment.txt", "-buffer-assignment-values.txt"));
         Files.writeString(values, "<1 x @0>\n", java.nio.file.StandardOpenOption.APPEND);
-        PartUnavailableException e = assertThrows(PartUnavailableException.class, () -> m.read(EnumSet.of(DumpPart.USED_VALUES)));
+        PartReadException e = assertThrows(PartReadException.class, () -> m.usedValues().read());
         assertFalse(e.cancelled());
         assertEquals(values + ": changed since the module was loaded; load it again", e.getMessage());
         // What the load read still answers.
@@ -173,12 +171,12 @@ class LazyPartsTest {
 
     @Test
     void aQuerySaysWhichPartsItNeeds() throws Exception {
-        assertEquals(Set.of(), Query.compile("values where live at peak show count(), sum(size)", CATALOG).needs());
-        assertEquals(Set.of(), Query.compile("steps order by live_bytes desc limit 3", CATALOG).needs());
-        assertEquals(Set.of(DumpPart.USED_VALUES), Query.compile("values where op_name ~ \"dot\" show count()", CATALOG).needs());
-        assertEquals(Set.of(DumpPart.USED_VALUES), Query.compile("values group by opcode show opcode, count()", CATALOG).needs());
-        assertEquals(Set.of(DumpPart.USED_VALUES), Query.compile("instructions show count()", CATALOG).needs());
-        assertEquals(Set.of(DumpPart.USED_VALUES), Query.compile("steps show time, opcode", CATALOG).needs());
+        assertFalse(Query.compile("values where live at peak show count(), sum(size)", CATALOG).readsUsedValues());
+        assertFalse(Query.compile("steps order by live_bytes desc limit 3", CATALOG).readsUsedValues());
+        assertTrue(Query.compile("values where op_name ~ \"dot\" show count()", CATALOG).readsUsedValues());
+        assertTrue(Query.compile("values group by opcode show opcode, count()", CATALOG).readsUsedValues());
+        assertTrue(Query.compile("instructions show count()", CATALOG).readsUsedValues());
+        assertTrue(Query.compile("steps show time, opcode", CATALOG).readsUsedValues());
     }
 
     /** Field by field of every entity (only those that need no part, or all), and the analyses likewise. */
@@ -186,10 +184,10 @@ class LazyPartsTest {
         Map<String, String> out = new LinkedHashMap<>();
         EvalContext ctx = new EvalContext(m, TilingModel.TPU);
         for (String entity : CATALOG.entities()) {
-            if (!all && !CATALOG.needs(entity, null).isEmpty()) continue;
+            if (!all && CATALOG.readsUsedValues(entity, null)) continue;
             List<?> rows = CATALOG.rows(entity, ctx);
             for (FieldInfo f : CATALOG.fields(entity)) {
-                if (!all && !CATALOG.needs(entity, f.name()).isEmpty()) continue;
+                if (!all && CATALOG.readsUsedValues(entity, f.name())) continue;
                 StringBuilder b = new StringBuilder();
                 for (Object row : rows) b.append(CATALOG.value(entity, f.name(), row, ctx)).append('\n');
                 out.put(entity + "." + f.name(), sha(b.toString()));

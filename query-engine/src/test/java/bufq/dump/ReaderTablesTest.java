@@ -147,7 +147,7 @@ class ReaderTablesTest {
         String renumbered = text.replace("\n<" + last + " v." + last + " @0>\n", "\n<5 v." + last + " @0>\n");
         Files.writeString(file, renumbered);
         HloModule m = DumpLoader.load(List.of(file)).get(0);
-        m.read(java.util.EnumSet.of(bufq.model.DumpPart.USED_VALUES));
+        m.usedValues().read();
         long block5 = lineOf(renumbered, "<5 v.5 @0>\n"), lastBlock = lineOf(renumbered, "<5 v." + last + " @0>\n");
         assertEquals(file + ":" + lastBlock + ": value id 5 was already used by the block at " + file + ":" + block5
                 + "; ids must be unique (the later block's positions and uses are kept)", m.warnings().get(0).toString());
@@ -167,7 +167,7 @@ class ReaderTablesTest {
         Path file = dir.resolve(BadInputTest.NAME);
         Files.writeString(file, text);
         HloModule m = DumpLoader.load(List.of(file)).get(0);
-        m.read(java.util.EnumSet.of(bufq.model.DumpPart.USED_VALUES));
+        m.usedValues().read();
         List<Long> lines = m.warnings().stream().map(LoadWarning::line).toList();
         assertEquals(List.of(valueLine, blockLine), lines, m.warnings().toString());
     }

@@ -31,7 +31,7 @@ class SelectionTest {
         Selection whole = Selection.of(Query.compile("values where " + cond, Catalog.standard()));
         assertEquals(ids(whole.rows(CTX)), ids(where.rows(CTX)));
         assertEquals(List.of(4L, 0L), ids(where.rows(CTX)));
-        assertEquals(Query.compile("values where " + cond, Catalog.standard()).needs(), where.needs());
+        assertEquals(Query.compile("values where " + cond, Catalog.standard()).readsUsedValues(), where.readsUsedValues());
     }
 
     /** "drop where colr = 1": the condition starts at column 11 of the statement, and so does the caret's field. */
@@ -40,7 +40,7 @@ class SelectionTest {
         String statement = "drop where colr = 1";
         Selection s = Selection.where("values", "colr = 1", 11, Catalog.standard());
         assertTrue(s.unresolved(), "a script may define colr");
-        assertEquals(java.util.Set.of(), s.needs(), "it does not compile: it reads nothing");
+        assertFalse(s.readsUsedValues(), "it does not compile: it reads nothing");
         Diagnostic d = assertThrows(QueryException.class, () -> s.rows(CTX)).diagnostic();
         assertEquals("colr", statement.substring(d.start(), d.end()));
         assertTrue(d.message().startsWith("unknown field 'colr'"), d.message());

@@ -102,7 +102,7 @@ class BadSiblingTest {
         assertTrue(text.contains("\n<1 reduce_sum.4 @0>\n"));
         Files.writeString(values, text.replace("\n<1 reduce_sum.4 @0>\n", "\n<0 reduce_sum.4 @0>\n"));
         HloModule m = loadOne();
-        m.read(java.util.EnumSet.of(bufq.model.DumpPart.USED_VALUES));
+        m.usedValues().read();
         assertEquals(1, m.warningCount(), m.warnings().toString());
         assertEquals(values + ":11: value id 0 was already used by the block at " + values + ":5; ids must be unique"
                 + " (the later block's positions and uses are kept)", m.warnings().get(0).toString());

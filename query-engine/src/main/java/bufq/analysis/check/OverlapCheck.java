@@ -5,7 +5,6 @@ import bufq.model.HloInstruction;
 import bufq.model.HloValue;
 import bufq.model.LiveRange;
 import bufq.model.HloModule;
-import bufq.model.PartUnavailableException;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -76,12 +75,8 @@ final class OverlapCheck implements CheckRule {
 
     /** {@code name}'s output-to-operand aliasing; empty when the dump does not give its instruction text. */
     private static Map<String, String> aliasingOf(HloModule m, String name) {
-        try {
-            HloInstruction i = m.instruction(name);
-            return i == null ? Map.of() : OperandAliasing.of(i.attributes());
-        } catch (PartUnavailableException e) {
-            return Map.of();
-        }
+        HloInstruction i = m.instruction(name);
+        return i == null ? Map.of() : OperandAliasing.of(i.attributes());
     }
 
     /** Live at a common step, other than a one-step hand-over. */

@@ -3,7 +3,6 @@ package bufq.analysis.oom;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.model.PartUnavailableException;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -53,12 +52,8 @@ record BufferMatch(String kind, List<HloValue> values) {
 
     /** The opcode of the instruction that defines {@code v}, or null (no Used values section, or not there). */
     private static String opcode(HloModule m, HloValue v) {
-        try {
-            HloInstruction ins = m.instruction(v.name());
-            return ins == null ? null : ins.opcode();
-        } catch (PartUnavailableException e) {
-            return null;
-        }
+        HloInstruction ins = m.instruction(v.name());
+        return ins == null ? null : ins.opcode();
     }
 
     /** A shape without its layout: {@code f32[8,128]{1,0:T(8,128)}} is {@code f32[8,128]}. */

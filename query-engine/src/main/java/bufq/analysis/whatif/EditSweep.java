@@ -6,7 +6,6 @@ import bufq.eval.EvalContext;
 import bufq.eval.Selection;
 import bufq.lang.QueryException;
 import bufq.model.BufferAllocation;
-import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.analysis.liveness.Liveness;
@@ -15,9 +14,7 @@ import bufq.analysis.liveness.UseSchedule;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.BitSet;
 
@@ -346,21 +343,18 @@ public final class EditSweep {
     }
 
     /**
-     * The dump parts a what-if reads beyond the allocation section and the live ranges: its
+     * Whether a what-if reads the Used values section, beyond the allocation section and the live ranges: its
      * conditions' (as their compilation says), the uses behind {@code last_use}, {@code donate} and
      * {@code remat}, and everything when a query follows (the edited copy carries positions, uses
      * and instructions). A condition that does not compile needs nothing (running it fails first).
      */
-    public static Set<DumpPart> needs(List<Edit> edits, String query, Function<Edit.Where, Selection> selections) {
-        Set<DumpPart> out = EnumSet.noneOf(DumpPart.class);
-        if (query != null) out.add(DumpPart.USED_VALUES);
+    public static boolean readsUsedValues(List<Edit> edits, String query, Function<Edit.Where, Selection> selections) {
+        if (query != null) return true;
         for (Edit e : edits) {
-            if (e instanceof Edit.Remat || e instanceof Edit.Donate || e instanceof Edit.End x && x.atLastUse()) {
-                out.add(DumpPart.USED_VALUES);
-            }
-            if (e.where() != null) out.addAll(selections.apply(e.where()).needs());
+            if (e instanceof Edit.Remat || e instanceof Edit.Donate || e instanceof Edit.End x && x.atLastUse()) return true;
+            if (e.where() != null && selections.apply(e.where()).readsUsedValues()) return true;
         }
-        return out;
+        return false;
     }
 
     /** The entity a {@code where} condition selects from. */

@@ -1,11 +1,9 @@
 package bufq.dump.file;
 
-import bufq.model.DumpPart;
+import bufq.model.LoadOptions;
 import bufq.model.HloModule;
 
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * One module found by {@code DumpLoader.discover}: its files, not yet parsed, and how they load.
@@ -22,10 +20,10 @@ public record ModuleSource(String key, String name, int number, List<DumpFile> d
     @FunctionalInterface
     public interface Loader {
         /**
-         * Parses {@code source}, with the parts in {@code now} read in the same pass and the others
-         * left to be read on first use; a proto's loader reads everything at once.
+         * Parses {@code source}, reading what {@code options} asks in the same pass and leaving the
+         * rest to be read on first use; a proto's loader reads everything at once.
          */
-        HloModule load(ModuleSource source, Set<DumpPart> now) throws LoadException;
+        HloModule load(ModuleSource source, LoadOptions options) throws LoadException;
     }
 
     public ModuleSource {
@@ -38,18 +36,18 @@ public record ModuleSource(String key, String name, int number, List<DumpFile> d
     }
 
     /**
-     * Parses the module, leaving each {@link DumpPart} to be read on first use (the module's
-     * accessors read it when asked).
+     * Parses the module, leaving the Used values section to be read on first use
+     * ({@link LoadOptions#LAZY}).
      */
     public HloModule load() throws LoadException {
-        return load(EnumSet.noneOf(DumpPart.class));
+        return load(LoadOptions.LAZY);
     }
 
     /**
-     * Parses the module with the parts in {@code now} (in the same parallel read); the others are
+     * Parses the module, reading what {@code options} asks in the same parallel read; the rest is
      * read on first use. A proto's loader reads everything at once.
      */
-    public HloModule load(Set<DumpPart> now) throws LoadException {
-        return loader.load(this, now);
+    public HloModule load(LoadOptions options) throws LoadException {
+        return loader.load(this, options);
     }
 }

@@ -16,7 +16,8 @@ import bufq.dump.text.ValuesPart;
 import bufq.dump.text.Warnings;
 
 import bufq.model.BufferAllocation;
-import bufq.model.DumpPart;
+import bufq.dump.file.LoadException;
+import bufq.model.PartReadException;
 import bufq.model.HloInstruction;
 import bufq.model.HloModuleBuilder;
 import bufq.model.HloPosition;
@@ -38,7 +39,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ForkJoinTask;
 import java.util.stream.IntStream;
-import java.util.EnumSet;
 
 /**
  * Joins the parsed parts of one module: values get their BufferLiveRange (by name and canonical
@@ -56,7 +56,7 @@ final class ModuleAssembler {
      * @param w       warnings so far (files skipped), to which the join's are added
      */
     static HloModule assemble(ModuleSource source, List<Region> regions, List<UsedValuesReader.Stamp> stamps,
-                              Warnings w, List<DumpFile> skippedFiles) {
+                              Warnings w, List<DumpFile> skippedFiles) throws LoadException {
         List<BufferAllocation> allocations = new ArrayList<>();
         List<RawValues> rawValues = new ArrayList<>();
         List<Region> valueRegions = new ArrayList<>();
@@ -194,7 +194,13 @@ final class ModuleAssembler {
             m = m.withWarnings(w.kept(), w.count());
         }
         // Parsed with the rest (or absent): joined now, as part of the load.
-        if (reader.parsed()) m.read(EnumSet.of(DumpPart.USED_VALUES));
+        if (reader.parsed()) {
+            try {
+                m.usedValues().read();
+            } catch (PartReadException e) {   // a join of what is parsed: no file is read again
+                throw new LoadException(fileName, e.getMessage());
+            }
+        }
         if (Region.TRACE) {
             System.err.printf("  assemble: values %d ms, HloModule %d ms (joined %d of %d ranges)%n", (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000, joined, live == null ? 0 : live.rangeCount());
         }

@@ -8,12 +8,11 @@ import bufq.dump.text.Interner;
 import bufq.dump.text.ReportPart;
 import bufq.dump.text.Warnings;
 
-import bufq.model.DumpPart;
+import bufq.model.LoadOptions;
 import bufq.model.HloModule;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.IntStream;
 
 /**
@@ -22,7 +21,7 @@ import java.util.stream.IntStream;
  * read in parallel, each file cut at its section headers (and the long
  * {@code Used values} section cut again at value blocks) so the pieces parse in parallel, then
  * hands the parts to {@link ModuleAssembler}. The {@code Used values} section is only cut, not
- * parsed, unless the load asks for it ({@link DumpPart#USED_VALUES}): {@link UsedValuesReader}
+ * parsed, unless the load asks for it ({@link LoadOptions#readUsedValues}): {@link UsedValuesReader}
  * reads it on first use.
  */
 public final class TextReader {
@@ -44,7 +43,7 @@ public final class TextReader {
         HeadSniff.checkLooksLikeDump(name, kind, text);
     }
 
-    public static HloModule read(ModuleSource source, Set<DumpPart> now) throws LoadException {
+    public static HloModule read(ModuleSource source, LoadOptions options) throws LoadException {
         long t0 = System.nanoTime();
         List<DumpFile> files = source.dumpFiles();
         List<Object> opened = openAll(files);
@@ -84,7 +83,7 @@ public final class TextReader {
                 regions.get(i - 1).lastOfFile = false;
             }
         }
-        boolean valuesNow = now.contains(DumpPart.USED_VALUES);
+        boolean valuesNow = options.readUsedValues();
         List<Region> parsed = new ArrayList<>();
         long chars = 0;
         for (Region r : regions) {

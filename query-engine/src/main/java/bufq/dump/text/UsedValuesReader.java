@@ -6,7 +6,7 @@ import bufq.dump.file.ModuleSource;
 import bufq.dump.text.Interner;
 
 import bufq.model.HloValue;
-import bufq.model.PartUnavailableException;
+import bufq.model.PartReadException;
 import bufq.model.UsedValues;
 
 import java.io.IOException;
@@ -89,14 +89,14 @@ final class UsedValuesReader implements UsedValues.Reader {
     /** True when the section was parsed with the module (or the module has none): it is joined at once. */
     boolean parsed() { return parsed != null; }
 
-    @Override public UsedValues read(List<HloValue> values, List<String> sequence) {
+    @Override public UsedValues read(List<HloValue> values, List<String> sequence) throws PartReadException {
         List<Region> regions = parsed != null ? parsed : reread();
         UsedValues u = join.join(regions, values, sequence);
         parsed = null;   // the parts and the text they came from are garbage now
         return u;
     }
 
-    private List<Region> reread() {
+    private List<Region> reread() throws PartReadException {
         Map<DumpFile, DumpText> open = new HashMap<>();
         List<Region> regions = new ArrayList<>(pending.size());
         Region prev = null;
@@ -122,12 +122,12 @@ final class UsedValuesReader implements UsedValues.Reader {
             }
             Region.parseAll(regions, new Interner((int) Math.min(1 << 24, chars / 300)), module);
         } catch (LoadException e) {
-            throw new PartUnavailableException(e.getMessage(), "cancelled".equals(e.reason()));
+            throw new PartReadException(e.getMessage(), "cancelled".equals(e.reason()));
         }
         return regions;
     }
 
-    private static PartUnavailableException changed(DumpFile f) {
-        return new PartUnavailableException(f.name() + ": changed since the module was loaded; load it again", false);
+    private static PartReadException changed(DumpFile f) {
+        return new PartReadException(f.name() + ": changed since the module was loaded; load it again", false);
     }
 }

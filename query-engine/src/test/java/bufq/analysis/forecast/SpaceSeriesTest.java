@@ -1,7 +1,6 @@
 package bufq.analysis.forecast;
 
-import java.util.EnumSet;
-import bufq.model.DumpPart;
+
 import bufq.dump.DumpLoader;
 import bufq.analysis.liveness.Liveness;
 import bufq.model.HloModule;
@@ -27,7 +26,7 @@ class SpaceSeriesTest {
         List<HloModule> out = new ArrayList<>();
         for (String d : dirs) {
             HloModule m = DumpLoader.load(List.of(Corpus.require(d))).get(0);
-            m.read(EnumSet.of(DumpPart.USED_VALUES));
+            m.usedValues().read();
             out.add(m);
         }
         return out;

@@ -5,11 +5,9 @@ import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Status;
 import bufq.shell.statement.Words;
-import bufq.model.DumpPart;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.Set;
 
 /**
  * One invocation of a command, its arguments parsed once ({@link Command#plan}): what it reads and
@@ -17,15 +15,15 @@ import java.util.Set;
  */
 public interface CommandPlan {
     /**
-     * The dump parts the run reads beyond what every loaded module holds: the shell reads them
-     * before running it (with a load's progress and Ctrl-C), and a batch run with its load.
+     * Whether the run reads the Used values section: the shell reads it before running it (with a
+     * load's progress and Ctrl-C), and a batch run with its load.
      */
-    default Set<DumpPart> needs() { return Set.of(); }
+    default boolean readsUsedValues() { return false; }
 
     /**
-     * Whether {@link #needs()} are parts of the current module, which the shell reads before the run;
-     * false for a command on other modules ({@code diff}), which reads its own with
-     * {@link Modules#readParts}. A batch run reads them with every module it loads either way.
+     * Whether {@link #readsUsedValues()} means the current module's section, which the shell reads
+     * before the run; false for a command on other modules ({@code diff}), which reads its own with
+     * {@link Modules#readUsedValues}. A batch run reads them with every module it loads either way.
      */
     default boolean needsCurrentModule() { return true; }
 
@@ -53,11 +51,11 @@ public interface CommandPlan {
      * The plan of a command taking words: the rest of the line split as the shell splits words (a
      * trailing {@code ;} ends the statement, as in SQL shells), run by {@code body}.
      */
-    static CommandPlan words(String args, Set<DumpPart> needs, boolean usesScripts, WordsBody body)
+    static CommandPlan words(String args, boolean readsUsedValues, boolean usesScripts, WordsBody body)
             throws CommandException {
         String text = statement(args);
         List<String> words = text.isEmpty() ? List.of() : Words.split(text);
-        return new Simple(needs, true, usesScripts, ctx -> body.run(ctx, words));
+        return new Simple(readsUsedValues, true, usesScripts, ctx -> body.run(ctx, words));
     }
 
     /** What a command whose grammar parsed its arguments runs with them. */
@@ -66,9 +64,9 @@ public interface CommandPlan {
     }
 
     /** The plan of a command whose arguments {@code grammar} parses, once, here: {@code body} runs with what it read. */
-    static CommandPlan parsed(ArgGrammar grammar, String args, Set<DumpPart> needs, ParsedBody body) throws CommandException {
+    static CommandPlan parsed(ArgGrammar grammar, String args, boolean readsUsedValues, ParsedBody body) throws CommandException {
         ArgGrammar.Parsed parsed = grammar.parse(statement(args));
-        return new Simple(needs, true, false, ctx -> body.run(ctx, parsed));
+        return new Simple(readsUsedValues, true, false, ctx -> body.run(ctx, parsed));
     }
 
     /** {@code text} stripped and without a trailing {@code ;}, which ends a statement as in SQL shells. */
@@ -76,24 +74,24 @@ public interface CommandPlan {
         return SqlHabits.withoutTerminator(text);
     }
 
-    /** As {@link #words(String, Set, boolean, WordsBody)}, reading nothing and using no script. */
+    /** As {@link #words(String, boolean, boolean, WordsBody)}, reading nothing and using no script. */
     static CommandPlan words(String args, WordsBody body) throws CommandException {
-        return words(args, Set.of(), false, body);
+        return words(args, false, false, body);
     }
 
     /**
      * The plan of a command that takes the rest of the line as typed, quotes and all ({@code oom},
      * {@code fit}): {@code body} gets it as one word, or none when there is nothing after the name.
      */
-    static CommandPlan text(String args, Set<DumpPart> needs, boolean needsCurrentModule, WordsBody body) {
+    static CommandPlan text(String args, boolean readsUsedValues, boolean needsCurrentModule, WordsBody body) {
         List<String> words = args.isEmpty() ? List.of() : List.of(args);
-        return new Simple(needs, needsCurrentModule, false, ctx -> body.run(ctx, words));
+        return new Simple(readsUsedValues, needsCurrentModule, false, ctx -> body.run(ctx, words));
     }
 
     /** {@code plan}, run under the query time limit ({@code set timeout}) and stopped by Ctrl-C as a query is. */
     static CommandPlan timed(CommandPlan plan) {
         return new CommandPlan() {
-            @Override public Set<DumpPart> needs() { return plan.needs(); }
+            @Override public boolean readsUsedValues() { return plan.readsUsedValues(); }
             @Override public boolean needsCurrentModule() { return plan.needsCurrentModule(); }
             @Override public boolean usesScripts() { return plan.usesScripts(); }
             @Override public boolean evaluatesConditions() { return true; }
@@ -106,8 +104,8 @@ public interface CommandPlan {
         Status run(CommandContext ctx) throws CommandException, Engine.Failure, IOException;
     }
 
-    /** A plan whose needs are known up front. */
-    record Simple(Set<DumpPart> needs, boolean needsCurrentModule, boolean usesScripts, Body body)
+    /** A plan whose reads are known up front. */
+    record Simple(boolean readsUsedValues, boolean needsCurrentModule, boolean usesScripts, Body body)
             implements CommandPlan {
         @Override public Status run(CommandContext ctx) throws CommandException, Engine.Failure, IOException {
             return body.run(ctx);

@@ -18,7 +18,7 @@ import bufq.shell.session.Status;
 import bufq.shell.session.Version;
 import bufq.shell.session.UserPaths;
 
-import bufq.model.DumpPart;
+import bufq.model.LoadOptions;
 import bufq.model.HloModule;
 
 import java.io.BufferedReader;
@@ -29,9 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -144,15 +142,16 @@ public final class Bufq {
             List<Path> paths = new ArrayList<>();
             for (String p : args.paths()) paths.add(Path.of(p));
             // The parts of the dumps that the -c statements read come in the load's own parallel pass.
-            Set<DumpPart> parts = EnumSet.noneOf(DumpPart.class);
-            for (StatementRunner.Statement s : compiled) if (s != null) parts.addAll(s.needs());
+            boolean usedValues = false;
+            for (StatementRunner.Statement s : compiled) usedValues |= s != null && s.readsUsedValues();
+            LoadOptions options = new LoadOptions(usedValues);
             try {
                 List<Engine.FoundModule> found = shell.modules().discover(paths);
                 // One module in a terminal: the prompt comes before the module is read, which goes on
                 // behind it; what the read finds wrong is said at the first statement or idle moment.
                 boolean behind = interactive != null && found.size() == 1;
                 if (behind) shell.modules().loadInBackground(found.get(0));
-                List<ModuleSet.Entry> added = behind ? List.of() : shell.modules().add(found, parts);
+                List<ModuleSet.Entry> added = behind ? List.of() : shell.modules().add(found, options);
                 // a capture or a directory opened on one of many modules says so, and which
                 if (interactive != null && added.size() > 1) shell.printer().info(ModuleSet.openedLine(added, shell.modules().set().currentEntry()));
             } catch (Engine.Failure e) {

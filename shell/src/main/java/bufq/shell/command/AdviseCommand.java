@@ -8,7 +8,6 @@ import bufq.analysis.advise.Rule;
 import bufq.analysis.advise.Rules;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
-import bufq.model.DumpPart;
 import bufq.shell.session.Modules;
 import bufq.table.Output;
 import bufq.table.Table;
@@ -22,14 +21,13 @@ import bufq.shell.session.Status;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 /** {@code advise}: ranked suggestions, each measured with {@code whatif}. */
 final class AdviseCommand implements Command {
     @Override public String name() { return "advise"; }
     /** The Used values section: rules name op_names, opcodes and uses. */
-    Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
+    boolean readsUsedValues() { return true; }
     @Override public String synopsis() { return "advise"; }
 
     @Override public String brief() { return "Ranked changes that would lower the peak, each measured with whatif."; }
@@ -62,13 +60,13 @@ final class AdviseCommand implements Command {
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         // uses scripts: runs the rules the init script may register
         // Its rules run the user's conditions and scripts: under the query time limit.
-        return CommandPlan.timed(CommandPlan.words(args, needs(), true, this::run));
+        return CommandPlan.timed(CommandPlan.words(args, readsUsedValues(), true, this::run));
     }
 
     private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
         arity(args, 0, 0);
         HloModule m = ctx.modules().requireFor("advise", ctx.out()::info);
-        ctx.modules().readParts(m, needs());
+        ctx.modules().readUsedValues(m);
         List<Output> out = new ArrayList<>();
         try {
             List<Output> remedy = remedy(ctx, m);

@@ -9,7 +9,6 @@ import bufq.analysis.category.CategoryRules;
 import bufq.analysis.liveness.Liveness;
 import bufq.dump.file.FileKind;
 import bufq.format.Formatters;
-import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.LoadWarning;
 import bufq.shell.api.ArgGrammar;
@@ -25,12 +24,11 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalInt;
-import java.util.Set;
 
 final class BlameCommand implements Command {
     @Override public String name() { return "blame"; }
     /** The Used values section: op names, source lines and opcodes. */
-    Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
+    boolean readsUsedValues() { return true; }
 
     private static final ArgGrammar GRAMMAR = ArgGrammar.of("blame")
             .choice("by", List.of("op_name", "source", "opcode", "stack", "category", "path"), List.of("sharding"),
@@ -67,7 +65,7 @@ final class BlameCommand implements Command {
     }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        return CommandPlan.parsed(GRAMMAR, args, needs(), this::run);
+        return CommandPlan.parsed(GRAMMAR, args, readsUsedValues(), this::run);
     }
 
     private Status run(CommandContext ctx, ArgGrammar.Parsed a) throws CommandException, Engine.Failure, IOException {

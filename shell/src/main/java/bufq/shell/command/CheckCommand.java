@@ -13,7 +13,6 @@ import bufq.shell.session.Status;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 final class CheckCommand implements Command {
     @Override public String name() { return "check"; }
@@ -34,7 +33,7 @@ final class CheckCommand implements Command {
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         // uses scripts: runs the checks the init script may register
-        return CommandPlan.words(args, Set.of(), true, this::run);
+        return CommandPlan.words(args, false, true, this::run);
     }
 
     private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {

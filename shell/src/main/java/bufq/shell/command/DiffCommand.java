@@ -6,7 +6,7 @@ import bufq.analysis.diff.DiffTables;
 import bufq.analysis.diff.ModuleDiff;
 import bufq.analysis.diff.ModulePairs;
 import bufq.analysis.diff.Growth;
-import bufq.model.DumpPart;
+import bufq.model.LoadOptions;
 import bufq.model.HloModule;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
@@ -23,7 +23,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * {@code diff A B}: compares two compilations. Each side is a loaded module (handle, number or
@@ -33,7 +32,6 @@ import java.util.Set;
 final class DiffCommand implements Command {
     @Override public String name() { return "diff"; }
     /** The Used values section: values are matched by instruction text. */
-    private static final Set<DumpPart> NEEDS = Set.of(DumpPart.USED_VALUES);
 
     @Override public String synopsis() { return "diff A B [--at-peak] [limit N] [--fail-over PCT]"; }
     @Override public String brief() { return "Compares two compilations: peak, totals, op_name changes, one-sided values."; }
@@ -57,8 +55,8 @@ final class DiffCommand implements Command {
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         // Its sides, not the current module: side() reads their parts.
-        CommandPlan words = CommandPlan.words(args, NEEDS, false, this::run);
-        return new CommandPlan.Simple(NEEDS, false, false, words::run);
+        CommandPlan words = CommandPlan.words(args, true, false, this::run);
+        return new CommandPlan.Simple(true, false, false, words::run);
     }
 
     private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
@@ -129,8 +127,7 @@ final class DiffCommand implements Command {
         Path p = Path.of(word);
         if (Files.exists(p)) {
             List<HloModule> out = new ArrayList<>();
-            Set<DumpPart> parts = NEEDS;
-            for (Engine.FoundModule s : ctx.modules().discover(List.of(p))) out.add(s.reading(parts).load());
+            for (Engine.FoundModule s : ctx.modules().discover(List.of(p))) out.add(s.reading(LoadOptions.WHOLE).load());
             return out;
         }
         return read(ctx, ctx.modules().module(ctx.modules().set().find(word)));
@@ -138,7 +135,7 @@ final class DiffCommand implements Command {
 
     /** A loaded side with the parts the comparison reads, read up front as a load is (progress, Ctrl-C). */
     private static List<HloModule> read(CommandContext ctx, HloModule m) throws CommandException {
-        ctx.modules().readParts(m, NEEDS);
+        ctx.modules().readUsedValues(m);
         return List.of(m);
     }
 }

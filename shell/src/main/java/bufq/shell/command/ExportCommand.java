@@ -5,7 +5,6 @@ import bufq.export.PprofExport;
 import bufq.export.ProfileStacks;
 import bufq.export.TraceExport;
 import bufq.lang.QueryException;
-import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
@@ -26,13 +25,12 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 final class ExportCommand implements Command {
     @Override public String name() { return "export"; }
 
     /** The Used values section: a profile's frames are op names and source lines. */
-    Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
+    boolean readsUsedValues() { return true; }
 
     /** What pprof and Perfetto take, for their usage line. */
     private static final String PROFILE_USAGE = "export pprof|perfetto FILE [at peak|claimed_peak|STEP] [by stack|op_name|source] [--force]";
@@ -76,10 +74,10 @@ final class ExportCommand implements Command {
     }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        CommandPlan p = CommandPlan.words(args, needs(), false, this::run);
+        CommandPlan p = CommandPlan.words(args, readsUsedValues(), false, this::run);
         String first = args.strip().split("\\s+", 2)[0];
         // The tables of every module: each is read as it is exported, not only the current one.
-        if (first.equals("parquet") || first.equals("duckdb")) return new CommandPlan.Simple(p.needs(), false, false, p::run);
+        if (first.equals("parquet") || first.equals("duckdb")) return new CommandPlan.Simple(p.readsUsedValues(), false, false, p::run);
         return p;
     }
 

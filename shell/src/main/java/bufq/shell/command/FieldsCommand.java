@@ -12,7 +12,6 @@ import bufq.table.Table;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.Set;
 import java.util.Locale;
 
 final class FieldsCommand implements Command {
@@ -33,7 +32,7 @@ final class FieldsCommand implements Command {
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         // uses scripts: lists the fields the init script may add
-        return CommandPlan.words(args, Set.of(), true, this::run);
+        return CommandPlan.words(args, false, true, this::run);
     }
 
     private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {

@@ -75,7 +75,7 @@ final class FitCommand implements Command {
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         // the rest of the line as typed. Every program's module is read as fit needs it: not the current module's parts.
-        CommandPlan text = CommandPlan.text(args, Set.of(), false, this::run);
+        CommandPlan text = CommandPlan.text(args, false, false, this::run);
         return new CommandPlan() {
             @Override public boolean needsCurrentModule() { return false; }
             /** Its selection is a modules query, and a long set's changes take time: under the query time limit. */

@@ -6,7 +6,6 @@ import bufq.analysis.forecast.MeshForecast;
 import bufq.lang.QueryException;
 import bufq.analysis.forecast.ForecastRequest;
 import bufq.analysis.forecast.NotASeries;
-import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.shell.api.Command;
 import bufq.shell.api.CommandContext;
@@ -18,7 +17,6 @@ import bufq.shell.session.Status;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * {@code forecast [DIM] at N} and {@code forecast [DIM] fit [at N]}: the peak and needs of a program
@@ -27,7 +25,6 @@ import java.util.Set;
  */
 final class ForecastCommand implements Command {
     /** Values pair on op_name and source, which the Used values section gives. */
-    private static final Set<DumpPart> NEEDS = Set.of(DumpPart.USED_VALUES);
 
     @Override public String name() { return "forecast"; }
     @Override public String synopsis() { return ForecastRequest.USAGE; }
@@ -62,14 +59,14 @@ final class ForecastCommand implements Command {
 
     @Override public CommandPlan plan(CommandContext ctx, String args) {
         // The series' modules, not only the current one: run() reads their Used values sections.
-        return CommandPlan.text(args, NEEDS, false, this::run);
+        return CommandPlan.text(args, true, false, this::run);
     }
 
     /** {@code forecast chips}: the current module on another number of devices. */
     private static Status chips(CommandContext ctx, ForecastRequest r, Capacity capacity) throws CommandException, IOException {
         HloModule m = ctx.modules().current();
         if (m == null) throw new CommandException("forecast chips: no module is loaded; load an SPMD compile with its HLO text");
-        ctx.modules().readParts(m, NEEDS);
+        ctx.modules().readUsedValues(m);
         try {
             MeshForecast f = MeshForecast.of(m, ctx.engine().catalog(), ctx.settings().tiling(), ctx.settings()::tilingNamed);
             ctx.out().print(r.fit() ? f.fitReport(capacity) : f.report(r.n()));
@@ -94,7 +91,7 @@ final class ForecastCommand implements Command {
         Forecast.Loaded split;
         try {
             split = Forecast.split(loaded, ctx.modules().current());
-            for (HloModule m : split.series()) ctx.modules().readParts(m, NEEDS);
+            for (HloModule m : split.series()) ctx.modules().readUsedValues(m);
             f = Forecast.of(split.series(), r.dimension());
             if (!r.fit()) {
                 ctx.out().print(f.report(r.n(), r.limit()));

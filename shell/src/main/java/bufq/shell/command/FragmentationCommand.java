@@ -11,7 +11,6 @@ import bufq.shell.session.Status;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.Set;
 
 final class FragmentationCommand implements Command {
     @Override public String name() { return "fragmentation"; }
@@ -28,7 +27,7 @@ final class FragmentationCommand implements Command {
     @Override public List<String> examples() { return List.of("fragmentation", "fragmentation limit 5"); }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        return CommandPlan.parsed(GRAMMAR, args, Set.of(), this::run);
+        return CommandPlan.parsed(GRAMMAR, args, false, this::run);
     }
 
     private Status run(CommandContext ctx, ArgGrammar.Parsed a) throws CommandException, Engine.Failure, IOException {

@@ -7,7 +7,6 @@ import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
 
 import java.util.List;
-import java.util.Set;
 
 /** {@code js CODE}: evaluates JavaScript inline and prints its value unless it is undefined. */
 final class JsCommand implements Command {
@@ -31,7 +30,7 @@ final class JsCommand implements Command {
 
     /** The code is the rest of the line as typed, quotes and all; JavaScript runs after the init script, as it always has. */
     @Override public CommandPlan plan(CommandContext ctx, String code) {
-        return new CommandPlan.Simple(Set.of(), true, true, c -> {
+        return new CommandPlan.Simple(false, true, true, c -> {
             if (code.isBlank()) throw new CommandException("usage: " + synopsis());
             return c.session().scripts().eval(code, "js");
         });

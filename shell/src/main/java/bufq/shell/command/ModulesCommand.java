@@ -4,10 +4,9 @@ import bufq.analysis.category.Categories;
 import bufq.analysis.category.CategoryRules;
 import bufq.dump.file.MemoryAnalysisFile;
 import bufq.analysis.fit.JaxFigures;
-import bufq.model.DumpPart;
 import bufq.model.MemorySpace;
 import bufq.units.Units;
-import bufq.model.PartUnavailableException;
+import bufq.model.PartReadException;
 import bufq.model.ProgramSizes;
 import bufq.analysis.sharding.Shardings;
 import bufq.model.HloModule;
@@ -25,7 +24,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 final class ModulesCommand implements Command {
     @Override public String name() { return "modules"; }
@@ -84,7 +82,7 @@ final class ModulesCommand implements Command {
             ProgramSizes z = m == null ? ProgramSizes.UNKNOWN : ProgramSizes.of(m);
             // A module in memory has its op_names read for the categories, so the row is the same
             // whatever ran before; one not read yet shows no figures (a note says why).
-            if (m != null && m.info().hasValueDetails()) ctx.modules().readParts(m, Set.of(DumpPart.USED_VALUES));
+            if (m != null && m.info().hasValueDetails()) ctx.modules().readUsedValues(m);
             boolean named = m != null;
             if (m == null) unread++;
             Map<String, Long> arguments = named ? arguments(ctx, m) : Map.of();
@@ -113,7 +111,7 @@ final class ModulesCommand implements Command {
     private static Map<String, Long> arguments(CommandContext ctx, HloModule m) throws CommandException {
         try {
             return Categories.of(m, ctx.engine().catalog().categories()).parameterBytes(m);
-        } catch (CategoryRules.RuleFailure | PartUnavailableException e) {
+        } catch (CategoryRules.RuleFailure | PartReadException.Unchecked e) {
             throw new CommandException(m.handle() + ": " + e.getMessage());
         }
     }

@@ -27,7 +27,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 
 /** {@code oom FILE|-}: an out-of-memory message joined to the loaded modules. */
 final class OomCommand implements Command {
@@ -60,7 +59,7 @@ final class OomCommand implements Command {
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         // the rest of the line as typed. Modules are read as the join needs them, all of them: not the current module's parts.
-        return CommandPlan.text(args, Set.of(), false, this::run);
+        return CommandPlan.text(args, false, false, this::run);
     }
 
     private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {

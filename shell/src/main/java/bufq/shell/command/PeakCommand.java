@@ -1,7 +1,6 @@
 package bufq.shell.command;
 
 import bufq.analysis.peak.Peak;
-import bufq.model.DumpPart;
 import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
@@ -12,12 +11,11 @@ import bufq.shell.session.Status;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.Set;
 
 final class PeakCommand implements Command {
     @Override public String name() { return "peak"; }
     /** The Used values section: op names, and XLA's peak sized by instruction shapes. */
-    Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
+    boolean readsUsedValues() { return true; }
 
     private static final ArgGrammar GRAMMAR = ArgGrammar.of("peak").count("color", 0).value("space", ArgGrammar.Kind.SPACE);
 
@@ -39,7 +37,7 @@ final class PeakCommand implements Command {
     @Override public List<String> examples() { return List.of("peak", "peak space vmem", "set threshold 1MiB"); }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        return CommandPlan.parsed(GRAMMAR, args, needs(), this::run);
+        return CommandPlan.parsed(GRAMMAR, args, readsUsedValues(), this::run);
     }
 
     private Status run(CommandContext ctx, ArgGrammar.Parsed a) throws CommandException, Engine.Failure, IOException {

@@ -2,7 +2,6 @@ package bufq.shell.command;
 
 import bufq.analysis.peak.Peak;
 import bufq.analysis.liveness.Prominence;
-import bufq.model.DumpPart;
 import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
@@ -13,13 +12,12 @@ import bufq.shell.session.Status;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.Set;
 
 /** {@code peaks [color N] [min_share P]}: every prominent peak of occupied bytes, not only the highest. */
 final class PeaksCommand implements Command {
     @Override public String name() { return "peaks"; }
     /** The Used values section: the op_name prefixes holding each peak. */
-    Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
+    boolean readsUsedValues() { return true; }
     private static final ArgGrammar GRAMMAR = ArgGrammar.of("peaks").count("color", 0).value("space", ArgGrammar.Kind.SPACE)
             .value("min_share", ArgGrammar.Kind.SHARE).count("limit", 0);
 
@@ -42,7 +40,7 @@ final class PeaksCommand implements Command {
     }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        return CommandPlan.parsed(GRAMMAR, args, needs(), this::run);
+        return CommandPlan.parsed(GRAMMAR, args, readsUsedValues(), this::run);
     }
 
     private Status run(CommandContext ctx, ArgGrammar.Parsed a) throws CommandException, Engine.Failure, IOException {

@@ -21,7 +21,6 @@ import bufq.units.Units;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -50,10 +49,10 @@ final class SetCommand implements Command {
         String text = CommandPlan.statement(args);
         if (text.toLowerCase(Locale.ROOT).matches("category(\\s.*)?")) {
             String rule = text.substring("category".length()).strip();
-            return new CommandPlan.Simple(Set.of(), false, false, c -> category(c, text, rule));
+            return new CommandPlan.Simple(false, false, false, c -> category(c, text, rule));
         }
         CommandPlan words = CommandPlan.words(args, this::run);
-        return new CommandPlan.Simple(Set.of(), true, tilingNotKnown(ctx, args), words::run);
+        return new CommandPlan.Simple(false, true, tilingNotKnown(ctx, args), words::run);
     }
 
     /** {@code set tiling NAME} of a model not known yet: the init script may register it. */

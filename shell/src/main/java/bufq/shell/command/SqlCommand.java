@@ -1,6 +1,5 @@
 package bufq.shell.command;
 
-import bufq.model.DumpPart;
 import bufq.shell.api.Command;
 import bufq.shell.api.CommandContext;
 import bufq.shell.session.CommandException;
@@ -13,7 +12,6 @@ import bufq.table.Table;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -61,7 +59,7 @@ final class SqlCommand implements Command, AutoCloseable {
     @Override public CommandPlan plan(CommandContext ctx, String args) {
         // The tables hold every field, those of the Used values section too: a batch run reads it with its load.
         // The statement runs under the query time limit (Sql starts it once the tables are loaded).
-        return CommandPlan.text(args, Set.of(DumpPart.USED_VALUES), false, this::run);
+        return CommandPlan.text(args, true, false, this::run);
     }
 
     /** A flag ({@code --word}) leading the text: anything else there would be an SQL comment, and is refused. */

@@ -3,7 +3,6 @@ package bufq.shell.command;
 import bufq.eval.Selection;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
-import bufq.model.DumpPart;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
@@ -96,8 +95,8 @@ final class WhatifCommand implements Command {
             }
         }
 
-        @Override public Set<DumpPart> needs() {
-            return parsed == null ? Set.of() : EditSweep.needs(parsed.edits(), parsed.query(), selections::get);
+        @Override public boolean readsUsedValues() {
+            return parsed != null && EditSweep.readsUsedValues(parsed.edits(), parsed.query(), selections::get);
         }
 
         /** Its conditions and its query run under the query time limit. */
@@ -116,7 +115,7 @@ final class WhatifCommand implements Command {
         @Override public Status run(CommandContext c) throws CommandException, Engine.Failure, IOException {
             if (text.isBlank()) throw new CommandException("usage: " + synopsis());
             HloModule m = c.modules().requireFor("whatif", c.out()::info);
-            c.modules().readParts(m, needs());
+            if (readsUsedValues()) c.modules().readUsedValues(m);
             try {
                 if (error != null) throw error;
                 // against the catalog as it is now: init.js may have defined a field a condition names

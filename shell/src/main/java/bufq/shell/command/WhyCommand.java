@@ -5,7 +5,6 @@ import bufq.shell.api.Command;
 import bufq.analysis.why.WhyReport;
 import bufq.eval.EvalContext;
 import bufq.lang.QueryException;
-import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.shell.session.CommandException;
@@ -19,13 +18,12 @@ import bufq.table.Output;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /** {@code why VALUE}: what keeps a value alive; VALUE is an id, a name or a values query. */
 final class WhyCommand implements Command {
     @Override public String name() { return "why"; }
     /** The Used values section: the values' uses and the instructions' lines. */
-    Set<DumpPart> needs() { return Set.of(DumpPart.USED_VALUES); }
+    boolean readsUsedValues() { return true; }
 
     @Override public String synopsis() { return "why ID|NAME|QUERY"; }
     @Override public String brief() { return "Why a value is live: its uses, why its range ends there, idle time, the peak."; }
@@ -55,7 +53,7 @@ final class WhyCommand implements Command {
         String text = args.strip();
         Engine.Compiled query = StatementKind.startsQuery(text, ctx.engine().entities()) ? ctx.engine().compile(text) : null;
         return new CommandPlan() {
-            @Override public Set<DumpPart> needs() { return WhyCommand.this.needs(); }
+            @Override public boolean readsUsedValues() { return WhyCommand.this.readsUsedValues(); }
             /** A query's conditions run under the query time limit. */
             @Override public boolean evaluatesConditions() { return true; }
             @Override public boolean usesScripts() {

@@ -20,7 +20,7 @@ import bufq.shell.statement.StatementReader;
 import bufq.analysis.advise.Rule;
 import bufq.analysis.check.CheckRule;
 import bufq.model.HloModule;
-import bufq.model.PartUnavailableException;
+import bufq.model.PartReadException;
 import bufq.model.TilingModel;
 
 import java.io.BufferedReader;
@@ -120,9 +120,9 @@ public final class Shell implements SessionControl {
         } catch (IOException e) {
             printer.error(e.getMessage() == null ? e.toString() : e.getMessage());
             st = Status.ERROR;
-        } catch (PartUnavailableException e) {
-            // A part of a module read on first use, deep in a command: stopped by Ctrl-C, or its file changed.
-            printer.error(e.cancelled() ? CommandException.CANCELLED : e.getMessage());
+        } catch (PartReadException.Unchecked e) {
+            // The Used values section read on first use, deep in an analysis: stopped by Ctrl-C, or its file changed.
+            printer.error(CommandException.of(e.getCause()).getMessage());
             st = Status.ERROR;
         } catch (CancellationException e) {
             // An analysis stopped by Ctrl-C between two of its steps (why's values, check's rules): no report.

@@ -16,14 +16,12 @@ import bufq.shell.statement.Words;
 import bufq.eval.ModuleRow;
 import bufq.lang.Parser;
 import bufq.lang.SqlHabits;
-import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.table.Output;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CancellationException;
 
 /**
@@ -60,10 +58,10 @@ public final class StatementRunner {
         StatementKind kind();
 
         /**
-         * The dump parts it reads beyond what every loaded module holds: a query's, as its compilation
-         * says, or a command's plan's; none for a statement refused (its error comes when it runs).
+         * Whether it reads the Used values section: a query's compilation says, or a command's plan;
+         * false for a statement refused (its error comes when it runs).
          */
-        Set<DumpPart> needs();
+        boolean readsUsedValues();
 
         /**
          * Whether it may depend on what the user's init script registers or runs, so a pending one
@@ -75,21 +73,21 @@ public final class StatementRunner {
         /** A query, compiled by the engine. */
         record Query(String text, Engine.Compiled query) implements Statement {
             @Override public StatementKind kind() { return StatementKind.QUERY; }
-            @Override public Set<DumpPart> needs() { return query.needs(); }
+            @Override public boolean readsUsedValues() { return query.readsUsedValues(); }
             @Override public boolean usesScripts() { return !query.unresolved().isEmpty(); }
         }
 
         /** A command, its arguments parsed into its plan. */
         record Invocation(String text, CommandPlan plan) implements Statement {
             @Override public StatementKind kind() { return StatementKind.COMMAND; }
-            @Override public Set<DumpPart> needs() { return plan.needs(); }
+            @Override public boolean readsUsedValues() { return plan.readsUsedValues(); }
             @Override public boolean usesScripts() { return plan.usesScripts(); }
         }
 
         /** A line that names no command, or whose arguments do not parse: running it throws {@code error}. */
         record Refused(String text, CommandException error) implements Statement {
             @Override public StatementKind kind() { return StatementKind.COMMAND; }
-            @Override public Set<DumpPart> needs() { return Set.of(); }
+            @Override public boolean readsUsedValues() { return false; }
             @Override public boolean usesScripts() { return false; }
         }
     }
@@ -160,7 +158,7 @@ public final class StatementRunner {
 
     private Status runQuery(Engine.Compiled query) throws CommandException, Engine.Failure, IOException {
         HloModule m = ctx.modules().require();
-        ctx.modules().readParts(m, query.needs());
+        if (query.readsUsedValues()) ctx.modules().readUsedValues(m);
         List<Output> result;
         try (QueryDeadline limit = QueryDeadline.start(ctx.settings().timeout(), ctx.settings().timeoutText())) {
             try {
@@ -185,7 +183,7 @@ public final class StatementRunner {
 
     private Status runCommand(CommandPlan plan) throws CommandException, Engine.Failure, IOException {
         HloModule m = ctx.modules().current();
-        if (m != null && plan.needsCurrentModule()) ctx.modules().readParts(m, plan.needs());
+        if (m != null && plan.needsCurrentModule() && plan.readsUsedValues()) ctx.modules().readUsedValues(m);
         if (!plan.evaluatesConditions()) return plan.run(ctx);
         // The user's conditions run under the query time limit, as a query does.
         try (QueryDeadline limit = QueryDeadline.start(ctx.settings().timeout(), ctx.settings().timeoutText())) {

@@ -20,7 +20,6 @@ import bufq.analysis.forecast.Forecast;
 import bufq.analysis.forecast.Prediction;
 import bufq.analysis.forecast.ForecastRequest;
 import bufq.analysis.forecast.NotASeries;
-import bufq.model.DumpPart;
 import bufq.analysis.oom.OomReader;
 import bufq.analysis.oom.OomReport;
 import bufq.analysis.oom.OomText;
@@ -175,7 +174,7 @@ final class Api extends Convert.ReadOnly {
         try {
             session.modules().forEachModule(loaded::add);
             Forecast.Loaded split = Forecast.split(loaded, session.modules().current());
-            for (HloModule m : split.series()) session.modules().readParts(m, Set.of(DumpPart.USED_VALUES));
+            for (HloModule m : split.series()) session.modules().readUsedValues(m);
             Forecast f = Forecast.of(split.series(), r.dimension());
             List<Output> out;
             if (capacity != null) {

@@ -12,9 +12,9 @@ import bufq.eval.Query;
 import bufq.eval.Selection;
 import bufq.lang.Ast;
 import bufq.lang.QueryException;
-import bufq.model.DumpPart;
+import bufq.model.LoadOptions;
 import bufq.model.HloModule;
-import bufq.model.PartUnavailableException;
+import bufq.model.PartReadException;
 import bufq.model.TilingModel;
 import bufq.table.ColumnType;
 import bufq.table.Output;
@@ -23,7 +23,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -37,22 +36,22 @@ public final class DefaultEngine implements Engine {
     @Override public List<FoundModule> discover(List<Path> paths, Consumer<String> skipped) throws Failure {
         List<FoundModule> out = new ArrayList<>();
         try {
-            for (ModuleSource s : DumpLoader.discover(paths, skipped)) out.add(source(s, Set.of()));
+            for (ModuleSource s : DumpLoader.discover(paths, skipped)) out.add(source(s, LoadOptions.LAZY));
         } catch (LoadException e) {
             throw new Failure(e.getMessage());
         }
         return out;
     }
 
-    /** {@code s}, read with {@code now} (the other parts on first use). */
-    private FoundModule source(ModuleSource s, Set<DumpPart> now) {
+    /** {@code s}, read as {@code options} asks (the rest on first use). */
+    private FoundModule source(ModuleSource s, LoadOptions options) {
         return new FoundModule() {
             @Override public String name() { return s.name(); }
             @Override public List<String> files() { return s.files(); }
-            @Override public FoundModule reading(Set<DumpPart> parts) { return source(s, parts); }
+            @Override public FoundModule reading(LoadOptions o) { return source(s, o); }
             @Override public HloModule load() throws Failure {
                 try {
-                    return s.load(now);
+                    return s.load(options);
                 } catch (LoadException e) {
                     throw new Failure(e.getMessage());
                 }
@@ -68,9 +67,9 @@ public final class DefaultEngine implements Engine {
     @Override public List<Field> fields(String entity) {
         Catalog catalog = catalog();
         List<Field> out = new ArrayList<>();
-        boolean entityNeeds = catalog.needs(entity, null).contains(DumpPart.USED_VALUES);
+        boolean entityNeeds = catalog.readsUsedValues(entity, null);
         for (FieldInfo f : catalog.fields(entity)) {
-            boolean needs = entityNeeds || catalog.needs(entity, f.name()).contains(DumpPart.USED_VALUES);
+            boolean needs = entityNeeds || catalog.readsUsedValues(entity, f.name());
             out.add(new Field(f.name(), f.type(), f.doc(), needs));
         }
         return out;
@@ -127,7 +126,7 @@ public final class DefaultEngine implements Engine {
 
         @Override public String text() { return text; }
         @Override public String entity() { return ast == null ? "" : ast.entity().text().toLowerCase(Locale.ROOT); }
-        @Override public Set<DumpPart> needs() { return query == null ? Set.of() : query.needs(); }
+        @Override public boolean readsUsedValues() { return query != null && query.readsUsedValues(); }
 
         @Override public List<String> unresolved() {
             if (query != null || ast == null) return List.of();
@@ -150,8 +149,8 @@ public final class DefaultEngine implements Engine {
             Query q = compiled();
             try {
                 // The parts it reads first, as a load: Ctrl-C stops the read, a changed file is one line.
-                module.read(q.needs());
-            } catch (PartUnavailableException e) {
+                if (q.readsUsedValues()) module.usedValues().read();
+            } catch (PartReadException e) {
                 throw new Failure(e.getMessage());
             }
             try {

@@ -1,17 +1,15 @@
 package bufq.shell.session;
 
 import bufq.dump.file.FileKind;
-import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.LoadWarning;
-import bufq.model.PartUnavailableException;
+import bufq.model.PartReadException;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
-import java.util.EnumSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -21,7 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
 /**
- * The shell's reads of module parts left for first use ({@link DumpPart}): up front, before the
+ * The shell's reads of the Used values section a load left for first use: up front, before the
  * statement that needs them, with a progress line on a terminal for a big file and Ctrl-C (an
  * interrupt) stopping them as it stops a load; their warnings printed once, when the shell first
  * sees the part read; and, in the interactive shell, the current module's parts read in the
@@ -54,18 +52,18 @@ public final class DeferredReads {
 
     /** A module's warnings were printed with its load: those of the parts it read then are printed. */
     public void loaded(HloModule m) {
-        if (m.isRead(DumpPart.USED_VALUES)) reported.add(m);
+        if (m.usedValues().isRead()) reported.add(m);
     }
 
     /**
-     * Reads {@code parts} of {@code m} not read yet; waits for a background read of them instead of
-     * starting another. The calling thread's interrupt (Ctrl-C) stops the read, and a background one
+     * Reads {@code m}'s Used values section if it is not read yet; waits for a background read of it
+     * instead of starting another. The calling thread's interrupt (Ctrl-C) stops the read, and a background one
      * it waits for; nothing of a stopped read is kept.
      *
-     * @throws PartUnavailableException when the read fails or is stopped
+     * @throws PartReadException when the read fails or is stopped
      */
-    public void read(HloModule m, Set<DumpPart> parts) {
-        if (unread(m, parts).isEmpty()) return;
+    public void read(HloModule m) throws PartReadException {
+        if (m.usedValues().isRead()) return;
         Background b;
         synchronized (background) {
             b = background.get(m);
@@ -75,19 +73,19 @@ public final class DeferredReads {
                 b.done().get();
             } catch (InterruptedException e) {
                 b.thread().interrupt();
-                throw new PartUnavailableException("cancelled", true);
+                throw new PartReadException("cancelled", true);
             } catch (ExecutionException e) {
                 // it failed: read again here, which reports why
             }
         }
-        if (unread(m, parts).isEmpty()) return;
+        if (m.usedValues().isRead()) return;
         String what = progressLine(m);
         if (what != null) {
             err.print("\r" + what);
             err.flush();
         }
         try {
-            m.read(parts);
+            m.usedValues().read();
         } finally {
             if (what != null) {
                 err.print("\r\033[K");
@@ -100,32 +98,31 @@ public final class DeferredReads {
     /** Prints, once per module, the warnings of the parts read since its load (by any path). */
     public void reportNew(List<HloModule> modules) {
         for (HloModule m : modules) {
-            if (m == null || !m.isRead(DumpPart.USED_VALUES) || !reported.add(m)) continue;
-            List<LoadWarning> w = m.warnings(DumpPart.USED_VALUES);
+            if (m == null || !m.usedValues().isRead() || !reported.add(m)) continue;
+            List<LoadWarning> w = m.usedValues().warnings();
             int shown = Math.min(w.size(), Modules.WARNINGS_SHOWN);
             for (int i = 0; i < shown; i++) err.println("bufq: warning: " + w.get(i));
-            int more = m.warningCount(DumpPart.USED_VALUES) - shown;
+            int more = m.usedValues().warningCount() - shown;
             if (more > 0) err.println("bufq: warning: " + more + " more warnings in " + m.handle());
         }
     }
 
     /**
-     * Starts reading {@code m}'s unread parts on a background thread, unless one is running or
+     * Starts reading {@code m}'s Used values section on a background thread, unless one is running or
      * ran for it. It prints nothing: its warnings wait for {@link #reportNew}, and a failure is
      * reported by the statement that next needs the part and reads it again.
      */
     public void startInBackground(HloModule m) {
         if (m == null) return;
-        Set<DumpPart> parts = unread(m, EnumSet.allOf(DumpPart.class));
-        if (parts.isEmpty()) return;
+        if (m.usedValues().isRead()) return;
         synchronized (background) {
             if (background.containsKey(m)) return;
             CompletableFuture<Void> done = new CompletableFuture<>();
             Thread t = new Thread(() -> {
                 try {
-                    m.read(parts);
+                    m.usedValues().read();
                     done.complete(null);
-                } catch (RuntimeException e) {
+                } catch (PartReadException | RuntimeException e) {
                     done.completeExceptionally(e);
                 }
             }, "bufq-background-read");
@@ -136,18 +133,12 @@ public final class DeferredReads {
         }
     }
 
-    /** The background read of {@code m}'s parts, or null when none started (tests wait on it). */
+    /** The background read of {@code m}'s Used values section, or null when none started (tests wait on it). */
     public CompletableFuture<Void> backgroundRead(HloModule m) {
         synchronized (background) {
             Background b = background.get(m);
             return b == null ? null : b.done();
         }
-    }
-
-    private static Set<DumpPart> unread(HloModule m, Set<DumpPart> parts) {
-        Set<DumpPart> out = EnumSet.noneOf(DumpPart.class);
-        for (DumpPart p : parts) if (!m.isRead(p)) out.add(p);
-        return out;
     }
 
     /** "reading FILE (18.8 MB) ..." for a big values file on a terminal, else null. */

@@ -4,16 +4,15 @@ import bufq.analysis.category.CategoryRules;
 import bufq.eval.Catalog;
 import bufq.eval.ModuleRow;
 import bufq.eval.Selection;
-import bufq.model.DumpPart;
+import bufq.model.LoadOptions;
 import bufq.model.HloModule;
-import bufq.model.PartUnavailableException;
+import bufq.model.PartReadException;
 import bufq.model.TilingModel;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -40,10 +39,11 @@ public interface Engine {
         HloModule load() throws Failure;
 
         /**
-         * This source, whose {@link #load()} also reads {@code parts} (in the load itself where the
-         * engine can: a batch run whose statements need them reads them in the same parallel pass).
+         * This source, whose {@link #load()} reads what {@code options} asks (in the load itself where
+         * the engine can: a batch run whose statements need the Used values section reads it in the
+         * same parallel pass).
          */
-        default FoundModule reading(Set<DumpPart> parts) {
+        default FoundModule reading(LoadOptions options) {
             FoundModule self = this;
             return new FoundModule() {
                 @Override public String name() { return self.name(); }
@@ -51,8 +51,8 @@ public interface Engine {
                 @Override public HloModule load() throws Failure {
                     HloModule m = self.load();
                     try {
-                        m.read(parts);
-                    } catch (PartUnavailableException e) {
+                        if (options.readUsedValues()) m.usedValues().read();
+                    } catch (PartReadException e) {
                         throw new Failure(e.getMessage());
                     }
                     return m;
@@ -100,7 +100,7 @@ public interface Engine {
         String entity();
 
         /** The dump parts it reads, as its compilation says; none when it does not compile. */
-        Set<DumpPart> needs();
+        boolean readsUsedValues();
 
         /**
          * What did not resolve when it parses but does not check against the catalog: the fields it

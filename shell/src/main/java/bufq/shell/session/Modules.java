@@ -1,9 +1,9 @@
 package bufq.shell.session;
 
-import bufq.model.DumpPart;
+import bufq.model.LoadOptions;
 import bufq.model.HloModule;
 import bufq.model.LoadWarning;
-import bufq.model.PartUnavailableException;
+import bufq.model.PartReadException;
 import bufq.model.ProgramSizes;
 import bufq.analysis.oom.OomReport;
 import bufq.analysis.oom.OomText;
@@ -12,7 +12,6 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
@@ -53,19 +52,19 @@ public final class Modules {
 
     /** Finds the modules of {@code paths} and adds them; the first becomes current (see {@link ModuleSet}). */
     public List<ModuleSet.Entry> load(List<Path> paths) throws Engine.Failure {
-        return load(paths, Set.of());
+        return load(paths, LoadOptions.LAZY);
     }
 
-    /** As {@link #load(List)}, reading {@code parts} with each module (a batch run's statements need them). */
-    public List<ModuleSet.Entry> load(List<Path> paths, Set<DumpPart> parts) throws Engine.Failure {
+    /** As {@link #load(List)}, reading what {@code options} asks with each module (a batch run's statements need it). */
+    public List<ModuleSet.Entry> load(List<Path> paths, LoadOptions options) throws Engine.Failure {
         settle();
-        return add(discover(paths), parts);
+        return add(discover(paths), options);
     }
 
-    /** Adds modules {@link #discover} found, reading {@code parts} with each; the first becomes current. */
-    public List<ModuleSet.Entry> add(List<Engine.FoundModule> found, Set<DumpPart> parts) throws Engine.Failure {
+    /** Adds modules {@link #discover} found, reading what {@code options} asks with each; the first becomes current. */
+    public List<ModuleSet.Entry> add(List<Engine.FoundModule> found, LoadOptions options) throws Engine.Failure {
         settle();
-        if (!parts.isEmpty()) found = found.stream().map(s -> s.reading(parts)).toList();
+        if (options.readUsedValues()) found = found.stream().map(s -> s.reading(options)).toList();
         List<ModuleSet.Entry> added = set.add(found, line -> err.println("bufq: warning: " + line));
         for (ModuleSet.Entry e : added) if (e.loaded() != null) reportWarnings(e.loaded(), err::println);
         return added;
@@ -227,12 +226,12 @@ public final class Modules {
         void accept(HloModule m) throws Engine.Failure, CommandException;
     }
 
-    /** Reads {@code parts} of {@code m} not read yet, as a load: Ctrl-C stops it, a failure is one line. */
-    public void readParts(HloModule m, Set<DumpPart> parts) throws CommandException {
+    /** Reads {@code m}'s Used values section if not read yet, as a load: Ctrl-C stops it, a failure is one line. */
+    public void readUsedValues(HloModule m) throws CommandException {
         try {
-            deferred.read(m, parts);
-        } catch (PartUnavailableException e) {
-            throw new CommandException(e.cancelled() ? CommandException.CANCELLED : e.getMessage());
+            deferred.read(m);
+        } catch (PartReadException e) {
+            throw CommandException.of(e);
         }
     }
 

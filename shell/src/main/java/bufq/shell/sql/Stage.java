@@ -1,7 +1,6 @@
 package bufq.shell.sql;
 
 import bufq.eval.Catalog;
-import bufq.model.DumpPart;
 import bufq.model.HloModule;
 import bufq.model.TilingModel;
 import bufq.shell.session.CommandException;
@@ -19,7 +18,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -180,14 +178,19 @@ final class Stage implements AutoCloseable {
         return out;
     }
 
-    /** Reads every module of {@code set} into the tables, one module at a time. */
-    void load(Modules set, TilingModel tiling) throws CommandException, Engine.Failure {
-        Set<DumpPart> parts = EnumSet.noneOf(DumpPart.class);
+    /** Whether filling {@code tables} reads the Used values section (an entity's rows or a column's field). */
+    private static boolean readsUsedValues(List<Schema.TableDef> tables) {
         Catalog fields = Catalog.standard();
         for (Schema.TableDef t : tables) {
-            parts.addAll(fields.needs(t.name(), null));
-            for (Schema.Column c : t.columns()) if (c.field() != null) parts.addAll(fields.needs(t.name(), c.field()));
+            if (fields.readsUsedValues(t.name(), null)) return true;
+            for (Schema.Column c : t.columns()) if (c.field() != null && fields.readsUsedValues(t.name(), c.field())) return true;
         }
+        return false;
+    }
+
+    /** Reads every module of {@code set} into the tables, one module at a time. */
+    void load(Modules set, TilingModel tiling) throws CommandException, Engine.Failure {
+        boolean readsUsedValues = readsUsedValues(tables);
         HloModule current = set.current();
         // programs of one dump sharing a name: their module key takes XLA's number (jit__normal#0010)
         Map<String, Integer> named = new HashMap<>();
@@ -195,7 +198,7 @@ final class Stage implements AutoCloseable {
         try (Loader loader = new Loader(conn, catalog, tables)) {
             set.forEachModule(m -> {
                 if (Thread.currentThread().isInterrupted()) throw new CommandException(CommandException.CANCELLED);
-                if (!parts.isEmpty()) set.readParts(m, parts);
+                if (readsUsedValues) set.readUsedValues(m);
                 try {
                     ModuleKeys keys = ModuleKeys.of(m, named.getOrDefault(ModuleKeys.folder(m.info().files()) + "\0" + m.info().name(), 1) > 1);
                     loader.add(m, keys, tiling, m == current);

@@ -135,7 +135,7 @@ class StatementFuzzTest {
                 return new Compiled() {
                     @Override public String text() { return c.text(); }
                     @Override public String entity() { return c.entity(); }
-                    @Override public java.util.Set<bufq.model.DumpPart> needs() { return c.needs(); }
+                    @Override public boolean readsUsedValues() { return c.readsUsedValues(); }
                     @Override public List<String> unresolved() { return c.unresolved(); }
                     @Override public String diagnostic() { return c.diagnostic(); }
                     @Override public List<bufq.table.Output> run(bufq.model.HloModule m, bufq.model.TilingModel t,

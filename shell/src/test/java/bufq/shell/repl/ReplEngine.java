@@ -54,7 +54,7 @@ final class ReplEngine implements Engine {
         return new Compiled() {
             @Override public String text() { return query; }
             @Override public String entity() { return query.strip().split("\\s+", 2)[0].toLowerCase(java.util.Locale.ROOT); }
-            @Override public java.util.Set<bufq.model.DumpPart> needs() { return java.util.Set.of(); }
+            @Override public boolean readsUsedValues() { return false; }
             @Override public List<String> unresolved() { return List.of(); }
             @Override public String diagnostic() { return null; }
             @Override public List<Output> run(HloModule module, TilingModel tiling, List<bufq.eval.ModuleRow> modules) throws Failure {

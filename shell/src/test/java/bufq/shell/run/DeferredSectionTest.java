@@ -10,12 +10,12 @@ import bufq.shell.session.Status;
 import bufq.shell.run.Shell;
 import bufq.shell.run.StatementRunner;
 import bufq.analysis.liveness.Liveness;
-import bufq.model.DumpPart;
+
 import bufq.model.HloModule;
 import bufq.shell.cli.Bufq;
 import bufq.testing.Corpus;
 import bufq.model.LoadWarning;
-import bufq.model.PartUnavailableException;
+import bufq.model.PartReadException;
 import bufq.model.UsedValues;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +28,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
@@ -81,12 +80,12 @@ class DeferredSectionTest {
         Session s = session(Corpus.require("jax-0.10.2/transformer-12layer"));
         HloModule m = s.shell().current();
         assertNotEquals(Liveness.of(m).peakTime(), Liveness.of(m).claimedPeakTime(), "the dump's label is not the peak");
-        assertFalse(m.isRead(DumpPart.USED_VALUES));
+        assertFalse(m.usedValues().isRead());
         for (String statement : CHEAP) {
             StatementRunner.Statement compiled = s.shell().compile(statement);
-            assertEquals(Set.of(), compiled.needs(), statement + " declares no part");
+            assertFalse(compiled.readsUsedValues(), statement + " declares no read");
             assertEquals(Status.OK, s.shell().execute(compiled), statement + ": " + s.err());
-            assertFalse(m.isRead(DumpPart.USED_VALUES), statement + " read the Used values section");
+            assertFalse(m.usedValues().isRead(), statement + " read the Used values section");
         }
         assertTrue(s.out().toString(StandardCharsets.UTF_8).contains("XLA's ComputePeakMemoryMoment"), "summary's note ran");
     }
@@ -99,9 +98,9 @@ class DeferredSectionTest {
             Session s = session(Corpus.require("jax-0.10.2/transformer-2layer"));
             HloModule m = s.shell().current();
             StatementRunner.Statement compiled = s.shell().compile(statement);
-            assertEquals(Set.of(DumpPart.USED_VALUES), compiled.needs(), statement);
+            assertTrue(compiled.readsUsedValues(), statement);
             assertEquals(Status.OK, s.shell().execute(compiled), statement + ": " + s.err());
-            assertTrue(m.isRead(DumpPart.USED_VALUES), statement);
+            assertTrue(m.usedValues().isRead(), statement);
         }
     }
 
@@ -125,7 +124,7 @@ class DeferredSectionTest {
             HloModule m = s.shell().current();
             String query = "values show " + f.name() + " limit 1";
             assertEquals(Status.OK, s.shell().execute(query), query + ": " + s.err());
-            assertEquals(f.needsValues(), m.isRead(DumpPart.USED_VALUES), query);
+            assertEquals(f.needsValues(), m.usedValues().isRead(), query);
         }
     }
 
@@ -137,9 +136,9 @@ class DeferredSectionTest {
         assertEquals(3, all.size());
         HloModule current = s.shell().current();
         assertEquals(Status.OK, s.shell().execute("diff 2 3"), s.err().toString(StandardCharsets.UTF_8));
-        assertTrue(s.shell().modules().module(all.get(1)).isRead(DumpPart.USED_VALUES));
-        assertTrue(s.shell().modules().module(all.get(2)).isRead(DumpPart.USED_VALUES));
-        assertFalse(current.isRead(DumpPart.USED_VALUES), "the current module, not a side, stays unread");
+        assertTrue(s.shell().modules().module(all.get(1)).usedValues().isRead());
+        assertTrue(s.shell().modules().module(all.get(2)).usedValues().isRead());
+        assertFalse(current.usedValues().isRead(), "the current module, not a side, stays unread");
     }
 
     /** A values file the load could not read: blame says so, naming the file and the reason, and fails. */
@@ -208,7 +207,7 @@ class DeferredSectionTest {
             try {
                 release.await();
             } catch (InterruptedException e) {
-                throw new PartUnavailableException("cancelled", true);
+                throw new PartReadException("cancelled", true);
             }
             return new UsedValues(List.of(), List.of(), List.of(), List.of(),
                     List.of(new LoadWarning("m-buffer-assignment-values.txt", 9, "bad line")), 1);
@@ -227,12 +226,12 @@ class DeferredSectionTest {
         Thread.interrupted();
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("error: cancelled (Ctrl-C)"), err.toString(StandardCharsets.UTF_8));
         assertThrows(java.util.concurrent.ExecutionException.class, () -> shell.backgroundRead(m).get());
-        assertFalse(m.isRead(DumpPart.USED_VALUES), "nothing of a stopped read is kept");
+        assertFalse(m.usedValues().isRead(), "nothing of a stopped read is kept");
 
         release.countDown();
         readOnlyAtIdle(shell);   // a stopped background read is not started again
         assertEquals(Status.OK, shell.execute("values where op_name ~ \"x\" show count()"));
-        assertTrue(m.isRead(DumpPart.USED_VALUES));
+        assertTrue(m.usedValues().isRead());
         assertEquals(2, reads[0], "read again by the statement");
         String e = err.toString(StandardCharsets.UTF_8);
         assertEquals(1, e.split("bad line", -1).length - 1, e);
@@ -261,7 +260,7 @@ class DeferredSectionTest {
         ByteArrayOutputStream err = session.err();
         readOnlyAtIdle(shell);
         shell.backgroundRead(m).get();
-        assertTrue(m.isRead(DumpPart.USED_VALUES));
+        assertTrue(m.usedValues().isRead());
         assertEquals(0, err.size(), "nothing printed at the prompt");
         assertEquals(Status.OK, shell.execute("set timer off"));
         assertEquals(Status.OK, shell.execute("set timer off"));
@@ -279,9 +278,9 @@ class DeferredSectionTest {
             // Threshold 0: the corpus files are small; the rule is the same.
             DeferredReads reads = new DeferredReads(new PrintStream(err, true, StandardCharsets.UTF_8), new Env(Map.of(), terminal), 0);
             HloModule m = bufq.dump.DumpLoader.load(List.of(dump)).get(0);
-            assertFalse(m.isRead(DumpPart.USED_VALUES));
-            reads.read(m, Set.of(DumpPart.USED_VALUES));
-            assertTrue(m.isRead(DumpPart.USED_VALUES));
+            assertFalse(m.usedValues().isRead());
+            reads.read(m);
+            assertTrue(m.usedValues().isRead());
             String e = err.toString(StandardCharsets.UTF_8);
             if (!terminal) {
                 assertEquals("", e);

@@ -94,7 +94,7 @@ public final class FakeEngine implements Engine {
         return new Compiled() {
             @Override public String text() { return query; }
             @Override public String entity() { return StatementKind.firstWord(query).toLowerCase(java.util.Locale.ROOT); }
-            @Override public java.util.Set<bufq.model.DumpPart> needs() { return java.util.Set.of(); }
+            @Override public boolean readsUsedValues() { return false; }
             @Override public List<String> unresolved() { return List.of(); }
             @Override public String diagnostic() { return null; }
             @Override public List<Output> run(HloModule module, TilingModel tiling, List<bufq.eval.ModuleRow> modules) throws Failure {
