@@ -85,7 +85,7 @@ public final class ShardingAudit {
                 .column("rank", ColumnType.INT).column("leaf", ColumnType.STRING).column("arrays", ColumnType.LIST)
                 .column("now", ColumnType.STRING).column("bytes", ColumnType.BYTES).column("sharded", ColumnType.BYTES)
                 .column("copies", ColumnType.BYTES).column("saves", ColumnType.BYTES).column("peak_share", ColumnType.PERCENT)
-                .column("whatif", ColumnType.STATEMENT).column("module", ColumnType.NOTE);
+                .column("whatif", ColumnType.STATEMENT).column("module", ColumnType.KEY);
         long k = 0;
         for (Measured x : found) {
             Replication.Group g = x.group();
