@@ -108,6 +108,10 @@ class TruncatedAssignmentTest {
             Result bail = bufq("--bail", "-c", "fit", dir.toString());
             assertEquals(1, bail.code(), c + ": " + bail.err());
             assertTrue(bail.err().contains("the dump ends early (truncated?): --bail stops here"), c + ": " + bail.err());
+            // the cut side loaded by diff itself, not by the session
+            Result guard = bufq("--bail", "-c", "diff " + corpus.resolve(c.fixture()).getParent() + " " + dir + " --fail-over 10");
+            assertEquals(1, guard.code(), c + ": " + guard.err());
+            assertTrue(guard.err().contains("diff --fail-over: " + where), c + ": " + guard.err());
         }
         for (String whole : List.of(ALONE, SINGLE)) {
             Path dir = Files.createDirectories(tmp.resolve("whole-" + whole.hashCode()));

@@ -50,6 +50,9 @@ class QueryOnlyTest {
                 new Refused("call checkpoint()", "CALL is refused"),
                 new Refused("checkpoint", "CHECKPOINT is refused"),
                 new Refused("use memory", "USE is refused"),
+                new Refused("create persistent secret s (type s3, key_id 'k', secret 'v')", "CREATE is refused"),
+                // an extension's function is neither installed nor loaded for it
+                new Refused("select * from read_xlsx('" + f + ".xlsx')", "is not in the catalog"),
                 new Refused("select * from enable_logging(storage = 'file', storage_path = '" + f + "')", "enable_logging() acts"),
                 new Refused("select * from checkpoint()", "checkpoint() acts"),
                 new Refused("select * from query('select 1')", "query() acts"),
