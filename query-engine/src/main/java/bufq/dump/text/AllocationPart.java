@@ -18,7 +18,15 @@ public final class AllocationPart extends RegionParse {
     public final List<BufferAllocation> allocations = new ArrayList<>();
     public final RawValues values;
     public Long totalBytes;
+    /** The total was printed with its human part ({@code (80.81MiB)}): not a TF-era file. */
+    boolean totalHuman;
     boolean sawHeader;
+    /**
+     * Where the region's last allocation has fewer value bytes than its size (no value line, or
+     * values ending short of it), what is missing; else null. In every allocation of the corpus the
+     * values reach the allocation's size: a file that ends so was cut inside its last allocation.
+     */
+    String lastShort;
 
     private final Interner in;
     private final Cursor cursor = new Cursor("");
@@ -26,6 +34,10 @@ public final class AllocationPart extends RegionParse {
     private AllocationLine current;
     private long[] currentIds = new long[8];
     private int currentCount;
+    // The last line read was blank: after the allocations of a single-file dump, 'Total bytes used' follows it.
+    private boolean endsBlank;
+    // The end of the current allocation's furthest value (offset + size).
+    private long currentExtent;
     // After an allocation line that was refused: its value lines go with it, without a warning each.
     private boolean skipping;
     // After a 'Used values:' line: the rest of the region is a section read from elsewhere.
@@ -48,7 +60,8 @@ public final class AllocationPart extends RegionParse {
 
     private void line(Lines ls) {
         if (foreignValues) return;
-        if (ls.isBlank()) return;
+        endsBlank = ls.isBlank();
+        if (endsBlank) return;
         if (ls.startsWith(VALUE)) {
             if (skipping) return;
             value(ls);
@@ -60,9 +73,11 @@ public final class AllocationPart extends RegionParse {
             allocationBytes.add(a.size, "allocation " + a.index + "'s size");
             current = a;
             currentCount = 0;
+            currentExtent = 0;
             skipping = false;
         } else if (ls.startsWith("Total bytes used:")) {
             totalBytes = total(ls.line());
+            totalHuman = ls.line().indexOf('(') > 0;
         } else if (ls.startsWith("BufferAssignment:")) {
             sawHeader = true;
         } else if (ls.startsWith("Used values:")) {
@@ -78,7 +93,13 @@ public final class AllocationPart extends RegionParse {
 
     private void read(Lines ls) {
         readLines(ls, this::line);
+        if (current != null && totalBytes == null && !foreignValues && endsBlank)
+            lastShort = "it stops after its allocations and a blank line, before 'Total bytes used'";
+        else if (current != null && totalBytes == null && !foreignValues && currentExtent < current.size)
+            lastShort = currentCount == 0 ? "allocation " + current.index + " (size " + current.size + ") has no value line"
+                    : "allocation " + current.index + "'s values reach byte " + currentExtent + " of its " + current.size;
         finish();
+        if (sawHeader && allocations.isEmpty() && totalBytes == null && !foreignValues) lastShort = "its 'BufferAssignment:' header has no allocation after it";
     }
 
     private void finish() {
@@ -125,6 +146,7 @@ public final class AllocationPart extends RegionParse {
         valueBytes.add(Math.max(size, Math.max(logical, padded)), "value", id);
         if (currentCount == currentIds.length) currentIds = Arrays.copyOf(currentIds, currentCount * 2);
         currentIds[currentCount++] = id;
+        currentExtent = Math.max(currentExtent, offset + size);
         values.add(id, name, symbol, index, indexPrinted, phi, color, size, offset, current.index, shape);
     }
 

@@ -105,6 +105,15 @@ final class ModuleAssembler {
             }
         }
 
+        // A file cut between two lines reads whole: where its last section stops short of what XLA writes, it was cut.
+        if (truncatedAt == null) {
+            Region.Cut cut = Region.sectionCut(regions, live != null);
+            if (cut != null) {
+                truncatedAt = cut.region().file.origin() + ":" + cut.line();
+                w.add(cut.region().file.origin(), cut.line(), "file ends early (truncated?): " + cut.what() + "; loaded what it holds");
+            }
+        }
+
         // A module known only from its report: allocations with the report's (rounded) sizes.
         if (allocations.isEmpty() && report != null) {
             for (AllocationLine a : report.allocations.values()) allocations.add(a.toAllocation(true, List.of()));  // exact only where printed in plain bytes

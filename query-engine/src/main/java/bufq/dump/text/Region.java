@@ -86,6 +86,47 @@ final class Region {
         return firstLine() + Math.max(1, lines) - 1;
     }
 
+    /** Where a file stops short of its format's last section, and what is missing. */
+    record Cut(Region region, long line, String what) {}
+
+    /**
+     * The first file of {@code regions} whose last section stops short of what XLA writes after it,
+     * or null: its last allocation without all its value bytes (in every allocation of the corpus
+     * the values reach its size), or a blank line after it with no {@code Total bytes used}; a
+     * {@code Used values:} header without a value; or, in a single-file dump with a
+     * human-readable total (2022 on: the TF era's files end with their values), the values with no
+     * {@code HloLiveRange} section after them. A region whose parse warned is left alone: a damaged
+     * line is named where it is. Only whole lines are judged: a file cut inside a line says so itself.
+     */
+    static Cut sectionCut(List<Region> regions, boolean moduleHasLiveRange) {
+        for (Region r : regions) {
+            if (!r.lastOfFile || r.cutOff) continue;
+            long last = r.firstLine() + Math.max(1, r.lineCount()) - 1;
+            if (r.part instanceof AllocationPart a && a.notes().isEmpty() && a.dropped() == 0 && a.truncatedAt() == 0) {
+                // One that ends at its total holds all its allocations (the total says so): trimmed, or written by hand.
+                if (a.lastShort != null) return new Cut(r, last, a.lastShort);
+            } else if (r.kind == Kind.VALUES && r.endsEarlyAt() == 0) {
+                if (r.source.startsWith("Used values:", r.from) && !r.holdsBlock())
+                    return new Cut(r, last, "its 'Used values:' section has no value");
+                if (r.file.kind() == bufq.dump.file.FileKind.BUFFER_ASSIGNMENT && !moduleHasLiveRange && humanTotal(regions, r.file))
+                    return new Cut(r, last, "it stops in its 'Used values:' section, before the 'HloLiveRange' section that ends a dump of its era");
+            }
+        }
+        return null;
+    }
+
+    private static boolean humanTotal(List<Region> regions, DumpFile file) {
+        for (Region r : regions) if (r.file == file && r.part instanceof AllocationPart a && a.totalHuman) return true;
+        return false;
+    }
+
+    /** Whether a value block starts in the region. */
+    private boolean holdsBlock() {
+        if (source.startsWith("<", from)) return true;
+        int i = source.indexOf("\n<", from);
+        return i >= 0 && i + 1 < to;
+    }
+
     private boolean lastBlockIncomplete() {
         int last = source.lastIndexOf("\n<", from);
         int header = last >= 0 ? last + 1 : source.startsWith("<", from) ? from : -1;

@@ -78,7 +78,7 @@ final class DiffCommand implements Command {
                 ctx.out().info("warning: the programs differ (" + b + " vs " + af + "); a diff is meant for two builds"
                         + " of one program, so most values will have no partner");
             ctx.out().print(DiffTables.render(ModuleDiff.compare(before.get(0), after.get(0), options)));
-            return guard(ctx, List.of(Growth.of(before.get(0), after.get(0))), failOver);
+            return guard(ctx, List.of(Growth.of(before.get(0), after.get(0))), failOver, before, after);
         }
         ModulePairs.Result pairs = ModulePairs.pair(before, after);
         List<Output> out = new ArrayList<>();
@@ -93,14 +93,26 @@ final class DiffCommand implements Command {
         ctx.out().print(out);
         List<Growth> growth = new ArrayList<>();
         for (var p : pairs.pairs()) growth.add(Growth.of(p.before(), p.after()));
-        return guard(ctx, growth, failOver);
+        return guard(ctx, growth, failOver, before, after);
     }
 
-    /** {@code --fail-over PCT}: the needs_bytes of each pair, and a failure line per program grown more. */
-    private static Status guard(CommandContext ctx, List<Growth> growth, double failOver) throws CommandException, IOException {
+    /**
+     * {@code --fail-over PCT}: the needs_bytes of each pair, and a failure line per program grown more.
+     * A side cut short fails the guard too: its figures cannot be trusted (a file cut before its temp
+     * allocation shrinks, and passes).
+     */
+    private static Status guard(CommandContext ctx, List<Growth> growth, double failOver, List<HloModule> before, List<HloModule> after)
+            throws CommandException, IOException {
         if (Double.isNaN(failOver)) return Status.OK;
         ctx.out().print(Growth.table(growth, failOver));
         boolean failed = false;
+        for (List<HloModule> side : List.of(before, after)) {
+            for (HloModule m : side) {
+                if (m.info().truncatedAt() == null) continue;
+                ctx.out().error("diff --fail-over: " + m.info().truncatedAt() + ": the dump ends early (truncated?): the guard cannot pass on it");
+                failed = true;
+            }
+        }
         for (Growth g : growth) {
             if (!g.over(failOver)) continue;
             ctx.out().error("diff: " + g.failure(failOver));

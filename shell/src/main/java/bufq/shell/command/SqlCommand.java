@@ -46,8 +46,9 @@ final class SqlCommand implements Command, AutoCloseable {
                 + "end and offset are SQL keywords: write \"end\" (or v.end). --fail-on-rows makes a result with rows a\n"
                 + "failure (exit 1 with --bail): a CI guard; it goes before the SQL. DuckDB runs in this process and\n"
                 + "starts with the first sql of a session; the tables are read again when the loaded modules change.\n"
-                + "It runs sandboxed: the session's tables are read only, no file is read or written but under the\n"
-                + "folders the command line names (bufq --sql-allow DIR), and DuckDB's settings are locked.";
+                + "It runs sandboxed: only queries run (SELECT, WITH, VALUES, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN; no\n"
+                + "COPY, ATTACH, SET or CREATE), no file is written, none is read but under the folders the command\n"
+                + "line names (bufq --sql-allow DIR), and DuckDB's settings are locked.";
     }
 
     @Override public List<String> examples() {
@@ -87,7 +88,7 @@ final class SqlCommand implements Command, AutoCloseable {
         Table t = r.table();
         ctx.out().print(t);
         if (r.cut()) ctx.out().info("warning: sql: the result has more rows than the " + t.size() + " read (at most "
-                + bufq.units.Units.grouped(Sql.MAX_CELLS) + " cells are held); add a LIMIT, aggregate, or write it with COPY to a --sql-allow folder");
+                + bufq.units.Units.grouped(Sql.MAX_CELLS) + " cells are held); add a LIMIT or aggregate");
         if (!failOnRows || t.size() == 0) return Status.OK;
         ctx.out().error("sql " + FAIL_ON_ROWS + ": the query returned " + t.size() + (t.size() == 1 ? " row" : " rows"));
         return Status.ERROR;

@@ -43,9 +43,8 @@ public final class Sql implements AutoCloseable {
     /**
      * Runs {@code sql} (DuckDB's dialect) over the tables of every module of {@code modules} and
      * returns its result; a statement that returns no rows gives an empty table of one column,
-     * {@code ok}. The statement runs in the sandbox of {@link Stage#forQueries}: the session's
-     * tables read only, no file but under {@code allowed}; on a connection of its own, so nothing it
-     * sets or makes for itself (a temporary table, {@code USE}, the search path) reaches the next.
+     * {@code ok}. Only queries run ({@link QueryOnly}), in the sandbox of {@link Stage#forQueries}: the
+     * session's tables read only, no file read but under {@code allowed}; on a connection of its own.
      *
      * @throws Engine.Failure with DuckDB's error rendered under the statement, a caret at its spot
      */
@@ -82,6 +81,7 @@ public final class Sql implements AutoCloseable {
                     return task.get();
                 } catch (ExecutionException e) {
                     if (e.getCause() instanceof SQLException x) throw x;
+                    if (e.getCause() instanceof Engine.Failure x) throw x;
                     if (e.getCause() instanceof RuntimeException x) throw x;
                     throw new IllegalStateException(e.getCause());
                 } catch (InterruptedException e) {
@@ -101,8 +101,9 @@ public final class Sql implements AutoCloseable {
         }
     }
 
-    /** Runs {@code sql} on {@code st} and reads its rows, until {@code stop}. */
-    private static SqlResult run(Statement st, String sql, AtomicBoolean stop) throws SQLException {
+    /** Runs {@code sql} on {@code st}, when it only queries ({@link QueryOnly}), and reads its rows, until {@code stop}. */
+    private static SqlResult run(Statement st, String sql, AtomicBoolean stop) throws SQLException, Engine.Failure {
+        QueryOnly.check(st.getConnection(), sql);
         if (!st.execute(sql)) return new SqlResult(Table.builder().column("ok", bufq.table.ColumnType.BOOL).build(), false);
         try (ResultSet rs = st.getResultSet()) {
             return ResultTable.of(rs, ResultTable.MAX_CELLS, stop::get);
