@@ -8,6 +8,8 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What each value is of the program's arguments: the entry parameter a value copies (through
@@ -52,6 +54,8 @@ final class Lineage {
                 if (origin[j] >= 0 || entry[j]) continue;
                 int how = copies(g, values, j, s);
                 if (how == 0) continue;
+                // a tuple's table of pointers (slice-start{}, copy-start{}) holds no gathered bytes
+                if ((gathered[s] || how == 2) && (values.get(j).shape() == null || !values.get(j).shape().isArray())) continue;
                 origin[j] = origin[s];
                 gathered[j] = gathered[s] || how == 2;
                 queue.add(j);
@@ -116,6 +120,7 @@ final class Lineage {
         Shape to = v.shape(), from = values.get(s).shape();
         if (LAYOUT.contains(opc)) return firstOperand(g, j, s) ? 1 : 0;
         if ("custom-call".equals(opc) && "ConcatBitcast".equals(target(g.ins[j]))) return 1;
+        if (asyncCollective(g, j) && "fusion".equals(opc)) return asyncFusionCopies(g, j, s, v.index(), from, to);
         if (gather(g, j) || asyncCollective(g, j)) {
             int r = relation(from, to);
             return r == 2 ? 2 : r;
@@ -142,6 +147,34 @@ final class Lineage {
         if (name.startsWith("async-collective-start") || name.startsWith("async-collective-done")) return true;
         String calls = calls(g.ins[j]);
         return calls != null && calls.startsWith("async_collective");
+    }
+
+    /** {@code {2}: (1, {})} in {@code output_to_operand_aliasing}: an output index and the operand it is written over. */
+    private static final Pattern ALIASED = Pattern.compile("\\{([\\d, ]*)}: \\((\\d+), \\{}\\)");
+
+    /**
+     * What an XLA:TPU asynchronous collective fusion's output {@code index} holds of operand
+     * {@code s}. Its {@code output_to_operand_aliasing} says which outputs carry an operand on (the
+     * shard and the buffer in flight); an output it does not name is computed: the collective's
+     * result in an {@code async-collective-start} (gathered where one dimension grew), else what the
+     * fusion computes meanwhile (a matmul's output shaped like the weight is no copy of it).
+     */
+    private static int asyncFusionCopies(ValueGraph g, int j, int s, String index, Shape from, Shape to) {
+        String attrs = g.ins[j].attributes();
+        int k = attrs.indexOf("output_to_operand_aliasing={");
+        if (k >= 0) {
+            int end = attrs.indexOf(")}", k);
+            Matcher m = ALIASED.matcher(attrs.substring(k, end < 0 ? attrs.length() : end + 2));
+            while (m.find()) {
+                if (!("{" + m.group(1).replace(" ", "") + "}").equals(index)) continue;
+                int operand = Integer.parseInt(m.group(2));
+                int[] p = g.pred(j);
+                for (int e = 0; e < p.length; e++) if (p[e] == s && g.predOperand(j, e) == operand) return relation(from, to) == 1 ? 1 : 0;
+                return 0;
+            }
+        }
+        if (!g.ins[j].name().startsWith("async-collective-start")) return k >= 0 ? 0 : relation(from, to);
+        return relation(from, to) == 2 ? 2 : 0;
     }
 
     /** A custom-call's {@code custom_call_target}, or null. */

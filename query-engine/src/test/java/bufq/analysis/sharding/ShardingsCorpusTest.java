@@ -83,6 +83,66 @@ public class ShardingsCorpusTest {
         assertTrue(checked >= 20, "arguments checked: " + checked);
     }
 
+    /** {@code from instruction: %param.2 = f32[8192,1024]{...} parameter(0), sharding={devices=[4,1]<=[4]}, metadata={op_name="..."}}. */
+    private static final Pattern DUMPED_PARAMETER = Pattern.compile(
+            "^ from instruction: %([\\w.\\-]+) = \\w+\\[([\\d,]*)][^ ]* parameter\\(\\d+\\), sharding=(\\{[^}]*}), metadata=\\{op_name=\"((?:[^\"\\\\]|\\\\.)*)\"");
+
+    /**
+     * Every sharded compile, with its HLO text or without: the entry parameters' instructions in
+     * the dump's own Used values section state a sharding that agrees with meta.json (pieces,
+     * replication, per-device shape), and with the HLO text's where the folder has it.
+     */
+    @Test
+    void everyCompilesOwnInstructionsAgreeWithMetaJsonAndTheText() throws Exception {
+        Path root = Corpus.requireSome("tpu");
+        List<Path> folders;
+        try (Stream<Path> s = Files.walk(root)) {
+            folders = s.filter(p -> Files.isRegularFile(p.resolve("meta.json")) && Files.isDirectory(p.resolve("dump"))).sorted().toList();
+        }
+        int compiles = 0, checked = 0, againstText = 0;
+        for (Path f : folders) {
+            Map<String, Argument> args = arguments(Files.readString(f.resolve("meta.json")));
+            Path values;
+            try (Stream<Path> s = Files.list(f.resolve("dump"))) {
+                values = s.filter(p -> p.getFileName().toString().contains("-buffer-assignment-values.txt")).findFirst().orElseThrow();
+            }
+            HloModule m = DumpLoader.load(List.of(f.resolve("dump"))).get(0);
+            Shardings text = Shardings.of(m);
+            Map<String, String> seen = new LinkedHashMap<>();
+            java.io.InputStream in = Files.newInputStream(values);
+            if (values.toString().endsWith(".gz")) in = new java.util.zip.GZIPInputStream(in);
+            try (var r = new java.io.BufferedReader(new java.io.InputStreamReader(in, java.nio.charset.StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    Matcher d = DUMPED_PARAMETER.matcher(line);
+                    if (!d.find() || seen.containsKey(d.group(1))) continue;
+                    seen.put(d.group(1), d.group(3));
+                    String path = d.group(4).replace("\\'", "'");
+                    Argument a = args.get(path);
+                    if (a == null) continue;   // an argument meta.json does not list (none in the corpus's programs)
+                    String what = root.relativize(f) + " " + path;
+                    HloSharding h = HloSharding.parse(d.group(3));
+                    assertEquals(Arrays.toString(a.perChip()), "[" + d.group(2).replace(",", ", ") + "]", what + ": per-device shape");
+                    assertEquals(Arrays.equals(a.global(), a.perChip()), h.replicated(), what + ": replicated");
+                    long pieces = 1;
+                    for (int i = 0; i < a.global().length; i++) pieces *= a.perChip()[i] == 0 ? 1 : a.global()[i] / a.perChip()[i];
+                    assertEquals(pieces, h.shards(), what + ": shards");
+                    checked++;
+                    if (text.known()) {
+                        ShardedParameter p = text.parameters().get(d.group(1));
+                        assertNotNull(p, what + ": the HLO text's ENTRY has " + d.group(1));
+                        assertEquals(d.group(3), p.sharding().text(), what + ": the text's sharding");
+                        againstText++;
+                    }
+                }
+            }
+            assertTrue(!seen.isEmpty(), f + ": its entry parameters' instructions");
+            compiles++;
+        }
+        assertEquals(folders.size(), compiles);
+        assertTrue(checked >= 100 && againstText >= 50, "arguments checked: " + checked + ", against the text: " + againstText);
+    }
+
     @Test
     void aDumpWithoutItsHloTextNamesTheFileThatWouldGiveIt() throws Exception {
         HloModule m = DumpLoader.load(List.of(Corpus.require("jax-0.10.2/transformer-2layer"))).get(0);
