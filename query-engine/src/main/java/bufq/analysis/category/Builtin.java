@@ -69,7 +69,7 @@ final class Builtin {
             if (entryParameter(v, m.allocation(v.allocation()), ins)) { isEntry[i] = true; entry.set(i); }
         }
         ValueGraph g = ValueGraph.of(m);
-        Phases ph = Phases.of(g, values, isEntry);
+        Phases ph = Phases.of(g, values, isEntry, FusedOps.of(m));
         Lineage lin = Lineage.of(g, values, isEntry);
         Roles roles = Roles.of(m, g, values, isEntry, ph, lin);
         int maxTime = m.info().maxTime();
