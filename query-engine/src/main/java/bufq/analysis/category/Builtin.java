@@ -99,7 +99,6 @@ final class Builtin {
             else if (lin.collective[i]) c = COLLECTIVES;
             else if (ph.backward(i)) c = COTANGENTS;
             else if (ph.recomputed(i)) c = RECOMPUTED;
-            else if (ph.residual(i)) c = RESIDUALS;
             else c = TEMPORARIES;
             out[i] = c;
         }
