@@ -19,12 +19,14 @@ import java.util.List;
  *       of only those, a loop's carry of it): the parameter's category; {@code gathered weights}
  *       where an all-gather made it from weights ({@link Lineage});
  *   <li>{@code outputs}: live out of the program;
+ *   <li>{@code gradients}: a value of the backward pass ({@link Phases}) shaped like an updated
+ *       parameter and flowing into the update (a loop's parameter-shaped carry too), a collective's
+ *       reduction of one included;
+ *   <li>{@code residuals}: a forward value read by the backward pass (or moved by XLA for it), a
+ *       collective's output included;
  *   <li>{@code collectives}: made by another collective (reduce-scatter, all-reduce, ...);
- *   <li>a value of the backward pass ({@link Phases}): {@code gradients} when shaped like an
- *       updated parameter and flowing into the update (a loop's parameter-shaped carry too), else
- *       {@code cotangents};
+ *   <li>{@code cotangents}: the other values of the backward pass;
  *   <li>{@code recomputed}: a forward value JAX rematerialised ({@code rematted_computation});
- *   <li>{@code residuals}: a forward value read by the backward pass (or moved by XLA for it);
  *   <li>{@code temporaries}: everything else.
  * </ol>
  * Where the dump has no instructions (no Used values section), the allocation's kind decides:
@@ -69,7 +71,7 @@ final class Builtin {
             if (entryParameter(v, m.allocation(v.allocation()), ins)) { isEntry[i] = true; entry.set(i); }
         }
         ValueGraph g = ValueGraph.of(m);
-        Phases ph = Phases.of(g, values, isEntry);
+        Phases ph = Phases.of(g, values, isEntry, FusedOps.of(m));
         Lineage lin = Lineage.of(g, values, isEntry);
         Roles roles = Roles.of(m, g, values, isEntry, ph, lin);
         int maxTime = m.info().maxTime();
@@ -90,10 +92,13 @@ final class Builtin {
                 c = lin.gathered[i] ? (oc.equals(WEIGHTS) ? GATHERED : COLLECTIVES) : oc;
                 reasons[i] = Lineage.describe(opcode, lin.gathered[i], roles.label(o));
             } else if (liveOut) c = OUTPUTS;
+            // what a collective made is first what the program does with it: a gradient reduced over the
+            // data axis, an activation kept for the backward pass
+            else if (ph.backward(i) && roles.gradient(i)) c = GRADIENTS;
+            else if (!ph.backward(i) && !ph.recomputed(i) && ph.residual(i)) c = RESIDUALS;
             else if (lin.collective[i]) c = COLLECTIVES;
-            else if (ph.backward(i)) c = roles.gradient(i) ? GRADIENTS : COTANGENTS;
+            else if (ph.backward(i)) c = COTANGENTS;
             else if (ph.recomputed(i)) c = RECOMPUTED;
-            else if (ph.residual(i)) c = RESIDUALS;
             else c = TEMPORARIES;
             out[i] = c;
         }

@@ -118,6 +118,7 @@ final class Lineage {
         String opc = g.opcode(j);
         if (opc == null) return 0;
         Shape to = v.shape(), from = values.get(s).shape();
+        if (to != null && to.text().startsWith("(")) return 0;   // a tuple's table of pointers copies no bytes
         if (LAYOUT.contains(opc)) return firstOperand(g, j, s) ? 1 : 0;
         if ("custom-call".equals(opc) && "ConcatBitcast".equals(target(g.ins[j]))) return 1;
         if (asyncCollective(g, j) && "fusion".equals(opc)) return asyncFusionCopies(g, j, s, v.index(), from, to);

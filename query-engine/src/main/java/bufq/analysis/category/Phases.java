@@ -11,7 +11,8 @@ import java.util.List;
  * function computes from it), forward otherwise, whatever its own op_name says: XLA's copies and
  * fusions without an op_name take the phase of what they read (a broadcast of a constant that only
  * the backward pass reads is of it). A loop's carried values take the phase of what flows into
- * them. Rematerialised forward values ({@code rematted_computation}) are marked {@code transpose(}
+ * them. A fusion's output takes the marks of the instructions it is computed from inside the fusion
+ * ({@link FusedOps}, where the HLO text is beside the dump). Rematerialised forward values ({@code rematted_computation}) are marked {@code transpose(}
  * too but start no backward pass: they are forward, and {@link #recomputed}.
  * A forward value is a residual when the transposed function (an instruction marked
  * {@code transpose(}, or one of XLA's own without an op_name in the backward pass) or a
@@ -36,28 +37,42 @@ final class Phases {
     /** The op_name marks the value's instruction as the differentiated function's (jvp( or transpose(). */
     boolean differentiated(int i) { return marked[i]; }
 
-    static Phases of(ValueGraph g, List<HloValue> values, boolean[] entry) {
+    static Phases of(ValueGraph g, List<HloValue> values, boolean[] entry, FusedOps fused) {
         int n = g.n;
         boolean[] backward = new boolean[n], recomputed = new boolean[n], residual = new boolean[n], marked = new boolean[n];
+        boolean[] transposed = new boolean[n];   // the instruction (or one it fuses) is marked transpose(
         ArrayDeque<Integer> queue = new ArrayDeque<>();
         for (int i = 0; i < n; i++) {
+            if (entry[i]) continue;
             String op = g.opName(i);
-            if (op == null || entry[i]) continue;
-            boolean t = false, remat = op.contains("rematted_computation"), jvp = false;
-            for (String part : OpNames.split(op)) {
-                if (part.startsWith("transpose(")) t = true;
-                if (part.startsWith("jvp(") || part.startsWith("transpose(")) jvp = true;
+            boolean t = false, remat = op != null && op.contains("rematted_computation"), jvp = false;
+            if (op != null) {
+                for (String part : OpNames.split(op)) {
+                    if (part.startsWith("transpose(")) t = true;
+                    if (part.startsWith("jvp(") || part.startsWith("transpose(")) jvp = true;
+                }
+            }
+            // a fusion's output is of the pass of the instructions it is computed from inside the fusion, where their
+            // op_names say: XLA names a fusion after one of them, or none
+            FusedOps.Output inner = fused.of(g.ins[i], values.get(i).index());
+            if (inner != null && inner.named()) {
+                t = inner.backward();
+                if (op == null) jvp = inner.marked();   // read by the model: what XLA named it after, where it did
+                remat = inner.recomputed() && !inner.backward();
             }
             marked[i] = jvp;
+            transposed[i] = t && !remat;
             if (remat) recomputed[i] = true;
             // a loop's body parameters carry no op_name of their own; a while's op_name names the loop
             boolean source = t && !remat && !(values.get(i).phi() && !"while".equals(g.opcode(i)));
             if (source) { backward[i] = true; queue.add(i); }
         }
+        FusedOps.Output[] inner = new FusedOps.Output[n];
+        for (int i = 0; i < n; i++) inner[i] = fused.of(g.ins[i], values.get(i).index());
         while (!queue.isEmpty()) {
             int s = queue.poll();
             for (int j : g.succ(s)) {
-                if (backward[j] || entry[j]) continue;
+                if (backward[j] || entry[j] || !computedFrom(g, inner, j, s)) continue;
                 backward[j] = true;
                 queue.add(j);
             }
@@ -89,7 +104,7 @@ final class Phases {
         for (int i = 0; i < n; i++) {
             if (backward[i] || entry[i]) continue;
             for (int j : g.succ(i)) {
-                if (recomputed[j] || backward[j] && (g.opName(j) == null || transposed(g.opName(j)))) { residual[i] = true; break; }
+                if (recomputed[j] || backward[j] && (g.opName(j) == null || transposed[j])) { residual[i] = true; break; }
             }
         }
         for (int i = 0; i < n; i++) if (residual[i]) queue.add(i);
@@ -105,8 +120,15 @@ final class Phases {
         return new Phases(backward, recomputed, residual, marked);
     }
 
-    private static boolean transposed(String op) {
-        for (String part : OpNames.split(op)) if (part.startsWith("transpose(")) return true;
+    /**
+     * Whether value {@code j} is computed from value {@code s}: for a fusion's output, where the HLO text
+     * says which of its operands that output reads (a multi-output fusion computes each output from some
+     * of them), else whenever its instruction reads {@code s}.
+     */
+    private static boolean computedFrom(ValueGraph g, FusedOps.Output[] inner, int j, int s) {
+        if (inner[j] == null) return true;
+        int[] p = g.pred(j);
+        for (int k = 0; k < p.length; k++) if (p[k] == s && inner[j].reads(g.predOperand(j, k))) return true;
         return false;
     }
 

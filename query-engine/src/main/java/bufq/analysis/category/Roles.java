@@ -17,7 +17,8 @@ import java.util.Set;
  * updates (an output of its shape made from it and from the backward pass, or written into its
  * donated buffer) is a weight when the differentiated function reads it (a {@code jvp(} or
  * {@code transpose(} instruction reads it or a copy of it), else optimizer state. A parameter not
- * updated is named by its pytree path ({@link OpNames#root}): {@code params...} weights,
+ * updated (BatchNorm's running statistics and caches, which the program rewrites from forward values
+ * only, included) is named by its pytree path ({@link OpNames#root}): {@code params...} weights,
  * {@code opt_state...} optimizer, others inputs; {@code parameters} without an op_name. And which
  * backward values are gradients: shaped like an updated parameter and flowing into its update,
  * or a loop's carry of that shape.
@@ -78,6 +79,10 @@ final class Roles {
             if (!entry[o] && ph.backward(o) && v.shape() != null && v.hasRange() && maxTime >= 0 && v.rangeEnd() >= maxTime)
                 returned.add(dims(v.shape()));
         }
+        // a gradient function updates nothing: only there does returning a parameter's shape make it a weight (in a
+        // training step a BatchNorm statistic of a bias's shape is no weight: nothing updates it from the backward pass)
+        boolean anyUpdated = false;
+        for (int i = 0; i < n; i++) anyUpdated |= updated[i];
         String[] category = new String[n], reason = new String[n], label = new String[n];
         Set<String> weightDims = new HashSet<>();
         for (int i = 0; i < n; i++) {
@@ -90,7 +95,7 @@ final class Roles {
                 boolean w = readByModel[i];
                 category[i] = w ? Builtin.WEIGHTS : Builtin.OPTIMIZER;
                 reason[i] = w ? "updated by the program and read by the model" : "updated by the program, not read by the model";
-            } else if (readByModel[i] && shape != null && shape.rank() > 0 && returned.contains(dims(shape))
+            } else if (!anyUpdated && readByModel[i] && shape != null && shape.rank() > 0 && returned.contains(dims(shape))
                     && (root == null || root.equals(Builtin.WEIGHTS))) {
                 category[i] = Builtin.WEIGHTS;
                 reason[i] = "read by the model, and the backward pass returns a value of its shape (its gradient)";

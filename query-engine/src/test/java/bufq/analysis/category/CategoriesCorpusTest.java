@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -68,13 +69,22 @@ class CategoriesCorpusTest {
                 assertTrue(children <= (Long) paths.cell(r, 3), m.handle() + " " + paths.cell(r, 1));
             }
             assertEquals(peak, top, m.handle() + ": level-1 rows of blame by path");
-            // A module without a backward pass holds no residuals.
             boolean backward = false;
             if (c.hasInstructions()) for (HloValue v : m.values()) {
                 var ins = m.instruction(v.name());
                 if (ins != null && ins.opName() != null && ins.opName().contains("transpose(")) { backward = true; break; }
             }
-            if (!backward) assertEquals(0L, Categories.bytesAt(m, CategoryRules.NONE, t).getOrDefault("residuals", 0L), m.handle());
+            // A module without a backward pass holds no residuals, gradients, cotangents, recomputed values or
+            // optimizer state; a rematerialised value is never of the backward pass.
+            Map<String, Long> at = Categories.bytesAt(m, CategoryRules.NONE, t);
+            if (!backward) for (String none : List.of("residuals", "gradients", "cotangents", "recomputed", "optimizer"))
+                assertEquals(0L, at.getOrDefault(none, 0L), m.handle() + ": " + none + " without a backward pass");
+            for (int i = 0; i < m.values().size(); i++) {
+                var ins = m.instruction(m.values().get(i).name());
+                if (ins == null || ins.opName() == null || !ins.opName().contains("rematted_computation")) continue;
+                String name = c.name(i);
+                assertTrue(!name.equals("gradients") && !name.equals("cotangents"), m.handle() + ": " + m.values().get(i).label() + " is " + name);
+            }
         }
     }
 
