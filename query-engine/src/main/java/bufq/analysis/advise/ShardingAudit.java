@@ -70,7 +70,7 @@ public final class ShardingAudit {
     }
 
     /** Longest whatif line the "all at once" note prints; a longer one is the rows' lines joined. */
-    static final int LINE = 240;
+    static final int LINE = 320;
 
     /**
      * The whatif of every group at once, as people read it: the values named by one condition where
@@ -82,7 +82,7 @@ public final class ShardingAudit {
         List<String> rows = new ArrayList<>();
         for (Measured x : found) rows.add(readable.render(x.edit()));
         String joined = String.join("; ", rows);
-        return joined.length() <= LINE ? "whatif " + joined : "the " + found.size() + " whatif lines above joined with '; '";
+        return joined.length() <= LINE ? "whatif " + joined : "whatif: the lines of all " + found.size() + " rows, joined with '; '";
     }
 
     /**
