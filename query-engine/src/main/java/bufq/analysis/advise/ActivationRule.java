@@ -1,5 +1,6 @@
 package bufq.analysis.advise;
 
+import bufq.analysis.whatif.Edit;
 import bufq.analysis.category.OpNames;
 import bufq.model.HloValue;
 
@@ -33,7 +34,7 @@ final class ActivationRule implements Rule {
             List<HloValue> vs = g.getValue();
             out.add(new Advice(name(), vs.size() + (vs.size() == 1 ? " activation" : " activations") + " from " + g.getKey()
                     + " wait across the peak for the backward pass: rematerialise (jax.checkpoint)",
-                    "remat where " + Facts.byId(vs), vs, 0));
+                    Edit.Remat.of(Facts.byId(vs)), vs));
         }
         out.sort((a, b) -> Long.compare(total(b), total(a)));
         return out.size() > GROUPS ? out.subList(0, GROUPS) : out;

@@ -1,23 +1,36 @@
 package bufq.analysis.advise;
 
+import bufq.analysis.whatif.Edit;
 import bufq.model.HloValue;
 
 import java.util.List;
 
 /**
- * One thing {@code advise} suggests: what a rule saw, the values it saw it in, and the what-if that
- * measures it. Immutable.
+ * One thing {@code advise} suggests: what a rule saw, the values it saw it in, and the what-if edits
+ * that measure it. The edits are the what-if engine's own objects, measured as built and printed once,
+ * as people read them, by {@link ReadableEdits}. Immutable.
  *
  * @param rule    the rule's name
  * @param finding one line saying what was seen and what to do
- * @param edit    the {@code whatif} edits that model the change, in full (the report prints them as
- *                they are, so a pasted line reproduces the saving); null when the bytes are not a
- *                peak saving but measured otherwise, as the packing loss is
+ * @param edits   the {@code whatif} edits that model the change; empty when the bytes are not a peak
+ *                saving but measured otherwise, as the packing loss is
  * @param values  the evidence, largest first
- * @param bytes   bytes at stake when {@code edit} is null; else ignored (the what-if measures them)
+ * @param bytes   bytes at stake when {@code edits} is empty; else ignored (the what-if measures them)
  */
-public record Advice(String rule, String finding, String edit, List<HloValue> values, long bytes) {
+public record Advice(String rule, String finding, List<Edit> edits, List<HloValue> values, long bytes) {
     public Advice {
+        edits = List.copyOf(edits);
         values = List.copyOf(values);
     }
+
+    /** A finding measured by one edit. */
+    public Advice(String rule, String finding, Edit edit, List<HloValue> values) {
+        this(rule, finding, List.of(edit), values, 0);
+    }
+
+    /** Whether the what-if measures it (else {@link #bytes} are what its rule measured). */
+    public boolean measured() { return !edits.isEmpty(); }
+
+    /** The edits as one {@code whatif} argument, values selected by id: what is measured. */
+    public String editText() { return edits.isEmpty() ? null : Edit.join(edits); }
 }

@@ -10,7 +10,7 @@ import bufq.model.TilingModel;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
-import bufq.analysis.whatif.EditParser;
+import bufq.analysis.whatif.Edit;
 import bufq.analysis.whatif.Outcome;
 import bufq.analysis.whatif.EditSweep;
 
@@ -18,10 +18,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.function.Function;
-import java.util.function.UnaryOperator;
 
 /**
  * Runs the rules on a module and measures each finding with the what-if engine: the bytes a finding
@@ -51,7 +51,7 @@ public final class Advisor {
      */
     public record Measured(Advice advice, long saves) {
         /** Whether {@link #saves} is a peak the what-if lowers (else bytes reserved beyond the peak). */
-        public boolean lowersPeak() { return advice.edit() != null; }
+        public boolean lowersPeak() { return advice.measured(); }
     }
 
     /**
@@ -69,10 +69,28 @@ public final class Advisor {
      * What {@link #plan} found, and its notes: which twin peaks blocked a fix of the peak alone and
      * were planned against with it.
      */
-    public record Plan(List<Measured> found, List<String> notes) {
+    public record Plan(List<Measured> found, List<Blocked> blocked) {
         public Plan {
             found = List.copyOf(found);
-            notes = List.copyOf(notes);
+            blocked = List.copyOf(blocked);
+        }
+
+        /** The notes, each edit written with its values by id. */
+        public List<String> notes() {
+            return blocked.stream().map(b -> b.note(Edit::join)).toList();
+        }
+    }
+
+    /**
+     * A fix of the peak that a twin peak blocked: {@code lowered} bytes off the peak's own step
+     * {@code peak}, then step {@code twin}, holding {@code share} of the peak, became the peak.
+     */
+    public record Blocked(Advice advice, int peak, long lowered, int twin, double share) {
+        /** The note, each edit as {@code written} writes it. */
+        public String note(Function<List<Edit>, String> written) {
+            return String.format(Locale.ROOT, "%s: whatif %s lowers step %d by %s, but step %d, a twin peak holding %.1f%% as much,"
+                    + " then becomes the peak; planned against both", advice.rule(), written.apply(advice.edits()), peak,
+                    Units.human(lowered), twin, 100 * share);
         }
     }
 
@@ -91,7 +109,7 @@ public final class Advisor {
         if (Liveness.of(m).peakTime() < 0) return new Plan(List.of(), List.of());
         long floor = minimumSaving(Liveness.of(m).peakBytes());
         List<Measured> out = new ArrayList<>();
-        List<String> notes = new ArrayList<>();
+        List<Blocked> notes = new ArrayList<>();
         Set<String> edits = new HashSet<>();
         List<Integer> twins = new ArrayList<>();
         Facts facts = new Facts(m);
@@ -102,11 +120,10 @@ public final class Advisor {
                 if (Thread.currentThread().isInterrupted()) throw new CancellationException("advise cancelled");
                 for (Advice a : r.find(facts)) {
                     if (Thread.currentThread().isInterrupted()) throw new CancellationException("advise cancelled");
-                    if (a.edit() != null && !edits.add(a.rule() + "\0" + a.edit())) continue;   // an earlier round measured this edit
+                    if (a.measured() && !edits.add(a.rule() + "\0" + a.editText())) continue;   // an earlier round measured this edit
                     long saves = a.bytes();
-                    if (a.edit() != null) {
-                        EditParser.Parsed p = EditParser.parse(a.edit(), Set.copyOf(catalog.entities()));
-                        Outcome o = EditSweep.run(m, p.edits(), catalog, tiling, tilings);
+                    if (a.measured()) {
+                        Outcome o = EditSweep.run(m, a.edits(), catalog, tiling, tilings);
                         saves = o.saved();
                         if (saves < floor) {   // a sign that changes (next to) nothing at the peak is no advice...
                             Integer twin = blockingTwin(m, o, twins, floor);
@@ -121,7 +138,7 @@ public final class Advisor {
                         continue;
                     }
                     if (round > 0) a = new Advice(a.rule(), a.finding() + " (planned against the peak and its twin"
-                            + (twins.size() == 1 ? " at step " : "s at steps ") + steps(twins) + " at once)", a.edit(), a.values(), a.bytes());
+                            + (twins.size() == 1 ? " at step " : "s at steps ") + steps(twins) + " at once)", a.edits(), a.values(), a.bytes());
                     out.add(new Measured(a, saves));
                 }
             }
@@ -158,13 +175,11 @@ public final class Advisor {
         return false;
     }
 
-    private static String blockedNote(HloModule m, Advice a, Outcome o, int twin) {
+    private static Blocked blockedNote(HloModule m, Advice a, Outcome o, int twin) {
         Liveness before = Liveness.of(m);
         int peak = before.peakTime();
         long lowered = before.occupiedBytes(peak) - o.after().occupiedBytes(peak);
-        return String.format("%s: %s lowers step %d by %s, but step %d, a twin peak holding %.1f%% as much, then becomes the peak;"
-                        + " planned against both", a.rule(), "whatif " + a.edit(), peak, Units.human(lowered), twin,
-                100.0 * before.occupiedBytes(twin) / before.peakBytes());
+        return new Blocked(a, peak, lowered, twin, (double) before.occupiedBytes(twin) / before.peakBytes());
     }
 
     private static String steps(List<Integer> ts) {
@@ -184,7 +199,7 @@ public final class Advisor {
 
     /** {@link #report(HloModule, List)} with the plan's notes (twin peaks that blocked a fix) under the findings. */
     public static List<Output> report(HloModule m, Plan plan) {
-        return report(m, plan, 0, edit -> edit);
+        return report(m, plan, 0, null);
     }
 
     /**
@@ -193,11 +208,12 @@ public final class Advisor {
      * the two tables never read as contradicting each other.
      */
     public static List<Output> report(HloModule m, Plan plan, int remedyChanges) {
-        return report(m, plan, remedyChanges, edit -> edit);
+        return report(m, plan, remedyChanges, null);
     }
 
-    /** {@link #report(HloModule, Plan, int)} with each edit printed as {@code statements} writes it (see {@link ReadableEdits}). */
-    public static List<Output> report(HloModule m, Plan plan, int remedyChanges, UnaryOperator<String> statements) {
+    /** {@link #report(HloModule, Plan, int)} with each edit printed by {@code readable}; by id when null. */
+    public static List<Output> report(HloModule m, Plan plan, int remedyChanges, ReadableEdits readable) {
+        Function<List<Edit>, String> written = readable == null ? Edit::join : readable::render;
         // ranked by the figure shown: a recompilation estimate below what the what-if measured
         List<Measured> found = new ArrayList<>(plan.found());
         found.sort(Comparator.comparing((Measured x) -> !x.lowersPeak())
@@ -223,7 +239,7 @@ public final class Advisor {
                 lowering++;
                 Recompilation.Figure fig = Recompilation.of(m, a, x.saves());
                 t.row((long) rank, a.rule(), fig.saves(), peak == 0 ? null : (double) fig.saves() / peak, fig.kind(), x.saves(),
-                        a.finding() + fig.finding(), "whatif " + statements.apply(a.edit()), m.handle());
+                        a.finding() + fig.finding(), "whatif " + written.apply(a.edits()), m.handle());
             } else {
                 beyond++;
                 loss.row((long) rank, a.rule(), x.saves(), a.finding(), m.handle());
@@ -234,9 +250,9 @@ public final class Advisor {
                         f.opName(v).isEmpty() ? null : f.opName(v), f.source(v), m.handle());
             }
         }
-        for (String n : plan.notes()) t.note("twin peak: " + statements.apply(n));
+        for (Blocked b : plan.blocked()) t.note("twin peak: " + b.note(written));
         if (lowering == 0) t.note("no rule found anything that lowers the peak by " + Units.human(minimumSaving(peak)) + " or more"
-                + (plan.notes().isEmpty() ? "" : ", even planned against its twin peaks")
+                + (plan.blocked().isEmpty() ? "" : ", even planned against its twin peaks")
                 + (remedyChanges > 0 ? "; the remedy's " + remedyChanges + " change" + (remedyChanges == 1 ? "" : "s")
                         + " for one allocation are what was found" : ""));
         t.note("saves: 'exact: whatif' is the peak recomputed under the edit (a bound under the current schedule and offsets);"

@@ -1,5 +1,6 @@
 package bufq.analysis.advise;
 
+import bufq.analysis.whatif.Edit;
 import bufq.units.Units;
 import bufq.model.HloInstruction;
 import bufq.model.HloUse;
@@ -62,7 +63,7 @@ final class AttentionRule implements Rule {
                 + Units.human(bytes) + " of them live at the peak) are made whole: compute attention a block of queries at a"
                 + " time (jax.nn.dot_product_attention, a flash-attention kernel, or lax.map over " + CHUNKS + " query blocks"
                 + " under jax.checkpoint) so one block's scores are live at once",
-                "scale where " + Facts.byId(scores) + " by " + (1.0 / CHUNKS), scores, 0));
+                Edit.Scale.of(Facts.byId(scores), 1.0 / CHUNKS), scores));
     }
 
     /** {@code [lead..., s, s]} without dtype and layout, for s at least {@link #MIN_SEQUENCE}; null otherwise. */

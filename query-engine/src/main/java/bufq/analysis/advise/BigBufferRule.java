@@ -1,5 +1,6 @@
 package bufq.analysis.advise;
 
+import bufq.analysis.whatif.Edit;
 import bufq.units.Units;
 import bufq.model.HloValue;
 
@@ -18,11 +19,10 @@ final class BigBufferRule implements Rule {
         List<Advice> out = new ArrayList<>();
         for (HloValue v : f.atPeak()) {
             if (2 * v.size() <= f.peakBytes()) break;   // largest first
-            String where = Facts.byId(List.of(v));
             out.add(new Advice(name(), String.format("%s (%s, %s) holds %.0f%% of the peak on its own%s", v.label(),
                     v.shape() == null ? "?" : v.shape().text(), Units.human(v.size()), 100.0 * v.size() / f.peakBytes(),
                     f.opName(v).isEmpty() ? "" : "; made by " + f.opName(v)),
-                    "drop where " + where, List.of(v), 0));
+                    Edit.Drop.of(Facts.byId(List.of(v))), List.of(v)));
         }
         return out;
     }

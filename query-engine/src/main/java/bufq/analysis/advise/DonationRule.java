@@ -1,5 +1,6 @@
 package bufq.analysis.advise;
 
+import bufq.analysis.whatif.Edit;
 import bufq.model.BufferAllocation;
 import bufq.model.HloValue;
 import bufq.model.Shape;
@@ -60,7 +61,7 @@ final class DonationRule implements Rule {
         return List.of(new Advice(name(), candidates.size() + (candidates.size() == 1 ? " parameter is" : " parameters are")
                 + " not donated but can alias an output of its shape and dtype (one output each): donate_argnums=("
                 + argnums + (numbers.size() == 1 ? "," : "") + ") (entry parameter numbers: the flattened arguments)",
-                "donate where " + Facts.byId(candidates), candidates, 0));
+                Edit.Donate.of(Facts.byId(candidates)), candidates));
     }
 
     /** dtype and dimensions, without layout: what donation needs to match. */

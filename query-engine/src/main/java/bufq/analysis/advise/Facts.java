@@ -8,6 +8,7 @@ import bufq.model.HloModule;
 import bufq.model.HloUse;
 import bufq.model.HloValue;
 import bufq.analysis.liveness.Liveness;
+import bufq.analysis.whatif.Edit;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -15,7 +16,6 @@ import java.util.IdentityHashMap;
 import java.util.Set;
 import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /** What the rules ask of a module: its peak, the values live there, each value's instruction and uses. */
 public final class Facts {
@@ -96,9 +96,8 @@ public final class Facts {
     /** The allocation holding {@code v}, or null. */
     public BufferAllocation allocation(HloValue v) { return module.allocation(v.allocation()); }
 
-    /** A {@code where} condition selecting exactly these values by id. */
-    public static String byId(List<HloValue> vs) {
-        if (vs.size() == 1) return "id = " + vs.get(0).id();
-        return "id in (" + vs.stream().map(v -> Long.toString(v.id())).collect(Collectors.joining(", ")) + ")";
+    /** A selection of exactly these values, by id. */
+    public static Edit.Where byId(List<HloValue> vs) {
+        return Edit.Where.ofIds(vs.stream().map(HloValue::id).toList());
     }
 }

@@ -24,6 +24,6 @@ final class FragmentationRule implements Rule {
         long loss = total - f.peakBytes();
         if (loss < SHARE * f.peakBytes()) return List.of();
         return List.of(new Advice(name(), "the allocations reserve " + Units.human(total) + " for a peak of "
-                + Units.human(f.peakBytes()) + ": buffer assignment could not pack the rest", null, List.of(), loss));
+                + Units.human(f.peakBytes()) + ": buffer assignment could not pack the rest", List.of(), List.of(), loss));
     }
 }

@@ -1,5 +1,6 @@
 package bufq.analysis.advise;
 
+import bufq.analysis.whatif.Edit;
 import bufq.model.HloInstruction;
 import bufq.model.HloUse;
 import bufq.model.HloValue;
@@ -48,7 +49,7 @@ final class HalfPrecisionRule implements Rule {
                 + " left out: XLA:CPU computes bf16 dots in f32, converting around each)")
                 + (kept == 0 ? "" : " (" + kept + " more made by a dot or in a softmax are left out: mixed precision keeps"
                 + " those in f32 on purpose)"),
-                "scale where " + Facts.byId(big) + " by 0.5", big, 0));
+                Edit.Scale.of(Facts.byId(big), 0.5), big));
     }
 
     /**

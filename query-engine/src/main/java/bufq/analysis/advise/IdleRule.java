@@ -1,5 +1,6 @@
 package bufq.analysis.advise;
 
+import bufq.analysis.whatif.Edit;
 import bufq.units.Units;
 import bufq.model.HloValue;
 
@@ -28,9 +29,8 @@ final class IdleRule implements Rule {
             if (out.size() == LISTED || v.size() < SHARE * f.peakBytes()) break;   // largest first
             if (ActivationRule.isActivation(f, v) || f.usedAt(v, f.peakTime()) || !usedAfter(f, v)) continue;
             if (isInput(f, v)) continue;   // a program cannot remat its inputs: donation is the donation rule's
-            String where = Facts.byId(List.of(v));
             out.add(new Advice(name(), v.label() + " (" + Units.human(v.size()) + ") is idle across the peak until step " + nextUse(f, v),
-                    "remat where " + where, List.of(v), 0));
+                    Edit.Remat.of(Facts.byId(List.of(v))), List.of(v)));
         }
         return out;
     }

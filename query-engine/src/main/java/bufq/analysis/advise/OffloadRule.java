@@ -1,5 +1,6 @@
 package bufq.analysis.advise;
 
+import bufq.analysis.whatif.Edit;
 import bufq.analysis.category.OpNames;
 import bufq.units.Units;
 import bufq.analysis.liveness.UseSchedule;
@@ -47,7 +48,7 @@ final class OffloadRule implements Rule {
                 + " names_which_can_be_offloaded=[...], offload_src='device', offload_dst='pinned_host');"
                 + " offload_dot_with_no_batch_dims offloads the dots among them); the whatif frees each over that stretch with"
                 + " instant copies, so the real copies out and back save at most this",
-                "remat where " + Facts.byId(vs), vs, 0));
+                Edit.Remat.of(Facts.byId(vs)), vs));
     }
 
     /**

@@ -1,5 +1,6 @@
 package bufq.analysis.advise;
 
+import bufq.analysis.whatif.Edit;
 import bufq.model.HloValue;
 
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ final class PaddingRule implements Rule {
             if (pad < SHARE * f.peakBytes()) continue;
             long logical = vs.get(0).logicalSize();   // one shape, one logical size
             out.add(new Advice(name(), vs.size() + " x " + e.getKey() + " padded from " + logical + " bytes: change the layout or the dims",
-                    "size where " + Facts.byId(vs) + " = " + logical, vs, 0));
+                    Edit.Resize.of(Facts.byId(vs), logical), vs));
         }
         return out;
     }

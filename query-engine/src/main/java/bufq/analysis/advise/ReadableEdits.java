@@ -1,5 +1,6 @@
 package bufq.analysis.advise;
 
+import bufq.analysis.whatif.Edit;
 import bufq.eval.Catalog;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
@@ -8,20 +9,17 @@ import bufq.model.TilingModel;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.UnaryOperator;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
- * The statements {@code advise} prints, as people read them: each selection of values by id in an
- * edit ({@code where id in (127, 128, ...)}) becomes the shortest condition that selects exactly
- * those values ({@link ShortestCondition}), so a line stays short on a module of hundreds of layers
- * and says what it selects. What the condition selects is checked by running it, so the line
- * reproduces the same saving.
+ * The edits {@code advise} and {@code blame by sharding} print, as people read them, written once
+ * from the what-if engine's edit objects: each selection of values a rule built by id becomes the
+ * shortest condition that selects exactly those values ({@link ShortestCondition}: {@code op_name ~
+ * "/attention/" and live at peak}), so a line stays short on a module of hundreds of layers and says
+ * what it selects. What the condition selects is checked by running it, so the line reproduces the
+ * same saving; a condition a user or script wrote is printed as written.
  */
-public final class ReadableEdits implements UnaryOperator<String> {
-    private static final Pattern BY_ID = Pattern.compile("\\bid (?:in \\(([0-9, ]+)\\)|= ([0-9]+))");
-
+public final class ReadableEdits {
     private final HloModule module;
     private final Catalog catalog;
     private final TilingModel tiling;
@@ -32,34 +30,48 @@ public final class ReadableEdits implements UnaryOperator<String> {
         this.tiling = tiling;
     }
 
-    /**
-     * {@code edit} with each id selection written as a condition; as it is where none is found, or
-     * where a field's getter fails (a category rule of the user's).
-     */
-    @Override public String apply(String edit) {
-        try {
-            return readable(edit);
-        } catch (QueryException | RuntimeException e) {
-            return edit;
-        }
+    /** {@code edits} as one {@code whatif} argument, {@code ; }-separated. */
+    public String render(List<Edit> edits) {
+        return edits.stream().map(this::render).collect(Collectors.joining("; "));
     }
 
-    private String readable(String edit) throws QueryException {
-        Matcher m = BY_ID.matcher(edit);
-        StringBuilder out = new StringBuilder();
-        while (m.find()) {
-            List<HloValue> vs = new ArrayList<>();
-            String ids = m.group(1) != null ? m.group(1) : m.group(2);
-            boolean known = true;
-            for (String id : ids.split(",\\s*")) {
-                HloValue v = module.value(Long.parseLong(id.strip()));
-                if (v == null) known = false;
-                else vs.add(v);
-            }
-            String condition = known ? ShortestCondition.of(module, vs, catalog, tiling) : m.group();
-            m.appendReplacement(out, Matcher.quoteReplacement(condition));
+    /**
+     * One edit, its selection by id written as a condition; the ids where no condition is found or a
+     * field's getter fails (a category rule of the user's).
+     */
+    public String render(Edit e) {
+        String named = named(e);
+        return named != null ? named : e.text();
+    }
+
+    /**
+     * {@code edits} with every selection of more than {@link ShortestCondition#FEW} ids named by a
+     * condition; null when one of them has none.
+     */
+    public String named(List<Edit> edits) {
+        List<String> out = new ArrayList<>();
+        for (Edit e : edits) {
+            String n = named(e);
+            if (n == null && e.where() != null && e.where().ids() != null && e.where().ids().size() > ShortestCondition.FEW) return null;
+            out.add(n != null ? n : e.text());
         }
-        m.appendTail(out);
-        return out.toString();
+        return String.join("; ", out);
+    }
+
+    private String named(Edit e) {
+        Edit.Where w = e.where();
+        if (w == null || w.ids() == null) return e.text();
+        List<HloValue> vs = new ArrayList<>();
+        for (long id : w.ids()) {
+            HloValue v = module.value(id);
+            if (v == null) return null;
+            vs.add(v);
+        }
+        try {
+            String c = ShortestCondition.of(module, vs, catalog, tiling);
+            return c.equals(ShortestCondition.byId(vs)) && vs.size() > ShortestCondition.FEW ? null : e.written(c);
+        } catch (QueryException | RuntimeException x) {
+            return null;
+        }
     }
 }

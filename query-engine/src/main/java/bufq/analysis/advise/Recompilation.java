@@ -1,5 +1,6 @@
 package bufq.analysis.advise;
 
+import bufq.analysis.whatif.Edit;
 import bufq.units.Units;
 import bufq.model.HloModule;
 
@@ -46,7 +47,7 @@ final class Recompilation {
             return new Figure(0, BOUND, "; on XLA:CPU the device is the host, so an offload frees nothing (the what-if's "
                     + Units.human(whatifSaves) + " is what a GPU or TPU build's device memory would save at most)");
         }
-        if (a.edit() == null || !a.edit().startsWith("remat ")) return new Figure(whatifSaves, EXACT, "");
+        if (a.edits().isEmpty() || !(a.edits().get(0) instanceof Edit.Remat)) return new Figure(whatifSaves, EXACT, "");
         if (ScanRematRule.NAME.equals(a.rule())) {
             // a loop keeps each recomputation in its iteration, on every backend: the what-if's figure,
             // cut to the least share of it the real builds delivered

@@ -1,5 +1,6 @@
 package bufq.analysis.advise;
 
+import bufq.analysis.whatif.Edit;
 import bufq.model.HloValue;
 import bufq.analysis.sharding.GatheredWeights;
 import bufq.units.Units;
@@ -38,6 +39,6 @@ final class RegatherRule implements Rule {
         return List.of(new Advice(name(), held.size() + (held.size() == 1 ? " all-gathered weight (" : " all-gathered weights (") + names + ", "
                 + Units.human(bytes) + ") " + (held.size() == 1 ? "is" : "are") + " held across the peak from the forward pass to the backward:"
                 + " gather them again where they are read (jax.checkpoint with a policy that saves no all-gather, e.g."
-                + " jax.checkpoint_policies.nothing_saveable around each layer)", "remat where " + Facts.byId(held), held, 0));
+                + " jax.checkpoint_policies.nothing_saveable around each layer)", Edit.Remat.of(Facts.byId(held)), held));
     }
 }

@@ -1,5 +1,6 @@
 package bufq.analysis.advise;
 
+import bufq.analysis.whatif.Edit;
 import bufq.units.Units;
 import bufq.analysis.category.Categories;
 import bufq.analysis.liveness.UseSchedule;
@@ -44,7 +45,7 @@ final class RematPolicyRule implements Rule {
                 : " residuals that are not dot outputs (") + Units.human(bytes)
                 + ") wait across the peak" + (dots == 0 ? "" : ", beside " + dots + (dots == 1 ? " dot output (" : " dot outputs (") + Units.human(kept) + ")")
                 + ": jax.checkpoint(policy=jax.checkpoint_policies.checkpoint_dots) keeps the dots and recomputes these",
-                "remat where " + Facts.byId(recomputed), recomputed, 0));
+                Edit.Remat.of(Facts.byId(recomputed)), recomputed));
     }
 
     /** A dot_general's output, by the last part of its op_name ({@code jit(f)/jvp()/dot_general}). */

@@ -15,15 +15,13 @@ import bufq.analysis.sharding.Replication;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
-import bufq.analysis.whatif.EditParser;
+import bufq.analysis.whatif.Edit;
 import bufq.analysis.whatif.EditSweep;
 import bufq.analysis.whatif.Outcome;
 
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -44,8 +42,24 @@ public final class Remedy {
      *
      * @param figure what kind of figure {@code saves} is: "exact: whatif" (the peak recomputed under the
      *               edit), "exact: fit" (the set re-run without the arrays), or an estimate, with its error
+     * @param edits  the what-if edits measured (empty for a change measured elsewhere)
+     * @param statement the statement that reproduces a change measured elsewhere ({@code fit drop x}); null with edits
      */
-    public record Change(String change, long saves, String figure, String finding, String statement) {}
+    public record Change(String change, long saves, String figure, String finding, List<Edit> edits, String statement) {
+        public Change {
+            edits = List.copyOf(edits);
+        }
+
+        /** A change measured elsewhere, reproduced by {@code statement}. */
+        public Change(String change, long saves, String figure, String finding, String statement) {
+            this(change, saves, figure, finding, List.of(), statement);
+        }
+
+        /** The statement that reproduces it, edits written by {@code readable}. */
+        public String shown(ReadableEdits readable) {
+            return edits.isEmpty() ? statement : "whatif " + readable.render(edits);
+        }
+    }
 
     /** The figure of a change {@code fit} measured: the set re-run without the arrays. */
     public static final String FIT = "exact: fit";
@@ -91,18 +105,18 @@ public final class Remedy {
             changes.addAll(chunk(m, a, holders, offered, catalog, tiling, tilings));
         if (ProgramSizes.liveOut(a) && !a.isParameter())
             changes.add(measured(m, "bf16 output", "the output (" + shape(a) + ") in bf16 halves it; or shard it across devices"
-                    + " (jax.sharding), or donate an argument of its size (donate_argnums)", "scale where allocation = " + a.index() + " by 0.5",
+                    + " (jax.sharding), or donate an argument of its size (donate_argnums)", List.of(Edit.Scale.of(Edit.Where.of("allocation = " + a.index()), 0.5)),
                     catalog, tiling, tilings));
         if (a.isParameter()) {
             Replication.Group g = Replication.groupOf(m, values);
             if (g != null)
                 changes.add(measured(m, "shard", "the argument " + String.join(", ", g.paths()) + " is " + g.now() + " on a mesh of "
-                        + g.partitions() + " devices: shard it (and its optimizer state) over every device", Replication.edit(g),
+                        + g.partitions() + " devices: shard it (and its optimizer state) over every device", ShardingAudit.edits(g),
                         catalog, tiling, tilings));
         }
         if (a.isParameter())
             changes.add(measured(m, "donate", "donate the argument (donate_argnums) so the output may reuse it; or pass it in bf16",
-                    "donate where allocation = " + a.index(), catalog, tiling, tilings));
+                    List.of(Edit.Donate.of(Edit.Where.of("allocation = " + a.index()))), catalog, tiling, tilings));
         // what makes the program fit first; of those, what needs no recompilation (an array not kept, a
         // donation: exact) before a rewrite; then by bytes
         changes.sort(Comparator.comparing((Change c) -> !(over > 0 && c.saves() >= over))
@@ -116,7 +130,7 @@ public final class Remedy {
         ReadableEdits readable = new ReadableEdits(m, catalog, tiling);
         for (Change c : changes)
             r.row(++k, c.change(), c.saves(), a.size() == 0 ? null : (double) c.saves() / a.size(), c.figure(), c.finding(),
-                    readable.apply(c.statement()), m.handle());
+                    c.shown(readable), m.handle());
         if (over > 0) r.note(m.handle() + " is over by " + Units.human(over) + " (" + over + " B) with what is held beside it:"
                 + " the changes that save at least that come first, those needing no recompilation before them");
         if (changes.isEmpty()) r.note("tried: chunking (" + kind + " allocations only), bf16 and sharding (outputs only), donation"
@@ -159,13 +173,12 @@ public final class Remedy {
         long d = k;
         while (d < lead && lead % d != 0) d++;
         if (d <= lead) k = d;
-        String where = ids.size() == 1 ? "id = " + ids.get(0) : "id in (" + String.join(", ", ids.stream().map(String::valueOf).toList()) + ")";
-        String edit = String.format(Locale.ROOT, "scale where %s by %s", where, trim(1.0 / k));
+        Edit edit = Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / k);
         HloInstruction i = m.instruction(big.name());
         String op = i == null || i.opName() == null ? big.label() : i.opName();
         return List.of(measured(m, "chunk " + k + " ways", "compute " + op + " (" + big.shape().text() + ") in " + k
                 + " chunks of its leading axis (" + lead + "): lax.map over x.reshape(" + k + ", " + lead / k
-                + ", ...), or a Python loop of " + k + " calls, so one chunk's temporaries are live at a time", edit,
+                + ", ...), or a Python loop of " + k + " calls, so one chunk's temporaries are live at a time", List.of(edit),
                 catalog, tiling, tilings));
     }
 
@@ -206,30 +219,25 @@ public final class Remedy {
         HloInstruction w = loop == null ? null : m.instruction(loop);
         String at = (loop == null ? "a while loop" : loop) + (w != null && w.opName() != null ? " (" + w.opName() + ")" : "")
                 + (w != null && Facts.source(w) != null ? " at " + Facts.source(w) : "");
-        String where = Facts.byId(aliases);
+        Edit.Where where = Facts.byId(aliases);
         List<Change> out = new ArrayList<>();
         out.add(measured(m, "scan ys in bf16", ys.size() + " stacked outputs of the lax.scan at " + at + " (e.g. "
                 + ys.get(0).name() + ys.get(0).index() + ", " + ys.get(0).shape().text() + ": one slice per iteration along the leading"
-                + " axis): return its ys in bf16", "scale where " + where + " by 0.5", catalog, tiling, tilings));
+                + " axis): return its ys in bf16", List.of(Edit.Scale.of(where, 0.5)), catalog, tiling, tilings));
         out.add(measured(m, "no scan ys", "the same ys not stacked: carry what is needed of them (a running sum, the loss)"
-                + " in the scan's carry, or jax.checkpoint the scan body so its residuals are recomputed", "drop where " + where,
+                + " in the scan's carry, or jax.checkpoint the scan body so its residuals are recomputed", List.of(Edit.Drop.of(where)),
                 catalog, tiling, tilings));
         return out;
     }
 
-    private static Change measured(HloModule m, String change, String finding, String edit, Catalog catalog,
+    private static Change measured(HloModule m, String change, String finding, List<Edit> edits, Catalog catalog,
                                    TilingModel tiling, Function<String, TilingModel> tilings) throws QueryException {
-        EditParser.Parsed p = EditParser.parse(edit, Set.copyOf(catalog.entities()));
-        Outcome o = EditSweep.run(m, p.edits(), catalog, tiling, tilings);
-        return new Change(change, o.saved(), "exact: whatif", finding, "whatif " + edit);
+        Outcome o = EditSweep.run(m, edits, catalog, tiling, tilings);
+        return new Change(change, o.saved(), "exact: whatif", finding, edits, null);
     }
 
     private static String shape(BufferAllocation a) {
         return a.outputShape() != null ? a.outputShape().text() : Units.human(a.size());
     }
 
-    private static String trim(double d) {
-        String s = String.format(Locale.ROOT, "%.6f", d);
-        return s.replaceAll("0+$", "").replaceAll("\\.$", "");
-    }
 }

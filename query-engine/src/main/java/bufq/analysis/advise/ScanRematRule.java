@@ -1,5 +1,6 @@
 package bufq.analysis.advise;
 
+import bufq.analysis.whatif.Edit;
 import bufq.units.Units;
 import bufq.model.HloValue;
 
@@ -47,6 +48,6 @@ final class ScanRematRule implements Rule {
                 : "stack the layers' parameters and run them with jax.lax.scan(jax.checkpoint(layer), x, stacked_params)";
         return List.of(new Advice(name(), vs.size() + " activations of " + ops.size() + " op_names (" + Units.human(bytes)
                 + ") wait across the peak for the backward pass: " + change + ", so each iteration recomputes its own"
-                + " layer and only the carry and one layer's residuals stay", "remat where " + Facts.byId(vs), vs, 0));
+                + " layer and only the carry and one layer's residuals stay", Edit.Remat.of(Facts.byId(vs)), vs));
     }
 }

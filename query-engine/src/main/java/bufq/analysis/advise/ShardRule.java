@@ -1,5 +1,6 @@
 package bufq.analysis.advise;
 
+import bufq.analysis.whatif.Edit;
 import bufq.model.HloValue;
 import bufq.analysis.sharding.Replication;
 import bufq.units.Units;
@@ -43,14 +44,14 @@ final class ShardRule implements Rule {
             vs.sort((a, b) -> Long.compare(b.size(), a.size()));
             out.add(new Advice(name(), String.format("shard %d leaves and their optimizer state over the mesh (%d devices): %s;"
                             + " %s per device now, %s cut %d ways", big.size(), n, list(leaves), Units.human(bytes), Units.human(sharded), n),
-                    Replication.edit(big), vs, 0));
+                    ShardingAudit.edits(big), vs, 0));
         }
         for (Replication.Group g : big) {
             List<HloValue> vs = new ArrayList<>();
             for (Replication.Member x : g.members()) vs.add(x.value());
             out.add(new Advice(name(), String.format("shard %s over the mesh (%d devices): %s, %s per device; %s cut %d ways"
                             + " (a PartitionSpec naming a mesh axis on a dimension it divides)", what(f, g), n, g.now(),
-                    Units.human(g.bytes()), Units.human(g.bytesSharded()), n), Replication.edit(g), vs, 0));
+                    Units.human(g.bytes()), Units.human(g.bytesSharded()), n), ShardingAudit.edits(g), vs, 0));
         }
         return out;
     }

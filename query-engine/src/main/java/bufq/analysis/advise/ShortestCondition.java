@@ -43,7 +43,7 @@ public final class ShortestCondition {
     static final int EXCLUDED = 3;
 
     /** Most ids a condition spells out: to leave a few values out, or for a set too small to name otherwise. */
-    static final int FEW = 6;
+    public static final int FEW = 6;
 
     /** Most alternatives of an {@code or}. */
     static final int ALTERNATIVES = 4;

@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -185,10 +184,11 @@ public final class Replication {
     }
 
     /**
-     * The {@code whatif} edits that cut every value of {@code g} as its member would be: each scaled
-     * by its pieces over the mesh's devices ({@code scale where id in (...) by 0.25}), one edit per factor.
+     * How each value of {@code g} would be cut if its member were: ids by the pieces of it each
+     * device holds now (1: replicated), fewest pieces first. Sharded over every device, each shrinks
+     * by its pieces over the mesh's devices; {@code advise} measures that as a what-if.
      */
-    public static String edit(Group g) {
+    public static Map<Long, List<Long>> idsByPieces(Group g) {
         Map<Long, List<Long>> byPieces = new TreeMap<>();
         Map<String, Long> pieces = new HashMap<>();
         for (Member x : g.members()) {
@@ -196,24 +196,6 @@ public final class Replication {
             pieces.merge(shapeKey(x.value()), x.sharding().shards(), Math::min);
         }
         for (HloValue v : g.alike()) byPieces.computeIfAbsent(pieces.getOrDefault(shapeKey(v), 1L), k -> new ArrayList<>()).add(v.id());
-        List<String> edits = new ArrayList<>();
-        for (Map.Entry<Long, List<Long>> e : byPieces.entrySet()) {
-            List<Long> ids = e.getValue();
-            String where = ids.size() == 1 ? "id = " + ids.get(0) : "id in (" + String.join(", ", ids.stream().map(String::valueOf).toList()) + ")";
-            edits.add("scale where " + where + " by " + factor((double) e.getKey() / g.partitions()));
-        }
-        return String.join("; ", edits);
-    }
-
-    /** Edits for several groups at once. */
-    public static String edit(List<Group> gs) {
-        List<String> parts = new ArrayList<>();
-        for (Group g : gs) parts.add(edit(g));
-        return String.join("; ", parts);
-    }
-
-    private static String factor(double d) {
-        String s = String.format(Locale.ROOT, "%.6f", d);
-        return s.replaceAll("0+$", "").replaceAll("\\.$", "");
+        return byPieces;
     }
 }

@@ -352,7 +352,7 @@ public final class EditSweep {
         if (query != null) return true;
         for (Edit e : edits) {
             if (e instanceof Edit.Remat || e instanceof Edit.Donate || e instanceof Edit.End x && x.atLastUse()) return true;
-            if (e.where() != null && selections.apply(e.where()).readsUsedValues()) return true;
+            if (e.where() != null && e.where().ids() == null && selections.apply(e.where()).readsUsedValues()) return true;
         }
         return false;
     }
@@ -367,6 +367,15 @@ public final class EditSweep {
 
     /** Positions of the values {@code where} selects, in module order. */
     private int[] select(Edit.Where w) throws QueryException {
+        if (w.ids() != null) {   // a built edit's values, by id: nothing to compile
+            int[] out = new int[w.ids().size()];
+            int k = 0;
+            for (long id : w.ids()) {
+                HloValue v = module.value(id);
+                if (v != null) out[k++] = position(v);
+            }
+            return Arrays.stream(out, 0, k).sorted().distinct().toArray();
+        }
         List<Object> rows = selections.apply(w).rows(ctx);
         // Rows come in module order: one walk along the values finds their positions (no map of a
         // million boxed positions); a row out of that order is looked up by id.

@@ -56,16 +56,16 @@ class AdvisorTest {
         for (Advisor.Measured x : found) {
             Advice a = x.advice();
             assertFalse(a.finding().isBlank());
-            if (a.edit() == null) {
+            if (!a.measured()) {
                 long total = 0;
                 for (BufferAllocation al : m.allocations()) total += al.size();
                 assertEquals(total - Liveness.of(m).peakBytes(), x.saves(), a.finding());
                 continue;
             }
             // The saving is the peak the advice's own whatif line lowers, recomputed step by step.
-            var edits = EditParser.parse(a.edit(), Set.copyOf(Catalog.standard().entities())).edits();
+            var edits = EditParser.parse(a.editText(), Set.copyOf(Catalog.standard().entities())).edits();
             long expected = Liveness.of(m).peakBytes() - max(RecomputeAccess.occupancy(m, edits));
-            assertEquals(expected, x.saves(), a.edit());
+            assertEquals(expected, x.saves(), a.editText());
             Outcome o = EditSweep.run(m, edits, Catalog.standard(), TilingModel.TPU, n -> null);
             assertEquals(o.saved(), x.saves());
             assertFalse(a.values().isEmpty(), "evidence for " + a.finding());

@@ -1,5 +1,7 @@
 package bufq.analysis.advise;
 
+import bufq.analysis.whatif.Edit;
+import bufq.analysis.whatif.EditParser;
 import bufq.dump.DumpLoader;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
@@ -54,15 +56,17 @@ class ReadableEditsTest {
         ReadableEdits readable = new ReadableEdits(m, Catalog.standard(), TilingModel.TPU);
         int checked = 0;
         for (Advisor.Measured x : plan.found()) {
-            String edit = x.advice().edit();
-            // two ids say themselves; more are named by what they share
-            if (edit == null || !edit.contains("where id in (") || edit.chars().filter(ch -> ch == ',').count() < 2) continue;
-            String shown = readable.apply(edit);
-            assertFalse(shown.contains("id in ("), edit + " -> " + shown);
-            String before = edit.substring(edit.indexOf(" where ") + 7, edit.lastIndexOf(')') + 1);
-            String after = shown.substring(shown.indexOf(" where ") + 7, shown.length() - (edit.length() - edit.lastIndexOf(')') - 1));
-            assertEquals(ids(m, before), ids(m, after), shown);
-            checked++;
+            for (Edit edit : x.advice().edits()) {
+                // two ids say themselves; more are named by what they share
+                if (edit.where() == null || edit.where().ids() == null || edit.where().ids().size() < 3) continue;
+                String shown = readable.render(edit);
+                assertFalse(shown.contains("id in ("), edit.text() + " -> " + shown);
+                Edit back = EditParser.parse(shown, Set.of()).edits().get(0);
+                assertEquals(edit.getClass(), back.getClass(), shown);
+                assertEquals(new TreeSet<>(edit.where().ids()), ids(m, back.where().condition()), shown);
+                assertEquals(edit.written(back.where().condition()), shown);
+                checked++;
+            }
         }
         assertTrue(checked >= 3, "advise found id selections to rewrite: " + checked);
         List<Output> report = Advisor.report(m, plan, 0, readable);

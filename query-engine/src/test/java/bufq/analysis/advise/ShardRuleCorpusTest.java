@@ -108,6 +108,20 @@ class ShardRuleCorpusTest {
         assertTrue(t.notes().stream().anyMatch(n -> n.startsWith("per device, 1 of 4 (num_partitions=4 in module_0000.jit_train_step")), t.notes().toString());
     }
 
+    /** The audit's whatif lines, the "all at once" note's too, name their values by a condition, never by a long list of ids. */
+    @Test
+    void theAuditsWhatifsAreConditionsNotIdLists() throws Exception {
+        HloModule m = load("oom/replicated-adam");
+        Table t = (Table) ShardingAudit.report(m, Catalog.standard(), TilingModel.TPU, n -> null).get(0);
+        String all = t.notes().stream().filter(n -> n.startsWith("all ")).findFirst().orElseThrow(() -> new AssertionError(t.notes().toString()));
+        assertTrue(all.startsWith("all 15 at once: saves 7.8GiB of the 14.5GiB peak ("), all);
+        assertTrue(!all.contains("id in (") && !all.contains("..."), all);
+        int w = t.columnIndex("whatif");
+        // a few ids say themselves; more are named by what they share
+        for (List<Object> r : t.rows()) assertTrue(((String) r.get(w)).chars().filter(c -> c == ',').count() < ShortestCondition.FEW
+                || !((String) r.get(w)).contains("id in ("), r.toString());
+    }
+
     @Test
     void diffNamesTheShardingThatChanged() throws Exception {
         HloModule fixed = load("oom/replicated-embedding-fixed"), failing = load("oom/replicated-embedding");
@@ -128,7 +142,7 @@ class ShardRuleCorpusTest {
         // all-gather.235: the bf16 copy of params['unembed'] (f32[512,256000] per device) gathered whole, 1000 MiB
         assertTrue(a.finding().startsWith("1 all-gathered weight (params['unembed'], 1000.0MiB) is held across the peak"), a.finding());
         assertEquals("all-gather.235", a.values().get(0).name());
-        assertEquals(ShardingAudit.saves(m, a.edit(), Catalog.standard(), TilingModel.TPU, n -> null), found.get(0).saves());
+        assertEquals(ShardingAudit.saves(m, a.edits(), Catalog.standard(), TilingModel.TPU, n -> null), found.get(0).saves());
         assertTrue(found.get(0).saves() > 0);
     }
 }

@@ -62,7 +62,7 @@ class TwinPeakTest {
         Advisor.Plan plan = Advisor.plan(m, Rules.standard(), Catalog.standard(), TilingModel.TPU, n -> null);
         Advisor.Measured f32 = plan.found().stream().filter(x -> x.advice().rule().equals("f32")).findFirst()
                 .orElseThrow(() -> new AssertionError("no f32 finding: " + plan));
-        assertEquals("scale where id in (1, 2, 3, 4) by 0.5", f32.advice().edit());
+        assertEquals("scale where id in (1, 2, 3, 4) by 0.5", f32.advice().editText());
         assertEquals(4104 - 2056, f32.saves(), "both peaks halved: the peak is then p.0 and two halves");
         assertTrue(f32.advice().finding().contains("planned against the peak and its twin at step 5 at once"), f32.advice().finding());
         assertTrue(plan.notes().stream().anyMatch(n -> n.startsWith("f32: whatif scale where id in (1, 2) by 0.5 lowers step 2 by 2.0KiB,"

@@ -3,12 +3,16 @@ package bufq.shell.script;
 import bufq.analysis.advise.Advice;
 import bufq.analysis.advise.Facts;
 import bufq.analysis.advise.Rule;
+import bufq.analysis.whatif.Edit;
+import bufq.analysis.whatif.EditParser;
+import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import org.graalvm.polyglot.Value;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -57,10 +61,21 @@ final class JsRule implements Rule {
                     throw new ScriptFailure(ScriptFailure.definedAt(fn) + what + " returned element " + i
                             + " without string 'finding' and 'whatif'");
                 String edit = e.getMember("whatif").asString().strip().replaceFirst("^whatif\\s+", "");
-                out.add(new Advice(name, e.getMember("finding").asString(), edit, evidence(e, i, what, m), 0));
+                out.add(new Advice(name, e.getMember("finding").asString(), edits(edit, i, what), evidence(e, i, what, m), 0));
             }
             return out;
         });
+    }
+
+    /** The script's {@code whatif} text as the what-if engine's edits: parsed once, here, where the script wrote it. */
+    private List<Edit> edits(String text, long i, String what) {
+        try {
+            EditParser.Parsed p = EditParser.parse(text, Set.of());
+            return p.edits();
+        } catch (QueryException x) {
+            throw new ScriptFailure(ScriptFailure.definedAt(fn) + what + " returned element " + i + " whose whatif '" + text
+                    + "' does not parse: " + x.getMessage());
+        }
     }
 
     /**
