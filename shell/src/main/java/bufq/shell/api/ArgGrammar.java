@@ -50,7 +50,6 @@ public final class ArgGrammar {
         FLAG("");
 
         final String placeholder;
-
         Kind(String placeholder) { this.placeholder = placeholder; }
     }
 
@@ -230,9 +229,6 @@ public final class ArgGrammar {
     /** The arguments, in the order the synopsis lists them. */
     public List<Arg> args() { return args; }
 
-    /** The forms of a grammar made by {@link #forms}, else this grammar alone. */
-    public List<ArgGrammar> alternatives() { return forms.isEmpty() ? List.of(this) : forms; }
-
     /** The usage line: {@code blame [by op_name|source] [depth N] [at claimed_peak|STEP] [limit N]}. */
     public String synopsis() {
         if (!forms.isEmpty()) {
@@ -300,36 +296,13 @@ public final class ArgGrammar {
                 if (furthest.isEmpty() || d.start() == furthest.get(0).start()) furthest.add(weak ? furthest.size() : strong++, d);
             }
         }
-        return rethrow(merged(text, furthest));
-    }
-
-    /**
-     * The forms' errors at one spot as one: what each expected, together ("expected 'at N' or
-     * 'fit'"), else the message of the one with the most suggestions; every suggestion, nearest first.
-     */
-    private Diagnostic merged(String text, List<Diagnostic> errors) {
-        Diagnostic best = errors.get(0);
-        List<String> expected = new ArrayList<>(), near = new ArrayList<>();
-        String tail = "; usage: " + synopsis();
-        for (Diagnostic d : errors) {
-            if (d.suggestions().size() > best.suggestions().size()) best = d;
-            for (String s : d.suggestions()) if (!near.contains(s)) near.add(s);
-            if (d.message().startsWith("expected ") && d.message().endsWith(tail))
-                for (String e : d.message().substring("expected ".length(), d.message().length() - tail.length()).split(" or "))
-                    if (!expected.contains(e)) expected.add(e);
-        }
-        String message = expected.size() > 1 ? "expected " + String.join(" or ", expected) + tail : best.message();
-        String typed = best.end() <= text.length() ? text.substring(best.start(), best.end()) : "";
-        near.sort((x, y) -> Integer.compare(NearNames.distance(typed, x, 64), NearNames.distance(typed, y, 64)));
-        return new Diagnostic(best.start(), best.end(), message, near.size() > 3 ? near.subList(0, 3) : near);
+        throw new ArgumentError(ArgText.merged(text, furthest, "; usage: " + synopsis()));
     }
 
     private boolean ledByChoice() {
         for (Arg a : args) if (a.positional()) return a.kind() == Kind.CHOICE;
         return false;
     }
-
-    private static ParsedArgs rethrow(Diagnostic d) throws ArgumentError { throw new ArgumentError(d); }
 
     /** One parse of a command's arguments by one form of its grammar: the words, then each argument. */
     private static final class Parser {
@@ -346,7 +319,7 @@ public final class ArgGrammar {
             this.grammar = grammar;
             this.reserved = reserved;
             this.text = text;
-            this.words = words(text, unterminated);
+            this.words = ArgText.words(text, unterminated);
         }
 
         // arguments := ( keyword value? | positional )* ; keywords in any order, positionals in theirs
@@ -360,7 +333,7 @@ public final class ArgGrammar {
                 Arg k = keyword(w.text());
                 // the rest of the line is taken as typed, quotes and all; any other word must close its quote
                 boolean rest = k == null && next < positionals.size() && positionals.get(next).kind() == Kind.REST;
-                if (w.start() == unterminated[0] && !rest) throw error(w.start(), text.length(), "unterminated string");
+                if (w.start() == unterminated[0] && !rest) throw ArgText.error(w.start(), text.length(), "unterminated string");
                 if (k != null) {
                     keywordSeen = true;
                     keywordArgument(k, w);
@@ -411,7 +384,7 @@ public final class ArgGrammar {
                 return;
             }
             if (at >= words.size() || (k.runOn() && keyword(words.get(at).text()) != null))
-                throw error(text.length(), text.length() + 1, "'" + k.word() + "' needs a value; usage: " + grammar.synopsis());
+                throw ArgText.error(text.length(), text.length() + 1, "'" + k.word() + "' needs a value; usage: " + grammar.synopsis());
             Word v = k.runOn() ? runOn(words.get(at).start()) : words.get(at++);
             check(k, v);
             put(k, v);
@@ -426,11 +399,11 @@ public final class ArgGrammar {
 
         private void conflicts(Arg k, Word w) throws ArgumentError {
             if (values.containsKey(k.word()) && !k.repeated())
-                throw error(w.start(), w.end(), "'" + k.word() + "' given twice; usage: " + grammar.synopsis());
+                throw ArgText.error(w.start(), w.end(), "'" + k.word() + "' given twice; usage: " + grammar.synopsis());
             if (k.group() < 0) return;
             for (Arg other : grammar.args()) {
                 if (other != k && other.group() == k.group() && values.containsKey(other.word()))
-                    throw error(w.start(), w.end(), "give " + other.named() + " or " + k.named() + ", not both");
+                    throw ArgText.error(w.start(), w.end(), "give " + other.named() + " or " + k.named() + ", not both");
             }
         }
 
@@ -464,17 +437,17 @@ public final class ArgGrammar {
                     for (Word w : given) {
                         List<String> near = NearNames.near(w.text(), keywords);
                         if (!near.isEmpty() && !w.text().contains(" "))
-                            throw error(w.start(), w.end(), message, near);
+                            throw ArgText.error(w.start(), w.end(), message, near);
                     }
                 }
-                throw error(text.length(), text.length() + 1, message);
+                throw ArgText.error(text.length(), text.length() + 1, message);
             }
         }
 
         private ArgumentError unexpected(Word w) {
             List<String> keywords = new ArrayList<>();
             for (Arg k : grammar.args()) if (!k.positional() && !values.containsKey(k.word())) keywords.add(k.word());
-            return error(w.start(), w.end(), "unexpected '" + w.text() + "'; usage: " + grammar.synopsis(), NearNames.near(w.text(), keywords));
+            return ArgText.error(w.start(), w.end(), "unexpected '" + w.text() + "'; usage: " + grammar.synopsis(), NearNames.near(w.text(), keywords));
         }
 
         /** A {@code --word} not declared, where the grammar has flags of that form: a mistyped flag, not a value. */
@@ -492,12 +465,10 @@ public final class ArgGrammar {
             return null;
         }
 
-        private void put(Arg a, Word v) {
-            values.computeIfAbsent(a.word(), x -> new ArrayList<>()).add(v);
-        }
+        private void put(Arg a, Word v) { values.computeIfAbsent(a.word(), x -> new ArrayList<>()).add(v); }
 
         private void check(Arg a, Word v) throws ArgumentError {
-            if (v.start() == unterminated[0]) throw error(v.start(), text.length(), "unterminated string");
+            if (v.start() == unterminated[0]) throw ArgText.error(v.start(), text.length(), "unterminated string");
             switch (a.kind()) {
                 case CHOICE -> {
                     String lower = v.text().toLowerCase(Locale.ROOT);
@@ -507,61 +478,22 @@ public final class ArgGrammar {
                     String list = quoted.size() == 1 ? quoted.get(0)
                             : String.join(", ", quoted.subList(0, quoted.size() - 1)) + " or " + quoted.get(quoted.size() - 1);
                     String who = a.positional() ? grammar.command() : grammar.command() + " " + a.word();
-                    throw error(v.start(), v.end(), who + " takes " + list + ", not '" + v.text() + "'", NearNames.near(v.text(), quoted));
+                    throw ArgText.error(v.start(), v.end(), who + " takes " + list + ", not '" + v.text() + "'", NearNames.near(v.text(), quoted));
                 }
                 case COUNT -> {
                     Long n = ParsedArgs.whole(v.text());
                     if (n != null && n >= a.min() && n <= a.max()) return;
                     String range = a.max() >= Integer.MAX_VALUE ? ">= " + a.min() : "from " + a.min() + " to " + a.max();
                     String who = a.positional() ? a.placeholder() : "'" + a.word() + "'";
-                    throw error(v.start(), v.end(), who + " takes a whole number " + range + ", not '" + v.text() + "'");
+                    throw ArgText.error(v.start(), v.end(), who + " takes a whole number " + range + ", not '" + v.text() + "'");
                 }
                 case SHARE -> {
                     if (ParsedArgs.share(v.text()) >= 0) return;
-                    throw error(v.start(), v.end(), a.word() + " takes a percentage from 0% to 100% (20%) or a fraction from 0 to 1 (0.2), not '"
+                    throw ArgText.error(v.start(), v.end(), a.word() + " takes a percentage from 0% to 100% (20%) or a fraction from 0 to 1 (0.2), not '"
                             + v.text() + "'");
                 }
                 default -> { }   // steps, spaces and modules resolve against the session when the command runs
             }
-        }
-
-        private static ArgumentError error(int start, int end, String message) { return error(start, end, message, List.of()); }
-
-        private static ArgumentError error(int start, int end, String message, List<String> near) {
-            return new ArgumentError(new Diagnostic(start, end, message, near));
-        }
-
-        /**
-         * Splits as the shell splits words (blanks separate, double quotes group), keeping where each is;
-         * never fails: a quote left open runs to the end, its word's start put in {@code unterminated[0]}.
-         */
-        static List<Word> words(String text, int[] unterminated) {
-            List<Word> out = new ArrayList<>();
-            int i = 0, n = text.length();
-            while (i < n) {
-                while (i < n && Character.isWhitespace(text.charAt(i))) i++;
-                if (i >= n) break;
-                int start = i;
-                StringBuilder w = new StringBuilder();
-                while (i < n && !Character.isWhitespace(text.charAt(i))) {
-                    char c = text.charAt(i);
-                    if (c != '"') {
-                        w.append(c);
-                        i++;
-                        continue;
-                    }
-                    int j = i + 1;
-                    for (; j < n && text.charAt(j) != '"'; j++) {
-                        char q = text.charAt(j);
-                        if (q == '\\' && j + 1 < n && (text.charAt(j + 1) == '"' || text.charAt(j + 1) == '\\')) q = text.charAt(++j);
-                        w.append(q);
-                    }
-                    if (j >= n && unterminated[0] < 0) unterminated[0] = start;
-                    i = Math.min(n, j + 1);
-                }
-                out.add(new Word(w.toString(), start, i));
-            }
-            return out;
         }
     }
 }
