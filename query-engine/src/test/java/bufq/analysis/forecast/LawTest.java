@@ -58,20 +58,4 @@ class LawTest {
         assertNull(Law.fit(s, new long[] {32, 64, 160}, new long[] {8, 16, 32}, why));
         assertTrue(why[0].contains("no affine function"), why[0]);
     }
-
-    @Test void theRequestGrammar() {
-        ForecastRequest r = ForecastRequest.parse("x[0] at 64 limit 5;");
-        assertEquals("x[0]", r.dimension());
-        assertEquals(64, r.n());
-        assertEquals(5, r.limit());
-        ForecastRequest fit = ForecastRequest.parse("fit");
-        assertTrue(fit.fit());
-        assertEquals(-1, fit.n());
-        assertEquals(128, ForecastRequest.parse("fit at 128").n());
-        for (String bad : new String[] {"", "at", "at x", "at 0", "x", "at 64 extra", "fit at", "at 64 limit"}) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ForecastRequest.parse(bad), bad);
-            assertTrue(e.getMessage().contains("expected") || e.getMessage().contains("a size is") || e.getMessage().contains("unexpected"),
-                    bad + ": " + e.getMessage());
-        }
-    }
 }

@@ -88,14 +88,4 @@ class MeshForecastTest {
                 "no mesh fits less than what stays whole");
     }
 
-    @Test
-    void theRequestReadsChips() {
-        ForecastRequest r = ForecastRequest.parse("chips at 8");
-        assertTrue(r.chips() && !r.fit() && r.n() == 8);
-        assertTrue(ForecastRequest.parse("CHIPS fit").fit());
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ForecastRequest.parse("chips at"));
-        assertTrue(e.getMessage().contains("device count"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> ForecastRequest.parse("chips 8"));
-        assertTrue(!ForecastRequest.parse("x[0] at 8").chips());
-    }
 }

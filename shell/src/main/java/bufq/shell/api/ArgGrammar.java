@@ -1,28 +1,28 @@
 package bufq.shell.api;
 
-import bufq.eval.Step;
 import bufq.lang.Diagnostic;
 import bufq.lang.NearNames;
-import bufq.lang.QueryException;
-import bufq.model.HloModule;
-import bufq.shell.session.CommandException;
+import bufq.shell.api.ParsedArgs.Word;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalInt;
+import java.util.function.UnaryOperator;
 
 /**
- * A command's arguments declared as data, the way {@code Setting} declares settings: keyword
- * arguments in any order ({@code by source}, {@code depth 3}, {@code at fusion.1}), flags
- * ({@code --force}) and their value kinds. One parse with spans: a word that is not the grammar's
- * gets a caret under it and a "did you mean" ({@link ArgumentError}), as a query's error does; the
- * synopsis {@code help} prints and completion follows is made from the same declaration.
+ * A command's arguments declared as data, the way {@code Setting} declares settings: positional
+ * arguments in order ({@code diff A B}, {@code export pprof|perfetto FILE}), keyword arguments in any
+ * order ({@code by source}, {@code depth 3}, {@code at fusion.1}), flags ({@code --force}), groups of
+ * which one is given ({@code color N | space NAME}), the rest of the line as typed ({@code js CODE}),
+ * and forms of which one applies ({@code set NAME VALUE | set category ...}). One parse with spans:
+ * a word that is not the grammar's gets a caret under it and a "did you mean" ({@link ArgumentError}),
+ * as a query's error does; the synopsis {@code help} prints and completion follows is made from the
+ * same declaration.
  */
 public final class ArgGrammar {
-    /** What a keyword's value is; the placeholder the synopsis shows for it. */
+    /** What an argument's value is; the placeholder the synopsis shows for it. */
     public enum Kind {
         /** A whole number in {@code [min, max]}. */
         COUNT("N"),
@@ -32,67 +32,119 @@ public final class ArgGrammar {
         SHARE("P"),
         /** A byte size ({@code 16GiB}). */
         SIZE("SIZE"),
-        /** A loaded module's handle. */
+        /** A loaded module's handle, resolved against the session when run. */
         MODULE("MODULE"),
         /** A memory space: its name ({@code vmem}, {@code hbm}) or colour, resolved against a module when run. */
         SPACE("NAME"),
         /** A file name. */
         FILE("FILE"),
-        /** A query condition. */
+        /** A query condition: the words up to the next keyword, as typed. */
         CONDITION("CONDITION"),
+        /** A word checked when run (a setting's value, a dimension, a program). */
+        TEXT("VALUE"),
+        /** The rest of the line as typed, quotes and all (code, a query, edits). */
+        REST("TEXT"),
         /** One of the argument's choices. */
         CHOICE(""),
-        /** A flag: no value. */
+        /** A flag or a literal word: no value. */
         FLAG("");
 
         final String placeholder;
-
         Kind(String placeholder) { this.placeholder = placeholder; }
     }
 
     /**
-     * One keyword argument.
+     * One argument.
      *
-     * @param word    the keyword ({@code by}, {@code --force})
-     * @param kind    its value's kind
-     * @param choices the words a {@link Kind#CHOICE} takes, or the named values a {@link Kind#STEP} takes besides a step
-     * @param min     the least a {@link Kind#COUNT} takes
-     * @param max     the most a {@link Kind#COUNT} takes
-     * @param aliases other words a {@link Kind#CHOICE} takes, which neither the synopsis nor an error lists
-     * @param unlisted  choices an error names but the synopsis leaves out, to keep it on one line
+     * @param word        the keyword ({@code by}, {@code --force}); of a positional, its placeholder ({@code FILE})
+     * @param kind        its value's kind
+     * @param choices     the words a {@link Kind#CHOICE} takes, or the named values a {@link Kind#STEP} takes besides a step
+     * @param min         the least a {@link Kind#COUNT} takes
+     * @param max         the most a {@link Kind#COUNT} takes
+     * @param aliases     other words a {@link Kind#CHOICE} takes, which neither the synopsis nor an error lists
+     * @param unlisted    choices an error names but the synopsis leaves out, to keep it on one line
+     * @param placeholder what the synopsis shows for the value ({@code W} in {@code width W})
+     * @param positional  taken by its place, not after a keyword
+     * @param required    must be given (positionals are, unless declared optional)
+     * @param repeated    may be given more than once; each value is kept
+     * @param runOn       its value is every word up to the next keyword, as typed ({@code where COND}, {@code keep SPEC, ...})
+     * @param hidden      parsed but left out of the synopsis (the description says it)
+     * @param group       of a group of which at most one is given ({@code color N | space NAME}), its number; else -1
      */
-    public record Arg(String word, Kind kind, List<String> choices, int min, int max, List<String> aliases,
-                      List<String> unlisted) {
+    public record Arg(String word, Kind kind, List<String> choices, long min, long max, List<String> aliases,
+                      List<String> unlisted, String placeholder, boolean positional, boolean required, boolean repeated,
+                      boolean runOn, boolean hidden, int group) {
         public Arg {
             choices = List.copyOf(choices);
             aliases = List.copyOf(aliases);
             unlisted = List.copyOf(unlisted);
         }
 
-        /** {@code by op_name|source}, {@code depth N}, {@code at claimed_peak|STEP}, {@code --force}. */
+        static Arg of(String word, Kind kind, List<String> choices, long min, long max, boolean positional) {
+            return new Arg(word, kind, choices, min, max, List.of(), List.of(), kind.placeholder, positional, positional,
+                    false, kind == Kind.CONDITION, false, -1);
+        }
+
+        Arg with(String placeholder, boolean required, boolean repeated, boolean runOn, boolean hidden, int group) {
+            return new Arg(word, kind, choices, min, max, aliases, unlisted, placeholder, positional, required, repeated, runOn, hidden, group);
+        }
+
+        /** The value as the synopsis shows it: {@code op_name|source}, {@code claimed_peak|STEP}, {@code N}. */
+        String value() {
+            if (kind == Kind.CHOICE) return String.join("|", choices);
+            return (choices.isEmpty() ? "" : String.join("|", choices) + "|") + placeholder;
+        }
+
+        /** {@code by op_name|source}, {@code depth N}, {@code --force}, {@code FILE}, {@code pprof|perfetto}. */
         String synopsis() {
             if (kind == Kind.FLAG) return word;
-            String value = kind == Kind.CHOICE ? String.join("|", choices)
-                    : (choices.isEmpty() ? "" : String.join("|", choices) + "|") + kind.placeholder;
-            return word + " " + value;
+            if (positional) return value() + (repeated && !placeholder.endsWith("...") ? "..." : "");
+            return word + " " + value();
+        }
+
+        /** The words this argument is named by in an error: {@code 'at N'}, {@code 'fit'}, {@code FILE}. */
+        String named() {
+            return positional ? value() : "'" + synopsis() + "'";
         }
     }
 
     private final String command;
     private final List<Arg> args;
+    private final List<ArgGrammar> forms;
 
-    private ArgGrammar(String command, List<Arg> args) {
+    private ArgGrammar(String command, List<Arg> args, List<ArgGrammar> forms) {
         this.command = command;
         this.args = List.copyOf(args);
+        this.forms = List.copyOf(forms);
     }
 
     /** A grammar for {@code command}, with no argument yet. */
-    public static ArgGrammar of(String command) { return new ArgGrammar(command, List.of()); }
+    public static ArgGrammar of(String command) { return new ArgGrammar(command, List.of(), List.of()); }
+
+    /**
+     * A grammar of several forms of one command, each its own grammar ({@code forecast [DIM] at N
+     * [limit K] | forecast chips (at N | fit)}): the arguments parse by the first form they fit;
+     * when none fits, the error is the one that read furthest.
+     */
+    public static ArgGrammar forms(ArgGrammar... forms) {
+        if (forms.length == 0) throw new IllegalArgumentException("no forms");
+        return new ArgGrammar(forms[0].command, List.of(), List.of(forms));
+    }
+
+    /** The command's name. */
+    public String command() { return command; }
 
     private ArgGrammar with(Arg a) {
         List<Arg> all = new ArrayList<>(args);
         all.add(a);
-        return new ArgGrammar(command, all);
+        return new ArgGrammar(command, all, forms);
+    }
+
+    private ArgGrammar last(UnaryOperator<Arg> change) {
+        if (args.isEmpty()) throw new IllegalStateException("no argument to change");
+        List<Arg> all = new ArrayList<>(args);
+        all.set(all.size() - 1, change.apply(all.get(all.size() - 1)));
+        return new ArgGrammar(command, all, forms);
     }
 
     /** {@code word} followed by one of {@code choices}. */
@@ -105,187 +157,343 @@ public final class ArgGrammar {
 
     /** As {@link #choice(String, List, List)}, with {@code unlisted} choices an error names and the synopsis does not. */
     public ArgGrammar choice(String word, List<String> choices, List<String> unlisted, List<String> aliases) {
-        return with(new Arg(word, Kind.CHOICE, choices, 0, 0, aliases, unlisted));
+        return with(new Arg(word, Kind.CHOICE, choices, 0, 0, aliases, unlisted, "", false, false, false, false, false, -1));
     }
 
     /** {@code word N}, N a whole number from {@code min} up. */
-    public ArgGrammar count(String word, int min) { return count(word, min, Integer.MAX_VALUE); }
+    public ArgGrammar count(String word, long min) { return count(word, min, Integer.MAX_VALUE); }
 
     /** {@code word N}, N a whole number in {@code [min, max]}. */
-    public ArgGrammar count(String word, int min, int max) { return with(new Arg(word, Kind.COUNT, List.of(), min, max, List.of(), List.of())); }
+    public ArgGrammar count(String word, long min, long max) { return with(Arg.of(word, Kind.COUNT, List.of(), min, max, false)); }
 
     /** {@code word STEP}; {@code named} are the step names the synopsis lists ({@code claimed_peak}). */
-    public ArgGrammar step(String word, String... named) { return with(new Arg(word, Kind.STEP, List.of(named), 0, 0, List.of(), List.of())); }
+    public ArgGrammar step(String word, String... named) { return with(Arg.of(word, Kind.STEP, List.of(named), 0, 0, false)); }
 
-    /** {@code word VALUE} of another kind (size, module, memory space, file, condition). */
-    public ArgGrammar value(String word, Kind kind) { return with(new Arg(word, kind, List.of(), 0, 0, List.of(), List.of())); }
+    /** {@code word VALUE} of another kind (size, module, memory space, file, condition, text). */
+    public ArgGrammar value(String word, Kind kind) { return with(Arg.of(word, kind, List.of(), 0, 0, false)); }
 
-    /** A flag such as {@code --force}. */
-    public ArgGrammar flag(String word) { return with(new Arg(word, Kind.FLAG, List.of(), 0, 0, List.of(), List.of())); }
+    /** A flag such as {@code --force}, or a literal word ({@code allocation}, {@code fit}). */
+    public ArgGrammar flag(String word) { return with(Arg.of(word, Kind.FLAG, List.of(), 0, 0, false)); }
+
+    /** A positional argument of {@code kind}, shown as {@code name} ({@code FILE}, {@code A}); required unless {@link #optional}. */
+    public ArgGrammar positional(String name, Kind kind) {
+        return with(Arg.of(name, kind, List.of(), 0, 0, true).with(name, true, false, false, false, -1));
+    }
+
+    /** A positional whole number in {@code [min, max]}, shown as {@code name}. */
+    public ArgGrammar positionalCount(String name, long min, long max) {
+        return with(Arg.of(name, Kind.COUNT, List.of(), min, max, true).with(name, true, false, false, false, -1));
+    }
+
+    /** A positional word that is one of {@code choices} ({@code export pprof|perfetto}); {@code name} names it in code. */
+    public ArgGrammar positionalChoice(String name, List<String> choices, List<String> aliases) {
+        return with(new Arg(name, Kind.CHOICE, choices, 0, 0, aliases, List.of(), "", true, true, false, false, false, -1));
+    }
+
+    /** The rest of the line as typed, shown as {@code shown} ({@code CODE}, {@code SELECT ...}); required unless {@link #optional}. */
+    public ArgGrammar rest(String name, String shown) {
+        return with(Arg.of(name, Kind.REST, List.of(), 0, 0, true).with(shown, true, false, false, false, -1));
+    }
+
+    /** The last argument, shown in the synopsis as {@code placeholder} ({@code width W}, {@code --partition KEY=VALUE}). */
+    public ArgGrammar as(String placeholder) { return last(a -> a.with(placeholder, a.required(), a.repeated(), a.runOn(), a.hidden(), a.group())); }
+
+    /** The last argument may be left out. */
+    public ArgGrammar optional() { return last(a -> a.with(a.placeholder(), false, a.repeated(), a.runOn(), a.hidden(), a.group())); }
+
+    /** The last argument must be given ({@code forecast at N}). */
+    public ArgGrammar required() { return last(a -> a.with(a.placeholder(), true, a.repeated(), a.runOn(), a.hidden(), a.group())); }
+
+    /** The last argument may be given more than once ({@code --partition}, {@code PATH...}). */
+    public ArgGrammar repeated() { return last(a -> a.with(a.placeholder(), a.required(), true, a.runOn(), a.hidden(), a.group())); }
+
+    /** The last argument's value is every word up to the next keyword, as typed ({@code keep SPEC, ...}). */
+    public ArgGrammar runOn() { return last(a -> a.with(a.placeholder(), a.required(), a.repeated(), true, a.hidden(), a.group())); }
+
+    /** The last argument is parsed but not shown in the synopsis (its description says it). */
+    public ArgGrammar hidden() { return last(a -> a.with(a.placeholder(), a.required(), a.repeated(), a.runOn(), true, a.group())); }
+
+    /**
+     * Arguments of which at most one is given ({@code [color N | space NAME]}), or exactly one when
+     * {@code required} ({@code (at N | fit)}): those {@code members} declares on an empty grammar.
+     */
+    public ArgGrammar oneOf(boolean required, UnaryOperator<ArgGrammar> members) {
+        int group = 0;
+        for (Arg a : args) group = Math.max(group, a.group() + 1);
+        ArgGrammar g = this;
+        for (Arg a : members.apply(of(command)).args())
+            g = g.with(a.with(a.placeholder(), required, a.repeated(), a.runOn(), a.hidden(), group));
+        return g;
+    }
 
     /** The arguments, in the order the synopsis lists them. */
     public List<Arg> args() { return args; }
 
     /** The usage line: {@code blame [by op_name|source] [depth N] [at claimed_peak|STEP] [limit N]}. */
     public String synopsis() {
+        if (!forms.isEmpty()) {
+            List<String> out = new ArrayList<>();
+            for (ArgGrammar f : forms) out.add(f.synopsis());
+            return String.join(" | ", out);
+        }
         StringBuilder b = new StringBuilder(command);
-        for (Arg a : args) b.append(" [").append(a.synopsis()).append(']');
+        for (int i = 0; i < args.size(); i++) {
+            Arg a = args.get(i);
+            if (a.hidden()) continue;
+            if (a.group() >= 0) {
+                List<String> members = new ArrayList<>();
+                int j = i;
+                for (; j < args.size() && args.get(j).group() == a.group(); j++) members.add(args.get(j).synopsis());
+                i = j - 1;
+                b.append(a.required() ? " (" : " [").append(String.join(" | ", members)).append(a.required() ? ")" : "]");
+                continue;
+            }
+            String s = a.synopsis();
+            if (a.positional() && a.kind() == Kind.REST && a.required()) b.append(' ').append(s);
+            else if (a.positional() && a.repeated() && !a.required()) b.append(" [").append(a.value()).append(" ...]");
+            else if (a.required()) b.append(' ').append(s);
+            else if (a.positional() && i + 1 < args.size() && args.get(i + 1).positional() && !args.get(i + 1).required()
+                    && !args.get(i + 1).hidden()) {
+                // optional positionals nest: set [NAME [VALUE]]
+                StringBuilder close = new StringBuilder("]");
+                b.append(" [").append(s);
+                while (i + 1 < args.size() && args.get(i + 1).positional() && !args.get(i + 1).required() && !args.get(i + 1).hidden()) {
+                    b.append(" [").append(args.get(++i).synopsis());
+                    close.append(']');
+                }
+                b.append(close);
+            }
+            else b.append(" [").append(s).append(']').append(a.repeated() && !a.placeholder().endsWith("...") ? "..." : "");
+        }
         return b.toString();
     }
-
-    /** A word of the arguments and where it starts and ends in them. */
-    public record Word(String text, int start, int end) {}
 
     /**
      * Parses {@code text}, a command's arguments, once. Errors span the word at fault in
      * {@code text}; the runner shows them under the statement.
      */
-    public Parsed parse(String text) throws ArgumentError {
-        List<Word> words = words(text);
-        Map<String, Word> values = new LinkedHashMap<>();
-        for (int i = 0; i < words.size(); i++) {
-            Word w = words.get(i);
-            Arg a = arg(w.text());
-            if (a == null) {
-                List<String> keywords = new ArrayList<>();
-                for (Arg k : args) keywords.add(k.word());
-                throw new ArgumentError(new Diagnostic(w.start(), w.end(), "unexpected '" + w.text() + "'; usage: " + synopsis(),
-                        NearNames.near(w.text(), keywords)));
-            }
-            if (values.containsKey(a.word()))
-                throw new ArgumentError(new Diagnostic(w.start(), w.end(), "'" + a.word() + "' given twice; usage: " + synopsis()));
-            if (a.kind() == Kind.FLAG) {
-                values.put(a.word(), w);
-                continue;
-            }
-            if (i + 1 >= words.size())
-                throw new ArgumentError(new Diagnostic(text.length(), text.length() + 1, "'" + a.word() + "' needs a value; usage: " + synopsis()));
-            Word v = words.get(++i);
-            check(a, v);
-            values.put(a.word(), v);
-        }
-        return new Parsed(values);
-    }
-
-    private Arg arg(String word) {
-        for (Arg a : args) if (a.word().equals(word)) return a;
-        return null;
-    }
-
-    private void check(Arg a, Word v) throws ArgumentError {
-        switch (a.kind()) {
-            case CHOICE -> {
-                String lower = v.text().toLowerCase(Locale.ROOT);
-                if (a.choices().contains(lower) || a.unlisted().contains(lower) || a.aliases().contains(lower)) return;
-                List<String> quoted = new ArrayList<>(a.choices());
-                quoted.addAll(a.unlisted());
-                String list = quoted.size() == 1 ? quoted.get(0)
-                        : String.join(", ", quoted.subList(0, quoted.size() - 1)) + " or " + quoted.get(quoted.size() - 1);
-                throw new ArgumentError(new Diagnostic(v.start(), v.end(), command + " " + a.word() + " takes " + list
-                        + ", not '" + v.text() + "'", NearNames.near(v.text(), quoted)));
-            }
-            case COUNT -> {
-                try {
-                    int n = Integer.parseInt(v.text());
-                    if (n >= a.min() && n <= a.max()) return;
-                } catch (NumberFormatException e) {
-                    // the message below says what is expected
+    public ParsedArgs parse(String text) throws ArgumentError {
+        if (forms.isEmpty()) return new Parser(this, text, List.of()).parse();
+        // a form led by a literal word (set category ...) before one led by a free word (set NAME ...)
+        List<ArgGrammar> order = new ArrayList<>(forms);
+        order.sort((x, y) -> Boolean.compare(!x.ledByChoice(), !y.ledByChoice()));
+        List<String> reserved = new ArrayList<>();
+        for (ArgGrammar f : forms) for (Arg a : f.args) if (!a.positional()) reserved.add(a.word());
+        List<Diagnostic> furthest = new ArrayList<>();
+        int strong = 0;
+        for (ArgGrammar f : order) {
+            try {
+                return new Parser(f, text, reserved).parse();
+            } catch (ArgumentError e) {
+                Diagnostic o = e.diagnostic();
+                Diagnostic d = new Diagnostic(o.start(), o.end(), o.message().replace("usage: " + f.synopsis(), "usage: " + synopsis()), o.suggestions());
+                if (!furthest.isEmpty() && d.start() > furthest.get(0).start()) {
+                    furthest.clear();
+                    strong = 0;
                 }
-                String range = a.max() == Integer.MAX_VALUE ? ">= " + a.min() : "from " + a.min() + " to " + a.max();
-                throw new ArgumentError(new Diagnostic(v.start(), v.end(), "'" + a.word() + "' takes a whole number " + range
-                        + ", not '" + v.text() + "'"));
+                // a form whose leading word is not the one typed says least: its error goes last
+                boolean weak = f.ledByChoice() && o.message().startsWith(command + " takes ");
+                if (furthest.isEmpty() || d.start() == furthest.get(0).start()) furthest.add(weak ? furthest.size() : strong++, d);
             }
-            default -> { }   // steps resolve against a module when the command runs
         }
+        throw new ArgumentError(ArgText.merged(text, furthest, "; usage: " + synopsis()));
     }
 
-    /** Splits as the shell splits words (blanks separate, double quotes group), keeping where each is. */
-    static List<Word> words(String text) throws ArgumentError {
-        List<Word> out = new ArrayList<>();
-        int i = 0, n = text.length();
-        while (i < n) {
-            while (i < n && Character.isWhitespace(text.charAt(i))) i++;
-            if (i >= n) break;
-            int start = i;
-            StringBuilder w = new StringBuilder();
-            while (i < n && !Character.isWhitespace(text.charAt(i))) {
-                char c = text.charAt(i);
-                if (c != '"') {
-                    w.append(c);
-                    i++;
+    private boolean ledByChoice() {
+        for (Arg a : args) if (a.positional()) return a.kind() == Kind.CHOICE;
+        return false;
+    }
+
+    /** One parse of a command's arguments by one form of its grammar: the words, then each argument. */
+    private static final class Parser {
+        private final ArgGrammar grammar;
+        private final String text;
+        private final List<Word> words;
+        private final Map<String, List<Word>> values = new LinkedHashMap<>();
+        private final int[] unterminated = {-1};
+        private int at;
+
+        private final List<String> reserved;
+
+        Parser(ArgGrammar grammar, String text, List<String> reserved) {
+            this.grammar = grammar;
+            this.reserved = reserved;
+            this.text = text;
+            this.words = ArgText.words(text, unterminated);
+        }
+
+        // arguments := ( keyword value? | positional )* ; keywords in any order, positionals in theirs
+        ParsedArgs parse() throws ArgumentError {
+            List<Arg> positionals = new ArrayList<>();
+            for (Arg a : grammar.args()) if (a.positional()) positionals.add(a);
+            int next = 0;
+            boolean keywordSeen = false;
+            while (at < words.size()) {
+                Word w = words.get(at);
+                Arg k = keyword(w.text());
+                // the rest of the line is taken as typed, quotes and all; any other word must close its quote
+                boolean rest = k == null && next < positionals.size() && positionals.get(next).kind() == Kind.REST;
+                if (w.start() == unterminated[0] && !rest) throw ArgText.error(w.start(), text.length(), "unterminated string");
+                if (k != null) {
+                    keywordSeen = true;
+                    keywordArgument(k, w);
                     continue;
                 }
-                int j = i + 1;
-                for (; j < n && text.charAt(j) != '"'; j++) {
-                    char q = text.charAt(j);
-                    if (q == '\\' && j + 1 < n && (text.charAt(j + 1) == '"' || text.charAt(j + 1) == '\\')) q = text.charAt(++j);
-                    w.append(q);
+                if (next >= positionals.size() || unknownFlag(w.text())) throw unexpected(w);
+                Arg p = positionals.get(next);
+                // a lone optional word leads (forecast [DIM] at N): after a keyword it is out of place
+                // (forecast fit: a keyword of another form is that form's, not this word)
+                if (leading(p) && (keywordSeen || reserved.contains(w.text().toLowerCase(Locale.ROOT)))) {
+                    next++;
+                    if (next >= positionals.size()) throw unexpected(w);
+                    p = positionals.get(next);
                 }
-                if (j >= n) throw new ArgumentError(new Diagnostic(i, n, "unterminated string"));
-                i = j + 1;
+                if (p.kind() == Kind.REST) {
+                    put(p, new Word(text.substring(w.start()), w.start(), text.length()));
+                    at = words.size();
+                    break;
+                }
+                if (p.group() >= 0) conflicts(p, w);
+                Word v = p.runOn() ? runOn(w.start()) : words.get(at++);
+                check(p, v);
+                put(p, v);
+                if (!p.repeated()) next++;
             }
-            out.add(new Word(w.toString(), start, i));
-        }
-        return out;
-    }
-
-    /** What {@link #parse} read: each keyword's value with its span. */
-    public static final class Parsed {
-        private final Map<String, Word> values;
-
-        Parsed(Map<String, Word> values) { this.values = values; }
-
-        /** Whether the flag or keyword {@code word} was given. */
-        public boolean has(String word) { return values.containsKey(word); }
-
-        /** The value given after {@code word} with its span, or null. */
-        public Word word(String word) { return values.get(word); }
-
-        /** The value given after {@code word}, or null. */
-        public String text(String word) {
-            Word w = values.get(word);
-            return w == null ? null : w.text();
+            missing();
+            return new ParsedArgs(values);
         }
 
-        /**
-         * The step given after {@code word} in {@code m} ({@link Step#resolve}: {@code peak},
-         * {@code claimed_peak}, a number or a scheduled name), or {@code absent} when none was
-         * given; a step that does not resolve is an error under the word.
-         */
-        public int step(String word, HloModule m, String absent) throws ArgumentError {
-            Word w = values.get(word);
-            if (w == null) w = new Word(absent, 0, 0);
-            try {
-                return Step.resolve(m, w.text());
-            } catch (QueryException e) {
-                Diagnostic d = e.diagnostic();
-                throw new ArgumentError(new Diagnostic(w.start(), Math.max(w.end(), w.start() + 1), d.message(), d.suggestions()));
+        private static boolean leading(Arg p) {
+            return p.kind() == Kind.TEXT && !p.required() && !p.repeated() && !p.runOn();
+        }
+
+        // keyword := FLAG | word value | '--word=value'
+        private void keywordArgument(Arg k, Word w) throws ArgumentError {
+            at++;
+            conflicts(k, w);
+            if (k.kind() == Kind.FLAG) {
+                put(k, w);
+                return;
+            }
+            String typed = w.text();
+            int eq = typed.indexOf('=');
+            if (eq > 0 && typed.startsWith("--")) {   // --partition=run=1
+                Word v = new Word(typed.substring(eq + 1), w.start() + eq + 1, w.end());
+                check(k, v);
+                put(k, v);
+                return;
+            }
+            if (at >= words.size() || (k.runOn() && keyword(words.get(at).text()) != null))
+                throw ArgText.error(text.length(), text.length() + 1, "'" + k.word() + "' needs a value; usage: " + grammar.synopsis());
+            Word v = k.runOn() ? runOn(words.get(at).start()) : words.get(at++);
+            check(k, v);
+            put(k, v);
+        }
+
+        /** The words from here to the next keyword, as one value as typed. */
+        private Word runOn(int start) {
+            int end = start;
+            while (at < words.size() && keyword(words.get(at).text()) == null) end = words.get(at++).end();
+            return new Word(text.substring(start, end), start, end);
+        }
+
+        private void conflicts(Arg k, Word w) throws ArgumentError {
+            if (values.containsKey(k.word()) && !k.repeated())
+                throw ArgText.error(w.start(), w.end(), "'" + k.word() + "' given twice; usage: " + grammar.synopsis());
+            if (k.group() < 0) return;
+            for (Arg other : grammar.args()) {
+                if (other != k && other.group() == k.group() && values.containsKey(other.word()))
+                    throw ArgText.error(w.start(), w.end(), "give " + other.named() + " or " + k.named() + ", not both");
             }
         }
 
-        /** The whole number given after {@code word}, checked when parsed. */
-        public OptionalInt count(String word) {
-            Word w = values.get(word);
-            return w == null ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(w.text()));
+        /** Required arguments and groups not given: an error at the end, or at a word that looks like the one missing. */
+        private void missing() throws ArgumentError {
+            List<Integer> groupsSeen = new ArrayList<>();
+            for (Arg a : grammar.args()) {
+                if (!a.required() || values.containsKey(a.word())) continue;
+                List<Arg> wanted = new ArrayList<>();
+                if (a.group() >= 0) {
+                    if (groupsSeen.contains(a.group())) continue;
+                    groupsSeen.add(a.group());
+                    boolean given = false;
+                    for (Arg m : grammar.args()) {
+                        if (m.group() != a.group()) continue;
+                        wanted.add(m);
+                        given |= values.containsKey(m.word());
+                    }
+                    if (given) continue;
+                } else {
+                    wanted.add(a);
+                }
+                List<String> names = new ArrayList<>(), keywords = new ArrayList<>();
+                for (Arg m : wanted) {
+                    names.add(m.named());
+                    if (!m.positional()) keywords.add(m.word());
+                }
+                String message = "expected " + String.join(" or ", names) + "; usage: " + grammar.synopsis();
+                // a keyword mistyped where a free word is taken ('forecast fti'): the caret goes under it
+                for (List<Word> given : values.values()) {
+                    for (Word w : given) {
+                        List<String> near = NearNames.near(w.text(), keywords);
+                        if (!near.isEmpty() && !w.text().contains(" "))
+                            throw ArgText.error(w.start(), w.end(), message, near);
+                    }
+                }
+                throw ArgText.error(text.length(), text.length() + 1, message);
+            }
         }
-    }
 
-    /** An argument that does not parse or resolve: a diagnostic whose span is in the command's arguments. */
-    public static final class ArgumentError extends CommandException {
-        private final transient Diagnostic diagnostic;
-
-        public ArgumentError(Diagnostic diagnostic) {
-            super(diagnostic.fullMessage());
-            this.diagnostic = diagnostic;
+        private ArgumentError unexpected(Word w) {
+            List<String> keywords = new ArrayList<>();
+            for (Arg k : grammar.args()) if (!k.positional() && !values.containsKey(k.word())) keywords.add(k.word());
+            return ArgText.error(w.start(), w.end(), "unexpected '" + w.text() + "'; usage: " + grammar.synopsis(), NearNames.near(w.text(), keywords));
         }
 
-        /** Where and what, in the arguments' own columns. */
-        public Diagnostic diagnostic() { return diagnostic; }
+        /** A {@code --word} not declared, where the grammar has flags of that form: a mistyped flag, not a value. */
+        private boolean unknownFlag(String word) {
+            if (!word.matches("--[A-Za-z][A-Za-z-]*(=.*)?")) return false;
+            for (Arg a : grammar.args()) if (!a.positional() && a.word().startsWith("--")) return true;
+            return false;
+        }
 
-        /** The error drawn under {@code statement}, whose arguments start {@code at} characters into it. */
-        public String render(String statement, int at) {
-            Diagnostic d = diagnostic;
-            return new Diagnostic(d.start() + at, d.end() + at, d.message(), d.suggestions()).render(statement);
+        private Arg keyword(String word) {
+            String w = word.toLowerCase(Locale.ROOT);
+            int eq = w.indexOf('=');
+            if (eq > 0 && w.startsWith("--")) w = w.substring(0, eq);
+            for (Arg a : grammar.args()) if (!a.positional() && a.word().equals(w)) return a;
+            return null;
+        }
+
+        private void put(Arg a, Word v) { values.computeIfAbsent(a.word(), x -> new ArrayList<>()).add(v); }
+
+        private void check(Arg a, Word v) throws ArgumentError {
+            if (v.start() == unterminated[0]) throw ArgText.error(v.start(), text.length(), "unterminated string");
+            switch (a.kind()) {
+                case CHOICE -> {
+                    String lower = v.text().toLowerCase(Locale.ROOT);
+                    if (a.choices().contains(lower) || a.unlisted().contains(lower) || a.aliases().contains(lower)) return;
+                    List<String> quoted = new ArrayList<>(a.choices());
+                    quoted.addAll(a.unlisted());
+                    String list = quoted.size() == 1 ? quoted.get(0)
+                            : String.join(", ", quoted.subList(0, quoted.size() - 1)) + " or " + quoted.get(quoted.size() - 1);
+                    String who = a.positional() ? grammar.command() : grammar.command() + " " + a.word();
+                    throw ArgText.error(v.start(), v.end(), who + " takes " + list + ", not '" + v.text() + "'", NearNames.near(v.text(), quoted));
+                }
+                case COUNT -> {
+                    Long n = ParsedArgs.whole(v.text());
+                    if (n != null && n >= a.min() && n <= a.max()) return;
+                    String range = a.max() >= Integer.MAX_VALUE ? ">= " + a.min() : "from " + a.min() + " to " + a.max();
+                    String who = a.positional() ? a.placeholder() : "'" + a.word() + "'";
+                    throw ArgText.error(v.start(), v.end(), who + " takes a whole number " + range + ", not '" + v.text() + "'");
+                }
+                case SHARE -> {
+                    if (ParsedArgs.share(v.text()) >= 0) return;
+                    throw ArgText.error(v.start(), v.end(), a.word() + " takes a percentage from 0% to 100% (20%) or a fraction from 0 to 1 (0.2), not '"
+                            + v.text() + "'");
+                }
+                default -> { }   // steps, spaces and modules resolve against the session when the command runs
+            }
         }
     }
 }

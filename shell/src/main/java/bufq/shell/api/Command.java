@@ -1,7 +1,6 @@
 package bufq.shell.api;
 
 import bufq.shell.session.CommandException;
-import java.util.List;
 
 /**
  * A shell command: its {@link CommandDoc} (what {@code help} prints) and how it runs. Adding one is
@@ -15,10 +14,4 @@ public interface Command extends CommandDoc {
      * plan whose arguments do not parse may throw here or report it when it runs.
      */
     CommandPlan plan(CommandContext ctx, String args) throws CommandException;
-
-    /** Fails unless {@code args} has between {@code min} and {@code max} words. */
-    default void arity(List<String> args, int min, int max) throws CommandException {
-        if (args.size() < min || args.size() > max)
-            throw new CommandException("usage: " + synopsis());
-    }
 }

@@ -14,8 +14,11 @@ public interface CommandDoc {
     /** Other words that invoke it. */
     default List<String> aliases() { return List.of(); }
 
-    /** Usage in one line, e.g. {@code set NAME VALUE}. */
-    String synopsis();
+    /** Its arguments, declared once: what parses them, and what {@link #synopsis} and completion are made from. */
+    ArgGrammar grammar();
+
+    /** Usage in one line, e.g. {@code set NAME VALUE}: its {@link #grammar}'s. */
+    default String synopsis() { return grammar().synopsis(); }
 
     /** What it does, in a sentence or a short paragraph. */
     String description();

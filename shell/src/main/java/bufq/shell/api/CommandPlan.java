@@ -4,10 +4,9 @@ import bufq.lang.SqlHabits;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Status;
-import bufq.shell.statement.Words;
 
 import java.io.IOException;
-import java.util.List;
+import java.util.Set;
 
 /**
  * One invocation of a command, its arguments parsed once ({@link Command#plan}): what it reads and
@@ -42,50 +41,31 @@ public interface CommandPlan {
     /** Runs. Throws for user errors; the shell prints them. */
     Status run(CommandContext ctx) throws CommandException, Engine.Failure, IOException;
 
-    /** What a command that takes words runs with them. */
-    interface WordsBody {
-        Status run(CommandContext ctx, List<String> words) throws CommandException, Engine.Failure, IOException;
-    }
-
-    /**
-     * The plan of a command taking words: the rest of the line split as the shell splits words (a
-     * trailing {@code ;} ends the statement, as in SQL shells), run by {@code body}.
-     */
-    static CommandPlan words(String args, boolean readsUsedValues, boolean usesScripts, WordsBody body)
-            throws CommandException {
-        String text = statement(args);
-        List<String> words = text.isEmpty() ? List.of() : Words.split(text);
-        return new Simple(readsUsedValues, true, usesScripts, ctx -> body.run(ctx, words));
-    }
-
     /** What a command whose grammar parsed its arguments runs with them. */
     interface ParsedBody {
-        Status run(CommandContext ctx, ArgGrammar.Parsed args) throws CommandException, Engine.Failure, IOException;
+        Status run(CommandContext ctx, ParsedArgs args) throws CommandException, Engine.Failure, IOException;
     }
 
     /** The plan of a command whose arguments {@code grammar} parses, once, here: {@code body} runs with what it read. */
     static CommandPlan parsed(ArgGrammar grammar, String args, boolean readsUsedValues, ParsedBody body) throws CommandException {
-        ArgGrammar.Parsed parsed = grammar.parse(statement(args));
-        return new Simple(readsUsedValues, true, false, ctx -> body.run(ctx, parsed));
+        return parsed(grammar, args, readsUsedValues, true, false, body);
+    }
+
+    /** As {@link #parsed(ArgGrammar, String, boolean, ParsedBody)}, saying whether its needs are the current module's and whether it uses scripts. */
+    static CommandPlan parsed(ArgGrammar grammar, String args, boolean readsUsedValues, boolean needsCurrentModule, boolean usesScripts,
+                              ParsedBody body) throws CommandException {
+        ParsedArgs parsed = grammar.parse(statement(args));
+        return new Simple(readsUsedValues, needsCurrentModule, usesScripts, ctx -> body.run(ctx, parsed));
+    }
+
+    /** As {@link #parsed(ArgGrammar, String, ParsedBody)}, reading nothing and using no script. */
+    static CommandPlan parsed(ArgGrammar grammar, String args, ParsedBody body) throws CommandException {
+        return parsed(grammar, args, false, true, false, body);
     }
 
     /** {@code text} stripped and without a trailing {@code ;}, which ends a statement as in SQL shells. */
     static String statement(String text) {
         return SqlHabits.withoutTerminator(text);
-    }
-
-    /** As {@link #words(String, boolean, boolean, WordsBody)}, reading nothing and using no script. */
-    static CommandPlan words(String args, WordsBody body) throws CommandException {
-        return words(args, false, false, body);
-    }
-
-    /**
-     * The plan of a command that takes the rest of the line as typed, quotes and all ({@code oom},
-     * {@code fit}): {@code body} gets it as one word, or none when there is nothing after the name.
-     */
-    static CommandPlan text(String args, boolean readsUsedValues, boolean needsCurrentModule, WordsBody body) {
-        List<String> words = args.isEmpty() ? List.of() : List.of(args);
-        return new Simple(readsUsedValues, needsCurrentModule, false, ctx -> body.run(ctx, words));
     }
 
     /** {@code plan}, run under the query time limit ({@code set timeout}) and stopped by Ctrl-C as a query is. */

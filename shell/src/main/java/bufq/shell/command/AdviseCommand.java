@@ -11,7 +11,9 @@ import bufq.model.HloModule;
 import bufq.shell.session.Modules;
 import bufq.table.Output;
 import bufq.table.Table;
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Engine;
@@ -28,7 +30,9 @@ final class AdviseCommand implements Command {
     @Override public String name() { return "advise"; }
     /** The Used values section: rules name op_names, opcodes and uses. */
     boolean readsUsedValues() { return true; }
-    @Override public String synopsis() { return "advise"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("advise");
+
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
 
     @Override public String brief() { return "Ranked changes that would lower the peak, each measured with whatif."; }
 
@@ -60,11 +64,10 @@ final class AdviseCommand implements Command {
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         // uses scripts: runs the rules the init script may register
         // Its rules run the user's conditions and scripts: under the query time limit.
-        return CommandPlan.timed(CommandPlan.words(args, readsUsedValues(), true, this::run));
+        return CommandPlan.timed(CommandPlan.parsed(GRAMMAR, args, readsUsedValues(), true, true, this::run));
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
-        arity(args, 0, 0);
+    private Status run(CommandContext ctx, ParsedArgs args) throws CommandException, Engine.Failure, IOException {
         HloModule m = ctx.modules().requireFor("advise", ctx.out()::info);
         ctx.modules().readUsedValues(m);
         List<Output> out = new ArrayList<>();

@@ -12,6 +12,7 @@ import bufq.format.Formatters;
 import bufq.model.HloModule;
 import bufq.model.LoadWarning;
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
@@ -35,7 +36,7 @@ final class BlameCommand implements Command {
                     List.of("opname", "op", "src", "line", "stacks", "categories", "paths", "shardings", "shard"))
             .count("depth", 0).step("at", "claimed_peak").count("limit", 0);
 
-    @Override public String synopsis() { return GRAMMAR.synopsis(); }
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
     @Override public String brief() { return "Who holds the peak: bytes by op_name, source, opcode, stack, category or path."; }
 
     @Override public String description() {
@@ -68,7 +69,7 @@ final class BlameCommand implements Command {
         return CommandPlan.parsed(GRAMMAR, args, readsUsedValues(), this::run);
     }
 
-    private Status run(CommandContext ctx, ArgGrammar.Parsed a) throws CommandException, Engine.Failure, IOException {
+    private Status run(CommandContext ctx, ParsedArgs a) throws CommandException, Engine.Failure, IOException {
         BlameBy by = a.has("by") ? BlameBy.parse(a.text("by")) : BlameBy.OP_NAME;
         OptionalInt depth = a.count("depth"), limit = a.count("limit");
         String at = a.text("at");
@@ -82,7 +83,7 @@ final class BlameCommand implements Command {
         if (by == BlameBy.SHARDING) {
             if (at != null) throw new CommandException("blame by sharding measures the peak: it takes no 'at'");
             try {
-                ctx.out().print(CommandArgs.limited(ShardingAudit.report(m, ctx.engine().catalog(), ctx.settings().tiling(),
+                ctx.out().print(RowLimit.limited(ShardingAudit.report(m, ctx.engine().catalog(), ctx.settings().tiling(),
                         ctx.settings()::tilingNamed), limit));
             } catch (QueryException e) {
                 throw new CommandException(e.getMessage());
@@ -90,13 +91,13 @@ final class BlameCommand implements Command {
             return Status.OK;
         }
         if (by == BlameBy.CATEGORY || by == BlameBy.PATH) {
-            ctx.out().print(CommandArgs.limited(whatItIs(ctx, m, by, at == null ? "peak" : at, a.step("at", m, "peak"), depth.orElse(0)), limit));
+            ctx.out().print(RowLimit.limited(whatItIs(ctx, m, by, at == null ? "peak" : at, a.step("at", m, "peak"), depth.orElse(0)), limit));
             return Status.OK;
         }
         // The tree is text, which print does not cut: cut it at maxrows here, as tables are.
         int maxLines = Formatters.isHuman(ctx.out().format()) ? ctx.settings().maxRows() : 0;
-        if (at == null) ctx.out().print(CommandArgs.limited(Blame.atPeak(m, by, depth.orElse(0), maxLines), limit));
-        else ctx.out().print(CommandArgs.limited(Blame.at(m, by, depth.orElse(0), maxLines, a.step("at", m, "peak")), limit));
+        if (at == null) ctx.out().print(RowLimit.limited(Blame.atPeak(m, by, depth.orElse(0), maxLines), limit));
+        else ctx.out().print(RowLimit.limited(Blame.at(m, by, depth.orElse(0), maxLines, a.step("at", m, "peak")), limit));
         return Status.OK;
     }
 

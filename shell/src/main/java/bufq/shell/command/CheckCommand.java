@@ -3,7 +3,9 @@ package bufq.shell.command;
 import bufq.analysis.check.Checks;
 import bufq.analysis.check.CheckReport;
 import bufq.analysis.check.CheckReports;
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Engine;
@@ -17,7 +19,9 @@ import java.util.List;
 final class CheckCommand implements Command {
     @Override public String name() { return "check"; }
 
-    @Override public String synopsis() { return "check"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("check");
+
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
     @Override public String brief() { return "Consistency checks on the dump; fails (exit 1) when one finds an error."; }
 
     @Override public String description() {
@@ -33,11 +37,10 @@ final class CheckCommand implements Command {
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         // uses scripts: runs the checks the init script may register
-        return CommandPlan.words(args, false, true, this::run);
+        return CommandPlan.parsed(GRAMMAR, args, false, true, true, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
-        arity(args, 0, 0);
+    private Status run(CommandContext ctx, ParsedArgs args) throws CommandException, Engine.Failure, IOException {
         ctx.modules().require();
         if (ctx.modules().set().size() > 1) return checkAll(ctx);
         CheckReport r = Checks.check(ctx.modules().require(), ctx.settings().tiling(), ctx.session().scriptChecks());

@@ -1,6 +1,8 @@
 package bufq.shell.command;
 
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.api.CommandContext;
 import bufq.shell.api.CommandPlan;
 import bufq.shell.session.CommandException;
@@ -14,7 +16,9 @@ final class ClearCommand implements Command {
     static final String CLEAR = "\033[H\033[2J\033[3J";
 
     @Override public String name() { return "clear"; }
-    @Override public String synopsis() { return "clear"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("clear");
+
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
     @Override public String brief() { return "Clears the screen (Ctrl-L too)."; }
     @Override public String description() {
         return "Clears the terminal. Anywhere else (a pipe, a file, a script's output) it prints nothing.";
@@ -22,11 +26,10 @@ final class ClearCommand implements Command {
     @Override public List<String> examples() { return List.of("clear"); }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        return CommandPlan.words(args, this::run);
+        return CommandPlan.parsed(GRAMMAR, args, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException {
-        arity(args, 0, 0);
+    private Status run(CommandContext ctx, ParsedArgs args) throws CommandException {
         if (ctx.out().onTerminal()) {
             ctx.out().out().print(CLEAR);
             ctx.out().out().flush();

@@ -8,7 +8,9 @@ import bufq.analysis.diff.ModulePairs;
 import bufq.analysis.diff.Growth;
 import bufq.model.LoadOptions;
 import bufq.model.HloModule;
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Engine;
@@ -33,7 +35,11 @@ final class DiffCommand implements Command {
     @Override public String name() { return "diff"; }
     /** The Used values section: values are matched by instruction text. */
 
-    @Override public String synopsis() { return "diff A B [--at-peak] [limit N] [--fail-over PCT]"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("diff")
+            .positional("A", ArgGrammar.Kind.MODULE).positional("B", ArgGrammar.Kind.MODULE)
+            .flag("--at-peak").count("limit", -1).value("--fail-over", ArgGrammar.Kind.TEXT).as("PCT");
+
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
     @Override public String brief() { return "Compares two compilations: peak, totals, op_name changes, one-sided values."; }
 
     @Override public String description() {
@@ -55,22 +61,17 @@ final class DiffCommand implements Command {
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         // Its sides, not the current module: side() reads their parts.
-        CommandPlan words = CommandPlan.words(args, true, false, this::run);
-        return new CommandPlan.Simple(true, false, false, words::run);
+        return CommandPlan.parsed(GRAMMAR, args, true, false, false, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
-        CommandArgs a = new CommandArgs(args, synopsis());
-        boolean atPeak = a.flag("--at-peak");
-        var limit = a.integer("limit", -1);
-        double failOver = failOver(a.value("--fail-over"));
-        String first = a.positional(), second = a.positional();
-        a.done();
-        if (first == null || second == null) throw new CommandException("usage: " + synopsis());
+    private Status run(CommandContext ctx, ParsedArgs a) throws CommandException, Engine.Failure, IOException {
+        boolean atPeak = a.has("--at-peak");
+        var limit = a.count("limit");
+        double failOver = failOver(a);
         DiffOptions options = DiffOptions.DEFAULT.withAtPeak(atPeak);
         if (limit.isPresent()) options = options.withLimit(limit.getAsInt());
 
-        List<HloModule> before = side(ctx, first), after = side(ctx, second);
+        List<HloModule> before = side(ctx, a, "A"), after = side(ctx, a, "B");
         if (before.size() == 1 && after.size() == 1) {
             String b = before.get(0).info().name(), af = after.get(0).info().name();
             // Values match by op_name, source, shape and role: across two programs most find no partner.
@@ -121,7 +122,8 @@ final class DiffCommand implements Command {
         return failed ? Status.ERROR : Status.OK;
     }
 
-    private static double failOver(String text) throws CommandException {
+    private static double failOver(ParsedArgs a) throws CommandException {
+        String text = a.text("--fail-over");
         if (text == null) return Double.NaN;
         String t = text.endsWith("%") ? text.substring(0, text.length() - 1) : text;
         try {
@@ -130,11 +132,12 @@ final class DiffCommand implements Command {
         } catch (NumberFormatException e) {
             // below
         }
-        throw new CommandException("--fail-over takes a percentage >= 0 such as 10 or 2.5%, not '" + text + "'");
+        throw a.error("--fail-over", "--fail-over takes a percentage >= 0 such as 10 or 2.5%, not '" + text + "'", List.of());
     }
 
     /** A loaded module by exact handle, else a path on disk, else a handle number or prefix. */
-    private static List<HloModule> side(CommandContext ctx, String word) throws CommandException, Engine.Failure {
+    private static List<HloModule> side(CommandContext ctx, ParsedArgs a, String which) throws CommandException, Engine.Failure {
+        String word = a.text(which);
         for (ModuleSet.Entry e : ctx.modules().set().entries()) if (e.handle().equals(word)) return read(ctx, ctx.modules().module(e));
         Path p = Path.of(word);
         if (Files.exists(p)) {
@@ -142,7 +145,15 @@ final class DiffCommand implements Command {
             for (Engine.FoundModule s : ctx.modules().discover(List.of(p))) out.add(s.reading(LoadOptions.WHOLE).load());
             return out;
         }
-        return read(ctx, ctx.modules().module(ctx.modules().set().find(word)));
+        ModuleSet.Entry found;
+        try {
+            found = ctx.modules().set().find(word);
+        } catch (CommandException e) {
+            List<String> handles = new ArrayList<>();
+            for (ModuleSet.Entry e2 : ctx.modules().set().entries()) handles.add(e2.handle());
+            throw a.error(which, e.getMessage(), handles);
+        }
+        return read(ctx, ctx.modules().module(found));
     }
 
     /** A loaded side with the parts the comparison reads, read up front as a load is (progress, Ctrl-C). */

@@ -1,12 +1,12 @@
 package bufq.shell.command;
 
-import bufq.eval.Step;
 import bufq.export.PprofExport;
 import bufq.export.ProfileStacks;
 import bufq.export.TraceExport;
-import bufq.lang.QueryException;
 import bufq.model.HloModule;
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
 import bufq.shell.session.OutputSink;
@@ -25,6 +25,8 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 final class ExportCommand implements Command {
     @Override public String name() { return "export"; }
@@ -32,13 +34,15 @@ final class ExportCommand implements Command {
     /** The Used values section: a profile's frames are op names and source lines. */
     boolean readsUsedValues() { return true; }
 
-    /** What pprof and Perfetto take, for their usage line. */
-    private static final String PROFILE_USAGE = "export pprof|perfetto FILE [at peak|claimed_peak|STEP] [by stack|op_name|source] [--force]";
+    /** One line of help: the table exports' ENTITY words and --partition are in the description. */
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("export")
+            .positionalChoice("format", List.of("pprof", "perfetto", "parquet", "duckdb"), List.of())
+            .positional("FILE", ArgGrammar.Kind.FILE)
+            .positional("ENTITY", ArgGrammar.Kind.TEXT).optional().repeated().hidden()
+            .step("at").choice("by", "stack", "op_name", "source").flag("--force")
+            .value("--partition", ArgGrammar.Kind.TEXT).as("KEY=VALUE").repeated().hidden();
 
-    @Override public String synopsis() {
-        // One line of help: the table exports' ENTITY words and --partition are in the description.
-        return "export pprof|perfetto|parquet|duckdb FILE [at STEP] [by stack|op_name|source] [--force]";
-    }
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
 
     @Override public String brief() {
         return "Writes pprof or Perfetto files, or all modules' tables as Parquet or DuckDB.";
@@ -74,26 +78,32 @@ final class ExportCommand implements Command {
     }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        CommandPlan p = CommandPlan.words(args, readsUsedValues(), false, this::run);
-        String first = args.strip().split("\\s+", 2)[0];
+        ParsedArgs a = GRAMMAR.parse(CommandPlan.statement(args));
+        String format = a.text("format").toLowerCase(Locale.ROOT);
         // The tables of every module: each is read as it is exported, not only the current one.
-        if (first.equals("parquet") || first.equals("duckdb")) return new CommandPlan.Simple(p.readsUsedValues(), false, false, p::run);
-        return p;
+        boolean tables = format.equals("parquet") || format.equals("duckdb");
+        for (String other : tables ? List.of("at", "by") : List.of("ENTITY", "--partition")) {
+            if (!a.has(other)) continue;
+            String word = other.equals("ENTITY") ? a.text(other) : other;
+            throw a.error(other, "unexpected '" + word + "'; usage: " + (tables ? TABLES_USAGE : PROFILE_USAGE),
+                    tables ? List.of("--partition", "--force") : List.of("at", "by", "--force"));
+        }
+        if (tables && format.equals("duckdb") && a.has("--force"))
+            throw a.error("--force", "export duckdb appends: it takes no '--force'; usage: " + TABLES_USAGE, List.of());
+        return new CommandPlan.Simple(readsUsedValues(), !tables, false, c -> tables ? tables(c, format, a) : profile(c, format, a));
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
-        if (!args.isEmpty() && (args.get(0).equals("parquet") || args.get(0).equals("duckdb"))) return tables(ctx, args);
-        CommandArgs a = new CommandArgs(args, PROFILE_USAGE);
-        String format = a.positional();
-        String file = a.positional();
-        String at = a.value("at");
-        String byText = a.value("by");
-        boolean force = a.flag("--force");
-        a.done();
-        if (format == null || file == null) throw new CommandException("usage: " + PROFILE_USAGE);
+    /** What pprof and Perfetto take, and what Parquet and DuckDB take, for the errors that say which. */
+    private static final String PROFILE_USAGE = "export pprof|perfetto FILE [at peak|claimed_peak|STEP] [by stack|op_name|source] [--force]";
+    private static final String TABLES_USAGE = "export parquet|duckdb FILE [ENTITY ...] [--partition KEY=VALUE]... [--force]";
+
+    private Status profile(CommandContext ctx, String format, ParsedArgs a) throws CommandException, Engine.Failure, IOException {
+        String file = a.text("FILE");
+        String at = a.text("at");
+        boolean force = a.has("--force");
         HloModule m = ctx.modules().requireFor("export", ctx.out()::info);
         if (format.equals("perfetto")) {
-            if (at != null || byText != null) throw new CommandException("export perfetto takes no 'at' or 'by': it traces every step");
+            if (at != null || a.has("by")) throw a.error(at != null ? "at" : "by", "export perfetto takes no 'at' or 'by': it traces every step", List.of());
             TraceExport.Summary[] t = new TraceExport.Summary[1];
             try {
                 write(file, force, out -> t[0] = TraceExport.write(m, new OutputStreamWriter(out, StandardCharsets.UTF_8)));
@@ -104,15 +114,8 @@ final class ExportCommand implements Command {
                     + " allocations" + TraceExport.leftOut(m, t[0]) + "; open it at https://ui.perfetto.dev (Open trace file) or chrome://tracing");
             return Status.OK;
         }
-        if (!format.equals("pprof")) throw new CommandException("export writes pprof, perfetto, parquet or duckdb, not '" + format + "'");
-        ProfileStacks by = byText == null ? ProfileStacks.STACK : ProfileStacks.parse(byText);
-        if (by == null) throw new CommandException("export pprof by takes stack, op_name or source, not '" + byText + "'");
-        int step;
-        try {
-            step = Step.resolve(m, at == null ? "peak" : at);
-        } catch (QueryException e) {
-            throw new CommandException(e.getMessage());
-        }
+        ProfileStacks by = a.has("by") ? ProfileStacks.parse(a.text("by")) : ProfileStacks.STACK;
+        int step = a.step("at", m, "peak");
         PprofExport.Summary[] s = new PprofExport.Summary[1];
         write(file, force, out -> s[0] = PprofExport.write(m, step, at == null ? "peak" : at, by, out));
         ctx.out().info("wrote " + file + ": " + s[0].samples() + " values live at step " + step + ", "
@@ -121,31 +124,10 @@ final class ExportCommand implements Command {
     }
 
     /** {@code export parquet DIR ...} and {@code export duckdb FILE ...}: every loaded module's tables (bufq.shell.sql). */
-    private static Status tables(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure {
-        String format = args.get(0);
-        List<String> entities = new ArrayList<>(), partitions = new ArrayList<>();
-        String target = null;
-        boolean force = false;
-        for (int i = 1; i < args.size(); i++) {
-            String w = args.get(i);
-            if (w.equals("--partition")) {
-                if (i + 1 == args.size()) throw new CommandException("--partition needs KEY=VALUE (run=2026-12-01)");
-                partitions.add(args.get(++i));
-            } else if (w.startsWith("--partition=")) {
-                partitions.add(w.substring("--partition=".length()));
-            } else if (w.equals("--force") && format.equals("parquet")) {
-                force = true;
-            } else if (w.startsWith("--")) {
-                throw new CommandException("export " + format + " takes --partition" + (format.equals("parquet") ? " and --force" : "")
-                        + ", not '" + w + "'");
-            } else if (target == null) {
-                target = w;
-            } else {
-                entities.add(w);
-            }
-        }
-        if (target == null) throw new CommandException("usage: export " + format + (format.equals("parquet") ? " DIR" : " FILE")
-                + " [ENTITY ...] [--partition KEY=VALUE]..." + (format.equals("parquet") ? " [--force]" : ""));
+    private static Status tables(CommandContext ctx, String format, ParsedArgs a) throws CommandException, Engine.Failure {
+        String target = a.text("FILE");
+        List<String> entities = a.texts("ENTITY"), partitions = a.texts("--partition");
+        boolean force = a.has("--force");
         ctx.modules().require();
         String line = format.equals("parquet")
                 ? Sql.exportParquet(ctx.modules(), ctx.settings().tiling(), Path.of(target), entities, partitions, force)

@@ -1,6 +1,8 @@
 package bufq.shell.command;
 
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Engine;
@@ -18,7 +20,9 @@ final class FieldsCommand implements Command {
     private static final String VALUES_FILE = "values";
 
     @Override public String name() { return "fields"; }
-    @Override public String synopsis() { return "fields [ENTITY]"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("fields").positional("ENTITY", ArgGrammar.Kind.TEXT).optional();
+
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
 
     @Override public String brief() { return "Lists the fields of an entity (or of all) with their types."; }
 
@@ -32,16 +36,16 @@ final class FieldsCommand implements Command {
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         // uses scripts: lists the fields the init script may add
-        return CommandPlan.words(args, false, true, this::run);
+        return CommandPlan.parsed(GRAMMAR, args, false, true, true, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
-        arity(args, 0, 1);
+    private Status run(CommandContext ctx, ParsedArgs a) throws CommandException, IOException {
+        List<String> args = a.texts("ENTITY");
         Engine e = ctx.engine();
         List<String> entities = args.isEmpty() ? e.entities() : List.of(args.get(0));
         if (!args.isEmpty() && !e.entities().contains(args.get(0)))
-            throw new CommandException("unknown entity '" + args.get(0) + "'" + Suggest.hint(args.get(0), e.entities())
-                    + " (entities: " + String.join(", ", e.entities()) + ")");
+            throw a.error("ENTITY", "unknown entity '" + args.get(0) + "'"
+                    + (Suggest.closest(args.get(0), e.entities()) == null ? " (entities: " + String.join(", ", e.entities()) + ")" : ""), e.entities());
         Table.Builder b = Table.builder();
         if (args.isEmpty()) b.column("entity", ColumnType.STRING);
         b.column("field", ColumnType.STRING).column("type", ColumnType.STRING).column("reads", ColumnType.STRING)

@@ -1,5 +1,6 @@
 package bufq.shell.command;
 
+import bufq.shell.api.ArgumentError;
 import java.util.HashSet;
 import bufq.table.TextBlock;
 import bufq.analysis.sharding.Shardings;
@@ -13,9 +14,11 @@ import bufq.analysis.fit.FitReport;
 import bufq.analysis.fit.Keep;
 import bufq.analysis.fit.Program;
 import bufq.lang.QueryException;
-import bufq.lang.SqlHabits;
+import bufq.lang.Diagnostic;
 import bufq.model.HloModule;
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Engine;
@@ -33,8 +36,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * {@code fit}: the loaded programs (or some) against the capacity, alone and held together as they
@@ -42,11 +43,15 @@ import java.util.regex.Pattern;
  * over {@link FitReport}.
  */
 final class FitCommand implements Command {
-    private static final Pattern OPTION = Pattern.compile("(?i)(?:^|\\s)(keep|drop)(?=\\s|$)");
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("fit")
+            .oneOf(false, g -> g.positional("PROGRAM", ArgGrammar.Kind.TEXT).as("PROGRAM, ...").runOn().optional()
+                    .value("where", ArgGrammar.Kind.CONDITION).as("COND"))
+            .value("keep", ArgGrammar.Kind.TEXT).as("SPEC, ...").runOn().repeated()
+            .value("drop", ArgGrammar.Kind.TEXT).as("SPEC, ...").runOn().repeated();
 
     @Override public String name() { return "fit"; }
 
-    @Override public String synopsis() { return "fit [PROGRAM, ... | where COND] [keep SPEC, ...] [drop SPEC, ...]"; }
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
     @Override public String brief() { return "Will the programs fit the capacity, alone and held together? Fails when not."; }
 
     @Override public String description() {
@@ -75,7 +80,7 @@ final class FitCommand implements Command {
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         // the rest of the line as typed. Every program's module is read as fit needs it: not the current module's parts.
-        CommandPlan text = CommandPlan.text(args, false, false, this::run);
+        CommandPlan text = CommandPlan.parsed(GRAMMAR, args, false, false, false, this::run);
         return new CommandPlan() {
             @Override public boolean needsCurrentModule() { return false; }
             /** Its selection is a modules query, and a long set's changes take time: under the query time limit. */
@@ -84,8 +89,7 @@ final class FitCommand implements Command {
         };
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
-        String text = args.isEmpty() ? "" : SqlHabits.withoutTerminator(args.get(0));
+    private Status run(CommandContext ctx, ParsedArgs a) throws CommandException, Engine.Failure, IOException {
         List<HloModule> modules = modules(ctx);
         List<String> spaces = otherSpaces(ctx, modules);
         Capacity capacity = capacityOrNull(ctx);
@@ -96,20 +100,12 @@ final class FitCommand implements Command {
             ctx.out().error("fit: " + spaces.get(0));
             return Status.ERROR;
         }
-        // sections: the selection, then keep ... and drop ... in any order
-        Matcher m = OPTION.matcher(text);
-        List<int[]> cuts = new ArrayList<>();
-        while (m.find()) cuts.add(new int[] {m.start(1), m.end(1)});
-        String selection = (cuts.isEmpty() ? text : text.substring(0, cuts.get(0)[0])).strip();
+        // the selection, then keep ... and drop ... in any order
+        String selection = a.has("where") ? "where " + a.text("where") : a.has("PROGRAM") ? a.text("PROGRAM") : "";
         List<String> keep = new ArrayList<>(), drop = new ArrayList<>();
-        for (int i = 0; i < cuts.size(); i++) {
-            String word = text.substring(cuts.get(i)[0], cuts.get(i)[1]).toLowerCase();
-            String body = text.substring(cuts.get(i)[1], i + 1 < cuts.size() ? cuts.get(i + 1)[0] : text.length());
-            List<String> specs = list(body);
-            if (specs.isEmpty()) throw new CommandException("'" + word + "' needs what to " + word + "; usage: " + synopsis());
-            (word.equals("keep") ? keep : drop).addAll(specs);
-        }
-        List<Program> programs = programs(ctx, selection);
+        for (String body : a.texts("keep")) keep.addAll(list(body));
+        for (String body : a.texts("drop")) drop.addAll(list(body));
+        List<Program> programs = programs(ctx, selection, a);
         if (programs.isEmpty()) throw new CommandException("no programs to fit" + (selection.isEmpty() ? "; load a dump first" : " match '" + selection + "'"));
         FitReport r;
         try {
@@ -189,7 +185,7 @@ final class FitCommand implements Command {
         if (!lines.isEmpty()) ctx.out().print(List.of(new TextBlock(String.join("\n", lines))));
     }
 
-    private static List<Program> programs(CommandContext ctx, String selection) throws CommandException, Engine.Failure {
+    private static List<Program> programs(CommandContext ctx, String selection, ParsedArgs a) throws CommandException, Engine.Failure {
         List<Program> out = new ArrayList<>();
         if (selection.isEmpty()) {
             ctx.modules().forEachModule(x -> out.add(Program.of(x)));
@@ -211,12 +207,22 @@ final class FitCommand implements Command {
                 for (Object row : modules.rows(new EvalContext(any, ctx.settings().tiling(), rows)))
                     out.add(byHandle.get(((ModuleRow) row).handle()));
             } catch (QueryException e) {
-                throw new Engine.Failure(e.diagnostic().render(selection));
+                // drawn under the statement: the condition's columns counted from where it starts there
+                Diagnostic d = e.diagnostic();
+                int shift = a.word("where").start() - (selection.length() - condition.length());
+                throw new ArgumentError(new Diagnostic(d.start() + shift, d.end() + shift, d.message(), d.suggestions()));
             }
             return out;
         }
         for (String word : list(selection)) {
-            ModuleSet.Entry e = ctx.modules().set().find(word);
+            ModuleSet.Entry e;
+            try {
+                e = ctx.modules().set().find(word);
+            } catch (CommandException x) {
+                List<String> handles = new ArrayList<>();
+                for (ModuleSet.Entry h : ctx.modules().set().entries()) handles.add(h.handle());
+                throw a.error("PROGRAM", word, x.getMessage(), handles);
+            }
             out.add(Program.of(ctx.modules().module(e)));
         }
         return out;

@@ -7,7 +7,9 @@ import bufq.lang.QueryException;
 import bufq.analysis.forecast.ForecastRequest;
 import bufq.analysis.forecast.NotASeries;
 import bufq.model.HloModule;
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
+import bufq.shell.api.ForecastArgs;
 import bufq.shell.api.CommandContext;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
@@ -27,7 +29,7 @@ final class ForecastCommand implements Command {
     /** Values pair on op_name and source, which the Used values section gives. */
 
     @Override public String name() { return "forecast"; }
-    @Override public String synopsis() { return ForecastRequest.USAGE; }
+    @Override public ArgGrammar grammar() { return ForecastArgs.GRAMMAR; }
     @Override public String brief() { return "The peak at a size never compiled, from one program loaded at several sizes."; }
 
     @Override public String description() {
@@ -57,9 +59,10 @@ final class ForecastCommand implements Command {
         return List.of("forecast at 64", "forecast x[0] at 128 limit 5", "forecast fit", "forecast fit at 64", "forecast chips at 8", "forecast chips fit");
     }
 
-    @Override public CommandPlan plan(CommandContext ctx, String args) {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         // The series' modules, not only the current one: run() reads their Used values sections.
-        return CommandPlan.text(args, true, false, this::run);
+        ForecastRequest r = ForecastArgs.request(args);
+        return new CommandPlan.Simple(true, false, false, c -> run(c, r));
     }
 
     /** {@code forecast chips}: the current module on another number of devices. */
@@ -76,13 +79,7 @@ final class ForecastCommand implements Command {
         }
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
-        ForecastRequest r;
-        try {
-            r = ForecastRequest.parse(args.isEmpty() ? "" : args.get(0));
-        } catch (IllegalArgumentException e) {
-            throw new CommandException(e.getMessage());
-        }
+    private Status run(CommandContext ctx, ForecastRequest r) throws CommandException, Engine.Failure, IOException {
         Capacity capacity = r.fit() ? FitCommand.requireCapacity(ctx) : null;
         if (r.chips()) return chips(ctx, r, capacity);
         List<HloModule> loaded = new ArrayList<>();

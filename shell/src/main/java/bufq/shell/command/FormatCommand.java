@@ -1,7 +1,9 @@
 package bufq.shell.command;
 
 import bufq.format.Formatters;
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
 import bufq.shell.api.CommandContext;
@@ -12,7 +14,9 @@ import java.util.List;
 
 final class FormatCommand implements Command {
     @Override public String name() { return "format"; }
-    @Override public String synopsis() { return "format [NAME]"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("format").positionalChoice("NAME", Formatters.names(), List.of()).optional();
+
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
 
     @Override public String description() {
         return "Sets how results print: " + String.join(", ", Formatters.names())
@@ -22,16 +26,15 @@ final class FormatCommand implements Command {
     @Override public List<String> examples() { return List.of("format markdown", "format csv"); }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        return CommandPlan.words(args, this::run);
+        return CommandPlan.parsed(GRAMMAR, args, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException {
-        arity(args, 0, 1);
-        if (args.isEmpty()) {
+    private Status run(CommandContext ctx, ParsedArgs args) throws CommandException {
+        if (!args.has("NAME")) {
             ctx.out().info("format is " + ctx.out().format().name());
             return Status.OK;
         }
-        use(ctx, args.get(0));
+        use(ctx, args.text("NAME").toLowerCase(java.util.Locale.ROOT));
         return Status.OK;
     }
 

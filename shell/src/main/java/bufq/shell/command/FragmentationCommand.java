@@ -1,6 +1,7 @@
 package bufq.shell.command;
 
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ParsedArgs;
 import bufq.analysis.waste.Waste;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
@@ -16,7 +17,7 @@ final class FragmentationCommand implements Command {
     @Override public String name() { return "fragmentation"; }
     private static final ArgGrammar GRAMMAR = ArgGrammar.of("fragmentation").count("limit", 0);
 
-    @Override public String synopsis() { return GRAMMAR.synopsis(); }
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
     @Override public String brief() { return "Per allocation: size, peak of what is live in it, wasted bytes."; }
 
     @Override public String description() {
@@ -30,9 +31,9 @@ final class FragmentationCommand implements Command {
         return CommandPlan.parsed(GRAMMAR, args, false, this::run);
     }
 
-    private Status run(CommandContext ctx, ArgGrammar.Parsed a) throws CommandException, Engine.Failure, IOException {
+    private Status run(CommandContext ctx, ParsedArgs a) throws CommandException, Engine.Failure, IOException {
         var limit = a.count("limit");
-        ctx.out().print(CommandArgs.limited(Waste.fragmentation(ctx.modules().requireFor("fragmentation", ctx.out()::info)), limit));
+        ctx.out().print(RowLimit.limited(Waste.fragmentation(ctx.modules().requireFor("fragmentation", ctx.out()::info)), limit));
         return Status.OK;
     }
 }

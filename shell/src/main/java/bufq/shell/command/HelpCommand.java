@@ -1,7 +1,9 @@
 package bufq.shell.command;
 
 import bufq.analysis.fit.Devices;
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.api.CommandDoc;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
@@ -88,7 +90,9 @@ final class HelpCommand implements Command {
             """;
 
     @Override public String name() { return "help"; }
-    @Override public String synopsis() { return "help [TOPIC]"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("help").positional("TOPIC", ArgGrammar.Kind.TEXT).optional();
+
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
 
     @Override public String brief() { return "Help on a command or topic: query, formats, settings."; }
 
@@ -100,11 +104,11 @@ final class HelpCommand implements Command {
     @Override public List<String> examples() { return List.of("help", "help query", "help output", "help settings"); }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        return CommandPlan.words(args, this::run);
+        return CommandPlan.parsed(GRAMMAR, args, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
-        arity(args, 0, 1);
+    private Status run(CommandContext ctx, ParsedArgs a) throws CommandException, IOException {
+        List<String> args = a.texts("TOPIC");
         if (args.size() == 1 && (args.get(0).equals("device") || args.get(0).equals("devices"))) {
             ctx.out().print(Devices.table());   // the accelerators 'set device' knows, with the source of each figure
             return Status.OK;

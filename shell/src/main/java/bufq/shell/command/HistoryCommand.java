@@ -1,6 +1,8 @@
 package bufq.shell.command;
 
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
 import bufq.shell.api.CommandContext;
@@ -13,16 +15,17 @@ import java.util.List;
 
 final class HistoryCommand implements Command {
     @Override public String name() { return "history"; }
-    @Override public String synopsis() { return "history"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("history");
+
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
     @Override public String description() { return "Lists the statements entered, oldest first. In the interactive shell, earlier sessions (the saved history) come first."; }
     @Override public List<String> examples() { return List.of("history"); }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        return CommandPlan.words(args, this::run);
+        return CommandPlan.parsed(GRAMMAR, args, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
-        arity(args, 0, 0);
+    private Status run(CommandContext ctx, ParsedArgs args) throws CommandException, IOException {
         Table.Builder b = Table.builder().column("#", ColumnType.INT).column("statement", ColumnType.STATEMENT);
         List<String> h = ctx.session().history().entries();
         for (int i = 0; i < h.size(); i++) b.row((long) (i + 1), h.get(i));

@@ -1,6 +1,8 @@
 package bufq.shell.command;
 
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
 import bufq.shell.api.CommandContext;
@@ -11,7 +13,9 @@ import java.util.List;
 /** {@code js CODE}: evaluates JavaScript inline and prints its value unless it is undefined. */
 final class JsCommand implements Command {
     @Override public String name() { return "js"; }
-    @Override public String synopsis() { return "js CODE"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("js").rest("CODE", "CODE");
+
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
 
     @Override public String brief() { return "Evaluates JavaScript with the bufq API (see scripts/README.md)."; }
 
@@ -29,10 +33,8 @@ final class JsCommand implements Command {
     }
 
     /** The code is the rest of the line as typed, quotes and all; JavaScript runs after the init script, as it always has. */
-    @Override public CommandPlan plan(CommandContext ctx, String code) {
-        return new CommandPlan.Simple(false, true, true, c -> {
-            if (code.isBlank()) throw new CommandException("usage: " + synopsis());
-            return c.session().scripts().eval(code, "js");
-        });
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        String code = GRAMMAR.parse(args).text("CODE");
+        return new CommandPlan.Simple(false, true, true, c -> c.session().scripts().eval(code, "js"));
     }
 }

@@ -1,7 +1,9 @@
 package bufq.shell.command;
 
 import bufq.model.HloModule;
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Engine;
@@ -15,7 +17,9 @@ import java.util.List;
 
 final class LoadCommand implements Command {
     @Override public String name() { return "load"; }
-    @Override public String synopsis() { return "load PATH..."; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("load").positional("PATH", ArgGrammar.Kind.FILE).repeated();
+
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
 
     @Override public String brief() { return "Reads dumps (files, sibling sets, directories, .gz) and makes the first current."; }
 
@@ -31,11 +35,11 @@ final class LoadCommand implements Command {
     }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        return CommandPlan.words(args, this::run);
+        return CommandPlan.parsed(GRAMMAR, args, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure {
-        if (args.isEmpty()) throw new CommandException("usage: " + synopsis());
+    private Status run(CommandContext ctx, ParsedArgs parsed) throws CommandException, Engine.Failure {
+        List<String> args = parsed.texts("PATH");
         List<Path> paths = new ArrayList<>();
         for (String a : args) paths.add(Path.of(a));
         List<ModuleSet.Entry> added;

@@ -3,7 +3,9 @@ package bufq.shell.command;
 import bufq.format.chart.BarChart;
 import bufq.analysis.map.AllocationMap;
 import bufq.model.HloModule;
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
 import bufq.shell.api.CommandPlan;
@@ -16,7 +18,13 @@ import java.util.OptionalInt;
 
 final class MapCommand implements Command {
     @Override public String name() { return "map"; }
-    @Override public String synopsis() { return "map [allocation] N [width W] [--svg FILE | --html FILE] [--force]"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("map").flag("allocation")
+            .positionalCount("N", 0, Integer.MAX_VALUE)
+            .count("width", 20, BarChart.MAX_WIDTH).as("W")
+            .oneOf(false, g -> g.value("--svg", ArgGrammar.Kind.FILE).value("--html", ArgGrammar.Kind.FILE))
+            .flag("--force");
+
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
     @Override public String brief() { return "Offset against time for the values of one allocation."; }
 
     @Override public String description() {
@@ -27,33 +35,22 @@ final class MapCommand implements Command {
     @Override public List<String> examples() { return List.of("map 3", "map allocation 3 width 120", "map 3 --svg alloc3.svg"); }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        return CommandPlan.words(args, this::run);
+        return CommandPlan.parsed(GRAMMAR, args, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
-        CommandArgs a = new CommandArgs(args, synopsis());
-        OptionalInt width = a.integer("width", 20, BarChart.MAX_WIDTH);
-        String svg = a.value("--svg");
-        String html = a.value("--html");
-        boolean force = a.flag("--force");
-        String n = a.positional();
-        if ("allocation".equals(n)) n = a.positional();
-        a.done();
-        if (n == null) throw new CommandException("usage: " + synopsis());
-        int index;
-        try {
-            index = Integer.parseInt(n);
-        } catch (NumberFormatException e) {
-            throw new CommandException("expected an allocation number, found '" + n + "'");
-        }
-        if (svg != null && html != null) throw new CommandException("give --svg or --html, not both");
+    private Status run(CommandContext ctx, ParsedArgs a) throws CommandException, Engine.Failure, IOException {
+        OptionalInt width = a.count("width");
+        String svg = a.text("--svg");
+        String html = a.text("--html");
+        boolean force = a.has("--force");
+        int index = a.count("N").getAsInt();
         HloModule m = ctx.modules().requireFor("map", ctx.out()::info);
         try {
             if (svg != null) Pictures.write(ctx, svg, force, AllocationMap.svg(m, index));
             else if (html != null) Pictures.write(ctx, html, force, AllocationMap.html(m, index));
             else ctx.out().print(AllocationMap.chart(m, index, width.orElse(ctx.out().terminalWidth())));
         } catch (IllegalArgumentException e) {
-            throw new CommandException(e.getMessage());
+            throw a.error("N", e.getMessage(), List.of());
         }
         return Status.OK;
     }

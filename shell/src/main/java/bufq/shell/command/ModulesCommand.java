@@ -10,7 +10,9 @@ import bufq.model.PartReadException;
 import bufq.model.ProgramSizes;
 import bufq.analysis.sharding.Shardings;
 import bufq.model.HloModule;
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
 import bufq.shell.session.ModuleSet;
@@ -27,7 +29,9 @@ import java.util.Map;
 
 final class ModulesCommand implements Command {
     @Override public String name() { return "modules"; }
-    @Override public String synopsis() { return "modules"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("modules");
+
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
 
     @Override public String brief() { return "Lists the loaded modules; the current one is marked *."; }
 
@@ -54,11 +58,10 @@ final class ModulesCommand implements Command {
     @Override public List<String> examples() { return List.of("modules"); }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        return CommandPlan.words(args, this::run);
+        return CommandPlan.parsed(GRAMMAR, args, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
-        arity(args, 0, 0);
+    private Status run(CommandContext ctx, ParsedArgs args) throws CommandException, IOException {
         // Lists what is known without reading: a big directory's modules not in memory show no
         // backend, values nor byte columns (reading 2,000 modules to list them took seconds).
         Table.Builder b = Table.builder().column("#", ColumnType.INT).column("current", ColumnType.STRING)

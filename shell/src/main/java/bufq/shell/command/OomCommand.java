@@ -7,7 +7,9 @@ import bufq.model.HloModule;
 import bufq.analysis.oom.OomReader;
 import bufq.analysis.oom.OomReport;
 import bufq.analysis.oom.OomText;
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Engine;
@@ -31,7 +33,9 @@ import java.util.List;
 /** {@code oom FILE|-}: an out-of-memory message joined to the loaded modules. */
 final class OomCommand implements Command {
     @Override public String name() { return "oom"; }
-    @Override public String synopsis() { return "oom FILE|-"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("oom").rest("FILE", "FILE|-");
+
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
     @Override public String brief() { return "Joins an out-of-memory message to the loaded modules and their values."; }
 
     @Override public String description() {
@@ -59,12 +63,12 @@ final class OomCommand implements Command {
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         // the rest of the line as typed. Modules are read as the join needs them, all of them: not the current module's parts.
-        return CommandPlan.text(args, false, false, this::run);
+        return CommandPlan.parsed(GRAMMAR, args, false, false, false, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
-        String arg = args.isEmpty() ? "" : unquote(args.get(0).strip());
-        if (arg.isEmpty()) throw new CommandException("usage: " + synopsis());
+    private Status run(CommandContext ctx, ParsedArgs args) throws CommandException, Engine.Failure, IOException {
+        String arg = unquote(args.text("FILE").strip());
+        if (arg.isEmpty()) throw args.error("FILE", "a file name is expected, not an empty one; usage: " + synopsis(), List.of());
         String source = arg.equals("-") ? "the paste" : arg;
         byte[] bytes;
         try {

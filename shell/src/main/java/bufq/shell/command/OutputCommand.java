@@ -1,6 +1,8 @@
 package bufq.shell.command;
 
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
 import bufq.shell.session.OutputSink;
@@ -15,7 +17,9 @@ import java.util.List;
 
 final class OutputCommand implements Command {
     @Override public String name() { return "output"; }
-    @Override public String synopsis() { return "output [FILE [--force]]"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("output").positional("FILE", ArgGrammar.Kind.FILE).optional().flag("--force");
+
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
 
     @Override public String brief() { return "Sends results to FILE (written atomically), or back to the screen."; }
 
@@ -29,13 +33,13 @@ final class OutputCommand implements Command {
     @Override public List<String> examples() { return List.of("output peak.md", "output report.csv --force", "output"); }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        return CommandPlan.words(args, this::run);
+        return CommandPlan.parsed(GRAMMAR, args, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException {
-        List<String> rest = new ArrayList<>(args);
-        boolean force = rest.remove("--force");
-        if (rest.size() > 1 || (rest.isEmpty() && force)) throw new CommandException("usage: " + synopsis());
+    private Status run(CommandContext ctx, ParsedArgs args) throws CommandException, IOException {
+        List<String> rest = args.texts("FILE");
+        boolean force = args.has("--force");
+        if (rest.isEmpty() && force) throw args.error("--force", "--force replaces a FILE: give one; usage: " + synopsis(), List.of());
         if (rest.isEmpty()) {
             Path was = ctx.out().sink().target();
             ctx.out().switchSink(OutputSink.console(ctx.out().out()));

@@ -1,6 +1,7 @@
 package bufq.shell.command;
 
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ParsedArgs;
 import bufq.analysis.waste.Waste;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
@@ -16,7 +17,7 @@ final class PaddingCommand implements Command {
     @Override public String name() { return "padding"; }
     private static final ArgGrammar GRAMMAR = ArgGrammar.of("padding").count("limit", 0);
 
-    @Override public String synopsis() { return GRAMMAR.synopsis(); }
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
     @Override public String brief() { return "Bytes lost to tiling padding: totals, worst values, by shape."; }
 
     @Override public String description() {
@@ -34,9 +35,9 @@ final class PaddingCommand implements Command {
         return CommandPlan.parsed(GRAMMAR, args, false, this::run);
     }
 
-    private Status run(CommandContext ctx, ArgGrammar.Parsed a) throws CommandException, Engine.Failure, IOException {
+    private Status run(CommandContext ctx, ParsedArgs a) throws CommandException, Engine.Failure, IOException {
         var limit = a.count("limit");
-        ctx.out().print(CommandArgs.limited(Waste.padding(ctx.modules().requireFor("padding", ctx.out()::info), ctx.settings().tiling()), limit));
+        ctx.out().print(RowLimit.limited(Waste.padding(ctx.modules().requireFor("padding", ctx.out()::info), ctx.settings().tiling()), limit));
         return Status.OK;
     }
 }

@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.analysis.peak.Peak;
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
@@ -17,9 +18,10 @@ final class PeakCommand implements Command {
     /** The Used values section: op names, and XLA's peak sized by instruction shapes. */
     boolean readsUsedValues() { return true; }
 
-    private static final ArgGrammar GRAMMAR = ArgGrammar.of("peak").count("color", 0).value("space", ArgGrammar.Kind.SPACE);
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("peak")
+            .oneOf(false, g -> g.count("color", 0).value("space", ArgGrammar.Kind.SPACE));
 
-    @Override public String synopsis() { return GRAMMAR.synopsis(); }
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
     @Override public String brief() { return "The peak of occupied bytes, beside the dump's label, and what is live then."; }
 
     @Override public String description() {
@@ -40,9 +42,9 @@ final class PeakCommand implements Command {
         return CommandPlan.parsed(GRAMMAR, args, readsUsedValues(), this::run);
     }
 
-    private Status run(CommandContext ctx, ArgGrammar.Parsed a) throws CommandException, Engine.Failure, IOException {
+    private Status run(CommandContext ctx, ParsedArgs a) throws CommandException, Engine.Failure, IOException {
         var m = ctx.modules().requireFor("peak", ctx.out()::info);
-        var color = CommandArgs.color(m, a.count("color"), a.text("space"));
+        var color = a.color(m);
         ctx.out().print(Peak.report(m, color, ctx.settings().threshold(), ctx.settings().tiling()));
         return Status.OK;
     }

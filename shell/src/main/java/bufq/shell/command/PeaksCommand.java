@@ -3,6 +3,7 @@ package bufq.shell.command;
 import bufq.analysis.peak.Peak;
 import bufq.analysis.liveness.Prominence;
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
@@ -13,15 +14,16 @@ import bufq.shell.session.Status;
 import java.io.IOException;
 import java.util.List;
 
-/** {@code peaks [color N] [min_share P]}: every prominent peak of occupied bytes, not only the highest. */
+/** {@code peaks [color N | space NAME] [min_share P]}: every prominent peak of occupied bytes, not only the highest. */
 final class PeaksCommand implements Command {
     @Override public String name() { return "peaks"; }
     /** The Used values section: the op_name prefixes holding each peak. */
     boolean readsUsedValues() { return true; }
-    private static final ArgGrammar GRAMMAR = ArgGrammar.of("peaks").count("color", 0).value("space", ArgGrammar.Kind.SPACE)
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("peaks")
+            .oneOf(false, g -> g.count("color", 0).value("space", ArgGrammar.Kind.SPACE))
             .value("min_share", ArgGrammar.Kind.SHARE).count("limit", 0);
 
-    @Override public String synopsis() { return GRAMMAR.synopsis(); }
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
     @Override public String brief() { return "Every peak of occupied bytes whose prominence is at least P of the highest."; }
 
     @Override public String description() {
@@ -43,25 +45,11 @@ final class PeaksCommand implements Command {
         return CommandPlan.parsed(GRAMMAR, args, readsUsedValues(), this::run);
     }
 
-    private Status run(CommandContext ctx, ArgGrammar.Parsed a) throws CommandException, Engine.Failure, IOException {
+    private Status run(CommandContext ctx, ParsedArgs a) throws CommandException, Engine.Failure, IOException {
         var m = ctx.modules().requireFor("peaks", ctx.out()::info);
-        var color = CommandArgs.color(m, a.count("color"), a.text("space"));
-        String share = a.text("min_share");
+        var color = a.color(m);
         var limit = a.count("limit");
-        ctx.out().print(CommandArgs.limited(List.of(Peak.peaks(m, color, share == null ? Prominence.DEFAULT_SHARE : share(share))), limit));
+        ctx.out().print(RowLimit.limited(List.of(Peak.peaks(m, color, a.share("min_share", Prominence.DEFAULT_SHARE))), limit));
         return Status.OK;
-    }
-
-    /** {@code 20%} or {@code 0.2}. */
-    static double share(String text) throws CommandException {
-        boolean percent = text.endsWith("%");
-        try {
-            double v = Double.parseDouble(percent ? text.substring(0, text.length() - 1) : text);
-            if (percent) v /= 100;
-            if (v >= 0 && v <= 1 && !text.startsWith("+")) return v;
-        } catch (NumberFormatException e) {
-            // fall through
-        }
-        throw new CommandException("min_share takes a percentage from 0% to 100% (20%) or a fraction from 0 to 1 (0.2), not '" + text + "'");
     }
 }

@@ -1,6 +1,8 @@
 package bufq.shell.command;
 
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
 import bufq.shell.api.CommandContext;
@@ -17,7 +19,9 @@ import java.util.List;
 
 final class RunCommand implements Command {
     @Override public String name() { return "run"; }
-    @Override public String synopsis() { return "run FILE"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("run").positional("FILE", ArgGrammar.Kind.FILE);
+
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
 
     @Override public String brief() { return "Runs a .bq script of queries and commands, or a .js script."; }
 
@@ -31,11 +35,11 @@ final class RunCommand implements Command {
     @Override public List<String> examples() { return List.of("run examples/peak-report.bq", "run scripts/fields/waste.js"); }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        return CommandPlan.words(args, this::run);
+        return CommandPlan.parsed(GRAMMAR, args, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException {
-        arity(args, 1, 1);
+    private Status run(CommandContext ctx, ParsedArgs a) throws CommandException {
+        List<String> args = List.of(a.text("FILE"));
         Path file = Path.of(args.get(0));
         if (ctx.session().isScriptFile(file)) return ctx.session().scripts().runFile(file);
         Status st;

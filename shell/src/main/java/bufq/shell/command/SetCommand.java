@@ -6,7 +6,10 @@ import bufq.analysis.fit.Devices;
 import bufq.lang.Diagnostic;
 import bufq.lang.QueryException;
 import bufq.shell.session.Engine;
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
+import bufq.shell.statement.Words;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Setting;
@@ -19,6 +22,7 @@ import bufq.table.Table;
 import bufq.units.Units;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -27,7 +31,11 @@ import java.util.regex.Pattern;
 
 final class SetCommand implements Command {
     @Override public String name() { return "set"; }
-    @Override public String synopsis() { return "set [NAME [VALUE]] | set category [NAME = CONDITION | off]"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.forms(
+            ArgGrammar.of("set").positional("NAME", ArgGrammar.Kind.TEXT).optional().rest("VALUE", "VALUE").optional(),
+            ArgGrammar.of("set").positionalChoice("category", List.of("category"), List.of()).rest("RULE", "NAME = CONDITION | off").optional());
+
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
 
     @Override public String brief() { return "Shows or changes settings (see 'help settings')."; }
 
@@ -47,24 +55,24 @@ final class SetCommand implements Command {
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         String text = CommandPlan.statement(args);
-        if (text.toLowerCase(Locale.ROOT).matches("category(\\s.*)?")) {
-            String rule = text.substring("category".length()).strip();
+        ParsedArgs a = GRAMMAR.parse(text);
+        if (a.has("category")) {
+            String rule = a.has("RULE") ? a.text("RULE") : "";
             return new CommandPlan.Simple(false, false, false, c -> category(c, text, rule));
         }
-        CommandPlan words = CommandPlan.words(args, this::run);
-        return new CommandPlan.Simple(false, true, tilingNotKnown(ctx, args), words::run);
+        return new CommandPlan.Simple(false, true, tilingNotKnown(ctx, a), c -> run(c, a));
     }
 
     /** {@code set tiling NAME} of a model not known yet: the init script may register it. */
-    private static boolean tilingNotKnown(CommandContext ctx, String args) {
-        List<String> words = Arrays.asList(args.strip().split("\\s+"));
-        return words.size() == 2 && Setting.byKey(words.get(0)) == Setting.TILING
-                && ctx.settings().tilingNamed(words.get(1)) == null;
+    private static boolean tilingNotKnown(CommandContext ctx, ParsedArgs a) {
+        return a.has("VALUE") && Setting.byKey(a.text("NAME")) == Setting.TILING && !a.text("VALUE").contains(" ")
+                && ctx.settings().tilingNamed(a.text("VALUE")) == null;
     }
 
-    private Status run(CommandContext ctx, List<String> words) throws CommandException, IOException {
+    private Status run(CommandContext ctx, ParsedArgs a) throws CommandException, IOException {
         // the value is the rest of the line: set capacity 16 GiB
-        List<String> args = words.size() <= 2 ? words : List.of(words.get(0), String.join(" ", words.subList(1, words.size())));
+        List<String> args = new ArrayList<>(a.texts("NAME"));
+        if (a.has("VALUE")) args.add(value(a.text("VALUE")));
         if (args.isEmpty()) {
             ctx.out().print(table(ctx, Arrays.asList(Setting.values())));
             return Status.OK;
@@ -78,8 +86,11 @@ final class SetCommand implements Command {
         Setting s = Setting.byKey(args.get(0));
         if (s == null) {
             List<String> keys = Arrays.stream(Setting.values()).map(Setting::key).toList();
-            throw new CommandException("unknown setting '" + args.get(0) + "'" + Suggest.hint(args.get(0), keys)
-                    + " (settings: " + String.join(", ", keys) + ")");
+            List<String> near = new ArrayList<>(keys);
+            near.add("format");
+            near.add("category");
+            throw a.error("NAME", "unknown setting '" + args.get(0) + "'"
+                    + (Suggest.closest(args.get(0), near) == null ? " (settings: " + String.join(", ", keys) + ")" : ""), near);
         }
         if (args.size() == 1) ctx.out().print(table(ctx, List.of(s)));
         else {
@@ -145,6 +156,11 @@ final class SetCommand implements Command {
         }
         ctx.engine().setCategories(next);
         return Status.OK;
+    }
+
+    /** A value as the shell's words read it: blanks between words made one, quotes around a word dropped. */
+    private static String value(String typed) throws CommandException {
+        return String.join(" ", Words.split(typed));
     }
 
     private static final Pattern RULE = Pattern.compile("(?s)([^\\s=]+)\\s*=\\s*(.*\\S)\\s*");

@@ -1,6 +1,8 @@
 package bufq.shell.command;
 
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.api.CommandContext;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
@@ -31,7 +33,9 @@ final class SqlCommand implements Command, AutoCloseable {
         sql = null;
     }
 
-    @Override public String synopsis() { return "sql [--fail-on-rows] SELECT ..."; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("sql").flag(FAIL_ON_ROWS).rest("SQL", "SELECT ...");
+
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
 
     @Override public String brief() { return "Runs DuckDB SQL over the loaded modules' tables (joins, windows, Parquet files)."; }
 
@@ -57,27 +61,16 @@ final class SqlCommand implements Command, AutoCloseable {
                 "sql select * from values where \"end\" - start > 100 limit 5");
     }
 
-    @Override public CommandPlan plan(CommandContext ctx, String args) {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         // The tables hold every field, those of the Used values section too: a batch run reads it with its load.
         // The statement runs under the query time limit (Sql starts it once the tables are loaded).
-        return CommandPlan.text(args, true, false, this::run);
+        return CommandPlan.parsed(GRAMMAR, args, true, false, false, this::run);
     }
 
-    /** A flag ({@code --word}) leading the text: anything else there would be an SQL comment, and is refused. */
-    private static final Pattern FLAG = Pattern.compile("--[A-Za-z][A-Za-z-]*(?=\\s|$)");
-
-    private Status run(CommandContext ctx, List<String> words) throws CommandException, Engine.Failure, IOException {
-        String text = words.isEmpty() ? "" : words.get(0).strip();
-        boolean failOnRows = false;
+    private Status run(CommandContext ctx, ParsedArgs a) throws CommandException, Engine.Failure, IOException {
         // Flags come before the SQL, each a word of its own.
-        for (Matcher m = FLAG.matcher(text); m.lookingAt(); m = FLAG.matcher(text)) {
-            if (!m.group().equals(FAIL_ON_ROWS)) throw new CommandException("sql takes " + FAIL_ON_ROWS + " before the SQL, not '"
-                    + m.group() + "'");
-            failOnRows = true;
-            text = text.substring(m.end()).strip();
-        }
-        text = CommandPlan.statement(text);
-        if (text.isEmpty()) throw new CommandException("usage: " + synopsis());
+        String text = a.text("SQL");
+        boolean failOnRows = a.has(FAIL_ON_ROWS);
         // Written after the SQL, a flag is an SQL comment: the guard would be silently off.
         if (Pattern.compile("--\\s*" + FAIL_ON_ROWS.substring(2) + "\\b").matcher(text).find())
             throw new CommandException("sql: " + FAIL_ON_ROWS + " goes before the SQL (sql " + FAIL_ON_ROWS

@@ -2,7 +2,9 @@ package bufq.shell.command;
 
 import bufq.api.Summary;
 import bufq.model.HloModule;
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Engine;
@@ -16,7 +18,9 @@ import java.util.List;
 /** {@code summary}: one row per loaded module, its columns fixed by name. */
 public final class SummaryCommand implements Command {
     @Override public String name() { return "summary"; }
-    @Override public String synopsis() { return "summary"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("summary");
+
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
 
     @Override public String brief() { return "One row per loaded module: sizes, counts, the peak and the dump's own label."; }
 
@@ -34,11 +38,10 @@ public final class SummaryCommand implements Command {
     @Override public List<String> examples() { return List.of("summary", "bufq --format json -c summary DUMP_DIR"); }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        return CommandPlan.words(args, this::run);
+        return CommandPlan.parsed(GRAMMAR, args, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, IOException, Engine.Failure {
-        arity(args, 0, 0);
+    private Status run(CommandContext ctx, ParsedArgs args) throws CommandException, IOException, Engine.Failure {
         List<HloModule> modules = new ArrayList<>();
         ctx.modules().forEachModule(modules::add);
         ctx.out().print(Summary.of(modules));

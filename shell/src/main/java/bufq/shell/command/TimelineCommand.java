@@ -3,7 +3,9 @@ package bufq.shell.command;
 import bufq.analysis.timeline.Timeline;
 import bufq.format.chart.BarChart;
 import bufq.model.HloModule;
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
+import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
 import bufq.shell.api.CommandPlan;
@@ -12,11 +14,18 @@ import bufq.shell.session.Status;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Locale;
 import java.util.OptionalInt;
 
 final class TimelineCommand implements Command {
     @Override public String name() { return "timeline"; }
-    @Override public String synopsis() { return "timeline [by steps|events] [color N | space NAME] [width W] [--svg FILE | --html FILE] [--force]"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("timeline").choice("by", "steps", "events")
+            .oneOf(false, g -> g.count("color", 0).value("space", ArgGrammar.Kind.SPACE))
+            .count("width", 20, BarChart.MAX_WIDTH).as("W")
+            .oneOf(false, g -> g.value("--svg", ArgGrammar.Kind.FILE).value("--html", ArgGrammar.Kind.FILE))
+            .flag("--force");
+
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
     @Override public String brief() { return "A chart of occupied bytes over the schedule (terminal, SVG or HTML)."; }
 
     @Override public String description() {
@@ -35,24 +44,20 @@ final class TimelineCommand implements Command {
     }
 
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
-        return CommandPlan.words(args, this::run);
+        return CommandPlan.parsed(GRAMMAR, args, this::run);
     }
 
-    private Status run(CommandContext ctx, List<String> args) throws CommandException, Engine.Failure, IOException {
-        CommandArgs a = new CommandArgs(args, synopsis());
+    private Status run(CommandContext ctx, ParsedArgs a) throws CommandException, Engine.Failure, IOException {
         HloModule m = ctx.modules().requireFor("timeline", ctx.out()::info);
-        String by = a.value("by");
-        if (by != null && !by.equals("steps") && !by.equals("events"))
-            throw new CommandException("timeline by takes steps or events, not '" + by + "'");
+        String by = a.has("by") ? a.text("by").toLowerCase(Locale.ROOT) : null;
         OptionalInt color = a.color(m);
-        OptionalInt width = a.integer("width", 20, BarChart.MAX_WIDTH);
-        String svg = a.value("--svg");
-        String html = a.value("--html");
-        boolean force = a.flag("--force");
-        a.done();
-        if (svg != null && html != null) throw new CommandException("give --svg or --html, not both");
+        OptionalInt width = a.count("width");
+        String svg = a.text("--svg");
+        String html = a.text("--html");
+        boolean force = a.has("--force");
         if ("events".equals(by)) {
-            if (svg != null || html != null || color.isPresent()) throw new CommandException("timeline by events takes only width W");
+            for (String other : List.of("--svg", "--html", "color", "space", "--force"))
+                if (a.has(other)) throw a.error(other, "timeline by events takes only width W", List.of());
             ctx.out().print(Timeline.events(m, width.orElse(ctx.out().terminalWidth())));
             return Status.OK;
         }

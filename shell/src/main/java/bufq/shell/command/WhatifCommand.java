@@ -1,8 +1,12 @@
 package bufq.shell.command;
 
+import bufq.shell.api.ParsedArgs;
+import bufq.shell.api.ArgumentError;
 import bufq.eval.Selection;
+import bufq.lang.Diagnostic;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
@@ -23,7 +27,9 @@ import java.util.Set;
 /** {@code whatif EDIT [; EDIT ...] [; QUERY]}: the peak recomputed under edits of a copy of the live ranges and sizes. */
 final class WhatifCommand implements Command {
     @Override public String name() { return "whatif"; }
-    @Override public String synopsis() { return "whatif EDIT [; EDIT ...] [; QUERY]"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("whatif").rest("EDITS", "EDIT [; EDIT ...] [; QUERY]");
+
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
 
     @Override public String brief() { return "Recomputes the peak with edited live ranges and sizes (remat, donation, dtype)."; }
 
@@ -58,21 +64,23 @@ final class WhatifCommand implements Command {
      * known now, or a {@code tiling NAME} edit names a model not known yet (the init script may define
      * them). Edits that do not parse read nothing and report their error when run.
      */
-    @Override public CommandPlan plan(CommandContext ctx, String text) {
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        ParsedArgs.Word edits = GRAMMAR.parse(args).word("EDITS");
+        String text = edits.text();
         EditParser.Parsed parsed;
         QueryException error;
         try {
-            parsed = text.isBlank() ? null : EditParser.parse(text, Set.copyOf(ctx.engine().entities()));
+            parsed = EditParser.parse(text, Set.copyOf(ctx.engine().entities()));
             error = null;
         } catch (QueryException e) {
             parsed = null;
             error = e;
         }
-        return new Plan(text, parsed, error, ctx);
+        return new Plan(edits, parsed, error, ctx);
     }
 
     private final class Plan implements CommandPlan {
-        private final String text;
+        private final ParsedArgs.Word text;
         private final EditParser.Parsed parsed;
         private final QueryException error;
         private final CommandContext ctx;
@@ -81,7 +89,7 @@ final class WhatifCommand implements Command {
         /** Each edit's condition, compiled once. */
         private final Map<Edit.Where, Selection> selections = new HashMap<>();
 
-        Plan(String text, EditParser.Parsed parsed, QueryException error, CommandContext ctx) {
+        Plan(ParsedArgs.Word text, EditParser.Parsed parsed, QueryException error, CommandContext ctx) {
             this.text = text;
             this.parsed = parsed;
             this.error = error;
@@ -113,7 +121,6 @@ final class WhatifCommand implements Command {
         }
 
         @Override public Status run(CommandContext c) throws CommandException, Engine.Failure, IOException {
-            if (text.isBlank()) throw new CommandException("usage: " + synopsis());
             HloModule m = c.modules().requireFor("whatif", c.out()::info);
             if (readsUsedValues()) c.modules().readUsedValues(m);
             try {
@@ -124,7 +131,9 @@ final class WhatifCommand implements Command {
                 c.out().print(o.report());
                 if (query != null) c.out().print(query.current().run(o.editedModule(), c.settings().tiling(), null));
             } catch (QueryException e) {
-                throw new Engine.Failure(e.diagnostic().render(text));
+                // drawn under the whole statement, as an argument's error is
+                Diagnostic d = e.diagnostic();
+                throw new ArgumentError(new Diagnostic(d.start() + text.start(), d.end() + text.start(), d.message(), d.suggestions()));
             }
             return Status.OK;
         }

@@ -1,7 +1,9 @@
 package bufq.shell.command;
 
 import bufq.analysis.why.Why;
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
+import bufq.shell.api.ParsedArgs;
 import bufq.analysis.why.WhyReport;
 import bufq.eval.EvalContext;
 import bufq.lang.QueryException;
@@ -17,7 +19,9 @@ import bufq.table.Output;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /** {@code why VALUE}: what keeps a value alive; VALUE is an id, a name or a values query. */
 final class WhyCommand implements Command {
@@ -25,7 +29,9 @@ final class WhyCommand implements Command {
     /** The Used values section: the values' uses and the instructions' lines. */
     boolean readsUsedValues() { return true; }
 
-    @Override public String synopsis() { return "why ID|NAME|QUERY"; }
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("why").rest("VALUE", "ID|NAME|QUERY");
+
+    @Override public ArgGrammar grammar() { return GRAMMAR; }
     @Override public String brief() { return "Why a value is live: its uses, why its range ends there, idle time, the peak."; }
 
     @Override public String description() {
@@ -49,8 +55,9 @@ final class WhyCommand implements Command {
      * The rest of the line as typed (a query keeps its quotes), a query compiled here once. A query
      * on values naming fields not known now uses scripts: the init script may define them.
      */
-    @Override public CommandPlan plan(CommandContext ctx, String args) {
-        String text = args.strip();
+    @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
+        ParsedArgs a = GRAMMAR.parse(args.strip());
+        String text = a.text("VALUE");
         Engine.Compiled query = StatementKind.startsQuery(text, ctx.engine().entities()) ? ctx.engine().compile(text) : null;
         return new CommandPlan() {
             @Override public boolean readsUsedValues() { return WhyCommand.this.readsUsedValues(); }
@@ -59,14 +66,19 @@ final class WhyCommand implements Command {
             @Override public boolean usesScripts() {
                 return query != null && query.entity().equals("values") && !query.unresolved().isEmpty();
             }
-            @Override public Status run(CommandContext c) throws CommandException, Engine.Failure, IOException { return WhyCommand.this.run(c, text, query); }
+            @Override public Status run(CommandContext c) throws CommandException, Engine.Failure, IOException { return WhyCommand.this.run(c, a, query); }
         };
     }
 
-    private Status run(CommandContext ctx, String text, Engine.Compiled query) throws CommandException, Engine.Failure, IOException {
-        if (text.isEmpty()) throw new CommandException("usage: " + synopsis());
+    private Status run(CommandContext ctx, ParsedArgs a, Engine.Compiled query) throws CommandException, Engine.Failure, IOException {
         HloModule m = ctx.modules().requireFor("why", ctx.out()::info);
-        List<HloValue> values = query != null ? select(ctx, m, query.current()) : select(m, text);
+        List<HloValue> values;
+        try {
+            values = query != null ? select(ctx, m, query.current()) : select(m, a.text("VALUE"));
+        } catch (CommandException e) {
+            if (query != null) throw e;
+            throw a.error("VALUE", e.getMessage(), query == null && !a.text("VALUE").matches("[0-9]+") ? names(m) : List.of());
+        }
         if (values.isEmpty()) {
             ctx.out().info("no values selected");
             return Status.OK;
@@ -110,6 +122,13 @@ final class WhyCommand implements Command {
                 + "; expected an id, a name such as fusion.3 or fusion.3{1}, or a query on values");
         named.sort(WhyCommand::byTupleIndex);   // the tuple {} first, then {0}, {1}, ..., {1,0}
         return named;
+    }
+
+    /** The names of {@code m}'s values, for a "did you mean". */
+    private static Set<String> names(HloModule m) {
+        Set<String> out = new HashSet<>();
+        for (HloValue v : m.values()) out.add(v.name());
+        return out;
     }
 
     /** Tuple indices in tree order: {@code {}} before {@code {0}} before {@code {0,1}} before {@code {1}}; numbers compared as numbers. */

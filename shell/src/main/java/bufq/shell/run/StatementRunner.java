@@ -1,5 +1,6 @@
 package bufq.shell.run;
 
+import bufq.shell.api.ArgumentError;
 import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
 import bufq.shell.api.CommandContext;
@@ -150,7 +151,7 @@ public final class StatementRunner {
         try {
             if (s instanceof Statement.Refused r) throw r.error();
             return runCommand(((Statement.Invocation) s).plan());
-        } catch (ArgGrammar.ArgumentError e) {
+        } catch (ArgumentError e) {
             String[] head = s.text().split("\\s+", 2);
             throw new Engine.Failure(e.render(s.text(), head.length < 2 ? s.text().length() : s.text().length() - head[1].length()));
         }

@@ -19,6 +19,7 @@ import bufq.analysis.fit.Capacity;
 import bufq.analysis.forecast.Forecast;
 import bufq.analysis.forecast.Prediction;
 import bufq.analysis.forecast.ForecastRequest;
+import bufq.shell.api.ForecastArgs;
 import bufq.analysis.forecast.NotASeries;
 import bufq.analysis.oom.OomReader;
 import bufq.analysis.oom.OomReport;
@@ -158,8 +159,8 @@ final class Api extends Convert.ReadOnly {
         String usage = "bufq.forecast(text)";
         ForecastRequest r;
         try {
-            r = ForecastRequest.parse(JsArgs.string(a, 0, usage));
-        } catch (IllegalArgumentException e) {
+            r = ForecastArgs.request(JsArgs.string(a, 0, usage));
+        } catch (IllegalArgumentException | CommandException e) {
             throw new IllegalArgumentException(usage + ": " + e.getMessage());
         }
         if (r.chips()) throw new IllegalArgumentException(usage + ": 'chips' forecasts the current module alone: run the forecast chips command");

@@ -99,7 +99,7 @@ class CliTest {
                 c("errors go on", "-c", "sumary", "-c", "values", "a.txt").exit(1).out("add.1"),
                 c("bail stops", "--bail", "-c", "sumary", "-c", "values", "a.txt").exit(1).notOut("add.1"),
                 c("unterminated quote in a command", "-c", "load \"my dump", "a.txt").exit(1)
-                        .err("error: unterminated string starting at column 6"),
+                        .err("load \"my dump\n     ^^^^^^^^\nunterminated string"),
                 c("bad setting", "-c", "set maxrows lots").exit(1).err("maxrows takes a whole number >= 0, not 'lots'"),
                 c("unknown setting", "-c", "set colour on").exit(1).err("unknown setting 'colour'; did you mean 'color'?"),
                 c("set lists", "-c", "set").out("maxrows", "200", "threshold", "16.0KiB", "tiling", "tpu"),
@@ -127,7 +127,7 @@ class CliTest {
                 c("use unknown", "-c", "use zeta", "a.txt", "beta.txt").exit(1).err("no module 'zeta'"),
                 c("fields", "-c", "fields values").out("size", "bytes", "assigned bytes"),
                 c("fields typo", "-c", "fields valeus").exit(1).err("unknown entity 'valeus'; did you mean 'values'?"),
-                c("help lists commands", "-c", "help").out("load PATH...", "output [FILE [--force]]", "help query"),
+                c("help lists commands", "-c", "help").out("load PATH...", "output [FILE] [--force]", "help query"),
                 c("help query", "-c", "help query").out("values where live at peak order by size desc limit 10", "live during"),
                 c("help command", "-c", "help set").out("set [NAME [VALUE]]", "Examples:", "set maxrows 50"),
                 c("help settings", "-c", "help settings").out("threshold", "16.0KiB"),
@@ -196,9 +196,9 @@ class CliTest {
                         .in("# the top of the peak\nvalues where live at peak and\n  size > 1KiB order by\n  size desc limit 2\nformat csv\nsteps order by live_bytes desc limit 1\n")
                         .out("(2 rows)", "time,instruction,live_bytes,occupied_bytes,live_values\n13,fusion,30720,65536,9\n"),
                 c("peak of a colour the module lacks", "-c", "peak color 5", "examples/seeds/004_0cb419b3147a3cb6.txt").realDumps()
-                        .exit(1).err("error: no color 5 in 004_0cb419b3147a3cb6 (memory spaces: hbm (color 0), vmem (color 1), smem (color 2))"),
+                        .exit(1).err("peak color 5\n           ^\nno color 5 in 004_0cb419b3147a3cb6 (memory spaces: hbm (color 0), vmem (color 1), smem (color 2))"),
                 c("timeline of a colour the module lacks", "-c", "timeline color 7", "examples/seeds/004_0cb419b3147a3cb6.txt").realDumps()
-                        .exit(1).err("error: no color 7 in"),
+                        .exit(1).err("timeline color 7\n               ^\nno color 7 in"),
                 c("the walkthrough script", "-f", "examples/peak-report.bq", "examples/jax-mlp/").realDumps()
                         .out("jit_f", "(7 rows)", "82.0MiB", "peak of occupied bytes", "by op_name", "0 errors"),
                 c("fields from the catalog", "-c", "fields steps").realDumps().out("live_bytes"),
@@ -207,8 +207,8 @@ class CliTest {
                 c("check passes on a seed", "-c", "check", SEEDS[4]).realDumps().out("peak-claim", "0 errors"),
                 c("load error in a session", "-c", "load nosuch.txt", SEEDS[4]).realDumps().exit(1).err("error: nosuch.txt: no such file"),
                 c("blame by typo", "-c", "blame by colour", SEEDS[4]).realDumps().exit(1).err("blame by takes op_name, source, opcode, stack, category, path or sharding"),
-                c("map needs a number", "-c", "map x", SEEDS[4]).realDumps().exit(1).err("expected an allocation number, found 'x'"),
-                c("map of a missing allocation", "-c", "map 99", SEEDS[4]).realDumps().exit(1).err("error: "),
+                c("map needs a number", "-c", "map x", SEEDS[4]).realDumps().exit(1).err("map x\n    ^\nN takes a whole number >= 0, not 'x'"),
+                c("map of a missing allocation", "-c", "map 99", SEEDS[4]).realDumps().exit(1).err("map 99\n    ^^\nno allocation 99"),
                 c("timeline width", "-c", "timeline width 40", SEEDS[4]).realDumps().out("peak"),
                 c("report option typo", "-c", "timeline colr 1", SEEDS[4]).realDumps().exit(1).err("unexpected 'colr'"));
     }

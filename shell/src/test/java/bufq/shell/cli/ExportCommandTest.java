@@ -61,18 +61,24 @@ class ExportCommandTest {
     @Test
     void mistakesAreOneLineAndLeaveNoFile() throws Exception {
         Path f = dir.resolve("x.pb.gz");
+        String syn = "export pprof|perfetto|parquet|duckdb FILE [at STEP] [by stack|op_name|source] [--force]";
         String[][] cases = {
                 {"export pprof " + f + " at 99999", "'at' takes peak, claimed_peak or a step from 0 to 292, not '99999'"},
-                {"export pprof " + f + " by line", "export pprof by takes stack, op_name or source, not 'line'"},
-                {"export svg " + f, "export writes pprof, perfetto, parquet or duckdb, not 'svg'"},
+                {"export pprof " + f + " by line", "export by takes stack, op_name or source, not 'line'"},
+                {"export svg " + f, "export takes pprof, perfetto, parquet or duckdb, not 'svg'"},
                 {"export perfetto " + f + " at peak", "export perfetto takes no 'at' or 'by': it traces every step"},
-                {"export pprof", "usage: export pprof|perfetto FILE [at peak|claimed_peak|STEP] [by stack|op_name|source] [--force]"},
+                {"export pprof", "expected FILE; usage: " + syn},
                 {"export pprof " + f + " depth 3", "unexpected 'depth'; usage: export pprof|perfetto FILE [at peak|claimed_peak|STEP] [by stack|op_name|source] [--force]"},
         };
+        // each a caret under the word at fault in the statement, then the message
         for (String[] c : cases) {
             CliTest.Result r = bufq("-c", c[0], pair().toString());
             assertEquals(1, r.code(), c[0]);
-            assertEquals("error: " + c[1] + "\n", r.err(), c[0]);
+            String[] lines = r.err().split("\n");
+            assertEquals(3, lines.length, r.err());
+            assertEquals(c[0], lines[0], r.err());
+            assertTrue(lines[1].strip().matches("\\^+"), r.err());
+            assertEquals(c[1], lines[2], c[0]);
         }
         assertFalse(Files.exists(f));
         try (var left = Files.list(dir)) {

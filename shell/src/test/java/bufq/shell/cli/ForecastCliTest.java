@@ -39,7 +39,7 @@ class ForecastCliTest {
                         Corpus.require("jax-0.10.2/pairs/transformer-4layer").toString(),
                         Corpus.require("jax-0.10.2/pairs/transformer-4layer-again").toString()),
                 c("a named dimension that does not vary", 1, "", "these do: x.1[0]", "-c", "forecast y at 64", b8, b16),
-                c("a bad statement says the usage", 1, "", "expected a size after 'at'", "-c", "forecast at", b8, b16),
+                c("a bad statement says the usage", 1, "", "'at' needs a value; usage: forecast", "-c", "forecast at", b8, b16),
                 c("a word out of place says the usage", 1, "", "usage: forecast [DIM] at N", "-c", "forecast at 64 please", b8, b16));
         FitCliTest.check(cases);
     }

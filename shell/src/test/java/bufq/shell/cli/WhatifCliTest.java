@@ -50,13 +50,13 @@ class WhatifCliTest {
         args.add(dump("transformer-2layer"));
         CliTest.Result r = run(args.toArray(String[]::new));
         assertEquals(1, r.code());
-        String line = "scale where size > 1MiB by x";
+        String line = "whatif scale where size > 1MiB by x";
         assertTrue(r.err().contains(line + "\n" + " ".repeat(line.indexOf(" x") + 1) + "^"), r.err());
         assertTrue(r.err().contains("expected a factor such as 0.5 after 'by'"), r.err());
         List<String> field = cs("whatif drop where colr = 1");
         field.add(dump("transformer-2layer"));
         r = run(field.toArray(String[]::new));
-        assertTrue(r.err().contains("drop where colr = 1\n           ^^^^"), "the caret is under the field in the whatif: " + r.err());
+        assertTrue(r.err().contains("whatif drop where colr = 1\n                  ^^^^"), "the caret is under the field in the whatif: " + r.err());
     }
 
     @Test

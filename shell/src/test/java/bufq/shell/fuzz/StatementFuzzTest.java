@@ -98,7 +98,7 @@ class StatementFuzzTest {
         assertEquals(cwdBefore, listing(Path.of("")), "the fuzzer wrote outside its temporary directory");
     }
 
-    /** Regressions the fuzzer found, each a one-line error now. */
+    /** Regressions the fuzzer found, each an argument error now: the statement, a caret, one line of message. */
     @Test
     void foundByTheFuzzer() throws Exception {
         Path root = Path.of(System.getProperty("bufq.root", ".."));
@@ -107,17 +107,19 @@ class StatementFuzzTest {
         long t0 = System.currentTimeMillis();
         String[][] cases = {
             // seed 20261121, case 344: an IllegalArgumentException from the analyses was an internal error
-            {"timeline color 1 width 120", "error: no color 1 in "},
-            {"peak color 7", "error: no color 7 in "},
+            {"timeline color 1 width 120", "no color 1 in "},
+            {"peak color 7", "no color 7 in "},
             // seed 16, case 11453: a chart 2^31 columns wide ran out of memory
-            {"timeline color 0 width 2147483647", "error: 'width' takes a whole number from 20 to 10000, not '2147483647'"},
-            {"map 0 width 2147483647", "error: 'width' takes a whole number from 20 to 10000, not '2147483647'"},
+            {"timeline color 0 width 2147483647", "'width' takes a whole number from 20 to 10000, not '2147483647'"},
+            {"map 0 width 2147483647", "'width' takes a whole number from 20 to 10000, not '2147483647'"},
         };
         for (String[] c : cases) {
             err.reset();
             assertTrue(run(shell, c[0], c[0], t0) == Status.ERROR, c[0]);
             String e = err.toString(StandardCharsets.UTF_8);
-            assertTrue(e.startsWith(c[1]) && e.indexOf('\n') == e.length() - 1, c[0] + " -> " + e);
+            String[] lines = e.split("\n");
+            assertTrue(lines.length == 3 && lines[0].equals(c[0]) && lines[1].strip().matches("\\^+") && lines[2].startsWith(c[1]),
+                    c[0] + " -> " + e);
         }
     }
 

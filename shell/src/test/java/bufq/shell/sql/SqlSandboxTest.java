@@ -96,7 +96,7 @@ class SqlSandboxTest {
         assertTrue(after.err().contains("--fail-on-rows goes before the SQL"), after.err());
         Run typo = Run.bufq("-c", "sql --fail-on-row select 1 as x", SEED);
         assertEquals(1, typo.code());
-        assertTrue(typo.err().contains("not '--fail-on-row'"), typo.err());
+        assertTrue(typo.err().contains("unexpected '--fail-on-row'") && typo.err().contains("did you mean '--fail-on-rows'?"), typo.err());
         Run before = Run.bufq("--bail", "-c", "sql --fail-on-rows select 1 as x", SEED);
         assertEquals(1, before.code());
         assertTrue(before.err().contains("the query returned 1 row"), before.err());
