@@ -52,7 +52,7 @@ public final class Printer {
     }
 
     /** {@code COLUMNS} when set, else the width the terminal reports ({@link Env#columns}), else 100. */
-    private static int columns(Env env) {
+    static int columns(Env env) {
         try {
             int c = Integer.parseInt(env.vars().getOrDefault("COLUMNS", "").trim());
             if (c >= 20 && c <= 1000) return c;
