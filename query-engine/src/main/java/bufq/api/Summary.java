@@ -23,19 +23,16 @@ public final class Summary {
     /** The summary of {@code modules}, one row each in the given order. */
     public static Table of(List<HloModule> modules) {
         Table.Builder b = header();
-        int unread = 0;
-        for (HloModule m : modules) {
-            row(b, m);
-            if (!m.usedValues().isRead()) unread++;
-        }
-        if (unread > 0) b.columnNote("warnings", unreadNote(unread));
+        for (HloModule m : modules) row(b, m);
         return b.build();
     }
 
-    /** Says that warnings counts the parts read so far, when {@code unread} modules left one unread. */
-    private static String unreadNote(int unread) {
-        return "warnings: of the parts read so far; " + (unread == 1 ? "the" : unread + " modules'")
-                + " Used values file (op_name, uses, instructions) is read on first use, its warnings then";
+    /**
+     * The warnings of reading what every load reads: not those of the Used values part, read on
+     * first use and printed then, so that summary prints the same whatever ran before it.
+     */
+    private static long loadWarnings(HloModule m) {
+        return m.warningCount() - m.usedValues().warningCount();
     }
 
     private static Table.Builder header() {
@@ -59,7 +56,7 @@ public final class Summary {
                 (long) m.values().size(), (long) m.instructionCount(), totalBytes(m),
                 t < 0 ? null : (long) t, t < 0 ? null : l.peakBytes(),
                 claim == null ? null : (long) claim.time(), claim == null ? null : claim.claimedBytes(),
-                (long) m.warningCount(), why);
+                loadWarnings(m), why);
         if (why != null) b.note(m.handle() + ": " + why);
         String others = MemorySpace.others(m, Units::human);
         if (others != null) b.note(m.handle() + ": total_bytes and the peak are of " + MemorySpace.name(m, MemorySpace.DEVICE)

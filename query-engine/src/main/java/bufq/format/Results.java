@@ -13,7 +13,8 @@ final class Results {
 
     /**
      * A result for people, in order, a blank line between two outputs: tables cut to its
-     * {@code maxRows} and without their note columns, text as is ({@code fenced}: in a code fence).
+     * {@code maxRows} and without their note columns, text as is ({@code fenced}: in a code fence), or
+     * on a terminal fitted to its width ({@link Prose}).
      */
     static void inOrder(Result result, Formatter f, boolean fenced, FormatOptions options, StringBuilder out) {
         boolean first = true;
@@ -21,7 +22,7 @@ final class Results {
             if (!first) out.append('\n');
             first = false;
             if (o instanceof Table t) f.write((result.maxRows() > 0 ? t.limit(result.maxRows()) : t).withoutJsonOnlyColumns(), options, out);
-            else if (o instanceof TextBlock tb) text(tb.text(), fenced, out);
+            else if (o instanceof TextBlock tb) text(fenced ? tb.text() : Prose.fit(tb.text(), options.lineWidth()), fenced, out);
         }
     }
 

@@ -79,6 +79,8 @@ final class ModulesCommand implements Command {
         for (ModuleSet.Entry e : es) spaces |= e.loaded() != null && MemorySpace.several(e.loaded());
         if (spaces) b.column("other_spaces", ColumnType.STRING);
         List<String> notes = new ArrayList<>();
+        boolean noCode = false;
+        List<String> blind = new ArrayList<>();
         for (int i = 0; i < es.size(); i++) {
             ModuleSet.Entry e = es.get(i);
             HloModule m = e.loaded();
@@ -86,8 +88,11 @@ final class ModulesCommand implements Command {
             // A module in memory has its op_names read for the categories, so the row is the same
             // whatever ran before; one not read yet shows no figures (a note says why).
             if (m != null && m.info().hasValueDetails()) ctx.modules().readUsedValues(m);
-            boolean named = m != null;
+            // without the Used values part (op_names, uses) the categories cannot tell a weight from an input
+            boolean named = m != null && m.info().hasValueDetails();
+            if (m != null && !named) blind.add(e.handle());
             if (m == null) unread++;
+            noCode |= m != null && z.codeBytes() < 0;
             Map<String, Long> arguments = named ? arguments(ctx, m) : Map.of();
             List<Object> row = new ArrayList<>(Arrays.asList((long) (i + 1), e == ctx.modules().set().currentEntry() ? "*" : "",
                     e.handle(), e.name(), e.dumpId(),
@@ -105,6 +110,9 @@ final class ModulesCommand implements Command {
         }
         if (unread > 0) b.note(unread + (unread == 1 ? " module is" : " modules are") + " not read yet: backend, values and the byte"
                 + " columns are empty until it is ('use N', or 'fit', 'summary', 'modules where ...', which read them all)");
+        if (noCode) b.columnNote("code_bytes", "code_bytes: no dump gives the generated code's size (JAX's memory_analysis() does)");
+        if (!blind.isEmpty()) b.note("weights_bytes, optimizer_bytes: unknown for " + String.join(", ", blind)
+                + ": the dump has no Used values (op_names, uses), which tell a weight from an input");
         for (String n : notes) b.note(n);
         ctx.out().print(b.build());
         return Status.OK;

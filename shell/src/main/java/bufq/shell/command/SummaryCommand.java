@@ -29,9 +29,9 @@ public final class SummaryCommand implements Command {
                 + "report's stated total when sizes are only known rounded), the peak (peak_time: the first step with\n"
                 + "the most occupied bytes; peak_bytes: the bytes occupied then, each byte of an allocation once), the\n"
                 + "dump's own label (claimed_peak_time, claimed_peak_bytes: XLA's step and figure, which need not be\n"
-                + "the maximum), and the number of load warnings so far: the Used values file (op_name, uses,\n"
-                + "instructions) is read on first use, and its warnings count from then on (a note says when it is\n"
-                + "unread). Peak columns are null without live ranges; a note says why a label differs from the peak.\n"
+                + "the maximum), and the number of warnings of reading the files at load (the Used values file:\n"
+                + "op_name, uses, instructions, is read on first use and prints its own warnings then, so summary\n"
+                + "prints the same whatever ran before it). Peak columns are null without live ranges; a note says why a label differs from the peak.\n"
                 + "Figures are of the device memory (color 0: HBM on TPU/GPU); a note gives each other memory space's bytes.";
     }
 

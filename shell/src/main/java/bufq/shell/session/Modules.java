@@ -7,6 +7,7 @@ import bufq.model.PartReadException;
 import bufq.model.ProgramSizes;
 import bufq.analysis.oom.OomReport;
 import bufq.analysis.oom.OomText;
+import bufq.format.Prose;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -43,6 +44,11 @@ public final class Modules {
     /** Out-of-memory messages as {@code oom} read them, and the file (or "the paste") they came from. */
     public record LoadedOom(OomText text, String source) {}
 
+    /** A line for stderr, fitted to the terminal's width when there is one ({@link Prose}). */
+    private void warn(String line) {
+        err.println(env.interactive() ? Prose.fit(line, Printer.columns(env)) : line);
+    }
+
     public Modules(Engine engine, Env env, PrintStream err, DeferredReads deferred) {
         this.engine = engine;
         this.env = env;
@@ -65,8 +71,8 @@ public final class Modules {
     public List<ModuleSet.Entry> add(List<Engine.FoundModule> found, LoadOptions options) throws Engine.Failure {
         settle();
         if (options.readUsedValues()) found = found.stream().map(s -> s.reading(options)).toList();
-        List<ModuleSet.Entry> added = set.add(found, line -> err.println("bufq: warning: " + line));
-        for (ModuleSet.Entry e : added) if (e.loaded() != null) reportWarnings(e.loaded(), err::println);
+        List<ModuleSet.Entry> added = set.add(found, line -> warn("bufq: warning: " + line));
+        for (ModuleSet.Entry e : added) if (e.loaded() != null) reportWarnings(e.loaded(), this::warn);
         return added;
     }
 
@@ -173,7 +179,7 @@ public final class Modules {
 
     /** The modules of {@code paths}, not yet parsed; the files a directory scan skipped are one warning line. */
     public List<Engine.FoundModule> discover(List<Path> paths) throws Engine.Failure {
-        return engine.discover(paths, line -> err.println("bufq: warning: " + line));
+        return engine.discover(paths, line -> warn("bufq: warning: " + line));
     }
 
     /** Adds modules already in memory (tests, scripts); the first becomes current. */
@@ -191,7 +197,7 @@ public final class Modules {
         settle();
         boolean fresh = e.loaded() == null;
         HloModule m = set.get(e);
-        if (fresh) reportWarnings(m, err::println);
+        if (fresh) reportWarnings(m, this::warn);
         return m;
     }
 
@@ -332,7 +338,7 @@ public final class Modules {
         ModuleSet.Entry e = set.find(name);
         boolean fresh = e.loaded() == null;
         set.use(e);
-        if (fresh) reportWarnings(e.loaded(), err::println);
+        if (fresh) reportWarnings(e.loaded(), this::warn);
         return e.loaded();
     }
 

@@ -4,6 +4,7 @@ import bufq.format.FormatOptions;
 import bufq.format.Formatter;
 import bufq.format.Formatters;
 import bufq.format.Result;
+import bufq.format.Prose;
 import bufq.format.TableFormatter;
 import bufq.table.Output;
 
@@ -51,7 +52,7 @@ public final class Printer {
     }
 
     /** {@code COLUMNS} when set, else the width the terminal reports ({@link Env#columns}), else 100. */
-    private static int columns(Env env) {
+    static int columns(Env env) {
         try {
             int c = Integer.parseInt(env.vars().getOrDefault("COLUMNS", "").trim());
             if (c >= 20 && c <= 1000) return c;
@@ -173,12 +174,17 @@ public final class Printer {
     public boolean onTerminal() { return env.interactive() && sink().isConsole(); }
 
     /** A line of information for the user (stderr, so stdout stays data). */
-    public void info(String message) { err().println(TableFormatter.visible(message, true)); }
+    public void info(String message) { err().println(onScreen(TableFormatter.visible(message, true))); }
+
+    /** A message for stderr, fitted to the terminal's width when there is one ({@link Prose}). */
+    private String onScreen(String message) {
+        return env.interactive() ? Prose.fit(message, terminalWidth) : message;
+    }
 
     /** Prints a one-line error, with the script location when running one. */
     public void error(String message) {
         // bufq's own messages quote what a script or a file wrote: never a control character raw
-        err().println(TableFormatter.visible((location == null ? "" : location + ": ") + "error: " + message, true));
+        err().println(onScreen(TableFormatter.visible((location == null ? "" : location + ": ") + "error: " + message, true)));
     }
 
     /**
