@@ -44,19 +44,24 @@ final class Projection {
             if (law[j].num().length > 0 && (shape[j] == null || size[j] < 0)) return null;
             if (shape[j] == null) shape[j] = vs.get(j).shape();
         }
+        TempPacking packed = TempPacking.at(t, size, shape);
         Map<Integer, List<Integer>> byAllocation = new HashMap<>();
-        for (int j = 0; j < count; j++) byAllocation.computeIfAbsent(vs.get(j).allocation(), k -> new ArrayList<>()).add(j);
+        for (int j = 0; j < count; j++)
+            if (packed.offset()[j] < 0) byAllocation.computeIfAbsent(vs.get(j).allocation(), k -> new ArrayList<>()).add(j);
         long[] offset = offsets(t, size, byAllocation);
+        byAllocation.clear();
+        for (int j = 0; j < count; j++) byAllocation.computeIfAbsent(packed.allocation()[j], k -> new ArrayList<>()).add(j);
         List<HloValue> out = new ArrayList<>(count);
         for (int j = 0; j < count; j++) {
             HloValue v = vs.get(j);
+            if (packed.offset()[j] >= 0) offset[j] = packed.offset()[j];
             out.add(new HloValue(v.id(), v.name(), v.index(), v.indexPrinted(), v.phi(), v.color(), size[j], offset[j],
-                    v.allocation(), shape[j], v.positions(), v.uses(), v.range()));
+                    packed.allocation()[j], shape[j], v.positions(), v.uses(), v.range()));
         }
         HloModule draft = new HloModuleBuilder(t.info().withHandle(t.info().name() + " at " + ProgramSeries.VAR + "=" + n))
                 .allocations(t.allocations()).values(out).instructions(t.instructions()).sequence(t.sequence())
                 .warnings(t.warnings(), t.warningCount()).build();
-        List<BufferAllocation> allocations = allocations(t, draft, out, shape, byAllocation);
+        List<BufferAllocation> allocations = allocations(t, draft, out, shape, byAllocation, packed.size());
         return new HloModuleBuilder(draft.info()).allocations(allocations).values(out).instructions(t.instructions())
                 .sequence(t.sequence()).warnings(t.warnings(), t.warningCount()).build();
     }
@@ -134,13 +139,15 @@ final class Projection {
 
     /** The template's allocations at the new sizes: each its largest occupancy at {@code N} times its template ratio. */
     private static List<BufferAllocation> allocations(HloModule t, HloModule draft, List<HloValue> values, Shape[] shape,
-                                                      Map<Integer, List<Integer>> byAllocation) {
+                                                      Map<Integer, List<Integer>> byAllocation, Map<Integer, Long> packed) {
         Liveness before = Liveness.of(t), now = Liveness.of(draft);
         List<BufferAllocation> out = new ArrayList<>(t.allocations().size());
         for (BufferAllocation a : t.allocations()) {
             long was = use(before, a.index()), is = use(now, a.index());
             long size;
-            if (was > 0) {
+            if (packed.containsKey(a.index())) {
+                size = packed.get(a.index());
+            } else if (was > 0) {
                 size = Math.max(is, Math.round((double) a.size() * is / was));
             } else {
                 // no value live in it (a constant): as large as its values' bytes reach
@@ -166,8 +173,20 @@ final class Projection {
                 }
             }
             out.add(new BufferAllocation(a.index(), size, a.color(), a.parameter(), param, a.shapeIndex(), a.outputShape(),
-                    a.constant(), a.threadLocal(), a.maybeLiveOut(), a.preallocatedTemp(), a.pointer(), true, a.valueIds()));
+                    a.constant(), a.threadLocal(), a.maybeLiveOut(), a.preallocatedTemp(), a.pointer(), true, ids(t, values, byAllocation, a)));
         }
+        return out;
+    }
+
+    /** The allocation's value ids, as the template lists them unless a value moved in or out. */
+    private static List<Long> ids(HloModule t, List<HloValue> values, Map<Integer, List<Integer>> byAllocation, BufferAllocation a) {
+        List<Integer> now = byAllocation.getOrDefault(a.index(), List.of());
+        boolean moved = false;
+        for (int j = 0; j < values.size(); j++)
+            moved |= (t.values().get(j).allocation() == a.index()) != (values.get(j).allocation() == a.index());
+        if (!moved) return a.valueIds();
+        List<Long> out = new ArrayList<>(now.size());
+        for (int j : now) out.add(values.get(j).id());
         return out;
     }
 

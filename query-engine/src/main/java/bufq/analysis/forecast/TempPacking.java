@@ -1,0 +1,187 @@
+package bufq.analysis.forecast;
+
+import bufq.analysis.diff.ValueRole;
+import bufq.model.BufferAllocation;
+import bufq.model.HloInstruction;
+import bufq.model.HloModule;
+import bufq.model.HloValue;
+import bufq.model.Shape;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * The temp allocations of a template at other sizes, packed as XLA packs them ({@link HeapPacking}),
+ * where replaying the template's own sizes gives back the template's offsets exactly; the others
+ * are left to {@link Projection}'s groups.
+ *
+ * <p>Besides the temp, XLA's assigner puts a value into another allocation it fits (a donated
+ * parameter's buffer, say) when their live ranges allow; at a size where the value outgrows that
+ * allocation it cannot stay there and the heap simulator packs it with the temp. Such a value may
+ * then take over an operand's bytes as the template's temp values do: a loop fusion of the same
+ * shape starting where it dies, the rule checked on the template's own values first.
+ *
+ * @param allocation per value of the template, its allocation at {@code N}
+ * @param offset     per value, its offset at {@code N} in a packed temp; {@code -1} where the groups decide
+ * @param size       per packed temp allocation, its size at {@code N}
+ */
+record TempPacking(int[] allocation, long[] offset, Map<Integer, Long> size) {
+
+    /** The template's temp allocations whose packing the simulator gives back exactly. */
+    static TreeSet<Integer> reproduced(HloModule t) {
+        TreeSet<Integer> out = new TreeSet<>();
+        for (BufferAllocation a : t.allocations()) {
+            if (!a.preallocatedTemp()) continue;
+            List<Integer> members = members(t, a.index(), null);
+            if (members != null && !members.isEmpty() && template(t, members) != null) out.add(a.index());
+        }
+        return out;
+    }
+
+    /** The temps of {@code t} at the sizes {@code size} (per value, at {@code N}), with {@code shape} their shapes there. */
+    static TempPacking at(HloModule t, long[] size, Shape[] shape) {
+        List<HloValue> vs = t.values();
+        int[] home = new int[vs.size()];
+        long[] offset = new long[vs.size()];
+        for (int j = 0; j < home.length; j++) {
+            home[j] = vs.get(j).allocation();
+            offset[j] = -1;
+        }
+        Map<Integer, Long> sizes = new HashMap<>();
+        for (BufferAllocation a : t.allocations()) {
+            if (!a.preallocatedTemp()) continue;
+            List<Integer> members = members(t, a.index(), null);
+            if (members == null || members.isEmpty()) continue;
+            int[] share = template(t, members);
+            if (share == null) continue;
+            List<Integer> moved = outgrown(t, a, size);
+            List<Integer> all = new ArrayList<>(members);
+            all.addAll(moved);
+            int[] shareAll = new int[all.size()];
+            System.arraycopy(share, 0, shareAll, 0, share.length);
+            for (int q = share.length; q < shareAll.length; q++) shareAll[q] = -1;
+            if (!moved.isEmpty() && loopFusionsShare(t, members, share)) takeOver(t, all, share.length, shareAll, size, shape);
+            HeapPacking.Packing p = HeapPacking.pack(buffers(t, all, size, shareAll));
+            if (p == null) continue;
+            for (int q = 0; q < all.size(); q++) {
+                home[all.get(q)] = a.index();
+                offset[all.get(q)] = p.offset()[q];
+            }
+            sizes.put(a.index(), p.heapSize());
+        }
+        return new TempPacking(home, offset, sizes);
+    }
+
+    /** The values of allocation {@code index} (positions in {@code t.values()}); null when one has no live range. */
+    private static List<Integer> members(HloModule t, int index, List<Integer> into) {
+        List<Integer> out = into == null ? new ArrayList<>() : into;
+        for (int j = 0; j < t.values().size(); j++) {
+            HloValue v = t.values().get(j);
+            if (v.allocation() != index) continue;
+            if (!v.hasRange() || v.offset() < 0) return null;
+            out.add(j);
+        }
+        return out;
+    }
+
+    /** The sharing read off the template, when replaying its own sizes gives back its offsets; else null. */
+    private static int[] template(HloModule t, List<Integer> members) {
+        int n = members.size();
+        long[] size = new long[t.values().size()], offset = new long[n];
+        for (int j = 0; j < size.length; j++) size[j] = t.values().get(j).size();
+        HeapPacking.Buffers b = buffers(t, members, size, null);
+        for (int q = 0; q < n; q++) offset[q] = t.values().get(members.get(q)).offset();
+        int[] share = HeapPacking.sharing(b.id(), b.start(), b.end(), offset, b.size());
+        HeapPacking.Packing p = HeapPacking.pack(new HeapPacking.Buffers(b.id(), b.start(), b.end(), b.size(), share));
+        if (p == null) return null;
+        for (int q = 0; q < n; q++) if (b.size()[q] > 0 && p.offset()[q] != offset[q]) return null;
+        return share;
+    }
+
+    private static HeapPacking.Buffers buffers(HloModule t, List<Integer> members, long[] size, int[] share) {
+        int n = members.size();
+        long[] id = new long[n], sz = new long[n];
+        int[] start = new int[n], end = new int[n];
+        for (int q = 0; q < n; q++) {
+            HloValue v = t.values().get(members.get(q));
+            id[q] = v.id();
+            sz[q] = size[members.get(q)];
+            start[q] = v.rangeStart();
+            end[q] = v.rangeEnd();
+        }
+        return new HeapPacking.Buffers(id, start, end, sz, share);
+    }
+
+    /**
+     * Values of the temp's colour held in a parameter's buffer that they outgrow at {@code N}: XLA
+     * reuses a buffer only for a value that fits it. None where the colour has several temps.
+     */
+    private static List<Integer> outgrown(HloModule t, BufferAllocation temp, long[] size) {
+        List<Integer> out = new ArrayList<>();
+        List<HloValue> vs = t.values();
+        int temps = 0;
+        for (BufferAllocation a : t.allocations()) if (a.preallocatedTemp() && a.color() == temp.color()) temps++;
+        if (temps != 1) return out;   // which of several temps would take it is not known
+        for (BufferAllocation a : t.allocations()) {
+            if (!a.isParameter() || a.color() != temp.color()) continue;
+            long cap = -1;
+            List<Integer> others = new ArrayList<>();
+            for (int j = 0; j < vs.size(); j++) {
+                HloValue v = vs.get(j);
+                if (v.allocation() != a.index()) continue;
+                if (ValueRole.of(t, v) == ValueRole.PARAMETER) cap = Math.max(cap, size[j]);
+                else others.add(j);
+            }
+            if (cap < 0) continue;
+            for (int j : others) if (size[j] > cap && vs.get(j).hasRange()) out.add(j);
+        }
+        return out;
+    }
+
+    /**
+     * Whether in the template every temp value that is a loop fusion, starting where an operand of
+     * its shape in the temp dies, shares the first such operand's bytes (and one does).
+     */
+    private static boolean loopFusionsShare(HloModule t, List<Integer> members, int[] share) {
+        boolean any = false;
+        for (int q = 0; q < members.size(); q++) {
+            int r = takenOver(t, members, q, null);
+            if (r < 0) continue;
+            if (share[q] != r) return false;
+            any = true;
+        }
+        return any;
+    }
+
+    /** For each temp value that shares nothing, the outgrown value (from {@code first} on) whose bytes it takes over at {@code N}. */
+    private static void takeOver(HloModule t, List<Integer> all, int first, int[] share, long[] size, Shape[] shape) {
+        for (int q = 0; q < first; q++) {
+            if (share[q] >= 0) continue;
+            int m = takenOver(t, all, q, shape);
+            if (m >= first && size[all.get(q)] == size[all.get(m)]) share[q] = m;
+        }
+    }
+
+    /**
+     * The value among {@code values} whose bytes {@code values[user]} takes over, as XLA lets a loop
+     * fusion do: its first operand of its own shape that dies at the step it starts; -1 when none.
+     */
+    private static int takenOver(HloModule t, List<Integer> values, int user, Shape[] shape) {
+        HloValue u = t.values().get(values.get(user));
+        HloInstruction ins = t.instruction(u.name());
+        if (u.indexPrinted() || ins == null || !"fusion".equals(ins.opcode()) || !ins.attributes().contains("kind=kLoop")) return -1;
+        Shape su = shape == null || shape[values.get(user)] == null ? u.shape() : shape[values.get(user)];
+        for (String operand : ins.operands()) {
+            for (int r = 0; r < values.size(); r++) {
+                HloValue o = t.values().get(values.get(r));
+                if (r == user || o.indexPrinted() || !o.name().equals(operand)) continue;
+                Shape so = shape == null || shape[values.get(r)] == null ? o.shape() : shape[values.get(r)];
+                if (o.rangeEnd() == u.rangeStart() && su != null && su.equals(so)) return r;
+            }
+        }
+        return -1;
+    }
+}
