@@ -51,8 +51,13 @@ final class ForecastTables {
         t.note(ProgramSeries.VAR + " is " + s.dimension() + ": " + Law.join(s.ns()) + " in " + String.join(", ", s.modules().stream().map(HloModule::handle).toList()));
         t.note("peak " + Units.human(p.peakBytes()) + " at step " + p.peakTime() + " (" + p.peakInstruction() + "); needs_bytes "
                 + Units.human(p.needsBytes()) + " (arguments + outputs - aliases + temp + constants, as 'modules')");
-        t.note("built on " + p.template().handle() + " (" + ProgramSeries.VAR + "=" + size(s, p.template()) + "): its schedule, ranges and allocations;"
-                + " a temp's packing slack is kept as a ratio");
+        t.note("built on " + p.template().handle() + " (" + ProgramSeries.VAR + "=" + size(s, p.template()) + "): its schedule, ranges and allocations");
+        TempPacking packing = Projection.packing(s, s.modules().indexOf(p.template()), p.n());
+        if (packing != null) {
+            for (int a : new java.util.TreeSet<>(packing.size().keySet()))
+                t.note("temp allocation " + a + " packed at N as XLA's heap simulator packs it (replayed on the template, it gives back its offsets)");
+            packing.kept().forEach((a, why) -> t.note("temp allocation " + a + " keeps the template's packing groups, its slack as a ratio: " + why));
+        }
         if (s.ns().length == 2) t.note("two sizes: every law fits them exactly; load a third size to check the laws and see residuals");
         if (MemorySpace.several(p.module())) {
             // each memory space forecast from its own values; the figures above are the device memory's

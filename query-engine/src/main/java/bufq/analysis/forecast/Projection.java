@@ -19,13 +19,16 @@ import java.util.Map;
  * from its {@link Law}. Its {@link Liveness} is the sweep {@code peak} and {@code whatif} run, so
  * its peak, its occupancy per step and {@code needs_bytes} come out as a compiled module's would.
  *
- * <p>Offsets: XLA's heap packing at another size is not predictable (the transformer series packs
- * its temp differently at each length), but what occupancy counts is which live values share bytes.
- * In the template, the values of an allocation that overlap in bytes while both live form a group;
- * at {@code N} each group keeps its members' offsets relative to its start (scaled with its largest
- * member) and the groups sit one after another. On the template itself this gives back the
- * template's occupancy exactly. An allocation's size is its largest occupancy at {@code N} times its
- * ratio of size to largest occupancy in the template (1 for a parameter, the packing's slack for a temp).
+ * <p>Offsets: a temp allocation is packed at {@code N} as XLA packs it ({@link TempPacking}) where
+ * the heap simulator, replayed on the template's own sizes, gives back the template's offsets; a
+ * value that outgrows the parameter's buffer XLA had put it in joins that temp. Elsewhere (a while
+ * loop's phi buffers, a size where a temp value could move into a parameter's buffer) what
+ * occupancy counts is which live values share bytes: in the template, the values of an allocation
+ * that overlap in bytes while both live form a group; at {@code N} each group keeps its members'
+ * offsets relative to its start (scaled with its largest member) and the groups sit one after
+ * another. On the template itself this gives back the template's occupancy exactly. Such an
+ * allocation's size is its largest occupancy at {@code N} times its ratio of size to largest
+ * occupancy in the template (1 for a parameter, the packing's slack for a temp).
  */
 final class Projection {
     private Projection() {}
@@ -35,15 +38,9 @@ final class Projection {
         HloModule t = series.modules().get(template);
         List<HloValue> vs = t.values();
         int count = vs.size();
-        Law[] law = series.lawsOf(template);
         Shape[] shape = new Shape[count];
         long[] size = new long[count];
-        for (int j = 0; j < count; j++) {
-            shape[j] = law[j].shapeAt(n);
-            size[j] = law[j].bytesAt(n);
-            if (law[j].num().length > 0 && (shape[j] == null || size[j] < 0)) return null;
-            if (shape[j] == null) shape[j] = vs.get(j).shape();
-        }
+        if (!sized(series, template, n, shape, size)) return null;
         TempPacking packed = TempPacking.at(t, size, shape);
         Map<Integer, List<Integer>> byAllocation = new HashMap<>();
         for (int j = 0; j < count; j++)
@@ -64,6 +61,27 @@ final class Projection {
         List<BufferAllocation> allocations = allocations(t, draft, out, shape, byAllocation, packed.size());
         return new HloModuleBuilder(draft.info()).allocations(allocations).values(out).instructions(t.instructions())
                 .sequence(t.sequence()).warnings(t.warnings(), t.warningCount()).build();
+    }
+
+    /** How the temps are packed at {@code n}; null when a shape is not whole there. */
+    static TempPacking packing(ProgramSeries series, int template, long n) {
+        HloModule t = series.modules().get(template);
+        Shape[] shape = new Shape[t.values().size()];
+        long[] size = new long[shape.length];
+        return sized(series, template, n, shape, size) ? TempPacking.at(t, size, shape) : null;
+    }
+
+    /** Each value's shape and bytes at {@code n} from its law, into {@code shape} and {@code size}; false when one is not whole. */
+    private static boolean sized(ProgramSeries series, int template, long n, Shape[] shape, long[] size) {
+        List<HloValue> vs = series.modules().get(template).values();
+        Law[] law = series.lawsOf(template);
+        for (int j = 0; j < shape.length; j++) {
+            shape[j] = law[j].shapeAt(n);
+            size[j] = law[j].bytesAt(n);
+            if (law[j].num().length > 0 && (shape[j] == null || size[j] < 0)) return false;
+            if (shape[j] == null) shape[j] = vs.get(j).shape();
+        }
+        return true;
     }
 
     /** Offsets at the new sizes: each group of byte-sharing values keeps its layout, groups one after another. */

@@ -8,10 +8,14 @@ import bufq.model.HloValue;
 import bufq.model.Shape;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.WeakHashMap;
 
 /**
  * The temp allocations of a template at other sizes, packed as XLA packs them ({@link HeapPacking}),
@@ -27,17 +31,33 @@ import java.util.TreeSet;
  * @param allocation per value of the template, its allocation at {@code N}
  * @param offset     per value, its offset at {@code N} in a packed temp; {@code -1} where the groups decide
  * @param size       per packed temp allocation, its size at {@code N}
+ * @param kept       per temp allocation left to the groups, why
  */
-record TempPacking(int[] allocation, long[] offset, Map<Integer, Long> size) {
+record TempPacking(int[] allocation, long[] offset, Map<Integer, Long> size, Map<Integer, String> kept) {
+
+    /** A temp the simulator gives back: its values, the sharing read off it, whether its loop fusions show XLA's take-over rule. */
+    private record Reproduced(int allocation, List<Integer> members, int[] share, boolean loopRule) {}
+
+    /** Per template, its reproduced temps: worked out once, as {@code forecast fit} asks for many sizes. */
+    private static final Map<HloModule, List<Reproduced>> TEMPLATES = Collections.synchronizedMap(new WeakHashMap<>());
+
+    private static List<Reproduced> reproducedTemps(HloModule t) {
+        return TEMPLATES.computeIfAbsent(t, m -> {
+            List<Reproduced> out = new ArrayList<>();
+            for (BufferAllocation a : m.allocations()) {
+                if (!a.preallocatedTemp()) continue;
+                List<Integer> members = members(m, a.index());
+                int[] share = members == null || members.isEmpty() ? null : template(m, members);
+                if (share != null) out.add(new Reproduced(a.index(), members, share, loopFusionsShare(m, members, share)));
+            }
+            return out;
+        });
+    }
 
     /** The template's temp allocations whose packing the simulator gives back exactly. */
     static TreeSet<Integer> reproduced(HloModule t) {
         TreeSet<Integer> out = new TreeSet<>();
-        for (BufferAllocation a : t.allocations()) {
-            if (!a.preallocatedTemp()) continue;
-            List<Integer> members = members(t, a.index(), null);
-            if (members != null && !members.isEmpty() && template(t, members) != null) out.add(a.index());
-        }
+        for (Reproduced r : reproducedTemps(t)) out.add(r.allocation());
         return out;
     }
 
@@ -51,33 +71,39 @@ record TempPacking(int[] allocation, long[] offset, Map<Integer, Long> size) {
             offset[j] = -1;
         }
         Map<Integer, Long> sizes = new HashMap<>();
-        for (BufferAllocation a : t.allocations()) {
-            if (!a.preallocatedTemp()) continue;
-            List<Integer> members = members(t, a.index(), null);
-            if (members == null || members.isEmpty()) continue;
-            int[] share = template(t, members);
-            if (share == null) continue;
-            List<Integer> moved = outgrown(t, a, size);
-            List<Integer> all = new ArrayList<>(members);
+        Map<Integer, String> kept = new TreeMap<>();
+        for (BufferAllocation a : t.allocations())
+            if (a.preallocatedTemp()) kept.put(a.index(), "the heap simulator does not give back its packing in " + t.handle());
+        for (Reproduced r : reproducedTemps(t)) {
+            kept.remove(r.allocation());
+            int[] share = r.share();
+            List<Integer> moved = outgrown(t, t.allocation(r.allocation()), size);
+            if (newRoom(t, t.allocation(r.allocation()), r.members(), size)) {
+                kept.put(r.allocation(), "at this size a temp value could take a donated parameter's buffer, which XLA offers before the heap");
+                continue;
+            }
+            List<Integer> all = new ArrayList<>(r.members());
             all.addAll(moved);
-            int[] shareAll = new int[all.size()];
-            System.arraycopy(share, 0, shareAll, 0, share.length);
-            for (int q = share.length; q < shareAll.length; q++) shareAll[q] = -1;
-            if (!moved.isEmpty() && loopFusionsShare(t, members, share)) takeOver(t, all, share.length, shareAll, size, shape);
+            int[] shareAll = Arrays.copyOf(share, all.size());
+            Arrays.fill(shareAll, share.length, shareAll.length, -1);
+            if (!moved.isEmpty() && r.loopRule()) takeOver(t, all, share.length, shareAll, size, shape);
             HeapPacking.Packing p = HeapPacking.pack(buffers(t, all, size, shareAll));
-            if (p == null) continue;
+            if (p == null) {
+                kept.put(r.allocation(), "its values cannot be replayed at this size");
+                continue;
+            }
             for (int q = 0; q < all.size(); q++) {
-                home[all.get(q)] = a.index();
+                home[all.get(q)] = r.allocation();
                 offset[all.get(q)] = p.offset()[q];
             }
-            sizes.put(a.index(), p.heapSize());
+            sizes.put(r.allocation(), p.heapSize());
         }
-        return new TempPacking(home, offset, sizes);
+        return new TempPacking(home, offset, sizes, kept);
     }
 
     /** The values of allocation {@code index} (positions in {@code t.values()}); null when one has no live range. */
-    private static List<Integer> members(HloModule t, int index, List<Integer> into) {
-        List<Integer> out = into == null ? new ArrayList<>() : into;
+    private static List<Integer> members(HloModule t, int index) {
+        List<Integer> out = new ArrayList<>();
         for (int j = 0; j < t.values().size(); j++) {
             HloValue v = t.values().get(j);
             if (v.allocation() != index) continue;
@@ -139,6 +165,47 @@ record TempPacking(int[] allocation, long[] offset, Map<Integer, Long> size) {
             for (int j : others) if (size[j] > cap && vs.get(j).hasRange()) out.add(j);
         }
         return out;
+    }
+
+    /**
+     * Whether a temp value could take a donated parameter's buffer at {@code N} that it could not
+     * take in the template (it fits now, or what held the buffer then outgrew it): XLA's assigner
+     * offers a value such buffers before the heap, in an order the dump does not tell, so the
+     * template's temp no longer says which values the heap packs.
+     */
+    private static boolean newRoom(HloModule t, BufferAllocation temp, List<Integer> members, long[] size) {
+        List<HloValue> vs = t.values();
+        for (BufferAllocation a : t.allocations()) {
+            if (!a.isParameter() || !a.maybeLiveOut() || a.color() != temp.color()) continue;
+            long then = -1, now = -1;
+            List<Integer> held = new ArrayList<>();
+            for (int j = 0; j < vs.size(); j++) {
+                HloValue v = vs.get(j);
+                if (v.allocation() != a.index() || !v.hasRange()) continue;
+                held.add(j);
+                if (ValueRole.of(t, v) == ValueRole.PARAMETER) {
+                    then = Math.max(then, v.size());
+                    now = Math.max(now, size[j]);
+                }
+            }
+            if (now < 0) continue;
+            long cap = now;
+            List<Integer> stays = held.stream().filter(j -> size[j] <= cap).toList();
+            for (int w : members) {
+                if (size[w] > now || overlaps(vs, w, stays)) continue;
+                if (vs.get(w).size() > then || overlaps(vs, w, held)) return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean overlaps(List<HloValue> vs, int w, List<Integer> others) {
+        HloValue x = vs.get(w);
+        for (int j : others) {
+            HloValue y = vs.get(j);
+            if (x.rangeStart() <= y.rangeEnd() && y.rangeStart() <= x.rangeEnd()) return true;
+        }
+        return false;
     }
 
     /**
