@@ -2,8 +2,13 @@ package bufq.analysis.forecast;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * XLA's packing of one temp allocation, as its buffer assigner does it: the heap simulator replays
@@ -42,17 +47,19 @@ final class HeapPacking {
         Integer[] order = byDefinition(id, start, end);
         int[] share = new int[n];
         Arrays.fill(share, -1);
+        Map<Long, List<Integer>> atOffset = new HashMap<>();   // earlier values by offset, in schedule order
         for (int b = 0; b < n; b++) {
             int vb = order[b];
             if (size[vb] == 0) continue;
-            for (int a = 0; a < b; a++) {
-                int va = order[a];
-                if (size[va] == 0 || offset[va] != offset[vb] || end[va] < start[vb]) continue;
+            List<Integer> earlier = atOffset.computeIfAbsent(offset[vb], k -> new ArrayList<>());
+            for (int va : earlier) {
+                if (end[va] < start[vb]) continue;
                 int root = va;
                 while (share[root] >= 0) root = share[root];
                 share[vb] = end[va] == start[vb] ? va : root;
                 break;
             }
+            earlier.add(vb);
         }
         return share;
     }
@@ -133,22 +140,35 @@ final class HeapPacking {
     /** Places the intervals in the given order, best fit; returns the heap's size. */
     private static long place(Interval[] iv, Buffers b, boolean spatial) {
         List<Interval> todo = new ArrayList<>();
-        for (Interval in : iv) if (in != null && in.own) todo.add(in);
+        Map<Interval, List<Interval>> shared = new IdentityHashMap<>();
+        Map<Interval, int[]> span = new IdentityHashMap<>();   // the shared buffer's first start, last end
+        for (Interval in : iv) {
+            if (in == null || !in.own) continue;
+            todo.add(in);
+            List<Interval> all = transitive(in);
+            shared.put(in, all);
+            int first = in.start, last = in.end;
+            for (Interval x : all) {
+                first = Math.min(first, x.start);
+                last = Math.max(last, x.end);
+            }
+            span.put(in, new int[] {first, last});
+        }
         Comparator<Interval> bySize = Comparator.comparingLong((Interval x) -> -x.size);
         Comparator<Interval> order = spatial
                 ? bySize.thenComparingInt(x -> x.start - x.end).thenComparingLong(x -> b.id()[x.value])
-                : Comparator.comparingInt((Interval x) -> minStart(x) - maxEnd(x)).thenComparing(bySize)
+                : Comparator.comparingInt((Interval x) -> span.get(x)[0] - span.get(x)[1]).thenComparing(bySize)
                         .thenComparingLong(x -> b.id()[x.value]);
         todo.sort(order);
-        List<long[]> placed = new ArrayList<>();   // {start, end, offset, size}
+        Chunks placed = new Chunks();
         long heap = 0;
         for (Interval in : todo) {
-            List<Interval> all = transitive(in);
+            List<Interval> all = shared.get(in);
             long max = 0;
             for (Interval x : all) max = Math.max(max, x.size);
             List<long[]> used = new ArrayList<>();
-            for (Interval x : all)
-                for (long[] p : placed) if (p[0] <= x.end && p[1] >= x.start) used.add(p);
+            Set<long[]> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+            for (Interval x : all) placed.overlapping(x.start, x.end, used, seen);
             long offset = bestFit(used, in.size, max);
             for (Interval x : all) {
                 x.offset = offset;
@@ -159,23 +179,29 @@ final class HeapPacking {
         return heap;
     }
 
+    /** Placed chunks ({start, end, offset, size} in event time), found by time through blocks of it. */
+    private static final class Chunks {
+        private static final int BLOCK = 64;
+        private final List<List<long[]>> blocks = new ArrayList<>();
+
+        void add(long[] c) {
+            for (int k = (int) (c[0] / BLOCK); k <= c[1] / BLOCK; k++) {
+                while (blocks.size() <= k) blocks.add(new ArrayList<>());
+                blocks.get(k).add(c);
+            }
+        }
+
+        void overlapping(int start, int end, List<long[]> into, Set<long[]> seen) {
+            for (int k = start / BLOCK; k <= end / BLOCK && k < blocks.size(); k++)
+                for (long[] c : blocks.get(k)) if (c[0] <= end && c[1] >= start && seen.add(c)) into.add(c);
+        }
+    }
+
     /** The interval and every interval sharing it, directly or through another. */
     private static List<Interval> transitive(Interval in) {
         List<Interval> out = new ArrayList<>(List.of(in));
         for (int q = 0; q < out.size(); q++) out.addAll(out.get(q).colocations);
         return out;
-    }
-
-    private static int minStart(Interval in) {
-        int m = in.start;
-        for (Interval x : transitive(in)) m = Math.min(m, x.start);
-        return m;
-    }
-
-    private static int maxEnd(Interval in) {
-        int m = in.end;
-        for (Interval x : transitive(in)) m = Math.max(m, x.end);
-        return m;
     }
 
     /** The smallest free gap (by size, then offset) among the used chunks that holds {@code max} bytes; the top when none does. */

@@ -10,8 +10,10 @@ import bufq.model.Shape;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A series' program at size {@code N} as a module of its own: the schedule, live ranges and
@@ -159,6 +161,12 @@ final class Projection {
     private static List<BufferAllocation> allocations(HloModule t, HloModule draft, List<HloValue> values, Shape[] shape,
                                                       Map<Integer, List<Integer>> byAllocation, Map<Integer, Long> packed) {
         Liveness before = Liveness.of(t), now = Liveness.of(draft);
+        Set<Integer> moved = new HashSet<>();   // allocations a value moved into or out of
+        for (int j = 0; j < values.size(); j++) {
+            if (t.values().get(j).allocation() == values.get(j).allocation()) continue;
+            moved.add(t.values().get(j).allocation());
+            moved.add(values.get(j).allocation());
+        }
         List<BufferAllocation> out = new ArrayList<>(t.allocations().size());
         for (BufferAllocation a : t.allocations()) {
             long was = use(before, a.index()), is = use(now, a.index());
@@ -191,18 +199,16 @@ final class Projection {
                 }
             }
             out.add(new BufferAllocation(a.index(), size, a.color(), a.parameter(), param, a.shapeIndex(), a.outputShape(),
-                    a.constant(), a.threadLocal(), a.maybeLiveOut(), a.preallocatedTemp(), a.pointer(), true, ids(t, values, byAllocation, a)));
+                    a.constant(), a.threadLocal(), a.maybeLiveOut(), a.preallocatedTemp(), a.pointer(), true, ids(values, byAllocation, moved, a)));
         }
         return out;
     }
 
     /** The allocation's value ids, as the template lists them unless a value moved in or out. */
-    private static List<Long> ids(HloModule t, List<HloValue> values, Map<Integer, List<Integer>> byAllocation, BufferAllocation a) {
+    private static List<Long> ids(List<HloValue> values, Map<Integer, List<Integer>> byAllocation, Set<Integer> moved,
+                                  BufferAllocation a) {
+        if (!moved.contains(a.index())) return a.valueIds();
         List<Integer> now = byAllocation.getOrDefault(a.index(), List.of());
-        boolean moved = false;
-        for (int j = 0; j < values.size(); j++)
-            moved |= (t.values().get(j).allocation() == a.index()) != (values.get(j).allocation() == a.index());
-        if (!moved) return a.valueIds();
         List<Long> out = new ArrayList<>(now.size());
         for (int j : now) out.add(values.get(j).id());
         return out;

@@ -74,11 +74,17 @@ record TempPacking(int[] allocation, long[] offset, Map<Integer, Long> size, Map
         Map<Integer, String> kept = new TreeMap<>();
         for (BufferAllocation a : t.allocations())
             if (a.preallocatedTemp()) kept.put(a.index(), "the heap simulator does not give back its packing in " + t.handle());
-        for (Reproduced r : reproducedTemps(t)) {
+        List<Reproduced> reproduced = reproducedTemps(t);
+        Map<Integer, List<Integer>> held = new HashMap<>();   // the values of each parameter's buffer
+        if (!reproduced.isEmpty())
+            for (int j = 0; j < vs.size(); j++)
+                if (vs.get(j).hasRange() && t.allocation(vs.get(j).allocation()).isParameter())
+                    held.computeIfAbsent(vs.get(j).allocation(), k -> new ArrayList<>()).add(j);
+        for (Reproduced r : reproduced) {
             kept.remove(r.allocation());
             int[] share = r.share();
-            List<Integer> moved = outgrown(t, t.allocation(r.allocation()), size);
-            if (newRoom(t, t.allocation(r.allocation()), r.members(), size)) {
+            List<Integer> moved = outgrown(t, t.allocation(r.allocation()), held, size);
+            if (newRoom(t, t.allocation(r.allocation()), r.members(), held, size)) {
                 kept.put(r.allocation(), "at this size a temp value could take a donated parameter's buffer, which XLA offers before the heap");
                 continue;
             }
@@ -145,25 +151,24 @@ record TempPacking(int[] allocation, long[] offset, Map<Integer, Long> size, Map
      * Values of the temp's colour held in a parameter's buffer that they outgrow at {@code N}: XLA
      * reuses a buffer only for a value that fits it. None where the colour has several temps.
      */
-    private static List<Integer> outgrown(HloModule t, BufferAllocation temp, long[] size) {
+    private static List<Integer> outgrown(HloModule t, BufferAllocation temp, Map<Integer, List<Integer>> held, long[] size) {
         List<Integer> out = new ArrayList<>();
         List<HloValue> vs = t.values();
         int temps = 0;
         for (BufferAllocation a : t.allocations()) if (a.preallocatedTemp() && a.color() == temp.color()) temps++;
         if (temps != 1) return out;   // which of several temps would take it is not known
-        for (BufferAllocation a : t.allocations()) {
-            if (!a.isParameter() || a.color() != temp.color()) continue;
+        for (Map.Entry<Integer, List<Integer>> e : held.entrySet()) {
+            if (t.allocation(e.getKey()).color() != temp.color()) continue;
             long cap = -1;
             List<Integer> others = new ArrayList<>();
-            for (int j = 0; j < vs.size(); j++) {
-                HloValue v = vs.get(j);
-                if (v.allocation() != a.index()) continue;
-                if (ValueRole.of(t, v) == ValueRole.PARAMETER) cap = Math.max(cap, size[j]);
+            for (int j : e.getValue()) {
+                if (ValueRole.of(t, vs.get(j)) == ValueRole.PARAMETER) cap = Math.max(cap, size[j]);
                 else others.add(j);
             }
             if (cap < 0) continue;
-            for (int j : others) if (size[j] > cap && vs.get(j).hasRange()) out.add(j);
+            for (int j : others) if (size[j] > cap) out.add(j);
         }
+        out.sort(null);
         return out;
     }
 
@@ -173,27 +178,26 @@ record TempPacking(int[] allocation, long[] offset, Map<Integer, Long> size, Map
      * offers a value such buffers before the heap, in an order the dump does not tell, so the
      * template's temp no longer says which values the heap packs.
      */
-    private static boolean newRoom(HloModule t, BufferAllocation temp, List<Integer> members, long[] size) {
+    private static boolean newRoom(HloModule t, BufferAllocation temp, List<Integer> members, Map<Integer, List<Integer>> held,
+                                   long[] size) {
         List<HloValue> vs = t.values();
-        for (BufferAllocation a : t.allocations()) {
-            if (!a.isParameter() || !a.maybeLiveOut() || a.color() != temp.color()) continue;
+        for (Map.Entry<Integer, List<Integer>> e : held.entrySet()) {
+            BufferAllocation a = t.allocation(e.getKey());
+            if (!a.maybeLiveOut() || a.color() != temp.color()) continue;
             long then = -1, now = -1;
-            List<Integer> held = new ArrayList<>();
-            for (int j = 0; j < vs.size(); j++) {
-                HloValue v = vs.get(j);
-                if (v.allocation() != a.index() || !v.hasRange()) continue;
-                held.add(j);
-                if (ValueRole.of(t, v) == ValueRole.PARAMETER) {
-                    then = Math.max(then, v.size());
-                    now = Math.max(now, size[j]);
-                }
+            for (int j : e.getValue()) {
+                if (ValueRole.of(t, vs.get(j)) != ValueRole.PARAMETER) continue;
+                then = Math.max(then, vs.get(j).size());
+                now = Math.max(now, size[j]);
             }
             if (now < 0) continue;
             long cap = now;
-            List<Integer> stays = held.stream().filter(j -> size[j] <= cap).toList();
+            List<Integer> stays = e.getValue().stream().filter(j -> size[j] <= cap).toList();
+            boolean left = stays.size() < e.getValue().size();
             for (int w : members) {
-                if (size[w] > now || overlaps(vs, w, stays)) continue;
-                if (vs.get(w).size() > then || overlaps(vs, w, held)) return true;
+                // where nothing left the buffer, only a value that did not fit it then can newly take it
+                if (size[w] > now || !left && vs.get(w).size() <= then || overlaps(vs, w, stays)) continue;
+                if (vs.get(w).size() > then || overlaps(vs, w, e.getValue())) return true;
             }
         }
         return false;
