@@ -8,7 +8,7 @@ import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Engine;
 import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
-import bufq.shell.session.Suggest;
+import bufq.lang.NearNames;
 import bufq.table.ColumnType;
 import bufq.table.Table;
 
@@ -45,7 +45,7 @@ final class FieldsCommand implements Command {
         List<String> entities = args.isEmpty() ? e.entities() : List.of(args.get(0));
         if (!args.isEmpty() && !e.entities().contains(args.get(0)))
             throw a.error("ENTITY", "unknown entity '" + args.get(0) + "'"
-                    + (Suggest.closest(args.get(0), e.entities()) == null ? " (entities: " + String.join(", ", e.entities()) + ")" : ""), e.entities());
+                    + (NearNames.near(args.get(0), e.entities()).isEmpty() ? " (entities: " + String.join(", ", e.entities()) + ")" : ""), e.entities());
         Table.Builder b = Table.builder();
         if (args.isEmpty()) b.column("entity", ColumnType.STRING);
         b.column("field", ColumnType.STRING).column("type", ColumnType.STRING).column("reads", ColumnType.STRING)

@@ -11,7 +11,7 @@ import bufq.shell.session.Setting;
 import bufq.shell.session.Settings;
 import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
-import bufq.shell.session.Suggest;
+import bufq.lang.NearNames;
 import bufq.table.ColumnType;
 import bufq.table.Table;
 import bufq.table.TextBlock;
@@ -308,7 +308,7 @@ final class HelpCommand implements Command {
         if (c == null) {
             List<String> topics = new ArrayList<>(ctx.session().commands().names());
             topics.addAll(List.of("query", "formats", "settings", "device", "units"));
-            throw new CommandException("no help on '" + topic + "'" + Suggest.hint(topic, topics)
+            throw new CommandException("no help on '" + topic + "'" + NearNames.hint(topic, topics)
                     + " (topics: commands, query, formats, settings, device, units)");
         }
         StringBuilder b = new StringBuilder(String.join("\n", wrapSynopsis(c.synopsis(), Math.max(20, ctx.out().terminalWidth() - 1))))

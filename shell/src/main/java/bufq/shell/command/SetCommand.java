@@ -16,7 +16,7 @@ import bufq.shell.session.Setting;
 import bufq.shell.session.Settings;
 import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
-import bufq.shell.session.Suggest;
+import bufq.lang.NearNames;
 import bufq.table.ColumnType;
 import bufq.table.Table;
 import bufq.units.Units;
@@ -90,7 +90,7 @@ final class SetCommand implements Command {
             near.add("format");
             near.add("category");
             throw a.error("NAME", "unknown setting '" + args.get(0) + "'"
-                    + (Suggest.closest(args.get(0), near) == null ? " (settings: " + String.join(", ", keys) + ")" : ""), near);
+                    + (NearNames.near(args.get(0), near).isEmpty() ? " (settings: " + String.join(", ", keys) + ")" : ""), near);
         }
         if (args.size() == 1) ctx.out().print(table(ctx, List.of(s)));
         else {
