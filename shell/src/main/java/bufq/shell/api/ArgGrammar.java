@@ -33,19 +33,31 @@ public final class ArgGrammar {
         SPACE("NAME"),
         /** A file name. */
         FILE("FILE"),
-        /** A query condition: the words up to the next keyword, as typed. */
+        /** A query condition: the words up to the next keyword, as typed; completed as a query on its entity. */
         CONDITION("CONDITION"),
+        /** A factor such as {@code 0.5}. */
+        FACTOR("F"),
+        /** A tiling model's name, known or defined by a script when run. */
+        TILING("NAME"),
         /** A word checked when run (a setting's value, a dimension, a program). */
         TEXT("VALUE"),
         /** The rest of the line as typed, quotes and all (code, a query, edits). */
-        REST("TEXT"),
+        REST("TEXT", true),
+        /** The rest of the line as typed: a value's id, its name ({@code fusion.3}, {@code fusion.3{1}}) or a query on values. */
+        VALUE("ID|NAME|QUERY", true),
         /** One of the argument's choices. */
         CHOICE(""),
         /** A flag or a literal word: no value. */
         FLAG("");
 
         final String placeholder;
-        Kind(String placeholder) { this.placeholder = placeholder; }
+        /** Whether the argument takes the rest of the line, as typed. */
+        public final boolean rest;
+        Kind(String placeholder) { this(placeholder, false); }
+        Kind(String placeholder, boolean rest) {
+            this.placeholder = placeholder;
+            this.rest = rest;
+        }
     }
 
     /**
@@ -53,7 +65,8 @@ public final class ArgGrammar {
      *
      * @param word        the keyword ({@code by}, {@code --force}); of a positional, its placeholder ({@code FILE})
      * @param kind        its value's kind
-     * @param choices     the words a {@link Kind#CHOICE} takes, or the named values a {@link Kind#STEP} takes besides a step
+     * @param choices     the words a {@link Kind#CHOICE} takes, the named values a {@link Kind#STEP} takes besides a
+     *                    step, or the entity a {@link Kind#CONDITION} selects from
      * @param min         the least a {@link Kind#COUNT} takes
      * @param max         the most a {@link Kind#COUNT} takes
      * @param aliases     other words a {@link Kind#CHOICE} takes, which neither the synopsis nor an error lists
@@ -84,9 +97,13 @@ public final class ArgGrammar {
             return new Arg(word, kind, choices, min, max, aliases, unlisted, placeholder, positional, required, repeated, runOn, hidden, group);
         }
 
+        /** Of a {@link Kind#CONDITION}, the entity it selects from ({@code values}); else null. */
+        public String entity() { return kind == Kind.CONDITION && !choices.isEmpty() ? choices.get(0) : null; }
+
         /** The value as the synopsis shows it: {@code op_name|source}, {@code claimed_peak|STEP}, {@code N}. */
         String value() {
             if (kind == Kind.CHOICE) return String.join("|", choices);
+            if (kind == Kind.CONDITION) return placeholder;
             return (choices.isEmpty() ? "" : String.join("|", choices) + "|") + placeholder;
         }
 
@@ -106,15 +123,17 @@ public final class ArgGrammar {
     private final String command;
     private final List<Arg> args;
     private final List<ArgGrammar> forms;
+    private final ArgGrammar parts;
 
-    private ArgGrammar(String command, List<Arg> args, List<ArgGrammar> forms) {
+    private ArgGrammar(String command, List<Arg> args, List<ArgGrammar> forms, ArgGrammar parts) {
         this.command = command;
         this.args = List.copyOf(args);
         this.forms = List.copyOf(forms);
+        this.parts = parts;
     }
 
     /** A grammar for {@code command}, with no argument yet. */
-    public static ArgGrammar of(String command) { return new ArgGrammar(command, List.of(), List.of()); }
+    public static ArgGrammar of(String command) { return new ArgGrammar(command, List.of(), List.of(), null); }
 
     /**
      * A grammar of several forms of one command, each its own grammar ({@code forecast [DIM] at N
@@ -123,8 +142,21 @@ public final class ArgGrammar {
      */
     public static ArgGrammar forms(ArgGrammar... forms) {
         if (forms.length == 0) throw new IllegalArgumentException("no forms");
-        return new ArgGrammar(forms[0].command, List.of(), List.of(forms));
+        return new ArgGrammar(forms[0].command, List.of(), List.of(forms), null);
     }
+
+    /**
+     * The rest of the line is parts separated by {@code ;}, each led by the name of one of {@code
+     * each}'s forms ({@code whatif drop where COND; scale where COND by F}); the command parses them
+     * (its language has other clients), help lists {@code each}'s forms and completion follows them.
+     */
+    public ArgGrammar parts(ArgGrammar each) { return new ArgGrammar(command, args, forms, each); }
+
+    /** The grammar of each {@code ;}-separated part of the rest of the line; null when it is not in parts. */
+    public ArgGrammar parts() { return parts; }
+
+    /** The forms of which one applies, each its own grammar; empty for a grammar of one form. */
+    public List<ArgGrammar> forms() { return forms; }
 
     /** The command's name. */
     public String command() { return command; }
@@ -132,14 +164,14 @@ public final class ArgGrammar {
     private ArgGrammar with(Arg a) {
         List<Arg> all = new ArrayList<>(args);
         all.add(a);
-        return new ArgGrammar(command, all, forms);
+        return new ArgGrammar(command, all, forms, parts);
     }
 
     private ArgGrammar last(UnaryOperator<Arg> change) {
         if (args.isEmpty()) throw new IllegalStateException("no argument to change");
         List<Arg> all = new ArrayList<>(args);
         all.set(all.size() - 1, change.apply(all.get(all.size() - 1)));
-        return new ArgGrammar(command, all, forms);
+        return new ArgGrammar(command, all, forms, parts);
     }
 
     /** {@code word} followed by one of {@code choices}. */
@@ -164,6 +196,9 @@ public final class ArgGrammar {
     /** {@code word STEP}; {@code named} are the step names the synopsis lists ({@code claimed_peak}). */
     public ArgGrammar step(String word, String... named) { return with(Arg.of(word, Kind.STEP, List.of(named), 0, 0, false)); }
 
+    /** {@code word CONDITION}, a condition on {@code entity}'s rows ({@code where COND} on values). */
+    public ArgGrammar condition(String word, String entity) { return with(Arg.of(word, Kind.CONDITION, List.of(entity), 0, 0, false)); }
+
     /** {@code word VALUE} of another kind (size, module, memory space, file, condition, text). */
     public ArgGrammar value(String word, Kind kind) { return with(Arg.of(word, kind, List.of(), 0, 0, false)); }
 
@@ -186,8 +221,12 @@ public final class ArgGrammar {
     }
 
     /** The rest of the line as typed, shown as {@code shown} ({@code CODE}, {@code SELECT ...}); required unless {@link #optional}. */
-    public ArgGrammar rest(String name, String shown) {
-        return with(Arg.of(name, Kind.REST, List.of(), 0, 0, true).with(shown, true, false, false, false, -1));
+    public ArgGrammar rest(String name, String shown) { return rest(name, shown, Kind.REST); }
+
+    /** As {@link #rest(String, String)}, holding a {@code kind} that takes the rest of the line ({@link Kind#VALUE}). */
+    public ArgGrammar rest(String name, String shown, Kind kind) {
+        if (!kind.rest) throw new IllegalArgumentException(kind + " does not take the rest of the line");
+        return with(Arg.of(name, kind, List.of(), 0, 0, true).with(shown, true, false, false, false, -1));
     }
 
     /** The last argument, shown in the synopsis as {@code placeholder} ({@code width W}, {@code --partition KEY=VALUE}). */
@@ -244,7 +283,7 @@ public final class ArgGrammar {
                 continue;
             }
             String s = a.synopsis();
-            if (a.positional() && a.kind() == Kind.REST && a.required()) b.append(' ').append(s);
+            if (a.positional() && a.kind().rest && a.required()) b.append(' ').append(s);
             else if (a.positional() && a.repeated() && !a.required()) b.append(" [").append(a.value()).append(" ...]");
             else if (a.required()) b.append(' ').append(s);
             else if (a.positional() && i + 1 < args.size() && args.get(i + 1).positional() && !args.get(i + 1).required()

@@ -39,7 +39,7 @@ final class ArgParser {
             Word w = words.get(at);
             Arg k = keyword(w.text());
             // the rest of the line is taken as typed, quotes and all; any other word must close its quote
-            boolean rest = k == null && next < positionals.size() && positionals.get(next).kind() == Kind.REST;
+            boolean rest = k == null && next < positionals.size() && positionals.get(next).kind().rest;
             if (w.start() == unterminated[0] && !rest) throw ArgText.error(w.start(), text.length(), "unterminated string");
             if (k != null) {
                 keywordSeen = true;
@@ -55,7 +55,7 @@ final class ArgParser {
                 if (next >= positionals.size()) throw unexpected(w);
                 p = positionals.get(next);
             }
-            if (p.kind() == Kind.REST) {
+            if (p.kind().rest) {
                 put(p, new Word(text.substring(w.start()), w.start(), text.length()));
                 at = words.size();
                 break;

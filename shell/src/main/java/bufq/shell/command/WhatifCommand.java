@@ -27,23 +27,45 @@ import java.util.Set;
 /** {@code whatif EDIT [; EDIT ...] [; QUERY]}: the peak recomputed under edits of a copy of the live ranges and sizes. */
 final class WhatifCommand implements Command {
     @Override public String name() { return "whatif"; }
-    private static final ArgGrammar GRAMMAR = ArgGrammar.of("whatif").rest("EDITS", "EDIT [; EDIT ...] [; QUERY]");
+
+    /**
+     * One edit, as {@link EditParser} reads it (the engine's, which scripts and advise use too): help
+     * lists these forms and completion follows them; {@code EditParser.KINDS} names the same edits.
+     */
+    static final ArgGrammar EDIT = ArgGrammar.forms(
+            ArgGrammar.of("drop").condition("where", EditSweep.ENTITY).required(),
+            ArgGrammar.of("end").condition("where", EditSweep.ENTITY).required().step("at", "last_use").required(),
+            ArgGrammar.of("donate").oneOf(true, g -> g.positional("PARAM", ArgGrammar.Kind.TEXT)
+                    .condition("where", EditSweep.ENTITY)),
+            ArgGrammar.of("scale").condition("where", EditSweep.ENTITY).required().value("by", ArgGrammar.Kind.FACTOR).required(),
+            ArgGrammar.of("size").condition("where", EditSweep.ENTITY).required().value("=", ArgGrammar.Kind.SIZE).required(),
+            ArgGrammar.of("remat").condition("where", EditSweep.ENTITY).required(),
+            ArgGrammar.of("tiling").positional("NAME", ArgGrammar.Kind.TILING));
+
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("whatif").rest("EDITS", "EDIT [; EDIT ...] [; QUERY]").parts(EDIT);
+
+    /** What each edit does, by its name, for help. */
+    private static final Map<String, String> DOES = Map.of(
+            "drop", "the values are not materialised",
+            "end", "ranges end at the last use, a step or an instruction",
+            "donate", "parameters end at their last use (donate_argnums)",
+            "scale", "sizes times F (0.5: f32 to bf16)",
+            "size", "sizes set to SIZE (e.g. 4MiB)",
+            "remat", "freed after the last use before the peak, made again for the next use",
+            "tiling", "every value sized by another tiling model");
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
 
     @Override public String brief() { return "Recomputes the peak with edited live ranges and sizes (remat, donation, dtype)."; }
 
     @Override public String description() {
+        StringBuilder edits = new StringBuilder();
+        for (ArgGrammar e : EDIT.forms())
+            edits.append(String.format("  %-40s %s%n", e.synopsis(), DOES.get(e.command())));
         return "Edits a copy of the module's live ranges and sizes, recomputes occupied bytes per step with the\n"
                 + "same sweep as 'peak', and prints the peak before and after, what each edit saved, and the values\n"
                 + "that leave or enter the peak set. The loaded module is not changed. Edits, separated by ';':\n"
-                + "  drop where EXPR                 the values are not materialised\n"
-                + "  end where EXPR at last_use      ranges end at the last use (or 'at STEP', 'at INSTRUCTION')\n"
-                + "  remat where EXPR                freed after the last use before the peak, made again for the next use\n"
-                + "  donate PARAM | donate where EXPR  parameters end at their last use (donate_argnums)\n"
-                + "  scale where EXPR by F           sizes times F (0.5: f32 to bf16)\n"
-                + "  size where EXPR = N             sizes set to N (e.g. 4MiB)\n"
-                + "  tiling NAME                     every value sized by another tiling model\n"
+                + edits
                 + "An edit applies to the whole value: after remat, also to the part that comes back after the peak.\n"
                 + "'donate where' changes (and counts) only the entry parameters among the values it selects.\n"
                 + "A query after the edits (e.g. 'steps order by occupied_bytes desc limit 5') runs on the edited copy.\n"

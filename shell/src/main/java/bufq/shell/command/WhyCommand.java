@@ -29,7 +29,7 @@ final class WhyCommand implements Command {
     /** The Used values section: the values' uses and the instructions' lines. */
     boolean readsUsedValues() { return true; }
 
-    private static final ArgGrammar GRAMMAR = ArgGrammar.of("why").rest("VALUE", "ID|NAME|QUERY");
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("why").rest("VALUE", "ID|NAME|QUERY", ArgGrammar.Kind.VALUE);
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
     @Override public String brief() { return "Why a value is live: its uses, why its range ends there, idle time, the peak."; }
