@@ -17,109 +17,6 @@ import java.util.function.UnaryOperator;
  * same declaration.
  */
 public final class ArgGrammar {
-    /** What an argument's value is; the placeholder the synopsis shows for it. */
-    public enum Kind {
-        /** A whole number in {@code [min, max]}. */
-        COUNT("N"),
-        /** {@code peak}, {@code claimed_peak}, a step number or a scheduled instruction's name, resolved against a module when run. */
-        STEP("STEP"),
-        /** A share: a percentage ({@code 20%}) or a fraction ({@code 0.2}). */
-        SHARE("P"),
-        /** A byte size ({@code 16GiB}). */
-        SIZE("SIZE"),
-        /** A loaded module's handle, resolved against the session when run. */
-        MODULE("MODULE"),
-        /** A memory space: its name ({@code vmem}, {@code hbm}) or colour, resolved against a module when run. */
-        SPACE("NAME"),
-        /** A file name. */
-        FILE("FILE"),
-        /** A query condition: the words up to the next keyword, as typed; completed as a query on its entity. */
-        CONDITION("CONDITION"),
-        /** A factor such as {@code 0.5}. */
-        FACTOR("F"),
-        /** A tiling model's name, known or defined by a script when run. */
-        TILING("NAME"),
-        /** A word checked when run (a setting's value, a dimension, a program). */
-        TEXT("VALUE"),
-        /** The rest of the line as typed, quotes and all (code, a query, edits). */
-        REST("TEXT", true),
-        /** The rest of the line as typed: a value's id, its name ({@code fusion.3}, {@code fusion.3{1}}) or a query on values. */
-        VALUE("ID|NAME|QUERY", true),
-        /** One of the argument's choices. */
-        CHOICE(""),
-        /** A flag or a literal word: no value. */
-        FLAG("");
-
-        final String placeholder;
-        /** Whether the argument takes the rest of the line, as typed. */
-        public final boolean rest;
-        Kind(String placeholder) { this(placeholder, false); }
-        Kind(String placeholder, boolean rest) {
-            this.placeholder = placeholder;
-            this.rest = rest;
-        }
-    }
-
-    /**
-     * One argument.
-     *
-     * @param word        the keyword ({@code by}, {@code --force}); of a positional, its placeholder ({@code FILE})
-     * @param kind        its value's kind
-     * @param choices     the words a {@link Kind#CHOICE} takes, the named values a {@link Kind#STEP} takes besides a
-     *                    step, or the entity a {@link Kind#CONDITION} selects from
-     * @param min         the least a {@link Kind#COUNT} takes
-     * @param max         the most a {@link Kind#COUNT} takes
-     * @param aliases     other words a {@link Kind#CHOICE} takes, which neither the synopsis nor an error lists
-     * @param unlisted    choices an error names but the synopsis leaves out, to keep it on one line
-     * @param placeholder what the synopsis shows for the value ({@code W} in {@code width W})
-     * @param positional  taken by its place, not after a keyword
-     * @param required    must be given (positionals are, unless declared optional)
-     * @param repeated    may be given more than once; each value is kept
-     * @param runOn       its value is every word up to the next keyword, as typed ({@code where COND}, {@code keep SPEC, ...})
-     * @param hidden      parsed but left out of the synopsis (the description says it)
-     * @param group       of a group of which at most one is given ({@code color N | space NAME}), its number; else -1
-     */
-    public record Arg(String word, Kind kind, List<String> choices, long min, long max, List<String> aliases,
-                      List<String> unlisted, String placeholder, boolean positional, boolean required, boolean repeated,
-                      boolean runOn, boolean hidden, int group) {
-        public Arg {
-            choices = List.copyOf(choices);
-            aliases = List.copyOf(aliases);
-            unlisted = List.copyOf(unlisted);
-        }
-
-        static Arg of(String word, Kind kind, List<String> choices, long min, long max, boolean positional) {
-            return new Arg(word, kind, choices, min, max, List.of(), List.of(), kind.placeholder, positional, positional,
-                    false, kind == Kind.CONDITION, false, -1);
-        }
-
-        Arg with(String placeholder, boolean required, boolean repeated, boolean runOn, boolean hidden, int group) {
-            return new Arg(word, kind, choices, min, max, aliases, unlisted, placeholder, positional, required, repeated, runOn, hidden, group);
-        }
-
-        /** Of a {@link Kind#CONDITION}, the entity it selects from ({@code values}); else null. */
-        public String entity() { return kind == Kind.CONDITION && !choices.isEmpty() ? choices.get(0) : null; }
-
-        /** The value as the synopsis shows it: {@code op_name|source}, {@code claimed_peak|STEP}, {@code N}. */
-        String value() {
-            if (kind == Kind.CHOICE) return String.join("|", choices);
-            if (kind == Kind.CONDITION) return placeholder;
-            return (choices.isEmpty() ? "" : String.join("|", choices) + "|") + placeholder;
-        }
-
-        /** {@code by op_name|source}, {@code depth N}, {@code --force}, {@code FILE}, {@code pprof|perfetto}. */
-        String synopsis() {
-            if (kind == Kind.FLAG) return word;
-            if (positional) return value() + (repeated && !placeholder.endsWith("...") ? "..." : "");
-            return word + " " + value();
-        }
-
-        /** The words this argument is named by in an error: {@code 'at N'}, {@code 'fit'}, {@code FILE}. */
-        String named() {
-            return positional ? value() : "'" + synopsis() + "'";
-        }
-    }
-
     private final String command;
     private final List<Arg> args;
     private final List<ArgGrammar> forms;
@@ -184,47 +81,47 @@ public final class ArgGrammar {
 
     /** As {@link #choice(String, List, List)}, with {@code unlisted} choices an error names and the synopsis does not. */
     public ArgGrammar choice(String word, List<String> choices, List<String> unlisted, List<String> aliases) {
-        return with(new Arg(word, Kind.CHOICE, choices, 0, 0, aliases, unlisted, "", false, false, false, false, false, -1));
+        return with(new Arg(word, ArgKind.CHOICE, choices, 0, 0, aliases, unlisted, "", false, false, false, false, false, -1));
     }
 
     /** {@code word N}, N a whole number from {@code min} up. */
     public ArgGrammar count(String word, long min) { return count(word, min, Integer.MAX_VALUE); }
 
     /** {@code word N}, N a whole number in {@code [min, max]}. */
-    public ArgGrammar count(String word, long min, long max) { return with(Arg.of(word, Kind.COUNT, List.of(), min, max, false)); }
+    public ArgGrammar count(String word, long min, long max) { return with(Arg.of(word, ArgKind.COUNT, List.of(), min, max, false)); }
 
     /** {@code word STEP}; {@code named} are the step names the synopsis lists ({@code claimed_peak}). */
-    public ArgGrammar step(String word, String... named) { return with(Arg.of(word, Kind.STEP, List.of(named), 0, 0, false)); }
+    public ArgGrammar step(String word, String... named) { return with(Arg.of(word, ArgKind.STEP, List.of(named), 0, 0, false)); }
 
     /** {@code word CONDITION}, a condition on {@code entity}'s rows ({@code where COND} on values). */
-    public ArgGrammar condition(String word, String entity) { return with(Arg.of(word, Kind.CONDITION, List.of(entity), 0, 0, false)); }
+    public ArgGrammar condition(String word, String entity) { return with(Arg.of(word, ArgKind.CONDITION, List.of(entity), 0, 0, false)); }
 
     /** {@code word VALUE} of another kind (size, module, memory space, file, condition, text). */
-    public ArgGrammar value(String word, Kind kind) { return with(Arg.of(word, kind, List.of(), 0, 0, false)); }
+    public ArgGrammar value(String word, ArgKind kind) { return with(Arg.of(word, kind, List.of(), 0, 0, false)); }
 
     /** A flag such as {@code --force}, or a literal word ({@code allocation}, {@code fit}). */
-    public ArgGrammar flag(String word) { return with(Arg.of(word, Kind.FLAG, List.of(), 0, 0, false)); }
+    public ArgGrammar flag(String word) { return with(Arg.of(word, ArgKind.FLAG, List.of(), 0, 0, false)); }
 
     /** A positional argument of {@code kind}, shown as {@code name} ({@code FILE}, {@code A}); required unless {@link #optional}. */
-    public ArgGrammar positional(String name, Kind kind) {
+    public ArgGrammar positional(String name, ArgKind kind) {
         return with(Arg.of(name, kind, List.of(), 0, 0, true).with(name, true, false, false, false, -1));
     }
 
     /** A positional whole number in {@code [min, max]}, shown as {@code name}. */
     public ArgGrammar positionalCount(String name, long min, long max) {
-        return with(Arg.of(name, Kind.COUNT, List.of(), min, max, true).with(name, true, false, false, false, -1));
+        return with(Arg.of(name, ArgKind.COUNT, List.of(), min, max, true).with(name, true, false, false, false, -1));
     }
 
     /** A positional word that is one of {@code choices} ({@code export pprof|perfetto}); {@code name} names it in code. */
     public ArgGrammar positionalChoice(String name, List<String> choices, List<String> aliases) {
-        return with(new Arg(name, Kind.CHOICE, choices, 0, 0, aliases, List.of(), "", true, true, false, false, false, -1));
+        return with(new Arg(name, ArgKind.CHOICE, choices, 0, 0, aliases, List.of(), "", true, true, false, false, false, -1));
     }
 
     /** The rest of the line as typed, shown as {@code shown} ({@code CODE}, {@code SELECT ...}); required unless {@link #optional}. */
-    public ArgGrammar rest(String name, String shown) { return rest(name, shown, Kind.REST); }
+    public ArgGrammar rest(String name, String shown) { return rest(name, shown, ArgKind.REST); }
 
-    /** As {@link #rest(String, String)}, holding a {@code kind} that takes the rest of the line ({@link Kind#VALUE}). */
-    public ArgGrammar rest(String name, String shown, Kind kind) {
+    /** As {@link #rest(String, String)}, holding a {@code kind} that takes the rest of the line ({@link ArgKind#VALUE}). */
+    public ArgGrammar rest(String name, String shown, ArgKind kind) {
         if (!kind.rest) throw new IllegalArgumentException(kind + " does not take the rest of the line");
         return with(Arg.of(name, kind, List.of(), 0, 0, true).with(shown, true, false, false, false, -1));
     }
@@ -307,7 +204,7 @@ public final class ArgGrammar {
      * {@code text}; the runner shows them under the statement.
      */
     public ParsedArgs parse(String text) throws ArgumentError {
-        if (forms.isEmpty()) return new ArgParser(this, text, List.of()).parse();
+        if (forms.isEmpty()) return new ArgParser(command, args, synopsis(), text, List.of()).parse();
         // a form led by a literal word (set category ...) before one led by a free word (set NAME ...)
         List<ArgGrammar> order = new ArrayList<>(forms);
         order.sort((x, y) -> Boolean.compare(!x.ledByChoice(), !y.ledByChoice()));
@@ -317,7 +214,7 @@ public final class ArgGrammar {
         int strong = 0;
         for (ArgGrammar f : order) {
             try {
-                return new ArgParser(f, text, reserved).parse();
+                return new ArgParser(f.command, f.args, f.synopsis(), text, reserved).parse();
             } catch (ArgumentError e) {
                 Diagnostic o = e.diagnostic();
                 Diagnostic d = new Diagnostic(o.start(), o.end(), o.message().replace("usage: " + f.synopsis(), "usage: " + synopsis()), o.suggestions());
@@ -334,7 +231,7 @@ public final class ArgGrammar {
     }
 
     private boolean ledByChoice() {
-        for (Arg a : args) if (a.positional()) return a.kind() == Kind.CHOICE;
+        for (Arg a : args) if (a.positional()) return a.kind() == ArgKind.CHOICE;
         return false;
     }
 }

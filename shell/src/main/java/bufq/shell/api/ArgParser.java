@@ -1,8 +1,6 @@
 package bufq.shell.api;
 
 import bufq.lang.NearNames;
-import bufq.shell.api.ArgGrammar.Arg;
-import bufq.shell.api.ArgGrammar.Kind;
 import bufq.shell.api.ParsedArgs.Word;
 
 import java.util.ArrayList;
@@ -13,7 +11,9 @@ import java.util.Map;
 
 /** One parse of a command's arguments by one form of its {@link ArgGrammar}: the words, then each argument. */
 final class ArgParser {
-    private final ArgGrammar grammar;
+    private final String command;
+    private final List<Arg> args;
+    private final String synopsis;
     private final String text;
     private final List<Word> words;
     private final Map<String, List<Word>> values = new LinkedHashMap<>();
@@ -22,8 +22,11 @@ final class ArgParser {
 
     private final List<String> reserved;
 
-    ArgParser(ArgGrammar grammar, String text, List<String> reserved) {
-        this.grammar = grammar;
+    /** The arguments {@code text} of {@code command}, by one form's {@code args}; errors quote its {@code synopsis}. */
+    ArgParser(String command, List<Arg> args, String synopsis, String text, List<String> reserved) {
+        this.command = command;
+        this.args = args;
+        this.synopsis = synopsis;
         this.reserved = reserved;
         this.text = text;
         this.words = ArgText.words(text, unterminated);
@@ -32,7 +35,7 @@ final class ArgParser {
     // arguments := ( keyword value? | positional )* ; keywords in any order, positionals in theirs
     ParsedArgs parse() throws ArgumentError {
         List<Arg> positionals = new ArrayList<>();
-        for (Arg a : grammar.args()) if (a.positional()) positionals.add(a);
+        for (Arg a : args) if (a.positional()) positionals.add(a);
         int next = 0;
         boolean keywordSeen = false;
         while (at < words.size()) {
@@ -71,14 +74,14 @@ final class ArgParser {
     }
 
     private static boolean leading(Arg p) {
-        return p.kind() == Kind.TEXT && !p.required() && !p.repeated() && !p.runOn();
+        return p.kind() == ArgKind.TEXT && !p.required() && !p.repeated() && !p.runOn();
     }
 
     // keyword := FLAG | word value | '--word=value'
     private void keywordArgument(Arg k, Word w) throws ArgumentError {
         at++;
         conflicts(k, w);
-        if (k.kind() == Kind.FLAG) {
+        if (k.kind() == ArgKind.FLAG) {
             put(k, w);
             return;
         }
@@ -91,7 +94,7 @@ final class ArgParser {
             return;
         }
         if (at >= words.size() || (k.runOn() && keyword(words.get(at).text()) != null))
-            throw ArgText.error(text.length(), text.length() + 1, "'" + k.word() + "' needs a value; usage: " + grammar.synopsis());
+            throw ArgText.error(text.length(), text.length() + 1, "'" + k.word() + "' needs a value; usage: " + synopsis);
         Word v = k.runOn() ? runOn(words.get(at).start()) : words.get(at++);
         check(k, v);
         put(k, v);
@@ -106,9 +109,9 @@ final class ArgParser {
 
     private void conflicts(Arg k, Word w) throws ArgumentError {
         if (values.containsKey(k.word()) && !k.repeated())
-            throw ArgText.error(w.start(), w.end(), "'" + k.word() + "' given twice; usage: " + grammar.synopsis());
+            throw ArgText.error(w.start(), w.end(), "'" + k.word() + "' given twice; usage: " + synopsis);
         if (k.group() < 0) return;
-        for (Arg other : grammar.args()) {
+        for (Arg other : args) {
             if (other != k && other.group() == k.group() && values.containsKey(other.word()))
                 throw ArgText.error(w.start(), w.end(), "give " + other.named() + " or " + k.named() + ", not both");
         }
@@ -117,14 +120,14 @@ final class ArgParser {
     /** Required arguments and groups not given: an error at the end, or at a word that looks like the one missing. */
     private void missing() throws ArgumentError {
         List<Integer> groupsSeen = new ArrayList<>();
-        for (Arg a : grammar.args()) {
+        for (Arg a : args) {
             if (!a.required() || values.containsKey(a.word())) continue;
             List<Arg> wanted = new ArrayList<>();
             if (a.group() >= 0) {
                 if (groupsSeen.contains(a.group())) continue;
                 groupsSeen.add(a.group());
                 boolean given = false;
-                for (Arg m : grammar.args()) {
+                for (Arg m : args) {
                     if (m.group() != a.group()) continue;
                     wanted.add(m);
                     given |= values.containsKey(m.word());
@@ -138,7 +141,7 @@ final class ArgParser {
                 names.add(m.named());
                 if (!m.positional()) keywords.add(m.word());
             }
-            String message = "expected " + String.join(" or ", names) + "; usage: " + grammar.synopsis();
+            String message = "expected " + String.join(" or ", names) + "; usage: " + synopsis;
             // a keyword mistyped where a free word is taken ('forecast fti'): the caret goes under it
             for (List<Word> given : values.values()) {
                 for (Word w : given) {
@@ -153,14 +156,14 @@ final class ArgParser {
 
     private ArgumentError unexpected(Word w) {
         List<String> keywords = new ArrayList<>();
-        for (Arg k : grammar.args()) if (!k.positional() && !values.containsKey(k.word())) keywords.add(k.word());
-        return ArgText.error(w.start(), w.end(), "unexpected '" + w.text() + "'; usage: " + grammar.synopsis(), NearNames.near(w.text(), keywords));
+        for (Arg k : args) if (!k.positional() && !values.containsKey(k.word())) keywords.add(k.word());
+        return ArgText.error(w.start(), w.end(), "unexpected '" + w.text() + "'; usage: " + synopsis, NearNames.near(w.text(), keywords));
     }
 
     /** A {@code --word} not declared, where the grammar has flags of that form: a mistyped flag, not a value. */
     private boolean unknownFlag(String word) {
         if (!word.matches("--[A-Za-z][A-Za-z-]*(=.*)?")) return false;
-        for (Arg a : grammar.args()) if (!a.positional() && a.word().startsWith("--")) return true;
+        for (Arg a : args) if (!a.positional() && a.word().startsWith("--")) return true;
         return false;
     }
 
@@ -168,7 +171,7 @@ final class ArgParser {
         String w = word.toLowerCase(Locale.ROOT);
         int eq = w.indexOf('=');
         if (eq > 0 && w.startsWith("--")) w = w.substring(0, eq);
-        for (Arg a : grammar.args()) if (!a.positional() && a.word().equals(w)) return a;
+        for (Arg a : args) if (!a.positional() && a.word().equals(w)) return a;
         return null;
     }
 
@@ -184,7 +187,7 @@ final class ArgParser {
                 quoted.addAll(a.unlisted());
                 String list = quoted.size() == 1 ? quoted.get(0)
                         : String.join(", ", quoted.subList(0, quoted.size() - 1)) + " or " + quoted.get(quoted.size() - 1);
-                String who = a.positional() ? grammar.command() : grammar.command() + " " + a.word();
+                String who = a.positional() ? command : command + " " + a.word();
                 throw ArgText.error(v.start(), v.end(), who + " takes " + list + ", not '" + v.text() + "'", NearNames.near(v.text(), quoted));
             }
             case COUNT -> {

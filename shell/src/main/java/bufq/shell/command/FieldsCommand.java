@@ -1,6 +1,7 @@
 package bufq.shell.command;
 
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
 import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
@@ -20,7 +21,7 @@ final class FieldsCommand implements Command {
     private static final String VALUES_FILE = "values";
 
     @Override public String name() { return "fields"; }
-    private static final ArgGrammar GRAMMAR = ArgGrammar.of("fields").positional("ENTITY", ArgGrammar.Kind.TEXT).optional();
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("fields").positional("ENTITY", ArgKind.TEXT).optional();
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
 

@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.analysis.fit.Devices;
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
 import bufq.shell.api.ParsedArgs;
 import bufq.shell.api.CommandDoc;
@@ -90,7 +91,7 @@ final class HelpCommand implements Command {
             """;
 
     @Override public String name() { return "help"; }
-    private static final ArgGrammar GRAMMAR = ArgGrammar.of("help").positional("TOPIC", ArgGrammar.Kind.TEXT).optional();
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("help").positional("TOPIC", ArgKind.TEXT).optional();
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
 

@@ -7,6 +7,7 @@ import bufq.lang.Diagnostic;
 import bufq.lang.QueryException;
 import bufq.shell.session.Engine;
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
 import bufq.shell.statement.Words;
 import bufq.shell.api.ParsedArgs;
@@ -32,7 +33,7 @@ import java.util.regex.Pattern;
 final class SetCommand implements Command {
     @Override public String name() { return "set"; }
     private static final ArgGrammar GRAMMAR = ArgGrammar.forms(
-            ArgGrammar.of("set").positional("NAME", ArgGrammar.Kind.TEXT).optional().rest("VALUE", "VALUE").optional(),
+            ArgGrammar.of("set").positional("NAME", ArgKind.TEXT).optional().rest("VALUE", "VALUE").optional(),
             ArgGrammar.of("set").positionalChoice("category", List.of("category"), List.of()).rest("RULE", "NAME = CONDITION | off").optional());
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }

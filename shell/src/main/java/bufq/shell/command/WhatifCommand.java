@@ -7,6 +7,7 @@ import bufq.lang.Diagnostic;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
@@ -33,14 +34,14 @@ final class WhatifCommand implements Command {
      * lists these forms and completion follows them; {@code EditParser.KINDS} names the same edits.
      */
     static final ArgGrammar EDIT = ArgGrammar.forms(
-            ArgGrammar.of("drop").condition("where", EditSweep.ENTITY).required(),
-            ArgGrammar.of("end").condition("where", EditSweep.ENTITY).required().step("at", "last_use").required(),
-            ArgGrammar.of("donate").oneOf(true, g -> g.positional("PARAM", ArgGrammar.Kind.TEXT)
-                    .condition("where", EditSweep.ENTITY)),
-            ArgGrammar.of("scale").condition("where", EditSweep.ENTITY).required().value("by", ArgGrammar.Kind.FACTOR).required(),
-            ArgGrammar.of("size").condition("where", EditSweep.ENTITY).required().value("=", ArgGrammar.Kind.SIZE).required(),
-            ArgGrammar.of("remat").condition("where", EditSweep.ENTITY).required(),
-            ArgGrammar.of("tiling").positional("NAME", ArgGrammar.Kind.TILING));
+            ArgGrammar.of("drop").condition("where", EditSweep.ENTITY).as("COND").required(),
+            ArgGrammar.of("end").condition("where", EditSweep.ENTITY).as("COND").required().step("at", "last_use").required(),
+            ArgGrammar.of("donate").oneOf(true, g -> g.positional("PARAM", ArgKind.TEXT)
+                    .condition("where", EditSweep.ENTITY).as("COND")),
+            ArgGrammar.of("scale").condition("where", EditSweep.ENTITY).as("COND").required().value("by", ArgKind.FACTOR).required(),
+            ArgGrammar.of("size").condition("where", EditSweep.ENTITY).as("COND").required().value("=", ArgKind.SIZE).required(),
+            ArgGrammar.of("remat").condition("where", EditSweep.ENTITY).as("COND").required(),
+            ArgGrammar.of("tiling").positional("NAME", ArgKind.TILING));
 
     private static final ArgGrammar GRAMMAR = ArgGrammar.of("whatif").rest("EDITS", "EDIT [; EDIT ...] [; QUERY]").parts(EDIT);
 
@@ -61,7 +62,7 @@ final class WhatifCommand implements Command {
     @Override public String description() {
         StringBuilder edits = new StringBuilder();
         for (ArgGrammar e : EDIT.forms())
-            edits.append(String.format("  %-40s %s%n", e.synopsis(), DOES.get(e.command())));
+            edits.append(String.format("  %-32s  %s%n", e.synopsis(), DOES.get(e.command())));   // rows hang in 80 columns
         return "Edits a copy of the module's live ranges and sizes, recomputes occupied bytes per step with the\n"
                 + "same sweep as 'peak', and prints the peak before and after, what each edit saved, and the values\n"
                 + "that leave or enter the peak set. The loaded module is not changed. Edits, separated by ';':\n"

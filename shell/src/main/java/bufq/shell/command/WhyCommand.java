@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.analysis.why.Why;
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
 import bufq.shell.api.ParsedArgs;
 import bufq.analysis.why.WhyReport;
@@ -29,7 +30,7 @@ final class WhyCommand implements Command {
     /** The Used values section: the values' uses and the instructions' lines. */
     boolean readsUsedValues() { return true; }
 
-    private static final ArgGrammar GRAMMAR = ArgGrammar.of("why").rest("VALUE", "ID|NAME|QUERY", ArgGrammar.Kind.VALUE);
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("why").rest("VALUE", "ID|NAME|QUERY", ArgKind.VALUE);
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
     @Override public String brief() { return "Why a value is live: its uses, why its range ends there, idle time, the peak."; }
