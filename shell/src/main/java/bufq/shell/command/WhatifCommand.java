@@ -146,6 +146,12 @@ final class WhatifCommand implements Command {
         @Override public Status run(CommandContext c) throws CommandException, Engine.Failure, IOException {
             HloModule m = c.modules().requireFor("whatif", c.out()::info);
             if (readsUsedValues()) c.modules().readUsedValues(m);
+            // the query after the edits, when it does not compile: its caret under the statement too
+            Diagnostic problem = query == null ? null : query.current().problem();
+            if (problem != null) {
+                int at = text.start() + parsed.queryOffset();
+                throw ArgumentError.within(new ParsedArgs.Word(parsed.query(), at, at + parsed.query().length()), problem);
+            }
             try {
                 if (error != null) throw error;
                 // against the catalog as it is now: init.js may have defined a field a condition names
@@ -155,8 +161,7 @@ final class WhatifCommand implements Command {
                 if (query != null) c.out().print(query.current().run(o.editedModule(), c.settings().tiling(), null));
             } catch (QueryException e) {
                 // drawn under the whole statement, as an argument's error is
-                Diagnostic d = e.diagnostic();
-                throw new ArgumentError(new Diagnostic(d.start() + text.start(), d.end() + text.start(), d.message(), d.suggestions()));
+                throw ArgumentError.within(text, e.diagnostic());
             }
             return Status.OK;
         }

@@ -2,11 +2,13 @@ package bufq.shell.command;
 
 import bufq.analysis.why.Why;
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgumentError;
 import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
 import bufq.shell.api.ParsedArgs;
 import bufq.analysis.why.WhyReport;
 import bufq.eval.EvalContext;
+import bufq.lang.Diagnostic;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
@@ -73,6 +75,9 @@ final class WhyCommand implements Command {
 
     private Status run(CommandContext ctx, ParsedArgs a, Engine.Compiled query) throws CommandException, Engine.Failure, IOException {
         HloModule m = ctx.modules().requireFor("why", ctx.out()::info);
+        // a query that does not compile: its caret under the statement, as an argument's
+        Diagnostic problem = query == null ? null : query.current().problem();
+        if (problem != null) throw ArgumentError.within(a.word("VALUE"), problem);
         List<HloValue> values;
         try {
             values = query != null ? select(ctx, m, query.current()) : select(m, a.text("VALUE"));
