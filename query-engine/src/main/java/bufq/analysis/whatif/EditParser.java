@@ -12,6 +12,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Parses the argument of {@code whatif}: edits separated by {@code ;}, optionally ending with a
@@ -122,8 +123,15 @@ public final class EditParser {
             }
             default:
                 throw error(base, kind, "unknown edit '" + kind.text() + "'; expected " + String.join(", ", KINDS)
-                        + ", or a query as the last part", NearNames.near(kind.text(), KINDS));
+                        + ", or a query as the last part", NearNames.near(kind.text(), startWords()));
         }
+    }
+
+    /** What a part may start with: an edit, or an entity for the query after the edits. */
+    private List<String> startWords() {
+        List<String> out = new ArrayList<>(KINDS);
+        for (String e : new TreeSet<>(entities)) if (!out.contains(e)) out.add(e);
+        return out;
     }
 
     /** {@code 'where' EXPR} spanning tokens {@code [from, to)}: the condition's text and offset. */

@@ -87,6 +87,10 @@ class EditParserTest {
         assertEquals(List.of("by"), fails("scale where id = 1 bi 0.5", "bi", "expected 'by FACTOR' after the condition")
                 .diagnostic().suggestions());
         assertEquals(List.of(), fails("scale where id = 1", "", "expected 'by FACTOR' after the condition").diagnostic().suggestions());
+        // the last part may be a query: a misspelt entity is named too
+        assertEquals(List.of("steps"), fails("drop where id = 1; stesp limit 3", "stesp",
+                "unknown edit 'stesp'; expected drop, end, donate, scale, size, remat, tiling, or a query as the last part")
+                .diagnostic().suggestions());
     }
 
     @Test

@@ -12,9 +12,9 @@ public final class ArgumentError extends CommandException {
         this.diagnostic = diagnostic;
     }
 
-    /** {@code d}, a diagnostic in {@code word}'s own columns (a query's, an edit's), at {@code word}'s place in the arguments. */
-    public static ArgumentError within(ParsedArgs.Word word, Diagnostic d) {
-        return new ArgumentError(new Diagnostic(d.start() + word.start(), d.end() + word.start(), d.message(), d.suggestions()));
+    /** {@code d}, a diagnostic in the columns of a text (a query, edits) that starts {@code at} characters into the arguments. */
+    public static ArgumentError within(int at, Diagnostic d) {
+        return new ArgumentError(new Diagnostic(d.start() + at, d.end() + at, d.message(), d.suggestions()));
     }
 
     /** Where and what, in the arguments' own columns. */

@@ -149,8 +149,7 @@ final class WhatifCommand implements Command {
             // the query after the edits, when it does not compile: its caret under the statement too
             Diagnostic problem = query == null ? null : query.current().problem();
             if (problem != null) {
-                int at = text.start() + parsed.queryOffset();
-                throw ArgumentError.within(new ParsedArgs.Word(parsed.query(), at, at + parsed.query().length()), problem);
+                throw ArgumentError.within(text.start() + parsed.queryOffset(), problem);
             }
             try {
                 if (error != null) throw error;
@@ -161,7 +160,7 @@ final class WhatifCommand implements Command {
                 if (query != null) c.out().print(query.current().run(o.editedModule(), c.settings().tiling(), null));
             } catch (QueryException e) {
                 // drawn under the whole statement, as an argument's error is
-                throw ArgumentError.within(text, e.diagnostic());
+                throw ArgumentError.within(text.start(), e.diagnostic());
             }
             return Status.OK;
         }

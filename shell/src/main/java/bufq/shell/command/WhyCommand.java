@@ -75,9 +75,9 @@ final class WhyCommand implements Command {
 
     private Status run(CommandContext ctx, ParsedArgs a, Engine.Compiled query) throws CommandException, Engine.Failure, IOException {
         HloModule m = ctx.modules().requireFor("why", ctx.out()::info);
-        // a query that does not compile: its caret under the statement, as an argument's
-        Diagnostic problem = query == null ? null : query.current().problem();
-        if (problem != null) throw ArgumentError.within(a.word("VALUE"), problem);
+        // a query on values that does not compile: its caret under the statement, as an argument's
+        Diagnostic problem = query == null ? null : onValues(query.current()).problem();
+        if (problem != null) throw ArgumentError.within(a.word("VALUE").start(), problem);
         List<HloValue> values;
         try {
             values = query != null ? select(ctx, m, query.current()) : select(m, a.text("VALUE"));
@@ -97,8 +97,7 @@ final class WhyCommand implements Command {
 
     /** The values {@code query}, a query on values, selects. */
     private static List<HloValue> select(CommandContext ctx, HloModule m, Engine.Compiled query) throws CommandException {
-        String entity = query.entity().isEmpty() ? StatementKind.firstWord(query.text()) : query.entity();
-        if (!entity.equalsIgnoreCase("values")) throw new CommandException("why takes a query on values, not on " + entity);
+        onValues(query);
         try {
             List<HloValue> out = new ArrayList<>();
             for (Object o : query.selection().rows(new EvalContext(m, ctx.settings().tiling()))) out.add((HloValue) o);
@@ -108,6 +107,13 @@ final class WhyCommand implements Command {
         } catch (QueryException e) {
             throw new CommandException(e.diagnostic().render(query.text()).stripTrailing());
         }
+    }
+
+    /** {@code query}, when it is a query on values. */
+    private static Engine.Compiled onValues(Engine.Compiled query) throws CommandException {
+        String entity = query.entity().isEmpty() ? StatementKind.firstWord(query.text()) : query.entity();
+        if (!entity.equalsIgnoreCase("values")) throw new CommandException("why takes a query on values, not on " + entity);
+        return query;
     }
 
     /** The values {@code text} names: an id, or a name with or without its index. */
