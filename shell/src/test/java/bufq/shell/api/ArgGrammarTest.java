@@ -99,4 +99,20 @@ class ArgGrammarTest {
         assertTrue(set.parse("category kv = size > 1").has("category"), "the form led by its word is tried first");
         assertEquals("16 GiB", set.parse("capacity 16 GiB").text("VALUE"));
     }
+
+    @Test
+    void partsAndKindsAreDeclaredForHelpAndCompletion() throws Exception {
+        ArgGrammar edit = ArgGrammar.forms(
+                ArgGrammar.of("drop").condition("where", "values").as("COND").required(),
+                ArgGrammar.of("scale").condition("where", "values").as("COND").required().value("by", ArgKind.FACTOR).required());
+        assertEquals("drop where COND | scale where COND by F", edit.synopsis(), "a condition shows its placeholder, not its entity");
+        assertEquals("values", edit.forms().get(1).args().get(0).entity());
+        ArgGrammar whatif = ArgGrammar.of("whatif").rest("EDITS", "EDIT [; EDIT ...]").parts(edit);
+        assertEquals(edit, whatif.parts());
+        assertEquals("whatif EDIT [; EDIT ...]", whatif.synopsis());
+        assertEquals("drop where x; scale where y by 2", whatif.parse("drop where x; scale where y by 2").text("EDITS"));
+        ArgGrammar why = ArgGrammar.of("why").rest("VALUE", "ID|NAME|QUERY", ArgKind.VALUE);
+        assertEquals("values where label = \"a b\"", why.parse("values where label = \"a b\"").text("VALUE"), "a value's query as typed");
+        assertThrows(IllegalArgumentException.class, () -> ArgGrammar.of("x").rest("N", "N", ArgKind.COUNT), "a count is one word");
+    }
 }
