@@ -24,6 +24,10 @@ public enum ArgKind {
     FACTOR("F"),
     /** A tiling model's name, known or defined by a script when run. */
     TILING("NAME"),
+    /** An entity's name ({@code values}, {@code steps}), checked against the catalog when run. */
+    ENTITY("ENTITY"),
+    /** What {@code help} explains: a command's name or a topic. */
+    TOPIC("TOPIC"),
     /** A word checked when run (a setting's value, a dimension, a program). */
     TEXT("VALUE"),
     /** The rest of the line as typed, quotes and all (code, a query, edits). */

@@ -38,7 +38,7 @@ final class ExportCommand implements Command {
     private static final ArgGrammar GRAMMAR = ArgGrammar.of("export")
             .positionalChoice("format", List.of("pprof", "perfetto", "parquet", "duckdb"), List.of())
             .positional("FILE", ArgKind.FILE)
-            .positional("ENTITY", ArgKind.TEXT).optional().repeated().hidden()
+            .positional("ENTITY", ArgKind.ENTITY).optional().repeated().hidden()
             .step("at").choice("by", "stack", "op_name", "source").flag("--force")
             .value("--partition", ArgKind.TEXT).as("KEY=VALUE").repeated().hidden();
 

@@ -21,7 +21,7 @@ final class FieldsCommand implements Command {
     private static final String VALUES_FILE = "values";
 
     @Override public String name() { return "fields"; }
-    private static final ArgGrammar GRAMMAR = ArgGrammar.of("fields").positional("ENTITY", ArgKind.TEXT).optional();
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("fields").positional("ENTITY", ArgKind.ENTITY).optional();
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
 

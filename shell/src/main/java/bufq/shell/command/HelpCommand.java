@@ -91,7 +91,7 @@ final class HelpCommand implements Command {
             """;
 
     @Override public String name() { return "help"; }
-    private static final ArgGrammar GRAMMAR = ArgGrammar.of("help").positional("TOPIC", ArgKind.TEXT).optional();
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("help").positional("TOPIC", ArgKind.TOPIC).optional();
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
 

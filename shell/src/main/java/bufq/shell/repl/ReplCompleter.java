@@ -51,9 +51,10 @@ import java.util.regex.Pattern;
  * what {@link Completion#at} says the grammar allows (fields of the entity, keywords, clauses),
  * plus the module's scheduled instruction names after {@code live at}/{@code during} and the
  * values a string field really has (quoted) after {@code =}, {@code ~} or {@code in (}. After a
- * command: module handles ({@code use}), paths ({@code load}, {@code run}, {@code output}, {@code oom}),
- * settings and their values ({@code set}: devices, sizes), formats, help topics, entities
- * ({@code fields}), programs and their arrays ({@code fit}).
+ * command, what its {@link bufq.shell.api.ArgGrammar} says comes next ({@link GrammarCompleter}):
+ * keywords and choices, then by the value's kind module handles, paths, instructions, entities,
+ * help topics, tiling models, value names, a query; besides, settings and their values
+ * ({@code set}: devices, sizes) and programs and their arrays ({@code fit}).
  */
 public final class ReplCompleter implements Completer {
     /** Topics {@code help} knows besides command names (see HelpCommand). */
@@ -209,12 +210,6 @@ public final class ReplCompleter implements Completer {
                     else if (s != null) s.suggestions().forEach((v, what) -> add(out, v, s.key(), what, true));
                 }
             }
-            case "help" -> {
-                if (arg != 1) return;
-                for (String t : HELP_TOPICS) add(out, t, "topics", null, true);
-                for (String c : shell.commands().names()) add(out, c, "commands", null, true);
-            }
-            case "fields" -> { if (arg == 1) for (String e : shell.engine().entities()) add(out, e, "entities", null, true); }
             case "fit" -> fit(l, out);
             default -> {
                 Command c = shell.commands().byName(name);
@@ -232,6 +227,11 @@ public final class ReplCompleter implements Completer {
                     case STEP -> steps(out);
                     case TILING -> tilings(out);
                     case VALUE -> why(l, out);
+                    case ENTITY -> { for (String e : shell.engine().entities()) add(out, e, "entities", null, true); }
+                    case TOPIC -> {
+                        for (String t : HELP_TOPICS) add(out, t, "topics", null, true);
+                        for (String n : shell.commands().names()) add(out, n, "commands", null, true);
+                    }
                     default -> { }
                 }
             }
