@@ -54,8 +54,8 @@ final class ProtoEntities {
 
     static Entity modules() {
         FieldTable f = new FieldTable()
-                .add("handle", STRING, "the module's handle ('use' takes it)", m(ModuleRow::handle))
-                .add("name", STRING, "program name", m(ModuleRow::name))
+                .add("module", STRING, "the module's unique key, as 'use' takes it (summary's module)", m(x -> x.summary().module()))
+                .add("program", STRING, "the plain program name, which several modules may share", m(x -> x.summary().program()))
                 .add("file", STRING, "first file read", m(ModuleRow::file))
                 .add("kind", STRING, "text, hlo-proto, assignment-proto (bare BufferAssignmentProto), profile or report-proto (a memory usage report proto alone)", m(ModuleRow::kind))
                 .add("backend", STRING, "cpu, gpu, tpu or unknown", m(ModuleRow::backend))
@@ -81,10 +81,10 @@ final class ProtoEntities {
                 .add("partitions", INT, "num_partitions of the HLO text beside the dump: devices one SPMD program serves (every size is one device's); 1 without it", m(x -> l(x.partitions())))
                 .add("replicas", INT, "replica_count of the HLO text beside the dump; 1 without it", m(x -> l(x.replicas())))
                 .add("warnings", INT, "load warnings", m(x -> l(x.warnings())))
-                .add("current", BOOL, "the session's current module", m(ModuleRow::current));
+                .add("current", BOOL, "the session's current module", m(x -> x.summary().current()));
         return new Entity("modules", "every loaded module, one row each (a dump directory, a profile)",
                 Collections.unmodifiableMap(f.map),
-                List.of("handle", "kind", "backend", "values", "allocations", "total_bytes", "peak_bytes", "peak_time"),
+                List.of("module", "program", "current", "kind", "backend", "values", "allocations", "total_bytes", "peak_bytes", "peak_time"),
                 EvalContext::moduleRows, null, null);
     }
 
