@@ -1,6 +1,7 @@
 package bufq.analysis.category;
 
 import bufq.model.HloInstruction;
+import bufq.model.HloInstructionText;
 import bufq.model.HloModule;
 
 import java.io.BufferedReader;
@@ -118,23 +119,11 @@ final class FusedOps {
         int eq = s.indexOf(" = ");
         if (eq <= 0) return;
         String name = s.charAt(0) == '%' ? s.substring(1, eq) : s.substring(0, eq);
-        int at = eq + 3;
-        int shapeEnd = s.startsWith("(", at) ? closing(s, at) + 1 : s.indexOf(' ', at);
-        if (shapeEnd <= at) return;
-        int open = s.indexOf('(', shapeEnd);
-        if (open < 0) return;
-        String opcode = s.substring(shapeEnd, open).strip();
-        int close = closing(s, open);
-        if (close < 0) return;
-        List<String> operands = new ArrayList<>();
-        for (String o : s.substring(open + 1, close).split(",")) {
-            String t = o.replaceAll("/\\*.*?\\*/", "").strip();
-            int sp = t.lastIndexOf(' ');
-            if (sp >= 0) t = t.substring(sp + 1);   // older XLA prints each operand's shape before its name
-            if (t.startsWith("%")) t = t.substring(1);
-            if (!t.isEmpty() && !Character.isDigit(t.charAt(0))) operands.add(t);
-        }
-        String rest = s.substring(close);
+        HloInstructionText text = HloInstructionText.parse(s, eq + 3);
+        if (text == null) return;
+        String opcode = text.opcode();
+        List<String> operands = text.operands();
+        String rest = text.rest();
         String calls = after(rest, "calls=");
         String op = opName(rest);
         Output own = Output.NONE;
@@ -147,7 +136,7 @@ final class FusedOps {
             own = new Output(true, t && !remat, jvp, remat, new BitSet());
         }
         if ("parameter".equals(opcode)) {   // the fusion's operand of that number
-            String k = s.substring(open + 1, close).strip();
+            String k = text.inside().strip();
             if (!k.isEmpty() && k.chars().allMatch(Character::isDigit)) {
                 BitSet b = new BitSet();
                 b.set(Integer.parseInt(k));
@@ -183,16 +172,6 @@ final class FusedOps {
         return null;
     }
 
-    private static int closing(String s, int open) {
-        char o = s.charAt(open), c = o == '(' ? ')' : '}';
-        int depth = 0;
-        for (int i = open; i < s.length(); i++) {
-            char ch = s.charAt(i);
-            if (ch == o) depth++;
-            else if (ch == c && --depth == 0) return i;
-        }
-        return -1;
-    }
 
     /** Whether the text was read: some fused computation is known. */
     boolean known() { return !computations.isEmpty(); }

@@ -1,5 +1,7 @@
 package bufq.analysis.sharding;
 
+import bufq.model.HloInstructionText;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -53,28 +55,10 @@ final class HloTextGraph {
     }
 
     private static Instruction parse(String name, String computation, String line, int at) {
-        int shapeEnd;
-        if (line.startsWith("(", at)) {
-            shapeEnd = closing(line, at, '(', ')') + 1;
-        } else {
-            shapeEnd = line.indexOf(' ', at);
-        }
-        if (shapeEnd <= at || shapeEnd >= line.length()) return null;
-        String shape = line.substring(at, shapeEnd);
-        int open = line.indexOf('(', shapeEnd);
-        if (open < 0) return null;
-        String opcode = line.substring(shapeEnd, open).strip();
-        int close = closing(line, open, '(', ')');
-        if (close < 0) return null;
-        List<String> operands = new ArrayList<>();
-        for (String o : line.substring(open + 1, close).split(",")) {
-            String t = o.replaceAll("/\\*.*?\\*/", "").strip();
-            int sp = t.lastIndexOf(' ');
-            if (sp >= 0) t = t.substring(sp + 1);   // older XLA prints the operand's shape before its name
-            if (t.startsWith("%")) t = t.substring(1);
-            if (!t.isEmpty() && !Character.isDigit(t.charAt(0))) operands.add(t);
-        }
-        String rest = line.substring(close);
+        HloInstructionText text = HloInstructionText.parse(line, at);
+        if (text == null) return null;
+        String shape = text.shape(), opcode = text.opcode(), rest = text.rest();
+        List<String> operands = text.operands();
         Matcher c = CALLS.matcher(rest);
         Matcher i = INDEX.matcher(rest);
         String groups = null;
@@ -87,16 +71,6 @@ final class HloTextGraph {
                 opcode.equals("get-tuple-element") && i.find() ? Integer.parseInt(i.group(1)) : -1, groups);
     }
 
-    /** The position of the bracket closing the one at {@code open}, or -1. */
-    private static int closing(String s, int open, char o, char c) {
-        int depth = 0;
-        for (int i = open; i < s.length(); i++) {
-            char ch = s.charAt(i);
-            if (ch == o) depth++;
-            else if (ch == c && --depth == 0) return i;
-        }
-        return -1;
-    }
 
     /** The arrays of a shape's text, in order: one for an array, one per leaf for a tuple. */
     static List<long[]> arrays(String shape) {

@@ -180,6 +180,12 @@ final class Exports {
 
     private static String modules(int n) { return n + (n == 1 ? " module" : " modules"); }
 
+    /**
+     * Runs on the exporting thread just before {@code export duckdb} commits: a test's Ctrl-C at the
+     * last moment it can still stop the export, where a real one cannot be timed to arrive.
+     */
+    static volatile Runnable beforeCommit = () -> {};
+
     static String duckdb(Modules modules, TilingModel tiling, Path file, List<String> entities, Map<String, String> partitions)
             throws CommandException, Engine.Failure {
         List<Schema.TableDef> tables = Stage.tables(entities);
@@ -215,6 +221,7 @@ final class Exports {
                     }
                     st.execute("INSERT INTO target.runs " + runRow(run, partitions, s));
                     // Ctrl-C before the commit: nothing is added
+                    beforeCommit.run();
                     if (Thread.currentThread().isInterrupted()) throw new CommandException("cancelled (Ctrl-C); nothing was added to " + file);
                     st.execute("COMMIT");
                     committed = true;

@@ -91,7 +91,9 @@ class FitCliTest {
         String name = "module_0008.jit__lambda.cpu_after_optimizations-buffer-assignment.txt";
         String text = Files.readString(Path.of(PAIR, name));
         Files.writeString(before.resolve(name), text);
-        Files.writeString(after.resolve(name), text.replace("allocation 15: size 4608000000", "allocation 15: size 5000000000"));
+        // the last value grows with it: a last allocation its values stop short of reads as a cut file
+        Files.writeString(after.resolve(name), text.replace("allocation 15: size 4608000000", "allocation 15: size 5000000000")
+                .replace("<63 copy_bitcast_fusion @0> (size=2304000000,", "<63 copy_bitcast_fusion @0> (size=2696000000,"));
         DiffCommandTest.Run r = DiffCommandTest.bufq("-c", "diff " + before + " " + after + " --fail-over 5");
         assertEquals(1, r.exit(), r.out() + r.err());
         assertTrue(r.err().contains("error: diff: jit__lambda#2 needs 5000192004 B after, 4608192004 B before: +8.5%,"
