@@ -1,7 +1,6 @@
 package bufq.analysis.category;
 
 import bufq.model.HloInstruction;
-import bufq.model.HloInstructionText;
 import bufq.model.HloModule;
 
 import java.io.BufferedReader;
@@ -119,7 +118,7 @@ final class FusedOps {
         int eq = s.indexOf(" = ");
         if (eq <= 0) return;
         String name = s.charAt(0) == '%' ? s.substring(1, eq) : s.substring(0, eq);
-        HloInstructionText text = HloInstructionText.parse(s, eq + 3);
+        HloInstruction.Text text = HloInstruction.Text.parse(s, eq + 3);
         if (text == null) return;
         String opcode = text.opcode();
         List<String> operands = text.operands();

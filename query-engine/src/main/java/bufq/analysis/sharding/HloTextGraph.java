@@ -1,6 +1,6 @@
 package bufq.analysis.sharding;
 
-import bufq.model.HloInstructionText;
+import bufq.model.HloInstruction;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -55,7 +55,7 @@ final class HloTextGraph {
     }
 
     private static Instruction parse(String name, String computation, String line, int at) {
-        HloInstructionText text = HloInstructionText.parse(line, at);
+        HloInstruction.Text text = HloInstruction.Text.parse(line, at);
         if (text == null) return null;
         String shape = text.shape(), opcode = text.opcode(), rest = text.rest();
         List<String> operands = text.operands();
