@@ -4,11 +4,11 @@ import bufq.analysis.liveness.Liveness;
 import bufq.model.HloModule;
 import bufq.model.PeakClaim;
 import bufq.model.MemorySpace;
-import bufq.model.ModuleSummary;
 import bufq.model.ProgramSizes;
 import bufq.analysis.peak.ClaimedPeak;
 import bufq.analysis.sharding.Shardings;
 import bufq.table.ColumnType;
+import bufq.table.ModuleSummary;
 import bufq.table.Table;
 import bufq.units.Units;
 
@@ -57,7 +57,7 @@ public final class Summary {
         Liveness l = Liveness.of(m);
         int t = l.peakTime();
         String why = ClaimedPeak.note(m);
-        List<Object> row = new ArrayList<>(ModuleSummary.of(m, current).cells());
+        List<Object> row = new ArrayList<>(new ModuleSummary(m.handle(), info.name(), current).cells());
         row.addAll(Arrays.asList(info.backend(), (long) info.files().size(), (long) m.allocations().size(),
                 (long) m.values().size(), (long) m.instructionCount(), totalBytes(m),
                 t < 0 ? null : (long) t, t < 0 ? null : l.peakBytes(),

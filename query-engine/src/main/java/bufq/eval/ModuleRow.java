@@ -3,10 +3,10 @@ package bufq.eval;
 import bufq.model.ProgramSizes;
 import bufq.model.HeapEvent;
 import bufq.model.HloModule;
-import bufq.model.ModuleSummary;
 import bufq.analysis.liveness.Liveness;
 import bufq.model.PeakClaim;
 import bufq.analysis.sharding.Shardings;
+import bufq.table.ModuleSummary;
 
 import java.util.List;
 
@@ -14,7 +14,7 @@ import java.util.List;
  * One row of the {@code modules} entity: what {@code summary} tells of a module, kept without the
  * module itself, so a session can list thousands of modules while holding only a few in memory.
  *
- * @param summary          the module, program and current flag every module table shares
+ * @param summary          the handle, program and current flag every table of modules leads with
  * @param kind             {@code text}, {@code hlo-proto} (an {@code .hlo.pb}), {@code assignment-proto}
  *                         (a bare BufferAssignmentProto), {@code profile} (a module of an {@code .xplane.pb})
  *                         or {@code report-proto} (a memory usage report proto without its module)
@@ -41,15 +41,15 @@ public record ModuleRow(ModuleSummary summary, String file, String kind, String 
         for (HeapEvent e : m.heapEvents()) tracePeak = Math.max(tracePeak, e.heapBytes());
         PeakClaim claim = m.info().peakClaim();
         String file = m.info().files().isEmpty() ? null : m.info().files().get(0);
-        return new ModuleRow(ModuleSummary.of(m, current), file, m.info().format(), m.info().backend(), m.values().size(),
+        return new ModuleRow(new ModuleSummary(m.handle(), m.info().name(), current), file, m.info().format(), m.info().backend(), m.values().size(),
                 m.allocations().size(), m.instructionCount(), ProgramSizes.totalBytes(m), peak < 0 ? -1 : l.peakBytes(), peak,
                 claim == null ? -1 : claim.time(), claim == null ? -1 : claim.claimedBytes(), m.heapEvents().size(),
                 tracePeak, m.warningCount(), ProgramSizes.of(m), m.info().jaxVersion(),
                 m.info().jaxlibVersion(), Shardings.header(m).partitions(), Shardings.header(m).replicas());
     }
 
-    /** The module's unique key, as {@code use} takes it. */
-    public String handle() { return summary.module(); }
+    /** The module's name in the session, as {@code use} takes it. */
+    public String handle() { return summary.handle(); }
 
     /** Rows of several modules, none current. */
     public static List<ModuleRow> of(List<HloModule> modules) {

@@ -54,7 +54,7 @@ final class ProtoEntities {
 
     static Entity modules() {
         FieldTable f = new FieldTable()
-                .add("module", STRING, "the module's unique key, as 'use' takes it (summary's module)", m(x -> x.summary().module()))
+                .add("handle", STRING, "the module's name in the session, unique there; what 'use' takes", m(ModuleRow::handle))
                 .add("program", STRING, "the plain program name, which several modules may share", m(x -> x.summary().program()))
                 .add("current", BOOL, "the session's current module", m(x -> x.summary().current()))
                 .add("file", STRING, "first file read", m(ModuleRow::file))
@@ -84,7 +84,7 @@ final class ProtoEntities {
                 .add("warnings", INT, "load warnings", m(x -> l(x.warnings())));
         return new Entity("modules", "every loaded module, one row each (a dump directory, a profile)",
                 Collections.unmodifiableMap(f.map),
-                List.of("module", "program", "current", "kind", "backend", "values", "allocations", "total_bytes", "peak_bytes", "peak_time"),
+                List.of("handle", "program", "current", "kind", "backend", "values", "allocations", "total_bytes", "peak_bytes", "peak_time"),
                 EvalContext::moduleRows, null, null);
     }
 

@@ -26,7 +26,7 @@ class ModuleVersionsTest {
         List<HloModule> all = DumpLoader.load(List.of(Corpus.copy().resolve("jax-0.10.2-proto/profile/profile.xplane.pb")));
         assertEquals(7, all.size());
         for (HloModule m : all) assertEquals(List.of("0.10.2", "0.10.2"), Arrays.asList(m.info().jaxVersion(), m.info().jaxlibVersion()), m.handle());
-        Table t = Query.compile("modules show module, jax_version, jaxlib_version", Catalog.standard())
+        Table t = Query.compile("modules show handle, jax_version, jaxlib_version", Catalog.standard())
                 .run(new EvalContext(all.get(0), null, ModuleRow.of(all)));
         assertEquals(7, t.rows().size());
         for (List<Object> r : t.rows()) assertEquals(List.of("0.10.2", "0.10.2"), r.subList(1, 3), r.toString());

@@ -58,7 +58,7 @@ class ProtoQueriesTest {
         List<HloModule> all = DumpLoader.load(List.of(corpus("profile/profile.xplane.pb")));
         assertEquals(7, all.size());
         EvalContext ctx = new EvalContext(all.get(0), null, ModuleRow.of(all));
-        Table t = run("modules order by peak_bytes desc limit 5 show module, kind, peak_bytes", ctx);
+        Table t = run("modules order by peak_bytes desc limit 5 show handle, kind, peak_bytes", ctx);
         assertEquals(5, t.rows().size());
         for (int i = 1; i < 5; i++) assertTrue((Long) t.rows().get(i - 1).get(2) >= (Long) t.rows().get(i).get(2));
         for (List<Object> r : t.rows()) assertEquals("profile", r.get(1));

@@ -5,7 +5,6 @@ import bufq.analysis.category.CategoryRules;
 import bufq.dump.file.MemoryAnalysisFile;
 import bufq.analysis.fit.JaxFigures;
 import bufq.model.MemorySpace;
-import bufq.model.ModuleSummary;
 import bufq.units.Units;
 import bufq.model.PartReadException;
 import bufq.model.ProgramSizes;
@@ -20,6 +19,7 @@ import bufq.shell.session.ModuleSet;
 import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
 import bufq.table.ColumnType;
+import bufq.table.ModuleSummary;
 import bufq.table.Table;
 
 import java.io.IOException;
@@ -37,8 +37,8 @@ final class ModulesCommand implements Command {
     @Override public String brief() { return "Lists the loaded modules; current is true for the current one."; }
 
     @Override public String description() {
-        return "Lists the loaded modules with the key (module) and number 'use' accepts, the program name and\n"
-                + "current (true for the current one): the columns summary and the query 'modules' share.\n"
+        return "Lists the loaded modules with the handle and number 'use' accepts, the program name and current\n"
+                + "(true for the current one): the columns summary and the query 'modules' lead with too.\n"
                 + "module_id is XLA's number for it (module_0004 in a dump's file names, the program id in a capture).\n"
                 + "Modules of a big directory are read when first used: backend, values and the byte columns show\n"
                 + "once they are: 'fit', 'summary' and the query 'modules where ...' read them all.\n"

@@ -78,8 +78,7 @@ final class Schema {
         Set<String> taken = new HashSet<>();
         for (Column k : KEYS) taken.add(k.name());
         for (FieldInfo f : catalog.fields(entity)) {
-            // modules' own module and program, backend and versions are the keys' (module there is the
-            // key across runs; the session's key is handle)
+            // modules' own handle, program, backend and versions are the keys' (the same values, one column)
             if (!taken.add(f.name())) continue;
             cols.add(new Column(f.name(), sqlType(entity + "." + f.name(), f.type()), f.type(), f.name()));
         }

@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * cumulative figures.
  */
 class CorpusCliTest {
-    static final Pattern ROW = Pattern.compile("  \\{\"module\": \"[^\"]+\", \"program\": \"[^\"]+\", \"current\": (?:true|false), \"backend\": \"[a-z]+\", \"files\": (\\d+), "
+    static final Pattern ROW = Pattern.compile("  \\{\"handle\": \"[^\"]+\", \"program\": \"[^\"]+\", \"current\": (?:true|false), \"backend\": \"[a-z]+\", \"files\": (\\d+), "
             + "\"allocations\": \\d+, \"values\": \\d+, \"instructions\": \\d+, \"total_bytes\": (\\d+|null), "
             + "\"peak_time\": (\\d+|null), \"peak_bytes\": (\\d+|null), \"claimed_peak_time\": (\\d+|null), "
             + "\"claimed_peak_bytes\": (\\d+|null), \"warnings\": 0, \"peak_note\": (null|\"(?:[^\"\\\\]|\\\\.)*\")},?");

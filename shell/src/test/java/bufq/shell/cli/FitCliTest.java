@@ -74,10 +74,10 @@ class FitCliTest {
 
     @Test
     void theCsvOfModulesHasTheFiguresOfMemoryAnalysis() {
-        DiffCommandTest.Run r = DiffCommandTest.bufq("--format", "csv", "-c", "modules where program = 'jit__lambda' show module,"
+        DiffCommandTest.Run r = DiffCommandTest.bufq("--format", "csv", "-c", "modules where program = 'jit__lambda' show handle,"
                 + " argument_bytes, output_bytes, alias_bytes, temp_bytes, code_bytes, needs_bytes", PAIR);
         assertEquals(0, r.exit(), r.err());
-        assertEquals("module,argument_bytes,output_bytes,alias_bytes,temp_bytes,code_bytes,needs_bytes\n"
+        assertEquals("handle,argument_bytes,output_bytes,alias_bytes,temp_bytes,code_bytes,needs_bytes\n"
                 + "jit__lambda,2097152,1073741824,0,0,,1075838976\n"
                 + "jit__lambda#0008,96000,96000,0,4608000000,,4608192004\n", r.out());
     }

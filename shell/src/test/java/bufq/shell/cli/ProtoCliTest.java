@@ -41,10 +41,10 @@ class ProtoCliTest {
         String profile = dump("profile/profile.xplane.pb");
         CliTest.Result command = run(profile, "modules");
         assertEquals(0, command.code(), command.err());
-        assertTrue(command.out().startsWith("#  module"), command.out());
+        assertTrue(command.out().startsWith("#  handle"), command.out());
         CliTest.Result query = run(profile, "modules order by peak_bytes desc limit 5");
         assertEquals(0, query.code(), query.err());
-        assertTrue(query.out().startsWith("module  ") && query.out().contains("  current  kind     backend  values"), query.out());
+        assertTrue(query.out().startsWith("handle  ") && query.out().contains("  current  kind     backend  values"), query.out());
         assertTrue(query.out().contains("\njit_f                      jit_f                 true     profile  cpu          26"), query.out());
         assertTrue(query.out().endsWith("(5 rows)\n"), query.out());
     }

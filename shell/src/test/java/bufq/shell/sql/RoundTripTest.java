@@ -55,7 +55,7 @@ class RoundTripTest {
         List<String> inputs = inputs();
         Path pq = tmp.resolve("pq"), db = tmp.resolve("all.duckdb");
         List<String> args = new ArrayList<>(List.of("--format", "tsv", "-c", "export parquet " + pq, "-c", "export duckdb " + db,
-                "-c", "modules show module, values, allocations, total_bytes, events"));
+                "-c", "modules show handle, values, allocations, total_bytes, events"));
         args.addAll(inputs);
         Run export = Run.bufq(args.toArray(String[]::new));
         assertEquals(0, export.code(), export.err());
