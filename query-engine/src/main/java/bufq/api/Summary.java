@@ -42,7 +42,7 @@ public final class Summary {
     }
 
     private static Table.Builder header() {
-        return ModuleSummary.columns(Table.builder()).column("backend", ColumnType.STRING)
+        return ModuleSummary.columns(Table.builder().key("summary")).column("backend", ColumnType.STRING)
                 .optionalColumn("files", ColumnType.INT).optionalColumn("allocations", ColumnType.INT)
                 .column("values", ColumnType.INT).optionalColumn("instructions", ColumnType.INT)
                 .column("total_bytes", ColumnType.BYTES).column("peak_time", ColumnType.INT)

@@ -66,7 +66,7 @@ final class ModulesCommand implements Command {
     private Status run(CommandContext ctx, ParsedArgs args) throws CommandException, IOException {
         // Lists what is known without reading: a big directory's modules not in memory show no
         // backend, values nor byte columns (reading 2,000 modules to list them took seconds).
-        Table.Builder b = ModuleSummary.columns(Table.builder().column("#", ColumnType.INT))
+        Table.Builder b = ModuleSummary.columns(Table.builder().key("modules").column("#", ColumnType.INT))
                 .column("module_id", ColumnType.STRING).column("backend", ColumnType.STRING)
                 .column("values", ColumnType.INT).column("in_memory", ColumnType.BOOL).column("files", ColumnType.LIST)
                 .column("argument_bytes", ColumnType.BYTES).column("output_bytes", ColumnType.BYTES)
