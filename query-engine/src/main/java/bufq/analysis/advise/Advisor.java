@@ -219,14 +219,14 @@ public final class Advisor {
         found.sort(Comparator.comparing((Measured x) -> !x.lowersPeak())
                 .thenComparingLong(x -> x.lowersPeak() ? -Recompilation.of(m, x.advice(), x.saves()).saves() : -x.saves()));
         long peak = Liveness.of(m).peakBytes();
-        Table.Builder t = Table.builder().title("advice (" + m.handle() + ")")
+        Table.Builder t = Table.builder().key("advice").title("advice (" + m.handle() + ")")
                 .column("rank", ColumnType.INT).column("rule", ColumnType.STRING).column("saves", ColumnType.BYTES)
                 .column("peak_share", ColumnType.PERCENT).column("figure", ColumnType.STRING).column("whatif_saves", ColumnType.BYTES).column("finding", ColumnType.STRING)
                 .column("whatif", ColumnType.STATEMENT).column("module", ColumnType.KEY);
-        Table.Builder loss = Table.builder().title("beyond the peak")
+        Table.Builder loss = Table.builder().key("beyond_the_peak").title("beyond the peak")
                 .column("rank", ColumnType.INT).column("rule", ColumnType.STRING).column("reserved", ColumnType.BYTES)
                 .column("finding", ColumnType.STRING).column("module", ColumnType.KEY);
-        Table.Builder ev = Table.builder().title("evidence")
+        Table.Builder ev = Table.builder().key("evidence").title("evidence")
                 .column("rank", ColumnType.INT).column("id", ColumnType.INT).column("label", ColumnType.STRING)
                 .column("size", ColumnType.BYTES).column("shape", ColumnType.STRING).column("op_name", ColumnType.STRING)
                 .column("source", ColumnType.STRING).column("module", ColumnType.KEY);

@@ -122,7 +122,7 @@ public final class Remedy {
         changes.sort(Comparator.comparing((Change c) -> !(over > 0 && c.saves() >= over))
                 .thenComparing(c -> !(over > 0 && (FIT.equals(c.figure()) || c.change().startsWith("donate"))))
                 .thenComparingLong(c -> -c.saves()));
-        Table.Builder r = Table.builder().title("remedy (allocation " + a.index() + " of " + m.handle() + ": " + why + ")")
+        Table.Builder r = Table.builder().key("remedy").title("remedy (allocation " + a.index() + " of " + m.handle() + ": " + why + ")")
                 .column("rank", ColumnType.INT).column("change", ColumnType.STRING).column("saves", ColumnType.BYTES)
                 .column("allocation_share", ColumnType.PERCENT).column("figure", ColumnType.STRING)
                 .column("finding", ColumnType.STRING).column("statement", ColumnType.STATEMENT).column("module", ColumnType.KEY);
@@ -138,7 +138,7 @@ public final class Remedy {
                 + kind + " allocation");
         r.note("allocation " + a.index() + ": " + kind + ", " + Units.human(a.size()) + "; 'exact: whatif' is the program's peak"
                 + " recomputed under the edit (the schedule kept), 'exact: fit' the programs re-run without the arrays");
-        Table.Builder h = Table.builder().title("holders (what holds allocation " + a.index() + " at its peak, step " + t + ")")
+        Table.Builder h = Table.builder().key("holders").title("holders (what holds allocation " + a.index() + " at its peak, step " + t + ")")
                 .column("id", ColumnType.INT).column("label", ColumnType.STRING).column("opcode", ColumnType.STRING)
                 .column("size", ColumnType.BYTES).column("shape", ColumnType.STRING).column("op_name", ColumnType.STRING)
                 .column("source", ColumnType.STRING).column("module", ColumnType.KEY);

@@ -47,7 +47,7 @@ final class FieldsCommand implements Command {
         if (!args.isEmpty() && !e.entities().contains(args.get(0)))
             throw a.error("ENTITY", "unknown entity '" + args.get(0) + "'"
                     + (NearNames.near(args.get(0), e.entities()).isEmpty() ? " (entities: " + String.join(", ", e.entities()) + ")" : ""), e.entities());
-        Table.Builder b = Table.builder();
+        Table.Builder b = Table.builder().key("fields");
         if (args.isEmpty()) b.column("entity", ColumnType.STRING);
         b.column("field", ColumnType.STRING).column("type", ColumnType.STRING).column("reads", ColumnType.STRING)
                 .column("doc", ColumnType.STRING);

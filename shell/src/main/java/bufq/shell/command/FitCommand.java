@@ -75,7 +75,7 @@ final class FitCommand implements Command {
     }
 
     @Override public List<String> examples() {
-        return List.of("fit", "fit jit_a, jit_b", "fit where name = 'jit_train_step'", "fit keep outputs",
+        return List.of("fit", "fit jit_a, jit_b", "fit where program = 'jit_train_step'", "fit keep outputs",
                 "fit drop jit__lambda:0");
     }
 

@@ -124,7 +124,7 @@ final class HelpCommand implements Command {
 
     /** The one table of size units that every flag, setting, query and reader reads through. */
     private static Table unitsTable() {
-        Table.Builder b = Table.builder().column("unit", ColumnType.STRING).column("bytes", ColumnType.INT)
+        Table.Builder b = Table.builder().key("units").column("unit", ColumnType.STRING).column("bytes", ColumnType.INT)
                 .column("meaning", ColumnType.STRING);
         for (Unit u : Unit.values()) b.row(u.symbol(), u.bytes(), u.meaning());
         return b.note("case does not matter (16gib is 16GiB); a capacity or reservation needs a unit (16B, 16GiB);"

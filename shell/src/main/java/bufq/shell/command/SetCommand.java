@@ -128,7 +128,7 @@ final class SetCommand implements Command {
             throws CommandException, Engine.Failure, IOException {
         CategoryRules rules = ctx.engine().catalog().categories();
         if (rule.isEmpty()) {
-            Table.Builder b = Table.builder().title("category rules, in order, before the built-in ones")
+            Table.Builder b = Table.builder().key("category_rules").title("category rules, in order, before the built-in ones")
                     .column("order", ColumnType.INT).column("rule", ColumnType.STRING);
             for (int i = 0; i < rules.rules().size(); i++) b.row((long) i + 1, rules.rules().get(i).text());
             if (rules.isEmpty()) b.note("none: the built-in rules alone (docs/commands.md, 'What is this memory?')");
@@ -167,7 +167,7 @@ final class SetCommand implements Command {
     private static final Pattern RULE = Pattern.compile("(?s)([^\\s=]+)\\s*=\\s*(.*\\S)\\s*");
 
     static Table table(CommandContext ctx, List<Setting> settings) {
-        Table.Builder b = Table.builder().column("name", ColumnType.STRING).column("value", ColumnType.STRING)
+        Table.Builder b = Table.builder().key("settings").column("name", ColumnType.STRING).column("value", ColumnType.STRING)
                 .column("values", ColumnType.STRING).column("default", ColumnType.STRING).column("doc", ColumnType.STRING);
         for (Setting s : settings) b.row(s.key(), ctx.settings().text(s), s.syntax(), Settings.defaultText(s), s.doc());
         return b.build();

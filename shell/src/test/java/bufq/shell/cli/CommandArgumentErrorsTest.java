@@ -63,7 +63,7 @@ class CommandArgumentErrorsTest {
             new Case("help a b", "b", "unexpected 'b'; usage: help [TOPIC]"),
             new Case("quit now", "now", "unexpected 'now'; usage: quit"),
             new Case("clear x", "x", "unexpected 'x'; usage: clear"),
-            new Case("fit where nme = 1", "nme", "did you mean 'name'?"),
+            new Case("fit where progam = 1", "progam", "did you mean 'program'?"),
             new Case("fit zz", "zz", "no module 'zz'"),
             new Case("oom", "", "expected FILE|-"),
             // whatif's edits and why's value: the same caret and did-you-mean as a query's
