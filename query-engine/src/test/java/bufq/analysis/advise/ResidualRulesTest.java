@@ -82,7 +82,7 @@ class ResidualRulesTest {
     }
 
     private static int row(Table t, String rule) {
-        int c = t.columnIndex("rule");
+        int c = t.columnIndex("change");
         for (int r = 0; r < t.size(); r++) if (rule.equals(t.cell(r, c))) return r;
         throw new AssertionError(rule + " not in the report");
     }
