@@ -169,7 +169,7 @@ public final class AdviceList {
         Table.Builder t = Table.builder().title(title()).key("advice")
                 .column("rank", ColumnType.INT).column("change", ColumnType.STRING).column("saves", ColumnType.BYTES)
                 .optionalColumn("peak_share", ColumnType.PERCENT).column("figure", ColumnType.STRING)
-                .column("jax", ColumnType.STRING).column("finding", ColumnType.STRING)
+                .column("jax", ColumnType.STRING).optionalColumn("finding", ColumnType.STRING)
                 .optionalColumn("whatif_saves", ColumnType.BYTES).column("whatif", ColumnType.STATEMENT).column("module", ColumnType.KEY);
         Table.Builder ev = Table.builder().title("evidence")
                 .column("rank", ColumnType.INT).column("id", ColumnType.INT).column("label", ColumnType.STRING)

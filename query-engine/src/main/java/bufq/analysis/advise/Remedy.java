@@ -134,6 +134,7 @@ public final class Remedy {
         if (holders.isEmpty() || holders.get(0).shape() == null || holders.get(0).shape().rank() < 2) return List.of();
         HloValue big = holders.get(0);
         long lead = big.shape().dim(0);
+        if (lead < 2) return List.of();   // an axis of one element has no chunks
         List<Long> ids = new ArrayList<>();
         for (HloValue v : m.valuesIn(a.index()))
             if (v.shape() != null && v.shape().rank() >= 1 && v.shape().dim(0) == lead) ids.add(v.id());
@@ -144,7 +145,7 @@ public final class Remedy {
         if (offered > 0 && needs > offered && offered > rest) k = Math.max(2, (a.size() + offered - rest - 1) / (offered - rest));
         long d = k;
         while (d < lead && lead % d != 0) d++;
-        if (d <= lead) k = d;
+        k = Math.min(d, lead);
         Edit edit = Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / k);
         HloInstruction i = m.instruction(big.name());
         String op = i == null || i.opName() == null ? big.label() : i.opName();
