@@ -59,6 +59,11 @@ public final class AdviceList {
         this.notes = List.copyOf(notes);
     }
 
+    /** The list of the rules' findings alone, each edit by id: no allocation answered for. */
+    public static AdviceList of(HloModule m, List<Advisor.Measured> found) {
+        return of(m, new Advisor.Plan(found, List.of()), null, null);
+    }
+
     /**
      * The list for {@code m}: the plan's findings and {@code remedy}'s changes (null when there is no
      * allocation to answer for), each edit printed by {@code readable} (by id when null).

@@ -6,7 +6,6 @@ import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.analysis.liveness.Liveness;
 import bufq.model.TilingModel;
-import bufq.table.Output;
 import bufq.analysis.whatif.Edit;
 import bufq.analysis.whatif.Outcome;
 import bufq.analysis.whatif.EditSweep;
@@ -183,15 +182,5 @@ public final class Advisor {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < ts.size(); i++) b.append(i == 0 ? "" : i == ts.size() - 1 ? " and " : ", ").append(ts.get(i));
         return b.toString();
-    }
-
-    /** The rules' findings alone as {@code advise} lists them ({@link AdviceList}), each edit by id. */
-    public static List<Output> report(HloModule m, List<Measured> found) {
-        return report(m, new Plan(found, List.of()));
-    }
-
-    /** {@link #report(HloModule, List)} with the plan's notes (twin peaks that blocked a fix) under the list. */
-    public static List<Output> report(HloModule m, Plan plan) {
-        return AdviceList.of(m, plan, null, null).report();
     }
 }

@@ -107,7 +107,7 @@ class AdvisorTest {
      * that, run as it is printed, gives that saving; the packing loss a note under it, not a row.
      */
     static void checkReport(HloModule m, List<Advisor.Measured> found) throws Exception {
-        List<Output> report = Advisor.report(m, found);
+        List<Output> report = AdviceList.of(m, found).report();
         Table ranked = (Table) report.get(0);
         long lowering = found.stream().filter(Advisor.Measured::lowersPeak).count();
         assertTrue(ranked.size() <= lowering && (lowering == 0) == (ranked.size() == 0), m.handle());
