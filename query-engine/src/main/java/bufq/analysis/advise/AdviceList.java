@@ -142,7 +142,7 @@ public final class AdviceList {
     private static String allocationNote(Remedies.Answer r) {
         BufferAllocation a = r.allocation();
         return "allocation " + a.index() + " (" + a.kind() + ", " + Units.human(a.size()) + ") is " + r.why()
-                + ": the chunk, bf16, shard, donate, scan and fit rows change it or what is held beside it";
+                + ": the chunk, microbatch, bf16, shard, donate, scan and fit rows change it or what is held beside it";
     }
 
     /** The module it is for. */

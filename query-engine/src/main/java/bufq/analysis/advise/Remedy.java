@@ -151,10 +151,20 @@ public final class Remedy {
         String op = i == null || i.opName() == null ? big.label() : i.opName();
         List<HloValue> chunked = new ArrayList<>();
         for (HloValue v : holders) if (ids.contains(v.id())) chunked.add(v);
-        return List.of(measured(m, "chunk " + k + " ways", "jax.lax.map(f, x.reshape(" + k + ", " + lead / k + ", ...))", "compute " + op + " (" + big.shape().text() + ") in " + k
-                + " chunks of its leading axis (" + lead + "): lax.map over x.reshape(" + k + ", " + lead / k
-                + ", ...), or a Python loop of " + k + " calls, so one chunk's temporaries are live at a time", List.of(edit),
-                chunked, catalog, tiling, tilings));
+        // the backward pass's residuals among them: the axis is a training step's batch, cut by accumulating gradients
+        Facts f = new Facts(m);
+        boolean training = false;
+        for (HloValue v : chunked) training |= f.category(v).equals("residuals");
+        if (training)
+            return List.of(measured(m, "microbatch " + k + " ways", "jax.lax.scan(lambda g, b: (g + jax.grad(loss)(params, b), None),"
+                    + " g0, batch.reshape(" + k + ", " + lead / k + ", ...))", "the values of allocation " + a.index() + " with leading axis "
+                    + lead + " (" + op + ", " + big.shape().text() + ") include the backward pass's residuals: if that axis is the batch,"
+                    + " accumulate the gradients of " + k + " microbatches of " + lead / k + " in a jax.lax.scan carry, so one"
+                    + " microbatch's activations are live at a time", List.of(edit), chunked, catalog, tiling, tilings));
+        return List.of(measured(m, "chunk " + k + " ways", "jax.lax.map(f, x.reshape(" + k + ", " + lead / k + ", ...))", "compute " + op
+                + " (" + big.shape().text() + ") in " + k + " chunks of its leading axis (" + lead + "): lax.map over x.reshape(" + k
+                + ", " + lead / k + ", ...), or a Python loop of " + k + " calls, so one chunk's temporaries are live at a time",
+                List.of(edit), chunked, catalog, tiling, tilings));
     }
 
     /**

@@ -28,8 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * claims no more than 1.25 times what the fixed compile really saved (the colour-0 peaks of the two
  * dumps, each recomputed), and the fixed compile fits the capacity the failing message states. The fix
  * is the change the top row names where {@code same} says so; on the activations case it is not (the
- * fix is jax.checkpoint per layer, the top row chunks the step's largest temp four ways, which the
- * schedule kept saves more), so there the row is held to what a change of another kind delivered: no more.
+ * fix is jax.checkpoint per layer, the top row accumulates gradients over four microbatches, which
+ * saves more under the schedule kept), so there the row is held to what a change of another kind delivered: no more.
  */
 class FixedVariantsTest {
     @ParameterizedTest(name = "{0}")
@@ -37,7 +37,7 @@ class FixedVariantsTest {
             // case,                     the top row's change, whether the fix made that change
             "oom/replicated-embedding, shard, true",
             "oom/replicated-adam,      shard, true",
-            "oom/activations,          chunk 4 ways, false",
+            "oom/activations,          microbatch 4 ways, false",
     })
     void theTopRowClaimsNoMoreThanTheFixSavedAndTheFixFits(String failing, String change, boolean same) throws Exception {
         Path base = Corpus.require("tpu/" + failing), fixedBase = Corpus.require("tpu/" + failing + "-fixed");
