@@ -3,7 +3,7 @@ package bufq.api;
 import bufq.analysis.advise.AdviceList;
 import bufq.analysis.advise.Advisor;
 import bufq.analysis.advise.ReadableEdits;
-import bufq.analysis.advise.Remedies;
+import bufq.analysis.advise.Remedy;
 import bufq.analysis.advise.Rule;
 import bufq.analysis.advise.Rules;
 import bufq.analysis.fit.Capacities;
@@ -59,7 +59,7 @@ public final class Advise {
             Capacities.Stated stated = Capacities.stated(ask.oom(), ask.source(), Capacities.Said.NONE);
             if (stated != null) capacity = Capacities.resolve(new Capacities.Said(stated.choice(), null, -1, "none"));
         }
-        Remedies.Answer remedy = Remedies.answer(m, ask.oom(), ask.source(), ask.modules(), capacity, ask.catalog(),
+        Remedy.Answer remedy = Remedy.answer(m, ask.oom(), ask.source(), ask.modules(), capacity, ask.catalog(),
                 ask.tiling(), ask.tilings());
         Advisor.Plan plan = Advisor.plan(m, rules, ask.catalog(), ask.tiling(), ask.tilings());
         return AdviceList.of(m, plan, remedy, new ReadableEdits(m, ask.catalog(), ask.tiling()));

@@ -48,11 +48,11 @@ public final class AdviceList {
     }
 
     private final HloModule module;
-    private final Remedies.Answer target;
+    private final Remedy.Answer target;
     private final List<Row> rows;
     private final List<String> notes;
 
-    private AdviceList(HloModule module, Remedies.Answer target, List<Row> rows, List<String> notes) {
+    private AdviceList(HloModule module, Remedy.Answer target, List<Row> rows, List<String> notes) {
         this.module = module;
         this.target = target;
         this.rows = List.copyOf(rows);
@@ -68,7 +68,7 @@ public final class AdviceList {
      * The list for {@code m}: the plan's findings and {@code remedy}'s changes (null when there is no
      * allocation to answer for), each edit printed by {@code readable} (by id when null).
      */
-    public static AdviceList of(HloModule m, Advisor.Plan plan, Remedies.Answer remedy, ReadableEdits readable) {
+    public static AdviceList of(HloModule m, Advisor.Plan plan, Remedy.Answer remedy, ReadableEdits readable) {
         Function<List<Edit>, String> written = readable == null ? Edit::join : readable::render;
         long peak = Liveness.of(m).peakBytes(), floor = Advisor.minimumSaving(peak);
         List<Row> rows = new ArrayList<>();
@@ -139,7 +139,7 @@ public final class AdviceList {
                 + " need" + (kept.size() == 1 ? "s" : "") + " no recompilation"));
     }
 
-    private static String allocationNote(Remedies.Answer r) {
+    private static String allocationNote(Remedy.Answer r) {
         BufferAllocation a = r.allocation();
         return "allocation " + a.index() + " (" + a.kind() + ", " + Units.human(a.size()) + ") is " + r.why()
                 + ": the chunk, microbatch, bf16, shard, donate, scan and fit rows change it or what is held beside it";

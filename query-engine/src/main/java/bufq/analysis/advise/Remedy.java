@@ -1,20 +1,30 @@
 package bufq.analysis.advise;
 
-import bufq.units.Units;
-import bufq.eval.Catalog;
-import bufq.lang.QueryException;
+import bufq.analysis.fit.Capacities;
+import bufq.analysis.fit.Capacity;
+import bufq.analysis.fit.Changes;
+import bufq.analysis.fit.Failure;
+import bufq.analysis.fit.Fit;
+import bufq.analysis.fit.FitReport;
+import bufq.analysis.fit.Keep;
+import bufq.analysis.fit.Program;
 import bufq.analysis.liveness.LiveValues;
 import bufq.analysis.liveness.Liveness;
+import bufq.analysis.oom.OomReport;
+import bufq.analysis.oom.OomText;
+import bufq.analysis.sharding.Replication;
+import bufq.analysis.whatif.Edit;
+import bufq.analysis.whatif.EditSweep;
+import bufq.analysis.whatif.Outcome;
+import bufq.eval.Catalog;
+import bufq.lang.QueryException;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.ProgramSizes;
 import bufq.model.TilingModel;
-import bufq.analysis.sharding.Replication;
-import bufq.analysis.whatif.Edit;
-import bufq.analysis.whatif.EditSweep;
-import bufq.analysis.whatif.Outcome;
+import bufq.units.Units;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,13 +32,76 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * The changes that shrink one allocation (the one an out-of-memory message names, or without one the
- * largest allocation live at the peak), each measured with {@code whatif} (or handed in already
- * measured, as {@code fit}'s drops of co-resident arrays are), each with the values it changes and
- * the JAX code that makes it. {@link AdviceList} ranks them with the rules' findings.
+ * The remedy policy, for every client: which allocation of a module to answer for (the one a loaded
+ * out-of-memory message failed on, else the largest live at the peak), what else was held beside the
+ * program ({@code fit}'s drops, under the capacity said or the bound the message implies), by how
+ * much it is over, and the changes that shrink the allocation, each measured with {@code whatif} (or
+ * handed in already measured, as {@code fit}'s drops of co-resident arrays are), each with the values
+ * it changes and the JAX code that makes it. {@link AdviceList} ranks them with the rules' findings.
  */
 public final class Remedy {
     private Remedy() {}
+
+    /**
+     * The allocation answered for and its changes.
+     *
+     * @param why     how it was chosen ("the allocation message 1 of run.log failed on")
+     * @param failing whether an out-of-memory message failed on it (else it is the peak's largest)
+     * @param over    by how much the program is over what it is offered with what is held beside it;
+     *                -1 when not known or not over
+     */
+    public record Answer(BufferAllocation allocation, String why, boolean failing, long over, List<Change> changes) {
+        public Answer {
+            changes = List.copyOf(changes);
+        }
+    }
+
+    /**
+     * What to answer for in {@code m} and its changes, the ones that need what else the programs hold
+     * measured by {@code fit}.
+     *
+     * @param oom      the loaded messages, or null
+     * @param source   how results name the messages' file ("run.log")
+     * @param modules  every loaded module, in running order (the messages join to them)
+     * @param capacity the capacity said, or null (a message's figures may bound it)
+     * @return the allocation and its changes; null without an allocation to answer for
+     */
+    public static Answer answer(HloModule m, OomText oom, String source, List<HloModule> modules, Capacity capacity,
+                                Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
+            throws QueryException {
+        OomReport.Join join = null;
+        if (oom != null)
+            for (OomReport.Join j : OomReport.joins(oom, modules))
+                if (join == null && j.module() != null && j.module().handle().equals(m.handle())) join = j;
+        BufferAllocation a = target(m, join != null && join.allocation() != null ? join.allocation().index() : -1);
+        if (a == null) return null;
+        boolean failing = join != null && join.allocation() != null && join.allocation().index() == a.index();
+        String why = failing ? "the allocation message " + join.number() + " of " + source + " failed on"
+                : "the largest allocation live at the peak";
+        List<Change> others = new ArrayList<>();
+        long offered = -1, over = -1;
+        List<Failure> failures = oom == null ? List.of() : Capacities.failures(oom, source, modules);
+        if (capacity != null || !failures.isEmpty()) {
+            List<Program> programs = new ArrayList<>();
+            for (HloModule x : modules) programs.add(Program.of(x));
+            if (programs.isEmpty()) programs.add(Program.of(m));
+            try {
+                FitReport r = FitReport.of(programs, capacity, Keep.ALL, "", failures);
+                offered = r.capacity().offeredBytes();
+                for (Fit.Step s : r.steps()) if (s.program().handle().equals(m.handle()) && !s.fits()) over = s.overBytes();
+                String set = null;   // fit names the set of arrays once, on its first row: each row of it reproduces by that
+                for (Changes.Change c : r.changes()) {
+                    if (c.kind().equals("cut temp")) continue;   // the chunking measures that, per value
+                    if (c.statement() != null) set = c.statement();
+                    others.add(new Change(c.kind() + " " + c.target(), c.bytes(), FIT, JaxCode.fit(c), c.why(),
+                            set != null ? set : "fit drop " + c.target()));
+                }
+            } catch (IllegalArgumentException e) {
+                // no capacity and no failure among these programs to bound it: no fit changes
+            }
+        }
+        return new Answer(a, why, failing, over, changes(m, a, offered, others, catalog, tiling, tilings));
+    }
 
     /**
      * A change measured elsewhere or here.

@@ -25,7 +25,7 @@ class AdviseSweepTest {
                 AdvisorTest.checkRanking(m, found);
                 if (!found.isEmpty()) AdvisorTest.checkReport(m, found);
                 if (Liveness.of(m).peakTime() < 0) continue;
-                Remedies.Answer remedy = Remedies.answer(m, null, null, List.of(m), null, Catalog.standard(), TilingModel.TPU, n -> null);
+                Remedy.Answer remedy = Remedy.answer(m, null, null, List.of(m), null, Catalog.standard(), TilingModel.TPU, n -> null);
                 AdviceListTest.hold(AdviceList.of(m, plan, remedy, null));
             }
         });
