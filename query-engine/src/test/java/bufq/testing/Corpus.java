@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -166,16 +167,30 @@ public final class Corpus {
 
     /**
      * What a sweep over every real dump loads, in name order: each file of {@code public}, each
-     * directory of {@code jax-0.10.2}, and each seed in the checkout's {@code examples/seeds}
-     * (prose files left out); required as {@link #require(Path)} does.
+     * directory of {@code jax-0.10.2} and {@code jax-0.10.2-proto}, each {@code dump} folder under
+     * {@code tpu} and {@code oom-cpu} (the real TPU compiles and out-of-memory runs), and each seed in
+     * the checkout's {@code examples/seeds} (prose files left out); required as {@link #require(Path)}
+     * does.
      */
     public static List<Path> sweepInputs() throws IOException {
         Path corpus = require(dir());
         Path seeds = Path.of(System.getProperty("bufq.root", ".")).resolve("examples/seeds");
-        try (Stream<Path> s = Stream.concat(Files.list(corpus.resolve("public")), Stream.concat(
-                Files.list(corpus.resolve("jax-0.10.2")).filter(Files::isDirectory), Files.list(seeds)))) {
-            return s.filter(p -> !p.getFileName().toString().endsWith(".md")).sorted().toList();
+        List<Path> out = new ArrayList<>();
+        try (Stream<Path> s = Files.list(corpus.resolve("public"))) { s.forEach(out::add); }
+        for (String era : List.of("jax-0.10.2", "jax-0.10.2-proto")) {
+            if (!Files.isDirectory(corpus.resolve(era))) continue;
+            try (Stream<Path> s = Files.list(corpus.resolve(era))) { s.filter(Files::isDirectory).forEach(out::add); }
         }
+        for (String runs : List.of("tpu", "oom-cpu")) {
+            if (!Files.isDirectory(corpus.resolve(runs))) continue;
+            try (Stream<Path> s = Files.walk(corpus.resolve(runs))) {
+                s.filter(d -> Files.isDirectory(d) && d.getFileName().toString().equals("dump")).forEach(out::add);
+            }
+        }
+        if (Files.isDirectory(seeds)) {
+            try (Stream<Path> s = Files.list(seeds)) { s.forEach(out::add); }
+        }
+        return out.stream().filter(p -> !p.getFileName().toString().endsWith(".md")).sorted().toList();
     }
 
     /** A check of the modules one sweep input loads into. */

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -39,8 +40,14 @@ public final class ShortestCondition {
     static final List<String> FIELDS = List.of("category", "dtype", "kind", "opcode", "shape", "op_name", "end_reason",
             "idle_at_peak", "live_out", "allocation");
 
-    /** Most values of one field a condition excludes one by one ({@code opcode != "dot"}). */
-    static final int EXCLUDED = 3;
+    /**
+     * Most values of one field tried as exclusions ({@code opcode != "dot"}), those most values hold
+     * first; only those that narrow the selection are written.
+     */
+    static final int EXCLUDED = 12;
+
+    /** Longest term written: a longer {@code in} list or literal names nothing a reader takes in. */
+    static final int TERM = 240;
 
     /** Most ids a condition spells out: to leave a few values out, or for a set too small to name otherwise. */
     public static final int FEW = 6;
@@ -48,8 +55,8 @@ public final class ShortestCondition {
     /** Most alternatives of an {@code or}. */
     static final int ALTERNATIVES = 4;
 
-    /** Most values of one field written as {@code field in (...)}. */
-    static final int IN_LIST = 4;
+    /** Most values of one field written as {@code field in (...)}, within {@link #TERM} characters. */
+    static final int IN_LIST = 8;
 
     private record Term(String text, BitSet rows) {}
 
@@ -109,17 +116,16 @@ public final class ShortestCondition {
             columns.put(f, col);
             Set<Object> shared = new LinkedHashSet<>();
             for (int i = target.nextSetBit(0); i >= 0 && shared.size() <= IN_LIST; i = target.nextSetBit(i + 1)) shared.add(col[i]);
-            if (shared.contains(null)) continue;
             if (shared.size() == 1 && shared.iterator().next() instanceof Boolean b) {
                 BitSet rows = new BitSet(values.size());
                 for (int i = 0; i < col.length; i++) if (b.equals(col[i])) rows.set(i);
                 out.add(new Term(b ? f : "not " + f, rows));
                 continue;
             }
-            if (shared.size() <= IN_LIST) {
+            List<String> quoted = shared.stream().map(x -> x == null ? null : literal(x)).toList();
+            if (!shared.contains(null) && shared.size() <= IN_LIST && String.join(", ", quoted).length() <= TERM) {
                 BitSet rows = new BitSet(values.size());
                 for (int i = 0; i < col.length; i++) if (col[i] != null && shared.contains(col[i])) rows.set(i);
-                List<String> quoted = shared.stream().map(ShortestCondition::literal).toList();
                 out.add(new Term(quoted.size() == 1 ? f + " = " + quoted.get(0) : f + " in (" + String.join(", ", quoted) + ")", rows));
             }
             out.addAll(unlike(f, col, target));
@@ -127,7 +133,10 @@ public final class ShortestCondition {
         Object[] ops = columns.get("op_name");
         if (ops != null) out.addAll(segments(ops, target));
         Object[] shapes = columns.get("shape");
-        if (shapes != null) out.addAll(leading(shapes, target));
+        if (shapes != null) {
+            out.addAll(leading(shapes, target));
+            out.addAll(dims(shapes, target));
+        }
         long least = Long.MAX_VALUE;
         for (int i = target.nextSetBit(0); i >= 0; i = target.nextSetBit(i + 1)) least = Math.min(least, values.get(i).size());
         if (least > 0 && least < Long.MAX_VALUE) {
@@ -140,21 +149,29 @@ public final class ShortestCondition {
 
     /**
      * {@code field != VALUE} for the values of the field no target row holds, those most rows hold
-     * first; none where a target row has no value (null is not unequal to anything).
+     * first; {@code not field = VALUE} where a target row has no value (a comparison with null is
+     * false, and {@code not} turns it true, so those rows stay selected).
      */
     private static List<Term> unlike(String f, Object[] col, BitSet target) {
         Set<Object> held = new HashSet<>();
+        boolean nulls = false;
         for (int i = target.nextSetBit(0); i >= 0; i = target.nextSetBit(i + 1)) {
-            if (col[i] == null || col[i] instanceof Boolean) return List.of();
-            held.add(col[i]);
+            if (col[i] instanceof Boolean) return List.of();
+            if (col[i] == null) nulls = true;
+            else held.add(col[i]);
         }
         Map<Object, Integer> others = new HashMap<>();
         for (Object x : col) if (x != null && !held.contains(x)) others.merge(x, 1, Integer::sum);
         List<Term> out = new ArrayList<>();
+        boolean keepNulls = nulls;
         others.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue()).limit(EXCLUDED).forEach(e -> {
             BitSet rows = new BitSet(col.length);
-            for (int i = 0; i < col.length; i++) if (col[i] != null && !col[i].equals(e.getKey())) rows.set(i);
-            out.add(new Term(f + " != " + literal(e.getKey()), rows));
+            for (int i = 0; i < col.length; i++) {
+                if (col[i] == null ? keepNulls : !col[i].equals(e.getKey())) rows.set(i);
+            }
+            String lit = literal(e.getKey());
+            if (lit.length() > TERM) return;
+            out.add(new Term(keepNulls ? "not " + f + " = " + lit : f + " != " + lit, rows));
         });
         return out;
     }
@@ -182,6 +199,34 @@ public final class ShortestCondition {
         BitSet rows = new BitSet(shapes.length);
         for (int i = 0; i < shapes.length; i++) if (shapes[i] instanceof String s && s.startsWith(prefix)) rows.set(i);
         return List.of(new Term("shape ~ \"^" + prefix.replace("[", "\\[").replace("]", "\\]") + "\"", rows));
+    }
+
+    private static final Pattern ARRAY = Pattern.compile("^[a-z][a-z0-9]*\\[([0-9,]*)\\]");
+
+    /**
+     * {@code shape ~ "^[a-z0-9]+\[(32,16,1024,1024|32,1024,1024)\]"}: the dimensions the target's
+     * arrays have, whatever their element type and layout (an f32 array and its bf16 twin, a tiled
+     * and an untiled copy), where they have at most {@link #IN_LIST} of them.
+     */
+    private static List<Term> dims(Object[] shapes, BitSet target) {
+        Set<String> dims = new LinkedHashSet<>();
+        for (int i = target.nextSetBit(0); i >= 0; i = target.nextSetBit(i + 1)) {
+            if (!(shapes[i] instanceof String s)) return List.of();
+            Matcher m = ARRAY.matcher(s);
+            if (!m.find()) return List.of();
+            dims.add(m.group(1));
+            if (dims.size() > IN_LIST) return List.of();
+        }
+        if (dims.isEmpty()) return List.of();
+        String alternatives = dims.size() == 1 ? dims.iterator().next() : "(" + String.join("|", dims) + ")";
+        if (alternatives.length() > TERM) return List.of();
+        BitSet rows = new BitSet(shapes.length);
+        for (int i = 0; i < shapes.length; i++) {
+            if (!(shapes[i] instanceof String s)) continue;
+            Matcher m = ARRAY.matcher(s);
+            if (m.find() && dims.contains(m.group(1))) rows.set(i);
+        }
+        return List.of(new Term("shape ~ \"^[a-z0-9]+\\[" + alternatives + "\\]\"", rows));
     }
 
     private static int indexOfAny(String s, int from) {

@@ -55,7 +55,9 @@ final class Phases {
             // a fusion's output is of the pass of the instructions it is computed from inside the fusion, where their
             // op_names say: XLA names a fusion after one of them, or none
             FusedOps.Output inner = fused.of(g.ins[i], values.get(i).index());
-            if (inner != null && inner.named()) {
+            // a tuple's own table is of the pass its op_name says: its outputs may be of several
+            boolean table = values.get(i).shape() != null && values.get(i).shape().isTuple();
+            if (inner != null && inner.named() && !(table && op != null)) {
                 t = inner.backward();
                 if (op == null) jvp = inner.marked();   // read by the model: what XLA named it after, where it did
                 remat = inner.recomputed() && !inner.backward();
@@ -72,7 +74,8 @@ final class Phases {
         while (!queue.isEmpty()) {
             int s = queue.poll();
             for (int j : g.succ(s)) {
-                if (backward[j] || entry[j] || !computedFrom(g, inner, j, s)) continue;
+                // a rematerialisation reads the backward pass (a backward loop's carry) but recomputes the forward
+                if (backward[j] || entry[j] || recomputed[j] || !computedFrom(g, inner, j, s)) continue;
                 backward[j] = true;
                 queue.add(j);
             }

@@ -107,7 +107,9 @@ class AdvisorTest {
      * that, run as it is printed, gives that saving; the packing loss a note under it, not a row.
      */
     static void checkReport(HloModule m, List<Advisor.Measured> found) throws Exception {
-        List<Output> report = AdviceList.of(m, found).report();
+        // printed as advise prints it: each selection written as a condition
+        List<Output> report = AdviceList.of(m, new Advisor.Plan(found, List.of()), null,
+                new ReadableEdits(m, Catalog.standard(), TilingModel.TPU)).report();
         Table ranked = (Table) report.get(0);
         long lowering = found.stream().filter(Advisor.Measured::lowersPeak).count();
         assertTrue(ranked.size() <= lowering && (lowering == 0) == (ranked.size() == 0), m.handle());
@@ -115,6 +117,7 @@ class AdvisorTest {
         for (int r = 0; r < ranked.size(); r++) {
             String text = (String) ranked.cell(r, line);
             assertTrue(text.startsWith("whatif "), text);
+            assertTrue(longestIdList(text) <= ShortestCondition.FEW, m.handle() + ": a condition people read, not a list of ids: " + text);
             var edits = EditParser.parse(text.substring("whatif ".length()), Set.copyOf(Catalog.standard().entities())).edits();
             Outcome o = EditSweep.run(m, edits, Catalog.standard(), TilingModel.TPU, n -> null);
             assertEquals(((Number) ranked.cell(r, saves)).longValue(), o.saved(), m.handle() + ": the printed line reproduces the saving: " + text);
@@ -123,6 +126,14 @@ class AdvisorTest {
         if (lowering < found.size())
             assertTrue(ranked.notes().stream().anyMatch(n -> n.startsWith("beyond the peak, not a change: fragmentation: ")), ranked.notes().toString());
         assertEquals("evidence", ((Table) report.get(report.size() - 1)).title());
+    }
+
+    /** The most ids one {@code id in (...)} or {@code id not in (...)} of {@code text} lists. */
+    static int longestIdList(String text) {
+        int most = 0;
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\bid (?:not )?in \\(([^)]*)\\)").matcher(text);
+        while (m.find()) most = Math.max(most, m.group(1).split(",").length);
+        return most;
     }
 
     static long max(long[] a) {

@@ -9,6 +9,7 @@ import bufq.model.ProgramSizes;
 import bufq.testing.Corpus;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -63,6 +64,32 @@ class HeldOutCompileTest {
         double[] worst = heldOut("jax-0.10.2/series/mlp-b", batches, batches, 0);
         assertEquals(0.0, worst[0], "needs_bytes byte for byte");
         assertEquals(0.0, worst[1], "the peak byte for byte");
+    }
+
+    /** A real compile of the MLP at batch {@code b} the checkout carries ({@code fixtures/mlp-batch}). */
+    private static HloModule compiled(int b) throws Exception {
+        Path dir = Path.of(HeldOutCompileTest.class.getResource("/fixtures/mlp-batch/b" + b).toURI());
+        List<HloModule> ms = DumpLoader.load(List.of(dir));
+        assertEquals(1, ms.size(), dir.toString());
+        return ms.get(0);
+    }
+
+    private static void sameAsCompiled(Prediction p, HloModule real) {
+        assertEquals(needs(real), p.needsBytes(), "needs_bytes byte for byte");
+        assertEquals(Liveness.of(real).peakBytes(), p.peakBytes(), "the peak byte for byte");
+        assertEquals(Liveness.of(real).peakTime(), p.peakTime(), "at the real peak's step");
+    }
+
+    /**
+     * Batch 96, never compiled in any series here, forecast from the corpus's 8/16/32/64 and from
+     * 48/80/112 (sizes of 16 + 32k, where XLA's partial reductions have ceil(B/32) rows), is its
+     * real compile: 24,530,956 bytes at the peak, needs_bytes 24,531,028.
+     */
+    @Test void batch96IsItsRealCompileFromEitherSeries() throws Exception {
+        HloModule real = compiled(96);
+        assertEquals(24_531_028L, needs(real));
+        sameAsCompiled(Forecast.of(load("jax-0.10.2/series/mlp-b", 8, 16, 32, 64), null).at(96), real);
+        sameAsCompiled(Forecast.of(List.of(compiled(48), compiled(80), compiled(112)), null).at(96), real);
     }
 
     /*
