@@ -8,9 +8,12 @@ import bufq.model.ProgramSizes;
 import bufq.analysis.peak.ClaimedPeak;
 import bufq.analysis.sharding.Shardings;
 import bufq.table.ColumnType;
+import bufq.table.ModuleSummary;
 import bufq.table.Table;
 import bufq.units.Units;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -20,10 +23,13 @@ import java.util.List;
 public final class Summary {
     private Summary() {}
 
-    /** The summary of {@code modules}, one row each in the given order. */
-    public static Table of(List<HloModule> modules) {
+    /**
+     * The summary of {@code modules}, one row each in the given order; {@code current} (or null)
+     * is the session's current module, marked as the {@code modules} command marks it.
+     */
+    public static Table of(List<HloModule> modules, HloModule current) {
         Table.Builder b = header();
-        for (HloModule m : modules) row(b, m);
+        for (HloModule m : modules) row(b, m, current != null && m.handle().equals(current.handle()));
         return b.build();
     }
 
@@ -36,8 +42,7 @@ public final class Summary {
     }
 
     private static Table.Builder header() {
-        return Table.builder()
-                .column("module", ColumnType.STRING).column("backend", ColumnType.STRING)
+        return ModuleSummary.columns(Table.builder().key("summary")).column("backend", ColumnType.STRING)
                 .optionalColumn("files", ColumnType.INT).optionalColumn("allocations", ColumnType.INT)
                 .column("values", ColumnType.INT).optionalColumn("instructions", ColumnType.INT)
                 .column("total_bytes", ColumnType.BYTES).column("peak_time", ColumnType.INT)
@@ -46,17 +51,19 @@ public final class Summary {
                 .column("peak_note", ColumnType.NOTE);
     }
 
-    private static void row(Table.Builder b, HloModule m) {
+    private static void row(Table.Builder b, HloModule m, boolean current) {
         HloModule.Info info = m.info();
         PeakClaim claim = info.peakClaim();
         Liveness l = Liveness.of(m);
         int t = l.peakTime();
         String why = ClaimedPeak.note(m);
-        b.row(m.handle(), info.backend(), (long) info.files().size(), (long) m.allocations().size(),
+        List<Object> row = new ArrayList<>(new ModuleSummary(m.handle(), info.name(), current).cells());
+        row.addAll(Arrays.asList(info.backend(), (long) info.files().size(), (long) m.allocations().size(),
                 (long) m.values().size(), (long) m.instructionCount(), totalBytes(m),
                 t < 0 ? null : (long) t, t < 0 ? null : l.peakBytes(),
                 claim == null ? null : (long) claim.time(), claim == null ? null : claim.claimedBytes(),
-                loadWarnings(m), why);
+                loadWarnings(m), why));
+        b.row(row);
         if (why != null) b.note(m.handle() + ": " + why);
         String others = MemorySpace.others(m, Units::human);
         if (others != null) b.note(m.handle() + ": total_bytes and the peak are of " + MemorySpace.name(m, MemorySpace.DEVICE)

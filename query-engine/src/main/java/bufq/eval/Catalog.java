@@ -105,7 +105,7 @@ public final class Catalog {
 
     /** The fields of one entity (or of all when {@code entity} is null) as a table: entity, field, type, doc. */
     public Table fieldTable(String entity) {
-        Table.Builder b = Table.builder()
+        Table.Builder b = Table.builder().key("fields")
                 .column("entity", ColumnType.STRING).column("field", ColumnType.STRING)
                 .column("type", ColumnType.STRING).column("doc", ColumnType.STRING);
         for (Entity e : entities.values()) {

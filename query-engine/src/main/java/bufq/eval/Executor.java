@@ -30,6 +30,8 @@ import java.util.function.IntFunction;
 
 /** Runs a {@link Plan} on one module: resolve times, pick rows (interval index or scan), filter, group, sort, limit. */
 final class Executor {
+    /** A query's table's name in data formats (ndjson's {@code table}). */
+    static final String RESULT = "result";
     private Executor() {}
 
     static Table run(Plan p, EvalContext ctx) throws QueryException {
@@ -44,10 +46,10 @@ final class Executor {
         if (out instanceof LazyCells lazy) {
             List<Column> columns = new ArrayList<>();
             for (int i = 0; i < p.visible(); i++) columns.add(new Column(p.cols().get(i).name(), p.cols().get(i).type()));
-            return Table.lazy(null, columns, lazy.size(), lazy::get, notes);
+            return Table.lazy(null, RESULT, columns, lazy.size(), lazy::get, notes);
         }
 
-        Table.Builder b = Table.builder().expectRows(out.size());
+        Table.Builder b = Table.builder().key(RESULT).expectRows(out.size());
         for (int i = 0; i < p.visible(); i++) b.column(p.cols().get(i).name(), p.cols().get(i).type());
         for (Object[] r : out) b.ownedRow(r.length == p.visible() ? r : Arrays.copyOf(r, p.visible()));
         for (String n : notes) b.note(n);

@@ -6,6 +6,7 @@ import bufq.model.HloModule;
 import bufq.analysis.liveness.Liveness;
 import bufq.model.PeakClaim;
 import bufq.analysis.sharding.Shardings;
+import bufq.table.ModuleSummary;
 
 import java.util.List;
 
@@ -13,6 +14,7 @@ import java.util.List;
  * One row of the {@code modules} entity: what {@code summary} tells of a module, kept without the
  * module itself, so a session can list thousands of modules while holding only a few in memory.
  *
+ * @param summary          the handle, program and current flag every table of modules leads with
  * @param kind             {@code text}, {@code hlo-proto} (an {@code .hlo.pb}), {@code assignment-proto}
  *                         (a bare BufferAssignmentProto), {@code profile} (a module of an {@code .xplane.pb})
  *                         or {@code report-proto} (a memory usage report proto without its module)
@@ -25,10 +27,10 @@ import java.util.List;
  * @param partitions       {@code num_partitions} of the HLO text beside the dump ({@link Shardings}), 1 without it
  * @param replicas         its {@code replica_count}
  */
-public record ModuleRow(String handle, String name, String file, String kind, String backend, long values,
+public record ModuleRow(ModuleSummary summary, String file, String kind, String backend, long values,
                         long allocations, long instructions, long totalBytes, long peakBytes, int peakTime,
                         int claimedPeakTime, long claimedPeakBytes, long events, long tracePeakBytes, long warnings,
-                        boolean current, ProgramSizes sizes, String jaxVersion,
+                        ProgramSizes sizes, String jaxVersion,
                         String jaxlibVersion, long partitions, long replicas) {
 
     /** The row of {@code m}; {@code current} marks the session's current module. */
@@ -39,12 +41,15 @@ public record ModuleRow(String handle, String name, String file, String kind, St
         for (HeapEvent e : m.heapEvents()) tracePeak = Math.max(tracePeak, e.heapBytes());
         PeakClaim claim = m.info().peakClaim();
         String file = m.info().files().isEmpty() ? null : m.info().files().get(0);
-        return new ModuleRow(m.handle(), m.info().name(), file, m.info().format(), m.info().backend(), m.values().size(),
+        return new ModuleRow(new ModuleSummary(m.handle(), m.info().name(), current), file, m.info().format(), m.info().backend(), m.values().size(),
                 m.allocations().size(), m.instructionCount(), ProgramSizes.totalBytes(m), peak < 0 ? -1 : l.peakBytes(), peak,
                 claim == null ? -1 : claim.time(), claim == null ? -1 : claim.claimedBytes(), m.heapEvents().size(),
-                tracePeak, m.warningCount(), current, ProgramSizes.of(m), m.info().jaxVersion(),
+                tracePeak, m.warningCount(), ProgramSizes.of(m), m.info().jaxVersion(),
                 m.info().jaxlibVersion(), Shardings.header(m).partitions(), Shardings.header(m).replicas());
     }
+
+    /** The module's name in the session, as {@code use} takes it. */
+    public String handle() { return summary.handle(); }
 
     /** Rows of several modules, none current. */
     public static List<ModuleRow> of(List<HloModule> modules) {

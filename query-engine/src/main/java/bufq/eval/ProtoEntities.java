@@ -54,8 +54,9 @@ final class ProtoEntities {
 
     static Entity modules() {
         FieldTable f = new FieldTable()
-                .add("handle", STRING, "the module's handle ('use' takes it)", m(ModuleRow::handle))
-                .add("name", STRING, "program name", m(ModuleRow::name))
+                .add("handle", STRING, "the module's name in the session, unique there; what 'use' takes", m(ModuleRow::handle))
+                .add("program", STRING, "the plain program name, which several modules may share", m(x -> x.summary().program()))
+                .add("current", BOOL, "the session's current module", m(x -> x.summary().current()))
                 .add("file", STRING, "first file read", m(ModuleRow::file))
                 .add("kind", STRING, "text, hlo-proto, assignment-proto (bare BufferAssignmentProto), profile or report-proto (a memory usage report proto alone)", m(ModuleRow::kind))
                 .add("backend", STRING, "cpu, gpu, tpu or unknown", m(ModuleRow::backend))
@@ -80,11 +81,10 @@ final class ProtoEntities {
                 .add("needs_bytes", BYTES, "what a run asks for: code + arguments + outputs - aliases + temp + constants", m(x -> orNull(x.sizes().needsBytes())))
                 .add("partitions", INT, "num_partitions of the HLO text beside the dump: devices one SPMD program serves (every size is one device's); 1 without it", m(x -> l(x.partitions())))
                 .add("replicas", INT, "replica_count of the HLO text beside the dump; 1 without it", m(x -> l(x.replicas())))
-                .add("warnings", INT, "load warnings", m(x -> l(x.warnings())))
-                .add("current", BOOL, "the session's current module", m(ModuleRow::current));
+                .add("warnings", INT, "load warnings", m(x -> l(x.warnings())));
         return new Entity("modules", "every loaded module, one row each (a dump directory, a profile)",
                 Collections.unmodifiableMap(f.map),
-                List.of("handle", "kind", "backend", "values", "allocations", "total_bytes", "peak_bytes", "peak_time"),
+                List.of("handle", "program", "current", "kind", "backend", "values", "allocations", "total_bytes", "peak_bytes", "peak_time"),
                 EvalContext::moduleRows, null, null);
     }
 

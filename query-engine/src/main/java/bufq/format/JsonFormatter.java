@@ -127,7 +127,7 @@ public final class JsonFormatter implements Formatter {
      */
     private static int repeatedGroup(List<Output> data) {
         List<String> base = new ArrayList<>();
-        for (Output o : data) base.add(o instanceof Table t && t.key() != null ? t.key() : "");
+        for (Output o : data) base.add(o instanceof Table t ? t.key() : "");
         int g = base.subList(1, base.size()).indexOf(base.get(0)) + 1;
         if (g <= 0 || base.get(0).isEmpty() || base.size() % g != 0) return 0;
         if (new HashSet<>(base.subList(0, g)).size() != g) return 0;

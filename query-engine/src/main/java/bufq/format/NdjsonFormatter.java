@@ -25,24 +25,18 @@ public final class NdjsonFormatter implements Formatter {
         List<Output> data = Results.data(result.outputs());
         List<String> names = Results.keys(data);
         for (int i = 0; i < data.size(); i++) {
-            if (data.get(i) instanceof Table t) rows(t, data.size() == 1 ? name(t) : names.get(i), out);
+            if (data.get(i) instanceof Table t) rows(t, data.size() == 1 ? t.key() : names.get(i), out);
             else if (data.get(i) instanceof TextBlock tb) object("text", tb.text(), out);
         }
     }
 
     @Override public void write(Table table, FormatOptions options, StringBuilder out) {
-        rows(table, name(table), out);
+        rows(table, table.key(), out);
     }
 
     /** {@code {"print": LINE}}: a line of the stream, as a row is. */
     @Override public void line(String text, FormatOptions options, StringBuilder out) {
         object("print", text, out);
-    }
-
-    /** A table's name when it stands alone: its json key, or {@code result} for an untitled table (a query's). */
-    static String name(Table table) {
-        String key = table.key() == null ? "" : table.key();
-        return key.isEmpty() ? "result" : key;
     }
 
     private static void object(String key, String text, StringBuilder out) {

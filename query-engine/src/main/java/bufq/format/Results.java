@@ -45,12 +45,11 @@ final class Results {
         return tables.isEmpty() ? List.copyOf(outputs) : tables;
     }
 
-    /** Unique keys for several outputs: each table's {@link Table#key}, numbered when two agree. */
+    /** Unique keys for several outputs: each table's {@link Table#key} (a text's {@code text_N}), numbered when two agree. */
     static List<String> keys(List<Output> data) {
         List<String> keys = new ArrayList<>();
         for (int i = 0; i < data.size(); i++) {
-            String k = data.get(i) instanceof Table t && t.key() != null ? t.key() : "";
-            if (k.isEmpty()) k = (data.get(i) instanceof Table ? "table_" : "text_") + (i + 1);
+            String k = data.get(i) instanceof Table t ? t.key() : "text_" + (i + 1);
             String base = k;
             for (int n = 2; keys.contains(k); n++) k = base + "_" + n;
             keys.add(k);

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.RandomAccess;
 import java.util.function.IntFunction;
@@ -16,16 +15,15 @@ import java.util.function.IntFunction;
  *
  * @param title optional caption (e.g. the part of a multi-table report), may be null
  * @param notes lines printed under the table (e.g. "3 more rows"), never data
- * @param key   the table's name in a json object of several tables, as its producer gave it; null
- *              to derive it from the title ({@link #key()})
+ * @param key   the table's name in data formats (a json object of several tables, ndjson's {@code table},
+ *              a csv section): every producer gives one, the same whatever the title's wording or the
+ *              module ({@code values_live_at_step}, {@code result} for a query's), so never null
  */
 public record Table(String title, List<Column> columns, List<List<Object>> rows, List<String> notes, String key)
         implements Output {
-    public Table(String title, List<Column> columns, List<List<Object>> rows, List<String> notes) {
-        this(title, columns, rows, notes, null);
-    }
-
     public Table {
+        if (key == null || key.isBlank())
+            throw new IllegalArgumentException("a table needs a key, its name in json" + (title == null ? "" : ": '" + title + "' has none"));
         columns = List.copyOf(columns);
         notes = List.copyOf(notes);
         if (rows instanceof LazyRows l) {
@@ -52,32 +50,12 @@ public record Table(String title, List<Column> columns, List<List<Object>> rows,
      * which the shell shows 200 then computes 200. {@code row} must be pure and cheap, and must not
      * call back into a script: a script's code runs only inside the guarded calls of the query.
      */
-    public static Table lazy(String title, List<Column> columns, int size, IntFunction<Object[]> row,
+    public static Table lazy(String title, String key, List<Column> columns, int size, IntFunction<Object[]> row,
                              List<String> notes) {
-        return new Table(title, columns, new LazyRows(columns.size(), size, row), notes);
+        return new Table(title, columns, new LazyRows(columns.size(), size, row), notes, key);
     }
 
     public int width() { return columns.size(); }
-
-    /**
-     * The table's key in a json object of several tables: the one its producer gave, else
-     * {@link #keyOf} its title; null with neither.
-     */
-    @Override public String key() { return key != null ? key : title == null ? null : keyOf(title); }
-
-    /**
-     * A key from a title: the title up to the first detail (a digit, parenthesis, colon or comma),
-     * lowercase, words joined by {@code _}: "values live at step 13 (fusion.5)" is
-     * {@code values_live_at_step}, the same for every module.
-     */
-    public static String keyOf(String title) {
-        StringBuilder b = new StringBuilder();
-        for (char c : title.toLowerCase(Locale.ROOT).toCharArray()) {
-            if (Character.isDigit(c) || c == '(' || c == ':' || c == ',') break;
-            b.append(Character.isLetter(c) ? c : ' ');
-        }
-        return String.join("_", b.toString().trim().split("\\s+"));
-    }
 
     /** Whether rows are computed when read ({@link #lazy}) rather than held. */
     public boolean computedOnRead() { return rows instanceof LazyRows; }
@@ -135,7 +113,7 @@ public record Table(String title, List<Column> columns, List<List<Object>> rows,
         private final List<String> notes = new ArrayList<>();
 
         public Builder title(String t) { this.title = t; return this; }
-        /** The table's name among several in json, when the title's first words ({@link Table#keyOf}) would not do. */
+        /** The table's name in data formats ({@link Table#key}); {@link #build} refuses a table without one. */
         public Builder key(String k) { this.key = k; return this; }
         public Builder column(String name, ColumnType type) { columns.add(new Column(name, type)); return this; }
         /** A detail column: a narrow terminal leaves it out before the others. */

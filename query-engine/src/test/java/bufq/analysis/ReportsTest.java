@@ -98,7 +98,7 @@ class ReportsTest {
         // Most waste first: allocation 2 (4900 of 5000 never used), then 0, then the full parameter.
         assertEquals(List.of(2L, 0L, 1L), List.of(t.cell(0, 0), t.cell(1, 0), t.cell(2, 0)));
         assertEquals(4900L, t.cell(0, t.columnIndex("fragmentation_bytes")));
-        t = new Table(t.title(), t.columns(), t.rows().subList(1, 3), t.notes());
+        t = new Table(t.title(), t.columns(), t.rows().subList(1, 3), t.notes(), t.key());
         assertEquals(600L, t.cell(0, t.columnIndex("max_occupied_bytes")));
         assertEquals(1L, t.cell(0, t.columnIndex("max_time")));
         assertEquals(400L, t.cell(0, t.columnIndex("fragmentation_bytes")));

@@ -270,7 +270,7 @@ class ReaderErasTest {
         List<ModuleSource> all = DumpLoader.discover(List.of(Fixtures.path("")));
         // tf-era, old2024, late2025, jax010-mlp, analysis-off, tpu, report-only, loose, and the two
         // modules of framed-stdout.log: a file that loads when named loads from its directory too;
-        // and the five programs of oom-cpu/pair.
-        assertEquals(15, all.size(), all.toString());
+        // the five programs of oom-cpu/pair; and the MLP at four batches (mlp-batch).
+        assertEquals(19, all.size(), all.toString());
     }
 }

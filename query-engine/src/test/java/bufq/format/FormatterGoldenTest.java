@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  */
 class FormatterGoldenTest {
     static Table mixed() {
-        return Table.builder().title("values at peak")
+        return Table.builder().key("values_at_peak").title("values at peak")
                 .column("name", ColumnType.STRING).column("size", ColumnType.BYTES).column("uses", ColumnType.INT)
                 .column("share", ColumnType.PERCENT).column("avg", ColumnType.FLOAT).column("live_out", ColumnType.BOOL)
                 .column("dims", ColumnType.LIST)
@@ -33,7 +33,7 @@ class FormatterGoldenTest {
     }
 
     static Table empty() {
-        return Table.builder().column("id", ColumnType.INT).column("name", ColumnType.STRING).build();
+        return Table.builder().key("result").column("id", ColumnType.INT).column("name", ColumnType.STRING).build();
     }
 
     static Stream<Arguments> cases() {

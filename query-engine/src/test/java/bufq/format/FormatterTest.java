@@ -47,7 +47,7 @@ class FormatterTest {
 
     @Test
     void tableAlignsNumbersRightAndCountsRows() {
-        Table t = Table.builder().column("name", ColumnType.STRING).column("size", ColumnType.BYTES)
+        Table t = Table.builder().key("result").column("name", ColumnType.STRING).column("size", ColumnType.BYTES)
                 .row("a", 4096L).row("longer", 16L).build();
         StringBuilder out = new StringBuilder();
         Formatters.byName("table").write(t, FormatOptions.DEFAULT, out);
@@ -56,7 +56,7 @@ class FormatterTest {
 
     @Test
     void tableCutsLongCellsOnlyWhenAsked() {
-        Table t = Table.builder().column("op_name", ColumnType.STRING).column("n", ColumnType.INT)
+        Table t = Table.builder().key("result").column("op_name", ColumnType.STRING).column("n", ColumnType.INT)
                 .row("jit(step)/jvp()/transpose/dot_general", 1L).row("short", 2L).build();
         StringBuilder out = new StringBuilder();
         Formatters.byName("table").write(t, new FormatOptions(false, false, 12), out);
@@ -73,7 +73,7 @@ class FormatterTest {
 
     @Test
     void markdownKeepsNamesLiteral() {
-        Table t = Table.builder().column("name", ColumnType.STRING)
+        Table t = Table.builder().key("result").column("name", ColumnType.STRING)
                 .row("jit_f").row("__main__").row("a*b `x`").row("x_").row("<script>").build();
         StringBuilder out = new StringBuilder();
         Formatters.byName("markdown").write(t, FormatOptions.DEFAULT, out);
@@ -83,7 +83,7 @@ class FormatterTest {
 
     @Test
     void csvAndTsvEscapeControlCharactersOnATerminalOnly() {
-        Table t = Table.builder().column("op_name", ColumnType.STRING).row("a\033[31m\007b\tc\nd").build();
+        Table t = Table.builder().key("result").column("op_name", ColumnType.STRING).row("a\033[31m\007b\tc\nd").build();
         FormatOptions terminal = new FormatOptions(false, false, 0, 0, true);
         for (String f : List.of("csv", "tsv")) {
             StringBuilder shown = new StringBuilder(), file = new StringBuilder();
@@ -100,7 +100,7 @@ class FormatterTest {
 
     @Test
     void tableFitsTheTerminalCuttingTextThenLeavingOutColumns() {
-        Table t = Table.builder().column("id", ColumnType.INT).column("label", ColumnType.STRING)
+        Table t = Table.builder().key("result").column("id", ColumnType.INT).column("label", ColumnType.STRING)
                 .column("size", ColumnType.BYTES).column("shape", ColumnType.STRING).column("start", ColumnType.INT)
                 .row(1L, "convert_element_type_fusion.12345", 4096L, "f32[4096,1024,8]{2,1,0:T(8,128)}", 3L).build();
         StringBuilder out = new StringBuilder();
@@ -117,7 +117,7 @@ class FormatterTest {
         assertTrue(out.toString().contains("shape | f32[4096,1024,8]{2,1,0:T(8,128)}\n"), out.toString());
         assertTrue(out.toString().contains("one field per line: the table is too wide\n"), out.toString());
         // an empty column goes before that: the table stays a table
-        Table sparse = Table.builder().column("id", ColumnType.INT).column("label", ColumnType.STRING)
+        Table sparse = Table.builder().key("result").column("id", ColumnType.INT).column("label", ColumnType.STRING)
                 .column("note", ColumnType.STRING).row(1L, "a".repeat(30), null).build();
         out.setLength(0);
         Formatters.byName("table").write(sparse, new FormatOptions(false, false, 0, 36), out);
@@ -132,7 +132,7 @@ class FormatterTest {
 
     @Test
     void aNarrowTableLosesItsEmptyThenOptionalColumnsAndWrapsNotesAtSpaces() {
-        Table t = Table.builder().column("name", ColumnType.STRING).column("allocation", ColumnType.INT)
+        Table t = Table.builder().key("result").column("name", ColumnType.STRING).column("allocation", ColumnType.INT)
                 .optionalColumn("detail", ColumnType.STRING).column("bytes", ColumnType.BYTES).column("padding", ColumnType.BYTES)
                 .column("op_name", ColumnType.STRING)
                 .row("fusion.1", null, "something long enough", 4096L, 0L, "jit(step)/jvp()/div")
@@ -150,7 +150,7 @@ class FormatterTest {
 
     @Test
     void tableEscapesTerminalControlCharacters() {
-        Table t = Table.builder().column("s", ColumnType.STRING).row("x\033[31my").build();
+        Table t = Table.builder().key("result").column("s", ColumnType.STRING).row("x\033[31my").build();
         StringBuilder out = new StringBuilder();
         Formatters.byName("table").write(t, FormatOptions.DEFAULT, out);
         assertFalse(out.toString().contains("\033"));
@@ -159,10 +159,11 @@ class FormatterTest {
 
     @Test
     void jsonIsOneDocumentAndTextAloneAString() {
-        Table t = Table.builder().column("n", ColumnType.INT).row(1L).build();
+        Table t = Table.builder().key("peak").column("n", ColumnType.INT).row(1L).build();
+        Table u = Table.builder().key("steps").column("n", ColumnType.INT).row(1L).build();
         StringBuilder out = new StringBuilder();
-        Formatters.writeAll(List.of(t, new TextBlock("chart \"x\"\n"), t), Formatters.byName("json"), FormatOptions.DEFAULT, out);
-        assertEquals("{\n  \"table_1\": [\n    {\"n\": 1}\n  ],\n  \"table_2\": [\n    {\"n\": 1}\n  ]\n}\n", out.toString());
+        Formatters.writeAll(List.of(t, new TextBlock("chart \"x\"\n"), u), Formatters.byName("json"), FormatOptions.DEFAULT, out);
+        assertEquals("{\n  \"peak\": [\n    {\"n\": 1}\n  ],\n  \"steps\": [\n    {\"n\": 1}\n  ]\n}\n", out.toString());
         out.setLength(0);
         Formatters.writeAll(List.of(new TextBlock("chart \"x\"\n")), Formatters.byName("json"), FormatOptions.DEFAULT, out);
         assertEquals("\"chart \\\"x\\\"\\n\"\n", out.toString());
@@ -170,8 +171,8 @@ class FormatterTest {
 
     @Test
     void jsonOfTheSamePartsAgainIsAnArrayOfObjects() {
-        Table a = Table.builder().title("what it is: x").column("n", ColumnType.INT).row(1L).build();
-        Table b = Table.builder().title("born: x").column("n", ColumnType.INT).row(2L).build();
+        Table a = Table.builder().key("what_it_is").title("what it is: x").column("n", ColumnType.INT).row(1L).build();
+        Table b = Table.builder().key("born").title("born: x").column("n", ColumnType.INT).row(2L).build();
         StringBuilder out = new StringBuilder();
         Formatters.writeAll(List.of(a, b, a, b), Formatters.byName("json"), FormatOptions.DEFAULT, out);
         String one = "  {\n    \"what_it_is\": [\n      {\"n\": 1}\n    ],\n    \"born\": [\n      {\"n\": 2}\n    ]\n  }";
@@ -191,7 +192,7 @@ class FormatterTest {
 
     @Test
     void jsonNonFiniteIsNull() {
-        Table t = Table.builder().column("f", ColumnType.FLOAT).row(Double.NaN).row(Double.POSITIVE_INFINITY).row(1e300).build();
+        Table t = Table.builder().key("result").column("f", ColumnType.FLOAT).row(Double.NaN).row(Double.POSITIVE_INFINITY).row(1e300).build();
         StringBuilder out = new StringBuilder();
         Formatters.byName("json").write(t, FormatOptions.DEFAULT, out);
         assertTrue(out.toString().contains("{\"f\": null},\n  {\"f\": null}"), out.toString());
@@ -203,7 +204,7 @@ class FormatterTest {
     @CsvSource({"9.5367431640625E-7,0.0000009537,0.00000095367431640625", "0.00012345678,0.0001235,0.00012345678",
             "1234.56789,1234.568,1234.56789", "1.5E-15,1.5e-15,1.5E-15", "-2.0E-5,-0.00002,-0.00002", "0,0.0,0.0"})
     void floatsReadWithoutExponent(double d, String human, String exact) {
-        Table t = Table.builder().column("f", ColumnType.FLOAT).row(d).build();
+        Table t = Table.builder().key("result").column("f", ColumnType.FLOAT).row(d).build();
         assertEquals(human, render("table", t).lines().skip(2).findFirst().orElseThrow().strip());
         assertEquals(exact, render("csv", t).lines().skip(1).findFirst().orElseThrow());
         String json = render("json", t);
@@ -223,7 +224,7 @@ class FormatterTest {
      */
     @Test
     void narrowTerminalsKeepTheEndOfPathsAndTheKeyColumn() {
-        Table t = Table.builder().column("op_name", ColumnType.STRING).column("before", ColumnType.BYTES)
+        Table t = Table.builder().key("result").column("op_name", ColumnType.STRING).column("before", ColumnType.BYTES)
                 .column("after", ColumnType.BYTES).column("shape", ColumnType.STRING).column("source", ColumnType.STRING)
                 .row("jit(step)/jvp(transformer)/attention/dot_general", 4096L, 2048L, "f32[8,128,256]{2,1,0}", "/home/me/model/attention.py:41")
                 .row("jit(step)/jvp(transformer)/mlp/dot_general", 4096L, 4096L, "f32[8,128,1024]{2,1,0}", "/home/me/model/mlp.py:12")

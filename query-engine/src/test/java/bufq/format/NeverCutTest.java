@@ -13,7 +13,7 @@ class NeverCutTest {
     private static final String EDIT = "whatif scale where id in (76, 81, 63, 67, 80, 61, 90, 91, 92, 93, 94, 95) by 0.5";
 
     private static Table advice() {
-        return Table.builder().column("rank", ColumnType.INT).column("rule", ColumnType.STRING)
+        return Table.builder().key("result").column("rank", ColumnType.INT).column("rule", ColumnType.STRING)
                 .column("finding", ColumnType.STRING).column("whatif", ColumnType.STATEMENT)
                 .row(1L, "f32", "6 large f32 buffers are live at the peak: bf16 would halve them, and 3 more would halve if cast", EDIT).build();
     }
@@ -55,7 +55,7 @@ class NeverCutTest {
 
     @Test
     void aColumnsNoteGoesWithTheColumn() {
-        Table t = Table.builder().column("module", ColumnType.STRING).column("evidence", ColumnType.STRING)
+        Table t = Table.builder().key("result").column("module", ColumnType.STRING).column("evidence", ColumnType.STRING)
                 .optionalColumn("detail", ColumnType.STRING).columnNote("detail", "detail says where the figure comes from")
                 .note("a note of the table").row("jit_train_step", "size and shape match", "x".repeat(60)).build();
         StringBuilder wide = new StringBuilder(), narrow = new StringBuilder();
@@ -73,7 +73,7 @@ class NeverCutTest {
     /** A size printed rounded, and a name with its bytes, are objects in json, their text in tables. */
     @Test
     void printedSizesAndHoldingsAreDataInJson() {
-        Table t = Table.builder().column("capacity", ColumnType.STRING).column("top", ColumnType.LIST)
+        Table t = Table.builder().key("result").column("capacity", ColumnType.STRING).column("top", ColumnType.LIST)
                 .row(new bufq.units.PrintedSize("17.79M", 18_648_925L, 18_660_432L), List.of(new bufq.table.Holding("w1", 16_777_216L)))
                 .build();
         StringBuilder json = new StringBuilder(), table = new StringBuilder();

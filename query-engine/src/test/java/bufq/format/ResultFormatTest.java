@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * it has. Formats for people show the heading and cut tables; formats for programs print all the data.
  */
 class ResultFormatTest {
-    private static final Table THREE = Table.builder().title("values").column("id", ColumnType.INT)
+    private static final Table THREE = Table.builder().key("values").title("values").column("id", ColumnType.INT)
             .row(10L).row(20L).row(30L).build();
 
     private static String write(String format, Result r) {

@@ -1,6 +1,7 @@
 package bufq.format;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import bufq.table.ColumnType;
 import bufq.table.Output;
@@ -11,11 +12,11 @@ import org.junit.jupiter.api.Test;
 
 /** One statement's outputs in each format: one json document, csv of one table, charts as numbers. */
 class WriteAllTest {
-    private static final Table PEAK = Table.builder().title("peak of live bytes (jit_f)").column("peak_bytes", ColumnType.BYTES)
+    private static final Table PEAK = Table.builder().key("peak_of_live_bytes").title("peak of live bytes (jit_f)").column("peak_bytes", ColumnType.BYTES)
             .row(10L).build();
-    private static final Table LIVE = Table.builder().title("values live at step 3 (fusion.1)").column("value", ColumnType.STRING)
+    private static final Table LIVE = Table.builder().key("values_live_at_step").title("values live at step 3 (fusion.1)").column("value", ColumnType.STRING)
             .row("a").row("b").build();
-    private static final Table STEPS = Table.builder().title("live bytes by step (jit_f)").column("step", ColumnType.INT)
+    private static final Table STEPS = Table.builder().key("live_bytes_by_step").title("live bytes by step (jit_f)").column("step", ColumnType.INT)
             .column("live_bytes", ColumnType.BYTES).row(0L, 5L).row(1L, 10L).build();
 
     private static String write(List<Output> outs, String format) {
@@ -25,7 +26,7 @@ class WriteAllTest {
     }
 
     @Test
-    void severalTablesAreOneJsonObjectKeyedByTitle() {
+    void severalTablesAreOneJsonObjectKeyedByTheirKeys() {
         assertEquals("{\n"
                 + "  \"peak_of_live_bytes\": [\n"
                 + "    {\"peak_bytes\": 10}\n"
@@ -37,8 +38,8 @@ class WriteAllTest {
                 + "}\n", write(List.of(PEAK, LIVE), "json"));
         // one table stays the array it always was
         assertEquals("[\n  {\"peak_bytes\": 10}\n]\n", write(List.of(PEAK), "json"));
-        // untitled and equal titles still get distinct keys
-        assertEquals(List.of("table_1", "table_2"), List.of(write(List.of(LIVE.withTitle(null), LIVE.withTitle(null)), "json")
+        // equal keys still get distinct ones
+        assertEquals(List.of("values_live_at_step", "peak_of_live_bytes", "values_live_at_step_2"), List.of(write(List.of(LIVE, PEAK, LIVE), "json")
                 .lines().filter(l -> l.endsWith("[")).map(l -> l.strip().split("\"")[1]).toArray()));
     }
 
@@ -55,8 +56,8 @@ class WriteAllTest {
                 + "{\"table\": \"values_live_at_step\", \"value\": \"a\"}\n"
                 + "{\"table\": \"values_live_at_step\", \"value\": \"b\"}\n", write(List.of(PEAK, LIVE), "ndjson"));
         assertEquals("{\"table\": \"result\", \"value\": \"a\"}\n{\"table\": \"result\", \"value\": \"b\"}\n",
-                write(List.of(LIVE.withTitle(null)), "ndjson"), "a query's untitled table");
-        Table named = Table.builder().column("table", ColumnType.STRING).column("why", ColumnType.NOTE).row("t", "a note").build();
+                write(List.of(Table.builder().key("result").column("value", ColumnType.STRING).row("a").row("b").build()), "ndjson"), "a query's table");
+        Table named = Table.builder().key("result").column("table", ColumnType.STRING).column("why", ColumnType.NOTE).row("t", "a note").build();
         assertEquals("{\"table\": \"result\", \"_table\": \"t\", \"why\": \"a note\"}\n", write(List.of(named), "ndjson"),
                 "a column called table does not hide the table's name; notes are data, as in json");
         assertEquals("{\"text\": \"a\\nb\"}\n", write(List.of(new TextBlock("a\nb", null)), "ndjson"));
@@ -74,9 +75,16 @@ class WriteAllTest {
     }
 
     @Test
-    void keysAreTheStableStartOfTitles() {
-        assertEquals("values_live_at_step", Table.keyOf("values live at step 13 (fusion.5), 2 values"));
-        assertEquals("summary", Table.keyOf("summary: a -> b"));
-        assertEquals("check_jit_f", Table.keyOf("check jit_f"));
+    void aTableReachesJsonOnlyWithTheKeyItsProducerGave() {
+        // the key is not read from the title: other wording, or none, leaves it as it was
+        assertEquals("values_live_at_step", LIVE.withTitle("values live at step 4 (fusion.2), 2 values").key());
+        assertEquals("{\"table\": \"values_live_at_step\", \"value\": \"a\"}", write(List.of(LIVE.withTitle(null)), "ndjson").lines()
+                .findFirst().orElseThrow());
+        // a table without a key is refused when it is made, so none can reach a data format
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Table.builder().title("values live at step 3").column("value", ColumnType.STRING).build());
+        assertEquals("a table needs a key, its name in json: 'values live at step 3' has none", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Table.builder().key(" ").column("value", ColumnType.STRING).build());
+        assertThrows(IllegalArgumentException.class, () -> new Table(null, LIVE.columns(), LIVE.rows(), List.of(), null));
     }
 }

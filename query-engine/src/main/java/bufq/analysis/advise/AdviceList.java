@@ -176,7 +176,7 @@ public final class AdviceList {
                 .optionalColumn("peak_share", ColumnType.PERCENT).column("figure", ColumnType.STRING)
                 .column("jax", ColumnType.STRING).optionalColumn("finding", ColumnType.STRING)
                 .optionalColumn("whatif_saves", ColumnType.BYTES).column("whatif", ColumnType.STATEMENT).column("module", ColumnType.KEY);
-        Table.Builder ev = Table.builder().title("evidence")
+        Table.Builder ev = Table.builder().key("evidence").title("evidence")
                 .column("rank", ColumnType.INT).column("id", ColumnType.INT).column("label", ColumnType.STRING)
                 .column("size", ColumnType.BYTES).column("shape", ColumnType.STRING).column("op_name", ColumnType.STRING)
                 .column("source", ColumnType.STRING).column("module", ColumnType.KEY);

@@ -129,7 +129,7 @@ public final class ShardingAudit {
         List<Measured> found = measure(m, catalog, tiling, tilings);
         ReadableEdits readable = new ReadableEdits(m, catalog, tiling);
         long peak = Liveness.of(m).peakBytes();
-        Table.Builder t = Table.builder().title("sharding (" + m.handle() + ": " + s.partitions() + " devices; arrays the mesh could cut further)")
+        Table.Builder t = Table.builder().key("sharding").title("sharding (" + m.handle() + ": " + s.partitions() + " devices; arrays the mesh could cut further)")
                 .column("rank", ColumnType.INT).column("leaf", ColumnType.STRING).column("arrays", ColumnType.LIST)
                 .column("now", ColumnType.STRING).column("bytes", ColumnType.BYTES).column("sharded", ColumnType.BYTES)
                 .column("copies", ColumnType.BYTES).column("saves", ColumnType.BYTES).column("peak_share", ColumnType.PERCENT)

@@ -81,7 +81,7 @@ final class BlameReport {
             case STACK -> "stack";
             case CATEGORY, PATH, SHARDING -> throw new IllegalStateException("answered above");
         };
-        Table.Builder b = Table.builder()
+        Table.Builder b = Table.builder().key(t == l.peakTime() ? "bytes_occupied_at_peak_step" : "bytes_occupied_at_step")
                 .title("bytes occupied at " + (t == l.peakTime() ? "peak step " : "step ") + t + " (" + Steps.instructionAt(m, t) + ", " + Units.human(peak)
                         + ") by " + what);
         boolean levels = by == BlameBy.OP_NAME || by == BlameBy.STACK;

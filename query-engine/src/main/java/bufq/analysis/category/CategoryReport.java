@@ -58,7 +58,9 @@ final class CategoryReport {
                 .thenComparing(r -> r.name));
         String when = at.equals("peak") ? "peak step " + t : at.equals("claimed_peak") ? "the dump's peak label, step " + t : "step " + t;
         String live_ = at.equals("peak") || at.equals("claimed_peak") ? at : String.valueOf(t);
-        Table.Builder b = Table.builder()
+        String key = at.equals("peak") ? "bytes_occupied_at_peak_step" : at.equals("claimed_peak") ? "bytes_occupied_at_the_dump_s_peak_label"
+                : "bytes_occupied_at_step";
+        Table.Builder b = Table.builder().key(key)
                 .title("bytes occupied at " + when + " (" + Steps.instructionAt(m, t) + ", " + Units.human(total) + ") by category")
                 .column("category", ColumnType.STRING).column("bytes", ColumnType.BYTES).column("share", ColumnType.PERCENT)
                 .column("values", ColumnType.INT).column("largest", ColumnType.STRING).column("largest_bytes", ColumnType.BYTES)

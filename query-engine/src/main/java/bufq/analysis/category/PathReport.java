@@ -97,7 +97,7 @@ final class PathReport {
                 parent = k;
             }
         }
-        Table.Builder b = Table.builder()
+        Table.Builder b = Table.builder().key(at.equals("peak") ? "bytes_occupied_at_peak_step" : "bytes_occupied_at_step")
                 .title("bytes occupied at " + (at.equals("peak") ? "peak step " : "step ") + t + " (" + Steps.instructionAt(m, t)
                         + ", " + Units.human(total) + ") by path, indexes folded")
                 .column("level", ColumnType.INT).column("path", ColumnType.STRING).column("count", ColumnType.INT)

@@ -28,7 +28,7 @@ public record CheckReport(String module, List<String> rules, List<Finding> findi
 
     /** The findings as a table (columns check, severity, subject, message) with a one-line summary note. */
     public Table table() {
-        Table.Builder b = Table.builder().title("check " + module)
+        Table.Builder b = Table.builder().key("check").title("check " + module)
                 .column("check", ColumnType.STRING).column("severity", ColumnType.STRING)
                 .column("subject", ColumnType.STRING).column("message", ColumnType.STRING);
         for (Finding f : findings) b.row(f.check(), f.severity().name().toLowerCase(Locale.ROOT), f.subject(), f.message());

@@ -23,7 +23,7 @@ public record CheckReports(List<CheckReport> reports) {
 
     /** The findings of every module (columns module, check, severity, subject, message), a note per module and the total. */
     public Table table() {
-        Table.Builder b = Table.builder().title("check " + reports.size() + " modules")
+        Table.Builder b = Table.builder().key("check").title("check " + reports.size() + " modules")
                 .column("module", ColumnType.STRING).column("check", ColumnType.STRING)
                 .column("severity", ColumnType.STRING).column("subject", ColumnType.STRING)
                 .column("message", ColumnType.STRING);

@@ -27,14 +27,14 @@ public final class DiffTables {
     public static List<Output> render(DiffResult r) {
         int limit = r.options().limit();
         String scope = r.options().atPeak() ? " (values live at peak)" : "";
-        Table bySource = groups("live at peak by source line", "source", r.bySource(), limit);
+        Table bySource = groups("live at peak by source line", "live_at_peak_by_source_line", "source", r.bySource(), limit);
         if (!r.hasSources()) bySource = new Table(bySource.title(), bySource.columns(), List.of(),
-                List.of("neither dump carries source_file/source_line metadata"));
-        Table byCategory = groups("occupied at peak by category", "category", r.byCategory(), -1);
+                List.of("neither dump carries source_file/source_line metadata"), bySource.key());
+        Table byCategory = groups("occupied at peak by category", "occupied_at_peak_by_category", "category", r.byCategory(), -1);
         if (r.peakKnown()) byCategory = byCategory.withNote("each byte held at each side's peak once, in one category (blame by category): "
                 + "each side's rows add up to its peak");
         List<Output> out = new ArrayList<>(List.of(summary(r, scope), byCategory,
-                groups("live at peak by op_name", "op_name", r.byOpName(), limit), bySource,
+                groups("live at peak by op_name", "live_at_peak_by_op_name", "op_name", r.byOpName(), limit), bySource,
                 unmatched(r, scope, limit), renamed(r, scope, limit)));
         if (!r.shardings().isEmpty()) out.add(shardings(r));
         return out;
@@ -42,7 +42,7 @@ public final class DiffTables {
 
     /** The arguments cut otherwise on the two sides, one line each ({@code params['embed']: 1/4 per device -> replicated}). */
     static Table shardings(DiffResult r) {
-        Table.Builder t = Table.builder().title("sharding changes (the HLO text beside each dump)")
+        Table.Builder t = Table.builder().key("sharding_changes").title("sharding changes (the HLO text beside each dump)")
                 .column("argument", ColumnType.STRING).column("before", ColumnType.STRING).column("after", ColumnType.STRING)
                 .column("bytes_before", ColumnType.BYTES).column("bytes_after", ColumnType.BYTES).column("change", ColumnType.BYTES);
         for (ShardingChanges.Change c : r.shardings())
@@ -55,7 +55,7 @@ public final class DiffTables {
     static final int SHARDING_LINES = 5;
 
     static Table summary(DiffResult r, String scope) {
-        Table.Builder t = Table.builder().title("summary: " + r.before() + " -> " + r.after() + scope)
+        Table.Builder t = Table.builder().key("summary").title("summary: " + r.before() + " -> " + r.after() + scope)
                 .column("measure", ColumnType.STRING).column("before", ColumnType.BYTES)
                 .column("after", ColumnType.BYTES).column("change", ColumnType.BYTES)
                 .column("change_share", ColumnType.PERCENT);
@@ -125,8 +125,8 @@ public final class DiffTables {
 
     private static String signed(long v) { return v > 0 ? "+" + v : Long.toString(v); }
 
-    static Table groups(String title, String keyColumn, List<GroupChange> rows, int limit) {
-        Table.Builder t = Table.builder().title(title)
+    static Table groups(String title, String key, String keyColumn, List<GroupChange> rows, int limit) {
+        Table.Builder t = Table.builder().key(key).title(title)
                 .column(keyColumn, ColumnType.STRING).column("before", ColumnType.BYTES)
                 .column("after", ColumnType.BYTES).column("change", ColumnType.BYTES)
                 .column("change_share", ColumnType.PERCENT).column("values_before", ColumnType.INT)
@@ -144,7 +144,7 @@ public final class DiffTables {
     }
 
     static Table unmatched(DiffResult r, String scope, int limit) {
-        Table.Builder t = Table.builder().title("values only on one side" + scope)
+        Table.Builder t = Table.builder().key("values_only_on_one_side").title("values only on one side" + scope)
                 .column("side", ColumnType.STRING).column("bytes", ColumnType.BYTES).column("count", ColumnType.INT)
                 .column("shape", ColumnType.STRING).column("role", ColumnType.STRING)
                 .column("op_name", ColumnType.STRING).column("source", ColumnType.STRING)
@@ -163,7 +163,7 @@ public final class DiffTables {
     }
 
     static Table renamed(DiffResult r, String scope, int limit) {
-        Table.Builder t = Table.builder().title("only on one side, likely renamed" + scope)
+        Table.Builder t = Table.builder().key("only_on_one_side").title("only on one side, likely renamed" + scope)
                 .column("bytes", ColumnType.BYTES).column("count", ColumnType.INT)
                 .column("shape", ColumnType.STRING).column("role", ColumnType.STRING)
                 .column("op_name_before", ColumnType.STRING).column("op_name_after", ColumnType.STRING);
@@ -178,7 +178,7 @@ public final class DiffTables {
     /** The first {@code max} rows, with a note saying how many were left out. */
     static Table limit(Table t, int max) {
         if (max < 0 || t.size() <= max) return t;
-        return withMore(new Table(t.title(), t.columns(), t.rows().subList(0, max), t.notes()), t.size() - max);
+        return withMore(new Table(t.title(), t.columns(), t.rows().subList(0, max), t.notes(), t.key()), t.size() - max);
     }
 
     private static Table withMore(Table t, int more) {

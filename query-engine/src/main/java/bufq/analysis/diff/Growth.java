@@ -37,7 +37,7 @@ public record Growth(String before, String after, long beforeBytes, long afterBy
     }
 
     public static Table table(List<Growth> rows, double limitPercent) {
-        Table.Builder b = Table.builder().title("needs_bytes (--fail-over " + trim(limitPercent) + "%)")
+        Table.Builder b = Table.builder().key("needs_bytes").title("needs_bytes (--fail-over " + trim(limitPercent) + "%)")
                 .column("before", ColumnType.STRING).column("after", ColumnType.STRING)
                 .column("before_bytes", ColumnType.BYTES).column("after_bytes", ColumnType.BYTES)
                 .column("change", ColumnType.FLOAT).column("over", ColumnType.BOOL);

@@ -31,7 +31,7 @@ public final class ModulePairs {
 
         /** Modules without a partner, as a table ({@code side, module, files}); empty when all paired. */
         public Table unpairedTable() {
-            Table.Builder t = Table.builder().title("modules only on one side")
+            Table.Builder t = Table.builder().key("modules_only_on_one_side").title("modules only on one side")
                     .column("side", ColumnType.STRING).column("module", ColumnType.STRING)
                     .column("number", ColumnType.INT);
             for (HloModule m : onlyBefore) t.row("only before", m.info().name(), (long) m.info().number());

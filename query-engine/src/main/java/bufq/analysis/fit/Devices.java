@@ -86,7 +86,7 @@ public final class Devices {
 
     /** The table {@code help device} prints. */
     public static Table table() {
-        Table.Builder b = Table.builder().title("devices ('set device NAME', '--device NAME')")
+        Table.Builder b = Table.builder().key("devices").title("devices ('set device NAME', '--device NAME')")
                 .column("device", ColumnType.STRING).column("model", ColumnType.STRING)
                 .column("memory", ColumnType.STRING).column("bytes", ColumnType.BYTES)
                 .column("offered_bytes", ColumnType.BYTES).column("source", ColumnType.STRING)

@@ -90,7 +90,7 @@ public record FitReport(Capacity capacity, Keep keep, List<Fit.Step> steps, List
     }
 
     Table capacityTable() {
-        Table.Builder b = Table.builder().title("capacity")
+        Table.Builder b = Table.builder().key("capacity").title("capacity")
                 .column("capacity_bytes", ColumnType.BYTES).column("reserved_bytes", ColumnType.BYTES)
                 .column("offered_bytes", ColumnType.BYTES).column("source", ColumnType.STRING)
                 .row(capacity.bytes(), capacity.reservedBytes(), capacity.offeredBytes(), capacity.source());
@@ -99,7 +99,7 @@ public record FitReport(Capacity capacity, Keep keep, List<Fit.Step> steps, List
     }
 
     Table alone() {
-        Table.Builder b = Table.builder().title("each program alone")
+        Table.Builder b = Table.builder().key("each_program_alone").title("each program alone")
                 .column("program", ColumnType.STRING).column("needs_bytes", ColumnType.BYTES)
                 .column("headroom_bytes", ColumnType.BYTES).column("share", ColumnType.PERCENT)
                 .column("fits", ColumnType.BOOL).column("temp_bytes", ColumnType.BYTES)
@@ -141,7 +141,7 @@ public record FitReport(Capacity capacity, Keep keep, List<Fit.Step> steps, List
     Table together() {
         Fit.Step over = firstOver();
         String title = "held together in running order" + (keep.text().isEmpty() ? " (every parameter and output kept)" : " (" + keep.text().strip() + ")");
-        Table.Builder b = Table.builder().title(title)
+        Table.Builder b = Table.builder().key("held_together_in_running_order").title(title)
                 .column("order", ColumnType.INT).column("program", ColumnType.STRING)
                 .column("held_before_bytes", ColumnType.BYTES).column("needs_bytes", ColumnType.BYTES)
                 .column("total_bytes", ColumnType.BYTES).column("headroom_bytes", ColumnType.BYTES)
@@ -162,7 +162,7 @@ public record FitReport(Capacity capacity, Keep keep, List<Fit.Step> steps, List
     }
 
     Table held() {
-        Table.Builder b = Table.builder().title("arrays held (kept after their program ran)")
+        Table.Builder b = Table.builder().key("arrays_held").title("arrays held (kept after their program ran)")
                 .column("array", ColumnType.STRING).column("program", ColumnType.STRING)
                 .column("allocation", ColumnType.INT).column("role", ColumnType.STRING).column("category", ColumnType.STRING)
                 .column("shape", ColumnType.STRING).column("bytes", ColumnType.BYTES).column("held_from", ColumnType.INT)
@@ -178,7 +178,7 @@ public record FitReport(Capacity capacity, Keep keep, List<Fit.Step> steps, List
     }
 
     Table changesTable() {
-        Table.Builder b = Table.builder().title("what to change so that the set fits")
+        Table.Builder b = Table.builder().key("what_to_change_so_that_the_set_fits").title("what to change so that the set fits")
                 .column("change", ColumnType.STRING).column("target", ColumnType.STRING)
                 .column("saves_bytes", ColumnType.BYTES).column("use", ColumnType.STRING)
                 .column("statement", ColumnType.STATEMENT).column("why", ColumnType.NOTE);

@@ -39,7 +39,7 @@ final class ForecastTables {
     }
 
     static Table summary(ProgramSeries s, Prediction p) {
-        Table.Builder t = Table.builder().title("forecast (" + s.modules().get(0).info().name() + " at " + ProgramSeries.VAR + "=" + p.n() + ")")
+        Table.Builder t = Table.builder().key("forecast").title("forecast (" + s.modules().get(0).info().name() + " at " + ProgramSeries.VAR + "=" + p.n() + ")")
                 .column("dimension", ColumnType.STRING).column("n", ColumnType.INT).column("loaded_sizes", ColumnType.LIST)
                 .column("peak_bytes", ColumnType.BYTES).column("peak_step", ColumnType.INT).column("peak_instruction", ColumnType.STRING)
                 .column("live_bytes", ColumnType.BYTES).column("needs_bytes", ColumnType.BYTES).column("template", ColumnType.STRING)
@@ -83,7 +83,7 @@ final class ForecastTables {
             }
         }
         live.sort(Comparator.comparingLong((Integer j) -> -m.values().get(j).size()).thenComparingInt(j -> j));
-        Table.Builder t = Table.builder().title("what holds the forecast peak (step " + p.peakTime() + ")")
+        Table.Builder t = Table.builder().key("what_holds_the_forecast_peak").title("what holds the forecast peak (step " + p.peakTime() + ")")
                 .column("value", ColumnType.STRING).column("size", ColumnType.BYTES).column("share", ColumnType.PERCENT)
                 .column("shape", ColumnType.STRING).column("bytes_law", ColumnType.STRING).column("role", ColumnType.STRING)
                 .column("op_name", ColumnType.STRING);
@@ -125,7 +125,7 @@ final class ForecastTables {
             if (law[j].varies()) a[2]++;
             a[3] = Math.addExact(a[3], t.values().get(j).size());
         }
-        Table.Builder b = Table.builder().title("the forecast peak by category")
+        Table.Builder b = Table.builder().key("the_forecast_peak_by_category").title("the forecast peak by category")
                 .column("category", ColumnType.STRING).column("bytes", ColumnType.BYTES).column("share", ColumnType.PERCENT)
                 .column("values", ColumnType.INT).column("growing", ColumnType.INT).column("at_template", ColumnType.BYTES);
         acc.entrySet().stream().sorted((x, y) -> Long.compare(y.getValue()[0], x.getValue()[0])).forEach(e -> {
@@ -138,7 +138,7 @@ final class ForecastTables {
     }
 
     static Table residuals(List<Residual> rs) {
-        Table.Builder t = Table.builder().title("leave-one-out: each loaded size forecast from the others")
+        Table.Builder t = Table.builder().key("leave_one_out").title("leave-one-out: each loaded size forecast from the others")
                 .column("n", ColumnType.INT).column("module", ColumnType.STRING)
                 .column("peak_bytes", ColumnType.BYTES).column("peak_forecast", ColumnType.BYTES)
                 .column("peak_error", ColumnType.BYTES).column("peak_error_fraction", ColumnType.PERCENT)
@@ -195,7 +195,7 @@ final class ForecastTables {
     /** {@code forecast fit}: the largest size that fits, each way, and the named size's step when one is named. */
     static List<Output> fit(ProgramSeries s, Capacity c, List<Largest> largest, Prediction named, Fit.Step step,
                             int others) {
-        Table.Builder t = Table.builder().title("largest " + ProgramSeries.VAR + " that fits (" + s.dimension() + ")")
+        Table.Builder t = Table.builder().key("largest_n_that_fits").title("largest " + ProgramSeries.VAR + " that fits (" + s.dimension() + ")")
                 .column("basis", ColumnType.STRING).column("largest_n", ColumnType.INT).column("bytes", ColumnType.BYTES)
                 .column("next_n", ColumnType.INT).column("next_bytes", ColumnType.BYTES).column("offered_bytes", ColumnType.BYTES);
         for (Largest l : largest)
@@ -210,7 +210,7 @@ final class ForecastTables {
                 + ", their parameters and outputs kept, as 'fit' runs them");
         List<Output> out = new ArrayList<>(List.of(t.build()));
         if (named != null) {
-            Table.Builder n = Table.builder().title("at " + ProgramSeries.VAR + "=" + named.n())
+            Table.Builder n = Table.builder().key("at_n").title("at " + ProgramSeries.VAR + "=" + named.n())
                     .column("program", ColumnType.STRING).column("needs_bytes", ColumnType.BYTES).column("peak_bytes", ColumnType.BYTES)
                     .column("held_before_bytes", ColumnType.BYTES).column("total_bytes", ColumnType.BYTES)
                     .column("headroom_bytes", ColumnType.BYTES).column("fits", ColumnType.BOOL);

@@ -174,7 +174,7 @@ public final class MeshForecast {
     public List<Output> report(long n) throws QueryException {
         At a = at(n);
         long now = Liveness.of(module).peakBytes(0);
-        Table.Builder t = Table.builder().title("forecast chips (" + module.handle() + ": compiled for " + devices + " devices, at " + n + ")")
+        Table.Builder t = Table.builder().key("forecast_chips").title("forecast chips (" + module.handle() + ": compiled for " + devices + " devices, at " + n + ")")
                 .column("part", ColumnType.STRING).column("values", ColumnType.INT).column("bytes_now", ColumnType.BYTES)
                 .column("bytes_at_n", ColumnType.BYTES).column("basis", ColumnType.STRING).column("what", ColumnType.NOTE);
         long sumNow = 0, sumAt = 0;
@@ -198,7 +198,7 @@ public final class MeshForecast {
     /** The fewest devices that fit {@code c}, with the peak there and one device fewer. */
     public List<Output> fitReport(Capacity c) throws QueryException {
         long best = smallestFitting(c, MAX_DEVICES);
-        Table.Builder t = Table.builder().title("forecast chips fit (" + module.handle() + ": compiled for " + devices + " devices)")
+        Table.Builder t = Table.builder().key("forecast_chips_fit").title("forecast chips fit (" + module.handle() + ": compiled for " + devices + " devices)")
                 .column("devices", ColumnType.INT).column("peak_bytes", ColumnType.BYTES).column("offered_bytes", ColumnType.BYTES)
                 .column("fits", ColumnType.BOOL);
         if (best > 1) t.row(best - 1, at(best - 1).peakBytes(), c.offeredBytes(), false);

@@ -105,7 +105,7 @@ record ProgramSeries(List<HloModule> modules, long[] ns, String dimension, int[]
     private static int[][] pair(List<HloModule> modules) throws NotASeries {
         List<Map<MatchKey, List<Integer>>> groups = new ArrayList<>();
         for (HloModule m : modules) groups.add(groups(m));
-        Table.Builder t = Table.builder().title("values that did not pair")
+        Table.Builder t = Table.builder().key("values_that_did_not_pair").title("values that did not pair")
                 .column("op_name", ColumnType.STRING).column("role", ColumnType.STRING).column("kind", ColumnType.STRING);
         for (HloModule m : modules) t.column(m.handle(), ColumnType.INT);
         t.column("why", ColumnType.STRING);
@@ -240,7 +240,7 @@ record ProgramSeries(List<HloModule> modules, long[] ns, String dimension, int[]
     private static Law[] fit(List<HloModule> ms, long[] ns, int[][] pos) throws NotASeries {
         HloModule m0 = ms.get(0);
         Law[] laws = new Law[m0.values().size()];
-        Table.Builder t = Table.builder().title("values whose shape does not follow the size")
+        Table.Builder t = Table.builder().key("values_whose_shape_does_not_follow_the_size").title("values whose shape does not follow the size")
                 .column("value", ColumnType.STRING).column("shapes", ColumnType.LIST).column("why", ColumnType.STRING);
         int bad = 0;
         for (int i = 0; i < laws.length; i++) {

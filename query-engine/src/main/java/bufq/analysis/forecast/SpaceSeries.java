@@ -110,7 +110,7 @@ final class SpaceSeries {
                 }
             }
         }
-        Table.Builder t = Table.builder().title("values that did not pair, by memory space (each held at its size in the module built on)")
+        Table.Builder t = Table.builder().key("values_that_did_not_pair").title("values that did not pair, by memory space (each held at its size in the module built on)")
                 .column("space", ColumnType.STRING).column("color", ColumnType.INT).column("keys", ColumnType.INT);
         for (HloModule m : ms) t.column(m.handle() + "_values", ColumnType.INT).column(m.handle() + "_bytes", ColumnType.BYTES);
         t.column("largest", ColumnType.STRING);

@@ -193,7 +193,7 @@ final class MapChart {
      * Values wholly hidden under later ones are counted in a note, not listed.
      */
     static Table legend(BufferAllocation a, List<Block> blocks, boolean[] shown) {
-        Table.Builder b = Table.builder().title("values in allocation " + a.index())
+        Table.Builder b = Table.builder().key("values_in_allocation").title("values in allocation " + a.index())
                 .column("key", ColumnType.STRING).column("value", ColumnType.STRING)
                 .column("offset", ColumnType.INT).column("size", ColumnType.BYTES).column("end", ColumnType.INT)
                 .column("live", ColumnType.STRING).column("shape", ColumnType.STRING);

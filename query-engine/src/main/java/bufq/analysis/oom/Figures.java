@@ -40,7 +40,7 @@ final class Figures {
     }
 
     static Table table(OomText text, List<List<ModuleMatch>> ranked) {
-        Table.Builder b = Table.builder().title("figures re-derived from the dump")
+        Table.Builder b = Table.builder().key("figures_re_derived_from_the_dump").title("figures re-derived from the dump")
                 .column("message", ColumnType.INT).column("module", ColumnType.STRING).column("figure", ColumnType.STRING)
                 .column("message_says", ColumnType.STRING).column("dump", ColumnType.BYTES)
                 .column("difference", ColumnType.BYTES).column("why", ColumnType.STRING);

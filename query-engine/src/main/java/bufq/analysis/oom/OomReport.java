@@ -71,7 +71,7 @@ public final class OomReport {
     }
 
     static Table messages(OomText text) {
-        Table.Builder b = Table.builder().title("out-of-memory messages")
+        Table.Builder b = Table.builder().key("out_of_memory_messages").title("out-of-memory messages")
                 .column("message", ColumnType.INT).column("line", ColumnType.INT).column("family", ColumnType.STRING)
                 .column("requested", ColumnType.STRING).optionalColumn("requested_bytes", ColumnType.BYTES)
                 .optionalColumn("capacity", ColumnType.STRING).optionalColumn("used", ColumnType.STRING)
@@ -112,7 +112,7 @@ public final class OomReport {
     }
 
     static Table modules(OomText text, List<List<ModuleMatch>> ranked, List<HloModule> loaded) {
-        Table.Builder b = Table.builder().title("which module and allocation")
+        Table.Builder b = Table.builder().key("which_module_and_allocation").title("which module and allocation")
                 .column("message", ColumnType.INT).column("rank", ColumnType.INT).column("module", ColumnType.STRING)
                 .optionalColumn("dump_name", ColumnType.STRING).column("allocation", ColumnType.INT).column("kind", ColumnType.STRING)
                 .column("allocation_size", ColumnType.BYTES).column("evidence", ColumnType.STRING)
@@ -144,7 +144,7 @@ public final class OomReport {
     }
 
     static Table buffers(OomText text, List<List<ModuleMatch>> ranked) {
-        Table.Builder b = Table.builder().title("listed buffers")
+        Table.Builder b = Table.builder().key("listed_buffers").title("listed buffers")
                 .column("message", ColumnType.INT).column("rank", ColumnType.INT).column("size", ColumnType.STRING)
                 .column("shape", ColumnType.STRING).optionalColumn("op_name", ColumnType.STRING)
                 .optionalColumn("source", ColumnType.STRING).optionalColumn("label", ColumnType.STRING)
@@ -210,7 +210,7 @@ public final class OomReport {
 
 
     static Table warnings(OomText text, List<HloModule> modules) {
-        Table.Builder b = Table.builder().title("warnings in the log")
+        Table.Builder b = Table.builder().key("warnings_in_the_log").title("warnings in the log")
                 .column("line", ColumnType.INT).column("kind", ColumnType.STRING).optionalColumn("program", ColumnType.STRING)
                 .optionalColumn("module", ColumnType.STRING).optionalColumn("beside", ColumnType.INT)
                 .optionalColumn("figure", ColumnType.STRING).column("says", ColumnType.STRING)
@@ -314,7 +314,7 @@ public final class OomReport {
             for (int c : keep) row.add(t.cell(r, c));
             rows.add(row);
         }
-        return new Table(t.title(), cols, rows, t.notes());
+        return new Table(t.title(), cols, rows, t.notes(), t.key());
     }
 
     /** {@code module_0008.jit__lambda}: how the dump's files name the module (handles may differ), or null. */

@@ -58,7 +58,7 @@ final class PeakReport {
     private static Table summary(HloModule m, OptionalInt color) {
         Liveness l = Liveness.of(m);
         boolean spaces = l.colors().size() > 1;
-        Table.Builder b = Table.builder().title("peak of occupied bytes (" + m.handle() + ")")
+        Table.Builder b = Table.builder().key("peak_of_occupied_bytes").title("peak of occupied bytes (" + m.handle() + ")")
                 .column("color", ColumnType.STRING);
         if (spaces) b.column("space", ColumnType.STRING);
         b.column("peak_time", ColumnType.INT).column("peak_instruction", ColumnType.STRING)
@@ -155,7 +155,7 @@ final class PeakReport {
         int space = Steps.spaceFilter(m, color);
         long peak = color.isPresent() ? l.liveBytes(t, color.getAsInt()) : l.liveBytes(t);
         boolean extra = tiling != null && tiling != TilingModel.TPU && tiling != TilingModel.NONE;
-        Table.Builder b = Table.builder()
+        Table.Builder b = Table.builder().key("values_live_at_step")
                 .title("values live at step " + t + " (" + Steps.instructionAt(m, t) + ")"
                         + (space >= 0 && MemorySpace.several(m) ? ", color " + space + " (" + MemorySpace.name(m, space) + ")" : ""))
                 .column("value", ColumnType.STRING).column("count", ColumnType.INT).optionalColumn("allocation", ColumnType.INT)

@@ -38,7 +38,7 @@ final class PeaksReport {
         boolean none = color.isPresent() && m.steps() > 0 && Liveness.of(m).peakTime(color) < 0;
         List<Prominence.Ranked> peaks = none ? List.of() : Prominence.ranked(series, share);
         long highest = peaks.isEmpty() ? 0 : peaks.get(0).bytes();
-        Table.Builder b = Table.builder()
+        Table.Builder b = Table.builder().key("peaks_of_occupied_bytes")
                 .title("peaks of occupied bytes (" + m.handle() + (color.isPresent() ? ", color " + color.getAsInt() : "")
                         + "), prominence >= " + Math.round(share * 1000) / 10.0 + "% of the highest")
                 .column("peak", ColumnType.INT).column("step", ColumnType.INT).column("to", ColumnType.INT)

@@ -84,7 +84,7 @@ final class EventTimeline {
         Liveness l = Liveness.of(m);
         int t = l.peakTime();
         HeapEvent pe = events.get(peak);
-        Table.Builder b = Table.builder().title("the trace's peak and bufq's per-step peak")
+        Table.Builder b = Table.builder().key("the_trace_s_peak_and_bufq_s_per_step_peak").title("the trace's peak and bufq's per-step peak")
                 .column("measure", ColumnType.STRING).column("bytes", ColumnType.BYTES).column("at", ColumnType.STRING);
         b.row("heap-simulator trace peak", pe.heapBytes(), "event " + peak + " (" + pe.kind() + " " + pe.instruction() + ")");
         if (t < 0) {

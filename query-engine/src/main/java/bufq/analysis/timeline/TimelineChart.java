@@ -56,7 +56,7 @@ final class TimelineChart {
         List<String> notes = p < 0 ? List.of() : List.of("peak: step " + p + " (" + Units.human(occupied[p]) + " occupied)");
         // Rows when read: the chart carries this table for csv and json, and a million-step schedule
         // shown as a chart never reads it.
-        return Table.lazy("occupied bytes by step (" + m.handle() + ")", columns, l.steps(), t -> {
+        return Table.lazy("occupied bytes by step (" + m.handle() + ")", "occupied_bytes_by_step", columns, l.steps(), t -> {
             Object[] row = new Object[4 + per.size()];
             row[0] = (long) t;
             row[1] = Steps.instructionAt(m, t);

@@ -26,7 +26,7 @@ final class FragmentationReport {
 
     static List<Output> run(HloModule m) {
         Liveness l = Liveness.of(m);
-        Table.Builder b = Table.builder().title("fragmentation per allocation (" + m.handle() + ")")
+        Table.Builder b = Table.builder().key("fragmentation_per_allocation").title("fragmentation per allocation (" + m.handle() + ")")
                 .column("allocation", ColumnType.INT).column("kind", ColumnType.STRING).column("color", ColumnType.INT)
                 .column("size", ColumnType.BYTES).column("values", ColumnType.INT)
                 .column("max_occupied_bytes", ColumnType.BYTES).column("max_time", ColumnType.INT)
@@ -62,7 +62,7 @@ final class FragmentationReport {
             b.note("the module's peak is step " + l.peakTime() + " (" + Units.human(l.peakBytes())
                     + " occupied over all allocations); an allocation's own maximum may fall at another step");
         }
-        Table.Builder t = Table.builder().title("totals per color (XLA BufferAssignment::Stats names)")
+        Table.Builder t = Table.builder().key("totals_per_color").title("totals per color (XLA BufferAssignment::Stats names)")
                 .column("color", ColumnType.INT).column("parameter_allocation_bytes", ColumnType.BYTES)
                 .column("constant_allocation_bytes", ColumnType.BYTES)
                 .column("maybe_live_out_allocation_bytes", ColumnType.BYTES)

@@ -56,7 +56,7 @@ final class PaddingReport {
     }
 
     private static Table totals(HloModule m, TilingModel t, Map<HloValue, Long> padded, int slices) {
-        Table.Builder b = Table.builder().title("padding totals (" + m.handle() + ", tiling model '" + t.name() + "')")
+        Table.Builder b = Table.builder().key("padding_totals").title("padding totals (" + m.handle() + ", tiling model '" + t.name() + "')")
                 .column("color", ColumnType.STRING).column("values", ColumnType.INT)
                 .column("padded_values", ColumnType.INT).column("logical_bytes", ColumnType.BYTES)
                 .column("padded_bytes", ColumnType.BYTES).column("padding_bytes", ColumnType.BYTES)
@@ -86,7 +86,7 @@ final class PaddingReport {
     }
 
     private static Table worst(List<HloValue> order, Map<HloValue, Long> padded) {
-        Table.Builder b = Table.builder().title("worst offenders")
+        Table.Builder b = Table.builder().key("worst_offenders").title("worst offenders")
                 .column("value", ColumnType.STRING).column("allocation", ColumnType.INT)
                 .column("shape", ColumnType.STRING).column("logical", ColumnType.BYTES)
                 .column("padded", ColumnType.BYTES).column("padding", ColumnType.BYTES)
@@ -106,7 +106,7 @@ final class PaddingReport {
     }
 
     private static Table byShape(List<HloValue> order, Map<HloValue, Long> padded) {
-        Table.Builder b = Table.builder().title("padding by shape and layout")
+        Table.Builder b = Table.builder().key("padding_by_shape_and_layout").title("padding by shape and layout")
                 .column("shape", ColumnType.STRING).column("values", ColumnType.INT)
                 .column("logical_each", ColumnType.BYTES).column("padded_each", ColumnType.BYTES)
                 .column("padding_total", ColumnType.BYTES);

@@ -1,6 +1,8 @@
 package bufq.analysis.whatif;
 
+import bufq.lang.Diagnostic;
 import bufq.lang.Lexer;
+import bufq.lang.NearNames;
 import bufq.lang.QueryException;
 import bufq.lang.Token;
 import bufq.lang.TokenKind;
@@ -10,6 +12,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Parses the argument of {@code whatif}: edits separated by {@code ;}, optionally ending with a
@@ -120,25 +123,37 @@ public final class EditParser {
             }
             default:
                 throw error(base, kind, "unknown edit '" + kind.text() + "'; expected " + String.join(", ", KINDS)
-                        + ", or a query as the last part");
+                        + ", or a query as the last part", NearNames.near(kind.text(), startWords()));
         }
+    }
+
+    /** What a part may start with: an edit, or an entity for the query after the edits. */
+    private List<String> startWords() {
+        List<String> out = new ArrayList<>(KINDS);
+        for (String e : new TreeSet<>(entities)) if (!out.contains(e)) out.add(e);
+        return out;
     }
 
     /** {@code 'where' EXPR} spanning tokens {@code [from, to)}: the condition's text and offset. */
     private Edit.Where where(List<Token> t, int from, int to, int base) throws QueryException {
         Token w = t.get(from);
-        if (!w.isKeyword("where")) throw error(base, w, "expected 'where' and a condition on values after '" + t.get(0).text() + "'");
+        if (!w.isKeyword("where"))
+            throw error(base, w, "expected 'where' and a condition on values after '" + t.get(0).text() + "'", NearNames.near(w.text(), WHERE));
         if (to <= from + 1) throw error(base, t.get(Math.min(from + 1, t.size() - 1)), "expected a condition after 'where'");
         int start = t.get(from + 1).start(), end = t.get(to - 1).end();
         String part = src.substring(base);
         return new Edit.Where(part.substring(start, end), base + start);
     }
 
-    /** Index of the last top-level keyword {@code word} followed by exactly one token and the end. */
+    /**
+     * Index of the last top-level keyword {@code word} followed by exactly one token and the end;
+     * a near word in its place ({@code bi 0.5}) is pointed at with a "did you mean".
+     */
     private int lastBefore(List<Token> t, String word, int base, String expected) throws QueryException {
         int i = t.size() - 3;   // the keyword, its operand, EOF
         if (i >= 2 && t.get(i).isKeyword(word)) return i;
-        throw error(base, t.get(t.size() - 1), "expected " + expected);
+        List<String> near = i >= 2 && t.get(i).kind() == TokenKind.IDENT ? NearNames.near(t.get(i).text(), List.of(word)) : List.of();
+        throw error(base, near.isEmpty() ? t.get(t.size() - 1) : t.get(i), "expected " + expected, near);
     }
 
     private long wholeNumber(Token n, int base, String what) throws QueryException {
@@ -161,8 +176,12 @@ public final class EditParser {
     /** The largest {@code scale ... by} factor: far past any real what-if, and a scaled size stays a long. */
     static final double MAX_FACTOR = 1 << 20;
 
-    private static QueryException error(int base, Token t, String message) {
-        return new QueryException(base + t.start(), base + Math.max(t.end(), t.start() + 1), message);
+    private static final List<String> WHERE = List.of("where");
+
+    private static QueryException error(int base, Token t, String message) { return error(base, t, message, List.of()); }
+
+    private static QueryException error(int base, Token t, String message, List<String> near) {
+        return new QueryException(new Diagnostic(base + t.start(), base + Math.max(t.end(), t.start() + 1), message, near));
     }
 
     private static int leadingSpace(String s) {

@@ -74,7 +74,7 @@ public record Outcome(HloModule module, Liveness before, Liveness after, List<Ef
     /** The report {@code whatif} prints: the peak before and after, each edit, the values leaving and entering the peak set. */
     public List<Output> report() {
         List<Output> out = new ArrayList<>();
-        Table.Builder peak = Table.builder().title("whatif (" + module.handle() + ")")
+        Table.Builder peak = Table.builder().key("whatif").title("whatif (" + module.handle() + ")")
                 .column("case", ColumnType.STRING).column("peak_step", ColumnType.INT).column("instruction", ColumnType.STRING)
                 .column("occupied_bytes", ColumnType.BYTES).column("live_bytes", ColumnType.BYTES).column("live_values", ColumnType.INT)
                 .column("basis", ColumnType.STRING).column("module", ColumnType.KEY);
@@ -87,7 +87,7 @@ public record Outcome(HloModule module, Liveness before, Liveness after, List<Ef
         peak.note(BOUND);
         out.add(peak.build());
 
-        Table.Builder edits = Table.builder().title("edits")
+        Table.Builder edits = Table.builder().key("edits").title("edits")
                 .column("edit", ColumnType.STRING).column("values", ColumnType.INT).column("bytes", ColumnType.BYTES)
                 .column("peak_after", ColumnType.BYTES).column("saves", ColumnType.BYTES);
         for (Effect e : effects) edits.row(e.edit().text(), (long) e.values(), e.bytes(), e.peakAfter(), e.saved());
@@ -98,8 +98,8 @@ public record Outcome(HloModule module, Liveness before, Liveness after, List<Ef
         left.andNot(is);
         BitSet entered = (BitSet) is.clone();
         entered.andNot(was);
-        out.add(valueList("leave the peak set", left));
-        out.add(valueList("enter the peak set", entered));
+        out.add(valueList("leave the peak set", "leave_the_peak_set", left));
+        out.add(valueList("enter the peak set", "enter_the_peak_set", entered));
         return out;
     }
 
@@ -110,7 +110,7 @@ public record Outcome(HloModule module, Liveness before, Liveness after, List<Ef
                 l.liveBytes(t), (long) l.liveValues(t), basis, module.handle());
     }
 
-    private Table valueList(String title, BitSet which) {
+    private Table valueList(String title, String key, BitSet which) {
         List<Integer> ps = new ArrayList<>();
         long bytes = 0;
         for (int i = which.nextSetBit(0); i >= 0; i = which.nextSetBit(i + 1)) {
@@ -118,7 +118,7 @@ public record Outcome(HloModule module, Liveness before, Liveness after, List<Ef
             bytes = Math.addExact(bytes, module.values().get(i).size());
         }
         ps.sort(Comparator.comparingLong((Integer i) -> -module.values().get(i).size()).thenComparingInt(i -> i));
-        Table.Builder t = Table.builder().title(title)
+        Table.Builder t = Table.builder().key(key).title(title)
                 .column("id", ColumnType.INT).column("label", ColumnType.STRING).column("size", ColumnType.BYTES)
                 .column("shape", ColumnType.STRING).column("range", ColumnType.STRING).column("range_after", ColumnType.STRING);
         for (int i : ps.subList(0, Math.min(LISTED, ps.size()))) {

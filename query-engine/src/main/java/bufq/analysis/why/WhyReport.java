@@ -115,7 +115,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
         BufferAllocation a = m.allocation(v.allocation());
         Categories c = Categories.of(m);
         int p = m.positionOf(v);
-        Table.Builder b = Table.builder().title("what it is: " + name)
+        Table.Builder b = Table.builder().key("what_it_is").title("what it is: " + name)
                 .column("value", ColumnType.STRING).column("id", ColumnType.INT).column("shape", ColumnType.STRING)
                 .column("logical", ColumnType.BYTES).column("assigned", ColumnType.BYTES)
                 .column("allocation", ColumnType.INT).column("kind", ColumnType.STRING)
@@ -149,7 +149,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
     private static Table born(HloModule m, HloValue v, String name) {
         HloInstruction ins = m.instruction(v.name());
         int last = UseSchedule.lastUse(m, v);
-        Table.Builder b = Table.builder().title("born: " + name)
+        Table.Builder b = Table.builder().key("born").title("born: " + name)
                 .column("step", ColumnType.INT).column("instruction", ColumnType.STRING).column("opcode", ColumnType.STRING)
                 .column("op_name", ColumnType.STRING).column("source", ColumnType.STRING)
                 .column("live_from", ColumnType.INT).column("live_to", ColumnType.INT).column("last_use", ColumnType.INT)
@@ -200,7 +200,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
                     user == null || user.opcode() == null ? opcodeFromName(u.use().user(), named) : user.opcode(), user == null ? null : user.opName()}));
         }
         rows.sort(Comparator.comparingInt((Row r) -> r.step() < 0 ? Integer.MAX_VALUE : r.step()).thenComparingInt(Row::order));
-        Table.Builder b = Table.builder().title("uses: " + name + ", positions and uses in schedule order")
+        Table.Builder b = Table.builder().key("uses").title("uses: " + name + ", positions and uses in schedule order")
                 .column("step", ColumnType.INT).column("position", ColumnType.STRING).column("user", ColumnType.STRING)
                 .column("operand", ColumnType.INT).column("opcode", ColumnType.STRING).column("op_name", ColumnType.STRING);
         for (Row r : rows) b.ownedRow(r.cells());
@@ -239,7 +239,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
     /** One row per clause of the explanation, so each stays readable in a terminal's table. */
     private static Table end(HloModule m, HloValue v, String name) {
         RangeEnd e = RangeEnd.of(m, v);
-        Table.Builder b = Table.builder().title("why it ends: " + name)
+        Table.Builder b = Table.builder().key("why_it_ends").title("why it ends: " + name)
                 .column("reason", ColumnType.STRING).column("detail", ColumnType.STRING);
         for (String c : e.clauses()) b.row(e.reason().word(), c);
         return b.build();
@@ -249,7 +249,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
         int peak = Liveness.of(m).peakTime();
         List<Stretch> all = new ArrayList<>(UseSchedule.idleStretches(m, v));
         all.sort(Comparator.comparingInt(Stretch::steps).reversed().thenComparingInt(Stretch::from));
-        Table.Builder b = Table.builder().title("idle stretches: " + name + ", live but not used, longest first")
+        Table.Builder b = Table.builder().key("idle_stretches").title("idle stretches: " + name + ", live but not used, longest first")
                 .column("from", ColumnType.INT).column("to", ColumnType.INT).column("steps", ColumnType.INT)
                 .column("byte_steps", ColumnType.INT).column("peak_inside", ColumnType.BOOL);
         for (Stretch s : all.subList(0, Math.min(MAX_STRETCHES, all.size()))) {
@@ -311,7 +311,7 @@ public record WhyReport(Table what, Table born, Table uses, Table end, Table idl
             }
             saves = before - after;
         }
-        Table.Builder b = Table.builder().title("at the peak: " + name)
+        Table.Builder b = Table.builder().key("at_the_peak").title("at the peak: " + name)
                 .column("peak", ColumnType.INT).column("live", ColumnType.BOOL).column("held", ColumnType.BYTES)
                 .column("share", ColumnType.PERCENT).column("free_at", ColumnType.INT).column("peak_bytes", ColumnType.BYTES)
                 .column("peak_after", ColumnType.BYTES).column("saves", ColumnType.BYTES)

@@ -70,10 +70,27 @@ class EditParserTest {
         assertEquals(s.indexOf("steps"), p.queryOffset());
     }
 
-    private static void fails(String s, String at, String message) {
+    private static QueryException fails(String s, String at, String message) {
         QueryException e = assertThrows(QueryException.class, () -> parse(s), s);
-        assertEquals(message, e.getMessage(), s);
+        assertEquals(message, e.diagnostic().message(), s);
         assertEquals(at.isEmpty() ? s.length() : s.indexOf(at), e.diagnostic().start(), s);
+        return e;
+    }
+
+    @Test
+    void aMisspeltEditOrKeywordGetsADidYouMean() {
+        assertEquals(List.of("where"), fails("end wher x at 3", "wher", "expected 'where' and a condition on values after 'end'")
+                .diagnostic().suggestions());
+        assertEquals(List.of("drop"), fails("drp where id = 1", "drp",
+                "unknown edit 'drp'; expected drop, end, donate, scale, size, remat, tiling, or a query as the last part")
+                .diagnostic().suggestions());
+        assertEquals(List.of("by"), fails("scale where id = 1 bi 0.5", "bi", "expected 'by FACTOR' after the condition")
+                .diagnostic().suggestions());
+        assertEquals(List.of(), fails("scale where id = 1", "", "expected 'by FACTOR' after the condition").diagnostic().suggestions());
+        // the last part may be a query: a misspelt entity is named too
+        assertEquals(List.of("steps"), fails("drop where id = 1; stesp limit 3", "stesp",
+                "unknown edit 'stesp'; expected drop, end, donate, scale, size, remat, tiling, or a query as the last part")
+                .diagnostic().suggestions());
     }
 
     @Test

@@ -1,14 +1,9 @@
 package bufq.shell.api;
 
 import bufq.lang.Diagnostic;
-import bufq.lang.NearNames;
-import bufq.shell.api.ParsedArgs.Word;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.function.UnaryOperator;
 
 /**
@@ -22,104 +17,20 @@ import java.util.function.UnaryOperator;
  * same declaration.
  */
 public final class ArgGrammar {
-    /** What an argument's value is; the placeholder the synopsis shows for it. */
-    public enum Kind {
-        /** A whole number in {@code [min, max]}. */
-        COUNT("N"),
-        /** {@code peak}, {@code claimed_peak}, a step number or a scheduled instruction's name, resolved against a module when run. */
-        STEP("STEP"),
-        /** A share: a percentage ({@code 20%}) or a fraction ({@code 0.2}). */
-        SHARE("P"),
-        /** A byte size ({@code 16GiB}). */
-        SIZE("SIZE"),
-        /** A loaded module's handle, resolved against the session when run. */
-        MODULE("MODULE"),
-        /** A memory space: its name ({@code vmem}, {@code hbm}) or colour, resolved against a module when run. */
-        SPACE("NAME"),
-        /** A file name. */
-        FILE("FILE"),
-        /** A query condition: the words up to the next keyword, as typed. */
-        CONDITION("CONDITION"),
-        /** A word checked when run (a setting's value, a dimension, a program). */
-        TEXT("VALUE"),
-        /** The rest of the line as typed, quotes and all (code, a query, edits). */
-        REST("TEXT"),
-        /** One of the argument's choices. */
-        CHOICE(""),
-        /** A flag or a literal word: no value. */
-        FLAG("");
-
-        final String placeholder;
-        Kind(String placeholder) { this.placeholder = placeholder; }
-    }
-
-    /**
-     * One argument.
-     *
-     * @param word        the keyword ({@code by}, {@code --force}); of a positional, its placeholder ({@code FILE})
-     * @param kind        its value's kind
-     * @param choices     the words a {@link Kind#CHOICE} takes, or the named values a {@link Kind#STEP} takes besides a step
-     * @param min         the least a {@link Kind#COUNT} takes
-     * @param max         the most a {@link Kind#COUNT} takes
-     * @param aliases     other words a {@link Kind#CHOICE} takes, which neither the synopsis nor an error lists
-     * @param unlisted    choices an error names but the synopsis leaves out, to keep it on one line
-     * @param placeholder what the synopsis shows for the value ({@code W} in {@code width W})
-     * @param positional  taken by its place, not after a keyword
-     * @param required    must be given (positionals are, unless declared optional)
-     * @param repeated    may be given more than once; each value is kept
-     * @param runOn       its value is every word up to the next keyword, as typed ({@code where COND}, {@code keep SPEC, ...})
-     * @param hidden      parsed but left out of the synopsis (the description says it)
-     * @param group       of a group of which at most one is given ({@code color N | space NAME}), its number; else -1
-     */
-    public record Arg(String word, Kind kind, List<String> choices, long min, long max, List<String> aliases,
-                      List<String> unlisted, String placeholder, boolean positional, boolean required, boolean repeated,
-                      boolean runOn, boolean hidden, int group) {
-        public Arg {
-            choices = List.copyOf(choices);
-            aliases = List.copyOf(aliases);
-            unlisted = List.copyOf(unlisted);
-        }
-
-        static Arg of(String word, Kind kind, List<String> choices, long min, long max, boolean positional) {
-            return new Arg(word, kind, choices, min, max, List.of(), List.of(), kind.placeholder, positional, positional,
-                    false, kind == Kind.CONDITION, false, -1);
-        }
-
-        Arg with(String placeholder, boolean required, boolean repeated, boolean runOn, boolean hidden, int group) {
-            return new Arg(word, kind, choices, min, max, aliases, unlisted, placeholder, positional, required, repeated, runOn, hidden, group);
-        }
-
-        /** The value as the synopsis shows it: {@code op_name|source}, {@code claimed_peak|STEP}, {@code N}. */
-        String value() {
-            if (kind == Kind.CHOICE) return String.join("|", choices);
-            return (choices.isEmpty() ? "" : String.join("|", choices) + "|") + placeholder;
-        }
-
-        /** {@code by op_name|source}, {@code depth N}, {@code --force}, {@code FILE}, {@code pprof|perfetto}. */
-        String synopsis() {
-            if (kind == Kind.FLAG) return word;
-            if (positional) return value() + (repeated && !placeholder.endsWith("...") ? "..." : "");
-            return word + " " + value();
-        }
-
-        /** The words this argument is named by in an error: {@code 'at N'}, {@code 'fit'}, {@code FILE}. */
-        String named() {
-            return positional ? value() : "'" + synopsis() + "'";
-        }
-    }
-
     private final String command;
     private final List<Arg> args;
     private final List<ArgGrammar> forms;
+    private final ArgGrammar parts;
 
-    private ArgGrammar(String command, List<Arg> args, List<ArgGrammar> forms) {
+    private ArgGrammar(String command, List<Arg> args, List<ArgGrammar> forms, ArgGrammar parts) {
         this.command = command;
         this.args = List.copyOf(args);
         this.forms = List.copyOf(forms);
+        this.parts = parts;
     }
 
     /** A grammar for {@code command}, with no argument yet. */
-    public static ArgGrammar of(String command) { return new ArgGrammar(command, List.of(), List.of()); }
+    public static ArgGrammar of(String command) { return new ArgGrammar(command, List.of(), List.of(), null); }
 
     /**
      * A grammar of several forms of one command, each its own grammar ({@code forecast [DIM] at N
@@ -128,8 +39,21 @@ public final class ArgGrammar {
      */
     public static ArgGrammar forms(ArgGrammar... forms) {
         if (forms.length == 0) throw new IllegalArgumentException("no forms");
-        return new ArgGrammar(forms[0].command, List.of(), List.of(forms));
+        return new ArgGrammar(forms[0].command, List.of(), List.of(forms), null);
     }
+
+    /**
+     * The rest of the line is parts separated by {@code ;}, each led by the name of one of {@code
+     * each}'s forms ({@code whatif drop where COND; scale where COND by F}); the command parses them
+     * (its language has other clients), help lists {@code each}'s forms and completion follows them.
+     */
+    public ArgGrammar parts(ArgGrammar each) { return new ArgGrammar(command, args, forms, each); }
+
+    /** The grammar of each {@code ;}-separated part of the rest of the line; null when it is not in parts. */
+    public ArgGrammar parts() { return parts; }
+
+    /** The forms of which one applies, each its own grammar; empty for a grammar of one form. */
+    public List<ArgGrammar> forms() { return forms; }
 
     /** The command's name. */
     public String command() { return command; }
@@ -137,14 +61,14 @@ public final class ArgGrammar {
     private ArgGrammar with(Arg a) {
         List<Arg> all = new ArrayList<>(args);
         all.add(a);
-        return new ArgGrammar(command, all, forms);
+        return new ArgGrammar(command, all, forms, parts);
     }
 
     private ArgGrammar last(UnaryOperator<Arg> change) {
         if (args.isEmpty()) throw new IllegalStateException("no argument to change");
         List<Arg> all = new ArrayList<>(args);
         all.set(all.size() - 1, change.apply(all.get(all.size() - 1)));
-        return new ArgGrammar(command, all, forms);
+        return new ArgGrammar(command, all, forms, parts);
     }
 
     /** {@code word} followed by one of {@code choices}. */
@@ -157,42 +81,49 @@ public final class ArgGrammar {
 
     /** As {@link #choice(String, List, List)}, with {@code unlisted} choices an error names and the synopsis does not. */
     public ArgGrammar choice(String word, List<String> choices, List<String> unlisted, List<String> aliases) {
-        return with(new Arg(word, Kind.CHOICE, choices, 0, 0, aliases, unlisted, "", false, false, false, false, false, -1));
+        return with(new Arg(word, ArgKind.CHOICE, choices, 0, 0, aliases, unlisted, "", false, false, false, false, false, -1));
     }
 
     /** {@code word N}, N a whole number from {@code min} up. */
     public ArgGrammar count(String word, long min) { return count(word, min, Integer.MAX_VALUE); }
 
     /** {@code word N}, N a whole number in {@code [min, max]}. */
-    public ArgGrammar count(String word, long min, long max) { return with(Arg.of(word, Kind.COUNT, List.of(), min, max, false)); }
+    public ArgGrammar count(String word, long min, long max) { return with(Arg.of(word, ArgKind.COUNT, List.of(), min, max, false)); }
 
     /** {@code word STEP}; {@code named} are the step names the synopsis lists ({@code claimed_peak}). */
-    public ArgGrammar step(String word, String... named) { return with(Arg.of(word, Kind.STEP, List.of(named), 0, 0, false)); }
+    public ArgGrammar step(String word, String... named) { return with(Arg.of(word, ArgKind.STEP, List.of(named), 0, 0, false)); }
+
+    /** {@code word CONDITION}, a condition on {@code entity}'s rows ({@code where COND} on values). */
+    public ArgGrammar condition(String word, String entity) { return with(Arg.of(word, ArgKind.CONDITION, List.of(entity), 0, 0, false)); }
 
     /** {@code word VALUE} of another kind (size, module, memory space, file, condition, text). */
-    public ArgGrammar value(String word, Kind kind) { return with(Arg.of(word, kind, List.of(), 0, 0, false)); }
+    public ArgGrammar value(String word, ArgKind kind) { return with(Arg.of(word, kind, List.of(), 0, 0, false)); }
 
     /** A flag such as {@code --force}, or a literal word ({@code allocation}, {@code fit}). */
-    public ArgGrammar flag(String word) { return with(Arg.of(word, Kind.FLAG, List.of(), 0, 0, false)); }
+    public ArgGrammar flag(String word) { return with(Arg.of(word, ArgKind.FLAG, List.of(), 0, 0, false)); }
 
     /** A positional argument of {@code kind}, shown as {@code name} ({@code FILE}, {@code A}); required unless {@link #optional}. */
-    public ArgGrammar positional(String name, Kind kind) {
+    public ArgGrammar positional(String name, ArgKind kind) {
         return with(Arg.of(name, kind, List.of(), 0, 0, true).with(name, true, false, false, false, -1));
     }
 
     /** A positional whole number in {@code [min, max]}, shown as {@code name}. */
     public ArgGrammar positionalCount(String name, long min, long max) {
-        return with(Arg.of(name, Kind.COUNT, List.of(), min, max, true).with(name, true, false, false, false, -1));
+        return with(Arg.of(name, ArgKind.COUNT, List.of(), min, max, true).with(name, true, false, false, false, -1));
     }
 
     /** A positional word that is one of {@code choices} ({@code export pprof|perfetto}); {@code name} names it in code. */
     public ArgGrammar positionalChoice(String name, List<String> choices, List<String> aliases) {
-        return with(new Arg(name, Kind.CHOICE, choices, 0, 0, aliases, List.of(), "", true, true, false, false, false, -1));
+        return with(new Arg(name, ArgKind.CHOICE, choices, 0, 0, aliases, List.of(), "", true, true, false, false, false, -1));
     }
 
     /** The rest of the line as typed, shown as {@code shown} ({@code CODE}, {@code SELECT ...}); required unless {@link #optional}. */
-    public ArgGrammar rest(String name, String shown) {
-        return with(Arg.of(name, Kind.REST, List.of(), 0, 0, true).with(shown, true, false, false, false, -1));
+    public ArgGrammar rest(String name, String shown) { return rest(name, shown, ArgKind.REST); }
+
+    /** As {@link #rest(String, String)}, holding a {@code kind} that takes the rest of the line ({@link ArgKind#VALUE}). */
+    public ArgGrammar rest(String name, String shown, ArgKind kind) {
+        if (!kind.rest) throw new IllegalArgumentException(kind + " does not take the rest of the line");
+        return with(Arg.of(name, kind, List.of(), 0, 0, true).with(shown, true, false, false, false, -1));
     }
 
     /** The last argument, shown in the synopsis as {@code placeholder} ({@code width W}, {@code --partition KEY=VALUE}). */
@@ -249,7 +180,7 @@ public final class ArgGrammar {
                 continue;
             }
             String s = a.synopsis();
-            if (a.positional() && a.kind() == Kind.REST && a.required()) b.append(' ').append(s);
+            if (a.positional() && a.kind().rest && a.required()) b.append(' ').append(s);
             else if (a.positional() && a.repeated() && !a.required()) b.append(" [").append(a.value()).append(" ...]");
             else if (a.required()) b.append(' ').append(s);
             else if (a.positional() && i + 1 < args.size() && args.get(i + 1).positional() && !args.get(i + 1).required()
@@ -273,7 +204,7 @@ public final class ArgGrammar {
      * {@code text}; the runner shows them under the statement.
      */
     public ParsedArgs parse(String text) throws ArgumentError {
-        if (forms.isEmpty()) return new Parser(this, text, List.of()).parse();
+        if (forms.isEmpty()) return new ArgParser(command, args, synopsis(), text, List.of()).parse();
         // a form led by a literal word (set category ...) before one led by a free word (set NAME ...)
         List<ArgGrammar> order = new ArrayList<>(forms);
         order.sort((x, y) -> Boolean.compare(!x.ledByChoice(), !y.ledByChoice()));
@@ -283,7 +214,7 @@ public final class ArgGrammar {
         int strong = 0;
         for (ArgGrammar f : order) {
             try {
-                return new Parser(f, text, reserved).parse();
+                return new ArgParser(f.command, f.args, f.synopsis(), text, reserved).parse();
             } catch (ArgumentError e) {
                 Diagnostic o = e.diagnostic();
                 Diagnostic d = new Diagnostic(o.start(), o.end(), o.message().replace("usage: " + f.synopsis(), "usage: " + synopsis()), o.suggestions());
@@ -300,200 +231,7 @@ public final class ArgGrammar {
     }
 
     private boolean ledByChoice() {
-        for (Arg a : args) if (a.positional()) return a.kind() == Kind.CHOICE;
+        for (Arg a : args) if (a.positional()) return a.kind() == ArgKind.CHOICE;
         return false;
-    }
-
-    /** One parse of a command's arguments by one form of its grammar: the words, then each argument. */
-    private static final class Parser {
-        private final ArgGrammar grammar;
-        private final String text;
-        private final List<Word> words;
-        private final Map<String, List<Word>> values = new LinkedHashMap<>();
-        private final int[] unterminated = {-1};
-        private int at;
-
-        private final List<String> reserved;
-
-        Parser(ArgGrammar grammar, String text, List<String> reserved) {
-            this.grammar = grammar;
-            this.reserved = reserved;
-            this.text = text;
-            this.words = ArgText.words(text, unterminated);
-        }
-
-        // arguments := ( keyword value? | positional )* ; keywords in any order, positionals in theirs
-        ParsedArgs parse() throws ArgumentError {
-            List<Arg> positionals = new ArrayList<>();
-            for (Arg a : grammar.args()) if (a.positional()) positionals.add(a);
-            int next = 0;
-            boolean keywordSeen = false;
-            while (at < words.size()) {
-                Word w = words.get(at);
-                Arg k = keyword(w.text());
-                // the rest of the line is taken as typed, quotes and all; any other word must close its quote
-                boolean rest = k == null && next < positionals.size() && positionals.get(next).kind() == Kind.REST;
-                if (w.start() == unterminated[0] && !rest) throw ArgText.error(w.start(), text.length(), "unterminated string");
-                if (k != null) {
-                    keywordSeen = true;
-                    keywordArgument(k, w);
-                    continue;
-                }
-                if (next >= positionals.size() || unknownFlag(w.text())) throw unexpected(w);
-                Arg p = positionals.get(next);
-                // a lone optional word leads (forecast [DIM] at N): after a keyword it is out of place
-                // (forecast fit: a keyword of another form is that form's, not this word)
-                if (leading(p) && (keywordSeen || reserved.contains(w.text().toLowerCase(Locale.ROOT)))) {
-                    next++;
-                    if (next >= positionals.size()) throw unexpected(w);
-                    p = positionals.get(next);
-                }
-                if (p.kind() == Kind.REST) {
-                    put(p, new Word(text.substring(w.start()), w.start(), text.length()));
-                    at = words.size();
-                    break;
-                }
-                if (p.group() >= 0) conflicts(p, w);
-                Word v = p.runOn() ? runOn(w.start()) : words.get(at++);
-                check(p, v);
-                put(p, v);
-                if (!p.repeated()) next++;
-            }
-            missing();
-            return new ParsedArgs(values);
-        }
-
-        private static boolean leading(Arg p) {
-            return p.kind() == Kind.TEXT && !p.required() && !p.repeated() && !p.runOn();
-        }
-
-        // keyword := FLAG | word value | '--word=value'
-        private void keywordArgument(Arg k, Word w) throws ArgumentError {
-            at++;
-            conflicts(k, w);
-            if (k.kind() == Kind.FLAG) {
-                put(k, w);
-                return;
-            }
-            String typed = w.text();
-            int eq = typed.indexOf('=');
-            if (eq > 0 && typed.startsWith("--")) {   // --partition=run=1
-                Word v = new Word(typed.substring(eq + 1), w.start() + eq + 1, w.end());
-                check(k, v);
-                put(k, v);
-                return;
-            }
-            if (at >= words.size() || (k.runOn() && keyword(words.get(at).text()) != null))
-                throw ArgText.error(text.length(), text.length() + 1, "'" + k.word() + "' needs a value; usage: " + grammar.synopsis());
-            Word v = k.runOn() ? runOn(words.get(at).start()) : words.get(at++);
-            check(k, v);
-            put(k, v);
-        }
-
-        /** The words from here to the next keyword, as one value as typed. */
-        private Word runOn(int start) {
-            int end = start;
-            while (at < words.size() && keyword(words.get(at).text()) == null) end = words.get(at++).end();
-            return new Word(text.substring(start, end), start, end);
-        }
-
-        private void conflicts(Arg k, Word w) throws ArgumentError {
-            if (values.containsKey(k.word()) && !k.repeated())
-                throw ArgText.error(w.start(), w.end(), "'" + k.word() + "' given twice; usage: " + grammar.synopsis());
-            if (k.group() < 0) return;
-            for (Arg other : grammar.args()) {
-                if (other != k && other.group() == k.group() && values.containsKey(other.word()))
-                    throw ArgText.error(w.start(), w.end(), "give " + other.named() + " or " + k.named() + ", not both");
-            }
-        }
-
-        /** Required arguments and groups not given: an error at the end, or at a word that looks like the one missing. */
-        private void missing() throws ArgumentError {
-            List<Integer> groupsSeen = new ArrayList<>();
-            for (Arg a : grammar.args()) {
-                if (!a.required() || values.containsKey(a.word())) continue;
-                List<Arg> wanted = new ArrayList<>();
-                if (a.group() >= 0) {
-                    if (groupsSeen.contains(a.group())) continue;
-                    groupsSeen.add(a.group());
-                    boolean given = false;
-                    for (Arg m : grammar.args()) {
-                        if (m.group() != a.group()) continue;
-                        wanted.add(m);
-                        given |= values.containsKey(m.word());
-                    }
-                    if (given) continue;
-                } else {
-                    wanted.add(a);
-                }
-                List<String> names = new ArrayList<>(), keywords = new ArrayList<>();
-                for (Arg m : wanted) {
-                    names.add(m.named());
-                    if (!m.positional()) keywords.add(m.word());
-                }
-                String message = "expected " + String.join(" or ", names) + "; usage: " + grammar.synopsis();
-                // a keyword mistyped where a free word is taken ('forecast fti'): the caret goes under it
-                for (List<Word> given : values.values()) {
-                    for (Word w : given) {
-                        List<String> near = NearNames.near(w.text(), keywords);
-                        if (!near.isEmpty() && !w.text().contains(" "))
-                            throw ArgText.error(w.start(), w.end(), message, near);
-                    }
-                }
-                throw ArgText.error(text.length(), text.length() + 1, message);
-            }
-        }
-
-        private ArgumentError unexpected(Word w) {
-            List<String> keywords = new ArrayList<>();
-            for (Arg k : grammar.args()) if (!k.positional() && !values.containsKey(k.word())) keywords.add(k.word());
-            return ArgText.error(w.start(), w.end(), "unexpected '" + w.text() + "'; usage: " + grammar.synopsis(), NearNames.near(w.text(), keywords));
-        }
-
-        /** A {@code --word} not declared, where the grammar has flags of that form: a mistyped flag, not a value. */
-        private boolean unknownFlag(String word) {
-            if (!word.matches("--[A-Za-z][A-Za-z-]*(=.*)?")) return false;
-            for (Arg a : grammar.args()) if (!a.positional() && a.word().startsWith("--")) return true;
-            return false;
-        }
-
-        private Arg keyword(String word) {
-            String w = word.toLowerCase(Locale.ROOT);
-            int eq = w.indexOf('=');
-            if (eq > 0 && w.startsWith("--")) w = w.substring(0, eq);
-            for (Arg a : grammar.args()) if (!a.positional() && a.word().equals(w)) return a;
-            return null;
-        }
-
-        private void put(Arg a, Word v) { values.computeIfAbsent(a.word(), x -> new ArrayList<>()).add(v); }
-
-        private void check(Arg a, Word v) throws ArgumentError {
-            if (v.start() == unterminated[0]) throw ArgText.error(v.start(), text.length(), "unterminated string");
-            switch (a.kind()) {
-                case CHOICE -> {
-                    String lower = v.text().toLowerCase(Locale.ROOT);
-                    if (a.choices().contains(lower) || a.unlisted().contains(lower) || a.aliases().contains(lower)) return;
-                    List<String> quoted = new ArrayList<>(a.choices());
-                    quoted.addAll(a.unlisted());
-                    String list = quoted.size() == 1 ? quoted.get(0)
-                            : String.join(", ", quoted.subList(0, quoted.size() - 1)) + " or " + quoted.get(quoted.size() - 1);
-                    String who = a.positional() ? grammar.command() : grammar.command() + " " + a.word();
-                    throw ArgText.error(v.start(), v.end(), who + " takes " + list + ", not '" + v.text() + "'", NearNames.near(v.text(), quoted));
-                }
-                case COUNT -> {
-                    Long n = ParsedArgs.whole(v.text());
-                    if (n != null && n >= a.min() && n <= a.max()) return;
-                    String range = a.max() >= Integer.MAX_VALUE ? ">= " + a.min() : "from " + a.min() + " to " + a.max();
-                    String who = a.positional() ? a.placeholder() : "'" + a.word() + "'";
-                    throw ArgText.error(v.start(), v.end(), who + " takes a whole number " + range + ", not '" + v.text() + "'");
-                }
-                case SHARE -> {
-                    if (ParsedArgs.share(v.text()) >= 0) return;
-                    throw ArgText.error(v.start(), v.end(), a.word() + " takes a percentage from 0% to 100% (20%) or a fraction from 0 to 1 (0.2), not '"
-                            + v.text() + "'");
-                }
-                default -> { }   // steps, spaces and modules resolve against the session when the command runs
-            }
-        }
     }
 }

@@ -12,6 +12,11 @@ public final class ArgumentError extends CommandException {
         this.diagnostic = diagnostic;
     }
 
+    /** {@code d}, a diagnostic in the columns of a text (a query, edits) that starts {@code at} characters into the arguments. */
+    public static ArgumentError within(int at, Diagnostic d) {
+        return new ArgumentError(new Diagnostic(d.start() + at, d.end() + at, d.message(), d.suggestions()));
+    }
+
     /** Where and what, in the arguments' own columns. */
     public Diagnostic diagnostic() { return diagnostic; }
 

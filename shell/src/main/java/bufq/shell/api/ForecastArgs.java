@@ -13,9 +13,9 @@ public final class ForecastArgs {
 
     /** {@code forecast [DIM] at N [limit K] | forecast [DIM] fit [at N] | forecast chips (at N | fit)}. */
     public static final ArgGrammar GRAMMAR = ArgGrammar.forms(
-            ArgGrammar.of("forecast").positional("DIM", ArgGrammar.Kind.TEXT).optional()
+            ArgGrammar.of("forecast").positional("DIM", ArgKind.TEXT).optional()
                     .count("at", 1, Long.MAX_VALUE).required().count("limit", -1).as("K"),
-            ArgGrammar.of("forecast").positional("DIM", ArgGrammar.Kind.TEXT).optional().flag("fit").required()
+            ArgGrammar.of("forecast").positional("DIM", ArgKind.TEXT).optional().flag("fit").required()
                     .count("at", 1, Long.MAX_VALUE),
             ArgGrammar.of("forecast").positionalChoice("chips", List.of("chips"), List.of())
                     .oneOf(true, g -> g.count("at", 1, Long.MAX_VALUE).flag("fit")));

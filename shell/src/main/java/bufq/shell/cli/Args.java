@@ -1,7 +1,7 @@
 package bufq.shell.cli;
 
 import bufq.format.Formatters;
-import bufq.shell.session.Suggest;
+import bufq.lang.NearNames;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -148,7 +148,7 @@ public record Args(String format, List<Action> actions, boolean bail, boolean he
                 case "--capacity", "--device", "--reserved" ->
                         presets.add(new Preset(a.substring(2), inline != null ? inline : value(argv, ++i, a)));
                 case "--module" -> module = inline != null ? inline : value(argv, ++i, a);
-                default -> throw new UsageException("unknown option '" + a + "'" + Suggest.hint(a, OPTIONS));
+                default -> throw new UsageException("unknown option '" + a + "'" + NearNames.hint(a, OPTIONS));
             }
             if (inline != null && !VALUE_OPTIONS.contains(a))
                 throw new UsageException("option '" + a + "' takes no value");

@@ -9,6 +9,7 @@ import bufq.analysis.diff.Growth;
 import bufq.model.LoadOptions;
 import bufq.model.HloModule;
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
 import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
@@ -36,8 +37,8 @@ final class DiffCommand implements Command {
     /** The Used values section: values are matched by instruction text. */
 
     private static final ArgGrammar GRAMMAR = ArgGrammar.of("diff")
-            .positional("A", ArgGrammar.Kind.MODULE).positional("B", ArgGrammar.Kind.MODULE)
-            .flag("--at-peak").count("limit", -1).value("--fail-over", ArgGrammar.Kind.TEXT).as("PCT");
+            .positional("A", ArgKind.MODULE).positional("B", ArgKind.MODULE)
+            .flag("--at-peak").count("limit", -1).value("--fail-over", ArgKind.TEXT).as("PCT");
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
     @Override public String brief() { return "Compares two compilations: peak, totals, op_name changes, one-sided values."; }

@@ -5,6 +5,7 @@ import bufq.export.ProfileStacks;
 import bufq.export.TraceExport;
 import bufq.model.HloModule;
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
 import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
@@ -36,10 +37,10 @@ final class ExportCommand implements Command {
     /** One line of help: the table exports' ENTITY words and --partition are in the description. */
     private static final ArgGrammar GRAMMAR = ArgGrammar.of("export")
             .positionalChoice("format", List.of("pprof", "perfetto", "parquet", "duckdb"), List.of())
-            .positional("FILE", ArgGrammar.Kind.FILE)
-            .positional("ENTITY", ArgGrammar.Kind.TEXT).optional().repeated().hidden()
+            .positional("FILE", ArgKind.FILE)
+            .positional("ENTITY", ArgKind.ENTITY).optional().repeated().hidden()
             .step("at").choice("by", "stack", "op_name", "source").flag("--force")
-            .value("--partition", ArgGrammar.Kind.TEXT).as("KEY=VALUE").repeated().hidden();
+            .value("--partition", ArgKind.TEXT).as("KEY=VALUE").repeated().hidden();
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
 

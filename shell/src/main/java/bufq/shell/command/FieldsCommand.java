@@ -1,6 +1,7 @@
 package bufq.shell.command;
 
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
 import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
@@ -8,7 +9,7 @@ import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Engine;
 import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
-import bufq.shell.session.Suggest;
+import bufq.lang.NearNames;
 import bufq.table.ColumnType;
 import bufq.table.Table;
 
@@ -20,7 +21,7 @@ final class FieldsCommand implements Command {
     private static final String VALUES_FILE = "values";
 
     @Override public String name() { return "fields"; }
-    private static final ArgGrammar GRAMMAR = ArgGrammar.of("fields").positional("ENTITY", ArgGrammar.Kind.TEXT).optional();
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("fields").positional("ENTITY", ArgKind.ENTITY).optional();
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
 
@@ -45,8 +46,8 @@ final class FieldsCommand implements Command {
         List<String> entities = args.isEmpty() ? e.entities() : List.of(args.get(0));
         if (!args.isEmpty() && !e.entities().contains(args.get(0)))
             throw a.error("ENTITY", "unknown entity '" + args.get(0) + "'"
-                    + (Suggest.closest(args.get(0), e.entities()) == null ? " (entities: " + String.join(", ", e.entities()) + ")" : ""), e.entities());
-        Table.Builder b = Table.builder();
+                    + (NearNames.near(args.get(0), e.entities()).isEmpty() ? " (entities: " + String.join(", ", e.entities()) + ")" : ""), e.entities());
+        Table.Builder b = Table.builder().key("fields");
         if (args.isEmpty()) b.column("entity", ColumnType.STRING);
         b.column("field", ColumnType.STRING).column("type", ColumnType.STRING).column("reads", ColumnType.STRING)
                 .column("doc", ColumnType.STRING);

@@ -17,6 +17,7 @@ import bufq.lang.QueryException;
 import bufq.lang.Diagnostic;
 import bufq.model.HloModule;
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
 import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
@@ -44,10 +45,10 @@ import java.util.concurrent.CancellationException;
  */
 final class FitCommand implements Command {
     private static final ArgGrammar GRAMMAR = ArgGrammar.of("fit")
-            .oneOf(false, g -> g.positional("PROGRAM", ArgGrammar.Kind.TEXT).as("PROGRAM, ...").runOn().optional()
-                    .value("where", ArgGrammar.Kind.CONDITION).as("COND"))
-            .value("keep", ArgGrammar.Kind.TEXT).as("SPEC, ...").runOn().repeated()
-            .value("drop", ArgGrammar.Kind.TEXT).as("SPEC, ...").runOn().repeated();
+            .oneOf(false, g -> g.positional("PROGRAM", ArgKind.TEXT).as("PROGRAM, ...").runOn().optional()
+                    .value("where", ArgKind.CONDITION).as("COND"))
+            .value("keep", ArgKind.TEXT).as("SPEC, ...").runOn().repeated()
+            .value("drop", ArgKind.TEXT).as("SPEC, ...").runOn().repeated();
 
     @Override public String name() { return "fit"; }
 
@@ -74,7 +75,7 @@ final class FitCommand implements Command {
     }
 
     @Override public List<String> examples() {
-        return List.of("fit", "fit jit_a, jit_b", "fit where name = 'jit_train_step'", "fit keep outputs",
+        return List.of("fit", "fit jit_a, jit_b", "fit where program = 'jit_train_step'", "fit keep outputs",
                 "fit drop jit__lambda:0");
     }
 

@@ -8,7 +8,7 @@ import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
 import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
-import bufq.shell.session.Suggest;
+import bufq.lang.NearNames;
 
 import java.util.List;
 
@@ -41,7 +41,7 @@ final class FormatCommand implements Command {
     /** Makes {@code name} the output format ({@code format NAME}, and {@code set format NAME} as people type it). */
     static void use(CommandContext ctx, String name) throws CommandException {
         if (!Formatters.names().contains(name))
-            throw new CommandException("unknown format '" + name + "'" + Suggest.hint(name, Formatters.names())
+            throw new CommandException("unknown format '" + name + "'" + NearNames.hint(name, Formatters.names())
                     + " (expected one of " + String.join(", ", Formatters.names()) + ")");
         ctx.out().setFormat(Formatters.byName(name));
     }

@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.analysis.fit.Devices;
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
 import bufq.shell.api.ParsedArgs;
 import bufq.shell.api.CommandDoc;
@@ -11,7 +12,7 @@ import bufq.shell.session.Setting;
 import bufq.shell.session.Settings;
 import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
-import bufq.shell.session.Suggest;
+import bufq.lang.NearNames;
 import bufq.table.ColumnType;
 import bufq.table.Table;
 import bufq.table.TextBlock;
@@ -90,7 +91,7 @@ final class HelpCommand implements Command {
             """;
 
     @Override public String name() { return "help"; }
-    private static final ArgGrammar GRAMMAR = ArgGrammar.of("help").positional("TOPIC", ArgGrammar.Kind.TEXT).optional();
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("help").positional("TOPIC", ArgKind.TOPIC).optional();
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
 
@@ -123,7 +124,7 @@ final class HelpCommand implements Command {
 
     /** The one table of size units that every flag, setting, query and reader reads through. */
     private static Table unitsTable() {
-        Table.Builder b = Table.builder().column("unit", ColumnType.STRING).column("bytes", ColumnType.INT)
+        Table.Builder b = Table.builder().key("units").column("unit", ColumnType.STRING).column("bytes", ColumnType.INT)
                 .column("meaning", ColumnType.STRING);
         for (Unit u : Unit.values()) b.row(u.symbol(), u.bytes(), u.meaning());
         return b.note("case does not matter (16gib is 16GiB); a capacity or reservation needs a unit (16B, 16GiB);"
@@ -308,7 +309,7 @@ final class HelpCommand implements Command {
         if (c == null) {
             List<String> topics = new ArrayList<>(ctx.session().commands().names());
             topics.addAll(List.of("query", "formats", "settings", "device", "units"));
-            throw new CommandException("no help on '" + topic + "'" + Suggest.hint(topic, topics)
+            throw new CommandException("no help on '" + topic + "'" + NearNames.hint(topic, topics)
                     + " (topics: commands, query, formats, settings, device, units)");
         }
         StringBuilder b = new StringBuilder(String.join("\n", wrapSynopsis(c.synopsis(), Math.max(20, ctx.out().terminalWidth() - 1))))

@@ -26,7 +26,7 @@ final class HistoryCommand implements Command {
     }
 
     private Status run(CommandContext ctx, ParsedArgs args) throws CommandException, IOException {
-        Table.Builder b = Table.builder().column("#", ColumnType.INT).column("statement", ColumnType.STATEMENT);
+        Table.Builder b = Table.builder().key("history").column("#", ColumnType.INT).column("statement", ColumnType.STATEMENT);
         List<String> h = ctx.session().history().entries();
         for (int i = 0; i < h.size(); i++) b.row((long) (i + 1), h.get(i));
         ctx.out().print(b.build());

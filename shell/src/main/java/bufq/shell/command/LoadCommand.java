@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.model.HloModule;
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
 import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
@@ -17,7 +18,7 @@ import java.util.List;
 
 final class LoadCommand implements Command {
     @Override public String name() { return "load"; }
-    private static final ArgGrammar GRAMMAR = ArgGrammar.of("load").positional("PATH", ArgGrammar.Kind.FILE).repeated();
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("load").positional("PATH", ArgKind.FILE).repeated();
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
 

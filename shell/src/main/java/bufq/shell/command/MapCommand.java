@@ -4,6 +4,7 @@ import bufq.format.chart.BarChart;
 import bufq.analysis.map.AllocationMap;
 import bufq.model.HloModule;
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
 import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
@@ -21,7 +22,7 @@ final class MapCommand implements Command {
     private static final ArgGrammar GRAMMAR = ArgGrammar.of("map").flag("allocation")
             .positionalCount("N", 0, Integer.MAX_VALUE)
             .count("width", 20, BarChart.MAX_WIDTH).as("W")
-            .oneOf(false, g -> g.value("--svg", ArgGrammar.Kind.FILE).value("--html", ArgGrammar.Kind.FILE))
+            .oneOf(false, g -> g.value("--svg", ArgKind.FILE).value("--html", ArgKind.FILE))
             .flag("--force");
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }

@@ -19,6 +19,7 @@ import bufq.shell.session.ModuleSet;
 import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
 import bufq.table.ColumnType;
+import bufq.table.ModuleSummary;
 import bufq.table.Table;
 
 import java.io.IOException;
@@ -33,10 +34,11 @@ final class ModulesCommand implements Command {
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
 
-    @Override public String brief() { return "Lists the loaded modules; the current one is marked *."; }
+    @Override public String brief() { return "Lists the loaded modules; current is true for the current one."; }
 
     @Override public String description() {
-        return "Lists the loaded modules with the handle and number 'use' accepts; the current one is marked *.\n"
+        return "Lists the loaded modules with the handle and number 'use' accepts, the program name and current\n"
+                + "(true for the current one): the columns summary and the query 'modules' lead with too.\n"
                 + "module_id is XLA's number for it (module_0004 in a dump's file names, the program id in a capture).\n"
                 + "Modules of a big directory are read when first used: backend, values and the byte columns show\n"
                 + "once they are: 'fit', 'summary' and the query 'modules where ...' read them all.\n"
@@ -64,8 +66,7 @@ final class ModulesCommand implements Command {
     private Status run(CommandContext ctx, ParsedArgs args) throws CommandException, IOException {
         // Lists what is known without reading: a big directory's modules not in memory show no
         // backend, values nor byte columns (reading 2,000 modules to list them took seconds).
-        Table.Builder b = Table.builder().column("#", ColumnType.INT).column("current", ColumnType.STRING)
-                .column("module", ColumnType.STRING).column("name", ColumnType.STRING)
+        Table.Builder b = ModuleSummary.columns(Table.builder().key("modules").column("#", ColumnType.INT))
                 .column("module_id", ColumnType.STRING).column("backend", ColumnType.STRING)
                 .column("values", ColumnType.INT).column("in_memory", ColumnType.BOOL).column("files", ColumnType.LIST)
                 .column("argument_bytes", ColumnType.BYTES).column("output_bytes", ColumnType.BYTES)
@@ -94,8 +95,9 @@ final class ModulesCommand implements Command {
             if (m == null) unread++;
             noCode |= m != null && z.codeBytes() < 0;
             Map<String, Long> arguments = named ? arguments(ctx, m) : Map.of();
-            List<Object> row = new ArrayList<>(Arrays.asList((long) (i + 1), e == ctx.modules().set().currentEntry() ? "*" : "",
-                    e.handle(), e.name(), e.dumpId(),
+            List<Object> row = new ArrayList<>(List.of((long) (i + 1)));
+            row.addAll(new ModuleSummary(e.handle(), e.name(), e == ctx.modules().set().currentEntry()).cells());
+            row.addAll(Arrays.asList(e.dumpId(),
                     m == null ? null : m.info().backend(), m == null ? null : (long) m.values().size(), m != null,
                     List.copyOf(e.files()), orNull(z.argumentBytes()), orNull(z.outputBytes()), orNull(z.aliasBytes()),
                     orNull(z.tempBytes()), orNull(z.codeBytes()), orNull(z.needsBytes()),

@@ -8,6 +8,7 @@ import bufq.analysis.oom.OomReader;
 import bufq.analysis.oom.OomReport;
 import bufq.analysis.oom.OomText;
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
 import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
@@ -33,7 +34,7 @@ import java.util.List;
 /** {@code oom FILE|-}: an out-of-memory message joined to the loaded modules. */
 final class OomCommand implements Command {
     @Override public String name() { return "oom"; }
-    private static final ArgGrammar GRAMMAR = ArgGrammar.of("oom").rest("FILE", "FILE|-");
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("oom").rest("FILE", "FILE|-", ArgKind.FILE_REST);
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
     @Override public String brief() { return "Joins an out-of-memory message to the loaded modules and their values."; }

@@ -1,6 +1,7 @@
 package bufq.shell.command;
 
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
 import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
@@ -17,7 +18,7 @@ import java.util.List;
 
 final class OutputCommand implements Command {
     @Override public String name() { return "output"; }
-    private static final ArgGrammar GRAMMAR = ArgGrammar.of("output").positional("FILE", ArgGrammar.Kind.FILE).optional().flag("--force");
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("output").positional("FILE", ArgKind.FILE).optional().flag("--force");
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
 

@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.analysis.peak.Peak;
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgKind;
 import bufq.shell.api.ParsedArgs;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
@@ -19,7 +20,7 @@ final class PeakCommand implements Command {
     boolean readsUsedValues() { return true; }
 
     private static final ArgGrammar GRAMMAR = ArgGrammar.of("peak")
-            .oneOf(false, g -> g.count("color", 0).value("space", ArgGrammar.Kind.SPACE));
+            .oneOf(false, g -> g.count("color", 0).value("space", ArgKind.SPACE));
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
     @Override public String brief() { return "The peak of occupied bytes, beside the dump's label, and what is live then."; }

@@ -3,6 +3,7 @@ package bufq.shell.command;
 import bufq.analysis.peak.Peak;
 import bufq.analysis.liveness.Prominence;
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgKind;
 import bufq.shell.api.ParsedArgs;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
@@ -20,8 +21,8 @@ final class PeaksCommand implements Command {
     /** The Used values section: the op_name prefixes holding each peak. */
     boolean readsUsedValues() { return true; }
     private static final ArgGrammar GRAMMAR = ArgGrammar.of("peaks")
-            .oneOf(false, g -> g.count("color", 0).value("space", ArgGrammar.Kind.SPACE))
-            .value("min_share", ArgGrammar.Kind.SHARE).count("limit", 0);
+            .oneOf(false, g -> g.count("color", 0).value("space", ArgKind.SPACE))
+            .value("min_share", ArgKind.SHARE).count("limit", 0);
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
     @Override public String brief() { return "Every peak of occupied bytes whose prominence is at least P of the highest."; }

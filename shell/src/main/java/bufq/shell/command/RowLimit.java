@@ -20,7 +20,7 @@ final class RowLimit {
         for (Output o : outputs) {
             if (limit.isPresent() && o instanceof Table t && t.size() > limit.getAsInt()) {
                 int n = limit.getAsInt(), more = t.size() - n;
-                o = new Table(t.title(), t.columns(), t.rows().subList(0, n), t.notes())
+                o = new Table(t.title(), t.columns(), t.rows().subList(0, n), t.notes(), t.key())
                         .withNote(more + " more row" + (more == 1 ? "" : "s") + " (limit " + n + "; a larger limit shows them)");
             }
             out.add(o);

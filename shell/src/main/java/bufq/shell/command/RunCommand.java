@@ -1,6 +1,7 @@
 package bufq.shell.command;
 
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
 import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
@@ -19,7 +20,7 @@ import java.util.List;
 
 final class RunCommand implements Command {
     @Override public String name() { return "run"; }
-    private static final ArgGrammar GRAMMAR = ArgGrammar.of("run").positional("FILE", ArgGrammar.Kind.FILE);
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("run").positional("FILE", ArgKind.FILE);
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
 

@@ -7,6 +7,7 @@ import bufq.lang.Diagnostic;
 import bufq.lang.QueryException;
 import bufq.shell.session.Engine;
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
 import bufq.shell.statement.Words;
 import bufq.shell.api.ParsedArgs;
@@ -16,7 +17,7 @@ import bufq.shell.session.Setting;
 import bufq.shell.session.Settings;
 import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
-import bufq.shell.session.Suggest;
+import bufq.lang.NearNames;
 import bufq.table.ColumnType;
 import bufq.table.Table;
 import bufq.units.Units;
@@ -32,7 +33,7 @@ import java.util.regex.Pattern;
 final class SetCommand implements Command {
     @Override public String name() { return "set"; }
     private static final ArgGrammar GRAMMAR = ArgGrammar.forms(
-            ArgGrammar.of("set").positional("NAME", ArgGrammar.Kind.TEXT).optional().rest("VALUE", "VALUE").optional(),
+            ArgGrammar.of("set").positional("NAME", ArgKind.TEXT).optional().rest("VALUE", "VALUE").optional(),
             ArgGrammar.of("set").positionalChoice("category", List.of("category"), List.of()).rest("RULE", "NAME = CONDITION | off").optional());
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
@@ -90,7 +91,7 @@ final class SetCommand implements Command {
             near.add("format");
             near.add("category");
             throw a.error("NAME", "unknown setting '" + args.get(0) + "'"
-                    + (Suggest.closest(args.get(0), near) == null ? " (settings: " + String.join(", ", keys) + ")" : ""), near);
+                    + (NearNames.near(args.get(0), near).isEmpty() ? " (settings: " + String.join(", ", keys) + ")" : ""), near);
         }
         if (args.size() == 1) ctx.out().print(table(ctx, List.of(s)));
         else {
@@ -127,7 +128,7 @@ final class SetCommand implements Command {
             throws CommandException, Engine.Failure, IOException {
         CategoryRules rules = ctx.engine().catalog().categories();
         if (rule.isEmpty()) {
-            Table.Builder b = Table.builder().title("category rules, in order, before the built-in ones")
+            Table.Builder b = Table.builder().key("category_rules").title("category rules, in order, before the built-in ones")
                     .column("order", ColumnType.INT).column("rule", ColumnType.STRING);
             for (int i = 0; i < rules.rules().size(); i++) b.row((long) i + 1, rules.rules().get(i).text());
             if (rules.isEmpty()) b.note("none: the built-in rules alone (docs/commands.md, 'What is this memory?')");
@@ -166,7 +167,7 @@ final class SetCommand implements Command {
     private static final Pattern RULE = Pattern.compile("(?s)([^\\s=]+)\\s*=\\s*(.*\\S)\\s*");
 
     static Table table(CommandContext ctx, List<Setting> settings) {
-        Table.Builder b = Table.builder().column("name", ColumnType.STRING).column("value", ColumnType.STRING)
+        Table.Builder b = Table.builder().key("settings").column("name", ColumnType.STRING).column("value", ColumnType.STRING)
                 .column("values", ColumnType.STRING).column("default", ColumnType.STRING).column("doc", ColumnType.STRING);
         for (Setting s : settings) b.row(s.key(), ctx.settings().text(s), s.syntax(), Settings.defaultText(s), s.doc());
         return b.build();

@@ -44,7 +44,7 @@ public final class SummaryCommand implements Command {
     private Status run(CommandContext ctx, ParsedArgs args) throws CommandException, IOException, Engine.Failure {
         List<HloModule> modules = new ArrayList<>();
         ctx.modules().forEachModule(modules::add);
-        ctx.out().print(Summary.of(modules));
+        ctx.out().print(Summary.of(modules, ctx.modules().current()));
         return Status.OK;
     }
 }

@@ -4,6 +4,7 @@ import bufq.analysis.timeline.Timeline;
 import bufq.format.chart.BarChart;
 import bufq.model.HloModule;
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
 import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
@@ -20,9 +21,9 @@ import java.util.OptionalInt;
 final class TimelineCommand implements Command {
     @Override public String name() { return "timeline"; }
     private static final ArgGrammar GRAMMAR = ArgGrammar.of("timeline").choice("by", "steps", "events")
-            .oneOf(false, g -> g.count("color", 0).value("space", ArgGrammar.Kind.SPACE))
+            .oneOf(false, g -> g.count("color", 0).value("space", ArgKind.SPACE))
             .count("width", 20, BarChart.MAX_WIDTH).as("W")
-            .oneOf(false, g -> g.value("--svg", ArgGrammar.Kind.FILE).value("--html", ArgGrammar.Kind.FILE))
+            .oneOf(false, g -> g.value("--svg", ArgKind.FILE).value("--html", ArgKind.FILE))
             .flag("--force");
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }

@@ -2,6 +2,7 @@ package bufq.shell.command;
 
 import bufq.model.HloModule;
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
 import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
@@ -14,7 +15,7 @@ import java.util.List;
 
 final class UseCommand implements Command {
     @Override public String name() { return "use"; }
-    private static final ArgGrammar GRAMMAR = ArgGrammar.of("use").positional("MODULE", ArgGrammar.Kind.MODULE);
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("use").positional("MODULE", ArgKind.MODULE);
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
 

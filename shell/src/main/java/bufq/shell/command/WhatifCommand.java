@@ -7,6 +7,7 @@ import bufq.lang.Diagnostic;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
@@ -27,23 +28,45 @@ import java.util.Set;
 /** {@code whatif EDIT [; EDIT ...] [; QUERY]}: the peak recomputed under edits of a copy of the live ranges and sizes. */
 final class WhatifCommand implements Command {
     @Override public String name() { return "whatif"; }
-    private static final ArgGrammar GRAMMAR = ArgGrammar.of("whatif").rest("EDITS", "EDIT [; EDIT ...] [; QUERY]");
+
+    /**
+     * One edit, as {@link EditParser} reads it (the engine's, which scripts and advise use too): help
+     * lists these forms and completion follows them; {@code EditParser.KINDS} names the same edits.
+     */
+    static final ArgGrammar EDIT = ArgGrammar.forms(
+            ArgGrammar.of("drop").condition("where", EditSweep.ENTITY).as("COND").required(),
+            ArgGrammar.of("end").condition("where", EditSweep.ENTITY).as("COND").required().step("at", "last_use").required(),
+            ArgGrammar.of("donate").oneOf(true, g -> g.positional("PARAM", ArgKind.TEXT)
+                    .condition("where", EditSweep.ENTITY).as("COND")),
+            ArgGrammar.of("scale").condition("where", EditSweep.ENTITY).as("COND").required().value("by", ArgKind.FACTOR).required(),
+            ArgGrammar.of("size").condition("where", EditSweep.ENTITY).as("COND").required().value("=", ArgKind.SIZE).required(),
+            ArgGrammar.of("remat").condition("where", EditSweep.ENTITY).as("COND").required(),
+            ArgGrammar.of("tiling").positional("NAME", ArgKind.TILING));
+
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("whatif").rest("EDITS", "EDIT [; EDIT ...] [; QUERY]").parts(EDIT);
+
+    /** What each edit does, by its name, for help. */
+    private static final Map<String, String> DOES = Map.of(
+            "drop", "the values are not materialised",
+            "end", "ranges end at the last use, a step or an instruction",
+            "donate", "parameters end at their last use (donate_argnums)",
+            "scale", "sizes times F (0.5: f32 to bf16)",
+            "size", "sizes set to SIZE (e.g. 4MiB)",
+            "remat", "freed after the last use before the peak, made again for the next use",
+            "tiling", "every value sized by another tiling model");
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
 
     @Override public String brief() { return "Recomputes the peak with edited live ranges and sizes (remat, donation, dtype)."; }
 
     @Override public String description() {
+        StringBuilder edits = new StringBuilder();
+        for (ArgGrammar e : EDIT.forms())
+            edits.append(String.format("  %-32s  %s%n", e.synopsis(), DOES.get(e.command())));   // rows hang in 80 columns
         return "Edits a copy of the module's live ranges and sizes, recomputes occupied bytes per step with the\n"
                 + "same sweep as 'peak', and prints the peak before and after, what each edit saved, and the values\n"
                 + "that leave or enter the peak set. The loaded module is not changed. Edits, separated by ';':\n"
-                + "  drop where EXPR                 the values are not materialised\n"
-                + "  end where EXPR at last_use      ranges end at the last use (or 'at STEP', 'at INSTRUCTION')\n"
-                + "  remat where EXPR                freed after the last use before the peak, made again for the next use\n"
-                + "  donate PARAM | donate where EXPR  parameters end at their last use (donate_argnums)\n"
-                + "  scale where EXPR by F           sizes times F (0.5: f32 to bf16)\n"
-                + "  size where EXPR = N             sizes set to N (e.g. 4MiB)\n"
-                + "  tiling NAME                     every value sized by another tiling model\n"
+                + edits
                 + "An edit applies to the whole value: after remat, also to the part that comes back after the peak.\n"
                 + "'donate where' changes (and counts) only the entry parameters among the values it selects.\n"
                 + "A query after the edits (e.g. 'steps order by occupied_bytes desc limit 5') runs on the edited copy.\n"
@@ -123,6 +146,11 @@ final class WhatifCommand implements Command {
         @Override public Status run(CommandContext c) throws CommandException, Engine.Failure, IOException {
             HloModule m = c.modules().requireFor("whatif", c.out()::info);
             if (readsUsedValues()) c.modules().readUsedValues(m);
+            // the query after the edits, when it does not compile: its caret under the statement too
+            Diagnostic problem = query == null ? null : query.current().problem();
+            if (problem != null) {
+                throw ArgumentError.within(text.start() + parsed.queryOffset(), problem);
+            }
             try {
                 if (error != null) throw error;
                 // against the catalog as it is now: init.js may have defined a field a condition names
@@ -132,8 +160,7 @@ final class WhatifCommand implements Command {
                 if (query != null) c.out().print(query.current().run(o.editedModule(), c.settings().tiling(), null));
             } catch (QueryException e) {
                 // drawn under the whole statement, as an argument's error is
-                Diagnostic d = e.diagnostic();
-                throw new ArgumentError(new Diagnostic(d.start() + text.start(), d.end() + text.start(), d.message(), d.suggestions()));
+                throw ArgumentError.within(text.start(), e.diagnostic());
             }
             return Status.OK;
         }

@@ -2,10 +2,13 @@ package bufq.shell.command;
 
 import bufq.analysis.why.Why;
 import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgumentError;
+import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
 import bufq.shell.api.ParsedArgs;
 import bufq.analysis.why.WhyReport;
 import bufq.eval.EvalContext;
+import bufq.lang.Diagnostic;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
@@ -29,7 +32,7 @@ final class WhyCommand implements Command {
     /** The Used values section: the values' uses and the instructions' lines. */
     boolean readsUsedValues() { return true; }
 
-    private static final ArgGrammar GRAMMAR = ArgGrammar.of("why").rest("VALUE", "ID|NAME|QUERY");
+    private static final ArgGrammar GRAMMAR = ArgGrammar.of("why").rest("VALUE", "ID|NAME|QUERY", ArgKind.VALUE);
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
     @Override public String brief() { return "Why a value is live: its uses, why its range ends there, idle time, the peak."; }
@@ -72,6 +75,9 @@ final class WhyCommand implements Command {
 
     private Status run(CommandContext ctx, ParsedArgs a, Engine.Compiled query) throws CommandException, Engine.Failure, IOException {
         HloModule m = ctx.modules().requireFor("why", ctx.out()::info);
+        // a query on values that does not compile: its caret under the statement, as an argument's
+        Diagnostic problem = query == null ? null : onValues(query.current()).problem();
+        if (problem != null) throw ArgumentError.within(a.word("VALUE").start(), problem);
         List<HloValue> values;
         try {
             values = query != null ? select(ctx, m, query.current()) : select(m, a.text("VALUE"));
@@ -91,8 +97,7 @@ final class WhyCommand implements Command {
 
     /** The values {@code query}, a query on values, selects. */
     private static List<HloValue> select(CommandContext ctx, HloModule m, Engine.Compiled query) throws CommandException {
-        String entity = query.entity().isEmpty() ? StatementKind.firstWord(query.text()) : query.entity();
-        if (!entity.equalsIgnoreCase("values")) throw new CommandException("why takes a query on values, not on " + entity);
+        onValues(query);
         try {
             List<HloValue> out = new ArrayList<>();
             for (Object o : query.selection().rows(new EvalContext(m, ctx.settings().tiling()))) out.add((HloValue) o);
@@ -102,6 +107,13 @@ final class WhyCommand implements Command {
         } catch (QueryException e) {
             throw new CommandException(e.diagnostic().render(query.text()).stripTrailing());
         }
+    }
+
+    /** {@code query}, when it is a query on values. */
+    private static Engine.Compiled onValues(Engine.Compiled query) throws CommandException {
+        String entity = query.entity().isEmpty() ? StatementKind.firstWord(query.text()) : query.entity();
+        if (!entity.equalsIgnoreCase("values")) throw new CommandException("why takes a query on values, not on " + entity);
+        return query;
     }
 
     /** The values {@code text} names: an id, or a name with or without its index. */

@@ -17,6 +17,8 @@ import bufq.lang.TokenKind;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.analysis.liveness.Prominence;
+import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
 import bufq.shell.session.ModuleSet;
 import bufq.shell.session.Setting;
@@ -41,15 +43,18 @@ import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Tab completion that knows where the cursor is. At the start: commands and entities. In a query,
  * what {@link Completion#at} says the grammar allows (fields of the entity, keywords, clauses),
  * plus the module's scheduled instruction names after {@code live at}/{@code during} and the
  * values a string field really has (quoted) after {@code =}, {@code ~} or {@code in (}. After a
- * command: module handles ({@code use}), paths ({@code load}, {@code run}, {@code output}, {@code oom}),
- * settings and their values ({@code set}: devices, sizes), formats, help topics, entities
- * ({@code fields}), programs and their arrays ({@code fit}).
+ * command, what its {@link bufq.shell.api.ArgGrammar} says comes next ({@link GrammarCompleter}):
+ * keywords and choices, then by the value's kind module handles, paths, instructions, entities,
+ * help topics, tiling models, value names, a query; besides, settings and their values
+ * ({@code set}: devices, sizes) and programs and their arrays ({@code fit}).
  */
 public final class ReplCompleter implements Completer {
     /** Topics {@code help} knows besides command names (see HelpCommand). */
@@ -192,10 +197,6 @@ public final class ReplCompleter implements Completer {
     private void command(LineReader reader, String name, ParsedLine l, List<Candidate> out) {
         int arg = l.wordIndex();
         switch (name) {
-            case "use" -> {
-                if (arg == 1) addModules(out);
-            }
-            case "load", "run", "output" -> files.complete(reader, l, out);
             case "set" -> {
                 if (arg == 1) {
                     for (Setting s : Setting.values()) add(out, s.key(), "settings", s.doc(), true);
@@ -205,35 +206,46 @@ public final class ReplCompleter implements Completer {
                     for (String f : Formatters.names()) add(out, f, "formats", null, true);
                 } else if (arg == 2) {
                     Setting s = Setting.byKey(l.words().get(1));
-                    if (s == Setting.TILING) for (String t : shell.settings().tilingNames()) add(out, t, "tiling", null, true);
+                    if (s == Setting.TILING) tilings(out);
                     else if (s != null) s.suggestions().forEach((v, what) -> add(out, v, s.key(), what, true));
                 }
             }
-            case "format" -> { if (arg == 1) for (String f : Formatters.names()) add(out, f, "formats", null, true); }
-            case "help" -> {
-                if (arg != 1) return;
-                for (String t : HELP_TOPICS) add(out, t, "topics", null, true);
-                for (String c : shell.commands().names()) add(out, c, "commands", null, true);
-            }
-            case "fields" -> { if (arg == 1) for (String e : shell.engine().entities()) add(out, e, "entities", null, true); }
-            case "why" -> why(l, out);
             case "fit" -> fit(l, out);
-            case "whatif" -> whatif(l, out);
-            case "timer" -> { if (arg == 1) for (String v : List.of("on", "off")) add(out, v, null, null, true); }
             default -> {
                 Command c = shell.commands().byName(name);
                 if (c == null) return;
-                SynopsisCompleter.Next next = new SynopsisCompleter(c.synopsis()).after(l.words().subList(1, arg));
+                if (c.grammar().parts() != null) {
+                    parts(c.grammar().parts(), l, out);
+                    return;
+                }
+                GrammarCompleter.Next next = GrammarCompleter.after(c.grammar(), l.words().subList(1, arg));
                 for (String w : next.words()) add(out, w, name, null, true);
+                if (next.want() == null) return;
                 switch (next.want()) {
-                    case PATH -> files.complete(reader, l, out);
-                    case MODULE -> {
-                        addModules(out);
+                    case FILE, FILE_REST -> files.complete(reader, l, out);
+                    case MODULE -> addModules(out);
+                    case STEP -> steps(out);
+                    case TILING -> tilings(out);
+                    case VALUE -> why(l, out);
+                    case ENTITY -> { for (String e : shell.engine().entities()) add(out, e, "entities", null, true); }
+                    case TOPIC -> {
+                        for (String t : HELP_TOPICS) add(out, t, "topics", null, true);
+                        for (String n : shell.commands().names()) add(out, n, "commands", null, true);
                     }
                     default -> { }
                 }
             }
         }
+    }
+
+    /** The current module's scheduled instruction names, for a step. */
+    private void steps(List<Candidate> out) {
+        HloModule m = shell.modules().currentOnceRead();   // Tab waits for a module read behind the prompt
+        if (m != null) addCapped(out, "", new ArrayList<>(m.sequence()), "instructions");
+    }
+
+    private void tilings(List<Candidate> out) {
+        for (String t : shell.settings().tilingNames()) add(out, t, "tiling", null, true);
     }
 
     /**
@@ -300,47 +312,57 @@ public final class ReplCompleter implements Completer {
         }
     }
 
-    /** Edits {@code whatif} takes, with what each does (its help text, shorter). */
-    static final List<String> WHATIF_EDITS = List.of("drop", "end", "remat", "donate", "scale", "size", "tiling");
-    private static final List<String> CONDITIONED = List.of("drop", "end", "remat", "donate", "scale", "size");
-
     /**
-     * {@code whatif EDIT [; EDIT ...] [; QUERY]}: the edits at the start of each part (and entities
-     * after a ';', for the query), {@code where} after an edit, what a query on values takes inside
-     * its condition, tiling models after {@code tiling}, and a whole query in the last part.
+     * The rest of a line in {@code ;}-separated parts, each led by one of {@code each}'s forms
+     * ({@code whatif EDIT [; EDIT ...] [; QUERY]}): the forms' names at the start of each part (and
+     * entities after a ';', for the query), then what the form takes, as its grammar says; a condition
+     * completes as a query on its entity, a query part as a query.
      */
-    private void whatif(ParsedLine l, List<Candidate> out) {
+    private void parts(ArgGrammar each, ParsedLine l, List<Candidate> out) {
         String line = ReplParser.statement(l.line());
         int cursor = Math.min(l.cursor(), line.length());
         int wordStart = l instanceof ReplParser.ReplLine r ? r.wordStart() : cursor - l.wordCursor();
         String before = line.substring(0, cursor);
         int semi = before.lastIndexOf(';');
-        int part = semi >= 0 ? semi + 1 : before.toLowerCase(Locale.ROOT).indexOf("whatif") + "whatif".length();
+        int part = semi >= 0 ? semi + 1 : before.indexOf(l.words().get(0)) + l.words().get(0).length();
         while (part < cursor && Character.isWhitespace(line.charAt(part))) part++;
         int verbEnd = part;
         while (verbEnd < cursor && !Character.isWhitespace(line.charAt(verbEnd))) verbEnd++;
-        if (verbEnd == cursor) {  // the edit (or entity) itself
-            for (String e : WHATIF_EDITS) add(out, e, "edits", null, true);
+        List<ArgGrammar> forms = each.forms().isEmpty() ? List.of(each) : each.forms();
+        if (verbEnd == cursor) {  // the part's first word
+            for (ArgGrammar f : forms) add(out, f.command(), "edits", f.synopsis(), true);
             if (semi >= 0) for (String e : shell.engine().entities()) add(out, e, "entities", catalog.get().doc(e), true);
             return;
         }
         String verb = line.substring(part, verbEnd).toLowerCase(Locale.ROOT);
         int next = line.indexOf(';', cursor);
-        String rest = line.substring(verbEnd, next < 0 ? line.length() : next);
+        int partEnd = next < 0 ? line.length() : next;
         if (shell.engine().entities().contains(verb)) {
-            query(line.substring(part, next < 0 ? line.length() : next), cursor - part, Math.max(0, wordStart - part), out);
-        } else if (verb.equals("tiling")) {
-            for (String t : shell.settings().tilingNames()) add(out, t, "tiling", null, true);
-        } else if (CONDITIONED.contains(verb)) {
-            if (!before.substring(verbEnd).toLowerCase(Locale.ROOT).contains("where")) {
-                add(out, "where", "keywords", null, true);
-                return;
-            }
-            // the condition is a query on values: complete "values" + what follows the edit's name
-            String q = "values" + rest;
-            int shift = verbEnd - "values".length();
+            query(line.substring(part, partEnd), cursor - part, Math.max(0, wordStart - part), out);
+            return;
+        }
+        ArgGrammar form = null;
+        for (ArgGrammar f : forms) if (f.command().equals(verb)) form = f;
+        if (form == null) return;
+        List<String> typed = List.of(line.substring(verbEnd, wordStart).trim().split("\\s+"));
+        GrammarCompleter.Next n = GrammarCompleter.afterPart(form, typed.get(0).isEmpty() ? List.of() : typed);
+        for (String w : n.words()) add(out, w, "keywords", null, true);
+        if (n.want() == ArgKind.TILING) tilings(out);
+        else if (n.want() == ArgKind.STEP) steps(out);
+        else if (n.want() == ArgKind.CONDITION && n.value().entity() != null) {
+            // the condition is a query on its entity: complete "ENTITY where ..." as typed after the keyword
+            int kw = wordAfter(line, n.value().word(), verbEnd, wordStart);
+            if (kw < 0) return;
+            String q = n.value().entity() + " where" + line.substring(kw, partEnd);
+            int shift = kw - (n.value().entity() + " where").length();
             query(q, cursor - shift, Math.max(0, wordStart - shift), out);
         }
+    }
+
+    /** Where the first whole word {@code word} typed in {@code [from, to)} of {@code line} ends; -1 when none. */
+    private static int wordAfter(String line, String word, int from, int to) {
+        Matcher m = Pattern.compile("(?<!\\S)" + Pattern.quote(word) + "(?!\\S)", Pattern.CASE_INSENSITIVE).matcher(line.substring(0, to));
+        return m.find(from) ? m.end() : -1;
     }
 
     /**

@@ -9,7 +9,7 @@ import bufq.shell.api.CommandTable;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
 import bufq.shell.session.Status;
-import bufq.shell.session.Suggest;
+import bufq.lang.NearNames;
 import bufq.shell.statement.QueryDeadline;
 import bufq.shell.statement.StatementKind;
 import bufq.shell.statement.StatementReader;
@@ -131,7 +131,7 @@ public final class StatementRunner {
             List<String> known = new ArrayList<>(commands.names());
             known.addAll(engine.entities());
             String sql = SqlHabits.forStatement(SqlHabits.withoutTerminator(text));
-            throw new CommandException("unknown command '" + name + "'" + (sql.isEmpty() ? Suggest.hint(name, known)
+            throw new CommandException("unknown command '" + name + "'" + (sql.isEmpty() ? NearNames.hint(name, known)
                     + " (type 'help' for the list)" : sql));
         }
         String args = head.length < 2 ? "" : head[1];

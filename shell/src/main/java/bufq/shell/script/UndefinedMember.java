@@ -1,6 +1,6 @@
 package bufq.shell.script;
 
-import bufq.shell.session.Suggest;
+import bufq.lang.NearNames;
 import org.graalvm.polyglot.SourceSection;
 
 import java.util.List;
@@ -48,7 +48,7 @@ final class UndefinedMember {
         int column = section.getStartColumn() + o.start(2);
         String where = section.getSource().getName() + ":" + section.getStartLine() + ":" + column;
         List<String> known = owner.equals("bufq") ? ApiKeys.BUFQ : MODULE_OWNERS.contains(owner) ? ApiKeys.MODULE : List.of();
-        String hint = known.isEmpty() ? "" : Suggest.hint(member, known);
+        String hint = known.isEmpty() ? "" : NearNames.hint(member, known);
         if (!known.isEmpty() && hint.isEmpty()) hint = " (" + owner + " has " + String.join(", ", known) + ")";
         return where + ": TypeError: " + owner + "." + member + " is " + r.group(2) + ", so it has no '" + r.group(1) + "'" + hint;
     }

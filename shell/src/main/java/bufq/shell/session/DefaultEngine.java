@@ -11,6 +11,7 @@ import bufq.eval.ModuleRow;
 import bufq.eval.Query;
 import bufq.eval.Selection;
 import bufq.lang.Ast;
+import bufq.lang.Diagnostic;
 import bufq.lang.QueryException;
 import bufq.model.LoadOptions;
 import bufq.model.HloModule;
@@ -138,6 +139,8 @@ public final class DefaultEngine implements Engine {
         }
 
         @Override public String diagnostic() { return error == null ? null : error.diagnostic().render(text); }
+
+        @Override public Diagnostic problem() { return error == null ? null : error.diagnostic(); }
 
         /** Checked again only when a script changed the catalog since (bufq.field): never parsed again. */
         @Override public Compiled current() {

@@ -4,6 +4,7 @@ import bufq.analysis.category.CategoryRules;
 import bufq.eval.Catalog;
 import bufq.eval.ModuleRow;
 import bufq.eval.Selection;
+import bufq.lang.Diagnostic;
 import bufq.model.LoadOptions;
 import bufq.model.HloModule;
 import bufq.model.PartReadException;
@@ -112,6 +113,9 @@ public interface Engine {
 
         /** The rendered diagnostic (the query, a caret, the message) when it does not compile; else null. */
         String diagnostic();
+
+        /** The diagnostic itself, in the query's own columns, when it does not compile; else null. */
+        default Diagnostic problem() { return null; }
 
         /**
          * This query against the catalog as it is now: itself while the catalog is the one it was

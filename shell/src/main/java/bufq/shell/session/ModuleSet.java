@@ -1,5 +1,6 @@
 package bufq.shell.session;
 
+import bufq.lang.NearNames;
 import bufq.analysis.liveness.Liveness;
 import bufq.model.HloModule;
 
@@ -215,7 +216,7 @@ public final class ModuleSet {
             throw new CommandException("'" + name + "' matches " + prefixed.size() + " modules: " + String.join(", ", some)
                     + (prefixed.size() > 10 ? ", ..." : ""));
         }
-        throw new CommandException("no module '" + name + "'" + Suggest.hint(name, handles)
+        throw new CommandException("no module '" + name + "'" + NearNames.hint(name, handles)
                 + (entries.isEmpty() ? " (nothing loaded)" : " (see 'modules')"));
     }
 }

@@ -1,5 +1,6 @@
 package bufq.shell.session;
 
+import bufq.lang.NearNames;
 import bufq.analysis.fit.CapacityChoice;
 import bufq.analysis.fit.Devices;
 import bufq.units.Units;
@@ -177,7 +178,7 @@ public enum Setting {
             case DEVICE -> {
                 if (t.equals("none")) return NO_DEVICE;
                 Devices.Device d = Devices.byName(t);
-                if (d == null) throw new CommandException("unknown device '" + text + "'" + Suggest.hint(t, Devices.names())
+                if (d == null) throw new CommandException("unknown device '" + text + "'" + NearNames.hint(t, Devices.names())
                         + " (known: " + String.join(", ", Devices.names()) + "; see help device)");
                 return d;
             }

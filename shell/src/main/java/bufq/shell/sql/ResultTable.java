@@ -52,7 +52,7 @@ final class ResultTable {
         ResultSetMetaData md = rs.getMetaData();
         int n = md.getColumnCount();
         ColumnType[] types = new ColumnType[n];
-        Table.Builder b = Table.builder();
+        Table.Builder b = Table.builder().key("result");
         Set<String> names = new HashSet<>();
         for (int i = 0; i < n; i++) {
             String name = md.getColumnLabel(i + 1);

@@ -78,7 +78,7 @@ final class Schema {
         Set<String> taken = new HashSet<>();
         for (Column k : KEYS) taken.add(k.name());
         for (FieldInfo f : catalog.fields(entity)) {
-            // modules' own handle, backend and versions are the keys' (the same values)
+            // modules' own handle, program, backend and versions are the keys' (the same values, one column)
             if (!taken.add(f.name())) continue;
             cols.add(new Column(f.name(), sqlType(entity + "." + f.name(), f.type()), f.type(), f.name()));
         }

@@ -104,7 +104,7 @@ public final class Sql implements AutoCloseable {
     /** Runs {@code sql} on {@code st}, when it only queries ({@link QueryOnly}), and reads its rows, until {@code stop}. */
     private static SqlResult run(Statement st, String sql, AtomicBoolean stop) throws SQLException, Engine.Failure {
         QueryOnly.check(st.getConnection(), sql);
-        if (!st.execute(sql)) return new SqlResult(Table.builder().column("ok", bufq.table.ColumnType.BOOL).build(), false);
+        if (!st.execute(sql)) return new SqlResult(Table.builder().key("result").column("ok", bufq.table.ColumnType.BOOL).build(), false);
         try (ResultSet rs = st.getResultSet()) {
             return ResultTable.of(rs, ResultTable.MAX_CELLS, stop::get);
         }

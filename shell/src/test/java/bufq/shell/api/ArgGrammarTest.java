@@ -44,17 +44,17 @@ class ArgGrammarTest {
     }
 
     static final ArgGrammar EXPORT = ArgGrammar.of("export")
-            .positionalChoice("format", List.of("pprof", "parquet"), List.of()).positional("FILE", ArgGrammar.Kind.FILE)
-            .positional("ENTITY", ArgGrammar.Kind.TEXT).optional().repeated().hidden()
-            .oneOf(false, g -> g.value("--svg", ArgGrammar.Kind.FILE).value("--html", ArgGrammar.Kind.FILE))
-            .value("--partition", ArgGrammar.Kind.TEXT).as("KEY=VALUE").repeated().flag("--force");
+            .positionalChoice("format", List.of("pprof", "parquet"), List.of()).positional("FILE", ArgKind.FILE)
+            .positional("ENTITY", ArgKind.TEXT).optional().repeated().hidden()
+            .oneOf(false, g -> g.value("--svg", ArgKind.FILE).value("--html", ArgKind.FILE))
+            .value("--partition", ArgKind.TEXT).as("KEY=VALUE").repeated().flag("--force");
 
     @Test
     void positionalsGroupsAndRepeatsHaveTheirSynopsis() {
         assertEquals("export pprof|parquet FILE [--svg FILE | --html FILE] [--partition KEY=VALUE]... [--force]", EXPORT.synopsis());
-        assertEquals("set [NAME [VALUE]]", ArgGrammar.of("set").positional("NAME", ArgGrammar.Kind.TEXT).optional()
+        assertEquals("set [NAME [VALUE]]", ArgGrammar.of("set").positional("NAME", ArgKind.TEXT).optional()
                 .rest("VALUE", "VALUE").optional().synopsis());
-        assertEquals("load PATH...", ArgGrammar.of("load").positional("PATH", ArgGrammar.Kind.FILE).repeated().synopsis());
+        assertEquals("load PATH...", ArgGrammar.of("load").positional("PATH", ArgKind.FILE).repeated().synopsis());
     }
 
     @Test
@@ -93,10 +93,26 @@ class ArgGrammarTest {
     @Test
     void formsParseByTheFirstThatFitsAndErrWhereTheyReadFurthest() throws Exception {
         ArgGrammar set = ArgGrammar.forms(
-                ArgGrammar.of("set").positional("NAME", ArgGrammar.Kind.TEXT).optional().rest("VALUE", "VALUE").optional(),
+                ArgGrammar.of("set").positional("NAME", ArgKind.TEXT).optional().rest("VALUE", "VALUE").optional(),
                 ArgGrammar.of("set").positionalChoice("category", List.of("category"), List.of()).rest("RULE", "RULE").optional());
         assertEquals("set [NAME [VALUE]] | set category [RULE]", set.synopsis());
         assertTrue(set.parse("category kv = size > 1").has("category"), "the form led by its word is tried first");
         assertEquals("16 GiB", set.parse("capacity 16 GiB").text("VALUE"));
+    }
+
+    @Test
+    void partsAndKindsAreDeclaredForHelpAndCompletion() throws Exception {
+        ArgGrammar edit = ArgGrammar.forms(
+                ArgGrammar.of("drop").condition("where", "values").as("COND").required(),
+                ArgGrammar.of("scale").condition("where", "values").as("COND").required().value("by", ArgKind.FACTOR).required());
+        assertEquals("drop where COND | scale where COND by F", edit.synopsis(), "a condition shows its placeholder, not its entity");
+        assertEquals("values", edit.forms().get(1).args().get(0).entity());
+        ArgGrammar whatif = ArgGrammar.of("whatif").rest("EDITS", "EDIT [; EDIT ...]").parts(edit);
+        assertEquals(edit, whatif.parts());
+        assertEquals("whatif EDIT [; EDIT ...]", whatif.synopsis());
+        assertEquals("drop where x; scale where y by 2", whatif.parse("drop where x; scale where y by 2").text("EDITS"));
+        ArgGrammar why = ArgGrammar.of("why").rest("VALUE", "ID|NAME|QUERY", ArgKind.VALUE);
+        assertEquals("values where label = \"a b\"", why.parse("values where label = \"a b\"").text("VALUE"), "a value's query as typed");
+        assertThrows(IllegalArgumentException.class, () -> ArgGrammar.of("x").rest("N", "N", ArgKind.COUNT), "a count is one word");
     }
 }

@@ -72,13 +72,13 @@ class CliTest {
                         .err("bufq: warning: warn.txt:1: malformed value line; expected '<id name @color>'\n",
                                 "bufq: warning: warn.txt:10: ", "bufq: warning: 2 more warnings in warn\n"),
                 // summary and formats
-                c("summary table", "-c", "summary", "a.txt").out("module  backend", "a       cpu", "(1 row)"),
+                c("summary table", "-c", "summary", "a.txt").out("handle  program  current  backend", "a       a        true     cpu", "(1 row)"),
                 c("summary json", "--format", "json", "-c", "summary", "a.txt", "b.txt")
-                        .out("[\n  {\"module\": \"a\", \"backend\": \"cpu\", \"files\": 1, \"allocations\": 2, \"values\": 3, "
+                        .out("[\n  {\"handle\": \"a\", \"program\": \"a\", \"current\": true, \"backend\": \"cpu\", \"files\": 1, \"allocations\": 2, \"values\": 3, "
                                 + "\"instructions\": 4, \"total_bytes\": 192, \"peak_time\": 1, \"peak_bytes\": 192, "
-                                + "\"claimed_peak_time\": 1, \"claimed_peak_bytes\": 192, \"warnings\": 0, \"peak_note\": null},\n  {\"module\": \"b\""),
-                c("format=inline", "--format=csv", "-c", "summary", "a.txt").out("module,backend,files,allocations,values,"
-                        + "instructions,total_bytes,peak_time,peak_bytes,claimed_peak_time,claimed_peak_bytes,warnings\na,cpu,1,2,3,4,192,1,192,1,192,0\n"),
+                                + "\"claimed_peak_time\": 1, \"claimed_peak_bytes\": 192, \"warnings\": 0, \"peak_note\": null},\n  {\"handle\": \"b\", \"program\": \"b\", \"current\": false"),
+                c("format=inline", "--format=csv", "-c", "summary", "a.txt").out("handle,program,current,backend,files,allocations,values,"
+                        + "instructions,total_bytes,peak_time,peak_bytes,claimed_peak_time,claimed_peak_bytes,warnings\na,a,true,cpu,1,2,3,4,192,1,192,1,192,0\n"),
                 c("same name twice", "-c", "modules", "a.txt", "dir/a.txt").out("a#2"),
                 c("format command", "-c", "format markdown", "-c", "values", "a.txt").out("| id | name | size |", "| 2 | add.1 | 128B |"),
                 c("rawsizes", "-c", "set rawsizes on", "-c", "summary", "a.txt").out("  192  ").notOut("192B"),
@@ -118,7 +118,7 @@ class CliTest {
                 c("a reservation of 0 needs no unit", "-c", "set reserved 0", "-c", "set reserved").out("reserved  0 "),
                 c("the units table", "-c", "help units").out("KiB", "1024", "GB", "1000000000", "as XLA prints GiB (15.48G)"),
                 c("unknown tiling", "-c", "set tiling gpu").exit(1).err("unknown tiling model 'gpu' (known: tpu, none)"),
-                c("use by number", "-c", "use 2", "-c", "modules", "a.txt", "b.txt").out("2  *        b").err("using b"),
+                c("use by number", "-c", "use 2", "-c", "modules", "a.txt", "b.txt").out("2  b       b        true").err("using b"),
                 c("use by prefix", "-c", "use be", "a.txt", "beta.txt").err("using beta"),
                 c("big directory loads lazily", "-c", "load many", "-c", "modules").out("m39", "false")
                         .err("loaded m0 (", "found 40 modules; 39 are read when first used"),
@@ -150,23 +150,23 @@ class CliTest {
                 c("summary of every seed", "--format", "json", "-c", "summary", SEEDS[0], SEEDS[1], SEEDS[2], SEEDS[3], SEEDS[4])
                         .realDumps().goldenOut("summary-seeds.json"),
                 c("summary of the jax-mlp four-file set", "--format", "json", "-c", "summary", "examples/jax-mlp/").realDumps()
-                        .out("\"module\": \"jit_f\", \"backend\": \"cpu\", \"files\": 4,", "\"total_bytes\": 98566192,",
+                        .out("\"handle\": \"jit_f\", \"program\": \"jit_f\", \"current\": true, \"backend\": \"cpu\", \"files\": 4,", "\"total_bytes\": 98566192,",
                                 "\"peak_time\": 19, \"peak_bytes\": 85983236, \"claimed_peak_time\": 20, \"claimed_peak_bytes\": 85983236, \"warnings\": 0, \"peak_note\": \"the dump labels step 20 its peak; it holds as many occupied bytes (82.0MiB) as step 19"),
                 c("one sibling finds the set", "-c", "modules", "examples/jax-mlp/module_0000.jit_f.cpu_after_optimizations-live-range.txt")
                         .realDumps().out("jit_f", "cpu"),
                 // habits from SQL shells
                 c("trailing semicolons", "-c", "values limit 1;", "-c", "summary;", SEEDS[4]).realDumps()
-                        .out("(1 row)\nmodule").notOut("error"),
+                        .out("(1 row)\nhandle").notOut("error"),
                 c("upper-case query and command", "-c", "VALUES LIMIT 1", "-c", "SUMMARY", SEEDS[4]).realDumps()
-                        .out("(1 row)\nmodule").notOut("error"),
+                        .out("(1 row)\nhandle").notOut("error"),
                 c("sql comments in a script", SEEDS[4]).in("-- the totals\nsummary\n# one value\nvalues limit 1 -- the first\n").realDumps()
-                        .out("module", "(1 row)").notOut("error"),
+                        .out("handle", "(1 row)").notOut("error"),
                 // several results in markdown render as separate tables; echo heads them with the statement (item 12)
                 c("markdown results apart", "--format", "markdown", "-c", "values limit 1", "-c", "summary", SEEDS[4]).realDumps()
-                        .out("(1 row)\n\n| module |"),
+                        .out("(1 row)\n\n| handle |"),
                 c("echo heads results", "--format", "markdown", "-c", "set echo on", "-c", "values limit 1", "-c", "summary",
-                        SEEDS[4]).realDumps().out("#### `values limit 1`\n\n| id |", "(1 row)\n\n#### `summary`\n\n| module |"),
-                c("echo in the table format", "-c", "set echo on", "-c", "summary", SEEDS[4]).realDumps().out("-- summary\nmodule"),
+                        SEEDS[4]).realDumps().out("#### `values limit 1`\n\n| id |", "(1 row)\n\n#### `summary`\n\n| handle |"),
+                c("echo in the table format", "-c", "set echo on", "-c", "summary", SEEDS[4]).realDumps().out("-- summary\nhandle"),
                 // one json document per statement; csv and tsv print a section per table; timeline data is numbers (item 6)
                 c("json peak is one document", "--format", "json", "-c", "peak", SEEDS[4]).realDumps()
                         .out("{\n  \"peak_of_occupied_bytes\": [\n").notOut("]\n["),
@@ -177,7 +177,7 @@ class CliTest {
                 c("timeline in csv is numbers", "--format", "csv", "-c", "timeline", SEEDS[4]).realDumps()
                         .out("step,instruction,occupied_bytes,live_bytes,", "\n0,Arg_1.2,").notOut("█"),
                 c("summary table on a seed", "-c", "summary", SEEDS[4]).realDumps()
-                        .out("004_0cb419b3147a3cb6  tpu", "100.5KiB", "(1 row)", "the other memory spaces, each on its own: vmem 68.0KiB"),
+                        .out("004_0cb419b3147a3cb6  004_0cb419b3147a3cb6  true     tpu", "100.5KiB", "(1 row)", "the other memory spaces, each on its own: vmem 68.0KiB"),
                 c("canonical query", "-c", "values where color=1 and live at 13", SEEDS[4]).realDumps()
                         .out("copy-start.1{0}", "(5 rows)"),
                 c("sum at the label equals the claim", "--format", "csv", "-c", "values where live at claimed_peak show sum(logical_size)", SEEDS[4])

@@ -1,5 +1,7 @@
 package bufq.shell.cli;
 
+import bufq.analysis.whatif.EditParser;
+import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
 import bufq.shell.command.Commands;
 import org.junit.jupiter.api.Test;
@@ -61,9 +63,20 @@ class CommandArgumentErrorsTest {
             new Case("help a b", "b", "unexpected 'b'; usage: help [TOPIC]"),
             new Case("quit now", "now", "unexpected 'now'; usage: quit"),
             new Case("clear x", "x", "unexpected 'x'; usage: clear"),
-            new Case("fit where nme = 1", "nme", "did you mean 'name'?"),
+            new Case("fit where progam = 1", "progam", "did you mean 'program'?"),
             new Case("fit zz", "zz", "no module 'zz'"),
-            new Case("oom", "", "expected FILE|-"));
+            new Case("oom", "", "expected FILE|-"),
+            // whatif's edits and why's value: the same caret and did-you-mean as a query's
+            new Case("whatif drp where size > 1", "drp", "unknown edit 'drp'; expected drop, end, donate, scale, size, remat, tiling, "
+                    + "or a query as the last part; did you mean 'drop'?"),
+            new Case("whatif drop wher size > 1", "wher", "did you mean 'where'?"),
+            new Case("whatif scale where size > 1 bi 0.5", "bi", "did you mean 'by'?"),
+            new Case("whatif drop where sise > 1", "sise", "unknown field 'sise' for values; did you mean 'size'?"),
+            new Case("whatif drop where size > 1; steps limt 3", "limt", "did you mean 'limit'?"),
+            new Case("why Arg_1.3", "Arg_1.3", "no value named Arg_1.3 in 004_0cb419b3147a3cb6; expected an id"),
+            new Case("why Arg_1.3", "Arg_1.3", "; did you mean 'Arg_1.37'?"),
+            new Case("why values wher size > 1", "wher", "did you mean 'where'?"),
+            new Case("why values where sise > 1", "sise", "unknown field 'sise' for values; did you mean 'size'?"));
 
     @Test
     void everyBadArgumentIsACaretAndAMessage() {
@@ -79,6 +92,30 @@ class CommandArgumentErrorsTest {
             assertEquals(caret, lines[at + 1], c.line() + ": " + r.err());
             assertTrue(lines[at + 2].contains(c.says()), c.line() + ": " + r.err());
         }
+    }
+
+    /** Each edit's name with two letters swapped: the caret under it and the edit it meant, from the declared edits. */
+    @Test
+    void everyMisspeltEditIsNamed() {
+        ArgGrammar edits = Commands.standard().byName("whatif").grammar().parts();
+        assertFalse(edits.forms().isEmpty(), "whatif declares its edits");
+        for (ArgGrammar e : edits.forms()) {
+            String verb = e.command(), typo = verb.charAt(0) + "" + verb.charAt(2) + verb.charAt(1) + verb.substring(3);
+            String line = "whatif " + typo + " where size > 1";
+            DiffCommandTest.Run r = DiffCommandTest.bufq("-c", line, SEED);
+            String[] lines = r.err().split("\n");
+            int at = List.of(lines).indexOf(line);
+            assertTrue(at >= 0 && at + 2 < lines.length, line + ": " + r.err());
+            assertEquals(" ".repeat("whatif ".length()) + "^".repeat(typo.length()), lines[at + 1], line);
+            assertTrue(lines[at + 2].endsWith("did you mean '" + verb + "'?"), line + ": " + r.err());
+        }
+    }
+
+    @Test
+    void theEditsAreTheOnesTheEngineParses() {
+        List<String> declared = new ArrayList<>();
+        for (ArgGrammar e : Commands.standard().byName("whatif").grammar().parts().forms()) declared.add(e.command());
+        assertEquals(EditParser.KINDS, declared);
     }
 
     @Test

@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * cumulative figures.
  */
 class CorpusCliTest {
-    static final Pattern ROW = Pattern.compile("  \\{\"module\": \"[^\"]+\", \"backend\": \"[a-z]+\", \"files\": (\\d+), "
+    static final Pattern ROW = Pattern.compile("  \\{\"handle\": \"[^\"]+\", \"program\": \"[^\"]+\", \"current\": (?:true|false), \"backend\": \"[a-z]+\", \"files\": (\\d+), "
             + "\"allocations\": \\d+, \"values\": \\d+, \"instructions\": \\d+, \"total_bytes\": (\\d+|null), "
             + "\"peak_time\": (\\d+|null), \"peak_bytes\": (\\d+|null), \"claimed_peak_time\": (\\d+|null), "
             + "\"claimed_peak_bytes\": (\\d+|null), \"warnings\": 0, \"peak_note\": (null|\"(?:[^\"\\\\]|\\\\.)*\")},?");
@@ -83,7 +83,7 @@ class CorpusCliTest {
         String stated = Files.readAllLines(report).get(0).replaceAll("Total bytes used: (\\d+).*", "$1");
         CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), List.of("--format", "csv", "-c", "summary", report.toString()), "");
         assertEquals(0, r.code(), r.err());
-        assertEquals("jit__chi_at_q_jit,gpu,1,46,0,0," + stated + ",,,,,0", r.out().split("\n")[1]);
+        assertEquals("jit__chi_at_q_jit,jit__chi_at_q_jit,true,gpu,1,46,0,0," + stated + ",,,,,0", r.out().split("\n")[1]);
     }
 
     /** the reported peak change equals the difference of the two modules' peaks as summary reports them. */
@@ -98,8 +98,8 @@ class CorpusCliTest {
         String remat = pairs.resolve("transformer-4layer-remat").toString();
         CliTest.Result claims = CliTest.run(DefaultEngine::new, Map.of(), List.of("--format", "csv", "-c", "summary", base, remat), "");
         String[] rows = claims.out().split("\n");
-        long before = Long.parseLong(rows[1].split(",")[8]);
-        long after = Long.parseLong(rows[2].split(",")[8]);
+        long before = Long.parseLong(rows[1].split(",")[10]);
+        long after = Long.parseLong(rows[2].split(",")[10]);
         assertNotEquals(before, after, "the remat pair differs");
         // diff gives several tables: one json object of them
         CliTest.Result diff = CliTest.run(DefaultEngine::new, Map.of(),
@@ -157,6 +157,6 @@ class CorpusCliTest {
         assertTrue(stated > 0, "the report states its total");
         CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), List.of("--format", "csv", "-c", "summary", report.toString()), "");
         assertEquals(0, r.code(), r.err());
-        assertEquals(Long.toString(stated), r.out().split("\n")[1].split(",")[6], r.out());
+        assertEquals(Long.toString(stated), r.out().split("\n")[1].split(",")[8], r.out());
     }
 }

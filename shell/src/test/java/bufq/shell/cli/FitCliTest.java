@@ -52,7 +52,7 @@ class FitCliTest {
                 c("naming the programs", 0, "jit__lambda#0008", "",
                         "--capacity", "7000000KiB", "--reserved", "2GiB", "-c", "fit 5", PAIR),
                 c("a modules query picks them", 1, "jit__lambda#0008", "error: fit: jit__lambda#0008 fits alone but not",
-                        "--capacity", "7000000KiB", "--reserved", "2GiB", "-c", "fit where name = 'jit__lambda'", PAIR),
+                        "--capacity", "7000000KiB", "--reserved", "2GiB", "-c", "fit where program = 'jit__lambda'", PAIR),
                 c("a program that does not fit alone", 1, "", "error: fit: jit__lambda#0008 does not fit alone",
                         "--capacity", "4GiB", "-c", "fit keep none", PAIR),
                 c("no capacity is an error saying how to give one", 1, "", "fit needs a capacity: set capacity SIZE",
@@ -74,7 +74,7 @@ class FitCliTest {
 
     @Test
     void theCsvOfModulesHasTheFiguresOfMemoryAnalysis() {
-        DiffCommandTest.Run r = DiffCommandTest.bufq("--format", "csv", "-c", "modules where name = 'jit__lambda' show handle,"
+        DiffCommandTest.Run r = DiffCommandTest.bufq("--format", "csv", "-c", "modules where program = 'jit__lambda' show handle,"
                 + " argument_bytes, output_bytes, alias_bytes, temp_bytes, code_bytes, needs_bytes", PAIR);
         assertEquals(0, r.exit(), r.err());
         assertEquals("handle,argument_bytes,output_bytes,alias_bytes,temp_bytes,code_bytes,needs_bytes\n"

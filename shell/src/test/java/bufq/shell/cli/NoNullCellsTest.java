@@ -43,7 +43,7 @@ class NoNullCellsTest {
         String dir = Corpus.require("jax-0.10.2/train/mlp-adam").toString();
         CliTest.Result r = CliTest.run(DefaultEngine::new, Map.of(), List.of("-c", "modules", "-c", "blame by category", "-c", "modules", dir), "");
         String first = r.out().substring(0, r.out().indexOf("bytes occupied at peak"));
-        String last = r.out().substring(r.out().lastIndexOf("#  current"));
+        String last = r.out().substring(r.out().lastIndexOf("#  handle"));
         assertEquals(first.strip(), last.strip(), r.out());
         nullCells("modules", first);
     }

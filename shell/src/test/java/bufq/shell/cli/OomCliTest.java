@@ -35,7 +35,7 @@ class OomCliTest {
                 new Case("oom - reads stdin in a batch run", List.of("-c", "oom -", DUMP), message, 0, JOINED, USING),
                 // and the module the message names is current from then on
                 new Case("oom - in piped statements reads up to a blank line", List.of(DUMP),
-                        "oom -\n" + message + "\nmodules\n", 0, "5  *        jit__lambda#0008", USING),
+                        "oom -\n" + message + "\nmodules\n", 0, "5  jit__lambda#0008           jit__lambda               true", USING),
                 new Case("no message: one line, exit 1", List.of("-c", "oom -", DUMP), "Traceback (most recent call last):\nValueError: x\n",
                         1, null, "error: no out-of-memory message in the paste (2 lines read)\n"),
                 new Case("a missing file", List.of("--oom", "no-such.log"), "", 1, null,

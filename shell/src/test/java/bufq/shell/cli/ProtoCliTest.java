@@ -41,11 +41,11 @@ class ProtoCliTest {
         String profile = dump("profile/profile.xplane.pb");
         CliTest.Result command = run(profile, "modules");
         assertEquals(0, command.code(), command.err());
-        assertTrue(command.out().startsWith("#  current  module"), command.out());
+        assertTrue(command.out().startsWith("#  handle"), command.out());
         CliTest.Result query = run(profile, "modules order by peak_bytes desc limit 5");
         assertEquals(0, query.code(), query.err());
-        assertTrue(query.out().startsWith("handle  ") && query.out().contains("  kind     backend  values"), query.out());
-        assertTrue(query.out().contains("\njit_f                      profile  cpu          26"), query.out());
+        assertTrue(query.out().startsWith("handle  ") && query.out().contains("  current  kind     backend  values"), query.out());
+        assertTrue(query.out().contains("\njit_f                      jit_f                 true     profile  cpu          26"), query.out());
         assertTrue(query.out().endsWith("(5 rows)\n"), query.out());
     }
 
@@ -58,10 +58,10 @@ class ProtoCliTest {
         CliTest.Result dir = run(dump("profile"), "set maxwidth 0", "modules");
         assertEquals(0, dir.code(), dir.err());
         // text and capture of one module share its number: module_id ties each handle to its files
-        assertTrue(dir.out().matches("(?s).* jit_broadcast_in_dim#2 +jit_broadcast_in_dim +0004 .*"), dir.out());
-        assertTrue(dir.out().matches("(?s).* jit_broadcast_in_dim#3 +jit_broadcast_in_dim +0006 .*"), dir.out());
+        assertTrue(dir.out().matches("(?s).* jit_broadcast_in_dim#2 +jit_broadcast_in_dim +false +0004 .*"), dir.out());
+        assertTrue(dir.out().matches("(?s).* jit_broadcast_in_dim#3 +jit_broadcast_in_dim +false +0006 .*"), dir.out());
         CliTest.Result capture = run(dump("profile/profile.xplane.pb"), "modules");
-        assertTrue(capture.out().lines().anyMatch(l -> l.matches("\\d+\\s+\\*\\s+jit_f\\s.*")), "jit_f holds the largest peak: " + capture.out());
+        assertTrue(capture.out().lines().anyMatch(l -> l.matches("\\d+\\s+jit_f\\s+jit_f\\s+true\\s.*")), "jit_f holds the largest peak: " + capture.out());
         assertTrue(capture.out().contains(" jit__lambda ") && capture.out().contains("jit__lambda#0012"), capture.out());
     }
 

@@ -124,7 +124,7 @@ class LargeDirectoryTest {
         assertTrue(rows.get(0).endsWith(",argument_bytes,output_bytes,alias_bytes,temp_bytes,code_bytes,needs_bytes,weights_bytes,optimizer_bytes,partitions,replicas"), rows.get(0));
         // jit_f0, read by load: size 32, one parameter and one output of 32 bytes each; no Used
         // values part, so its weights and optimizer state are unknown (empty, and a note says why)
-        assertTrue(rows.get(1).startsWith("1,*,jit_f0,jit_f0,0000,cpu,2,true,") && rows.get(1).endsWith("module_0000.jit_f0.cpu_after_optimizations-buffer-assignment.txt],32,32,0,0,,64,,,1,1"),
+        assertTrue(rows.get(1).startsWith("1,jit_f0,jit_f0,true,0000,cpu,2,true,") && rows.get(1).endsWith("module_0000.jit_f0.cpu_after_optimizations-buffer-assignment.txt],32,32,0,0,,64,,,1,1"),
                 rows.get(1));
         assertTrue(rows.get(2).endsWith(",,false,[" + dir.resolve("module_0001.jit_f1.cpu_after_optimizations-buffer-assignment.txt") + "],,,,,,,,,,"),
                 rows.get(2));

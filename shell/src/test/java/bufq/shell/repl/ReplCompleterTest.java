@@ -1,5 +1,9 @@
 package bufq.shell.repl;
 
+import bufq.shell.api.ArgGrammar;
+import bufq.shell.api.Arg;
+import bufq.shell.api.ArgKind;
+import bufq.shell.api.Command;
 import bufq.analysis.fit.HeldArray;
 import bufq.analysis.fit.Program;
 import bufq.analysis.liveness.Liveness;
@@ -19,7 +23,10 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -225,7 +232,10 @@ class ReplCompleterTest {
         assertEquals(List.of("by", "depth", "at", "limit"), at("blame "));
         assertEquals(List.of("op_name", "source", "opcode", "stack", "category", "path"), at("blame by "));
         assertEquals(List.of("depth", "at", "limit"), at("blame by source "));
-        assertEquals(List.of("claimed_peak"), at("blame by category at "));
+        // a step: the grammar's named steps, then the module's scheduled instructions
+        List<String> steps = at("blame by category at ");
+        assertEquals("claimed_peak", steps.get(0), steps.toString());
+        assertTrue(steps.contains("copy-start"), steps.toString());
         assertEquals(List.of(), at("blame depth "), "a number: nothing to offer");
         assertEquals(List.of("color", "space"), at("peak "));
         assertTrue(at("timeline ").containsAll(List.of("color", "width", "--svg", "--html", "--force")), at("timeline ").toString());
@@ -235,16 +245,54 @@ class ReplCompleterTest {
         assertTrue(at("diff 004_0cb419b3147a3cb6 ").contains("004_0cb419b3147a3cb6"), "B is a module too");
     }
 
+    /** After each command, the keywords its grammar declares; after a keyword of choices, the choices. */
     @Test
-    void synopsisParsing() {
-        SynopsisCompleter map = new SynopsisCompleter("map [allocation] N [width W] [--svg FILE | --html FILE] [--force]");
-        assertEquals(List.of("allocation", "width", "--svg", "--html", "--force"), map.after(List.of()).words());
-        assertEquals(SynopsisCompleter.Want.PATH, map.after(List.of("3", "--html")).want());
-        assertEquals(List.of("width", "--svg", "--html", "--force"), map.after(List.of("allocation", "3")).words());
-        SynopsisCompleter diff = new SynopsisCompleter("diff A B [--at-peak] [limit N]");
-        assertEquals(SynopsisCompleter.Want.MODULE, diff.after(List.of("a")).want());
-        assertEquals(SynopsisCompleter.Want.NOTHING, diff.after(List.of("a", "b")).want(), "both modules given");
-        assertEquals(SynopsisCompleter.Want.NOTHING, diff.after(List.of("a", "b", "limit")).want());
+    void everyCommandOffersItsGrammarsKeywords() {
+        for (Command c : shell.commands().all()) {
+            ArgGrammar g = c.grammar().parts() != null ? c.grammar().parts() : c.grammar();
+            List<ArgGrammar> forms = g.forms().isEmpty() ? List.of(g) : g.forms();
+            Set<String> expected = new TreeSet<>();
+            for (ArgGrammar f : forms) {
+                if (c.grammar().parts() != null) {
+                    expected.add(f.command());
+                    assertTrue(at(c.name() + " " + f.command() + " ").containsAll(keywords(f)), c.name() + " " + f.command());
+                } else {
+                    expected.addAll(keywords(f));
+                }
+                for (Arg a : f.args()) {
+                    if (a.positional() || a.kind() != ArgKind.CHOICE) continue;
+                    String line = c.name() + " " + (c.grammar().parts() != null ? f.command() + " " : "") + a.word() + " ";
+                    assertTrue(at(line).containsAll(a.choices()), line + ": " + at(line));
+                }
+            }
+            List<String> offered = at(c.name() + " ");
+            assertTrue(offered.containsAll(expected), c.name() + ": " + offered + " lacks some of " + expected);
+        }
+        assertTrue(at("whatif end where size > 1 at ").contains("last_use"), at("whatif end where size > 1 at ").toString());
+        assertTrue(at("whatif size where id = 1 ").contains("="), at("whatif size where id = 1 ").toString());
+        // 'at' inside the condition is the condition's: what a query takes after 'live at peak'
+        assertTrue(at("whatif end where live at peak ").contains("and"), at("whatif end where live at peak ").toString());
+    }
+
+    private static List<String> keywords(ArgGrammar f) {
+        List<String> out = new ArrayList<>();
+        for (Arg a : f.args()) if (!a.positional() && !a.hidden()) out.add(a.word());
+        return out;
+    }
+
+    @Test
+    void completionReadsTheGrammar() {
+        ArgGrammar map = shell.commands().byName("map").grammar();
+        assertEquals(List.of("allocation", "width", "--svg", "--html", "--force"), GrammarCompleter.after(map, List.of()).words());
+        assertEquals(ArgKind.FILE, GrammarCompleter.after(map, List.of("3", "--html")).want());
+        assertEquals(List.of("width", "--svg", "--html", "--force"), GrammarCompleter.after(map, List.of("allocation", "3")).words());
+        assertEquals(List.of("allocation", "width", "--force"), GrammarCompleter.after(map, List.of("3", "--svg", "a.svg")).words(),
+                "one of --svg and --html");
+        ArgGrammar diff = shell.commands().byName("diff").grammar();
+        assertEquals(ArgKind.MODULE, GrammarCompleter.after(diff, List.of("a")).want());
+        Set<ArgKind> offered = EnumSet.of(ArgKind.MODULE, ArgKind.FILE);
+        assertFalse(offered.contains(GrammarCompleter.after(diff, List.of("a", "b")).want()), "both modules given");
+        assertFalse(offered.contains(GrammarCompleter.after(diff, List.of("a", "b", "limit")).want()));
     }
 
     /**

@@ -111,7 +111,7 @@ public final class FakeEngine implements Engine {
             int at = query.indexOf(' ') + 1;
             throw new Failure(query + "\n" + " ".repeat(at) + "^\nexpected 'where' or end of query");
         }
-        Table.Builder b = Table.builder().column("id", ColumnType.INT).column("name", ColumnType.STRING).column("size", ColumnType.BYTES);
+        Table.Builder b = Table.builder().key("result").column("id", ColumnType.INT).column("name", ColumnType.STRING).column("size", ColumnType.BYTES);
         for (HloValue v : module.values().subList(0, Math.min(limit, module.values().size()))) b.row(v.id(), v.name(), v.size());
         return List.of(b.build());
     }

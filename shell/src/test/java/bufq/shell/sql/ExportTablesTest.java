@@ -57,6 +57,25 @@ class ExportTablesTest {
         assertEquals(List.of(List.of("0.10.2", "0.10.2")), values);
     }
 
+    /**
+     * The modules table names a module as the shell does: its handle, program and current are the
+     * modules entity's, one column each; module beside them is the key across runs, which differs.
+     */
+    @Test
+    void theModulesTableNamesAModuleAsTheShellDoes(@TempDir Path tmp) throws Exception {
+        String capture = Run.root().resolve("query-engine/src/test/resources/corpus/jax-0.10.2-proto/profile/profile.xplane.pb").toString();
+        Path db = tmp.resolve("m.duckdb");
+        Run r = Run.bufq("--format", "tsv", "-c", "modules show handle, program, current", "-c", "export duckdb " + db,
+                capture, Run.root() + "/examples/jax-mlp");
+        assertEquals(0, r.code(), r.err());
+        List<String> shown = r.out().lines().skip(1).sorted().toList();
+        List<List<Object>> table = Run.client(db.toString(), "select handle, program, current, module from modules");
+        assertEquals(shown, table.stream().map(row -> row.get(0) + "\t" + row.get(1) + "\t" + row.get(2)).sorted().toList());
+        assertEquals(8, shown.size(), r.out());
+        // the capture's first jit__lambda keeps its plain handle; its key across runs carries XLA's number
+        assertTrue(table.contains(List.of("jit__lambda", "jit__lambda", false, "jit__lambda#0010")), table.toString());
+    }
+
     @Test
     void namedTablesOnlyAndTheirMistakes(@TempDir Path tmp) throws Exception {
         Run r = Run.bufq("-c", "export parquet " + tmp + " modules allocations", DIR);

@@ -37,7 +37,7 @@ class StatementKindTest {
             "'  modules  '                    | false",
             "MODULES                          | false",
             "modules where kind = \"profile\" | true",
-            "modules order by name            | true",
+            "modules order by program         | true",
             "modules;                         | true",     // not alone: the query, as the shell has run it
             "values                           | true",     // an entity that is no command
             "Values where size > 1            | true",
