@@ -1,8 +1,6 @@
 package bufq.bench;
 
-import bufq.analysis.advise.Advisor;
-import bufq.analysis.advise.Remedies;
-import bufq.analysis.advise.Rules;
+import bufq.api.Advise;
 import bufq.dump.DumpLoader;
 import bufq.eval.Catalog;
 import bufq.model.HloModule;
@@ -38,9 +36,8 @@ public final class AdviseTime {
         int rows = 0;
         for (int i = 0; i < warmup + runs; i++) {
             long c0 = ProtoLoad.allThreadsCpu(), t0 = System.nanoTime();
-            var plan = Advisor.plan(m, Rules.standard(), Catalog.standard(), TilingModel.TPU, n -> null);
-            rows = Advisor.report(m, plan).size()
-                    + Remedies.answer(m, null, null, List.of(m), null, Catalog.standard(), TilingModel.TPU, n -> null).size();
+            var list = Advise.of(m, new Advise.Ask(List.of(), null, null, List.of(m), null, Catalog.standard(), TilingModel.TPU, n -> null));
+            rows = list == null ? 0 : list.rows().size();
             if (i < warmup) continue;
             wall[i - warmup] = System.nanoTime() - t0;
             cpu[i - warmup] = ProtoLoad.allThreadsCpu() - c0;

@@ -16,11 +16,18 @@ import java.util.List;
  *                saving but measured otherwise, as the packing loss is
  * @param values  the evidence, largest first
  * @param bytes   bytes at stake when {@code edits} is empty; else ignored (the what-if measures them)
+ * @param jax     the JAX code that makes the change, as its rule writes it; null for the built-in
+ *                rules' own (see {@link JaxCode})
  */
-public record Advice(String rule, String finding, List<Edit> edits, List<HloValue> values, long bytes) {
+public record Advice(String rule, String finding, List<Edit> edits, List<HloValue> values, long bytes, String jax) {
     public Advice {
         edits = List.copyOf(edits);
         values = List.copyOf(values);
+    }
+
+    /** A finding whose JAX code is its rule's own. */
+    public Advice(String rule, String finding, List<Edit> edits, List<HloValue> values, long bytes) {
+        this(rule, finding, edits, values, bytes, null);
     }
 
     /** A finding measured by one edit. */

@@ -4,12 +4,8 @@ import bufq.units.Units;
 import bufq.eval.Catalog;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
-import bufq.model.HloValue;
 import bufq.analysis.liveness.Liveness;
 import bufq.model.TilingModel;
-import bufq.table.ColumnType;
-import bufq.table.Output;
-import bufq.table.Table;
 import bufq.analysis.whatif.Edit;
 import bufq.analysis.whatif.Outcome;
 import bufq.analysis.whatif.EditSweep;
@@ -138,7 +134,7 @@ public final class Advisor {
                         continue;
                     }
                     if (round > 0) a = new Advice(a.rule(), a.finding() + " (planned against the peak and its twin"
-                            + (twins.size() == 1 ? " at step " : "s at steps ") + steps(twins) + " at once)", a.edits(), a.values(), a.bytes());
+                            + (twins.size() == 1 ? " at step " : "s at steps ") + steps(twins) + " at once)", a.edits(), a.values(), a.bytes(), a.jax());
                     out.add(new Measured(a, saves));
                 }
             }
@@ -186,85 +182,5 @@ public final class Advisor {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < ts.size(); i++) b.append(i == 0 ? "" : i == ts.size() - 1 ? " and " : ", ").append(ts.get(i));
         return b.toString();
-    }
-
-    /**
-     * The report {@code advise} prints: the findings that lower the peak, ranked, each with the full
-     * {@code whatif} line that reproduces its saving; the packing loss apart (bytes reserved beyond
-     * the peak, not a saving of it); then the evidence of each finding.
-     */
-    public static List<Output> report(HloModule m, List<Measured> found) {
-        return report(m, new Plan(found, List.of()));
-    }
-
-    /** {@link #report(HloModule, List)} with the plan's notes (twin peaks that blocked a fix) under the findings. */
-    public static List<Output> report(HloModule m, Plan plan) {
-        return report(m, plan, 0, null);
-    }
-
-    /**
-     * As {@link #report(HloModule, Plan)}, beside a remedy of {@code remedyChanges} changes for one
-     * allocation: when no rule lowers the peak, the note says those changes are the ones found, so
-     * the two tables never read as contradicting each other.
-     */
-    public static List<Output> report(HloModule m, Plan plan, int remedyChanges) {
-        return report(m, plan, remedyChanges, null);
-    }
-
-    /** {@link #report(HloModule, Plan, int)} with each edit printed by {@code readable}; by id when null. */
-    public static List<Output> report(HloModule m, Plan plan, int remedyChanges, ReadableEdits readable) {
-        Function<List<Edit>, String> written = readable == null ? Edit::join : readable::render;
-        // ranked by the figure shown: a recompilation estimate below what the what-if measured
-        List<Measured> found = new ArrayList<>(plan.found());
-        found.sort(Comparator.comparing((Measured x) -> !x.lowersPeak())
-                .thenComparingLong(x -> x.lowersPeak() ? -Recompilation.of(m, x.advice(), x.saves()).saves() : -x.saves()));
-        long peak = Liveness.of(m).peakBytes();
-        Table.Builder t = Table.builder().key("advice").title("advice (" + m.handle() + ")")
-                .column("rank", ColumnType.INT).column("rule", ColumnType.STRING).column("saves", ColumnType.BYTES)
-                .column("peak_share", ColumnType.PERCENT).column("figure", ColumnType.STRING).column("whatif_saves", ColumnType.BYTES).column("finding", ColumnType.STRING)
-                .column("whatif", ColumnType.STATEMENT).column("module", ColumnType.KEY);
-        Table.Builder loss = Table.builder().key("beyond_the_peak").title("beyond the peak")
-                .column("rank", ColumnType.INT).column("rule", ColumnType.STRING).column("reserved", ColumnType.BYTES)
-                .column("finding", ColumnType.STRING).column("module", ColumnType.KEY);
-        Table.Builder ev = Table.builder().key("evidence").title("evidence")
-                .column("rank", ColumnType.INT).column("id", ColumnType.INT).column("label", ColumnType.STRING)
-                .column("size", ColumnType.BYTES).column("shape", ColumnType.STRING).column("op_name", ColumnType.STRING)
-                .column("source", ColumnType.STRING).column("module", ColumnType.KEY);
-        Facts f = new Facts(m);
-        int rank = 0, lowering = 0, beyond = 0;
-        for (Measured x : found) {
-            rank++;
-            Advice a = x.advice();
-            if (x.lowersPeak()) {
-                lowering++;
-                Recompilation.Figure fig = Recompilation.of(m, a, x.saves());
-                t.row((long) rank, a.rule(), fig.saves(), peak == 0 ? null : (double) fig.saves() / peak, fig.kind(), x.saves(),
-                        a.finding() + fig.finding(), "whatif " + written.apply(a.edits()), m.handle());
-            } else {
-                beyond++;
-                loss.row((long) rank, a.rule(), x.saves(), a.finding(), m.handle());
-            }
-            List<HloValue> vs = a.values();
-            for (HloValue v : vs.subList(0, Math.min(EVIDENCE, vs.size()))) {
-                ev.row((long) rank, v.id(), v.label(), v.size(), v.shape() == null ? null : v.shape().text(),
-                        f.opName(v).isEmpty() ? null : f.opName(v), f.source(v), m.handle());
-            }
-        }
-        for (Blocked b : plan.blocked()) t.note("twin peak: " + b.note(written));
-        if (lowering == 0) t.note("no rule found anything that lowers the peak by " + Units.human(minimumSaving(peak)) + " or more"
-                + (plan.blocked().isEmpty() ? "" : ", even planned against its twin peaks")
-                + (remedyChanges > 0 ? "; the remedy's " + remedyChanges + " change" + (remedyChanges == 1 ? "" : "s")
-                        + " for one allocation are what was found" : ""));
-        t.note("saves: 'exact: whatif' is the peak recomputed under the edit (a bound under the current schedule and offsets);"
-                + " 'upper bound: whatif' the same where the edit is the best case of the change (an offload's copies taking no time);"
-                + " 'estimate: recompilation' what a real jax.checkpoint build is expected to save, with its measured error;"
-                + " whatif_saves is what the whatif line reproduces");
-        List<Output> out = new ArrayList<>(List.of(t.build()));
-        if (beyond > 0) {
-            loss.note("bytes the allocations reserve beyond the peak of occupied bytes: packing loss, not a saving of the peak");
-            out.add(loss.build());
-        }
-        out.add(ev.build());
-        return out;
     }
 }

@@ -40,6 +40,24 @@ final class Recompilation {
     /** The figure kinds {@code advise} prints, documented in {@code help advise} and docs/commands.md. */
     static final String EXACT = "exact: whatif", BOUND = "upper bound: whatif", ESTIMATE = "estimate: recompilation";
 
+    /**
+     * The largest share of the what-if's figure that a real recompilation of {@code change}'s kind
+     * delivered on {@code m}'s backend: the cap of every row {@code advise} lists (1 where the edit is
+     * the change itself, a size under the schedule kept).
+     */
+    static double share(HloModule m, String change, boolean remat) {
+        boolean cpu = "cpu".equals(m.info().backend());
+        if (OffloadRule.NAME.equals(change)) return cpu ? 0 : 1;
+        if (!remat) return 1;
+        if (ScanRematRule.NAME.equals(change)) return SCAN_SHARE;
+        return cpu ? 0 : 1;
+    }
+
+    /** Whether {@code a}'s edits free and remake values (a remat): what only a recompilation's schedule delivers. */
+    static boolean remat(Advice a) {
+        return !a.edits().isEmpty() && a.edits().get(0) instanceof Edit.Remat;
+    }
+
     static Figure of(HloModule m, Advice a, long whatifSaves) {
         if (OffloadRule.NAME.equals(a.rule())) {   // a remat edit, but nothing is recomputed
             if (!"cpu".equals(m.info().backend())) return new Figure(whatifSaves, BOUND, "");
@@ -47,11 +65,13 @@ final class Recompilation {
             return new Figure(0, BOUND, "; on XLA:CPU the device is the host, so an offload frees nothing (the what-if's "
                     + Units.human(whatifSaves) + " is what a GPU or TPU build's device memory would save at most)");
         }
-        if (a.edits().isEmpty() || !(a.edits().get(0) instanceof Edit.Remat)) return new Figure(whatifSaves, EXACT, "");
+        if (!a.edits().isEmpty() && a.edits().get(0) instanceof Edit.Drop)   // not made at all: the best case of any rewrite
+            return new Figure(whatifSaves, BOUND, "");
+        if (!remat(a)) return new Figure(whatifSaves, EXACT, "");
         if (ScanRematRule.NAME.equals(a.rule())) {
             // a loop keeps each recomputation in its iteration, on every backend: the what-if's figure,
             // cut to the least share of it the real builds delivered
-            long saves = (long) (whatifSaves * SCAN_SHARE);
+            long saves = (long) (whatifSaves * share(m, a.rule(), true));
             return new Figure(saves, ESTIMATE, "; " + SCAN_ERROR);
         }
         if ("tpu".equals(m.info().backend()) && (a.rule().equals("activations") || a.rule().equals("remat-policy")))

@@ -1,23 +1,30 @@
 package bufq.analysis.advise;
 
-import bufq.units.Units;
-import bufq.eval.Catalog;
-import bufq.lang.QueryException;
+import bufq.analysis.fit.Capacities;
+import bufq.analysis.fit.Capacity;
+import bufq.analysis.fit.Changes;
+import bufq.analysis.fit.Failure;
+import bufq.analysis.fit.Fit;
+import bufq.analysis.fit.FitReport;
+import bufq.analysis.fit.Keep;
+import bufq.analysis.fit.Program;
 import bufq.analysis.liveness.LiveValues;
 import bufq.analysis.liveness.Liveness;
+import bufq.analysis.oom.OomReport;
+import bufq.analysis.oom.OomText;
+import bufq.analysis.sharding.Replication;
+import bufq.analysis.whatif.Edit;
+import bufq.analysis.whatif.EditSweep;
+import bufq.analysis.whatif.Outcome;
+import bufq.eval.Catalog;
+import bufq.lang.QueryException;
 import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.ProgramSizes;
 import bufq.model.TilingModel;
-import bufq.analysis.sharding.Replication;
-import bufq.table.ColumnType;
-import bufq.table.Output;
-import bufq.table.Table;
-import bufq.analysis.whatif.Edit;
-import bufq.analysis.whatif.EditSweep;
-import bufq.analysis.whatif.Outcome;
+import bufq.units.Units;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -25,34 +32,98 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * The answer to one failing allocation (the one an out-of-memory message names, or without one the
- * largest allocation live at the peak): which values hold it at its own peak, with the instruction,
- * op_name and source line that made each, and the changes that would shrink it, each measured with
- * {@code whatif} (or handed in already measured, as {@code fit}'s drops of co-resident arrays are).
- * Never empty: when no change applies, the rows say what was tried.
+ * The remedy policy, for every client: which allocation of a module to answer for (the one a loaded
+ * out-of-memory message failed on, else the largest live at the peak), what else was held beside the
+ * program ({@code fit}'s drops, under the capacity said or the bound the message implies), by how
+ * much it is over, and the changes that shrink the allocation, each measured with {@code whatif} (or
+ * handed in already measured, as {@code fit}'s drops of co-resident arrays are), each with the values
+ * it changes and the JAX code that makes it. {@link AdviceList} ranks them with the rules' findings.
  */
 public final class Remedy {
-    /** Values listed as holders of the allocation. */
-    static final int HOLDERS = 8;
-
     private Remedy() {}
+
+    /**
+     * The allocation answered for and its changes.
+     *
+     * @param why     how it was chosen ("the allocation message 1 of run.log failed on")
+     * @param failing whether an out-of-memory message failed on it (else it is the peak's largest)
+     * @param over    by how much the program is over what it is offered with what is held beside it;
+     *                -1 when not known or not over
+     */
+    public record Answer(BufferAllocation allocation, String why, boolean failing, long over, List<Change> changes) {
+        public Answer {
+            changes = List.copyOf(changes);
+        }
+    }
+
+    /**
+     * What to answer for in {@code m} and its changes, the ones that need what else the programs hold
+     * measured by {@code fit}.
+     *
+     * @param oom      the loaded messages, or null
+     * @param source   how results name the messages' file ("run.log")
+     * @param modules  every loaded module, in running order (the messages join to them)
+     * @param capacity the capacity said, or null (a message's figures may bound it)
+     * @return the allocation and its changes; null without an allocation to answer for
+     */
+    public static Answer answer(HloModule m, OomText oom, String source, List<HloModule> modules, Capacity capacity,
+                                Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
+            throws QueryException {
+        OomReport.Join join = null;
+        if (oom != null)
+            for (OomReport.Join j : OomReport.joins(oom, modules))
+                if (join == null && j.module() != null && j.module().handle().equals(m.handle())) join = j;
+        BufferAllocation a = target(m, join != null && join.allocation() != null ? join.allocation().index() : -1);
+        if (a == null) return null;
+        boolean failing = join != null && join.allocation() != null && join.allocation().index() == a.index();
+        String why = failing ? "the allocation message " + join.number() + " of " + source + " failed on"
+                : "the largest allocation live at the peak";
+        List<Change> others = new ArrayList<>();
+        long offered = -1, over = -1;
+        List<Failure> failures = oom == null ? List.of() : Capacities.failures(oom, source, modules);
+        if (capacity != null || !failures.isEmpty()) {
+            List<Program> programs = new ArrayList<>();
+            for (HloModule x : modules) programs.add(Program.of(x));
+            if (programs.isEmpty()) programs.add(Program.of(m));
+            try {
+                FitReport r = FitReport.of(programs, capacity, Keep.ALL, "", failures);
+                offered = r.capacity().offeredBytes();
+                for (Fit.Step s : r.steps()) if (s.program().handle().equals(m.handle()) && !s.fits()) over = s.overBytes();
+                String set = null;   // fit names the set of arrays once, on its first row: each row of it reproduces by that
+                for (Changes.Change c : r.changes()) {
+                    if (c.kind().equals("cut temp")) continue;   // the chunking measures that, per value
+                    if (c.statement() != null) set = c.statement();
+                    others.add(new Change(c.kind() + " " + c.target(), c.bytes(), FIT, JaxCode.fit(c), c.why(),
+                            set != null ? set : "fit drop " + c.target()));
+                }
+            } catch (IllegalArgumentException e) {
+                // no capacity and no failure among these programs to bound it: no fit changes
+            }
+        }
+        return new Answer(a, why, failing, over, changes(m, a, offered, others, catalog, tiling, tilings));
+    }
 
     /**
      * A change measured elsewhere or here.
      *
      * @param figure what kind of figure {@code saves} is: "exact: whatif" (the peak recomputed under the
-     *               edit), "exact: fit" (the set re-run without the arrays), or an estimate, with its error
+     *               edit), "upper bound: whatif" (the edit is the change's best case), "exact: fit" (the set
+     *               re-run without the arrays)
+     * @param jax    the change as the JAX code a user writes
      * @param edits  the what-if edits measured (empty for a change measured elsewhere)
      * @param statement the statement that reproduces a change measured elsewhere ({@code fit drop x}); null with edits
+     * @param values the values it changes, largest first (the evidence)
      */
-    public record Change(String change, long saves, String figure, String finding, List<Edit> edits, String statement) {
+    public record Change(String change, long saves, String figure, String jax, String finding, List<Edit> edits,
+                         String statement, List<HloValue> values) {
         public Change {
             edits = List.copyOf(edits);
+            values = List.copyOf(values);
         }
 
         /** A change measured elsewhere, reproduced by {@code statement}. */
-        public Change(String change, long saves, String figure, String finding, String statement) {
-            this(change, saves, figure, finding, List.of(), statement);
+        public Change(String change, long saves, String figure, String jax, String finding, String statement) {
+            this(change, saves, figure, jax, finding, List.of(), statement, List.of());
         }
 
         /** The statement that reproduces it, edits written by {@code readable}. */
@@ -78,77 +149,51 @@ public final class Remedy {
     }
 
     /**
-     * The remedy tables for allocation {@code a} of {@code m}.
+     * The changes that shrink allocation {@code a} of {@code m}, each measured, in no order (the list
+     * ranks them with the rules' findings).
      *
-     * @param why     how the allocation was chosen ("message 1 of run.log", "the peak's largest")
      * @param offered what the program is offered (bytes), -1 when no capacity is known: the chunk
      *                count is the least power of two under which the program would fit, else 4
-     * @param over    by how much the program is over what it is offered with what is held beside it, -1
-     *                when not known or not over: a change saving at least that makes it fit, and ranks first
      * @param others  changes measured elsewhere ({@code fit}'s drops), listed with these
      */
-    public static List<Output> report(HloModule m, BufferAllocation a, String why, long offered, long over, List<Change> others,
-                                      Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
+    public static List<Change> changes(HloModule m, BufferAllocation a, long offered, List<Change> others,
+                                       Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
             throws QueryException {
         List<HloValue> values = new ArrayList<>(m.valuesIn(a.index()));
-        // the allocation's busiest step counts bytes, not values: two live values at one offset share them
-        int t = Liveness.of(m).allocationUse(a.index()).maxTime();
-        List<HloValue> holders = new ArrayList<>();
-        for (HloValue v : values) if (v.hasRange() && v.rangeStart() <= t && t <= v.rangeEnd()) holders.add(v);
-        holders.sort(Comparator.comparingLong(HloValue::size).reversed());
+        List<HloValue> holders = holders(m, a);
         List<Change> changes = new ArrayList<>(others);
-        String kind = a.kind();
         List<Change> scan = scan(m, holders, catalog, tiling, tilings);
         changes.addAll(scan);
         // a scan's ys are stacked along its iterations: the scan changes say what to do with them
         if (scan.isEmpty() && (a.isTemp() || (!a.isParameter() && !ProgramSizes.liveOut(a))))
             changes.addAll(chunk(m, a, holders, offered, catalog, tiling, tilings));
+        List<HloValue> largest = new ArrayList<>(values);
+        largest.sort(Comparator.comparingLong(HloValue::size).reversed());
         if (ProgramSizes.liveOut(a) && !a.isParameter())
-            changes.add(measured(m, "bf16 output", "the output (" + shape(a) + ") in bf16 halves it; or shard it across devices"
-                    + " (jax.sharding), or donate an argument of its size (donate_argnums)", List.of(Edit.Scale.of(Edit.Where.of("allocation = " + a.index()), 0.5)),
-                    catalog, tiling, tilings));
+            changes.add(measured(m, "bf16 output", "out.astype(jnp.bfloat16)", "the output (" + shape(a) + ") in bf16 halves it;"
+                    + " or shard it across devices (jax.sharding), or donate an argument of its size (donate_argnums)",
+                    List.of(Edit.Scale.of(Edit.Where.of("allocation = " + a.index()), 0.5)), largest, catalog, tiling, tilings));
         if (a.isParameter()) {
             Replication.Group g = Replication.groupOf(m, values);
             if (g != null)
-                changes.add(measured(m, "shard", "the argument " + String.join(", ", g.paths()) + " is " + g.now() + " on a mesh of "
-                        + g.partitions() + " devices: shard it (and its optimizer state) over every device", ShardingAudit.edits(g),
-                        catalog, tiling, tilings));
+                changes.add(measured(m, "shard", JaxCode.SHARD, "the argument " + String.join(", ", g.paths()) + " is " + g.now()
+                        + " on a mesh of " + g.partitions() + " devices: shard it (and its optimizer state) over every device",
+                        ShardingAudit.edits(g), g.values(), catalog, tiling, tilings));
+            changes.add(measured(m, "donate", "jax.jit(f, donate_argnums=(" + a.parameter() + ",))", "donate the argument"
+                    + " (donate_argnums) so the output may reuse it; or pass it in bf16",
+                    List.of(Edit.Donate.of(Edit.Where.of("allocation = " + a.index()))), largest, catalog, tiling, tilings));
         }
-        if (a.isParameter())
-            changes.add(measured(m, "donate", "donate the argument (donate_argnums) so the output may reuse it; or pass it in bf16",
-                    List.of(Edit.Donate.of(Edit.Where.of("allocation = " + a.index()))), catalog, tiling, tilings));
-        // what makes the program fit first; of those, what needs no recompilation (an array not kept, a
-        // donation: exact) before a rewrite; then by bytes
-        changes.sort(Comparator.comparing((Change c) -> !(over > 0 && c.saves() >= over))
-                .thenComparing(c -> !(over > 0 && (FIT.equals(c.figure()) || c.change().startsWith("donate"))))
-                .thenComparingLong(c -> -c.saves()));
-        Table.Builder r = Table.builder().key("remedy").title("remedy (allocation " + a.index() + " of " + m.handle() + ": " + why + ")")
-                .column("rank", ColumnType.INT).column("change", ColumnType.STRING).column("saves", ColumnType.BYTES)
-                .column("allocation_share", ColumnType.PERCENT).column("figure", ColumnType.STRING)
-                .column("finding", ColumnType.STRING).column("statement", ColumnType.STATEMENT).column("module", ColumnType.KEY);
-        long k = 0;
-        ReadableEdits readable = new ReadableEdits(m, catalog, tiling);
-        for (Change c : changes)
-            r.row(++k, c.change(), c.saves(), a.size() == 0 ? null : (double) c.saves() / a.size(), c.figure(), c.finding(),
-                    c.shown(readable), m.handle());
-        if (over > 0) r.note(m.handle() + " is over by " + Units.human(over) + " (" + over + " B) with what is held beside it:"
-                + " the changes that save at least that come first, those needing no recompilation before them");
-        if (changes.isEmpty()) r.note("tried: chunking (" + kind + " allocations only), bf16 and sharding (outputs only), donation"
-                + " (parameters only), dropping co-resident arrays (fit, with a capacity and a message loaded): none applies to a "
-                + kind + " allocation");
-        r.note("allocation " + a.index() + ": " + kind + ", " + Units.human(a.size()) + "; 'exact: whatif' is the program's peak"
-                + " recomputed under the edit (the schedule kept), 'exact: fit' the programs re-run without the arrays");
-        Table.Builder h = Table.builder().key("holders").title("holders (what holds allocation " + a.index() + " at its peak, step " + t + ")")
-                .column("id", ColumnType.INT).column("label", ColumnType.STRING).column("opcode", ColumnType.STRING)
-                .column("size", ColumnType.BYTES).column("shape", ColumnType.STRING).column("op_name", ColumnType.STRING)
-                .column("source", ColumnType.STRING).column("module", ColumnType.KEY);
-        for (HloValue v : holders.subList(0, Math.min(HOLDERS, holders.size()))) {
-            HloInstruction i = m.instruction(v.name());
-            h.row(v.id(), v.label(), i == null ? null : i.opcode(), v.size(), v.shape() == null ? null : v.shape().text(),
-                    i == null ? null : i.opName(), Facts.source(i), m.handle());
-        }
-        if (holders.size() > HOLDERS) h.note((holders.size() - HOLDERS) + " more values hold it then");
-        return List.of(r.build(), h.build());
+        return changes;
+    }
+
+    /** What holds allocation {@code a} at its busiest step, largest first. */
+    static List<HloValue> holders(HloModule m, BufferAllocation a) {
+        // the allocation's busiest step counts bytes, not values: two live values at one offset share them
+        int t = Liveness.of(m).allocationUse(a.index()).maxTime();
+        List<HloValue> holders = new ArrayList<>();
+        for (HloValue v : m.valuesIn(a.index())) if (v.hasRange() && v.rangeStart() <= t && t <= v.rangeEnd()) holders.add(v);
+        holders.sort(Comparator.comparingLong(HloValue::size).reversed());
+        return holders;
     }
 
     /**
@@ -162,6 +207,7 @@ public final class Remedy {
         if (holders.isEmpty() || holders.get(0).shape() == null || holders.get(0).shape().rank() < 2) return List.of();
         HloValue big = holders.get(0);
         long lead = big.shape().dim(0);
+        if (lead < 2) return List.of();   // an axis of one element has no chunks
         List<Long> ids = new ArrayList<>();
         for (HloValue v : m.valuesIn(a.index()))
             if (v.shape() != null && v.shape().rank() >= 1 && v.shape().dim(0) == lead) ids.add(v.id());
@@ -172,14 +218,26 @@ public final class Remedy {
         if (offered > 0 && needs > offered && offered > rest) k = Math.max(2, (a.size() + offered - rest - 1) / (offered - rest));
         long d = k;
         while (d < lead && lead % d != 0) d++;
-        if (d <= lead) k = d;
+        k = Math.min(d, lead);
         Edit edit = Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / k);
         HloInstruction i = m.instruction(big.name());
         String op = i == null || i.opName() == null ? big.label() : i.opName();
-        return List.of(measured(m, "chunk " + k + " ways", "compute " + op + " (" + big.shape().text() + ") in " + k
-                + " chunks of its leading axis (" + lead + "): lax.map over x.reshape(" + k + ", " + lead / k
-                + ", ...), or a Python loop of " + k + " calls, so one chunk's temporaries are live at a time", List.of(edit),
-                catalog, tiling, tilings));
+        List<HloValue> chunked = new ArrayList<>();
+        for (HloValue v : holders) if (ids.contains(v.id())) chunked.add(v);
+        // the backward pass's residuals among them: the axis is a training step's batch, cut by accumulating gradients
+        Facts f = new Facts(m);
+        boolean training = false;
+        for (HloValue v : chunked) training |= f.category(v).equals("residuals");
+        if (training)
+            return List.of(measured(m, "microbatch " + k + " ways", "jax.lax.scan(lambda g, b: (g + jax.grad(loss)(params, b), None),"
+                    + " g0, batch.reshape(" + k + ", " + lead / k + ", ...))", "the values of allocation " + a.index() + " with leading axis "
+                    + lead + " (" + op + ", " + big.shape().text() + ") include the backward pass's residuals: if that axis is the batch,"
+                    + " accumulate the gradients of " + k + " microbatches of " + lead / k + " in a jax.lax.scan carry, so one"
+                    + " microbatch's activations are live at a time", List.of(edit), chunked, catalog, tiling, tilings));
+        return List.of(measured(m, "chunk " + k + " ways", "jax.lax.map(f, x.reshape(" + k + ", " + lead / k + ", ...))", "compute " + op
+                + " (" + big.shape().text() + ") in " + k + " chunks of its leading axis (" + lead + "): lax.map over x.reshape(" + k
+                + ", " + lead / k + ", ...), or a Python loop of " + k + " calls, so one chunk's temporaries are live at a time",
+                List.of(edit), chunked, catalog, tiling, tilings));
     }
 
     /**
@@ -221,19 +279,21 @@ public final class Remedy {
                 + (w != null && Facts.source(w) != null ? " at " + Facts.source(w) : "");
         Edit.Where where = Facts.byId(aliases);
         List<Change> out = new ArrayList<>();
-        out.add(measured(m, "scan ys in bf16", ys.size() + " stacked outputs of the lax.scan at " + at + " (e.g. "
+        out.add(measured(m, "scan ys in bf16", "return carry, y.astype(jnp.bfloat16)", ys.size() + " stacked outputs of the lax.scan at " + at + " (e.g. "
                 + ys.get(0).name() + ys.get(0).index() + ", " + ys.get(0).shape().text() + ": one slice per iteration along the leading"
-                + " axis): return its ys in bf16", List.of(Edit.Scale.of(where, 0.5)), catalog, tiling, tilings));
-        out.add(measured(m, "no scan ys", "the same ys not stacked: carry what is needed of them (a running sum, the loss)"
+                + " axis): return its ys in bf16", List.of(Edit.Scale.of(where, 0.5)), ys, catalog, tiling, tilings));
+        out.add(measured(m, "no scan ys", "jax.lax.scan(lambda c, x: (c + g(x), None), c0, xs)", "the same ys not stacked: carry what is needed of them (a running sum, the loss)"
                 + " in the scan's carry, or jax.checkpoint the scan body so its residuals are recomputed", List.of(Edit.Drop.of(where)),
-                catalog, tiling, tilings));
+                ys, catalog, tiling, tilings));
         return out;
     }
 
-    private static Change measured(HloModule m, String change, String finding, List<Edit> edits, Catalog catalog,
-                                   TilingModel tiling, Function<String, TilingModel> tilings) throws QueryException {
+    private static Change measured(HloModule m, String change, String jax, String finding, List<Edit> edits, List<HloValue> values,
+                                   Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings) throws QueryException {
         Outcome o = EditSweep.run(m, edits, catalog, tiling, tilings);
-        return new Change(change, o.saved(), "exact: whatif", finding, edits, null);
+        // a value not made at all is the best case of the rewrite that avoids it
+        String figure = edits.get(0) instanceof Edit.Drop ? Recompilation.BOUND : Recompilation.EXACT;
+        return new Change(change, o.saved(), figure, jax, finding, edits, null, values);
     }
 
     private static String shape(BufferAllocation a) {

@@ -69,7 +69,7 @@ class ReadableEditsTest {
             }
         }
         assertTrue(checked >= 3, "advise found id selections to rewrite: " + checked);
-        List<Output> report = Advisor.report(m, plan, 0, readable);
+        List<Output> report = AdviceList.of(m, plan, null, readable).report();
         Table t = (Table) report.get(0);
         for (int r = 0; r < t.size(); r++) {
             String whatif = (String) t.cell(r, t.columns().indexOf(t.columns().stream().filter(c -> c.name().equals("whatif")).findFirst().orElseThrow()));

@@ -47,7 +47,7 @@ class ResidualRulesTest {
         Liveness l = Liveness.of(m);
         long residuals = Categories.bytesAt(m, null, l.peakTime()).getOrDefault("residuals", 0L);
         assertTrue(residuals > 0, m.handle() + " holds residuals at its peak");
-        Table ranked = (Table) Advisor.report(m, found).get(0);
+        Table ranked = (Table) AdviceList.of(m, found).report().get(0);
         for (String rule : rules) {
             List<Advisor.Measured> rows = found.stream().filter(x -> x.advice().rule().equals(rule)).toList();
             assertEquals(1, rows.size(), m.handle() + " reports " + rule + " once: " + found);
@@ -82,7 +82,7 @@ class ResidualRulesTest {
     }
 
     private static int row(Table t, String rule) {
-        int c = t.columnIndex("rule");
+        int c = t.columnIndex("change");
         for (int r = 0; r < t.size(); r++) if (rule.equals(t.cell(r, c))) return r;
         throw new AssertionError(rule + " not in the report");
     }

@@ -67,7 +67,7 @@ class TwinPeakTest {
         assertTrue(f32.advice().finding().contains("planned against the peak and its twin at step 5 at once"), f32.advice().finding());
         assertTrue(plan.notes().stream().anyMatch(n -> n.startsWith("f32: whatif scale where id in (1, 2) by 0.5 lowers step 2 by 2.0KiB,"
                 + " but step 5, a twin peak holding 99.8% as much, then becomes the peak")), plan.notes().toString());
-        Table t = (Table) Advisor.report(m, plan).get(0);
+        Table t = (Table) AdviceList.of(m, plan, null, null).report().get(0);
         assertTrue(t.notes().stream().anyMatch(n -> n.startsWith("twin peak: f32: ")), t.notes().toString());
         assertEquals(plan.found(), Advisor.run(m, Rules.standard(), Catalog.standard(), TilingModel.TPU, n -> null));
     }
@@ -78,7 +78,7 @@ class TwinPeakTest {
         HloModule m = DumpLoader.loadText("module_0000.jit_moe.cpu_after_optimizations-buffer-assignment.txt", single);
         Advisor.Plan plan = Advisor.plan(m, Rules.standard(), Catalog.standard(), TilingModel.TPU, n -> null);
         assertTrue(plan.notes().isEmpty(), plan.notes().toString());
-        List<Output> out = Advisor.report(m, plan);
+        List<Output> out = AdviceList.of(m, plan, null, null).report();
         assertTrue(((Table) out.get(0)).notes().stream().noneMatch(n -> n.startsWith("twin peak")));
     }
 

@@ -1,16 +1,13 @@
 package bufq.shell.command;
 
-import bufq.analysis.liveness.Liveness;
+import bufq.analysis.advise.AdviceList;
 import bufq.analysis.advise.Advisor;
-import bufq.analysis.advise.ReadableEdits;
-import bufq.analysis.advise.Remedies;
 import bufq.analysis.advise.Rule;
 import bufq.analysis.advise.Rules;
+import bufq.api.Advise;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.shell.session.Modules;
-import bufq.table.Output;
-import bufq.table.Table;
 import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
 import bufq.shell.api.ParsedArgs;
@@ -34,29 +31,29 @@ final class AdviseCommand implements Command {
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
 
-    @Override public String brief() { return "Ranked changes that would lower the peak, each measured with whatif."; }
+    @Override public String brief() { return "One ranked list of changes for the failing allocation or the peak."; }
 
     @Override public String description() {
-        return "Looks for the telltale signs of XLA's OOM guide and measures each with 'whatif' (the peak\n"
-                + "recomputed under the change, never estimated); lists them by bytes saved, with the 'whatif'\n"
-                + "line that reproduces each and the values behind it. Rules:\n"
+        return "One ranked list of changes for one target: the allocation a loaded out-of-memory message\n"
+                + "failed on, else the peak (the title says which). It merges the rules below (the telltale signs\n"
+                + "of XLA's OOM guide) and the changes that shrink the target's allocation (chunk a huge temp,\n"
+                + "bf16/shard/donate it, fit's drops of arrays held beside it). Rules:\n"
                 + Rules.standard().stream().map(r -> "  " + String.format("%-14s", r.name()) + r.description())
                         .collect(Collectors.joining("\n"))
-                + "\nFindings saving less than " + String.format("%.1f%%", 100 * Advisor.MIN_SHARE) + " of the peak are left out. The packing loss\n"
-                + "(bytes the allocations reserve beyond the peak) is listed apart: it is not a saving of the peak.\n"
-                + "A dump without live ranges has no peak: advise says so and does nothing.\n"
-                + "Each row says what kind of figure 'saves' is: 'exact: whatif' (the peak recomputed under the\n"
-                + "edit), 'upper bound: whatif' (the edit is the change's best case: offload's copies taking no\n"
-                + "time, so the real change saves at most this, never more than the residuals' bytes at the peak)\n"
-                + "or 'estimate: recompilation' (remat, remat-policy: jax.checkpoint on XLA:CPU saves nothing, its\n"
-                + "recomputations are scheduled together; whatif_saves is the edit's figure).\n"
-                + "Then the remedy for one allocation: the one a loaded out-of-memory message failed on (listed\n"
-                + "first), else the largest at the peak: what holds it (op_name, source) and the changes that shrink\n"
-                + "it, each measured (chunk a huge temp, bf16/shard/donate an output, fit's drops of arrays held\n"
-                + "beside it). In batch over several modules it takes the message's module, else the largest\n"
-                + "needs_bytes, and says which on stderr (--module NAME picks another).\n"
-                + "Scripts add rules with bufq.rule(name, fn) (see scripts/README.md). 'format markdown' first to\n"
-                + "paste it into an issue.";
+                + "\nEach row: the change, what it saves, the kind of figure, the JAX code to write (jax), the\n"
+                + "finding and the 'whatif' line that reproduces it; then the evidence, by rank. Rows are ranked by\n"
+                + "saves, which is never more than a real recompilation of that kind delivered on the backend:\n"
+                + "'exact: whatif' (the peak recomputed under the edit, the schedule kept), 'exact: fit' (the\n"
+                + "programs re-run without the arrays), 'upper bound: whatif' (the edit is the change's best case:\n"
+                + "an offload's copies taking no time, a value not made at all) or 'estimate: recompilation'\n"
+                + "(jax.checkpoint on XLA:CPU saves nothing, its recomputations are scheduled together; a scan\n"
+                + "over checkpointed layers saves the what-if's figure / 1.18; whatif_saves is the edit's figure).\n"
+                + "Findings saving less than " + String.format("%.1f%%", 100 * Advisor.MIN_SHARE) + " of the peak are left out; the packing loss\n"
+                + "(bytes reserved beyond the peak) is a note, not a change. A dump without live ranges has no\n"
+                + "peak: advise says so and does nothing. In batch over several modules it takes the message's\n"
+                + "module, else the largest needs_bytes, and says which on stderr (--module NAME picks another).\n"
+                + "Scripts add rules with bufq.rule(name, fn) and read the same list with bufq.advise() (see\n"
+                + "scripts/README.md). 'format markdown' first to paste it into an issue.";
     }
 
     @Override public List<String> examples() { return List.of("advise", "format markdown", "advise"); }
@@ -70,40 +67,31 @@ final class AdviseCommand implements Command {
     private Status run(CommandContext ctx, ParsedArgs args) throws CommandException, Engine.Failure, IOException {
         HloModule m = ctx.modules().requireFor("advise", ctx.out()::info);
         ctx.modules().readUsedValues(m);
-        List<Output> out = new ArrayList<>();
+        AdviceList list;
         try {
-            List<Output> remedy = remedy(ctx, m);
-            boolean named = ctx.modules().oom() != null && !remedy.isEmpty() && ((Table) remedy.get(0)).title().contains(" failed on)");
-            if (named) out.addAll(remedy);
-            if (Liveness.of(m).peakTime() < 0) {
-                // Not an error: the dump was made without live ranges. Every rule measures the peak its
-                // change lowers, so none applies; say so and which questions still have answers.
-                ctx.out().info("advise: " + m.handle() + " has no live ranges, so no peak to lower and no rule applies"
-                        + " (each measures a peak); sizes, padding and allocations still answer: try 'allocations' or 'values order by padding desc'");
-                ctx.out().print(out);
-                return Status.OK;
-            }
-            List<Rule> rules = new ArrayList<>(Rules.standard());
-            rules.addAll(ctx.session().scriptRules());
-            int remedyChanges = remedy.isEmpty() ? 0 : ((Table) remedy.get(0)).size();
-            out.addAll(Advisor.report(m, Advisor.plan(m, rules, ctx.engine().catalog(), ctx.settings().tiling(),
-                    ctx.settings()::tilingNamed), remedyChanges, new ReadableEdits(m, ctx.engine().catalog(), ctx.settings().tiling())));
-            if (!named) out.addAll(remedy);
+            list = Advise.of(m, ask(ctx));
         } catch (QueryException e) {
             throw new Engine.Failure("advise: " + e.getMessage());
         } catch (Rule.RuleFailure e) {
             throw new CommandException("advise: " + e.getMessage());
         }
-        ctx.out().print(out);
+        if (list == null) {
+            // Not an error: the dump was made without live ranges. Every rule measures the peak its
+            // change lowers, so none applies; say so and which questions still have answers.
+            ctx.out().info("advise: " + m.handle() + " has no live ranges, so no peak to lower and no rule applies"
+                    + " (each measures a peak); sizes, padding and allocations still answer: try 'allocations' or 'values order by padding desc'");
+            return Status.OK;
+        }
+        ctx.out().print(list.report());
         return Status.OK;
     }
 
-    /** The remedy for {@code m} ({@link Remedies#answer}): the session's messages, modules and capacity. */
-    private static List<Output> remedy(CommandContext ctx, HloModule m) throws CommandException, Engine.Failure, QueryException {
+    /** What advise reads of the session: its script rules, messages, modules and capacity. */
+    static Advise.Ask ask(CommandContext ctx) throws CommandException, Engine.Failure {
         Modules.LoadedOom o = ctx.modules().oom();
         List<HloModule> modules = new ArrayList<>();
         if (o != null) ctx.modules().forEachModule(modules::add);
-        return Remedies.answer(m, o == null ? null : o.text(), o == null ? null : o.source(), modules,
+        return new Advise.Ask(ctx.session().scriptRules(), o == null ? null : o.text(), o == null ? null : o.source(), modules,
                 FitCommand.capacityOrNull(ctx), ctx.engine().catalog(), ctx.settings().tiling(), ctx.settings()::tilingNamed);
     }
 }

@@ -2,7 +2,9 @@ package bufq.shell.script;
 
 import bufq.units.Units;
 import bufq.analysis.why.Why;
+import bufq.analysis.advise.AdviceList;
 import bufq.analysis.advise.Rule;
+import bufq.api.Advise;
 import bufq.analysis.check.CheckRule;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
@@ -47,6 +49,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -60,13 +63,18 @@ final class Api extends Convert.ReadOnly {
 
     private final ScriptContext session;
     private final Consumer<Rule> rules;
+    private final Supplier<List<Rule>> registered;
     private final Consumer<CheckRule> checks;
     private final JsHost host;
 
-    /** {@code rules} and {@code checks} take what scripts register with {@code bufq.rule} and {@code bufq.check}. */
-    Api(ScriptContext session, Consumer<Rule> rules, Consumer<CheckRule> checks, JsHost host) {
+    /**
+     * {@code rules} and {@code checks} take what scripts register with {@code bufq.rule} and {@code
+     * bufq.check}; {@code registered} gives the rules registered so far, which {@code bufq.advise()} runs.
+     */
+    Api(ScriptContext session, Consumer<Rule> rules, Supplier<List<Rule>> registered, Consumer<CheckRule> checks, JsHost host) {
         this.session = session;
         this.rules = rules;
+        this.registered = registered;
         this.checks = checks;
         this.host = host;
     }
@@ -86,6 +94,7 @@ final class Api extends Convert.ReadOnly {
             case "category" -> (ProxyExecutable) this::category;
             case "whatif" -> (ProxyExecutable) this::whatif;
             case "oom" -> (ProxyExecutable) this::oom;
+            case "advise" -> (ProxyExecutable) this::advise;
             case "forecast" -> (ProxyExecutable) this::forecast;
             case "format" -> new Convert.ReadOnlyMap(Map.of("bytes", (ProxyExecutable) this::bytes));
             case "version" -> Version.NUMBER;
@@ -103,7 +112,7 @@ final class Api extends Convert.ReadOnly {
     }
 
     @Override public String toString() {
-        return "{module, query(text), why(id or name), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), rule(name, fn), category(fn), whatif(edits), oom(text), forecast(text), format.bytes(n), version: "
+        return "{module, query(text), why(id or name), field(entity, name, fn[, {type, doc}]), tiling(name, fn), check(name, fn), rule(name, fn), category(fn), whatif(edits), oom(text), forecast(text), advise(), format.bytes(n), version: "
                 + Convert.show(Version.NUMBER) + "}";
     }
 
@@ -166,9 +175,7 @@ final class Api extends Convert.ReadOnly {
         if (r.chips()) throw new IllegalArgumentException(usage + ": 'chips' forecasts the current module alone: run the forecast chips command");
         Capacity capacity = null;
         if (r.fit()) {
-            var res = session.settings().reserved();
-            capacity = Capacities.resolve(new Capacities.Said(session.settings().capacity(), session.settings().device(),
-                    res.isSet() ? res.bytes() : -1, res.text()));
+            capacity = capacity();
             if (capacity == null) throw new IllegalArgumentException(usage + ": 'fit' needs a capacity: set capacity SIZE or set device NAME");
         }
         List<HloModule> loaded = new ArrayList<>();
@@ -193,6 +200,39 @@ final class Api extends Convert.ReadOnly {
         } catch (NotASeries e) {
             throw new IllegalArgumentException(usage + ": " + e.getMessage());
         } catch (Engine.Failure | CommandException e) {
+            throw new IllegalArgumentException(usage + ": " + e.getMessage());
+        }
+    }
+
+    /** The capacity the session says (set capacity, set device, set reserved), null when none. */
+    private Capacity capacity() {
+        var res = session.settings().reserved();
+        return Capacities.resolve(new Capacities.Said(session.settings().capacity(), session.settings().device(),
+                res.isSet() ? res.bytes() : -1, res.text()));
+    }
+
+    // bufq.advise() -> {advice, evidence, title, notes}: the advise command's one ranked list for the current
+    // module (for the allocation a loaded message failed on, else the peak), rows each; null without live ranges
+    private Object advise(Value... a) {
+        String usage = "bufq.advise()";
+        HloModule m = session.modules().current();
+        if (m == null) throw new IllegalArgumentException(usage + ": no module loaded");
+        try {
+            session.modules().readUsedValues(m);
+            var oom = session.modules().oom();
+            List<HloModule> modules = new ArrayList<>();
+            if (oom != null) session.modules().forEachModule(modules::add);
+            AdviceList list = Advise.of(m, new Advise.Ask(registered.get(), oom == null ? null : oom.text(),
+                    oom == null ? null : oom.source(), modules, capacity(), session.engine().catalog(), session.settings().tiling(),
+                    session.settings()::tilingNamed));
+            if (list == null) return null;
+            Map<String, Object> parts = new LinkedHashMap<>();
+            for (Output o : list.report())
+                if (o instanceof Table t) parts.put(t.key(), new Convert.ReadOnlyArray(t.size(), i -> new Rows.ResultRow(t, i)));
+            parts.put("title", list.title());
+            parts.put("notes", new Convert.ReadOnlyArray(list.notes().size(), i -> list.notes().get(i)));
+            return new Convert.ReadOnlyMap(parts);
+        } catch (QueryException | Engine.Failure | CommandException | Rule.RuleFailure e) {
             throw new IllegalArgumentException(usage + ": " + e.getMessage());
         }
     }

@@ -10,7 +10,7 @@ final class ApiKeys {
     private ApiKeys() {}
 
     /** Members of the {@code bufq} global. */
-    static final List<String> BUFQ = List.of("module", "query", "why", "field", "tiling", "check", "rule", "category", "whatif", "oom", "forecast", "format", "version");
+    static final List<String> BUFQ = List.of("module", "query", "why", "field", "tiling", "check", "rule", "category", "whatif", "oom", "forecast", "advise", "format", "version");
 
     /** Members of {@code bufq.module}. */
     static final List<String> MODULE = List.of("handle", "name", "backend", "values", "allocations",

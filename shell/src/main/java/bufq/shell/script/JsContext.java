@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -48,7 +49,7 @@ final class JsContext implements JsHost, AutoCloseable {
     /** How many script functions bufq may be inside at once (a field whose query reads a field whose query ...). */
     static final int MAX_NESTING = 16;
 
-    JsContext(ScriptContext session, Consumer<Rule> rules, Consumer<CheckRule> checks, long heapCap) {
+    JsContext(ScriptContext session, Consumer<Rule> rules, Supplier<List<Rule>> registered, Consumer<CheckRule> checks, long heapCap) {
         this.session = session;
         if (System.getProperty("polyglotimpl.AttachLibraryFailureAction") == null)
             System.setProperty("polyglotimpl.AttachLibraryFailureAction", "ignore");
@@ -79,7 +80,7 @@ final class JsContext implements JsHost, AutoCloseable {
         // name is a SyntaxError. The API object itself refuses writes.
         Value define = context.eval("js", "(function (name, value) { Object.defineProperty(globalThis, name,"
                 + " {value: value, writable: false, enumerable: true, configurable: false}); })");
-        define.execute("bufq", new Api(session, rules, checks, this));
+        define.execute("bufq", new Api(session, rules, registered, checks, this));
         define.execute("print", (ProxyExecutable) args -> {
             write(session, false, join(args));
             return undefined;

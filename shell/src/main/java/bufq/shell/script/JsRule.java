@@ -17,7 +17,8 @@ import java.util.function.Function;
 
 /**
  * An {@code advise} rule written in JavaScript: {@code fn(module)} returns findings as
- * {@code {finding, whatif}} objects, optionally with {@code values} (ids, for the evidence table);
+ * {@code {finding, whatif}} objects, optionally with {@code values} (ids, for the evidence table) and
+ * {@code jax} (the JAX code that makes the change, for the list's jax column);
  * advise measures each {@code whatif} like a built-in rule's.
  */
 final class JsRule implements Rule {
@@ -61,7 +62,8 @@ final class JsRule implements Rule {
                     throw new ScriptFailure(ScriptFailure.definedAt(fn) + what + " returned element " + i
                             + " without string 'finding' and 'whatif'");
                 String edit = e.getMember("whatif").asString().strip().replaceFirst("^whatif\\s+", "");
-                out.add(new Advice(name, e.getMember("finding").asString(), edits(edit, i, what), evidence(e, i, what, m), 0));
+                String jax = e.hasMember("jax") && e.getMember("jax").isString() ? e.getMember("jax").asString() : null;
+                out.add(new Advice(name, e.getMember("finding").asString(), edits(edit, i, what), evidence(e, i, what, m), 0, jax));
             }
             return out;
         });

@@ -68,7 +68,7 @@ public final class Scripts implements ScriptEngine {
         CompletableFuture<JsContext> f = new CompletableFuture<>();
         Thread t = new Thread(() -> {
             try {
-                f.complete(new JsContext(session, this::addRule, this::addCheck, heapCap));
+                f.complete(new JsContext(session, this::addRule, this::rules, this::addCheck, heapCap));
             } catch (RuntimeException | LinkageError e) {
                 f.completeExceptionally(e);  // the next script starts its own and reports why it cannot
             }
@@ -209,7 +209,7 @@ public final class Scripts implements ScriptEngine {
         if (host != null && host.dead()) reset();
         if (host == null) {
             try {
-                host = new JsContext(session, this::addRule, this::addCheck, heapCap);
+                host = new JsContext(session, this::addRule, this::rules, this::addCheck, heapCap);
             } catch (RuntimeException | LinkageError e) {
                 throw new CommandException("cannot start the JavaScript engine: " + e.getMessage());
             }

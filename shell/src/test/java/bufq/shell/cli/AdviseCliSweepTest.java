@@ -32,7 +32,7 @@ class AdviseCliSweepTest {
             assertFalse(r.err().contains("Exception") || r.err().contains("\tat "), r.err());
             long without = modules.stream().filter(m -> Liveness.of(m).peakTime() < 0).count();
             assertEquals(without, r.err().lines().filter(l -> l.contains("has no live ranges, so no peak to lower")).count(), r.err());
-            assertEquals(modules.size() - without, r.out().lines().filter(l -> l.startsWith("advice (")).count(), r.out());
+            assertEquals(modules.size() - without, r.out().lines().filter(l -> l.startsWith("advice for ")).count(), r.out());
         });
     }
 

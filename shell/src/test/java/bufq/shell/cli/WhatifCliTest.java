@@ -66,7 +66,7 @@ class WhatifCliTest {
         args.add(dump("transformer-2layer"));
         CliTest.Result r = run(args.toArray(String[]::new));
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("| rank | rule | saves | peak_share | figure | whatif_saves | finding | whatif |"), r.out());
+        assertTrue(r.out().contains("| rank | change | saves | peak_share | figure | jax | finding | whatif_saves | whatif |"), r.out());
         assertTrue(r.out().contains("| activations |"), r.out());
         assertTrue(r.out().contains("whatif remat where id"), r.out());
         assertTrue(r.out().strip().endsWith("true"), r.out());

@@ -1,0 +1,196 @@
+package bufq.analysis.advise;
+
+import bufq.analysis.liveness.Liveness;
+import bufq.analysis.whatif.Edit;
+import bufq.model.BufferAllocation;
+import bufq.model.HloModule;
+import bufq.model.HloValue;
+import bufq.table.ColumnType;
+import bufq.table.Output;
+import bufq.table.Table;
+import bufq.units.Units;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The one ranked list {@code advise} answers with, for one target: the allocation an out-of-memory
+ * message failed on, else the peak. The rules' findings and the changes that shrink the target's
+ * allocation stand in one list, ranked by the bytes each saves, where that figure is never more than
+ * a real recompilation of the change's kind delivered on the module's backend ({@link
+ * Recompilation}). Each row has the JAX code that makes the change and the statement that reproduces
+ * its figure. Immutable.
+ */
+public final class AdviceList {
+    /**
+     * One change.
+     *
+     * @param change      its short name (the rule's, or the remedy's: {@code chunk 4 ways})
+     * @param saves       the figure it is ranked by
+     * @param figure      what kind of figure {@code saves} is
+     * @param whatifSaves what the {@code whatif} line reproduces; null for a change measured by {@code fit}
+     * @param remat       whether the edit frees and remakes values (a rematerialisation): what only a
+     *                    recompilation's schedule delivers
+     * @param jax         the JAX code a user writes to make it
+     * @param finding     what was seen, and what the figure rests on
+     * @param statement   the statement that reproduces {@code whatifSaves} (or the fit figure)
+     * @param evidence    the values it changes, largest first
+     */
+    public record Row(String change, long saves, String figure, Long whatifSaves, boolean remat, String jax, String finding,
+                      String statement, List<HloValue> evidence) {
+        public Row {
+            evidence = List.copyOf(evidence);
+        }
+    }
+
+    private final HloModule module;
+    private final Remedy.Answer target;
+    private final List<Row> rows;
+    private final List<String> notes;
+
+    private AdviceList(HloModule module, Remedy.Answer target, List<Row> rows, List<String> notes) {
+        this.module = module;
+        this.target = target;
+        this.rows = List.copyOf(rows);
+        this.notes = List.copyOf(notes);
+    }
+
+    /** The list of the rules' findings alone, each edit by id: no allocation answered for. */
+    public static AdviceList of(HloModule m, List<Advisor.Measured> found) {
+        return of(m, new Advisor.Plan(found, List.of()), null, null);
+    }
+
+    /**
+     * The list for {@code m}: the plan's findings and {@code remedy}'s changes (null when there is no
+     * allocation to answer for), each edit printed by {@code readable} (by id when null).
+     */
+    public static AdviceList of(HloModule m, Advisor.Plan plan, Remedy.Answer remedy, ReadableEdits readable) {
+        Function<List<Edit>, String> written = readable == null ? Edit::join : readable::render;
+        long peak = Liveness.of(m).peakBytes(), floor = Advisor.minimumSaving(peak);
+        List<Row> rows = new ArrayList<>();
+        List<String> beyond = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (Advisor.Measured x : plan.found()) {
+            Advice a = x.advice();
+            if (!x.lowersPeak()) {   // the packing loss: bytes beyond the peak, not a change of it
+                beyond.add(a.rule() + ": " + a.finding() + " (" + Units.human(x.saves()) + ")");
+                continue;
+            }
+            Recompilation.Figure fig = Recompilation.of(m, a, x.saves());
+            String statement = "whatif " + written.apply(a.edits());
+            seen.add(statement);
+            rows.add(new Row(a.rule(), fig.saves(), fig.kind(), x.saves(), Recompilation.remat(a), JaxCode.of(m, a),
+                        a.finding() + fig.finding(), statement, a.values()));
+        }
+        if (remedy != null) {
+            for (Remedy.Change c : remedy.changes()) {
+                boolean fit = c.edits().isEmpty();
+                if (fit ? c.saves() <= 0 : c.saves() < floor) continue;   // saves nothing on the target
+                String statement = c.edits().isEmpty() ? c.statement() : "whatif " + written.apply(c.edits());
+                if (!fit && !seen.add(statement)) continue;   // a rule found the same edit
+                rows.add(new Row(c.change(), c.saves(), c.figure(), fit ? null : c.saves(), false, c.jax(), c.finding(),
+                        statement, c.values()));
+            }
+        }
+        // by bytes saved; of equal savings, what needs the least trust first (an exact figure), then as found
+        rows.sort(Comparator.comparingLong((Row r) -> -r.saves()).thenComparingInt(r -> trust(r.figure())));
+        List<String> notes = new ArrayList<>();
+        if (remedy != null && remedy.over() > 0) notes.add(overNote(m, remedy.over(), rows));
+        for (Advisor.Blocked b : plan.blocked()) notes.add("twin peak: " + b.note(written));
+        if (rows.isEmpty())
+            notes.add("no change found that lowers the peak by " + Units.human(floor) + " or more"
+                    + (plan.blocked().isEmpty() ? "" : ", even planned against its twin peaks")
+                    + "; tried: every rule (help advise), and for the target allocation chunking (temps), bf16 and"
+                    + " sharding (outputs), donation (parameters), dropping arrays held beside it (fit, with a message)");
+        else if (rows.get(0).saves() <= 0)
+            notes.add("no row lowers the peak of a real build on this backend: each says what its what-if found and why"
+                    + " a recompilation does not deliver it");
+        if (remedy != null) notes.add(allocationNote(remedy));
+        for (String b : beyond) notes.add("beyond the peak, not a change: " + b);
+        notes.add("saves: never more than a real recompilation of that kind delivered on this backend;"
+                + " 'exact: whatif' is the peak recomputed under the edit with the schedule kept, 'exact: fit' the programs"
+                + " re-run without the arrays, 'upper bound: whatif' the edit as the change's best case (an offload's copies"
+                + " taking no time, a value not made at all), 'estimate: recompilation' the what-if's figure cut to what real"
+                + " builds of that kind saved, with the measured error in the finding; whatif_saves is what the whatif line reproduces");
+        return new AdviceList(m, remedy, rows, notes);
+    }
+
+    /** 0 for the figures that need no trust in a schedule, then bounds, then estimates. */
+    private static int trust(String figure) {
+        return figure.startsWith("exact") ? 0 : figure.equals(Recompilation.BOUND) ? 1 : 2;
+    }
+
+    private static String overNote(HloModule m, long over, List<Row> rows) {
+        List<String> enough = new ArrayList<>(), kept = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            if (rows.get(i).saves() < over) continue;
+            enough.add(String.valueOf(i + 1));
+            // an array not kept or donated: a change of the caller, not of the program
+            if (Remedy.FIT.equals(rows.get(i).figure())) kept.add(String.valueOf(i + 1));
+        }
+        return m.handle() + " is over by " + Units.human(over) + " (" + over + " B) with what is held beside it: "
+                + (enough.isEmpty() ? "no single change saves that much; several together must"
+                : (enough.size() == 1 ? "rank " : "ranks ") + String.join(", ", enough) + (enough.size() == 1 ? " saves" : " each save")
+                + " at least that" + (kept.isEmpty() ? "" : "; " + (kept.size() == 1 ? "rank " : "ranks ") + String.join(", ", kept)
+                + " need" + (kept.size() == 1 ? "s" : "") + " no recompilation"));
+    }
+
+    private static String allocationNote(Remedy.Answer r) {
+        BufferAllocation a = r.allocation();
+        return "allocation " + a.index() + " (" + a.kind() + ", " + Units.human(a.size()) + ") is " + r.why()
+                + ": the chunk, microbatch, bf16, shard, donate, scan and fit rows change it or what is held beside it";
+    }
+
+    /** The module it is for. */
+    public HloModule module() { return module; }
+
+    /** The changes, ranked: {@code saves} never rises down the list. */
+    public List<Row> rows() { return rows; }
+
+    /** What stands under the list: the target, what makes it fit, twin peaks, what the figures are. */
+    public List<String> notes() { return notes; }
+
+    /** Whether the target is an allocation an out-of-memory message failed on (else the peak). */
+    public boolean failing() { return target != null && target.failing(); }
+
+    /** What the list is for, as its title says it. */
+    public String title() {
+        if (failing())
+            return "advice for allocation " + target.allocation().index() + " of " + module.handle() + ", " + target.why();
+        Liveness l = Liveness.of(module);
+        return "advice for the peak of " + module.handle() + " (step " + l.peakTime() + ", " + Units.human(l.peakBytes()) + ")";
+    }
+
+    /** Evidence rows listed per change. */
+    public static final int EVIDENCE = Advisor.EVIDENCE;
+
+    /** The list, then the evidence of each row by rank. */
+    public List<Output> report() {
+        long peak = Liveness.of(module).peakBytes();
+        Table.Builder t = Table.builder().title(title()).key("advice")
+                .column("rank", ColumnType.INT).column("change", ColumnType.STRING).column("saves", ColumnType.BYTES)
+                .optionalColumn("peak_share", ColumnType.PERCENT).column("figure", ColumnType.STRING)
+                .column("jax", ColumnType.STRING).optionalColumn("finding", ColumnType.STRING)
+                .optionalColumn("whatif_saves", ColumnType.BYTES).column("whatif", ColumnType.STATEMENT).column("module", ColumnType.KEY);
+        Table.Builder ev = Table.builder().key("evidence").title("evidence")
+                .column("rank", ColumnType.INT).column("id", ColumnType.INT).column("label", ColumnType.STRING)
+                .column("size", ColumnType.BYTES).column("shape", ColumnType.STRING).column("op_name", ColumnType.STRING)
+                .column("source", ColumnType.STRING).column("module", ColumnType.KEY);
+        Facts f = new Facts(module);
+        long rank = 0;
+        for (Row r : rows) {
+            rank++;
+            t.row(rank, r.change(), r.saves(), peak == 0 ? null : (double) r.saves() / peak, r.figure(), r.jax(), r.finding(),
+                    r.whatifSaves() != null ? r.whatifSaves() : r.saves(), r.statement(), module.handle());
+            for (HloValue v : r.evidence().subList(0, Math.min(EVIDENCE, r.evidence().size())))
+                ev.row(rank, v.id(), v.label(), v.size(), v.shape() == null ? null : v.shape().text(),
+                        f.opName(v).isEmpty() ? null : f.opName(v), f.source(v), module.handle());
+        }
+        for (String n : notes) t.note(n);
+        return List.of(t.build(), ev.build());
+    }
+}

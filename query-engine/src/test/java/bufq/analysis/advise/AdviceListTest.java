@@ -1,0 +1,125 @@
+package bufq.analysis.advise;
+
+import bufq.analysis.fit.Capacity;
+import bufq.analysis.liveness.Liveness;
+import bufq.analysis.oom.OomReader;
+import bufq.analysis.whatif.EditParser;
+import bufq.analysis.whatif.EditSweep;
+import bufq.api.Advise;
+import bufq.dump.DumpLoader;
+import bufq.eval.Catalog;
+import bufq.model.HloModule;
+import bufq.model.TilingModel;
+import bufq.table.Output;
+import bufq.table.Table;
+import bufq.testing.Corpus;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code advise}'s one ranked list holds its promises wherever it runs: one list (then the evidence),
+ * ranked by saves, no row's saves above what a real recompilation of its kind delivered on the
+ * module's backend, each row with the JAX code to write, and no note that contradicts the rows.
+ * On every module of the corpus sweep, and on the committed fixtures (one with a failing allocation).
+ */
+class AdviceListTest {
+    static final Path PAIR = Path.of(System.getProperty("bufq.root", "."))
+            .resolve("query-engine/src/test/resources/fixtures/oom-cpu/pair");
+
+    /** The invariants of {@code l}, whatever the module. */
+    static void hold(AdviceList l) {
+        HloModule m = l.module();
+        List<Output> out = l.report();
+        assertEquals(2, out.size(), m.handle() + ": one list, then the evidence");
+        Table list = (Table) out.get(0);
+        assertEquals("advice", list.key());
+        assertEquals("evidence", ((Table) out.get(1)).title());
+        assertEquals(l.rows().size(), list.size());
+        assertTrue(l.failing() ? list.title().startsWith("advice for allocation ") && list.title().contains(" of " + m.handle() + ", the allocation message ")
+                : list.title().startsWith("advice for the peak of " + m.handle() + " "), list.title());
+        long last = Long.MAX_VALUE;
+        for (AdviceList.Row r : l.rows()) {
+            String row = m.handle() + ": " + r.change() + " " + r.statement();
+            assertTrue(r.saves() <= last, row + " saves more than the row above it: not ranked");
+            assertTrue(r.saves() >= 0, row);
+            last = r.saves();
+            if (r.whatifSaves() != null) {
+                long cap = (long) (r.whatifSaves() * Recompilation.share(m, r.change(), r.remat()));
+                assertTrue(r.saves() <= cap, row + " saves " + r.saves() + " B, above its cap " + cap + " B");
+                assertTrue(r.statement().startsWith("whatif "), row);
+            } else {
+                assertEquals(Remedy.FIT, r.figure(), row);
+                assertTrue(r.saves() > 0 && r.statement().startsWith("fit"), row);
+            }
+            assertTrue(r.jax() != null && !r.jax().isBlank() && !r.jax().startsWith("see the finding"), row + ": jax " + r.jax());
+            assertFalse(r.finding().isBlank(), row);
+        }
+        boolean lowers = !l.rows().isEmpty() && l.rows().get(0).saves() > 0;
+        for (String n : l.notes()) {
+            if (!l.rows().isEmpty()) assertFalse(n.startsWith("no change found"), m.handle() + ": rows beside " + n);
+            if (lowers) assertFalse(n.startsWith("no row lowers"), m.handle() + ": " + n);
+        }
+        if (l.rows().isEmpty()) assertTrue(l.notes().stream().anyMatch(n -> n.startsWith("no change found")), l.notes().toString());
+    }
+
+    static AdviceList advise(HloModule m, Advise.Ask ask) throws Exception {
+        AdviceList l = Advise.of(m, ask);
+        assertNotNull(l, m.handle() + " has a peak");
+        hold(l);
+        return l;
+    }
+
+    static Advise.Ask alone(HloModule m) {
+        return new Advise.Ask(List.of(), null, null, List.of(m), null, Catalog.standard(), TilingModel.TPU, n -> null);
+    }
+
+    /** The fixture's second program failed: the list is for that allocation, each whatif line reproducing its figure. */
+    @Test
+    void theFailingAllocationOfTheFixture() throws Exception {
+        List<HloModule> modules = DumpLoader.load(List.of(PAIR.resolve("dump")));
+        // the program that failed: its allocation 15 is the 4,608,000,000 B the message asked for
+        HloModule m = modules.stream().filter(x -> x.allocation(15) != null && x.allocation(15).size() == 4_608_000_000L)
+                .findFirst().orElseThrow();
+        var oom = OomReader.read(Files.readString(PAIR.resolve("run.log")));
+        AdviceList l = advise(m, new Advise.Ask(List.of(), oom, "run.log", modules, new Capacity(7_000_000L * 1024, 0, "--capacity", false),
+                Catalog.standard(), TilingModel.NONE, n -> null));
+        assertTrue(l.failing());
+        assertEquals("advice for allocation 15 of " + m.handle() + ", the allocation message 1 of run.log failed on", l.title());
+        // fit's changes of the arrays held beside it (which, depends on the running order the shell knows) beside the rewrites
+        assertTrue(l.rows().stream().anyMatch(r -> Remedy.FIT.equals(r.figure())), l.rows().toString());
+        assertTrue(l.rows().stream().anyMatch(r -> r.change().startsWith("chunk ")), l.rows().toString());
+        assertTrue(l.notes().get(0).contains(" is over by "), l.notes().toString());
+        for (AdviceList.Row r : l.rows()) {
+            if (r.whatifSaves() == null) continue;
+            var edits = EditParser.parse(r.statement().substring("whatif ".length()), Set.copyOf(Catalog.standard().entities())).edits();
+            assertEquals(r.whatifSaves().longValue(), EditSweep.run(m, edits, Catalog.standard(), TilingModel.NONE, n -> null).saved(),
+                    r.statement());
+        }
+    }
+
+    /** The committed copies of the corpus: without a message, the list is for the peak. */
+    @TestFactory
+    Stream<DynamicTest> theCommittedCopies() {
+        return Stream.of("jax-0.10.2/transformer-2layer", "jax-0.10.2/rnn-scan", "jax-0.10.2/bf16-mlp", "tpu/oom/pallas-vmem")
+                .map(c -> DynamicTest.dynamicTest(c, () -> {
+                    Path p = Corpus.require(c);
+                    for (HloModule m : DumpLoader.load(List.of(c.startsWith("tpu") ? p.resolve("dump") : p))) {
+                        if (Liveness.of(m).peakTime() < 0) continue;
+                        AdviceList l = advise(m, alone(m));
+                        assertFalse(l.failing());
+                    }
+                }));
+    }
+}
