@@ -131,4 +131,26 @@ class ArchitectureTest {
             assertEquals(KNOWN, ClassCycles.cycles(SHELL, "bufq.shell"), "classes that reach themselves again");
         }
     }
+
+    /**
+     * The shell is a client of the engine's surface: its main classes reach at most ten of the
+     * engine's top-level packages ({@code bufq.api}, {@code bufq.analysis}, {@code bufq.table}, ...).
+     */
+    @Nested
+    class EngineSurfaceTest {
+        @Test
+        void theShellReachesAtMostTenTopLevelEnginePackages() {
+            Set<String> reached = new java.util.TreeSet<>();
+            for (var c : SHELL) {
+                for (var d : c.getDirectDependenciesFromSelf()) {
+                    String pkg = d.getTargetClass().getPackageName();
+                    if (!pkg.startsWith("bufq.") || pkg.startsWith("bufq.shell")) continue;
+                    String[] parts = pkg.split("\\.");
+                    reached.add(parts[0] + "." + parts[1]);
+                }
+            }
+            assertTrue(reached.contains("bufq.api"), "the import saw the engine: " + reached);
+            assertTrue(reached.size() <= 10, "top-level engine packages the shell reaches: " + reached);
+        }
+    }
 }
