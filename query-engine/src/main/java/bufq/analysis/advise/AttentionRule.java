@@ -33,7 +33,9 @@ final class AttentionRule implements Rule {
     private static final Pattern SOFTMAX = Pattern.compile("(^|[/(])(exp|reduce_max|softmax|logsumexp)($|[/)])");
     private static final Pattern EINSUM = Pattern.compile("([a-z]+),([a-z]+)->([a-z]+)");
 
-    @Override public String name() { return "attention"; }
+    static final String NAME = "attention";
+
+    @Override public String name() { return NAME; }
 
     @Override public String description() {
         return "[.., s, s] scores of a product of two sequences or a softmax; saving if computed " + CHUNKS + " query blocks at a time";
@@ -61,8 +63,8 @@ final class AttentionRule implements Rule {
         HloValue first = scores.get(0);
         return List.of(new Advice(name(), scores.size() + " attention score arrays like " + first.shape().text() + " ("
                 + Units.human(bytes) + " of them live at the peak) are made whole: compute attention a block of queries at a"
-                + " time (jax.nn.dot_product_attention, a flash-attention kernel, or lax.map over " + CHUNKS + " query blocks"
-                + " under jax.checkpoint) so one block's scores are live at once",
+                + " time (a flash-attention kernel, or lax.map over " + CHUNKS + " query blocks under jax.checkpoint) so one"
+                + " block's scores are live at once; jax.nn.dot_product_attention's default XLA implementation makes them whole",
                 Edit.Scale.of(Facts.byId(scores), 1.0 / CHUNKS), scores));
     }
 

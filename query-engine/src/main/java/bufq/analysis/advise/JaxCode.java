@@ -28,7 +28,7 @@ final class JaxCode {
             case "big-buffer" -> "jax.lax.map(f, x.reshape(k, -1, ...))";
             case "activations", "idle" -> "jax.checkpoint(layer)";
             case ScanRematRule.NAME -> "jax.lax.scan(jax.checkpoint(layer), x, stacked_params)";
-            case "attention" -> "jax.nn.dot_product_attention(q, k, v)";
+            case AttentionRule.NAME -> attention(m);
             case OffloadRule.NAME -> "jax.checkpoint(layer, policy=jax.checkpoint_policies"
                     + ".offload_dot_with_no_batch_dims('device', 'pinned_host'))";
             case RematPolicyRule.NAME -> "jax.checkpoint(layer, policy=jax.checkpoint_policies.checkpoint_dots)";
@@ -36,6 +36,20 @@ final class JaxCode {
             case "f32" -> "x.astype(jnp.bfloat16)";
             case "padding" -> "x.reshape(...)  # minor dims a multiple of the tile (128)";
             default -> "see the finding (rule " + a.rule() + ")";
+        };
+    }
+
+    /**
+     * Attention a block of queries at a time, as each backend has it: Pallas's flash-attention kernel
+     * on TPU (a kernel XLA cannot partition, so inside {@code shard_map}), cuDNN's fused attention on
+     * GPU, a loop over query blocks elsewhere. {@code jax.nn.dot_product_attention}'s default XLA
+     * implementation is none of these: a real TPU build with it kept every score array whole.
+     */
+    private static String attention(HloModule m) {
+        return switch (m.info().backend() == null ? "" : m.info().backend()) {
+            case "tpu" -> "jax.shard_map(pallas.ops.tpu.flash_attention.flash_attention, ...)(q, k, v)";
+            case "gpu" -> "jax.nn.dot_product_attention(q, k, v, implementation='cudnn')";
+            default -> "jax.lax.map(jax.checkpoint(attend), q.reshape(" + AttentionRule.CHUNKS + ", -1, ...))";
         };
     }
 
