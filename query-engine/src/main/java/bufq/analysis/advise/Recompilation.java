@@ -81,7 +81,7 @@ final class Recompilation {
         if (!a.edits().isEmpty() && a.edits().get(0) instanceof Edit.Drop)   // not made at all: the best case of any rewrite
             return new Figure(whatifSaves, BOUND, "");
         if (AttentionRule.NAME.equals(a.rule()) && "tpu".equals(m.info().backend()))
-            return new Figure((long) (whatifSaves * ATTENTION_TPU_SHARE), ESTIMATE, "; " + ATTENTION_TPU_ERROR);
+            return new Figure((long) (whatifSaves * share(m, a.rule(), false)), ESTIMATE, "; " + ATTENTION_TPU_ERROR);
         if (!remat(a)) return new Figure(whatifSaves, EXACT, "");
         if (ScanRematRule.NAME.equals(a.rule())) {
             // a loop keeps each recomputation in its iteration, on every backend: the what-if's figure,

@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -135,7 +134,7 @@ public final class ShortestCondition {
         Object[] shapes = columns.get("shape");
         if (shapes != null) {
             out.addAll(leading(shapes, target));
-            out.addAll(dims(shapes, target));
+            out.addAll(dims(values, target));
         }
         long least = Long.MAX_VALUE;
         for (int i = target.nextSetBit(0); i >= 0; i = target.nextSetBit(i + 1)) least = Math.min(least, values.get(i).size());
@@ -201,32 +200,33 @@ public final class ShortestCondition {
         return List.of(new Term("shape ~ \"^" + prefix.replace("[", "\\[").replace("]", "\\]") + "\"", rows));
     }
 
-    private static final Pattern ARRAY = Pattern.compile("^[a-z][a-z0-9]*\\[([0-9,]*)\\]");
-
     /**
      * {@code shape ~ "^[a-z0-9]+\[(32,16,1024,1024|32,1024,1024)\]"}: the dimensions the target's
      * arrays have, whatever their element type and layout (an f32 array and its bf16 twin, a tiled
      * and an untiled copy), where they have at most {@link #IN_LIST} of them.
      */
-    private static List<Term> dims(Object[] shapes, BitSet target) {
+    private static List<Term> dims(List<HloValue> values, BitSet target) {
         Set<String> dims = new LinkedHashSet<>();
         for (int i = target.nextSetBit(0); i >= 0; i = target.nextSetBit(i + 1)) {
-            if (!(shapes[i] instanceof String s)) return List.of();
-            Matcher m = ARRAY.matcher(s);
-            if (!m.find()) return List.of();
-            dims.add(m.group(1));
+            String d = dimsOf(values.get(i));
+            if (d == null) return List.of();
+            dims.add(d);
             if (dims.size() > IN_LIST) return List.of();
         }
         if (dims.isEmpty()) return List.of();
         String alternatives = dims.size() == 1 ? dims.iterator().next() : "(" + String.join("|", dims) + ")";
         if (alternatives.length() > TERM) return List.of();
-        BitSet rows = new BitSet(shapes.length);
-        for (int i = 0; i < shapes.length; i++) {
-            if (!(shapes[i] instanceof String s)) continue;
-            Matcher m = ARRAY.matcher(s);
-            if (m.find() && dims.contains(m.group(1))) rows.set(i);
-        }
+        BitSet rows = new BitSet(values.size());
+        for (int i = 0; i < values.size(); i++) if (dims.contains(dimsOf(values.get(i)))) rows.set(i);
         return List.of(new Term("shape ~ \"^[a-z0-9]+\\[" + alternatives + "\\]\"", rows));
+    }
+
+    /** An array's dimensions as its shape text writes them ({@code 32,1024,1024}); null for a tuple or no shape. */
+    private static String dimsOf(HloValue v) {
+        if (v.shape() == null || !v.shape().isArray()) return null;
+        StringBuilder b = new StringBuilder();
+        for (long d : v.shape().dims()) b.append(b.length() == 0 ? "" : ",").append(d);
+        return b.toString();
     }
 
     private static int indexOfAny(String s, int from) {
