@@ -22,7 +22,7 @@ final class Results {
             if (!first) out.append('\n');
             first = false;
             if (o instanceof Table t) f.write((result.maxRows() > 0 ? t.limit(result.maxRows()) : t).withoutJsonOnlyColumns(), options, out);
-            else if (o instanceof TextBlock tb) text(fenced ? tb.text() : Prose.fit(tb.text(), options.lineWidth()), fenced, out);
+            else if (o instanceof TextBlock tb) text(fenced ? tb.text() : Prose.fit(tb.text(), options.wrapWidth()), fenced, out);
         }
     }
 

@@ -17,7 +17,9 @@ import java.util.function.IntPredicate;
  * {@link FormatOptions#maxCellWidth()} long cells are cut with {@code …}; with
  * {@link FormatOptions#lineWidth()} a table wider than the terminal first has its widest text
  * columns cut, then loses its emptiest and least useful columns, with a note naming them, and notes
- * are wrapped at spaces.
+ * are wrapped at spaces. Where nothing may be cut, a table wider than {@link FormatOptions#foldWidth()}
+ * prints its statements, then its widest texts, whole under each row, or else as
+ * {@link VerticalFormatter vertical}; notes wrap at the fold.
  */
 public final class TableFormatter implements Formatter {
     private static final String GAP = "  ";
@@ -56,11 +58,30 @@ public final class TableFormatter implements Formatter {
             }
         }
         boolean[] under = new boolean[w];
-        // A table too wide for the terminal, or a statement wider than maxwidth, prints its statements
-        // whole on lines of their own under their rows, leaving the row's width to the text that explains them.
-        boolean wide = options.lineWidth() > 0 && total(width, kept(under)) > options.lineWidth();
+        // A table too wide for the terminal (or, in a pipe, for the fold), or a statement wider than maxwidth,
+        // prints its statements whole on lines of their own under their rows, leaving the row's width to
+        // the text that explains them.
+        boolean wide = options.wrapWidth() > 0 && total(width, kept(under)) > options.wrapWidth();
         for (int c = 0; c < w && !wide; c++) wide = statement(table, c) && options.maxCellWidth() > 0 && width[c] > options.maxCellWidth();
         if (wide) for (int c = 0; c < w; c++) under[c] = statement(table, c);
+        boolean[] labelled = new boolean[w];
+        if (options.lineWidth() <= 0 && options.foldWidth() > 0 && table.size() > 0) {
+            // Where nothing may be cut, a row longer than the fold would be one line past reading: its
+            // longest texts (a finding, a list of files) go whole under it, labelled, widest first,
+            // while that leaves a table; else one field per line, every cell whole.
+            while (total(width, kept(under)) > options.foldWidth()) {
+                int widest = -1;
+                for (int c = 1; c < w; c++)
+                    if (!under[c] && !right[c] && (widest < 0 || width[c] > width[widest])) widest = c;
+                if (widest < 0 || width[widest] < FOLD_TEXT) break;
+                under[widest] = labelled[widest] = true;
+            }
+            if (total(width, kept(under)) > options.foldWidth()) {
+                VERTICAL.write(table.withNote("one field per line: its rows are wider than " + options.foldWidth()
+                        + " columns (set foldwidth 0 prints it as a table, a row a line)"), options, out);
+                return;
+            }
+        }
         if (!fitsSoftly(table, cells, whole, width, right, options.lineWidth(), under)) {
             // A table that must cut what its rows say to a stub, or leave it out, is no table worth
             // reading: one field per line, every cell whole, instead.
@@ -71,7 +92,7 @@ public final class TableFormatter implements Formatter {
         boolean fitted = options.lineWidth() > 0 && total(width, kept(under)) > options.lineWidth();
         int[] shown = fit(table, cells, whole, width, right, options.lineWidth(), under);
         String lost = lostNote(table, shown, under, cells, whole, options, fitted);
-        if (table.title() != null) wrap(visible(table.title()), options.lineWidth(), out);
+        if (table.title() != null) wrap(visible(table.title()), options.wrapWidth(), out);
         if (shown.length > 0) {
             StringBuilder line = new StringBuilder();
             for (int i = 0; i < shown.length; i++) {
@@ -96,18 +117,21 @@ public final class TableFormatter implements Formatter {
                     cell(line, cells[r][c], width[c], right[c], i == shown.length - 1, isNull && options.color() ? DIM : null);
                 }
                 out.append(stripRight(line)).append('\n');
-                for (int c = 0; c < w; c++) if (under[c] && table.cell(r, c) != null) indented(whole[r][c], options.lineWidth(), out);
+                for (int c = 0; c < w; c++) {
+                    if (!under[c] || table.cell(r, c) == null || whole[r][c].isEmpty()) continue;
+                    indented((labelled[c] ? visible(table.columns().get(c).name()) + ": " : "") + whole[r][c], options.wrapWidth(), out);
+                }
             }
         }
         out.append('(').append(n).append(n == 1 ? " row)" : " rows)").append('\n');
-        for (String note : table.notes()) wrap(visible(note), options.lineWidth(), out);
-        for (String note : Cells.columnNotes(table, withUnder(shown, under))) wrap(visible(note), options.lineWidth(), out);
-        if (lost != null) wrap(lost, options.lineWidth(), out);
+        for (String note : table.notes()) wrap(visible(note), options.wrapWidth(), out);
+        for (String note : Cells.columnNotes(table, withUnder(shown, under))) wrap(visible(note), options.wrapWidth(), out);
+        if (lost != null) wrap(lost, options.wrapWidth(), out);
     }
 
     /**
-     * A statement under its row, indented; on a terminal narrower than it, broken at spaces onto
-     * lines indented further, so the terminal does not wrap it (a pipe gets it on one line).
+     * A statement (or a labelled text) under its row, indented; on a terminal narrower than it, or in
+     * a pipe past the fold, broken at spaces onto lines indented further, so no line runs past it.
      */
     static void indented(String statement, int lineWidth, StringBuilder out) {
         if (lineWidth <= 0 || displayWidth(statement) + 4 <= lineWidth) {
@@ -155,6 +179,12 @@ public final class TableFormatter implements Formatter {
         cutText(table, copy, whole, w, right, kept(gone), lineWidth, SOFT_TEXT);
         return total(w, drop(table, w, gone, lineWidth, c -> table.columns().get(c).optional())) <= lineWidth;
     }
+
+    /**
+     * Narrowest text column a pipe's row moves under it to keep within the fold: past that, moving
+     * columns leaves a table of stubs, and one field per line reads better.
+     */
+    static final int FOLD_TEXT = 40;
 
     /** Narrowest a text column is cut to before columns are left out instead. */
     static final int MIN_TEXT = 10;

@@ -72,7 +72,8 @@ final class HelpCommand implements Command {
 
               table     aligned columns for the terminal; sizes as 4.0KiB (set rawsizes on for bytes),
                         fractions as 12.5%, null as empty, a (N rows) footer; cut at maxrows rows, cells
-                        wider than maxwidth end in …; a table too wide for the terminal prints as vertical
+                        wider than maxwidth end in …; a table too wide for the terminal prints as vertical;
+                        a pipe or file gets every cell whole, lines folded at foldwidth (400)
               vertical  one field per line ('name | value'), a -[ RECORD N ]- line before each row, as
                         psql's \\x and MySQL's \\G: for wide rows; every cell whole, prose wrapped
               markdown  a GitHub table for bug reports; same cell text as table, never cut within a

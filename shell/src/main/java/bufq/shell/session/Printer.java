@@ -154,11 +154,12 @@ public final class Printer {
             default -> env.interactive();
         };
         // On a terminal a table fits its width and csv and tsv escape control characters; a pipe
-        // or a file gets every column and the data exact.
+        // or a file gets every column and the data exact, its lines folded at foldwidth.
         boolean terminal = env.interactive() && sink.isConsole();
         // 'set maxwidth 0' shows cells whole, as it says: the table is then not cut to the terminal either
         return new FormatOptions(settings.rawSizes(), color && !env.noColor() && sink.isConsole(),
-                terminal ? settings.maxWidth() : 0, terminal && settings.maxWidth() > 0 ? terminalWidth : 0, terminal);
+                terminal ? settings.maxWidth() : 0, terminal && settings.maxWidth() > 0 ? terminalWidth : 0, terminal,
+                terminal ? 0 : settings.foldWidth());
     }
 
     /**

@@ -19,6 +19,7 @@ public enum Setting {
     RAWSIZES("on|off", "off", "sizes as plain byte counts instead of KiB/MiB (table, markdown)"),
     MAXROWS("N", "200", "rows shown per table in table and markdown (0 = all); data formats never cut"),
     MAXWIDTH("N", "80", "widest cell in the table format, longer text cut with … (0 = no limit)"),
+    FOLDWIDTH("N", "400", "longest line of the table format in a pipe or file: wider tables print one field per line, nothing cut (0 = a row a line)"),
     COLOR("auto|on|off", "auto", "colour in the table format: auto = on a terminal; never with NO_COLOR set"),
     TIMER("on|off", "off", "print the elapsed time after each result (on stderr)"),
     ECHO("on|off", "off", "print each statement above its results: a heading in markdown, a -- line in the table format"),
@@ -95,6 +96,7 @@ public enum Setting {
             }
             case MAXROWS -> { out.put("0", "all rows"); out.put(defaultText, "the default"); }
             case MAXWIDTH -> { out.put("0", "no limit: cells whole, tables not fitted"); out.put(defaultText, "the default"); }
+            case FOLDWIDTH -> { out.put("0", "no limit: a row a line"); out.put(defaultText, "the default"); }
             case TIMEOUT -> { out.put("0", "no limit"); out.put(defaultText, "the default, seconds"); }
             case THRESHOLD -> { out.put(defaultText, "the default"); out.put("1MiB", null); }
             default -> { }
@@ -129,7 +131,7 @@ public enum Setting {
                 if (choices().contains(t)) return t;
                 throw new CommandException("color takes auto, on or off, not '" + text + "'");
             }
-            case MAXROWS, MAXWIDTH -> {
+            case MAXROWS, MAXWIDTH, FOLDWIDTH -> {
                 try {
                     int n = Integer.parseInt(t);
                     if (n >= 0) return n;

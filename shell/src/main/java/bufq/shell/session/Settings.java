@@ -57,6 +57,8 @@ public final class Settings {
         Object v = s.parse(text);
         if (s == Setting.MAXWIDTH && (Integer) v > 0 && (Integer) v < 4)
             throw new CommandException("maxwidth takes 0 (no limit) or at least 4, not '" + text + "'");
+        if (s == Setting.FOLDWIDTH && (Integer) v > 0 && (Integer) v < 40)
+            throw new CommandException("foldwidth takes 0 (no limit) or at least 40, not '" + text + "'");
         if (s == Setting.TILING && !tilings.containsKey((String) v))
             throw new CommandException("unknown tiling model '" + text + "' (known: " + String.join(", ", tilings.keySet()) + ")");
         values.put(s, v);
@@ -85,6 +87,8 @@ public final class Settings {
     public boolean rawSizes() { return (Boolean) values.get(Setting.RAWSIZES); }
     public int maxRows() { return (Integer) values.get(Setting.MAXROWS); }
     public int maxWidth() { return (Integer) values.get(Setting.MAXWIDTH); }
+    /** The longest line of the table format where nothing may be cut (a pipe, a file); 0: none. */
+    public int foldWidth() { return (Integer) values.get(Setting.FOLDWIDTH); }
     /** {@code auto}, {@code on} or {@code off}. */
     public String color() { return (String) values.get(Setting.COLOR); }
     public boolean timer() { return (Boolean) values.get(Setting.TIMER); }

@@ -302,6 +302,21 @@ class CliTest {
     }
 
     @Test
+    void aPipeFoldsLinesAtFoldwidthAndCutsNothing() {
+        String mlp = root().resolve("examples/jax-mlp").toString();
+        Result folded = run(DefaultEngine::new, Map.of(), List.of("-c", "set foldwidth 120", "-c", "advise", mlp), "");
+        assertEquals(0, folded.code(), folded.err());
+        assertTrue(folded.out().lines().allMatch(l -> l.length() <= 120), folded.out());
+        // the finding goes whole under its row, labelled, so the row stays a row
+        assertTrue(folded.out().contains("\n    finding: ") && !folded.out().contains("…"), folded.out());
+        Result rows = run(DefaultEngine::new, Map.of(), List.of("-c", "set foldwidth 0", "-c", "advise", mlp), "");
+        assertTrue(rows.out().lines().anyMatch(l -> l.length() > 400), "a row a line: " + rows.out());
+        Result bad = run(DefaultEngine::new, Map.of(), List.of("-c", "set foldwidth 10", mlp), "");
+        assertEquals(1, bad.code());
+        assertTrue(bad.err().contains("foldwidth takes 0 (no limit) or at least 40, not '10'"), bad.err());
+    }
+
+    @Test
     void helpQueryExamplesRun() {
         Result help = run(DefaultEngine::new, Map.of(), List.of("-c", "help query"), "");
         List<String> args = new ArrayList<>();

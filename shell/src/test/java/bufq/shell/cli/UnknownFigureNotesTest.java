@@ -27,7 +27,10 @@ class UnknownFigureNotesTest {
 
     /** The lines under the last table (after its row count) that name {@code column}. */
     private static List<String> notesOn(String out, String column) {
-        String under = out.substring(out.lastIndexOf(" row"));
+        java.util.regex.Matcher footer = java.util.regex.Pattern.compile("\\(\\d+ rows?\\)\n").matcher(out);
+        int end = -1;
+        while (footer.find()) end = footer.end();
+        String under = out.substring(end);
         return under.lines().filter(l -> l.contains(column)).toList();
     }
 
@@ -73,7 +76,10 @@ class UnknownFigureNotesTest {
         List<String> problems = new java.util.ArrayList<>();
         Screen.nulls("table", "oom", out, problems);
         assertEquals(List.of(), problems);
-        String under = out.substring(out.lastIndexOf(" row"));
+        java.util.regex.Matcher footer = java.util.regex.Pattern.compile("\\(\\d+ rows?\\)\n").matcher(out);
+        int end = -1;
+        while (footer.find()) end = footer.end();
+        String under = out.substring(end);
         assertTrue(under.lines().anyMatch(l -> l.contains("load")), "a note saying what to load:\n" + out);
     }
 }
