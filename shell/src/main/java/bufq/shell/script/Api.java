@@ -1,7 +1,7 @@
 package bufq.shell.script;
 
 import bufq.units.Units;
-import bufq.analysis.why.Why;
+import bufq.api.Holders;
 import bufq.analysis.advise.AdviceList;
 import bufq.analysis.advise.Rule;
 import bufq.api.Advise;
@@ -138,7 +138,7 @@ final class Api extends Convert.ReadOnly {
             if (v == null) throw new IllegalArgumentException("bufq.why(id): no value with id " + id + " in " + m.handle());
         }
         Map<String, Object> parts = new LinkedHashMap<>();
-        for (Map.Entry<String, Table> e : Why.of(m, List.of(v)).get(0).parts().entrySet()) {
+        for (Map.Entry<String, Table> e : Holders.whyParts(m, v).entrySet()) {
             Table t = e.getValue();
             parts.put(e.getKey(), new Convert.ReadOnlyArray(t.size(), r -> new Rows.ResultRow(t, r)));
         }
