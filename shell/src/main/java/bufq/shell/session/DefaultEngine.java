@@ -3,7 +3,6 @@ package bufq.shell.session;
 import bufq.api.Load;
 import bufq.dump.file.LoadException;
 import bufq.dump.file.ModuleSource;
-import bufq.analysis.category.CategoryRules;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
@@ -27,6 +26,7 @@ import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /** The real engine: {@code bufq.api} finds and reads dumps, {@code bufq.eval} compiles and runs queries. */
 public final class DefaultEngine implements Engine {
@@ -191,7 +191,7 @@ public final class DefaultEngine implements Engine {
         }
     }
 
-    @Override public synchronized void setCategories(CategoryRules rules) { catalog = catalog().withCategories(rules); }
+    @Override public synchronized void setCategories(UnaryOperator<Catalog> change) { catalog = change.apply(catalog()); }
 
     /** Replaces the catalog, e.g. with fields that scripts added ({@link Catalog#withField}). */
     public synchronized void setCatalog(Catalog c) { catalog = c; }
