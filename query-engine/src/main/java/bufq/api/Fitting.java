@@ -2,6 +2,7 @@ package bufq.api;
 
 import bufq.analysis.fit.Capacity;
 import bufq.analysis.fit.Failure;
+import bufq.analysis.fit.HeldArray;
 import bufq.analysis.fit.FitReport;
 import bufq.analysis.fit.Keep;
 import bufq.analysis.fit.Program;
@@ -89,6 +90,22 @@ public final class Fitting {
             if (failure == null && !spaces.isEmpty()) failure = spaces.get(0);
             return new Answer(r.outputs(), perDevice.isEmpty() ? null : new TextBlock(String.join("\n", perDevice)), spaces, failure);
         }
+    }
+
+    /**
+     * An array a program may keep between runs, as {@code fit keep}/{@code drop} name it.
+     *
+     * @param name  {@code PROGRAM:N} (allocation N)
+     * @param role  parameter, output, or both
+     * @param shape its shape, or null
+     */
+    public record Array(String name, String role, String shape, long bytes) {}
+
+    /** The arrays {@code m} holds between runs (its parameters and outputs), for {@code keep} and {@code drop}. */
+    public static List<Array> arrays(HloModule m) {
+        List<Array> out = new ArrayList<>();
+        for (HeldArray a : Program.of(m).arrays()) out.add(new Array(a.name(), a.role(), a.shape(), a.bytes()));
+        return out;
     }
 
     /**

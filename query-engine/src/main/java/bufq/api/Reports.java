@@ -1,6 +1,8 @@
 package bufq.api;
 
+import bufq.analysis.liveness.Liveness;
 import bufq.analysis.liveness.Prominence;
+import bufq.analysis.liveness.Steps;
 import bufq.analysis.map.AllocationMap;
 import bufq.analysis.peak.Peak;
 import bufq.analysis.timeline.Timeline;
@@ -11,6 +13,7 @@ import bufq.model.TilingModel;
 import bufq.table.Output;
 import bufq.table.Table;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 
@@ -26,6 +29,42 @@ public final class Reports {
     public static final double PEAKS_MIN_SHARE = Prominence.DEFAULT_SHARE;
 
     private Reports() {}
+
+    /**
+     * The peak of {@code m}: the first step with the most occupied bytes.
+     *
+     * @param liveBytes   the values' bytes live then (a byte two values share counted twice)
+     * @param claimedTime the step the dump labels its peak, -1 when it labels none
+     */
+    public record PeakStep(int time, long bytes, long liveBytes, int claimedTime) {}
+
+    /** The peak of {@code m}, null when no value is live at any step. */
+    public static PeakStep peakStep(HloModule m) {
+        Liveness l = Liveness.of(m);
+        int t = l.peakTime();
+        return t < 0 ? null : new PeakStep(t, l.peakBytes(), l.liveBytes(t), l.claimedPeakTime());
+    }
+
+    /** The bytes occupied at the peak of {@code m}, 0 without one. */
+    public static long peakBytes(HloModule m) { return Liveness.of(m).peakBytes(); }
+
+    /** A row of {@link #peaks} with its default share: the step and the bytes occupied there. */
+    public record Ranked(int step, long bytes) {}
+
+    /** The steps {@code peaks} lists by default (every memory space), highest first: what {@code peak(N)} names. */
+    public static List<Ranked> rankedPeaks(HloModule m) {
+        List<Ranked> out = new ArrayList<>();
+        for (Prominence.Ranked p : Prominence.ranked(Liveness.of(m).occupiedBytesByStep(OptionalInt.empty()), PEAKS_MIN_SHARE))
+            out.add(new Ranked(p.step(), p.bytes()));
+        return out;
+    }
+
+    /**
+     * Refuses a colour {@code m} does not use.
+     *
+     * @throws IllegalArgumentException naming the colours it uses
+     */
+    public static void checkColor(HloModule m, OptionalInt color) { Steps.requireColor(m, color); }
 
     /** {@code peak}: the peak per colour (or of {@code color}) and what is live there, values under {@code smallBytes} folded. */
     public static List<Output> peak(HloModule m, OptionalInt color, long smallBytes, TilingModel tiling) {
