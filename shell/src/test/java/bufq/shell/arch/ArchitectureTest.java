@@ -153,8 +153,7 @@ class ArchitectureTest {
                 "bufq.table", "the typed tables every answer is",
                 "bufq.format", "the formatters that print tables",
                 "bufq.units", "sizes as the user types and reads them",
-                "bufq.dump.file", "dump files as found, before they are read",
-                "bufq.export", "pprof and Perfetto files written from a module"));
+                "bufq.dump.file", "dump files as found, before they are read"));
 
         @Test
         void theShellReachesOnlyTheEnginePackagesItIsAllowed() {
