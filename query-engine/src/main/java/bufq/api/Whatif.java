@@ -1,6 +1,7 @@
 package bufq.api;
 
 import bufq.analysis.whatif.Edit;
+import bufq.analysis.whatif.EditForm;
 import bufq.analysis.whatif.EditParser;
 import bufq.analysis.whatif.EditSweep;
 import bufq.analysis.whatif.Outcome;
@@ -13,6 +14,7 @@ import bufq.table.Output;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -28,6 +30,26 @@ public final class Whatif {
 
     /** What a whatif's result is: a bound under the current schedule and offsets. */
     public static final String BOUND = Outcome.BOUND;
+
+    /**
+     * One edit a what-if takes: the word that starts it, what it does, and what follows the word, in
+     * order: {@code where} (a condition on values), {@code at} (last_use, a step or an instruction),
+     * {@code by} (a factor), {@code equals} ({@code = SIZE}), {@code param_or_where} (a parameter's
+     * name or a condition), {@code tiling} (a model's name).
+     */
+    public record Form(String word, String does, List<String> parts) {
+        public Form {
+            parts = List.copyOf(parts);
+        }
+    }
+
+    /** The edits, in the order help lists them: the one list the parser reads and a client's grammar is made from. */
+    public static List<Form> forms() {
+        List<Form> out = new ArrayList<>();
+        for (EditForm f : EditForm.values())
+            out.add(new Form(f.word(), f.does(), f.parts().stream().map(p -> p.name().toLowerCase(Locale.ROOT)).toList()));
+        return out;
+    }
 
     /** An edit's {@code where COND}: the condition and where it starts in the text parsed. */
     public record Condition(String text, int offset) {}

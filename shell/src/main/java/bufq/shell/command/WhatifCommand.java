@@ -17,6 +17,7 @@ import bufq.shell.session.Status;
 import bufq.api.Whatif;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,30 +28,40 @@ final class WhatifCommand implements Command {
     @Override public String name() { return "whatif"; }
 
     /**
-     * One edit, as {@link Whatif.Edits#parse} reads it (the engine's, which scripts and advise use too): help
-     * lists these forms and completion follows them; the engine's edit parser names the same edits.
+     * The edits, made from the engine's one list of them ({@link Whatif#forms}), which its parser
+     * reads too (scripts and advise use it as well): help lists these forms and completion follows them.
      */
-    static final ArgGrammar EDIT = ArgGrammar.forms(
-            ArgGrammar.of("drop").condition("where", Whatif.ENTITY).as("COND").required(),
-            ArgGrammar.of("end").condition("where", Whatif.ENTITY).as("COND").required().step("at", "last_use").required(),
-            ArgGrammar.of("donate").oneOf(true, g -> g.positional("PARAM", ArgKind.TEXT)
-                    .condition("where", Whatif.ENTITY).as("COND")),
-            ArgGrammar.of("scale").condition("where", Whatif.ENTITY).as("COND").required().value("by", ArgKind.FACTOR).required(),
-            ArgGrammar.of("size").condition("where", Whatif.ENTITY).as("COND").required().value("=", ArgKind.SIZE).required(),
-            ArgGrammar.of("remat").condition("where", Whatif.ENTITY).as("COND").required(),
-            ArgGrammar.of("tiling").positional("NAME", ArgKind.TILING));
+    static final ArgGrammar EDIT = edits();
 
     private static final ArgGrammar GRAMMAR = ArgGrammar.of("whatif").rest("EDITS", "EDIT [; EDIT ...] [; QUERY]").parts(EDIT);
 
     /** What each edit does, by its name, for help. */
-    private static final Map<String, String> DOES = Map.of(
-            "drop", "the values are not materialised",
-            "end", "ranges end at the last use, a step or an instruction",
-            "donate", "parameters end at their last use (donate_argnums)",
-            "scale", "sizes times F (0.5: f32 to bf16)",
-            "size", "sizes set to SIZE (e.g. 4MiB)",
-            "remat", "freed after the last use before the peak, made again for the next use",
-            "tiling", "every value sized by another tiling model");
+    private static final Map<String, String> DOES = new HashMap<>();
+
+    static {
+        for (Whatif.Form f : Whatif.forms()) DOES.put(f.word(), f.does());
+    }
+
+    /** One grammar per edit, each part of it as the engine names it. */
+    private static ArgGrammar edits() {
+        List<ArgGrammar> forms = new ArrayList<>();
+        for (Whatif.Form f : Whatif.forms()) {
+            ArgGrammar g = ArgGrammar.of(f.word());
+            for (String part : f.parts()) {
+                g = switch (part) {
+                    case "where" -> g.condition("where", Whatif.ENTITY).as("COND").required();
+                    case "at" -> g.step("at", "last_use").required();
+                    case "by" -> g.value("by", ArgKind.FACTOR).required();
+                    case "equals" -> g.value("=", ArgKind.SIZE).required();
+                    case "param_or_where" -> g.oneOf(true, x -> x.positional("PARAM", ArgKind.TEXT).condition("where", Whatif.ENTITY).as("COND"));
+                    case "tiling" -> g.positional("NAME", ArgKind.TILING);
+                    default -> throw new IllegalStateException("whatif: no grammar for the part '" + part + "' of " + f.word());
+                };
+            }
+            forms.add(g);
+        }
+        return ArgGrammar.forms(forms.toArray(ArgGrammar[]::new));
+    }
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
 
