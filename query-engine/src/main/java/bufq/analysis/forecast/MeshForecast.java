@@ -13,7 +13,7 @@ import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
 import bufq.units.Units;
-import bufq.analysis.whatif.EditParser;
+import bufq.analysis.whatif.Edit;
 import bufq.analysis.whatif.EditSweep;
 import bufq.analysis.whatif.Outcome;
 
@@ -141,9 +141,9 @@ public final class MeshForecast {
         List<Long> ids = new ArrayList<>();
         for (Share x : shares) if (x.follows()) for (HloValue v : x.values()) ids.add(v.id());
         if (ids.isEmpty()) return new At(n, Liveness.of(module).peakBytes(0), bytes);
-        String edit = "scale where id in (" + String.join(", ", ids.stream().map(String::valueOf).toList()) + ") by " + factor((double) devices / n);
-        EditParser.Parsed p = EditParser.parse(edit, Set.copyOf(catalog.entities()));
-        Outcome o = EditSweep.run(module, p.edits(), catalog, tiling, tilings);
+        // the factor to nine decimals, as the forecast prints it: the figures are the printed edit's
+        Edit edit = Edit.Scale.of(Edit.Where.ofIds(ids), Double.parseDouble(factor((double) devices / n)));
+        Outcome o = EditSweep.run(module, List.of(edit), catalog, tiling, tilings);
         return new At(n, o.after().peakBytes(0), bytes);
     }
 

@@ -28,10 +28,11 @@ import java.util.TreeSet;
  *         | 'remat' 'where' EXPR
  *         | 'tiling' NAME
  * </pre>
+ * The edits and what follows each word are {@link EditForm}'s; this parses them.
  */
 public final class EditParser {
-    /** The words that start an edit, for help and completion. */
-    public static final List<String> KINDS = List.of("drop", "end", "donate", "scale", "size", "remat", "tiling");
+    /** The words that start an edit ({@link EditForm}), for messages and suggestions. */
+    public static final List<String> KINDS = EditForm.words();
 
     /** A parsed {@code whatif}: its edits, and the query after them (null when none) with its offset. */
     public record Parsed(List<Edit> edits, String query, int queryOffset) {}
@@ -81,10 +82,14 @@ public final class EditParser {
     // edit := drop | end | donate | scale | size | remat | tiling
     private Edit edit(String text, int textOffset, List<Token> t, int base) throws QueryException {
         Token kind = t.get(0);
-        switch (kind.text().toLowerCase(java.util.Locale.ROOT)) {
-            case "drop": return new Edit.Drop(text, where(t, 1, t.size() - 1, base));
-            case "remat": return new Edit.Remat(text, where(t, 1, t.size() - 1, base));
-            case "end": {
+        EditForm form = EditForm.byWord(kind.text());
+        if (form == null)
+            throw error(base, kind, "unknown edit '" + kind.text() + "'; expected " + String.join(", ", KINDS)
+                    + ", or a query as the last part", NearNames.near(kind.text(), startWords()));
+        switch (form) {
+            case DROP: return new Edit.Drop(text, where(t, 1, t.size() - 1, base));
+            case REMAT: return new Edit.Remat(text, where(t, 1, t.size() - 1, base));
+            case END: {
                 // 'end' 'where' EXPR 'at' ('last_use' | STEP | INSTRUCTION): the last top-level 'at'
                 int at = lastBefore(t, "at", base, "'at last_use' or 'at STEP' after the condition");
                 Token target = t.get(at + 1);
@@ -94,12 +99,12 @@ public final class EditParser {
                 if (target.kind() == TokenKind.IDENT) return new Edit.End(text, w, -1, target.text(), base + target.start());
                 throw error(base, target, "expected last_use, a step or an instruction name after 'at'");
             }
-            case "donate": {
+            case DONATE: {
                 if (t.size() == 3 && t.get(1).kind() == TokenKind.IDENT) return new Edit.Donate(text, null, t.get(1).text(), base + t.get(1).start());
                 if (t.get(1).isKeyword("where")) return new Edit.Donate(text, where(t, 1, t.size() - 1, base), null, -1);
                 throw error(base, t.get(1), "expected a parameter's name or 'where' after 'donate'");
             }
-            case "scale": {
+            case SCALE: {
                 int by = lastBefore(t, "by", base, "'by FACTOR' after the condition");
                 Token f = t.get(by + 1);
                 if (f.kind() != TokenKind.NUMBER || f.text().matches(".*[A-Za-z].*")) throw error(base, f, "expected a factor such as 0.5 after 'by'");
@@ -108,7 +113,7 @@ public final class EditParser {
                 if (factor > MAX_FACTOR) throw error(base, f, "a factor must be from 0 to " + (long) MAX_FACTOR);
                 return new Edit.Scale(text, where(t, 1, by, base), factor);
             }
-            case "size": {
+            case SIZE: {
                 int eq = t.size() - 3;   // '=', the size, EOF
                 if (eq < 2 || !t.get(eq).is(TokenKind.OPERATOR, "=")) eq = -1;
                 if (eq < 0) throw error(base, t.get(t.size() - 1), "expected '= BYTES' (e.g. = 4MiB) after the condition");
@@ -116,14 +121,13 @@ public final class EditParser {
                 if (n.kind() != TokenKind.NUMBER) throw error(base, n, "expected a size such as 4MiB after '='");
                 return new Edit.Resize(text, where(t, 1, eq, base), bytes(n, base));
             }
-            case "tiling": {
+            case TILING: {
                 if (t.size() != 3 || t.get(1).kind() != TokenKind.IDENT)
                     throw error(base, t.get(Math.min(1, t.size() - 1)), "expected a tiling model's name after 'tiling'");
                 return new Edit.Tiling(text, t.get(1).text(), base + t.get(1).start());
             }
             default:
-                throw error(base, kind, "unknown edit '" + kind.text() + "'; expected " + String.join(", ", KINDS)
-                        + ", or a query as the last part", NearNames.near(kind.text(), startWords()));
+                throw new IllegalStateException("no parse for the edit " + form);
         }
     }
 

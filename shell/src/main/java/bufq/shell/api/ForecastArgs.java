@@ -1,6 +1,6 @@
 package bufq.shell.api;
 
-import bufq.analysis.forecast.ForecastRequest;
+import bufq.api.ForecastRequest;
 
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package bufq.shell.api;
 
-import bufq.analysis.liveness.Steps;
+import bufq.api.Reports;
 import bufq.eval.Step;
 import bufq.lang.Diagnostic;
 import bufq.lang.NearNames;
@@ -106,7 +106,7 @@ public final class ParsedArgs {
             }
         }
         try {
-            Steps.requireColor(m, c);
+            Reports.checkColor(m, c);
         } catch (IllegalArgumentException e) {
             throw error(space != null ? "space" : "color", e.getMessage(), List.of());
         }

@@ -1,10 +1,9 @@
 package bufq.shell.api;
 
+import bufq.api.Extensions;
 import bufq.shell.statement.UnfinishedCode;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Status;
-import bufq.analysis.advise.Rule;
-import bufq.analysis.check.CheckRule;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -48,10 +47,10 @@ public interface ScriptEngine {
     }
 
     /** Checks scripts registered, in registration order. */
-    List<CheckRule> checks();
+    List<Extensions.Check> checks();
 
     /** {@code advise} rules scripts registered ({@code bufq.rule}), in registration order. */
-    default List<Rule> rules() { return List.of(); }
+    default List<Extensions.AdviseRule> rules() { return List.of(); }
 
     /** Stops the running script, if any (Ctrl-C). Safe to call from another thread. */
     void cancel();

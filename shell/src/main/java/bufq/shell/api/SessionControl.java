@@ -1,12 +1,11 @@
 package bufq.shell.api;
 
+import bufq.api.Extensions;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.History;
 import bufq.shell.session.Status;
 import bufq.shell.statement.Paste;
 import bufq.shell.statement.StatementReader;
-import bufq.analysis.advise.Rule;
-import bufq.analysis.check.CheckRule;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -40,8 +39,8 @@ public interface SessionControl {
     ScriptEngine scripts();
 
     /** {@code advise} rules scripts registered; empty, without starting anything, when none ran. */
-    List<Rule> scriptRules();
+    List<Extensions.AdviseRule> scriptRules();
 
     /** Checks scripts registered ({@code bufq.check}); empty, without starting anything, when none ran. */
-    List<CheckRule> scriptChecks();
+    List<Extensions.Check> scriptChecks();
 }

@@ -1,13 +1,9 @@
 package bufq.shell.command;
 
-import bufq.analysis.advise.AdviceList;
-import bufq.analysis.advise.Advisor;
-import bufq.analysis.advise.Rule;
-import bufq.analysis.advise.Rules;
 import bufq.api.Advise;
+import bufq.api.Extensions;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
-import bufq.shell.session.Modules;
 import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
 import bufq.shell.api.ParsedArgs;
@@ -18,7 +14,6 @@ import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -38,7 +33,7 @@ final class AdviseCommand implements Command {
                 + "failed on, else the peak (the title says which). It merges the rules below (the telltale signs\n"
                 + "of XLA's OOM guide) and the changes that shrink the target's allocation (chunk a huge temp,\n"
                 + "bf16/shard/donate it, fit's drops of arrays held beside it). Rules:\n"
-                + Rules.standard().stream().map(r -> "  " + String.format("%-14s", r.name()) + r.description())
+                + Advise.rules().stream().map(r -> "  " + String.format("%-14s", r.name()) + r.description())
                         .collect(Collectors.joining("\n"))
                 + "\nEach row: the change, what it saves, the kind of figure, the JAX code to write (jax), the\n"
                 + "finding and the 'whatif' line that reproduces it; then the evidence, by rank. Rows are ranked by\n"
@@ -48,7 +43,7 @@ final class AdviseCommand implements Command {
                 + "an offload's copies taking no time, a value not made at all) or 'estimate: recompilation'\n"
                 + "(jax.checkpoint on XLA:CPU saves nothing, its recomputations are scheduled together; a scan\n"
                 + "over checkpointed layers saves the what-if's figure / 1.18; whatif_saves is the edit's figure).\n"
-                + "Findings saving less than " + String.format("%.1f%%", 100 * Advisor.MIN_SHARE) + " of the peak are left out; the packing loss\n"
+                + "Findings saving less than " + String.format("%.1f%%", 100 * Advise.MIN_SHARE) + " of the peak are left out; the packing loss\n"
                 + "(bytes reserved beyond the peak) is a note, not a change. A dump without live ranges has no\n"
                 + "peak: advise says so and does nothing. In batch over several modules it takes the message's\n"
                 + "module, else the largest needs_bytes, and says which on stderr (--module NAME picks another).\n"
@@ -67,12 +62,12 @@ final class AdviseCommand implements Command {
     private Status run(CommandContext ctx, ParsedArgs args) throws CommandException, Engine.Failure, IOException {
         HloModule m = ctx.modules().requireFor("advise", ctx.out()::info);
         ctx.modules().readUsedValues(m);
-        AdviceList list;
+        Advise.Answer list;
         try {
-            list = Advise.of(m, ask(ctx));
+            list = Advise.answer(m, ask(ctx));
         } catch (QueryException e) {
             throw new Engine.Failure("advise: " + e.getMessage());
-        } catch (Rule.RuleFailure e) {
+        } catch (Extensions.Failure e) {
             throw new CommandException("advise: " + e.getMessage());
         }
         if (list == null) {
@@ -87,11 +82,9 @@ final class AdviseCommand implements Command {
     }
 
     /** What advise reads of the session: its script rules, messages, modules and capacity. */
-    static Advise.Ask ask(CommandContext ctx) throws CommandException, Engine.Failure {
-        Modules.LoadedOom o = ctx.modules().oom();
-        List<HloModule> modules = new ArrayList<>();
-        if (o != null) ctx.modules().forEachModule(modules::add);
-        return new Advise.Ask(ctx.session().scriptRules(), o == null ? null : o.text(), o == null ? null : o.source(), modules,
-                FitCommand.capacityOrNull(ctx), ctx.engine().catalog(), ctx.settings().tiling(), ctx.settings()::tilingNamed);
+    static Advise.Request ask(CommandContext ctx) throws CommandException, Engine.Failure {
+        List<HloModule> modules = FitCommand.loadedIfOom(ctx);
+        FitCommand.checkCapacity(ctx.settings().capacitySaid());   // its refusal before any rule runs
+        return new Advise.Request(ctx.session().scriptRules(), ctx.modules().oom(), modules, ctx.settings().capacitySaid(), ctx.engine().catalog(), ctx.settings().tiling(), ctx.settings()::tilingNamed);
     }
 }

@@ -1,16 +1,9 @@
 package bufq.shell.command;
 
-import bufq.analysis.advise.ShardingAudit;
-import bufq.analysis.blame.Blame;
+import bufq.api.Holders;
 import bufq.lang.QueryException;
-import bufq.analysis.blame.BlameBy;
-import bufq.analysis.category.Categories;
-import bufq.analysis.category.CategoryRules;
-import bufq.analysis.liveness.Liveness;
-import bufq.dump.file.FileKind;
 import bufq.format.Formatters;
 import bufq.model.HloModule;
-import bufq.model.LoadWarning;
 import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.ParsedArgs;
 import bufq.shell.api.Command;
@@ -19,10 +12,8 @@ import bufq.shell.session.Engine;
 import bufq.shell.api.CommandPlan;
 import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
-import bufq.table.Output;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalInt;
 
@@ -70,61 +61,18 @@ final class BlameCommand implements Command {
     }
 
     private Status run(CommandContext ctx, ParsedArgs a) throws CommandException, Engine.Failure, IOException {
-        BlameBy by = a.has("by") ? BlameBy.parse(a.text("by")) : BlameBy.OP_NAME;
         OptionalInt depth = a.count("depth"), limit = a.count("limit");
         String at = a.text("at");
         HloModule m = ctx.modules().requireFor("blame", ctx.out()::info);
-        String unreadable = m.info().hasValueDetails() || m.values().isEmpty() ? null : unreadableValuesFile(m);
-        if (unreadable != null) throw new CommandException(unreadable);
-        if (at == null && Liveness.of(m).peakTime() < 0) {
-            ctx.out().print(Blame.atPeak(m, by, depth.orElse(0)));   // says there is no peak
-            return Status.OK;
-        }
-        if (by == BlameBy.SHARDING) {
-            if (at != null) throw new CommandException("blame by sharding measures the peak: it takes no 'at'");
-            try {
-                ctx.out().print(RowLimit.limited(ShardingAudit.report(m, ctx.engine().catalog(), ctx.settings().tiling(),
-                        ctx.settings()::tilingNamed), limit));
-            } catch (QueryException e) {
-                throw new CommandException(e.getMessage());
-            }
-            return Status.OK;
-        }
-        if (by == BlameBy.CATEGORY || by == BlameBy.PATH) {
-            ctx.out().print(RowLimit.limited(whatItIs(ctx, m, by, at == null ? "peak" : at, a.step("at", m, "peak"), depth.orElse(0)), limit));
-            return Status.OK;
-        }
         // The tree is text, which print does not cut: cut it at maxrows here, as tables are.
         int maxLines = Formatters.isHuman(ctx.out().format()) ? ctx.settings().maxRows() : 0;
-        if (at == null) ctx.out().print(RowLimit.limited(Blame.atPeak(m, by, depth.orElse(0), maxLines), limit));
-        else ctx.out().print(RowLimit.limited(Blame.at(m, by, depth.orElse(0), maxLines, a.step("at", m, "peak")), limit));
-        return Status.OK;
-    }
-
-    /** {@code blame by category} or {@code by path} at {@code at}, under the session's category rules. */
-    private static List<Output> whatItIs(CommandContext ctx, HloModule m, BlameBy by, String at, int step, int depth) throws CommandException {
+        Holders.BlameAsk ask = new Holders.BlameAsk(a.text("by"), at, depth.orElse(0),
+                maxLines, ctx.engine().catalog(), ctx.settings().tiling(), ctx.settings()::tilingNamed);
         try {
-            CategoryRules rules = ctx.engine().catalog().categories();
-            return by == BlameBy.CATEGORY ? Categories.blame(m, rules, step, at) : Categories.paths(m, rules, step, at, depth);
-        } catch (CategoryRules.RuleFailure e) {
+            ctx.out().print(RowLimit.limited(Holders.blame(m, ask, () -> a.step("at", m, "peak")), limit));
+        } catch (IllegalArgumentException | QueryException e) {
             throw new CommandException(e.getMessage());
         }
-    }
-
-    /**
-     * When {@code m} has a Used values file that the load could not read (it skipped the file with a
-     * warning saying why): that there is nothing to blame, naming the file and the reason. Null
-     * otherwise; a dump written without the section keeps its report's own stack-trace tree.
-     */
-    static String unreadableValuesFile(HloModule m) {
-        for (LoadWarning w : m.warnings()) {
-            Path f = Path.of(w.file()).getFileName();
-            if (f != null && FileKind.of(f.toString()) == FileKind.VALUES && w.message().contains("file skipped")) {
-                String why = w.message().replace("; file skipped, the module is read from its other files", "");
-                return "no op_name, source line or opcode to blame: " + (w.line() > 0 ? w.file() + ":" + w.line() : w.file())
-                        + " could not be read at load: " + why;
-            }
-        }
-        return null;
+        return Status.OK;
     }
 }

@@ -1,8 +1,6 @@
 package bufq.shell.command;
 
-import bufq.analysis.check.Checks;
-import bufq.analysis.check.CheckReport;
-import bufq.analysis.check.CheckReports;
+import bufq.api.Checking;
 import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
 import bufq.shell.api.ParsedArgs;
@@ -13,7 +11,6 @@ import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 
 final class CheckCommand implements Command {
@@ -43,21 +40,21 @@ final class CheckCommand implements Command {
     private Status run(CommandContext ctx, ParsedArgs args) throws CommandException, Engine.Failure, IOException {
         ctx.modules().require();
         if (ctx.modules().set().size() > 1) return checkAll(ctx);
-        CheckReport r = Checks.check(ctx.modules().require(), ctx.settings().tiling(), ctx.session().scriptChecks());
-        ctx.out().print(r.outputs());
-        // The table's last note is the summary; repeat it on stderr only where that note is not with
-        // the results (an output file, a format without notes): else a terminal shows it twice.
-        if (!ctx.out().notesWithResults()) ctx.out().info(r.summary());
-        return r.hasErrors() ? Status.ERROR : Status.OK;
+        return print(ctx, Checking.module(ctx.modules().require(), ctx.settings().tiling(), ctx.session().scriptChecks()));
     }
 
     /** Every module of the set, so {@code check DIR} in CI fails when any module has an error. */
     private static Status checkAll(CommandContext ctx) throws CommandException, Engine.Failure, IOException {
-        List<CheckReport> reports = new ArrayList<>();
-        ctx.modules().forEachModule(m -> reports.add(Checks.check(m, ctx.settings().tiling(), ctx.session().scriptChecks())));
-        CheckReports all = new CheckReports(reports);
-        ctx.out().print(all.outputs());
-        if (!ctx.out().notesWithResults()) ctx.out().info(all.summary());
-        return all.hasErrors() ? Status.ERROR : Status.OK;
+        Checking.Sweep all = new Checking.Sweep(ctx.settings().tiling(), ctx.session().scriptChecks());
+        ctx.modules().forEachModule(all::add);
+        return print(ctx, all.answer());
+    }
+
+    private static Status print(CommandContext ctx, Checking.Answer r) throws CommandException, IOException {
+        ctx.out().print(r.outputs());
+        // The table's last note is the summary; repeat it on stderr only where that note is not with
+        // the results (an output file, a format without notes): else a terminal shows it twice.
+        if (!ctx.out().notesWithResults()) ctx.out().info(r.summary());
+        return r.errors() ? Status.ERROR : Status.OK;
     }
 }

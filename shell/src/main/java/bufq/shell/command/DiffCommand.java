@@ -1,11 +1,6 @@
 package bufq.shell.command;
 
-import bufq.analysis.diff.DiffOptions;
-import bufq.analysis.diff.DiffResult;
-import bufq.analysis.diff.DiffTables;
-import bufq.analysis.diff.ModuleDiff;
-import bufq.analysis.diff.ModulePairs;
-import bufq.analysis.diff.Growth;
+import bufq.api.Diff;
 import bufq.model.LoadOptions;
 import bufq.model.HloModule;
 import bufq.shell.api.ArgGrammar;
@@ -18,8 +13,6 @@ import bufq.shell.session.Engine;
 import bufq.shell.session.ModuleSet;
 import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
-import bufq.table.Output;
-import bufq.table.Table;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -66,61 +59,14 @@ final class DiffCommand implements Command {
     }
 
     private Status run(CommandContext ctx, ParsedArgs a) throws CommandException, Engine.Failure, IOException {
-        boolean atPeak = a.has("--at-peak");
-        var limit = a.count("limit");
         double failOver = failOver(a);
-        DiffOptions options = DiffOptions.DEFAULT.withAtPeak(atPeak);
-        if (limit.isPresent()) options = options.withLimit(limit.getAsInt());
-
         List<HloModule> before = side(ctx, a, "A"), after = side(ctx, a, "B");
-        if (before.size() == 1 && after.size() == 1) {
-            String b = before.get(0).info().name(), af = after.get(0).info().name();
-            // Values match by op_name, source, shape and role: across two programs most find no partner.
-            if (b != null && af != null && !b.equals(af))
-                ctx.out().info("warning: the programs differ (" + b + " vs " + af + "); a diff is meant for two builds"
-                        + " of one program, so most values will have no partner");
-            ctx.out().print(DiffTables.render(ModuleDiff.compare(before.get(0), after.get(0), options)));
-            return guard(ctx, List.of(Growth.of(before.get(0), after.get(0))), failOver, before, after);
-        }
-        ModulePairs.Result pairs = ModulePairs.pair(before, after);
-        List<Output> out = new ArrayList<>();
-        for (var p : pairs.pairs()) {
-            DiffResult r = ModuleDiff.compare(p.before(), p.after(), options);
-            String title = p.before().handle() + " -> " + p.after().handle();
-            for (Output o : DiffTables.render(r)) {
-                out.add(o instanceof Table t ? t.withTitle(title + (t.title() == null ? "" : ": " + t.title())) : o);
-            }
-        }
-        if (!pairs.onlyBefore().isEmpty() || !pairs.onlyAfter().isEmpty()) out.add(pairs.unpairedTable());
-        ctx.out().print(out);
-        List<Growth> growth = new ArrayList<>();
-        for (var p : pairs.pairs()) growth.add(Growth.of(p.before(), p.after()));
-        return guard(ctx, growth, failOver, before, after);
-    }
-
-    /**
-     * {@code --fail-over PCT}: the needs_bytes of each pair, and a failure line per program grown more.
-     * A side cut short fails the guard too: its figures cannot be trusted (a file cut before its temp
-     * allocation shrinks, and passes).
-     */
-    private static Status guard(CommandContext ctx, List<Growth> growth, double failOver, List<HloModule> before, List<HloModule> after)
-            throws CommandException, IOException {
-        if (Double.isNaN(failOver)) return Status.OK;
-        ctx.out().print(Growth.table(growth, failOver));
-        boolean failed = false;
-        for (List<HloModule> side : List.of(before, after)) {
-            for (HloModule m : side) {
-                if (m.info().truncatedAt() == null) continue;
-                ctx.out().error("diff --fail-over: " + m.info().truncatedAt() + ": the dump ends early (truncated?): the guard cannot pass on it");
-                failed = true;
-            }
-        }
-        for (Growth g : growth) {
-            if (!g.over(failOver)) continue;
-            ctx.out().error("diff: " + g.failure(failOver));
-            failed = true;
-        }
-        return failed ? Status.ERROR : Status.OK;
+        Diff.Answer d = Diff.compare(before, after, a.has("--at-peak"), a.count("limit"), failOver);
+        if (d.warning() != null) ctx.out().info(d.warning());
+        ctx.out().print(d.tables());
+        if (d.guard() != null) ctx.out().print(d.guard());
+        for (String f : d.failures()) ctx.out().error(f);
+        return d.failures().isEmpty() ? Status.OK : Status.ERROR;
     }
 
     private static double failOver(ParsedArgs a) throws CommandException {

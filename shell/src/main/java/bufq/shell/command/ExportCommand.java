@@ -1,8 +1,6 @@
 package bufq.shell.command;
 
-import bufq.export.PprofExport;
-import bufq.export.ProfileStacks;
-import bufq.export.TraceExport;
+import bufq.api.Profiles;
 import bufq.model.HloModule;
 import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.ArgKind;
@@ -19,9 +17,7 @@ import bufq.shell.sql.Sql;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
 import java.nio.channels.ClosedByInterruptException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -104,22 +100,19 @@ final class ExportCommand implements Command {
         HloModule m = ctx.modules().requireFor("export", ctx.out()::info);
         if (format.equals("perfetto")) {
             if (at != null || a.has("by")) throw a.error(at != null ? "at" : "by", "export perfetto takes no 'at' or 'by': it traces every step", List.of());
-            TraceExport.Summary[] t = new TraceExport.Summary[1];
+            String[] wrote = new String[1];
             try {
-                write(file, force, out -> t[0] = TraceExport.write(m, new OutputStreamWriter(out, StandardCharsets.UTF_8)));
+                write(file, force, out -> wrote[0] = Profiles.perfetto(m, out));
             } catch (IllegalArgumentException e) {
                 throw new CommandException(e.getMessage());   // no live ranges: nothing written
             }
-            ctx.out().info("wrote " + file + ": " + m.steps() + " steps, " + t[0].slices() + " values on " + t[0].allocations()
-                    + " allocations" + TraceExport.leftOut(m, t[0]) + "; open it at https://ui.perfetto.dev (Open trace file) or chrome://tracing");
+            ctx.out().info("wrote " + file + ": " + wrote[0] + "; open it at https://ui.perfetto.dev (Open trace file) or chrome://tracing");
             return Status.OK;
         }
-        ProfileStacks by = a.has("by") ? ProfileStacks.parse(a.text("by")) : ProfileStacks.STACK;
         int step = a.step("at", m, "peak");
-        PprofExport.Summary[] s = new PprofExport.Summary[1];
-        write(file, force, out -> s[0] = PprofExport.write(m, step, at == null ? "peak" : at, by, out));
-        ctx.out().info("wrote " + file + ": " + s[0].samples() + " values live at step " + step + ", "
-                + s[0].bytes() + " bytes occupied; open it with 'go tool pprof -http=: " + file + "'");
+        String[] wrote = new String[1];
+        write(file, force, out -> wrote[0] = Profiles.pprof(m, step, at == null ? "peak" : at, a.text("by"), out));
+        ctx.out().info("wrote " + file + ": " + wrote[0] + "; open it with 'go tool pprof -http=: " + file + "'");
         return Status.OK;
     }
 

@@ -1,18 +1,11 @@
 package bufq.shell.command;
 
 import bufq.shell.api.ArgumentError;
-import java.util.HashSet;
-import bufq.table.TextBlock;
-import bufq.analysis.sharding.Shardings;
+import bufq.api.CapacitySaid;
+import bufq.api.Fitting;
 import bufq.eval.EvalContext;
 import bufq.eval.ModuleRow;
 import bufq.eval.Selection;
-import bufq.analysis.fit.Capacity;
-import bufq.analysis.fit.Capacities;
-import bufq.analysis.fit.Failure;
-import bufq.analysis.fit.FitReport;
-import bufq.analysis.fit.Keep;
-import bufq.analysis.fit.Program;
 import bufq.lang.QueryException;
 import bufq.lang.Diagnostic;
 import bufq.model.HloModule;
@@ -24,24 +17,20 @@ import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Engine;
 import bufq.shell.session.ModuleSet;
-import bufq.shell.session.Modules;
-import bufq.shell.session.Setting;
 import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
-import bufq.units.Units;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 
 /**
  * {@code fit}: the loaded programs (or some) against the capacity, alone and held together as they
  * run in one process; fails, so {@code --bail -c fit} exits 1, when one does not fit. A thin adapter
- * over {@link FitReport}.
+ * over {@link Fitting}.
  */
 final class FitCommand implements Command {
     private static final ArgGrammar GRAMMAR = ArgGrammar.of("fit")
@@ -91,38 +80,39 @@ final class FitCommand implements Command {
     }
 
     private Status run(CommandContext ctx, ParsedArgs a) throws CommandException, Engine.Failure, IOException {
-        List<HloModule> modules = modules(ctx);
-        List<String> spaces = otherSpaces(ctx, modules);
-        Capacity capacity = capacityOrNull(ctx);
-        if (capacity == null && !spaces.isEmpty()) {
-            // the failure is in another memory: say it, and that the device memory needs a capacity to check
-            for (String s : spaces) ctx.out().info(s);
-            ctx.out().info("the device memory (HBM) is not checked: set capacity SIZE or set device NAME");
-            ctx.out().error("fit: " + spaces.get(0));
-            return Status.ERROR;
+        Fitting.Plan plan;
+        try {
+            plan = Fitting.plan(ctx.settings().capacitySaid(), ctx.modules().oom(), loadedIfOom(ctx));
+        } catch (IllegalArgumentException e) {
+            throw new CommandException(e.getMessage());
         }
+        Fitting.Answer refusal = plan.refusal();
+        if (refusal != null) return print(ctx, refusal);
         // the selection, then keep ... and drop ... in any order
         String selection = a.has("where") ? "where " + a.text("where") : a.has("PROGRAM") ? a.text("PROGRAM") : "";
         List<String> keep = new ArrayList<>(), drop = new ArrayList<>();
         for (String body : a.texts("keep")) keep.addAll(list(body));
         for (String body : a.texts("drop")) drop.addAll(list(body));
-        List<Program> programs = programs(ctx, selection, a);
+        List<HloModule> programs = programs(ctx, selection, a);
         if (programs.isEmpty()) throw new CommandException("no programs to fit" + (selection.isEmpty() ? "; load a dump first" : " match '" + selection + "'"));
-        FitReport r;
+        List<HloModule> loaded = new ArrayList<>();
+        ctx.modules().forEachModule(loaded::add);
+        Fitting.Answer r;
         try {
-            r = FitReport.of(programs, capacity, new Keep(keep, drop), selection.isEmpty() ? "" : " " + selection,
-                    failures(ctx, modules));
+            r = plan.run(programs, loaded, selection, keep, drop);
         } catch (IllegalArgumentException e) {
             throw new CommandException(e.getMessage());
         }
         if (Thread.currentThread().isInterrupted()) throw new CancellationException("fit cancelled");
-        ctx.out().print(r.outputs());
-        printPerDevice(ctx, programs);
-        for (String s : spaces) ctx.out().info(s);
-        String failure = r.failure();
-        if (failure == null && !spaces.isEmpty()) failure = spaces.get(0);
-        if (failure == null) return Status.OK;
-        ctx.out().error("fit: " + failure);
+        return print(ctx, r);
+    }
+
+    private static Status print(CommandContext ctx, Fitting.Answer r) throws CommandException, IOException {
+        if (!r.outputs().isEmpty()) ctx.out().print(r.outputs());
+        if (r.perDevice() != null) ctx.out().print(r.perDevice());
+        for (String s : r.notes()) ctx.out().info(s);
+        if (r.failure() == null) return Status.OK;
+        ctx.out().error("fit: " + r.failure());
         return Status.ERROR;
     }
 
@@ -132,72 +122,41 @@ final class FitCommand implements Command {
         return out;
     }
 
-    /** What the session says about capacity, as the engine's policy takes it. */
-    static Capacities.Said said(CommandContext ctx) {
-        Setting.Reserved res = ctx.settings().reserved();
-        return new Capacities.Said(ctx.settings().capacity(), ctx.settings().device(), res.isSet() ? res.bytes() : -1, res.text());
-    }
-
-    /** The capacity the session says ({@link Capacities#resolve}), null when none. */
-    static Capacity capacityOrNull(CommandContext ctx) throws CommandException {
+    /** Whether {@code said} names a capacity; a reservation not below it is a one-line error. */
+    static boolean checkCapacity(CapacitySaid said) throws CommandException {
         try {
-            return Capacities.resolve(said(ctx));
+            return said.given();
         } catch (IllegalArgumentException e) {
             throw new CommandException(e.getMessage());
         }
     }
 
-    /** As {@link #capacityOrNull}, refusing none: forecast's fit has no message to bound it. */
-    static Capacity requireCapacity(CommandContext ctx) throws CommandException {
-        Capacity c = capacityOrNull(ctx);
-        if (c == null) throw new CommandException("fit needs a capacity: set capacity SIZE (e.g. 16GiB, host, unlimited), set device NAME"
+    /** Refuses a fit without a capacity where no message bounds it (forecast's fit). */
+    static void requireCapacity(CapacitySaid said) throws CommandException {
+        if (!checkCapacity(said)) throw new CommandException("fit needs a capacity: set capacity SIZE (e.g. 16GiB, host, unlimited), set device NAME"
                 + " ('help device' lists them), or --capacity/--device on the command line");
-        return c;
     }
 
-    /** The failures the loaded out-of-memory messages name, joined to {@code modules}. */
-    static List<Failure> failures(CommandContext ctx, List<HloModule> modules) {
-        Modules.LoadedOom o = ctx.modules().oom();
-        return o == null ? List.of() : Capacities.failures(o.text(), o.source(), modules);
-    }
-
-    static List<HloModule> modules(CommandContext ctx) throws Engine.Failure, CommandException {
+    /** Every loaded module, in running order, when out-of-memory messages are loaded to join them to; else none. */
+    static List<HloModule> loadedIfOom(CommandContext ctx) throws Engine.Failure, CommandException {
         List<HloModule> modules = new ArrayList<>();
         if (ctx.modules().oom() != null) ctx.modules().forEachModule(modules::add);
         return modules;
     }
 
-    /** The loaded messages' failures in a memory other than the device's ({@link Capacities#otherSpaces}). */
-    static List<String> otherSpaces(CommandContext ctx, List<HloModule> modules) {
-        Modules.LoadedOom o = ctx.modules().oom();
-        return o == null ? List.of() : Capacities.otherSpaces(o.text(), o.source(), modules);
-    }
-
     /** The programs to fit, in running order: all loaded, the named ones, or those a modules query keeps. */
-    /** For SPMD programs: that their figures are one device's, so the capacity compared is one device's too. */
-    private static void printPerDevice(CommandContext ctx, List<Program> programs) throws IOException, Engine.Failure, CommandException {
-        Set<String> handles = new HashSet<>();
-        for (Program p : programs) handles.add(p.handle());
-        List<String> lines = new ArrayList<>();
-        ctx.modules().forEachModule(x -> {
-            String n = handles.contains(x.handle()) ? Shardings.header(x).perDeviceNote() : null;
-            if (n != null) lines.add(x.handle() + ": " + n + "; the capacity is one device's");
-        });
-        if (!lines.isEmpty()) ctx.out().print(List.of(new TextBlock(String.join("\n", lines))));
-    }
-
-    private static List<Program> programs(CommandContext ctx, String selection, ParsedArgs a) throws CommandException, Engine.Failure {
-        List<Program> out = new ArrayList<>();
+    private static List<HloModule> programs(CommandContext ctx, String selection, ParsedArgs a) throws CommandException, Engine.Failure {
+        List<HloModule> out = new ArrayList<>();
         if (selection.isEmpty()) {
-            ctx.modules().forEachModule(x -> out.add(Program.of(x)));
+            ctx.modules().forEachModule(out::add);
             return out;
         }
         if (selection.regionMatches(true, 0, "where", 0, 5) && (selection.length() == 5 || Character.isWhitespace(selection.charAt(5)))) {
-            Map<String, Program> byHandle = new LinkedHashMap<>();
+            Map<String, HloModule> byHandle = new LinkedHashMap<>();
             List<ModuleRow> rows = new ArrayList<>();
             HloModule current = ctx.modules().current();
             ctx.modules().forEachModule(x -> {
-                byHandle.put(x.handle(), Program.of(x));
+                byHandle.put(x.handle(), x);
                 rows.add(ModuleRow.of(x, current != null && x.handle().equals(current.handle())));
             });
             if (rows.isEmpty()) return out;
@@ -224,7 +183,7 @@ final class FitCommand implements Command {
                 for (ModuleSet.Entry h : ctx.modules().set().entries()) handles.add(h.handle());
                 throw a.error("PROGRAM", word, x.getMessage(), handles);
             }
-            out.add(Program.of(ctx.modules().module(e)));
+            out.add(ctx.modules().module(e));
         }
         return out;
     }

@@ -1,11 +1,9 @@
 package bufq.shell.command;
 
-import bufq.analysis.fit.Capacity;
-import bufq.analysis.forecast.Forecast;
-import bufq.analysis.forecast.MeshForecast;
 import bufq.lang.QueryException;
-import bufq.analysis.forecast.ForecastRequest;
-import bufq.analysis.forecast.NotASeries;
+import bufq.api.CapacitySaid;
+import bufq.api.ForecastRequest;
+import bufq.api.Forecasts;
 import bufq.model.HloModule;
 import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.Command;
@@ -23,7 +21,7 @@ import java.util.List;
 /**
  * {@code forecast [DIM] at N} and {@code forecast [DIM] fit [at N]}: the peak and needs of a program
  * loaded at several sizes, at a size never compiled, and the largest size that fits. A thin
- * adapter over {@link Forecast}.
+ * adapter over {@link Forecasts}.
  */
 final class ForecastCommand implements Command {
     /** Values pair on op_name and source, which the Used values section gives. */
@@ -66,13 +64,12 @@ final class ForecastCommand implements Command {
     }
 
     /** {@code forecast chips}: the current module on another number of devices. */
-    private static Status chips(CommandContext ctx, ForecastRequest r, Capacity capacity) throws CommandException, IOException {
+    private static Status chips(CommandContext ctx, ForecastRequest r, CapacitySaid capacity) throws CommandException, IOException {
         HloModule m = ctx.modules().current();
         if (m == null) throw new CommandException("forecast chips: no module is loaded; load an SPMD compile with its HLO text");
         ctx.modules().readUsedValues(m);
         try {
-            MeshForecast f = MeshForecast.of(m, ctx.engine().catalog(), ctx.settings().tiling(), ctx.settings()::tilingNamed);
-            ctx.out().print(r.fit() ? f.fitReport(capacity) : f.report(r.n()));
+            ctx.out().print(Forecasts.chips(m, r, capacity, ctx.engine().catalog(), ctx.settings().tiling(), ctx.settings()::tilingNamed));
             return Status.OK;
         } catch (IllegalArgumentException | QueryException e) {
             throw new CommandException("forecast chips: " + e.getMessage());
@@ -80,26 +77,20 @@ final class ForecastCommand implements Command {
     }
 
     private Status run(CommandContext ctx, ForecastRequest r) throws CommandException, Engine.Failure, IOException {
-        Capacity capacity = r.fit() ? FitCommand.requireCapacity(ctx) : null;
+        CapacitySaid capacity = ctx.settings().capacitySaid();
+        if (r.fit()) FitCommand.requireCapacity(capacity);
         if (r.chips()) return chips(ctx, r, capacity);
         List<HloModule> loaded = new ArrayList<>();
         ctx.modules().forEachModule(loaded::add);
-        Forecast f;
-        Forecast.Loaded split;
         try {
-            split = Forecast.split(loaded, ctx.modules().current());
-            for (HloModule m : split.series()) ctx.modules().readUsedValues(m);
-            f = Forecast.of(split.series(), r.dimension());
-            if (!r.fit()) {
-                ctx.out().print(f.report(r.n(), r.limit()));
-                return Status.OK;
-            }
-            Forecast.FitAnswer answer = f.fit(r.n(), split.others(), capacity);
-            ctx.out().print(answer.tables());
+            Forecasts.Series series = Forecasts.series(loaded, ctx.modules().current());
+            for (HloModule m : series.modules()) ctx.modules().readUsedValues(m);
+            Forecasts.Answer answer = series.answer(r, capacity);
+            ctx.out().print(answer.outputs());
             if (answer.failure() == null) return Status.OK;
             ctx.out().error("forecast fit: " + answer.failure());
             return Status.ERROR;
-        } catch (NotASeries e) {
+        } catch (Forecasts.Refusal e) {
             if (e.details() != null) ctx.out().print(e.details());
             throw new CommandException("forecast: " + e.getMessage());
         }

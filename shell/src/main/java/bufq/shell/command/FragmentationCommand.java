@@ -2,7 +2,7 @@ package bufq.shell.command;
 
 import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.ParsedArgs;
-import bufq.analysis.waste.Waste;
+import bufq.api.Reports;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
@@ -33,7 +33,7 @@ final class FragmentationCommand implements Command {
 
     private Status run(CommandContext ctx, ParsedArgs a) throws CommandException, Engine.Failure, IOException {
         var limit = a.count("limit");
-        ctx.out().print(RowLimit.limited(Waste.fragmentation(ctx.modules().requireFor("fragmentation", ctx.out()::info)), limit));
+        ctx.out().print(RowLimit.limited(Reports.fragmentation(ctx.modules().requireFor("fragmentation", ctx.out()::info)), limit));
         return Status.OK;
     }
 }

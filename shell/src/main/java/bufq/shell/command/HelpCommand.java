@@ -1,6 +1,6 @@
 package bufq.shell.command;
 
-import bufq.analysis.fit.Devices;
+import bufq.api.CapacitySaid;
 import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
@@ -112,7 +112,7 @@ final class HelpCommand implements Command {
     private Status run(CommandContext ctx, ParsedArgs a) throws CommandException, IOException {
         List<String> args = a.texts("TOPIC");
         if (args.size() == 1 && (args.get(0).equals("device") || args.get(0).equals("devices"))) {
-            ctx.out().print(Devices.table());   // the accelerators 'set device' knows, with the source of each figure
+            ctx.out().print(CapacitySaid.deviceTable());   // the accelerators 'set device' knows, with the source of each figure
             return Status.OK;
         }
         if (args.size() == 1 && args.get(0).equals("units")) {

@@ -1,7 +1,6 @@
 package bufq.shell.command;
 
-import bufq.format.chart.BarChart;
-import bufq.analysis.map.AllocationMap;
+import bufq.api.Reports;
 import bufq.model.HloModule;
 import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.ArgKind;
@@ -21,7 +20,7 @@ final class MapCommand implements Command {
     @Override public String name() { return "map"; }
     private static final ArgGrammar GRAMMAR = ArgGrammar.of("map").flag("allocation")
             .positionalCount("N", 0, Integer.MAX_VALUE)
-            .count("width", 20, BarChart.MAX_WIDTH).as("W")
+            .count("width", 20, Reports.MAX_CHART_WIDTH).as("W")
             .oneOf(false, g -> g.value("--svg", ArgKind.FILE).value("--html", ArgKind.FILE))
             .flag("--force");
 
@@ -47,9 +46,9 @@ final class MapCommand implements Command {
         int index = a.count("N").getAsInt();
         HloModule m = ctx.modules().requireFor("map", ctx.out()::info);
         try {
-            if (svg != null) Pictures.write(ctx, svg, force, AllocationMap.svg(m, index));
-            else if (html != null) Pictures.write(ctx, html, force, AllocationMap.html(m, index));
-            else ctx.out().print(AllocationMap.chart(m, index, width.orElse(ctx.out().terminalWidth())));
+            if (svg != null) Pictures.write(ctx, svg, force, Reports.mapSvg(m, index));
+            else if (html != null) Pictures.write(ctx, html, force, Reports.mapHtml(m, index));
+            else ctx.out().print(Reports.map(m, index, width.orElse(ctx.out().terminalWidth())));
         } catch (IllegalArgumentException e) {
             throw a.error("N", e.getMessage(), List.of());
         }

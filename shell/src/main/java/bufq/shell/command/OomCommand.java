@@ -1,12 +1,7 @@
 package bufq.shell.command;
 
-import bufq.analysis.fit.Capacities;
-import bufq.analysis.fit.Capacity;
-import bufq.analysis.fit.Program;
 import bufq.model.HloModule;
-import bufq.analysis.oom.OomReader;
-import bufq.analysis.oom.OomReport;
-import bufq.analysis.oom.OomText;
+import bufq.api.OomLog;
 import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
@@ -14,7 +9,6 @@ import bufq.shell.api.ParsedArgs;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Engine;
-import bufq.shell.session.Modules;
 import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
 import bufq.shell.statement.Paste;
@@ -28,7 +22,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /** {@code oom FILE|-}: an out-of-memory message joined to the loaded modules. */
@@ -78,63 +71,47 @@ final class OomCommand implements Command {
             ctx.out().info("paste cancelled (Ctrl-C): nothing read");
             return Status.OK;
         }
-        OomText text = OomReader.read(bytes.length > OomReader.MAX_BYTES ? Arrays.copyOf(bytes, OomReader.MAX_BYTES) : bytes);
-        if (bytes.length > OomReader.MAX_BYTES)
-            ctx.out().info("read the first " + Units.grouped(OomReader.MAX_BYTES) + " bytes (" + (OomReader.MAX_BYTES >> 20)
-                    + " MiB) of " + source + ": the rest was not read");
-        if (text.messages().isEmpty() && text.events().isEmpty())
-            throw new CommandException("no out-of-memory message in " + source + " (" + text.lines() + " line"
-                    + (text.lines() == 1 ? "" : "s") + " read)");
-        if (text.messages().isEmpty())
-            ctx.out().info("no out-of-memory message in " + source + "; " + text.events().size() + " warning"
-                    + (text.events().size() == 1 ? "" : "s") + " of the log that bear on memory");
-        List<HloModule> modules = new ArrayList<>();
-        ctx.modules().forEachModule(modules::add);
-        ctx.out().print(OomReport.run(text, modules));
         // named by its file's name in what fit and advise print: "message 1 of run.log"
         String name = arg.equals("-") ? source : String.valueOf(Path.of(arg).getFileName());
-        takeCapacity(ctx, text, name);
-        ctx.modules().setOom(new Modules.LoadedOom(text, name));
-        List<OomReport.Join> joins = OomReport.joins(text, modules);
-        pointToFit(ctx, joins);
-        useNamed(ctx, joins);
+        OomLog log = OomLog.read(bytes, name);
+        if (bytes.length > OomLog.MAX_BYTES)
+            ctx.out().info("read the first " + Units.grouped(OomLog.MAX_BYTES) + " bytes (" + (OomLog.MAX_BYTES >> 20)
+                    + " MiB) of " + source + ": the rest was not read");
+        if (log.messages() == 0 && log.events() == 0)
+            throw new CommandException("no out-of-memory message in " + source + " (" + log.lines() + " line"
+                    + (log.lines() == 1 ? "" : "s") + " read)");
+        if (log.messages() == 0)
+            ctx.out().info("no out-of-memory message in " + source + "; " + log.events() + " warning"
+                    + (log.events() == 1 ? "" : "s") + " of the log that bear on memory");
+        List<HloModule> modules = new ArrayList<>();
+        ctx.modules().forEachModule(modules::add);
+        ctx.out().print(log.report(modules));
+        // A capacity the messages state is taken unless the user set one, over a device's table figure, and the user is told.
+        OomLog.Adopted adopted = log.adopt(ctx.settings().capacitySaid());
+        if (adopted != null) {
+            ctx.settings().adoptCapacity(adopted.said());
+            ctx.out().info(adopted.note());
+        }
+        ctx.modules().setOom(log);
+        // A failing program that fits alone failed for what else was held: 'fit' works out what.
+        String alone;
+        try {
+            alone = log.fitsAlone(modules, ctx.settings().capacitySaid());
+        } catch (IllegalArgumentException e) {
+            throw new CommandException(e.getMessage());
+        }
+        if (alone != null) ctx.out().info(alone);
+        useNamed(ctx, log.named(modules));
         return Status.OK;
     }
 
-    /** A failing program that fits alone failed for what else was held: 'fit' works out what. */
-    private static void pointToFit(CommandContext ctx, List<OomReport.Join> joins) throws CommandException {
-        for (OomReport.Join j : joins) {
-            if (j.module() == null) continue;
-            Capacity c = FitCommand.capacityOrNull(ctx);   // a capacity set or stated, never guessed
-            long needs = Program.of(j.module()).needsBytes();
-            if (c == null || needs < 0 || needs > c.offeredBytes()) continue;
-            ctx.out().info(j.module().handle() + " fits alone (needs " + Units.human(needs) + " of " + Units.human(c.offeredBytes())
-                    + " offered), so something else was held when it failed: 'fit' works out what, and what to drop");
-            return;
-        }
-    }
-
-    /**
-     * A capacity the messages of {@code name} state is taken unless the user set one, over a device's
-     * table figure ({@link Capacities#stated}), and the user is told.
-     */
-    private static void takeCapacity(CommandContext ctx, OomText text, String name) throws CommandException {
-        Capacities.Stated stated = Capacities.stated(text, name, FitCommand.said(ctx));
-        if (stated == null) return;
-        ctx.settings().setCapacity(stated.choice());
-        ctx.out().info(stated.note());
-    }
-
     /** The module the first message names becomes current, so the next advise, peak or why is about it. */
-    private static void useNamed(CommandContext ctx, List<OomReport.Join> joins) throws CommandException, Engine.Failure {
-        for (OomReport.Join j : joins) {
-            if (j.module() == null) continue;
-            HloModule current = ctx.modules().current();
-            if (current == null || !current.handle().equals(j.module().handle())) {
-                ctx.modules().point(j.module().handle());
-                ctx.out().info("using " + j.module().handle() + " (named by message " + j.number() + "; 'use' picks another)");
-            }
-            return;
+    private static void useNamed(CommandContext ctx, OomLog.Named named) throws CommandException, Engine.Failure {
+        if (named == null) return;
+        HloModule current = ctx.modules().current();
+        if (current == null || !current.handle().equals(named.handle())) {
+            ctx.modules().point(named.handle());
+            ctx.out().info("using " + named.handle() + " (named by message " + named.message() + "; 'use' picks another)");
         }
     }
 
@@ -144,14 +121,14 @@ final class OomCommand implements Command {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The file's bytes, up to one more than {@link OomReader#MAX_BYTES} (so a longer file is known); a clear one-line error when it cannot be read. */
+    /** The file's bytes, up to one more than {@link OomLog#MAX_BYTES} (so a longer file is known); a clear one-line error when it cannot be read. */
     static byte[] read(Path file) throws CommandException {
         try {
             if (Files.isDirectory(file)) throw new CommandException("cannot read " + file + ": a directory; expected a file holding the error message");
             if (Files.exists(file) && !Files.isRegularFile(file))
                 throw new CommandException("cannot read " + file + ": not a regular file; expected a file holding the error message");
             try (InputStream in = Files.newInputStream(file)) {
-                return in.readNBytes(OomReader.MAX_BYTES + 1);
+                return in.readNBytes(OomLog.MAX_BYTES + 1);
             }
         } catch (NoSuchFileException e) {
             throw new CommandException("cannot read " + file + ": no such file");

@@ -2,7 +2,7 @@ package bufq.shell.command;
 
 import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.ParsedArgs;
-import bufq.analysis.waste.Waste;
+import bufq.api.Reports;
 import bufq.shell.api.Command;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
@@ -37,7 +37,7 @@ final class PaddingCommand implements Command {
 
     private Status run(CommandContext ctx, ParsedArgs a) throws CommandException, Engine.Failure, IOException {
         var limit = a.count("limit");
-        ctx.out().print(RowLimit.limited(Waste.padding(ctx.modules().requireFor("padding", ctx.out()::info), ctx.settings().tiling()), limit));
+        ctx.out().print(RowLimit.limited(Reports.padding(ctx.modules().requireFor("padding", ctx.out()::info), ctx.settings().tiling()), limit));
         return Status.OK;
     }
 }

@@ -1,6 +1,6 @@
 package bufq.shell.command;
 
-import bufq.analysis.peak.Peak;
+import bufq.api.Reports;
 import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.ArgKind;
 import bufq.shell.api.ParsedArgs;
@@ -46,7 +46,7 @@ final class PeakCommand implements Command {
     private Status run(CommandContext ctx, ParsedArgs a) throws CommandException, Engine.Failure, IOException {
         var m = ctx.modules().requireFor("peak", ctx.out()::info);
         var color = a.color(m);
-        ctx.out().print(Peak.report(m, color, ctx.settings().threshold(), ctx.settings().tiling()));
+        ctx.out().print(Reports.peak(m, color, ctx.settings().threshold(), ctx.settings().tiling()));
         return Status.OK;
     }
 }

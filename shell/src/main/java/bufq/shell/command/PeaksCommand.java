@@ -1,7 +1,6 @@
 package bufq.shell.command;
 
-import bufq.analysis.peak.Peak;
-import bufq.analysis.liveness.Prominence;
+import bufq.api.Reports;
 import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.ArgKind;
 import bufq.shell.api.ParsedArgs;
@@ -50,7 +49,7 @@ final class PeaksCommand implements Command {
         var m = ctx.modules().requireFor("peaks", ctx.out()::info);
         var color = a.color(m);
         var limit = a.count("limit");
-        ctx.out().print(RowLimit.limited(List.of(Peak.peaks(m, color, a.share("min_share", Prominence.DEFAULT_SHARE))), limit));
+        ctx.out().print(RowLimit.limited(List.of(Reports.peaks(m, color, a.share("min_share", Reports.PEAKS_MIN_SHARE))), limit));
         return Status.OK;
     }
 }

@@ -1,8 +1,8 @@
 package bufq.shell.command;
 
-import bufq.analysis.category.CategoryRules;
-import bufq.eval.CategoryCondition;
-import bufq.analysis.fit.Devices;
+import bufq.api.CapacitySaid;
+import bufq.api.Categorize;
+import bufq.eval.Catalog;
 import bufq.lang.Diagnostic;
 import bufq.lang.QueryException;
 import bufq.shell.session.Engine;
@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -119,24 +120,19 @@ final class SetCommand implements Command {
                 return line;   // stored already, so it parsed; a shown form that does not is left as it is
             }
         }
-        if (s == Setting.DEVICE && Devices.byName(text) != null) return line + " (" + Devices.byName(text).memory() + ")";
+        if (s == Setting.DEVICE && CapacitySaid.device(text) != null) return line + " (" + CapacitySaid.device(text).memory() + ")";
         return line;
     }
 
     /** {@code set category}, {@code set category off}, {@code set category NAME = CONDITION}; {@code line} is all after 'set'. */
     private static Status category(CommandContext ctx, String line, String rule)
             throws CommandException, Engine.Failure, IOException {
-        CategoryRules rules = ctx.engine().catalog().categories();
         if (rule.isEmpty()) {
-            Table.Builder b = Table.builder().key("category_rules").title("category rules, in order, before the built-in ones")
-                    .column("order", ColumnType.INT).column("rule", ColumnType.STRING);
-            for (int i = 0; i < rules.rules().size(); i++) b.row((long) i + 1, rules.rules().get(i).text());
-            if (rules.isEmpty()) b.note("none: the built-in rules alone (docs/commands.md, 'What is this memory?')");
-            ctx.out().print(b.build());
+            ctx.out().print(Categorize.rules(ctx.engine().catalog()));
             return Status.OK;
         }
-        CategoryRules next;
-        if (rule.equalsIgnoreCase("off")) next = CategoryRules.NONE;
+        UnaryOperator<Catalog> next;
+        if (rule.equalsIgnoreCase("off")) next = Categorize::builtinOnly;
         else {
             Matcher m = RULE.matcher(rule);
             if (!m.matches()) throw new CommandException("set category takes NAME = CONDITION (a query condition on values), or off, not '"
@@ -145,12 +141,12 @@ final class SetCommand implements Command {
             int at = statement.length() - m.group(2).length();
             int name = statement.indexOf(m.group(1), "set category".length());
             try {
-                CategoryRules.checkName(m.group(1));
+                Categorize.checkName(m.group(1));
             } catch (IllegalArgumentException e) {
                 throw new Engine.Failure(new Diagnostic(name, name + m.group(1).length(), e.getMessage()).render(statement));
             }
             try {
-                next = rules.with(CategoryCondition.compile(m.group(1), m.group(2), ctx.engine().catalog(), at));
+                next = Categorize.addCondition(ctx.engine().catalog(), m.group(1), m.group(2), at);
             } catch (QueryException e) {
                 throw new Engine.Failure(e.diagnostic().render(statement));
             }

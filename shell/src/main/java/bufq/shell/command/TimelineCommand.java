@@ -1,7 +1,6 @@
 package bufq.shell.command;
 
-import bufq.analysis.timeline.Timeline;
-import bufq.format.chart.BarChart;
+import bufq.api.Reports;
 import bufq.model.HloModule;
 import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.ArgKind;
@@ -22,7 +21,7 @@ final class TimelineCommand implements Command {
     @Override public String name() { return "timeline"; }
     private static final ArgGrammar GRAMMAR = ArgGrammar.of("timeline").choice("by", "steps", "events")
             .oneOf(false, g -> g.count("color", 0).value("space", ArgKind.SPACE))
-            .count("width", 20, BarChart.MAX_WIDTH).as("W")
+            .count("width", 20, Reports.MAX_CHART_WIDTH).as("W")
             .oneOf(false, g -> g.value("--svg", ArgKind.FILE).value("--html", ArgKind.FILE))
             .flag("--force");
 
@@ -59,12 +58,12 @@ final class TimelineCommand implements Command {
         if ("events".equals(by)) {
             for (String other : List.of("--svg", "--html", "color", "space", "--force"))
                 if (a.has(other)) throw a.error(other, "timeline by events takes only width W", List.of());
-            ctx.out().print(Timeline.events(m, width.orElse(ctx.out().terminalWidth())));
+            ctx.out().print(Reports.timelineEvents(m, width.orElse(ctx.out().terminalWidth())));
             return Status.OK;
         }
-        if (svg != null) Pictures.write(ctx, svg, force, Timeline.svg(m, color));
-        else if (html != null) Pictures.write(ctx, html, force, Timeline.html(m, color));
-        else ctx.out().print(Timeline.chart(m, color, width.orElse(ctx.out().terminalWidth())));
+        if (svg != null) Pictures.write(ctx, svg, force, Reports.timelineSvg(m, color));
+        else if (html != null) Pictures.write(ctx, html, force, Reports.timelineHtml(m, color));
+        else ctx.out().print(Reports.timeline(m, color, width.orElse(ctx.out().terminalWidth())));
         return Status.OK;
     }
 }

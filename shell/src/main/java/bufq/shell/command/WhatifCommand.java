@@ -14,12 +14,10 @@ import bufq.shell.api.CommandPlan;
 import bufq.shell.session.Engine;
 import bufq.shell.api.CommandContext;
 import bufq.shell.session.Status;
-import bufq.analysis.whatif.Edit;
-import bufq.analysis.whatif.EditParser;
-import bufq.analysis.whatif.Outcome;
-import bufq.analysis.whatif.EditSweep;
+import bufq.api.Whatif;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,30 +28,40 @@ final class WhatifCommand implements Command {
     @Override public String name() { return "whatif"; }
 
     /**
-     * One edit, as {@link EditParser} reads it (the engine's, which scripts and advise use too): help
-     * lists these forms and completion follows them; {@code EditParser.KINDS} names the same edits.
+     * The edits, made from the engine's one list of them ({@link Whatif#forms}), which its parser
+     * reads too (scripts and advise use it as well): help lists these forms and completion follows them.
      */
-    static final ArgGrammar EDIT = ArgGrammar.forms(
-            ArgGrammar.of("drop").condition("where", EditSweep.ENTITY).as("COND").required(),
-            ArgGrammar.of("end").condition("where", EditSweep.ENTITY).as("COND").required().step("at", "last_use").required(),
-            ArgGrammar.of("donate").oneOf(true, g -> g.positional("PARAM", ArgKind.TEXT)
-                    .condition("where", EditSweep.ENTITY).as("COND")),
-            ArgGrammar.of("scale").condition("where", EditSweep.ENTITY).as("COND").required().value("by", ArgKind.FACTOR).required(),
-            ArgGrammar.of("size").condition("where", EditSweep.ENTITY).as("COND").required().value("=", ArgKind.SIZE).required(),
-            ArgGrammar.of("remat").condition("where", EditSweep.ENTITY).as("COND").required(),
-            ArgGrammar.of("tiling").positional("NAME", ArgKind.TILING));
+    static final ArgGrammar EDIT = edits();
 
     private static final ArgGrammar GRAMMAR = ArgGrammar.of("whatif").rest("EDITS", "EDIT [; EDIT ...] [; QUERY]").parts(EDIT);
 
     /** What each edit does, by its name, for help. */
-    private static final Map<String, String> DOES = Map.of(
-            "drop", "the values are not materialised",
-            "end", "ranges end at the last use, a step or an instruction",
-            "donate", "parameters end at their last use (donate_argnums)",
-            "scale", "sizes times F (0.5: f32 to bf16)",
-            "size", "sizes set to SIZE (e.g. 4MiB)",
-            "remat", "freed after the last use before the peak, made again for the next use",
-            "tiling", "every value sized by another tiling model");
+    private static final Map<String, String> DOES = new HashMap<>();
+
+    static {
+        for (Whatif.Form f : Whatif.forms()) DOES.put(f.word(), f.does());
+    }
+
+    /** One grammar per edit, each part of it as the engine names it. */
+    private static ArgGrammar edits() {
+        List<ArgGrammar> forms = new ArrayList<>();
+        for (Whatif.Form f : Whatif.forms()) {
+            ArgGrammar g = ArgGrammar.of(f.word());
+            for (String part : f.parts()) {
+                g = switch (part) {
+                    case "where" -> g.condition("where", Whatif.ENTITY).as("COND").required();
+                    case "at" -> g.step("at", "last_use").required();
+                    case "by" -> g.value("by", ArgKind.FACTOR).required();
+                    case "equals" -> g.value("=", ArgKind.SIZE).required();
+                    case "param_or_where" -> g.oneOf(true, x -> x.positional("PARAM", ArgKind.TEXT).condition("where", Whatif.ENTITY).as("COND"));
+                    case "tiling" -> g.positional("NAME", ArgKind.TILING);
+                    default -> throw new IllegalStateException("whatif: no grammar for the part '" + part + "' of " + f.word());
+                };
+            }
+            forms.add(g);
+        }
+        return ArgGrammar.forms(forms.toArray(ArgGrammar[]::new));
+    }
 
     @Override public ArgGrammar grammar() { return GRAMMAR; }
 
@@ -90,10 +98,10 @@ final class WhatifCommand implements Command {
     @Override public CommandPlan plan(CommandContext ctx, String args) throws CommandException {
         ParsedArgs.Word edits = GRAMMAR.parse(args).word("EDITS");
         String text = edits.text();
-        EditParser.Parsed parsed;
+        Whatif.Edits parsed;
         QueryException error;
         try {
-            parsed = EditParser.parse(text, Set.copyOf(ctx.engine().entities()));
+            parsed = Whatif.Edits.parse(text, Set.copyOf(ctx.engine().entities()));
             error = null;
         } catch (QueryException e) {
             parsed = null;
@@ -104,30 +112,28 @@ final class WhatifCommand implements Command {
 
     private final class Plan implements CommandPlan {
         private final ParsedArgs.Word text;
-        private final EditParser.Parsed parsed;
+        private final Whatif.Edits parsed;
         private final QueryException error;
         private final CommandContext ctx;
         /** The query after the edits, compiled once; null when there is none. */
         private final Engine.Compiled query;
         /** Each edit's condition, compiled once. */
-        private final Map<Edit.Where, Selection> selections = new HashMap<>();
+        private final Map<Whatif.Condition, Selection> selections = new HashMap<>();
 
-        Plan(ParsedArgs.Word text, EditParser.Parsed parsed, QueryException error, CommandContext ctx) {
+        Plan(ParsedArgs.Word text, Whatif.Edits parsed, QueryException error, CommandContext ctx) {
             this.text = text;
             this.parsed = parsed;
             this.error = error;
             this.ctx = ctx;
             this.query = parsed == null || parsed.query() == null ? null : ctx.engine().compile(parsed.query());
             if (parsed != null) {
-                for (Edit e : parsed.edits()) {
-                    if (e.where() != null)
-                        selections.put(e.where(), ctx.engine().where(EditSweep.ENTITY, e.where().condition(), e.where().offset()));
-                }
+                for (Whatif.Condition w : parsed.conditions())
+                    selections.put(w, ctx.engine().where(Whatif.ENTITY, w.text(), w.offset()));
             }
         }
 
         @Override public boolean readsUsedValues() {
-            return parsed != null && EditSweep.readsUsedValues(parsed.edits(), parsed.query(), selections::get);
+            return parsed != null && parsed.readsUsedValues(selections::get);
         }
 
         /** Its conditions and its query run under the query time limit. */
@@ -136,10 +142,8 @@ final class WhatifCommand implements Command {
         @Override public boolean usesScripts() {
             if (parsed == null) return false;
             if (query != null && !query.unresolved().isEmpty()) return true;
-            for (Edit e : parsed.edits()) {
-                if (e instanceof Edit.Tiling t && ctx.settings().tilingNamed(t.name()) == null) return true;
-                if (e.where() != null && selections.get(e.where()).unresolved()) return true;
-            }
+            for (String t : parsed.tilings()) if (ctx.settings().tilingNamed(t) == null) return true;
+            for (Whatif.Condition w : parsed.conditions()) if (selections.get(w).unresolved()) return true;
             return false;
         }
 
@@ -154,7 +158,7 @@ final class WhatifCommand implements Command {
             try {
                 if (error != null) throw error;
                 // against the catalog as it is now: init.js may have defined a field a condition names
-                Outcome o = EditSweep.run(m, parsed.edits(), w -> selections.get(w).against(c.engine().catalog()),
+                Whatif.Result o = Whatif.run(m, parsed, w -> selections.get(w).against(c.engine().catalog()),
                         c.settings().tiling(), c.settings()::tilingNamed);
                 c.out().print(o.report());
                 if (query != null) c.out().print(query.current().run(o.editedModule(), c.settings().tiling(), null));

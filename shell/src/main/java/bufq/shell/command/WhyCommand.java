@@ -1,12 +1,11 @@
 package bufq.shell.command;
 
-import bufq.analysis.why.Why;
+import bufq.api.Holders;
 import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.ArgumentError;
 import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
 import bufq.shell.api.ParsedArgs;
-import bufq.analysis.why.WhyReport;
 import bufq.eval.EvalContext;
 import bufq.lang.Diagnostic;
 import bufq.lang.QueryException;
@@ -89,9 +88,7 @@ final class WhyCommand implements Command {
             ctx.out().info("no values selected");
             return Status.OK;
         }
-        List<Output> out = new ArrayList<>();
-        for (WhyReport r : Why.of(m, values)) out.addAll(r.tables());
-        ctx.out().print(out);
+        ctx.out().print(Holders.why(m, values));
         return Status.OK;
     }
 

@@ -1,13 +1,12 @@
 package bufq.shell.repl;
 
 import bufq.units.Units;
-import bufq.analysis.liveness.Liveness;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
 import bufq.eval.Query;
-import bufq.analysis.fit.HeldArray;
-import bufq.analysis.fit.Program;
+import bufq.api.Fitting;
+import bufq.api.Reports;
 import bufq.format.Formatters;
 import bufq.lang.assist.Completion;
 import bufq.lang.Lexer;
@@ -16,7 +15,6 @@ import bufq.lang.Token;
 import bufq.lang.TokenKind;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.analysis.liveness.Prominence;
 import bufq.shell.api.ArgGrammar;
 import bufq.shell.api.ArgKind;
 import bufq.shell.api.Command;
@@ -40,7 +38,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
@@ -113,10 +110,9 @@ public final class ReplCompleter implements Completer {
         String prefix = ctx.prefix();
         if (ctx.expected().contains(Completion.Kind.PEAK)) {
             // peak(N): the rows of 'peaks' (default options), each with its step and bytes
-            List<Prominence.Ranked> peaks = Prominence.ranked(Liveness.of(m).occupiedBytesByStep(OptionalInt.empty()),
-                    Prominence.DEFAULT_SHARE);
+            List<Reports.Ranked> peaks = Reports.rankedPeaks(m);
             for (int i = 0; i < peaks.size(); i++) {
-                Prominence.Ranked p = peaks.get(i);
+                Reports.Ranked p = peaks.get(i);
                 add(out, lead + (i + 1), "peaks", "step " + p.step() + ", " + Units.human(p.bytes()), false);
             }
         }
@@ -307,7 +303,7 @@ public final class ReplCompleter implements Completer {
             add(out, e.handle() + ":parameters", "programs", null, true);
             add(out, e.handle() + ":outputs", "programs", null, true);
             if (e.loaded() == null) continue;   // not read yet: Tab does not read a module for its arrays
-            for (HeldArray a : Program.of(e.loaded()).arrays())
+            for (Fitting.Array a : Fitting.arrays(e.loaded()))
                 add(out, a.name(), "arrays", a.role() + (a.shape() == null ? "" : " " + a.shape()) + ", " + Units.human(a.bytes()), true);
         }
     }

@@ -1,5 +1,6 @@
 package bufq.shell.run;
 
+import bufq.api.Extensions;
 import bufq.shell.api.CommandContext;
 import bufq.shell.api.CommandTable;
 import bufq.shell.api.ScriptContext;
@@ -17,8 +18,6 @@ import bufq.shell.session.Settings;
 import bufq.shell.session.Status;
 import bufq.shell.statement.Paste;
 import bufq.shell.statement.StatementReader;
-import bufq.analysis.advise.Rule;
-import bufq.analysis.check.CheckRule;
 import bufq.model.HloModule;
 import bufq.model.PartReadException;
 import bufq.model.TilingModel;
@@ -251,8 +250,8 @@ public final class Shell implements SessionControl {
         return scripts;
     }
 
-    @Override public List<Rule> scriptRules() { return scripts == null ? List.of() : scripts.rules(); }
-    @Override public List<CheckRule> scriptChecks() { return scripts == null ? List.of() : scripts.checks(); }
+    @Override public List<Extensions.AdviseRule> scriptRules() { return scripts == null ? List.of() : scripts.rules(); }
+    @Override public List<Extensions.Check> scriptChecks() { return scripts == null ? List.of() : scripts.checks(); }
 
     /** Ends the session: publishes any output file. */
     public void close() throws IOException {

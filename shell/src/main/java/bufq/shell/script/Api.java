@@ -1,11 +1,9 @@
 package bufq.shell.script;
 
+import bufq.api.Extensions;
 import bufq.units.Units;
-import bufq.analysis.why.Why;
-import bufq.analysis.advise.AdviceList;
-import bufq.analysis.advise.Rule;
+import bufq.api.Holders;
 import bufq.api.Advise;
-import bufq.analysis.check.CheckRule;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
@@ -16,16 +14,13 @@ import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.Shape;
 import bufq.model.TilingModel;
-import bufq.analysis.fit.Capacities;
-import bufq.analysis.fit.Capacity;
-import bufq.analysis.forecast.Forecast;
-import bufq.analysis.forecast.Prediction;
-import bufq.analysis.forecast.ForecastRequest;
+import bufq.api.CapacitySaid;
+import bufq.api.Categorize;
+import bufq.api.ForecastRequest;
+import bufq.api.Forecasts;
+import bufq.api.OomLog;
+import bufq.api.Whatif;
 import bufq.shell.api.ForecastArgs;
-import bufq.analysis.forecast.NotASeries;
-import bufq.analysis.oom.OomReader;
-import bufq.analysis.oom.OomReport;
-import bufq.analysis.oom.OomText;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Engine;
 import bufq.shell.api.ScriptContext;
@@ -33,9 +28,6 @@ import bufq.shell.session.Version;
 import bufq.table.ColumnType;
 import bufq.table.Output;
 import bufq.table.Table;
-import bufq.analysis.whatif.EditParser;
-import bufq.analysis.whatif.Outcome;
-import bufq.analysis.whatif.EditSweep;
 import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyArray;
@@ -62,16 +54,16 @@ final class Api extends Convert.ReadOnly {
     private static final List<String> BUILTIN_TILINGS = List.of("tpu", "none");
 
     private final ScriptContext session;
-    private final Consumer<Rule> rules;
-    private final Supplier<List<Rule>> registered;
-    private final Consumer<CheckRule> checks;
+    private final Consumer<Extensions.AdviseRule> rules;
+    private final Supplier<List<Extensions.AdviseRule>> registered;
+    private final Consumer<Extensions.Check> checks;
     private final JsHost host;
 
     /**
      * {@code rules} and {@code checks} take what scripts register with {@code bufq.rule} and {@code
      * bufq.check}; {@code registered} gives the rules registered so far, which {@code bufq.advise()} runs.
      */
-    Api(ScriptContext session, Consumer<Rule> rules, Supplier<List<Rule>> registered, Consumer<CheckRule> checks, JsHost host) {
+    Api(ScriptContext session, Consumer<Extensions.AdviseRule> rules, Supplier<List<Extensions.AdviseRule>> registered, Consumer<Extensions.Check> checks, JsHost host) {
         this.session = session;
         this.rules = rules;
         this.registered = registered;
@@ -138,7 +130,7 @@ final class Api extends Convert.ReadOnly {
             if (v == null) throw new IllegalArgumentException("bufq.why(id): no value with id " + id + " in " + m.handle());
         }
         Map<String, Object> parts = new LinkedHashMap<>();
-        for (Map.Entry<String, Table> e : Why.of(m, List.of(v)).get(0).parts().entrySet()) {
+        for (Map.Entry<String, Table> e : Holders.whyParts(m, v).entrySet()) {
             Table t = e.getValue();
             parts.put(e.getKey(), new Convert.ReadOnlyArray(t.size(), r -> new Rows.ResultRow(t, r)));
         }
@@ -148,7 +140,7 @@ final class Api extends Convert.ReadOnly {
     // bufq.oom(text) -> {out_of_memory_messages, which_module_and_allocation, listed_buffers,
     // figures_re_derived_from_the_dump}: the oom command's tables, as arrays of rows, joined to every loaded module
     private Object oom(Value... a) {
-        OomText text = OomReader.read(JsArgs.string(a, 0, "bufq.oom(text)"));
+        OomLog log = OomLog.read(JsArgs.string(a, 0, "bufq.oom(text)"), "the text");
         List<HloModule> modules = new ArrayList<>();
         try {
             session.modules().forEachModule(modules::add);
@@ -156,7 +148,7 @@ final class Api extends Convert.ReadOnly {
             throw new IllegalArgumentException("bufq.oom: " + e.getMessage());
         }
         Map<String, Object> parts = new LinkedHashMap<>();
-        for (Output o : OomReport.run(text, modules)) {
+        for (Output o : log.report(modules)) {
             if (o instanceof Table t) parts.put(t.key(), new Convert.ReadOnlyArray(t.size(), r -> new Rows.ResultRow(t, r)));
         }
         return new Convert.ReadOnlyMap(parts);
@@ -173,42 +165,25 @@ final class Api extends Convert.ReadOnly {
             throw new IllegalArgumentException(usage + ": " + e.getMessage());
         }
         if (r.chips()) throw new IllegalArgumentException(usage + ": 'chips' forecasts the current module alone: run the forecast chips command");
-        Capacity capacity = null;
-        if (r.fit()) {
-            capacity = capacity();
-            if (capacity == null) throw new IllegalArgumentException(usage + ": 'fit' needs a capacity: set capacity SIZE or set device NAME");
-        }
+        CapacitySaid capacity = session.settings().capacitySaid();
+        if (r.fit() && !capacity.given())
+            throw new IllegalArgumentException(usage + ": 'fit' needs a capacity: set capacity SIZE or set device NAME");
         List<HloModule> loaded = new ArrayList<>();
         try {
             session.modules().forEachModule(loaded::add);
-            Forecast.Loaded split = Forecast.split(loaded, session.modules().current());
-            for (HloModule m : split.series()) session.modules().readUsedValues(m);
-            Forecast f = Forecast.of(split.series(), r.dimension());
-            List<Output> out;
-            if (capacity != null) {
-                out = f.fit(r.n(), split.others(), capacity).tables();
-            } else {
-                out = new ArrayList<>(f.report(r.n(), 0));
-                out.set(out.size() - 1, f.laws(r.n()).get(0));
-            }
+            Forecasts.Series series = Forecasts.series(loaded, session.modules().current());
+            for (HloModule m : series.modules()) session.modules().readUsedValues(m);
             Map<String, Object> parts = new LinkedHashMap<>();
-            for (Output o : out) {
+            for (Output o : series.tables(r, capacity)) {
                 if (o instanceof Table t) parts.put(t.key(),
                         new Convert.ReadOnlyArray(t.size(), i -> new Rows.ResultRow(t, i)));
             }
             return new Convert.ReadOnlyMap(parts);
-        } catch (NotASeries e) {
+        } catch (Forecasts.Refusal e) {
             throw new IllegalArgumentException(usage + ": " + e.getMessage());
         } catch (Engine.Failure | CommandException e) {
             throw new IllegalArgumentException(usage + ": " + e.getMessage());
         }
-    }
-
-    /** The capacity the session says (set capacity, set device, set reserved), null when none. */
-    private Capacity capacity() {
-        var res = session.settings().reserved();
-        return Capacities.resolve(new Capacities.Said(session.settings().capacity(), session.settings().device(),
-                res.isSet() ? res.bytes() : -1, res.text()));
     }
 
     // bufq.advise() -> {advice, evidence, title, notes}: the advise command's one ranked list for the current
@@ -219,12 +194,11 @@ final class Api extends Convert.ReadOnly {
         if (m == null) throw new IllegalArgumentException(usage + ": no module loaded");
         try {
             session.modules().readUsedValues(m);
-            var oom = session.modules().oom();
+            OomLog oom = session.modules().oom();
             List<HloModule> modules = new ArrayList<>();
             if (oom != null) session.modules().forEachModule(modules::add);
-            AdviceList list = Advise.of(m, new Advise.Ask(registered.get(), oom == null ? null : oom.text(),
-                    oom == null ? null : oom.source(), modules, capacity(), session.engine().catalog(), session.settings().tiling(),
-                    session.settings()::tilingNamed));
+            Advise.Answer list = Advise.answer(m, new Advise.Request(registered.get(), oom, modules, session.settings().capacitySaid(),
+                    session.engine().catalog(), session.settings().tiling(), session.settings()::tilingNamed));
             if (list == null) return null;
             Map<String, Object> parts = new LinkedHashMap<>();
             for (Output o : list.report())
@@ -232,7 +206,7 @@ final class Api extends Convert.ReadOnly {
             parts.put("title", list.title());
             parts.put("notes", new Convert.ReadOnlyArray(list.notes().size(), i -> list.notes().get(i)));
             return new Convert.ReadOnlyMap(parts);
-        } catch (QueryException | Engine.Failure | CommandException | Rule.RuleFailure e) {
+        } catch (QueryException | Engine.Failure | CommandException | Extensions.Failure e) {
             throw new IllegalArgumentException(usage + ": " + e.getMessage());
         }
     }
@@ -284,11 +258,11 @@ final class Api extends Convert.ReadOnly {
         if (m == null) throw new IllegalArgumentException(usage + ": no module loaded");
         Catalog catalog = session.engine().catalog();
         try {
-            EditParser.Parsed p = EditParser.parse(text, Set.copyOf(catalog.entities()));
+            Whatif.Edits p = Whatif.Edits.parse(text, Set.copyOf(catalog.entities()));
             if (p.query() != null)
                 throw new IllegalArgumentException(usage + ": edits only; query the module it returns (.query(text))");
-            Outcome o = EditSweep.run(m, p.edits(), catalog, session.settings().tiling(), session.settings()::tilingNamed);
-            return new Rows.ModuleView(catalog, new EvalContext(o.editedModule(), session.settings().tiling()), this::queryOn, Outcome.BOUND);
+            Whatif.Result o = Whatif.run(m, p, catalog, session.settings().tiling(), session.settings()::tilingNamed);
+            return new Rows.ModuleView(catalog, new EvalContext(o.editedModule(), session.settings().tiling()), this::queryOn, Whatif.BOUND);
         } catch (QueryException e) {
             throw new IllegalArgumentException(usage + ": " + e.getMessage() + " in '" + text + "'");
         }
@@ -405,7 +379,7 @@ final class Api extends Convert.ReadOnly {
     private Object category(Value... a) {
         Value fn = JsArgs.function(a, 0, "bufq.category(fn)");
         try {
-            session.engine().setCategories(session.engine().catalog().categories().with(new JsCategory(fn, host, session)));
+            session.engine().setCategories(Categorize.addRule(new JsCategory(fn, host, session).rule()));
         } catch (Engine.Failure e) {
             throw new IllegalArgumentException("bufq.category(fn): " + e.getMessage());
         }
@@ -417,7 +391,7 @@ final class Api extends Convert.ReadOnly {
         String usage = "bufq.check(name, fn)";
         String name = registeredName(a, usage);
         Value fn = JsArgs.function(a, 1, usage);
-        checks.accept(new JsCheck(name, fn, host, this::viewOf));
+        checks.accept(new JsCheck(name, fn, host, this::viewOf).check());
         return host.undefined();
     }
 
@@ -482,7 +456,7 @@ final class Api extends Convert.ReadOnly {
         String usage = "bufq.rule(name, fn)";
         String name = registeredName(a, usage);
         Value fn = JsArgs.function(a, 1, usage);
-        rules.accept(new JsRule(name, fn, host, this::viewOf));
+        rules.accept(new JsRule(name, fn, host, this::viewOf).rule());
         return host.undefined();
     }
 }

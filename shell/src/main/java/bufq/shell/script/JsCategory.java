@@ -1,6 +1,7 @@
 package bufq.shell.script;
 
-import bufq.analysis.category.CategoryRules;
+import bufq.api.Categorize;
+import bufq.api.Extensions;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.model.HloModule;
@@ -15,7 +16,7 @@ import java.util.List;
  * value's category, or null (or undefined) to leave it to the rules after it. The value is a row as
  * queries see it, its {@code category} the built-in one; the function runs once per value and module.
  */
-final class JsCategory implements CategoryRules.Rule {
+final class JsCategory {
     private final Value fn;
     private final JsHost host;
     private final ScriptContext session;
@@ -29,10 +30,11 @@ final class JsCategory implements CategoryRules.Rule {
         this.text = "bufq.category(fn)" + (at.isEmpty() ? "" : " at " + at.substring(0, at.length() - 2));
     }
 
-    @Override public String text() { return text; }
+    /** The rule as the engine's classification runs it. */
+    Extensions.Category rule() { return new Extensions.Category(text, this::classify); }
 
-    @Override public String[] classify(HloModule m) {
-        Catalog catalog = session.engine().catalog().withCategories(CategoryRules.NONE);
+    private String[] classify(HloModule m) {
+        Catalog catalog = Categorize.builtinOnly(session.engine().catalog());
         EvalContext ctx = new EvalContext(m, session.settings().tiling());
         List<HloValue> values = m.values();
         return host.callback(this, "bufq.category's function", () -> {

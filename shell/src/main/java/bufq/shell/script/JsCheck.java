@@ -1,18 +1,16 @@
 package bufq.shell.script;
 
-import bufq.analysis.check.CheckRule;
-import bufq.analysis.check.Reporter;
-import bufq.analysis.check.Severity;
+import bufq.api.Extensions;
 import bufq.model.HloModule;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyExecutable;
 
-import java.util.Locale;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 /** A check written in JavaScript: {@code fn(module, report)}. */
-final class JsCheck implements CheckRule {
+final class JsCheck {
     private final String name;
     private final Value fn;
     private final JsHost host;
@@ -26,20 +24,21 @@ final class JsCheck implements CheckRule {
         this.views = views;
     }
 
-    @Override public String name() { return name; }
+    /** The check as the engine runs it. */
+    Extensions.Check check() { return new Extensions.Check(name, this::run); }
 
-    @Override public void run(HloModule m, Reporter r) {
+    private void run(HloModule m, Extensions.Report r) {
         Rows.ModuleView view = views.apply(m);
         Convert.ReadOnlyMap report = new Convert.ReadOnlyMap(Map.of(
-                "error", (ProxyExecutable) a -> report(r, Severity.ERROR, a),
-                "warn", (ProxyExecutable) a -> report(r, Severity.WARN, a),
-                "info", (ProxyExecutable) a -> report(r, Severity.INFO, a)));
+                "error", (ProxyExecutable) a -> report("error", r::error, a),
+                "warn", (ProxyExecutable) a -> report("warn", r::warn, a),
+                "info", (ProxyExecutable) a -> report("info", r::info, a)));
         host.callback(this, "check '" + name + "'", () -> fn.execute(view, report));
     }
 
-    private Object report(Reporter r, Severity s, Value[] a) {
-        if (a.length < 2) throw new IllegalArgumentException("report." + s.name().toLowerCase(Locale.ROOT) + "(row, message) needs two arguments");
-        r.report(s, subject(a[0]), Convert.display(a[1]));
+    private Object report(String severity, BiConsumer<String, String> r, Value[] a) {
+        if (a.length < 2) throw new IllegalArgumentException("report." + severity + "(row, message) needs two arguments");
+        r.accept(subject(a[0]), Convert.display(a[1]));
         return host.undefined();
     }
 

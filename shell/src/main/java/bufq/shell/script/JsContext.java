@@ -1,7 +1,6 @@
 package bufq.shell.script;
 
-import bufq.analysis.advise.Rule;
-import bufq.analysis.check.CheckRule;
+import bufq.api.Extensions;
 import bufq.eval.EvalContext;
 import bufq.shell.api.ScriptContext;
 import org.graalvm.polyglot.Context;
@@ -49,7 +48,7 @@ final class JsContext implements JsHost, AutoCloseable {
     /** How many script functions bufq may be inside at once (a field whose query reads a field whose query ...). */
     static final int MAX_NESTING = 16;
 
-    JsContext(ScriptContext session, Consumer<Rule> rules, Supplier<List<Rule>> registered, Consumer<CheckRule> checks, long heapCap) {
+    JsContext(ScriptContext session, Consumer<Extensions.AdviseRule> rules, Supplier<List<Extensions.AdviseRule>> registered, Consumer<Extensions.Check> checks, long heapCap) {
         this.session = session;
         if (System.getProperty("polyglotimpl.AttachLibraryFailureAction") == null)
             System.setProperty("polyglotimpl.AttachLibraryFailureAction", "ignore");

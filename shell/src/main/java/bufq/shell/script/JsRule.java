@@ -1,10 +1,7 @@
 package bufq.shell.script;
 
-import bufq.analysis.advise.Advice;
-import bufq.analysis.advise.Facts;
-import bufq.analysis.advise.Rule;
-import bufq.analysis.whatif.Edit;
-import bufq.analysis.whatif.EditParser;
+import bufq.api.Extensions;
+import bufq.api.Whatif;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
@@ -21,7 +18,7 @@ import java.util.function.Function;
  * {@code jax} (the JAX code that makes the change, for the list's jax column);
  * advise measures each {@code whatif} like a built-in rule's.
  */
-final class JsRule implements Rule {
+final class JsRule {
     private final String name;
     private final Value fn;
     private final JsHost host;
@@ -35,26 +32,26 @@ final class JsRule implements Rule {
         this.views = views;
     }
 
-    @Override public String name() { return name; }
-    @Override public String description() { return "defined by a script"; }
+    /** The rule as the engine's advise runs it. */
+    Extensions.AdviseRule rule() { return new Extensions.AdviseRule(name, this::find); }
 
-    @Override public List<Advice> find(Facts facts) {
-        Rows.ModuleView view = views.apply(facts.module());
+    private List<Extensions.Proposal> find(HloModule m) {
+        Rows.ModuleView view = views.apply(m);
         String what = "rule '" + name + "'";
         try {
-            return findIn(view, what, facts.module());
+            return findIn(view, what, m);
         } catch (ScriptFailure f) {
-            throw new Rule.RuleFailure(f.getMessage());
+            throw new Extensions.Failure(f.getMessage());
         }
     }
 
-    private List<Advice> findIn(Rows.ModuleView view, String what, HloModule m) {
+    private List<Extensions.Proposal> findIn(Rows.ModuleView view, String what, HloModule m) {
         return host.callback(this, what, () -> {
             Value r = fn.execute(view);
             if (!r.hasArrayElements())
                 throw new ScriptFailure(ScriptFailure.definedAt(fn) + what + " returned " + Convert.display(r)
                         + "; expected an array of {finding, whatif}");
-            List<Advice> out = new ArrayList<>();
+            List<Extensions.Proposal> out = new ArrayList<>();
             for (long i = 0; i < r.getArraySize(); i++) {
                 Value e = r.getArrayElement(i);
                 if (!e.hasMember("finding") || !e.hasMember("whatif") || !e.getMember("finding").isString()
@@ -63,17 +60,16 @@ final class JsRule implements Rule {
                             + " without string 'finding' and 'whatif'");
                 String edit = e.getMember("whatif").asString().strip().replaceFirst("^whatif\\s+", "");
                 String jax = e.hasMember("jax") && e.getMember("jax").isString() ? e.getMember("jax").asString() : null;
-                out.add(new Advice(name, e.getMember("finding").asString(), edits(edit, i, what), evidence(e, i, what, m), 0, jax));
+                out.add(new Extensions.Proposal(e.getMember("finding").asString(), edits(edit, i, what), evidence(e, i, what, m), jax));
             }
             return out;
         });
     }
 
     /** The script's {@code whatif} text as the what-if engine's edits: parsed once, here, where the script wrote it. */
-    private List<Edit> edits(String text, long i, String what) {
+    private Whatif.Edits edits(String text, long i, String what) {
         try {
-            EditParser.Parsed p = EditParser.parse(text, Set.of());
-            return p.edits();
+            return Whatif.Edits.parse(text, Set.of());
         } catch (QueryException x) {
             throw new ScriptFailure(ScriptFailure.definedAt(fn) + what + " returned element " + i + " whose whatif '" + text
                     + "' does not parse: " + x.getMessage());

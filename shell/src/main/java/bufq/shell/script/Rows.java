@@ -8,7 +8,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
-import bufq.analysis.liveness.Liveness;
+import bufq.api.Reports;
 import bufq.model.Shape;
 import bufq.table.Table;
 import org.graalvm.polyglot.proxy.ProxyArray;
@@ -146,14 +146,13 @@ final class Rows {
                 case "backend" -> m.info().backend();
                 case "values", "allocations", "instructions", "steps" -> entityArray(key);
                 case "peak" -> {
-                    Liveness l = Liveness.of(m);
-                    int t = l.peakTime();
-                    if (t < 0) yield null;
+                    Reports.PeakStep peak = Reports.peakStep(m);
+                    if (peak == null) yield null;
                     Map<String, Object> p = new LinkedHashMap<>();
-                    p.put("time", (long) t);
-                    p.put("bytes", l.peakBytes());
-                    p.put("live_bytes", l.liveBytes(t));
-                    p.put("claimed_time", l.claimedPeakTime() < 0 ? null : (long) l.claimedPeakTime());
+                    p.put("time", (long) peak.time());
+                    p.put("bytes", peak.bytes());
+                    p.put("live_bytes", peak.liveBytes());
+                    p.put("claimed_time", peak.claimedTime() < 0 ? null : (long) peak.claimedTime());
                     yield new Convert.ReadOnlyMap(p);
                 }
                 case "value" -> (ProxyExecutable) a -> row("values", m.value(JsArgs.whole(a, 0, "bufq.module.value(id)")));

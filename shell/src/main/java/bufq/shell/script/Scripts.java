@@ -1,7 +1,6 @@
 package bufq.shell.script;
 
-import bufq.analysis.advise.Rule;
-import bufq.analysis.check.CheckRule;
+import bufq.api.Extensions;
 import bufq.shell.session.CommandException;
 import bufq.shell.session.Env;
 import bufq.shell.api.ScriptEngine;
@@ -40,8 +39,8 @@ public final class Scripts implements ScriptEngine {
 
     private final ScriptContext session;
     private final long heapCap;
-    private final List<CheckRule> checks = new ArrayList<>();
-    private final List<Rule> rules = new ArrayList<>();
+    private final List<Extensions.Check> checks = new ArrayList<>();
+    private final List<Extensions.AdviseRule> rules = new ArrayList<>();
     private volatile JsContext host;
     /** The engine {@link #prepare} is starting in the background, until a script takes it. */
     private CompletableFuture<JsContext> starting;
@@ -179,17 +178,17 @@ public final class Scripts implements ScriptEngine {
     }
 
     /** Checks registered with {@code bufq.check}, in registration order (empty before any JavaScript ran). */
-    @Override public List<CheckRule> checks() { return List.copyOf(checks); }
+    @Override public List<Extensions.Check> checks() { return List.copyOf(checks); }
 
     /** Rules registered with {@code bufq.rule}, in registration order. */
-    @Override public List<Rule> rules() { return List.copyOf(rules); }
+    @Override public List<Extensions.AdviseRule> rules() { return List.copyOf(rules); }
 
-    void addRule(Rule rule) {
+    void addRule(Extensions.AdviseRule rule) {
         rules.removeIf(r -> r.name().equals(rule.name()));
         rules.add(rule);
     }
 
-    void addCheck(CheckRule rule) {
+    void addCheck(Extensions.Check rule) {
         checks.removeIf(c -> c.name().equals(rule.name()));
         checks.add(rule);
     }
@@ -249,8 +248,8 @@ public final class Scripts implements ScriptEngine {
         if (host != null) host.close();
         host = null;
         List<String> kept = new ArrayList<>();
-        for (CheckRule c : checks) kept.add("check '" + c.name() + "'");
-        for (Rule r : rules) kept.add("rule '" + r.name() + "'");
+        for (Extensions.Check c : checks) kept.add("check '" + c.name() + "'");
+        for (Extensions.AdviseRule r : rules) kept.add("rule '" + r.name() + "'");
         session.printer().info("the JavaScript engine was reset: " + (kept.isEmpty() ? "no checks or rules were registered"
                 : String.join(", ", kept) + (kept.size() == 1 ? " fails" : " fail") + " until its script runs again")
                 + "; fields and tiling models from earlier scripts fail likewise");

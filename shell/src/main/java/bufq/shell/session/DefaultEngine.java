@@ -1,9 +1,8 @@
 package bufq.shell.session;
 
-import bufq.dump.DumpLoader;
+import bufq.api.Load;
 import bufq.dump.file.LoadException;
 import bufq.dump.file.ModuleSource;
-import bufq.analysis.category.CategoryRules;
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
 import bufq.eval.FieldInfo;
@@ -27,8 +26,9 @@ import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
-/** The real engine: {@code bufq.dump} reads dumps, {@code bufq.eval} compiles and runs queries. */
+/** The real engine: {@code bufq.api} finds and reads dumps, {@code bufq.eval} compiles and runs queries. */
 public final class DefaultEngine implements Engine {
     /** Made on first need ({@link #catalog()}): a batch summary or a prompt needs none. */
     private volatile Catalog catalog;
@@ -37,7 +37,7 @@ public final class DefaultEngine implements Engine {
     @Override public List<FoundModule> discover(List<Path> paths, Consumer<String> skipped) throws Failure {
         List<FoundModule> out = new ArrayList<>();
         try {
-            for (ModuleSource s : DumpLoader.discover(paths, skipped)) out.add(source(s, LoadOptions.LAZY));
+            for (ModuleSource s : Load.discover(paths, skipped)) out.add(source(s, LoadOptions.LAZY));
         } catch (LoadException e) {
             throw new Failure(e.getMessage());
         }
@@ -191,7 +191,7 @@ public final class DefaultEngine implements Engine {
         }
     }
 
-    @Override public synchronized void setCategories(CategoryRules rules) { catalog = catalog().withCategories(rules); }
+    @Override public synchronized void setCategories(UnaryOperator<Catalog> change) { catalog = change.apply(catalog()); }
 
     /** Replaces the catalog, e.g. with fields that scripts added ({@link Catalog#withField}). */
     public synchronized void setCatalog(Catalog c) { catalog = c; }

@@ -1,6 +1,5 @@
 package bufq.shell.session;
 
-import bufq.analysis.category.CategoryRules;
 import bufq.eval.Catalog;
 import bufq.eval.ModuleRow;
 import bufq.eval.Selection;
@@ -16,6 +15,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * What the shell needs from the query engine: reading dumps and answering queries. The real one
@@ -158,9 +158,10 @@ public interface Engine {
 
     /**
      * Makes the {@code category} fields, and the commands that read {@link #catalog()}'s rules, follow
-     * {@code rules} ({@code set category}, a script's {@code bufq.category}).
+     * the rules {@code change} gives the catalog ({@code set category}, a script's {@code bufq.category};
+     * see {@link bufq.api.Categorize}).
      */
-    default void setCategories(CategoryRules rules) throws Failure {
+    default void setCategories(UnaryOperator<Catalog> change) throws Failure {
         throw new Failure("this engine cannot take category rules");
     }
 

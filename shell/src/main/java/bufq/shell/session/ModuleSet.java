@@ -1,7 +1,7 @@
 package bufq.shell.session;
 
 import bufq.lang.NearNames;
-import bufq.analysis.liveness.Liveness;
+import bufq.api.Reports;
 import bufq.model.HloModule;
 
 import java.util.ArrayList;
@@ -139,7 +139,7 @@ public final class ModuleSet {
         if (!DumpIds.capture(best.files())) return best;
         for (Entry e : added) {
             if (e.module == null || !DumpIds.capture(e.files())) continue;
-            if (best.module == null || Liveness.of(e.module).peakBytes() > Liveness.of(best.module).peakBytes()) best = e;
+            if (best.module == null || Reports.peakBytes(e.module) > Reports.peakBytes(best.module)) best = e;
         }
         return best;
     }

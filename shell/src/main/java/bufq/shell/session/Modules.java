@@ -5,8 +5,7 @@ import bufq.model.HloModule;
 import bufq.model.LoadWarning;
 import bufq.model.PartReadException;
 import bufq.model.ProgramSizes;
-import bufq.analysis.oom.OomReport;
-import bufq.analysis.oom.OomText;
+import bufq.api.OomLog;
 import bufq.format.Prose;
 
 import java.io.PrintStream;
@@ -35,14 +34,11 @@ public final class Modules {
     private final PrintStream err;
     private final DeferredReads deferred;
     /** The out-of-memory messages {@code oom} read last; null before any. */
-    private volatile LoadedOom oom;
+    private volatile OomLog oom;
     /** Whether the user picked the current module ({@code use}, {@code --module}) or a choice was said. */
     private volatile boolean picked;
     /** A batch run: a command on one module, with several loaded and none picked, chooses (see {@link #requireFor}). */
     private volatile boolean batch;
-
-    /** Out-of-memory messages as {@code oom} read them, and the file (or "the paste") they came from. */
-    public record LoadedOom(OomText text, String source) {}
 
     /** A line for stderr, fitted to the terminal's width when there is one ({@link Prose}). */
     private void warn(String line) {
@@ -267,10 +263,10 @@ public final class Modules {
     }
 
     /** Keeps {@code o} for {@code fit} and {@code advise}, which take the failure it names as evidence. */
-    public void setOom(LoadedOom o) { oom = o; }
+    public void setOom(OomLog o) { oom = o; }
 
     /** The messages {@code oom} read last, or null. */
-    public LoadedOom oom() { return oom; }
+    public OomLog oom() { return oom; }
 
     /** Marks this a batch run: see {@link #requireFor}. */
     public void batch() { batch = true; }
@@ -287,15 +283,14 @@ public final class Modules {
         if (!batch || picked || set.size() < 2) return current;
         picked = true;
         String chosen = null, why = null;
-        LoadedOom o = oom;
+        OomLog o = oom;
         if (o != null) {
             List<HloModule> all = new ArrayList<>();
             forEachModule(all::add);
-            for (OomReport.Join j : OomReport.joins(o.text(), all)) {
-                if (j.module() == null) continue;
-                chosen = j.module().handle();
-                why = "named by message " + j.number() + " of " + o.source();
-                break;
+            OomLog.Named named = o.named(all);
+            if (named != null) {
+                chosen = named.handle();
+                why = "named by message " + named.message() + " of " + o.source();
             }
         }
         if (chosen == null) {

@@ -1,8 +1,7 @@
 package bufq.shell.session;
 
 import bufq.lang.NearNames;
-import bufq.analysis.fit.CapacityChoice;
-import bufq.analysis.fit.Devices;
+import bufq.api.CapacitySaid;
 import bufq.units.Units;
 
 import java.math.BigDecimal;
@@ -84,11 +83,11 @@ public enum Setting {
         switch (this) {
             case DEVICE -> {
                 out.put("none", "no device: capacity alone");
-                for (Devices.Device d : Devices.ALL) out.put(d.name(), d.model() + ", " + d.memory());
+                for (CapacitySaid.Device d : CapacitySaid.devices()) out.put(d.name(), d.model() + ", " + d.memory());
             }
             case CAPACITY -> {
                 out.put("none", "the device's memory");
-                for (Devices.Device d : Devices.ALL) out.merge(sizeText(d.bytes()), d.name(), (x, y) -> x + ", " + y);
+                for (CapacitySaid.Device d : CapacitySaid.devices()) out.merge(sizeText(d.bytes()), d.name(), (x, y) -> x + ", " + y);
             }
             case RESERVED -> {
                 out.put("none", "the device's figure, else 0");
@@ -164,7 +163,7 @@ public enum Setting {
             }
             case CAPACITY -> {
                 try {
-                    return CapacityChoice.of(text);
+                    return CapacitySaid.capacityText(text);
                 } catch (NumberFormatException e) {
                     throw new CommandException(key() + ": " + e.getMessage());
                 }
@@ -179,9 +178,12 @@ public enum Setting {
             }
             case DEVICE -> {
                 if (t.equals("none")) return NO_DEVICE;
-                Devices.Device d = Devices.byName(t);
-                if (d == null) throw new CommandException("unknown device '" + text + "'" + NearNames.hint(t, Devices.names())
-                        + " (known: " + String.join(", ", Devices.names()) + "; see help device)");
+                CapacitySaid.Device d = CapacitySaid.device(t);
+                if (d == null) {
+                    List<String> names = CapacitySaid.devices().stream().map(CapacitySaid.Device::name).toList();
+                    throw new CommandException("unknown device '" + text + "'" + NearNames.hint(t, names)
+                            + " (known: " + String.join(", ", names) + "; see help device)");
+                }
                 return d;
             }
             default -> throw new IllegalStateException(name());

@@ -1,8 +1,7 @@
 package bufq.shell.session;
 
 import bufq.units.Units;
-import bufq.analysis.fit.CapacityChoice;
-import bufq.analysis.fit.Devices;
+import bufq.api.CapacitySaid;
 import bufq.model.TilingModel;
 
 import java.math.BigDecimal;
@@ -16,6 +15,8 @@ import java.util.Map;
 public final class Settings {
     private final EnumMap<Setting, Object> values = new EnumMap<>(Setting.class);
     private final Map<String, TilingModel> tilings = new LinkedHashMap<>();
+    /** The message that stated the capacity held, null when the user set it (or none is). */
+    private String capacityStatedBy;
 
     public Settings() {
         registerTiling(TilingModel.TPU);
@@ -62,6 +63,7 @@ public final class Settings {
         if (s == Setting.TILING && !tilings.containsKey((String) v))
             throw new CommandException("unknown tiling model '" + text + "' (known: " + String.join(", ", tilings.keySet()) + ")");
         values.put(s, v);
+        if (s == Setting.CAPACITY) capacityStatedBy = null;
     }
 
     /** The value as {@code set} shows it. */
@@ -77,7 +79,7 @@ public final class Settings {
     }
 
     private static String show(Setting s, Object v) {
-        if (v instanceof Devices.Device d) return d.name();
+        if (v instanceof CapacitySaid.Device d) return d.name();
         if (v instanceof Boolean b) return b ? "on" : "off";
         if (s == Setting.THRESHOLD) return Units.human((Long) v);
         if (s == Setting.TIMEOUT) return BigDecimal.valueOf((Long) v, 3).stripTrailingZeros().toPlainString();
@@ -100,17 +102,25 @@ public final class Settings {
     public Duration timeout() { return Duration.ofMillis((Long) values.get(Setting.TIMEOUT)); }
     /** The time limit in seconds as the user sets it and messages name it: {@code 10}, {@code 0.5}. */
     public String timeoutText() { return text(Setting.TIMEOUT); }
-    /** What {@code set capacity} said, read once. */
-    public CapacityChoice capacity() { return (CapacityChoice) values.get(Setting.CAPACITY); }
-
     /** The device {@code set device} named, or null. */
-    public Devices.Device device() { return values.get(Setting.DEVICE) instanceof Devices.Device d ? d : null; }
+    public CapacitySaid.Device device() { return values.get(Setting.DEVICE) instanceof CapacitySaid.Device d ? d : null; }
+
+    /** What the session says of the capacity ({@code set capacity}, {@code set device}, {@code set reserved}), for the engine to resolve. */
+    public CapacitySaid capacitySaid() {
+        Setting.Reserved res = reserved();
+        CapacitySaid.Device d = device();
+        return new CapacitySaid((String) values.get(Setting.CAPACITY), capacityStatedBy, d == null ? null : d.name(),
+                res.isSet() ? res.bytes() : -1, res.text());
+    }
 
     /** What {@code set reserved} said, read once. */
     public Setting.Reserved reserved() { return (Setting.Reserved) values.get(Setting.RESERVED); }
 
-    /** Sets the capacity to a figure the program already holds (a message's stated capacity), not text to read again. */
-    public void setCapacity(CapacityChoice c) { values.put(Setting.CAPACITY, c); }
+    /** Takes the capacity a message stated ({@link bufq.api.OomLog#adopt}) in place of the one set. */
+    public void adoptCapacity(CapacitySaid said) {
+        values.put(Setting.CAPACITY, said.capacity());
+        capacityStatedBy = said.statedBy();
+    }
 
     public TilingModel tiling() { return tilings.get((String) values.get(Setting.TILING)); }
 

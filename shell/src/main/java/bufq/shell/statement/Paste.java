@@ -1,6 +1,6 @@
 package bufq.shell.statement;
 
-import bufq.analysis.oom.OomReader;
+import bufq.api.OomLog;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -21,7 +21,7 @@ public interface Paste {
      * The most a paste may hold: one byte more than {@code oom} reads, so that {@code oom} can say the
      * rest was not read ({@code oom - < /dev/zero} holds this much and no more).
      */
-    int MAX_BYTES = OomReader.MAX_BYTES + 1;
+    int MAX_BYTES = OomLog.MAX_BYTES + 1;
 
     /**
      * The pasted text; null when there is nothing to read from.

@@ -1,6 +1,6 @@
 package bufq.shell.api;
 
-import bufq.analysis.forecast.ForecastRequest;
+import bufq.api.ForecastRequest;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

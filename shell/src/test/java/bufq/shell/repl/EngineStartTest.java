@@ -1,6 +1,6 @@
 package bufq.shell.repl;
 
-import bufq.analysis.check.CheckRule;
+import bufq.api.Extensions;
 import bufq.shell.script.Scripts;
 import bufq.shell.session.CommandException;
 import bufq.shell.api.ScriptEngine;
@@ -55,7 +55,7 @@ class EngineStartTest {
             initRan.countDown();
         }
         @Override public boolean incomplete(String code) { return false; }
-        @Override public List<CheckRule> checks() { return real == null ? List.of() : real.checks(); }
+        @Override public List<Extensions.Check> checks() { return real == null ? List.of() : real.checks(); }
         @Override public void cancel() {}
         @Override public void close() { if (real != null) real.close(); }
     }

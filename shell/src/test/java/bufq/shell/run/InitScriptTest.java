@@ -6,7 +6,7 @@ import bufq.shell.session.Status;
 import bufq.shell.api.ScriptEngine;
 import bufq.shell.run.InitScript;
 import bufq.shell.run.Shell;
-import bufq.analysis.check.CheckRule;
+import bufq.api.Extensions;
 import bufq.shell.command.Commands;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -34,7 +34,7 @@ class InitScriptTest {
         @Override public Status runFile(Path file) { return Status.OK; }
         @Override public void runInit() { inits++; }
         @Override public boolean incomplete(String code) { return false; }
-        @Override public List<CheckRule> checks() { return List.of(); }
+        @Override public List<Extensions.Check> checks() { return List.of(); }
         @Override public void cancel() {}
         @Override public void close() {}
     }

@@ -202,7 +202,7 @@ class ApiTest {
     void aCheckQueriesTheModuleItChecks() {
         h.ok("js bufq.check('count', (m, report) => report.info(m.handle, m.query('values show count()')[0]['count()'] + ' values'))");
         bufq.model.HloModule other = Doctored.overlapping();
-        bufq.analysis.check.CheckReport r = bufq.analysis.check.Checks.check(other, null, h.shell.scriptChecks());
+        bufq.analysis.check.CheckReport r = bufq.analysis.check.Checks.check(other, null, bufq.api.Extensions.checks(h.shell.scriptChecks()));
         assertEquals("3 values", r.of("count").get(0).message(), "the doctored module, not the current seed");
         assertEquals(bufq.shell.session.Status.OK, h.run("check"));
         assertTrue(h.out().contains(h.shell.current().values().size() + " values"), h.out());

@@ -1,6 +1,7 @@
 package bufq.shell.script;
 
 import bufq.analysis.check.Checks;
+import bufq.api.Extensions;
 import bufq.analysis.check.CheckReport;
 import bufq.analysis.check.Finding;
 import bufq.analysis.check.Severity;
@@ -133,7 +134,7 @@ class ShippedScriptsTest {
     /** Findings (severity, subject, message) of the built-in overlap check and of no-overlap.js. */
     static void sameOverlapFindings(Harness h, HloModule m) {
         h.shell.modules().addModules(List.of(m));
-        CheckReport r = Checks.check(h.shell.current(), TilingModel.TPU, h.shell.scriptChecks());
+        CheckReport r = Checks.check(h.shell.current(), TilingModel.TPU, Extensions.checks(h.shell.scriptChecks()));
         List<String> builtin = r.of("overlap").stream().map(f -> f.severity() + " " + f.subject() + ": " + f.message()).sorted().toList();
         List<String> js = r.of("no-overlap").stream().map(f -> f.severity() + " " + f.subject() + ": " + f.message()).sorted().toList();
         assertEquals(builtin, js, m.handle() + ": " + r.findings());
@@ -147,7 +148,7 @@ class ShippedScriptsTest {
             for (HloModule m : seedModules()) sameOverlapFindings(h, m);
             HloModule bad = Doctored.overlapping();
             sameOverlapFindings(h, bad);
-            CheckReport r = Checks.check(bad, TilingModel.TPU, h.shell.scriptChecks());
+            CheckReport r = Checks.check(bad, TilingModel.TPU, Extensions.checks(h.shell.scriptChecks()));
             assertEquals(List.of("b", "doctored"), r.of("no-overlap").stream().map(Finding::subject).toList(),
                     "b overlaps a; c only hands over: " + r.findings());
             assertEquals("bytes [32, 64) live 2-4 overlap a bytes [0, 64) live 0-3 in allocation 0 at steps 2-3",
@@ -155,7 +156,7 @@ class ShippedScriptsTest {
             assertTrue(r.of("no-overlap").get(1).message().startsWith("1 hand-over "), r.findings().toString());
             HloModule outputs = Doctored.twoOutputs();
             sameOverlapFindings(h, outputs);
-            CheckReport o = Checks.check(outputs, TilingModel.TPU, h.shell.scriptChecks());
+            CheckReport o = Checks.check(outputs, TilingModel.TPU, Extensions.checks(h.shell.scriptChecks()));
             assertEquals(List.of("d{1}"), o.of("no-overlap").stream().map(Finding::subject).toList(), o.findings().toString());
             assertEquals(Severity.ERROR, o.of("no-overlap").get(0).severity());
         }

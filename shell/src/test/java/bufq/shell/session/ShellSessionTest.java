@@ -3,7 +3,7 @@ package bufq.shell.session;
 import bufq.shell.api.Command;
 import bufq.shell.api.ScriptEngine;
 import bufq.shell.run.Shell;
-import bufq.analysis.check.CheckRule;
+import bufq.api.Extensions;
 import bufq.shell.cli.Bufq;
 import bufq.shell.command.Commands;
 import bufq.shell.repl.PlainRepl;
@@ -282,7 +282,7 @@ class ShellSessionTest {
             @Override public Status runFile(Path file) { ran.add(file); return Status.OK; }
             @Override public void runInit() {}
             @Override public boolean incomplete(String code) { return code.endsWith("{"); }
-            @Override public List<CheckRule> checks() { return List.of(); }
+            @Override public List<Extensions.Check> checks() { return List.of(); }
             @Override public void cancel() {}
             @Override public void close() {}
         };

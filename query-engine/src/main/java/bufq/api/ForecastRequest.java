@@ -1,4 +1,4 @@
-package bufq.analysis.forecast;
+package bufq.api;
 
 /**
  * What {@code forecast} and {@code bufq.forecast(text)} ask, as the shell's grammar for them reads it. Immutable.
