@@ -96,6 +96,7 @@ public final class AdviceList {
                         statement, c.values()));
             }
         }
+        dropCutBuffers(rows);
         // by bytes saved; of equal savings, what needs the least trust first (an exact figure), then as found
         rows.sort(Comparator.comparingLong((Row r) -> -r.saves()).thenComparingInt(r -> trust(r.figure())));
         List<String> notes = new ArrayList<>();
@@ -117,6 +118,20 @@ public final class AdviceList {
                 + " taking no time, a value not made at all), 'estimate: recompilation' the what-if's figure cut to what real"
                 + " builds of that kind saved, with the measured error in the finding; whatif_saves is what the whatif line reproduces");
         return new AdviceList(m, remedy, rows, notes);
+    }
+
+    /**
+     * Removes each {@code big-buffer} row whose values a {@code chunk} or {@code microbatch} row cuts:
+     * the big buffer's figure is the value not made at all, which no number of chunks delivers (k
+     * chunks leave a k-th of it live), while the chunk row is the same change with its count sized
+     * and measured. Without such a row the big buffer stays, as the pointer it is.
+     */
+    static void dropCutBuffers(List<Row> rows) {
+        Set<HloValue> cut = new HashSet<>();
+        for (Row r : rows)
+            if (r.change().startsWith("chunk ") || r.change().startsWith("microbatch ")) cut.addAll(r.evidence());
+        if (cut.isEmpty()) return;
+        rows.removeIf(r -> r.change().equals("big-buffer") && !r.evidence().isEmpty() && cut.containsAll(r.evidence()));
     }
 
     /** 0 for the figures that need no trust in a schedule, then bounds, then estimates. */
