@@ -126,6 +126,26 @@ class AdviceListTest {
         assertFalse(l.rows().stream().anyMatch(r -> r.change().equals("big-buffer")), l.rows().toString());
     }
 
+    /**
+     * A differentiated scan stacks its residuals beside its ys; only the backward pass reads them, so
+     * carrying the loss in the scan (or returning the ys in bf16) leaves them: the scan rows count
+     * only the stacked outputs the forward pass reads. (A real RNN step with its loss moved into the
+     * carry saved 4.6 GB where all four stacked outputs, 8.6 GB, were promised.)
+     */
+    @Test
+    void aDifferentiatedScansResidualsAreNotItsYs() throws Exception {
+        Path p = Corpus.require("jax-0.10.2/rnn-scan");
+        HloModule m = DumpLoader.load(List.of(p)).get(0);
+        AdviceList l = advise(m, alone(m));
+        Facts f = new Facts(m);
+        List<AdviceList.Row> scan = l.rows().stream().filter(r -> r.change().contains("scan ys")).toList();
+        assertFalse(scan.isEmpty(), l.rows().toString());
+        for (AdviceList.Row r : scan)
+            for (bufq.model.HloValue v : r.evidence())
+                assertTrue(f.userOpNames(v).stream().anyMatch(bufq.analysis.category.OpNames::forward),
+                        r.change() + ": " + v.label() + " is read only by the backward pass " + f.userOpNames(v));
+    }
+
     /** The committed copies of the corpus: without a message, the list is for the peak. */
     @TestFactory
     Stream<DynamicTest> theCommittedCopies() {
