@@ -99,6 +99,7 @@ public final class AdviceList {
         dropCutBuffers(rows);
         // by bytes saved; of equal savings, what needs the least trust first (an exact figure), then as found
         rows.sort(Comparator.comparingLong((Row r) -> -r.saves()).thenComparingInt(r -> trust(r.figure())));
+        dropRepeats(rows);
         List<String> notes = new ArrayList<>();
         if (remedy != null && remedy.over() > 0) notes.add(overNote(m, remedy.over(), rows));
         for (Advisor.Blocked b : plan.blocked()) notes.add("twin peak: " + b.note(written));
@@ -132,6 +133,29 @@ public final class AdviceList {
             if (r.change().startsWith("chunk ") || r.change().startsWith("microbatch ")) cut.addAll(r.evidence());
         if (cut.isEmpty()) return;
         rows.removeIf(r -> r.change().equals("big-buffer") && !r.evidence().isEmpty() && cut.containsAll(r.evidence()));
+    }
+
+    /**
+     * Removes a row that repeats a higher one: the same change, JAX code and saving on mostly the
+     * same values (at least half of the smaller set), as a rule finds it once for the peak and once
+     * planned against a twin peak. A user makes the change once; the higher row stands for both.
+     */
+    static void dropRepeats(List<Row> rows) {
+        for (int i = rows.size() - 1; i > 0; i--) {
+            Row r = rows.get(i);
+            for (int j = 0; j < i; j++) {
+                Row h = rows.get(j);
+                if (h.saves() != r.saves() || !h.change().equals(r.change()) || !h.jax().equals(r.jax())
+                        || h.evidence().isEmpty() || r.evidence().isEmpty())
+                    continue;
+                Set<HloValue> shared = new HashSet<>(h.evidence());
+                shared.retainAll(new HashSet<>(r.evidence()));
+                if (2L * shared.size() >= Math.min(h.evidence().size(), r.evidence().size())) {
+                    rows.remove(i);
+                    break;
+                }
+            }
+        }
     }
 
     /** 0 for the figures that need no trust in a schedule, then bounds, then estimates. */

@@ -146,6 +146,27 @@ class AdviceListTest {
                         r.change() + ": " + v.label() + " is read only by the backward pass " + f.userOpNames(v));
     }
 
+    /**
+     * A change found for the peak and again planned against its twin peak is one row; the same change
+     * on other values (two leaves to shard, each its own row) stays two.
+     */
+    @Test
+    void aRepeatedChangeIsOneRow() throws Exception {
+        HloModule m = DumpLoader.load(List.of(Path.of(System.getProperty("bufq.root", "."))
+                .resolve("query-engine/src/test/resources/fixtures/kernel-smoother"))).get(0);
+        List<bufq.model.HloValue> v = new java.util.ArrayList<>(m.values());
+        String jax = "jax.lax.scan(jax.checkpoint(layer), x, stacked_params)";
+        var peak = new AdviceList.Row("scan-remat", 100, Recompilation.ESTIMATE, 118L, true, jax, "for the peak", "whatif a",
+                List.of(v.get(0), v.get(1)));
+        var twin = new AdviceList.Row("scan-remat", 100, Recompilation.ESTIMATE, 120L, true, jax, "planned against the twin",
+                "whatif b", List.of(v.get(0), v.get(1), v.get(2)));
+        var other = new AdviceList.Row("scan-remat", 100, Recompilation.ESTIMATE, 120L, true, jax, "other values", "whatif c",
+                List.of(v.get(3)));
+        List<AdviceList.Row> rows = new java.util.ArrayList<>(List.of(peak, twin, other));
+        AdviceList.dropRepeats(rows);
+        assertEquals(List.of(peak, other), rows);
+    }
+
     /** The committed copies of the corpus: without a message, the list is for the peak. */
     @TestFactory
     Stream<DynamicTest> theCommittedCopies() {
