@@ -270,7 +270,8 @@ class ReaderErasTest {
         List<ModuleSource> all = DumpLoader.discover(List.of(Fixtures.path("")));
         // tf-era, old2024, late2025, jax010-mlp, analysis-off, tpu, report-only, loose, and the two
         // modules of framed-stdout.log: a file that loads when named loads from its directory too;
-        // the five programs of oom-cpu/pair; and the MLP at seven batches (mlp-batch).
-        assertEquals(22, all.size(), all.toString());
+        // the five programs of oom-cpu/pair; the MLP at seven batches (mlp-batch); and the kernel
+        // smoother (kernel-smoother).
+        assertEquals(23, all.size(), all.toString());
     }
 }

@@ -96,8 +96,11 @@ public final class AdviceList {
                         statement, c.values()));
             }
         }
+        dropCutBuffers(rows);
         // by bytes saved; of equal savings, what needs the least trust first (an exact figure), then as found
         rows.sort(Comparator.comparingLong((Row r) -> -r.saves()).thenComparingInt(r -> trust(r.figure())));
+        dropRepeats(rows);
+        if (remedy != null) enoughFirst(rows, remedy.over());
         List<String> notes = new ArrayList<>();
         if (remedy != null && remedy.over() > 0) notes.add(overNote(m, remedy.over(), rows));
         for (Advisor.Blocked b : plan.blocked()) notes.add("twin peak: " + b.note(written));
@@ -117,6 +120,61 @@ public final class AdviceList {
                 + " taking no time, a value not made at all), 'estimate: recompilation' the what-if's figure cut to what real"
                 + " builds of that kind saved, with the measured error in the finding; whatif_saves is what the whatif line reproduces");
         return new AdviceList(m, remedy, rows, notes);
+    }
+
+    /**
+     * Removes each {@code big-buffer} row whose values a {@code chunk} or {@code microbatch} row cuts:
+     * the big buffer's figure is the value not made at all, which no number of chunks delivers (k
+     * chunks leave a k-th of it live), while the chunk row is the same change with its count sized
+     * and measured. Without such a row the big buffer stays, as the pointer it is.
+     */
+    static void dropCutBuffers(List<Row> rows) {
+        Set<HloValue> cut = new HashSet<>();
+        for (Row r : rows)
+            if (r.change().startsWith("chunk ") || r.change().startsWith("microbatch ")) cut.addAll(r.evidence());
+        if (cut.isEmpty()) return;
+        rows.removeIf(r -> r.change().equals("big-buffer") && !r.evidence().isEmpty() && cut.containsAll(r.evidence()));
+    }
+
+    /**
+     * Removes a row that repeats a higher one: the same change, JAX code and saving on mostly the
+     * same values (at least half of the smaller set), as a rule finds it once for the peak and once
+     * planned against a twin peak. A user makes the change once; the higher row stands for both.
+     */
+    static void dropRepeats(List<Row> rows) {
+        for (int i = rows.size() - 1; i > 0; i--) {
+            Row r = rows.get(i);
+            for (int j = 0; j < i; j++) {
+                Row h = rows.get(j);
+                if (h.saves() != r.saves() || !h.change().equals(r.change()) || !h.jax().equals(r.jax())
+                        || h.evidence().isEmpty() || r.evidence().isEmpty())
+                    continue;
+                Set<HloValue> shared = new HashSet<>(h.evidence());
+                shared.retainAll(new HashSet<>(r.evidence()));
+                if (2L * shared.size() >= Math.min(h.evidence().size(), r.evidence().size())) {
+                    rows.remove(i);
+                    break;
+                }
+            }
+        }
+    }
+
+    /**
+     * When the program is over by {@code over} bytes, the rows that each save at least that come
+     * first, the exact figures among them before bounds and estimates (then by saves): of several
+     * changes that each claim enough, the one whose figure needs no trust in a schedule is the one
+     * to make first. A real llama step 31.2 GiB over listed an offload bound of 34.3 GiB above
+     * gradient accumulation's exact 32.6 GiB; the offload build delivered 91% and stayed over, the
+     * accumulation build 99% and fit. The rest stay ranked by saves.
+     */
+    static void enoughFirst(List<Row> rows, long over) {
+        if (over <= 0) return;
+        List<Row> enough = new ArrayList<>(), rest = new ArrayList<>();
+        for (Row r : rows) (r.saves() >= over ? enough : rest).add(r);
+        enough.sort(Comparator.comparingInt((Row r) -> trust(r.figure())).thenComparingLong(r -> -r.saves()));
+        rows.clear();
+        rows.addAll(enough);
+        rows.addAll(rest);
     }
 
     /** 0 for the figures that need no trust in a schedule, then bounds, then estimates. */
@@ -148,8 +206,14 @@ public final class AdviceList {
     /** The module it is for. */
     public HloModule module() { return module; }
 
-    /** The changes, ranked: {@code saves} never rises down the list. */
+    /**
+     * The changes, ranked: {@code saves} never rises down the list, except that when the program is
+     * over by a known amount the rows that each save at least that come first, exact figures first.
+     */
     public List<Row> rows() { return rows; }
+
+    /** What the target's program is over by with what is held beside it, bytes; 0 when not known. */
+    public long over() { return target == null ? 0 : Math.max(0, target.over()); }
 
     /** What stands under the list: the target, what makes it fit, twin peaks, what the figures are. */
     public List<String> notes() { return notes; }

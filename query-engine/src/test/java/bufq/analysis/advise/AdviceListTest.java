@@ -50,8 +50,20 @@ class AdviceListTest {
         assertTrue(l.failing() ? list.title().startsWith("advice for allocation ") && list.title().contains(" of " + m.handle() + ", the allocation message ")
                 : list.title().startsWith("advice for the peak of " + m.handle() + " "), list.title());
         long last = Long.MAX_VALUE;
+        int lastTrust = -1;
+        boolean enough = l.over() > 0;   // the rows that each save what the program is over come first, exact ones first
         for (AdviceList.Row r : l.rows()) {
             String row = m.handle() + ": " + r.change() + " " + r.statement();
+            if (enough && r.saves() < l.over()) {
+                enough = false;
+                last = Long.MAX_VALUE;
+            }
+            int trust = r.figure().startsWith("exact") ? 0 : r.figure().equals(Recompilation.BOUND) ? 1 : 2;
+            if (enough) {
+                assertTrue(trust >= lastTrust, row + ": a less certain figure above it among the rows that save enough");
+                if (trust > lastTrust) last = Long.MAX_VALUE;
+                lastTrust = trust;
+            }
             assertTrue(r.saves() <= last, row + " saves more than the row above it: not ranked");
             assertTrue(r.saves() >= 0, row);
             last = r.saves();
@@ -107,6 +119,84 @@ class AdviceListTest {
             assertEquals(r.whatifSaves().longValue(), EditSweep.run(m, edits, Catalog.standard(), TilingModel.NONE, n -> null).saved(),
                     r.statement());
         }
+    }
+
+    /**
+     * A kernel matrix holding the whole peak: the chunk row (its count sized, its figure measured)
+     * stands for it, not a big-buffer row claiming the matrix not made at all, which no chunking
+     * delivers (4 chunks of the real 40,000-point run saved 4.5 GiB of its 6.0 GiB).
+     */
+    @Test
+    void aChunkedBigBufferIsListedOnceAsTheChunkRow() throws Exception {
+        Path dir = Path.of(System.getProperty("bufq.root", "."))
+                .resolve("query-engine/src/test/resources/fixtures/kernel-smoother");
+        HloModule m = DumpLoader.load(List.of(dir)).get(0);
+        AdviceList l = advise(m, alone(m));
+        AdviceList.Row top = l.rows().get(0);
+        assertTrue(top.change().startsWith("chunk "), l.rows().toString());
+        assertTrue(top.saves() < Liveness.of(m).peakBytes(), top.toString());
+        assertFalse(l.rows().stream().anyMatch(r -> r.change().equals("big-buffer")), l.rows().toString());
+    }
+
+    /**
+     * A differentiated scan stacks its residuals beside its ys; only the backward pass reads them, so
+     * carrying the loss in the scan (or returning the ys in bf16) leaves them: the scan rows count
+     * only the stacked outputs the forward pass reads. (A real RNN step with its loss moved into the
+     * carry saved 4.6 GB where all four stacked outputs, 8.6 GB, were promised.)
+     */
+    @Test
+    void aDifferentiatedScansResidualsAreNotItsYs() throws Exception {
+        Path p = Corpus.require("jax-0.10.2/rnn-scan");
+        HloModule m = DumpLoader.load(List.of(p)).get(0);
+        AdviceList l = advise(m, alone(m));
+        Facts f = new Facts(m);
+        List<AdviceList.Row> scan = l.rows().stream().filter(r -> r.change().contains("scan ys")).toList();
+        assertFalse(scan.isEmpty(), l.rows().toString());
+        for (AdviceList.Row r : scan)
+            for (bufq.model.HloValue v : r.evidence())
+                assertTrue(f.userOpNames(v).stream().anyMatch(bufq.analysis.category.OpNames::forward),
+                        r.change() + ": " + v.label() + " is read only by the backward pass " + f.userOpNames(v));
+    }
+
+    /**
+     * A change found for the peak and again planned against its twin peak is one row; the same change
+     * on other values (two leaves to shard, each its own row) stays two.
+     */
+    @Test
+    void aRepeatedChangeIsOneRow() throws Exception {
+        HloModule m = DumpLoader.load(List.of(Path.of(System.getProperty("bufq.root", "."))
+                .resolve("query-engine/src/test/resources/fixtures/kernel-smoother"))).get(0);
+        List<bufq.model.HloValue> v = new java.util.ArrayList<>(m.values());
+        String jax = "jax.lax.scan(jax.checkpoint(layer), x, stacked_params)";
+        var peak = new AdviceList.Row("scan-remat", 100, Recompilation.ESTIMATE, 118L, true, jax, "for the peak", "whatif a",
+                List.of(v.get(0), v.get(1)));
+        var twin = new AdviceList.Row("scan-remat", 100, Recompilation.ESTIMATE, 120L, true, jax, "planned against the twin",
+                "whatif b", List.of(v.get(0), v.get(1), v.get(2)));
+        var other = new AdviceList.Row("scan-remat", 100, Recompilation.ESTIMATE, 120L, true, jax, "other values", "whatif c",
+                List.of(v.get(3)));
+        List<AdviceList.Row> rows = new java.util.ArrayList<>(List.of(peak, twin, other));
+        AdviceList.dropRepeats(rows);
+        assertEquals(List.of(peak, other), rows);
+    }
+
+    /**
+     * A program over by a known amount: of the rows that each save that much, the exact figure comes
+     * first (a real llama step: the offload bound delivered 91% and stayed over, gradient
+     * accumulation's exact figure 99% and fit); the rows that do not save enough follow by saves.
+     */
+    @Test
+    void anExactFigureThatSavesEnoughComesFirst() throws Exception {
+        String b = Recompilation.BOUND, e = Recompilation.ESTIMATE, x = Recompilation.EXACT;
+        var offload = new AdviceList.Row("offload", 343, b, 343L, true, "jax.checkpoint(layer, policy=...)", "f", "whatif a", List.of());
+        var policy = new AdviceList.Row("remat-policy", 340, e, 340L, true, "jax.checkpoint(layer, policy=...)", "f", "whatif b", List.of());
+        var micro = new AdviceList.Row("microbatch 4 ways", 326, x, 326L, false, "jax.lax.scan(...)", "f", "whatif c", List.of());
+        var small = new AdviceList.Row("padding", 10, x, 10L, false, "x.reshape(...)", "f", "whatif d", List.of());
+        List<AdviceList.Row> rows = new java.util.ArrayList<>(List.of(offload, policy, micro, small));
+        AdviceList.enoughFirst(rows, 312);
+        assertEquals(List.of(micro, offload, policy, small), rows);
+        rows = new java.util.ArrayList<>(List.of(offload, policy, micro, small));
+        AdviceList.enoughFirst(rows, 0);   // not known to be over: by saves
+        assertEquals(List.of(offload, policy, micro, small), rows);
     }
 
     /** The committed copies of the corpus: without a message, the list is for the peak. */
