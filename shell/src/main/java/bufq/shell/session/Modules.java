@@ -4,7 +4,7 @@ import bufq.model.LoadOptions;
 import bufq.model.HloModule;
 import bufq.model.LoadWarning;
 import bufq.model.PartReadException;
-import bufq.model.ProgramSizes;
+import bufq.api.ModuleChoice;
 import bufq.api.OomLog;
 import bufq.format.Prose;
 
@@ -282,30 +282,10 @@ public final class Modules {
         HloModule current = require();
         if (!batch || picked || set.size() < 2) return current;
         picked = true;
-        String chosen = null, why = null;
-        OomLog o = oom;
-        if (o != null) {
-            List<HloModule> all = new ArrayList<>();
-            forEachModule(all::add);
-            OomLog.Named named = o.named(all);
-            if (named != null) {
-                chosen = named.handle();
-                why = "named by message " + named.message() + " of " + o.source();
-            }
-        }
-        if (chosen == null) {
-            long[] most = {-1};
-            String[] best = {null};
-            forEachModule(m -> {
-                long needs = ProgramSizes.of(m).needsBytes();
-                if (needs > most[0]) {
-                    most[0] = needs;
-                    best[0] = m.handle();
-                }
-            });
-            chosen = best[0];
-            why = "the largest needs_bytes";
-        }
+        List<HloModule> all = new ArrayList<>();
+        forEachModule(all::add);
+        ModuleChoice choice = ModuleChoice.of(all, oom);
+        String chosen = choice.handle(), why = choice.why();
         List<ModuleSet.Entry> entries = set.entries();
         int k = 0;
         for (int i = 0; i < entries.size(); i++) if (entries.get(i).handle().equals(chosen)) k = i;
