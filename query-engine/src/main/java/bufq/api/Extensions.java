@@ -66,9 +66,7 @@ public final class Extensions {
 
     /** The rules as advise runs them, a script's after the built-in ones. */
     static List<Rule> rules(List<AdviseRule> rules) {
-        List<Rule> out = new ArrayList<>();
-        for (AdviseRule r : rules) out.add(rule(r));
-        return out;
+        return rules.stream().map(Extensions::rule).toList();
     }
 
     private static Rule rule(AdviseRule r) {
@@ -90,9 +88,7 @@ public final class Extensions {
 
     /** The checks as the check analysis runs them, in its own types (for callers inside the engine and its tests). */
     public static List<CheckRule> checks(List<Check> checks) {
-        List<CheckRule> out = new ArrayList<>();
-        for (Check c : checks) out.add(check(c));
-        return out;
+        return checks.stream().map(Extensions::check).toList();
     }
 
     private static CheckRule check(Check c) {
