@@ -1,6 +1,8 @@
 package bufq.shell.api;
 
 import java.util.List;
+import java.util.Locale;
+import java.util.function.Predicate;
 
 /**
  * One argument of an {@link ArgGrammar}.
@@ -59,5 +61,24 @@ public record Arg(String word, ArgKind kind, List<String> choices, long min, lon
     /** The words this argument is named by in an error: {@code 'at N'}, {@code 'fit'}, {@code FILE}. */
     String named() {
         return positional ? value() : "'" + synopsis() + "'";
+    }
+
+    /**
+     * The keyword of {@code args} that {@code word} is, as the parser reads it: in any case, and a
+     * {@code --flag=value} by its flag; null for none.
+     */
+    public static Arg keyword(List<Arg> args, String word) {
+        String w = word.toLowerCase(Locale.ROOT);
+        int eq = w.indexOf('=');
+        if (eq > 0 && w.startsWith("--")) w = w.substring(0, eq);
+        for (Arg a : args) if (!a.positional() && a.word().equals(w)) return a;
+        return null;
+    }
+
+    /** Another member of {@code a}'s group ({@code color N | space NAME}) that {@code given} holds, or null. */
+    public static Arg rival(List<Arg> args, Arg a, Predicate<String> given) {
+        if (a.group() < 0) return null;
+        for (Arg m : args) if (m != a && m.group() == a.group() && given.test(m.word())) return m;
+        return null;
     }
 }

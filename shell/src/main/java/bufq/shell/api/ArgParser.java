@@ -110,11 +110,8 @@ final class ArgParser {
     private void conflicts(Arg k, Word w) throws ArgumentError {
         if (values.containsKey(k.word()) && !k.repeated())
             throw ArgText.error(w.start(), w.end(), "'" + k.word() + "' given twice; usage: " + synopsis);
-        if (k.group() < 0) return;
-        for (Arg other : args) {
-            if (other != k && other.group() == k.group() && values.containsKey(other.word()))
-                throw ArgText.error(w.start(), w.end(), "give " + other.named() + " or " + k.named() + ", not both");
-        }
+        Arg other = Arg.rival(args, k, values::containsKey);
+        if (other != null) throw ArgText.error(w.start(), w.end(), "give " + other.named() + " or " + k.named() + ", not both");
     }
 
     /** Required arguments and groups not given: an error at the end, or at a word that looks like the one missing. */
@@ -167,13 +164,7 @@ final class ArgParser {
         return false;
     }
 
-    private Arg keyword(String word) {
-        String w = word.toLowerCase(Locale.ROOT);
-        int eq = w.indexOf('=');
-        if (eq > 0 && w.startsWith("--")) w = w.substring(0, eq);
-        for (Arg a : args) if (!a.positional() && a.word().equals(w)) return a;
-        return null;
-    }
+    private Arg keyword(String word) { return Arg.keyword(args, word); }
 
     private void put(Arg a, Word v) { values.computeIfAbsent(a.word(), x -> new ArrayList<>()).add(v); }
 

@@ -98,16 +98,8 @@ final class GrammarCompleter {
 
     /** Whether another member of {@code a}'s group ({@code color N | space NAME}) was given. */
     private static boolean groupTaken(ArgGrammar g, Arg a, Set<String> given) {
-        if (a.group() < 0) return false;
-        for (Arg m : g.args()) if (m != a && m.group() == a.group() && given.contains(m.word())) return true;
-        return false;
+        return Arg.rival(g.args(), a, given::contains) != null;
     }
 
-    private static Arg keyword(ArgGrammar g, String word) {
-        String w = word.toLowerCase(Locale.ROOT);
-        int eq = w.indexOf('=');
-        if (eq > 0 && w.startsWith("--")) w = w.substring(0, eq);
-        for (Arg a : g.args()) if (!a.positional() && a.word().equals(w)) return a;
-        return null;
-    }
+    private static Arg keyword(ArgGrammar g, String word) { return Arg.keyword(g.args(), word); }
 }
