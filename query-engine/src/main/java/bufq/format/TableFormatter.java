@@ -89,6 +89,8 @@ public final class TableFormatter implements Formatter {
                     + " columns (--format table with set maxwidth 0 prints it as a table)"), options, out);
             return;
         }
+        String[] label = new String[w];
+        for (int c = 0; c < w; c++) label[c] = labelled[c] ? visible(table.columns().get(c).name()) + ": " : "";
         boolean fitted = options.lineWidth() > 0 && total(width, kept(under)) > options.lineWidth();
         int[] shown = fit(table, cells, whole, width, right, options.lineWidth(), under);
         String lost = lostNote(table, shown, under, cells, whole, options, fitted);
@@ -119,7 +121,7 @@ public final class TableFormatter implements Formatter {
                 out.append(stripRight(line)).append('\n');
                 for (int c = 0; c < w; c++) {
                     if (!under[c] || table.cell(r, c) == null || whole[r][c].isEmpty()) continue;
-                    indented((labelled[c] ? visible(table.columns().get(c).name()) + ": " : "") + whole[r][c], options.wrapWidth(), out);
+                    indented(label[c] + whole[r][c], options.wrapWidth(), out);
                 }
             }
         }

@@ -147,11 +147,7 @@ final class Api extends Convert.ReadOnly {
         } catch (Engine.Failure | CommandException e) {
             throw new IllegalArgumentException("bufq.oom: " + e.getMessage());
         }
-        Map<String, Object> parts = new LinkedHashMap<>();
-        for (Output o : log.report(modules)) {
-            if (o instanceof Table t) parts.put(t.key(), new Convert.ReadOnlyArray(t.size(), r -> new Rows.ResultRow(t, r)));
-        }
-        return new Convert.ReadOnlyMap(parts);
+        return new Convert.ReadOnlyMap(byKey(log.report(modules)));
     }
 
     // bufq.forecast(text) -> the forecast command's tables under their json keys, rows each; every value's law
@@ -173,12 +169,7 @@ final class Api extends Convert.ReadOnly {
             session.modules().forEachModule(loaded::add);
             Forecasts.Series series = Forecasts.series(loaded, session.modules().current());
             for (HloModule m : series.modules()) session.modules().readUsedValues(m);
-            Map<String, Object> parts = new LinkedHashMap<>();
-            for (Output o : series.tables(r, capacity)) {
-                if (o instanceof Table t) parts.put(t.key(),
-                        new Convert.ReadOnlyArray(t.size(), i -> new Rows.ResultRow(t, i)));
-            }
-            return new Convert.ReadOnlyMap(parts);
+            return new Convert.ReadOnlyMap(byKey(series.tables(r, capacity)));
         } catch (Forecasts.Refusal e) {
             throw new IllegalArgumentException(usage + ": " + e.getMessage());
         } catch (Engine.Failure | CommandException e) {
@@ -200,15 +191,21 @@ final class Api extends Convert.ReadOnly {
             Advise.Answer list = Advise.answer(m, new Advise.Request(registered.get(), oom, modules, session.settings().capacitySaid(),
                     session.engine().catalog(), session.settings().tiling(), session.settings()::tilingNamed));
             if (list == null) return null;
-            Map<String, Object> parts = new LinkedHashMap<>();
-            for (Output o : list.report())
-                if (o instanceof Table t) parts.put(t.key(), new Convert.ReadOnlyArray(t.size(), i -> new Rows.ResultRow(t, i)));
+            Map<String, Object> parts = byKey(list.report());
             parts.put("title", list.title());
             parts.put("notes", new Convert.ReadOnlyArray(list.notes().size(), i -> list.notes().get(i)));
             return new Convert.ReadOnlyMap(parts);
         } catch (QueryException | Engine.Failure | CommandException | Extensions.Failure e) {
             throw new IllegalArgumentException(usage + ": " + e.getMessage());
         }
+    }
+
+    /** A command's tables under their keys, each an array of read-only rows, in the command's order. */
+    private static Map<String, Object> byKey(List<? extends Output> outputs) {
+        Map<String, Object> parts = new LinkedHashMap<>();
+        for (Output o : outputs)
+            if (o instanceof Table t) parts.put(t.key(), new Convert.ReadOnlyArray(t.size(), i -> new Rows.ResultRow(t, i)));
+        return parts;
     }
 
     // bufq.format.bytes(n) -> "512B", "16.0MiB": sizes as bufq's own tables print them
