@@ -90,7 +90,7 @@ public final class AdviceList {
             for (Remedy.Change c : remedy.changes()) {
                 boolean fit = c.edits().isEmpty();
                 if (fit ? c.saves() <= 0 : c.saves() < floor) continue;   // saves nothing on the target
-                String statement = c.edits().isEmpty() ? c.statement() : "whatif " + written.apply(c.edits());
+                String statement = c.shown(written);
                 if (!fit && !seen.add(statement)) continue;   // a rule found the same edit
                 rows.add(new Row(c.change(), c.saves(), c.figure(), fit ? null : c.saves(), false, c.jax(), c.finding(),
                         statement, c.values()));

@@ -30,7 +30,9 @@ import bufq.units.Units;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -128,9 +130,9 @@ public final class Remedy {
             this(change, saves, figure, jax, finding, List.of(), statement, List.of());
         }
 
-        /** The statement that reproduces it, edits written by {@code readable}. */
-        public String shown(ReadableEdits readable) {
-            return edits.isEmpty() ? statement : "whatif " + readable.render(edits);
+        /** The statement that reproduces it, edits written by {@code written}. */
+        public String shown(Function<List<Edit>, String> written) {
+            return edits.isEmpty() ? statement : "whatif " + written.apply(edits);
         }
     }
 
@@ -225,7 +227,8 @@ public final class Remedy {
         HloInstruction i = m.instruction(big.name());
         String op = i == null || i.opName() == null ? big.label() : i.opName();
         List<HloValue> chunked = new ArrayList<>();
-        for (HloValue v : holders) if (ids.contains(v.id())) chunked.add(v);
+        Set<Long> cut = new HashSet<>(ids);
+        for (HloValue v : holders) if (cut.contains(v.id())) chunked.add(v);
         // the backward pass's residuals among them: the axis is a training step's batch, cut by accumulating gradients
         Facts f = new Facts(m);
         boolean training = false;
