@@ -3,11 +3,11 @@ package bufq.api;
 import bufq.analysis.fit.Capacities;
 import bufq.analysis.fit.Capacity;
 import bufq.analysis.fit.Failure;
-import bufq.analysis.fit.Program;
 import bufq.analysis.oom.OomReader;
 import bufq.analysis.oom.OomReport;
 import bufq.analysis.oom.OomText;
 import bufq.model.HloModule;
+import bufq.model.ProgramSizes;
 import bufq.table.Output;
 import bufq.units.Units;
 
@@ -83,11 +83,12 @@ public final class OomLog {
      * what; else null.
      */
     public String fitsAlone(List<HloModule> modules, CapacitySaid said) {
+        Capacity c = said.resolve();
+        if (c == null) return null;
         for (OomReport.Join j : OomReport.joins(text, modules)) {
             if (j.module() == null) continue;
-            Capacity c = said.resolve();
-            long needs = Program.of(j.module()).needsBytes();
-            if (c == null || needs < 0 || needs > c.offeredBytes()) continue;
+            long needs = ProgramSizes.of(j.module()).needsBytes();
+            if (needs < 0 || needs > c.offeredBytes()) continue;
             return j.module().handle() + " fits alone (needs " + Units.human(needs) + " of " + Units.human(c.offeredBytes())
                     + " offered), so something else was held when it failed: 'fit' works out what, and what to drop";
         }
