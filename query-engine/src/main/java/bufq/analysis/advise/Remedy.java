@@ -104,7 +104,7 @@ public final class Remedy {
                 // no capacity and no failure among these programs to bound it: no fit changes
             }
         }
-        return new Answer(a, why, failing, over, changes(m, a, offered, others, catalog, tiling, tilings));
+        return new Answer(a, why, failing, over, changes(m, a, offered, over, others, catalog, tiling, tilings));
     }
 
     /**
@@ -136,6 +136,9 @@ public final class Remedy {
         }
     }
 
+    /** Changes that store a value in bf16: they change what the program computes. */
+    static final String BF16_OUTPUT = "bf16 output", SCAN_YS_BF16 = "scan ys in bf16";
+
     /** The figure of a change {@code fit} measured: the set re-run without the arrays. */
     public static final String FIT = "exact: fit";
 
@@ -158,9 +161,11 @@ public final class Remedy {
      *
      * @param offered what the program is offered (bytes), -1 when no capacity is known: the chunk
      *                count is the least power of two under which the program would fit, else 4
+     * @param over    by how much the program is over with what is held beside it, -1 when not known:
+     *                a microbatch count is the least that saves that much
      * @param others  changes measured elsewhere ({@code fit}'s drops), listed with these
      */
-    public static List<Change> changes(HloModule m, BufferAllocation a, long offered, List<Change> others,
+    public static List<Change> changes(HloModule m, BufferAllocation a, long offered, long over, List<Change> others,
                                        Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
             throws QueryException {
         List<HloValue> values = new ArrayList<>(m.valuesIn(a.index()));
@@ -168,13 +173,14 @@ public final class Remedy {
         List<Change> changes = new ArrayList<>(others);
         List<Change> scan = scan(m, holders, catalog, tiling, tilings);
         changes.addAll(scan);
+        if (!scan.isEmpty()) changes.addAll(scanMicrobatch(m, a, holders, over, catalog, tiling, tilings));
         // a scan's ys are stacked along its iterations: the scan changes say what to do with them
         if (scan.isEmpty() && (a.isTemp() || (!a.isParameter() && !ProgramSizes.liveOut(a))))
             changes.addAll(chunk(m, a, holders, offered, catalog, tiling, tilings));
         List<HloValue> largest = new ArrayList<>(values);
         largest.sort(Comparator.comparingLong(HloValue::size).reversed());
         if (ProgramSizes.liveOut(a) && !a.isParameter())
-            changes.add(measured(m, "bf16 output", "out.astype(jnp.bfloat16)", "the output (" + shape(a) + ") in bf16 halves it;"
+            changes.add(measured(m, BF16_OUTPUT, "out.astype(jnp.bfloat16)", "the output (" + shape(a) + ") in bf16 halves it;"
                     + " or shard it across devices (jax.sharding), or donate an argument of its size (donate_argnums)",
                     List.of(Edit.Scale.of(Edit.Where.of("allocation = " + a.index()), 0.5)), largest, catalog, tiling, tilings));
         if (a.isParameter()) {
@@ -257,9 +263,7 @@ public final class Remedy {
         List<HloValue> ys = new ArrayList<>();
         String loop = null;
         for (HloValue v : holders) {
-            if (v.shape() == null || v.shape().rank() < 2 || v.index() == null || v.index().equals("{}")) continue;
-            boolean element = v.name().startsWith("while") || v.name().contains("arg_tuple");
-            if (!element) continue;
+            if (!loopElement(v, 2)) continue;
             ys.add(v);
             if (loop == null && v.name().startsWith("while")) loop = v.name();
         }
@@ -286,13 +290,66 @@ public final class Remedy {
                 + (w != null && Facts.source(w) != null ? " at " + Facts.source(w) : "");
         Edit.Where where = Facts.byId(aliases);
         List<Change> out = new ArrayList<>();
-        out.add(measured(m, "scan ys in bf16", "return carry, y.astype(jnp.bfloat16)", ys.size() + " stacked outputs of the lax.scan at " + at + " (e.g. "
+        out.add(measured(m, SCAN_YS_BF16, "return carry, y.astype(jnp.bfloat16)", ys.size() + " stacked outputs of the lax.scan at " + at + " (e.g. "
                 + ys.get(0).name() + ys.get(0).index() + ", " + ys.get(0).shape().text() + ": one slice per iteration along the leading"
                 + " axis): return its ys in bf16", List.of(Edit.Scale.of(where, 0.5)), ys, catalog, tiling, tilings));
         out.add(measured(m, "no scan ys", "jax.lax.scan(lambda c, x: (c + g(x), None), c0, xs)", "the same ys not stacked: carry what is needed of them (a running sum, the loss)"
                 + " in the scan's carry, or jax.checkpoint the scan body so its residuals are recomputed", List.of(Edit.Drop.of(where)),
                 ys, catalog, tiling, tilings));
         return out;
+    }
+
+    /** An element of a while loop's tuple, or of its body's, of rank {@code rank} or more: a scan's stacked value. */
+    private static boolean loopElement(HloValue v, int rank) {
+        return v.shape() != null && v.shape().rank() >= rank && v.index() != null && !v.index().equals("{}")
+                && (v.name().startsWith("while") || v.name().contains("arg_tuple"));
+    }
+
+    /**
+     * Microbatching a training step whose allocation holds a differentiated scan's stacked values
+     * ({@code [iterations, batch, ...]}: the loop's ys and the residuals it stacks for the backward
+     * pass). Every slice the loop stacks has the batch as its leading axis, so the batch is axis 1 of
+     * the stacked values, whatever axis 0's length: a recurrence over 2,048 steps of a batch of 2,048
+     * is cut along the batch, never along time, which the loop carries through. Accumulating the
+     * gradients of k microbatches divides every stacked value by k, measured as those values of the
+     * allocation scaled by 1/k; k is the least power of two (up to 16) that saves what the program is
+     * over, 4 when that is not known.
+     */
+    private static List<Change> scanMicrobatch(HloModule m, BufferAllocation a, List<HloValue> holders, long over,
+                                               Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
+            throws QueryException {
+        Facts f = new Facts(m);
+        HloValue big = null;
+        boolean training = false;
+        for (HloValue v : holders) {
+            if (!loopElement(v, 3)) continue;
+            if (big == null) big = v;
+            training |= f.category(v).equals("residuals");
+        }
+        if (big == null || !training) return List.of();
+        long batch = big.shape().dim(1);
+        if (batch < 2) return List.of();
+        List<Long> ids = new ArrayList<>();
+        for (HloValue v : m.valuesIn(a.index()))
+            if (v.shape() != null && v.shape().rank() >= 3 && v.shape().dim(1) == batch) ids.add(v.id());
+        Set<Long> cut = new HashSet<>(ids);
+        List<HloValue> stacked = new ArrayList<>();
+        for (HloValue v : holders) if (cut.contains(v.id())) stacked.add(v);
+        long steps = big.shape().dim(0);
+        Change best = null;
+        for (long k = over > 0 ? 2 : 4; k <= Math.min(16, batch); k *= 2) {
+            if (batch % k != 0) continue;
+            String reshape = "xs.reshape(" + steps + ", " + k + ", " + batch / k + ", ...).swapaxes(0, 1)";
+            best = measured(m, "microbatch " + k + " ways", "jax.lax.scan(lambda g, b: (g + jax.grad(loss)(params, b), None), g0, "
+                    + reshape + ")", "the lax.scan " + big.name() + " stacks " + steps + " slices of [" + batch + ", ...] (e.g. "
+                    + big.name() + big.index() + ", " + big.shape().text() + "), among them the backward pass's residuals: its"
+                    + " iterations are axis 0 and the batch is axis 1; accumulate the gradients of " + k + " microbatches of "
+                    + batch / k + " in a jax.lax.scan carry, splitting the scanned inputs along axis 1 (" + reshape
+                    + "), so one microbatch's stacked values are live at a time",
+                    List.of(Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / k)), stacked, catalog, tiling, tilings);
+            if (over <= 0 || best.saves() >= over) break;
+        }
+        return best == null ? List.of() : List.of(best);
     }
 
     /**

@@ -159,6 +159,31 @@ class AdviceListTest {
     }
 
     /**
+     * A recurrence over 2,048 steps of a batch of 2,048 that ran out of memory: the top row
+     * microbatches it along axis 1 of the scan's stacked values (the batch), never along the steps,
+     * with the least count that saves what the run is over; the same step microbatched 8 ways and run
+     * again under the same limit saved more than the row claims.
+     */
+    @Test
+    void aRecurrenceIsMicrobatchedAlongItsBatchAndTheRowCameTrue() throws Exception {
+        Path base = Path.of(System.getProperty("bufq.root", ".")).resolve("query-engine/src/test/resources/fixtures/rnn-oom");
+        HloModule m = DumpLoader.load(List.of(base.resolve("failing"))).get(0);
+        HloModule fixed = DumpLoader.load(List.of(base.resolve("microbatched"))).get(0);
+        var oom = OomReader.read(Files.readString(base.resolve("run.log")));
+        AdviceList l = advise(m, new Advise.Ask(List.of(), oom, "run.log", List.of(m), new Capacity(5_000_000L * 1024, 0, "--capacity", false),
+                Catalog.standard(), TilingModel.NONE, n -> null));
+        AdviceList.Row top = l.rows().get(0);
+        assertEquals("microbatch 8 ways", top.change(), l.rows().toString());
+        assertTrue(top.jax().contains("xs.reshape(2048, 8, 256, ...).swapaxes(0, 1)"), top.jax());
+        long over = Long.parseLong(l.notes().get(0).replaceAll(".*\\((\\d+) B\\).*", "$1"));
+        assertTrue(top.saves() >= over, top.saves() + " B saves what the run is over, " + over + " B");
+        assertTrue(l.rows().stream().noneMatch(r -> r.change().equals("microbatch 4 ways")), "one count, the least that saves enough");
+        long real = Liveness.of(m).peakBytes(0) - Liveness.of(fixed).peakBytes(0);
+        assertEquals(9_295_413_244L, real, "the failing and the microbatched peaks");
+        assertTrue(top.saves() <= real, top.saves() + " B claimed, " + real + " B saved");
+    }
+
+    /**
      * A change found for the peak and again planned against its twin peak is one row; the same change
      * on other values (two leaves to shard, each its own row) stays two.
      */
