@@ -165,16 +165,24 @@ public final class AdviceList {
      * changes that each claim enough, the one whose figure needs no trust in a schedule is the one
      * to make first. A real llama step 31.2 GiB over listed an offload bound of 34.3 GiB above
      * gradient accumulation's exact 32.6 GiB; the offload build delivered 91% and stayed over, the
-     * accumulation build 99% and fit. The rest stay ranked by saves.
+     * accumulation build 99% and fit. Of equal trust, a change that keeps every result (donation,
+     * microbatching, sharding) comes before one that lowers a value's precision: both make the program
+     * fit, and only the second changes what it computes. The rest stay ranked by saves.
      */
     static void enoughFirst(List<Row> rows, long over) {
         if (over <= 0) return;
         List<Row> enough = new ArrayList<>(), rest = new ArrayList<>();
         for (Row r : rows) (r.saves() >= over ? enough : rest).add(r);
-        enough.sort(Comparator.comparingInt((Row r) -> trust(r.figure())).thenComparingLong(r -> -r.saves()));
+        enough.sort(Comparator.comparingInt((Row r) -> trust(r.figure()))
+                .thenComparing(r -> lowersPrecision(r.change())).thenComparingLong(r -> -r.saves()));
         rows.clear();
         rows.addAll(enough);
         rows.addAll(rest);
+    }
+
+    /** Whether the change stores values in bf16 that were f32: it changes what the program computes. */
+    static boolean lowersPrecision(String change) {
+        return change.equals(HalfPrecisionRule.NAME) || change.equals(Remedy.BF16_OUTPUT) || change.equals(Remedy.SCAN_YS_BF16);
     }
 
     /** 0 for the figures that need no trust in a schedule, then bounds, then estimates. */

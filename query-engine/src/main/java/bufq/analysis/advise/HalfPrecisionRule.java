@@ -19,7 +19,9 @@ final class HalfPrecisionRule implements Rule {
     /** A buffer counts as large from this share of the peak. */
     static final double SHARE = 0.01;
 
-    @Override public String name() { return "f32"; }
+    static final String NAME = "f32";
+
+    @Override public String name() { return NAME; }
 
     @Override public String description() {
         return "f32 values live at the peak, each at least 1% of it: bf16 candidates (on XLA:CPU not a dot's operands or"

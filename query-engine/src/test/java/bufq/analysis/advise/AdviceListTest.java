@@ -51,7 +51,9 @@ class AdviceListTest {
                 : list.title().startsWith("advice for the peak of " + m.handle() + " "), list.title());
         long last = Long.MAX_VALUE;
         int lastTrust = -1;
-        boolean enough = l.over() > 0;   // the rows that each save what the program is over come first, exact ones first
+        boolean lastLowers = false;
+        boolean enough = l.over() > 0;   // the rows that each save what the program is over come first, exact ones first,
+                                         // of equal trust those that keep every result first
         for (AdviceList.Row r : l.rows()) {
             String row = m.handle() + ": " + r.change() + " " + r.statement();
             if (enough && r.saves() < l.over()) {
@@ -61,8 +63,11 @@ class AdviceListTest {
             int trust = r.figure().startsWith("exact") ? 0 : r.figure().equals(Recompilation.BOUND) ? 1 : 2;
             if (enough) {
                 assertTrue(trust >= lastTrust, row + ": a less certain figure above it among the rows that save enough");
-                if (trust > lastTrust) last = Long.MAX_VALUE;
+                boolean lowers = AdviceList.lowersPrecision(r.change());
+                assertTrue(trust > lastTrust || lowers || !lastLowers, row + ": keeps every result, below a bf16 change as certain");
+                if (trust > lastTrust || lowers != lastLowers) last = Long.MAX_VALUE;
                 lastTrust = trust;
+                lastLowers = lowers;
             }
             assertTrue(r.saves() <= last, row + " saves more than the row above it: not ranked");
             assertTrue(r.saves() >= 0, row);
@@ -219,6 +224,13 @@ class AdviceListTest {
         List<AdviceList.Row> rows = new java.util.ArrayList<>(List.of(offload, policy, micro, small));
         AdviceList.enoughFirst(rows, 312);
         assertEquals(List.of(micro, offload, policy, small), rows);
+        // a real llama step not donated: parameters and Adam state in bf16 (6.4 GiB, a change of the training's
+        // precision) and donation (2.7 GiB, no result changed) both fit it; donation comes first
+        var f32 = new AdviceList.Row("f32", 690, x, 690L, false, "x.astype(jnp.bfloat16)", "f", "whatif e", List.of());
+        var donation = new AdviceList.Row("donation", 292, x, 292L, false, "jax.jit(f, donate_argnums=(0, 1))", "f", "whatif f", List.of());
+        rows = new java.util.ArrayList<>(List.of(f32, donation, small));
+        AdviceList.enoughFirst(rows, 250);
+        assertEquals(List.of(donation, f32, small), rows);
         rows = new java.util.ArrayList<>(List.of(offload, policy, micro, small));
         AdviceList.enoughFirst(rows, 0);   // not known to be over: by saves
         assertEquals(List.of(offload, policy, micro, small), rows);
