@@ -6,7 +6,6 @@ import bufq.analysis.advise.ReadableEdits;
 import bufq.analysis.advise.Remedy;
 import bufq.analysis.advise.Rule;
 import bufq.analysis.advise.Rules;
-import bufq.analysis.fit.Capacities;
 import bufq.analysis.fit.Capacity;
 import bufq.analysis.liveness.Liveness;
 import bufq.analysis.oom.OomText;
@@ -48,7 +47,8 @@ public final class Advise {
      * @param oom      the loaded out-of-memory messages, or null
      * @param source   how results name the messages' file ("run.log"), or null
      * @param modules  every loaded module in running order (the messages join to them)
-     * @param capacity the capacity said, or null: then the one the messages state, if they state one
+     * @param capacity the capacity said (a client adopts the one the messages state with {@link OomLog#adopt}
+     *                 when its user set none), or null: then only the messages' figures bound it, as in {@code fit}
      */
     public record Ask(List<Rule> rules, OomText oom, String source, List<HloModule> modules, Capacity capacity,
                       Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings) {
@@ -117,13 +117,7 @@ public final class Advise {
         if (Liveness.of(m).peakTime() < 0) return null;
         List<Rule> rules = new ArrayList<>(Rules.standard());
         rules.addAll(ask.rules());
-        Capacity capacity = ask.capacity();
-        if (capacity == null && ask.oom() != null) {
-            // what the shell adopts on loading the messages: the capacity they state, never a guess
-            Capacities.Stated stated = Capacities.stated(ask.oom(), ask.source(), Capacities.Said.NONE);
-            if (stated != null) capacity = Capacities.resolve(new Capacities.Said(stated.choice(), null, -1, "none"));
-        }
-        Remedy.Answer remedy = Remedy.answer(m, ask.oom(), ask.source(), ask.modules(), capacity, ask.catalog(),
+        Remedy.Answer remedy = Remedy.answer(m, ask.oom(), ask.source(), ask.modules(), ask.capacity(), ask.catalog(),
                 ask.tiling(), ask.tilings());
         Advisor.Plan plan = Advisor.plan(m, rules, ask.catalog(), ask.tiling(), ask.tilings());
         return AdviceList.of(m, plan, remedy, new ReadableEdits(m, ask.catalog(), ask.tiling()));

@@ -98,6 +98,12 @@ class AdviceListTest {
         return l;
     }
 
+    /** The capacity the messages state, as a client adopts it when its user set none; null when they state none. */
+    static Capacity stated(bufq.analysis.oom.OomText oom) {
+        bufq.analysis.fit.Capacities.Stated s = bufq.analysis.fit.Capacities.stated(oom, "run.log", bufq.analysis.fit.Capacities.Said.NONE);
+        return s == null ? null : bufq.analysis.fit.Capacities.resolve(new bufq.analysis.fit.Capacities.Said(s.choice(), null, -1, "none"));
+    }
+
     static Advise.Ask alone(HloModule m) {
         return new Advise.Ask(List.of(), null, null, List.of(m), null, Catalog.standard(), TilingModel.TPU, n -> null);
     }

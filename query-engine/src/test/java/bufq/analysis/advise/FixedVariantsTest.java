@@ -46,8 +46,8 @@ class FixedVariantsTest {
         HloModule m = DumpLoader.load(List.of(base.resolve("dump"))).get(0);
         HloModule fixed = DumpLoader.load(List.of(fixedBase.resolve("dump"))).get(0);
         OomText oom = OomReader.read(Files.readString(base.resolve("run.log")));
-        AdviceList list = AdviceListTest.advise(m, new Advise.Ask(List.of(), oom, "run.log", List.of(m), null, Catalog.standard(),
-                TilingModel.TPU, n -> null));
+        AdviceList list = AdviceListTest.advise(m, new Advise.Ask(List.of(), oom, "run.log", List.of(m), AdviceListTest.stated(oom),
+                Catalog.standard(), TilingModel.TPU, n -> null));
         assertTrue(list.failing() && list.notes().get(0).startsWith(m.handle() + " is over by "), list.title() + " " + list.notes());
         AdviceList.Row top = list.rows().get(0);
         assertEquals(change, top.change(), failing + ": the top row " + top.finding());

@@ -95,6 +95,25 @@ class RemedyCliTest {
                 + " at least that; rank 2 needs no recompilation"), table.out());
     }
 
+    /**
+     * A capacity a message states is adopted once, by the client that loads the message: advise takes
+     * the capacity fit takes, and after 'set capacity none' neither has one.
+     */
+    @Test
+    void adviseAndFitTakeTheSameCapacity() {
+        Path run = Corpus.require("tpu/oom/activations");
+        String dump = run.resolve("dump").toString(), log = run.resolve("run.log").toString();
+        DiffCommandTest.Run adopted = DiffCommandTest.bufq("--oom", log, "-c", "advise", "-c", "fit", dump);
+        assertTrue(adopted.err().contains("capacity 16906190848 B taken from message 1"), adopted.err());
+        assertTrue(adopted.out().contains("jit_train_step is over by 7.0GiB (7490894336 B) with what is held beside it"), adopted.out());
+        assertTrue((adopted.out() + adopted.err()).contains("does not fit alone: needs 22.7GiB of 15.7GiB offered, over by 7.0GiB (7490894336 B)"),
+                adopted.out() + adopted.err());
+        DiffCommandTest.Run none = DiffCommandTest.bufq("--oom", log, "-c", "set capacity none", "-c", "advise", "-c", "fit", dump);
+        assertTrue(none.err().contains("error: fit needs a capacity"), none.err());
+        assertTrue(none.out().contains("advice for allocation 813 of jit_train_step"), none.out());
+        assertFalse(none.out().contains(" is over by "), none.out());
+    }
+
     @Test
     void distancesFailsAloneAndIsChunked() {
         Path run = Corpus.require("oom-cpu/distances");
