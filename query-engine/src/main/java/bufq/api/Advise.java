@@ -2,13 +2,13 @@ package bufq.api;
 
 import bufq.analysis.advise.AdviceList;
 import bufq.analysis.advise.Advisor;
-import bufq.analysis.advise.ReadableEdits;
 import bufq.analysis.advise.Remedy;
 import bufq.analysis.advise.Rule;
 import bufq.analysis.advise.Rules;
 import bufq.analysis.fit.Capacity;
 import bufq.analysis.liveness.Liveness;
 import bufq.analysis.oom.OomText;
+import bufq.analysis.whatif.ReadableEdits;
 import bufq.eval.Catalog;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;

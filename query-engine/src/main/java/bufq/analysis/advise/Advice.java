@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * One thing {@code advise} suggests: what a rule saw, the values it saw it in, and the what-if edits
  * that measure it. The edits are the what-if engine's own objects, measured as built and printed once,
- * as people read them, by {@link ReadableEdits}. Immutable.
+ * as people read them, by {@link bufq.analysis.whatif.ReadableEdits}. Immutable.
  *
  * @param rule    the rule's name
  * @param finding one line saying what was seen and what to do

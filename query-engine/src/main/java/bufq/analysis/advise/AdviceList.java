@@ -1,5 +1,6 @@
 package bufq.analysis.advise;
 
+import bufq.analysis.whatif.ReadableEdits;
 import bufq.analysis.liveness.Liveness;
 import bufq.analysis.whatif.Edit;
 import bufq.model.BufferAllocation;

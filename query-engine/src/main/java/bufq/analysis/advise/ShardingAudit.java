@@ -1,5 +1,6 @@
 package bufq.analysis.advise;
 
+import bufq.analysis.whatif.ReadableEdits;
 import bufq.eval.Catalog;
 import bufq.lang.QueryException;
 import bufq.analysis.liveness.Liveness;

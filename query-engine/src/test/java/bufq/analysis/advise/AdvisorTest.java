@@ -1,5 +1,7 @@
 package bufq.analysis.advise;
 
+import bufq.analysis.whatif.ShortestCondition;
+import bufq.analysis.whatif.ReadableEdits;
 import bufq.analysis.liveness.Liveness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,5 +1,7 @@
 package bufq.analysis.advise;
 
+import bufq.analysis.whatif.ShortestCondition;
+import bufq.analysis.whatif.ReadableEdits;
 import bufq.analysis.whatif.Edit;
 import bufq.analysis.whatif.EditParser;
 import bufq.dump.DumpLoader;

@@ -1,5 +1,6 @@
 package bufq.analysis.advise;
 
+import bufq.analysis.whatif.ShortestCondition;
 import bufq.analysis.diff.DiffTables;
 import bufq.analysis.diff.ModuleDiff;
 import bufq.dump.DumpLoader;

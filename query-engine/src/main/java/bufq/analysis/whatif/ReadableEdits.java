@@ -1,6 +1,5 @@
-package bufq.analysis.advise;
+package bufq.analysis.whatif;
 
-import bufq.analysis.whatif.Edit;
 import bufq.eval.Catalog;
 import bufq.lang.QueryException;
 import bufq.model.HloModule;

@@ -1,4 +1,4 @@
-package bufq.analysis.advise;
+package bufq.analysis.whatif;
 
 import bufq.eval.Catalog;
 import bufq.eval.EvalContext;
