@@ -2,12 +2,14 @@ package bufq.api;
 
 import bufq.analysis.advise.AdviceList;
 import bufq.analysis.advise.Advisor;
+import bufq.analysis.advise.Combination;
 import bufq.analysis.advise.Remedy;
 import bufq.analysis.advise.Rule;
 import bufq.analysis.advise.Rules;
 import bufq.analysis.fit.Capacity;
 import bufq.analysis.liveness.Liveness;
 import bufq.analysis.oom.OomText;
+import bufq.analysis.whatif.EditSweep;
 import bufq.analysis.whatif.ReadableEdits;
 import bufq.eval.Catalog;
 import bufq.lang.QueryException;
@@ -120,6 +122,13 @@ public final class Advise {
         Remedy.Answer remedy = Remedy.answer(m, ask.oom(), ask.source(), ask.modules(), ask.capacity(), ask.catalog(),
                 ask.tiling(), ask.tilings());
         Advisor.Plan plan = Advisor.plan(m, rules, ask.catalog(), ask.tiling(), ask.tilings());
-        return AdviceList.of(m, plan, remedy, new ReadableEdits(m, ask.catalog(), ask.tiling()));
+        // changes made together are measured as one what-if; a set whose edits do not run together is not proposed
+        return AdviceList.of(m, plan, remedy, new ReadableEdits(m, ask.catalog(), ask.tiling()), Combination.finder(edits -> {
+            try {
+                return EditSweep.run(m, edits, ask.catalog(), ask.tiling(), ask.tilings()).saved();
+            } catch (QueryException e) {
+                return -1;
+            }
+        }));
     }
 }

@@ -14,7 +14,9 @@ import bufq.units.Units;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -70,7 +72,37 @@ public final class AdviceList {
      * allocation to answer for), each edit printed by {@code readable} (by id when null).
      */
     public static AdviceList of(HloModule m, Advisor.Plan plan, Remedy.Answer remedy, ReadableEdits readable) {
+        return of(m, plan, remedy, readable, null);
+    }
+
+    /** Rows made together: the row listed for them, and the rows it makes, as they rank alone. */
+    public record Combined(Row row, List<Row> parts) {
+        public Combined {
+            parts = List.copyOf(parts);
+        }
+    }
+
+    /** What finds rows to make together ({@link Combination#finder}). */
+    @FunctionalInterface
+    public interface Combiner {
+        /**
+         * The rows to make together when the program is over by {@code over} and no row saves it, or null.
+         *
+         * @param edits   each row's edits (none for a change measured elsewhere)
+         * @param written how a list of edits is printed
+         */
+        Combined combine(List<Row> rows, Map<Row, List<Edit>> edits, long over, Function<List<Edit>, String> written);
+    }
+
+    /**
+     * As {@link #of(HloModule, Advisor.Plan, Remedy.Answer, ReadableEdits)}; when the program is over by
+     * a known amount that no single row saves, {@code combiner} (null for none) finds rows to make
+     * together, listed as one row.
+     */
+    public static AdviceList of(HloModule m, Advisor.Plan plan, Remedy.Answer remedy, ReadableEdits readable,
+                                Combiner combiner) {
         Function<List<Edit>, String> written = readable == null ? Edit::join : readable::render;
+        Map<Row, List<Edit>> edits = new IdentityHashMap<>();
         long peak = Liveness.of(m).peakBytes(), floor = Advisor.minimumSaving(peak);
         List<Row> rows = new ArrayList<>();
         List<String> beyond = new ArrayList<>();
@@ -84,8 +116,10 @@ public final class AdviceList {
             Recompilation.Figure fig = Recompilation.of(m, a, x.saves());
             String statement = "whatif " + written.apply(a.edits());
             seen.add(statement);
-            rows.add(new Row(a.rule(), fig.saves(), fig.kind(), x.saves(), Recompilation.remat(a), JaxCode.of(m, a),
-                        a.finding() + fig.finding(), statement, a.values()));
+            Row row = new Row(a.rule(), fig.saves(), fig.kind(), x.saves(), Recompilation.remat(a), JaxCode.of(m, a),
+                        a.finding() + fig.finding(), statement, a.values());
+            rows.add(row);
+            edits.put(row, a.edits());
         }
         if (remedy != null) {
             for (Remedy.Change c : remedy.changes()) {
@@ -93,17 +127,24 @@ public final class AdviceList {
                 if (fit ? c.saves() <= 0 : c.saves() < floor) continue;   // saves nothing on the target
                 String statement = c.shown(written);
                 if (!fit && !seen.add(statement)) continue;   // a rule found the same edit
-                rows.add(new Row(c.change(), c.saves(), c.figure(), fit ? null : c.saves(), false, c.jax(), c.finding(),
-                        statement, c.values()));
+                Row row = new Row(c.change(), c.saves(), c.figure(), fit ? null : c.saves(), false, c.jax(), c.finding(),
+                        statement, c.values());
+                rows.add(row);
+                edits.put(row, c.edits());
             }
         }
         dropCutBuffers(rows);
         // by bytes saved; of equal savings, what needs the least trust first (an exact figure), then as found
         rows.sort(Comparator.comparingLong((Row r) -> -r.saves()).thenComparingInt(r -> trust(r.figure())));
         dropRepeats(rows);
+        Combined together = null;
+        if (remedy != null && combiner != null && remedy.over() > 0) {
+            together = combiner.combine(List.copyOf(rows), edits, remedy.over(), written);
+            if (together != null) rows.add(together.row());
+        }
         if (remedy != null) enoughFirst(rows, remedy.over());
         List<String> notes = new ArrayList<>();
-        if (remedy != null && remedy.over() > 0) notes.add(overNote(m, remedy.over(), rows));
+        if (remedy != null && remedy.over() > 0) notes.add(overNote(m, remedy.over(), rows, together, combiner != null));
         for (Advisor.Blocked b : plan.blocked()) notes.add("twin peak: " + b.note(written));
         if (rows.isEmpty())
             notes.add("no change found that lowers the peak by " + Units.human(floor) + " or more"
@@ -191,8 +232,15 @@ public final class AdviceList {
         return figure.startsWith("exact") ? 0 : figure.equals(Recompilation.BOUND) ? 1 : 2;
     }
 
-    private static String overNote(HloModule m, long over, List<Row> rows) {
+    private static String overNote(HloModule m, long over, List<Row> rows, Combined together, boolean combined) {
         List<String> enough = new ArrayList<>(), kept = new ArrayList<>();
+        if (together != null) {
+            List<String> parts = new ArrayList<>();
+            for (Row p : together.parts()) parts.add(String.valueOf(rows.indexOf(p) + 1));
+            return m.handle() + " is over by " + Units.human(over) + " (" + over + " B) with what is held beside it: no single"
+                    + " change saves that much; rank " + (rows.indexOf(together.row()) + 1) + " makes ranks " + String.join(" and ", parts)
+                    + " together, measured as one what-if";
+        }
         for (int i = 0; i < rows.size(); i++) {
             if (rows.get(i).saves() < over) continue;
             enough.add(String.valueOf(i + 1));
@@ -200,7 +248,9 @@ public final class AdviceList {
             if (Remedy.FIT.equals(rows.get(i).figure())) kept.add(String.valueOf(i + 1));
         }
         return m.handle() + " is over by " + Units.human(over) + " (" + over + " B) with what is held beside it: "
-                + (enough.isEmpty() ? "no single change saves that much; several together must"
+                + (enough.isEmpty() ? "no single change saves that much" + (combined ? ", nor two or three of the exact and upper-bound"
+                + " rows together (each set that could add up measured as one what-if): the program needs a change this list"
+                + " does not hold (more devices to shard over, or a smaller model)" : "; several together must")
                 : (enough.size() == 1 ? "rank " : "ranks ") + String.join(", ", enough) + (enough.size() == 1 ? " saves" : " each save")
                 + " at least that" + (kept.isEmpty() ? "" : "; " + (kept.size() == 1 ? "rank " : "ranks ") + String.join(", ", kept)
                 + " need" + (kept.size() == 1 ? "s" : "") + " no recompilation"));
