@@ -5,6 +5,7 @@ import bufq.model.HloValue;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -67,7 +68,7 @@ public record Combination(List<AdviceList.Row> parts, List<Edit> edits, long sav
         }
         candidates.sort(Comparator.comparingLong((AdviceList.Row r) -> -r.saves()));
         Combination best = null;
-        Map<Set<AdviceList.Row>, Long> pairs = new java.util.HashMap<>();
+        Map<Set<AdviceList.Row>, Long> pairs = new HashMap<>();
         for (int size = 2; size <= 3 && best == null; size++) {
             int from = Math.min(candidates.size(), size == 2 ? PAIRS_FROM : TRIPLES_FROM);
             for (List<AdviceList.Row> parts : subsets(candidates.subList(0, from), size)) {
@@ -115,17 +116,23 @@ public record Combination(List<AdviceList.Row> parts, List<Edit> edits, long sav
         return false;
     }
 
-    /** Whether the rows change disjoint values, or share only values that each scales. */
+    /**
+     * Whether the rows can be made together: no two counts of one change, and two rows that share
+     * values only where one of them merely scales them and the other keeps them (no drop, no
+     * donation), and not both storing them in bf16 (a value halves once).
+     */
     private static boolean compatible(List<AdviceList.Row> parts, Map<AdviceList.Row, List<Edit>> edits) {
         Set<String> names = new HashSet<>();
         for (AdviceList.Row p : parts) if (!names.add(p.change().replaceAll(" .*", ""))) return false;   // two counts of one change
         for (int i = 0; i < parts.size(); i++)
             for (int j = i + 1; j < parts.size(); j++) {
-                List<Edit> a = edits.get(parts.get(i)), b = edits.get(parts.get(j));
-                if (allScale(a) && allScale(b) || allScale(a) && keepsValues(b) || allScale(b) && keepsValues(a)) continue;
-                Set<HloValue> shared = new HashSet<>(parts.get(i).evidence());
-                shared.retainAll(new HashSet<>(parts.get(j).evidence()));
-                if (!shared.isEmpty()) return false;
+                AdviceList.Row x = parts.get(i), y = parts.get(j);
+                Set<HloValue> shared = new HashSet<>(x.evidence());
+                shared.retainAll(new HashSet<>(y.evidence()));
+                if (shared.isEmpty()) continue;
+                if (AdviceList.lowersPrecision(x.change()) && AdviceList.lowersPrecision(y.change())) return false;
+                List<Edit> a = edits.get(x), b = edits.get(y);
+                if (!(allScale(a) && keepsValues(b) || allScale(b) && keepsValues(a))) return false;
             }
         return true;
     }

@@ -3,6 +3,7 @@ package bufq.analysis.advise;
 import bufq.analysis.fit.Capacity;
 import bufq.analysis.oom.OomReader;
 import bufq.analysis.oom.OomText;
+import bufq.analysis.whatif.Edit;
 import bufq.analysis.whatif.EditParser;
 import bufq.analysis.whatif.EditSweep;
 import bufq.api.Advise;
@@ -14,10 +15,13 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -61,6 +65,40 @@ class CombinationTest {
         assertTrue(l.rows().stream().noneMatch(r -> r.change().contains(" + ")), l.rows().toString());
         assertTrue(l.notes().get(0).contains("no single change saves that much, nor two or three of the exact and upper-bound rows"
                 + " together"), l.notes().get(0));
+    }
+
+    /**
+     * Which rows make a set: a value is stored in bf16 once, so two bf16 rows on the same values do not
+     * combine; a dropped value is not also scaled; a microbatch of bf16 values is a quarter of each.
+     */
+    @Test
+    void rowsCombineOnlyWhereTheirEditsDo() throws Exception {
+        HloModule m = DumpLoader.load(List.of(RNN.resolve("failing"))).get(0);
+        List<bufq.model.HloValue> v = new java.util.ArrayList<>(m.values());
+        String x = Recompilation.EXACT;
+        Edit.Where a = Edit.Where.of("id = 1"), b = Edit.Where.of("id = 2");
+        var f32 = new AdviceList.Row("f32", 60, x, 60L, false, "x.astype(jnp.bfloat16)", "f", "whatif a", List.of(v.get(0), v.get(1)));
+        var ysBf16 = new AdviceList.Row("scan ys in bf16", 50, x, 50L, false, "y.astype(jnp.bfloat16)", "f", "whatif b", List.of(v.get(1)));
+        var noYs = new AdviceList.Row("no scan ys", 55, Recompilation.BOUND, 55L, false, "jax.lax.scan(...)", "f", "whatif c", List.of(v.get(1)));
+        var micro = new AdviceList.Row("microbatch 4 ways", 40, x, 40L, false, "jax.lax.scan(...)", "f", "whatif d",
+                List.of(v.get(0), v.get(1), v.get(2)));
+        Map<AdviceList.Row, List<Edit>> edits = new IdentityHashMap<>();
+        edits.put(f32, List.of(Edit.Scale.of(a, 0.5)));
+        edits.put(ysBf16, List.of(Edit.Scale.of(b, 0.5)));
+        edits.put(noYs, List.of(Edit.Drop.of(b)));
+        edits.put(micro, List.of(Edit.Scale.of(a, 0.25)));
+        Combination.Measure sum = es -> 100;   // every set measured saves enough: only compatibility decides
+        Combination c = Combination.find(List.of(f32, noYs, ysBf16, micro), edits, 90, sum);
+        assertEquals(List.of(f32, micro), c.parts(), "exact and keeping every value: bf16 with a microbatch");
+        // without the microbatch: f32 and the ys in bf16 share a value (bf16 once), the ys dropped are not also scaled
+        assertNull(Combination.find(List.of(noYs, ysBf16), edits, 90, sum));
+        assertNull(Combination.find(List.of(f32, ysBf16), edits, 90, sum));
+        // a drop of values another row does not touch combines, the scales first in the one what-if
+        var other = new AdviceList.Row("no scan ys", 55, Recompilation.BOUND, 55L, false, "jax.lax.scan(...)", "f", "whatif e", List.of(v.get(3)));
+        edits.put(other, List.of(Edit.Drop.of(b)));
+        Combination d = Combination.find(List.of(other, ysBf16), edits, 90, sum);
+        assertEquals(List.of(other, ysBf16), d.parts());
+        assertTrue(d.edits().get(0) instanceof Edit.Scale && d.edits().get(1) instanceof Edit.Drop, d.edits().toString());
     }
 
     @Test
