@@ -144,7 +144,7 @@ public final class AdviceList {
         }
         if (remedy != null) enoughFirst(rows, remedy.over());
         List<String> notes = new ArrayList<>();
-        if (remedy != null && remedy.over() > 0) notes.add(overNote(m, remedy.over(), rows, together, combiner != null));
+        if (remedy != null && remedy.over() > 0) notes.add(overNote(m, remedy, rows, together, combiner != null));
         for (Advisor.Blocked b : plan.blocked()) notes.add("twin peak: " + b.note(written));
         if (rows.isEmpty())
             notes.add("no change found that lowers the peak by " + Units.human(floor) + " or more"
@@ -232,14 +232,17 @@ public final class AdviceList {
         return figure.startsWith("exact") ? 0 : figure.equals(Recompilation.BOUND) ? 1 : 2;
     }
 
-    private static String overNote(HloModule m, long over, List<Row> rows, Combined together, boolean combined) {
+    private static String overNote(HloModule m, Remedy.Answer remedy, List<Row> rows, Combined together, boolean combined) {
+        long over = remedy.over();
+        String by = m.handle() + " is over by " + (remedy.unseen() == null ? "" : "at least ") + Units.human(over) + " (" + over
+                + " B) with what is held beside it";
+        String unseen = remedy.unseen() == null ? "" : "; not counted: " + remedy.unseen();
         List<String> enough = new ArrayList<>(), kept = new ArrayList<>();
         if (together != null) {
             List<String> parts = new ArrayList<>();
             for (Row p : together.parts()) parts.add(String.valueOf(rows.indexOf(p) + 1));
-            return m.handle() + " is over by " + Units.human(over) + " (" + over + " B) with what is held beside it: no single"
-                    + " change saves that much; rank " + (rows.indexOf(together.row()) + 1) + " makes ranks " + String.join(" and ", parts)
-                    + " together, measured as one what-if";
+            return by + ": no single change saves that much; rank " + (rows.indexOf(together.row()) + 1) + " makes ranks " + String.join(" and ", parts)
+                    + " together, measured as one what-if" + unseen;
         }
         for (int i = 0; i < rows.size(); i++) {
             if (rows.get(i).saves() < over) continue;
@@ -247,13 +250,12 @@ public final class AdviceList {
             // an array not kept or donated: a change of the caller, not of the program
             if (Remedy.FIT.equals(rows.get(i).figure())) kept.add(String.valueOf(i + 1));
         }
-        return m.handle() + " is over by " + Units.human(over) + " (" + over + " B) with what is held beside it: "
-                + (enough.isEmpty() ? "no single change saves that much" + (combined ? ", nor two or three of the exact and upper-bound"
+        return by + ": " + (enough.isEmpty() ? "no single change saves that much" + (combined ? ", nor two or three of the exact and upper-bound"
                 + " rows together (each set that could add up measured as one what-if): the program needs a change this list"
                 + " does not hold (more devices to shard over, or a smaller model)" : "; several together must")
                 : (enough.size() == 1 ? "rank " : "ranks ") + String.join(", ", enough) + (enough.size() == 1 ? " saves" : " each save")
                 + " at least that" + (kept.isEmpty() ? "" : "; " + (kept.size() == 1 ? "rank " : "ranks ") + String.join(", ", kept)
-                + " need" + (kept.size() == 1 ? "s" : "") + " no recompilation"));
+                + " need" + (kept.size() == 1 ? "s" : "") + " no recompilation")) + unseen;
     }
 
     private static String allocationNote(Remedy.Answer r) {

@@ -53,8 +53,10 @@ public final class Remedy {
      * @param failing whether an out-of-memory message failed on it (else it is the peak's largest)
      * @param over    by how much the program is over what it is offered with what is held beside it;
      *                -1 when not known or not over
+     * @param unseen  what the dumps cannot see that {@code over} leaves out, or null: on XLA:CPU with no
+     *                reservation, the process's own memory (over is then the least it is over)
      */
-    public record Answer(BufferAllocation allocation, String why, boolean failing, long over, List<Change> changes) {
+    public record Answer(BufferAllocation allocation, String why, boolean failing, long over, String unseen, List<Change> changes) {
         public Answer {
             changes = List.copyOf(changes);
         }
@@ -84,6 +86,7 @@ public final class Remedy {
                 : "the largest allocation live at the peak";
         List<Change> others = new ArrayList<>();
         long offered = -1, over = -1;
+        String unseen = null;
         List<Failure> failures = oom == null ? List.of() : Capacities.failures(oom, source, modules);
         if (capacity != null || !failures.isEmpty()) {
             List<Program> programs = new ArrayList<>();
@@ -92,6 +95,8 @@ public final class Remedy {
             try {
                 FitReport r = FitReport.of(programs, capacity, Keep.ALL, "", failures);
                 offered = r.capacity().offeredBytes();
+                // XLA:CPU's device is the process: its own memory (the interpreter, jaxlib) is in the capacity, not the dumps
+                if ("cpu".equals(m.info().backend()) && r.capacity().reservedBytes() <= 0) unseen = PROCESS;
                 for (Fit.Step s : r.steps()) if (s.program().handle().equals(m.handle()) && !s.fits()) over = s.overBytes();
                 String set = null;   // fit names the set of arrays once, on its first row: each row of it reproduces by that
                 for (Changes.Change c : r.changes()) {
@@ -104,7 +109,7 @@ public final class Remedy {
                 // no capacity and no failure among these programs to bound it: no fit changes
             }
         }
-        return new Answer(a, why, failing, over, changes(m, a, offered, over, others, catalog, tiling, tilings));
+        return new Answer(a, why, failing, over, unseen, changes(m, a, offered, over, others, catalog, tiling, tilings));
     }
 
     /**
@@ -135,6 +140,15 @@ public final class Remedy {
             return edits.isEmpty() ? statement : "whatif " + written.apply(edits);
         }
     }
+
+    /**
+     * What an XLA:CPU program's capacity holds that no dump shows, when no reservation counts it: under
+     * {@code ulimit -v}, a Python process with jaxlib loaded holds about 1.4 GB before any program, more
+     * with other libraries (three real training runs with optax: 1.7 to 2.7 GB).
+     */
+    static final String PROCESS = "the process's own memory, which no dump shows (under ulimit -v a Python process"
+            + " with jaxlib loaded holds about 1.4 GB before any program, more with other libraries), so a change must save"
+            + " more; 'set reserved SIZE' counts it";
 
     /** Changes that store a value in bf16: they change what the program computes. */
     static final String BF16_OUTPUT = "bf16 output", SCAN_YS_BF16 = "scan ys in bf16";

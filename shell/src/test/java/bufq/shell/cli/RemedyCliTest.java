@@ -114,6 +114,27 @@ class RemedyCliTest {
         assertFalse(none.out().contains(" is over by "), none.out());
     }
 
+    /**
+     * Under a process limit on XLA:CPU the capacity holds the process's own memory, which no dump shows:
+     * without a reservation the figure is the least the run is over and the note says so; a reservation
+     * counts it, and the list is sized against the larger figure.
+     */
+    @Test
+    void aProcessLimitSaysWhatTheDumpsDoNotHold() {
+        Path rnn = CliTest.root().resolve("query-engine/src/test/resources/fixtures/rnn-oom");
+        String dump = rnn.resolve("failing").toString(), log = rnn.resolve("run.log").toString();
+        DiffCommandTest.Run bare = DiffCommandTest.bufq("--oom", log, "--capacity", "5000000KiB", "-c", "advise", dump);
+        assertEquals(0, bare.exit(), bare.err());
+        assertTrue(bare.out().contains("jit_loss is over by at least 6.2GiB (6692372816 B) with what is held beside it: rank 1 saves at least"
+                + " that; not counted: the process's own memory"), bare.out());
+        assertTrue(bare.out().contains("   1  microbatch 8 ways "), bare.out());
+        DiffCommandTest.Run reserved = DiffCommandTest.bufq("--oom", log, "--capacity", "5000000KiB", "-c", "set reserved 1400MB", "-c", "advise", dump);
+        assertEquals(0, reserved.exit(), reserved.err());
+        assertTrue(reserved.out().contains("jit_loss is over by 7.5GiB (8092372816 B) with what is held beside it: no single change saves"
+                + " that much; rank 1 makes ranks"), reserved.out());
+        assertFalse(reserved.out().contains("not counted"), reserved.out());
+    }
+
     @Test
     void distancesFailsAloneAndIsChunked() {
         Path run = Corpus.require("oom-cpu/distances");
