@@ -271,7 +271,8 @@ class ReaderErasTest {
         // tf-era, old2024, late2025, jax010-mlp, analysis-off, tpu, report-only, loose, and the two
         // modules of framed-stdout.log: a file that loads when named loads from its directory too;
         // the five programs of oom-cpu/pair; the MLP at seven batches (mlp-batch); and the kernel
-        // smoother (kernel-smoother); the RNN that ran out of memory and its microbatched step (rnn-oom).
-        assertEquals(25, all.size(), all.toString());
+        // smoother (kernel-smoother); the RNN that ran out of memory and its microbatched step (rnn-oom); a
+        // contrastive step whole and chunked (contrastive).
+        assertEquals(27, all.size(), all.toString());
     }
 }

@@ -190,7 +190,7 @@ public final class Remedy {
         if (!scan.isEmpty()) changes.addAll(scanMicrobatch(m, a, holders, over, catalog, tiling, tilings));
         // a scan's ys are stacked along its iterations: the scan changes say what to do with them
         if (scan.isEmpty() && (a.isTemp() || (!a.isParameter() && !ProgramSizes.liveOut(a))))
-            changes.addAll(chunk(m, a, holders, offered, catalog, tiling, tilings));
+            changes.addAll(chunk(m, a, holders, offered, over, catalog, tiling, tilings));
         List<HloValue> largest = new ArrayList<>(values);
         largest.sort(Comparator.comparingLong(HloValue::size).reversed());
         if (ProgramSizes.liveOut(a) && !a.isParameter())
@@ -225,7 +225,7 @@ public final class Remedy {
      * the leading axis of its largest holder divides every holder sharing that leading dimension by
      * the chunk count, measured as those values scaled by 1/k.
      */
-    private static List<Change> chunk(HloModule m, BufferAllocation a, List<HloValue> holders, long offered,
+    private static List<Change> chunk(HloModule m, BufferAllocation a, List<HloValue> holders, long offered, long over,
                                       Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
             throws QueryException {
         if (holders.isEmpty() || holders.get(0).shape() == null || holders.get(0).shape().rank() < 2) return List.of();
@@ -253,6 +253,7 @@ public final class Remedy {
         Facts f = new Facts(m);
         boolean training = false;
         for (HloValue v : chunked) training |= f.category(v).equals("residuals");
+        if (training && !square(m, a, lead).isEmpty()) return rowChunks(m, a, holders, lead, over, catalog, tiling, tilings);
         if (training)
             return List.of(measured(m, "microbatch " + k + " ways", "jax.lax.scan(lambda g, b: (g + jax.grad(loss)(params, b), None),"
                     + " g0, batch.reshape(" + k + ", " + lead / k + ", ...))", "the values of allocation " + a.index() + " with leading axis "
@@ -263,6 +264,50 @@ public final class Remedy {
                 + " (" + big.shape().text() + ") in " + k + " chunks of its leading axis (" + lead + "): lax.map over x.reshape(" + k
                 + ", " + lead / k + ", ...), or a Python loop of " + k + " calls, so one chunk's temporaries are live at a time",
                 List.of(edit), chunked, catalog, tiling, tilings));
+    }
+
+    /**
+     * The values of allocation {@code a} that are {@code [lead, lead]} matrices: the batch by the batch.
+     * Only rank 2: attention scores {@code [batch, heads, seq, seq]} whose batch happens to equal the
+     * head count are not one, and nor is anything else whose second axis is another axis of that length.
+     */
+    private static List<Long> square(HloModule m, BufferAllocation a, long lead) {
+        List<Long> ids = new ArrayList<>();
+        for (HloValue v : m.valuesIn(a.index()))
+            if (v.shape() != null && v.shape().rank() == 2 && v.shape().dim(0) == lead && v.shape().dim(1) == lead) ids.add(v.id());
+        return ids;
+    }
+
+    /**
+     * Chunking the rows of a training step's batch-by-batch matrices ({@code [B, B]}: a contrastive
+     * loss's similarities, pairwise distances): the batch meets itself there, so accumulating the
+     * gradients of microbatches would change the loss (each example would see fewer others), while
+     * computing the matrix a block of rows at a time under {@code jax.checkpoint}, each block reduced
+     * inside (its logsumexp), keeps it. Measured as those matrices scaled by 1/k; k is the least power
+     * of two (up to 64) that saves what the program is over, 4 when that is not known.
+     */
+    private static List<Change> rowChunks(HloModule m, BufferAllocation a, List<HloValue> holders, long lead, long over,
+                                          Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
+            throws QueryException {
+        List<Long> ids = square(m, a, lead);
+        Set<Long> cut = new HashSet<>(ids);
+        List<HloValue> rows = new ArrayList<>();
+        for (HloValue v : holders) if (cut.contains(v.id())) rows.add(v);
+        HloValue first = rows.isEmpty() ? m.valuesIn(a.index()).stream().filter(v -> cut.contains(v.id())).findFirst().orElseThrow()
+                : rows.get(0);
+        Change best = null;
+        for (long k = over > 0 ? 2 : 4; k <= Math.min(64, lead); k *= 2) {
+            if (lead % k != 0) continue;
+            best = measured(m, "chunk " + k + " ways", "jax.lax.map(jax.checkpoint(f), rows.reshape(" + k + ", " + lead / k + ", ...))",
+                    "allocation " + a.index() + " holds the backward pass's residuals and " + ids.size() + " [" + lead + ", " + lead
+                    + "] matrices (e.g. " + first.label() + ", " + first.shape().text() + "): the batch meets itself there, as in a"
+                    + " contrastive or pairwise loss, so microbatches would change the loss (each example would see fewer others);"
+                    + " compute the rows in " + k + " blocks of " + lead / k + " (jax.lax.map over a jax.checkpoint-ed function of a"
+                    + " block of rows that reduces it, e.g. its logsumexp, inside), so one block is live at a time and the loss is"
+                    + " the same", List.of(Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / k)), rows, catalog, tiling, tilings);
+            if (over <= 0 || best.saves() >= over) break;
+        }
+        return best == null ? List.of() : List.of(best);
     }
 
     /**

@@ -200,6 +200,32 @@ class AdviceListTest {
     }
 
     /**
+     * A contrastive step's batch meets itself in a [B, B] matrix: the row chunks the matrix's rows
+     * (the loss unchanged) and never microbatches (which would change it); the same step with its
+     * rows in 4 blocks saved at least 80% of what the row claims.
+     */
+    @Test
+    void aBatchThatMeetsItselfIsChunkedByRowsNotMicrobatched() throws Exception {
+        Path base = Path.of(System.getProperty("bufq.root", ".")).resolve("query-engine/src/test/resources/fixtures/contrastive");
+        HloModule m = DumpLoader.load(List.of(base.resolve("whole"))).get(0);
+        HloModule chunked = DumpLoader.load(List.of(base.resolve("chunked"))).get(0);
+        AdviceList l = advise(m, alone(m));
+        assertTrue(l.rows().stream().noneMatch(r -> r.change().startsWith("microbatch")), l.rows().toString());
+        AdviceList.Row top = l.rows().get(0);
+        assertEquals("chunk 4 ways", top.change(), l.rows().toString());
+        assertTrue(top.jax().startsWith("jax.lax.map(jax.checkpoint(f), rows.reshape(4, 512") && top.finding().contains("[2048, 2048]")
+                && top.finding().contains("microbatches would change the loss"), top.jax() + " " + top.finding());
+        for (bufq.model.HloValue v : top.evidence())
+            assertTrue(v.shape().dim(0) == 2048 && v.shape().dim(1) == 2048, v.label() + " " + v.shape().text());
+        long real = Liveness.of(m).peakBytes(0) - Liveness.of(chunked).peakBytes(0);
+        assertEquals(34_938_616L, real, "the whole and the chunked peaks");
+        // attention scores f32[8,8,128,128] of a batch of 8 with 8 heads are not a batch-by-batch matrix
+        HloModule t = DumpLoader.load(List.of(Corpus.require("jax-0.10.2/transformer-2layer"))).get(0);
+        assertTrue(advise(t, alone(t)).rows().stream().anyMatch(r -> r.change().equals("microbatch 4 ways")), t.handle());
+        assertTrue(real >= 0.8 * top.saves(), top.saves() + " B claimed, " + real + " B saved");
+    }
+
+    /**
      * A change found for the peak and again planned against its twin peak is one row; the same change
      * on other values (two leaves to shard, each its own row) stays two.
      */
