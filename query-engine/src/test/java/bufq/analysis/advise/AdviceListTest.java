@@ -219,6 +219,11 @@ class AdviceListTest {
             assertTrue(v.shape().dim(0) == 2048 && v.shape().dim(1) == 2048, v.label() + " " + v.shape().text());
         long real = Liveness.of(m).peakBytes(0) - Liveness.of(chunked).peakBytes(0);
         assertEquals(34_938_616L, real, "the whole and the chunked peaks");
+        // XLA:CPU runs a convolution in a while loop far slower: a conv net's microbatches are a Python loop
+        HloModule cnn = DumpLoader.load(List.of(Corpus.require("jax-0.10.2/cnn"))).get(0);
+        AdviceList.Row micro = advise(cnn, alone(cnn)).rows().stream().filter(r -> r.change().startsWith("microbatch")).findFirst().orElseThrow();
+        assertTrue(micro.jax().startsWith("for b in batch.reshape(") && micro.finding().contains("Python loop of jitted jax.grad calls"),
+                micro.jax() + " " + micro.finding());
         // attention scores f32[8,8,128,128] of a batch of 8 with 8 heads are not a batch-by-batch matrix
         HloModule t = DumpLoader.load(List.of(Corpus.require("jax-0.10.2/transformer-2layer"))).get(0);
         assertTrue(advise(t, alone(t)).rows().stream().anyMatch(r -> r.change().equals("microbatch 4 ways")), t.handle());
