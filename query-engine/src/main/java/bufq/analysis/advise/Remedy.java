@@ -304,16 +304,30 @@ public final class Remedy {
         for (HloValue v : holders) if (cut.contains(v.id())) rows.add(v);
         HloValue first = rows.isEmpty() ? m.valuesIn(a.index()).stream().filter(v -> cut.contains(v.id())).findFirst().orElseThrow()
                 : rows.get(0);
-        Change best = null;
-        for (long k = over > 0 ? 2 : 4; k <= Math.min(64, lead); k *= 2) {
-            if (lead % k != 0) continue;
-            best = measured(m, "chunk " + k + " ways", "jax.lax.map(jax.checkpoint(f), rows.reshape(" + k + ", " + lead / k + ", ...))",
+        return leastCount(lead, 64, over, k -> measured(m, "chunk " + k + " ways", "jax.lax.map(jax.checkpoint(f), rows.reshape(" + k + ", " + lead / k + ", ...))",
                     "allocation " + a.index() + " holds the backward pass's residuals and " + ids.size() + " [" + lead + ", " + lead
                     + "] matrices (e.g. " + first.label() + ", " + first.shape().text() + "): the batch meets itself there, as in a"
                     + " contrastive or pairwise loss, so microbatches would change the loss (each example would see fewer others);"
                     + " compute the rows in " + k + " blocks of " + lead / k + " (jax.lax.map over a jax.checkpoint-ed function of a"
                     + " block of rows that reduces it, e.g. its logsumexp, inside), so one block is live at a time and the loss is"
-                    + " the same", List.of(Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / k)), rows, catalog, tiling, tilings);
+                    + " the same", List.of(Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / k)), rows, catalog, tiling, tilings));
+    }
+
+    /** A change made with a count of {@code k}, measured. */
+    @FunctionalInterface
+    private interface Counted {
+        Change at(long k) throws QueryException;
+    }
+
+    /**
+     * The change at the least power of two, up to {@code cap} and dividing {@code axis}, that saves
+     * {@code over} (else at the largest tried); at 4 when {@code over} is not known.
+     */
+    private static List<Change> leastCount(long axis, long cap, long over, Counted counted) throws QueryException {
+        Change best = null;
+        for (long k = over > 0 ? 2 : 4; k <= Math.min(cap, axis); k *= 2) {
+            if (axis % k != 0) continue;
+            best = counted.at(k);
             if (over <= 0 || best.saves() >= over) break;
         }
         return best == null ? List.of() : List.of(best);
@@ -404,20 +418,17 @@ public final class Remedy {
         List<HloValue> stacked = new ArrayList<>();
         for (HloValue v : holders) if (cut.contains(v.id())) stacked.add(v);
         long steps = big.shape().dim(0);
-        Change best = null;
-        for (long k = over > 0 ? 2 : 4; k <= Math.min(16, batch); k *= 2) {
-            if (batch % k != 0) continue;
+        String example = big.name() + big.index() + ", " + big.shape().text(), loop = big.name();
+        return leastCount(batch, 16, over, k -> {
             String reshape = "xs.reshape(" + steps + ", " + k + ", " + batch / k + ", ...).swapaxes(0, 1)";
-            best = measured(m, "microbatch " + k + " ways", "jax.lax.scan(lambda g, b: (g + jax.grad(loss)(params, b), None), g0, "
-                    + reshape + ")", "the lax.scan " + big.name() + " stacks " + steps + " slices of [" + batch + ", ...] (e.g. "
-                    + big.name() + big.index() + ", " + big.shape().text() + "), among them the backward pass's residuals: its"
+            return measured(m, "microbatch " + k + " ways", "jax.lax.scan(lambda g, b: (g + jax.grad(loss)(params, b), None), g0, "
+                    + reshape + ")", "the lax.scan " + loop + " stacks " + steps + " slices of [" + batch + ", ...] (e.g. "
+                    + example + "), among them the backward pass's residuals: its"
                     + " iterations are axis 0 and the batch is axis 1; accumulate the gradients of " + k + " microbatches of "
                     + batch / k + " in a jax.lax.scan carry, splitting the scanned inputs along axis 1 (" + reshape
                     + "), so one microbatch's stacked values are live at a time",
                     List.of(Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / k)), stacked, catalog, tiling, tilings);
-            if (over <= 0 || best.saves() >= over) break;
-        }
-        return best == null ? List.of() : List.of(best);
+        });
     }
 
     /**
