@@ -31,8 +31,11 @@ final class AdviseCommand implements Command {
     @Override public String description() {
         return "One ranked list of changes for one target: the allocation a loaded out-of-memory message\n"
                 + "failed on, else the peak (the title says which). It merges the rules below (the telltale signs\n"
-                + "of XLA's OOM guide) and the changes that shrink the target's allocation (chunk a huge temp,\n"
-                + "bf16/shard/donate it, fit's drops of arrays held beside it). Rules:\n"
+                + "of XLA's OOM guide) and the changes that shrink the target's allocation (chunk a huge temp;\n"
+                + "in a training step microbatch its batch, along axis 1 of a scan's stacked values, or chunk the\n"
+                + "rows of its [B, B] matrices; bf16/shard/donate it; fit's drops of arrays held beside it). When\n"
+                + "the program is over by more than any row saves, the fewest rows that save it together are\n"
+                + "measured as one what-if and listed first as one row. Rules:\n"
                 + Advise.rules().stream().map(r -> "  " + String.format("%-14s", r.name()) + r.description())
                         .collect(Collectors.joining("\n"))
                 + "\nEach row: the change, what it saves, the kind of figure, the JAX code to write (jax), the\n"
