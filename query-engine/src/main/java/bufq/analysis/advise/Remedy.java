@@ -240,10 +240,7 @@ public final class Remedy {
         long k = 4;
         long needs = ProgramSizes.of(m).needsBytes(), rest = needs - a.size();
         if (offered > 0 && needs > offered && offered > rest) k = Math.max(2, (a.size() + offered - rest - 1) / (offered - rest));
-        long d = k;
-        while (d < lead && lead % d != 0) d++;
-        k = Math.min(d, lead);
-        Edit edit = Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / k);
+        k = divisor(k, lead);
         HloInstruction i = m.instruction(big.name());
         String op = i == null || i.opName() == null ? big.label() : i.opName();
         List<HloValue> chunked = new ArrayList<>();
@@ -257,22 +254,54 @@ public final class Remedy {
         if (training) {
             // XLA:CPU runs a convolution inside a while loop far slower: there the microbatches are a Python loop
             boolean loopSlow = "cpu".equals(m.info().backend()) && chunked.stream().anyMatch(v -> f.opName(v).contains("conv_general_dilated"));
-            String split = "batch.reshape(" + k + ", " + lead / k + ", ...)";
-            return List.of(measured(m, "microbatch " + k + " ways", loopSlow
-                    ? "for b in " + split + ": g = jax.tree.map(jnp.add, g, jax.jit(jax.grad(loss))(params, b))"
-                    : "jax.lax.scan(lambda g, b: (g + jax.grad(loss)(params, b), None), g0, " + split + ")",
-                    "the values of allocation " + a.index() + " with leading axis " + lead + " (" + op + ", " + big.shape().text()
-                    + ") include the backward pass's residuals: if that axis is the batch, accumulate the gradients of " + k
-                    + " microbatches of " + lead / k + (loopSlow ? " in a Python loop of jitted jax.grad calls, outside any jax.jit"
-                    + " (XLA:CPU runs a convolution inside a jax.lax.scan far slower: a real 5-convolution step at batch 512 took 196 s"
-                    + " as a scan of 2 microbatches, 9 s without the loop; and unrolled inside one jitted step the microbatches are"
-                    + " scheduled together: at batch 4096 its temp fell only from 3.47 GB to 3.04 GB)" : " in a jax.lax.scan carry") + ", so one microbatch's activations are"
-                    + " live at a time", List.of(edit), chunked, catalog, tiling, tilings));
+            return enough(k, lead, over, n -> microbatch(m, a, big, op, lead, n, loopSlow, ids, chunked, catalog, tiling, tilings));
         }
-        return List.of(measured(m, "chunk " + k + " ways", "jax.lax.map(f, x.reshape(" + k + ", " + lead / k + ", ...))", "compute " + op
-                + " (" + big.shape().text() + ") in " + k + " chunks of its leading axis (" + lead + "): lax.map over x.reshape(" + k
-                + ", " + lead / k + ", ...), or a Python loop of " + k + " calls, so one chunk's temporaries are live at a time",
-                List.of(edit), chunked, catalog, tiling, tilings));
+        return enough(k, lead, over, n -> measured(m, "chunk " + n + " ways", "jax.lax.map(f, x.reshape(" + n + ", " + lead / n + ", ...))",
+                "compute " + op + " (" + big.shape().text() + ") in " + n + " chunks of its leading axis (" + lead + "): lax.map over"
+                + " x.reshape(" + n + ", " + lead / n + ", ...), or a Python loop of " + n + " calls, so one chunk's temporaries are live"
+                + " at a time", List.of(Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / n)), chunked, catalog, tiling, tilings));
+    }
+
+    /** The least divisor of {@code axis} from {@code k} up, at most {@code axis}: equal chunks. */
+    private static long divisor(long k, long axis) {
+        long d = k;
+        while (d < axis && axis % d != 0) d++;
+        return Math.min(d, axis);
+    }
+
+    /**
+     * The change at count {@code k}; where the program is over by more than it saves, at twice the
+     * count (a divisor of the axis, up to 64) while that saves more, until it saves enough. The first
+     * count comes from the allocation's size, as if all of it scaled; only some of it does, and what
+     * is held beside the program, a reservation said, is in {@code over}.
+     */
+    private static List<Change> enough(long k, long axis, long over, Counted counted) throws QueryException {
+        Change c = counted.at(k);
+        while (over > 0 && c.saves() < over) {
+            long next = divisor(k * 2, axis);
+            if (next <= k || next > 64) break;
+            Change d = counted.at(next);
+            if (d.saves() <= c.saves()) break;
+            k = next;
+            c = d;
+        }
+        return List.of(c);
+    }
+
+    private static Change microbatch(HloModule m, BufferAllocation a, HloValue big, String op, long lead, long k, boolean loopSlow,
+                                     List<Long> ids, List<HloValue> chunked, Catalog catalog, TilingModel tiling,
+                                     Function<String, TilingModel> tilings) throws QueryException {
+        String split = "batch.reshape(" + k + ", " + lead / k + ", ...)";
+        return measured(m, "microbatch " + k + " ways", loopSlow
+                ? "for b in " + split + ": g = jax.tree.map(jnp.add, g, jax.jit(jax.grad(loss))(params, b))"
+                : "jax.lax.scan(lambda g, b: (g + jax.grad(loss)(params, b), None), g0, " + split + ")",
+                "the values of allocation " + a.index() + " with leading axis " + lead + " (" + op + ", " + big.shape().text()
+                + ") include the backward pass's residuals: if that axis is the batch, accumulate the gradients of " + k
+                + " microbatches of " + lead / k + (loopSlow ? " in a Python loop of jitted jax.grad calls, outside any jax.jit"
+                + " (XLA:CPU runs a convolution inside a jax.lax.scan far slower: a real 5-convolution step at batch 512 took 196 s"
+                + " as a scan of 2 microbatches, 9 s without the loop; and unrolled inside one jitted step the microbatches are"
+                + " scheduled together: at batch 4096 its temp fell only from 3.47 GB to 3.04 GB)" : " in a jax.lax.scan carry") + ", so one microbatch's activations are"
+                + " live at a time", List.of(Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / k)), chunked, catalog, tiling, tilings);
     }
 
     /**
