@@ -254,9 +254,9 @@ public final class Remedy {
         if (training) {
             // XLA:CPU runs a convolution inside a while loop far slower: there the microbatches are a Python loop
             boolean loopSlow = "cpu".equals(m.info().backend()) && chunked.stream().anyMatch(v -> f.opName(v).contains("conv_general_dilated"));
-            return enough(k, lead, over, n -> microbatch(m, a, big, op, lead, n, loopSlow, ids, chunked, catalog, tiling, tilings));
+            return sized(k, lead, 64, over, n -> microbatch(m, a, big, op, lead, n, loopSlow, ids, chunked, catalog, tiling, tilings));
         }
-        return enough(k, lead, over, n -> measured(m, "chunk " + n + " ways", "jax.lax.map(f, x.reshape(" + n + ", " + lead / n + ", ...))",
+        return sized(k, lead, 64, over, n -> measured(m, "chunk " + n + " ways", "jax.lax.map(f, x.reshape(" + n + ", " + lead / n + ", ...))",
                 "compute " + op + " (" + big.shape().text() + ") in " + n + " chunks of its leading axis (" + lead + "): lax.map over"
                 + " x.reshape(" + n + ", " + lead / n + ", ...), or a Python loop of " + n + " calls, so one chunk's temporaries are live"
                 + " at a time", List.of(Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / n)), chunked, catalog, tiling, tilings));
@@ -270,16 +270,19 @@ public final class Remedy {
     }
 
     /**
-     * The change at count {@code k}; where the program is over by more than it saves, at twice the
-     * count (a divisor of the axis, up to 64) while that saves more, until it saves enough. The first
-     * count comes from the allocation's size, as if all of it scaled; only some of it does, and what
-     * is held beside the program, a reservation said, is in {@code over}.
+     * The change at count {@code first} (raised to a divisor of {@code axis}, so the chunks are equal);
+     * where the program is over by more than it saves, at twice the count (a divisor, up to {@code
+     * cap}) while that saves more, until it saves enough. The first count is a guess: from the
+     * allocation's size, as if all of it scaled, or the least count there is; only some of it scales,
+     * and what is held beside the program, a reservation said, is in {@code over}.
      */
-    private static List<Change> enough(long k, long axis, long over, Counted counted) throws QueryException {
+    private static List<Change> sized(long first, long axis, long cap, long over, Counted counted) throws QueryException {
+        if (first > axis) return List.of();   // fewer elements than chunks
+        long k = divisor(first, axis);
         Change c = counted.at(k);
         while (over > 0 && c.saves() < over) {
             long next = divisor(k * 2, axis);
-            if (next <= k || next > 64) break;
+            if (next <= k || next > cap) break;
             Change d = counted.at(next);
             if (d.saves() <= c.saves()) break;
             k = next;
@@ -321,8 +324,8 @@ public final class Remedy {
      * loss's similarities, pairwise distances): the batch meets itself there, so accumulating the
      * gradients of microbatches would change the loss (each example would see fewer others), while
      * computing the matrix a block of rows at a time under {@code jax.checkpoint}, each block reduced
-     * inside (its logsumexp), keeps it. Measured as those matrices scaled by 1/k; k is the least power
-     * of two (up to 64) that saves what the program is over, 4 when that is not known.
+     * inside (its logsumexp), keeps it. Measured as those matrices scaled by 1/k; k starts at 2 and
+     * doubles (up to 64) until it saves what the program is over; 4 when that is not known.
      */
     private static List<Change> rowChunks(HloModule m, BufferAllocation a, List<HloValue> holders, long lead, long over,
                                           Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
@@ -333,7 +336,7 @@ public final class Remedy {
         for (HloValue v : holders) if (cut.contains(v.id())) rows.add(v);
         HloValue first = rows.isEmpty() ? m.valuesIn(a.index()).stream().filter(v -> cut.contains(v.id())).findFirst().orElseThrow()
                 : rows.get(0);
-        return leastCount(lead, 64, over, k -> measured(m, "chunk " + k + " ways", "jax.lax.map(jax.checkpoint(f), rows.reshape(" + k + ", " + lead / k + ", ...))",
+        return sized(over > 0 ? 2 : 4, lead, 64, over, k -> measured(m, "chunk " + k + " ways", "jax.lax.map(jax.checkpoint(f), rows.reshape(" + k + ", " + lead / k + ", ...))",
                     "allocation " + a.index() + " holds the backward pass's residuals and " + ids.size() + " [" + lead + ", " + lead
                     + "] matrices (e.g. " + first.label() + ", " + first.shape().text() + "): the batch meets itself there, as in a"
                     + " contrastive or pairwise loss, so microbatches would change the loss (each example would see fewer others);"
@@ -346,20 +349,6 @@ public final class Remedy {
     @FunctionalInterface
     private interface Counted {
         Change at(long k) throws QueryException;
-    }
-
-    /**
-     * The change at the least power of two, up to {@code cap} and dividing {@code axis}, that saves
-     * {@code over} (else at the largest tried); at 4 when {@code over} is not known.
-     */
-    private static List<Change> leastCount(long axis, long cap, long over, Counted counted) throws QueryException {
-        Change best = null;
-        for (long k = over > 0 ? 2 : 4; k <= Math.min(cap, axis); k *= 2) {
-            if (axis % k != 0) continue;
-            best = counted.at(k);
-            if (over <= 0 || best.saves() >= over) break;
-        }
-        return best == null ? List.of() : List.of(best);
     }
 
     /**
@@ -423,8 +412,8 @@ public final class Remedy {
      * the stacked values, whatever axis 0's length: a recurrence over 2,048 steps of a batch of 2,048
      * is cut along the batch, never along time, which the loop carries through. Accumulating the
      * gradients of k microbatches divides every stacked value by k, measured as those values of the
-     * allocation scaled by 1/k; k is the least power of two (up to 16) that saves what the program is
-     * over, 4 when that is not known.
+     * allocation scaled by 1/k; k starts at 2 and doubles (up to 16) until it saves what the program
+     * is over; 4 when that is not known.
      */
     private static List<Change> scanMicrobatch(HloModule m, BufferAllocation a, List<HloValue> holders, long over,
                                                Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
@@ -448,7 +437,7 @@ public final class Remedy {
         for (HloValue v : holders) if (cut.contains(v.id())) stacked.add(v);
         long steps = big.shape().dim(0);
         String example = big.name() + big.index() + ", " + big.shape().text(), loop = big.name();
-        return leastCount(batch, 16, over, k -> {
+        return sized(over > 0 ? 2 : 4, batch, 16, over, k -> {
             String reshape = "xs.reshape(" + steps + ", " + k + ", " + batch / k + ", ...).swapaxes(0, 1)";
             return measured(m, "microbatch " + k + " ways", "jax.lax.scan(lambda g, b: (g + jax.grad(loss)(params, b), None), g0, "
                     + reshape + ")", "the lax.scan " + loop + " stacks " + steps + " slices of [" + batch + ", ...] (e.g. "
