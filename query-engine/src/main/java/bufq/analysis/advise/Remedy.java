@@ -250,7 +250,8 @@ public final class Remedy {
         Facts f = new Facts(m);
         boolean training = false;
         for (HloValue v : chunked) training |= f.category(v).equals("residuals");
-        if (training && !square(m, a, lead).isEmpty()) return rowChunks(m, a, holders, lead, over, catalog, tiling, tilings);
+        List<Long> square = training ? square(m, a, lead) : List.of();
+        if (!square.isEmpty()) return rowChunks(m, a, holders, lead, square, over, catalog, tiling, tilings);
         if (training) {
             // XLA:CPU runs a convolution inside a while loop far slower: there the microbatches are a Python loop
             boolean loopSlow = "cpu".equals(m.info().backend()) && chunked.stream().anyMatch(v -> f.opName(v).contains("conv_general_dilated"));
@@ -327,10 +328,9 @@ public final class Remedy {
      * inside (its logsumexp), keeps it. Measured as those matrices scaled by 1/k; k starts at 2 and
      * doubles (up to 64) until it saves what the program is over; 4 when that is not known.
      */
-    private static List<Change> rowChunks(HloModule m, BufferAllocation a, List<HloValue> holders, long lead, long over,
-                                          Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
+    private static List<Change> rowChunks(HloModule m, BufferAllocation a, List<HloValue> holders, long lead, List<Long> ids,
+                                          long over, Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
             throws QueryException {
-        List<Long> ids = square(m, a, lead);
         Set<Long> cut = new HashSet<>(ids);
         List<HloValue> rows = new ArrayList<>();
         for (HloValue v : holders) if (cut.contains(v.id())) rows.add(v);
