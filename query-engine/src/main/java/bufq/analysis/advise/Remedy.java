@@ -146,9 +146,8 @@ public final class Remedy {
      * {@code ulimit -v}, a Python process with jaxlib loaded holds about 1.4 GB before any program, more
      * with other libraries (three real training runs with optax: 1.7 to 2.7 GB).
      */
-    static final String PROCESS = "the process's own memory, which no dump shows (under ulimit -v a Python process"
-            + " with jaxlib loaded holds about 1.4 GB before any program, more with other libraries), so a change must save"
-            + " more; 'set reserved SIZE' counts it";
+    static final String PROCESS = "the process's own memory, which no dump shows (" + Failure.PROCESS + " before any"
+            + " program, more with other libraries), so a change must save more; 'set reserved SIZE' counts it";
 
     /** Changes that store a value in bf16: they change what the program computes. */
     static final String BF16_OUTPUT = "bf16 output", SCAN_YS_BF16 = "scan ys in bf16";

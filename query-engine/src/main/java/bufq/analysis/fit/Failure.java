@@ -18,6 +18,8 @@ import java.util.List;
  */
 public record Failure(String program, long requestedBytes, long capacityBytes, long usedBytes, String source,
                       Refusal refusal) {
+    /** What a process under a limit holds that no dump shows (measured with jaxlib 0.10.2 loaded). */
+    public static final String PROCESS = "under ulimit -v a Python process with jaxlib loaded holds about 1.4 GB";
 
     /** A failure at run time: a request of {@code requestedBytes} that could not be met. */
     public Failure(String program, long requestedBytes, long capacityBytes, long usedBytes, String source) {
@@ -92,7 +94,7 @@ public record Failure(String program, long requestedBytes, long capacityBytes, l
         least = Math.min(least, capacity.bytes() - 1);
         notes.add(source + " says " + program + " failed: " + how + " under " + capacity.bytes() + " B, so at least "
                 + least + " B (" + Units.human(least) + ") more was in use: outside the dumps (the runtime, the process"
-                + " itself: under ulimit -v a Python process with jaxlib loaded holds about 1.4 GB; other programs' arrays)"
+                + " itself: " + PROCESS + "; other programs' arrays)"
                 + " or a limit below the capacity; taken as reserved, so what it is remains unknown");
         return capacity.withReserved(least, "reserved " + Units.human(least) + " assumed from " + source);
     }
@@ -116,8 +118,8 @@ public record Failure(String program, long requestedBytes, long capacityBytes, l
         long ran = 0;   // the programs before it ran: at least what each held was available
         for (Fit.Step x : steps) if (x.order() < s.order()) ran = Math.max(ran, x.totalBytes());
         notes.add("capacity unknown: " + (capacityBytes >= 0 ? "" : "the message states none, and ") + "what else the process held"
-                + " is not in the dumps (the runtime and the process's own memory: under ulimit -v a Python process with jaxlib"
-                + " loaded holds about 1.4 GB of it); set capacity to the limit the run had");
+                + " is not in the dumps (the runtime and the process's own memory: " + PROCESS + " of it); set capacity to the limit"
+                + " the run had");
         notes.add("the bound (" + source + "): allocating " + requestedBytes + " B failed with at least " + known + " B held ("
                 + Units.human(known) + ": the arrays kept before " + program + " and its arguments), so at most " + most + " B ("
                 + Units.human(most) + ") was free to these programs" + (ran > 0 ? "; the programs before it ran, so at least "
