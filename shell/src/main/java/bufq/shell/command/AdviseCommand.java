@@ -86,7 +86,7 @@ final class AdviseCommand implements Command {
 
     /** What advise reads of the session: its script rules, messages, modules and capacity. */
     static Advise.Request ask(CommandContext ctx) throws CommandException, Engine.Failure {
-        List<HloModule> modules = FitCommand.loadedIfOom(ctx);
+        List<HloModule> modules = ctx.modules().joinedToOom();
         FitCommand.checkCapacity(ctx.settings().capacitySaid());   // its refusal before any rule runs
         return new Advise.Request(ctx.session().scriptRules(), ctx.modules().oom(), modules, ctx.settings().capacitySaid(), ctx.engine().catalog(), ctx.settings().tiling(), ctx.settings()::tilingNamed);
     }

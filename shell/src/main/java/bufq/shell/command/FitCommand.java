@@ -81,8 +81,10 @@ final class FitCommand implements Command {
 
     private Status run(CommandContext ctx, ParsedArgs a) throws CommandException, Engine.Failure, IOException {
         Fitting.Plan plan;
+        List<HloModule> joined;
         try {
-            plan = Fitting.plan(ctx.settings().capacitySaid(), ctx.modules().oom(), loadedIfOom(ctx));
+            joined = ctx.modules().joinedToOom();
+            plan = Fitting.plan(ctx.settings().capacitySaid(), ctx.modules().oom(), joined);
         } catch (IllegalArgumentException e) {
             throw new CommandException(e.getMessage());
         }
@@ -95,8 +97,11 @@ final class FitCommand implements Command {
         for (String body : a.texts("drop")) drop.addAll(list(body));
         List<HloModule> programs = programs(ctx, selection, a);
         if (programs.isEmpty()) throw new CommandException("no programs to fit" + (selection.isEmpty() ? "; load a dump first" : " match '" + selection + "'"));
-        List<HloModule> loaded = new ArrayList<>();
-        ctx.modules().forEachModule(loaded::add);
+        List<HloModule> loaded = joined;   // every module already, when messages are loaded
+        if (loaded.isEmpty()) {
+            loaded = new ArrayList<>();
+            ctx.modules().forEachModule(loaded::add);
+        }
         Fitting.Answer r;
         try {
             r = plan.run(programs, loaded, selection, keep, drop);
@@ -135,13 +140,6 @@ final class FitCommand implements Command {
     static void requireCapacity(CapacitySaid said) throws CommandException {
         if (!checkCapacity(said)) throw new CommandException("fit needs a capacity: set capacity SIZE (e.g. 16GiB, host, unlimited), set device NAME"
                 + " ('help device' lists them), or --capacity/--device on the command line");
-    }
-
-    /** Every loaded module, in running order, when out-of-memory messages are loaded to join them to; else none. */
-    static List<HloModule> loadedIfOom(CommandContext ctx) throws Engine.Failure, CommandException {
-        List<HloModule> modules = new ArrayList<>();
-        if (ctx.modules().oom() != null) ctx.modules().forEachModule(modules::add);
-        return modules;
     }
 
     /** The programs to fit, in running order: all loaded, the named ones, or those a modules query keeps. */

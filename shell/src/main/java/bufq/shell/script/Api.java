@@ -186,9 +186,7 @@ final class Api extends Convert.ReadOnly {
         try {
             session.modules().readUsedValues(m);
             OomLog oom = session.modules().oom();
-            List<HloModule> modules = new ArrayList<>();
-            if (oom != null) session.modules().forEachModule(modules::add);
-            Advise.Answer list = Advise.answer(m, new Advise.Request(registered.get(), oom, modules, session.settings().capacitySaid(),
+            Advise.Answer list = Advise.answer(m, new Advise.Request(registered.get(), oom, session.modules().joinedToOom(), session.settings().capacitySaid(),
                     session.engine().catalog(), session.settings().tiling(), session.settings()::tilingNamed));
             if (list == null) return null;
             Map<String, Object> parts = byKey(list.report());

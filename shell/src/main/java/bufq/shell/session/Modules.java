@@ -268,6 +268,13 @@ public final class Modules {
     /** The messages {@code oom} read last, or null. */
     public OomLog oom() { return oom; }
 
+    /** Every loaded module, in running order, when out-of-memory messages are loaded to join them to; else none. */
+    public List<HloModule> joinedToOom() throws Engine.Failure, CommandException {
+        List<HloModule> modules = new ArrayList<>();
+        if (oom != null) forEachModule(modules::add);
+        return modules;
+    }
+
     /** Marks this a batch run: see {@link #requireFor}. */
     public void batch() { batch = true; }
 
