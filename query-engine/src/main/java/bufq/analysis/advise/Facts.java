@@ -58,13 +58,19 @@ public final class Facts {
     public List<HloValue> atPeak() { return atPeak; }
 
     /** The op_name of the value's defining instruction, or "" when the dump has none. */
-    public String opName(HloValue v) {
-        HloInstruction i = module.instruction(v.name());
+    public String opName(HloValue v) { return opName(module, v); }
+
+    /** As {@link #opName(HloValue)}, for a module without its peak's facts. */
+    static String opName(HloModule m, HloValue v) {
+        HloInstruction i = m.instruction(v.name());
         return i == null || i.opName() == null ? "" : i.opName();
     }
 
     /** The value's built-in category ({@link Categories}: {@code weights}, {@code residuals}, ...), or null. */
-    public String category(HloValue v) { return Categories.of(module).of(module, v); }
+    public String category(HloValue v) { return category(module, v); }
+
+    /** As {@link #category(HloValue)}, for a module without its peak's facts. */
+    static String category(HloModule m, HloValue v) { return Categories.of(m).of(m, v); }
 
     /** {@code file:line} of the value's defining instruction, or null. */
     public String source(HloValue v) {
@@ -78,10 +84,13 @@ public final class Facts {
     }
 
     /** op_names of the instructions that read {@code v}. */
-    public List<String> userOpNames(HloValue v) {
+    public List<String> userOpNames(HloValue v) { return userOpNames(module, v); }
+
+    /** As {@link #userOpNames(HloValue)}, for a module without its peak's facts. */
+    static List<String> userOpNames(HloModule m, HloValue v) {
         List<String> out = new ArrayList<>();
         for (HloUse u : v.uses()) {
-            HloInstruction i = module.instruction(u.user());
+            HloInstruction i = m.instruction(u.user());
             if (i != null && i.opName() != null) out.add(i.opName());
         }
         return out;

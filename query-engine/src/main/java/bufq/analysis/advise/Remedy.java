@@ -246,14 +246,13 @@ public final class Remedy {
         Set<Long> cut = new HashSet<>(ids);
         for (HloValue v : holders) if (cut.contains(v.id())) chunked.add(v);
         // the backward pass's residuals among them: the axis is a training step's batch, cut by accumulating gradients
-        Facts f = new Facts(m);
         boolean training = false;
-        for (HloValue v : chunked) training |= f.category(v).equals("residuals");
+        for (HloValue v : chunked) training |= "residuals".equals(Facts.category(m, v));
         List<Long> square = training ? square(m, a, lead) : List.of();
         if (!square.isEmpty()) return rowChunks(m, a, holders, lead, square, over, catalog, tiling, tilings);
         if (training) {
             // XLA:CPU runs a convolution inside a while loop far slower: there the microbatches are a Python loop
-            boolean loopSlow = "cpu".equals(m.info().backend()) && chunked.stream().anyMatch(v -> f.opName(v).contains("conv_general_dilated"));
+            boolean loopSlow = "cpu".equals(m.info().backend()) && chunked.stream().anyMatch(v -> Facts.opName(m, v).contains("conv_general_dilated"));
             return sized(k, lead, 64, over, n -> microbatch(m, a, big, op, lead, n, loopSlow, ids, chunked, catalog, tiling, tilings));
         }
         return sized(k, lead, 64, over, n -> measured(m, "chunk " + n + " ways", "jax.lax.map(f, x.reshape(" + n + ", " + lead / n + ", ...))",
@@ -417,13 +416,12 @@ public final class Remedy {
     private static List<Change> scanMicrobatch(HloModule m, BufferAllocation a, List<HloValue> holders, long over,
                                                Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
             throws QueryException {
-        Facts f = new Facts(m);
         HloValue big = null;
         boolean training = false;
         for (HloValue v : holders) {
             if (!loopElement(v, 3)) continue;
             if (big == null) big = v;
-            training |= f.category(v).equals("residuals");
+            training |= "residuals".equals(Facts.category(m, v));
         }
         if (big == null || !training) return List.of();
         long batch = big.shape().dim(1);
@@ -458,10 +456,9 @@ public final class Remedy {
     static List<HloValue> readForward(HloModule m, String loop, List<HloValue> ys) {
         HloInstruction w = loop == null ? null : m.instruction(loop);
         if (w == null || !OpNames.forward(w.opName())) return ys;
-        Facts f = new Facts(m);
         List<HloValue> read = new ArrayList<>();
         for (HloValue y : ys)
-            for (String u : f.userOpNames(y))
+            for (String u : Facts.userOpNames(m, y))
                 if (OpNames.forward(u)) {
                     read.add(y);
                     break;
