@@ -138,13 +138,15 @@ public final class AdviceList {
         rows.sort(Comparator.comparingLong((Row r) -> -r.saves()).thenComparingInt(r -> trust(r.figure())));
         dropRepeats(rows);
         Combined together = null;
+        // rows made together for what the dumps show the program over by: a row's what-if cannot see the process
+        // either, so a row short of the unseen part alone is listed as it is, not made up with a second change
         if (remedy != null && combiner != null && remedy.over() > 0) {
             together = combiner.combine(List.copyOf(rows), edits, remedy.over(), written);
-            if (together != null) rows.add(together.row());
+            if (together != null) rows.add(0, together.row());   // it saves more than any row alone
         }
-        if (remedy != null) enoughFirst(rows, remedy.over());
+        if (remedy != null) enoughFirst(rows, remedy.need());
         List<String> notes = new ArrayList<>();
-        if (remedy != null && remedy.over() > 0) notes.add(overNote(m, remedy, rows, together, combiner != null));
+        if (remedy != null && remedy.need() > 0) notes.add(overNote(m, remedy, rows, together, combiner != null));
         for (Advisor.Blocked b : plan.blocked()) notes.add("twin peak: " + b.note(written));
         if (rows.isEmpty())
             notes.add("no change found that lowers the peak by " + Units.human(floor) + " or more"
@@ -233,29 +235,44 @@ public final class AdviceList {
     }
 
     private static String overNote(HloModule m, Remedy.Answer remedy, List<Row> rows, Combined together, boolean combined) {
-        long over = remedy.over();
-        String by = m.handle() + " is over by " + (remedy.unseen() == null ? "" : "at least ") + Units.human(over) + " (" + over
-                + " B) with what is held beside it";
-        String unseen = remedy.unseen() == null ? "" : "; not counted: " + remedy.unseen();
-        List<String> enough = new ArrayList<>(), kept = new ArrayList<>();
+        long over = remedy.over(), need = remedy.need();
+        String by = over > 0 ? m.handle() + " is over by " + (remedy.unseen() == null ? "" : "at least ") + Units.human(over) + " (" + over
+                + " B) with what is held beside it" : m.handle() + " fits beside what the dumps show, yet failed";
+        if (remedy.unseen() != null)
+            by += "; with " + remedy.unseen() + ", a change must save at least " + Units.human(need) + " (" + need + " B)";
+        String reserve = remedy.unseen() == null ? "" : "; 'set reserved SIZE' counts the process as it is";
         if (together != null) {
             List<String> parts = new ArrayList<>();
             for (Row p : together.parts()) parts.add(String.valueOf(rows.indexOf(p) + 1));
+            long saves = together.row().saves();
             return by + ": no single change saves that much; rank " + (rows.indexOf(together.row()) + 1) + " makes ranks " + String.join(" and ", parts)
-                    + " together, measured as one what-if" + unseen;
+                    + " together, measured as one what-if" + (saves >= need ? "" : ", which saves what the dumps show it over by and"
+                    + " leaves " + Units.human(saves - over) + " for the process's own memory") + reserve;
         }
-        for (int i = 0; i < rows.size(); i++) {
-            if (rows.get(i).saves() < over) continue;
-            enough.add(String.valueOf(i + 1));
-            // an array not kept or donated: a change of the caller, not of the program
-            if (Remedy.FIT.equals(rows.get(i).figure())) kept.add(String.valueOf(i + 1));
-        }
+        List<String> enough = saving(rows, need, false), kept = saving(rows, need, true), seen = saving(rows, over, false);
+        if (enough.isEmpty() && over > 0 && !seen.isEmpty())
+            return by + ": no row is measured to save that much; rank " + seen.get(0) + " saves what the dumps show it over by and"
+                    + " leaves " + Units.human(rows.get(Integer.parseInt(seen.get(0)) - 1).saves() - over) + " for the process's own"
+                    + " memory, so it fits if the process holds no more than that" + reserve;
         return by + ": " + (enough.isEmpty() ? "no single change saves that much" + (combined ? ", nor two or three of the exact and upper-bound"
                 + " rows together (each set that could add up measured as one what-if): the program needs a change this list"
                 + " does not hold (more devices to shard over, or a smaller model)" : "; several together must")
-                : (enough.size() == 1 ? "rank " : "ranks ") + String.join(", ", enough) + (enough.size() == 1 ? " saves" : " each save")
-                + " at least that" + (kept.isEmpty() ? "" : "; " + (kept.size() == 1 ? "rank " : "ranks ") + String.join(", ", kept)
-                + " need" + (kept.size() == 1 ? "s" : "") + " no recompilation")) + unseen;
+                : ranks(enough) + " at least that" + (kept.isEmpty() ? "" : "; " + (kept.size() == 1 ? "rank " : "ranks ") + String.join(", ", kept)
+                + " need" + (kept.size() == 1 ? "s" : "") + " no recompilation")) + reserve;
+    }
+
+    /** The ranks (from 1) of the rows that save at least {@code bytes}; only those {@code fit} measured when {@code kept}. */
+    private static List<String> saving(List<Row> rows, long bytes, boolean kept) {
+        List<String> ranks = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++)
+            // an array not kept or donated: a change of the caller, not of the program
+            if (rows.get(i).saves() >= bytes && (!kept || Remedy.FIT.equals(rows.get(i).figure()))) ranks.add(String.valueOf(i + 1));
+        return ranks;
+    }
+
+    /** "rank 1 saves" or "ranks 1, 2 each save". */
+    private static String ranks(List<String> ranks) {
+        return ranks.size() == 1 ? "rank " + ranks.get(0) + " saves" : "ranks " + String.join(", ", ranks) + " each save";
     }
 
     private static String allocationNote(Remedy.Answer r) {
@@ -275,6 +292,12 @@ public final class AdviceList {
 
     /** What the target's program is over by with what is held beside it, bytes; 0 when not known. */
     public long over() { return target == null ? 0 : Math.max(0, target.over()); }
+
+    /**
+     * What a change must save for the target's program to fit, bytes: {@link #over()}, plus the least
+     * the process holds where the dumps cannot see it (XLA:CPU with no reservation); 0 when not known.
+     */
+    public long need() { return target == null ? 0 : Math.max(0, target.need()); }
 
     /** What stands under the list: the target, what makes it fit, twin peaks, what the figures are. */
     public List<String> notes() { return notes; }

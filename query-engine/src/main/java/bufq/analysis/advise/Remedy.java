@@ -55,8 +55,11 @@ public final class Remedy {
      *                -1 when not known or not over
      * @param unseen  what the dumps cannot see that {@code over} leaves out, or null: on XLA:CPU with no
      *                reservation, the process's own memory (over is then the least it is over)
+     * @param need    what a change must save for the program to fit: {@code over}, plus the least the
+     *                unseen part holds where there is one ({@link Failure#PROCESS_BYTES}); -1 when not known
      */
-    public record Answer(BufferAllocation allocation, String why, boolean failing, long over, String unseen, List<Change> changes) {
+    public record Answer(BufferAllocation allocation, String why, boolean failing, long over, String unseen, long need,
+                         List<Change> changes) {
         public Answer {
             changes = List.copyOf(changes);
         }
@@ -85,7 +88,7 @@ public final class Remedy {
         String why = failing ? "the allocation message " + join.number() + " of " + source + " failed on"
                 : "the largest allocation live at the peak";
         List<Change> others = new ArrayList<>();
-        long offered = -1, over = -1;
+        long offered = -1, over = -1, need = -1;
         String unseen = null;
         List<Failure> failures = oom == null ? List.of() : Capacities.failures(oom, source, modules);
         if (capacity != null || !failures.isEmpty()) {
@@ -96,8 +99,20 @@ public final class Remedy {
                 FitReport r = FitReport.of(programs, capacity, Keep.ALL, "", failures);
                 offered = r.capacity().offeredBytes();
                 // XLA:CPU's device is the process: its own memory (the interpreter, jaxlib) is in the capacity, not the dumps
-                if ("cpu".equals(m.info().backend()) && r.capacity().reservedBytes() <= 0) unseen = PROCESS;
-                for (Fit.Step s : r.steps()) if (s.program().handle().equals(m.handle()) && !s.fits()) over = s.overBytes();
+                // a run that failed on XLA:CPU ran in a process whose own memory the capacity holds and no dump shows; a
+                // reservation only assumed from the message is the least that can have been held: the process holds more
+                long unknown = 0;
+                if (failing && "cpu".equals(m.info().backend()) && (capacity == null || capacity.reservedBytes() <= 0)) {
+                    unseen = PROCESS;
+                    unknown = Math.max(0, Failure.PROCESS_BYTES - r.capacity().reservedBytes());
+                }
+                for (Fit.Step s : r.steps()) {
+                    if (!s.program().handle().equals(m.handle())) continue;
+                    if (!s.fits()) over = s.overBytes();
+                    // a program that failed is over by at least the process's least, whatever the dumps say
+                    long all = s.overBytes() + unknown;
+                    if (all > 0) need = all;
+                }
                 String set = null;   // fit names the set of arrays once, on its first row: each row of it reproduces by that
                 for (Changes.Change c : r.changes()) {
                     if (c.kind().equals("cut temp")) continue;   // the chunking measures that, per value
@@ -109,7 +124,7 @@ public final class Remedy {
                 // no capacity and no failure among these programs to bound it: no fit changes
             }
         }
-        return new Answer(a, why, failing, over, unseen, changes(m, a, offered, over, others, catalog, tiling, tilings));
+        return new Answer(a, why, failing, over, unseen, need, changes(m, a, offered, need, others, catalog, tiling, tilings));
     }
 
     /**
@@ -147,7 +162,7 @@ public final class Remedy {
      * with other libraries (three real training runs with optax: 1.7 to 2.7 GB).
      */
     static final String PROCESS = "the process's own memory, which no dump shows (" + Failure.PROCESS + " before any"
-            + " program, more with other libraries), so a change must save more; 'set reserved SIZE' counts it";
+            + " program, more with other libraries)";
 
     /** Changes that store a value in bf16: they change what the program computes. */
     static final String BF16_OUTPUT = "bf16 output", SCAN_YS_BF16 = "scan ys in bf16";
@@ -174,8 +189,8 @@ public final class Remedy {
      *
      * @param offered what the program is offered (bytes), -1 when no capacity is known: the chunk
      *                count is the least power of two under which the program would fit, else 4
-     * @param over    by how much the program is over with what is held beside it, -1 when not known:
-     *                a microbatch count is the least that saves that much
+     * @param over    what a change must save for the program to fit ({@link Answer#need}), -1 when not
+     *                known: a chunk or microbatch count is the least that saves that much
      * @param others  changes measured elsewhere ({@code fit}'s drops), listed with these
      */
     public static List<Change> changes(HloModule m, BufferAllocation a, long offered, long over, List<Change> others,
