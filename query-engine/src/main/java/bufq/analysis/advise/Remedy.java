@@ -265,6 +265,8 @@ public final class Remedy {
         for (HloValue v : chunked) training |= "residuals".equals(Facts.category(m, v));
         List<Long> square = training ? square(m, a, lead) : List.of();
         if (!square.isEmpty()) return rowChunks(m, a, holders, lead, square, over, catalog, tiling, tilings);
+        HloInstruction sum = training ? segmentSum(m, lead) : null;
+        if (sum != null) return sized(k, lead, 64, over, n -> segmentChunks(m, a, big, op, lead, n, sum, ids, chunked, catalog, tiling, tilings));
         if (training) {
             // XLA:CPU runs a convolution inside a while loop far slower: there the microbatches are a Python loop
             boolean loopSlow = "cpu".equals(m.info().backend()) && chunked.stream().anyMatch(v -> Facts.opName(m, v).contains("conv_general_dilated"));
@@ -356,6 +358,53 @@ public final class Remedy {
                     + " compute the rows in " + k + " blocks of " + lead / k + " (jax.lax.map over a jax.checkpoint-ed function of a"
                     + " block of rows that reduces it, e.g. its logsumexp, inside), so one block is live at a time and the loss is"
                     + " the same", List.of(Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / k)), rows, catalog, tiling, tilings));
+    }
+
+    /**
+     * A scatter in the forward pass that sums values along an axis of {@code lead} into an axis of
+     * another length: {@code jax.ops.segment_sum} of a graph's messages, one per edge, into its nodes.
+     * The axis is then not a batch: the forward pass reduces across it. Null when there is none.
+     */
+    static HloInstruction segmentSum(HloModule m, long lead) {
+        for (HloInstruction i : m.instructions()) {
+            String op = i.opName();
+            if (op == null || !op.endsWith("scatter-add") || !OpNames.forward(op) || i.shape() == null || i.shape().rank() < 1
+                    || i.shape().dim(0) == lead)
+                continue;
+            for (String o : i.operands()) {
+                HloInstruction u = m.instruction(o);
+                if (u != null && u.shape() != null && u.shape().rank() >= 1 && u.shape().dim(0) == lead) return i;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Chunking a training step's forward sum over an axis that is not its batch ({@link #segmentSum}):
+     * a microbatch of edges would change the loss (each node would sum fewer messages), while a scan
+     * over chunks of the axis, each chunk's segment_sum added into the carry under {@code
+     * jax.checkpoint}, computes the same sum with one chunk's values live at a time, in the backward
+     * pass too. Measured as the values of that leading axis scaled by 1/k.
+     */
+    private static Change segmentChunks(HloModule m, BufferAllocation a, HloValue big, String op, long lead, long k,
+                                        HloInstruction sum, List<Long> ids, List<HloValue> chunked, Catalog catalog,
+                                        TilingModel tiling, Function<String, TilingModel> tilings) throws QueryException {
+        String into = sum.shape().text().replaceAll("\\{.*", "");
+        return measured(m, "chunk " + k + " ways", "jax.lax.scan(jax.checkpoint(lambda acc, e: (acc + jax.ops.segment_sum(f(e), e.dst,"
+                + " n), None)), jnp.zeros(" + dims(sum) + "), edges.reshape(" + k + ", " + lead / k + ", ...))",
+                "the values of allocation " + a.index() + " with leading axis " + lead + " (" + op + ", " + big.shape().text() + ") are"
+                + " summed into " + into + " in the forward pass (" + sum.opName() + ", " + sum.name() + ": a segment_sum, as of a graph's"
+                + " messages into its nodes): that axis is not a batch, and microbatches of it would change the loss (each would sum"
+                + " fewer terms); compute the sum in " + k + " chunks of " + lead / k + ": jax.lax.scan over the chunks of a"
+                + " jax.checkpoint-ed body that adds each chunk's segment_sum into the carry, so one chunk's values are live at a"
+                + " time, in the backward pass too", List.of(Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / k)), chunked, catalog, tiling, tilings);
+    }
+
+    /** An instruction's dimensions as a Python tuple: {@code (200000, 128)}. */
+    private static String dims(HloInstruction i) {
+        List<String> d = new ArrayList<>();
+        for (int x = 0; x < i.shape().rank(); x++) d.add(String.valueOf(i.shape().dim(x)));
+        return "(" + String.join(", ", d) + (d.size() == 1 ? ",)" : ")");
     }
 
     /** A change made with a count of {@code k}, measured. */

@@ -25,6 +25,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -239,6 +240,32 @@ class AdviceListTest {
         HloModule t = DumpLoader.load(List.of(Corpus.require("jax-0.10.2/transformer-2layer"))).get(0);
         assertTrue(advise(t, alone(t)).rows().stream().anyMatch(r -> r.change().equals("microbatch 4 ways")), t.handle());
         assertTrue(real >= 0.8 * top.saves(), top.saves() + " B claimed, " + real + " B saved");
+    }
+
+    /**
+     * A graph network's edges are gathered from its nodes and summed back into them in the forward
+     * pass: the edge axis is not a batch, so the row chunks the sum under jax.checkpoint (the loss
+     * unchanged) and never microbatches (which would change it); the same step with its edges in 4
+     * chunks saved at least 80% of what the row claims.
+     */
+    @Test
+    void anAxisSummedIntoAnotherIsChunkedNotMicrobatched() throws Exception {
+        Path base = Path.of(System.getProperty("bufq.root", ".")).resolve("query-engine/src/test/resources/fixtures/gnn");
+        HloModule m = DumpLoader.load(List.of(base.resolve("whole"))).get(0);
+        HloModule chunked = DumpLoader.load(List.of(base.resolve("chunked"))).get(0);
+        assertEquals("wrapped_scatter", Remedy.segmentSum(m, 60_000).name().replaceAll("\\.\\d+$", ""));
+        assertNull(Remedy.segmentSum(m, 20_000), "the nodes' axis is summed into nothing else");
+        AdviceList l = advise(m, alone(m));
+        assertTrue(l.rows().stream().noneMatch(r -> r.change().startsWith("microbatch")), l.rows().toString());
+        AdviceList.Row top = l.rows().get(0);
+        assertEquals("chunk 4 ways", top.change(), l.rows().toString());
+        assertTrue(top.jax().contains("jax.ops.segment_sum") && top.jax().contains("edges.reshape(4, 15000, ...)")
+                && top.finding().contains("summed into f32[20000,128]") && top.finding().contains("microbatches of it would change the loss"),
+                top.jax() + " " + top.finding());
+        for (bufq.model.HloValue v : top.evidence()) assertEquals(60_000, v.shape().dim(0), v.label() + " " + v.shape().text());
+        long real = Liveness.of(m).peakBytes(0) - Liveness.of(chunked).peakBytes(0);
+        assertEquals(285_418_440L, real, "the whole and the chunked peaks");
+        assertTrue(real >= 0.8 * top.saves() && real <= 1.2 * top.saves(), top.saves() + " B claimed, " + real + " B saved");
     }
 
     /**
