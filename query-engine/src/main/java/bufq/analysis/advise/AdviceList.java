@@ -205,20 +205,22 @@ public final class AdviceList {
 
     /**
      * When the program is over by {@code over} bytes, the rows that each save at least that come
-     * first, the exact figures among them before bounds and estimates (then by saves): of several
-     * changes that each claim enough, the one whose figure needs no trust in a schedule is the one
-     * to make first. A real llama step 31.2 GiB over listed an offload bound of 34.3 GiB above
-     * gradient accumulation's exact 32.6 GiB; the offload build delivered 91% and stayed over, the
-     * accumulation build 99% and fit. Of equal trust, a change that keeps every result (donation,
-     * microbatching, sharding) comes before one that lowers a value's precision: both make the program
-     * fit, and only the second changes what it computes. The rest stay ranked by saves.
+     * first. Among them, a change that keeps every result (donation, microbatching, sharding) comes
+     * before one that lowers a value's precision: both make the program fit, and only the second
+     * changes what it computes (a wide tensor-parallel MLP's exact bf16 row had ranked above sharding,
+     * the fix XLA's guide and its users reach for first, whose figure is an estimate). Then the exact
+     * figures before bounds and estimates: of several changes that each claim enough, the one whose
+     * figure needs no trust in a schedule is the one to make first. A real llama step 31.2 GiB over
+     * listed an offload bound of 34.3 GiB above gradient accumulation's exact 32.6 GiB; the offload
+     * build delivered 91% and stayed over, the accumulation build 99% and fit. Then by saves. The rest
+     * stay ranked by saves.
      */
     static void enoughFirst(List<Row> rows, long over) {
         if (over <= 0) return;
         List<Row> enough = new ArrayList<>(), rest = new ArrayList<>();
         for (Row r : rows) (r.saves() >= over ? enough : rest).add(r);
-        enough.sort(Comparator.comparingInt((Row r) -> trust(r.figure()))
-                .thenComparing(r -> lowersPrecision(r.change())).thenComparingLong(r -> -r.saves()));
+        enough.sort(Comparator.comparing((Row r) -> lowersPrecision(r.change())).thenComparingInt(r -> trust(r.figure()))
+                .thenComparingLong(r -> -r.saves()));
         rows.clear();
         rows.addAll(enough);
         rows.addAll(rest);

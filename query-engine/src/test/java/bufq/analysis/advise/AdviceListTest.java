@@ -54,8 +54,8 @@ class AdviceListTest {
         long last = Long.MAX_VALUE;
         int lastTrust = -1;
         boolean lastLowers = false;
-        boolean enough = l.need() > 0;   // the rows that each save what the program must save come first, exact ones first,
-                                         // of equal trust those that keep every result first
+        boolean enough = l.need() > 0;   // the rows that each save what the program must save come first, those that keep
+                                         // every result first, of those exact ones first
         for (AdviceList.Row r : l.rows()) {
             String row = m.handle() + ": " + r.change() + " " + r.statement();
             if (enough && r.saves() < l.need()) {
@@ -64,9 +64,10 @@ class AdviceListTest {
             }
             int trust = r.figure().startsWith("exact") ? 0 : r.figure().equals(Recompilation.BOUND) ? 1 : 2;
             if (enough) {
-                assertTrue(trust >= lastTrust, row + ": a less certain figure above it among the rows that save enough");
                 boolean lowers = AdviceList.lowersPrecision(r.change());
-                assertTrue(trust > lastTrust || lowers || !lastLowers, row + ": keeps every result, below a bf16 change as certain");
+                assertTrue(lowers || !lastLowers, row + ": keeps every result, below a bf16 change");
+                if (lowers != lastLowers) lastTrust = -1;
+                assertTrue(trust >= lastTrust, row + ": a less certain figure above it among the rows that save enough");
                 if (trust > lastTrust || lowers != lastLowers) last = Long.MAX_VALUE;
                 lastTrust = trust;
                 lastLowers = lowers;
