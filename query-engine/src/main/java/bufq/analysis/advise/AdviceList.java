@@ -127,7 +127,9 @@ public final class AdviceList {
                 if (fit ? c.saves() <= 0 : c.saves() < floor) continue;   // saves nothing on the target
                 String statement = c.shown(written);
                 if (!fit && !seen.add(statement)) continue;   // a rule found the same edit
-                Row row = new Row(c.change(), c.saves(), c.figure(), fit ? null : c.saves(), false, c.jax(), c.finding(),
+                Recompilation.Figure fig = !fit && ShardRule.NAME.equals(c.change()) ? Recompilation.sharded(m, c.values(), c.saves())
+                        : new Recompilation.Figure(c.saves(), c.figure(), "");
+                Row row = new Row(c.change(), fig.saves(), fig.kind(), fit ? null : c.saves(), false, c.jax(), c.finding() + fig.finding(),
                         statement, c.values());
                 rows.add(row);
                 edits.put(row, c.edits());

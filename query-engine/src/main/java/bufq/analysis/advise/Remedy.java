@@ -214,7 +214,7 @@ public final class Remedy {
         if (a.isParameter()) {
             Replication.Group g = Replication.groupOf(m, values);
             if (g != null)
-                changes.add(measured(m, "shard", JaxCode.SHARD, "the argument " + String.join(", ", g.paths()) + " is " + g.now()
+                changes.add(measured(m, ShardRule.NAME, JaxCode.SHARD, "the argument " + String.join(", ", g.paths()) + " is " + g.now()
                         + " on a mesh of " + g.partitions() + " devices: shard it (and its optimizer state) over every device",
                         ShardingAudit.edits(g), g.values(), catalog, tiling, tilings));
             changes.add(measured(m, "donate", "jax.jit(f, donate_argnums=(" + a.parameter() + ",))", "donate the argument"

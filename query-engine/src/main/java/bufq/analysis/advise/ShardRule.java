@@ -18,7 +18,9 @@ final class ShardRule implements Rule {
     /** A leaf counts from this share of the peak. */
     static final double SHARE = 0.01;
 
-    @Override public String name() { return "shard"; }
+    static final String NAME = "shard";
+
+    @Override public String name() { return NAME; }
 
     @Override public String description() {
         return "arrays of an SPMD module replicated or cut fewer ways than the mesh (HLO text beside the dump); saving if cut over every device";
