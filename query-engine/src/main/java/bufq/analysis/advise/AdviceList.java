@@ -208,8 +208,8 @@ public final class AdviceList {
     /**
      * When the program is over by {@code over} bytes, the rows that each save at least that come
      * first. Among them, a change that keeps every result (donation, microbatching, sharding) comes
-     * before one that lowers a value's precision: both make the program fit, and only the second
-     * changes what it computes (a wide tensor-parallel MLP's exact bf16 row had ranked above sharding,
+     * before one that lowers a value's precision or gives a call fewer examples: both make the program
+     * fit, and only the second changes what it computes (a wide tensor-parallel MLP's exact bf16 row had ranked above sharding,
      * the fix XLA's guide and its users reach for first, whose figure is an estimate). Then the exact
      * figures before bounds and estimates: of several changes that each claim enough, the one whose
      * figure needs no trust in a schedule is the one to make first. A real llama step 31.2 GiB over
@@ -221,11 +221,16 @@ public final class AdviceList {
         if (over <= 0) return;
         List<Row> enough = new ArrayList<>(), rest = new ArrayList<>();
         for (Row r : rows) (r.saves() >= over ? enough : rest).add(r);
-        enough.sort(Comparator.comparing((Row r) -> lowersPrecision(r.change())).thenComparingInt(r -> trust(r.figure()))
+        enough.sort(Comparator.comparing((Row r) -> changesResults(r.change())).thenComparingInt(r -> trust(r.figure()))
                 .thenComparingLong(r -> -r.saves()));
         rows.clear();
         rows.addAll(enough);
         rows.addAll(rest);
+    }
+
+    /** Whether the change changes what the program computes: it stores values in bf16, or gives a call fewer examples. */
+    static boolean changesResults(String change) {
+        return lowersPrecision(change) || change.equals(Remedy.SMALLER);
     }
 
     /** Whether the change stores values in bf16 that were f32: it changes what the program computes. */

@@ -102,7 +102,7 @@ public record Combination(List<AdviceList.Row> parts, List<Edit> edits, long sav
     private static boolean better(Combination a, Combination b) {
         int ta = a.exact() ? 0 : 1, tb = b.exact() ? 0 : 1;
         if (ta != tb) return ta < tb;
-        if (a.lowersPrecision() != b.lowersPrecision()) return !a.lowersPrecision();
+        if (a.changesResults() != b.changesResults()) return !a.changesResults();
         return a.saves > b.saves;
     }
 
@@ -111,8 +111,8 @@ public record Combination(List<AdviceList.Row> parts, List<Edit> edits, long sav
         return true;
     }
 
-    private boolean lowersPrecision() {
-        for (AdviceList.Row p : parts) if (AdviceList.lowersPrecision(p.change())) return true;
+    private boolean changesResults() {
+        for (AdviceList.Row p : parts) if (AdviceList.changesResults(p.change())) return true;
         return false;
     }
 

@@ -211,6 +211,7 @@ public final class Remedy {
             changes.add(measured(m, BF16_OUTPUT, "out.astype(jnp.bfloat16)", "the output (" + shape(a) + ") in bf16 halves it;"
                     + " or shard it across devices (jax.sharding), or donate an argument of its size (donate_argnums)",
                     List.of(Edit.Scale.of(Edit.Where.of("allocation = " + a.index()), 0.5)), largest, catalog, tiling, tilings));
+        changes.addAll(smaller(m, over, catalog, tiling, tilings));
         if (a.isParameter()) {
             Replication.Group g = Replication.groupOf(m, values);
             if (g != null)
@@ -405,6 +406,68 @@ public final class Remedy {
         List<String> d = new ArrayList<>();
         for (int x = 0; x < i.shape().rank(); x++) d.add(String.valueOf(i.shape().dim(x)));
         return "(" + String.join(", ", d) + (d.size() == 1 ? ",)" : ")");
+    }
+
+    /** The change that runs the program on fewer examples per call: it changes what one call computes. */
+    static final String SMALLER = "smaller batch";
+
+    /**
+     * A program whose bytes are its inputs, as a decode step's KV cache ({@code cache['layers'][i]['k']},
+     * {@code [batch, length, heads, dim]}, donated and written in place) fills a device: no rewrite of
+     * the program shrinks them, only fewer examples per call (or a shorter cache). Only in a program
+     * with no backward pass (a training step's examples are the microbatch row's, which keeps its
+     * update), where they hold at least half its peak. The entry parameters
+     * that are neither weights nor optimizer state, grouped by their leading axis; the largest group,
+     * its arrays (and the outputs that reuse them) scaled by 1/k, k the least power of two dividing
+     * the axis (up to 64) that saves what the program is over, else 2.
+     */
+    private static List<Change> smaller(HloModule m, long over, Catalog catalog, TilingModel tiling,
+                                         Function<String, TilingModel> tilings) throws QueryException {
+        // a training step's examples are cut by the microbatch row, which keeps its update
+        for (HloInstruction i : m.instructions()) if (OpNames.backward(i.opName())) return List.of();
+        java.util.Map<Long, List<BufferAllocation>> byLead = new java.util.TreeMap<>();
+        java.util.Map<Long, Long> bytes = new java.util.HashMap<>();
+        java.util.Map<Integer, HloValue> param = new java.util.HashMap<>();
+        for (BufferAllocation x : m.allocations()) {
+            if (!x.isParameter() || x.parameterShape() == null || x.parameterShape().rank() < 2 || x.parameterShape().dim(0) < 2) continue;
+            HloValue p = null;
+            for (HloValue v : m.valuesIn(x.index())) if (p == null && sameDims(v, x.parameterShape())) p = v;
+            if (p == null) continue;
+            String c = Facts.category(m, p);
+            if ("weights".equals(c) || "optimizer".equals(c)) continue;
+            long lead = x.parameterShape().dim(0);
+            byLead.computeIfAbsent(lead, l -> new ArrayList<>()).add(x);
+            bytes.merge(lead, x.size(), Long::sum);
+            param.put(x.index(), p);
+        }
+        long lead = -1;
+        for (var e : bytes.entrySet()) if (lead < 0 || e.getValue() > bytes.get(lead)) lead = e.getKey();
+        // only where they are most of the program: else the rows that rewrite it say what to do
+        if (lead < 0 || 2 * bytes.get(lead) < Liveness.of(m).peakBytes()) return List.of();
+        List<BufferAllocation> group = byLead.get(lead);
+        List<Long> ids = new ArrayList<>();
+        List<HloValue> inputs = new ArrayList<>();
+        for (BufferAllocation x : group) {
+            for (HloValue v : m.valuesIn(x.index())) ids.add(v.id());
+            inputs.add(param.get(x.index()));
+        }
+        inputs.sort(Comparator.comparingLong(HloValue::size).reversed());
+        HloValue first = inputs.get(0);
+        String path = Facts.opName(m, first).isEmpty() ? first.label() : Facts.opName(m, first);
+        long total = bytes.get(lead), axis = lead;
+        return sized(2, lead, 64, over, k -> measured(m, SMALLER, "f(x[:len(x) // " + k + "])  # a batch " + k + " times smaller",
+                inputs.size() + " input arrays with leading axis " + axis + " per device (e.g. " + path + ", " + first.shape().text()
+                + "; " + Units.human(total) + " per device) hold the program's bytes and no rewrite of it shrinks them: give it a"
+                + " batch " + k + " times smaller (" + axis + " -> " + axis / k + " per device; " + k + " calls, or fewer examples"
+                + " served at once), or cut another axis of theirs by as much (a shorter cache); this changes what one call computes",
+                List.of(Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / k)), inputs, catalog, tiling, tilings));
+    }
+
+    /** Whether {@code v} has the dimensions of {@code s}, whatever its layout. */
+    private static boolean sameDims(HloValue v, bufq.model.Shape s) {
+        if (v.shape() == null || v.shape().rank() != s.rank()) return false;
+        for (int i = 0; i < s.rank(); i++) if (v.shape().dim(i) != s.dim(i)) return false;
+        return true;
     }
 
     /** A change made with a count of {@code k}, measured. */

@@ -64,7 +64,7 @@ class AdviceListTest {
             }
             int trust = r.figure().startsWith("exact") ? 0 : r.figure().equals(Recompilation.BOUND) ? 1 : 2;
             if (enough) {
-                boolean lowers = AdviceList.lowersPrecision(r.change());
+                boolean lowers = AdviceList.changesResults(r.change());
                 assertTrue(lowers || !lastLowers, row + ": keeps every result, below a bf16 change");
                 if (lowers != lastLowers) lastTrust = -1;
                 assertTrue(trust >= lastTrust, row + ": a less certain figure above it among the rows that save enough");
@@ -241,6 +241,27 @@ class AdviceListTest {
         HloModule t = DumpLoader.load(List.of(Corpus.require("jax-0.10.2/transformer-2layer"))).get(0);
         assertTrue(advise(t, alone(t)).rows().stream().anyMatch(r -> r.change().equals("microbatch 4 ways")), t.handle());
         assertTrue(real >= 0.8 * top.saves(), top.saves() + " B claimed, " + real + " B saved");
+    }
+
+    /**
+     * A decode step's KV cache, donated and written in place, is most of its bytes: no rewrite shrinks
+     * it, and the list says so with a row that gives a call fewer sequences, its figure the cache
+     * scaled. A training step's examples are the microbatch row's: no such row there.
+     */
+    @Test
+    void aProgramFilledByItsInputsGetsASmallerBatch() throws Exception {
+        HloModule m = DumpLoader.load(List.of(Corpus.require("tpu/inference-kv").resolve("dump"))).get(0);
+        AdviceList l = advise(m, alone(m));
+        AdviceList.Row row = l.rows().stream().filter(r -> r.change().equals(Remedy.SMALLER)).findFirst().orElseThrow();
+        assertTrue(row.jax().startsWith("f(x[:len(x) // 2])") && row.finding().contains("cache['layers']")
+                && row.finding().contains("64 -> 32 per device") && row.finding().contains("changes what one call computes"),
+                row.jax() + " " + row.finding());
+        assertEquals(16, row.evidence().size(), "the 8 layers' k and v caches");
+        for (bufq.model.HloValue v : row.evidence()) assertEquals(64, v.shape().dim(0), v.label());
+        assertTrue(AdviceList.changesResults(row.change()));
+        Path rnn = Path.of(System.getProperty("bufq.root", ".")).resolve("query-engine/src/test/resources/fixtures/rnn-oom");
+        HloModule step = DumpLoader.load(List.of(rnn.resolve("failing"))).get(0);
+        assertTrue(advise(step, alone(step)).rows().stream().noneMatch(r -> r.change().equals(Remedy.SMALLER)), "a training step");
     }
 
     /**
