@@ -209,8 +209,8 @@ public final class AdviceList {
      * When the program is over by {@code over} bytes, the rows that each save at least that come
      * first. Among them, a change that keeps every result (donation, microbatching, sharding) comes
      * before one that lowers a value's precision or gives a call fewer examples: both make the program
-     * fit, and only the second changes what it computes (a wide tensor-parallel MLP's exact bf16 row had ranked above sharding,
-     * the fix XLA's guide and its users reach for first, whose figure is an estimate). Then the exact
+     * fit, and only the second changes what it computes (a wide tensor-parallel MLP's exact bf16 row
+     * had ranked above sharding, whose figure is an estimate, the fix XLA's guide names first). Then the exact
      * figures before bounds and estimates: of several changes that each claim enough, the one whose
      * figure needs no trust in a schedule is the one to make first. A real llama step 31.2 GiB over
      * listed an offload bound of 34.3 GiB above gradient accumulation's exact 32.6 GiB; the offload
@@ -258,11 +258,12 @@ public final class AdviceList {
                     + " together, measured as one what-if" + (saves >= need ? "" : ", which saves what the dumps show it over by and"
                     + " leaves " + Units.human(saves - over) + " for the process's own memory") + reserve;
         }
-        List<String> enough = saving(rows, need, false), kept = saving(rows, need, true), seen = saving(rows, over, false);
-        if (enough.isEmpty() && over > 0 && !seen.isEmpty())
-            return by + ": no row is measured to save that much; rank " + seen.get(0) + " saves what the dumps show it over by and"
-                    + " leaves " + Units.human(rows.get(Integer.parseInt(seen.get(0)) - 1).saves() - over) + " for the process's own"
-                    + " memory, so it fits if the process holds no more than that" + reserve;
+        List<String> enough = saving(rows, need, false), kept = saving(rows, need, true);
+        Row closest = rows.isEmpty() ? null : rows.get(0);   // of rows that save too little, the first saves most
+        if (enough.isEmpty() && over > 0 && closest != null && closest.saves() >= over)
+            return by + ": no row is measured to save that much; rank 1 saves what the dumps show it over by and leaves "
+                    + Units.human(closest.saves() - over) + " for the process's own memory, so it fits if the process holds no more"
+                    + " than that" + reserve;
         return by + ": " + (enough.isEmpty() ? "no single change saves that much" + (combined ? ", nor two or three of the exact and upper-bound"
                 + " rows together (each set that could add up measured as one what-if): the program needs a change this list"
                 + " does not hold (more devices to shard over, or a smaller model)" : "; several together must")

@@ -25,6 +25,7 @@ import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.ProgramSizes;
+import bufq.model.Shape;
 import bufq.model.TilingModel;
 import bufq.units.Units;
 
@@ -32,7 +33,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
@@ -425,46 +428,44 @@ public final class Remedy {
                                          Function<String, TilingModel> tilings) throws QueryException {
         // a training step's examples are cut by the microbatch row, which keeps its update
         for (HloInstruction i : m.instructions()) if (OpNames.backward(i.opName())) return List.of();
-        java.util.Map<Long, List<BufferAllocation>> byLead = new java.util.TreeMap<>();
-        java.util.Map<Long, Long> bytes = new java.util.HashMap<>();
-        java.util.Map<Integer, HloValue> param = new java.util.HashMap<>();
+        // the inputs that are neither weights nor optimizer state, by leading axis
+        Map<Long, List<HloValue>> byLead = new TreeMap<>();
         for (BufferAllocation x : m.allocations()) {
             if (!x.isParameter() || x.parameterShape() == null || x.parameterShape().rank() < 2 || x.parameterShape().dim(0) < 2) continue;
             HloValue p = null;
             for (HloValue v : m.valuesIn(x.index())) if (p == null && sameDims(v, x.parameterShape())) p = v;
             if (p == null) continue;
             String c = Facts.category(m, p);
-            if ("weights".equals(c) || "optimizer".equals(c)) continue;
-            long lead = x.parameterShape().dim(0);
-            byLead.computeIfAbsent(lead, l -> new ArrayList<>()).add(x);
-            bytes.merge(lead, x.size(), Long::sum);
-            param.put(x.index(), p);
+            if (!"weights".equals(c) && !"optimizer".equals(c)) byLead.computeIfAbsent(x.parameterShape().dim(0), l -> new ArrayList<>()).add(p);
         }
-        long lead = -1;
-        for (var e : bytes.entrySet()) if (lead < 0 || e.getValue() > bytes.get(lead)) lead = e.getKey();
+        long lead = -1, total = 0;
+        for (var e : byLead.entrySet()) {
+            long bytes = 0;
+            for (HloValue p : e.getValue()) bytes += m.allocation(p.allocation()).size();
+            if (bytes > total) {
+                lead = e.getKey();
+                total = bytes;
+            }
+        }
         // only where they are most of the program: else the rows that rewrite it say what to do
-        if (lead < 0 || 2 * bytes.get(lead) < Liveness.of(m).peakBytes()) return List.of();
-        List<BufferAllocation> group = byLead.get(lead);
+        if (lead < 0 || 2 * total < Liveness.of(m).peakBytes()) return List.of();
+        List<HloValue> inputs = new ArrayList<>(byLead.get(lead));
         List<Long> ids = new ArrayList<>();
-        List<HloValue> inputs = new ArrayList<>();
-        for (BufferAllocation x : group) {
-            for (HloValue v : m.valuesIn(x.index())) ids.add(v.id());
-            inputs.add(param.get(x.index()));
-        }
+        for (HloValue p : inputs) for (HloValue v : m.valuesIn(p.allocation())) ids.add(v.id());
         inputs.sort(Comparator.comparingLong(HloValue::size).reversed());
         HloValue first = inputs.get(0);
         String path = Facts.opName(m, first).isEmpty() ? first.label() : Facts.opName(m, first);
-        long total = bytes.get(lead), axis = lead;
+        long axis = lead, held = total;
         return sized(2, lead, 64, over, k -> measured(m, SMALLER, "f(x[:len(x) // " + k + "])  # a batch " + k + " times smaller",
                 inputs.size() + " input arrays with leading axis " + axis + " per device (e.g. " + path + ", " + first.shape().text()
-                + "; " + Units.human(total) + " per device) hold the program's bytes and no rewrite of it shrinks them: give it a"
+                + "; " + Units.human(held) + " per device) hold the program's bytes and no rewrite of it shrinks them: give it a"
                 + " batch " + k + " times smaller (" + axis + " -> " + axis / k + " per device; " + k + " calls, or fewer examples"
                 + " served at once), or cut another axis of theirs by as much (a shorter cache); this changes what one call computes",
                 List.of(Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / k)), inputs, catalog, tiling, tilings));
     }
 
     /** Whether {@code v} has the dimensions of {@code s}, whatever its layout. */
-    private static boolean sameDims(HloValue v, bufq.model.Shape s) {
+    private static boolean sameDims(HloValue v, Shape s) {
         if (v.shape() == null || v.shape().rank() != s.rank()) return false;
         for (int i = 0; i < s.rank(); i++) if (v.shape().dim(i) != s.dim(i)) return false;
         return true;
