@@ -18,11 +18,32 @@ import java.util.List;
  * @param bytes   bytes at stake when {@code edits} is empty; else ignored (the what-if measures them)
  * @param jax     the JAX code that makes the change, as its rule writes it; null for the built-in
  *                rules' own (see {@link JaxCode})
+ * @param effect  what the change does to the program's results
  */
-public record Advice(String rule, String finding, List<Edit> edits, List<HloValue> values, long bytes, String jax) {
+public record Advice(String rule, String finding, List<Edit> edits, List<HloValue> values, long bytes, String jax, Effect effect) {
+    /** What a change does to the program's results; the list ranks by it among the rows that save enough. */
+    public enum Effect {
+        /** Keeps every result: a rewrite, a remat, donation, sharding. */
+        KEEPS,
+        /** Keeps every result, an axis cut into a measured count of pieces: chunks, microbatches. */
+        CUTS,
+        /** Stores values in bf16 that were f32. */
+        LOWERS_PRECISION,
+        /** Gives one call fewer examples. */
+        FEWER_EXAMPLES;
+
+        /** Whether the program computes something else once the change is made. */
+        public boolean changesResults() { return this == LOWERS_PRECISION || this == FEWER_EXAMPLES; }
+    }
+
     public Advice {
         edits = List.copyOf(edits);
         values = List.copyOf(values);
+    }
+
+    /** A finding that keeps every result. */
+    public Advice(String rule, String finding, List<Edit> edits, List<HloValue> values, long bytes, String jax) {
+        this(rule, finding, edits, values, bytes, jax, Effect.KEEPS);
     }
 
     /** A finding whose JAX code is its rule's own. */

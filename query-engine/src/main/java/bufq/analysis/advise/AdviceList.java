@@ -38,13 +38,14 @@ public final class AdviceList {
      * @param whatifSaves what the {@code whatif} line reproduces; null for a change measured by {@code fit}
      * @param remat       whether the edit frees and remakes values (a rematerialisation): what only a
      *                    recompilation's schedule delivers
+     * @param effect      what the change does to the program's results
      * @param jax         the JAX code a user writes to make it
      * @param finding     what was seen, and what the figure rests on
      * @param statement   the statement that reproduces {@code whatifSaves} (or the fit figure)
      * @param evidence    the values it changes, largest first
      */
-    public record Row(String change, long saves, String figure, Long whatifSaves, boolean remat, String jax, String finding,
-                      String statement, List<HloValue> evidence) {
+    public record Row(String change, long saves, String figure, Long whatifSaves, boolean remat, Advice.Effect effect, String jax,
+                      String finding, String statement, List<HloValue> evidence) {
         public Row {
             evidence = List.copyOf(evidence);
         }
@@ -116,7 +117,7 @@ public final class AdviceList {
             Recompilation.Figure fig = Recompilation.of(m, a, x.saves());
             String statement = "whatif " + written.apply(a.edits());
             seen.add(statement);
-            Row row = new Row(a.rule(), fig.saves(), fig.kind(), x.saves(), Recompilation.remat(a), JaxCode.of(m, a),
+            Row row = new Row(a.rule(), fig.saves(), fig.kind(), x.saves(), Recompilation.remat(a), a.effect(), JaxCode.of(m, a),
                         a.finding() + fig.finding(), statement, a.values());
             rows.add(row);
             edits.put(row, a.edits());
@@ -129,7 +130,7 @@ public final class AdviceList {
                 if (!fit && !seen.add(statement)) continue;   // a rule found the same edit
                 Recompilation.Figure fig = !fit && ShardRule.NAME.equals(c.change()) ? Recompilation.sharded(m, c.values(), c.saves())
                         : new Recompilation.Figure(c.saves(), c.figure(), "");
-                Row row = new Row(c.change(), fig.saves(), fig.kind(), fit ? null : c.saves(), false, c.jax(), c.finding() + fig.finding(),
+                Row row = new Row(c.change(), fig.saves(), fig.kind(), fit ? null : c.saves(), false, c.effect(), c.jax(), c.finding() + fig.finding(),
                         statement, c.values());
                 rows.add(row);
                 edits.put(row, c.edits());
@@ -177,7 +178,7 @@ public final class AdviceList {
     static void dropCutBuffers(List<Row> rows) {
         Set<HloValue> cut = new HashSet<>();
         for (Row r : rows)
-            if (r.change().startsWith("chunk ") || r.change().startsWith("microbatch ")) cut.addAll(r.evidence());
+            if (r.effect() == Advice.Effect.CUTS) cut.addAll(r.evidence());
         if (cut.isEmpty()) return;
         rows.removeIf(r -> r.change().equals("big-buffer") && !r.evidence().isEmpty() && cut.containsAll(r.evidence()));
     }
@@ -221,21 +222,11 @@ public final class AdviceList {
         if (over <= 0) return;
         List<Row> enough = new ArrayList<>(), rest = new ArrayList<>();
         for (Row r : rows) (r.saves() >= over ? enough : rest).add(r);
-        enough.sort(Comparator.comparing((Row r) -> changesResults(r.change())).thenComparingInt(r -> trust(r.figure()))
+        enough.sort(Comparator.comparing((Row r) -> r.effect().changesResults()).thenComparingInt(r -> trust(r.figure()))
                 .thenComparingLong(r -> -r.saves()));
         rows.clear();
         rows.addAll(enough);
         rows.addAll(rest);
-    }
-
-    /** Whether the change changes what the program computes: it stores values in bf16, or gives a call fewer examples. */
-    static boolean changesResults(String change) {
-        return lowersPrecision(change) || change.equals(Remedy.SMALLER);
-    }
-
-    /** Whether the change stores values in bf16 that were f32: it changes what the program computes. */
-    static boolean lowersPrecision(String change) {
-        return change.equals(HalfPrecisionRule.NAME) || change.equals(Remedy.BF16_OUTPUT) || change.equals(Remedy.SCAN_YS_BF16);
     }
 
     /** 0 for the figures that need no trust in a schedule, then bounds, then estimates. */

@@ -134,7 +134,7 @@ public final class Advisor {
                         continue;
                     }
                     if (round > 0) a = new Advice(a.rule(), a.finding() + " (planned against the peak and its twin"
-                            + (twins.size() == 1 ? " at step " : "s at steps ") + steps(twins) + " at once)", a.edits(), a.values(), a.bytes(), a.jax());
+                            + (twins.size() == 1 ? " at step " : "s at steps ") + steps(twins) + " at once)", a.edits(), a.values(), a.bytes(), a.jax(), a.effect());
                     out.add(new Measured(a, saves));
                 }
             }

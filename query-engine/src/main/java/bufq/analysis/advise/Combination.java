@@ -112,7 +112,7 @@ public record Combination(List<AdviceList.Row> parts, List<Edit> edits, long sav
     }
 
     private boolean changesResults() {
-        for (AdviceList.Row p : parts) if (AdviceList.changesResults(p.change())) return true;
+        for (AdviceList.Row p : parts) if (p.effect().changesResults()) return true;
         return false;
     }
 
@@ -130,7 +130,7 @@ public record Combination(List<AdviceList.Row> parts, List<Edit> edits, long sav
                 Set<HloValue> shared = new HashSet<>(x.evidence());
                 shared.retainAll(new HashSet<>(y.evidence()));
                 if (shared.isEmpty()) continue;
-                if (AdviceList.lowersPrecision(x.change()) && AdviceList.lowersPrecision(y.change())) return false;
+                if (x.effect() == Advice.Effect.LOWERS_PRECISION && y.effect() == Advice.Effect.LOWERS_PRECISION) return false;
                 List<Edit> a = edits.get(x), b = edits.get(y);
                 if (!(allScale(a) && keepsValues(b) || allScale(b) && keepsValues(a))) return false;
             }
@@ -165,7 +165,9 @@ public record Combination(List<AdviceList.Row> parts, List<Edit> edits, long sav
         List<String> names = new ArrayList<>(), jax = new ArrayList<>(), each = new ArrayList<>();
         Set<HloValue> values = new LinkedHashSet<>();
         boolean remat = false;
+        Advice.Effect effect = Advice.Effect.KEEPS;   // what the set does to the results: a part's that changes them, if any
         for (AdviceList.Row p : parts) {
+            if (!effect.changesResults() && p.effect() != Advice.Effect.KEEPS) effect = p.effect();
             names.add(p.change());
             jax.add(p.jax());
             each.add(p.change() + " " + bufq.units.Units.human(p.saves()));
@@ -175,7 +177,7 @@ public record Combination(List<AdviceList.Row> parts, List<Edit> edits, long sav
         List<HloValue> evidence = new ArrayList<>(values);
         evidence.sort(Comparator.comparingLong(HloValue::size).reversed());
         String figure = exact() ? Recompilation.EXACT : Recompilation.BOUND;
-        return new AdviceList.Row(String.join(" + ", names), saves, figure, saves, remat, String.join("; and ", jax),
+        return new AdviceList.Row(String.join(" + ", names), saves, figure, saves, remat, effect, String.join("; and ", jax),
                 "no single change saves what the program is over; made together (" + String.join(", ", each)
                         + " alone), measured as one what-if with the schedule kept: each row's own finding says what to write",
                 "whatif " + written.apply(edits), evidence);

@@ -51,7 +51,7 @@ final class HalfPrecisionRule implements Rule {
                 + " left out: XLA:CPU computes bf16 dots in f32, converting around each)")
                 + (kept == 0 ? "" : " (" + kept + " more made by a dot or in a softmax are left out: mixed precision keeps"
                 + " those in f32 on purpose)"),
-                Edit.Scale.of(Facts.byId(big), 0.5), big));
+                List.of(Edit.Scale.of(Facts.byId(big), 0.5)), big, 0, null, Advice.Effect.LOWERS_PRECISION));
     }
 
     /**

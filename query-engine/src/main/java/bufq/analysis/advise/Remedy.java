@@ -142,7 +142,7 @@ public final class Remedy {
      * @param values the values it changes, largest first (the evidence)
      */
     public record Change(String change, long saves, String figure, String jax, String finding, List<Edit> edits,
-                         String statement, List<HloValue> values) {
+                         String statement, List<HloValue> values, Advice.Effect effect) {
         public Change {
             edits = List.copyOf(edits);
             values = List.copyOf(values);
@@ -150,7 +150,7 @@ public final class Remedy {
 
         /** A change measured elsewhere, reproduced by {@code statement}. */
         public Change(String change, long saves, String figure, String jax, String finding, String statement) {
-            this(change, saves, figure, jax, finding, List.of(), statement, List.of());
+            this(change, saves, figure, jax, finding, List.of(), statement, List.of(), Advice.Effect.KEEPS);
         }
 
         /** The statement that reproduces it, edits written by {@code written}. */
@@ -211,17 +211,17 @@ public final class Remedy {
         List<HloValue> largest = new ArrayList<>(values);
         largest.sort(Comparator.comparingLong(HloValue::size).reversed());
         if (ProgramSizes.liveOut(a) && !a.isParameter())
-            changes.add(measured(m, BF16_OUTPUT, "out.astype(jnp.bfloat16)", "the output (" + shape(a) + ") in bf16 halves it;"
+            changes.add(measured(m, BF16_OUTPUT, Advice.Effect.LOWERS_PRECISION, "out.astype(jnp.bfloat16)", "the output (" + shape(a) + ") in bf16 halves it;"
                     + " or shard it across devices (jax.sharding), or donate an argument of its size (donate_argnums)",
                     List.of(Edit.Scale.of(Edit.Where.of("allocation = " + a.index()), 0.5)), largest, catalog, tiling, tilings));
         changes.addAll(smaller(m, over, catalog, tiling, tilings));
         if (a.isParameter()) {
             Replication.Group g = Replication.groupOf(m, values);
             if (g != null)
-                changes.add(measured(m, ShardRule.NAME, JaxCode.SHARD, "the argument " + String.join(", ", g.paths()) + " is " + g.now()
+                changes.add(measured(m, ShardRule.NAME, Advice.Effect.KEEPS, JaxCode.SHARD, "the argument " + String.join(", ", g.paths()) + " is " + g.now()
                         + " on a mesh of " + g.partitions() + " devices: shard it (and its optimizer state) over every device",
                         ShardingAudit.edits(g), g.values(), catalog, tiling, tilings));
-            changes.add(measured(m, "donate", "jax.jit(f, donate_argnums=(" + a.parameter() + ",))", "donate the argument"
+            changes.add(measured(m, "donate", Advice.Effect.KEEPS, "jax.jit(f, donate_argnums=(" + a.parameter() + ",))", "donate the argument"
                     + " (donate_argnums) so the output may reuse it; or pass it in bf16",
                     List.of(Edit.Donate.of(Edit.Where.of("allocation = " + a.index()))), largest, catalog, tiling, tilings));
         }
@@ -276,7 +276,7 @@ public final class Remedy {
             boolean loopSlow = "cpu".equals(m.info().backend()) && chunked.stream().anyMatch(v -> Facts.opName(m, v).contains("conv_general_dilated"));
             return sized(k, lead, 64, over, n -> microbatch(m, a, big, op, lead, n, loopSlow, ids, chunked, catalog, tiling, tilings));
         }
-        return sized(k, lead, 64, over, n -> measured(m, "chunk " + n + " ways", "jax.lax.map(f, x.reshape(" + n + ", " + lead / n + ", ...))",
+        return sized(k, lead, 64, over, n -> measured(m, "chunk " + n + " ways", Advice.Effect.CUTS, "jax.lax.map(f, x.reshape(" + n + ", " + lead / n + ", ...))",
                 "compute " + op + " (" + big.shape().text() + ") in " + n + " chunks of its leading axis (" + lead + "): lax.map over"
                 + " x.reshape(" + n + ", " + lead / n + ", ...), or a Python loop of " + n + " calls, so one chunk's temporaries are live"
                 + " at a time", List.of(Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / n)), chunked, catalog, tiling, tilings));
@@ -315,7 +315,7 @@ public final class Remedy {
                                      List<Long> ids, List<HloValue> chunked, Catalog catalog, TilingModel tiling,
                                      Function<String, TilingModel> tilings) throws QueryException {
         String split = "batch.reshape(" + k + ", " + lead / k + ", ...)";
-        return measured(m, "microbatch " + k + " ways", loopSlow
+        return measured(m, "microbatch " + k + " ways", Advice.Effect.CUTS, loopSlow
                 ? "for b in " + split + ": g = jax.tree.map(jnp.add, g, jax.jit(jax.grad(loss))(params, b))"
                 : "jax.lax.scan(lambda g, b: (g + jax.grad(loss)(params, b), None), g0, " + split + ")",
                 "the values of allocation " + a.index() + " with leading axis " + lead + " (" + op + ", " + big.shape().text()
@@ -355,7 +355,7 @@ public final class Remedy {
         for (HloValue v : holders) if (cut.contains(v.id())) rows.add(v);
         HloValue first = rows.isEmpty() ? m.valuesIn(a.index()).stream().filter(v -> cut.contains(v.id())).findFirst().orElseThrow()
                 : rows.get(0);
-        return sized(over > 0 ? 2 : 4, lead, 64, over, k -> measured(m, "chunk " + k + " ways", "jax.lax.map(jax.checkpoint(f), rows.reshape(" + k + ", " + lead / k + ", ...))",
+        return sized(over > 0 ? 2 : 4, lead, 64, over, k -> measured(m, "chunk " + k + " ways", Advice.Effect.CUTS, "jax.lax.map(jax.checkpoint(f), rows.reshape(" + k + ", " + lead / k + ", ...))",
                     "allocation " + a.index() + " holds the backward pass's residuals and " + ids.size() + " [" + lead + ", " + lead
                     + "] matrices (e.g. " + first.label() + ", " + first.shape().text() + "): the batch meets itself there, as in a"
                     + " contrastive or pairwise loss, so microbatches would change the loss (each example would see fewer others);"
@@ -394,7 +394,7 @@ public final class Remedy {
                                         HloInstruction sum, List<Long> ids, List<HloValue> chunked, Catalog catalog,
                                         TilingModel tiling, Function<String, TilingModel> tilings) throws QueryException {
         String into = sum.shape().text().replaceAll("\\{.*", "");
-        return measured(m, "chunk " + k + " ways", "jax.lax.scan(jax.checkpoint(lambda acc, e: (acc + jax.ops.segment_sum(f(e), e.dst,"
+        return measured(m, "chunk " + k + " ways", Advice.Effect.CUTS, "jax.lax.scan(jax.checkpoint(lambda acc, e: (acc + jax.ops.segment_sum(f(e), e.dst,"
                 + " n), None)), jnp.zeros(" + dims(sum) + "), edges.reshape(" + k + ", " + lead / k + ", ...))",
                 "the values of allocation " + a.index() + " with leading axis " + lead + " (" + op + ", " + big.shape().text() + ") are"
                 + " summed into " + into + " in the forward pass (" + sum.opName() + ", " + sum.name() + ": a segment_sum, as of a graph's"
@@ -456,7 +456,7 @@ public final class Remedy {
         HloValue first = inputs.get(0);
         String path = Facts.opName(m, first).isEmpty() ? first.label() : Facts.opName(m, first);
         long axis = lead, held = total;
-        return sized(2, lead, 64, over, k -> measured(m, SMALLER, "f(x[:len(x) // " + k + "])  # a batch " + k + " times smaller",
+        return sized(2, lead, 64, over, k -> measured(m, SMALLER, Advice.Effect.FEWER_EXAMPLES, "f(x[:len(x) // " + k + "])  # a batch " + k + " times smaller",
                 inputs.size() + " input arrays with leading axis " + axis + " per device (e.g. " + path + ", " + first.shape().text()
                 + "; " + Units.human(held) + " per device) hold the program's bytes and no rewrite of it shrinks them: give it a"
                 + " batch " + k + " times smaller (" + axis + " -> " + axis / k + " per device; " + k + " calls, or fewer examples"
@@ -516,10 +516,10 @@ public final class Remedy {
                 + (w != null && Facts.source(w) != null ? " at " + Facts.source(w) : "");
         Edit.Where where = Facts.byId(aliases);
         List<Change> out = new ArrayList<>();
-        out.add(measured(m, SCAN_YS_BF16, "return carry, y.astype(jnp.bfloat16)", ys.size() + " stacked outputs of the lax.scan at " + at + " (e.g. "
+        out.add(measured(m, SCAN_YS_BF16, Advice.Effect.LOWERS_PRECISION, "return carry, y.astype(jnp.bfloat16)", ys.size() + " stacked outputs of the lax.scan at " + at + " (e.g. "
                 + ys.get(0).name() + ys.get(0).index() + ", " + ys.get(0).shape().text() + ": one slice per iteration along the leading"
                 + " axis): return its ys in bf16", List.of(Edit.Scale.of(where, 0.5)), ys, catalog, tiling, tilings));
-        out.add(measured(m, "no scan ys", "jax.lax.scan(lambda c, x: (c + g(x), None), c0, xs)", "the same ys not stacked: carry what is needed of them (a running sum, the loss)"
+        out.add(measured(m, "no scan ys", Advice.Effect.KEEPS, "jax.lax.scan(lambda c, x: (c + g(x), None), c0, xs)", "the same ys not stacked: carry what is needed of them (a running sum, the loss)"
                 + " in the scan's carry, or jax.checkpoint the scan body so its residuals are recomputed", List.of(Edit.Drop.of(where)),
                 ys, catalog, tiling, tilings));
         return out;
@@ -564,7 +564,7 @@ public final class Remedy {
         String example = big.name() + big.index() + ", " + big.shape().text(), loop = big.name();
         return sized(over > 0 ? 2 : 4, batch, 16, over, k -> {
             String reshape = "xs.reshape(" + steps + ", " + k + ", " + batch / k + ", ...).swapaxes(0, 1)";
-            return measured(m, "microbatch " + k + " ways", "jax.lax.scan(lambda g, b: (g + jax.grad(loss)(params, b), None), g0, "
+            return measured(m, "microbatch " + k + " ways", Advice.Effect.CUTS, "jax.lax.scan(lambda g, b: (g + jax.grad(loss)(params, b), None), g0, "
                     + reshape + ")", "the lax.scan " + loop + " stacks " + steps + " slices of [" + batch + ", ...] (e.g. "
                     + example + "), among them the backward pass's residuals: its"
                     + " iterations are axis 0 and the batch is axis 1; accumulate the gradients of " + k + " microbatches of "
@@ -594,12 +594,13 @@ public final class Remedy {
         return read;
     }
 
-    private static Change measured(HloModule m, String change, String jax, String finding, List<Edit> edits, List<HloValue> values,
-                                   Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings) throws QueryException {
+    private static Change measured(HloModule m, String change, Advice.Effect effect, String jax, String finding, List<Edit> edits,
+                                   List<HloValue> values, Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
+            throws QueryException {
         Outcome o = EditSweep.run(m, edits, catalog, tiling, tilings);
         // a value not made at all is the best case of the rewrite that avoids it
         String figure = edits.get(0) instanceof Edit.Drop ? Recompilation.BOUND : Recompilation.EXACT;
-        return new Change(change, o.saved(), figure, jax, finding, edits, null, values);
+        return new Change(change, o.saved(), figure, jax, finding, edits, null, values, effect);
     }
 
     private static String shape(BufferAllocation a) {

@@ -58,13 +58,19 @@ class AdviceListTest {
                                          // every result first, of those exact ones first
         for (AdviceList.Row r : l.rows()) {
             String row = m.handle() + ": " + r.change() + " " + r.statement();
+            if (!r.change().contains(" + ")) {   // each row's effect is its change's
+                boolean bf16 = r.change().equals("f32") || r.change().equals("bf16 output") || r.change().equals("scan ys in bf16");
+                assertEquals(bf16, r.effect() == Advice.Effect.LOWERS_PRECISION, row);
+                assertEquals(r.change().matches("(chunk|microbatch) \\d+ ways"), r.effect() == Advice.Effect.CUTS, row);
+                assertEquals(r.change().equals("smaller batch"), r.effect() == Advice.Effect.FEWER_EXAMPLES, row);
+            }
             if (enough && r.saves() < l.need()) {
                 enough = false;
                 last = Long.MAX_VALUE;
             }
             int trust = r.figure().startsWith("exact") ? 0 : r.figure().equals(Recompilation.BOUND) ? 1 : 2;
             if (enough) {
-                boolean lowers = AdviceList.changesResults(r.change());
+                boolean lowers = r.effect().changesResults();
                 assertTrue(lowers || !lastLowers, row + ": keeps every result, below a bf16 change");
                 if (lowers != lastLowers) lastTrust = -1;
                 assertTrue(trust >= lastTrust, row + ": a less certain figure above it among the rows that save enough");
@@ -258,7 +264,7 @@ class AdviceListTest {
                 row.jax() + " " + row.finding());
         assertEquals(16, row.evidence().size(), "the 8 layers' k and v caches");
         for (bufq.model.HloValue v : row.evidence()) assertEquals(64, v.shape().dim(0), v.label());
-        assertTrue(AdviceList.changesResults(row.change()));
+        assertTrue(row.effect().changesResults());
         Path rnn = Path.of(System.getProperty("bufq.root", ".")).resolve("query-engine/src/test/resources/fixtures/rnn-oom");
         HloModule step = DumpLoader.load(List.of(rnn.resolve("failing"))).get(0);
         assertTrue(advise(step, alone(step)).rows().stream().noneMatch(r -> r.change().equals(Remedy.SMALLER)), "a training step");
@@ -300,11 +306,11 @@ class AdviceListTest {
                 .resolve("query-engine/src/test/resources/fixtures/kernel-smoother"))).get(0);
         List<bufq.model.HloValue> v = new java.util.ArrayList<>(m.values());
         String jax = "jax.lax.scan(jax.checkpoint(layer), x, stacked_params)";
-        var peak = new AdviceList.Row("scan-remat", 100, Recompilation.ESTIMATE, 118L, true, jax, "for the peak", "whatif a",
+        var peak = new AdviceList.Row("scan-remat", 100, Recompilation.ESTIMATE, 118L, true, Advice.Effect.KEEPS, jax, "for the peak", "whatif a",
                 List.of(v.get(0), v.get(1)));
-        var twin = new AdviceList.Row("scan-remat", 100, Recompilation.ESTIMATE, 120L, true, jax, "planned against the twin",
+        var twin = new AdviceList.Row("scan-remat", 100, Recompilation.ESTIMATE, 120L, true, Advice.Effect.KEEPS, jax, "planned against the twin",
                 "whatif b", List.of(v.get(0), v.get(1), v.get(2)));
-        var other = new AdviceList.Row("scan-remat", 100, Recompilation.ESTIMATE, 120L, true, jax, "other values", "whatif c",
+        var other = new AdviceList.Row("scan-remat", 100, Recompilation.ESTIMATE, 120L, true, Advice.Effect.KEEPS, jax, "other values", "whatif c",
                 List.of(v.get(3)));
         List<AdviceList.Row> rows = new java.util.ArrayList<>(List.of(peak, twin, other));
         AdviceList.dropRepeats(rows);
@@ -319,17 +325,17 @@ class AdviceListTest {
     @Test
     void anExactFigureThatSavesEnoughComesFirst() throws Exception {
         String b = Recompilation.BOUND, e = Recompilation.ESTIMATE, x = Recompilation.EXACT;
-        var offload = new AdviceList.Row("offload", 343, b, 343L, true, "jax.checkpoint(layer, policy=...)", "f", "whatif a", List.of());
-        var policy = new AdviceList.Row("remat-policy", 340, e, 340L, true, "jax.checkpoint(layer, policy=...)", "f", "whatif b", List.of());
-        var micro = new AdviceList.Row("microbatch 4 ways", 326, x, 326L, false, "jax.lax.scan(...)", "f", "whatif c", List.of());
-        var small = new AdviceList.Row("padding", 10, x, 10L, false, "x.reshape(...)", "f", "whatif d", List.of());
+        var offload = new AdviceList.Row("offload", 343, b, 343L, true, Advice.Effect.KEEPS, "jax.checkpoint(layer, policy=...)", "f", "whatif a", List.of());
+        var policy = new AdviceList.Row("remat-policy", 340, e, 340L, true, Advice.Effect.KEEPS, "jax.checkpoint(layer, policy=...)", "f", "whatif b", List.of());
+        var micro = new AdviceList.Row("microbatch 4 ways", 326, x, 326L, false, Advice.Effect.CUTS, "jax.lax.scan(...)", "f", "whatif c", List.of());
+        var small = new AdviceList.Row("padding", 10, x, 10L, false, Advice.Effect.KEEPS, "x.reshape(...)", "f", "whatif d", List.of());
         List<AdviceList.Row> rows = new java.util.ArrayList<>(List.of(offload, policy, micro, small));
         AdviceList.enoughFirst(rows, 312);
         assertEquals(List.of(micro, offload, policy, small), rows);
         // a real llama step not donated: parameters and Adam state in bf16 (6.4 GiB, a change of the training's
         // precision) and donation (2.7 GiB, no result changed) both fit it; donation comes first
-        var f32 = new AdviceList.Row("f32", 690, x, 690L, false, "x.astype(jnp.bfloat16)", "f", "whatif e", List.of());
-        var donation = new AdviceList.Row("donation", 292, x, 292L, false, "jax.jit(f, donate_argnums=(0, 1))", "f", "whatif f", List.of());
+        var f32 = new AdviceList.Row("f32", 690, x, 690L, false, Advice.Effect.LOWERS_PRECISION, "x.astype(jnp.bfloat16)", "f", "whatif e", List.of());
+        var donation = new AdviceList.Row("donation", 292, x, 292L, false, Advice.Effect.KEEPS, "jax.jit(f, donate_argnums=(0, 1))", "f", "whatif f", List.of());
         rows = new java.util.ArrayList<>(List.of(f32, donation, small));
         AdviceList.enoughFirst(rows, 250);
         assertEquals(List.of(donation, f32, small), rows);

@@ -77,10 +77,10 @@ class CombinationTest {
         List<bufq.model.HloValue> v = new java.util.ArrayList<>(m.values());
         String x = Recompilation.EXACT;
         Edit.Where a = Edit.Where.of("id = 1"), b = Edit.Where.of("id = 2");
-        var f32 = new AdviceList.Row("f32", 60, x, 60L, false, "x.astype(jnp.bfloat16)", "f", "whatif a", List.of(v.get(0), v.get(1)));
-        var ysBf16 = new AdviceList.Row("scan ys in bf16", 50, x, 50L, false, "y.astype(jnp.bfloat16)", "f", "whatif b", List.of(v.get(1)));
-        var noYs = new AdviceList.Row("no scan ys", 55, Recompilation.BOUND, 55L, false, "jax.lax.scan(...)", "f", "whatif c", List.of(v.get(1)));
-        var micro = new AdviceList.Row("microbatch 4 ways", 40, x, 40L, false, "jax.lax.scan(...)", "f", "whatif d",
+        var f32 = new AdviceList.Row("f32", 60, x, 60L, false, Advice.Effect.LOWERS_PRECISION, "x.astype(jnp.bfloat16)", "f", "whatif a", List.of(v.get(0), v.get(1)));
+        var ysBf16 = new AdviceList.Row("scan ys in bf16", 50, x, 50L, false, Advice.Effect.LOWERS_PRECISION, "y.astype(jnp.bfloat16)", "f", "whatif b", List.of(v.get(1)));
+        var noYs = new AdviceList.Row("no scan ys", 55, Recompilation.BOUND, 55L, false, Advice.Effect.KEEPS, "jax.lax.scan(...)", "f", "whatif c", List.of(v.get(1)));
+        var micro = new AdviceList.Row("microbatch 4 ways", 40, x, 40L, false, Advice.Effect.CUTS, "jax.lax.scan(...)", "f", "whatif d",
                 List.of(v.get(0), v.get(1), v.get(2)));
         Map<AdviceList.Row, List<Edit>> edits = new IdentityHashMap<>();
         edits.put(f32, List.of(Edit.Scale.of(a, 0.5)));
@@ -94,7 +94,7 @@ class CombinationTest {
         assertNull(Combination.find(List.of(noYs, ysBf16), edits, 90, sum));
         assertNull(Combination.find(List.of(f32, ysBf16), edits, 90, sum));
         // a drop of values another row does not touch combines, the scales first in the one what-if
-        var other = new AdviceList.Row("no scan ys", 55, Recompilation.BOUND, 55L, false, "jax.lax.scan(...)", "f", "whatif e", List.of(v.get(3)));
+        var other = new AdviceList.Row("no scan ys", 55, Recompilation.BOUND, 55L, false, Advice.Effect.KEEPS, "jax.lax.scan(...)", "f", "whatif e", List.of(v.get(3)));
         edits.put(other, List.of(Edit.Drop.of(b)));
         Combination d = Combination.find(List.of(other, ysBf16), edits, 90, sum);
         assertEquals(List.of(other, ysBf16), d.parts());
