@@ -68,24 +68,25 @@ public final class Forecasts {
          * @throws IllegalArgumentException when {@code fit} is asked and the reservation is not below the capacity
          */
         public Answer answer(ForecastRequest r, CapacitySaid said) throws Refusal {
-            try {
-                Forecast f = Forecast.of(loaded.series(), r.dimension());
-                if (!r.fit()) return new Answer(f.report(r.n(), r.limit()), null);
-                Forecast.FitAnswer a = f.fit(r.n(), loaded.others(), said.resolve());
-                return new Answer(a.tables(), a.failure());
-            } catch (NotASeries e) {
-                throw new Refusal(e);
-            }
+            return forecast(r, said, false);
         }
 
         /** As {@link #answer}, with every value's law in the last table (a script's {@code bufq.forecast}). */
         public List<Output> tables(ForecastRequest r, CapacitySaid said) throws Refusal {
+            return forecast(r, said, true).outputs();
+        }
+
+        private Answer forecast(ForecastRequest r, CapacitySaid said, boolean laws) throws Refusal {
             try {
                 Forecast f = Forecast.of(loaded.series(), r.dimension());
-                if (r.fit()) return f.fit(r.n(), loaded.others(), said.resolve()).tables();
+                if (r.fit()) {
+                    Forecast.FitAnswer a = f.fit(r.n(), loaded.others(), said.resolve());
+                    return new Answer(a.tables(), a.failure());
+                }
+                if (!laws) return new Answer(f.report(r.n(), r.limit()), null);
                 List<Output> out = new ArrayList<>(f.report(r.n(), 0));
                 out.set(out.size() - 1, f.laws(r.n()).get(0));
-                return out;
+                return new Answer(out, null);
             } catch (NotASeries e) {
                 throw new Refusal(e);
             }
