@@ -129,8 +129,8 @@ final class FusedOps {
         if (op != null && !op.isEmpty()) {
             boolean remat = op.contains("rematted_computation"), t = false, jvp = false;
             for (String part : OpNames.split(op)) {
-                if (part.startsWith("transpose(")) t = true;
-                if (part.startsWith("jvp(") || part.startsWith("transpose(")) jvp = true;
+                if (OpNames.transposed(part)) t = true;
+                if (OpNames.linearized(part) || OpNames.transposed(part)) jvp = true;
             }
             own = new Output(true, t && !remat, jvp, remat, new BitSet());
         }

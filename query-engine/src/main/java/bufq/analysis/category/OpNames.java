@@ -33,11 +33,21 @@ public final class OpNames {
         return parts;
     }
 
-    /** The backward pass: a part made by JAX's {@code transpose(...)} of a linearized function. */
+    /**
+     * The backward pass: a part made by JAX's {@code transpose(...)} of a linearized function, also
+     * under another transform ({@code vmap(transpose(jvp()))}: per-example gradients). The
+     * {@code transpose} primitive is a part of its own, with no parenthesis.
+     */
     static boolean backward(List<String> parts) {
-        for (String p : parts) if (p.startsWith("transpose(")) return true;
+        for (String p : parts) if (transposed(p)) return true;
         return false;
     }
+
+    /** Whether one part of a path is JAX's {@code transpose(...)} transform, also under another one. */
+    static boolean transposed(String part) { return part.startsWith("transpose(") || part.contains("(transpose("); }
+
+    /** Whether one part of a path is JAX's {@code jvp(...)} transform, also under another one. */
+    static boolean linearized(String part) { return part.startsWith("jvp(") || part.contains("(jvp("); }
 
     /** Whether {@code opName} (null: no) is of the backward pass. */
     public static boolean backward(String opName) { return opName != null && backward(split(opName)); }
@@ -45,10 +55,10 @@ public final class OpNames {
     /** Whether {@code opName} (null: no) is of the forward pass of a differentiated function. */
     public static boolean forward(String opName) { return opName != null && forward(split(opName)); }
 
-    /** The forward pass of a differentiated function: a {@code jvp(...)} part, none of {@code transpose(...)}. */
+    /** The forward pass of a differentiated function: a {@code jvp(...)} part (also under another transform), none of {@code transpose(...)}. */
     static boolean forward(List<String> parts) {
         if (backward(parts)) return false;
-        for (String p : parts) if (p.startsWith("jvp(")) return true;
+        for (String p : parts) if (linearized(p)) return true;
         return false;
     }
 

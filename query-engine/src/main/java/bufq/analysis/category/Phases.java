@@ -48,8 +48,8 @@ final class Phases {
             boolean t = false, remat = op != null && op.contains("rematted_computation"), jvp = false;
             if (op != null) {
                 for (String part : OpNames.split(op)) {
-                    if (part.startsWith("transpose(")) t = true;
-                    if (part.startsWith("jvp(") || part.startsWith("transpose(")) jvp = true;
+                    if (OpNames.transposed(part)) t = true;
+                    if (OpNames.linearized(part) || OpNames.transposed(part)) jvp = true;
                 }
             }
             // a fusion's output is of the pass of the instructions it is computed from inside the fusion, where their
