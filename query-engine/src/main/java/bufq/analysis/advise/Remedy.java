@@ -204,9 +204,16 @@ public final class Remedy {
         List<Change> changes = new ArrayList<>(others);
         List<Change> scan = scan(m, holders, catalog, tiling, tilings);
         changes.addAll(scan);
-        if (!scan.isEmpty()) changes.addAll(scanMicrobatch(m, a, holders, over, catalog, tiling, tilings));
-        // a scan's ys are stacked along its iterations: the scan changes say what to do with them
-        if (scan.isEmpty() && (a.isTemp() || (!a.isParameter() && !ProgramSizes.liveOut(a))))
+        // where a scan's stacked values hold most of the allocation, the scan changes say what to do with them (they
+        // are stacked along its iterations); a small loop beside big values (a random generator's) leaves the chunking
+        long looped = 0, held = 0;
+        for (HloValue v : holders) {
+            held += v.size();
+            if (loopElement(v, 2)) looped += v.size();
+        }
+        boolean stacked = !scan.isEmpty() && 2 * looped >= held;
+        if (stacked) changes.addAll(scanMicrobatch(m, a, holders, over, catalog, tiling, tilings));
+        else if (a.isTemp() || (!a.isParameter() && !ProgramSizes.liveOut(a)))
             changes.addAll(chunk(m, a, holders, offered, over, catalog, tiling, tilings));
         List<HloValue> largest = new ArrayList<>(values);
         largest.sort(Comparator.comparingLong(HloValue::size).reversed());
@@ -328,15 +335,36 @@ public final class Remedy {
     }
 
     /**
-     * The values of allocation {@code a} that are {@code [lead, lead]} matrices: the batch by the batch.
-     * Only rank 2: attention scores {@code [batch, heads, seq, seq]} whose batch happens to equal the
-     * head count are not one, and nor is anything else whose second axis is another axis of that length.
+     * The values of allocation {@code a} that are {@code [lead, lead]} matrices: the batch by the batch,
+     * where one of them is made from two arrays of the batch ({@link #pairsTheBatch}). Only rank 2:
+     * attention scores {@code [batch, heads, seq, seq]} whose batch happens to equal the head count are
+     * not one, nor a hidden layer as wide as the batch, nor anything else whose second axis is another
+     * axis of that length.
      */
     private static List<Long> square(HloModule m, BufferAllocation a, long lead) {
         List<Long> ids = new ArrayList<>();
+        boolean paired = false;
         for (HloValue v : m.valuesIn(a.index()))
-            if (v.shape() != null && v.shape().rank() == 2 && v.shape().dim(0) == lead && v.shape().dim(1) == lead) ids.add(v.id());
-        return ids;
+            if (v.shape() != null && v.shape().rank() == 2 && v.shape().dim(0) == lead && v.shape().dim(1) == lead) {
+                ids.add(v.id());
+                paired |= pairsTheBatch(m, m.instruction(v.name()), lead);
+            }
+        return paired ? ids : List.of();
+    }
+
+    /**
+     * Whether {@code i} reads two arrays whose leading axis is the batch ({@code img @ txt.T}): what makes
+     * a {@code [B, B]} matrix one of the batch by itself. A dense layer as wide as the batch ({@code
+     * x[B, K] @ w[K, B]}) reads one.
+     */
+    private static boolean pairsTheBatch(HloModule m, HloInstruction i, long lead) {
+        if (i == null) return false;
+        int batched = 0;
+        for (String o : i.operands()) {
+            HloInstruction u = m.instruction(o);
+            if (u != null && u.shape() != null && u.shape().rank() >= 2 && u.shape().dim(0) == lead) batched++;
+        }
+        return batched >= 2;
     }
 
     /**
