@@ -191,7 +191,8 @@ public final class Remedy {
      * ranks them with the rules' findings).
      *
      * @param offered what the program is offered (bytes), -1 when no capacity is known: the chunk
-     *                count is the least power of two under which the program would fit, else 4
+     *                count is the least power of two under which the program would fit, else 2 where it is
+     *                over by a known amount, else 4
      * @param over    what a change must save for the program to fit ({@link Answer#need}), -1 when not
      *                known: a chunk or microbatch count is the least that saves that much
      * @param others  changes measured elsewhere ({@code fit}'s drops), listed with these
@@ -260,9 +261,10 @@ public final class Remedy {
         List<Long> ids = new ArrayList<>();
         for (HloValue v : m.valuesIn(a.index()))
             if (v.shape() != null && v.shape().rank() >= 1 && v.shape().dim(0) == lead) ids.add(v.id());
-        // the least count under which the program fits what it is offered (4 when that is not known),
-        // raised to a divisor of the leading axis so the chunks are equal
-        long k = 4;
+        // the least count under which the program fits what it is offered; where it fits alone but is over with
+        // what is held beside it, 2, raised while it saves too little; 4 when neither is known; raised to a
+        // divisor of the leading axis so the chunks are equal
+        long k = over > 0 ? 2 : 4;
         long needs = ProgramSizes.of(m).needsBytes(), rest = needs - a.size();
         if (offered > 0 && needs > offered && offered > rest) k = Math.max(2, (a.size() + offered - rest - 1) / (offered - rest));
         k = divisor(k, lead);
