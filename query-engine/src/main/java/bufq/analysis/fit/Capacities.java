@@ -93,7 +93,8 @@ public final class Capacities {
      * prints, its first-ranked module): the requested size (the allocation's where it prints so), and
      * the capacity and in-use figures where stated; a compile XLA:TPU refused for its HBM total
      * ({@code the total memory required for HLO temporaries (X) exceeds available HBM (Y)}) as a
-     * {@link Failure#refused} held to the joined dump's colour-0 total.
+     * {@link Failure#refused} held to the joined dump's colour-0 total (less its thread-local allocations,
+     * as the check counts it).
      *
      * @param source the messages' file, as results name it ("message 1 of run.log")
      */

@@ -169,7 +169,7 @@ public record Failure(String program, long requestedBytes, long capacityBytes, l
     private Capacity refusedUnder(Capacity capacity, Fit.Step s, List<String> notes) {
         String said = " (" + refusal.says() + ")";
         long over = refusal.dumpBytes() - capacity.offeredBytes();
-        String byDump = "; the dump's HBM (color 0) allocations total " + refusal.dumpBytes() + " B, over the "
+        String byDump = "; the dump's HBM (color 0) allocations but thread-local ones total " + refusal.dumpBytes() + " B, over the "
                 + capacity.offeredBytes() + " B offered by " + over + " B" + (over >= refusal.overLo() && over <= refusal.overHi()
                 ? ", within the " + refusal.overLo() + ".." + refusal.overHi() + " B the message's figures allow"
                 : ", not the " + refusal.overLo() + ".." + refusal.overHi() + " B the message's figures allow (another capacity, or not this compile's dump?)");

@@ -32,8 +32,8 @@ final class Figures {
     /** TPU's compile-time summary, of the allocations of the memory space's colour (hbm 0, vmem 1). */
     private static List<Rule> tpu(int color) {
         return List.of(
-                new Rule(TpuReport.HLO_TEMPORARIES, "all allocations of color " + color + ": the memory-usage report's Total bytes",
-                        a -> a.color() == color),
+                new Rule(TpuReport.HLO_TEMPORARIES, "all allocations of color " + color + " but thread-local ones: the"
+                        + " memory-usage report's Total bytes less those", a -> a.color() == color && !a.threadLocal()),
                 new Rule("HLO temp", "temp allocations of color " + color, a -> a.color() == color && a.isTemp() && !a.threadLocal()),
                 new Rule("arguments", "entry parameter allocations", a -> a.color() == color && a.isParameter()),
                 new Rule("output", "output allocations", a -> a.color() == color && (a.isOutput() || a.maybeLiveOut()) && !a.isParameter()));

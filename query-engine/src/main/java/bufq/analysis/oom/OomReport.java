@@ -52,11 +52,12 @@ public final class OomReport {
     public record Join(OomMessage message, int number, HloModule module, BufferAllocation allocation) {}
 
     /**
-     * Bytes of the joined module's allocations in the message's memory space (HBM: colour 0), as its
-     * memory-usage report's {@code Total bytes} sums them; -1 when the message joined no module.
+     * Bytes of the joined module's allocations in the message's memory space (HBM: colour 0) that
+     * XLA:TPU's compile-time check counts: all but the thread-local ones; -1 when the message joined
+     * no module.
      */
     public static long spaceTotal(Join j) {
-        return j.module() == null ? -1 : ModuleMatch.colorTotal(j.module(), ModuleMatch.color(j.message().memorySpace()));
+        return j.module() == null ? -1 : ModuleMatch.checkedBytes(j.module(), ModuleMatch.color(j.message().memorySpace()));
     }
 
     /** Each message of {@code text} joined to its best module among {@code modules}, in message order. */
