@@ -272,7 +272,8 @@ class ReaderErasTest {
         // modules of framed-stdout.log: a file that loads when named loads from its directory too;
         // the five programs of oom-cpu/pair; the MLP at seven batches (mlp-batch); and the kernel
         // smoother (kernel-smoother); the RNN that ran out of memory and its microbatched step (rnn-oom); a
-        // contrastive step whole and chunked (contrastive).
-        assertEquals(27, all.size(), all.toString());
+        // contrastive step whole and chunked (contrastive); a graph network whole and chunked (gnn); a DP-SGD
+        // step whole and at a quarter of its batch (dpsgd); a refused TPU compile (tpu-refused).
+        assertEquals(32, all.size(), all.toString());
     }
 }

@@ -4,6 +4,7 @@ import bufq.analysis.whatif.Edit;
 import bufq.model.HloValue;
 
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * One thing {@code advise} suggests: what a rule saw, the values it saw it in, and the what-if edits
@@ -61,4 +62,34 @@ public record Advice(String rule, String finding, List<Edit> edits, List<HloValu
 
     /** The edits as one {@code whatif} argument, values selected by id: what is measured. */
     public String editText() { return edits.isEmpty() ? null : Edit.join(edits); }
+
+    /**
+     * A change of the allocation advise answers for ({@link Remedy}), measured elsewhere or here.
+     *
+     * @param figure what kind of figure {@code saves} is: "exact: whatif" (the peak recomputed under the
+     *               edit), "upper bound: whatif" (the edit is the change's best case), "exact: fit" (the set
+     *               re-run without the arrays)
+     * @param jax    the change as the JAX code a user writes
+     * @param edits  the what-if edits measured (empty for a change measured elsewhere)
+     * @param statement the statement that reproduces a change measured elsewhere ({@code fit drop x}); null with edits
+     * @param values the values it changes, largest first (the evidence)
+     * @param effect what it does to the program's results
+     */
+    public record Change(String change, long saves, String figure, String jax, String finding, List<Edit> edits,
+                         String statement, List<HloValue> values, Effect effect) {
+        public Change {
+            edits = List.copyOf(edits);
+            values = List.copyOf(values);
+        }
+
+        /** A change measured elsewhere, reproduced by {@code statement}. */
+        public Change(String change, long saves, String figure, String jax, String finding, String statement) {
+            this(change, saves, figure, jax, finding, List.of(), statement, List.of(), Effect.KEEPS);
+        }
+
+        /** The statement that reproduces it, edits written by {@code written}. */
+        public String shown(Function<List<Edit>, String> written) {
+            return edits.isEmpty() ? statement : "whatif " + written.apply(edits);
+        }
+    }
 }

@@ -123,7 +123,7 @@ public final class AdviceList {
             edits.put(row, a.edits());
         }
         if (remedy != null) {
-            for (Remedy.Change c : remedy.changes()) {
+            for (Advice.Change c : remedy.changes()) {
                 boolean fit = c.edits().isEmpty();
                 if (fit ? c.saves() <= 0 : c.saves() < floor) continue;   // saves nothing on the target
                 String statement = c.shown(written);

@@ -1,5 +1,6 @@
 package bufq.analysis.advise;
 
+import bufq.analysis.advise.Advice.Change;
 import bufq.analysis.category.OpNames;
 
 import bufq.analysis.fit.Capacities;
@@ -16,8 +17,6 @@ import bufq.analysis.oom.OomReport;
 import bufq.analysis.oom.OomText;
 import bufq.analysis.sharding.Replication;
 import bufq.analysis.whatif.Edit;
-import bufq.analysis.whatif.EditSweep;
-import bufq.analysis.whatif.Outcome;
 import bufq.eval.Catalog;
 import bufq.lang.QueryException;
 import bufq.model.BufferAllocation;
@@ -31,10 +30,8 @@ import bufq.units.Units;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -131,35 +128,6 @@ public final class Remedy {
     }
 
     /**
-     * A change measured elsewhere or here.
-     *
-     * @param figure what kind of figure {@code saves} is: "exact: whatif" (the peak recomputed under the
-     *               edit), "upper bound: whatif" (the edit is the change's best case), "exact: fit" (the set
-     *               re-run without the arrays)
-     * @param jax    the change as the JAX code a user writes
-     * @param edits  the what-if edits measured (empty for a change measured elsewhere)
-     * @param statement the statement that reproduces a change measured elsewhere ({@code fit drop x}); null with edits
-     * @param values the values it changes, largest first (the evidence)
-     */
-    public record Change(String change, long saves, String figure, String jax, String finding, List<Edit> edits,
-                         String statement, List<HloValue> values, Advice.Effect effect) {
-        public Change {
-            edits = List.copyOf(edits);
-            values = List.copyOf(values);
-        }
-
-        /** A change measured elsewhere, reproduced by {@code statement}. */
-        public Change(String change, long saves, String figure, String jax, String finding, String statement) {
-            this(change, saves, figure, jax, finding, List.of(), statement, List.of(), Advice.Effect.KEEPS);
-        }
-
-        /** The statement that reproduces it, edits written by {@code written}. */
-        public String shown(Function<List<Edit>, String> written) {
-            return edits.isEmpty() ? statement : "whatif " + written.apply(edits);
-        }
-    }
-
-    /**
      * What an XLA:CPU program's capacity holds that no dump shows, when no reservation counts it: under
      * {@code ulimit -v}, a Python process with jaxlib loaded holds about 1.4 GB before any program, more
      * with other libraries (three real training runs with optax: 1.7 to 2.7 GB).
@@ -210,26 +178,26 @@ public final class Remedy {
         long looped = 0, held = 0;
         for (HloValue v : holders) {
             held += v.size();
-            if (loopElement(v, 2)) looped += v.size();
+            if (Cuts.loopElement(v, 2)) looped += v.size();
         }
         boolean stacked = !scan.isEmpty() && 2 * looped >= held;
-        if (stacked) changes.addAll(scanMicrobatch(m, a, holders, over, catalog, tiling, tilings));
+        if (stacked) changes.addAll(Cuts.scanMicrobatch(m, a, holders, over, catalog, tiling, tilings));
         else if (a.isTemp() || (!a.isParameter() && !ProgramSizes.liveOut(a)))
-            changes.addAll(chunk(m, a, holders, offered, over, catalog, tiling, tilings));
+            changes.addAll(Cuts.chunk(m, a, holders, offered, over, catalog, tiling, tilings));
         List<HloValue> largest = new ArrayList<>(values);
         largest.sort(Comparator.comparingLong(HloValue::size).reversed());
         if (ProgramSizes.liveOut(a) && !a.isParameter())
-            changes.add(measured(m, BF16_OUTPUT, Advice.Effect.LOWERS_PRECISION, "out.astype(jnp.bfloat16)", "the output (" + shape(a) + ") in bf16 halves it;"
+            changes.add(Cuts.measured(m, BF16_OUTPUT, Advice.Effect.LOWERS_PRECISION, "out.astype(jnp.bfloat16)", "the output (" + shape(a) + ") in bf16 halves it;"
                     + " or shard it across devices (jax.sharding), or donate an argument of its size (donate_argnums)",
                     List.of(Edit.Scale.of(Edit.Where.of("allocation = " + a.index()), 0.5)), largest, catalog, tiling, tilings));
         changes.addAll(smaller(m, over, catalog, tiling, tilings));
         if (a.isParameter()) {
             Replication.Group g = Replication.groupOf(m, values);
             if (g != null)
-                changes.add(measured(m, ShardRule.NAME, Advice.Effect.KEEPS, JaxCode.SHARD, "the argument " + String.join(", ", g.paths()) + " is " + g.now()
+                changes.add(Cuts.measured(m, ShardRule.NAME, Advice.Effect.KEEPS, JaxCode.SHARD, "the argument " + String.join(", ", g.paths()) + " is " + g.now()
                         + " on a mesh of " + g.partitions() + " devices: shard it (and its optimizer state) over every device",
                         ShardingAudit.edits(g), g.values(), catalog, tiling, tilings));
-            changes.add(measured(m, "donate", Advice.Effect.KEEPS, "jax.jit(f, donate_argnums=(" + a.parameter() + ",))", "donate the argument"
+            changes.add(Cuts.measured(m, "donate", Advice.Effect.KEEPS, "jax.jit(f, donate_argnums=(" + a.parameter() + ",))", "donate the argument"
                     + " (donate_argnums) so the output may reuse it; or pass it in bf16",
                     List.of(Edit.Donate.of(Edit.Where.of("allocation = " + a.index()))), largest, catalog, tiling, tilings));
         }
@@ -246,200 +214,6 @@ public final class Remedy {
         return holders;
     }
 
-    /**
-     * Chunking the computation that fills the allocation: {@code lax.map} (or a loop) over chunks of
-     * the leading axis of its largest holder divides every holder sharing that leading dimension by
-     * the chunk count, measured as those values scaled by 1/k.
-     */
-    private static List<Change> chunk(HloModule m, BufferAllocation a, List<HloValue> holders, long offered, long over,
-                                      Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
-            throws QueryException {
-        if (holders.isEmpty() || holders.get(0).shape() == null || holders.get(0).shape().rank() < 2) return List.of();
-        HloValue big = holders.get(0);
-        long lead = big.shape().dim(0);
-        if (lead < 2) return List.of();   // an axis of one element has no chunks
-        List<Long> ids = new ArrayList<>();
-        for (HloValue v : m.valuesIn(a.index()))
-            if (v.shape() != null && v.shape().rank() >= 1 && v.shape().dim(0) == lead) ids.add(v.id());
-        // the least count under which the program fits what it is offered; where it fits alone but is over with
-        // what is held beside it, 2, raised while it saves too little; 4 when neither is known; raised to a
-        // divisor of the leading axis so the chunks are equal
-        long k = over > 0 ? 2 : 4;
-        long needs = ProgramSizes.of(m).needsBytes(), rest = needs - a.size();
-        if (offered > 0 && needs > offered && offered > rest) k = Math.max(2, (a.size() + offered - rest - 1) / (offered - rest));
-        k = divisor(k, lead);
-        HloInstruction i = m.instruction(big.name());
-        String op = i == null || i.opName() == null ? big.label() : i.opName();
-        List<HloValue> chunked = new ArrayList<>();
-        Set<Long> cut = new HashSet<>(ids);
-        for (HloValue v : holders) if (cut.contains(v.id())) chunked.add(v);
-        // the backward pass's residuals among them: the axis is a training step's batch, cut by accumulating gradients
-        boolean training = false;
-        for (HloValue v : chunked) training |= "residuals".equals(Facts.category(m, v));
-        List<Long> square = training ? square(m, a, lead) : List.of();
-        if (!square.isEmpty()) return rowChunks(m, a, holders, lead, square, over, catalog, tiling, tilings);
-        HloInstruction sum = training ? segmentSum(m, lead) : null;
-        if (sum != null) return sized(k, lead, 64, over, n -> segmentChunks(m, a, big, op, lead, n, sum, ids, chunked, catalog, tiling, tilings));
-        if (training) {
-            // XLA:CPU runs a convolution inside a while loop far slower: there the microbatches are a Python loop
-            boolean loopSlow = "cpu".equals(m.info().backend()) && chunked.stream().anyMatch(v -> Facts.opName(m, v).contains("conv_general_dilated"));
-            return sized(k, lead, 64, over, n -> microbatch(m, a, big, op, lead, n, loopSlow, ids, chunked, catalog, tiling, tilings));
-        }
-        return sized(k, lead, 64, over, n -> measured(m, "chunk " + n + " ways", Advice.Effect.CUTS, "jax.lax.map(f, x.reshape(" + n + ", " + lead / n + ", ...))",
-                "compute " + op + " (" + big.shape().text() + ") in " + n + " chunks of its leading axis (" + lead + "): lax.map over"
-                + " x.reshape(" + n + ", " + lead / n + ", ...), or a Python loop of " + n + " calls, so one chunk's temporaries are live"
-                + " at a time", List.of(Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / n)), chunked, catalog, tiling, tilings));
-    }
-
-    /** The least divisor of {@code axis} from {@code k} up, at most {@code axis}: equal chunks. */
-    private static long divisor(long k, long axis) {
-        long d = k;
-        while (d < axis && axis % d != 0) d++;
-        return Math.min(d, axis);
-    }
-
-    /**
-     * The change at count {@code first} (raised to a divisor of {@code axis}, so the chunks are equal);
-     * where the program is over by more than it saves, at twice the count (a divisor, up to {@code
-     * cap}) while that saves more, until it saves enough. The first count is a guess: from the
-     * allocation's size, as if all of it scaled, or the least count there is; only some of it scales,
-     * and what is held beside the program, a reservation said, is in {@code over}.
-     */
-    private static List<Change> sized(long first, long axis, long cap, long over, Counted counted) throws QueryException {
-        if (first > axis) return List.of();   // fewer elements than chunks
-        long k = divisor(first, axis);
-        Change c = counted.at(k);
-        while (over > 0 && c.saves() < over) {
-            long next = divisor(k * 2, axis);
-            if (next <= k || next > cap) break;
-            Change d = counted.at(next);
-            if (d.saves() <= c.saves()) break;
-            k = next;
-            c = d;
-        }
-        return List.of(c);
-    }
-
-    private static Change microbatch(HloModule m, BufferAllocation a, HloValue big, String op, long lead, long k, boolean loopSlow,
-                                     List<Long> ids, List<HloValue> chunked, Catalog catalog, TilingModel tiling,
-                                     Function<String, TilingModel> tilings) throws QueryException {
-        String split = "batch.reshape(" + k + ", " + lead / k + ", ...)";
-        return measured(m, "microbatch " + k + " ways", Advice.Effect.CUTS, loopSlow
-                ? "for b in " + split + ": g = jax.tree.map(jnp.add, g, jax.jit(jax.grad(loss))(params, b))"
-                : "jax.lax.scan(lambda g, b: (g + jax.grad(loss)(params, b), None), g0, " + split + ")",
-                "the values of allocation " + a.index() + " with leading axis " + lead + " (" + op + ", " + big.shape().text()
-                + ") include the backward pass's residuals: if that axis is the batch, accumulate the gradients of " + k
-                + " microbatches of " + lead / k + (loopSlow ? " in a Python loop of jitted jax.grad calls, outside any jax.jit"
-                + " (XLA:CPU runs a convolution inside a jax.lax.scan far slower: a real 5-convolution step at batch 512 took 196 s"
-                + " as a scan of 2 microbatches, 9 s without the loop; and unrolled inside one jitted step the microbatches are"
-                + " scheduled together: at batch 4096 its temp fell only from 3.47 GB to 3.04 GB)" : " in a jax.lax.scan carry") + ", so one microbatch's activations are"
-                + " live at a time", List.of(Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / k)), chunked, catalog, tiling, tilings);
-    }
-
-    /**
-     * The values of allocation {@code a} that are {@code [lead, lead]} matrices: the batch by the batch,
-     * where one of them is made from two arrays of the batch ({@link #pairsTheBatch}). Only rank 2:
-     * attention scores {@code [batch, heads, seq, seq]} whose batch happens to equal the head count are
-     * not one, nor a hidden layer as wide as the batch, nor anything else whose second axis is another
-     * axis of that length.
-     */
-    private static List<Long> square(HloModule m, BufferAllocation a, long lead) {
-        List<Long> ids = new ArrayList<>();
-        boolean paired = false;
-        for (HloValue v : m.valuesIn(a.index()))
-            if (v.shape() != null && v.shape().rank() == 2 && v.shape().dim(0) == lead && v.shape().dim(1) == lead) {
-                ids.add(v.id());
-                paired |= pairsTheBatch(m, m.instruction(v.name()), lead);
-            }
-        return paired ? ids : List.of();
-    }
-
-    /**
-     * Whether {@code i} reads two arrays whose leading axis is the batch ({@code img @ txt.T}): what makes
-     * a {@code [B, B]} matrix one of the batch by itself. A dense layer as wide as the batch ({@code
-     * x[B, K] @ w[K, B]}) reads one.
-     */
-    private static boolean pairsTheBatch(HloModule m, HloInstruction i, long lead) {
-        if (i == null) return false;
-        int batched = 0;
-        for (String o : i.operands()) {
-            HloInstruction u = m.instruction(o);
-            if (u != null && u.shape() != null && u.shape().rank() >= 2 && u.shape().dim(0) == lead) batched++;
-        }
-        return batched >= 2;
-    }
-
-    /**
-     * Chunking the rows of a training step's batch-by-batch matrices ({@code [B, B]}: a contrastive
-     * loss's similarities, pairwise distances): the batch meets itself there, so accumulating the
-     * gradients of microbatches would change the loss (each example would see fewer others), while
-     * computing the matrix a block of rows at a time under {@code jax.checkpoint}, each block reduced
-     * inside (its logsumexp), keeps it. Measured as those matrices scaled by 1/k; k starts at 2 and
-     * doubles (up to 64) until it saves what the program is over; 4 when that is not known.
-     */
-    private static List<Change> rowChunks(HloModule m, BufferAllocation a, List<HloValue> holders, long lead, List<Long> ids,
-                                          long over, Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
-            throws QueryException {
-        Set<Long> cut = new HashSet<>(ids);
-        List<HloValue> rows = new ArrayList<>();
-        for (HloValue v : holders) if (cut.contains(v.id())) rows.add(v);
-        HloValue first = rows.isEmpty() ? m.valuesIn(a.index()).stream().filter(v -> cut.contains(v.id())).findFirst().orElseThrow()
-                : rows.get(0);
-        return sized(over > 0 ? 2 : 4, lead, 64, over, k -> measured(m, "chunk " + k + " ways", Advice.Effect.CUTS, "jax.lax.map(jax.checkpoint(f), rows.reshape(" + k + ", " + lead / k + ", ...))",
-                    "allocation " + a.index() + " holds the backward pass's residuals and " + ids.size() + " [" + lead + ", " + lead
-                    + "] matrices (e.g. " + first.label() + ", " + first.shape().text() + "): the batch meets itself there, as in a"
-                    + " contrastive or pairwise loss, so microbatches would change the loss (each example would see fewer others);"
-                    + " compute the rows in " + k + " blocks of " + lead / k + " (jax.lax.map over a jax.checkpoint-ed function of a"
-                    + " block of rows that reduces it, e.g. its logsumexp, inside), so one block is live at a time and the loss is"
-                    + " the same", List.of(Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / k)), rows, catalog, tiling, tilings));
-    }
-
-    /**
-     * A scatter in the forward pass that sums values along an axis of {@code lead} into an axis of
-     * another length: {@code jax.ops.segment_sum} of a graph's messages, one per edge, into its nodes.
-     * The axis is then not a batch: the forward pass reduces across it. Null when there is none.
-     */
-    static HloInstruction segmentSum(HloModule m, long lead) {
-        for (HloInstruction i : m.instructions()) {
-            String op = i.opName();
-            if (op == null || !op.endsWith("scatter-add") || !OpNames.forward(op) || i.shape() == null || i.shape().rank() < 1
-                    || i.shape().dim(0) == lead)
-                continue;
-            for (String o : i.operands()) {
-                HloInstruction u = m.instruction(o);
-                if (u != null && u.shape() != null && u.shape().rank() >= 1 && u.shape().dim(0) == lead) return i;
-            }
-        }
-        return null;
-    }
-
-    /**
-     * Chunking a training step's forward sum over an axis that is not its batch ({@link #segmentSum}):
-     * a microbatch of edges would change the loss (each node would sum fewer messages), while a scan
-     * over chunks of the axis, each chunk's segment_sum added into the carry under {@code
-     * jax.checkpoint}, computes the same sum with one chunk's values live at a time, in the backward
-     * pass too. Measured as the values of that leading axis scaled by 1/k.
-     */
-    private static Change segmentChunks(HloModule m, BufferAllocation a, HloValue big, String op, long lead, long k,
-                                        HloInstruction sum, List<Long> ids, List<HloValue> chunked, Catalog catalog,
-                                        TilingModel tiling, Function<String, TilingModel> tilings) throws QueryException {
-        String into = sum.shape().text().replaceAll("\\{.*", "");
-        return measured(m, "chunk " + k + " ways", Advice.Effect.CUTS, "jax.lax.scan(jax.checkpoint(lambda acc, e: (acc + jax.ops.segment_sum(f(e), e.dst,"
-                + " n), None)), jnp.zeros(" + dims(sum) + "), edges.reshape(" + k + ", " + lead / k + ", ...))",
-                "the values of allocation " + a.index() + " with leading axis " + lead + " (" + op + ", " + big.shape().text() + ") are"
-                + " summed into " + into + " in the forward pass (" + sum.opName() + ", " + sum.name() + ": a segment_sum, as of a graph's"
-                + " messages into its nodes): that axis is not a batch, and microbatches of it would change the loss (each would sum"
-                + " fewer terms); compute the sum in " + k + " chunks of " + lead / k + ": jax.lax.scan over the chunks of a"
-                + " jax.checkpoint-ed body that adds each chunk's segment_sum into the carry, so one chunk's values are live at a"
-                + " time, in the backward pass too", List.of(Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / k)), chunked, catalog, tiling, tilings);
-    }
-
-    /** An instruction's dimensions as a Python tuple: {@code (200000, 128)}. */
-    private static String dims(HloInstruction i) {
-        List<String> d = new ArrayList<>();
-        for (int x = 0; x < i.shape().rank(); x++) d.add(String.valueOf(i.shape().dim(x)));
-        return "(" + String.join(", ", d) + (d.size() == 1 ? ",)" : ")");
-    }
 
     /** The change that runs the program on fewer examples per call: it changes what one call computes. */
     static final String SMALLER = "smaller batch";
@@ -486,7 +260,7 @@ public final class Remedy {
         HloValue first = inputs.get(0);
         String path = Facts.opName(m, first).isEmpty() ? first.label() : Facts.opName(m, first);
         long axis = lead, held = total;
-        return sized(2, lead, 64, over, k -> measured(m, SMALLER, Advice.Effect.FEWER_EXAMPLES, "f(x[:len(x) // " + k + "])  # a batch " + k + " times smaller",
+        return Cuts.sized(2, lead, 64, over, k -> Cuts.measured(m, SMALLER, Advice.Effect.FEWER_EXAMPLES, "f(x[:len(x) // " + k + "])  # a batch " + k + " times smaller",
                 inputs.size() + " input arrays with leading axis " + axis + " per device (e.g. " + path + ", " + first.shape().text()
                 + "; " + Units.human(held) + " per device) hold the program's bytes and no rewrite of it shrinks them: give it a"
                 + " batch " + k + " times smaller (" + axis + " -> " + axis / k + " per device; " + k + " calls, or fewer examples"
@@ -501,11 +275,6 @@ public final class Remedy {
         return true;
     }
 
-    /** A change made with a count of {@code k}, measured. */
-    @FunctionalInterface
-    private interface Counted {
-        Change at(long k) throws QueryException;
-    }
 
     /**
      * A scan's stacked outputs among the holders: elements of a while loop's tuple ({@code while.15{2}},
@@ -519,7 +288,7 @@ public final class Remedy {
         List<HloValue> ys = new ArrayList<>();
         String loop = null;
         for (HloValue v : holders) {
-            if (!loopElement(v, 2)) continue;
+            if (!Cuts.loopElement(v, 2)) continue;
             ys.add(v);
             if (loop == null && v.name().startsWith("while")) loop = v.name();
         }
@@ -546,63 +315,16 @@ public final class Remedy {
                 + (w != null && Facts.source(w) != null ? " at " + Facts.source(w) : "");
         Edit.Where where = Facts.byId(aliases);
         List<Change> out = new ArrayList<>();
-        out.add(measured(m, SCAN_YS_BF16, Advice.Effect.LOWERS_PRECISION, "return carry, y.astype(jnp.bfloat16)", ys.size() + " stacked outputs of the lax.scan at " + at + " (e.g. "
+        out.add(Cuts.measured(m, SCAN_YS_BF16, Advice.Effect.LOWERS_PRECISION, "return carry, y.astype(jnp.bfloat16)", ys.size() + " stacked outputs of the lax.scan at " + at + " (e.g. "
                 + ys.get(0).name() + ys.get(0).index() + ", " + ys.get(0).shape().text() + ": one slice per iteration along the leading"
                 + " axis): return its ys in bf16", List.of(Edit.Scale.of(where, 0.5)), ys, catalog, tiling, tilings));
-        out.add(measured(m, "no scan ys", Advice.Effect.KEEPS, "jax.lax.scan(lambda c, x: (c + g(x), None), c0, xs)", "the same ys not stacked: carry what is needed of them (a running sum, the loss)"
+        out.add(Cuts.measured(m, "no scan ys", Advice.Effect.KEEPS, "jax.lax.scan(lambda c, x: (c + g(x), None), c0, xs)", "the same ys not stacked: carry what is needed of them (a running sum, the loss)"
                 + " in the scan's carry, or jax.checkpoint the scan body so its residuals are recomputed", List.of(Edit.Drop.of(where)),
                 ys, catalog, tiling, tilings));
         return out;
     }
 
-    /** An element of a while loop's tuple, or of its body's, of rank {@code rank} or more: a scan's stacked value. */
-    private static boolean loopElement(HloValue v, int rank) {
-        return v.shape() != null && v.shape().rank() >= rank && v.index() != null && !v.index().equals("{}")
-                && (v.name().startsWith("while") || v.name().contains("arg_tuple"));
-    }
 
-    /**
-     * Microbatching a training step whose allocation holds a differentiated scan's stacked values
-     * ({@code [iterations, batch, ...]}: the loop's ys and the residuals it stacks for the backward
-     * pass). Every slice the loop stacks has the batch as its leading axis, so the batch is axis 1 of
-     * the stacked values, whatever axis 0's length: a recurrence over 2,048 steps of a batch of 2,048
-     * is cut along the batch, never along time, which the loop carries through. Accumulating the
-     * gradients of k microbatches divides every stacked value by k, measured as those values of the
-     * allocation scaled by 1/k; k starts at 2 and doubles (up to 16) until it saves what the program
-     * is over; 4 when that is not known.
-     */
-    private static List<Change> scanMicrobatch(HloModule m, BufferAllocation a, List<HloValue> holders, long over,
-                                               Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
-            throws QueryException {
-        HloValue big = null;
-        boolean training = false;
-        for (HloValue v : holders) {
-            if (!loopElement(v, 3)) continue;
-            if (big == null) big = v;
-            training |= "residuals".equals(Facts.category(m, v));
-        }
-        if (big == null || !training) return List.of();
-        long batch = big.shape().dim(1);
-        if (batch < 2) return List.of();
-        List<Long> ids = new ArrayList<>();
-        for (HloValue v : m.valuesIn(a.index()))
-            if (v.shape() != null && v.shape().rank() >= 3 && v.shape().dim(1) == batch) ids.add(v.id());
-        Set<Long> cut = new HashSet<>(ids);
-        List<HloValue> stacked = new ArrayList<>();
-        for (HloValue v : holders) if (cut.contains(v.id())) stacked.add(v);
-        long steps = big.shape().dim(0);
-        String example = big.name() + big.index() + ", " + big.shape().text(), loop = big.name();
-        return sized(over > 0 ? 2 : 4, batch, 16, over, k -> {
-            String reshape = "xs.reshape(" + steps + ", " + k + ", " + batch / k + ", ...).swapaxes(0, 1)";
-            return measured(m, "microbatch " + k + " ways", Advice.Effect.CUTS, "jax.lax.scan(lambda g, b: (g + jax.grad(loss)(params, b), None), g0, "
-                    + reshape + ")", "the lax.scan " + loop + " stacks " + steps + " slices of [" + batch + ", ...] (e.g. "
-                    + example + "), among them the backward pass's residuals: its"
-                    + " iterations are axis 0 and the batch is axis 1; accumulate the gradients of " + k + " microbatches of "
-                    + batch / k + " in a jax.lax.scan carry, splitting the scanned inputs along axis 1 (" + reshape
-                    + "), so one microbatch's stacked values are live at a time",
-                    List.of(Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / k)), stacked, catalog, tiling, tilings);
-        });
-    }
 
     /**
      * The ys a user's code reads, of a scan in the forward pass of a differentiated function: there
@@ -624,14 +346,6 @@ public final class Remedy {
         return read;
     }
 
-    private static Change measured(HloModule m, String change, Advice.Effect effect, String jax, String finding, List<Edit> edits,
-                                   List<HloValue> values, Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
-            throws QueryException {
-        Outcome o = EditSweep.run(m, edits, catalog, tiling, tilings);
-        // a value not made at all is the best case of the rewrite that avoids it
-        String figure = edits.get(0) instanceof Edit.Drop ? Recompilation.BOUND : Recompilation.EXACT;
-        return new Change(change, o.saved(), figure, jax, finding, edits, null, values, effect);
-    }
 
     private static String shape(BufferAllocation a) {
         return a.outputShape() != null ? a.outputShape().text() : Units.human(a.size());

@@ -303,8 +303,8 @@ class AdviceListTest {
         Path base = Path.of(System.getProperty("bufq.root", ".")).resolve("query-engine/src/test/resources/fixtures/gnn");
         HloModule m = DumpLoader.load(List.of(base.resolve("whole"))).get(0);
         HloModule chunked = DumpLoader.load(List.of(base.resolve("chunked"))).get(0);
-        assertEquals("wrapped_scatter", Remedy.segmentSum(m, 60_000).name().replaceAll("\\.\\d+$", ""));
-        assertNull(Remedy.segmentSum(m, 20_000), "the nodes' axis is summed into nothing else");
+        assertEquals("wrapped_scatter", Cuts.segmentSum(m, 60_000).name().replaceAll("\\.\\d+$", ""));
+        assertNull(Cuts.segmentSum(m, 20_000), "the nodes' axis is summed into nothing else");
         AdviceList l = advise(m, alone(m));
         assertTrue(l.rows().stream().noneMatch(r -> r.change().startsWith("microbatch")), l.rows().toString());
         AdviceList.Row top = l.rows().get(0);
