@@ -117,6 +117,12 @@ class AdviceListTest {
         return new Advise.Ask(List.of(), null, null, List.of(m), null, Catalog.standard(), TilingModel.TPU, n -> null);
     }
 
+    /** The module of the committed real fixture {@code name}'s folder {@code part} ({@code contrastive}, {@code whole}). */
+    static HloModule fixture(String name, String part) throws Exception {
+        Path base = Path.of(System.getProperty("bufq.root", ".")).resolve("query-engine/src/test/resources/fixtures").resolve(name);
+        return DumpLoader.load(List.of(base.resolve(part))).get(0);
+    }
+
     /** The fixture's second program failed: the list is for that allocation, each whatif line reproducing its figure. */
     @Test
     void theFailingAllocationOfTheFixture() throws Exception {
@@ -186,10 +192,9 @@ class AdviceListTest {
      */
     @Test
     void aRecurrenceIsMicrobatchedAlongItsBatchAndTheRowCameTrue() throws Exception {
-        Path base = Path.of(System.getProperty("bufq.root", ".")).resolve("query-engine/src/test/resources/fixtures/rnn-oom");
-        HloModule m = DumpLoader.load(List.of(base.resolve("failing"))).get(0);
-        HloModule fixed = DumpLoader.load(List.of(base.resolve("microbatched"))).get(0);
-        var oom = OomReader.read(Files.readString(base.resolve("run.log")));
+        HloModule m = fixture("rnn-oom", "failing"), fixed = fixture("rnn-oom", "microbatched");
+        var oom = OomReader.read(Files.readString(Path.of(System.getProperty("bufq.root", "."))
+                .resolve("query-engine/src/test/resources/fixtures/rnn-oom/run.log")));
         AdviceList l = advise(m, new Advise.Ask(List.of(), oom, "run.log", List.of(m), new Capacity(5_000_000L * 1024, 0, "--capacity", false),
                 Catalog.standard(), TilingModel.NONE, n -> null));
         AdviceList.Row top = l.rows().get(0);
@@ -219,9 +224,7 @@ class AdviceListTest {
      */
     @Test
     void aBatchThatMeetsItselfIsChunkedByRowsNotMicrobatched() throws Exception {
-        Path base = Path.of(System.getProperty("bufq.root", ".")).resolve("query-engine/src/test/resources/fixtures/contrastive");
-        HloModule m = DumpLoader.load(List.of(base.resolve("whole"))).get(0);
-        HloModule chunked = DumpLoader.load(List.of(base.resolve("chunked"))).get(0);
+        HloModule m = fixture("contrastive", "whole"), chunked = fixture("contrastive", "chunked");
         AdviceList l = advise(m, alone(m));
         assertTrue(l.rows().stream().noneMatch(r -> r.change().startsWith("microbatch")), l.rows().toString());
         AdviceList.Row top = l.rows().get(0);
@@ -258,9 +261,7 @@ class AdviceListTest {
      */
     @Test
     void perExampleGradientsAreMicrobatched() throws Exception {
-        Path base = Path.of(System.getProperty("bufq.root", ".")).resolve("query-engine/src/test/resources/fixtures/dpsgd");
-        HloModule m = DumpLoader.load(List.of(base.resolve("whole"))).get(0);
-        HloModule quarter = DumpLoader.load(List.of(base.resolve("quarter"))).get(0);
+        HloModule m = fixture("dpsgd", "whole"), quarter = fixture("dpsgd", "quarter");
         AdviceList l = advise(m, alone(m));
         AdviceList.Row top = l.rows().get(0);
         assertEquals("microbatch 4 ways", top.change(), l.rows().toString());
@@ -300,9 +301,7 @@ class AdviceListTest {
      */
     @Test
     void anAxisSummedIntoAnotherIsChunkedNotMicrobatched() throws Exception {
-        Path base = Path.of(System.getProperty("bufq.root", ".")).resolve("query-engine/src/test/resources/fixtures/gnn");
-        HloModule m = DumpLoader.load(List.of(base.resolve("whole"))).get(0);
-        HloModule chunked = DumpLoader.load(List.of(base.resolve("chunked"))).get(0);
+        HloModule m = fixture("gnn", "whole"), chunked = fixture("gnn", "chunked");
         assertEquals("wrapped_scatter", Cuts.segmentSum(m, 60_000).name().replaceAll("\\.\\d+$", ""));
         assertNull(Cuts.segmentSum(m, 20_000), "the nodes' axis is summed into nothing else");
         AdviceList l = advise(m, alone(m));
