@@ -12,13 +12,13 @@ import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.ProgramSizes;
+import bufq.model.Shape;
 import bufq.model.TilingModel;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The changes that cut an axis of the target allocation's values into a measured count of pieces,
@@ -36,32 +36,29 @@ final class Cuts {
      * the chunk count, measured as those values scaled by 1/k.
      */
     static List<Change> chunk(HloModule m, BufferAllocation a, List<HloValue> holders, long offered, long over,
-                                      Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
+                              Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
             throws QueryException {
         if (holders.isEmpty() || holders.get(0).shape() == null || holders.get(0).shape().rank() < 2) return List.of();
         HloValue big = holders.get(0);
         long lead = big.shape().dim(0);
         if (lead < 2) return List.of();   // an axis of one element has no chunks
-        List<Long> ids = new ArrayList<>();
-        for (HloValue v : m.valuesIn(a.index()))
-            if (v.shape() != null && v.shape().rank() >= 1 && v.shape().dim(0) == lead) ids.add(v.id());
+        Cut cut = Cut.of(m, a, holders, v -> leads(v.shape(), lead, 1));
+        List<Long> ids = cut.ids();
+        List<HloValue> chunked = cut.held();
         // the least count under which the program fits what it is offered; where it fits alone but is over with
         // what is held beside it, 2, raised while it saves too little; 4 when neither is known; raised to a
         // divisor of the leading axis so the chunks are equal
-        long k = over > 0 ? 2 : 4;
+        long k = least(over);
         long needs = ProgramSizes.of(m).needsBytes(), rest = needs - a.size();
         if (offered > 0 && needs > offered && offered > rest) k = Math.max(2, (a.size() + offered - rest - 1) / (offered - rest));
         k = divisor(k, lead);
         HloInstruction i = m.instruction(big.name());
         String op = i == null || i.opName() == null ? big.label() : i.opName();
-        List<HloValue> chunked = new ArrayList<>();
-        Set<Long> cut = new HashSet<>(ids);
-        for (HloValue v : holders) if (cut.contains(v.id())) chunked.add(v);
         // the backward pass's residuals among them: the axis is a training step's batch, cut by accumulating gradients
         boolean training = false;
         for (HloValue v : chunked) training |= "residuals".equals(Facts.category(m, v));
-        List<Long> square = training ? square(m, a, lead) : List.of();
-        if (!square.isEmpty()) return rowChunks(m, a, holders, lead, square, over, catalog, tiling, tilings);
+        Cut square = training ? square(m, a, holders, lead) : null;
+        if (square != null) return rowChunks(m, a, lead, square, over, catalog, tiling, tilings);
         HloInstruction sum = training ? segmentSum(m, lead) : null;
         if (sum != null) return sized(k, lead, 64, over, n -> segmentChunks(m, a, big, op, lead, n, sum, ids, chunked, catalog, tiling, tilings));
         if (training) {
@@ -125,17 +122,13 @@ final class Cuts {
      * where one of them is made from two arrays of the batch ({@link #pairsTheBatch}). Only rank 2:
      * attention scores {@code [batch, heads, seq, seq]} whose batch happens to equal the head count are
      * not one, nor a hidden layer as wide as the batch, nor anything else whose second axis is another
-     * axis of that length.
+     * axis of that length. Null when there are none.
      */
-    private static List<Long> square(HloModule m, BufferAllocation a, long lead) {
-        List<Long> ids = new ArrayList<>();
-        boolean paired = false;
-        for (HloValue v : m.valuesIn(a.index()))
-            if (v.shape() != null && v.shape().rank() == 2 && v.shape().dim(0) == lead && v.shape().dim(1) == lead) {
-                ids.add(v.id());
-                paired |= pairsTheBatch(m, m.instruction(v.name()), lead);
-            }
-        return paired ? ids : List.of();
+    private static Cut square(HloModule m, BufferAllocation a, List<HloValue> holders, long lead) {
+        Cut square = Cut.of(m, a, holders, v -> v.shape() != null && v.shape().rank() == 2 && leads(v.shape(), lead, 2)
+                && v.shape().dim(1) == lead);
+        for (long id : square.ids()) if (pairsTheBatch(m, m.instruction(m.value(id).name()), lead)) return square;
+        return null;
     }
 
     /**
@@ -144,13 +137,39 @@ final class Cuts {
      * x[B, K] @ w[K, B]}) reads one.
      */
     private static boolean pairsTheBatch(HloModule m, HloInstruction i, long lead) {
-        if (i == null) return false;
-        int batched = 0;
+        return i != null && operandsLeading(m, i, lead, 2) >= 2;
+    }
+
+    /** How many of {@code i}'s operands have rank {@code rank} or more and a leading axis of {@code lead}. */
+    private static int operandsLeading(HloModule m, HloInstruction i, long lead, int rank) {
+        int n = 0;
         for (String o : i.operands()) {
             HloInstruction u = m.instruction(o);
-            if (u != null && u.shape() != null && u.shape().rank() >= 2 && u.shape().dim(0) == lead) batched++;
+            if (u != null && leads(u.shape(), lead, rank)) n++;
         }
-        return batched >= 2;
+        return n;
+    }
+
+    /** Whether {@code s} has rank {@code rank} or more and a leading axis of {@code lead}. */
+    private static boolean leads(Shape s, long lead, int rank) {
+        return s != null && s.rank() >= rank && s.dim(0) == lead;
+    }
+
+    /**
+     * The values of an allocation that a cut divides ({@code ids}, to measure) and those of them among
+     * its busiest step's holders ({@code held}, largest first: the evidence).
+     */
+    private record Cut(List<Long> ids, List<HloValue> held) {
+        static Cut of(HloModule m, BufferAllocation a, List<HloValue> holders, Predicate<HloValue> divided) {
+            List<Long> ids = new ArrayList<>();
+            for (HloValue v : m.valuesIn(a.index())) if (divided.test(v)) ids.add(v.id());
+            return new Cut(ids, holders.stream().filter(divided).toList());
+        }
+    }
+
+    /** The first count to try: the least there is where the overrun is known, else 4. */
+    private static long least(long over) {
+        return over > 0 ? 2 : 4;
     }
 
     /**
@@ -161,15 +180,12 @@ final class Cuts {
      * inside (its logsumexp), keeps it. Measured as those matrices scaled by 1/k; k starts at 2 and
      * doubles (up to 64) until it saves what the program is over; 4 when that is not known.
      */
-    private static List<Change> rowChunks(HloModule m, BufferAllocation a, List<HloValue> holders, long lead, List<Long> ids,
-                                          long over, Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
-            throws QueryException {
-        Set<Long> cut = new HashSet<>(ids);
-        List<HloValue> rows = new ArrayList<>();
-        for (HloValue v : holders) if (cut.contains(v.id())) rows.add(v);
-        HloValue first = rows.isEmpty() ? m.valuesIn(a.index()).stream().filter(v -> cut.contains(v.id())).findFirst().orElseThrow()
-                : rows.get(0);
-        return sized(over > 0 ? 2 : 4, lead, 64, over, k -> measured(m, "chunk " + k + " ways", Advice.Effect.CUTS, "jax.lax.map(jax.checkpoint(f), rows.reshape(" + k + ", " + lead / k + ", ...))",
+    private static List<Change> rowChunks(HloModule m, BufferAllocation a, long lead, Cut square, long over, Catalog catalog,
+                                          TilingModel tiling, Function<String, TilingModel> tilings) throws QueryException {
+        List<Long> ids = square.ids();
+        List<HloValue> rows = square.held();
+        HloValue first = rows.isEmpty() ? m.value(ids.get(0)) : rows.get(0);
+        return sized(least(over), lead, 64, over, k -> measured(m, "chunk " + k + " ways", Advice.Effect.CUTS, "jax.lax.map(jax.checkpoint(f), rows.reshape(" + k + ", " + lead / k + ", ...))",
                     "allocation " + a.index() + " holds the backward pass's residuals and " + ids.size() + " [" + lead + ", " + lead
                     + "] matrices (e.g. " + first.label() + ", " + first.shape().text() + "): the batch meets itself there, as in a"
                     + " contrastive or pairwise loss, so microbatches would change the loss (each example would see fewer others);"
@@ -189,10 +205,7 @@ final class Cuts {
             if (op == null || !op.endsWith("scatter-add") || !OpNames.forward(op) || i.shape() == null || i.shape().rank() < 1
                     || i.shape().dim(0) == lead)
                 continue;
-            for (String o : i.operands()) {
-                HloInstruction u = m.instruction(o);
-                if (u != null && u.shape() != null && u.shape().rank() >= 1 && u.shape().dim(0) == lead) return i;
-            }
+            if (operandsLeading(m, i, lead, 1) > 0) return i;
         }
         return null;
     }
@@ -242,7 +255,7 @@ final class Cuts {
      * is over; 4 when that is not known.
      */
     static List<Change> scanMicrobatch(HloModule m, BufferAllocation a, List<HloValue> holders, long over,
-                                               Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
+                                       Catalog catalog, TilingModel tiling, Function<String, TilingModel> tilings)
             throws QueryException {
         HloValue big = null;
         boolean training = false;
@@ -254,15 +267,12 @@ final class Cuts {
         if (big == null || !training) return List.of();
         long batch = big.shape().dim(1);
         if (batch < 2) return List.of();
-        List<Long> ids = new ArrayList<>();
-        for (HloValue v : m.valuesIn(a.index()))
-            if (v.shape() != null && v.shape().rank() >= 3 && v.shape().dim(1) == batch) ids.add(v.id());
-        Set<Long> cut = new HashSet<>(ids);
-        List<HloValue> stacked = new ArrayList<>();
-        for (HloValue v : holders) if (cut.contains(v.id())) stacked.add(v);
+        Cut cut = Cut.of(m, a, holders, v -> v.shape() != null && v.shape().rank() >= 3 && v.shape().dim(1) == batch);
+        List<Long> ids = cut.ids();
+        List<HloValue> stacked = cut.held();
         long steps = big.shape().dim(0);
         String example = big.name() + big.index() + ", " + big.shape().text(), loop = big.name();
-        return sized(over > 0 ? 2 : 4, batch, 16, over, k -> {
+        return sized(least(over), batch, 16, over, k -> {
             String reshape = "xs.reshape(" + steps + ", " + k + ", " + batch / k + ", ...).swapaxes(0, 1)";
             return measured(m, "microbatch " + k + " ways", Advice.Effect.CUTS, "jax.lax.scan(lambda g, b: (g + jax.grad(loss)(params, b), None), g0, "
                     + reshape + ")", "the lax.scan " + loop + " stacks " + steps + " slices of [" + batch + ", ...] (e.g. "
