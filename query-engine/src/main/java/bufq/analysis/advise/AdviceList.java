@@ -128,8 +128,7 @@ public final class AdviceList {
                 if (fit ? c.saves() <= 0 : c.saves() < floor) continue;   // saves nothing on the target
                 String statement = c.shown(written);
                 if (!fit && !seen.add(statement)) continue;   // a rule found the same edit
-                Recompilation.Figure fig = !fit && ShardRule.NAME.equals(c.change()) ? Recompilation.sharded(m, c.values(), c.saves())
-                        : new Recompilation.Figure(c.saves(), c.figure(), "");
+                Recompilation.Figure fig = Recompilation.of(m, c);
                 Row row = new Row(c.change(), fig.saves(), fig.kind(), fit ? null : c.saves(), false, c.effect(), c.jax(), c.finding() + fig.finding(),
                         statement, c.values());
                 rows.add(row);

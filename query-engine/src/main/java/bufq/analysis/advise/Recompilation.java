@@ -96,6 +96,12 @@ final class Recompilation {
         return new Figure((long) (whatifSaves * SHARD_SHARE), ESTIMATE, "; " + SHARD_ERROR);
     }
 
+    /** The figure of a change of the target allocation (measured by a what-if, or by {@code fit} with no edits). */
+    static Figure of(HloModule m, Advice.Change c) {
+        if (!c.edits().isEmpty() && ShardRule.NAME.equals(c.change())) return sharded(m, c.values(), c.saves());
+        return new Figure(c.saves(), c.figure(), "");
+    }
+
     static Figure of(HloModule m, Advice a, long whatifSaves) {
         if (ShardRule.NAME.equals(a.rule())) return sharded(m, a.values(), whatifSaves);
         if (OffloadRule.NAME.equals(a.rule())) {   // a remat edit, but nothing is recomputed
