@@ -74,12 +74,20 @@ public record Advice(String rule, String finding, List<Edit> edits, List<HloValu
      * @param statement the statement that reproduces a change measured elsewhere ({@code fit drop x}); null with edits
      * @param values the values it changes, largest first (the evidence)
      * @param effect what it does to the program's results
+     * @param whatifSaves what the what-if of {@code edits} saves (what its statement reproduces): {@code saves}
+     *               unless the figure is an estimate built on it
      */
     public record Change(String change, long saves, String figure, String jax, String finding, List<Edit> edits,
-                         String statement, List<HloValue> values, Effect effect) {
+                         String statement, List<HloValue> values, Effect effect, long whatifSaves) {
         public Change {
             edits = List.copyOf(edits);
             values = List.copyOf(values);
+        }
+
+        /** A change whose figure is its what-if's. */
+        public Change(String change, long saves, String figure, String jax, String finding, List<Edit> edits,
+                      String statement, List<HloValue> values, Effect effect) {
+            this(change, saves, figure, jax, finding, edits, statement, values, effect, saves);
         }
 
         /** A change measured elsewhere, reproduced by {@code statement}. */

@@ -114,7 +114,7 @@ public final class AdviceList {
                 beyond.add(a.rule() + ": " + a.finding() + " (" + Units.human(x.saves()) + ")");
                 continue;
             }
-            Recompilation.Figure fig = Recompilation.of(m, a, x.saves());
+            Recompilation.Figure fig = filled(m, Recompilation.of(m, a, x.saves()), remedy);
             String statement = "whatif " + written.apply(a.edits());
             seen.add(statement);
             Row row = new Row(a.rule(), fig.saves(), fig.kind(), x.saves(), Recompilation.remat(a), a.effect(), JaxCode.of(m, a),
@@ -128,8 +128,8 @@ public final class AdviceList {
                 if (fit ? c.saves() <= 0 : c.saves() < floor) continue;   // saves nothing on the target
                 String statement = c.shown(written);
                 if (!fit && !seen.add(statement)) continue;   // a rule found the same edit
-                Recompilation.Figure fig = Recompilation.of(m, c);
-                Row row = new Row(c.change(), fig.saves(), fig.kind(), fit ? null : c.saves(), false, c.effect(), c.jax(), c.finding() + fig.finding(),
+                Recompilation.Figure fig = filled(m, Recompilation.of(m, c), remedy);
+                Row row = new Row(c.change(), fig.saves(), fig.kind(), fit ? null : c.whatifSaves(), false, c.effect(), c.jax(), c.finding() + fig.finding(),
                         statement, c.values());
                 rows.add(row);
                 edits.put(row, c.edits());
@@ -137,14 +137,21 @@ public final class AdviceList {
         }
         dropCutBuffers(rows);
         // by bytes saved; of equal savings, what needs the least trust first (an exact figure), then as found
-        rows.sort(Comparator.comparingLong((Row r) -> -r.saves()).thenComparingInt(r -> trust(r.figure())));
+        rows.sort(Comparator.comparingLong((Row r) -> -r.saves()).thenComparingInt(r -> trust(r.figure())).thenComparingLong(r -> -margin(r)));
         dropRepeats(rows);
         Combined together = null;
         // rows made together for what the dumps show the program over by: a row's what-if cannot see the process
         // either, so a row short of the unseen part alone is listed as it is, not made up with a second change
         if (remedy != null && combiner != null && remedy.over() > 0) {
             together = combiner.combine(List.copyOf(rows), edits, remedy.over(), written);
-            if (together != null) rows.add(0, together.row());   // it saves more than any row alone
+            if (together != null) {
+                Row r = together.row();
+                Recompilation.Figure fig = filled(m, new Recompilation.Figure(r.saves(), r.figure(), ""), remedy);
+                if (fig.saves() != r.saves())
+                    together = new Combined(new Row(r.change(), fig.saves(), fig.kind(), r.whatifSaves(), r.remat(), r.effect(), r.jax(),
+                            r.finding() + fig.finding(), r.statement(), r.evidence()), together.parts());
+                rows.add(0, together.row());   // it saves more than any row alone
+            }
         }
         if (remedy != null) enoughFirst(rows, remedy.need());
         List<String> notes = new ArrayList<>();
@@ -166,6 +173,11 @@ public final class AdviceList {
                 + " taking no time, a value not made at all), 'estimate: recompilation' the what-if's figure cut to what real"
                 + " builds of that kind saved, with the measured error in the finding; whatif_saves is what the whatif line reproduces");
         return new AdviceList(m, remedy, rows, notes);
+    }
+
+    /** {@code f} as a recompilation for {@code remedy}'s program delivers it on the module's backend ({@link Recompilation#filled}). */
+    private static Recompilation.Figure filled(HloModule m, Recompilation.Figure f, Remedy.Answer remedy) {
+        return remedy == null ? f : Recompilation.filled(m, f, remedy.need(), remedy.offered());
     }
 
     /**
@@ -222,10 +234,18 @@ public final class AdviceList {
         List<Row> enough = new ArrayList<>(), rest = new ArrayList<>();
         for (Row r : rows) (r.saves() >= over ? enough : rest).add(r);
         enough.sort(Comparator.comparing((Row r) -> r.effect().changesResults()).thenComparingInt(r -> trust(r.figure()))
-                .thenComparingLong(r -> -r.saves()));
+                .thenComparingLong(r -> -r.saves()).thenComparingLong(r -> -margin(r)));
         rows.clear();
         rows.addAll(enough);
         rows.addAll(rest);
+    }
+
+    /**
+     * What a row's what-if saves, for rows whose figures were cut to the same estimate: of two changes
+     * a backend is expected to deliver equally, the one measured to save more has room to spare.
+     */
+    private static long margin(Row r) {
+        return r.whatifSaves() == null ? r.saves() : r.whatifSaves();
     }
 
     /** 0 for the figures that need no trust in a schedule, then bounds, then estimates. */

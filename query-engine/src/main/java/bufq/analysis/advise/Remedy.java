@@ -57,9 +57,10 @@ public final class Remedy {
      *                reservation, the process's own memory (over is then the least it is over)
      * @param need    what a change must save for the program to fit: {@code over}, plus the least the
      *                unseen part holds where there is one ({@link Failure#PROCESS_BYTES}); -1 when not known
+     * @param offered what the program is offered, bytes (the capacity less what it reserves); -1 when not known
      */
     public record Answer(BufferAllocation allocation, String why, boolean failing, long over, String unseen, long need,
-                         List<Change> changes) {
+                         long offered, List<Change> changes) {
         public Answer {
             changes = List.copyOf(changes);
         }
@@ -124,7 +125,7 @@ public final class Remedy {
                 // no capacity and no failure among these programs to bound it: no fit changes
             }
         }
-        return new Answer(a, why, failing, over, unseen, need, changes(m, a, offered, need, others, catalog, tiling, tilings));
+        return new Answer(a, why, failing, over, unseen, need, offered, changes(m, a, offered, need, others, catalog, tiling, tilings));
     }
 
     /**
