@@ -270,10 +270,10 @@ class ReaderErasTest {
         List<ModuleSource> all = DumpLoader.discover(List.of(Fixtures.path("")));
         // tf-era, old2024, late2025, jax010-mlp, analysis-off, tpu, report-only, loose, and the two
         // modules of framed-stdout.log: a file that loads when named loads from its directory too;
-        // the five programs of oom-cpu/pair; the MLP at seven batches (mlp-batch); and the kernel
+        // the five programs of oom-cpu/pair; the MLP at seven batches and microbatched (mlp-batch); and the kernel
         // smoother (kernel-smoother); the RNN that ran out of memory and its microbatched step (rnn-oom); a
         // contrastive step whole and chunked (contrastive); a graph network whole and chunked (gnn); a DP-SGD
         // step whole and at a quarter of its batch (dpsgd); a refused TPU compile (tpu-refused).
-        assertEquals(32, all.size(), all.toString());
+        assertEquals(33, all.size(), all.size() + " modules");
     }
 }

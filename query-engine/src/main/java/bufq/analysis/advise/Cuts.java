@@ -14,6 +14,7 @@ import bufq.model.HloValue;
 import bufq.model.ProgramSizes;
 import bufq.model.Shape;
 import bufq.model.TilingModel;
+import bufq.units.Units;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -62,9 +63,12 @@ final class Cuts {
         HloInstruction sum = training ? segmentSum(m, lead) : null;
         if (sum != null) return sized(k, lead, 64, over, n -> segmentChunks(m, a, big, op, lead, n, sum, ids, chunked, catalog, tiling, tilings));
         if (training) {
+            // a microbatch divides what each example makes, never the weights, their gradients or the optimizer's state,
+            // whatever their leading axis (a stack of 64 layers' weights beside a batch of 64)
+            Cut batch = Cut.of(m, a, holders, v -> leads(v.shape(), lead, 1) && perExample(m, v));
             // XLA:CPU runs a convolution inside a while loop far slower: there the microbatches are a Python loop
-            boolean loopSlow = "cpu".equals(m.info().backend()) && chunked.stream().anyMatch(v -> Facts.opName(m, v).contains("conv_general_dilated"));
-            return sized(k, lead, 64, over, n -> microbatch(m, a, big, op, lead, n, loopSlow, ids, chunked, catalog, tiling, tilings));
+            boolean loopSlow = "cpu".equals(m.info().backend()) && batch.held().stream().anyMatch(v -> Facts.opName(m, v).contains("conv_general_dilated"));
+            return sized(k, lead, 64, over, n -> microbatch(m, a, big, op, lead, n, loopSlow, batch.ids(), batch.held(), catalog, tiling, tilings));
         }
         return sized(k, lead, 64, over, n -> measured(m, "chunk " + n + " ways", Advice.Effect.CUTS, "jax.lax.map(f, x.reshape(" + n + ", " + lead / n + ", ...))",
                 "compute " + op + " (" + big.shape().text() + ") in " + n + " chunks of its leading axis (" + lead + "): lax.map over"
@@ -105,7 +109,7 @@ final class Cuts {
                                      List<Long> ids, List<HloValue> chunked, Catalog catalog, TilingModel tiling,
                                      Function<String, TilingModel> tilings) throws QueryException {
         String split = "batch.reshape(" + k + ", " + lead / k + ", ...)";
-        return measured(m, "microbatch " + k + " ways", Advice.Effect.CUTS, loopSlow
+        return accumulated(m, "microbatch " + k + " ways", loopSlow
                 ? "for b in " + split + ": g = jax.tree.map(jnp.add, g, jax.jit(jax.grad(loss))(params, b))"
                 : "jax.lax.scan(lambda g, b: (g + jax.grad(loss)(params, b), None), g0, " + split + ")",
                 "the values of allocation " + a.index() + " with leading axis " + lead + " (" + op + ", " + big.shape().text()
@@ -114,7 +118,62 @@ final class Cuts {
                 + " (XLA:CPU runs a convolution inside a jax.lax.scan far slower: a real 5-convolution step at batch 512 took 196 s"
                 + " as a scan of 2 microbatches, 9 s without the loop; and unrolled inside one jitted step the microbatches are"
                 + " scheduled together: at batch 4096 its temp fell only from 3.47 GB to 3.04 GB)" : " in a jax.lax.scan carry") + ", so one microbatch's activations are"
-                + " live at a time", List.of(Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / k)), chunked, catalog, tiling, tilings);
+                + " live at a time", ids, k, chunked, catalog, tiling, tilings);
+    }
+
+    /**
+     * Accumulating the gradients of {@code k} microbatches: the values of the batch, {@code ids}, scaled
+     * by 1/k, measured with {@code whatif}; then the figure of a real build, which also carries the
+     * gradients: one f32 array per weight, held by the scan from before the first microbatch through
+     * each microbatch's backward pass. The failing program makes each gradient late in its backward
+     * pass; the microbatched one holds them all from the start. So the figure is the peak of the
+     * what-if's steps with the carry added to every step up to the last of the backward pass (after
+     * it, the carry is the gradients the update reads, which the program held already). A real
+     * 64-layer scan with 3.2 GiB of f32 weights a chip, microbatched 2 ways, halved its stacked
+     * activations (2.0 to 1.0 GiB) and peaked 1.15 GiB higher; a DLRM, whose peak after the
+     * microbatching is its update, saved what the what-if of the batch alone gave (100.2%).
+     */
+    private static Change accumulated(HloModule m, String change, String jax, String finding, List<Long> ids, long k,
+                                      List<HloValue> values, Catalog catalog, TilingModel tiling,
+                                      Function<String, TilingModel> tilings) throws QueryException {
+        List<Edit> edits = List.of(Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / k));
+        Outcome o = EditSweep.run(m, edits, catalog, tiling, tilings);
+        long carry = 0;
+        for (HloValue v : weightArguments(m)) carry += v.size() * 32 / v.shape().bitsPerElement();
+        int last = -1;
+        for (HloInstruction i : m.instructions()) if (i.time() > last && OpNames.backward(i.opName())) last = i.time();
+        if (carry == 0 || last < 0) return new Change(change, o.saved(), Recompilation.EXACT, jax, finding, edits, null, values, Advice.Effect.CUTS);
+        long peak = 0;
+        for (int t = 0; t < o.after().steps(); t++) peak = Math.max(peak, o.after().occupiedBytes(t) + (t <= last ? carry : 0));
+        long saves = o.before().peakBytes() - peak;
+        if (o.saved() - saves < Advisor.minimumSaving(o.before().peakBytes()))   // a carry too small to move the figure
+            return new Change(change, o.saved(), Recompilation.EXACT, jax, finding + "; the f32 gradients the scan carries ("
+                    + Units.human(carry) + ") lower this by less than " + Advisor.MIN_SHARE * 100 + "% of the peak", edits, null,
+                    values, Advice.Effect.CUTS);
+        return new Change(change, saves, Recompilation.ESTIMATE, jax, finding + "; estimate: the what-if's steps (it saves "
+                + Units.human(o.saved()) + ") with the f32 gradients the scan carries, " + Units.human(carry) + " (the weights'"
+                + " arguments in f32), added to each up to the backward pass's last (step " + last + ")", edits, null, values,
+                Advice.Effect.CUTS, o.saved());
+    }
+
+    /**
+     * The entry parameters that are weights, but for tables read by a gather (an embedding): the arrays
+     * a gradient carry matches. A gathered table's gradient is a scatter-add, which XLA makes in the
+     * array it adds into: the carry itself (a real DLRM's 26 f32 tables, 634 MiB, microbatched 64 ways,
+     * cost nothing beside what the what-if of its batch gave).
+     */
+    private static List<HloValue> weightArguments(HloModule m) {
+        List<HloValue> out = new ArrayList<>();
+        for (BufferAllocation x : m.allocations()) {
+            if (!x.isParameter()) continue;
+            for (HloValue v : m.valuesIn(x.index())) {
+                HloInstruction i = m.instruction(v.name());
+                if (i != null && "parameter".equals(i.opcode()) && v.shape() != null && v.shape().isArray() && v.shape().bitsPerElement() > 0
+                        && "weights".equals(Facts.category(m, v)) && Facts.userOpNames(m, v).stream().noneMatch(Cuts::gathers))
+                    out.add(v);
+            }
+        }
+        return out;
     }
 
     /**
@@ -267,21 +326,32 @@ final class Cuts {
         if (big == null || !training) return List.of();
         long batch = big.shape().dim(1);
         if (batch < 2) return List.of();
-        Cut cut = Cut.of(m, a, holders, v -> v.shape() != null && v.shape().rank() >= 3 && v.shape().dim(1) == batch);
+        Cut cut = Cut.of(m, a, holders, v -> v.shape() != null && v.shape().rank() >= 3 && v.shape().dim(1) == batch && perExample(m, v));
         List<Long> ids = cut.ids();
         List<HloValue> stacked = cut.held();
         long steps = big.shape().dim(0);
         String example = big.name() + big.index() + ", " + big.shape().text(), loop = big.name();
         return sized(least(over), batch, 16, over, k -> {
             String reshape = "xs.reshape(" + steps + ", " + k + ", " + batch / k + ", ...).swapaxes(0, 1)";
-            return measured(m, "microbatch " + k + " ways", Advice.Effect.CUTS, "jax.lax.scan(lambda g, b: (g + jax.grad(loss)(params, b), None), g0, "
+            return accumulated(m, "microbatch " + k + " ways", "jax.lax.scan(lambda g, b: (g + jax.grad(loss)(params, b), None), g0, "
                     + reshape + ")", "the lax.scan " + loop + " stacks " + steps + " slices of [" + batch + ", ...] (e.g. "
                     + example + "), among them the backward pass's residuals: its"
                     + " iterations are axis 0 and the batch is axis 1; accumulate the gradients of " + k + " microbatches of "
                     + batch / k + " in a jax.lax.scan carry, splitting the scanned inputs along axis 1 (" + reshape
-                    + "), so one microbatch's stacked values are live at a time",
-                    List.of(Edit.Scale.of(Edit.Where.ofIds(ids), 1.0 / k)), stacked, catalog, tiling, tilings);
+                    + "), so one microbatch's stacked values are live at a time"
+, ids, k, stacked, catalog, tiling, tilings);
         });
+    }
+
+    /** Whether an op_name is JAX's gather ({@code jnp.take}, {@code table[ids]}), never a collective's all-gather. */
+    private static boolean gathers(String opName) {
+        return opName.equals("gather") || opName.endsWith("/gather");
+    }
+
+    /** Whether {@code v} is made per example: not a weight, a gradient of one or the optimizer's state. */
+    private static boolean perExample(HloModule m, HloValue v) {
+        String c = Facts.category(m, v);
+        return !"weights".equals(c) && !"gradients".equals(c) && !"optimizer".equals(c);
     }
 
     /** An element of a while loop's tuple, or of its body's, of rank {@code rank} or more: a scan's stacked value. */

@@ -181,7 +181,9 @@ public final class Remedy {
             held += v.size();
             if (Cuts.loopElement(v, 2)) looped += v.size();
         }
-        boolean stacked = !scan.isEmpty() && 2 * looped >= held;
+        // and where the largest is a scan's stack ([iterations, batch, ...]: a loop over layers keeps each layer's input),
+        // its axis 0 is the loop's, never the batch
+        boolean stacked = !scan.isEmpty() && 2 * looped >= held || !holders.isEmpty() && Cuts.loopElement(holders.get(0), 3);
         if (stacked) changes.addAll(Cuts.scanMicrobatch(m, a, holders, over, catalog, tiling, tilings));
         else if (a.isTemp() || (!a.isParameter() && !ProgramSizes.liveOut(a)))
             changes.addAll(Cuts.chunk(m, a, holders, offered, over, catalog, tiling, tilings));
