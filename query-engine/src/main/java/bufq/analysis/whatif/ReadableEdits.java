@@ -22,6 +22,7 @@ public final class ReadableEdits {
     private final HloModule module;
     private final Catalog catalog;
     private final TilingModel tiling;
+    private ShortestCondition conditions;
 
     public ReadableEdits(HloModule module, Catalog catalog, TilingModel tiling) {
         this.module = module;
@@ -67,7 +68,8 @@ public final class ReadableEdits {
             vs.add(v);
         }
         try {
-            String c = ShortestCondition.of(module, vs, catalog, tiling);
+            if (conditions == null) conditions = ShortestCondition.over(module, catalog, tiling);
+            String c = conditions.of(vs);
             return c.equals(ShortestCondition.byId(vs)) && vs.size() > ShortestCondition.FEW ? null : e.written(c);
         } catch (QueryException | RuntimeException x) {
             return null;

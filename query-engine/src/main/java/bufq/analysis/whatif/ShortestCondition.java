@@ -33,7 +33,26 @@ import java.util.regex.Pattern;
  * query and must select exactly the set; otherwise the ids, which always do.
  */
 public final class ShortestCondition {
-    private ShortestCondition() {}
+    private final List<HloValue> values;
+    private final Catalog catalog;
+    private final EvalContext ctx;
+    private final Map<Long, Integer> position = new HashMap<>();
+    /** Each field's value per row, and each condition's rows, made once a module: a list asks for dozens of sets. */
+    private final Map<String, Object[]> columns = new HashMap<>();
+    private final Map<String, BitSet> selections = new HashMap<>();
+    private String[] dims;
+
+    private ShortestCondition(HloModule m, Catalog catalog, TilingModel tiling) {
+        this.values = m.values();
+        this.catalog = catalog;
+        this.ctx = new EvalContext(m, tiling);
+        for (int i = 0; i < values.size(); i++) position.put(values.get(i).id(), i);
+    }
+
+    /** A finder of conditions over the values of {@code m}, which keeps what it reads of them for the next set. */
+    public static ShortestCondition over(HloModule m, Catalog catalog, TilingModel tiling) {
+        return new ShortestCondition(m, catalog, tiling);
+    }
 
     /** Fields whose shared value names a set, in the order a reader asks about memory. */
     static final List<String> FIELDS = List.of("category", "dtype", "kind", "opcode", "shape", "op_name", "end_reason",
@@ -65,21 +84,26 @@ public final class ShortestCondition {
      * @throws QueryException a field's getter failed (a category rule of the user's)
      */
     public static String of(HloModule m, Collection<HloValue> selected, Catalog catalog, TilingModel tiling) throws QueryException {
-        List<HloValue> values = m.values();
+        return over(m, catalog, tiling).of(selected);
+    }
+
+    /**
+     * The condition selecting exactly {@code selected} among the module's values.
+     *
+     * @throws QueryException a field's getter failed (a category rule of the user's)
+     */
+    public String of(Collection<HloValue> selected) throws QueryException {
         if (selected.size() <= 2) return byId(selected);
-        Map<Long, Integer> position = new HashMap<>();
-        for (int i = 0; i < values.size(); i++) position.put(values.get(i).id(), i);
         BitSet target = new BitSet(values.size());
         for (HloValue v : selected) {
             Integer p = position.get(v.id());
             if (p == null) return byId(selected);
             target.set(p);
         }
-        EvalContext ctx = new EvalContext(m, tiling);
-        List<Term> terms = terms(m, values, target, catalog, ctx);
+        List<Term> terms = terms(target);
         String found = cover(values, target, terms);
-        if (found == null) found = alternatives(m, values, target, terms, catalog, ctx);
-        if (found != null && selects(found, target, values, catalog, ctx)) return found;
+        if (found == null) found = alternatives(target);
+        if (found != null && selects(found, target)) return found;
         return byId(selected);
     }
 
@@ -90,10 +114,9 @@ public final class ShortestCondition {
     }
 
     /** The terms that hold for every value of {@code target}, each with the rows it selects. */
-    private static List<Term> terms(HloModule m, List<HloValue> values, BitSet target, Catalog catalog, EvalContext ctx)
-            throws QueryException {
+    private List<Term> terms(BitSet target) throws QueryException {
         List<Term> out = new ArrayList<>();
-        BitSet live = select("live at peak", values, catalog, ctx);
+        BitSet live = select("live at peak");
         if (live != null && contains(live, target)) out.add(new Term("live at peak", live));
         else {
             // a step every one of them is live at: the latest start, when no range ends before it
@@ -104,15 +127,12 @@ public final class ShortestCondition {
                 start = Math.max(start, v.rangeStart());
                 end = Math.min(end, v.rangeEnd());
             }
-            BitSet at = start <= end ? select("live at " + start, values, catalog, ctx) : null;
+            BitSet at = start <= end ? select("live at " + start) : null;
             if (at != null && contains(at, target)) out.add(new Term("live at " + start, at));
         }
-        Map<String, Object[]> columns = new LinkedHashMap<>();
         for (String f : FIELDS) {
-            if (catalog.field("values", f) == null) continue;
-            Object[] col = new Object[values.size()];
-            for (int i = 0; i < values.size(); i++) col[i] = catalog.value("values", f, values.get(i), ctx);
-            columns.put(f, col);
+            Object[] col = column(f);
+            if (col == null) continue;
             Set<Object> shared = new LinkedHashSet<>();
             for (int i = target.nextSetBit(0); i >= 0 && shared.size() <= IN_LIST; i = target.nextSetBit(i + 1)) shared.add(col[i]);
             if (shared.size() == 1 && shared.iterator().next() instanceof Boolean b) {
@@ -129,12 +149,12 @@ public final class ShortestCondition {
             }
             out.addAll(unlike(f, col, target));
         }
-        Object[] ops = columns.get("op_name");
+        Object[] ops = column("op_name");
         if (ops != null) out.addAll(segments(ops, target));
-        Object[] shapes = columns.get("shape");
+        Object[] shapes = column("shape");
         if (shapes != null) {
             out.addAll(leading(shapes, target));
-            out.addAll(dims(values, target));
+            out.addAll(dims(target));
         }
         long least = Long.MAX_VALUE;
         for (int i = target.nextSetBit(0); i >= 0; i = target.nextSetBit(i + 1)) least = Math.min(least, values.get(i).size());
@@ -205,10 +225,14 @@ public final class ShortestCondition {
      * arrays have, whatever their element type and layout (an f32 array and its bf16 twin, a tiled
      * and an untiled copy), where they have at most {@link #IN_LIST} of them.
      */
-    private static List<Term> dims(List<HloValue> values, BitSet target) {
+    private List<Term> dims(BitSet target) {
+        if (this.dims == null) {
+            this.dims = new String[values.size()];
+            for (int i = 0; i < values.size(); i++) this.dims[i] = dimsOf(values.get(i));
+        }
         Set<String> dims = new LinkedHashSet<>();
         for (int i = target.nextSetBit(0); i >= 0; i = target.nextSetBit(i + 1)) {
-            String d = dimsOf(values.get(i));
+            String d = this.dims[i];
             if (d == null) return List.of();
             dims.add(d);
             if (dims.size() > IN_LIST) return List.of();
@@ -217,7 +241,7 @@ public final class ShortestCondition {
         String alternatives = dims.size() == 1 ? dims.iterator().next() : "(" + String.join("|", dims) + ")";
         if (alternatives.length() > TERM) return List.of();
         BitSet rows = new BitSet(values.size());
-        for (int i = 0; i < values.size(); i++) if (dims.contains(dimsOf(values.get(i)))) rows.set(i);
+        for (int i = 0; i < values.size(); i++) if (dims.contains(this.dims[i])) rows.set(i);
         return List.of(new Term("shape ~ \"^[a-z0-9]+\\[" + alternatives + "\\]\"", rows));
     }
 
@@ -314,23 +338,23 @@ public final class ShortestCondition {
      * The target split by the field that parts it into fewest groups (at most {@link #ALTERNATIVES}),
      * each group named by its own conjunction, joined by {@code or}; null when no field does.
      */
-    private static String alternatives(HloModule m, List<HloValue> values, BitSet target, List<Term> shared,
-                                       Catalog catalog, EvalContext ctx) throws QueryException {
+    private String alternatives(BitSet target) throws QueryException {
         String best = null;
-        BitSet live = select("live at peak", values, catalog, ctx);
+        BitSet live = select("live at peak");
         for (String f : List.of("live at peak", "category", "op_name", "shape", "opcode")) {
             boolean field = !f.startsWith("live ");
-            if (field ? catalog.field("values", f) == null : live == null) continue;
+            Object[] col = field ? column(f) : null;
+            if (field ? col == null : live == null) continue;
             Map<Object, BitSet> groups = new LinkedHashMap<>();
             for (int i = target.nextSetBit(0); i >= 0; i = target.nextSetBit(i + 1)) {
-                Object key = field ? catalog.value("values", f, values.get(i), ctx) : live.get(i);
+                Object key = field ? col[i] : live.get(i);
                 groups.computeIfAbsent(key, k -> new BitSet()).set(i);
                 if (groups.size() > ALTERNATIVES) break;
             }
             if (groups.size() < 2 || groups.size() > ALTERNATIVES) continue;
             List<String> parts = new ArrayList<>();
             for (BitSet g : groups.values()) {
-                String c = g.cardinality() <= 2 ? null : cover(values, g, terms(m, values, g, catalog, ctx));
+                String c = g.cardinality() <= 2 ? null : cover(values, g, terms(g));
                 if (c == null) {
                     List<HloValue> vs = new ArrayList<>();
                     for (int i = g.nextSetBit(0); i >= 0; i = g.nextSetBit(i + 1)) vs.add(values.get(i));
@@ -359,12 +383,29 @@ public final class ShortestCondition {
         return x.isEmpty();
     }
 
+    /** Each value's {@code f}, null when the catalog has no such field. */
+    private Object[] column(String f) throws QueryException {
+        if (catalog.field("values", f) == null) return null;
+        Object[] col = columns.get(f);
+        if (col == null) {
+            col = new Object[values.size()];
+            for (int i = 0; i < values.size(); i++) col[i] = catalog.value("values", f, values.get(i), ctx);
+            columns.put(f, col);
+        }
+        return col;
+    }
+
     /** The rows {@code values where CONDITION} selects, null when the module cannot answer it. */
-    private static BitSet select(String condition, List<HloValue> values, Catalog catalog, EvalContext ctx) {
+    private BitSet select(String condition) {
+        if (selections.containsKey(condition)) return selections.get(condition);
+        BitSet rows = query(condition);
+        selections.put(condition, rows);
+        return rows;
+    }
+
+    private BitSet query(String condition) {
         try {
             List<Object> rows = Query.compile("values where " + condition, catalog).select(ctx);
-            Map<Long, Integer> position = new HashMap<>();
-            for (int i = 0; i < values.size(); i++) position.put(values.get(i).id(), i);
             BitSet out = new BitSet(values.size());
             for (Object r : rows) {
                 Integer p = position.get(((HloValue) r).id());
@@ -377,8 +418,8 @@ public final class ShortestCondition {
     }
 
     /** Whether the query engine, running {@code condition}, selects exactly {@code target}. */
-    private static boolean selects(String condition, BitSet target, List<HloValue> values, Catalog catalog, EvalContext ctx) {
-        BitSet got = select(condition, values, catalog, ctx);
+    private boolean selects(String condition, BitSet target) {
+        BitSet got = query(condition);
         return got != null && got.equals(target);
     }
 
