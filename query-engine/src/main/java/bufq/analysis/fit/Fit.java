@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Programs held together as they run in one process, against a capacity. Program k, while it runs,
@@ -120,10 +121,18 @@ public final class Fit {
         return new Pass(steps, kept);
     }
 
-    /** Shape and size: how a parameter is known as an array held before. Arrays of unknown shape match none. */
+    /**
+     * Shape and size: how a parameter is known as an array held before. Arrays of unknown shape match
+     * none. An array's layout is left out: a parameter prints {@code f32[8192,64]}, the value an
+     * output hands back {@code f32[8192,64]{1,0}}, and the size tells tilings apart.
+     */
     private static String key(HeldArray a) {
-        return a.shape() == null ? "\0" + a.name() : a.shape() + "/" + a.bytes();
+        if (a.shape() == null) return "\0" + a.name();
+        String s = a.shape().startsWith("(") ? a.shape() : LAYOUT.matcher(a.shape()).replaceFirst("");
+        return s + "/" + a.bytes();
     }
+
+    private static final Pattern LAYOUT = Pattern.compile("\\{[^{}]*\\}$");
 
     /** The first step that does not fit, alone or with what is held; null when all fit. */
     public static Step firstOver(List<Step> steps) {

@@ -49,7 +49,7 @@ public record Program(String handle, String name, ProgramSizes sizes, List<HeldA
                 arrays.add(new HeldArray(m.handle(), a.index(), "parameter " + a.parameter() + (out ? ", output" : ""),
                         a.parameterShape() == null ? null : a.parameterShape().text(), a.size(), c == null || !out ? c : c + ", new state"));
             } else if (out) {
-                String shape = a.outputShape() == null ? null : a.outputShape().text();
+                String shape = a.outputShape() != null ? a.outputShape().text() : liveOutShape(m, a);
                 arrays.add(new HeldArray(m.handle(), a.index(), "output", shape, a.size(), outputCategory(kept, shape)));
             } else if (a.isTemp() && a.size() > tempSize) {
                 temp = a.index();
@@ -62,6 +62,27 @@ public record Program(String handle, String name, ProgramSizes sizes, List<HeldA
     }
 
     public long needsBytes() { return sizes.needsBytes(); }
+
+    /**
+     * The array a live-out allocation hands back, where the dump prints no {@code output shape} (every
+     * era since TF's): the one shape of the values in it that fill it and live to the program's end. An
+     * XLA:CPU output allocation also holds the program's earlier temporaries (a {@code jax.jit(init)}'s
+     * 2 MiB codebook shares it with a dozen random bits), so the allocation's own shape says nothing.
+     * Null when no value or several shapes qualify: an array of unknown shape is matched to no argument.
+     */
+    private static String liveOutShape(HloModule m, BufferAllocation a) {
+        int end = m.info().maxTime();
+        String shape = null;
+        for (long id : a.valueIds()) {
+            HloValue v = m.value(id);
+            if (v == null || v.shape() == null || !v.shape().isArray() || v.size() != a.size()) continue;
+            if (end >= 0 && !(v.hasRange() && v.rangeEnd() >= end)) continue;
+            String text = v.shape().dtype() + v.shape().dimsText();   // as a parameter's shape prints: no layout
+            if (shape != null && !shape.equals(text)) return null;
+            shape = text;
+        }
+        return shape;
+    }
 
     /** This program under another handle (a session tells two programs of one name apart as {@code NAME#2}). */
     public Program renamed(String newHandle) {
