@@ -331,16 +331,36 @@ final class Cuts {
         List<HloValue> stacked = cut.held();
         long steps = big.shape().dim(0);
         String example = big.name() + big.index() + ", " + big.shape().text(), loop = big.name();
+        boolean scansData = scansInputs(m, steps, batch);
         return sized(least(over), batch, 16, over, k -> {
-            String reshape = "xs.reshape(" + steps + ", " + k + ", " + batch / k + ", ...).swapaxes(0, 1)";
+            String reshape = scansData ? "xs.reshape(" + steps + ", " + k + ", " + batch / k + ", ...).swapaxes(0, 1)"
+                    : "batch.reshape(" + k + ", " + batch / k + ", ...)";
+            String split = scansData ? "splitting the scanned inputs along axis 1 (" + reshape + ")"
+                    : "splitting the step's batch (" + reshape + "; the loop scans no input of the batch: it runs over"
+                    + " stacked layers or steps of time, its batch in the carry)";
             return accumulated(m, "microbatch " + k + " ways", "jax.lax.scan(lambda g, b: (g + jax.grad(loss)(params, b), None), g0, "
                     + reshape + ")", "the lax.scan " + loop + " stacks " + steps + " slices of [" + batch + ", ...] (e.g. "
                     + example + "), among them the backward pass's residuals: its"
                     + " iterations are axis 0 and the batch is axis 1; accumulate the gradients of " + k + " microbatches of "
-                    + batch / k + " in a jax.lax.scan carry, splitting the scanned inputs along axis 1 (" + reshape
-                    + "), so one microbatch's stacked values are live at a time"
+                    + batch / k + " in a jax.lax.scan carry, " + split + ", so one microbatch's stacked values are live at a time"
 , ids, k, stacked, catalog, tiling, tilings);
         });
+    }
+
+    /**
+     * Whether the step takes an input laid out as the loop scans it, {@code [iterations, batch, ...]}
+     * (an RNN's time-major sequence): then the scanned inputs are what to split along axis 1. A scan
+     * over stacked layers or over an ODE solver's steps scans weights or a time grid, and the batch
+     * arrives as an ordinary input: that is what to split.
+     */
+    private static boolean scansInputs(HloModule m, long steps, long batch) {
+        for (BufferAllocation x : m.allocations()) {
+            if (!x.isParameter() || x.parameterShape() == null || !x.parameterShape().isArray()) continue;
+            Shape s = x.parameterShape();
+            if (s.rank() < 2 || s.dim(0) != steps || s.dim(1) != batch) continue;
+            for (HloValue v : m.valuesIn(x.index())) if ("inputs".equals(Facts.category(m, v))) return true;
+        }
+        return false;
     }
 
     /** Whether an op_name is JAX's gather ({@code jnp.take}, {@code table[ids]}), never a collective's all-gather. */

@@ -100,6 +100,25 @@ class AdviceListTest {
         if (l.rows().isEmpty()) assertTrue(l.notes().stream().anyMatch(n -> n.startsWith("no change found")), l.notes().toString());
     }
 
+    /**
+     * A scan over steps of time (an ODE solver) stacks [steps, batch, ...] residuals but scans no input
+     * of the batch: the microbatch row splits the step's batch, not a scanned xs it does not have.
+     */
+    @Test
+    void aMicrobatchRowSplitsTheBatchWhereTheLoopScansNoInputOfIt() throws Exception {
+        Path dir = Path.of(System.getProperty("bufq.root", ".")).resolve("query-engine/src/test/resources/fixtures/tpu-ode");
+        HloModule m = DumpLoader.load(List.of(dir.resolve("dump"))).get(0);
+        var oom = OomReader.read(Files.readString(dir.resolve("exception.txt")));
+        AdviceList l = advise(m, new Advise.Ask(List.of(), oom, "exception.txt", List.of(m), stated(oom), Catalog.standard(),
+                TilingModel.TPU, n -> null));
+        AdviceList.Row top = l.rows().get(0);
+        assertEquals("microbatch 2 ways", top.change(), l.rows().toString());
+        assertTrue(top.jax().endsWith("g0, batch.reshape(2, 2048, ...))"), top.jax());
+        assertTrue(top.finding().contains("the loop scans no input of the batch"), top.finding());
+        // the real 2-microbatch build saved 9,113,368,064 B: the row claims no more
+        assertTrue(top.saves() <= 9_113_368_064L, top.saves() + " B claimed");
+    }
+
     static AdviceList advise(HloModule m, Advise.Ask ask) throws Exception {
         AdviceList l = Advise.of(m, ask);
         assertNotNull(l, m.handle() + " has a peak");
