@@ -51,7 +51,7 @@ final class AdviseCommand implements Command {
                 + "(jax.checkpoint on XLA:CPU saves nothing, its recomputations are scheduled together; a scan\n"
                 + "over checkpointed layers saves the what-if's figure / 1.18; sharding a weight the model reads,\n"
                 + "x 0.77 for its all-gathered copies; a microbatch row counts the f32 gradients its scan carries;\n"
-                + "on XLA:TPU no row claims more than brings the peak to 91% of the offer, as real rebuilds fill it;\n"
+                + "on XLA:TPU no row claims more than brings the peak to 93% of the offer, as real rebuilds fill it;\n"
                 + "whatif_saves is the edit's figure).\n"
                 + "Findings saving less than " + String.format("%.1f%%", 100 * Advise.MIN_SHARE) + " of the peak are left out; the packing loss\n"
                 + "(bytes reserved beyond the peak) is a note, not a change. A dump without live ranges has no\n"
