@@ -89,6 +89,17 @@ public final class Shape {
 
     /** The text as printed in the dump. */
     public String text() { return text; }
+
+    /**
+     * A shape's text without its layout: {@code f32[8,128]{1,0:T(8,128)}} is {@code f32[8,128]}, as an
+     * allocation's parameter shape and an error message print it; a tuple loses its elements' layouts.
+     */
+    public static String withoutLayout(String shape) {
+        String s = shape.strip();
+        if (s.startsWith("(")) return s.replaceAll("\\{[^{}]*\\}", "");
+        int brace = s.indexOf('{');
+        return brace < 0 ? s : s.substring(0, brace);
+    }
     /** Element type ({@code f32}, {@code bf16}, ...), {@code tuple}, {@code token} or {@code opaque}. */
     public String dtype() { return dtype; }
     public long[] dims() { return dims.clone(); }

@@ -164,12 +164,19 @@ final class Cuts {
      */
     private static List<HloValue> weightArguments(HloModule m) {
         List<HloValue> out = new ArrayList<>();
+        for (HloValue v : arguments(m, "weights")) if (Facts.userOpNames(m, v).stream().noneMatch(Cuts::gathers)) out.add(v);
+        return out;
+    }
+
+    /** The entry parameters' arrays of one category ({@code weights}, {@code inputs}): what the step is passed. */
+    private static List<HloValue> arguments(HloModule m, String category) {
+        List<HloValue> out = new ArrayList<>();
         for (BufferAllocation x : m.allocations()) {
             if (!x.isParameter()) continue;
             for (HloValue v : m.valuesIn(x.index())) {
                 HloInstruction i = m.instruction(v.name());
                 if (i != null && "parameter".equals(i.opcode()) && v.shape() != null && v.shape().isArray() && v.shape().bitsPerElement() > 0
-                        && "weights".equals(Facts.category(m, v)) && Facts.userOpNames(m, v).stream().noneMatch(Cuts::gathers))
+                        && category.equals(Facts.category(m, v)))
                     out.add(v);
             }
         }
@@ -354,11 +361,9 @@ final class Cuts {
      * arrives as an ordinary input: that is what to split.
      */
     private static boolean scansInputs(HloModule m, long steps, long batch) {
-        for (BufferAllocation x : m.allocations()) {
-            if (!x.isParameter() || x.parameterShape() == null || !x.parameterShape().isArray()) continue;
-            Shape s = x.parameterShape();
-            if (s.rank() < 2 || s.dim(0) != steps || s.dim(1) != batch) continue;
-            for (HloValue v : m.valuesIn(x.index())) if ("inputs".equals(Facts.category(m, v))) return true;
+        for (HloValue v : arguments(m, "inputs")) {
+            Shape s = v.shape();
+            if (s.rank() >= 2 && s.dim(0) == steps && s.dim(1) == batch) return true;
         }
         return false;
     }

@@ -1,5 +1,7 @@
 package bufq.analysis.fit;
 
+import bufq.model.Shape;
+
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -8,7 +10,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Programs held together as they run in one process, against a capacity. Program k, while it runs,
@@ -127,12 +128,8 @@ public final class Fit {
      * output hands back {@code f32[8192,64]{1,0}}, and the size tells tilings apart.
      */
     private static String key(HeldArray a) {
-        if (a.shape() == null) return "\0" + a.name();
-        String s = a.shape().startsWith("(") ? a.shape() : LAYOUT.matcher(a.shape()).replaceFirst("");
-        return s + "/" + a.bytes();
+        return a.shape() == null ? "\0" + a.name() : Shape.withoutLayout(a.shape()) + "/" + a.bytes();
     }
-
-    private static final Pattern LAYOUT = Pattern.compile("\\{[^{}]*\\}$");
 
     /** The first step that does not fit, alone or with what is held; null when all fit. */
     public static Step firstOver(List<Step> steps) {

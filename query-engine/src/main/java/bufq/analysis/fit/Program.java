@@ -6,6 +6,7 @@ import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
 import bufq.model.MemorySpace;
+import bufq.model.Shape;
 import bufq.analysis.liveness.Liveness;
 
 import java.util.ArrayList;
@@ -77,7 +78,7 @@ public record Program(String handle, String name, ProgramSizes sizes, List<HeldA
             HloValue v = m.value(id);
             if (v == null || v.shape() == null || !v.shape().isArray() || v.size() != a.size()) continue;
             if (end >= 0 && !(v.hasRange() && v.rangeEnd() >= end)) continue;
-            String text = v.shape().dtype() + v.shape().dimsText();   // as a parameter's shape prints: no layout
+            String text = Shape.withoutLayout(v.shape().text());   // as a parameter's shape prints
             if (shape != null && !shape.equals(text)) return null;
             shape = text;
         }

@@ -3,6 +3,7 @@ package bufq.analysis.oom;
 import bufq.model.HloInstruction;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
+import bufq.model.Shape;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -35,9 +36,9 @@ record BufferMatch(String kind, List<HloValue> values) {
         for (HloValue v : m.values()) if (b.size().contains(v.size()) || b.size().contains(v.logicalSize())) bySize.add(v);
         if (bySize.isEmpty()) return new BufferMatch(NONE, List.of());
         if (b.shape() != null) {
-            String dims = dims(b.shape());
+            String dims = Shape.withoutLayout(b.shape());
             List<HloValue> byShape = new ArrayList<>();
-            for (HloValue v : bySize) if (dims(v.shape().text()).equals(dims)) byShape.add(v);
+            for (HloValue v : bySize) if (Shape.withoutLayout(v.shape().text()).equals(dims)) byShape.add(v);
             if (!byShape.isEmpty()) {
                 if (b.opcode() != null) {
                     List<HloValue> byOpcode = new ArrayList<>();
@@ -56,11 +57,4 @@ record BufferMatch(String kind, List<HloValue> values) {
         return ins == null ? null : ins.opcode();
     }
 
-    /** A shape without its layout: {@code f32[8,128]{1,0:T(8,128)}} is {@code f32[8,128]}. */
-    static String dims(String shape) {
-        String s = shape.strip();
-        if (s.startsWith("(")) return s.replaceAll("\\{[^{}]*\\}", "");
-        int brace = s.indexOf('{');
-        return brace < 0 ? s : s.substring(0, brace);
-    }
 }

@@ -5,6 +5,7 @@ import bufq.analysis.category.CategoryRules;
 import bufq.model.BufferAllocation;
 import bufq.model.HloModule;
 import bufq.model.HloValue;
+import bufq.model.Shape;
 import bufq.table.Column;
 import bufq.table.ColumnType;
 import bufq.table.Output;
@@ -266,7 +267,7 @@ public final class OomReport {
             for (HloModule m : modules) {
                 for (BufferAllocation a : m.allocations()) {
                     if (a.isParameter() && a.parameterShape() != null
-                            && e.shapes().contains(BufferMatch.dims(a.parameterShape().text()))) {
+                            && e.shapes().contains(Shape.withoutLayout(a.parameterShape().text()))) {
                         found.add(m.handle());
                         why = "an entry parameter of the shape the donation lost";
                         break;
