@@ -187,6 +187,13 @@ class DocsTranscriptTest {
         }));
     }
 
+    /** The README is a tour: what bufq is, set-up, a session and a glance at each feature; the rest is in docs/. */
+    @Test
+    void theReadmeStaysATourOfAtMost250Lines() throws IOException {
+        int lines = Files.readAllLines(CliTest.root().resolve("README.md")).size();
+        assertTrue(lines <= 250, "README.md has " + lines + " lines: move the detail to docs/");
+    }
+
     @Test
     void theReadmesTranscriptsRunOnTheRepositoryOrTheCorpus() throws IOException {
         List<Transcript> readme = transcripts(CliTest.root().resolve("README.md"));
